@@ -1,0 +1,11 @@
+/**
+ * The command list. Each command lives in its own file and registers itself here with
+ * one line; commands hold wiring only — the work is in the core folders.
+ */
+import type { Command } from "commander";
+import type { CliIo } from "../io.js";
+
+/** A command module: adds itself to the program; sets `state.exitCode` when it runs. */
+export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
+
+export const commands: RegisterCommand[] = [];

@@ -1,0 +1,40 @@
+/**
+ * What a command may touch of the outside world, passed in so that tests run the real
+ * CLI against small fixture trees and capture its output instead of spawning processes.
+ */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** True when stderr is a terminal, so progress bars may redraw in place. */
+  isTTY: boolean;
+}
+
+/** Exit codes scripts can rely on. */
+export const ExitCode = {
+  /** Everything asked for was done. */
+  ok: 0,
+  /** The work ran but found something wrong: a FAIL in verify, a problem under --strict. */
+  findings: 1,
+  /** Nothing usable could be done: bad arguments, missing or malformed input. */
+  badInput: 2,
+} as const;
+
+/** The process-backed implementation used by the bin. */
+export function processIo(): CliIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stderr.isTTY),
+  };
+}
+
+/** A buffer-backed implementation for tests. */
+export function memoryIo(env: Record<string, string | undefined> = {}, cwd = process.cwd()): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd, isTTY: false };
+}
