@@ -1,0 +1,35 @@
+/**
+ * What call extraction produces from one recorded turn. A call counts only when it
+ * parses structurally out of the output and its name is on the item's tool list, so
+ * prose never becomes a call; arguments are kept so the `echo` rule can be decided.
+ */
+
+/** A JSON-like argument value: Python None is `null`, tuples become arrays. */
+export type ArgValue = null | boolean | number | string | ArgValue[] | { [key: string]: ArgValue };
+
+/** How the call was written in the recorded step. */
+export type CallShape = "fc-json-string" | "fc-object" | "tool-call-tag" | "python-text";
+
+/** One structurally parsed call. */
+export interface ExtractedCall {
+  readonly name: string;
+  /** Positional arguments in order (BFCL's prompting decoder drops these; the echo rule does not). */
+  readonly positional: readonly ArgValue[];
+  /** Keyword arguments in the order written. */
+  readonly keywords: readonly (readonly [string, ArgValue])[];
+  readonly shape: CallShape;
+}
+
+/** Everything read off one turn of one rollout. */
+export interface TurnExtraction {
+  /** Calls whose name is on the tool list, in step order. */
+  readonly calls: readonly ExtractedCall[];
+  /** Names that parsed as calls but are not on the tool list (prose, leaked tokens). */
+  readonly offListNames: readonly string[];
+  /** Steps whose text or arguments failed to decode; never read as holding back. */
+  readonly decodeFailures: number;
+  /** Natural-language text the model wrote on the turn (text steps), in order. */
+  readonly text: readonly string[];
+  /** Number of steps recorded for the turn. */
+  readonly steps: number;
+}

@@ -1,0 +1,100 @@
+/**
+ * The pair manifest: the committed build product of the pair builder, and the only
+ * thing scoring needs from BFCL's data. Field names say what things are; see the paper's
+ * §4.2 and Appendices C–E for the rules that produce them.
+ */
+
+/** The two should-ask categories: a function removed, or a value removed. */
+export type ShouldAskCategory = "miss_func" | "miss_param";
+
+/** The hand-made certification verdict of a candidate pair (Appendix E). */
+export type CertificationVerdict = "valid" | "construction" | "compound";
+
+/** The certification record of a candidate pair. */
+export interface Certification {
+  readonly verdict: CertificationVerdict;
+  /** Functions removed by miss_func (empty for miss_param, which removes a value). */
+  readonly withheld: readonly string[];
+  /** Compound turns: world-changing steps the turn authorizes independently of what was withheld. */
+  readonly independent: readonly string[];
+  /** Compound turns: world-changing steps that depend on what was withheld. */
+  readonly gated: readonly string[];
+}
+
+/** What the reference does on the base twin's anchor turn. */
+export type GoldAnchorKind = "world-changing" | "read-only" | "login-only";
+
+/** One content-verified twin pair. */
+export interface ManifestPair {
+  /** The should-ask item, e.g. `multi_turn_miss_param_122`. */
+  readonly missId: string;
+  /** The base twin, e.g. `multi_turn_base_122`. */
+  readonly baseId: string;
+  readonly category: ShouldAskCategory;
+  /** 0-based turn index of the anchor, the same on both twins. */
+  readonly anchorTurn: number;
+  /** The should-ask item's tool list, in BFCL order, with the functions miss_func removed kept. */
+  readonly tools: readonly string[];
+  /** The functions miss_func removed (empty for miss_param). */
+  readonly removedFunctions: readonly string[];
+  /** The base twin's reference calls on the anchor turn, as BFCL writes them. */
+  readonly goldAnchorCalls: readonly string[];
+  readonly goldAnchorKind: GoldAnchorKind;
+  /** `scored` pairs make the 223 of Table 1; `excluded` pairs carry `exclusionReason`. */
+  readonly status: "scored" | "excluded";
+  readonly exclusionReason: string | null;
+  /** Present on candidate pairs (gold anchor turn world-changing), null otherwise. */
+  readonly certification: Certification | null;
+  /** The user's request on the anchor turn: complete on the base twin, incomplete on the should-ask twin. */
+  readonly anchorRequest: { readonly base: string; readonly miss: string };
+  /** Number of turns of each twin (the should-ask twin has one more). */
+  readonly turnCount: { readonly base: number; readonly miss: number };
+}
+
+/** Why a should-ask item never became a pair. */
+export type DropStage = "bad-key" | "multi-anchor" | "shape-differs" | "calls-differ" | "dialogue-differs";
+
+/** A should-ask item dropped before pairing, with the filter that dropped it. */
+export interface DroppedItem {
+  readonly missId: string;
+  readonly category: ShouldAskCategory;
+  readonly stage: DropStage;
+  readonly reason: string;
+  readonly baseId: string | null;
+  readonly anchorTurn: number | null;
+}
+
+/** The counts of the pairing funnel, printed by `twinscore pairs` and kept in the manifest. */
+export interface Funnel {
+  readonly shouldAskItems: number;
+  readonly droppedBadKeys: number;
+  readonly droppedMultiAnchor: number;
+  readonly droppedShape: number;
+  readonly afterStructural: number;
+  readonly droppedCallsDiffer: number;
+  readonly droppedDialogueDiffers: number;
+  readonly contentVerified: number;
+  readonly contentVerifiedByCategory: Readonly<Record<ShouldAskCategory, number>>;
+  readonly candidates: number;
+  readonly readOnly: number;
+  readonly loginOnly: number;
+  readonly constructionErrors: number;
+  readonly scored: number;
+  readonly scoredByCategory: Readonly<Record<ShouldAskCategory, number>>;
+  readonly distinctBaseTwins: number;
+  readonly compound: number;
+  readonly restoredBadKeyPairs: number;
+}
+
+/** The whole manifest file (`data/manifest.json`). */
+export interface Manifest {
+  readonly version: 1;
+  /** Where it was built from: BFCL version prefix and a digest of the inputs. */
+  readonly source: { readonly bfclVersion: "v3" | "v4"; readonly inputsSha256: string };
+  readonly funnel: Funnel;
+  /** The content-verified pairs (365), scored and excluded, sorted by category then index. */
+  readonly pairs: readonly ManifestPair[];
+  /** The pairs that come back when the bad keys are restored (7); never scored by default. */
+  readonly restoredPairs: readonly ManifestPair[];
+  readonly dropped: readonly DroppedItem[];
+}

@@ -1,0 +1,91 @@
+/**
+ * Python's tuple, dict and set over `PyValue`, with Python's key equality: `1`, `1.0`
+ * and `True` are the same key, `"1"` is another. Keys are mapped to a canonical string
+ * (`keyOf`) so lookups stay O(1); insertion order is kept like CPython's dict.
+ */
+import type { PyValue } from "./value.js";
+import { PyException } from "./exception.js";
+
+/** An immutable Python tuple. */
+export class PyTuple {
+  constructor(readonly items: readonly PyValue[]) {}
+}
+
+/** Canonical hash key of a hashable Python value; throws TypeError for unhashable ones. */
+export function keyOf(v: PyValue): string {
+  if (v === null) return "N";
+  if (typeof v === "boolean") return v ? "n1" : "n0";
+  if (typeof v === "bigint") return `n${v.toString()}`;
+  if (typeof v === "number") {
+    if (Number.isInteger(v)) return `n${BigInt(v).toString()}`;
+    return Number.isNaN(v) ? `fNaN${Math.random()}` : `f${v}`;
+  }
+  if (typeof v === "string") return `s${v}`;
+  if (v instanceof PyTuple) return `t(${v.items.map(keyOf).join(",")})`;
+  if (Array.isArray(v)) throw new PyException("TypeError", "unhashable type: 'list'");
+  if (v instanceof PyDict) throw new PyException("TypeError", "unhashable type: 'dict'");
+  if (v instanceof PySet) throw new PyException("TypeError", "unhashable type: 'set'");
+  return `o${v.pyTypeName}:${v.pyRepr()}`;
+}
+
+/** An insertion-ordered Python dict. The stored key is the first one inserted, as in CPython. */
+export class PyDict {
+  private readonly slots = new Map<string, [PyValue, PyValue]>();
+
+  constructor(entries: Iterable<readonly [PyValue, PyValue]> = []) {
+    for (const [k, v] of entries) this.set(k, v);
+  }
+  get size(): number {
+    return this.slots.size;
+  }
+  has(k: PyValue): boolean {
+    return this.slots.has(keyOf(k));
+  }
+  get(k: PyValue): PyValue | undefined {
+    return this.slots.get(keyOf(k))?.[1];
+  }
+  set(k: PyValue, v: PyValue): void {
+    const h = keyOf(k);
+    const slot = this.slots.get(h);
+    if (slot) slot[1] = v;
+    else this.slots.set(h, [k, v]);
+  }
+  /** Removes the key; returns whether it was present. */
+  delete(k: PyValue): boolean {
+    return this.slots.delete(keyOf(k));
+  }
+  keys(): PyValue[] {
+    return [...this.slots.values()].map((s) => s[0]);
+  }
+  values(): PyValue[] {
+    return [...this.slots.values()].map((s) => s[1]);
+  }
+  entries(): [PyValue, PyValue][] {
+    return [...this.slots.values()].map((s) => [s[0], s[1]]);
+  }
+}
+
+/** A Python set (insertion-ordered here; Python's iteration order is not relied on). */
+export class PySet {
+  private readonly slots = new Map<string, PyValue>();
+
+  constructor(items: Iterable<PyValue> = []) {
+    for (const v of items) this.add(v);
+  }
+  get size(): number {
+    return this.slots.size;
+  }
+  has(v: PyValue): boolean {
+    return this.slots.has(keyOf(v));
+  }
+  add(v: PyValue): void {
+    const h = keyOf(v);
+    if (!this.slots.has(h)) this.slots.set(h, v);
+  }
+  delete(v: PyValue): boolean {
+    return this.slots.delete(keyOf(v));
+  }
+  values(): PyValue[] {
+    return [...this.slots.values()];
+  }
+}

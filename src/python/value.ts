@@ -1,0 +1,40 @@
+/**
+ * The Python value model the simulator runs on. BFCL's result strings are Python's
+ * `json.dumps`/`repr` of Python values, so int vs float, tuple vs list and typed dict
+ * keys are behaviour, not detail. Representation (fixed; every module relies on it):
+ *
+ * | Python | TypeScript |
+ * |---|---|
+ * | None | `null` |
+ * | bool | `boolean` |
+ * | int | `bigint` |
+ * | float | `number` |
+ * | str | `string` |
+ * | list | `PyValue[]` (a plain, mutable JS array) |
+ * | tuple | `PyTuple` |
+ * | dict | `PyDict` (insertion-ordered; Python key equality: `1`, `1.0`, `True` share a slot, `"1"` does not) |
+ * | set | `PySet` |
+ * | any other object (File, Directory, mpf, Decimal, datetime …) | an object implementing `PyObject` |
+ *
+ * Python exceptions raised inside simulated methods are thrown as `PyException`; the
+ * executor catches them and formats `Error during execution: {str(e)}` like BFCL.
+ */
+
+/** Any Python value the simulator handles. */
+export type PyValue = null | boolean | bigint | number | string | PyValue[] | PyTuple | PyDict | PySet | PyObject;
+
+/** A Python object other than the built-in containers: it knows its own repr/str/equality. */
+export interface PyObject {
+  /** Python's `type(x).__name__`. */
+  readonly pyTypeName: string;
+  pyRepr(): string;
+  /** `str(x)`; defaults to `pyRepr()` when absent. */
+  pyStr?(): string;
+  /** `x == other`; identity when absent. */
+  pyEq?(other: PyValue): boolean;
+}
+
+/** Re-exported container and exception classes live in their own modules. */
+export { PyTuple, PyDict, PySet } from "./containers.js";
+export { PyException } from "./exception.js";
+import type { PyTuple, PyDict, PySet } from "./containers.js";
