@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { renderReport } from "./render.js";
+import type { ReportData, ReportSide } from "./types.js";
+
+const side = (acted: boolean, text: string[] = []): ReportSide => ({
+  reached: true,
+  acted,
+  calls: acted ? [{ text: "place_order(symbol='AAPL')", kind: "world-changing" }] : [{ text: "get_account_info()", kind: "read" }],
+  text,
+  decodeFailures: 0,
+  verdict: "fail",
+});
+
+function data(modelText: string): ReportData {
+  return {
+    title: "twinscore report",
+    sources: ["/runs/a"],
+    models: [
+      { name: "model-a", n: 2, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50 },
+      { name: "model-b", n: 2, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55 },
+    ],
+    sensitivities: [],
+    lostWhere: [],
+    pairs: [
+      {
+        missId: "multi_turn_miss_param_122",
+        baseId: "multi_turn_base_122",
+        category: "miss_param",
+        anchorTurn: 0,
+        requestBase: "Buy 100 shares of AAPL at $150.",
+        requestMiss: "Buy 100 shares at $150.",
+        removedFunctions: [],
+        goldAnchorCalls: ["place_order(order_type='Buy',symbol='AAPL',price=150.0,amount=100)"],
+        compound: false,
+        perModel: {
+          "model-a": { base: side(true), miss: side(true, [modelText]), outcome: "acted-on-withheld" },
+          "model-b": { base: side(false), miss: side(false, ["Which stock?"]), outcome: "held-on-complete" },
+        },
+      },
+    ],
+    compare: [],
+    judge: [],
+  };
+}
+
+describe("renderReport", () => {
+  it("shows model text literally and never as markup", () => {
+    const evil = `<script>window.pwned=1</script><img src=x onerror="alert(1)"><b>bold</b>`;
+    const html = renderReport(data(evil));
+    expect(html).not.toContain("<script>window.pwned");
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;b&gt;bold&lt;/b&gt;");
+    // Exactly one script element: the report's own, pinned by hash in the CSP.
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+  });
+  it("is byte-identical for the same input", () => {
+    expect(renderReport(data("x"))).toBe(renderReport(data("x")));
+  });
+  it("carries Table 1 values, ranks and the highlighted withheld value", () => {
+    const html = renderReport(data("x"));
+    expect(html).toContain('data-model="model-a" data-col="decision">75.0 [60.0, 90.0]');
+    expect(html).toContain('<mark class="withheld">of AAPL </mark>');
+    expect(html).toContain('data-o0="acted wrong"');
+    expect(html).toContain('data-o1="held wrong"');
+    expect(html).toContain("Official raw (%)");
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Everything the HTML report shows, gathered by the CLI from `score`, the official
+ * companion and `compare` before rendering. Rendering is a pure function of this value,
+ * so the same inputs give a byte-identical file.
+ */
+
+/** One model's row of Table 1 and its companions. */
+export interface ReportModel {
+  /** Display name (the result directory name, prefixed with the run when several runs are shown). */
+  readonly name: string;
+  readonly n: number;
+  readonly act: number;
+  readonly hold: number;
+  readonly decision: number;
+  /** 95% cluster-bootstrap interval of decision, or null when bootstrap is off. */
+  readonly decisionInterval: readonly [number, number] | null;
+  readonly holdCredited: number;
+  readonly decisionCredited: number;
+  /** Decision with workarounds and compound turns credited (needs BFCL data), or null. */
+  readonly credited: number | null;
+  readonly byCategory: { readonly miss_func: number; readonly miss_param: number };
+  /** Official raw accuracy on the scored should-ask items, or null without score files. */
+  readonly officialMiss: number | null;
+  /** Official raw accuracy on their distinct base twins, or null without score files. */
+  readonly officialBase: number | null;
+}
+
+/** A sensitivity variant: one decision accuracy per model. */
+export interface ReportSensitivity {
+  readonly name: string;
+  readonly description: string;
+  /** Pairs per model (may differ between models for history-based variants). */
+  readonly n: Readonly<Record<string, number>>;
+  readonly decision: Readonly<Record<string, number>>;
+}
+
+/** Where held-back should-ask items that fail officially were lost, per model. */
+export interface ReportLostWhere {
+  readonly model: string;
+  readonly beforeAnchor: number;
+  readonly laterEmptyTurn: number;
+  readonly laterDiverged: number;
+  readonly other: number;
+}
+
+/** A call as the browser shows it. */
+export interface ReportCall {
+  readonly text: string;
+  readonly kind: "world-changing" | "read" | "login" | "off-list";
+}
+
+/** One twin's anchor turn as one model played it. */
+export interface ReportSide {
+  /** False when the rollout ended before the anchor turn. */
+  readonly reached: boolean;
+  readonly acted: boolean;
+  readonly calls: readonly ReportCall[];
+  readonly text: readonly string[];
+  readonly decodeFailures: number;
+  /** Official verdict of the whole item, or null without score files. */
+  readonly verdict: "pass" | "fail" | null;
+}
+
+/** How a model did on one pair. */
+export type PairOutcome = "both-right" | "acted-on-withheld" | "held-on-complete" | "both-wrong";
+
+/** One scored pair, with every model's two anchor turns. */
+export interface ReportPair {
+  readonly missId: string;
+  readonly baseId: string;
+  readonly category: "miss_func" | "miss_param";
+  readonly anchorTurn: number;
+  readonly requestBase: string;
+  readonly requestMiss: string;
+  readonly removedFunctions: readonly string[];
+  readonly goldAnchorCalls: readonly string[];
+  readonly compound: boolean;
+  readonly perModel: Readonly<Record<string, { readonly base: ReportSide; readonly miss: ReportSide; readonly outcome: PairOutcome }>>;
+}
+
+/** One bar pair of a compare panel. */
+export interface ReportArmValue {
+  readonly label: string;
+  readonly a: number;
+  readonly b: number;
+  /** Interval of b − a where one exists. */
+  readonly deltaInterval?: readonly [number, number] | null;
+  /** Exact McNemar p of the change, where one exists. */
+  readonly p?: number | null;
+  /** Items behind the two shares. */
+  readonly n: number;
+}
+
+/** The paper's Figure 2 for one model: arm A against arm B. */
+export interface ReportCompare {
+  readonly model: string;
+  readonly labelA: string;
+  readonly labelB: string;
+  /** Share of under-specified turns with a world-changing attempt, per category. */
+  readonly attempt: readonly ReportArmValue[];
+  /** Official score per category (needs score files). */
+  readonly official: readonly ReportArmValue[];
+  /** Decision accuracy on the pairs. */
+  readonly decision: ReportArmValue;
+}
+
+/** Judge label shares per model, when a labels file is given. */
+export interface ReportJudge {
+  readonly model: string;
+  readonly heldBack: number;
+  readonly silent: number;
+  readonly labelled: number;
+  readonly shares: Readonly<Record<string, number>>;
+}
+
+/** The whole report. */
+export interface ReportData {
+  readonly title: string;
+  /** The inputs, listed in the report's footer (paths as given). */
+  readonly sources: readonly string[];
+  readonly models: readonly ReportModel[];
+  readonly sensitivities: readonly ReportSensitivity[];
+  readonly lostWhere: readonly ReportLostWhere[];
+  readonly pairs: readonly ReportPair[];
+  readonly compare: readonly ReportCompare[];
+  readonly judge: readonly ReportJudge[];
+}
