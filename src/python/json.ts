@@ -1,0 +1,284 @@
+/**
+ * Python's `json.dumps` (default arguments) and `json.loads`. BFCL turns every dict a
+ * method returns into its result string with `json.dumps`, so separators, ASCII escaping,
+ * float repr and key coercion are what the response check compares; `loads` is the inverse
+ * used when reading Python-written JSON where int vs float must survive.
+ */
+import type { PyValue } from "./value.js";
+import { PyTuple, PyDict, PySet } from "./containers.js";
+import { PyException } from "./exception.js";
+import { floatRepr, intRepr } from "./repr.js";
+import { ok, err, type Result } from "../messages/result.js";
+import { problem } from "../messages/problem.js";
+
+function typeNameOf(v: PyValue): string {
+  if (v === null) return "NoneType";
+  if (Array.isArray(v)) return "list";
+  if (v instanceof PyTuple) return "tuple";
+  if (v instanceof PyDict) return "dict";
+  if (v instanceof PySet) return "set";
+  if (typeof v === "object") return v.pyTypeName;
+  return { boolean: "bool", bigint: "int", number: "float", string: "str" }[typeof v as "boolean"];
+}
+
+/** JSON string literal with `ensure_ascii=True`: `\"`, `\\`, `\n`… and `\uXXXX` (surrogate pairs) for everything outside space–`~`. */
+export function jsonQuote(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e) {
+      if (c === 0x22) out += '\\"';
+      else if (c === 0x5c) out += "\\\\";
+      else out += s[i];
+      continue;
+    }
+    switch (c) {
+      case 0x0a:
+        out += "\\n";
+        break;
+      case 0x0d:
+        out += "\\r";
+        break;
+      case 0x09:
+        out += "\\t";
+        break;
+      case 0x08:
+        out += "\\b";
+        break;
+      case 0x0c:
+        out += "\\f";
+        break;
+      default:
+        // JS strings are UTF-16 already, so astral characters come out as their surrogate pair
+        out += "\\u" + c.toString(16).padStart(4, "0");
+    }
+  }
+  return out + '"';
+}
+
+/** JSON text of a float: Python's repr, with `NaN`, `Infinity`, `-Infinity` (allow_nan=True). */
+export function jsonFloat(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "Infinity";
+  if (x === -Infinity) return "-Infinity";
+  return floatRepr(x);
+}
+
+function keyText(k: PyValue): string {
+  if (typeof k === "string") return k;
+  if (typeof k === "number") return jsonFloat(k);
+  if (k === true) return "true";
+  if (k === false) return "false";
+  if (k === null) return "null";
+  if (typeof k === "bigint") return intRepr(k);
+  throw new PyException("TypeError", `keys must be str, int, float, bool or None, not ${typeNameOf(k)}`);
+}
+
+/**
+ * `json.dumps(v)` with Python's defaults: `", "` and `": "` separators, ASCII escaping,
+ * non-string keys coerced (`1` → `"1"`, `True` → `"true"`), tuples as arrays. Throws
+ * PyException TypeError `Object of type X is not JSON serializable` for sets and other
+ * objects, and ValueError `Circular reference detected` for cycles.
+ */
+export function jsonDumps(v: PyValue): string {
+  const stack = new Set<object>();
+  const enc = (x: PyValue): string => {
+    if (x === null) return "null";
+    switch (typeof x) {
+      case "boolean":
+        return x ? "true" : "false";
+      case "bigint":
+        return intRepr(x);
+      case "number":
+        return jsonFloat(x);
+      case "string":
+        return jsonQuote(x);
+    }
+    const items = Array.isArray(x) ? x : x instanceof PyTuple ? x.items : null;
+    if (items) {
+      if (items.length === 0) return "[]";
+      if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
+      stack.add(x);
+      const s = `[${items.map(enc).join(", ")}]`;
+      stack.delete(x);
+      return s;
+    }
+    if (x instanceof PyDict) {
+      if (x.size === 0) return "{}";
+      if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
+      stack.add(x);
+      const parts: string[] = [];
+      for (const [k, val] of x.entries()) parts.push(`${jsonQuote(keyText(k))}: ${enc(val)}`);
+      stack.delete(x);
+      return `{${parts.join(", ")}}`;
+    }
+    throw new PyException("TypeError", `Object of type ${typeNameOf(x)} is not JSON serializable`);
+  };
+  return enc(v);
+}
+
+/** Python's `JSONDecodeError` message: `{msg}: line L column C (char P)`. */
+function decodeError(msg: string, doc: string, pos: number): PyException {
+  let line = 1;
+  let lastNl = -1;
+  for (let i = 0; i < pos && i < doc.length; i++) {
+    if (doc.charCodeAt(i) === 10) {
+      line++;
+      lastNl = i;
+    }
+  }
+  const col = pos - lastNl;
+  const e = new PyException("JSONDecodeError", `${msg}: line ${line} column ${col} (char ${pos})`);
+  return e;
+}
+
+const WS = /[ \t\n\r]*/y;
+const NUMBER = /(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?/y;
+const STR_CHUNK = /[^"\\\x00-\x1f]*/y;
+
+/**
+ * `json.loads(text)` with Python's results (integers → bigint, `1.0` → float, NaN/Infinity
+ * accepted, duplicate keys last-wins, objects → PyDict) and Python's JSONDecodeError
+ * messages (`Expecting value: line 1 column 1 (char 0)` …). Throws PyException.
+ */
+export function jsonLoadsOrThrow(doc: string): PyValue {
+  // Python positions count code points; JS indexes UTF-16 units. Map back when reporting.
+  const posOf = (i: number): number => {
+    let n = 0;
+    for (let k = 0; k < i; k++) {
+      const c = doc.charCodeAt(k);
+      if (c >= 0xd800 && c < 0xdc00 && k + 1 < i) {
+        const d = doc.charCodeAt(k + 1);
+        if (d >= 0xdc00 && d < 0xe000) k++;
+      }
+      n++;
+    }
+    return n;
+  };
+  const fail = (msg: string, i: number) => decodeError(msg, doc, posOf(i));
+  const skipWs = (i: number): number => {
+    WS.lastIndex = i;
+    WS.exec(doc);
+    return WS.lastIndex;
+  };
+
+  const parseString = (start: number): [string, number] => {
+    // start points just after the opening quote
+    let i = start;
+    let out = "";
+    for (;;) {
+      STR_CHUNK.lastIndex = i;
+      const m = STR_CHUNK.exec(doc)!;
+      out += m[0];
+      i = STR_CHUNK.lastIndex;
+      if (i >= doc.length) throw fail("Unterminated string starting at", start - 1);
+      const c = doc[i];
+      if (c === '"') return [out, i + 1];
+      if (c !== "\\") throw fail("Invalid control character at", i);
+      const esc = doc[i + 1];
+      if (esc === undefined) throw fail("Unterminated string starting at", start - 1);
+      const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+      if (esc !== "u") {
+        if (!(esc in simple)) throw fail("Invalid \\escape", i);
+        out += simple[esc];
+        i += 2;
+        continue;
+      }
+      const readHex = (at: number): number => {
+        const h = doc.slice(at, at + 4);
+        if (h.length < 4 || !/^[0-9a-fA-F]{4}$/.test(h)) throw fail("Invalid \\uXXXX escape", at - 1);
+        return parseInt(h, 16);
+      };
+      let u = readHex(i + 2);
+      i += 6;
+      if (u >= 0xd800 && u <= 0xdbff && doc[i] === "\\" && doc[i + 1] === "u") {
+        const u2 = readHex(i + 2);
+        if (u2 >= 0xdc00 && u2 <= 0xdfff) {
+          u = 0x10000 + ((u - 0xd800) << 10) + (u2 - 0xdc00);
+          i += 6;
+        }
+      }
+      out += String.fromCodePoint(u);
+    }
+  };
+
+  const parseValue = (i: number, depth: number): [PyValue, number] => {
+    if (depth > 1000) throw new PyException("RecursionError", "maximum recursion depth exceeded while decoding a JSON document");
+    const c = doc[i];
+    if (c === '"') return parseString(i + 1);
+    if (c === "{") return parseObject(i + 1, depth);
+    if (c === "[") return parseArray(i + 1, depth);
+    if (c === "n" && doc.startsWith("null", i)) return [null, i + 4];
+    if (c === "t" && doc.startsWith("true", i)) return [true, i + 4];
+    if (c === "f" && doc.startsWith("false", i)) return [false, i + 5];
+    if (c === "N" && doc.startsWith("NaN", i)) return [NaN, i + 3];
+    if (c === "I" && doc.startsWith("Infinity", i)) return [Infinity, i + 8];
+    if (c === "-" && doc.startsWith("-Infinity", i)) return [-Infinity, i + 9];
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(doc);
+    if (m && m.index === i) {
+      const end = NUMBER.lastIndex;
+      if (m[2] !== undefined || m[3] !== undefined) return [Number(m[0]), end];
+      const digits = m[1].replace("-", "").length;
+      if (digits > 4300) {
+        throw new PyException(
+          "ValueError",
+          `Exceeds the limit (4300 digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+        );
+      }
+      return [BigInt(m[1]), end];
+    }
+    throw fail("Expecting value", i);
+  };
+
+  const parseObject = (i: number, depth: number): [PyValue, number] => {
+    const d = new PyDict();
+    i = skipWs(i);
+    if (doc[i] === "}") return [d, i + 1];
+    for (;;) {
+      if (doc[i] !== '"') throw fail("Expecting property name enclosed in double quotes", i);
+      const [k, afterKey] = parseString(i + 1);
+      i = skipWs(afterKey);
+      if (doc[i] !== ":") throw fail("Expecting ':' delimiter", i);
+      i = skipWs(i + 1);
+      const [v, afterVal] = parseValue(i, depth + 1);
+      d.delete(k);
+      d.set(k, v);
+      i = skipWs(afterVal);
+      if (doc[i] === "}") return [d, i + 1];
+      if (doc[i] !== ",") throw fail("Expecting ',' delimiter", i);
+      i = skipWs(i + 1);
+      if (doc[i] !== '"') throw fail("Expecting property name enclosed in double quotes", i);
+    }
+  };
+
+  const parseArray = (i: number, depth: number): [PyValue, number] => {
+    const out: PyValue[] = [];
+    i = skipWs(i);
+    if (doc[i] === "]") return [out, i + 1];
+    for (;;) {
+      const [v, after] = parseValue(i, depth + 1);
+      out.push(v);
+      i = skipWs(after);
+      if (doc[i] === "]") return [out, i + 1];
+      if (doc[i] !== ",") throw fail("Expecting ',' delimiter", i);
+      i = skipWs(i + 1);
+    }
+  };
+
+  const start = skipWs(0);
+  const [value, end] = parseValue(start, 0);
+  const rest = skipWs(end);
+  if (rest !== doc.length) throw fail("Extra data", rest);
+  return value;
+}
+
+/** `json.loads` as a Result: the value, or a `json-malformed` problem carrying Python's message. */
+export function jsonLoads(doc: string): Result<PyValue> {
+  try {
+    return ok(jsonLoadsOrThrow(doc));
+  } catch (e) {
+    if (e instanceof PyException) return err(problem("json-malformed", e.pyMessage));
+    throw e;
+  }
+}
