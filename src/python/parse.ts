@@ -1,0 +1,717 @@
+/**
+ * A real Python 3 expression parser (the `mode="eval"` subset of CPython 3.11's grammar)
+ * producing the agreed `PyExpr` tree. BFCL decodes prompting output with `ast.parse` and
+ * executes call strings with `eval`; twinscore parses the same text here and interprets
+ * the tree, never evaluating anything.
+ *
+ * Result shape: `{ ok: true, expr }` or `{ ok: false, error: PySyntaxError }` — a plain
+ * discriminated union rather than `messages/Result`, because the decoders call this on
+ * every model step and a syntax error is an ordinary outcome there, not a reportable
+ * problem; callers that report turn the error into a `Problem` themselves. No exception
+ * escapes: recursion is bounded (bracket depth 200 like CPython, a nesting budget for
+ * the rest, and right-recursive chains such as `- - x`, `a ** b ** c` and
+ * `x if c else y if d else z` are parsed in loops), so hostile input yields an error.
+ *
+ * Lambdas, comprehensions and f-strings are recognised and returned as opaque nodes with
+ * their source text. Not supported (reported as syntax errors although CPython accepts
+ * them): assignment expressions `(x := 1)`, `await`, `yield`, and `\N{...}` escapes.
+ */
+import type { PyExpr, PySyntaxError } from "./ast.js";
+import { tokenize, type Token } from "./tokenize.js";
+
+/** The outcome of parsing one expression. */
+export type ParseResult = { readonly ok: true; readonly expr: PyExpr } | { readonly ok: false; readonly error: PySyntaxError };
+
+/** Nesting budget for sub-expressions (lambda bodies, brackets, …); beyond it the input is rejected, never a stack overflow. */
+export const MAX_EXPRESSION_NESTING = 1000;
+
+const KEYWORDS = new Set([
+  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+]);
+
+const COMPARE_OPS = new Set(["==", "!=", "<", "<=", ">", ">="]);
+
+type BinOp = Extract<PyExpr, { kind: "binary" }>["op"];
+type UnaryOp = Extract<PyExpr, { kind: "unary" }>["op"];
+
+class ParseError {
+  constructor(readonly message: string, readonly offset: number) {}
+}
+
+/** Parse `source` as one Python expression, as `ast.parse(source, mode="eval")` would. */
+export function parseExpression(source: string): ParseResult {
+  const tokens = tokenize(source);
+  if (!tokens.ok) return tokens;
+  try {
+    const parser = new Parser(source, tokens.tokens);
+    return { ok: true, expr: parser.parseEval() };
+  } catch (e) {
+    if (e instanceof ParseError) return { ok: false, error: { message: e.message, offset: e.offset } };
+    if (e instanceof RangeError) return { ok: false, error: { message: "expression too deeply nested", offset: 0 } };
+    return { ok: false, error: { message: `internal parser error: ${String(e)}`, offset: 0 } };
+  }
+}
+
+class Parser {
+  private i = 0;
+  private nesting = 0;
+
+  constructor(
+    private readonly src: string,
+    private readonly toks: Token[],
+  ) {}
+
+  // ---- token helpers -----------------------------------------------------------------
+
+  private peek(k = 0): Token {
+    return this.toks[Math.min(this.i + k, this.toks.length - 1)]!;
+  }
+  private isOp(op: string, k = 0): boolean {
+    const t = this.peek(k);
+    return t.kind === "op" && t.op === op;
+  }
+  private isKw(kw: string, k = 0): boolean {
+    const t = this.peek(k);
+    return t.kind === "name" && t.id === kw;
+  }
+  private next(): Token {
+    const t = this.peek();
+    if (this.i < this.toks.length - 1) this.i++;
+    return t;
+  }
+  private fail(message = "invalid syntax", at?: Token): never {
+    const t = at ?? this.peek();
+    if (message === "invalid syntax" && t.kind === "end") {
+      throw new ParseError("unexpected EOF while parsing", t.start);
+    }
+    throw new ParseError(message, t.start);
+  }
+  private expectOp(op: string): Token {
+    if (!this.isOp(op)) {
+      if (op === ")" || op === "]" || op === "}") {
+        const t = this.peek();
+        if (t.kind === "op" && (t.op === ")" || t.op === "]" || t.op === "}")) {
+          this.fail(`closing parenthesis '${t.op}' does not match opening parenthesis`);
+        }
+      }
+      this.fail();
+    }
+    return this.next();
+  }
+  private expectKw(kw: string): void {
+    if (!this.isKw(kw)) this.fail();
+    this.next();
+  }
+  private prevEnd(): number {
+    return this.toks[this.i - 1]!.end;
+  }
+  private enter(): void {
+    if (++this.nesting > MAX_EXPRESSION_NESTING) this.fail("expression too deeply nested");
+  }
+  private leave(): void {
+    this.nesting--;
+  }
+  /** True when the current token can begin an expression (used for trailing commas). */
+  private startsExpression(): boolean {
+    const t = this.peek();
+    switch (t.kind) {
+      case "number":
+      case "string":
+        return true;
+      case "name":
+        return !KEYWORDS.has(t.id) || t.id === "True" || t.id === "False" || t.id === "None" || t.id === "not" || t.id === "lambda" || t.id === "await";
+      case "op":
+        return ["(", "[", "{", "-", "+", "~", "...", "*"].includes(t.op);
+      default:
+        return false;
+    }
+  }
+
+  // ---- entry -------------------------------------------------------------------------
+
+  parseEval(): PyExpr {
+    if (this.peek().kind === "end" || this.peek().kind === "newline") this.fail();
+    const e = this.expressions();
+    while (this.peek().kind === "newline") this.next();
+    if (this.peek().kind !== "end") this.failAfterExpression();
+    return e;
+  }
+
+  /** A friendlier message for the common `print x` / `x = 1` shapes, then plain "invalid syntax". */
+  private failAfterExpression(): never {
+    const t = this.peek();
+    if (t.kind === "op" && t.op === "=") this.fail("invalid syntax");
+    this.fail();
+  }
+
+  /** `expression (',' expression)* [',']` — a bare tuple at the top level. */
+  private expressions(): PyExpr {
+    const first = this.expression();
+    if (!this.isOp(",")) return first;
+    const elts = [first];
+    while (this.isOp(",")) {
+      this.next();
+      if (!this.startsExpression() || this.isOp("*")) break;
+      elts.push(this.expression());
+    }
+    return { kind: "tuple", elts, start: first.start, end: this.prevEnd() };
+  }
+
+  // ---- expression levels -------------------------------------------------------------
+
+  /** `disjunction 'if' disjunction 'else' expression | disjunction | lambdef`, chains parsed in a loop. */
+  private expression(): PyExpr {
+    this.enter();
+    try {
+      const heads: { body: PyExpr; test: PyExpr }[] = [];
+      let last: PyExpr;
+      while (true) {
+        if (this.isKw("lambda")) {
+          last = this.lambda();
+          break;
+        }
+        const d = this.disjunction();
+        if (!this.isKw("if")) {
+          last = d;
+          break;
+        }
+        this.next();
+        const test = this.disjunction();
+        if (!this.isKw("else")) this.fail("expected 'else' after 'if' expression");
+        this.next();
+        heads.push({ body: d, test });
+      }
+      for (let k = heads.length - 1; k >= 0; k--) {
+        const h = heads[k]!;
+        last = { kind: "ifexp", test: h.test, body: h.body, orelse: last, start: h.body.start, end: last.end };
+      }
+      return last;
+    } finally {
+      this.leave();
+    }
+  }
+
+  private lambda(): PyExpr {
+    const start = this.next().start; // 'lambda'
+    // parameters: [*|**|/] name [= default] separated by commas, up to ':'
+    while (!this.isOp(":")) {
+      if (this.isOp("*") || this.isOp("**")) {
+        this.next();
+        if (this.peek().kind === "name") this.paramName();
+      } else if (this.isOp("/")) {
+        this.next();
+      } else {
+        this.paramName();
+        if (this.isOp("=")) {
+          this.next();
+          this.expression();
+        }
+      }
+      if (this.isOp(",")) this.next();
+      else if (!this.isOp(":")) this.fail();
+    }
+    this.next();
+    const body = this.expression();
+    return { kind: "lambda", source: this.src.slice(start, body.end), start, end: body.end };
+  }
+
+  private paramName(): void {
+    const t = this.peek();
+    if (t.kind !== "name" || KEYWORDS.has(t.id)) this.fail();
+    this.next();
+  }
+
+  private disjunction(): PyExpr {
+    const first = this.conjunction();
+    if (!this.isKw("or")) return first;
+    const values = [first];
+    while (this.isKw("or")) {
+      this.next();
+      values.push(this.conjunction());
+    }
+    return { kind: "boolop", op: "or", values, start: first.start, end: values[values.length - 1]!.end };
+  }
+
+  private conjunction(): PyExpr {
+    const first = this.inversion();
+    if (!this.isKw("and")) return first;
+    const values = [first];
+    while (this.isKw("and")) {
+      this.next();
+      values.push(this.inversion());
+    }
+    return { kind: "boolop", op: "and", values, start: first.start, end: values[values.length - 1]!.end };
+  }
+
+  private inversion(): PyExpr {
+    const starts: number[] = [];
+    while (this.isKw("not")) starts.push(this.next().start);
+    let e = this.comparison();
+    for (let k = starts.length - 1; k >= 0; k--) e = { kind: "unary", op: "not", operand: e, start: starts[k]!, end: e.end };
+    return e;
+  }
+
+  private comparison(): PyExpr {
+    const left = this.bitOr();
+    const ops: string[] = [];
+    const comparators: PyExpr[] = [];
+    while (true) {
+      const t = this.peek();
+      let op: string | null = null;
+      if (t.kind === "op" && COMPARE_OPS.has(t.op)) {
+        op = t.op;
+        this.next();
+      } else if (t.kind === "name" && t.id === "in") {
+        op = "in";
+        this.next();
+      } else if (t.kind === "name" && t.id === "not" && this.isKw("in", 1)) {
+        op = "not in";
+        this.next();
+        this.next();
+      } else if (t.kind === "name" && t.id === "is") {
+        this.next();
+        if (this.isKw("not")) {
+          this.next();
+          op = "is not";
+        } else op = "is";
+      }
+      if (op === null) break;
+      ops.push(op);
+      comparators.push(this.bitOr());
+    }
+    if (ops.length === 0) return left;
+    return { kind: "compare", left, ops, comparators, start: left.start, end: comparators[comparators.length - 1]!.end };
+  }
+
+  private binaryLevel(ops: readonly string[], operand: () => PyExpr): PyExpr {
+    let left = operand();
+    while (true) {
+      const t = this.peek();
+      if (t.kind !== "op" || !ops.includes(t.op)) return left;
+      this.next();
+      const right = operand();
+      left = { kind: "binary", op: t.op as BinOp, left, right, start: left.start, end: right.end };
+    }
+  }
+
+  private bitOr = (): PyExpr => this.binaryLevel(["|"], this.bitXor);
+  private bitXor = (): PyExpr => this.binaryLevel(["^"], this.bitAnd);
+  private bitAnd = (): PyExpr => this.binaryLevel(["&"], this.shift);
+  private shift = (): PyExpr => this.binaryLevel(["<<", ">>"], this.sum);
+  private sum = (): PyExpr => this.binaryLevel(["+", "-"], this.term);
+  private term = (): PyExpr => this.binaryLevel(["*", "/", "//", "%", "@"], this.factor);
+
+  /** Prefix `+ - ~` operators, collected in a loop (no recursion per operator). */
+  private unaryPrefix(): { op: UnaryOp; start: number }[] {
+    const out: { op: UnaryOp; start: number }[] = [];
+    while (true) {
+      const t = this.peek();
+      if (t.kind === "op" && (t.op === "-" || t.op === "+" || t.op === "~")) {
+        out.push({ op: t.op, start: t.start });
+        this.next();
+      } else return out;
+    }
+  }
+
+  private static wrapUnary(prefix: { op: UnaryOp; start: number }[], e: PyExpr): PyExpr {
+    for (let k = prefix.length - 1; k >= 0; k--) e = { kind: "unary", op: prefix[k]!.op, operand: e, start: prefix[k]!.start, end: e.end };
+    return e;
+  }
+
+  /** `factor: ('+'|'-'|'~') factor | power`, with `power: primary '**' factor` folded from the right. */
+  private factor = (): PyExpr => {
+    const outer = this.unaryPrefix();
+    const primaries: PyExpr[] = [this.primary()];
+    const prefixes: { op: UnaryOp; start: number }[][] = [outer];
+    while (this.isOp("**")) {
+      this.next();
+      prefixes.push(this.unaryPrefix());
+      primaries.push(this.primary());
+    }
+    const n = primaries.length - 1;
+    let r = primaries[n]!;
+    for (let k = n - 1; k >= 0; k--) {
+      r = Parser.wrapUnary(prefixes[k + 1]!, r);
+      const base = primaries[k]!;
+      r = { kind: "binary", op: "**", left: base, right: r, start: base.start, end: r.end };
+    }
+    return Parser.wrapUnary(outer, r);
+  };
+
+  // ---- primaries ---------------------------------------------------------------------
+
+  private primary(): PyExpr {
+    let e = this.atom();
+    while (true) {
+      if (this.isOp(".")) {
+        this.next();
+        const t = this.peek();
+        if (t.kind !== "name" || KEYWORDS.has(t.id)) this.fail();
+        this.next();
+        e = { kind: "attribute", value: e, attr: t.id, start: e.start, end: t.end };
+      } else if (this.isOp("(")) {
+        e = this.call(e);
+      } else if (this.isOp("[")) {
+        this.next();
+        const index = this.slices();
+        const close = this.expectOp("]");
+        e = { kind: "subscript", value: e, index, start: e.start, end: close.end };
+      } else return e;
+    }
+  }
+
+  private call(func: PyExpr): PyExpr {
+    this.next(); // '('
+    const args: PyExpr[] = [];
+    const keywords: { arg: string | null; value: PyExpr }[] = [];
+    let sawKeyword = false;
+    let sawDoubleStar = false;
+    let count = 0;
+    while (!this.isOp(")")) {
+      const t = this.peek();
+      count++;
+      if (t.kind === "op" && t.op === "*") {
+        this.next();
+        const v = this.expression();
+        if (sawDoubleStar) this.fail("iterable argument unpacking follows keyword argument unpacking", t);
+        args.push({ kind: "starred", value: v, start: t.start, end: v.end });
+      } else if (t.kind === "op" && t.op === "**") {
+        this.next();
+        const v = this.expression();
+        keywords.push({ arg: null, value: v });
+        sawDoubleStar = true;
+      } else if (t.kind === "name" && this.isOp("=", 1) && !KEYWORDS.has(t.id)) {
+        this.next();
+        this.next();
+        keywords.push({ arg: t.id, value: this.expression() });
+        sawKeyword = true;
+      } else {
+        const v = this.namedExpression();
+        if (this.isOp("=")) {
+          if (t.kind === "name" && (t.id === "True" || t.id === "False" || t.id === "None")) this.fail(`cannot assign to ${t.id}`, t);
+          this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
+        }
+        if (this.isKw("for") || this.isKw("async")) {
+          const g = this.comprehensionTail(v, t.start);
+          if (count !== 1 || !this.isOp(")")) this.fail("Generator expression must be parenthesized", t);
+          args.push(g);
+          break;
+        }
+        if (sawDoubleStar) this.fail("positional argument follows keyword argument unpacking", t);
+        if (sawKeyword) this.fail("positional argument follows keyword argument", t);
+        args.push(v);
+      }
+      if (this.isOp(",")) this.next();
+      else if (!this.isOp(")")) this.fail();
+    }
+    const close = this.expectOp(")");
+    return { kind: "call", func, args, keywords, start: func.start, end: close.end };
+  }
+
+  /** Subscript contents: one item, or a comma-separated tuple of items (slices, starred). */
+  private slices(): PyExpr {
+    const start = this.peek().start;
+    const first = this.sliceItem();
+    if (!this.isOp(",")) {
+      if (first.kind === "starred") return { kind: "tuple", elts: [first], start: first.start, end: first.end };
+      return first;
+    }
+    const elts = [first];
+    while (this.isOp(",")) {
+      this.next();
+      if (this.isOp("]")) break;
+      elts.push(this.sliceItem());
+    }
+    return { kind: "tuple", elts, start, end: this.prevEnd() };
+  }
+
+  private sliceItem(): PyExpr {
+    const start = this.peek().start;
+    if (this.isOp("*")) {
+      this.next();
+      const v = this.bitOr();
+      return { kind: "starred", value: v, start, end: v.end };
+    }
+    let lower: PyExpr | null = null;
+    if (!this.isOp(":")) {
+      lower = this.namedExpression();
+      if (!this.isOp(":")) return lower;
+    }
+    this.next(); // ':'
+    let upper: PyExpr | null = null;
+    let step: PyExpr | null = null;
+    if (!this.isOp(":") && !this.isOp(",") && !this.isOp("]")) upper = this.expression();
+    if (this.isOp(":")) {
+      this.next();
+      if (!this.isOp(",") && !this.isOp("]")) step = this.expression();
+    }
+    return { kind: "slice", lower, upper, step, start, end: this.prevEnd() };
+  }
+
+  /** `named_expression`; assignment expressions are rejected (not part of the agreed tree). */
+  private namedExpression(): PyExpr {
+    const t = this.peek();
+    if (t.kind === "name" && this.isOp(":=", 1)) this.fail("assignment expressions are not supported", this.peek(1));
+    return this.expression();
+  }
+
+  /** `'*' bitwise_or | named_expression` inside displays. */
+  private starNamedExpression(): PyExpr {
+    if (this.isOp("*")) {
+      const s = this.next();
+      const v = this.bitOr();
+      return { kind: "starred", value: v, start: s.start, end: v.end };
+    }
+    return this.namedExpression();
+  }
+
+  // ---- atoms -------------------------------------------------------------------------
+
+  private atom(): PyExpr {
+    const t = this.peek();
+    switch (t.kind) {
+      case "number": {
+        this.next();
+        const n = t.num;
+        if (n.kind === "int") return { kind: "int", value: n.value, start: t.start, end: t.end };
+        if (n.kind === "float") return { kind: "float", value: n.value, start: t.start, end: t.end };
+        return { kind: "imag", value: n.value, start: t.start, end: t.end };
+      }
+      case "string":
+        return this.strings();
+      case "name": {
+        switch (t.id) {
+          case "True":
+          case "False":
+            this.next();
+            return { kind: "bool", value: t.id === "True", start: t.start, end: t.end };
+          case "None":
+            this.next();
+            return { kind: "none", start: t.start, end: t.end };
+        }
+        if (KEYWORDS.has(t.id)) {
+          if (t.id === "await" || t.id === "yield") this.fail(`'${t.id}' expressions are not supported`);
+          this.fail();
+        }
+        this.next();
+        const after = this.peek();
+        if ((t.id === "print" || t.id === "exec") && (after.kind === "string" || after.kind === "number" || after.kind === "name") && !(after.kind === "name" && KEYWORDS.has(after.id))) {
+          this.fail(`Missing parentheses in call to '${t.id}'. Did you mean ${t.id}(...)?`, t);
+        }
+        return { kind: "name", id: t.id, start: t.start, end: t.end };
+      }
+      case "op":
+        switch (t.op) {
+          case "(":
+            return this.parenthesized();
+          case "[":
+            return this.listDisplay();
+          case "{":
+            return this.braceDisplay();
+          case "...":
+            this.next();
+            return { kind: "ellipsis", start: t.start, end: t.end };
+        }
+        return this.fail();
+      default:
+        return this.fail();
+    }
+  }
+
+  /** Adjacent literals concatenate; mixing bytes with str is an error; any f-part makes the whole opaque. */
+  private strings(): PyExpr {
+    const first = this.peek();
+    let bytes: boolean | null = null;
+    let fstring = false;
+    let value = "";
+    let end = first.end;
+    while (true) {
+      const t = this.peek();
+      if (t.kind !== "string") break;
+      this.next();
+      if (bytes !== null && bytes !== t.str.bytes) this.fail("cannot mix bytes and nonbytes literals", first);
+      bytes = t.str.bytes;
+      if (t.str.fstring) fstring = true;
+      value += t.str.value;
+      end = t.end;
+    }
+    if (fstring) return { kind: "fstring", source: this.src.slice(first.start, end), start: first.start, end };
+    if (bytes) {
+      const arr = new Uint8Array(value.length);
+      for (let k = 0; k < value.length; k++) arr[k] = value.charCodeAt(k);
+      return { kind: "bytes", value: arr, start: first.start, end };
+    }
+    return { kind: "str", value, start: first.start, end };
+  }
+
+  private parenthesized(): PyExpr {
+    const open = this.next();
+    if (this.isOp(")")) {
+      const close = this.next();
+      return { kind: "tuple", elts: [], start: open.start, end: close.end };
+    }
+    if (this.isKw("yield")) this.fail("'yield' expressions are not supported");
+    const first = this.starNamedExpression();
+    if (first.kind !== "starred" && (this.isKw("for") || this.isKw("async"))) {
+      this.comprehensionTail(first, open.start);
+      const close = this.expectOp(")");
+      return { kind: "comprehension", source: this.src.slice(open.start, close.end), start: open.start, end: close.end };
+    }
+    if (this.isOp(")")) {
+      this.next();
+      if (first.kind === "starred") this.fail("cannot use starred expression here", open);
+      return first;
+    }
+    if (!this.isOp(",")) this.fail();
+    const elts = [first];
+    while (this.isOp(",")) {
+      this.next();
+      if (this.isOp(")")) break;
+      elts.push(this.starNamedExpression());
+    }
+    const close = this.expectOp(")");
+    return { kind: "tuple", elts, start: open.start, end: close.end };
+  }
+
+  private listDisplay(): PyExpr {
+    const open = this.next();
+    const elts: PyExpr[] = [];
+    if (!this.isOp("]")) {
+      const first = this.starNamedExpression();
+      if (first.kind !== "starred" && (this.isKw("for") || this.isKw("async"))) {
+        this.comprehensionTail(first, open.start);
+        const close = this.expectOp("]");
+        return { kind: "comprehension", source: this.src.slice(open.start, close.end), start: open.start, end: close.end };
+      }
+      elts.push(first);
+      while (this.isOp(",")) {
+        this.next();
+        if (this.isOp("]")) break;
+        elts.push(this.starNamedExpression());
+      }
+    }
+    const close = this.expectOp("]");
+    return { kind: "list", elts, start: open.start, end: close.end };
+  }
+
+  private braceDisplay(): PyExpr {
+    const open = this.next();
+    if (this.isOp("}")) {
+      const close = this.next();
+      return { kind: "dict", keys: [], values: [], start: open.start, end: close.end };
+    }
+    let firstKey: PyExpr | null;
+    let firstValue: PyExpr;
+    if (this.isOp("**")) {
+      this.next();
+      firstKey = null;
+      firstValue = this.bitOr();
+    } else {
+      const first = this.starNamedExpression();
+      if (!this.isOp(":") || first.kind === "starred") return this.setRest(open, first);
+      this.next();
+      firstKey = first;
+      firstValue = this.expression();
+      if (this.isKw("for") || this.isKw("async")) {
+        this.comprehensionTail(firstValue, open.start);
+        const close = this.expectOp("}");
+        return { kind: "comprehension", source: this.src.slice(open.start, close.end), start: open.start, end: close.end };
+      }
+    }
+    const keys: (PyExpr | null)[] = [firstKey];
+    const values: PyExpr[] = [firstValue];
+    while (this.isOp(",")) {
+      this.next();
+      if (this.isOp("}")) break;
+      if (this.isOp("**")) {
+        this.next();
+        keys.push(null);
+        values.push(this.bitOr());
+      } else {
+        keys.push(this.expression());
+        this.expectOp(":");
+        values.push(this.expression());
+      }
+    }
+    const close = this.expectOp("}");
+    return { kind: "dict", keys, values, start: open.start, end: close.end };
+  }
+
+  private setRest(open: Token, first: PyExpr): PyExpr {
+    if (first.kind !== "starred" && (this.isKw("for") || this.isKw("async"))) {
+      this.comprehensionTail(first, open.start);
+      const close = this.expectOp("}");
+      return { kind: "comprehension", source: this.src.slice(open.start, close.end), start: open.start, end: close.end };
+    }
+    const elts = [first];
+    while (this.isOp(",")) {
+      this.next();
+      if (this.isOp("}")) break;
+      elts.push(this.starNamedExpression());
+    }
+    const close = this.expectOp("}");
+    return { kind: "set", elts, start: open.start, end: close.end };
+  }
+
+  /** `('async'? 'for' targets 'in' disjunction ('if' disjunction)*)+` after the element. */
+  private comprehensionTail(elt: PyExpr, start: number): PyExpr {
+    let any = false;
+    while (this.isKw("for") || (this.isKw("async") && this.isKw("for", 1))) {
+      any = true;
+      if (this.isKw("async")) this.next();
+      this.next(); // 'for'
+      this.targets();
+      this.expectKw("in");
+      this.disjunction();
+      while (this.isKw("if")) {
+        this.next();
+        this.disjunction();
+      }
+    }
+    if (!any) this.fail();
+    void elt;
+    return { kind: "comprehension", source: this.src.slice(start, this.prevEnd()), start, end: this.prevEnd() };
+  }
+
+  /** Loop targets: assignable expressions separated by commas. */
+  private targets(): void {
+    do {
+      if (this.isOp(",")) this.next();
+      if (this.isKw("in")) break;
+      const t = this.isOp("*") ? (this.next(), this.bitOr()) : this.bitOr();
+      if (!isAssignable(t)) this.fail(`cannot assign to ${describe(t)}`);
+    } while (this.isOp(","));
+  }
+}
+
+function isAssignable(e: PyExpr): boolean {
+  switch (e.kind) {
+    case "name":
+    case "attribute":
+    case "subscript":
+    case "starred":
+      return true;
+    case "tuple":
+    case "list":
+      return e.elts.every(isAssignable);
+    default:
+      return false;
+  }
+}
+
+function describe(e: PyExpr): string {
+  switch (e.kind) {
+    case "int":
+    case "float":
+    case "imag":
+    case "str":
+    case "bytes":
+      return "literal";
+    case "call":
+      return "function call";
+    default:
+      return "expression";
+  }
+}

@@ -1,0 +1,549 @@
+/**
+ * Tokenizer for one Python 3 expression (what `ast.parse(source, mode="eval")` reads).
+ * BFCL hands model text and its own ground-truth call strings to Python's parser; this
+ * reproduces CPython 3.11's tokenizer rules for the parts an expression can use, so the
+ * parser accepts and rejects the same text. It scans character codes in one linear pass
+ * (no regular expressions over the input, so no backtracking on huge or hostile text)
+ * and never throws: problems come back as a `PySyntaxError`.
+ */
+import type { PySyntaxError } from "./ast.js";
+
+/** One numeric literal, already converted (ints are exact). */
+export type NumberToken =
+  | { readonly kind: "int"; readonly value: bigint }
+  | { readonly kind: "float"; readonly value: number }
+  | { readonly kind: "imag"; readonly value: number };
+
+/** One string literal piece (before implicit concatenation). */
+export interface StringToken {
+  /** Decoded text for str pieces; for bytes, each char code is one byte (0–255). */
+  readonly value: string;
+  readonly bytes: boolean;
+  /** f-strings are kept opaque: `value` is unused and the parser records only the source. */
+  readonly fstring: boolean;
+}
+
+/** A token with its half-open span in the source. */
+export type Token =
+  | { readonly kind: "name"; readonly id: string; readonly start: number; readonly end: number }
+  | { readonly kind: "number"; readonly num: NumberToken; readonly start: number; readonly end: number }
+  | { readonly kind: "string"; readonly str: StringToken; readonly start: number; readonly end: number }
+  | { readonly kind: "op"; readonly op: string; readonly start: number; readonly end: number }
+  | { readonly kind: "newline"; readonly start: number; readonly end: number }
+  | { readonly kind: "end"; readonly start: number; readonly end: number };
+
+/** The token list, or the first syntax error met. */
+export type TokenizeResult = { readonly ok: true; readonly tokens: Token[] } | { readonly ok: false; readonly error: PySyntaxError };
+
+/** CPython's default limit on decimal digits when converting text to int (`sys.get_int_max_str_digits()`). */
+const INT_MAX_STR_DIGITS = 4300;
+
+/** CPython's tokenizer limit on bracket nesting (MAXLEVEL); deeper input is a syntax error, never a crash. */
+export const MAX_BRACKET_DEPTH = 200;
+
+const THREE_CHAR_OPS = new Set(["**=", "//=", ">>=", "<<=", "..."]);
+const TWO_CHAR_OPS = new Set([
+  "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
+  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+]);
+const ONE_CHAR_OPS = new Set(["+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "="]);
+
+const ID_START = /[\p{ID_Start}_]/u;
+const ID_CONTINUE = /[\p{ID_Continue}\u00B7\u0387\u1369-\u1371\u19DA]/u;
+
+function isAsciiIdStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isHexDigit(c: number): boolean {
+  return isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}
+
+class TokenizeError {
+  constructor(readonly message: string, readonly offset: number) {}
+}
+
+/** Split `source` into tokens the way CPython 3.11 does for `mode="eval"`. */
+export function tokenize(source: string): TokenizeResult {
+  try {
+    return { ok: true, tokens: new Tokenizer(source).run() };
+  } catch (e) {
+    if (e instanceof TokenizeError) return { ok: false, error: { message: e.message, offset: e.offset } };
+    return { ok: false, error: { message: `internal tokenizer error: ${String(e)}`, offset: 0 } };
+  }
+}
+
+class Tokenizer {
+  private pos = 0;
+  private depth = 0;
+  private readonly tokens: Token[] = [];
+  /** True at the start of a logical line (indentation is checked there). */
+  private atLineStart = true;
+
+  constructor(private readonly src: string) {}
+
+  run(): Token[] {
+    const src = this.src;
+    const n = src.length;
+    while (true) {
+      if (this.atLineStart && this.depth === 0) {
+        if (this.lineStart()) continue;
+      }
+      if (this.pos >= n) break;
+      const c = src.charCodeAt(this.pos);
+      if (c === 32 || c === 9 || c === 12) {
+        this.pos++;
+        continue;
+      }
+      if (c === 35) {
+        this.skipComment();
+        continue;
+      }
+      if (c === 10 || c === 13) {
+        this.pos += c === 13 && src.charCodeAt(this.pos + 1) === 10 ? 2 : 1;
+        if (this.depth === 0) {
+          this.tokens.push({ kind: "newline", start: this.pos - 1, end: this.pos });
+          this.atLineStart = true;
+        }
+        continue;
+      }
+      if (c === 92) {
+        this.continuation();
+        continue;
+      }
+      if (c === 0) throw new TokenizeError("source code string cannot contain null bytes", this.pos);
+      if (isDigit(c) || (c === 46 && isDigit(src.charCodeAt(this.pos + 1)))) {
+        this.number();
+        continue;
+      }
+      if (c === 34 || c === 39) {
+        this.string(this.pos, "");
+        continue;
+      }
+      if (isAsciiIdStart(c) || c >= 128) {
+        this.nameOrPrefixedString();
+        continue;
+      }
+      this.operator();
+    }
+    const end = n;
+    if (this.depth > 0) throw new TokenizeError("unexpected EOF while parsing", end);
+    if (this.tokens.length > 0 && this.tokens[this.tokens.length - 1]!.kind !== "newline") {
+      this.tokens.push({ kind: "newline", start: end, end });
+    }
+    this.tokens.push({ kind: "end", start: end, end });
+    return this.tokens;
+  }
+
+  /**
+   * At the start of a logical line outside brackets: skip blank and comment-only lines;
+   * leading whitespace before real content is "unexpected indent" (an expression has no
+   * indented block). Returns true when it consumed a blank line (caller loops).
+   */
+  private lineStart(): boolean {
+    const src = this.src;
+    let p = this.pos;
+    while (p < src.length) {
+      const c = src.charCodeAt(p);
+      if (c === 32 || c === 9 || c === 12) p++;
+      else break;
+    }
+    const c = src.charCodeAt(p);
+    if (p >= src.length) {
+      this.pos = p;
+      this.atLineStart = false;
+      return false;
+    }
+    if (c === 35 || c === 10 || c === 13) {
+      // blank or comment-only line
+      while (p < src.length && src.charCodeAt(p) !== 10 && src.charCodeAt(p) !== 13) p++;
+      if (p < src.length) p += src.charCodeAt(p) === 13 && src.charCodeAt(p + 1) === 10 ? 2 : 1;
+      this.pos = p;
+      return true;
+    }
+    if (c === 92 && p === this.pos) {
+      // a continuation at column 0 joins lines; handled by the main loop
+      this.atLineStart = false;
+      return false;
+    }
+    if (p > this.pos) throw new TokenizeError("unexpected indent", p);
+    this.atLineStart = false;
+    return false;
+  }
+
+  private skipComment(): void {
+    const src = this.src;
+    while (this.pos < src.length && src.charCodeAt(this.pos) !== 10 && src.charCodeAt(this.pos) !== 13) this.pos++;
+  }
+
+  private continuation(): void {
+    const src = this.src;
+    const next = src.charCodeAt(this.pos + 1);
+    if (next === 10) this.pos += 2;
+    else if (next === 13) this.pos += src.charCodeAt(this.pos + 2) === 10 ? 3 : 2;
+    else if (this.pos + 1 >= src.length) throw new TokenizeError("unexpected EOF while parsing", this.pos);
+    else throw new TokenizeError("unexpected character after line continuation character", this.pos);
+    if (this.pos >= src.length) throw new TokenizeError("unexpected EOF while parsing", this.pos);
+  }
+
+  private operator(): void {
+    const src = this.src;
+    const start = this.pos;
+    const three = src.slice(start, start + 3);
+    let op: string;
+    if (THREE_CHAR_OPS.has(three)) op = three;
+    else if (TWO_CHAR_OPS.has(three.slice(0, 2))) op = three.slice(0, 2);
+    else if (ONE_CHAR_OPS.has(three.slice(0, 1))) op = three.slice(0, 1);
+    else {
+      const cp = src.codePointAt(start)!;
+      if (cp === 33) throw new TokenizeError("invalid syntax", start);
+      if (cp < 128) throw new TokenizeError("invalid syntax", start);
+      const hexCp = cp.toString(16).toUpperCase().padStart(4, "0");
+      throw new TokenizeError(`invalid character '${String.fromCodePoint(cp)}' (U+${hexCp})`, start);
+    }
+    if (op === "(" || op === "[" || op === "{") {
+      this.depth++;
+      if (this.depth > MAX_BRACKET_DEPTH) throw new TokenizeError("too many nested parentheses", start);
+    } else if (op === ")" || op === "]" || op === "}") {
+      if (this.depth === 0) throw new TokenizeError(`unmatched '${op}'`, start);
+      this.depth--;
+    }
+    this.pos = start + op.length;
+    this.tokens.push({ kind: "op", op, start, end: this.pos });
+  }
+
+  // ---- names -------------------------------------------------------------------------
+
+  private nameOrPrefixedString(): void {
+    const src = this.src;
+    const start = this.pos;
+    // String prefixes: at most two ASCII letters from r/b/u/f directly before a quote.
+    let p = start;
+    while (p < src.length && p - start < 3) {
+      const c = src.charCodeAt(p) | 0x20;
+      if (c === 114 || c === 98 || c === 117 || c === 102) p++;
+      else break;
+    }
+    const q = src.charCodeAt(p);
+    if (p > start && (q === 34 || q === 39)) {
+      const prefix = src.slice(start, p).toLowerCase();
+      if (isValidPrefix(prefix)) {
+        this.string(p, prefix);
+        return;
+      }
+    }
+    // identifier
+    let i = start;
+    let ascii = true;
+    while (i < src.length) {
+      const c = src.charCodeAt(i);
+      if (isAsciiIdStart(c) || isDigit(c)) {
+        i++;
+        continue;
+      }
+      if (c < 128) break;
+      const cp = src.codePointAt(i)!;
+      const ch = String.fromCodePoint(cp);
+      const ok = i === start ? ID_START.test(ch) || ID_START.test(ch.normalize("NFKC").slice(0, 1)) : ID_CONTINUE.test(ch) || isNfkcIdContinue(ch);
+      if (!ok) break;
+      ascii = false;
+      i += ch.length;
+    }
+    if (i === start) {
+      const cp = src.codePointAt(start)!;
+      const hexCp = cp.toString(16).toUpperCase().padStart(4, "0");
+      throw new TokenizeError(`invalid character '${String.fromCodePoint(cp)}' (U+${hexCp})`, start);
+    }
+    const raw = src.slice(start, i);
+    const id = ascii ? raw : raw.normalize("NFKC");
+    if (!ascii && !isValidIdentifier(id)) throw new TokenizeError(`invalid character in identifier`, start);
+    this.pos = i;
+    this.tokens.push({ kind: "name", id, start, end: i });
+  }
+
+  // ---- numbers -----------------------------------------------------------------------
+
+  /** Digits with single underscores between them; returns the end, or throws on `1__0` / `1_`. */
+  private digitPart(p: number, isOk: (c: number) => boolean, kind: string): number {
+    const src = this.src;
+    if (!isOk(src.charCodeAt(p))) return p;
+    p++;
+    while (p < src.length) {
+      const c = src.charCodeAt(p);
+      if (isOk(c)) p++;
+      else if (c === 95) {
+        if (!isOk(src.charCodeAt(p + 1))) throw new TokenizeError(`invalid ${kind} literal`, p);
+        p++;
+      } else break;
+    }
+    return p;
+  }
+
+  /** CPython's `verify_end_of_number`: a letter right after a number is an error unless a keyword starts there. */
+  private verifyEnd(p: number, kind: string): void {
+    const src = this.src;
+    const c = src.charCodeAt(p);
+    if (!(isAsciiIdStart(c) || isDigit(c))) return;
+    const rest = src.slice(p, p + 4);
+    const keywordFollows =
+      rest.startsWith("and") || rest.startsWith("else") || rest.startsWith("for") || rest.startsWith("if") ||
+      rest.startsWith("in") || rest.startsWith("is") || rest.startsWith("not") || rest.startsWith("or");
+    if (keywordFollows) return;
+    throw new TokenizeError(`invalid ${kind} literal`, p);
+  }
+
+  private number(): void {
+    const src = this.src;
+    const start = this.pos;
+    const c0 = src.charCodeAt(start);
+    const c1 = src.charCodeAt(start + 1) | 0x20;
+    if (c0 === 48 && (c1 === 120 || c1 === 111 || c1 === 98)) {
+      const [radix, kind, isOk] =
+        c1 === 120
+          ? ([16, "hexadecimal", isHexDigit] as const)
+          : c1 === 111
+            ? ([8, "octal", (c: number) => c >= 48 && c <= 55] as const)
+            : ([2, "binary", (c: number) => c === 48 || c === 49] as const);
+      let p = start + 2;
+      if (src.charCodeAt(p) === 95) p++;
+      const digitsStart = p;
+      p = this.digitPart(p, isOk, kind);
+      if (p === digitsStart) {
+        const bad = src.charCodeAt(p);
+        if (isDigit(bad)) throw new TokenizeError(`invalid digit '${src[p]}' in ${kind} literal`, p);
+        throw new TokenizeError(`invalid ${kind} literal`, p);
+      }
+      if (isDigit(src.charCodeAt(p))) throw new TokenizeError(`invalid digit '${src[p]}' in ${kind} literal`, p);
+      this.verifyEnd(p, kind);
+      const digits = src.slice(digitsStart, p).replaceAll("_", "");
+      const prefix = radix === 16 ? "0x" : radix === 8 ? "0o" : "0b";
+      this.push({ kind: "int", value: BigInt(prefix + digits) }, start, p);
+      return;
+    }
+    // decimal int, float or imaginary
+    let p = start;
+    let isFloat = false;
+    if (c0 !== 46) p = this.digitPart(p, isDigit, "decimal");
+    const intEnd = p;
+    if (src.charCodeAt(p) === 46) {
+      isFloat = true;
+      p++;
+      p = this.digitPart(p, isDigit, "decimal");
+    }
+    const e = src.charCodeAt(p) | 0x20;
+    if (e === 101) {
+      let q = p + 1;
+      const sign = src.charCodeAt(q);
+      if (sign === 43 || sign === 45) q++;
+      if (isDigit(src.charCodeAt(q))) {
+        p = this.digitPart(q, isDigit, "decimal");
+        isFloat = true;
+      } else {
+        // `1else`: the `e` starts a keyword, not an exponent
+        this.verifyEnd(p, "decimal");
+        if (sign === 43 || sign === 45) throw new TokenizeError("invalid decimal literal", p);
+      }
+    }
+    const text = src.slice(start, p).replaceAll("_", "");
+    if ((src.charCodeAt(p) | 0x20) === 106) {
+      p++;
+      this.verifyEnd(p, "imaginary");
+      this.push({ kind: "imag", value: Number(text) }, start, p);
+      return;
+    }
+    this.verifyEnd(p, "decimal");
+    if (isFloat) {
+      this.push({ kind: "float", value: Number(text) }, start, p);
+      return;
+    }
+    // leading zeros are only allowed for zero itself
+    if (text.length > 1 && text.charCodeAt(0) === 48 && /[1-9]/.test(text)) {
+      throw new TokenizeError(
+        "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+        start,
+      );
+    }
+    void intEnd;
+    if (text.length > INT_MAX_STR_DIGITS) {
+      throw new TokenizeError(
+        `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${text.length} digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits.`,
+        start,
+      );
+    }
+    this.push({ kind: "int", value: BigInt(text) }, start, p);
+  }
+
+  private push(num: NumberToken, start: number, end: number): void {
+    this.pos = end;
+    this.tokens.push({ kind: "number", num, start, end });
+  }
+
+  // ---- strings -----------------------------------------------------------------------
+
+  /** Read a string literal whose opening quote is at `q` (prefix letters already read). */
+  private string(q: number, prefix: string): void {
+    const src = this.src;
+    const start = this.pos;
+    const raw = prefix.includes("r");
+    const bytes = prefix.includes("b");
+    const fstring = prefix.includes("f");
+    const quote = src.charCodeAt(q);
+    const triple = src.charCodeAt(q + 1) === quote && src.charCodeAt(q + 2) === quote;
+    let p = q + (triple ? 3 : 1);
+    const bodyStart = p;
+    let bodyEnd = -1;
+    while (p < src.length) {
+      const c = src.charCodeAt(p);
+      if (c === 92) {
+        p += src.charCodeAt(p + 1) === 13 && src.charCodeAt(p + 2) === 10 ? 3 : 2;
+        continue;
+      }
+      if (c === quote) {
+        if (!triple) {
+          bodyEnd = p;
+          p++;
+          break;
+        }
+        if (src.charCodeAt(p + 1) === quote && src.charCodeAt(p + 2) === quote) {
+          bodyEnd = p;
+          p += 3;
+          break;
+        }
+      } else if ((c === 10 || c === 13) && !triple) {
+        break;
+      }
+      p++;
+    }
+    if (bodyEnd < 0) {
+      if (triple) throw new TokenizeError("unterminated triple-quoted string literal", start);
+      throw new TokenizeError("unterminated string literal", start);
+    }
+    const body = src.slice(bodyStart, bodyEnd);
+    let value = "";
+    if (!fstring) {
+      if (bytes) {
+        for (let i = 0; i < body.length; i++) {
+          if (body.charCodeAt(i) >= 128) throw new TokenizeError("bytes can only contain ASCII literal characters", start);
+        }
+      }
+      value = raw ? normalizeNewlines(body) : decodeEscapes(body, bytes, bodyStart);
+    }
+    this.pos = p;
+    this.tokens.push({ kind: "string", str: { value, bytes, fstring }, start, end: p });
+  }
+}
+
+function isValidPrefix(prefix: string): boolean {
+  switch (prefix) {
+    case "r":
+    case "u":
+    case "b":
+    case "f":
+    case "br":
+    case "rb":
+    case "fr":
+    case "rf":
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isNfkcIdContinue(ch: string): boolean {
+  const n = ch.normalize("NFKC");
+  for (const x of n) if (!ID_CONTINUE.test(x)) return false;
+  return n.length > 0;
+}
+
+/** After NFKC normalisation the identifier must still be start + continue characters. */
+function isValidIdentifier(id: string): boolean {
+  let first = true;
+  for (const ch of id) {
+    if (first ? !(ID_START.test(ch)) : !ID_CONTINUE.test(ch)) return false;
+    first = false;
+  }
+  return !first;
+}
+
+/** Python reads `\r\n` and lone `\r` inside literals as `\n` (universal newlines). */
+function normalizeNewlines(s: string): string {
+  return s.includes("\r") ? s.replace(/\r\n?/g, "\n") : s;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v",
+};
+
+/** Decode backslash escapes of a non-raw literal body (str or bytes). */
+function decodeEscapes(body: string, bytes: boolean, bodyStart: number): string {
+  if (!body.includes("\\")) return normalizeNewlines(body);
+  body = normalizeNewlines(body);
+  let out = "";
+  let i = 0;
+  const codecError = (what: string, at: number): TokenizeError =>
+    new TokenizeError(
+      bytes ? `(value error) invalid \\x escape at position ${at}` : `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + 1}: ${what}`,
+      bodyStart,
+    );
+  while (i < body.length) {
+    const c = body[i]!;
+    if (c !== "\\") {
+      out += c;
+      i++;
+      continue;
+    }
+    const e = body[i + 1];
+    if (e === undefined) {
+      out += "\\";
+      i++;
+      continue;
+    }
+    if (e === "\n") {
+      i += 2;
+      continue;
+    }
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple !== undefined) {
+      out += simple;
+      i += 2;
+      continue;
+    }
+    if (e >= "0" && e <= "7") {
+      let j = i + 1;
+      let v = 0;
+      while (j < body.length && j < i + 4 && body[j]! >= "0" && body[j]! <= "7") v = v * 8 + (body.charCodeAt(j++) - 48);
+      out += String.fromCharCode(bytes ? v & 0xff : v);
+      i = j;
+      continue;
+    }
+    if (e === "x") {
+      const h = body.slice(i + 2, i + 4);
+      if (h.length < 2 || !isHexDigit(h.charCodeAt(0)) || !isHexDigit(h.charCodeAt(1))) throw codecError("truncated \\xXX escape", i);
+      out += String.fromCharCode(parseInt(h, 16));
+      i += 4;
+      continue;
+    }
+    if (!bytes && (e === "u" || e === "U")) {
+      const len = e === "u" ? 4 : 8;
+      const h = body.slice(i + 2, i + 2 + len);
+      let okHex = h.length === len;
+      for (let k = 0; okHex && k < len; k++) okHex = isHexDigit(h.charCodeAt(k));
+      if (!okHex) throw codecError(e === "u" ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape", i);
+      const cp = parseInt(h, 16);
+      if (cp > 0x10ffff) throw codecError("illegal Unicode character", i);
+      out += String.fromCodePoint(cp);
+      i += 2 + len;
+      continue;
+    }
+    if (!bytes && e === "N") {
+      // Character names need the Unicode name table, which twinscore does not ship.
+      throw new TokenizeError("\\N{...} escapes are not supported by this parser", bodyStart + i);
+    }
+    // unknown escape: kept as written (CPython only warns)
+    out += "\\" + e;
+    i += 2;
+  }
+  return out;
+}
