@@ -51,7 +51,7 @@ export interface ManifestPair {
   readonly turnCount: { readonly base: number; readonly miss: number };
 }
 
-/** Why a should-ask item never became a pair. */
+/** Why a should-ask item never became a pair (`multi-anchor` also covers an item with no empty reference turn). */
 export type DropStage = "bad-key" | "multi-anchor" | "shape-differs" | "calls-differ" | "dialogue-differs";
 
 /** A should-ask item dropped before pairing, with the filter that dropped it. */
@@ -84,6 +84,12 @@ export interface Funnel {
   readonly distinctBaseTwins: number;
   readonly compound: number;
   readonly restoredBadKeyPairs: number;
+  /** Scored pairs when the bad keys are restored (the 223 plus the restored ones). */
+  readonly scoredWithBadKeysRestored: number;
+  /** Distinct base twins among the content-verified pairs. */
+  readonly distinctBaseTwinsContentVerified: number;
+  /** Distinct (base twin, anchor turn) among the scored pairs: the act side's distinct turns. */
+  readonly distinctBaseAnchorTurnsScored: number;
 }
 
 /** The whole manifest file (`data/manifest.json`). */

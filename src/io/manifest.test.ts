@@ -1,0 +1,75 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildManifest } from "../pairs/build.js";
+import { bfclDataDir, projectRoot, sharedPath } from "../testing/shared.js";
+import { readBfclDataDir } from "./bfcl-data.js";
+import { committedCertificationPath, committedManifestPath, loadManifest, parseManifest, renderManifest, writeManifest } from "./manifest.js";
+
+describe("committed manifest", () => {
+  it("is byte-identical to a rebuild from ../shared/bfcl-v4 and ../shared/certification", () => {
+    const data = readBfclDataDir(bfclDataDir(), ["base", "miss_func", "miss_param"]);
+    if (!data.ok) throw new Error(data.problems[0].message);
+    const cert = (name: string) => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
+    const built = buildManifest({ data: data.value, badKeys: cert("bad-keys.tsv"), rulings: cert("rulings.tsv") });
+    if (!built.ok) throw new Error(built.problems[0].message);
+    expect(renderManifest(built.value) === readFileSync(committedManifestPath(), "utf8")).toBe(true);
+  });
+  it("ships certification files identical to the paper's rulings in ../shared/certification", () => {
+    for (const name of ["bad-keys.tsv", "rulings.tsv"] as const) {
+      expect(readFileSync(committedCertificationPath(name), "utf8")).toBe(readFileSync(sharedPath("certification", name), "utf8"));
+    }
+  });
+  it("loads from the package's data/ folder with the 223 scored pairs", () => {
+    expect(committedManifestPath()).toBe(join(projectRoot, "data", "manifest.json"));
+    const m = loadManifest();
+    expect(m.ok).toBe(true);
+    if (m.ok) {
+      expect(m.value.funnel.scored).toBe(223);
+      expect(m.value.pairs.filter((p) => p.status === "scored")).toHaveLength(223);
+      expect(m.value.source.bfclVersion).toBe("v4");
+    }
+  });
+});
+
+describe("parseManifest", () => {
+  const text = readFileSync(committedManifestPath(), "utf8");
+  it("round-trips the committed file through parse and render", () => {
+    const m = parseManifest(text);
+    expect(m.ok && renderManifest(m.value) === text).toBe(true);
+  });
+  it("reports a truncated file, another version and a wrong field as one problem each", () => {
+    const cut = parseManifest(text.slice(0, 1000), "m.json");
+    expect(!cut.ok && cut.problems[0]).toMatchObject({ code: "json-malformed", file: "m.json" });
+    const v2 = parseManifest(text.replace('"version": 1', '"version": 2'), "m.json");
+    expect(!v2.ok && v2.problems[0].message).toBe("unsupported manifest version 2 (this twinscore reads version 1)");
+    const bad = parseManifest(text.replace('"anchorTurn": 2', '"anchorTurn": "2"'), "m.json");
+    expect(!bad.ok && bad.problems[0]).toMatchObject({ code: "manifest-schema" });
+    expect(!bad.ok && bad.problems[0].message).toMatch(/^invalid manifest at pairs\.0\.anchorTurn: /);
+  });
+  it("reports a missing file", () => {
+    const r = loadManifest("/nonexistent/manifest.json");
+    expect(!r.ok && r.problems[0]).toMatchObject({ code: "file-missing", file: "/nonexistent/manifest.json" });
+  });
+});
+
+describe("writeManifest", () => {
+  it("writes through a temporary file and leaves nothing else behind", () => {
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-manifest-"));
+    const m = parseManifest(readFileSync(committedManifestPath(), "utf8"));
+    if (!m.ok) throw new Error("committed manifest invalid");
+    const target = join(dir, "manifest.json");
+    writeFileSync(target, "old");
+    expect(writeManifest(target, m.value).ok).toBe(true);
+    expect(readdirSync(dir)).toEqual(["manifest.json"]);
+    expect(readFileSync(target, "utf8")).toBe(readFileSync(committedManifestPath(), "utf8"));
+  });
+  it("fails cleanly when the folder does not exist, writing nothing", () => {
+    const m = parseManifest(readFileSync(committedManifestPath(), "utf8"));
+    if (!m.ok) throw new Error("committed manifest invalid");
+    const r = writeManifest("/nonexistent-dir/x/manifest.json", m.value);
+    expect(!r.ok && r.problems[0].code).toBe("file-missing");
+    expect(existsSync("/nonexistent-dir/x/manifest.json")).toBe(false);
+  });
+});

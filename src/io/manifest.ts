@@ -1,0 +1,62 @@
+/**
+ * The committed manifest on disk: loading it (scoring needs nothing else from BFCL) and
+ * writing a rebuilt one atomically, so an interrupted write never leaves half a file.
+ */
+import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { err, ok, problem, type Result } from "../messages/index.js";
+import { parseManifest, renderManifest } from "../pairs/manifest-json.js";
+import type { Manifest } from "../pairs/types.js";
+
+export { parseManifest, renderManifest };
+
+/** The package root, found by walking up to package.json (so it works from `src/io/` and from `dist/io/`). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    dir = dirname(dir);
+  }
+  return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+}
+
+/** Path of the committed manifest inside the package (works from `src/` and from `dist/`). */
+export function committedManifestPath(): string {
+  return join(packageRoot(), "data", "manifest.json");
+}
+
+/** Path of a committed certification file (`bad-keys.tsv`, `rulings.tsv`). */
+export function committedCertificationPath(name: "bad-keys.tsv" | "rulings.tsv"): string {
+  return join(packageRoot(), "data", "certification", name);
+}
+
+/** Read and validate a manifest file (default: the committed one). */
+export function loadManifest(path = committedManifestPath()): Result<Manifest> {
+  if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
+  return parseManifest(readFileSync(path, "utf8"), path);
+}
+
+/** Write text to `path` through a temporary file in the same folder and a rename. */
+export function writeFileAtomic(path: string, text: string): Result<void> {
+  const dir = dirname(path);
+  if (!existsSync(dir)) return err(problem("file-missing", "output folder does not exist", { file: dir }));
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+    return ok(undefined);
+  } catch (e) {
+    try {
+      if (existsSync(tmp)) unlinkSync(tmp);
+    } catch {
+      /* the temporary file is already gone */
+    }
+    return err(problem("write-failed", `cannot write: ${e instanceof Error ? e.message : String(e)}`, { file: path }));
+  }
+}
+
+/** Write a manifest atomically in its one rendering. */
+export function writeManifest(path: string, manifest: Manifest): Result<void> {
+  return writeFileAtomic(path, renderManifest(manifest));
+}

@@ -1,0 +1,312 @@
+/**
+ * The pair builder: from BFCL's base, miss_func and miss_param data and the paper's two
+ * rulings files, the twin-pair manifest exactly as §4.2 and Appendix D define it. Pure:
+ * the caller reads the files. Filters run in a fixed order and the first one that
+ * applies names the drop, so every should-ask item lands in exactly one place.
+ */
+import {
+  digestTexts,
+  indexOfId,
+  toolList,
+  type AnswerEntry,
+  type BfclData,
+  type ChatMessage,
+  type QuestionEntry,
+} from "../bfcl/data.js";
+import { classifyGoldCall, type GoldCallClass } from "../catalog/gold-call.js";
+import type { WorldChangingOptions } from "../catalog/types.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { parseBadKeys, parseRulings, type BadKey, type NamedText, type Ruling } from "./certification.js";
+import type {
+  Certification,
+  DroppedItem,
+  Funnel,
+  GoldAnchorKind,
+  Manifest,
+  ManifestPair,
+  ShouldAskCategory,
+} from "./types.js";
+
+/** The two should-ask categories, in manifest order. */
+export const shouldAskCategories: readonly ShouldAskCategory[] = ["miss_func", "miss_param"];
+
+/** The exclusion reasons, exactly as the release writes them. */
+export const exclusionReasons = {
+  readOnly: "gold anchor turn is read-only",
+  loginOnly: "gold anchor turn is login only",
+  construction: "anchor certification: construction error",
+} as const;
+
+/** What the builder reads. */
+export interface PairBuildInput {
+  readonly data: BfclData;
+  readonly badKeys: NamedText;
+  readonly rulings: NamedText;
+}
+
+/** Builder options: the login sensitivity (the default manifest counts no login). */
+export interface PairBuildOptions {
+  readonly worldChanging: WorldChangingOptions;
+}
+
+
+type Verdict = { kind: "pair"; anchorTurn: number } | { kind: "drop"; stage: DroppedItem["stage"]; reason: string; anchorTurn: number | null };
+
+const sameTurn = (a: readonly ChatMessage[], b: readonly ChatMessage[]) =>
+  a.length === b.length && a.every((m, i) => m.role === b[i].role && m.content === b[i].content);
+
+/** Run the structural and content filters (everything but the bad-key list) on one item. */
+function pairingVerdict(
+  miss: QuestionEntry,
+  missAnswer: AnswerEntry,
+  base: { q: QuestionEntry; a: AnswerEntry } | undefined,
+  baseId: string,
+): Verdict {
+  const empty = missAnswer.groundTruth.flatMap((turn, i) => (turn.length === 0 ? [i] : []));
+  if (empty.length !== 1) {
+    const reason = empty.length === 0 ? "no reference turn is empty" : `${empty.length} reference turns are empty (turns ${empty.join(", ")})`;
+    return { kind: "drop", stage: "multi-anchor", reason, anchorTurn: null };
+  }
+  const anchorTurn = empty[0];
+  if (!base) return { kind: "drop", stage: "shape-differs", reason: `no base item ${baseId}`, anchorTurn };
+  const rest = missAnswer.groundTruth.filter((_, i) => i !== anchorTurn);
+  const baseTurns = base.a.groundTruth;
+  const shape = (turns: readonly (readonly string[])[]) => `[${turns.map((t) => t.length).join(",")}]`;
+  if (rest.length !== baseTurns.length || rest.some((t, i) => t.length !== baseTurns[i].length)) {
+    return {
+      kind: "drop",
+      stage: "shape-differs",
+      reason: `calls per turn without the empty turn ${shape(rest)} differ from ${baseId} ${shape(baseTurns)}`,
+      anchorTurn,
+    };
+  }
+  const callTurn = rest.findIndex((t, i) => t.some((c, j) => c !== baseTurns[i][j]));
+  if (callTurn >= 0) {
+    return {
+      kind: "drop",
+      stage: "calls-differ",
+      reason: `reference call strings differ from ${baseId} on base turn ${callTurn}`,
+      anchorTurn,
+    };
+  }
+  for (let t = 0; t < anchorTurn; t++) {
+    if (!sameTurn(miss.question[t], base.q.question[t])) {
+      return { kind: "drop", stage: "dialogue-differs", reason: `user turn ${t} before the anchor differs from ${baseId}`, anchorTurn };
+    }
+  }
+  return { kind: "pair", anchorTurn };
+}
+
+const turnText = (turn: readonly ChatMessage[]) => turn.map((m) => m.content).join("\n");
+
+function goldAnchorKind(classes: readonly GoldCallClass[]): GoldAnchorKind {
+  if (classes.includes("world-changing")) return "world-changing";
+  return classes.includes("login") ? "login-only" : "read-only";
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
+
+/** Build one content-verified pair: anchor kind, candidacy, certification, status. */
+function makePair(
+  category: ShouldAskCategory,
+  miss: QuestionEntry,
+  base: { q: QuestionEntry; a: AnswerEntry },
+  anchorTurn: number,
+  data: BfclData,
+  rulings: ReadonlyMap<string, Ruling>,
+  options: PairBuildOptions,
+  problems: Problem[],
+): ManifestPair {
+  const goldAnchorCalls = [...base.a.groundTruth[anchorTurn]];
+  const classes = goldAnchorCalls.map((call) => {
+    const c = classifyGoldCall(call, { countLogin: false });
+    if (!c.ok) {
+      problems.push(...c.problems.map((p) => ({ ...p, message: `${base.q.id} turn ${anchorTurn}: ${p.message}` })));
+      return "read" as const;
+    }
+    if (c.value === "unknown") problems.push(problem("gold-unknown-function", `${base.q.id} turn ${anchorTurn}: ${call.split("(")[0]} is not in the catalog`));
+    return c.value;
+  });
+  const kind = goldAnchorKind(classes);
+  const { tools, removed } = toolList(miss, data.docsByClass);
+  const candidate = kind === "world-changing" || (kind === "login-only" && options.worldChanging.countLogin);
+  const ruling = rulings.get(miss.id);
+  let certification: Certification | null = null;
+  if (candidate) {
+    certification = {
+      verdict: ruling?.verdict ?? "valid",
+      withheld: removed,
+      independent: ruling ? [...ruling.independent] : [],
+      gated: ruling ? [...ruling.gated] : [],
+    };
+  }
+  let exclusionReason: string | null = null;
+  if (!candidate) exclusionReason = kind === "login-only" ? exclusionReasons.loginOnly : exclusionReasons.readOnly;
+  else if (certification?.verdict === "construction") exclusionReason = exclusionReasons.construction;
+  return {
+    missId: miss.id,
+    baseId: base.q.id,
+    category,
+    anchorTurn,
+    tools,
+    removedFunctions: removed,
+    goldAnchorCalls,
+    goldAnchorKind: kind,
+    status: exclusionReason === null ? "scored" : "excluded",
+    exclusionReason,
+    certification,
+    anchorRequest: { base: turnText(base.q.question[anchorTurn]), miss: turnText(miss.question[anchorTurn]) },
+    turnCount: { base: base.q.question.length, miss: miss.question.length },
+  };
+}
+
+/** Check each ruling against the pairs: it must name a candidate, at its anchor, withholding what the data removes. */
+function checkRulings(rulings: readonly Ruling[], pairs: readonly ManifestPair[], file: string): Problem[] {
+  const byId = new Map(pairs.map((p) => [p.missId, p]));
+  const problems: Problem[] = [];
+  for (const r of rulings) {
+    const where = { file, line: r.line };
+    const p = byId.get(r.missId);
+    if (!p || p.certification === null) {
+      problems.push(problem("ruling-not-candidate", `${r.missId} is not a candidate pair (gold anchor turn world-changing)`, where));
+    } else if (p.anchorTurn !== r.anchorTurn) {
+      problems.push(problem("ruling-anchor", `${r.missId}: ruling says anchor turn ${r.anchorTurn}, the data says ${p.anchorTurn}`, where));
+    } else if (!sameSet(p.removedFunctions, r.withheld)) {
+      problems.push(
+        problem("ruling-withheld", `${r.missId}: ruling withholds ${r.withheld.join(";") || "a value"}, the data removes ${p.removedFunctions.join(";") || "no function"}`, where),
+      );
+    }
+  }
+  return problems;
+}
+
+function funnelOf(
+  shouldAskItems: number,
+  pairs: readonly ManifestPair[],
+  dropped: readonly DroppedItem[],
+  restored: readonly ManifestPair[],
+): Funnel {
+  const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length;
+  const byCat = (xs: readonly ManifestPair[]) => ({
+    miss_func: count(xs, (p) => p.category === "miss_func"),
+    miss_param: count(xs, (p) => p.category === "miss_param"),
+  });
+  const drops = (stage: DroppedItem["stage"]) => count(dropped, (d) => d.stage === stage);
+  const candidates = pairs.filter((p) => p.certification !== null);
+  const scored = pairs.filter((p) => p.status === "scored");
+  const droppedBadKeys = drops("bad-key");
+  const droppedMultiAnchor = drops("multi-anchor");
+  const droppedShape = drops("shape-differs");
+  return {
+    shouldAskItems,
+    droppedBadKeys,
+    droppedMultiAnchor,
+    droppedShape,
+    afterStructural: shouldAskItems - droppedBadKeys - droppedMultiAnchor - droppedShape,
+    droppedCallsDiffer: drops("calls-differ"),
+    droppedDialogueDiffers: drops("dialogue-differs"),
+    contentVerified: pairs.length,
+    contentVerifiedByCategory: byCat(pairs),
+    candidates: candidates.length,
+    readOnly: count(pairs, (p) => p.certification === null && p.goldAnchorKind === "read-only"),
+    loginOnly: count(pairs, (p) => p.certification === null && p.goldAnchorKind === "login-only"),
+    constructionErrors: count(candidates, (p) => p.certification?.verdict === "construction"),
+    scored: scored.length,
+    scoredByCategory: byCat(scored),
+    distinctBaseTwins: new Set(scored.map((p) => p.baseId)).size,
+    compound: count(candidates, (p) => p.certification?.verdict === "compound"),
+    restoredBadKeyPairs: restored.length,
+    scoredWithBadKeysRestored: scored.length + restored.length,
+    distinctBaseTwinsContentVerified: new Set(pairs.map((p) => p.baseId)).size,
+    distinctBaseAnchorTurnsScored: new Set(scored.map((p) => `${p.baseId}\u0000${p.anchorTurn}`)).size,
+  };
+}
+
+/**
+ * Build the manifest. Fails (with every problem found) when the data lacks a category,
+ * when a reference call cannot be read or names an unknown function, or when a ruling
+ * does not match the data; a manifest built on a disagreement would score the wrong pairs.
+ */
+export function buildManifest(
+  input: PairBuildInput,
+  options: PairBuildOptions = { worldChanging: { countLogin: false } },
+): Result<Manifest> {
+  const { data } = input;
+  const badKeysParsed = parseBadKeys(input.badKeys);
+  if (!badKeysParsed.ok) return badKeysParsed;
+  const rulingsParsed = parseRulings(input.rulings);
+  if (!rulingsParsed.ok) return rulingsParsed;
+  const badKeys = new Map<string, BadKey>(badKeysParsed.value.map((b) => [b.id, b]));
+  const rulings = new Map(rulingsParsed.value.map((r) => [r.missId, r]));
+
+  const baseCat = data.categories.base;
+  if (!baseCat) return err(problem("category-missing", "the base category was not read"));
+  const baseById = new Map(baseCat.questions.map((q, i) => [q.id, { q, a: baseCat.answers[i] }]));
+
+  const problems: Problem[] = [];
+  const pairs: ManifestPair[] = [];
+  const restoredPairs: ManifestPair[] = [];
+  const dropped: DroppedItem[] = [];
+  let shouldAskItems = 0;
+  for (const category of shouldAskCategories) {
+    const cat = data.categories[category];
+    if (!cat) return err(problem("category-missing", `the ${category} category was not read`));
+    const order = cat.questions.map((q, i) => i).sort((x, y) => indexOfId(cat.questions[x].id) - indexOfId(cat.questions[y].id));
+    for (const i of order) {
+      shouldAskItems++;
+      const miss = cat.questions[i];
+      const baseId = `multi_turn_base_${indexOfId(miss.id)}`;
+      const base = baseById.get(baseId);
+      const verdict = pairingVerdict(miss, cat.answers[i], base, baseId);
+      const anchorOf = (v: Verdict) => v.anchorTurn;
+      const badKey = badKeys.get(miss.id);
+      if (badKey) {
+        dropped.push({
+          missId: miss.id,
+          category,
+          stage: "bad-key",
+          reason: `on the bad-key list (family ${badKey.family})`,
+          baseId: base ? baseId : null,
+          anchorTurn: anchorOf(verdict),
+        });
+        if (verdict.kind === "pair" && base) {
+          const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, options, problems);
+          if (p.status === "scored") restoredPairs.push(p);
+        }
+        continue;
+      }
+      if (verdict.kind === "drop") {
+        dropped.push({
+          missId: miss.id,
+          category,
+          stage: verdict.stage,
+          reason: verdict.reason,
+          baseId: base ? baseId : null,
+          anchorTurn: verdict.anchorTurn,
+        });
+        continue;
+      }
+      pairs.push(makePair(category, miss, base!, verdict.anchorTurn, data, rulings, options, problems));
+    }
+  }
+  problems.push(...checkRulings(rulingsParsed.value, pairs, input.rulings.file));
+  if (problems.length > 0) return err(...problems);
+
+  const manifest: Manifest = {
+    version: 1,
+    source: {
+      bfclVersion: data.version,
+      inputsSha256: digestTexts([
+        { file: "bfcl", text: data.inputsSha256 },
+        { file: "bad-keys.tsv", text: input.badKeys.text },
+        { file: "rulings.tsv", text: input.rulings.text },
+      ]),
+    },
+    funnel: funnelOf(shouldAskItems, pairs, dropped, restoredPairs),
+    pairs,
+    restoredPairs,
+    dropped,
+  };
+  return ok(manifest);
+}

@@ -1,0 +1,95 @@
+/**
+ * The paper's hand-made rulings, read from their two small TSV files: the bad-key list
+ * (Appendix C) and the certification exceptions (Appendix E). No program can derive
+ * them; the builder only checks that they agree with the data.
+ */
+import { err, ok, problem, type Result } from "../messages/index.js";
+import type { CertificationVerdict } from "./types.js";
+
+/** A text with the name it is reported under. */
+export interface NamedText {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** One bad key: an item whose reference answer is defective. */
+export interface BadKey {
+  readonly id: string;
+  /** A objective error, B disputed, C found in the annotation pass. */
+  readonly family: string;
+  readonly line: number;
+}
+
+/** One certification exception (pairs not listed are `valid`). */
+export interface Ruling {
+  readonly missId: string;
+  readonly anchorTurn: number;
+  /** miss_func: the removed functions; empty for miss_param. */
+  readonly withheld: readonly string[];
+  readonly verdict: Exclude<CertificationVerdict, "valid">;
+  readonly independent: readonly string[];
+  readonly gated: readonly string[];
+  readonly line: number;
+}
+
+function tsvRows(input: NamedText, header: readonly string[]): Result<{ cells: string[]; line: number }[]> {
+  const lines = input.text.split("\n").map((l) => l.replace(/\r$/, ""));
+  if (lines[0] !== header.join("\t")) {
+    return err(problem("tsv-header", `expected the header ${header.join(" ")}`, { file: input.file, line: 1 }));
+  }
+  const rows: { cells: string[]; line: number }[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i].trim() === "") continue;
+    const cells = lines[i].split("\t");
+    if (cells.length !== header.length) {
+      return err(problem("tsv-columns", `expected ${header.length} tab-separated columns, found ${cells.length}`, { file: input.file, line: i + 1 }));
+    }
+    rows.push({ cells, line: i + 1 });
+  }
+  return ok(rows);
+}
+
+const idRe = /^multi_turn_(base|long_context|miss_func|miss_param)_\d+$/;
+
+/** Parse `bad-keys.tsv` (`id`, `family`). */
+export function parseBadKeys(input: NamedText): Result<BadKey[]> {
+  const rows = tsvRows(input, ["id", "family"]);
+  if (!rows.ok) return rows;
+  const out: BadKey[] = [];
+  for (const { cells, line } of rows.value) {
+    if (!idRe.test(cells[0])) return err(problem("bad-key-id", `not a multi-turn item id: ${cells[0]}`, { file: input.file, line }));
+    out.push({ id: cells[0], family: cells[1], line });
+  }
+  return ok(out);
+}
+
+const list = (cell: string, sep: string) => (cell === "" ? [] : cell.split(sep).map((s) => s.trim()));
+
+/** Parse `rulings.tsv` (`miss_id`, `anchor_turn`, `withheld` `;`-separated, `verdict`, `independent`/`gated` `,`-separated). */
+export function parseRulings(input: NamedText): Result<Ruling[]> {
+  const rows = tsvRows(input, ["miss_id", "anchor_turn", "withheld", "verdict", "independent", "gated"]);
+  if (!rows.ok) return rows;
+  const out: Ruling[] = [];
+  const seen = new Set<string>();
+  for (const { cells, line } of rows.value) {
+    const [missId, turn, withheld, verdict, independent, gated] = cells;
+    const where = { file: input.file, line };
+    if (!/^multi_turn_miss_(func|param)_\d+$/.test(missId)) return err(problem("ruling-id", `not a should-ask item id: ${missId}`, where));
+    if (seen.has(missId)) return err(problem("ruling-duplicate", `second ruling for ${missId}`, where));
+    seen.add(missId);
+    if (!/^\d+$/.test(turn)) return err(problem("ruling-turn", `anchor_turn is not a turn index: ${turn}`, where));
+    if (verdict !== "construction" && verdict !== "compound") {
+      return err(problem("ruling-verdict", `verdict must be construction or compound, found ${verdict}`, where));
+    }
+    out.push({
+      missId,
+      anchorTurn: Number(turn),
+      withheld: list(withheld, ";"),
+      verdict,
+      independent: list(independent, ","),
+      gated: list(gated, ","),
+      line,
+    });
+  }
+  return ok(out);
+}

@@ -1,0 +1,62 @@
+/**
+ * What `twinscore pairs` shows: the funnel sentence (the paper's Appendix D in one line)
+ * and one row per should-ask item, so people and scripts read the same facts.
+ */
+import { indexOfId } from "../bfcl/data.js";
+import type { Funnel, Manifest, ShouldAskCategory } from "./types.js";
+
+/** The funnel as one line, in the words of the issue and the paper. */
+export function funnelLine(f: Funnel): string {
+  return (
+    `${f.shouldAskItems} should-ask items → dropped ${f.droppedBadKeys} bad keys, ${f.droppedMultiAnchor} multi-anchor, ` +
+    `${f.droppedShape} shape differs → ${f.afterStructural} → dropped ${f.droppedCallsDiffer} whose call strings differ, ` +
+    `${f.droppedDialogueDiffers} whose dialogue before the anchor differs → ${f.contentVerified} content-verified pairs ` +
+    `(${f.contentVerifiedByCategory.miss_func} miss_func, ${f.contentVerifiedByCategory.miss_param} miss_param) → ` +
+    `${f.candidates} candidates (the other ${f.contentVerified - f.candidates}: ${f.readOnly} read-only, ${f.loginOnly} login-only) → ` +
+    `${f.constructionErrors} construction errors → ${f.scored} scored pairs (${f.scoredByCategory.miss_func} miss_func, ` +
+    `${f.scoredByCategory.miss_param} miss_param) on ${f.distinctBaseTwins} distinct base twins, ${f.compound} of them compound.`
+  );
+}
+
+/** Secondary counts printed under the funnel line. */
+export function funnelNotes(f: Funnel): string[] {
+  return [
+    `${f.distinctBaseAnchorTurnsScored} distinct base anchor turns among the ${f.scored} scored pairs; ${f.distinctBaseTwinsContentVerified} distinct base twins among the ${f.contentVerified} content-verified pairs.`,
+    `Restoring the ${f.droppedBadKeys} bad keys adds ${f.restoredBadKeyPairs} scored pairs (${f.scoredWithBadKeysRestored}); they are never scored by default.`,
+  ];
+}
+
+/** One listing row per should-ask item. */
+export interface PairListingRow {
+  readonly miss_id: string;
+  readonly category: ShouldAskCategory;
+  readonly base_id: string | null;
+  readonly anchor_turn: number | null;
+  readonly status: "scored" | "excluded" | "dropped";
+  /** Exclusion reason, drop reason, or the certification verdict of a scored pair. */
+  readonly reason: string;
+}
+
+/** Every should-ask item of the manifest, sorted by category then index. */
+export function listingRows(m: Manifest): PairListingRow[] {
+  const rows: PairListingRow[] = [
+    ...m.pairs.map((p) => ({
+      miss_id: p.missId,
+      category: p.category,
+      base_id: p.baseId,
+      anchor_turn: p.anchorTurn,
+      status: p.status,
+      reason: p.exclusionReason ?? (p.certification ? `certified ${p.certification.verdict}` : ""),
+    })),
+    ...m.dropped.map((d) => ({
+      miss_id: d.missId,
+      category: d.category,
+      base_id: d.baseId,
+      anchor_turn: d.anchorTurn,
+      status: "dropped" as const,
+      reason: `${d.stage}: ${d.reason}`,
+    })),
+  ];
+  const catRank = (c: ShouldAskCategory) => (c === "miss_func" ? 0 : 1);
+  return rows.sort((a, b) => catRank(a.category) - catRank(b.category) || indexOfId(a.miss_id) - indexOfId(b.miss_id));
+}

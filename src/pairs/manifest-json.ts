@@ -1,0 +1,119 @@
+/**
+ * The manifest as a file: one deterministic rendering (so a rebuild is byte-identical to
+ * the committed file) and a validating parser (so a hand-edited or truncated manifest is
+ * reported, not half-used).
+ */
+import * as v from "valibot";
+import { err, ok, problem, type Result } from "../messages/index.js";
+import type { Manifest } from "./types.js";
+
+const category = v.picklist(["miss_func", "miss_param"]);
+const strings = v.array(v.string());
+const certification = v.object({
+  verdict: v.picklist(["valid", "construction", "compound"]),
+  withheld: strings,
+  independent: strings,
+  gated: strings,
+});
+const pair = v.object({
+  missId: v.string(),
+  baseId: v.string(),
+  category,
+  anchorTurn: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  tools: strings,
+  removedFunctions: strings,
+  goldAnchorCalls: strings,
+  goldAnchorKind: v.picklist(["world-changing", "read-only", "login-only"]),
+  status: v.picklist(["scored", "excluded"]),
+  exclusionReason: v.nullable(v.string()),
+  certification: v.nullable(certification),
+  anchorRequest: v.object({ base: v.string(), miss: v.string() }),
+  turnCount: v.object({ base: v.number(), miss: v.number() }),
+});
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const byCategory = v.object({ miss_func: count, miss_param: count });
+const funnel = v.object({
+  shouldAskItems: count,
+  droppedBadKeys: count,
+  droppedMultiAnchor: count,
+  droppedShape: count,
+  afterStructural: count,
+  droppedCallsDiffer: count,
+  droppedDialogueDiffers: count,
+  contentVerified: count,
+  contentVerifiedByCategory: byCategory,
+  candidates: count,
+  readOnly: count,
+  loginOnly: count,
+  constructionErrors: count,
+  scored: count,
+  scoredByCategory: byCategory,
+  distinctBaseTwins: count,
+  compound: count,
+  restoredBadKeyPairs: count,
+  scoredWithBadKeysRestored: count,
+  distinctBaseTwinsContentVerified: count,
+  distinctBaseAnchorTurnsScored: count,
+});
+const dropped = v.object({
+  missId: v.string(),
+  category,
+  stage: v.picklist(["bad-key", "multi-anchor", "shape-differs", "calls-differ", "dialogue-differs"]),
+  reason: v.string(),
+  baseId: v.nullable(v.string()),
+  anchorTurn: v.nullable(count),
+});
+const manifestSchema = v.object({
+  version: v.literal(1),
+  source: v.object({ bfclVersion: v.picklist(["v3", "v4"]), inputsSha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) }),
+  funnel,
+  pairs: v.array(pair),
+  restoredPairs: v.array(pair),
+  dropped: v.array(dropped),
+});
+
+/** JSON with two-space indent, except arrays of primitives, which stay on one line (tool lists are long). */
+function renderValue(value: unknown, indent: string): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    if (value.every((x) => x === null || typeof x !== "object")) return `[${value.map((x) => JSON.stringify(x)).join(", ")}]`;
+    const inner = indent + "  ";
+    return `[\n${value.map((x) => inner + renderValue(x, inner)).join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, x]) => x !== undefined);
+    if (entries.length === 0) return "{}";
+    const inner = indent + "  ";
+    return `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${renderValue(x, inner)}`).join(",\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The one rendering of a manifest: two-space JSON, arrays of strings on one line, final
+ * newline. Deterministic, so a rebuild compares byte for byte with the committed file.
+ */
+export function renderManifest(manifest: Manifest): string {
+  return renderValue(manifest, "") + "\n";
+}
+
+/** Parse and validate a manifest text; `file` names it in the problem. */
+export function parseManifest(text: string, file = "manifest.json"): Result<Manifest> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return err(problem("json-malformed", `malformed manifest: ${e instanceof Error ? e.message : String(e)}`, { file }));
+  }
+  const version = (json as { version?: unknown } | null)?.version;
+  if (version !== 1) {
+    return err(problem("manifest-version", `unsupported manifest version ${JSON.stringify(version)} (this twinscore reads version 1)`, { file }));
+  }
+  const parsed = v.safeParse(manifestSchema, json);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = (issue.path ?? []).map((p) => String((p as { key: unknown }).key)).join(".");
+    return err(problem("manifest-schema", `invalid manifest at ${where || "(root)"}: ${issue.message}`, { file }));
+  }
+  return ok(parsed.output as Manifest);
+}
