@@ -4,8 +4,11 @@
  */
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
+import { registerPairs } from "./pairs.js";
 
 /** A command module: adds itself to the program; sets `state.exitCode` when it runs. */
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [
+  registerPairs,
+];
