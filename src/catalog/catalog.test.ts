@@ -87,8 +87,10 @@ describe("reference call strings", () => {
     expect(l.ok && l.value.keywords).toEqual([["a", true]]);
     const f = parseGoldCall("fillFuelTank(fuelAmount=45.0)");
     expect(f.ok && f.value.keywords).toEqual([["fuelAmount", 45]]);
-    const s = parseGoldCall("sort_list(items=['b', 'a'])");
-    expect(s.ok && s.value.keywords).toEqual([["items", "['b', 'a']"]]);
+    const s = parseGoldCall("mean(numbers=[1, 2.5, -3])");
+    expect(s.ok && s.value.keywords).toEqual([["numbers", [1, 2.5, -3]]]);
+    const d = parseGoldCall("edit_ticket(ticket_id=1, updates={'priority': 3})");
+    expect(d.ok && d.value.keywords).toEqual([["ticket_id", 1], ["updates", { priority: 3 }]]);
     expect(parseGoldCall("pwd()").ok && parseGoldCall("pwd()")).toMatchObject({ value: { positional: [], keywords: [] } });
   });
   it("classifies echo by its file name, logins as login, reads as read", () => {
@@ -101,10 +103,33 @@ describe("reference call strings", () => {
     expect(classifyGoldCall("frobnicate()")).toEqual({ ok: true, value: "unknown" });
   });
   it("rejects text that is not a call", () => {
-    for (const bad of ["mv", "mv(source='a'", "mv(a=1, 'b')", "mv(a,,b)"]) {
+    for (const bad of ["mv", "mv(source='a'", "mv(a=1, 'b')", "mv(a,,b)", "os.mv('a')", "f(*xs)"]) {
       const r = parseGoldCall(bad);
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.problems[0].code).toBe("gold-call");
     }
+  });
+});
+
+describe("every reference call in ../shared/bfcl-v4", () => {
+  it("parses and names a catalogued function (4,625 calls over the four categories)", () => {
+    const dir = join(bfclDataDir(), "possible_answer");
+    let n = 0;
+    const unknown = new Set<string>();
+    for (const f of readdirSync(dir)) {
+      for (const line of readFileSync(join(dir, f), "utf8").split("\n")) {
+        if (line.trim() === "") continue;
+        for (const turn of (JSON.parse(line) as { ground_truth: string[][] }).ground_truth) {
+          for (const c of turn) {
+            n++;
+            const r = classifyGoldCall(c);
+            expect(r.ok, c).toBe(true);
+            if (r.ok && r.value === "unknown") unknown.add(c);
+          }
+        }
+      }
+    }
+    expect(n).toBe(4625);
+    expect([...unknown]).toEqual([]);
   });
 });

@@ -1,99 +1,67 @@
 /**
- * Reading a reference call string (`"echo(content='x', file_name='a.txt')"`) just far
- * enough to classify it: the function name and which arguments are present. Scalar
- * values are decoded (None, booleans, numbers, plain string literals — what the echo rule
- * needs); lists and dicts are kept as their source text. The full Python grammar lives in
- * `src/python/`; this reader exists because the reference strings BFCL ships use a
- * small, fixed subset (brief §1.3) and classification needs nothing more.
+ * Reading a reference call string (`"echo(content='x', file_name='a.txt')"`) far enough
+ * to classify it: the function name and its arguments. The text is parsed with the
+ * project's Python expression parser (`src/python/parse.ts`), never evaluated; literal
+ * arguments become `ArgValue`s (what the echo rule reads), anything else (a name, an
+ * expression) is kept as its source text.
  */
+import type { PyExpr } from "../python/ast.js";
+import { parseExpression } from "../python/parse.js";
 import type { ArgValue, ExtractedCall } from "../extract/types.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import { kindOf } from "./catalog.js";
 import type { WorldChangingOptions } from "./types.js";
 import { isWorldChanging } from "./world-changing.js";
 
-const closers: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
-
-/** Split the argument text at top-level commas, respecting quotes and brackets. */
-function splitTopLevel(text: string): string[] | null {
-  const parts: string[] = [];
-  const stack: string[] = [];
-  let quote: string | null = null;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c in closers) stack.push(closers[c]);
-    else if (c === ")" || c === "]" || c === "}") {
-      if (stack.pop() !== c) return null;
-    } else if (c === "," && stack.length === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
+/** A literal argument as a JSON-like value; non-literals as their source text. */
+function argValue(e: PyExpr, source: string): ArgValue {
+  switch (e.kind) {
+    case "none":
+      return null;
+    case "bool":
+    case "str":
+    case "float":
+      return e.value;
+    case "int":
+      return Number(e.value);
+    case "unary":
+      if (e.op === "-" && (e.operand.kind === "int" || e.operand.kind === "float")) return -Number(e.operand.value);
+      break;
+    case "list":
+    case "tuple":
+      return e.elts.map((x) => argValue(x, source));
+    case "dict":
+      if (e.keys.every((k) => k !== null && k.kind === "str")) {
+        const out: { [key: string]: ArgValue } = {};
+        e.keys.forEach((k, i) => {
+          out[(k as { value: string }).value] = argValue(e.values[i], source);
+        });
+        return out;
+      }
+      break;
   }
-  if (quote || stack.length > 0) return null;
-  parts.push(text.slice(start));
-  const trimmed = parts.map((p) => p.trim());
-  // `f()` has no argument and `f(a,)` a trailing comma; any other empty argument is an error.
-  if (trimmed[trimmed.length - 1] === "") trimmed.pop();
-  return trimmed.includes("") ? null : trimmed;
-}
-
-const simpleEscapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0" };
-
-/** Decode a single string literal without prefixes; null when the text is not exactly one. */
-function decodeStringLiteral(text: string): string | null {
-  const q = text[0];
-  if ((q !== "'" && q !== '"') || text.length < 2 || text[text.length - 1] !== q) return null;
-  let out = "";
-  for (let i = 1; i < text.length - 1; i++) {
-    const c = text[i];
-    if (c === q) return null;
-    if (c !== "\\") {
-      out += c;
-      continue;
-    }
-    const n = text[++i];
-    if (n === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) {
-      out += String.fromCharCode(parseInt(text.slice(i + 1, i + 5), 16));
-      i += 4;
-    } else if (n in simpleEscapes) out += simpleEscapes[n];
-    else out += "\\" + n;
-  }
-  return out;
-}
-
-/** None, booleans, plain numbers and plain strings are decoded; anything else stays source text. */
-function valueOf(text: string): ArgValue {
-  if (text === "None") return null;
-  if (text === "True" || text === "False") return text === "True";
-  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number(text);
-  const s = decodeStringLiteral(text);
-  return s ?? text;
+  return source.slice(e.start, e.end);
 }
 
 /**
- * Parse a reference call string into an `ExtractedCall` (shape `python-text`). Errors
- * (not a call, unbalanced brackets) come back as a problem naming the text.
+ * Parse a reference call string into an `ExtractedCall` (shape `python-text`). Text that
+ * is not a single call of a bare name comes back as a problem quoting it.
  */
 export function parseGoldCall(text: string): Result<ExtractedCall> {
-  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/.exec(text);
-  const args = m ? splitTopLevel(m[2]) : null;
-  if (!m || !args) return err(problem("gold-call", `not a reference call: ${JSON.stringify(text.slice(0, 80))}`));
-  const positional: ArgValue[] = [];
-  const keywords: [string, ArgValue][] = [];
-  for (const arg of args) {
-    const kw = /^([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([\s\S]*)$/.exec(arg);
-    if (kw) keywords.push([kw[1], valueOf(kw[2].trim())]);
-    else if (keywords.length > 0) return err(problem("gold-call", `positional argument after keyword in ${JSON.stringify(text.slice(0, 80))}`));
-    else positional.push(valueOf(arg));
+  const quoted = JSON.stringify(text.length > 80 ? text.slice(0, 80) + "…" : text);
+  const parsed = parseExpression(text);
+  if (!parsed.ok) return err(problem("gold-call", `not a reference call (${parsed.error.message}): ${quoted}`));
+  const e = parsed.expr;
+  if (e.kind !== "call" || e.func.kind !== "name") return err(problem("gold-call", `not a call of a function name: ${quoted}`));
+  if (e.args.some((a) => a.kind === "starred") || e.keywords.some((k) => k.arg === null)) {
+    return err(problem("gold-call", `unpacked arguments are not supported: ${quoted}`));
   }
-  return ok({ name: m[1], positional, keywords, shape: "python-text" });
+  return ok({
+    name: e.func.id,
+    positional: e.args.map((a) => argValue(a, text)),
+    keywords: e.keywords.map((k) => [k.arg as string, argValue(k.value, text)] as const),
+    shape: "python-text",
+  });
 }
 
 /** How a reference call is classified: by the catalog, with the echo rule applied to its arguments. */
