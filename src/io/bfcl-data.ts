@@ -40,7 +40,8 @@ export function findBfclEvalDataDir(python = "python3"): string | null {
 /**
  * Resolve the data directory: the flag (relative to `cwd`), else the environment
  * variable, else a Python installation (`findPython` is injectable for tests). Returns
- * null when none is given and none is installed.
+ * null when none is given and none is installed. `TWINSCORE_PYTHON` in `env` names the
+ * Python to ask (a virtualenv's, say) instead of `python3` on the PATH.
  */
 export function resolveBfclDataDir(opts: {
   flag?: string;
@@ -51,7 +52,7 @@ export function resolveBfclDataDir(opts: {
   if (opts.flag !== undefined && opts.flag !== "") return { dir: resolve(opts.cwd, opts.flag), origin: "--bfcl-data" };
   const fromEnv = opts.env.BFCL_DATA_DIR;
   if (fromEnv !== undefined && fromEnv !== "") return { dir: resolve(opts.cwd, fromEnv), origin: "BFCL_DATA_DIR" };
-  const found = (opts.findPython ?? findBfclEvalDataDir)();
+  const found = (opts.findPython ?? (() => findBfclEvalDataDir(opts.env.TWINSCORE_PYTHON || "python3")))();
   return found ? { dir: found, origin: "bfcl_eval" } : null;
 }
 
