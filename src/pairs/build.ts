@@ -13,6 +13,7 @@ import {
   type ChatMessage,
   type QuestionEntry,
 } from "../bfcl/data.js";
+import { kindOf } from "../catalog/catalog.js";
 import { classifyGoldCall, type GoldCallClass } from "../catalog/gold-call.js";
 import type { WorldChangingOptions } from "../catalog/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -161,7 +162,7 @@ function makePair(
   };
 }
 
-/** Check each ruling against the pairs: it must name a candidate, at its anchor, withholding what the data removes. */
+/** Check each ruling against the pairs: a candidate, at its anchor, catalogued steps, withholding what the data removes. */
 function checkRulings(rulings: readonly Ruling[], pairs: readonly ManifestPair[], file: string): Problem[] {
   const byId = new Map(pairs.map((p) => [p.missId, p]));
   const problems: Problem[] = [];
@@ -172,6 +173,9 @@ function checkRulings(rulings: readonly Ruling[], pairs: readonly ManifestPair[]
       problems.push(problem("ruling-not-candidate", `${r.missId} is not a candidate pair (gold anchor turn world-changing)`, where));
     } else if (p.anchorTurn !== r.anchorTurn) {
       problems.push(problem("ruling-anchor", `${r.missId}: ruling says anchor turn ${r.anchorTurn}, the data says ${p.anchorTurn}`, where));
+    } else if ([...r.independent, ...r.gated].some((name) => kindOf(name) === undefined)) {
+      const unknown = [...r.independent, ...r.gated].filter((name) => kindOf(name) === undefined);
+      problems.push(problem("ruling-function", `${r.missId}: ${unknown.join(", ")} is not a catalogued function`, where));
     } else if (!sameSet(p.removedFunctions, r.withheld)) {
       problems.push(
         problem("ruling-withheld", `${r.missId}: ruling withholds ${r.withheld.join(";") || "a value"}, the data removes ${p.removedFunctions.join(";") || "no function"}`, where),
