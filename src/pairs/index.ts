@@ -1,0 +1,6 @@
+/** The pairs layer's public surface: the manifest types, the builder, its file form and its listing. */
+export * from "./types.js";
+export * from "./build.js";
+export * from "./certification.js";
+export * from "./manifest-json.js";
+export * from "./listing.js";
