@@ -41,7 +41,7 @@ function report(io: CliIo, problems: readonly Problem[]): void {
   if (problems.length > shown.length) io.stderr(`… and ${problems.length - shown.length} more problems\n`);
 }
 
-/** Build from data when a directory is given/installed; null result means "use the committed manifest". */
+/** Build from data when a directory is given or installed; otherwise load the committed manifest. */
 function obtainManifest(opts: PairsOptions, io: CliIo): { manifest: Manifest; built: boolean } | { problems: readonly Problem[] } {
   const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
   if (!location) {
@@ -61,6 +61,7 @@ function obtainManifest(opts: PairsOptions, io: CliIo): { manifest: Manifest; bu
     io.stderr(`no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${committedManifestPath()}\n`);
     return { manifest: loaded.value, built: false };
   }
+  if (location.origin === "bfcl_eval") io.stderr(`reading BFCL data from the bfcl_eval installation at ${location.dir}\n`);
   const data = readBfclDataDir(location.dir, ["base", "miss_func", "miss_param"]);
   if (!data.ok) return { problems: data.problems };
   const certDir = opts.certification !== undefined ? resolve(io.cwd, opts.certification) : null;
@@ -119,7 +120,7 @@ export const registerPairs: RegisterCommand = (program: Command, io: CliIo, stat
       const rows = listingRows(manifest);
       switch (opts.format) {
         case "json":
-          io.stdout(renderJson({ funnel: manifest.funnel, funnelLine: funnelLine(manifest.funnel), items: rows }));
+          io.stdout(renderJson({ source: manifest.source, funnel: manifest.funnel, funnelLine: funnelLine(manifest.funnel), items: rows }));
           break;
         case "table":
           io.stdout([funnelLine(manifest.funnel), ...funnelNotes(manifest.funnel), ""].join("\n") + "\n");
