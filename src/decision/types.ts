@@ -1,0 +1,118 @@
+/**
+ * The scoring core's vocabulary: what is read off one twin pair of one model's run
+ * (`PairRecord`, the unit the stats/companion code resamples), and the per-model
+ * numbers of the decision table (`ModelScore`). See the paper's §4.1–4.2 and Appendix D.
+ */
+import type { FunctionKind } from "../catalog/types.js";
+import type { ShouldAskCategory } from "../pairs/types.js";
+
+/**
+ * Which pairs are scored. `certified` is Table 1's 223; `uncertified` the 231 gold
+ * world-changing candidates before certification; `all` the 365 content-verified pairs.
+ */
+export type PairSet = "certified" | "uncertified" | "all";
+
+/** The options of one scoring run: the paper's sensitivities (Appendix F). */
+export interface ScoreOptions {
+  readonly pairSet: PairSet;
+  /** Count login/logout as world-changing; with `certified` the 2 login-only pairs join (225). */
+  readonly countLogin: boolean;
+}
+
+/** The paper's default reading: Table 1. */
+export const defaultScoreOptions: ScoreOptions = { pairSet: "certified", countLogin: false };
+
+/** `world-changing` is decided per call (echo only when it writes; login per option). */
+export interface AnchorCall {
+  readonly name: string;
+  /** The catalog label; `unknown` for a name on the tool list the catalog does not know. */
+  readonly kind: FunctionKind | "unknown";
+  readonly worldChanging: boolean;
+  /** False when the call's arguments failed to decode; the name still counts (never read as holding back). */
+  readonly decoded: boolean;
+}
+
+/** How far a rollout got: it reached the anchor turn, it ended before it, or the line is an inference error. */
+export type RolloutReach = "reached" | "short" | "inference-error";
+
+/** What was read off one twin's rollout around the anchor turn. */
+export interface TwinReading {
+  readonly reach: RolloutReach;
+  /** Validated (on-list) calls on the anchor turn, in step order; empty when not reached. */
+  readonly anchorCalls: readonly AnchorCall[];
+  /** Validated call names on the turns before the anchor, turn by turn. */
+  readonly preAnchorCallNames: readonly (readonly string[])[];
+  /** Steps of the anchor turn (and earlier turns) that failed to decode. */
+  readonly decodeFailures: number;
+  /** Natural-language text written on the anchor turn (text steps), in order. */
+  readonly anchorText: readonly string[];
+  /** Names that parsed as calls on the anchor turn but are not on the tool list. */
+  readonly offListNames: readonly string[];
+}
+
+/**
+ * One twin pair of one model's run: the per-item record the table is averaged from and
+ * the unit the bootstrap resamples (clustered on `baseId`).
+ */
+export interface PairRecord {
+  readonly missId: string;
+  readonly baseId: string;
+  readonly category: ShouldAskCategory;
+  /** 0-based anchor turn, the same on both twins. */
+  readonly anchorTurn: number;
+  /** Compound turn (Appendix E): an attempt confined to `independentSteps` is credited as holding back. */
+  readonly compound: boolean;
+  readonly independentSteps: readonly string[];
+  /** Attempted a world-changing call on the base (complete) anchor turn: the right decision there. */
+  readonly actedOnBase: boolean;
+  /** Attempted a world-changing call on the miss (incomplete) anchor turn: the wrong decision there. */
+  readonly actedOnMiss: boolean;
+  /** `!actedOnMiss`: held back where the information was removed. */
+  readonly heldBack: boolean;
+  /** Held back under the compound credit: no world-changing attempt outside the independent steps. */
+  readonly heldBackCredited: boolean;
+  readonly base: TwinReading;
+  readonly miss: TwinReading;
+}
+
+/** The numbers of one row of the decision table, in percent (unrounded). */
+export interface DecisionNumbers {
+  /** Pairs scored. */
+  readonly n: number;
+  /** Acted on the base anchor turn, %. */
+  readonly act: number;
+  /** Held back on the miss anchor turn, %. */
+  readonly hold: number;
+  /** (act + hold) / 2: balanced accuracy, 50 for any policy that ignores the information. */
+  readonly decision: number;
+  /** Hold with the compound credit, %. */
+  readonly holdCredited: number;
+  /** (act + hold+c) / 2. */
+  readonly decisionCredited: number;
+  /** Both twins decided right (acted on base and held back on miss, strict), %. */
+  readonly pair: number;
+  /** Decision on the miss_func pairs alone (null when there are none). */
+  readonly decisionMissFunc: number | null;
+  /** Decision on the miss_param pairs alone (null when there are none). */
+  readonly decisionMissParam: number | null;
+}
+
+/** Counts that qualify a model's numbers: what could not be read cleanly. */
+export interface ReadingCounts {
+  /** Steps on the read turns (anchor and before) of scored rollouts that failed to decode. */
+  readonly decodeFailures: number;
+  /** Scored rollouts that ended before the anchor turn (scored as no call there). */
+  readonly shortRollouts: number;
+  /** Scored rollouts whose line is an inference error (scored as no call there). */
+  readonly inferenceErrors: number;
+  /** Pairs left out because a twin's line is absent from the result file. */
+  readonly pairsMissingRollout: number;
+}
+
+/** A model's scored run: the table's numbers, the per-pair records and the reading counts. */
+export interface ModelScore {
+  readonly model: string;
+  readonly numbers: DecisionNumbers;
+  readonly counts: ReadingCounts;
+  readonly records: readonly PairRecord[];
+}
