@@ -42,7 +42,7 @@ export interface TwinReading {
   readonly anchorCalls: readonly AnchorCall[];
   /** Validated call names on the turns before the anchor, turn by turn. */
   readonly preAnchorCallNames: readonly (readonly string[])[];
-  /** Steps of the anchor turn (and earlier turns) that failed to decode. */
+  /** Steps of the anchor turn that failed to decode (their on-list calls still count, see `AnchorCall.decoded`). */
   readonly decodeFailures: number;
   /** Natural-language text written on the anchor turn (text steps), in order. */
   readonly anchorText: readonly string[];
@@ -99,7 +99,7 @@ export interface DecisionNumbers {
 
 /** Counts that qualify a model's numbers: what could not be read cleanly. */
 export interface ReadingCounts {
-  /** Steps on the read turns (anchor and before) of scored rollouts that failed to decode. */
+  /** Anchor-turn steps of scored rollouts that failed to decode. */
   readonly decodeFailures: number;
   /** Scored rollouts that ended before the anchor turn (scored as no call there). */
   readonly shortRollouts: number;

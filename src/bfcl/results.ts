@@ -1,0 +1,180 @@
+/**
+ * Reading BFCL result lines (brief §2.1–2.2) without parsing what scoring never reads.
+ * A multi-turn result line is mostly `inference_log` (state snapshots, tool outputs);
+ * scoring needs only `id` and `result`, which BFCL writes first. So a line is scanned at
+ * the byte level — keys, strings (with escapes) and bracket depth — until both are found,
+ * and only the `result` slice is decoded and `JSON.parse`d. Pure: works on `Uint8Array`.
+ */
+import { problem, type Problem } from "../messages/index.js";
+
+/** The result-file categories twinscore reads. */
+export const scoredResultCategories = ["base", "miss_func", "miss_param"] as const;
+export type ScoredResultCategory = (typeof scoredResultCategories)[number];
+
+const RESULT_FILE = /^BFCL_(v3|v4)_multi_turn_(base|miss_func|miss_param|long_context)_result\.json$/;
+
+/** Which category (and BFCL version) a result file name holds; null for any other file. */
+export function resultFileCategory(fileName: string): { version: "v3" | "v4"; category: string } | null {
+  const m = RESULT_FILE.exec(fileName);
+  return m ? { version: m[1] as "v3" | "v4", category: m[2] } : null;
+}
+
+/** What a result line's `result` holds: the turns (each a list of steps), or BFCL's inference-error string. */
+export type RecordedRollout =
+  | { readonly kind: "turns"; readonly turns: readonly (readonly unknown[])[]; readonly turnCount: number }
+  | { readonly kind: "inference-error"; readonly message: string };
+
+/** Where the `id` and `result` values of a line are (absolute byte offsets, end exclusive). */
+export interface LineHead {
+  readonly id: string;
+  readonly resultStart: number;
+  readonly resultEnd: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+const utf8 = new TextDecoder("utf-8");
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+}
+
+function skipSpace(bytes: Uint8Array, i: number, end: number): number {
+  while (i < end && isSpace(bytes[i])) i++;
+  return i;
+}
+
+/** Index just past the JSON string starting at `i` (a quote), or -1 when unterminated. */
+function skipString(bytes: Uint8Array, i: number, end: number): number {
+  i++;
+  while (i < end) {
+    const b = bytes[i];
+    if (b === QUOTE) return i + 1;
+    i += b === BACKSLASH ? 2 : 1;
+  }
+  return -1;
+}
+
+/** Index just past the JSON value starting at `i`, matching brackets outside strings; -1 when it does not close. */
+function skipValue(bytes: Uint8Array, i: number, end: number): number {
+  const first = bytes[i];
+  if (first === QUOTE) return skipString(bytes, i, end);
+  if (first === OPEN_BRACKET || first === OPEN_BRACE) {
+    let depth = 0;
+    while (i < end) {
+      const b = bytes[i];
+      if (b === QUOTE) {
+        i = skipString(bytes, i, end);
+        if (i < 0) return -1;
+        continue;
+      }
+      if (b === OPEN_BRACKET || b === OPEN_BRACE) depth++;
+      else if (b === CLOSE_BRACKET || b === CLOSE_BRACE) {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+      i++;
+    }
+    return -1;
+  }
+  while (i < end && bytes[i] !== COMMA && bytes[i] !== CLOSE_BRACE && !isSpace(bytes[i])) i++;
+  return i;
+}
+
+function keyIs(bytes: Uint8Array, start: number, endQuote: number, key: string): boolean {
+  if (endQuote - start - 1 !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (bytes[start + 1 + k] !== key.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * Find `id` (decoded) and the extent of `result` in the line `bytes[start, end)`. Keys
+ * before them are skipped value by value; scanning stops as soon as both are found, so
+ * the `inference_log` that follows is never looked at. With `idOnly`, stops after `id`
+ * (resultStart/End are then -1). Returns an error sentence for a line that is not such an object.
+ */
+export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOnly = false): LineHead | { error: string } {
+  let i = skipSpace(bytes, start, end);
+  if (bytes[i] !== OPEN_BRACE) return { error: "line is not a JSON object" };
+  i++;
+  let id: string | null = null;
+  let resultStart = -1;
+  let resultEnd = -1;
+  for (;;) {
+    i = skipSpace(bytes, i, end);
+    if (i >= end) return { error: "line ends inside the object (truncated JSON)" };
+    if (bytes[i] === CLOSE_BRACE) break;
+    if (bytes[i] !== QUOTE) return { error: `malformed JSON at byte ${i - start + 1}: expected a key` };
+    const keyStart = i;
+    const keyEnd = skipString(bytes, i, end);
+    if (keyEnd < 0) return { error: "line ends inside a key (truncated JSON)" };
+    i = skipSpace(bytes, keyEnd, end);
+    if (bytes[i] !== COLON) return { error: `malformed JSON at byte ${i - start + 1}: expected ':'` };
+    i = skipSpace(bytes, i + 1, end);
+    if (i >= end) return { error: "line ends before a value (truncated JSON)" };
+    const valueStart = i;
+    const valueEnd = skipValue(bytes, i, end);
+    if (valueEnd < 0 || valueEnd === valueStart) return { error: "a value does not close (truncated or malformed JSON)" };
+    if (keyIs(bytes, keyStart, keyEnd - 1, "id")) {
+      if (bytes[valueStart] !== QUOTE) return { error: "`id` is not a string" };
+      try {
+        id = JSON.parse(utf8.decode(bytes.subarray(valueStart, valueEnd))) as string;
+      } catch {
+        return { error: "`id` is not a valid JSON string" };
+      }
+      if (idOnly) return { id, resultStart: -1, resultEnd: -1 };
+    } else if (keyIs(bytes, keyStart, keyEnd - 1, "result")) {
+      resultStart = valueStart;
+      resultEnd = valueEnd;
+    }
+    if (id !== null && resultStart >= 0) return { id, resultStart, resultEnd };
+    i = skipSpace(bytes, valueEnd, end);
+    if (bytes[i] === COMMA) i++;
+    else if (bytes[i] !== CLOSE_BRACE) return { error: `malformed JSON at byte ${i - start + 1}: expected ',' or '}'` };
+  }
+  if (id === null) return { error: "line has no `id`" };
+  return { error: "line has no `result`" };
+}
+
+/**
+ * Decode a `result` value: a list of turns (kept up to `keepTurns`, the anchor and the
+ * turns before it; the total count is kept so a short rollout is recognised), or BFCL's
+ * inference-error string. Anything else is a problem.
+ */
+export function decodeResult(text: string, keepTurns: number, where: { file: string; line: number }): RecordedRollout | Problem {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return problem("json-malformed", `\`result\` is not valid JSON (${e instanceof Error ? e.message : String(e)})`, where);
+  }
+  if (typeof value === "string") return { kind: "inference-error", message: value };
+  if (!Array.isArray(value)) return problem("result-shape", "`result` is neither a list of turns nor an error string", where);
+  for (let t = 0; t < value.length && t < keepTurns; t++) {
+    if (!Array.isArray(value[t])) return problem("result-shape", `turn ${t} of \`result\` is not a list of steps`, where);
+  }
+  return { kind: "turns", turns: value.length > keepTurns ? value.slice(0, keepTurns) : value, turnCount: value.length };
+}
+
+/** Decode the bytes of the `result` slice found by `scanLineHead`. */
+export function decodeResultBytes(
+  bytes: Uint8Array,
+  head: LineHead,
+  keepTurns: number,
+  where: { file: string; line: number },
+): RecordedRollout | Problem {
+  return decodeResult(utf8.decode(bytes.subarray(head.resultStart, head.resultEnd)), keepTurns, where);
+}
+
+/** `multi_turn_<category>_<index>` → category; null when the id has another shape. */
+export function categoryOfResultId(id: string): string | null {
+  const m = /^multi_turn_(base|miss_func|miss_param|long_context)_(\d+)$/.exec(id);
+  return m ? m[1] : null;
+}

@@ -1,0 +1,81 @@
+/**
+ * Reading one twin's rollout at the anchor turn: which validated calls it made there
+ * (and whether each changes the world), what it wrote, what it called before, and
+ * whether it got there at all. The unit both twins of a pair are read with, so the same
+ * predicate is applied on both sides (paper §4.1–4.2, Appendix D).
+ */
+import type { RecordedRollout } from "../bfcl/results.js";
+import { kindOf } from "../catalog/catalog.js";
+import { isWorldChanging } from "../catalog/world-changing.js";
+import { extractTurn } from "../extract/extract.js";
+import type { ExtractedCall } from "../extract/types.js";
+import type { AnchorCall, TwinReading } from "./types.js";
+
+/**
+ * The world-changing reading of a model's call. It is the catalog's predicate except for
+ * `echo`: a model's echo counts when it passes a `file_name` argument at all (by keyword
+ * or as the 2nd positional), even `null` — the paper's scorer reads it so (its
+ * `--all-pairs` hold of 77.5 for gpt-oss-120b needs miss_func_28's
+ * `echo(content='', file_name=null)` to count). Reference calls keep the catalog's rule.
+ */
+export function modelCallIsWorldChanging(
+  call: Pick<ExtractedCall, "name" | "positional" | "keywords">,
+  countLogin: boolean,
+): boolean {
+  if (call.name === "echo" && kindOf("echo") === "mutate") {
+    return call.keywords.some(([k]) => k === "file_name") || call.positional.length >= 2;
+  }
+  return isWorldChanging(call, { countLogin });
+}
+
+/** A call whose arguments failed to decode still names what the model tried: world-changing by its name alone. */
+function undecodedIsWorldChanging(name: string, countLogin: boolean): boolean {
+  const kind = kindOf(name);
+  return kind === "mutate" || (kind === "login" && countLogin);
+}
+
+/** The reading of a rollout that never reached the anchor turn (or whose line is an error). */
+function unreached(reach: "short" | "inference-error", preAnchorCallNames: string[][]): TwinReading {
+  return { reach, anchorCalls: [], preAnchorCallNames, decodeFailures: 0, anchorText: [], offListNames: [] };
+}
+
+/**
+ * Read a twin at `anchorTurn` with the item's tool list (`tools`, which keeps the
+ * function miss_func removed). A rollout that ended before the anchor, or an
+ * inference-error line, is read as no call there. A call whose arguments failed to
+ * decode but whose name is on the tool list counts as an attempt of that function.
+ */
+export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: ReadonlySet<string>, countLogin: boolean): TwinReading {
+  if (rollout.kind === "inference-error") return unreached("inference-error", []);
+  const preAnchorCallNames: string[][] = [];
+  const before = Math.min(anchorTurn, rollout.turnCount);
+  for (let t = 0; t < before; t++) {
+    const x = extractTurn(rollout.turns[t], tools);
+    preAnchorCallNames.push(x.calls.map((c) => c.name));
+  }
+  if (rollout.turnCount <= anchorTurn) return unreached("short", preAnchorCallNames);
+  const x = extractTurn(rollout.turns[anchorTurn], tools);
+  const ordered: { step: number; call: AnchorCall }[] = [];
+  for (const c of x.calls) {
+    ordered.push({
+      step: c.step ?? 0,
+      call: { name: c.name, kind: kindOf(c.name) ?? "unknown", worldChanging: modelCallIsWorldChanging(c, countLogin), decoded: true },
+    });
+  }
+  for (const e of x.decodeErrors) {
+    if (e.name === undefined || e.onToolList !== true) continue;
+    ordered.push({
+      step: e.step,
+      call: { name: e.name, kind: kindOf(e.name) ?? "unknown", worldChanging: undecodedIsWorldChanging(e.name, countLogin), decoded: false },
+    });
+  }
+  ordered.sort((a, b) => a.step - b.step); // stable: within a step, decoded calls then failed entries
+  return {
+    reach: "reached",
+    anchorCalls: ordered.map((o) => o.call),
+    preAnchorCallNames,
+    decodeFailures: x.decodeFailures,
+    anchorText: x.text,
+    offListNames: x.offListNames,
+  };
+}

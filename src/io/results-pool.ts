@@ -1,0 +1,66 @@
+/**
+ * Scoring many models on both cores: one job per model (its three files), handed to a
+ * small pool of worker threads; each worker holds one model's rollouts at a time, so
+ * memory stays flat in the number of models. Results come back in job order. Running
+ * from TypeScript sources (tests), or with `threads <= 1`, the same function runs inline.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { ScoreOptions } from "../decision/types.js";
+import { problem } from "../messages/index.js";
+import type { ManifestPair } from "../pairs/types.js";
+import type { ModelCandidates } from "./results-discover.js";
+import { scoreModelFiles, type ModelRun } from "./results-score.js";
+
+/** Default thread count: the machine's parallelism, at most 4 (the work is I/O and JSON bound). */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/** True when this module runs from compiled JavaScript, where a worker script exists. */
+function workersAvailable(): boolean {
+  return import.meta.url.endsWith(".js");
+}
+
+/** Score every job; `threads` workers at most (never more than there are jobs). */
+export async function scoreModels(
+  jobs: readonly ModelCandidates[],
+  pairs: readonly ManifestPair[],
+  options: ScoreOptions,
+  threads = defaultThreads(),
+): Promise<ModelRun[]> {
+  const count = Math.min(threads, jobs.length);
+  if (count <= 1 || !workersAvailable()) return jobs.map((job) => scoreModelFiles(job, pairs, options));
+  const runs: ModelRun[] = new Array(jobs.length);
+  let next = 0;
+  const workerUrl = new URL("./results-worker.js", import.meta.url);
+  await Promise.all(
+    Array.from({ length: count }, () => {
+      const worker = new Worker(workerUrl, { workerData: { pairs, options } });
+      return new Promise<void>((resolvePromise, reject) => {
+        const give = () => {
+          if (next >= jobs.length) {
+            void worker.terminate().then(() => resolvePromise());
+            return;
+          }
+          const index = next++;
+          worker.postMessage({ index, job: jobs[index] });
+        };
+        worker.on("message", (msg: { index: number; run?: ModelRun; failure?: string }) => {
+          runs[msg.index] =
+            msg.run ??
+            ({
+              model: jobs[msg.index].model,
+              filesUsed: {},
+              score: null,
+              problems: [problem("internal", `scoring ${jobs[msg.index].model} failed: ${msg.failure ?? "unknown"}`)],
+            } satisfies ModelRun);
+          give();
+        });
+        worker.on("error", reject);
+        give();
+      });
+    }),
+  );
+  return runs;
+}

@@ -1,0 +1,140 @@
+/**
+ * Reading one BFCL result file fast: the file is streamed in large chunks, each line's
+ * `id` is read first, and only lines whose id scoring asked for get their `result` slice
+ * decoded (`src/bfcl/results.ts`); the rest of a line — mostly `inference_log` — is
+ * skipped with a native newline search. Memory is one chunk plus the decoded results.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { categoryOfResultId, decodeResultBytes, scanLineHead, type RecordedRollout } from "../bfcl/results.js";
+import { problem, type Problem } from "../messages/index.js";
+
+const CHUNK = 4 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/** What was read from one result file. */
+export interface ResultFileReading {
+  readonly file: string;
+  /** Non-blank lines. */
+  readonly lines: number;
+  /** Distinct ids of well-formed lines (the copy with the most wins when a file exists in several trees). */
+  readonly distinctIds: number;
+  /** The wanted rollouts found, by id. */
+  readonly rollouts: Map<string, RecordedRollout>;
+  /** 1-based line of each wanted id, for messages. */
+  readonly lineOf: Map<string, number>;
+  /** Line-level warnings (file:line) and, if the file cannot be read, one error. */
+  readonly problems: Problem[];
+  /** False when the file could not be opened or read. */
+  readonly readable: boolean;
+}
+
+/**
+ * Call `onLine(bytes, start, end, lineNumber)` for every line of `file` (without the newline).
+ * The `bytes` view is only valid during the call. Throws on I/O errors.
+ */
+export function forEachLine(file: string, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void): void {
+  const fd = openSync(file, "r");
+  try {
+    let buf = Buffer.allocUnsafe(CHUNK);
+    let filled = 0;
+    let lineNo = 0;
+    for (;;) {
+      if (filled === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2); // one line longer than the buffer
+        buf.copy(bigger, 0, 0, filled);
+        buf = bigger;
+      }
+      const got = readSync(fd, buf, filled, buf.length - filled, null);
+      const end = filled + got;
+      let start = 0;
+      for (;;) {
+        const nl = buf.indexOf(NEWLINE, start);
+        if (nl < 0 || nl >= end) break;
+        lineNo++;
+        onLine(buf, start, nl, lineNo);
+        start = nl + 1;
+      }
+      if (got === 0) {
+        if (start < end) {
+          lineNo++;
+          onLine(buf, start, end, lineNo);
+        }
+        return;
+      }
+      buf.copy(buf, 0, start, end);
+      filled = end - start;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * Read `file`, a result file of `category`. `wanted` maps each id scoring needs to the
+ * number of turns to keep (anchor + 1); pass null to only count distinct ids. Lines that
+ * are malformed, carry an id of another category, repeat an id, or hold a result of the
+ * wrong shape become warnings with file:line and are otherwise skipped; a wanted id
+ * whose result is an inference-error string is kept (scored as no call) and reported.
+ */
+export function readResultFile(file: string, category: string, wanted: ReadonlyMap<string, number> | null): ResultFileReading {
+  const rollouts = new Map<string, RecordedRollout>();
+  const lineOf = new Map<string, number>();
+  const problems: Problem[] = [];
+  const ids = new Set<string>();
+  let lines = 0;
+  try {
+    forEachLine(file, (bytes, start, end, line) => {
+      if (isBlank(bytes, start, end)) return;
+      lines++;
+      const head = scanLineHead(bytes, start, end, wanted === null);
+      if ("error" in head) {
+        problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
+        return;
+      }
+      const idCategory = categoryOfResultId(head.id);
+      if (idCategory !== category) {
+        problems.push(
+          problem("id-unknown", `id ${JSON.stringify(head.id)} is not a multi_turn_${category} item; line skipped`, { file, line, severity: "warning" }),
+        );
+        return;
+      }
+      if (ids.has(head.id)) {
+        problems.push(problem("id-duplicate", `id ${head.id} appears again; the first line is used`, { file, line, severity: "warning" }));
+        return;
+      }
+      ids.add(head.id);
+      if (wanted === null) return;
+      const keep = wanted.get(head.id);
+      if (keep === undefined) return;
+      const decoded = decodeResultBytes(bytes, head, keep, { file, line });
+      if ("code" in decoded) {
+        problems.push({ ...decoded, severity: "warning" });
+        return;
+      }
+      if (decoded.kind === "inference-error") {
+        const msg = decoded.message.length > 100 ? decoded.message.slice(0, 100) + "…" : decoded.message;
+        problems.push(
+          problem("inference-error", `${head.id}: result is an inference error, scored as no call: ${JSON.stringify(msg)}`, {
+            file,
+            line,
+            severity: "warning",
+          }),
+        );
+      }
+      rollouts.set(head.id, decoded);
+      lineOf.set(head.id, line);
+    });
+  } catch (e) {
+    const why = e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
+    return { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
+  }
+  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true };
+}

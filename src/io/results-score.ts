@@ -1,0 +1,102 @@
+/**
+ * Scoring one model from its result files: choose one copy per category (the copy with
+ * the most distinct ids wins, the first found on a tie; copies are never merged), read
+ * only the lines and turns scoring needs, and hand them to the pure scorer. This is the
+ * unit of work a worker thread runs (`results-pool.ts`).
+ */
+import type { ScoredResultCategory } from "../bfcl/results.js";
+import { scoreModel, turnsNeeded } from "../decision/score.js";
+import type { ModelScore, ScoreOptions } from "../decision/types.js";
+import { problem, type Problem } from "../messages/index.js";
+import type { ManifestPair } from "../pairs/types.js";
+import type { ModelCandidates } from "./results-discover.js";
+import { readResultFile } from "./results-read.js";
+
+/** The file used for one category of one model, and how it was chosen. */
+export interface FileUsed {
+  readonly file: string;
+  readonly lines: number;
+  readonly distinctIds: number;
+  /** How many copies of this (model, category) were found in all trees. */
+  readonly candidates: number;
+}
+
+/** One model's outcome: scored, or not scored because a category is missing or unreadable. */
+export interface ModelRun {
+  readonly model: string;
+  readonly filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>;
+  /** Null when the model could not be scored (a category missing). */
+  readonly score: ModelScore | null;
+  readonly problems: Problem[];
+}
+
+const categories: readonly ScoredResultCategory[] = ["base", "miss_func", "miss_param"];
+
+/** Choose among copies of one (model, category): most distinct ids, first found on a tie; unreadable copies are passed over. */
+function chooseCopy(paths: readonly string[], category: string, problems: Problem[]): { path: string; candidates: number } | null {
+  if (paths.length === 1) return { path: paths[0], candidates: 1 };
+  let best: { path: string; ids: number } | null = null;
+  for (const path of paths) {
+    const counted = readResultFile(path, category, null);
+    if (!counted.readable) {
+      problems.push(...counted.problems);
+      continue;
+    }
+    if (best === null || counted.distinctIds > best.ids) best = { path, ids: counted.distinctIds };
+  }
+  return best ? { path: best.path, candidates: paths.length } : null;
+}
+
+/** Score one model's candidates on `pairs` (the pairs selected for `options`). */
+export function scoreModelFiles(candidates: ModelCandidates, pairs: readonly ManifestPair[], options: ScoreOptions): ModelRun {
+  const problems: Problem[] = [];
+  const need = turnsNeeded(pairs);
+  const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
+  const rollouts: Partial<Record<ScoredResultCategory, ReturnType<typeof readResultFile>>> = {};
+  const missingCategories: string[] = [];
+  for (const category of categories) {
+    const paths = candidates.files[category];
+    const chosen = paths.length === 0 ? null : chooseCopy(paths, category, problems);
+    if (chosen === null) {
+      missingCategories.push(category);
+      continue;
+    }
+    const wanted = category === "base" ? need.base : new Map([...need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
+    const reading = readResultFile(chosen.path, category, wanted);
+    problems.push(...reading.problems);
+    if (!reading.readable) {
+      missingCategories.push(category);
+      continue;
+    }
+    rollouts[category] = reading;
+    filesUsed[category] = { file: chosen.path, lines: reading.lines, distinctIds: reading.distinctIds, candidates: chosen.candidates };
+  }
+  if (missingCategories.length > 0) {
+    problems.push(
+      problem(
+        "category-missing",
+        `model ${candidates.model}: no readable ${missingCategories.join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
+      ),
+    );
+    return { model: candidates.model, filesUsed, score: null, problems };
+  }
+  const scored = scoreModel(
+    candidates.model,
+    pairs,
+    { base: rollouts.base!.rollouts, miss_func: rollouts.miss_func!.rollouts, miss_param: rollouts.miss_param!.rollouts },
+    options,
+  );
+  for (const m of scored.missing) {
+    for (const id of m.absent) {
+      const category = id.startsWith("multi_turn_base_") ? "base" : m.pair.category;
+      problems.push(
+        problem("rollout-missing", `${id} has no line in this file; pair ${m.pair.missId} is not scored for ${candidates.model}`, {
+          file: filesUsed[category]!.file,
+          severity: "warning",
+        }),
+      );
+    }
+  }
+  const { missing: _missing, ...score } = scored;
+  return { model: candidates.model, filesUsed, score, problems };
+}

@@ -1,0 +1,20 @@
+/**
+ * Worker-thread entry for `results-pool.ts`: scores the models it is sent, one at a
+ * time, with the pairs and options it was started with. Only used from the built
+ * `dist/` (plain JavaScript); under the TypeScript test runner the pool runs inline.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type { ScoreOptions } from "../decision/types.js";
+import type { ManifestPair } from "../pairs/types.js";
+import type { ModelCandidates } from "./results-discover.js";
+import { scoreModelFiles } from "./results-score.js";
+
+const { pairs, options } = workerData as { pairs: ManifestPair[]; options: ScoreOptions };
+
+parentPort!.on("message", (msg: { index: number; job: ModelCandidates }) => {
+  try {
+    parentPort!.postMessage({ index: msg.index, run: scoreModelFiles(msg.job, pairs, options) });
+  } catch (e) {
+    parentPort!.postMessage({ index: msg.index, failure: e instanceof Error ? e.message : String(e) });
+  }
+});
