@@ -1,0 +1,239 @@
+/**
+ * BFCL's multi-turn checker (`_evaluate_single_multi_turn_entry` + `multi_turn_checker`),
+ * re-implemented on the simulated classes. The rules, all from BFCL:
+ *
+ * - runner pre-checks: a `result` that is not a list is an inference error; a turn count
+ *   different from the reference's is force-termination;
+ * - every step is decoded (a pluggable decoder; FC by default) and steps that fail to
+ *   decode or decode to nothing are dropped;
+ * - per turn: the model's steps run on the model's instances, then the reference calls
+ *   as one batch on separate reference instances; both persist across turns;
+ * - a turn with reference calls but no model step fails (`empty_turn_model_response`);
+ *   a turn without reference calls is skipped (its model calls still ran);
+ * - state check: public attributes of every involved class, in `involved_classes`
+ *   order, compared with Python equality; then the response check: the reference's
+ *   results of this turn must be contained (as a multiset) in all model results so far;
+ * - the first failure ends the entry.
+ *
+ * Error objects keep BFCL's key order and hold references to the live values (as BFCL's
+ * do until it writes the score file); `scorefile.ts` serialises them.
+ */
+import { PyDict } from "../python/containers.js";
+import { pyNotEquals } from "../python/ops.js";
+import type { PyValue } from "../python/value.js";
+import { decodeFcStep, isEmptyDecoded, type DecodeOutcome } from "./fc.js";
+import { executeCalls, type ExecutionContext, type EvaluatorProcess } from "./executor.js";
+import type { ApiInstance } from "./types.js";
+
+/** BFCL's multi-turn error types. */
+export type MultiTurnErrorType =
+  | "multi_turn:inference_error"
+  | "multi_turn:force_terminated"
+  | "multi_turn:empty_turn_model_response"
+  | "multi_turn:instance_state_mismatch"
+  | "multi_turn:execution_response_mismatch";
+
+/** Decodes one step of a result line into call strings (BFCL's `handler.decode_execute`). */
+export type StepDecoder = (step: PyValue) => DecodeOutcome;
+
+/** The evaluation-time question entry fields the checker reads. */
+export interface CheckPrompt {
+  readonly id: string;
+  readonly initialConfig: PyDict;
+  readonly involvedClasses: readonly string[];
+}
+
+/** The verdict on one entry. `error` is BFCL's error dict minus `valid`, as a Python dict. */
+export type EntryVerdict =
+  | { readonly valid: true; readonly decoded: string[][][] }
+  | {
+      readonly valid: false;
+      /** True for the runner's pre-checks (the score line then carries `model_result`). */
+      readonly runnerLevel: boolean;
+      readonly errorType: MultiTurnErrorType;
+      /** The message as BFCL writes it (runner-level: the single list element). */
+      readonly errorMessage: string;
+      readonly error: PyDict;
+      /** Decoded steps per turn (checker-level failures only). */
+      readonly decoded: string[][][] | null;
+    };
+
+/** Everything the checker needs about how the result was produced and how to run it. */
+export interface CheckOptions {
+  /** Result directory name, used in BFCL's instance names. */
+  readonly modelName: string;
+  /** `multi_turn_<category>`; decides long_context loading like BFCL (`long_context`/`composite` in the id's category). */
+  readonly process: EvaluatorProcess;
+  readonly decode?: StepDecoder;
+}
+
+function dict(entries: [string, PyValue][]): PyDict {
+  return new PyDict(entries);
+}
+
+/** The category BFCL derives from an id: `id.rsplit("_", 1)[0]`. */
+export function testCategoryOfId(id: string): string {
+  const i = id.lastIndexOf("_");
+  return i < 0 ? id : id.slice(0, i);
+}
+
+function runnerFailure(errorType: MultiTurnErrorType, message: string): EntryVerdict {
+  return {
+    valid: false,
+    runnerLevel: true,
+    errorType,
+    errorMessage: message,
+    error: dict([
+      ["error_message", [message]],
+      ["error_type", errorType],
+    ]),
+    decoded: null,
+  };
+}
+
+/** Python iteration over a turn/step container as the runner's `for` loop sees it. */
+function iterate(v: PyValue): PyValue[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v === "string") return Array.from(v);
+  if (v instanceof PyDict) return v.keys();
+  return [];
+}
+
+/**
+ * Decode a whole result (turns × steps) the way the runner does: failing or empty steps
+ * are dropped.
+ */
+export function decodeTurns(result: readonly PyValue[], decode: StepDecoder = decodeFcStep): string[][][] {
+  return result.map((turn) => {
+    const steps: string[][] = [];
+    for (const step of iterate(turn)) {
+      const out = decode(step);
+      if (out.ok && !isEmptyDecoded(out.calls)) steps.push(out.calls);
+    }
+    return steps;
+  });
+}
+
+/** Check one result line: the runner's pre-checks, decoding, then the turn-by-turn checker. */
+export function checkEntry(result: PyValue, groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
+  if (!Array.isArray(result)) {
+    return runnerFailure("multi_turn:inference_error", "Error during inference phase. Model did not output a list of model responses.");
+  }
+  if (result.length !== groundTruth.length) {
+    return runnerFailure(
+      "multi_turn:force_terminated",
+      `Model was force-terminated during inference phase. The length of the model result turns (${result.length}) does not match the length of the ground truth turns (${groundTruth.length}).`,
+    );
+  }
+  const decoded = decodeTurns(result, opts.decode);
+  return checkDecoded(decoded, groundTruth, prompt, opts);
+}
+
+/** Python `list.remove`-based multiset containment: which reference results the model results lack. */
+export function missingResults(reference: readonly string[], model: readonly string[]): string[] {
+  const pool = new Map<string, number>();
+  for (const m of model) pool.set(m, (pool.get(m) ?? 0) + 1);
+  const missing: string[] = [];
+  for (const r of reference) {
+    const n = pool.get(r) ?? 0;
+    if (n > 0) pool.set(r, n - 1);
+    else missing.push(r);
+  }
+  return missing;
+}
+
+/** Public attributes that differ (`!=`), over the reference instance's attribute names. */
+export function stateDifferences(model: ApiInstance, reference: ApiInstance): [string, PyValue, PyValue][] {
+  const modelState = new Map(model.publicState());
+  const diffs: [string, PyValue, PyValue][] = [];
+  for (const [name, refValue] of reference.publicState()) {
+    const modelValue = modelState.has(name) ? (modelState.get(name) as PyValue) : null;
+    if (pyNotEquals(modelValue, refValue)) diffs.push([name, modelValue, refValue]);
+  }
+  return diffs;
+}
+
+/** `multi_turn_checker` on already-decoded steps (`decoded[turn][step][call]`). */
+export function checkDecoded(decoded: string[][][], groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
+  const category = testCategoryOfId(prompt.id);
+  const base = {
+    initialConfig: prompt.initialConfig,
+    involvedClasses: prompt.involvedClasses,
+    entryId: prompt.id,
+    longContext: category.includes("long_context") || category.includes("composite"),
+    evalRun: true,
+  };
+  const modelCtx: ExecutionContext = { ...base, modelName: opts.modelName };
+  const refCtx: ExecutionContext = { ...base, modelName: `${opts.modelName}_ground_truth` };
+  const executionResults: PyValue[] = [];
+  const allModelResults: string[] = [];
+  const fail = (errorType: MultiTurnErrorType, message: string, rest: [string, PyValue][]): EntryVerdict => ({
+    valid: false,
+    runnerLevel: false,
+    errorType,
+    errorMessage: message,
+    error: dict([["error_message", message], ["error_type", errorType], ...rest]),
+    decoded,
+  });
+
+  for (let turn = 0; turn < groundTruth.length; turn++) {
+    const reference = groundTruth[turn];
+    const steps = decoded[turn] ?? [];
+    const perStep: PyValue[] = [];
+    let modelInstances: Map<string, ApiInstance> | null = null;
+    for (const step of steps) {
+      const out = executeCalls(opts.process, step, modelCtx);
+      perStep.push(out.results);
+      allModelResults.push(...out.results);
+      modelInstances = out.instances;
+    }
+    const ref = executeCalls(opts.process, reference, refCtx);
+    executionResults.push(dict([["model", perStep], ["ground_truth", ref.results]]));
+
+    if (reference.length > 0 && (steps.length === 0 || (steps.length === 1 && steps[0].length === 0))) {
+      return fail("multi_turn:empty_turn_model_response", `Model response list is empty for turn ${turn}`, [
+        ["details", dict([["execution_result", executionResults]])],
+      ]);
+    }
+    if (reference.length === 0) continue;
+
+    for (const [cls, refInstance] of ref.instances) {
+      const modelInstance = modelInstances?.get(cls);
+      if (!modelInstance) continue;
+      const diffs = stateDifferences(modelInstance, refInstance);
+      if (diffs.length > 0) {
+        const differences = dict(diffs.map(([n, m, r]) => [n, dict([["model", m], ["ground_truth", r]])]));
+        return fail("multi_turn:instance_state_mismatch", `Model instance for ${cls} does not match the state with ground truth instance.`, [
+          [
+            "details",
+            dict([
+              ["differences", differences],
+              ["model_instance_state", dict(modelInstance.publicState())],
+              ["ground_truth_instance_state", dict(refInstance.publicState())],
+            ]),
+          ],
+          ["execution_result", executionResults],
+        ]);
+      }
+    }
+
+    const missing = missingResults(ref.results, allModelResults);
+    if (missing.length > 0) {
+      return fail(
+        "multi_turn:execution_response_mismatch",
+        `Model response execution results so far does not contain all the ground truth response execution results for turn ${turn}.`,
+        [
+          [
+            "details",
+            dict([
+              ["missing_items", missing],
+              ["model_response (including all previous turns)", [...allModelResults]],
+              ["ground_truth_response (only the current turn)", ref.results],
+            ]),
+          ],
+        ],
+      );
+    }
+  }
+  return { valid: true, decoded };
+}

@@ -1,0 +1,414 @@
+/**
+ * BFCL's `execute_multi_turn_func_call`, without `eval`. A call string such as
+ * `mv(source='a.txt', destination='b')` is rewritten exactly as BFCL rewrites it (every
+ * `identifier(` that names a public method gets `<instance name>.` prefixed — also inside
+ * string literals, and the whitespace before `(` is swallowed for every identifier), then
+ * parsed with the project's Python grammar parser and interpreted: literals are built as
+ * Python values, `instance.method(...)` is bound like Python binds arguments (positional,
+ * then keywords; TypeErrors with CPython's messages) and run on the live simulated
+ * instance. Results become strings the way BFCL makes them (str unchanged, dict →
+ * `json.dumps` falling back to `str`, anything else `str`), and every Python exception
+ * becomes `Error during execution: {str(e)}`. Nothing escapes: hostile input (huge or
+ * deeply nested values, unknown names, syntax errors) yields an error string.
+ *
+ * The instances live in a `EvaluatorProcess` — the stand-in for the Python module globals
+ * BFCL stores them in — keyed by BFCL's instance names, so the model's and the reference's
+ * instances of one entry persist across turns and never meet.
+ */
+import type { PyExpr } from "../python/ast.js";
+import { PyDict, PyTuple } from "../python/containers.js";
+import { PyException } from "../python/exception.js";
+import { jsonDumps } from "../python/json.js";
+import { evalLiteral } from "../python/literal-eval.js";
+import { pyIter, pyTypeName } from "../python/ops.js";
+import { parseExpression } from "../python/parse.js";
+import { isPrintableCodePoint, pyStr } from "../python/repr.js";
+import type { PyObject, PyValue } from "../python/value.js";
+import type { ApiInstance, LongContextData, MethodSpec } from "./types.js";
+
+/** Creates a fresh instance of a class by name (BFCL's class constructor), or undefined for an unknown class. */
+export type InstanceFactory = (className: string) => ApiInstance | undefined;
+
+/** Classes BFCL never loads a scenario into (`STATELESS_CLASSES`). */
+export const STATELESS_CLASSES: ReadonlySet<string> = new Set(["MathAPI"]);
+
+/** BFCL's evaluator blocks these names before evaluating a call. */
+export const BLOCKED_NAMES: ReadonlySet<string> = new Set(["kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run"]);
+
+/** Module path of each class, for the few CPython messages that print the fully qualified name. */
+const CLASS_MODULES: Readonly<Record<string, string>> = {
+  GorillaFileSystem: "gorilla_file_system",
+  MathAPI: "math_api",
+  MessageAPI: "message_api",
+  TwitterAPI: "posting_api",
+  TicketAPI: "ticket_api",
+  TradingBot: "trading_bot",
+  TravelAPI: "travel_booking",
+  VehicleControlAPI: "vehicle_control",
+};
+
+/**
+ * The Python process BFCL's evaluator runs in: the instances it has created so far,
+ * by instance name. One process per evaluation run; the model's and the reference's
+ * instances of every entry live side by side under different names.
+ */
+export class EvaluatorProcess {
+  /** `globals()` entries holding instances, by BFCL instance name. */
+  readonly instances = new Map<string, ApiInstance>();
+
+  constructor(
+    readonly factory: InstanceFactory,
+    /** long_context filler, handed to every instance loaded with `long_context=True`. */
+    readonly filler?: LongContextData,
+  ) {}
+}
+
+/** What one `execute_multi_turn_func_call` needs to know about the entry. */
+export interface ExecutionContext {
+  /** `initial_config` of the entry (class name → scenario dict), as Python values. */
+  readonly initialConfig: PyDict;
+  readonly involvedClasses: readonly string[];
+  /** The result directory name (e.g. `openai_gpt-oss-120b`), plus `_ground_truth` for the reference side. */
+  readonly modelName: string;
+  readonly entryId: string;
+  /** True when the category contains `long_context` or `composite`. */
+  readonly longContext: boolean;
+  /** `is_evaL_run`: appends `_eval` to the model name (the checker always passes true). */
+  readonly evalRun: boolean;
+}
+
+/** The results of one batch of calls and the instances they ran on, in `involved_classes` order. */
+export interface ExecutionOutcome {
+  readonly results: string[];
+  readonly instances: Map<string, ApiInstance>;
+}
+
+/** BFCL's instance name: `{model}_{id}_{class}_instance` with `-`, `.`, `/`, `:` replaced by `_`. */
+export function instanceName(modelName: string, entryId: string, className: string): string {
+  return `${modelName}_${entryId}_${className}_instance`.replace(/[-./:]/g, "_");
+}
+
+/**
+ * Python's `\w` for str patterns (Unicode letters and numbers plus `_`) and `\s`
+ * (Unicode whitespace as `str.isspace` defines it); JavaScript's `\w`/`\s` differ.
+ */
+const PY_WORD = "\\p{L}\\p{N}_";
+const PY_SPACE = "\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+/** BFCL's `\b([a-zA-Z_]\w*)\s*(?=\()`, with Python's Unicode-aware classes. */
+const METHOD_CALL = new RegExp(`(?<![${PY_WORD}])([a-zA-Z_][${PY_WORD}]*)[${PY_SPACE}]*(?=\\()`, "gu");
+
+/**
+ * BFCL's `_process_method_calls`: prefix `instance.` to every `name(` that is a public
+ * method — anywhere in the text, string literals included — and drop the whitespace
+ * between any identifier and its `(`.
+ */
+export function rewriteMethodCalls(call: string, methodOwner: ReadonlyMap<string, string>): string {
+  if (!call.includes("(")) return call;
+  return call.replace(METHOD_CALL, (_m, name: string) => {
+    const owner = methodOwner.get(name);
+    return owner === undefined ? name : `${owner}.${name}`;
+  });
+}
+
+/** The name BFCL checks against its block list: text before the first `(`, then after the first `.`. */
+export function blockedCheckName(rewritten: string): string {
+  let s = rewritten;
+  const paren = s.indexOf("(");
+  if (paren >= 0) s = s.slice(0, paren);
+  if (s.includes(".")) s = s.split(".")[1];
+  return s;
+}
+
+/** A live instance as a Python object (what an instance name evaluates to). */
+class InstanceObject implements PyObject {
+  constructor(
+    readonly instance: ApiInstance,
+    readonly pyTypeName: string,
+  ) {}
+  pyRepr(): string {
+    const mod = CLASS_MODULES[this.pyTypeName] ?? "__main__";
+    return `<bfcl_eval.eval_checker.multi_turn_eval.func_source_code.${mod}.${this.pyTypeName} object>`;
+  }
+}
+
+/** A bound method (`instance.method`), callable by the interpreter. */
+class BoundMethod implements PyObject {
+  readonly pyTypeName = "method";
+  constructor(
+    readonly className: string,
+    readonly methodName: string,
+    readonly spec: MethodSpec,
+  ) {}
+  get qualname(): string {
+    return `${this.className}.${this.methodName}`;
+  }
+  pyRepr(): string {
+    return `<bound method ${this.qualname} of <${this.className} object>>`;
+  }
+}
+
+function quoteList(names: readonly string[]): string {
+  const q = names.map((n) => `'${n}'`);
+  if (q.length === 1) return q[0];
+  if (q.length === 2) return `${q[0]} and ${q[1]}`;
+  return `${q.slice(0, -1).join(", ")}, and ${q[q.length - 1]}`;
+}
+
+/**
+ * Bind arguments to a method signature as CPython does for a bound method: positional
+ * arguments fill parameters in order; then each keyword (unexpected → TypeError, already
+ * filled → "multiple values"); then too many positionals; then missing required ones.
+ * Defaults are produced only after binding succeeds. Counts include `self`.
+ */
+export function bindArguments(qualname: string, spec: MethodSpec, positional: readonly PyValue[], keywords: readonly (readonly [string, PyValue])[]): PyValue[] {
+  const params = spec.params;
+  const slots: (PyValue | undefined)[] = new Array(params.length).fill(undefined);
+  const filled: boolean[] = new Array(params.length).fill(false);
+  const n = Math.min(positional.length, params.length);
+  for (let i = 0; i < n; i++) {
+    slots[i] = positional[i];
+    filled[i] = true;
+  }
+  for (const [k, v] of keywords) {
+    const idx = params.findIndex((p) => p.name === k);
+    if (idx < 0) {
+      if (k === "self") throw new PyException("TypeError", `${qualname}() got multiple values for argument 'self'`);
+      throw new PyException("TypeError", `${qualname}() got an unexpected keyword argument '${k}'`);
+    }
+    if (filled[idx]) throw new PyException("TypeError", `${qualname}() got multiple values for argument '${k}'`);
+    slots[idx] = v;
+    filled[idx] = true;
+  }
+  if (positional.length > params.length) {
+    const required = params.filter((p) => p.default === undefined).length;
+    const max = params.length + 1;
+    const min = required + 1;
+    const given = positional.length + 1;
+    const takes = min === max ? `${max} positional argument${max === 1 ? "" : "s"}` : `from ${min} to ${max} positional arguments`;
+    throw new PyException("TypeError", `${qualname}() takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`);
+  }
+  const missing = params.filter((p, i) => !filled[i] && p.default === undefined).map((p) => p.name);
+  if (missing.length > 0) {
+    throw new PyException(
+      "TypeError",
+      `${qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${quoteList(missing)}`,
+    );
+  }
+  return params.map((p, i) => (filled[i] ? (slots[i] as PyValue) : (p.default as () => PyValue)()));
+}
+
+/** CPython's `SyntaxError` text for an `eval`'d string: `{msg} (<string>, line N)`. */
+function syntaxErrorText(source: string, message: string, offset: number): string {
+  let msg = message;
+  // CPython names a non-printable stray character differently from a printable one.
+  const m = /^invalid character '(.+)' \(U\+([0-9A-F]{4,6})\)$/u.exec(msg);
+  if (m && !isPrintableCodePoint(parseInt(m[2], 16))) msg = `invalid non-printable character U+${m[2]}`;
+  if (source.trim() === "") return "invalid syntax (<string>, line 0)";
+  let line = 1;
+  for (let i = 0; i < offset && i < source.length; i++) if (source.charCodeAt(i) === 10) line++;
+  return `${msg} (<string>, line ${line})`;
+}
+
+/** Compile-time checks `ast.parse` lets through but `eval` rejects (repeated keyword). */
+function compileCheck(expr: PyExpr): string | null {
+  let found: string | null = null;
+  const visit = (e: PyExpr): void => {
+    if (found !== null) return;
+    switch (e.kind) {
+      case "call": {
+        const seen = new Set<string>();
+        for (const kw of e.keywords) {
+          if (kw.arg === null) continue;
+          if (seen.has(kw.arg)) {
+            found = `keyword argument repeated: ${kw.arg}`;
+            return;
+          }
+          seen.add(kw.arg);
+        }
+        visit(e.func);
+        e.args.forEach(visit);
+        e.keywords.forEach((k) => visit(k.value));
+        return;
+      }
+      case "list":
+      case "tuple":
+      case "set":
+        e.elts.forEach(visit);
+        return;
+      case "dict":
+        e.keys.forEach((k) => k && visit(k));
+        e.values.forEach(visit);
+        return;
+      case "attribute":
+      case "starred":
+        visit(e.value);
+        return;
+      case "subscript":
+        visit(e.value);
+        visit(e.index);
+        return;
+      case "unary":
+        visit(e.operand);
+        return;
+      case "binary":
+        visit(e.left);
+        visit(e.right);
+        return;
+      case "boolop":
+        e.values.forEach(visit);
+        return;
+      case "compare":
+        visit(e.left);
+        e.comparators.forEach(visit);
+        return;
+      case "ifexp":
+        visit(e.test);
+        visit(e.body);
+        visit(e.orelse);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(expr);
+  return found;
+}
+
+/** CPython's fully qualified name of a method, used by the `*`/`**` argument messages. */
+function moduleQualname(className: string, qualname: string): string {
+  const mod = CLASS_MODULES[className];
+  return mod ? `bfcl_eval.eval_checker.multi_turn_eval.func_source_code.${mod}.${qualname}` : `__main__.${qualname}`;
+}
+
+/** The interpreter's view of the process: instance names → objects. */
+function evaluateCall(expr: PyExpr, process: EvaluatorProcess): PyValue {
+  return evalLiteral(expr, {
+    name(id) {
+      const inst = process.instances.get(id);
+      if (inst) return new InstanceObject(inst, inst.className);
+      throw new PyException("NameError", `name '${id}' is not defined`);
+    },
+    attribute(node, evaluate) {
+      const base = evaluate(node.value);
+      if (base instanceof InstanceObject) {
+        const spec = base.instance.methods.get(node.attr);
+        if (spec) return new BoundMethod(base.pyTypeName, node.attr, spec);
+        const state = base.instance.publicState().find(([k]) => k === node.attr);
+        if (state) return state[1];
+      }
+      throw new PyException("AttributeError", `'${pyTypeName(base)}' object has no attribute '${node.attr}'`);
+    },
+    call(node, evaluate) {
+      const f = evaluate(node.func);
+      const module = f instanceof BoundMethod ? moduleQualname(f.className, f.qualname) : "";
+      const positional: PyValue[] = [];
+      for (const a of node.args) {
+        if (a.kind === "starred") {
+          const v = evaluate(a.value);
+          let items: PyValue[];
+          try {
+            items = pyIter(v);
+          } catch {
+            throw new PyException("TypeError", `${module}() argument after * must be an iterable, not ${pyTypeName(v)}`);
+          }
+          positional.push(...items);
+        } else positional.push(evaluate(a));
+      }
+      const keywords: [string, PyValue][] = [];
+      for (const kw of node.keywords) {
+        const v = evaluate(kw.value);
+        if (kw.arg !== null) {
+          keywords.push([kw.arg, v]);
+          continue;
+        }
+        if (!(v instanceof PyDict)) throw new PyException("TypeError", `${module}() argument after ** must be a mapping, not ${pyTypeName(v)}`);
+        for (const [k, x] of v.entries()) {
+          if (typeof k !== "string") throw new PyException("TypeError", "keywords must be strings");
+          if (keywords.some(([e]) => e === k)) throw new PyException("TypeError", `${module}() got multiple values for keyword argument '${k}'`);
+          keywords.push([k, x]);
+        }
+      }
+      if (!(f instanceof BoundMethod)) throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
+      const args = bindArguments(f.qualname, f.spec, positional, keywords);
+      return f.spec.invoke(args);
+    },
+  });
+}
+
+/** BFCL's result-to-string rule. */
+export function resultToString(value: PyValue): string {
+  if (typeof value === "string") return value;
+  if (value instanceof PyDict) {
+    try {
+      return jsonDumps(value);
+    } catch (e) {
+      if (!(e instanceof PyException) && !(e instanceof RangeError)) throw e;
+      return pyStr(value);
+    }
+  }
+  return pyStr(value);
+}
+
+/** Text of an exception raised by the simulation, as `str(e)`; JS stack exhaustion is Python's RecursionError. */
+function exceptionText(e: unknown): string {
+  if (e instanceof PyException) return e.pyMessage;
+  if (e instanceof RangeError) return "maximum recursion depth exceeded";
+  return `internal error in the simulator: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** Run one call string against the mapped instances; always returns BFCL's result string. */
+export function executeOne(call: string, methodOwner: ReadonlyMap<string, string>, process: EvaluatorProcess): string {
+  try {
+    const rewritten = rewriteMethodCalls(call, methodOwner);
+    const checkName = blockedCheckName(rewritten);
+    if (BLOCKED_NAMES.has(checkName)) return `Error during execution: Function call ${checkName} is not allowed.`;
+    const parsed = parseExpression(rewritten);
+    if (!parsed.ok) return `Error during execution: ${syntaxErrorText(rewritten, parsed.error.message, parsed.error.offset)}`;
+    const compileError = compileCheck(parsed.expr);
+    if (compileError !== null) return `Error during execution: ${compileError} (<string>, line 1)`;
+    return resultToString(evaluateCall(parsed.expr, process));
+  } catch (e) {
+    return `Error during execution: ${exceptionText(e)}`;
+  }
+}
+
+/**
+ * BFCL's `execute_multi_turn_func_call`: create (first time) or reuse the entry's
+ * instances under their BFCL names, map public method names to instances, and run each
+ * call in order.
+ */
+export function executeCalls(process: EvaluatorProcess, calls: readonly string[], ctx: ExecutionContext): ExecutionOutcome {
+  const model = ctx.evalRun ? `${ctx.modelName}_eval` : ctx.modelName;
+  const instances = new Map<string, ApiInstance>();
+  const methodOwner = new Map<string, string>();
+  for (const cls of ctx.involvedClasses) {
+    const name = instanceName(model, ctx.entryId, cls);
+    let inst = process.instances.get(name);
+    if (!inst) {
+      const created = process.factory(cls);
+      if (!created) throw new Error(`unknown API class ${cls}`);
+      inst = created;
+      if (!STATELESS_CLASSES.has(cls)) {
+        const cfg = ctx.initialConfig.get(cls);
+        const config = cfg instanceof PyDict ? deepCopyDict(cfg) : new PyDict();
+        inst.loadScenario(config, ctx.longContext, process.filler);
+      }
+      process.instances.set(name, inst);
+    }
+    instances.set(cls, inst);
+    for (const m of inst.methods.keys()) if (!m.startsWith("_")) methodOwner.set(m, name);
+  }
+  const results = calls.map((c) => executeOne(c, methodOwner, process));
+  return { results, instances };
+}
+
+/** `copy.deepcopy` of a JSON-loaded config (dicts, lists and scalars only). */
+function deepCopyDict(d: PyDict): PyDict {
+  const copy = (v: PyValue): PyValue => {
+    if (Array.isArray(v)) return v.map(copy);
+    if (v instanceof PyDict) return new PyDict(v.entries().map(([k, x]) => [k, copy(x)] as const));
+    if (v instanceof PyTuple) return new PyTuple(v.items.map(copy));
+    return v;
+  };
+  return copy(d) as PyDict;
+}

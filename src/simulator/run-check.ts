@@ -1,0 +1,248 @@
+/**
+ * Checking a whole BFCL result file, as `bfcl evaluate` does for one category: result
+ * lines sorted by id, each entry checked against its question and reference, the score
+ * file rendered. Pure: the caller passes file texts (questions, references, docs,
+ * results) and an evaluator process; the CLI does the reading and writing.
+ */
+import { PyDict } from "../python/containers.js";
+import { PyException } from "../python/exception.js";
+import { jsonLoadsOrThrow } from "../python/json.js";
+import type { PyValue } from "../python/value.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
+import type { EvaluatorProcess } from "./executor.js";
+import { dumpScoreValue, failedEntryLine, renderScoreFile, type OurVerdict } from "./scorefile.js";
+
+/** Parse a JSON Lines text with Python's `json.loads` (ints and floats kept apart). */
+export function parsePyJsonLines(text: string, file: string): Result<{ value: PyValue; line: number }[]> {
+  const out: { value: PyValue; line: number }[] = [];
+  const problems: Problem[] = [];
+  text.split("\n").forEach((l, i) => {
+    if (l.trim() === "") return;
+    try {
+      out.push({ value: jsonLoadsOrThrow(l), line: i + 1 });
+    } catch (e) {
+      if (!(e instanceof PyException)) throw e;
+      problems.push(problem("json-malformed", e.pyMessage, { file, line: i + 1 }));
+    }
+  });
+  return problems.length > 0 ? err(...problems) : ok(out);
+}
+
+/** A question entry as the checker and the score file need it. */
+export interface PreparedQuestion {
+  readonly prompt: CheckPrompt;
+  /** The evaluation-time entry without `function` (held-out names replaced by their docs), for the score file. */
+  readonly scorePrompt: PyDict;
+}
+
+/** The reference and question inputs of one category, by id. */
+export interface CategoryInputs {
+  readonly questions: ReadonlyMap<string, PreparedQuestion>;
+  readonly groundTruth: ReadonlyMap<string, readonly (readonly string[])[]>;
+}
+
+/**
+ * Prepare a category from its questions and reference texts and the doc files' texts
+ * (class name → text). Held-out function names in `missed_function` are replaced by the
+ * first doc of that name in the concatenated tool list, as BFCL's loader does.
+ */
+export function prepareCategory(
+  questionsText: string,
+  questionsFile: string,
+  answersText: string,
+  answersFile: string,
+  docsByClass: ReadonlyMap<string, string>,
+): Result<CategoryInputs> {
+  const q = parsePyJsonLines(questionsText, questionsFile);
+  if (!q.ok) return q;
+  const a = parsePyJsonLines(answersText, answersFile);
+  if (!a.ok) return a;
+  const docs = new Map<string, PyDict[]>();
+  for (const [cls, text] of docsByClass) {
+    const parsed = parsePyJsonLines(text, cls);
+    if (!parsed.ok) return parsed;
+    docs.set(cls, parsed.value.map((x) => x.value as PyDict));
+  }
+  const problems: Problem[] = [];
+  const questions = new Map<string, PreparedQuestion>();
+  for (const { value, line } of q.value) {
+    if (!(value instanceof PyDict) || typeof value.get("id") !== "string") {
+      problems.push(problem("question-malformed", "question entry without an id", { file: questionsFile, line }));
+      continue;
+    }
+    const id = value.get("id") as string;
+    const involved = value.get("involved_classes");
+    const config = value.get("initial_config");
+    if (!Array.isArray(involved) || !involved.every((c) => typeof c === "string" && docs.has(c)) || !(config instanceof PyDict)) {
+      problems.push(problem("question-malformed", `${id}: involved_classes must name known classes and initial_config must be an object`, { file: questionsFile, line }));
+      continue;
+    }
+    const scorePrompt = new PyDict(value.entries());
+    const missed = value.get("missed_function");
+    if (missed instanceof PyDict) {
+      const pool = (involved as string[]).flatMap((c) => docs.get(c) ?? []);
+      const replaced = new PyDict();
+      for (const [turn, names] of missed.entries()) {
+        const list = Array.isArray(names) ? names : [];
+        replaced.set(
+          turn,
+          list.map((n) => {
+            const idx = pool.findIndex((d) => d.get("name") === n);
+            if (idx < 0) return n;
+            return pool.splice(idx, 1)[0];
+          }),
+        );
+      }
+      scorePrompt.set("missed_function", replaced);
+    }
+    questions.set(id, { prompt: { id, initialConfig: config, involvedClasses: involved as string[] }, scorePrompt });
+  }
+  const groundTruth = new Map<string, string[][]>();
+  for (const { value, line } of a.value) {
+    const id = value instanceof PyDict ? value.get("id") : undefined;
+    const gt = value instanceof PyDict ? value.get("ground_truth") : undefined;
+    if (typeof id !== "string" || !Array.isArray(gt) || !gt.every((t) => Array.isArray(t) && t.every((c) => typeof c === "string"))) {
+      problems.push(problem("answer-malformed", "reference entry needs an id and ground_truth: list of lists of strings", { file: answersFile, line }));
+      continue;
+    }
+    groundTruth.set(id, gt as string[][]);
+  }
+  return problems.length > 0 ? err(...problems) : ok({ questions, groundTruth });
+}
+
+/** The numeric index of an id (`multi_turn_base_12` → 12) for BFCL's sort order. */
+function idIndex(id: string): number {
+  const m = /_(\d+)(?:-\d+-\d+)?(?::.*)?$/.exec(id);
+  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
+}
+
+function jsToPy(v: unknown): PyValue {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(jsToPy);
+  return new PyDict(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, jsToPy(x)] as const));
+}
+
+/** True when every step item maps names to argument strings — then `JSON.parse` lost nothing the decoder reads. */
+function stepsAreStringArgs(result: unknown): boolean {
+  if (!Array.isArray(result)) return true;
+  for (const turn of result) {
+    if (!Array.isArray(turn)) return false;
+    for (const step of turn) {
+      if (!Array.isArray(step)) {
+        if (typeof step === "string" || step === null) continue;
+        return false;
+      }
+      for (const item of step) {
+        if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
+        for (const v of Object.values(item)) if (typeof v !== "string") return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** One checked result line. */
+export interface CheckedLine {
+  readonly id: string;
+  readonly verdict: EntryVerdict;
+  /** 1-based line in the result file. */
+  readonly line: number;
+}
+
+/** The outcome of checking one result file. */
+export interface FileCheck {
+  readonly checked: CheckedLine[];
+  readonly correct: number;
+  readonly total: number;
+  /** The score file BFCL would write (only when asked for). */
+  readonly scoreText: string | null;
+  /** Comparable verdicts (with serialised error objects when the score text was rendered). */
+  readonly verdicts: OurVerdict[];
+}
+
+/**
+ * Check every line of a result file. `testCategory` is `multi_turn_<category>` (BFCL
+ * takes it from the file name); `modelName` is the result directory name.
+ */
+export function checkResultFile(
+  resultText: string,
+  file: string,
+  opts: {
+    readonly modelName: string;
+    readonly testCategory: string;
+    readonly inputs: CategoryInputs;
+    readonly process: EvaluatorProcess;
+    readonly decode?: StepDecoder;
+    readonly renderScore: boolean;
+  },
+): Result<FileCheck> {
+  const rows: { id: string; line: number; text: string; result: unknown; exact: boolean }[] = [];
+  const problems: Problem[] = [];
+  resultText.split("\n").forEach((text, i) => {
+    if (text.trim() === "") return;
+    let obj: { id?: unknown; result?: unknown };
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      problems.push(problem("json-malformed", `result line is not JSON: ${(e as Error).message}`, { file, line: i + 1 }));
+      return;
+    }
+    if (typeof obj.id !== "string") {
+      problems.push(problem("result-line-malformed", "result line without a string id", { file, line: i + 1 }));
+      return;
+    }
+    if (!opts.inputs.questions.has(obj.id) || !opts.inputs.groundTruth.has(obj.id)) {
+      problems.push(problem("result-id-unknown", `${obj.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: i + 1 }));
+      return;
+    }
+    rows.push({ id: obj.id, line: i + 1, text, result: obj.result, exact: stepsAreStringArgs(obj.result) });
+  });
+  if (problems.length > 0) return err(...problems);
+  rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const checked: CheckedLine[] = [];
+  const verdicts: OurVerdict[] = [];
+  const failedLines: string[] = [];
+  let correct = 0;
+  for (const row of rows) {
+    const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
+    const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
+    let full: PyDict | null = null;
+    const exactLine = (): PyDict => (full ??= jsonLoadsOrThrow(row.text) as PyDict);
+    const result = row.exact ? jsToPy(row.result) : (exactLine().get("result") as PyValue);
+    const verdict = checkEntry(result, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+    checked.push({ id: row.id, verdict, line: row.line });
+    if (verdict.valid) {
+      correct++;
+      verdicts.push({ id: row.id, valid: true });
+      continue;
+    }
+    let errorJson: string | undefined;
+    if (opts.renderScore) {
+      const line = exactLine();
+      failedLines.push(
+        failedEntryLine({
+          id: row.id,
+          modelName: opts.modelName,
+          testCategory: opts.testCategory,
+          verdict,
+          prompt: q.scorePrompt,
+          result: line.get("result") as PyValue,
+          groundTruth: gt,
+          inferenceLog: line.has("inference_log") ? (line.get("inference_log") as PyValue) : "",
+        }),
+      );
+      errorJson = dumpScoreValue(verdict.error);
+    }
+    verdicts.push({ id: row.id, valid: false, errorType: verdict.errorType, errorMessage: verdict.errorMessage, errorJson });
+  }
+  return ok({
+    checked,
+    correct,
+    total: rows.length,
+    scoreText: opts.renderScore ? renderScoreFile(correct, rows.length, failedLines) : null,
+    verdicts,
+  });
+}

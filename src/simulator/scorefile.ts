@@ -1,0 +1,273 @@
+/**
+ * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line
+ * `{"accuracy", "correct_count", "total_count"}` and one line per failed entry, written
+ * with BFCL's `make_json_serializable` (values `json.dumps` cannot take — sets, files,
+ * directories, mpf — become their `str`) and `json.dumps(..., ensure_ascii=False)`.
+ * Also the reader of stored score files and the agreement between two sets of verdicts,
+ * which is how twinscore proves its checker reproduces BFCL's.
+ */
+import { PyDict, PyTuple } from "../python/containers.js";
+import { PyException } from "../python/exception.js";
+import { jsonFloat } from "../python/json.js";
+import { floatRepr, intRepr, pyStr } from "../python/repr.js";
+import type { PyValue } from "../python/value.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import type { EntryVerdict } from "./checker.js";
+
+/** `json.dumps(s, ensure_ascii=False)` for a string: only `"`, `\\` and control characters are escaped. */
+export function jsonQuoteUnicode(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue;
+    out += s.slice(start, i);
+    start = i + 1;
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += "\\\\";
+        break;
+      case 0x0a:
+        out += "\\n";
+        break;
+      case 0x0d:
+        out += "\\r";
+        break;
+      case 0x09:
+        out += "\\t";
+        break;
+      case 0x08:
+        out += "\\b";
+        break;
+      case 0x0c:
+        out += "\\f";
+        break;
+      default:
+        out += "\\u" + c.toString(16).padStart(4, "0");
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+/** json.dumps key coercion: str as is; int, float, bool, None to their JSON text. */
+function keyText(k: PyValue): string {
+  if (typeof k === "string") return k;
+  if (k === null) return "null";
+  if (typeof k === "boolean") return k ? "true" : "false";
+  if (typeof k === "bigint") return intRepr(k);
+  if (typeof k === "number") return Number.isFinite(k) ? floatRepr(k) : jsonFloat(k);
+  throw new PyException("TypeError", `keys must be str, int, float, bool or None, not ${k instanceof PyTuple ? "tuple" : "object"}`);
+}
+
+/** Plain `json.dumps(v, ensure_ascii=False)`; throws PyException where Python would. */
+function strictDump(v: PyValue): string {
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return intRepr(v);
+    case "number":
+      return jsonFloat(v);
+    case "string":
+      return jsonQuoteUnicode(v);
+  }
+  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map(strictDump).join(", ")}]`;
+  if (v instanceof PyTuple) return v.items.length === 0 ? "[]" : `[${v.items.map(strictDump).join(", ")}]`;
+  if (v instanceof PyDict) {
+    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${strictDump(x)}`).join(", ")}}`;
+  }
+  throw new PyException("TypeError", "not JSON serializable");
+}
+
+/**
+ * `json.dumps(make_json_serializable(v), ensure_ascii=False)`: dicts and lists recurse;
+ * any other value is kept when `json.dumps` accepts it and replaced by `str(value)`
+ * otherwise.
+ */
+export function dumpScoreValue(v: PyValue): string {
+  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map(dumpScoreValue).join(", ")}]`;
+  if (v instanceof PyDict) {
+    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${dumpScoreValue(x)}`).join(", ")}}`;
+  }
+  if (v !== null && typeof v === "object") {
+    if (v instanceof PyTuple) {
+      try {
+        return strictDump(v);
+      } catch (e) {
+        if (!(e instanceof PyException)) throw e;
+      }
+    }
+    return jsonQuoteUnicode(pyStr(v));
+  }
+  return strictDump(v);
+}
+
+/** What a failed entry's score line is built from. */
+export interface FailedEntryInput {
+  readonly id: string;
+  /** Result directory name. */
+  readonly modelName: string;
+  /** `multi_turn_<category>` (from the result file name). */
+  readonly testCategory: string;
+  readonly verdict: Extract<EntryVerdict, { valid: false }>;
+  /** The evaluation-time question entry without `function`. */
+  readonly prompt: PyValue;
+  /** The result line's `result` value. */
+  readonly result: PyValue;
+  readonly groundTruth: readonly (readonly string[])[];
+  /** The result line's `inference_log`, or `""` when absent. */
+  readonly inferenceLog: PyValue;
+}
+
+/** One failed-entry line, in BFCL's field order (no trailing newline). */
+export function failedEntryLine(e: FailedEntryInput): string {
+  const gt = e.groundTruth.map((t) => [...t]);
+  const fields: [string, PyValue][] = [
+    ["id", e.id],
+    ["model_name", e.modelName],
+    ["test_category", e.testCategory],
+    ["valid", false],
+    ["error", e.verdict.error],
+    ["prompt", e.prompt],
+  ];
+  if (e.verdict.runnerLevel) fields.push(["model_result", e.result]);
+  else fields.push(["model_result_raw", e.result], ["model_result_decoded", e.verdict.decoded ?? []]);
+  fields.push(["possible_answer", gt], ["inference_log", e.inferenceLog]);
+  return dumpScoreValue(new PyDict(fields));
+}
+
+/** The header line: accuracy as Python's float division, counts as ints. */
+export function scoreHeaderLine(correct: number, total: number): string {
+  const accuracy = total === 0 ? 0 : correct / total;
+  return dumpScoreValue(
+    new PyDict([
+      ["accuracy", accuracy],
+      ["correct_count", BigInt(correct)],
+      ["total_count", BigInt(total)],
+    ]),
+  );
+}
+
+/** A whole score file: header plus failed lines (BFCL ends every line with a newline). */
+export function renderScoreFile(correct: number, total: number, failedLines: readonly string[]): string {
+  return [scoreHeaderLine(correct, total), ...failedLines].map((l) => l + "\n").join("");
+}
+
+/** One stored failed entry, reduced to what agreement compares. */
+export interface StoredFailure {
+  readonly id: string;
+  readonly errorType: string;
+  /** `error_message` as stored: a string, or the first element of BFCL's one-element list. */
+  readonly errorMessage: string;
+  /** The stored `error` object re-serialised canonically (for full-object comparison). */
+  readonly errorJson: string;
+}
+
+/** A parsed score file. */
+export interface StoredScoreFile {
+  readonly correctCount: number;
+  readonly totalCount: number;
+  readonly failures: ReadonlyMap<string, StoredFailure>;
+}
+
+/** Parse a stored score file (header line plus failed entries). */
+export function parseScoreFile(text: string, file: string): Result<StoredScoreFile> {
+  const lines = text.split("\n");
+  const problems: Problem[] = [];
+  let header: { correct_count?: unknown; total_count?: unknown } | null = null;
+  const failures = new Map<string, StoredFailure>();
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    let obj: Record<string, unknown>;
+    try {
+      obj = JSON.parse(line);
+    } catch (e) {
+      problems.push(problem("json-malformed", `not JSON: ${(e as Error).message}`, { file, line: i + 1 }));
+      return;
+    }
+    if (header === null) {
+      header = obj;
+      return;
+    }
+    const error = obj.error as Record<string, unknown> | undefined;
+    if (typeof obj.id !== "string" || !error || typeof error.error_type !== "string") {
+      problems.push(problem("score-line-malformed", "failed entry without id or error.error_type", { file, line: i + 1 }));
+      return;
+    }
+    const msg = error.error_message;
+    const message = Array.isArray(msg) ? String(msg[0]) : String(msg);
+    failures.set(obj.id, { id: obj.id, errorType: error.error_type, errorMessage: message, errorJson: JSON.stringify(error) });
+  });
+  if (header === null) problems.push(problem("score-line-malformed", "empty score file", { file }));
+  if (problems.length > 0) return err(...problems);
+  const h = header as unknown as { correct_count?: unknown; total_count?: unknown };
+  return ok({ correctCount: Number(h.correct_count), totalCount: Number(h.total_count), failures });
+}
+
+/** Our verdict on one entry, reduced for comparison. */
+export interface OurVerdict {
+  readonly id: string;
+  readonly valid: boolean;
+  readonly errorType?: string;
+  readonly errorMessage?: string;
+  /** Our serialised `error` object (only when full-object comparison is wanted). */
+  readonly errorJson?: string;
+}
+
+/** Agreement between our verdicts and a stored score file, for one category file. */
+export interface Agreement {
+  readonly entries: number;
+  readonly verdictAgree: number;
+  readonly errorTypeAgree: number;
+  readonly messageAgree: number;
+  /** Entries both sides fail whose full error objects are identical (null when not compared). */
+  readonly errorObjectAgree: number | null;
+  readonly bothFailed: number;
+  readonly disagreeingIds: string[];
+}
+
+/**
+ * Compare verdicts entry by entry. Verdict: pass/fail equal. Error type and message:
+ * equal (both pass counts as agreeing). An id is listed as disagreeing when any of the
+ * three differ.
+ */
+export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScoreFile): Agreement {
+  let verdictAgree = 0;
+  let errorTypeAgree = 0;
+  let messageAgree = 0;
+  let objectAgree = 0;
+  let bothFailed = 0;
+  let compared = false;
+  const disagreeing: string[] = [];
+  for (const v of ours) {
+    const s = stored.failures.get(v.id);
+    const vOk = v.valid === (s === undefined);
+    const tOk = v.valid ? s === undefined : s !== undefined && s.errorType === v.errorType;
+    const mOk = v.valid ? s === undefined : s !== undefined && s.errorMessage === v.errorMessage;
+    if (vOk) verdictAgree++;
+    if (tOk) errorTypeAgree++;
+    if (mOk) messageAgree++;
+    if (!v.valid && s !== undefined) {
+      bothFailed++;
+      if (v.errorJson !== undefined) {
+        compared = true;
+        if (JSON.stringify(JSON.parse(v.errorJson)) === s.errorJson) objectAgree++;
+      }
+    }
+    if (!(vOk && tOk && mOk)) disagreeing.push(v.id);
+  }
+  return {
+    entries: ours.length,
+    verdictAgree,
+    errorTypeAgree,
+    messageAgree,
+    errorObjectAgree: compared ? objectAgree : null,
+    bothFailed,
+    disagreeingIds: disagreeing,
+  };
+}
+
