@@ -1,0 +1,109 @@
+/**
+ * Small Python idioms shared by the TicketAPI, TradingBot, TravelAPI and
+ * VehicleControlAPI ports: subscripting that raises KeyError like `d[k]`, attribute
+ * errors for `x.lower()` on a non-str, `dict.get` with Python key rules, and the
+ * `params` shorthand for method signatures. Kept here so each class file reads like the
+ * Python it mirrors.
+ */
+import { PyDict } from "../../python/containers.js";
+import { PyException } from "../../python/exception.js";
+import { pyTypeName } from "../../python/ops.js";
+import { pyRepr } from "../../python/repr.js";
+import type { PyValue } from "../../python/value.js";
+import type { MethodSpec, ParamSpec } from "../types.js";
+
+/** A dict literal in insertion order: `dict([["k", v], …])`. */
+export function dict(entries: readonly (readonly [PyValue, PyValue])[]): PyDict {
+  return new PyDict(entries);
+}
+
+/** `obj[key]` on a dict (KeyError with repr(key)) or a list (int index); TypeError for other containers. */
+export function getItem(obj: PyValue, key: PyValue): PyValue {
+  if (obj instanceof PyDict) {
+    const v = obj.get(key);
+    if (v === undefined) throw new PyException("KeyError", pyRepr(key));
+    return v;
+  }
+  if (Array.isArray(obj)) {
+    if (typeof key !== "bigint" && typeof key !== "boolean") {
+      throw new PyException("TypeError", `list indices must be integers or slices, not ${pyTypeName(key)}`);
+    }
+    let i = Number(typeof key === "boolean" ? (key ? 1n : 0n) : key);
+    if (i < 0) i += obj.length;
+    if (i < 0 || i >= obj.length) throw new PyException("IndexError", "list index out of range");
+    return obj[i];
+  }
+  if (obj === null) throw new PyException("TypeError", "'NoneType' object is not subscriptable");
+  if (typeof obj === "string") throw new PyException("TypeError", "string indices must be integers, not 'str'");
+  throw new PyException("TypeError", `'${pyTypeName(obj)}' object is not subscriptable`);
+}
+
+/** `obj[key] = value` on a dict; TypeError on anything that is not (lists are never assigned by key here). */
+export function setItem(obj: PyValue, key: PyValue, value: PyValue): void {
+  if (obj instanceof PyDict) {
+    obj.set(key, value);
+    return;
+  }
+  throw new PyException("TypeError", `'${pyTypeName(obj)}' object does not support item assignment`);
+}
+
+/** `d.get(key, fallback)` where `d` is known to be a dict; unhashable keys raise TypeError as in Python. */
+export function dictGet(d: PyDict, key: PyValue, fallback: PyValue): PyValue {
+  const v = d.get(key);
+  return v === undefined ? fallback : v;
+}
+
+/** `obj.get(key, fallback)` where obj may be anything a config put there. */
+export function anyGet(obj: PyValue, key: PyValue, fallback: PyValue): PyValue {
+  if (obj instanceof PyDict) return dictGet(obj, key, fallback);
+  throw noAttribute(obj, "get");
+}
+
+/** AttributeError `'int' object has no attribute 'lower'`. */
+export function noAttribute(obj: PyValue, name: string): PyException {
+  return new PyException("AttributeError", `'${pyTypeName(obj)}' object has no attribute '${name}'`);
+}
+
+/** `s.lower()`; AttributeError for non-str. */
+export function strLower(s: PyValue): string {
+  if (typeof s !== "string") throw noAttribute(s, "lower");
+  return s.toLowerCase();
+}
+
+/** `s.startswith(prefix)`; AttributeError for non-str. */
+export function strStartsWith(s: PyValue, prefix: string): boolean {
+  if (typeof s !== "string") throw noAttribute(s, "startswith");
+  return s.startsWith(prefix);
+}
+
+/** `", ".join(items)` for items that must be str (TypeError like CPython otherwise). */
+export function joinStr(sep: string, items: readonly PyValue[]): string {
+  items.forEach((x, i) => {
+    if (typeof x !== "string") throw new PyException("TypeError", `sequence item ${i}: expected str instance, ${pyTypeName(x)} found`);
+  });
+  return items.join(sep);
+}
+
+/** A required parameter. */
+export function req(name: string): ParamSpec {
+  return { name };
+}
+
+/** A parameter with an immutable default value. */
+export function opt(name: string, value: PyValue): ParamSpec {
+  return { name, default: () => value };
+}
+
+/** A method from its signature and body. */
+export function method(params: readonly ParamSpec[], invoke: (args: PyValue[]) => PyValue): MethodSpec {
+  return { params, invoke };
+}
+
+/** A `(year, month, day)` clock for `datetime.today()`; the system's local date by default. */
+export type TodayClock = () => readonly [number, number, number];
+
+/** `datetime.today()` of the machine, in local time like Python. */
+export const systemToday: TodayClock = () => {
+  const d = new Date();
+  return [d.getFullYear(), d.getMonth() + 1, d.getDate()];
+};
