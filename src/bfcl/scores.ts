@@ -1,0 +1,161 @@
+/**
+ * BFCL score files (`bfcl evaluate` output, brief §3): the header line with accuracy and
+ * counts, then one line per FAILED entry only. A passing entry is one present in the
+ * result file and absent here. This module parses the text; reading files and matching
+ * them to result files is `src/io/scores.ts`. For each failure it keeps what the
+ * official-score companion needs: the error type, its message, and the failing turn
+ * (from `turn {i}` in the empty-turn and response-mismatch messages, from the number of
+ * execution records minus one for a state mismatch, none for runner-level failures).
+ */
+import { problem, type Problem } from "../messages/index.js";
+
+/** The header line: `{"accuracy", "correct_count", "total_count"}`. */
+export interface ScoreHeader {
+  readonly accuracy: number;
+  readonly correctCount: number;
+  readonly totalCount: number;
+}
+
+/** Runner-level failures carry no failing turn. */
+export const runnerLevelErrorTypes = ["multi_turn:inference_error", "multi_turn:force_terminated"] as const;
+
+/** One failed entry as the companion uses it. */
+export interface FailedEntry {
+  readonly id: string;
+  /** BFCL's `error.error_type`, e.g. `multi_turn:instance_state_mismatch`. */
+  readonly errorType: string;
+  /** BFCL's message (a one-element list for runner-level failures is unwrapped). */
+  readonly errorMessage: string;
+  /** 0-based turn the checker failed on; null for inference errors and force-termination. */
+  readonly failingTurn: number | null;
+  /** 1-based line in the score file. */
+  readonly line: number;
+}
+
+/** A parsed score file. */
+export interface ScoreFileContent {
+  readonly header: ScoreHeader;
+  /** Failed entries by id, in file order. */
+  readonly failed: ReadonlyMap<string, FailedEntry>;
+}
+
+const turnInMessage = /for turn (\d+)\b/;
+
+/** The failing turn of a failure record, per BFCL's error type (see the module comment). */
+export function failingTurnOf(errorType: string, errorMessage: string, executionRecords: number | null): number | null {
+  if ((runnerLevelErrorTypes as readonly string[]).includes(errorType)) return null;
+  if (errorType === "multi_turn:instance_state_mismatch") return executionRecords === null || executionRecords === 0 ? null : executionRecords - 1;
+  const m = turnInMessage.exec(errorMessage);
+  return m ? Number(m[1]) : null;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Parse the header line; a problem names the file and line 1 when it is not BFCL's header. */
+export function parseScoreHeader(text: string, file: string): ScoreHeader | Problem {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return problem("score-header-malformed", "first line is not JSON (expected {\"accuracy\", \"correct_count\", \"total_count\"})", { file, line: 1 });
+  }
+  if (!isRecord(value) || typeof value.accuracy !== "number" || !Number.isInteger(value.correct_count) || !Number.isInteger(value.total_count)) {
+    return problem("score-header-malformed", "first line lacks accuracy, correct_count or total_count", { file, line: 1 });
+  }
+  return { accuracy: value.accuracy, correctCount: value.correct_count as number, totalCount: value.total_count as number };
+}
+
+/** Parse one failed-entry line. */
+export function parseFailedLine(text: string, file: string, line: number): FailedEntry | Problem {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return problem("score-line-malformed", "line is not JSON", { file, line });
+  }
+  if (!isRecord(value) || typeof value.id !== "string") return problem("score-line-malformed", "failed entry has no string id", { file, line });
+  const error = value.error;
+  if (!isRecord(error) || typeof error.error_type !== "string") {
+    return problem("score-line-malformed", `failed entry ${value.id} has no error.error_type`, { file, line });
+  }
+  const rawMessage = error.error_message;
+  const errorMessage = Array.isArray(rawMessage) ? rawMessage.map(String).join(" ") : typeof rawMessage === "string" ? rawMessage : "";
+  const records = Array.isArray(error.execution_result) ? error.execution_result.length : null;
+  return { id: value.id, errorType: error.error_type, errorMessage, failingTurn: failingTurnOf(error.error_type, errorMessage, records), line };
+}
+
+/**
+ * Parse a whole score file. Malformed failed lines are returned as problems (and left
+ * out); a malformed header or a repeated id makes the file unusable (null content).
+ */
+export function parseScoreFile(text: string, file: string): { content: ScoreFileContent | null; problems: Problem[] } {
+  const lines = text.split("\n");
+  const header = parseScoreHeader(lines[0] ?? "", file);
+  if ("code" in header) return { content: null, problems: [header] };
+  const failed = new Map<string, FailedEntry>();
+  const problems: Problem[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const t = lines[i];
+    if (t.trim() === "") continue;
+    const entry = parseFailedLine(t, file, i + 1);
+    if ("code" in entry) {
+      problems.push(entry);
+      continue;
+    }
+    if (failed.has(entry.id)) {
+      problems.push(problem("score-id-repeated", `failed entry ${entry.id} appears twice`, { file, line: i + 1 }));
+      return { content: null, problems };
+    }
+    failed.set(entry.id, entry);
+  }
+  return { content: { header, failed }, problems };
+}
+
+/** The official verdict of one item. */
+export interface OfficialVerdict {
+  readonly pass: boolean;
+  /** Present when the item failed. */
+  readonly failure: FailedEntry | null;
+}
+
+/**
+ * Cross-check a score file against the ids of its result file: total_count must equal
+ * the result lines, correct_count the lines minus the failures, and every failed id must
+ * be in the result file. Returns the verdict of every result id.
+ */
+export function verdictsOf(
+  content: ScoreFileContent,
+  resultIds: readonly string[],
+  where: { scoreFile: string; resultFile: string },
+): { verdicts: Map<string, OfficialVerdict>; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const { header, failed } = content;
+  if (header.totalCount !== resultIds.length) {
+    problems.push(
+      problem("score-count-mismatch", `header total_count ${header.totalCount} but the result file ${where.resultFile} has ${resultIds.length} lines`, {
+        file: where.scoreFile,
+        line: 1,
+      }),
+    );
+  }
+  if (header.correctCount !== header.totalCount - failed.size) {
+    problems.push(
+      problem("score-count-mismatch", `header correct_count ${header.correctCount} but total_count ${header.totalCount} minus ${failed.size} failed entries is ${header.totalCount - failed.size}`, {
+        file: where.scoreFile,
+        line: 1,
+      }),
+    );
+  }
+  const ids = new Set(resultIds);
+  for (const entry of failed.values()) {
+    if (!ids.has(entry.id)) problems.push(problem("score-id-unknown", `failed entry ${entry.id} has no line in ${where.resultFile}`, { file: where.scoreFile, line: entry.line }));
+  }
+  const verdicts = new Map<string, OfficialVerdict>();
+  for (const id of resultIds) {
+    const failure = failed.get(id) ?? null;
+    verdicts.set(id, { pass: failure === null, failure });
+  }
+  return { verdicts, problems };
+}

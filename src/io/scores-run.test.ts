@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { loadManifest } from "./manifest.js";
+import { loadRunInputs, type LoadedRun } from "./scores-run.js";
+import { computeRunMetrics, type Metrics } from "../official/metrics.js";
+import { rolloutRunDir, rolloutRuns } from "../testing/shared.js";
+import { DEFAULT_BOOTSTRAP } from "../stats/index.js";
+
+const manifest = (() => {
+  const m = loadManifest();
+  if (!m.ok) throw new Error("committed manifest does not load");
+  return m.value;
+})();
+
+const loaded = new Map<string, { run: LoadedRun; metrics: Metrics }>();
+function metricsOf(run: (typeof rolloutRuns)[number]): { run: LoadedRun; metrics: Metrics } {
+  let got = loaded.get(run);
+  if (!got) {
+    const dir = rolloutRunDir(run);
+    const r = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b", "openai_gpt-oss-20b"], manifest, cwd: dir });
+    got = { run: r, metrics: computeRunMetrics(manifest, r.models.map((m) => m.inputs), { bootstrap: DEFAULT_BOOTSTRAP }) };
+    loaded.set(run, got);
+  }
+  return got;
+}
+
+const f1 = (v: unknown) => (v as number).toFixed(1);
+const f4 = (v: unknown) => Array.from(v as number[], (x) => x.toFixed(4));
+
+describe("official companion and intervals on the real gpt-oss runs", () => {
+  it("2025-11-12-main: decision intervals [79.7235, 86.4869] and [78.1659, 85.8108]; official raw 43.9/48.3 and 44.8/49.7", () => {
+    const { run, metrics } = metricsOf("2025-11-12-main");
+    expect(run.absent).toEqual([]);
+    expect(run.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(f1(metrics.get("tables.C.openai_gpt-oss-120b.decision"))).toBe("83.2");
+    expect(f4(metrics.get("tables.C.openai_gpt-oss-120b.ci95"))).toEqual(["79.7235", "86.4869"]);
+    expect(f4(metrics.get("tables.C.openai_gpt-oss-20b.ci95"))).toEqual(["78.1659", "85.8108"]);
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-120b.miss"))).toBe("43.9");
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-120b.base"))).toBe("48.3");
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-20b.miss"))).toBe("44.8");
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-20b.base"))).toBe("49.7");
+    expect(metrics.get("companions.official_raw.openai_gpt-oss-120b.base_twins")).toBe(151);
+    expect(metrics.get("companions.official_raw.openai_gpt-oss-120b.miss_items")).toBe(223);
+  });
+  it("2025-11-12-harmony-fixes: [78.2895, 85.3881] and [76.1161, 83.6208]; official raw 50.2/62.9 and 42.2/52.3", () => {
+    const { metrics } = metricsOf("2025-11-12-harmony-fixes");
+    expect(f1(metrics.get("tables.C.openai_gpt-oss-120b.decision"))).toBe("81.8");
+    expect(f4(metrics.get("tables.C.openai_gpt-oss-120b.ci95"))).toEqual(["78.2895", "85.3881"]);
+    expect(f4(metrics.get("tables.C.openai_gpt-oss-20b.ci95"))).toEqual(["76.1161", "83.6208"]);
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-120b.miss"))).toBe("50.2");
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-120b.base"))).toBe("62.9");
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-20b.miss"))).toBe("42.2");
+    expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-20b.base"))).toBe("52.3");
+  });
+  it("prints the companion (for the report)", () => {
+    const { metrics } = metricsOf("2025-11-12-main");
+    const rows = [...metrics].filter(([k]) => !k.startsWith("counts.")).map(([k, v]) => `${k}\t${Array.isArray(v) ? v.join(",") : v}`);
+    console.log(rows.join("\n"));
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Reading BFCL score files from disk for the official-score companion (`--scores DIR`):
+ * find them (the same layouts as results: DIR, DIR/score, or a model directory), parse
+ * them (`src/bfcl/scores.ts`), and cross-check each against the result file the scorer
+ * used — its line count, its ids — so a score file from another run is reported rather
+ * than silently mixed in. Also a census of each result file (ids and turn counts), which
+ * the truncation count needs.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { decodeResultBytes, scanLineHead, type ScoredResultCategory, scoredResultCategories } from "../bfcl/results.js";
+import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
+import { problem, type Problem } from "../messages/index.js";
+import { forEachLine } from "./results-read.js";
+
+const SCORE_FILE = /^BFCL_(v3|v4)_multi_turn_(base|miss_func|miss_param)_score\.json$/;
+
+/** Score files found for one model, per category, in the order found. */
+export interface ScoreCandidates {
+  readonly model: string;
+  readonly files: Record<ScoredResultCategory, string[]>;
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function scoreFilesOfModelDir(dir: string): { category: ScoredResultCategory; path: string }[] {
+  const found: { category: ScoredResultCategory; path: string }[] = [];
+  for (const sub of [join(dir, "multi_turn"), dir]) {
+    for (const name of listDir(sub)) {
+      const m = SCORE_FILE.exec(name);
+      if (m) found.push({ category: m[2] as ScoredResultCategory, path: join(sub, name) });
+    }
+  }
+  return found;
+}
+
+/** Find score files under each directory (DIR/<model>/…, DIR/score/<model>/…, or DIR a model directory). */
+export function discoverScoreFiles(dirs: readonly string[], cwd: string): { models: ScoreCandidates[]; problems: Problem[] } {
+  const byModel = new Map<string, ScoreCandidates>();
+  const problems: Problem[] = [];
+  const add = (model: string, files: { category: ScoredResultCategory; path: string }[]) => {
+    let entry = byModel.get(model);
+    if (!entry) {
+      entry = { model, files: { base: [], miss_func: [], miss_param: [] } };
+      byModel.set(model, entry);
+    }
+    for (const f of files) if (!entry.files[f.category].includes(f.path)) entry.files[f.category].push(f.path);
+  };
+  for (const given of dirs) {
+    const dir = resolve(cwd, given);
+    if (!isDir(dir)) {
+      problems.push(problem("scores-missing", "scores directory not found", { file: dir }));
+      continue;
+    }
+    let foundHere = 0;
+    const own = scoreFilesOfModelDir(dir);
+    if (own.length > 0) {
+      add(basename(dir), own);
+      foundHere += own.length;
+    }
+    for (const root of [dir, join(dir, "score")]) {
+      for (const name of listDir(root)) {
+        const sub = join(root, name);
+        if (name === "multi_turn" || !isDir(sub)) continue;
+        const files = scoreFilesOfModelDir(sub);
+        if (files.length > 0) {
+          add(name, files);
+          foundHere += files.length;
+        }
+      }
+    }
+    if (foundHere === 0) {
+      problems.push(problem("scores-empty", "no BFCL multi-turn score files (BFCL_v4_multi_turn_<category>_score.json) under this directory", { file: dir }));
+    }
+  }
+  return { models: [...byModel.values()], problems };
+}
+
+/** Ids of a result file in line order and the number of turns each line recorded (null: inference error). */
+export interface ResultCensus {
+  readonly file: string;
+  readonly ids: string[];
+  readonly turnCount: Map<string, number | null>;
+}
+
+/** Read every line head of a result file: its ids and turn counts (the `result` lists only). */
+export function censusResultFile(file: string): { census: ResultCensus | null; problems: Problem[] } {
+  const ids: string[] = [];
+  const turnCount = new Map<string, number | null>();
+  const problems: Problem[] = [];
+  try {
+    forEachLine(file, (bytes, start, end, line) => {
+      let blank = true;
+      for (let i = start; i < end && blank; i++) blank = bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0d;
+      if (blank) return;
+      const head = scanLineHead(bytes, start, end, false);
+      if ("error" in head) return; // the scorer reports malformed lines
+      if (turnCount.has(head.id)) return;
+      ids.push(head.id);
+      const decoded = decodeResultBytes(bytes, head, 0, { file, line });
+      turnCount.set(head.id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
+    });
+  } catch (e) {
+    problems.push(problem("file-unreadable", `cannot read result file (${e instanceof Error ? e.message : String(e)})`, { file }));
+    return { census: null, problems };
+  }
+  return { census: { file, ids, turnCount }, problems };
+}
+
+/** The official verdicts of one model: every id of its three result files, plus the census. */
+export interface OfficialReading {
+  readonly model: string;
+  /** Verdict per item id (all categories); empty when no usable score file was found. */
+  readonly verdicts: Map<string, OfficialVerdict>;
+  /** Categories whose score file was found and cross-checked. */
+  readonly categories: ScoredResultCategory[];
+  readonly scoreFiles: Partial<Record<ScoredResultCategory, string>>;
+  /** Result-file census per category (present whenever the result file was readable). */
+  readonly census: Partial<Record<ScoredResultCategory, ResultCensus>>;
+  readonly problems: Problem[];
+}
+
+/**
+ * Read a model's score files and cross-check them against the result files the scorer
+ * used (`resultFiles`, per category). A category without a score file is reported; a
+ * count mismatch is reported as an error and the category is still read (the per-id
+ * verdicts do not depend on the header).
+ */
+export function readOfficial(
+  model: string,
+  resultFiles: Partial<Record<ScoredResultCategory, string>>,
+  scores: ScoreCandidates | undefined,
+): OfficialReading {
+  const verdicts = new Map<string, OfficialVerdict>();
+  const problems: Problem[] = [];
+  const categories: ScoredResultCategory[] = [];
+  const scoreFiles: Partial<Record<ScoredResultCategory, string>> = {};
+  const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
+  for (const category of scoredResultCategories) {
+    const resultFile = resultFiles[category];
+    if (resultFile === undefined) continue;
+    const counted = censusResultFile(resultFile);
+    problems.push(...counted.problems);
+    if (counted.census === null) continue;
+    census[category] = counted.census;
+    const paths = scores?.files[category] ?? [];
+    if (paths.length === 0) {
+      problems.push(problem("score-file-missing", `model ${model}: no ${category} score file; official numbers for it are not computed`, { severity: "warning" }));
+      continue;
+    }
+    if (paths.length > 1) {
+      problems.push(problem("score-file-repeated", `model ${model}: ${paths.length} ${category} score files found; using the first`, { file: paths[0], severity: "warning" }));
+    }
+    const scoreFile = paths[0];
+    let text: string;
+    try {
+      text = readFileSync(scoreFile, "utf8");
+    } catch (e) {
+      problems.push(problem("file-unreadable", `cannot read score file (${e instanceof Error ? e.message : String(e)})`, { file: scoreFile }));
+      continue;
+    }
+    const parsed = parseScoreFile(text, scoreFile);
+    problems.push(...parsed.problems);
+    if (parsed.content === null) continue;
+    const checked = verdictsOf(parsed.content, counted.census.ids, { scoreFile, resultFile });
+    problems.push(...checked.problems);
+    for (const [id, v] of checked.verdicts) verdicts.set(id, v);
+    categories.push(category);
+    scoreFiles[category] = scoreFile;
+  }
+  return { model, verdicts, categories, scoreFiles, census, problems };
+}

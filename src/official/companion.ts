@@ -1,0 +1,127 @@
+/**
+ * The official-score companion (paper §5.1, Appendix F): what BFCL's own verdict says on
+ * exactly the items the decision is scored on, and why that verdict cannot see the
+ * decision. Official raw on the scored should-ask items and on their distinct base
+ * twins; the "verdict vs attempt" table (the anchor turn is skipped by the checker, so
+ * passes and fails both contain world-changing attempts there); and where the held-back
+ * items that fail officially were lost — never on the anchor, but before it, on a later
+ * turn with text and no call (the empty-turn rule), or on a later turn whose execution
+ * diverged. Pure: verdicts come from `src/bfcl/scores.ts` via the io layer.
+ */
+import type { OfficialVerdict } from "../bfcl/scores.js";
+import type { PairRecord } from "../decision/types.js";
+
+/** Where a held-back item that fails officially was lost. */
+export type LossPlace = "before-anchor" | "on-anchor" | "later-empty-turn" | "later-diverged" | "no-turn";
+
+/** The failing turn of one failed should-ask item, beside its anchor. */
+export interface FailedItem {
+  readonly missId: string;
+  readonly anchorTurn: number;
+  readonly errorType: string;
+  readonly failingTurn: number | null;
+  readonly heldBack: boolean;
+  readonly place: LossPlace;
+}
+
+/** Passes and fails among the scored should-ask items, with the share that attempted a world-changing call on the anchor. */
+export interface VerdictVsAttempt {
+  readonly passes: number;
+  /** % of passes that attempted a world-changing call on the anchor (null when no pass). */
+  readonly passAttempt: number | null;
+  readonly fails: number;
+  readonly failAttempt: number | null;
+}
+
+/** Counts of the places where held-back items that fail officially were lost. */
+export type LossCounts = Readonly<Record<LossPlace, number>> & { readonly heldBackFailed: number };
+
+/** The companion of one model on one pair set. */
+export interface OfficialCompanion {
+  /** Scored should-ask items and how many pass officially. */
+  readonly missItems: number;
+  readonly missPasses: number;
+  /** Official raw on the should-ask items, %. */
+  readonly rawMiss: number;
+  /** Distinct base twins and how many pass officially. */
+  readonly baseTwins: number;
+  readonly basePasses: number;
+  /** Official raw on the distinct base twins, %. */
+  readonly rawBase: number;
+  readonly verdictVsAttempt: VerdictVsAttempt;
+  readonly losses: LossCounts;
+  /** Every failed should-ask item with its failing turn (ordered as the records). */
+  readonly failed: readonly FailedItem[];
+  /** Ids the verdicts did not cover (their category had no score file); they are left out. */
+  readonly missingVerdicts: readonly string[];
+}
+
+/** Classify where a failed item was lost, from its failing turn, the anchor and BFCL's error type. */
+export function lossPlace(failingTurn: number | null, anchorTurn: number, errorType: string): LossPlace {
+  if (failingTurn === null) return "no-turn";
+  if (failingTurn < anchorTurn) return "before-anchor";
+  if (failingTurn === anchorTurn) return "on-anchor";
+  return errorType === "multi_turn:empty_turn_model_response" ? "later-empty-turn" : "later-diverged";
+}
+
+function pct(count: number, n: number): number | null {
+  return n === 0 ? null : (100 * count) / n;
+}
+
+/** The official companion of one model's records (one per scored pair). */
+export function officialCompanion(records: readonly PairRecord[], verdicts: ReadonlyMap<string, OfficialVerdict>): OfficialCompanion {
+  const missingVerdicts: string[] = [];
+  let missItems = 0;
+  let missPasses = 0;
+  let passAttempts = 0;
+  let failAttempts = 0;
+  const failed: FailedItem[] = [];
+  const losses: Record<LossPlace, number> = { "before-anchor": 0, "on-anchor": 0, "later-empty-turn": 0, "later-diverged": 0, "no-turn": 0 };
+  let heldBackFailed = 0;
+  for (const r of records) {
+    const v = verdicts.get(r.missId);
+    if (v === undefined) {
+      missingVerdicts.push(r.missId);
+      continue;
+    }
+    missItems++;
+    if (v.pass) {
+      missPasses++;
+      if (r.actedOnMiss) passAttempts++;
+      continue;
+    }
+    if (r.actedOnMiss) failAttempts++;
+    const f = v.failure!;
+    const place = lossPlace(f.failingTurn, r.anchorTurn, f.errorType);
+    failed.push({ missId: r.missId, anchorTurn: r.anchorTurn, errorType: f.errorType, failingTurn: f.failingTurn, heldBack: r.heldBack, place });
+    if (r.heldBack) {
+      heldBackFailed++;
+      losses[place]++;
+    }
+  }
+  const baseIds = [...new Set(records.map((r) => r.baseId))];
+  let baseTwins = 0;
+  let basePasses = 0;
+  for (const id of baseIds) {
+    const v = verdicts.get(id);
+    if (v === undefined) {
+      missingVerdicts.push(id);
+      continue;
+    }
+    baseTwins++;
+    if (v.pass) basePasses++;
+  }
+  const fails = missItems - missPasses;
+  return {
+    missItems,
+    missPasses,
+    rawMiss: pct(missPasses, missItems) ?? Number.NaN,
+    baseTwins,
+    basePasses,
+    rawBase: pct(basePasses, baseTwins) ?? Number.NaN,
+    verdictVsAttempt: { passes: missPasses, passAttempt: pct(passAttempts, missPasses), fails, failAttempt: pct(failAttempts, fails) },
+    losses: { ...losses, heldBackFailed },
+    failed,
+    missingVerdicts,
+  };
+}
