@@ -1,0 +1,414 @@
+/**
+ * BFCL's `TradingBot` (`trading_bot.py`): orders, an account, a watch list and stock
+ * quotes. Behaviour that the checker sees and that is easy to get wrong: digit-string
+ * order keys of a config become ints at load; `place_order` stores status `Open` but
+ * answers `Pending`, casts the price to float and only checks the balance for buys (never
+ * debits it); deposits and withdrawals draw a timestamp from `random.Random(1053520)`
+ * (2024-09-01 10:30:00 plus `randint` over one day, which BFCL renders back through local
+ * time — the same wall-clock text in every time zone without a DST change that day);
+ * `get_current_time` is the fixed `10:30 AM`; long_context swaps in filler from
+ * `long_context.py` (moving averages, order metadata, watch list, transactions, sectors).
+ */
+import { PyDict } from "../../python/containers.js";
+import { PyDatetime } from "../../python/datetime.js";
+import { PyException } from "../../python/exception.js";
+import { formatFixed } from "../../python/format.js";
+import { pyAbs, pyAdd, pyContains, pyEquals, pyFloat, pyGe, pyGt, pyInt, pyIter, pyLe, pyMul, pyNotEquals, pySub, pyTruthy } from "../../python/ops.js";
+import { PyRandom } from "../../python/random.js";
+import { pyRepr, pyStr } from "../../python/repr.js";
+import type { PyValue } from "../../python/value.js";
+import type { ApiInstance, LongContextData, MethodSpec } from "../types.js";
+import type { PythonProcess } from "./process.js";
+import { anyGet, strptime, dict, dictGet, getItem, joinStr, method, noAttribute, opt, req, setItem, strLower } from "./class-support.js";
+
+const RANDOM_SEED = 1053520n;
+/** `CURRENT_TIME = datetime(2024, 9, 1, 10, 30)`. */
+const CURRENT_TIME = new PyDatetime(2024, 9, 1, 10, 30);
+const SECONDS_PER_DAY = 86400n;
+
+function stock(price: number, percentChange: number, volume: number, ma5: number, ma20: number): PyDict {
+  return dict([
+    ["price", price],
+    ["percent_change", percentChange],
+    ["volume", volume],
+    ["MA(5)", ma5],
+    ["MA(20)", ma20],
+  ]);
+}
+
+/** A fresh copy of the module's `DEFAULT_STATE` (the Python code deep-copies it on every load). */
+function defaultState(): Map<string, PyValue> {
+  return new Map<string, PyValue>([
+    [
+      "orders",
+      dict([
+        [12345n, dict([["id", 12345n], ["order_type", "Buy"], ["symbol", "AAPL"], ["price", 210.65], ["amount", 10n], ["status", "Completed"]])],
+        [12446n, dict([["id", 12446n], ["order_type", "Sell"], ["symbol", "GOOG"], ["price", 2840.56], ["amount", 5n], ["status", "Pending"]])],
+      ]),
+    ],
+    ["account_info", dict([["account_id", 12345n], ["balance", 10000.0], ["binding_card", 1974202140965533n]])],
+    ["authenticated", false],
+    ["market_status", "Closed"],
+    ["order_counter", 12446n],
+    [
+      "stocks",
+      dict([
+        ["AAPL", stock(227.16, 0.17, 2.552, 227.11, 227.09)],
+        ["GOOG", stock(2840.34, 0.24, 1.123, 2835.67, 2842.15)],
+        ["TSLA", stock(667.92, -0.12, 1.654, 671.15, 668.2)],
+        ["MSFT", stock(310.23, 0.09, 3.234, 309.88, 310.11)],
+        ["NVDA", stock(220.34, 0.34, 1.234, 220.45, 220.67)],
+        ["ALPH", stock(1320.45, -0.08, 1.567, 1321.12, 1325.78)],
+        ["OMEG", stock(457.23, 0.12, 2.345, 456.78, 458.12)],
+        ["QUAS", stock(725.89, -0.03, 1.789, 726.45, 728.0)],
+        ["NEPT", stock(88.34, 0.19, 0.654, 88.21, 88.67)],
+        ["SYNX", stock(345.67, 0.11, 2.112, 345.34, 346.12)],
+        ["ZETA", stock(22.09, -0.05, 0.789, 22.12, 22.34)],
+      ]),
+    ],
+    ["watch_list", ["NVDA"]],
+    ["transaction_history", []],
+    ["random_seed", RANDOM_SEED],
+  ]);
+}
+
+const SYMBOL_BY_NAME = dict([
+  ["Apple", "AAPL"],
+  ["Google", "GOOG"],
+  ["Tesla", "TSLA"],
+  ["Microsoft", "MSFT"],
+  ["Nvidia", "NVDA"],
+  ["Zeta Corp", "ZETA"],
+  ["Alpha Tech", "ALPH"],
+  ["Omega Industries", "OMEG"],
+  ["Quasar Ltd.", "QUAS"],
+  ["Neptune Systems", "NEPT"],
+  ["Synex Solutions", "SYNX"],
+  ["Amazon", "AMZN"],
+  ["Gorilla", "GORI"],
+]);
+
+/** Python's `str.isdigit()` for the keys BFCL configs use (Unicode decimal digits). */
+function isDigitString(s: string): boolean {
+  return /^\p{Nd}+$/u.test(s);
+}
+
+/** `template.format(**fields)` for templates made of text, `{name}` fields and `{{`/`}}` escapes. */
+function formatNamed(template: PyValue, fields: ReadonlyMap<string, PyValue>): string {
+  if (typeof template !== "string") throw noAttribute(template, "format");
+  let out = "";
+  for (let i = 0; i < template.length; i++) {
+    const ch = template[i];
+    if (ch === "{") {
+      if (template[i + 1] === "{") {
+        out += "{";
+        i++;
+        continue;
+      }
+      const close = template.indexOf("}", i);
+      if (close < 0) throw new PyException("ValueError", "expected '}' before end of string");
+      const name = template.slice(i + 1, close);
+      const value = fields.get(name);
+      if (value === undefined) throw new PyException("KeyError", pyRepr(name));
+      out += pyStr(value);
+      i = close;
+    } else if (ch === "}") {
+      if (template[i + 1] !== "}") throw new PyException("ValueError", "Single '}' encountered in format string");
+      out += "}";
+      i++;
+    } else out += ch;
+  }
+  return out;
+}
+
+function listRemove(list: PyValue, x: PyValue): void {
+  if (!Array.isArray(list)) throw noAttribute(list, "remove");
+  const i = list.findIndex((y) => y === x || pyEquals(y, x));
+  if (i < 0) throw new PyException("ValueError", "list.remove(x): x not in list");
+  list.splice(i, 1);
+}
+
+function listAppend(list: PyValue, x: PyValue): void {
+  if (!Array.isArray(list)) throw noAttribute(list, "append");
+  list.push(x);
+}
+
+class TradingBot implements ApiInstance {
+  readonly className = "TradingBot" as const;
+  private orders: PyValue = new PyDict();
+  private accountInfo: PyValue = new PyDict();
+  private authenticated: PyValue = false;
+  private marketStatus: PyValue = "Closed";
+  private orderCounter: PyValue = 0n;
+  private stocks: PyValue = new PyDict();
+  private watchList: PyValue = [];
+  private transactionHistory: PyValue = [];
+  private longContext = false;
+  private filler: LongContextData | undefined;
+  private random = new PyRandom(RANDOM_SEED);
+  private loaded = false;
+  readonly methods: ReadonlyMap<string, MethodSpec>;
+
+  constructor() {
+    this.methods = new Map<string, MethodSpec>([
+      ["add_to_watchlist", method([req("stock")], ([s]) => this.addToWatchlist(s))],
+      ["cancel_order", method([req("order_id")], ([id]) => this.cancelOrder(id))],
+      ["filter_stocks_by_price", method([req("stocks"), req("min_price"), req("max_price")], ([s, lo, hi]) => this.filterStocksByPrice(s, lo, hi))],
+      ["fund_account", method([req("amount")], ([a]) => this.fundAccount(a))],
+      ["get_account_info", method([], () => this.getAccountInfo())],
+      ["get_available_stocks", method([req("sector")], ([s]) => this.getAvailableStocks(s))],
+      ["get_current_time", method([], () => dict([["current_time", CURRENT_TIME.strftime("%I:%M %p")]]))],
+      ["get_order_details", method([req("order_id")], ([id]) => this.getOrderDetails(id))],
+      ["get_order_history", method([], () => this.getOrderHistory())],
+      ["get_stock_info", method([req("symbol")], ([s]) => this.getStockInfo(s))],
+      ["get_symbol_by_name", method([req("name")], ([n]) => dict([["symbol", dictGet(SYMBOL_BY_NAME, n, "Stock not found")]]))],
+      ["get_transaction_history", method([opt("start_date", null), opt("end_date", null)], ([s, e]) => this.getTransactionHistory(s, e))],
+      ["get_watchlist", method([], () => this.getWatchlist())],
+      ["notify_price_change", method([req("stocks"), req("threshold")], ([s, t]) => this.notifyPriceChange(s, t))],
+      ["place_order", method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a]) => this.placeOrder(t, s, p, a))],
+      ["remove_stock_from_watchlist", method([req("symbol")], ([s]) => this.removeStockFromWatchlist(s))],
+      ["trading_get_login_status", method([], () => dict([["status", pyTruthy(this.authenticated)]]))],
+      ["trading_login", method([req("username"), req("password")], () => this.tradingLogin())],
+      ["trading_logout", method([], () => this.tradingLogout())],
+      ["withdraw_funds", method([req("amount")], ([a]) => this.withdrawFunds(a))],
+    ]);
+  }
+
+  loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
+    const d = defaultState();
+    const rawOrders = dictGet(config, "orders", d.get("orders")!);
+    if (!(rawOrders instanceof PyDict)) throw noAttribute(rawOrders, "items");
+    this.orders = new PyDict(rawOrders.entries().map(([k, v]) => [typeof k === "string" && isDigitString(k) ? pyInt(k) : k, v] as const));
+    this.accountInfo = dictGet(config, "account_info", d.get("account_info")!);
+    this.authenticated = dictGet(config, "authenticated", d.get("authenticated")!);
+    this.marketStatus = dictGet(config, "market_status", d.get("market_status")!);
+    this.orderCounter = dictGet(config, "order_counter", d.get("order_counter")!);
+    this.stocks = dictGet(config, "stocks", d.get("stocks")!);
+    this.watchList = dictGet(config, "watch_list", d.get("watch_list")!);
+    this.transactionHistory = dictGet(config, "transaction_history", d.get("transaction_history")!);
+    this.longContext = longContext;
+    this.filler = filler;
+    const seed = dictGet(config, "random_seed", d.get("random_seed")!);
+    this.random = new PyRandom(pyInt(seed));
+    this.loaded = true;
+  }
+
+  publicState(): [string, PyValue][] {
+    if (!this.loaded) return [];
+    return [
+      ["orders", this.orders],
+      ["account_info", this.accountInfo],
+      ["authenticated", this.authenticated],
+      ["market_status", this.marketStatus],
+      ["order_counter", this.orderCounter],
+      ["stocks", this.stocks],
+      ["watch_list", this.watchList],
+      ["transaction_history", this.transactionHistory],
+      ["long_context", this.longContext],
+    ];
+  }
+
+  /** A long_context.py constant; loading with long_context=True requires the filler. */
+  private fill(name: string): PyValue {
+    const v = this.filler?.get(name);
+    if (v === undefined) throw new Error(`long_context filler ${name} is missing`);
+    return v;
+  }
+
+  /** `_generate_transaction_timestamp`: CURRENT_TIME + randint over one day, as local wall-clock text. */
+  private transactionTimestamp(): string {
+    const offset = this.random.randint(0n, SECONDS_PER_DAY);
+    return CURRENT_TIME.plusSeconds(Number(offset)).strftime("%Y-%m-%d %H:%M:%S");
+  }
+
+  private getStockInfo(symbol: PyValue): PyValue {
+    if (!pyContains(this.stocks, symbol)) return dict([["error", `Stock with symbol '${pyStr(symbol)}' not found.`]]);
+    if (this.longContext) {
+      const original = getItem(this.stocks, symbol);
+      if (!(original instanceof PyDict)) throw noAttribute(original, "copy");
+      const copy = new PyDict(original.entries());
+      copy.set("MA(5)", this.fill("MA_5_EXTENSION"));
+      copy.set("MA(20)", this.fill("MA_20_EXTENSION"));
+      return copy;
+    }
+    return getItem(this.stocks, symbol);
+  }
+
+  private getOrderDetails(orderId: PyValue): PyValue {
+    if (!pyContains(this.orders, orderId)) {
+      const keys = this.orders instanceof PyDict ? this.orders.keys() : pyIter(this.orders);
+      return dict([["error", `Order with ID ${pyStr(orderId)} not found.` + "Here is the list of orders_id: " + pyRepr(keys)]]);
+    }
+    if (this.longContext) {
+      const original = getItem(this.orders, orderId);
+      if (!(original instanceof PyDict)) throw noAttribute(original, "copy");
+      const order = new PyDict(original.entries());
+      const symbol = getItem(order, "symbol");
+      const extension = this.fill("ORDER_DETAIL_EXTENSION");
+      if (!(extension instanceof PyDict)) throw noAttribute(extension, "items");
+      const formatted = new PyDict();
+      for (const [key, value] of extension.entries()) {
+        try {
+          formatted.set(key, formatNamed(value, new Map([["symbol", symbol]])));
+        } catch (e) {
+          if (e instanceof PyException && e.pyType === "KeyError") return dict([["error", `KeyError during formatting: ${e.pyMessage}`]]);
+          throw e;
+        }
+      }
+      order.set("metadata", formatted);
+      return order;
+    }
+    return getItem(this.orders, orderId);
+  }
+
+  private cancelOrder(orderId: PyValue): PyValue {
+    if (!pyContains(this.orders, orderId)) return dict([["error", `Order with ID ${pyStr(orderId)} not found.`]]);
+    const order = getItem(this.orders, orderId);
+    if (pyEquals(getItem(order, "status"), "Completed")) return dict([["error", `Can't cancel order ${pyStr(orderId)}. Order is already completed.`]]);
+    setItem(order, "status", "Cancelled");
+    return dict([["order_id", orderId], ["status", "Cancelled"]]);
+  }
+
+  private placeOrder(orderType: PyValue, symbol: PyValue, price: PyValue, amount: PyValue): PyValue {
+    if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to place an order."]]);
+    if (!pyContains(this.stocks, symbol)) return dict([["error", `Invalid stock symbol: ${pyStr(symbol)}`]]);
+    if (pyLe(price, 0n) || pyLe(amount, 0n)) return dict([["error", "Price and amount must be positive values."]]);
+    if (strLower(orderType) === "buy") {
+      const totalCost = pyMul(pyFloat(price), pyInt(amount));
+      if (pyGt(totalCost, anyGet(this.accountInfo, "balance", 0n))) {
+        const balance = anyGet(this.accountInfo, "balance", 0n);
+        return dict([["error", "Insufficient funds: required " + `$${formatFixed(totalCost, 2)} but only $${formatFixed(balance, 2)} available.`]]);
+      }
+    }
+    const floatPrice = pyFloat(price);
+    const orderId = this.orderCounter;
+    setItem(
+      this.orders,
+      orderId,
+      dict([
+        ["id", orderId],
+        ["order_type", orderType],
+        ["symbol", symbol],
+        ["price", floatPrice],
+        ["amount", amount],
+        ["status", "Open"],
+      ]),
+    );
+    this.orderCounter = pyAdd(this.orderCounter, 1n);
+    return dict([
+      ["order_id", orderId],
+      ["order_type", orderType],
+      ["status", "Pending"],
+      ["price", floatPrice],
+      ["amount", amount],
+    ]);
+  }
+
+  private withdrawFunds(amount: PyValue): PyValue {
+    if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to make a transaction."]]);
+    if (pyNotEquals(this.marketStatus, "Open")) return dict([["error", "Market is closed. Transactions are not allowed."]]);
+    if (pyLe(amount, 0n)) return dict([["error", "Transaction amount must be positive."]]);
+    if (pyGt(amount, getItem(this.accountInfo, "balance"))) return dict([["error", "Insufficient funds for withdrawal."]]);
+    setItem(this.accountInfo, "balance", pySub(getItem(this.accountInfo, "balance"), amount));
+    listAppend(this.transactionHistory, dict([["type", "withdrawal"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
+    return dict([["status", "Withdrawal successful"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+  }
+
+  private getAccountInfo(): PyValue {
+    if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to view account information."]]);
+    return this.accountInfo;
+  }
+
+  private tradingLogin(): PyValue {
+    if (pyTruthy(this.authenticated)) return dict([["status", "Already logged in"]]);
+    this.authenticated = true;
+    return dict([["status", "Logged in successfully"]]);
+  }
+
+  private tradingLogout(): PyValue {
+    if (!pyTruthy(this.authenticated)) return dict([["status", "No user is currently logged in"]]);
+    this.authenticated = false;
+    return dict([["status", "Logged out successfully"]]);
+  }
+
+  private fundAccount(amount: PyValue): PyValue {
+    if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to fund the account."]]);
+    if (pyLe(amount, 0n)) return dict([["error", "Funding amount must be positive."]]);
+    setItem(this.accountInfo, "balance", pyAdd(getItem(this.accountInfo, "balance"), amount));
+    listAppend(this.transactionHistory, dict([["type", "deposit"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
+    return dict([["status", "Account funded successfully"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+  }
+
+  private removeStockFromWatchlist(symbol: PyValue): PyValue {
+    if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to modify the watchlist."]]);
+    if (!pyContains(this.watchList, symbol)) return dict([["error", `Stock ${pyStr(symbol)} not found in watchlist.`]]);
+    listRemove(this.watchList, symbol);
+    return dict([["status", `Stock ${pyStr(symbol)} removed from watchlist successfully.`]]);
+  }
+
+  private getWatchlist(): PyValue {
+    if (!pyTruthy(this.authenticated)) return ["Error: User not authenticated. Please log in to view the watchlist."];
+    if (this.longContext) {
+      if (!Array.isArray(this.watchList)) throw noAttribute(this.watchList, "copy");
+      return [...this.watchList, ...pyIter(this.fill("WATCH_LIST_EXTENSION"))];
+    }
+    return dict([["watchlist", this.watchList]]);
+  }
+
+  private getOrderHistory(): PyValue {
+    if (!pyTruthy(this.authenticated)) return [dict([["error", "User not authenticated. Please log in to view order history."]])];
+    return dict([["history", this.orders instanceof PyDict ? this.orders.keys() : pyIter(this.orders)]]);
+  }
+
+  private getTransactionHistory(startDate: PyValue, endDate: PyValue): PyValue {
+    if (!pyTruthy(this.authenticated)) return [dict([["error", "User not authenticated. Please log in to view transaction history."]])];
+    const start = pyTruthy(startDate) ? strptime(startDate, "%Y-%m-%d") : PyDatetime.min;
+    const end = pyTruthy(endDate) ? strptime(endDate, "%Y-%m-%d") : PyDatetime.max;
+    const filtered = pyIter(this.transactionHistory).filter((t) => {
+      const when = strptime(getItem(t, "timestamp"), "%Y-%m-%d %H:%M:%S");
+      return start.ordinalSeconds <= when.ordinalSeconds && when.ordinalSeconds <= end.ordinalSeconds;
+    });
+    if (this.longContext) filtered.push(...pyIter(this.fill("TRANSACTION_HISTORY_EXTENSION")));
+    return dict([["transaction_history", filtered]]);
+  }
+
+  private getAvailableStocks(sector: PyValue): PyValue {
+    const technology: PyValue[] = ["AAPL", "GOOG", "MSFT", "NVDA"];
+    const automobile: PyValue[] = ["TSLA", "F", "GM"];
+    if (this.longContext) {
+      technology.push(...pyIter(this.fill("TECHNOLOGY_EXTENSION")));
+      automobile.push(...pyIter(this.fill("AUTOMOBILE_EXTENSION")));
+    }
+    const sectors = dict([
+      ["Technology", technology],
+      ["Automobile", automobile],
+    ]);
+    return dict([["stock_list", dictGet(sectors, sector, [])]]);
+  }
+
+  private filterStocksByPrice(stocks: PyValue, minPrice: PyValue, maxPrice: PyValue): PyValue {
+    const priceOf = (symbol: PyValue) => anyGet(anyGet(this.stocks, symbol, new PyDict()), "price", 0n);
+    const filtered = pyIter(stocks).filter((symbol) => pyGe(priceOf(symbol), minPrice) && pyLe(priceOf(symbol), maxPrice));
+    return dict([["filtered_stocks", filtered]]);
+  }
+
+  private addToWatchlist(stock: PyValue): PyValue {
+    if (!pyContains(this.watchList, stock)) {
+      if (pyContains(this.stocks, stock)) listAppend(this.watchList, stock);
+    }
+    return dict([["watchlist", this.watchList]]);
+  }
+
+  private notifyPriceChange(stocks: PyValue, threshold: PyValue): PyValue {
+    const changed = pyIter(stocks).filter(
+      (symbol) => pyContains(this.stocks, symbol) && pyGe(pyAbs(getItem(getItem(this.stocks, symbol), "percent_change")), threshold),
+    );
+    if (changed.length > 0) return dict([["notification", `Stocks ${joinStr(", ", changed)} have significant price changes.`]]);
+    return dict([["notification", "No significant price changes in the selected stocks."]]);
+  }
+}
+
+/** A fresh `TradingBot()`; it keeps no module-level state, so the process is not consulted. */
+export function newTradingBot(_process?: PythonProcess): ApiInstance {
+  return new TradingBot();
+}
