@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { PyDict } from "../../python/containers.js";
+import { join, resolve } from "node:path";
+import { longContextPathIn } from "../../io/long-context.js";
+import { projectRoot, sharedDir } from "../../testing/shared.js";
+import { parseLongContextModule } from "../long-context.js";
+import { replayVectorFile, runCall, summarize } from "./class-vectors.js";
+import { newTravelApi } from "./travel-api.js";
+
+/** BFCL's long_context.py from the checkout beside the project (or BFCL_EVAL_DIR); the tests fail loudly without it. */
+function bfclFiller() {
+  const dir = process.env.BFCL_EVAL_DIR ?? resolve(projectRoot, "..", "gorilla-src", "berkeley-function-call-leaderboard");
+  const path = longContextPathIn(dir);
+  if (!path) throw new Error(`BFCL's long_context.py not found under ${dir} (set BFCL_EVAL_DIR)`);
+  // the executor helper's parseLongContextModule still trips on the space after `=`; feed it trimmed statements
+  const text = readFileSync(path, "utf8").replace(/^([A-Z_][A-Z0-9_]*)[ \t]*=[ \t]*/gm, "$1 = ").replace(/^([A-Z_][A-Z0-9_]*) = /gm, "$1 =");
+  const parsed = parseLongContextModule(text, path);
+  if (!parsed.ok) throw new Error(`cannot read ${path}: ${parsed.problems.map((q) => q.message).join("; ")}`);
+  return parsed.value;
+}
+const io = { readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"), filler: bfclFiller };
+const outcomes = replayVectorFile(readFileSync(new URL("./testdata/travel-api.vectors.json", import.meta.url), "utf8"), (p, today) => newTravelApi(p, today), io);
+
+describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
+  it("replays every ground-truth call of base, miss_func, miss_param and long_context (e.g. multi_turn_base_0's cancel_booking('3426812'))", () => {
+    const s = summarize(outcomes, "gt");
+    expect(s.mismatches).toEqual([]);
+    expect(s.cases).toBe(200);
+  });
+  it("matches on the error paths, wrong-typed arguments and long_context filler", () => {
+    const s = summarize(outcomes, "inline");
+    expect(s.mismatches).toEqual([]);
+    expect(s.calls).toBeGreaterThan(100);
+  });
+  it("matches on gpt-oss's own calls (run 2025-11-12-main)", () => {
+    const s = summarize(outcomes, "model");
+    expect(s.mismatches).toEqual([]);
+    expect(s.cases).toBeGreaterThan(200);
+  });
+  it("draws tokens, cards and booking ids from Random(141053) in BFCL's order", () => {
+    const t = newTravelApi(undefined, () => [2025, 11, 12]);
+    t.loadScenario(new PyDict(), false);
+    expect(runCall(t, "authenticate_travel(client_id='c', client_secret='s', refresh_token='r', grant_type='read', user_first_name='A', user_last_name='B')")).toBe(
+      '{"expires_in": 2, "access_token": "251675", "token_type": "Bearer", "scope": "read"}',
+    );
+    expect(runCall(t, "register_credit_card(access_token='251675', card_number='1', expiration_date='1/30', cardholder_name='A B', card_verification_number=1)")).toBe('{"card_id": "391310425148"}');
+    expect(runCall(t, "get_credit_card_balance(access_token='251675', card_id='391310425148')")).toBe('{"card_balance": 58617}');
+    const fresh = newTravelApi(undefined, () => [2025, 11, 12]);
+    fresh.loadScenario(new PyDict([["access_token", "t"], ["token_expires_in", 1n], ["credit_card_list", new PyDict([["c", new PyDict([["balance", 1000.0]])]])]]), false);
+    expect(runCall(fresh, "book_flight(access_token='t', card_id='c', travel_date='2024-11-15', travel_from='SFO', travel_to='LAX', travel_class='economy')")).toBe(
+      '{"booking_id": "3426812", "transaction_id": "45451592", "booking_status": true, "booking_history": {}}',
+    );
+  });
+});
