@@ -17,8 +17,8 @@ export type PyExpr =
   | ({ kind: "int"; value: bigint } & Span)
   | ({ kind: "float"; value: number } & Span)
   | ({ kind: "imag"; value: number } & Span)
-  /** A string literal after escape processing and implicit concatenation. */
-  | ({ kind: "str"; value: string } & Span)
+  /** A string literal after escape processing and implicit concatenation; `u` when the first piece had a `u` prefix (CPython's `Constant.kind == "u"`, which `ast.unparse` writes back). */
+  | ({ kind: "str"; value: string; u?: true } & Span)
   | ({ kind: "bytes"; value: Uint8Array } & Span)
   | ({ kind: "bool"; value: boolean } & Span)
   | ({ kind: "none" } & Span)

@@ -125,3 +125,101 @@ export function roundDecimalString(x: number, ndigits: number): { negative: bool
   s = `${s.slice(0, s.length - ndigits)}.${s.slice(s.length - ndigits)}`;
   return { negative, text: s };
 }
+
+const ln2Cache = new Map<number, bigint>();
+
+/** atanh(p/q)·2^F by the odd power series; converges fast for |p/q| ≤ 0.18. */
+function atanhFixed(p: bigint, q: bigint, F: number): bigint {
+  // work on |p/q|: arithmetic right shifts of negative terms would never reach zero
+  if (p < 0n) return -atanhFixed(-p, q, F);
+  const bf = BigInt(F);
+  const z = (p << bf) / q;
+  const z2 = (z * z) >> bf;
+  let term = z;
+  let sum = 0n;
+  for (let k = 1n; term !== 0n; k += 2n) {
+    sum += term / k;
+    term = (term * z2) >> bf;
+  }
+  return sum;
+}
+
+/** ln 2 · 2^F (cached per F). */
+export function ln2Fixed(F: number): bigint {
+  let v = ln2Cache.get(F);
+  if (v === undefined) {
+    v = 2n * atanhFixed(1n, 3n, F);
+    ln2Cache.set(F, v);
+  }
+  return v;
+}
+
+/** ln(num/den)·2^F for a positive rational, absolute error a few units of 2^-F. */
+export function lnRatioFixed(num: bigint, den: bigint, F: number): bigint {
+  if (num <= 0n || den <= 0n) throw new RangeError("lnRatioFixed of a non-positive value");
+  let k = bitLength(num) - bitLength(den);
+  let mNum = num;
+  let mDen = den;
+  if (k >= 0) mDen <<= BigInt(k);
+  else mNum <<= BigInt(-k);
+  // m in (1/2, 2); move into [1/√2, √2]
+  if (mNum * mNum > 2n * mDen * mDen) {
+    mDen <<= 1n;
+    k += 1;
+  } else if (2n * mNum * mNum < mDen * mDen) {
+    mNum <<= 1n;
+    k -= 1;
+  }
+  const G = F + 8;
+  const total = 2n * atanhFixed(mNum - mDen, mNum + mDen, G) + BigInt(k) * ln2Fixed(G);
+  return total >> 8n;
+}
+
+/** exp(z) for a fixed-point z (z·2^F given) as mantissa·2^exp2 with mantissa ≈ 2^F, relative error ~2^-(F-8). */
+export function expFixed(zF: bigint, F: number): { mant: bigint; exp2: number } {
+  const G = F + 16;
+  const bg = BigInt(G);
+  const z = zF << 16n;
+  const ln2 = ln2Fixed(G);
+  // k = round(z / ln2)
+  let k = z / ln2;
+  let r = z - k * ln2;
+  if (2n * r > ln2) {
+    k += 1n;
+    r -= ln2;
+  } else if (2n * r < -ln2) {
+    k -= 1n;
+    r += ln2;
+  }
+  // halve r eight times, Taylor, square back (BigInt division truncates toward zero, so terms vanish)
+  const s = 8n;
+  r /= 1n << s;
+  const one = 1n << bg;
+  let term = one;
+  let sum = one;
+  for (let i = 1n; term !== 0n; i++) {
+    term = (term * r) / (one * i);
+    sum += term;
+  }
+  for (let i = 0n; i < s; i++) sum = (sum * sum) >> bg;
+  return { mant: sum, exp2: Number(k) - G };
+}
+
+/**
+ * x**y for finite x > 0 and finite y, correctly rounded (what glibc's `pow` returns in all
+ * but astronomically rare cases; V8's Math.pow is often one ulp off).
+ */
+export function powPositive(x: number, y: number): number {
+  if (x === 1 || y === 0) return 1;
+  const rx = floatToRatio(x);
+  const ry = floatToRatio(y);
+  // rough magnitude first: outside ±1100 nats the result is 0 or inf
+  const approx = y * Math.log(x);
+  if (approx > 745) return Infinity;
+  if (approx < -760) return 0;
+  const F = 128 + Math.max(0, bitLength(ry.num) - bitLength(ry.den));
+  const lnx = lnRatioFixed(rx.num, rx.den, F);
+  const zF = (lnx * ry.num) / ry.den;
+  const { mant, exp2 } = expFixed(zF, F);
+  return exp2 >= 0 ? ratioToFloat(mant << BigInt(exp2), 1n) : ratioToFloat(mant, 1n << BigInt(-exp2));
+}

@@ -7,7 +7,8 @@
 import type { PyObject, PyValue } from "./value.js";
 import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
-import { bitLength, floatToRatio, ratioToFloat, roundDecimalString } from "./numeric.js";
+import { bitLength, floatToRatio, powPositive, ratioToFloat, roundDecimalString } from "./numeric.js";
+import * as reprModule from "./repr.js";
 
 export { formatFixed } from "./format.js";
 export { strSplitlines, strSplit, strStrip, strLStrip, strRStrip, strIsSpace, strLen } from "./strings.js";
@@ -320,7 +321,6 @@ export function pyMul(a: PyValue, b: PyValue): PyValue {
   if (seq !== null) {
     const n = asInt(count!);
     if (n === undefined) {
-      if (isSeq(count!)) throw unsupported("*", a, b);
       throw new PyException("TypeError", `can't multiply sequence by non-int of type '${pyTypeName(count!)}'`);
     }
     if (typeof seq === "string") return seq.repeat(repeatCount(n, seq.length));
@@ -357,7 +357,7 @@ export function pyTrueDiv(a: PyValue, b: PyValue): PyValue {
 function floatDivmod(vx: number, wx: number): [number, number] {
   let mod = vx % wx;
   let div = (vx - mod) / wx;
-  if (mod) {
+  if (mod !== 0) {
     if (wx < 0 !== mod < 0) {
       mod += wx;
       div -= 1.0;
@@ -366,7 +366,7 @@ function floatDivmod(vx: number, wx: number): [number, number] {
     mod = wx < 0 || Object.is(wx, -0) ? -0 : 0;
   }
   let floordiv: number;
-  if (div) {
+  if (div !== 0) {
     floordiv = Math.floor(div);
     if (div - floordiv > 0.5) floordiv += 1.0;
   } else {
@@ -421,10 +421,7 @@ export class PyComplex implements PyObject {
   readonly pyTypeName = "complex";
   constructor(readonly re: number, readonly im: number) {}
   pyRepr(): string {
-    const fmt = (x: number) => {
-      const s = reprFloatNoSuffix(x);
-      return s;
-    };
+    const fmt = reprFloatNoSuffix;
     const imag = `${fmt(this.im)}j`;
     if (this.re === 0 && !Object.is(this.re, -0)) return imag;
     const sign = this.im < 0 || Object.is(this.im, -0) || (Number.isNaN(this.im) && false) ? "" : "+";
@@ -441,11 +438,9 @@ export class PyComplex implements PyObject {
 function reprFloatNoSuffix(x: number): string {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  const { floatRepr } = reprModule;
-  const s = floatRepr(x);
+  const s = reprModule.floatRepr(x);
   return s.endsWith(".0") ? s.slice(0, -2) : s;
 }
-import * as reprModule from "./repr.js";
 
 /** Exact `x ** n` for a finite float and an int exponent, correctly rounded (what glibc's pow returns). */
 function floatPowInt(x: number, n: bigint): number {
@@ -489,7 +484,7 @@ export function pyPow(a: PyValue, b: PyValue): PyValue {
   if (Number.isNaN(y)) return x === 1 ? 1 : NaN;
   if (x < 0 && Number.isFinite(x) && Number.isFinite(y) && !Number.isInteger(y)) {
     // Python 3 returns a complex number: |x|**y * e^(iπy)
-    const r = Math.pow(-x, y);
+    const r = powPositive(-x, y);
     const ang = Math.PI * y;
     return new PyComplex(r * Math.cos(ang), r * Math.sin(ang));
   }
@@ -498,11 +493,12 @@ export function pyPow(a: PyValue, b: PyValue): PyValue {
   }
   if (x === 1 || y === 0) return 1;
   if (x === -1 && !Number.isFinite(y)) return 1;
-  return checkFloatResult(Math.pow(x, y), x);
+  if (x > 0 && Number.isFinite(x) && Number.isFinite(y)) return checkFloatResult(powPositive(x, y), x, y);
+  return checkFloatResult(Math.pow(x, y), x, y);
 }
 
-function checkFloatResult(r: number, base: number): number {
-  if (!Number.isFinite(r) && Number.isFinite(base)) throw new PyException("OverflowError", "(34, 'Numerical result out of range')");
+function checkFloatResult(r: number, base: number, exponent = 0): number {
+  if (!Number.isFinite(r) && Number.isFinite(base) && Number.isFinite(exponent)) throw new PyException("OverflowError", "(34, 'Numerical result out of range')");
   return r;
 }
 

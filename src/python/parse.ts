@@ -543,6 +543,7 @@ class Parser {
       for (let k = 0; k < value.length; k++) arr[k] = value.charCodeAt(k);
       return { kind: "bytes", value: arr, start: first.start, end };
     }
+    if (first.kind === "string" && first.str.u) return { kind: "str", value, u: true, start: first.start, end };
     return { kind: "str", value, start: first.start, end };
   }
 

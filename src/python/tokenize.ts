@@ -21,6 +21,8 @@ export interface StringToken {
   readonly bytes: boolean;
   /** f-strings are kept opaque: `value` is unused and the parser records only the source. */
   readonly fstring: boolean;
+  /** Written with a lowercase `u` prefix. */
+  readonly u: boolean;
 }
 
 /** A token with its half-open span in the source. */
@@ -228,9 +230,11 @@ class Tokenizer {
     }
     const q = src.charCodeAt(p);
     if (p > start && (q === 34 || q === 39)) {
-      const prefix = src.slice(start, p).toLowerCase();
+      const written = src.slice(start, p);
+      const prefix = written.toLowerCase();
       if (isValidPrefix(prefix)) {
-        this.string(p, prefix);
+        // CPython marks only a lowercase `u` prefix (Constant.kind == "u")
+        this.string(p, prefix, written === "u");
         return;
       }
     }
@@ -383,7 +387,7 @@ class Tokenizer {
   // ---- strings -----------------------------------------------------------------------
 
   /** Read a string literal whose opening quote is at `q` (prefix letters already read). */
-  private string(q: number, prefix: string): void {
+  private string(q: number, prefix: string, lowercaseU = false): void {
     const src = this.src;
     const start = this.pos;
     const raw = prefix.includes("r");
@@ -431,7 +435,7 @@ class Tokenizer {
       value = raw ? normalizeNewlines(body) : decodeEscapes(body, bytes, bodyStart);
     }
     this.pos = p;
-    this.tokens.push({ kind: "string", str: { value, bytes, fstring }, start, end: p });
+    this.tokens.push({ kind: "string", str: { value, bytes, fstring, u: lowercaseU }, start, end: p });
   }
 }
 

@@ -1,0 +1,394 @@
+/**
+ * Evaluates the constant part of a parsed Python expression — what `eval` would produce
+ * for call arguments such as `[1, 2.0, 'a']`, `-3`, `{'k': (1,)}`, `1+2` or `'a' * 3` —
+ * without running anything. Names and calls are delegated to hooks (the executor resolves
+ * nested method calls); by default they raise Python's NameError/TypeError.
+ */
+import type { PyExpr } from "./ast.js";
+import type { PyObject, PyValue } from "./value.js";
+import { PyTuple, PyDict, PySet } from "./containers.js";
+import { PyException } from "./exception.js";
+import {
+  PyComplex,
+  asInt,
+  pyAdd,
+  pyContains,
+  pyEquals,
+  pyCompare,
+  pyFloorDiv,
+  pyIter,
+  pyMod,
+  pyMul,
+  pyNeg,
+  pyPos,
+  pyPow,
+  pySub,
+  pyTrueDiv,
+  pyTruthy,
+  pyTypeName,
+  pyIndex,
+  pyLen,
+} from "./ops.js";
+import { pyRepr as pyReprLazy } from "./repr.js";
+
+/** Python's `Ellipsis` singleton. */
+export const PY_ELLIPSIS: PyObject = { pyTypeName: "ellipsis", pyRepr: () => "Ellipsis" };
+
+/** A Python `bytes` value (only literals reach here; BFCL's methods never take bytes). */
+export class PyBytes implements PyObject {
+  readonly pyTypeName = "bytes";
+  constructor(readonly data: Uint8Array) {}
+  pyRepr(): string {
+    const hasSingle = this.data.includes(0x27);
+    const hasDouble = this.data.includes(0x22);
+    const q = hasSingle && !hasDouble ? '"' : "'";
+    let s = "b" + q;
+    for (const b of this.data) {
+      if (b === 0x5c) s += "\\\\";
+      else if (b === q.charCodeAt(0)) s += "\\" + q;
+      else if (b === 0x09) s += "\\t";
+      else if (b === 0x0a) s += "\\n";
+      else if (b === 0x0d) s += "\\r";
+      else if (b < 0x20 || b >= 0x7f) s += "\\x" + b.toString(16).padStart(2, "0");
+      else s += String.fromCharCode(b);
+    }
+    return s + q;
+  }
+  pyEq(other: PyValue): boolean {
+    return other instanceof PyBytes && other.data.length === this.data.length && other.data.every((b, i) => b === this.data[i]);
+  }
+}
+
+/** How names and calls inside an expression are resolved; both default to raising like Python. */
+export interface LiteralEvalHooks {
+  /** Value of a bare name (`True`/`False`/`None` never reach here). Default: NameError. */
+  name?(id: string, node: PyExpr): PyValue;
+  /** Value of a call node. Default: TypeError/NameError as evaluating it without the executor would. */
+  call?(node: Extract<PyExpr, { kind: "call" }>, evaluate: (e: PyExpr) => PyValue): PyValue;
+  /** Value of `obj.attr`. Default: AttributeError. */
+  attribute?(node: Extract<PyExpr, { kind: "attribute" }>, evaluate: (e: PyExpr) => PyValue): PyValue;
+}
+
+function nameError(id: string): PyException {
+  return new PyException("NameError", `name '${id}' is not defined`);
+}
+
+function hashable(v: PyValue): PyValue {
+  // PyDict/PySet call keyOf, which raises `unhashable type: 'list'` for us
+  return v;
+}
+
+function subscript(container: PyValue, index: PyValue): PyValue {
+  if (Array.isArray(container) || container instanceof PyTuple || typeof container === "string") {
+    const items: readonly PyValue[] = typeof container === "string" ? Array.from(container) : Array.isArray(container) ? container : container.items;
+    const kind = typeof container === "string" ? "string" : Array.isArray(container) ? "list" : "tuple";
+    const i = asInt(index);
+    if (i === undefined) throw new PyException("TypeError", `${kind} indices must be integers or slices, not ${pyTypeName(index)}`);
+    const n = BigInt(items.length);
+    const j = i < 0n ? i + n : i;
+    if (j < 0n || j >= n) throw new PyException("IndexError", `${kind} index out of range`);
+    return items[Number(j)];
+  }
+  if (container instanceof PyDict) {
+    const v = container.get(index);
+    if (v === undefined) throw new PyException("KeyError", pyReprLazy(index));
+    return v;
+  }
+  throw new PyException("TypeError", `'${pyTypeName(container)}' object is not subscriptable`);
+}
+
+
+function sliceOf(container: PyValue, lower: PyValue, upper: PyValue, step: PyValue): PyValue {
+  const items: readonly PyValue[] | null = typeof container === "string" ? Array.from(container) : Array.isArray(container) ? container : container instanceof PyTuple ? container.items : null;
+  if (items === null) throw new PyException("TypeError", `'${pyTypeName(container)}' object is not subscriptable`);
+  const n = items.length;
+  const st = step === null ? 1 : Number(pyIndex(step));
+  if (st === 0) throw new PyException("ValueError", "slice step cannot be zero");
+  const norm = (v: PyValue, dflt: number, lo: number, hi: number) => {
+    if (v === null) return dflt;
+    let x = Number(pyIndex(v));
+    if (x < 0) x += n;
+    return Math.min(Math.max(x, lo), hi);
+  };
+  const start = st > 0 ? norm(lower, 0, 0, n) : norm(lower, n - 1, -1, n - 1);
+  const stop = st > 0 ? norm(upper, n, 0, n) : norm(upper, -1, -1, n - 1);
+  const out: PyValue[] = [];
+  if (st > 0) for (let i = start; i < stop; i += st) out.push(items[i]);
+  else for (let i = start; i > stop; i += st) out.push(items[i]);
+  if (typeof container === "string") return out.join("");
+  return Array.isArray(container) ? out : new PyTuple(out);
+}
+
+function bitOp(op: string, a: PyValue, b: PyValue): PyValue {
+  const x = asInt(a);
+  const y = asInt(b);
+  if (x === undefined || y === undefined) {
+    if (a instanceof PySet && b instanceof PySet) {
+      if (op === "|") return new PySet([...a.values(), ...b.values()]);
+      if (op === "&") return new PySet(a.values().filter((v) => b.has(v)));
+      if (op === "^") return new PySet([...a.values().filter((v) => !b.has(v)), ...b.values().filter((v) => !a.has(v))]);
+    }
+    if (a instanceof PyDict && b instanceof PyDict && op === "|") {
+      const d = new PyDict(a.entries());
+      for (const [k, v] of b.entries()) d.set(k, v);
+      return d;
+    }
+    throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  }
+  const bothBool = typeof a === "boolean" && typeof b === "boolean";
+  switch (op) {
+    case "&":
+      return bothBool ? (a as boolean) && (b as boolean) : x & y;
+    case "|":
+      return bothBool ? (a as boolean) || (b as boolean) : x | y;
+    case "^":
+      return bothBool ? a !== b : x ^ y;
+    case "<<":
+      if (y < 0n) throw new PyException("ValueError", "negative shift count");
+      if (y > 1n << 24n) throw new PyException("OverflowError", "too many digits in integer");
+      return x << y;
+    case ">>":
+      if (y < 0n) throw new PyException("ValueError", "negative shift count");
+      return x >> y;
+  }
+  throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+function compareOne(op: string, a: PyValue, b: PyValue): boolean {
+  switch (op) {
+    case "==":
+      return pyEquals(a, b);
+    case "!=":
+      return !pyEquals(a, b);
+    case "<":
+    case "<=":
+    case ">":
+    case ">=":
+      return pyCompare(op, a, b);
+    case "in":
+      return pyContains(b, a);
+    case "not in":
+      return !pyContains(b, a);
+    case "is":
+      return a === b || (a === null && b === null);
+    case "is not":
+      return !(a === b);
+  }
+  throw new PyException("SyntaxError", `invalid comparison operator ${op}`);
+}
+
+/**
+ * The value Python's `eval` gives a constant expression. Raises PyException for what Python
+ * would raise (NameError for unknown names, TypeError for bad operands, `unhashable type`…)
+ * and for constructs that are not values (lambda, comprehension, f-string, starred outside a
+ * display).
+ */
+export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue {
+  const ev = (e: PyExpr): PyValue => evalLiteral(e, hooks);
+  const elements = (elts: PyExpr[]): PyValue[] => {
+    const out: PyValue[] = [];
+    for (const e of elts) {
+      if (e.kind === "starred") out.push(...pyIter(ev(e.value)));
+      else out.push(ev(e));
+    }
+    return out;
+  };
+  switch (expr.kind) {
+    case "int":
+    case "float":
+    case "str":
+    case "bool":
+      return expr.value;
+    case "imag":
+      return new PyComplex(0, expr.value);
+    case "bytes":
+      return new PyBytes(expr.value);
+    case "none":
+      return null;
+    case "ellipsis":
+      return PY_ELLIPSIS;
+    case "name":
+      if (hooks.name) return hooks.name(expr.id, expr);
+      throw nameError(expr.id);
+    case "list":
+      return elements(expr.elts);
+    case "tuple":
+      return new PyTuple(elements(expr.elts));
+    case "set": {
+      const s = new PySet();
+      for (const v of elements(expr.elts)) s.add(hashable(v));
+      return s;
+    }
+    case "dict": {
+      const d = new PyDict();
+      expr.keys.forEach((k, i) => {
+        if (k === null) {
+          const m = ev(expr.values[i]);
+          if (!(m instanceof PyDict)) throw new PyException("TypeError", `'${pyTypeName(m)}' object is not a mapping`);
+          for (const [kk, vv] of m.entries()) d.set(kk, vv);
+        } else {
+          const key = ev(k);
+          const val = ev(expr.values[i]);
+          d.set(hashable(key), val);
+        }
+      });
+      return d;
+    }
+    case "unary": {
+      const v = ev(expr.operand);
+      switch (expr.op) {
+        case "-":
+          return v instanceof PyComplex ? new PyComplex(-v.re, -v.im) : pyNeg(v);
+        case "+":
+          return pyPos(v);
+        case "not":
+          return !pyTruthy(v);
+        case "~": {
+          const i = asInt(v);
+          if (i === undefined) throw new PyException("TypeError", `bad operand type for unary ~: '${pyTypeName(v)}'`);
+          return -i - 1n;
+        }
+      }
+      break;
+    }
+    case "binary": {
+      const a = ev(expr.left);
+      const b = ev(expr.right);
+      if (a instanceof PyComplex || b instanceof PyComplex) return complexOp(expr.op, a, b);
+      switch (expr.op) {
+        case "+":
+          return pyAdd(a, b);
+        case "-":
+          return pySub(a, b);
+        case "*":
+          return pyMul(a, b);
+        case "/":
+          return pyTrueDiv(a, b);
+        case "//":
+          return pyFloorDiv(a, b);
+        case "%":
+          return pyMod(a, b);
+        case "**":
+          return pyPow(a, b);
+        case "@":
+          throw new PyException("TypeError", `unsupported operand type(s) for @: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+        default:
+          return bitOp(expr.op, a, b);
+      }
+    }
+    case "boolop": {
+      let v: PyValue = null;
+      for (const e of expr.values) {
+        v = ev(e);
+        if (expr.op === "and" ? !pyTruthy(v) : pyTruthy(v)) return v;
+      }
+      return v;
+    }
+    case "compare": {
+      let left = ev(expr.left);
+      for (let i = 0; i < expr.ops.length; i++) {
+        const right = ev(expr.comparators[i]);
+        if (!compareOne(expr.ops[i], left, right)) return false;
+        left = right;
+      }
+      return true;
+    }
+    case "ifexp":
+      return pyTruthy(ev(expr.test)) ? ev(expr.body) : ev(expr.orelse);
+    case "subscript": {
+      const container = ev(expr.value);
+      if (expr.index.kind === "slice") {
+        const s = expr.index;
+        return sliceOf(container, s.lower ? ev(s.lower) : null, s.upper ? ev(s.upper) : null, s.step ? ev(s.step) : null);
+      }
+      return subscript(container, ev(expr.index));
+    }
+    case "attribute":
+      if (hooks.attribute) return hooks.attribute(expr, ev);
+      {
+        const v = ev(expr.value);
+        throw new PyException("AttributeError", `'${pyTypeName(v)}' object has no attribute '${expr.attr}'`);
+      }
+    case "call":
+      if (hooks.call) return hooks.call(expr, ev);
+      return defaultCall(expr, ev);
+    case "slice":
+      throw new PyException("SyntaxError", "invalid syntax");
+    case "starred":
+      throw new PyException("SyntaxError", "can't use starred expression here");
+    case "lambda":
+    case "comprehension":
+    case "fstring":
+      throw new PyException("ValueError", `not a literal: ${expr.kind}`);
+  }
+  throw new PyException("ValueError", `not a literal: ${(expr as PyExpr).kind}`);
+}
+
+/** Without an executor, a call can only be a builtin we model; everything else is Python's NameError. */
+function defaultCall(expr: Extract<PyExpr, { kind: "call" }>, ev: (e: PyExpr) => PyValue): PyValue {
+  if (expr.func.kind !== "name") {
+    const f = ev(expr.func);
+    throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
+  }
+  const args = expr.args.map(ev);
+  if (expr.keywords.length === 0) {
+    switch (expr.func.id) {
+      case "len":
+        if (args.length === 1) return BigInt(pyLen(args[0]));
+        break;
+      case "list":
+        if (args.length === 0) return [];
+        if (args.length === 1) return [...pyIter(args[0])];
+        break;
+      case "tuple":
+        if (args.length === 0) return new PyTuple([]);
+        if (args.length === 1) return new PyTuple(pyIter(args[0]));
+        break;
+      case "set":
+        if (args.length === 0) return new PySet();
+        if (args.length === 1) return new PySet(pyIter(args[0]));
+        break;
+      case "dict":
+        if (args.length === 0) return new PyDict();
+        break;
+      case "str":
+        if (args.length === 1 && typeof args[0] === "string") return args[0];
+        break;
+    }
+  }
+  if (expr.func.id === "dict" && args.length === 0) {
+    const d = new PyDict();
+    for (const kw of expr.keywords) {
+      if (kw.arg === null) throw new PyException("TypeError", "dict() keyword unpacking is not modelled");
+      d.set(kw.arg, ev(kw.value));
+    }
+    return d;
+  }
+  throw nameError(expr.func.id);
+}
+
+function complexOp(op: string, a: PyValue, b: PyValue): PyValue {
+  const toC = (v: PyValue): [number, number] => {
+    if (v instanceof PyComplex) return [v.re, v.im];
+    const i = asInt(v);
+    if (i !== undefined) return [Number(i), 0];
+    if (typeof v === "number") return [v, 0];
+    throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  };
+  const [ar, ai] = toC(a);
+  const [br, bi] = toC(b);
+  switch (op) {
+    case "+":
+      return new PyComplex(ar + br, ai + bi);
+    case "-":
+      return new PyComplex(ar - br, ai - bi);
+    case "*":
+      return new PyComplex(ar * br - ai * bi, ar * bi + ai * br);
+    case "/": {
+      if (br === 0 && bi === 0) throw new PyException("ZeroDivisionError", "complex division by zero");
+      const d = br * br + bi * bi;
+      return new PyComplex((ar * br + ai * bi) / d, (ai * br - ar * bi) / d);
+    }
+  }
+  throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}

@@ -1,0 +1,535 @@
+/**
+ * Reading argument values out of a parsed call the way BFCL's prompting decoder does
+ * (`resolve_ast_call` / `resolve_ast_by_type` in `model_handler/utils.py`), plus
+ * CPython's `ast.unparse` for expressions, which that decoder uses to turn a nested call
+ * without keywords or a subscript into text. Twinscore keeps each call's arguments so the
+ * `echo` rule (writes only when given a file name) can be decided; the values must be
+ * what BFCL would have executed, quirks included:
+ *
+ * - constants as they are; `...` becomes the string `"..."`;
+ * - any unary operator on a constant becomes its negation (`+3` → -3, `not True` → -1);
+ *   on anything else it fails;
+ * - a binary operation is evaluated (`1+2` → 3, `'a'*3` → `'aaa'`); only literal operands
+ *   are supported here (BFCL's `eval` would also see builtins such as `len`);
+ * - a bare name becomes its identifier string;
+ * - a nested call with keywords becomes `{dotted_name: {kw: value}}`, one without keywords
+ *   its unparsed source text;
+ * - lists, tuples (as arrays) and dicts recurse; a subscript becomes its unparsed text;
+ * - everything else (attribute, set, comparison, boolean operation, conditional, starred,
+ *   lambda, comprehension, f-string) fails, as in BFCL.
+ *
+ * Values come out JSON-like (`LiteralValue`, structurally the extractor's `ArgValue`):
+ * ints become JS numbers, tuples and sets arrays, dict keys Python's `str(key)` (what
+ * BFCL's execution string does to them), and bytes/complex their Python repr text.
+ */
+import type { PyExpr } from "./ast.js";
+import { PyDict, PySet, PyTuple } from "./containers.js";
+import { PyException } from "./exception.js";
+import {
+  PyComplex,
+  pyAdd,
+  pyFloorDiv,
+  pyMod,
+  pyMul,
+  pyNeg,
+  pyPos,
+  pyPow,
+  pySub,
+  pyTrueDiv,
+  pyTruthy,
+  asInt,
+} from "./ops.js";
+import { floatRepr, pyRepr, pyStr, strRepr } from "./repr.js";
+import type { PyObject, PyValue } from "./value.js";
+
+/** A JSON-like value: Python None is `null`, tuples and sets are arrays. */
+export type LiteralValue = null | boolean | number | string | LiteralValue[] | { [key: string]: LiteralValue };
+
+/** A resolved value, or why BFCL's decoder would have raised on it. */
+export type LiteralResult = { readonly ok: true; readonly value: LiteralValue } | { readonly ok: false; readonly reason: string };
+
+/** One call as BFCL's `resolve_ast_call` reads it, positional arguments kept as well. */
+export interface ResolvedCall {
+  /** Dotted name from the attribute chain (`a.b.c`); a non-name base is dropped, as in BFCL. */
+  readonly name: string;
+  /** Positional arguments (BFCL drops these); a value BFCL could not resolve is kept as its source text. */
+  readonly positional: LiteralValue[];
+  /** Keyword arguments in first-seen order, later duplicates overwriting (a Python dict); `**x` has key `"**"`. */
+  readonly keywords: [string, LiteralValue][];
+  /** The first keyword value BFCL's decoder would have raised on, if any. */
+  readonly failure: string | null;
+}
+
+class ResolveError {
+  constructor(readonly reason: string) {}
+}
+
+/** The dotted function name BFCL builds from a call's `func` (attributes joined by `.`). */
+export function callName(func: PyExpr): string {
+  const parts: string[] = [];
+  let f = func;
+  while (f.kind === "attribute") {
+    parts.push(f.attr);
+    f = f.value;
+  }
+  if (f.kind === "name") parts.push(f.id);
+  return parts.reverse().join(".");
+}
+
+/** Resolve one call node: name, positional and keyword values, and the first failure. */
+export function resolveCall(call: Extract<PyExpr, { kind: "call" }>): ResolvedCall {
+  const keywords = new Map<string, LiteralValue>();
+  let failure: string | null = null;
+  for (const kw of call.keywords) {
+    const key = kw.arg ?? "**";
+    const r = resolveValue(kw.value);
+    if (r.ok) keywords.set(key, r.value);
+    else {
+      failure ??= r.reason;
+      keywords.set(key, unparse(kw.value));
+    }
+  }
+  const positional = call.args.map((a) => {
+    const r = resolveValue(a);
+    return r.ok ? r.value : unparse(a);
+  });
+  return { name: callName(call.func), positional, keywords: [...keywords], failure };
+}
+
+/** BFCL's `resolve_ast_by_type` for one argument value. Never throws. */
+export function resolveValue(e: PyExpr): LiteralResult {
+  try {
+    return { ok: true, value: toLiteral(resolve(e)) };
+  } catch (x) {
+    if (x instanceof ResolveError) return { ok: false, reason: x.reason };
+    if (x instanceof PyException) return { ok: false, reason: `${x.pyType}: ${x.pyMessage}` };
+    if (x instanceof RangeError) return { ok: false, reason: "RecursionError: value too deeply nested" };
+    throw x;
+  }
+}
+
+/** A resolved nested call with keywords: `{name: {kw: value}}` (a PyDict of PyDicts, like BFCL). */
+function resolveNestedCall(call: Extract<PyExpr, { kind: "call" }>): PyDict {
+  const args = new PyDict();
+  for (const kw of call.keywords) args.set(kw.arg, resolve(kw.value));
+  return new PyDict([[callName(call.func), args]]);
+}
+
+function resolve(e: PyExpr): PyValue {
+  switch (e.kind) {
+    case "int":
+    case "float":
+    case "str":
+    case "bool":
+    case "none":
+    case "imag":
+    case "bytes":
+      return constantValue(e);
+    case "ellipsis":
+      return "...";
+    case "unary": {
+      // BFCL: `-value.operand.value` whatever the operator; only constants have `.value` as a number-like
+      const o = e.operand;
+      if (o.kind === "ellipsis") throw new PyException("TypeError", "bad operand type for unary -: 'ellipsis'");
+      if (!isConstant(o)) {
+        if (o.kind === "attribute" || o.kind === "subscript" || o.kind === "starred") {
+          throw new PyException("TypeError", `bad operand type for unary -: '${o.kind === "starred" ? "Starred" : o.kind === "attribute" ? "Attribute" : "Subscript"}'`);
+        }
+        throw new ResolveError(`AttributeError: '${astClassName(o)}' object has no attribute 'value'`);
+      }
+      const v = constantValue(o);
+      if (v instanceof PyComplex) return new PyComplex(-v.re, -v.im);
+      return pyNeg(v);
+    }
+    case "list":
+      return e.elts.map(resolve);
+    case "tuple":
+      return new PyTuple(e.elts.map(resolve));
+    case "dict": {
+      const d = new PyDict();
+      for (let i = 0; i < e.keys.length; i++) {
+        const k = e.keys[i]!;
+        if (k === null) throw new ResolveError("Exception: Unsupported AST type: <class 'NoneType'>");
+        const key = resolve(k);
+        d.set(key, resolve(e.values[i]!));
+      }
+      return d;
+    }
+    case "binary":
+      return evaluate(e);
+    case "name":
+      return e.id;
+    case "call":
+      if (e.keywords.length === 0) return unparse(e);
+      return resolveNestedCall(e);
+    case "subscript":
+      return `${unparse(e.value)}[${unparse(e.index)}]`;
+    case "lambda":
+      throw new ResolveError("TypeError: 'Lambda' body is not subscriptable");
+    default:
+      throw new ResolveError(`Exception: Unsupported AST type: <class 'ast.${astClassName(e)}'>`);
+  }
+}
+
+function isConstant(e: PyExpr): boolean {
+  switch (e.kind) {
+    case "int":
+    case "float":
+    case "imag":
+    case "str":
+    case "bytes":
+    case "bool":
+    case "none":
+      return true;
+    default:
+      return false;
+  }
+}
+
+function constantValue(e: PyExpr): PyValue {
+  switch (e.kind) {
+    case "int":
+      return e.value;
+    case "float":
+      return e.value;
+    case "imag":
+      return new PyComplex(0, e.value);
+    case "str":
+      return e.value;
+    case "bytes":
+      return bytesObject(e.value);
+    case "bool":
+      return e.value;
+    case "none":
+      return null;
+    default:
+      throw new ResolveError(`not a constant: ${e.kind}`);
+  }
+}
+
+function bytesObject(b: Uint8Array): PyObject {
+  const text = bytesRepr(b);
+  return { pyTypeName: "bytes", pyRepr: () => text };
+}
+
+/** CPython's AST class name for a node (used in BFCL-style failure reasons). */
+function astClassName(e: PyExpr): string {
+  switch (e.kind) {
+    case "attribute":
+      return "Attribute";
+    case "subscript":
+      return "Subscript";
+    case "slice":
+      return "Slice";
+    case "set":
+      return "Set";
+    case "starred":
+      return "Starred";
+    case "boolop":
+      return "BoolOp";
+    case "compare":
+      return "Compare";
+    case "ifexp":
+      return "IfExp";
+    case "lambda":
+      return "Lambda";
+    case "comprehension":
+      return "ListComp";
+    case "fstring":
+      return "JoinedStr";
+    case "name":
+      return "Name";
+    case "call":
+      return "Call";
+    case "list":
+      return "List";
+    case "tuple":
+      return "Tuple";
+    case "dict":
+      return "Dict";
+    case "unary":
+      return "UnaryOp";
+    case "binary":
+      return "BinOp";
+    default:
+      return "Constant";
+  }
+}
+
+// ---- eval(ast.unparse(binop)) over literal operands ------------------------------------
+
+const MAX_SHIFT = 1n << 20n;
+
+function evaluate(e: PyExpr): PyValue {
+  switch (e.kind) {
+    case "int":
+    case "float":
+    case "str":
+    case "bool":
+    case "none":
+    case "imag":
+      return constantValue(e);
+    case "bytes":
+      throw new ResolveError("bytes operands are not evaluated");
+    case "ellipsis":
+      throw new ResolveError("Ellipsis operands are not evaluated");
+    case "list":
+      return e.elts.map(evaluate);
+    case "tuple":
+      return new PyTuple(e.elts.map(evaluate));
+    case "set":
+      return new PySet(e.elts.map(evaluate));
+    case "dict": {
+      const d = new PyDict();
+      for (let i = 0; i < e.keys.length; i++) {
+        const k = e.keys[i];
+        if (k === null || k === undefined) throw new ResolveError("dict unpacking is not evaluated");
+        d.set(evaluate(k), evaluate(e.values[i]!));
+      }
+      return d;
+    }
+    case "unary": {
+      const v = evaluate(e.operand);
+      switch (e.op) {
+        case "-":
+          return pyNeg(v);
+        case "+":
+          return pyPos(v);
+        case "not":
+          return !pyTruthy(v);
+        case "~": {
+          const i = asInt(v);
+          if (i === undefined) throw new PyException("TypeError", "bad operand type for unary ~");
+          return -i - 1n;
+        }
+      }
+      break;
+    }
+    case "binary": {
+      const a = evaluate(e.left);
+      const b = evaluate(e.right);
+      switch (e.op) {
+        case "+":
+          return pyAdd(a, b);
+        case "-":
+          return pySub(a, b);
+        case "*":
+          return pyMul(a, b);
+        case "/":
+          return pyTrueDiv(a, b);
+        case "//":
+          return pyFloorDiv(a, b);
+        case "%":
+          if (typeof a === "string") throw new ResolveError("str % formatting is not evaluated");
+          return pyMod(a, b);
+        case "**":
+          return pyPow(a, b);
+        default:
+          return intBitOp(e.op, a, b);
+      }
+    }
+    case "name":
+      throw new PyException("NameError", `name '${e.id}' is not defined`);
+  }
+  throw new ResolveError(`${astClassName(e)} operands are not evaluated`);
+}
+
+function intBitOp(op: string, a: PyValue, b: PyValue): PyValue {
+  const x = asInt(a);
+  const y = asInt(b);
+  if (x === undefined || y === undefined) throw new PyException("TypeError", `unsupported operand type(s) for ${op}`);
+  switch (op) {
+    case "&":
+      return typeof a === "boolean" && typeof b === "boolean" ? a && b : x & y;
+    case "|":
+      return typeof a === "boolean" && typeof b === "boolean" ? a || b : x | y;
+    case "^":
+      return typeof a === "boolean" && typeof b === "boolean" ? a !== b : x ^ y;
+    case "<<":
+      if (y < 0n) throw new PyException("ValueError", "negative shift count");
+      if (y > MAX_SHIFT) throw new PyException("MemoryError", "");
+      return x << y;
+    case ">>":
+      if (y < 0n) throw new PyException("ValueError", "negative shift count");
+      return y > MAX_SHIFT ? (x < 0n ? -1n : 0n) : x >> y;
+    default:
+      throw new PyException("TypeError", `unsupported operand type(s) for ${op}`);
+  }
+}
+
+// ---- Python value → JSON-like value -----------------------------------------------------
+
+/** Turn a Python value into the JSON-like form the extractor keeps. */
+export function toLiteral(v: PyValue): LiteralValue {
+  if (v === null || typeof v === "boolean" || typeof v === "string" || typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v)) return v.map(toLiteral);
+  if (v instanceof PyTuple) return v.items.map(toLiteral);
+  if (v instanceof PySet) return v.values().map(toLiteral);
+  if (v instanceof PyDict) {
+    const out: { [key: string]: LiteralValue } = {};
+    for (const [k, x] of v.entries()) setOwn(out, typeof k === "string" ? k : pyStr(k), toLiteral(x));
+    return out;
+  }
+  return v.pyRepr();
+}
+
+/** Assign even the key `__proto__` as a plain own property. */
+export function setOwn(obj: { [key: string]: LiteralValue }, key: string, value: LiteralValue): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+// ---- ast.unparse ------------------------------------------------------------------------
+
+/** CPython's `_Precedence` order, lowest first (`EXPR` is also `|`). */
+const Prec = {
+  TUPLE: 1,
+  TEST: 3,
+  OR: 4,
+  AND: 5,
+  NOT: 6,
+  CMP: 7,
+  EXPR: 8,
+  BXOR: 9,
+  BAND: 10,
+  SHIFT: 11,
+  ARITH: 12,
+  TERM: 13,
+  FACTOR: 14,
+  POWER: 15,
+  AWAIT: 16,
+  ATOM: 17,
+} as const;
+type Prec = number;
+
+const BINOP_PREC: Record<string, Prec> = {
+  "+": Prec.ARITH, "-": Prec.ARITH, "*": Prec.TERM, "@": Prec.TERM, "/": Prec.TERM, "%": Prec.TERM,
+  "<<": Prec.SHIFT, ">>": Prec.SHIFT, "|": Prec.EXPR, "^": Prec.BXOR, "&": Prec.BAND, "//": Prec.TERM, "**": Prec.POWER,
+};
+
+/**
+ * `ast.unparse` of an expression (CPython 3.11 layout: `f(a, b=1)`, `a + b`, repr-quoted
+ * strings, minimal parentheses). Lambdas, comprehensions and f-strings are opaque in the
+ * tree, so their original source text is written instead of a re-layout.
+ */
+export function unparse(e: PyExpr): string {
+  return up(e, Prec.TEST);
+}
+
+function paren(s: string, needed: boolean): string {
+  return needed ? `(${s})` : s;
+}
+
+function up(e: PyExpr, prec: Prec): string {
+  switch (e.kind) {
+    case "int":
+      return e.value.toString();
+    case "float":
+      return floatRepr(e.value).replace("inf", "1e309").replace("nan", "(1e309-1e309)");
+    case "imag":
+      return new PyComplex(0, e.value).pyRepr().replace("inf", "1e309").replace("nan", "(1e309-1e309)");
+    case "str":
+      return (e.u ? "u" : "") + strRepr(e.value);
+    case "bytes":
+      return bytesRepr(e.value);
+    case "bool":
+      return e.value ? "True" : "False";
+    case "none":
+      return "None";
+    case "ellipsis":
+      return "...";
+    case "name":
+      return e.id;
+    case "attribute": {
+      const base = up(e.value, Prec.ATOM);
+      return `${base}${e.value.kind === "int" ? " " : ""}.${e.attr}`;
+    }
+    case "subscript": {
+      const base = up(e.value, Prec.ATOM);
+      const idx = e.index.kind === "tuple" && e.index.elts.length > 0 ? itemsView(e.index.elts) : up(e.index, Prec.TEST);
+      return `${base}[${idx}]`;
+    }
+    case "slice":
+      return `${e.lower ? up(e.lower, Prec.TEST) : ""}:${e.upper ? up(e.upper, Prec.TEST) : ""}${e.step ? ":" + up(e.step, Prec.TEST) : ""}`;
+    case "list":
+      return `[${e.elts.map((x) => up(x, Prec.TEST)).join(", ")}]`;
+    case "tuple":
+      return paren(itemsView(e.elts), e.elts.length === 0 || prec > Prec.TUPLE);
+    case "set":
+      return e.elts.length === 0 ? "{*()}" : `{${e.elts.map((x) => up(x, Prec.TEST)).join(", ")}}`;
+    case "dict":
+      return `{${e.keys
+        .map((k, i) => (k === null ? `**${up(e.values[i]!, Prec.EXPR)}` : `${up(k, Prec.TEST)}: ${up(e.values[i]!, Prec.TEST)}`))
+        .join(", ")}}`;
+    case "starred":
+      return `*${up(e.value, Prec.EXPR)}`;
+    case "unary": {
+      const opPrec = e.op === "not" ? Prec.NOT : Prec.FACTOR;
+      const inner = up(e.operand, opPrec);
+      return paren(`${e.op}${e.op === "not" ? " " : ""}${inner}`, prec > opPrec);
+    }
+    case "binary": {
+      const p = BINOP_PREC[e.op]!;
+      const rassoc = e.op === "**";
+      const left = up(e.left, rassoc ? p + 1 : p);
+      const right = up(e.right, rassoc ? p : p + 1);
+      return paren(`${left} ${e.op} ${right}`, prec > p);
+    }
+    case "boolop": {
+      let p = e.op === "and" ? Prec.AND : Prec.OR;
+      const outer = p;
+      const parts = e.values.map((v) => up(v, ++p));
+      return paren(parts.join(` ${e.op} `), prec > outer);
+    }
+    case "compare": {
+      let s = up(e.left, Prec.CMP + 1);
+      e.ops.forEach((op, i) => {
+        s += ` ${op} ${up(e.comparators[i]!, Prec.CMP + 1)}`;
+      });
+      return paren(s, prec > Prec.CMP);
+    }
+    case "ifexp":
+      return paren(`${up(e.body, Prec.OR)} if ${up(e.test, Prec.OR)} else ${up(e.orelse, Prec.TEST)}`, prec > Prec.TEST);
+    case "lambda":
+      return paren(e.source, prec > Prec.TEST);
+    case "comprehension":
+    case "fstring":
+      return e.source;
+    case "call": {
+      const parts = [...e.args.map((a) => up(a, Prec.TEST)), ...e.keywords.map((k) => (k.arg === null ? `**${up(k.value, Prec.TEST)}` : `${k.arg}=${up(k.value, Prec.TEST)}`))];
+      return `${up(e.func, Prec.ATOM)}(${parts.join(", ")})`;
+    }
+  }
+}
+
+function itemsView(elts: PyExpr[]): string {
+  if (elts.length === 1) return `${up(elts[0]!, Prec.TEST)},`;
+  return elts.map((x) => up(x, Prec.TEST)).join(", ");
+}
+
+/** `repr(bytes)`: `b'…'` with CPython's quote choice and `\\x` escapes. */
+export function bytesRepr(b: Uint8Array): string {
+  let hasSingle = false;
+  let hasDouble = false;
+  for (const c of b) {
+    if (c === 0x27) hasSingle = true;
+    else if (c === 0x22) hasDouble = true;
+  }
+  const quote = hasSingle && !hasDouble ? 0x22 : 0x27;
+  let out = "b" + String.fromCharCode(quote);
+  for (const c of b) {
+    if (c === quote || c === 0x5c) out += "\\" + String.fromCharCode(c);
+    else if (c === 0x09) out += "\\t";
+    else if (c === 0x0a) out += "\\n";
+    else if (c === 0x0d) out += "\\r";
+    else if (c < 0x20 || c >= 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
+    else out += String.fromCharCode(c);
+  }
+  return out + String.fromCharCode(quote);
+}
+
+/** `repr()` of a resolved Python value, for messages and tests. */
+export function literalRepr(v: PyValue): string {
+  return pyRepr(v);
+}
