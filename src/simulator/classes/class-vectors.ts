@@ -137,6 +137,14 @@ function belongs(inst: ApiInstance, text: string): boolean {
   return call !== null && inst.methods.has(call.name);
 }
 
+/** A JSON.parse value as a Python value (numbers: integral → int, else float; only used where no number matters). */
+function fromJs(v: unknown): PyValue {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(fromJs);
+  return new PyDict(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromJs(x)] as const));
+}
+
 /** Reads and caches the shared JSON Lines files the cases refer to. */
 class SharedData {
   private readonly files = new Map<string, Map<string, PyDict>>();
@@ -149,13 +157,18 @@ class SharedData {
     return this.fillerData;
   }
 
-  byId(relativePath: string): Map<string, PyDict> {
+  /**
+   * The lines of a JSON Lines file by id. `python` parses with Python's int/float
+   * distinction (needed for initial_config); otherwise the faster JS parser is used and
+   * objects become PyDicts (fine for call strings and the FC steps, which hold only strings).
+   */
+  byId(relativePath: string, python = false): Map<string, PyDict> {
     let m = this.files.get(relativePath);
     if (!m) {
       m = new Map();
       for (const line of this.io.readShared(relativePath).split("\n")) {
         if (line.trim() === "") continue;
-        const obj = jsonLoadsOrThrow(line) as PyDict;
+        const obj = (python ? jsonLoadsOrThrow(line) : fromJs(JSON.parse(line))) as PyDict;
         m.set(obj.get("id") as string, obj);
       }
       this.files.set(relativePath, m);
@@ -164,7 +177,7 @@ class SharedData {
   }
 
   entry(category: string, id: string): PyDict {
-    const e = this.byId(`bfcl-v4/BFCL_v4_multi_turn_${category}.json`).get(id);
+    const e = this.byId(`bfcl-v4/BFCL_v4_multi_turn_${category}.json`, true).get(id);
     if (!e) throw new Error(`entry ${id} not found in ${category}`);
     return e;
   }
