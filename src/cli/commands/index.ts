@@ -5,10 +5,14 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { registerPairs } from "./pairs.js";
+import { registerVerify } from "./verify.js";
+import { registerCompare } from "./compare.js";
 
 /** A command module: adds itself to the program; sets `state.exitCode` when it runs. */
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
 
 export const commands: RegisterCommand[] = [
   registerPairs,
+  registerVerify,
+  registerCompare,
 ];
