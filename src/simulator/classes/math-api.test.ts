@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { replayErrorPaths, replayGroundTruth, replayModelCalls } from "../../testing/class-vectors.js";
+
+describe("MathAPI against BFCL's Python class (vectors of tools/class-vectors.py)", () => {
+  it("replays every MathAPI reference call of base, miss_func, miss_param and long_context from initial_config, turn by turn: same result strings, same public state", () => {
+    const r = replayGroundTruth("MathAPI");
+    expect(r.failures).toEqual([]);
+    expect(r.sequences).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+
+  it("replays the sampled MathAPI calls gpt-oss-120b/20b made in both stored runs: same result strings, same public state", () => {
+    const r = replayModelCalls("MathAPI");
+    expect(r.failures).toEqual([]);
+    expect(r.calls).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+
+  it("reproduces the hand-written error paths (wrong types, missing items, quirks) on real scenarios", () => {
+    const r = replayErrorPaths("MathAPI");
+    expect(r.failures).toEqual([]);
+    expect(r.calls).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+});

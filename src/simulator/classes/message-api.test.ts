@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { replayErrorPaths, replayGroundTruth, replayModelCalls } from "../../testing/class-vectors.js";
+
+describe("MessageAPI against BFCL's Python class (vectors of tools/class-vectors.py)", () => {
+  it("replays every MessageAPI reference call of base, miss_func, miss_param and long_context from initial_config, turn by turn: same result strings, same public state", () => {
+    const r = replayGroundTruth("MessageAPI");
+    expect(r.failures).toEqual([]);
+    expect(r.sequences).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+
+  it("replays the sampled MessageAPI calls gpt-oss-120b/20b made in both stored runs: same result strings, same public state", () => {
+    const r = replayModelCalls("MessageAPI");
+    expect(r.failures).toEqual([]);
+    expect(r.calls).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+
+  it("reproduces the hand-written error paths (wrong types, missing items, quirks) on real scenarios", () => {
+    const r = replayErrorPaths("MessageAPI");
+    expect(r.failures).toEqual([]);
+    expect(r.calls).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * BFCL's MessageAPI (`message_api.py`): users, a login, and an inbox of one-entry
+ * `{receiver_id: message}` dicts. `send_message` draws a message id from
+ * `random.Random(200191)` (re-drawn while already used) and records it in the compared
+ * `generated_ids` set, so the CPython random stream is behaviour. Quirks kept:
+ * `delete_message` removes the first *equal* message (Python's `list.remove`), not
+ * necessarily the latest one it found; `add_contact` increments `user_count` before its
+ * duplicate-id check; `message_count` is never decremented.
+ */
+import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
+import type { PyValue } from "../../python/value.js";
+import { PyDict, PySet } from "../../python/containers.js";
+import { PyException } from "../../python/exception.js";
+import { pyAdd, pyContains, pyDeepCopy, pyEquals, pyIter, pyTruthy } from "../../python/ops.js";
+import { PyRandom } from "../../python/random.js";
+import { pyStr } from "../../python/repr.js";
+import type { PythonProcess } from "./process.js";
+import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
+
+const DEFAULT_SEED = 200191n;
+
+function defaultState(): Record<string, PyValue> {
+  return {
+    generated_ids: new PySet(),
+    user_count: 4n,
+    user_map: dict({ Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" }),
+    inbox: [dict({ USR002: "My name is Alice. I want to connect." }), dict({ USR003: "Could you upload the file?" }), dict({ USR004: "Could you upload the file?" })],
+    message_count: 3n,
+    current_user: null,
+  };
+}
+
+/** `list(d.items())[0]` of an inbox entry, with Python's errors for non-dicts and empty dicts. */
+function firstItem(message: PyValue): [PyValue, PyValue] {
+  if (!(message instanceof PyDict)) throw noAttribute(message, "items");
+  const entries = message.entries();
+  if (entries.length === 0) throw new PyException("IndexError", "list index out of range");
+  return entries[0];
+}
+
+/** `d.values()` / `d.keys()` of a state dict, with the AttributeError of a non-dict. */
+function dictOf(v: PyValue, method: string): PyDict {
+  if (!(v instanceof PyDict)) throw noAttribute(v, method);
+  return v;
+}
+
+/** `list.append(x)` on a state value. */
+function append(list: PyValue, x: PyValue): void {
+  if (!Array.isArray(list)) throw noAttribute(list, "append");
+  list.push(x);
+}
+
+/** Python's `str.zfill(width)`. */
+function zfill(s: string, width: number): string {
+  if (s.length >= width) return s;
+  const sign = s[0] === "+" || s[0] === "-" ? s[0] : "";
+  return sign + "0".repeat(width - s.length) + s.slice(sign.length);
+}
+
+class MessageApi implements ApiInstance {
+  readonly className = "MessageAPI" as const;
+  readonly methods: ReadonlyMap<string, MethodSpec>;
+  private loaded = false;
+  private random = new PyRandom(DEFAULT_SEED);
+  private state: Record<string, PyValue> = defaultState();
+
+  constructor() {
+    const m = new Map<string, MethodSpec>();
+    const def = (name: string, params: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params, invoke });
+    def("list_users", [], () => dict({ user_list: dictOf(this.state.user_map, "keys").keys() }));
+    def("get_user_id", [{ name: "user" }], ([user]) => this.getUserId(user));
+    def("message_login", [{ name: "user_id" }], ([id]) => this.login(id));
+    def("message_get_login_status", [], () => dict({ login_status: pyTruthy(this.state.current_user) }));
+    def("send_message", [{ name: "receiver_id" }, { name: "message" }], ([r, msg]) => this.send(r, msg));
+    def("delete_message", [{ name: "receiver_id" }], ([r]) => this.deleteMessage(r));
+    def("view_messages_sent", [], () => this.viewSent());
+    def("add_contact", [{ name: "user_name" }], ([n]) => this.addContact(n));
+    def("search_messages", [{ name: "keyword" }], ([k]) => this.search(k));
+    def("get_message_stats", [], () => this.stats());
+    this.methods = m;
+  }
+
+  loadScenario(config: PyDict): void {
+    const scenario = pyDeepCopy(config);
+    const defaults = defaultState();
+    const seed = scenario.has("random_seed") ? scenario.get("random_seed")! : DEFAULT_SEED;
+    if (typeof seed !== "bigint") throw new Error("MessageAPI: only int random_seed values are supported");
+    this.random = new PyRandom(seed);
+    const state: Record<string, PyValue> = {};
+    for (const key of Object.keys(defaults)) state[key] = scenario.has(key) ? scenario.get(key)! : defaults[key];
+    this.state = state;
+    this.loaded = true;
+  }
+
+  publicState(): [string, PyValue][] {
+    if (!this.loaded) return [];
+    return Object.entries(this.state);
+  }
+
+  private generateId(): PyValue {
+    const ids = this.state.generated_ids;
+    let id = this.random.randint(10000n, 99999n);
+    while (pyContains(ids, id)) id = this.random.randint(10000n, 99999n);
+    if (!(ids instanceof PySet)) throw noAttribute(ids, "add");
+    ids.add(id);
+    return dict({ new_id: id });
+  }
+
+  private getUserId(user: PyValue): PyValue {
+    const map = this.state.user_map;
+    if (!pyContains(map, user)) return errorDict(`User '${fmt(user)}' not found in the workspace.`);
+    return dict({ user_id: dictOf(map, "get").get(user) ?? null });
+  }
+
+  private login(userId: PyValue): PyValue {
+    const ids = dictOf(this.state.user_map, "values").values();
+    if (!ids.some((id) => id === userId || pyEquals(id, userId))) {
+      return dict({ login_status: false, message: `User ID '${fmt(userId)}' not found.` });
+    }
+    this.state.current_user = userId;
+    return dict({ login_status: true, message: `User '${fmt(userId)}' logged in successfully.` });
+  }
+
+  private send(receiverId: PyValue, message: PyValue): PyValue {
+    if (!pyTruthy(this.state.current_user)) return errorDict("No user is currently logged in.");
+    const ids = dictOf(this.state.user_map, "values").values();
+    if (!ids.some((id) => id === receiverId || pyEquals(id, receiverId))) return errorDict(`Receiver ID '${fmt(receiverId)}' not found.`);
+    const messageId = this.generateId();
+    append(this.state.inbox, new PyDict([[receiverId, message]]));
+    this.state.message_count = pyAdd(this.state.message_count, 1n);
+    return dict({ sent_status: true, message_id: messageId, message: `Message sent to '${fmt(receiverId)}' successfully.` });
+  }
+
+  private deleteMessage(receiverId: PyValue): PyValue {
+    if (!pyTruthy(this.state.current_user)) return errorDict("No user is currently logged in.");
+    const inbox = this.state.inbox;
+    const items = pyIter(inbox).slice().reverse();
+    for (const message of items) {
+      const [receiver] = firstItem(message);
+      if (pyEquals(receiver, receiverId)) {
+        // list.remove: the first element that is, or equals, `message`
+        const list = inbox as PyValue[];
+        const at = list.findIndex((x) => x === message || pyEquals(x, message));
+        list.splice(at, 1);
+        return dict({
+          deleted_status: true,
+          receiver_id: receiver,
+          message: `Receiver ${fmt(receiverId)}'s latest message deleted successfully.`,
+        });
+      }
+    }
+    return errorDict(`Receiver ID ${fmt(receiverId)} not found.`);
+  }
+
+  private viewSent(): PyValue {
+    if (!pyTruthy(this.state.current_user)) return errorDict("No user is currently logged in.");
+    const sent = new PyDict();
+    for (const message of pyIter(this.state.inbox)) {
+      const [receiver, content] = firstItem(message);
+      const existing = sent.get(receiver);
+      if (existing === undefined) sent.set(receiver, [content]);
+      else (existing as PyValue[]).push(content);
+    }
+    return dict({ messages: sent });
+  }
+
+  private addContact(userName: PyValue): PyValue {
+    const map = this.state.user_map;
+    if (pyContains(map, userName)) return errorDict(`User name '${fmt(userName)}' already exists.`);
+    this.state.user_count = pyAdd(this.state.user_count, 1n);
+    const userId = `USR${zfill(pyStr(this.state.user_count), 3)}`;
+    const values = dictOf(map, "values").values();
+    if (values.some((v) => pyEquals(v, userId))) return errorDict(`User ID '${userId}' already exists.`);
+    (map as PyDict).set(userName, userId);
+    return dict({ added_status: true, user_id: userId, message: `Contact '${fmt(userName)}' added successfully.` });
+  }
+
+  private search(keyword: PyValue): PyValue {
+    if (!pyTruthy(this.state.current_user)) return errorDict("No user is currently logged in.");
+    const lower = strSelf(keyword, "lower").toLowerCase();
+    const results: PyValue[] = [];
+    for (const data of pyIter(this.state.inbox)) {
+      const [receiverId, content] = firstItem(data);
+      if (strSelf(content, "lower").toLowerCase().includes(lower)) results.push(dict({ receiver_id: receiverId, message: content }));
+    }
+    return dict({ results });
+  }
+
+  private stats(): PyValue {
+    if (!pyTruthy(this.state.current_user)) return errorDict("No user is currently logged in.");
+    let received = 0n;
+    const contacts = new PySet();
+    for (const data of pyIter(this.state.inbox)) {
+      const [receiverId] = firstItem(data);
+      received += 1n;
+      contacts.add(receiverId);
+    }
+    return dict({ stats: dict({ received_count: received, total_contacts: BigInt(contacts.size) }) });
+  }
+}
+
+/** A fresh MessageAPI (no module-level state is mutated, so the process is unused). */
+export function newMessageApi(_process: PythonProcess): ApiInstance {
+  return new MessageApi();
+}

@@ -1,0 +1,16 @@
+/**
+ * Module-level ("process-global") state of BFCL's Python classes. In BFCL one Python
+ * process evaluates every entry, so a mutable default argument or a module constant that
+ * a method mutates is shared by all instances, model and ground truth alike. A
+ * `PythonProcess` stands for that process: whoever runs a checker creates one and hands it
+ * to every class constructor, so results stay reproducible (same order → same output).
+ */
+export class PythonProcess {
+  private readonly globals = new Map<string, unknown>();
+
+  /** The module-level value named `key`, created by `init` the first time it is asked for. */
+  global<T>(key: string, init: () => T): T {
+    if (!this.globals.has(key)) this.globals.set(key, init());
+    return this.globals.get(key) as T;
+  }
+}

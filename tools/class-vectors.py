@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""Test vectors for twinscore's TypeScript GorillaFileSystem, MathAPI, MessageAPI and
+TwitterAPI (src/simulator/classes/), produced by running BFCL's own Python classes.
+
+    PYTHONPATH=<gorilla>/berkeley-function-call-leaderboard python3 tools/class-vectors.py \
+        [--shared ../shared] [--out src/simulator/classes/vectors]
+
+Needs only the standard library and mpmath (the version BFCL pins, 1.3.0). It reads the
+BFCL v4 data and the stored gpt-oss results from the shared folder, executes call
+sequences on fresh instances, and writes what happened — never the data itself:
+
+* ground truth: for every entry of the four categories whose `involved_classes` include
+  one of the four classes, every reference call of those classes, turn by turn, from
+  `initial_config` (long_context entries load with long_context=True);
+* model calls: the FC calls of the stored results (`{name: "<json args>"}`, decoded as BFCL
+  does) of the same entries, executed in order on one instance set;
+* error paths: hand-written calls with wrong types, missing files, quirks.
+
+Per call the vector holds the outcome (result string as BFCL's executor renders a return
+value — str as is, dict via json.dumps else str(), anything else str() — or the exception
+type and str(e)); after every turn a digest of each class's public state. Long strings are
+stored as sha256 digests. Calls are located in the data by (turn, step, index) so the
+TypeScript test re-reads the arguments from the same files.
+
+Python 3.11 sums floats naively; the official runs used Python >= 3.12 (Neumaier), so
+MathAPI's module-level `sum` is replaced by `sum312` below (CPython 3.12's algorithm).
+TwitterAPI.post_tweet's shared mutable defaults are reset at the start of every sequence,
+so each sequence is one "process" (the TypeScript side gives each sequence a fresh one).
+"""
+import argparse
+import ast
+import copy
+import hashlib
+import inspect
+import json
+import math
+import os
+import sys
+
+import mpmath
+
+from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import (
+    gorilla_file_system,
+    math_api,
+    message_api,
+    posting_api,
+)
+from bfcl_eval.eval_checker.multi_turn_eval.func_source_code.gorilla_file_system import (
+    Directory,
+    File,
+    GorillaFileSystem,
+)
+from bfcl_eval.eval_checker.multi_turn_eval.func_source_code.math_api import MathAPI
+from bfcl_eval.eval_checker.multi_turn_eval.func_source_code.message_api import MessageAPI
+from bfcl_eval.eval_checker.multi_turn_eval.func_source_code.posting_api import TwitterAPI
+
+CLASSES = {
+    "GorillaFileSystem": GorillaFileSystem,
+    "MathAPI": MathAPI,
+    "MessageAPI": MessageAPI,
+    "TwitterAPI": TwitterAPI,
+}
+CATEGORIES = ["base", "miss_func", "miss_param", "long_context"]
+RUNS = ["2025-11-12-main", "2025-11-12-harmony-fixes"]
+MODELS = ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]
+SHORT = 160
+
+
+def sum312(items, start=0):
+    """CPython 3.12 builtin sum: exact ints, then Neumaier-compensated floats (ints added plainly)."""
+    it = iter(items)
+    result = start
+    if type(result) is int:
+        for x in it:
+            if type(x) is int or type(x) is bool:
+                result += x
+                continue
+            result = result + x
+            break
+        else:
+            return result
+    if type(result) is float:
+        hi, comp = result, 0.0
+        for x in it:
+            if type(x) is float:
+                t = hi + x
+                if abs(hi) >= abs(x):
+                    comp += (hi - t) + x
+                else:
+                    comp += (x - t) + hi
+                hi = t
+            elif type(x) in (int, bool) and -(2**63) <= x < 2**63:
+                hi += float(x)
+            else:
+                result = hi
+                if comp and math.isfinite(comp):
+                    result = hi + comp
+                result = result + x
+                for y in it:
+                    result = result + y
+                return result
+        if comp and math.isfinite(comp):
+            hi += comp
+        return hi
+    for x in it:
+        result = result + x
+    return result
+
+
+math_api.sum = sum312
+
+
+def method_names(cls):
+    return {n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
+
+
+METHODS = {c: method_names(k) for c, k in CLASSES.items()}
+OWNER = {m: c for c, ms in METHODS.items() for m in ms}
+
+
+def digest(s):
+    return hashlib.sha256(s.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def short(s):
+    """A result string, or its digest and length when long."""
+    if len(s) <= SHORT:
+        return {"r": s}
+    return {"h": digest(s), "n": len(s)}
+
+
+def enc(v):
+    """Tagged encoding (same tags as tools/python-vectors.py) for arguments."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, int):
+        return {"i": str(v)}
+    if isinstance(v, float):
+        return {"f": repr(v)}
+    if isinstance(v, list):
+        return [enc(x) for x in v]
+    if isinstance(v, tuple):
+        return {"t": [enc(x) for x in v]}
+    if isinstance(v, dict):
+        return {"d": [[enc(k), enc(x)] for k, x in v.items()]}
+    raise TypeError(type(v))
+
+
+def canon(v):
+    """Canonical tagged form of a state value; sets sorted, File/Directory spelled out."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, int):
+        return {"i": str(v)}
+    if isinstance(v, float):
+        return {"f": repr(v)}
+    if isinstance(v, list):
+        return [canon(x) for x in v]
+    if isinstance(v, tuple):
+        return {"t": [canon(x) for x in v]}
+    if isinstance(v, dict):
+        return {"d": [[canon(k), canon(x)] for k, x in v.items()]}
+    if isinstance(v, set):
+        return {"s": sorted((canon(x) for x in v), key=dumps)}
+    if isinstance(v, File):
+        return {"F": [canon(v.name), canon(v.content)]}
+    if isinstance(v, Directory):
+        return {"D": [canon(v.name), canon(v.contents)]}
+    raise TypeError(type(v))
+
+
+def dumps(x):
+    return json.dumps(x, separators=(",", ":"), ensure_ascii=True)
+
+
+def state_digest(inst):
+    pub = [[k, canon(v)] for k, v in vars(inst).items() if not k.startswith("_")]
+    return digest(dumps(pub))
+
+
+def render(r):
+    """BFCL's executor: str as is; dict → json.dumps, falling back to str(); else str()."""
+    if isinstance(r, str):
+        return r
+    if isinstance(r, dict):
+        try:
+            return json.dumps(r)
+        except Exception:
+            return str(r)
+    return str(r)
+
+
+def outcome(inst, name, args, kwargs):
+    fn = getattr(inst, name)
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError as e:
+        return {"bind": str(e)}
+    try:
+        r = fn(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - the exception is the vector
+        return {"e": type(e).__name__, "m": str(e)[:SHORT] if len(str(e)) <= SHORT else digest(str(e))}
+    try:
+        return short(render(r))
+    except Exception as e:  # noqa: BLE001 - rendering itself can raise (huge ints)
+        return {"re": type(e).__name__, "m": str(e)}
+
+
+def reset_process():
+    posting_api.TwitterAPI.post_tweet.__defaults__ = ([], [])
+    mpmath.mp.dps = 15
+
+
+def new_instances(config, classes, long_context):
+    out = {}
+    for c in classes:
+        inst = CLASSES[c]()
+        if c != "MathAPI":
+            inst._load_scenario(copy.deepcopy(config.get(c, {})), long_context=long_context)
+        out[c] = inst
+    return out
+
+
+def states(insts):
+    return {c: state_digest(i) for c, i in insts.items() if c != "MathAPI"}
+
+
+def load_jsonl(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def parse_call(s):
+    node = ast.parse(s, mode="eval").body
+    assert isinstance(node, ast.Call)
+    return node.func.id, [ast.literal_eval(a) for a in node.args], {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+
+
+def ground_truth_sequences(shared):
+    seqs = []
+    for cat in CATEGORIES:
+        entries = load_jsonl(os.path.join(shared, "bfcl-v4", f"BFCL_v4_multi_turn_{cat}.json"))
+        answers = {a["id"]: a["ground_truth"] for a in load_jsonl(os.path.join(shared, "bfcl-v4", "possible_answer", f"BFCL_v4_multi_turn_{cat}.json"))}
+        for e in entries:
+            mine = [c for c in e["involved_classes"] if c in CLASSES]
+            if not mine:
+                continue
+            reset_process()
+            insts = new_instances(e["initial_config"], mine, "long_context" in cat)
+            turns = []
+            for ti, turn in enumerate(answers[e["id"]]):
+                calls = []
+                for ci, call in enumerate(turn):
+                    name, args, kwargs = parse_call(call)
+                    if OWNER.get(name) not in insts:
+                        continue
+                    calls.append({"at": [ti, ci], **outcome(insts[OWNER[name]], name, args, kwargs)})
+                turns.append({"calls": calls, "state": states(insts)})
+            seqs.append({"id": e["id"], "classes": mine, "init": states(new_instances(e["initial_config"], mine, "long_context" in cat)), "turns": turns})
+    return seqs
+
+
+def decode_step(step):
+    """BFCL's convert_to_function_call for an FC step: [(name, kwargs)], or None when decoding fails."""
+    if not isinstance(step, list):
+        return None
+    out = []
+    for item in step:
+        if not isinstance(item, dict):
+            return None
+        for name, args in item.items():
+            if isinstance(args, str):
+                try:
+                    args = json.loads(args)
+                except Exception:  # noqa: BLE001
+                    return None
+            if not isinstance(args, dict):
+                return None
+            out.append((name, args))
+    return out
+
+
+def model_sequences(shared, every):
+    seqs = []
+    for run in RUNS:
+        for model in MODELS:
+            for cat in ["base", "miss_func", "miss_param"]:
+                entries = {e["id"]: e for e in load_jsonl(os.path.join(shared, "bfcl-v4", f"BFCL_v4_multi_turn_{cat}.json"))}
+                path = os.path.join(shared, "rollouts", "gpt-oss", run, "result", model, "multi_turn", f"BFCL_v4_multi_turn_{cat}_result.json")
+                for n, line in enumerate(load_jsonl(path)):
+                    e = entries[line["id"]]
+                    mine = [c for c in e["involved_classes"] if c in CLASSES]
+                    if not mine or not isinstance(line["result"], list) or n % every:
+                        continue
+                    reset_process()
+                    insts = new_instances(e["initial_config"], mine, False)
+                    turns = []
+                    for ti, turn in enumerate(line["result"]):
+                        calls = []
+                        for si, step in enumerate(turn):
+                            decoded = decode_step(step)
+                            for ci, (name, kwargs) in enumerate(decoded or []):
+                                if OWNER.get(name) not in insts:
+                                    continue
+                                calls.append({"at": [ti, si, ci], **outcome(insts[OWNER[name]], name, [], kwargs)})
+                        turns.append({"calls": calls, "state": states(insts)})
+                    if any(t["calls"] for t in turns):
+                        seqs.append({"run": run, "model": model, "category": cat, "id": e["id"], "classes": mine, "turns": turns})
+    return seqs
+
+
+# Hand-written error paths: (entry id whose initial_config is loaded, long_context, [(name, args, kwargs)]).
+ERROR_PATHS = [
+    ("multi_turn_base_0", False, [
+        ("pwd", [], {}), ("cd", [5], {}), ("cd", ["document/temp"], {}), ("cd", ["//"], {}), ("pwd", [], {}),
+        ("cd", [".."], {}), ("cd", ["nope"], {}), ("cd", ["workspace/"], {}), ("ls", [], {"a": "x"}),
+        ("cd", ["document"], {}), ("pwd", [], {}), ("mkdir", ["a/b"], {}), ("mkdir", [5], {}), ("mkdir", [["x"]], {}),
+        ("mkdir", [{}], {}), ("mkdir", ["final_report.pdf"], {}), ("touch", ["a:b"], {}), ("touch", [None], {}),
+        ("touch", ["final_report.pdf"], {}), ("echo", ["hi"], {}), ("echo", ["hi", ""], {}), ("echo", ["hi", "missing.txt"], {}),
+        ("echo", ["x"], {"file_name": "a|b"}), ("touch", ["n.txt"], {}), ("echo", [123, "n.txt"], {}), ("cat", ["n.txt"], {}),
+        ("wc", ["n.txt"], {}), ("du", [], {}), ("echo", [["l", 1]], {"file_name": "n.txt"}), ("cat", ["n.txt"], {}),
+        ("echo", ["b\nc\na\r\nx\x0by\u2028z", "n.txt"], {}), ("sort", ["n.txt"], {}), ("wc", ["n.txt", "w"], {}), ("wc", ["n.txt", "c"], {}),
+        ("wc", ["n.txt", "q"], {}), ("wc", ["n.txt", 1], {}), ("wc", ["nope.txt"], {}), ("tail", ["n.txt"], {}),
+        ("tail", ["n.txt", 2], {}), ("tail", ["n.txt", 0], {}), ("tail", ["n.txt", -2], {}), ("tail", ["n.txt", "2"], {}),
+        ("tail", ["n.txt", 2.5], {}), ("tail", ["n.txt", True], {}), ("tail", ["n.txt", None], {}), ("tail", ["n.txt", 100], {}),
+        ("grep", ["n.txt", "a"], {}), ("grep", ["n.txt", 1], {}), ("grep", ["nope", "a"], {}),
+        ("diff", ["n.txt", "final_report.pdf"], {}), ("diff", ["n.txt", "nope"], {}), ("cat", ["nope"], {}), ("cat", ["a*b"], {}),
+        ("cat", [5], {}), ("find", [], {}), ("find", ["."], {"name": "report"}), ("find", ["/"], {}), ("find", ["nope"], {}),
+        ("find", [None], {}), ("find", [".", 5], {}), ("find", ["../document/"], {}), ("du", [True], {}), ("du", [], {"human_readable": 1}),
+        ("mkdir", ["sub"], {}), ("cp", ["n.txt", "sub"], {}), ("cp", ["n.txt", "sub"], {}), ("cp", ["n.txt", "copy.txt"], {}),
+        ("cp", ["nope", "x"], {}), ("cp", ["n.txt", "a/b"], {}), ("cp", ["n.txt", "final_report.pdf"], {}), ("cp", ["sub", "sub2"], {}),
+        ("cp", ["sub", "sub2"], {}), ("cd", ["sub2"], {}), ("echo", ["changed", "n.txt"], {}), ("cd", [".."], {}), ("cd", ["sub"], {}),
+        ("cat", ["n.txt"], {}), ("cd", [".."], {}), ("mv", ["copy.txt", ".."], {}), ("ls", [True], {}), ("mv", ["nope", "x"], {}),
+        ("mv", ["n.txt", "x/y"], {}), ("mv", ["n.txt", "final_report.pdf"], {}), ("mv", ["n.txt", "sub"], {}), ("mv", ["final_report.pdf", "sub"], {}),
+        ("mv", ["sub", "moved"], {}), ("cd", ["moved"], {}), ("pwd", [], {}), ("cd", ["sub2"], {}), ("pwd", [], {}), ("cd", [".."], {}), ("pwd", [], {}),
+        ("cd", [".."], {}), ("cd", [".."], {}), ("pwd", [], {}), ("mv", ["moved", "moved"], {}), ("ls", [], {}), ("mv", ["sub2", 5], {}),
+        ("mv", ["sub2", ["x"]], {}), ("mv", ["archive", 5], {}), ("mv", ["archive", ["x"]], {}), ("cp", ["archive", 5], {}),
+        ("cp", ["archive", {"archive": 1}], {}), ("ls", [], {}), ("rm", ["nope"], {}), ("rm", [5], {}), ("rmdir", ["n.txt"], {}), ("rmdir", ["nope"], {}),
+        ("mkdir", ["empty"], {}), ("rmdir", ["empty"], {}), ("rmdir", ["sub2"], {}), ("rm", ["sub2"], {}), ("ls", [], {"a": True}),
+        ("touch", [".hidden"], {}), ("ls", [], {}), ("ls", [], {"a": 1}), ("du", [], {"human_readable": True}),
+        ("echo", ["x" * 5000, ".hidden"], {}), ("du", [True], {}), ("echo", ["é\U0001F600", ".hidden"], {}), ("du", [], {}), ("wc", [".hidden", "c"], {}),
+        ("cat", [".hidden"], {}), ("find", ["/", "e"], {}), ("cd", ["/"], {}), ("pwd", [], {}), ("cd", ["."], {}), ("cd", [""], {}), ("pwd", [], {}),
+    ]),
+    ("multi_turn_base_0", True, [
+        ("ls", [], {}), ("cd", ["workspace"], {}), ("cd", ["archive"], {}), ("ls", [], {}), ("cd", [".."], {}), ("cd", ["document"], {}),
+        ("cat", ["final_report.pdf"], {}), ("wc", ["final_report.pdf", "w"], {}), ("du", [True], {}), ("find", [], {"name": "image_1"}),
+    ]),
+    ("multi_turn_base_10", False, [
+        ("logarithm", [20, 10, 2], {}), ("logarithm", [0, 10, 4], {}), ("logarithm", [-8, 2, 5], {}), ("logarithm", [8, 1, 5], {}),
+        ("logarithm", [8, 2, "x"], {}), ("logarithm", [8, 2, 4.7], {}), ("logarithm", ["8", 2, 6], {}), ("logarithm", [None, 2, 6], {}),
+        ("logarithm", [1e300, 1e-300, 30], {}), ("logarithm", [2.5, 7, 1], {}), ("logarithm", [10, 10, 0], {}), ("logarithm", [1000, 10, 3], {}),
+        ("mean", [[1, 2, 3, 4]], {}), ("mean", [[]], {}), ("mean", [[1, "a"]], {}), ("mean", [5], {}), ("mean", ["abc"], {}), ("mean", [0], {}),
+        ("mean", [[0.1, 0.2, 0.3]], {}), ("mean", [[True, 2.5]], {}), ("mean", [{"a": 1}], {}), ("mean", [[1e308, 1e308]], {}),
+        ("standard_deviation", [[100, 95, 85, 90, 88, 92]], {}), ("standard_deviation", [[1]], {}), ("standard_deviation", [[]], {}),
+        ("standard_deviation", [[1, "x"]], {}), ("standard_deviation", [[0.1, 0.7, 1e10]], {}), ("standard_deviation", [[1e200, -1e200]], {}),
+        ("si_unit_conversion", [5, "km", "m"], {}), ("si_unit_conversion", [5.5, "nm", "um"], {}), ("si_unit_conversion", [3, "m", "m"], {}),
+        ("si_unit_conversion", ["5", "km", "m"], {}), ("si_unit_conversion", [5, "mi", "m"], {}), ("si_unit_conversion", [True, "cm", "mm"], {}),
+        ("si_unit_conversion", [5, ["km"], "m"], {}), ("si_unit_conversion", [10**400, "km", "m"], {}), ("si_unit_conversion", [2, "um", "km"], {}),
+        ("imperial_si_conversion", [100, "celsius", "fahrenheit"], {}), ("imperial_si_conversion", [212, "fahrenheit", "celsius"], {}),
+        ("imperial_si_conversion", [3, "ft", "m"], {}), ("imperial_si_conversion", [3, "ft", "ft"], {}), ("imperial_si_conversion", ["3", "ft", "m"], {}),
+        ("imperial_si_conversion", [3, "ft", "km"], {}), ("imperial_si_conversion", [3, 1, 2.5], {}), ("imperial_si_conversion", [3, None, None], {}),
+        ("imperial_si_conversion", [10**400, "kg", "lb"], {}), ("imperial_si_conversion", [2.2, "lb", "kg"], {}),
+        ("add", [1, 2], {}), ("add", [1, 2.5], {}), ("add", ["a", "b"], {}), ("add", [1, "b"], {}), ("add", [[1], [2]], {}), ("add", [None, 1], {}),
+        ("add", [0.1, 0.2], {}), ("add", [True, True], {}), ("subtract", [5, 7.5], {}), ("subtract", ["a", 1], {}), ("subtract", [10**20, 1], {}),
+        ("multiply", [3, 4], {}), ("multiply", [3, "4"], {}), ("multiply", [2.5, 4], {}), ("multiply", [True, 7], {}), ("multiply", [1e308, 10], {}),
+        ("divide", [1, 3], {}), ("divide", [1, 0], {}), ("divide", [1, 0.0], {}), ("divide", [1, False], {}), ("divide", ["a", 2], {}), ("divide", [10, 4], {}),
+        ("divide", [7, []], {}), ("power", [2, 10], {}), ("power", [2, -1], {}), ("power", [2.5, 2], {}), ("power", [-8, 0.5], {}), ("power", ["2", 2], {}),
+        ("power", [10, 0.5], {}), ("power", [0, -1], {}), ("power", [1e200, 2], {}),
+        ("square_root", [2, 5], {}), ("square_root", [16, 3], {}), ("square_root", [-1, 3], {}), ("square_root", ["4", 3], {}), ("square_root", [2, 2.5], {}),
+        ("square_root", [2, 0], {}), ("square_root", [2.25, 10], {}), ("square_root", [0.25, 4], {}), ("square_root", [0, 4], {}), ("square_root", [-0.0, 4], {}),
+        ("square_root", [10000, 1], {}), ("square_root", [1e-10, 5], {}), ("square_root", [1e22, 5], {}), ("square_root", [True, 3], {}), ("square_root", [2, None], {}),
+        ("square_root", [144, 50], {}), ("square_root", [0.1, 30], {}), ("square_root", [float("inf"), 5], {}), ("square_root", [1e-300, 5], {}),
+        ("absolute_value", [-5], {}), ("absolute_value", [-5.5], {}), ("absolute_value", ["x"], {}), ("absolute_value", [True], {}), ("absolute_value", [None], {}),
+        ("round_number", [2.5], {}), ("round_number", [2.675, 2], {}), ("round_number", [3, 0], {}), ("round_number", [2.5, 0], {}), ("round_number", [1234.5, -2], {}),
+        ("round_number", ["2.5", 1], {}), ("round_number", [2.5, 1.5], {}), ("round_number", [2.5, None], {}), ("round_number", [12345, -2], {}),
+        ("percentage", [1, 3], {}), ("percentage", [1, 0], {}), ("percentage", ["1", 3], {}), ("percentage", [50, 200.0], {}),
+        ("min_value", [[3, 1.5, 2]], {}), ("min_value", [[]], {}), ("min_value", [[1, "a"]], {}), ("min_value", ["bca"], {}), ("min_value", [7], {}),
+        ("max_value", [[3, 1.5, 2]], {}), ("max_value", [[]], {}), ("max_value", [["a", "b"]], {}), ("max_value", [[2, 2.0]], {}),
+        ("sum_values", [[1, 2, 3]], {}), ("sum_values", [[0.1, 0.2, 0.3]], {}), ("sum_values", [[]], {}), ("sum_values", [["a"]], {}), ("sum_values", [[1, 2.5, True]], {}),
+        ("sum_values", [[1e100, 1.0, -1e100]], {}), ("sum_values", [{"x": 1}], {}), ("sum_values", [5], {}),
+    ]),
+    ("multi_turn_base_50", False, [
+        ("list_users", [], {}), ("get_user_id", ["Alice"], {}), ("get_user_id", ["Nobody"], {}), ("get_user_id", [["x"]], {}),
+        ("message_get_login_status", [], {}), ("send_message", ["USR002", "hi"], {}), ("view_messages_sent", [], {}), ("search_messages", ["x"], {}),
+        ("get_message_stats", [], {}), ("delete_message", ["USR002"], {}), ("message_login", ["USR999"], {}), ("message_login", [5], {}),
+        ("message_login", ["USR001"], {}), ("message_get_login_status", [], {}), ("send_message", ["USR999", "hi"], {}),
+        ("send_message", ["USR002", "hello"], {}), ("send_message", ["USR003", 42], {}), ("send_message", ["USR002", "again"], {}),
+        ("view_messages_sent", [], {}), ("search_messages", ["HELLO"], {}), ("search_messages", [5], {}), ("get_message_stats", [], {}),
+        ("delete_message", ["USR002"], {}), ("delete_message", ["USR999"], {}), ("add_contact", ["Alice"], {}), ("add_contact", ["Zed"], {}),
+        ("add_contact", [["x"]], {}), ("list_users", [], {}), ("search_messages", ["upload"], {}),
+    ]),
+    ("multi_turn_base_4", False, [
+        ("posting_get_login_status", [], {}), ("post_tweet", ["hi"], {}), ("retweet", [0], {}), ("comment", [0, "c"], {}),
+        ("follow_user", ["x"], {}), ("list_all_following", [], {}), ("unfollow_user", ["x"], {}),
+        ("authenticate_twitter", ["john", "wrong"], {}), ("authenticate_twitter", [], {"username": "john", "password": "john123"}),
+        ("post_tweet", ["first"], {}), ("post_tweet", ["second"], {"tags": ["#a"]}), ("mention", [0, ["@bob"]], {}),
+        ("post_tweet", ["third"], {}), ("get_tweet", [2], {}), ("mention", [99, ["@x"]], {}), ("mention", [1, "ab"], {}),
+        ("get_tweet", ["1"], {}), ("get_tweet", [1.0], {}), ("retweet", [1], {}), ("retweet", [1], {}), ("retweet", ["1"], {}), ("retweet", [77], {}),
+        ("comment", [1, "nice"], {}), ("comment", [1.0, "again"], {}), ("comment", [True, "bool"], {}), ("comment", [42, "x"], {}),
+        ("get_tweet_comments", [1], {}), ("get_tweet_comments", [5], {}), ("get_tweet_comments", [2], {}),
+        ("follow_user", ["alice"], {}), ("follow_user", ["carol"], {}), ("list_all_following", [], {}), ("unfollow_user", ["bob"], {}),
+        ("unfollow_user", ["nobody"], {}), ("get_user_tweets", ["john"], {}), ("get_user_tweets", ["nobody"], {}),
+        ("search_tweets", ["FIRST"], {}), ("search_tweets", ["#A"], {}), ("search_tweets", [5], {}), ("get_user_stats", ["john"], {}),
+        ("get_user_stats", ["alice"], {}), ("post_tweet", [["list", "content"]], {"mentions": ["m"]}), ("search_tweets", ["list"], {}),
+        ("post_tweet", [None], {}), ("search_tweets", ["x"], {}),
+        ("mention", [2, ["@shared"]], {}), ("post_tweet", ["fourth"], {}), ("get_tweet", [8], {}), ("mention", [3, "ab"], {}),
+        ("get_tweet", [5], {}), ("mention", [2, 5], {}), ("get_tweet", ["0"], {}), ("comment", [0, "int key"], {}),
+        ("get_tweet_comments", [0], {}), ("get_user_stats", [["x"]], {}), ("get_user_stats", ["tech_guru"], {}),
+    ]),
+]
+
+
+def error_path_sequences(shared):
+    entries = {e["id"]: e for e in load_jsonl(os.path.join(shared, "bfcl-v4", "BFCL_v4_multi_turn_base.json"))}
+    seqs = []
+    for eid, lc, calls in ERROR_PATHS:
+        e = entries[eid]
+        reset_process()
+        classes = sorted({OWNER[n] for n, _, _ in calls})
+        insts = new_instances(e["initial_config"], classes, lc)
+        out = []
+        for name, args, kwargs in calls:
+            out.append({"name": name, "args": enc(args), "kwargs": enc(kwargs), **outcome(insts[OWNER[name]], name, args, kwargs)})
+        seqs.append({"id": eid, "longContext": lc, "classes": classes, "calls": out, "state": states(insts)})
+    return seqs
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shared", default=os.path.join(here, "..", "..", "shared"))
+    ap.add_argument("--out", default=os.path.join(here, "..", "src", "simulator", "classes", "vectors"))
+    ap.add_argument("--every", type=int, default=2, help="keep every N-th model entry")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    for name, data in [
+        ("ground-truth", ground_truth_sequences(a.shared)),
+        ("model-calls", model_sequences(a.shared, a.every)),
+        ("error-paths", error_path_sequences(a.shared)),
+    ]:
+        path = os.path.join(a.out, f"{name}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=True, separators=(",", ":"))
+            f.write("\n")
+        print(f"{path}: {len(data)} sequences, {sum(len(s.get('calls', [])) + sum(len(t['calls']) for t in s.get('turns', [])) for s in data)} calls")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
