@@ -18,6 +18,28 @@ export interface ExtractedCall {
   /** Keyword arguments in the order written. */
   readonly keywords: readonly (readonly [string, ArgValue])[];
   readonly shape: CallShape;
+  /** Index of the step (within the turn) the call was read from; set by `extractTurn`. */
+  readonly step?: number;
+  /**
+   * True when BFCL's own decoder rejects the step holding this call (another entry of
+   * the step has bad JSON arguments, a keyword value it cannot resolve, a non-call
+   * element…), so BFCL never executed it although it parses structurally.
+   */
+  readonly stepDecodeFailed?: boolean;
+}
+
+/** One step (or one entry of a step) that failed to decode. */
+export interface DecodeError {
+  /** Index of the step within the turn. */
+  readonly step: number;
+  /** Which reader failed: a call shape, or `step` when the step itself has no readable shape. */
+  readonly shape: CallShape | "step";
+  /** Python's error text where BFCL would raise (e.g. `Expecting value: line 1 column 1 (char 0)`). */
+  readonly message: string;
+  /** The function name of the failing entry, when one was readable (it is not counted as a call). */
+  readonly name?: string;
+  /** Whether that name is on the item's tool list. */
+  readonly onToolList?: boolean;
 }
 
 /** Everything read off one turn of one rollout. */
@@ -28,6 +50,8 @@ export interface TurnExtraction {
   readonly offListNames: readonly string[];
   /** Steps whose text or arguments failed to decode; never read as holding back. */
   readonly decodeFailures: number;
+  /** What failed, one entry per failing step entry (several may share a step); `decodeFailures` counts distinct steps. */
+  readonly decodeErrors: readonly DecodeError[];
   /** Natural-language text the model wrote on the turn (text steps), in order. */
   readonly text: readonly string[];
   /** Number of steps recorded for the turn. */

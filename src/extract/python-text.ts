@@ -1,0 +1,149 @@
+/**
+ * Python-call text as BFCL's default prompting decoder reads it
+ * (`default_decode_execute_prompting`): strip `` ` ``, newline and space from both ends,
+ * add `[` / `]` where missing, `ast.parse` in eval mode, and take the body if it is a call
+ * or each element of a list/tuple/set, every element having to be a call. Names are the
+ * dotted attribute chain; keyword values are resolved with BFCL's quirks
+ * (`python/literal.ts`), positional arguments are kept too (BFCL drops them; the echo
+ * rule needs them). The text is parsed with the real grammar and never evaluated.
+ *
+ * BFCL's decoder also rejects prose, which for a prompting model is how it declines to
+ * call. `looksLikeCallText` separates the two so that a failed decode is reported only
+ * for text that was trying to be a call.
+ */
+import type { PyExpr } from "../python/ast.js";
+import { resolveCall, type LiteralValue, type ResolvedCall } from "../python/literal.js";
+import { parseExpression } from "../python/parse.js";
+
+/** What BFCL's prompting decoder makes of one text step. */
+export interface PythonTextDecode {
+  /** Calls that parse structurally: the bare call, or every call element of the top-level list/tuple/set. */
+  readonly calls: readonly ResolvedCall[];
+  /** Python's error where BFCL's decoder raises on this text; null when it decodes. */
+  readonly failure: string | null;
+  /** True when the text parsed but held no call at all (e.g. one word, which reads as `[word]`). */
+  readonly noCallElements: boolean;
+}
+
+/** Python's `str.strip("`\n ")`. */
+function stripBfcl(text: string): string {
+  let a = 0;
+  let b = text.length;
+  const strip = (c: number) => c === 0x60 || c === 0x0a || c === 0x20;
+  while (a < b && strip(text.charCodeAt(a))) a++;
+  while (b > a && strip(text.charCodeAt(b - 1))) b--;
+  return text.slice(a, b);
+}
+
+/** The exact string BFCL hands to `ast.parse` for a text step. */
+export function bfclPromptingSource(text: string): string {
+  let s = stripBfcl(text);
+  if (!s.startsWith("[")) s = "[" + s;
+  if (!s.endsWith("]")) s = s + "]";
+  return s;
+}
+
+/**
+ * Decode one text step the way BFCL's default prompting decoder does, keeping every
+ * structurally parsed call even when BFCL would reject the step (the failure says why).
+ */
+export function decodePythonText(text: string): PythonTextDecode {
+  const source = bfclPromptingSource(text);
+  const parsed = parseExpression(source);
+  if (!parsed.ok) return { calls: [], failure: `SyntaxError: ${parsed.error.message}`, noCallElements: true };
+  const body = parsed.expr;
+  let elements: readonly PyExpr[];
+  let failure: string | null = null;
+  if (body.kind === "call") elements = [body];
+  else if (body.kind === "list" || body.kind === "tuple" || body.kind === "set") elements = body.elts;
+  else return { calls: [], failure: `AttributeError: '${body.kind}' object has no attribute 'elts'`, noCallElements: true };
+  const calls: ResolvedCall[] = [];
+  for (const el of elements) {
+    if (el.kind !== "call") {
+      failure ??= "AssertionError";
+      continue;
+    }
+    const call = resolveCall(el);
+    if (call.failure !== null) failure ??= call.failure;
+    else {
+      for (const [, v] of call.keywords) {
+        const f = executionListFailure(v);
+        if (f !== null) {
+          failure ??= f;
+          break;
+        }
+      }
+    }
+    calls.push(call);
+  }
+  return { calls, failure, noCallElements: calls.length === 0 && elements.length > 0 };
+}
+
+function isObject(v: LiteralValue): v is { [key: string]: LiteralValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * BFCL's `parse_nested_value` renders a dict whose values are all dicts as a nested call
+ * `firstkey(...)`; for an empty dict that raises IndexError, so `f(a={})` fails to decode.
+ * Returns the error, or null when the value renders.
+ */
+function executionListFailure(v: LiteralValue, depth = 0): string | null {
+  if (!isObject(v) || depth > 200) return null;
+  const values = Object.values(v);
+  if (values.every(isObject)) {
+    if (values.length === 0) return "IndexError: list index out of range";
+    const args = values[0]!;
+    for (const x of Object.values(args)) {
+      const f = executionListFailure(x, depth + 1);
+      if (f !== null) return f;
+    }
+    return null;
+  }
+  for (const x of values) {
+    const f = executionListFailure(x, depth + 1);
+    if (f !== null) return f;
+  }
+  return null;
+}
+
+function isIdentChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * Whether undecodable text was trying to be a call list, so its failure is a decode
+ * failure rather than prose. The rule (documented in the README of src/extract):
+ *
+ * 1. after BFCL's stripping the text starts (optionally after `[` and spaces) with a
+ *    dotted identifier immediately followed by `(` or by a leaked `<|…` token — the way a
+ *    call list begins; or
+ * 2. anywhere in the text, a name on the tool list stands as a whole word immediately
+ *    followed by `(` (a call written inside prose or a code fence).
+ *
+ * Plain prose — "I need the file name first.", "confirm you are already logged in" —
+ * matches neither and is text. Linear scans only, no regular expressions.
+ */
+export function looksLikeCallText(text: string, tools: ReadonlySet<string>): boolean {
+  const s = stripBfcl(text);
+  let i = 0;
+  if (s.charCodeAt(0) === 0x5b) {
+    i = 1;
+    while (i < s.length && (s.charCodeAt(i) === 0x20 || s.charCodeAt(i) === 0x0a || s.charCodeAt(i) === 0x09)) i++;
+  }
+  const identStart = i;
+  while (i < s.length && (isIdentChar(s.charCodeAt(i)) || (s.charCodeAt(i) === 0x2e && i > identStart))) i++;
+  if (i > identStart && !(s.charCodeAt(identStart) >= 48 && s.charCodeAt(identStart) <= 57)) {
+    const c = s.charCodeAt(i);
+    if (c === 0x28) return true;
+    if (c === 0x3c && s.charCodeAt(i + 1) === 0x7c) return true;
+  }
+  // rule 2: a tool name used as a call anywhere
+  for (let p = text.indexOf("("); p !== -1; p = text.indexOf("(", p + 1)) {
+    let q = p;
+    while (q > 0 && isIdentChar(text.charCodeAt(q - 1))) q--;
+    if (q === p) continue;
+    if (tools.has(text.slice(q, p))) return true;
+  }
+  return false;
+}
