@@ -133,7 +133,7 @@ for seed in [0, 1, 42, 141053, 200191, 1053520, 2**32, 2**32 + 1, 2**64 + 12345,
             seq.append(["random", [], enc(r.random())])
         elif op == 1:
             k = rng.choice([1, 5, 31, 32, 33, 64, 65, 100])
-            seq.append(["getrandbits", [k], enc(r.getrandbits(k))])
+            seq.append(["getrandbits", [enc(k)], enc(r.getrandbits(k))])
         elif op == 2:
             a = rng.randint(-1000, 1000)
             b = a + rng.choice([0, 1, 7, 1000, 2**31, 2**40, 10**20])

@@ -112,12 +112,10 @@ export class PyDatetime implements PyObject {
     });
   }
 
-  /** `repr`: `datetime.datetime(2024, 9, 1, 10, 30)` (trailing zero fields dropped, as CPython). */
+  /** `repr`: `datetime.datetime(2024, 9, 1, 10, 30)` (hour and minute always shown, seconds when non-zero, as CPython). */
   pyRepr(): string {
     const parts = [this.year, this.month, this.day, this.hour, this.minute];
     if (this.second) parts.push(this.second);
-    else if (!this.minute && !this.hour) parts.splice(3);
-    else if (!this.minute) parts.splice(4);
     return `datetime.datetime(${parts.join(", ")})`;
   }
 
@@ -187,7 +185,7 @@ function compileFormat(format: string): RegExp {
       src += "\\s+";
       while (i + 1 < format.length && /\s/u.test(format[i + 1])) i++;
     } else {
-      src += ch.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+      src += ch.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
     }
   }
   re = new RegExp(`^(?:${src})`, "iu");
@@ -225,7 +223,6 @@ export function pyStrptime(text: PyValue, format: string): PyDatetime {
     hour = g.p === undefined ? h12 : pm ? (h12 === 12 ? 12 : h12 + 12) : h12 === 12 ? 0 : h12;
   }
   const minute = g.M !== undefined ? digitValue(g.M) : 0;
-  let second = g.S !== undefined ? digitValue(g.S) : 0;
-  if (second > 59) second = 59; // _strptime clamps leap seconds 60/61 to 59
+  const second = g.S !== undefined ? digitValue(g.S) : 0; // 60/61 match and then fail in the constructor, as in CPython
   return new PyDatetime(year, month, day, hour, minute, second);
 }

@@ -24,3 +24,57 @@ describe("PyRandom reproduces CPython's random.Random(int)", () => {
     expect(new PyRandom(1053520n).randint(0n, 86400n)).toBe(69015n);
   });
 });
+
+import { readFileSync } from "node:fs";
+import { decodeTagged, type TaggedValue } from "./test-vectors.js";
+import { pyRepr } from "./repr.js";
+import type { PyValue } from "./value.js";
+
+describe("PyRandom streams match CPython call by call", () => {
+  const cases = JSON.parse(readFileSync(new URL("./vectors/random.json", import.meta.url), "utf8")) as {
+    seed: string;
+    calls: [string, TaggedValue[], TaggedValue][];
+  }[];
+  test.each(cases.map((c) => [c.seed, c] as const))("seed %s: random, getrandbits, randint, randrange, uniform, choice, shuffle", (_, c) => {
+    const r = new PyRandom(BigInt(c.seed));
+    for (const [method, rawArgs, rawWant] of c.calls) {
+      const args = rawArgs.map(decodeTagged);
+      const want = decodeTagged(rawWant);
+      let got: PyValue;
+      switch (method) {
+        case "random":
+          got = r.random();
+          break;
+        case "getrandbits":
+          got = r.getrandbits(Number(args[0]));
+          break;
+        case "randint":
+          got = r.randint(args[0] as bigint, args[1] as bigint);
+          break;
+        case "randrange":
+          got = r.randrange(args[0] as bigint, args[1] as bigint, args[2] as bigint);
+          break;
+        case "uniform":
+          got = r.uniform(args[0] as number, args[1] as number);
+          break;
+        case "choice":
+          got = r.choice(args[0] as PyValue[]);
+          break;
+        case "shuffle": {
+          const xs: PyValue[] = Array.from({ length: Number(args[0]) }, (_, i) => BigInt(i));
+          r.shuffle(xs);
+          got = xs;
+          break;
+        }
+        default:
+          throw new Error(method);
+      }
+      expect(`${method} ${pyRepr(got)}`).toBe(`${method} ${pyRepr(want)}`);
+    }
+  });
+  test("empty ranges raise Python >= 3.12's messages", () => {
+    const r = new PyRandom(1n);
+    expect(() => r.randint(5n, 4n)).toThrow("empty range in randrange(5, 5)");
+    expect(() => r.choice([])).toThrow("Cannot choose from an empty sequence");
+  });
+});
