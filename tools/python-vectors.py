@@ -53,6 +53,8 @@ def outcome(fn, with_repr=True):
         r = fn()
         if isinstance(r, complex):
             return {"complexRepr": repr(r)}
+        if isinstance(r, (bytes, type(...))):
+            return {"reprOnly": repr(r)}
         return {"ok": enc(r), "repr": repr(r)} if with_repr else {"ok": enc(r)}
     except Exception as e:  # noqa: BLE001 - the exception is the expected vector
         return {"error": type(e).__name__, "message": str(e)}
@@ -345,3 +347,41 @@ for n, p in sq_cases:
 decimal.getcontext().prec = 28
 write("decimal-sqrt", sqs)
 print("python", sys.version.split()[0], "mpmath", mpmath.__version__)
+
+# ----------------------------------------------------------------------------------- literal evaluation
+import ast  # noqa: E402
+
+lit_exprs = ["1", "-1", "+2.5", "--3", "1+2", "2**10", "2**-1", "7//2", "-7//2", "7%3", "'a'*3", "'a'+'b'", "[1, 2.0, 'x', None, True]",
+             "(1,)", "()", "{}", "{1, 2}", "{'a': [1, {'b': (2, 3)}]}", "{1: 'a', 1.0: 'b', True: 'c'}", "[*[1, 2], 3]", "{**{'a': 1}, 'b': 2}",
+             "1 if True else 2", "True and 5", "0 or 'x'", "not 0", "1 < 2 < 3", "1 < 3 < 2", "'a' in 'abc'", "3 in [1, 2]", "~5", "1 << 4",
+             "255 & 15", "6 | 1", "6 ^ 3", "1e400", "-1e400", "0x1f", "0o17", "0b101", "1_000", "1j", "2+3j", "b'ab\\x00'", "...",
+             "'a' 'b'", "[1, 2][1]", "'abc'[-1]", "[1, 2, 3][1:]", "(1, 2, 3)[::-1]", "{'k': 1}['k']", "len([1, 2])", "list((1, 2))",
+             "dict(a=1)", "x", "foo(1)", "[1][5]", "{'k': 1}['z']", "{[1]: 2}", "{[1]}", "1/0", "1 + 'a'", "'a' < 1", "-'a'", "10**400 * 0",
+             "1.5e-7", "[1, 2] + [3]", "(1,) * 2", "[] * 3", "{1} | {2}", "{'a': 1} | {'b': 2}", "None is None", "1 is not None",
+             "'%s' == 'x'", "(1 == 1.0, 1 == True, 'a' != 'b')", "u'x'", "r'\\n'", "'\\u00e9\\U0001f600'"]
+lit_cases = []
+for src in lit_exprs:
+    def run(src=src):
+        return eval(src, {})
+    lit_cases.append({"src": src, **outcome(run)})
+write("literal-eval", lit_cases)
+
+import hashlib  # noqa: E402
+
+bfcl_answers = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "bfcl-v4", "possible_answer")
+gt_hashes = {}
+for fname in sorted(os.listdir(bfcl_answers)):
+    lines = []
+    with open(os.path.join(bfcl_answers, fname), encoding="utf-8") as f:
+        for row in f:
+            entry = json.loads(row)
+            for turn in entry["ground_truth"]:
+                for call in turn:
+                    node = ast.parse(call, mode="eval").body
+                    for i, a in enumerate(node.args):
+                        lines.append(f"#{i}={repr(eval(compile(ast.Expression(a), '<arg>', 'eval'), {}))}")
+                    for kw in node.keywords:
+                        lines.append(f"{kw.arg}={repr(eval(compile(ast.Expression(kw.value), '<arg>', 'eval'), {}))}")
+    # only a digest is committed: the ground truth itself stays in the user's BFCL data
+    gt_hashes[fname] = {"arguments": len(lines), "sha256": hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()}
+write("gt-argument-digests", gt_hashes)

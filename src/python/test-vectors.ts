@@ -45,6 +45,8 @@ export interface Outcome {
   message?: string;
   /** A complex result, kept as CPython's repr. */
   complexRepr?: string;
+  /** A value outside the tagged encoding (bytes, Ellipsis), kept as CPython's repr. */
+  reprOnly?: string;
 }
 
 /**
@@ -61,6 +63,6 @@ export function compareOutcome(run: () => PyValue, want: Outcome, repr: (v: PyVa
     got = x.pyType !== undefined ? `${x.pyType}: ${x.pyMessage}` : `JS ${x.message}`;
   }
   const expected =
-    want.complexRepr !== undefined ? `ok ${want.complexRepr}` : want.error !== undefined ? `${want.error}: ${want.message}` : `ok ${repr(decodeTagged(want.ok ?? null))}`;
+    want.complexRepr !== undefined ? `ok ${want.complexRepr}` : want.reprOnly !== undefined ? `ok ${want.reprOnly}` : want.error !== undefined ? `${want.error}: ${want.message}` : `ok ${repr(decodeTagged(want.ok ?? null))}`;
   return got === expected ? null : `want ${expected} | got ${got}`;
 }
