@@ -19,7 +19,12 @@ export function resultFileCategory(fileName: string): { version: "v3" | "v4"; ca
   return m ? { version: m[1] as "v3" | "v4", category: m[2] } : null;
 }
 
-/** What a result line's `result` holds: the turns (each a list of steps), or BFCL's inference-error string. */
+/**
+ * What a result line's `result` holds: the turns (each a list of steps) — only the first
+ * few scoring asked for, so `turns.length` is min(turnCount, turns asked for) and a
+ * rollout that ended before the anchor shows as `turnCount <= anchorTurn` — or BFCL's
+ * inference-error string.
+ */
 export type RecordedRollout =
   | { readonly kind: "turns"; readonly turns: readonly (readonly unknown[])[]; readonly turnCount: number }
   | { readonly kind: "inference-error"; readonly message: string };
@@ -145,8 +150,7 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
 
 /**
  * Decode a `result` value: a list of turns (kept up to `keepTurns`, the anchor and the
- * turns before it; the total count is kept so a short rollout is recognised), or BFCL's
- * inference-error string. Anything else is a problem.
+ * turns before it), or BFCL's inference-error string. Anything else is a problem.
  */
 export function decodeResult(text: string, keepTurns: number, where: { file: string; line: number }): RecordedRollout | Problem {
   let value: unknown;
@@ -163,14 +167,44 @@ export function decodeResult(text: string, keepTurns: number, where: { file: str
   return { kind: "turns", turns: value.length > keepTurns ? value.slice(0, keepTurns) : value, turnCount: value.length };
 }
 
-/** Decode the bytes of the `result` slice found by `scanLineHead`. */
+/**
+ * Count the turns of a `result` list at the byte level and find where to cut it after
+ * its first `keepTurns` turns: `cut` is the offset just past the last kept turn, or -1
+ * when nothing needs cutting; `count` is null when the value is not a well-formed list.
+ */
+export function scanTurns(bytes: Uint8Array, start: number, end: number, keepTurns: number): { cut: number; count: number | null } {
+  let i = skipSpace(bytes, start, end);
+  if (bytes[i] !== OPEN_BRACKET) return { cut: -1, count: null };
+  i = skipSpace(bytes, i + 1, end);
+  if (bytes[i] === CLOSE_BRACKET) return { cut: -1, count: 0 };
+  let cut = -1;
+  for (let count = 0; ; ) {
+    const next = skipValue(bytes, i, end);
+    if (next < 0 || next === i) return { cut: -1, count: null };
+    count++;
+    i = skipSpace(bytes, next, end);
+    if (bytes[i] === CLOSE_BRACKET) return { cut, count };
+    if (bytes[i] !== COMMA) return { cut: -1, count: null };
+    if (count === keepTurns) cut = next;
+    i = skipSpace(bytes, i + 1, end);
+  }
+}
+
+/**
+ * Decode the bytes of the `result` slice found by `scanLineHead`, parsing only the first
+ * `keepTurns` turns (the rest of the list is cut off at the byte level, never parsed).
+ */
 export function decodeResultBytes(
   bytes: Uint8Array,
   head: LineHead,
   keepTurns: number,
   where: { file: string; line: number },
 ): RecordedRollout | Problem {
-  return decodeResult(utf8.decode(bytes.subarray(head.resultStart, head.resultEnd)), keepTurns, where);
+  const { cut, count } = scanTurns(bytes, head.resultStart, head.resultEnd, keepTurns);
+  if (keepTurns <= 0 && count !== null) return { kind: "turns", turns: [], turnCount: count }; // only the count was asked for
+  const text = cut < 0 ? utf8.decode(bytes.subarray(head.resultStart, head.resultEnd)) : utf8.decode(bytes.subarray(head.resultStart, cut)) + "]";
+  const decoded = decodeResult(text, keepTurns, where);
+  return "kind" in decoded && decoded.kind === "turns" && count !== null ? { ...decoded, turnCount: count } : decoded;
 }
 
 /** `multi_turn_<category>_<index>` → category; null when the id has another shape. */

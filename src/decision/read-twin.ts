@@ -48,12 +48,12 @@ function unreached(reach: "short" | "inference-error", preAnchorCallNames: strin
 export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: ReadonlySet<string>, countLogin: boolean): TwinReading {
   if (rollout.kind === "inference-error") return unreached("inference-error", []);
   const preAnchorCallNames: string[][] = [];
-  const before = Math.min(anchorTurn, rollout.turnCount);
+  const before = Math.min(anchorTurn, rollout.turns.length);
   for (let t = 0; t < before; t++) {
     const x = extractTurn(rollout.turns[t], tools);
     preAnchorCallNames.push(x.calls.map((c) => c.name));
   }
-  if (rollout.turnCount <= anchorTurn) return unreached("short", preAnchorCallNames);
+  if (rollout.turns.length <= anchorTurn) return unreached("short", preAnchorCallNames);
   const x = extractTurn(rollout.turns[anchorTurn], tools);
   const ordered: { step: number; call: AnchorCall }[] = [];
   for (const c of x.calls) {

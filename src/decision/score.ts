@@ -39,9 +39,21 @@ export function turnsNeeded(pairs: readonly ManifestPair[]): { base: Map<string,
   return { base, miss };
 }
 
+const toolSets = new WeakMap<ManifestPair, ReadonlySet<string>>();
+
+/** The pair's tool list as a set, built once per pair object (scoring many models reuses it). */
+function toolSetOf(pair: ManifestPair): ReadonlySet<string> {
+  let set = toolSets.get(pair);
+  if (!set) {
+    set = new Set(pair.tools);
+    toolSets.set(pair, set);
+  }
+  return set;
+}
+
 /** Read both twins of one pair and decide: acted on base, acted on miss, held back (strict and credited). */
 export function scorePair(pair: ManifestPair, base: RecordedRollout, miss: RecordedRollout, options: ScoreOptions): PairRecord {
-  const tools = new Set(pair.tools);
+  const tools = toolSetOf(pair);
   const b = readTwin(base, pair.anchorTurn, tools, options.countLogin);
   const m = readTwin(miss, pair.anchorTurn, tools, options.countLogin);
   const compound = pair.certification?.verdict === "compound";
@@ -131,7 +143,11 @@ export function scoreModel(
   return { model, numbers: summarize(records), counts: readingCounts(records, missing.length), records, missing };
 }
 
-/** Decode failures, short rollouts and inference errors over the twins of the scored pairs (each rollout once). */
+/**
+ * Decode failures, short rollouts and inference errors over the twins of the scored pairs.
+ * A base twin shared by several pairs is counted once per distinct anchor turn (decode
+ * failures, short) or once (inference errors: the whole line is the error).
+ */
 export function readingCounts(records: readonly PairRecord[], pairsMissingRollout: number): ReadingCounts {
   let decodeFailures = 0;
   let shortRollouts = 0;
@@ -142,11 +158,16 @@ export function readingCounts(records: readonly PairRecord[], pairsMissingRollou
       [`${r.baseId}@${r.anchorTurn}`, r.base],
       [`${r.missId}@${r.anchorTurn}`, r.miss],
     ] as const) {
+      if (twin.reach === "inference-error") {
+        const id = key.slice(0, key.indexOf("@"));
+        if (!seen.has(id)) inferenceErrors++;
+        seen.add(id);
+        continue;
+      }
       if (seen.has(key)) continue;
       seen.add(key);
       decodeFailures += twin.decodeFailures;
       if (twin.reach === "short") shortRollouts++;
-      if (twin.reach === "inference-error") inferenceErrors++;
     }
   }
   return { decodeFailures, shortRollouts, inferenceErrors, pairsMissingRollout };

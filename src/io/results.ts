@@ -19,7 +19,7 @@ export { scoreModels, defaultThreads } from "./results-pool.js";
 /** What to score. */
 export interface ScoreRequest {
   readonly resultDirs: readonly string[];
-  /** Model directory names to keep; empty keeps all. */
+  /** Model directory names to keep, in output order; empty keeps all (in discovery order). */
   readonly models: readonly string[];
   readonly manifest: Manifest;
   readonly options: ScoreOptions;
@@ -48,7 +48,8 @@ export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutco
         problems.push(problem("model-missing", `--model ${name}: no such model directory under the results (found: ${known})`));
       }
     }
-    models = models.filter((m) => wanted.has(m.model));
+    const order = new Map(request.models.map((name, i) => [name, i]));
+    models = models.filter((m) => wanted.has(m.model)).sort((a, b) => order.get(a.model)! - order.get(b.model)!);
   }
   const pairs = selectPairs(request.manifest, request.options);
   const runs = await scoreModels(models, pairs, request.options, request.threads);

@@ -5,14 +5,22 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { registerPairs } from "./pairs.js";
+import { registerCheck } from "./check.js";
+import { registerScore } from "./score.js";
+import { registerDemo } from "./demo.js";
 import { registerVerify } from "./verify.js";
 import { registerCompare } from "./compare.js";
+import { registerJudge } from "./judge.js";
 
 /** A command module: adds itself to the program; sets `state.exitCode` when it runs. */
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
 
 export const commands: RegisterCommand[] = [
   registerPairs,
+  registerCheck,
+  registerScore,
+  registerDemo,
   registerVerify,
   registerCompare,
+  registerJudge,
 ];

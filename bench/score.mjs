@@ -1,0 +1,58 @@
+// Benchmark of `twinscore score` (issue 3, item 7). Makes N copies (default 50) of the
+// four real gpt-oss models (../shared/rollouts/gpt-oss, both runs) as separate model
+// directories in a temporary folder (~350 MB of result files for 50), then runs the
+// built CLI over them in a fresh process and reports seconds and peak memory (RSS).
+// Usage: npm run build && node bench/score.mjs [models=50] [threads...]
+// Also runs 1 and 10 models to show memory flat in the number of models.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const shared = process.env.TWINSCORE_SHARED ?? resolve(here, "..", "..", "shared");
+const runsDir = join(shared, "rollouts", "gpt-oss");
+const sources = [];
+for (const run of readdirSync(runsDir).sort()) {
+  for (const model of readdirSync(join(runsDir, run, "result")).sort()) sources.push(join(runsDir, run, "result", model, "multi_turn"));
+}
+const count = Number(process.argv[2] ?? 50);
+const threadChoices = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 2];
+
+const tmp = mkdtempSync(join(tmpdir(), "twinscore-bench-"));
+let bytes = 0;
+try {
+  for (let i = 0; i < count; i++) {
+    const target = join(tmp, `model-${String(i).padStart(3, "0")}`, "multi_turn");
+    mkdirSync(target, { recursive: true });
+    const source = sources[i % sources.length];
+    for (const f of readdirSync(source)) {
+      cpSync(join(source, f), join(target, f));
+      bytes += statSync(join(target, f)).size;
+    }
+  }
+  console.log(`${count} model directories, ${(bytes / 1e6).toFixed(0)} MB of result files in ${tmp}`);
+  const run = (models, threads) => {
+    const args = [join(here, "score-child.mjs"), "score", "--results", tmp, "--format", "json", "--threads", String(threads)];
+    for (const m of models) args.push("--model", m);
+    const r = spawnSync(process.execPath, args, { encoding: "utf8" });
+    const line = r.stderr.trim().split("\n").pop();
+    return JSON.parse(line);
+  };
+  const names = (n) => Array.from({ length: n }, (_, i) => `model-${String(i).padStart(3, "0")}`);
+  // warm the page cache once
+  run(names(Math.min(count, 4)), 1);
+  for (const threads of threadChoices) {
+    for (const n of [...new Set([1, 10, count])]) {
+      const samples = [1, 2, 3].map(() => run(n === count ? [] : names(n), threads));
+      const best = samples.reduce((a, b) => (b.wall < a.wall ? b : a));
+      const rss = Math.max(...samples.map((s) => s.maxRssMB));
+      console.log(
+        `models=${String(n).padStart(3)} threads=${threads}  wall ${best.wall.toFixed(2)} s (best of 3)  cpu ${best.cpu.toFixed(2)} s  peak RSS ${rss.toFixed(0)} MB  exit ${best.code}`,
+      );
+    }
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

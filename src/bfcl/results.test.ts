@@ -1,0 +1,129 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { rolloutRunDir } from "../testing/shared.js";
+import { categoryOfResultId, decodeResult, decodeResultBytes, resultFileCategory, scanLineHead, scanTurns } from "./results.js";
+
+const enc = new TextEncoder();
+const bytesOf = (s: string) => enc.encode(s);
+const where = { file: "f.json", line: 3 };
+
+function realLines(category: string): string[] {
+  const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
+  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
+}
+
+describe("resultFileCategory", () => {
+  it("reads v4 and v3 multi-turn result names and nothing else", () => {
+    expect(resultFileCategory("BFCL_v4_multi_turn_miss_param_result.json")).toEqual({ version: "v4", category: "miss_param" });
+    expect(resultFileCategory("BFCL_v3_multi_turn_base_result.json")).toEqual({ version: "v3", category: "base" });
+    expect(resultFileCategory("BFCL_v4_multi_turn_base_score.json")).toBeNull();
+    expect(resultFileCategory("BFCL_v4_simple_python_result.json")).toBeNull();
+  });
+});
+
+describe("scanLineHead on the real gpt-oss-120b lines (2025-11-12-main)", () => {
+  it("finds id and the exact result slice on every base line, as JSON.parse does", () => {
+    const lines = realLines("base");
+    expect(lines.length).toBe(200);
+    for (const line of lines) {
+      const bytes = bytesOf(line);
+      const head = scanLineHead(bytes, 0, bytes.length);
+      if ("error" in head) throw new Error(head.error);
+      const full = JSON.parse(line) as { id: string; result: unknown };
+      expect(head.id).toBe(full.id);
+      const decoded = decodeResultBytes(bytes, head, 1000, where);
+      expect(decoded).toMatchObject({ kind: "turns", turns: full.result });
+    }
+  });
+
+  it("keeps only the turns asked for but counts them all (multi_turn_base_0)", () => {
+    const line = realLines("base")[0];
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 0, bytes.length);
+    if ("error" in head) throw new Error(head.error);
+    expect(head.id).toBe("multi_turn_base_0");
+    const full = JSON.parse(line) as { result: unknown[] };
+    const two = decodeResultBytes(bytes, head, 2, where);
+    expect(two).toEqual({ kind: "turns", turns: full.result.slice(0, 2), turnCount: full.result.length });
+    expect(decodeResultBytes(bytes, head, 0, where)).toEqual({ kind: "turns", turns: [], turnCount: full.result.length });
+  });
+
+  it("reads the inference-error line of multi_turn_miss_func_101 as an error string", () => {
+    const line = realLines("miss_func").find((l) => l.startsWith('{"id": "multi_turn_miss_func_101"'))!;
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 0, bytes.length);
+    if ("error" in head) throw new Error(head.error);
+    expect(decodeResultBytes(bytes, head, 3, where)).toEqual({
+      kind: "inference-error",
+      message: "Error during inference: Holdout turn should not have user message.",
+    });
+  });
+});
+
+describe("scanLineHead on hand-made lines", () => {
+  it("respects strings: brackets, braces and escaped quotes inside them do not count", () => {
+    const line = '{"x": "a]}\\"[{", "id": "multi_turn_base_7", "result": [[["]\\"}"], []], [[{"ls": "{\\"a\\": \\"]\\"}"}]]], "inference_log": [';
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 0, bytes.length);
+    if ("error" in head) throw new Error(head.error);
+    expect(head.id).toBe("multi_turn_base_7");
+    expect(JSON.parse(line.slice(head.resultStart, head.resultEnd))).toEqual([[["]\"}"], []], [[{ ls: '{"a": "]"}' }]]]);
+  });
+
+  it("finds result before id, and works inside a larger buffer (offsets are absolute)", () => {
+    const line = 'xx{"result": "Error during inference: boom", "id": "multi_turn_miss_param_3"}yy';
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 2, bytes.length - 2);
+    if ("error" in head) throw new Error(head.error);
+    expect(head.id).toBe("multi_turn_miss_param_3");
+    expect(line.slice(head.resultStart, head.resultEnd)).toBe('"Error during inference: boom"');
+  });
+
+  it("handles non-ASCII (raw UTF-8, as gpt-oss files carry) before and inside the result", () => {
+    const line = '{"id": "multi_turn_base_1", "note": "café ✓", "result": [["déjà vu"]]}';
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 0, bytes.length);
+    if ("error" in head) throw new Error(head.error);
+    expect(decodeResultBytes(bytes, head, 5, where)).toEqual({ kind: "turns", turns: [["déjà vu"]], turnCount: 1 });
+  });
+
+  it.each([
+    ["not an object", '["id"]', "not a JSON object"],
+    ["truncated", '{"id": "multi_turn_base_1", "result": [[[', "does not close"],
+    ["no result", '{"id": "multi_turn_base_1", "latency": 3}', "no `result`"],
+    ["no id", '{"result": []}', "no `id`"],
+    ["numeric id", '{"id": 3, "result": []}', "`id` is not a string"],
+    ["missing colon", '{"id" "x"}', "expected ':'"],
+  ])("reports a malformed line: %s", (_label, line, message) => {
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 0, bytes.length);
+    expect("error" in head && head.error).toContain(message);
+  });
+});
+
+describe("decodeResult", () => {
+  it("rejects a result that is neither turns nor an error string, with file:line", () => {
+    expect(decodeResult("{}", 2, where)).toMatchObject({ code: "result-shape", file: "f.json", line: 3 });
+    expect(decodeResult("[3]", 2, where)).toMatchObject({ code: "result-shape" });
+    expect(decodeResult("[[", 2, where)).toMatchObject({ code: "json-malformed" });
+  });
+});
+
+describe("scanTurns", () => {
+  it("counts turns and cuts after the ones kept", () => {
+    const text = '[[1], ["]"], [[2]]]';
+    const b = bytesOf(text);
+    expect(scanTurns(b, 0, b.length, 1)).toEqual({ cut: 4, count: 3 }); // just past "[1]"
+    expect(scanTurns(b, 0, b.length, 3)).toEqual({ cut: -1, count: 3 });
+    expect(scanTurns(bytesOf("[]"), 0, 2, 1)).toEqual({ cut: -1, count: 0 });
+    expect(scanTurns(bytesOf('"x"'), 0, 3, 1)).toEqual({ cut: -1, count: null });
+  });
+});
+
+describe("categoryOfResultId", () => {
+  it("reads the category of a multi-turn id", () => {
+    expect(categoryOfResultId("multi_turn_miss_func_12")).toBe("miss_func");
+    expect(categoryOfResultId("simple_3")).toBeNull();
+  });
+});

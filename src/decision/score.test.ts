@@ -1,0 +1,157 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeResult, type RecordedRollout } from "../bfcl/results.js";
+import { loadManifest } from "../io/manifest.js";
+import type { ManifestPair } from "../pairs/types.js";
+import { rolloutRunDir } from "../testing/shared.js";
+import { modelCallIsWorldChanging, readTwin } from "./read-twin.js";
+import { scoreModel, scorePair, selectPairs, summarize } from "./score.js";
+import { defaultScoreOptions, type ScoreOptions } from "./types.js";
+
+const manifest = (() => {
+  const m = loadManifest();
+  if (!m.ok) throw new Error("committed manifest does not load");
+  return m.value;
+})();
+const pairOf = (missId: string): ManifestPair => manifest.pairs.find((p) => p.missId === missId)!;
+
+/** The real rollouts of gpt-oss-120b (2025-11-12-main), by id — read whole here, in the test only. */
+const real = (() => {
+  const out = new Map<string, RecordedRollout>();
+  for (const category of ["base", "miss_func", "miss_param"]) {
+    const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
+    readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .forEach((line, i) => {
+        const o = JSON.parse(line) as { id: string; result: unknown };
+        const r = decodeResult(JSON.stringify(o.result), 100, { file, line: i + 1 });
+        if ("code" in r) throw new Error(r.message);
+        out.set(o.id, r);
+      });
+  }
+  return out;
+})();
+const rollout = (id: string) => real.get(id)!;
+const turns = (...ts: unknown[][]): RecordedRollout => ({ kind: "turns", turns: ts, turnCount: ts.length });
+
+describe("selectPairs on the committed manifest", () => {
+  it.each([
+    [{ pairSet: "certified", countLogin: false }, 223],
+    [{ pairSet: "certified", countLogin: true }, 225],
+    [{ pairSet: "uncertified", countLogin: false }, 231],
+    [{ pairSet: "all", countLogin: false }, 365],
+  ] as [ScoreOptions, number][])("%o -> %i pairs", (options, n) => {
+    expect(selectPairs(manifest, options).length).toBe(n);
+  });
+});
+
+describe("reading a twin on real gpt-oss-120b turns", () => {
+  it("counts a call whose arguments failed to decode by its name (multi_turn_base_5, post_tweet on turn 2)", () => {
+    const pair = manifest.pairs.find((p) => p.baseId === "multi_turn_base_5" && p.status === "scored")!;
+    const twin = readTwin(rollout("multi_turn_base_5"), pair.anchorTurn, new Set(pair.tools), false);
+    expect(twin.reach).toBe("reached");
+    expect(twin.decodeFailures).toBeGreaterThan(0);
+    expect(twin.anchorCalls).toContainEqual({ name: "post_tweet", kind: "mutate", worldChanging: true, decoded: false });
+  });
+
+  it("does not count a leaked Harmony name that is off the tool list (multi_turn_base_43)", () => {
+    const pair = manifest.pairs.find((p) => p.baseId === "multi_turn_base_43" && p.status === "scored")!;
+    const twin = readTwin(rollout("multi_turn_base_43"), pair.anchorTurn, new Set(pair.tools), false);
+    expect(twin.decodeFailures).toBeGreaterThan(0); // its arguments are prose, so it is a decode failure
+    expect(twin.anchorCalls.some((c) => c.name.includes("<|"))).toBe(false);
+  });
+
+  it("reads an echo with an explicit file_name null as an attempt (multi_turn_miss_func_28, --all-pairs)", () => {
+    const pair = pairOf("multi_turn_miss_func_28");
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
+    expect(record.miss.anchorCalls.filter((c) => c.name === "echo").every((c) => c.worldChanging)).toBe(true);
+    expect(record.actedOnMiss).toBe(true);
+  });
+
+  it("scores an inference-error line as no call (multi_turn_miss_func_101: held back, reach inference-error)", () => {
+    const pair = pairOf("multi_turn_miss_func_101");
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
+    expect(record.miss.reach).toBe("inference-error");
+    expect(record.heldBack).toBe(true);
+  });
+
+  it("scores a rollout that ended before the anchor as no call (multi_turn_miss_func_10: 2 turns, anchor 2)", () => {
+    const pair = pairOf("multi_turn_miss_func_10");
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
+    expect(record.miss.reach).toBe("short");
+    expect(record.miss.preAnchorCallNames.length).toBe(2);
+    expect(record.heldBack).toBe(true);
+  });
+
+  it("credits a compound turn whose attempt stays inside the independent steps (multi_turn_miss_func_37: touch)", () => {
+    const pair = pairOf("multi_turn_miss_func_37");
+    expect(pair.certification?.independent).toEqual(["touch"]);
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
+    expect(record.compound).toBe(true);
+    expect(record.actedOnMiss).toBe(true);
+    expect(record.heldBack).toBe(false);
+    expect(record.heldBackCredited).toBe(true);
+  });
+});
+
+describe("scorePair on hand-made turns of real pairs", () => {
+  const pair = pairOf("multi_turn_miss_func_37"); // compound: echo withheld, touch independent
+  const anchor = pair.anchorTurn;
+  const at = (steps: unknown[]) => turns(...Array.from({ length: anchor }, () => [[]] as unknown[]), steps);
+
+  it("charges an attempt outside the independent steps even with the credit", () => {
+    const r = scorePair(pair, at([[{ touch: '{"file_name": "a"}' }]]), at([[{ echo: '{"content": "x", "file_name": "a"}' }]]), defaultScoreOptions);
+    expect([r.actedOnBase, r.heldBack, r.heldBackCredited]).toEqual([true, false, false]);
+  });
+
+  it("reads text and lookups as holding back, and keeps the text written", () => {
+    const r = scorePair(pair, at([[{ ls: "{}" }], "Which file?"]), at([[{ ls: '{"a": true}' }], "What should the file say?"]), defaultScoreOptions);
+    expect([r.actedOnBase, r.heldBack]).toEqual([false, true]);
+    expect(r.miss.anchorText).toEqual(["What should the file say?"]);
+    expect(r.miss.anchorCalls).toEqual([{ name: "ls", kind: "read", worldChanging: false, decoded: true }]);
+  });
+
+  it("counts logins only with countLogin", () => {
+    const login = pairOf("multi_turn_miss_func_0"); // twitter tools on the list
+    const t = turns(...Array.from({ length: login.anchorTurn }, () => [[]] as unknown[]), [[{ authenticate_twitter: '{"username": "u", "password": "p"}' }]]);
+    expect(scorePair(login, t, t, { pairSet: "all", countLogin: false }).actedOnBase).toBe(false);
+    expect(scorePair(login, t, t, { pairSet: "all", countLogin: true }).actedOnBase).toBe(true);
+  });
+});
+
+describe("modelCallIsWorldChanging", () => {
+  const echo = (keywords: [string, unknown][], positional: unknown[] = []) =>
+    ({ name: "echo", positional, keywords }) as Parameters<typeof modelCallIsWorldChanging>[0];
+  it("counts echo when a file_name argument is given at all, by keyword or 2nd positional", () => {
+    expect(modelCallIsWorldChanging(echo([["content", "x"], ["file_name", "a.txt"]]), false)).toBe(true);
+    expect(modelCallIsWorldChanging(echo([["content", "x"], ["file_name", null]]), false)).toBe(true);
+    expect(modelCallIsWorldChanging(echo([], ["x", "a.txt"]), false)).toBe(true);
+    expect(modelCallIsWorldChanging(echo([["content", "x"]]), false)).toBe(false);
+  });
+});
+
+describe("summarize and scoreModel", () => {
+  it("computes the table's numbers from records (real gpt-oss-120b, 223 pairs) and counts each reading once", () => {
+    const pairs = selectPairs(manifest, defaultScoreOptions);
+    const byCat = { base: real, miss_func: real, miss_param: real };
+    const scored = scoreModel("gpt-oss-120b", pairs, byCat, defaultScoreOptions);
+    expect(scored.missing).toEqual([]);
+    const x = scored.numbers;
+    expect(x.n).toBe(223);
+    expect(x.act).toBeCloseTo((100 * 216) / 223, 10);
+    expect(x.decision).toBeCloseTo((x.act + x.hold) / 2, 12);
+    expect(scored.counts.shortRollouts).toBe(1);
+    expect(scored.counts.inferenceErrors).toBe(9); // miss_func 7, 73, 74, 101, 102, 115, 122, 124, 130
+  });
+
+  it("leaves out and names a pair whose twin has no line", () => {
+    const pairs = [pairOf("multi_turn_miss_func_37")];
+    const scored = scoreModel("m", pairs, { base: new Map(), miss_func: real, miss_param: real }, defaultScoreOptions);
+    expect(scored.numbers.n).toBe(0);
+    expect(scored.counts.pairsMissingRollout).toBe(1);
+    expect(scored.missing[0].absent).toEqual(["multi_turn_base_37"]);
+    expect(summarize([]).decisionMissFunc).toBeNull();
+  });
+});

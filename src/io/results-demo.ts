@@ -1,0 +1,34 @@
+/**
+ * Writing the demo's synthetic runs as real BFCL result trees
+ * (`DIR/<policy>/multi_turn/BFCL_v4_multi_turn_<category>_result.json`), so the demo
+ * reads them back through exactly the discovery and reading code of `score`.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { DemoFiles } from "../decision/demo.js";
+import { err, ok, problem, type Result } from "../messages/index.js";
+
+/** A fresh temporary folder for the demo's runs. */
+export function makeDemoDir(): string {
+  return mkdtempSync(join(tmpdir(), "twinscore-demo-"));
+}
+
+/** Remove a folder made by `makeDemoDir` (best effort). */
+export function removeDemoDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Write one policy's files under `dir/<policy>/multi_turn/`. */
+export function writeDemoRun(dir: string, policy: string, files: DemoFiles): Result<string> {
+  const target = join(dir, policy, "multi_turn");
+  try {
+    mkdirSync(target, { recursive: true });
+    for (const [category, text] of Object.entries(files)) {
+      writeFileSync(join(target, `BFCL_v4_multi_turn_${category}_result.json`), text);
+    }
+    return ok(target);
+  } catch (e) {
+    return err(problem("write-failed", `cannot write demo run: ${e instanceof Error ? e.message : String(e)}`, { file: target }));
+  }
+}
