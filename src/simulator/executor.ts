@@ -61,6 +61,18 @@ export class EvaluatorProcess {
     /** long_context filler, handed to every instance loaded with `long_context=True`. */
     readonly filler?: LongContextData,
   ) {}
+
+  private readonly known = new Map<string, boolean>();
+
+  /** Whether the factory can build `className` (callers check before running an entry). */
+  canCreate(className: string): boolean {
+    let k = this.known.get(className);
+    if (k === undefined) {
+      k = this.factory(className) !== undefined;
+      this.known.set(className, k);
+    }
+    return k;
+  }
 }
 
 /** What one `execute_multi_turn_func_call` needs to know about the entry. */
@@ -386,7 +398,8 @@ export function executeCalls(process: EvaluatorProcess, calls: readonly string[]
     let inst = process.instances.get(name);
     if (!inst) {
       const created = process.factory(cls);
-      if (!created) throw new Error(`unknown API class ${cls}`);
+      // BFCL would stop with a KeyError; callers validate classes first (`canCreate`), so this only skips.
+      if (!created) continue;
       inst = created;
       if (!STATELESS_CLASSES.has(cls)) {
         const cfg = ctx.initialConfig.get(cls);

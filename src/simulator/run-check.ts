@@ -197,6 +197,12 @@ export function checkResultFile(
       problems.push(problem("result-id-unknown", `${obj.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: i + 1 }));
       return;
     }
+    const involved = opts.inputs.questions.get(obj.id)?.prompt.involvedClasses ?? [];
+    const unknown = involved.filter((c) => !opts.process.canCreate(c));
+    if (unknown.length > 0) {
+      problems.push(problem("class-not-simulated", `${obj.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: i + 1 }));
+      return;
+    }
     rows.push({ id: obj.id, line: i + 1, text, result: obj.result, exact: stepsAreStringArgs(obj.result) });
   });
   if (problems.length > 0) return err(...problems);

@@ -1,0 +1,126 @@
+/**
+ * `twinscore check`: re-score BFCL multi-turn result files with twinscore's own
+ * executor and checker (no Python), write BFCL-format score files, and — given the
+ * stored score files — report how far the verdicts agree. Wiring only: the work is in
+ * `src/io/check-run.ts` and `src/simulator/`.
+ */
+import { Option, type Command } from "commander";
+import { renderProblemLine, type Problem } from "../../messages/index.js";
+import { resolveBfclDataDir } from "../../io/bfcl-data.js";
+import { runCheck, type CheckedFile } from "../../io/check-run.js";
+import { renderJson, renderRows, type Column } from "../format.js";
+import { ExitCode, type CliIo } from "../io.js";
+import type { RegisterCommand } from "./index.js";
+
+const formats = ["table", "json", "csv", "markdown"] as const;
+type CheckFormat = (typeof formats)[number];
+
+interface CheckOptions {
+  results: string;
+  bfclData?: string;
+  bfclEval?: string;
+  scores?: string;
+  out?: string;
+  format: CheckFormat;
+}
+
+function pct(n: number, d: number): string {
+  return d === 0 ? "" : `${((100 * n) / d).toFixed(2)}%`;
+}
+
+const columns: Column<CheckedFile>[] = [
+  { header: "model", value: (r) => r.model },
+  { header: "category", value: (r) => r.category },
+  { header: "entries", value: (r) => r.entries, align: "right" },
+  { header: "correct", value: (r) => r.correct, align: "right" },
+  { header: "accuracy", value: (r) => pct(r.correct, r.entries), align: "right" },
+  { header: "verdict_agree", value: (r) => (r.agreement ? pct(r.agreement.verdictAgree, r.agreement.entries) : ""), align: "right" },
+  { header: "type_agree", value: (r) => (r.agreement ? pct(r.agreement.errorTypeAgree, r.agreement.entries) : ""), align: "right" },
+  { header: "message_agree", value: (r) => (r.agreement ? pct(r.agreement.messageAgree, r.agreement.entries) : ""), align: "right" },
+  {
+    header: "error_object_agree",
+    value: (r) => (r.agreement && r.agreement.errorObjectAgree !== null ? `${r.agreement.errorObjectAgree}/${r.agreement.bothFailed}` : ""),
+    align: "right",
+  },
+  { header: "disagreeing", value: (r) => (r.agreement ? r.agreement.disagreeingIds.join(" ") : "") },
+];
+
+function report(io: CliIo, problems: readonly Problem[]): void {
+  const shown = problems.slice(0, 20);
+  for (const p of shown) io.stderr(renderProblemLine(p) + "\n");
+  if (problems.length > shown.length) io.stderr(`… and ${problems.length - shown.length} more problems\n`);
+}
+
+/** Register `twinscore check`. */
+export const registerCheck: RegisterCommand = (program: Command, io: CliIo, state) => {
+  program
+    .command("check")
+    .description(
+      "Re-score BFCL multi-turn result files with twinscore's TypeScript executor and checker, as `bfcl evaluate` would.\n\n" +
+        "Every BFCL_v4_multi_turn_<category>_result.json below --results is checked against the BFCL data: the model's " +
+        "calls and the reference calls run turn by turn on simulated API instances; an entry passes when, after every " +
+        "turn with reference calls, the public state matches and the reference's results are among the model's. " +
+        "long_context files need BFCL's long_context.py from an installation (--bfcl-eval or BFCL_EVAL_DIR).",
+    )
+    .requiredOption("--results <dir>", "folder with result files (a BFCL result root, or one model's folder)")
+    .option("--bfcl-data <dir>", "BFCL data directory (else BFCL_DATA_DIR, else a bfcl_eval installation)")
+    .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files)")
+    .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
+    .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json)")
+    .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
+    .addHelpText(
+      "after",
+      "\nColumns: entries = result lines; correct/accuracy = entries that pass; with --scores, per file:\n" +
+        "  verdict_agree  = entries whose pass/fail equals the stored score file's\n" +
+        "  type_agree     = entries whose error_type also equals (both passing counts as equal)\n" +
+        "  message_agree  = entries whose error_message also equals\n" +
+        "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
+        "  disagreeing    = ids where verdict, type or message differ.\n" +
+        "--format json gives the same per file, with the disagreeing ids as a list.\n",
+    )
+    .action((opts: CheckOptions) => {
+      const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
+      if (!location) {
+        report(io, [{ code: "bfcl-data-missing", severity: "error", message: "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR" }]);
+        state.exitCode = ExitCode.badInput;
+        return;
+      }
+      const run = runCheck({
+        resultsDir: opts.results,
+        bfclDataDir: location.dir,
+        scoresDir: opts.scores,
+        outDir: opts.out,
+        bfclEvalDir: opts.bfclEval,
+        env: io.env,
+        cwd: io.cwd,
+      });
+      if (!run.ok) {
+        report(io, run.problems);
+        state.exitCode = ExitCode.badInput;
+        return;
+      }
+      const { files, problems } = run.value;
+      report(io, problems);
+      if (opts.format === "json") {
+        io.stdout(
+          renderJson({
+            files: files.map((f) => ({
+              file: f.file,
+              model: f.model,
+              category: f.category,
+              entries: f.entries,
+              correct: f.correct,
+              accuracy: f.accuracy,
+              written: f.written,
+              stored: f.storedScoreFile,
+              agreement: f.agreement,
+            })),
+          }),
+        );
+      } else {
+        io.stdout(renderRows(files, opts.scores !== undefined ? columns : columns.slice(0, 5), opts.format));
+      }
+      if (problems.some((p) => p.severity === "error")) state.exitCode = ExitCode.badInput;
+      else if (files.some((f) => f.agreement && f.agreement.disagreeingIds.length > 0)) state.exitCode = ExitCode.findings;
+    });
+};

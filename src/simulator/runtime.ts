@@ -1,0 +1,15 @@
+/**
+ * The evaluator process wired to the real re-implemented classes: what `check`, the gold
+ * replay and the workaround credit run on. One process per evaluation run, like BFCL's
+ * single Python process (module-level state of the classes is shared within it).
+ */
+import type { ApiClass } from "../catalog/types.js";
+import { apiFactories, PythonProcess } from "./classes/index.js";
+import { EvaluatorProcess } from "./executor.js";
+import type { LongContextData } from "./types.js";
+
+/** A fresh evaluator process over the eight classes; `filler` is needed only for long_context entries. */
+export function newEvaluatorProcess(filler?: LongContextData): EvaluatorProcess {
+  const factories = apiFactories(new PythonProcess());
+  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), filler);
+}
