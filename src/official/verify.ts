@@ -167,7 +167,7 @@ function digitsFor(expected: ExpectedNumber["value"]): number {
 
 /** One line for a check: `PASS run: name expected=… computed=… (±tol)` with the note for FAIL/SKIP. */
 export function renderCheckLine(line: CheckLine): string {
-  const exp = show(line.expected as MetricValue, 4);
+  const exp = Array.isArray(line.expected) ? line.expected.join(",") : String(line.expected);
   const got = show(line.computed, digitsFor(line.expected));
   const tol = typeof line.expected === "string" ? "" : ` ±${line.tolerance}`;
   const tail = line.status === "SKIP" ? ` (${line.note})` : line.status === "FAIL" ? ` computed=${got} (${line.note})` : ` computed=${got}`;

@@ -1,0 +1,81 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { projectRoot, rolloutRunDir } from "../../testing/shared.js";
+import { memoryIo } from "../io.js";
+import { runCli } from "../program.js";
+
+async function run(argv: string[]) {
+  const io = memoryIo({}, projectRoot);
+  const code = await runCli(argv, io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+describe("twinscore verify", () => {
+  it("paper.json without the seven models' rollouts: the manifest counts PASS, everything else SKIPs, exit 0", async () => {
+    const r = await run(["verify", "--expected", "data/expected/paper.json"]);
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split("\n");
+    expect(lines.at(-1)).toBe("39 PASS, 0 FAIL, 564 SKIP");
+    expect(lines).toContain("PASS paper: counts.scored_pairs expected=223 ±0 computed=223");
+    expect(lines).toContain("SKIP paper: tables.C.gpt-5.4-FC.decision expected=80.7 ±0.05 (rollouts absent: gpt-5.4-FC)");
+    expect(lines.filter((l) => l.startsWith("PASS")).every((l) => l.includes(": counts.") || /: (definition|bootstrap\.|companions\.(distinct_base_twins|bad_keys_restored\.(pairs|added)))/.test(l))).toBe(true);
+  });
+
+  it("gpt-oss.json on the two real runs: every number PASSes", async () => {
+    const main = rolloutRunDir("2025-11-12-main");
+    const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
+    const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--results", fixes, "--scores", main, "--scores", fixes]);
+    expect(r.err).toBe("");
+    expect(r.out.trim().split("\n").at(-1)).toBe("366 PASS, 0 FAIL, 0 SKIP");
+    expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
+    expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
+    expect(r.code).toBe(0);
+  }, 300_000);
+
+  it("a wrong expected value FAILs with exit 1; official numbers SKIP without --scores", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-verify-"));
+    const file = join(dir, "e.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        runs: [
+          {
+            name: "main",
+            models: [{ name: "openai_gpt-oss-20b" }],
+            bootstrap: { resamples: 200, seed: 20260612 },
+            numbers: [
+              { name: "tables.C.openai_gpt-oss-20b.decision", value: 90, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
+              { name: "tables.C.openai_gpt-oss-20b.act", value: 89.7, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
+              { name: "companions.official_raw.openai_gpt-oss-20b.miss", value: 44.8, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"], scores: true },
+            ],
+          },
+        ],
+      }),
+    );
+    const r = await run(["verify", "--expected", file, "--results", rolloutRunDir("2025-11-12-main")]);
+    expect(r.out.trim().split("\n")).toEqual([
+      "FAIL main: tables.C.openai_gpt-oss-20b.decision expected=90 ±0.05 computed=82.063 (outside tolerance)",
+      "PASS main: tables.C.openai_gpt-oss-20b.act expected=89.7 ±0.05 computed=89.686",
+      "SKIP main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 (score files absent: openai_gpt-oss-20b)",
+      "1 PASS, 1 FAIL, 1 SKIP",
+    ]);
+    expect(r.code).toBe(1);
+  });
+
+  it("bad input: no --expected, a missing file, a malformed file, a missing tree → exit 2 with one line", async () => {
+    expect((await run(["verify"])).code).toBe(2);
+    const missing = await run(["verify", "--expected", "nope.json"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nope\.json: error: expected file not found \[file-missing\]/);
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-verify-"));
+    writeFileSync(join(dir, "bad.json"), "{\"runs\": 3}");
+    const bad = await run(["verify", "--expected", join(dir, "bad.json")]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/expected file needs a `runs` list \[expected-malformed\]/);
+    const tree = await run(["verify", "--expected", "data/expected/paper.json", "--results", join(dir, "absent")]);
+    expect(tree.code).toBe(2);
+    expect(tree.err).toMatch(/results directory not found \[results-missing\]/);
+  });
+});
