@@ -31,6 +31,11 @@ export function committedCertificationPath(name: "bad-keys.tsv" | "rulings.tsv")
   return join(packageRoot(), "data", "certification", name);
 }
 
+/** Path of any file shipped in the package's `data/` folder (the judge prompt, expected numbers). */
+export function committedDataPath(...parts: string[]): string {
+  return join(packageRoot(), "data", ...parts);
+}
+
 /** Read and validate a manifest file (default: the committed one). */
 export function loadManifest(path = committedManifestPath()): Result<Manifest> {
   if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));

@@ -9,6 +9,8 @@ export interface JudgeSummary {
   readonly model: string;
   /** Held-back anchor turns found in the rollouts. */
   readonly heldBack: number;
+  /** Of those, rollouts that ended before the anchor (or inference errors): no turn to read. */
+  readonly notReached: number;
   /** Of those, turns with no natural-language text (not sent to the judge). */
   readonly silent: number;
   /** Turns that carry a label. */
@@ -20,7 +22,7 @@ export interface JudgeSummary {
 
 /** Aggregate labels per model; models keep the order of `heldBackPerModel`. */
 export function summarizeLabels(
-  heldBackPerModel: ReadonlyMap<string, { heldBack: number; silent: number; missIds: ReadonlySet<string> }>,
+  heldBackPerModel: ReadonlyMap<string, { heldBack: number; notReached: number; silent: number; missIds: ReadonlySet<string> }>,
   records: readonly JudgeRecord[],
 ): JudgeSummary[] {
   const out: JudgeSummary[] = [];
@@ -34,7 +36,7 @@ export function summarizeLabels(
     }
     const labelled = seen.size;
     const shares = Object.fromEntries(judgeLabels.map((l) => [l, labelled ? (100 * counts[l]) / labelled : 0])) as Record<JudgeLabel, number>;
-    out.push({ model, heldBack: info.heldBack, silent: info.silent, labelled, counts, shares });
+    out.push({ model, heldBack: info.heldBack, notReached: info.notReached, silent: info.silent, labelled, counts, shares });
   }
   return out;
 }

@@ -78,7 +78,7 @@ describe("summarizeLabels", () => {
       { model: "m", missId: "c", requestKey: "k3", label: "proceeds_in_prose", raw: "" },
       { model: "other", missId: "a", requestKey: "k4", label: "none", raw: "" },
     ];
-    const [s] = summarizeLabels(new Map([["m", { heldBack: 5, silent: 2, missIds: new Set(["a", "b", "c"]) }]]), recs);
+    const [s] = summarizeLabels(new Map([["m", { heldBack: 5, notReached: 0, silent: 2, missIds: new Set(["a", "b", "c"]) }]]), recs);
     expect(s.labelled).toBe(3);
     expect(s.counts.asks_removed).toBe(2);
     expect(s.shares.asks_removed).toBeCloseTo(66.667, 2);
