@@ -16,7 +16,7 @@ Sequences:
   gt      every ground-truth call of base, miss_func, miss_param and long_context,
           executed turn by turn from each entry's initial_config (all entries that
           involve one of the four classes);
-  model   the model's own calls from the stored gpt-oss rollouts (run 2025-11-12-main,
+  model   the model's own calls from the stored gpt-oss rollouts (both stored runs,
           both models, base/miss_func/miss_param) (FC records
           {name: "<json args>"} rendered as name(k=repr(v),...) like BFCL does),
           replayed step by step on a fresh instance per entry;
@@ -267,7 +267,7 @@ def fc_step_calls(step):
 def model_cases(cls_name):
     cases = []
     root = os.path.join(ARGS.shared, "rollouts", "gpt-oss")
-    for path in sorted(glob.glob(os.path.join(root, "2025-11-12-main", "result", "*", "multi_turn", "BFCL_v4_multi_turn_*_result.json"))):
+    for path in sorted(glob.glob(os.path.join(root, "*", "result", "*", "multi_turn", "BFCL_v4_multi_turn_*_result.json"))):
         run = path.split(os.sep)[-5]
         model = path.split(os.sep)[-3]
         cat = os.path.basename(path)[len("BFCL_v4_multi_turn_"):-len("_result.json")]

@@ -138,7 +138,8 @@ function digitsValue(s: string): number {
  * stand-in while python/datetime.ts's pattern builder rejects `-` under the `u` flag.
  */
 export function strptime(text: PyValue, fmt: string): PyDatetime {
-  if (typeof text !== "string") throw new PyException("TypeError", `strptime() argument 1 must be str, not ${pyTypeName(text)}`);
+  // CPython's argument check names None as "None", every other type by its type name
+  if (typeof text !== "string") throw new PyException("TypeError", `strptime() argument 1 must be str, not ${text === null ? "None" : pyTypeName(text)}`);
   let re = strptimeCache.get(fmt);
   if (!re) {
     let src = "";

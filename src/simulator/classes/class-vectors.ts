@@ -160,15 +160,21 @@ class SharedData {
   /**
    * The lines of a JSON Lines file by id. `python` parses with Python's int/float
    * distinction (needed for initial_config); otherwise the faster JS parser is used and
-   * objects become PyDicts (fine for call strings and the FC steps, which hold only strings).
+   * only the `keep` field is converted to Python values (call strings and FC steps hold
+   * only strings).
    */
-  byId(relativePath: string, python = false): Map<string, PyDict> {
+  byId(relativePath: string, python = false, keep = ""): Map<string, PyDict> {
     let m = this.files.get(relativePath);
     if (!m) {
       m = new Map();
       for (const line of this.io.readShared(relativePath).split("\n")) {
         if (line.trim() === "") continue;
-        const obj = (python ? jsonLoadsOrThrow(line) : fromJs(JSON.parse(line))) as PyDict;
+        let obj: PyDict;
+        if (python) obj = jsonLoadsOrThrow(line) as PyDict;
+        else {
+          const raw = JSON.parse(line) as Record<string, unknown>;
+          obj = new PyDict([["id", raw.id as string], [keep, fromJs(raw[keep])]]);
+        }
         m.set(obj.get("id") as string, obj);
       }
       this.files.set(relativePath, m);
@@ -183,13 +189,13 @@ class SharedData {
   }
 
   groundTruth(category: string, id: string): string[][] {
-    const a = this.byId(`bfcl-v4/possible_answer/BFCL_v4_multi_turn_${category}.json`).get(id);
+    const a = this.byId(`bfcl-v4/possible_answer/BFCL_v4_multi_turn_${category}.json`, false, "ground_truth").get(id);
     if (!a) throw new Error(`ground truth ${id} not found in ${category}`);
     return a.get("ground_truth") as string[][];
   }
 
   modelTurns(run: string, model: string, category: string, id: string): PyValue[][] {
-    const line = this.byId(`rollouts/gpt-oss/${run}/result/${model}/multi_turn/BFCL_v4_multi_turn_${category}_result.json`).get(id);
+    const line = this.byId(`rollouts/gpt-oss/${run}/result/${model}/multi_turn/BFCL_v4_multi_turn_${category}_result.json`, false, "result").get(id);
     if (!line) throw new Error(`result ${id} not found in ${run}/${model}/${category}`);
     return line.get("result") as PyValue[][];
   }

@@ -7,6 +7,7 @@ import { projectRoot, sharedDir } from "../../testing/shared.js";
 import { parseLongContextModule } from "../long-context.js";
 import { replayVectorFile, runCall, summarize } from "./class-vectors.js";
 import { newTravelApi } from "./travel-api.js";
+import { PythonProcess } from "./process.js";
 
 /** BFCL's long_context.py from the checkout beside the project (or BFCL_EVAL_DIR); the tests fail loudly without it. */
 function bfclFiller() {
@@ -19,7 +20,8 @@ function bfclFiller() {
   if (!parsed.ok) throw new Error(`cannot read ${path}: ${parsed.problems.map((q) => q.message).join("; ")}`);
   return parsed.value;
 }
-const io = { readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"), filler: bfclFiller };
+let fillerCache: ReturnType<typeof bfclFiller> | undefined;
+const io = { readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"), filler: () => (fillerCache ??= bfclFiller()) };
 const outcomes = replayVectorFile(readFileSync(new URL("./testdata/travel-api.vectors.json", import.meta.url), "utf8"), (p, today) => newTravelApi(p, today), io);
 
 describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
@@ -33,7 +35,7 @@ describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
     expect(s.mismatches).toEqual([]);
     expect(s.calls).toBeGreaterThan(100);
   });
-  it("matches on gpt-oss's own calls (run 2025-11-12-main)", () => {
+  it("matches on gpt-oss's own calls (both stored runs, both models)", () => {
     const s = summarize(outcomes, "model");
     expect(s.mismatches).toEqual([]);
     expect(s.cases).toBeGreaterThan(200);
@@ -52,4 +54,30 @@ describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
       '{"booking_id": "3426812", "transaction_id": "45451592", "booking_status": true, "booking_history": {}}',
     );
   });
+  it("shares long_context extension cards between instances of one process, as BFCL's module-level dicts do", () => {
+    // Python: two long_context TravelAPIs, booking SFO->LAX economy (400.0 on an even-digit date) with
+    // card 1234567812345678 on the first leaves card_balance 4600.0 on the second.
+    const process = new PythonProcess();
+    const config = () => new PyDict([["access_token", "t"], ["token_expires_in", 1n]]);
+    const a = newTravelApi(process, () => [2025, 11, 12]);
+    const b = newTravelApi(process, () => [2025, 11, 12]);
+    a.loadScenario(config(), true, io.filler());
+    b.loadScenario(config(), true, io.filler());
+    expect(runCall(a, "book_flight(access_token='t', card_id='1234567812345678', travel_date='2024-11-15', travel_from='SFO', travel_to='LAX', travel_class='economy')")).toContain('"booking_status": true');
+    expect(runCall(b, "get_credit_card_balance(access_token='t', card_id='1234567812345678')")).toBe('{"card_balance": 4600.0}');
+    const other = newTravelApi(new PythonProcess(), () => [2025, 11, 12]);
+    other.loadScenario(config(), true, io.filler());
+    expect(runCall(other, "get_credit_card_balance(access_token='t', card_id='1234567812345678')")).toBe('{"card_balance": 5000.0}');
+  });
+  it("takes today's date from the process clock when none is given", () => {
+    const process = new PythonProcess();
+    process.global("datetime.today", () => () => [2025, 1, 1] as const);
+    const t = newTravelApi(process);
+    t.loadScenario(new PyDict([["user_first_name", "A"], ["user_last_name", "B"]]), false);
+    expect(runCall(t, "verify_traveler_information(first_name='A', last_name='B', date_of_birth='2007-01-01', passport_number='US1')")).toBe('{"verification_status": true}');
+    expect(runCall(t, "verify_traveler_information(first_name='A', last_name='B', date_of_birth='2007-01-02', passport_number='US1')")).toBe(
+      '{"verification_status": false, "verification_failure": "Traveler must be at least 18 years old."}',
+    );
+  });
 });
+

@@ -7,6 +7,7 @@ import { projectRoot, sharedDir } from "../../testing/shared.js";
 import { parseLongContextModule } from "../long-context.js";
 import { replayVectorFile, runCall, summarize } from "./class-vectors.js";
 import { newVehicleControlApi } from "./vehicle-control.js";
+import { PythonProcess } from "./process.js";
 
 /** BFCL's long_context.py from the checkout beside the project (or BFCL_EVAL_DIR); the tests fail loudly without it. */
 function bfclFiller() {
@@ -19,7 +20,8 @@ function bfclFiller() {
   if (!parsed.ok) throw new Error(`cannot read ${path}: ${parsed.problems.map((q) => q.message).join("; ")}`);
   return parsed.value;
 }
-const io = { readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"), filler: bfclFiller };
+let fillerCache: ReturnType<typeof bfclFiller> | undefined;
+const io = { readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"), filler: () => (fillerCache ??= bfclFiller()) };
 const outcomes = replayVectorFile(readFileSync(new URL("./testdata/vehicle-control.vectors.json", import.meta.url), "utf8"), (p) => newVehicleControlApi(p), io);
 
 describe("VehicleControlAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
@@ -33,7 +35,7 @@ describe("VehicleControlAPI against BFCL's Python (tools/gen-class-vectors.py)",
     expect(s.mismatches).toEqual([]);
     expect(s.calls).toBeGreaterThan(90);
   });
-  it("matches on gpt-oss's own calls (run 2025-11-12-main)", () => {
+  it("matches on gpt-oss's own calls (both stored runs, both models)", () => {
     const s = summarize(outcomes, "model");
     expect(s.mismatches).toEqual([]);
     expect(s.cases).toBeGreaterThan(200);
@@ -46,4 +48,17 @@ describe("VehicleControlAPI against BFCL's Python (tools/gen-class-vectors.py)",
     expect(runCall(v, "lockDoors(unlock=False, door=['rear_left', 'trunk'])")).toBe("Error during execution: 'trunk'");
     expect(v.publicState().find(([k]) => k === "remainingUnlockedDoors")?.[1]).toBe(0n);
   });
+  it("returns the process-wide long_context weather dict, as BFCL's module-level LONG_WEATHER_EXTENSION", () => {
+    // Python: both instances return the same dict object; the second call overwrote outsideTemperature.
+    const process = new PythonProcess();
+    const v = newVehicleControlApi(process);
+    const w = newVehicleControlApi(process);
+    v.loadScenario(new PyDict(), true, io.filler());
+    w.loadScenario(new PyDict(), true, io.filler());
+    const first = v.methods.get("get_outside_temperature_from_google")!.invoke([]);
+    const second = w.methods.get("get_outside_temperature_from_google")!.invoke([]);
+    expect(first).toBe(second);
+    expect((second as PyDict).get("outsideTemperature")).toBe(36.63485703790535);
+  });
 });
+

@@ -335,7 +335,8 @@ class VehicleControlApi implements ApiInstance {
     if (pyEquals(this.engineState, "stopped")) return dict([["error", "Start the engine before activating the cruise control."]]);
     if (pyTruthy(activate)) {
       this.distanceToNextVehicle = distance;
-      if (speed < 0 || speed > 120 || pyNotEquals(pyMod(speed, 5n), 0n)) return dict([["error", "Invalid speed"]]);
+      // NaN % 5 is NaN (!= 0) in Python; checked explicitly because python/ops pyMod maps a NaN remainder to 0
+      if (speed < 0 || speed > 120 || Number.isNaN(speed) || pyNotEquals(pyMod(speed, 5n), 0n)) return dict([["error", "Invalid speed"]]);
       this.cruiseStatus = "active";
     } else {
       this.cruiseStatus = "inactive";
