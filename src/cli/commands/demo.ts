@@ -80,7 +80,10 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
         }
         const request = { resultDirs: [dir], models: referencePolicies.map((p) => p.name), manifest };
         const { code, runs } = await scoreAndPrint(io, request, opts, { title: explanation(pairs.length), showFiles: opts.keep !== undefined });
-        const mismatches = runs.flatMap((run) => {
+        // On --all-pairs the 134 read-only anchors hold no world-changing reference call, so
+        // the policies cannot land on 50 / 100 there: that is why those pairs are not scored.
+        const checked = options.pairSet !== "all";
+        const mismatches = !checked ? [] : runs.flatMap((run) => {
           const policy = referencePolicies.find((p) => p.name === run.model);
           if (!policy || !run.score) return [];
           const m = checkReferenceDecision(policy.name, run.score.numbers.decision);
@@ -89,7 +92,11 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
         for (const m of mismatches) io.stderr(renderProblemLine(m) + "\n");
         if (opts.format === "table") {
           io.stdout(
-            mismatches.length === 0
+            !checked
+              ? "\nOn all 365 pairs the 134 whose reference only reads or logs in on the anchor turn pose no\n" +
+                  "decision to act: the oracle's 'act' there is a lookup, and never acting is right on both twins.\n" +
+                  "The reference policies therefore leave 50 / 100, which is why those pairs are not scored (§4.2).\n"
+              : mismatches.length === 0
               ? "\nAll four reference policies score as they must (50 / 50 / 100 / 50).\n" +
                   (opts.keep !== undefined ? `The synthetic runs are kept in ${dir}.\n` : "") +
                   "Next: twinscore score --results <your BFCL result dir>   (see twinscore score --help)\n"

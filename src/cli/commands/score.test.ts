@@ -1,0 +1,143 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { demoFiles } from "../../decision/demo.js";
+import { selectPairs } from "../../decision/score.js";
+import { defaultScoreOptions } from "../../decision/types.js";
+import { loadManifest } from "../../io/manifest.js";
+import { projectRoot, rolloutRunDir } from "../../testing/shared.js";
+import { memoryIo } from "../io.js";
+import { runCli } from "../program.js";
+
+const categories = ["base", "miss_func", "miss_param"] as const;
+let root = "";
+
+/** A fixture tree: the real gpt-oss-120b files (2025-11-12-main) and a synthetic oracle run written by the demo generator. */
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "twinscore-score-cli-"));
+  const m = loadManifest();
+  if (!m.ok) throw new Error("manifest");
+  const oracle = demoFiles("oracle", selectPairs(m.value, defaultScoreOptions));
+  if (!oracle.ok) throw new Error("demo files");
+  for (const c of categories) {
+    const real = join(root, "runs", "openai_gpt-oss-120b", "multi_turn");
+    mkdirSync(real, { recursive: true });
+    copyFileSync(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), join(real, `BFCL_v4_multi_turn_${c}_result.json`));
+    const synthetic = join(root, "runs", "oracle", "multi_turn");
+    mkdirSync(synthetic, { recursive: true });
+    writeFileSync(join(synthetic, `BFCL_v4_multi_turn_${c}_result.json`), oracle.value[c]);
+  }
+});
+
+async function run(argv: string[]) {
+  const io = memoryIo({}, root);
+  const code = await runCli(argv, io);
+  const clean = (s: string) => s.split(root).join("<TMP>");
+  return { code, out: clean(io.out.join("")), err: clean(io.err.join("")) };
+}
+
+describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracle)", () => {
+  it("prints the table, the files used, and the inference errors as file:line warnings", async () => {
+    const r = await run(["score", "--results", "runs"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatchSnapshot();
+    expect(r.err).toMatchSnapshot();
+  });
+
+  it("--format csv and markdown print the same cells", async () => {
+    const csv = await run(["score", "--results", "runs", "--format", "csv"]);
+    expect(csv.out).toBe(
+      "model,N,act,hold,decision,hold+c,dec+c,pair,mf,mp,short,errors,undecoded\n" +
+        "openai_gpt-oss-120b,223,96.9,69.5,83.2,74.9,85.9,67.3,81.9,84.6,1,9,16\n" +
+        "oracle,223,100.0,100.0,100.0,100.0,100.0,100.0,100.0,100.0,0,0,0\n",
+    );
+    const md = await run(["score", "--results", "runs", "--format", "markdown", "--model", "oracle"]);
+    expect(md.out).toMatchSnapshot();
+    expect(md.err).toContain("used oracle  base");
+  });
+
+  it("--format json holds every number, the printed cells, the files used and the reading counts", async () => {
+    const r = await run(["score", "--results", "runs", "--format", "json", "--model", "openai_gpt-oss-120b"]);
+    const doc = JSON.parse(r.out);
+    expect(doc.options).toEqual({ pairSet: "certified", countLogin: false, pairsSelected: 223 });
+    const m = doc.models[0];
+    expect(m.printed).toMatchObject({ n: 223, act: "96.9", hold: "69.5", decision: "83.2", holdCredited: "74.9", decisionCredited: "85.9", pair: "67.3", missFunc: "81.9", missParam: "84.6" });
+    expect(m.numbers.act).toBeCloseTo((100 * 216) / 223, 12);
+    expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9, pairsMissingRollout: 0 });
+    expect(m.filesUsed.miss_param.file).toBe("<TMP>/runs/openai_gpt-oss-120b/multi_turn/BFCL_v4_multi_turn_miss_param_result.json");
+    expect(doc.problems).toEqual({ "inference-error": 9 });
+  });
+
+  it("--per-item writes one CSV row per model and pair, atomically, with act/hold as 0/1", async () => {
+    const r = await run(["score", "--results", "runs", "--per-item", "items.csv", "--format", "csv"]);
+    expect(r.code).toBe(0);
+    const lines = readFileSync(join(root, "items.csv"), "utf8").trimEnd().split("\n");
+    expect(lines[0]).toBe(
+      "model,miss_id,category,base_id,anchor_turn,act,hold,hold_credited,compound,calls_on_base,calls_on_miss,base_reach,miss_reach,decode_failures,miss_text",
+    );
+    expect(lines.length).toBe(1 + 2 * 223);
+    const row37 = lines.find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_37,"))!;
+    expect(row37.split(",").slice(0, 9)).toEqual(["openai_gpt-oss-120b", "multi_turn_miss_func_37", "miss_func", "multi_turn_base_37", "2", "1", "0", "1", "1"]);
+    expect(readdirSync(root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect(r.err).toContain("wrote <TMP>/items.csv (446 rows)");
+  });
+
+  it("--count-login, --uncertified and --all-pairs change the pair set", async () => {
+    const n = async (flag: string) => (await run(["score", "--results", "runs", "--format", "csv", "--model", "openai_gpt-oss-120b", flag])).out.split("\n")[1];
+    expect(await n("--count-login")).toBe("openai_gpt-oss-120b,225,96.9,68.9,82.9,73.8,85.3,66.7,81.2,84.7,1,9,16");
+    expect(await n("--uncertified")).toMatch(/^openai_gpt-oss-120b,231,97\.0,67\.5,82\.3,72\.7,84\.8,65\.4,82\.1,82\.5,/);
+    expect(await n("--all-pairs")).toMatch(/^openai_gpt-oss-120b,365,62\.2,77\.5,69\.9,80\.8,71\.5,41\.9,69\.5,70\.2,/);
+  });
+});
+
+describe("twinscore score exit codes and bad input", () => {
+  it("--strict exits 1 when a problem was met (here: inference-error lines), still printing the table", async () => {
+    const r = await run(["score", "--results", "runs", "--strict", "--format", "csv"]);
+    expect(r.code).toBe(1);
+    expect(r.out.split("\n").length).toBe(4);
+  });
+
+  it("--strict exits 0 when nothing was wrong (the synthetic oracle)", async () => {
+    expect((await run(["score", "--results", "runs", "--strict", "--model", "oracle"])).code).toBe(0);
+  });
+
+  it("exits 2 when nothing can be scored, with one line per reason", async () => {
+    const r = await run(["score", "--results", "nope", "--results", "runs", "--model", "gpt-4"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      "<TMP>/nope: error: results directory not found [results-missing]\n" +
+        "error: --model gpt-4: no such model directory under the results (found: openai_gpt-oss-120b, oracle) [model-missing]\n",
+    );
+    expect(r.out).toContain("(no model could be scored)");
+  });
+
+  it("exits 2 on a model with a category missing, naming it", async () => {
+    const only = join(root, "partial", "m", "multi_turn");
+    mkdirSync(only, { recursive: true });
+    copyFileSync(join(root, "runs", "oracle", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), join(only, "BFCL_v4_multi_turn_base_result.json"));
+    const r = await run(["score", "--results", "partial"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("error: model m: no readable miss_func, miss_param result file");
+  });
+
+  it.each([
+    [["score"], "give at least one --results DIR"],
+    [["score", "--results", "runs", "--uncertified", "--all-pairs"], "--uncertified and --all-pairs cannot be combined"],
+    [["score", "--results", "runs", "--threads", "0"], "--threads must be a positive integer"],
+    [["score", "--results", "runs", "--manifest", "missing.json"], "manifest not found"],
+    [["score", "--results", "runs", "--per-item", "no/such/dir/items.csv"], "output folder does not exist"],
+  ])("bad arguments %j exit 2: %s", async (argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+    expect(existsSync(join(root, "no"))).toBe(false);
+  });
+
+  it("--help teaches what the columns mean", async () => {
+    const r = await run(["score", "--help"]);
+    expect(r.out).toContain("hold+c    hold, crediting on the 27 compound turns");
+    expect(r.out).toContain("DIR/<model>/BFCL_v3_multi_turn_<category>_result.json");
+    expect(projectRoot).not.toBe("");
+  });
+});

@@ -1,0 +1,160 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { defaultScoreOptions } from "../decision/types.js";
+import { rolloutRunDir } from "../testing/shared.js";
+import { loadManifest } from "./manifest.js";
+import { discoverResultFiles, forEachLine, readResultFile, scoreResultDirs } from "./results.js";
+
+const manifest = (() => {
+  const m = loadManifest();
+  if (!m.ok) throw new Error("committed manifest does not load");
+  return m.value;
+})();
+const categories = ["base", "miss_func", "miss_param"] as const;
+const realFile = (model: string, category: string, run: "2025-11-12-main" | "2025-11-12-harmony-fixes" = "2025-11-12-main") =>
+  join(rolloutRunDir(run), "result", model, "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
+const realLines = (model: string, category: string) =>
+  readFileSync(realFile(model, category), "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), "twinscore-results-test-"));
+}
+
+function put(path: string, text: string): string {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("discoverResultFiles: the layouts BFCL writes", () => {
+  it("finds DIR/<model>/multi_turn (v4), DIR/result/<model>/multi_turn, flat v3, and DIR as a model directory", () => {
+    const root = tmp();
+    for (const c of categories) {
+      put(join(root, "a", "v4", "modelA", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "");
+      put(join(root, "b", "result", "modelB", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "");
+      put(join(root, "c", "modelC", `BFCL_v3_multi_turn_${c}_result.json`), "");
+      put(join(root, "d", "modelD", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "");
+    }
+    put(join(root, "a", "v4", "modelA", "multi_turn", "BFCL_v4_multi_turn_long_context_result.json"), "");
+    put(join(root, "a", "v4", "modelA", "non_live", "BFCL_v4_simple_python_result.json"), "");
+    const found = discoverResultFiles([join(root, "a", "v4"), join(root, "b"), join(root, "c"), join(root, "d", "modelD")], "/");
+    expect(found.problems).toEqual([]);
+    expect(found.models.map((m) => m.model)).toEqual(["modelA", "modelB", "modelC", "modelD"]);
+    expect(found.models[0].files.miss_func).toEqual([join(root, "a", "v4", "modelA", "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json")]);
+    expect(found.models[2].files.base).toEqual([join(root, "c", "modelC", "BFCL_v3_multi_turn_base_result.json")]);
+  });
+
+  it("finds the real runs' layout (DIR/result/openai_gpt-oss-120b/multi_turn) and keeps copies from several trees apart", () => {
+    const found = discoverResultFiles([rolloutRunDir("2025-11-12-main"), rolloutRunDir("2025-11-12-harmony-fixes")], "/");
+    expect(found.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
+    expect(found.models[0].files.base).toEqual([realFile("openai_gpt-oss-120b", "base"), realFile("openai_gpt-oss-120b", "base", "2025-11-12-harmony-fixes")]);
+  });
+
+  it("reports a missing directory and one without result files", () => {
+    const root = tmp();
+    const found = discoverResultFiles([join(root, "nope"), root], "/");
+    expect(found.problems.map((p) => p.code)).toEqual(["results-missing", "results-empty"]);
+  });
+});
+
+describe("choosing among copies of one (model, category)", () => {
+  it("uses the copy with the most distinct ids, the first found on a tie, and never merges", async () => {
+    const root = tmp();
+    const model = "openai_gpt-oss-120b";
+    for (const c of categories) {
+      // tree one: full real files; tree two: the 20b rollouts, base cut to 150 lines; tree three: same as one
+      put(join(root, "one", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), readFileSync(realFile(model, c), "utf8"));
+      const lines = realLines("openai_gpt-oss-20b", c);
+      put(join(root, "two", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), (c === "base" ? lines.slice(0, 150) : lines).join("\n") + "\n");
+    }
+    const outcome = await scoreResultDirs({ resultDirs: [join(root, "two"), join(root, "one")], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
+    const run = outcome.runs[0];
+    // base: tree one has 200 ids against 150 → one; miss_*: a tie at 200 → the first found, tree two
+    expect(run.filesUsed.base?.file).toBe(join(root, "one", model, "multi_turn", "BFCL_v4_multi_turn_base_result.json"));
+    expect(run.filesUsed.miss_func?.file).toBe(join(root, "two", model, "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json"));
+    expect(run.filesUsed.base).toMatchObject({ distinctIds: 200, candidates: 2 });
+    // Table 1 numbers would be 120b's 223/96.9 only if base came from tree one: the act column reads base only
+    expect(run.score?.numbers.n).toBe(223);
+    expect(run.score?.numbers.act).toBeCloseTo((100 * 216) / 223, 10);
+  });
+});
+
+describe("bad input", () => {
+  const model = "openai_gpt-oss-20b";
+  const tree = () => {
+    const root = tmp();
+    for (const c of categories) copyFileSync(realFile(model, c), put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
+    return root;
+  };
+
+  it("reports malformed lines, foreign and repeated ids and inference errors with file:line, and still scores the rest", async () => {
+    const root = tree();
+    const baseFile = join(root, model, "multi_turn", "BFCL_v4_multi_turn_base_result.json");
+    const lines = realLines(model, "base");
+    const broken = [
+      lines[0].slice(0, 500), // line 1: truncated (multi_turn_base_0 is lost)
+      ...lines.slice(1, 5),
+      '{"id": "multi_turn_miss_func_3", "result": []}', // line 6: another category's id
+      lines[4], // line 7: repeated id
+      '{"id": "multi_turn_base_5", "result": "Error during inference: synthetic"}', // line 8: in place of the real base_5
+      ...lines.slice(6),
+      "",
+    ];
+    writeFileSync(baseFile, broken.join("\n"));
+    const outcome = await scoreResultDirs({ resultDirs: [root], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
+    const run = outcome.runs[0];
+    const seen = run.problems.filter((p) => p.file === baseFile).map((p) => `${p.line}:${p.code}`);
+    expect(seen).toEqual(expect.arrayContaining(["1:json-malformed", "6:id-unknown", "7:id-duplicate", "8:inference-error"]));
+    expect(run.problems.some((p) => p.code === "rollout-missing" && p.message.startsWith("multi_turn_base_0 has no line"))).toBe(true);
+    expect(run.score).not.toBeNull();
+    const pairsOnBase0 = manifest.pairs.filter((p) => p.status === "scored" && p.baseId === "multi_turn_base_0").length;
+    expect(run.score!.numbers.n).toBe(223 - pairsOnBase0);
+    expect(run.score!.counts.pairsMissingRollout).toBe(pairsOnBase0);
+  });
+
+  it("does not score a model with a category missing, and says which", async () => {
+    const root = tmp();
+    for (const c of ["base", "miss_func"]) copyFileSync(realFile(model, c), put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
+    const outcome = await scoreResultDirs({ resultDirs: [root], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
+    expect(outcome.runs[0].score).toBeNull();
+    expect(outcome.runs[0].problems.map((p) => p.message)).toContain(
+      `model ${model}: no readable miss_param result file; a model is scored only when base, miss_func and miss_param are all present`,
+    );
+  });
+
+  it("reports an unreadable file (a directory where a file should be) as file-unreadable", () => {
+    const root = tmp();
+    const dir = join(root, "BFCL_v4_multi_turn_base_result.json");
+    mkdirSync(dir);
+    const r = readResultFile(dir, "base", new Map());
+    expect(r.readable).toBe(false);
+    expect(r.problems[0]).toMatchObject({ code: "file-unreadable", file: dir });
+  });
+});
+
+describe("forEachLine", () => {
+  it("reads lines longer than its chunk, a last line without newline, and CRLF-free blank lines", () => {
+    const root = tmp();
+    const long = "x".repeat(9 * 1024 * 1024);
+    const file = put(join(root, "f.json"), `a\n${long}\n\nlast`);
+    const got: [number, number][] = [];
+    forEachLine(file, (_b, s, e, line) => got.push([line, e - s]));
+    expect(got).toEqual([
+      [1, 1],
+      [2, long.length],
+      [3, 0],
+      [4, 4],
+    ]);
+  });
+
+  it("counts the real file's 200 lines (gpt-oss-20b miss_param)", () => {
+    let n = 0;
+    forEachLine(realFile(model20b, "miss_param"), () => void n++);
+    expect(n).toBe(200);
+  });
+});
+const model20b = "openai_gpt-oss-20b";
