@@ -385,3 +385,22 @@ for fname in sorted(os.listdir(bfcl_answers)):
     # only a digest is committed: the ground truth itself stays in the user's BFCL data
     gt_hashes[fname] = {"arguments": len(lines), "sha256": hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()}
 write("gt-argument-digests", gt_hashes)
+
+# ----------------------------------------------------------------------------------- set iteration order
+set_cases = [[67410, 41772], [41772, 67410], [3, 1, 2], [8, 16, 0, 24], [-1, -2, 2**61 - 1, 2**61, 2**64 + 5], [0.5, 1.5, 2.0, -0.25],
+             [(1, 2), (2, 1), (0,)], [True, 2, 3.5], [float("inf"), float("-inf"), 1e300], list(range(100, 0, -7))]
+for _ in range(40):
+    n = rng.randint(0, 40)
+    pool = [rng.randint(10000, 99999) for _ in range(n)] if rng.random() < 0.6 else [rng.randint(-50, 50) * rng.choice([1, 0.5, 0.1]) for _ in range(n)]
+    seen = []
+    for x in pool:
+        if x not in seen:
+            seen.append(x)
+    set_cases.append(seen)
+set_vectors = []
+for xs in set_cases:
+    s = set()
+    for x in xs:
+        s.add(x)
+    set_vectors.append({"inserted": enc(xs), "iterated": enc(list(s)), "repr": repr(s)})
+write("set-order", set_vectors)

@@ -9,6 +9,7 @@ import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
 import { bitLength, floatToRatio, powPositive, ratioToFloat, roundDecimalString } from "./numeric.js";
 import * as reprModule from "./repr.js";
+import { cpythonSetOrder } from "./set-order.js";
 
 export { formatFixed } from "./format.js";
 export { strSplitlines, strSplit, strStrip, strLStrip, strRStrip, strIsSpace, strLen } from "./strings.js";
@@ -642,11 +643,11 @@ export function pyInt(v: PyValue): bigint {
   throw new PyException("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`);
 }
 
-/** The items of an iterable value (list, tuple, set, dict keys, str characters), or TypeError. */
+/** The items of an iterable value (list, tuple, set in CPython's order, dict keys, str characters), or TypeError. */
 export function pyIter(v: PyValue): PyValue[] {
   if (Array.isArray(v)) return v;
   if (v instanceof PyTuple) return [...v.items];
-  if (v instanceof PySet) return v.values();
+  if (v instanceof PySet) return cpythonSetOrder(v.values());
   if (v instanceof PyDict) return v.keys();
   if (typeof v === "string") return Array.from(v);
   const hook = isPyObject(v) ? (v as PyObject & { pyIter?: () => PyValue[] }).pyIter : undefined;

@@ -6,6 +6,7 @@
 import type { PyValue } from "./value.js";
 import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
+import { cpythonSetOrder } from "./set-order.js";
 
 /** CPython's default `sys.get_int_max_str_digits()`; converting a longer int to text raises. */
 export const INT_MAX_STR_DIGITS = 4300;
@@ -106,7 +107,7 @@ export function pyRepr(v: PyValue): string {
     return `(${v.items.map(pyRepr).join(", ")})`;
   }
   if (v instanceof PyDict) return `{${v.entries().map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
-  if (v instanceof PySet) return v.size === 0 ? "set()" : `{${v.values().map(pyRepr).join(", ")}}`;
+  if (v instanceof PySet) return v.size === 0 ? "set()" : `{${cpythonSetOrder(v.values()).map(pyRepr).join(", ")}}`;
   return v.pyRepr();
 }
 

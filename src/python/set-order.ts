@@ -1,0 +1,127 @@
+/**
+ * CPython's iteration order for a set. `str(set)` appears in BFCL's state reports
+ * (MessageAPI's `generated_ids`, e.g. `{67410, 41772}`), and CPython orders a set by its
+ * hash table, not by insertion. For members whose hash is deterministic (int, bool, float,
+ * tuples of those) this replays the insertions into CPython's table (setobject.c: 8 slots,
+ * 9 linear probes, perturbed probing, resize at 3/5 full); str hashes are randomised per
+ * process, so sets holding anything else keep insertion order.
+ */
+import type { PyValue } from "./value.js";
+import { PyTuple } from "./containers.js";
+import { floatToRatio } from "./numeric.js";
+
+const MODULUS = (1n << 61n) - 1n;
+const MASK64 = (1n << 64n) - 1n;
+
+/** Python's `hash(n)` for an int (reduced modulo 2^61 − 1, -1 mapped to -2). */
+export function hashInt(n: bigint): bigint {
+  const a = n < 0n ? -n : n;
+  let h = a % MODULUS;
+  if (n < 0n) h = -h;
+  return h === -1n ? -2n : h;
+}
+
+/** Python's `hash(x)` for a finite float: the hash of the rational it equals; inf → ±314159; NaN has no stable hash. */
+function hashFloat(x: number): bigint | undefined {
+  if (Number.isNaN(x)) return undefined;
+  if (x === Infinity) return 314159n;
+  if (x === -Infinity) return -314159n;
+  const { num, den } = floatToRatio(x);
+  const k = BigInt(den.toString(2).length - 1); // den = 2^k
+  const a = num < 0n ? -num : num;
+  // 2^61 ≡ 1 (mod 2^61 − 1), so 2^-k ≡ 2^((61 − k mod 61) mod 61)
+  const e = (61n - (k % 61n)) % 61n;
+  let h = ((a % MODULUS) * ((1n << e) % MODULUS)) % MODULUS;
+  if (num < 0n) h = -h;
+  return h === -1n ? -2n : h;
+}
+
+const XXPRIME_1 = 11400714785074694791n;
+const XXPRIME_2 = 14029467366897019727n;
+const XXPRIME_5 = 2870177450012600261n;
+
+/** Python's `hash(tuple)` (the xxHash-based tuplehash of CPython >= 3.8). */
+function hashTuple(items: readonly PyValue[]): bigint | undefined {
+  let acc = XXPRIME_5;
+  for (const it of items) {
+    const h = pyHash(it);
+    if (h === undefined) return undefined;
+    const lane = h & MASK64;
+    acc = (acc + lane * XXPRIME_2) & MASK64;
+    acc = ((acc << 31n) | (acc >> 33n)) & MASK64;
+    acc = (acc * XXPRIME_1) & MASK64;
+  }
+  acc = (acc + (BigInt(items.length) ^ (XXPRIME_5 ^ 3527539n))) & MASK64;
+  if (acc === MASK64) return 1546275796n;
+  return acc >= 1n << 63n ? acc - (1n << 64n) : acc;
+}
+
+/** Python's `hash(v)` where it is the same in every process; undefined for str, None and objects. */
+export function pyHash(v: PyValue): bigint | undefined {
+  if (typeof v === "boolean") return v ? 1n : 0n;
+  if (typeof v === "bigint") return hashInt(v);
+  if (typeof v === "number") return hashFloat(v);
+  if (v instanceof PyTuple) return hashTuple(v.items);
+  return undefined;
+}
+
+const LINEAR_PROBES = 9;
+const PERTURB_SHIFT = 5n;
+const MIN_SIZE = 8;
+
+interface Slot {
+  value: PyValue;
+  hash: bigint;
+}
+
+function insertClean(table: (Slot | null)[], mask: number, slot: Slot): void {
+  let perturb = slot.hash & MASK64;
+  let i = Number(perturb & BigInt(mask));
+  for (;;) {
+    if (table[i] === null) {
+      table[i] = slot;
+      return;
+    }
+    if (i + LINEAR_PROBES <= mask) {
+      for (let j = 1; j <= LINEAR_PROBES; j++) {
+        if (table[i + j] === null) {
+          table[i + j] = slot;
+          return;
+        }
+      }
+    }
+    perturb >>= PERTURB_SHIFT;
+    i = Number((BigInt(i) * 5n + 1n + perturb) & BigInt(mask));
+  }
+}
+
+/**
+ * The order CPython iterates a set built by adding `values` one by one (no removals), or the
+ * given order when some member's hash is process-dependent. `values` are distinct members.
+ */
+export function cpythonSetOrder(values: readonly PyValue[]): PyValue[] {
+  const slots: Slot[] = [];
+  for (const value of values) {
+    const hash = pyHash(value);
+    if (hash === undefined) return [...values];
+    slots.push({ value, hash });
+  }
+  let mask = MIN_SIZE - 1;
+  let table: (Slot | null)[] = new Array<Slot | null>(MIN_SIZE).fill(null);
+  let used = 0;
+  for (const slot of slots) {
+    // set_add_entry on a table without dummies: the first empty slot of the probe sequence
+    insertClean(table, mask, slot);
+    used++;
+    if (used * 5 >= mask * 3) {
+      const minUsed = used > 50000 ? used * 2 : used * 4;
+      let size = MIN_SIZE;
+      while (size <= minUsed) size <<= 1;
+      const old = table;
+      mask = size - 1;
+      table = new Array<Slot | null>(size).fill(null);
+      for (const s of old) if (s !== null) insertClean(table, mask, s);
+    }
+  }
+  return table.filter((s): s is Slot => s !== null).map((s) => s.value);
+}
