@@ -48,7 +48,13 @@ const TWO_CHAR_OPS = new Set([
   "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
   "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
 ]);
-const ONE_CHAR_OPS = new Set(["+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "="]);
+const ONE_CHAR_OPS = ["+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "="];
+/** Single-character operators by char code (undefined where none). */
+const ONE_CHAR_TABLE: (string | undefined)[] = (() => {
+  const t: (string | undefined)[] = new Array(128).fill(undefined);
+  for (const op of ONE_CHAR_OPS) t[op.charCodeAt(0)] = op;
+  return t;
+})();
 
 const ID_START = /[\p{ID_Start}_]/u;
 const ID_CONTINUE = /[\p{ID_Continue}\u00B7\u0387\u1369-\u1371\u19DA]/u;
@@ -193,12 +199,18 @@ class Tokenizer {
   private operator(): void {
     const src = this.src;
     const start = this.pos;
-    const three = src.slice(start, start + 3);
-    let op: string;
-    if (THREE_CHAR_OPS.has(three)) op = three;
-    else if (TWO_CHAR_OPS.has(three.slice(0, 2))) op = three.slice(0, 2);
-    else if (ONE_CHAR_OPS.has(three.slice(0, 1))) op = three.slice(0, 1);
-    else {
+    const c = src.charCodeAt(start);
+    const c2 = src.charCodeAt(start + 1);
+    let op: string | undefined;
+    // Only a following `=`, `>`, `.` or a doubled character can extend an operator; the
+    // common single-character case takes its interned string from a table.
+    if (c2 === 61 || c2 === 62 || c2 === 46 || c2 === c) {
+      const three = src.slice(start, start + 3);
+      if (THREE_CHAR_OPS.has(three)) op = three;
+      else if (TWO_CHAR_OPS.has(three.slice(0, 2))) op = three.slice(0, 2);
+    }
+    op ??= c < 128 ? ONE_CHAR_TABLE[c] : undefined;
+    if (op === undefined) {
       const cp = src.codePointAt(start)!;
       if (cp === 33) throw new TokenizeError("invalid syntax", start);
       if (cp < 128) throw new TokenizeError("invalid syntax", start);
@@ -321,7 +333,8 @@ class Tokenizer {
       }
       if (isDigit(src.charCodeAt(p))) throw new TokenizeError(`invalid digit '${src[p]}' in ${kind} literal`, p);
       this.verifyEnd(p, kind);
-      const digits = src.slice(digitsStart, p).replaceAll("_", "");
+      const raw = src.slice(digitsStart, p);
+      const digits = raw.includes("_") ? raw.replaceAll("_", "") : raw;
       const prefix = radix === 16 ? "0x" : radix === 8 ? "0o" : "0b";
       this.push({ kind: "int", value: BigInt(prefix + digits) }, start, p);
       return;
@@ -350,7 +363,8 @@ class Tokenizer {
         if (sign === 43 || sign === 45) throw new TokenizeError("invalid decimal literal", p);
       }
     }
-    const text = src.slice(start, p).replaceAll("_", "");
+    const rawText = src.slice(start, p);
+    const text = rawText.includes("_") ? rawText.replaceAll("_", "") : rawText;
     if ((src.charCodeAt(p) | 0x20) === 106) {
       p++;
       this.verifyEnd(p, "imaginary");
