@@ -146,8 +146,10 @@ def enc(v):
     raise TypeError(type(v))
 
 
-def canon(v):
-    """Canonical tagged form of a state value; sets sorted, File/Directory spelled out."""
+def canon(v, active=None):
+    """Canonical tagged form of a state value; sets sorted, File/Directory spelled out, a
+    directory whose contents dict is already being encoded (a cycle) written as "<cycle>"."""
+    active = set() if active is None else active
     if v is None or isinstance(v, (bool, str)):
         return v
     if isinstance(v, int):
@@ -155,17 +157,22 @@ def canon(v):
     if isinstance(v, float):
         return {"f": repr(v)}
     if isinstance(v, list):
-        return [canon(x) for x in v]
+        return [canon(x, active) for x in v]
     if isinstance(v, tuple):
-        return {"t": [canon(x) for x in v]}
+        return {"t": [canon(x, active) for x in v]}
     if isinstance(v, dict):
-        return {"d": [[canon(k), canon(x)] for k, x in v.items()]}
+        return {"d": [[canon(k, active), canon(x, active)] for k, x in v.items()]}
     if isinstance(v, set):
-        return {"s": sorted((canon(x) for x in v), key=dumps)}
+        return {"s": sorted((canon(x, active) for x in v), key=dumps)}
     if isinstance(v, File):
-        return {"F": [canon(v.name), canon(v.content)]}
+        return {"F": [canon(v.name, active), canon(v.content, active)]}
     if isinstance(v, Directory):
-        return {"D": [canon(v.name), canon(v.contents)]}
+        if id(v.contents) in active:
+            return "<cycle>"
+        active.add(id(v.contents))
+        out = {"D": [canon(v.name, active), canon(v.contents, active)]}
+        active.discard(id(v.contents))
+        return out
     raise TypeError(type(v))
 
 
@@ -340,6 +347,12 @@ ERROR_PATHS = [
         ("touch", [".hidden"], {}), ("ls", [], {}), ("ls", [], {"a": 1}), ("du", [], {"human_readable": True}),
         ("echo", ["x" * 5000, ".hidden"], {}), ("du", [True], {}), ("echo", ["é\U0001F600", ".hidden"], {}), ("du", [], {}), ("wc", [".hidden", "c"], {}),
         ("cat", [".hidden"], {}), ("find", ["/", "e"], {}), ("cd", ["/"], {}), ("pwd", [], {}), ("cd", ["."], {}), ("cd", [""], {}), ("pwd", [], {}),
+        ("@repr", [], {}), ("mkdir", ["A"], {}), ("cd", ["A"], {}), ("mkdir", ["B"], {}), ("touch", ["f.txt"], {}), ("cd", [".."], {}),
+        ("mv", ["A", "C"], {}), ("cd", ["C"], {}), ("pwd", [], {}), ("cd", ["B"], {}), ("pwd", [], {}), ("cd", [".."], {}), ("pwd", [], {}),
+        ("ls", [], {}), ("cd", [".."], {}), ("pwd", [], {}), ("ls", [], {}), ("cd", [".."], {}), ("pwd", [], {}), ("cd", ["/"], {}),
+        ("cp", ["archive", "archive"], {}), ("ls", [], {}), ("find", [], {}), ("du", [], {}), ("cd", ["archive"], {}), ("cd", ["archive"], {}),
+        ("pwd", [], {}), ("cd", [".."], {}), ("cd", [".."], {}), ("@repr", [], {}), ("rm", ["archive"], {}), ("mkdir", ["x"], {}),
+        ("mv", ["x", "x"], {}), ("ls", [], {}), ("find", [".", ""], {}), ("@repr", [], {}),
     ]),
     ("multi_turn_base_0", True, [
         ("ls", [], {}), ("cd", ["workspace"], {}), ("cd", ["archive"], {}), ("ls", [], {}), ("cd", [".."], {}), ("cd", ["document"], {}),
@@ -406,22 +419,55 @@ ERROR_PATHS = [
         ("mention", [2, ["@shared"]], {}), ("post_tweet", ["fourth"], {}), ("get_tweet", [8], {}), ("mention", [3, "ab"], {}),
         ("get_tweet", [5], {}), ("mention", [2, 5], {}), ("get_tweet", ["0"], {}), ("comment", [0, "int key"], {}),
         ("get_tweet_comments", [0], {}), ("get_user_stats", [["x"]], {}), ("get_user_stats", ["tech_guru"], {}),
+        ("B:authenticate_twitter", ["tech_guru", "securePass123"], {}), ("B:post_tweet", ["other instance"], {}), ("B:get_tweet", [2], {}),
+        ("B:mention", [2, ["@fromB"]], {}), ("get_tweet", [2], {}), ("post_tweet", ["after B"], {}), ("@repr", [], {}),
+    ]),
+    ("multi_turn_base_50", False, [
+        ("message_login", ["USR001"], {}), ("send_message", ["USR002", "x"], {}), ("send_message", ["USR002", "x"], {}),
+        ("send_message", ["USR003", "y"], {}), ("delete_message", ["USR002"], {}), ("view_messages_sent", [], {}),
+        ("add_contact", [5], {}), ("list_users", [], {}), ("get_user_id", [5], {}), ("message_login", ["USR006"], {}),
+        ("B:message_login", ["USR002"], {}), ("B:send_message", ["USR001", "b"], {}), ("@repr", [], {}),
+    ]),
+    ("multi_turn_base_50", False, [("message_login", ["USR003"], {})] + [("send_message", ["USR001", f"m{i}"], {}) for i in range(120)] + [("@repr", [], {})]),
+    ("multi_turn_base_10", False, [
+        ("logarithm", [10, 2.5, 50], {}), ("logarithm", [True, 2, 5], {}), ("logarithm", [[1], 2, 5], {}), ("logarithm", [10, "2", 5], {}),
+        ("logarithm", [10, 2, -3], {}), ("logarithm", [10, 2, True], {}), ("logarithm", [10, 2, None], {}), ("logarithm", [0.5, 0.25, 8], {}),
+        ("mean", [[[1], [2]]], {}), ("mean", [[1, 2, 3]], {}), ("standard_deviation", [[True, False]], {}), ("standard_deviation", [[2, 4, 4, 4, 5, 5, 7, 9]], {}),
+        ("standard_deviation", [[1.5, 2.5, 3.5, 1e-3]], {}), ("si_unit_conversion", [1e308, "km", "nm"], {}), ("si_unit_conversion", [7, "cm", "km"], {}),
+        ("imperial_si_conversion", [-40, "celsius", "fahrenheit"], {}), ("imperial_si_conversion", [98.6, "fahrenheit", "celsius"], {}),
+        ("imperial_si_conversion", [1, "celsius", "kelvin"], {}), ("imperial_si_conversion", [5, "miles", "km"], {}), ("imperial_si_conversion", [True, "kg", "lb"], {}),
+        ("round_number", [2.345, 400], {}), ("round_number", [1e20, -5], {}), ("round_number", [-0.5], {}), ("percentage", [[1], 2], {}),
+        ("percentage", [3, 0.0], {}), ("power", [2, 0.5], {}), ("power", [4, True], {}), ("power", [-2, 3], {}), ("power", [2.0, -2], {}),
+        ("divide", [2**60, 3], {}), ("divide", [0.0, -1], {}), ("subtract", [[1], [1]], {}), ("multiply", [[1], 2], {}), ("add", [{"a": 1}, {}], {}),
+        ("square_root", [8, 8], {}), ("square_root", [1e100, 3], {}), ("square_root", [123456789, 4], {}), ("square_root", [0.0001, 2], {}),
+        ("square_root", [float("nan"), 3], {}), ("square_root", [2, True], {}), ("square_root", [99.99, 3], {}), ("square_root", [2, 10**19], {}),
+        ("min_value", [[2, True]], {}), ("max_value", [{"b": 1, "a": 2}], {}), ("sum_values", [[0.1] * 10], {}), ("sum_values", [[1, 1e16, -1e16]], {}),
+        ("absolute_value", [-0.0], {}), ("absolute_value", [[1]], {}),
     ]),
 ]
 
 
 def error_path_sequences(shared):
+    """Calls named "B:m" go to a second instance of the class in the same process (shared
+    module state); "@repr" records repr() of every public attribute of the first instance."""
     entries = {e["id"]: e for e in load_jsonl(os.path.join(shared, "bfcl-v4", "BFCL_v4_multi_turn_base.json"))}
     seqs = []
     for eid, lc, calls in ERROR_PATHS:
         e = entries[eid]
         reset_process()
-        classes = sorted({OWNER[n] for n, _, _ in calls})
+        classes = sorted({OWNER[n.split(":")[-1]] for n, _, _ in calls if n != "@repr"})
         insts = new_instances(e["initial_config"], classes, lc)
+        second = new_instances(e["initial_config"], classes, lc)
         out = []
         for name, args, kwargs in calls:
-            out.append({"name": name, "args": enc(args), "kwargs": enc(kwargs), **outcome(insts[OWNER[name]], name, args, kwargs)})
-        seqs.append({"id": eid, "longContext": lc, "classes": classes, "calls": out, "state": states(insts)})
+            if name == "@repr":
+                inst = insts[classes[0]]
+                text = "; ".join(f"{k}={v!r}" for k, v in vars(inst).items() if not k.startswith("_"))
+                out.append({"name": name, "args": [], "kwargs": {"d": []}, **short(text)})
+                continue
+            side, method = (second, name[2:]) if name.startswith("B:") else (insts, name)
+            out.append({"name": name, "args": enc(args), "kwargs": enc(kwargs), **outcome(side[OWNER[method]], method, args, kwargs)})
+        seqs.append({"id": eid, "longContext": lc, "classes": classes, "calls": out, "state": states(insts), "stateB": states(second)})
     return seqs
 
 

@@ -118,7 +118,9 @@ function lines(content: PyValue): string[] {
 const MAX_DEPTH = 990;
 
 function recursionError(): PyException {
-  return new PyException("RecursionError", "maximum recursion depth exceeded");
+  // CPython 3.11's wording when the limit is hit inside find/du; the exact suffix depends on
+  // where the interpreter notices it (see the class report)
+  return new PyException("RecursionError", "maximum recursion depth exceeded while calling a Python object");
 }
 
 function required(name: string): ParamSpec {

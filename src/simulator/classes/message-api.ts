@@ -19,9 +19,74 @@ import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
 
 const DEFAULT_SEED = 200191n;
 
+/** CPython's set constants (Objects/setobject.c). */
+const SET_MIN_SIZE = 8;
+const LINEAR_PROBES = 9;
+const PERTURB_SHIFT = 5n;
+const HASH_MODULUS = (1n << 61n) - 1n;
+
+/**
+ * A set of message ids that iterates (and so prints) in CPython's hash-table order rather
+ * than insertion order: `generated_ids` is compared by value, but it is printed in score
+ * files and state logs, where `{67410, 41772, 24547}` is CPython's order. The order is
+ * simulated for sets of non-negative ints below 2^61 (hash = value) built by adds only,
+ * which is all MessageAPI does; any other content falls back to insertion order.
+ */
+export class CPythonIntSet extends PySet {
+  private readonly added: PyValue[] = [];
+
+  override add(v: PyValue): void {
+    if (!this.has(v)) this.added.push(v);
+    super.add(v);
+  }
+
+  override delete(v: PyValue): boolean {
+    const removed = super.delete(v);
+    if (removed) this.added.length = 0; // a deletion leaves a dummy slot: give up the simulation
+    return removed;
+  }
+
+  override values(): PyValue[] {
+    const plain = super.values();
+    if (this.added.length !== plain.length || !this.added.every((v) => typeof v === "bigint" && v >= 0n && v < HASH_MODULUS)) return plain;
+    let mask = SET_MIN_SIZE - 1;
+    let table: (bigint | null)[] = new Array(SET_MIN_SIZE).fill(null);
+    let used = 0;
+    const place = (tbl: (bigint | null)[], m: number, key: bigint): void => {
+      let perturb = key;
+      let i = Number(key & BigInt(m));
+      for (;;) {
+        const probes = i + LINEAR_PROBES <= m ? LINEAR_PROBES : 0;
+        for (let j = 0; j <= probes; j++) {
+          if (tbl[i + j] === null) {
+            tbl[i + j] = key;
+            return;
+          }
+        }
+        perturb >>= PERTURB_SHIFT;
+        i = Number((BigInt(i) * 5n + 1n + perturb) & BigInt(m));
+      }
+    };
+    for (const key of this.added as bigint[]) {
+      place(table, mask, key);
+      used++;
+      if (used * 5 >= mask * 3) {
+        const minUsed = used > 50000 ? used * 2 : used * 4;
+        let size = SET_MIN_SIZE;
+        while (size <= minUsed) size <<= 1;
+        const bigger: (bigint | null)[] = new Array(size).fill(null);
+        for (const k of table) if (k !== null) place(bigger, size - 1, k);
+        table = bigger;
+        mask = size - 1;
+      }
+    }
+    return table.filter((k): k is bigint => k !== null);
+  }
+}
+
 function defaultState(): Record<string, PyValue> {
   return {
-    generated_ids: new PySet(),
+    generated_ids: new CPythonIntSet(),
     user_count: 4n,
     user_map: dict({ Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" }),
     inbox: [dict({ USR002: "My name is Alice. I want to connect." }), dict({ USR003: "Could you upload the file?" }), dict({ USR004: "Could you upload the file?" })],
