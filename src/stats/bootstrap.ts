@@ -5,9 +5,10 @@
  * stream, gathers every pair of the drawn clusters, and computes act and hold as means
  * over the gathered pairs and decision = (act + hold) / 2 × 100. The interval is the
  * 2.5 / 97.5 percentile pair with NumPy's linear interpolation. Per-cluster totals make a
- * resample K additions, so B = 10000 over ten models takes well under a second.
+ * resample K additions, and the draws depend only on (seed, K, B), so they are drawn once
+ * and shared by every model (`clusterDraws`): B = 10000 over ten models costs one stream.
  */
-import { defaultRng, type NumpyGenerator } from "./pcg64.js";
+import { defaultRng } from "./pcg64.js";
 import { percentileSorted } from "./percentile.js";
 
 /** The paper's defaults. */
@@ -94,6 +95,32 @@ function sortedInterval(values: Float64Array): Interval {
   return [percentileSorted(sorted, 2.5), percentileSorted(sorted, 97.5)];
 }
 
+/**
+ * The cluster draws of a whole bootstrap: `resamples` rows of `integers(0, k, size=k)`
+ * from a fresh `default_rng(seed)`. They depend only on (seed, k, resamples), so every
+ * model of a run — each on its own fresh stream, as the paper specifies — sees the same
+ * rows; drawing them once and sharing them makes ten models cost one stream. A small
+ * cache keeps the last few matrices (10000 × 151 draws are 6 MB).
+ */
+export function clusterDraws(seed: number | bigint, k: number, resamples: number): Int32Array {
+  const key = `${String(seed)}:${k}:${resamples}`;
+  const hit = drawCache.get(key);
+  if (hit !== undefined) {
+    drawCache.delete(key);
+    drawCache.set(key, hit);
+    return hit;
+  }
+  const draws = new Int32Array(k * resamples);
+  const rng = defaultRng(seed);
+  for (let b = 0; b < resamples; b++) rng.integersInto(k, k, draws.subarray(b * k, (b + 1) * k));
+  drawCache.set(key, draws);
+  while (drawCache.size > DRAW_CACHE_ENTRIES) drawCache.delete(drawCache.keys().next().value as string);
+  return draws;
+}
+
+const DRAW_CACHE_ENTRIES = 4;
+const drawCache = new Map<string, Int32Array>();
+
 function checkResamples(resamples: number): void {
   if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
 }
@@ -104,23 +131,19 @@ function checkResamples(resamples: number): void {
  */
 export function resampleSeries(totals: ClusterTotals, options: BootstrapOptions): ResampleSeries {
   checkResamples(options.resamples);
-  return resampleSeriesOn(defaultRng(options.seed), totals, options.resamples);
-}
-
-function resampleSeriesOn(rng: NumpyGenerator, totals: ClusterTotals, resamples: number): ResampleSeries {
+  const resamples = options.resamples;
   const k = totals.keys.length;
-  const draw = new Int32Array(k);
+  const draws = clusterDraws(options.seed, k, resamples);
   const decision = new Float64Array(resamples);
   const act = new Float64Array(resamples);
   const hold = new Float64Array(resamples);
   const { pairs, act: a, hold: h } = totals;
-  for (let b = 0; b < resamples; b++) {
-    rng.integersInto(k, k, draw);
+  for (let b = 0, row = 0; b < resamples; b++, row += k) {
     let n = 0;
     let sa = 0;
     let sh = 0;
     for (let i = 0; i < k; i++) {
-      const c = draw[i];
+      const c = draws[row + i];
       n += pairs[c];
       sa += a[c];
       sh += h[c];
@@ -159,11 +182,9 @@ export function rankOneFrequencies(models: readonly ClusterTotals[], options: Bo
       throw new RangeError("rank-1 frequencies need every model on the same clusters");
     }
   }
-  const rng = defaultRng(options.seed);
-  const draw = new Int32Array(k);
+  const draws = clusterDraws(options.seed, k, options.resamples);
   const wins = new Float64Array(models.length);
-  for (let b = 0; b < options.resamples; b++) {
-    rng.integersInto(k, k, draw);
+  for (let b = 0, row = 0; b < options.resamples; b++, row += k) {
     let best = -Infinity;
     let bestModel = 0;
     for (let m = 0; m < models.length; m++) {
@@ -172,7 +193,7 @@ export function rankOneFrequencies(models: readonly ClusterTotals[], options: Bo
       let sa = 0;
       let sh = 0;
       for (let i = 0; i < k; i++) {
-        const c = draw[i];
+        const c = draws[row + i];
         n += pairs[c];
         sa += act[c];
         sh += hold[c];
@@ -197,14 +218,12 @@ export function pairedDifferenceInterval(a: ClusterTotals, b: ClusterTotals, opt
   checkResamples(options.resamples);
   const k = a.keys.length;
   if (b.keys.length !== k || b.keys.some((key, i) => key !== a.keys[i])) throw new RangeError("paired bootstrap needs both arms on the same clusters");
-  const rng = defaultRng(options.seed);
-  const draw = new Int32Array(k);
+  const draws = clusterDraws(options.seed, k, options.resamples);
   const diffs = new Float64Array(options.resamples);
-  for (let r = 0; r < options.resamples; r++) {
-    rng.integersInto(k, k, draw);
+  for (let r = 0, row = 0; r < options.resamples; r++, row += k) {
     let na = 0, aa = 0, ha = 0, nb = 0, ab = 0, hb = 0;
     for (let i = 0; i < k; i++) {
-      const c = draw[i];
+      const c = draws[row + i];
       na += a.pairs[c];
       aa += a.act[c];
       ha += a.hold[c];
