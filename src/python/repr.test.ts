@@ -57,3 +57,11 @@ describe("repr/str of containers match CPython", () => {
     expect(intRepr(10n ** 4299n).length).toBe(4300);
   });
 });
+
+describe("printability follows CPython 3.12's Unicode 15.0, not Node's newer ICU", () => {
+  test("a Unicode 16 emoji (U+1FAE9) is escaped as CPython 3.12 does; a 15.0 CJK Ext-H ideograph prints", () => {
+    expect(strRepr("\u{1FAE9}")).toBe("'\\U0001fae9'");
+    expect(strRepr("\u{31350}")).toBe("'\u{31350}'");
+    expect(strRepr("\u0378")).toBe("'\\u0378'");
+  });
+});

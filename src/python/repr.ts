@@ -7,6 +7,7 @@ import type { PyValue } from "./value.js";
 import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
 import { cpythonSetOrder } from "./set-order.js";
+import { isNonPrintable } from "./unicode-nonprintable.js";
 
 /** CPython's default `sys.get_int_max_str_digits()`; converting a longer int to text raises. */
 export const INT_MAX_STR_DIGITS = 4300;
@@ -54,13 +55,9 @@ export function floatRepr(x: number): string {
   return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
 }
 
-const NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
-
-/** Python's `str.isprintable()` for one code point (space is printable, other separators are not). */
+/** Python's `str.isprintable()` for one code point, per CPython 3.12's Unicode 15.0 tables (space printable, other separators not). */
 export function isPrintableCodePoint(cp: number): boolean {
-  if (cp === 0x20) return true;
-  if (cp >= 0xd800 && cp <= 0xdfff) return false;
-  return !NON_PRINTABLE.test(String.fromCodePoint(cp));
+  return !isNonPrintable(cp);
 }
 
 function hex(cp: number, width: number): string {
