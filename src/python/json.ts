@@ -242,8 +242,7 @@ export function jsonLoadsOrThrow(doc: string): PyValue {
       if (doc[i] !== ":") throw fail("Expecting ':' delimiter", i);
       i = skipWs(i + 1);
       const [v, afterVal] = parseValue(i, depth + 1);
-      d.delete(k);
-      d.set(k, v);
+      d.set(k, v); // a repeated key keeps its first position and takes the last value, as dict(pairs) does
       i = skipWs(afterVal);
       if (doc[i] === "}") return [d, i + 1];
       if (doc[i] !== ",") throw fail("Expecting ',' delimiter", i);

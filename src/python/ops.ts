@@ -421,6 +421,9 @@ export const MAX_INT_POW_BITS = 1 << 24;
 export class PyComplex implements PyObject {
   readonly pyTypeName = "complex";
   constructor(readonly re: number, readonly im: number) {}
+  pyBool(): boolean {
+    return this.re !== 0 || this.im !== 0;
+  }
   pyRepr(): string {
     const fmt = reprFloatNoSuffix;
     const imag = `${fmt(this.im)}j`;
@@ -453,9 +456,10 @@ function floatPowInt(x: number, n: bigint): number {
   }
   const { num, den } = floatToRatio(x);
   const mag = n < 0n ? -n : n;
-  // only when the exact operands stay small; otherwise fall back to Math.pow
   if (mag > 2048n || bitLength(num) * Number(mag) > 1 << 17 || bitLength(den) * Number(mag) > 1 << 17) {
-    return Math.pow(x, Number(n));
+    // too large to expand exactly: |x|**n through exp/log at high precision, sign from parity
+    const r = powPositive(Math.abs(x), Number(n));
+    return x < 0 && (n & 1n) === 1n ? -r : r;
   }
   const pn = num ** mag;
   const pd = den ** mag;
@@ -559,6 +563,8 @@ export function pyRound(x: PyValue, ndigits: PyValue | undefined = undefined): P
   const n = pyIndex(ndigits);
   if (xi !== undefined) {
     if (n >= 0n) return xi;
+    // 10**-n beyond twice |x| rounds to 0; skip building a huge power (CPython would, slowly)
+    if (-n > BigInt((xi < 0n ? -xi : xi).toString().length + 1)) return 0n;
     const p = 10n ** -n;
     const neg = xi < 0n;
     const a = neg ? -xi : xi;
