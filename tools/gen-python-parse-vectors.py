@@ -159,6 +159,11 @@ TRICKY = [
     "1\n2", "x = 1", "x == 1", "(x := 1)", "await x", "(yield)", "print 1", "print(1)", "1 +\\\n 2",
     "1 + \\ 2", "\t[f()]", "[f()]\t", "[f()]\n", "(1\n+\n2)", "[1,\n 2]", ")", "(", "]", "(]", "[1, 2)", "{)",
     "a $ b", "a ? b", "a ! b", "a … b", "`a`", "a;b", "if", "for x in y", "import os", "def f(): pass",
+    # f-string contents (validated, then opaque)
+    "f'{a!r:>{w}}'", "f'{x=}'", "f'{x = !r}'", "f'{{}}'", "f'{}'", "f'}'", "f'{'", "f'{a#}'", "f'{a!x}'", "f'{a!}'",
+    "f'{a:{b:{c}}}'", "f'{a:{b}}'", "f'{\"a\"}'", "f'{a['b']}'", "rf'{a}\\d'", "f'\\x4'", "f'{a}' f'{'",
+    "f'{x for x in y}'", "f'{a!=b}'", "f'{a<b}'", "f'{a>=b}'", "f'{a==b}'", "f'{*a}'", "f'{a, b}'", "f'{(a)}'",
+    "f'{a)}'", "f'{a\\n}'", "f'{a:%Y-%m}'", "f'''{a\n+b}'''", "f'{lambda: 1}'", "f'{a:{{}}}'", "f'{ }'",
     # BFCL-style call lists
     "[cd(folder='document'), mkdir(dir_name='temp')]",
     "[mv(source='a.txt', destination='b')]",
@@ -187,6 +192,120 @@ TRICKY = [
     "[get_zipcode_based_on_city(city='Rivermist')]",
     "[send_message(receiver_id='USR002', message='Hi \u00e9\u4e2d')]",
 ]
+
+
+# ---- seeded fuzz: random expressions from our own grammar walker, half of them mutated ----
+
+import random
+
+FUZZ_ATOMS = ["a", "b", "f", "g", "x1", "_", "\u00e9", "True", "False", "None", "...", "0", "1", "10", "0x1f", "0o7",
+              "0b1", "1.5", "1.", ".5", "1e3", "2E-2", "3j", "1_0", "00", "'a'", '"b"', "r'\\n'", "b'x'", "'\\x41'",
+              "'''t'''", "u'x'", "f'{a}'", "'a' 'b'", "'\\u00e9'", "'\\n'", "rb'\\d'"]
+FUZZ_BIN = ["+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"]
+FUZZ_CMP = ["==", "!=", "<", "<=", ">", ">=", "in", "not in", "is", "is not"]
+FUZZ_MUT = list("()[]{},:=.'\"*+-!@#\\ \n0a_j<>") + ["if", "else", "for", "lambda", "not", "**", "..."]
+
+
+def sp(rng):
+    return rng.choice(["", "", "", " ", "  "])
+
+
+def gen(rng, depth):
+    if depth <= 0 or rng.random() < 0.25:
+        return rng.choice(FUZZ_ATOMS)
+    k = rng.randrange(17)
+    d = depth - 1
+    if k == 0:
+        return rng.choice(["-", "+", "~", "not "]) + gen(rng, d)
+    if k == 1:
+        return gen(rng, d) + sp(rng) + rng.choice(FUZZ_BIN) + sp(rng) + gen(rng, d)
+    if k == 2:
+        return gen(rng, d) + " " + rng.choice(FUZZ_CMP) + " " + gen(rng, d)
+    if k == 3:
+        return gen(rng, d) + rng.choice([" and ", " or "]) + gen(rng, d)
+    if k == 4:
+        return gen(rng, d) + " if " + gen(rng, d) + " else " + gen(rng, d)
+    if k in (5, 6):
+        parts = []
+        for _ in range(rng.randrange(4)):
+            r = rng.random()
+            if r < 0.5:
+                parts.append(gen(rng, d))
+            elif r < 0.85:
+                parts.append(rng.choice(["a", "b", "file_name", "c"]) + "=" + gen(rng, d))
+            elif r < 0.93:
+                parts.append("*" + gen(rng, d))
+            else:
+                parts.append("**" + gen(rng, d))
+        tail = rng.choice(["", "", ","]) if parts else ""
+        return rng.choice(["f", "g", "a.b", "math.sqrt", "x[0]"]) + "(" + ("," + sp(rng)).join(parts) + tail + ")"
+    if k == 7:
+        return gen(rng, d) + "." + rng.choice(["b", "real", "if", "x_1"])
+    if k == 8:
+        items = [rng.choice(["", gen(rng, d)]) + ":" + rng.choice(["", gen(rng, d)]) if rng.random() < 0.3 else gen(rng, d)
+                 for _ in range(rng.randrange(1, 3))]
+        return gen(rng, d) + "[" + ", ".join(items) + rng.choice(["", ","]) + "]"
+    if k == 9:
+        els = [gen(rng, d) if rng.random() < 0.85 else "*" + gen(rng, d) for _ in range(rng.randrange(4))]
+        return "[" + ", ".join(els) + rng.choice(["", ","]) + "]"
+    if k == 10:
+        els = [gen(rng, d) for _ in range(rng.randrange(4))]
+        return "(" + ", ".join(els) + rng.choice(["", ","]) + ")"
+    if k == 11:
+        els = [gen(rng, d) + ": " + gen(rng, d) if rng.random() < 0.85 else "**" + gen(rng, d) for _ in range(rng.randrange(4))]
+        return "{" + ", ".join(els) + rng.choice(["", ","]) + "}"
+    if k == 12:
+        els = [gen(rng, d) for _ in range(rng.randrange(1, 4))]
+        return "{" + ", ".join(els) + "}"
+    if k == 13:
+        return "lambda " + rng.choice(["", "x", "x, y=1", "*a", "**k"]) + ": " + gen(rng, d)
+    if k == 14:
+        open_, close = rng.choice([("[", "]"), ("(", ")"), ("{", "}")])
+        return open_ + gen(rng, d) + " for " + rng.choice(["x", "x, y", "(x, y)"]) + " in " + gen(rng, d) + \
+            rng.choice(["", " if " + gen(rng, d)]) + close
+    if k == 15:
+        return "(" + gen(rng, d) + ")"
+    return "[" + ", ".join(rng.choice(["cd", "mv", "echo", "ls"]) + "(" + rng.choice(["a", "file_name"]) + "=" + gen(rng, d) + ")"
+                           for _ in range(rng.randrange(1, 3))) + "]"
+
+
+def mutate(rng, s):
+    s = list(s)
+    for _ in range(rng.randrange(1, 4)):
+        op = rng.randrange(4)
+        i = rng.randrange(len(s) + 1)
+        if op == 0 and s and i < len(s):
+            del s[i]
+        elif op == 1:
+            s.insert(i, rng.choice(FUZZ_MUT))
+        elif op == 2 and s and i < len(s):
+            s.insert(i, s[i])
+        elif op == 3 and len(s) > 1 and i < len(s) - 1:
+            s[i], s[i + 1] = s[i + 1], s[i]
+    return "".join(s)
+
+
+def fuzz_cases(n, seed=20261130):
+    """[source, hash] pairs: 12 hex digits of the canonical dump's SHA-256, "E" rejected, "U" unsupported node."""
+    rng = random.Random(seed)
+    out = []
+    seen = set()
+    while len(out) < n:
+        src = gen(rng, rng.randrange(1, 5))
+        if rng.random() < 0.5:
+            src = mutate(rng, src)
+        if src in seen or "\\N{" in src:
+            continue
+        seen.add(src)
+        d = parse_dump(src)
+        if "error" in d:
+            h = "E"
+        elif "unsupported:" in canonical(d):
+            h = "U"
+        else:
+            h = hashlib.sha256(canonical(d).encode("ascii")).hexdigest()[:12]
+        out.append([src, h])
+    return out
 
 
 def main():
@@ -219,6 +338,11 @@ def main():
         json.dump({"generator": "tools/gen-python-parse-vectors.py", "python": sys.version.split()[0],
                    "cases": cases, "deep": deep_cases}, f, ensure_ascii=True, indent=0)
         f.write("\n")
+    fuzz = fuzz_cases(2000)
+    with open(os.path.join(out_dir, "parse-fuzz.json"), "w") as f:
+        json.dump({"generator": "tools/gen-python-parse-vectors.py", "python": sys.version.split()[0], "seed": 20261130,
+                   "cases": fuzz}, f, ensure_ascii=True, indent=0)
+        f.write("\n")
     hashes = {}
     total = 0
     for path in sorted(glob.glob(os.path.join(data_dir, "possible_answer", "BFCL_v4_multi_turn_*.json"))):
@@ -235,7 +359,7 @@ def main():
         json.dump({"generator": "tools/gen-python-parse-vectors.py", "python": sys.version.split()[0],
                    "callStrings": total, "hashes": hashes}, f, indent=0, sort_keys=True)
         f.write("\n")
-    print("cases", len(cases), "deep", len(deep_cases), "ground-truth entries", len(hashes), "call strings", total)
+    print("fuzz", len(fuzz), "rejected", sum(1 for c in fuzz if c[1] == "E"), "cases", len(cases), "deep", len(deep_cases), "ground-truth entries", len(hashes), "call strings", total)
 
 
 if __name__ == "__main__":

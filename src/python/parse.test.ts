@@ -158,3 +158,24 @@ describe("parseExpression specifics", () => {
     expect(parseExpression("lambda: ".repeat(5000) + "1").ok).toBe(false);
   });
 });
+
+describe("parseExpression against 2,000 seeded fuzz expressions (tools/gen-python-parse-vectors.py)", () => {
+  const fuzz = JSON.parse(readFileSync(join(projectRoot, "src/python/testdata/parse-fuzz.json"), "utf8")) as { cases: [string, string][] };
+  it("accepts exactly what CPython accepts and builds the same trees", () => {
+    expect(fuzz.cases).toHaveLength(2000);
+    const wrong: string[] = [];
+    let accepted = 0;
+    for (const [source, expected] of fuzz.cases) {
+      const r = parseExpression(source);
+      if (expected === "E" || expected === "U") {
+        if (r.ok) wrong.push(`${JSON.stringify(source)}: CPython ${expected === "E" ? "rejects" : "has an unsupported node"}, we parsed it`);
+      } else {
+        accepted++;
+        if (!r.ok) wrong.push(`${JSON.stringify(source)}: CPython accepts, we said ${r.error.message}`);
+        else if (shortHash(dumpExpr(r.expr)).slice(0, 12) !== expected) wrong.push(`${JSON.stringify(source)}: different tree ${canonicalJson(dumpExpr(r.expr)).slice(0, 200)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(accepted).toBeGreaterThan(800);
+  });
+});

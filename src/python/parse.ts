@@ -17,7 +17,7 @@
  * them): assignment expressions `(x := 1)`, `await`, `yield`, and `\N{...}` escapes.
  */
 import type { PyExpr, PySyntaxError } from "./ast.js";
-import { tokenize, type Token } from "./tokenize.js";
+import { checkStrEscapes, tokenize, type Token } from "./tokenize.js";
 
 /** The outcome of parsing one expression. */
 export type ParseResult = { readonly ok: true; readonly expr: PyExpr } | { readonly ok: false; readonly error: PySyntaxError };
@@ -533,7 +533,11 @@ class Parser {
       this.next();
       if (bytes !== null && bytes !== t.str.bytes) this.fail("cannot mix bytes and nonbytes literals", first);
       bytes = t.str.bytes;
-      if (t.str.fstring) fstring = true;
+      if (t.str.fstring) {
+        fstring = true;
+        const problem = validateFString(t.str.body ?? "", t.str.raw === true, 0);
+        if (problem !== null) this.fail(problem, t);
+      }
       value += t.str.value;
       end = t.end;
     }
@@ -715,4 +719,134 @@ function describe(e: PyExpr): string {
     default:
       return "expression";
   }
+}
+
+// ---- f-string contents (CPython 3.11's fstring_find_literal / fstring_find_expr) -------
+
+/** Python-3.11 limit on nested replacement fields (`{a:{b}}` is fine, one more level is not). */
+const MAX_FSTRING_NESTING = 2;
+
+/**
+ * Validate the body of one f-string piece the way CPython 3.11 does before building the
+ * (here opaque) JoinedStr: literal text with `{{`/`}}` escapes and valid backslash
+ * escapes, and replacement fields `{expr[=][!conv][:spec]}` whose expression parses as
+ * `(expr)` and contains no backslash or `#`. Returns the error message or null.
+ */
+function validateFString(body: string, raw: boolean, level: number): string | null {
+  const r = scanFString(body, 0, raw, level);
+  if (typeof r === "string") return r;
+  return r === body.length ? null : "f-string: single '}' is not allowed";
+}
+
+/** Scan literal text and fields from `i`; returns where it stopped (end, or a `}` closing a format spec at level > 0) or an error. */
+function scanFString(body: string, i: number, raw: boolean, level: number): number | string {
+  let literalStart = i;
+  const flushLiteral = (end: number): string | null => (raw ? null : checkStrEscapes(body.slice(literalStart, end)));
+  while (i < body.length) {
+    const c = body[i];
+    if (c === "\\" && !raw) {
+      if (body[i + 1] === "N" && body[i + 2] === "{") {
+        const close = body.indexOf("}", i + 3);
+        i = close === -1 ? body.length : close + 1;
+      } else i += 2;
+      continue;
+    }
+    if (c === "{") {
+      if (level === 0 && body[i + 1] === "{") {
+        i += 2;
+        continue;
+      }
+      const lit = flushLiteral(i);
+      if (lit !== null) return lit;
+      const end = scanField(body, i + 1, raw, level);
+      if (typeof end === "string") return end;
+      i = end;
+      literalStart = i;
+      continue;
+    }
+    if (c === "}") {
+      if (level > 0) {
+        const lit = flushLiteral(i);
+        return lit ?? i;
+      }
+      if (body[i + 1] === "}") {
+        i += 2;
+        continue;
+      }
+      return "f-string: single '}' is not allowed";
+    }
+    i++;
+  }
+  const lit = flushLiteral(body.length);
+  return lit ?? body.length;
+}
+
+/** One replacement field starting after its `{`; returns the index after its `}` or an error. */
+function scanField(body: string, i: number, raw: boolean, level: number): number | string {
+  if (level >= MAX_FSTRING_NESTING) return "f-string: expressions nested too deeply";
+  const exprStart = i;
+  const stack: string[] = [];
+  let quote: string | null = null;
+  for (; i < body.length; i++) {
+    const ch = body[i]!;
+    if (ch === "\\") return "f-string expression part cannot include a backslash";
+    if (quote !== null) {
+      if (body.startsWith(quote, i)) {
+        i += quote.length - 1;
+        quote = null;
+      }
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      quote = body.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
+      i += quote.length - 1;
+      continue;
+    }
+    if (ch === "[" || ch === "(" || ch === "{") {
+      stack.push(ch);
+      continue;
+    }
+    if (ch === "#") return "f-string expression part cannot include '#'";
+    if (stack.length > 0 && (ch === "]" || ch === ")" || ch === "}")) {
+      const open = stack.pop()!;
+      if ({ "]": "[", ")": "(", "}": "{" }[ch] !== open) return `f-string: closing parenthesis '${ch}' does not match opening parenthesis '${open}'`;
+      continue;
+    }
+    if (stack.length === 0 && (ch === "]" || ch === ")")) return `f-string: unmatched '${ch}'`;
+    if (stack.length === 0 && "!:}=<>".includes(ch)) {
+      const next = body[i + 1];
+      if (next === "=" && (ch === "!" || ch === "=" || ch === "<" || ch === ">")) {
+        i++;
+        continue;
+      }
+      if (ch === "<" || ch === ">") continue;
+      break;
+    }
+  }
+  if (quote !== null) return "f-string: unterminated string";
+  if (stack.length > 0) return `f-string: unmatched '${stack[stack.length - 1]}'`;
+  if (i >= body.length) return "f-string: expecting '}'";
+  const expr = body.slice(exprStart, i);
+  if (expr.trim() === "") return "f-string: empty expression not allowed";
+  const parsed = parseExpression(`(${expr})`);
+  if (!parsed.ok) return `f-string: ${parsed.error.message}`;
+  if (body[i] === "=") {
+    i++;
+    while (i < body.length && /\s/.test(body[i]!)) i++;
+    if (i >= body.length) return "f-string: expecting '}'";
+  }
+  if (body[i] === "!") {
+    const conv = body[i + 1];
+    if (conv === undefined) return "f-string: expecting '}'";
+    if (conv !== "s" && conv !== "r" && conv !== "a") return "f-string: invalid conversion character: expected 's', 'r', or 'a'";
+    i += 2;
+    if (i >= body.length || (body[i] !== ":" && body[i] !== "}")) return "f-string: expecting '}'";
+  }
+  if (body[i] === ":") {
+    const end = scanFString(body, i + 1, raw, level + 1);
+    if (typeof end === "string") return end;
+    i = end;
+  }
+  if (body[i] !== "}") return "f-string: expecting '}'";
+  return i + 1;
 }

@@ -21,6 +21,9 @@ export interface StringToken {
   readonly bytes: boolean;
   /** f-strings are kept opaque: `value` is unused and the parser records only the source. */
   readonly fstring: boolean;
+  /** For f-strings: the raw text between the quotes and whether it had an `r` prefix (the parser validates it). */
+  readonly body?: string;
+  readonly raw?: boolean;
   /** Written with a lowercase `u` prefix. */
   readonly u: boolean;
 }
@@ -449,7 +452,8 @@ class Tokenizer {
       value = raw ? normalizeNewlines(body) : decodeEscapes(body, bytes, bodyStart);
     }
     this.pos = p;
-    this.tokens.push({ kind: "string", str: { value, bytes, fstring, u: lowercaseU }, start, end: p });
+    const str: StringToken = fstring ? { value, bytes, fstring, u: lowercaseU, body, raw } : { value, bytes, fstring, u: lowercaseU };
+    this.tokens.push({ kind: "string", str, start, end: p });
   }
 }
 
@@ -493,6 +497,20 @@ function normalizeNewlines(s: string): string {
 const SIMPLE_ESCAPES: Record<string, string> = {
   "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v",
 };
+
+/**
+ * Check the escapes of a non-raw str literal piece (used for the literal parts of
+ * f-strings); returns the error message, or null when they decode.
+ */
+export function checkStrEscapes(text: string): string | null {
+  try {
+    decodeEscapes(text, false, 0);
+    return null;
+  } catch (e) {
+    if (e instanceof TokenizeError) return e.message;
+    throw e;
+  }
+}
 
 /** Decode backslash escapes of a non-raw literal body (str or bytes). */
 function decodeEscapes(body: string, bytes: boolean, bodyStart: number): string {
