@@ -328,6 +328,13 @@ describe("extractTurn on the other shapes", () => {
     expect(x.calls).toEqual([{ name: "mv", positional: [], keywords: [["source", "a.b"], ["destination", "c"]], shape: "python-text", step: 0, stepDecodeFailed: true }]);
   });
 
+  it("counts the calls inside a code fence BFCL's default decoder rejects, flagged stepDecodeFailed", () => {
+    const x = extractTurn(["```python\n[cd(folder='x'), mv(source='a', destination='b')]\n```"], tools);
+    expect(x.decodeFailures).toBe(1);
+    expect(x.calls.map((c) => [c.name, c.stepDecodeFailed])).toEqual([["cd", true], ["mv", true]]);
+    expect(extractTurn(["```\nNo call needed here.\n```"], tools)).toMatchObject({ calls: [], decodeFailures: 0 });
+  });
+
   it("keeps a decodable call of an off-list name aside (print is not a tool)", () => {
     expect(extractTurn(["print('hello')"], tools)).toMatchObject({ calls: [], offListNames: ["print"], decodeFailures: 0 });
   });

@@ -15,7 +15,9 @@
  * entry that is not an object, a tool-call block that is not a call object, and
  * Python-call text BFCL's decoder rejects. Other entries of such a step that do parse
  * still count as calls (marked `stepDecodeFailed`: the model attempted them, BFCL never
- * ran them). Prose that does not look like call syntax (`looksLikeCallText`) is text.
+ * ran them), and so do the calls inside a ```python fence that BFCL's default decoder
+ * cannot read. Prose that does not look like call syntax (`looksLikeCallText`) is text.
+ * The rules are written out in `src/extract/README.md`.
  *
  * Cost: FC records need one `JSON.parse` per argument string (to detect decode failures);
  * the keyword list of each call is built only when read.
@@ -182,12 +184,35 @@ function readText(b: TurnBuilder, text: string, i: number, options: ExtractOptio
     for (const c of decoded.calls) b.add({ name: c.name, positional: c.positional, keywords: c.keywords, shape: "python-text", step: i });
     return;
   }
-  if (decoded.calls.length === 0 && !looksLikeCallText(text, b.tools)) {
+  let calls = decoded.calls;
+  if (calls.length === 0) {
+    // BFCL's default decoder fails on a fenced block (```python …```); the calls inside
+    // still parse structurally, so they count — flagged, since BFCL never ran them.
+    const inner = fencedCode(text);
+    if (inner !== null) calls = decodePythonText(inner).calls;
+  }
+  if (calls.length === 0 && !looksLikeCallText(text, b.tools)) {
     b.text.push(text);
     return;
   }
   b.fail(i, "python-text", decoded.failure);
-  for (const c of decoded.calls) b.add({ name: c.name, positional: c.positional, keywords: c.keywords, shape: "python-text", step: i });
+  for (const c of calls) b.add({ name: c.name, positional: c.positional, keywords: c.keywords, shape: "python-text", step: i });
+}
+
+/** The content of the first ``` fence (its language tag line dropped), or null when there is none. */
+function fencedCode(text: string): string | null {
+  const open = text.indexOf("```");
+  if (open === -1) return null;
+  let start = open + 3;
+  let p = start;
+  while (p < text.length) {
+    const c = text.charCodeAt(p);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45) p++;
+    else break;
+  }
+  if (text.charCodeAt(p) === 10 || text.charCodeAt(p) === 13) start = p;
+  const close = text.indexOf("```", start);
+  return text.slice(start, close === -1 ? text.length : close);
 }
 
 /**
