@@ -113,7 +113,7 @@ function isIdentChar(c: number): boolean {
 
 /**
  * Whether undecodable text was trying to be a call list, so its failure is a decode
- * failure rather than prose. The rule (documented in the README of src/extract):
+ * failure rather than prose. The rule (also in src/extract/README.md):
  *
  * 1. after BFCL's stripping the text starts (optionally after `[` and spaces) with a
  *    dotted identifier immediately followed by `(` or by a leaked `<|…` token — the way a
