@@ -38,7 +38,11 @@ try {
     for (const m of models) args.push("--model", m);
     const r = spawnSync(process.execPath, args, { encoding: "utf8" });
     const line = r.stderr.trim().split("\n").pop();
-    return JSON.parse(line);
+    try {
+      return JSON.parse(line);
+    } catch {
+      throw new Error(`the scoring process failed (exit ${r.status}):\n${r.stderr.split("\n").filter((l) => !l.includes("[inference-error]")).join("\n")}`);
+    }
   };
   const names = (n) => Array.from({ length: n }, (_, i) => `model-${String(i).padStart(3, "0")}`);
   // warm the page cache once

@@ -28,6 +28,29 @@ export function modelCallIsWorldChanging(
   return isWorldChanging(call, { countLogin });
 }
 
+/**
+ * On-list call names of a turn before the anchor, decoded or not (the anchor turn's
+ * reading: a call counts by its name). Native function-calling records are read by
+ * their keys without decoding the arguments (the costly part, and not needed for a
+ * name); any other step goes through the extractor.
+ */
+export function callNamesOfTurn(steps: unknown, tools: ReadonlySet<string>): string[] {
+  const names: string[] = [];
+  if (!Array.isArray(steps)) return names;
+  for (let i = 0; i < steps.length; i++) {
+    const step: unknown = steps[i];
+    if (Array.isArray(step) && step.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) {
+      for (const entry of step as object[]) for (const name of Object.keys(entry)) if (tools.has(name)) names.push(name);
+      continue;
+    }
+    if (step === null || (Array.isArray(step) && step.length === 0)) continue;
+    const x = extractTurn([step], tools);
+    for (const c of x.calls) names.push(c.name);
+    for (const e of x.decodeErrors) if (e.name !== undefined && e.onToolList === true) names.push(e.name);
+  }
+  return names;
+}
+
 /** A call whose arguments failed to decode still names what the model tried: world-changing by its name alone. */
 function undecodedIsWorldChanging(name: string, countLogin: boolean): boolean {
   const kind = kindOf(name);
@@ -49,10 +72,7 @@ export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: Re
   if (rollout.kind === "inference-error") return unreached("inference-error", []);
   const preAnchorCallNames: string[][] = [];
   const before = Math.min(anchorTurn, rollout.turns.length);
-  for (let t = 0; t < before; t++) {
-    const x = extractTurn(rollout.turns[t], tools);
-    preAnchorCallNames.push(x.calls.map((c) => c.name));
-  }
+  for (let t = 0; t < before; t++) preAnchorCallNames.push(callNamesOfTurn(rollout.turns[t], tools));
   if (rollout.turns.length <= anchorTurn) return unreached("short", preAnchorCallNames);
   const x = extractTurn(rollout.turns[anchorTurn], tools);
   const ordered: { step: number; call: AnchorCall }[] = [];

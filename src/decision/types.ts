@@ -40,7 +40,7 @@ export interface TwinReading {
   readonly reach: RolloutReach;
   /** Validated (on-list) calls on the anchor turn, in step order; empty when not reached. */
   readonly anchorCalls: readonly AnchorCall[];
-  /** Validated call names on the turns before the anchor, turn by turn. */
+  /** On-list call names on the turns before the anchor, turn by turn (decoded or not, as on the anchor turn). */
   readonly preAnchorCallNames: readonly (readonly string[])[];
   /** Steps of the anchor turn that failed to decode (their on-list calls still count, see `AnchorCall.decoded`). */
   readonly decodeFailures: number;

@@ -100,7 +100,9 @@ export function readResultFile(file: string, category: string, wanted: ReadonlyM
     forEachLine(file, (bytes, start, end, line) => {
       if (isBlank(bytes, start, end)) return;
       lines++;
-      const head = scanLineHead(bytes, start, end, wanted === null);
+      // The id comes first in BFCL's lines: read it alone, and scan on for `result` only
+      // when scoring wants this id (lines it does not read are checked for their id only).
+      let head = scanLineHead(bytes, start, end, true);
       if ("error" in head) {
         problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
         return;
@@ -120,6 +122,11 @@ export function readResultFile(file: string, category: string, wanted: ReadonlyM
       if (wanted === null) return;
       const keep = wanted.get(head.id);
       if (keep === undefined) return;
+      head = scanLineHead(bytes, start, end, false);
+      if ("error" in head) {
+        problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
+        return;
+      }
       const decoded = decodeResultBytes(bytes, head, keep, { file, line });
       if ("code" in decoded) {
         problems.push({ ...decoded, severity: "warning" });
