@@ -48,9 +48,9 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
   it("--format csv and markdown print the same cells", async () => {
     const csv = await run(["score", "--results", "runs", "--format", "csv"]);
     expect(csv.out).toBe(
-      "model,N,act,hold,decision,hold+c,dec+c,pair,mf,mp,short,errors,undecoded\n" +
-        "openai_gpt-oss-120b,223,96.9,69.5,83.2,74.9,85.9,67.3,81.9,84.6,1,9,16\n" +
-        "oracle,223,100.0,100.0,100.0,100.0,100.0,100.0,100.0,100.0,0,0,0\n",
+      "model,N,act,hold,decision,95% CI,hold+c,dec+c,pair,mf,mp,short,errors,undecoded\n" +
+        "openai_gpt-oss-120b,223,96.9,69.5,83.2,\"[79.7, 86.5]\",74.9,85.9,67.3,81.9,84.6,1,9,16\n" +
+        "oracle,223,100.0,100.0,100.0,\"[100.0, 100.0]\",100.0,100.0,100.0,100.0,100.0,0,0,0\n",
     );
     const md = await run(["score", "--results", "runs", "--format", "markdown", "--model", "oracle"]);
     expect(md.out).toMatchSnapshot();
@@ -85,9 +85,9 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
 
   it("--count-login, --uncertified and --all-pairs change the pair set", async () => {
     const n = async (flag: string) => (await run(["score", "--results", "runs", "--format", "csv", "--model", "openai_gpt-oss-120b", flag])).out.split("\n")[1];
-    expect(await n("--count-login")).toBe("openai_gpt-oss-120b,225,96.9,68.9,82.9,73.8,85.3,66.7,81.2,84.7,1,9,16");
-    expect(await n("--uncertified")).toMatch(/^openai_gpt-oss-120b,231,97\.0,67\.5,82\.3,72\.7,84\.8,65\.4,82\.1,82\.5,/);
-    expect(await n("--all-pairs")).toMatch(/^openai_gpt-oss-120b,365,62\.2,77\.5,69\.9,80\.8,71\.5,41\.9,69\.5,70\.2,/);
+    expect(await n("--count-login")).toBe('openai_gpt-oss-120b,225,96.9,68.9,82.9,"[79.4, 86.2]",73.8,85.3,66.7,81.2,84.7,1,9,16');
+    expect(await n("--uncertified")).toMatch(/^openai_gpt-oss-120b,231,97\.0,67\.5,82\.3,"\[[\d., ]+\]",72\.7,84\.8,65\.4,82\.1,82\.5,/);
+    expect(await n("--all-pairs")).toMatch(/^openai_gpt-oss-120b,365,62\.2,77\.5,69\.9,"\[[\d., ]+\]",80\.8,71\.5,41\.9,69\.5,70\.2,/);
   });
 });
 

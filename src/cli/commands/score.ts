@@ -14,9 +14,11 @@ import { scoreResultDirs, type ModelRun } from "../../io/results.js";
 import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
+// issue 4 (intervals, --scores, --sensitivity): see score-extras.ts
+import { addScoreExtrasOptions, bootstrapOf, extrasJson, extrasMetrics, extrasText, intervalsByModel, scoreExtrasHelp, withIntervalColumn, type ScoreExtrasOptions } from "./score-extras.js";
 
 /** Options shared by `score` and `demo`. */
-export interface ScoreCliOptions {
+export interface ScoreCliOptions extends ScoreExtrasOptions {
   format: OutputFormat;
   perItem?: string;
   countLogin?: boolean;
@@ -126,10 +128,18 @@ export async function scoreAndPrint(
       return failed(ExitCode.badInput);
     }
   }
+  const bootstrap = bootstrapOf(opts);
+  if (typeof bootstrap === "string") {
+    io.stderr(`twinscore score: ${bootstrap}\n`);
+    return failed(ExitCode.badInput);
+  }
   const outcome = await scoreResultDirs({ ...request, options, cwd: io.cwd, threads });
   const problems = [...outcome.problems, ...outcome.runs.flatMap((r) => r.problems)];
   const scored = outcome.runs.filter((r) => r.score !== null);
   const rows = scored.map((r) => scoreRow(r.score!));
+  const intervals = intervalsByModel(scored, bootstrap);
+  const columns = withIntervalColumn(tableColumns, intervals, bootstrap);
+  const extras = scored.length > 0 ? extrasMetrics(io, request, scored.map((r) => r.model), opts, bootstrap) : null;
 
   if (opts.perItem !== undefined && scored.length > 0) {
     const items = scored.flatMap((r) => perItemRows(r.model, r.score!.records));
@@ -144,18 +154,25 @@ export async function scoreAndPrint(
 
   switch (opts.format) {
     case "json":
-      io.stdout(renderJson(jsonDocument(outcome.runs, options, outcome.pairsSelected, problems)));
+      {
+        const doc = jsonDocument(outcome.runs, options, outcome.pairsSelected, problems);
+        const models = doc.models.map((m) => ({ ...m, ci95: intervals.get(m.model)?.interval ?? null }));
+        const more = extras ? extrasJson(extras, scored.map((r) => r.model), opts) : {};
+        io.stdout(renderJson({ ...doc, bootstrap, models, ...more }));
+      }
       break;
     case "table": {
       io.stdout((variant.title ?? `Decision to act on ${pairSetLabel(options, outcome.pairsSelected)}`) + "\n\n");
-      if (rows.length > 0) io.stdout(renderRows(rows, tableColumns, "table"));
+      if (rows.length > 0) io.stdout(renderRows(rows, columns, "table"));
       else io.stdout("(no model could be scored)\n");
+      if (extras) io.stdout(extrasText(extras, scored.map((r) => r.model), opts, "table"));
       const files = variant.showFiles === false ? [] : filesUsedLines(outcome.runs);
       if (files.length > 0) io.stdout(["", "Files used:", ...files, ""].join("\n"));
       break;
     }
     default:
-      io.stdout(renderRows(rows, tableColumns, opts.format));
+      io.stdout(renderRows(rows, columns, opts.format));
+      if (extras) io.stdout(extrasText(extras, scored.map((r) => r.model), opts, opts.format));
       if (variant.showFiles !== false) for (const line of filesUsedLines(outcome.runs)) io.stderr(`used${line.slice(1)}\n`);
   }
 
@@ -173,7 +190,7 @@ function collect(value: string, previous: string[]): string[] {
 
 /** The options `score` and `demo` share. */
 export function addScoreOptions(cmd: Command): Command {
-  return cmd
+  return addScoreExtrasOptions(cmd)
     .addOption(new Option("--format <format>", "output format").choices(outputFormats).default("table"))
     .option("--per-item <file>", "also write one CSV row per model and pair (act/hold as 0/1), atomically")
     .option("--count-login", "count login/logout as world-changing; the 2 login-only pairs join (223 -> 225)")
@@ -181,7 +198,8 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--all-pairs", "score all 365 content-verified pairs, read-only anchors included")
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
-    .option("--threads <n>", "worker threads (default: cores, at most 4)");
+    .option("--threads <n>", "worker threads (default: cores, at most 4)")
+    .addHelpText("after", scoreExtrasHelp);
 }
 
 /** Load the manifest named by `--manifest` (or the committed one); prints the problem and returns null on failure. */
