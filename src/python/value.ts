@@ -32,6 +32,26 @@ export interface PyObject {
   pyStr?(): string;
   /** `x == other`; identity when absent. */
   pyEq?(other: PyValue): boolean;
+  /** `bool(x)`; true when absent (mpf/Decimal zero and empty objects override it). */
+  pyBool?(): boolean;
+  /** `x < other` etc.; undefined means NotImplemented (then the reflected hook, then TypeError). */
+  pyCompare?(op: "<" | "<=" | ">" | ">=", other: PyValue): boolean | undefined;
+  /** `float(x)`; TypeError when absent. */
+  pyFloat?(): number;
+  /** `int(x)`; TypeError when absent. */
+  pyInt?(): bigint;
+  /** `len(x)`; TypeError when absent. */
+  pyLen?(): number;
+  /** `iter(x)` as a list of items; TypeError when absent. */
+  pyIter?(): PyValue[];
+  /** `item in x`; TypeError when absent. */
+  pyContains?(item: PyValue): boolean;
+  /** `round(x, ndigits)`; TypeError when absent. */
+  pyRound?(ndigits: PyValue | undefined): PyValue;
+  /** `format(x, spec)` for specs like `.2f`; ValueError when absent. */
+  pyFormat?(spec: string): string;
+  /** `copy.deepcopy(x)` with the shared memo; objects without it are treated as immutable and shared. */
+  pyDeepCopy?(memo: Map<object, PyValue>): PyValue;
 }
 
 /** Re-exported container and exception classes live in their own modules. */
