@@ -17,7 +17,7 @@
  * them): assignment expressions `(x := 1)`, `await`, `yield`, and `\N{...}` escapes.
  */
 import type { PyExpr, PySyntaxError } from "./ast.js";
-import { checkStrEscapes, tokenize, type Token } from "./tokenize.js";
+import { checkStrEscapes, TokenizeError, TokenStream, type Token } from "./tokenize.js";
 
 /** The outcome of parsing one expression. */
 export type ParseResult = { readonly ok: true; readonly expr: PyExpr } | { readonly ok: false; readonly error: PySyntaxError };
@@ -42,31 +42,32 @@ class ParseError {
 
 /** Parse `source` as one Python expression, as `ast.parse(source, mode="eval")` would. */
 export function parseExpression(source: string): ParseResult {
-  const tokens = tokenize(source);
-  if (!tokens.ok) return tokens;
   try {
-    const parser = new Parser(source, tokens.tokens);
+    const parser = new Parser(source, new TokenStream(source));
     return { ok: true, expr: parser.parseEval() };
   } catch (e) {
-    if (e instanceof ParseError) return { ok: false, error: { message: e.message, offset: e.offset } };
+    if (e instanceof ParseError || e instanceof TokenizeError) return { ok: false, error: { message: e.message, offset: e.offset } };
     if (e instanceof RangeError) return { ok: false, error: { message: "expression too deeply nested", offset: 0 } };
     return { ok: false, error: { message: `internal parser error: ${String(e)}`, offset: 0 } };
   }
 }
 
 class Parser {
-  private i = 0;
   private nesting = 0;
+  /** Lookahead buffer (current token first); tokens are pulled from the stream on demand. */
+  private readonly ahead: Token[] = [];
+  private previous: Token | null = null;
 
   constructor(
     private readonly src: string,
-    private readonly toks: Token[],
+    private readonly stream: TokenStream,
   ) {}
 
   // ---- token helpers -----------------------------------------------------------------
 
   private peek(k = 0): Token {
-    return this.toks[Math.min(this.i + k, this.toks.length - 1)]!;
+    while (this.ahead.length <= k) this.ahead.push(this.stream.next());
+    return this.ahead[k]!;
   }
   private isOp(op: string, k = 0): boolean {
     const t = this.peek(k);
@@ -78,7 +79,10 @@ class Parser {
   }
   private next(): Token {
     const t = this.peek();
-    if (this.i < this.toks.length - 1) this.i++;
+    if (t.kind !== "end") {
+      this.ahead.shift();
+      this.previous = t;
+    }
     return t;
   }
   private fail(message = "invalid syntax", at?: Token): never {
@@ -105,7 +109,7 @@ class Parser {
     this.next();
   }
   private prevEnd(): number {
-    return this.toks[this.i - 1]!.end;
+    return this.previous!.end;
   }
   private enter(): void {
     if (++this.nesting > MAX_EXPRESSION_NESTING) this.fail("expression too deeply nested");

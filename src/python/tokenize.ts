@@ -72,37 +72,82 @@ function isHexDigit(c: number): boolean {
   return isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 }
 
-class TokenizeError {
+/** A tokenizer error (thrown inside the tokenizer and by `TokenStream.next`). */
+export class TokenizeError {
   constructor(readonly message: string, readonly offset: number) {}
 }
 
 /** Split `source` into tokens the way CPython 3.11 does for `mode="eval"`. */
 export function tokenize(source: string): TokenizeResult {
   try {
-    return { ok: true, tokens: new Tokenizer(source).run() };
+    const stream = new TokenStream(source);
+    const tokens: Token[] = [];
+    for (;;) {
+      const t = stream.next();
+      tokens.push(t);
+      if (t.kind === "end") return { ok: true, tokens };
+    }
   } catch (e) {
     if (e instanceof TokenizeError) return { ok: false, error: { message: e.message, offset: e.offset } };
     return { ok: false, error: { message: `internal tokenizer error: ${String(e)}`, offset: 0 } };
   }
 }
 
+/**
+ * Pull-based tokens for the parser: one at a time, so a huge input never holds a token
+ * list beside its tree (CPython's tokenizer is lazy the same way, so the first error in
+ * reading order is the one reported). After the end token, `next` keeps returning it.
+ * Throws `TokenizeError`.
+ */
+export class TokenStream {
+  private readonly tokenizer: Tokenizer;
+  constructor(source: string) {
+    this.tokenizer = new Tokenizer(source);
+  }
+  next(): Token {
+    return this.tokenizer.nextToken();
+  }
+}
+
 class Tokenizer {
   private pos = 0;
   private depth = 0;
+  /** Tokens produced but not yet handed out (at most two: the final newline and end). */
   private readonly tokens: Token[] = [];
+  private emitted = 0;
+  private lastKind: Token["kind"] | null = null;
+  private endToken: Token | null = null;
   /** True at the start of a logical line (indentation is checked there). */
   private atLineStart = true;
 
   constructor(private readonly src: string) {}
 
-  run(): Token[] {
+  nextToken(): Token {
+    if (this.tokens.length === 0) {
+      if (this.endToken !== null) return this.endToken;
+      this.advance();
+    }
+    return this.tokens.shift()!;
+  }
+
+  private emit(t: Token): void {
+    this.tokens.push(t);
+    this.emitted++;
+    this.lastKind = t.kind;
+  }
+
+  /** Scan until at least one token is queued (or the end tokens are). */
+  private advance(): void {
     const src = this.src;
     const n = src.length;
-    while (true) {
+    while (this.tokens.length === 0) {
       if (this.atLineStart && this.depth === 0) {
         if (this.lineStart()) continue;
       }
-      if (this.pos >= n) break;
+      if (this.pos >= n) {
+        this.finish();
+        return;
+      }
       const c = src.charCodeAt(this.pos);
       if (c === 32 || c === 9 || c === 12) {
         this.pos++;
@@ -115,7 +160,7 @@ class Tokenizer {
       if (c === 10 || c === 13) {
         this.pos += c === 13 && src.charCodeAt(this.pos + 1) === 10 ? 2 : 1;
         if (this.depth === 0) {
-          this.tokens.push({ kind: "newline", start: this.pos - 1, end: this.pos });
+          this.emit({ kind: "newline", start: this.pos - 1, end: this.pos });
           this.atLineStart = true;
         }
         continue;
@@ -139,13 +184,15 @@ class Tokenizer {
       }
       this.operator();
     }
-    const end = n;
+  }
+
+  private finish(): void {
+    const end = this.src.length;
     if (this.depth > 0) throw new TokenizeError("unexpected EOF while parsing", end);
-    if (this.tokens.length > 0 && this.tokens[this.tokens.length - 1]!.kind !== "newline") {
-      this.tokens.push({ kind: "newline", start: end, end });
-    }
-    this.tokens.push({ kind: "end", start: end, end });
-    return this.tokens;
+    if (this.emitted > 0 && this.lastKind !== "newline") this.emit({ kind: "newline", start: end, end });
+    const endToken: Token = { kind: "end", start: end, end };
+    this.emit(endToken);
+    this.endToken = endToken;
   }
 
   /**
@@ -228,7 +275,7 @@ class Tokenizer {
       this.depth--;
     }
     this.pos = start + op.length;
-    this.tokens.push({ kind: "op", op, start, end: this.pos });
+    this.emit({ kind: "op", op, start, end: this.pos });
   }
 
   // ---- names -------------------------------------------------------------------------
@@ -279,7 +326,7 @@ class Tokenizer {
     const id = ascii ? raw : raw.normalize("NFKC");
     if (!ascii && !isValidIdentifier(id)) throw new TokenizeError(`invalid character in identifier`, start);
     this.pos = i;
-    this.tokens.push({ kind: "name", id, start, end: i });
+    this.emit({ kind: "name", id, start, end: i });
   }
 
   // ---- numbers -----------------------------------------------------------------------
@@ -398,7 +445,7 @@ class Tokenizer {
 
   private push(num: NumberToken, start: number, end: number): void {
     this.pos = end;
-    this.tokens.push({ kind: "number", num, start, end });
+    this.emit({ kind: "number", num, start, end });
   }
 
   // ---- strings -----------------------------------------------------------------------
@@ -453,7 +500,7 @@ class Tokenizer {
     }
     this.pos = p;
     const str: StringToken = fstring ? { value, bytes, fstring, u: lowercaseU, body, raw } : { value, bytes, fstring, u: lowercaseU };
-    this.tokens.push({ kind: "string", str, start, end: p });
+    this.emit({ kind: "string", str, start, end: p });
   }
 }
 
