@@ -52,9 +52,19 @@ describe("official companion and intervals on the real gpt-oss runs", () => {
     expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-20b.miss"))).toBe("42.2");
     expect(f1(metrics.get("companions.official_raw.openai_gpt-oss-20b.base"))).toBe("52.3");
   });
-  it("prints the companion (for the report)", () => {
+  it("sensitivities in one pass: 225 pairs with logins, 231 uncertified, 365 all, 230 with the bad keys restored, 184 anchors", () => {
     const { metrics } = metricsOf("2025-11-12-main");
-    const rows = [...metrics].filter(([k]) => !k.startsWith("counts.")).map(([k, v]) => `${k}\t${Array.isArray(v) ? v.join(",") : v}`);
-    console.log(rows.join("\n"));
+    const m = "openai_gpt-oss-120b";
+    expect(metrics.get(`tables.C-login.${m}.n`)).toBe(225);
+    expect(metrics.get(`tables.C-uncertified.${m}.n`)).toBe(231);
+    expect(metrics.get(`tables.C-all.${m}.n`)).toBe(365);
+    expect(f1(metrics.get(`tables.C-all.${m}.hold`))).toBe("77.5");
+    expect(metrics.get(`tables.C-restored.${m}.n`)).toBe(230);
+    expect(metrics.get(`companions.act_per_anchor.${m}.anchors`)).toBe(184);
+    expect(metrics.get(`companions.by_category.${m}.miss_func.n`)).toBe(116);
+    // the reached reading drops the 8 holdout inference errors and the rollouts that ended early
+    expect(metrics.get(`tables.C-reached.${m}.n`)).toBeLessThan(223);
+    const rank1 = [metrics.get(`rank1.C.${m}`), metrics.get("rank1.C.openai_gpt-oss-20b")] as number[];
+    expect(rank1[0] + rank1[1]).toBeCloseTo(100, 9);
   });
 });
