@@ -2,43 +2,34 @@
  * HTML building blocks. Every piece of text that came from a model, a data file or a
  * path goes through `escapeHtml` — model output is data, and a report must never run it.
  */
+import { formatDecimal1 } from "../decision/format.js";
 
 /** Escape text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** A number with one decimal, as the paper prints rates (round half to even on the binary value, like Python). */
+/** A percentage with one decimal as every other output prints it (`formatDecimal1`), or a dash when absent. */
 export function fmt1(x: number | null | undefined): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? "–" : formatDecimal1(x);
+}
+
+/** A change in points with its sign (+1.2, −0.4), or a dash. */
+export function fmtSigned(x: number | null | undefined): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return "–";
-  return pyRound1(x);
+  const s = formatDecimal1(x);
+  return s.startsWith("-") ? `−${s.slice(1)}` : s === "0.0" ? "±0.0" : `+${s}`;
 }
 
-/** Python's `'%.1f' % x`: exact decimal expansion of the double, then round half to even. */
-function pyRound1(x: number): string {
-  const neg = x < 0 || Object.is(x, -0);
-  const abs = Math.abs(x);
-  // toFixed(20) gives enough exact digits for any rate in [0, 1000] to decide the tie.
-  const exact = abs.toFixed(20);
-  const [intPart, frac] = exact.split(".");
-  const first = Number(frac[0]);
-  const rest = frac.slice(1);
-  let tenths = BigInt(intPart) * 10n + BigInt(first);
-  const restIsZero = /^0*$/.test(rest);
-  const half = rest[0] === "5" && /^0*$/.test(rest.slice(1));
-  if (rest[0] > "5" || (rest[0] === "5" && !half)) tenths += 1n;
-  else if (half && tenths % 2n === 1n) tenths += 1n;
-  void restIsZero;
-  const s = `${tenths / 10n}.${tenths % 10n}`;
-  return neg && tenths !== 0n ? `-${s}` : s;
-}
-
-/** A p-value the way papers print it: 3 significant digits, scientific below 0.001. */
+/**
+ * A p-value as HTML, the way the paper prints it: two significant digits, and below
+ * 0.001 as m×10<sup>e</sup> (the CLI's plain-text `5.7e-6` would read as a typo in prose).
+ */
 export function fmtP(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return "–";
-  if (p >= 0.001) return p >= 0.995 ? "1" : p.toPrecision(2).replace(/\.?0+$/, "");
+  if (p >= 0.001) return p >= 0.995 ? "1" : p.toPrecision(2).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
   const [m, e] = p.toExponential(1).split("e");
-  return `${m}×10^${Number(e)}`;
+  return `${m}×10<sup>−${-Number(e)}</sup>`;
 }
 
 /** A plain table; cells are escaped unless given as `{ html }`. */

@@ -4,20 +4,24 @@ import type { ReportData, ReportSide } from "./types.js";
 
 const side = (acted: boolean, text: string[] = []): ReportSide => ({
   reached: true,
+  unreached: null,
   acted,
   calls: acted ? [{ text: "place_order(symbol='AAPL')", kind: "world-changing" }] : [{ text: "get_account_info()", kind: "read" }],
   text,
   decodeFailures: 0,
   verdict: "fail",
+  verdictDetail: "multi_turn:empty_turn_model_response on turn 1",
 });
 
 function data(modelText: string): ReportData {
   return {
     title: "twinscore report",
+    bootstrap: { resamples: 10000, seed: 20260612 },
+    pairCounts: { total: 1, miss_func: 0, miss_param: 1, baseTwins: 1 },
     sources: ["/runs/a"],
     models: [
-      { name: "model-a", n: 2, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50 },
-      { name: "model-b", n: 2, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55 },
+      { name: "model-a", run: "r", model: "model-a", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50 },
+      { name: "model-b", run: "r", model: "model-b", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55 },
     ],
     sensitivities: [],
     lostWhere: [],
@@ -59,7 +63,7 @@ describe("renderReport", () => {
   });
   it("carries Table 1 values, ranks and the highlighted withheld value", () => {
     const html = renderReport(data("x"));
-    expect(html).toContain('data-model="model-a" data-col="decision">75.0 [60.0, 90.0]');
+    expect(html).toContain('data-model="model-a" data-col="decision">75.0</span><span class="muted"> [60.0, 90.0]');
     expect(html).toContain('<mark class="withheld">of AAPL </mark>');
     expect(html).toContain('data-o0="acted wrong"');
     expect(html).toContain('data-o1="held wrong"');

@@ -5,9 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { diffRequests } from "./diff.js";
-import { escapeHtml, fmt1, fmtP, table } from "./html.js";
+import { escapeHtml, fmt1, fmtP, fmtSigned, table } from "./html.js";
 import { groupedBarsSvg, intervalSvg, rankReversalSvg, ranks, stackedBarsSvg } from "./svg.js";
-import type { ReportCall, ReportCompare, ReportData, ReportPair, ReportSide } from "./types.js";
+import type { PairOutcome, ReportArmValue, ReportCall, ReportCompare, ReportData, ReportPair, ReportSide } from "./types.js";
 
 const CSS = `
 :root{--bg:#fff;--fg:#1b1f24;--muted:#5b6470;--line:#d0d7de;--card:#f6f8fa;--mark:#fff3b0;--mark2:#ffd6d6;
@@ -21,23 +21,26 @@ const CSS = `
 body{background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1200px;padding:16px 24px}
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid var(--line);padding-bottom:4px}
 p.note,.muted{color:var(--muted)}
-table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid var(--line);padding:4px 8px;text-align:right}
+table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid var(--line);padding:4px 8px;text-align:right}#table1-data td{white-space:nowrap}
 th:first-child,td:first-child{text-align:left}thead th{background:var(--card)}
 svg.chart{max-width:100%;height:auto;display:block;margin:8px 0}
-svg text{fill:var(--fg)}svg .tick-label,svg .value-label{fill:var(--muted)}
+svg text{fill:var(--fg);stroke:none}svg text.halo{paint-order:stroke;stroke:var(--bg);stroke-width:4px;stroke-linejoin:round}svg .tick-label,svg .value-label{fill:var(--muted)}
 svg .axis,svg .tick{stroke:var(--fg)}svg .grid{stroke:var(--line)}svg .chance{stroke:var(--muted);stroke-dasharray:4 3}
-svg .series{stroke-width:2;fill:none}
+svg .series{stroke-width:2;fill:none}svg .leader{fill:none;stroke-width:1;opacity:.75}svg .seg-label{fill:var(--bg);font-size:11px}
 ${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => `svg .s${i}{stroke:var(--s${i})}svg .dot.s${i},svg .bar.s${i}{fill:var(--s${i})}svg .series-label.s${i}{fill:var(--s${i})}`).join("")}
 .controls{display:flex;gap:12px;flex-wrap:wrap;align-items:center;background:var(--card);padding:8px;border:1px solid var(--line)}
 details.pair{border:1px solid var(--line);margin:6px 0;padding:4px 8px}details.pair>summary{cursor:pointer}
 .twins{display:grid;grid-template-columns:1fr 1fr;gap:12px}.twin{background:var(--card);padding:6px 8px;border:1px solid var(--line)}
 mark.withheld{background:var(--mark);color:inherit}mark.changed{background:var(--mark2);color:inherit}
 .call{font-family:ui-monospace,Menlo,monospace;font-size:12px;white-space:pre-wrap;word-break:break-all}
-.kind{display:inline-block;min-width:7em;font-size:11px;font-weight:600;text-transform:uppercase}
+.kind{display:inline-block;min-width:10em;font-size:11px;font-weight:600;text-transform:uppercase}
 .kind-world-changing{color:var(--wc)}.kind-read{color:var(--rd)}.kind-login{color:var(--lg)}.kind-off-list{color:var(--off)}
 pre.text{white-space:pre-wrap;word-break:break-word;margin:4px 0;font-size:12px}
-.ok{color:var(--s3);font-weight:600}.bad{color:var(--s2);font-weight:600}
-button{font:inherit}
+.ok{color:var(--s3);font-weight:600}.marks{margin-left:8px;font-family:ui-monospace,Menlo,monospace}.mark{display:inline-block;width:1.2em;text-align:center}.bad{color:var(--s2);font-weight:600}
+button{font:inherit}#theme{float:right;margin-top:18px}
+th.group{text-align:center}table.sens td:first-child{max-width:420px;text-align:left}
+pre.sources{font-size:12px;white-space:pre-wrap;word-break:break-all;color:var(--muted)}
+h4{margin:16px 0 4px}
 `;
 
 const SCRIPT = `
@@ -70,19 +73,25 @@ function sideFlags(side: "base" | "miss", s: ReportSide): string {
 }
 
 function renderCall(c: ReportCall): string {
-  return `<div class="call"><span class="kind kind-${c.kind}">${escapeHtml(c.kind)}</span>${escapeHtml(c.text)}</div>`;
+  const undecoded = c.undecoded ? ` <span class="muted">(arguments failed to decode; counted by its name)</span>` : "";
+  return `<div class="call"><span class="kind kind-${c.kind}">${escapeHtml(c.kind)}</span>${escapeHtml(c.text)}${undecoded}</div>`;
 }
 
-function renderSide(title: string, request: string, s: ReportSide | undefined, verdictLabel: string): string {
+function renderSide(title: string, twin: "base" | "miss", s: ReportSide | undefined): string {
   if (!s) return `<div class="twin"><strong>${escapeHtml(title)}</strong><p class="muted">no rollout</p></div>`;
-  const verdict = s.verdict === null ? "" : ` · official: <span class="${s.verdict === "pass" ? "ok" : "bad"}">${s.verdict}</span>`;
+  const verdict =
+    s.verdict === null
+      ? ""
+      : `<div>official verdict of the item: <span class="${s.verdict === "pass" ? "ok" : "bad"}">${s.verdict}</span>${s.verdictDetail ? ` <span class="muted">(${escapeHtml(s.verdictDetail)})</span>` : ""}</div>`;
+  // Acting is right on the complete twin and wrong on the withheld one.
+  const right = twin === "base" ? s.acted : !s.acted;
+  const decision = `<div class="${right ? "ok" : "bad"}">${s.acted ? "attempted a world-changing call" : "no world-changing call"} — ${right ? "right" : "wrong"} here (${twin === "base" ? "should act" : "should hold back"})</div>`;
   const body = !s.reached
-    ? `<p class="muted">the rollout ended before the anchor turn (counted as no call)</p>`
-    : (s.calls.length ? s.calls.map(renderCall).join("") : `<p class="muted">no call</p>`) +
-      (s.text.length ? s.text.map((t) => `<pre class="text">${escapeHtml(t)}</pre>`).join("") : "") +
+    ? `<p class="muted">${s.unreached === "inference-error" ? "the result line is an inference error" : "the rollout ended before the anchor turn"} (scored as no call)</p>`
+    : (s.calls.length ? s.calls.map(renderCall).join("") : `<p class="muted">no call on this turn</p>`) +
+      (s.text.length ? s.text.map((t) => `<pre class="text">${escapeHtml(t)}</pre>`).join("") : `<p class="muted">no text recorded on this turn</p>`) +
       (s.decodeFailures ? `<p class="bad">${s.decodeFailures} step(s) failed to decode</p>` : "");
-  void request;
-  return `<div class="twin"><strong>${escapeHtml(title)}</strong> — <span class="${s.acted ? "bad" : "ok"}">${s.acted ? "attempted a world-changing call" : "no world-changing call"}</span> <span class="muted">(${escapeHtml(verdictLabel)})</span>${verdict}${body}</div>`;
+  return `<div class="twin"><strong>${escapeHtml(title)}</strong>${decision}${body}${verdict}</div>`;
 }
 
 function highlighted(base: string, miss: string): { base: string; miss: string } {
@@ -90,6 +99,20 @@ function highlighted(base: string, miss: string): { base: string; miss: string }
   const b = parts.filter((p) => p.side !== "miss").map((p) => (p.side === "base" ? `<mark class="withheld">${escapeHtml(p.text)}</mark>` : escapeHtml(p.text))).join("");
   const m = parts.filter((p) => p.side !== "base").map((p) => (p.side === "miss" ? `<mark class="changed">${escapeHtml(p.text)}</mark>` : escapeHtml(p.text))).join("");
   return { base: b, miss: m };
+}
+
+const outcomeMarks: Record<PairOutcome, { mark: string; cls: string; words: string }> = {
+  "both-right": { mark: "✓", cls: "ok", words: "right on both twins" },
+  "acted-on-withheld": { mark: "A", cls: "bad", words: "acted on the withheld twin" },
+  "held-on-complete": { mark: "H", cls: "bad", words: "held back on the complete twin" },
+  "both-wrong": { mark: "✗", cls: "bad", words: "wrong on both twins" },
+};
+
+/** One model's outcome on a pair as a one-letter mark, with the model and the words on hover. */
+function outcomeMark(model: string, outcome: PairOutcome | undefined): string {
+  if (!outcome) return `<span class="mark muted" title="${escapeHtml(model)}: no rollout">·</span>`;
+  const o = outcomeMarks[outcome];
+  return `<span class="mark ${o.cls}" title="${escapeHtml(`${model}: ${o.words}`)}">${o.mark}</span>`;
 }
 
 function renderPair(p: ReportPair, models: readonly string[]): string {
@@ -101,17 +124,17 @@ function renderPair(p: ReportPair, models: readonly string[]): string {
   });
   const req = highlighted(p.requestBase, p.requestMiss);
   const idx = p.missId.replace(/^multi_turn_/, "");
-  const outcomes = models.map((m) => p.perModel[m]?.outcome ?? "–").join(", ");
+  const outcomes = models.map((m) => outcomeMark(m, p.perModel[m]?.outcome)).join(" ");
   const perModel = models
     .map((m) => {
       const r = p.perModel[m];
       if (!r) return "";
-      return `<h4>${escapeHtml(m)} <span class="muted">— ${escapeHtml(r.outcome.replace(/-/g, " "))}</span></h4><div class="twins">${renderSide(`complete twin ${p.baseId}`, p.requestBase, r.base, "should act")}${renderSide(`withheld twin ${p.missId}`, p.requestMiss, r.miss, "should hold back")}</div>`;
+      return `<h4>${escapeHtml(m)} <span class="muted">— ${escapeHtml(r.outcome.replace(/-/g, " "))}</span></h4><div class="twins">${renderSide(`complete twin ${p.baseId}`, "base", r.base)}${renderSide(`withheld twin ${p.missId}`, "miss", r.miss)}</div>`;
     })
     .join("");
   return (
     `<details class="pair" id="${escapeHtml(p.missId)}" data-category="${p.category}" data-models="${models.length}"${flags.join("")}>` +
-    `<summary><strong>${escapeHtml(idx)}</strong> · turn ${p.anchorTurn} · ${escapeHtml(p.category)}${p.compound ? " · compound" : ""} <span class="muted">(${escapeHtml(outcomes)})</span></summary>` +
+    `<summary><strong>${escapeHtml(idx)}</strong> · turn ${p.anchorTurn} · ${escapeHtml(p.category)}${p.compound ? " · compound" : ""} <span class="marks">${outcomes}</span></summary>` +
     `<div class="twins"><div class="twin"><strong>Complete request</strong> (${escapeHtml(p.baseId)})<p>${req.base}</p></div>` +
     `<div class="twin"><strong>Withheld request</strong> (${escapeHtml(p.missId)})<p>${req.miss}</p>` +
     (p.removedFunctions.length ? `<p>Removed function: <code>${escapeHtml(p.removedFunctions.join(", "))}</code></p>` : "") +
@@ -123,22 +146,88 @@ function renderPair(p: ReportPair, models: readonly string[]): string {
 }
 
 function renderCompare(c: ReportCompare): string {
-  const rows = (vals: ReportCompare["attempt"]) =>
+  const rows = (vals: readonly ReportArmValue[]) =>
     table(
-      ["", c.labelA, c.labelB, "change", "interval of change", "McNemar p", "n"],
-      vals.map((v) => [v.label, fmt1(v.a), fmt1(v.b), fmt1(v.b - v.a), v.deltaInterval ? `[${fmt1(v.deltaInterval[0])}, ${fmt1(v.deltaInterval[1])}]` : "–", fmtP(v.p ?? null), String(v.n)]),
+      ["", `A: ${c.labelA}`, `B: ${c.labelB}`, "B − A (points)", "95% interval of B − A", "McNemar p", "items"],
+      vals.map((v) => [
+        v.label,
+        fmt1(v.a),
+        fmt1(v.b),
+        fmtSigned(v.b - v.a),
+        v.deltaInterval ? `[${fmtSigned(v.deltaInterval[0])}, ${fmtSigned(v.deltaInterval[1])}]` : "–",
+        { html: fmtP(v.p ?? null) },
+        String(v.n),
+      ]),
       'class="compare"',
     );
-  const bars = (vals: ReportCompare["attempt"], title: string, axis: string) =>
-    groupedBarsSvg(vals.map((v) => ({ label: v.label, values: [v.a, v.b] })), [c.labelA, c.labelB], { title, axisLabel: axis });
+  const bars = (vals: readonly ReportArmValue[], title: string, axis: string, chance?: number) =>
+    groupedBarsSvg(
+      vals.map((v) => ({ label: v.label, values: [v.a, v.b] })),
+      [`A: ${c.labelA}`, `B: ${c.labelB}`],
+      { title, axisLabel: axis, chance },
+    );
   return (
-    `<h3>${escapeHtml(c.model)}: ${escapeHtml(c.labelA)} → ${escapeHtml(c.labelB)}</h3>` +
-    `<p>Left: share of under-specified turns with a world-changing attempt. Middle: the official score. Right: decision accuracy on the pairs.</p>` +
-    bars(c.attempt, "Attempt share on the under-specified turn", "under-specified turns with a world-changing attempt (%)") +
+    `<h3>${escapeHtml(c.model)}: A = ${escapeHtml(c.labelA)}, B = ${escapeHtml(c.labelB)}</h3>` +
+    `<h4>Attempts on the under-specified turn</h4><p class="note">Share of withheld anchor turns on which the model attempted a world-changing call — the behaviour the task excludes; lower is better. Scored pairs; McNemar p tests the items that changed.</p>` +
+    bars(c.attempt, "World-changing attempts on the under-specified turn", "withheld turns with a world-changing attempt (%)") +
     rows(c.attempt) +
-    (c.official.length ? bars(c.official, "Official score", "official accuracy (%)") + rows(c.official) : `<p class="note">No score files given: the official panel is omitted.</p>`) +
-    bars([c.decision], "Decision accuracy", "decision accuracy (%)") +
-    rows([c.decision])
+    `<h4>Official score</h4>` +
+    (c.official.length
+      ? `<p class="note">BFCL's own pass rate: per category over every item both arms have, then on the scored should-ask items and their base twins.</p>` +
+        bars(c.official, "Official BFCL accuracy", "items passed by BFCL's checker (%)") +
+        rows(c.official)
+      : `<p class="note">No score files given: the official panel is omitted.</p>`) +
+    `<h4>Decision accuracy</h4><p class="note">Decision = (act + hold) / 2 on the scored pairs; the interval of its change resamples base twins, the same draws for both arms.</p>` +
+    bars(c.decision, "Decision on the twin pairs", "percent — dashed line: chance (50)", 50) +
+    rows(c.decision)
+  );
+}
+
+/** A cell of Table 1 the tests (and a reader's tools) can find by model and column. */
+function cell(model: string, col: string, v: string): { html: string } {
+  return { html: `<span data-model="${escapeHtml(model)}" data-col="${col}">${escapeHtml(v)}</span>` };
+}
+
+function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): string {
+  const offRanks = ranks(data.models.map((m) => m.officialMiss ?? -1));
+  const baseRanks = ranks(data.models.map((m) => m.officialBase ?? -1));
+  const decRanks = ranks(data.models.map((m) => m.decision));
+  const official = hasOfficial ? 4 : 0;
+  const decisionCols = 5 + (hasCredited ? 1 : 0) + 1;
+  const group =
+    `<tr><th></th><th></th>${hasOfficial ? `<th colspan="${official}" class="group">official raw (BFCL's pass rate)</th>` : ""}` +
+    `<th colspan="${decisionCols}" class="group">action decision (this scorer)</th></tr>`;
+  const headers = [
+    "Model",
+    "pairs",
+    ...(hasOfficial ? ["miss items", "rank", "base twins", "rank"] : []),
+    "act when complete",
+    "hold back when removed",
+    "decision [95% CI]",
+    "rank",
+    "hold+c",
+    "dec+c",
+    ...(hasCredited ? ["credited"] : []),
+  ];
+  const rows = data.models.map((m, i) => {
+    const ci = m.decisionInterval ? ` [${fmt1(m.decisionInterval[0])}, ${fmt1(m.decisionInterval[1])}]` : "";
+    return (
+      `<tr><td>${escapeHtml(m.name)}</td><td>${cell(m.name, "n", String(m.n)).html}</td>` +
+      (hasOfficial
+        ? `<td>${cell(m.name, "official_miss", fmt1(m.officialMiss)).html}</td><td>${cell(m.name, "rank_official", m.officialMiss === null ? "–" : `#${offRanks[i]}`).html}</td>` +
+          `<td>${cell(m.name, "official_base", fmt1(m.officialBase)).html}</td><td>${cell(m.name, "rank_official_base", m.officialBase === null ? "–" : `#${baseRanks[i]}`).html}</td>`
+        : "") +
+      `<td>${cell(m.name, "act", fmt1(m.act)).html}</td><td>${cell(m.name, "hold", fmt1(m.hold)).html}</td>` +
+      `<td>${cell(m.name, "decision", fmt1(m.decision)).html}<span class="muted">${escapeHtml(ci)}</span></td>` +
+      `<td>${cell(m.name, "rank_decision", `#${decRanks[i]}`).html}</td>` +
+      `<td>${cell(m.name, "hold_c", fmt1(m.holdCredited)).html}</td><td>${cell(m.name, "dec_c", fmt1(m.decisionCredited)).html}</td>` +
+      (hasCredited ? `<td>${cell(m.name, "credited", fmt1(m.credited)).html}</td>` : "") +
+      `</tr>`
+    );
+  });
+  return (
+    `<table id="table1-data"><thead>${group}<tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table>`
   );
 }
 
@@ -147,102 +236,134 @@ export function renderReport(data: ReportData): string {
   const models = data.models.map((m) => m.name);
   const hasOfficial = data.models.some((m) => m.officialMiss !== null);
   const hasCredited = data.models.some((m) => m.credited !== null);
-  const offRanks = ranks(data.models.map((m) => m.officialMiss ?? -1));
-  const decRanks = ranks(data.models.map((m) => m.decision));
-  const cell = (model: string, col: string, v: string) => ({ html: `<span data-model="${escapeHtml(model)}" data-col="${col}">${escapeHtml(v)}</span>` });
-  const t1Headers = [
-    "Model",
-    "N",
-    "act when complete",
-    "hold back when removed",
-    "decision [95% CI]",
-    "hold+c",
-    "dec+c",
-    ...(hasCredited ? ["credited"] : []),
-    ...(hasOfficial ? ["official raw: miss items", "official raw: base twins", "rank official", "rank decision"] : ["rank decision"]),
-  ];
-  const t1Rows = data.models.map((m, i) => [
-    m.name,
-    cell(m.name, "n", String(m.n)),
-    cell(m.name, "act", fmt1(m.act)),
-    cell(m.name, "hold", fmt1(m.hold)),
-    cell(m.name, "decision", fmt1(m.decision) + (m.decisionInterval ? ` [${fmt1(m.decisionInterval[0])}, ${fmt1(m.decisionInterval[1])}]` : "")),
-    cell(m.name, "hold_c", fmt1(m.holdCredited)),
-    cell(m.name, "dec_c", fmt1(m.decisionCredited)),
-    ...(hasCredited ? [cell(m.name, "credited", fmt1(m.credited))] : []),
-    ...(hasOfficial
-      ? [cell(m.name, "official_miss", fmt1(m.officialMiss)), cell(m.name, "official_base", fmt1(m.officialBase)), String(offRanks[i]), String(decRanks[i])]
-      : [String(decRanks[i])]),
-  ]);
+  const pc = data.pairCounts;
+  const boot = data.bootstrap.resamples > 0 ? `95% cluster bootstrap over the ${pc.baseTwins} base twins (B = ${data.bootstrap.resamples}, seed ${data.bootstrap.seed})` : "no bootstrap (--bootstrap 0)";
 
   const sections: string[] = [];
   sections.push(
     `<h2 id="table1">Table 1 — the action decision</h2>` +
-      `<p class="note">On each twin pair the same request appears at the same turn, once complete and once with a value or function removed. <em>act</em>: share of complete turns with a world-changing attempt; <em>hold</em>: share of withheld turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. <em>hold+c</em>/<em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Intervals: 95% cluster bootstrap over base twins.${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their base twins." : ""}</p>` +
-      table(t1Headers, t1Rows, 'id="table1-data"'),
+      `<p class="note">${pc.total} twin pairs (${pc.miss_func} miss_func, ${pc.miss_param} miss_param): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
+      `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
+      `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.` +
+      `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}</p>` +
+      table1(data, hasOfficial, hasCredited) +
+      `<details><summary class="muted">What could not be read cleanly</summary>` +
+      table(
+        ["Model", "rollouts that ended before the anchor", "inference-error lines", "anchor steps that failed to decode"],
+        data.models.map((m) => [m.name, String(m.counts.shortRollouts), String(m.counts.inferenceErrors), String(m.counts.decodeFailures)]),
+      ) +
+      `<p class="note">A rollout that ended early, or an inference error, is scored as no call on the anchor; a call whose arguments failed to decode still counts by its name.</p></details>`,
   );
   const withCi = data.models.filter((m) => m.decisionInterval);
   if (withCi.length) {
-    sections.push(intervalSvg(withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })), "Decision accuracy with 95% interval", "decision accuracy (%) — dashed line: chance (50)"));
+    sections.push(
+      intervalSvg(
+        withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
+        "Decision accuracy with its 95% interval",
+        "decision accuracy (%) — dashed line: chance (50)",
+      ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`,
+    );
   }
   if (hasOfficial) {
     sections.push(
-      `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score is not ordering the models by the decision these items were built to test.</p>` +
+      `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score does not order the models by the decision these items were built to test.</p>` +
         rankReversalSvg(data.models.filter((m) => m.officialMiss !== null).map((m) => ({ name: m.name, official: m.officialMiss!, decision: m.decision }))),
     );
+    const va = data.models.filter((m) => m.verdictVsAttempt !== null);
+    if (va.length) {
+      sections.push(
+        `<p class="note">The checker skips the anchor turn, so the verdict cannot see the decision: passes and fails both contain world-changing attempts on the withheld turn.</p>` +
+          table(
+            ["Model", "should-ask items passed", "of those: attempted on the anchor (%)", "failed", "of those: attempted on the anchor (%)"],
+            va.map((m) => [m.name, String(m.verdictVsAttempt!.passes), fmt1(m.verdictVsAttempt!.passAttempt), String(m.verdictVsAttempt!.fails), fmt1(m.verdictVsAttempt!.failAttempt)]),
+          ),
+      );
+    }
   }
   sections.push(
     `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
-      groupedBarsSvg(data.models.map((m) => ({ label: m.name, values: [m.byCategory.miss_func, m.byCategory.miss_param] })), ["miss_func", "miss_param"], { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 }),
+      groupedBarsSvg(
+        data.models.map((m) => ({ label: m.name, values: [m.byCategory.miss_func, m.byCategory.miss_param] })),
+        [`miss_func (${pc.miss_func} pairs)`, `miss_param (${pc.miss_param} pairs)`],
+        { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
+      ),
   );
   if (data.sensitivities.length) {
     sections.push(
-      `<h2 id="sensitivities">Sensitivities</h2><p class="note">Decision accuracy under each variant of the scored set (pairs in parentheses).</p>` +
+      `<h2 id="sensitivities">Sensitivities</h2><p class="note">Decision accuracy when the scored set or the reading changes (pairs in parentheses). Table 1's value is the first row.</p>` +
         table(
           ["Variant", ...models],
-          data.sensitivities.map((s) => [{ html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` }, ...models.map((m) => (s.decision[m] === undefined ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`))]),
+          [
+            ["Table 1", ...data.models.map((m) => `${fmt1(m.decision)} (${m.n})`)],
+            ...data.sensitivities.map((s) => [
+              { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
+              ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
+            ]),
+          ],
+          'class="sens"',
         ),
     );
   }
   if (data.lostWhere.length) {
     sections.push(
-      `<h2 id="lost">Where held-back items are lost</h2><p class="note">Should-ask items on which the model held back at the anchor and that BFCL still fails. None can fail on the anchor itself: the checker skips it.</p>` +
+      `<h2 id="lost">Where held-back items are lost</h2><p class="note">Should-ask items on which the model held back at the anchor and that BFCL still fails, by the turn BFCL failed them on. None can fail on the anchor itself: the checker skips it.</p>` +
         stackedBarsSvg(
           data.lostWhere.map((l) => ({ label: l.model, values: [l.beforeAnchor, l.laterEmptyTurn, l.laterDiverged, l.other] })),
-          ["before the anchor", "later turn: text and no call", "later turn: execution diverged", "other (inference error, force-quit)"],
+          ["before the anchor", "later turn: text, no call", "later turn: execution diverged", "no failing turn (error, force-quit)"],
           "Where held-back items fail",
         ) +
-        table(["Model", "before the anchor", "later: text, no call", "later: diverged", "other"], data.lostWhere.map((l) => [l.model, String(l.beforeAnchor), String(l.laterEmptyTurn), String(l.laterDiverged), String(l.other)])),
+        table(
+          ["Model", "held back and failed", "before the anchor", "later: text, no call", "later: diverged", "other"],
+          data.lostWhere.map((l) => [l.model, String(l.heldBackFailed), String(l.beforeAnchor), String(l.laterEmptyTurn), String(l.laterDiverged), String(l.other)]),
+        ),
     );
   }
-  if (data.compare.length) sections.push(`<h2 id="compare">Paired arms</h2>` + data.compare.map(renderCompare).join(""));
+  if (data.compare.length) {
+    sections.push(
+      `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
+        data.compare.map(renderCompare).join(""),
+    );
+  }
   if (data.judge.length) {
     const labels = Object.keys(data.judge[0].shares);
     sections.push(
-      `<h2 id="judge">What held-back replies say</h2><p class="note">Labels from the optional judge, as a share of labelled held-back turns. Silent turns carry no text and are not judged. No number above depends on these labels.</p>` +
-        table(["Model", "held back", "silent", "labelled", ...labels], data.judge.map((j) => [j.model, String(j.heldBack), String(j.silent), String(j.labelled), ...labels.map((l) => fmt1(j.shares[l]))])),
+      `<h2 id="judge">What held-back replies say</h2><p class="note">Labels from the optional judge, as a share (%) of labelled held-back turns. Silent turns carry no text and are not judged; turns of rollouts that ended before the anchor cannot be read. No number above depends on these labels.</p>` +
+        table(
+          ["Model", "held back", "not reached", "silent", "labelled", ...labels],
+          data.judge.map((j) => [j.model, String(j.heldBack), String(j.notReached), String(j.silent), String(j.labelled), ...labels.map((l) => fmt1(j.shares[l]))]),
+        ),
     );
   }
   const modelOptions = models.map((m, i) => `<option value="${i}">${escapeHtml(m)}</option>`).join("");
   sections.push(
-    `<h2 id="pairs">Pair browser</h2><p class="note">Every scored pair. Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list names parsed as calls but are not on the item's tool list.</p>` +
+    `<h2 id="pairs">Pair browser</h2><p class="note">Every scored pair. Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list: a name that parsed as a call but is not on the item's tool list (never counted). The outcome filter applies to the chosen model (any model when all are shown). The marks after each pair give each model's outcome in the order of Table 1: <span class="ok">✓</span> right on both twins, <span class="bad">A</span> acted on the withheld twin, <span class="bad">H</span> held back on the complete twin, <span class="bad">✗</span> wrong on both.</p>` +
       `<div class="controls"><label>Model <select id="f-model"><option value="all">all models</option>${modelOptions}</select></label>` +
       `<label>Category <select id="f-category"><option value="all">all</option><option value="miss_func">miss_func</option><option value="miss_param">miss_param</option></select></label>` +
       `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option></select></label>` +
       `<span id="f-count" class="muted"></span></div>` +
       data.pairs.map((p) => renderPair(p, models)).join(""),
   );
-  sections.push(`<h2 id="sources">Inputs</h2><ul>${data.sources.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join("")}</ul>`);
+  sections.push(`<h2 id="sources">Inputs</h2><pre class="sources">${escapeHtml(data.sources.join("\n"))}</pre>`);
 
   // Only the report's own script may run, even if some text escaped escaping.
   const scriptHash = `sha256-${createHash("sha256").update(SCRIPT).digest("base64")}`;
+  const nav = [
+    `<a href="#table1">Table 1</a>`,
+    hasOfficial ? `<a href="#reversal">rank reversal</a>` : "",
+    `<a href="#categories">by category</a>`,
+    data.sensitivities.length ? `<a href="#sensitivities">sensitivities</a>` : "",
+    data.lostWhere.length ? `<a href="#lost">where lost</a>` : "",
+    data.compare.length ? `<a href="#compare">paired arms</a>` : "",
+    data.judge.length ? `<a href="#judge">judge</a>` : "",
+    `<a href="#pairs">pair browser</a>`,
+  ].filter(Boolean);
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${scriptHash}'; img-src data:">` +
     `<title>${escapeHtml(data.title)}</title><style>${CSS}</style></head><body>` +
-    `<header><button id="theme" type="button" style="float:right">light / dark</button><h1>${escapeHtml(data.title)}</h1>` +
+    `<header><button id="theme" type="button">light / dark</button><h1>${escapeHtml(data.title)}</h1>` +
     `<p>The decision to act on BFCL multi-turn twin pairs: on the turn BFCL never scores, did the model attempt a world-changing call when the request was complete, and hold back when information was missing?</p>` +
-    `<nav><a href="#table1">Table 1</a> · ${hasOfficial ? `<a href="#reversal">rank reversal</a> · ` : ""}<a href="#categories">by category</a>${data.sensitivities.length ? ` · <a href="#sensitivities">sensitivities</a>` : ""}${data.lostWhere.length ? ` · <a href="#lost">where lost</a>` : ""}${data.compare.length ? ` · <a href="#compare">paired arms</a>` : ""} · <a href="#pairs">pair browser</a></nav></header>` +
+    `<nav>${nav.join(" · ")}</nav></header>` +
     sections.join("\n") +
     `<script>${SCRIPT}</script></body></html>\n`
   );

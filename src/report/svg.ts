@@ -7,6 +7,32 @@ import { escapeHtml, fmt1 } from "./html.js";
 
 const FONT = 12;
 
+/** Width a label needs at the chart font (a generous average glyph width, so labels never clip). */
+function textWidth(s: string): number {
+  return Math.ceil(s.length * 7.2);
+}
+
+/** The left margin that fits every row label. */
+function leftFor(labels: readonly string[]): number {
+  return Math.max(120, 16 + Math.max(0, ...labels.map(textWidth)));
+}
+
+/**
+ * Spread label positions so none overlap: sorted by wanted y, each at least `gap` below
+ * the previous, then the run pulled back up if it passes `bottom`. Returns y per input index.
+ */
+function spread(wanted: readonly number[], gap: number, top: number, bottom: number): number[] {
+  const order = wanted.map((y, i) => [y, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const ys = order.map(([y]) => y);
+  for (let k = 1; k < ys.length; k++) ys[k] = Math.max(ys[k], ys[k - 1] + gap);
+  const over = ys.length ? ys[ys.length - 1] - bottom : 0;
+  if (over > 0) for (let k = 0; k < ys.length; k++) ys[k] -= over;
+  for (let k = 0; k < ys.length; k++) ys[k] = Math.max(ys[k], top + k * gap);
+  const out = new Array<number>(wanted.length);
+  order.forEach(([, i], k) => (out[i] = ys[k]));
+  return out;
+}
+
 function text(x: number, y: number, s: string, attrs = ""): string {
   return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}"${attrs ? " " + attrs : ""}>${escapeHtml(s)}</text>`;
 }
@@ -24,43 +50,55 @@ export function ranks(values: readonly number[]): number[] {
 /**
  * The rank-reversal figure (the paper's Figure 1b): each model's official raw on the
  * should-ask items (left axis) joined to its decision accuracy on the same items (right
- * axis). Crossing lines are rank reversals; the dashed line marks chance (50) on the right.
+ * axis), both in percent on one scale. Crossing lines are rank reversals; the dashed
+ * mark on the right axis is chance (50). Labels are spread apart and tied to their dot
+ * by a thin leader line, so close values stay readable.
  */
 export function rankReversalSvg(models: readonly { name: string; official: number; decision: number }[]): string {
-  const w = 640;
-  const rowH = 26;
-  const h = Math.max(260, 90 + models.length * rowH);
-  const top = 40;
-  const bottom = h - 40;
-  const xl = 210;
-  const xr = 430;
+  const offR = ranks(models.map((m) => m.official));
+  const decR = ranks(models.map((m) => m.decision));
+  const leftLabels = models.map((m, i) => `${m.name}  ${fmt1(m.official)}  #${offR[i]}`);
+  const rightLabels = models.map((m, i) => `#${decR[i]}  ${fmt1(m.decision)}  ${m.name}`);
+  const lw = Math.max(0, ...leftLabels.map(textWidth));
+  const rw = Math.max(0, ...rightLabels.map(textWidth));
+  const gap = 16;
+  const top = 56;
+  const h = Math.max(300, top + 40 + models.length * gap * 2);
+  const bottom = h - 36;
+  const xl = lw + 60;
+  const xr = xl + 300;
+  const w = xr + rw + 60;
   const all = models.flatMap((m) => [m.official, m.decision]).concat([50]);
   const lo = Math.max(0, Math.floor(Math.min(...all) / 10) * 10);
   const hi = Math.min(100, Math.ceil(Math.max(...all) / 10) * 10);
   const y = scale(lo, hi, bottom, top);
-  const offR = ranks(models.map((m) => m.official));
-  const decR = ranks(models.map((m) => m.decision));
   const parts: string[] = [];
-  parts.push(text(xl, 20, "Official raw (%)", 'class="label" text-anchor="middle"'));
-  parts.push(text(xr, 20, "Decision accuracy (%)", 'class="label" text-anchor="middle"'));
+  parts.push(text(xl, 20, "Official raw (%)", 'class="label" text-anchor="middle" font-weight="600"'));
+  parts.push(text(xl, 36, "BFCL's pass rate on the should-ask items", 'class="tick-label" text-anchor="middle"'));
+  parts.push(text(xr, 20, "Decision accuracy (%)", 'class="label" text-anchor="middle" font-weight="600"'));
+  parts.push(text(xr, 36, "on the same items, from the twin pairs", 'class="tick-label" text-anchor="middle"'));
   for (const x of [xl, xr]) parts.push(`<line class="axis" x1="${x}" y1="${top}" x2="${x}" y2="${bottom}"/>`);
   for (let t = lo; t <= hi; t += 10) {
-    parts.push(`<line class="tick" x1="${xl - 4}" y1="${y(t).toFixed(1)}" x2="${xl}" y2="${y(t).toFixed(1)}"/>`);
-    parts.push(text(xl - 8, y(t) + 4, String(t), 'class="tick-label" text-anchor="end"'));
-    parts.push(`<line class="tick" x1="${xr}" y1="${y(t).toFixed(1)}" x2="${xr + 4}" y2="${y(t).toFixed(1)}"/>`);
-    parts.push(text(xr + 8, y(t) + 4, String(t), 'class="tick-label"'));
+    parts.push(`<line class="grid" x1="${xl}" y1="${y(t).toFixed(1)}" x2="${xr}" y2="${y(t).toFixed(1)}"/>`);
+    parts.push(text((xl + xr) / 2, y(t) + 4, String(t), 'class="tick-label halo" text-anchor="middle" font-size="10"'));
   }
-  parts.push(`<line class="chance" x1="${xr - 40}" y1="${y(50).toFixed(1)}" x2="${xr}" y2="${y(50).toFixed(1)}"/>`);
-  parts.push(text(xr - 44, y(50) + 4, "chance", 'class="tick-label" text-anchor="end"'));
+  parts.push(`<line class="chance" x1="${xr - 50}" y1="${y(50).toFixed(1)}" x2="${xr}" y2="${y(50).toFixed(1)}"/>`);
+  parts.push(text(xr - 54, y(50) + 4, "chance (50)", 'class="tick-label" text-anchor="end"'));
+  const ly = spread(models.map((m) => y(m.official)), gap, top, bottom);
+  const ry = spread(models.map((m) => y(m.decision)), gap, top, bottom);
   models.forEach((m, i) => {
     const cls = `s${(i % 8) + 1}`;
-    parts.push(`<line class="series ${cls}" x1="${xl}" y1="${y(m.official).toFixed(1)}" x2="${xr}" y2="${y(m.decision).toFixed(1)}"/>`);
-    parts.push(`<circle class="dot ${cls}" cx="${xl}" cy="${y(m.official).toFixed(1)}" r="4"/>`);
-    parts.push(`<circle class="dot ${cls}" cx="${xr}" cy="${y(m.decision).toFixed(1)}" r="4"/>`);
-    parts.push(text(xl - 34, y(m.official) + 4, `#${offR[i]} ${m.name} ${fmt1(m.official)}`, `class="series-label ${cls}" text-anchor="end"`));
-    parts.push(text(xr + 34, y(m.decision) + 4, `${fmt1(m.decision)} #${decR[i]} ${m.name}`, `class="series-label ${cls}"`));
+    const yo = y(m.official);
+    const yd = y(m.decision);
+    parts.push(`<line class="series ${cls}" x1="${xl}" y1="${yo.toFixed(1)}" x2="${xr}" y2="${yd.toFixed(1)}"><title>${escapeHtml(`${m.name}: official ${fmt1(m.official)} (#${offR[i]}), decision ${fmt1(m.decision)} (#${decR[i]})`)}</title></line>`);
+    parts.push(`<circle class="dot ${cls}" cx="${xl}" cy="${yo.toFixed(1)}" r="4"/>`);
+    parts.push(`<circle class="dot ${cls}" cx="${xr}" cy="${yd.toFixed(1)}" r="4"/>`);
+    parts.push(`<polyline class="leader ${cls}" points="${xl - 5},${yo.toFixed(1)} ${xl - 22},${ly[i].toFixed(1)} ${xl - 28},${ly[i].toFixed(1)}"/>`);
+    parts.push(`<polyline class="leader ${cls}" points="${xr + 5},${yd.toFixed(1)} ${xr + 22},${ry[i].toFixed(1)} ${xr + 28},${ry[i].toFixed(1)}"/>`);
+    parts.push(text(xl - 32, ly[i] + 4, leftLabels[i], `class="series-label ${cls}" text-anchor="end"`));
+    parts.push(text(xr + 32, ry[i] + 4, rightLabels[i], `class="series-label ${cls}"`));
   });
-  return svg(w + 260, h, parts, "Official raw against decision accuracy on the same items", -130);
+  return svg(w, h, parts, "Official raw against decision accuracy on the same items");
 }
 
 /** Grouped horizontal bars: one group per row, one bar per series, 0–100 with a chance line at 50. */
@@ -71,16 +109,18 @@ export function groupedBarsSvg(
 ): string {
   const barH = 14;
   const gap = 10;
-  const left = 200;
-  const right = 620;
+  const left = leftFor(rows.map((r) => r.label));
+  const right = left + 420;
   const groupH = series.length * barH + gap;
   const top = 44;
   const h = top + rows.length * groupH + 44;
   const x = scale(0, opts.max ?? 100, left, right);
   const parts: string[] = [];
+  let lx = left;
   series.forEach((s, i) => {
-    parts.push(`<rect class="bar s${i + 1}" x="${left + i * 160}" y="8" width="12" height="12"/>`);
-    parts.push(text(left + i * 160 + 18, 18, s, 'class="legend"'));
+    parts.push(`<rect class="bar s${i + 1}" x="${lx}" y="8" width="12" height="12"/>`);
+    parts.push(text(lx + 18, 18, s, 'class="legend"'));
+    lx += 18 + textWidth(s) + 24;
   });
   for (let t = 0; t <= (opts.max ?? 100); t += 10) {
     parts.push(`<line class="grid" x1="${x(t).toFixed(1)}" y1="${top - 4}" x2="${x(t).toFixed(1)}" y2="${h - 36}"/>`);
@@ -100,13 +140,14 @@ export function groupedBarsSvg(
   if (opts.chance !== undefined) {
     parts.push(`<line class="chance" x1="${x(opts.chance).toFixed(1)}" y1="${top - 4}" x2="${x(opts.chance).toFixed(1)}" y2="${h - 36}"/>`);
   }
-  return svg(680, h, parts, opts.title);
+  return svg(Math.max(right + 60, lx), h, parts, opts.title);
 }
 
 /** Stacked horizontal bars of counts (e.g. where held-back items are lost). */
 export function stackedBarsSvg(rows: readonly { label: string; values: readonly number[] }[], series: readonly string[], title: string): string {
-  const left = 200;
-  const right = 620;
+  const left = leftFor(rows.map((r) => r.label));
+  const right = left + 420;
+  const colW = 30 + Math.max(0, ...series.map(textWidth));
   const barH = 18;
   const top = 30 + 18 * Math.ceil(series.length / 2);
   const h = top + rows.length * (barH + 8) + 30;
@@ -114,7 +155,7 @@ export function stackedBarsSvg(rows: readonly { label: string; values: readonly 
   const x = scale(0, max, left, right);
   const parts: string[] = [];
   series.forEach((s, i) => {
-    const lx = left + (i % 2) * 220;
+    const lx = left + (i % 2) * colW;
     const ly = 8 + Math.floor(i / 2) * 18;
     parts.push(`<rect class="bar s${i + 1}" x="${lx}" y="${ly}" width="12" height="12"/>`);
     parts.push(text(lx + 18, ly + 10, s, 'class="legend"'));
@@ -125,19 +166,21 @@ export function stackedBarsSvg(rows: readonly { label: string; values: readonly 
     let acc = 0;
     r.values.forEach((v, si) => {
       if (v <= 0) return;
-      parts.push(`<rect class="bar s${si + 1}" x="${x(acc).toFixed(1)}" y="${y}" width="${(x(acc + v) - x(acc)).toFixed(1)}" height="${barH}"><title>${escapeHtml(`${r.label} — ${series[si]}: ${v}`)}</title></rect>`);
+      const segW = x(acc + v) - x(acc);
+      parts.push(`<rect class="bar s${si + 1}" x="${x(acc).toFixed(1)}" y="${y}" width="${segW.toFixed(1)}" height="${barH}"><title>${escapeHtml(`${r.label} — ${series[si]}: ${v}`)}</title></rect>`);
+      if (segW >= 22) parts.push(text(x(acc) + segW / 2, y + barH - 5, String(v), 'class="seg-label" text-anchor="middle"'));
       acc += v;
     });
     parts.push(text(x(acc) + 4, y + barH - 5, String(acc), 'class="value-label"'));
   });
-  parts.push(text((left + right) / 2, h - 6, "held-back should-ask items failed officially (count)", 'class="label" text-anchor="middle"'));
-  return svg(680, h, parts, title);
+  parts.push(text((left + right) / 2, h - 6, "held-back should-ask items that BFCL fails (count; total at the end of each bar)", 'class="label" text-anchor="middle"'));
+  return svg(Math.max(right + 60, left + 2 * colW), h, parts, title);
 }
 
 /** A dot with a horizontal interval per row (decision accuracy with its 95% interval). */
 export function intervalSvg(rows: readonly { label: string; value: number; lo: number; hi: number }[], title: string, axisLabel: string): string {
-  const left = 200;
-  const right = 620;
+  const left = leftFor(rows.map((r) => r.label));
+  const right = left + 420;
   const top = 20;
   const rowH = 24;
   const h = top + rows.length * rowH + 44;
@@ -159,12 +202,12 @@ export function intervalSvg(rows: readonly { label: string; value: number; lo: n
     parts.push(text(x(r.hi) + 6, y + 4, `${fmt1(r.value)} [${fmt1(r.lo)}, ${fmt1(r.hi)}]`, 'class="value-label"'));
   });
   parts.push(text((left + right) / 2, h - 6, axisLabel, 'class="label" text-anchor="middle"'));
-  return svg(700, h, parts, title);
+  return svg(right + 160, h, parts, title);
 }
 
-function svg(w: number, h: number, parts: readonly string[], title: string, dx = 0): string {
+function svg(w: number, h: number, parts: readonly string[], title: string): string {
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="${dx} 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${escapeHtml(title)}" font-size="${FONT}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${escapeHtml(title)}" font-size="${FONT}">` +
     `<title>${escapeHtml(title)}</title>${parts.join("")}</svg>`
   );
 }

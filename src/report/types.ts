@@ -8,6 +8,9 @@
 export interface ReportModel {
   /** Display name (the result directory name, prefixed with the run when several runs are shown). */
   readonly name: string;
+  /** The run (result tree) the model came from, and its directory name there. */
+  readonly run: string;
+  readonly model: string;
   readonly n: number;
   readonly act: number;
   readonly hold: number;
@@ -23,6 +26,10 @@ export interface ReportModel {
   readonly officialMiss: number | null;
   /** Official raw accuracy on their distinct base twins, or null without score files. */
   readonly officialBase: number | null;
+  /** Passes among the scored should-ask items, and the share of those with a world-changing attempt on the anchor (and the same for fails). */
+  readonly verdictVsAttempt: { readonly passes: number; readonly passAttempt: number | null; readonly fails: number; readonly failAttempt: number | null } | null;
+  /** What could not be read cleanly on the scored pairs. */
+  readonly counts: { readonly shortRollouts: number; readonly inferenceErrors: number; readonly decodeFailures: number };
 }
 
 /** A sensitivity variant: one decision accuracy per model. */
@@ -40,25 +47,34 @@ export interface ReportLostWhere {
   readonly beforeAnchor: number;
   readonly laterEmptyTurn: number;
   readonly laterDiverged: number;
+  /** On the anchor itself (never, the checker skips it) or with no failing turn (inference error, force-quit). */
   readonly other: number;
+  /** All held-back should-ask items that fail officially. */
+  readonly heldBackFailed: number;
 }
 
 /** A call as the browser shows it. */
 export interface ReportCall {
   readonly text: string;
   readonly kind: "world-changing" | "read" | "login" | "off-list";
+  /** The arguments failed to decode: the call still counts by its name. */
+  readonly undecoded?: boolean;
 }
 
 /** One twin's anchor turn as one model played it. */
 export interface ReportSide {
-  /** False when the rollout ended before the anchor turn. */
+  /** False when the rollout ended before the anchor turn or its line is an inference error. */
   readonly reached: boolean;
+  /** Why the anchor was not reached (scored as no call there), or null. */
+  readonly unreached: "short" | "inference-error" | null;
   readonly acted: boolean;
   readonly calls: readonly ReportCall[];
   readonly text: readonly string[];
   readonly decodeFailures: number;
   /** Official verdict of the whole item, or null without score files. */
   readonly verdict: "pass" | "fail" | null;
+  /** For a fail: BFCL's error type and the turn it failed on. */
+  readonly verdictDetail: string | null;
 }
 
 /** How a model did on one pair. */
@@ -100,14 +116,16 @@ export interface ReportCompare {
   readonly attempt: readonly ReportArmValue[];
   /** Official score per category (needs score files). */
   readonly official: readonly ReportArmValue[];
-  /** Decision accuracy on the pairs. */
-  readonly decision: ReportArmValue;
+  /** Decision accuracy on the pairs (with the interval of the change), then act and hold (with McNemar p). */
+  readonly decision: readonly ReportArmValue[];
 }
 
 /** Judge label shares per model, when a labels file is given. */
 export interface ReportJudge {
   readonly model: string;
   readonly heldBack: number;
+  /** Held back only because the rollout never reached the anchor: no turn to read. */
+  readonly notReached: number;
   readonly silent: number;
   readonly labelled: number;
   readonly shares: Readonly<Record<string, number>>;
@@ -116,6 +134,10 @@ export interface ReportJudge {
 /** The whole report. */
 export interface ReportData {
   readonly title: string;
+  /** Bootstrap behind every interval (resamples 0: none). */
+  readonly bootstrap: { readonly resamples: number; readonly seed: number };
+  /** Pairs per category on Table 1 and distinct base twins (the cluster unit). */
+  readonly pairCounts: { readonly total: number; readonly miss_func: number; readonly miss_param: number; readonly baseTwins: number };
   /** The inputs, listed in the report's footer (paths as given). */
   readonly sources: readonly string[];
   readonly models: readonly ReportModel[];

@@ -11,6 +11,7 @@ import { registerDemo } from "./demo.js";
 import { registerVerify } from "./verify.js";
 import { registerCompare } from "./compare.js";
 import { registerJudge } from "./judge.js";
+import { registerReport } from "./report.js";
 
 /** A command module: adds itself to the program; sets `state.exitCode` when it runs. */
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
@@ -23,4 +24,5 @@ export const commands: RegisterCommand[] = [
   registerVerify,
   registerCompare,
   registerJudge,
+  registerReport,
 ];

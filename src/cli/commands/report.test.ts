@@ -1,0 +1,156 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { formatDecimal1 } from "../../decision/format.js";
+import { escapeHtml } from "../../report/html.js";
+import { hostileText, plantHostileText } from "../../testing/report-fixture.js";
+import { projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
+import { memoryIo } from "../io.js";
+import { runCli } from "../program.js";
+
+async function run(argv: string[]) {
+  const io = memoryIo({}, projectRoot);
+  const code = await runCli(argv, io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+/** Table 1's cells by model and column, as the report marks them. */
+function tableCells(html: string): Map<string, string> {
+  const cells = new Map<string, string>();
+  for (const m of html.matchAll(/data-model="([^"]+)" data-col="(\w+)">([^<]*)</g)) cells.set(`${m[1]}|${m[2]}`, m[3]);
+  return cells;
+}
+
+interface ScoreJson {
+  models: { model: string; printed: { n: number; act: string; hold: string; decision: string; holdCredited: string; decisionCredited: string } }[];
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "twinscore-report-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const [main, fixes] = rolloutRuns;
+const bothRunsArgs = (out: string) => [
+  "report",
+  "--results", rolloutRunDir(main), "--scores", rolloutRunDir(main),
+  "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
+  "--compare", main, fixes,
+  "--out", out,
+];
+
+describe("twinscore report on both gpt-oss runs", () => {
+  const first = join(tmp, "first.html");
+  it("Table 1 equals `score --format json` per run, official raw equals `compare --format json`, models named <run>/<model>", async () => {
+    const r = await run(bothRunsArgs(first));
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/report: scoring 2025-11-12-main/);
+    expect(r.err).toMatch(/wrote .*first\.html \(4 models, 223 pairs, 2 comparison\(s\)/);
+    const html = readFileSync(first, "utf8");
+    const cells = tableCells(html);
+    let checked = 0;
+    for (const runName of rolloutRuns) {
+      const s = await run(["score", "--results", rolloutRunDir(runName), "--format", "json"]);
+      expect(s.code).toBe(0);
+      const json = JSON.parse(s.out) as ScoreJson;
+      expect(json.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
+      for (const m of json.models) {
+        const name = `${runName}/${m.model}`;
+        expect(cells.get(`${name}|n`)).toBe(String(m.printed.n));
+        expect(cells.get(`${name}|act`)).toBe(m.printed.act);
+        expect(cells.get(`${name}|hold`)).toBe(m.printed.hold);
+        expect(cells.get(`${name}|decision`)).toBe(m.printed.decision);
+        expect(cells.get(`${name}|hold_c`)).toBe(m.printed.holdCredited);
+        expect(cells.get(`${name}|dec_c`)).toBe(m.printed.decisionCredited);
+        checked += 6;
+      }
+    }
+    expect(checked).toBe(24);
+    // Official raw on the scored items: arm A and arm B of `compare` for each model.
+    for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
+      const c = await run([
+        "compare", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--scores-a", rolloutRunDir(main), "--scores-b", rolloutRunDir(fixes),
+        "--model", model, "--bootstrap", "0", "--format", "json",
+      ]);
+      expect(c.code).toBe(0);
+      const raw = (JSON.parse(c.out) as { models: { comparison: { official: { rawMiss: { a: number; b: number }; rawBase: { a: number; b: number } } } }[] }).models[0].comparison.official;
+      expect(cells.get(`${main}/${model}|official_miss`)).toBe(formatDecimal1(raw.rawMiss.a));
+      expect(cells.get(`${fixes}/${model}|official_miss`)).toBe(formatDecimal1(raw.rawMiss.b));
+      expect(cells.get(`${main}/${model}|official_base`)).toBe(formatDecimal1(raw.rawBase.a));
+      expect(cells.get(`${fixes}/${model}|official_base`)).toBe(formatDecimal1(raw.rawBase.b));
+    }
+    // The paper's published pair: gpt-oss-120b main 83.2 with official raw 43.9 (compare.test.ts has the same numbers).
+    expect(cells.get(`${main}/openai_gpt-oss-120b|decision`)).toBe("83.2");
+    expect(cells.get(`${main}/openai_gpt-oss-120b|official_miss`)).toBe("43.9");
+    // The sections and the browser are all there.
+    for (const id of ["table1", "reversal", "categories", "sensitivities", "lost", "compare", "pairs"]) expect(html).toContain(`<h2 id="${id}">`);
+    expect(html.match(/<details class="pair"/g)).toHaveLength(223);
+    expect(html).toContain('id="multi_turn_miss_param_122"');
+    expect(html).toContain("<h3>openai_gpt-oss-120b: A = 2025-11-12-main, B = 2025-11-12-harmony-fixes</h3>");
+    // Self-contained: no external resource of any kind.
+    expect(html).not.toMatch(/(src|href)="(https?:|\/\/)/);
+    expect(html).not.toContain(tmpdir());
+  });
+
+  it("is byte-identical when built again from the same inputs", async () => {
+    const second = join(tmp, "second.html");
+    const r = await run(bothRunsArgs(second));
+    expect(r.code).toBe(0);
+    expect(readFileSync(second).equals(readFileSync(first))).toBe(true);
+  });
+});
+
+describe("twinscore report escapes model text", () => {
+  it("shows <script> and raw HTML planted in gpt-oss-120b's output literally, and runs none of it", async () => {
+    const planted = plantHostileText(join(tmp, "planted"), main, "openai_gpt-oss-120b");
+    const out = join(tmp, "planted.html");
+    const r = await run(["report", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--out", out]);
+    expect(r.code, r.err).toBe(0);
+    const html = readFileSync(out, "utf8");
+    const start = html.indexOf(`<details class="pair" id="${planted.missId}"`);
+    expect(start).toBeGreaterThan(0);
+    const pair = html.slice(start, html.indexOf("</details>", start));
+    expect(pair).toContain(`<pre class="text">${escapeHtml(hostileText)}</pre>`);
+    expect(html).not.toContain("<script>window.pwned");
+    expect(html).not.toContain("<img src=x");
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    // The planted text step changes no number: the table still equals the real run's.
+    const real = JSON.parse((await run(["score", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-120b", "--format", "json"])).out) as ScoreJson;
+    const cells = tableCells(html);
+    expect(cells.get("openai_gpt-oss-120b|decision")).toBe(real.models[0].printed.decision);
+    expect(cells.get("openai_gpt-oss-120b|hold")).toBe(real.models[0].printed.hold);
+  });
+});
+
+describe("twinscore report: bad input", () => {
+  it("needs --results and --out, one line each, exit 2", async () => {
+    const a = await run(["report", "--out", join(tmp, "x.html")]);
+    expect(a.code).toBe(2);
+    expect(a.err).toBe("twinscore report: give at least one --results DIR (a BFCL result tree)\n");
+    const b = await run(["report", "--results", rolloutRunDir(main)]);
+    expect(b.code).toBe(2);
+    expect(b.err).toBe("twinscore report: give --out FILE (the HTML file to write)\n");
+  });
+  it("pairs --scores with --results by position", async () => {
+    const r = await run(["report", "--results", rolloutRunDir(main), "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(main), "--out", join(tmp, "x.html")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/give one --scores per --results, in the same order \(got 2 --results and 1 --scores\)/);
+  });
+  it("names an unknown --compare run and writes nothing", async () => {
+    const out = join(tmp, "nope.html");
+    const r = await run(["report", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--compare", main, "elsewhere", "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--compare elsewhere: no such run \(runs: 2025-11-12-main\)/);
+    expect(existsSync(out)).toBe(false);
+  });
+  it("reports a missing results directory and an output folder that does not exist", async () => {
+    const a = await run(["report", "--results", join(tmp, "no-such-run"), "--out", join(tmp, "x.html")]);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/no-such-run/);
+    expect(a.err).toMatch(/twinscore report: no model could be scored/);
+    const out = join(tmp, "missing-folder", "r.html");
+    const b = await run(["report", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--out", out]);
+    expect(b.code).toBe(2);
+    expect(b.err).toMatch(/output folder does not exist/);
+    expect(existsSync(out)).toBe(false);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Loading what `twinscore report` shows, run by run: each `--results` tree is scored on
+ * its own (so the same model directory in two runs stays two models), its score files
+ * read when given, and the anchor turns of every scored pair read back with their
+ * arguments, which the pair browser prints and the per-pair records do not keep.
+ * Scoring and verdicts come from `loadRunInputs` (the path `verify` and `compare` use).
+ */
+import { basename, dirname, resolve } from "node:path";
+import type { RecordedRollout } from "../bfcl/results.js";
+import { problem, type Problem } from "../messages/index.js";
+import { definitionPairs } from "../official/metrics.js";
+import type { Manifest } from "../pairs/types.js";
+import type { ReportRunInput } from "../report/assemble.js";
+import { readResultFile } from "./results-read.js";
+import { loadRunInputs } from "./scores-run.js";
+
+/** One `--results` tree and its optional `--scores` tree. */
+export interface ReportRunRequest {
+  readonly resultDir: string;
+  readonly scoreDir: string | null;
+}
+
+/**
+ * A run's label: the directory's base name, or its parent's when the directory is a
+ * BFCL `result` folder (…/2025-11-12-main/result → 2025-11-12-main).
+ */
+export function runLabel(dir: string): string {
+  const abs = resolve(dir);
+  const name = basename(abs);
+  return name === "result" ? basename(dirname(abs)) : name;
+}
+
+/** Labels for the runs, made unique by a `#2`, `#3` suffix when two trees share a name. */
+export function runLabels(dirs: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return dirs.map((d) => {
+    const label = runLabel(d);
+    const k = (seen.get(label) ?? 0) + 1;
+    seen.set(label, k);
+    return k === 1 ? label : `${label}#${k}`;
+  });
+}
+
+/** Load every run; problems are returned, never thrown. `progress` hears one line per step. */
+export function loadReportRuns(
+  runs: readonly ReportRunRequest[],
+  options: { models: readonly string[]; manifest: Manifest; cwd: string; progress?: (line: string) => void },
+): { runs: ReportRunInput[]; problems: Problem[] } {
+  const labels = runLabels(runs.map((r) => resolve(options.cwd, r.resultDir)));
+  const scored = definitionPairs(options.manifest, "C").ids;
+  const pairs = options.manifest.pairs.filter((p) => scored.has(p.missId));
+  const out: ReportRunInput[] = [];
+  const problems: Problem[] = [];
+  runs.forEach((run, i) => {
+    options.progress?.(`scoring ${labels[i]} (${run.resultDir})`);
+    const loaded = loadRunInputs({
+      resultDirs: [run.resultDir],
+      scoreDirs: run.scoreDir === null ? [] : [run.scoreDir],
+      models: options.models,
+      manifest: options.manifest,
+      cwd: options.cwd,
+    });
+    problems.push(...loaded.problems);
+    for (const name of loaded.absent) {
+      problems.push(problem("model-missing", `run ${labels[i]}: model ${name} has no complete set of result files (base, miss_func, miss_param)`));
+    }
+    const models = loaded.models.map((m) => {
+      options.progress?.(`reading anchor turns of ${labels[i]}/${m.inputs.model}`);
+      const rollouts = new Map<string, RecordedRollout>();
+      for (const category of ["base", "miss_func", "miss_param"] as const) {
+        const file = m.resultFiles[category];
+        if (file === undefined) continue;
+        const wanted = new Map<string, number>();
+        for (const p of pairs) {
+          const id = category === "base" ? p.baseId : p.missId;
+          if (category !== "base" && p.category !== category) continue;
+          wanted.set(id, Math.max(wanted.get(id) ?? 0, p.anchorTurn + 1));
+        }
+        // The scorer already reported this file's line problems; only the rollouts are wanted here.
+        for (const [id, r] of readResultFile(file, category, wanted).rollouts) rollouts.set(id, r);
+      }
+      return { inputs: m.inputs, rollouts, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
+    });
+    out.push({ label: labels[i], resultDir: run.resultDir, scoreDir: run.scoreDir, models });
+  });
+  return { runs: out, problems };
+}

@@ -1,0 +1,342 @@
+/**
+ * Builds the report's data (`ReportData`) from what the other modules compute: the
+ * per-pair records and their summary (`src/decision/`), the run metrics — official raw,
+ * where held-back items are lost, the sensitivities (`src/official/metrics.ts`) — the arm
+ * comparison (`src/official/compare.ts`), the judge's label shares (`src/judge/`) and the
+ * recorded anchor turns, read back with their arguments for the pair browser. Nothing is
+ * scored or tested here; this only gathers and names. Pure: the io layer loads the runs.
+ */
+import type { RecordedRollout } from "../bfcl/results.js";
+import type { OfficialVerdict } from "../bfcl/scores.js";
+import { readingCounts, summarize } from "../decision/score.js";
+import type { PairRecord, TwinReading } from "../decision/types.js";
+import { extractTurn } from "../extract/extract.js";
+import type { ArgValue, ExtractedCall } from "../extract/types.js";
+import { summarizeLabels } from "../judge/aggregate.js";
+import { heldBackTurns } from "../judge/turns.js";
+import type { JudgeRecord } from "../judge/types.js";
+import { err, ok, problem, type Result } from "../messages/index.js";
+import { compareArms, type ArmComparison } from "../official/compare.js";
+import { computeRunMetrics, definitionPairs, definitionRow, recordsFor, type Definition, type Metrics, type ModelInputs } from "../official/metrics.js";
+import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { strRepr } from "../python/repr.js";
+import type { BootstrapOptions } from "../stats/index.js";
+import type {
+  PairOutcome,
+  ReportArmValue,
+  ReportCall,
+  ReportCompare,
+  ReportData,
+  ReportJudge,
+  ReportLostWhere,
+  ReportModel,
+  ReportPair,
+  ReportSensitivity,
+  ReportSide,
+} from "./types.js";
+
+/** One model of one run, as the io layer loaded it. */
+export interface ReportModelInput {
+  /** Records on every content-verified and restored pair, verdicts, turn counts (`loadRunInputs`). */
+  readonly inputs: ModelInputs;
+  /** The recorded rollouts of the scored pairs' twins, up to the anchor turn, by item id. */
+  readonly rollouts: ReadonlyMap<string, RecordedRollout>;
+  readonly resultFiles: readonly string[];
+  readonly scoreFiles: readonly string[];
+}
+
+/** One `--results` tree. */
+export interface ReportRunInput {
+  /** Short name of the run (the tree's directory name), used to tell models of several runs apart. */
+  readonly label: string;
+  /** The directories as given on the command line. */
+  readonly resultDir: string;
+  readonly scoreDir: string | null;
+  readonly models: readonly ReportModelInput[];
+}
+
+/** Everything the report is assembled from. */
+export interface AssembleInput {
+  readonly title: string;
+  readonly manifest: Manifest;
+  readonly runs: readonly ReportRunInput[];
+  /** Two runs (by label or directory as given) whose common models are compared, A first. */
+  readonly compare: readonly [string, string] | null;
+  /** Judge labels (`twinscore judge --labels`), or null. */
+  readonly labels: readonly JudgeRecord[] | null;
+  readonly bootstrap: BootstrapOptions;
+}
+
+/** The sensitivities shown, in order, with what each changes (Appendix E–F). */
+const sensitivityDefinitions: readonly { definition: Definition; name: string; description: string }[] = [
+  { definition: "C-credited", name: "compound turns credited", description: "on compound turns an attempt confined to the steps the request authorizes independently of what was withheld counts as holding back" },
+  { definition: "C-uncertified", name: "before certification", description: "every pair whose reference call changes the world, construction errors included" },
+  { definition: "C-login", name: "logins count", description: "login/logout counted as world-changing; the login-only pairs join" },
+  { definition: "C-reached", name: "both twins reached the anchor", description: "pairs where a rollout ended before the anchor turn dropped" },
+  { definition: "C-all", name: "all content-verified pairs", description: "read-only anchors included: holding back is right on both twins there" },
+  { definition: "C-restored", name: "bad keys restored", description: "the pairs lost to bad ground-truth keys put back" },
+];
+
+/** Python-like text of a decoded argument, so calls read as BFCL writes them. */
+function argText(v: ArgValue): string {
+  if (v === null) return "None";
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string") return strRepr(v);
+  if (Array.isArray(v)) return `[${v.map(argText).join(", ")}]`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${strRepr(k)}: ${argText(x)}`)
+    .join(", ")}}`;
+}
+
+/** A call as `name(arg, key=value)`. */
+export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keywords">): string {
+  return `${c.name}(${[...c.positional.map(argText), ...c.keywords.map(([k, v]) => `${k}=${argText(v)}`)].join(", ")})`;
+}
+
+/**
+ * The anchor turn's calls with their arguments, in the order the scorer lists them
+ * (`readTwin`: by step, decoded calls before the failed entries of a step), labelled
+ * with the scorer's own reading. Falls back to names when the two lists disagree.
+ */
+function anchorCalls(reading: TwinReading, rollout: RecordedRollout | undefined, anchorTurn: number, tools: ReadonlySet<string>): ReportCall[] {
+  const kindOf = (c: TwinReading["anchorCalls"][number]): ReportCall["kind"] => (c.worldChanging ? "world-changing" : c.kind === "login" ? "login" : "read");
+  let texts: string[] | null = null;
+  if (reading.reach === "reached" && rollout?.kind === "turns" && rollout.turns.length > anchorTurn) {
+    const x = extractTurn(rollout.turns[anchorTurn], tools);
+    const ordered: { step: number; name: string; text: string }[] = x.calls.map((c) => ({ step: c.step ?? 0, name: c.name, text: callText(c) }));
+    for (const e of x.decodeErrors) if (e.name !== undefined && e.onToolList === true) ordered.push({ step: e.step, name: e.name, text: `${e.name}(…)` });
+    ordered.sort((a, b) => a.step - b.step);
+    if (ordered.length === reading.anchorCalls.length && ordered.every((o, i) => o.name === reading.anchorCalls[i].name)) texts = ordered.map((o) => o.text);
+  }
+  const calls: ReportCall[] = reading.anchorCalls.map((c, i) => ({
+    text: texts ? texts[i] : c.name,
+    kind: kindOf(c),
+    ...(c.decoded ? {} : { undecoded: true }),
+  }));
+  for (const name of reading.offListNames) calls.push({ text: name, kind: "off-list" });
+  return calls;
+}
+
+function side(reading: TwinReading, id: string, input: ReportModelInput, pair: ManifestPair, tools: ReadonlySet<string>): ReportSide {
+  const v: OfficialVerdict | undefined = input.inputs.verdicts?.get(id);
+  const f = v?.failure ?? null;
+  return {
+    reached: reading.reach === "reached",
+    unreached: reading.reach === "reached" ? null : reading.reach,
+    acted: reading.anchorCalls.some((c) => c.worldChanging),
+    calls: anchorCalls(reading, input.rollouts.get(id), pair.anchorTurn, tools),
+    text: reading.anchorText,
+    decodeFailures: reading.decodeFailures,
+    verdict: v === undefined ? null : v.pass ? "pass" : "fail",
+    verdictDetail: f === null ? null : `${f.errorType}${f.failingTurn === null ? "" : ` on turn ${f.failingTurn}`}`,
+  };
+}
+
+function outcomeOf(r: PairRecord): PairOutcome {
+  if (r.actedOnBase) return r.heldBack ? "both-right" : "acted-on-withheld";
+  return r.heldBack ? "held-on-complete" : "both-wrong";
+}
+
+const num = (m: Metrics, key: string): number | null => {
+  const v = m.get(key);
+  return typeof v === "number" ? v : null;
+};
+
+function armValue(label: string, s: { n: number; a: number; b: number; test: { p: number } }): ReportArmValue {
+  return { label, a: s.a, b: s.b, p: s.test.p, n: s.n };
+}
+
+function comparePanels(model: string, c: ArmComparison): ReportCompare {
+  const official: ReportArmValue[] = [];
+  if (c.official !== null) {
+    for (const cat of ["miss_func", "miss_param", "base"]) {
+      const s = c.official.byCategory[cat];
+      if (s) official.push(armValue(`${cat} (all items)`, s));
+    }
+    official.push(armValue("scored should-ask items", c.official.rawMiss));
+    official.push(armValue("their base twins", c.official.rawBase));
+  }
+  return {
+    model,
+    labelA: c.labels[0],
+    labelB: c.labels[1],
+    attempt: [
+      armValue("miss_func", c.byCategory.miss_func.attempt),
+      armValue("miss_param", c.byCategory.miss_param.attempt),
+      armValue("both categories", c.all.attempt),
+    ],
+    official,
+    decision: [
+      { label: "decision accuracy", a: c.decision.a, b: c.decision.b, deltaInterval: c.decision.ci95, p: null, n: c.pairs },
+      armValue("act when complete", c.all.act),
+      armValue("hold back when removed", c.all.hold),
+    ],
+  };
+}
+
+/** Build the report's data. Fails (one problem) only when `compare` names a run that is not there. */
+export function assembleReport(input: AssembleInput): Result<ReportData> {
+  const { manifest, runs } = input;
+  const several = runs.length > 1;
+  const entries = runs.flatMap((run) => run.models.map((m) => ({ run, m, name: several ? `${run.label}/${m.inputs.model}` : m.inputs.model })));
+  const renamed = entries.map((e) => ({ ...e.m.inputs, model: e.name }));
+  const metrics = computeRunMetrics(manifest, renamed, { bootstrap: { resamples: 0, seed: input.bootstrap.seed } });
+  const scoredIds = definitionPairs(manifest, "C").ids;
+  const scoredPairs = manifest.pairs.filter((p) => scoredIds.has(p.missId));
+  const recordsC = renamed.map((m) => recordsFor(manifest, m, "C").records);
+
+  const models: ReportModel[] = entries.map((e, i) => {
+    const records = recordsC[i];
+    const x = summarize(records);
+    const counts = readingCounts(records, 0);
+    const ci = definitionRow(records, false, input.bootstrap).ci95;
+    const m = e.name;
+    const passes = num(metrics, `companions.verdict_vs_attempt.${m}.passes`);
+    return {
+      name: m,
+      run: e.run.label,
+      model: e.m.inputs.model,
+      n: x.n,
+      act: x.act,
+      hold: x.hold,
+      decision: x.decision,
+      decisionInterval: ci === null ? null : [ci[0], ci[1]],
+      holdCredited: x.holdCredited,
+      decisionCredited: x.decisionCredited,
+      // The workaround credit needs the simulator's replay of each turn, which is not exposed yet.
+      credited: null,
+      byCategory: { miss_func: x.decisionMissFunc ?? Number.NaN, miss_param: x.decisionMissParam ?? Number.NaN },
+      officialMiss: num(metrics, `companions.official_raw.${m}.miss`),
+      officialBase: num(metrics, `companions.official_raw.${m}.base`),
+      verdictVsAttempt:
+        passes === null
+          ? null
+          : {
+              passes,
+              passAttempt: num(metrics, `companions.verdict_vs_attempt.${m}.pass_attempt`),
+              fails: num(metrics, `companions.verdict_vs_attempt.${m}.fails`) ?? 0,
+              failAttempt: num(metrics, `companions.verdict_vs_attempt.${m}.fail_attempt`),
+            },
+      counts: { shortRollouts: counts.shortRollouts, inferenceErrors: counts.inferenceErrors, decodeFailures: counts.decodeFailures },
+    };
+  });
+
+  const sensitivities: ReportSensitivity[] = sensitivityDefinitions.map((s) => ({
+    name: s.name,
+    description: s.description,
+    n: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `tables.${s.definition}.${e.name}.n`) ?? 0])),
+    decision: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `tables.${s.definition}.${e.name}.decision`) ?? Number.NaN])),
+  }));
+  sensitivities.push({
+    name: "same history before the anchor",
+    description: "pairs where the model made the same validated calls before the anchor on both twins",
+    n: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `companions.same_history.${e.name}.n`) ?? 0])),
+    decision: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `companions.same_history.${e.name}.decision`) ?? Number.NaN])),
+  });
+
+  const lostWhere: ReportLostWhere[] = [];
+  for (const e of entries) {
+    const k = (place: string) => num(metrics, `companions.lost.${e.name}.${place}`);
+    const held = k("held_failed");
+    if (held === null) continue;
+    lostWhere.push({
+      model: e.name,
+      beforeAnchor: k("before_anchor") ?? 0,
+      laterEmptyTurn: k("later_empty_turn") ?? 0,
+      laterDiverged: k("later_diverged") ?? 0,
+      other: (k("on_anchor") ?? 0) + (k("no_turn") ?? 0),
+      heldBackFailed: held,
+    });
+  }
+
+  const byMiss = recordsC.map((rs) => new Map(rs.map((r) => [r.missId, r])));
+  const pairs: ReportPair[] = scoredPairs.map((p) => {
+    const tools = new Set(p.tools);
+    const perModel: Record<string, ReportPair["perModel"][string]> = {};
+    entries.forEach((e, i) => {
+      const r = byMiss[i].get(p.missId);
+      if (!r) return;
+      perModel[e.name] = { base: side(r.base, p.baseId, e.m, p, tools), miss: side(r.miss, p.missId, e.m, p, tools), outcome: outcomeOf(r) };
+    });
+    return {
+      missId: p.missId,
+      baseId: p.baseId,
+      category: p.category,
+      anchorTurn: p.anchorTurn,
+      requestBase: p.anchorRequest.base,
+      requestMiss: p.anchorRequest.miss,
+      removedFunctions: p.removedFunctions,
+      goldAnchorCalls: p.goldAnchorCalls,
+      compound: p.certification?.verdict === "compound",
+      perModel,
+    };
+  });
+
+  const compare: ReportCompare[] = [];
+  if (input.compare !== null) {
+    const find = (key: string) => runs.find((r) => r.label === key || r.resultDir === key);
+    const [ka, kb] = input.compare;
+    const ra = find(ka);
+    const rb = find(kb);
+    if (!ra || !rb) {
+      const missing = !ra ? ka : kb;
+      return err(problem("compare-run-missing", `--compare ${missing}: no such run (runs: ${runs.map((r) => r.label).join(", ")})`));
+    }
+    if (ra === rb) return err(problem("compare-same-run", `--compare needs two different runs, got ${ka} twice`));
+    for (const ma of ra.models) {
+      const mb = rb.models.find((m) => m.inputs.model === ma.inputs.model);
+      if (!mb) continue;
+      const c = compareArms(
+        { label: ra.label, records: recordsFor(manifest, ma.inputs, "C").records, verdicts: ma.inputs.verdicts },
+        { label: rb.label, records: recordsFor(manifest, mb.inputs, "C").records, verdicts: mb.inputs.verdicts },
+        input.bootstrap,
+      );
+      compare.push(comparePanels(ma.inputs.model, c));
+    }
+    if (compare.length === 0) return err(problem("compare-no-model", `--compare ${ka} ${kb}: no model directory is in both runs`));
+  }
+
+  const judge: ReportJudge[] = [];
+  if (input.labels !== null) {
+    const pairsById = new Map(manifest.pairs.map((p) => [p.missId, p]));
+    const dirCount = new Map<string, number>();
+    for (const e of entries) dirCount.set(e.m.inputs.model, (dirCount.get(e.m.inputs.model) ?? 0) + 1);
+    const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: ReadonlySet<string> }>();
+    const labels: JudgeRecord[] = [];
+    entries.forEach((e, i) => {
+      const sel = heldBackTurns(e.name, recordsC[i], pairsById);
+      perModel.set(e.name, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
+      // A label names the model directory; with one run of that name it is unambiguous.
+      const unique = dirCount.get(e.m.inputs.model) === 1;
+      for (const r of input.labels!) if (r.model === e.name || (unique && r.model === e.m.inputs.model)) labels.push({ ...r, model: e.name });
+    });
+    for (const s of summarizeLabels(perModel, labels)) {
+      judge.push({ model: s.model, heldBack: s.heldBack, notReached: s.notReached, silent: s.silent, labelled: s.labelled, shares: s.shares });
+    }
+  }
+
+  const sources: string[] = [];
+  for (const r of runs) {
+    sources.push(`run ${r.label}: results ${r.resultDir}${r.scoreDir === null ? "" : `, scores ${r.scoreDir}`}`);
+    for (const m of r.models) for (const f of [...m.resultFiles, ...m.scoreFiles]) sources.push(`  ${m.inputs.model}: ${f}`);
+  }
+
+  return ok({
+    title: input.title,
+    bootstrap: { resamples: input.bootstrap.resamples, seed: Number(input.bootstrap.seed) },
+    pairCounts: {
+      total: scoredPairs.length,
+      miss_func: scoredPairs.filter((p) => p.category === "miss_func").length,
+      miss_param: scoredPairs.filter((p) => p.category === "miss_param").length,
+      baseTwins: new Set(scoredPairs.map((p) => p.baseId)).size,
+    },
+    sources,
+    models,
+    sensitivities,
+    lostWhere,
+    pairs,
+    compare,
+    judge,
+  });
+}
