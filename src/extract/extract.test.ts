@@ -350,6 +350,20 @@ describe("extractTurn on the other shapes", () => {
     expect(extractTurn("not a turn", tools).decodeFailures).toBe(1);
   });
 
+  it("survives hostile text: deep operator chains in arguments, huge and garbage text", () => {
+    const deep = "-".repeat(100000) + "1";
+    const x = extractTurn([`[cd(${deep}, folder=${deep})]`], tools);
+    expect(x.calls.map((c) => c.name)).toEqual(["cd"]);
+    expect(x.decodeFailures).toBe(1);
+    expect(extractTurn([`[cd(folder=1 + ${deep})]`], tools).decodeFailures).toBe(1);
+    // garbage that is not call-like reads as text (rule of looksLikeCallText)
+    expect(extractTurn(["[" + "(".repeat(50000)], tools)).toMatchObject({ calls: [], decodeFailures: 0 });
+    expect(extractTurn(["[cd(" + "(".repeat(50000)], tools).decodeFailures).toBe(1);
+    const prose = "word ".repeat(200000);
+    expect(extractTurn([prose], tools)).toMatchObject({ calls: [], decodeFailures: 0, text: [prose] });
+    expect(extractTurn(["<tool_call>".repeat(10000)], tools).decodeFailures).toBe(1);
+  });
+
   it("can leave text steps as text (FC-only reading)", () => {
     expect(extractTurn(["[cd(folder='x')]"], tools, { pythonText: false })).toMatchObject({ calls: [], text: ["[cd(folder='x')]"] });
   });

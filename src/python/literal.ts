@@ -86,14 +86,24 @@ export function resolveCall(call: Extract<PyExpr, { kind: "call" }>): ResolvedCa
     if (r.ok) keywords.set(key, r.value);
     else {
       failure ??= r.reason;
-      keywords.set(key, unparse(kw.value));
+      keywords.set(key, unparseOrMarker(kw.value));
     }
   }
   const positional = call.args.map((a) => {
     const r = resolveValue(a);
-    return r.ok ? r.value : unparse(a);
+    return r.ok ? r.value : unparseOrMarker(a);
   });
   return { name: callName(call.func), positional, keywords: [...keywords], failure };
+}
+
+/** `unparse`, or a marker when the tree is too deep to lay out on the stack (hostile input). */
+function unparseOrMarker(e: PyExpr): string {
+  try {
+    return unparse(e);
+  } catch (x) {
+    if (x instanceof RangeError) return "<expression too deeply nested>";
+    throw x;
+  }
 }
 
 /** BFCL's `resolve_ast_by_type` for one argument value. Never throws. */
