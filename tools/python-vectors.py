@@ -360,6 +360,13 @@ lit_exprs = ["1", "-1", "+2.5", "--3", "1+2", "2**10", "2**-1", "7//2", "-7//2",
              "dict(a=1)", "x", "foo(1)", "[1][5]", "{'k': 1}['z']", "{[1]: 2}", "{[1]}", "1/0", "1 + 'a'", "'a' < 1", "-'a'", "10**400 * 0",
              "1.5e-7", "[1, 2] + [3]", "(1,) * 2", "[] * 3", "{1} | {2}", "{'a': 1} | {'b': 2}", "None is None", "1 is not None",
              "'%s' == 'x'", "(1 == 1.0, 1 == True, 'a' != 'b')", "u'x'", "r'\\n'", "'\\u00e9\\U0001f600'"]
+lit_exprs += ["str(5)", "str()", "str([1, 'a'])", "int('7')", "int(' 12 ')", "int(3.9)", "int()", "float('inf')", "float('1e-5')",
+              "float()", "float('x')", "bool([])", "bool('a')", "abs(-2.5)", "abs()", "len('héllo')", "len(1)", "len()", "len([], [])",
+              "round(2.675, 2)", "round(7)", "round(number=2.5)", "round(1.25, ndigits=1)", "sum([1, 2.5])", "sum([1, 2], 10)",
+              "sum([[1], [2]], [])", "sum(['a'], '')", "sum()", "min(3, 1, 2)", "max([1, 5, 2])", "max([])", "max()", "sorted([3, 1, 2])",
+              "sorted([3, 1, 2], reverse=True)", "sorted('bca')", "list('ab')", "tuple([1])", "set([1, 1, 2])", "dict([('a', 1)], b=2)",
+              "dict(a=1, **{'b': 2})", "dict([1])", "dict(['abc'])", "repr('x')", "float(None)", "int(None)", "nosuch(1/0)", "(1)(2)",
+              "len(*[[1, 2]])", "bool(0, 1)", "float(1, 2)"]
 lit_cases = []
 for src in lit_exprs:
     def run(src=src):

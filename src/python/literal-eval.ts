@@ -27,9 +27,9 @@ import {
   pyTruthy,
   pyTypeName,
   pyIndex,
-  pyLen,
 } from "./ops.js";
 import { pyRepr as pyReprLazy } from "./repr.js";
+import { callBuiltin, MODELLED_BUILTINS, notCallable } from "./builtins.js";
 
 /** Python's `Ellipsis` singleton. */
 export const PY_ELLIPSIS: PyObject = { pyTypeName: "ellipsis", pyRepr: () => "Ellipsis" };
@@ -324,47 +324,31 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue
   throw new PyException("ValueError", `not a literal: ${(expr as PyExpr).kind}`);
 }
 
-/** Without an executor, a call can only be a builtin we model; everything else is Python's NameError. */
+/** Without an executor, a call can only be a builtin we model; the callee name is resolved first, as in Python. */
 function defaultCall(expr: Extract<PyExpr, { kind: "call" }>, ev: (e: PyExpr) => PyValue): PyValue {
-  if (expr.func.kind !== "name") {
-    const f = ev(expr.func);
-    throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
+  if (expr.func.kind !== "name") throw notCallable(ev(expr.func));
+  const name = expr.func.id;
+  if (!MODELLED_BUILTINS.has(name)) throw nameError(name);
+  const args: PyValue[] = [];
+  for (const a of expr.args) {
+    if (a.kind === "starred") args.push(...pyIter(ev(a.value)));
+    else args.push(ev(a));
   }
-  const args = expr.args.map(ev);
-  if (expr.keywords.length === 0) {
-    switch (expr.func.id) {
-      case "len":
-        if (args.length === 1) return BigInt(pyLen(args[0]));
-        break;
-      case "list":
-        if (args.length === 0) return [];
-        if (args.length === 1) return [...pyIter(args[0])];
-        break;
-      case "tuple":
-        if (args.length === 0) return new PyTuple([]);
-        if (args.length === 1) return new PyTuple(pyIter(args[0]));
-        break;
-      case "set":
-        if (args.length === 0) return new PySet();
-        if (args.length === 1) return new PySet(pyIter(args[0]));
-        break;
-      case "dict":
-        if (args.length === 0) return new PyDict();
-        break;
-      case "str":
-        if (args.length === 1 && typeof args[0] === "string") return args[0];
-        break;
+  const kwargs: [string, PyValue][] = [];
+  for (const kw of expr.keywords) {
+    if (kw.arg !== null) kwargs.push([kw.arg, ev(kw.value)]);
+    else {
+      const m = ev(kw.value);
+      if (!(m instanceof PyDict)) throw new PyException("TypeError", `${name}() argument after ** must be a mapping, not ${pyTypeName(m)}`);
+      for (const [k, v] of m.entries()) {
+        if (typeof k !== "string") throw new PyException("TypeError", "keywords must be strings");
+        kwargs.push([k, v]);
+      }
     }
   }
-  if (expr.func.id === "dict" && args.length === 0) {
-    const d = new PyDict();
-    for (const kw of expr.keywords) {
-      if (kw.arg === null) throw new PyException("TypeError", "dict() keyword unpacking is not modelled");
-      d.set(kw.arg, ev(kw.value));
-    }
-    return d;
-  }
-  throw nameError(expr.func.id);
+  const r = callBuiltin(name, args, kwargs);
+  if (r === undefined) throw new PyException("ValueError", `not a literal: this form of ${name}() is not modelled`);
+  return r;
 }
 
 function complexOp(op: string, a: PyValue, b: PyValue): PyValue {
