@@ -165,8 +165,8 @@ export function runCheck(req: CheckRunRequest): Result<CheckRunReport> {
       process = newEvaluatorProcess(filler);
       processes.set(f.modelDir, process);
     }
-    const text = readFileSync(f.path, "utf8");
-    const checked = checkResultFile(text, f.path, {
+    const bytes = readFileSync(f.path);
+    const checked = checkResultFile(bytes, f.path, {
       modelName: f.model,
       testCategory: `multi_turn_${f.category}`,
       inputs: cat.value,

@@ -10,7 +10,7 @@ import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import { pyTypeName } from "../python/ops.js";
-import { pyRepr } from "../python/repr.js";
+import { pyRepr, strRepr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 
 /** A decoded step: the call strings, or the exception BFCL's decoder would raise (`Type: message`). */
@@ -61,4 +61,119 @@ function notIterable(v: PyValue): never {
 /** BFCL's `is_empty_execute_response`: `[]` or `[x]` with `len(x) == 0`. */
 export function isEmptyDecoded(calls: readonly string[]): boolean {
   return calls.length === 0 || (calls.length === 1 && calls[0].length === 0);
+}
+
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * The same decoder on a step straight from `JSON.parse` (no Python value conversion),
+ * for speed: the common shape — a list of `{name: "<json args>"}` objects — is decoded
+ * directly; anything else (argument objects, index-like names whose order JavaScript
+ * would change, non-object items) goes through `decodeFcStep` after conversion.
+ * Only call it on values whose numbers do not matter (the checker ensures argument
+ * values are strings before choosing it).
+ */
+export function decodeFcStepPlain(step: unknown): DecodeOutcome {
+  if (Array.isArray(step)) {
+    const calls: string[] = [];
+    let plain = true;
+    for (const item of step) {
+      if (!isPlainObject(item)) {
+        plain = false;
+        break;
+      }
+      for (const name in item) {
+        const raw = item[name];
+        if (typeof raw !== "string" || INDEX_KEY.test(name)) {
+          plain = false;
+          break;
+        }
+        const fast = fastRenderArgs(name, raw);
+        if (fast !== null) {
+          calls.push(fast);
+          continue;
+        }
+        let value: PyValue;
+        try {
+          value = jsonLoadsOrThrow(raw);
+        } catch (e) {
+          if (e instanceof PyException) return fail(e.pyType, e.pyMessage);
+          if (e instanceof RangeError) return fail("RecursionError", "maximum recursion depth exceeded");
+          throw e;
+        }
+        if (!(value instanceof PyDict)) return fail("AttributeError", `'${pyTypeName(value)}' object has no attribute 'items'`);
+        calls.push(renderFcCall(name, value));
+      }
+      if (!plain) break;
+    }
+    if (plain) return { ok: true, calls };
+  }
+  return decodeFcStep(plainToPy(step));
+}
+
+/** JSON.parse output as Python values (integral numbers become ints). */
+export function plainToPy(v: unknown): PyValue {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(plainToPy);
+  return new PyDict(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, plainToPy(x)] as const));
+}
+
+/** Text that may hold a float or an integer JSON.parse would round: then Python's json.loads is needed. */
+const NEEDS_PY_NUMBERS = /[0-9][.eE]|[0-9]{16}/;
+
+function reprPlain(v: unknown): string | null {
+  if (typeof v === "string") return strRepr(v);
+  if (v === null) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "number") return Number.isSafeInteger(v) ? (v === 0 ? "0" : String(v)) : null;
+  if (Array.isArray(v)) {
+    const parts: string[] = [];
+    for (const x of v) {
+      const r = reprPlain(x);
+      if (r === null) return null;
+      parts.push(r);
+    }
+    return `[${parts.join(", ")}]`;
+  }
+  if (typeof v === "object") {
+    const parts: string[] = [];
+    for (const k in v as Record<string, unknown>) {
+      if (INDEX_KEY.test(k)) return null;
+      const r = reprPlain((v as Record<string, unknown>)[k]);
+      if (r === null) return null;
+      parts.push(`${strRepr(k)}: ${r}`);
+    }
+    return `{${parts.join(", ")}}`;
+  }
+  return null;
+}
+
+/**
+ * `name(k=repr(v),…)` straight from native `JSON.parse` when that provably gives what
+ * Python's `json.loads` gives: an object, no float or long-integer-looking text, no
+ * index-like keys (JavaScript would reorder them). Null means "use the faithful path".
+ */
+function fastRenderArgs(name: string, raw: string): string | null {
+  if (NEEDS_PY_NUMBERS.test(raw)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+  const parts: string[] = [];
+  for (const k in parsed as Record<string, unknown>) {
+    if (INDEX_KEY.test(k)) return null;
+    const r = reprPlain((parsed as Record<string, unknown>)[k]);
+    if (r === null) return null;
+    parts.push(`${k}=${r}`);
+  }
+  return `${name}(${parts.join(",")})`;
 }

@@ -54,7 +54,7 @@ export function parseLongContextModule(text: string, file: string): Result<LongC
   const values = new Map<string, PyValue>();
   starts.forEach((s, k) => {
     const end = k + 1 < starts.length ? starts[k + 1].line : lines.length;
-    const source = [s.rhsStart, ...lines.slice(s.line + 1, end)].join("\n");
+    const source = [s.rhsStart, ...lines.slice(s.line + 1, end)].join("\n").trimStart();
     const parsed = parseExpression(source);
     if (!parsed.ok) {
       problems.push(problem("long-context-syntax", `${s.name}: ${parsed.error.message}`, { file, line: s.line + 1 }));

@@ -9,6 +9,8 @@ import { PyException } from "../python/exception.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { scanLineHead } from "../bfcl/results.js";
+import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import type { EvaluatorProcess } from "./executor.js";
 import { dumpScoreValue, failedEntryLine, renderScoreFile, type OurVerdict } from "./scorefile.js";
@@ -117,12 +119,7 @@ function idIndex(id: string): number {
   return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
 }
 
-function jsToPy(v: unknown): PyValue {
-  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
-  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(jsToPy);
-  return new PyDict(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, jsToPy(x)] as const));
-}
+const utf8 = new TextDecoder("utf-8");
 
 /** True when every step item maps names to argument strings — then `JSON.parse` lost nothing the decoder reads. */
 function stepsAreStringArgs(result: unknown): boolean {
@@ -163,11 +160,14 @@ export interface FileCheck {
 }
 
 /**
- * Check every line of a result file. `testCategory` is `multi_turn_<category>` (BFCL
+ * Check every line of a result file (its bytes: only `id` and `result` are decoded up
+ * front; a failed entry's whole line is decoded when its score line is rendered).
+ * Steps whose arguments are JSON strings (FC results) are decoded straight from
+ * `JSON.parse`; anything else through Python-faithful `json.loads`. `testCategory` is `multi_turn_<category>` (BFCL
  * takes it from the file name); `modelName` is the result directory name.
  */
 export function checkResultFile(
-  resultText: string,
+  bytes: Uint8Array,
   file: string,
   opts: {
     readonly modelName: string;
@@ -178,33 +178,49 @@ export function checkResultFile(
     readonly renderScore: boolean;
   },
 ): Result<FileCheck> {
-  const rows: { id: string; line: number; text: string; result: unknown; exact: boolean }[] = [];
+  const rows: { id: string; line: number; start: number; end: number; resultText: string; result: unknown; exact: boolean }[] = [];
   const problems: Problem[] = [];
-  resultText.split("\n").forEach((text, i) => {
-    if (text.trim() === "") return;
-    let obj: { id?: unknown; result?: unknown };
+  let lineNo = 0;
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    lineNo++;
+    const lineStart = start;
+    start = end + 1;
+    let blank = true;
+    for (let k = lineStart; k < end; k++) {
+      const b = bytes[k];
+      if (b !== 0x20 && b !== 0x09 && b !== 0x0d) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) continue;
+    const head = scanLineHead(bytes, lineStart, end);
+    if ("error" in head) {
+      problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
+      continue;
+    }
+    const resultText = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));
+    let result: unknown;
     try {
-      obj = JSON.parse(text);
+      result = JSON.parse(resultText);
     } catch (e) {
-      problems.push(problem("json-malformed", `result line is not JSON: ${(e as Error).message}`, { file, line: i + 1 }));
-      return;
+      problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: lineNo }));
+      continue;
     }
-    if (typeof obj.id !== "string") {
-      problems.push(problem("result-line-malformed", "result line without a string id", { file, line: i + 1 }));
-      return;
+    if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
+      problems.push(problem("result-id-unknown", `${head.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
+      continue;
     }
-    if (!opts.inputs.questions.has(obj.id) || !opts.inputs.groundTruth.has(obj.id)) {
-      problems.push(problem("result-id-unknown", `${obj.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: i + 1 }));
-      return;
-    }
-    const involved = opts.inputs.questions.get(obj.id)?.prompt.involvedClasses ?? [];
+    const involved = opts.inputs.questions.get(head.id)?.prompt.involvedClasses ?? [];
     const unknown = involved.filter((c) => !opts.process.canCreate(c));
     if (unknown.length > 0) {
-      problems.push(problem("class-not-simulated", `${obj.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: i + 1 }));
-      return;
+      problems.push(problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }));
+      continue;
     }
-    rows.push({ id: obj.id, line: i + 1, text, result: obj.result, exact: stepsAreStringArgs(obj.result) });
-  });
+    rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultText, result, exact: stepsAreStringArgs(result) });
+  }
   if (problems.length > 0) return err(...problems);
   rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
@@ -215,10 +231,10 @@ export function checkResultFile(
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
-    let full: PyDict | null = null;
-    const exactLine = (): PyDict => (full ??= jsonLoadsOrThrow(row.text) as PyDict);
-    const result = row.exact ? jsToPy(row.result) : (exactLine().get("result") as PyValue);
-    const verdict = checkEntry(result, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+    const exactLine = (): PyDict => jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
+    const verdict = row.exact
+      ? checkEntry(row.result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
+      : checkEntry(jsonLoadsOrThrow(row.resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
     checked.push({ id: row.id, verdict, line: row.line });
     if (verdict.valid) {
       correct++;

@@ -1,0 +1,70 @@
+"""Time BFCL's official multi-turn checker on the same files as bench/check.mjs, in the
+same conditions, for the speed comparison in bench/RESULTS.md (issue 5, item 5).
+
+Imports `multi_turn_checker` from a BFCL checkout (BFCL_SRC, default
+/work/gorilla-src/berkeley-function-call-leaderboard); needs only mpmath. Decoding of FC
+steps is done here the way BFCL's `convert_to_function_call` does it, and the runner's
+pre-checks are repeated, so the timed work is what `bfcl evaluate` does per entry minus
+writing score files. Prints CPU ms per entry (time.process_time).
+Usage: python3 bench/check-official.py
+"""
+import json, os, sys, time
+
+src = os.environ.get("BFCL_SRC", "/work/gorilla-src/berkeley-function-call-leaderboard")
+sys.path.insert(0, src)
+from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker import multi_turn_checker  # noqa: E402
+
+shared = os.environ.get("TWINSCORE_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
+data = os.path.join(shared, "bfcl-v4")
+runs = os.path.join(shared, "rollouts", "gpt-oss")
+
+
+def decode(step):
+    if type(step) == dict:
+        step = [step]
+    out = []
+    for call in step:
+        for name, args in call.items():
+            if type(args) == str:
+                args = json.loads(args)
+            out.append(f"{name}(" + ",".join(f"{k}={repr(v)}" for k, v in args.items()) + ")")
+    return out
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+total = 0
+cpu = 0.0
+passing = 0
+for cat in ["base", "miss_func", "miss_param"]:
+    prompts = {e["id"]: e for e in load(os.path.join(data, f"BFCL_v4_multi_turn_{cat}.json"))}
+    gts = {e["id"]: e["ground_truth"] for e in load(os.path.join(data, "possible_answer", f"BFCL_v4_multi_turn_{cat}.json"))}
+    for run in sorted(os.listdir(runs)):
+        for model in sorted(os.listdir(os.path.join(runs, run, "result"))):
+            results = load(os.path.join(runs, run, "result", model, "multi_turn", f"BFCL_v4_multi_turn_{cat}_result.json"))
+            name = f"{model}_{run}"  # distinct instance names per run, as separate evaluations would have
+            t0 = time.process_time()
+            for r in results:
+                total += 1
+                res, gt = r["result"], gts[r["id"]]
+                if type(res) != list or len(res) != len(gt):
+                    continue
+                decoded = []
+                for turn in res:
+                    steps = []
+                    for step in turn:
+                        try:
+                            d = decode(step)
+                        except Exception:
+                            continue
+                        if len(d) == 0 or (len(d) == 1 and len(d[0]) == 0):
+                            continue
+                        steps.append(d)
+                    decoded.append(steps)
+                v = multi_turn_checker(decoded, gt, prompts[r["id"]], f"multi_turn_{cat}", name)
+                passing += v["valid"]
+            cpu += time.process_time() - t0
+print(f"official checker: {total} entries, {passing} passing, {cpu*1000:.0f} ms CPU, {cpu*1000/total:.3f} ms/entry")

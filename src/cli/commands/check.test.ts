@@ -1,0 +1,48 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
+import { memoryIo } from "../io.js";
+import { runCli } from "../program.js";
+
+describe("twinscore check (CLI)", () => {
+  it("re-scores one model folder of the real 2025-11-12-main run and reports full agreement as JSON", async () => {
+    const run = rolloutRunDir("2025-11-12-main");
+    const io = memoryIo();
+    const code = await runCli(
+      ["check", "--results", join(run, "result", "openai_gpt-oss-20b"), "--bfcl-data", bfclDataDir(), "--scores", join(run, "score"), "--format", "json"],
+      io,
+    );
+    expect(io.err.join("")).toBe("");
+    expect(code).toBe(0);
+    const out = JSON.parse(io.out.join("")) as { files: { category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] } }[] };
+    expect(out.files.map((f) => [f.category, f.entries, f.correct])).toEqual([
+      ["base", 200, 95],
+      ["miss_func", 200, 82],
+      ["miss_param", 200, 83],
+    ]);
+    for (const f of out.files) expect([f.agreement.verdictAgree, f.agreement.messageAgree, f.agreement.disagreeingIds]).toEqual([200, 200, []]);
+  });
+
+  it("prints a table without --scores", async () => {
+    const run = rolloutRunDir("2025-11-12-harmony-fixes");
+    const io = memoryIo();
+    const code = await runCli(["check", "--results", join(run, "result", "openai_gpt-oss-120b"), "--bfcl-data", bfclDataDir()], io);
+    expect(code).toBe(0);
+    const lines = io.out.join("").trim().split("\n");
+    expect(lines[0].split(/\s+/)).toEqual(["model", "category", "entries", "correct", "accuracy"]);
+    expect(lines).toHaveLength(5);
+  });
+
+  it("rejects a missing results folder with one line and exit code 2", async () => {
+    const io = memoryIo();
+    const code = await runCli(["check", "--results", "/nonexistent/results", "--bfcl-data", bfclDataDir()], io);
+    expect(code).toBe(2);
+    expect(io.err.join("").trim().split("\n")).toEqual(["/nonexistent/results: error: results directory not found [results-missing]"]);
+  });
+
+  it("explains its columns in --help", async () => {
+    const io = memoryIo();
+    await runCli(["check", "--help"], io);
+    expect(io.out.join("") + io.err.join("")).toContain("verdict_agree  = entries whose pass/fail equals the stored score file's");
+  });
+});
