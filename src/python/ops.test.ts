@@ -177,3 +177,13 @@ describe("equality and membership follow Python", () => {
     ]);
   });
 });
+
+describe("huge values fail fast instead of exhausting the process", () => {
+  test("repetition and powers beyond the limits raise MemoryError (CPython would try to allocate them)", () => {
+    expect(() => pyMul([0n], 10n ** 9n)).toThrow(/MemoryError/);
+    expect(() => pyMul("ab", 10n ** 12n)).toThrow(/MemoryError/);
+    expect(() => pyPow(10n, 10n ** 10n)).toThrow(/MemoryError/);
+    expect(() => pyMul("a", 2n ** 64n)).toThrow("cannot fit 'int' into an index-sized integer");
+    expect((pyPow(10n, 100000n) as bigint).toString().length).toBe(100001);
+  });
+});

@@ -267,13 +267,15 @@ function floatPair(a: PyValue, b: PyValue): [number, number] | undefined {
 
 /** Largest repetition count CPython accepts before `cannot fit 'int' into an index-sized integer`. */
 const SSIZE_MAX = (1n << 63n) - 1n;
-/** A sequence result longer than this is reported as MemoryError instead of being built. */
-export const MAX_SEQUENCE_LENGTH = 1 << 27;
+/** A repeated str longer than this many UTF-16 units is reported as MemoryError instead of being built (V8 strings stop near 2^29). */
+export const MAX_STRING_LENGTH = 1 << 28;
+/** A repeated list/tuple longer than this is reported as MemoryError instead of exhausting the process. */
+export const MAX_SEQUENCE_LENGTH = 1 << 24;
 
-function repeatCount(n: bigint, unitLength: number): number {
+function repeatCount(n: bigint, unitLength: number, limit: number): number {
   if (n > SSIZE_MAX || n < -SSIZE_MAX - 1n) throw new PyException("OverflowError", "cannot fit 'int' into an index-sized integer");
   if (n <= 0n || unitLength === 0) return 0;
-  if (n * BigInt(unitLength) > BigInt(MAX_SEQUENCE_LENGTH)) throw new PyException("MemoryError", "");
+  if (n * BigInt(unitLength) > BigInt(limit)) throw new PyException("MemoryError", "");
   return Number(n);
 }
 
@@ -324,9 +326,9 @@ export function pyMul(a: PyValue, b: PyValue): PyValue {
     if (n === undefined) {
       throw new PyException("TypeError", `can't multiply sequence by non-int of type '${pyTypeName(count!)}'`);
     }
-    if (typeof seq === "string") return seq.repeat(repeatCount(n, seq.length));
+    if (typeof seq === "string") return seq.repeat(repeatCount(n, seq.length, MAX_STRING_LENGTH));
     const items = Array.isArray(seq) ? seq : (seq as PyTuple).items;
-    const times = repeatCount(n, items.length);
+    const times = repeatCount(n, items.length, MAX_SEQUENCE_LENGTH);
     const out: PyValue[] = [];
     for (let i = 0; i < times; i++) out.push(...items);
     return Array.isArray(seq) ? out : new PyTuple(out);
