@@ -307,6 +307,8 @@ dates = ["2024-01-05", "2024-1-5", "2024-02-30", "2023-02-29", "2024-02-29", "20
 stp = [{"text": d, "format": "%Y-%m-%d", **outcome(lambda d=d: datetime.datetime.strptime(d, "%Y-%m-%d").strftime("%Y-%m-%d %H:%M:%S"))} for d in dates]
 for d in ["2024-09-02 05:40:15", "2024-9-2 5:4:1", "2024-09-02 24:00:00", "2024-09-02  05:40:15", "2024-09-02 05:40:60"]:
     stp.append({"text": d, "format": "%Y-%m-%d %H:%M:%S", **outcome(lambda d=d: datetime.datetime.strptime(d, "%Y-%m-%d %H:%M:%S").strftime("%Y-%m-%d %H:%M:%S"))})
+for v in [None, 20240105, 1.5, ["2024-01-05"]]:
+    stp.append({"text": enc(v), "format": "%Y-%m-%d", **outcome(lambda v=v: datetime.datetime.strptime(v, "%Y-%m-%d").strftime("%Y-%m-%d"))})
 write("strptime", stp)
 
 # ----------------------------------------------------------------------------------- mpmath logarithm

@@ -200,7 +200,8 @@ function compileFormat(format: string): RegExp {
  */
 export function pyStrptime(text: PyValue, format: string): PyDatetime {
   if (typeof text !== "string") {
-    const t = text === null ? "NoneType" : typeof text === "bigint" ? "int" : typeof text === "number" ? "float" : typeof text === "boolean" ? "bool" : Array.isArray(text) ? "list" : (text as { pyTypeName?: string }).pyTypeName ?? "object";
+    // CPython's argument check spells None as "None", every other type by its name
+    const t = text === null ? "None" : typeof text === "bigint" ? "int" : typeof text === "number" ? "float" : typeof text === "boolean" ? "bool" : Array.isArray(text) ? "list" : (text as { pyTypeName?: string }).pyTypeName ?? "object";
     throw new PyException("TypeError", `strptime() argument 1 must be str, not ${t}`);
   }
   const re = compileFormat(format);
