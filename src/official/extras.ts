@@ -6,7 +6,7 @@
  * `verify` and the report never disagree.
  */
 import type { PairRecord } from "../decision/types.js";
-import { bootstrapIntervals, clusterTotals, type BootstrapOptions, type Interval } from "../stats/index.js";
+import { bootstrapIntervals, clusterOrder, clusterTotals, rankOneFrequencies, type BootstrapOptions, type Interval } from "../stats/index.js";
 import type { Metrics } from "./metrics.js";
 
 /** The decision interval of one model's records (null when resamples = 0 or no pair). */
@@ -14,6 +14,17 @@ export function decisionInterval(records: readonly PairRecord[], bootstrap: Boot
   if (bootstrap.resamples === 0 || records.length === 0) return null;
   const totals = clusterTotals(records.map((r) => ({ cluster: r.baseId, act: r.actedOnBase, hold: r.heldBack })));
   return bootstrapIntervals(totals, bootstrap).decision;
+}
+
+/**
+ * Rank-1 frequencies (% of resamples in which each model has the highest decision) of
+ * models scored on the same pairs, from one shared stream; null when resamples = 0.
+ */
+export function rankOneOf(models: readonly (readonly PairRecord[])[], bootstrap: BootstrapOptions): number[] | null {
+  if (bootstrap.resamples === 0 || models.some((rs) => rs.length === 0)) return null;
+  const outcomes = models.map((rs) => rs.map((r) => ({ cluster: r.baseId, act: r.actedOnBase, hold: r.heldBack })));
+  const keys = clusterOrder(outcomes.flat());
+  return rankOneFrequencies(outcomes.map((o) => clusterTotals(o, keys)), bootstrap);
 }
 
 /** `[79.7, 86.5]`: one decimal, as the paper prints Table 1. */

@@ -26,6 +26,9 @@ describe("twinscore score: interval, --scores, --sensitivity (issue 4 additions)
     const j = JSON.parse((await run(["score", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--format", "json"])).out);
     expect(j.models[0].ci95.map((x: number) => x.toFixed(4))).toEqual(["79.7235", "86.4869"]);
     expect(j.bootstrap).toEqual({ resamples: 10000, seed: 20260612 });
+    expect(j.models[0].rank1).toBeNull(); // one model: no ranking
+    const both = JSON.parse((await run(["score", "--results", join(main, "result"), "--format", "json"])).out);
+    expect(both.models.map((m: { rank1: number }) => m.rank1.toFixed(2))).toEqual(["74.05", "25.95"]);
     const off = await run(["score", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--format", "csv"]);
     expect(off.out.split("\n")[0]).not.toContain("95% CI");
     const seeded = JSON.parse((await run(["score", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--seed", "1", "--format", "json"])).out);

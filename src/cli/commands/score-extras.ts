@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { ModelRun } from "../../io/results.js";
 import { loadRunInputs } from "../../io/scores-run.js";
-import { companionColumns, companionRows, decisionInterval, formatInterval, sensitivityReadings, sensitivityRows, spearmanLine, type CompanionRow, type SensitivityRow } from "../../official/extras.js";
+import { companionColumns, companionRows, decisionInterval, rankOneOf, formatInterval, sensitivityReadings, sensitivityRows, spearmanLine, type CompanionRow, type SensitivityRow } from "../../official/extras.js";
 import { computeRunMetrics, type Metrics } from "../../official/metrics.js";
 import type { Manifest } from "../../pairs/types.js";
 import { renderProblemLine } from "../../messages/index.js";
@@ -56,14 +56,22 @@ export function bootstrapOf(opts: ScoreExtrasOptions): BootstrapOptions | string
   return { resamples, seed };
 }
 
-/** The interval of every scored model, formatted, by model. */
-export function intervalsByModel(runs: readonly ModelRun[], bootstrap: BootstrapOptions): Map<string, { interval: readonly [number, number] | null; text: string }> {
-  const out = new Map<string, { interval: readonly [number, number] | null; text: string }>();
-  for (const run of runs) {
-    if (run.score === null) continue;
-    const interval = decisionInterval(run.score.records, bootstrap);
-    out.set(run.model, { interval, text: formatInterval(interval) });
-  }
+/** A model's interval (formatted too) and its rank-1 frequency among the scored models (one shared stream; null with fewer than two models). */
+export interface ModelInterval {
+  readonly interval: readonly [number, number] | null;
+  readonly text: string;
+  readonly rank1: number | null;
+}
+
+/** The interval and rank-1 frequency of every scored model, by model (listed order breaks rank-1 ties). */
+export function intervalsByModel(runs: readonly ModelRun[], bootstrap: BootstrapOptions): Map<string, ModelInterval> {
+  const scored = runs.filter((r) => r.score !== null);
+  const rank1 = scored.length >= 2 ? rankOneOf(scored.map((r) => r.score!.records), bootstrap) : null;
+  const out = new Map<string, ModelInterval>();
+  scored.forEach((run, i) => {
+    const interval = decisionInterval(run.score!.records, bootstrap);
+    out.set(run.model, { interval, text: formatInterval(interval), rank1: rank1 === null ? null : rank1[i] });
+  });
   return out;
 }
 
@@ -114,6 +122,10 @@ export function extrasText(metrics: Metrics, models: readonly string[], opts: Sc
   if (opts.sensitivity) {
     if (format === "table") parts.push("\nSensitivity of the table (Appendix F):\n");
     parts.push(renderRows(sensitivityRows(metrics, models), sensitivityCols, format));
+    const rank1 = models.map((m) => [m, metrics.get(`rank1.C.${m}`)] as const).filter(([, v]) => typeof v === "number");
+    if (format === "table" && models.length >= 2 && rank1.length === models.length) {
+      parts.push(`Rank 1 on decision (share of ${String(metrics.get("bootstrap.B"))} resamples, one shared stream): ${rank1.map(([m, v]) => `${m} ${(v as number).toFixed(1)}%`).join(", ")}\n`);
+    }
   }
   return parts.join("");
 }

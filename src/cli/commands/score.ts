@@ -156,7 +156,7 @@ export async function scoreAndPrint(
     case "json":
       {
         const doc = jsonDocument(outcome.runs, options, outcome.pairsSelected, problems);
-        const models = doc.models.map((m) => ({ ...m, ci95: intervals.get(m.model)?.interval ?? null }));
+        const models = doc.models.map((m) => ({ ...m, ci95: intervals.get(m.model)?.interval ?? null, rank1: intervals.get(m.model)?.rank1 ?? null }));
         const more = extras ? extrasJson(extras, scored.map((r) => r.model), opts) : {};
         io.stdout(renderJson({ ...doc, bootstrap, models, ...more }));
       }
