@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { floatRepr, intRepr, pyRepr, pyStr, strRepr } from "./repr.js";
 import { decodeTagged, type TaggedValue } from "./test-vectors.js";
-import { PyTuple } from "./containers.js";
+import { PyDict, PyTuple } from "./containers.js";
+import type { PyValue } from "./value.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;
 
@@ -63,5 +64,16 @@ describe("printability follows CPython 3.12's Unicode 15.0, not Node's newer ICU
     expect(strRepr("\u{1FAE9}")).toBe("'\\U0001fae9'");
     expect(strRepr("\u{31350}")).toBe("'\u{31350}'");
     expect(strRepr("\u0378")).toBe("'\\u0378'");
+  });
+});
+
+describe("self-referencing containers", () => {
+  test("print as [...] and {...} like CPython", () => {
+    const a: PyValue[] = [1n];
+    a.push(a);
+    expect(pyRepr(a)).toBe("[1, [...]]");
+    const d = new PyDict([["k", 1n]]);
+    d.set("self", d);
+    expect(pyRepr(d)).toBe("{'k': 1, 'self': {...}}");
   });
 });

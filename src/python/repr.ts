@@ -98,15 +98,27 @@ export function pyRepr(v: PyValue): string {
     case "string":
       return strRepr(v);
   }
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if (Array.isArray(v) || v instanceof PyDict) {
+    // a container that (indirectly) holds itself prints as [...] / {...}, as reprlib-guarded CPython does
+    if (inProgress.has(v)) return Array.isArray(v) ? "[...]" : "{...}";
+    inProgress.add(v);
+    try {
+      if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+      return `{${v.entries().map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
+    } finally {
+      inProgress.delete(v);
+    }
+  }
   if (v instanceof PyTuple) {
     if (v.items.length === 1) return `(${pyRepr(v.items[0])},)`;
     return `(${v.items.map(pyRepr).join(", ")})`;
   }
-  if (v instanceof PyDict) return `{${v.entries().map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
   if (v instanceof PySet) return v.size === 0 ? "set()" : `{${cpythonSetOrder(v.values()).map(pyRepr).join(", ")}}`;
   return v.pyRepr();
 }
+
+/** Lists and dicts whose repr is being built (self-reference guard). */
+const inProgress = new Set<object>();
 
 /** `str(x)`: the text itself for str, the object's `__str__` where it has one, else `repr`. */
 export function pyStr(v: PyValue): string {
