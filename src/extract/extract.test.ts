@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { extractTurn, listCallNames } from "./extract.js";
+import { extractTurn, listCallNames, stripToolCodeFence } from "./extract.js";
 import { decodePythonText } from "./python-text.js";
 import type { ArgValue, ExtractedCall, TurnExtraction } from "./types.js";
 import { floatBits } from "../python/testing/pydump.js";
@@ -333,6 +333,22 @@ describe("extractTurn on the other shapes", () => {
     expect(x.decodeFailures).toBe(1);
     expect(x.calls.map((c) => [c.name, c.stepDecodeFailed])).toEqual([["cd", true], ["mv", true]]);
     expect(extractTurn(["```\nNo call needed here.\n```"], tools)).toMatchObject({ calls: [], decodeFailures: 0 });
+  });
+
+  it("reads a text step that is JSON call objects (JSON-text handlers such as llama-3.1)", () => {
+    const x = extractTurn(['{"name": "cd", "parameters": {"folder": "x"}}', '[{"name": "ls", "arguments": {}}, {"name": "nope", "arguments": "{}"}]'], tools);
+    expect(x.calls.map((c) => [c.name, c.shape, c.step, c.keywords])).toEqual([
+      ["cd", "json-text", 0, [["folder", "x"]]],
+      ["ls", "json-text", 1, []],
+    ]);
+    expect(x).toMatchObject({ offListNames: ["nope"], decodeFailures: 0 });
+    expect(extractTurn(['{"answer": 42}'], tools)).toMatchObject({ calls: [], decodeFailures: 0, text: ['{"answer": 42}'] });
+  });
+
+  it("lets a pre-processing hook strip Gemini's ```tool_code fence before the Python reader", () => {
+    const text = "```tool_code\n[cd(folder='x')]\n```";
+    const x = extractTurn([text], tools, { preprocessText: stripToolCodeFence });
+    expect(x).toMatchObject({ decodeFailures: 0, calls: [{ name: "cd", keywords: [["folder", "x"]], shape: "python-text" }] });
   });
 
   it("keeps a decodable call of an off-list name aside (print is not a tool)", () => {

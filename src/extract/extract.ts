@@ -9,7 +9,8 @@
  *   (OpenAI-style) or `{name: {…args}}` (Claude/Gemini), or one such object bare;
  *   `[]` is an empty step (no call);
  * - text: a string (or null) — `<tool_call>{"name": …, "arguments": …}</tool_call>` blocks
- *   inside it, else Python-call text read like BFCL's prompting decoder, else prose.
+ *   inside it, else Python-call text read like BFCL's prompting decoder, else a JSON call
+ *   object or list (JSON-text handlers), else prose.
  *
  * Decode failures follow BFCL: bad argument JSON, arguments that are not an object, an
  * entry that is not an object, a tool-call block that is not a call object, and
@@ -32,6 +33,18 @@ export interface ExtractOptions {
   readonly toolCallTags?: boolean;
   /** Read Python-call text in text steps, as BFCL's prompting decoder does (default true). */
   readonly pythonText?: boolean;
+  /**
+   * Rewrite a text step before the Python-call reader sees it — the hook for handlers that
+   * pre-process text and then use the same AST path (e.g. `stripToolCodeFence` for Gemini
+   * prompting). Default: none.
+   */
+  readonly preprocessText?: (text: string) => string;
+}
+
+/** Gemini prompting's pre-processing: drop a ```` ```tool_code ```` (or any ```` ```lang ````) fence around the text. */
+export function stripToolCodeFence(text: string): string {
+  const inner = fencedCode(text);
+  return inner === null ? text : inner;
 }
 
 const NO_POSITIONAL: readonly ArgValue[] = Object.freeze([]);
@@ -178,12 +191,14 @@ function readText(b: TurnBuilder, text: string, i: number, options: ExtractOptio
     if (text.trim() !== "") b.text.push(text);
     return;
   }
+  if (options.preprocessText) text = options.preprocessText(text);
   if (bfclPromptingSource(text) === "[]") return; // empty text or an empty call list: no call
   const decoded = decodePythonText(text);
   if (decoded.failure === null) {
     for (const c of decoded.calls) b.add({ name: c.name, positional: c.positional, keywords: c.keywords, shape: "python-text", step: i });
     return;
   }
+  if (decoded.calls.length === 0 && readJsonText(b, text, i)) return;
   let calls = decoded.calls;
   if (calls.length === 0) {
     // BFCL's default decoder fails on a fenced block (```python …```); the calls inside
@@ -213,6 +228,24 @@ function fencedCode(text: string): string | null {
   if (text.charCodeAt(p) === 10 || text.charCodeAt(p) === 13) start = p;
   const close = text.indexOf("```", start);
   return text.slice(start, close === -1 ? text.length : close);
+}
+
+/**
+ * A text step that is itself JSON call objects — `{"name": …, "parameters"|"arguments": …}`
+ * or a list of them — as BFCL's JSON-text handlers (llama-3.1, salesforce, hammer, …)
+ * `json.loads` it. Returns false (nothing recorded) when the text is not such JSON, so
+ * the Python-call reading decides.
+ */
+function readJsonText(b: TurnBuilder, text: string, i: number): boolean {
+  const t = text.trim();
+  const c = t.charCodeAt(0);
+  if (c !== 0x7b && c !== 0x5b) return false;
+  const parsed = loadsJson(t);
+  if (!parsed.ok) return false;
+  const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  if (items.length === 0 || !items.every((x) => isJsonObject(x) && typeof x["name"] === "string")) return false;
+  for (const item of items) readCallObject(b, item as { [key: string]: ArgValue }, i, "json-text");
+  return true;
 }
 
 /**
@@ -254,21 +287,26 @@ function readToolCallBlock(b: TurnBuilder, body: string, i: number, unterminated
       b.fail(i, "tool-call-tag", "tool call is not an object with a string \"name\"");
       continue;
     }
-    const name = item["name"];
-    let args: ArgValue | undefined = item["arguments"] ?? item["parameters"];
-    if (args === undefined || args === null) args = {};
-    if (typeof args === "string") {
-      const inner = loadsJson(args);
-      if (!inner.ok) {
-        b.fail(i, "tool-call-tag", inner.message, name);
-        continue;
-      }
-      args = inner.value;
-    }
-    if (!isJsonObject(args)) {
-      b.fail(i, "tool-call-tag", `'${pyTypeNameOfJson(args)}' object has no attribute 'items'`, name);
-      continue;
-    }
-    b.add(new JsonArgsCall(name, args, "tool-call-tag", i));
+    readCallObject(b, item, i, "tool-call-tag");
   }
+}
+
+/** One `{"name", "arguments"|"parameters"}` object: arguments may be a JSON string; missing means none. */
+function readCallObject(b: TurnBuilder, item: { [key: string]: ArgValue }, i: number, shape: CallShape): void {
+  const name = item["name"] as string;
+  let args: ArgValue | undefined = item["arguments"] ?? item["parameters"];
+  if (args === undefined || args === null) args = {};
+  if (typeof args === "string") {
+    const inner = loadsJson(args);
+    if (!inner.ok) {
+      b.fail(i, shape, inner.message, name);
+      return;
+    }
+    args = inner.value;
+  }
+  if (!isJsonObject(args)) {
+    b.fail(i, shape, `'${pyTypeNameOfJson(args)}' object has no attribute 'items'`, name);
+    return;
+  }
+  b.add(new JsonArgsCall(name, args, shape, i));
 }

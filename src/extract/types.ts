@@ -7,8 +7,8 @@
 /** A JSON-like argument value: Python None is `null`, tuples become arrays. */
 export type ArgValue = null | boolean | number | string | ArgValue[] | { [key: string]: ArgValue };
 
-/** How the call was written in the recorded step. */
-export type CallShape = "fc-json-string" | "fc-object" | "tool-call-tag" | "python-text";
+/** How the call was written in the recorded step (`json-text`: a text step that is a JSON call object or list, as the llama-3.1-style handlers write). */
+export type CallShape = "fc-json-string" | "fc-object" | "tool-call-tag" | "json-text" | "python-text";
 
 /** One structurally parsed call. */
 export interface ExtractedCall {
