@@ -19,23 +19,38 @@ Sequences:
   model   the model's own calls from the stored gpt-oss rollouts (both stored runs,
           both models, base/miss_func/miss_param) (FC records
           {name: "<json args>"} rendered as name(k=repr(v),...) like BFCL does),
-          replayed step by step on a fresh instance per entry;
+          replayed step by step on a fresh instance per entry; only the sequences
+          that add coverage are stored (see below);
   errors  hand-written sequences that walk the error branches and wrong-typed arguments.
 
 Only calls to a public method of one of the four classes are executed, directly on the
 instance with ast.literal_eval'd arguments (no eval of model text); other calls are
 skipped because they cannot touch these classes' state.
 
-long_context cases: result and state strings longer than 300 characters are stored as
-"sha256:<hex>:<length>" so that BFCL's filler text is never committed. Each long_context
-entry starts from a pristine copy of long_context.py's constants (BFCL shares them
-process-wide; see the TS classes' notes).
+long_context cases run on a SYNTHETIC filler, never on BFCL's: the constants of
+src/simulator/classes/testdata/synthetic-long-context.py (our own made-up values, same
+names and shapes as BFCL's long_context.py; the shape is checked against the BFCL module
+at start) are swapped into BFCL's class modules in place of the names each module
+imported from long_context, so BFCL's own code runs its long_context branches on them
+and the TS tests can replay the same filler with no BFCL checkout. Each long_context
+case starts from a pristine copy of these constants (BFCL shares them process-wide;
+see the TS classes' notes).
+
+Model sequences are kept only when they add coverage: every call is traced
+(sys.settrace over the four class modules) and described by the line arcs it ran, the
+exception text it raised (quoted parts and numbers blanked), and the type shape of its
+arguments and result (int vs float, exponent floats, non-ASCII text, ...), plus the type
+shape of every public attribute after each turn. A model sequence is recorded when it
+shows a feature that the gt and errors sequences and the model sequences kept before it
+did not; the others add no coverage and are dropped (counts printed and stored in the
+file as modelSequences).
 
 Determinism: re-executes itself with TZ=UTC and PYTHONHASHSEED=0 (set iteration order
 shows up in two error messages) and pins datetime.today() for
 verify_traveler_information to TODAY below.
 
-Usage: tools/gen-class-vectors.py [--bfcl-root DIR] [--shared DIR] [--out DIR]
+Usage: tools/gen-class-vectors.py [--bfcl-root DIR] [--shared DIR] [--out DIR] [--filler FILE]
+  (--bfcl-root: a BFCL source checkout, e.g. /work/gorilla-src/berkeley-function-call-leaderboard)
 """
 import argparse
 import ast
@@ -45,6 +60,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import sys
 
 if os.environ.get("TZ") != "UTC" or os.environ.get("PYTHONHASHSEED") != "0":
@@ -70,7 +86,6 @@ FILE_NAMES = {
     "VehicleControlAPI": "vehicle-control",
 }
 CATEGORIES = ["base", "miss_func", "miss_param", "long_context"]
-HASH_OVER = 300
 
 
 def parse_args():
@@ -79,6 +94,7 @@ def parse_args():
     p.add_argument("--bfcl-root", default="/work/gorilla-src/berkeley-function-call-leaderboard")
     p.add_argument("--shared", default=os.path.join(here, "..", "..", "shared"))
     p.add_argument("--out", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata"))
+    p.add_argument("--filler", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata", "synthetic-long-context.py"))
     return p.parse_args()
 
 
@@ -89,7 +105,45 @@ import importlib  # noqa: E402
 
 long_context_module = importlib.import_module(PKG + ".long_context")
 modules = {c: importlib.import_module(PKG + "." + m) for c, m in MODULES.items()}
-PRISTINE_FILLER = {n: copy.deepcopy(getattr(long_context_module, n)) for n in dir(long_context_module) if n.isupper()}
+CLASS_FILES = {os.path.realpath(m.__file__) for m in modules.values()}
+
+
+def read_filler(path):
+    """NAME -> value of every top-level `NAME = <literal>` in the synthetic filler module."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    out = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            sys.exit("%s:%d: expected NAME = <literal>" % (path, node.lineno))
+        out[node.targets[0].id] = ast.literal_eval(node.value)
+    return out
+
+
+def shape(value, depth=0):
+    """Type shape of a filler constant: containers by element shapes; record dicts (below the top) by their field names."""
+    if isinstance(value, list):
+        return ("list", frozenset(shape(v, depth + 1) for v in value))
+    if isinstance(value, dict):
+        keys = frozenset(value) if depth > 0 else frozenset(type(k).__name__ for k in value)
+        return ("dict", keys, frozenset(shape(v, depth + 1) for v in value.values()))
+    return type(value).__name__
+
+
+SYNTHETIC = read_filler(ARGS.filler)
+BFCL_NAMES = [n for n in dir(long_context_module) if n.isupper()]
+if sorted(SYNTHETIC) != sorted(BFCL_NAMES):
+    sys.exit("%s: names differ from BFCL's long_context.py: %s" % (ARGS.filler, sorted(set(SYNTHETIC) ^ set(BFCL_NAMES))))
+for _name in BFCL_NAMES:
+    if shape(SYNTHETIC[_name]) != shape(getattr(long_context_module, _name)):
+        sys.exit("%s: %s does not have the shape of BFCL's constant" % (ARGS.filler, _name))
+# One shared object per name, bound in long_context and in every class module that imported it.
+for _name, _value in SYNTHETIC.items():
+    _shared = copy.deepcopy(_value)
+    for _mod in [long_context_module, *modules.values()]:
+        if hasattr(_mod, _name):
+            setattr(_mod, _name, _shared)
+PRISTINE_FILLER = SYNTHETIC
 
 
 class FixedToday(dt.datetime):
@@ -140,12 +194,6 @@ def state_digest(state):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def squash(s, long_context):
-    if long_context and len(s) > HASH_OVER:
-        return "sha256:%s:%d" % (hashlib.sha256(s.encode("utf-8")).hexdigest(), len(s))
-    return s
-
-
 def parse_call(text):
     """name, positional args, keyword args of a literal call string; None if not one."""
     try:
@@ -166,13 +214,73 @@ def parse_call(text):
     return node.func.id, args, kwargs
 
 
+# Coverage features of the calls run while this is a set (see the module docstring).
+FEATURES = None
+
+
+def value_shape(v, depth=0):
+    """Type shape of an argument or result; value classes that format differently count apart."""
+    if isinstance(v, bool) or v is None:
+        return type(v).__name__
+    if isinstance(v, int):
+        return "int" if abs(v) < 2**53 else "int:big"
+    if isinstance(v, float):
+        r = repr(v)
+        return "float:" + ("special" if r in ("inf", "-inf", "nan") else "e" if "e" in r else "integral" if v.is_integer() else "plain")
+    if isinstance(v, str):
+        return "str:non-ascii" if any(ord(c) > 127 for c in v) else "str:empty" if v == "" else "str"
+    if depth >= 3:
+        return type(v).__name__
+    if isinstance(v, (list, tuple, set)):
+        return (type(v).__name__, frozenset(value_shape(x, depth + 1) for x in v))
+    if isinstance(v, dict):
+        keys = frozenset(k for k in v if isinstance(k, str)) if depth == 0 else frozenset(value_shape(k, depth + 1) for k in v)
+        return ("dict", keys, frozenset(value_shape(x, depth + 1) for x in v.values()))
+    return type(v).__name__
+
+
+def traced(fn, arcs):
+    """fn() with the line arcs it runs in the four class modules added to `arcs`."""
+
+    def global_trace(frame, event, arg):
+        code = frame.f_code
+        if code.co_filename not in CLASS_FILES:
+            return None
+        last = [-code.co_firstlineno]
+
+        def local(frame, event, arg):
+            if event == "line":
+                arcs.add((code.co_filename, last[0], frame.f_lineno))
+                last[0] = frame.f_lineno
+            elif event == "return":
+                arcs.add((code.co_filename, last[0], -code.co_firstlineno))
+            return local
+
+        return local
+
+    sys.settrace(global_trace)
+    try:
+        return fn()
+    finally:
+        sys.settrace(None)
+
+
 def run_call(inst, text):
     parsed = parse_call(text)
     name, args, kwargs = parsed
+    arcs = set()
     try:
-        return render(getattr(inst, name)(*args, **kwargs))
+        result = traced(lambda: getattr(inst, name)(*args, **kwargs), arcs)
+        rendered = render(result)
+        outcome = ("result", name, value_shape(result))
     except Exception as e:  # noqa: BLE001 - BFCL catches everything
-        return "Error during execution: %s" % (e,)
+        rendered = "Error during execution: %s" % (e,)
+        outcome = ("raised", name, type(e).__name__, re.sub(r"'[^']*'|\d+(\.\d+)?", "_", str(e)))
+    if FEATURES is not None:
+        FEATURES.update(("arc",) + a for a in arcs)
+        FEATURES.add(outcome)
+        FEATURES.add(("args", name, tuple(value_shape(a) for a in args), tuple(sorted((k, str(value_shape(v))) for k, v in kwargs.items()))))
+    return rendered
 
 
 def method_names(cls_name):
@@ -196,10 +304,12 @@ def replay(cls_name, config, turns, long_context, keep_calls):
     initial = public_state(inst)
     previous = dict(initial)
     for calls in turns:
-        results = [squash(run_call(inst, text), long_context) for text in calls]
+        results = [run_call(inst, text) for text in calls]
         state = public_state(inst)
+        if FEATURES is not None:
+            FEATURES.update(("state", k, value_shape(v)) for k, v in vars(inst).items() if not k.startswith("_"))
         # only the attributes whose repr changed since the previous turn (or since loading)
-        delta = {k: squash(v, long_context) for k, v in state if previous.get(k) != v}
+        delta = {k: v for k, v in state if previous.get(k) != v}
         previous = dict(state)
         turn = {"results": results, "state": delta}
         if keep_calls:
@@ -264,8 +374,11 @@ def fc_step_calls(step):
     return out
 
 
-def model_cases(cls_name):
+def model_cases(cls_name, seen):
+    """Model sequences that add a coverage feature not in `seen` (updated); also returns how many were considered."""
+    global FEATURES
     cases = []
+    considered = 0
     root = os.path.join(ARGS.shared, "rollouts", "gpt-oss")
     for path in sorted(glob.glob(os.path.join(root, "*", "result", "*", "multi_turn", "BFCL_v4_multi_turn_*_result.json"))):
         run = path.split(os.sep)[-5]
@@ -285,10 +398,20 @@ def model_cases(cls_name):
             if not any(turns):
                 continue
             config = e["initial_config"].get(cls_name, {})
+            considered += 1
+            FEATURES = set()
+            try:
+                record = recorded(replay(cls_name, config, turns, False, False))
+                new = FEATURES - seen
+            finally:
+                FEATURES = None
+            if not new:
+                continue
+            seen |= new
             cases.append({"name": "model %s %s %s" % (run, model, e["id"]),
                           "source": {"kind": "model", "run": run, "model": model, "category": cat, "entry": e["id"]},
-                          "longContext": False, **recorded(replay(cls_name, config, turns, False, False))})
-    return cases
+                          "longContext": False, **record})
+    return cases, considered
 
 
 def error_cases(cls_name):
@@ -309,18 +432,32 @@ def error_cases(cls_name):
 def main():
     os.makedirs(ARGS.out, exist_ok=True)
     for cls_name in CLASSES:
-        cases = gt_cases(cls_name) + error_cases(cls_name) + model_cases(cls_name)
+        global FEATURES
+        FEATURES = set()
+        try:
+            fixed = gt_cases(cls_name) + error_cases(cls_name)
+            seen = FEATURES
+        finally:
+            FEATURES = None
+        fixed_features = len(seen)
+        fixed_arcs = sum(1 for f in seen if f[0] == "arc")
+        model, considered = model_cases(cls_name, seen)
+        cases = fixed + model
         probe = new_instance(cls_name, {}, False)
-        doc = {"class": cls_name, "today": list(TODAY), "hashOver": HASH_OVER,
+        doc = {"class": cls_name, "today": list(TODAY),
                "attributes": [k for k, _ in public_state(probe)],
-               "generator": "tools/gen-class-vectors.py", "cases": cases}
+               "generator": "tools/gen-class-vectors.py",
+               "filler": "src/simulator/classes/testdata/synthetic-long-context.py",
+               "modelSequences": {"considered": considered, "kept": len(model)},
+               "cases": cases}
         out = os.path.join(ARGS.out, FILE_NAMES[cls_name] + ".vectors.json")
         with open(out + ".tmp", "w", encoding="utf-8") as f:
             json.dump(doc, f, ensure_ascii=False, separators=(",", ":"))
             f.write("\n")
         os.replace(out + ".tmp", out)
         calls = sum(len(t["results"]) for c in cases for t in c["turns"])
-        print("%s: %d cases, %d calls -> %s" % (cls_name, len(cases), calls, out))
+        print("%s: %d cases (model sequences: %d of %d kept), %d calls, coverage features %d (%d arcs) from gt+errors, %d (%d arcs) with model -> %s"
+              % (cls_name, len(cases), len(model), considered, calls, fixed_features, fixed_arcs, len(seen), sum(1 for f in seen if f[0] == "arc"), out))
 
 
 main()

@@ -3,8 +3,11 @@
  * and reports every difference. The vectors hold only what BFCL's Python produced (result
  * strings, per-turn attribute reprs, digests); the calls of ground-truth and model cases
  * are rebuilt here from the shared BFCL data and rollouts with the same filter the
- * generator used, so no BFCL text is committed. Pure: file contents come in through
- * `VectorIo`, so the class tests (and anyone else) can drive it.
+ * generator used, so no BFCL text is committed. long_context cases were recorded on the
+ * synthetic filler `testdata/synthetic-long-context.py` (our own values, BFCL's names and
+ * shapes), which the tests parse with `parseLongContextModule` — no BFCL checkout needed.
+ * Pure: file contents come in through `VectorIo`, so the class tests (and anyone else)
+ * can drive it.
  */
 import { createHash } from "node:crypto";
 import type { PyExpr } from "../../python/ast.js";
@@ -13,6 +16,7 @@ import { PyException } from "../../python/exception.js";
 import { jsonLoadsOrThrow } from "../../python/json.js";
 import { evalLiteral } from "../../python/literal-eval.js";
 import { parseExpression } from "../../python/parse.js";
+import { parseLongContextModule } from "../long-context.js";
 import { pyDeepCopy } from "../../python/copy.js";
 import { pyRepr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
@@ -26,7 +30,7 @@ import type { TodayClock } from "./class-support.js";
 export interface VectorIo {
   /** Text of a file under the shared data folder, e.g. `bfcl-v4/BFCL_v4_multi_turn_base.json`. */
   readShared(relativePath: string): string;
-  /** long_context.py's constants (read lazily, once), needed only by long_context cases. */
+  /** The synthetic long_context constants the vectors were recorded with (read lazily, once); needed only by long_context cases. */
   filler?: () => LongContextData;
 }
 
@@ -61,35 +65,12 @@ interface RecordedCase {
 interface VectorDoc {
   class: string;
   today: [number, number, number];
-  hashOver: number;
   attributes: string[];
   cases: RecordedCase[];
 }
 
-/** Python `len(s)` (code points). */
-function codePointLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d < 0xe000) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
-
 function sha256(s: string): string {
   return createHash("sha256").update(s, "utf8").digest("hex");
-}
-
-/** The generator's `squash`: long strings of long_context cases become `sha256:<hex>:<len>`. */
-function squash(s: string, longContext: boolean, over: number): string {
-  const n = codePointLength(s);
-  return longContext && n > over ? `sha256:${sha256(s)}:${n}` : s;
 }
 
 function short(s: string): string {
@@ -244,7 +225,7 @@ function replayCase(doc: VectorDoc, c: RecordedCase, make: MakeInstance, today: 
   const initial = stateReprs(inst);
   const digest = sha256(initial.map(([k, v]) => `${k}=${v}\n`).join(""));
   if (digest !== c.initialState) mismatches.push(`${c.name}: loaded state differs: ${short(initial.map(([k, v]) => `${k}=${v}`).join(" | "))}`);
-  const expected = new Map(initial.map(([k, v]) => [k, squash(v, c.longContext, doc.hashOver)] as const));
+  const expected = new Map(initial);
   if (turnsCalls.length !== c.turns.length) {
     mismatches.push(`${c.name}: rebuilt ${turnsCalls.length} turns, recorded ${c.turns.length}`);
     return { name: c.name, kind: src.kind, calls: 0, mismatches };
@@ -258,15 +239,14 @@ function replayCase(doc: VectorDoc, c: RecordedCase, make: MakeInstance, today: 
     }
     texts.forEach((text, ci) => {
       calls++;
-      const got = squash(runCall(inst, text), c.longContext, doc.hashOver);
+      const got = runCall(inst, text);
       if (got !== turn.results[ci]) mismatches.push(`${c.name} turn ${ti} call ${ci} ${short(text)}\n  expected ${short(turn.results[ci])}\n  got      ${short(got)}`);
     });
     for (const [k, v] of Object.entries(turn.state)) expected.set(k, v);
     const now = stateReprs(inst);
     const names = now.map(([k]) => k);
     if (names.join(",") !== doc.attributes.join(",")) mismatches.push(`${c.name} turn ${ti}: attributes ${names.join(",")}`);
-    for (const [k, v] of now) {
-      const got = squash(v, c.longContext, doc.hashOver);
+    for (const [k, got] of now) {
       if (got !== expected.get(k)) mismatches.push(`${c.name} turn ${ti} state ${k}\n  expected ${short(expected.get(k) ?? "(none)")}\n  got      ${short(got)}`);
     }
   });
@@ -283,4 +263,16 @@ export function summarize(outcomes: readonly CaseOutcome[], kind: CaseOutcome["k
     failedCases: failed.length,
     mismatches: failed.flatMap((o) => o.mismatches).slice(0, 20),
   };
+}
+
+/**
+ * The synthetic long_context filler (text of `testdata/synthetic-long-context.py`) as
+ * the classes take it, parsed by the project's own long_context reader so the tests go
+ * through the same path as `twinscore check`. Throws on a parse problem: a broken
+ * fixture is a test failure, not bad user input.
+ */
+export function parseSyntheticFiller(text: string, file: string): LongContextData {
+  const parsed = parseLongContextModule(text, file);
+  if (!parsed.ok) throw new Error(`cannot read ${file}: ${parsed.problems.map((q) => q.message).join("; ")}`);
+  return parsed.value;
 }

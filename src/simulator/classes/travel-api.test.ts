@@ -1,27 +1,21 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { join, resolve } from "node:path";
-import { longContextPathIn } from "../../io/long-context.js";
-import { projectRoot, sharedDir } from "../../testing/shared.js";
-import { parseLongContextModule } from "../long-context.js";
-import { replayVectorFile, runCall, summarize } from "./class-vectors.js";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sharedDir } from "../../testing/shared.js";
+import type { LongContextData } from "../types.js";
+import { parseSyntheticFiller, replayVectorFile, runCall, summarize } from "./class-vectors.js";
 import { newTravelApi } from "./travel-api.js";
 import { PythonProcess } from "./process.js";
 
-/** BFCL's long_context.py from the checkout beside the project (or BFCL_EVAL_DIR); the tests fail loudly without it. */
-function bfclFiller() {
-  const dir = process.env.BFCL_EVAL_DIR ?? resolve(projectRoot, "..", "gorilla-src", "berkeley-function-call-leaderboard");
-  const path = longContextPathIn(dir);
-  if (!path) throw new Error(`BFCL's long_context.py not found under ${dir} (set BFCL_EVAL_DIR)`);
-  // the executor helper's parseLongContextModule still trips on the space after `=`; feed it trimmed statements
-  const text = readFileSync(path, "utf8").replace(/^([A-Z_][A-Z0-9_]*)[ \t]*=[ \t]*/gm, "$1 = ").replace(/^([A-Z_][A-Z0-9_]*) = /gm, "$1 =");
-  const parsed = parseLongContextModule(text, path);
-  if (!parsed.ok) throw new Error(`cannot read ${path}: ${parsed.problems.map((q) => q.message).join("; ")}`);
-  return parsed.value;
-}
-let fillerCache: ReturnType<typeof bfclFiller> | undefined;
-const io = { readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"), filler: () => (fillerCache ??= bfclFiller()) };
+/** The synthetic long_context filler the vectors were recorded with (no BFCL checkout needed). */
+const fillerFile = new URL("./testdata/synthetic-long-context.py", import.meta.url);
+let fillerCache: LongContextData | undefined;
+const io = {
+  readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"),
+  filler: () => (fillerCache ??= parseSyntheticFiller(readFileSync(fillerFile, "utf8"), fileURLToPath(fillerFile))),
+};
 const outcomes = replayVectorFile(readFileSync(new URL("./testdata/travel-api.vectors.json", import.meta.url), "utf8"), (p, today) => newTravelApi(p, today), io);
 
 describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
@@ -35,10 +29,13 @@ describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
     expect(s.mismatches).toEqual([]);
     expect(s.calls).toBeGreaterThan(100);
   });
-  it("matches on gpt-oss's own calls (both stored runs, both models)", () => {
+  it("matches on the gpt-oss sequences that add coverage (14 of the 590 stored ones; e.g. 2025-11-12-harmony-fixes gpt-oss-120b multi_turn_base_156)", () => {
+    // the generator keeps a model sequence only when one of its calls runs a line arc, raises an error text or
+    // has an argument/result/state type shape that the ground-truth and error sequences did not
     const s = summarize(outcomes, "model");
     expect(s.mismatches).toEqual([]);
-    expect(s.cases).toBeGreaterThan(200);
+    expect(s.cases).toBe(14);
+    expect(outcomes.some((o) => o.name === "model 2025-11-12-harmony-fixes openai_gpt-oss-120b multi_turn_base_156" && o.calls > 0)).toBe(true);
   });
   it("draws tokens, cards and booking ids from Random(141053) in BFCL's order", () => {
     const t = newTravelApi(undefined, () => [2025, 11, 12]);
@@ -55,19 +52,20 @@ describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
     );
   });
   it("shares long_context extension cards between instances of one process, as BFCL's module-level dicts do", () => {
-    // Python: two long_context TravelAPIs, booking SFO->LAX economy (400.0 on an even-digit date) with
-    // card 1234567812345678 on the first leaves card_balance 4600.0 on the second.
+    // Python (BFCL's TravelAPI with the synthetic filler swapped in): two long_context instances, booking
+    // SFO->LAX economy (400.0 on an even-digit date) with card 4000111122223333 (2500.0) on the first
+    // leaves card_balance 2100.0 on the second.
     const process = new PythonProcess();
     const config = () => new PyDict([["access_token", "t"], ["token_expires_in", 1n]]);
     const a = newTravelApi(process, () => [2025, 11, 12]);
     const b = newTravelApi(process, () => [2025, 11, 12]);
     a.loadScenario(config(), true, io.filler());
     b.loadScenario(config(), true, io.filler());
-    expect(runCall(a, "book_flight(access_token='t', card_id='1234567812345678', travel_date='2024-11-15', travel_from='SFO', travel_to='LAX', travel_class='economy')")).toContain('"booking_status": true');
-    expect(runCall(b, "get_credit_card_balance(access_token='t', card_id='1234567812345678')")).toBe('{"card_balance": 4600.0}');
+    expect(runCall(a, "book_flight(access_token='t', card_id='4000111122223333', travel_date='2024-11-15', travel_from='SFO', travel_to='LAX', travel_class='economy')")).toContain('"booking_status": true');
+    expect(runCall(b, "get_credit_card_balance(access_token='t', card_id='4000111122223333')")).toBe('{"card_balance": 2100.0}');
     const other = newTravelApi(new PythonProcess(), () => [2025, 11, 12]);
     other.loadScenario(config(), true, io.filler());
-    expect(runCall(other, "get_credit_card_balance(access_token='t', card_id='1234567812345678')")).toBe('{"card_balance": 5000.0}');
+    expect(runCall(other, "get_credit_card_balance(access_token='t', card_id='4000111122223333')")).toBe('{"card_balance": 2500.0}');
   });
   it("takes today's date from the process clock when none is given", () => {
     const process = new PythonProcess();
