@@ -1,0 +1,51 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { selectPairs } from "../decision/score.js";
+import { defaultScoreOptions } from "../decision/types.js";
+import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
+import { loadManifest } from "./manifest.js";
+import { scoreModelFiles } from "./results-score.js";
+import { readWorkaroundData, workaroundForModel } from "./workaround-run.js";
+
+describe("workaround credit (Table F1) on the real gpt-oss runs", () => {
+  const manifest = loadManifest();
+  if (!manifest.ok) throw new Error(JSON.stringify(manifest.problems));
+  const pairs = selectPairs(manifest.value, defaultScoreOptions);
+  const data = readWorkaroundData(bfclDataDir());
+  if (!data.ok) throw new Error(JSON.stringify(data.problems));
+
+  for (const run of rolloutRuns) {
+    for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
+      it(`${run} ${model}: counts nest, strict accuracy equals the scorer's, credits only raise it`, () => {
+        const dir = join(rolloutRunDir(run), "result", model, "multi_turn");
+        const file = (c: string) => join(dir, `BFCL_v4_multi_turn_${c}_result.json`);
+        const scored = scoreModelFiles({ model, files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+        if (!scored.score) throw new Error(JSON.stringify(scored.problems));
+        const r = workaroundForModel(scored.score, pairs, file("miss_func"), data.value);
+        if (!r.ok) throw new Error(JSON.stringify(r.problems));
+        const s = r.value;
+        expect(s.pairs).toBe(223);
+        expect(s.missFuncPairs).toBe(116);
+        expect(s.attempts).toBe(scored.score.records.filter((x) => x.category === "miss_func" && x.actedOnMiss).length);
+        expect(s.aligned).toBeLessThanOrEqual(s.attempts);
+        expect(s.workarounds).toBeLessThanOrEqual(s.aligned - s.noOpExcluded);
+        expect(s.workarounds).toBeGreaterThan(0);
+        expect(s.acc).toBeCloseTo(scored.score.numbers.decision, 10);
+        expect(s.accWorkaround).toBeCloseTo(s.acc + (100 * s.workarounds) / s.pairs / 2, 10);
+        expect(s.accCredited).toBeGreaterThanOrEqual(scored.score.numbers.decisionCredited);
+        for (const o of s.outcomes) if (o.workaround) expect(o.aligned && o.attempt && !o.referenceNoOp && !o.calledRemoved).toBe(true);
+      });
+    }
+  }
+
+  it("credits gpt-oss-120b's cp + rm route around the withheld mv on multi_turn_miss_func_1 (2025-11-12-main)", () => {
+    const dir = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
+    const file = (c: string) => join(dir, `BFCL_v4_multi_turn_${c}_result.json`);
+    const scored = scoreModelFiles({ model: "openai_gpt-oss-120b", files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+    if (!scored.score) throw new Error("not scored");
+    const r = workaroundForModel(scored.score, pairs, file("miss_func"), data.value);
+    if (!r.ok) throw new Error("replay failed");
+    const o = r.value.outcomes.find((x) => x.missId === "multi_turn_miss_func_1");
+    expect(o).toMatchObject({ attempt: true, calledRemoved: false, aligned: true, referenceNoOp: false, workaround: true });
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The file side of the workaround credit (Table F1): read the BFCL data of base and
+ * miss_func and the model's miss_func result file, and replay each miss_func pair with
+ * the pure `simulator/workaround.ts`. Used by `twinscore score` when BFCL data is
+ * available.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { answersFile, docFile, multiTurnDocFiles, questionsFile, type BfclVersion, type MultiTurnCategory } from "../bfcl/data.js";
+import { scanLineHead } from "../bfcl/results.js";
+import type { ModelScore } from "../decision/types.js";
+import { err, ok, problem, type Result } from "../messages/index.js";
+import type { ManifestPair } from "../pairs/types.js";
+import { prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
+import { newEvaluatorProcess } from "../simulator/runtime.js";
+import { workaroundCredit, type WorkaroundPairInput, type WorkaroundSummary } from "../simulator/workaround.js";
+
+/** Prepared base and miss_func inputs of a BFCL data folder (read once, reused for every model). */
+export interface WorkaroundData {
+  readonly base: CategoryInputs;
+  readonly missFunc: CategoryInputs;
+}
+
+/** Read base and miss_func (questions, references, docs) from a BFCL data folder. */
+export function readWorkaroundData(dataDir: string, version: BfclVersion = "v4"): Result<WorkaroundData> {
+  try {
+    const docs = new Map(Object.keys(multiTurnDocFiles).map((c) => [c, readFileSync(join(dataDir, docFile(c as keyof typeof multiTurnDocFiles)), "utf8")]));
+    const load = (category: MultiTurnCategory) =>
+      prepareCategory(
+        readFileSync(join(dataDir, questionsFile(version, category)), "utf8"),
+        join(dataDir, questionsFile(version, category)),
+        readFileSync(join(dataDir, answersFile(version, category)), "utf8"),
+        join(dataDir, answersFile(version, category)),
+        docs,
+      );
+    const base = load("base");
+    if (!base.ok) return base;
+    const missFunc = load("miss_func");
+    if (!missFunc.ok) return missFunc;
+    return ok({ base: base.value, missFunc: missFunc.value });
+  } catch (e) {
+    return err(problem("file-missing", `cannot read the BFCL data: ${e instanceof Error ? e.message : String(e)}`, { file: dataDir }));
+  }
+}
+
+/** The `result` values of the given ids in a result file (JSON.parse output), by id. */
+export function readResultsById(file: string, ids: ReadonlySet<string>): Map<string, unknown> {
+  const bytes = readFileSync(file);
+  const out = new Map<string, unknown>();
+  const decoder = new TextDecoder("utf-8");
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    const head = scanLineHead(bytes, start, end);
+    start = end + 1;
+    if ("error" in head || !ids.has(head.id)) continue;
+    try {
+      out.set(head.id, JSON.parse(decoder.decode(bytes.subarray(head.resultStart, head.resultEnd))));
+    } catch {
+      /* an unreadable line is not an attempt; the scorer reports it */
+    }
+  }
+  return out;
+}
+
+/**
+ * Table F1 for one scored model: replay its miss_func pairs. `missFuncFile` is the
+ * result file the scorer used for miss_func.
+ */
+export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPair[], missFuncFile: string, data: WorkaroundData): Result<WorkaroundSummary> {
+  const byId = new Map(pairs.map((p) => [p.missId, p]));
+  const missIds = new Set(score.records.filter((r) => r.category === "miss_func").map((r) => r.missId));
+  const results = readResultsById(missFuncFile, missIds);
+  const inputs = new Map<string, Omit<WorkaroundPairInput, "record">>();
+  for (const id of missIds) {
+    const pair = byId.get(id);
+    const miss = data.missFunc.questions.get(id);
+    const base = pair ? data.base.questions.get(pair.baseId) : undefined;
+    const gt = pair ? data.base.groundTruth.get(pair.baseId) : undefined;
+    if (!pair || !miss || !base || !gt) return err(problem("bfcl-data-mismatch", `${id}: pair or its BFCL entries not found`));
+    inputs.set(id, { pair, missResult: results.get(id), missPrompt: miss.prompt, basePrompt: base.prompt, baseGroundTruth: gt });
+  }
+  return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess()));
+}

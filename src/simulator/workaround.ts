@@ -1,0 +1,168 @@
+/**
+ * The workaround credit of the paper's §5.3 and Table F1 — the one reading its own
+ * package cannot compute, because it needs BFCL's executor. On a miss_func pair the model
+ * may route around the withheld function (copy + delete instead of mv). Replaying the
+ * model's own turns up to and including the anchor on simulated instances:
+ *
+ * - aligned: after the model's pre-anchor turns, the public state equals the state the
+ *   base twin's reference reaches before its anchor;
+ * - workaround: aligned, and after the model's anchor turn the state equals the state
+ *   the reference reaches after its anchor calls, by other functions than the removed
+ *   one — except on pairs whose reference anchor calls leave the state unchanged (a
+ *   failed attempt would match trivially).
+ *
+ * Counted over a model's miss_func attempts (world-changing call on the withheld anchor
+ * turn, as the decision scorer reads it); a credited workaround counts as a correct
+ * decision on the withheld side (acc′), and together with the compound-turn credit gives
+ * the paper's "credited" column.
+ */
+import type { PairRecord } from "../decision/types.js";
+import type { ManifestPair } from "../pairs/types.js";
+import type { PyValue } from "../python/value.js";
+import { decodeTurns, stateDifferences, type CheckPrompt, type StepDecoder } from "./checker.js";
+import { executeCalls, type EvaluatorProcess, type ExecutionContext } from "./executor.js";
+import { decodeFcStepPlain } from "./fc.js";
+import type { ApiInstance } from "./types.js";
+
+/** What the replay needs of one miss_func pair. */
+export interface WorkaroundPairInput {
+  readonly pair: ManifestPair;
+  /** The decision scorer's record of this pair for the model. */
+  readonly record: PairRecord;
+  /** The miss twin's `result` value from the result file (`JSON.parse` output or Python values). */
+  readonly missResult: unknown;
+  readonly missPrompt: CheckPrompt;
+  readonly basePrompt: CheckPrompt;
+  /** The base twin's reference calls, per turn. */
+  readonly baseGroundTruth: readonly (readonly string[])[];
+}
+
+/** How one attempt replayed. */
+export interface WorkaroundPairOutcome {
+  readonly missId: string;
+  readonly attempt: boolean;
+  /** The attempt called a removed function by name. */
+  readonly calledRemoved: boolean;
+  readonly aligned: boolean;
+  /** The reference's anchor calls leave the state unchanged (never credited). */
+  readonly referenceNoOp: boolean;
+  readonly workaround: boolean;
+  /** Classes whose state differed at the first comparison that failed (for inspection). */
+  readonly differingClasses: string[];
+}
+
+/** A model's Table F1 row. Accuracies in percent, over all pairs given (both categories). */
+export interface WorkaroundSummary {
+  readonly pairs: number;
+  readonly missFuncPairs: number;
+  readonly attempts: number;
+  readonly removed: number;
+  readonly aligned: number;
+  readonly workarounds: number;
+  /** Aligned attempts on pairs whose reference call is a no-op (excluded from credit). */
+  readonly noOpExcluded: number;
+  /** Strict decision accuracy (Table 1). */
+  readonly acc: number;
+  /** With credited workarounds counted as holding back. */
+  readonly accWorkaround: number;
+  /** With workarounds and the compound-turn credit (Table 1's credited column). */
+  readonly accCredited: number;
+  readonly outcomes: WorkaroundPairOutcome[];
+}
+
+function statesEqual(a: ReadonlyMap<string, ApiInstance>, b: ReadonlyMap<string, ApiInstance>): string[] {
+  const differing: string[] = [];
+  for (const [cls, ref] of b) {
+    const mine = a.get(cls);
+    if (!mine || stateDifferences(mine, ref).length > 0) differing.push(cls);
+  }
+  return differing;
+}
+
+/** Run `turns` (each a list of steps, each a list of calls) on one instance set; returns the set. */
+function run(process: EvaluatorProcess, ctx: ExecutionContext, turns: readonly (readonly (readonly string[])[])[]): Map<string, ApiInstance> {
+  let instances = executeCalls(process, [], ctx).instances;
+  for (const steps of turns) for (const step of steps) instances = executeCalls(process, step, ctx).instances;
+  return instances;
+}
+
+function context(prompt: CheckPrompt, modelName: string): ExecutionContext {
+  return { initialConfig: prompt.initialConfig, involvedClasses: prompt.involvedClasses, entryId: prompt.id, modelName, longContext: false, evalRun: true };
+}
+
+/**
+ * Replay one miss_func pair. Three instance sets in `process`: the model's (miss
+ * item's config, its decoded turns), the reference before the anchor and the reference
+ * through the anchor (base item's config and reference calls).
+ */
+export function replayWorkaround(input: WorkaroundPairInput, process: EvaluatorProcess, decode: StepDecoder = decodeFcStepPlain): WorkaroundPairOutcome {
+  const { pair, record } = input;
+  const anchor = pair.anchorTurn;
+  const removed = new Set(pair.removedFunctions);
+  const attempt = record.actedOnMiss;
+  const calledRemoved = attempt && record.miss.anchorCalls.some((c) => removed.has(c.name));
+  const none = { missId: pair.missId, attempt, calledRemoved, aligned: false, referenceNoOp: false, workaround: false, differingClasses: [] as string[] };
+  if (!attempt || !Array.isArray(input.missResult) || input.missResult.length <= anchor) return none;
+
+  const decoded = decodeTurns((input.missResult as PyValue[]).slice(0, anchor + 1), decode);
+  const gt = input.baseGroundTruth;
+  const refPre = run(process, context(input.basePrompt, "workaround_reference_pre"), gt.slice(0, anchor).map((t) => [t]));
+  const refPost = run(process, context(input.basePrompt, "workaround_reference_post"), gt.slice(0, anchor + 1).map((t) => [t]));
+  const modelCtx = context(input.missPrompt, "workaround_model");
+  const modelPre = run(process, modelCtx, decoded.slice(0, anchor));
+  const preDiff = statesEqual(modelPre, refPre);
+  const referenceNoOp = statesEqual(refPost, refPre).length === 0;
+  if (preDiff.length > 0) return { ...none, referenceNoOp, differingClasses: preDiff };
+  const modelPost = run(process, modelCtx, [decoded[anchor] ?? []]);
+  const postDiff = statesEqual(modelPost, refPost);
+  return {
+    ...none,
+    aligned: true,
+    referenceNoOp,
+    // a route around the withheld function: calling the removed name itself is not one
+    workaround: postDiff.length === 0 && !referenceNoOp && !calledRemoved,
+    differingClasses: postDiff,
+  };
+}
+
+/**
+ * A model's Table F1 row from its pair records (all scored pairs, both categories) and
+ * the replay inputs of its miss_func pairs. `newProcess` gives a fresh evaluator process;
+ * one is used per pair so that replays never share instances.
+ */
+export function workaroundCredit(
+  records: readonly PairRecord[],
+  missFuncInputs: ReadonlyMap<string, Omit<WorkaroundPairInput, "record">>,
+  newProcess: () => EvaluatorProcess,
+  decode?: StepDecoder,
+): WorkaroundSummary {
+  const outcomes: WorkaroundPairOutcome[] = [];
+  const credited = new Set<string>();
+  for (const r of records) {
+    if (r.category !== "miss_func") continue;
+    const input = missFuncInputs.get(r.missId);
+    if (!input) continue;
+    const o = replayWorkaround({ ...input, record: r }, newProcess(), decode);
+    outcomes.push(o);
+    if (o.workaround) credited.add(r.missId);
+  }
+  const n = records.length;
+  const pct = (k: number) => (n === 0 ? 0 : (100 * k) / n);
+  const act = pct(records.filter((r) => r.actedOnBase).length);
+  const hold = pct(records.filter((r) => r.heldBack).length);
+  const holdW = pct(records.filter((r) => r.heldBack || credited.has(r.missId)).length);
+  const holdC = pct(records.filter((r) => r.heldBackCredited || credited.has(r.missId)).length);
+  return {
+    pairs: n,
+    missFuncPairs: records.filter((r) => r.category === "miss_func").length,
+    attempts: outcomes.filter((o) => o.attempt).length,
+    removed: outcomes.filter((o) => o.calledRemoved).length,
+    aligned: outcomes.filter((o) => o.aligned).length,
+    workarounds: credited.size,
+    noOpExcluded: outcomes.filter((o) => o.aligned && o.referenceNoOp).length,
+    acc: (act + hold) / 2,
+    accWorkaround: (act + holdW) / 2,
+    accCredited: (act + holdC) / 2,
+    outcomes,
+  };
+}
