@@ -1,11 +1,13 @@
 // Benchmark of `twinscore score` (issue 3, item 7). Makes N copies (default 50) of the
 // four real gpt-oss models (../shared/rollouts/gpt-oss, both runs) as separate model
 // directories in a temporary folder (~350 MB of result files for 50), then runs the
-// built CLI over them in a fresh process and reports seconds and peak memory (RSS).
-// Usage: npm run build && node bench/score.mjs [models=50] [threads...]
-// Also runs 1 and 10 models to show memory flat in the number of models.
+// built CLI over them in a fresh process (bench/score-child.mjs) and reports wall
+// seconds, CPU seconds and peak RSS (worker threads included) — for 1, 10 and N models,
+// to show memory flat in the number of models — and, for scale, a naive baseline that
+// JSON.parses every line of the same files in one thread.
+// Usage: npm run build && node bench/score.mjs [models=50] [threads...=1 2]
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,9 +21,11 @@ for (const run of readdirSync(runsDir).sort()) {
 }
 const count = Number(process.argv[2] ?? 50);
 const threadChoices = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 2];
+const REPEAT = 3;
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-bench-"));
 let bytes = 0;
+const files = [];
 try {
   for (let i = 0; i < count; i++) {
     const target = join(tmp, `model-${String(i).padStart(3, "0")}`, "multi_turn");
@@ -30,13 +34,14 @@ try {
     for (const f of readdirSync(source)) {
       cpSync(join(source, f), join(target, f));
       bytes += statSync(join(target, f)).size;
+      files.push(join(target, f));
     }
   }
   console.log(`${count} model directories, ${(bytes / 1e6).toFixed(0)} MB of result files in ${tmp}`);
-  const run = (models, threads) => {
-    const args = [join(here, "score-child.mjs"), "score", "--results", tmp, "--format", "json", "--threads", String(threads)];
+  const run = (models, threads, extra) => {
+    const args = [join(here, "score-child.mjs"), "score", "--results", tmp, "--format", "json", "--threads", String(threads), ...extra];
     for (const m of models) args.push("--model", m);
-    const r = spawnSync(process.execPath, args, { encoding: "utf8" });
+    const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 28 });
     const line = r.stderr.trim().split("\n").pop();
     try {
       return JSON.parse(line);
@@ -45,16 +50,31 @@ try {
     }
   };
   const names = (n) => Array.from({ length: n }, (_, i) => `model-${String(i).padStart(3, "0")}`);
-  // warm the page cache once
-  run(names(Math.min(count, 4)), 1);
-  for (const threads of threadChoices) {
-    for (const n of [...new Set([1, 10, count])]) {
-      const samples = [1, 2, 3].map(() => run(n === count ? [] : names(n), threads));
-      const best = samples.reduce((a, b) => (b.wall < a.wall ? b : a));
-      const rss = Math.max(...samples.map((s) => s.maxRssMB));
-      console.log(
-        `models=${String(n).padStart(3)} threads=${threads}  wall ${best.wall.toFixed(2)} s (best of 3)  cpu ${best.cpu.toFixed(2)} s  peak RSS ${rss.toFixed(0)} MB  exit ${best.code}`,
-      );
+  run(names(Math.min(count, 4)), 1, []); // warm the page cache
+
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  let lines = 0;
+  for (const f of files) for (const l of readFileSync(f, "utf8").split("\n")) if (l !== "") (JSON.parse(l), lines++);
+  const c = process.cpuUsage(c0);
+  console.log(
+    `naive baseline: readFileSync + JSON.parse of all ${lines} lines, 1 thread: wall ${((performance.now() - t0) / 1000).toFixed(2)} s  cpu ${((c.user + c.system) / 1e6).toFixed(2)} s`,
+  );
+
+  for (const [label, extra] of [
+    ["scoring only (--bootstrap 0)", ["--bootstrap", "0"]],
+    ["default (with the 95% CI, 10,000 resamples per model)", []],
+  ]) {
+    console.log(`\n${label}`);
+    for (const threads of threadChoices) {
+      for (const n of [...new Set([1, 10, count])]) {
+        const samples = Array.from({ length: REPEAT }, () => run(n === count ? [] : names(n), threads, extra));
+        const best = samples.reduce((a, b) => (b.wall < a.wall ? b : a));
+        const rss = Math.max(...samples.map((s) => s.maxRssMB));
+        console.log(
+          `models=${String(n).padStart(3)} threads=${threads}  wall ${best.wall.toFixed(2)} s (best of ${REPEAT})  cpu ${best.cpu.toFixed(2)} s  peak RSS ${rss.toFixed(0)} MB  exit ${best.code}`,
+        );
+      }
     }
   }
 } finally {

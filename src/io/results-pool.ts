@@ -22,14 +22,20 @@ function workersAvailable(): boolean {
   return import.meta.url.endsWith(".js");
 }
 
-/** Score every job; `threads` workers at most (never more than there are jobs). */
+/**
+ * Below this many models the work runs inline: starting a worker (loading the scorer's
+ * modules) costs about as much as scoring a few models (measured in bench/score.mjs).
+ */
+export const MIN_MODELS_FOR_WORKERS = 8;
+
+/** Score every job; `threads` workers at most, and none for fewer than `MIN_MODELS_FOR_WORKERS` models. */
 export async function scoreModels(
   jobs: readonly ModelCandidates[],
   pairs: readonly ManifestPair[],
   options: ScoreOptions,
   threads = defaultThreads(),
 ): Promise<ModelRun[]> {
-  const count = Math.min(threads, jobs.length);
+  const count = jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : Math.min(threads, jobs.length);
   if (count <= 1 || !workersAvailable()) return jobs.map((job) => scoreModelFiles(job, pairs, options));
   const runs: ModelRun[] = new Array(jobs.length);
   let next = 0;
