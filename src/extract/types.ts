@@ -4,8 +4,10 @@
  * prose never becomes a call; arguments are kept so the `echo` rule can be decided.
  */
 
-/** A JSON-like argument value: Python None is `null`, tuples become arrays. */
-export type ArgValue = null | boolean | number | string | ArgValue[] | { [key: string]: ArgValue };
+import type { LiteralValue } from "../python/literal.js";
+
+/** A JSON-like argument value: Python None is `null`, tuples become arrays (the same type the Python-literal reader produces). */
+export type ArgValue = LiteralValue;
 
 /** How the call was written in the recorded step (`json-text`: a text step that is a JSON call object or list, as the llama-3.1-style handlers write). */
 export type CallShape = "fc-json-string" | "fc-object" | "tool-call-tag" | "json-text" | "python-text";
