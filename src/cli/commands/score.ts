@@ -11,6 +11,7 @@ import { countByCode, renderProblemLine, type Problem } from "../../messages/ind
 import type { Manifest } from "../../pairs/types.js";
 import { loadManifest, writeFileAtomic } from "../../io/manifest.js";
 import { scoreResultDirs, type ModelRun } from "../../io/results.js";
+import { workaroundRows, workaroundText } from "./score-workaround.js";
 import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
@@ -140,6 +141,7 @@ export async function scoreAndPrint(
   const intervals = intervalsByModel(scored, bootstrap);
   const columns = withIntervalColumn(tableColumns, intervals, bootstrap);
   const extras = scored.length > 0 ? extrasMetrics(io, request, scored.map((r) => r.model), opts, bootstrap) : null;
+  const workaround = scored.length > 0 && variant.showFiles !== false ? workaroundRows(io, scored, request.manifest, options, (opts as { bfclData?: string }).bfclData, problems) : null;
 
   if (opts.perItem !== undefined && scored.length > 0) {
     const items = scored.flatMap((r) => perItemRows(r.model, r.score!.records));
@@ -158,7 +160,7 @@ export async function scoreAndPrint(
         const doc = jsonDocument(outcome.runs, options, outcome.pairsSelected, problems);
         const models = doc.models.map((m) => ({ ...m, ci95: intervals.get(m.model)?.interval ?? null, rank1: intervals.get(m.model)?.rank1 ?? null }));
         const more = extras ? extrasJson(extras, scored.map((r) => r.model), opts) : {};
-        io.stdout(renderJson({ ...doc, bootstrap, models, ...more }));
+        io.stdout(renderJson({ ...doc, bootstrap, models, ...more, ...(workaround ? { workaround } : {}) }));
       }
       break;
     case "table": {
@@ -166,6 +168,7 @@ export async function scoreAndPrint(
       if (rows.length > 0) io.stdout(renderRows(rows, columns, "table"));
       else io.stdout("(no model could be scored)\n");
       if (extras) io.stdout(extrasText(extras, scored.map((r) => r.model), opts, "table"));
+      if (workaround) io.stdout(workaroundText(workaround, "table"));
       const files = variant.showFiles === false ? [] : filesUsedLines(outcome.runs);
       if (files.length > 0) io.stdout(["", "Files used:", ...files, ""].join("\n"));
       break;
@@ -173,6 +176,7 @@ export async function scoreAndPrint(
     default:
       io.stdout(renderRows(rows, columns, opts.format));
       if (extras) io.stdout(extrasText(extras, scored.map((r) => r.model), opts, opts.format));
+      if (workaround) io.stdout(workaroundText(workaround, opts.format));
       if (variant.showFiles !== false) for (const line of filesUsedLines(outcome.runs)) io.stderr(`used${line.slice(1)}\n`);
   }
 
@@ -225,7 +229,8 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         "not world-changing. No judge, no world state, no official verdict is consulted.",
     )
     .option("--results <dir>", "a BFCL result directory (repeatable)", collect, [] as string[])
-    .option("--model <name>", "score only this model directory (repeatable)", collect, [] as string[]);
+    .option("--model <name>", "score only this model directory (repeatable)", collect, [] as string[])
+    .option("--bfcl-data <dir>", "BFCL data directory: adds Table F1, the miss_func workaround credit (else BFCL_DATA_DIR / bfcl_eval)");
   addScoreOptions(cmd)
     .addHelpText(
       "after",
