@@ -6,7 +6,7 @@ import { loadManifest } from "../io/manifest.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { modelCallIsWorldChanging, readTwin } from "./read-twin.js";
-import { scoreModel, scorePair, selectPairs, summarize } from "./score.js";
+import { isKnownItemId, knownShouldAskIds, scoreModel, scorePair, selectPairs, summarize } from "./score.js";
 import { defaultScoreOptions, type ScoreOptions } from "./types.js";
 
 const manifest = (() => {
@@ -118,6 +118,18 @@ describe("scorePair on hand-made turns of real pairs", () => {
     const t = turns(...Array.from({ length: login.anchorTurn }, () => [[]] as unknown[]), [[{ authenticate_twitter: '{"username": "u", "password": "p"}' }]]);
     expect(scorePair(login, t, t, { pairSet: "all", countLogin: false }).actedOnBase).toBe(false);
     expect(scorePair(login, t, t, { pairSet: "all", countLogin: true }).actedOnBase).toBe(true);
+  });
+});
+
+describe("isKnownItemId", () => {
+  const known = new Set(knownShouldAskIds(manifest));
+  it("knows the 400 should-ask ids of the manifest (paired, restored, dropped) and BFCL's 200 base ids", () => {
+    expect(known.size).toBe(400);
+    expect(isKnownItemId("multi_turn_miss_func_167", "miss_func", known)).toBe(true); // dropped: two empty turns
+    expect(isKnownItemId("multi_turn_miss_param_200", "miss_param", known)).toBe(false);
+    expect(isKnownItemId("multi_turn_base_199", "base", known)).toBe(true);
+    expect(isKnownItemId("multi_turn_base_200", "base", known)).toBe(false);
+    expect(isKnownItemId("multi_turn_base_3", "miss_func", known)).toBe(false);
   });
 });
 

@@ -28,6 +28,25 @@ export function selectPairs(manifest: Pick<Manifest, "pairs">, options: ScoreOpt
   }
 }
 
+/** BFCL v4 multi-turn has 200 items per category: ids `multi_turn_<category>_0` … `_199`. */
+export const ITEMS_PER_CATEGORY = 200;
+
+/** Every should-ask id the manifest knows (paired, restored or dropped): any other miss id in a result file is foreign. */
+export function knownShouldAskIds(manifest: Pick<Manifest, "pairs" | "restoredPairs" | "dropped">): string[] {
+  return [...new Set([...manifest.pairs, ...manifest.restoredPairs, ...manifest.dropped].map((p) => p.missId))].sort();
+}
+
+/**
+ * Whether `id` names a BFCL item of `category` that the manifest knows: a should-ask id
+ * the manifest lists, or a base id within BFCL's 200. `knownMissIds` null accepts any.
+ */
+export function isKnownItemId(id: string, category: string, knownMissIds: ReadonlySet<string> | null): boolean {
+  const m = /^multi_turn_(base|miss_func|miss_param|long_context)_(\d+)$/.exec(id);
+  if (!m || m[1] !== category) return false;
+  if (category === "base" || knownMissIds === null) return Number(m[2]) < ITEMS_PER_CATEGORY;
+  return knownMissIds.has(id);
+}
+
 /** Turns of a rollout scoring reads for an id: up to and including the latest anchor among its pairs. */
 export function turnsNeeded(pairs: readonly ManifestPair[]): { base: Map<string, number>; miss: Map<string, number> } {
   const base = new Map<string, number>();

@@ -34,15 +34,17 @@ export async function scoreModels(
   pairs: readonly ManifestPair[],
   options: ScoreOptions,
   threads = defaultThreads(),
+  knownMissIds: readonly string[] | null = null,
 ): Promise<ModelRun[]> {
+  const known = knownMissIds === null ? null : new Set(knownMissIds);
   const count = jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : Math.min(threads, jobs.length);
-  if (count <= 1 || !workersAvailable()) return jobs.map((job) => scoreModelFiles(job, pairs, options));
+  if (count <= 1 || !workersAvailable()) return jobs.map((job) => scoreModelFiles(job, pairs, options, known));
   const runs: ModelRun[] = new Array(jobs.length);
   let next = 0;
   const workerUrl = new URL("./results-worker.js", import.meta.url);
   await Promise.all(
     Array.from({ length: count }, () => {
-      const worker = new Worker(workerUrl, { workerData: { pairs, options } });
+      const worker = new Worker(workerUrl, { workerData: { pairs, options, knownMissIds } });
       return new Promise<void>((resolvePromise, reject) => {
         const give = () => {
           if (next >= jobs.length) {

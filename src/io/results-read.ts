@@ -5,7 +5,8 @@
  * skipped with a native newline search. Memory is one chunk plus the decoded results.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { categoryOfResultId, decodeResultBytes, scanLineHead, type RecordedRollout } from "../bfcl/results.js";
+import { decodeResultBytes, scanLineHead, type RecordedRollout } from "../bfcl/results.js";
+import { isKnownItemId } from "../decision/score.js";
 import { problem, type Problem } from "../messages/index.js";
 
 const CHUNK = 4 * 1024 * 1024;
@@ -86,11 +87,17 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
 /**
  * Read `file`, a result file of `category`. `wanted` maps each id scoring needs to the
  * number of turns to keep (anchor + 1); pass null to only count distinct ids. Lines that
- * are malformed, carry an id of another category, repeat an id, or hold a result of the
+ * are malformed, carry an id that is not an item of the category the manifest knows
+ * (`knownMissIds`; base ids up to BFCL's 200), repeat an id, or hold a result of the
  * wrong shape become warnings with file:line and are otherwise skipped; a wanted id
  * whose result is an inference-error string is kept (scored as no call) and reported.
  */
-export function readResultFile(file: string, category: string, wanted: ReadonlyMap<string, number> | null): ResultFileReading {
+export function readResultFile(
+  file: string,
+  category: string,
+  wanted: ReadonlyMap<string, number> | null,
+  knownMissIds: ReadonlySet<string> | null = null,
+): ResultFileReading {
   const rollouts = new Map<string, RecordedRollout>();
   const lineOf = new Map<string, number>();
   const problems: Problem[] = [];
@@ -107,10 +114,13 @@ export function readResultFile(file: string, category: string, wanted: ReadonlyM
         problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
         return;
       }
-      const idCategory = categoryOfResultId(head.id);
-      if (idCategory !== category) {
+      if (!isKnownItemId(head.id, category, knownMissIds)) {
         problems.push(
-          problem("id-unknown", `id ${JSON.stringify(head.id)} is not a multi_turn_${category} item; line skipped`, { file, line, severity: "warning" }),
+          problem("id-unknown", `id ${JSON.stringify(head.id)} is not a multi_turn_${category} item the manifest knows; line skipped`, {
+            file,
+            line,
+            severity: "warning",
+          }),
         );
         return;
       }

@@ -33,11 +33,16 @@ export interface ModelRun {
 const categories: readonly ScoredResultCategory[] = ["base", "miss_func", "miss_param"];
 
 /** Choose among copies of one (model, category): most distinct ids, first found on a tie; unreadable copies are passed over. */
-function chooseCopy(paths: readonly string[], category: string, problems: Problem[]): { path: string; candidates: number } | null {
+function chooseCopy(
+  paths: readonly string[],
+  category: string,
+  knownMissIds: ReadonlySet<string> | null,
+  problems: Problem[],
+): { path: string; candidates: number } | null {
   if (paths.length === 1) return { path: paths[0], candidates: 1 };
   let best: { path: string; ids: number } | null = null;
   for (const path of paths) {
-    const counted = readResultFile(path, category, null);
+    const counted = readResultFile(path, category, null, knownMissIds);
     if (!counted.readable) {
       problems.push(...counted.problems);
       continue;
@@ -47,8 +52,16 @@ function chooseCopy(paths: readonly string[], category: string, problems: Proble
   return best ? { path: best.path, candidates: paths.length } : null;
 }
 
-/** Score one model's candidates on `pairs` (the pairs selected for `options`). */
-export function scoreModelFiles(candidates: ModelCandidates, pairs: readonly ManifestPair[], options: ScoreOptions): ModelRun {
+/**
+ * Score one model's candidates on `pairs` (the pairs selected for `options`).
+ * `knownMissIds` (the manifest's should-ask ids) lets foreign ids be reported.
+ */
+export function scoreModelFiles(
+  candidates: ModelCandidates,
+  pairs: readonly ManifestPair[],
+  options: ScoreOptions,
+  knownMissIds: ReadonlySet<string> | null = null,
+): ModelRun {
   const problems: Problem[] = [];
   const need = turnsNeeded(pairs);
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
@@ -56,13 +69,13 @@ export function scoreModelFiles(candidates: ModelCandidates, pairs: readonly Man
   const missingCategories: string[] = [];
   for (const category of categories) {
     const paths = candidates.files[category];
-    const chosen = paths.length === 0 ? null : chooseCopy(paths, category, problems);
+    const chosen = paths.length === 0 ? null : chooseCopy(paths, category, knownMissIds, problems);
     if (chosen === null) {
       missingCategories.push(category);
       continue;
     }
     const wanted = category === "base" ? need.base : new Map([...need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
-    const reading = readResultFile(chosen.path, category, wanted);
+    const reading = readResultFile(chosen.path, category, wanted, knownMissIds);
     problems.push(...reading.problems);
     if (!reading.readable) {
       missingCategories.push(category);
@@ -86,11 +99,14 @@ export function scoreModelFiles(candidates: ModelCandidates, pairs: readonly Man
     { base: rollouts.base!.rollouts, miss_func: rollouts.miss_func!.rollouts, miss_param: rollouts.miss_param!.rollouts },
     options,
   );
+  const reported = new Set<string>();
   for (const m of scored.missing) {
     for (const id of m.absent) {
+      if (reported.has(id)) continue;
+      reported.add(id);
       const category = id.startsWith("multi_turn_base_") ? "base" : m.pair.category;
       problems.push(
-        problem("rollout-missing", `${id} has no line in this file; pair ${m.pair.missId} is not scored for ${candidates.model}`, {
+        problem("rollout-missing", `${id} has no line in this file; the pairs on it are not scored for ${candidates.model}`, {
           file: filesUsed[category]!.file,
           severity: "warning",
         }),

@@ -9,11 +9,12 @@ import type { ManifestPair } from "../pairs/types.js";
 import type { ModelCandidates } from "./results-discover.js";
 import { scoreModelFiles } from "./results-score.js";
 
-const { pairs, options } = workerData as { pairs: ManifestPair[]; options: ScoreOptions };
+const { pairs, options, knownMissIds } = workerData as { pairs: ManifestPair[]; options: ScoreOptions; knownMissIds: string[] | null };
+const known = knownMissIds === null ? null : new Set(knownMissIds);
 
 parentPort!.on("message", (msg: { index: number; job: ModelCandidates }) => {
   try {
-    parentPort!.postMessage({ index: msg.index, run: scoreModelFiles(msg.job, pairs, options) });
+    parentPort!.postMessage({ index: msg.index, run: scoreModelFiles(msg.job, pairs, options, known) });
   } catch (e) {
     parentPort!.postMessage({ index: msg.index, failure: e instanceof Error ? e.message : String(e) });
   }

@@ -99,8 +99,9 @@ describe("bad input", () => {
       lines[0].slice(0, 500), // line 1: truncated (multi_turn_base_0 is lost)
       ...lines.slice(1, 5),
       '{"id": "multi_turn_miss_func_3", "result": []}', // line 6: another category's id
-      lines[4], // line 7: repeated id
-      '{"id": "multi_turn_base_5", "result": "Error during inference: synthetic"}', // line 8: in place of the real base_5
+      '{"id": "multi_turn_base_250", "result": []}', // line 7: beyond BFCL's 200 base items
+      lines[4], // line 8: repeated id
+      '{"id": "multi_turn_base_5", "result": "Error during inference: synthetic"}', // line 9: in place of the real base_5
       ...lines.slice(6),
       "",
     ];
@@ -108,7 +109,7 @@ describe("bad input", () => {
     const outcome = await scoreResultDirs({ resultDirs: [root], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
     const run = outcome.runs[0];
     const seen = run.problems.filter((p) => p.file === baseFile).map((p) => `${p.line}:${p.code}`);
-    expect(seen).toEqual(expect.arrayContaining(["1:json-malformed", "6:id-unknown", "7:id-duplicate", "8:inference-error"]));
+    expect(seen).toEqual(expect.arrayContaining(["1:json-malformed", "6:id-unknown", "7:id-unknown", "8:id-duplicate", "9:inference-error"]));
     expect(run.problems.some((p) => p.code === "rollout-missing" && p.message.startsWith("multi_turn_base_0 has no line"))).toBe(true);
     expect(run.score).not.toBeNull();
     const pairsOnBase0 = manifest.pairs.filter((p) => p.status === "scored" && p.baseId === "multi_turn_base_0").length;

@@ -3,7 +3,7 @@
  * proves the code real runs go through: discover result files, select models, score
  * each model (on worker threads when built), and collect every problem.
  */
-import { selectPairs } from "../decision/score.js";
+import { knownShouldAskIds, selectPairs } from "../decision/score.js";
 import type { ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
@@ -52,6 +52,6 @@ export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutco
     models = models.filter((m) => wanted.has(m.model)).sort((a, b) => order.get(a.model)! - order.get(b.model)!);
   }
   const pairs = selectPairs(request.manifest, request.options);
-  const runs = await scoreModels(models, pairs, request.options, request.threads);
+  const runs = await scoreModels(models, pairs, request.options, request.threads, knownShouldAskIds(request.manifest));
   return { runs, problems, pairsSelected: pairs.length };
 }
