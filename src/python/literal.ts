@@ -39,7 +39,7 @@ import {
   pyTruthy,
   asInt,
 } from "./ops.js";
-import { floatRepr, pyRepr, pyStr, strRepr } from "./repr.js";
+import { floatRepr, pyStr, strRepr } from "./repr.js";
 import type { PyObject, PyValue } from "./value.js";
 
 /** A JSON-like value: Python None is `null`, tuples and sets are arrays. */
@@ -385,7 +385,7 @@ export function toLiteral(v: PyValue): LiteralValue {
 }
 
 /** Assign even the key `__proto__` as a plain own property. */
-export function setOwn(obj: { [key: string]: LiteralValue }, key: string, value: LiteralValue): void {
+function setOwn(obj: { [key: string]: LiteralValue }, key: string, value: LiteralValue): void {
   if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
@@ -537,9 +537,4 @@ export function bytesRepr(b: Uint8Array): string {
     else out += String.fromCharCode(c);
   }
   return out + String.fromCharCode(quote);
-}
-
-/** `repr()` of a resolved Python value, for messages and tests. */
-export function literalRepr(v: PyValue): string {
-  return pyRepr(v);
 }
