@@ -27,7 +27,7 @@ svg.chart{max-width:100%;height:auto;display:block;margin:8px 0}
 svg text{fill:var(--fg);stroke:none}svg text.halo{paint-order:stroke;stroke:var(--bg);stroke-width:4px;stroke-linejoin:round}svg .tick-label,svg .value-label{fill:var(--muted)}
 svg .axis,svg .tick{stroke:var(--fg)}svg .grid{stroke:var(--line)}svg .chance{stroke:var(--muted);stroke-dasharray:4 3}
 svg .series{stroke-width:2;fill:none}svg .leader{fill:none;stroke-width:1;opacity:.75}svg .seg-label{fill:var(--bg);font-size:11px}
-${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => `svg .s${i}{stroke:var(--s${i})}svg .dot.s${i},svg .bar.s${i}{fill:var(--s${i})}svg .series-label.s${i}{fill:var(--s${i})}`).join("")}
+${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => `svg .s${i}:not(text){stroke:var(--s${i})}svg .dot.s${i},svg .bar.s${i}{fill:var(--s${i})}svg .series-label.s${i}{fill:var(--s${i})}`).join("")}
 .controls{display:flex;gap:12px;flex-wrap:wrap;align-items:center;background:var(--card);padding:8px;border:1px solid var(--line)}
 details.pair{border:1px solid var(--line);margin:6px 0;padding:4px 8px}details.pair>summary{cursor:pointer}
 .twins{display:grid;grid-template-columns:1fr 1fr;gap:12px}.twin{background:var(--card);padding:6px 8px;border:1px solid var(--line)}
@@ -37,7 +37,8 @@ mark.withheld{background:var(--mark);color:inherit}mark.changed{background:var(-
 .kind-world-changing{color:var(--wc)}.kind-read{color:var(--rd)}.kind-login{color:var(--lg)}.kind-off-list{color:var(--off)}
 pre.text{white-space:pre-wrap;word-break:break-word;margin:4px 0;font-size:12px}
 .ok{color:var(--s3);font-weight:600}.marks{margin-left:8px;font-family:ui-monospace,Menlo,monospace}.mark{display:inline-block;width:1.2em;text-align:center}.bad{color:var(--s2);font-weight:600}
-button{font:inherit}#theme{float:right;margin-top:18px}
+button{font:inherit}#theme{float:right;margin-top:18px;background:var(--card);color:var(--fg);border:1px solid var(--line);border-radius:6px;padding:4px 10px;cursor:pointer}
+a{color:var(--s1)}a:visited{color:var(--s4)}
 th.group{text-align:center}table.sens td:first-child{max-width:420px;text-align:left}
 pre.sources{font-size:12px;white-space:pre-wrap;word-break:break-all;color:var(--muted)}
 h4{margin:16px 0 4px}

@@ -83,7 +83,7 @@ export function rankReversalSvg(models: readonly { name: string; official: numbe
     parts.push(text((xl + xr) / 2, y(t) + 4, String(t), 'class="tick-label halo" text-anchor="middle" font-size="10"'));
   }
   parts.push(`<line class="chance" x1="${xr - 50}" y1="${y(50).toFixed(1)}" x2="${xr}" y2="${y(50).toFixed(1)}"/>`);
-  parts.push(text(xr - 54, y(50) + 4, "chance (50)", 'class="tick-label" text-anchor="end"'));
+  parts.push(text(xr - 6, y(50) + 15, "chance (50)", 'class="tick-label halo" text-anchor="end"'));
   const ly = spread(models.map((m) => y(m.official)), gap, top, bottom);
   const ry = spread(models.map((m) => y(m.decision)), gap, top, bottom);
   models.forEach((m, i) => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatDecimal1 } from "../../decision/format.js";
@@ -118,6 +118,40 @@ describe("twinscore report escapes model text", () => {
     const cells = tableCells(html);
     expect(cells.get("openai_gpt-oss-120b|decision")).toBe(real.models[0].printed.decision);
     expect(cells.get("openai_gpt-oss-120b|hold")).toBe(real.models[0].printed.hold);
+  });
+});
+
+describe("twinscore report --labels", () => {
+  it("shows the judge's label shares for gpt-oss-20b's held-back turns on main", async () => {
+    const csv = join(tmp, "per-item-20b.csv");
+    const s = await run(["score", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--per-item", csv, "--format", "json"]);
+    expect(s.code).toBe(0);
+    const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
+    const cols = header.split(",");
+    const at = (row: string, k: string) => row.split(",")[cols.indexOf(k)];
+    const held = rows.filter((r) => at(r, "hold") === "1" && at(r, "miss_reach") === "reached").map((r) => at(r, "miss_id"));
+    expect(held.length).toBeGreaterThan(3);
+    // Three labels for real held-back turns, one for a turn the model did not hold back on (ignored).
+    const acted = rows.find((r) => at(r, "hold") === "0")!;
+    const labels = [
+      { model: "openai_gpt-oss-20b", missId: held[0], requestKey: "k0", label: "asks_removed", raw: "" },
+      { model: "openai_gpt-oss-20b", missId: held[1], requestKey: "k1", label: "asks_removed", raw: "" },
+      { model: "openai_gpt-oss-20b", missId: held[2], requestKey: "k2", label: "refuses", raw: "" },
+      { model: "openai_gpt-oss-20b", missId: at(acted, "miss_id"), requestKey: "k3", label: "refuses", raw: "" },
+    ];
+    const file = join(tmp, "labels.jsonl");
+    writeFileSync(file, labels.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const out = join(tmp, "labels.html");
+    const r = await run(["report", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--labels", file, "--out", out]);
+    expect(r.code, r.err).toBe(0);
+    const html = readFileSync(out, "utf8");
+    const section = html.slice(html.indexOf('<h2 id="judge">'));
+    const row = /<tr><td>openai_gpt-oss-20b<\/td>((?:<td>[^<]*<\/td>)+)<\/tr>/.exec(section)![1].match(/<td>([^<]*)<\/td>/g)!.map((c) => c.slice(4, -5));
+    const holdCount = rows.filter((x) => at(x, "hold") === "1").length;
+    // held back, not reached, silent, labelled, then asks_removed, asks_other, refuses, proceeds_in_prose, none (%)
+    expect(row[0]).toBe(String(holdCount));
+    expect(row[3]).toBe("3");
+    expect(row.slice(4)).toEqual(["66.7", "0.0", "33.3", "0.0", "0.0"]);
   });
 });
 
