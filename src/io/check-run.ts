@@ -15,6 +15,7 @@ import { answersFile, docFile, multiTurnDocFiles, questionsFile, type MultiTurnC
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { checkResultFile, prepareCategory, type CategoryInputs, type FileCheck } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
+import { decodePromptingStep } from "../simulator/prompting.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
 import type { LongContextData } from "../simulator/types.js";
 import { findLongContextModule, readLongContext } from "./long-context.js";
@@ -78,6 +79,8 @@ export interface CheckRunRequest {
   readonly outDir?: string;
   /** A bfcl_eval folder (or checkout) holding long_context.py; else found beside the data or via python3. */
   readonly bfclEvalDir?: string;
+  /** How steps are decoded: BFCL's FC decoder (default) or its prompting decoder. */
+  readonly decoder?: "fc" | "prompting";
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -171,6 +174,7 @@ export function runCheck(req: CheckRunRequest): Result<CheckRunReport> {
       testCategory: `multi_turn_${f.category}`,
       inputs: cat.value,
       process,
+      decode: req.decoder === "prompting" ? decodePromptingStep : undefined,
       renderScore: req.outDir !== undefined || req.scoresDir !== undefined,
     });
     if (!checked.ok) {

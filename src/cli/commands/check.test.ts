@@ -46,3 +46,34 @@ describe("twinscore check (CLI)", () => {
     expect(io.out.join("") + io.err.join("")).toContain("verdict_agree  = entries whose pass/fail equals the stored score file's");
   });
 });
+
+describe("twinscore check --decoder prompting", () => {
+  it("passes every real base entry whose reference calls are keyword-only, replayed as prompting text", async () => {
+    const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { parseExpression } = await import("../../python/parse.js");
+    const answers = readFileSync(join(bfclDataDir(), "possible_answer", "BFCL_v4_multi_turn_base.json"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { id: string; ground_truth: string[][] });
+    const keywordOnly = (call: string) => {
+      const p = parseExpression(call);
+      return p.ok && p.expr.kind === "call" && p.expr.args.length === 0;
+    };
+    const chosen = answers.filter((a) => a.ground_truth.every((t) => t.every(keywordOnly)));
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-prompting-"));
+    try {
+      mkdirSync(join(dir, "prompting-model", "multi_turn"), { recursive: true });
+      const lines = chosen.map((a) => JSON.stringify({ id: a.id, result: a.ground_truth.map((t) => (t.length > 0 ? ["```\n[" + t.join(", ") + "]\n```", ""] : ["I need more information."])) }));
+      writeFileSync(join(dir, "prompting-model", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), lines.join("\n") + "\n");
+      const io = memoryIo();
+      const code = await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"], io);
+      expect(code).toBe(0);
+      const out = JSON.parse(io.out.join("")) as { files: { entries: number; correct: number }[] };
+      expect(chosen.length).toBeGreaterThan(150);
+      expect(out.files[0]).toMatchObject({ entries: chosen.length, correct: chosen.length });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

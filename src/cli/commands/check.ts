@@ -21,6 +21,7 @@ interface CheckOptions {
   bfclEval?: string;
   scores?: string;
   out?: string;
+  decoder: "fc" | "prompting";
   format: CheckFormat;
 }
 
@@ -67,6 +68,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files)")
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json)")
+    .addOption(new Option("--decoder <decoder>", "how steps are decoded: fc (tool-call JSON, BFCL's convert_to_function_call) or prompting (Python call text, BFCL's default prompting decoder)").choices(["fc", "prompting"]).default("fc"))
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(
       "after",
@@ -91,6 +93,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         scoresDir: opts.scores,
         outDir: opts.out,
         bfclEvalDir: opts.bfclEval,
+        decoder: opts.decoder,
         env: io.env,
         cwd: io.cwd,
       });

@@ -1,0 +1,179 @@
+/**
+ * BFCL's decoder for prompting (non-FC) models before execution:
+ * `default_decode_execute_prompting` → `ast_parse` → `resolve_ast_call` →
+ * `decoded_output_to_execution_list`. The step is the raw model text; the call strings
+ * it produces are what the checker executes, quirks included:
+ *
+ * - the text is stripped of backticks, newlines and spaces, wrapped in `[...]` when
+ *   needed, stripped of whitespace and single quotes, and parsed as one expression; it
+ *   must be a call or a list/tuple of calls;
+ * - positional arguments are dropped (`cd('x')` → `cd()`); `**m` becomes `None=m`;
+ * - argument values as `resolve_ast_by_type` reads them: any unary operator negates a
+ *   constant, binary operations are evaluated, a bare name is its identifier string, a
+ *   nested call without keywords its source text, with keywords `{name: {kw: v}}`;
+ * - rendering with `parse_nested_value`: a dict whose values are all dicts becomes a call
+ *   `firstkey(...)` (so `{}` fails with IndexError), other dicts `{'k': v}` with the key's
+ *   `str` in single quotes, everything else `repr`; separators `", "`.
+ */
+import type { PyExpr } from "../python/ast.js";
+import { PyDict, PyTuple } from "../python/containers.js";
+import { PyException } from "../python/exception.js";
+import { callName, unparse } from "../python/literal.js";
+import { evalLiteral, PyBytes } from "../python/literal-eval.js";
+import { PyComplex, pyNeg, pyTypeName } from "../python/ops.js";
+import { parseExpression } from "../python/parse.js";
+import { pyRepr, pyStr } from "../python/repr.js";
+import type { PyValue } from "../python/value.js";
+import type { DecodeOutcome } from "./fc.js";
+
+class DecodeFailure {
+  constructor(readonly error: string) {}
+}
+
+const AST_NAMES: Partial<Record<PyExpr["kind"], string>> = {
+  attribute: "Attribute",
+  set: "Set",
+  starred: "Starred",
+  boolop: "BoolOp",
+  compare: "Compare",
+  ifexp: "IfExp",
+  comprehension: "ListComp",
+  fstring: "JoinedStr",
+  slice: "Slice",
+  name: "Name",
+  list: "List",
+  tuple: "Tuple",
+  dict: "Dict",
+  call: "Call",
+  binary: "BinOp",
+  unary: "UnaryOp",
+  subscript: "Subscript",
+  lambda: "Lambda",
+};
+
+function constant(e: PyExpr): PyValue | undefined {
+  switch (e.kind) {
+    case "int":
+    case "float":
+    case "str":
+    case "bool":
+      return e.value;
+    case "none":
+      return null;
+    case "imag":
+      return new PyComplex(0, e.value);
+    case "bytes":
+      return new PyBytes(e.value);
+    default:
+      return undefined;
+  }
+}
+
+/** BFCL's `resolve_ast_by_type`, keeping Python values. */
+function resolveArg(e: PyExpr): PyValue {
+  const c = constant(e);
+  if (c !== undefined) return c;
+  switch (e.kind) {
+    case "ellipsis":
+      return "...";
+    case "unary": {
+      const v = constant(e.operand);
+      if (v === undefined) throw new DecodeFailure(`AttributeError: '${AST_NAMES[e.operand.kind] ?? e.operand.kind}' object has no attribute 'value'`);
+      if (v instanceof PyComplex) return new PyComplex(-v.re, -v.im);
+      return pyNeg(v);
+    }
+    case "list":
+      return e.elts.map(resolveArg);
+    case "tuple":
+      return new PyTuple(e.elts.map(resolveArg));
+    case "dict": {
+      const d = new PyDict();
+      e.keys.forEach((k, i) => {
+        if (k === null) throw new DecodeFailure("Exception: Unsupported AST type: <class 'NoneType'>");
+        d.set(resolveArg(k), resolveArg(e.values[i]));
+      });
+      return d;
+    }
+    case "binary":
+      return evalLiteral(e);
+    case "name":
+      return e.id;
+    case "call":
+      return e.keywords.length === 0 ? unparse(e) : resolveCall(e);
+    case "subscript":
+      return `${unparse(e.value)}[${unparse(e.index)}]`;
+    default:
+      throw new DecodeFailure(`Exception: Unsupported AST type: <class 'ast.${AST_NAMES[e.kind] ?? e.kind}'>`);
+  }
+}
+
+/** `{dotted_name: {kw: value}}`; positional arguments dropped, `**m` keyed by None. */
+function resolveCall(call: Extract<PyExpr, { kind: "call" }>): PyDict {
+  const args = new PyDict();
+  for (const kw of call.keywords) args.set(kw.arg, resolveArg(kw.value));
+  return new PyDict([[callName(call.func), args]]);
+}
+
+/** BFCL's `parse_nested_value`. */
+function nested(v: PyValue): string {
+  if (!(v instanceof PyDict)) return pyRepr(v);
+  const entries = v.entries();
+  if (entries.every(([, x]) => x instanceof PyDict)) {
+    if (entries.length === 0) throw new DecodeFailure("IndexError: list index out of range");
+    const [name, args] = entries[0];
+    return `${pyStr(name)}(${(args as PyDict)
+      .entries()
+      .map(([k, x]) => `${pyStr(k)}=${nested(x)}`)
+      .join(", ")})`;
+  }
+  return `{${entries.map(([k, x]) => `'${pyStr(k)}': ${nested(x)}`).join(", ")}}`;
+}
+
+/** Python's `str.strip(chars)`. */
+function stripChars(s: string, chars: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && chars.includes(s[a])) a++;
+  while (b > a && chars.includes(s[b - 1])) b--;
+  return s.slice(a, b);
+}
+
+const PY_WHITESPACE = " \t\n\r\v\f\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+
+/** Decode one prompting step (the raw model text) into BFCL's execution strings. */
+export function decodePromptingStep(step: PyValue): DecodeOutcome {
+  if (typeof step !== "string") return { ok: false, error: `AttributeError: '${pyTypeName(step)}' object has no attribute 'strip'` };
+  try {
+    let text = stripChars(step, "`\n ");
+    if (!text.startsWith("[")) text = "[" + text;
+    if (!text.endsWith("]")) text = text + "]";
+    const cleaned = stripChars(stripChars(text, PY_WHITESPACE), "'");
+    const parsed = parseExpression(cleaned);
+    if (!parsed.ok) return { ok: false, error: `SyntaxError: ${parsed.error.message}` };
+    const body = parsed.expr;
+    let calls: Extract<PyExpr, { kind: "call" }>[];
+    if (body.kind === "call") calls = [body];
+    else if (body.kind === "list" || body.kind === "tuple" || body.kind === "set") {
+      calls = body.elts.map((el) => {
+        if (el.kind !== "call") throw new DecodeFailure("AssertionError: ");
+        return el;
+      });
+    } else throw new DecodeFailure(`AttributeError: '${AST_NAMES[body.kind] ?? body.kind}' object has no attribute 'elts'`);
+    const out: string[] = [];
+    for (const call of calls) {
+      const resolved = resolveCall(call);
+      for (const [name, args] of resolved.entries()) {
+        out.push(`${pyStr(name)}(${(args as PyDict)
+          .entries()
+          .map(([k, v]) => `${pyStr(k)}=${nested(v)}`)
+          .join(", ")})`);
+      }
+    }
+    return { ok: true, calls: out };
+  } catch (e) {
+    if (e instanceof DecodeFailure) return { ok: false, error: e.error };
+    if (e instanceof PyException) return { ok: false, error: `${e.pyType}: ${e.pyMessage}` };
+    if (e instanceof RangeError) return { ok: false, error: "RecursionError: maximum recursion depth exceeded" };
+    throw e;
+  }
+}
