@@ -159,6 +159,11 @@ TRICKY = [
     "1\n2", "x = 1", "x == 1", "(x := 1)", "await x", "(yield)", "print 1", "print(1)", "1 +\\\n 2",
     "1 + \\ 2", "\t[f()]", "[f()]\t", "[f()]\n", "(1\n+\n2)", "[1,\n 2]", ")", "(", "]", "(]", "[1, 2)", "{)",
     "a $ b", "a ? b", "a ! b", "a … b", "`a`", "a;b", "if", "for x in y", "import os", "def f(): pass",
+    # lambda parameter rules, comprehension targets
+    "lambda *, k: 1", "lambda *, **k: 1", "lambda a, /, b: 1", "lambda /: 1", "lambda a=1, b: 1", "lambda *a, b: 1",
+    "lambda *a, b=1, c: 1", "lambda **k,: 1", "lambda a,: 1", "lambda a, *, b=1, **c: a", "lambda *a, *b: 1",
+    "lambda a, /, /: 1", "lambda *, /: 1", "lambda **: 1", "lambda *: 1", "lambda **k, a: 1", "[x for x, in y]",
+    "[x for *x, in y]", "[x for in y]", "[x for , y in z]", "[x for x y in z]",
     # f-string contents (validated, then opaque)
     "f'{a!r:>{w}}'", "f'{x=}'", "f'{x = !r}'", "f'{{}}'", "f'{}'", "f'}'", "f'{'", "f'{a#}'", "f'{a!x}'", "f'{a!}'",
     "f'{a:{b:{c}}}'", "f'{a:{b}}'", "f'{\"a\"}'", "f'{a['b']}'", "rf'{a}\\d'", "f'\\x4'", "f'{a}' f'{'",

@@ -197,25 +197,54 @@ class Parser {
     }
   }
 
+  /**
+   * `lambda [params]: body`. Parameters follow CPython's rules: `/` after at least one
+   * positional parameter, one `*` section (a bare `*` needs a named parameter after it),
+   * `**name` last, no parameter without a default after one with a default (before `*`).
+   */
   private lambda(): PyExpr {
     const start = this.next().start; // 'lambda'
-    // parameters: [*|**|/] name [= default] separated by commas, up to ':'
+    let seenSlash = false;
+    let seenStar = false;
+    let bareStar = false;
+    let seenDefault = false;
+    let positional = 0;
     while (!this.isOp(":")) {
-      if (this.isOp("*") || this.isOp("**")) {
+      if (this.isOp("**")) {
+        this.next();
+        this.paramName();
+        if (bareStar) this.fail("named arguments must follow bare *");
+        if (this.isOp(",")) this.next();
+        if (!this.isOp(":")) this.fail("arguments cannot follow var-keyword argument");
+        break;
+      }
+      if (this.isOp("*")) {
+        if (seenStar) this.fail("* argument may appear only once");
+        seenStar = true;
         this.next();
         if (this.peek().kind === "name") this.paramName();
+        else {
+          bareStar = true;
+          if (!this.isOp(",")) this.fail("named arguments must follow bare *");
+        }
       } else if (this.isOp("/")) {
+        if (seenSlash || seenStar || positional === 0) this.fail();
+        seenSlash = true;
         this.next();
       } else {
         this.paramName();
         if (this.isOp("=")) {
           this.next();
           this.expression();
-        }
+          if (!seenStar) seenDefault = true;
+        } else if (seenDefault && !seenStar) this.fail("non-default argument follows default argument");
+        if (seenStar) bareStar = false;
+        else positional++;
       }
       if (this.isOp(",")) this.next();
       else if (!this.isOp(":")) this.fail();
     }
+    if (bareStar) this.fail("named arguments must follow bare *");
     this.next();
     const body = this.expression();
     return { kind: "lambda", source: this.src.slice(start, body.end), start, end: body.end };
@@ -686,12 +715,13 @@ class Parser {
 
   /** Loop targets: assignable expressions separated by commas. */
   private targets(): void {
-    do {
-      if (this.isOp(",")) this.next();
-      if (this.isKw("in")) break;
+    for (;;) {
       const t = this.isOp("*") ? (this.next(), this.bitOr()) : this.bitOr();
       if (!isAssignable(t)) this.fail(`cannot assign to ${describe(t)}`);
-    } while (this.isOp(","));
+      if (!this.isOp(",")) return;
+      this.next();
+      if (this.isKw("in")) return; // trailing comma: `for x, in y`
+    }
   }
 }
 
