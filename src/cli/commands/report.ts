@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { problem, renderProblemLine, type Problem } from "../../messages/index.js";
+import { countByCode, problem, renderProblemLine, type Problem } from "../../messages/index.js";
 import { readLabelsFile } from "../../io/judge-client.js";
 import { writeFileAtomic } from "../../io/manifest.js";
 import { loadReportRuns } from "../../io/report-inputs.js";
@@ -40,7 +40,10 @@ const PROBLEM_LINES = 20;
 
 function printProblems(io: CliIo, problems: readonly Problem[]): void {
   for (const p of problems.slice(0, PROBLEM_LINES)) io.stderr(renderProblemLine(p) + "\n");
-  if (problems.length > PROBLEM_LINES) io.stderr(`… ${problems.length - PROBLEM_LINES} more problems\n`);
+  if (problems.length > PROBLEM_LINES) {
+    const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
+    io.stderr(`… ${problems.length - PROBLEM_LINES} more problems (${problems.length} in all: ${byCode})\n`);
+  }
 }
 
 function nonNegativeInt(text: string, flag: string, io: CliIo): number | null {
