@@ -245,13 +245,13 @@ function setModelCompanions(manifest: Manifest, model: ModelInputs, out: Metrics
     }
     out.set(`truncation.${m}`, [baseShort.size, missShort]);
   }
-  // the official companion
+  // the official companion (its decision column needs no score file)
+  out.set(`companions.official_raw.${m}.decision`, base.decision);
   if (model.verdicts !== null) {
     const oc = officialCompanion(records, model.verdicts);
     if (oc.missingVerdicts.length === 0) {
       out.set(`companions.official_raw.${m}.miss`, oc.rawMiss);
       out.set(`companions.official_raw.${m}.base`, oc.rawBase);
-      out.set(`companions.official_raw.${m}.decision`, base.decision);
       out.set(`companions.official_raw.${m}.miss_items`, oc.missItems);
       out.set(`companions.official_raw.${m}.base_twins`, oc.baseTwins);
       const va = oc.verdictVsAttempt;

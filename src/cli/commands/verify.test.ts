@@ -49,6 +49,7 @@ describe("twinscore verify", () => {
               { name: "tables.C.openai_gpt-oss-20b.decision", value: 90, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
               { name: "tables.C.openai_gpt-oss-20b.act", value: 89.7, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
               { name: "companions.official_raw.openai_gpt-oss-20b.miss", value: 44.8, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"], scores: true },
+              { name: "companions.official_raw.openai_gpt-oss-20b.decision", value: 82.1, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
             ],
           },
         ],
@@ -59,7 +60,8 @@ describe("twinscore verify", () => {
       "FAIL main: tables.C.openai_gpt-oss-20b.decision expected=90 ±0.05 computed=82.063 (outside tolerance)",
       "PASS main: tables.C.openai_gpt-oss-20b.act expected=89.7 ±0.05 computed=89.686",
       "SKIP main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 (score files absent: openai_gpt-oss-20b)",
-      "1 PASS, 1 FAIL, 1 SKIP",
+      "PASS main: companions.official_raw.openai_gpt-oss-20b.decision expected=82.1 ±0.05 computed=82.063",
+      "2 PASS, 1 FAIL, 1 SKIP",
     ]);
     expect(r.code).toBe(1);
   });
