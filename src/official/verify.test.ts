@@ -103,5 +103,9 @@ describe("data/expected/paper.json is published.tsv, and every key kind is recom
     expect(missing).toEqual([]);
     const lines = checkRun(paper.value.runs[0], computed, { rollouts: new Set(paperModels), scores: new Set(paperModels) });
     expect(lines.some((l) => l.status === "SKIP")).toBe(false);
+    // Without score files, every number not marked `scores` is still computed.
+    const noScores = computeRunMetrics(manifest, standIns.map((m) => ({ ...m, verdicts: null })), { bootstrap: { resamples: 0, seed: 1 } });
+    const needsBootstrap = (name: string) => name.endsWith(".ci95") || name.startsWith("rank1.") || name.endsWith(".display");
+    expect(numbers.filter((n) => !n.scores && !needsBootstrap(n.name) && !noScores.has(n.name)).map((n) => n.name)).toEqual([]);
   });
 });
