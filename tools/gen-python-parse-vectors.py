@@ -159,6 +159,8 @@ TRICKY = [
     "1\n2", "x = 1", "x == 1", "(x := 1)", "await x", "(yield)", "print 1", "print(1)", "1 +\\\n 2",
     "1 + \\ 2", "\t[f()]", "[f()]\t", "[f()]\n", "(1\n+\n2)", "[1,\n 2]", ")", "(", "]", "(]", "[1, 2)", "{)",
     "a $ b", "a ? b", "a ! b", "a … b", "`a`", "a;b", "if", "for x in y", "import os", "def f(): pass",
+    # indentation of the first and last lines
+    "1\n  ", "1\n  \n", "1\n\t", "1\n  # c", "\x0c1", " \x0c1", "\x0c 1", "1\n\x0c", "\t\x0c1", "(1\n  )\n  ",
     # lambda parameter rules, comprehension targets
     "lambda *, k: 1", "lambda *, **k: 1", "lambda a, /, b: 1", "lambda /: 1", "lambda a=1, b: 1", "lambda *a, b: 1",
     "lambda *a, b=1, c: 1", "lambda **k,: 1", "lambda a,: 1", "lambda a, *, b=1, **c: a", "lambda *a, *b: 1",

@@ -203,13 +203,20 @@ class Tokenizer {
   private lineStart(): boolean {
     const src = this.src;
     let p = this.pos;
+    // indentation column as CPython counts it: tabs to the next multiple of 8, form feed resets
+    let col = 0;
     while (p < src.length) {
       const c = src.charCodeAt(p);
-      if (c === 32 || c === 9 || c === 12) p++;
+      if (c === 32) col++;
+      else if (c === 9) col = (Math.floor(col / 8) + 1) * 8;
+      else if (c === 12) col = 0;
       else break;
+      p++;
     }
     const c = src.charCodeAt(p);
     if (p >= src.length) {
+      // a last line of only indentation (no newline after it) is an indent, as in CPython
+      if (col > 0) throw new TokenizeError("unexpected indent", p);
       this.pos = p;
       this.atLineStart = false;
       return false;
@@ -226,7 +233,8 @@ class Tokenizer {
       this.atLineStart = false;
       return false;
     }
-    if (p > this.pos) throw new TokenizeError("unexpected indent", p);
+    if (col > 0) throw new TokenizeError("unexpected indent", p);
+    this.pos = p;
     this.atLineStart = false;
     return false;
   }
