@@ -22,6 +22,8 @@ export interface RunInputsRequest {
   readonly models: readonly string[];
   readonly manifest: Manifest;
   readonly cwd: string;
+  /** Skip the logins-counted scoring pass (its records are then empty); `compare` needs none. */
+  readonly skipLoginPass?: boolean;
 }
 
 /** One loaded model. */
@@ -62,7 +64,7 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
       absent.push(name);
       continue;
     }
-    const login = scoreModelFiles(candidates, loginPairs, { pairSet: "certified", countLogin: true });
+    const login = request.skipLoginPass ? null : scoreModelFiles(candidates, loginPairs, { pairSet: "certified", countLogin: true });
     const resultFiles: Partial<Record<ScoredResultCategory, string>> = {};
     for (const [c, f] of Object.entries(run.filesUsed)) if (f) resultFiles[c as ScoredResultCategory] = f.file;
     const scoreCandidates = scores.models.find((m) => m.model === name);
@@ -78,7 +80,7 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
       inputs: {
         model: name,
         records: run.score.records,
-        loginRecords: login.score?.records ?? [],
+        loginRecords: login?.score?.records ?? [],
         verdicts: complete ? official.verdicts : null,
         turnCounts,
       },

@@ -118,7 +118,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
       const manifest = loaded.value;
       const models = opts.model === undefined ? [] : [opts.model];
       const load = (dir: string, scores: string | undefined) =>
-        loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: io.cwd });
+        loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: io.cwd, skipLoginPass: true });
       const armA = load(opts.a, opts.scoresA);
       const armB = load(opts.b, opts.scoresB);
       const errors = [...armA.problems, ...armB.problems].filter((p) => p.severity === "error");
