@@ -68,3 +68,15 @@ describe("official companion and intervals on the real gpt-oss runs", () => {
     expect(rank1[0] + rank1[1]).toBeCloseTo(100, 9);
   });
 });
+
+describe("act and hold intervals beside decision", () => {
+  it("2025-11-12-main gpt-oss-120b: the act and hold intervals bracket their rates", () => {
+    const { metrics } = metricsOf("2025-11-12-main");
+    for (const side of ["act", "hold"] as const) {
+      const [lo, hi] = metrics.get(`tables.C.openai_gpt-oss-120b.${side}_ci95`) as number[];
+      const rate = metrics.get(`tables.C.openai_gpt-oss-120b.${side}`) as number;
+      expect(lo).toBeLessThan(rate);
+      expect(hi).toBeGreaterThan(rate);
+    }
+  });
+});

@@ -65,7 +65,10 @@ export interface DefinitionRow {
   readonly hold: number;
   readonly decision: number;
   readonly both: number;
+  /** 95% cluster-bootstrap intervals of decision, act and hold (null when resamples = 0). */
   readonly ci95: readonly [number, number] | null;
+  readonly actCi95: readonly [number, number] | null;
+  readonly holdCi95: readonly [number, number] | null;
 }
 
 const pct = (count: number, n: number): number => (n === 0 ? Number.NaN : (100 * count) / n);
@@ -108,8 +111,8 @@ export function definitionRow(records: readonly PairRecord[], credited: boolean,
   const act = pct(records.filter((r) => r.actedOnBase).length, n);
   const hold = pct(records.filter(held).length, n);
   const both = pct(records.filter((r) => r.actedOnBase && held(r)).length, n);
-  const ci95 = bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(clusterTotals(outcomes(records, credited)), bootstrap).decision : null;
-  return { n, act, hold, decision: (act + hold) / 2, both, ci95 };
+  const ci = bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(clusterTotals(outcomes(records, credited)), bootstrap) : null;
+  return { n, act, hold, decision: (act + hold) / 2, both, ci95: ci?.decision ?? null, actCi95: ci?.act ?? null, holdCi95: ci?.hold ?? null };
 }
 
 const lossKeys: Record<LossPlace, string> = {
@@ -291,6 +294,8 @@ export function computeRunMetrics(manifest: Manifest, models: readonly ModelInpu
       out.set(`${key}.decision`, row.decision);
       out.set(`${key}.both`, row.both);
       if (row.ci95 !== null) out.set(`${key}.ci95`, row.ci95);
+      if (row.actCi95 !== null) out.set(`${key}.act_ci95`, row.actCi95);
+      if (row.holdCi95 !== null) out.set(`${key}.hold_ci95`, row.holdCi95);
       decisions.push(row.decision);
     }
     if (models.length > 0) out.set(`spread.${def}`, Math.max(...decisions) - Math.min(...decisions));
