@@ -61,6 +61,12 @@ describe("resolveValue follows BFCL's resolve_ast_by_type", () => {
       expect(value(s).ok, s).toBe(false);
     }
   });
+  it("evaluates complex literal arithmetic and writes `True .real` like ast.unparse", () => {
+    expect(value("3j - 3j")).toEqual({ ok: true, value: "0j" });
+    expect(value("1 + 2j")).toEqual({ ok: true, value: "(1+2j)" });
+    expect(unparse(expr("True .real"))).toBe("True .real");
+  });
+
   it("keeps bytes and complex as their repr text", () => {
     expect(value("b'a\\x00'")).toEqual({ ok: true, value: "b'a\\x00'" });
     expect(value("3j")).toEqual({ ok: true, value: "3j" });
