@@ -28,7 +28,12 @@ function workersAvailable(): boolean {
  */
 export const MIN_MODELS_FOR_WORKERS = 8;
 
-/** Score every job; `threads` workers at most, and none for fewer than `MIN_MODELS_FOR_WORKERS` models. */
+/**
+ * Score every job, in job order. With `threads` ≥ 2 and at least
+ * `MIN_MODELS_FOR_WORKERS` models, `threads - 1` worker threads and this thread share
+ * the queue (this thread has the scorer loaded already, so one worker start is saved);
+ * each worker keeps two jobs queued so it never waits for this thread.
+ */
 export async function scoreModels(
   jobs: readonly ModelCandidates[],
   pairs: readonly ManifestPair[],
@@ -42,19 +47,22 @@ export async function scoreModels(
   const runs: ModelRun[] = new Array(jobs.length);
   let next = 0;
   const workerUrl = new URL("./results-worker.js", import.meta.url);
-  await Promise.all(
-    Array.from({ length: count }, () => {
+  const workersDone = Promise.all(
+    Array.from({ length: count - 1 }, () => {
       const worker = new Worker(workerUrl, { workerData: { pairs, options, knownMissIds } });
       return new Promise<void>((resolvePromise, reject) => {
+        let outstanding = 0;
         const give = () => {
-          if (next >= jobs.length) {
+          if (next < jobs.length) {
+            const index = next++;
+            outstanding++;
+            worker.postMessage({ index, job: jobs[index] });
+          } else if (outstanding === 0) {
             void worker.terminate().then(() => resolvePromise());
-            return;
           }
-          const index = next++;
-          worker.postMessage({ index, job: jobs[index] });
         };
         worker.on("message", (msg: { index: number; run?: ModelRun; failure?: string }) => {
+          outstanding--;
           runs[msg.index] =
             msg.run ??
             ({
@@ -67,8 +75,16 @@ export async function scoreModels(
         });
         worker.on("error", reject);
         give();
+        give();
       });
     }),
   );
+  // This thread takes jobs too, yielding between them so worker messages are handled.
+  while (next < jobs.length) {
+    const index = next++;
+    runs[index] = scoreModelFiles(jobs[index], pairs, options, known);
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  await workersDone;
   return runs;
 }
