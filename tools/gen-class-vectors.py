@@ -40,7 +40,10 @@ Model sequences are kept only when they add coverage: every call is traced
 (sys.settrace over the four class modules) and described by the line arcs it ran, the
 exception text it raised (quoted parts and numbers blanked), and the type shape of its
 arguments and result (int vs float, exponent floats, non-ASCII text, ...), plus the type
-shape of every public attribute after each turn. A model sequence is recorded when it
+shape of every public attribute after each turn, and how its stored FC steps decode
+(step and argument types, JSON escapes, number forms, nesting) and parse (syntax nodes,
+string quoting and escapes, number forms of the rendered call): every step goes through
+the TS decoder and parser, whatever class it calls. A model sequence is recorded when it
 shows a feature that the gt and errors sequences and the model sequences kept before it
 did not; the others add no coverage and are dropped (counts printed and stored in the
 file as modelSequences).
@@ -49,7 +52,7 @@ Determinism: re-executes itself with TZ=UTC and PYTHONHASHSEED=0 (set iteration 
 shows up in two error messages) and pins datetime.today() for
 verify_traveler_information to TODAY below.
 
-Usage: tools/gen-class-vectors.py [--bfcl-root DIR] [--shared DIR] [--out DIR] [--filler FILE]
+Usage: tools/gen-class-vectors.py [--bfcl-root DIR] [--shared DIR] [--out DIR] [--filler FILE] [--all-model]
   (--bfcl-root: a BFCL source checkout, e.g. /work/gorilla-src/berkeley-function-call-leaderboard)
 """
 import argparse
@@ -94,6 +97,7 @@ def parse_args():
     p.add_argument("--bfcl-root", default="/work/gorilla-src/berkeley-function-call-leaderboard")
     p.add_argument("--shared", default=os.path.join(here, "..", "..", "shared"))
     p.add_argument("--out", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata"))
+    p.add_argument("--all-model", action="store_true", help="keep every model sequence (to check that the selection loses no coverage of the TS ports)")
     p.add_argument("--filler", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata", "synthetic-long-context.py"))
     return p.parse_args()
 
@@ -374,6 +378,109 @@ def fc_step_calls(step):
     return out
 
 
+def json_text_features(text):
+    """Lexical features of a JSON argument string that select different paths of a JSON reader."""
+    feats = set()
+    i, n, depth, max_depth = 0, len(text), 0, 0
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                if text[j] == "\\":
+                    e = text[j + 1] if j + 1 < n else ""
+                    if e == "u":
+                        code = int(text[j + 2:j + 6], 16) if re.fullmatch(r"[0-9a-fA-F]{4}", text[j + 2:j + 6]) else -1
+                        feats.add(("json-escape", "u-ascii" if 0 <= code < 128 else "u-surrogate" if 0xD800 <= code < 0xE000 else "u-bmp" if code >= 0 else "u-bad"))
+                        j += 6
+                        continue
+                    feats.add(("json-escape", e))
+                    j += 2
+                    continue
+                ch = text[j]
+                if ord(ch) < 32:
+                    feats.add(("json-raw-control",))
+                elif ord(ch) > 127:
+                    feats.add(("json-raw-non-ascii", "astral" if ord(ch) > 0xFFFF else "bmp"))
+                j += 1
+            feats.add(("json-string", "empty" if j == i + 1 else "text"))
+            i = j + 1
+            continue
+        if c in "[{":
+            depth += 1
+            max_depth = max(max_depth, depth)
+            if text[i + 1:].lstrip()[:1] in ("]", "}"):
+                feats.add(("json-empty", c))
+        elif c in "]}":
+            depth -= 1
+        elif c in " \t\r\n":
+            feats.add(("json-space", repr(c)))
+        else:
+            m = re.compile(r"-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null|NaN|-?Infinity").match(text, i)
+            if m:
+                tok = m.group(0)
+                if tok[0] in "-0123456789":
+                    feats.add(("json-number", tok.startswith("-"), m.group(1) is not None, m.group(2) is not None, len(tok.lstrip("-")) > 15))
+                else:
+                    feats.add(("json-literal", tok))
+                i = m.end()
+                continue
+            feats.add(("json-other", c))
+        i += 1
+    feats.add(("json-depth", min(max_depth, 4)))
+    return feats
+
+
+def call_text_features(text):
+    """Syntax features of a rendered call string (the TS side parses every one with its own Python parser)."""
+    import io
+    import tokenize
+
+    feats = set()
+    try:
+        feats |= {("ast", type(node).__name__) for node in ast.walk(ast.parse(text.strip(), mode="eval"))}
+    except (SyntaxError, ValueError) as e:
+        feats.add(("py-call-unparsable", re.sub(r"'[^']*'|U\+[0-9A-F]+|\d+", "_", str(getattr(e, "msg", e)))))
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text.strip()).readline):
+            if tok.type == tokenize.ERRORTOKEN:
+                feats.add(("py-errortoken", tok.string if tok.string.isascii() else "non-ascii"))
+            if tok.type == tokenize.STRING:
+                body = tok.string
+                feats.add(("py-string", body[:3] in ('"""', "'''"), body[0]))
+                feats |= {("py-escape", e[1] if e[1] not in "01234567" else "octal") for e in re.findall(r"\\.", body)}
+                feats |= {("py-raw-non-ascii", "astral" if ord(c) > 0xFFFF else "bmp") for c in body if ord(c) > 127}
+            elif tok.type == tokenize.NUMBER:
+                t = tok.string.lower()
+                feats.add(("py-number", "." in t, "e" in t, t.endswith("j"), len(t) > 15))
+            elif tok.type == tokenize.OP:
+                feats.add(("py-op", tok.string))
+    except (SyntaxError, tokenize.TokenError, ValueError) as e:
+        feats.add(("py-tokenize-error", type(e).__name__))
+    return feats
+
+
+def step_features(step):
+    """How one stored FC step decodes (every step of a turn goes through the TS decoder)."""
+    feats = {("step", type(step).__name__)}
+    if isinstance(step, list):
+        for item in step:
+            feats.add(("step-item", type(item).__name__))
+            if isinstance(item, dict):
+                feats.add(("step-item-calls", min(len(item), 2)))
+                for args in item.values():
+                    feats.add(("step-args", type(args).__name__))
+                    if isinstance(args, str):
+                        feats |= json_text_features(args)
+                        try:
+                            feats.add(("step-args-json", type(json.loads(args)).__name__))
+                        except json.JSONDecodeError as e:
+                            feats.add(("step-args-json", "error", re.sub(r"\d+", "_", e.msg)))
+    for call in fc_step_calls(step):
+        feats |= call_text_features(call)
+    return feats
+
+
 def model_cases(cls_name, seen):
     """Model sequences that add a coverage feature not in `seen` (updated); also returns how many were considered."""
     global FEATURES
@@ -400,12 +507,15 @@ def model_cases(cls_name, seen):
             config = e["initial_config"].get(cls_name, {})
             considered += 1
             FEATURES = set()
+            for turn in line["result"]:
+                for step in turn:
+                    FEATURES |= step_features(step)
             try:
                 record = recorded(replay(cls_name, config, turns, False, False))
                 new = FEATURES - seen
             finally:
                 FEATURES = None
-            if not new:
+            if not new and not ARGS.all_model:
                 continue
             seen |= new
             cases.append({"name": "model %s %s %s" % (run, model, e["id"]),

@@ -29,13 +29,13 @@ describe("TicketAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
     expect(s.mismatches).toEqual([]);
     expect(s.calls).toBeGreaterThan(40);
   });
-  it("matches on the gpt-oss sequences that add coverage (9 of the 300 stored ones; e.g. 2025-11-12-harmony-fixes gpt-oss-120b multi_turn_base_106)", () => {
-    // the generator keeps a model sequence only when one of its calls runs a line arc, raises an error text or
-    // has an argument/result/state type shape that the ground-truth and error sequences did not
+  it("matches on the gpt-oss sequences that add coverage (21 of the 300 stored ones; e.g. 2025-11-12-harmony-fixes gpt-oss-120b multi_turn_base_23)", () => {
+    // the generator keeps a model sequence only when it shows something the ground-truth and error sequences did not:
+    // a line arc of BFCL's class, an error text, an argument/result/state type shape, or a way its FC steps decode and parse
     const s = summarize(outcomes, "model");
     expect(s.mismatches).toEqual([]);
-    expect(s.cases).toBe(9);
-    expect(outcomes.some((o) => o.name === "model 2025-11-12-harmony-fixes openai_gpt-oss-120b multi_turn_base_106" && o.calls > 0)).toBe(true);
+    expect(s.cases).toBe(21);
+    expect(outcomes.some((o) => o.name === "model 2025-11-12-harmony-fixes openai_gpt-oss-120b multi_turn_base_23" && o.calls > 0)).toBe(true);
   });
   it("returns the created ticket by reference, so later edits show in earlier results' object", () => {
     const t = newTicketApi();

@@ -28,13 +28,13 @@ describe("TradingBot against BFCL's Python (tools/gen-class-vectors.py)", () => 
     expect(s.mismatches).toEqual([]);
     expect(s.calls).toBeGreaterThan(80);
   });
-  it("matches on the gpt-oss sequences that add coverage (3 of the 566 stored ones; e.g. 2025-11-12-harmony-fixes gpt-oss-20b multi_turn_miss_func_148)", () => {
-    // the generator keeps a model sequence only when one of its calls runs a line arc, raises an error text or
-    // has an argument/result/state type shape that the ground-truth and error sequences did not
+  it("matches on the gpt-oss sequences that add coverage (15 of the 566 stored ones; e.g. 2025-11-12-harmony-fixes gpt-oss-120b multi_turn_base_100)", () => {
+    // the generator keeps a model sequence only when it shows something the ground-truth and error sequences did not:
+    // a line arc of BFCL's class, an error text, an argument/result/state type shape, or a way its FC steps decode and parse
     const s = summarize(outcomes, "model");
     expect(s.mismatches).toEqual([]);
-    expect(s.cases).toBe(3);
-    expect(outcomes.some((o) => o.name === "model 2025-11-12-harmony-fixes openai_gpt-oss-20b multi_turn_miss_func_148" && o.calls > 0)).toBe(true);
+    expect(s.cases).toBe(15);
+    expect(outcomes.some((o) => o.name === "model 2025-11-12-harmony-fixes openai_gpt-oss-120b multi_turn_base_100" && o.calls > 0)).toBe(true);
   });
   it("draws the first transaction timestamp from Random(1053520): 2024-09-02 05:40:15", () => {
     const t = newTradingBot();
