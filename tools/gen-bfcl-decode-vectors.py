@@ -17,8 +17,10 @@ by name at run time (nothing is copied into this repository) and run on:
   per entry), and
 * `ast.unparse` of the parser's tricky expressions.
 
-Writes src/extract/testdata/bfcl-decode-vectors.json and
-src/extract/testdata/gt-decode-hashes.json.
+Also a seeded fuzz of 1,500 of our own random call-list texts (BFCL's outcome only).
+
+Writes src/extract/testdata/bfcl-decode-vectors.json, src/extract/testdata/decode-fuzz.json
+and src/extract/testdata/gt-decode-hashes.json.
 """
 import ast
 import enum
@@ -238,6 +240,39 @@ FC_RECORDS = [
 ]
 
 
+def decode_fuzz(ns, n, seed=20261130):
+    """[text, outcome] pairs from our own random call-list texts: "E" when BFCL's prompting
+    decoder (ast or execute path) raises, else 12 hex digits of the SHA-256 of the decoded form."""
+    spec = importlib.util.spec_from_file_location("parsevec", os.path.join("tools", "gen-python-parse-vectors.py"))
+    g = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(g)
+    import random
+    rng = random.Random(seed)
+    out, seen = [], set()
+    while len(out) < n:
+        calls = []
+        for _ in range(rng.randrange(1, 3)):
+            args = []
+            for _ in range(rng.randrange(0, 3)):
+                if rng.random() < 0.2:
+                    args.append(g.gen(rng, 2))
+                else:
+                    args.append(rng.choice(["a", "file_name", "content"]) + "=" + g.gen(rng, rng.randrange(0, 3)))
+            calls.append(rng.choice(["cd", "mv", "echo", "ls", "a.b", "x[0].y"]) + "(" + ", ".join(args) + ")")
+        text = rng.choice(["[", "", " [", "```\n["]) + ", ".join(calls) + rng.choice(["]", "", "]\n```", "] "])
+        if rng.random() < 0.3:
+            text = g.mutate(rng, text)
+        if text in seen or "\\N{" in text:
+            continue
+        seen.add(text)
+        r = run_prompting(ns, text)
+        if "error" in r or "executeError" in r:
+            out.append([text, "E"])
+        else:
+            out.append([text, hashlib.sha256(canonical(r["decoded"]).encode("ascii")).hexdigest()[:12]])
+    return out
+
+
 def main():
     bfcl_root = sys.argv[1] if len(sys.argv) > 1 else "../gorilla-src/berkeley-function-call-leaderboard"
     data_dir = sys.argv[2] if len(sys.argv) > 2 else "../shared/bfcl-v4"
@@ -267,6 +302,12 @@ def main():
     with open(os.path.join(out_dir, "bfcl-decode-vectors.json"), "w") as f:
         json.dump({"generator": "tools/gen-bfcl-decode-vectors.py", "python": sys.version.split()[0],
                    "prompting": prompting, "fc": fc, "unparse": unparse}, f, ensure_ascii=True, indent=0)
+        f.write("\n")
+
+    fuzz = decode_fuzz(ns, 1500)
+    with open(os.path.join(out_dir, "decode-fuzz.json"), "w") as f:
+        json.dump({"generator": "tools/gen-bfcl-decode-vectors.py", "python": sys.version.split()[0], "seed": 20261130,
+                   "cases": fuzz}, f, ensure_ascii=True, indent=0)
         f.write("\n")
 
     hashes = {}

@@ -144,6 +144,29 @@ describe("extractTurn on native function-calling records agrees with convert_to_
   }
 });
 
+describe("decodePythonText against BFCL's decoder on 1,500 seeded fuzz texts (tools/gen-bfcl-decode-vectors.py)", () => {
+  const fuzz = JSON.parse(readFileSync(join(projectRoot, "src/extract/testdata/decode-fuzz.json"), "utf8")) as { cases: [string, string][] };
+  it("fails exactly where BFCL fails and decodes the same names and values elsewhere", () => {
+    expect(fuzz.cases).toHaveLength(1500);
+    const wrong: string[] = [];
+    let compared = 0;
+    for (const [text, outcome] of fuzz.cases) {
+      const d = decodePythonText(text);
+      if ((d.failure === null) !== (outcome !== "E")) {
+        wrong.push(`${JSON.stringify(text)}: BFCL ${outcome === "E" ? "fails" : "decodes"}, ours ${d.failure ?? "decodes"}`);
+        continue;
+      }
+      // values are compared where the two documented differences cannot arise (dict key order, opaque layouts)
+      if (outcome === "E" || /lambda|\bfor\b|f'|f"|\{/.test(text)) continue;
+      compared++;
+      const hash = createHash("sha256").update(canonical(decodedForm(d.calls)), "ascii").digest("hex").slice(0, 12);
+      if (hash !== outcome) wrong.push(`${JSON.stringify(text)}: decoded differently ${canonical(decodedForm(d.calls)).slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(compared).toBeGreaterThan(200);
+  });
+});
+
 // ---------------------------------------------------------------------------------------
 
 describe("gold-derived Python-call text: every ground-truth call is recovered", () => {

@@ -224,9 +224,38 @@ function constantValue(e: PyExpr): PyValue {
   }
 }
 
+/** A bytes value (the value model has none): its repr, and its bytes for `+`/`*`. */
+class PyBytes implements PyObject {
+  readonly pyTypeName = "bytes";
+  constructor(readonly bytes: Uint8Array) {}
+  pyRepr(): string {
+    return bytesRepr(this.bytes);
+  }
+}
+
 function bytesObject(b: Uint8Array): PyObject {
-  const text = bytesRepr(b);
-  return { pyTypeName: "bytes", pyRepr: () => text };
+  return new PyBytes(b);
+}
+
+/** `bytes + bytes`, `bytes * int`, `int * bytes`; anything else with bytes is a TypeError. */
+function bytesOp(op: string, a: PyValue, b: PyValue): PyValue {
+  if (op === "+" && a instanceof PyBytes && b instanceof PyBytes) {
+    const out = new Uint8Array(a.bytes.length + b.bytes.length);
+    out.set(a.bytes);
+    out.set(b.bytes, a.bytes.length);
+    return new PyBytes(out);
+  }
+  if (op === "*") {
+    const [seq, n] = a instanceof PyBytes ? [a, asInt(b)] : [b as PyBytes, asInt(a)];
+    if (seq instanceof PyBytes && n !== undefined) {
+      const count = n <= 0n ? 0 : Number(n);
+      if (count * seq.bytes.length > 1 << 24) throw new PyException("MemoryError", "");
+      const out = new Uint8Array(count * seq.bytes.length);
+      for (let k = 0; k < count; k++) out.set(seq.bytes, k * seq.bytes.length);
+      return new PyBytes(out);
+    }
+  }
+  throw new PyException("TypeError", `unsupported operand type(s) for ${op}: bytes`);
 }
 
 /** CPython's AST class name for a node (used in BFCL-style failure reasons). */
@@ -287,7 +316,7 @@ function evaluate(e: PyExpr): PyValue {
     case "imag":
       return constantValue(e);
     case "bytes":
-      throw new ResolveError("bytes operands are not evaluated");
+      return bytesObject(e.value);
     case "ellipsis":
       throw new ResolveError("Ellipsis operands are not evaluated");
     case "list":
@@ -326,6 +355,7 @@ function evaluate(e: PyExpr): PyValue {
       const a = evaluate(e.left);
       const b = evaluate(e.right);
       if (a instanceof PyComplex || b instanceof PyComplex) return complexOp(e.op, a, b);
+      if (a instanceof PyBytes || b instanceof PyBytes) return bytesOp(e.op, a, b);
       switch (e.op) {
         case "+":
           return pyAdd(a, b);
