@@ -375,7 +375,10 @@ export function resultToString(value: PyValue): string {
 /** Text of an exception raised by the simulation, as `str(e)`; JS stack exhaustion is Python's RecursionError. */
 function exceptionText(e: unknown): string {
   if (e instanceof PyException) return e.pyMessage;
-  if (e instanceof RangeError) return "maximum recursion depth exceeded";
+  if (e instanceof RangeError) {
+    // JavaScript's stack exhaustion is Python's RecursionError; other RangeErrors (BigInt size …) are resource limits
+    return /call stack/i.test(e.message) ? "maximum recursion depth exceeded" : `MemoryError: ${e.message}`;
+  }
   return `internal error in the simulator: ${e instanceof Error ? e.message : String(e)}`;
 }
 

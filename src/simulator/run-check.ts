@@ -13,7 +13,10 @@ import { scanLineHead } from "../bfcl/results.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import type { EvaluatorProcess } from "./executor.js";
-import { dumpScoreValue, failedEntryLine, renderScoreFile, type OurVerdict } from "./scorefile.js";
+import { dumpScoreValue, failedEntryLine, redumpTopLevel, RenderedJson, renderScoreFile, type OurVerdict } from "./scorefile.js";
+
+/** Prompts rendered once per question entry (the same entry fails for many models). */
+const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
 
 /** Parse a JSON Lines text with Python's `json.loads` (ints and floats kept apart). */
 export function parsePyJsonLines(text: string, file: string): Result<{ value: PyValue; line: number }[]> {
@@ -243,17 +246,28 @@ export function checkResultFile(
     }
     let errorJson: string | undefined;
     if (opts.renderScore) {
-      const line = exactLine();
+      // the verbatim parts are re-dumped from the text (same bytes as json.loads + json.dumps); json.loads when that cannot be proven
+      const fast = redumpTopLevel(utf8.decode(bytes.subarray(row.start, row.end)));
+      const line = fast === null ? exactLine() : null;
+      const verbatim = (key: string): PyValue | RenderedJson => {
+        if (fast) return fast.has(key) ? new RenderedJson(fast.get(key) as string) : "";
+        return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
+      };
+      let prompt = renderedPrompts.get(q);
+      if (!prompt) {
+        prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
+        renderedPrompts.set(q, prompt);
+      }
       failedLines.push(
         failedEntryLine({
           id: row.id,
           modelName: opts.modelName,
           testCategory: opts.testCategory,
           verdict,
-          prompt: q.scorePrompt,
-          result: line.get("result") as PyValue,
+          prompt,
+          result: verbatim("result"),
           groundTruth: gt,
-          inferenceLog: line.has("inference_log") ? (line.get("inference_log") as PyValue) : "",
+          inferenceLog: verbatim("inference_log"),
         }),
       );
       errorJson = dumpScoreValue(verdict.error);

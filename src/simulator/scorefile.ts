@@ -115,18 +115,18 @@ export interface FailedEntryInput {
   readonly testCategory: string;
   readonly verdict: Extract<EntryVerdict, { valid: false }>;
   /** The evaluation-time question entry without `function`. */
-  readonly prompt: PyValue;
-  /** The result line's `result` value. */
-  readonly result: PyValue;
+  readonly prompt: PyValue | RenderedJson;
+  /** The result line's `result` value (or its text already re-dumped). */
+  readonly result: PyValue | RenderedJson;
   readonly groundTruth: readonly (readonly string[])[];
-  /** The result line's `inference_log`, or `""` when absent. */
-  readonly inferenceLog: PyValue;
+  /** The result line's `inference_log` (or its re-dumped text), or `""` when absent. */
+  readonly inferenceLog: PyValue | RenderedJson;
 }
 
 /** One failed-entry line, in BFCL's field order (no trailing newline). */
 export function failedEntryLine(e: FailedEntryInput): string {
   const gt = e.groundTruth.map((t) => [...t]);
-  const fields: [string, PyValue][] = [
+  const fields: [string, PyValue | RenderedJson][] = [
     ["id", e.id],
     ["model_name", e.modelName],
     ["test_category", e.testCategory],
@@ -137,7 +137,7 @@ export function failedEntryLine(e: FailedEntryInput): string {
   if (e.verdict.runnerLevel) fields.push(["model_result", e.result]);
   else fields.push(["model_result_raw", e.result], ["model_result_decoded", e.verdict.decoded ?? []]);
   fields.push(["possible_answer", gt], ["inference_log", e.inferenceLog]);
-  return dumpScoreValue(new PyDict(fields));
+  return `{${fields.map(([k, v]) => `${jsonQuoteUnicode(k)}: ${v instanceof RenderedJson ? v.text : dumpScoreValue(v)}`).join(", ")}}`;
 }
 
 /** The header line: accuracy as Python's float division, counts as ints. */
@@ -271,3 +271,138 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScore
   };
 }
 
+
+/** Thrown inside the transcoder when the text needs the faithful path (duplicate keys, bad JSON). */
+class NotCanonical {}
+
+/**
+ * `json.dumps(json.loads(text), ensure_ascii=False)` computed on the text, for the
+ * verbatim parts of a score line (`model_result_raw`, `inference_log`): one pass, no
+ * Python values built. Strings without escapes are copied; numbers are re-printed the
+ * way Python prints what it loaded (ints as digits, floats by repr); separators become
+ * `", "` and `": "`. Returns each top-level key's re-dumped value, or null when the text
+ * is not a JSON object or has a duplicate key (the caller then uses `json.loads`).
+ */
+export function redumpTopLevel(text: string): Map<string, string> | null {
+  let i = 0;
+  const n = text.length;
+  const ws = () => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+      else break;
+    }
+  };
+  const str = (): string => {
+    const start = i;
+    i++;
+    let plain = true;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        plain = false;
+        i += 2;
+        continue;
+      }
+      if (c < 0x20) throw new NotCanonical();
+      i++;
+    }
+    if (i >= n) throw new NotCanonical();
+    i++;
+    const token = text.slice(start, i);
+    return plain ? token : jsonQuoteUnicode(JSON.parse(token) as string);
+  };
+  const NUM = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+  const value = (): string => {
+    ws();
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return str();
+    if (c === 0x7b) {
+      i++;
+      ws();
+      if (text.charCodeAt(i) === 0x7d) {
+        i++;
+        return "{}";
+      }
+      const parts: string[] = [];
+      const seen = new Set<string>();
+      for (;;) {
+        ws();
+        if (text.charCodeAt(i) !== 0x22) throw new NotCanonical();
+        const k = str();
+        if (seen.has(k)) throw new NotCanonical();
+        seen.add(k);
+        ws();
+        if (text.charCodeAt(i) !== 0x3a) throw new NotCanonical();
+        i++;
+        parts.push(`${k}: ${value()}`);
+        ws();
+        const d = text.charCodeAt(i++);
+        if (d === 0x7d) break;
+        if (d !== 0x2c) throw new NotCanonical();
+      }
+      return `{${parts.join(", ")}}`;
+    }
+    if (c === 0x5b) {
+      i++;
+      ws();
+      if (text.charCodeAt(i) === 0x5d) {
+        i++;
+        return "[]";
+      }
+      const parts: string[] = [];
+      for (;;) {
+        parts.push(value());
+        ws();
+        const d = text.charCodeAt(i++);
+        if (d === 0x5d) break;
+        if (d !== 0x2c) throw new NotCanonical();
+      }
+      return `[${parts.join(", ")}]`;
+    }
+    for (const lit of ["true", "false", "null", "NaN", "Infinity", "-Infinity"]) {
+      if (text.startsWith(lit, i)) {
+        i += lit.length;
+        return lit;
+      }
+    }
+    NUM.lastIndex = i;
+    const m = NUM.exec(text);
+    if (!m || m[0].length === 0) throw new NotCanonical();
+    i += m[0].length;
+    if (m[1] === undefined && m[2] === undefined) return m[0] === "-0" ? "0" : m[0];
+    return jsonFloat(Number(m[0]));
+  };
+  try {
+    ws();
+    if (text.charCodeAt(i) !== 0x7b) return null;
+    i++;
+    const out = new Map<string, string>();
+    ws();
+    if (text.charCodeAt(i) === 0x7d) return out;
+    for (;;) {
+      ws();
+      if (text.charCodeAt(i) !== 0x22) return null;
+      const k = JSON.parse(str()) as string;
+      if (out.has(k)) return null;
+      ws();
+      if (text.charCodeAt(i) !== 0x3a) return null;
+      i++;
+      out.set(k, value());
+      ws();
+      const d = text.charCodeAt(i++);
+      if (d === 0x7d) break;
+      if (d !== 0x2c) return null;
+    }
+    return out;
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof SyntaxError || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+/** A value already rendered as score-file JSON text (spliced in verbatim by `failedEntryLine`). */
+export class RenderedJson {
+  constructor(readonly text: string) {}
+}
