@@ -8,11 +8,13 @@
 import { basename, dirname, resolve } from "node:path";
 import type { RecordedRollout } from "../bfcl/results.js";
 import { problem, type Problem } from "../messages/index.js";
-import { definitionPairs } from "../official/metrics.js";
+import { readingCounts, selectPairs, summarize } from "../decision/score.js";
+import { definitionPairs, recordsFor } from "../official/metrics.js";
 import type { Manifest } from "../pairs/types.js";
 import type { ReportRunInput } from "../report/assemble.js";
 import { readResultFile } from "./results-read.js";
 import { loadRunInputs } from "./scores-run.js";
+import { readWorkaroundData, workaroundForModel, type WorkaroundData } from "./workaround-run.js";
 
 /** One `--results` tree and its optional `--scores` tree. */
 export interface ReportRunRequest {
@@ -44,13 +46,28 @@ export function runLabels(dirs: readonly string[]): string[] {
 /** Load every run; problems are returned, never thrown. `progress` hears one line per step. */
 export function loadReportRuns(
   runs: readonly ReportRunRequest[],
-  options: { models: readonly string[]; manifest: Manifest; cwd: string; progress?: (line: string) => void },
+  options: {
+    models: readonly string[];
+    manifest: Manifest;
+    cwd: string;
+    /** BFCL data folder for the workaround credit (Table F1), or null to leave it out. */
+    bfclDataDir?: string | null;
+    progress?: (line: string) => void;
+  },
 ): { runs: ReportRunInput[]; problems: Problem[] } {
   const labels = runLabels(runs.map((r) => resolve(options.cwd, r.resultDir)));
   const scored = definitionPairs(options.manifest, "C").ids;
   const pairs = options.manifest.pairs.filter((p) => scored.has(p.missId));
   const out: ReportRunInput[] = [];
   const problems: Problem[] = [];
+  let workaroundData: WorkaroundData | null = null;
+  if (options.bfclDataDir) {
+    options.progress?.(`reading BFCL data for the workaround credit (${options.bfclDataDir})`);
+    const data = readWorkaroundData(options.bfclDataDir);
+    if (data.ok) workaroundData = data.value;
+    else problems.push(...data.problems);
+  }
+  const table1Pairs = selectPairs(options.manifest, { pairSet: "certified", countLogin: false });
   runs.forEach((run, i) => {
     options.progress?.(`scoring ${labels[i]} (${run.resultDir})`);
     const loaded = loadRunInputs({
@@ -79,7 +96,17 @@ export function loadReportRuns(
         // The scorer already reported this file's line problems; only the rollouts are wanted here.
         for (const [id, r] of readResultFile(file, category, wanted).rollouts) rollouts.set(id, r);
       }
-      return { inputs: m.inputs, rollouts, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
+      let workaround = null;
+      const missFuncFile = m.resultFiles.miss_func;
+      if (workaroundData !== null && missFuncFile !== undefined) {
+        options.progress?.(`replaying miss_func attempts of ${labels[i]}/${m.inputs.model} (workaround credit)`);
+        const records = recordsFor(options.manifest, m.inputs, "C").records;
+        const score = { model: m.inputs.model, numbers: summarize(records), counts: readingCounts(records, 0), records };
+        const w = workaroundForModel(score, table1Pairs, missFuncFile, workaroundData);
+        if (w.ok) workaround = w.value;
+        else problems.push(...w.problems);
+      }
+      return { inputs: m.inputs, rollouts, workaround, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
     });
     out.push({ label: labels[i], resultDir: run.resultDir, scoreDir: run.scoreDir, models });
   });

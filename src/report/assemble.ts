@@ -20,6 +20,7 @@ import { compareArms, type ArmComparison } from "../official/compare.js";
 import { computeRunMetrics, definitionPairs, definitionRow, recordsFor, type Definition, type Metrics, type ModelInputs } from "../official/metrics.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { strRepr } from "../python/repr.js";
+import type { WorkaroundSummary } from "../simulator/workaround.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import type {
   PairOutcome,
@@ -41,6 +42,8 @@ export interface ReportModelInput {
   readonly inputs: ModelInputs;
   /** The recorded rollouts of the scored pairs' twins, up to the anchor turn, by item id. */
   readonly rollouts: ReadonlyMap<string, RecordedRollout>;
+  /** The workaround credit (Table F1) when BFCL data was given, else null. */
+  readonly workaround: WorkaroundSummary | null;
   readonly resultFiles: readonly string[];
   readonly scoreFiles: readonly string[];
 }
@@ -204,8 +207,18 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
       decisionInterval: ci === null ? null : [ci[0], ci[1]],
       holdCredited: x.holdCredited,
       decisionCredited: x.decisionCredited,
-      // The workaround credit needs the simulator's replay of each turn, which is not exposed yet.
-      credited: null,
+      credited: e.m.workaround?.accCredited ?? null,
+      workaround:
+        e.m.workaround === null
+          ? null
+          : {
+              attempts: e.m.workaround.attempts,
+              removed: e.m.workaround.removed,
+              aligned: e.m.workaround.aligned,
+              workarounds: e.m.workaround.workarounds,
+              noOpExcluded: e.m.workaround.noOpExcluded,
+              accWorkaround: e.m.workaround.accWorkaround,
+            },
       byCategory: { miss_func: x.decisionMissFunc ?? Number.NaN, miss_param: x.decisionMissParam ?? Number.NaN },
       officialMiss: num(metrics, `companions.official_raw.${m}.miss`),
       officialBase: num(metrics, `companions.official_raw.${m}.base`),

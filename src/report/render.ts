@@ -255,6 +255,24 @@ export function renderReport(data: ReportData): string {
       ) +
       `<p class="note">A rollout that ended early, or an inference error, is scored as no call on the anchor; a call whose arguments failed to decode still counts by its name.</p></details>`,
   );
+  const f1 = data.models.filter((m) => m.workaround !== null);
+  if (f1.length) {
+    sections[sections.length - 1] +=
+      `<h3 id="workaround">Routes around the removed function (Table F1)</h3><p class="note">miss_func attempts on the withheld turn, replayed on the simulated BFCL classes. <em>removed</em>: called the removed function by name; <em>aligned</em>: the model reached the anchor in the state the reference reaches; <em>workaround</em>: aligned, and the turn reached the reference's post-call state by other functions (references whose call changes nothing are excluded). <em>credited</em>: decision with workarounds and the compound turns counted as holding back — Table 1's credited column.</p>` +
+      table(
+        ["Model", "attempts", "removed", "aligned", "workaround", "decision", "with workarounds", "credited"],
+        f1.map((m) => [
+          m.name,
+          String(m.workaround!.attempts),
+          String(m.workaround!.removed),
+          String(m.workaround!.aligned),
+          String(m.workaround!.workarounds),
+          fmt1(m.decision),
+          fmt1(m.workaround!.accWorkaround),
+          fmt1(m.credited),
+        ]),
+      );
+  }
   const withCi = data.models.filter((m) => m.decisionInterval);
   if (withCi.length) {
     sections.push(
@@ -284,7 +302,7 @@ export function renderReport(data: ReportData): string {
   sections.push(
     `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
       groupedBarsSvg(
-        data.models.map((m) => ({ label: m.name, values: [m.byCategory.miss_func, m.byCategory.miss_param] })),
+        data.models.map((m) => ({ label: m.name, values: [m.byCategory.miss_func, m.byCategory.miss_param].map((v) => (Number.isFinite(v) ? v : null)) })),
         [`miss_func (${pc.miss_func} pairs)`, `miss_param (${pc.miss_param} pairs)`],
         { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
       ),

@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { memoryIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { hostileText, plantHostileText, type PlantedRun } from "../testing/report-fixture.js";
-import { projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
+import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 
 // The node types carry no DOM: browser-side code is plain attribute calls on the element.
 const openDetails = (d: { setAttribute(name: string, value: string): void }) => d.setAttribute("open", "");
@@ -52,7 +52,7 @@ beforeAll(async () => {
     "report",
     "--results", planted.runDir, "--scores", planted.runDir,
     "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
-    "--compare", main, fixes, "--out", out,
+    "--compare", main, fixes, "--bfcl-data", bfclDataDir(), "--out", out,
   ]);
   if (r.code !== 0) throw new Error(`twinscore report failed: ${r.err}`);
   // What the table must show: `score --format json` of each run (the planted copy for main).
@@ -108,6 +108,8 @@ describe("the report in headless Chromium (file://)", () => {
     for (const [key, value] of expected) expect(shown.get(key), key).toBe(value);
     expect(shown.get(`${main}/openai_gpt-oss-120b|official_miss`)).toBe("43.9");
     expect(shown.get(`${fixes}/openai_gpt-oss-120b|official_miss`)).toBe("50.2");
+    // With BFCL data the credited column is there for every row (its value is checked in report.test.ts).
+    expect([...shown.keys()].filter((k) => k.endsWith("|credited"))).toHaveLength(4);
   });
 
   it("filters the pair browser by model, category and outcome", async () => {

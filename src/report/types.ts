@@ -21,6 +21,16 @@ export interface ReportModel {
   readonly decisionCredited: number;
   /** Decision with workarounds and compound turns credited (needs BFCL data), or null. */
   readonly credited: number | null;
+  /** Table F1: miss_func attempts on the withheld turn replayed on the simulated classes (needs BFCL data), or null. */
+  readonly workaround: {
+    readonly attempts: number;
+    readonly removed: number;
+    readonly aligned: number;
+    readonly workarounds: number;
+    readonly noOpExcluded: number;
+    /** Decision with credited workarounds counted as holding back (no compound credit). */
+    readonly accWorkaround: number;
+  } | null;
   readonly byCategory: { readonly miss_func: number; readonly miss_param: number };
   /** Official raw accuracy on the scored should-ask items, or null without score files. */
   readonly officialMiss: number | null;

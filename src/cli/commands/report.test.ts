@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { formatDecimal1 } from "../../decision/format.js";
 import { escapeHtml } from "../../report/html.js";
 import { hostileText, plantHostileText } from "../../testing/report-fixture.js";
-import { projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
+import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -118,6 +118,25 @@ describe("twinscore report escapes model text", () => {
     const cells = tableCells(html);
     expect(cells.get("openai_gpt-oss-120b|decision")).toBe(real.models[0].printed.decision);
     expect(cells.get("openai_gpt-oss-120b|hold")).toBe(real.models[0].printed.hold);
+  });
+});
+
+describe("twinscore report --bfcl-data", () => {
+  it("adds Table F1 and the credited column, equal to `score --bfcl-data --format json` on main", async () => {
+    const out = join(tmp, "credited.html");
+    const r = await run(["report", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--out", out]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/replaying miss_func attempts of 2025-11-12-main\/openai_gpt-oss-120b/);
+    const s = await run(["score", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--format", "json"]);
+    const rows = (JSON.parse(s.out) as { workaround: { model: string; attempts: number; workaround: number; credited: number }[] }).workaround;
+    expect(rows.map((w) => w.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
+    const html = readFileSync(out, "utf8");
+    const cells = tableCells(html);
+    for (const w of rows) {
+      expect(cells.get(`${w.model}|credited`)).toBe(formatDecimal1(w.credited));
+      expect(html).toContain(`<tr><td>${w.model}</td><td>${w.attempts}</td>`);
+    }
+    expect(html).toContain('<h3 id="workaround">');
   });
 });
 

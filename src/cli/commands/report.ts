@@ -8,6 +8,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { countByCode, problem, renderProblemLine, type Problem } from "../../messages/index.js";
+import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { readLabelsFile } from "../../io/judge-client.js";
 import { writeFileAtomic } from "../../io/manifest.js";
 import { loadReportRuns } from "../../io/report-inputs.js";
@@ -75,7 +76,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
     .option("--scores <dir>", "the score tree of each --results, in the same order (repeatable; give one per --results or none)", collect, [] as string[])
     .option("--compare <runs...>", "two runs (directory name or path as given) to compare as arm A and arm B")
     .option("--labels <file>", "judge labels (JSON Lines from `twinscore judge --labels`)")
-    .option("--bfcl-data <dir>", "BFCL data, for the workaround credit (not available yet: the column is left out)")
+    .option("--bfcl-data <dir>", "BFCL data folder (else BFCL_DATA_DIR): adds the workaround credit (Table F1) and Table 1's credited column")
     .option("--model <name>", "only this model directory (repeatable)", collect, [] as string[])
     .option("--out <file>", "the HTML file to write (atomically)")
     .option("--title <text>", "the report's title", "twinscore report")
@@ -123,11 +124,12 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
           return;
         }
       }
-      if (opts.bfclData !== undefined) io.stderr("twinscore report: --bfcl-data: the workaround credit is not available yet; the credited column is left out\n");
+      // The workaround credit only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): replaying takes a while.
+      const bfcl = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd, findPython: () => null });
       const progress = (line: string) => io.stderr(`report: ${line}\n`);
       const loaded = loadReportRuns(
         opts.results.map((dir, i) => ({ resultDir: dir, scoreDir: opts.scores[i] ?? null })),
-        { models: opts.model, manifest, cwd: io.cwd, progress },
+        { models: opts.model, manifest, cwd: io.cwd, bfclDataDir: bfcl?.dir ?? null, progress },
       );
       printProblems(io, loaded.problems);
       if (loaded.runs.every((r) => r.models.length === 0)) return fail("no model could be scored under the --results directories");
