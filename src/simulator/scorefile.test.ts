@@ -1,0 +1,62 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PyDict, PySet, PyTuple } from "../python/containers.js";
+import { jsonLoadsOrThrow } from "../python/json.js";
+import { rolloutRunDir } from "../testing/shared.js";
+import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine } from "./scorefile.js";
+
+const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
+
+describe("score-file JSON (make_json_serializable + json.dumps(ensure_ascii=False))", () => {
+  it("keeps non-ASCII, escapes controls, stringifies sets and objects, turns tuples into arrays", () => {
+    const v = new PyDict([
+      ["s", "é\n\"\u0001"],
+      [1n, new PySet(["a"])],
+      ["t", new PyTuple([1n, 2.0])],
+      ["u", new PyTuple([new PySet([])])],
+    ]);
+    expect(dumpScoreValue(v)).toBe('{"s": "é\\n\\"\\u0001", "1": "{\'a\'}", "t": [1, 2.0], "u": "(set(),)"}');
+  });
+  it("writes the header with a float accuracy", () => {
+    expect(scoreHeaderLine(124, 200)).toBe('{"accuracy": 0.62, "correct_count": 124, "total_count": 200}');
+    expect(scoreHeaderLine(200, 200)).toBe('{"accuracy": 1.0, "correct_count": 200, "total_count": 200}');
+  });
+});
+
+describe("redumpTopLevel equals json.loads + json.dumps", () => {
+  it("on tricky hand-made lines", () => {
+    for (const text of [
+      '{"a":1,"b":-0,"c":1.50,"d":1E5,"e":12345678901234567890123,"f":[true,null,NaN,-Infinity],"g":{"x":"\\u00e9\\ud83d\\ude00\\n"},"h":"plain é"}',
+      '{ "result" : [ [ ] , { } ] , "inference_log" : "" }',
+      '{"z": 0.1, "y": 1e-7, "x": 2.5e16}',
+    ]) {
+      expect(redumpTopLevel(text), text).toEqual(faithful(text));
+    }
+  });
+  it("declines what it cannot prove (duplicate keys, not an object, bad JSON)", () => {
+    expect(redumpTopLevel('{"a": {"k": 1, "k": 2}}')).toBeNull();
+    expect(redumpTopLevel("[1]")).toBeNull();
+    expect(redumpTopLevel('{"a": tru}')).toBeNull();
+  });
+  it("on every line of a real result file (2025-11-12-main, gpt-oss-20b, miss_param)", () => {
+    const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b", "multi_turn", "BFCL_v4_multi_turn_miss_param_result.json");
+    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+    for (const l of lines) expect(redumpTopLevel(l)).toEqual(faithful(l));
+    expect(lines).toHaveLength(200);
+  });
+});
+
+describe("reading stored score files and comparing", () => {
+  it("reads the real 2025-11-12-main gpt-oss-120b base score file and agrees with itself", () => {
+    const file = join(rolloutRunDir("2025-11-12-main"), "score", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json");
+    const stored = parseScoreFile(readFileSync(file, "utf8"), file);
+    if (!stored.ok) throw new Error(JSON.stringify(stored.problems));
+    expect(stored.value.totalCount).toBe(200);
+    expect(stored.value.failures.size).toBe(200 - stored.value.correctCount);
+    const ours = [...stored.value.failures.values()].map((f) => ({ id: f.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson: f.errorJson }));
+    const a = compareVerdicts([...ours, { id: "multi_turn_base_0", valid: true }], stored.value);
+    expect(a.disagreeingIds).toEqual(stored.value.failures.has("multi_turn_base_0") ? ["multi_turn_base_0"] : []);
+    expect(a.errorObjectAgree).toBe(a.bothFailed);
+  });
+});
