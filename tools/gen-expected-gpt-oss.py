@@ -109,12 +109,14 @@ def boot(rows, credited, rng):
     members = {k: [i for i, r in enumerate(rows) if r["base"] == k] for k in keys}
     act = np.array([r["act"] for r in rows], float)
     hold = np.array([r["hold_c" if credited else "hold"] for r in rows], float)
-    vals = []
+    vals, acts, holds = [], [], []
     for _ in range(B):
         pick = rng.integers(0, len(keys), size=len(keys))
         sel = np.concatenate([members[keys[k]] for k in pick])
         vals.append((act[sel].mean() + hold[sel].mean()) / 2 * 100)
-    return [float(v) for v in np.percentile(vals, [2.5, 97.5])]
+        acts.append(act[sel].mean() * 100)
+        holds.append(hold[sel].mean() * 100)
+    return [[float(v) for v in np.percentile(x, [2.5, 97.5])] for x in (vals, acts, holds)]
 
 
 def rank1(models_rows, credited):
@@ -210,7 +212,10 @@ def main():
                 rw = row(rows, credited)
                 for k in ["n", "act", "hold", "decision", "both"]:
                     add(f"tables.{d}.{model}.{k}", rw[k], 0 if k == "n" else TOL, [model])
-                add(f"tables.{d}.{model}.ci95", boot(rows, credited, np.random.default_rng(SEED)), TOL, [model])
+                ci, ci_act, ci_hold = boot(rows, credited, np.random.default_rng(SEED))
+                add(f"tables.{d}.{model}.ci95", ci, TOL, [model])
+                add(f"tables.{d}.{model}.act_ci95", ci_act, TOL, [model])
+                add(f"tables.{d}.{model}.hold_ci95", ci_hold, TOL, [model])
                 decisions.append(rw["decision"])
             add(f"spread.{d}", max(decisions) - min(decisions), TOL, list(MODELS))
             if d != "C-reached":

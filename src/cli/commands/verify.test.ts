@@ -28,7 +28,7 @@ describe("twinscore verify", () => {
     const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
     const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--results", fixes, "--scores", main, "--scores", fixes]);
     expect(r.err).toBe("");
-    expect(r.out.trim().split("\n").at(-1)).toBe("366 PASS, 0 FAIL, 0 SKIP");
+    expect(r.out.trim().split("\n").at(-1)).toBe("422 PASS, 0 FAIL, 0 SKIP");
     expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
     expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
     expect(r.code).toBe(0);
