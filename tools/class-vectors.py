@@ -471,18 +471,86 @@ def error_path_sequences(shared):
     return seqs
 
 
+# ---------------------------------------------------------------------------------------
+# Fuzz: seeded random calls with awkward argument values on real scenarios.
+
+FUZZ_VALUES = [
+    None, True, False, 0, 1, -1, 2, 3, 5, 10, 10**20, 0.0, -0.0, 0.5, -2.5, 2.0, 1e300, float("inf"),
+    "", ".", "..", "/", "//", "a/b", "x|y", "new.txt", "notes", "é", "A\nB", "  ", "USR001", "USR002", "USR005", "Alice", "Zed",
+    "john", "john123", "#tag", "@bob", "report", "l", "w", "c", "km", "m", "ft", "celsius", "fahrenheit",
+    [], ["a"], [1, 2.5], ["x", "y"], [3, 1, 2], [True], {}, {"a": 1},
+]
+
+
+def fuzz_value(rng, names):
+    if names and rng.random() < 0.35:
+        return rng.choice(names)
+    v = rng.choice(FUZZ_VALUES)
+    return copy.deepcopy(v)
+
+
+def fuzz_names(inst):
+    """Names worth passing: current directory entries, tweet ids, user ids, existing usernames."""
+    out = []
+    if isinstance(inst, GorillaFileSystem):
+        out += list(inst._current_dir.contents.keys()) + [".."]
+    if isinstance(inst, TwitterAPI):
+        out += list(inst.tweets.keys()) + [inst.username, inst.password]
+    if isinstance(inst, MessageAPI):
+        out += list(inst.user_map.keys()) + list(inst.user_map.values())
+    return out
+
+
+def fuzz_sequences(shared, per_class, seed):
+    rng = __import__("random").Random(seed)
+    entries = load_jsonl(os.path.join(shared, "bfcl-v4", "BFCL_v4_multi_turn_base.json"))
+    seqs = []
+    for cls in CLASSES:
+        pool = [e for e in entries if cls in e["involved_classes"]]
+        methods = sorted(METHODS[cls])
+        made = 0
+        while made < per_class:
+            e = rng.choice(pool)
+            reset_process()
+            insts = new_instances(e["initial_config"], [cls], False)
+            inst = insts[cls]
+            calls = []
+            for _ in range(25):
+                name = rng.choice(methods)
+                params = list(inspect.signature(getattr(inst, name)).parameters.values())
+                required = [p for p in params if p.default is inspect.Parameter.empty]
+                n = rng.randint(len(required), len(params))
+                names = fuzz_names(inst)
+                args = [fuzz_value(rng, names) for _ in range(n)]
+                kwargs = {}
+                if n and rng.random() < 0.4:
+                    k = rng.randint(0, n)
+                    kwargs = {params[i].name: args[i] for i in range(k, n)}
+                    args = args[:k]
+                if name in ("power", "logarithm") and any(isinstance(v, int) and abs(v) > 1000 for v in args + list(kwargs.values())):
+                    continue  # Python would spend minutes on a huge int or a huge mpmath precision
+                enc_args, enc_kwargs = enc(args), enc(kwargs)
+                calls.append({"name": name, "args": enc_args, "kwargs": enc_kwargs, **outcome(inst, name, args, kwargs)})
+            made += len(calls)
+            seqs.append({"id": e["id"], "longContext": False, "classes": [cls], "calls": calls, "state": states(insts), "stateB": states(new_instances(e["initial_config"], [cls], False))})
+    return seqs
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(here, "..", "..", "shared"))
     ap.add_argument("--out", default=os.path.join(here, "..", "src", "simulator", "classes", "vectors"))
     ap.add_argument("--every", type=int, default=2, help="keep every N-th model entry")
+    ap.add_argument("--fuzz", type=int, default=1000, help="fuzz calls per class")
+    ap.add_argument("--seed", type=int, default=20261130, help="fuzz seed")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     for name, data in [
         ("ground-truth", ground_truth_sequences(a.shared)),
         ("model-calls", model_sequences(a.shared, a.every)),
         ("error-paths", error_path_sequences(a.shared)),
+        ("fuzz", fuzz_sequences(a.shared, a.fuzz, a.seed)),
     ]:
         path = os.path.join(a.out, f"{name}.json")
         with open(path, "w", encoding="utf-8") as f:

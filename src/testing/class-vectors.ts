@@ -350,9 +350,9 @@ export function replayModelCalls(cls: ApiClass): ReplayReport {
 }
 
 /** Replays the hand-written error-path calls of `cls` on their real scenarios ("B:m" runs on a second instance of the same process). */
-export function replayErrorPaths(cls: ApiClass): ReplayReport {
+export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" = "error-paths"): ReplayReport {
   const report = newReport();
-  for (const seq of loadVectors("error-paths")) {
+  for (const seq of loadVectors(family)) {
     if (!seq.classes.includes(cls)) continue;
     report.sequences++;
     const entry = entries("base").get(seq.id)!;

@@ -28,7 +28,8 @@ import {
   pyTypeName,
 } from "../../python/ops.js";
 import { floatToRatio } from "../../python/numeric.js";
-import { mpLogRatio, mpPrecFromDps } from "../../python/mpf.js";
+import { mpLogRatio, mpPrecFromDps, rawFromPyValue } from "../../python/mpf.js";
+import { strRepr } from "../../python/repr.js";
 import type { PythonProcess } from "./process.js";
 import { dict, errorDict, fmt } from "./pyhelpers.js";
 
@@ -236,8 +237,16 @@ class MathApi implements ApiInstance {
 
     def("logarithm", params("value", "base", "precision"), ([value, base, precision]) =>
       catching("all", null, () => {
-        const prec = mpPrecFromDps(precision);
-        return dict({ result: mpLogRatio(value, base, prec) });
+        let prec = mpPrecFromDps(dpsArgument(precision));
+        mpConvertCheck(value); // mpmath.log(value) converts, then computes; only then is base converted
+        prec = hugePrecisionGuard(prec);
+        mpConvertCheck(base);
+        try {
+          return dict({ result: mpLogRatio(value, base, prec) });
+        } catch (e) {
+          if (e instanceof RangeError) throw new PyException("MemoryError", ""); // BigInt limits; Python would not finish either
+          throw e;
+        }
       }),
     );
     def("mean", params("numbers"), ([numbers]) => {
@@ -335,6 +344,52 @@ class MathApi implements ApiInstance {
   publicState(): [string, PyValue][] {
     return [];
   }
+}
+
+/** The `mp.dps` argument, with `int()`'s TypeError for containers and None raised here (named like CPython). */
+function dpsArgument(v: PyValue): PyValue {
+  if (v === null || typeof v === "object") {
+    throw new PyException("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`);
+  }
+  return v;
+}
+
+/** mpmath's `get_complex` pattern, applied to any string argument containing "j". */
+const MP_COMPLEX = /^\(?(?<re>[+-]?\d*(\.\d*)?(e[+-]?\d+)?)??(?<im>[+-]?\d*(\.\d*)?(e[+-]?\d+)?j)?\)?$/;
+
+/**
+ * The errors `mpmath.log(x)` raises while converting `x`: strings containing "j" go through
+ * mpmath's complex-string fallback (no match → AttributeError on `None.group`); everything
+ * else is converted by the runtime (`cannot create mpf from …`). Complex strings that do
+ * parse are not modelled.
+ */
+function mpConvertCheck(v: PyValue): void {
+  if (typeof v === "string" && v.toLowerCase().includes("j")) {
+    const text = v.toLowerCase().replace(/ /g, "");
+    const m = MP_COMPLEX.exec(text);
+    if (!m) throw new PyException("AttributeError", "'NoneType' object has no attribute 'group'");
+    const re = m.groups?.re ?? "";
+    const im = (m.groups?.im ?? "").replace(/j+$/, "");
+    if (re !== "") rawFromPyValue(re, 53);
+    rawFromPyValue(im, 53);
+    throw new PyException("TypeError", `complex string arguments are not modelled: ${strRepr(v)}`);
+  }
+  rawFromPyValue(v, 53);
+}
+
+/** Binary precision above which mpmath (pure Python) runs for minutes or hours: `mp.dps = 10**7` does not finish. */
+const MAX_PRACTICAL_PREC = 3_400_000;
+
+/**
+ * What happens to an absurd `mp.dps`: CPython fails fast only at the extremes (`10**300` →
+ * RecursionError inside mpmath, beyond float range → OverflowError) and otherwise never
+ * returns; a never-returning call is reported as MemoryError here (a documented gap).
+ */
+function hugePrecisionGuard(prec: number): number {
+  if (!Number.isFinite(prec)) throw new PyException("OverflowError", "int too large to convert to float");
+  if (prec >= 3.3e300) throw new PyException("RecursionError", "maximum recursion depth exceeded in comparison");
+  if (prec > MAX_PRACTICAL_PREC) throw new PyException("MemoryError", "");
+  return prec;
 }
 
 /** `math.sqrt(x)` for the float (or int) variance. */

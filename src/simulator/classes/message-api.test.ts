@@ -25,4 +25,12 @@ describe("MessageAPI against BFCL's Python class (vectors of tools/class-vectors
     expect(r.passed).toBe(r.calls);
     expect(r.statesPassed).toBe(r.states);
   });
+
+  it("reproduces seeded random calls with awkward arguments (None, bools, huge ints, nan, lists, dicts, paths) on real base scenarios", () => {
+    const r = replayErrorPaths("MessageAPI", "fuzz");
+    expect(r.failures).toEqual([]);
+    expect(r.calls).toBeGreaterThanOrEqual(1000);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
 });
