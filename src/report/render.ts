@@ -21,7 +21,7 @@ const CSS = `
 body{background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1200px;padding:16px 24px}
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid var(--line);padding-bottom:4px}
 p.note,.muted{color:var(--muted)}
-table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid var(--line);padding:4px 8px;text-align:right}#table1-data td{white-space:nowrap}
+table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid var(--line);padding:4px 8px;text-align:right}#table1-data td{white-space:nowrap}#table1-data{font-size:13px}div.scroll{overflow-x:auto}
 th:first-child,td:first-child{text-align:left}thead th{background:var(--card)}
 svg.chart{max-width:100%;height:auto;display:block;margin:8px 0}
 svg text{fill:var(--fg);stroke:none}svg text.halo{paint-order:stroke;stroke:var(--bg);stroke-width:4px;stroke-linejoin:round}svg .tick-label,svg .value-label{fill:var(--muted)}
@@ -39,7 +39,7 @@ pre.text{white-space:pre-wrap;word-break:break-word;margin:4px 0;font-size:12px}
 .ok{color:var(--s3);font-weight:600}.marks{margin-left:8px;font-family:ui-monospace,Menlo,monospace}.mark{display:inline-block;width:1.2em;text-align:center}.bad{color:var(--s2);font-weight:600}
 button{font:inherit}#theme{float:right;margin-top:18px;background:var(--card);color:var(--fg);border:1px solid var(--line);border-radius:6px;padding:4px 10px;cursor:pointer}
 a{color:var(--s1)}a:visited{color:var(--s4)}
-th.group{text-align:center}table.sens td:first-child{max-width:420px;text-align:left}
+th.group{text-align:center}table.sens td:first-child{width:38%;text-align:left}
 pre.sources{font-size:12px;white-space:pre-wrap;word-break:break-all;color:var(--muted)}
 h4{margin:16px 0 4px}
 `;
@@ -227,8 +227,8 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
     );
   });
   return (
-    `<table id="table1-data"><thead>${group}<tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>` +
-    `<tbody>${rows.join("")}</tbody></table>`
+    `<div class="scroll"><table id="table1-data"><thead>${group}<tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table></div>`
   );
 }
 
@@ -245,7 +245,7 @@ export function renderReport(data: ReportData): string {
     `<h2 id="table1">Table 1 — the action decision</h2>` +
       `<p class="note">${pc.total} twin pairs (${pc.miss_func} miss_func, ${pc.miss_param} miss_param): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
       `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
-      `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.` +
+      `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
       `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}</p>` +
       table1(data, hasOfficial, hasCredited) +
       `<details><summary class="muted">What could not be read cleanly</summary>` +
@@ -255,9 +255,19 @@ export function renderReport(data: ReportData): string {
       ) +
       `<p class="note">A rollout that ended early, or an inference error, is scored as no call on the anchor; a call whose arguments failed to decode still counts by its name.</p></details>`,
   );
+  const withCi = data.models.filter((m) => m.decisionInterval);
+  if (withCi.length) {
+    sections.push(
+      intervalSvg(
+        withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
+        "Decision accuracy with its 95% interval",
+        "decision accuracy (%) — dashed line: chance (50)",
+      ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`,
+    );
+  }
   const f1 = data.models.filter((m) => m.workaround !== null);
   if (f1.length) {
-    sections[sections.length - 1] +=
+    sections.push(
       `<h3 id="workaround">Routes around the removed function (Table F1)</h3><p class="note">miss_func attempts on the withheld turn, replayed on the simulated BFCL classes. <em>removed</em>: called the removed function by name; <em>aligned</em>: the model reached the anchor in the state the reference reaches; <em>workaround</em>: aligned, and the turn reached the reference's post-call state by other functions (references whose call changes nothing are excluded). <em>credited</em>: decision with workarounds and the compound turns counted as holding back — Table 1's credited column.</p>` +
       table(
         ["Model", "attempts", "removed", "aligned", "workaround", "decision", "with workarounds", "credited"],
@@ -271,17 +281,7 @@ export function renderReport(data: ReportData): string {
           fmt1(m.workaround!.accWorkaround),
           fmt1(m.credited),
         ]),
-      );
-  }
-  const withCi = data.models.filter((m) => m.decisionInterval);
-  if (withCi.length) {
-    sections.push(
-      intervalSvg(
-        withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
-        "Decision accuracy with its 95% interval",
-        "decision accuracy (%) — dashed line: chance (50)",
-      ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`,
-    );
+      ));
   }
   if (hasOfficial) {
     sections.push(
