@@ -49,8 +49,23 @@ const CLASS_MODULES: Readonly<Record<string, string>> = {
 
 /**
  * The Python process BFCL's evaluator runs in: the instances it has created so far,
- * by instance name. One process per evaluation run; the model's and the reference's
- * instances of every entry live side by side under different names.
+ * by instance name. The model's and the reference's instances of every entry live side
+ * by side under different names.
+ *
+ * Process-global behaviour (brief §4.6), decided as follows:
+ * - the instance-name rewriting is reproduced exactly, inside string literals too, so a
+ *   string argument containing `method(` gets a different instance name on the model and
+ *   the reference side, as in BFCL;
+ * - BFCL evaluates all models and categories in one Python process; `check` uses one
+ *   process per model folder, so module-level state of the classes (TwitterAPI's shared
+ *   mutable defaults, the long_context records held by reference) is shared across that
+ *   model's files and entries in file order, not across models — it can only matter when a
+ *   model's calls mutate shared module state, and made no difference on the 2,400 real
+ *   entries;
+ * - error objects are serialised right after their entry (BFCL serialises the whole file
+ *   at the end), which differs only if a later entry mutates an object an earlier error
+ *   holds by reference (long_context's shared records);
+ * - mpmath/decimal precision and today's date are the classes' concern.
  */
 export class EvaluatorProcess {
   /** `globals()` entries holding instances, by BFCL instance name. */
