@@ -54,6 +54,20 @@ describe("discoverResultFiles: the layouts BFCL writes", () => {
     expect(found.models[0].files.base).toEqual([realFile("openai_gpt-oss-120b", "base"), realFile("openai_gpt-oss-120b", "base", "2025-11-12-harmony-fixes")]);
   });
 
+  it("scores the real 120b files in the flat v3 layout and as a bare model directory to the same numbers", async () => {
+    const root = tmp();
+    const model = "openai_gpt-oss-120b";
+    for (const c of categories) {
+      copyFileSync(realFile(model, c), put(join(root, "v3", model, `BFCL_v3_multi_turn_${c}_result.json`), ""));
+      copyFileSync(realFile(model, c), put(join(root, "bare", "gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
+    }
+    const outcome = await scoreResultDirs({ resultDirs: [join(root, "v3"), join(root, "bare", "gpt-oss-120b")], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
+    expect(outcome.runs.map((r) => r.model)).toEqual([model, "gpt-oss-120b"]);
+    const [flat, bare] = outcome.runs.map((r) => r.score!.numbers);
+    expect(flat).toEqual(bare);
+    expect(flat.act).toBeCloseTo((100 * 216) / 223, 10);
+  });
+
   it("reports a missing directory and one without result files", () => {
     const root = tmp();
     const found = discoverResultFiles([join(root, "nope"), root], "/");
