@@ -512,7 +512,8 @@ def fuzz_sequences(shared, per_class, seed):
         while made < per_class:
             e = rng.choice(pool)
             reset_process()
-            insts = new_instances(e["initial_config"], [cls], False)
+            lc = cls == "GorillaFileSystem" and rng.random() < 0.25
+            insts = new_instances(e["initial_config"], [cls], lc)
             inst = insts[cls]
             calls = []
             for _ in range(25):
@@ -532,7 +533,7 @@ def fuzz_sequences(shared, per_class, seed):
                 enc_args, enc_kwargs = enc(args), enc(kwargs)
                 calls.append({"name": name, "args": enc_args, "kwargs": enc_kwargs, **outcome(inst, name, args, kwargs)})
             made += len(calls)
-            seqs.append({"id": e["id"], "longContext": False, "classes": [cls], "calls": calls, "state": states(insts), "stateB": states(new_instances(e["initial_config"], [cls], False))})
+            seqs.append({"id": e["id"], "longContext": lc, "classes": [cls], "calls": calls, "state": states(insts), "stateB": states(new_instances(e["initial_config"], [cls], lc))})
     return seqs
 
 

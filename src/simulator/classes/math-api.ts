@@ -28,7 +28,7 @@ import {
   pyTypeName,
 } from "../../python/ops.js";
 import { floatToRatio } from "../../python/numeric.js";
-import { mpLogRatio, mpPrecFromDps, rawFromPyValue } from "../../python/mpf.js";
+import { mpLogRatio, mpPrecFromDps, rawFromPyValue, type RawMpf } from "../../python/mpf.js";
 import { strRepr } from "../../python/repr.js";
 import type { PythonProcess } from "./process.js";
 import { dict, errorDict, fmt } from "./pyhelpers.js";
@@ -237,10 +237,11 @@ class MathApi implements ApiInstance {
 
     def("logarithm", params("value", "base", "precision"), ([value, base, precision]) =>
       catching("all", null, () => {
-        let prec = mpPrecFromDps(dpsArgument(precision));
-        mpConvertCheck(value); // mpmath.log(value) converts, then computes; only then is base converted
-        prec = hugePrecisionGuard(prec);
-        mpConvertCheck(base);
+        const prec = mpPrecFromDps(dpsArgument(precision));
+        // mpmath.log(value) converts, then computes (only finite non-zero values need work at
+        // that precision); only then is base converted and its log computed
+        if (mpConvertCheck(value).kind === "finite") hugePrecisionGuard(prec);
+        if (mpConvertCheck(base).kind === "finite") hugePrecisionGuard(prec);
         try {
           return dict({ result: mpLogRatio(value, base, prec) });
         } catch (e) {
@@ -363,7 +364,7 @@ const MP_COMPLEX = /^\(?(?<re>[+-]?\d*(\.\d*)?(e[+-]?\d+)?)??(?<im>[+-]?\d*(\.\d
  * else is converted by the runtime (`cannot create mpf from …`). Complex strings that do
  * parse are not modelled.
  */
-function mpConvertCheck(v: PyValue): void {
+function mpConvertCheck(v: PyValue): RawMpf {
   if (typeof v === "string" && v.toLowerCase().includes("j")) {
     const text = v.toLowerCase().replace(/ /g, "");
     const m = MP_COMPLEX.exec(text);
@@ -374,7 +375,7 @@ function mpConvertCheck(v: PyValue): void {
     rawFromPyValue(im, 53);
     throw new PyException("TypeError", `complex string arguments are not modelled: ${strRepr(v)}`);
   }
-  rawFromPyValue(v, 53);
+  return rawFromPyValue(v, 53);
 }
 
 /** Binary precision above which mpmath (pure Python) runs for minutes or hours: `mp.dps = 10**7` does not finish. */
@@ -385,11 +386,10 @@ const MAX_PRACTICAL_PREC = 3_400_000;
  * RecursionError inside mpmath, beyond float range → OverflowError) and otherwise never
  * returns; a never-returning call is reported as MemoryError here (a documented gap).
  */
-function hugePrecisionGuard(prec: number): number {
+function hugePrecisionGuard(prec: number): void {
   if (!Number.isFinite(prec)) throw new PyException("OverflowError", "int too large to convert to float");
   if (prec >= 3.3e300) throw new PyException("RecursionError", "maximum recursion depth exceeded in comparison");
   if (prec > MAX_PRACTICAL_PREC) throw new PyException("MemoryError", "");
-  return prec;
 }
 
 /** `math.sqrt(x)` for the float (or int) variance. */
