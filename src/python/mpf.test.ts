@@ -47,3 +47,11 @@ describe("mpmath 1.3.0 logarithm: log(value)/log(base) at mp.dps = precision", (
     expect(new PyMpf(rawFromNumber(0n), 17).pyBool()).toBe(false);
   });
 });
+
+describe("huge precision does not hang", () => {
+  test("dps 1000 is computed; an absurd dps is refused with MemoryError", () => {
+    const r = mpLogRatio(2n, 10n, mpPrecFromDps(1000n));
+    expect(r.pyRepr().startsWith("mpf('0.30102999566398119521373889472449302676818988146210")).toBe(true);
+    expect(() => mpLogRatio(2n, 10n, mpPrecFromDps(10n ** 9n))).toThrow(/MemoryError/);
+  });
+});

@@ -402,6 +402,13 @@ export function mpPrecFromDps(precision: PyValue): number {
   return dpsToPrec(n);
 }
 
+/**
+ * Above this binary precision (about 39,000 digits) the series-based logarithm would run for
+ * minutes; the call is refused with MemoryError rather than hanging the checker. mpmath itself
+ * would grind through it and print a result nobody asks BFCL for.
+ */
+export const MAX_LOG_PREC = 1 << 17;
+
 type Num = { re: RawMpf; im: RawMpf | null };
 
 function logValue(v: PyValue, prec: number): Num {
@@ -419,6 +426,7 @@ function logValue(v: PyValue, prec: number): Num {
  * (`ZeroDivisionError` with an empty message for base 1, TypeError for non-numbers).
  */
 export function mpLogRatio(value: PyValue, base: PyValue, prec: number): PyMpf | PyMpc {
+  if (prec > MAX_LOG_PREC) throw new PyException("MemoryError", "");
   const a = logValue(value, prec);
   const b = logValue(base, prec);
   if (a.im === null && b.im === null) return new PyMpf(rawDiv(a.re, b.re, prec), prec);
