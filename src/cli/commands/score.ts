@@ -202,7 +202,7 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--all-pairs", "score all 365 content-verified pairs, read-only anchors included")
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
-    .option("--threads <n>", "worker threads (default: cores, at most 4)")
+    .option("--threads <n>", "threads reading result files: this one plus n-1 workers, from 8 models up (default: cores, at most 4)")
     .addHelpText("after", scoreExtrasHelp);
 }
 
