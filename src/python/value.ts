@@ -18,6 +18,17 @@
  *
  * Python exceptions raised inside simulated methods are thrown as `PyException`; the
  * executor catches them and formats `Error during execution: {str(e)}` like BFCL.
+ *
+ * Where the behaviour lives (each checked against CPython-generated vectors in `vectors/`,
+ * produced by `tools/python-vectors.py`):
+ * - `repr.ts` `pyRepr`/`pyStr`/`floatRepr`/`strRepr`; `json.ts` `jsonDumps`/`jsonLoads`;
+ * - `ops.ts` equality, truthiness, arithmetic, comparisons, `pyRound`, `pySum` (3.12),
+ *   `pySorted`, `pyFloat`/`pyInt`, `pyLen`, `pyIter`, `pyContains`, `pyMinMax`
+ *   (re-exports `formatFixed`, the `str*` helpers and `pyDeepCopy`);
+ * - `format.ts` `"{:.Nf}"`; `strings.ts` splitlines/split/strip; `copy.ts` deepcopy;
+ * - `random.ts` `PyRandom`; `datetime.ts` `PyDatetime`/`pyStrptime`; `mpf.ts` mpmath log;
+ * - `literal-eval.ts` `evalLiteral` over parsed expressions; `builtins.ts` `callBuiltin`;
+ * - `set-order.ts` CPython set iteration order; `numeric.ts` exact float arithmetic.
  */
 
 /** Any Python value the simulator handles. */
