@@ -21,8 +21,12 @@ function typeNameOf(v: PyValue): string {
   return { boolean: "bool", bigint: "int", number: "float", string: "str" }[typeof v as "boolean"];
 }
 
+/** Printable ASCII without `"` or `\\`: emitted unchanged (the common case, checked in one regex pass). */
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** JSON string literal with `ensure_ascii=True`: `\"`, `\\`, `\n`… and `\uXXXX` (surrogate pairs) for everything outside space–`~`. */
 export function jsonQuote(s: string): string {
+  if (PLAIN_JSON.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -64,8 +64,12 @@ function hex(cp: number, width: number): string {
   return cp.toString(16).padStart(width, "0");
 }
 
+/** Printable ASCII without quotes or backslash: repr is the text in single quotes. */
+const PLAIN_REPR = /^[\x20\x21\x23-\x26\x28-\x5b\x5d-\x7e]*$/;
+
 /** `repr(str)`: CPython's quote choice (`'` unless the text has `'` and no `"`) and escapes (`\\x`, `\\u`, `\\U` for non-printables). */
 export function strRepr(s: string): string {
+  if (PLAIN_REPR.test(s)) return `'${s}'`;
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (let i = 0; i < s.length; ) {
