@@ -537,6 +537,17 @@ def fuzz_sequences(shared, per_class, seed):
     return seqs
 
 
+def signatures():
+    """Every public method's parameters: name and repr of the default (absent = required)."""
+    out = {}
+    for cls, klass in CLASSES.items():
+        out[cls] = {}
+        for name in sorted(METHODS[cls]):
+            params = list(inspect.signature(getattr(klass, name)).parameters.values())[1:]
+            out[cls][name] = [{"name": p.name, **({} if p.default is inspect.Parameter.empty else {"default": repr(p.default)})} for p in params]
+    return out
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
@@ -547,6 +558,7 @@ def main():
     ap.add_argument("--seed", type=int, default=20261130, help="fuzz seed")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    write_signatures(a.out)
     for name, data in [
         ("ground-truth", ground_truth_sequences(a.shared)),
         ("model-calls", model_sequences(a.shared, a.every)),
@@ -558,6 +570,14 @@ def main():
             json.dump(data, f, ensure_ascii=True, separators=(",", ":"))
             f.write("\n")
         print(f"{path}: {len(data)} sequences, {sum(len(s.get('calls', [])) + sum(len(t['calls']) for t in s.get('turns', [])) for s in data)} calls")
+
+
+def write_signatures(out):
+    path = os.path.join(out, "signatures.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(signatures(), f, ensure_ascii=True, indent=1)
+        f.write("\n")
+    print(f"{path}: {sum(len(m) for m in signatures().values())} methods")
 
 
 if __name__ == "__main__":

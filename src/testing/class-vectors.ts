@@ -395,3 +395,27 @@ export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" =
   }
   return report;
 }
+
+/**
+ * Differences between a class's MethodSpecs and BFCL's Python signatures (method set,
+ * parameter names in order, repr of each default); empty when they agree. The executor
+ * builds CPython's binding messages from these, so they must be exact.
+ */
+export function signatureDifferences(cls: ApiClass): string[] {
+  const want = (JSON.parse(readFileSync(join(projectRoot, "src", "simulator", "classes", "vectors", "signatures.json"), "utf8")) as Record<
+    string,
+    Record<string, { name: string; default?: string }[]>
+  >)[cls];
+  const inst = apiFactories(new PythonProcess()).get(cls)!();
+  const out: string[] = [];
+  const have = [...inst.methods.keys()].sort();
+  const expected = Object.keys(want).sort();
+  if (JSON.stringify(have) !== JSON.stringify(expected)) out.push(`methods ${have.join(",")} != ${expected.join(",")}`);
+  for (const name of expected) {
+    const spec = inst.methods.get(name);
+    if (!spec) continue;
+    const got = spec.params.map((p) => ({ name: p.name, ...(p.default ? { default: pyRepr(p.default()) } : {}) }));
+    if (JSON.stringify(got) !== JSON.stringify(want[name])) out.push(`${name}: ${JSON.stringify(got)} != ${JSON.stringify(want[name])}`);
+  }
+  return out;
+}

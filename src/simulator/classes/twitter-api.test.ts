@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { replayErrorPaths, replayGroundTruth, replayModelCalls } from "../../testing/class-vectors.js";
+import { replayErrorPaths, replayGroundTruth, replayModelCalls, signatureDifferences } from "../../testing/class-vectors.js";
 
 describe("TwitterAPI against BFCL's Python class (vectors of tools/class-vectors.py)", () => {
+  it("declares every public method with Python's parameter names, order and defaults", () => {
+    expect(signatureDifferences("TwitterAPI")).toEqual([]);
+  });
+
   it("replays every TwitterAPI reference call of base, miss_func, miss_param and long_context from initial_config, turn by turn: same result strings, same public state", () => {
     const r = replayGroundTruth("TwitterAPI");
     expect(r.failures).toEqual([]);
