@@ -55,15 +55,15 @@ describe("isWorldChanging", () => {
     expect(isWorldChanging(call("post_tweet", ["hello"]), { countLogin: false })).toBe(true);
     expect(isWorldChanging(call("get_stock_info", [], [["symbol", "AAPL"]]), { countLogin: true })).toBe(false);
   });
-  it("counts echo only when it writes: file_name by keyword or as the 2nd positional, not None or empty", () => {
+  it("counts echo only when it is given a file name, by keyword or as the 2nd positional, whatever its value", () => {
     const opts = { countLogin: false };
     expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", "a.txt"]]), opts)).toBe(true);
     expect(isWorldChanging(call("echo", ["x", "a.txt"]), opts)).toBe(true);
     expect(isWorldChanging(call("echo", [], [["content", "x"]]), opts)).toBe(false);
     expect(isWorldChanging(call("echo", ["x"]), opts)).toBe(false);
-    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", null]]), opts)).toBe(false);
-    expect(isWorldChanging(call("echo", ["x", null]), opts)).toBe(false);
-    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", ""]]), opts)).toBe(false);
+    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", null]]), opts)).toBe(true);
+    expect(isWorldChanging(call("echo", ["x", null]), opts)).toBe(true);
+    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", ""]]), opts)).toBe(true);
     // an invalid name is still an attempt to write
     expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", "a/b.txt"]]), opts)).toBe(true);
   });
@@ -96,7 +96,7 @@ describe("reference call strings", () => {
   it("classifies echo by its file name, logins as login, reads as read", () => {
     expect(classifyGoldCall("echo(content='x', file_name='a.txt')")).toEqual({ ok: true, value: "world-changing" });
     expect(classifyGoldCall("echo(content='x')")).toEqual({ ok: true, value: "read" });
-    expect(classifyGoldCall("echo(content='x', file_name=None)")).toEqual({ ok: true, value: "read" });
+    expect(classifyGoldCall("echo(content='x', file_name=None)")).toEqual({ ok: true, value: "world-changing" });
     expect(classifyGoldCall("authenticate_twitter(username='john', password='john123')")).toEqual({ ok: true, value: "login" });
     expect(classifyGoldCall("authenticate_twitter(username='john', password='john123')", { countLogin: true })).toEqual({ ok: true, value: "world-changing" });
     expect(classifyGoldCall("cd(folder='document')")).toEqual({ ok: true, value: "read" });

@@ -18,13 +18,15 @@ export function echoFileName(call: Pick<ExtractedCall, "positional" | "keywords"
 }
 
 /**
- * `echo` writes only when it is given a file name: BFCL's echo prints when `file_name`
- * is None, and also when it is the empty string (the falsy branch). Any other value is
- * an attempt to write a file — even one the sandbox would reject.
+ * `echo` is world-changing when it is given a file name, by keyword `file_name` or as the
+ * 2nd positional argument — whatever its value. The decision is read from what the model
+ * asked for, not from what the sandbox would do with it (BFCL's echo prints for None or
+ * ''), just as a rejected order still counts. The paper's scorer reads it so: its
+ * `--all-pairs` hold of 77.5 for gpt-oss-120b needs miss_func_28's
+ * `echo(content='', file_name=null)` to count. No reference call passes None or ''.
  */
 export function echoWrites(call: Pick<ExtractedCall, "positional" | "keywords">): boolean {
-  const target = echoFileName(call);
-  return target !== undefined && target !== null && target !== "";
+  return echoFileName(call) !== undefined;
 }
 
 /**

@@ -11,20 +11,11 @@ import { extractTurn } from "../extract/extract.js";
 import type { ExtractedCall } from "../extract/types.js";
 import type { AnchorCall, TwinReading } from "./types.js";
 
-/**
- * The world-changing reading of a model's call. It is the catalog's predicate except for
- * `echo`: a model's echo counts when it passes a `file_name` argument at all (by keyword
- * or as the 2nd positional), even `null` — the paper's scorer reads it so (its
- * `--all-pairs` hold of 77.5 for gpt-oss-120b needs miss_func_28's
- * `echo(content='', file_name=null)` to count). Reference calls keep the catalog's rule.
- */
+/** The world-changing reading of a model's call: the catalog's predicate, the same one the reference calls are read with. */
 export function modelCallIsWorldChanging(
   call: Pick<ExtractedCall, "name" | "positional" | "keywords">,
   countLogin: boolean,
 ): boolean {
-  if (call.name === "echo" && kindOf("echo") === "mutate") {
-    return call.keywords.some(([k]) => k === "file_name") || call.positional.length >= 2;
-  }
   return isWorldChanging(call, { countLogin });
 }
 
