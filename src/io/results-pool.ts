@@ -28,6 +28,20 @@ function workersAvailable(): boolean {
  */
 export const MIN_MODELS_FOR_WORKERS = 8;
 
+/** The part of a worker thread the pool uses (a real `Worker`, or an in-process stand-in in tests). */
+export interface PoolWorker {
+  postMessage(msg: { index: number; job: ModelCandidates }): void;
+  on(event: "message", listener: (msg: { index: number; run?: ModelRun; failure?: string }) => void): unknown;
+  on(event: "error", listener: (e: Error) => void): unknown;
+  terminate(): Promise<unknown>;
+}
+
+/** Starts one worker with the shared scoring data. */
+export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null }) => PoolWorker;
+
+/** The real thing: `results-worker.js` beside this module (only in the built `dist/`). */
+const spawnThread: SpawnWorker = (data) => new Worker(new URL("./results-worker.js", import.meta.url), { workerData: data });
+
 /**
  * Score every job, in job order. With `threads` ≥ 2 and at least
  * `MIN_MODELS_FOR_WORKERS` models, `threads - 1` worker threads and this thread share
@@ -40,16 +54,16 @@ export async function scoreModels(
   options: ScoreOptions,
   threads = defaultThreads(),
   knownMissIds: readonly string[] | null = null,
+  spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
 ): Promise<ModelRun[]> {
   const known = knownMissIds === null ? null : new Set(knownMissIds);
   const count = jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : Math.min(threads, jobs.length);
-  if (count <= 1 || !workersAvailable()) return jobs.map((job) => scoreModelFiles(job, pairs, options, known));
+  if (count <= 1 || spawn === null) return jobs.map((job) => scoreModelFiles(job, pairs, options, known));
   const runs: ModelRun[] = new Array(jobs.length);
   let next = 0;
-  const workerUrl = new URL("./results-worker.js", import.meta.url);
   const workersDone = Promise.all(
     Array.from({ length: count - 1 }, () => {
-      const worker = new Worker(workerUrl, { workerData: { pairs, options, knownMissIds } });
+      const worker = spawn({ pairs, options, knownMissIds });
       return new Promise<void>((resolvePromise, reject) => {
         let outstanding = 0;
         const give = () => {
