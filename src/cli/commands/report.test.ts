@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatDecimal1 } from "../../decision/format.js";
-import { escapeHtml } from "../../report/html.js";
+import { escapeHtml, fmt1, fmtSigned } from "../../report/html.js";
 import { hostileText, plantHostileText } from "../../testing/report-fixture.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
@@ -20,6 +20,11 @@ function tableCells(html: string): Map<string, string> {
   const cells = new Map<string, string>();
   for (const m of html.matchAll(/data-model="([^"]+)" data-col="(\w+)">([^<]*)</g)) cells.set(`${m[1]}|${m[2]}`, m[3]);
   return cells;
+}
+
+interface CompareJson {
+  official: { rawMiss: { a: number; b: number }; rawBase: { a: number; b: number } };
+  decision: { a: number; b: number; ci95: [number, number] };
 }
 
 interface ScoreJson {
@@ -69,10 +74,16 @@ describe("twinscore report on both gpt-oss runs", () => {
     for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
       const c = await run([
         "compare", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--scores-a", rolloutRunDir(main), "--scores-b", rolloutRunDir(fixes),
-        "--model", model, "--bootstrap", "0", "--format", "json",
+        "--model", model, "--format", "json",
       ]);
       expect(c.code).toBe(0);
-      const raw = (JSON.parse(c.out) as { models: { comparison: { official: { rawMiss: { a: number; b: number }; rawBase: { a: number; b: number } } } }[] }).models[0].comparison.official;
+      const comparison = (JSON.parse(c.out) as { models: { comparison: CompareJson }[] }).models[0].comparison;
+      const raw = comparison.official;
+      // Figure 2's right panel: the paired decision change and its interval, as `compare` computes them.
+      const d = comparison.decision;
+      expect(html).toContain(
+        `<td>decision accuracy</td><td>${fmt1(d.a)}</td><td>${fmt1(d.b)}</td><td>${fmtSigned(d.b - d.a)}</td><td>[${fmtSigned(d.ci95[0])}, ${fmtSigned(d.ci95[1])}]</td>`,
+      );
       expect(cells.get(`${main}/${model}|official_miss`)).toBe(formatDecimal1(raw.rawMiss.a));
       expect(cells.get(`${fixes}/${model}|official_miss`)).toBe(formatDecimal1(raw.rawMiss.b));
       expect(cells.get(`${main}/${model}|official_base`)).toBe(formatDecimal1(raw.rawBase.a));
@@ -81,6 +92,7 @@ describe("twinscore report on both gpt-oss runs", () => {
     // The paper's published pair: gpt-oss-120b main 83.2 with official raw 43.9 (compare.test.ts has the same numbers).
     expect(cells.get(`${main}/openai_gpt-oss-120b|decision`)).toBe("83.2");
     expect(cells.get(`${main}/openai_gpt-oss-120b|official_miss`)).toBe("43.9");
+    expect(html).toContain("<td>decision accuracy</td><td>83.2</td><td>81.8</td><td>−1.3</td><td>[−3.6, +1.1]</td>");
     // The sections and the browser are all there.
     for (const id of ["table1", "reversal", "categories", "sensitivities", "lost", "compare", "pairs"]) expect(html).toContain(`<h2 id="${id}">`);
     expect(html.match(/<details class="pair"/g)).toHaveLength(223);
