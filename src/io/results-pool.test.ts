@@ -32,7 +32,7 @@ function fakeSpawn(log: string[]): SpawnWorker {
           events.emit("message", { index: msg.index, run: scoreModelFiles(msg.job, data.pairs, data.options, known) });
         });
       },
-      on: (event: string, listener: (...args: never[]) => void) => events.on(event, listener),
+      on: (event: string, listener: (...args: never[]) => void) => events.on(event, listener as (...args: unknown[]) => void),
       terminate: async () => {
         log.push(`${id}:end`);
         return 0;

@@ -56,6 +56,7 @@ function report(io: CliIo, problems: readonly Problem[]): void {
 export const registerCheck: RegisterCommand = (program: Command, io: CliIo, state) => {
   program
     .command("check")
+    .summary("re-score result files with the TypeScript BFCL checker")
     .description(
       "Re-score BFCL multi-turn result files with twinscore's TypeScript executor and checker, as `bfcl evaluate` would.\n\n" +
         "Every BFCL_v4_multi_turn_<category>_result.json below --results is checked against the BFCL data: the model's " +

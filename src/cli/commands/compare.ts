@@ -66,6 +66,7 @@ function nonNegativeInt(text: string, flag: string, io: CliIo): number | null {
 export const registerCompare: RegisterCommand = (program: Command, io: CliIo, state) => {
   program
     .command("compare")
+    .summary("two arms of one model: act/hold shifts (McNemar), decision change with interval")
     .description(
       "Compare two arms of the same model on the same twin pairs.\n\n" +
         "Arm A and arm B are two result trees of one model (a neutral and an injected prompt, two serving " +

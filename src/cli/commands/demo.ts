@@ -38,6 +38,7 @@ function explanation(pairs: number): string {
 export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state) => {
   const cmd = program
     .command("demo")
+    .summary("score four built-in reference policies (50 / 50 / 100 / 50); no downloads")
     .description(
       "Score four reference policies (always-act, never-act, oracle, lookups-only) on synthetic BFCL runs " +
         "built from the manifest's reference calls, through the same code as `score`; they must come out " +

@@ -17,12 +17,12 @@ import { registerReport } from "./report.js";
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
 
 export const commands: RegisterCommand[] = [
+  registerDemo,
+  registerScore,
+  registerCompare,
+  registerReport,
+  registerVerify,
   registerPairs,
   registerCheck,
-  registerScore,
-  registerDemo,
-  registerVerify,
-  registerCompare,
   registerJudge,
-  registerReport,
 ];

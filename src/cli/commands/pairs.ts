@@ -81,6 +81,7 @@ function obtainManifest(opts: PairsOptions, io: CliIo): { manifest: Manifest; bu
 export const registerPairs: RegisterCommand = (program: Command, io: CliIo, state) => {
   program
     .command("pairs")
+    .summary("build the twin-pair manifest from BFCL data and print the pairing funnel")
     .description(
       "Build the twin pairs from BFCL's multi-turn data and print the pairing funnel.\n\n" +
         "Each miss_func / miss_param item is paired with the base item of the same index when its " +

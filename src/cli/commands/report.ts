@@ -60,6 +60,7 @@ function nonNegativeInt(text: string, flag: string, io: CliIo): number | null {
 export const registerReport: RegisterCommand = (program: Command, io: CliIo, state) => {
   program
     .command("report")
+    .summary("write a self-contained HTML report with figures and a pair browser")
     .description(
       "Write one self-contained HTML report (works offline from file://) for the runs under --results.\n\n" +
         "It shows Table 1 (act: % of complete anchor turns with a world-changing call; hold: % of withheld " +

@@ -220,6 +220,7 @@ export function manifestOf(io: CliIo, path: string | undefined): Manifest | null
 export const registerScore: RegisterCommand = (program: Command, io: CliIo, state) => {
   const cmd = program
     .command("score")
+    .summary("the decision table: act, hold, decision [95% CI], … per model")
     .description(
       "Score the decision to act on twin pairs for every model found under --results.\n\n" +
         "On each pair the same request sits at the same turn (the anchor) twice: complete in the base item, " +

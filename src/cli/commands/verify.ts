@@ -53,6 +53,7 @@ const columns: Column<CheckLine>[] = [
 export const registerVerify: RegisterCommand = (program: Command, io: CliIo, state) => {
   program
     .command("verify")
+    .summary("recompute expected numbers: one PASS / FAIL / SKIP line each")
     .description(
       "Recompute a file of expected numbers and print PASS / FAIL / SKIP for each.\n\n" +
         "The expected file lists runs; each run names its models (their listed order is the tie order of " +
