@@ -12,10 +12,20 @@ const MATRIX_A = 0x9908b0df;
 const UPPER_MASK = 0x80000000;
 const LOWER_MASK = 0x7fffffff;
 
-/** A `random.Random` instance seeded with a Python int (the only seeding BFCL uses). */
+/** Seeded states after `init_by_array`, by |seed|: the classes reseed with a handful of seeds thousands of times. */
+const seededStates = new Map<bigint, Uint32Array>();
+const SEEDED_STATES_LIMIT = 1024;
+const EMPTY_STATE = new Uint32Array(0);
+
+/**
+ * A `random.Random` instance seeded with a Python int (the only seeding BFCL uses).
+ * Seeding is lazy: most simulated instances never draw, so the MT19937 state is only
+ * materialised (copied from a per-seed cache) at the first draw; the stream is the same.
+ */
 export class PyRandom {
-  private readonly mt = new Uint32Array(N);
+  private mt: Uint32Array = EMPTY_STATE;
   private mti = N + 1;
+  private pendingSeed: bigint | null = null;
 
   constructor(seed: bigint | number) {
     this.seed(seed);
@@ -25,13 +35,29 @@ export class PyRandom {
   seed(seed: bigint | number): void {
     let n = BigInt(seed);
     if (n < 0n) n = -n;
-    const key: number[] = [];
-    while (n > 0n) {
-      key.push(Number(n & 0xffffffffn));
-      n >>= 32n;
+    this.pendingSeed = n;
+  }
+
+  /** Runs the pending `init_by_array` (from the cache when this seed was seen before). */
+  private materialise(n: bigint): void {
+    this.pendingSeed = null;
+    let state = seededStates.get(n);
+    if (state === undefined) {
+      const key: number[] = [];
+      let rest = n;
+      while (rest > 0n) {
+        key.push(Number(rest & 0xffffffffn));
+        rest >>= 32n;
+      }
+      if (key.length === 0) key.push(0);
+      this.mt = new Uint32Array(N);
+      this.initByArray(key);
+      if (seededStates.size >= SEEDED_STATES_LIMIT) seededStates.clear();
+      seededStates.set(n, this.mt.slice());
+    } else {
+      this.mt = state.slice();
+      this.mti = N;
     }
-    if (key.length === 0) key.push(0);
-    this.initByArray(key);
   }
 
   private initGenrand(s: number): void {
@@ -74,6 +100,7 @@ export class PyRandom {
 
   /** One raw 32-bit output of MT19937 (`genrand_uint32`). */
   genrandUint32(): number {
+    if (this.pendingSeed !== null) this.materialise(this.pendingSeed);
     const mt = this.mt;
     if (this.mti >= N) {
       let kk = 0;
