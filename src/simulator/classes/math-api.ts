@@ -229,114 +229,8 @@ function sumOf(numbers: PyValue): PyValue {
 
 class MathApi implements ApiInstance {
   readonly className = "MathAPI" as const;
-  readonly methods: ReadonlyMap<string, MethodSpec>;
-
-  constructor() {
-    const m = new Map<string, MethodSpec>();
-    const def = (name: string, p: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params: p, invoke });
-
-    def("logarithm", params("value", "base", "precision"), ([value, base, precision]) =>
-      catching("all", null, () => {
-        const prec = mpPrecFromDps(dpsArgument(precision));
-        // mpmath.log(value) converts, then computes (only finite non-zero values need work at
-        // that precision); only then is base converted and its log computed
-        if (mpConvertCheck(value).kind === "finite") hugePrecisionGuard(prec);
-        if (mpConvertCheck(base).kind === "finite") hugePrecisionGuard(prec);
-        try {
-          return dict({ result: mpLogRatio(value, base, prec) });
-        } catch (e) {
-          if (e instanceof RangeError) throw new PyException("MemoryError", ""); // BigInt limits; Python would not finish either
-          throw e;
-        }
-      }),
-    );
-    def("mean", params("numbers"), ([numbers]) => {
-      if (!pyTruthy(numbers)) return errorDict("Cannot calculate mean of an empty list");
-      return catching(["TypeError"], "All elements in the list must be numbers", () => {
-        const total = sumOf(numbers);
-        return dict({ result: pyTrueDiv(total, BigInt(pyLen(numbers))) });
-      });
-    });
-    def("standard_deviation", params("numbers"), ([numbers]) => {
-      if (!pyTruthy(numbers)) return errorDict("Cannot calculate standard deviation of an empty list");
-      return catching(["TypeError"], "All elements in the list must be numbers", () => {
-        const mean = pyTrueDiv(sumOf(numbers), BigInt(pyLen(numbers)));
-        const squares = pyIter(numbers).map((x) => pyPow(pySub(x, mean), 2n));
-        const variance = pyTrueDiv(pySum(squares), BigInt(pyLen(numbers)));
-        return dict({ result: mathSqrt(variance) });
-      });
-    });
-    def("si_unit_conversion", params("value", "unit_in", "unit_out"), ([value, unitIn, unitOut]) => {
-      if (!isNumber(value)) return errorDict("Value must be a number");
-      if (!TO_METERS.has(unitIn) || !FROM_METERS.has(unitOut)) {
-        return errorDict(`Conversion from '${fmt(unitIn)}' to '${fmt(unitOut)}' is not supported`);
-      }
-      return catching(["OverflowError"], "Conversion resulted in a value too large to represent", () => {
-        const meters = pyMul(value, TO_METERS.get(unitIn)!);
-        return dict({ result: pyMul(meters, FROM_METERS.get(unitOut)!) });
-      });
-    });
-    def("imperial_si_conversion", params("value", "unit_in", "unit_out"), ([value, unitIn, unitOut]) => {
-      if (!isNumber(value)) return errorDict("Value must be a number");
-      if (pyEquals(unitIn, unitOut)) return dict({ result: value });
-      const key = `${fmt(unitIn)}_to_${fmt(unitOut)}`;
-      if (!IMPERIAL.has(key)) return errorDict(`Conversion from '${fmt(unitIn)}' to '${fmt(unitOut)}' is not supported`);
-      const factor = IMPERIAL.get(key)!;
-      return catching(["OverflowError"], "Conversion resulted in a value too large to represent", () => {
-        let result: PyValue;
-        if (pyEquals(unitIn, "celsius") && pyEquals(unitOut, "fahrenheit")) result = pyAdd(pyMul(value, factor), 32n);
-        else if (pyEquals(unitIn, "fahrenheit") && pyEquals(unitOut, "celsius")) result = pyMul(pySub(value, 32n), factor);
-        else result = pyMul(value, factor);
-        return dict({ result });
-      });
-    });
-    def("add", params("a", "b"), ([a, b]) => catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyAdd(a, b) })));
-    def("subtract", params("a", "b"), ([a, b]) => catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pySub(a, b) })));
-    def("multiply", params("a", "b"), ([a, b]) => {
-      if (!isNumber(a) || !isNumber(b)) return errorDict("Both inputs must be numbers");
-      return catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyMul(a, b) }));
-    });
-    def("divide", params("a", "b"), ([a, b]) =>
-      catching(["TypeError"], "Both inputs must be numbers", () => {
-        if (pyEquals(b, 0n)) return errorDict("Cannot divide by zero");
-        return dict({ result: pyTrueDiv(a, b) });
-      }),
-    );
-    def("power", params("base", "exponent"), ([base, exponent]) =>
-      catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyPow(base, exponent) })),
-    );
-    def("square_root", params("number", "precision"), ([number, precision]) =>
-      catching(["TypeError", "InvalidOperation"], "Input must be a number or computation resulted in an invalid operation", () => {
-        if (pyLt(number, 0n)) return errorDict("Cannot calculate square root of a negative number");
-        const prec = decimalPrecision(precision);
-        if (!isNumber(number)) throw new PyException("TypeError", `conversion from ${pyTypeName(number)} to Decimal is not supported`);
-        return dict({ result: new PyDecimal(decimalSqrt(decimalFromNumber(number as bigint | number | boolean), prec)) });
-      }),
-    );
-    def("absolute_value", params("number"), ([number]) => catching(["TypeError"], "Input must be a number", () => dict({ result: pyAbs(number) })));
-    def("round_number", params("number", ["decimal_places", () => 0n]), ([number, places]) =>
-      catching(["TypeError"], "First input must be a number, second input must be an integer", () => dict({ result: pyRound(number, places) })),
-    );
-    def("percentage", params("part", "whole"), ([part, whole]) =>
-      catching(["TypeError"], "Both inputs must be numbers", () => {
-        if (pyEquals(whole, 0n)) return errorDict("Whole value cannot be zero");
-        return dict({ result: pyMul(pyTrueDiv(part, whole), 100n) });
-      }),
-    );
-    def("min_value", params("numbers"), ([numbers]) => {
-      if (!pyTruthy(numbers)) return errorDict("Cannot find minimum of an empty list");
-      return catching(["TypeError"], "All elements in the list must be numbers", () => dict({ result: pyMinMax("min", pyIter(numbers)) }));
-    });
-    def("max_value", params("numbers"), ([numbers]) => {
-      if (!pyTruthy(numbers)) return errorDict("Cannot find maximum of an empty list");
-      return catching(["TypeError"], "All elements in the list must be numbers", () => dict({ result: pyMinMax("max", pyIter(numbers)) }));
-    });
-    def("sum_values", params("numbers"), ([numbers]) => {
-      if (!pyTruthy(numbers)) return errorDict("Cannot calculate sum of an empty list");
-      return catching(["TypeError"], "All elements in the list must be numbers", () => dict({ result: sumOf(numbers) }));
-    });
-    this.methods = m;
-  }
+  /** Every method is a pure function of its arguments, so one table serves every instance. */
+  readonly methods: ReadonlyMap<string, MethodSpec> = (mathMethods ??= buildMathMethods());
 
   loadScenario(): void {
     // MathAPI is in BFCL's STATELESS_CLASSES: it has no _load_scenario and no state.
@@ -345,6 +239,116 @@ class MathApi implements ApiInstance {
   publicState(): [string, PyValue][] {
     return [];
   }
+}
+
+let mathMethods: ReadonlyMap<string, MethodSpec> | undefined;
+
+/** MathAPI's seventeen methods (built once, on first use: they close over nothing). */
+function buildMathMethods(): ReadonlyMap<string, MethodSpec> {
+  const m = new Map<string, MethodSpec>();
+  const def = (name: string, p: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params: p, invoke });
+
+  def("logarithm", params("value", "base", "precision"), ([value, base, precision]) =>
+    catching("all", null, () => {
+      const prec = mpPrecFromDps(dpsArgument(precision));
+      // mpmath.log(value) converts, then computes (only finite non-zero values need work at
+      // that precision); only then is base converted and its log computed
+      if (mpConvertCheck(value).kind === "finite") hugePrecisionGuard(prec);
+      if (mpConvertCheck(base).kind === "finite") hugePrecisionGuard(prec);
+      try {
+        return dict({ result: mpLogRatio(value, base, prec) });
+      } catch (e) {
+        if (e instanceof RangeError) throw new PyException("MemoryError", ""); // BigInt limits; Python would not finish either
+        throw e;
+      }
+    }),
+  );
+  def("mean", params("numbers"), ([numbers]) => {
+    if (!pyTruthy(numbers)) return errorDict("Cannot calculate mean of an empty list");
+    return catching(["TypeError"], "All elements in the list must be numbers", () => {
+      const total = sumOf(numbers);
+      return dict({ result: pyTrueDiv(total, BigInt(pyLen(numbers))) });
+    });
+  });
+  def("standard_deviation", params("numbers"), ([numbers]) => {
+    if (!pyTruthy(numbers)) return errorDict("Cannot calculate standard deviation of an empty list");
+    return catching(["TypeError"], "All elements in the list must be numbers", () => {
+      const mean = pyTrueDiv(sumOf(numbers), BigInt(pyLen(numbers)));
+      const squares = pyIter(numbers).map((x) => pyPow(pySub(x, mean), 2n));
+      const variance = pyTrueDiv(pySum(squares), BigInt(pyLen(numbers)));
+      return dict({ result: mathSqrt(variance) });
+    });
+  });
+  def("si_unit_conversion", params("value", "unit_in", "unit_out"), ([value, unitIn, unitOut]) => {
+    if (!isNumber(value)) return errorDict("Value must be a number");
+    if (!TO_METERS.has(unitIn) || !FROM_METERS.has(unitOut)) {
+      return errorDict(`Conversion from '${fmt(unitIn)}' to '${fmt(unitOut)}' is not supported`);
+    }
+    return catching(["OverflowError"], "Conversion resulted in a value too large to represent", () => {
+      const meters = pyMul(value, TO_METERS.get(unitIn)!);
+      return dict({ result: pyMul(meters, FROM_METERS.get(unitOut)!) });
+    });
+  });
+  def("imperial_si_conversion", params("value", "unit_in", "unit_out"), ([value, unitIn, unitOut]) => {
+    if (!isNumber(value)) return errorDict("Value must be a number");
+    if (pyEquals(unitIn, unitOut)) return dict({ result: value });
+    const key = `${fmt(unitIn)}_to_${fmt(unitOut)}`;
+    if (!IMPERIAL.has(key)) return errorDict(`Conversion from '${fmt(unitIn)}' to '${fmt(unitOut)}' is not supported`);
+    const factor = IMPERIAL.get(key)!;
+    return catching(["OverflowError"], "Conversion resulted in a value too large to represent", () => {
+      let result: PyValue;
+      if (pyEquals(unitIn, "celsius") && pyEquals(unitOut, "fahrenheit")) result = pyAdd(pyMul(value, factor), 32n);
+      else if (pyEquals(unitIn, "fahrenheit") && pyEquals(unitOut, "celsius")) result = pyMul(pySub(value, 32n), factor);
+      else result = pyMul(value, factor);
+      return dict({ result });
+    });
+  });
+  def("add", params("a", "b"), ([a, b]) => catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyAdd(a, b) })));
+  def("subtract", params("a", "b"), ([a, b]) => catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pySub(a, b) })));
+  def("multiply", params("a", "b"), ([a, b]) => {
+    if (!isNumber(a) || !isNumber(b)) return errorDict("Both inputs must be numbers");
+    return catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyMul(a, b) }));
+  });
+  def("divide", params("a", "b"), ([a, b]) =>
+    catching(["TypeError"], "Both inputs must be numbers", () => {
+      if (pyEquals(b, 0n)) return errorDict("Cannot divide by zero");
+      return dict({ result: pyTrueDiv(a, b) });
+    }),
+  );
+  def("power", params("base", "exponent"), ([base, exponent]) =>
+    catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyPow(base, exponent) })),
+  );
+  def("square_root", params("number", "precision"), ([number, precision]) =>
+    catching(["TypeError", "InvalidOperation"], "Input must be a number or computation resulted in an invalid operation", () => {
+      if (pyLt(number, 0n)) return errorDict("Cannot calculate square root of a negative number");
+      const prec = decimalPrecision(precision);
+      if (!isNumber(number)) throw new PyException("TypeError", `conversion from ${pyTypeName(number)} to Decimal is not supported`);
+      return dict({ result: new PyDecimal(decimalSqrt(decimalFromNumber(number as bigint | number | boolean), prec)) });
+    }),
+  );
+  def("absolute_value", params("number"), ([number]) => catching(["TypeError"], "Input must be a number", () => dict({ result: pyAbs(number) })));
+  def("round_number", params("number", ["decimal_places", () => 0n]), ([number, places]) =>
+    catching(["TypeError"], "First input must be a number, second input must be an integer", () => dict({ result: pyRound(number, places) })),
+  );
+  def("percentage", params("part", "whole"), ([part, whole]) =>
+    catching(["TypeError"], "Both inputs must be numbers", () => {
+      if (pyEquals(whole, 0n)) return errorDict("Whole value cannot be zero");
+      return dict({ result: pyMul(pyTrueDiv(part, whole), 100n) });
+    }),
+  );
+  def("min_value", params("numbers"), ([numbers]) => {
+    if (!pyTruthy(numbers)) return errorDict("Cannot find minimum of an empty list");
+    return catching(["TypeError"], "All elements in the list must be numbers", () => dict({ result: pyMinMax("min", pyIter(numbers)) }));
+  });
+  def("max_value", params("numbers"), ([numbers]) => {
+    if (!pyTruthy(numbers)) return errorDict("Cannot find maximum of an empty list");
+    return catching(["TypeError"], "All elements in the list must be numbers", () => dict({ result: pyMinMax("max", pyIter(numbers)) }));
+  });
+  def("sum_values", params("numbers"), ([numbers]) => {
+    if (!pyTruthy(numbers)) return errorDict("Cannot calculate sum of an empty list");
+    return catching(["TypeError"], "All elements in the list must be numbers", () => dict({ result: sumOf(numbers) }));
+  });
+  return m;
 }
 
 /** The `mp.dps` argument, with `int()`'s TypeError for containers and None raised here (named like CPython). */
