@@ -63,6 +63,15 @@ export class PyDict {
   entries(): [PyValue, PyValue][] {
     return [...this.slots.values()].map((s) => [s[0], s[1]]);
   }
+  /**
+   * `{k: f(v) for k, v in d.items()}`: same key objects in the same order, without hashing
+   * the keys again (what `copy.deepcopy` of a config needs, at a fraction of the cost).
+   */
+  mapValues(f: (v: PyValue) => PyValue): PyDict {
+    const out = new PyDict();
+    for (const [h, slot] of this.slots) out.slots.set(h, [slot[0], f(slot[1])]);
+    return out;
+  }
 }
 
 /** A Python set (insertion-ordered here; Python's iteration order is not relied on). */

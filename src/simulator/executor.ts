@@ -485,7 +485,7 @@ export function executeCalls(process: EvaluatorProcess, calls: readonly string[]
 function deepCopyDict(d: PyDict): PyDict {
   const copy = (v: PyValue): PyValue => {
     if (Array.isArray(v)) return v.map(copy);
-    if (v instanceof PyDict) return new PyDict(v.entries().map(([k, x]) => [k, copy(x)] as const));
+    if (v instanceof PyDict) return v.mapValues(copy);
     if (v instanceof PyTuple) return new PyTuple(v.items.map(copy));
     return v;
   };
