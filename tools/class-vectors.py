@@ -22,6 +22,15 @@ type and str(e)); after every turn a digest of each class's public state. Long s
 stored as sha256 digests. Calls are located in the data by (turn, step, index) so the
 TypeScript test re-reads the arguments from the same files.
 
+long_context entries (ground truth, one error path, a quarter of the GorillaFileSystem fuzz
+sequences) run on a SYNTHETIC filler, never on BFCL's: the constants of
+src/simulator/classes/testdata/synthetic-long-context.py (our own made-up values with the
+names and shapes of BFCL's long_context.py; names and shapes are checked against BFCL's
+module first) are bound in BFCL's long_context module and in every class module that
+imported names from it, so BFCL's own code runs its long_context branches on them and the
+TS tests replay the same committed filler with no BFCL checkout. (The same file and the
+same swap serve tools/gen-class-vectors.py for the other four classes.)
+
 Python 3.11 sums floats naively; the official runs used Python >= 3.12 (Neumaier), so
 MathAPI's module-level `sum` is replaced by `sum312` below (CPython 3.12's algorithm).
 TwitterAPI.post_tweet's shared mutable defaults are reset at the start of every sequence,
@@ -45,6 +54,7 @@ from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import (
     message_api,
     posting_api,
 )
+from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import long_context as long_context_module
 from bfcl_eval.eval_checker.multi_turn_eval.func_source_code.gorilla_file_system import (
     Directory,
     File,
@@ -108,6 +118,49 @@ def sum312(items, start=0):
 
 
 math_api.sum = sum312
+
+
+def read_filler(path):
+    """NAME -> value of every top-level `NAME = <literal>` of the synthetic filler module."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    out = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            sys.exit("%s:%d: expected NAME = <literal>" % (path, node.lineno))
+        out[node.targets[0].id] = ast.literal_eval(node.value)
+    return out
+
+
+def shape(value, depth=0):
+    """Type shape of a filler constant: containers by element shapes; record dicts (below the top) by their field names."""
+    if isinstance(value, list):
+        return ("list", frozenset(shape(v, depth + 1) for v in value))
+    if isinstance(value, dict):
+        keys = frozenset(value) if depth > 0 else frozenset(type(k).__name__ for k in value)
+        return ("dict", keys, frozenset(shape(v, depth + 1) for v in value.values()))
+    return type(value).__name__
+
+
+def install_filler(path):
+    """Bind the synthetic constants in BFCL's long_context module and in every class module
+    that imported them (GorillaFileSystem imports three; the other three classes none), after
+    checking that the names and shapes equal BFCL's. The classes only read the constants."""
+    synthetic = read_filler(path)
+    bfcl_names = sorted(n for n in dir(long_context_module) if n.isupper())
+    if sorted(synthetic) != bfcl_names:
+        sys.exit("%s: names differ from BFCL's long_context.py: %s" % (path, sorted(set(synthetic) ^ set(bfcl_names))))
+    for name in bfcl_names:
+        if shape(synthetic[name]) != shape(getattr(long_context_module, name)):
+            sys.exit("%s: %s does not have the shape of BFCL's constant" % (path, name))
+    patched = []
+    for name, value in synthetic.items():
+        for mod in [long_context_module, gorilla_file_system, math_api, message_api, posting_api]:
+            if hasattr(mod, name):
+                setattr(mod, name, value)
+                if mod is not long_context_module:
+                    patched.append("%s.%s" % (mod.__name__.rsplit(".", 1)[-1], name))
+    print("synthetic long_context filler %s bound in: %s" % (os.path.relpath(path), ", ".join(sorted(patched))))
 
 
 def method_names(cls):
@@ -356,7 +409,7 @@ ERROR_PATHS = [
     ]),
     ("multi_turn_base_0", True, [
         ("ls", [], {}), ("cd", ["workspace"], {}), ("cd", ["archive"], {}), ("ls", [], {}), ("cd", [".."], {}), ("cd", ["document"], {}),
-        ("cat", ["final_report.pdf"], {}), ("wc", ["final_report.pdf", "w"], {}), ("du", [True], {}), ("find", [], {"name": "image_1"}),
+        ("cat", ["final_report.pdf"], {}), ("wc", ["final_report.pdf", "w"], {}), ("du", [True], {}), ("find", [], {"name": "image_1"}), ("find", [], {"name": "scan_"}),
     ]),
     ("multi_turn_base_10", False, [
         ("logarithm", [20, 10, 2], {}), ("logarithm", [0, 10, 4], {}), ("logarithm", [-8, 2, 5], {}), ("logarithm", [8, 1, 5], {}),
@@ -556,7 +609,10 @@ def main():
     ap.add_argument("--every", type=int, default=2, help="keep every N-th model entry")
     ap.add_argument("--fuzz", type=int, default=1000, help="fuzz calls per class")
     ap.add_argument("--seed", type=int, default=20261130, help="fuzz seed")
+    ap.add_argument("--filler", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata", "synthetic-long-context.py"),
+                    help="synthetic long_context module whose constants replace BFCL's")
     a = ap.parse_args()
+    install_filler(a.filler)
     os.makedirs(a.out, exist_ok=True)
     write_signatures(a.out)
     for name, data in [

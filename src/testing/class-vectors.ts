@@ -3,11 +3,14 @@
  * real data) against the TypeScript classes. The vectors hold only outcomes and state
  * digests; the call arguments are re-read from the same shared files (ground-truth call
  * strings through the project's Python parser, model FC arguments through Python-style
- * `json.loads`), and long_context filler from the BFCL installation's `long_context.py`.
+ * `json.loads`). long_context cases were recorded on the synthetic filler
+ * `src/simulator/classes/testdata/synthetic-long-context.py` (our own made-up values with
+ * BFCL's constant names and shapes, shared with the other four classes' vectors), parsed
+ * here with the project's `parseLongContextModule`, so no BFCL checkout is needed.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ApiClass } from "../catalog/types.js";
 import type { ApiInstance, LongContextData } from "../simulator/types.js";
 import type { PyValue } from "../python/value.js";
@@ -20,7 +23,9 @@ import { evalLiteral } from "../python/literal-eval.js";
 import { decodeTagged, type TaggedValue } from "../python/test-vectors.js";
 import { PyDirectory, PyFile } from "../simulator/classes/gorilla-file-system.js";
 import { apiFactories, PythonProcess } from "../simulator/classes/index.js";
-import { projectRoot, sharedDir, sharedPath } from "./shared.js";
+import { parseLongContextModule } from "../simulator/long-context.js";
+import { renderProblemLine } from "../messages/index.js";
+import { projectRoot, sharedPath } from "./shared.js";
 
 /** The four classes these vectors cover. */
 export const VECTOR_CLASSES: readonly ApiClass[] = ["GorillaFileSystem", "MathAPI", "MessageAPI", "TwitterAPI"];
@@ -80,31 +85,18 @@ function loadVectors(name: string): SequenceVector[] {
   return JSON.parse(readFileSync(join(projectRoot, "src", "simulator", "classes", "vectors", `${name}.json`), "utf8")) as SequenceVector[];
 }
 
-/** The BFCL installation whose `long_context.py` supplies the filler (beside ../shared, or `BFCL_ROOT`). */
-export function bfclRoot(): string {
-  const dir = process.env.BFCL_ROOT ?? resolve(sharedDir(), "..", "gorilla-src", "berkeley-function-call-leaderboard");
-  if (!existsSync(dir)) throw new Error(`BFCL installation not found at ${dir}: set BFCL_ROOT (long_context filler is read from it)`);
-  return dir;
-}
+/** The committed synthetic long_context module the vectors were recorded with (tools/class-vectors.py --filler). */
+export const SYNTHETIC_FILLER_PATH = join(projectRoot, "src", "simulator", "classes", "testdata", "synthetic-long-context.py");
 
 let fillerCache: LongContextData | undefined;
 
-/** The constants of BFCL's `long_context.py`, parsed with the project's Python parser. */
+/** The synthetic long_context constants, parsed with the project's own long_context reader (the one real BFCL modules go through). */
 export function longContextFiller(): LongContextData {
   if (fillerCache) return fillerCache;
-  const path = join(bfclRoot(), "bfcl_eval", "eval_checker", "multi_turn_eval", "func_source_code", "long_context.py");
-  const text = readFileSync(path, "utf8");
-  const starts = [...text.matchAll(/^([A-Z_][A-Z0-9_]*)\s*=/gm)];
-  const out = new Map<string, PyValue>();
-  starts.forEach((m, i) => {
-    const end = i + 1 < starts.length ? starts[i + 1].index : text.length;
-    const source = text.slice(m.index + m[0].length, end).trim();
-    const parsed = parseExpression(source);
-    if (!parsed.ok) throw new Error(`${path}: cannot parse ${m[1]}`);
-    out.set(m[1], evalLiteral(parsed.expr));
-  });
-  fillerCache = out;
-  return out;
+  const parsed = parseLongContextModule(readFileSync(SYNTHETIC_FILLER_PATH, "utf8"), SYNTHETIC_FILLER_PATH);
+  if (!parsed.ok) throw new Error(parsed.problems.map((p) => renderProblemLine(p)).join("\n"));
+  fillerCache = parsed.value;
+  return fillerCache;
 }
 
 /** sha256 prefix, as the generator writes it. */
@@ -188,7 +180,7 @@ function check(inst: ApiInstance, name: string, args: PyValue[], kwargs: PyDict,
   if (want.bind !== undefined) return `Python binding failed (${want.bind}) where TS bound the call`;
   let got: string;
   try {
-    const text = renderResult(inst.methods.get(name)!.invoke(bound));
+    const text = renderResult(inst.methods.get(name)!.invoke(bound, inst));
     if (want.r !== undefined) return text === want.r ? null : `want ${JSON.stringify(want.r)} got ${JSON.stringify(text.slice(0, 400))}`;
     if (want.h !== undefined) return digest(text) === want.h ? null : `want digest of ${want.n} chars, got ${text.length} chars: ${JSON.stringify(text.slice(0, 300))}`;
     got = `ok ${JSON.stringify(text.slice(0, 300))}`;

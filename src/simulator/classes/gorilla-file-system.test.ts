@@ -6,7 +6,7 @@ describe("GorillaFileSystem against BFCL's Python class (vectors of tools/class-
     expect(signatureDifferences("GorillaFileSystem")).toEqual([]);
   });
 
-  it("replays every GorillaFileSystem reference call of base, miss_func, miss_param and long_context from initial_config, turn by turn: same result strings, same public state", () => {
+  it("replays every GorillaFileSystem reference call of base, miss_func, miss_param and long_context (on the synthetic filler testdata/synthetic-long-context.py) from initial_config, turn by turn: same result strings, same public state", () => {
     const r = replayGroundTruth("GorillaFileSystem");
     expect(r.failures).toEqual([]);
     expect(r.sequences).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ describe("MathAPI against BFCL's Python class (vectors of tools/class-vectors.py
     expect(signatureDifferences("MathAPI")).toEqual([]);
   });
 
-  it("replays every MathAPI reference call of base, miss_func, miss_param and long_context from initial_config, turn by turn: same result strings, same public state", () => {
+  it("replays every MathAPI reference call of base, miss_func, miss_param and long_context (on the synthetic filler testdata/synthetic-long-context.py) from initial_config, turn by turn: same result strings, same public state", () => {
     const r = replayGroundTruth("MathAPI");
     expect(r.failures).toEqual([]);
     expect(r.sequences).toBeGreaterThan(0);

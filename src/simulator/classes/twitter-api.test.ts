@@ -6,7 +6,7 @@ describe("TwitterAPI against BFCL's Python class (vectors of tools/class-vectors
     expect(signatureDifferences("TwitterAPI")).toEqual([]);
   });
 
-  it("replays every TwitterAPI reference call of base, miss_func, miss_param and long_context from initial_config, turn by turn: same result strings, same public state", () => {
+  it("replays every TwitterAPI reference call of base, miss_func, miss_param and long_context (on the synthetic filler testdata/synthetic-long-context.py) from initial_config, turn by turn: same result strings, same public state", () => {
     const r = replayGroundTruth("TwitterAPI");
     expect(r.failures).toEqual([]);
     expect(r.sequences).toBeGreaterThan(0);
