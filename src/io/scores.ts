@@ -6,88 +6,28 @@
  * than silently mixed in. Also a census of each result file (ids and turn counts), which
  * the truncation count needs.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import { decodeResultBytes, scanLineHead, type ScoredResultCategory, scoredResultCategories } from "../bfcl/results.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
 import { problem, type Problem } from "../messages/index.js";
+import { discoverBfclTree, type ModelFiles, type TreeKind } from "./bfcl-tree.js";
 import { forEachLine } from "./results-read.js";
 
 const SCORE_FILE = /^BFCL_(v3|v4)_multi_turn_(base|miss_func|miss_param)_score\.json$/;
 
 /** Score files found for one model, per category, in the order found. */
-export interface ScoreCandidates {
-  readonly model: string;
-  readonly files: Record<ScoredResultCategory, string[]>;
-}
+export type ScoreCandidates = ModelFiles;
 
-function listDir(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function scoreFilesOfModelDir(dir: string): { category: ScoredResultCategory; path: string }[] {
-  const found: { category: ScoredResultCategory; path: string }[] = [];
-  for (const sub of [join(dir, "multi_turn"), dir]) {
-    for (const name of listDir(sub)) {
-      const m = SCORE_FILE.exec(name);
-      if (m) found.push({ category: m[2] as ScoredResultCategory, path: join(sub, name) });
-    }
-  }
-  return found;
-}
+const scoreTree: TreeKind = {
+  rootFolder: "score",
+  categoryOf: (name) => (SCORE_FILE.exec(name)?.[2] as ScoredResultCategory | undefined) ?? null,
+  missing: { code: "scores-missing", message: "scores directory not found" },
+  empty: { code: "scores-empty", message: "no BFCL multi-turn score files (BFCL_v4_multi_turn_<category>_score.json) under this directory" },
+};
 
 /** Find score files under each directory (DIR/<model>/…, DIR/score/<model>/…, or DIR a model directory). */
 export function discoverScoreFiles(dirs: readonly string[], cwd: string): { models: ScoreCandidates[]; problems: Problem[] } {
-  const byModel = new Map<string, ScoreCandidates>();
-  const problems: Problem[] = [];
-  const add = (model: string, files: { category: ScoredResultCategory; path: string }[]) => {
-    let entry = byModel.get(model);
-    if (!entry) {
-      entry = { model, files: { base: [], miss_func: [], miss_param: [] } };
-      byModel.set(model, entry);
-    }
-    for (const f of files) if (!entry.files[f.category].includes(f.path)) entry.files[f.category].push(f.path);
-  };
-  for (const given of dirs) {
-    const dir = resolve(cwd, given);
-    if (!isDir(dir)) {
-      problems.push(problem("scores-missing", "scores directory not found", { file: dir }));
-      continue;
-    }
-    let foundHere = 0;
-    const own = scoreFilesOfModelDir(dir);
-    if (own.length > 0) {
-      add(basename(dir), own);
-      foundHere += own.length;
-    }
-    for (const root of [dir, join(dir, "score")]) {
-      for (const name of listDir(root)) {
-        const sub = join(root, name);
-        if (name === "multi_turn" || !isDir(sub)) continue;
-        const files = scoreFilesOfModelDir(sub);
-        if (files.length > 0) {
-          add(name, files);
-          foundHere += files.length;
-        }
-      }
-    }
-    if (foundHere === 0) {
-      problems.push(problem("scores-empty", "no BFCL multi-turn score files (BFCL_v4_multi_turn_<category>_score.json) under this directory", { file: dir }));
-    }
-  }
-  return { models: [...byModel.values()], problems };
+  return discoverBfclTree(dirs, cwd, scoreTree);
 }
 
 /** Ids of a result file in line order and the number of turns each line recorded (null: inference error). */
