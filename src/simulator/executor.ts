@@ -168,6 +168,7 @@ class BoundMethod implements PyObject {
     readonly className: string,
     readonly methodName: string,
     readonly spec: MethodSpec,
+    readonly self: ApiInstance,
   ) {}
   get qualname(): string {
     return `${this.className}.${this.methodName}`;
@@ -320,7 +321,7 @@ function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: Reado
         const owner = headOwner.get(id);
         const inst = owner === undefined ? undefined : process.instances.get(owner);
         const spec = inst?.methods.get(id);
-        if (inst && spec) return new BoundMethod(inst.className, id, spec);
+        if (inst && spec) return new BoundMethod(inst.className, id, spec, inst);
       }
       const inst = process.instances.get(id);
       if (inst) return new InstanceObject(inst, inst.className);
@@ -330,7 +331,7 @@ function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: Reado
       const base = evaluate(node.value);
       if (base instanceof InstanceObject) {
         const spec = base.instance.methods.get(node.attr);
-        if (spec) return new BoundMethod(base.pyTypeName, node.attr, spec);
+        if (spec) return new BoundMethod(base.pyTypeName, node.attr, spec, base.instance);
         const state = base.instance.publicState().find(([k]) => k === node.attr);
         if (state) return state[1];
       }
@@ -368,7 +369,7 @@ function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: Reado
       }
       if (!(f instanceof BoundMethod)) throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
       const args = bindArguments(f.qualname, f.spec, positional, keywords);
-      return f.spec.invoke(args);
+      return f.spec.invoke(args, f.self);
     },
   });
 }

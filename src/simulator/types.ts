@@ -22,8 +22,12 @@ export interface ParamSpec {
 /** A public method: its Python signature and its body. */
 export interface MethodSpec {
   readonly params: readonly ParamSpec[];
-  /** Runs the method with arguments already bound in signature order; may throw `PyException`. */
-  readonly invoke: (args: PyValue[]) => PyValue;
+  /**
+   * Runs the method with arguments already bound in signature order; may throw `PyException`.
+   * `self` is the instance the method was looked up on: classes that share one method table
+   * per class (instead of closures per instance, which dominate construction) act on it.
+   */
+  invoke(args: PyValue[], self: ApiInstance): PyValue;
 }
 
 /** Filler data of BFCL's `long_context.py`, read at run time from the user's installation. */

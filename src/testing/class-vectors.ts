@@ -180,7 +180,7 @@ function check(inst: ApiInstance, name: string, args: PyValue[], kwargs: PyDict,
   if (want.bind !== undefined) return `Python binding failed (${want.bind}) where TS bound the call`;
   let got: string;
   try {
-    const text = renderResult(inst.methods.get(name)!.invoke(bound));
+    const text = renderResult(inst.methods.get(name)!.invoke(bound, inst));
     if (want.r !== undefined) return text === want.r ? null : `want ${JSON.stringify(want.r)} got ${JSON.stringify(text.slice(0, 400))}`;
     if (want.h !== undefined) return digest(text) === want.h ? null : `want digest of ${want.n} chars, got ${text.length} chars: ${JSON.stringify(text.slice(0, 300))}`;
     got = `ok ${JSON.stringify(text.slice(0, 300))}`;

@@ -11,7 +11,7 @@ import { PyException } from "../../python/exception.js";
 import { pyTypeName } from "../../python/ops.js";
 import { pyRepr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
-import type { MethodSpec, ParamSpec } from "../types.js";
+import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
 
 /** A dict literal in insertion order: `dict([["k", v], …])`. */
 export function dict(entries: readonly (readonly [PyValue, PyValue])[]): PyDict {
@@ -95,9 +95,12 @@ export function opt(name: string, value: PyValue): ParamSpec {
   return { name, default: () => value };
 }
 
-/** A method from its signature and body. */
-export function method(params: readonly ParamSpec[], invoke: (args: PyValue[]) => PyValue): MethodSpec {
-  return { params, invoke };
+/**
+ * A method from its signature and body. The body gets the instance it was looked up on, so
+ * a class can build its table once (a static) instead of closures per instance.
+ */
+export function method<Self extends ApiInstance>(params: readonly ParamSpec[], invoke: (args: PyValue[], self: Self) => PyValue): MethodSpec {
+  return { params, invoke: invoke as (args: PyValue[], self: ApiInstance) => PyValue };
 }
 
 /** A `(year, month, day)` clock for `datetime.today()`; the system's local date by default. */

@@ -105,7 +105,7 @@ export function runCall(inst: ApiInstance, text: string): string {
     const positional = call.args.map((a) => evalLiteral(a));
     const keywords = call.keywords.map((k) => [k.arg, evalLiteral(k.value)] as const);
     const bound = bindArguments(`${inst.className}.${call.name}`, spec, positional, keywords);
-    return resultToString(spec.invoke(bound));
+    return resultToString(spec.invoke(bound, inst));
   } catch (e) {
     if (e instanceof PyException) return `Error during execution: ${e.pyMessage}`;
     if (e instanceof RangeError) return "Error during execution: maximum recursion depth exceeded";

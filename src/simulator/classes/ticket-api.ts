@@ -22,21 +22,20 @@ class TicketApi implements ApiInstance {
   private ticketCounter: PyValue = 1n;
   private currentUser: PyValue = null;
   private loaded = false;
-  readonly methods: ReadonlyMap<string, MethodSpec>;
+  /** The public methods, built once per class: each body acts on the instance it is called on. */
+  private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
+    ["close_ticket", method([req("ticket_id")], ([id], self: TicketApi) => self.closeTicket(id))],
+    ["create_ticket", method([req("title"), opt("description", ""), opt("priority", 1n)], ([t, d, p], self: TicketApi) => self.createTicket(t, d, p))],
+    ["edit_ticket", method([req("ticket_id"), req("updates")], ([id, u], self: TicketApi) => self.editTicket(id, u))],
+    ["get_ticket", method([req("ticket_id")], ([id], self: TicketApi) => self.getTicket(id))],
+    ["get_user_tickets", method([opt("status", null)], ([s], self: TicketApi) => self.getUserTickets(s))],
+    ["logout", method([], (_args, self: TicketApi) => self.logout())],
+    ["resolve_ticket", method([req("ticket_id"), req("resolution")], ([id, r], self: TicketApi) => self.resolveTicket(id, r))],
+    ["ticket_get_login_status", method([], (_args, self: TicketApi) => dict([["login_status", pyTruthy(self.currentUser)]]))],
+    ["ticket_login", method([req("username"), req("password")], ([u, p], self: TicketApi) => self.ticketLogin(u, p))],
+  ]);
+  readonly methods: ReadonlyMap<string, MethodSpec> = TicketApi.METHODS;
 
-  constructor() {
-    this.methods = new Map<string, MethodSpec>([
-      ["close_ticket", method([req("ticket_id")], ([id]) => this.closeTicket(id))],
-      ["create_ticket", method([req("title"), opt("description", ""), opt("priority", 1n)], ([t, d, p]) => this.createTicket(t, d, p))],
-      ["edit_ticket", method([req("ticket_id"), req("updates")], ([id, u]) => this.editTicket(id, u))],
-      ["get_ticket", method([req("ticket_id")], ([id]) => this.getTicket(id))],
-      ["get_user_tickets", method([opt("status", null)], ([s]) => this.getUserTickets(s))],
-      ["logout", method([], () => this.logout())],
-      ["resolve_ticket", method([req("ticket_id"), req("resolution")], ([id, r]) => this.resolveTicket(id, r))],
-      ["ticket_get_login_status", method([], () => dict([["login_status", pyTruthy(this.currentUser)]]))],
-      ["ticket_login", method([req("username"), req("password")], ([u, p]) => this.ticketLogin(u, p))],
-    ]);
-  }
 
   loadScenario(config: PyDict): void {
     this.ticketQueue = dictGet(config, "ticket_queue", []);

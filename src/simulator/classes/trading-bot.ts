@@ -147,48 +147,52 @@ class TradingBot implements ApiInstance {
   private filler: LongContextData | undefined;
   private random = new PyRandom(RANDOM_SEED);
   private loaded = false;
-  readonly methods: ReadonlyMap<string, MethodSpec>;
-
-  constructor() {
-    this.methods = new Map<string, MethodSpec>([
-      ["add_to_watchlist", method([req("stock")], ([s]) => this.addToWatchlist(s))],
-      ["cancel_order", method([req("order_id")], ([id]) => this.cancelOrder(id))],
-      ["filter_stocks_by_price", method([req("stocks"), req("min_price"), req("max_price")], ([s, lo, hi]) => this.filterStocksByPrice(s, lo, hi))],
-      ["fund_account", method([req("amount")], ([a]) => this.fundAccount(a))],
-      ["get_account_info", method([], () => this.getAccountInfo())],
-      ["get_available_stocks", method([req("sector")], ([s]) => this.getAvailableStocks(s))],
-      ["get_current_time", method([], () => dict([["current_time", CURRENT_TIME.strftime("%I:%M %p")]]))],
-      ["get_order_details", method([req("order_id")], ([id]) => this.getOrderDetails(id))],
-      ["get_order_history", method([], () => this.getOrderHistory())],
-      ["get_stock_info", method([req("symbol")], ([s]) => this.getStockInfo(s))],
-      ["get_symbol_by_name", method([req("name")], ([n]) => dict([["symbol", dictGet(SYMBOL_BY_NAME, n, "Stock not found")]]))],
-      ["get_transaction_history", method([opt("start_date", null), opt("end_date", null)], ([s, e]) => this.getTransactionHistory(s, e))],
-      ["get_watchlist", method([], () => this.getWatchlist())],
-      ["notify_price_change", method([req("stocks"), req("threshold")], ([s, t]) => this.notifyPriceChange(s, t))],
-      ["place_order", method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a]) => this.placeOrder(t, s, p, a))],
-      ["remove_stock_from_watchlist", method([req("symbol")], ([s]) => this.removeStockFromWatchlist(s))],
-      ["trading_get_login_status", method([], () => dict([["status", pyTruthy(this.authenticated)]]))],
-      ["trading_login", method([req("username"), req("password")], () => this.tradingLogin())],
-      ["trading_logout", method([], () => this.tradingLogout())],
-      ["withdraw_funds", method([req("amount")], ([a]) => this.withdrawFunds(a))],
-    ]);
-  }
+  /** The public methods, built once per class: each body acts on the instance it is called on. */
+  private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
+    ["add_to_watchlist", method([req("stock")], ([s], self: TradingBot) => self.addToWatchlist(s))],
+    ["cancel_order", method([req("order_id")], ([id], self: TradingBot) => self.cancelOrder(id))],
+    ["filter_stocks_by_price", method([req("stocks"), req("min_price"), req("max_price")], ([s, lo, hi], self: TradingBot) => self.filterStocksByPrice(s, lo, hi))],
+    ["fund_account", method([req("amount")], ([a], self: TradingBot) => self.fundAccount(a))],
+    ["get_account_info", method([], (_args, self: TradingBot) => self.getAccountInfo())],
+    ["get_available_stocks", method([req("sector")], ([s], self: TradingBot) => self.getAvailableStocks(s))],
+    ["get_current_time", method([], () => dict([["current_time", CURRENT_TIME.strftime("%I:%M %p")]]))],
+    ["get_order_details", method([req("order_id")], ([id], self: TradingBot) => self.getOrderDetails(id))],
+    ["get_order_history", method([], (_args, self: TradingBot) => self.getOrderHistory())],
+    ["get_stock_info", method([req("symbol")], ([s], self: TradingBot) => self.getStockInfo(s))],
+    ["get_symbol_by_name", method([req("name")], ([n]) => dict([["symbol", dictGet(SYMBOL_BY_NAME, n, "Stock not found")]]))],
+    ["get_transaction_history", method([opt("start_date", null), opt("end_date", null)], ([s, e], self: TradingBot) => self.getTransactionHistory(s, e))],
+    ["get_watchlist", method([], (_args, self: TradingBot) => self.getWatchlist())],
+    ["notify_price_change", method([req("stocks"), req("threshold")], ([s, t], self: TradingBot) => self.notifyPriceChange(s, t))],
+    ["place_order", method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a], self: TradingBot) => self.placeOrder(t, s, p, a))],
+    ["remove_stock_from_watchlist", method([req("symbol")], ([s], self: TradingBot) => self.removeStockFromWatchlist(s))],
+    ["trading_get_login_status", method([], (_args, self: TradingBot) => dict([["status", pyTruthy(self.authenticated)]]))],
+    ["trading_login", method([req("username"), req("password")], (_args, self: TradingBot) => self.tradingLogin())],
+    ["trading_logout", method([], (_args, self: TradingBot) => self.tradingLogout())],
+    ["withdraw_funds", method([req("amount")], ([a], self: TradingBot) => self.withdrawFunds(a))],
+  ]);
+  readonly methods: ReadonlyMap<string, MethodSpec> = TradingBot.METHODS;
 
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
-    const d = defaultState();
-    const rawOrders = dictGet(config, "orders", d.get("orders")!);
+    // Python reads each key with a fallback into a fresh deep copy of DEFAULT_STATE; the copy is
+    // only observable through the fallbacks taken, so it is built only when a key is missing
+    let defaults: Map<string, PyValue> | undefined;
+    const pick = (key: string): PyValue => {
+      const v = config.get(key);
+      return v === undefined ? (defaults ??= defaultState()).get(key)! : v;
+    };
+    const rawOrders = pick("orders");
     if (!(rawOrders instanceof PyDict)) throw noAttribute(rawOrders, "items");
     this.orders = new PyDict(rawOrders.entries().map(([k, v]) => [typeof k === "string" && isDigitString(k) ? pyInt(k) : k, v] as const));
-    this.accountInfo = dictGet(config, "account_info", d.get("account_info")!);
-    this.authenticated = dictGet(config, "authenticated", d.get("authenticated")!);
-    this.marketStatus = dictGet(config, "market_status", d.get("market_status")!);
-    this.orderCounter = dictGet(config, "order_counter", d.get("order_counter")!);
-    this.stocks = dictGet(config, "stocks", d.get("stocks")!);
-    this.watchList = dictGet(config, "watch_list", d.get("watch_list")!);
-    this.transactionHistory = dictGet(config, "transaction_history", d.get("transaction_history")!);
+    this.accountInfo = pick("account_info");
+    this.authenticated = pick("authenticated");
+    this.marketStatus = pick("market_status");
+    this.orderCounter = pick("order_counter");
+    this.stocks = pick("stocks");
+    this.watchList = pick("watch_list");
+    this.transactionHistory = pick("transaction_history");
     this.longContext = longContext;
     this.filler = filler;
-    const seed = dictGet(config, "random_seed", d.get("random_seed")!);
+    const seed = pick("random_seed");
     this.random = new PyRandom(pyInt(seed));
     this.loaded = true;
   }

@@ -134,34 +134,33 @@ class TravelApi implements ApiInstance {
   private budgetLimit: PyValue = null;
   private longContext = false;
   private loaded = false;
-  readonly methods: ReadonlyMap<string, MethodSpec>;
+  /** The public methods, built once per class: each body acts on the instance it is called on. */
+  private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
+    ["authenticate_travel", method(["client_id", "client_secret", "refresh_token", "grant_type", "user_first_name", "user_last_name"].map(req), (a, self: TravelApi) => self.authenticate(a[3], a[4], a[5]))],
+    ["book_flight", method(["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(req), (a, self: TravelApi) => self.bookFlight(a[0], a[1], a[2], a[3], a[4], a[5]))],
+    ["cancel_booking", method([req("access_token"), req("booking_id")], ([t, b], self: TravelApi) => self.cancelBooking(t, b))],
+    ["compute_exchange_rate", method([req("base_currency"), req("target_currency"), req("value")], ([b, t, v], self: TravelApi) => self.computeExchangeRate(b, t, v))],
+    ["contact_customer_support", method([req("booking_id"), req("message")], ([b], self: TravelApi) => self.contactCustomerSupport(b))],
+    ["get_all_credit_cards", method([], (_args, self: TravelApi) => dict([["credit_card_list", self.creditCardList]]))],
+    ["get_booking_history", method([req("access_token")], ([t], self: TravelApi) => self.getBookingHistory(t))],
+    ["get_budget_fiscal_year", method([opt("lastModifiedAfter", null), opt("includeRemoved", null)], () => dict([["budget_fiscal_year", "2018"]]))],
+    ["get_credit_card_balance", method([req("access_token"), req("card_id")], ([t, c], self: TravelApi) => self.getCreditCardBalance(t, c))],
+    ["get_flight_cost", method(["travel_from", "travel_to", "travel_date", "travel_class"].map(req), ([f, t, d, c], self: TravelApi) => self.getFlightCost(f, t, d, c))],
+    ["get_nearest_airport_by_city", method([req("location")], ([l]) => dict([["nearest_airport", dictGet(AIRPORT_BY_CITY, l, "Unknown")]]))],
+    ["list_all_airports", method([], () => [...AIRPORTS])],
+    ["purchase_insurance", method(["access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"].map(req), (a, self: TravelApi) => self.purchaseInsurance(a[0], a[2], a[3], a[4]))],
+    ["register_credit_card", method(["access_token", "card_number", "expiration_date", "cardholder_name", "card_verification_number"].map(req), (a, self: TravelApi) => self.registerCreditCard(a[0], a[1], a[2], a[3], a[4]))],
+    ["retrieve_invoice", method([req("access_token"), opt("booking_id", null), opt("insurance_id", null)], ([t, b], self: TravelApi) => self.retrieveInvoice(t, b))],
+    ["set_budget_limit", method([req("access_token"), req("budget_limit")], ([t, b], self: TravelApi) => self.setBudgetLimit(t, b))],
+    ["travel_get_login_status", method([], (_args, self: TravelApi) => dict([["status", !(self.tokenExpiresIn === null || pyEquals(self.tokenExpiresIn, 0n))]]))],
+    ["verify_traveler_information", method(["first_name", "last_name", "date_of_birth", "passport_number"].map(req), ([f, l, d, p], self: TravelApi) => self.verifyTraveler(f, l, d, p))],
+  ]);
+  readonly methods: ReadonlyMap<string, MethodSpec> = TravelApi.METHODS;
 
   constructor(
     private readonly process: PythonProcess | undefined,
     private readonly today: TodayClock,
-  ) {
-    const tokenArgs = ["client_id", "client_secret", "refresh_token", "grant_type", "user_first_name", "user_last_name"].map(req);
-    this.methods = new Map<string, MethodSpec>([
-      ["authenticate_travel", method(tokenArgs, (a) => this.authenticate(a[3], a[4], a[5]))],
-      ["book_flight", method(["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(req), (a) => this.bookFlight(a[0], a[1], a[2], a[3], a[4], a[5]))],
-      ["cancel_booking", method([req("access_token"), req("booking_id")], ([t, b]) => this.cancelBooking(t, b))],
-      ["compute_exchange_rate", method([req("base_currency"), req("target_currency"), req("value")], ([b, t, v]) => this.computeExchangeRate(b, t, v))],
-      ["contact_customer_support", method([req("booking_id"), req("message")], ([b]) => this.contactCustomerSupport(b))],
-      ["get_all_credit_cards", method([], () => dict([["credit_card_list", this.creditCardList]]))],
-      ["get_booking_history", method([req("access_token")], ([t]) => this.getBookingHistory(t))],
-      ["get_budget_fiscal_year", method([opt("lastModifiedAfter", null), opt("includeRemoved", null)], () => dict([["budget_fiscal_year", "2018"]]))],
-      ["get_credit_card_balance", method([req("access_token"), req("card_id")], ([t, c]) => this.getCreditCardBalance(t, c))],
-      ["get_flight_cost", method(["travel_from", "travel_to", "travel_date", "travel_class"].map(req), ([f, t, d, c]) => this.getFlightCost(f, t, d, c))],
-      ["get_nearest_airport_by_city", method([req("location")], ([l]) => dict([["nearest_airport", dictGet(AIRPORT_BY_CITY, l, "Unknown")]]))],
-      ["list_all_airports", method([], () => [...AIRPORTS])],
-      ["purchase_insurance", method(["access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"].map(req), (a) => this.purchaseInsurance(a[0], a[2], a[3], a[4]))],
-      ["register_credit_card", method(["access_token", "card_number", "expiration_date", "cardholder_name", "card_verification_number"].map(req), (a) => this.registerCreditCard(a[0], a[1], a[2], a[3], a[4]))],
-      ["retrieve_invoice", method([req("access_token"), opt("booking_id", null), opt("insurance_id", null)], ([t, b]) => this.retrieveInvoice(t, b))],
-      ["set_budget_limit", method([req("access_token"), req("budget_limit")], ([t, b]) => this.setBudgetLimit(t, b))],
-      ["travel_get_login_status", method([], () => dict([["status", !(this.tokenExpiresIn === null || pyEquals(this.tokenExpiresIn, 0n))]]))],
-      ["verify_traveler_information", method(["first_name", "last_name", "date_of_birth", "passport_number"].map(req), ([f, l, d, p]) => this.verifyTraveler(f, l, d, p))],
-    ]);
-  }
+  ) {}
 
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
     this.random = new PyRandom(pyInt(dictGet(config, "random_seed", RANDOM_SEED)));

@@ -52,8 +52,8 @@ describe("VehicleControlAPI against BFCL's Python (tools/gen-class-vectors.py)",
     const w = newVehicleControlApi(process);
     v.loadScenario(new PyDict(), true, io.filler());
     w.loadScenario(new PyDict(), true, io.filler());
-    const first = v.methods.get("get_outside_temperature_from_google")!.invoke([]);
-    const second = w.methods.get("get_outside_temperature_from_google")!.invoke([]);
+    const first = v.methods.get("get_outside_temperature_from_google")!.invoke([], v);
+    const second = w.methods.get("get_outside_temperature_from_google")!.invoke([], w);
     expect(first).toBe(second);
     expect((second as PyDict).get("outsideTemperature")).toBe(36.63485703790535);
   });

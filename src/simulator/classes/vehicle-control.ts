@@ -94,33 +94,34 @@ class VehicleControlApi implements ApiInstance {
   private longContext = false;
   private filler: LongContextData | undefined;
   private loaded = false;
-  readonly methods: ReadonlyMap<string, MethodSpec>;
+  /** The public methods, built once per class: each body acts on the instance it is called on. */
+  private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
+    ["activateParkingBrake", method([req("mode")], ([m], self: VehicleControlApi) => self.activateParkingBrake(m))],
+    ["adjustClimateControl", method([req("temperature"), opt("unit", "celsius"), opt("fanSpeed", 50n), opt("mode", "auto")], ([t, u, f, m], self: VehicleControlApi) => self.adjustClimateControl(t, u, f, m))],
+    ["check_tire_pressure", method([], (_args, self: VehicleControlApi) => self.checkTirePressure())],
+    ["displayCarStatus", method([req("option")], ([o], self: VehicleControlApi) => self.displayCarStatus(o))],
+    ["display_log", method([req("messages")], ([m]) => dict([["log", m]]))],
+    ["estimate_distance", method([req("cityA"), req("cityB")], ([a, b], self: VehicleControlApi) => self.estimateDistance(a, b))],
+    ["estimate_drive_feasibility_by_mileage", method([req("distance")], ([d], self: VehicleControlApi) => dict([["canDrive", !pyLt(pyMul(self.fuelLevel, MILE_PER_GALLON), d)]]))],
+    ["fillFuelTank", method([req("fuelAmount")], ([f], self: VehicleControlApi) => self.fillFuelTank(f))],
+    ["find_nearest_tire_shop", method([], () => dict([["shopLocation", "456 Oakwood Avenue, Rivermist, 83214"]]))],
+    ["gallon_to_liter", method([req("gallon")], ([g]) => dict([["liter", pyMul(g, 3.78541)]]))],
+    ["get_current_speed", method([], (_args, self: VehicleControlApi) => dict([["currentSpeed", self.random.uniform(0.0, 120.0)]]))],
+    ["get_outside_temperature_from_google", method([], (_args, self: VehicleControlApi) => self.outsideTemperatureFromGoogle())],
+    ["get_outside_temperature_from_weather_com", method([], () => dict([["error", 404n]]))],
+    ["get_zipcode_based_on_city", method([req("city")], ([c], self: VehicleControlApi) => self.zipcodeOf(c))],
+    ["liter_to_gallon", method([req("liter")], ([l]) => dict([["gallon", pyMul(l, 0.264172)]]))],
+    ["lockDoors", method([req("unlock"), req("door")], ([u, d], self: VehicleControlApi) => self.lockDoors(u, d))],
+    ["pressBrakePedal", method([req("pedalPosition")], ([p], self: VehicleControlApi) => self.pressBrakePedal(p))],
+    ["releaseBrakePedal", method([], (_args, self: VehicleControlApi) => self.releaseBrakePedal())],
+    ["setCruiseControl", method([req("speed"), req("activate"), req("distanceToNextVehicle")], ([s, a, d], self: VehicleControlApi) => self.setCruiseControl(s, a, d))],
+    ["setHeadlights", method([req("mode")], ([m], self: VehicleControlApi) => self.setHeadlights(m))],
+    ["set_navigation", method([req("destination")], ([d], self: VehicleControlApi) => self.setNavigation(d))],
+    ["startEngine", method([req("ignitionMode")], ([m], self: VehicleControlApi) => self.startEngine(m))],
+  ]);
+  readonly methods: ReadonlyMap<string, MethodSpec> = VehicleControlApi.METHODS;
 
   constructor(private readonly process: PythonProcess | undefined) {
-    this.methods = new Map<string, MethodSpec>([
-      ["activateParkingBrake", method([req("mode")], ([m]) => this.activateParkingBrake(m))],
-      ["adjustClimateControl", method([req("temperature"), opt("unit", "celsius"), opt("fanSpeed", 50n), opt("mode", "auto")], ([t, u, f, m]) => this.adjustClimateControl(t, u, f, m))],
-      ["check_tire_pressure", method([], () => this.checkTirePressure())],
-      ["displayCarStatus", method([req("option")], ([o]) => this.displayCarStatus(o))],
-      ["display_log", method([req("messages")], ([m]) => dict([["log", m]]))],
-      ["estimate_distance", method([req("cityA"), req("cityB")], ([a, b]) => this.estimateDistance(a, b))],
-      ["estimate_drive_feasibility_by_mileage", method([req("distance")], ([d]) => dict([["canDrive", !pyLt(pyMul(this.fuelLevel, MILE_PER_GALLON), d)]]))],
-      ["fillFuelTank", method([req("fuelAmount")], ([f]) => this.fillFuelTank(f))],
-      ["find_nearest_tire_shop", method([], () => dict([["shopLocation", "456 Oakwood Avenue, Rivermist, 83214"]]))],
-      ["gallon_to_liter", method([req("gallon")], ([g]) => dict([["liter", pyMul(g, 3.78541)]]))],
-      ["get_current_speed", method([], () => dict([["currentSpeed", this.random.uniform(0.0, 120.0)]]))],
-      ["get_outside_temperature_from_google", method([], () => this.outsideTemperatureFromGoogle())],
-      ["get_outside_temperature_from_weather_com", method([], () => dict([["error", 404n]]))],
-      ["get_zipcode_based_on_city", method([req("city")], ([c]) => this.zipcodeOf(c))],
-      ["liter_to_gallon", method([req("liter")], ([l]) => dict([["gallon", pyMul(l, 0.264172)]]))],
-      ["lockDoors", method([req("unlock"), req("door")], ([u, d]) => this.lockDoors(u, d))],
-      ["pressBrakePedal", method([req("pedalPosition")], ([p]) => this.pressBrakePedal(p))],
-      ["releaseBrakePedal", method([], () => this.releaseBrakePedal())],
-      ["setCruiseControl", method([req("speed"), req("activate"), req("distanceToNextVehicle")], ([s, a, d]) => this.setCruiseControl(s, a, d))],
-      ["setHeadlights", method([req("mode")], ([m]) => this.setHeadlights(m))],
-      ["set_navigation", method([req("destination")], ([d]) => this.setNavigation(d))],
-      ["startEngine", method([req("ignitionMode")], ([m]) => this.startEngine(m))],
-    ]);
   }
 
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
