@@ -14,6 +14,7 @@ import { loadManifest } from "../../io/manifest.js";
 import { loadRunInputs } from "../../io/scores-run.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
 import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
+import { wholeNumber } from "../options.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -52,15 +53,6 @@ const columns: Column<ComparisonRow & { model: string }>[] = [
   { header: "McNemar p", value: (r) => formatP(r.p), align: "right" },
   { header: "95% CI", value: (r) => (r.ci95 ? `[${signed(r.ci95[0])}, ${signed(r.ci95[1])}]` : ""), align: "right" },
 ];
-
-function nonNegativeInt(text: string, flag: string, io: CliIo): number | null {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) {
-    io.stderr(`twinscore compare: ${flag} must be a non-negative integer, got ${JSON.stringify(text)}\n`);
-    return null;
-  }
-  return n;
-}
 
 /** Register `twinscore compare`. */
 export const registerCompare: RegisterCommand = (program: Command, io: CliIo, state) => {
@@ -104,8 +96,8 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         state.exitCode = ExitCode.badInput;
         return;
       }
-      const resamples = nonNegativeInt(opts.bootstrap, "--bootstrap", io);
-      const seed = nonNegativeInt(opts.seed, "--seed", io);
+      const resamples = wholeNumber(opts.bootstrap, "--bootstrap", io, "compare");
+      const seed = wholeNumber(opts.seed, "--seed", io, "compare");
       if (resamples === null || seed === null) {
         state.exitCode = ExitCode.badInput;
         return;

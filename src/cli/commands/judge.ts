@@ -18,6 +18,7 @@ import { scoreResultDirs } from "../../io/results.js";
 import { problem } from "../../messages/index.js";
 import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
 import { ExitCode, type CliIo } from "../io.js";
+import { collect, wholeNumber } from "../options.js";
 import { printProblems, progressPrinter } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -48,11 +49,6 @@ const summaryColumns: Column<JudgeSummary>[] = [
   ...judgeLabels.map((l) => ({ header: l, value: (s: JudgeSummary) => (s.labelled ? s.shares[l].toFixed(1) : "–"), align: "right" as const })),
 ];
 
-function positiveInt(name: string, text: string, min = 0): number | string {
-  const n = Number(text);
-  return Number.isInteger(n) && n >= min ? n : `${name} takes a whole number >= ${min}, got ${JSON.stringify(text)}`;
-}
-
 /** Registers `twinscore judge`. */
 export const registerJudge: RegisterCommand = (program: Command, io: CliIo, state) => {
   program
@@ -68,8 +64,8 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         "not sent unless --include-silent. The API key is read from the environment variable named by --key-env " +
         "and is never written to a file or a log.",
     )
-    .requiredOption("--results <dir>", "a BFCL result tree (repeatable)", (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option("--model <name>", "score only this model directory (repeatable)", (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .requiredOption("--results <dir>", "a BFCL result tree (repeatable)", collect, [] as string[])
+    .option("--model <name>", "score only this model directory (repeatable)", collect, [] as string[])
     .option("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
     .option("--judge-model <name>", "the judge model's name at the endpoint")
     .option("--key-env <var>", "environment variable holding the API key", "OPENAI_API_KEY")
@@ -84,10 +80,10 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--include-silent", "also send turns on which the model wrote no text")
     .addOption(new Option("--format <format>", "summary format").choices(outputFormats).default("table"))
     .action(async (opts: JudgeCliOptions) => {
-      const numbers = { concurrency: positiveInt("--concurrency", opts.concurrency, 1), timeout: positiveInt("--timeout", opts.timeout, 1), retries: positiveInt("--retries", opts.retries) };
-      const bad = Object.values(numbers).find((v) => typeof v === "string");
-      if (typeof bad === "string") {
-        io.stderr(`twinscore judge: ${bad}\n`);
+      const concurrency = wholeNumber(opts.concurrency, "--concurrency", io, "judge", 1);
+      const timeout = wholeNumber(opts.timeout, "--timeout", io, "judge", 1);
+      const retries = wholeNumber(opts.retries, "--retries", io, "judge");
+      if (concurrency === null || timeout === null || retries === null) {
         state.exitCode = ExitCode.badInput;
         return;
       }
@@ -148,9 +144,9 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         prompt: prompt.prompt,
         labelsFile,
         cacheDir: opts.cacheDir === false ? null : resolve(io.cwd, opts.cache ?? `${opts.labels}.cache`),
-        concurrency: numbers.concurrency as number,
-        timeoutMs: (numbers.timeout as number) * 1000,
-        retries: numbers.retries as number,
+        concurrency,
+        timeoutMs: timeout * 1000,
+        retries,
         backoffMs: 1000,
         onProgress: progressPrinter(io, "judging"),
       });

@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { countByCode, problem, renderProblemLine, type Problem } from "../../messages/index.js";
+import { problem, type Problem } from "../../messages/index.js";
 import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { readLabelsFile } from "../../io/judge-client.js";
 import { writeFileAtomic } from "../../io/manifest.js";
@@ -15,6 +15,8 @@ import { loadReportRuns } from "../../io/report-inputs.js";
 import { assembleReport } from "../../report/assemble.js";
 import { renderReport } from "../../report/render.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
+import { collect, wholeNumber } from "../options.js";
+import { printProblems } from "../problems.js";
 import { ExitCode, type CliIo } from "../io.js";
 import { manifestOf } from "./score.js";
 import type { RegisterCommand } from "./index.js";
@@ -31,29 +33,6 @@ interface ReportOptions {
   bootstrap: string;
   seed: string;
   manifest?: string;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-const PROBLEM_LINES = 20;
-
-function printProblems(io: CliIo, problems: readonly Problem[]): void {
-  for (const p of problems.slice(0, PROBLEM_LINES)) io.stderr(renderProblemLine(p) + "\n");
-  if (problems.length > PROBLEM_LINES) {
-    const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
-    io.stderr(`… ${problems.length - PROBLEM_LINES} more problems (${problems.length} in all: ${byCode})\n`);
-  }
-}
-
-function nonNegativeInt(text: string, flag: string, io: CliIo): number | null {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) {
-    io.stderr(`twinscore report: ${flag} must be a non-negative integer, got ${JSON.stringify(text)}\n`);
-    return null;
-  }
-  return n;
 }
 
 /** Register `twinscore report`. */
@@ -104,8 +83,8 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         return fail(`give one --scores per --results, in the same order (got ${opts.results.length} --results and ${opts.scores.length} --scores)`);
       }
       if (opts.compare !== undefined && opts.compare.length !== 2) return fail(`--compare takes two runs, got ${opts.compare.length}`);
-      const resamples = nonNegativeInt(opts.bootstrap, "--bootstrap", io);
-      const seed = nonNegativeInt(opts.seed, "--seed", io);
+      const resamples = wholeNumber(opts.bootstrap, "--bootstrap", io, "report");
+      const seed = wholeNumber(opts.seed, "--seed", io, "report");
       if (resamples === null || seed === null) {
         state.exitCode = ExitCode.badInput;
         return;

@@ -14,6 +14,7 @@ import { renderProblemLine } from "../../messages/index.js";
 import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from "../../stats/index.js";
 import { renderRows, type Column, type OutputFormat } from "../format.js";
 import type { CliIo } from "../io.js";
+import { collect } from "../options.js";
 
 /** The options this module adds to `score` (and `demo`). */
 export interface ScoreExtrasOptions {
@@ -21,10 +22,6 @@ export interface ScoreExtrasOptions {
   seed?: string;
   scores?: string[];
   sensitivity?: boolean;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /** Add `--bootstrap`, `--seed`, `--scores`, `--sensitivity`. */

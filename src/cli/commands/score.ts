@@ -7,12 +7,14 @@ import { Option, type Command } from "commander";
 import { resolve } from "node:path";
 import { perItemColumns, perItemRows, scoreColumns, scoreRow, type PerItemRow, type ScoreRow } from "../../decision/table.js";
 import type { ScoreOptions } from "../../decision/types.js";
-import { countByCode, renderProblemLine, type Problem } from "../../messages/index.js";
+import { countByCode, type Problem } from "../../messages/index.js";
 import type { Manifest } from "../../pairs/types.js";
 import { loadManifest, writeFileAtomic } from "../../io/manifest.js";
 import { scoreResultDirs, type ModelRun } from "../../io/results.js";
 import { workaroundRows, workaroundText } from "./score-workaround.js";
 import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
+import { collect } from "../options.js";
+import { printProblems } from "../problems.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 // issue 4 (intervals, --scores, --sensitivity): see score-extras.ts
@@ -43,16 +45,6 @@ export const columnsHelp =
   "\nColumns (percent, one decimal, rounded as Python's '%.1f'):\n" +
   scoreColumns.map((c) => `  ${c.header.padEnd(9)} ${c.meaning}`).join("\n") +
   "\n";
-
-const PROBLEM_LINES = 20;
-
-function reportProblems(io: CliIo, problems: readonly Problem[]): void {
-  for (const p of problems.slice(0, PROBLEM_LINES)) io.stderr(renderProblemLine(p) + "\n");
-  if (problems.length > PROBLEM_LINES) {
-    const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
-    io.stderr(`… ${problems.length - PROBLEM_LINES} more problems (${problems.length} in all: ${byCode})\n`);
-  }
-}
 
 /** Options → the scorer's reading; `--uncertified` and `--all-pairs` are exclusive. */
 export function scoreOptionsOf(opts: ScoreCliOptions): ScoreOptions | string {
@@ -148,7 +140,7 @@ export async function scoreAndPrint(
     const target = resolve(io.cwd, opts.perItem);
     const written = writeFileAtomic(target, renderRows(items, perItemCsvColumns, "csv"));
     if (!written.ok) {
-      reportProblems(io, [...problems, ...written.problems]);
+      printProblems(io, [...problems, ...written.problems]);
       return failed(ExitCode.badInput);
     }
     io.stderr(`wrote ${target} (${items.length} rows)\n`);
@@ -180,16 +172,12 @@ export async function scoreAndPrint(
       if (variant.showFiles !== false) for (const line of filesUsedLines(outcome.runs)) io.stderr(`used${line.slice(1)}\n`);
   }
 
-  reportProblems(io, problems);
+  printProblems(io, problems);
   if (scored.length === 0) {
     if (problems.length === 0) io.stderr("twinscore: no result files found\n");
     return { code: ExitCode.badInput, runs: outcome.runs };
   }
   return { code: opts.strict && problems.length > 0 ? ExitCode.findings : ExitCode.ok, runs: outcome.runs };
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /** The options `score` and `demo` share. */
@@ -210,7 +198,7 @@ export function addScoreOptions(cmd: Command): Command {
 export function manifestOf(io: CliIo, path: string | undefined): Manifest | null {
   const loaded = path === undefined ? loadManifest() : loadManifest(resolve(io.cwd, path));
   if (!loaded.ok) {
-    reportProblems(io, loaded.problems);
+    printProblems(io, loaded.problems);
     return null;
   }
   return loaded.value;

@@ -15,6 +15,7 @@ import { loadManifest } from "../../io/manifest.js";
 import { renderJson, renderRows, type Column } from "../format.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
+import { collect } from "../options.js";
 
 const formats = ["table", "json", "csv", "markdown"] as const;
 type VerifyFormat = (typeof formats)[number];
@@ -25,10 +26,6 @@ interface VerifyOptions {
   scores: string[];
   format: VerifyFormat;
   manifest?: string;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /** The directories of a run: all of them, or those with a path component equal to the run's `match`. */
