@@ -1,0 +1,21 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as twinscore from "./index.js";
+import { projectRoot } from "./testing/shared.js";
+
+describe("the library entry point", () => {
+  it("scores from text passed in: the committed manifest selects Table 1's 223 pairs", () => {
+    const manifest = twinscore.parseManifest(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8"));
+    expect(manifest.ok).toBe(true);
+    if (!manifest.ok) return;
+    expect(twinscore.selectPairs(manifest.value, { pairSet: "certified", countLogin: false })).toHaveLength(223);
+    expect(twinscore.selectPairs(manifest.value, { pairSet: "certified", countLogin: true })).toHaveLength(225);
+  });
+  it("exposes the world-changing predicate and the parser", () => {
+    const parsed = twinscore.parseExpression("echo(content='x', file_name='a.txt')");
+    expect(parsed.ok).toBe(true);
+    expect(twinscore.isWorldChanging({ name: "mv", positional: [], keywords: [] })).toBe(true);
+    expect(twinscore.isWorldChanging({ name: "ls", positional: [], keywords: [] })).toBe(false);
+  });
+});
