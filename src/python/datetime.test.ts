@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { PyDatetime, pyStrptime } from "./datetime.js";
 import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
 import { pyRepr } from "./repr.js";
+import { PyDict } from "./containers.js";
 import { pyLe, pyLt } from "./ops.js";
 import { PyRandom } from "./random.js";
 
@@ -17,6 +18,8 @@ describe("datetime.strptime matches CPython's _strptime", () => {
   });
   test("non-str argument is a TypeError", () => {
     expect(() => pyStrptime(20240105n, "%Y-%m-%d")).toThrow("strptime() argument 1 must be str, not int");
+    // CPython 3.11: datetime.strptime({}, "%Y-%m-%d") -> TypeError '... not dict' (containers by their type name)
+    expect(() => pyStrptime(new PyDict([]), "%Y-%m-%d")).toThrow("strptime() argument 1 must be str, not dict");
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import type { PyObject, PyValue } from "./value.js";
 import { PyException } from "./exception.js";
+import { pyTypeName } from "./ops.js";
 import { strRepr } from "./repr.js";
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -201,8 +202,7 @@ function compileFormat(format: string): RegExp {
 export function pyStrptime(text: PyValue, format: string): PyDatetime {
   if (typeof text !== "string") {
     // CPython's argument check spells None as "None", every other type by its name
-    const t = text === null ? "None" : typeof text === "bigint" ? "int" : typeof text === "number" ? "float" : typeof text === "boolean" ? "bool" : Array.isArray(text) ? "list" : (text as { pyTypeName?: string }).pyTypeName ?? "object";
-    throw new PyException("TypeError", `strptime() argument 1 must be str, not ${t}`);
+    throw new PyException("TypeError", `strptime() argument 1 must be str, not ${text === null ? "None" : pyTypeName(text)}`);
   }
   const re = compileFormat(format);
   const m = re.exec(text);

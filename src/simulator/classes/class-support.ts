@@ -6,7 +6,6 @@
  * Python it mirrors.
  */
 import { PyDict } from "../../python/containers.js";
-import { PyDatetime } from "../../python/datetime.js";
 import { PyException } from "../../python/exception.js";
 import { pyTypeName } from "../../python/ops.js";
 import { pyRepr } from "../../python/repr.js";
@@ -111,55 +110,3 @@ export const systemToday: TodayClock = () => {
   const d = new Date();
   return [d.getFullYear(), d.getMonth() + 1, d.getDate()];
 };
-
-const STRPTIME_DIGIT = "\\p{Nd}";
-const STRPTIME_FIELDS: Record<string, string> = {
-  Y: `(?<Y>${STRPTIME_DIGIT}{4})`,
-  m: "(?<m>1[0-2]|0[1-9]|[1-9])",
-  d: `(?<d>3[01]|[12]${STRPTIME_DIGIT}|0[1-9]|[1-9]| [1-9])`,
-  H: `(?<H>2[0-3]|[0-1]${STRPTIME_DIGIT}|${STRPTIME_DIGIT})`,
-  M: `(?<M>[0-5]${STRPTIME_DIGIT}|${STRPTIME_DIGIT})`,
-  S: `(?<S>6[0-1]|[0-5]${STRPTIME_DIGIT}|${STRPTIME_DIGIT})`,
-};
-const strptimeCache = new Map<string, RegExp>();
-
-function digitsValue(s: string): number {
-  let n = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    let base = cp;
-    // Unicode decimal digits come in runs of ten starting at a code point ending in 0 of that block
-    while (/\p{Nd}/u.test(String.fromCodePoint(base - 1)) && cp - base < 9) base--;
-    n = n * 10 + (cp - base);
-  }
-  return n;
-}
-
-/**
- * `datetime.strptime(text, fmt)` for the numeric directives %Y %m %d %H %M %S that TradingBot
- * and TravelAPI use, with `_strptime`'s acceptance (`2024-1-5` is fine) and messages. Private
- * stand-in while python/datetime.ts's pattern builder rejects `-` under the `u` flag.
- */
-export function strptime(text: PyValue, fmt: string): PyDatetime {
-  // CPython's argument check names None as "None", every other type by its type name
-  if (typeof text !== "string") throw new PyException("TypeError", `strptime() argument 1 must be str, not ${text === null ? "None" : pyTypeName(text)}`);
-  let re = strptimeCache.get(fmt);
-  if (!re) {
-    let src = "";
-    for (let i = 0; i < fmt.length; i++) {
-      const ch = fmt[i];
-      if (ch === "%") src += STRPTIME_FIELDS[fmt[++i]];
-      else if (ch === " ") src += "\\s+";
-      else src += ch.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
-    }
-    re = new RegExp(`^(?:${src})`, "iu");
-    strptimeCache.set(fmt, re);
-  }
-  const m = re.exec(text);
-  if (!m) throw new PyException("ValueError", `time data ${pyRepr(text)} does not match format ${pyRepr(fmt)}`);
-  if (m[0].length !== text.length) throw new PyException("ValueError", `unconverted data remains: ${text.slice(m[0].length)}`);
-  const g = m.groups ?? {};
-  const num = (k: string, dflt: number) => (g[k] === undefined ? dflt : digitsValue(g[k].trim()));
-  const second = Math.min(num("S", 0), 59);
-  return new PyDatetime(num("Y", 1900), num("m", 1), num("d", 1), num("H", 0), num("M", 0), second);
-}

@@ -10,7 +10,7 @@
  * `long_context.py` (moving averages, order metadata, watch list, transactions, sectors).
  */
 import { PyDict } from "../../python/containers.js";
-import { PyDatetime } from "../../python/datetime.js";
+import { PyDatetime, pyStrptime } from "../../python/datetime.js";
 import { PyException } from "../../python/exception.js";
 import { formatFixed } from "../../python/format.js";
 import { pyAbs, pyAdd, pyContains, pyEquals, pyFloat, pyGe, pyGt, pyInt, pyIter, pyLe, pyMul, pyNotEquals, pySub, pyTruthy } from "../../python/ops.js";
@@ -19,7 +19,7 @@ import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "../types.js";
 import type { PythonProcess } from "./process.js";
-import { anyGet, strptime, dict, dictGet, getItem, joinStr, method, noAttribute, opt, req, setItem, strLower } from "./class-support.js";
+import { anyGet, dict, dictGet, getItem, joinStr, method, noAttribute, opt, req, setItem, strLower } from "./class-support.js";
 
 const RANDOM_SEED = 1053520n;
 /** `CURRENT_TIME = datetime(2024, 9, 1, 10, 30)`. */
@@ -366,10 +366,10 @@ class TradingBot implements ApiInstance {
 
   private getTransactionHistory(startDate: PyValue, endDate: PyValue): PyValue {
     if (!pyTruthy(this.authenticated)) return [dict([["error", "User not authenticated. Please log in to view transaction history."]])];
-    const start = pyTruthy(startDate) ? strptime(startDate, "%Y-%m-%d") : PyDatetime.min;
-    const end = pyTruthy(endDate) ? strptime(endDate, "%Y-%m-%d") : PyDatetime.max;
+    const start = pyTruthy(startDate) ? pyStrptime(startDate, "%Y-%m-%d") : PyDatetime.min;
+    const end = pyTruthy(endDate) ? pyStrptime(endDate, "%Y-%m-%d") : PyDatetime.max;
     const filtered = pyIter(this.transactionHistory).filter((t) => {
-      const when = strptime(getItem(t, "timestamp"), "%Y-%m-%d %H:%M:%S");
+      const when = pyStrptime(getItem(t, "timestamp"), "%Y-%m-%d %H:%M:%S");
       return start.ordinalSeconds <= when.ordinalSeconds && when.ordinalSeconds <= end.ordinalSeconds;
     });
     if (this.longContext) filtered.push(...pyIter(this.fill("TRANSACTION_HISTORY_EXTENSION")));

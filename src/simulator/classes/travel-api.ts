@@ -17,6 +17,7 @@
  */
 import { PyDict, PyTuple, keyOf } from "../../python/containers.js";
 import { pyDeepCopy } from "../../python/copy.js";
+import { pyStrptime } from "../../python/datetime.js";
 import { PyException } from "../../python/exception.js";
 import { pyAdd, pyContains, pyEquals, pyFloat, pyInt, pyIter, pyLt, pyMul, pyNotEquals, pyRound, pySub, pyTrueDiv } from "../../python/ops.js";
 import { PyRandom } from "../../python/random.js";
@@ -24,7 +25,7 @@ import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "../types.js";
 import type { PythonProcess } from "./process.js";
-import { type TodayClock, dict, dictGet, getItem, method, noAttribute, opt, req, setItem, strStartsWith, strptime, systemToday } from "./class-support.js";
+import { type TodayClock, dict, dictGet, getItem, method, noAttribute, opt, req, setItem, strStartsWith, systemToday } from "./class-support.js";
 
 const RANDOM_SEED = 141053n;
 
@@ -303,7 +304,7 @@ class TravelApi implements ApiInstance {
     if (!pyContains(AIRPORTS, from)) return fail(`Invalid departure airport code: ${pyStr(from)}`);
     if (!pyContains(AIRPORTS, to)) return fail(`Invalid destination airport code: ${pyStr(to)}`);
     try {
-      strptime(date, "%Y-%m-%d");
+      pyStrptime(date, "%Y-%m-%d");
     } catch (e) {
       if (e instanceof PyException && e.pyType === "ValueError") return fail("Invalid date format. Use YYYY-MM-DD.");
       throw e;
@@ -400,7 +401,7 @@ class TravelApi implements ApiInstance {
     }
     let age: number;
     try {
-      const birth = strptime(dateOfBirth, "%Y-%m-%d");
+      const birth = pyStrptime(dateOfBirth, "%Y-%m-%d");
       const [y, m, d] = this.today();
       const beforeBirthday = m < birth.month || (m === birth.month && d < birth.day);
       age = y - birth.year - (beforeBirthday ? 1 : 0);
