@@ -1,21 +1,10 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { sharedDir } from "../../testing/shared.js";
-import type { LongContextData } from "../types.js";
-import { parseSyntheticFiller, replayVectorFile, runCall, summarize } from "./class-vectors.js";
+import { replayClassVectors } from "../../testing/class-vector-files.js";
+import { runCall, summarize } from "./class-vectors.js";
 import { newTradingBot } from "./trading-bot.js";
 
-/** The synthetic long_context filler the vectors were recorded with (no BFCL checkout needed). */
-const fillerFile = new URL("./testdata/synthetic-long-context.py", import.meta.url);
-let fillerCache: LongContextData | undefined;
-const io = {
-  readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"),
-  filler: () => (fillerCache ??= parseSyntheticFiller(readFileSync(fillerFile, "utf8"), fileURLToPath(fillerFile))),
-};
-const outcomes = replayVectorFile(readFileSync(new URL("./testdata/trading-bot.vectors.json", import.meta.url), "utf8"), (p) => newTradingBot(p), io);
+const outcomes = replayClassVectors("trading-bot", (p) => newTradingBot(p));
 
 describe("TradingBot against BFCL's Python (tools/gen-class-vectors.py)", () => {
   it("replays every ground-truth call of base, miss_func, miss_param and long_context (e.g. multi_turn_base_3)", () => {

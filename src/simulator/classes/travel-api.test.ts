@@ -1,22 +1,11 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { sharedDir } from "../../testing/shared.js";
-import type { LongContextData } from "../types.js";
-import { parseSyntheticFiller, replayVectorFile, runCall, summarize } from "./class-vectors.js";
+import { classVectorIo, replayClassVectors } from "../../testing/class-vector-files.js";
+import { runCall, summarize } from "./class-vectors.js";
 import { newTravelApi } from "./travel-api.js";
 import { PythonProcess } from "./process.js";
 
-/** The synthetic long_context filler the vectors were recorded with (no BFCL checkout needed). */
-const fillerFile = new URL("./testdata/synthetic-long-context.py", import.meta.url);
-let fillerCache: LongContextData | undefined;
-const io = {
-  readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"),
-  filler: () => (fillerCache ??= parseSyntheticFiller(readFileSync(fillerFile, "utf8"), fileURLToPath(fillerFile))),
-};
-const outcomes = replayVectorFile(readFileSync(new URL("./testdata/travel-api.vectors.json", import.meta.url), "utf8"), (p, today) => newTravelApi(p, today), io);
+const outcomes = replayClassVectors("travel-api", (p, today) => newTravelApi(p, today));
 
 describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
   it("replays every ground-truth call of base, miss_func, miss_param and long_context (e.g. multi_turn_base_0's cancel_booking('3426812'))", () => {
@@ -59,12 +48,12 @@ describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
     const config = () => new PyDict([["access_token", "t"], ["token_expires_in", 1n]]);
     const a = newTravelApi(process, () => [2025, 11, 12]);
     const b = newTravelApi(process, () => [2025, 11, 12]);
-    a.loadScenario(config(), true, io.filler());
-    b.loadScenario(config(), true, io.filler());
+    a.loadScenario(config(), true, classVectorIo.filler());
+    b.loadScenario(config(), true, classVectorIo.filler());
     expect(runCall(a, "book_flight(access_token='t', card_id='4000111122223333', travel_date='2024-11-15', travel_from='SFO', travel_to='LAX', travel_class='economy')")).toContain('"booking_status": true');
     expect(runCall(b, "get_credit_card_balance(access_token='t', card_id='4000111122223333')")).toBe('{"card_balance": 2100.0}');
     const other = newTravelApi(new PythonProcess(), () => [2025, 11, 12]);
-    other.loadScenario(config(), true, io.filler());
+    other.loadScenario(config(), true, classVectorIo.filler());
     expect(runCall(other, "get_credit_card_balance(access_token='t', card_id='4000111122223333')")).toBe('{"card_balance": 2500.0}');
   });
   it("takes today's date from the process clock when none is given", () => {

@@ -1,22 +1,11 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { sharedDir } from "../../testing/shared.js";
-import type { LongContextData } from "../types.js";
-import { parseSyntheticFiller, replayVectorFile, runCall, summarize } from "./class-vectors.js";
+import { classVectorIo, replayClassVectors } from "../../testing/class-vector-files.js";
+import { runCall, summarize } from "./class-vectors.js";
 import { newVehicleControlApi } from "./vehicle-control.js";
 import { PythonProcess } from "./process.js";
 
-/** The synthetic long_context filler the vectors were recorded with (no BFCL checkout needed). */
-const fillerFile = new URL("./testdata/synthetic-long-context.py", import.meta.url);
-let fillerCache: LongContextData | undefined;
-const io = {
-  readShared: (p: string) => readFileSync(join(sharedDir(), p), "utf8"),
-  filler: () => (fillerCache ??= parseSyntheticFiller(readFileSync(fillerFile, "utf8"), fileURLToPath(fillerFile))),
-};
-const outcomes = replayVectorFile(readFileSync(new URL("./testdata/vehicle-control.vectors.json", import.meta.url), "utf8"), (p) => newVehicleControlApi(p), io);
+const outcomes = replayClassVectors("vehicle-control", (p) => newVehicleControlApi(p));
 
 describe("VehicleControlAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
   it("replays every ground-truth call of base, miss_func, miss_param and long_context (e.g. multi_turn_base_100)", () => {
@@ -50,8 +39,8 @@ describe("VehicleControlAPI against BFCL's Python (tools/gen-class-vectors.py)",
     const process = new PythonProcess();
     const v = newVehicleControlApi(process);
     const w = newVehicleControlApi(process);
-    v.loadScenario(new PyDict(), true, io.filler());
-    w.loadScenario(new PyDict(), true, io.filler());
+    v.loadScenario(new PyDict(), true, classVectorIo.filler());
+    w.loadScenario(new PyDict(), true, classVectorIo.filler());
     const first = v.methods.get("get_outside_temperature_from_google")!.invoke([], v);
     const second = w.methods.get("get_outside_temperature_from_google")!.invoke([], w);
     expect(first).toBe(second);
