@@ -24,40 +24,51 @@ function typeNameOf(v: PyValue): string {
 /** Printable ASCII without `"` or `\\`: emitted unchanged (the common case, checked in one regex pass). */
 const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/** The escape `json.dumps` writes for one UTF-16 code unit that it does not emit as is. */
+function jsonEscape(c: number): string {
+  switch (c) {
+    case 0x22:
+      return '\\"';
+    case 0x5c:
+      return "\\\\";
+    case 0x0a:
+      return "\\n";
+    case 0x0d:
+      return "\\r";
+    case 0x09:
+      return "\\t";
+    case 0x08:
+      return "\\b";
+    case 0x0c:
+      return "\\f";
+    default:
+      // JS strings are UTF-16 already, so astral characters come out as their surrogate pair
+      return "\\u" + c.toString(16).padStart(4, "0");
+  }
+}
+
 /** JSON string literal with `ensure_ascii=True`: `\"`, `\\`, `\n`… and `\uXXXX` (surrogate pairs) for everything outside space–`~`. */
 export function jsonQuote(s: string): string {
   if (PLAIN_JSON.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c <= 0x7e) {
-      if (c === 0x22) out += '\\"';
-      else if (c === 0x5c) out += "\\\\";
-      else out += s[i];
-      continue;
-    }
-    switch (c) {
-      case 0x0a:
-        out += "\\n";
-        break;
-      case 0x0d:
-        out += "\\r";
-        break;
-      case 0x09:
-        out += "\\t";
-        break;
-      case 0x08:
-        out += "\\b";
-        break;
-      case 0x0c:
-        out += "\\f";
-        break;
-      default:
-        // JS strings are UTF-16 already, so astral characters come out as their surrogate pair
-        out += "\\u" + c.toString(16).padStart(4, "0");
-    }
+    out += c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c ? s[i] : jsonEscape(c);
   }
   return out + '"';
+}
+
+/** `json.dumps(s, ensure_ascii=False)` for a string (BFCL's score files): only `"`, `\\` and control characters are escaped. */
+export function jsonQuoteUnicode(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue;
+    out += s.slice(start, i) + jsonEscape(c);
+    start = i + 1;
+  }
+  return out + s.slice(start) + '"';
 }
 
 /** JSON text of a float: Python's repr, with `NaN`, `Infinity`, `-Infinity` (allow_nan=True). */

@@ -8,49 +8,11 @@
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonFloat } from "../python/json.js";
+import { jsonFloat, jsonQuoteUnicode } from "../python/json.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EntryVerdict } from "./checker.js";
-
-/** `json.dumps(s, ensure_ascii=False)` for a string: only `"`, `\\` and control characters are escaped. */
-export function jsonQuoteUnicode(s: string): string {
-  let out = '"';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue;
-    out += s.slice(start, i);
-    start = i + 1;
-    switch (c) {
-      case 0x22:
-        out += '\\"';
-        break;
-      case 0x5c:
-        out += "\\\\";
-        break;
-      case 0x0a:
-        out += "\\n";
-        break;
-      case 0x0d:
-        out += "\\r";
-        break;
-      case 0x09:
-        out += "\\t";
-        break;
-      case 0x08:
-        out += "\\b";
-        break;
-      case 0x0c:
-        out += "\\f";
-        break;
-      default:
-        out += "\\u" + c.toString(16).padStart(4, "0");
-    }
-  }
-  return out + s.slice(start) + '"';
-}
 
 /** json.dumps key coercion: str as is; int, float, bool, None to their JSON text. */
 function keyText(k: PyValue): string {
