@@ -82,6 +82,34 @@ export class EvaluatorProcess {
   /** Instances and method map per (model, entry, classes): BFCL rebuilds them per call, identically. */
   readonly bindings = new Map<string, { instances: Map<string, ApiInstance>; methodOwner: Map<string, string> }>();
 
+  /** What each entry id created (instance names, binding keys), so a finished entry can be released. */
+  private readonly createdFor = new Map<string, { names: string[]; keys: string[] }>();
+
+  /** Remember that `entryId` owns this instance name / binding key (executeCalls calls this). */
+  noteCreated(entryId: string, kind: "names" | "keys", value: string): void {
+    let c = this.createdFor.get(entryId);
+    if (!c) {
+      c = { names: [], keys: [] };
+      this.createdFor.set(entryId, c);
+    }
+    c[kind].push(value);
+  }
+
+  /**
+   * Forget every instance and binding an entry created. BFCL keeps them in its globals
+   * until the process ends, but they are looked up only by names that contain the entry
+   * id, so once no later line of the run carries that id they are unreachable; dropping
+   * them keeps the heap small (holding thousands of finished instances made garbage
+   * collection about a third of the checker's time).
+   */
+  releaseEntry(entryId: string): void {
+    const c = this.createdFor.get(entryId);
+    if (!c) return;
+    for (const n of c.names) this.instances.delete(n);
+    for (const k of c.keys) this.bindings.delete(k);
+    this.createdFor.delete(entryId);
+  }
+
   /** Whether the factory can build `className` (callers check before running an entry). */
   canCreate(className: string): boolean {
     let k = this.known.get(className);
@@ -470,12 +498,14 @@ export function executeCalls(process: EvaluatorProcess, calls: readonly string[]
           inst.loadScenario(config, ctx.longContext, process.filler);
         }
         process.instances.set(name, inst);
+        process.noteCreated(ctx.entryId, "names", name);
       }
       instances.set(cls, inst);
       for (const m of inst.methods.keys()) if (!m.startsWith("_")) methodOwner.set(m, name);
     }
     binding = { instances, methodOwner };
     process.bindings.set(key, binding);
+    process.noteCreated(ctx.entryId, "keys", key);
   }
   const owner = binding.methodOwner;
   const results = calls.map((c) => executeOne(c, owner, process));

@@ -227,6 +227,9 @@ export function checkResultFile(
   if (problems.length > 0) return err(...problems);
   rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
+  // lines left per id: an entry's instances are released after its last line (a repeated id reuses them, as in BFCL)
+  const linesLeft = new Map<string, number>();
+  for (const row of rows) linesLeft.set(row.id, (linesLeft.get(row.id) ?? 0) + 1);
   const checked: CheckedLine[] = [];
   const verdicts: OurVerdict[] = [];
   const failedLines: string[] = [];
@@ -239,6 +242,9 @@ export function checkResultFile(
       ? checkEntry(row.result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
       : checkEntry(jsonLoadsOrThrow(row.resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
     checked.push({ id: row.id, verdict, line: row.line });
+    const left = (linesLeft.get(row.id) as number) - 1;
+    linesLeft.set(row.id, left);
+    if (left === 0) opts.process.releaseEntry(row.id);
     if (verdict.valid) {
       correct++;
       verdicts.push({ id: row.id, valid: true });
