@@ -11,26 +11,47 @@ export class PyTuple {
   constructor(readonly items: readonly PyValue[]) {}
 }
 
-/** Canonical hash key of a hashable Python value; throws TypeError for unhashable ones. */
-export function keyOf(v: PyValue): string {
-  if (v === null) return "N";
-  if (typeof v === "boolean") return v ? "n1" : "n0";
-  if (typeof v === "bigint") return `n${v.toString()}`;
+/**
+ * A Map key standing for a hashable Python value (Python's equality decides what is the
+ * same key). A str is its own key, so the common lookup allocates nothing; ints, bools
+ * and integral floats become the BigInt of their value (`1 == 1.0 == True`); other
+ * floats stay numbers (a JS Map tells `1.5` from `"1.5"`); None is `null`; every NaN is
+ * a distinct key, as in CPython; tuples and objects become an interned symbol of their
+ * canonical text.
+ */
+export type PyKey = string | bigint | number | null | symbol | object;
+
+/** The Map key of a hashable Python value; throws TypeError for unhashable ones. */
+export function keyOf(v: PyValue): PyKey {
+  if (typeof v === "string") return v;
+  if (typeof v === "bigint") return v;
+  if (v === null) return null;
+  if (typeof v === "boolean") return v ? 1n : 0n;
   if (typeof v === "number") {
-    if (Number.isInteger(v)) return `n${BigInt(v).toString()}`;
-    return Number.isNaN(v) ? `fNaN${Math.random()}` : `f${v}`;
+    if (Number.isInteger(v)) return BigInt(v);
+    return Number.isNaN(v) ? {} : v;
   }
-  if (typeof v === "string") return `s${v}`;
-  if (v instanceof PyTuple) return `t(${v.items.map(keyOf).join(",")})`;
+  if (v instanceof PyTuple) return Symbol.for(`t(${v.items.map(keyText).join(",")})`);
   if (Array.isArray(v)) throw new PyException("TypeError", "unhashable type: 'list'");
   if (v instanceof PyDict) throw new PyException("TypeError", "unhashable type: 'dict'");
   if (v instanceof PySet) throw new PyException("TypeError", "unhashable type: 'set'");
-  return `o${v.pyTypeName}:${v.pyRepr()}`;
+  return Symbol.for(`o${v.pyTypeName}:${v.pyRepr()}`);
+}
+
+/** Canonical text of a hashable value inside a tuple key (the same equality as `keyOf`). */
+function keyText(v: PyValue): string {
+  const k = keyOf(v);
+  if (typeof k === "string") return `s${k}`;
+  if (typeof k === "bigint") return `n${k}`;
+  if (typeof k === "number") return `f${k}`;
+  if (k === null) return "N";
+  if (typeof k === "symbol") return k.description ?? "";
+  return `fNaN${Math.random()}`;
 }
 
 /** An insertion-ordered Python dict. The stored key is the first one inserted, as in CPython. */
 export class PyDict {
-  private readonly slots = new Map<string, [PyValue, PyValue]>();
+  private readonly slots = new Map<PyKey, [PyValue, PyValue]>();
 
   constructor(entries: Iterable<readonly [PyValue, PyValue]> = []) {
     for (const [k, v] of entries) this.set(k, v);
@@ -76,7 +97,7 @@ export class PyDict {
 
 /** A Python set (insertion-ordered here; Python's iteration order is not relied on). */
 export class PySet {
-  private readonly slots = new Map<string, PyValue>();
+  private readonly slots = new Map<PyKey, PyValue>();
 
   constructor(items: Iterable<PyValue> = []) {
     for (const v of items) this.add(v);

@@ -36,22 +36,27 @@ function stock(price: number, percentChange: number, volume: number, ma5: number
   ]);
 }
 
-/** A fresh copy of the module's `DEFAULT_STATE` (the Python code deep-copies it on every load). */
-function defaultState(): Map<string, PyValue> {
-  return new Map<string, PyValue>([
-    [
-      "orders",
+/**
+ * The module's `DEFAULT_STATE`, one fresh value per key (the Python code deep-copies the
+ * whole dict on every load and reads a key from it only when the config lacks that key;
+ * the keys share no objects, so building just the missing ones is the same).
+ */
+const DEFAULT_STATE: ReadonlyMap<string, () => PyValue> = new Map<string, () => PyValue>([
+  [
+    "orders",
+    () =>
       dict([
         [12345n, dict([["id", 12345n], ["order_type", "Buy"], ["symbol", "AAPL"], ["price", 210.65], ["amount", 10n], ["status", "Completed"]])],
         [12446n, dict([["id", 12446n], ["order_type", "Sell"], ["symbol", "GOOG"], ["price", 2840.56], ["amount", 5n], ["status", "Pending"]])],
       ]),
-    ],
-    ["account_info", dict([["account_id", 12345n], ["balance", 10000.0], ["binding_card", 1974202140965533n]])],
-    ["authenticated", false],
-    ["market_status", "Closed"],
-    ["order_counter", 12446n],
-    [
-      "stocks",
+  ],
+  ["account_info", () => dict([["account_id", 12345n], ["balance", 10000.0], ["binding_card", 1974202140965533n]])],
+  ["authenticated", () => false],
+  ["market_status", () => "Closed"],
+  ["order_counter", () => 12446n],
+  [
+    "stocks",
+    () =>
       dict([
         ["AAPL", stock(227.16, 0.17, 2.552, 227.11, 227.09)],
         ["GOOG", stock(2840.34, 0.24, 1.123, 2835.67, 2842.15)],
@@ -65,12 +70,11 @@ function defaultState(): Map<string, PyValue> {
         ["SYNX", stock(345.67, 0.11, 2.112, 345.34, 346.12)],
         ["ZETA", stock(22.09, -0.05, 0.789, 22.12, 22.34)],
       ]),
-    ],
-    ["watch_list", ["NVDA"]],
-    ["transaction_history", []],
-    ["random_seed", RANDOM_SEED],
-  ]);
-}
+  ],
+  ["watch_list", () => ["NVDA"]],
+  ["transaction_history", () => []],
+  ["random_seed", () => RANDOM_SEED],
+]);
 
 const SYMBOL_BY_NAME = dict([
   ["Apple", "AAPL"],
@@ -173,12 +177,10 @@ class TradingBot implements ApiInstance {
   readonly methods: ReadonlyMap<string, MethodSpec> = TradingBot.METHODS;
 
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
-    // Python reads each key with a fallback into a fresh deep copy of DEFAULT_STATE; the copy is
-    // only observable through the fallbacks taken, so it is built only when a key is missing
-    let defaults: Map<string, PyValue> | undefined;
+    // Python reads each key with a fallback into a fresh deep copy of DEFAULT_STATE
     const pick = (key: string): PyValue => {
       const v = config.get(key);
-      return v === undefined ? (defaults ??= defaultState()).get(key)! : v;
+      return v === undefined ? (DEFAULT_STATE.get(key) as () => PyValue)() : v;
     };
     const rawOrders = pick("orders");
     if (!(rawOrders instanceof PyDict)) throw noAttribute(rawOrders, "items");
