@@ -51,38 +51,69 @@ function keyText(v: PyValue): string {
 
 /** An insertion-ordered Python dict. The stored key is the first one inserted, as in CPython. */
 export class PyDict {
-  private readonly slots = new Map<PyKey, [PyValue, PyValue]>();
+  /** Values by Map key, in insertion order. */
+  private readonly values_ = new Map<PyKey, PyValue>();
+  /** The Python key object of each Map key that is not the key itself (only non-str keys; usually none). */
+  private originals: Map<PyKey, PyValue> | null = null;
 
   constructor(entries: Iterable<readonly [PyValue, PyValue]> = []) {
     for (const [k, v] of entries) this.set(k, v);
   }
   get size(): number {
-    return this.slots.size;
+    return this.values_.size;
   }
   has(k: PyValue): boolean {
-    return this.slots.has(keyOf(k));
+    return this.values_.has(keyOf(k));
   }
   get(k: PyValue): PyValue | undefined {
-    return this.slots.get(keyOf(k))?.[1];
+    return this.values_.get(keyOf(k));
   }
   set(k: PyValue, v: PyValue): void {
     const h = keyOf(k);
-    const slot = this.slots.get(h);
-    if (slot) slot[1] = v;
-    else this.slots.set(h, [k, v]);
+    if (h !== k && !this.values_.has(h)) (this.originals ??= new Map()).set(h, k);
+    this.values_.set(h, v);
   }
   /** Removes the key; returns whether it was present. */
   delete(k: PyValue): boolean {
-    return this.slots.delete(keyOf(k));
+    const h = keyOf(k);
+    this.originals?.delete(h);
+    return this.values_.delete(h);
+  }
+  private original(h: PyKey): PyValue {
+    const o = this.originals;
+    return o === null ? (h as PyValue) : o.has(h) ? (o.get(h) as PyValue) : (h as PyValue);
   }
   keys(): PyValue[] {
-    return [...this.slots.values()].map((s) => s[0]);
+    const out: PyValue[] = [];
+    for (const h of this.values_.keys()) out.push(this.original(h));
+    return out;
   }
   values(): PyValue[] {
-    return [...this.slots.values()].map((s) => s[1]);
+    return [...this.values_.values()];
   }
   entries(): [PyValue, PyValue][] {
-    return [...this.slots.values()].map((s) => [s[0], s[1]]);
+    const out: [PyValue, PyValue][] = [];
+    for (const [h, v] of this.values_) out.push([this.original(h), v]);
+    return out;
+  }
+  /** Visit every item in order without building pairs (the hot loops: equality, dumping, copying). */
+  forEach(f: (value: PyValue, key: PyValue) => void): void {
+    if (this.originals === null) this.values_.forEach(f as (v: PyValue, k: PyKey) => void);
+    else for (const [h, v] of this.values_) f(v, this.original(h));
+  }
+  /**
+   * Python `==` of two dicts given `==` of values: same size and every key of this one
+   * present in the other with an equal value (keys compare by Python equality, which the
+   * Map keys encode).
+   */
+  equalsWith(other: PyDict, valueEquals: (a: PyValue, b: PyValue) => boolean): boolean {
+    if (this.values_.size !== other.values_.size) return false;
+    for (const [h, v] of this.values_) {
+      const w = other.values_.get(h);
+      if (w === undefined && !other.values_.has(h)) return false;
+      if (!valueEquals(v, w as PyValue)) return false;
+    }
+    return true;
   }
   /**
    * `{k: f(v) for k, v in d.items()}`: same key objects in the same order, without hashing
@@ -90,7 +121,8 @@ export class PyDict {
    */
   mapValues(f: (v: PyValue) => PyValue): PyDict {
     const out = new PyDict();
-    for (const [h, slot] of this.slots) out.slots.set(h, [slot[0], f(slot[1])]);
+    for (const [h, v] of this.values_) out.values_.set(h, f(v));
+    if (this.originals !== null) out.originals = new Map(this.originals);
     return out;
   }
 }

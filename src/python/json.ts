@@ -97,39 +97,67 @@ function keyText(k: PyValue): string {
  */
 export function jsonDumps(v: PyValue): string {
   const stack = new Set<object>();
-  const enc = (x: PyValue): string => {
-    if (x === null) return "null";
+  let out = "";
+  const enc = (x: PyValue): void => {
+    if (x === null) {
+      out += "null";
+      return;
+    }
     switch (typeof x) {
       case "boolean":
-        return x ? "true" : "false";
+        out += x ? "true" : "false";
+        return;
       case "bigint":
-        return intRepr(x);
+        out += intRepr(x);
+        return;
       case "number":
-        return jsonFloat(x);
+        out += jsonFloat(x);
+        return;
       case "string":
-        return jsonQuote(x);
+        out += jsonQuote(x);
+        return;
     }
     const items = Array.isArray(x) ? x : x instanceof PyTuple ? x.items : null;
     if (items) {
-      if (items.length === 0) return "[]";
+      if (items.length === 0) {
+        out += "[]";
+        return;
+      }
       if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
       stack.add(x);
-      const s = `[${items.map(enc).join(", ")}]`;
+      out += "[";
+      for (let i = 0; i < items.length; i++) {
+        if (i > 0) out += ", ";
+        enc(items[i]);
+      }
+      out += "]";
       stack.delete(x);
-      return s;
+      return;
     }
     if (x instanceof PyDict) {
-      if (x.size === 0) return "{}";
+      if (x.size === 0) {
+        out += "{}";
+        return;
+      }
       if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
       stack.add(x);
-      const parts: string[] = [];
-      for (const [k, val] of x.entries()) parts.push(`${jsonQuote(keyText(k))}: ${enc(val)}`);
+      let first = true;
+      out += "{";
+      x.forEach((val, k) => {
+        if (!first) out += ", ";
+        first = false;
+        out += jsonQuote(keyText(k));
+        out += ": ";
+        enc(val);
+      });
+      out += "}";
       stack.delete(x);
-      return `{${parts.join(", ")}}`;
+      return;
     }
     throw new PyException("TypeError", `Object of type ${typeNameOf(x)} is not JSON serializable`);
   };
-  return enc(v);
+  enc(v);
+  return out;
 }
 
 /** Python's `JSONDecodeError` message: `{msg}: line L column C (char P)`. */

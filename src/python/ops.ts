@@ -135,14 +135,7 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
   }
   if (Array.isArray(a) && Array.isArray(b)) return seqEquals(a, b);
   if (a instanceof PyTuple && b instanceof PyTuple) return seqEquals(a.items, b.items);
-  if (a instanceof PyDict && b instanceof PyDict) {
-    if (a.size !== b.size) return false;
-    for (const [k, v] of a.entries()) {
-      if (!b.has(k)) return false;
-      if (!pyEquals(v, b.get(k)!)) return false;
-    }
-    return true;
-  }
+  if (a instanceof PyDict && b instanceof PyDict) return a.equalsWith(b, identicalOrEqual);
   if (a instanceof PySet && b instanceof PySet) {
     if (a.size !== b.size) return false;
     return a.values().every((x) => b.has(x));
