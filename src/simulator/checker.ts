@@ -131,12 +131,19 @@ export function checkEntry(result: PyValue, groundTruth: readonly (readonly stri
 
 /** Python `list.remove`-based multiset containment: which reference results the model results lack. */
 export function missingResults(reference: readonly string[], model: readonly string[]): string[] {
-  const pool = new Map<string, number>();
-  for (const m of model) pool.set(m, (pool.get(m) ?? 0) + 1);
+  // a linear scan per reference item, like `list.remove`: the lists are short and the
+  // strings mostly differ in length, so no string is hashed
+  const used = new Uint8Array(model.length);
   const missing: string[] = [];
   for (const r of reference) {
-    const n = pool.get(r) ?? 0;
-    if (n > 0) pool.set(r, n - 1);
+    let found = -1;
+    for (let i = 0; i < model.length; i++) {
+      if (used[i] === 0 && model[i] === r) {
+        found = i;
+        break;
+      }
+    }
+    if (found >= 0) used[found] = 1;
     else missing.push(r);
   }
   return missing;
@@ -144,10 +151,12 @@ export function missingResults(reference: readonly string[], model: readonly str
 
 /** Public attributes that differ (`!=`), over the reference instance's attribute names. */
 export function stateDifferences(model: ApiInstance, reference: ApiInstance): [string, PyValue, PyValue][] {
-  const modelState = new Map(model.publicState());
+  const modelState = model.publicState();
   const diffs: [string, PyValue, PyValue][] = [];
   for (const [name, refValue] of reference.publicState()) {
-    const modelValue = modelState.has(name) ? (modelState.get(name) as PyValue) : null;
+    // a handful of attributes: a scan beats building a Map per comparison
+    const found = modelState.find((e) => e[0] === name);
+    const modelValue = found === undefined ? null : found[1];
     if (pyNotEquals(modelValue, refValue)) diffs.push([name, modelValue, refValue]);
   }
   return diffs;
