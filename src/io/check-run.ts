@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { answersFile, docFile, multiTurnDocFiles, questionsFile, type MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { checkResultFile, prepareCategory, type CategoryInputs, type FileCheck } from "../simulator/run-check.js";
+import { checkModelFiles, prepareCategory, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { decodePromptingStep } from "../simulator/prompting.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
@@ -152,8 +152,8 @@ export function runCheck(req: CheckRunRequest): Result<CheckRunReport> {
       else problems.push(...read.problems);
     }
   }
-  const processes = new Map<string, ReturnType<typeof newEvaluatorProcess>>();
-  const files: CheckedFile[] = [];
+  // one evaluator process per model folder (files are sorted by path, so a folder's files are adjacent)
+  const groups: { modelDir: string; model: string; files: { found: FoundResultFile; input: ModelFileInput }[] }[] = [];
   for (const f of found) {
     if (f.category === "long_context" && filler === undefined) continue;
     const key = `${f.version}/${f.category}`;
@@ -163,20 +163,28 @@ export function runCheck(req: CheckRunRequest): Result<CheckRunReport> {
       problems.push(...cat.problems);
       continue;
     }
-    let process = processes.get(f.modelDir);
-    if (!process) {
-      process = newEvaluatorProcess(filler);
-      processes.set(f.modelDir, process);
+    let group = groups[groups.length - 1];
+    if (!group || group.modelDir !== f.modelDir) {
+      group = { modelDir: f.modelDir, model: f.model, files: [] };
+      groups.push(group);
     }
-    const bytes = readFileSync(f.path);
-    const checked = checkResultFile(bytes, f.path, {
-      modelName: f.model,
-      testCategory: `multi_turn_${f.category}`,
-      inputs: cat.value,
-      process,
-      decode: req.decoder === "prompting" ? decodePromptingStep : undefined,
-      renderScore: req.outDir !== undefined || req.scoresDir !== undefined,
-    });
+    group.files.push({ found: f, input: { bytes: readFileSync(f.path), file: f.path, testCategory: `multi_turn_${f.category}`, inputs: cat.value } });
+  }
+  const checkedFiles: { f: FoundResultFile; checked: Result<FileCheck> }[] = [];
+  for (const g of groups) {
+    const results = checkModelFiles(
+      g.files.map((x) => x.input),
+      {
+        modelName: g.model,
+        newProcess: (exact) => newEvaluatorProcess(filler, exact),
+        decode: req.decoder === "prompting" ? decodePromptingStep : undefined,
+        renderScore: req.outDir !== undefined || req.scoresDir !== undefined,
+      },
+    );
+    results.forEach((checked, i) => checkedFiles.push({ f: g.files[i].found, checked }));
+  }
+  const files: CheckedFile[] = [];
+  for (const { f, checked } of checkedFiles) {
     if (!checked.ok) {
       problems.push(...checked.problems);
       continue;

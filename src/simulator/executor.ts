@@ -75,6 +75,12 @@ export class EvaluatorProcess {
     readonly factory: InstanceFactory,
     /** long_context filler, handed to every instance loaded with `long_context=True`. */
     readonly filler?: LongContextData,
+    /**
+     * Keep every instance for the whole run, as BFCL's globals do, and never stand in a
+     * recorded reference for live instances. Only needed when a call names an instance
+     * by its global name (see `InstanceNamedInCall`); off, the checker is faster.
+     */
+    readonly exact: boolean = false,
   ) {}
 
   private readonly known = new Map<string, boolean>();
@@ -103,6 +109,7 @@ export class EvaluatorProcess {
    * collection about a third of the checker's time).
    */
   releaseEntry(entryId: string): void {
+    if (this.exact) return;
     const c = this.createdFor.get(entryId);
     if (!c) return;
     for (const n of c.names) this.instances.delete(n);
@@ -118,6 +125,20 @@ export class EvaluatorProcess {
       this.known.set(className, k);
     }
     return k;
+  }
+}
+
+/**
+ * Thrown through every catch of the executor when a call names an instance by its
+ * global name (`…_instance`) and this process does not hold it: BFCL keeps every
+ * instance of the run in its globals, while a non-exact process releases finished
+ * entries and may not build reference instances at all. The caller reruns the model's
+ * files in an exact process, so the outcome is BFCL's either way (no real result names
+ * an instance, so this costs nothing in practice).
+ */
+export class InstanceNamedInCall extends Error {
+  constructor(readonly instanceName: string) {
+    super(`a call names the instance ${instanceName}`);
   }
 }
 
@@ -353,6 +374,7 @@ function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: Reado
       }
       const inst = process.instances.get(id);
       if (inst) return new InstanceObject(inst, inst.className);
+      if (!process.exact && id.endsWith("_instance")) throw new InstanceNamedInCall(id);
       throw new PyException("NameError", `name '${id}' is not defined`);
     },
     attribute(node, evaluate) {
@@ -468,6 +490,7 @@ export function executeOne(call: string, methodOwner: ReadonlyMap<string, string
     if (compileError !== null) return `Error during execution: ${compileError} (<string>, line 1)`;
     return resultToString(evaluateCall(parsed.expr, process));
   } catch (e) {
+    if (e instanceof InstanceNamedInCall) throw e;
     return `Error during execution: ${exceptionText(e)}`;
   }
 }

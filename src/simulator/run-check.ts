@@ -12,7 +12,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { scanLineHead } from "../bfcl/results.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
-import type { EvaluatorProcess } from "./executor.js";
+import { InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
 import { dumpScoreValue, failedEntryLine, redumpTopLevel, RenderedJson, renderScoreFile, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
@@ -114,6 +114,47 @@ export function prepareCategory(
     groundTruth.set(id, gt as string[][]);
   }
   return problems.length > 0 ? err(...problems) : ok({ questions, groundTruth });
+}
+
+/** Problem code of a file that must be checked again in an exact process (`checkModelFiles` does it). */
+const INSTANCE_NAMED = "instance-named-in-call";
+
+/** One result file of a model folder, for `checkModelFiles`. */
+export interface ModelFileInput {
+  readonly bytes: Uint8Array;
+  readonly file: string;
+  /** `multi_turn_<category>`. */
+  readonly testCategory: string;
+  readonly inputs: CategoryInputs;
+}
+
+/**
+ * Check a model folder's result files in order in one evaluator process, as one BFCL
+ * evaluation does. The process is a fast one (finished entries released); if any call
+ * names an instance by its global name, every file is checked again in an exact process
+ * (see `InstanceNamedInCall`), so the verdicts are BFCL's either way.
+ */
+export function checkModelFiles(
+  files: readonly ModelFileInput[],
+  opts: {
+    readonly modelName: string;
+    /** A fresh evaluator process; `exact` keeps every instance for the run. */
+    readonly newProcess: (exact: boolean) => EvaluatorProcess;
+    readonly decode?: StepDecoder;
+    readonly renderScore: boolean;
+  },
+): Result<FileCheck>[] {
+  const run = (exact: boolean): Result<FileCheck>[] | null => {
+    const process = opts.newProcess(exact);
+    const out: Result<FileCheck>[] = [];
+    for (const f of files) {
+      const r = checkResultFile(f.bytes, f.file, { modelName: opts.modelName, testCategory: f.testCategory, inputs: f.inputs, process, decode: opts.decode, renderScore: opts.renderScore });
+      if (!r.ok && !exact && r.problems.some((p) => p.code === INSTANCE_NAMED)) return null;
+      out.push(r);
+    }
+    return out;
+  };
+  return run(false) ?? (run(true) as Result<FileCheck>[]);
 }
 
 /** The numeric index of an id (`multi_turn_base_12` → 12) for BFCL's sort order. */
@@ -238,9 +279,15 @@ export function checkResultFile(
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
     const exactLine = (): PyDict => jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
-    const verdict = row.exact
-      ? checkEntry(row.result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
-      : checkEntry(jsonLoadsOrThrow(row.resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+    let verdict: EntryVerdict;
+    try {
+      verdict = row.exact
+        ? checkEntry(row.result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
+        : checkEntry(jsonLoadsOrThrow(row.resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+    } catch (e) {
+      if (!(e instanceof InstanceNamedInCall)) throw e;
+      return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
+    }
     checked.push({ id: row.id, verdict, line: row.line });
     const left = (linesLeft.get(row.id) as number) - 1;
     linesLeft.set(row.id, left);

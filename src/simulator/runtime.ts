@@ -8,8 +8,11 @@ import { apiFactories, PythonProcess } from "./classes/index.js";
 import { EvaluatorProcess } from "./executor.js";
 import type { LongContextData } from "./types.js";
 
-/** A fresh evaluator process over the eight classes; `filler` is needed only for long_context entries. */
-export function newEvaluatorProcess(filler?: LongContextData): EvaluatorProcess {
+/**
+ * A fresh evaluator process over the eight classes; `filler` is needed only for
+ * long_context entries; `exact` keeps every instance (see `EvaluatorProcess.exact`).
+ */
+export function newEvaluatorProcess(filler?: LongContextData, exact = false): EvaluatorProcess {
   const factories = apiFactories(new PythonProcess());
-  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), filler);
+  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), filler, exact);
 }

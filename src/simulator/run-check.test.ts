@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { answersFile, docFile, multiTurnDocFiles, questionsFile } from "../bfcl/data.js";
+import { bfclDataDir, rolloutRunDir } from "../testing/shared.js";
+import { instanceName } from "./executor.js";
+import { checkModelFiles, checkResultFile, prepareCategory, type CategoryInputs } from "./run-check.js";
+import { newEvaluatorProcess } from "./runtime.js";
+
+const model = "openai_gpt-oss-120b";
+const resultPath = join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn", "BFCL_v4_multi_turn_base_result.json");
+
+function baseInputs(): CategoryInputs {
+  const data = bfclDataDir();
+  const docs = new Map(Object.keys(multiTurnDocFiles).map((c) => [c, readFileSync(join(data, docFile(c as keyof typeof multiTurnDocFiles)), "utf8")]));
+  const r = prepareCategory(
+    readFileSync(join(data, questionsFile("v4", "base")), "utf8"),
+    "questions",
+    readFileSync(join(data, answersFile("v4", "base")), "utf8"),
+    "answers",
+    docs,
+  );
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.value;
+}
+
+/** The real 120b base file with one extra first step in multi_turn_base_1 that calls entry 0's model instance by its global name. */
+function fileNamingAnotherEntrysInstance(): Uint8Array {
+  const name = instanceName(`${model}_eval`, "multi_turn_base_0", "GorillaFileSystem");
+  const lines = readFileSync(resultPath, "utf8").split("\n");
+  const i = lines.findIndex((l) => l.startsWith('{"id": "multi_turn_base_1",'));
+  const line = JSON.parse(lines[i]);
+  line.result[0].unshift([{ [`${name}.pwd`]: "{}" }]);
+  lines[i] = JSON.stringify(line);
+  return new TextEncoder().encode(lines.join("\n"));
+}
+
+describe("checkModelFiles: a fast process, and an exact rerun only when a call names an instance (real 120b base file, 200 entries)", () => {
+  const inputs = baseInputs();
+  const run = (bytes: Uint8Array) => {
+    const asked: boolean[] = [];
+    const results = checkModelFiles([{ bytes, file: resultPath, testCategory: "multi_turn_base", inputs }], {
+      modelName: model,
+      newProcess: (exact) => {
+        asked.push(exact);
+        return newEvaluatorProcess(undefined, exact);
+      },
+      renderScore: true,
+    });
+    return { asked, results };
+  };
+
+  it("checks the real file in one fast process, with the same score file as an exact process", () => {
+    const bytes = new Uint8Array(readFileSync(resultPath));
+    const { asked, results } = run(bytes);
+    expect(asked).toEqual([false]);
+    const fast = results[0];
+    const exact = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(undefined, true), renderScore: true });
+    if (!fast.ok || !exact.ok) throw new Error("check failed");
+    expect(fast.value.total).toBe(200);
+    expect(fast.value.scoreText).toBe(exact.value.scoreText);
+  });
+
+  it("reruns exactly when multi_turn_base_1 calls multi_turn_base_0's instance, and then matches BFCL's globals", () => {
+    const bytes = fileNamingAnotherEntrysInstance();
+    // a fast process alone cannot answer: entry 0's instances were released
+    const alone = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(), renderScore: false });
+    expect(!alone.ok && alone.problems[0].code).toBe("instance-named-in-call");
+    const { asked, results } = run(bytes);
+    expect(asked).toEqual([false, true]);
+    const exact = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(undefined, true), renderScore: true });
+    if (!results[0].ok || !exact.ok) throw new Error("check failed");
+    expect(results[0].value.scoreText).toBe(exact.value.scoreText);
+    // entry 0's instance was found, as in BFCL's globals (BFCL's rewriting then prefixes `pwd(` with
+    // entry 1's instance name, so Python looks that name up as an attribute of entry 0's instance)
+    const line = (results[0].value.scoreText as string).split("\n").find((l) => l.includes('"id": "multi_turn_base_1"'));
+    const error = JSON.parse(line as string).error;
+    const firstResult = error.details["model_response (including all previous turns)"][0];
+    expect(firstResult).toBe(
+      `Error during execution: 'GorillaFileSystem' object has no attribute '${instanceName(`${model}_eval`, "multi_turn_base_1", "GorillaFileSystem")}'`,
+    );
+  });
+});
