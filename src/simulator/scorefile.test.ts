@@ -30,6 +30,10 @@ describe("redumpTopLevel equals json.loads + json.dumps", () => {
       '{"a":1,"b":-0,"c":1.50,"d":1E5,"e":12345678901234567890123,"f":[true,null,NaN,-Infinity],"g":{"x":"\\u00e9\\ud83d\\ude00\\n"},"h":"plain é"}',
       '{ "result" : [ [ ] , { } ] , "inference_log" : "" }',
       '{"z": 0.1, "y": 1e-7, "x": 2.5e16}',
+      // already in json.dumps form except one detail each (copied only when every detail is canonical)
+      '{"a": [1.0, 1e-07, 1e+16, -0.0, 0, 12], "b": {"k": 1, "j": {"k": 2}}, "c": "tab\\t \\" q"}',
+      '{"a": [0.10], "b": [1e400], "c": [-0], "d": "x\\/y", "e": "\\u00e9", "f": [1,2], "g": {"k":1}, "h": [1 ]}',
+      '{"a": {"k": 1, "j": {"k": 2}}, "b": [true, false, null, NaN, Infinity, -Infinity], "c": "ünïcode"}',
     ]) {
       expect(redumpTopLevel(text), text).toEqual(faithful(text));
     }

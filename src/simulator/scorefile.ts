@@ -336,6 +336,59 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
     if (m[1] === undefined && m[2] === undefined) return m[0] === "-0" ? "0" : m[0];
     return jsonFloat(Number(m[0]));
   };
+  // The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at j
+  // (BFCL wrote the result files with json.dumps, so this is the usual case), or -1. Such a
+  // value is copied as is: no escapes that re-dumping changes (\u, \/), separators exactly
+  // ", " and ": ", numbers as Python prints them, no repeated key (escapes left are one per
+  // character, so equal keys have equal text).
+  const canonicalEnd = (j: number): number => {
+    const c = text.charCodeAt(j);
+    if (c === 0x22) {
+      for (j++; j < n; ) {
+        const d = text.charCodeAt(j);
+        if (d === 0x22) return j + 1;
+        if (d === 0x5c) {
+          const e = text.charCodeAt(j + 1);
+          if (e === 0x75 || e === 0x2f) return -1;
+          j += 2;
+        } else if (d < 0x20) return -1;
+        else j++;
+      }
+      return -1;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      const close = c === 0x7b ? 0x7d : 0x5d;
+      if (text.charCodeAt(j + 1) === close) return j + 2;
+      j++;
+      let keys: Set<string> | null = null;
+      for (;;) {
+        if (c === 0x7b) {
+          if (text.charCodeAt(j) !== 0x22) return -1;
+          const keyEnd = canonicalEnd(j);
+          if (keyEnd < 0) return -1;
+          const key = text.slice(j, keyEnd);
+          keys ??= new Set();
+          if (keys.has(key)) return -1;
+          keys.add(key);
+          if (text.charCodeAt(keyEnd) !== 0x3a || text.charCodeAt(keyEnd + 1) !== 0x20) return -1;
+          j = keyEnd + 2;
+        }
+        j = canonicalEnd(j);
+        if (j < 0) return -1;
+        const d = text.charCodeAt(j);
+        if (d === close) return j + 1;
+        if (d !== 0x2c || text.charCodeAt(j + 1) !== 0x20) return -1;
+        j += 2;
+      }
+    }
+    for (const lit of ["true", "false", "null", "NaN", "Infinity", "-Infinity"]) if (text.startsWith(lit, j)) return j + lit.length;
+    NUM.lastIndex = j;
+    const m = NUM.exec(text);
+    if (!m || m[0].length === 0) return -1;
+    const token = m[0];
+    if (m[1] === undefined && m[2] === undefined) return token === "-0" || token.length > 4300 ? -1 : j + token.length;
+    return jsonFloat(Number(token)) === token ? j + token.length : -1;
+  };
   try {
     ws();
     if (text.charCodeAt(i) !== 0x7b) return null;
@@ -351,7 +404,12 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       ws();
       if (text.charCodeAt(i) !== 0x3a) return null;
       i++;
-      out.set(k, value());
+      ws();
+      const end = canonicalEnd(i);
+      if (end >= 0) {
+        out.set(k, text.slice(i, end));
+        i = end;
+      } else out.set(k, value());
       ws();
       const d = text.charCodeAt(i++);
       if (d === 0x7d) break;
