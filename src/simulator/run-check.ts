@@ -311,19 +311,20 @@ export function checkResultFile(
         prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
         renderedPrompts.set(q, prompt);
       }
+      errorJson = dumpScoreValue(verdict.error);
       failedLines.push(
         failedEntryLine({
           id: row.id,
           modelName: opts.modelName,
           testCategory: opts.testCategory,
           verdict,
+          error: new RenderedJson(errorJson),
           prompt,
           result: verbatim("result"),
           groundTruth: gt,
           inferenceLog: verbatim("inference_log"),
         }),
       );
-      errorJson = dumpScoreValue(verdict.error);
     }
     verdicts.push({ id: row.id, valid: false, errorType: verdict.errorType, errorMessage: verdict.errorMessage, errorJson });
   }

@@ -76,6 +76,8 @@ export interface FailedEntryInput {
   /** `multi_turn_<category>` (from the result file name). */
   readonly testCategory: string;
   readonly verdict: Extract<EntryVerdict, { valid: false }>;
+  /** `verdict.error` already rendered (the caller keeps that text for comparison too). */
+  readonly error?: RenderedJson;
   /** The evaluation-time question entry without `function`. */
   readonly prompt: PyValue | RenderedJson;
   /** The result line's `result` value (or its text already re-dumped). */
@@ -93,7 +95,7 @@ export function failedEntryLine(e: FailedEntryInput): string {
     ["model_name", e.modelName],
     ["test_category", e.testCategory],
     ["valid", false],
-    ["error", e.verdict.error],
+    ["error", e.error ?? e.verdict.error],
     ["prompt", e.prompt],
   ];
   if (e.verdict.runnerLevel) fields.push(["model_result", e.result]);
@@ -116,7 +118,8 @@ export function scoreHeaderLine(correct: number, total: number): string {
 
 /** A whole score file: header plus failed lines (BFCL ends every line with a newline). */
 export function renderScoreFile(correct: number, total: number, failedLines: readonly string[]): string {
-  return [scoreHeaderLine(correct, total), ...failedLines].map((l) => l + "\n").join("");
+  const header = scoreHeaderLine(correct, total);
+  return failedLines.length === 0 ? `${header}\n` : `${header}\n${failedLines.join("\n")}\n`;
 }
 
 /** One stored failed entry, reduced to what agreement compares. */
@@ -234,6 +237,9 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScore
 }
 
 
+/** What ends a plain run inside a JSON string: a quote, a backslash or a raw control character. */
+const STRING_SPECIAL = /["\\\x00-\x1f]/g;
+
 /** Thrown inside the transcoder when the text needs the faithful path (duplicate keys, bad JSON). */
 class NotCanonical {}
 
@@ -344,17 +350,18 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
   const canonicalEnd = (j: number): number => {
     const c = text.charCodeAt(j);
     if (c === 0x22) {
-      for (j++; j < n; ) {
+      for (j++; ; ) {
+        // jump to the next quote, backslash or control character
+        STRING_SPECIAL.lastIndex = j;
+        if (STRING_SPECIAL.exec(text) === null) return -1;
+        j = STRING_SPECIAL.lastIndex - 1;
         const d = text.charCodeAt(j);
         if (d === 0x22) return j + 1;
-        if (d === 0x5c) {
-          const e = text.charCodeAt(j + 1);
-          if (e === 0x75 || e === 0x2f) return -1;
-          j += 2;
-        } else if (d < 0x20) return -1;
-        else j++;
+        if (d !== 0x5c) return -1;
+        const e = text.charCodeAt(j + 1);
+        if (e === 0x75 || e === 0x2f) return -1;
+        j += 2;
       }
-      return -1;
     }
     if (c === 0x7b || c === 0x5b) {
       const close = c === 0x7b ? 0x7d : 0x5d;
