@@ -13,9 +13,9 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("twinscore check on the real gpt-oss runs (2 runs × 2 models × base/miss_func/miss_param = 2,400 entries)", () => {
   for (const run of rolloutRuns) {
-    it(`agrees with every stored verdict, error type, message and error object of ${run}`, () => {
+    it(`agrees with every stored verdict, error type, message and error object of ${run}`, async () => {
       const dir = rolloutRunDir(run);
-      const r = runCheck({ resultsDir: join(dir, "result"), bfclDataDir: bfclDataDir(), scoresDir: join(dir, "score"), outDir: join(out, run), env: {}, cwd: "/" });
+      const r = await runCheck({ resultsDir: join(dir, "result"), bfclDataDir: bfclDataDir(), scoresDir: join(dir, "score"), outDir: join(out, run), env: {}, cwd: "/" });
       if (!r.ok) throw new Error(JSON.stringify(r.problems));
       expect(r.value.problems).toEqual([]);
       expect(r.value.files.map((f) => `${f.model}/${f.category}`)).toEqual([
@@ -44,8 +44,8 @@ describe("twinscore check on the real gpt-oss runs (2 runs × 2 models × base/m
     });
   }
 
-  it("reports a missing results folder as one problem", () => {
-    const r = runCheck({ resultsDir: join(out, "nope"), bfclDataDir: bfclDataDir(), env: {}, cwd: "/" });
+  it("reports a missing results folder as one problem", async () => {
+    const r = await runCheck({ resultsDir: join(out, "nope"), bfclDataDir: bfclDataDir(), env: {}, cwd: "/" });
     expect(!r.ok && r.problems[0].code).toBe("results-missing");
   });
 });

@@ -10,14 +10,13 @@
  * up the same way under `--scores` (a BFCL score root).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { Worker } from "node:worker_threads";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { answersFile, docFile, multiTurnDocFiles, questionsFile, type MultiTurnCategory } from "../bfcl/data.js";
+import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { checkModelFiles, prepareCategory, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
-import { newEvaluatorProcess } from "../simulator/runtime.js";
-import { decodePromptingStep } from "../simulator/prompting.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
-import type { LongContextData } from "../simulator/types.js";
+import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
+import { runJobs, type JobWorker } from "./worker-pool.js";
 import { findLongContextModule, readLongContext } from "./long-context.js";
 import { writeFileAtomic } from "./manifest.js";
 
@@ -99,7 +98,6 @@ export interface CheckedFile {
   readonly agreement: Agreement | null;
   /** Stored score file path compared against. */
   readonly storedScoreFile: string | null;
-  readonly check: FileCheck;
 }
 
 /** The whole run. */
@@ -113,25 +111,18 @@ function readText(path: string): string | null {
   return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
 }
 
-/** Read one category's questions, references and docs from the data folder. */
-function loadCategory(dataDir: string, version: "v3" | "v4", category: MultiTurnCategory): Result<CategoryInputs> {
-  const qRel = questionsFile(version, category);
-  const aRel = answersFile(version, category);
-  const qText = readText(join(dataDir, qRel));
-  const aText = readText(join(dataDir, aRel));
-  if (qText === null) return err(problem("file-missing", "BFCL questions file missing", { file: join(dataDir, qRel) }));
-  if (aText === null) return err(problem("file-missing", "BFCL reference file missing", { file: join(dataDir, aRel) }));
-  const docs = new Map<string, string>();
-  for (const cls of Object.keys(multiTurnDocFiles) as (keyof typeof multiTurnDocFiles)[]) {
-    const text = readText(join(dataDir, docFile(cls)));
-    if (text === null) return err(problem("file-missing", "BFCL function-doc file missing", { file: join(dataDir, docFile(cls)) }));
-    docs.set(cls, text);
-  }
-  return prepareCategory(qText, join(dataDir, qRel), aText, join(dataDir, aRel), docs);
-}
+/** `check-worker.js` beside this module (only in the built `dist/`, where workers can run). */
+const spawnCheckWorker = (settings: CheckJobSettings) => (): JobWorker<CheckJob, Result<CheckedFileData>[]> =>
+  new Worker(new URL("./check-worker.js", import.meta.url), { workerData: settings });
 
-/** Run the checker over every result file below `resultsDir`. */
-export function runCheck(req: CheckRunRequest): Result<CheckRunReport> {
+/**
+ * Run the checker over every result file below `resultsDir`: one job per model folder,
+ * spread over `threads` threads — each model folder is one evaluator process, so the
+ * output does not depend on the thread count. One thread by default: on the 2-core
+ * machine this was measured on, a second thread made runs of 2 and 4 model folders
+ * slower (each thread loads the data and warms up the checker on its own; bench/RESULTS.md).
+ */
+export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Result<CheckRunReport>> {
   const resultsDir = resolve(req.cwd, req.resultsDir);
   if (!existsSync(resultsDir) || !statSync(resultsDir).isDirectory()) {
     return err(problem("results-missing", "results directory not found", { file: resultsDir }));
@@ -140,91 +131,101 @@ export function runCheck(req: CheckRunRequest): Result<CheckRunReport> {
   if (found.length === 0) return err(problem("results-missing", "no BFCL_v{3,4}_multi_turn_*_result.json files below the results directory", { file: resultsDir }));
   const dataDir = resolve(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [];
-  const inputs = new Map<string, Result<CategoryInputs>>();
-  let filler: LongContextData | undefined;
+  let longContextModule: string | null = null;
   if (found.some((f) => f.category === "long_context")) {
     const module = findLongContextModule({ flag: req.bfclEvalDir, env: req.env, cwd: req.cwd, dataDir });
     if (module === null) {
       problems.push(problem("long-context-missing", "long_context result files need BFCL's long_context.py: pass --bfcl-eval DIR (the bfcl_eval folder) or set BFCL_EVAL_DIR", { severity: "error" }));
     } else {
+      // read once here so a bad module is one problem, not one per file
       const read = readLongContext(module);
-      if (read.ok) filler = read.value;
+      if (read.ok) longContextModule = module;
       else problems.push(...read.problems);
     }
   }
-  // one evaluator process per model folder (files are sorted by path, so a folder's files are adjacent)
-  const groups: { modelDir: string; model: string; files: { found: FoundResultFile; input: ModelFileInput }[] }[] = [];
+  // one job (one evaluator process) per model folder; files are sorted by path, so a folder's files are adjacent
+  const jobs: { job: CheckJob; found: FoundResultFile[] }[] = [];
   for (const f of found) {
-    if (f.category === "long_context" && filler === undefined) continue;
-    const key = `${f.version}/${f.category}`;
-    if (!inputs.has(key)) inputs.set(key, loadCategory(dataDir, f.version, f.category));
-    const cat = inputs.get(key) as Result<CategoryInputs>;
-    if (!cat.ok) {
-      problems.push(...cat.problems);
-      continue;
+    if (f.category === "long_context" && longContextModule === null) continue;
+    let last = jobs[jobs.length - 1];
+    if (!last || last.found[0].modelDir !== f.modelDir) {
+      last = { job: { model: f.model, files: [] }, found: [] };
+      jobs.push(last);
     }
-    let group = groups[groups.length - 1];
-    if (!group || group.modelDir !== f.modelDir) {
-      group = { modelDir: f.modelDir, model: f.model, files: [] };
-      groups.push(group);
-    }
-    group.files.push({ found: f, input: { bytes: readFileSync(f.path), file: f.path, testCategory: `multi_turn_${f.category}`, inputs: cat.value } });
+    (last.job.files as CheckJob["files"][number][]).push({ path: f.path, version: f.version, category: f.category });
+    last.found.push(f);
   }
-  const checkedFiles: { f: FoundResultFile; checked: Result<FileCheck> }[] = [];
-  for (const g of groups) {
-    const results = checkModelFiles(
-      g.files.map((x) => x.input),
-      {
-        modelName: g.model,
-        newProcess: (exact) => newEvaluatorProcess(filler, exact),
-        decode: req.decoder === "prompting" ? decodePromptingStep : undefined,
-        renderScore: req.outDir !== undefined || req.scoresDir !== undefined,
-      },
-    );
-    results.forEach((checked, i) => checkedFiles.push({ f: g.files[i].found, checked }));
-  }
+  const settings: CheckJobSettings = {
+    dataDir,
+    longContextModule,
+    decoder: req.decoder ?? "fc",
+    renderScore: req.outDir !== undefined || req.scoresDir !== undefined,
+  };
+  const cache = new CheckJobCache();
+  const outcomes = await runJobs(
+    jobs.map((j) => j.job),
+    {
+      threads,
+      spawn: import.meta.url.endsWith(".js") ? spawnCheckWorker(settings) : null,
+      inline: (job) => runCheckJob(job, settings, cache),
+      failed: failedJob,
+    },
+  );
   const files: CheckedFile[] = [];
-  for (const { f, checked } of checkedFiles) {
-    if (!checked.ok) {
-      problems.push(...checked.problems);
-      continue;
-    }
-    const scoreRelWithModel = f.scoreRelative;
-    let written: string | null = null;
-    if (req.outDir !== undefined && checked.value.scoreText !== null) {
-      const target = join(resolve(req.cwd, req.outDir), scoreRelWithModel);
-      mkdirSync(dirname(target), { recursive: true });
-      const w = writeFileAtomic(target, checked.value.scoreText);
-      if (!w.ok) problems.push(...w.problems);
-      else written = target;
-    }
-    let agreement: Agreement | null = null;
-    let storedPath: string | null = null;
-    if (req.scoresDir !== undefined) {
-      const candidate = join(resolve(req.cwd, req.scoresDir), scoreRelWithModel);
-      const storedText = readText(candidate);
-      if (storedText === null) problems.push(problem("score-missing", "no stored score file for this result file", { file: candidate, severity: "warning" }));
-      else {
-        const stored = parseScoreFile(storedText, candidate);
-        if (!stored.ok) problems.push(...stored.problems);
-        else {
-          agreement = compareVerdicts(checked.value.verdicts, stored.value);
-          storedPath = candidate;
+  const reported = new Set<string>();
+  jobs.forEach((j, ji) => {
+    outcomes[ji].forEach((checked, fi) => {
+      const f = j.found[fi];
+      if (!checked.ok) {
+        // a category's missing data is one problem, however many files need it
+        for (const p of checked.problems) {
+          const key = `${p.code}\u0000${p.file ?? ""}\u0000${p.line ?? ""}\u0000${p.message}`;
+          if (!reported.has(key)) problems.push(p);
+          reported.add(key);
         }
+        return;
+      }
+      files.push(finishFile(req, f, checked.value, problems));
+    });
+  });
+  return ok({ files, problems });
+}
+
+/** Write the score file and compare with the stored one, for one checked file. */
+function finishFile(req: CheckRunRequest, f: FoundResultFile, checked: CheckedFileData, problems: Problem[]): CheckedFile {
+  const scoreRelWithModel = f.scoreRelative;
+  let written: string | null = null;
+  if (req.outDir !== undefined && checked.scoreText !== null) {
+    const target = join(resolve(req.cwd, req.outDir), scoreRelWithModel);
+    mkdirSync(dirname(target), { recursive: true });
+    const w = writeFileAtomic(target, checked.scoreText);
+    if (!w.ok) problems.push(...w.problems);
+    else written = target;
+  }
+  let agreement: Agreement | null = null;
+  let storedPath: string | null = null;
+  if (req.scoresDir !== undefined) {
+    const candidate = join(resolve(req.cwd, req.scoresDir), scoreRelWithModel);
+    const storedText = readText(candidate);
+    if (storedText === null) problems.push(problem("score-missing", "no stored score file for this result file", { file: candidate, severity: "warning" }));
+    else {
+      const stored = parseScoreFile(storedText, candidate);
+      if (!stored.ok) problems.push(...stored.problems);
+      else {
+        agreement = compareVerdicts(checked.verdicts, stored.value);
+        storedPath = candidate;
       }
     }
-    files.push({
-      file: f.path,
-      model: f.model,
-      category: f.category,
-      entries: checked.value.total,
-      correct: checked.value.correct,
-      accuracy: checked.value.total === 0 ? 0 : checked.value.correct / checked.value.total,
-      written,
-      agreement,
-      storedScoreFile: storedPath,
-      check: checked.value,
-    });
   }
-  return ok({ files, problems });
+  return {
+    file: f.path,
+    model: f.model,
+    category: f.category,
+    entries: checked.total,
+    correct: checked.correct,
+    accuracy: checked.total === 0 ? 0 : checked.correct / checked.total,
+    written,
+    agreement,
+    storedScoreFile: storedPath,
+  };
 }

@@ -10,6 +10,7 @@ import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../../io/check-run.js";
 import { renderJson, renderRows, type Column } from "../format.js";
 import { ExitCode, type CliIo } from "../io.js";
+import { wholeNumber } from "../options.js";
 import type { RegisterCommand } from "./index.js";
 
 const formats = ["table", "json", "csv", "markdown"] as const;
@@ -23,6 +24,7 @@ interface CheckOptions {
   out?: string;
   decoder: "fc" | "prompting";
   format: CheckFormat;
+  threads?: string;
 }
 
 function pct(n: number, d: number): string {
@@ -70,6 +72,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json)")
     .addOption(new Option("--decoder <decoder>", "how steps are decoded: fc (tool-call JSON, BFCL's convert_to_function_call) or prompting (Python call text, BFCL's default prompting decoder)").choices(["fc", "prompting"]).default("fc"))
+    .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(
       "after",
@@ -81,14 +84,23 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "  disagreeing    = ids where verdict, type or message differ.\n" +
         "--format json gives the same per file, with the disagreeing ids as a list.\n",
     )
-    .action((opts: CheckOptions) => {
+    .action(async (opts: CheckOptions) => {
       const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
       if (!location) {
         report(io, [{ code: "bfcl-data-missing", severity: "error", message: "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR" }]);
         state.exitCode = ExitCode.badInput;
         return;
       }
-      const run = runCheck({
+      let threads: number | undefined;
+      if (opts.threads !== undefined) {
+        const n = wholeNumber(opts.threads, "--threads", io, "check", 1);
+        if (n === null) {
+          state.exitCode = ExitCode.badInput;
+          return;
+        }
+        threads = n;
+      }
+      const run = await runCheck({
         resultsDir: opts.results,
         bfclDataDir: location.dir,
         scoresDir: opts.scores,
@@ -97,7 +109,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         decoder: opts.decoder,
         env: io.env,
         cwd: io.cwd,
-      });
+      }, threads);
       if (!run.ok) {
         report(io, run.problems);
         state.exitCode = ExitCode.badInput;
