@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { runCheck } from "./check-run.js";
+import { bfclDataDir, rolloutRunDir, rolloutRuns, sharedPath } from "../testing/shared.js";
+import { findResultFiles, runCheck } from "./check-run.js";
 
 /** The 8 miss_func entries whose `missed_function` turn keys BFCL fixed after these runs (PR #1254). */
 const PRE_1254 = new Set([101, 102, 115, 120, 122, 124, 129, 130].map((n) => `multi_turn_miss_func_${n}`));
@@ -43,6 +43,20 @@ describe("twinscore check on the real gpt-oss runs (2 runs × 2 models × base/m
       }
     });
   }
+
+  it("gives each run of a tree its own score folder (the two runs share model names)", () => {
+    const tree = sharedPath("rollouts", "gpt-oss");
+    const found = findResultFiles(tree);
+    expect(found).toHaveLength(12);
+    const targets = found.map((f) => f.scoreRelative);
+    expect(new Set(targets).size).toBe(12);
+    expect(targets[0]).toBe(join("2025-11-12-harmony-fixes", "score", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
+    // a result root or one model folder keeps BFCL's <model>/… layout
+    const root = findResultFiles(join(rolloutRunDir("2025-11-12-main"), "result"));
+    expect(root[0].scoreRelative).toBe(join("openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
+    const model = findResultFiles(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b"));
+    expect(model[0].scoreRelative).toBe(join("openai_gpt-oss-20b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
+  });
 
   it("reports a missing results folder as one problem", async () => {
     const r = await runCheck({ resultsDir: join(out, "nope"), bfclDataDir: bfclDataDir(), env: {}, cwd: "/" });

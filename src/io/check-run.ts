@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
@@ -38,6 +38,23 @@ export interface FoundResultFile {
 }
 
 /**
+ * Where a model folder's score files go, relative to `--out` (and are looked up under
+ * `--scores`): the model name when `--results` is a result root or the model folder
+ * itself (BFCL's `score/<model>/…`); in a deeper tree (several runs,
+ * `<run>/result/<model>/…`) the path from `--results` with its `result` folder named
+ * `score`, so runs with the same model names do not overwrite each other and a tree of
+ * BFCL project roots finds its stored score files.
+ */
+function scoreFolderOf(resultsDir: string, modelDir: string): string {
+  const rel = relative(resultsDir, modelDir);
+  if (rel === "" || !rel.includes(sep)) return basename(modelDir);
+  return rel
+    .split(sep)
+    .map((part, i, all) => (part === "result" && i < all.length - 1 ? "score" : part))
+    .join(sep);
+}
+
+/**
  * Find every multi-turn result file below `dir`, sorted by path. The model is the
  * folder holding the file, or the one above when that folder is a BFCL group folder
  * (`multi_turn`, …) — so a tree of several runs (`run/result/<model>/multi_turn/…`)
@@ -59,7 +76,7 @@ export function findResultFiles(dir: string): FoundResultFile[] {
           relative: relative(dir, p),
           model: basename(modelDir),
           modelDir,
-          scoreRelative: join(basename(modelDir), relative(modelDir, p).replace(/_result\.json$/, "_score.json")),
+          scoreRelative: join(scoreFolderOf(dir, modelDir), relative(modelDir, p).replace(/_result\.json$/, "_score.json")),
           version: m[1] as "v3" | "v4",
           category: m[2] as MultiTurnCategory,
         });
