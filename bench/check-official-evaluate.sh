@@ -30,7 +30,8 @@
 # openai/gpt-oss-120b and openai/gpt-oss-20b as copies of gpt-4.1-2025-04-14-FC (OpenAI
 # chat-completions handler, FC mode: decodes {name: "<json args>"} like the stored runs).
 #
-# Usage: bash bench/check-official-evaluate.sh   (env BFCL_VENV, REPS=3, TWINSCORE_SHARED)
+# Usage: bash bench/check-official-evaluate.sh   (env BFCL_VENV, REPS=3, TWINSCORE_SHARED,
+#        MODELS=openai/gpt-oss-120b for one model, RUNS="2025-11-12-main" for one run folder)
 set -euo pipefail
 VENV=${BFCL_VENV:-/tmp/bfcl-venv}
 REPS=${REPS:-3}
@@ -90,8 +91,11 @@ cli()
 PYEOF
 
 CATS=multi_turn_base,multi_turn_miss_func,multi_turn_miss_param
-MODELS=openai/gpt-oss-120b,openai/gpt-oss-20b
-ENTRIES=1200
+# MODELS=openai/gpt-oss-120b times one model (600 entries per run folder): the difference to
+# both models is the cost of 600 more entries with every fixed cost removed
+MODELS=${MODELS:-openai/gpt-oss-120b,openai/gpt-oss-20b}
+ENTRIES=$(( 600 * $(echo "$MODELS" | tr ',' '\n' | wc -l) ))
+RUNS=${RUNS:-2025-11-12-main 2025-11-12-harmony-fixes}
 # time_one LABEL ROOT ARGS... -> prints "LABEL wall_s cpu_s rss_kb load1"
 time_one() {
   local label=$1 root=$2; shift 2
@@ -108,11 +112,12 @@ echo "# label wall_s cpu_s peak_rss_kb load1"
 for rep in $(seq "$REPS"); do
   mkdir -p "$WORK/startup"
   time_one startup "$WORK/startup" --help | tee -a "$WORK/rows"
-  for run in 2025-11-12-main 2025-11-12-harmony-fixes; do
+  for run in $RUNS; do
     root=$WORK/$run; rm -rf "$root"; mkdir -p "$root"; cp -r "$RUNS_DIR/$run/result" "$root/"
     time_one "$run" "$root" evaluate --model $MODELS --test-category $CATS | tee -a "$WORK/rows"
     if [ "$rep" = 1 ]; then
       for f in "$root"/score/*/multi_turn/*_score.json; do
+        [ -f "$f" ] || continue
         rel=${f#"$root/"}; got=$(head -1 "$f"); want=$(head -1 "$RUNS_DIR/$run/$rel")
         [ "$got" = "$want" ] && echo "  same  $run $rel $got" || echo "  DIFF  $run $rel got $got stored $want"
       done

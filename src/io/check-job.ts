@@ -4,21 +4,28 @@
  * gives the same output whatever the thread count. Returns only plain data (counts,
  * score text, comparable verdicts), which is what crosses a thread boundary.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { answersFile, docFile, multiTurnDocFiles, questionsFile, type MultiTurnCategory } from "../bfcl/data.js";
-import { err, problem, type Result } from "../messages/index.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decodePromptingStep } from "../simulator/prompting.js";
-import { checkModelFiles, prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
+import { checkModelFiles, prepareCategory, type CategoryInputs, type FileCheck } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
-import type { OurVerdict } from "../simulator/scorefile.js";
+import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
 import type { LongContextData } from "../simulator/types.js";
 import { readLongContext } from "./long-context.js";
+import { writeFileAtomic } from "./manifest.js";
 
 /** A model folder's result files, in path order. */
 export interface CheckJob {
   readonly model: string;
-  readonly files: readonly { readonly path: string; readonly version: "v3" | "v4"; readonly category: MultiTurnCategory }[];
+  readonly files: readonly {
+    readonly path: string;
+    readonly version: "v3" | "v4";
+    readonly category: MultiTurnCategory;
+    /** Where its score file goes below `outDir` (and is looked up below `scoresDir`). */
+    readonly scoreRelative: string;
+  }[];
 }
 
 /** What every job of a run shares (plain data, so it can be a worker's start data). */
@@ -27,15 +34,26 @@ export interface CheckJobSettings {
   /** long_context.py to read the filler from (only when a job has long_context files). */
   readonly longContextModule: string | null;
   readonly decoder: "fc" | "prompting";
-  readonly renderScore: boolean;
+  /** Absolute folder to write BFCL score files into, or null. */
+  readonly outDir: string | null;
+  /** Absolute BFCL score root to compare verdicts with, or null. */
+  readonly scoresDir: string | null;
 }
 
-/** The checked outcome of one file, as plain data. */
+/**
+ * The outcome of one file, as plain data: its score file is written (and compared) by the
+ * job itself, so neither score texts nor verdicts are held past their file.
+ */
 export interface CheckedFileData {
   readonly total: number;
   readonly correct: number;
-  readonly scoreText: string | null;
-  readonly verdicts: OurVerdict[];
+  /** Where the score file was written, if an out folder was given. */
+  readonly written: string | null;
+  /** Agreement with the stored score file, if a score root was given and it has one. */
+  readonly agreement: Agreement | null;
+  readonly storedScoreFile: string | null;
+  /** Warnings and write failures that did not stop the file. */
+  readonly problems: Problem[];
 }
 
 /** Per-thread caches: each category's BFCL data and the filler are read once per thread. */
@@ -99,12 +117,42 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     modelName: job.model,
     newProcess: (exact) => newEvaluatorProcess(filler, exact),
     decode: settings.decoder === "prompting" ? decodePromptingStep : undefined,
-    renderScore: settings.renderScore,
+    renderScore: settings.outDir !== null || settings.scoresDir !== null,
   });
   results.forEach((r, i) => {
-    out[inputs[i].index] = r.ok ? { ok: true, value: { total: r.value.total, correct: r.value.correct, scoreText: r.value.scoreText, verdicts: r.value.verdicts } } : r;
+    const index = inputs[i].index;
+    out[index] = r.ok ? ok(finishFile(settings, job.files[index].scoreRelative, r.value)) : r;
   });
   return out as Result<CheckedFileData>[];
+}
+
+/** Write one file's score file and compare its verdicts with the stored score file. */
+function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck): CheckedFileData {
+  const problems: Problem[] = [];
+  let written: string | null = null;
+  if (settings.outDir !== null && checked.scoreText !== null) {
+    const target = join(settings.outDir, scoreRelative);
+    mkdirSync(dirname(target), { recursive: true });
+    const w = writeFileAtomic(target, checked.scoreText);
+    if (!w.ok) problems.push(...w.problems);
+    else written = target;
+  }
+  let agreement: Agreement | null = null;
+  let storedScoreFile: string | null = null;
+  if (settings.scoresDir !== null) {
+    const candidate = join(settings.scoresDir, scoreRelative);
+    const storedText = readText(candidate);
+    if (storedText === null) problems.push(problem("score-missing", "no stored score file for this result file", { file: candidate, severity: "warning" }));
+    else {
+      const stored = parseScoreFile(storedText, candidate);
+      if (!stored.ok) problems.push(...stored.problems);
+      else {
+        agreement = compareVerdicts(checked.verdicts, stored.value);
+        storedScoreFile = candidate;
+      }
+    }
+  }
+  return { total: checked.total, correct: checked.correct, written, agreement, storedScoreFile, problems };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */

@@ -9,16 +9,15 @@
  * go to `<out>/<model>/<group>/…_score.json` as BFCL writes them; stored ones are looked
  * up the same way under `--scores` (a BFCL score root).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
+import type { Agreement } from "../simulator/scorefile.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 import { findLongContextModule, readLongContext } from "./long-context.js";
-import { writeFileAtomic } from "./manifest.js";
 
 const RESULT_FILE = /^BFCL_(v3|v4)_multi_turn_(base|miss_func|miss_param|long_context)_result\.json$/;
 const GROUP_DIRS = new Set(["multi_turn", "non_live", "live", "agentic", "format_sensitivity"]);
@@ -124,10 +123,6 @@ export interface CheckRunReport {
   readonly problems: Problem[];
 }
 
-function readText(path: string): string | null {
-  return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
-}
-
 /** `check-worker.js` beside this module (only in the built `dist/`, where workers can run). */
 const spawnCheckWorker = (settings: CheckJobSettings) => (): JobWorker<CheckJob, Result<CheckedFileData>[]> =>
   new Worker(new URL("./check-worker.js", import.meta.url), { workerData: settings });
@@ -169,14 +164,15 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
       last = { job: { model: f.model, files: [] }, found: [] };
       jobs.push(last);
     }
-    (last.job.files as CheckJob["files"][number][]).push({ path: f.path, version: f.version, category: f.category });
+    (last.job.files as CheckJob["files"][number][]).push({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative });
     last.found.push(f);
   }
   const settings: CheckJobSettings = {
     dataDir,
     longContextModule,
     decoder: req.decoder ?? "fc",
-    renderScore: req.outDir !== undefined || req.scoresDir !== undefined,
+    outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
+    scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
   };
   const cache = new CheckJobCache();
   const outcomes = await runJobs(
@@ -202,47 +198,20 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
         }
         return;
       }
-      files.push(finishFile(req, f, checked.value, problems));
+      const c = checked.value;
+      problems.push(...c.problems);
+      files.push({
+        file: f.path,
+        model: f.model,
+        category: f.category,
+        entries: c.total,
+        correct: c.correct,
+        accuracy: c.total === 0 ? 0 : c.correct / c.total,
+        written: c.written,
+        agreement: c.agreement,
+        storedScoreFile: c.storedScoreFile,
+      });
     });
   });
   return ok({ files, problems });
-}
-
-/** Write the score file and compare with the stored one, for one checked file. */
-function finishFile(req: CheckRunRequest, f: FoundResultFile, checked: CheckedFileData, problems: Problem[]): CheckedFile {
-  const scoreRelWithModel = f.scoreRelative;
-  let written: string | null = null;
-  if (req.outDir !== undefined && checked.scoreText !== null) {
-    const target = join(resolve(req.cwd, req.outDir), scoreRelWithModel);
-    mkdirSync(dirname(target), { recursive: true });
-    const w = writeFileAtomic(target, checked.scoreText);
-    if (!w.ok) problems.push(...w.problems);
-    else written = target;
-  }
-  let agreement: Agreement | null = null;
-  let storedPath: string | null = null;
-  if (req.scoresDir !== undefined) {
-    const candidate = join(resolve(req.cwd, req.scoresDir), scoreRelWithModel);
-    const storedText = readText(candidate);
-    if (storedText === null) problems.push(problem("score-missing", "no stored score file for this result file", { file: candidate, severity: "warning" }));
-    else {
-      const stored = parseScoreFile(storedText, candidate);
-      if (!stored.ok) problems.push(...stored.problems);
-      else {
-        agreement = compareVerdicts(checked.verdicts, stored.value);
-        storedPath = candidate;
-      }
-    }
-  }
-  return {
-    file: f.path,
-    model: f.model,
-    category: f.category,
-    entries: checked.total,
-    correct: checked.correct,
-    accuracy: checked.total === 0 ? 0 : checked.correct / checked.total,
-    written,
-    agreement,
-    storedScoreFile: storedPath,
-  };
 }

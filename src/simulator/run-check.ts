@@ -184,17 +184,8 @@ function stepsAreStringArgs(result: unknown): boolean {
   return true;
 }
 
-/** One checked result line. */
-export interface CheckedLine {
-  readonly id: string;
-  readonly verdict: EntryVerdict;
-  /** 1-based line in the result file. */
-  readonly line: number;
-}
-
 /** The outcome of checking one result file. */
 export interface FileCheck {
-  readonly checked: CheckedLine[];
   readonly correct: number;
   readonly total: number;
   /** The score file BFCL would write (only when asked for). */
@@ -271,7 +262,6 @@ export function checkResultFile(
   // lines left per id: an entry's instances are released after its last line (a repeated id reuses them, as in BFCL)
   const linesLeft = new Map<string, number>();
   for (const row of rows) linesLeft.set(row.id, (linesLeft.get(row.id) ?? 0) + 1);
-  const checked: CheckedLine[] = [];
   const verdicts: OurVerdict[] = [];
   const failedLines: string[] = [];
   let correct = 0;
@@ -288,7 +278,6 @@ export function checkResultFile(
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
-    checked.push({ id: row.id, verdict, line: row.line });
     const left = (linesLeft.get(row.id) as number) - 1;
     linesLeft.set(row.id, left);
     if (left === 0) opts.process.releaseEntry(row.id);
@@ -329,7 +318,6 @@ export function checkResultFile(
     verdicts.push({ id: row.id, valid: false, errorType: verdict.errorType, errorMessage: verdict.errorMessage, errorJson });
   }
   return ok({
-    checked,
     correct,
     total: rows.length,
     scoreText: opts.renderScore ? renderScoreFile(correct, rows.length, failedLines) : null,
