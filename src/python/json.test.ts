@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { jsonDumps, jsonLoads, jsonLoadsOrThrow } from "./json.js";
+import { jsonDumps, jsonLoads, jsonLoadsFast, jsonLoadsOrThrow } from "./json.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";
 import { pyRepr } from "./repr.js";
 import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
-import { rolloutRunDir, rolloutRuns } from "../testing/shared.js";
+import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;
 
@@ -88,5 +88,55 @@ describe("real data: BFCL's stored execution results round-trip through jsonLoad
     }
     expect(parsed).toBeGreaterThan(1000);
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe("jsonLoadsFast equals json.loads (jsonLoadsOrThrow) exactly", () => {
+  const same = (text: string) => {
+    let want: string;
+    try {
+      want = pyRepr(jsonLoadsOrThrow(text));
+    } catch (e) {
+      want = `raises ${(e as { pyMessage: string }).pyMessage}`;
+    }
+    let got: string;
+    try {
+      got = pyRepr(jsonLoadsFast(text));
+    } catch (e) {
+      got = `raises ${(e as { pyMessage: string }).pyMessage}`;
+    }
+    expect(got, text).toBe(want);
+  };
+  test("on hand-made cases where the native parser alone would differ", () => {
+    for (const text of [
+      '{"balance": 10000.0, "n": 3, "x": -0, "f": 1.5, "e": 1e5, "E": 2E-3, "big": 123456789012345678901234567890}',
+      '{"a": "x", "b": 1.0, "a": 2}', // repeated key: last value, first position
+      '{"1": "one", "b": 2, "0": 3}', // index-like keys JavaScript would move
+      '{"__proto__": {"x": 1}, "s": "a \\" 1.0 \\\\ \\u00e9 \\ud83d"}',
+      '[1, 2.0, [3, {"k": [4.5, 6]}], "7.0", "8"]',
+      '{"nan": NaN, "inf": -Infinity}',
+      '{"huge": 1e400, "tiny": 5e-324}',
+      '{"a": 1,}', // malformed: Python's message
+      "",
+      '  {"ws" :\t[ 1 ,2 ] }  ',
+    ])
+      same(text);
+  });
+  test("on every line of the BFCL v4 data (questions, references, function docs)", () => {
+    const dir = bfclDataDir();
+    const files = [
+      ...readdirSync(dir).filter((f) => f.endsWith(".json")),
+      ...readdirSync(join(dir, "possible_answer")).map((f) => join("possible_answer", f)),
+      ...readdirSync(join(dir, "multi_turn_func_doc")).map((f) => join("multi_turn_func_doc", f)),
+    ];
+    let lines = 0;
+    for (const f of files) {
+      for (const l of readFileSync(join(dir, f), "utf8").split("\n")) {
+        if (l.trim() === "") continue;
+        same(l);
+        lines++;
+      }
+    }
+    expect(lines).toBeGreaterThan(1600);
   });
 });

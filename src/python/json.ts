@@ -315,6 +315,80 @@ export function jsonLoadsOrThrow(doc: string): PyValue {
   return value;
 }
 
+/** Strings (group 1: followed by `:`, i.e. a key) and number tokens of a JSON text, in order. */
+const JSON_TOKENS = /"[^"\\]*(?:\\[^][^"\\]*)*"(\s*:)?|-?\d+(\.\d+)?([eE][-+]?\d+)?/g;
+
+/** Thrown inside the fast reader when it cannot prove its result equals `json.loads`. */
+class NotProven {}
+
+/**
+ * `jsonLoadsOrThrow(doc)`, computed with the native `JSON.parse` where that provably
+ * gives the same value: one native regex pass lists the number tokens (int or float, as
+ * written) and counts the keys; the parsed tree is then walked in source order, each
+ * number taking its token's type (so `10000.0` stays a float and big ints stay exact).
+ * Keys are checked the same way: the walk must meet the key tokens in source order, which
+ * fails when JavaScript moved an index-like key (`"0"`) to the front or merged a repeated
+ * key. It declines — and the Python-faithful reader runs — on anything it cannot prove:
+ * invalid JSON (Python's error message is wanted), NaN/Infinity, reordered or repeated
+ * keys, or numbers that do not line up.
+ */
+export function jsonLoadsFast(doc: string): PyValue {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(doc);
+  } catch {
+    return jsonLoadsOrThrow(doc);
+  }
+  const numbers: (string | null)[] = []; // int token text, or null for a float
+  const keys: string[] = []; // key tokens as written, quotes included
+  try {
+    JSON_TOKENS.lastIndex = 0;
+    for (let m = JSON_TOKENS.exec(doc); m !== null; m = JSON_TOKENS.exec(doc)) {
+      if (m[0].charCodeAt(0) === 0x22) {
+        if (m[1] !== undefined) keys.push(m[0].slice(0, m[0].length - m[1].length));
+      } else numbers.push(m[2] === undefined && m[3] === undefined ? m[0] : null);
+    }
+  } catch {
+    return jsonLoadsOrThrow(doc); // the regex engine's own limits (a huge string)
+  }
+  let nextNumber = 0;
+  let nextKey = 0;
+  const convert = (v: unknown, depth: number): PyValue => {
+    if (depth > 1000) throw new NotProven();
+    if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+    if (typeof v === "number") {
+      if (nextNumber >= numbers.length) throw new NotProven();
+      const token = numbers[nextNumber++];
+      if (token === null) return v;
+      if (token.length > 4300) throw new NotProven();
+      return BigInt(token);
+    }
+    if (Array.isArray(v)) {
+      const out: PyValue[] = new Array(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = convert(v[i], depth + 1);
+      return out;
+    }
+    const d = new PyDict();
+    for (const k of Object.keys(v as object)) {
+      // the walk meets the keys in source order only if JavaScript kept that order (no
+      // index-like key moved to the front) and no repeated key was merged
+      const token = keys[nextKey++];
+      if (token === undefined) throw new NotProven();
+      if (token.slice(1, -1) !== k && JSON.parse(token) !== k) throw new NotProven();
+      d.set(k, convert((v as Record<string, unknown>)[k], depth + 1));
+    }
+    return d;
+  };
+  try {
+    const value = convert(parsed, 0);
+    if (nextNumber !== numbers.length || nextKey !== keys.length) throw new NotProven();
+    return value;
+  } catch (e) {
+    if (!(e instanceof NotProven)) throw e;
+    return jsonLoadsOrThrow(doc);
+  }
+}
+
 /** `json.loads` as a Result: the value, or a `json-malformed` problem carrying Python's message. */
 export function jsonLoads(doc: string): Result<PyValue> {
   try {

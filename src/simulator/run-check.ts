@@ -6,7 +6,7 @@
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonLoadsOrThrow } from "../python/json.js";
+import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
@@ -25,7 +25,7 @@ export function parsePyJsonLines(text: string, file: string): Result<{ value: Py
   text.split("\n").forEach((l, i) => {
     if (l.trim() === "") return;
     try {
-      out.push({ value: jsonLoadsOrThrow(l), line: i + 1 });
+      out.push({ value: jsonLoadsFast(l), line: i + 1 });
     } catch (e) {
       if (!(e instanceof PyException)) throw e;
       problems.push(problem("json-malformed", e.pyMessage, { file, line: i + 1 }));
