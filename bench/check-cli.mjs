@@ -8,7 +8,7 @@
 // plus `check --help` (start-up alone). The difference between two sizes is what more
 // entries cost with every fixed cost (start-up, data loading, JIT warm-up) removed.
 // Wall, CPU (user+sys, all threads) and peak RSS from /usr/bin/time; best and median.
-// Usage: npm run build && node bench/check-cli.mjs [repeats=5] [threads=1]
+// Usage: npm run build && node bench/check-cli.mjs [repeats=5] [threads]   (env TWINSCORE_CLI: another build's dist/cli/main.js)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
@@ -19,9 +19,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const shared = process.env.TWINSCORE_SHARED ?? resolve(here, "..", "..", "shared");
 const data = join(shared, "bfcl-v4");
 const tree = join(shared, "rollouts", "gpt-oss");
-const cli = resolve(here, "..", "dist", "cli", "main.js");
+const cli = process.env.TWINSCORE_CLI ?? resolve(here, "..", "dist", "cli", "main.js");
 const repeats = Number(process.argv[2] ?? 5);
-const threads = String(process.argv[3] ?? 1);
+const threads = process.argv[3]; // passed as --threads only when given
 const work = mkdtempSync(join(tmpdir(), "twinscore-check-cli-"));
 
 const sizes = [
@@ -42,7 +42,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
 try {
   for (const s of sizes) {
-    const args = s.args ?? ["check", "--results", s.results, "--bfcl-data", data, "--out", join(work, "out"), "--threads", threads];
+    const args = s.args ?? ["check", "--results", s.results, "--bfcl-data", data, "--out", join(work, "out"), ...(threads ? ["--threads", threads] : [])];
     const runs = [];
     for (let i = 0; i < repeats; i++) {
       rmSync(join(work, "out"), { recursive: true, force: true });

@@ -130,10 +130,10 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
 function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck): CheckedFileData {
   const problems: Problem[] = [];
   let written: string | null = null;
-  if (settings.outDir !== null && checked.scoreText !== null) {
+  if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = join(settings.outDir, scoreRelative);
     mkdirSync(dirname(target), { recursive: true });
-    const w = writeFileAtomic(target, checked.scoreText);
+    const w = writeFileAtomic(target, checked.scoreFile);
     if (!w.ok) problems.push(...w.problems);
     else written = target;
   }

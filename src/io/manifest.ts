@@ -42,8 +42,8 @@ export function loadManifest(path = committedManifestPath()): Result<Manifest> {
   return parseManifest(readFileSync(path, "utf8"), path);
 }
 
-/** Write text to `path` through a temporary file in the same folder and a rename. */
-export function writeFileAtomic(path: string, text: string): Result<void> {
+/** Write text (or bytes) to `path` through a temporary file in the same folder and a rename. */
+export function writeFileAtomic(path: string, text: string | Uint8Array): Result<void> {
   const dir = dirname(path);
   if (!existsSync(dir)) return err(problem("file-missing", "output folder does not exist", { file: dir }));
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);

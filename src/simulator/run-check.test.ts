@@ -8,6 +8,7 @@ import { checkModelFiles, checkResultFile, prepareCategory, type CategoryInputs 
 import { newEvaluatorProcess } from "./runtime.js";
 
 const model = "openai_gpt-oss-120b";
+const text = (bytes: Uint8Array | null): string => new TextDecoder().decode(bytes ?? new Uint8Array());
 const resultPath = join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn", "BFCL_v4_multi_turn_base_result.json");
 
 function baseInputs(): CategoryInputs {
@@ -58,7 +59,7 @@ describe("checkModelFiles: a fast process, and an exact rerun only when a call n
     const exact = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(undefined, true), renderScore: true });
     if (!fast.ok || !exact.ok) throw new Error("check failed");
     expect(fast.value.total).toBe(200);
-    expect(fast.value.scoreText).toBe(exact.value.scoreText);
+    expect(text(fast.value.scoreFile)).toBe(text(exact.value.scoreFile));
   });
 
   it("reruns exactly when multi_turn_base_1 calls multi_turn_base_0's instance, and then matches BFCL's globals", () => {
@@ -70,10 +71,10 @@ describe("checkModelFiles: a fast process, and an exact rerun only when a call n
     expect(asked).toEqual([false, true]);
     const exact = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(undefined, true), renderScore: true });
     if (!results[0].ok || !exact.ok) throw new Error("check failed");
-    expect(results[0].value.scoreText).toBe(exact.value.scoreText);
+    expect(text(results[0].value.scoreFile)).toBe(text(exact.value.scoreFile));
     // entry 0's instance was found, as in BFCL's globals (BFCL's rewriting then prefixes `pwd(` with
     // entry 1's instance name, so Python looks that name up as an attribute of entry 0's instance)
-    const line = (results[0].value.scoreText as string).split("\n").find((l) => l.includes('"id": "multi_turn_base_1"'));
+    const line = text(results[0].value.scoreFile).split("\n").find((l) => l.includes('"id": "multi_turn_base_1"'));
     const error = JSON.parse(line as string).error;
     const firstResult = error.details["model_response (including all previous turns)"][0];
     expect(firstResult).toBe(

@@ -13,7 +13,7 @@ import { scanLineHead } from "../bfcl/results.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
-import { dumpScoreValue, failedEntryLine, redumpTopLevel, RenderedJson, renderScoreFile, type OurVerdict } from "./scorefile.js";
+import { dumpScoreValue, failedEntryChunks, redumpTopLevel, RenderedJson, scoreFileBytes, VerbatimJson, verbatimTopLevelRanges, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
 const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
@@ -188,8 +188,8 @@ function stepsAreStringArgs(result: unknown): boolean {
 export interface FileCheck {
   readonly correct: number;
   readonly total: number;
-  /** The score file BFCL would write (only when asked for). */
-  readonly scoreText: string | null;
+  /** The score file BFCL would write, as UTF-8 bytes (only when asked for). */
+  readonly scoreFile: Uint8Array | null;
   /** Comparable verdicts (with serialised error objects when the score text was rendered). */
   readonly verdicts: OurVerdict[];
 }
@@ -263,7 +263,7 @@ export function checkResultFile(
   const linesLeft = new Map<string, number>();
   for (const row of rows) linesLeft.set(row.id, (linesLeft.get(row.id) ?? 0) + 1);
   const verdicts: OurVerdict[] = [];
-  const failedLines: string[] = [];
+  const failedLines: (string | Uint8Array)[][] = [];
   let correct = 0;
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
@@ -288,10 +288,17 @@ export function checkResultFile(
     }
     let errorJson: string | undefined;
     if (opts.renderScore) {
-      // the verbatim parts are re-dumped from the text (same bytes as json.loads + json.dumps); json.loads when that cannot be proven
-      const fast = redumpTopLevel(utf8.decode(bytes.subarray(row.start, row.end)));
-      const line = fast === null ? exactLine() : null;
-      const verbatim = (key: string): PyValue | RenderedJson => {
+      // the verbatim parts (result, inference_log): copied byte for byte when already in
+      // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
+      // else json.loads when even that cannot be proven
+      const ranges = verbatimTopLevelRanges(bytes, row.start, row.end);
+      const fast = ranges === null ? redumpTopLevel(utf8.decode(bytes.subarray(row.start, row.end))) : null;
+      const line = ranges === null && fast === null ? exactLine() : null;
+      const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
+        if (ranges) {
+          const r = ranges.get(key);
+          return r ? new VerbatimJson(bytes.subarray(r[0], r[1])) : "";
+        }
         if (fast) return fast.has(key) ? new RenderedJson(fast.get(key) as string) : "";
         return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
       };
@@ -302,7 +309,7 @@ export function checkResultFile(
       }
       errorJson = dumpScoreValue(verdict.error);
       failedLines.push(
-        failedEntryLine({
+        failedEntryChunks({
           id: row.id,
           modelName: opts.modelName,
           testCategory: opts.testCategory,
@@ -320,7 +327,7 @@ export function checkResultFile(
   return ok({
     correct,
     total: rows.length,
-    scoreText: opts.renderScore ? renderScoreFile(correct, rows.length, failedLines) : null,
+    scoreFile: opts.renderScore ? scoreFileBytes(correct, rows.length, failedLines) : null,
     verdicts,
   });
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine } from "./scorefile.js";
+import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine, verbatimTopLevelRanges } from "./scorefile.js";
 
 const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
 
@@ -48,6 +48,50 @@ describe("redumpTopLevel equals json.loads + json.dumps", () => {
     const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
     for (const l of lines) expect(redumpTopLevel(l)).toEqual(faithful(l));
     expect(lines).toHaveLength(200);
+  });
+});
+
+describe("verbatimTopLevelRanges: byte ranges only where re-dumping changes nothing", () => {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  /** The ranges as texts, or null. */
+  const ranges = (text: string): Map<string, string> | null => {
+    const b = enc.encode(text);
+    const r = verbatimTopLevelRanges(b, 0, b.length);
+    return r === null ? null : new Map([...r].map(([k, [s, e]]) => [k, dec.decode(b.subarray(s, e))]));
+  };
+  it("gives ranges for a line in json.dumps form, equal to the re-dumped values", () => {
+    for (const text of [
+      '{"a": [1.0, 1e-07, 1e+16, -0.0, 0, 12], "b": {"k": 1, "j": {"k": 2}}, "c": "tab\\t \\" q ünï 😀"}',
+      '{ "result" : [[{"ls": "{\\"a\\": false}"}], []] , "inference_log" : "" }',
+      '{"x": true, "y": null, "z": NaN, "w": -Infinity, "v": {}, "u": []}',
+    ]) {
+      const r = ranges(text);
+      expect(r, text).not.toBeNull();
+      expect(r, text).toEqual(redumpTopLevel(text));
+    }
+  });
+  it("declines any value re-dumping would change", () => {
+    for (const text of ['{"a": [0.10]}', '{"a": [1e400]}', '{"a": -0}', '{"a": "x\\/y"}', '{"a": "\\u00e9"}', '{"a": [1,2]}', '{"a": {"k":1}}', '{"a": [1 ]}', '{"a": {"k": 1, "k": 2}}', '[1]', '{"a": tru}', '{"a": 1} x'])
+      expect(ranges(text), text).toBeNull();
+  });
+  it("covers the real result files: ranges equal the re-dumped values on every line that has them (2025-11-12-main, gpt-oss-120b, all three files)", () => {
+    let withRanges = 0;
+    let lines = 0;
+    for (const c of ["base", "miss_func", "miss_param"]) {
+      const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
+      for (const l of readFileSync(file, "utf8").split("\n")) {
+        if (l === "") continue;
+        lines++;
+        const r = ranges(l);
+        if (r === null) continue;
+        withRanges++;
+        expect(r).toEqual(redumpTopLevel(l));
+      }
+    }
+    expect(lines).toBe(600);
+    // only the few lines with \u escapes (non-ASCII written by Python's ensure_ascii) need re-dumping
+    expect(withRanges).toBeGreaterThan(580);
   });
 });
 

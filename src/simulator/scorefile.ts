@@ -80,17 +80,20 @@ export interface FailedEntryInput {
   readonly error?: RenderedJson;
   /** The evaluation-time question entry without `function`. */
   readonly prompt: PyValue | RenderedJson;
-  /** The result line's `result` value (or its text already re-dumped). */
-  readonly result: PyValue | RenderedJson;
+  /** The result line's `result` value (or its text already re-dumped, or its bytes already in dumped form). */
+  readonly result: PyValue | RenderedJson | VerbatimJson;
   readonly groundTruth: readonly (readonly string[])[];
   /** The result line's `inference_log` (or its re-dumped text), or `""` when absent. */
-  readonly inferenceLog: PyValue | RenderedJson;
+  readonly inferenceLog: PyValue | RenderedJson | VerbatimJson;
 }
 
-/** One failed-entry line, in BFCL's field order (no trailing newline). */
-export function failedEntryLine(e: FailedEntryInput): string {
+/**
+ * One failed-entry line, in BFCL's field order (no trailing newline), as text pieces and
+ * byte ranges of the result file copied as they are (`VerbatimJson`).
+ */
+export function failedEntryChunks(e: FailedEntryInput): (string | Uint8Array)[] {
   const gt = e.groundTruth.map((t) => [...t]);
-  const fields: [string, PyValue | RenderedJson][] = [
+  const fields: [string, PyValue | RenderedJson | VerbatimJson][] = [
     ["id", e.id],
     ["model_name", e.modelName],
     ["test_category", e.testCategory],
@@ -101,7 +104,24 @@ export function failedEntryLine(e: FailedEntryInput): string {
   if (e.verdict.runnerLevel) fields.push(["model_result", e.result]);
   else fields.push(["model_result_raw", e.result], ["model_result_decoded", e.verdict.decoded ?? []]);
   fields.push(["possible_answer", gt], ["inference_log", e.inferenceLog]);
-  return `{${fields.map(([k, v]) => `${jsonQuoteUnicode(k)}: ${v instanceof RenderedJson ? v.text : dumpScoreValue(v)}`).join(", ")}}`;
+  const chunks: (string | Uint8Array)[] = [];
+  let text = "{";
+  fields.forEach(([k, v], i) => {
+    text += `${i === 0 ? "" : ", "}${jsonQuoteUnicode(k)}: `;
+    if (v instanceof VerbatimJson) {
+      chunks.push(text, v.bytes);
+      text = "";
+    } else text += v instanceof RenderedJson ? v.text : dumpScoreValue(v);
+  });
+  chunks.push(`${text}}`);
+  return chunks;
+}
+
+/** One failed-entry line as text. */
+export function failedEntryLine(e: FailedEntryInput): string {
+  return failedEntryChunks(e)
+    .map((c) => (typeof c === "string" ? c : UTF8.decode(c)))
+    .join("");
 }
 
 /** The header line: accuracy as Python's float division, counts as ints. */
@@ -121,6 +141,36 @@ export function renderScoreFile(correct: number, total: number, failedLines: rea
   const header = scoreHeaderLine(correct, total);
   return failedLines.length === 0 ? `${header}\n` : `${header}\n${failedLines.join("\n")}\n`;
 }
+
+const UTF8 = new TextDecoder("utf-8");
+const UTF8_OUT = new TextEncoder();
+
+/**
+ * The same file as UTF-8 bytes from line chunks: text pieces are encoded, verbatim byte
+ * ranges copied — the long parts of a line (the model's result and inference log) are
+ * never decoded, re-encoded or joined as strings.
+ */
+export function scoreFileBytes(correct: number, total: number, failedLines: readonly (readonly (string | Uint8Array)[])[]): Uint8Array {
+  const parts: Uint8Array[] = [UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}\n`)];
+  let size = parts[0].length;
+  for (const line of failedLines) {
+    for (const c of line) {
+      const b = typeof c === "string" ? UTF8_OUT.encode(c) : c;
+      parts.push(b);
+      size += b.length;
+    }
+    parts.push(NEWLINE);
+    size += 1;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const b of parts) {
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
+}
+const NEWLINE = new Uint8Array([0x0a]);
 
 /** One stored failed entry, reduced to what agreement compares. */
 export interface StoredFailure {
@@ -432,4 +482,124 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
 /** A value already rendered as score-file JSON text (spliced in verbatim by `failedEntryLine`). */
 export class RenderedJson {
   constructor(readonly text: string) {}
+}
+
+/** A value's UTF-8 bytes from the result file, already in the form the score file needs. */
+export class VerbatimJson {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/**
+ * The byte ranges of a result line's top-level values when every one of them is already
+ * in `json.dumps(..., ensure_ascii=False)` form (what `redumpTopLevel` would return
+ * unchanged): BFCL writes result files with `json.dumps`, so this is the usual case and
+ * the values can be copied byte for byte. The same rules as `redumpTopLevel`'s check, on
+ * UTF-8 bytes (multi-byte characters are all >= 0x80, so they never look like syntax).
+ * Null when the line is not such an object, or any value would change.
+ */
+export function verbatimTopLevelRanges(bytes: Uint8Array, start: number, end: number): Map<string, [number, number]> | null {
+  let i = start;
+  const ws = () => {
+    while (i < end) {
+      const c = bytes[i];
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+      else break;
+    }
+  };
+  const stringEnd = (j: number): number => {
+    for (j++; j < end; ) {
+      const d = bytes[j];
+      if (d === 0x22) return j + 1;
+      if (d === 0x5c) {
+        const e = bytes[j + 1];
+        if (e === 0x75 || e === 0x2f) return -1;
+        j += 2;
+      } else if (d < 0x20) return -1;
+      else j++;
+    }
+    return -1;
+  };
+  const ascii = (a: number, b: number): string => {
+    let t = "";
+    for (let k = a; k < b; k++) t += String.fromCharCode(bytes[k]);
+    return t;
+  };
+  const valueEnd = (j: number, depth: number): number => {
+    if (depth > 500) return -1;
+    const c = bytes[j];
+    if (c === 0x22) return stringEnd(j);
+    if (c === 0x7b || c === 0x5b) {
+      const close = c === 0x7b ? 0x7d : 0x5d;
+      if (bytes[j + 1] === close) return j + 2;
+      j++;
+      let keys: Set<string> | null = null;
+      for (;;) {
+        if (c === 0x7b) {
+          if (bytes[j] !== 0x22) return -1;
+          const keyEnd = stringEnd(j);
+          if (keyEnd < 0) return -1;
+          const key = UTF8.decode(bytes.subarray(j, keyEnd));
+          keys ??= new Set();
+          if (keys.has(key)) return -1;
+          keys.add(key);
+          if (bytes[keyEnd] !== 0x3a || bytes[keyEnd + 1] !== 0x20) return -1;
+          j = keyEnd + 2;
+        }
+        j = valueEnd(j, depth + 1);
+        if (j < 0) return -1;
+        const d = bytes[j];
+        if (d === close) return j + 1;
+        if (d !== 0x2c || bytes[j + 1] !== 0x20) return -1;
+        j += 2;
+      }
+    }
+    // literals and numbers: ASCII up to the next separator
+    let k = j;
+    while (k < end) {
+      const d = bytes[k];
+      if (d === 0x2c || d === 0x5d || d === 0x7d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
+      k++;
+    }
+    const token = ascii(j, k);
+    if (token === "true" || token === "false" || token === "null" || token === "NaN" || token === "Infinity" || token === "-Infinity") return k;
+    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.exec(token);
+    if (!m) return -1;
+    if (m[1] === undefined && m[2] === undefined) return token === "-0" || token.length > 4300 ? -1 : k;
+    return jsonFloat(Number(token)) === token ? k : -1;
+  };
+  ws();
+  if (bytes[i] !== 0x7b) return null;
+  i++;
+  const out = new Map<string, [number, number]>();
+  ws();
+  if (bytes[i] === 0x7d) return out;
+  for (;;) {
+    ws();
+    if (bytes[i] !== 0x22) return null;
+    const keyEnd = stringEnd(i);
+    if (keyEnd < 0) return null;
+    let key: string;
+    try {
+      key = JSON.parse(UTF8.decode(bytes.subarray(i, keyEnd))) as string;
+    } catch {
+      return null;
+    }
+    if (out.has(key)) return null;
+    i = keyEnd;
+    ws();
+    if (bytes[i] !== 0x3a) return null;
+    i++;
+    ws();
+    const valueStart = i;
+    const e = valueEnd(i, 0);
+    if (e < 0) return null;
+    out.set(key, [valueStart, e]);
+    i = e;
+    ws();
+    const d = bytes[i++];
+    if (d === 0x7d) break;
+    if (d !== 0x2c) return null;
+  }
+  ws();
+  return i === end ? out : null;
 }
