@@ -291,13 +291,14 @@ export function checkResultFile(
       // the verbatim parts (result, inference_log): copied byte for byte when already in
       // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
       // else json.loads when even that cannot be proven
-      const ranges = verbatimTopLevelRanges(bytes, row.start, row.end);
-      const fast = ranges === null ? redumpTopLevel(utf8.decode(bytes.subarray(row.start, row.end))) : null;
+      const lineText = utf8.decode(bytes.subarray(row.start, row.end));
+      const ranges = verbatimTopLevelRanges(lineText, row.end - row.start);
+      const fast = ranges === null ? redumpTopLevel(lineText) : null;
       const line = ranges === null && fast === null ? exactLine() : null;
       const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
         if (ranges) {
           const r = ranges.get(key);
-          return r ? new VerbatimJson(bytes.subarray(r[0], r[1])) : "";
+          return r ? new VerbatimJson(bytes.subarray(row.start + r[0], row.start + r[1])) : "";
         }
         if (fast) return fast.has(key) ? new RenderedJson(fast.get(key) as string) : "";
         return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";

@@ -286,9 +286,68 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScore
   };
 }
 
-
 /** What ends a plain run inside a JSON string: a quote, a backslash or a raw control character. */
 const STRING_SPECIAL = /["\\\x00-\x1f]/g;
+
+const CANONICAL_NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+
+/**
+ * The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at j
+ * (BFCL wrote the result files with json.dumps, so this is the usual case), or -1. Such a
+ * value is copied as is: no escapes that re-dumping changes (\u, \/), separators exactly
+ * ", " and ": ", numbers as Python prints them, no repeated key (escapes left are one per
+ * character, so equal keys have equal text).
+ */
+function canonicalValueEnd(text: string, j: number, depth = 0): number {
+  if (depth > 500) return -1;
+  const c = text.charCodeAt(j);
+  if (c === 0x22) {
+    for (j++; ; ) {
+      // jump to the next quote, backslash or control character
+      STRING_SPECIAL.lastIndex = j;
+      if (STRING_SPECIAL.exec(text) === null) return -1;
+      j = STRING_SPECIAL.lastIndex - 1;
+      const d = text.charCodeAt(j);
+      if (d === 0x22) return j + 1;
+      if (d !== 0x5c) return -1;
+      const e = text.charCodeAt(j + 1);
+      if (e === 0x75 || e === 0x2f) return -1;
+      j += 2;
+    }
+  }
+  if (c === 0x7b || c === 0x5b) {
+    const close = c === 0x7b ? 0x7d : 0x5d;
+    if (text.charCodeAt(j + 1) === close) return j + 2;
+    j++;
+    let keys: Set<string> | null = null;
+    for (;;) {
+      if (c === 0x7b) {
+        if (text.charCodeAt(j) !== 0x22) return -1;
+        const keyEnd = canonicalValueEnd(text, j, depth + 1);
+        if (keyEnd < 0) return -1;
+        const key = text.slice(j, keyEnd);
+        keys ??= new Set();
+        if (keys.has(key)) return -1;
+        keys.add(key);
+        if (text.charCodeAt(keyEnd) !== 0x3a || text.charCodeAt(keyEnd + 1) !== 0x20) return -1;
+        j = keyEnd + 2;
+      }
+      j = canonicalValueEnd(text, j, depth + 1);
+      if (j < 0) return -1;
+      const d = text.charCodeAt(j);
+      if (d === close) return j + 1;
+      if (d !== 0x2c || text.charCodeAt(j + 1) !== 0x20) return -1;
+      j += 2;
+    }
+  }
+  for (const lit of ["true", "false", "null", "NaN", "Infinity", "-Infinity"]) if (text.startsWith(lit, j)) return j + lit.length;
+  CANONICAL_NUMBER.lastIndex = j;
+  const m = CANONICAL_NUMBER.exec(text);
+  if (!m || m[0].length === 0) return -1;
+  const token = m[0];
+  if (m[1] === undefined && m[2] === undefined) return token === "-0" || token.length > 4300 ? -1 : j + token.length;
+  return jsonFloat(Number(token)) === token ? j + token.length : -1;
+}
 
 /** Thrown inside the transcoder when the text needs the faithful path (duplicate keys, bad JSON). */
 class NotCanonical {}
@@ -392,60 +451,6 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
     if (m[1] === undefined && m[2] === undefined) return m[0] === "-0" ? "0" : m[0];
     return jsonFloat(Number(m[0]));
   };
-  // The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at j
-  // (BFCL wrote the result files with json.dumps, so this is the usual case), or -1. Such a
-  // value is copied as is: no escapes that re-dumping changes (\u, \/), separators exactly
-  // ", " and ": ", numbers as Python prints them, no repeated key (escapes left are one per
-  // character, so equal keys have equal text).
-  const canonicalEnd = (j: number): number => {
-    const c = text.charCodeAt(j);
-    if (c === 0x22) {
-      for (j++; ; ) {
-        // jump to the next quote, backslash or control character
-        STRING_SPECIAL.lastIndex = j;
-        if (STRING_SPECIAL.exec(text) === null) return -1;
-        j = STRING_SPECIAL.lastIndex - 1;
-        const d = text.charCodeAt(j);
-        if (d === 0x22) return j + 1;
-        if (d !== 0x5c) return -1;
-        const e = text.charCodeAt(j + 1);
-        if (e === 0x75 || e === 0x2f) return -1;
-        j += 2;
-      }
-    }
-    if (c === 0x7b || c === 0x5b) {
-      const close = c === 0x7b ? 0x7d : 0x5d;
-      if (text.charCodeAt(j + 1) === close) return j + 2;
-      j++;
-      let keys: Set<string> | null = null;
-      for (;;) {
-        if (c === 0x7b) {
-          if (text.charCodeAt(j) !== 0x22) return -1;
-          const keyEnd = canonicalEnd(j);
-          if (keyEnd < 0) return -1;
-          const key = text.slice(j, keyEnd);
-          keys ??= new Set();
-          if (keys.has(key)) return -1;
-          keys.add(key);
-          if (text.charCodeAt(keyEnd) !== 0x3a || text.charCodeAt(keyEnd + 1) !== 0x20) return -1;
-          j = keyEnd + 2;
-        }
-        j = canonicalEnd(j);
-        if (j < 0) return -1;
-        const d = text.charCodeAt(j);
-        if (d === close) return j + 1;
-        if (d !== 0x2c || text.charCodeAt(j + 1) !== 0x20) return -1;
-        j += 2;
-      }
-    }
-    for (const lit of ["true", "false", "null", "NaN", "Infinity", "-Infinity"]) if (text.startsWith(lit, j)) return j + lit.length;
-    NUM.lastIndex = j;
-    const m = NUM.exec(text);
-    if (!m || m[0].length === 0) return -1;
-    const token = m[0];
-    if (m[1] === undefined && m[2] === undefined) return token === "-0" || token.length > 4300 ? -1 : j + token.length;
-    return jsonFloat(Number(token)) === token ? j + token.length : -1;
-  };
   try {
     ws();
     if (text.charCodeAt(i) !== 0x7b) return null;
@@ -462,7 +467,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       if (text.charCodeAt(i) !== 0x3a) return null;
       i++;
       ws();
-      const end = canonicalEnd(i);
+      const end = canonicalValueEnd(text, i);
       if (end >= 0) {
         out.set(k, text.slice(i, end));
         i = end;
@@ -492,114 +497,52 @@ export class VerbatimJson {
 /**
  * The byte ranges of a result line's top-level values when every one of them is already
  * in `json.dumps(..., ensure_ascii=False)` form (what `redumpTopLevel` would return
- * unchanged): BFCL writes result files with `json.dumps`, so this is the usual case and
- * the values can be copied byte for byte. The same rules as `redumpTopLevel`'s check, on
- * UTF-8 bytes (multi-byte characters are all >= 0x80, so they never look like syntax).
- * Null when the line is not such an object, or any value would change.
+ * unchanged) and the line is ASCII, so character and byte offsets agree: BFCL writes
+ * result files with `json.dumps`, so this is the usual case and the values can be copied
+ * byte for byte. `text` is the line decoded. Null otherwise (the caller re-dumps).
  */
-export function verbatimTopLevelRanges(bytes: Uint8Array, start: number, end: number): Map<string, [number, number]> | null {
-  let i = start;
+export function verbatimTopLevelRanges(text: string, byteLength: number): Map<string, [number, number]> | null {
+  if (text.length !== byteLength) return null; // a multi-byte character: offsets differ
+  let i = 0;
+  const n = text.length;
   const ws = () => {
-    while (i < end) {
-      const c = bytes[i];
+    while (i < n) {
+      const c = text.charCodeAt(i);
       if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
       else break;
     }
   };
-  const stringEnd = (j: number): number => {
-    for (j++; j < end; ) {
-      const d = bytes[j];
-      if (d === 0x22) return j + 1;
-      if (d === 0x5c) {
-        const e = bytes[j + 1];
-        if (e === 0x75 || e === 0x2f) return -1;
-        j += 2;
-      } else if (d < 0x20) return -1;
-      else j++;
-    }
-    return -1;
-  };
-  const ascii = (a: number, b: number): string => {
-    let t = "";
-    for (let k = a; k < b; k++) t += String.fromCharCode(bytes[k]);
-    return t;
-  };
-  const valueEnd = (j: number, depth: number): number => {
-    if (depth > 500) return -1;
-    const c = bytes[j];
-    if (c === 0x22) return stringEnd(j);
-    if (c === 0x7b || c === 0x5b) {
-      const close = c === 0x7b ? 0x7d : 0x5d;
-      if (bytes[j + 1] === close) return j + 2;
-      j++;
-      let keys: Set<string> | null = null;
-      for (;;) {
-        if (c === 0x7b) {
-          if (bytes[j] !== 0x22) return -1;
-          const keyEnd = stringEnd(j);
-          if (keyEnd < 0) return -1;
-          const key = UTF8.decode(bytes.subarray(j, keyEnd));
-          keys ??= new Set();
-          if (keys.has(key)) return -1;
-          keys.add(key);
-          if (bytes[keyEnd] !== 0x3a || bytes[keyEnd + 1] !== 0x20) return -1;
-          j = keyEnd + 2;
-        }
-        j = valueEnd(j, depth + 1);
-        if (j < 0) return -1;
-        const d = bytes[j];
-        if (d === close) return j + 1;
-        if (d !== 0x2c || bytes[j + 1] !== 0x20) return -1;
-        j += 2;
-      }
-    }
-    // literals and numbers: ASCII up to the next separator
-    let k = j;
-    while (k < end) {
-      const d = bytes[k];
-      if (d === 0x2c || d === 0x5d || d === 0x7d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
-      k++;
-    }
-    const token = ascii(j, k);
-    if (token === "true" || token === "false" || token === "null" || token === "NaN" || token === "Infinity" || token === "-Infinity") return k;
-    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.exec(token);
-    if (!m) return -1;
-    if (m[1] === undefined && m[2] === undefined) return token === "-0" || token.length > 4300 ? -1 : k;
-    return jsonFloat(Number(token)) === token ? k : -1;
-  };
   ws();
-  if (bytes[i] !== 0x7b) return null;
+  if (text.charCodeAt(i) !== 0x7b) return null;
   i++;
   const out = new Map<string, [number, number]>();
   ws();
-  if (bytes[i] === 0x7d) return out;
+  if (text.charCodeAt(i) === 0x7d) {
+    i++;
+    ws();
+    return i === n ? out : null;
+  }
   for (;;) {
     ws();
-    if (bytes[i] !== 0x22) return null;
-    const keyEnd = stringEnd(i);
+    if (text.charCodeAt(i) !== 0x22) return null;
+    const keyEnd = canonicalValueEnd(text, i);
     if (keyEnd < 0) return null;
-    let key: string;
-    try {
-      key = JSON.parse(UTF8.decode(bytes.subarray(i, keyEnd))) as string;
-    } catch {
-      return null;
-    }
+    const key = JSON.parse(text.slice(i, keyEnd)) as string;
     if (out.has(key)) return null;
     i = keyEnd;
     ws();
-    if (bytes[i] !== 0x3a) return null;
+    if (text.charCodeAt(i) !== 0x3a) return null;
     i++;
     ws();
-    const valueStart = i;
-    const e = valueEnd(i, 0);
+    const e = canonicalValueEnd(text, i);
     if (e < 0) return null;
-    out.set(key, [valueStart, e]);
+    out.set(key, [i, e]);
     i = e;
     ws();
-    const d = bytes[i++];
+    const d = text.charCodeAt(i++);
     if (d === 0x7d) break;
     if (d !== 0x2c) return null;
   }
   ws();
-  return i === end ? out : null;
+  return i === n ? out : null;
 }
