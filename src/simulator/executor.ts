@@ -495,6 +495,9 @@ export function executeOne(call: string, methodOwner: ReadonlyMap<string, string
   }
 }
 
+/** The binding key of each execution context (contexts are immutable, so it never changes). */
+const bindingKeys = new WeakMap<ExecutionContext, string>();
+
 /**
  * BFCL's `execute_multi_turn_func_call`: create (first time) or reuse the entry's
  * instances under their BFCL names, map public method names to instances, and run each
@@ -502,7 +505,12 @@ export function executeOne(call: string, methodOwner: ReadonlyMap<string, string
  */
 export function executeCalls(process: EvaluatorProcess, calls: readonly string[], ctx: ExecutionContext): ExecutionOutcome {
   const model = ctx.evalRun ? `${ctx.modelName}_eval` : ctx.modelName;
-  const key = `${model}\u0000${ctx.entryId}\u0000${ctx.involvedClasses.join(",")}`;
+  // one key string per context object: the checker calls this per step and turn with the same context
+  let key = bindingKeys.get(ctx);
+  if (key === undefined) {
+    key = `${model}\u0000${ctx.entryId}\u0000${ctx.involvedClasses.join(",")}`;
+    bindingKeys.set(ctx, key);
+  }
   let binding = process.bindings.get(key);
   if (!binding) {
     const instances = new Map<string, ApiInstance>();
@@ -531,7 +539,8 @@ export function executeCalls(process: EvaluatorProcess, calls: readonly string[]
     process.noteCreated(ctx.entryId, "keys", key);
   }
   const owner = binding.methodOwner;
-  const results = calls.map((c) => executeOne(c, owner, process));
+  const results = new Array<string>(calls.length);
+  for (let i = 0; i < calls.length; i++) results[i] = executeOne(calls[i], owner, process);
   return { results, instances: binding.instances };
 }
 
