@@ -72,7 +72,8 @@ describe("verbatimTopLevelRanges: byte ranges only where re-dumping changes noth
     }
   });
   it("declines any value re-dumping would change", () => {
-    for (const text of ['{"a": "ünï 😀 (multi-byte: offsets differ)"}', '{"a": [0.10]}', '{"a": [1e400]}', '{"a": -0}', '{"a": "x\\/y"}', '{"a": "\\u00e9"}', '{"a": [1,2]}', '{"a": {"k":1}}', '{"a": [1 ]}', '{"a": {"k": 1, "k": 2}}', '[1]', '{"a": tru}', '{"a": 1} x'])
+    expect(redumpTopLevel('{"a": "raw \u0001 control"}')).toBeNull();
+    for (const text of ['{"a": "raw \u0001 control"}', '{"a": "ünï 😀 (multi-byte: offsets differ)"}', '{"a": [0.10]}', '{"a": [1e400]}', '{"a": -0}', '{"a": "x\\/y"}', '{"a": "\\u00e9"}', '{"a": [1,2]}', '{"a": {"k":1}}', '{"a": [1 ]}', '{"a": {"k": 1, "k": 2}}', '[1]', '{"a": tru}', '{"a": 1} x'])
       expect(ranges(text), text).toBeNull();
   });
   it("covers the real result files: ranges equal the re-dumped values on every line that has them (2025-11-12-main, gpt-oss-120b, all three files)", () => {

@@ -151,26 +151,27 @@ const UTF8_OUT = new TextEncoder();
  * never decoded, re-encoded or joined as strings.
  */
 export function scoreFileBytes(correct: number, total: number, failedLines: readonly (readonly (string | Uint8Array)[])[]): Uint8Array {
-  const parts: Uint8Array[] = [UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}\n`)];
-  let size = parts[0].length;
+  const header = `${scoreHeaderLine(correct, total)}\n`;
+  // room for the worst case (3 UTF-8 bytes per UTF-16 unit), then encode straight into it
+  let room = header.length * 3;
+  for (const line of failedLines) {
+    for (const c of line) room += typeof c === "string" ? c.length * 3 : c.length;
+    room += 1;
+  }
+  const out = new Uint8Array(room);
+  let at = UTF8_OUT.encodeInto(header, out).written;
   for (const line of failedLines) {
     for (const c of line) {
-      const b = typeof c === "string" ? UTF8_OUT.encode(c) : c;
-      parts.push(b);
-      size += b.length;
+      if (typeof c === "string") at += UTF8_OUT.encodeInto(c, out.subarray(at)).written;
+      else {
+        out.set(c, at);
+        at += c.length;
+      }
     }
-    parts.push(NEWLINE);
-    size += 1;
+    out[at++] = 0x0a;
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const b of parts) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
+  return out.subarray(0, at);
 }
-const NEWLINE = new Uint8Array([0x0a]);
 
 /** One stored failed entry, reduced to what agreement compares. */
 export interface StoredFailure {
@@ -286,49 +287,61 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScore
   };
 }
 
-/** What ends a plain run inside a JSON string: a quote, a backslash or a raw control character. */
-const STRING_SPECIAL = /["\\\x00-\x1f]/g;
+/** A raw control character: never inside json.dumps output (callers of `canonicalValueEnd` check the whole text once). */
+const CONTROL_CHARACTER = /[\x00-\x1f]/;
 
 const CANONICAL_NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+
+/** The last backslash search (text, where it started, what it found): the scan moves left to right, so one search serves many strings. */
+let backslashText = "";
+let backslashFrom = -1;
+let backslashAt = -1;
+
+/** Index of the first backslash at or after k (-1: none), without rescanning a stretch already searched. */
+function nextBackslash(text: string, k: number): number {
+  if (text === backslashText && k >= backslashFrom && (backslashAt < 0 || k <= backslashAt)) return backslashAt;
+  backslashText = text;
+  backslashFrom = k;
+  backslashAt = text.indexOf("\\", k);
+  return backslashAt;
+}
 
 /**
  * The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at j
  * (BFCL wrote the result files with json.dumps, so this is the usual case), or -1. Such a
  * value is copied as is: no escapes that re-dumping changes (\u, \/), separators exactly
  * ", " and ": ", numbers as Python prints them, no repeated key (escapes left are one per
- * character, so equal keys have equal text).
+ * character, so equal keys have equal text). `text` must hold no raw control character.
  */
 function canonicalValueEnd(text: string, j: number, depth = 0): number {
   if (depth > 500) return -1;
   const c = text.charCodeAt(j);
   if (c === 0x22) {
-    for (j++; ; ) {
-      // jump to the next quote, backslash or control character
-      STRING_SPECIAL.lastIndex = j;
-      if (STRING_SPECIAL.exec(text) === null) return -1;
-      j = STRING_SPECIAL.lastIndex - 1;
-      const d = text.charCodeAt(j);
-      if (d === 0x22) return j + 1;
-      if (d !== 0x5c) return -1;
-      const e = text.charCodeAt(j + 1);
+    // jump from quote to quote; only backslashes before the next quote need a look
+    let k = j + 1;
+    for (;;) {
+      const quote = text.indexOf('"', k);
+      if (quote < 0) return -1;
+      const slash = nextBackslash(text, k);
+      if (slash < 0 || slash > quote) return quote + 1;
+      const e = text.charCodeAt(slash + 1);
       if (e === 0x75 || e === 0x2f) return -1;
-      j += 2;
+      k = slash + 2;
     }
   }
   if (c === 0x7b || c === 0x5b) {
     const close = c === 0x7b ? 0x7d : 0x5d;
     if (text.charCodeAt(j + 1) === close) return j + 2;
     j++;
-    let keys: Set<string> | null = null;
+    const keys: string[] = [];
     for (;;) {
       if (c === 0x7b) {
         if (text.charCodeAt(j) !== 0x22) return -1;
         const keyEnd = canonicalValueEnd(text, j, depth + 1);
         if (keyEnd < 0) return -1;
         const key = text.slice(j, keyEnd);
-        keys ??= new Set();
-        if (keys.has(key)) return -1;
-        keys.add(key);
+        if (keys.includes(key)) return -1;
+        keys.push(key);
         if (text.charCodeAt(keyEnd) !== 0x3a || text.charCodeAt(keyEnd + 1) !== 0x20) return -1;
         j = keyEnd + 2;
       }
@@ -340,7 +353,19 @@ function canonicalValueEnd(text: string, j: number, depth = 0): number {
       j += 2;
     }
   }
-  for (const lit of ["true", "false", "null", "NaN", "Infinity", "-Infinity"]) if (text.startsWith(lit, j)) return j + lit.length;
+  switch (c) {
+    case 0x74: // t
+      return text.startsWith("true", j) ? j + 4 : -1;
+    case 0x66: // f
+      return text.startsWith("false", j) ? j + 5 : -1;
+    case 0x6e: // n
+      return text.startsWith("null", j) ? j + 4 : -1;
+    case 0x4e: // N
+      return text.startsWith("NaN", j) ? j + 3 : -1;
+    case 0x49: // I
+      return text.startsWith("Infinity", j) ? j + 8 : -1;
+  }
+  if (text.startsWith("-Infinity", j)) return j + 9;
   CANONICAL_NUMBER.lastIndex = j;
   const m = CANONICAL_NUMBER.exec(text);
   if (!m || m[0].length === 0) return -1;
@@ -363,6 +388,7 @@ class NotCanonical {}
 export function redumpTopLevel(text: string): Map<string, string> | null {
   let i = 0;
   const n = text.length;
+  const copyable = !CONTROL_CHARACTER.test(text); // a raw control character: re-dump (and fail) value by value
   const ws = () => {
     while (i < n) {
       const c = text.charCodeAt(i);
@@ -467,7 +493,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       if (text.charCodeAt(i) !== 0x3a) return null;
       i++;
       ws();
-      const end = canonicalValueEnd(text, i);
+      const end = copyable ? canonicalValueEnd(text, i) : -1;
       if (end >= 0) {
         out.set(k, text.slice(i, end));
         i = end;
@@ -503,6 +529,7 @@ export class VerbatimJson {
  */
 export function verbatimTopLevelRanges(text: string, byteLength: number): Map<string, [number, number]> | null {
   if (text.length !== byteLength) return null; // a multi-byte character: offsets differ
+  if (CONTROL_CHARACTER.test(text)) return null;
   let i = 0;
   const n = text.length;
   const ws = () => {
