@@ -3,7 +3,7 @@
  * wires the real process to this function, so CLI tests call it directly.
  */
 import { Command, CommanderError } from "commander";
-import { commands } from "./commands/index.js";
+import { commandLoaders } from "./commands/index.js";
 import { ExitCode, type CliIo } from "./io.js";
 
 const VERSION = "0.1.0";
@@ -25,7 +25,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .exitOverride()
     .allowExcessArguments(false)
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, getOutHelpWidth: () => 100, getErrHelpWidth: () => 100 });
-  for (const register of commands) register(program, io, state);
+  // `twinscore <command> …` needs only that command; anything else (help, a typo) gets them all
+  const own = commandLoaders.find((c) => c.name === argv[0]);
+  for (const c of own ? [own] : commandLoaders) (await c.load())(program, io, state);
   program.addHelpText(
     "after",
     "\nExit codes: 0 done; 1 done with findings (a verify FAIL, a problem under --strict);\n2 nothing usable (bad arguments, missing or malformed input).\n",
