@@ -104,6 +104,8 @@ export interface CheckRunRequest {
 export interface CheckedFile {
   readonly file: string;
   readonly model: string;
+  /** The model's folder relative to `--results` (just the model name unless `--results` holds several runs). */
+  readonly folder: string;
   readonly category: MultiTurnCategory;
   readonly entries: number;
   readonly correct: number;
@@ -203,6 +205,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
       files.push({
         file: f.path,
         model: f.model,
+        folder: relative(resultsDir, f.modelDir) || f.model,
         category: f.category,
         entries: c.total,
         correct: c.correct,

@@ -14,7 +14,10 @@ describe("twinscore check (CLI)", () => {
     );
     expect(io.err.join("")).toBe("");
     expect(code).toBe(0);
-    const out = JSON.parse(io.out.join("")) as { files: { category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] } }[] };
+    const out = JSON.parse(io.out.join("")) as {
+      files: { model: string; folder: string; category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] } }[];
+    };
+    expect(out.files.map((f) => `${f.model} ${f.folder}`)).toEqual(Array(3).fill("openai_gpt-oss-20b openai_gpt-oss-20b"));
     expect(out.files.map((f) => [f.category, f.entries, f.correct])).toEqual([
       ["base", 200, 95],
       ["miss_func", 200, 82],
@@ -31,6 +34,13 @@ describe("twinscore check (CLI)", () => {
     const lines = io.out.join("").trim().split("\n");
     expect(lines[0].split(/\s+/)).toEqual(["model", "category", "entries", "correct", "accuracy"]);
     expect(lines).toHaveLength(5);
+  });
+
+  it("rejects --threads 0 with one line and exit code 2", async () => {
+    const io = memoryIo();
+    const code = await runCli(["check", "--results", rolloutRunDir("2025-11-12-main"), "--bfcl-data", bfclDataDir(), "--threads", "0"], io);
+    expect(code).toBe(2);
+    expect(io.err.join("")).toBe('twinscore check: --threads must be an integer >= 1, got "0"\n');
   });
 
   it("rejects a missing results folder with one line and exit code 2", async () => {

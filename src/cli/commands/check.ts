@@ -32,7 +32,7 @@ function pct(n: number, d: number): string {
 }
 
 const columns: Column<CheckedFile>[] = [
-  { header: "model", value: (r) => r.model },
+  { header: "model", value: (r) => r.folder },
   { header: "category", value: (r) => r.category },
   { header: "entries", value: (r) => r.entries, align: "right" },
   { header: "correct", value: (r) => r.correct, align: "right" },
@@ -123,6 +123,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
             files: files.map((f) => ({
               file: f.file,
               model: f.model,
+              folder: f.folder,
               category: f.category,
               entries: f.entries,
               correct: f.correct,
