@@ -76,9 +76,9 @@ export class EvaluatorProcess {
     /** long_context filler, handed to every instance loaded with `long_context=True`. */
     readonly filler?: LongContextData,
     /**
-     * Keep every instance for the whole run, as BFCL's globals do, and never stand in a
-     * recorded reference for live instances. Only needed when a call names an instance
-     * by its global name (see `InstanceNamedInCall`); off, the checker is faster.
+     * Keep every instance for the whole run, as BFCL's globals do. Only needed when a
+     * call names an instance by its global name (see `InstanceNamedInCall`); off,
+     * finished entries are released and the checker is faster.
      */
     readonly exact: boolean = false,
   ) {}
@@ -88,33 +88,34 @@ export class EvaluatorProcess {
   /** Instances and method map per (model, entry, classes): BFCL rebuilds them per call, identically. */
   readonly bindings = new Map<string, { instances: Map<string, ApiInstance>; methodOwner: Map<string, string> }>();
 
-  /** What each entry id created (instance names, binding keys), so a finished entry can be released. */
+  /** What each entry created (instance names, binding keys), by `entryKey`, so a finished entry can be released. */
   private readonly createdFor = new Map<string, { names: string[]; keys: string[] }>();
 
-  /** Remember that `entryId` owns this instance name / binding key (executeCalls calls this). */
+  /** Remember that an entry owns this instance name / binding key (executeCalls calls this). */
   noteCreated(entryId: string, kind: "names" | "keys", value: string): void {
-    let c = this.createdFor.get(entryId);
+    const owner = entryKey(entryId);
+    let c = this.createdFor.get(owner);
     if (!c) {
       c = { names: [], keys: [] };
-      this.createdFor.set(entryId, c);
+      this.createdFor.set(owner, c);
     }
     c[kind].push(value);
   }
 
   /**
-   * Forget every instance and binding an entry created. BFCL keeps them in its globals
-   * until the process ends, but they are looked up only by names that contain the entry
-   * id, so once no later line of the run carries that id they are unreachable; dropping
-   * them keeps the heap small (holding thousands of finished instances made garbage
-   * collection about a third of the checker's time).
+   * Forget every instance and binding of the entries with this `entryKey`. BFCL keeps
+   * them in its globals until the process ends, but they are looked up only by names
+   * that contain the key, so once no later line of the run has an id with that key they
+   * are unreachable; dropping them keeps the heap small (holding thousands of finished
+   * instances made garbage collection about a third of the checker's time).
    */
-  releaseEntry(entryId: string): void {
+  releaseEntry(key: string): void {
     if (this.exact) return;
-    const c = this.createdFor.get(entryId);
+    const c = this.createdFor.get(key);
     if (!c) return;
     for (const n of c.names) this.instances.delete(n);
     for (const k of c.keys) this.bindings.delete(k);
-    this.createdFor.delete(entryId);
+    this.createdFor.delete(key);
   }
 
   /** Whether the factory can build `className` (callers check before running an entry). */
@@ -132,7 +133,7 @@ export class EvaluatorProcess {
  * Thrown through every catch of the executor when a call names an instance by its
  * global name (`…_instance`) and this process does not hold it: BFCL keeps every
  * instance of the run in its globals, while a non-exact process releases finished
- * entries and may not build reference instances at all. The caller reruns the model's
+ * entries. The caller reruns the model's
  * files in an exact process, so the outcome is BFCL's either way (no real result names
  * an instance, so this costs nothing in practice).
  */
@@ -160,6 +161,14 @@ export interface ExecutionContext {
 export interface ExecutionOutcome {
   readonly results: string[];
   readonly instances: Map<string, ApiInstance>;
+}
+
+/**
+ * The part of BFCL's instance names an entry id becomes (`-`, `.`, `/`, `:` replaced by
+ * `_`): two ids with the same key share instances in BFCL, so they are released together.
+ */
+export function entryKey(entryId: string): string {
+  return entryId.replace(/[-./:]/g, "_");
 }
 
 /** BFCL's instance name: `{model}_{id}_{class}_instance` with `-`, `.`, `/`, `:` replaced by `_`. */

@@ -12,7 +12,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { scanLineHead } from "../bfcl/results.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
-import { InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
+import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
 import { dumpScoreValue, failedEntryChunks, redumpTopLevel, RenderedJson, scoreFileBytes, VerbatimJson, verbatimTopLevelRanges, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
@@ -259,9 +259,10 @@ export function checkResultFile(
   if (problems.length > 0) return err(...problems);
   rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
-  // lines left per id: an entry's instances are released after its last line (a repeated id reuses them, as in BFCL)
+  // lines left per entry key: instances are released after the last line whose id names them
+  // (a repeated id, or one that differs only in `-./:`, reuses them, as in BFCL's globals)
   const linesLeft = new Map<string, number>();
-  for (const row of rows) linesLeft.set(row.id, (linesLeft.get(row.id) ?? 0) + 1);
+  for (const row of rows) linesLeft.set(entryKey(row.id), (linesLeft.get(entryKey(row.id)) ?? 0) + 1);
   const verdicts: OurVerdict[] = [];
   const failedLines: (string | Uint8Array)[][] = [];
   let correct = 0;
@@ -278,9 +279,10 @@ export function checkResultFile(
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
-    const left = (linesLeft.get(row.id) as number) - 1;
-    linesLeft.set(row.id, left);
-    if (left === 0) opts.process.releaseEntry(row.id);
+    const key = entryKey(row.id);
+    const left = (linesLeft.get(key) as number) - 1;
+    linesLeft.set(key, left);
+    if (left === 0) opts.process.releaseEntry(key);
     if (verdict.valid) {
       correct++;
       verdicts.push({ id: row.id, valid: true });
