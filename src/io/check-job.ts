@@ -1,8 +1,9 @@
 /**
  * One job of `twinscore check`: a model folder's result files, checked in one evaluator
  * process. The same function runs on the main thread and in `check-worker.ts`, so a run
- * gives the same output whatever the thread count. Returns only plain data (counts,
- * score text, comparable verdicts), which is what crosses a thread boundary.
+ * gives the same output whatever the thread count. The job writes its score files and
+ * compares them with the stored ones itself, and returns only plain data (counts, paths,
+ * agreement), which is what crosses a thread boundary.
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -146,6 +146,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   const dataDir = resolve(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [];
   let longContextModule: string | null = null;
+  const cache = new CheckJobCache(); // this thread's: the data read here serves its jobs
   if (found.some((f) => f.category === "long_context")) {
     const module = findLongContextModule({ flag: req.bfclEvalDir, env: req.env, cwd: req.cwd, dataDir });
     if (module === null) {
@@ -153,8 +154,10 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     } else {
       // read once here so a bad module is one problem, not one per file
       const read = readLongContext(module);
-      if (read.ok) longContextModule = module;
-      else problems.push(...read.problems);
+      if (read.ok) {
+        longContextModule = module;
+        cache.filler = read;
+      } else problems.push(...read.problems);
     }
   }
   // one job (one evaluator process) per model folder; files are sorted by path, so a folder's files are adjacent
@@ -176,7 +179,6 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
     scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
   };
-  const cache = new CheckJobCache();
   const outcomes = await runJobs(
     jobs.map((j) => j.job),
     {
