@@ -87,3 +87,49 @@ describe("twinscore check --decoder prompting", () => {
     }
   });
 });
+
+describe("twinscore check on long_context files", () => {
+  it("reads the filler from --bfcl-eval and passes the real long_context references replayed as prompting text; without it, one problem and exit 2", async () => {
+    const { copyFileSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { parseExpression } = await import("../../python/parse.js");
+    const { LONG_CONTEXT_RELATIVE } = await import("../../io/long-context.js");
+    const { projectRoot } = await import("../../testing/shared.js");
+    const answers = readFileSync(join(bfclDataDir(), "possible_answer", "BFCL_v4_multi_turn_long_context.json"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { id: string; ground_truth: string[][] });
+    const keywordOnly = (call: string) => {
+      const p = parseExpression(call);
+      return p.ok && p.expr.kind === "call" && p.expr.args.length === 0;
+    };
+    const chosen = answers.filter((a) => a.ground_truth.every((t) => t.every(keywordOnly)));
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-long-context-"));
+    try {
+      // a bfcl_eval folder holding our synthetic long_context.py (BFCL's filler is never shipped)
+      const module = join(dir, "bfcl_eval", LONG_CONTEXT_RELATIVE);
+      mkdirSync(join(module, ".."), { recursive: true });
+      copyFileSync(join(projectRoot, "src", "simulator", "classes", "testdata", "synthetic-long-context.py"), module);
+      const results = join(dir, "results", "prompting-model", "multi_turn");
+      mkdirSync(results, { recursive: true });
+      const lines = chosen.map((a) => JSON.stringify({ id: a.id, result: a.ground_truth.map((t) => (t.length > 0 ? ["[" + t.join(", ") + "]", ""] : ["I need more information."])) }));
+      writeFileSync(join(results, "BFCL_v4_multi_turn_long_context_result.json"), lines.join("\n") + "\n");
+
+      const io = memoryIo();
+      const code = await runCli(["check", "--results", join(dir, "results"), "--bfcl-data", bfclDataDir(), "--bfcl-eval", join(dir, "bfcl_eval"), "--decoder", "prompting", "--out", join(dir, "out"), "--format", "json"], io);
+      expect(io.err.join("")).toBe("");
+      expect(code).toBe(0);
+      const out = JSON.parse(io.out.join("")) as { files: { category: string; entries: number; correct: number }[] };
+      expect(chosen.length).toBeGreaterThan(150);
+      expect(out.files).toHaveLength(1);
+      expect(out.files[0]).toMatchObject({ category: "long_context", entries: chosen.length, correct: chosen.length });
+
+      const missing = memoryIo();
+      const code2 = await runCli(["check", "--results", join(dir, "results"), "--bfcl-data", bfclDataDir(), "--bfcl-eval", join(dir, "nowhere")], { ...missing, env: {} });
+      expect(code2).toBe(2);
+      expect(missing.err.join("")).toContain("[long-context-missing]");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
