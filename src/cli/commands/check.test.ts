@@ -4,6 +4,21 @@ import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
+/** The real references of a category whose calls are all keyword-only (replayable as prompting text). */
+async function keywordOnlyReferences(category: "base" | "long_context"): Promise<{ id: string; ground_truth: string[][] }[]> {
+  const { readFileSync } = await import("node:fs");
+  const { parseExpression } = await import("../../python/parse.js");
+  const keywordOnly = (call: string) => {
+    const p = parseExpression(call);
+    return p.ok && p.expr.kind === "call" && p.expr.args.length === 0;
+  };
+  return readFileSync(join(bfclDataDir(), "possible_answer", `BFCL_v4_multi_turn_${category}.json`), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { id: string; ground_truth: string[][] })
+    .filter((a) => a.ground_truth.every((t) => t.every(keywordOnly)));
+}
+
 describe("twinscore check (CLI)", () => {
   it("re-scores one model folder of the real 2025-11-12-main run and reports full agreement as JSON", async () => {
     const run = rolloutRunDir("2025-11-12-main");
@@ -59,18 +74,9 @@ describe("twinscore check (CLI)", () => {
 
 describe("twinscore check --decoder prompting", () => {
   it("passes every real base entry whose reference calls are keyword-only, replayed as prompting text", async () => {
-    const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const { parseExpression } = await import("../../python/parse.js");
-    const answers = readFileSync(join(bfclDataDir(), "possible_answer", "BFCL_v4_multi_turn_base.json"), "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as { id: string; ground_truth: string[][] });
-    const keywordOnly = (call: string) => {
-      const p = parseExpression(call);
-      return p.ok && p.expr.kind === "call" && p.expr.args.length === 0;
-    };
-    const chosen = answers.filter((a) => a.ground_truth.every((t) => t.every(keywordOnly)));
+    const chosen = await keywordOnlyReferences("base");
     const dir = mkdtempSync(join(tmpdir(), "twinscore-prompting-"));
     try {
       mkdirSync(join(dir, "prompting-model", "multi_turn"), { recursive: true });
@@ -90,20 +96,11 @@ describe("twinscore check --decoder prompting", () => {
 
 describe("twinscore check on long_context files", () => {
   it("reads the filler from --bfcl-eval and passes the real long_context references replayed as prompting text; without it, one problem and exit 2", async () => {
-    const { copyFileSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { copyFileSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const { parseExpression } = await import("../../python/parse.js");
     const { LONG_CONTEXT_RELATIVE } = await import("../../io/long-context.js");
     const { projectRoot } = await import("../../testing/shared.js");
-    const answers = readFileSync(join(bfclDataDir(), "possible_answer", "BFCL_v4_multi_turn_long_context.json"), "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as { id: string; ground_truth: string[][] });
-    const keywordOnly = (call: string) => {
-      const p = parseExpression(call);
-      return p.ok && p.expr.kind === "call" && p.expr.args.length === 0;
-    };
-    const chosen = answers.filter((a) => a.ground_truth.every((t) => t.every(keywordOnly)));
+    const chosen = await keywordOnlyReferences("long_context");
     const dir = mkdtempSync(join(tmpdir(), "twinscore-long-context-"));
     try {
       // a bfcl_eval folder holding our synthetic long_context.py (BFCL's filler is never shipped)
