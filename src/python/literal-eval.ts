@@ -10,20 +10,14 @@ import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
 import {
   PyComplex,
+  pyArithmetic,
   asInt,
-  pyAdd,
   pyContains,
   pyEquals,
   pyCompare,
-  pyFloorDiv,
   pyIter,
-  pyMod,
-  pyMul,
   pyNeg,
   pyPos,
-  pyPow,
-  pySub,
-  pyTrueDiv,
   pyTruthy,
   pyTypeName,
   pyIndex,
@@ -255,26 +249,9 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue
       const a = ev(expr.left);
       const b = ev(expr.right);
       if (a instanceof PyComplex || b instanceof PyComplex) return complexOp(expr.op, a, b);
-      switch (expr.op) {
-        case "+":
-          return pyAdd(a, b);
-        case "-":
-          return pySub(a, b);
-        case "*":
-          return pyMul(a, b);
-        case "/":
-          return pyTrueDiv(a, b);
-        case "//":
-          return pyFloorDiv(a, b);
-        case "%":
-          return pyMod(a, b);
-        case "**":
-          return pyPow(a, b);
-        case "@":
-          throw new PyException("TypeError", `unsupported operand type(s) for @: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
-        default:
-          return bitOp(expr.op, a, b);
-      }
+      if (expr.op === "@") throw new PyException("TypeError", `unsupported operand type(s) for @: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+      const r = pyArithmetic(expr.op, a, b);
+      return r !== undefined ? r : bitOp(expr.op, a, b);
     }
     case "boolop": {
       let v: PyValue = null;

@@ -34,15 +34,9 @@ import { PyDict, PySet, PyTuple } from "./containers.js";
 import { PyException } from "./exception.js";
 import {
   PyComplex,
-  pyAdd,
-  pyFloorDiv,
-  pyMod,
-  pyMul,
+  pyArithmetic,
   pyNeg,
   pyPos,
-  pyPow,
-  pySub,
-  pyTrueDiv,
   pyTruthy,
   asInt,
 } from "./ops.js";
@@ -356,25 +350,9 @@ function evaluate(e: PyExpr): PyValue {
       const b = evaluate(e.right);
       if (a instanceof PyComplex || b instanceof PyComplex) return complexOp(e.op, a, b);
       if (a instanceof PyBytes || b instanceof PyBytes) return bytesOp(e.op, a, b);
-      switch (e.op) {
-        case "+":
-          return pyAdd(a, b);
-        case "-":
-          return pySub(a, b);
-        case "*":
-          return pyMul(a, b);
-        case "/":
-          return pyTrueDiv(a, b);
-        case "//":
-          return pyFloorDiv(a, b);
-        case "%":
-          if (typeof a === "string") throw new ResolveError("str % formatting is not evaluated");
-          return pyMod(a, b);
-        case "**":
-          return pyPow(a, b);
-        default:
-          return intBitOp(e.op, a, b);
-      }
+      if (e.op === "%" && typeof a === "string") throw new ResolveError("str % formatting is not evaluated");
+      const r = pyArithmetic(e.op, a, b);
+      return r !== undefined ? r : intBitOp(e.op, a, b);
     }
     case "name":
       throw new PyException("NameError", `name '${e.id}' is not defined`);

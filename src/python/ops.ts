@@ -272,6 +272,31 @@ function repeatCount(n: bigint, unitLength: number, limit: number): number {
   return Number(n);
 }
 
+/**
+ * `a op b` for Python's seven arithmetic operators (`+ - * / // % **`) on plain values —
+ * the one table both evaluators (the executor's `literal-eval` and the decoder's
+ * `literal`) share; undefined for any other operator, which each handles itself.
+ */
+export function pyArithmetic(op: string, a: PyValue, b: PyValue): PyValue | undefined {
+  switch (op) {
+    case "+":
+      return pyAdd(a, b);
+    case "-":
+      return pySub(a, b);
+    case "*":
+      return pyMul(a, b);
+    case "/":
+      return pyTrueDiv(a, b);
+    case "//":
+      return pyFloorDiv(a, b);
+    case "%":
+      return pyMod(a, b);
+    case "**":
+      return pyPow(a, b);
+  }
+  return undefined;
+}
+
 /** `a + b`: numbers (int stays int), str/list/tuple concatenation, with CPython's TypeErrors. */
 export function pyAdd(a: PyValue, b: PyValue): PyValue {
   const ai = asInt(a);
