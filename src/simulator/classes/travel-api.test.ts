@@ -1,31 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { classVectorIo, replayClassVectors } from "../../testing/class-vector-files.js";
-import { runCall, summarize } from "./class-vectors.js";
+import { classVectorIo, describeVectorReplay } from "../../testing/class-vector-files.js";
+import { runCall } from "./class-vectors.js";
 import { newTravelApi } from "./travel-api.js";
 import { PythonProcess } from "./process.js";
 
-const outcomes = replayClassVectors("travel-api", (p, today) => newTravelApi(p, today));
+describeVectorReplay({
+  className: "TravelAPI",
+  vectors: "travel-api",
+  make: (p, today) => newTravelApi(p, today),
+  gtCases: 200,
+  gtExample: "multi_turn_base_0's cancel_booking('3426812')",
+  inlineCovers: "the error paths, wrong-typed arguments and long_context filler",
+  minInlineCalls: 100,
+  modelCases: 30,
+  modelStored: 590,
+  modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_150"],
+});
 
-describe("TravelAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
-  it("replays every ground-truth call of base, miss_func, miss_param and long_context (e.g. multi_turn_base_0's cancel_booking('3426812'))", () => {
-    const s = summarize(outcomes, "gt");
-    expect(s.mismatches).toEqual([]);
-    expect(s.cases).toBe(200);
-  });
-  it("matches on the error paths, wrong-typed arguments and long_context filler", () => {
-    const s = summarize(outcomes, "inline");
-    expect(s.mismatches).toEqual([]);
-    expect(s.calls).toBeGreaterThan(100);
-  });
-  it("matches on the gpt-oss sequences that add coverage (30 of the 590 stored ones; e.g. 2025-11-12-harmony-fixes gpt-oss-120b multi_turn_base_150)", () => {
-    // the generator keeps a model sequence only when it shows something the ground-truth and error sequences did not:
-    // a line arc of BFCL's class, an error text, an argument/result/state type shape, or a way its FC steps decode and parse
-    const s = summarize(outcomes, "model");
-    expect(s.mismatches).toEqual([]);
-    expect(s.cases).toBe(30);
-    expect(outcomes.some((o) => o.name === "model 2025-11-12-harmony-fixes openai_gpt-oss-120b multi_turn_base_150" && o.calls > 0)).toBe(true);
-  });
+describe("TravelAPI: behaviours checked by hand", () => {
   it("draws tokens, cards and booking ids from Random(141053) in BFCL's order", () => {
     const t = newTravelApi(undefined, () => [2025, 11, 12]);
     t.loadScenario(new PyDict(), false);

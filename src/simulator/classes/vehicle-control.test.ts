@@ -1,31 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { classVectorIo, replayClassVectors } from "../../testing/class-vector-files.js";
-import { runCall, summarize } from "./class-vectors.js";
+import { classVectorIo, describeVectorReplay } from "../../testing/class-vector-files.js";
+import { runCall } from "./class-vectors.js";
 import { newVehicleControlApi } from "./vehicle-control.js";
 import { PythonProcess } from "./process.js";
 
-const outcomes = replayClassVectors("vehicle-control", (p) => newVehicleControlApi(p));
+describeVectorReplay({
+  className: "VehicleControlAPI",
+  vectors: "vehicle-control",
+  make: (p) => newVehicleControlApi(p),
+  gtCases: 200,
+  gtExample: "multi_turn_base_100",
+  inlineCovers: "the error paths, wrong-typed arguments and long_context filler",
+  minInlineCalls: 90,
+  modelCases: 36,
+  modelStored: 581,
+  modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_50"],
+});
 
-describe("VehicleControlAPI against BFCL's Python (tools/gen-class-vectors.py)", () => {
-  it("replays every ground-truth call of base, miss_func, miss_param and long_context (e.g. multi_turn_base_100)", () => {
-    const s = summarize(outcomes, "gt");
-    expect(s.mismatches).toEqual([]);
-    expect(s.cases).toBe(200);
-  });
-  it("matches on the error paths, wrong-typed arguments and long_context filler", () => {
-    const s = summarize(outcomes, "inline");
-    expect(s.mismatches).toEqual([]);
-    expect(s.calls).toBeGreaterThan(90);
-  });
-  it("matches on the gpt-oss sequences that add coverage (36 of the 581 stored ones; e.g. 2025-11-12-harmony-fixes gpt-oss-120b multi_turn_base_50)", () => {
-    // the generator keeps a model sequence only when it shows something the ground-truth and error sequences did not:
-    // a line arc of BFCL's class, an error text, an argument/result/state type shape, or a way its FC steps decode and parse
-    const s = summarize(outcomes, "model");
-    expect(s.mismatches).toEqual([]);
-    expect(s.cases).toBe(36);
-    expect(outcomes.some((o) => o.name === "model 2025-11-12-harmony-fixes openai_gpt-oss-120b multi_turn_base_50" && o.calls > 0)).toBe(true);
-  });
+describe("VehicleControlAPI: behaviours checked by hand", () => {
   it("draws uniform(-10, 40) from Random(141053) and recomputes the unlocked-door count at load", () => {
     const v = newVehicleControlApi();
     v.loadScenario(new PyDict([["remainingUnlockedDoors", 4n], ["doorStatus", new PyDict([["driver", "locked"], ["passenger", "locked"], ["rear_left", "unlocked"], ["rear_right", "locked"]])]]), false);
