@@ -117,13 +117,6 @@ export function failedEntryChunks(e: FailedEntryInput): (string | Uint8Array)[] 
   return chunks;
 }
 
-/** One failed-entry line as text. */
-export function failedEntryLine(e: FailedEntryInput): string {
-  return failedEntryChunks(e)
-    .map((c) => (typeof c === "string" ? c : UTF8.decode(c)))
-    .join("");
-}
-
 /** The header line: accuracy as Python's float division, counts as ints. */
 export function scoreHeaderLine(correct: number, total: number): string {
   const accuracy = total === 0 ? 0 : correct / total;
@@ -136,19 +129,13 @@ export function scoreHeaderLine(correct: number, total: number): string {
   );
 }
 
-/** A whole score file: header plus failed lines (BFCL ends every line with a newline). */
-export function renderScoreFile(correct: number, total: number, failedLines: readonly string[]): string {
-  const header = scoreHeaderLine(correct, total);
-  return failedLines.length === 0 ? `${header}\n` : `${header}\n${failedLines.join("\n")}\n`;
-}
-
-const UTF8 = new TextDecoder("utf-8");
 const UTF8_OUT = new TextEncoder();
 
 /**
- * The same file as UTF-8 bytes from line chunks: text pieces are encoded, verbatim byte
- * ranges copied — the long parts of a line (the model's result and inference log) are
- * never decoded, re-encoded or joined as strings.
+ * A whole score file — the header line, then the failed lines, each ended by a newline as
+ * BFCL writes them — as UTF-8 bytes from line chunks: text pieces are encoded, verbatim
+ * byte ranges copied, so the long parts of a line (the model's result and inference log)
+ * are never decoded, re-encoded or joined as strings.
  */
 export function scoreFileBytes(correct: number, total: number, failedLines: readonly (readonly (string | Uint8Array)[])[]): Uint8Array {
   const header = `${scoreHeaderLine(correct, total)}\n`;
