@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { problem, type Problem } from "../../messages/index.js";
+import { problem } from "../../messages/index.js";
 import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { readLabelsFile } from "../../io/judge-client.js";
 import { writeFileAtomic } from "../../io/manifest.js";
