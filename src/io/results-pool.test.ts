@@ -29,7 +29,7 @@ function fakeSpawn(log: string[]): SpawnWorker {
       postMessage: (msg) => {
         setImmediate(() => {
           log.push(`${id}:${msg.job.model}`);
-          events.emit("message", { index: msg.index, run: scoreModelFiles(msg.job, data.pairs, data.options, known) });
+          events.emit("message", { index: msg.index, results: scoreModelFiles(msg.job, data.pairs, data.options, known) });
         });
       },
       on: (event: string, listener: (...args: never[]) => void) => events.on(event, listener as (...args: unknown[]) => void),

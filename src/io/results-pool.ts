@@ -11,6 +11,7 @@ import { problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { ModelCandidates } from "./results-discover.js";
 import { scoreModelFiles, type ModelRun } from "./results-score.js";
+import { runJobs, type JobWorker } from "./worker-pool.js";
 
 /** Default thread count: the machine's parallelism, at most 4 (the work is I/O and JSON bound). */
 export function defaultThreads(): number {
@@ -28,13 +29,8 @@ function workersAvailable(): boolean {
  */
 export const MIN_MODELS_FOR_WORKERS = 8;
 
-/** The part of a worker thread the pool uses (a real `Worker`, or an in-process stand-in in tests). */
-export interface PoolWorker {
-  postMessage(msg: { index: number; job: ModelCandidates }): void;
-  on(event: "message", listener: (msg: { index: number; run?: ModelRun; failure?: string }) => void): unknown;
-  on(event: "error", listener: (e: Error) => void): unknown;
-  terminate(): Promise<unknown>;
-}
+/** A worker thread as the pool uses it (a real `Worker`, or an in-process stand-in in tests). */
+export type PoolWorker = JobWorker<ModelCandidates, ModelRun>;
 
 /** Starts one worker with the shared scoring data. */
 export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null }) => PoolWorker;
@@ -42,11 +38,16 @@ export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: Scor
 /** The real thing: `results-worker.js` beside this module (only in the built `dist/`). */
 const spawnThread: SpawnWorker = (data) => new Worker(new URL("./results-worker.js", import.meta.url), { workerData: data });
 
+/** The run standing for a model whose worker failed. */
+export function failedModelRun(job: ModelCandidates, message: string): ModelRun {
+  return { model: job.model, filesUsed: {}, score: null, problems: [problem("internal", `scoring ${job.model} failed: ${message}`)] };
+}
+
 /**
  * Score every job, in job order. With `threads` ≥ 2 and at least
  * `MIN_MODELS_FOR_WORKERS` models, `threads - 1` worker threads and this thread share
- * the queue (this thread has the scorer loaded already, so one worker start is saved);
- * each worker keeps two jobs queued so it never waits for this thread.
+ * the queue (`worker-pool.ts`); each worker keeps two jobs queued so it never waits for
+ * this thread.
  */
 export async function scoreModels(
   jobs: readonly ModelCandidates[],
@@ -57,48 +58,11 @@ export async function scoreModels(
   spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
 ): Promise<ModelRun[]> {
   const known = knownMissIds === null ? null : new Set(knownMissIds);
-  const count = jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : Math.min(threads, jobs.length);
-  if (count <= 1 || spawn === null) return jobs.map((job) => scoreModelFiles(job, pairs, options, known));
-  const runs: ModelRun[] = new Array(jobs.length);
-  let next = 0;
-  const workersDone = Promise.all(
-    Array.from({ length: count - 1 }, () => {
-      const worker = spawn({ pairs, options, knownMissIds });
-      return new Promise<void>((resolvePromise, reject) => {
-        let outstanding = 0;
-        const give = () => {
-          if (next < jobs.length) {
-            const index = next++;
-            outstanding++;
-            worker.postMessage({ index, job: jobs[index] });
-          } else if (outstanding === 0) {
-            void worker.terminate().then(() => resolvePromise());
-          }
-        };
-        worker.on("message", (msg: { index: number; run?: ModelRun; failure?: string }) => {
-          outstanding--;
-          runs[msg.index] =
-            msg.run ??
-            ({
-              model: jobs[msg.index].model,
-              filesUsed: {},
-              score: null,
-              problems: [problem("internal", `scoring ${jobs[msg.index].model} failed: ${msg.failure ?? "unknown"}`)],
-            } satisfies ModelRun);
-          give();
-        });
-        worker.on("error", reject);
-        give();
-        give();
-      });
-    }),
-  );
-  // This thread takes jobs too, yielding between them so worker messages are handled.
-  while (next < jobs.length) {
-    const index = next++;
-    runs[index] = scoreModelFiles(jobs[index], pairs, options, known);
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  await workersDone;
-  return runs;
+  return runJobs(jobs, {
+    threads: jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : threads,
+    spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds }),
+    inline: (job) => scoreModelFiles(job, pairs, options, known),
+    failed: failedModelRun,
+    prefetch: 2,
+  });
 }

@@ -22,6 +22,8 @@ export interface PoolOptions<J, R> {
   readonly inline: (job: J) => R;
   /** The result standing for a job whose worker died. */
   readonly failed: (job: J, message: string) => R;
+  /** Jobs each worker holds at once (2 keeps a worker busy between messages when jobs are small). Default 1. */
+  readonly prefetch?: number;
 }
 
 /** Run every job; results in job order. */
@@ -35,26 +37,30 @@ export async function runJobs<J, R>(jobs: readonly J[], opts: PoolOptions<J, R>)
     Array.from({ length: count - 1 }, () => {
       const worker = spawn();
       return new Promise<void>((done) => {
-        let held = -1;
+        const held = new Set<number>();
+        let stopped = false;
         const give = () => {
           if (next < jobs.length) {
-            held = next++;
-            worker.postMessage({ index: held, job: jobs[held] });
-          } else {
-            held = -1;
+            const index = next++;
+            held.add(index);
+            worker.postMessage({ index, job: jobs[index] });
+          } else if (held.size === 0 && !stopped) {
+            stopped = true;
             void worker.terminate().then(() => done());
           }
         };
         worker.on("message", (msg) => {
           results[msg.index] = msg.results;
+          held.delete(msg.index);
           give();
         });
         worker.on("error", (e) => {
-          if (held >= 0) results[held] = opts.failed(jobs[held], e.message);
-          held = -1;
+          for (const index of held) results[index] = opts.failed(jobs[index], e.message);
+          held.clear();
+          stopped = true;
           done();
         });
-        give();
+        for (let i = 0; i < Math.max(1, opts.prefetch ?? 1); i++) give();
       });
     }),
   );
