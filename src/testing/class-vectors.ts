@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { ApiClass } from "../catalog/types.js";
 import type { ApiInstance, LongContextData } from "../simulator/types.js";
 import type { PyValue } from "../python/value.js";
+import { pyDeepCopy } from "../python/copy.js";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { jsonDumps, jsonLoadsOrThrow } from "../python/json.js";
@@ -213,7 +214,8 @@ function instancesFor(cls: ApiClass, config: PyDict, longContext: boolean): Map<
   const inst = apiFactories(new PythonProcess()).get(cls)!();
   if (cls !== "MathAPI") {
     const c = config.get(cls);
-    inst.loadScenario(c instanceof PyDict ? c : new PyDict(), longContext, longContext ? longContextFiller() : undefined);
+    // BFCL's executor hands `_load_scenario` a deep copy; the classes keep what they are given
+    inst.loadScenario(c instanceof PyDict ? pyDeepCopy(c) : new PyDict(), longContext, longContext ? longContextFiller() : undefined);
   }
   return new Map([[cls, inst]]);
 }
@@ -354,7 +356,7 @@ export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" =
       const made = apiFactories(process).get(cls)!();
       if (cls !== "MathAPI") {
         const c = config.get(cls);
-        made.loadScenario(c instanceof PyDict ? c : new PyDict(), seq.longContext === true, seq.longContext ? longContextFiller() : undefined);
+        made.loadScenario(c instanceof PyDict ? pyDeepCopy(c) : new PyDict(), seq.longContext === true, seq.longContext ? longContextFiller() : undefined);
       }
       return made;
     });

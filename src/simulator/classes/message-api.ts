@@ -11,7 +11,7 @@ import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
 import type { PyValue } from "../../python/value.js";
 import { PyDict, PySet } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { pyAdd, pyContains, pyDeepCopy, pyEquals, pyIter, pyTruthy } from "../../python/ops.js";
+import { pyAdd, pyContains, pyEquals, pyIter, pyTruthy } from "../../python/ops.js";
 import { PyRandom } from "../../python/random.js";
 import { pyStr } from "../../python/repr.js";
 import type { PythonProcess } from "./process.js";
@@ -146,7 +146,8 @@ class MessageApi implements ApiInstance {
   }
 
   loadScenario(config: PyDict): void {
-    const scenario = pyDeepCopy(config);
+    // the executor passes a fresh deep copy (`_load_scenario(deepcopy(config))`), so it is kept as is
+    const scenario = config;
     const defaults = defaultState();
     const seed = scenario.has("random_seed") ? scenario.get("random_seed")! : DEFAULT_SEED;
     if (typeof seed !== "bigint") throw new Error("MessageAPI: only int random_seed values are supported");

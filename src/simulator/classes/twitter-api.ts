@@ -13,7 +13,7 @@ import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
 import type { PyValue } from "../../python/value.js";
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { pyAdd, pyContains, pyDeepCopy, pyEquals, pyInt, pyIter, pyLen, pyTruthy, pyTypeName } from "../../python/ops.js";
+import { pyAdd, pyContains, pyEquals, pyInt, pyIter, pyLen, pyTruthy, pyTypeName } from "../../python/ops.js";
 import { pyRepr } from "../../python/repr.js";
 import type { PythonProcess } from "./process.js";
 import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
@@ -93,7 +93,8 @@ class TwitterApi implements ApiInstance {
   }
 
   loadScenario(config: PyDict): void {
-    const scenario = pyDeepCopy(config);
+    // the executor passes a fresh deep copy (`_load_scenario(deepcopy(config))`), so it is kept as is
+    const scenario = config;
     const defaults = defaultState();
     const s = {} as Record<StateKey, PyValue>;
     for (const key of STATE_KEYS) s[key] = scenario.has(key) ? scenario.get(key)! : defaults[key];
