@@ -251,39 +251,49 @@ function quoteList(names: readonly string[]): string {
  */
 export function bindArguments(qualname: string, spec: MethodSpec, positional: readonly PyValue[], keywords: readonly (readonly [string, PyValue])[]): PyValue[] {
   const params = spec.params;
-  const slots: (PyValue | undefined)[] = new Array(params.length).fill(undefined);
-  const filled: boolean[] = new Array(params.length).fill(false);
-  const n = Math.min(positional.length, params.length);
+  const count = params.length;
+  const args = new Array<PyValue>(count);
+  const filled = new Uint8Array(count);
+  const n = Math.min(positional.length, count);
   for (let i = 0; i < n; i++) {
-    slots[i] = positional[i];
-    filled[i] = true;
+    args[i] = positional[i];
+    filled[i] = 1;
   }
   for (const [k, v] of keywords) {
-    const idx = params.findIndex((p) => p.name === k);
+    let idx = -1;
+    for (let j = 0; j < count; j++) {
+      if (params[j].name === k) {
+        idx = j;
+        break;
+      }
+    }
     if (idx < 0) {
       if (k === "self") throw new PyException("TypeError", `${qualname}() got multiple values for argument 'self'`);
       throw new PyException("TypeError", `${qualname}() got an unexpected keyword argument '${k}'`);
     }
-    if (filled[idx]) throw new PyException("TypeError", `${qualname}() got multiple values for argument '${k}'`);
-    slots[idx] = v;
-    filled[idx] = true;
+    if (filled[idx] === 1) throw new PyException("TypeError", `${qualname}() got multiple values for argument '${k}'`);
+    args[idx] = v;
+    filled[idx] = 1;
   }
-  if (positional.length > params.length) {
+  if (positional.length > count) {
     const required = params.filter((p) => p.default === undefined).length;
-    const max = params.length + 1;
+    const max = count + 1;
     const min = required + 1;
     const given = positional.length + 1;
     const takes = min === max ? `${max} positional argument${max === 1 ? "" : "s"}` : `from ${min} to ${max} positional arguments`;
     throw new PyException("TypeError", `${qualname}() takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`);
   }
-  const missing = params.filter((p, i) => !filled[i] && p.default === undefined).map((p) => p.name);
-  if (missing.length > 0) {
+  let missing: string[] | null = null;
+  for (let i = 0; i < count; i++) if (filled[i] === 0 && params[i].default === undefined) (missing ??= []).push(params[i].name);
+  if (missing !== null) {
     throw new PyException(
       "TypeError",
       `${qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${quoteList(missing)}`,
     );
   }
-  return params.map((p, i) => (filled[i] ? (slots[i] as PyValue) : (p.default as () => PyValue)()));
+  // defaults are made only once binding has succeeded (each call gets its own value)
+  for (let i = 0; i < count; i++) if (filled[i] === 0) args[i] = (params[i].default as () => PyValue)();
+  return args;
 }
 
 /** CPython's `SyntaxError` text for an `eval`'d string: `{msg} (<string>, line N)`. */
