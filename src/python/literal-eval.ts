@@ -178,6 +178,16 @@ function compareOne(op: string, a: PyValue, b: PyValue): boolean {
  * display).
  */
 export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue {
+  // leaves first, before any helper closure is made (most nodes are plain constants)
+  switch (expr.kind) {
+    case "int":
+    case "float":
+    case "str":
+    case "bool":
+      return expr.value;
+    case "none":
+      return null;
+  }
   const ev = (e: PyExpr): PyValue => evalLiteral(e, hooks);
   const elements = (elts: PyExpr[]): PyValue[] => {
     const out: PyValue[] = [];
@@ -188,17 +198,10 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue
     return out;
   };
   switch (expr.kind) {
-    case "int":
-    case "float":
-    case "str":
-    case "bool":
-      return expr.value;
     case "imag":
       return new PyComplex(0, expr.value);
     case "bytes":
       return new PyBytes(expr.value);
-    case "none":
-      return null;
     case "ellipsis":
       return PY_ELLIPSIS;
     case "name":
