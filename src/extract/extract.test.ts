@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { docFile, type MultiTurnClass } from "../bfcl/data.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { extractTurn, listCallNames, stripToolCodeFence } from "./extract.js";
 import { decodePythonText } from "./python-text.js";
@@ -10,17 +11,6 @@ import { createHash } from "node:crypto";
 
 // ---------------------------------------------------------------------------------------
 // Shared data: tool lists per item and the real gpt-oss rollouts
-
-const classDocs: Record<string, string> = {
-  GorillaFileSystem: "gorilla_file_system.json",
-  MathAPI: "math_api.json",
-  MessageAPI: "message_api.json",
-  TwitterAPI: "posting_api.json",
-  TicketAPI: "ticket_api.json",
-  TradingBot: "trading_bot.json",
-  TravelAPI: "travel_booking.json",
-  VehicleControlAPI: "vehicle_control.json",
-};
 
 function jsonLines<T>(path: string): T[] {
   return readFileSync(path, "utf8")
@@ -33,7 +23,7 @@ const namesByClass = new Map<string, string[]>();
 function classNames(cls: string): string[] {
   let names = namesByClass.get(cls);
   if (!names) {
-    names = jsonLines<{ name: string }>(join(bfclDataDir(), "multi_turn_func_doc", classDocs[cls]!)).map((d) => d.name);
+    names = jsonLines<{ name: string }>(join(bfclDataDir(), docFile(cls as MultiTurnClass))).map((d) => d.name);
     namesByClass.set(cls, names);
   }
   return names;
