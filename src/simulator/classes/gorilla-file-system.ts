@@ -422,21 +422,13 @@ class GorillaFileSystem implements ApiInstance {
           return errorDict(`mv: cannot move '${fmt(source)}' to '${fmt(destination)}/${fmt(source)}': File exists`);
         }
         here.contents.delete(source);
-        if (item instanceof PyFile) dest.addFile(source, item.content);
-        else {
-          dest.addDirectory(source);
-          (dest.contents.get(source) as PyDirectory).contents = item.contents;
-        }
+        placeItem(dest, source, item, sharedContents);
         return dict({ result: `'${fmt(source)}' moved to '${fmt(destination)}/${fmt(source)}'` });
       }
       return errorDict(`mv: cannot move '${fmt(source)}' to '${fmt(destination)}': Not a directory`);
     }
     here.contents.delete(source);
-    if (item instanceof PyFile) here.addFile(destination, item.content);
-    else {
-      here.addDirectory(destination);
-      (here.contents.get(destination) as PyDirectory).contents = item.contents;
-    }
+    placeItem(here, destination, item, sharedContents);
     return dict({ result: `'${fmt(source)}' moved to '${fmt(destination)}'` });
   }
 
@@ -478,23 +470,33 @@ class GorillaFileSystem implements ApiInstance {
         if (dest.contents.has(`${fmt(destination)}/${fmt(source)}`)) {
           return errorDict(`cp: cannot copy '${fmt(source)}' to '${fmt(destination)}/${fmt(source)}': File exists`);
         }
-        if (item instanceof PyFile) dest.addFile(source, item.content);
-        else {
-          dest.addDirectory(source);
-          (dest.contents.get(source) as PyDirectory).contents = new PyDict(item.contents.entries());
-        }
+        placeItem(dest, source, item, copiedContents);
         return dict({ result: `'${fmt(source)}' copied to '${fmt(destination)}/${fmt(source)}'` });
       }
       return errorDict(`cp: cannot copy '${fmt(source)}' to '${fmt(destination)}': Not a directory`);
     }
-    if (item instanceof PyFile) here.addFile(destination, item.content);
-    else {
-      here.addDirectory(destination);
-      (here.contents.get(destination) as PyDirectory).contents = new PyDict(item.contents.entries());
-    }
+    placeItem(here, destination, item, copiedContents);
     return dict({ result: `'${fmt(source)}' copied to '${fmt(destination)}'` });
   }
 }
+
+/**
+ * `_add_file` / `_add_directory` of a moved or copied item under `name` in `dir`; a
+ * directory's entries come from `contentsOf`, read after the new directory exists (as in
+ * BFCL, so copying a directory into itself includes the new entry).
+ */
+function placeItem(dir: PyDirectory, name: PyValue, item: PyFile | PyDirectory, contentsOf: (d: PyDirectory) => PyDict): void {
+  if (item instanceof PyFile) dir.addFile(name, item.content);
+  else {
+    dir.addDirectory(name);
+    (dir.contents.get(name) as PyDirectory).contents = contentsOf(item);
+  }
+}
+
+/** `mv` keeps the moved directory's entries dict itself. */
+const sharedContents = (d: PyDirectory): PyDict => d.contents;
+/** `cp` gives the copy a shallow copy of the entries dict (`contents.copy()` in BFCL). */
+const copiedContents = (d: PyDirectory): PyDict => new PyDict(d.contents.entries());
 
 /** `d[key]` on a scenario value, with Python's KeyError/TypeError. */
 function subscript(container: PyValue, key: PyValue): PyValue {
