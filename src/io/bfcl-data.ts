@@ -7,7 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { detectVersion, parseBfclData, type BfclData, type MultiTurnCategory } from "../bfcl/data.js";
+import { answersFile, detectVersion, docFile, multiTurnDocFiles, parseBfclData, questionsFile, type BfclData, type BfclVersion, type MultiTurnCategory, type MultiTurnClass } from "../bfcl/data.js";
+import { prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
 import { err, problem, type Result } from "../messages/index.js";
 
 /** Where the directory came from, so commands can say which one they used. */
@@ -68,4 +69,29 @@ export function readBfclDataDir(dir: string, categories: readonly MultiTurnCateg
     return existsSync(p) && statSync(p).isFile() ? readFileSync(p, "utf8") : null;
   };
   return parseBfclData(version.value, categories, read, (rel) => join(dir, rel));
+}
+
+/**
+ * One category's questions and references, with every class's function docs, read from a
+ * data folder and prepared for the checker (`check`, the workaround credit). A missing
+ * file is one problem naming it.
+ */
+export function readCategoryInputs(dataDir: string, version: BfclVersion, category: MultiTurnCategory): Result<CategoryInputs> {
+  const read = (rel: string): string | null => {
+    const p = join(dataDir, rel);
+    return existsSync(p) && statSync(p).isFile() ? readFileSync(p, "utf8") : null;
+  };
+  const qRel = questionsFile(version, category);
+  const aRel = answersFile(version, category);
+  const qText = read(qRel);
+  const aText = read(aRel);
+  if (qText === null) return err(problem("file-missing", "BFCL questions file missing", { file: join(dataDir, qRel) }));
+  if (aText === null) return err(problem("file-missing", "BFCL reference file missing", { file: join(dataDir, aRel) }));
+  const docs = new Map<string, string>();
+  for (const cls of Object.keys(multiTurnDocFiles) as MultiTurnClass[]) {
+    const text = read(docFile(cls));
+    if (text === null) return err(problem("file-missing", "BFCL function-doc file missing", { file: join(dataDir, docFile(cls)) }));
+    docs.set(cls, text);
+  }
+  return prepareCategory(qText, join(dataDir, qRel), aText, join(dataDir, aRel), docs);
 }

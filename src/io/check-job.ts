@@ -7,13 +7,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { answersFile, docFile, multiTurnDocFiles, questionsFile, type MultiTurnCategory } from "../bfcl/data.js";
+import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decodePromptingStep } from "../simulator/prompting.js";
-import { checkModelFiles, prepareCategory, type CategoryInputs, type FileCheck } from "../simulator/run-check.js";
+import { checkModelFiles, type CategoryInputs, type FileCheck } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
 import type { LongContextData } from "../simulator/types.js";
+import { readCategoryInputs } from "./bfcl-data.js";
 import { readLongContext } from "./long-context.js";
 import { writeFileAtomic } from "./manifest.js";
 
@@ -67,23 +68,6 @@ function readText(path: string): string | null {
   return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
 }
 
-/** Read one category's questions, references and docs from the data folder. */
-function loadCategory(dataDir: string, version: "v3" | "v4", category: MultiTurnCategory): Result<CategoryInputs> {
-  const qRel = questionsFile(version, category);
-  const aRel = answersFile(version, category);
-  const qText = readText(join(dataDir, qRel));
-  const aText = readText(join(dataDir, aRel));
-  if (qText === null) return err(problem("file-missing", "BFCL questions file missing", { file: join(dataDir, qRel) }));
-  if (aText === null) return err(problem("file-missing", "BFCL reference file missing", { file: join(dataDir, aRel) }));
-  const docs = new Map<string, string>();
-  for (const cls of Object.keys(multiTurnDocFiles) as (keyof typeof multiTurnDocFiles)[]) {
-    const text = readText(join(dataDir, docFile(cls)));
-    if (text === null) return err(problem("file-missing", "BFCL function-doc file missing", { file: join(dataDir, docFile(cls)) }));
-    docs.set(cls, text);
-  }
-  return prepareCategory(qText, join(dataDir, qRel), aText, join(dataDir, aRel), docs);
-}
-
 /**
  * Check one model folder: per file, its outcome or the problems that stopped it (the
  * BFCL data of its category missing or malformed, a malformed result line …), in file order.
@@ -94,7 +78,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
   let filler: LongContextData | undefined;
   job.files.forEach((f, index) => {
     const key = `${f.version}/${f.category}`;
-    if (!cache.categories.has(key)) cache.categories.set(key, loadCategory(settings.dataDir, f.version, f.category));
+    if (!cache.categories.has(key)) cache.categories.set(key, readCategoryInputs(settings.dataDir, f.version, f.category));
     const cat = cache.categories.get(key) as Result<CategoryInputs>;
     if (!cat.ok) {
       out[index] = cat;

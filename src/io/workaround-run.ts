@@ -5,14 +5,14 @@
  * available.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { answersFile, docFile, multiTurnDocFiles, questionsFile, type BfclVersion, type MultiTurnCategory } from "../bfcl/data.js";
+import type { BfclVersion } from "../bfcl/data.js";
 import { scanLineHead } from "../bfcl/results.js";
 import type { ModelScore } from "../decision/types.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
-import { prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
+import type { CategoryInputs } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
+import { readCategoryInputs } from "./bfcl-data.js";
 import { workaroundCredit, type WorkaroundPairInput, type WorkaroundSummary } from "../simulator/workaround.js";
 
 /** Prepared base and miss_func inputs of a BFCL data folder (read once, reused for every model). */
@@ -23,24 +23,11 @@ export interface WorkaroundData {
 
 /** Read base and miss_func (questions, references, docs) from a BFCL data folder. */
 export function readWorkaroundData(dataDir: string, version: BfclVersion = "v4"): Result<WorkaroundData> {
-  try {
-    const docs = new Map(Object.keys(multiTurnDocFiles).map((c) => [c, readFileSync(join(dataDir, docFile(c as keyof typeof multiTurnDocFiles)), "utf8")]));
-    const load = (category: MultiTurnCategory) =>
-      prepareCategory(
-        readFileSync(join(dataDir, questionsFile(version, category)), "utf8"),
-        join(dataDir, questionsFile(version, category)),
-        readFileSync(join(dataDir, answersFile(version, category)), "utf8"),
-        join(dataDir, answersFile(version, category)),
-        docs,
-      );
-    const base = load("base");
-    if (!base.ok) return base;
-    const missFunc = load("miss_func");
-    if (!missFunc.ok) return missFunc;
-    return ok({ base: base.value, missFunc: missFunc.value });
-  } catch (e) {
-    return err(problem("file-missing", `cannot read the BFCL data: ${e instanceof Error ? e.message : String(e)}`, { file: dataDir }));
-  }
+  const base = readCategoryInputs(dataDir, version, "base");
+  if (!base.ok) return base;
+  const missFunc = readCategoryInputs(dataDir, version, "miss_func");
+  if (!missFunc.ok) return missFunc;
+  return ok({ base: base.value, missFunc: missFunc.value });
 }
 
 /** The `result` values of the given ids in a result file (JSON.parse output), by id. */
