@@ -161,17 +161,17 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     }
   }
   // one job (one evaluator process) per model folder; files are sorted by path, so a folder's files are adjacent
-  const jobs: { job: CheckJob; found: FoundResultFile[] }[] = [];
+  const groups: FoundResultFile[][] = [];
   for (const f of found) {
     if (f.category === "long_context" && longContextModule === null) continue;
-    let last = jobs[jobs.length - 1];
-    if (!last || last.found[0].modelDir !== f.modelDir) {
-      last = { job: { model: f.model, files: [] }, found: [] };
-      jobs.push(last);
-    }
-    (last.job.files as CheckJob["files"][number][]).push({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative });
-    last.found.push(f);
+    const last = groups[groups.length - 1];
+    if (last && last[0].modelDir === f.modelDir) last.push(f);
+    else groups.push([f]);
   }
+  const jobs: CheckJob[] = groups.map((g) => ({
+    model: g[0].model,
+    files: g.map((f) => ({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative })),
+  }));
   const settings: CheckJobSettings = {
     dataDir,
     longContextModule,
@@ -180,7 +180,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
   };
   const outcomes = await runJobs(
-    jobs.map((j) => j.job),
+    jobs,
     {
       threads,
       spawn: import.meta.url.endsWith(".js") ? spawnCheckWorker(settings) : null,
@@ -190,9 +190,9 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   );
   const files: CheckedFile[] = [];
   const reported = new Set<string>();
-  jobs.forEach((j, ji) => {
-    outcomes[ji].forEach((checked, fi) => {
-      const f = j.found[fi];
+  groups.forEach((group, gi) => {
+    outcomes[gi].forEach((checked, fi) => {
+      const f = group[fi];
       if (!checked.ok) {
         // a category's missing data is one problem, however many files need it
         for (const p of checked.problems) {
