@@ -13,7 +13,7 @@ import { scanLineHead } from "../bfcl/results.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
-import { dumpScoreValue, failedEntryChunks, redumpTopLevel, RenderedJson, scoreFileBytes, VerbatimJson, verbatimTopLevelRanges, type OurVerdict } from "./scorefile.js";
+import { dumpScoreValue, failedEntryChunks, RenderedJson, scoreFileBytes, scoreLineValues, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
 const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
@@ -293,16 +293,14 @@ export function checkResultFile(
       // the verbatim parts (result, inference_log): copied byte for byte when already in
       // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
       // else json.loads when even that cannot be proven
-      const lineText = utf8.decode(bytes.subarray(row.start, row.end));
-      const ranges = verbatimTopLevelRanges(lineText, row.end - row.start);
-      const fast = ranges === null ? redumpTopLevel(lineText) : null;
-      const line = ranges === null && fast === null ? exactLine() : null;
+      const values = scoreLineValues(utf8.decode(bytes.subarray(row.start, row.end)), row.end - row.start);
+      const line = values === null ? exactLine() : null;
       const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
-        if (ranges) {
-          const r = ranges.get(key);
-          return r ? new VerbatimJson(bytes.subarray(row.start + r[0], row.start + r[1])) : "";
+        if (values) {
+          const v = values.get(key);
+          if (v === undefined) return "";
+          return typeof v === "string" ? new RenderedJson(v) : new VerbatimJson(bytes.subarray(row.start + v[0], row.start + v[1]));
         }
-        if (fast) return fast.has(key) ? new RenderedJson(fast.get(key) as string) : "";
         return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
       };
       let prompt = renderedPrompts.get(q);

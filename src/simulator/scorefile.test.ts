@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine, verbatimTopLevelRanges } from "./scorefile.js";
+import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine, scoreLineValues } from "./scorefile.js";
 
 const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
 
@@ -51,14 +51,15 @@ describe("redumpTopLevel equals json.loads + json.dumps", () => {
   });
 });
 
-describe("verbatimTopLevelRanges: byte ranges only where re-dumping changes nothing", () => {
+describe("scoreLineValues: byte ranges only where re-dumping changes nothing", () => {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
-  /** The ranges as texts, or null. */
+  /** The values as the bytes they would be copied from, or null when any value is re-dumped instead. */
   const ranges = (text: string): Map<string, string> | null => {
     const b = enc.encode(text);
-    const r = verbatimTopLevelRanges(text, b.length);
-    return r === null ? null : new Map([...r].map(([k, [s, e]]) => [k, dec.decode(b.subarray(s, e))]));
+    const r = scoreLineValues(text, b.length);
+    if (r === null || [...r.values()].some((v) => typeof v === "string")) return null;
+    return new Map([...r].map(([k, v]) => [k, dec.decode(b.subarray(v[0] as number, v[1] as number))]));
   };
   it("gives ranges for a line in json.dumps form, equal to the re-dumped values", () => {
     for (const text of [
@@ -84,6 +85,9 @@ describe("verbatimTopLevelRanges: byte ranges only where re-dumping changes noth
       for (const l of readFileSync(file, "utf8").split("\n")) {
         if (l === "") continue;
         lines++;
+        // every value, copied or re-dumped, is what json.loads + json.dumps gives
+        const all = scoreLineValues(l, enc.encode(l).length);
+        expect(all && new Map([...all].map(([k, v]) => [k, typeof v === "string" ? v : l.slice(v[0], v[1])]))).toEqual(redumpTopLevel(l));
         const r = ranges(l);
         if (r === null) continue;
         withRanges++;

@@ -365,14 +365,12 @@ function canonicalValueEnd(text: string, j: number, depth = 0): number {
 class NotCanonical {}
 
 /**
- * `json.dumps(json.loads(text), ensure_ascii=False)` computed on the text, for the
- * verbatim parts of a score line (`model_result_raw`, `inference_log`): one pass, no
- * Python values built. Strings without escapes are copied; numbers are re-printed the
- * way Python prints what it loaded (ints as digits, floats by repr); separators become
- * `", "` and `": "`. Returns each top-level key's re-dumped value, or null when the text
- * is not a JSON object or has a duplicate key (the caller then uses `json.loads`).
+ * The top-level values of a result line, for `redumpTopLevel` and `verbatimTopLevelRanges`:
+ * a value already in json.dumps form as its `[start, end)` range, any other re-dumped
+ * (`json.dumps(json.loads(v), ensure_ascii=False)` computed on the text), and where the
+ * object closed. Null when the text is not a JSON object or has a repeated key.
  */
-export function redumpTopLevel(text: string): Map<string, string> | null {
+function topLevelValues(text: string): { values: Map<string, string | readonly [number, number]>; end: number } | null {
   let i = 0;
   const n = text.length;
   const copyable = !CONTROL_CHARACTER.test(text); // a raw control character: re-dump (and fail) value by value
@@ -468,9 +466,9 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
     ws();
     if (text.charCodeAt(i) !== 0x7b) return null;
     i++;
-    const out = new Map<string, string>();
+    const out = new Map<string, string | readonly [number, number]>();
     ws();
-    if (text.charCodeAt(i) === 0x7d) return out;
+    if (text.charCodeAt(i) === 0x7d) return { values: out, end: i + 1 };
     for (;;) {
       ws();
       if (text.charCodeAt(i) !== 0x22) return null;
@@ -482,7 +480,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       ws();
       const end = copyable ? canonicalValueEnd(text, i) : -1;
       if (end >= 0) {
-        out.set(k, text.slice(i, end));
+        out.set(k, [i, end]);
         i = end;
       } else out.set(k, value());
       ws();
@@ -490,12 +488,27 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       if (d === 0x7d) break;
       if (d !== 0x2c) return null;
     }
-    return out;
+    return { values: out, end: i };
   } catch (e) {
     if (e instanceof NotCanonical || e instanceof SyntaxError || e instanceof RangeError) return null;
     throw e;
   }
 }
+
+/**
+ * `json.dumps(json.loads(text), ensure_ascii=False)` computed on the text, for the
+ * verbatim parts of a score line (`model_result_raw`, `inference_log`): one pass, no
+ * Python values built. Strings without escapes are copied; numbers are re-printed the
+ * way Python prints what it loaded (ints as digits, floats by repr); separators become
+ * `", "` and `": "`. Returns each top-level key's re-dumped value, or null when the text
+ * is not a JSON object or has a duplicate key (the caller then uses `json.loads`).
+ */
+export function redumpTopLevel(text: string): Map<string, string> | null {
+  const top = topLevelValues(text);
+  if (top === null) return null;
+  return new Map([...top.values].map(([k, v]) => [k, typeof v === "string" ? v : text.slice(v[0], v[1])]));
+}
+
 
 /** A value already rendered as score-file JSON text (spliced in verbatim by `failedEntryLine`). */
 export class RenderedJson {
@@ -508,55 +521,22 @@ export class VerbatimJson {
 }
 
 /**
- * The byte ranges of a result line's top-level values when every one of them is already
- * in `json.dumps(..., ensure_ascii=False)` form (what `redumpTopLevel` would return
- * unchanged) and the line is ASCII, so character and byte offsets agree: BFCL writes
- * result files with `json.dumps`, so this is the usual case and the values can be copied
- * byte for byte. `text` is the line decoded. Null otherwise (the caller re-dumps).
+ * A result line's top-level values for its score line, in one scan: a value already in
+ * `json.dumps(..., ensure_ascii=False)` form as its `[start, end)` range when the line is
+ * ASCII and nothing follows the object (then character and byte offsets agree and the
+ * bytes can be copied as they are; BFCL writes result files with `json.dumps`, so this is
+ * the usual case); any other value re-dumped as text. `text` is the line decoded,
+ * `byteLength` its length in UTF-8. Null when the text is not a JSON object or has a
+ * repeated key (the caller then uses `json.loads`).
  */
-export function verbatimTopLevelRanges(text: string, byteLength: number): Map<string, [number, number]> | null {
-  if (text.length !== byteLength) return null; // a multi-byte character: offsets differ
-  if (CONTROL_CHARACTER.test(text)) return null;
-  let i = 0;
-  const n = text.length;
-  const ws = () => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
-      else break;
-    }
-  };
-  ws();
-  if (text.charCodeAt(i) !== 0x7b) return null;
-  i++;
-  const out = new Map<string, [number, number]>();
-  ws();
-  if (text.charCodeAt(i) === 0x7d) {
-    i++;
-    ws();
-    return i === n ? out : null;
+export function scoreLineValues(text: string, byteLength: number): Map<string, string | readonly [number, number]> | null {
+  const top = topLevelValues(text);
+  if (top === null) return null;
+  let copyable = text.length === byteLength; // a multi-byte character: offsets differ
+  for (let i = top.end; copyable && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) copyable = false; // something after the object
   }
-  for (;;) {
-    ws();
-    if (text.charCodeAt(i) !== 0x22) return null;
-    const keyEnd = canonicalValueEnd(text, i);
-    if (keyEnd < 0) return null;
-    const key = JSON.parse(text.slice(i, keyEnd)) as string;
-    if (out.has(key)) return null;
-    i = keyEnd;
-    ws();
-    if (text.charCodeAt(i) !== 0x3a) return null;
-    i++;
-    ws();
-    const e = canonicalValueEnd(text, i);
-    if (e < 0) return null;
-    out.set(key, [i, e]);
-    i = e;
-    ws();
-    const d = text.charCodeAt(i++);
-    if (d === 0x7d) break;
-    if (d !== 0x2c) return null;
-  }
-  ws();
-  return i === n ? out : null;
+  if (copyable) return top.values;
+  return new Map([...top.values].map(([k, v]) => [k, typeof v === "string" ? v : text.slice(v[0], v[1])]));
 }
