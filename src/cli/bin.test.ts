@@ -15,3 +15,15 @@ describe("the twinscore bin", () => {
     expect(mode & 0o111).toBe(0o111);
   });
 });
+
+describe("the built bin with a reader that stops early", () => {
+  it("ends quietly when stdout closes (`twinscore pairs --format json | head -c 10`): no stack trace, exit 0", async () => {
+    const { spawnSync } = await import("node:child_process");
+    // the committed manifest's listing (about 90 kB) is larger than a pipe's buffer, so the writer meets the closed pipe
+    const bin = join(projectRoot, "dist", "cli", "main.js");
+    const run = spawnSync("bash", ["-c", 'set -o pipefail; "$0" "$1" pairs --format json | head -c 10 > /dev/null', process.execPath, bin], { encoding: "utf8" });
+    // pairs notes on stderr that it lists the committed manifest; nothing else may follow
+    expect(run.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(run.status).toBe(0);
+  });
+});

@@ -3,6 +3,14 @@
 import { processIo } from "./io.js";
 import { runCli } from "./program.js";
 
+// a reader that stops early (`twinscore score … | head`) ends the output quietly, not with a stack trace
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+  });
+}
+
 runCli(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;
