@@ -67,8 +67,11 @@ function skipString(bytes: Uint8Array, i: number, end: number): number {
   return -1;
 }
 
-/** Index just past the JSON value starting at `i`, matching brackets outside strings; -1 when it does not close. */
-function skipValue(bytes: Uint8Array, i: number, end: number): number {
+/**
+ * Index just past the JSON value starting at `i`, matching brackets outside strings; -1
+ * when it does not close. It finds where a value ends, it does not validate it.
+ */
+export function skipValue(bytes: Uint8Array, i: number, end: number): number {
   const first = bytes[i];
   if (first === QUOTE) return skipString(bytes, i, end);
   if (first === OPEN_BRACKET || first === OPEN_BRACE) {

@@ -21,21 +21,31 @@ export interface BfclDataLocation {
 }
 
 /**
- * Ask `python3` where `bfcl_eval` is installed and return its `data/` folder, or null
- * when there is no python3, no such package, or no data folder. Never throws.
+ * Ask a Python interpreter where the `bfcl_eval` package is installed; its folder, or
+ * null when there is no such interpreter or package. Never throws. (Both the data folder
+ * and long_context.py are found from it.)
  */
-export function findBfclEvalDataDir(python = "python3"): string | null {
+export function findBfclEvalPackageDir(python = "python3"): string | null {
   try {
     const out = execFileSync(python, ["-c", "import bfcl_eval, os; print(os.path.dirname(bfcl_eval.__file__))"], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
       timeout: 20_000,
     }).trim();
-    const dir = join(out, "data");
-    return out !== "" && existsSync(dir) ? dir : null;
+    return out === "" ? null : out;
   } catch {
     return null;
   }
+}
+
+/**
+ * Ask `python3` where `bfcl_eval` is installed and return its `data/` folder, or null
+ * when there is no python3, no such package, or no data folder. Never throws.
+ */
+export function findBfclEvalDataDir(python = "python3"): string | null {
+  const pkg = findBfclEvalPackageDir(python);
+  const dir = pkg === null ? null : join(pkg, "data");
+  return dir !== null && existsSync(dir) ? dir : null;
 }
 
 /**

@@ -5,10 +5,10 @@
  * `bfcl_eval` package folder, `BFCL_EVAL_DIR`, the parent of the BFCL data folder
  * (`<bfcl_eval>/data`), or `python3 -c "import bfcl_eval"`.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { err, problem, type Result } from "../messages/index.js";
+import { findBfclEvalPackageDir } from "./bfcl-data.js";
 import { parseLongContextModule } from "../simulator/long-context.js";
 import type { LongContextData } from "../simulator/types.js";
 
@@ -21,19 +21,6 @@ export function longContextPathIn(dir: string): string | null {
     if (existsSync(candidate)) return candidate;
   }
   return null;
-}
-
-function pythonPackageDir(python: string): string | null {
-  try {
-    const out = execFileSync(python, ["-c", "import bfcl_eval, os; print(os.path.dirname(bfcl_eval.__file__))"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 20_000,
-    }).trim();
-    return out === "" ? null : out;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -50,7 +37,7 @@ export function findLongContextModule(opts: { flag?: string; env: Record<string,
     if (p) return p;
   }
   if (opts.askPython === false) return null;
-  const pkg = pythonPackageDir(opts.env.TWINSCORE_PYTHON || "python3");
+  const pkg = findBfclEvalPackageDir(opts.env.TWINSCORE_PYTHON || "python3");
   return pkg ? longContextPathIn(pkg) : null;
 }
 

@@ -256,7 +256,7 @@ export function buildManifest(
   for (const category of shouldAskCategories) {
     const cat = data.categories[category];
     if (!cat) return err(problem("category-missing", `the ${category} category was not read`));
-    const order = cat.questions.map((q, i) => i).sort((x, y) => indexOfId(cat.questions[x].id) - indexOfId(cat.questions[y].id));
+    const order = cat.questions.map((_, i) => i).sort((x, y) => indexOfId(cat.questions[x].id) - indexOfId(cat.questions[y].id));
     for (const i of order) {
       shouldAskItems++;
       const miss = cat.questions[i];

@@ -74,11 +74,18 @@ export function intToFloat(n: bigint): number {
   return f;
 }
 
+const MAX_EXACT_INT = 2n ** 53n;
+
 /** Exact three-way comparison of an int and a float (NaN → undefined), as Python compares them. */
 function cmpIntFloat(i: bigint, f: number): number | undefined {
   if (Number.isNaN(f)) return undefined;
   if (f === Infinity) return -1;
   if (f === -Infinity) return 1;
+  // an int within ±2^53 is exactly a float, so comparing the two floats is exact
+  if (i >= -MAX_EXACT_INT && i <= MAX_EXACT_INT) {
+    const n = Number(i);
+    return n < f ? -1 : n > f ? 1 : 0;
+  }
   const { num, den } = floatToRatio(f);
   const lhs = i * den;
   return lhs < num ? -1 : lhs > num ? 1 : 0;

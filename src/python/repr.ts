@@ -44,6 +44,12 @@ export function floatRepr(x: number): string {
   if (x === -Infinity) return "-inf";
   const sign = x < 0 || Object.is(x, -0) ? "-" : "";
   if (x === 0) return `${sign}0.0`;
+  const abs = sign === "" ? x : -x;
+  if (abs >= 1e-4 && abs < 1e16) {
+    // Python's fixed-notation range; JS prints these with the same shortest digits, without exponent
+    const s = String(x);
+    return s.includes(".") ? s : `${s}.0`;
+  }
   const { digits, exp } = shortestDigits(x);
   if (exp < -4 || exp >= 16) {
     const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;

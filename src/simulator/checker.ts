@@ -174,7 +174,9 @@ export function checkDecoded(decoded: string[][][], groundTruth: readonly (reado
   };
   const modelCtx: ExecutionContext = { ...base, modelName: opts.modelName };
   const refCtx: ExecutionContext = { ...base, modelName: `${opts.modelName}_ground_truth` };
-  const executionResults: PyValue[] = [];
+  // per turn: the model's results per step and the reference's; made Python dicts only for an error object
+  const turnResults: { readonly model: PyValue[]; readonly reference: string[] }[] = [];
+  const executionResults = (): PyValue[] => turnResults.map((t) => dict([["model", t.model], ["ground_truth", t.reference]]));
   const allModelResults: string[] = [];
   const fail = (errorType: MultiTurnErrorType, message: string, rest: [string, PyValue][]): EntryVerdict => ({
     valid: false,
@@ -197,11 +199,11 @@ export function checkDecoded(decoded: string[][][], groundTruth: readonly (reado
       modelInstances = out.instances;
     }
     const ref = executeCalls(opts.process, reference, refCtx);
-    executionResults.push(dict([["model", perStep], ["ground_truth", ref.results]]));
+    turnResults.push({ model: perStep, reference: ref.results });
 
     if (reference.length > 0 && (steps.length === 0 || (steps.length === 1 && steps[0].length === 0))) {
       return fail("multi_turn:empty_turn_model_response", `Model response list is empty for turn ${turn}`, [
-        ["details", dict([["execution_result", executionResults]])],
+        ["details", dict([["execution_result", executionResults()]])],
       ]);
     }
     if (reference.length === 0) continue;
@@ -221,7 +223,7 @@ export function checkDecoded(decoded: string[][][], groundTruth: readonly (reado
               ["ground_truth_instance_state", dict(refInstance.publicState())],
             ]),
           ],
-          ["execution_result", executionResults],
+          ["execution_result", executionResults()],
         ]);
       }
     }

@@ -469,36 +469,49 @@ function exceptionText(e: unknown): string {
 
 /** A call whose only `(` follows its leading ASCII name: BFCL's rewriting can only prefix that name. */
 const SIMPLE_HEAD = /^([A-Za-z_][A-Za-z0-9_]*)\(/;
-const PARSE_CACHE_LIMIT = 200_000;
+const PLAN_CACHE_LIMIT = 200_000;
+
 /**
- * Parsed call texts of the fast path. Parsing is a pure function of the text and the tree
- * is never mutated (evaluation builds fresh values), so one cache serves every process.
+ * How a call text is run, decided once per text: blocked by name, parsed as it is (the
+ * fast path), or rewritten and parsed per call (`null`).
  */
-const parsedCalls = new Map<string, PyExpr | null>();
+type CallPlan = { readonly blocked: string } | { readonly expr: PyExpr } | null;
+
+/**
+ * Plans of call texts seen so far. A plan is a pure function of the text, and the parsed
+ * tree is never mutated (evaluation builds fresh values), so one cache serves every
+ * process; the same calls recur in every entry and run.
+ */
+const callPlans = new Map<string, CallPlan>();
+
+function planCall(call: string): CallPlan {
+  const head = SIMPLE_HEAD.exec(call);
+  if (!head || call.indexOf("(", head[0].length) >= 0) return null;
+  if (BLOCKED_NAMES.has(head[1])) return { blocked: head[1] };
+  const parsed = parseExpression(call);
+  return parsed.ok && compileCheck(parsed.expr) === null ? { expr: parsed.expr } : null;
+}
 
 /**
  * Run one call string against the mapped instances; always returns BFCL's result string.
  *
  * Fast path (same results): when the text has a single `(`, right after its leading
  * name, BFCL's rewriting changes nothing but that name (`name(` → `inst.name(`), so the
- * original text is parsed once per process (cached — the same reference calls recur in
- * every run) and its head is resolved through the method map. Everything else is
- * rewritten and parsed exactly as BFCL does.
+ * original text is parsed once (cached — the same reference calls recur in every run)
+ * and its head is resolved through the method map. Everything else is rewritten and
+ * parsed exactly as BFCL does.
  */
 export function executeOne(call: string, methodOwner: ReadonlyMap<string, string>, process: EvaluatorProcess): string {
   try {
-    const head = SIMPLE_HEAD.exec(call);
-    if (head && call.indexOf("(", head[0].length) < 0) {
-      const name = head[1];
-      if (BLOCKED_NAMES.has(name)) return `Error during execution: Function call ${name} is not allowed.`;
-      let expr = parsedCalls.get(call);
-      if (expr === undefined) {
-        const parsed = parseExpression(call);
-        expr = parsed.ok && compileCheck(parsed.expr) === null ? parsed.expr : null;
-        if (parsedCalls.size >= PARSE_CACHE_LIMIT) parsedCalls.clear();
-        parsedCalls.set(call, expr);
-      }
-      if (expr !== null) return resultToString(evaluateCall(expr, process, methodOwner));
+    let plan = callPlans.get(call);
+    if (plan === undefined) {
+      plan = planCall(call);
+      if (callPlans.size >= PLAN_CACHE_LIMIT) callPlans.clear();
+      callPlans.set(call, plan);
+    }
+    if (plan !== null) {
+      if ("blocked" in plan) return `Error during execution: Function call ${plan.blocked} is not allowed.`;
+      return resultToString(evaluateCall(plan.expr, process, methodOwner));
     }
     const rewritten = rewriteMethodCalls(call, methodOwner);
     const checkName = blockedCheckName(rewritten);
@@ -544,7 +557,7 @@ export function executeCalls(process: EvaluatorProcess, calls: readonly string[]
         inst = created;
         if (!STATELESS_CLASSES.has(cls)) {
           const cfg = ctx.initialConfig.get(cls);
-          const config = cfg instanceof PyDict ? deepCopyDict(cfg) : new PyDict();
+          const config = cfg instanceof PyDict ? (inst.keepsNoConfigReference ? cfg : deepCopyDict(cfg)) : new PyDict();
           inst.loadScenario(config, ctx.longContext, process.filler);
         }
         process.instances.set(name, inst);

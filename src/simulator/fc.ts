@@ -92,7 +92,7 @@ export function decodeFcStepPlain(step: unknown): DecodeOutcome {
           plain = false;
           break;
         }
-        const fast = fastRenderArgs(name, raw);
+        const fast = renderArgsCached(name, raw);
         if (fast !== null) {
           calls.push(fast);
           continue;
@@ -152,6 +152,36 @@ function reprPlain(v: unknown): string | null {
     return `{${parts.join(", ")}}`;
   }
   return null;
+}
+
+const RENDER_CACHE_LIMIT = 100_000;
+/** Rendered calls by name, then raw argument text: models repeat the same calls (`ls` with `{"a": false}`) across steps and entries. */
+const renderedCalls = new Map<string, Map<string, string | null>>();
+let renderedCount = 0;
+
+/**
+ * `fastRenderArgs`, remembered: it is a pure function of its two texts, and handing back
+ * the same string object also lets the executor's parse cache find it without hashing anew.
+ */
+function renderArgsCached(name: string, raw: string): string | null {
+  let byRaw = renderedCalls.get(name);
+  if (byRaw === undefined) {
+    byRaw = new Map();
+    renderedCalls.set(name, byRaw);
+  }
+  let out = byRaw.get(raw);
+  if (out === undefined) {
+    out = fastRenderArgs(name, raw);
+    if (renderedCount >= RENDER_CACHE_LIMIT) {
+      renderedCalls.clear();
+      renderedCount = 0;
+      renderedCalls.set(name, byRaw);
+      byRaw.clear();
+    }
+    byRaw.set(raw, out);
+    renderedCount++;
+  }
+  return out;
 }
 
 /**

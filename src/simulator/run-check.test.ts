@@ -82,3 +82,25 @@ describe("checkModelFiles: a fast process, and an exact rerun only when a call n
     );
   });
 });
+
+describe("checkResultFile: result lines that are not JSON (real 120b base file with two lines broken)", () => {
+  const inputs = baseInputs();
+  const lines = readFileSync(resultPath, "utf8").split("\n");
+  // break `result` of the 6th and 151st lines (file order), leaving id and the rest intact
+  const broken = [5, 150];
+  for (const i of broken) lines[i] = lines[i].replace('"result": [[', '"result": [[,');
+  const bytes = new TextEncoder().encode(lines.join("\n"));
+
+  it("reports each broken line as file:line json-malformed, in line order, and gives no verdicts", () => {
+    const r = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(), renderScore: true });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((p) => [p.code, p.file, p.line])).toEqual(broken.map((i) => ["json-malformed", resultPath, i + 1]));
+    expect(r.problems[0].message).toMatch(/^`result` is not JSON: /);
+  });
+
+  it("checks the same file normally once the lines are repaired", () => {
+    const r = checkResultFile(new Uint8Array(readFileSync(resultPath)), resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(), renderScore: false });
+    expect(r.ok && r.value.total).toBe(200);
+  });
+});

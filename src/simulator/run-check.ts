@@ -13,7 +13,7 @@ import { scanLineHead } from "../bfcl/results.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
-import { dumpScoreValue, failedEntryChunks, RenderedJson, scoreFileBytes, scoreLineValues, VerbatimJson, type OurVerdict } from "./scorefile.js";
+import { dumpScoreValue, failedEntryChunks, RenderedJson, scoreFileBytes, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
 const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
@@ -195,8 +195,10 @@ export interface FileCheck {
 }
 
 /**
- * Check every line of a result file (its bytes: only `id` and `result` are decoded up
- * front; a failed entry's whole line is decoded when its score line is rendered).
+ * Check every line of a result file (its bytes: ids and the byte range of `result` are
+ * read up front; each `result` is parsed when its entry is checked, and a failed entry's
+ * whole line is decoded when its score line is rendered). A line that is not valid stops
+ * the checking (the file is reported with every such line, as `file:line` problems).
  * Steps whose arguments are JSON strings (FC results) are decoded straight from
  * `JSON.parse`; anything else through Python-faithful `json.loads`. `testCategory` is `multi_turn_<category>` (BFCL
  * takes it from the file name); `modelName` is the result directory name.
@@ -213,7 +215,9 @@ export function checkResultFile(
     readonly renderScore: boolean;
   },
 ): Result<FileCheck> {
-  const rows: { id: string; line: number; start: number; end: number; resultText: string; result: unknown; exact: boolean }[] = [];
+  // `result` is parsed only when its entry is checked: holding every parsed result of a file
+  // until then made the garbage collector copy them again and again
+  const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
   const problems: Problem[] = [];
   let lineNo = 0;
   for (let start = 0; start < bytes.length; ) {
@@ -236,14 +240,6 @@ export function checkResultFile(
       problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
       continue;
     }
-    const resultText = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));
-    let result: unknown;
-    try {
-      result = JSON.parse(resultText);
-    } catch (e) {
-      problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: lineNo }));
-      continue;
-    }
     if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
       problems.push(problem("result-id-unknown", `${head.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
       continue;
@@ -254,7 +250,7 @@ export function checkResultFile(
       problems.push(problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }));
       continue;
     }
-    rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultText, result, exact: stepsAreStringArgs(result) });
+    rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
   }
   if (problems.length > 0) return err(...problems);
   rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -270,11 +266,21 @@ export function checkResultFile(
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
     const exactLine = (): PyDict => jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
+    const resultText = utf8.decode(bytes.subarray(row.resultStart, row.resultEnd));
+    let result: unknown;
+    try {
+      result = JSON.parse(resultText);
+    } catch (e) {
+      problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: row.line }));
+      continue;
+    }
+    // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
+    if (problems.length > 0) continue;
     let verdict: EntryVerdict;
     try {
-      verdict = row.exact
-        ? checkEntry(row.result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
-        : checkEntry(jsonLoadsOrThrow(row.resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+      verdict = stepsAreStringArgs(result)
+        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
+        : checkEntry(jsonLoadsOrThrow(resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
     } catch (e) {
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
@@ -293,14 +299,10 @@ export function checkResultFile(
       // the verbatim parts (result, inference_log): copied byte for byte when already in
       // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
       // else json.loads when even that cannot be proven
-      const values = scoreLineValues(utf8.decode(bytes.subarray(row.start, row.end)), row.end - row.start);
-      const line = values === null ? exactLine() : null;
+      const parts = scoreLineParts(bytes, row.start, row.end);
+      const line = parts === null ? exactLine() : null;
       const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
-        if (values) {
-          const v = values.get(key);
-          if (v === undefined) return "";
-          return typeof v === "string" ? new RenderedJson(v) : new VerbatimJson(bytes.subarray(row.start + v[0], row.start + v[1]));
-        }
+        if (parts) return parts.get(key) ?? "";
         return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
       };
       let prompt = renderedPrompts.get(q);
@@ -325,6 +327,7 @@ export function checkResultFile(
     }
     verdicts.push({ id: row.id, valid: false, errorType: verdict.errorType, errorMessage: verdict.errorMessage, errorJson });
   }
+  if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return ok({
     correct,
     total: rows.length,

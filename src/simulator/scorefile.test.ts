@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine, scoreLineValues } from "./scorefile.js";
+import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine, scoreLineParts, scoreLineValues, VerbatimJson } from "./scorefile.js";
 
 const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
 
@@ -111,5 +111,63 @@ describe("reading stored score files and comparing", () => {
     const a = compareVerdicts([...ours, { id: "multi_turn_base_0", valid: true }], stored.value);
     expect(a.disagreeingIds).toEqual(stored.value.failures.has("multi_turn_base_0") ? ["multi_turn_base_0"] : []);
     expect(a.errorObjectAgree).toBe(a.bothFailed);
+  });
+});
+
+describe("scoreLineParts: the byte scan gives the same score-file parts as json.loads + json.dumps", () => {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  /** Each part as text: copied bytes decoded, re-dumped text as is. */
+  const partsText = (bytes: Uint8Array): Map<string, string> | null => {
+    const parts = scoreLineParts(bytes, 0, bytes.length);
+    return parts && new Map([...parts].map(([k, v]) => [k, v instanceof VerbatimJson ? dec.decode(v.bytes) : v.text]));
+  };
+  const verbatimKeys = (bytes: Uint8Array): string[] => [...(scoreLineParts(bytes, 0, bytes.length) ?? [])].filter(([, v]) => v instanceof VerbatimJson).map(([k]) => k);
+
+  it("copies valid UTF-8 and canonical values as bytes, re-dumps the rest, and agrees with redumpTopLevel", () => {
+    const cases: [string, string[]][] = [
+      ['{"a": "ünï 😀 ok", "b": [1, 2.5, -0.0, 1e+16, NaN, -Infinity], "c": {"k": "v", "j": {}}}', ["a", "b", "c"]],
+      ['{"a": "\\u00e9", "b": "x\\/y", "c": [1,2], "d": {"k":1}, "e": [0.10], "f": -0, "g": [1e400], "h": 1}', ["h"]],
+      ['{ "result" : [[{"ls": "{\\"a\\": false}"}], []] , "inference_log" : "tab\\t \\" q" }', ["result", "inference_log"]],
+    ];
+    for (const [text, verbatim] of cases) {
+      const bytes = enc.encode(text);
+      expect(partsText(bytes), text).toEqual(redumpTopLevel(text));
+      expect(verbatimKeys(bytes), text).toEqual(verbatim);
+    }
+  });
+  it("declines lines json.loads must decide: repeated keys (at any depth), text that is not JSON", () => {
+    for (const text of ['{"a": {"k": 1, "k": 2}}', '{"a": 1, "a": 2}', "[1]", '{"a": tru}', '{"a": "raw \u0001 control"}'])
+      expect(scoreLineParts(enc.encode(text), 0, enc.encode(text).length), text).toBeNull();
+  });
+  it("does not copy bytes that are not valid UTF-8 (the text path's decoding replaces them)", () => {
+    const bytes = new Uint8Array([...enc.encode('{"a": "x'), 0xc3, 0x28, ...enc.encode('", "b": 1}')]);
+    expect(verbatimKeys(bytes)).toEqual(["b"]);
+    expect(partsText(bytes)).toEqual(redumpTopLevel(dec.decode(bytes)));
+  });
+  it("covers every line of the real result files of a run (2025-11-12-main, both models, all three categories)", () => {
+    let lines = 0;
+    let copied = 0;
+    for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
+      for (const c of ["base", "miss_func", "miss_param"]) {
+        const file = join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
+        const bytes = new Uint8Array(readFileSync(file));
+        let start = 0;
+        while (start < bytes.length) {
+          let end = bytes.indexOf(0x0a, start);
+          if (end < 0) end = bytes.length;
+          if (end > start) {
+            lines++;
+            const line = bytes.subarray(start, end);
+            expect(partsText(line)).toEqual(redumpTopLevel(dec.decode(line)));
+            if (verbatimKeys(line).includes("inference_log")) copied++;
+          }
+          start = end + 1;
+        }
+      }
+    }
+    expect(lines).toBe(1200);
+    // only lines with \u escapes re-dump their inference_log (non-ASCII UTF-8 is copied)
+    expect(copied).toBeGreaterThan(1000);
   });
 });

@@ -9,6 +9,7 @@
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { jsonFloat, jsonQuoteUnicode } from "../python/json.js";
+import { skipValue } from "../bfcl/results.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -139,22 +140,40 @@ const UTF8_OUT = new TextEncoder();
  */
 export function scoreFileBytes(correct: number, total: number, failedLines: readonly (readonly (string | Uint8Array)[])[]): Uint8Array {
   const header = `${scoreHeaderLine(correct, total)}\n`;
-  // room for the worst case (3 UTF-8 bytes per UTF-16 unit), then encode straight into it
-  let room = header.length * 3;
+  // room for one byte per UTF-16 unit (the text is nearly all ASCII) and some slack; grown when a piece needs more
+  let room = header.length;
   for (const line of failedLines) {
-    for (const c of line) room += typeof c === "string" ? c.length * 3 : c.length;
+    for (const c of line) room += c.length;
     room += 1;
   }
-  const out = new Uint8Array(room);
-  let at = UTF8_OUT.encodeInto(header, out).written;
+  let out = new Uint8Array(Math.ceil(room * 1.125) + 1024);
+  let at = 0;
+  const grow = (need: number) => {
+    const bigger = new Uint8Array(Math.max(Math.ceil(out.length * 1.5), at + need));
+    bigger.set(out.subarray(0, at));
+    out = bigger;
+  };
+  const put = (text: string) => {
+    let rest = text;
+    for (;;) {
+      const r = UTF8_OUT.encodeInto(rest, out.subarray(at));
+      at += r.written;
+      if (r.read === rest.length) return;
+      rest = rest.slice(r.read);
+      grow(rest.length * 3);
+    }
+  };
+  put(header);
   for (const line of failedLines) {
     for (const c of line) {
-      if (typeof c === "string") at += UTF8_OUT.encodeInto(c, out.subarray(at)).written;
+      if (typeof c === "string") put(c);
       else {
+        if (at + c.length > out.length) grow(c.length);
         out.set(c, at);
         at += c.length;
       }
     }
+    if (at + 1 > out.length) grow(1);
     out[at++] = 0x0a;
   }
   return out.subarray(0, at);
@@ -509,6 +528,235 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
   return new Map([...top.values].map(([k, v]) => [k, typeof v === "string" ? v : text.slice(v[0], v[1])]));
 }
 
+
+/** Bytes of the JSON literals a canonical value may hold, by first byte. */
+const LITERALS: ReadonlyMap<number, readonly number[]> = new Map(
+  ["true", "false", "null", "NaN", "Infinity"].map((w) => [w.charCodeAt(0), [...w].map((c) => c.charCodeAt(0))] as const),
+);
+
+/** Length of a valid UTF-8 sequence for a character ≥ U+0080 at `i` (no overlong form, no surrogate, ≤ U+10FFFF), or 0. */
+function utf8SequenceLength(bytes: Uint8Array, i: number, end: number): number {
+  const b0 = bytes[i];
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < end && bytes[i + k] >= lo && bytes[i + k] <= hi;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const lo = b0 === 0xe0 ? 0xa0 : 0x80;
+    const hi = b0 === 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const lo = b0 === 0xf0 ? 0x90 : 0x80;
+    const hi = b0 === 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+const PLAIN = 0;
+/** 0 for a byte that stands for itself inside a canonical string (printable ASCII but `"` and `\\`). */
+const STRING_BYTE = (() => {
+  const t = new Uint8Array(256).fill(1);
+  for (let b = 0x20; b < 0x80; b++) if (b !== 0x22 && b !== 0x5c) t[b] = PLAIN;
+  return t;
+})();
+
+/** Index past the ASCII digits from `k`. */
+function digitsEnd(bytes: Uint8Array, k: number, end: number): number {
+  while (k < end && bytes[k] >= 0x30 && bytes[k] <= 0x39) k++;
+  return k;
+}
+
+/** Whether two byte ranges hold the same bytes. */
+function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let k = 0; k < aEnd - a; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
+}
+
+/**
+ * The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at
+ * `bytes[i]`, or -1 — `canonicalValueEnd` on UTF-8 bytes: strings hold only valid UTF-8,
+ * no raw control character and no escape re-dumping changes (`\u`, `\/`); separators are
+ * exactly `", "` and `": "`; numbers are as Python prints them; no object repeats a key
+ * (escapes left are one per character, so equal keys have equal bytes).
+ */
+function canonicalBytesEnd(bytes: Uint8Array, i: number, end: number, depth: number): number {
+  if (depth > 500 || i >= end) return -1;
+  const c = bytes[i];
+  if (c === 0x22) {
+    i++;
+    while (i < end) {
+      // the long stretches of plain ASCII in one tight loop
+      while (i < end && STRING_BYTE[bytes[i]] === PLAIN) i++;
+      if (i >= end) return -1;
+      const b = bytes[i];
+      if (b === 0x22) return i + 1;
+      if (b === 0x5c) {
+        const e = bytes[i + 1];
+        // the escapes json.dumps writes itself (\u only for control characters: declined, rare)
+        if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
+        else return -1;
+      } else if (b < 0x20) return -1;
+      else if (b < 0x80) i++;
+      else {
+        const n = utf8SequenceLength(bytes, i, end);
+        if (n === 0) return -1;
+        i += n;
+      }
+    }
+    return -1;
+  }
+  if (c === 0x7b || c === 0x5b) {
+    const close = c === 0x7b ? 0x7d : 0x5d;
+    if (bytes[i + 1] === close) return i + 2;
+    i++;
+    const keys: number[] = []; // start, end of each key so far
+    for (;;) {
+      if (c === 0x7b) {
+        if (bytes[i] !== 0x22) return -1;
+        const keyEnd = canonicalBytesEnd(bytes, i, end, depth + 1);
+        if (keyEnd < 0) return -1;
+        for (let k = 0; k < keys.length; k += 2) if (sameBytes(bytes, keys[k], keys[k + 1], i, keyEnd)) return -1;
+        keys.push(i, keyEnd);
+        if (bytes[keyEnd] !== 0x3a || bytes[keyEnd + 1] !== 0x20) return -1;
+        i = keyEnd + 2;
+      }
+      i = canonicalBytesEnd(bytes, i, end, depth + 1);
+      if (i < 0) return -1;
+      const d = bytes[i];
+      if (d === close) return i + 1;
+      if (d !== 0x2c || bytes[i + 1] !== 0x20) return -1;
+      i += 2;
+    }
+  }
+  const literal = LITERALS.get(c) ?? (c === 0x2d && bytes[i + 1] === 0x49 ? LITERALS.get(0x49) : undefined);
+  if (literal !== undefined) {
+    const at = c === 0x2d ? i + 1 : i;
+    for (let k = 0; k < literal.length; k++) if (bytes[at + k] !== literal[k]) return -1;
+    return at + literal.length;
+  }
+  // a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?
+  let j = i;
+  if (bytes[j] === 0x2d) j++;
+  const intEnd = digitsEnd(bytes, j, end);
+  if (intEnd === j || (bytes[j] === 0x30 && intEnd > j + 1)) return -1;
+  let k = intEnd;
+  let isFloat = false;
+  if (bytes[k] === 0x2e) {
+    const fracEnd = digitsEnd(bytes, k + 1, end);
+    if (fracEnd === k + 1) return -1;
+    k = fracEnd;
+    isFloat = true;
+  }
+  if (bytes[k] === 0x65 || bytes[k] === 0x45) {
+    let e = k + 1;
+    if (bytes[e] === 0x2b || bytes[e] === 0x2d) e++;
+    const expEnd = digitsEnd(bytes, e, end);
+    if (expEnd === e) return -1;
+    k = expEnd;
+    isFloat = true;
+  }
+  if (!isFloat) return (k - i === 2 && c === 0x2d && bytes[i + 1] === 0x30) || k - i > 4300 ? -1 : k;
+  if (k - i > 40) return -1; // longer than any float repr: not canonical
+  let token = "";
+  for (let t = i; t < k; t++) token += String.fromCharCode(bytes[t]);
+  return jsonFloat(Number(token)) === token ? k : -1;
+}
+
+/** Where one top-level value of a result line lies, and whether its bytes are already what the score file needs. */
+export interface LineValueRange {
+  readonly start: number;
+  readonly end: number;
+  /** True when the bytes are in `json.dumps(..., ensure_ascii=False)` form and can be copied; else re-dump the value's text. */
+  readonly verbatim: boolean;
+}
+
+/**
+ * The top-level values of a result line `bytes[start, end)` by key, for its score line,
+ * scanned on the bytes: no decoding of the (long) line. Each value is a byte range, marked
+ * verbatim when it can be copied as it is (BFCL wrote the file with `json.dumps`, so this
+ * is the usual case). Null when the line is not a JSON object with plain, distinct
+ * top-level keys and nothing after it — the caller then takes the text path
+ * (`scoreLineValues`).
+ */
+export function scoreLineRanges(bytes: Uint8Array, start: number, end: number): Map<string, LineValueRange> | null {
+  const ws = (k: number): number => {
+    while (k < end) {
+      const b = bytes[k];
+      if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) k++;
+      else break;
+    }
+    return k;
+  };
+  let i = ws(start);
+  if (bytes[i] !== 0x7b) return null;
+  const out = new Map<string, LineValueRange>();
+  i = ws(i + 1);
+  if (bytes[i] === 0x7d) return ws(i + 1) === end ? out : null;
+  for (;;) {
+    if (bytes[i] !== 0x22) return null;
+    let key = "";
+    let k = i + 1;
+    for (; k < end && bytes[k] !== 0x22; k++) {
+      const b = bytes[k];
+      if (b === 0x5c || b < 0x20 || b >= 0x80) return null; // an escaped or non-ASCII key: the text path decodes it
+      key += String.fromCharCode(b);
+    }
+    if (k >= end || out.has(key)) return null;
+    i = ws(k + 1);
+    if (bytes[i] !== 0x3a) return null;
+    i = ws(i + 1);
+    const canonical = canonicalBytesEnd(bytes, i, end, 0);
+    const valueEnd = canonical >= 0 ? canonical : skipValue(bytes, i, end);
+    if (valueEnd <= i) return null;
+    out.set(key, { start: i, end: valueEnd, verbatim: canonical >= 0 });
+    i = ws(valueEnd);
+    const d = bytes[i];
+    if (d === 0x7d) return ws(i + 1) === end ? out : null;
+    if (d !== 0x2c) return null;
+    i = ws(i + 1);
+  }
+}
+
+/**
+ * `json.dumps(json.loads(text), ensure_ascii=False)` of one JSON value's text, or null when
+ * it is not valid JSON or repeats a key (the caller then uses `json.loads` on the line).
+ */
+export function redumpValue(text: string): string | null {
+  return redumpTopLevel(`{"v": ${text}}`)?.get("v") ?? null;
+}
+
+const UTF8_IN = new TextDecoder("utf-8");
+
+/**
+ * A result line's top-level values as score-file parts: byte ranges of the file where
+ * they are already in `json.dumps(..., ensure_ascii=False)` form, else the value re-dumped
+ * from its text. Scans the bytes first (`scoreLineRanges`); a line that needs it (escaped
+ * or non-ASCII top-level keys) goes through the decoded text (`scoreLineValues`). Null when
+ * the line is not a JSON object, repeats a key or holds a value that is not JSON (the
+ * caller then uses `json.loads`).
+ */
+export function scoreLineParts(bytes: Uint8Array, start: number, end: number): Map<string, RenderedJson | VerbatimJson> | null {
+  const ranges = scoreLineRanges(bytes, start, end);
+  if (ranges !== null) {
+    const out = new Map<string, RenderedJson | VerbatimJson>();
+    for (const [key, r] of ranges) {
+      if (r.verbatim) {
+        out.set(key, new VerbatimJson(bytes.subarray(r.start, r.end)));
+        continue;
+      }
+      const text = redumpValue(UTF8_IN.decode(bytes.subarray(r.start, r.end)));
+      if (text === null) return null;
+      out.set(key, new RenderedJson(text));
+    }
+    return out;
+  }
+  const values = scoreLineValues(UTF8_IN.decode(bytes.subarray(start, end)), end - start);
+  if (values === null) return null;
+  const out = new Map<string, RenderedJson | VerbatimJson>();
+  for (const [key, v] of values) out.set(key, typeof v === "string" ? new RenderedJson(v) : new VerbatimJson(bytes.subarray(start + v[0], start + v[1])));
+  return out;
+}
 
 /** A value already rendered as score-file JSON text (spliced in verbatim by `failedEntryLine`). */
 export class RenderedJson {

@@ -36,6 +36,11 @@ export type LongContextData = ReadonlyMap<string, PyValue>;
 /** One live instance of an API class. */
 export interface ApiInstance {
   readonly className: ApiClass;
+  /**
+   * True when `loadScenario` builds all its state afresh and keeps no reference into the
+   * config (GorillaFileSystem builds its own tree): the executor then skips the `deepcopy`.
+   */
+  readonly keepsNoConfigReference?: boolean;
   /** `_load_scenario(deepcopy(config), long_context)`; MathAPI has none and ignores it. */
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void;
   /** `vars(instance)` minus names starting with `_`, in attribute-definition order. */

@@ -134,6 +134,8 @@ function optional(name: string, value: () => PyValue): ParamSpec {
 /** One GorillaFileSystem instance. */
 class GorillaFileSystem implements ApiInstance {
   readonly className = "GorillaFileSystem" as const;
+  /** The tree is built afresh from the config (names are immutable keys, contents are copied), so the executor need not copy it. */
+  readonly keepsNoConfigReference = true;
   readonly methods: ReadonlyMap<string, MethodSpec>;
   private loaded = false;
   private longContext = false;
@@ -208,7 +210,8 @@ class GorillaFileSystem implements ApiInstance {
         if (this.longContext && !pyContains(this.fillerValue("FILES_TAIL_USED"), name)) {
           content = (content as string) + (this.fillerValue("FILE_CONTENT_EXTENSION") as string);
         }
-        parent.contents.set(name, new PyFile(name, content));
+        // a non-str content (never in BFCL's data) is copied: the config itself is not (`keepsNoConfigReference`)
+        parent.contents.set(name, new PyFile(name, typeof content === "string" ? content : pyDeepCopy(content)));
       }
     }
     if (bottommost && this.longContext) {
