@@ -16,6 +16,19 @@ describe("the twinscore bin", () => {
   });
 });
 
+describe("the built bin's V8 tuning (cli/v8-tuning.ts)", () => {
+  it("sets its flag without a word on stderr, and can be turned off with TWINSCORE_V8_DEFAULTS=1", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const bin = join(projectRoot, "dist", "cli", "main.js");
+    for (const env of [{}, { TWINSCORE_V8_DEFAULTS: "1" }]) {
+      const run = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8", env: { ...process.env, ...env } });
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(/^\d+\.\d+\.\d+/);
+      expect(run.status).toBe(0);
+    }
+  });
+});
+
 describe("the built bin with a reader that stops early", () => {
   it("ends quietly when stdout closes (`twinscore pairs --format json | head -c 10`): no stack trace, exit 0", async () => {
     const { spawnSync } = await import("node:child_process");

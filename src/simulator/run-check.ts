@@ -126,6 +126,8 @@ export interface ModelFileInput {
   /** `multi_turn_<category>`. */
   readonly testCategory: string;
   readonly inputs: CategoryInputs;
+  /** Reused memory for this file's score file (see `scoreFileBytes`). */
+  readonly scoreScratch?: (bytes: number) => Uint8Array;
 }
 
 /**
@@ -148,7 +150,15 @@ export function checkModelFiles(
     const process = opts.newProcess(exact);
     const out: Result<FileCheck>[] = [];
     for (const f of files) {
-      const r = checkResultFile(f.bytes, f.file, { modelName: opts.modelName, testCategory: f.testCategory, inputs: f.inputs, process, decode: opts.decode, renderScore: opts.renderScore });
+      const r = checkResultFile(f.bytes, f.file, {
+        modelName: opts.modelName,
+        testCategory: f.testCategory,
+        inputs: f.inputs,
+        process,
+        decode: opts.decode,
+        renderScore: opts.renderScore,
+        scoreScratch: f.scoreScratch,
+      });
       if (!r.ok && !exact && r.problems.some((p) => p.code === INSTANCE_NAMED)) return null;
       out.push(r);
     }
@@ -213,6 +223,8 @@ export function checkResultFile(
     readonly process: EvaluatorProcess;
     readonly decode?: StepDecoder;
     readonly renderScore: boolean;
+    /** Reused memory for the score file (see `scoreFileBytes`); `scoreFile` is then a view of it. */
+    readonly scoreScratch?: (bytes: number) => Uint8Array;
   },
 ): Result<FileCheck> {
   // `result` is parsed only when its entry is checked: holding every parsed result of a file
@@ -331,7 +343,7 @@ export function checkResultFile(
   return ok({
     correct,
     total: rows.length,
-    scoreFile: opts.renderScore ? scoreFileBytes(correct, rows.length, failedLines) : null,
+    scoreFile: opts.renderScore ? scoreFileBytes(correct, rows.length, failedLines, opts.scoreScratch) : null,
     verdicts,
   });
 }

@@ -138,7 +138,13 @@ const UTF8_OUT = new TextEncoder();
  * byte ranges copied, so the long parts of a line (the model's result and inference log)
  * are never decoded, re-encoded or joined as strings.
  */
-export function scoreFileBytes(correct: number, total: number, failedLines: readonly (readonly (string | Uint8Array)[])[]): Uint8Array {
+export function scoreFileBytes(
+  correct: number,
+  total: number,
+  failedLines: readonly (readonly (string | Uint8Array)[])[],
+  /** A buffer of at least `bytes` to write into (a caller's reused one: fresh memory is slow to touch); the result is then a view of it. */
+  scratch?: (bytes: number) => Uint8Array,
+): Uint8Array {
   const header = `${scoreHeaderLine(correct, total)}\n`;
   // room for one byte per UTF-16 unit (the text is nearly all ASCII) and some slack; grown when a piece needs more
   let room = header.length;
@@ -146,7 +152,8 @@ export function scoreFileBytes(correct: number, total: number, failedLines: read
     for (const c of line) room += c.length;
     room += 1;
   }
-  let out = new Uint8Array(Math.ceil(room * 1.125) + 1024);
+  const want = Math.ceil(room * 1.125) + 1024;
+  let out = scratch ? scratch(want) : new Uint8Array(want);
   let at = 0;
   const grow = (need: number) => {
     const bigger = new Uint8Array(Math.max(Math.ceil(out.length * 1.5), at + need));
