@@ -5,12 +5,14 @@
 //   one model  — 2025-11-12-main/result/openai_gpt-oss-120b (600 entries)
 //   one run    — 2025-11-12-main/result (2 models, 1,200 entries)
 //   both runs  — the whole gpt-oss tree (4 model folders, 2,400 entries)
+//   4 / 8 runs — the same real files under 2 / 4 copies of the tree (symlinked result
+//                folders; 4,800 / 9,600 entries): what each further entry costs
 // plus `check --help` (start-up alone). The difference between two sizes is what more
 // entries cost with every fixed cost (start-up, data loading, JIT warm-up) removed.
 // Wall, CPU (user+sys, all threads) and peak RSS from /usr/bin/time; best and median.
 // Usage: npm run build && node bench/check-cli.mjs [repeats=5] [threads]   (env TWINSCORE_CLI: another build's dist/cli/main.js)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,7 +31,22 @@ const sizes = [
   { label: "one model", entries: 600, results: join(tree, "2025-11-12-main", "result", "openai_gpt-oss-120b") },
   { label: "one run", entries: 1200, results: join(tree, "2025-11-12-main", "result") },
   { label: "both runs", entries: 2400, results: tree },
+  // the same real files again under more run names (symlinks): the per-entry cost once every fixed cost is paid
+  { label: "4 runs (2 copies)", entries: 4800, results: copiesOfTree(2) },
+  { label: "8 runs (4 copies)", entries: 9600, results: copiesOfTree(4) },
 ];
+
+/** A tree of `copies` × the two real run folders (result folders symlinked, so nothing is copied). */
+function copiesOfTree(copies) {
+  const root = join(work, `tree${copies}`);
+  for (let c = 0; c < copies; c++) {
+    for (const run of readdirSync(tree).sort()) {
+      mkdirSync(join(root, `${run}-copy${c}`), { recursive: true });
+      symlinkSync(join(tree, run, "result"), join(root, `${run}-copy${c}`, "result"));
+    }
+  }
+  return root;
+}
 
 function timeOnce(args) {
   const out = join(work, "time.txt");
@@ -71,6 +88,7 @@ try {
   };
   console.log(`marginal, one model -> one run (600 more entries): ${marginal("one model", "one run")}`);
   console.log(`marginal, one run -> both runs (1,200 more entries): ${marginal("one run", "both runs")}`);
+  console.log(`marginal, both runs -> 8 runs (7,200 more entries): ${marginal("both runs", "8 runs (4 copies)")}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

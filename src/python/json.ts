@@ -315,8 +315,72 @@ export function jsonLoadsOrThrow(doc: string): PyValue {
   return value;
 }
 
-/** Strings (group 1: followed by `:`, i.e. a key) and number tokens of a JSON text, in order. */
-const JSON_TOKENS = /"[^"\\]*(?:\\[^][^"\\]*)*"(\s*:)?|-?\d+(\.\d+)?([eE][-+]?\d+)?/g;
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * The number tokens (int text, or null for a float) and the key tokens (as written,
+ * quotes included) of a valid JSON text, in order. One pass with no allocation for
+ * string values, which are most of the text.
+ */
+function jsonTokens(doc: string, numbers: (string | null)[], keys: string[]): void {
+  const n = doc.length;
+  let i = 0;
+  while (i < n) {
+    const c = doc.charCodeAt(i);
+    if (c === 0x22) {
+      // the closing quote: the next one not escaped by an odd run of backslashes
+      let close = doc.indexOf('"', i + 1);
+      for (;;) {
+        if (close < 0) throw new NotProven();
+        let slashes = 0;
+        while (doc.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+        close = doc.indexOf('"', close + 1);
+      }
+      let k = close + 1;
+      while (k < n) {
+        const w = doc.charCodeAt(k);
+        if (w === 0x20 || w === 0x09 || w === 0x0a || w === 0x0d) k++;
+        else break;
+      }
+      if (doc.charCodeAt(k) === 0x3a) keys.push(doc.slice(i, close + 1));
+      i = close + 1;
+      continue;
+    }
+    if (c === 0x2d || isAsciiDigit(c)) {
+      let j = c === 0x2d ? i + 1 : i;
+      const digits = j;
+      while (isAsciiDigit(doc.charCodeAt(j))) j++;
+      if (j === digits) {
+        i++;
+        continue;
+      }
+      let float = false;
+      if (doc.charCodeAt(j) === 0x2e && isAsciiDigit(doc.charCodeAt(j + 1))) {
+        j += 2;
+        while (isAsciiDigit(doc.charCodeAt(j))) j++;
+        float = true;
+      }
+      const e = doc.charCodeAt(j);
+      if (e === 0x65 || e === 0x45) {
+        let k = j + 1;
+        const sign = doc.charCodeAt(k);
+        if (sign === 0x2b || sign === 0x2d) k++;
+        if (isAsciiDigit(doc.charCodeAt(k))) {
+          j = k + 1;
+          while (isAsciiDigit(doc.charCodeAt(j))) j++;
+          float = true;
+        }
+      }
+      numbers.push(float ? null : doc.slice(i, j));
+      i = j;
+      continue;
+    }
+    i++;
+  }
+}
 
 /** Thrown inside the fast reader when it cannot prove its result equals `json.loads`. */
 class NotProven {}
@@ -342,14 +406,10 @@ export function jsonLoadsFast(doc: string): PyValue {
   const numbers: (string | null)[] = []; // int token text, or null for a float
   const keys: string[] = []; // key tokens as written, quotes included
   try {
-    JSON_TOKENS.lastIndex = 0;
-    for (let m = JSON_TOKENS.exec(doc); m !== null; m = JSON_TOKENS.exec(doc)) {
-      if (m[0].charCodeAt(0) === 0x22) {
-        if (m[1] !== undefined) keys.push(m[0].slice(0, m[0].length - m[1].length));
-      } else numbers.push(m[2] === undefined && m[3] === undefined ? m[0] : null);
-    }
-  } catch {
-    return jsonLoadsOrThrow(doc); // the regex engine's own limits (a huge string)
+    jsonTokens(doc, numbers, keys);
+  } catch (e) {
+    if (!(e instanceof NotProven)) throw e;
+    return jsonLoadsOrThrow(doc);
   }
   let nextNumber = 0;
   let nextKey = 0;

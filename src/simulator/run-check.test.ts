@@ -104,3 +104,28 @@ describe("checkResultFile: result lines that are not JSON (real 120b base file w
     expect(r.ok && r.value.total).toBe(200);
   });
 });
+
+describe("prepareCategory: function docs are parsed only where a held-out function needs them (real BFCL v4 data)", () => {
+  const data = bfclDataDir();
+  const docs = new Map(Object.keys(multiTurnDocFiles).map((c) => [c, readFileSync(join(data, docFile(c as keyof typeof multiTurnDocFiles)), "utf8")]));
+  const broken = new Map(docs).set("GorillaFileSystem", "{not json");
+  const prepare = (category: "base" | "miss_func", d: ReadonlyMap<string, string>) =>
+    prepareCategory(readFileSync(join(data, questionsFile("v4", category)), "utf8"), "questions", readFileSync(join(data, answersFile("v4", category)), "utf8"), "answers", d);
+
+  it("base needs no docs: a malformed doc file does not stop it", () => {
+    const r = prepare("base", broken);
+    expect(r.ok && r.value.questions.size).toBe(200);
+  });
+  it("miss_func reports the malformed doc file (GorillaFileSystem is involved in held-out entries)", () => {
+    const r = prepare("miss_func", broken);
+    expect(!r.ok && r.problems[0]).toMatchObject({ code: "json-malformed", file: "GorillaFileSystem", line: 1 });
+  });
+  it("miss_func with the real docs replaces held-out names by their docs (multi_turn_miss_func_0)", () => {
+    const r = prepare("miss_func", docs);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    const missed = r.value.questions.get("multi_turn_miss_func_0")?.scorePrompt.get("missed_function");
+    const firstTurn = (missed as { values(): unknown[] }).values()[0] as { get(k: string): unknown }[];
+    expect(typeof firstTurn[0].get("name")).toBe("string");
+    expect(typeof firstTurn[0].get("description")).toBe("string");
+  });
+});

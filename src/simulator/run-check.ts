@@ -50,7 +50,9 @@ export interface CategoryInputs {
 /**
  * Prepare a category from its questions and reference texts and the doc files' texts
  * (class name → text). Held-out function names in `missed_function` are replaced by the
- * first doc of that name in the concatenated tool list, as BFCL's loader does.
+ * first doc of that name in the concatenated tool list, as BFCL's loader does; a class's
+ * doc file is parsed only when that needs it (so only a miss_func category reports one
+ * that is malformed).
  */
 export function prepareCategory(
   questionsText: string,
@@ -63,12 +65,17 @@ export function prepareCategory(
   if (!q.ok) return q;
   const a = parsePyJsonLines(answersText, answersFile);
   if (!a.ok) return a;
-  const docs = new Map<string, PyDict[]>();
-  for (const [cls, text] of docsByClass) {
-    const parsed = parsePyJsonLines(text, cls);
-    if (!parsed.ok) return parsed;
-    docs.set(cls, parsed.value.map((x) => x.value as PyDict));
-  }
+  // a class's docs are parsed when a held-out function needs them (only miss_func has any)
+  const docs = new Map<string, Result<PyDict[]> | null>([...docsByClass.keys()].map((cls) => [cls, null]));
+  const docsOf = (cls: string): Result<PyDict[]> => {
+    let d = docs.get(cls);
+    if (d === null || d === undefined) {
+      const parsed = parsePyJsonLines(docsByClass.get(cls) ?? "", cls);
+      d = parsed.ok ? ok(parsed.value.map((x) => x.value as PyDict)) : parsed;
+      docs.set(cls, d);
+    }
+    return d;
+  };
   const problems: Problem[] = [];
   const questions = new Map<string, PreparedQuestion>();
   for (const { value, line } of q.value) {
@@ -86,7 +93,12 @@ export function prepareCategory(
     const scorePrompt = new PyDict(value.entries());
     const missed = value.get("missed_function");
     if (missed instanceof PyDict) {
-      const pool = (involved as string[]).flatMap((c) => docs.get(c) ?? []);
+      const pool: PyDict[] = [];
+      for (const c of involved as string[]) {
+        const d = docsOf(c);
+        if (!d.ok) return d;
+        pool.push(...d.value);
+      }
       const replaced = new PyDict();
       for (const [turn, names] of missed.entries()) {
         const list = Array.isArray(names) ? names : [];
