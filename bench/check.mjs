@@ -5,8 +5,9 @@
 //   load     — BFCL data (questions, references, docs) parsed Python-faithfully, once;
 //   verdicts — every entry decoded, executed and checked (what agreement needs);
 //   score    — the same plus rendering the BFCL score files (what `bfcl evaluate` does).
-// Each phase is repeated (default 5) on a fresh evaluator process; the best is reported.
-// Usage: npm run build && node bench/check.mjs [repeats=5]
+// Each phase is repeated (default 10: V8 needs about four passes to warm up) on a fresh
+// evaluator process; the best is reported.
+// Usage: npm run build && node bench/check.mjs [repeats=10]
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const shared = process.env.TWINSCORE_SHARED ?? resolve(here, "..", "..", "shared");
 const dataDir = join(shared, "bfcl-v4");
 const runsDir = join(shared, "rollouts", "gpt-oss");
-const repeats = Number(process.argv[2] ?? 5);
+const repeats = Number(process.argv[2] ?? 10);
 const categories = ["base", "miss_func", "miss_param"];
 
 const cpuMs = (f) => {
@@ -51,6 +52,17 @@ const load = cpuMs(() => {
 });
 const inputs = load.value;
 
+// score files are rendered into reused buffers, one per category, as `check` does (fresh memory is slow to touch)
+const scratch = new Map();
+const scratchFor = (slot) => (bytes) => {
+  let b = scratch.get(slot);
+  if (!b || b.length < bytes) {
+    b = new Uint8Array(Math.ceil(bytes * 1.25));
+    scratch.set(slot, b);
+  }
+  return b;
+};
+
 function checkAll(renderScore) {
   const processes = new Map();
   let entries = 0;
@@ -64,6 +76,7 @@ function checkAll(renderScore) {
       inputs: inputs.get(f.category),
       process: processes.get(key),
       renderScore,
+      scoreScratch: scratchFor(f.category),
     });
     if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
     entries += r.value.total;

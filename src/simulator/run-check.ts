@@ -13,7 +13,7 @@ import { scanLineHead } from "../bfcl/results.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
-import { dumpScoreValue, failedEntryChunks, RenderedJson, scoreFileBytes, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
+import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
 const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
@@ -138,7 +138,7 @@ export interface ModelFileInput {
   /** `multi_turn_<category>`. */
   readonly testCategory: string;
   readonly inputs: CategoryInputs;
-  /** Reused memory for this file's score file (see `scoreFileBytes`). */
+  /** Reused memory for this file's score file (see `ScoreFileBuilder`). */
   readonly scoreScratch?: (bytes: number) => Uint8Array;
 }
 
@@ -235,7 +235,7 @@ export function checkResultFile(
     readonly process: EvaluatorProcess;
     readonly decode?: StepDecoder;
     readonly renderScore: boolean;
-    /** Reused memory for the score file (see `scoreFileBytes`); `scoreFile` is then a view of it. */
+    /** Reused memory for the score file (see `ScoreFileBuilder`); `scoreFile` is then a view of it. */
     readonly scoreScratch?: (bytes: number) => Uint8Array;
   },
 ): Result<FileCheck> {
@@ -284,7 +284,7 @@ export function checkResultFile(
   const linesLeft = new Map<string, number>();
   for (const row of rows) linesLeft.set(entryKey(row.id), (linesLeft.get(entryKey(row.id)) ?? 0) + 1);
   const verdicts: OurVerdict[] = [];
-  const failedLines: (string | Uint8Array)[][] = [];
+  const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
   let correct = 0;
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
@@ -335,7 +335,7 @@ export function checkResultFile(
         renderedPrompts.set(q, prompt);
       }
       errorJson = dumpScoreValue(verdict.error);
-      failedLines.push(
+      scoreFile?.addLine(
         failedEntryChunks({
           id: row.id,
           modelName: opts.modelName,
@@ -355,7 +355,7 @@ export function checkResultFile(
   return ok({
     correct,
     total: rows.length,
-    scoreFile: opts.renderScore ? scoreFileBytes(correct, rows.length, failedLines, opts.scoreScratch) : null,
+    scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
   });
 }

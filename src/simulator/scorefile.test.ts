@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, scoreHeaderLine, scoreLineParts, scoreLineValues, VerbatimJson } from "./scorefile.js";
+import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, ScoreFileBuilder, scoreHeaderLine, scoreLineParts, scoreLineValues, VerbatimJson } from "./scorefile.js";
 
 const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
 
@@ -169,5 +169,33 @@ describe("scoreLineParts: the byte scan gives the same score-file parts as json.
     expect(lines).toBe(1200);
     // only lines with \u escapes re-dump their inference_log (non-ASCII UTF-8 is copied)
     expect(copied).toBeGreaterThan(1000);
+  });
+});
+
+describe("ScoreFileBuilder: lines encoded as they come, the header put in front at the end", () => {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  it("gives header + lines byte for byte, growing past a too small guess and a reused buffer", () => {
+    const reused = new Uint8Array(1400);
+    const asked: number[] = [];
+    const b = new ScoreFileBuilder(10, (bytes) => {
+      asked.push(bytes);
+      return bytes <= reused.length ? reused : new Uint8Array(bytes);
+    });
+    const lines: (string | Uint8Array)[][] = [
+      ['{"id": "a", "x": ', enc.encode('"ünï 😀"'), "}"],
+      ["{", "€".repeat(600), "}"],
+    ];
+    for (const l of lines) b.addLine(l);
+    const bytes = b.finish(1, 3);
+    const expected = `${scoreHeaderLine(1, 3)}\n{"id": "a", "x": "ünï 😀"}\n{${"€".repeat(600)}}\n`;
+    expect(dec.decode(bytes)).toBe(expected);
+    expect(bytes.length).toBe(enc.encode(expected).length);
+    // the first buffer was the reused one; the euro signs (3 bytes each) made it grow
+    expect(asked[0]).toBeLessThanOrEqual(reused.length);
+    expect(asked.length).toBeGreaterThan(1);
+  });
+  it("writes just the header when nothing failed", () => {
+    expect(dec.decode(new ScoreFileBuilder(0).finish(5, 5))).toBe(`${scoreHeaderLine(5, 5)}\n`);
   });
 });

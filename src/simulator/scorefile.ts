@@ -132,58 +132,73 @@ export function scoreHeaderLine(correct: number, total: number): string {
 
 const UTF8_OUT = new TextEncoder();
 
+/** Bytes kept free in front of the first failed line for the header, whose counts are known only at the end. */
+const HEADER_ROOM = 256;
+
 /**
- * A whole score file — the header line, then the failed lines, each ended by a newline as
- * BFCL writes them — as UTF-8 bytes from line chunks: text pieces are encoded, verbatim
- * byte ranges copied, so the long parts of a line (the model's result and inference log)
- * are never decoded, re-encoded or joined as strings.
+ * A score file built line by line as UTF-8 bytes: each failed line is encoded (text
+ * pieces) or copied (verbatim byte ranges of the result file) as soon as its entry is
+ * checked, so nothing of it is held across entries; the header goes in front at the end.
  */
-export function scoreFileBytes(
-  correct: number,
-  total: number,
-  failedLines: readonly (readonly (string | Uint8Array)[])[],
-  /** A buffer of at least `bytes` to write into (a caller's reused one: fresh memory is slow to touch); the result is then a view of it. */
-  scratch?: (bytes: number) => Uint8Array,
-): Uint8Array {
-  const header = `${scoreHeaderLine(correct, total)}\n`;
-  // room for one byte per UTF-16 unit (the text is nearly all ASCII) and some slack; grown when a piece needs more
-  let room = header.length;
-  for (const line of failedLines) {
-    for (const c of line) room += c.length;
-    room += 1;
+export class ScoreFileBuilder {
+  private out: Uint8Array;
+  private at = HEADER_ROOM;
+
+  constructor(
+    /** Expected size in bytes (the result file's size is a good guess); the buffer grows past it. */
+    expected: number,
+    /** A buffer of at least `bytes` to write into (a caller's reused one: fresh memory is slow to touch); the score file is then a view of it. */
+    private readonly scratch?: (bytes: number) => Uint8Array,
+  ) {
+    const want = HEADER_ROOM + expected + 1024;
+    this.out = scratch ? scratch(want) : new Uint8Array(want);
   }
-  const want = Math.ceil(room * 1.125) + 1024;
-  let out = scratch ? scratch(want) : new Uint8Array(want);
-  let at = 0;
-  const grow = (need: number) => {
-    const bigger = new Uint8Array(Math.max(Math.ceil(out.length * 1.5), at + need));
-    bigger.set(out.subarray(0, at));
-    out = bigger;
-  };
-  const put = (text: string) => {
+
+  private grow(need: number): void {
+    const want = Math.max(Math.ceil(this.out.length * 1.5), this.at + need);
+    const bigger = this.scratch ? this.scratch(want) : new Uint8Array(want);
+    bigger.set(this.out.subarray(0, this.at));
+    this.out = bigger;
+  }
+
+  private put(text: string): void {
     let rest = text;
     for (;;) {
-      const r = UTF8_OUT.encodeInto(rest, out.subarray(at));
-      at += r.written;
+      const r = UTF8_OUT.encodeInto(rest, this.out.subarray(this.at));
+      this.at += r.written;
       if (r.read === rest.length) return;
       rest = rest.slice(r.read);
-      grow(rest.length * 3);
+      this.grow(rest.length * 3);
     }
-  };
-  put(header);
-  for (const line of failedLines) {
-    for (const c of line) {
-      if (typeof c === "string") put(c);
+  }
+
+  /** Append one failed line (from `failedEntryChunks`) and its newline. */
+  addLine(chunks: readonly (string | Uint8Array)[]): void {
+    for (const c of chunks) {
+      if (typeof c === "string") this.put(c);
       else {
-        if (at + c.length > out.length) grow(c.length);
-        out.set(c, at);
-        at += c.length;
+        if (this.at + c.length > this.out.length) this.grow(c.length);
+        this.out.set(c, this.at);
+        this.at += c.length;
       }
     }
-    if (at + 1 > out.length) grow(1);
-    out[at++] = 0x0a;
+    if (this.at + 1 > this.out.length) this.grow(1);
+    this.out[this.at++] = 0x0a;
   }
-  return out.subarray(0, at);
+
+  /** The whole file: the header line (accuracy, counts) and the lines added. */
+  finish(correct: number, total: number): Uint8Array {
+    const header = UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}\n`);
+    if (header.length > HEADER_ROOM) {
+      const whole = new Uint8Array(header.length + this.at - HEADER_ROOM);
+      whole.set(header);
+      whole.set(this.out.subarray(HEADER_ROOM, this.at), header.length);
+      return whole;
+    }
+    const start = HEADER_ROOM - header.length;
+    this.out.set(header, start);
+    return this.out.subarray(start, this.at);
+  }
 }
 
 /** One stored failed entry, reduced to what agreement compares. */
