@@ -56,8 +56,8 @@ export class PyDict {
   /** The Python key object of each Map key that is not the key itself (only non-str keys; usually none). */
   private originals: Map<PyKey, PyValue> | null = null;
 
-  constructor(entries: Iterable<readonly [PyValue, PyValue]> = []) {
-    for (const [k, v] of entries) this.set(k, v);
+  constructor(entries?: Iterable<readonly [PyValue, PyValue]>) {
+    if (entries !== undefined) for (const [k, v] of entries) this.set(k, v);
   }
   get size(): number {
     return this.values_.size;

@@ -652,12 +652,16 @@ export function pyFloat(v: PyValue): number {
   throw new PyException("TypeError", `float() argument must be a string or a real number, not '${pyTypeName(v)}'`);
 }
 
+/** An int literal `int()` reads as it is (no whitespace, underscores or non-ASCII digits; far below the digit limit). */
+const PLAIN_INT = /^[+-]?[0-9]{1,300}$/;
+
 /** `int(x)` (base 10) with CPython's parsing rules, the 4300-digit limit and error messages. */
 export function pyInt(v: PyValue): bigint {
   const i = asInt(v);
   if (i !== undefined) return i;
   if (typeof v === "number") return floatToInt(v);
   if (typeof v === "string") {
+    if (PLAIN_INT.test(v)) return BigInt(v); // the common case: ASCII digits, maybe a sign
     const t = asciiDigits(v.replace(PY_WHITESPACE, ""));
     if (/^[+-]?\d(?:_?\d)*$/.test(t)) {
       const digits = t.replace(/[_+-]/g, "").length;

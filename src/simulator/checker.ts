@@ -22,7 +22,7 @@ import { PyDict } from "../python/containers.js";
 import { pyNotEquals } from "../python/ops.js";
 import type { PyValue } from "../python/value.js";
 import { decodeFcStep, isEmptyDecoded, type DecodeOutcome } from "./fc.js";
-import { executeCalls, type ExecutionContext, type EvaluatorProcess } from "./executor.js";
+import { bindEntry, runCalls, type EntryBinding, type ExecutionContext, type EvaluatorProcess } from "./executor.js";
 import type { ApiInstance } from "./types.js";
 
 /** BFCL's multi-turn error types. */
@@ -165,19 +165,24 @@ export function stateDifferences(model: ApiInstance, reference: ApiInstance): [s
 /** `multi_turn_checker` on already-decoded steps (`decoded[turn][step][call]`). */
 export function checkDecoded(decoded: string[][][], groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
   const category = testCategoryOfId(prompt.id);
-  const base = {
+  const longContext = category.includes("long_context") || category.includes("composite");
+  // two literals of one shape (an object spread here cost more than the rest of this function)
+  const context = (modelName: string): ExecutionContext => ({
     initialConfig: prompt.initialConfig,
     involvedClasses: prompt.involvedClasses,
+    modelName,
     entryId: prompt.id,
-    longContext: category.includes("long_context") || category.includes("composite"),
+    longContext,
     evalRun: true,
-  };
-  const modelCtx: ExecutionContext = { ...base, modelName: opts.modelName };
-  const refCtx: ExecutionContext = { ...base, modelName: `${opts.modelName}_ground_truth` };
+  });
+  const modelCtx = context(opts.modelName);
+  const refCtx = context(`${opts.modelName}_ground_truth`);
   // per turn: the model's results per step and the reference's; made Python dicts only for an error object
   const turnResults: { readonly model: PyValue[]; readonly reference: string[] }[] = [];
   const executionResults = (): PyValue[] => turnResults.map((t) => dict([["model", t.model], ["ground_truth", t.reference]]));
   const allModelResults: string[] = [];
+  let modelBinding: EntryBinding | undefined;
+  let refBinding: EntryBinding | undefined;
   const fail = (errorType: MultiTurnErrorType, message: string, rest: [string, PyValue][]): EntryVerdict => ({
     valid: false,
     runnerLevel: false,
@@ -193,12 +198,15 @@ export function checkDecoded(decoded: string[][][], groundTruth: readonly (reado
     const perStep: PyValue[] = [];
     let modelInstances: Map<string, ApiInstance> | null = null;
     for (const step of steps) {
-      const out = executeCalls(opts.process, step, modelCtx);
-      perStep.push(out.results);
-      allModelResults.push(...out.results);
-      modelInstances = out.instances;
+      // bound at the first call, as BFCL creates the instances then
+      modelBinding ??= bindEntry(opts.process, modelCtx);
+      const results = runCalls(opts.process, step, modelBinding);
+      perStep.push(results);
+      allModelResults.push(...results);
+      modelInstances = modelBinding.instances;
     }
-    const ref = executeCalls(opts.process, reference, refCtx);
+    refBinding ??= bindEntry(opts.process, refCtx);
+    const ref = { results: runCalls(opts.process, reference, refBinding), instances: refBinding.instances };
     turnResults.push({ model: perStep, reference: ref.results });
 
     if (reference.length > 0 && (steps.length === 0 || (steps.length === 1 && steps[0].length === 0))) {

@@ -86,7 +86,10 @@ export class EvaluatorProcess {
   private readonly known = new Map<string, boolean>();
 
   /** Instances and method map per (model, entry, classes): BFCL rebuilds them per call, identically. */
-  readonly bindings = new Map<string, { instances: Map<string, ApiInstance>; methodOwner: Map<string, string> }>();
+  readonly bindings = new Map<string, EntryBinding>();
+
+  /** Public method → class per class list (the last class wins, as in BFCL's map); the same for every entry with those classes. */
+  readonly methodClasses = new Map<string, ReadonlyMap<string, string>>();
 
   /** What each entry created (instance names, binding keys), by `entryKey`, so a finished entry can be released. */
   private readonly createdFor = new Map<string, { names: string[]; keys: string[] }>();
@@ -379,15 +382,70 @@ function moduleQualname(className: string, qualname: string): string {
   return mod ? `bfcl_eval.eval_checker.multi_turn_eval.func_source_code.${mod}.${qualname}` : `__main__.${qualname}`;
 }
 
+/**
+ * Where the head name of an un-rewritten call leads (the fast path of `executeOne`): the
+ * instance owning that public method; and BFCL's method → instance-name map, for the
+ * calls that must be rewritten as text.
+ */
+export interface CallTarget {
+  methodInstance(name: string): ApiInstance | undefined;
+  methodOwner(): ReadonlyMap<string, string>;
+}
+
+/**
+ * An entry's instances on one side (the model's or the reference's), as BFCL's
+ * `execute_multi_turn_func_call` maps them: class → instance, and each public method to
+ * the instance of the last involved class that has it.
+ */
+export class EntryBinding implements CallTarget {
+  private owners: Map<string, string> | null = null;
+
+  constructor(
+    /** Class → instance, in `involved_classes` order. */
+    readonly instances: Map<string, ApiInstance>,
+    private readonly methodClass: ReadonlyMap<string, string>,
+    /** Class → BFCL instance name. */
+    private readonly names: ReadonlyMap<string, string>,
+  ) {}
+
+  methodInstance(name: string): ApiInstance | undefined {
+    const cls = this.methodClass.get(name);
+    return cls === undefined ? undefined : this.instances.get(cls);
+  }
+
+  /** Method → instance name, built the first time a call needs BFCL's text rewriting. */
+  methodOwner(): ReadonlyMap<string, string> {
+    if (this.owners === null) {
+      this.owners = new Map();
+      for (const [method, cls] of this.methodClass) this.owners.set(method, this.names.get(cls) as string);
+    }
+    return this.owners;
+  }
+}
+
+/** A plain method → instance-name map as a call target (instances looked up in the process). */
+class OwnerMapTarget implements CallTarget {
+  constructor(
+    private readonly owners: ReadonlyMap<string, string>,
+    private readonly process: EvaluatorProcess,
+  ) {}
+  methodInstance(name: string): ApiInstance | undefined {
+    const owner = this.owners.get(name);
+    return owner === undefined ? undefined : this.process.instances.get(owner);
+  }
+  methodOwner(): ReadonlyMap<string, string> {
+    return this.owners;
+  }
+}
+
 /** The interpreter's view of the process: instance names → objects. */
-function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: ReadonlyMap<string, string>): PyValue {
-  const head = headOwner && expr.kind === "call" ? expr.func : null;
+function evaluateCall(expr: PyExpr, process: EvaluatorProcess, target?: CallTarget): PyValue {
+  const head = target && expr.kind === "call" ? expr.func : null;
   return evalLiteral(expr, {
     name(id, node) {
       // fast path: the un-rewritten head `name(` stands for `instance.name(`
-      if (node === head && headOwner) {
-        const owner = headOwner.get(id);
-        const inst = owner === undefined ? undefined : process.instances.get(owner);
+      if (node === head && target) {
+        const inst = target.methodInstance(id);
         const spec = inst?.methods.get(id);
         if (inst && spec) return new BoundMethod(inst.className, id, spec, inst);
       }
@@ -408,7 +466,8 @@ function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: Reado
     },
     call(node, evaluate) {
       const f = evaluate(node.func);
-      const module = f instanceof BoundMethod ? moduleQualname(f.className, f.qualname) : "";
+      // the qualified name only appears in the messages of `*`/`**` argument errors
+      const module = () => (f instanceof BoundMethod ? moduleQualname(f.className, f.qualname) : "");
       const positional: PyValue[] = [];
       for (const a of node.args) {
         if (a.kind === "starred") {
@@ -417,7 +476,7 @@ function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: Reado
           try {
             items = pyIter(v);
           } catch {
-            throw new PyException("TypeError", `${module}() argument after * must be an iterable, not ${pyTypeName(v)}`);
+            throw new PyException("TypeError", `${module()}() argument after * must be an iterable, not ${pyTypeName(v)}`);
           }
           positional.push(...items);
         } else positional.push(evaluate(a));
@@ -429,10 +488,10 @@ function evaluateCall(expr: PyExpr, process: EvaluatorProcess, headOwner?: Reado
           keywords.push([kw.arg, v]);
           continue;
         }
-        if (!(v instanceof PyDict)) throw new PyException("TypeError", `${module}() argument after ** must be a mapping, not ${pyTypeName(v)}`);
+        if (!(v instanceof PyDict)) throw new PyException("TypeError", `${module()}() argument after ** must be a mapping, not ${pyTypeName(v)}`);
         for (const [k, x] of v.entries()) {
           if (typeof k !== "string") throw new PyException("TypeError", "keywords must be strings");
-          if (keywords.some(([e]) => e === k)) throw new PyException("TypeError", `${module}() got multiple values for keyword argument '${k}'`);
+          if (keywords.some(([e]) => e === k)) throw new PyException("TypeError", `${module()}() got multiple values for keyword argument '${k}'`);
           keywords.push([k, x]);
         }
       }
@@ -501,7 +560,8 @@ function planCall(call: string): CallPlan {
  * and its head is resolved through the method map. Everything else is rewritten and
  * parsed exactly as BFCL does.
  */
-export function executeOne(call: string, methodOwner: ReadonlyMap<string, string>, process: EvaluatorProcess): string {
+export function executeOne(call: string, owners: CallTarget | ReadonlyMap<string, string>, process: EvaluatorProcess): string {
+  const target = owners instanceof Map ? new OwnerMapTarget(owners, process) : (owners as CallTarget);
   try {
     let plan = callPlans.get(call);
     if (plan === undefined) {
@@ -511,9 +571,9 @@ export function executeOne(call: string, methodOwner: ReadonlyMap<string, string
     }
     if (plan !== null) {
       if ("blocked" in plan) return `Error during execution: Function call ${plan.blocked} is not allowed.`;
-      return resultToString(evaluateCall(plan.expr, process, methodOwner));
+      return resultToString(evaluateCall(plan.expr, process, target));
     }
-    const rewritten = rewriteMethodCalls(call, methodOwner);
+    const rewritten = rewriteMethodCalls(call, target.methodOwner());
     const checkName = blockedCheckName(rewritten);
     if (BLOCKED_NAMES.has(checkName)) return `Error during execution: Function call ${checkName} is not allowed.`;
     const parsed = parseExpression(rewritten);
@@ -527,53 +587,67 @@ export function executeOne(call: string, methodOwner: ReadonlyMap<string, string
   }
 }
 
-/** The binding key of each execution context (contexts are immutable, so it never changes). */
-const bindingKeys = new WeakMap<ExecutionContext, string>();
+/**
+ * BFCL's instance set-up in `execute_multi_turn_func_call`, once per entry and side:
+ * create (first time) or reuse the entry's instances under their BFCL names and map the
+ * public method names to them. Instances persist in the process, so binding the same
+ * (model, entry, classes) again gives the same instances.
+ */
+export function bindEntry(process: EvaluatorProcess, ctx: ExecutionContext): EntryBinding {
+  const model = ctx.evalRun ? `${ctx.modelName}_eval` : ctx.modelName;
+  const classList = ctx.involvedClasses.join(",");
+  const key = `${model}\u0000${ctx.entryId}\u0000${classList}`;
+  const known = process.bindings.get(key);
+  if (known) return known;
+  const instances = new Map<string, ApiInstance>();
+  const names = new Map<string, string>();
+  for (const cls of ctx.involvedClasses) {
+    const name = instanceName(model, ctx.entryId, cls);
+    let inst = process.instances.get(name);
+    if (!inst) {
+      const created = process.factory(cls);
+      // BFCL would stop with a KeyError; callers validate classes first (`canCreate`), so this only skips.
+      if (!created) continue;
+      inst = created;
+      if (!STATELESS_CLASSES.has(cls)) {
+        const cfg = ctx.initialConfig.get(cls);
+        const config = cfg instanceof PyDict ? (inst.keepsNoConfigReference ? cfg : deepCopyDict(cfg)) : new PyDict();
+        inst.loadScenario(config, ctx.longContext, process.filler);
+      }
+      process.instances.set(name, inst);
+      process.noteCreated(ctx.entryId, "names", name);
+    }
+    instances.set(cls, inst);
+    names.set(cls, name);
+  }
+  const classKey = [...instances.keys()].join(",");
+  let methodClass = process.methodClasses.get(classKey);
+  if (methodClass === undefined) {
+    const m = new Map<string, string>();
+    for (const [cls, inst] of instances) for (const method of inst.methods.keys()) if (!method.startsWith("_")) m.set(method, cls);
+    methodClass = m;
+    process.methodClasses.set(classKey, methodClass);
+  }
+  const binding = new EntryBinding(instances, methodClass, names);
+  process.bindings.set(key, binding);
+  process.noteCreated(ctx.entryId, "keys", key);
+  return binding;
+}
+
+/** Run each call in order on a binding's instances; BFCL's result strings. */
+export function runCalls(process: EvaluatorProcess, calls: readonly string[], binding: EntryBinding): string[] {
+  const results = new Array<string>(calls.length);
+  for (let i = 0; i < calls.length; i++) results[i] = executeOne(calls[i], binding, process);
+  return results;
+}
 
 /**
- * BFCL's `execute_multi_turn_func_call`: create (first time) or reuse the entry's
- * instances under their BFCL names, map public method names to instances, and run each
- * call in order.
+ * BFCL's `execute_multi_turn_func_call`: bind the entry's instances (`bindEntry`) and run
+ * each call in order.
  */
 export function executeCalls(process: EvaluatorProcess, calls: readonly string[], ctx: ExecutionContext): ExecutionOutcome {
-  const model = ctx.evalRun ? `${ctx.modelName}_eval` : ctx.modelName;
-  // one key string per context object: the checker calls this per step and turn with the same context
-  let key = bindingKeys.get(ctx);
-  if (key === undefined) {
-    key = `${model}\u0000${ctx.entryId}\u0000${ctx.involvedClasses.join(",")}`;
-    bindingKeys.set(ctx, key);
-  }
-  let binding = process.bindings.get(key);
-  if (!binding) {
-    const instances = new Map<string, ApiInstance>();
-    const methodOwner = new Map<string, string>();
-    for (const cls of ctx.involvedClasses) {
-      const name = instanceName(model, ctx.entryId, cls);
-      let inst = process.instances.get(name);
-      if (!inst) {
-        const created = process.factory(cls);
-        // BFCL would stop with a KeyError; callers validate classes first (`canCreate`), so this only skips.
-        if (!created) continue;
-        inst = created;
-        if (!STATELESS_CLASSES.has(cls)) {
-          const cfg = ctx.initialConfig.get(cls);
-          const config = cfg instanceof PyDict ? (inst.keepsNoConfigReference ? cfg : deepCopyDict(cfg)) : new PyDict();
-          inst.loadScenario(config, ctx.longContext, process.filler);
-        }
-        process.instances.set(name, inst);
-        process.noteCreated(ctx.entryId, "names", name);
-      }
-      instances.set(cls, inst);
-      for (const m of inst.methods.keys()) if (!m.startsWith("_")) methodOwner.set(m, name);
-    }
-    binding = { instances, methodOwner };
-    process.bindings.set(key, binding);
-    process.noteCreated(ctx.entryId, "keys", key);
-  }
-  const owner = binding.methodOwner;
-  const results = new Array<string>(calls.length);
-  for (let i = 0; i < calls.length; i++) results[i] = executeOne(calls[i], owner, process);
-  return { results, instances: binding.instances };
+  const binding = bindEntry(process, ctx);
+  return { results: runCalls(process, calls, binding), instances: binding.instances };
 }
 
 /** `copy.deepcopy` of a JSON-loaded config (dicts, lists and scalars only). */

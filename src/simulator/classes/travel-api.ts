@@ -257,7 +257,7 @@ class TravelApi implements ApiInstance {
 
   /** The route cost; ValueError (caught by `book_flight`) for an unknown route or class. */
   private flightCost(from: PyValue, to: PyValue, date: PyValue, travelClass: PyValue): { cost: number; all: number[] } {
-    keyOf(new PyTuple([from, to])); // hashing the (from, to) tuple: unhashable → TypeError
+    if (typeof from !== "string" || typeof to !== "string") keyOf(new PyTuple([from, to])); // hashing the (from, to) tuple: unhashable → TypeError
     const base = typeof from === "string" && typeof to === "string" ? ROUTE_COST.get(from)?.get(to) : undefined;
     if (base === undefined) throw new PyException("ValueError", "No available route for the given airports.");
     let factor: bigint;
