@@ -108,12 +108,15 @@ export class PyDict {
    */
   equalsWith(other: PyDict, valueEquals: (a: PyValue, b: PyValue) => boolean): boolean {
     if (this.values_.size !== other.values_.size) return false;
-    for (const [h, v] of this.values_) {
-      const w = other.values_.get(h);
-      if (w === undefined && !other.values_.has(h)) return false;
-      if (!valueEquals(v, w as PyValue)) return false;
-    }
-    return true;
+    // forEach: no [key, value] pair per item (the state check compares whole instance states every turn)
+    const theirs = other.values_;
+    let equal = true;
+    this.values_.forEach((v, h) => {
+      if (!equal) return;
+      const w = theirs.get(h);
+      if ((w === undefined && !theirs.has(h)) || !valueEquals(v, w as PyValue)) equal = false;
+    });
+    return equal;
   }
   /**
    * `{k: f(v) for k, v in d.items()}`: same key objects in the same order, without hashing

@@ -177,8 +177,8 @@ function compareOne(op: string, a: PyValue, b: PyValue): boolean {
  * and for constructs that are not values (lambda, comprehension, f-string, starred outside a
  * display).
  */
-export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue {
-  // leaves first, before any helper closure is made (most nodes are plain constants)
+export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = NO_HOOKS, evaluate?: (e: PyExpr) => PyValue): PyValue {
+  // leaves first (most nodes are plain constants)
   switch (expr.kind) {
     case "int":
     case "float":
@@ -188,15 +188,8 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue
     case "none":
       return null;
   }
-  const ev = (e: PyExpr): PyValue => evalLiteral(e, hooks);
-  const elements = (elts: PyExpr[]): PyValue[] => {
-    const out: PyValue[] = [];
-    for (const e of elts) {
-      if (e.kind === "starred") out.push(...pyIter(ev(e.value)));
-      else out.push(ev(e));
-    }
-    return out;
-  };
+  // one evaluator per top-level call, handed down the tree (no closure per node)
+  const ev = evaluate ?? evaluatorFor(hooks);
   switch (expr.kind) {
     case "imag":
       return new PyComplex(0, expr.value);
@@ -208,12 +201,12 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue
       if (hooks.name) return hooks.name(expr.id, expr);
       throw nameError(expr.id);
     case "list":
-      return elements(expr.elts);
+      return elementsOf(expr.elts, ev);
     case "tuple":
-      return new PyTuple(elements(expr.elts));
+      return new PyTuple(elementsOf(expr.elts, ev));
     case "set": {
       const s = new PySet();
-      for (const v of elements(expr.elts)) s.add(hashable(v));
+      for (const v of elementsOf(expr.elts, ev)) s.add(hashable(v));
       return s;
     }
     case "dict": {
@@ -302,6 +295,24 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = {}): PyValue
       throw new PyException("ValueError", `not a literal: ${expr.kind}`);
   }
   throw new PyException("ValueError", `not a literal: ${(expr as PyExpr).kind}`);
+}
+
+const NO_HOOKS: LiteralEvalHooks = {};
+
+/** `evalLiteral` with fixed hooks, passing itself down so nested nodes reuse it. */
+function evaluatorFor(hooks: LiteralEvalHooks): (e: PyExpr) => PyValue {
+  const ev = (e: PyExpr): PyValue => evalLiteral(e, hooks, ev);
+  return ev;
+}
+
+/** The items of a list/tuple/set display, `*x` unpacked. */
+function elementsOf(elts: readonly PyExpr[], ev: (e: PyExpr) => PyValue): PyValue[] {
+  const out: PyValue[] = [];
+  for (const e of elts) {
+    if (e.kind === "starred") out.push(...pyIter(ev(e.value)));
+    else out.push(ev(e));
+  }
+  return out;
 }
 
 /** Without an executor, a call can only be a builtin we model; the callee name is resolved first, as in Python. */

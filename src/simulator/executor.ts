@@ -19,7 +19,7 @@ import type { PyExpr } from "../python/ast.js";
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { jsonDumps } from "../python/json.js";
-import { evalLiteral } from "../python/literal-eval.js";
+import { evalLiteral, type LiteralEvalHooks } from "../python/literal-eval.js";
 import { pyIter, pyTypeName } from "../python/ops.js";
 import { parseExpression } from "../python/parse.js";
 import { isPrintableCodePoint, pyStr } from "../python/repr.js";
@@ -399,6 +399,8 @@ export interface CallTarget {
  */
 export class EntryBinding implements CallTarget {
   private owners: Map<string, string> | null = null;
+  /** The call evaluator for this binding's calls (made at the first call). */
+  hooks: CallHooks | null = null;
 
   constructor(
     /** Class → instance, in `involved_classes` order. */
@@ -438,68 +440,90 @@ class OwnerMapTarget implements CallTarget {
   }
 }
 
-/** The interpreter's view of the process: instance names → objects. */
-function evaluateCall(expr: PyExpr, process: EvaluatorProcess, target?: CallTarget): PyValue {
-  const head = target && expr.kind === "call" ? expr.func : null;
-  return evalLiteral(expr, {
-    name(id, node) {
-      // fast path: the un-rewritten head `name(` stands for `instance.name(`
-      if (node === head && target) {
-        const inst = target.methodInstance(id);
-        const spec = inst?.methods.get(id);
-        if (inst && spec) return new BoundMethod(inst.className, id, spec, inst);
-      }
-      const inst = process.instances.get(id);
-      if (inst) return new InstanceObject(inst, inst.className);
-      if (!process.exact && id.endsWith("_instance")) throw new InstanceNamedInCall(id);
-      throw new PyException("NameError", `name '${id}' is not defined`);
-    },
-    attribute(node, evaluate) {
-      const base = evaluate(node.value);
-      if (base instanceof InstanceObject) {
-        const spec = base.instance.methods.get(node.attr);
-        if (spec) return new BoundMethod(base.pyTypeName, node.attr, spec, base.instance);
-        const state = base.instance.publicState().find(([k]) => k === node.attr);
-        if (state) return state[1];
-      }
-      throw new PyException("AttributeError", `'${pyTypeName(base)}' object has no attribute '${node.attr}'`);
-    },
-    call(node, evaluate) {
-      const f = evaluate(node.func);
-      // the qualified name only appears in the messages of `*`/`**` argument errors
-      const module = () => (f instanceof BoundMethod ? moduleQualname(f.className, f.qualname) : "");
-      const positional: PyValue[] = [];
-      for (const a of node.args) {
-        if (a.kind === "starred") {
-          const v = evaluate(a.value);
-          let items: PyValue[];
-          try {
-            items = pyIter(v);
-          } catch {
-            throw new PyException("TypeError", `${module()}() argument after * must be an iterable, not ${pyTypeName(v)}`);
-          }
-          positional.push(...items);
-        } else positional.push(evaluate(a));
-      }
-      const keywords: [string, PyValue][] = [];
-      for (const kw of node.keywords) {
-        const v = evaluate(kw.value);
-        if (kw.arg !== null) {
-          keywords.push([kw.arg, v]);
-          continue;
+/**
+ * The interpreter's view of the process: instance names → objects, method calls bound
+ * like Python. One per call target (kept for the entry's calls, so nothing is rebuilt per
+ * call); `head` is set per call to the un-rewritten head name of the fast path.
+ */
+class CallHooks implements LiteralEvalHooks {
+  head: PyExpr | null = null;
+
+  constructor(
+    private readonly process: EvaluatorProcess,
+    private readonly target: CallTarget | undefined,
+  ) {}
+
+  name(id: string, node: PyExpr): PyValue {
+    const process = this.process;
+    // fast path: the un-rewritten head `name(` stands for `instance.name(`
+    if (node === this.head && this.target) {
+      const inst = this.target.methodInstance(id);
+      const spec = inst?.methods.get(id);
+      if (inst && spec) return new BoundMethod(inst.className, id, spec, inst);
+    }
+    const inst = process.instances.get(id);
+    if (inst) return new InstanceObject(inst, inst.className);
+    if (!process.exact && id.endsWith("_instance")) throw new InstanceNamedInCall(id);
+    throw new PyException("NameError", `name '${id}' is not defined`);
+  }
+
+  attribute(node: Extract<PyExpr, { kind: "attribute" }>, evaluate: (e: PyExpr) => PyValue): PyValue {
+    const base = evaluate(node.value);
+    if (base instanceof InstanceObject) {
+      const spec = base.instance.methods.get(node.attr);
+      if (spec) return new BoundMethod(base.pyTypeName, node.attr, spec, base.instance);
+      const state = base.instance.publicState().find(([k]) => k === node.attr);
+      if (state) return state[1];
+    }
+    throw new PyException("AttributeError", `'${pyTypeName(base)}' object has no attribute '${node.attr}'`);
+  }
+
+  call(node: Extract<PyExpr, { kind: "call" }>, evaluate: (e: PyExpr) => PyValue): PyValue {
+    const f = evaluate(node.func);
+    // the qualified name only appears in the messages of `*`/`**` argument errors
+    const module = () => (f instanceof BoundMethod ? moduleQualname(f.className, f.qualname) : "");
+    const positional: PyValue[] = [];
+    for (const a of node.args) {
+      if (a.kind === "starred") {
+        const v = evaluate(a.value);
+        let items: PyValue[];
+        try {
+          items = pyIter(v);
+        } catch {
+          throw new PyException("TypeError", `${module()}() argument after * must be an iterable, not ${pyTypeName(v)}`);
         }
-        if (!(v instanceof PyDict)) throw new PyException("TypeError", `${module()}() argument after ** must be a mapping, not ${pyTypeName(v)}`);
-        for (const [k, x] of v.entries()) {
-          if (typeof k !== "string") throw new PyException("TypeError", "keywords must be strings");
-          if (keywords.some(([e]) => e === k)) throw new PyException("TypeError", `${module()}() got multiple values for keyword argument '${k}'`);
-          keywords.push([k, x]);
-        }
+        positional.push(...items);
+      } else positional.push(evaluate(a));
+    }
+    const keywords: [string, PyValue][] = [];
+    for (const kw of node.keywords) {
+      const v = evaluate(kw.value);
+      if (kw.arg !== null) {
+        keywords.push([kw.arg, v]);
+        continue;
       }
-      if (!(f instanceof BoundMethod)) throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
-      const args = bindArguments(f.qualname, f.spec, positional, keywords);
-      return f.spec.invoke(args, f.self);
-    },
-  });
+      if (!(v instanceof PyDict)) throw new PyException("TypeError", `${module()}() argument after ** must be a mapping, not ${pyTypeName(v)}`);
+      for (const [k, x] of v.entries()) {
+        if (typeof k !== "string") throw new PyException("TypeError", "keywords must be strings");
+        if (keywords.some(([e]) => e === k)) throw new PyException("TypeError", `${module()}() got multiple values for keyword argument '${k}'`);
+        keywords.push([k, x]);
+      }
+    }
+    if (!(f instanceof BoundMethod)) throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
+    const args = bindArguments(f.qualname, f.spec, positional, keywords);
+    return f.spec.invoke(args, f.self);
+  }
+
+  /** Evaluate one call; `fastHead` marks the parse of an un-rewritten call, whose head is a method name. */
+  evaluate(expr: PyExpr, fastHead: boolean): PyValue {
+    const outer = this.head;
+    this.head = fastHead && expr.kind === "call" ? expr.func : null;
+    try {
+      return evalLiteral(expr, this);
+    } finally {
+      this.head = outer;
+    }
+  }
 }
 
 /** BFCL's result-to-string rule. */
@@ -560,8 +584,16 @@ function planCall(call: string): CallPlan {
  * and its head is resolved through the method map. Everything else is rewritten and
  * parsed exactly as BFCL does.
  */
-export function executeOne(call: string, owners: CallTarget | ReadonlyMap<string, string>, process: EvaluatorProcess): string {
-  const target = owners instanceof Map ? new OwnerMapTarget(owners, process) : (owners as CallTarget);
+export function executeOne(call: string, owners: EntryBinding | ReadonlyMap<string, string>, process: EvaluatorProcess): string {
+  let target: CallTarget;
+  let hooks: CallHooks;
+  if (owners instanceof EntryBinding) {
+    target = owners;
+    hooks = owners.hooks ??= new CallHooks(process, owners);
+  } else {
+    target = new OwnerMapTarget(owners as ReadonlyMap<string, string>, process);
+    hooks = new CallHooks(process, target);
+  }
   try {
     let plan = callPlans.get(call);
     if (plan === undefined) {
@@ -571,7 +603,7 @@ export function executeOne(call: string, owners: CallTarget | ReadonlyMap<string
     }
     if (plan !== null) {
       if ("blocked" in plan) return `Error during execution: Function call ${plan.blocked} is not allowed.`;
-      return resultToString(evaluateCall(plan.expr, process, target));
+      return resultToString(hooks.evaluate(plan.expr, true));
     }
     const rewritten = rewriteMethodCalls(call, target.methodOwner());
     const checkName = blockedCheckName(rewritten);
@@ -580,7 +612,7 @@ export function executeOne(call: string, owners: CallTarget | ReadonlyMap<string
     if (!parsed.ok) return `Error during execution: ${syntaxErrorText(rewritten, parsed.error.message, parsed.error.offset)}`;
     const compileError = compileCheck(parsed.expr);
     if (compileError !== null) return `Error during execution: ${compileError} (<string>, line 1)`;
-    return resultToString(evaluateCall(parsed.expr, process));
+    return resultToString(hooks.evaluate(parsed.expr, false));
   } catch (e) {
     if (e instanceof InstanceNamedInCall) throw e;
     return `Error during execution: ${exceptionText(e)}`;
