@@ -12,10 +12,28 @@ const MATRIX_A = 0x9908b0df;
 const UPPER_MASK = 0x80000000;
 const LOWER_MASK = 0x7fffffff;
 
-/** Seeded states after `init_by_array`, by |seed|: the classes reseed with a handful of seeds thousands of times. */
+/**
+ * Seeded states after `init_by_array` and the first twist (ready for the first draw), by
+ * |seed|: the classes reseed with a handful of seeds thousands of times.
+ */
 const seededStates = new Map<bigint, Uint32Array>();
 const SEEDED_STATES_LIMIT = 1024;
 const EMPTY_STATE = new Uint32Array(0);
+
+/** MT19937's generation of the next 624 words, in place. */
+function twist(mt: Uint32Array): void {
+  let kk = 0;
+  for (; kk < N - M; kk++) {
+    const y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+    mt[kk] = mt[kk + M] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+  }
+  for (; kk < N - 1; kk++) {
+    const y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+    mt[kk] = mt[kk + (M - N)] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+  }
+  const y = (mt[N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
+  mt[N - 1] = mt[M - 1] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+}
 
 /**
  * A `random.Random` instance seeded with a Python int (the only seeding BFCL uses).
@@ -52,12 +70,11 @@ export class PyRandom {
       if (key.length === 0) key.push(0);
       this.mt = new Uint32Array(N);
       this.initByArray(key);
+      twist(this.mt);
       if (seededStates.size >= SEEDED_STATES_LIMIT) seededStates.clear();
       seededStates.set(n, this.mt.slice());
-    } else {
-      this.mt = state.slice();
-      this.mti = N;
-    }
+    } else this.mt = state.slice();
+    this.mti = 0;
   }
 
   private initGenrand(s: number): void {
@@ -103,17 +120,7 @@ export class PyRandom {
     if (this.pendingSeed !== null) this.materialise(this.pendingSeed);
     const mt = this.mt;
     if (this.mti >= N) {
-      let kk = 0;
-      for (; kk < N - M; kk++) {
-        const y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + M] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      }
-      for (; kk < N - 1; kk++) {
-        const y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + (M - N)] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      }
-      const y = (mt[N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
-      mt[N - 1] = mt[M - 1] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+      twist(mt);
       this.mti = 0;
     }
     let y = mt[this.mti++];

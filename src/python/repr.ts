@@ -37,6 +37,9 @@ export function shortestDigits(x: number): { digits: string; exp: number } {
   return { digits, exp: Number(s.slice(e + 1)) };
 }
 
+/** Reprs of fixed-notation floats already printed: instance states repeat the same prices and readings in every error object. */
+const fixedReprs = new Map<number, string>();
+
 /** `repr(float)`: shortest round-trip digits, scientific when exp < -4 or exp >= 16 (`1e-05`, `1e+16`, `40.0`, `inf`, `nan`, `-0.0`). */
 export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return "nan";
@@ -47,8 +50,14 @@ export function floatRepr(x: number): string {
   const abs = sign === "" ? x : -x;
   if (abs >= 1e-4 && abs < 1e16) {
     // Python's fixed-notation range; JS prints these with the same shortest digits, without exponent
-    const s = String(x);
-    return s.includes(".") ? s : `${s}.0`;
+    let r = fixedReprs.get(x);
+    if (r === undefined) {
+      const s = String(x);
+      r = s.includes(".") ? s : `${s}.0`;
+      if (fixedReprs.size >= 10_000) fixedReprs.clear();
+      fixedReprs.set(x, r);
+    }
+    return r;
   }
   const { digits, exp } = shortestDigits(x);
   if (exp < -4 || exp >= 16) {

@@ -652,7 +652,7 @@ export function bindEntry(process: EvaluatorProcess, ctx: ExecutionContext): Ent
     instances.set(cls, inst);
     names.set(cls, name);
   }
-  const classKey = [...instances.keys()].join(",");
+  const classKey = instances.size === ctx.involvedClasses.length ? classList : [...instances.keys()].join(",");
   let methodClass = process.methodClasses.get(classKey);
   if (methodClass === undefined) {
     const m = new Map<string, string>();
@@ -684,11 +684,13 @@ export function executeCalls(process: EvaluatorProcess, calls: readonly string[]
 
 /** `copy.deepcopy` of a JSON-loaded config (dicts, lists and scalars only). */
 function deepCopyDict(d: PyDict): PyDict {
-  const copy = (v: PyValue): PyValue => {
-    if (Array.isArray(v)) return v.map(copy);
-    if (v instanceof PyDict) return v.mapValues(copy);
-    if (v instanceof PyTuple) return new PyTuple(v.items.map(copy));
-    return v;
-  };
-  return copy(d) as PyDict;
+  return d.mapValues(copyConfigValue);
+}
+
+function copyConfigValue(v: PyValue): PyValue {
+  if (typeof v !== "object" || v === null) return v; // str, int, float, bool, None: most of a config
+  if (Array.isArray(v)) return v.map(copyConfigValue);
+  if (v instanceof PyDict) return v.mapValues(copyConfigValue);
+  if (v instanceof PyTuple) return new PyTuple(v.items.map(copyConfigValue));
+  return v;
 }

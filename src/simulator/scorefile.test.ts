@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
-import { jsonLoadsOrThrow } from "../python/json.js";
+import { jsonFloat, jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, ScoreFileBuilder, scoreHeaderLine, scoreLineParts, scoreLineValues, VerbatimJson } from "./scorefile.js";
 
@@ -197,5 +197,34 @@ describe("ScoreFileBuilder: lines encoded as they come, the header put in front 
   });
   it("writes just the header when nothing failed", () => {
     expect(dec.decode(new ScoreFileBuilder(0).finish(5, 5))).toBe(`${scoreHeaderLine(5, 5)}\n`);
+  });
+});
+
+describe("canonical float tokens: the fixed-notation shortcut agrees with printing repr", () => {
+  it("copies a float token exactly when json.dumps would print the same text (20,000 generated tokens)", () => {
+    const enc = new TextEncoder();
+    let seed = 12345;
+    const rand = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const tokens: string[] = ["0.0", "-0.0", "0.0001", "0.00001", "0.00010", "1.0", "1.50", "1000000000000000.0", "123456789012345.6", "0.1", "0.30000000000000004", "9999999999999998.0", "12345678901234567.0"];
+    for (let n = 0; n < 20_000; n++) {
+      const magnitude = 10 ** Math.floor(rand() * 24 - 8);
+      const x = (rand() - 0.5) * magnitude;
+      const digits = Math.floor(rand() * 20);
+      tokens.push(rand() < 0.5 ? x.toFixed(Math.min(digits, 20)) : String(x));
+    }
+    let copied = 0;
+    for (const t of tokens) {
+      if (!/^-?(0|[1-9]\d*)\.\d+$/.test(t)) continue;
+      const text = `{"a": ${t}}`;
+      const bytes = enc.encode(text);
+      const parts = scoreLineParts(bytes, 0, bytes.length);
+      const verbatim = parts?.get("a") instanceof VerbatimJson;
+      expect(verbatim, t).toBe(jsonFloat(Number(t)) === t);
+      if (verbatim) copied++;
+    }
+    expect(copied).toBeGreaterThan(1000);
   });
 });

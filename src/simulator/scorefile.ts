@@ -551,10 +551,6 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
 }
 
 
-/** Bytes of the JSON literals a canonical value may hold, by first byte. */
-const LITERALS: ReadonlyMap<number, readonly number[]> = new Map(
-  ["true", "false", "null", "NaN", "Infinity"].map((w) => [w.charCodeAt(0), [...w].map((c) => c.charCodeAt(0))] as const),
-);
 
 /** Length of a valid UTF-8 sequence for a character ≥ U+0080 at `i` (no overlong form, no surrogate, ≤ U+10FFFF), or 0. */
 function utf8SequenceLength(bytes: Uint8Array, i: number, end: number): number {
@@ -596,54 +592,69 @@ function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: 
 }
 
 /**
+ * The end of a string already in `json.dumps(..., ensure_ascii=False)` form starting at
+ * the quote `bytes[i]`, or -1: only valid UTF-8, no raw control character, and only the
+ * escapes json.dumps writes itself (`\\u` — which it writes only for control characters — and
+ * `\\/` are declined: re-dumping may change them).
+ */
+function canonicalStringEnd(bytes: Uint8Array, i: number, end: number): number {
+  i++;
+  while (i < end) {
+    // the long stretches of plain ASCII in one tight loop
+    while (i < end && STRING_BYTE[bytes[i]] === PLAIN) i++;
+    if (i >= end) return -1;
+    const b = bytes[i];
+    if (b === 0x22) return i + 1;
+    if (b === 0x5c) {
+      const e = bytes[i + 1];
+      if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
+      else return -1;
+    } else if (b < 0x80) return -1; // a raw control character
+    else {
+      const n = utf8SequenceLength(bytes, i, end);
+      if (n === 0) return -1;
+      i += n;
+    }
+  }
+  return -1;
+}
+
+/**
  * The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at
- * `bytes[i]`, or -1 — `canonicalValueEnd` on UTF-8 bytes: strings hold only valid UTF-8,
- * no raw control character and no escape re-dumping changes (`\u`, `\/`); separators are
- * exactly `", "` and `": "`; numbers are as Python prints them; no object repeats a key
- * (escapes left are one per character, so equal keys have equal bytes).
+ * `bytes[i]`, or -1 — `canonicalValueEnd` on UTF-8 bytes: strings as `canonicalStringEnd`
+ * takes them; separators exactly `", "` and `": "`; numbers as Python prints them; no
+ * object repeats a key (escapes left are one per character, so equal keys have equal bytes).
  */
 function canonicalBytesEnd(bytes: Uint8Array, i: number, end: number, depth: number): number {
   if (depth > 500 || i >= end) return -1;
   const c = bytes[i];
-  if (c === 0x22) {
-    i++;
-    while (i < end) {
-      // the long stretches of plain ASCII in one tight loop
-      while (i < end && STRING_BYTE[bytes[i]] === PLAIN) i++;
-      if (i >= end) return -1;
-      const b = bytes[i];
-      if (b === 0x22) return i + 1;
-      if (b === 0x5c) {
-        const e = bytes[i + 1];
-        // the escapes json.dumps writes itself (\u only for control characters: declined, rare)
-        if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
-        else return -1;
-      } else if (b < 0x20) return -1;
-      else if (b < 0x80) i++;
-      else {
-        const n = utf8SequenceLength(bytes, i, end);
-        if (n === 0) return -1;
-        i += n;
-      }
-    }
-    return -1;
-  }
+  if (c === 0x22) return canonicalStringEnd(bytes, i, end);
   if (c === 0x7b || c === 0x5b) {
-    const close = c === 0x7b ? 0x7d : 0x5d;
+    const isObject = c === 0x7b;
+    const close = isObject ? 0x7d : 0x5d;
     if (bytes[i + 1] === close) return i + 2;
     i++;
-    const keys: number[] = []; // start, end of each key so far
+    let keys: number[] | null = null; // start, end of each key after the first
+    let firstKey = -1;
+    let firstKeyEnd = -1;
     for (;;) {
-      if (c === 0x7b) {
+      if (isObject) {
         if (bytes[i] !== 0x22) return -1;
-        const keyEnd = canonicalBytesEnd(bytes, i, end, depth + 1);
+        const keyEnd = canonicalStringEnd(bytes, i, end);
         if (keyEnd < 0) return -1;
-        for (let k = 0; k < keys.length; k += 2) if (sameBytes(bytes, keys[k], keys[k + 1], i, keyEnd)) return -1;
-        keys.push(i, keyEnd);
+        if (firstKey < 0) {
+          firstKey = i;
+          firstKeyEnd = keyEnd;
+        } else {
+          if (sameBytes(bytes, firstKey, firstKeyEnd, i, keyEnd)) return -1;
+          if (keys === null) keys = [];
+          for (let k = 0; k < keys.length; k += 2) if (sameBytes(bytes, keys[k], keys[k + 1], i, keyEnd)) return -1;
+          keys.push(i, keyEnd);
+        }
         if (bytes[keyEnd] !== 0x3a || bytes[keyEnd + 1] !== 0x20) return -1;
         i = keyEnd + 2;
       }
-      i = canonicalBytesEnd(bytes, i, end, depth + 1);
+      i = bytes[i] === 0x22 ? canonicalStringEnd(bytes, i, end) : canonicalBytesEnd(bytes, i, end, depth + 1);
       if (i < 0) return -1;
       const d = bytes[i];
       if (d === close) return i + 1;
@@ -651,15 +662,55 @@ function canonicalBytesEnd(bytes: Uint8Array, i: number, end: number, depth: num
       i += 2;
     }
   }
-  const literal = LITERALS.get(c) ?? (c === 0x2d && bytes[i + 1] === 0x49 ? LITERALS.get(0x49) : undefined);
-  if (literal !== undefined) {
-    const at = c === 0x2d ? i + 1 : i;
-    for (let k = 0; k < literal.length; k++) if (bytes[at + k] !== literal[k]) return -1;
-    return at + literal.length;
+  switch (c) {
+    case 0x74: // true
+      return bytes[i + 1] === 0x72 && bytes[i + 2] === 0x75 && bytes[i + 3] === 0x65 ? i + 4 : -1;
+    case 0x66: // false
+      return bytes[i + 1] === 0x61 && bytes[i + 2] === 0x6c && bytes[i + 3] === 0x73 && bytes[i + 4] === 0x65 ? i + 5 : -1;
+    case 0x6e: // null
+      return bytes[i + 1] === 0x75 && bytes[i + 2] === 0x6c && bytes[i + 3] === 0x6c ? i + 4 : -1;
+    case 0x4e: // NaN
+    case 0x49: // Infinity
+      return literalEnd(bytes, i, c === 0x4e ? "NaN" : "Infinity");
   }
-  // a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?
+  if (c === 0x2d && bytes[i + 1] === 0x49) return literalEnd(bytes, i, "-Infinity");
+  return canonicalNumberEnd(bytes, i, end);
+}
+
+/** Index past `word` at `i`, or -1. */
+function literalEnd(bytes: Uint8Array, i: number, word: string): number {
+  for (let k = 0; k < word.length; k++) if (bytes[i + k] !== word.charCodeAt(k)) return -1;
+  return i + word.length;
+}
+
+/**
+ * Whether a fixed-notation float token (digits `[j, intEnd)`, `.`, digits `(intEnd, k)`) is
+ * what `repr` prints for its value, decided without printing: null when undecided. A
+ * decimal of at most 15 significant digits is the only one of its length or shorter that
+ * reads as its double (15 digits always survive a round trip), so `repr` gives exactly its
+ * digits — in fixed notation when 1e-4 ≤ |x| < 1e16, with no trailing zero but in `X.0`.
+ */
+function fixedFloatCanonical(bytes: Uint8Array, j: number, intEnd: number, k: number): boolean | null {
+  const fracLen = k - intEnd - 1;
+  if (bytes[k - 1] === 0x30 && fracLen > 1) return false; // `1.50`: repr has no trailing zero
+  const intLen = intEnd - j;
+  if (intLen > 15) return null;
+  let significant: number;
+  if (intLen === 1 && bytes[j] === 0x30) {
+    let zeros = 0;
+    while (zeros < fracLen && bytes[intEnd + 1 + zeros] === 0x30) zeros++;
+    if (zeros === fracLen) return true; // `0.0`
+    if (zeros >= 4) return false; // below 1e-4: repr uses an exponent
+    significant = fracLen - zeros;
+  } else significant = intLen + (fracLen === 1 && bytes[intEnd + 1] === 0x30 ? 0 : fracLen);
+  return significant <= 15 ? true : null;
+}
+
+/** The end of a number as Python prints it (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?`, floats by repr), or -1. */
+function canonicalNumberEnd(bytes: Uint8Array, i: number, end: number): number {
+  const c = bytes[i];
   let j = i;
-  if (bytes[j] === 0x2d) j++;
+  if (c === 0x2d) j++;
   const intEnd = digitsEnd(bytes, j, end);
   if (intEnd === j || (bytes[j] === 0x30 && intEnd > j + 1)) return -1;
   let k = intEnd;
@@ -669,6 +720,10 @@ function canonicalBytesEnd(bytes: Uint8Array, i: number, end: number, depth: num
     if (fracEnd === k + 1) return -1;
     k = fracEnd;
     isFloat = true;
+    if (bytes[k] !== 0x65 && bytes[k] !== 0x45) {
+      const fixed = fixedFloatCanonical(bytes, j, intEnd, k);
+      if (fixed !== null) return fixed ? k : -1;
+    }
   }
   if (bytes[k] === 0x65 || bytes[k] === 0x45) {
     let e = k + 1;
