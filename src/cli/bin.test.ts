@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../testing/shared.js";
+import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
 
 describe("the twinscore bin", () => {
   it("is built executable, so `npx twinscore` works right after `npm ci` (whose prepare step builds dist/)", () => {
@@ -17,15 +17,24 @@ describe("the twinscore bin", () => {
 });
 
 describe("the built bin's V8 tuning (cli/v8-tuning.ts)", () => {
-  it("sets its flag without a word on stderr, and can be turned off with TWINSCORE_V8_DEFAULTS=1", async () => {
+  it("turns TurboFan inlining off without a word on stderr, and TWINSCORE_V8_DEFAULTS=1 keeps it (check of the real 120b result folder)", async () => {
     const { spawnSync } = await import("node:child_process");
     const bin = join(projectRoot, "dist", "cli", "main.js");
-    for (const env of [{}, { TWINSCORE_V8_DEFAULTS: "1" }]) {
-      const run = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8", env: { ...process.env, ...env } });
-      expect(run.stderr).toBe("");
-      expect(run.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
+    const inlinings = (env: Record<string, string>) => {
+      // V8 reports each inlining decision on stdout with this flag; the check table follows
+      const run = spawnSync(process.execPath, ["--trace-turbo-inlining", bin, "check", "--results", results, "--bfcl-data", bfclDataDir()], {
+        encoding: "utf8",
+        env: { ...process.env, ...env },
+        maxBuffer: 64 * 1024 * 1024,
+      });
       expect(run.status).toBe(0);
-    }
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(/openai_gpt-oss-120b\s+base\s+200\s+100\s/);
+      return run.stdout.split("\n").filter((l) => l.startsWith("Inlining")).length;
+    };
+    expect(inlinings({})).toBe(0);
+    expect(inlinings({ TWINSCORE_V8_DEFAULTS: "1" })).toBeGreaterThan(0);
   });
 });
 

@@ -7,7 +7,9 @@
  * about 15 % less CPU and 8–10 % less wall time on the 2-core project machine, with no
  * loss on 9,600 entries (bench/RESULTS.md). V8 flags are process-wide, so worker threads
  * inherit it. Only set on the V8 versions of Node 20–24, where the flag exists (an
- * unknown flag would print an error line).
+ * unknown flag would print an error line). Heap sizes cannot be tuned this way: V8 reads
+ * them when the process starts (a smaller young generation measured 3–5 % faster, but
+ * only as a command-line flag). `TWINSCORE_V8_DEFAULTS=1` keeps V8's defaults.
  */
 import { setFlagsFromString } from "node:v8";
 
