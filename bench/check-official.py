@@ -5,7 +5,8 @@ Imports `multi_turn_checker` from a BFCL checkout (BFCL_SRC, default
 /work/gorilla-src/berkeley-function-call-leaderboard); needs only mpmath. Decoding of FC
 steps is done here the way BFCL's `convert_to_function_call` does it, and the runner's
 pre-checks are repeated, so the timed work is what `bfcl evaluate` does per entry minus
-writing score files. Prints CPU ms per entry (time.process_time).
+writing score files: reading and parsing the result lines, decoding, checking (the same
+work bench/check.mjs times as "verdicts"). Prints CPU ms per entry (time.process_time).
 Usage: python3 bench/check-official.py
 """
 import json, os, sys, time
@@ -38,15 +39,19 @@ def load(path):
 
 total = 0
 cpu = 0.0
+read_cpu = 0.0
 passing = 0
 for cat in ["base", "miss_func", "miss_param"]:
     prompts = {e["id"]: e for e in load(os.path.join(data, f"BFCL_v4_multi_turn_{cat}.json"))}
     gts = {e["id"]: e["ground_truth"] for e in load(os.path.join(data, "possible_answer", f"BFCL_v4_multi_turn_{cat}.json"))}
     for run in sorted(os.listdir(runs)):
         for model in sorted(os.listdir(os.path.join(runs, run, "result"))):
-            results = load(os.path.join(runs, run, "result", model, "multi_turn", f"BFCL_v4_multi_turn_{cat}_result.json"))
             name = f"{model}_{run}"  # distinct instance names per run, as separate evaluations would have
+            # reading and parsing the result lines is timed too (bench/check.mjs times its own), apart
+            t_read = time.process_time()
+            results = load(os.path.join(runs, run, "result", model, "multi_turn", f"BFCL_v4_multi_turn_{cat}_result.json"))
             t0 = time.process_time()
+            read_cpu += t0 - t_read
             for r in results:
                 total += 1
                 res, gt = r["result"], gts[r["id"]]
@@ -67,4 +72,5 @@ for cat in ["base", "miss_func", "miss_param"]:
                 v = multi_turn_checker(decoded, gt, prompts[r["id"]], f"multi_turn_{cat}", name)
                 passing += v["valid"]
             cpu += time.process_time() - t0
-print(f"official checker: {total} entries, {passing} passing, {cpu*1000:.0f} ms CPU, {cpu*1000/total:.3f} ms/entry")
+print(f"official checker: {total} entries, {passing} passing, {cpu*1000:.0f} ms CPU, {cpu*1000/total:.3f} ms/entry "
+      f"(decoding and checking); with reading and parsing the result lines {(cpu+read_cpu)*1000/total:.3f} ms/entry")
