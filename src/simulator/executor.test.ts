@@ -106,6 +106,34 @@ describe("executor against CPython vectors (fake Counter class)", () => {
   });
 });
 
+describe("which instance a method name goes to (BFCL's method → instance map: the last involved class with the method wins)", () => {
+  // two Counter-like classes that both have `add`; each reports which class ran it
+  const twoClasses = () =>
+    new EvaluatorProcess((cls) => {
+      if (cls !== "A" && cls !== "B") return undefined;
+      const base = newCounter();
+      const methods = new Map(base.methods);
+      methods.set("add", { params: [{ name: "x" }], invoke: () => cls });
+      if (cls === "B") methods.set("only_b", { params: [], invoke: () => "B" });
+      return { ...base, className: cls as never, methods };
+    });
+  const config = new PyDict([
+    ["A", new PyDict()],
+    ["B", new PyDict()],
+  ]);
+  const run = (classes: string[], calls: string[]) => executeCalls(twoClasses(), calls, { ...ctx, initialConfig: config, involvedClasses: classes }).results;
+
+  it("takes the later class, with repeats counted where they stand (A, B, A: A)", () => {
+    expect(run(["A", "B"], ["add(x=1)"])).toEqual(["B"]);
+    expect(run(["B", "A"], ["add(x=1)"])).toEqual(["A"]);
+    expect(run(["A", "B", "A"], ["add(x=1)", "only_b()"])).toEqual(["A", "B"]);
+  });
+  it("resolves the same way on the rewritten path (a call with a second parenthesis)", () => {
+    expect(run(["A", "B", "A"], ["add(x=(1))"])).toEqual(["A"]);
+    expect(run(["A", "B"], ["add(x=(1))"])).toEqual(["B"]);
+  });
+});
+
 describe("rewriting and the block list", () => {
   const owner = new Map([["ls", "I"]]);
   it("prefixes method names anywhere, also inside strings, and swallows spaces before ( for every identifier", () => {

@@ -652,13 +652,17 @@ export function bindEntry(process: EvaluatorProcess, ctx: ExecutionContext): Ent
     instances.set(cls, inst);
     names.set(cls, name);
   }
-  const classKey = instances.size === ctx.involvedClasses.length ? classList : [...instances.keys()].join(",");
-  let methodClass = process.methodClasses.get(classKey);
+  // in `involved_classes` order, repeats included, so the last class with a method wins as in BFCL
+  // (which classes the factory can build is fixed per process, so the list is the key)
+  let methodClass = process.methodClasses.get(classList);
   if (methodClass === undefined) {
     const m = new Map<string, string>();
-    for (const [cls, inst] of instances) for (const method of inst.methods.keys()) if (!method.startsWith("_")) m.set(method, cls);
+    for (const cls of ctx.involvedClasses) {
+      const inst = instances.get(cls);
+      if (inst) for (const method of inst.methods.keys()) if (!method.startsWith("_")) m.set(method, cls);
+    }
     methodClass = m;
-    process.methodClasses.set(classKey, methodClass);
+    process.methodClasses.set(classList, methodClass);
   }
   const binding = new EntryBinding(instances, methodClass, names);
   process.bindings.set(key, binding);

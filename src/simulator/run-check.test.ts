@@ -129,3 +129,22 @@ describe("prepareCategory: function docs are parsed only where a held-out functi
     expect(typeof firstTurn[0].get("description")).toBe("string");
   });
 });
+
+describe("checkResultFile: a line whose inference_log is not JSON (raw control character), real 120b base file", () => {
+  const inputs = baseInputs();
+  const lines = readFileSync(resultPath, "utf8").split("\n");
+  const i = lines.findIndex((l) => l.startsWith('{"id": "multi_turn_base_1",'));
+  lines[i] = lines[i].replace('"inference_log": [', '"inference_log": ["a\u0001b", ');
+  const bytes = new TextEncoder().encode(lines.join("\n"));
+
+  it("is reported as file:line json-malformed with Python's message when its score line is rendered", () => {
+    const verdictOnly = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(), renderScore: false });
+    // the checker never reads inference_log, so verdicts alone do not see it
+    expect(verdictOnly.ok).toBe(true);
+    const r = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(), renderScore: true });
+    // multi_turn_base_1 fails for this model (it is in the stored score file), so its score line is rendered
+    expect(verdictOnly.ok && verdictOnly.value.verdicts.find((v) => v.id === "multi_turn_base_1")?.valid).toBe(false);
+    expect(!r.ok && r.problems.map((p) => [p.code, p.line])).toEqual([["json-malformed", i + 1]]);
+    expect(!r.ok && r.problems[0].message).toMatch(/^line is not JSON: Invalid control character at: line 1 column \d+/);
+  });
+});

@@ -219,8 +219,10 @@ export interface FileCheck {
 /**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
  * read up front; each `result` is parsed when its entry is checked, and a failed entry's
- * whole line is decoded when its score line is rendered). A line that is not valid stops
- * the checking (the file is reported with every such line, as `file:line` problems).
+ * whole line is decoded when its score line is rendered). A line that is not valid JSON
+ * stops the checking and the file is reported with `file:line` problems: every line whose
+ * `result` is not JSON, and a failed entry's line whose other parts are not (found when
+ * its score line is rendered).
  * Steps whose arguments are JSON strings (FC results) are decoded straight from
  * `JSON.parse`; anything else through Python-faithful `json.loads`. `testCategory` is `multi_turn_<category>` (BFCL
  * takes it from the file name); `modelName` is the result directory name.
@@ -324,7 +326,17 @@ export function checkResultFile(
       // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
       // else json.loads when even that cannot be proven
       const parts = scoreLineParts(bytes, row.start, row.end);
-      const line = parts === null ? exactLine() : null;
+      let line: PyDict | null = null;
+      if (parts === null) {
+        try {
+          line = exactLine();
+        } catch (e) {
+          if (!(e instanceof PyException)) throw e;
+          // BFCL's json.loads of the whole line fails the same way: the file is reported
+          problems.push(problem("json-malformed", `line is not JSON: ${e.pyMessage}`, { file, line: row.line }));
+          continue;
+        }
+      }
       const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
         if (parts) return parts.get(key) ?? "";
         return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
