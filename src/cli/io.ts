@@ -1,3 +1,5 @@
+import { tuneV8ForShortRun } from "./v8-tuning.js";
+
 /**
  * What a command may touch of the outside world, passed in so that tests run the real
  * CLI against small fixture trees and capture its output instead of spawning processes.
@@ -9,6 +11,11 @@ export interface CliIo {
   cwd: string;
   /** True when stderr is a terminal, so progress bars may redraw in place. */
   isTTY: boolean;
+  /**
+   * Tune V8 for a short checking run (`check` calls it before its first entry); the real
+   * process does (`v8-tuning.ts`), test harnesses leave their own process alone.
+   */
+  tuneForShortRun?: () => void;
 }
 
 /** Exit codes scripts can rely on. */
@@ -29,6 +36,7 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     isTTY: Boolean(process.stderr.isTTY),
+    tuneForShortRun: tuneV8ForShortRun,
   };
 }
 

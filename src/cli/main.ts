@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 /** The `twinscore` bin: the real process wired to `runCli`. */
-import "./v8-tuning.js"; // first: V8 flags before any command code runs
 import { processIo } from "./io.js";
 import { runCli } from "./program.js";
 

@@ -1,17 +1,21 @@
 /**
- * V8 tuning for the bin, set before any command code runs (imported first by `main.ts`).
+ * V8 tuning for `check` in the bin, set before its first entry is checked (`CliIo`'s
+ * `tuneForShortRun`, called by the command; in-process test harnesses do not set it).
  *
  * A `check` run is short: most of its entries are checked while V8 is still warming up,
  * and TurboFan's inlining makes each optimisation much more expensive to compile than it
  * pays back in such runs. Without it, `check` of one run folder (1,200 entries) took
  * about 15 % less CPU and 8–10 % less wall time on the 2-core project machine, with no
- * loss on 9,600 entries (bench/RESULTS.md). V8 flags are process-wide, so worker threads
- * inherit it. Only set on the V8 versions of Node 20–24, where the flag exists (an
+ * loss on 9,600 entries (bench/RESULTS.md); `score` does not gain from it, so it is left
+ * alone. V8 flags are process-wide, so worker threads inherit it. Only set on the V8 versions of Node 20–24, where the flag exists (an
  * unknown flag would print an error line). Heap sizes cannot be tuned this way: V8 reads
  * them when the process starts (a smaller young generation measured 3–5 % faster, but
  * only as a command-line flag). `TWINSCORE_V8_DEFAULTS=1` keeps V8's defaults.
  */
 import { setFlagsFromString } from "node:v8";
 
-const v8Major = Number(process.versions.v8.split(".")[0]);
-if (v8Major >= 11 && v8Major <= 13 && process.env.TWINSCORE_V8_DEFAULTS !== "1") setFlagsFromString("--no-turbo-inlining");
+/** Turn TurboFan inlining off (the flag is read per compilation, so this works at run time). */
+export function tuneV8ForShortRun(): void {
+  const v8Major = Number(process.versions.v8.split(".")[0]);
+  if (v8Major >= 11 && v8Major <= 13 && process.env.TWINSCORE_V8_DEFAULTS !== "1") setFlagsFromString("--no-turbo-inlining");
+}

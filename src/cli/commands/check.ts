@@ -100,6 +100,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         }
         threads = n;
       }
+      io.tuneForShortRun?.();
       const run = await runCheck({
         resultsDir: opts.results,
         bfclDataDir: location.dir,
