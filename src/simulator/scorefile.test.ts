@@ -4,9 +4,19 @@ import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { jsonFloat, jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, ScoreFileBuilder, scoreHeaderLine, scoreLineParts, scoreLineValues, VerbatimJson } from "./scorefile.js";
+import { compareVerdicts, dumpScoreValue, parseScoreFile, redumpTopLevel, ScoreFileBuilder, scoreHeaderLine, scoreLineParts, VerbatimJson } from "./scorefile.js";
 
 const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+/** A result line's score-file parts as text: copied bytes decoded, re-dumped text as is (null: the line needs json.loads). */
+const partsText = (bytes: Uint8Array): Map<string, string> | null => {
+  const parts = scoreLineParts(bytes, 0, bytes.length);
+  return parts && new Map([...parts].map(([k, v]) => [k, v instanceof VerbatimJson ? dec.decode(v.bytes) : v.text]));
+};
+/** The keys whose values are copied as bytes. */
+const verbatimKeys = (bytes: Uint8Array): string[] => [...(scoreLineParts(bytes, 0, bytes.length) ?? [])].filter(([, v]) => v instanceof VerbatimJson).map(([k]) => k);
 
 describe("score-file JSON (make_json_serializable + json.dumps(ensure_ascii=False))", () => {
   it("keeps non-ASCII, escapes controls, stringifies sets and objects, turns tuples into arrays", () => {
@@ -51,21 +61,22 @@ describe("redumpTopLevel equals json.loads + json.dumps", () => {
   });
 });
 
-describe("scoreLineValues: byte ranges only where re-dumping changes nothing", () => {
-  const enc = new TextEncoder();
-  const dec = new TextDecoder();
+describe("scoreLineParts: bytes copied only where re-dumping changes nothing", () => {
   /** The values as the bytes they would be copied from, or null when any value is re-dumped instead. */
   const ranges = (text: string): Map<string, string> | null => {
     const b = enc.encode(text);
-    const r = scoreLineValues(text, b.length);
-    if (r === null || [...r.values()].some((v) => typeof v === "string")) return null;
-    return new Map([...r].map(([k, v]) => [k, dec.decode(b.subarray(v[0] as number, v[1] as number))]));
+    const parts = partsText(b);
+    return parts !== null && verbatimKeys(b).length === parts.size ? parts : null;
   };
+  /** Every value as text, copied or re-dumped. */
+  const all = (text: string): Map<string, string> | null => partsText(enc.encode(text));
   it("gives ranges for a line in json.dumps form, equal to the re-dumped values", () => {
     for (const text of [
       '{"a": [1.0, 1e-07, 1e+16, -0.0, 0, 12], "b": {"k": 1, "j": {"k": 2}}, "c": "tab\\t \\" q"}',
       '{ "result" : [[{"ls": "{\\"a\\": false}"}], []] , "inference_log" : "" }',
       '{"x": true, "y": null, "z": NaN, "w": -Infinity, "v": {}, "u": []}',
+      // valid multi-byte text is copied too: the scan works on bytes, so no offsets differ
+      '{"a": "ünï 😀 (multi-byte)"}',
     ]) {
       const r = ranges(text);
       expect(r, text).not.toBeNull();
@@ -74,10 +85,10 @@ describe("scoreLineValues: byte ranges only where re-dumping changes nothing", (
   });
   it("declines any value re-dumping would change", () => {
     expect(redumpTopLevel('{"a": "raw \u0001 control"}')).toBeNull();
-    for (const text of ['{"a": "raw \u0001 control"}', '{"a": "ünï 😀 (multi-byte: offsets differ)"}', '{"a": [0.10]}', '{"a": [1e400]}', '{"a": -0}', '{"a": "x\\/y"}', '{"a": "\\u00e9"}', '{"a": [1,2]}', '{"a": {"k":1}}', '{"a": [1 ]}', '{"a": {"k": 1, "k": 2}}', '[1]', '{"a": tru}', '{"a": 1} x'])
+    for (const text of ['{"a": "raw \u0001 control"}', '{"a": [0.10]}', '{"a": [1e400]}', '{"a": -0}', '{"a": "x\\/y"}', '{"a": "\\u00e9"}', '{"a": [1,2]}', '{"a": {"k":1}}', '{"a": [1 ]}', '{"a": {"k": 1, "k": 2}}', '[1]', '{"a": tru}', '{"a": 1} x'])
       expect(ranges(text), text).toBeNull();
   });
-  it("covers the real result files: ranges equal the re-dumped values on every line that has them (2025-11-12-main, gpt-oss-120b, all three files)", () => {
+  it("covers the real result files: every value equals the re-dumped one, copied on most lines (2025-11-12-main, gpt-oss-120b, all three files)", () => {
     let withRanges = 0;
     let lines = 0;
     for (const c of ["base", "miss_func", "miss_param"]) {
@@ -86,8 +97,7 @@ describe("scoreLineValues: byte ranges only where re-dumping changes nothing", (
         if (l === "") continue;
         lines++;
         // every value, copied or re-dumped, is what json.loads + json.dumps gives
-        const all = scoreLineValues(l, enc.encode(l).length);
-        expect(all && new Map([...all].map(([k, v]) => [k, typeof v === "string" ? v : l.slice(v[0], v[1])]))).toEqual(redumpTopLevel(l));
+        expect(all(l)).toEqual(redumpTopLevel(l));
         const r = ranges(l);
         if (r === null) continue;
         withRanges++;
@@ -95,7 +105,7 @@ describe("scoreLineValues: byte ranges only where re-dumping changes nothing", (
       }
     }
     expect(lines).toBe(600);
-    // lines with non-ASCII text or \u escapes are re-dumped as text (482 of these 600 are copied as bytes)
+    // lines with \u escapes are re-dumped as text; the rest are copied as bytes
     expect(withRanges).toBeGreaterThan(450);
   });
 });
@@ -115,14 +125,6 @@ describe("reading stored score files and comparing", () => {
 });
 
 describe("scoreLineParts: the byte scan gives the same score-file parts as json.loads + json.dumps", () => {
-  const enc = new TextEncoder();
-  const dec = new TextDecoder();
-  /** Each part as text: copied bytes decoded, re-dumped text as is. */
-  const partsText = (bytes: Uint8Array): Map<string, string> | null => {
-    const parts = scoreLineParts(bytes, 0, bytes.length);
-    return parts && new Map([...parts].map(([k, v]) => [k, v instanceof VerbatimJson ? dec.decode(v.bytes) : v.text]));
-  };
-  const verbatimKeys = (bytes: Uint8Array): string[] => [...(scoreLineParts(bytes, 0, bytes.length) ?? [])].filter(([, v]) => v instanceof VerbatimJson).map(([k]) => k);
 
   it("copies valid UTF-8 and canonical values as bytes, re-dumps the rest, and agrees with redumpTopLevel", () => {
     const cases: [string, string[]][] = [
@@ -173,8 +175,6 @@ describe("scoreLineParts: the byte scan gives the same score-file parts as json.
 });
 
 describe("ScoreFileBuilder: lines encoded as they come, the header put in front at the end", () => {
-  const enc = new TextEncoder();
-  const dec = new TextDecoder();
   it("gives header + lines byte for byte, growing past a too small guess and a reused buffer", () => {
     const reused = new Uint8Array(1400);
     const asked: number[] = [];
@@ -202,7 +202,6 @@ describe("ScoreFileBuilder: lines encoded as they come, the header put in front 
 
 describe("canonical float tokens: the fixed-notation shortcut agrees with printing repr", () => {
   it("copies a float token exactly when json.dumps would print the same text (20,000 generated tokens)", () => {
-    const enc = new TextEncoder();
     let seed = 12345;
     const rand = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

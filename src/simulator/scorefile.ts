@@ -315,106 +315,21 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScore
   };
 }
 
-/** A raw control character: never inside json.dumps output (callers of `canonicalValueEnd` check the whole text once). */
-const CONTROL_CHARACTER = /[\x00-\x1f]/;
-
-const CANONICAL_NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
-
-/** The last backslash search (text, where it started, what it found): the scan moves left to right, so one search serves many strings. */
-let backslashText = "";
-let backslashFrom = -1;
-let backslashAt = -1;
-
-/** Index of the first backslash at or after k (-1: none), without rescanning a stretch already searched. */
-function nextBackslash(text: string, k: number): number {
-  if (text === backslashText && k >= backslashFrom && (backslashAt < 0 || k <= backslashAt)) return backslashAt;
-  backslashText = text;
-  backslashFrom = k;
-  backslashAt = text.indexOf("\\", k);
-  return backslashAt;
-}
-
-/**
- * The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at j
- * (BFCL wrote the result files with json.dumps, so this is the usual case), or -1. Such a
- * value is copied as is: no escapes that re-dumping changes (\u, \/), separators exactly
- * ", " and ": ", numbers as Python prints them, no repeated key (escapes left are one per
- * character, so equal keys have equal text). `text` must hold no raw control character.
- */
-function canonicalValueEnd(text: string, j: number, depth = 0): number {
-  if (depth > 500) return -1;
-  const c = text.charCodeAt(j);
-  if (c === 0x22) {
-    // jump from quote to quote; only backslashes before the next quote need a look
-    let k = j + 1;
-    for (;;) {
-      const quote = text.indexOf('"', k);
-      if (quote < 0) return -1;
-      const slash = nextBackslash(text, k);
-      if (slash < 0 || slash > quote) return quote + 1;
-      const e = text.charCodeAt(slash + 1);
-      if (e === 0x75 || e === 0x2f) return -1;
-      k = slash + 2;
-    }
-  }
-  if (c === 0x7b || c === 0x5b) {
-    const close = c === 0x7b ? 0x7d : 0x5d;
-    if (text.charCodeAt(j + 1) === close) return j + 2;
-    j++;
-    const keys: string[] = [];
-    for (;;) {
-      if (c === 0x7b) {
-        if (text.charCodeAt(j) !== 0x22) return -1;
-        const keyEnd = canonicalValueEnd(text, j, depth + 1);
-        if (keyEnd < 0) return -1;
-        const key = text.slice(j, keyEnd);
-        if (keys.includes(key)) return -1;
-        keys.push(key);
-        if (text.charCodeAt(keyEnd) !== 0x3a || text.charCodeAt(keyEnd + 1) !== 0x20) return -1;
-        j = keyEnd + 2;
-      }
-      j = canonicalValueEnd(text, j, depth + 1);
-      if (j < 0) return -1;
-      const d = text.charCodeAt(j);
-      if (d === close) return j + 1;
-      if (d !== 0x2c || text.charCodeAt(j + 1) !== 0x20) return -1;
-      j += 2;
-    }
-  }
-  switch (c) {
-    case 0x74: // t
-      return text.startsWith("true", j) ? j + 4 : -1;
-    case 0x66: // f
-      return text.startsWith("false", j) ? j + 5 : -1;
-    case 0x6e: // n
-      return text.startsWith("null", j) ? j + 4 : -1;
-    case 0x4e: // N
-      return text.startsWith("NaN", j) ? j + 3 : -1;
-    case 0x49: // I
-      return text.startsWith("Infinity", j) ? j + 8 : -1;
-  }
-  if (text.startsWith("-Infinity", j)) return j + 9;
-  CANONICAL_NUMBER.lastIndex = j;
-  const m = CANONICAL_NUMBER.exec(text);
-  if (!m || m[0].length === 0) return -1;
-  const token = m[0];
-  if (m[1] === undefined && m[2] === undefined) return token === "-0" || token.length > 4300 ? -1 : j + token.length;
-  return jsonFloat(Number(token)) === token ? j + token.length : -1;
-}
-
 /** Thrown inside the transcoder when the text needs the faithful path (duplicate keys, bad JSON). */
 class NotCanonical {}
 
 /**
- * The top-level values of a result line, for `redumpTopLevel` and `verbatimTopLevelRanges`:
- * a value already in json.dumps form as its `[start, end)` range, any other re-dumped
- * (`json.dumps(json.loads(v), ensure_ascii=False)` computed on the text), and where the
- * object closed. Null when the text is not a JSON object or has a repeated key.
+ * `json.dumps(json.loads(text), ensure_ascii=False)` computed on the text, for the
+ * verbatim parts of a score line (`model_result_raw`, `inference_log`) that cannot be
+ * copied as bytes (`scoreLineParts`): one pass, no Python values built. Strings without
+ * escapes are copied; numbers are re-printed the way Python prints what it loaded (ints as
+ * digits, floats by repr); separators become `", "` and `": "`. Returns each top-level
+ * key's re-dumped value, or null when the text is not a JSON object or has a duplicate key
+ * (the caller then uses `json.loads`).
  */
-function topLevelValues(text: string): { values: Map<string, string | readonly [number, number]>; end: number } | null {
+export function redumpTopLevel(text: string): Map<string, string> | null {
   let i = 0;
   const n = text.length;
-  const copyable = !CONTROL_CHARACTER.test(text); // a raw control character: re-dump (and fail) value by value
   const ws = () => {
     while (i < n) {
       const c = text.charCodeAt(i);
@@ -507,9 +422,9 @@ function topLevelValues(text: string): { values: Map<string, string | readonly [
     ws();
     if (text.charCodeAt(i) !== 0x7b) return null;
     i++;
-    const out = new Map<string, string | readonly [number, number]>();
+    const out = new Map<string, string>();
     ws();
-    if (text.charCodeAt(i) === 0x7d) return { values: out, end: i + 1 };
+    if (text.charCodeAt(i) === 0x7d) return out;
     for (;;) {
       ws();
       if (text.charCodeAt(i) !== 0x22) return null;
@@ -518,37 +433,19 @@ function topLevelValues(text: string): { values: Map<string, string | readonly [
       ws();
       if (text.charCodeAt(i) !== 0x3a) return null;
       i++;
-      ws();
-      const end = copyable ? canonicalValueEnd(text, i) : -1;
-      if (end >= 0) {
-        out.set(k, [i, end]);
-        i = end;
-      } else out.set(k, value());
+      out.set(k, value());
       ws();
       const d = text.charCodeAt(i++);
       if (d === 0x7d) break;
       if (d !== 0x2c) return null;
     }
-    return { values: out, end: i };
+    return out;
   } catch (e) {
     if (e instanceof NotCanonical || e instanceof SyntaxError || e instanceof RangeError) return null;
     throw e;
   }
 }
 
-/**
- * `json.dumps(json.loads(text), ensure_ascii=False)` computed on the text, for the
- * verbatim parts of a score line (`model_result_raw`, `inference_log`): one pass, no
- * Python values built. Strings without escapes are copied; numbers are re-printed the
- * way Python prints what it loaded (ints as digits, floats by repr); separators become
- * `", "` and `": "`. Returns each top-level key's re-dumped value, or null when the text
- * is not a JSON object or has a duplicate key (the caller then uses `json.loads`).
- */
-export function redumpTopLevel(text: string): Map<string, string> | null {
-  const top = topLevelValues(text);
-  if (top === null) return null;
-  return new Map([...top.values].map(([k, v]) => [k, typeof v === "string" ? v : text.slice(v[0], v[1])]));
-}
 
 
 
@@ -621,7 +518,7 @@ function canonicalStringEnd(bytes: Uint8Array, i: number, end: number): number {
 
 /**
  * The end of a value already in `json.dumps(..., ensure_ascii=False)` form starting at
- * `bytes[i]`, or -1 — `canonicalValueEnd` on UTF-8 bytes: strings as `canonicalStringEnd`
+ * `bytes[i]`, or -1: strings as `canonicalStringEnd`
  * takes them; separators exactly `", "` and `": "`; numbers as Python prints them; no
  * object repeats a key (escapes left are one per character, so equal keys have equal bytes).
  */
@@ -754,7 +651,7 @@ export interface LineValueRange {
  * verbatim when it can be copied as it is (BFCL wrote the file with `json.dumps`, so this
  * is the usual case). Null when the line is not a JSON object with plain, distinct
  * top-level keys and nothing after it — the caller then takes the text path
- * (`scoreLineValues`).
+ * (`redumpTopLevel`).
  */
 export function scoreLineRanges(bytes: Uint8Array, start: number, end: number): Map<string, LineValueRange> | null {
   const ws = (k: number): number => {
@@ -809,7 +706,7 @@ const UTF8_IN = new TextDecoder("utf-8");
  * A result line's top-level values as score-file parts: byte ranges of the file where
  * they are already in `json.dumps(..., ensure_ascii=False)` form, else the value re-dumped
  * from its text. Scans the bytes first (`scoreLineRanges`); a line that needs it (escaped
- * or non-ASCII top-level keys) goes through the decoded text (`scoreLineValues`). Null when
+ * or non-ASCII top-level keys) is re-dumped whole from its text (`redumpTopLevel`). Null when
  * the line is not a JSON object, repeats a key or holds a value that is not JSON (the
  * caller then uses `json.loads`).
  */
@@ -828,14 +725,15 @@ export function scoreLineParts(bytes: Uint8Array, start: number, end: number): M
     }
     return out;
   }
-  const values = scoreLineValues(UTF8_IN.decode(bytes.subarray(start, end)), end - start);
+  // rare lines (escaped or non-ASCII top-level keys, text after the object): every value re-dumped
+  const values = redumpTopLevel(UTF8_IN.decode(bytes.subarray(start, end)));
   if (values === null) return null;
   const out = new Map<string, RenderedJson | VerbatimJson>();
-  for (const [key, v] of values) out.set(key, typeof v === "string" ? new RenderedJson(v) : new VerbatimJson(bytes.subarray(start + v[0], start + v[1])));
+  for (const [key, text] of values) out.set(key, new RenderedJson(text));
   return out;
 }
 
-/** A value already rendered as score-file JSON text (spliced in verbatim by `failedEntryLine`). */
+/** A value already rendered as score-file JSON text (spliced in verbatim by `failedEntryChunks`). */
 export class RenderedJson {
   constructor(readonly text: string) {}
 }
@@ -843,25 +741,4 @@ export class RenderedJson {
 /** A value's UTF-8 bytes from the result file, already in the form the score file needs. */
 export class VerbatimJson {
   constructor(readonly bytes: Uint8Array) {}
-}
-
-/**
- * A result line's top-level values for its score line, in one scan: a value already in
- * `json.dumps(..., ensure_ascii=False)` form as its `[start, end)` range when the line is
- * ASCII and nothing follows the object (then character and byte offsets agree and the
- * bytes can be copied as they are; BFCL writes result files with `json.dumps`, so this is
- * the usual case); any other value re-dumped as text. `text` is the line decoded,
- * `byteLength` its length in UTF-8. Null when the text is not a JSON object or has a
- * repeated key (the caller then uses `json.loads`).
- */
-export function scoreLineValues(text: string, byteLength: number): Map<string, string | readonly [number, number]> | null {
-  const top = topLevelValues(text);
-  if (top === null) return null;
-  let copyable = text.length === byteLength; // a multi-byte character: offsets differ
-  for (let i = top.end; copyable && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) copyable = false; // something after the object
-  }
-  if (copyable) return top.values;
-  return new Map([...top.values].map(([k, v]) => [k, typeof v === "string" ? v : text.slice(v[0], v[1])]));
 }
