@@ -383,21 +383,11 @@ function moduleQualname(className: string, qualname: string): string {
 }
 
 /**
- * Where the head name of an un-rewritten call leads (the fast path of `executeOne`): the
- * instance owning that public method; and BFCL's method → instance-name map, for the
- * calls that must be rewritten as text.
- */
-export interface CallTarget {
-  methodInstance(name: string): ApiInstance | undefined;
-  methodOwner(): ReadonlyMap<string, string>;
-}
-
-/**
  * An entry's instances on one side (the model's or the reference's), as BFCL's
  * `execute_multi_turn_func_call` maps them: class → instance, and each public method to
  * the instance of the last involved class that has it.
  */
-export class EntryBinding implements CallTarget {
+export class EntryBinding {
   private owners: Map<string, string> | null = null;
   /** The call evaluator for this binding's calls (made at the first call). */
   hooks: CallHooks | null = null;
@@ -410,6 +400,7 @@ export class EntryBinding implements CallTarget {
     private readonly names: ReadonlyMap<string, string>,
   ) {}
 
+  /** The instance a method name goes to (the fast path of `executeOne`), if any. */
   methodInstance(name: string): ApiInstance | undefined {
     const cls = this.methodClass.get(name);
     return cls === undefined ? undefined : this.instances.get(cls);
@@ -425,24 +416,9 @@ export class EntryBinding implements CallTarget {
   }
 }
 
-/** A plain method → instance-name map as a call target (instances looked up in the process). */
-class OwnerMapTarget implements CallTarget {
-  constructor(
-    private readonly owners: ReadonlyMap<string, string>,
-    private readonly process: EvaluatorProcess,
-  ) {}
-  methodInstance(name: string): ApiInstance | undefined {
-    const owner = this.owners.get(name);
-    return owner === undefined ? undefined : this.process.instances.get(owner);
-  }
-  methodOwner(): ReadonlyMap<string, string> {
-    return this.owners;
-  }
-}
-
 /**
  * The interpreter's view of the process: instance names → objects, method calls bound
- * like Python. One per call target (kept for the entry's calls, so nothing is rebuilt per
+ * like Python. One per entry binding (kept for the entry's calls, so nothing is rebuilt per
  * call); `head` is set per call to the un-rewritten head name of the fast path.
  */
 class CallHooks implements LiteralEvalHooks {
@@ -450,14 +426,14 @@ class CallHooks implements LiteralEvalHooks {
 
   constructor(
     private readonly process: EvaluatorProcess,
-    private readonly target: CallTarget | undefined,
+    private readonly binding: EntryBinding,
   ) {}
 
   name(id: string, node: PyExpr): PyValue {
     const process = this.process;
     // fast path: the un-rewritten head `name(` stands for `instance.name(`
-    if (node === this.head && this.target) {
-      const inst = this.target.methodInstance(id);
+    if (node === this.head) {
+      const inst = this.binding.methodInstance(id);
       const spec = inst?.methods.get(id);
       if (inst && spec) return new BoundMethod(inst.className, id, spec, inst);
     }
@@ -584,16 +560,8 @@ function planCall(call: string): CallPlan {
  * and its head is resolved through the method map. Everything else is rewritten and
  * parsed exactly as BFCL does.
  */
-export function executeOne(call: string, owners: EntryBinding | ReadonlyMap<string, string>, process: EvaluatorProcess): string {
-  let target: CallTarget;
-  let hooks: CallHooks;
-  if (owners instanceof EntryBinding) {
-    target = owners;
-    hooks = owners.hooks ??= new CallHooks(process, owners);
-  } else {
-    target = new OwnerMapTarget(owners as ReadonlyMap<string, string>, process);
-    hooks = new CallHooks(process, target);
-  }
+function executeOne(call: string, binding: EntryBinding, process: EvaluatorProcess): string {
+  const hooks = (binding.hooks ??= new CallHooks(process, binding));
   try {
     let plan = callPlans.get(call);
     if (plan === undefined) {
@@ -605,7 +573,7 @@ export function executeOne(call: string, owners: EntryBinding | ReadonlyMap<stri
       if ("blocked" in plan) return `Error during execution: Function call ${plan.blocked} is not allowed.`;
       return resultToString(hooks.evaluate(plan.expr, true));
     }
-    const rewritten = rewriteMethodCalls(call, target.methodOwner());
+    const rewritten = rewriteMethodCalls(call, binding.methodOwner());
     const checkName = blockedCheckName(rewritten);
     if (BLOCKED_NAMES.has(checkName)) return `Error during execution: Function call ${checkName} is not allowed.`;
     const parsed = parseExpression(rewritten);

@@ -291,7 +291,6 @@ export function checkResultFile(
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
-    const exactLine = (): PyDict => jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
     const resultText = utf8.decode(bytes.subarray(row.resultStart, row.resultEnd));
     let result: unknown;
     try {
@@ -329,7 +328,7 @@ export function checkResultFile(
       let line: PyDict | null = null;
       if (parts === null) {
         try {
-          line = exactLine();
+          line = jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
         } catch (e) {
           if (!(e instanceof PyException)) throw e;
           // BFCL's json.loads of the whole line fails the same way: the file is reported
