@@ -5,11 +5,12 @@
  * `src/bfcl/data.ts`, which does every check.
  */
 import { createRequire } from "node:module";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { answersFile, detectVersion, docFile, multiTurnDocFiles, parseBfclData, questionsFile, type BfclData, type BfclVersion, type MultiTurnCategory, type MultiTurnClass } from "../bfcl/data.js";
 import { prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
 import { err, problem, type Result } from "../messages/index.js";
+import { readTextIfFile } from "./manifest.js";
 
 /** Where the directory came from, so commands can say which one they used. */
 export type BfclDataOrigin = "--bfcl-data" | "BFCL_DATA_DIR" | "bfcl_eval";
@@ -76,11 +77,7 @@ export function readBfclDataDir(dir: string, categories: readonly MultiTurnCateg
   }
   const version = detectVersion(dir, readdirSync(dir));
   if (!version.ok) return version;
-  const read = (rel: string): string | null => {
-    const p = join(dir, rel);
-    return existsSync(p) && statSync(p).isFile() ? readFileSync(p, "utf8") : null;
-  };
-  return parseBfclData(version.value, categories, read, (rel) => join(dir, rel));
+  return parseBfclData(version.value, categories, (rel) => readTextIfFile(join(dir, rel)), (rel) => join(dir, rel));
 }
 
 /**
@@ -89,10 +86,7 @@ export function readBfclDataDir(dir: string, categories: readonly MultiTurnCateg
  * file is one problem naming it.
  */
 export function readCategoryInputs(dataDir: string, version: BfclVersion, category: MultiTurnCategory): Result<CategoryInputs> {
-  const read = (rel: string): string | null => {
-    const p = join(dataDir, rel);
-    return existsSync(p) && statSync(p).isFile() ? readFileSync(p, "utf8") : null;
-  };
+  const read = (rel: string): string | null => readTextIfFile(join(dataDir, rel));
   const qRel = questionsFile(version, category);
   const aRel = answersFile(version, category);
   const qText = read(qRel);

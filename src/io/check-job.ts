@@ -5,7 +5,7 @@
  * compares them with the stored ones itself, and returns only plain data (counts, paths,
  * agreement), which is what crosses a thread boundary.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -16,7 +16,7 @@ import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/sc
 import type { LongContextData } from "../simulator/types.js";
 import { readCategoryInputs } from "./bfcl-data.js";
 import { readLongContext } from "./long-context.js";
-import { writeFileAtomic } from "./manifest.js";
+import { readTextIfFile, writeFileAtomic } from "./manifest.js";
 
 /** A model folder's result files, in path order. */
 export interface CheckJob {
@@ -99,10 +99,6 @@ export class CheckJobCache {
   }
 }
 
-function readText(path: string): string | null {
-  return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
-}
-
 /**
  * Check one model folder: per file, its outcome or the problems that stopped it (the
  * BFCL data of its category missing or malformed, a malformed result line …), in file order.
@@ -169,7 +165,7 @@ function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: 
   let storedScoreFile: string | null = null;
   if (settings.scoresDir !== null) {
     const candidate = join(settings.scoresDir, scoreRelative);
-    const storedText = readText(candidate);
+    const storedText = readTextIfFile(candidate);
     if (storedText === null) problems.push(problem("score-missing", "no stored score file for this result file", { file: candidate, severity: "warning" }));
     else {
       const stored = parseScoreFile(storedText, candidate);

@@ -2,7 +2,7 @@
  * The committed manifest on disk: loading it (scoring needs nothing else from BFCL) and
  * writing a rebuilt one atomically, so an interrupted write never leaves half a file.
  */
-import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { err, ok, problem, type Result } from "../messages/index.js";
@@ -40,6 +40,11 @@ export function committedDataPath(...parts: string[]): string {
 export function loadManifest(path = committedManifestPath()): Result<Manifest> {
   if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
   return parseManifest(readFileSync(path, "utf8"), path);
+}
+
+/** A regular file's UTF-8 text, or null when there is none at `path` (missing, or a folder). */
+export function readTextIfFile(path: string): string | null {
+  return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
 }
 
 /** Write text (or bytes) to `path` through a temporary file in the same folder and a rename. */
