@@ -5,12 +5,13 @@
  * A `check` run is short: most of its entries are checked while V8 is still warming up,
  * and TurboFan's inlining makes each optimisation much more expensive to compile than it
  * pays back in such runs. Without it, `check` of one run folder (1,200 entries) took
- * about 15 % less CPU and 8–10 % less wall time on the 2-core project machine, with no
- * loss on 9,600 entries (bench/RESULTS.md); `score` does not gain from it, so it is left
- * alone. V8 flags are process-wide, so worker threads inherit it. Only set on the V8 versions of Node 20–24, where the flag exists (an
- * unknown flag would print an error line). Heap sizes cannot be tuned this way: V8 reads
- * them when the process starts (a smaller young generation measured 3–5 % faster, but
- * only as a command-line flag). `TWINSCORE_V8_DEFAULTS=1` keeps V8's defaults.
+ * 15–20 % less CPU and 8–10 % less wall time on the 2-core project machine, and 9,600
+ * entries 13 % less CPU (bench/RESULTS.md); `score` does not gain from it, so it is left
+ * alone. V8 flags are process-wide, so worker threads inherit it. Only set on the V8
+ * versions of Node 20–24, where the flag exists (an unknown flag would print an error
+ * line). Heap sizes cannot be tuned this way: V8 reads them when the process starts (a
+ * smaller young generation measured 3–5 % faster, but only as a command-line flag).
+ * `TWINSCORE_V8_DEFAULTS=1` keeps V8's defaults.
  */
 import { setFlagsFromString } from "node:v8";
 
