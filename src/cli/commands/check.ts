@@ -70,7 +70,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--bfcl-data <dir>", "BFCL data directory (else BFCL_DATA_DIR, else a bfcl_eval installation)")
     .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files)")
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
-    .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json)")
+    .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
     .addOption(new Option("--decoder <decoder>", "how steps are decoded: fc (tool-call JSON, BFCL's convert_to_function_call) or prompting (Python call text, BFCL's default prompting decoder)").choices(["fc", "prompting"]).default("fc"))
     .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
@@ -82,7 +82,9 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "  message_agree  = entries whose error_message also equals\n" +
         "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
         "  disagreeing    = ids where verdict, type or message differ.\n" +
-        "--format json gives the same per file, with the disagreeing ids as a list.\n",
+        "--format json gives the same per file, with the disagreeing ids as a list.\n" +
+        "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
+        "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n",
     )
     .action(async (opts: CheckOptions) => {
       const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
