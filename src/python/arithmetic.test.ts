@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { PyValue } from "./value.js";
 import { pyAbs, pyAdd, pyFloorDiv, pyMod, pyMul, pyNeg, pyPow, pySub, pyTrueDiv } from "./arithmetic.js";
 import { pyRepr } from "./repr.js";
-import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;
 

@@ -4,7 +4,7 @@ import type { PyValue } from "./value.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";
 import { pyEquals, pyGe, pyGt, pyLe, pyLt } from "./compare.js";
 import { pyRepr } from "./repr.js";
-import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;
 

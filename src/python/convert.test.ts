@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { pyFloat, pyInt, pyRound } from "./convert.js";
 import { pyRepr } from "./repr.js";
-import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;
 

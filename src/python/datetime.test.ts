@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { PyDatetime, pyStrptime } from "./datetime.js";
-import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 import { pyRepr } from "./repr.js";
 import { PyDict } from "./containers.js";
 import { pyLe, pyLt } from "./compare.js";
