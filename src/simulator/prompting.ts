@@ -71,8 +71,12 @@ function constant(e: PyExpr): PyValue | undefined {
   }
 }
 
-/** BFCL's `resolve_ast_by_type`, keeping Python values. */
-function resolveArg(e: PyExpr): PyValue {
+/**
+ * BFCL's `resolve_ast_by_type`, keeping Python values. `frames` counts the Python frames
+ * its recursion holds above this value (one per list or dict comprehension, two per tuple
+ * generator or nested call), which its `ast.unparse` of the value cannot spend.
+ */
+function resolveArg(e: PyExpr, frames = 0): PyValue {
   const c = constant(e);
   if (c !== undefined) return c;
   switch (e.kind) {
@@ -85,34 +89,36 @@ function resolveArg(e: PyExpr): PyValue {
       return pyNeg(v);
     }
     case "list":
-      return e.elts.map(resolveArg);
+      return e.elts.map((x) => resolveArg(x, frames + 1));
     case "tuple":
-      return new PyTuple(e.elts.map(resolveArg));
+      return new PyTuple(e.elts.map((x) => resolveArg(x, frames + 2)));
     case "dict": {
       const d = new PyDict();
       e.keys.forEach((k, i) => {
         if (k === null) throw new DecodeFailure("Exception: Unsupported AST type: <class 'NoneType'>");
-        d.set(resolveArg(k), resolveArg(e.values[i]));
+        d.set(resolveArg(k, frames + 1), resolveArg(e.values[i], frames + 1));
       });
       return d;
     }
     case "binary":
+      // eval(ast.unparse(value)): the unparse can run out of Python recursion first
+      unparse(e, frames);
       return evalLiteral(e);
     case "name":
       return e.id;
     case "call":
-      return e.keywords.length === 0 ? unparse(e) : resolveCall(e);
+      return e.keywords.length === 0 ? unparse(e, frames) : resolveCall(e, frames + 2);
     case "subscript":
-      return `${unparse(e.value)}[${unparse(e.index)}]`;
+      return `${unparse(e.value, frames)}[${unparse(e.index, frames)}]`;
     default:
       throw new DecodeFailure(`Exception: Unsupported AST type: <class 'ast.${AST_NAMES[e.kind] ?? e.kind}'>`);
   }
 }
 
 /** `{dotted_name: {kw: value}}`; positional arguments dropped, `**m` keyed by None. */
-function resolveCall(call: Extract<PyExpr, { kind: "call" }>): PyDict {
+function resolveCall(call: Extract<PyExpr, { kind: "call" }>, frames = 0): PyDict {
   const args = new PyDict();
-  for (const kw of call.keywords) args.set(kw.arg, resolveArg(kw.value));
+  for (const kw of call.keywords) args.set(kw.arg, resolveArg(kw.value, frames));
   return new PyDict([[callName(call.func), args]]);
 }
 
@@ -151,7 +157,7 @@ export function decodePromptingStep(step: PyValue): DecodeOutcome {
     if (!text.endsWith("]")) text = text + "]";
     const cleaned = stripChars(stripChars(text, PY_WHITESPACE), "'");
     const parsed = parseExpression(cleaned);
-    if (!parsed.ok) return { ok: false, error: `SyntaxError: ${parsed.error.message}` };
+    if (!parsed.ok) return { ok: false, error: `${parsed.error.type ?? "SyntaxError"}: ${parsed.error.message}` };
     const body = parsed.expr;
     let calls: Extract<PyExpr, { kind: "call" }>[];
     if (body.kind === "call") calls = [body];
@@ -175,7 +181,6 @@ export function decodePromptingStep(step: PyValue): DecodeOutcome {
   } catch (e) {
     if (e instanceof DecodeFailure) return { ok: false, error: e.error };
     if (e instanceof PyException) return { ok: false, error: `${e.pyType}: ${e.pyMessage}` };
-    if (e instanceof RangeError) return { ok: false, error: "RecursionError: maximum recursion depth exceeded" };
     throw e;
   }
 }
