@@ -202,7 +202,14 @@ def main():
         "recursionlimit": sys.getrecursionlimit(),
         "measurements": out,
     }
-    print(json.dumps(doc, indent=1))
+    print(dump_compact(doc))
+
+
+def dump_compact(doc):
+    """The document with one measurement per line (a diff shows which stage moved)."""
+    head = {k: v for k, v in doc.items() if k != "measurements"}
+    lines = [json.dumps(m, separators=(",", ":")) for m in doc["measurements"]]
+    return json.dumps(head)[:-1] + ', "measurements": [\n' + ",\n".join(lines) + "\n]}"
 
 
 

@@ -487,7 +487,7 @@ function upWithin(e: PyExpr, prec: Prec, extra: number): string {
 
 /** A leaf writes through `extra` more frames (`_write_constant` → `write`, or `write`). */
 function leafFrames(extra: number): void {
-  if (unparseFrames + 3 + extra > UNPARSE_FRAME_BUDGET) throw recursionError();
+  if (unparseFrames + extra > UNPARSE_FRAME_BUDGET) throw recursionError();
 }
 
 function paren(s: string, needed: boolean): string {

@@ -90,9 +90,10 @@ export function nestingDigest(text: string): string {
 /**
  * Run `f` and describe how its outcome differs from the recorded one (null when equal).
  * A string result is compared by digest; a thrown PyException by type and message; any
- * other exception (a JavaScript stack overflow) is always a difference.
+ * other exception (a JavaScript stack overflow) is always a difference. `wantMessage`
+ * adapts a recorded message where a caller keeps less of it.
  */
-export function nestingDifference(f: () => unknown, want: NestingOutcome): string | null {
+export function nestingDifference(f: () => unknown, want: NestingOutcome, wantMessage: (m: string) => string = (m) => m): string | null {
   let got: { ok: string | true } | { error: string; message: string };
   try {
     const r = f();
@@ -102,6 +103,6 @@ export function nestingDifference(f: () => unknown, want: NestingOutcome): strin
     got = { error: e.pyType, message: e.pyMessage };
   }
   const same =
-    "ok" in want ? "ok" in got && (want.ok === true || got.ok === want.ok) : "error" in got && got.error === want.error && got.message === want.message;
+    "ok" in want ? "ok" in got && (want.ok === true || got.ok === want.ok) : "error" in got && got.error === want.error && got.message === wantMessage(want.message);
   return same ? null : `depth ${want.depth}: want ${JSON.stringify(want)} got ${JSON.stringify(got)}`;
 }
