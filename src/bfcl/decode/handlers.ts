@@ -11,7 +11,9 @@
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
 import { evalLiteral } from "../../python/literal-eval.js";
-import { pyContains, pyFloat, pyInt, pyTypeName } from "../../python/ops.js";
+import { pyFloat, pyInt } from "../../python/convert.js";
+import { pyContains } from "../../python/iterables.js";
+import { pyTypeName } from "../../python/kinds.js";
 import { parseExpression } from "../../python/parse.js";
 import { pyRepr, pyStr } from "../../python/repr.js";
 import { strStrip, strLStrip, strRStrip } from "../../python/strings.js";

@@ -7,7 +7,8 @@
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
 import { jsonLoadsOrThrow } from "../../python/json.js";
-import { pyIter, pyTypeName } from "../../python/ops.js";
+import { pyIter } from "../../python/iterables.js";
+import { pyTypeName } from "../../python/kinds.js";
 import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import { PyTuple } from "../../python/containers.js";
