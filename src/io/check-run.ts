@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/scorefile.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
@@ -96,6 +97,8 @@ export interface CheckRunRequest {
   readonly bfclEvalDir?: string;
   /** How steps are decoded: BFCL's FC decoder (default) or its prompting decoder. */
   readonly decoder?: "fc" | "prompting";
+  /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
+  readonly emptyTurns?: EmptyTurnReading;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -179,6 +182,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     dataDir,
     longContextModule,
     decoder: req.decoder ?? "fc",
+    emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
     scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
   };
