@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readCategoryInputs } from "../io/bfcl-data.js";
 import { loadManifest } from "../io/manifest.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { checkPairPrefixes, checkPrefix, resultTextsById, type PrefixOutcome } from "./prefix-check.js";
+import { checkPairPrefixes, checkPrefix, resultTextsById, twinCompletions, type PrefixOutcome } from "./prefix-check.js";
 import type { CategoryInputs } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
 
@@ -98,6 +98,8 @@ describe("base_completed / miss_completed equal BFCL's prefix checks on every pa
         expect(differ).toEqual([]);
         expect(base.join(" ")).toBe(expected.base);
         expect(miss.join(" ")).toBe(expected.miss);
+        const bits = twinCompletions(r.value);
+        expect(pairs.filter((p) => bits.get(p.missId)?.missCompleted).length).toBe(expected.miss.split(" ").filter((t) => t === "1").length);
         // both outcomes occur on both sides
         expect(new Set(base.map((t) => t === "1")).size).toBe(2);
         expect(new Set(miss.map((t) => t === "1")).size).toBe(2);

@@ -168,3 +168,8 @@ export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: Prefi
   }));
   return problems.length > 0 ? err(...problems) : ok(out);
 }
+
+/** Each pair's completion bits by should-ask id (`official/aligned.ts` reads them as `TwinCompletion`). */
+export function twinCompletions(prefixes: readonly PairPrefixes[]): Map<string, { readonly baseCompleted: boolean; readonly missCompleted: boolean }> {
+  return new Map(prefixes.map((p) => [p.missId, { baseCompleted: p.base.completed, missCompleted: p.miss.completed }]));
+}
