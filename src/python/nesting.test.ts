@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import type { PyValue } from "./value.js";
 import { PySet } from "./containers.js";
@@ -10,12 +11,14 @@ import type { PyExpr } from "./ast.js";
 import { parseExpression, type ParseMode } from "./parse.js";
 import { evalLiteral, type LiteralEvalHooks } from "./literal-eval.js";
 import { PyException } from "./exception.js";
-import { NESTED_ARGUMENT, NESTED_JSON, NESTED_SOURCE, NESTED_VALUES, nestingDifference, nestingMeasurements } from "./testing/nesting.js";
+import { NESTED_ARGUMENT, NESTED_JSON, NESTED_SOURCE, NESTED_VALUES, nestingDifference, nestingMeasurements, type NestingVectors } from "./testing/nesting.js";
+
+const VECTORS = JSON.parse(readFileSync(new URL("./vectors/nesting.json", import.meta.url), "utf8")) as NestingVectors;
 
 /** Every recorded depth of every form of a stage, run through `run`; the differences (none wanted). */
 function differences(stage: string, run: (form: string, depth: number) => () => unknown): string[] {
   const bad: string[] = [];
-  for (const m of nestingMeasurements(stage)) {
+  for (const m of nestingMeasurements(VECTORS, stage)) {
     for (const c of m.cases) {
       const d = nestingDifference(run(m.form, c.depth), c);
       if (d !== null) bad.push(`${stage} ${m.form} ${d}`);

@@ -1,10 +1,13 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { NESTED_ARGUMENT, NESTED_JSON, nestingDifference, nestingMeasurements } from "../../python/testing/nesting.js";
+import { NESTED_ARGUMENT, NESTED_JSON, nestingDifference, nestingMeasurements, type NestingVectors } from "../../python/testing/nesting.js";
 import { decodeFcStep, decodeFcStepPlain } from "./fc.js";
 import type { DecodeOutcome } from "./outcome.js";
 import { decodePromptingStep } from "./prompting.js";
+
+const VECTORS = JSON.parse(readFileSync(new URL("../../python/vectors/nesting.json", import.meta.url), "utf8")) as NestingVectors;
 
 /** A decoder's outcome as the generator records BFCL's: the joined call strings, or the exception it raised. */
 function asPython(out: DecodeOutcome): string {
@@ -15,7 +18,7 @@ function asPython(out: DecodeOutcome): string {
 
 function differences(stage: string, run: (form: string, depth: number) => () => unknown, wantMessage?: (m: string) => string): string[] {
   const bad: string[] = [];
-  for (const m of nestingMeasurements(stage)) {
+  for (const m of nestingMeasurements(VECTORS, stage)) {
     for (const c of m.cases) {
       const d = nestingDifference(run(m.form, c.depth), c, wantMessage);
       if (d !== null) bad.push(`${stage} ${m.form} ${d}`);

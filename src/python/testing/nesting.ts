@@ -2,9 +2,9 @@
  * Test helper: the deeply nested inputs of `tools/gen-nesting-vectors.py`, rebuilt from
  * (form, depth) exactly as the generator builds them, and the outcome format of its
  * vectors (`vectors/nesting.json`), so each stage's tests compare with CPython 3.12.
+ * Pure: the tests read the file and pass its parsed JSON in.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { PyDict, PyTuple } from "../containers.js";
 import { PyException } from "../exception.js";
 import type { PyValue } from "../value.js";
@@ -20,9 +20,13 @@ export interface NestingMeasurement {
   cases: NestingOutcome[];
 }
 
+/** The parsed `vectors/nesting.json`. */
+export interface NestingVectors {
+  measurements: NestingMeasurement[];
+}
+
 /** The measurements of `vectors/nesting.json` for a stage (all forms). */
-export function nestingMeasurements(stage: string): NestingMeasurement[] {
-  const doc = JSON.parse(readFileSync(new URL("../vectors/nesting.json", import.meta.url), "utf8")) as { measurements: NestingMeasurement[] };
+export function nestingMeasurements(doc: NestingVectors, stage: string): NestingMeasurement[] {
   const out = doc.measurements.filter((m) => m.stage === stage);
   if (out.length === 0) throw new Error(`no nesting vectors for stage ${stage}`);
   return out;
