@@ -475,12 +475,30 @@ export function jsonLoadsFast(doc: string): PyValue {
  */
 export function jsonNestsDeeperThan(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== "object") return false;
-  const stack: { node: object; level: number }[] = [{ node: value, level: 1 }];
-  while (stack.length > 0) {
-    const { node, level } = stack.pop()!;
+  // two parallel stacks (no object per node): the containers still to visit and their levels
+  const nodes: object[] = [value];
+  const levels: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as object;
+    const level = levels.pop() as number;
     if (level > depth) return true;
-    const children = Array.isArray(node) ? node : Object.values(node);
-    for (const c of children) if (c !== null && typeof c === "object") stack.push({ node: c, level: level + 1 });
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const c: unknown = node[i];
+        if (c !== null && typeof c === "object") {
+          nodes.push(c);
+          levels.push(level + 1);
+        }
+      }
+    } else {
+      for (const k in node) {
+        const c: unknown = (node as Record<string, unknown>)[k];
+        if (c !== null && typeof c === "object") {
+          nodes.push(c);
+          levels.push(level + 1);
+        }
+      }
+    }
   }
   return false;
 }

@@ -347,7 +347,7 @@ export function checkResultFile(
     }
     // BFCL reads each line with json.loads, which gives up past its recursion limit (the
     // line's object is one level more than `result`): such a line is malformed like any other
-    if (jsonNestsDeeperThan(result, JSON_DECODE_MAX_DEPTH - 1)) {
+    if (resultText.length > 2 * (JSON_DECODE_MAX_DEPTH - 1) && jsonNestsDeeperThan(result, JSON_DECODE_MAX_DEPTH - 1)) {
       const refused = jsonLoadsError(utf8.decode(bytes.subarray(row.start, row.end)));
       if (refused !== null) {
         problems.push(problem("json-malformed", `line is not JSON: ${refused}`, { file, line: row.line }));

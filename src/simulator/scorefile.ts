@@ -45,13 +45,28 @@ function strictDump(v: PyValue, depth = 0): string {
     case "string":
       return jsonQuoteUnicode(v);
   }
-  if (Array.isArray(v) || v instanceof PyTuple || v instanceof PyDict) {
-    const d = dumpLevel(depth);
-    if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map((x) => strictDump(x, d)).join(", ")}]`;
-    if (v instanceof PyTuple) return v.items.length === 0 ? "[]" : `[${v.items.map((x) => strictDump(x, d)).join(", ")}]`;
-    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${strictDump(x, d)}`).join(", ")}}`;
-  }
+  if (Array.isArray(v)) return dumpItems(v, dumpLevel(depth), strictDump);
+  if (v instanceof PyTuple) return dumpItems(v.items, dumpLevel(depth), strictDump);
+  if (v instanceof PyDict) return dumpEntries(v, dumpLevel(depth), strictDump);
   throw new PyException("TypeError", "not JSON serializable");
+}
+
+/** `[a, b]` of items dumped one level deeper (joined, not concatenated: the score file encodes flat strings faster). */
+function dumpItems(items: readonly PyValue[], depth: number, dump: (v: PyValue, depth: number) => string): string {
+  if (items.length === 0) return "[]";
+  const parts = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) parts[i] = dump(items[i], depth);
+  return `[${parts.join(", ")}]`;
+}
+
+/** `{"k": v}` of a dict's entries dumped one level deeper, keys coerced as json.dumps does. */
+function dumpEntries(d: PyDict, depth: number, dump: (v: PyValue, depth: number) => string): string {
+  if (d.size === 0) return "{}";
+  const parts: string[] = [];
+  d.forEach((x, k) => {
+    parts.push(`${jsonQuoteUnicode(keyText(k))}: ${dump(x, depth)}`);
+  });
+  return `{${parts.join(", ")}}`;
 }
 
 /**
@@ -60,14 +75,8 @@ function strictDump(v: PyValue, depth = 0): string {
  * otherwise. `depth` counts the lists and dicts around `v`.
  */
 export function dumpScoreValue(v: PyValue, depth = 0): string {
-  if (Array.isArray(v)) {
-    const d = dumpLevel(depth);
-    return v.length === 0 ? "[]" : `[${v.map((x) => dumpScoreValue(x, d)).join(", ")}]`;
-  }
-  if (v instanceof PyDict) {
-    const d = dumpLevel(depth);
-    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${dumpScoreValue(x, d)}`).join(", ")}}`;
-  }
+  if (Array.isArray(v)) return dumpItems(v, dumpLevel(depth), dumpScoreValue);
+  if (v instanceof PyDict) return dumpEntries(v, dumpLevel(depth), dumpScoreValue);
   if (v !== null && typeof v === "object") {
     if (v instanceof PyTuple) {
       try {
