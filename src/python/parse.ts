@@ -561,16 +561,27 @@ class Parser {
         const v = this.expression();
         keywords.push({ arg: null, value: v });
         sawDoubleStar = true;
-      } else if (t.kind === "name" && this.isOp("=", 1) && !KEYWORDS.has(t.id)) {
+      } else if (t.kind === "name" && this.keywordFollows(sawKeyword, sawDoubleStar) && !KEYWORDS.has(t.id)) {
         this.next();
         this.next();
         keywords.push({ arg: t.id, value: this.within(LEVELS_KEYWORD, () => this.expression()) });
         sawKeyword = true;
       } else {
-        const v = this.namedExpression();
+        // after a keyword argument CPython's error pass reads `args ',' args` first: whatever
+        // stops a positional argument there is "positional argument follows keyword argument"
+        const afterKeyword = sawDoubleStar ? "positional argument follows keyword argument unpacking" : sawKeyword ? "positional argument follows keyword argument" : null;
+        let v: PyExpr;
+        try {
+          v = this.namedExpression();
+        } catch (e) {
+          // a plain syntax error inside it, or a token the tokenizer cannot read (`file?=`)
+          const plain = (e instanceof ParseError && e.type === undefined) || e instanceof TokenizeError;
+          if (afterKeyword !== null && plain && (e as ParseError | TokenizeError).message === "invalid syntax") throw new ParseError(afterKeyword, (e as ParseError).offset);
+          throw e;
+        }
         if (this.isOp("=")) {
           if (t.kind === "name" && (t.id === "True" || t.id === "False" || t.id === "None")) this.fail(`cannot assign to ${t.id}`, t);
-          this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
+          if (afterKeyword === null) this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
         }
         if (this.isKw("for") || this.isKw("async")) {
           const g = this.comprehensionTail(v, t.start);
@@ -578,8 +589,7 @@ class Parser {
           args.push(g);
           break;
         }
-        if (sawDoubleStar) this.fail("positional argument follows keyword argument unpacking", t);
-        if (sawKeyword) this.fail("positional argument follows keyword argument", t);
+        if (afterKeyword !== null) this.fail(afterKeyword, this.startsExpression() ? t : this.peek());
         args.push(v);
       }
       if (this.isOp(",")) this.next();
@@ -587,6 +597,22 @@ class Parser {
     }
     const close = this.expectOp(")");
     return { kind: "call", func, args, keywords, start: func.start, end: close.end };
+  }
+
+  /**
+   * Whether the name at the current token is a keyword argument's (`=` follows). A token
+   * the tokenizer cannot read there (`file?=`) after a keyword argument is CPython's
+   * "positional argument follows keyword argument" (its error pass matches `args ',' args`).
+   */
+  private keywordFollows(sawKeyword: boolean, sawDoubleStar: boolean): boolean {
+    try {
+      return this.isOp("=", 1);
+    } catch (e) {
+      if (e instanceof TokenizeError && e.message === "invalid syntax" && (sawKeyword || sawDoubleStar)) {
+        throw new ParseError(sawDoubleStar ? "positional argument follows keyword argument unpacking" : "positional argument follows keyword argument", e.offset);
+      }
+      throw e;
+    }
   }
 
   /** Subscript contents: one item, or a comma-separated tuple of items (slices, starred). */
