@@ -5,6 +5,7 @@
  * compound-turn credit of Appendix E, the pair rate, and the per-category decision.
  * Pure: the caller passes the recorded rollouts it has read.
  */
+import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId } from "../bfcl/categories.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import type { Manifest, ManifestPair, ShouldAskCategory } from "../pairs/types.js";
 import { readTwin } from "./read-twin.js";
@@ -28,9 +29,6 @@ export function selectPairs(manifest: Pick<Manifest, "pairs">, options: ScoreOpt
   }
 }
 
-/** BFCL v4 multi-turn has 200 items per category: ids `multi_turn_<category>_0` … `_199`. */
-export const ITEMS_PER_CATEGORY = 200;
-
 /** Every should-ask id the manifest knows (paired, restored or dropped): any other miss id in a result file is foreign. */
 export function knownShouldAskIds(manifest: Pick<Manifest, "pairs" | "restoredPairs" | "dropped">): string[] {
   return [...new Set([...manifest.pairs, ...manifest.restoredPairs, ...manifest.dropped].map((p) => p.missId))].sort();
@@ -41,9 +39,9 @@ export function knownShouldAskIds(manifest: Pick<Manifest, "pairs" | "restoredPa
  * the manifest lists, or a base id within BFCL's 200. `knownMissIds` null accepts any.
  */
 export function isKnownItemId(id: string, category: string, knownMissIds: ReadonlySet<string> | null): boolean {
-  const m = /^multi_turn_(base|miss_func|miss_param|long_context)_(\d+)$/.exec(id);
-  if (!m || m[1] !== category) return false;
-  if (category === "base" || knownMissIds === null) return Number(m[2]) < ITEMS_PER_CATEGORY;
+  const item = parseItemId(id);
+  if (item === null || item.category !== category) return false;
+  if (!isShouldAskCategory(category) || knownMissIds === null) return item.index < ITEMS_PER_CATEGORY;
   return knownMissIds.has(id);
 }
 
