@@ -5,7 +5,7 @@
  * compound-turn credit of Appendix E, the pair rate, and the per-category decision.
  * Pure: the caller passes the recorded rollouts it has read.
  */
-import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId } from "../bfcl/categories.js";
+import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, shouldAskCategories } from "../bfcl/categories.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import type { Manifest, ManifestPair, ShouldAskCategory } from "../pairs/types.js";
 import { readTwin } from "./read-twin.js";
@@ -106,11 +106,17 @@ function categoryDecision(records: readonly PairRecord[], category: ShouldAskCat
   return (act + hold) / 2;
 }
 
-/** The table's numbers from the pair records (percentages unrounded; NaN-free: an empty set gives zeros). */
+/**
+ * The table's numbers from the pair records (percentages unrounded). With no pair there
+ * is no rate: every percentage is NaN (an empty cell, `null` in JSON), never a 0 that
+ * reads like a score.
+ */
 export function summarize(records: readonly PairRecord[]): DecisionNumbers {
   const n = records.length;
+  const decisionByCategory = Object.fromEntries(shouldAskCategories.map((c) => [c, categoryDecision(records, c)])) as Record<ShouldAskCategory, number | null>;
   if (n === 0) {
-    return { n: 0, act: 0, hold: 0, decision: 0, holdCredited: 0, decisionCredited: 0, pair: 0, decisionMissFunc: null, decisionMissParam: null };
+    const none = Number.NaN;
+    return { n: 0, act: none, hold: none, decision: none, holdCredited: none, decisionCredited: none, pair: none, decisionByCategory };
   }
   const act = percent(records.filter((r) => r.actedOnBase).length, n);
   const hold = percent(records.filter((r) => r.heldBack).length, n);
@@ -123,8 +129,7 @@ export function summarize(records: readonly PairRecord[]): DecisionNumbers {
     holdCredited,
     decisionCredited: (act + holdCredited) / 2,
     pair: percent(records.filter((r) => r.actedOnBase && r.heldBack).length, n),
-    decisionMissFunc: categoryDecision(records, "miss_func"),
-    decisionMissParam: categoryDecision(records, "miss_param"),
+    decisionByCategory,
   };
 }
 

@@ -47,6 +47,12 @@ export function readTextIfFile(path: string): string | null {
   return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
 }
 
+/** Check, before any work, that the folder an output file goes into exists. */
+export function folderExists(file: string): Result<void> {
+  const dir = dirname(file);
+  return existsSync(dir) && statSync(dir).isDirectory() ? ok(undefined) : err(problem("file-missing", "output folder does not exist", { file: dir }));
+}
+
 /** Make a folder (and its parents) for output; null when it exists or was made, else a failed result naming it. */
 export function makeFolder(dir: string): Result<void> | null {
   try {

@@ -24,7 +24,7 @@ import {
   type BootstrapOptions,
   type PairOutcome,
 } from "../stats/index.js";
-import { officialCompanion, type LossPlace } from "./companion.js";
+import { lossKeys, officialCompanion, type LossPlace } from "./companion.js";
 
 /** A computed number: a count or rate, a label, or a list (an interval, a pair of counts). */
 export type MetricValue = number | string | readonly number[];
@@ -114,14 +114,6 @@ export function definitionRow(records: readonly PairRecord[], credited: boolean,
   const ci = bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(clusterTotals(outcomes(records, credited)), bootstrap) : null;
   return { n, act, hold, decision: (act + hold) / 2, both, ci95: ci?.decision ?? null, actCi95: ci?.act ?? null, holdCi95: ci?.hold ?? null };
 }
-
-const lossKeys: Record<LossPlace, string> = {
-  "before-anchor": "before_anchor",
-  "on-anchor": "on_anchor",
-  "later-empty-turn": "later_empty_turn",
-  "later-diverged": "later_diverged",
-  "no-turn": "no_turn",
-};
 
 function callName(call: string): string | null {
   const m = /^\s*([A-Za-z_][\w.]*)\s*\(/.exec(call);

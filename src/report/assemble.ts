@@ -219,7 +219,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
               noOpExcluded: e.m.workaround.noOpExcluded,
               accWorkaround: e.m.workaround.accWorkaround,
             },
-      byCategory: { miss_func: x.decisionMissFunc ?? Number.NaN, miss_param: x.decisionMissParam ?? Number.NaN },
+      byCategory: { miss_func: x.decisionByCategory.miss_func ?? Number.NaN, miss_param: x.decisionByCategory.miss_param ?? Number.NaN },
       officialMiss: num(metrics, `companions.official_raw.${m}.miss`),
       officialBase: num(metrics, `companions.official_raw.${m}.base`),
       verdictVsAttempt:

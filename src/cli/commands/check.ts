@@ -8,7 +8,7 @@ import { Option, type Command } from "commander";
 import { renderProblemLine, type Problem } from "../../messages/index.js";
 import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../../io/check-run.js";
-import { renderJson, renderRows, type Column } from "../format.js";
+import { renderJson, renderRows, type Column } from "../../report/printout.js";
 import { ExitCode, type CliIo } from "../io.js";
 import { wholeNumber } from "../options.js";
 import type { RegisterCommand } from "./index.js";

@@ -13,7 +13,7 @@ import { definitionPairs } from "../../official/metrics.js";
 import { loadManifest } from "../../io/manifest.js";
 import { loadRunInputs } from "../../io/scores-run.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
-import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
+import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../../report/printout.js";
 import { wholeNumber } from "../options.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";

@@ -16,7 +16,7 @@ import { readLabelsFile, runJudge } from "../../io/judge-client.js";
 import { committedDataPath, loadManifest } from "../../io/manifest.js";
 import { scoreResultDirs } from "../../io/results.js";
 import { problem } from "../../messages/index.js";
-import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
+import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../../report/printout.js";
 import { ExitCode, type CliIo } from "../io.js";
 import { collect, wholeNumber } from "../options.js";
 import { printProblems, progressPrinter } from "../problems.js";

@@ -12,7 +12,7 @@ import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../..
 import type { Manifest } from "../../pairs/types.js";
 import { readBfclDataDir, resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { committedCertificationPath, committedManifestPath, loadManifest, writeManifest } from "../../io/manifest.js";
-import { renderJson, renderRows, type Column } from "../format.js";
+import { renderJson, renderRows, type Column } from "../../report/printout.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 

@@ -18,7 +18,7 @@ import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
 import { collect, wholeNumber } from "../options.js";
 import { printProblems } from "../problems.js";
 import { ExitCode, type CliIo } from "../io.js";
-import { manifestOf } from "./score.js";
+import { manifestOf } from "../../app/common.js";
 import type { RegisterCommand } from "./index.js";
 
 interface ReportOptions {
@@ -89,11 +89,13 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         state.exitCode = ExitCode.badInput;
         return;
       }
-      const manifest = manifestOf(io, opts.manifest);
-      if (!manifest) {
+      const loadedManifest = manifestOf(opts.manifest, { cwd: io.cwd, env: io.env });
+      if (!loadedManifest.ok) {
+        printProblems(io, loadedManifest.problems);
         state.exitCode = ExitCode.badInput;
         return;
       }
+      const manifest = loadedManifest.value;
       let labels = null;
       if (opts.labels !== undefined) {
         const file = resolve(io.cwd, opts.labels);

@@ -12,7 +12,7 @@ import { computeRunMetrics } from "../../official/metrics.js";
 import { checkRun, parseExpectedFile, renderCheckLine, summaryLine, type CheckLine, type ExpectedRun } from "../../official/verify.js";
 import { loadRunInputs } from "../../io/scores-run.js";
 import { loadManifest } from "../../io/manifest.js";
-import { renderJson, renderRows, type Column } from "../format.js";
+import { renderJson, renderRows, type Column } from "../../report/printout.js";
 import { ExitCode, type CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 import { collect } from "../options.js";
