@@ -19,7 +19,7 @@
  * do until it writes the score file); `scorefile.ts` serialises them.
  */
 import { PyDict } from "../python/containers.js";
-import { pyNotEquals } from "../python/ops.js";
+import { pyNotEquals } from "../python/compare.js";
 import type { PyValue } from "../python/value.js";
 import { decodeFcStep, isEmptyDecoded, type DecodeOutcome } from "./fc.js";
 import { bindEntry, runCalls, type EntryBinding, type ExecutionContext, type EvaluatorProcess } from "./executor.js";

@@ -9,7 +9,7 @@
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
-import { pyTypeName } from "../python/ops.js";
+import { pyTypeName } from "../python/kinds.js";
 import { pyRepr, strRepr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 
