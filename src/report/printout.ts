@@ -44,7 +44,12 @@ export type PrintBlock =
       /** What goes to stderr instead in the csv and markdown formats (default: nothing). */
       readonly elsewhere?: string;
     }
-  | { readonly kind: "table"; readonly table: PrintTable };
+  | {
+      readonly kind: "table";
+      readonly table: PrintTable;
+      /** False for a table only the data formats print (the table format shows the same as prose). */
+      readonly inTableFormat?: boolean;
+    };
 
 /** What a command prints, format-free. */
 export interface Printout {
@@ -111,7 +116,7 @@ export function renderPrintout(p: Printout, format: Exclude<OutputFormat, "json"
   const stderr = format === "table" ? "" : p.blocks.map((b) => (b.kind === "text" ? (b.elsewhere ?? "") : "")).join("");
   switch (format) {
     case "table":
-      return { stdout: p.blocks.map((b) => (b.kind === "text" ? b.text : renderTable(b.table, "table"))).join(""), stderr };
+      return { stdout: p.blocks.map((b) => (b.kind === "text" ? b.text : b.inTableFormat === false ? "" : renderTable(b.table, "table"))).join(""), stderr };
     case "csv":
       return { stdout: tables.length === 1 ? renderTable(tables[0], "csv") : tables.length === 0 ? "" : mergedCsv(tables), stderr };
     case "markdown":
