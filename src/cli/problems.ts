@@ -10,8 +10,13 @@ import type { CliIo } from "./io.js";
 
 const PROBLEM_LINES = 20;
 
-function printCapped(io: CliIo, problems: readonly Problem[], cap: number): void {
-  for (const p of problems.slice(0, cap)) io.stderr(renderProblemLine(p) + "\n");
+/** A bad argument is the command's own complaint (`twinscore score: …`); anything else is a located problem line. */
+function lineOf(p: Problem, command: string | undefined): string {
+  return command !== undefined && p.code === "bad-argument" && p.file === undefined ? `twinscore ${command}: ${p.message}` : renderProblemLine(p);
+}
+
+function printCapped(io: CliIo, problems: readonly Problem[], cap: number, command?: string): void {
+  for (const p of problems.slice(0, cap)) io.stderr(lineOf(p, command) + "\n");
   if (problems.length > cap) {
     const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
     io.stderr(`… ${problems.length - cap} more (${problems.length} in all: ${byCode})\n`);
@@ -25,10 +30,14 @@ export interface ModelProblems {
 }
 
 /** Print problems: errors first, then warnings; per-model warnings as one line per model unless `verbose`. */
-export function printProblems(io: CliIo, problems: readonly Problem[], opts: { readonly verbose?: boolean; readonly byModel?: readonly ModelProblems[] } = {}): void {
+export function printProblems(
+  io: CliIo,
+  problems: readonly Problem[],
+  opts: { readonly verbose?: boolean; readonly byModel?: readonly ModelProblems[]; readonly command?: string } = {},
+): void {
   const byModel = opts.byModel ?? [];
   const errors = [...problems, ...byModel.flatMap((m) => m.problems)].filter((p) => p.severity === "error");
-  printCapped(io, errors, PROBLEM_LINES);
+  printCapped(io, errors, PROBLEM_LINES, opts.command);
   const warnings = problems.filter((p) => p.severity !== "error");
   const modelWarnings = byModel.map((m) => ({ name: m.name, warnings: m.problems.filter((p) => p.severity !== "error") })).filter((m) => m.warnings.length > 0);
   if (opts.verbose) {

@@ -49,6 +49,11 @@ export function readTextIfFile(path: string): string | null {
   return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
 }
 
+/** The size of a text in bytes once written as UTF-8. */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
 /** Check, before any work, that the folder an output file goes into exists. */
 export function folderExists(file: string): Result<void> {
   const dir = dirname(file);

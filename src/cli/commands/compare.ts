@@ -68,7 +68,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         cwd: io.cwd,
         env: io.env,
       });
-      printProblems(io, doc.problems);
+      printProblems(io, doc.problems, { command: "compare" });
       state.exitCode = doc.exitCode;
       if (doc.models.length === 0) return;
       if (opts.format === "json") io.stdout(renderJson(doc));

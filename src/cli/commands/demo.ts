@@ -61,7 +61,7 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
         printProblems(io, [...doc.problems, ...doc.score.problems], { verbose: opts.verbose, byModel: doc.score.models.map((m) => ({ name: m.model, problems: m.problems })) });
         io.stdout(renderJson(doc));
       } else {
-        printScoreDocument(io, doc.score, opts, { title: explanation(doc.pairs), showFiles: doc.kept !== null });
+        printScoreDocument(io, doc.score, opts, { title: explanation(doc.pairs), showFiles: doc.kept !== null }, "demo");
         printProblems(io, doc.problems);
       }
       if (opts.format === "table") {

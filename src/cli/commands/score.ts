@@ -41,8 +41,8 @@ export function readingOf(opts: ScoreCliOptions): Pick<ScoreRequest, "pairSet" |
 }
 
 /** Print a score document in the chosen format: problems first (stderr), then the output. */
-export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format: OutputFormat; verbose?: boolean }, view: ScoreView = {}): void {
-  printProblems(io, doc.problems, { verbose: opts.verbose, byModel: doc.models.map((m) => ({ name: m.model, problems: m.problems })) });
+export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format: OutputFormat; verbose?: boolean }, view: ScoreView = {}, command = "score"): void {
+  printProblems(io, doc.problems, { verbose: opts.verbose, byModel: doc.models.map((m) => ({ name: m.model, problems: m.problems })), command });
   if (doc.exitCode === 2 && doc.models.length === 0 && doc.options.pairsSelected === 0) return; // a bad request: nothing to show
   const note = perItemNote(doc);
   if (note !== null) io.stderr(note);

@@ -52,7 +52,7 @@ export const registerVerify: RegisterCommand = (program: Command, io: CliIo, sta
     )
     .action(async (opts: VerifyOptions) => {
       const doc = await verifyExpected({ expected: opts.expected as string, results: opts.results, scores: opts.scores, manifest: opts.manifest, cwd: io.cwd, env: io.env });
-      printProblems(io, doc.problems);
+      printProblems(io, doc.problems, { command: "verify" });
       state.exitCode = doc.exitCode;
       if (doc.lines.length === 0 && doc.exitCode === 2) return;
       if (opts.format === "json") {
