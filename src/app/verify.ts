@@ -11,6 +11,7 @@
  */
 import { problem, type Problem } from "../messages/index.js";
 import { computeRunMetrics } from "../official/metrics.js";
+import { metricsByName } from "../official/metric-names.js";
 import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type ExpectedRun } from "../official/verify.js";
 import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
@@ -90,7 +91,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       rollouts: new Set(loaded.models.map((m) => m.inputs.model)),
       scores: new Set(loaded.models.filter((m) => m.inputs.verdicts !== null).map((m) => m.inputs.model)),
     };
-    const checked = checkRun(run, metrics, available);
+    const checked = checkRun(run, metricsByName(metrics), available);
     const excluded = run.match !== null && results.length > 0 && runResults.length === 0;
     lines.push(...(excluded ? checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + matchNote(run, results.length) } : l)) : checked));
   }
