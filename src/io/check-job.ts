@@ -12,7 +12,8 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
 import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
-import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
+import { parseScoreFile } from "../bfcl/scores.js";
+import { compareVerdicts, type Agreement } from "../simulator/agreement.js";
 import type { LongContextData } from "../simulator/types.js";
 import { readCategoryInputs } from "./bfcl-data.js";
 import { readLongContext } from "./long-context.js";
@@ -171,9 +172,9 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
     if (candidate === null || storedText === null) problems.push(problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }));
     else {
       const stored = parseScoreFile(storedText, candidate);
-      if (!stored.ok) problems.push(...stored.problems);
-      else {
-        agreement = compareVerdicts(checked.verdicts, stored.value);
+      problems.push(...stored.problems);
+      if (stored.content !== null) {
+        agreement = compareVerdicts(checked.verdicts, stored.content);
         storedScoreFile = candidate;
       }
     }

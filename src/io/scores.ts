@@ -61,8 +61,9 @@ export interface OfficialReading {
 /**
  * Read a model's score files and cross-check them against the result files the scorer
  * used (`resultFiles`, per category). A category without a score file is reported; a
- * count mismatch is reported as an error and the category is still read (the per-id
- * verdicts do not depend on the header).
+ * file with malformed lines (cut short, say) or whose header counts disagree with its
+ * failed lines or with the result file is reported as an error and left out, so no
+ * official number is computed from half a file.
  */
 export function readOfficial(
   model: string,
@@ -102,6 +103,12 @@ export function readOfficial(
     if (parsed.content === null) continue;
     const checked = verdictsOf(parsed.content, counted.census.ids, { scoreFile, resultFile });
     problems.push(...checked.problems);
+    // A file cut short or with lines that disagree with its header would change BFCL's number
+    // without a word: its category is left out, so the model's official columns stay empty.
+    if (parsed.problems.length > 0 || checked.problems.some((p) => p.code === "score-count-mismatch")) {
+      problems.push(problem("score-file-unusable", `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`, { file: scoreFile }));
+      continue;
+    }
     for (const [id, v] of checked.verdicts) verdicts.set(id, v);
     categories.push(category);
     scoreFiles[category] = scoreFile;
