@@ -12,7 +12,7 @@ describe("BFCL readers refuse what Python's json.loads refuses for depth (JSON.p
     expect(decodeResult(`[${list(JSON_DECODE_MAX_DEPTH - 1)}]`, 9, where)).toMatchObject({ code: "json-malformed", line: 7 });
     expect(decodeResult(`[${list(100_000)}]`, 9, where)).toMatchObject({ code: "json-malformed" });
   });
-  test("a stored score line nested 100,000 deep is one problem, not a stack overflow in String()", () => {
+  test("a stored score line nested 100,000 deep is one problem (the one score-file reader), not a stack overflow in String() or JSON.stringify", () => {
     const line = `{"id": "multi_turn_base_1", "error": {"error_type": "x", "error_message": ${list(100_000)}}}`;
     expect(parseFailedLine(line, "s.json", 3)).toMatchObject({ code: "score-line-malformed", line: 3 });
   });
