@@ -581,7 +581,7 @@ class Parser {
         }
         if (this.isOp("=")) {
           if (t.kind === "name" && (t.id === "True" || t.id === "False" || t.id === "None")) this.fail(`cannot assign to ${t.id}`, t);
-          if (afterKeyword === null) this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
+          this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
         }
         if (this.isKw("for") || this.isKw("async")) {
           const g = this.comprehensionTail(v, t.start);
