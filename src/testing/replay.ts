@@ -97,7 +97,8 @@ export function renderAsPythonCalls(response: unknown): string | null {
       } catch {
         return null;
       }
-      if (!(args instanceof PyDict) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return null;
+      const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+      if (!(args instanceof PyDict) || !identifier.test(name) || !args.keys().every((k) => typeof k === "string" && identifier.test(k))) return null;
       calls.push(`${name}(${args
         .entries()
         .map(([k, v]) => `${String(k)}=${pyRepr(v)}`)
