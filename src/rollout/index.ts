@@ -6,3 +6,4 @@ export * from "./loop.js";
 export * from "./selection.js";
 export * from "./serialize.js";
 export * from "./system-prompt.js";
+export * from "./inject-check.js";

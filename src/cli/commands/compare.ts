@@ -12,6 +12,8 @@ import { compareArms, comparisonRows, type ComparisonRow } from "../../official/
 import { definitionPairs } from "../../official/metrics.js";
 import { loadManifest } from "../../io/manifest.js";
 import { loadRunInputs } from "../../io/scores-run.js";
+import { firstStepTokensByModel } from "../../io/run-output.js";
+import { injectionCheck, injectionCheckLine } from "../../rollout/inject-check.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
 import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
 import { wholeNumber } from "../options.js";
@@ -67,7 +69,10 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         "two-sided McNemar test on the pairs that changed, overall and per category; the change in decision " +
         "accuracy with a paired cluster-bootstrap interval over base twins. With --scores-a/--scores-b, " +
         "BFCL's own verdicts: the official score per category over every item both arms have, with McNemar " +
-        "and the fail->pass / pass->fail flips, and official raw on the scored items and their base twins.",
+        "and the fail->pass / pass->fail flips, and official raw on the scored items and their base twins.\n\n" +
+        "Injection check (prompt arms made with `run --inject`): on items both arms ran, the first step's input " +
+        "token counts should differ by one number everywhere (the injected block's length); the table output " +
+        "prints that difference's distribution and the items where it breaks (JSON: `injection`).",
     )
     .option("--a <dir>", "result tree of arm A (the reference arm)")
     .option("--b <dir>", "result tree of arm B")
@@ -133,14 +138,21 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         );
         return { model: name, comparison };
       });
+      // the injected block reached the model: first-step input tokens differ by one number on every paired item
+      const tokensA = firstStepTokensByModel(resolve(io.cwd, opts.a));
+      const tokensB = firstStepTokensByModel(resolve(io.cwd, opts.b));
+      const injection = names
+        .filter((n) => tokensA.has(n) && tokensB.has(n))
+        .map((n) => ({ model: n, check: injectionCheck(tokensA.get(n) as Map<string, number | null>, tokensB.get(n) as Map<string, number | null>) }));
       const rows = results.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
       switch (opts.format) {
         case "json":
-          io.stdout(renderJson({ a: resolve(io.cwd, opts.a), b: resolve(io.cwd, opts.b), bootstrap: { resamples, seed }, models: results }));
+          io.stdout(renderJson({ a: resolve(io.cwd, opts.a), b: resolve(io.cwd, opts.b), bootstrap: { resamples, seed }, models: results, injection }));
           break;
         case "table":
           io.stdout(`Arm A: ${resolve(io.cwd, opts.a)}\nArm B: ${resolve(io.cwd, opts.b)}\n\n`);
           io.stdout(renderRows(rows, columns, "table"));
+          if (injection.length > 0) io.stdout("\n" + injection.map((i) => injectionCheckLine(i.model, i.check)).join("\n") + "\n");
           break;
         default:
           io.stdout(renderRows(rows, columns, opts.format));
