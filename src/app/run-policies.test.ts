@@ -143,6 +143,15 @@ describe("run against scripted policies", () => {
     expect(await decisionNumbers(cut)).toEqual(actNumbers);
     expect(cutDoc.value.stoppedAtAnchor).toBeGreaterThan(0);
     expect(cutDoc.value.requests).toBeLessThan(actDoc.value.requests);
+    // check leaves the stopped lines out, with one warning per file naming how many
+    const checked = await runCheck({ resultsDir: cut, bfclDataDir: bfclDataDir(), env: {}, cwd: "/" });
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    const notes = checked.value.problems.filter((p) => p.code === "stopped-at-anchor");
+    expect(notes.length).toBeGreaterThan(0);
+    const leftOut = notes.reduce((a, p) => a + Number(/^(\d+) line/.exec(p.message)?.[1]), 0);
+    expect(leftOut).toBe(cutDoc.value.stoppedAtAnchor);
+    expect(checked.value.files.reduce((a, f) => a + f.entries, 0)).toBe(374 - leftOut);
     // every stopped line says where it stopped, and has exactly that many turns
     const text = readFileSync(join(cut, "scripted_policy", "multi_turn", "BFCL_v4_multi_turn_miss_param_result.json"), "utf8");
     for (const l of text.trim().split("\n")) {

@@ -145,14 +145,23 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
   });
   results.forEach((r, i) => {
     const index = inputs[i].index;
-    out[index] = r.ok ? ok(finishFile(settings, job.files[index].scoreRelative, r.value)) : r;
+    out[index] = r.ok ? ok(finishFile(settings, job.files[index].scoreRelative, r.value, job.files[index].path)) : r;
   });
   return out as Result<CheckedFileData>[];
 }
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
-function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck): CheckedFileData {
+function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck, resultFile: string): CheckedFileData {
   const problems: Problem[] = [];
+  if (checked.stoppedAtAnchor.length > 0) {
+    problems.push(
+      problem(
+        "stopped-at-anchor",
+        `${checked.stoppedAtAnchor.length} line(s) stopped after their anchor turn (twinscore run --until-anchor) are left out of this score: they hold the decision only, not a whole rollout`,
+        { file: resultFile, severity: "warning" },
+      ),
+    );
+  }
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = join(settings.outDir, scoreRelative);
