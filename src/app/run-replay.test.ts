@@ -15,6 +15,8 @@ import { PyDict } from "../python/containers.js";
 import { jsonDumps, jsonLoadsFast } from "../python/json.js";
 import { loadManifest } from "../io/manifest.js";
 import { runCheck } from "../io/check-run.js";
+import { scoreResultDirs } from "../io/results.js";
+import { defaultScoreOptions } from "../decision/types.js";
 import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { inProcessEndpoint, parseRecording, replayResponder, type RecordedEntry } from "../testing/replay.js";
 import { runModel } from "./run.js";
@@ -128,6 +130,38 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
           expect(f.agreement?.entries).toBe(200);
           expect(f.agreement?.verdictAgree, `${f.file}: ${f.agreement?.disagreeingIds.join(", ")}`).toBe(200);
         }
+
+        // --until-anchor on the scored pairs: score gives the recording's numbers, with fewer requests
+        const cut = join(tmp, run, "until-anchor");
+        const cutDoc = await runModel({
+          endpoint: "in-process",
+          model: apiModel,
+          outDir: cut,
+          items: "pairs",
+          mode: "fc",
+          temperature: 0.001,
+          concurrency: 16,
+          timeoutMs: 60_000,
+          retries: 0,
+          apiKey: null,
+          bfclDataDir: bfclDataDir(),
+          manifest,
+          untilAnchor: true,
+          retryErrors: false,
+          inject: null,
+          now: () => 0,
+          chat: inProcessEndpoint(replayResponder(recording, { tolerate: true }), apiModel),
+        });
+        expect(cutDoc.ok).toBe(true);
+        if (!cutDoc.ok) return;
+        const score = async (dir: string) => {
+          const s = await scoreResultDirs({ resultDirs: [dir], models: [model], manifest, options: defaultScoreOptions, cwd: "/" });
+          return s.runs[0]?.score?.numbers;
+        };
+        const recordedNumbers = await score(join(rolloutRunDir(run), "result"));
+        expect(recordedNumbers).toBeTruthy();
+        expect(await score(cut)).toEqual(recordedNumbers);
+        console.log(`${run} ${model} --until-anchor: ${cutDoc.value.requests} requests for the 374 items (${cutDoc.value.stoppedAtAnchor} lines stopped at their anchor), the same decision numbers`);
       }, 300_000);
     }
   }

@@ -117,6 +117,8 @@ export interface ReplayOptions {
   readonly maxRequests?: number;
   /** The server closes itself after this long. */
   readonly lifetimeMs?: number;
+  /** Port to listen on (127.0.0.1); 0 picks a free one. */
+  readonly port?: number;
   /** Called with each request's headers (tests check the item header and the key). */
   readonly onRequest?: (headers: IncomingMessage["headers"], body: Record<string, unknown>) => void;
 }
@@ -125,8 +127,8 @@ export interface ReplayOptions {
 export interface TestServer {
   readonly url: string;
   readonly server: Server;
-  /** Requests answered so far, and the 409 diagnostics sent. */
-  stats: { requests: number; mismatches: string[] };
+  /** Requests answered so far, the 409 diagnostics sent, and the time spent serving (request start to reply end, delays excluded). */
+  stats: { requests: number; mismatches: string[]; busyMs: number };
   close(): Promise<void>;
 }
 
@@ -239,12 +241,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  */
 export async function startChatServer(
   respond: (body: Msg, req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
-  opts: { maxRequests?: number; lifetimeMs?: number } = {},
+  opts: { maxRequests?: number; lifetimeMs?: number; port?: number } = {},
 ): Promise<TestServer> {
-  const stats = { requests: 0, mismatches: [] as string[] };
+  const stats = { requests: 0, mismatches: [] as string[], busyMs: 0 };
   const maxRequests = opts.maxRequests ?? 200_000;
   const server = createServer((req, res) => {
     stats.requests++;
+    const t0 = performance.now();
+    res.on("finish", () => (stats.busyMs += performance.now() - t0));
     if (stats.requests > maxRequests) {
       sendJson(res, 503, { error: { message: "test server: request limit reached" } });
       return;
@@ -265,7 +269,7 @@ export async function startChatServer(
       });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", r));
   const lifetime = setTimeout(() => void close(), opts.lifetimeMs ?? 600_000);
   lifetime.unref();
   const port = (server.address() as AddressInfo).port;
@@ -331,11 +335,14 @@ export async function startReplayServer(recording: ReadonlyMap<string, RecordedE
   const srv = await startChatServer(
     async (body, req, res) => {
       opts.onRequest?.(req.headers, body);
-      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+      if (opts.delayMs) {
+        await new Promise((r) => setTimeout(r, opts.delayMs));
+        srv.stats.busyMs -= opts.delayMs;
+      }
       const answer = respond(body, String(req.headers["x-twinscore-item"] ?? ""));
       sendJson(res, answer.status, answer.body);
     },
-    { maxRequests: opts.maxRequests, lifetimeMs: opts.lifetimeMs },
+    { maxRequests: opts.maxRequests, lifetimeMs: opts.lifetimeMs, port: opts.port },
   );
   srv.stats.mismatches = mismatches;
   return srv;
