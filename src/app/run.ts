@@ -11,8 +11,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import type { Manifest } from "../pairs/types.js";
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
-import { decodeFcStep } from "../simulator/fc.js";
-import { decodePromptingStep } from "../simulator/prompting.js";
+import { decodeFcStep, decodePromptingStep } from "../bfcl/decode/index.js";
 import { parsePyJsonLines } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import {

@@ -13,7 +13,7 @@ import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { pyRepr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
-import type { DecodeOutcome } from "../simulator/fc.js";
+import { failureMessage, isEmptyDecoded, type DecodeOutcome } from "../bfcl/decode/index.js";
 import { convertToTools, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
 import { dict, plainToPy, pyToPlain } from "./serialize.js";
@@ -96,12 +96,6 @@ export interface EntryOutcome {
 export const STOPPED_AFTER_TURN_KEY = "twinscore_stopped_after_turn";
 
 class EntryAbort extends Error {}
-
-/** `str(e)` of a decode exception (`Type: message` → `message`). */
-function exceptionMessage(typed: string): string {
-  const i = typed.indexOf(": ");
-  return i < 0 ? "" : typed.slice(i + 2);
-}
 
 function tokenCount(usage: unknown, key: "prompt_tokens" | "completion_tokens"): PyValue {
   if (usage === null || usage === undefined || typeof usage !== "object") {
@@ -239,13 +233,13 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
           dict([
             ["role", "handler_log"],
             ["content", "Error decoding the model response. Proceed to next turn."],
-            ["error", exceptionMessage(decoded.error)],
+            ["error", failureMessage(decoded) ?? ""],
           ]),
         );
         break;
       }
       stepLog.push(dict([["role", "handler_log"], ["content", "Successfully decoded model response."], ["model_response_decoded", [...decoded.calls]]]));
-      if (decoded.calls.length === 0 || (decoded.calls.length === 1 && decoded.calls[0].length === 0)) {
+      if (isEmptyDecoded(decoded.calls)) {
         stepLog.push(
           dict([
             ["role", "handler_log"],
