@@ -34,7 +34,10 @@ import {
   STOPPED_AFTER_TURN_KEY,
 } from "../rollout/index.js";
 import { createChatClient, type RetryInfo } from "../io/openai-chat.js";
-import { appendLine, openResultFile, readTextIfFile, writeFileAtomic } from "../io/run-output.js";
+import { appendLine, findBfclPromptsFile, openResultFile, readTextIfFile, writeFileAtomic } from "../io/run-output.js";
+import { resolveBfclDataDir } from "../io/bfcl-data.js";
+import { loadManifest } from "../io/manifest.js";
+import { resolve } from "../io/run-output.js";
 
 /** Everything a run needs, already validated by the caller. */
 export interface RunRequest {
@@ -93,6 +96,9 @@ export interface RunFileSummary {
 
 /** What a run did. */
 export interface RunDocument {
+  readonly command: "run";
+  /** 0 every line generated; 1 done, with inference-error lines; 2 bad arguments or input (nothing generated). */
+  readonly exitCode: 0 | 1 | 2;
   readonly model: string;
   readonly modelDir: string;
   readonly mode: "fc" | "prompting";
@@ -279,6 +285,8 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   }
   errors.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return ok({
+    command: "run",
+    exitCode: errors.length > 0 ? 1 : 0,
     model: req.model,
     modelDir,
     mode: req.mode,
@@ -294,4 +302,118 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     errors,
     problems,
   });
+}
+
+/** `twinscore run` as a command: flags as given (unchecked), the environment and folder they are read in. */
+export interface RunCommandRequest {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly endpoint: string;
+  readonly model: string;
+  readonly out: string;
+  readonly modelDir?: string;
+  readonly items?: ItemSelection;
+  readonly mode?: "fc" | "prompting";
+  readonly temperature?: number;
+  readonly concurrency?: number;
+  readonly timeoutSeconds?: number;
+  readonly retries?: number;
+  /** Name of the environment variable holding the key; none: no Authorization header. */
+  readonly keyEnv?: string;
+  readonly bfclData?: string;
+  readonly untilAnchor?: boolean;
+  readonly retryErrors?: boolean;
+  readonly inject?: string;
+  readonly injectFile?: string;
+  readonly systemPrompt?: string;
+  readonly onProgress?: (p: RunProgress) => void;
+  readonly onRetry?: (info: RetryInfo) => void;
+}
+
+/** The document of a run that stopped before generating anything. */
+function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items">, problems: Problem[]): RunDocument {
+  return {
+    command: "run",
+    exitCode: 2,
+    model: req.model,
+    modelDir: modelDirName(req.model),
+    mode: req.mode ?? "fc",
+    items: req.items ?? "pairs",
+    selected: 0,
+    generated: 0,
+    resumed: 0,
+    requests: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    stoppedAtAnchor: 0,
+    files: [],
+    errors: [],
+    problems,
+  };
+}
+
+function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean): Problem | null {
+  if (value === undefined) return null;
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    return problem("bad-argument", `${flag} must be ${integer ? "an integer" : "a number"} >= ${min}${Number.isNaN(value) ? " (got text that is not a number)" : `, got ${value}`}`);
+  }
+  return null;
+}
+
+/**
+ * Check every argument (before reading any input), resolve the BFCL data folder, the key,
+ * the injected block and the prompting system prompt, then run.
+ */
+export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
+  const bad: Problem[] = [];
+  for (const p of [
+    numberProblem(req.temperature, "--temperature", 0, false),
+    numberProblem(req.concurrency, "--concurrency", 1, true),
+    numberProblem(req.timeoutSeconds, "--timeout", 0.001, false),
+    numberProblem(req.retries, "--retries", 0, true),
+  ]) {
+    if (p) bad.push(p);
+  }
+  if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
+  let apiKey: string | null = null;
+  if (req.keyEnv !== undefined) {
+    apiKey = req.env[req.keyEnv] ?? null;
+    if (!apiKey) bad.push(problem("key-missing", `--key-env ${req.keyEnv}: that environment variable is not set or empty`));
+  }
+  if (bad.length > 0) return refused(req, bad);
+  let inject: string | null = req.inject ?? null;
+  if (req.injectFile !== undefined) {
+    const file = resolve(req.cwd, req.injectFile);
+    inject = readTextIfFile(file);
+    if (inject === null) return refused(req, [problem("file-missing", "cannot read the injection file", { file })]);
+  }
+  const location = resolveBfclDataDir({ flag: req.bfclData, env: { ...req.env }, cwd: req.cwd });
+  if (!location) return refused(req, [problem("bfcl-data-missing", "run needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  const systemPromptFile = req.systemPrompt !== undefined ? resolve(req.cwd, req.systemPrompt) : null;
+  const bfclPromptsFile = req.mode === "prompting" && systemPromptFile === null ? findBfclPromptsFile(req.env.TWINSCORE_PYTHON || "python3") : null;
+  const manifest = loadManifest();
+  if (!manifest.ok) return refused(req, [...manifest.problems]);
+  const done = await runModel({
+    endpoint: req.endpoint,
+    model: req.model,
+    outDir: resolve(req.cwd, req.out),
+    modelDir: req.modelDir,
+    items: req.items ?? "pairs",
+    mode: req.mode ?? "fc",
+    temperature: req.temperature ?? 0.001,
+    concurrency: req.concurrency ?? 4,
+    timeoutMs: Math.round((req.timeoutSeconds ?? 600) * 1000),
+    retries: req.retries ?? 5,
+    apiKey,
+    bfclDataDir: location.dir,
+    manifest: manifest.value,
+    untilAnchor: req.untilAnchor === true,
+    retryErrors: req.retryErrors === true,
+    inject,
+    systemPromptFile,
+    bfclPromptsFile,
+    onProgress: req.onProgress,
+    onRetry: req.onRetry,
+  });
+  return done.ok ? done.value : refused(req, [...done.problems]);
 }

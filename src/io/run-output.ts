@@ -5,14 +5,14 @@
  * last line, which the next run cuts off before appending.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, truncateSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import { readExistingLines, type ExistingLines } from "../rollout/lines.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
 import { findResultFiles } from "./check-run.js";
 import { readTextIfFile, writeFileAtomic } from "./manifest.js";
 
-export { readTextIfFile, writeFileAtomic };
+export { readTextIfFile, writeFileAtomic, resolve };
 
 /**
  * Open a result file for appending: create its folder, read what it holds, and cut a

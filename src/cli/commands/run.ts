@@ -1,17 +1,12 @@
 /**
  * `twinscore run`: generate BFCL result files for a model behind an OpenAI-compatible
- * endpoint. Wiring only: flags are read and checked here, the use case is
- * `app/run.ts`, the loop `rollout/`, the client `io/openai-chat.ts`.
+ * endpoint. Wiring only: flags become a request for the use case (`app/run.ts`, which
+ * checks them), its document is printed; the loop is `rollout/`, the client
+ * `io/openai-chat.ts`.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { runModel, type RunDocument, type RunProgress } from "../../app/run.js";
-import { resolveBfclDataDir } from "../../io/bfcl-data.js";
-import { loadManifest } from "../../io/manifest.js";
-import { findBfclPromptsFile } from "../../io/run-output.js";
+import { runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
 import { redactKey } from "../../io/openai-chat.js";
-import { problem, type Problem } from "../../messages/index.js";
 import type { ItemSelection } from "../../rollout/selection.js";
 import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
 import { ExitCode, type CliIo } from "../io.js";
@@ -50,15 +45,6 @@ const fileColumns: Column<FileRow>[] = [
   { header: "error lines", value: (f) => f.errors, align: "right" },
   { header: "file", value: (f) => f.path },
 ];
-
-function number(text: string, flag: string, io: CliIo, opts: { min: number; integer: boolean }): number | null {
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n < opts.min || (opts.integer && !Number.isInteger(n))) {
-    io.stderr(`twinscore run: ${flag} must be ${opts.integer ? "an integer" : "a number"} >= ${opts.min}, got ${JSON.stringify(text)}\n`);
-    return null;
-  }
-  return n;
-}
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -131,76 +117,50 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--verbose", "print every retry")
     .addOption(new Option("--format <format>", "summary format").choices(outputFormats).default("table"))
     .action(async (opts: RunCliOptions) => {
-      const temperature = number(opts.temperature, "--temperature", io, { min: 0, integer: false });
-      const concurrency = number(opts.concurrency, "--concurrency", io, { min: 1, integer: true });
-      const timeout = number(opts.timeout, "--timeout", io, { min: 0.001, integer: false });
-      const retries = number(opts.retries, "--retries", io, { min: 0, integer: true });
-      if (temperature === null || concurrency === null || timeout === null || retries === null) {
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const bad = (p: Problem[]) => {
-        printProblems(io, p);
-        state.exitCode = ExitCode.badInput;
-      };
-      if (opts.inject !== undefined && opts.injectFile !== undefined) return bad([problem("bad-arguments", "give --inject or --inject-file, not both")]);
-      let apiKey: string | null = null;
-      if (opts.keyEnv !== undefined) {
-        apiKey = io.env[opts.keyEnv] ?? null;
-        if (!apiKey) return bad([problem("key-missing", `--key-env ${opts.keyEnv}: that environment variable is not set or empty`)]);
-      }
-      let inject: string | null = opts.inject ?? null;
-      if (opts.injectFile !== undefined) {
-        const file = resolve(io.cwd, opts.injectFile);
-        try {
-          inject = readFileSync(file, "utf8");
-        } catch {
-          return bad([problem("file-missing", "cannot read the injection file", { file })]);
-        }
-      }
-      const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
-      if (!location) return bad([problem("bfcl-data-missing", "run needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
-      const systemPromptFile = opts.systemPrompt !== undefined ? resolve(io.cwd, opts.systemPrompt) : null;
-      const bfclPromptsFile = opts.mode === "prompting" && systemPromptFile === null ? findBfclPromptsFile(io.env.TWINSCORE_PYTHON || "python3") : null;
-      const manifest = loadManifest();
-      if (!manifest.ok) return bad([...manifest.problems]);
-      const doc = await runModel({
+      const num = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));
+      const d = await runCommand({
+        cwd: io.cwd,
+        env: io.env,
         endpoint: opts.endpoint,
         model: opts.model,
-        outDir: resolve(io.cwd, opts.out),
+        out: opts.out,
         modelDir: opts.modelDir,
         items: opts.items,
         mode: opts.mode,
-        temperature,
-        concurrency,
-        timeoutMs: Math.round(timeout * 1000),
-        retries,
-        apiKey,
-        bfclDataDir: location.dir,
-        manifest: manifest.value,
+        temperature: num(opts.temperature),
+        concurrency: num(opts.concurrency),
+        timeoutSeconds: num(opts.timeout),
+        retries: num(opts.retries),
+        keyEnv: opts.keyEnv,
+        bfclData: opts.bfclData,
         untilAnchor: opts.untilAnchor === true,
         retryErrors: opts.retryErrors === true,
-        inject,
-        systemPromptFile,
-        bfclPromptsFile,
+        inject: opts.inject,
+        injectFile: opts.injectFile,
+        systemPrompt: opts.systemPrompt,
         onProgress: progressLine(io),
         onRetry: (r) => {
           if (r.retryAfterCappedFromMs !== null) {
             io.stderr(`run: ${r.itemId}: the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead\n`);
-          } else if (opts.verbose) io.stderr(`run: ${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${redactKey(r.reason, apiKey)}\n`);
+          } else if (opts.verbose) io.stderr(`run: ${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}\n`);
         },
       });
-      if (!doc.ok) return bad([...doc.problems]);
-      const d = doc.value;
+      // every message below comes from the client or the loop, where the key is already redacted
+      const key = opts.keyEnv !== undefined ? (io.env[opts.keyEnv] ?? null) : null;
+      if (d.exitCode === 2) {
+        printProblems(io, d.problems.map((p) => ({ ...p, message: redactKey(p.message, key) })));
+        state.exitCode = ExitCode.badInput;
+        return;
+      }
       printProblems(io, [...d.problems]);
       const shown = d.errors.slice(0, opts.verbose ? d.errors.length : 5);
-      for (const e of shown) io.stderr(`run: ${e.id}: error line: ${redactKey(e.message, apiKey).slice(0, 300)}\n`);
+      for (const e of shown) io.stderr(`run: ${e.id}: error line: ${redactKey(e.message, key).slice(0, 300)}\n`);
       if (d.errors.length > shown.length) io.stderr(`run: … ${d.errors.length - shown.length} more error lines (--verbose lists them)\n`);
       io.stderr(
         `run: ${d.model} (${d.mode}): ${d.selected} items, ${d.generated} generated, ${d.resumed} already in the output, ${d.errors.length} error lines; ` +
           `${d.requests} requests, tokens ${d.inputTokens} in / ${d.outputTokens} out${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}\n`,
       );
       io.stdout(opts.format === "json" ? renderJson(d) : renderRows([...d.files], fileColumns, opts.format));
-      state.exitCode = d.errors.length > 0 ? ExitCode.findings : ExitCode.ok;
+      state.exitCode = d.exitCode;
     });
 };
