@@ -7,8 +7,11 @@
  * recording — every user query, every issued tool-call id, and every tool output the
  * client computed against the recorded one — and answers a mismatch with HTTP 409 and a
  * diagnostic, so a wrong tool output can never pass silently. Recorded inference-error
- * lines are served as HTTP errors with the recorded body. Bounded: a request cap and a
- * lifetime after which it closes itself.
+ * lines are served as HTTP errors with the recorded body. An error line that is not an
+ * HTTP error (the holdout assertions of the eight miss_func entries whose held-back turn
+ * the data moved after the recordings) has no step to serve: the replay answers 404
+ * quoting it, so the entry stays an error line. Bounded: a request cap and a lifetime
+ * after which it closes itself.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
