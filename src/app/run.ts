@@ -37,7 +37,8 @@ import { createChatClient, type RetryInfo } from "../io/openai-chat.js";
 import { appendLine, findBfclPromptsFile, openResultFile, readTextIfFile, writeFileAtomic } from "../io/run-output.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { loadManifest } from "../io/manifest.js";
-import { resolve } from "../io/run-output.js";
+import { resolvePath } from "../io/paths.js";
+import { contextOf, type ExitCode, type RequestContext } from "./common.js";
 
 /** Everything a run needs, already validated by the caller. */
 export interface RunRequest {
@@ -98,7 +99,7 @@ export interface RunFileSummary {
 export interface RunDocument {
   readonly command: "run";
   /** 0 every line generated; 1 done, with inference-error lines; 2 bad arguments or input (nothing generated). */
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: ExitCode;
   readonly model: string;
   readonly modelDir: string;
   readonly mode: "fc" | "prompting";
@@ -304,10 +305,16 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   });
 }
 
-/** `twinscore run` as a command: flags as given (unchecked), the environment and folder they are read in. */
-export interface RunCommandRequest {
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
+/**
+ * `twinscore run` as a command: flags as given (unchecked), the folder and environment
+ * they are read in (default: the process's).
+ *
+ * ```ts
+ * const doc = await runCommand({ endpoint: "http://127.0.0.1:8000/v1", model: "Qwen/Qwen3-8B", out: "runs/qwen", bfclData: "bfcl-v4", untilAnchor: true });
+ * console.log(doc.exitCode, doc.requests, doc.files.map((f) => f.path));
+ * ```
+ */
+export interface RunCommandRequest extends RequestContext {
   readonly endpoint: string;
   readonly model: string;
   readonly out: string;
@@ -365,6 +372,7 @@ function numberProblem(value: number | undefined, flag: string, min: number, int
  * the injected block and the prompting system prompt, then run.
  */
 export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
+  const ctx = contextOf(req);
   const bad: Problem[] = [];
   for (const p of [
     numberProblem(req.temperature, "--temperature", 0, false),
@@ -377,26 +385,26 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
   let apiKey: string | null = null;
   if (req.keyEnv !== undefined) {
-    apiKey = req.env[req.keyEnv] ?? null;
+    apiKey = ctx.env[req.keyEnv] ?? null;
     if (!apiKey) bad.push(problem("key-missing", `--key-env ${req.keyEnv}: that environment variable is not set or empty`));
   }
   if (bad.length > 0) return refused(req, bad);
   let inject: string | null = req.inject ?? null;
   if (req.injectFile !== undefined) {
-    const file = resolve(req.cwd, req.injectFile);
+    const file = resolvePath(ctx.cwd, req.injectFile);
     inject = readTextIfFile(file);
     if (inject === null) return refused(req, [problem("file-missing", "cannot read the injection file", { file })]);
   }
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: { ...req.env }, cwd: req.cwd });
+  const location = resolveBfclDataDir({ flag: req.bfclData, env: { ...ctx.env }, cwd: ctx.cwd });
   if (!location) return refused(req, [problem("bfcl-data-missing", "run needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
-  const systemPromptFile = req.systemPrompt !== undefined ? resolve(req.cwd, req.systemPrompt) : null;
-  const bfclPromptsFile = req.mode === "prompting" && systemPromptFile === null ? findBfclPromptsFile(req.env.TWINSCORE_PYTHON || "python3") : null;
+  const systemPromptFile = req.systemPrompt !== undefined ? resolvePath(ctx.cwd, req.systemPrompt) : null;
+  const bfclPromptsFile = req.mode === "prompting" && systemPromptFile === null ? findBfclPromptsFile(ctx.env.TWINSCORE_PYTHON || "python3") : null;
   const manifest = loadManifest();
   if (!manifest.ok) return refused(req, [...manifest.problems]);
   const done = await runModel({
     endpoint: req.endpoint,
     model: req.model,
-    outDir: resolve(req.cwd, req.out),
+    outDir: resolvePath(ctx.cwd, req.out),
     modelDir: req.modelDir,
     items: req.items ?? "pairs",
     mode: req.mode ?? "fc",

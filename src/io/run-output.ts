@@ -5,14 +5,14 @@
  * last line, which the next run cuts off before appending.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, truncateSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import { readExistingLines, type ExistingLines } from "../rollout/lines.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
 import { findResultFiles } from "./check-run.js";
 import { readTextIfFile, writeFileAtomic } from "./manifest.js";
 
-export { readTextIfFile, writeFileAtomic, resolve };
+export { readTextIfFile, writeFileAtomic };
 
 /**
  * Open a result file for appending: create its folder, read what it holds, and cut a
@@ -46,15 +46,16 @@ export function findBfclPromptsFile(python = "python3"): string | null {
 
 /**
  * First-step input token counts (`input_token_count[0][0]`) of every result line below a
- * result tree, by model folder then id; null for a line without one (an error line).
+ * result tree, by model (named as the tree walk names it) then id; null for a line
+ * without one (an error line).
  */
 export function firstStepTokensByModel(root: string): Map<string, Map<string, number | null>> {
   const out = new Map<string, Map<string, number | null>>();
-  for (const f of findResultFiles(root)) {
+  for (const f of findResultFiles(root).files) {
     const text = readTextIfFile(f.path);
     if (text === null) continue;
-    const byId = out.get(f.model) ?? new Map<string, number | null>();
-    out.set(f.model, byId);
+    const byId = out.get(f.name) ?? new Map<string, number | null>();
+    out.set(f.name, byId);
     for (const l of text.split("\n")) {
       if (l.trim() === "") continue;
       try {

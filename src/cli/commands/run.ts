@@ -8,7 +8,7 @@ import { Option, type Command } from "commander";
 import { runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
 import { redactKey } from "../../io/openai-chat.js";
 import type { ItemSelection } from "../../rollout/selection.js";
-import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
+import { outputFormats, renderJson, renderPrintout, tableOf, type Column, type OutputFormat } from "../../report/printout.js";
 import { ExitCode, type CliIo } from "../io.js";
 import { printProblems } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
@@ -148,11 +148,11 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       // every message below comes from the client or the loop, where the key is already redacted
       const key = opts.keyEnv !== undefined ? (io.env[opts.keyEnv] ?? null) : null;
       if (d.exitCode === 2) {
-        printProblems(io, d.problems.map((p) => ({ ...p, message: redactKey(p.message, key) })));
+        printProblems(io, d.problems.map((p) => ({ ...p, message: redactKey(p.message, key) })), { command: "run" });
         state.exitCode = ExitCode.badInput;
         return;
       }
-      printProblems(io, [...d.problems]);
+      printProblems(io, d.problems, { command: "run", verbose: opts.verbose });
       const shown = d.errors.slice(0, opts.verbose ? d.errors.length : 5);
       for (const e of shown) io.stderr(`run: ${e.id}: error line: ${redactKey(e.message, key).slice(0, 300)}\n`);
       if (d.errors.length > shown.length) io.stderr(`run: … ${d.errors.length - shown.length} more error lines (--verbose lists them)\n`);
@@ -160,7 +160,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         `run: ${d.model} (${d.mode}): ${d.selected} items, ${d.generated} generated, ${d.resumed} already in the output, ${d.errors.length} error lines; ` +
           `${d.requests} requests, tokens ${d.inputTokens} in / ${d.outputTokens} out${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}\n`,
       );
-      io.stdout(opts.format === "json" ? renderJson(d) : renderRows([...d.files], fileColumns, opts.format));
+      io.stdout(opts.format === "json" ? renderJson(d) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, opts.format).stdout);
       state.exitCode = d.exitCode;
     });
 };
