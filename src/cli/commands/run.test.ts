@@ -86,6 +86,23 @@ function request(url: string, out: string, extra: Partial<RunRequest> = {}): Run
   };
 }
 
+/** The files of an uninterrupted run against the replay, made once and shared by the fault tests. */
+let referenceRun: Promise<string> | null = null;
+function referenceText(): Promise<string> {
+  referenceRun ??= (async () => {
+    const out = join(tmp, "reference");
+    const plain = await startReplayServer(recording);
+    try {
+      const doc = await runModel(request(plain.url, out));
+      if (!doc.ok) throw new Error("the reference run failed");
+    } finally {
+      await plain.close();
+    }
+    return allFiles(out);
+  })();
+  return referenceRun;
+}
+
 function resultFile(out: string, category: string): string {
   return join(out, "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
 }
@@ -179,10 +196,7 @@ describe("twinscore run over HTTP", () => {
   }, 120_000);
 
   it("429 then success: retried, and the file is the uninterrupted run's", async () => {
-    const reference = join(tmp, "reference");
-    const plain = await serve(startReplayServer(recording));
-    expect((await runModel(request(plain.url, reference))).ok).toBe(true);
-    const referenceText = allFiles(reference);
+    const reference = await referenceText();
 
     const respond = replayResponder(recording);
     const seen = new Set<string>();
@@ -204,14 +218,11 @@ describe("twinscore run over HTTP", () => {
     const doc = await runModel(request(flaky.url, out));
     expect(doc.ok && doc.value.errors.map((e) => e.id)).toEqual(recordedErrorIds);
     expect(refused).toBeGreaterThan(100);
-    expect(allFiles(out)).toBe(referenceText);
+    expect(allFiles(out)).toBe(reference);
   }, 120_000);
 
   it("a server killed mid-run: error lines, then --retry-errors on a new server gives the uninterrupted file; a torn last line is repaired", async () => {
-    const reference = join(tmp, "reference-kill");
-    const plain = await serve(startReplayServer(recording));
-    expect((await runModel(request(plain.url, reference))).ok).toBe(true);
-    const referenceText = allFiles(reference);
+    const reference = await referenceText();
 
     let victim: TestServer | null = null;
     let served = 0;
@@ -230,23 +241,23 @@ describe("twinscore run over HTTP", () => {
     expect(first.value.errors.length).toBeGreaterThan(0);
     expect(first.value.errors.filter((e) => !recordedErrorIds.includes(e.id)).every((e) => e.message === "Connection error.")).toBe(true);
     expect(first.value.errors.some((e) => e.message === "Connection error.")).toBe(true);
-    expect(allFiles(out)).not.toBe(referenceText);
+    expect(allFiles(out)).not.toBe(reference);
 
     const revived = await serve(startReplayServer(recording));
     const second = await runModel(request(revived.url, out, { retryErrors: true }));
     expect(second.ok && second.value.errors.map((e) => e.id)).toEqual(recordedErrorIds);
     expect(second.ok && second.value.generated).toBe(first.value.errors.length);
-    expect(allFiles(out)).toBe(referenceText);
+    expect(allFiles(out)).toBe(reference);
 
     // a run killed while writing leaves a torn last line: the next run cuts it and regenerates that entry
     const torn = join(tmp, "torn");
     mkdirSync(join(torn, "openai_gpt-oss-120b", "multi_turn"), { recursive: true });
-    const base = readFileSync(resultFile(reference, "base"), "utf8");
+    const base = readFileSync(resultFile(join(tmp, "reference"), "base"), "utf8");
     const lines = base.split("\n");
     const keep = lines.slice(0, 3).join("\n") + "\n" + lines[3].slice(0, 200);
     writeFileSync(resultFile(torn, "base"), keep);
     const resumed = await runModel(request(revived.url, torn));
     expect(resumed.ok && resumed.value.resumed).toBe(3);
-    expect(allFiles(torn)).toBe(referenceText);
+    expect(allFiles(torn)).toBe(reference);
   }, 120_000);
 });
