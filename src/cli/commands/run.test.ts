@@ -261,3 +261,16 @@ describe("twinscore run over HTTP", () => {
     expect(allFiles(torn)).toBe(reference);
   }, 120_000);
 });
+
+describe("the built bin", () => {
+  it("`twinscore run --help` teaches the command and its exit codes (what `npx twinscore run --help` prints after npm ci)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { projectRoot } = await import("../../testing/shared.js");
+    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), "run", "--help"], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("Usage: twinscore run [options]");
+    expect(run.stdout).toContain("--until-anchor");
+    expect(run.stdout).toContain("x-twinscore-item");
+    expect(run.stdout).toMatch(/Exit codes: 0 .*; 1 .*; 2 /);
+  });
+});
