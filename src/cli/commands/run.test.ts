@@ -15,7 +15,7 @@ import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
 import type { PyDict } from "../../python/containers.js";
 import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
 import { parseRecording, replayResponder, sendJson, startChatServer, startReplayServer, type RecordedEntry, type TestServer } from "../../testing/replay.js";
-import { startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
+import { startEchoServer, startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -175,6 +175,22 @@ describe("twinscore run over HTTP", () => {
       expect(io.err.join("")).not.toMatch(/at .*\.js:\d+/);
     }
   });
+
+  it("a server that echoes the key (in replies, in a 401 body) never gets it into a result file or a message", async () => {
+    const KEY = "sk-echo-run-987654";
+    for (const status of [200, 401]) {
+      const echo = await serve(startEchoServer(status));
+      const out = join(tmp, `echo-${status}`);
+      const io = memoryIo({ TS_KEY: KEY }, tmp);
+      const code = await runCli(["run", "--endpoint", echo.url, "--model", "m", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY", "--retries", "0", "--verbose"], io);
+      const everything = io.err.join("") + io.out.join("");
+      const files = categories.map((c) => readFileSync(join(out, "m", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8")).join("");
+      expect(code).toBe(status === 200 ? 0 : 1);
+      expect(files + everything).not.toContain(KEY);
+      // a 401's echo lands in the error lines, redacted; a 200's only in the content FC drops (the history keeps it, redacted)
+      if (status === 401) expect(files).toContain("Bearer [redacted]");
+    }
+  }, 120_000);
 
   it("garbage replies and a hanging server give error lines (exit 1), never a crash or a hang", async () => {
     const garbage = await serve(startGarbageServer());
