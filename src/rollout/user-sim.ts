@@ -192,6 +192,8 @@ export function llmUser(opts: {
         ["role", "user_simulator"],
         ["round", BigInt(ask.round)],
         ["model", opts.model],
+        // the model's reply it answers: in FC the text of a no-call step may live only here (BFCL records `[]` when a server sends `tool_calls: []`)
+        ["message", ask.message],
         ["messages", messages.map((m) => dict([["role", m.role], ["content", m.content]]))],
         ["reply", reply.text],
         ["answer", answer],

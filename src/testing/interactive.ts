@@ -107,6 +107,19 @@ export function keepAskingPolicy(gt: GroundTruth): InteractivePolicy {
 }
 
 /**
+ * Asks on the anchor turn, and once more on the answer turn before acting (a confirmation);
+ * when that is answered, makes the answer turn's reference calls. BFCL's scripted user
+ * never answers the confirmation, so the answer turn ends without a call there.
+ */
+export function confirmingPolicy(gt: GroundTruth): InteractivePolicy {
+  return (id, at, pair) => {
+    if (pair && at.turn === pair.anchorTurn) return { text: anchorQuestion(id) };
+    if (pair && at.turn === pair.anchorTurn + 1 && at.clarifications === 0) return { text: followUpQuestion(id, 1) };
+    return referenceMove(gt, id, at);
+  };
+}
+
+/**
  * A chat responder playing a policy in FC form. A move without calls is sent with no
  * `tool_calls` key (as OpenAI sends it: BFCL records the text as the step), or with
  * `tool_calls: []` (as vLLM sends it: BFCL records `[]` and the text only lives in the
@@ -242,10 +255,10 @@ export function userSimStub(facts: ReadonlyMap<string, ExpectedFacts>, log: User
       log.mismatches.push(why);
       return { status: 422, body: { error: { message: why, type: "stub_mismatch", param: null, code: 422 } } };
     }
-    const facts_ = expected as ExpectedFacts;
+    const known = expected as ExpectedFacts;
     const answered = message.endsWith("?");
     log.asks.push({ itemId: id, message, answered });
-    const text = !answered ? NO_QUESTION : facts_.removedFunctions.length > 0 ? `You can use ${facts_.removedFunctions.join(" and ")} now.` : facts_.scriptedLine;
+    const text = !answered ? NO_QUESTION : known.removedFunctions.length > 0 ? `You can use ${known.removedFunctions.join(" and ")} now.` : known.scriptedLine;
     const promptTokens = wordCount(messages);
     const completionTokens = text.split(/\s+/).length;
     return {
