@@ -460,6 +460,8 @@ export interface RunCommandRequest extends RequestContext {
   readonly maxClarifications?: number;
   /** A user-simulator prompt file instead of the package's `data/user-sim-prompt.md`. */
   readonly userPrompt?: string;
+  /** Seconds, for the latency lists (default the wall clock; tests inject a fake for byte-equal files). */
+  readonly now?: () => number;
   readonly onProgress?: (p: RunProgress) => void;
   readonly onRetry?: (info: RetryInfo) => void;
 }
@@ -583,6 +585,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     bfclPromptsFile,
     onProgress: req.onProgress,
     onRetry: req.onRetry,
+    now: req.now,
     userSim,
   });
   return done.ok ? done.value : refused(req, [...done.problems]);
