@@ -20,7 +20,8 @@ import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { parseUserSimPrompt, type UserSimPrompt } from "../rollout/user-sim.js";
-import { checkPairPrefixes, resultTextsById, type PairPrefixes } from "../simulator/prefix-check.js";
+import { alignedScore, type AlignedScore } from "../official/aligned.js";
+import { checkPairPrefixes, resultTextsById, twinCompletions, type PairPrefixes } from "../simulator/prefix-check.js";
 import type { CategoryInputs } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { inProcessEndpoint } from "../testing/replay.js";
@@ -133,6 +134,12 @@ function completions(out: string): PairPrefixes[] {
   return checked.value;
 }
 
+/** The aligned reading of a run: the withheld twins' cells, base twins acted and completed, aligned pairs (counts). */
+async function aligned(out: string): Promise<AlignedScore> {
+  const score = await decisionNumbers(out);
+  return alignedScore(score.records, twinCompletions(completions(out)), { resamples: 0, seed: 0 });
+}
+
 function lines(out: string, category: string): PyDict[] {
   return readFileSync(join(out, MODEL_DIR, "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`), "utf8")
     .trim()
@@ -166,11 +173,15 @@ describe("interactive runs against scripted models and a stub simulated user", (
     const notCompleted = prefixes.filter((p) => !p.base.completed || !p.miss.completed).map((p) => `${p.missId}: ${JSON.stringify([p.base, p.miss])}`);
     expect(notCompleted).toEqual([]);
     expect(prefixes).toHaveLength(223);
+    const a = await aligned(oracleOut);
+    expect([a.n, a.withheld["held-completed"], a.baseActedCompleted, a.aligned]).toEqual([223, 223, 223, 223]);
+    expect(a.askedThenDidPct).toBe(100);
     // one opening per should-ask item (answered: the oracle asks), one "Done." per answer turn (NO_QUESTION), nothing else
     const shouldAsk = new Set(scored.map((p) => p.missId));
     expect(oracleLog.asks.filter((a) => a.answered).map((a) => a.itemId).sort()).toEqual([...shouldAsk].sort());
     expect(oracleLog.asks.filter((a) => a.answered).every((a) => a.message === anchorQuestion(a.itemId))).toBe(true);
     expect(oracleLog.asks.filter((a) => !a.answered)).toHaveLength(223);
+    console.log(`interactive stubs: asking oracle, decision ${score.numbers.decision}, asked-then-did-it ${a.withheld["held-completed"]}/223, aligned ${a.aligned}/223, ${oracleLog.asks.length} simulator requests`);
     // the answer replaced the scripted line on T+1, and the line says so
     for (const c of ["miss_func", "miss_param"] as const) {
       for (const line of lines(oracleOut, c)) {
@@ -220,6 +231,10 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect(score.records.every((r) => r.actedOnMiss)).toBe(true);
     expect(log.asks.every((a) => !a.answered)).toBe(true);
     expect(doc.ok && doc.value.userSimulator?.openings).toEqual({ answered: 0, noQuestion: 223, silent: 0 });
+    expect(doc.ok && doc.value.userSimulator?.requests).toBe(446); // the anchor turn's "Done.", the answer turn's "Done."
+    const a = await aligned(out);
+    expect(a.withheld["held-completed"] + a.withheld["held-not-completed"]).toBe(0);
+    expect(a.aligned).toBe(0);
   }, 300_000);
 
   it("a model that keeps asking: the clarification bound holds (2 and 0), and no withheld twin is completed", async () => {
@@ -241,8 +256,10 @@ describe("interactive runs against scripted models and a stub simulated user", (
         }
       }
       const score = await decisionNumbers(out);
-      expect(score.numbers.hold).toBe(100);
+      expect([score.numbers.act, score.numbers.hold, score.numbers.decision]).toEqual([100, 100, 100]);
       expect(completions(out).filter((p) => p.miss.completed)).toEqual([]);
+      const a = await aligned(out);
+      expect([a.withheld["held-completed"], a.withheld["held-not-completed"], a.aligned]).toEqual([0, 223, 0]);
     }
   }, 300_000);
 
@@ -278,8 +295,10 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect([cmp.decision.a, cmp.decision.b]).toEqual([100, 100]); // the decision on T is the same: both arms ask
     expect(doc.injection[0].check.mode).toBe(0); // the same first request in both arms
     // answering the actual question changes what the model completes: the scripted user never answers the confirmation
-    const completedMiss = (out: string) => completions(out).filter((p) => p.miss.completed).length;
-    expect(completedMiss(scriptedArm)).toBe(0);
-    expect(completedMiss(interactiveArm)).toBe(223);
+    const [sa, ia] = [await aligned(scriptedArm), await aligned(interactiveArm)];
+    expect([sa.withheld["held-completed"], sa.aligned]).toEqual([0, 0]);
+    expect([ia.withheld["held-completed"], ia.aligned]).toEqual([223, 223]);
+    expect(b.ok && b.value.userSimulator).toMatchObject({ requests: 669, clarifications: 223 }); // the anchor question, the confirmation, the closing "Done."
+    console.log(`interactive stubs: confirming policy, asked-then-did-it scripted ${sa.withheld["held-completed"]}/223 → interactive ${ia.withheld["held-completed"]}/223; aligned ${sa.aligned} → ${ia.aligned}`);
   }, 300_000);
 });
