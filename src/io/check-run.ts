@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import type { MultiTurnCategory } from "../bfcl/data.js";
+import type { BfclVersion, MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { Agreement } from "../simulator/scorefile.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
@@ -96,6 +96,8 @@ export interface CheckRunRequest {
   readonly bfclEvalDir?: string;
   /** How steps are decoded: BFCL's FC decoder (default) or its prompting decoder. */
   readonly decoder?: "fc" | "prompting";
+  /** The BFCL release to emulate for every file (its data files, executor, runner, score files); else each file's name says. */
+  readonly bfclVersion?: BfclVersion;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -107,6 +109,8 @@ export interface CheckedFile {
   /** The model's folder relative to `--results` (just the model name unless `--results` holds several runs). */
   readonly folder: string;
   readonly category: MultiTurnCategory;
+  /** The BFCL release emulated for this file. */
+  readonly version: BfclVersion;
   readonly entries: number;
   readonly correct: number;
   readonly accuracy: number;
@@ -173,7 +177,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   }
   const jobs: CheckJob[] = groups.map((g) => ({
     model: g[0].model,
-    files: g.map((f) => ({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative })),
+    files: g.map((f) => ({ path: f.path, version: req.bfclVersion ?? f.version, category: f.category, scoreRelative: f.scoreRelative })),
   }));
   const settings: CheckJobSettings = {
     dataDir,
@@ -212,6 +216,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
         model: f.model,
         folder: relative(resultsDir, f.modelDir) || f.model,
         category: f.category,
+        version: req.bfclVersion ?? f.version,
         entries: c.total,
         correct: c.correct,
         accuracy: c.total === 0 ? 0 : c.correct / c.total,

@@ -24,6 +24,7 @@ import { pyIter, pyTypeName } from "../python/ops.js";
 import { parseExpression } from "../python/parse.js";
 import { isPrintableCodePoint, pyStr } from "../python/repr.js";
 import type { PyObject, PyValue } from "../python/value.js";
+import { bfclInstanceName, evaluatorRevision, instanceEntryKey, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "./types.js";
 
 /** Creates a fresh instance of a class by name (BFCL's class constructor), or undefined for an unknown class. */
@@ -81,6 +82,8 @@ export class EvaluatorProcess {
      * finished entries are released and the checker is faster.
      */
     readonly exact: boolean = false,
+    /** The BFCL release whose evaluator this process stands for (instance names, runner, score files). */
+    readonly revision: EvaluatorRevision = evaluatorRevision("v4"),
   ) {}
 
   private readonly known = new Map<string, boolean>();
@@ -96,7 +99,7 @@ export class EvaluatorProcess {
 
   /** Remember that an entry owns this instance name / binding key (executeCalls calls this). */
   noteCreated(entryId: string, kind: "names" | "keys", value: string): void {
-    const owner = entryKey(entryId);
+    const owner = this.entryKey(entryId);
     let c = this.createdFor.get(owner);
     if (!c) {
       c = { names: [], keys: [] };
@@ -119,6 +122,11 @@ export class EvaluatorProcess {
     for (const n of c.names) this.instances.delete(n);
     for (const k of c.keys) this.bindings.delete(k);
     this.createdFor.delete(key);
+  }
+
+  /** The part of an instance name an entry id becomes: ids with the same key share instances, so they are released together. */
+  entryKey(entryId: string): string {
+    return instanceEntryKey(this.revision, entryId);
   }
 
   /** Whether the factory can build `className` (callers check before running an entry). */
@@ -166,17 +174,9 @@ export interface ExecutionOutcome {
   readonly instances: Map<string, ApiInstance>;
 }
 
-/**
- * The part of BFCL's instance names an entry id becomes (`-`, `.`, `/`, `:` replaced by
- * `_`): two ids with the same key share instances in BFCL, so they are released together.
- */
-export function entryKey(entryId: string): string {
-  return entryId.replace(/[-./:]/g, "_");
-}
-
-/** BFCL's instance name: `{model}_{id}_{class}_instance` with `-`, `.`, `/`, `:` replaced by `_`. */
-export function instanceName(modelName: string, entryId: string, className: string): string {
-  return `${modelName}_${entryId}_${className}_instance`.replace(/[-./:]/g, "_");
+/** BFCL's instance name (`modelName` with its `_eval` suffix); v4's form unless another revision is given. */
+export function instanceName(modelName: string, entryId: string, className: string, revision: EvaluatorRevision = evaluatorRevision("v4")): string {
+  return bfclInstanceName(revision, modelName, entryId, className);
 }
 
 /**
@@ -398,7 +398,16 @@ export class EntryBinding {
     private readonly methodClass: ReadonlyMap<string, string>,
     /** Class → BFCL instance name. */
     private readonly names: ReadonlyMap<string, string>,
-  ) {}
+  ) {
+    for (const n of names.values()) if (!PLAIN_IDENTIFIER.test(n)) this.plainNames = false;
+  }
+
+  /**
+   * Every instance name is a plain identifier, so `name(` rewritten to `instance.name(`
+   * parses as an attribute call; v3 keeps the entry id in the name as it is, and an id
+   * with `-` or `:` makes the rewritten text mean something else (the fast path is off).
+   */
+  readonly plainNames: boolean = true;
 
   /** The instance a method name goes to (the fast path of `executeOne`), if any. */
   methodInstance(name: string): ApiInstance | undefined {
@@ -528,6 +537,7 @@ function exceptionText(e: unknown): string {
 
 /** A call whose only `(` follows its leading ASCII name: BFCL's rewriting can only prefix that name. */
 const SIMPLE_HEAD = /^([A-Za-z_][A-Za-z0-9_]*)\(/;
+const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PLAN_CACHE_LIMIT = 200_000;
 
 /**
@@ -569,7 +579,7 @@ function executeOne(call: string, binding: EntryBinding, process: EvaluatorProce
       if (callPlans.size >= PLAN_CACHE_LIMIT) callPlans.clear();
       callPlans.set(call, plan);
     }
-    if (plan !== null) {
+    if (plan !== null && ("blocked" in plan || binding.plainNames)) {
       if ("blocked" in plan) return `Error during execution: Function call ${plan.blocked} is not allowed.`;
       return resultToString(hooks.evaluate(plan.expr, true));
     }
@@ -602,7 +612,7 @@ export function bindEntry(process: EvaluatorProcess, ctx: ExecutionContext): Ent
   const instances = new Map<string, ApiInstance>();
   const names = new Map<string, string>();
   for (const cls of ctx.involvedClasses) {
-    const name = instanceName(model, ctx.entryId, cls);
+    const name = bfclInstanceName(process.revision, model, ctx.entryId, cls);
     let inst = process.instances.get(name);
     if (!inst) {
       const created = process.factory(cls);

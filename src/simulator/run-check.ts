@@ -10,9 +10,10 @@ import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
+import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { decodeFcStepPlain } from "./fc.js";
-import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
-import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
+import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
+import { InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
 import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
@@ -60,6 +61,8 @@ export function prepareCategory(
   answersText: string,
   answersFile: string,
   docsByClass: ReadonlyMap<string, string>,
+  /** The release whose runner writes the score lines' `prompt` (v4: held-out names replaced by their docs). */
+  revision: EvaluatorRevision = evaluatorRevision("v4"),
 ): Result<CategoryInputs> {
   const q = parsePyJsonLines(questionsText, questionsFile);
   if (!q.ok) return q;
@@ -92,7 +95,7 @@ export function prepareCategory(
     }
     const scorePrompt = new PyDict(value.entries());
     const missed = value.get("missed_function");
-    if (missed instanceof PyDict) {
+    if (missed instanceof PyDict && revision.promptMissedFunctionDocs) {
       const pool: PyDict[] = [];
       for (const c of involved as string[]) {
         const d = docsOf(c);
@@ -284,9 +287,15 @@ export function checkResultFile(
   // lines left per entry key: instances are released after the last line whose id names them
   // (a repeated id, or one that differs only in `-./:`, reuses them, as in BFCL's globals)
   const linesLeft = new Map<string, number>();
-  for (const row of rows) linesLeft.set(entryKey(row.id), (linesLeft.get(entryKey(row.id)) ?? 0) + 1);
+  for (const row of rows) {
+    const key = opts.process.entryKey(row.id);
+    linesLeft.set(key, (linesLeft.get(key) ?? 0) + 1);
+  }
   const verdicts: OurVerdict[] = [];
-  const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
+  const revision = opts.process.revision;
+  const scoreFile = opts.renderScore
+    ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
+    : null;
   let correct = 0;
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
@@ -307,25 +316,33 @@ export function checkResultFile(
         ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
         : checkEntry(jsonLoadsOrThrow(resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
     } catch (e) {
+      if (e instanceof EvaluatorStops) {
+        problems.push(problem("evaluator-stops", `${row.id}: BFCL ${opts.process.revision.version}'s evaluator stops the whole category here (${e.pythonError}) and writes no score file`, { file, line: row.line }));
+        continue;
+      }
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
-    const key = entryKey(row.id);
+    const key = opts.process.entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);
     if (left === 0) opts.process.releaseEntry(key);
-    if (verdict.valid) {
-      correct++;
+    if (verdict.valid) correct++;
+    // the entry's score lines: usually none or one; v3 can write an inference-error line before another
+    const failed: FailedVerdict[] = [];
+    if (verdict.afterInferenceError) failed.push(inferenceErrorVerdict());
+    if (!verdict.valid) failed.push(verdict);
+    if (failed.length === 0) {
       verdicts.push({ id: row.id, valid: true });
       continue;
     }
-    let errorJson: string | undefined;
+    let parts: Map<string, RenderedJson | VerbatimJson> | null = null;
+    let line: PyDict | null = null;
     if (opts.renderScore) {
       // the verbatim parts (result, inference_log): copied byte for byte when already in
       // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
       // else json.loads when even that cannot be proven
-      const parts = scoreLineParts(bytes, row.start, row.end);
-      let line: PyDict | null = null;
+      parts = scoreLineParts(bytes, row.start, row.end);
       if (parts === null) {
         try {
           line = jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
@@ -336,31 +353,36 @@ export function checkResultFile(
           continue;
         }
       }
-      const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
-        if (parts) return parts.get(key) ?? "";
-        return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
-      };
-      let prompt = renderedPrompts.get(q);
-      if (!prompt) {
-        prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
-        renderedPrompts.set(q, prompt);
-      }
-      errorJson = dumpScoreValue(verdict.error);
-      scoreFile?.addLine(
-        failedEntryChunks({
-          id: row.id,
-          modelName: opts.modelName,
-          testCategory: opts.testCategory,
-          verdict,
-          error: new RenderedJson(errorJson),
-          prompt,
-          result: verbatim("result"),
-          groundTruth: gt,
-          inferenceLog: verbatim("inference_log"),
-        }),
-      );
     }
-    verdicts.push({ id: row.id, valid: false, errorType: verdict.errorType, errorMessage: verdict.errorMessage, errorJson });
+    const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
+      if (parts) return parts.get(key) ?? "";
+      return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
+    };
+    for (const f of failed) {
+      let errorJson: string | undefined;
+      if (opts.renderScore) {
+        let prompt = renderedPrompts.get(q);
+        if (!prompt) {
+          prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
+          renderedPrompts.set(q, prompt);
+        }
+        errorJson = dumpScoreValue(f.error);
+        scoreFile?.addLine(
+          failedEntryChunks({
+            id: row.id,
+            modelName: opts.modelName,
+            testCategory: opts.testCategory,
+            verdict: f,
+            error: new RenderedJson(errorJson),
+            prompt,
+            result: verbatim("result"),
+            groundTruth: gt,
+            inferenceLog: f.runnerLevel && !revision.inferenceLogOnRunnerLines ? undefined : verbatim("inference_log"),
+          }),
+        );
+      }
+      verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
+    }
   }
   if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return ok({

@@ -13,7 +13,7 @@ import { skipValue } from "../bfcl/results.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import type { EntryVerdict } from "./checker.js";
+import type { FailedVerdict } from "./checker.js";
 
 /** json.dumps key coercion: str as is; int, float, bool, None to their JSON text. */
 function keyText(k: PyValue): string {
@@ -76,7 +76,7 @@ export interface FailedEntryInput {
   readonly modelName: string;
   /** `multi_turn_<category>` (from the result file name). */
   readonly testCategory: string;
-  readonly verdict: Extract<EntryVerdict, { valid: false }>;
+  readonly verdict: FailedVerdict;
   /** `verdict.error` already rendered (the caller keeps that text for comparison too). */
   readonly error?: RenderedJson;
   /** The evaluation-time question entry without `function`. */
@@ -84,8 +84,8 @@ export interface FailedEntryInput {
   /** The result line's `result` value (or its text already re-dumped, or its bytes already in dumped form). */
   readonly result: PyValue | RenderedJson | VerbatimJson;
   readonly groundTruth: readonly (readonly string[])[];
-  /** The result line's `inference_log` (or its re-dumped text), or `""` when absent. */
-  readonly inferenceLog: PyValue | RenderedJson | VerbatimJson;
+  /** The result line's `inference_log` (or its re-dumped text), or `""` when absent; undefined: the line has no such field. */
+  readonly inferenceLog: PyValue | RenderedJson | VerbatimJson | undefined;
 }
 
 /**
@@ -104,7 +104,8 @@ export function failedEntryChunks(e: FailedEntryInput): (string | Uint8Array)[] 
   ];
   if (e.verdict.runnerLevel) fields.push(["model_result", e.result]);
   else fields.push(["model_result_raw", e.result], ["model_result_decoded", e.verdict.decoded ?? []]);
-  fields.push(["possible_answer", gt], ["inference_log", e.inferenceLog]);
+  fields.push(["possible_answer", gt]);
+  if (e.inferenceLog !== undefined) fields.push(["inference_log", e.inferenceLog]);
   const chunks: (string | Uint8Array)[] = [];
   let text = "{";
   fields.forEach(([k, v], i) => {
@@ -132,6 +133,14 @@ export function scoreHeaderLine(correct: number, total: number): string {
 
 const UTF8_OUT = new TextEncoder();
 
+/** How a BFCL release writes a score file. */
+export interface ScoreFileStyle {
+  /** `json.dumps(line)` with its default `ensure_ascii=True` (else `ensure_ascii=False`). */
+  readonly ascii: boolean;
+  /** A newline after the last line too. */
+  readonly finalNewline: boolean;
+}
+
 /** Bytes kept free in front of the first failed line for the header, whose counts are known only at the end. */
 const HEADER_ROOM = 256;
 
@@ -149,6 +158,8 @@ export class ScoreFileBuilder {
     expected: number,
     /** A buffer of at least `bytes` to write into (a caller's reused one: fresh memory is slow to touch); the score file is then a view of it. */
     private readonly scratch?: (bytes: number) => Uint8Array,
+    /** How the release writes its score files (v4: `ensure_ascii=False`, a newline after every line). */
+    private readonly style: ScoreFileStyle = { ascii: false, finalNewline: true },
   ) {
     const want = HEADER_ROOM + expected + 1024;
     this.out = scratch ? scratch(want) : new Uint8Array(want);
@@ -174,6 +185,7 @@ export class ScoreFileBuilder {
 
   /** Append one failed line (from `failedEntryChunks`) and its newline. */
   addLine(chunks: readonly (string | Uint8Array)[]): void {
+    const lineStart = this.at;
     for (const c of chunks) {
       if (typeof c === "string") this.put(c);
       else {
@@ -182,13 +194,40 @@ export class ScoreFileBuilder {
         this.at += c.length;
       }
     }
+    if (this.style.ascii) this.escapeToAscii(lineStart);
     if (this.at + 1 > this.out.length) this.grow(1);
     this.out[this.at++] = 0x0a;
   }
 
+  /**
+   * `ensure_ascii=True` of the line from `start`: the line is in `ensure_ascii=False` form,
+   * which differs only in writing DEL and every non-ASCII character raw (both occur only
+   * inside strings), so each becomes its `\uXXXX` escape (UTF-16 units, lower-case hex).
+   */
+  private escapeToAscii(start: number): void {
+    let first = -1;
+    for (let i = start; i < this.at; i++) {
+      if (this.out[i] >= 0x7f) {
+        first = i;
+        break;
+      }
+    }
+    if (first < 0) return;
+    const rest = new TextDecoder("utf-8").decode(this.out.subarray(first, this.at));
+    let escaped = "";
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest.charCodeAt(i);
+      escaped += c < 0x7f ? rest[i] : "\\u" + c.toString(16).padStart(4, "0");
+    }
+    this.at = first;
+    this.put(escaped);
+  }
+
   /** The whole file: the header line (accuracy, counts) and the lines added. */
   finish(correct: number, total: number): Uint8Array {
-    const header = UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}\n`);
+    // a release that writes no newline after the last line (the header, when nothing failed)
+    if (!this.style.finalNewline && this.at > HEADER_ROOM) this.at--;
+    const header = UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}${this.style.finalNewline || this.at > HEADER_ROOM ? "\n" : ""}`);
     if (header.length > HEADER_ROOM) {
       const whole = new Uint8Array(header.length + this.at - HEADER_ROOM);
       whole.set(header);
@@ -215,7 +254,17 @@ export interface StoredFailure {
 export interface StoredScoreFile {
   readonly correctCount: number;
   readonly totalCount: number;
-  readonly failures: ReadonlyMap<string, StoredFailure>;
+  /** The failed lines of each id, in file order (BFCL v3 can write two lines for one entry). */
+  readonly failures: ReadonlyMap<string, readonly StoredFailure[]>;
+}
+
+/** `JSON.stringify(JSON.parse(text))`, or the text itself when JavaScript cannot read it (NaN, Infinity). */
+function canonicalJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 /** Parse a stored score file (header line plus failed entries). */
@@ -223,7 +272,7 @@ export function parseScoreFile(text: string, file: string): Result<StoredScoreFi
   const lines = text.split("\n");
   const problems: Problem[] = [];
   let header: { correct_count?: unknown; total_count?: unknown } | null = null;
-  const failures = new Map<string, StoredFailure>();
+  const failures = new Map<string, StoredFailure[]>();
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     let obj: Record<string, unknown>;
@@ -244,7 +293,10 @@ export function parseScoreFile(text: string, file: string): Result<StoredScoreFi
     }
     const msg = error.error_message;
     const message = Array.isArray(msg) ? String(msg[0]) : String(msg);
-    failures.set(obj.id, { id: obj.id, errorType: error.error_type, errorMessage: message, errorJson: JSON.stringify(error) });
+    const failure = { id: obj.id, errorType: error.error_type, errorMessage: message, errorJson: JSON.stringify(error) };
+    const known = failures.get(obj.id);
+    if (known) known.push(failure);
+    else failures.set(obj.id, [failure]);
   });
   if (header === null) problems.push(problem("score-line-malformed", "empty score file", { file }));
   if (problems.length > 0) return err(...problems);
@@ -252,7 +304,7 @@ export function parseScoreFile(text: string, file: string): Result<StoredScoreFi
   return ok({ correctCount: Number(h.correct_count), totalCount: Number(h.total_count), failures });
 }
 
-/** Our verdict on one entry, reduced for comparison. */
+/** Our verdict on one entry (or one of its score lines), reduced for comparison. */
 export interface OurVerdict {
   readonly id: string;
   readonly valid: boolean;
@@ -271,13 +323,16 @@ export interface Agreement {
   /** Entries both sides fail whose full error objects are identical (null when not compared). */
   readonly errorObjectAgree: number | null;
   readonly bothFailed: number;
+  /** Entries whose verdict, error type, message or (when compared) error object differ, in our order. */
   readonly disagreeingIds: string[];
 }
 
 /**
  * Compare verdicts entry by entry. Verdict: pass/fail equal. Error type and message:
- * equal (both pass counts as agreeing). An id is listed as disagreeing when any of the
- * three differ.
+ * equal (both pass counts as agreeing). Error object: the whole `error` value equal, for
+ * entries both sides fail. An entry BFCL wrote several lines for (v3's inference error
+ * followed by another verdict) agrees only when every line does, in order. An id is
+ * listed as disagreeing when any of the four differ.
  */
 export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScoreFile): Agreement {
   let verdictAgree = 0;
@@ -286,26 +341,37 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScore
   let objectAgree = 0;
   let bothFailed = 0;
   let compared = false;
+  let entries = 0;
   const disagreeing: string[] = [];
-  for (const v of ours) {
-    const s = stored.failures.get(v.id);
-    const vOk = v.valid === (s === undefined);
-    const tOk = v.valid ? s === undefined : s !== undefined && s.errorType === v.errorType;
-    const mOk = v.valid ? s === undefined : s !== undefined && s.errorMessage === v.errorMessage;
+  for (let i = 0; i < ours.length; ) {
+    const id = ours[i].id;
+    // our lines for this id: one valid verdict, or its failed lines (adjacent)
+    let j = i + 1;
+    while (j < ours.length && ours[j].id === id) j++;
+    const mine = ours.slice(i, j).filter((v) => !v.valid);
+    i = j;
+    entries++;
+    const theirs = stored.failures.get(id) ?? [];
+    const sameCount = mine.length === theirs.length;
+    const vOk = (mine.length === 0) === (theirs.length === 0);
+    const tOk = sameCount && mine.every((v, k) => v.errorType === theirs[k].errorType);
+    const mOk = sameCount && mine.every((v, k) => v.errorMessage === theirs[k].errorMessage);
     if (vOk) verdictAgree++;
     if (tOk) errorTypeAgree++;
     if (mOk) messageAgree++;
-    if (!v.valid && s !== undefined) {
+    let oOk = true;
+    if (mine.length > 0 && theirs.length > 0) {
       bothFailed++;
-      if (v.errorJson !== undefined) {
+      if (mine.every((v) => v.errorJson !== undefined)) {
         compared = true;
-        if (JSON.stringify(JSON.parse(v.errorJson)) === s.errorJson) objectAgree++;
+        oOk = sameCount && mine.every((v, k) => canonicalJson(v.errorJson as string) === theirs[k].errorJson);
+        if (oOk) objectAgree++;
       }
     }
-    if (!(vOk && tOk && mOk)) disagreeing.push(v.id);
+    if (!(vOk && tOk && mOk && oOk)) disagreeing.push(id);
   }
   return {
-    entries: ours.length,
+    entries,
     verdictAgree,
     errorTypeAgree,
     messageAgree,

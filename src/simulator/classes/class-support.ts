@@ -7,7 +7,7 @@
  */
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { pyTypeName } from "../../python/ops.js";
+import { pyAdd, pySub, pyTypeName } from "../../python/ops.js";
 import { pyRepr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
@@ -82,6 +82,22 @@ export function joinStr(sep: string, items: readonly PyValue[]): string {
     if (typeof x !== "string") throw new PyException("TypeError", `sequence item ${i}: expected str instance, ${pyTypeName(x)} found`);
   });
   return items.join(sep);
+}
+
+/**
+ * `a += b` / `a -= b` on values a config or a model supplied: `+`/`-`, with CPython's
+ * wording for the augmented operator in the unsupported-operand TypeError.
+ */
+export function augmented(op: "+=" | "-=", a: PyValue, b: PyValue): PyValue {
+  try {
+    return op === "+=" ? pyAdd(a, b) : pySub(a, b);
+  } catch (e) {
+    const plain = op[0];
+    if (e instanceof PyException && e.pyType === "TypeError" && e.pyMessage.startsWith(`unsupported operand type(s) for ${plain}:`)) {
+      throw new PyException("TypeError", e.pyMessage.replace(`for ${plain}:`, `for ${op}:`));
+    }
+    throw e;
+  }
 }
 
 /** A required parameter. */

@@ -15,6 +15,7 @@ import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
 import { pyAdd, pyContains, pyEquals, pyInt, pyIter, pyLen, pyTruthy, pyTypeName } from "../../python/ops.js";
 import { pyRepr } from "../../python/repr.js";
+import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
 import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
 
@@ -68,7 +69,14 @@ class TwitterApi implements ApiInstance {
   private loaded = false;
   private s: Record<StateKey, PyValue> = defaultState();
 
-  constructor(defaults: PostTweetDefaults) {
+  /**
+   * v3 final's class: `comment` without a login raises its error dict (a TypeError:
+   * exceptions must derive from BaseException) and `list_all_following` answers the bare list.
+   */
+  private readonly v3: boolean;
+
+  constructor(defaults: PostTweetDefaults, classSource: BfclVersion = "v4") {
+    this.v3 = classSource === "v3";
     const m = new Map<string, MethodSpec>();
     const def = (name: string, params: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params, invoke });
     def("authenticate_twitter", [{ name: "username" }, { name: "password" }], ([u, p]) => this.authenticate(u, p));
@@ -148,6 +156,7 @@ class TwitterApi implements ApiInstance {
 
   private comment(id: PyValue, content: PyValue): PyValue {
     const denied = this.requireAuth("commenting");
+    if (denied && this.v3) throw new PyException("TypeError", "exceptions must derive from BaseException");
     if (denied) return denied;
     if (!pyContains(this.s.tweets, id)) return this.notFound(id);
     const comments = asDict(this.s.comments, "__setitem__");
@@ -175,7 +184,7 @@ class TwitterApi implements ApiInstance {
   private listFollowing(): PyValue {
     const denied = this.requireAuth("listing following");
     if (denied) return denied;
-    return dict({ following_list: this.s.following_list });
+    return this.v3 ? this.s.following_list : dict({ following_list: this.s.following_list });
   }
 
   private unfollow(user: PyValue): PyValue {
@@ -235,5 +244,5 @@ class TwitterApi implements ApiInstance {
 /** A TwitterAPI whose `post_tweet` defaults are the ones of `process` (shared like Python's). */
 export function newTwitterApi(process: PythonProcess): ApiInstance {
   const defaults = process.global<PostTweetDefaults>("posting_api.TwitterAPI.post_tweet.__defaults__", () => ({ tags: [], mentions: [] }));
-  return new TwitterApi(defaults);
+  return new TwitterApi(defaults, process.classSource);
 }
