@@ -157,7 +157,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck): CheckedFileData {
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...checked.warnings];
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = join(settings.outDir, scoreRelative);

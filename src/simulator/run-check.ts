@@ -13,7 +13,7 @@ import { scanLineHead } from "../bfcl/results.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { decodeFcStepPlain } from "./fc.js";
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
-import { InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
+import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
@@ -217,6 +217,23 @@ export interface FileCheck {
   readonly scoreFile: Uint8Array | null;
   /** Comparable verdicts (with serialised error objects when the score text was rendered). */
   readonly verdicts: OurVerdict[];
+  /** Entries with a call whose result may differ from BFCL's (it depends on BFCL's machine, or is not emulated): one warning each. */
+  readonly warnings: Problem[];
+}
+
+/** One warning for an entry's calls whose results may differ from BFCL's. */
+function notesWarning(id: string, notes: readonly EvalNote[], file: string, line: number): Problem {
+  const describe = (kind: EvalNote["kind"]) => [...new Set(notes.filter((n) => n.kind === kind).map((n) => n.detail))].join("; ");
+  const parts: string[] = [];
+  const machine = describe("machine");
+  const other = describe("not-emulated");
+  if (machine !== "") parts.push(`a call's result comes from the machine BFCL ran on (${machine})`);
+  if (other !== "") parts.push(`twinscore does not emulate ${other}`);
+  return problem(other !== "" ? "call-not-emulated" : "call-machine-dependent", `${id}: ${parts.join("; ")}; ${other !== "" ? "the verdict and the error object" : "the error object (not the verdict)"} may differ from BFCL's`, {
+    file,
+    line,
+    severity: "warning",
+  });
 }
 
 /**
@@ -292,6 +309,7 @@ export function checkResultFile(
     linesLeft.set(key, (linesLeft.get(key) ?? 0) + 1);
   }
   const verdicts: OurVerdict[] = [];
+  const warnings: Problem[] = [];
   const revision = opts.process.revision;
   const scoreFile = opts.renderScore
     ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
@@ -323,6 +341,7 @@ export function checkResultFile(
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
+    if (opts.process.notes.length > 0) warnings.push(notesWarning(row.id, opts.process.notes.splice(0), file, row.line));
     const key = opts.process.entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);
@@ -390,5 +409,6 @@ export function checkResultFile(
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
+    warnings,
   });
 }
