@@ -4,7 +4,9 @@
  * attributes that BFCL's state checker compares between the model's world and the
  * reference's. Labels were decided by reading each method of the classes' Python
  * source; the reasons are ours. `echo` is labelled `mutate` here and narrowed per call
- * by `isWorldChanging` (it only writes when given a file name).
+ * by `isWorldChanging` (it only writes when given a file name). BFCL v3's TradingBot has
+ * three functions v4 dropped (labelled from Gorilla cd9429cc's source); v4 has two that v3
+ * lacks (`withdraw_funds`, `get_booking_history`).
  */
 import type { ApiClass, CatalogEntry, FunctionKind } from "./types.js";
 
@@ -103,12 +105,15 @@ const rows: Record<ApiClass, readonly Row[]> = {
     ["get_symbol_by_name", "read", "looks a company name up in a fixed table"],
     ["get_transaction_history", "read", "returns filtered transactions (filler goes on a new list)"],
     ["get_watchlist", "read", "returns watch_list (filler goes on a copy)"],
+    ["make_transaction", "mutate", "BFCL v3 only: deposits or withdraws, changing the balance and appending a transaction"],
     ["notify_price_change", "read", "reports stocks whose change exceeds a threshold"],
     ["place_order", "mutate", "stores a new order and bumps order_counter"],
     ["remove_stock_from_watchlist", "mutate", "removes a symbol from watch_list"],
     ["trading_get_login_status", "read", "reports authenticated"],
     ["trading_login", "login", "sets authenticated: logs the user in"],
     ["trading_logout", "login", "clears authenticated: logs the user out"],
+    ["update_market_status", "mutate", "BFCL v3 only: sets market_status from the given time"],
+    ["update_stock_price", "mutate", "BFCL v3 only: sets a stock's price and percent_change"],
     ["withdraw_funds", "mutate", "lowers the balance and appends a transaction"],
   ],
   TravelAPI: [

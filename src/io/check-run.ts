@@ -13,7 +13,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { BfclVersion, MultiTurnCategory } from "../bfcl/data.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/scorefile.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
@@ -94,10 +96,12 @@ export interface CheckRunRequest {
   readonly outDir?: string;
   /** A bfcl_eval folder (or checkout) holding long_context.py; else found beside the data or via python3. */
   readonly bfclEvalDir?: string;
-  /** How steps are decoded: BFCL's FC decoder (default) or its prompting decoder. */
-  readonly decoder?: "fc" | "prompting";
+  /** How steps are decoded: the name of one of BFCL's decoders (default: fc). */
+  readonly decoder?: DecoderName;
   /** The BFCL release to emulate for every file (its data files, executor, runner, score files); else each file's name says. */
   readonly bfclVersion?: BfclVersion;
+  /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
+  readonly emptyTurns?: EmptyTurnReading;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -183,6 +187,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     dataDir,
     longContextModule,
     decoder: req.decoder ?? "fc",
+    emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
     scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
   };

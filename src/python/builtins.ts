@@ -6,19 +6,10 @@
 import type { PyValue } from "./value.js";
 import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
-import {
-  pyAbs,
-  pyFloat,
-  pyInt,
-  pyIter,
-  pyLen,
-  pyMinMax,
-  pyRound,
-  pySorted,
-  pySum,
-  pyTruthy,
-  pyTypeName,
-} from "./ops.js";
+import { pyTruthy, pyTypeName } from "./kinds.js";
+import { pyAbs } from "./arithmetic.js";
+import { pyFloat, pyInt, pyRound } from "./convert.js";
+import { pyIter, pyLen, pyMinMax, pySorted, pySum } from "./iterables.js";
 import { pyRepr, pyStr } from "./repr.js";
 
 /** Names `callBuiltin` models. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { pyDeepCopy, type DeepCopyMemo } from "./copy.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";
 import type { PyObject, PyValue } from "./value.js";
-import { pyEquals } from "./ops.js";
+import { pyEquals } from "./compare.js";
 import { pyRepr } from "./repr.js";
 import { jsonLoadsOrThrow } from "./json.js";
 import { readFileSync } from "node:fs";

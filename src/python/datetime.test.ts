@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { PyDatetime, pyStrptime } from "./datetime.js";
-import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 import { pyRepr } from "./repr.js";
 import { PyDict } from "./containers.js";
-import { pyLe, pyLt } from "./ops.js";
+import { pyLe, pyLt } from "./compare.js";
 import { PyRandom } from "./random.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;

@@ -6,7 +6,7 @@
  */
 import type { PyObject, PyValue } from "./value.js";
 import { PyException } from "./exception.js";
-import { pyTypeName } from "./ops.js";
+import { pyTypeName } from "./kinds.js";
 import { strRepr } from "./repr.js";
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

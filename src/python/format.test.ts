@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { formatFixed } from "./format.js";
-import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 import { pyRepr } from "./repr.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { jsonDumps, jsonLoads, jsonLoadsFast, jsonLoadsOrThrow } from "./json.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";
 import { pyRepr } from "./repr.js";
-import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { compareOutcome, decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;

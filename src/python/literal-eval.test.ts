@@ -6,7 +6,7 @@ import { evalLiteral } from "./literal-eval.js";
 import { parseExpression } from "./parse.js";
 import type { PyExpr } from "./ast.js";
 import { pyRepr } from "./repr.js";
-import { compareOutcome, type Outcome } from "./test-vectors.js";
+import { compareOutcome, type Outcome } from "./testing/test-vectors.js";
 import { bfclDataDir } from "../testing/shared.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;

@@ -8,20 +8,12 @@ import type { PyExpr } from "./ast.js";
 import type { PyObject, PyValue } from "./value.js";
 import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
-import {
-  PyComplex,
-  pyArithmetic,
-  asInt,
-  pyContains,
-  pyEquals,
-  pyCompare,
-  pyIter,
-  pyNeg,
-  pyPos,
-  pyTruthy,
-  pyTypeName,
-  pyIndex,
-} from "./ops.js";
+import { asInt, pyTruthy, pyTypeName } from "./kinds.js";
+import { pyEquals, pyCompare } from "./compare.js";
+import { pyArithmetic, pyNeg, pyPos } from "./arithmetic.js";
+import { PyComplex } from "./complex.js";
+import { pyIndex } from "./convert.js";
+import { pyContains, pyIter } from "./iterables.js";
 import { pyRepr as pyReprLazy } from "./repr.js";
 import { callBuiltin, MODELLED_BUILTINS, notCallable } from "./builtins.js";
 

@@ -32,14 +32,9 @@
 import type { PyExpr } from "./ast.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";
 import { PyException } from "./exception.js";
-import {
-  PyComplex,
-  pyArithmetic,
-  pyNeg,
-  pyPos,
-  pyTruthy,
-  asInt,
-} from "./ops.js";
+import { pyTruthy, asInt } from "./kinds.js";
+import { pyArithmetic, pyNeg, pyPos } from "./arithmetic.js";
+import { PyComplex } from "./complex.js";
 import { floatRepr, pyStr, strRepr } from "./repr.js";
 import type { PyObject, PyValue } from "./value.js";
 

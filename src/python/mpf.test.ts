@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { dpsToPrec, mpLogRatio, mpPrecFromDps, PyMpf, rawFromNumber } from "./mpf.js";
 import { PyDict } from "./containers.js";
 import { pyRepr } from "./repr.js";
-import { decodeTagged, type Outcome, type TaggedValue } from "./test-vectors.js";
+import { decodeTagged, type Outcome, type TaggedValue } from "./testing/test-vectors.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;
 

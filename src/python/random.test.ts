@@ -26,7 +26,7 @@ describe("PyRandom reproduces CPython's random.Random(int)", () => {
 });
 
 import { readFileSync } from "node:fs";
-import { decodeTagged, type TaggedValue } from "./test-vectors.js";
+import { decodeTagged, type TaggedValue } from "./testing/test-vectors.js";
 import { pyRepr } from "./repr.js";
 import type { PyValue } from "./value.js";
 

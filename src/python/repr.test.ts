@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { floatRepr, intRepr, pyRepr, pyStr, strRepr } from "./repr.js";
-import { decodeTagged, type TaggedValue } from "./test-vectors.js";
+import { decodeTagged, type TaggedValue } from "./testing/test-vectors.js";
 import { PyDict, PyTuple } from "./containers.js";
 import type { PyValue } from "./value.js";
 

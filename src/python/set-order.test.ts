@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { cpythonSetOrder, hashInt, pyHash } from "./set-order.js";
 import { PySet, PyTuple } from "./containers.js";
 import { pyRepr } from "./repr.js";
-import { decodeTagged, type TaggedValue } from "./test-vectors.js";
+import { decodeTagged, type TaggedValue } from "./testing/test-vectors.js";
 import type { PyValue } from "./value.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;

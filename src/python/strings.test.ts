@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { strLen, strLStrip, strRStrip, strSplit, strSplitlines, strStrip } from "./strings.js";
+import { strLStrip, strRStrip, strSplit, strSplitlines, strStrip } from "./strings.js";
+import { pyLen } from "./iterables.js";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}.json`, import.meta.url), "utf8")) as T;
 
@@ -28,7 +29,7 @@ describe("str methods match CPython", () => {
     expect(strStrip(c.s)).toBe(c.strip);
     expect(strLStrip(c.s)).toBe(c.lstrip);
     expect(strRStrip(c.s)).toBe(c.rstrip);
-    expect(strLen(c.s)).toBe(c.len);
+    expect(pyLen(c.s)).toBe(c.len);
   });
   test("explicit separators and strip characters", () => {
     expect(strSplit("a,b,,c", ",")).toEqual(["a", "b", "", "c"]);

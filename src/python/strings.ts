@@ -1,7 +1,7 @@
 /**
  * Python `str` methods whose behaviour differs from the JS ones the classes would
  * otherwise reach for: `splitlines` has eleven line boundaries, `split()`/`strip()` use
- * Python's Unicode whitespace set, and `len` counts code points.
+ * Python's Unicode whitespace set (`len` in code points is `pyLen` in iterables.ts).
  */
 import { PyException } from "./exception.js";
 
@@ -97,11 +97,4 @@ export function strRStrip(s: string, chars: string | null = null): string {
 /** `s.strip(chars=None)`: Python whitespace by default, else any of the given characters. */
 export function strStrip(s: string, chars: string | null = null): string {
   return strLStrip(strRStrip(s, chars), chars);
-}
-
-/** `len(s)` in code points (a JS string's length counts UTF-16 units). */
-export function strLen(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
 }

@@ -20,7 +20,11 @@
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { PyBytes } from "../python/literal-eval.js";
-import { PyComplex, asInt, pyFloat, pyIter, pyLen, pyPow, pyRound, pyTypeName } from "../python/ops.js";
+import { pyPow } from "../python/arithmetic.js";
+import { PyComplex } from "../python/complex.js";
+import { pyFloat, pyRound } from "../python/convert.js";
+import { pyIter, pyLen } from "../python/iterables.js";
+import { asInt, pyTypeName } from "../python/kinds.js";
 import { pyRepr, pyStr, strRepr } from "../python/repr.js";
 import type { PyObject, PyValue } from "../python/value.js";
 import { BoundMethod, CLASS_MODULES, InstanceObject } from "./eval-objects.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { pyAdd, pyMul, pyTrueDiv } from "../python/ops.js";
+import { pyAdd, pyMul, pyTrueDiv } from "../python/arithmetic.js";
 import type { PyValue } from "../python/value.js";
 import {
   bindArguments,

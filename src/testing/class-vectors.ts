@@ -21,7 +21,7 @@ import { jsonDumps, jsonLoadsOrThrow } from "../python/json.js";
 import { floatRepr, pyRepr, pyStr } from "../python/repr.js";
 import { parseExpression } from "../python/parse.js";
 import { evalLiteral } from "../python/literal-eval.js";
-import { decodeTagged, type TaggedValue } from "../python/test-vectors.js";
+import { decodeTagged, type TaggedValue } from "../python/testing/test-vectors.js";
 import { PyDirectory, PyFile } from "../simulator/classes/gorilla-file-system.js";
 import { apiFactories, PythonProcess } from "../simulator/classes/index.js";
 import { parseLongContextModule } from "../simulator/long-context.js";

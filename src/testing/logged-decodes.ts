@@ -5,7 +5,7 @@
  * then be tested on the real runs with exactly BFCL's decoding, independently of
  * twinscore's own decoders.
  */
-import type { DecodeOutcome } from "../simulator/fc.js";
+import type { DecodeOutcome } from "../bfcl/decode/index.js";
 import type { StepDecoder } from "../simulator/checker.js";
 import type { PyValue } from "../python/value.js";
 

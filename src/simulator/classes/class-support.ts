@@ -7,7 +7,8 @@
  */
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { pyAdd, pySub, pyTypeName } from "../../python/ops.js";
+import { pyTypeName } from "../../python/kinds.js";
+import { pyAdd, pySub } from "../../python/arithmetic.js";
 import { pyRepr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";

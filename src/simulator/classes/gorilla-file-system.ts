@@ -11,7 +11,11 @@ import type { ApiInstance, LongContextData, MethodSpec, ParamSpec } from "../typ
 import type { PyObject, PyValue } from "../../python/value.js";
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { pyContains, pyEquals, pyGt, pyLen, pyNeg, pyTruthy, pySorted, strSplit, strSplitlines, strRStrip, strStrip, asInt } from "../../python/ops.js";
+import { pyTruthy, asInt } from "../../python/kinds.js";
+import { pyEquals, pyGt } from "../../python/compare.js";
+import { pyNeg } from "../../python/arithmetic.js";
+import { pyContains, pyLen, pySorted } from "../../python/iterables.js";
+import { strSplit, strSplitlines, strRStrip, strStrip } from "../../python/strings.js";
 import { pyRepr } from "../../python/repr.js";
 import { formatFixed } from "../../python/format.js";
 import { pyDeepCopy, type DeepCopyMemo } from "../../python/copy.js";

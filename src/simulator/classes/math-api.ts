@@ -10,23 +10,11 @@ import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
 import type { PyObject, PyValue } from "../../python/value.js";
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import {
-  pyAbs,
-  pyAdd,
-  pyEquals,
-  pyIter,
-  pyLen,
-  pyLt,
-  pyMinMax,
-  pyMul,
-  pyPow,
-  pyRound,
-  pySub,
-  pySum,
-  pyTrueDiv,
-  pyTruthy,
-  pyTypeName,
-} from "../../python/ops.js";
+import { pyTruthy, pyTypeName } from "../../python/kinds.js";
+import { pyEquals, pyLt } from "../../python/compare.js";
+import { pyAbs, pyAdd, pyMul, pyPow, pySub, pyTrueDiv } from "../../python/arithmetic.js";
+import { pyRound } from "../../python/convert.js";
+import { pyIter, pyLen, pyMinMax, pySum } from "../../python/iterables.js";
 import { floatToRatio } from "../../python/numeric.js";
 import { mpLogRatio, mpPrecFromDps, rawFromPyValue, type RawMpf } from "../../python/mpf.js";
 import { strRepr } from "../../python/repr.js";

@@ -7,7 +7,7 @@
 import type { PyValue } from "../../python/value.js";
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { pyTypeName } from "../../python/ops.js";
+import { pyTypeName } from "../../python/kinds.js";
 import { pyStr } from "../../python/repr.js";
 
 /** `x.name` on a value that lacks it: CPython's AttributeError. */

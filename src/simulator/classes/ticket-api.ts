@@ -7,7 +7,9 @@
  */
 import { PyDict, PySet } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
-import { pyAdd, pyEquals, pyGt, pyLt, pyTruthy } from "../../python/ops.js";
+import { pyTruthy } from "../../python/kinds.js";
+import { pyEquals, pyGt, pyLt } from "../../python/compare.js";
+import { pyAdd } from "../../python/arithmetic.js";
 import { pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, MethodSpec } from "../types.js";

@@ -15,7 +15,11 @@
  */
 import { PyDict } from "../../python/containers.js";
 import { pyDeepCopy } from "../../python/copy.js";
-import { pyAdd, pyContains, pyEquals, pyFloat, pyGt, pyInt, pyIter, pyLe, pyLt, pyMod, pyMul, pyNotEquals, pySub, pyTrueDiv, pyTruthy } from "../../python/ops.js";
+import { pyTruthy } from "../../python/kinds.js";
+import { pyEquals, pyGt, pyLe, pyLt, pyNotEquals } from "../../python/compare.js";
+import { pyAdd, pyMod, pyMul, pySub, pyTrueDiv } from "../../python/arithmetic.js";
+import { pyFloat, pyInt } from "../../python/convert.js";
+import { pyContains, pyIter } from "../../python/iterables.js";
 import { PyRandom } from "../../python/random.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "../types.js";
@@ -336,7 +340,7 @@ class VehicleControlApi implements ApiInstance {
     if (pyEquals(this.engineState, "stopped")) return dict([["error", "Start the engine before activating the cruise control."]]);
     if (pyTruthy(activate)) {
       this.distanceToNextVehicle = distance;
-      // NaN % 5 is NaN (!= 0) in Python; checked explicitly because python/ops pyMod maps a NaN remainder to 0
+      // NaN % 5 is NaN (!= 0) in Python; checked explicitly because python/arithmetic pyMod maps a NaN remainder to 0
       if (speed < 0 || speed > 120 || Number.isNaN(speed) || pyNotEquals(pyMod(speed, 5n), 0n)) return dict([["error", "Invalid speed"]]);
       this.cruiseStatus = "active";
     } else {

@@ -3,8 +3,8 @@
  * rebuild the exact Python value (int vs float, tuple vs list, typed dict keys) that CPython
  * produced. Pure: the tests read the files and pass the parsed JSON in.
  */
-import type { PyValue } from "./value.js";
-import { PyTuple, PyDict, PySet } from "./containers.js";
+import type { PyValue } from "../value.js";
+import { PyTuple, PyDict, PySet } from "../containers.js";
 
 /** A value as encoded by the generator script. */
 export type TaggedValue =
