@@ -21,7 +21,7 @@ import { formatFixed } from "../../python/format.js";
 import { pyDeepCopy, type DeepCopyMemo } from "../../python/copy.js";
 import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt, sliceFrom, strSelf, utf8Length } from "./pyhelpers.js";
+import { dict, errorDict, fmt, sliceFrom, strSelf, utf8Length } from "./class-support.js";
 
 /** A file: name and content (any value a model wrote with `echo`). */
 export class PyFile implements PyObject {

@@ -19,7 +19,7 @@ import { PyRandom } from "../../python/random.js";
 import { pyStr } from "../../python/repr.js";
 import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
+import { dict, errorDict, fmt, noAttribute, strSelf } from "./class-support.js";
 
 const DEFAULT_SEED = 200191n;
 

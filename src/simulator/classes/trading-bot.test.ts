@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { describeVectorReplay } from "../../testing/class-vector-files.js";
-import { runCall } from "./class-vectors.js";
+import { describeVectorReplay, runCall } from "../../testing/class-vectors.js";
 import { newTradingBot } from "./trading-bot.js";
 
 describeVectorReplay({

@@ -21,7 +21,7 @@ import { pyContains, pyIter, pyLen } from "../../python/iterables.js";
 import { pyRepr } from "../../python/repr.js";
 import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
+import { dict, errorDict, fmt, noAttribute, strSelf } from "./class-support.js";
 
 const STATE_KEYS = ["username", "password", "authenticated", "tweets", "comments", "retweets", "following_list", "tweet_counter"] as const;
 type StateKey = (typeof STATE_KEYS)[number];

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { classVectorIo, describeVectorReplay } from "../../testing/class-vector-files.js";
-import { runCall } from "./class-vectors.js";
+import { describeVectorReplay, runCall, syntheticFiller } from "../../testing/class-vectors.js";
 import { newVehicleControlApi } from "./vehicle-control.js";
 import { PythonProcess } from "./process.js";
 
@@ -32,8 +31,8 @@ describe("VehicleControlAPI: behaviours checked by hand", () => {
     const process = new PythonProcess();
     const v = newVehicleControlApi(process);
     const w = newVehicleControlApi(process);
-    v.loadScenario(new PyDict(), true, classVectorIo.filler());
-    w.loadScenario(new PyDict(), true, classVectorIo.filler());
+    v.loadScenario(new PyDict(), true, syntheticFiller());
+    w.loadScenario(new PyDict(), true, syntheticFiller());
     const first = v.methods.get("get_outside_temperature_from_google")!.invoke([], v);
     const second = w.methods.get("get_outside_temperature_from_google")!.invoke([], w);
     expect(first).toBe(second);
