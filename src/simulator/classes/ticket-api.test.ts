@@ -17,6 +17,20 @@ describeVectorReplay({
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_23"],
 });
 
+describeVectorReplay({
+  className: "TicketAPI",
+  vectors: "ticket-api",
+  version: "v3",
+  make: (p) => newTicketApi(p),
+  gtCases: 124,
+  gtExample: "multi_turn_base_23",
+  inlineCovers: "the v3 error paths, wrong-typed arguments and `ticket_get_login_status`'s v3 key",
+  minInlineCalls: 40,
+  modelCases: 7,
+  modelStored: 78,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_23"],
+});
+
 describe("TicketAPI: behaviours checked by hand", () => {
   it("returns the created ticket by reference, so later edits show in earlier results' object", () => {
     const t = newTicketApi();

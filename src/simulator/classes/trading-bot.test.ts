@@ -16,6 +16,20 @@ describeVectorReplay({
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_100"],
 });
 
+describeVectorReplay({
+  className: "TradingBot",
+  vectors: "trading-bot",
+  version: "v3",
+  make: (p) => newTradingBot(p),
+  gtCases: 200,
+  gtExample: "multi_turn_base_100",
+  inlineCovers: "the error paths and v3's make_transaction, update_market_status and update_stock_price",
+  minInlineCalls: 100,
+  modelCases: 5,
+  modelStored: 150,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_100"],
+});
+
 describe("TradingBot: behaviours checked by hand", () => {
   it("draws the first transaction timestamp from Random(1053520): 2024-09-02 05:40:15", () => {
     const t = newTradingBot();

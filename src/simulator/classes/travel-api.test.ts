@@ -17,6 +17,20 @@ describeVectorReplay({
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_150"],
 });
 
+describeVectorReplay({
+  className: "TravelAPI",
+  vectors: "travel-api",
+  version: "v3",
+  make: (p, today) => newTravelApi(p, today),
+  gtCases: 200,
+  gtExample: "multi_turn_base_150",
+  inlineCovers: "the error paths and v3's token use on a wrong access token",
+  minInlineCalls: 100,
+  modelCases: 15,
+  modelStored: 150,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_150"],
+});
+
 describe("TravelAPI: behaviours checked by hand", () => {
   it("draws tokens, cards and booking ids from Random(141053) in BFCL's order", () => {
     const t = newTravelApi(undefined, () => [2025, 11, 12]);

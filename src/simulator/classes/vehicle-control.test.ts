@@ -17,6 +17,20 @@ describeVectorReplay({
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_50"],
 });
 
+describeVectorReplay({
+  className: "VehicleControlAPI",
+  vectors: "vehicle-control",
+  version: "v3",
+  make: (p) => newVehicleControlApi(p),
+  gtCases: 200,
+  gtExample: "multi_turn_base_50",
+  inlineCovers: "the error paths, wrong-typed arguments and long_context filler",
+  minInlineCalls: 100,
+  modelCases: 4,
+  modelStored: 150,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_50"],
+});
+
 describe("VehicleControlAPI: behaviours checked by hand", () => {
   it("draws uniform(-10, 40) from Random(141053) and recomputes the unlocked-door count at load", () => {
     const v = newVehicleControlApi();
