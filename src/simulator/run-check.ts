@@ -10,6 +10,7 @@ import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
+import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { decodeFcStepPlain } from "../bfcl/decode/index.js";
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
@@ -162,6 +163,8 @@ export function checkModelFiles(
     readonly renderScore: boolean;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
     readonly emptyTurns?: EmptyTurnReading;
+    /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
+    readonly bfclVersion?: BfclVersion;
   },
 ): Result<FileCheck>[] {
   const run = (exact: boolean): Result<FileCheck>[] | null => {
@@ -177,6 +180,7 @@ export function checkModelFiles(
         renderScore: opts.renderScore,
         scoreScratch: f.scoreScratch,
         emptyTurns: opts.emptyTurns,
+        bfclVersion: opts.bfclVersion,
       });
       if (!r.ok && !exact && r.problems.some((p) => p.code === INSTANCE_NAMED)) return null;
       out.push(r);
@@ -267,6 +271,8 @@ export function checkResultFile(
     readonly scoreScratch?: (bytes: number) => Uint8Array;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
     readonly emptyTurns?: EmptyTurnReading;
+    /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
+    readonly bfclVersion?: BfclVersion;
   },
 ): Result<FileCheck> {
   // `result` is parsed only when its entry is checked: holding every parsed result of a file
@@ -353,7 +359,9 @@ export function checkResultFile(
     if (opts.process.notes.length > 0) warnings.push(notesWarning(row.id, opts.process.notes.splice(0), file, row.line));
     if (verdict.valid) officialCorrect++;
     const afterInferenceError = verdict.afterInferenceError === true;
-    if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses);
+    if (opts.emptyTurns !== undefined) {
+      verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? opts.process.revision.version);
+    }
     const key = opts.process.entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);

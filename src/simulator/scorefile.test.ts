@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { jsonFloat, jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { compareVerdicts, dumpScoreValue, parseScoreFile, type OurVerdict, type StoredFailure, redumpTopLevel, ScoreFileBuilder, scoreHeaderLine, scoreLineParts, VerbatimJson } from "./scorefile.js";
+import { dumpScoreValue, redumpTopLevel, ScoreFileBuilder, scoreHeaderLine, scoreLineParts, VerbatimJson } from "./scorefile.js";
 
 const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
 
@@ -107,82 +107,6 @@ describe("scoreLineParts: bytes copied only where re-dumping changes nothing", (
     expect(lines).toBe(600);
     // lines with \u escapes are re-dumped as text; the rest are copied as bytes
     expect(withRanges).toBeGreaterThan(450);
-  });
-});
-
-describe("reading stored score files and comparing", () => {
-  const file = join(rolloutRunDir("2025-11-12-main"), "score", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json");
-  const storedText = readFileSync(file, "utf8");
-  const parse = (text: string) => {
-    const r = parseScoreFile(text, file);
-    if (!r.ok) throw new Error(JSON.stringify(r.problems));
-    return r.value;
-  };
-  /** The real file's failures as our verdicts, plus every passing id as valid. */
-  const asVerdicts = (text: string): OurVerdict[] => {
-    const stored = parse(text);
-    const out: OurVerdict[] = [];
-    for (let i = 0; i < 200; i++) {
-      const id = `multi_turn_base_${i}`;
-      const lines = stored.failures.get(id);
-      if (!lines) out.push({ id, valid: true });
-      else for (const f of lines) out.push({ id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson: f.errorJson });
-    }
-    return out;
-  };
-  /** The real file with one failed line changed by `edit` (its parsed line). */
-  const mutated = (id: string, edit: (line: Record<string, any>) => void): string =>
-    storedText
-      .split("\n")
-      .map((l) => {
-        if (!l.startsWith(`{"id": "${id}",`)) return l;
-        const line = JSON.parse(l);
-        edit(line);
-        return JSON.stringify(line);
-      })
-      .join("\n");
-
-  it("reads the real 2025-11-12-main gpt-oss-120b base score file and agrees with itself", () => {
-    const stored = parse(storedText);
-    expect(stored.totalCount).toBe(200);
-    expect(stored.failures.size).toBe(200 - stored.correctCount);
-    const a = compareVerdicts(asVerdicts(storedText), stored);
-    expect(a.entries).toBe(200);
-    expect(a.disagreeingIds).toEqual([]);
-    expect(a.errorObjectAgree).toBe(a.bothFailed);
-  });
-
-  it("lists an entry whose error object alone differs (same verdict, type and message) as disagreeing", () => {
-    const stored = parse(storedText);
-    const [id, [first]] = [...stored.failures].find(([, f]) => f[0].errorType === "multi_turn:instance_state_mismatch") as [string, StoredFailure[]];
-    const text = mutated(id, (line) => {
-      line.error.details.model_instance_state = { changed: true };
-    });
-    const a = compareVerdicts(asVerdicts(text), stored);
-    expect(a.verdictAgree).toBe(200);
-    expect(a.errorTypeAgree).toBe(200);
-    expect(a.messageAgree).toBe(200);
-    expect(a.errorObjectAgree).toBe(a.bothFailed - 1);
-    expect(a.disagreeingIds).toEqual([id]);
-    expect(first.errorType).toBe("multi_turn:instance_state_mismatch");
-  });
-
-  it("lists entries whose verdict, type or message differ, and an entry with a second (v3-style) line", () => {
-    const stored = parse(storedText);
-    const failed = [...stored.failures.keys()];
-    const passing = Array.from({ length: 200 }, (_, i) => `multi_turn_base_${i}`).find((id) => !stored.failures.has(id)) as string;
-    const ours = asVerdicts(storedText).map((v): OurVerdict => {
-      if (v.id === failed[0]) return { ...v, errorMessage: "another message" };
-      if (v.id === failed[1]) return { ...v, errorType: "multi_turn:force_terminated" };
-      if (v.id === passing) return { id: v.id, valid: false, errorType: "multi_turn:empty_turn_model_response", errorMessage: "x", errorJson: "{}" };
-      return v;
-    });
-    const i = ours.findIndex((v) => v.id === failed[2]);
-    ours.splice(i, 0, { id: failed[2], valid: false, errorType: "multi_turn:inference_error", errorMessage: "Error during inference phase. Model did not output a list of model responses.", errorJson: "{}" });
-    const a = compareVerdicts(ours, stored);
-    expect(a.entries).toBe(200);
-    expect(a.verdictAgree).toBe(199);
-    expect(new Set(a.disagreeingIds)).toEqual(new Set([failed[0], failed[1], failed[2], passing]));
   });
 });
 

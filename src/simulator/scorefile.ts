@@ -3,8 +3,8 @@
  * `{"accuracy", "correct_count", "total_count"}` and one line per failed entry, written
  * with BFCL's `make_json_serializable` (values `json.dumps` cannot take — sets, files,
  * directories, mpf — become their `str`) and `json.dumps(..., ensure_ascii=False)`.
- * Also the reader of stored score files and the agreement between two sets of verdicts,
- * which is how twinscore proves its checker reproduces BFCL's.
+ * This is the writer; stored score files are read by `bfcl/scores.ts` and compared with
+ * our verdicts in `agreement.ts`.
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -12,7 +12,6 @@ import { jsonFloat, jsonQuoteUnicode } from "../python/json.js";
 import { skipValue } from "../bfcl/results.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { FailedVerdict } from "./checker.js";
 
 /** json.dumps key coercion: str as is; int, float, bool, None to their JSON text. */
@@ -240,70 +239,6 @@ export class ScoreFileBuilder {
   }
 }
 
-/** One stored failed entry, reduced to what agreement compares. */
-export interface StoredFailure {
-  readonly id: string;
-  readonly errorType: string;
-  /** `error_message` as stored: a string, or the first element of BFCL's one-element list. */
-  readonly errorMessage: string;
-  /** The stored `error` object re-serialised canonically (for full-object comparison). */
-  readonly errorJson: string;
-}
-
-/** A parsed score file. */
-export interface StoredScoreFile {
-  readonly correctCount: number;
-  readonly totalCount: number;
-  /** The failed lines of each id, in file order (BFCL v3 can write two lines for one entry). */
-  readonly failures: ReadonlyMap<string, readonly StoredFailure[]>;
-}
-
-/** `JSON.stringify(JSON.parse(text))`, or the text itself when JavaScript cannot read it (NaN, Infinity). */
-function canonicalJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
-
-/** Parse a stored score file (header line plus failed entries). */
-export function parseScoreFile(text: string, file: string): Result<StoredScoreFile> {
-  const lines = text.split("\n");
-  const problems: Problem[] = [];
-  let header: { correct_count?: unknown; total_count?: unknown } | null = null;
-  const failures = new Map<string, StoredFailure[]>();
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    let obj: Record<string, unknown>;
-    try {
-      obj = JSON.parse(line);
-    } catch (e) {
-      problems.push(problem("json-malformed", `not JSON: ${(e as Error).message}`, { file, line: i + 1 }));
-      return;
-    }
-    if (header === null) {
-      header = obj;
-      return;
-    }
-    const error = obj.error as Record<string, unknown> | undefined;
-    if (typeof obj.id !== "string" || !error || typeof error.error_type !== "string") {
-      problems.push(problem("score-line-malformed", "failed entry without id or error.error_type", { file, line: i + 1 }));
-      return;
-    }
-    const msg = error.error_message;
-    const message = Array.isArray(msg) ? String(msg[0]) : String(msg);
-    const failure = { id: obj.id, errorType: error.error_type, errorMessage: message, errorJson: JSON.stringify(error) };
-    const known = failures.get(obj.id);
-    if (known) known.push(failure);
-    else failures.set(obj.id, [failure]);
-  });
-  if (header === null) problems.push(problem("score-line-malformed", "empty score file", { file }));
-  if (problems.length > 0) return err(...problems);
-  const h = header as unknown as { correct_count?: unknown; total_count?: unknown };
-  return ok({ correctCount: Number(h.correct_count), totalCount: Number(h.total_count), failures });
-}
-
 /** Our verdict on one entry (or one of its score lines), reduced for comparison. */
 export interface OurVerdict {
   readonly id: string;
@@ -312,73 +247,6 @@ export interface OurVerdict {
   readonly errorMessage?: string;
   /** Our serialised `error` object (only when full-object comparison is wanted). */
   readonly errorJson?: string;
-}
-
-/** Agreement between our verdicts and a stored score file, for one category file. */
-export interface Agreement {
-  readonly entries: number;
-  readonly verdictAgree: number;
-  readonly errorTypeAgree: number;
-  readonly messageAgree: number;
-  /** Entries both sides fail whose full error objects are identical (null when not compared). */
-  readonly errorObjectAgree: number | null;
-  readonly bothFailed: number;
-  /** Entries whose verdict, error type, message or (when compared) error object differ, in our order. */
-  readonly disagreeingIds: string[];
-}
-
-/**
- * Compare verdicts entry by entry. Verdict: pass/fail equal. Error type and message:
- * equal (both pass counts as agreeing). Error object: the whole `error` value equal, for
- * entries both sides fail. An entry BFCL wrote several lines for (v3's inference error
- * followed by another verdict) agrees only when every line does, in order. An id is
- * listed as disagreeing when any of the four differ.
- */
-export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScoreFile): Agreement {
-  let verdictAgree = 0;
-  let errorTypeAgree = 0;
-  let messageAgree = 0;
-  let objectAgree = 0;
-  let bothFailed = 0;
-  let compared = false;
-  let entries = 0;
-  const disagreeing: string[] = [];
-  for (let i = 0; i < ours.length; ) {
-    const id = ours[i].id;
-    // our lines for this id: one valid verdict, or its failed lines (adjacent)
-    let j = i + 1;
-    while (j < ours.length && ours[j].id === id) j++;
-    const mine = ours.slice(i, j).filter((v) => !v.valid);
-    i = j;
-    entries++;
-    const theirs = stored.failures.get(id) ?? [];
-    const sameCount = mine.length === theirs.length;
-    const vOk = (mine.length === 0) === (theirs.length === 0);
-    const tOk = sameCount && mine.every((v, k) => v.errorType === theirs[k].errorType);
-    const mOk = sameCount && mine.every((v, k) => v.errorMessage === theirs[k].errorMessage);
-    if (vOk) verdictAgree++;
-    if (tOk) errorTypeAgree++;
-    if (mOk) messageAgree++;
-    let oOk = true;
-    if (mine.length > 0 && theirs.length > 0) {
-      bothFailed++;
-      if (mine.every((v) => v.errorJson !== undefined)) {
-        compared = true;
-        oOk = sameCount && mine.every((v, k) => canonicalJson(v.errorJson as string) === theirs[k].errorJson);
-        if (oOk) objectAgree++;
-      }
-    }
-    if (!(vOk && tOk && mOk && oOk)) disagreeing.push(id);
-  }
-  return {
-    entries,
-    verdictAgree,
-    errorTypeAgree,
-    messageAgree,
-    errorObjectAgree: compared ? objectAgree : null,
-    bothFailed,
-    disagreeingIds: disagreeing,
-  };
 }
 
 /** Thrown inside the transcoder when the text needs the faithful path (duplicate keys, bad JSON). */

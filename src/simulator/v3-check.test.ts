@@ -11,7 +11,8 @@ import { apiFactories, PythonProcess } from "./classes/index.js";
 import { EvaluatorProcess } from "./executor.js";
 import { checkModelFiles, type ModelFileInput } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
-import { compareVerdicts, parseScoreFile } from "./scorefile.js";
+import { parseScoreFile } from "../bfcl/scores.js";
+import { compareVerdicts } from "./agreement.js";
 
 /**
  * `check` on the real xLAM run of BFCL v3 (600 entries), scored by BFCL v3 final, with
@@ -64,8 +65,8 @@ describe("check on the real BFCL v3 xLAM run (600 entries) with BFCL's logged de
       const stored = storedScore(categories[i]);
       expect(text(c.scoreFile)).toBe(stored.text);
       const parsed = parseScoreFile(stored.text, stored.path);
-      if (!parsed.ok) throw new Error("stored score file unreadable");
-      const agreement = compareVerdicts(c.verdicts, parsed.value);
+      if (parsed.content === null || parsed.problems.length > 0) throw new Error("stored score file unreadable");
+      const agreement = compareVerdicts(c.verdicts, parsed.content);
       expect(agreement.disagreeingIds).toEqual([]);
       expect(agreement.verdictAgree).toBe(200);
       expect(agreement.errorObjectAgree).toBe(agreement.bothFailed);
@@ -79,8 +80,8 @@ describe("check on the real BFCL v3 xLAM run (600 entries) with BFCL's logged de
     checked.forEach((c, i) => {
       const stored = storedScore(categories[i]);
       const parsed = parseScoreFile(stored.text, stored.path);
-      if (!parsed.ok) throw new Error("stored score file unreadable");
-      const agreement = compareVerdicts(c.verdicts, parsed.value);
+      if (parsed.content === null || parsed.problems.length > 0) throw new Error("stored score file unreadable");
+      const agreement = compareVerdicts(c.verdicts, parsed.content);
       // entry 109's reference posts without mentions: with the inherited default it mismatches the model's explicit `mentions=[]`
       expect(agreement.disagreeingIds).toContain(`multi_turn_${categories[i]}_109`);
       expect(agreement.verdictAgree).toBe(199);

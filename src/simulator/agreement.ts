@@ -1,0 +1,84 @@
+/**
+ * How far `check`'s verdicts agree with the score file BFCL wrote for the same result
+ * file, entry by entry: the verdict, the error type, the message and the whole error
+ * object. The stored file is read by the one score-file parser (`bfcl/scores.ts`).
+ */
+import type { ScoreFileContent } from "../bfcl/scores.js";
+import type { OurVerdict } from "./scorefile.js";
+
+/** Agreement between our verdicts and a stored score file, for one category file. */
+export interface Agreement {
+  readonly entries: number;
+  readonly verdictAgree: number;
+  readonly errorTypeAgree: number;
+  readonly messageAgree: number;
+  /** Entries both sides fail whose full error objects are identical (null when not compared). */
+  readonly errorObjectAgree: number | null;
+  readonly bothFailed: number;
+  /** Entries whose verdict, error type, message or (when compared) error object differ, in our order. */
+  readonly disagreeingIds: string[];
+}
+
+/** `JSON.stringify(JSON.parse(text))`, or the text itself when JavaScript cannot read it (NaN, Infinity). */
+function canonicalJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Compare verdicts entry by entry. Verdict: pass/fail equal. Error type and message:
+ * equal (both pass counts as agreeing). Error object: the whole `error` value equal, for
+ * entries both sides fail. An entry BFCL wrote several lines for (v3's inference error
+ * followed by the turn-count check's line) agrees only when every line does, in order. An
+ * id is listed as disagreeing when any of the four differ. `ours` holds one valid verdict
+ * per passing entry and one verdict per score line of a failing one (adjacent).
+ */
+export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileContent): Agreement {
+  let verdictAgree = 0;
+  let errorTypeAgree = 0;
+  let messageAgree = 0;
+  let objectAgree = 0;
+  let bothFailed = 0;
+  let compared = false;
+  let entries = 0;
+  const disagreeing: string[] = [];
+  for (let i = 0; i < ours.length; ) {
+    const id = ours[i].id;
+    let j = i + 1;
+    while (j < ours.length && ours[j].id === id) j++;
+    const mine = ours.slice(i, j).filter((v) => !v.valid);
+    i = j;
+    entries++;
+    const first = stored.failed.get(id);
+    const theirs = first === undefined ? [] : [first, ...(first.more ?? [])];
+    const sameCount = mine.length === theirs.length;
+    const vOk = (mine.length === 0) === (theirs.length === 0);
+    const tOk = sameCount && mine.every((v, k) => v.errorType === theirs[k].errorType);
+    const mOk = sameCount && mine.every((v, k) => v.errorMessage === theirs[k].errorMessage);
+    if (vOk) verdictAgree++;
+    if (tOk) errorTypeAgree++;
+    if (mOk) messageAgree++;
+    let oOk = true;
+    if (mine.length > 0 && theirs.length > 0) {
+      bothFailed++;
+      if (mine.every((v) => v.errorJson !== undefined)) {
+        compared = true;
+        oOk = sameCount && mine.every((v, k) => canonicalJson(v.errorJson as string) === theirs[k].errorJson);
+        if (oOk) objectAgree++;
+      }
+    }
+    if (!(vOk && tOk && mOk && oOk)) disagreeing.push(id);
+  }
+  return {
+    entries,
+    verdictAgree,
+    errorTypeAgree,
+    messageAgree,
+    errorObjectAgree: compared ? objectAgree : null,
+    bothFailed,
+    disagreeingIds: disagreeing,
+  };
+}
