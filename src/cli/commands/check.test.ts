@@ -140,14 +140,14 @@ describe("twinscore check on BFCL v3 (CLI, the real xLAM run with BFCL's xLAM de
     const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--scores", xlam("score"), "--decoder", "xlam", "--format", "json"], io);
     expect(code).toBe(1);
     const out = JSON.parse(io.out.join("")) as {
-      files: { version: string; category: string; entries: number; correct: number; stored: string; agreement: { verdictAgree: number; errorTypeAgree: number; messageAgree: number; errorObjectAgree: number; bothFailed: number; disagreeingIds: string[] } }[];
+      files: { version: string; category: string; entries: number; correct: number; storedScoreFile: string; agreement: { verdictAgree: number; errorTypeAgree: number; messageAgree: number; errorObjectAgree: number; bothFailed: number; disagreeingIds: string[] } }[];
     };
     expect(out.files.map((f) => [f.version, f.category, f.entries, f.correct])).toEqual([
       ["v3", "base", 200, 154],
       ["v3", "miss_func", 200, 110],
       ["v3", "miss_param", 200, 130],
     ]);
-    expect(out.files.map((f) => f.stored)).toEqual(["base", "miss_func", "miss_param"].map((c) => xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`)));
+    expect(out.files.map((f) => f.storedScoreFile)).toEqual(["base", "miss_func", "miss_param"].map((c) => xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`)));
     for (const f of out.files) {
       expect([f.agreement.verdictAgree, f.agreement.errorTypeAgree, f.agreement.messageAgree]).toEqual([199, 199, 199]);
       expect(f.agreement.disagreeingIds).toContain(`multi_turn_${f.category}_109`);
