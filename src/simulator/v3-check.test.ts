@@ -110,3 +110,44 @@ describe("check on the real BFCL v3 xLAM run (600 entries) with BFCL's logged de
     expect(Object.values(missLine.prompt.missed_function)[0]).toEqual(expect.arrayContaining([expect.any(String)]));
   });
 });
+
+describe("v3's runner on results that are not lists (the real xLAM base file with one line changed)", () => {
+  const [base] = xlamFiles();
+  const decodes = loggedDecodes(text(base.bytes));
+  const withResult = (result: unknown): Uint8Array => {
+    const lines = text(base.bytes).split("\n");
+    const i = lines.findIndex((l) => l.startsWith('{"id": "multi_turn_base_0",'));
+    const line = JSON.parse(lines[i]);
+    line.result = result;
+    lines[i] = JSON.stringify(line);
+    return new TextEncoder().encode(lines.join("\n"));
+  };
+  const check = (bytes: Uint8Array, version: "v3" | "v4") =>
+    checkModelFiles([{ ...base, bytes }], { modelName: model, newProcess: (exact) => newEvaluatorProcess(undefined, exact, version), decode: loggedDecoder(decodes), renderScore: true })[0];
+
+  it("writes an inference-error line and then the turn-count check's line for an error string (v4 writes one line)", () => {
+    const bytes = withResult("Error during inference: the server hung up");
+    const v3 = check(bytes, "v3");
+    if (!v3.ok) throw new Error(JSON.stringify(v3.problems));
+    const lines = text(v3.value.scoreFile)
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.id === "multi_turn_base_0");
+    expect(lines.map((l) => l.error.error_type)).toEqual(["multi_turn:inference_error", "multi_turn:force_terminated"]);
+    expect(lines[1].error.error_message[0]).toContain("The length of the model result turns (42)");
+    expect(lines.every((l) => !("inference_log" in l))).toBe(true);
+    expect(v3.value.verdicts.filter((v) => v.id === "multi_turn_base_0").length).toBe(2);
+    const v4 = check(bytes, "v4");
+    if (!v4.ok) throw new Error(JSON.stringify(v4.problems));
+    const v4lines = text(v4.value.scoreFile).split("\n").filter((l) => l.includes('"id": "multi_turn_base_0"'));
+    expect(v4lines.map((l) => JSON.parse(l).error.error_type)).toEqual(["multi_turn:inference_error"]);
+  });
+
+  it("reports, with file:line, a result without len() (null), on which BFCL v3's whole evaluation stops", () => {
+    const r = check(withResult(null), "v3");
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((p) => [p.code, p.line])).toEqual([["evaluator-stops", 1]]);
+    expect(r.problems[0].message).toContain("object of type 'NoneType' has no len()");
+  });
+});
