@@ -260,14 +260,21 @@ function funnelOf(
 /** The category order of the manifest's item list and of `certified-content.tsv`. */
 const itemCategories = ["base", ...shouldAskCategories] as const;
 
-/** Every readable item of the three categories with its content, in category then index order. */
+/**
+ * Every item of the three categories with its content, in category then index order —
+ * including items left out of the pairs for an unusable reference, whose question turns
+ * can still be checked against rollouts.
+ */
 export function itemContents(data: BfclData): { id: string; q: QuestionEntry; content: ItemContent }[] {
   const out: { id: string; q: QuestionEntry; content: ItemContent }[] = [];
   for (const category of itemCategories) {
     const cat = data.categories[category];
     if (!cat) continue;
-    const order = cat.questions.map((_, i) => i).sort((x, y) => indexOfId(cat.questions[x].id) - indexOfId(cat.questions[y].id));
-    for (const i of order) out.push({ id: cat.questions[i].id, q: cat.questions[i], content: itemContent(cat.questions[i], cat.answers[i]) });
+    const entries = [
+      ...cat.questions.map((q, i) => ({ q, a: cat.answers[i] as AnswerEntry | null })),
+      ...cat.unusable.flatMap((u) => (u.question === null ? [] : [{ q: u.question, a: u.answer }])),
+    ].sort((x, y) => indexOfId(x.q.id) - indexOfId(y.q.id));
+    for (const { q, a } of entries) out.push({ id: q.id, q, content: itemContent(q, a) });
   }
   return out;
 }
