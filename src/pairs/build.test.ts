@@ -346,3 +346,27 @@ describe("certified content", () => {
     expect(!built.ok && built.problems[0]).toMatchObject({ code: "content-digest", file: "c.tsv", line: 2 });
   });
 });
+
+describe("miss_func items BFCL cannot run", () => {
+  it("drops, as misaligned, an item whose missed_function names a turn with a user message (as the 8 items of early-November v4 data did)", () => {
+    const mf = data.categories.miss_func!;
+    const i = mf.questions.findIndex((q) => q.id === "multi_turn_miss_func_101");
+    const q = mf.questions[i];
+    const [key] = Object.keys(q.missedFunction!);
+    const moved = { ...q, missedFunction: { [String(Number(key) - 1)]: q.missedFunction![key] } };
+    const beyond = { ...mf.questions[i + 1], missedFunction: { "9": ["x"] } };
+    const questions = mf.questions.map((x, j) => (j === i ? moved : j === i + 1 ? beyond : x));
+    const edited = { ...data, categories: { ...data.categories, miss_func: { ...mf, questions } } };
+    const built = buildManifest({ data: edited, badKeys, rulings, certifiedContent });
+    if (!built.ok) throw new Error(built.problems[0].message);
+    const d = built.value.dropped.filter((x) => x.stage === "misaligned");
+    expect(d.map((x) => [x.missId, x.reason])).toEqual([
+      [
+        "multi_turn_miss_func_101",
+        `missed_function gives functions back on turn ${Number(key) - 1}, whose question is not empty (BFCL stops the item: "Holdout turn should not have user message.")`,
+      ],
+      [beyond.id, `missed_function gives functions back on turn 9, which its ${beyond.question.length}-turn question does not have`],
+    ]);
+    expect(built.value.funnel.droppedMisaligned).toBe(2);
+  });
+});

@@ -110,6 +110,22 @@ function pairingVerdict(
   return { kind: "pair", anchorTurn };
 }
 
+/**
+ * Why BFCL cannot run a miss_func item, or null: every turn `missed_function` gives a
+ * function back on must exist and have no user message, or BFCL stops the item at
+ * inference ("Holdout turn should not have user message.") and no rollout has it.
+ */
+function holdoutProblem(miss: QuestionEntry): string | null {
+  for (const key of Object.keys(miss.missedFunction ?? {})) {
+    const turn = /^\d+$/.test(key) ? Number(key) : Number.NaN;
+    if (!(turn < miss.question.length)) return `missed_function gives functions back on turn ${key}, which its ${miss.question.length}-turn question does not have`;
+    if (miss.question[turn].length > 0) {
+      return `missed_function gives functions back on turn ${key}, whose question is not empty (BFCL stops the item: "Holdout turn should not have user message.")`;
+    }
+  }
+  return null;
+}
+
 const turnText = (turn: readonly ChatMessage[]) => turn.map((m) => m.content).join("\n");
 
 function goldAnchorKind(classes: readonly GoldCallClass[]): GoldAnchorKind {
@@ -336,13 +352,17 @@ export function buildManifest(
       const badKey = badKeys.get(missId);
       const missUnusable = unusableMiss.get(missId);
       const baseUnusable = unusableBase.get(baseId);
-      if (missUnusable || baseUnusable) {
-        const reason = missUnusable ? `${missId} ${missUnusable.reason}` : `base twin ${baseId} ${baseUnusable!.reason}`;
-        dropped.push({ missId, category, stage: "misaligned", reason, baseId: base ? baseId : null, anchorTurn: null });
+      const miss = questionOf.get(missId);
+      const misaligned = missUnusable
+        ? `${missId} ${missUnusable.reason}`
+        : baseUnusable
+          ? `base twin ${baseId} ${baseUnusable.reason}`
+          : holdoutProblem(miss!);
+      if (misaligned !== null || miss === undefined) {
+        dropped.push({ missId, category, stage: "misaligned", reason: misaligned ?? "no question", baseId: base ? baseId : null, anchorTurn: null });
         if (badKey) notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: differs([{ twin: "miss", id: missId }]) });
         continue;
       }
-      const miss = questionOf.get(missId)!;
       const verdict = pairingVerdict(miss, answerOf.get(missId)!, base, baseId);
       if (badKey) {
         const badKeyDiffers = differs([{ twin: "miss", id: missId }]);
