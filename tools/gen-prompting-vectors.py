@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-# Writes src/simulator/testdata/prompting-vectors.json: runs the prompting decoder functions of a
+# Writes src/bfcl/decode/testdata/prompting-vectors.json: runs the prompting decoder functions of a
 # BFCL checkout (BFCL_SRC, read at run time, nothing copied) on hand-made model texts.
-# Usage: python3 tools/gen-prompting-vectors.py > src/simulator/testdata/prompting-vectors.json
+# Usage: python3 tools/gen-prompting-vectors.py > src/bfcl/decode/testdata/prompting-vectors.json
 # Generates test vectors by running BFCL's own prompting decoder (read at run time from the checkout; not copied).
 import ast, json, re, sys, types
 import os

@@ -9,7 +9,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } fro
 import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { decodePromptingStep } from "../simulator/prompting.js";
+import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
 import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
@@ -35,7 +35,8 @@ export interface CheckJobSettings {
   readonly dataDir: string;
   /** long_context.py to read the filler from (only when a job has long_context files). */
   readonly longContextModule: string | null;
-  readonly decoder: "fc" | "prompting";
+  /** The decoder every model folder's steps go through (BFCL's FC decoder's fast path when "fc"). */
+  readonly decoder: DecoderName;
   /** Absolute folder to write BFCL score files into, or null. */
   readonly outDir: string | null;
   /** Absolute BFCL score root to compare verdicts with, or null. */
@@ -140,7 +141,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
   const results = checkModelFiles(inputs, {
     modelName: job.model,
     newProcess: (exact) => newEvaluatorProcess(filler, exact),
-    decode: settings.decoder === "prompting" ? decodePromptingStep : undefined,
+    decode: settings.decoder === "fc" ? undefined : decoderByName(settings.decoder)?.decode,
     renderScore: settings.outDir !== null || settings.scoresDir !== null,
   });
   results.forEach((r, i) => {

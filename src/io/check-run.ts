@@ -13,6 +13,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { Agreement } from "../simulator/scorefile.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
@@ -94,8 +95,8 @@ export interface CheckRunRequest {
   readonly outDir?: string;
   /** A bfcl_eval folder (or checkout) holding long_context.py; else found beside the data or via python3. */
   readonly bfclEvalDir?: string;
-  /** How steps are decoded: BFCL's FC decoder (default) or its prompting decoder. */
-  readonly decoder?: "fc" | "prompting";
+  /** How steps are decoded: the name of one of BFCL's decoders (default: fc). */
+  readonly decoder?: DecoderName;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }

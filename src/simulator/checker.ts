@@ -21,7 +21,7 @@
 import { PyDict } from "../python/containers.js";
 import { pyNotEquals } from "../python/compare.js";
 import type { PyValue } from "../python/value.js";
-import { decodeFcStep, isEmptyDecoded, type DecodeOutcome } from "./fc.js";
+import { decodeFcStep, isEmptyDecoded, type DecodeOutcome } from "../bfcl/decode/index.js";
 import { bindEntry, runCalls, type EntryBinding, type ExecutionContext, type EvaluatorProcess } from "./executor.js";
 import type { ApiInstance } from "./types.js";
 

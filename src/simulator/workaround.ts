@@ -21,7 +21,7 @@ import type { ManifestPair } from "../pairs/types.js";
 import type { PyValue } from "../python/value.js";
 import { decodeTurns, stateDifferences, type CheckPrompt, type StepDecoder } from "./checker.js";
 import { executeCalls, type EvaluatorProcess, type ExecutionContext } from "./executor.js";
-import { decodeFcStepPlain } from "./fc.js";
+import { decodeFcStepPlain } from "../bfcl/decode/index.js";
 import type { ApiInstance } from "./types.js";
 
 /** What the replay needs of one miss_func pair. */

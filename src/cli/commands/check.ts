@@ -6,6 +6,7 @@
  */
 import { Option, type Command } from "commander";
 import { renderProblemLine, type Problem } from "../../messages/index.js";
+import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
 import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../../io/check-run.js";
 import { renderJson, renderRows, type Column } from "../format.js";
@@ -22,7 +23,7 @@ interface CheckOptions {
   bfclEval?: string;
   scores?: string;
   out?: string;
-  decoder: "fc" | "prompting";
+  decoder: DecoderName;
   format: CheckFormat;
   threads?: string;
 }
@@ -71,7 +72,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files)")
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
-    .addOption(new Option("--decoder <decoder>", "how steps are decoded: fc (tool-call JSON, BFCL's convert_to_function_call) or prompting (Python call text, BFCL's default prompting decoder)").choices(["fc", "prompting"]).default("fc"))
+    .addOption(new Option("--decoder <name>", "decode every step with this BFCL handler decoder (listed below)").choices(DECODER_NAMES).default("fc"))
     .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(

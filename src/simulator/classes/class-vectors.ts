@@ -21,7 +21,7 @@ import { pyDeepCopy } from "../../python/copy.js";
 import { pyRepr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import { bindArguments, resultToString } from "../executor.js";
-import { decodeFcStep } from "../fc.js";
+import { decodeFcStep } from "../../bfcl/decode/index.js";
 import type { ApiInstance, LongContextData } from "../types.js";
 import { PythonProcess } from "./process.js";
 import type { TodayClock } from "./class-support.js";

@@ -6,19 +6,14 @@
  * space. What fails in Python fails here with Python's message, because the checker drops
  * steps that do not decode (bad JSON, a text step, a non-object argument).
  */
-import { PyDict } from "../python/containers.js";
-import { PyException } from "../python/exception.js";
-import { jsonLoadsOrThrow } from "../python/json.js";
-import { pyTypeName } from "../python/kinds.js";
-import { pyRepr, strRepr } from "../python/repr.js";
-import type { PyValue } from "../python/value.js";
+import { PyDict } from "../../python/containers.js";
+import { PyException } from "../../python/exception.js";
+import { jsonLoadsOrThrow } from "../../python/json.js";
+import { pyTypeName } from "../../python/kinds.js";
+import { pyRepr, strRepr } from "../../python/repr.js";
+import type { PyValue } from "../../python/value.js";
 
-/** A decoded step: the call strings, or the exception BFCL's decoder would raise (`Type: message`). */
-export type DecodeOutcome = { readonly ok: true; readonly calls: string[] } | { readonly ok: false; readonly error: string };
-
-function fail(type: string, message: string): DecodeOutcome {
-  return { ok: false, error: `${type}: ${message}` };
-}
+import { decodeFailure as fail, type DecodeOutcome } from "./outcome.js";
 
 /** `name(k=repr(v),…)` for one call whose arguments are already a dict. */
 export function renderFcCall(name: string, args: PyDict): string {
@@ -56,11 +51,6 @@ export function decodeFcStep(step: PyValue): DecodeOutcome {
 
 function notIterable(v: PyValue): never {
   throw new PyException("TypeError", `'${pyTypeName(v)}' object is not iterable`);
-}
-
-/** BFCL's `is_empty_execute_response`: `[]` or `[x]` with `len(x) == 0`. */
-export function isEmptyDecoded(calls: readonly string[]): boolean {
-  return calls.length === 0 || (calls.length === 1 && calls[0].length === 0);
 }
 
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PyDict } from "../python/containers.js";
-import { jsonLoadsOrThrow } from "../python/json.js";
-import type { PyValue } from "../python/value.js";
-import { rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { decodeFcStep, isEmptyDecoded } from "./fc.js";
+import { PyDict } from "../../python/containers.js";
+import { jsonLoadsOrThrow } from "../../python/json.js";
+import type { PyValue } from "../../python/value.js";
+import { rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
+import { decodeFcStep } from "./fc.js";
+import { isEmptyDecoded } from "./outcome.js";
 
 describe("convert_to_function_call on hand-made steps", () => {
   it("renders name(k=repr(v),…) with Python reprs and no space after commas", () => {

@@ -15,22 +15,17 @@
  *   `firstkey(...)` (so `{}` fails with IndexError), other dicts `{'k': v}` with the key's
  *   `str` in single quotes, everything else `repr`; separators `", "`.
  */
-import type { PyExpr } from "../python/ast.js";
-import { PyDict, PyTuple } from "../python/containers.js";
-import { PyException } from "../python/exception.js";
-import { callName, unparse } from "../python/literal.js";
-import { evalLiteral, PyBytes } from "../python/literal-eval.js";
-import { pyTypeName } from "../python/kinds.js";
-import { pyNeg } from "../python/arithmetic.js";
-import { PyComplex } from "../python/complex.js";
-import { parseExpression } from "../python/parse.js";
-import { pyRepr, pyStr } from "../python/repr.js";
-import type { PyValue } from "../python/value.js";
-import type { DecodeOutcome } from "./fc.js";
-
-class DecodeFailure {
-  constructor(readonly error: string) {}
-}
+import type { PyExpr } from "../../python/ast.js";
+import { PyDict, PyTuple } from "../../python/containers.js";
+import { callName, unparse } from "../../python/literal.js";
+import { evalLiteral, PyBytes } from "../../python/literal-eval.js";
+import { pyTypeName } from "../../python/kinds.js";
+import { pyNeg } from "../../python/arithmetic.js";
+import { PyComplex } from "../../python/complex.js";
+import { parseExpression } from "../../python/parse.js";
+import { pyRepr, pyStr } from "../../python/repr.js";
+import type { PyValue } from "../../python/value.js";
+import { DecodeFailure, guarded, type DecodeOutcome } from "./outcome.js";
 
 const AST_NAMES: Partial<Record<PyExpr["kind"], string>> = {
   attribute: "Attribute",
@@ -72,7 +67,7 @@ function constant(e: PyExpr): PyValue | undefined {
 }
 
 /** BFCL's `resolve_ast_by_type`, keeping Python values. */
-function resolveArg(e: PyExpr): PyValue {
+export function resolveAstValue(e: PyExpr): PyValue {
   const c = constant(e);
   if (c !== undefined) return c;
   switch (e.kind) {
@@ -85,14 +80,14 @@ function resolveArg(e: PyExpr): PyValue {
       return pyNeg(v);
     }
     case "list":
-      return e.elts.map(resolveArg);
+      return e.elts.map(resolveAstValue);
     case "tuple":
-      return new PyTuple(e.elts.map(resolveArg));
+      return new PyTuple(e.elts.map(resolveAstValue));
     case "dict": {
       const d = new PyDict();
       e.keys.forEach((k, i) => {
         if (k === null) throw new DecodeFailure("Exception: Unsupported AST type: <class 'NoneType'>");
-        d.set(resolveArg(k), resolveArg(e.values[i]));
+        d.set(resolveAstValue(k), resolveAstValue(e.values[i]));
       });
       return d;
     }
@@ -101,7 +96,7 @@ function resolveArg(e: PyExpr): PyValue {
     case "name":
       return e.id;
     case "call":
-      return e.keywords.length === 0 ? unparse(e) : resolveCall(e);
+      return e.keywords.length === 0 ? unparse(e) : resolveAstCall(e);
     case "subscript":
       return `${unparse(e.value)}[${unparse(e.index)}]`;
     default:
@@ -109,10 +104,10 @@ function resolveArg(e: PyExpr): PyValue {
   }
 }
 
-/** `{dotted_name: {kw: value}}`; positional arguments dropped, `**m` keyed by None. */
-function resolveCall(call: Extract<PyExpr, { kind: "call" }>): PyDict {
+/** BFCL's `resolve_ast_call`: `{dotted_name: {kw: value}}`; positional arguments dropped, `**m` keyed by None. */
+export function resolveAstCall(call: Extract<PyExpr, { kind: "call" }>): PyDict {
   const args = new PyDict();
-  for (const kw of call.keywords) args.set(kw.arg, resolveArg(kw.value));
+  for (const kw of call.keywords) args.set(kw.arg, resolveAstValue(kw.value));
   return new PyDict([[callName(call.func), args]]);
 }
 
@@ -142,16 +137,46 @@ function stripChars(s: string, chars: string): string {
 
 const PY_WHITESPACE = " \t\n\r\v\f\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
 
-/** Decode one prompting step (the raw model text) into BFCL's execution strings. */
-export function decodePromptingStep(step: PyValue): DecodeOutcome {
-  if (typeof step !== "string") return { ok: false, error: `AttributeError: '${pyTypeName(step)}' object has no attribute 'strip'` };
-  try {
-    let text = stripChars(step, "`\n ");
-    if (!text.startsWith("[")) text = "[" + text;
-    if (!text.endsWith("]")) text = text + "]";
-    const cleaned = stripChars(stripChars(text, PY_WHITESPACE), "'");
-    const parsed = parseExpression(cleaned);
-    if (!parsed.ok) return { ok: false, error: `SyntaxError: ${parsed.error.message}` };
+/**
+ * The text `default_decode_execute_prompting` hands to `ast.parse`: stripped of backticks,
+ * newlines and spaces, wrapped in `[…]` where a bracket is missing, then (in `ast_parse`)
+ * stripped of whitespace and of single quotes.
+ */
+export function promptingSource(text: string): string {
+  let s = stripChars(text, "`\n ");
+  if (!s.startsWith("[")) s = "[" + s;
+  if (!s.endsWith("]")) s = s + "]";
+  return stripChars(stripChars(s, PY_WHITESPACE), "'");
+}
+
+/** CPython's `str(SyntaxError)`: the message and where, as `ast.parse` reports it (`<unknown>` file). */
+function syntaxErrorText(source: string, message: string, offset: number): string {
+  let line = 1;
+  for (let i = 0; i < offset && i < source.length; i++) if (source.charCodeAt(i) === 10) line++;
+  return `${message} (<unknown>, line ${line})`;
+}
+
+/** `decoded_output_to_execution_list`: `name(k=v, …)` with `parse_nested_value` for each value. */
+function executionList(calls: readonly Extract<PyExpr, { kind: "call" }>[]): string[] {
+  const out: string[] = [];
+  for (const call of calls) {
+    const resolved = resolveAstCall(call);
+    for (const [name, args] of resolved.entries()) {
+      out.push(`${pyStr(name)}(${(args as PyDict)
+        .entries()
+        .map(([k, v]) => `${pyStr(k)}=${nested(v)}`)
+        .join(", ")})`);
+    }
+  }
+  return out;
+}
+
+/** BFCL's `default_decode_execute_prompting` on a text: its execution strings or its exception. */
+export function decodePromptingText(text: string): DecodeOutcome {
+  return guarded(() => {
+    const source = promptingSource(text);
+    const parsed = parseExpression(source);
+    if (!parsed.ok) throw new DecodeFailure(`SyntaxError: ${syntaxErrorText(source, parsed.error.message, parsed.error.offset)}`);
     const body = parsed.expr;
     let calls: Extract<PyExpr, { kind: "call" }>[];
     if (body.kind === "call") calls = [body];
@@ -161,21 +186,12 @@ export function decodePromptingStep(step: PyValue): DecodeOutcome {
         return el;
       });
     } else throw new DecodeFailure(`AttributeError: '${AST_NAMES[body.kind] ?? body.kind}' object has no attribute 'elts'`);
-    const out: string[] = [];
-    for (const call of calls) {
-      const resolved = resolveCall(call);
-      for (const [name, args] of resolved.entries()) {
-        out.push(`${pyStr(name)}(${(args as PyDict)
-          .entries()
-          .map(([k, v]) => `${pyStr(k)}=${nested(v)}`)
-          .join(", ")})`);
-      }
-    }
-    return { ok: true, calls: out };
-  } catch (e) {
-    if (e instanceof DecodeFailure) return { ok: false, error: e.error };
-    if (e instanceof PyException) return { ok: false, error: `${e.pyType}: ${e.pyMessage}` };
-    if (e instanceof RangeError) return { ok: false, error: "RecursionError: maximum recursion depth exceeded" };
-    throw e;
-  }
+    return executionList(calls);
+  });
+}
+
+/** Decode one prompting step (the raw model text) into BFCL's execution strings. */
+export function decodePromptingStep(step: PyValue): DecodeOutcome {
+  if (typeof step !== "string") return { ok: false, error: `AttributeError: '${pyTypeName(step)}' object has no attribute 'strip'` };
+  return decodePromptingText(step);
 }

@@ -1,0 +1,9 @@
+/**
+ * Decoding a recorded step the way the model's BFCL handler does (`decode_execute`): one
+ * decoder per distinct behaviour, chosen per model folder. The public surface the checker,
+ * call extraction and the commands import.
+ */
+export { decodeFailure, failureMessage, failureType, guarded, isEmptyDecoded, type DecodeOutcome } from "./outcome.js";
+export { decodeFcStep, decodeFcStepPlain, plainToPy, renderFcCall } from "./fc.js";
+export { decodePromptingStep, decodePromptingText, promptingSource } from "./prompting.js";
+export { DECODER_NAMES, decoderByName, decoders, fcDecoder, promptingDecoder, type Decoder, type DecoderName } from "./decoders.js";
