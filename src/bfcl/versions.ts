@@ -21,6 +21,3 @@ export const bfclVersionInfo: Readonly<Record<BfclVersion, BfclVersionInfo>> = {
   v3: { version: "v3", release: "BFCL v3 final", gorillaCommit: "cd9429cc", manifestFile: "manifest-v3.json" },
   v4: { version: "v4", release: "BFCL v4 (bfcl-eval 2026.3.23)", gorillaCommit: "6ea57973", manifestFile: "manifest.json" },
 };
-
-/** The versions, oldest first (the order tables and messages list them in). */
-export const bfclVersions: readonly BfclVersion[] = ["v3", "v4"];
