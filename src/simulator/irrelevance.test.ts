@@ -82,7 +82,7 @@ describe("checkIrrelevance: BFCL's multi_turn_irrelevance_checker", () => {
 });
 
 describe("the world-changing reading of empty-reference turns", () => {
-  const tools = toolsOfClasses(["GorillaFileSystem"]);
+  const tools = toolsOfClasses(["GorillaFileSystem"], "v4");
   const gt = [["ls()"], [], ["mv(source='a', destination='b')"]];
   const step = (name: string, args: string) => [{ [name]: args }];
   it("allows a lookup and an echo that only prints; fails a write, naming it", () => {
@@ -107,18 +107,18 @@ describe("withEmptyTurnsScored: which error is written", () => {
   const otherError = new PyDict([["error_type", "other"]]);
   const failed = (errorType: MultiTurnErrorType, runnerLevel: boolean): EntryVerdict => ({ valid: false, runnerLevel, errorType, errorMessage: "m", error: otherError, decoded: runnerLevel ? null : decoded });
   it("both checks fail: the irrelevance error is written", () => {
-    const v = withEmptyTurnsScored(failed("multi_turn:instance_state_mismatch", false), "strict", [], gt, ["GorillaFileSystem"]);
+    const v = withEmptyTurnsScored(failed("multi_turn:instance_state_mismatch", false), "strict", [], gt, ["GorillaFileSystem"], "v4");
     expect(!v.valid && [v.errorType, v.runnerLevel, v.decoded]).toEqual([IRRELEVANCE_ERROR, false, decoded]);
   });
   it("runner-level failures keep their error; a passing entry fails; clean empty turns keep the verdict", () => {
     const forced = failed("multi_turn:force_terminated", true);
-    expect(withEmptyTurnsScored(forced, "strict", [], gt, [])).toBe(forced);
+    expect(withEmptyTurnsScored(forced, "strict", [], gt, [], "v4")).toBe(forced);
     const pass: EntryVerdict = { valid: true, decoded };
-    expect(withEmptyTurnsScored(pass, "strict", [], gt, []).valid).toBe(false);
+    expect(withEmptyTurnsScored(pass, "strict", [], gt, [], "v4").valid).toBe(false);
     const clean: EntryVerdict = { valid: true, decoded: [[["ls()"]], []] };
-    expect(withEmptyTurnsScored(clean, "strict", [], gt, [])).toBe(clean);
+    expect(withEmptyTurnsScored(clean, "strict", [], gt, [], "v4")).toBe(clean);
     const cleanFailed = { ...failed("multi_turn:instance_state_mismatch", false), decoded: [[["ls()"]], []] };
-    expect(withEmptyTurnsScored(cleanFailed, "strict", [], gt, [])).toBe(cleanFailed);
+    expect(withEmptyTurnsScored(cleanFailed, "strict", [], gt, [], "v4")).toBe(cleanFailed);
   });
 });
 
@@ -157,10 +157,16 @@ describe("the world-changing reading agrees with the decision score on the ancho
   const manifest = loadManifest();
   if (!manifest.ok) throw new Error("manifest");
   const scored = manifest.value.pairs.filter((p) => p.status === "scored");
+  it("a class's functions depend on the BFCL version (TradingBot: v3 had make_transaction, v4 has withdraw_funds)", () => {
+    const v3 = toolsOfClasses(["TradingBot"], "v3");
+    const v4 = toolsOfClasses(["TradingBot"], "v4");
+    expect([v3.has("make_transaction"), v3.has("withdraw_funds")]).toEqual([true, false]);
+    expect([v4.has("make_transaction"), v4.has("withdraw_funds")]).toEqual([false, true]);
+  });
   it("an item's tool list is every function of its involved classes", () => {
     for (const p of manifest.value.pairs) {
       const q = inputs(p.category).questions.get(p.missId)!;
-      expect([...toolsOfClasses(q.prompt.involvedClasses)].sort(), p.missId).toEqual([...p.tools].sort());
+      expect([...toolsOfClasses(q.prompt.involvedClasses, "v4")].sort(), p.missId).toEqual([...p.tools].sort());
     }
   });
   for (const run of rolloutRuns) {

@@ -21,7 +21,8 @@
  * empty turns pass does the checker's verdict stand. So the counterfactual correct count is
  * the entries that pass both.
  */
-import { catalog } from "../catalog/catalog.js";
+import type { BfclVersion } from "../bfcl/data.js";
+import { catalogOf } from "../catalog/catalog.js";
 import { readTwin } from "../decision/read-twin.js";
 import { PyDict } from "../python/containers.js";
 import type { EntryVerdict, MultiTurnErrorType } from "./checker.js";
@@ -94,13 +95,13 @@ export function checkIrrelevance(decoded: readonly (readonly (readonly string[])
 
 const toolSets = new Map<string, ReadonlySet<string>>();
 
-/** An item's tool list as a set: every function of its involved classes (the ones miss_func removed included). */
-export function toolsOfClasses(involvedClasses: readonly string[]): ReadonlySet<string> {
-  const key = involvedClasses.join(",");
+/** An item's tool list as a set: every function its involved classes have in that BFCL version (the ones miss_func removed included). */
+export function toolsOfClasses(involvedClasses: readonly string[], version: BfclVersion): ReadonlySet<string> {
+  const key = `${version}:${involvedClasses.join(",")}`;
   let set = toolSets.get(key);
   if (set === undefined) {
     const classes = new Set(involvedClasses);
-    set = new Set(catalog.filter((e) => classes.has(e.apiClass)).map((e) => e.name));
+    set = new Set(catalogOf(version).filter((e) => classes.has(e.apiClass)).map((e) => e.name));
     toolSets.set(key, set);
   }
   return set;
@@ -159,13 +160,14 @@ export function withEmptyTurnsScored(
   turns: unknown,
   groundTruth: readonly (readonly string[])[],
   involvedClasses: readonly string[],
+  version: BfclVersion,
 ): EntryVerdict {
   if (!verdict.valid && verdict.runnerLevel) return verdict;
   const decoded = verdict.decoded ?? [];
   const outcome =
     reading === "strict"
       ? checkIrrelevance(decoded, groundTruth)
-      : checkWorldChangingOnEmptyTurns(Array.isArray(turns) ? turns : [], decoded, groundTruth, toolsOfClasses(involvedClasses));
+      : checkWorldChangingOnEmptyTurns(Array.isArray(turns) ? turns : [], decoded, groundTruth, toolsOfClasses(involvedClasses, version));
   if (outcome.valid) return verdict;
   return {
     valid: false,

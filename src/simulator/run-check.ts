@@ -10,6 +10,7 @@ import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
+import type { BfclVersion } from "../bfcl/data.js";
 import { decodeFcStepPlain } from "../bfcl/decode/index.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
@@ -159,6 +160,8 @@ export function checkModelFiles(
     readonly renderScore: boolean;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
     readonly emptyTurns?: EmptyTurnReading;
+    /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
+    readonly bfclVersion?: BfclVersion;
   },
 ): Result<FileCheck>[] {
   const run = (exact: boolean): Result<FileCheck>[] | null => {
@@ -174,6 +177,7 @@ export function checkModelFiles(
         renderScore: opts.renderScore,
         scoreScratch: f.scoreScratch,
         emptyTurns: opts.emptyTurns,
+        bfclVersion: opts.bfclVersion,
       });
       if (!r.ok && !exact && r.problems.some((p) => p.code === INSTANCE_NAMED)) return null;
       out.push(r);
@@ -247,6 +251,8 @@ export function checkResultFile(
     readonly scoreScratch?: (bytes: number) => Uint8Array;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
     readonly emptyTurns?: EmptyTurnReading;
+    /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
+    readonly bfclVersion?: BfclVersion;
   },
 ): Result<FileCheck> {
   // `result` is parsed only when its entry is checked: holding every parsed result of a file
@@ -320,7 +326,7 @@ export function checkResultFile(
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
     if (verdict.valid) officialCorrect++;
-    if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses);
+    if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? "v4");
     const key = entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);
