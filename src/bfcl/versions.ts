@@ -3,7 +3,7 @@
  * version is a row here plus its data (a committed pair manifest built from it); the
  * file-name prefix (`BFCL_v3_…`, `BFCL_v4_…`) is the version id itself.
  */
-import type { BfclVersion } from "./data.js";
+import type { BfclVersion } from "./categories.js";
 
 /** What twinscore records about one BFCL release. */
 export interface BfclVersionInfo {
@@ -21,3 +21,6 @@ export const bfclVersionInfo: Readonly<Record<BfclVersion, BfclVersionInfo>> = {
   v3: { version: "v3", release: "BFCL v3 final", gorillaCommit: "cd9429cc", manifestFile: "manifest-v3.json" },
   v4: { version: "v4", release: "BFCL v4 (bfcl-eval 2026.3.23)", gorillaCommit: "6ea57973", manifestFile: "manifest.json" },
 };
+
+/** The versions, oldest first (the order tables and messages list them in). */
+export { bfclVersions } from "./categories.js";
