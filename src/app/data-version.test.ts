@@ -84,7 +84,7 @@ describe("the manifest each model is scored on", () => {
     const m = manifestsForModels(modelsUnder(mixed), undefined, ctx);
     expect(m.ok && m.value.problems.map((p) => [p.code, p.message])).toEqual([["bfcl-version-mixed", "model model mixes BFCL v3 and v4 result files; keep one version in a model folder"]]);
     const onlyV4 = new Map([...committedManifests()].filter(([v]) => v === "v4"));
-    const none = manifestsForModels(modelsUnder(xlamDir()), undefined, ctx, onlyV4);
+    const none = manifestsForModels(modelsUnder(xlamDir()), undefined, ctx, { committed: onlyV4 });
     expect(none.ok && none.value.problems[0]).toMatchObject({ code: "manifest-missing", severity: "error" });
     expect(none.ok && none.value.problems[0].message).toMatch(/^model Salesforce_Llama-xLAM-2-8b-fc-r holds BFCL v3 results and the package has no v3 pair manifest /);
   });

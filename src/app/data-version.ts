@@ -42,6 +42,16 @@ export function versionsText(versionOf: ReadonlyMap<string, BfclVersion>): strin
   return [...byVersion].sort(([a], [b]) => (a < b ? -1 : 1)).map(([v, ms]) => `${v} (${ms.join(", ")})`).join("; ");
 }
 
+/** How `manifestsForModels` decides, beyond the file names. */
+export interface ManifestChoice {
+  /** The manifests to choose from by version (default: the package's). */
+  readonly committed?: ReadonlyMap<BfclVersion, Manifest>;
+  /** The version every model is taken to be (a command's own flag), instead of its file names'. */
+  readonly version?: BfclVersion;
+  /** What the mismatch line tells the user to do (default: `pass --manifest to force`). */
+  readonly forceHint?: string;
+}
+
 /**
  * The manifest of every model: the one `--manifest` names (forced), else the package's
  * manifest of the version its files name; then the rollouts are checked against it. Fails
@@ -51,8 +61,9 @@ export function manifestsForModels(
   models: readonly TreeModel[],
   manifestFlag: string | undefined,
   ctx: Context,
-  committed: ReadonlyMap<BfclVersion, Manifest> = committedManifests(),
+  choice: ManifestChoice = {},
 ): Result<ModelManifests> {
+  const committed = choice.committed ?? committedManifests();
   const forced = manifestFlag !== undefined;
   let forcedManifest: Manifest | null = null;
   if (forced) {
@@ -70,7 +81,7 @@ export function manifestsForModels(
   const versionOf = new Map<string, BfclVersion>();
   const problems: Problem[] = [];
   for (const model of models) {
-    const versions = versionsOfModel(model);
+    const versions = choice.version !== undefined ? [choice.version] : versionsOfModel(model);
     if (versions.length === 0) continue; // no scored file: the scorer reports the missing categories
     if (versions.length > 1) {
       problems.push(problem("bfcl-version-mixed", `model ${model.name} mixes BFCL ${versions.join(" and ")} result files; keep one version in a model folder`, { file: model.dir }));
@@ -93,7 +104,8 @@ export function manifestsForModels(
     const check = checkRolloutData(recorded.items, candidates, "first");
     const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
     if (!verdict.ok && !forced) {
-      problems.push(problem("rollouts-other-data", verdict.line!, { file: model.dir }));
+      const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);
+      problems.push(problem("rollouts-other-data", line, { file: model.dir }));
       continue;
     }
     // rollouts without any inference_log (other tools' files) cannot be checked: nothing to say
