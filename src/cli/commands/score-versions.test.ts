@@ -69,7 +69,7 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     expect(forced.err).toBe("");
   }, 120_000);
 
-  it("report, compare, verify and check stop the same way", async () => {
+  it("report, compare, verify, check and judge stop the same way", async () => {
     const report = await run(["report", "--results", relabelled, "--bootstrap", "0", "--out", join(relabelled, "report.html")]);
     expect([report.code, report.err]).toEqual([2, `${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`]);
     const compare = await run(["compare", "--a", relabelled, "--b", relabelled, "--bootstrap", "0"]);
@@ -80,6 +80,8 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     expect(verify.err).toContain(wrongData);
     const check = await run(["check", "--results", relabelled, "--bfcl-data", sharedPath("bfcl-v4")]);
     expect([check.code, check.err]).toEqual([2, `${join(relabelled, "result", "xlam")}: error: ${wrongData.replace("pass --manifest to force", "check them with the BFCL data they were generated on")}\n`]);
+    const judge = await run(["judge", "--results", relabelled, "--dry-run"]);
+    expect([judge.code, judge.err]).toEqual([2, `${join(relabelled, "result", "xlam")}: error: ${wrongData.replace("pass --manifest to force", "name the result files after the BFCL version they were generated on")}\n`]);
     const mixed = await run(["report", "--results", join(main(), "result"), "--results", join(xlam(), "result"), "--bootstrap", "0", "--out", join(relabelled, "mixed.html")]);
     expect(mixed.code).toBe(2);
     expect(mixed.err).toMatch(/^error: report puts every model on one pair manifest, and these result files are of several BFCL versions: v3 \(.*\); v4 \(.*\); give one version's runs, or --manifest FILE to force one \[bfcl-version-mixed\]\n$/);
