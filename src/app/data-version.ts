@@ -13,7 +13,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { checkRolloutData, dataCandidate, dataVerdict, type DataCandidate } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath } from "../io/manifest.js";
-import { committedManifests, readRecordedFirstTurns } from "../io/rollout-data.js";
+import { committedManifestSource, readRecordedFirstTurns, type ManifestSource } from "../io/rollout-data.js";
 import type { TreeModel } from "../io/tree.js";
 import { manifestOf, type Context } from "./common.js";
 
@@ -63,7 +63,8 @@ export function manifestsForModels(
   ctx: Context,
   choice: ManifestChoice = {},
 ): Result<ModelManifests> {
-  const committed = choice.committed ?? committedManifests();
+  const given = choice.committed;
+  const committed: ManifestSource = given ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) } : committedManifestSource();
   const forced = manifestFlag !== undefined;
   let forcedManifest: Manifest | null = null;
   if (forced) {
@@ -71,12 +72,18 @@ export function manifestsForModels(
     if (!loaded.ok) return loaded;
     forcedManifest = loaded.value;
   }
-  const candidates: DataCandidate[] = [...committed.values()].map(dataCandidate);
-  if (forcedManifest !== null) {
-    const i = candidates.findIndex((c) => c.version === forcedManifest!.source.bfclVersion);
-    if (i >= 0) candidates[i] = dataCandidate(forcedManifest);
-    else candidates.push(dataCandidate(forcedManifest));
-  }
+  // the data a model's rollouts may have been generated on: every version's, the forced manifest for its own version
+  const candidateOf = new Map<Manifest, DataCandidate>();
+  const candidate = (m: Manifest) => candidateOf.get(m) ?? candidateOf.set(m, dataCandidate(m)).get(m)!;
+  let everyCandidate: DataCandidate[] | null = null;
+  const allCandidates = (): DataCandidate[] => {
+    if (everyCandidate === null) {
+      const byVersion = committed.all();
+      if (forcedManifest !== null) byVersion.set(forcedManifest.source.bfclVersion, forcedManifest);
+      everyCandidate = [...byVersion.values()].map(candidate);
+    }
+    return everyCandidate;
+  };
   const manifests = new Map<string, Manifest>();
   const versionOf = new Map<string, BfclVersion>();
   const problems: Problem[] = [];
@@ -89,7 +96,7 @@ export function manifestsForModels(
     }
     const version = versions[0];
     versionOf.set(model.name, version);
-    const manifest = forcedManifest ?? committed.get(version) ?? null;
+    const manifest = forcedManifest ?? committed.get(version);
     if (manifest === null) {
       problems.push(
         problem(
@@ -101,7 +108,9 @@ export function manifestsForModels(
     }
     const recorded = readRecordedFirstTurns(model);
     problems.push(...recorded.problems);
-    const check = checkRolloutData(recorded.items, candidates, "first");
+    // against the expected data first; only when that fails are the other versions read, to name the one it looks like
+    let check = checkRolloutData(recorded.items, [candidate(manifest)], "first");
+    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRolloutData(recorded.items, allCandidates(), "first");
     const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
     if (!verdict.ok && !forced) {
       const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);

@@ -42,14 +42,38 @@ export function readRecordedFirstTurns(model: TreeModel): { items: RecordedItem[
   return { items, problems };
 }
 
-/** The package's manifest of each BFCL version that ships one, in version order; a version whose file is missing or invalid is left out. */
+/** Manifests by BFCL version, read when first asked for (each is most of a megabyte of JSON to validate). */
+export interface ManifestSource {
+  /** The manifest of a version, or null when there is none. */
+  get(version: BfclVersion): Manifest | null;
+  /** Every version's manifest there is, in version order. */
+  all(): Map<BfclVersion, Manifest>;
+}
+
+/** The package's manifests (`data/manifest*.json`), each read once when first needed; a missing or invalid file counts as none. */
+export function committedManifestSource(): ManifestSource {
+  const cache = new Map<BfclVersion, Manifest | null>();
+  const get = (version: BfclVersion): Manifest | null => {
+    if (!cache.has(version)) {
+      const loaded = loadManifest(committedManifestPath(version));
+      cache.set(version, loaded.ok ? loaded.value : null);
+    }
+    return cache.get(version)!;
+  };
+  const all = () => {
+    const out = new Map<BfclVersion, Manifest>();
+    for (const { version } of Object.values(bfclVersionInfo)) {
+      const m = get(version);
+      if (m !== null) out.set(version, m);
+    }
+    return out;
+  };
+  return { get, all };
+}
+
+/** Every manifest the package ships, by version. */
 export function committedManifests(): Map<BfclVersion, Manifest> {
-  const out = new Map<BfclVersion, Manifest>();
-  for (const { version } of Object.values(bfclVersionInfo)) {
-    const loaded = loadManifest(committedManifestPath(version));
-    if (loaded.ok) out.set(version, loaded.value);
-  }
-  return out;
+  return committedManifestSource().all();
 }
 
 /** The BFCL version of a data folder, from its file names; null when it is not one. */
