@@ -14,7 +14,9 @@ import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../io/check-run.js";
-import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+import { walkBfclTree } from "../io/tree.js";
+import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "../io/check-run.js";
 
@@ -60,6 +62,12 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (bad.length > 0) return done(bad);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  // the rollouts must have been generated on the data of the version their file names say
+  const data = manifestsForModels(walkBfclTree([req.results], ctx.cwd, "result").models, undefined, ctx, {
+    forceHint: "check them with the BFCL data they were generated on",
+  });
+  if (!data.ok) return done([...data.problems]);
+  if (hasError(data.value.problems)) return done([...data.value.problems]);
   req.beforeChecking?.();
   const run = await runCheck(
     { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, bfclVersion: req.bfclVersion, env: { ...ctx.env }, cwd: ctx.cwd },
