@@ -237,7 +237,7 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect(a.aligned).toBe(0);
   }, 300_000);
 
-  it("a model that keeps asking: the clarification bound holds (2 and 0), and no withheld twin is completed", async () => {
+  it("a model that keeps asking: the clarification bound holds (2 and 0), no withheld twin is completed, and the judge still reads its question", async () => {
     for (const max of [2, 0]) {
       const out = join(tmp, `keeps-asking-${max}`);
       const log: UserSimStubLog = { asks: [], mismatches: [] };
@@ -260,6 +260,11 @@ describe("interactive runs against scripted models and a stub simulated user", (
       expect(completions(out).filter((p) => p.miss.completed)).toEqual([]);
       const a = await aligned(out);
       expect([a.withheld["held-completed"], a.withheld["held-not-completed"], a.aligned]).toEqual([0, 223, 0]);
+      // BFCL recorded `[]` for every question; the judge reads the anchor reply the simulated user was given
+      const judged = await judgeHeldBack({ results: [out], dryRun: true, cwd: "/", env: {} });
+      expect(judged.dryRun?.silent).toBe(0);
+      expect(judged.dryRun?.requests).toHaveLength(223);
+      for (const r of judged.dryRun?.requests ?? []) expect(JSON.stringify(r.request)).toContain(JSON.stringify(anchorQuestion(r.missId)).slice(1, -1));
     }
   }, 300_000);
 

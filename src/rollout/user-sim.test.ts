@@ -13,6 +13,7 @@ import {
   fillUserSimTemplate,
   llmUser,
   NO_QUESTION,
+  openingMessageOf,
   parseUserSimPrompt,
   readSimReply,
   userSimPlaceholders,
@@ -163,6 +164,8 @@ describe("the loop with a simulated user", () => {
     expect(step2[3].get("content")).toBe("Empty response from the model. Proceed to next turn.");
     expect(jsonDumps(line.get("twinscore_user_simulator") as PyValue)).toBe('{"answer_turn": 1, "opening": "answered", "clarifications": 1, "simulator_requests": 3}');
     expect([...line.keys()].at(-1)).toBe("twinscore_user_simulator");
+    expect(openingMessageOf(line)).toBe("Where should the report go?"); // BFCL recorded `[]` for that step: the text lives in the exchange
+    expect(openingMessageOf(new PyDict([["id", "x"], ["result", []]]))).toBeNull();
     expect(out.stats).toMatchObject({ requests: 5, simRequests: 3, simInputTokens: 300, simOutputTokens: 21 });
   });
 
