@@ -15,19 +15,23 @@ import type { ScoredResultCategory } from "../bfcl/categories.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { selectPairs } from "../decision/score.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
-import { problem, type Problem } from "../messages/index.js";
+import { ok, problem, type Problem, type Result } from "../messages/index.js";
+import { alignedRow, alignedScore, type AlignedRow, type TwinCompletion } from "../official/aligned.js";
+import { countReadings, emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { decisionInterval, rankOneOf } from "../official/intervals.js";
 import { computeRunMetrics } from "../official/metrics.js";
 import { officialRows, officialSpearman, rankOneShares, sensitivityRows, type OfficialRow, type OfficialSpearman, type SensitivityRow } from "../official/readings.js";
-import type { Manifest } from "../pairs/types.js";
+import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { twinCompletions } from "../simulator/prefix-check.js";
 import type { BootstrapOptions } from "../stats/index.js";
+import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData, type AlignedModelFiles } from "../io/aligned-run.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { folderExists, writeFileAtomic } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { scoreResultDirs, type FileUsed, type ModelRun } from "../io/results.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
-import { readWorkaroundData, workaroundForModel } from "../io/workaround-run.js";
+import { readWorkaroundData, workaroundForModel, type WorkaroundData } from "../io/workaround-run.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { perItemCsv } from "./per-item.js";
 
@@ -52,6 +56,15 @@ export interface ScoreRequest extends RequestContext {
    * else a `bfcl_eval` installation, else none; null: leave Table F1 out.
    */
   readonly bfclData?: string | null;
+  /**
+   * Also compute the aligned numbers, which run BFCL's checker (in TypeScript) on every
+   * model's files: each pair's `base_completed` / `miss_completed` (the base twin passes
+   * every turn through the anchor turn T, the should-ask twin every turn through T+1), the
+   * withheld twin's cells, the aligned pair score with its interval, and the empty-turn
+   * table. Default: when `bfclData` names a folder (not when it is only found through
+   * `BFCL_DATA_DIR` or an installation: scoring stays fast unless asked).
+   */
+  readonly aligned?: boolean;
   /** Pair manifest file (default: the package's). */
   readonly manifest?: string;
   /** Also write one CSV row per model and pair to this file. */
@@ -104,6 +117,14 @@ export interface ScoreDocument {
   readonly sensitivity: { readonly rows: readonly SensitivityRow[]; readonly rank1: readonly { readonly model: string; readonly share: number }[] | null } | null;
   /** With BFCL data: Table F1. */
   readonly workaround: readonly WorkaroundRow[] | null;
+  /**
+   * With `aligned`: per model, the withheld twin's cells (held back / acted × completed
+   * through T+1), the base twin acted and completed through T, and the aligned pair
+   * score (both twins decided right and completed) with its 95% cluster-bootstrap interval.
+   */
+  readonly aligned: { readonly models: readonly AlignedRow[] } | null;
+  /** With `aligned`: BFCL's score, the strict and the world-changing counterfactual per category and model, with the ranking under each. */
+  readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** With `perItem`: the file written and its rows. */
   readonly perItem: { readonly file: string; readonly rows: number } | null;
   /** Problems not tied to one model's files (arguments, folders, score files, BFCL data). */
@@ -118,7 +139,7 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions {
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: Problem[]): ScoreDocument {
   const options = scoreOptionsOf(req);
-  return { command: "score", options: { ...options, pairsSelected: 0 }, bootstrap, models: [], official: null, sensitivity: null, workaround: null, perItem: null, problems, exitCode: 2 };
+  return { command: "score", options: { ...options, pairsSelected: 0 }, bootstrap, models: [], official: null, sensitivity: null, workaround: null, aligned: null, emptyTurns: null, perItem: null, problems, exitCode: 2 };
 }
 
 /** Check the request before anything is read: the arguments, the output folder, the score trees. */
@@ -142,11 +163,15 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
 }
 
 /** Table F1 for the scored models, or null when no BFCL data is found. */
-function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options: ScoreOptions, req: ScoreRequest, ctx: Context, problems: Problem[]): WorkaroundRow[] | null {
+function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options: ScoreOptions, req: ScoreRequest, ctx: Context, problems: Problem[], aligned: AlignedData | null): WorkaroundRow[] | null {
   if (req.bfclData === null) return null;
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
-  if (!location) return null;
-  const data = readWorkaroundData(location.dir);
+  let data: Result<WorkaroundData>;
+  if (aligned !== null) data = ok({ base: aligned.inputs.base, missFunc: aligned.inputs.miss_func });
+  else {
+    const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
+    if (!location) return null;
+    data = readWorkaroundData(location.dir);
+  }
   if (!data.ok) {
     problems.push(...data.problems);
     return null;
@@ -165,6 +190,34 @@ function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options
     rows.push({ model: run.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited });
   }
   return rows;
+}
+
+/** The aligned numbers of the scored models: completions per pair, the aligned rows and the empty-turn counts. */
+interface AlignedOutcome {
+  readonly completions: ReadonlyMap<string, ReadonlyMap<string, TwinCompletion>>;
+  readonly rows: AlignedRow[];
+  readonly emptyTurns: EmptyTurnRow[];
+}
+
+/** Run BFCL's checker on every scored model's prefixes and files (see `ScoreRequest.aligned`). */
+function alignedNumbers(scored: readonly ModelRun[], data: AlignedData, pairs: readonly ManifestPair[], bootstrap: BootstrapOptions, problems: Problem[]): AlignedOutcome {
+  const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
+  const rows: AlignedRow[] = [];
+  const counts: EmptyTurnCounts[] = [];
+  for (const run of scored) {
+    const model: AlignedModelFiles = { modelName: run.folder, files: Object.fromEntries(Object.entries(run.filesUsed).map(([c, f]) => [c, f.file])) };
+    const prefixes = modelCompletions(model, pairs, data);
+    if (!prefixes.ok) problems.push(...prefixes.problems);
+    else {
+      const bits = twinCompletions(prefixes.value);
+      completions.set(run.model, bits);
+      rows.push(alignedRow(run.model, alignedScore(run.score!.records, bits, bootstrap)));
+    }
+    const entries = modelEmptyTurns(model, data);
+    if (!entries.ok) problems.push(...entries.problems);
+    else for (const [category, readings] of entries.value) counts.push(countReadings(run.model, category, readings));
+  }
+  return { completions, rows, emptyTurns: emptyTurnTable(counts) };
 }
 
 /**
@@ -212,13 +265,27 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     if (scoreDirs.length > 0) official = { models: officialRows(metrics, names), spearman: officialSpearman(metrics) };
     if (req.sensitivity) sensitivity = { rows: sensitivityRows(metrics, names), rank1: rankOneShares(metrics, names) };
   }
-  const workaround = scored.length > 0 ? workaroundRows(scored, manifest, options, req, ctx, problems) : null;
+  let alignedData: AlignedData | null = null;
+  let alignedOut: AlignedOutcome | null = null;
+  if (scored.length > 0 && (req.aligned ?? typeof req.bfclData === "string")) {
+    const location = resolveBfclDataDir({ flag: req.bfclData ?? undefined, env: ctx.env, cwd: ctx.cwd });
+    if (!location) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
+    else {
+      const data = readAlignedData(location.dir);
+      if (!data.ok) problems.push(...data.problems);
+      else {
+        alignedData = data.value;
+        alignedOut = alignedNumbers(scored, alignedData, selectPairs(manifest, options), bootstrap, problems);
+      }
+    }
+  }
+  const workaround = scored.length > 0 ? workaroundRows(scored, manifest, options, req, ctx, problems, alignedData) : null;
 
   let perItem: ScoreDocument["perItem"] = null;
   if (req.perItem !== undefined && scored.length > 0) {
     const rows: PerItemRow[] = scored.flatMap((r) => perItemRows(r.model, r.score!.records));
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows));
+    const written = writeFileAtomic(file, perItemCsv(rows, alignedOut?.completions ?? null));
     if (written.ok) perItem = { file, rows: rows.length };
     else problems.push(...written.problems);
   }
@@ -237,5 +304,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     // done with findings: a model's pairs incomplete, an error met on the way (a score file cut short, a model not found)
     exitCode = 1;
   }
-  return { command: "score", options: { ...options, pairsSelected: outcome.pairsSelected }, bootstrap, models, official, sensitivity, workaround, perItem, problems, exitCode };
+  const aligned = alignedOut === null ? null : { models: alignedOut.rows };
+  const emptyTurns = alignedOut === null ? null : alignedOut.emptyTurns;
+  return { command: "score", options: { ...options, pairsSelected: outcome.pairsSelected }, bootstrap, models, official, sensitivity, workaround, aligned, emptyTurns, perItem, problems, exitCode };
 }

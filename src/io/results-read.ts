@@ -186,3 +186,29 @@ export function readResultFile(
   }
   return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true };
 }
+
+/**
+ * The `result` text of each wanted id in a result file (the first line of a repeated id,
+ * as scoring reads it), streamed with `forEachLine`: what BFCL's checker is run on, where
+ * the whole `result` is needed (the scorer keeps only the turns it reads). Lines that are
+ * malformed or whose `result` is not JSON are left out: the scorer reports them, and an
+ * id without a line cannot be completed. Throws on I/O errors, as `forEachLine` does.
+ */
+export function readResultTexts(file: string, wanted: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  const utf8 = new TextDecoder("utf-8");
+  forEachLine(file, (bytes, start, end) => {
+    const id = scanLineHead(bytes, start, end, true);
+    if ("error" in id || !wanted.has(id.id) || out.has(id.id)) return;
+    const head = scanLineHead(bytes, start, end);
+    if ("error" in head) return;
+    const text = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));
+    try {
+      JSON.parse(text);
+    } catch {
+      return;
+    }
+    out.set(head.id, text);
+  });
+  return out;
+}

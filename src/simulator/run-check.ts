@@ -214,11 +214,28 @@ export function stepsAreStringArgs(result: unknown): boolean {
   return true;
 }
 
+/**
+ * One entry under the three readings of its empty-reference turns: BFCL's checker as it
+ * runs (`bfcl`), with BFCL's irrelevance checker added (`strict`), and with only a
+ * world-changing attempt there failing it (`worldChanging`). True = passes.
+ */
+export interface EntryReadings {
+  readonly id: string;
+  readonly bfcl: boolean;
+  readonly strict: boolean;
+  readonly worldChanging: boolean;
+}
+
 /** The outcome of checking one result file. */
 export interface FileCheck {
   readonly correct: number;
   /** Entries BFCL's checker alone passes (equal to `correct` unless the empty-reference turns were scored). */
   readonly officialCorrect: number;
+  /**
+   * With the empty-reference turns scored: every entry under all three readings, in the
+   * order checked (whichever reading the written verdicts follow); null otherwise.
+   */
+  readonly readings: readonly EntryReadings[] | null;
   readonly total: number;
   /** The score file BFCL would write, as UTF-8 bytes (only when asked for). */
   readonly scoreFile: Uint8Array | null;
@@ -303,6 +320,7 @@ export function checkResultFile(
   const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
   let correct = 0;
   let officialCorrect = 0;
+  const readings: EntryReadings[] | null = opts.emptyTurns === undefined ? null : [];
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -326,7 +344,13 @@ export function checkResultFile(
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
     if (verdict.valid) officialCorrect++;
-    if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? "v4");
+    if (opts.emptyTurns !== undefined) {
+      const version = opts.bfclVersion ?? "v4";
+      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version);
+      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version);
+      readings?.push({ id: row.id, bfcl: verdict.valid, strict: strict.valid, worldChanging: worldChanging.valid });
+      verdict = opts.emptyTurns === "strict" ? strict : worldChanging;
+    }
     const key = entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);
@@ -383,6 +407,7 @@ export function checkResultFile(
   return ok({
     correct,
     officialCorrect,
+    readings,
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
