@@ -34,7 +34,7 @@ export function emptyTurnBlocks(rows: readonly EmptyTurnRow[]): PrintBlock[] {
       text:
         "\nThe skipped turn, scored (BFCL's checker never scores a turn whose reference is empty): BFCL's score,\n" +
         "the strict counterfactual (BFCL's own multi_turn_irrelevance_checker: any call there fails the entry)\n" +
-        "and the world-changing one (only a world-changing attempt there fails it), % passing, with each ranking:\n",
+        "and the world-changing one (only a world-changing attempt there fails it), % passing, with each ranking:\n\n",
     },
     { kind: "table", table: tableOf("empty-turns", rows, emptyTurnColumns) },
   ];
