@@ -70,6 +70,8 @@ describe("the library entry point: the aligned numbers from file texts (2025-11-
         emptyTurns: "strict",
       });
       if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+      // the README's worked example: BFCL passes it, its irrelevance checker fails the lookup on turn 0, the world-changing reading does not
+      if (c === "miss_func") expect(checked.value.readings!.find((e) => e.id === "multi_turn_miss_func_111")).toEqual({ id: "multi_turn_miss_func_111", bfcl: true, strict: false, worldChanging: true });
       return twinscore.countReadings(model, c, checked.value.readings!);
     });
     // BFCL's score and its own irrelevance checker on these files (src/simulator/testdata/irrelevance-vectors.json)
