@@ -19,6 +19,11 @@ describe("the library entry point", () => {
     expect(twinscore.isWorldChanging({ name: "mv", positional: [], keywords: [] })).toBe(true);
     expect(twinscore.isWorldChanging({ name: "ls", positional: [], keywords: [] })).toBe(false);
   });
+  it("exposes the prompt-arm injection check (and the generation loop beside it)", () => {
+    const check = twinscore.injectionCheck(new Map([["a", 10], ["b", 3]]), new Map([["a", 25], ["b", 18]]));
+    expect(check.mode).toBe(15);
+    expect(check.breaks).toEqual([]);
+  });
 });
 
 describe("the library entry point: the aligned numbers from file texts (2025-11-12-main, gpt-oss-120b)", () => {

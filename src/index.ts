@@ -14,6 +14,23 @@ export { readTwin } from "./decision/read-twin.js";
 export { parseExpression } from "./python/parse.js";
 export { renderReport } from "./report/render.js";
 export type { ReportData } from "./report/types.js";
+export {
+  runEntry,
+  scriptedTurns,
+  prepareEntry,
+  convertToTools,
+  renderLine,
+  selectItems,
+  injectionCheck,
+  type ChatEndpoint,
+  type ChatRequest,
+  type ChatOutcome,
+  type UserTurns,
+  type LoopOptions,
+  type EntryExecutor,
+  type RolloutEntry,
+  type InjectionCheck,
+} from "./rollout/index.js";
 
 // The aligned numbers: BFCL's checker on turn prefixes ("asked, then did it") and on the
 // turns whose reference is empty (the skipped turn, scored). Prepare each category's BFCL
