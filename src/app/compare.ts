@@ -132,9 +132,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     const files = { modelName: m.folder, files: m.resultFiles };
     const prefixes = modelCompletions(files, scoredPairs, data);
     const entries = modelEmptyTurns(files, data);
-    if (!prefixes.ok) problems.push(...prefixes.problems);
-    if (!entries.ok) problems.push(...entries.problems);
-    return { completions: prefixes.ok ? twinCompletions(prefixes.value) : null, emptyTurns: entries.ok ? entries.value : null };
+    problems.push(...(prefixes.ok ? prefixes.value.problems : prefixes.problems), ...(entries.ok ? entries.value.problems : entries.problems));
+    return { completions: prefixes.ok ? twinCompletions(prefixes.value.prefixes) : null, emptyTurns: entries.ok ? entries.value.readings : null };
   };
   const results = names.map((name) => {
     const la = armA.models.find((m) => m.inputs.model === name)!;

@@ -209,13 +209,17 @@ function alignedNumbers(scored: readonly ModelRun[], data: AlignedData, pairs: r
     const prefixes = modelCompletions(model, pairs, data);
     if (!prefixes.ok) problems.push(...prefixes.problems);
     else {
-      const bits = twinCompletions(prefixes.value);
+      problems.push(...prefixes.value.problems);
+      const bits = twinCompletions(prefixes.value.prefixes);
       completions.set(run.model, bits);
       rows.push(alignedRow(run.model, alignedScore(run.score!.records, bits, bootstrap)));
     }
     const entries = modelEmptyTurns(model, data);
     if (!entries.ok) problems.push(...entries.problems);
-    else for (const [category, readings] of entries.value) counts.push(countReadings(run.model, category, readings));
+    else {
+      problems.push(...entries.value.problems);
+      for (const [category, readings] of entries.value.readings) counts.push(countReadings(run.model, category, readings));
+    }
   }
   return { completions, rows, emptyTurns: emptyTurnTable(counts) };
 }

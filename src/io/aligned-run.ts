@@ -71,24 +71,56 @@ function filesOf(model: AlignedModelFiles, data: AlignedData): Result<Record<Sco
   return problems.length > 0 ? err(...problems) : ok(model.files as Record<ScoredResultCategory, string>);
 }
 
+/** What BFCL's checker said on a model's twins, and the warnings met. */
+export interface ModelCompletions {
+  /** Both twins of every pair whose completion can be known, in pair order. */
+  readonly prefixes: PairPrefixes[];
+  /** Pairs left out, with why (a twin stopped by `run --until-anchor` before its prefix ends). */
+  readonly problems: Problem[];
+}
+
 /**
  * Both twins of every pair checked on their prefixes, in pair order: the base twin through
  * the anchor turn T, the should-ask twin through T+1. A twin without a readable line is not
- * completed (reason `missing`).
+ * completed (reason `missing`). A pair with a twin that `run --until-anchor` stopped before
+ * its prefix ends is left out (its completion is unknown, not false) and counted in one
+ * warning.
  */
-export function modelCompletions(model: AlignedModelFiles, pairs: readonly ManifestPair[], data: AlignedData): Result<PairPrefixes[]> {
+export function modelCompletions(model: AlignedModelFiles, pairs: readonly ManifestPair[], data: AlignedData): Result<ModelCompletions> {
   const files = filesOf(model, data);
   if (!files.ok) return files;
   const results = new Map<string, string>();
+  const stopped = new Map<string, number>();
   for (const c of categories) {
     const ids = new Set(pairs.filter((p) => c === "base" || p.category === c).map((p) => (c === "base" ? p.baseId : p.missId)));
     try {
-      for (const [id, text] of readResultTexts(files.value[c], ids)) results.set(id, text);
+      for (const [id, text] of readResultTexts(files.value[c], ids, stopped)) results.set(id, text);
     } catch (e) {
       return err(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: files.value[c] }));
     }
   }
-  return checkPairPrefixes(pairs, { inputs: data.inputs, results }, { modelName: model.modelName, newProcess: () => newEvaluatorProcess(undefined, true) });
+  const cut = (id: string, through: number) => (stopped.get(id) ?? Number.POSITIVE_INFINITY) < through;
+  const known = pairs.filter((p) => !cut(p.baseId, p.anchorTurn) && !cut(p.missId, p.anchorTurn + 1));
+  const checked = checkPairPrefixes(known, { inputs: data.inputs, results }, { modelName: model.modelName, newProcess: () => newEvaluatorProcess(undefined, true) });
+  if (!checked.ok) return checked;
+  const problems: Problem[] = [];
+  if (known.length < pairs.length) {
+    problems.push(
+      problem(
+        "completion-unknown",
+        `model ${model.modelName}: ${pairs.length - known.length} pair(s) have a twin that twinscore run --until-anchor stopped before the turn its completion needs (base: the anchor turn, withheld: the turn after); they are left out of the aligned numbers`,
+        { severity: "warning" },
+      ),
+    );
+  }
+  return ok({ prefixes: checked.value, problems });
+}
+
+/** Every entry of a model's files under the three readings of the empty-reference turns, and the warnings met. */
+export interface ModelEmptyTurns {
+  readonly readings: Map<ScoredResultCategory, EntryReadings[]>;
+  /** What `check` warns about on these files (lines stopped by `run --until-anchor`, left out). */
+  readonly problems: Problem[];
 }
 
 /**
@@ -96,7 +128,7 @@ export function modelCompletions(model: AlignedModelFiles, pairs: readonly Manif
  * the strict and the world-changing reading of the empty-reference turns, by category —
  * checked as `check` checks a model folder (one evaluator process, the same job).
  */
-export function modelEmptyTurns(model: AlignedModelFiles, data: AlignedData): Result<Map<ScoredResultCategory, EntryReadings[]>> {
+export function modelEmptyTurns(model: AlignedModelFiles, data: AlignedData): Result<ModelEmptyTurns> {
   const files = filesOf(model, data);
   if (!files.ok) return files;
   const cache = new CheckJobCache();
@@ -106,11 +138,15 @@ export function modelEmptyTurns(model: AlignedModelFiles, data: AlignedData): Re
     files: categories.map((category) => ({ path: files.value[category], version: data.version, category, scoreRelative: "", storedScore: null })),
   };
   const checked = runCheckJob(job, { dataDir: data.dataDir, longContextModule: null, decoder: "fc", emptyTurns: "strict", outDir: null, compareStored: false }, cache);
-  const problems: Problem[] = [];
-  const out = new Map<ScoredResultCategory, EntryReadings[]>();
+  const errors: Problem[] = [];
+  const warnings: Problem[] = [];
+  const readings = new Map<ScoredResultCategory, EntryReadings[]>();
   checked.forEach((r, i) => {
-    if (!r.ok) problems.push(...r.problems);
-    else if (r.value.readings !== null) out.set(categories[i], [...r.value.readings]);
+    if (!r.ok) errors.push(...r.problems);
+    else {
+      warnings.push(...r.value.problems);
+      if (r.value.readings !== null) readings.set(categories[i], [...r.value.readings]);
+    }
   });
-  return problems.length > 0 ? err(...problems) : ok(out);
+  return errors.length > 0 ? err(...errors) : ok({ readings, problems: warnings });
 }

@@ -119,11 +119,15 @@ export function loadReportRuns(
         options.progress?.(`checking ${labels[i]}/${m.inputs.model} with BFCL's checker (turn prefixes, empty-reference turns)`);
         const files = { modelName: m.folder, files: m.resultFiles };
         const prefixes = modelCompletions(files, pairs, alignedData);
-        if (prefixes.ok) completions = twinCompletions(prefixes.value);
-        else problems.push(...prefixes.problems);
+        if (prefixes.ok) {
+          completions = twinCompletions(prefixes.value.prefixes);
+          problems.push(...prefixes.value.problems);
+        } else problems.push(...prefixes.problems);
         const entries = modelEmptyTurns(files, alignedData);
-        if (entries.ok) emptyTurns = entries.value;
-        else problems.push(...entries.problems);
+        if (entries.ok) {
+          emptyTurns = entries.value.readings;
+          problems.push(...entries.value.problems);
+        } else problems.push(...entries.problems);
       }
       return { inputs: m.inputs, rollouts, workaround, completions, emptyTurns, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
     });

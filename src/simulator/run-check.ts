@@ -9,7 +9,7 @@ import { PyException } from "../python/exception.js";
 import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { scanLineHead } from "../bfcl/results.js";
+import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { decodeFcStepPlain } from "../bfcl/decode/index.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
@@ -245,9 +245,6 @@ export interface FileCheck {
   readonly stoppedAtAnchor: string[];
 }
 
-/** How a line stopped by `run --until-anchor` ends: its last top-level key. */
-const STOPPED_TAIL = /, "twinscore_stopped_after_turn": \d+\}\s*$/;
-
 /**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
  * read up front; each `result` is parsed when its entry is checked, and a failed entry's
@@ -314,7 +311,7 @@ export function checkResultFile(
       continue;
     }
     // a line cut short after its anchor turn is not a whole rollout: BFCL would count it incomplete
-    if (STOPPED_TAIL.test(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end)))) {
+    if (stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end))) !== null) {
       stoppedAtAnchor.push(head.id);
       continue;
     }

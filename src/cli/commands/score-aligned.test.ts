@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -211,5 +211,43 @@ describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)"
     expect(r.out).toContain("How to read it beside decision");
     expect(r.out).toContain("2. The skipped turn, scored.");
     expect(r.out).toContain("Neither is BFCL's score");
+  });
+});
+
+describe("score --bfcl-data on lines stopped by `run --until-anchor`", () => {
+  it("a withheld twin stopped after its anchor turn has no completion: the pair is left out of the aligned numbers (warned, empty cells), and check's rule leaves the line out of the empty-turn table", async () => {
+    const manifest = loadManifest();
+    if (!manifest.ok) throw new Error("manifest");
+    const anchors = new Map(selectPairs(manifest.value, { pairSet: "certified", countLogin: false }).filter((p) => p.category === "miss_param").map((p) => [p.missId, p.anchorTurn]));
+    // a copy of main's gpt-oss-120b whose scored miss_param lines end after their anchor turn, as `run --until-anchor` writes them
+    const dir = join(tmp, "until-anchor", "openai_gpt-oss-120b", "multi_turn");
+    mkdirSync(dir, { recursive: true });
+    const source = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
+    for (const c of ["base", "miss_func"]) copyFileSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(dir, `BFCL_v4_multi_turn_${c}_result.json`));
+    let stopped = 0;
+    const lines = readFileSync(join(source, "BFCL_v4_multi_turn_miss_param_result.json"), "utf8").split("\n").map((line) => {
+      if (line.trim() === "") return line;
+      const entry = JSON.parse(line) as { id: string; result: unknown };
+      const t = anchors.get(entry.id);
+      if (t === undefined || !Array.isArray(entry.result)) return line;
+      stopped++;
+      return JSON.stringify({ ...entry, result: entry.result.slice(0, t + 1) }).slice(0, -1) + `, "twinscore_stopped_after_turn": ${t}}`;
+    });
+    writeFileSync(join(dir, "BFCL_v4_multi_turn_miss_param_result.json"), lines.join("\n"));
+    expect(stopped).toBeGreaterThan(90);
+    const csv = join(tmp, "until-anchor.csv");
+    const r = await run(["score", "--results", join(tmp, "until-anchor"), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--per-item", csv, "--format", "json"]);
+    expect(r.code, r.err).toBe(0);
+    const d = JSON.parse(r.out);
+    const a = d.aligned.models[0];
+    expect([a.n, a.missingCompletion]).toEqual([223 - stopped, stopped]);
+    const warnings = d.problems.map((p: { code: string; message: string }) => `${p.code}: ${p.message}`);
+    expect(warnings.some((w: string) => w.startsWith(`completion-unknown: model openai_gpt-oss-120b: ${stopped} pair(s)`))).toBe(true);
+    expect(warnings.some((w: string) => w.includes("stopped after their anchor turn"))).toBe(true);
+    const rows = readFileSync(csv, "utf8").trimEnd().split("\n").slice(1);
+    const blank = rows.filter((l) => l.endsWith(",,")).map((l) => l.split(",")[1]);
+    expect(blank.sort()).toEqual([...anchors.keys()].filter((id) => rows.some((l) => l.split(",")[1] === id)).sort());
+    const mp = d.emptyTurns.find((e: { category: string }) => e.category === "miss_param");
+    expect(mp.entries).toBe(200 - stopped);
   });
 });
