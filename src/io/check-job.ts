@@ -164,7 +164,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck): CheckedFileData {
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...checked.warnings];
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(

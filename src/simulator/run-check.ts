@@ -6,12 +6,13 @@
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
+import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
-import { decodeFcStepPlain } from "../bfcl/decode/index.js";
+import { decodeFcStep, decodeFcStepPlain, type DecodeOutcome } from "../bfcl/decode/index.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
@@ -241,8 +242,28 @@ export interface FileCheck {
   readonly scoreFile: Uint8Array | null;
   /** Comparable verdicts (with serialised error objects when the score text was rendered). */
   readonly verdicts: OurVerdict[];
+  /** Findings that did not stop the file: an entry with a step nested too deeply to decode. */
+  readonly warnings: Problem[];
   /** Ids of lines left out because `twinscore run --until-anchor` stopped them after the anchor turn. */
   readonly stoppedAtAnchor: string[];
+}
+
+/** Python's exception text when `json.loads` refuses `text`, else null. */
+function jsonLoadsError(text: string): string | null {
+  try {
+    jsonLoadsOrThrow(text);
+    return null;
+  } catch (e) {
+    if (!(e instanceof PyException)) throw e;
+    return `${e.pyType}: ${e.pyMessage}`;
+  }
+}
+
+/** A decode failure that comes from nesting depth (CPython's recursion, parser-stack or bracket limits). */
+function isNestingFailure(outcome: DecodeOutcome): outcome is { ok: false; error: string } {
+  if (outcome.ok) return false;
+  const e = outcome.error;
+  return e.startsWith("RecursionError: ") || e.startsWith("MemoryError: Parser stack overflowed") || e.startsWith("SyntaxError: too many nested parentheses");
 }
 
 /**
@@ -325,6 +346,16 @@ export function checkResultFile(
   const linesLeft = new Map<string, number>();
   for (const row of rows) linesLeft.set(entryKey(row.id), (linesLeft.get(entryKey(row.id)) ?? 0) + 1);
   const verdicts: OurVerdict[] = [];
+  const warnings: Problem[] = [];
+  // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
+  let nestingFailure: string | null = null;
+  const noting = (decode: StepDecoder): StepDecoder => (step) => {
+    const out = decode(step);
+    if (nestingFailure === null && isNestingFailure(out)) nestingFailure = out.error;
+    return out;
+  };
+  const decodeStringArgs = noting(opts.decode ?? decodeFcStepPlain);
+  const decodePython = noting(opts.decode ?? decodeFcStep);
   const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
   let correct = 0;
   let officialCorrect = 0;
@@ -340,16 +371,46 @@ export function checkResultFile(
       problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: row.line }));
       continue;
     }
+    // BFCL reads each line with json.loads, which gives up past its recursion limit (the
+    // line's object is one level more than `result`): such a line is malformed like any other
+    if (resultText.length > 2 * (JSON_DECODE_MAX_DEPTH - 1) && jsonNestsDeeperThan(result, JSON_DECODE_MAX_DEPTH - 1)) {
+      const refused = jsonLoadsError(utf8.decode(bytes.subarray(row.start, row.end)));
+      if (refused !== null) {
+        problems.push(problem("json-malformed", `line is not JSON: ${refused}`, { file, line: row.line }));
+        continue;
+      }
+    }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
     if (problems.length > 0) continue;
+    const stringArgs = stepsAreStringArgs(result);
+    let pyResult: PyValue = null;
+    if (!stringArgs) {
+      try {
+        pyResult = jsonLoadsOrThrow(resultText);
+      } catch (e) {
+        if (!(e instanceof PyException)) throw e;
+        problems.push(problem("json-malformed", `\`result\` is not JSON: ${e.pyType}: ${e.pyMessage}`, { file, line: row.line }));
+        continue;
+      }
+    }
     let verdict: EntryVerdict;
+    nestingFailure = null;
     try {
-      verdict = stepsAreStringArgs(result)
-        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
-        : checkEntry(jsonLoadsOrThrow(resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+      verdict = stringArgs
+        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs })
+        : checkEntry(pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePython });
     } catch (e) {
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
+    }
+    if (nestingFailure !== null) {
+      warnings.push(
+        problem("step-too-deep", `${row.id}: a step nests too deeply to decode (${nestingFailure}); it is dropped, as BFCL drops it`, {
+          file,
+          line: row.line,
+          severity: "warning",
+        }),
+      );
     }
     if (verdict.valid) officialCorrect++;
     if (opts.emptyTurns !== undefined) {
@@ -419,6 +480,7 @@ export function checkResultFile(
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
+    warnings,
     stoppedAtAnchor,
   });
 }
