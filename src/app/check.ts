@@ -12,6 +12,7 @@ import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
+import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../io/check-run.js";
 import { walkBfclTree } from "../io/tree.js";
@@ -48,14 +49,26 @@ export interface CheckRequest extends RequestContext {
 export interface CheckDocument {
   readonly command: "check";
   readonly files: readonly CheckedFile[];
+  /**
+   * With `emptyTurns`: BFCL's score, the strict and the world-changing counterfactual per
+   * category and model, each with the models' ranking under it (whichever reading the
+   * written score files follow); null otherwise.
+   */
+  readonly emptyTurns: readonly EmptyTurnRow[] | null;
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
+}
+
+/** The empty-turn table of the files checked with their empty-reference turns scored (null when none was). */
+function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
+  const counts: EmptyTurnCounts[] = files.flatMap((f) => (f.emptyTurns === null ? [] : [{ model: f.folder, category: f.category, entries: f.entries, correct: f.emptyTurns }]));
+  return counts.length === 0 ? null : emptyTurnTable(counts);
 }
 
 /** Check every result file. Never throws on bad input: problems are in the document. */
 export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const ctx = contextOf(req);
-  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, problems, exitCode });
+  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, emptyTurns: emptyTurnRowsOf(files), problems, exitCode });
   const bad: Problem[] = [];
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));

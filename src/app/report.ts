@@ -10,6 +10,8 @@
  * ```
  */
 import { problem, type Problem } from "../messages/index.js";
+import type { AlignedRow } from "../official/aligned.js";
+import type { EmptyTurnRow } from "../official/empty-turns.js";
 import { assembleReport } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
 import type { BootstrapOptions } from "../stats/index.js";
@@ -33,7 +35,11 @@ export interface ReportRequest extends RequestContext {
   readonly compare?: readonly string[];
   /** Judge labels (JSON Lines from `judge`). */
   readonly labels?: string;
-  /** BFCL data folder for the workaround credit (else `BFCL_DATA_DIR`; no installation is searched: replaying takes a while). */
+  /**
+   * BFCL data folder (else `BFCL_DATA_DIR`; no installation is searched: this takes a
+   * while): adds the workaround credit and the aligned numbers (BFCL's checker on turn
+   * prefixes, and on every entry with the empty-reference turns scored).
+   */
   readonly bfclData?: string;
   /** Models to keep (default: all). */
   readonly models?: readonly string[];
@@ -56,6 +62,10 @@ export interface ReportDocument {
   readonly models: number;
   readonly pairs: number;
   readonly comparisons: number;
+  /** With BFCL data: each model's aligned numbers as the page shows them (see `score`'s `aligned`); else null. */
+  readonly aligned: readonly AlignedRow[] | null;
+  /** With BFCL data: the skipped turn scored, per category and model, with rankings (see `score`'s `emptyTurns`); else null. */
+  readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
   readonly problems: readonly Problem[];
@@ -73,6 +83,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     models: 0,
     pairs: 0,
     comparisons: 0,
+    aligned: null,
+    emptyTurns: null,
     html: null,
     problems,
     exitCode: 2,
@@ -139,7 +151,16 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
   const html = renderReport(assembled.value);
   const d = assembled.value;
-  const facts = { models: d.models.length, pairs: d.pairs.length, comparisons: d.compare.length, bytes: byteLength(html), html };
+  const withAligned = d.models.filter((m) => m.aligned !== null);
+  const facts = {
+    models: d.models.length,
+    pairs: d.pairs.length,
+    comparisons: d.compare.length,
+    aligned: withAligned.length > 0 ? withAligned.map((m) => m.aligned!) : null,
+    emptyTurns: d.emptyTurns.length > 0 ? d.emptyTurns : null,
+    bytes: byteLength(html),
+    html,
+  };
   if (target !== null) {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);

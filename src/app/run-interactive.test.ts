@@ -4,24 +4,21 @@
  * asked-then-completed on every pair with decision 100; a guesser acts; a model that
  * keeps asking meets the clarification bound and never completes; the stub checks every
  * request carries the model's question and the withheld facts (and refuses one that does
- * not). The files keep BFCL's shape: `score`, `check`, `compare` and `judge` read them
- * unchanged.
+ * not). The files keep BFCL's shape: `score` (decision, "asked, then did it", the aligned
+ * pair score), `check`, `compare` and `judge` read them with no special casing.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { defaultScoreOptions } from "../decision/types.js";
 import { readCategoryInputs } from "../io/bfcl-data.js";
 import { runCheck } from "../io/check-run.js";
 import { loadManifest } from "../io/manifest.js";
-import { scoreResultDirs } from "../io/results.js";
 import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { parseUserSimPrompt, type UserSimPrompt } from "../rollout/user-sim.js";
-import { alignedScore, type AlignedScore } from "../official/aligned.js";
-import { checkPairPrefixes, resultTextsById, twinCompletions, type PairPrefixes } from "../simulator/prefix-check.js";
+import type { AlignedRow } from "../official/aligned.js";
 import type { CategoryInputs } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { inProcessEndpoint } from "../testing/replay.js";
@@ -43,6 +40,7 @@ import { bfclDataDir, projectRoot } from "../testing/shared.js";
 import { compareArms } from "./compare.js";
 import { judgeHeldBack } from "./judge.js";
 import { loadRunEntries, runModel, type RunRequest } from "./run.js";
+import { scoreRuns, type ScoredModel } from "./score.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -113,31 +111,18 @@ function request(out: string, policy: InteractivePolicy, opts: { sim?: UserSimSt
   };
 }
 
-async function decisionNumbers(out: string) {
-  const s = await scoreResultDirs({ resultDirs: [out], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
-  const run = s.runs.find((r) => r.model === MODEL_DIR);
-  expect(run?.score, JSON.stringify(s.problems)).toBeTruthy();
-  return run!.score!;
-}
-
-/** "Asked, then did it" on the scored pairs: BFCL's checker on the base twin through T and the withheld twin through T+1. */
-function completions(out: string): PairPrefixes[] {
-  const results = new Map<string, string>();
-  for (const c of categories) {
-    const file = join(out, MODEL_DIR, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
-    const r = resultTextsById(new Uint8Array(readFileSync(file)), file);
-    if (!r.ok) throw new Error(JSON.stringify(r.problems));
-    for (const [id, text] of r.value) results.set(id, text);
-  }
-  const checked = checkPairPrefixes(scored, { inputs, results }, { modelName: MODEL_DIR, newProcess: () => newEvaluatorProcess(undefined, true) });
-  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
-  return checked.value;
-}
-
-/** The aligned reading of a run: the withheld twins' cells, base twins acted and completed, aligned pairs (counts). */
-async function aligned(out: string): Promise<AlignedScore> {
-  const score = await decisionNumbers(out);
-  return alignedScore(score.records, twinCompletions(completions(out)), { resamples: 0, seed: 0 });
+/**
+ * `score --bfcl-data` on a run, as a user would read it: the decision and, from BFCL's
+ * checker on the twins' turn prefixes, "asked, then did it" and the aligned pair score.
+ */
+async function scoreOf(out: string, perItem?: string): Promise<{ model: ScoredModel; aligned: AlignedRow }> {
+  const doc = await scoreRuns({ results: [out], bfclData: bfclDataDir(), bootstrap: { resamples: 0 }, cwd: "/", env: {}, perItem });
+  expect(doc.exitCode, JSON.stringify(doc.problems)).toBe(0);
+  const model = doc.models.find((m) => m.model === MODEL_DIR);
+  const aligned = doc.aligned?.models.find((m) => m.model === MODEL_DIR);
+  expect(model?.numbers).toBeTruthy();
+  expect(aligned?.n).toBe(223);
+  return { model: model!, aligned: aligned! };
 }
 
 function lines(out: string, category: string): PyDict[] {
@@ -164,24 +149,23 @@ describe("interactive runs against scripted models and a stub simulated user", (
   it("the asking oracle: every scored pair asked-then-completed, decision 100; every request to the simulator carried the question and the withheld facts", async () => {
     await oracle();
     expect(oracleLog.mismatches).toEqual([]);
-    const score = await decisionNumbers(oracleOut);
-    expect(score.numbers.n).toBe(223);
-    expect(score.numbers.act).toBe(100);
-    expect(score.numbers.hold).toBe(100);
-    expect(score.numbers.decision).toBe(100);
-    const prefixes = completions(oracleOut);
-    const notCompleted = prefixes.filter((p) => !p.base.completed || !p.miss.completed).map((p) => `${p.missId}: ${JSON.stringify([p.base, p.miss])}`);
-    expect(notCompleted).toEqual([]);
-    expect(prefixes).toHaveLength(223);
-    const a = await aligned(oracleOut);
-    expect([a.n, a.withheld["held-completed"], a.baseActedCompleted, a.aligned]).toEqual([223, 223, 223, 223]);
-    expect(a.askedThenDidPct).toBe(100);
+    const csv = join(tmp, "oracle-items.csv");
+    const { model, aligned: a } = await scoreOf(oracleOut, csv);
+    // the per-item completion columns, read off the interactive files like any others
+    const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
+    expect(header.endsWith(",base_completed,miss_completed")).toBe(true); // the last two columns (text columns before them may hold commas)
+    expect(rows).toHaveLength(223);
+    expect(rows.every((r) => r.endsWith(",1,1"))).toBe(true);
+    expect(model.numbers?.n).toBe(223);
+    expect([model.numbers?.act, model.numbers?.hold, model.numbers?.decision]).toEqual([100, 100, 100]);
+    expect([a.n, a.withheld["held-completed"], a.baseActedCompleted, a.aligned, a.missingCompletion]).toEqual([223, 223, 223, 223, 0]);
+    expect([a.askedThenDidPct, a.alignedPct]).toEqual([100, 100]);
     // one opening per should-ask item (answered: the oracle asks), one "Done." per answer turn (NO_QUESTION), nothing else
     const shouldAsk = new Set(scored.map((p) => p.missId));
     expect(oracleLog.asks.filter((a) => a.answered).map((a) => a.itemId).sort()).toEqual([...shouldAsk].sort());
     expect(oracleLog.asks.filter((a) => a.answered).every((a) => a.message === anchorQuestion(a.itemId))).toBe(true);
     expect(oracleLog.asks.filter((a) => !a.answered)).toHaveLength(223);
-    console.log(`interactive stubs: asking oracle, decision ${score.numbers.decision}, asked-then-did-it ${a.withheld["held-completed"]}/223, aligned ${a.aligned}/223, ${oracleLog.asks.length} simulator requests`);
+    console.log(`interactive stubs: asking oracle, decision ${model.numbers?.decision}, asked-then-did-it ${a.withheld["held-completed"]}/223, aligned ${a.aligned}/223, ${oracleLog.asks.length} simulator requests`);
     // the answer replaced the scripted line on T+1, and the line says so
     for (const c of ["miss_func", "miss_param"] as const) {
       for (const line of lines(oracleOut, c)) {
@@ -225,15 +209,12 @@ describe("interactive runs against scripted models and a stub simulated user", (
     const doc = await runModel(request(out, guessingPolicy(groundTruth), { sim: log }));
     expect(doc.ok && doc.value.errors).toEqual([]);
     expect(log.mismatches).toEqual([]);
-    const score = await decisionNumbers(out);
-    expect(score.numbers.act).toBe(100);
-    expect(score.numbers.hold).toBe(0);
-    expect(score.records.every((r) => r.actedOnMiss)).toBe(true);
+    const { model, aligned: a } = await scoreOf(out);
+    expect([model.numbers?.act, model.numbers?.hold, model.numbers?.decision]).toEqual([100, 0, 50]);
     expect(log.asks.every((a) => !a.answered)).toBe(true);
     expect(doc.ok && doc.value.userSimulator?.openings).toEqual({ answered: 0, noQuestion: 223, silent: 0 });
     expect(doc.ok && doc.value.userSimulator?.requests).toBe(446); // the anchor turn's "Done.", the answer turn's "Done."
-    const a = await aligned(out);
-    expect(a.withheld["held-completed"] + a.withheld["held-not-completed"]).toBe(0);
+    expect(a.withheld["held-completed"] + a.withheld["held-not-completed"]).toBe(0); // acted on every withheld twin
     expect(a.aligned).toBe(0);
   }, 300_000);
 
@@ -255,10 +236,8 @@ describe("interactive runs against scripted models and a stub simulated user", (
           expect(answerTurn.every((s) => Array.isArray(s) && s.length === 0)).toBe(true);
         }
       }
-      const score = await decisionNumbers(out);
-      expect([score.numbers.act, score.numbers.hold, score.numbers.decision]).toEqual([100, 100, 100]);
-      expect(completions(out).filter((p) => p.miss.completed)).toEqual([]);
-      const a = await aligned(out);
+      const { model, aligned: a } = await scoreOf(out);
+      expect([model.numbers?.act, model.numbers?.hold, model.numbers?.decision]).toEqual([100, 100, 100]);
       expect([a.withheld["held-completed"], a.withheld["held-not-completed"], a.aligned]).toEqual([0, 223, 0]);
       // BFCL recorded `[]` for every question; the judge reads the anchor reply the simulated user was given
       const judged = await judgeHeldBack({ results: [out], dryRun: true, cwd: "/", env: {} });
@@ -292,7 +271,7 @@ describe("interactive runs against scripted models and a stub simulated user", (
     // the base files are the same bytes: base twins run on BFCL's script in both arms
     const base = (out: string) => readFileSync(join(out, MODEL_DIR, "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8");
     expect(base(interactiveArm)).toBe(base(scriptedArm));
-    const doc = await compareArms({ a: scriptedArm, b: interactiveArm, cwd: "/", env: {}, bootstrap: { resamples: 200 } });
+    const doc = await compareArms({ a: scriptedArm, b: interactiveArm, bfclData: bfclDataDir(), cwd: "/", env: {}, bootstrap: { resamples: 200 } });
     expect(doc.exitCode).toBe(0);
     expect(doc.models).toHaveLength(1);
     const cmp = doc.models[0].comparison;
@@ -300,7 +279,11 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect([cmp.decision.a, cmp.decision.b]).toEqual([100, 100]); // the decision on T is the same: both arms ask
     expect(doc.injection[0].check.mode).toBe(0); // the same first request in both arms
     // answering the actual question changes what the model completes: the scripted user never answers the confirmation
-    const [sa, ia] = [await aligned(scriptedArm), await aligned(interactiveArm)];
+    const shift = cmp.aligned!;
+    expect(shift.pairs).toBe(223);
+    expect([shift.aligned.a, shift.aligned.b]).toEqual([0, 100]);
+    expect([shift.cells["held-completed"].a, shift.cells["held-completed"].b]).toEqual([0, 100]);
+    const [sa, ia] = [(await scoreOf(scriptedArm)).aligned, (await scoreOf(interactiveArm)).aligned];
     expect([sa.withheld["held-completed"], sa.aligned]).toEqual([0, 0]);
     expect([ia.withheld["held-completed"], ia.aligned]).toEqual([223, 223]);
     expect(b.ok && b.value.userSimulator).toMatchObject({ requests: 669, clarifications: 223 }); // the anchor question, the confirmation, the closing "Done."

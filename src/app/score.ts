@@ -15,12 +15,16 @@ import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { selectPairs } from "../decision/score.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
-import { problem, type Problem } from "../messages/index.js";
+import { ok, problem, type Problem, type Result } from "../messages/index.js";
+import { alignedRow, alignedScore, type AlignedRow, type TwinCompletion } from "../official/aligned.js";
+import { countReadings, emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { decisionInterval, rankOneOf } from "../official/intervals.js";
 import { computeRunMetrics } from "../official/metrics.js";
 import { officialRows, officialSpearman, rankOneShares, sensitivityRows, type OfficialRow, type OfficialSpearman, type SensitivityRow } from "../official/readings.js";
-import type { Manifest } from "../pairs/types.js";
+import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { twinCompletions } from "../simulator/prefix-check.js";
 import type { BootstrapOptions } from "../stats/index.js";
+import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData, type AlignedModelFiles } from "../io/aligned-run.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { folderExists, writeFileAtomic } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
@@ -28,7 +32,7 @@ import { scoreResultDirs, selectModels, type FileUsed, type ModelRun } from "../
 import { dataFolderVersion } from "../io/rollout-data.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
-import { readWorkaroundData, workaroundForModel } from "../io/workaround-run.js";
+import { readWorkaroundData, workaroundForModel, type WorkaroundData } from "../io/workaround-run.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { manifestsForModels } from "./data-version.js";
 import { perItemCsv } from "./per-item.js";
@@ -54,6 +58,16 @@ export interface ScoreRequest extends RequestContext {
    * else a `bfcl_eval` installation, else none; null: leave Table F1 out.
    */
   readonly bfclData?: string | null;
+  /**
+   * Also compute the aligned numbers, which run BFCL's checker (in TypeScript) on every
+   * model's files: each pair's `base_completed` / `miss_completed` (the base twin passes
+   * every turn through the anchor turn T, the should-ask twin every turn through T+1), the
+   * withheld twin's cells, the aligned pair score with its interval, and the empty-turn
+   * table. Default: when `bfclData` names a folder (not when it is only found through
+   * `BFCL_DATA_DIR` or an installation: scoring stays fast unless asked). Only models of
+   * the data folder's BFCL version get them.
+   */
+  readonly aligned?: boolean;
   /**
    * Pair manifest file for every model (default: the package's manifest of the BFCL
    * version each model's result files name; rollouts generated on other data stop the
@@ -123,6 +137,14 @@ export interface ScoreDocument {
   readonly sensitivity: { readonly rows: readonly SensitivityRow[]; readonly rank1: readonly { readonly model: string; readonly share: number }[] | null } | null;
   /** With BFCL data: Table F1. */
   readonly workaround: readonly WorkaroundRow[] | null;
+  /**
+   * With `aligned`: per model, the withheld twin's cells (held back / acted × completed
+   * through T+1), the base twin acted and completed through T, and the aligned pair
+   * score (both twins decided right and completed) with its 95% cluster-bootstrap interval.
+   */
+  readonly aligned: { readonly models: readonly AlignedRow[] } | null;
+  /** With `aligned`: BFCL's score, the strict and the world-changing counterfactual per category and model, with the ranking under each. */
+  readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** With `perItem`: the file written and its rows. */
   readonly perItem: { readonly file: string; readonly rows: number } | null;
   /** Problems not tied to one model's files (arguments, folders, score files, BFCL data). */
@@ -145,6 +167,8 @@ function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems:
     official: null,
     sensitivity: null,
     workaround: null,
+    aligned: null,
+    emptyTurns: null,
     perItem: null,
     problems,
     exitCode: 2,
@@ -171,7 +195,33 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   return { bootstrap, problems };
 }
 
-/** Table F1 for the scored models, or null when no BFCL data is found. Models of another BFCL version than the data are left out, said once. */
+/**
+ * The BFCL data folder found for the request, its version, and the scored models of that
+ * version; models of another version are left out of `what`, said once.
+ */
+function dataForVersion(
+  scored: readonly ModelRun[],
+  versionFor: (model: string) => BfclVersion,
+  flag: string | undefined,
+  ctx: Context,
+  problems: Problem[],
+  what: { readonly label: string; readonly code: string },
+): { readonly dir: string; readonly version: BfclVersion; readonly models: readonly ModelRun[] } | null {
+  const location = resolveBfclDataDir({ flag, env: ctx.env, cwd: ctx.cwd });
+  if (!location) return null;
+  const dataVersion = dataFolderVersion(location.dir) ?? "v4";
+  const left = [...new Set(scored.map((r) => versionFor(r.model)).filter((v) => v !== dataVersion))];
+  if (left.length > 0) {
+    problems.push(problem(what.code, `${what.label} leaves out the BFCL ${left.join(", ")} models: the BFCL data found is ${dataVersion}`, { file: location.dir, severity: "warning" }));
+  }
+  return { dir: location.dir, version: dataVersion, models: scored.filter((r) => versionFor(r.model) === dataVersion) };
+}
+
+/**
+ * Table F1 for the scored models, or null when no BFCL data is found. Models of another
+ * BFCL version than the data are left out, said once. The data already read for the
+ * aligned numbers is reused.
+ */
 function workaroundRows(
   scored: readonly ModelRun[],
   manifestFor: (model: string) => Manifest,
@@ -180,20 +230,16 @@ function workaroundRows(
   req: ScoreRequest,
   ctx: Context,
   problems: Problem[],
+  aligned: AlignedData | null,
 ): WorkaroundRow[] | null {
   if (req.bfclData === null) return null;
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
-  if (!location) return null;
-  const dataVersion = dataFolderVersion(location.dir) ?? "v4";
-  const left = [...new Set(scored.map((r) => versionFor(r.model)).filter((v) => v !== dataVersion))];
-  if (left.length > 0) {
-    problems.push(
-      problem("workaround-version", `Table F1 leaves out the BFCL ${left.join(", ")} models: the BFCL data found is ${dataVersion}`, { file: location.dir, severity: "warning" }),
-    );
-  }
-  const ofVersion = scored.filter((r) => versionFor(r.model) === dataVersion);
-  if (ofVersion.length === 0) return null;
-  const data = readWorkaroundData(location.dir, dataVersion);
+  const found = dataForVersion(scored, versionFor, req.bfclData, ctx, problems, { label: "Table F1", code: "workaround-version" });
+  if (found === null || found.models.length === 0) return null;
+  const ofVersion = found.models;
+  const data: Result<WorkaroundData> =
+    aligned !== null && aligned.dataDir === found.dir && aligned.version === found.version
+      ? ok({ base: aligned.inputs.base, missFunc: aligned.inputs.miss_func })
+      : readWorkaroundData(found.dir, found.version);
   if (!data.ok) {
     problems.push(...data.problems);
     return null;
@@ -211,6 +257,44 @@ function workaroundRows(
     rows.push({ model: run.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited });
   }
   return rows;
+}
+
+/** The aligned numbers of the scored models: completions per pair, the aligned rows and the empty-turn counts. */
+interface AlignedOutcome {
+  readonly completions: ReadonlyMap<string, ReadonlyMap<string, TwinCompletion>>;
+  readonly rows: AlignedRow[];
+  readonly emptyTurns: EmptyTurnRow[];
+}
+
+/** Run BFCL's checker on every scored model's prefixes and files (see `ScoreRequest.aligned`). */
+function alignedNumbers(
+  scored: readonly ModelRun[],
+  data: AlignedData,
+  pairsFor: (model: string) => readonly ManifestPair[],
+  bootstrap: BootstrapOptions,
+  problems: Problem[],
+): AlignedOutcome {
+  const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
+  const rows: AlignedRow[] = [];
+  const counts: EmptyTurnCounts[] = [];
+  for (const run of scored) {
+    const model: AlignedModelFiles = { modelName: run.folder, files: Object.fromEntries(Object.entries(run.filesUsed).map(([c, f]) => [c, f.file])) };
+    const prefixes = modelCompletions(model, pairsFor(run.model), data);
+    if (!prefixes.ok) problems.push(...prefixes.problems);
+    else {
+      problems.push(...prefixes.value.problems);
+      const bits = twinCompletions(prefixes.value.prefixes);
+      completions.set(run.model, bits);
+      rows.push(alignedRow(run.model, alignedScore(run.score!.records, bits, bootstrap)));
+    }
+    const entries = modelEmptyTurns(model, data);
+    if (!entries.ok) problems.push(...entries.problems);
+    else {
+      problems.push(...entries.value.problems);
+      for (const [category, readings] of entries.value.readings) counts.push(countReadings(run.model, category, readings));
+    }
+  }
+  return { completions, rows, emptyTurns: emptyTurnTable(counts) };
 }
 
 /**
@@ -293,13 +377,27 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     if (scoreDirs.length > 0) official = { models: inOrder(officialModels), spearman };
     if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels), rank1: shares };
   }
-  const workaround = scored.length > 0 ? workaroundRows(scored, manifestFor, versionFor, options, req, ctx, problems) : null;
+  let alignedData: AlignedData | null = null;
+  let alignedOut: AlignedOutcome | null = null;
+  if (scored.length > 0 && (req.aligned ?? typeof req.bfclData === "string")) {
+    const found = dataForVersion(scored, versionFor, req.bfclData ?? undefined, ctx, problems, { label: "The aligned numbers", code: "aligned-version" });
+    if (found === null) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
+    else if (found.models.length > 0) {
+      const data = readAlignedData(found.dir);
+      if (!data.ok) problems.push(...data.problems);
+      else {
+        alignedData = data.value;
+        alignedOut = alignedNumbers(found.models, alignedData, (model) => selectPairs(manifestFor(model), options), bootstrap, problems);
+      }
+    }
+  }
+  const workaround = scored.length > 0 ? workaroundRows(scored, manifestFor, versionFor, options, req, ctx, problems, alignedData) : null;
 
   let perItem: ScoreDocument["perItem"] = null;
   if (req.perItem !== undefined && scored.length > 0) {
     const rows: PerItemRow[] = scored.flatMap((r) => perItemRows(r.model, r.score!.records));
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows));
+    const written = writeFileAtomic(file, perItemCsv(rows, alignedOut?.completions ?? null));
     if (written.ok) perItem = { file, rows: rows.length };
     else problems.push(...written.problems);
   }
@@ -326,6 +424,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     official,
     sensitivity,
     workaround,
+    aligned: alignedOut === null ? null : { models: alignedOut.rows },
+    emptyTurns: alignedOut === null ? null : alignedOut.emptyTurns,
     perItem,
     problems,
     exitCode,

@@ -11,7 +11,7 @@ import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
-import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
+import { checkModelFiles, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { parseScoreFile } from "../bfcl/scores.js";
 import { compareVerdicts, type Agreement } from "../simulator/agreement.js";
@@ -56,6 +56,10 @@ export interface CheckJobSettings {
 export interface CheckedFileData {
   readonly total: number;
   readonly correct: number;
+  /** Entries BFCL's checker alone passes. */
+  readonly officialCorrect: number;
+  /** With the empty-reference turns scored: each entry under BFCL's checker, the strict and the world-changing reading. */
+  readonly readings: readonly EntryReadings[] | null;
   /** Where the score file was written, if an out folder was given. */
   readonly written: string | null;
   /** Agreement with the stored score file, if a score root was given and it has one. */
@@ -198,7 +202,7 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
       }
     }
   }
-  return { total: checked.total, correct: checked.correct, written, agreement, storedScoreFile, problems };
+  return { total: checked.total, correct: checked.correct, officialCorrect: checked.officialCorrect, readings: checked.readings, written, agreement, storedScoreFile, problems };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */

@@ -16,6 +16,7 @@ import type { DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/agreement.js";
+import { countReadings, type EmptyTurnCounts } from "../official/empty-turns.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 import { findLongContextModule, readLongContext } from "./long-context.js";
@@ -113,6 +114,8 @@ export interface CheckedFile {
   readonly entries: number;
   readonly correct: number;
   readonly accuracy: number;
+  /** With the empty-reference turns scored: the passing entries under BFCL's checker, the strict and the world-changing reading. */
+  readonly emptyTurns: EmptyTurnCounts["correct"] | null;
   /** Where the score file was written, if `--out` was given. */
   readonly written: string | null;
   /** Agreement with the stored score file, if `--scores` was given and it exists. */
@@ -226,6 +229,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
         entries: c.total,
         correct: c.correct,
         accuracy: c.total === 0 ? 0 : c.correct / c.total,
+        emptyTurns: c.readings === null ? null : countReadings(f.name, f.category, c.readings).correct,
         written: c.written,
         agreement: c.agreement,
         storedScoreFile: c.storedScoreFile,

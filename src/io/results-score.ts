@@ -19,13 +19,15 @@ import { readResultFile } from "./results-read.js";
  */
 export interface ModelCandidates {
   readonly model: string;
+  /** The model folder's name: BFCL's model name, which its checker uses (`model` may be `<run>/<model>`). */
+  readonly folder: string;
   readonly files: Readonly<Record<ScoredResultCategory, readonly string[]>>;
 }
 
 /** The scoring job of a model the walk found. */
 export function candidatesOf(found: TreeModel): ModelCandidates {
   const paths = (c: ScoredResultCategory) => (found.files[c] ?? []).map((f) => f.path);
-  return { model: found.name, files: Object.fromEntries(scoredResultCategories.map((c) => [c, paths(c)])) as Record<ScoredResultCategory, string[]> };
+  return { model: found.name, folder: found.model, files: Object.fromEntries(scoredResultCategories.map((c) => [c, paths(c)])) as Record<ScoredResultCategory, string[]> };
 }
 
 /** The file used for one category of one model, and how it was chosen. */
@@ -40,6 +42,8 @@ export interface FileUsed {
 /** One model's outcome: scored, or not scored because a category is missing or unreadable. */
 export interface ModelRun {
   readonly model: string;
+  /** The model folder's name (BFCL's model name). */
+  readonly folder: string;
   readonly filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>;
   /** Null when the model could not be scored (a category missing). */
   readonly score: ModelScore | null;
@@ -105,7 +109,7 @@ export function scoreModelFiles(
         `model ${candidates.model}: no readable ${missingCategories.join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
       ),
     );
-    return { model: candidates.model, filesUsed, score: null, problems };
+    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
   }
   const scored = scoreModel(
     candidates.model,
@@ -128,5 +132,5 @@ export function scoreModelFiles(
     }
   }
   const { missing: _missing, ...score } = scored;
-  return { model: candidates.model, filesUsed, score, problems };
+  return { model: candidates.model, folder: candidates.folder, filesUsed, score, problems };
 }

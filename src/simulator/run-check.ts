@@ -10,7 +10,7 @@ import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { scanLineHead } from "../bfcl/results.js";
+import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { decodeFcStep, decodeFcStepPlain, type DecodeOutcome } from "../bfcl/decode/index.js";
@@ -218,11 +218,28 @@ export function stepsAreStringArgs(result: unknown): boolean {
   return true;
 }
 
+/**
+ * One entry under the three readings of its empty-reference turns: BFCL's checker as it
+ * runs (`bfcl`), with BFCL's irrelevance checker added (`strict`), and with only a
+ * world-changing attempt there failing it (`worldChanging`). True = passes.
+ */
+export interface EntryReadings {
+  readonly id: string;
+  readonly bfcl: boolean;
+  readonly strict: boolean;
+  readonly worldChanging: boolean;
+}
+
 /** The outcome of checking one result file. */
 export interface FileCheck {
   readonly correct: number;
   /** Entries BFCL's checker alone passes (equal to `correct` unless the empty-reference turns were scored). */
   readonly officialCorrect: number;
+  /**
+   * With the empty-reference turns scored: every entry under all three readings, in the
+   * order checked (whichever reading the written verdicts follow); null otherwise.
+   */
+  readonly readings: readonly EntryReadings[] | null;
   readonly total: number;
   /** The score file BFCL would write, as UTF-8 bytes (only when asked for). */
   readonly scoreFile: Uint8Array | null;
@@ -266,9 +283,6 @@ function notesWarning(id: string, notes: readonly EvalNote[], file: string, line
     severity: "warning",
   });
 }
-
-/** How a line stopped by `run --until-anchor` ends: its last top-level key. */
-const STOPPED_TAIL = /, "twinscore_stopped_after_turn": \d+\}\s*$/;
 
 /**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
@@ -336,7 +350,7 @@ export function checkResultFile(
       continue;
     }
     // a line cut short after its anchor turn is not a whole rollout: BFCL would count it incomplete
-    if (STOPPED_TAIL.test(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end)))) {
+    if (stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end))) !== null) {
       stoppedAtAnchor.push(head.id);
       continue;
     }
@@ -369,6 +383,7 @@ export function checkResultFile(
     : null;
   let correct = 0;
   let officialCorrect = 0;
+  const readings: EntryReadings[] | null = opts.emptyTurns === undefined ? null : [];
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -429,7 +444,11 @@ export function checkResultFile(
     if (verdict.valid) officialCorrect++;
     const afterInferenceError = verdict.afterInferenceError === true;
     if (opts.emptyTurns !== undefined) {
-      verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? opts.process.revision.version);
+      const version = opts.bfclVersion ?? opts.process.revision.version;
+      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version);
+      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version);
+      readings?.push({ id: row.id, bfcl: verdict.valid, strict: strict.valid, worldChanging: worldChanging.valid });
+      verdict = opts.emptyTurns === "strict" ? strict : worldChanging;
     }
     const key = opts.process.entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
@@ -496,6 +515,7 @@ export function checkResultFile(
   return ok({
     correct,
     officialCorrect,
+    readings,
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,

@@ -9,6 +9,7 @@ import { outputFormats, renderJson, renderPrintout, tableOf, type Column } from 
 import type { CliIo } from "../io.js";
 import { integerOption } from "../options.js";
 import { printProblems } from "../problems.js";
+import { emptyTurnBlocks, emptyTurnHelp } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -104,7 +105,11 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "call there (multi_turn:irrelevance_error:world_changing_attempt; a lookup before asking is allowed).\n" +
         "Where both checks fail, the empty-turn error is written, as BFCL's runner did when it ran the check.\n" +
         "correct/accuracy then count entries passing both; compared with stored BFCL score files, the\n" +
-        "entries the empty turns fail show as disagreeing.\n" +
+        "entries the empty turns fail show as disagreeing. A second table puts the three scores of every\n" +
+        "file side by side (whichever reading the score files follow), with the models' ranking under each:\n" +
+        emptyTurnHelp +
+        "Neither counterfactual is BFCL's score: they are what BFCL's score would be had its runner called\n" +
+        "the check it ships (strict), or had it scored the skipped turn by the decision to act (world-changing).\n" +
         "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
         "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n" +
         "\nExit: 0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree;\n" +
@@ -131,7 +136,9 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       if (opts.format === "json") io.stdout(renderJson(doc));
       else {
         const table = tableOf("check", doc.files, opts.scores !== undefined ? columns : columns.slice(0, 5));
-        io.stdout(renderPrintout({ blocks: [{ kind: "table", table }] }, opts.format).stdout);
+        const out = renderPrintout({ blocks: [{ kind: "table", table }, ...(doc.emptyTurns === null ? [] : emptyTurnBlocks(doc.emptyTurns))] }, opts.format);
+        io.stdout(out.stdout);
+        if (out.stderr) io.stderr(out.stderr);
       }
     });
 };

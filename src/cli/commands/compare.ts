@@ -24,6 +24,7 @@ interface CompareOptions {
   seed: string;
   format: OutputFormat;
   manifest?: string;
+  bfclData?: string;
 }
 
 /** Register `twinscore compare`. */
@@ -53,6 +54,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--seed <s>", "seed of NumPy's default_rng for the interval", String(DEFAULT_BOOTSTRAP.seed))
     .addOption(new Option("--format <format>", "output format").choices(outputFormats).default("table"))
     .option("--manifest <file>", manifestOptionHelp)
+    .option("--bfcl-data <dir>", "BFCL data directory: adds the aligned comparison (asked, then did it) and the skipped turn scored, per arm (runs BFCL's checker on both arms)")
     .addHelpText(
       "after",
       compareColumnsHelp +
@@ -68,6 +70,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         models: opts.model === undefined ? [] : [opts.model],
         bootstrap: { resamples: integerOption(opts.bootstrap), seed: integerOption(opts.seed) },
         manifest: opts.manifest,
+        bfclData: opts.bfclData,
         cwd: io.cwd,
         env: io.env,
       });

@@ -9,6 +9,8 @@ import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
 import { sensitivityReadings } from "../../official/readings.js";
 import { tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+import { alignedBlocks } from "./aligned.js";
+import { emptyTurnBlocks } from "./empty-turns.js";
 
 const f1 = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(1) : "");
 const int = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? String(v) : "");
@@ -168,6 +170,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     });
     blocks.push({ kind: "table", table: tableOf("table-f1", doc.workaround, workaroundColumns) });
   }
+  if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
+  if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
   const files = view.showFiles === false ? [] : filesUsedLines(doc.models);
   if (files.length > 0) {
     blocks.push({ kind: "text", text: ["", "Files used:", ...files, ""].join("\n"), elsewhere: files.map((l) => `used${l.slice(1)}\n`).join("") });
