@@ -136,11 +136,13 @@ const pairOf = new Map(manifest.pairs.map((p) => [p.missId, p]));
 const oracleOut = join(tmp, "oracle");
 let oracleRun: Promise<void> | null = null;
 const oracleLog: UserSimStubLog = { asks: [], mismatches: [] };
+let oracleRequests = 0;
 /** The asking oracle's interactive run, made once and read by several tests. */
 function oracle(): Promise<void> {
   oracleRun ??= (async () => {
     const doc = await runModel(request(oracleOut, askingOracle(groundTruth), { sim: oracleLog }));
     if (!doc.ok || doc.value.errors.length > 0) throw new Error(`the oracle run failed: ${JSON.stringify(doc.ok ? doc.value.errors.slice(0, 3) : doc.problems)}`);
+    oracleRequests = doc.value.requests;
   })();
   return oracleRun;
 }
@@ -201,6 +203,28 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect(doc.dryRun?.requests).toHaveLength(223);
     expect(doc.dryRun?.silent).toBe(0);
     for (const r of doc.dryRun?.requests ?? []) expect(JSON.stringify(r.request)).toContain(JSON.stringify(anchorQuestion(r.missId)).slice(1, -1));
+  }, 300_000);
+
+  it("--until-anchor stops interactive should-ask items after the answer turn: the same decision and aligned numbers, fewer requests", async () => {
+    await oracle();
+    const out = join(tmp, "oracle-until-anchor");
+    const doc = await runModel({ ...request(out, askingOracle(groundTruth)), untilAnchor: true });
+    expect(doc.ok && doc.value.errors).toEqual([]);
+    if (!doc.ok) return;
+    for (const c of ["miss_func", "miss_param"] as const) {
+      for (const line of lines(out, c)) {
+        const pair = pairOf.get(line.get("id") as string)!;
+        const turns = (line.get("result") as PyValue[]).length;
+        expect(turns).toBe(pair.anchorTurn + 2);
+        if (pair.turnCount.miss > pair.anchorTurn + 2) expect(line.get("twinscore_stopped_after_turn")).toBe(BigInt(pair.anchorTurn + 1));
+      }
+    }
+    const full = await scoreOf(oracleOut);
+    const cut = await scoreOf(out);
+    expect(cut.model.numbers).toEqual(full.model.numbers);
+    expect([cut.aligned.aligned, cut.aligned.withheld["held-completed"], cut.aligned.missingCompletion]).toEqual([223, 223, 0]);
+    expect(doc.value.stoppedAtAnchor).toBeGreaterThan(0);
+    expect(doc.value.requests).toBeLessThan(oracleRequests);
   }, 300_000);
 
   it("a guesser acts on the anchor: acted on every withheld twin, the simulated user asked nothing of it, the scripted line sent", async () => {
