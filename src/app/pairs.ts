@@ -2,11 +2,6 @@
  * `pairs`, the use case: build the twin-pair manifest from a BFCL data folder (and write
  * it when asked), or list the package's committed manifest when no data folder is found.
  * The document holds the funnel and one row per should-ask item.
- *
- * ```ts
- * const doc = await buildPairs({ bfclData: "bfcl-v4" });
- * console.log(doc.funnelLine, doc.items.filter((i) => i.status === "scored").length);
- * ```
  */
 import { multiTurnCategories } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -85,7 +80,13 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
   return { manifest: built.value, built: true, warnings, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
 }
 
-/** Build (or list) the pairs. Never throws on bad input: problems are in the document. */
+/** Build (or list) the pairs. Never throws on bad input: problems are in the document.
+ *
+ * @example
+ * import { buildPairs } from "twinscore";
+ * const doc = await buildPairs({ bfclData: "bfcl-v4" });
+ * console.log(doc.funnelLine, doc.items.filter((i) => i.status === "scored").length);
+ */
 export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
   const ctx = contextOf(req);
   const got = obtainManifest(req, ctx);

@@ -3,11 +3,6 @@
  * a run; models of several runs are named `<run>/<model>`), with their score trees, a
  * paired comparison of two runs, the judge's labels and the workaround credit when asked.
  * The page is written atomically when `out` is given; the document says what it holds.
- *
- * ```ts
- * const doc = await buildReport({ results: ["runs/main", "runs/fixes"], scores: ["runs/main", "runs/fixes"], compare: ["main", "fixes"], out: "report.html" });
- * console.log(doc.file, doc.bytes, doc.models);
- * ```
  */
 import { problem, type Problem } from "../messages/index.js";
 import { assembleReport } from "../report/assemble.js";
@@ -60,7 +55,13 @@ export interface ReportDocument {
   readonly exitCode: ExitCode;
 }
 
-/** Build the report (and write it when `out` is given). Never throws on bad input. */
+/** Build the report (and write it when `out` is given). Never throws on bad input.
+ *
+ * @example
+ * import { buildReport } from "twinscore";
+ * const doc = await buildReport({ results: ["runs/main", "runs/fixes"], scores: ["runs/main", "runs/fixes"], compare: ["main", "fixes"], out: "report.html" });
+ * console.log(doc.file, doc.bytes, doc.models);
+ */
 export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   const ctx = contextOf(req);
   const scores = req.scores ?? [];

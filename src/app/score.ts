@@ -5,11 +5,6 @@
  * credit (Table F1) and the per-pair rows. It takes a typed request and returns a typed
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
- *
- * ```ts
- * const doc = await scoreRuns({ results: ["runs/main"], scores: ["runs/main"] });
- * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
- * ```
  */
 import type { ScoredResultCategory } from "../bfcl/categories.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
@@ -170,6 +165,11 @@ function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options
 /**
  * Score the result trees. Never throws on bad input: problems are in the document, and
  * `exitCode` says how it ended (2 when nothing could be scored or no model has a pair).
+ *
+ * @example
+ * import { scoreRuns } from "twinscore";
+ * const doc = await scoreRuns({ results: ["runs/main"], scores: ["runs/main"] });
+ * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const ctx = contextOf(req);
