@@ -17,7 +17,7 @@ import { officialRows, officialSpearman, rankOneShares, sensitivityRows, type Of
 import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
-import { folderExists, writeFileAtomic } from "../io/manifest.js";
+import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
 import { scoreResultDirs, type FileUsed, type ModelRun } from "../io/results.js";
 import { loadRunInputs } from "../io/scores-run.js";
@@ -125,8 +125,15 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   if (req.results.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) problems.push(badArgument(`--threads must be a positive integer${givenText(req.threads)}`));
   if (req.perItem !== undefined) {
-    const folder = folderExists(resolvePath(ctx.cwd, req.perItem));
+    const target = resolvePath(ctx.cwd, req.perItem);
+    const folder = folderExists(target);
     if (!folder.ok) problems.push(...folder.problems);
+    const inputs = [...walkBfclTree(req.results, ctx.cwd, "result").models, ...walkBfclTree(req.scores ?? [], ctx.cwd, "score").models].flatMap((m) =>
+      Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)),
+    );
+    if (req.manifest !== undefined) inputs.push(resolvePath(ctx.cwd, req.manifest));
+    const clash = overwritesInput(target, inputs, "--per-item");
+    if (clash !== null && !clash.ok) problems.push(...clash.problems);
   }
   if ((req.scores ?? []).length > 0) {
     // a wrong --scores is a bad argument: said before any result file is read
@@ -233,8 +240,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     exitCode = 2;
   } else if (hasError(problems) && perItem === null && req.perItem !== undefined) {
     exitCode = 2;
-  } else if (models.some((m) => m.missingPairs > 0) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
-    // done with findings: a model's pairs incomplete, an error met on the way (a score file cut short, a model not found)
+  } else if (models.some((m) => m.missingPairs > 0 || !m.scored) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
+    // done with findings: a model's pairs incomplete or a model not scored, an error met on the way (a score file cut short, a model not found)
     exitCode = 1;
   }
   return { command: "score", options: { ...options, pairsSelected: outcome.pairsSelected }, bootstrap, models, official, sensitivity, workaround, perItem, problems, exitCode };
