@@ -3,7 +3,7 @@
  * it when asked), or list the package's committed manifest when no data folder is found.
  * The document holds the funnel and one row per should-ask item.
  */
-import { multiTurnCategories } from "../bfcl/categories.js";
+import { multiTurnCategories, scoredResultCategories } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { buildManifest } from "../pairs/build.js";
 import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pairs/listing.js";
@@ -57,7 +57,7 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
       readFrom: `no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${committedManifestPath()}`,
     };
   }
-  const data = readBfclDataDir(location.dir, ["base", "miss_func", "miss_param"]);
+  const data = readBfclDataDir(location.dir, [...scoredResultCategories]);
   if (!data.ok) return { problems: data.problems };
   const certDir = req.certification !== undefined ? resolvePath(ctx.cwd, req.certification) : null;
   const texts = [];
