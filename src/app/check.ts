@@ -3,6 +3,7 @@
  * executor and checker (no Python), as `bfcl evaluate` does; write BFCL-format score
  * files when asked; and, given the stored score files, say how far the verdicts agree.
  */
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { problem, type Problem } from "../messages/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
@@ -25,6 +26,8 @@ export interface CheckRequest extends RequestContext {
   readonly out?: string;
   /** How steps are decoded (default: BFCL's FC decoder). */
   readonly decoder?: DecoderName;
+  /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
+  readonly emptyTurns?: EmptyTurnReading;
   /** Threads in all (default 1). */
   readonly threads?: number;
   /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */
@@ -57,7 +60,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
   req.beforeChecking?.();
   const run = await runCheck(
-    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, env: { ...ctx.env }, cwd: ctx.cwd },
+    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, env: { ...ctx.env }, cwd: ctx.cwd },
     req.threads,
   );
   if (!run.ok) return done([...run.problems]);

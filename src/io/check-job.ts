@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { parseScoreFile } from "../bfcl/scores.js";
@@ -41,6 +42,8 @@ export interface CheckJobSettings {
   readonly longContextModule: string | null;
   /** The decoder every model folder's steps go through (BFCL's FC decoder's fast path when "fc"). */
   readonly decoder: DecoderName;
+  /** Also score the turns whose reference is empty (`simulator/irrelevance.ts`); null: BFCL's checker as is. */
+  readonly emptyTurns?: EmptyTurnReading | null;
   /** Absolute folder to write BFCL score files into, or null. */
   readonly outDir: string | null;
   /** Whether stored score files were given to compare verdicts with. */
@@ -159,6 +162,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     newProcess: (exact) => newEvaluatorProcess(filler, exact),
     decode: settings.decoder === "fc" ? undefined : decoderByName(settings.decoder)?.decode,
     renderScore: settings.outDir !== null || settings.compareStored,
+    emptyTurns: settings.emptyTurns ?? undefined,
   });
   results.forEach((r, i) => {
     const index = inputs[i].index;

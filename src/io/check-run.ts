@@ -14,6 +14,7 @@ import { join, relative, resolve } from "node:path";
 import { bfclFileName, multiTurnCategories, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/agreement.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
@@ -93,6 +94,8 @@ export interface CheckRunRequest {
   readonly bfclEvalDir?: string;
   /** How steps are decoded: the name of one of BFCL's decoders (default: fc). */
   readonly decoder?: DecoderName;
+  /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
+  readonly emptyTurns?: EmptyTurnReading;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -192,6 +195,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     dataDir,
     longContextModule,
     decoder: req.decoder ?? "fc",
+    emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
     compareStored: scoresDir !== null,
   };

@@ -9,6 +9,7 @@ import { outputFormats, renderJson, renderPrintout, tableOf, type Column } from 
 import type { CliIo } from "../io.js";
 import { integerOption } from "../options.js";
 import { printProblems } from "../problems.js";
+import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import type { RegisterCommand } from "./index.js";
 
 const formats = outputFormats;
@@ -21,6 +22,7 @@ interface CheckOptions {
   scores?: string;
   out?: string;
   decoder: DecoderName;
+  scoreEmptyTurns?: EmptyTurnReading;
   format: CheckFormat;
   threads?: string;
 }
@@ -64,6 +66,14 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
     .addOption(new Option("--decoder <name>", "decode every step with this BFCL handler decoder (listed below)").choices(DECODER_NAMES).default("fc"))
+    .addOption(
+      new Option(
+        "--score-empty-turns [reading]",
+        "also score the turns whose reference is empty (the under-specified turn BFCL skips): strict = BFCL's own multi_turn_irrelevance_checker, any decoded call there fails the entry; world-changing = only a world-changing attempt there fails it",
+      )
+        .choices(emptyTurnReadings)
+        .preset("strict"),
+    )
     .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(
@@ -75,6 +85,16 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
         "  disagreeing    = ids where verdict, type or message differ.\n" +
         "--format json gives the same per file, with the disagreeing ids as a list.\n" +
+        "\n--score-empty-turns: BFCL's checker skips a turn whose reference is empty (on miss_func and\n" +
+        "miss_param, the turn where the model should ask). BFCL ships the check for it\n" +
+        "(multi_turn_irrelevance_checker) and never calls it. With this option each entry is also checked\n" +
+        "on those turns and the score files written are the counterfactual ones: an entry that passes\n" +
+        "BFCL's checker fails if it calls anything there (strict: error multi_turn:irrelevance_error:\n" +
+        "decoder_success, BFCL's message) or, with =world-changing, only if it attempts a world-changing\n" +
+        "call there (multi_turn:irrelevance_error:world_changing_attempt; a lookup before asking is allowed).\n" +
+        "Where both checks fail, the empty-turn error is written, as BFCL's runner did when it ran the check.\n" +
+        "correct/accuracy then count entries passing both; compared with stored BFCL score files, the\n" +
+        "entries the empty turns fail show as disagreeing.\n" +
         "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
         "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n" +
         "\nExit: 0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree;\n" +
@@ -90,6 +110,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         decoder: opts.decoder,
         threads: integerOption(opts.threads),
         beforeChecking: io.tuneForShortRun,
+        emptyTurns: opts.scoreEmptyTurns,
         cwd: io.cwd,
         env: io.env,
       });
