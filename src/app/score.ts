@@ -12,17 +12,13 @@ import { selectPairs } from "../decision/score.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import { decisionInterval, rankOneOf } from "../official/intervals.js";
-import { computeRunMetrics } from "../official/metrics.js";
-import { officialRows, officialSpearman, rankOneShares, sensitivityRows, type OfficialRow, type OfficialSpearman, type SensitivityRow } from "../official/readings.js";
+import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
 import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
-import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
 import { scoreResultDirs, type FileUsed, type ModelRun } from "../io/results.js";
-import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
-import { readWorkaroundData, workaroundForModel } from "../io/workaround-run.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { perItemCsv } from "./per-item.js";
 
@@ -143,11 +139,17 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   return { bootstrap, problems };
 }
 
-/** Table F1 for the scored models, or null when no BFCL data is found. */
-function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options: ScoreOptions, req: ScoreRequest, ctx: Context, problems: Problem[]): WorkaroundRow[] | null {
+/**
+ * Table F1 for the scored models, or null when no BFCL data is found. The replay (the
+ * simulated classes) and the BFCL data reader load only here, when they are needed, so
+ * a plain `score` starts without them.
+ */
+async function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options: ScoreOptions, req: ScoreRequest, ctx: Context, problems: Problem[]): Promise<WorkaroundRow[] | null> {
   if (req.bfclData === null) return null;
+  const { resolveBfclDataDir } = await import("../io/bfcl-data.js");
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return null;
+  const { readWorkaroundData, workaroundForModel } = await import("../io/workaround-run.js");
   const data = readWorkaroundData(location.dir);
   if (!data.ok) {
     problems.push(...data.problems);
@@ -212,6 +214,12 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   let sensitivity: ScoreDocument["sensitivity"] = null;
   const scoreDirs = req.scores ?? [];
   if (scored.length > 0 && (scoreDirs.length > 0 || req.sensitivity)) {
+    // the official reader and the run metrics load only when asked for
+    const [{ loadRunInputs }, { computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([
+      import("../io/scores-run.js"),
+      import("../official/metrics.js"),
+      import("../official/readings.js"),
+    ]);
     const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: names, manifest, cwd: ctx.cwd });
     // the result files' own problems were met (and reported) while scoring
     problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
@@ -219,7 +227,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     if (scoreDirs.length > 0) official = { models: officialRows(metrics, names), spearman: officialSpearman(metrics) };
     if (req.sensitivity) sensitivity = { rows: sensitivityRows(metrics, names), rank1: rankOneShares(metrics, names) };
   }
-  const workaround = scored.length > 0 ? workaroundRows(scored, manifest, options, req, ctx, problems) : null;
+  const workaround = scored.length > 0 ? await workaroundRows(scored, manifest, options, req, ctx, problems) : null;
 
   let perItem: ScoreDocument["perItem"] = null;
   if (req.perItem !== undefined && scored.length > 0) {
