@@ -75,6 +75,9 @@ describe("the packed package in a fresh project", () => {
     const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
     const shipped = files(join(installed, "dist"));
     expect(shipped.filter((f) => f.includes(".test.") || f.includes("/testing/"))).toEqual([]);
+    // no stale output of a source that is gone (the build starts from an empty dist/)
+    const stale = shipped.filter((f) => f.endsWith(".js")).map((f) => f.slice(join(installed, "dist").length + 1).replace(/\.js$/, ".ts")).filter((rel) => !existsSync(join(projectRoot, "src", rel)));
+    expect(stale).toEqual([]);
   });
 
   it("type-checks the README's library example and an import of twinscore/core", () => {
