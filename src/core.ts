@@ -25,6 +25,11 @@ import { parseManifest as parseManifestImpl } from "./pairs/manifest-json.js";
 import { parseExpression as parseExpressionImpl } from "./python/parse.js";
 import { assembleReport as assembleReportImpl } from "./report/assemble.js";
 import { renderReport as renderReportImpl } from "./report/render.js";
+import { convertToTools as convertToToolsImpl, prepareEntry as prepareEntryImpl } from "./rollout/entry.js";
+import { injectionCheck as injectionCheckImpl } from "./rollout/inject-check.js";
+import { renderLine as renderLineImpl } from "./rollout/lines.js";
+import { runEntry as runEntryImpl, scriptedTurns as scriptedTurnsImpl } from "./rollout/loop.js";
+import { selectItems as selectItemsImpl } from "./rollout/selection.js";
 
 export { multiTurnCategories, shouldAskCategories, scoredResultCategories, bfclVersions } from "./bfcl/categories.js";
 export type { BfclVersion, MultiTurnCategory, ShouldAskCategory, ScoredResultCategory } from "./bfcl/categories.js";
@@ -43,6 +48,7 @@ export type { Arm, ArmComparison } from "./official/compare.js";
 export type { BootstrapOptions } from "./stats/bootstrap.js";
 export type { AssembleInput, ReportRunInput, ReportModelInput } from "./report/assemble.js";
 export type { ReportData } from "./report/types.js";
+export type { ChatEndpoint, ChatRequest, ChatOutcome, UserTurns, LoopOptions, EntryExecutor, RolloutEntry, InjectionCheck } from "./rollout/index.js";
 
 /**
  * Build a problem: the coded, located message every reader returns instead of throwing.
@@ -245,3 +251,65 @@ export const assembleReport: typeof assembleReportImpl = assembleReportImpl;
  * const html = renderReport(data);
  */
 export const renderReport: typeof renderReportImpl = renderReportImpl;
+
+/**
+ * Turn one BFCL question line and the function docs of its classes into a rollout entry
+ * (turns, tools, initial state) for the generation loop.
+ *
+ * @example
+ * const entry = prepareEntry(questionLine, docsByClass, { file: "BFCL_v4_multi_turn_base.json", line: 1 });
+ * if (entry.ok) console.log(entry.value.id);
+ */
+export const prepareEntry: typeof prepareEntryImpl = prepareEntryImpl;
+
+/**
+ * BFCL function docs as the tools of a function-calling request, as BFCL converts them.
+ *
+ * @example
+ * const tools = convertToTools(docs);
+ */
+export const convertToTools: typeof convertToToolsImpl = convertToToolsImpl;
+
+/**
+ * The user turns of an entry as BFCL scripts them (the question's turns, the holdout
+ * turn's functions given back), for `runEntry`.
+ *
+ * @example
+ * const turns = scriptedTurns(entry);
+ */
+export const scriptedTurns: typeof scriptedTurnsImpl = scriptedTurnsImpl;
+
+/**
+ * BFCL's multi-turn loop for one entry against a chat endpoint you bring: steps, tool
+ * executions on the simulated classes, state snapshots; the result line's content.
+ *
+ * @example
+ * const outcome = await runEntry(entry, { endpoint, userTurns: scriptedTurns(entry), newExecutor });
+ */
+export const runEntry: typeof runEntryImpl = runEntryImpl;
+
+/**
+ * A result line as BFCL writes it (`json.dumps` of the line's dict, key order kept).
+ *
+ * @example
+ * writeFileSync(file, renderLine(outcome.line) + "\n", { flag: "a" });
+ */
+export const renderLine: typeof renderLineImpl = renderLineImpl;
+
+/**
+ * Which items a run generates: all, the scored pairs' twins, or a list of ids.
+ *
+ * @example
+ * const chosen = selectItems("pairs", manifest.pairs, allIds);
+ */
+export const selectItems: typeof selectItemsImpl = selectItemsImpl;
+
+/**
+ * Whether an injected prompt block reached the model, from the first-step input token
+ * counts of two arms: the typical difference and the items where it breaks.
+ *
+ * @example
+ * const check = injectionCheck(new Map([["a", 10], ["b", 3]]), new Map([["a", 25], ["b", 18]]));
+ * check.mode; // 15
+ */
+export const injectionCheck: typeof injectionCheckImpl = injectionCheckImpl;

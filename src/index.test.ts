@@ -24,7 +24,7 @@ function exportsWithDocs(entry: string): { name: string; value: boolean; doc: st
 describe("the library entry points", () => {
   it("twinscore: the use cases with file access, and only them (no internals such as logGamma or seedWords)", () => {
     const values = Object.keys(twinscore).sort();
-    expect(values).toEqual(["buildPairs", "buildReport", "checkRuns", "compareArms", "judgeHeldBack", "readRun", "runDemo", "scoreRuns", "verifyExpected"]);
+    expect(values).toEqual(["buildPairs", "buildReport", "checkRuns", "compareArms", "judgeHeldBack", "readRun", "runCommand", "runDemo", "scoreRuns", "verifyExpected"]);
   });
 
   it("twinscore/core: the pure core, none of it touching files", () => {
@@ -50,5 +50,10 @@ describe("the library entry points", () => {
     expect(exported.length).toBeGreaterThan(5);
     expect(exported.filter((e) => e.doc.trim() === "").map((e) => e.name)).toEqual([]);
     expect(exported.filter((e) => e.value && !/@example/.test(e.doc) && !Array.isArray((core as Record<string, unknown>)[e.name])).map((e) => e.name)).toEqual([]);
+  });
+  it("exposes the prompt-arm injection check (and the generation loop beside it)", () => {
+    const check = core.injectionCheck(new Map([["a", 10], ["b", 3]]), new Map([["a", 25], ["b", 18]]));
+    expect(check.mode).toBe(15);
+    expect(check.breaks).toEqual([]);
   });
 });

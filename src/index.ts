@@ -21,6 +21,7 @@ export { readRun, type ReadRunRequest, type RunReading, type RunModel } from "./
 export { runDemo, type DemoRequest, type DemoDocument, type DemoPolicy } from "./app/demo.js";
 export { buildPairs, type PairsRequest, type PairsDocument } from "./app/pairs.js";
 export { judgeHeldBack, type JudgeRequest, type JudgeDocument } from "./app/judge.js";
+export { runCommand, type RunCommandRequest, type RunDocument } from "./app/run.js";
 export type { RequestContext, ExitCode } from "./app/common.js";
 export type { Problem, Severity } from "./messages/problem.js";
 export type { DecisionNumbers, ReadingCounts, PairRecord, PairSet } from "./decision/types.js";

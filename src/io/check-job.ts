@@ -174,6 +174,15 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck): CheckedFileData {
   const problems: Problem[] = [];
+  if (checked.stoppedAtAnchor.length > 0) {
+    problems.push(
+      problem(
+        "stopped-at-anchor",
+        `${checked.stoppedAtAnchor.length} line(s) stopped after their anchor turn (twinscore run --until-anchor) are left out of this score: they hold the decision only, not a whole rollout`,
+        { file: file.path, severity: "warning" },
+      ),
+    );
+  }
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = join(settings.outDir, file.scoreRelative);
