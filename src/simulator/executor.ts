@@ -15,6 +15,7 @@
  * BFCL stores them in — keyed by BFCL's instance names, so the model's and the reference's
  * instances of one entry persist across turns and never meet.
  */
+import { classModules } from "../bfcl/classes.js";
 import type { PyExpr } from "../python/ast.js";
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -37,16 +38,7 @@ export const STATELESS_CLASSES: ReadonlySet<string> = new Set(["MathAPI"]);
 export const BLOCKED_NAMES: ReadonlySet<string> = new Set(["kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run"]);
 
 /** Module path of each class, for the few CPython messages that print the fully qualified name. */
-const CLASS_MODULES: Readonly<Record<string, string>> = {
-  GorillaFileSystem: "gorilla_file_system",
-  MathAPI: "math_api",
-  MessageAPI: "message_api",
-  TwitterAPI: "posting_api",
-  TicketAPI: "ticket_api",
-  TradingBot: "trading_bot",
-  TravelAPI: "travel_booking",
-  VehicleControlAPI: "vehicle_control",
-};
+const CLASS_MODULES: Readonly<Record<string, string>> = classModules;
 
 /**
  * The Python process BFCL's evaluator runs in: the instances it has created so far,
