@@ -5,10 +5,13 @@
  */
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
+import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../io/check-run.js";
-import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+import { walkBfclTree } from "../io/tree.js";
+import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "../io/check-run.js";
 
@@ -28,6 +31,8 @@ export interface CheckRequest extends RequestContext {
   readonly decoder?: DecoderName;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
+  /** The BFCL release to emulate for every file (data file names, executor, classes, runner, score files); else each file's name says. */
+  readonly bfclVersion?: BfclVersion;
   /** Threads in all (default 1). */
   readonly threads?: number;
   /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */
@@ -58,9 +63,15 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (bad.length > 0) return done(bad);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  // the rollouts must have been generated on the data of the version their file names say
+  const data = manifestsForModels(walkBfclTree([req.results], ctx.cwd, "result").models, undefined, ctx, {
+    forceHint: "check them with the BFCL data they were generated on",
+  });
+  if (!data.ok) return done([...data.problems]);
+  if (hasError(data.value.problems)) return done([...data.value.problems]);
   req.beforeChecking?.();
   const run = await runCheck(
-    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, env: { ...ctx.env }, cwd: ctx.cwd },
+    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, bfclVersion: req.bfclVersion, env: { ...ctx.env }, cwd: ctx.cwd },
     req.threads,
   );
   if (!run.ok) return done([...run.problems]);

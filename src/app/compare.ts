@@ -12,9 +12,11 @@ import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
+import { selectModels } from "../io/results.js";
 import { firstStepTokensByModel } from "../io/run-output.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
-import { badArgument, bootstrapOf, contextOf, hasError, manifestOf, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, contextOf, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { oneManifestForModels } from "./data-version.js";
 
 /** The two arms to compare. */
 export interface CompareRequest extends RequestContext {
@@ -91,15 +93,17 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   for (const dirs of [[req.a], [req.b]]) if (dirs[0] !== undefined) bad.push(...walkBfclTree(dirs, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   for (const dir of [req.scoresA, req.scoresB]) if (dir !== undefined) bad.push(...walkBfclTree([dir], ctx.cwd, "score").problems.filter((p) => p.severity === "error"));
   if (bad.length > 0) return done(bad);
-  const loaded = manifestOf(req.manifest, ctx);
-  if (!loaded.ok) return done([...loaded.problems]);
-  const manifest = loaded.value;
   const models = req.models ?? [];
+  // both arms on one manifest: the BFCL version their result files name, their rollouts checked against it
+  const armModels = [req.a, req.b].flatMap((dir) => selectModels(walkBfclTree([dir], ctx.cwd, "result"), models).models);
+  const loaded = oneManifestForModels(armModels, req.manifest, ctx, "compare");
+  if (!loaded.ok) return done([...loaded.problems]);
+  const manifest = loaded.value.manifest;
   const load = (dir: string, scores: string | undefined) =>
     loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd, skipLoginPass: true });
   const armA = load(req.a, req.scoresA);
   const armB = load(req.b, req.scoresB);
-  const problems: Problem[] = [...armA.problems, ...armB.problems].filter((p) => p.severity === "error");
+  const problems: Problem[] = [...loaded.value.warnings, ...[...armA.problems, ...armB.problems].filter((p) => p.severity === "error")];
   const namesA = armA.models.map((m) => m.inputs.model);
   const namesB = armB.models.map((m) => m.inputs.model);
   const names = namesA.filter((m) => namesB.includes(m));

@@ -14,7 +14,9 @@ import { byteLength, folderExists, overwritesInput, writeFileAtomic } from "../i
 import { resolvePath } from "../io/paths.js";
 import { loadReportRuns, runLabels } from "../io/report-inputs.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, bootstrapOf, contextOf, manifestOf, type ExitCode, type RequestContext } from "./common.js";
+import { selectModels } from "../io/results.js";
+import { badArgument, bootstrapOf, contextOf, type ExitCode, type RequestContext } from "./common.js";
+import { oneManifestForModels } from "./data-version.js";
 
 /** What the report shows. */
 export interface ReportRequest extends RequestContext {
@@ -115,9 +117,11 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
   }
   if (bad.length > 0 || !boot.ok) return done(bad);
-  const loaded = manifestOf(req.manifest, ctx);
+  // one manifest for the page: the BFCL version the result files name, their rollouts checked against it
+  const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
+  const loaded = oneManifestForModels(selected.models, req.manifest, ctx, "report");
   if (!loaded.ok) return done([...loaded.problems]);
-  const manifest = loaded.value;
+  const manifest = loaded.value.manifest;
 
   // The workaround credit only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): replaying takes a while.
   const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
@@ -125,7 +129,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     req.results.map((dir, i) => ({ resultDir: dir, scoreDir: scores[i] ?? null })),
     { models: req.models ?? [], manifest, cwd: ctx.cwd, bfclDataDir: bfcl?.dir ?? null, progress: req.progress },
   );
-  const problems: Problem[] = [...runs.problems];
+  const problems: Problem[] = [...loaded.value.warnings, ...runs.problems];
   const scoredModels = runs.runs.flatMap((r) => r.models);
   if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
   if (scoredModels.every((m) => m.inputs.records.length === 0)) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);

@@ -6,7 +6,7 @@
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
  */
-import type { ScoredResultCategory } from "../bfcl/categories.js";
+import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { selectPairs } from "../decision/score.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
@@ -17,9 +17,11 @@ import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
-import { scoreResultDirs, type FileUsed, type ModelRun } from "../io/results.js";
+import { scoreResultDirs, selectModels, type FileUsed, type ModelRun } from "../io/results.js";
+import { dataFolderVersion } from "../io/rollout-data.js";
 import { walkBfclTree } from "../io/tree.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { manifestsForModels } from "./data-version.js";
 import { perItemCsv } from "./per-item.js";
 
 /** What to score. Only `results` is required. */
@@ -43,7 +45,11 @@ export interface ScoreRequest extends RequestContext {
    * else a `bfcl_eval` installation, else none; null: leave Table F1 out.
    */
   readonly bfclData?: string | null;
-  /** Pair manifest file (default: the package's). */
+  /**
+   * Pair manifest file for every model (default: the package's manifest of the BFCL
+   * version each model's result files name; rollouts generated on other data stop the
+   * command, unless this forces one manifest).
+   */
   readonly manifest?: string;
   /** Also write one CSV row per model and pair to this file. */
   readonly perItem?: string;
@@ -57,6 +63,8 @@ export interface ScoreRequest extends RequestContext {
 export interface ScoredModel {
   /** The model: its folder's name, or `<run>/<model>` when several runs are scored. */
   readonly model: string;
+  /** The BFCL version its result files name (null when it has none). */
+  readonly bfclVersion: BfclVersion | null;
   readonly scored: boolean;
   readonly numbers: DecisionNumbers | null;
   /** The 95% cluster-bootstrap interval of decision (null without resamples or pairs). */
@@ -86,7 +94,18 @@ export interface WorkaroundRow {
 /** Everything `score` found and computed. */
 export interface ScoreDocument {
   readonly command: "score";
-  readonly options: { readonly pairSet: PairSet; readonly countLogin: boolean; readonly pairsSelected: number };
+  readonly options: {
+    readonly pairSet: PairSet;
+    readonly countLogin: boolean;
+    /** Pairs of the set asked for (in the manifest of the first version scored). */
+    readonly pairsSelected: number;
+    /** Pairs of the set asked for, per BFCL version scored (their manifests differ). */
+    readonly pairsSelectedByVersion: Readonly<Partial<Record<BfclVersion, number>>>;
+    /** Of those, the pairs no hand ruling covers (`uncertified`: their items differ from the ones certified), per version. */
+    readonly uncertifiedByVersion: Readonly<Partial<Record<BfclVersion, number>>>;
+    /** Whether `manifest` forced one manifest for every model. */
+    readonly manifestForced: boolean;
+  };
   readonly bootstrap: BootstrapOptions;
   readonly models: readonly ScoredModel[];
   /** With score trees: BFCL's verdict on the same items, per model, and the rank correlation (three models or more). */
@@ -109,7 +128,18 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions {
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: Problem[]): ScoreDocument {
   const options = scoreOptionsOf(req);
-  return { command: "score", options: { ...options, pairsSelected: 0 }, bootstrap, models: [], official: null, sensitivity: null, workaround: null, perItem: null, problems, exitCode: 2 };
+  return {
+    command: "score",
+    options: { ...options, pairsSelected: 0, pairsSelectedByVersion: {}, uncertifiedByVersion: {}, manifestForced: req.manifest !== undefined },
+    bootstrap,
+    models: [],
+    official: null,
+    sensitivity: null,
+    workaround: null,
+    perItem: null,
+    problems,
+    exitCode: 2,
+  };
 }
 
 /** Check the request before anything is read: the arguments, the output folder, the score trees. */
@@ -140,27 +170,44 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
 }
 
 /**
- * Table F1 for the scored models, or null when no BFCL data is found. The replay (the
- * simulated classes) and the BFCL data reader load only here, when they are needed, so
- * a plain `score` starts without them.
+ * Table F1 for the scored models, or null when no BFCL data is found. Models of another
+ * BFCL version than the data are left out, said once. The replay (the simulated classes)
+ * and the BFCL data reader load only here, when they are needed, so a plain `score`
+ * starts without them.
  */
-async function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options: ScoreOptions, req: ScoreRequest, ctx: Context, problems: Problem[]): Promise<WorkaroundRow[] | null> {
+async function workaroundRows(
+  scored: readonly ModelRun[],
+  manifestFor: (model: string) => Manifest,
+  versionFor: (model: string) => BfclVersion,
+  options: ScoreOptions,
+  req: ScoreRequest,
+  ctx: Context,
+  problems: Problem[],
+): Promise<WorkaroundRow[] | null> {
   if (req.bfclData === null) return null;
   const { resolveBfclDataDir } = await import("../io/bfcl-data.js");
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return null;
+  const dataVersion = dataFolderVersion(location.dir) ?? "v4";
+  const left = [...new Set(scored.map((r) => versionFor(r.model)).filter((v) => v !== dataVersion))];
+  if (left.length > 0) {
+    problems.push(
+      problem("workaround-version", `Table F1 leaves out the BFCL ${left.join(", ")} models: the BFCL data found is ${dataVersion}`, { file: location.dir, severity: "warning" }),
+    );
+  }
+  const ofVersion = scored.filter((r) => versionFor(r.model) === dataVersion);
+  if (ofVersion.length === 0) return null;
   const { readWorkaroundData, workaroundForModel } = await import("../io/workaround-run.js");
-  const data = readWorkaroundData(location.dir);
+  const data = readWorkaroundData(location.dir, dataVersion);
   if (!data.ok) {
     problems.push(...data.problems);
     return null;
   }
-  const pairs = selectPairs(manifest, options);
   const rows: WorkaroundRow[] = [];
-  for (const run of scored) {
+  for (const run of ofVersion) {
     const file = run.filesUsed.miss_func?.file;
     if (!run.score || !file) continue;
-    const r = workaroundForModel(run.score, pairs, file, data.value);
+    const r = workaroundForModel(run.score, selectPairs(manifestFor(run.model), options), file, data.value);
     if (!r.ok) {
       problems.push(...r.problems);
       continue;
@@ -185,19 +232,39 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const checked = validate(req, ctx);
   const { bootstrap } = checked;
   if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
-  const loaded = manifestOf(req.manifest, ctx);
+  // each model on the manifest of the BFCL version its files name, its rollouts checked against that data first
+  const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
+  const found = manifestsForModels(selected.models, req.manifest, ctx);
+  if (!found.ok) return emptyDocument(req, bootstrap, [...found.problems]);
+  if (hasError(found.value.problems)) return emptyDocument(req, bootstrap, [...found.value.problems]);
+  const { manifestOf: manifestByModel, versionOf } = found.value;
+  const distinct = [...new Set(manifestByModel.values())];
+  const loaded = distinct.length > 0 ? { ok: true as const, value: distinct[0] } : manifestOf(req.manifest, ctx);
   if (!loaded.ok) return emptyDocument(req, bootstrap, [...loaded.problems]);
   const manifest = loaded.value;
+  const manifestFor = (model: string) => manifestByModel.get(model) ?? manifest;
+  const versionFor = (model: string) => versionOf.get(model) ?? manifestFor(model).source.bfclVersion;
   const options = scoreOptionsOf(req);
 
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, options, cwd: ctx.cwd, threads: req.threads });
-  const problems: Problem[] = [...outcome.problems];
+  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads });
+  const problems: Problem[] = [...found.value.problems, ...outcome.problems];
   const scored = outcome.runs.filter((r) => r.score !== null);
-  const rank1 = scored.length >= 2 ? rankOneOf(scored.map((r) => r.score!.records), bootstrap) : null;
+  // models scored on different pairs (several BFCL versions) are not ranked against each other
+  const groups = new Map<Manifest, ModelRun[]>();
+  for (const run of scored) groups.set(manifestFor(run.model), [...(groups.get(manifestFor(run.model)) ?? []), run]);
+  const rank1 = scored.length >= 2 && groups.size === 1 ? rankOneOf(scored.map((r) => r.score!.records), bootstrap) : null;
+  const pairsSelectedByVersion: Partial<Record<BfclVersion, number>> = {};
+  const uncertifiedByVersion: Partial<Record<BfclVersion, number>> = {};
+  for (const m of distinct.length > 0 ? distinct : [manifest]) {
+    const selectedPairs = selectPairs(m, options);
+    pairsSelectedByVersion[m.source.bfclVersion] = selectedPairs.length;
+    uncertifiedByVersion[m.source.bfclVersion] = selectedPairs.filter((p) => p.certification?.verdict === "uncertified").length;
+  }
   const models: ScoredModel[] = outcome.runs.map((run) => {
     const i = scored.indexOf(run);
     return {
       model: run.model,
+      bfclVersion: versionOf.get(run.model) ?? null,
       scored: run.score !== null,
       numbers: run.score?.numbers ?? null,
       ci95: run.score ? decisionInterval(run.score.records, bootstrap) : null,
@@ -214,20 +281,35 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   let sensitivity: ScoreDocument["sensitivity"] = null;
   const scoreDirs = req.scores ?? [];
   if (scored.length > 0 && (scoreDirs.length > 0 || req.sensitivity)) {
-    // the official reader and the run metrics load only when asked for
+    // one pass per manifest (BFCL version); rank statistics only among models scored on the same pairs.
+    // The official reader and the run metrics load only when asked for.
     const [{ loadRunInputs }, { computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([
       import("../io/scores-run.js"),
       import("../official/metrics.js"),
       import("../official/readings.js"),
     ]);
-    const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: names, manifest, cwd: ctx.cwd });
-    // the result files' own problems were met (and reported) while scoring
-    problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
-    const metrics = computeRunMetrics(manifest, inputs.models.map((m) => m.inputs), { bootstrap });
-    if (scoreDirs.length > 0) official = { models: officialRows(metrics, names), spearman: officialSpearman(metrics) };
-    if (req.sensitivity) sensitivity = { rows: sensitivityRows(metrics, names), rank1: rankOneShares(metrics, names) };
+    const officialModels: OfficialRow[] = [];
+    const sensitivityModels: SensitivityRow[] = [];
+    let spearman: OfficialSpearman | null = null;
+    let shares: { readonly model: string; readonly share: number }[] | null = null;
+    for (const [groupManifest, runs] of groups) {
+      const groupNames = names.filter((n) => runs.some((r) => r.model === n));
+      const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: groupNames, manifest: groupManifest, cwd: ctx.cwd });
+      // the result files' own problems were met (and reported) while scoring
+      problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
+      const metrics = computeRunMetrics(groupManifest, inputs.models.map((m) => m.inputs), { bootstrap });
+      officialModels.push(...officialRows(metrics, groupNames));
+      sensitivityModels.push(...sensitivityRows(metrics, groupNames));
+      if (groups.size === 1) {
+        spearman = officialSpearman(metrics);
+        shares = rankOneShares(metrics, groupNames);
+      }
+    }
+    const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
+    if (scoreDirs.length > 0) official = { models: inOrder(officialModels), spearman };
+    if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels), rank1: shares };
   }
-  const workaround = scored.length > 0 ? await workaroundRows(scored, manifest, options, req, ctx, problems) : null;
+  const workaround = scored.length > 0 ? await workaroundRows(scored, manifestFor, versionFor, options, req, ctx, problems) : null;
 
   let perItem: ScoreDocument["perItem"] = null;
   if (req.perItem !== undefined && scored.length > 0) {
@@ -248,9 +330,20 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     exitCode = 2;
   } else if (hasError(problems) && perItem === null && req.perItem !== undefined) {
     exitCode = 2;
-  } else if (models.some((m) => m.missingPairs > 0 || !m.scored) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
-    // done with findings: a model's pairs incomplete or a model not scored, an error met on the way (a score file cut short, a model not found)
+  } else if (models.some((m) => m.missingPairs > 0) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
+    // done with findings: a model's pairs incomplete, an error met on the way (a score file cut short, a model not found)
     exitCode = 1;
   }
-  return { command: "score", options: { ...options, pairsSelected: outcome.pairsSelected }, bootstrap, models, official, sensitivity, workaround, perItem, problems, exitCode };
+  return {
+    command: "score",
+    options: { ...options, pairsSelected: outcome.pairsSelected, pairsSelectedByVersion, uncertifiedByVersion, manifestForced: found.value.forced },
+    bootstrap,
+    models,
+    official,
+    sensitivity,
+    workaround,
+    perItem,
+    problems,
+    exitCode,
+  };
 }

@@ -9,6 +9,8 @@
  * minus one for a state mismatch, none for runner-level failures).
  */
 import { problem, type Problem } from "../messages/index.js";
+import { jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 
 /** The header line: `{"accuracy", "correct_count", "total_count"}`. */
 export interface ScoreHeader {
@@ -33,6 +35,11 @@ export interface FailedEntry {
   readonly errorJson: string;
   /** 1-based line in the score file. */
   readonly line: number;
+  /**
+   * Further lines for the same entry: BFCL v3's runner writes an inference-error line and
+   * goes on to the turn-count check, which may write a second line for the entry.
+   */
+  readonly more?: readonly FailedEntry[];
 }
 
 /** A parsed score file. */
@@ -78,6 +85,10 @@ export function parseFailedLine(text: string, file: string, line: number): Faile
   } catch {
     return problem("score-line-malformed", "line is not JSON", { file, line });
   }
+  // JSON.parse reads any depth; Python's json.loads (and String() of nested arrays below) stop
+  if (text.length > 2 * JSON_DECODE_MAX_DEPTH && jsonNestsDeeperThan(value, JSON_DECODE_MAX_DEPTH)) {
+    return problem("score-line-malformed", "line nests deeper than Python's json.loads reads (RecursionError)", { file, line });
+  }
   if (!isRecord(value) || typeof value.id !== "string") return problem("score-line-malformed", "failed entry has no string id", { file, line });
   const error = value.error;
   if (!isRecord(error) || typeof error.error_type !== "string") {
@@ -109,7 +120,13 @@ export function parseScoreFile(text: string, file: string): { content: ScoreFile
       problems.push(cut ? problem("score-file-truncated", "the file ends inside a line (cut short?)", { file, line: i + 1 }) : entry);
       continue;
     }
-    if (failed.has(entry.id)) {
+    const earlier = failed.get(entry.id);
+    if (earlier !== undefined) {
+      // BFCL v3 follows an inference-error line with the turn-count check's line; anything else is a broken file
+      if (earlier.errorType === "multi_turn:inference_error" && earlier.more === undefined) {
+        failed.set(entry.id, { ...earlier, more: [entry] });
+        continue;
+      }
       problems.push(problem("score-id-repeated", `failed entry ${entry.id} appears twice`, { file, line: i + 1 }));
       return { content: null, problems };
     }

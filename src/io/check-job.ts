@@ -157,23 +157,29 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       scoreScratch: (bytes) => cache.buffer(`out${slot}`, bytes),
     });
   });
-  const results = checkModelFiles(inputs, {
-    modelName: job.model,
-    newProcess: (exact) => newEvaluatorProcess(filler, exact),
-    decode: settings.decoder === "fc" ? undefined : decoderByName(settings.decoder)?.decode,
-    renderScore: settings.outDir !== null || settings.compareStored,
-    emptyTurns: settings.emptyTurns ?? undefined,
-  });
-  results.forEach((r, i) => {
-    const index = inputs[i].index;
-    out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value)) : r;
-  });
+  // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
+  for (const version of ["v3", "v4"] as const) {
+    const mine = inputs.filter((f) => job.files[f.index].version === version);
+    if (mine.length === 0) continue;
+    const results = checkModelFiles(mine, {
+      modelName: job.model,
+      newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
+      decode: settings.decoder === "fc" ? undefined : decoderByName(settings.decoder)?.decode,
+      renderScore: settings.outDir !== null || settings.compareStored,
+      emptyTurns: settings.emptyTurns ?? undefined,
+      bfclVersion: version,
+    });
+    results.forEach((r, i) => {
+      const index = mine[i].index;
+      out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value)) : r;
+    });
+  }
   return out as Result<CheckedFileData>[];
 }
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck): CheckedFileData {
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...checked.warnings];
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(

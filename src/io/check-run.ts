@@ -94,6 +94,8 @@ export interface CheckRunRequest {
   readonly bfclEvalDir?: string;
   /** How steps are decoded: the name of one of BFCL's decoders (default: fc). */
   readonly decoder?: DecoderName;
+  /** The BFCL release to emulate for every file (its data files, executor, runner, score files); else each file's name says. */
+  readonly bfclVersion?: BfclVersion;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
   readonly env: Record<string, string | undefined>;
@@ -107,6 +109,8 @@ export interface CheckedFile {
   /** How the model is named: its folder's name, or `<run>/<model>` when `--results` holds several runs. */
   readonly folder: string;
   readonly category: MultiTurnCategory;
+  /** The BFCL release emulated for this file. */
+  readonly version: BfclVersion;
   readonly entries: number;
   readonly correct: number;
   readonly accuracy: number;
@@ -189,7 +193,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   }
   const jobs: CheckJob[] = groups.map((g) => ({
     model: g[0].model,
-    files: g.map((f) => ({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
+    files: g.map((f) => ({ path: f.path, version: req.bfclVersion ?? f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
   }));
   const settings: CheckJobSettings = {
     dataDir,
@@ -229,6 +233,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
         model: f.model,
         folder: f.name,
         category: f.category,
+        version: req.bfclVersion ?? f.version,
         entries: c.total,
         correct: c.correct,
         accuracy: c.total === 0 ? 0 : c.correct / c.total,

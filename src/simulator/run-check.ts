@@ -6,14 +6,16 @@
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
+import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
-import { decodeFcStepPlain } from "../bfcl/decode/index.js";
-import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
-import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
+import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
+import { decodeFcStep, decodeFcStepPlain, type DecodeOutcome } from "../bfcl/decode/index.js";
+import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
+import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
 import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
@@ -62,6 +64,8 @@ export function prepareCategory(
   answersText: string,
   answersFile: string,
   docsByClass: ReadonlyMap<string, string>,
+  /** The release whose runner writes the score lines' `prompt` (v4: held-out names replaced by their docs). */
+  revision: EvaluatorRevision = evaluatorRevision("v4"),
 ): Result<CategoryInputs> {
   const q = parsePyJsonLines(questionsText, questionsFile);
   if (!q.ok) return q;
@@ -94,7 +98,7 @@ export function prepareCategory(
     }
     const scorePrompt = new PyDict(value.entries());
     const missed = value.get("missed_function");
-    if (missed instanceof PyDict) {
+    if (missed instanceof PyDict && revision.promptMissedFunctionDocs) {
       const pool: PyDict[] = [];
       for (const c of involved as string[]) {
         const d = docsOf(c);
@@ -224,8 +228,43 @@ export interface FileCheck {
   readonly scoreFile: Uint8Array | null;
   /** Comparable verdicts (with serialised error objects when the score text was rendered). */
   readonly verdicts: OurVerdict[];
+  /** Findings that did not stop the file: an entry with a step nested too deeply to decode, or with a call whose result may differ from BFCL's (it depends on BFCL's machine, or is not emulated); one warning each. */
+  readonly warnings: Problem[];
   /** Ids of lines left out because `twinscore run --until-anchor` stopped them after the anchor turn. */
   readonly stoppedAtAnchor: string[];
+}
+
+/** Python's exception text when `json.loads` refuses `text`, else null. */
+function jsonLoadsError(text: string): string | null {
+  try {
+    jsonLoadsOrThrow(text);
+    return null;
+  } catch (e) {
+    if (!(e instanceof PyException)) throw e;
+    return `${e.pyType}: ${e.pyMessage}`;
+  }
+}
+
+/** A decode failure that comes from nesting depth (CPython's recursion, parser-stack or bracket limits). */
+function isNestingFailure(outcome: DecodeOutcome): outcome is { ok: false; error: string } {
+  if (outcome.ok) return false;
+  const e = outcome.error;
+  return e.startsWith("RecursionError: ") || e.startsWith("MemoryError: Parser stack overflowed") || e.startsWith("SyntaxError: too many nested parentheses");
+}
+
+/** One warning for an entry's calls whose results may differ from BFCL's. */
+function notesWarning(id: string, notes: readonly EvalNote[], file: string, line: number): Problem {
+  const describe = (kind: EvalNote["kind"]) => [...new Set(notes.filter((n) => n.kind === kind).map((n) => n.detail))].join("; ");
+  const parts: string[] = [];
+  const machine = describe("machine");
+  const other = describe("not-emulated");
+  if (machine !== "") parts.push(`a call's result comes from the machine BFCL ran on (${machine})`);
+  if (other !== "") parts.push(`twinscore does not emulate ${other}`);
+  return problem(other !== "" ? "call-not-emulated" : "call-machine-dependent", `${id}: ${parts.join("; ")}; ${other !== "" ? "the verdict and the error object" : "the error object (not the verdict)"} may differ from BFCL's`, {
+    file,
+    line,
+    severity: "warning",
+  });
 }
 
 /** How a line stopped by `run --until-anchor` ends: its last top-level key. */
@@ -309,9 +348,25 @@ export function checkResultFile(
   // lines left per entry key: instances are released after the last line whose id names them
   // (a repeated id, or one that differs only in `-./:`, reuses them, as in BFCL's globals)
   const linesLeft = new Map<string, number>();
-  for (const row of rows) linesLeft.set(entryKey(row.id), (linesLeft.get(entryKey(row.id)) ?? 0) + 1);
+  for (const row of rows) {
+    const key = opts.process.entryKey(row.id);
+    linesLeft.set(key, (linesLeft.get(key) ?? 0) + 1);
+  }
   const verdicts: OurVerdict[] = [];
-  const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
+  const warnings: Problem[] = [];
+  // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
+  let nestingFailure: string | null = null;
+  const noting = (decode: StepDecoder): StepDecoder => (step) => {
+    const out = decode(step);
+    if (nestingFailure === null && isNestingFailure(out)) nestingFailure = out.error;
+    return out;
+  };
+  const decodeStringArgs = noting(opts.decode ?? decodeFcStepPlain);
+  const decodePython = noting(opts.decode ?? decodeFcStep);
+  const revision = opts.process.revision;
+  const scoreFile = opts.renderScore
+    ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
+    : null;
   let correct = 0;
   let officialCorrect = 0;
   for (const row of rows) {
@@ -325,35 +380,77 @@ export function checkResultFile(
       problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: row.line }));
       continue;
     }
+    // BFCL reads each line with json.loads, which gives up past its recursion limit (the
+    // line's object is one level more than `result`): such a line is malformed like any other
+    if (resultText.length > 2 * (JSON_DECODE_MAX_DEPTH - 1) && jsonNestsDeeperThan(result, JSON_DECODE_MAX_DEPTH - 1)) {
+      const refused = jsonLoadsError(utf8.decode(bytes.subarray(row.start, row.end)));
+      if (refused !== null) {
+        problems.push(problem("json-malformed", `line is not JSON: ${refused}`, { file, line: row.line }));
+        continue;
+      }
+    }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
     if (problems.length > 0) continue;
+    const stringArgs = stepsAreStringArgs(result);
+    let pyResult: PyValue = null;
+    if (!stringArgs) {
+      try {
+        pyResult = jsonLoadsOrThrow(resultText);
+      } catch (e) {
+        if (!(e instanceof PyException)) throw e;
+        problems.push(problem("json-malformed", `\`result\` is not JSON: ${e.pyType}: ${e.pyMessage}`, { file, line: row.line }));
+        continue;
+      }
+    }
     let verdict: EntryVerdict;
+    nestingFailure = null;
     try {
-      verdict = stepsAreStringArgs(result)
-        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
-        : checkEntry(jsonLoadsOrThrow(resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+      verdict = stringArgs
+        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs })
+        : checkEntry(pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePython });
     } catch (e) {
+      if (e instanceof EvaluatorStops) {
+        problems.push(problem("evaluator-stops", `${row.id}: BFCL ${opts.process.revision.version}'s evaluator stops the whole category here (${e.pythonError}) and writes no score file`, { file, line: row.line }));
+        continue;
+      }
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
+    if (nestingFailure !== null) {
+      warnings.push(
+        problem("step-too-deep", `${row.id}: a step nests too deeply to decode (${nestingFailure}); it is dropped, as BFCL drops it`, {
+          file,
+          line: row.line,
+          severity: "warning",
+        }),
+      );
+    }
+    if (opts.process.notes.length > 0) warnings.push(notesWarning(row.id, opts.process.notes.splice(0), file, row.line));
     if (verdict.valid) officialCorrect++;
-    if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? "v4");
-    const key = entryKey(row.id);
+    const afterInferenceError = verdict.afterInferenceError === true;
+    if (opts.emptyTurns !== undefined) {
+      verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? opts.process.revision.version);
+    }
+    const key = opts.process.entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);
     if (left === 0) opts.process.releaseEntry(key);
-    if (verdict.valid) {
-      correct++;
+    if (verdict.valid) correct++;
+    // the entry's score lines: usually none or one; v3 can write an inference-error line before another
+    const failed: FailedVerdict[] = [];
+    if (afterInferenceError) failed.push(inferenceErrorVerdict());
+    if (!verdict.valid) failed.push(verdict);
+    if (failed.length === 0) {
       verdicts.push({ id: row.id, valid: true });
       continue;
     }
-    let errorJson: string | undefined;
+    let parts: Map<string, RenderedJson | VerbatimJson> | null = null;
+    let line: PyDict | null = null;
     if (opts.renderScore) {
       // the verbatim parts (result, inference_log): copied byte for byte when already in
       // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
       // else json.loads when even that cannot be proven
-      const parts = scoreLineParts(bytes, row.start, row.end);
-      let line: PyDict | null = null;
+      parts = scoreLineParts(bytes, row.start, row.end);
       if (parts === null) {
         try {
           line = jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
@@ -364,31 +461,36 @@ export function checkResultFile(
           continue;
         }
       }
-      const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
-        if (parts) return parts.get(key) ?? "";
-        return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
-      };
-      let prompt = renderedPrompts.get(q);
-      if (!prompt) {
-        prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
-        renderedPrompts.set(q, prompt);
-      }
-      errorJson = dumpScoreValue(verdict.error);
-      scoreFile?.addLine(
-        failedEntryChunks({
-          id: row.id,
-          modelName: opts.modelName,
-          testCategory: opts.testCategory,
-          verdict,
-          error: new RenderedJson(errorJson),
-          prompt,
-          result: verbatim("result"),
-          groundTruth: gt,
-          inferenceLog: verbatim("inference_log"),
-        }),
-      );
     }
-    verdicts.push({ id: row.id, valid: false, errorType: verdict.errorType, errorMessage: verdict.errorMessage, errorJson });
+    const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
+      if (parts) return parts.get(key) ?? "";
+      return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
+    };
+    for (const f of failed) {
+      let errorJson: string | undefined;
+      if (opts.renderScore) {
+        let prompt = renderedPrompts.get(q);
+        if (!prompt) {
+          prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
+          renderedPrompts.set(q, prompt);
+        }
+        errorJson = dumpScoreValue(f.error);
+        scoreFile?.addLine(
+          failedEntryChunks({
+            id: row.id,
+            modelName: opts.modelName,
+            testCategory: opts.testCategory,
+            verdict: f,
+            error: new RenderedJson(errorJson),
+            prompt,
+            result: verbatim("result"),
+            groundTruth: gt,
+            inferenceLog: f.runnerLevel && !revision.inferenceLogOnRunnerLines ? undefined : verbatim("inference_log"),
+          }),
+        );
+      }
+      verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
+    }
   }
   if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return ok({
@@ -397,6 +499,7 @@ export function checkResultFile(
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
+    warnings,
     stoppedAtAnchor,
   });
 }

@@ -8,11 +8,12 @@
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonFloat, jsonQuoteUnicode } from "../python/json.js";
+import { jsonFloat, jsonNestsDeeperThan, jsonQuoteUnicode } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH, JSON_ENCODE_MAX_DEPTH, recursionError } from "../python/limits.js";
 import { skipValue } from "../bfcl/results.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
-import type { EntryVerdict } from "./checker.js";
+import type { FailedVerdict } from "./checker.js";
 
 /** json.dumps key coercion: str as is; int, float, bool, None to their JSON text. */
 function keyText(k: PyValue): string {
@@ -24,8 +25,14 @@ function keyText(k: PyValue): string {
   throw new PyException("TypeError", `keys must be str, int, float, bool or None, not ${k instanceof PyTuple ? "tuple" : "object"}`);
 }
 
-/** Plain `json.dumps(v, ensure_ascii=False)`; throws PyException where Python would. */
-function strictDump(v: PyValue): string {
+/** One list/dict deeper in a dump: past CPython's C recursion limit `json.dumps` raises RecursionError. */
+function dumpLevel(depth: number): number {
+  if (depth >= JSON_ENCODE_MAX_DEPTH) throw recursionError(" while encoding a JSON object");
+  return depth + 1;
+}
+
+/** Plain `json.dumps(v, ensure_ascii=False)`; throws PyException where Python would. `depth` counts the lists and dicts around `v`. */
+function strictDump(v: PyValue, depth = 0): string {
   if (v === null) return "null";
   switch (typeof v) {
     case "boolean":
@@ -37,35 +44,49 @@ function strictDump(v: PyValue): string {
     case "string":
       return jsonQuoteUnicode(v);
   }
-  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map(strictDump).join(", ")}]`;
-  if (v instanceof PyTuple) return v.items.length === 0 ? "[]" : `[${v.items.map(strictDump).join(", ")}]`;
-  if (v instanceof PyDict) {
-    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${strictDump(x)}`).join(", ")}}`;
-  }
+  if (Array.isArray(v)) return dumpItems(v, dumpLevel(depth), strictDump);
+  if (v instanceof PyTuple) return dumpItems(v.items, dumpLevel(depth), strictDump);
+  if (v instanceof PyDict) return dumpEntries(v, dumpLevel(depth), strictDump);
   throw new PyException("TypeError", "not JSON serializable");
+}
+
+/** `[a, b]` of items dumped one level deeper (joined, not concatenated: the score file encodes flat strings faster). */
+function dumpItems(items: readonly PyValue[], depth: number, dump: (v: PyValue, depth: number) => string): string {
+  if (items.length === 0) return "[]";
+  const parts = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) parts[i] = dump(items[i], depth);
+  return `[${parts.join(", ")}]`;
+}
+
+/** `{"k": v}` of a dict's entries dumped one level deeper, keys coerced as json.dumps does. */
+function dumpEntries(d: PyDict, depth: number, dump: (v: PyValue, depth: number) => string): string {
+  if (d.size === 0) return "{}";
+  const parts: string[] = [];
+  d.forEach((x, k) => {
+    parts.push(`${jsonQuoteUnicode(keyText(k))}: ${dump(x, depth)}`);
+  });
+  return `{${parts.join(", ")}}`;
 }
 
 /**
  * `json.dumps(make_json_serializable(v), ensure_ascii=False)`: dicts and lists recurse;
  * any other value is kept when `json.dumps` accepts it and replaced by `str(value)`
- * otherwise.
+ * otherwise. `depth` counts the lists and dicts around `v`.
  */
-export function dumpScoreValue(v: PyValue): string {
-  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map(dumpScoreValue).join(", ")}]`;
-  if (v instanceof PyDict) {
-    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${dumpScoreValue(x)}`).join(", ")}}`;
-  }
+export function dumpScoreValue(v: PyValue, depth = 0): string {
+  if (Array.isArray(v)) return dumpItems(v, dumpLevel(depth), dumpScoreValue);
+  if (v instanceof PyDict) return dumpEntries(v, dumpLevel(depth), dumpScoreValue);
   if (v !== null && typeof v === "object") {
     if (v instanceof PyTuple) {
       try {
-        return strictDump(v);
+        return strictDump(v, depth);
       } catch (e) {
         if (!(e instanceof PyException)) throw e;
       }
     }
     return jsonQuoteUnicode(pyStr(v));
   }
-  return strictDump(v);
+  return strictDump(v, depth);
 }
 
 /** What a failed entry's score line is built from. */
@@ -75,7 +96,7 @@ export interface FailedEntryInput {
   readonly modelName: string;
   /** `multi_turn_<category>` (from the result file name). */
   readonly testCategory: string;
-  readonly verdict: Extract<EntryVerdict, { valid: false }>;
+  readonly verdict: FailedVerdict;
   /** `verdict.error` already rendered (the caller keeps that text for comparison too). */
   readonly error?: RenderedJson;
   /** The evaluation-time question entry without `function`. */
@@ -83,8 +104,8 @@ export interface FailedEntryInput {
   /** The result line's `result` value (or its text already re-dumped, or its bytes already in dumped form). */
   readonly result: PyValue | RenderedJson | VerbatimJson;
   readonly groundTruth: readonly (readonly string[])[];
-  /** The result line's `inference_log` (or its re-dumped text), or `""` when absent. */
-  readonly inferenceLog: PyValue | RenderedJson | VerbatimJson;
+  /** The result line's `inference_log` (or its re-dumped text), or `""` when absent; undefined: the line has no such field. */
+  readonly inferenceLog: PyValue | RenderedJson | VerbatimJson | undefined;
 }
 
 /**
@@ -103,7 +124,8 @@ export function failedEntryChunks(e: FailedEntryInput): (string | Uint8Array)[] 
   ];
   if (e.verdict.runnerLevel) fields.push(["model_result", e.result]);
   else fields.push(["model_result_raw", e.result], ["model_result_decoded", e.verdict.decoded ?? []]);
-  fields.push(["possible_answer", gt], ["inference_log", e.inferenceLog]);
+  fields.push(["possible_answer", gt]);
+  if (e.inferenceLog !== undefined) fields.push(["inference_log", e.inferenceLog]);
   const chunks: (string | Uint8Array)[] = [];
   let text = "{";
   fields.forEach(([k, v], i) => {
@@ -131,6 +153,14 @@ export function scoreHeaderLine(correct: number, total: number): string {
 
 const UTF8_OUT = new TextEncoder();
 
+/** How a BFCL release writes a score file. */
+export interface ScoreFileStyle {
+  /** `json.dumps(line)` with its default `ensure_ascii=True` (else `ensure_ascii=False`). */
+  readonly ascii: boolean;
+  /** A newline after the last line too. */
+  readonly finalNewline: boolean;
+}
+
 /** Bytes kept free in front of the first failed line for the header, whose counts are known only at the end. */
 const HEADER_ROOM = 256;
 
@@ -148,6 +178,8 @@ export class ScoreFileBuilder {
     expected: number,
     /** A buffer of at least `bytes` to write into (a caller's reused one: fresh memory is slow to touch); the score file is then a view of it. */
     private readonly scratch?: (bytes: number) => Uint8Array,
+    /** How the release writes its score files (v4: `ensure_ascii=False`, a newline after every line). */
+    private readonly style: ScoreFileStyle = { ascii: false, finalNewline: true },
   ) {
     const want = HEADER_ROOM + expected + 1024;
     this.out = scratch ? scratch(want) : new Uint8Array(want);
@@ -173,6 +205,7 @@ export class ScoreFileBuilder {
 
   /** Append one failed line (from `failedEntryChunks`) and its newline. */
   addLine(chunks: readonly (string | Uint8Array)[]): void {
+    const lineStart = this.at;
     for (const c of chunks) {
       if (typeof c === "string") this.put(c);
       else {
@@ -181,13 +214,40 @@ export class ScoreFileBuilder {
         this.at += c.length;
       }
     }
+    if (this.style.ascii) this.escapeToAscii(lineStart);
     if (this.at + 1 > this.out.length) this.grow(1);
     this.out[this.at++] = 0x0a;
   }
 
+  /**
+   * `ensure_ascii=True` of the line from `start`: the line is in `ensure_ascii=False` form,
+   * which differs only in writing DEL and every non-ASCII character raw (both occur only
+   * inside strings), so each becomes its `\uXXXX` escape (UTF-16 units, lower-case hex).
+   */
+  private escapeToAscii(start: number): void {
+    let first = -1;
+    for (let i = start; i < this.at; i++) {
+      if (this.out[i] >= 0x7f) {
+        first = i;
+        break;
+      }
+    }
+    if (first < 0) return;
+    const rest = new TextDecoder("utf-8").decode(this.out.subarray(first, this.at));
+    let escaped = "";
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest.charCodeAt(i);
+      escaped += c < 0x7f ? rest[i] : "\\u" + c.toString(16).padStart(4, "0");
+    }
+    this.at = first;
+    this.put(escaped);
+  }
+
   /** The whole file: the header line (accuracy, counts) and the lines added. */
   finish(correct: number, total: number): Uint8Array {
-    const header = UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}\n`);
+    // a release that writes no newline after the last line (the header, when nothing failed)
+    if (!this.style.finalNewline && this.at > HEADER_ROOM) this.at--;
+    const header = UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}${this.style.finalNewline || this.at > HEADER_ROOM ? "\n" : ""}`);
     if (header.length > HEADER_ROOM) {
       const whole = new Uint8Array(header.length + this.at - HEADER_ROOM);
       whole.set(header);
@@ -200,7 +260,7 @@ export class ScoreFileBuilder {
   }
 }
 
-/** Our verdict on one entry, reduced for comparison. */
+/** Our verdict on one entry (or one of its score lines), reduced for comparison. */
 export interface OurVerdict {
   readonly id: string;
   readonly valid: boolean;
@@ -253,10 +313,13 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
     return plain ? token : jsonQuoteUnicode(JSON.parse(token) as string);
   };
   const NUM = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
-  const value = (): string => {
+  // `depth` counts the objects and arrays open around the value (the line's own included):
+  // past json.loads' limit the text is left to it, which raises Python's RecursionError
+  const value = (depth: number): string => {
     ws();
     const c = text.charCodeAt(i);
     if (c === 0x22) return str();
+    if ((c === 0x7b || c === 0x5b) && depth >= JSON_DECODE_MAX_DEPTH) throw new NotCanonical();
     if (c === 0x7b) {
       i++;
       ws();
@@ -275,7 +338,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
         ws();
         if (text.charCodeAt(i) !== 0x3a) throw new NotCanonical();
         i++;
-        parts.push(`${k}: ${value()}`);
+        parts.push(`${k}: ${value(depth + 1)}`);
         ws();
         const d = text.charCodeAt(i++);
         if (d === 0x7d) break;
@@ -292,7 +355,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       }
       const parts: string[] = [];
       for (;;) {
-        parts.push(value());
+        parts.push(value(depth + 1));
         ws();
         const d = text.charCodeAt(i++);
         if (d === 0x5d) break;
@@ -328,7 +391,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       ws();
       if (text.charCodeAt(i) !== 0x3a) return null;
       i++;
-      out.set(k, value());
+      out.set(k, value(1));
       ws();
       const d = text.charCodeAt(i++);
       if (d === 0x7d) break;
@@ -336,7 +399,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
     }
     return out;
   } catch (e) {
-    if (e instanceof NotCanonical || e instanceof SyntaxError || e instanceof RangeError) return null;
+    if (e instanceof NotCanonical || e instanceof SyntaxError) return null;
     throw e;
   }
 }

@@ -22,6 +22,7 @@ interface CheckOptions {
   scores?: string;
   out?: string;
   decoder: DecoderName;
+  bfclVersion?: "v3" | "v4";
   scoreEmptyTurns?: EmptyTurnReading;
   format: CheckFormat;
   threads?: string;
@@ -55,10 +56,13 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .summary("re-score result files with the TypeScript BFCL checker")
     .description(
       "Re-score BFCL multi-turn result files with twinscore's TypeScript executor and checker, as `bfcl evaluate` would.\n\n" +
-        "Every BFCL_v4_multi_turn_<category>_result.json below --results is checked against the BFCL data: the model's " +
+        "Every BFCL_v{3,4}_multi_turn_<category>_result.json below --results is checked against the BFCL data: the model's " +
         "calls and the reference calls run turn by turn on simulated API instances; an entry passes when, after every " +
         "turn with reference calls, the public state matches and the reference's results are among the model's. " +
-        "long_context files need BFCL's long_context.py from an installation (--bfcl-eval or BFCL_EVAL_DIR).",
+        "long_context files need BFCL's long_context.py from an installation (--bfcl-eval or BFCL_EVAL_DIR).\n\n" +
+        "BFCL_v3_ files are checked as BFCL v3 final (Gorilla cd9429cc) checked them — its API classes, instance names, runner and " +
+        "score-file format — against the v3 data (BFCL_v3_ files in --bfcl-data); BFCL_v4_ files as bfcl-eval 2026.3.23 does. " +
+        "--bfcl-version overrides the file names.",
     )
     .requiredOption("--results <dir>", "folder with result files (a BFCL result root, or one model's folder)")
     .option("--bfcl-data <dir>", "BFCL data directory (else BFCL_DATA_DIR, else a bfcl_eval installation)")
@@ -74,6 +78,12 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         .choices(emptyTurnReadings)
         .preset("strict"),
     )
+    .addOption(
+      new Option(
+        "--bfcl-version <version>",
+        "emulate this BFCL release for every file (its data file names, executor, API classes, runner and score-file format); default: each result file's own prefix, BFCL_v3_ (v3 final) or BFCL_v4_ (bfcl-eval 2026.3.23)",
+      ).choices(["v3", "v4"]),
+    )
     .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(
@@ -83,7 +93,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "  type_agree     = entries whose error_type also equals (both passing counts as equal)\n" +
         "  message_agree  = entries whose error_message also equals\n" +
         "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
-        "  disagreeing    = ids where verdict, type or message differ.\n" +
+        "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
         "--format json gives the same per file, with the disagreeing ids as a list.\n" +
         "\n--score-empty-turns: BFCL's checker skips a turn whose reference is empty (on miss_func and\n" +
         "miss_param, the turn where the model should ask). BFCL ships the check for it\n" +
@@ -108,6 +118,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         scores: opts.scores,
         out: opts.out,
         decoder: opts.decoder,
+        bfclVersion: opts.bfclVersion,
         threads: integerOption(opts.threads),
         beforeChecking: io.tuneForShortRun,
         emptyTurns: opts.scoreEmptyTurns,

@@ -6,7 +6,7 @@ import { Option, type Command } from "commander";
 import { buildReport } from "../../app/report.js";
 import { renderJson } from "../../report/printout.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
-import { collect, integerOption } from "../options.js";
+import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
@@ -53,7 +53,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
     .option("--title <text>", "the report's title", "twinscore report")
     .option("--bootstrap <n>", "resamples of every interval (0: none)", String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the intervals", String(DEFAULT_BOOTSTRAP.seed))
-    .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
+    .option("--manifest <file>", manifestOptionHelp)
     .addOption(new Option("--format <format>", "what is printed on stdout: table (nothing; the page is the output) or json (what the page holds)").choices(["table", "json"]).default("table"))
     .addHelpText(
       "after",

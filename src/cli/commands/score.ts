@@ -6,7 +6,7 @@ import { Option, type Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
-import { collect, integerOption } from "../options.js";
+import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
 import { columnsHelp, companionsHelp, perItemNote, scorePrintout, type ScoreView } from "../views/score.js";
@@ -69,7 +69,7 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--all-pairs", "score all 365 content-verified pairs, read-only anchors included")
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--verbose", "list every warning with file:line (default: one summary line per model)")
-    .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
+    .option("--manifest <file>", manifestOptionHelp)
     .option("--threads <n>", "threads reading result files: this one plus n-1 workers, from 8 models up (default: cores, at most 4)")
     .addHelpText("after", companionsHelp);
 }
