@@ -330,8 +330,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     exitCode = 2;
   } else if (hasError(problems) && perItem === null && req.perItem !== undefined) {
     exitCode = 2;
-  } else if (models.some((m) => m.missingPairs > 0) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
-    // done with findings: a model's pairs incomplete, an error met on the way (a score file cut short, a model not found)
+  } else if (models.some((m) => m.missingPairs > 0 || !m.scored) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
+    // done with findings: a model's pairs incomplete or a model not scored, an error met on the way (a score file cut short, a model not found)
     exitCode = 1;
   }
   return {
