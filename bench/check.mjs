@@ -1,4 +1,4 @@
-// Benchmark of `twinscore check` (issue 5, item 5) on the real gpt-oss result files
+// Benchmark of `twinscore check` on the real gpt-oss result files
 // (../shared/rollouts/gpt-oss, 2 runs × 2 models × base/miss_func/miss_param = 2,400
 // entries). Runs the built checker in this process, in phases, and reports CPU
 // milliseconds per entry (process.cpuUsage, main thread + GC):

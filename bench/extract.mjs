@@ -1,4 +1,4 @@
-// Benchmark of call extraction and the Python expression parser (issue 3, item 2).
+// Benchmark of call extraction and the Python expression parser.
 // Reads the 12 real gpt-oss result files (../shared/rollouts/gpt-oss, both runs, both
 // models, base/miss_func/miss_param) and the BFCL v4 ground truth, then times:
 //   - extractTurn over every recorded turn (all shapes present: FC string records, empty

@@ -1,4 +1,4 @@
-// Benchmark of `twinscore report` (issue 6): the built CLI on both real gpt-oss runs
+// Benchmark of `twinscore report`: the built CLI on both real gpt-oss runs
 // (../shared/rollouts/gpt-oss, 4 models) with their score files and --compare, in a
 // fresh process per repeat; reports wall seconds, CPU seconds, peak RSS and file size,
 // for the default bootstrap (B = 10000) and for --bootstrap 0 (what the rest costs).

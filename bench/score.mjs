@@ -1,4 +1,4 @@
-// Benchmark of `twinscore score` (issue 3, item 7). Makes N copies (default 50) of the
+// Benchmark of `twinscore score`. Makes N copies (default 50) of the
 // four real gpt-oss models (../shared/rollouts/gpt-oss, both runs) as separate model
 // directories in a temporary folder (~350 MB of result files for 50), then runs the
 // built CLI over them in a fresh process (bench/score-child.mjs) and reports wall

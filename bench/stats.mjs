@@ -1,4 +1,4 @@
-// Benchmark of the cluster bootstrap (issue 4, item 6): B = 10000 resamples for 10 models
+// Benchmark of the cluster bootstrap: B = 10000 resamples for 10 models
 // on the real cluster structure of Table 1 (223 pairs on 151 base twins, from
 // data/manifest.json) with seeded random act/hold outcomes. Measures, in one process:
 //   - the decision/act/hold intervals of 10 models (a fresh NumPy stream each),

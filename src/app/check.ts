@@ -2,11 +2,6 @@
  * `check`, the use case: re-score BFCL multi-turn result files with twinscore's own
  * executor and checker (no Python), as `bfcl evaluate` does; write BFCL-format score
  * files when asked; and, given the stored score files, say how far the verdicts agree.
- *
- * ```ts
- * const doc = await checkRuns({ results: "runs/main", bfclData: "bfcl-v4", scores: "runs/main" });
- * for (const f of doc.files) console.log(f.folder, f.category, f.correct, f.entries, f.agreement?.disagreeingIds);
- * ```
  */
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
@@ -65,7 +60,13 @@ function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
   return counts.length === 0 ? null : emptyTurnTable(counts);
 }
 
-/** Check every result file. Never throws on bad input: problems are in the document. */
+/** Check every result file. Never throws on bad input: problems are in the document.
+ *
+ * @example
+ * import { checkRuns } from "twinscore";
+ * const doc = await checkRuns({ results: "runs/main", bfclData: "bfcl-v4", scores: "runs/main" });
+ * for (const f of doc.files) console.log(f.folder, f.category, f.correct, f.entries, f.agreement?.disagreeingIds);
+ */
 export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const ctx = contextOf(req);
   const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, emptyTurns: emptyTurnRowsOf(files), problems, exitCode });

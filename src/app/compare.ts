@@ -4,11 +4,6 @@
  * hold shifts with exact McNemar tests, the decision change with a paired cluster-bootstrap
  * interval and, with score trees for both arms, the official score change per category
  * with its flips. A model found in one arm only is named, never dropped silently.
- *
- * ```ts
- * const doc = await compareArms({ a: "runs/main", b: "runs/fixes", scoresA: "runs/main", scoresB: "runs/fixes" });
- * for (const m of doc.models) console.log(m.model, m.comparison.decision.change, m.comparison.decision.ci95);
- * ```
  */
 import { problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
@@ -67,7 +62,13 @@ export interface CompareDocument {
   readonly exitCode: ExitCode;
 }
 
-/** Compare the two arms. Never throws on bad input: problems are in the document. */
+/** Compare the two arms. Never throws on bad input: problems are in the document.
+ *
+ * @example
+ * import { compareArms } from "twinscore";
+ * const doc = await compareArms({ a: "runs/main", b: "runs/fixes", scoresA: "runs/main", scoresB: "runs/fixes" });
+ * for (const m of doc.models) console.log(m.model, m.comparison.decision.change, m.comparison.decision.ci95);
+ */
 export async function compareArms(req: CompareRequest): Promise<CompareDocument> {
   const ctx = contextOf(req);
   const boot = bootstrapOf(req.bootstrap);

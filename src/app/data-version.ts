@@ -106,8 +106,9 @@ export function manifestsForModels(
       );
       continue;
     }
+    // a file that cannot be read is the scorer's to report, once, and only that model goes
+    // unscored: it must not stop the other models (a failed read never poisons the rest)
     const recorded = readRecordedFirstTurns(model);
-    problems.push(...recorded.problems);
     // against the expected data first; only when that fails are the other versions read, to name the one it looks like
     let check = checkRolloutData(recorded.items, [candidate(manifest)], "first");
     if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRolloutData(recorded.items, allCandidates(), "first");

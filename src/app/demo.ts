@@ -3,11 +3,6 @@
  * manifest's reference calls; nothing is downloaded), score them through exactly
  * `scoreRuns`, and check that they land where the measure says they must: 50 / 50 / 100 /
  * 50 on the certified pairs.
- *
- * ```ts
- * const doc = await runDemo({});
- * console.log(doc.policies.map((p) => `${p.name} ${p.decision}`));
- * ```
  */
 import { checkReferenceDecision, demoFiles, referencePolicies } from "../decision/demo.js";
 import { selectPairs } from "../decision/score.js";
@@ -47,7 +42,13 @@ export interface DemoDocument {
   readonly exitCode: ExitCode;
 }
 
-/** Write the synthetic runs, score them, and check the policies. */
+/** Write the synthetic runs, score them, and check the policies.
+ *
+ * @example
+ * import { runDemo } from "twinscore";
+ * const doc = await runDemo({});
+ * console.log(doc.policies.map((p) => `${p.name} ${p.decision}`));
+ */
 export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
   const ctx = contextOf(req);
   const empty = (problems: Problem[]): DemoDocument => ({ command: "demo", pairs: 0, policies: [], checked: false, kept: null, score: null, problems, exitCode: 2 });

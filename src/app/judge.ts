@@ -3,11 +3,6 @@
  * judge model behind an OpenAI-compatible endpoint. Optional: no number of `score`
  * depends on it. Labels are appended to a JSON Lines file as they arrive, so an
  * interrupted run resumes; a dry run lists the requests and sends nothing.
- *
- * ```ts
- * const doc = await judgeHeldBack({ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge", apiKey: process.env.OPENAI_API_KEY });
- * console.log(doc.summaries.map((s) => [s.model, s.shares.asks_removed]));
- * ```
  */
 import { defaultScoreOptions } from "../decision/types.js";
 import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
@@ -73,7 +68,13 @@ export interface JudgeDocument {
   readonly exitCode: ExitCode;
 }
 
-/** Judge the held-back turns. Never throws on bad input: problems are in the document. */
+/** Judge the held-back turns. Never throws on bad input: problems are in the document.
+ *
+ * @example
+ * import { judgeHeldBack } from "twinscore";
+ * const doc = await judgeHeldBack({ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge", apiKey: process.env.OPENAI_API_KEY });
+ * console.log(doc.summaries.map((s) => [s.model, s.shares.asks_removed]));
+ */
 export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const ctx = contextOf(req);
   const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => ({ command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, problems, exitCode: 2, ...rest });

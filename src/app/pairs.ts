@@ -2,13 +2,8 @@
  * `pairs`, the use case: build the twin-pair manifest from a BFCL data folder (and write
  * it when asked), or list the package's committed manifest when no data folder is found.
  * The document holds the funnel and one row per should-ask item.
- *
- * ```ts
- * const doc = await buildPairs({ bfclData: "bfcl-v4" });
- * console.log(doc.funnelLine, doc.items.filter((i) => i.status === "scored").length);
- * ```
  */
-import { multiTurnCategories } from "../bfcl/categories.js";
+import { multiTurnCategories, scoredResultCategories } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { buildManifest } from "../pairs/build.js";
 import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pairs/listing.js";
@@ -62,7 +57,7 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
       readFrom: `no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${committedManifestPath()}`,
     };
   }
-  const data = readBfclDataDir(location.dir, ["base", "miss_func", "miss_param"]);
+  const data = readBfclDataDir(location.dir, [...scoredResultCategories]);
   if (!data.ok) return { problems: data.problems };
   const certDir = req.certification !== undefined ? resolvePath(ctx.cwd, req.certification) : null;
   const texts = [];
@@ -85,7 +80,13 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
   return { manifest: built.value, built: true, warnings, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
 }
 
-/** Build (or list) the pairs. Never throws on bad input: problems are in the document. */
+/** Build (or list) the pairs. Never throws on bad input: problems are in the document.
+ *
+ * @example
+ * import { buildPairs } from "twinscore";
+ * const doc = await buildPairs({ bfclData: "bfcl-v4" });
+ * console.log(doc.funnelLine, doc.items.filter((i) => i.status === "scored").length);
+ */
 export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
   const ctx = contextOf(req);
   const got = obtainManifest(req, ctx);

@@ -3,11 +3,6 @@
  * a run; models of several runs are named `<run>/<model>`), with their score trees, a
  * paired comparison of two runs, the judge's labels and the workaround credit when asked.
  * The page is written atomically when `out` is given; the document says what it holds.
- *
- * ```ts
- * const doc = await buildReport({ results: ["runs/main", "runs/fixes"], scores: ["runs/main", "runs/fixes"], compare: ["main", "fixes"], out: "report.html" });
- * console.log(doc.file, doc.bytes, doc.models);
- * ```
  */
 import { problem, type Problem } from "../messages/index.js";
 import type { AlignedRow } from "../official/aligned.js";
@@ -17,7 +12,7 @@ import { renderReport } from "../report/render.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
-import { byteLength, folderExists, writeFileAtomic } from "../io/manifest.js";
+import { byteLength, folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
 import { loadReportRuns, runLabels } from "../io/report-inputs.js";
 import { walkBfclTree } from "../io/tree.js";
@@ -72,7 +67,13 @@ export interface ReportDocument {
   readonly exitCode: ExitCode;
 }
 
-/** Build the report (and write it when `out` is given). Never throws on bad input. */
+/** Build the report (and write it when `out` is given). Never throws on bad input.
+ *
+ * @example
+ * import { buildReport } from "twinscore";
+ * const doc = await buildReport({ results: ["runs/main", "runs/fixes"], scores: ["runs/main", "runs/fixes"], compare: ["main", "fixes"], out: "report.html" });
+ * console.log(doc.file, doc.bytes, doc.models);
+ */
 export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   const ctx = contextOf(req);
   const scores = req.scores ?? [];
@@ -109,12 +110,18 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     }
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
+  const resultWalk = walkBfclTree(req.results, ctx.cwd, "result");
+  const scoreWalk = walkBfclTree(scores, ctx.cwd, "score");
+  bad.push(...resultWalk.problems.filter((p) => p.severity === "error"));
+  if (scores.length > 0) bad.push(...scoreWalk.problems.filter((p) => p.severity === "error"));
   if (target !== null) {
     const folder = folderExists(target);
     if (!folder.ok) bad.push(...folder.problems);
+    const inputs = [...resultWalk.models, ...scoreWalk.models].flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
+    for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
+    const clash = overwritesInput(target, inputs, "--out");
+    if (clash !== null && !clash.ok) bad.push(...clash.problems);
   }
-  bad.push(...walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
-  if (scores.length > 0) bad.push(...walkBfclTree(scores, ctx.cwd, "score").problems.filter((p) => p.severity === "error"));
   let judgeLabels = null;
   if (req.labels !== undefined) {
     const file = resolvePath(ctx.cwd, req.labels);

@@ -500,6 +500,11 @@ function numberProblem(value: number | undefined, flag: string, min: number, int
 /**
  * Check every argument (before reading any input), resolve the BFCL data folder, the key,
  * the injected block and the prompting system prompt, then run.
+ *
+ * @example
+ * import { runCommand } from "twinscore";
+ * const doc = await runCommand({ endpoint: "http://127.0.0.1:8000/v1", model: "my-model", out: "runs/mine", bfclData: "bfcl-v4" });
+ * console.log(doc.exitCode);
  */
 export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   const ctx = contextOf(req);

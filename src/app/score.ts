@@ -5,11 +5,6 @@
  * credit (Table F1) and the per-pair rows. It takes a typed request and returns a typed
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
- *
- * ```ts
- * const doc = await scoreRuns({ results: ["runs/main"], scores: ["runs/main"] });
- * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
- * ```
  */
 import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
@@ -19,20 +14,18 @@ import { ok, problem, type Problem, type Result } from "../messages/index.js";
 import { alignedRow, alignedScore, type AlignedRow, type TwinCompletion } from "../official/aligned.js";
 import { countReadings, emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { decisionInterval, rankOneOf } from "../official/intervals.js";
-import { computeRunMetrics } from "../official/metrics.js";
-import { officialRows, officialSpearman, rankOneShares, sensitivityRows, type OfficialRow, type OfficialSpearman, type SensitivityRow } from "../official/readings.js";
+import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { twinCompletions } from "../simulator/prefix-check.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData, type AlignedModelFiles } from "../io/aligned-run.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
-import { folderExists, writeFileAtomic } from "../io/manifest.js";
+import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
+import type { WorkaroundData } from "../io/workaround-run.js";
 import { resolvePath } from "../io/paths.js";
 import { scoreResultDirs, selectModels, type FileUsed, type ModelRun } from "../io/results.js";
 import { dataFolderVersion } from "../io/rollout-data.js";
-import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
-import { readWorkaroundData, workaroundForModel, type WorkaroundData } from "../io/workaround-run.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { manifestsForModels } from "./data-version.js";
 import { perItemCsv } from "./per-item.js";
@@ -184,8 +177,15 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   if (req.results.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) problems.push(badArgument(`--threads must be a positive integer${givenText(req.threads)}`));
   if (req.perItem !== undefined) {
-    const folder = folderExists(resolvePath(ctx.cwd, req.perItem));
+    const target = resolvePath(ctx.cwd, req.perItem);
+    const folder = folderExists(target);
     if (!folder.ok) problems.push(...folder.problems);
+    const inputs = [...walkBfclTree(req.results, ctx.cwd, "result").models, ...walkBfclTree(req.scores ?? [], ctx.cwd, "score").models].flatMap((m) =>
+      Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)),
+    );
+    if (req.manifest !== undefined) inputs.push(resolvePath(ctx.cwd, req.manifest));
+    const clash = overwritesInput(target, inputs, "--per-item");
+    if (clash !== null && !clash.ok) problems.push(...clash.problems);
   }
   if ((req.scores ?? []).length > 0) {
     // a wrong --scores is a bad argument: said before any result file is read
@@ -220,9 +220,10 @@ function dataForVersion(
 /**
  * Table F1 for the scored models, or null when no BFCL data is found. Models of another
  * BFCL version than the data are left out, said once. The data already read for the
- * aligned numbers is reused.
+ * aligned numbers is reused. The replay (the simulated classes) loads only here, when it is
+ * needed, so a plain `score` starts without it.
  */
-function workaroundRows(
+async function workaroundRows(
   scored: readonly ModelRun[],
   manifestFor: (model: string) => Manifest,
   versionFor: (model: string) => BfclVersion,
@@ -231,11 +232,12 @@ function workaroundRows(
   ctx: Context,
   problems: Problem[],
   aligned: AlignedData | null,
-): WorkaroundRow[] | null {
+): Promise<WorkaroundRow[] | null> {
   if (req.bfclData === null) return null;
   const found = dataForVersion(scored, versionFor, req.bfclData, ctx, problems, { label: "Table F1", code: "workaround-version" });
   if (found === null || found.models.length === 0) return null;
   const ofVersion = found.models;
+  const { readWorkaroundData, workaroundForModel } = await import("../io/workaround-run.js");
   const data: Result<WorkaroundData> =
     aligned !== null && aligned.dataDir === found.dir && aligned.version === found.version
       ? ok({ base: aligned.inputs.base, missFunc: aligned.inputs.miss_func })
@@ -300,6 +302,11 @@ function alignedNumbers(
 /**
  * Score the result trees. Never throws on bad input: problems are in the document, and
  * `exitCode` says how it ended (2 when nothing could be scored or no model has a pair).
+ *
+ * @example
+ * import { scoreRuns } from "twinscore";
+ * const doc = await scoreRuns({ results: ["runs/main"], scores: ["runs/main"] });
+ * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const ctx = contextOf(req);
@@ -355,7 +362,13 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   let sensitivity: ScoreDocument["sensitivity"] = null;
   const scoreDirs = req.scores ?? [];
   if (scored.length > 0 && (scoreDirs.length > 0 || req.sensitivity)) {
-    // one pass per manifest (BFCL version); rank statistics only among models scored on the same pairs
+    // one pass per manifest (BFCL version); rank statistics only among models scored on the same pairs.
+    // The official reader and the run metrics load only when asked for.
+    const [{ loadRunInputs }, { computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([
+      import("../io/scores-run.js"),
+      import("../official/metrics.js"),
+      import("../official/readings.js"),
+    ]);
     const officialModels: OfficialRow[] = [];
     const sensitivityModels: SensitivityRow[] = [];
     let spearman: OfficialSpearman | null = null;
@@ -391,7 +404,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       }
     }
   }
-  const workaround = scored.length > 0 ? workaroundRows(scored, manifestFor, versionFor, options, req, ctx, problems, alignedData) : null;
+  const workaround = scored.length > 0 ? await workaroundRows(scored, manifestFor, versionFor, options, req, ctx, problems, alignedData) : null;
 
   let perItem: ScoreDocument["perItem"] = null;
   if (req.perItem !== undefined && scored.length > 0) {
@@ -412,8 +425,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     exitCode = 2;
   } else if (hasError(problems) && perItem === null && req.perItem !== undefined) {
     exitCode = 2;
-  } else if (models.some((m) => m.missingPairs > 0) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
-    // done with findings: a model's pairs incomplete, an error met on the way (a score file cut short, a model not found)
+  } else if (models.some((m) => m.missingPairs > 0 || !m.scored) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
+    // done with findings: a model's pairs incomplete or a model not scored, an error met on the way (a score file cut short, a model not found)
     exitCode = 1;
   }
   return {

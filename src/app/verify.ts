@@ -3,11 +3,6 @@
  * given result (and score) trees, one PASS / FAIL / SKIP line per number. A number whose
  * rollouts (or score files) are not under the trees is SKIPped, and a SKIP is never a
  * PASS; a verify that checked nothing ends with exit 1.
- *
- * ```ts
- * const doc = await verifyExpected({ expected: "data/expected/gpt-oss.json", results: ["runs/main"], scores: ["runs/main"] });
- * console.log(doc.summary, doc.lines.filter((l) => l.status === "FAIL"));
- * ```
  */
 import { problem, type Problem } from "../messages/index.js";
 import { computeRunMetrics } from "../official/metrics.js";
@@ -54,7 +49,13 @@ function matchNote(run: ExpectedRun, given: number): string {
   );
 }
 
-/** Recompute and compare. Never throws on bad input: problems are in the document. */
+/** Recompute and compare. Never throws on bad input: problems are in the document.
+ *
+ * @example
+ * import { verifyExpected } from "twinscore";
+ * const doc = await verifyExpected({ expected: "data/expected/gpt-oss.json", results: ["runs/main"], scores: ["runs/main"] });
+ * console.log(doc.summary, doc.lines.filter((l) => l.status === "FAIL"));
+ */
 export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument> {
   const ctx = contextOf(req);
   const results = req.results ?? [];

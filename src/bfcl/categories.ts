@@ -7,18 +7,22 @@
 
 /** The BFCL data versions twinscore reads; only the file-name prefix differs between them. */
 export const bfclVersions = ["v3", "v4"] as const;
+/** A BFCL data version (`v3`, `v4`). */
 export type BfclVersion = (typeof bfclVersions)[number];
 
 /** The four multi-turn categories BFCL ships, in BFCL's order. */
 export const multiTurnCategories = ["base", "miss_func", "miss_param", "long_context"] as const;
+/** A multi-turn category (`base`, `miss_func`, `miss_param`, `long_context`). */
 export type MultiTurnCategory = (typeof multiTurnCategories)[number];
 
 /** The should-ask categories: a base item with one piece of information removed at one turn. */
 export const shouldAskCategories = ["miss_func", "miss_param"] as const;
+/** A should-ask category (`miss_func`: a function removed; `miss_param`: a value removed). */
 export type ShouldAskCategory = (typeof shouldAskCategories)[number];
 
 /** The categories the decision is scored on: the base twins and the should-ask twins. */
 export const scoredResultCategories = ["base", ...shouldAskCategories] as const;
+/** A category the decision is scored on (`base`, `miss_func`, `miss_param`). */
 export type ScoredResultCategory = (typeof scoredResultCategories)[number];
 
 /** Items per multi-turn category in BFCL v3 and v4: ids `multi_turn_<category>_0` … `_199`. */

@@ -5,6 +5,7 @@
  * fixtures and on a real BFCL installation. Every problem names the file and, where
  * there is one, the 1-based line.
  */
+import { classModules, docFile, multiTurnClasses, type MultiTurnClass } from "./classes.js";
 import { createHash } from "node:crypto";
 import * as v from "valibot";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -13,24 +14,13 @@ import { answersFile, bfclVersions, questionsFile, type BfclVersion, type MultiT
 
 export { multiTurnCategories, questionsFile, answersFile, type BfclVersion, type MultiTurnCategory } from "./categories.js";
 
-/**
- * Class name → its function-doc file, as BFCL maps them. The order of a tool list comes
- * from `involved_classes`, and within a class from the order of lines in this file.
- */
-export const multiTurnDocFiles = {
-  GorillaFileSystem: "gorilla_file_system.json",
-  MathAPI: "math_api.json",
-  MessageAPI: "message_api.json",
-  TwitterAPI: "posting_api.json",
-  TicketAPI: "ticket_api.json",
-  TradingBot: "trading_bot.json",
-  TravelAPI: "travel_booking.json",
-  VehicleControlAPI: "vehicle_control.json",
-} as const;
-export type MultiTurnClass = keyof typeof multiTurnDocFiles;
+export { multiTurnClasses, docFile, type MultiTurnClass } from "./classes.js";
 
-/** The class names in the fixed order above. */
-export const multiTurnClasses = Object.keys(multiTurnDocFiles) as MultiTurnClass[];
+/**
+ * Class name → its function-doc file name, as BFCL maps them. The order of a tool list
+ * comes from `involved_classes`, and within a class from the order of lines in its file.
+ */
+export const multiTurnDocFiles = Object.fromEntries(multiTurnClasses.map((c) => [c, `${classModules[c]}.json`])) as Readonly<Record<MultiTurnClass, string>>;
 
 /** One chat message of a question turn. */
 export interface ChatMessage {
@@ -102,11 +92,6 @@ export interface BfclData {
   readonly docsByClass: Readonly<Record<MultiTurnClass, readonly FuncDoc[]>>;
   /** sha256 of the files read (relative names and texts, in `requiredFiles` order). */
   readonly inputsSha256: string;
-}
-
-/** The relative path of a class's doc file. */
-export function docFile(cls: MultiTurnClass): string {
-  return `multi_turn_func_doc/${multiTurnDocFiles[cls]}`;
 }
 
 const multiTurnFileRe = /^BFCL_(v\d+)_multi_turn_[a-z_]+\.json$/;

@@ -218,3 +218,22 @@ export function decodeResultBytes(
   const decoded = decodeResult(text, keepTurns, where);
   return "kind" in decoded && decoded.kind === "turns" && count !== null ? { ...decoded, turnCount: count } : decoded;
 }
+
+/**
+ * Decode one whole result line (a line of a `BFCL_v4_multi_turn_<category>_result.json`):
+ * its `id` and what its `result` holds — every turn, or BFCL's inference-error string.
+ * For library callers that read lines themselves; the scorer reads bytes with
+ * `scanLineHead` and `decodeResultBytes` and decodes only the turns it needs.
+ *
+ * @example
+ * const line = '{"id": "multi_turn_base_0", "result": [[[{"ls": "{}"}], "Done."]]}';
+ * const decoded = decodeResultLine(line);
+ * if (!("code" in decoded)) console.log(decoded.id, decoded.rollout.kind); // multi_turn_base_0 turns
+ */
+export function decodeResultLine(line: string, where: { file: string; line: number } = { file: "<line>", line: 1 }): { readonly id: string; readonly rollout: RecordedRollout } | Problem {
+  const bytes = new TextEncoder().encode(line);
+  const head = scanLineHead(bytes, 0, bytes.length);
+  if ("error" in head) return problem("json-malformed", head.error, where);
+  const rollout = decodeResultBytes(bytes, head, Number.POSITIVE_INFINITY, where);
+  return "code" in rollout ? rollout : { id: head.id, rollout };
+}

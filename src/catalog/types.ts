@@ -3,21 +3,14 @@
  * classes is labelled once, from what a successful call does to the state BFCL's
  * state checker compares.
  */
+import type { MultiTurnClass } from "../bfcl/classes.js";
 import type { BfclVersion } from "../bfcl/data.js";
 
 /** `mutate`: changes compared state; `read`: only reads; `login`: logs in or out. */
 export type FunctionKind = "mutate" | "read" | "login";
 
-/** The eight multi-turn API classes. */
-export type ApiClass =
-  | "GorillaFileSystem"
-  | "MathAPI"
-  | "MessageAPI"
-  | "TwitterAPI"
-  | "TicketAPI"
-  | "TradingBot"
-  | "TravelAPI"
-  | "VehicleControlAPI";
+/** The eight multi-turn API classes (`bfcl/classes.ts`). */
+export type ApiClass = MultiTurnClass;
 
 /** One labelled function. */
 export interface CatalogEntry {

@@ -1,25 +1,11 @@
 /**
  * Small option readers shared by the commands, so a repeatable flag or a whole-number
- * flag behaves — and complains — the same way everywhere.
+ * flag behaves the same way everywhere (the use cases check the numbers and complain).
  */
-import type { CliIo } from "./io.js";
 
 /** Commander's accumulator for repeatable options (`--results A --results B`). */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
-}
-
-/**
- * Read a whole-number option; on bad text print one line naming the command and flag and
- * return null (the caller exits with the bad-input code).
- */
-export function wholeNumber(text: string, flag: string, io: CliIo, command: string, min = 0): number | null {
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isInteger(n) || n < min) {
-    io.stderr(`twinscore ${command}: ${flag} must be ${min === 0 ? "a non-negative integer" : `an integer >= ${min}`}, got ${JSON.stringify(text)}\n`);
-    return null;
-  }
-  return n;
 }
 
 /**

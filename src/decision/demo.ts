@@ -4,6 +4,7 @@
  * see the scorer work (and check it) without downloading anything. The policies are the
  * paper's anchors of the scale (§4.1): any policy that ignores the information scores 50.
  */
+import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { parseGoldCall } from "../catalog/gold-call.js";
 import { kindOf } from "../catalog/catalog.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -20,7 +21,7 @@ export const referencePolicies = [
 export type ReferencePolicy = (typeof referencePolicies)[number]["name"];
 
 /** One result file's worth of lines, per category, for one policy. */
-export type DemoFiles = Record<"base" | ShouldAskCategory, string>;
+export type DemoFiles = Record<ScoredResultCategory, string>;
 
 type Step = unknown[] | string;
 
@@ -79,7 +80,7 @@ function resultLine(id: string, turns: Step[][]): string {
  * behaviour on its anchor turn and one empty step (no call) on every other turn.
  */
 export function demoFiles(policy: ReferencePolicy, pairs: readonly ManifestPair[]): Result<DemoFiles> {
-  const rollouts: Record<"base" | ShouldAskCategory, Map<string, Step[][]>> = { base: new Map(), miss_func: new Map(), miss_param: new Map() };
+  const rollouts = Object.fromEntries(scoredResultCategories.map((c) => [c, new Map<string, Step[][]>()])) as Record<ScoredResultCategory, Map<string, Step[][]>>;
   const problems: Problem[] = [];
   const place = (category: "base" | ShouldAskCategory, id: string, turnCount: number, anchor: number, steps: Result<Step[]>) => {
     if (!steps.ok) {
@@ -103,7 +104,7 @@ export function demoFiles(policy: ReferencePolicy, pairs: readonly ManifestPair[
       .sort((a, b) => indexOf(a[0]) - indexOf(b[0]))
       .map(([id, turns]) => resultLine(id, turns) + "\n")
       .join("");
-  return ok({ base: render(rollouts.base), miss_func: render(rollouts.miss_func), miss_param: render(rollouts.miss_param) });
+  return ok(Object.fromEntries(scoredResultCategories.map((c) => [c, render(rollouts[c])])) as DemoFiles);
 }
 
 /** Check a policy's decision against what it must score; a problem sentence when it does not. */

@@ -5,7 +5,7 @@
  * compound-turn credit of Appendix E, the pair rate, and the per-category decision.
  * Pure: the caller passes the recorded rollouts it has read.
  */
-import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, shouldAskCategories } from "../bfcl/categories.js";
+import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, shouldAskCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import type { Manifest, ManifestPair, ShouldAskCategory } from "../pairs/types.js";
 import { readTwin } from "./read-twin.js";
@@ -134,11 +134,7 @@ export function summarize(records: readonly PairRecord[]): DecisionNumbers {
 }
 
 /** A model's recorded rollouts by id, per result category (only the ids scoring asked for need be present). */
-export interface ModelRollouts {
-  readonly base: ReadonlyMap<string, RecordedRollout>;
-  readonly miss_func: ReadonlyMap<string, RecordedRollout>;
-  readonly miss_param: ReadonlyMap<string, RecordedRollout>;
-}
+export type ModelRollouts = Readonly<Record<ScoredResultCategory, ReadonlyMap<string, RecordedRollout>>>;
 
 /**
  * Score one model on `pairs`. A pair whose twin has no line in its result file is left

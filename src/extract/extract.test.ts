@@ -119,7 +119,7 @@ describe("extractTurn on native function-calling records agrees with convert_to_
       for (const e of entries) if (e && typeof e === "object") for (const k of Object.keys(e)) names.add(k);
       const x = extractTurn([v.step], names);
       if (typeof v.step === "string") {
-        // a text step of an FC run is text, not a decode failure (brief §2.2)
+        // a text step of an FC run is text, not a decode failure
         expect(x).toMatchObject({ calls: [], decodeFailures: 0, text: [v.step] });
         return;
       }

@@ -1,6 +1,6 @@
 /**
  * Call extraction from the recorded steps of one turn, for every step shape BFCL writes
- * (brief §2.2–2.4, paper Appendix D). A call counts only when it parses structurally and
+ * (the shapes BFCL writes; paper Appendix D). A call counts only when it parses structurally and
  * its name is on the item's tool list; every call keeps its arguments for the echo rule;
  * a step that fails to decode is counted, never read as holding back.
  *

@@ -29,7 +29,7 @@ describe("readBfclDataDir on ../shared/bfcl-v4", () => {
   const r = readBfclDataDir(bfclDataDir(), all);
   if (!r.ok) throw new Error(r.problems[0].message);
   const data = r.value;
-  it("reads 200 entries per category with the brief's turn totals", () => {
+  it("reads 200 entries per category with BFCL's turn totals", () => {
     expect(data.version).toBe("v4");
     const turns = (c: (typeof all)[number]) => data.categories[c]!.questions.reduce((n, q) => n + q.question.length, 0);
     expect(all.map((c) => data.categories[c]!.questions.length)).toEqual([200, 200, 200, 200]);

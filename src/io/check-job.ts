@@ -18,6 +18,7 @@ import { compareVerdicts, type Agreement } from "../simulator/agreement.js";
 import type { LongContextData } from "../simulator/types.js";
 import { readCategoryInputs } from "./bfcl-data.js";
 import { readLongContext } from "./long-context.js";
+import { readFailure } from "./results-read.js";
 import { makeFolder, readTextIfFile, writeFileAtomic } from "./manifest.js";
 
 /** A model folder's result files, in path order. */
@@ -69,6 +70,9 @@ export interface CheckedFileData {
   readonly problems: Problem[];
 }
 
+/** The largest result file `check` reads whole. */
+const MAX_CHECKED_FILE_BYTES = 1024 * 1024 * 1024;
+
 /**
  * Per-thread caches: each category's BFCL data and the filler are read once per thread,
  * and the memory result files are read into and score files rendered into is reused from
@@ -95,6 +99,8 @@ export class CheckJobCache {
     const fd = openSync(path, "r");
     try {
       const size = fstatSync(fd).size;
+      // checking needs the whole file in memory: far above any BFCL result file, far below what a buffer can hold
+      if (size > MAX_CHECKED_FILE_BYTES) throw new Error(`file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_CHECKED_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`);
       const into = this.buffer(`in${slot}`, size);
       let n = 0;
       for (;;) {
@@ -139,9 +145,16 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       filler = cache.filler.value;
     }
     const slot = inputs.length;
+    let bytes: Uint8Array;
+    try {
+      bytes = cache.readFile(f.path, slot);
+    } catch (e) {
+      out[index] = err(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: f.path }));
+      return;
+    }
     inputs.push({
       index,
-      bytes: cache.readFile(f.path, slot),
+      bytes,
       file: f.path,
       testCategory: `multi_turn_${f.category}`,
       inputs: cat.value,

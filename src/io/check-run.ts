@@ -20,6 +20,7 @@ import { countReadings, type EmptyTurnCounts } from "../official/empty-turns.js"
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 import { findLongContextModule, readLongContext } from "./long-context.js";
+import { overwritesInput } from "./files.js";
 import { matchingModel, walkBfclTree, type TreeModel } from "./tree.js";
 
 /** One result file found under `--results`. */
@@ -182,6 +183,16 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     const last = groups[groups.length - 1];
     if (last && last[0].modelDir === f.modelDir) last.push(f);
     else groups.push([f]);
+  }
+  if (req.outDir !== undefined) {
+    // --out must not write a score file over a file this run reads (a stored score file, say)
+    const outDir = resolve(req.cwd, req.outDir);
+    for (const g of groups) {
+      for (const f of g) {
+        const clash = overwritesInput(join(outDir, f.scoreRelative), [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])], "--out");
+        if (clash !== null && !clash.ok) return err(...clash.problems);
+      }
+    }
   }
   const jobs: CheckJob[] = groups.map((g) => ({
     model: g[0].model,

@@ -2,16 +2,19 @@
  * The committed manifest on disk: loading it (scoring needs nothing else from BFCL) and
  * writing a rebuilt one atomically, so an interrupted write never leaves half a file.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { err, ok, problem, type Result } from "../messages/index.js";
+import { err, problem, type Result } from "../messages/index.js";
+import { writeFileAtomic } from "./files.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { parseManifest, renderManifest } from "../pairs/manifest-json.js";
 import type { Manifest } from "../pairs/types.js";
 
 export { parseManifest, renderManifest };
+// the file helpers moved to files.ts; these names stay for the modules that import them from here
+export { byteLength, folderExists, makeFolder, readTextIfFile, writeFileAtomic } from "./files.js";
 
 /** The package root, found by walking up to package.json (so it works from `src/io/` and from `dist/io/`). */
 function packageRoot(): string {
@@ -42,52 +45,6 @@ export function committedDataPath(...parts: string[]): string {
 export function loadManifest(path = committedManifestPath()): Result<Manifest> {
   if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
   return parseManifest(readFileSync(path, "utf8"), path);
-}
-
-/** A regular file's UTF-8 text, or null when there is none at `path` (missing, or a folder). */
-export function readTextIfFile(path: string): string | null {
-  return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
-}
-
-/** The size of a text in bytes once written as UTF-8. */
-export function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
-}
-
-/** Check, before any work, that the folder an output file goes into exists. */
-export function folderExists(file: string): Result<void> {
-  const dir = dirname(file);
-  return existsSync(dir) && statSync(dir).isDirectory() ? ok(undefined) : err(problem("file-missing", "output folder does not exist", { file: dir }));
-}
-
-/** Make a folder (and its parents) for output; null when it exists or was made, else a failed result naming it. */
-export function makeFolder(dir: string): Result<void> | null {
-  try {
-    mkdirSync(dir, { recursive: true });
-    return null;
-  } catch (e) {
-    const why = e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
-    return err(problem("write-failed", `cannot make the output folder (${why})`, { file: dir }));
-  }
-}
-
-/** Write text (or bytes) to `path` through a temporary file in the same folder and a rename. */
-export function writeFileAtomic(path: string, text: string | Uint8Array): Result<void> {
-  const dir = dirname(path);
-  if (!existsSync(dir)) return err(problem("file-missing", "output folder does not exist", { file: dir }));
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-    return ok(undefined);
-  } catch (e) {
-    try {
-      if (existsSync(tmp)) unlinkSync(tmp);
-    } catch {
-      /* the temporary file is already gone */
-    }
-    return err(problem("write-failed", `cannot write: ${e instanceof Error ? e.message : String(e)}`, { file: path }));
-  }
 }
 
 /** Write a manifest atomically in its one rendering. */

@@ -5,6 +5,7 @@
  * arguments, which the pair browser prints and the per-pair records do not keep.
  * Scoring and verdicts come from `loadRunInputs` (the path `verify` and `compare` use).
  */
+import { scoredResultCategories } from "../bfcl/categories.js";
 import { basename, dirname, resolve } from "node:path";
 import type { RecordedRollout } from "../bfcl/results.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -91,7 +92,7 @@ export function loadReportRuns(
     const models = loaded.models.map((m) => {
       options.progress?.(`reading anchor turns of ${labels[i]}/${m.inputs.model}`);
       const rollouts = new Map<string, RecordedRollout>();
-      for (const category of ["base", "miss_func", "miss_param"] as const) {
+      for (const category of scoredResultCategories) {
         const file = m.resultFiles[category];
         if (file === undefined) continue;
         const wanted = new Map<string, number>();

@@ -1,6 +1,6 @@
 /**
  * Real-data acceptance: on the two stored gpt-oss runs the numbers equal the paper's
- * own scorer on the same files, to the printed decimal (issue 3, item 6).
+ * own scorer on the same files, to the printed decimal.
  */
 import { describe, expect, it } from "vitest";
 import { scoreRow } from "../decision/table.js";

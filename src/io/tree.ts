@@ -112,6 +112,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
       continue;
     }
     let found = 0;
+    let otherKind = 0;
     const seen = new Set<string>();
     const walk = (dir: string, depth: number): void => {
       let real: string;
@@ -130,6 +131,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
           continue;
         }
         const named = parseBfclFileName(entry.name);
+        if (named !== null && named.kind !== kind) otherKind++;
         if (named === null || named.kind !== kind) continue;
         if (type !== "file") {
           problems.push(problem("not-regular-file", "not a regular file (a FIFO, socket or device?); skipped", { file: path, severity: "warning" }));
@@ -149,8 +151,9 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     };
     walk(given, 0);
     if (found === 0 && ![...byDir.values()].some((m) => m.dir === given || m.dir.startsWith(given + sep))) {
-      const what = kind === "result" ? "result" : "score";
-      problems.push(problem(emptyCode[kind], `no BFCL multi-turn ${what} files (BFCL_v4_multi_turn_<category>_${what}.json) under this directory`, { file: given }));
+      const other = kind === "result" ? "score" : "result";
+      const wrongTree = otherKind > 0 ? `; it holds BFCL ${other} files: ${flag[kind]} takes what \`bfcl ${kind === "result" ? "generate" : "evaluate"}\` wrote` : "";
+      problems.push(problem(emptyCode[kind], `no BFCL multi-turn ${kind} files (BFCL_v4_multi_turn_<category>_${kind}.json) under this directory${wrongTree}`, { file: given }));
     }
   }
   // runs and names

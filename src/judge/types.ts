@@ -2,6 +2,7 @@
  * The held-back reply classifier's vocabulary (paper §4.3). It only reads what a model
  * wrote on the turns where it held back; no number of `score` depends on it.
  */
+import type { ShouldAskCategory } from "../bfcl/categories.js";
 
 /** The five labels, in the order the paper lists them. */
 export const judgeLabels = ["asks_removed", "asks_other", "refuses", "proceeds_in_prose", "none"] as const;
@@ -21,7 +22,7 @@ export interface HeldBackTurn {
   readonly model: string;
   readonly missId: string;
   readonly baseId: string;
-  readonly category: "miss_func" | "miss_param";
+  readonly category: ShouldAskCategory;
   readonly anchorTurn: number;
   /** The request as the model received it (information removed). */
   readonly request: string;

@@ -7,7 +7,7 @@
  * category over every item both arms have, with McNemar and the fail→pass / pass→fail
  * flips, plus official raw on the scored items. Pure: the io layer supplies the arms.
  */
-import { categoryOfItemId, scoredResultCategories } from "../bfcl/categories.js";
+import { categoryOfItemId, scoredResultCategories, shouldAskCategories } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { PairRecord } from "../decision/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
@@ -171,7 +171,7 @@ export function compareArms(a: Arm, b: Arm, bootstrap: BootstrapOptions): ArmCom
     labels: [a.label, b.label],
     pairs: pairs.length,
     all: sides(pairs),
-    byCategory: { miss_func: cat("miss_func"), miss_param: cat("miss_param") },
+    byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, cat(c)])) as Record<ShouldAskCategory, SideShifts>,
     decision: { a: da, b: db, change: db - da, ci95 },
     official,
     aligned: alignedComparison(pairs, a, b, bootstrap),
@@ -209,7 +209,7 @@ export function comparisonRows(c: ArmComparison): ComparisonRow[] {
   const rows: ComparisonRow[] = [];
   const push = (measure: string, slice: string, s: Shift) =>
     rows.push({ measure, slice, n: s.n, a: s.a, b: s.b, change: s.change, aOnly: s.test.aOnly, bOnly: s.test.bOnly, p: s.test.p, ci95: null });
-  for (const [slice, s] of [["all", c.all], ["miss_func", c.byCategory.miss_func], ["miss_param", c.byCategory.miss_param]] as const) {
+  for (const [slice, s] of [["all", c.all] as const, ...shouldAskCategories.map((k) => [k, c.byCategory[k]] as const)]) {
     push("act (base anchor)", slice, s.act);
     push("hold (miss anchor)", slice, s.hold);
   }

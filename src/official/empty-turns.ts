@@ -17,6 +17,7 @@ import { mcnemarPaired, type McNemarResult } from "../stats/index.js";
 
 /** The three readings of the empty-reference turns, in table order. */
 export const emptyTurnScores = ["bfcl", "strict", "worldChanging"] as const;
+/** One reading of the empty-reference turns: BFCL's own, strict, or world-changing. */
 export type EmptyTurnScore = (typeof emptyTurnScores)[number];
 
 /** What each reading means (for help texts and the report). */

@@ -10,6 +10,7 @@
  * default) when both twins are. Any other candidate pair is `uncertified`: scored, and
  * counted apart.
  */
+import { shouldAskCategories } from "../bfcl/categories.js";
 import {
   digestTexts,
   indexOfId,
@@ -39,7 +40,7 @@ import type {
 } from "./types.js";
 
 /** The two should-ask categories, in manifest order. */
-export const shouldAskCategories: readonly ShouldAskCategory[] = ["miss_func", "miss_param"];
+export { shouldAskCategories };
 
 /** The exclusion reasons, exactly as the release writes them. */
 export const exclusionReasons = {

@@ -4,6 +4,7 @@
  * them; the builder only checks that they agree with the data. A third file records the
  * content of the items they were made on, so that they carry over only to equal items.
  */
+import { parseItemId } from "../bfcl/categories.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import { contentFields, digestLength, type ItemContent } from "./digest.js";
 import type { CertificationVerdict } from "./types.js";
@@ -51,7 +52,8 @@ function tsvRows(input: NamedText, header: readonly string[]): Result<{ cells: s
   return ok(rows);
 }
 
-const idRe = /^multi_turn_(base|long_context|miss_func|miss_param)_\d+$/;
+/** A multi-turn item id (`bfcl/categories.ts` knows the categories). */
+const idRe = { test: (id: string) => parseItemId(id) !== null };
 
 /** Parse `bad-keys.tsv` (`id`, `family`). */
 export function parseBadKeys(input: NamedText): Result<BadKey[]> {

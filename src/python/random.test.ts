@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { PyRandom } from "./random.js";
 
 describe("PyRandom reproduces CPython's random.Random(int)", () => {
-  test("TravelAPI seed 141053: token, card id, balance (brief §5.3)", () => {
+  test("TravelAPI seed 141053: token, card id, balance", () => {
     const r = new PyRandom(141053n);
     expect(r.randint(100000n, 999999n)).toBe(251675n);
     expect(r.randint(100000000000n, 999999999999n)).toBe(391310425148n);

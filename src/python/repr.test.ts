@@ -18,7 +18,7 @@ describe("repr(float) matches CPython", () => {
     const bad = cases.filter((c) => floatRepr(fromBits(c.bits)) !== c.repr).map((c) => `${c.repr} -> ${floatRepr(fromBits(c.bits))}`);
     expect(bad).toEqual([]);
   });
-  test("the brief's examples", () => {
+  test("the examples of BFCL's outputs", () => {
     expect([1e-5, 1e16, 40.0, -0, 30.0 + 10, Infinity, NaN].map(floatRepr)).toEqual(["1e-05", "1e+16", "40.0", "-0.0", "40.0", "inf", "nan"]);
   });
 });

@@ -6,6 +6,7 @@
  * recorded anchor turns, read back with their arguments for the pair browser. Nothing is
  * scored or tested here; this only gathers and names. Pure: the io layer loads the runs.
  */
+import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { readingCounts, summarize } from "../decision/score.js";
@@ -159,7 +160,7 @@ function armValue(label: string, s: { n: number; a: number; b: number; test: { p
 function comparePanels(model: string, c: ArmComparison): ReportCompare {
   const official: ReportArmValue[] = [];
   if (c.official !== null) {
-    for (const cat of ["miss_func", "miss_param", "base"]) {
+    for (const cat of [...shouldAskCategories, "base"]) {
       const s = c.official.byCategory[cat];
       if (s) official.push(armValue(`${cat} (all items)`, s));
     }
@@ -171,8 +172,7 @@ function comparePanels(model: string, c: ArmComparison): ReportCompare {
     labelA: c.labels[0],
     labelB: c.labels[1],
     attempt: [
-      armValue("miss_func", c.byCategory.miss_func.attempt),
-      armValue("miss_param", c.byCategory.miss_param.attempt),
+      ...shouldAskCategories.map((k) => armValue(k, c.byCategory[k].attempt)),
       armValue("both categories", c.all.attempt),
     ],
     official,
@@ -237,7 +237,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
               noOpExcluded: e.m.workaround.noOpExcluded,
               accWorkaround: e.m.workaround.accWorkaround,
             },
-      byCategory: { miss_func: x.decisionByCategory.miss_func ?? Number.NaN, miss_param: x.decisionByCategory.miss_param ?? Number.NaN },
+      byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, x.decisionByCategory[c] ?? Number.NaN])) as Record<ShouldAskCategory, number>,
       officialMiss: official?.miss ?? null,
       officialBase: official?.base ?? null,
       verdictVsAttempt: official === null ? null : { ...official.verdictVsAttempt },
@@ -357,8 +357,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     bootstrap: { resamples: input.bootstrap.resamples, seed: Number(input.bootstrap.seed) },
     pairCounts: {
       total: scoredPairs.length,
-      miss_func: scoredPairs.filter((p) => p.category === "miss_func").length,
-      miss_param: scoredPairs.filter((p) => p.category === "miss_param").length,
+      ...(Object.fromEntries(shouldAskCategories.map((c) => [c, scoredPairs.filter((p) => p.category === c).length])) as Record<ShouldAskCategory, number>),
       baseTwins: new Set(scoredPairs.map((p) => p.baseId)).size,
     },
     sources,

@@ -3,6 +3,7 @@
  * charts, and a few lines of inline script for the pair browser's filters and the theme
  * switch. No network, no chart runtime; opens from `file://`. Pure and deterministic.
  */
+import { shouldAskCategories } from "../bfcl/categories.js";
 import { createHash } from "node:crypto";
 import { diffRequests } from "./diff.js";
 import { escapeHtml, fmt1, fmtP, fmtSigned, table } from "./html.js";
@@ -329,7 +330,7 @@ export function renderReport(data: ReportData): string {
   const sections: string[] = [];
   sections.push(
     `<h2 id="table1">Table 1 — the action decision</h2>` +
-      `<p class="note">${pc.total} twin pairs (${pc.miss_func} miss_func, ${pc.miss_param} miss_param): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
+      `<p class="note">${pc.total} twin pairs (${shouldAskCategories.map((c) => `${pc[c]} ${c}`).join(", ")}): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
       `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
       `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
       `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}</p>` +
@@ -391,8 +392,8 @@ export function renderReport(data: ReportData): string {
   sections.push(
     `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
       groupedBarsSvg(
-        data.models.map((m) => ({ label: m.name, values: [m.byCategory.miss_func, m.byCategory.miss_param].map((v) => (Number.isFinite(v) ? v : null)) })),
-        [`miss_func (${pc.miss_func} pairs)`, `miss_param (${pc.miss_param} pairs)`],
+        data.models.map((m) => ({ label: m.name, values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)) })),
+        shouldAskCategories.map((c) => `${c} (${pc[c]} pairs)`),
         { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
       ),
   );
@@ -446,7 +447,7 @@ export function renderReport(data: ReportData): string {
   sections.push(
     `<h2 id="pairs">Pair browser</h2><p class="note">Every scored pair. Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list: a name that parsed as a call but is not on the item's tool list (never counted). The outcome filter applies to the chosen model (any model when all are shown). Turns are counted from 0, as BFCL's checker reports them. The marks after each pair give each model's outcome in the order of Table 1: <span class="ok">✓</span> right on both twins, <span class="bad">A</span> acted on the withheld twin, <span class="bad">H</span> held back on the complete twin, <span class="bad">✗</span> wrong on both.</p>` +
       `<div class="controls"><label>Model <select id="f-model"><option value="all">all models</option>${modelOptions}</select></label>` +
-      `<label>Category <select id="f-category"><option value="all">all</option><option value="miss_func">miss_func</option><option value="miss_param">miss_param</option></select></label>` +
+      `<label>Category <select id="f-category"><option value="all">all</option>${shouldAskCategories.map((c) => `<option value="${c}">${c}</option>`).join("")}</select></label>` +
       `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option>${aligned.length ? `<option value="aligned">aligned: right and completed on both sides</option><option value="unaligned">not aligned</option>` : ""}</select></label>` +
       `<span id="f-count" class="muted"></span></div>` +
       data.pairs.map((p) => renderPair(p, models)).join(""),

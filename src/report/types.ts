@@ -1,8 +1,9 @@
 /**
- * Everything the HTML report shows, gathered by the CLI from `score`, the official
+ * Everything the HTML report shows, gathered by `report/assemble.ts` from the scorer, the official
  * companion and `compare` before rendering. Rendering is a pure function of this value,
  * so the same inputs give a byte-identical file.
  */
+import type { ShouldAskCategory } from "../bfcl/categories.js";
 
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
@@ -34,7 +35,7 @@ export interface ReportModel {
     /** Decision with credited workarounds counted as holding back (no compound credit). */
     readonly accWorkaround: number;
   } | null;
-  readonly byCategory: { readonly miss_func: number; readonly miss_param: number };
+  readonly byCategory: Readonly<Record<ShouldAskCategory, number>>;
   /** Official raw accuracy on the scored should-ask items, or null without score files. */
   readonly officialMiss: number | null;
   /** Official raw accuracy on their distinct base twins, or null without score files. */
@@ -99,7 +100,7 @@ export type PairOutcome = "both-right" | "acted-on-withheld" | "held-on-complete
 export interface ReportPair {
   readonly missId: string;
   readonly baseId: string;
-  readonly category: "miss_func" | "miss_param";
+  readonly category: ShouldAskCategory;
   readonly anchorTurn: number;
   readonly requestBase: string;
   readonly requestMiss: string;
@@ -167,7 +168,7 @@ export interface ReportData {
   /** Bootstrap behind every interval (resamples 0: none). */
   readonly bootstrap: { readonly resamples: number; readonly seed: number };
   /** Pairs per category on Table 1 and distinct base twins (the cluster unit). */
-  readonly pairCounts: { readonly total: number; readonly miss_func: number; readonly miss_param: number; readonly baseTwins: number };
+  readonly pairCounts: Readonly<Record<ShouldAskCategory, number>> & { readonly total: number; readonly baseTwins: number };
   /** The inputs, listed in the report's footer (paths as given). */
   readonly sources: readonly string[];
   readonly models: readonly ReportModel[];

@@ -4,6 +4,7 @@
  * pair's two items can stop right after it: a base item in several pairs stops after
  * the latest anchor among them; an item in no pair runs to the end.
  */
+import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { compareIds } from "./lines.js";
 
@@ -11,8 +12,8 @@ import { compareIds } from "./lines.js";
 export type ItemSelection = "pairs" | "all-pairs" | "all";
 
 /** The categories `run` generates (those `score` and the official companion read). */
-export const runCategories = ["base", "miss_func", "miss_param"] as const;
-export type RunCategory = (typeof runCategories)[number];
+export const runCategories = scoredResultCategories;
+export type RunCategory = ScoredResultCategory;
 
 /** The ids to generate (sorted as BFCL sorts them) and, per id, the last turn to run under `--until-anchor`. */
 export interface Selection {

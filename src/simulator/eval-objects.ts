@@ -2,20 +2,12 @@
  * The Python objects a call string can reach in BFCL's executor besides plain values: an
  * API instance (what an instance name evaluates to) and a bound method of one.
  */
+import { classModules } from "../bfcl/classes.js";
 import type { PyObject } from "../python/value.js";
 import type { ApiInstance, MethodSpec } from "./types.js";
 
-/** Module path of each class, for the few CPython messages that print the fully qualified name. */
-export const CLASS_MODULES: Readonly<Record<string, string>> = {
-  GorillaFileSystem: "gorilla_file_system",
-  MathAPI: "math_api",
-  MessageAPI: "message_api",
-  TwitterAPI: "posting_api",
-  TicketAPI: "ticket_api",
-  TradingBot: "trading_bot",
-  TravelAPI: "travel_booking",
-  VehicleControlAPI: "vehicle_control",
-};
+/** Module path of each class (`bfcl/classes.ts`), for the few CPython messages that print the fully qualified name. */
+export const CLASS_MODULES: Readonly<Record<string, string>> = classModules;
 
 /** A live instance as a Python object (what an instance name evaluates to). */
 export class InstanceObject implements PyObject {

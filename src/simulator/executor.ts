@@ -54,7 +54,7 @@ export const BLOCKED_NAMES: ReadonlySet<string> = new Set(["kill", "exit", "quit
  * by instance name. The model's and the reference's instances of every entry live side
  * by side under different names.
  *
- * Process-global behaviour (brief §4.6), decided as follows:
+ * Process-global behaviour (BFCL's executor keeps some state per Python process), decided as follows:
  * - the instance-name rewriting is reproduced exactly, inside string literals too, so a
  *   string argument containing `method(` gets a different instance name on the model and
  *   the reference side, as in BFCL;

@@ -12,7 +12,7 @@ async function run(argv: string[]) {
 
 const main = rolloutRunDir("2025-11-12-main");
 
-describe("twinscore score: interval, --scores, --sensitivity (issue 4 additions)", () => {
+describe("twinscore score: interval, --scores, --sensitivity", () => {
   it("shows the 95% interval beside decision: [79.7, 86.5] and [78.2, 85.8] on 2025-11-12-main", async () => {
     const r = await run(["score", "--results", join(main, "result"), "--format", "csv"]);
     expect(r.code).toBe(0);

@@ -1,0 +1,342 @@
+/**
+ * Bad input, faults and a new user's mistakes, each on a mutated copy of a real run built
+ * here (nothing mutated is committed): a failed read never poisons another file, nothing
+ * to score never prints 0.0, special files never hang a command or get replaced, models of
+ * several runs never collapse into one, and every message comes first and once.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { bfclDataDir, rolloutRunDir } from "../testing/shared.js";
+import { memoryIo } from "./io.js";
+import { runCli } from "./program.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "twinscore-hardening-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const main = rolloutRunDir("2025-11-12-main");
+const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
+const models = ["openai_gpt-oss-120b", "openai_gpt-oss-20b"] as const;
+const categories = ["base", "miss_func", "miss_param"] as const;
+const resultName = (c: string) => `BFCL_v4_multi_turn_${c}_result.json`;
+const scoreName = (c: string) => `BFCL_v4_multi_turn_${c}_score.json`;
+
+/** A writable copy of a real run (`result/` and `score/`), as `<dest>/result/<model>/multi_turn/…`. */
+function copyRun(from: string, dest: string, opts: { scores?: boolean; only?: readonly string[] } = {}): string {
+  for (const model of opts.only ?? models) {
+    for (const c of categories) {
+      const r = join(dest, "result", model, "multi_turn");
+      mkdirSync(r, { recursive: true });
+      writeFileSync(join(r, resultName(c)), readFileSync(join(from, "result", model, "multi_turn", resultName(c))));
+      if (opts.scores) {
+        const s = join(dest, "score", model, "multi_turn");
+        mkdirSync(s, { recursive: true });
+        writeFileSync(join(s, scoreName(c)), readFileSync(join(from, "score", model, "multi_turn", scoreName(c))));
+      }
+    }
+  }
+  return dest;
+}
+
+let n = 0;
+const fresh = (name: string) => join(tmp, `${++n}-${name}`);
+
+async function run(argv: string[], cwd = tmp) {
+  const io = memoryIo({}, cwd);
+  const code = await runCli(argv, io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+async function scoreJson(argv: string[]) {
+  const r = await run(["score", ...argv, "--bootstrap", "0", "--format", "json"]);
+  return { ...r, doc: r.out === "" ? null : JSON.parse(r.out) };
+}
+
+describe("a failed read does not poison the next file", () => {
+  it("a 2.2 GB sparse miss_param file is one line, and the other model scores exactly as in the clean run", async () => {
+    const run_ = copyRun(main, fresh("huge"));
+    const huge = join(run_, "result", models[0], "multi_turn", resultName("miss_param"));
+    rmSync(huge);
+    const fd = openSync(huge, "w");
+    closeSync(fd);
+    execFileSync("truncate", ["-s", "2200M", huge]); // sparse: no disk space used, one 2.2 GB "line" of zeros
+    const clean = await scoreJson(["--results", main, "--model", models[1]]);
+    const r = await scoreJson(["--results", run_]);
+    expect(r.doc.models.map((m: { model: string; scored: boolean }) => [m.model, m.scored])).toEqual([
+      [models[0], false],
+      [models[1], true],
+    ]);
+    expect(r.doc.models[1].numbers).toEqual(clean.doc.models[0].numbers);
+    const lines = r.err.trim().split("\n");
+    expect(lines.filter((l) => l.includes(huge))).toEqual([`${huge}: error: cannot read result file (a line longer than 256 MB: not a BFCL result file) [file-unreadable]`]);
+    expect(r.code).toBe(1); // done, with a model that could not be scored
+  }, 120_000);
+});
+
+describe("nothing to score never prints 0.0", () => {
+  const emptyRun = () => {
+    const dir = fresh("empty");
+    for (const model of models) {
+      mkdirSync(join(dir, model, "multi_turn"), { recursive: true });
+      for (const c of categories) writeFileSync(join(dir, model, "multi_turn", resultName(c)), "");
+    }
+    return dir;
+  };
+
+  it("all files empty: N=0, empty cells and JSON null, exit 2 with the reason", async () => {
+    const dir = emptyRun();
+    const j = await scoreJson(["--results", dir]);
+    expect(j.code).toBe(2);
+    expect(j.doc.models[0].numbers).toMatchObject({ n: 0, act: null, hold: null, decision: null });
+    expect(j.err).toContain("no model has a pair to score");
+    const csv = await run(["score", "--results", dir, "--bootstrap", "0", "--format", "csv"]);
+    // model, N, missing, then act … mp empty, then short, errors, undecoded
+    expect(csv.out.split("\n")[1]).toBe([models[0], 0, 223, "", "", "", "", "", "", "", "", 0, 0, 0].join(","));
+    expect(csv.code).toBe(2);
+  });
+
+  it("report refuses to write a page for runs with no pair", async () => {
+    const out = join(tmp, "empty.html");
+    const r = await run(["report", "--results", emptyRun(), "--bootstrap", "0", "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no model has a pair to score");
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("a truncated score file", () => {
+  it("is reported, that model's official columns stay empty, exit 1", async () => {
+    const dir = copyRun(main, fresh("cut-score"), { scores: true });
+    const file = join(dir, "score", models[0], "multi_turn", scoreName("miss_func"));
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const r = await scoreJson(["--results", dir, "--scores", dir]);
+    expect(r.code).toBe(1);
+    expect(r.doc.official.models.map((m: { model: string }) => m.model)).toEqual([models[1]]);
+    expect(r.err).toMatch(/score-file-truncated/);
+    expect(r.err).toMatch(/the miss_func score file is incomplete or disagrees with its header; official numbers for the model are not computed \[score-file-unusable\]/);
+  });
+});
+
+describe("special files", () => {
+  it("a FIFO named like a result file hangs neither score nor check: it is reported and skipped", async () => {
+    const dir = copyRun(main, fresh("fifo"), { only: [models[1]] });
+    const fifoDir = join(dir, "result", "fifo-model", "multi_turn");
+    mkdirSync(fifoDir, { recursive: true });
+    execFileSync("mkfifo", [join(fifoDir, resultName("base"))]);
+    const s = await run(["score", "--results", dir, "--bootstrap", "0", "--format", "csv"]);
+    expect(s.err).toContain(`${join(fifoDir, resultName("base"))}: warning: not a regular file (a FIFO, socket or device?); skipped [not-regular-file]`);
+    expect(s.out.split("\n")[1]).toMatch(/^openai_gpt-oss-20b,223,89\.7,74\.4,82\.1,/);
+    const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
+    expect(c.err).toContain("[not-regular-file]");
+    expect(c.out.trim().split("\n")).toHaveLength(4);
+  }, 120_000);
+
+  it("--per-item writes through a FIFO and a symbolic link, and never over an input file", async () => {
+    const dir = copyRun(main, fresh("targets"), { only: [models[1]] });
+    const real = join(tmp, "items-real.csv");
+    writeFileSync(real, "old\n");
+    const link = join(tmp, "items-link.csv");
+    symlinkSync(real, link);
+    const viaLink = await run(["score", "--results", dir, "--bootstrap", "0", "--per-item", link]);
+    expect(viaLink.code).toBe(0);
+    expect(readFileSync(real, "utf8").split("\n")[0]).toMatch(/^model,miss_id,/);
+    expect(statSync(link, { throwIfNoEntry: false }) && existsSync(link)).toBe(true);
+    const fifo = join(tmp, "items.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const reader = new Promise<string>((resolve) => {
+      const cat = spawn("cat", [fifo]);
+      let text = "";
+      cat.stdout.on("data", (d: Buffer) => (text += d.toString()));
+      cat.on("close", () => resolve(text));
+    });
+    const viaFifo = await run(["score", "--results", dir, "--bootstrap", "0", "--per-item", fifo]);
+    expect(viaFifo.code).toBe(0);
+    expect((await reader).split("\n")[0]).toMatch(/^model,miss_id,/);
+    expect(statSync(fifo).isFIFO()).toBe(true); // still a FIFO, not replaced by a regular file
+    const input = join(dir, "result", models[1], "multi_turn", resultName("base"));
+    const before = readFileSync(input);
+    const clobber = await run(["score", "--results", dir, "--bootstrap", "0", "--per-item", input]);
+    expect(clobber.code).toBe(2);
+    expect(clobber.err).toContain("--per-item names a file this command reads; refusing to write over it [output-is-input]");
+    expect(readFileSync(input).equals(before)).toBe(true);
+  });
+});
+
+describe("several runs, one walk", () => {
+  it("two --results trees with the same model folders: four models named <run>/<model>, not one copy per name", async () => {
+    const r = await scoreJson(["--results", main, "--results", fixes]);
+    expect(r.doc.models.map((m: { model: string }) => m.model)).toEqual([
+      `2025-11-12-main/${models[0]}`,
+      `2025-11-12-main/${models[1]}`,
+      `2025-11-12-harmony-fixes/${models[0]}`,
+      `2025-11-12-harmony-fixes/${models[1]}`,
+    ]);
+    expect(r.doc.models.map((m: { numbers: { decision: number } }) => m.numbers.decision.toFixed(1))).toEqual(["83.2", "82.1", "81.8", "79.8"]);
+  });
+
+  it("a parent folder of runs is accepted by score and check alike, and both find the same models", async () => {
+    const parent = fresh("parent");
+    copyRun(main, join(parent, "main"), { only: [models[1]] });
+    copyRun(fixes, join(parent, "fixes"), { only: [models[1]] });
+    const s = await scoreJson(["--results", parent]);
+    expect(s.code).toBe(0);
+    const names = s.doc.models.map((m: { model: string }) => m.model);
+    expect(names).toEqual([`fixes/${models[1]}`, `main/${models[1]}`]);
+    const c = await run(["check", "--results", parent, "--bfcl-data", bfclDataDir(), "--format", "json"]);
+    expect(c.code).toBe(0);
+    expect([...new Set(JSON.parse(c.out).files.map((f: { folder: string }) => f.folder))]).toEqual(names);
+  }, 120_000);
+
+  it("verify names the match rule when a run's folders were all left out, and exits 1 when nothing was checked", async () => {
+    const expected = join(tmp, "own.json");
+    writeFileSync(
+      expected,
+      JSON.stringify({ runs: [{ name: "mine", match: "my-run", models: [{ name: models[1] }], bootstrap: { resamples: 0 }, numbers: [{ name: `tables.C.${models[1]}.decision`, value: 82.1, tolerance: 0.05, rollouts: [models[1]] }] }] }),
+    );
+    const r = await run(["verify", "--expected", expected, "--results", main]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('run "mine" reads only the --results/--scores folders with a path component equal to its match "my-run"');
+    expect(r.err).toContain("[nothing-checked]");
+  });
+
+  it("compare names a model present in one arm only and exits 1", async () => {
+    const a = copyRun(main, fresh("arm-a"));
+    const b = copyRun(fixes, fresh("arm-b"), { only: [models[1]] });
+    const r = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--format", "csv"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`model ${models[0]} is scored in arm A only; it is not compared [model-one-arm]`);
+    expect(r.out).toContain(`${models[1]},decision,all,223,`);
+  });
+});
+
+describe("an incomplete run", () => {
+  it("shows its missing pairs and exits 1", async () => {
+    const dir = copyRun(main, fresh("incomplete"), { only: [models[0]] });
+    const file = join(dir, "result", models[0], "multi_turn", resultName("miss_param"));
+    writeFileSync(file, readFileSync(file, "utf8").split("\n").slice(0, 100).join("\n") + "\n");
+    const r = await run(["score", "--results", dir, "--bootstrap", "0"]);
+    expect(r.code).toBe(1);
+    const header = r.out.split("\n")[2].trim().split(/\s+/);
+    expect(header.slice(0, 3)).toEqual(["model", "N", "missing"]);
+    expect(r.out.split("\n")[4]).toMatch(/^openai_gpt-oss-120b\s+\d+\s+\d+\s/);
+    const j = await scoreJson(["--results", dir]);
+    expect(j.doc.models[0].numbers.n + j.doc.models[0].missingPairs).toBe(223);
+    expect(j.doc.models[0].missingPairs).toBeGreaterThan(0);
+  });
+});
+
+describe("output documents", () => {
+  it("csv with several tables is one table with a table column; markdown puts a heading between tables", async () => {
+    const argv = ["score", "--results", join(main, "result"), "--scores", join(main, "score"), "--sensitivity", "--model", models[0], "--bootstrap", "0"];
+    const csv = await run([...argv, "--format", "csv"]);
+    const lines = csv.out.trim().split("\n");
+    expect(lines[0].startsWith("table,model,N,act,hold,decision,")).toBe(true);
+    const width = lines[0].split(",").length;
+    expect(new Set(lines.slice(1).map((l) => l.split(",")[0]))).toEqual(new Set(["decision", "official", "sensitivity"]));
+    expect(lines.every((l) => l.split(",").length === width)).toBe(true);
+    const md = await run([...argv, "--format", "markdown"]);
+    expect(md.out).toMatch(/^### decision\n\n\| model \|/);
+    expect(md.out).toContain("|\n\n### official\n\n| model | off.miss |");
+    expect(md.out).toContain("\n\n### sensitivity\n\n");
+  });
+
+  it("--format json of every command is its document, numbers as numbers", async () => {
+    const compare = await run(["compare", "--a", join(main, "result"), "--b", join(fixes, "result"), "--model", models[0], "--scores-a", join(main, "score"), "--scores-b", join(fixes, "score"), "--bootstrap", "0", "--format", "json"]);
+    const doc = JSON.parse(compare.out);
+    expect(doc.command).toBe("compare");
+    expect(typeof doc.models[0].comparison.official.rawMiss.a).toBe("number");
+    for (const out of [compare.out, (await run(["check", "--results", join(main, "result", models[1]), "--bfcl-data", bfclDataDir(), "--format", "json"])).out]) {
+      expect(out).not.toMatch(/"-?\d+(\.\d+)?%?"/); // no number written as a string
+    }
+  }, 120_000);
+});
+
+describe("errors first, and arguments before inputs", () => {
+  it("score --per-item into a missing folder: the error is the first and only line, nothing is read", async () => {
+    const r = await run(["score", "--results", main, "--per-item", "/nonexistent/x.csv"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("/nonexistent: error: output folder does not exist [file-missing]\n");
+    expect(r.out).toBe("");
+  });
+
+  it("judge without --endpoint and report --compare with an unknown run stop before reading any rollout", async () => {
+    const j = await run(["judge", "--results", main]);
+    expect(j.code).toBe(2);
+    expect(j.err).toBe("twinscore judge: --endpoint and --judge-model are required (or use --dry-run)\n");
+    const r = await run(["report", "--results", main, "--compare", "main", "nope", "--out", join(tmp, "r.html")]);
+    expect(r.code).toBe(2);
+    expect(r.err).not.toContain("report: scoring");
+    expect(r.err).toMatch(/--compare main: no such run \(runs: 2025-11-12-main\)/);
+  });
+
+  it("one summary line per model for routine warnings; --verbose lists them", async () => {
+    const r = await run(["score", "--results", main, "--bootstrap", "0"]);
+    expect(r.err.trim().split("\n")).toEqual([
+      `warning: ${models[0]}: 9 warnings reading its files (9 inference-error); --verbose lists each with file:line [warnings]`,
+      `warning: ${models[1]}: 21 warnings reading its files (21 inference-error); --verbose lists each with file:line [warnings]`,
+    ]);
+    const v = await run(["score", "--results", main, "--bootstrap", "0", "--verbose"]);
+    expect(v.err.trim().split("\n")).toHaveLength(30);
+  });
+});
+
+describe("paths", () => {
+  it("a file given as --results says so and names its folder", async () => {
+    const file = join(main, "result", models[0], "multi_turn", resultName("base"));
+    const r = await run(["score", "--results", file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${file}: error: --results names a file, not a folder; give the folder that holds it: --results ${join(main, "result", models[0], "multi_turn")} [results-missing]`);
+  });
+
+  it("--results …/multi_turn scores the model that folder belongs to", async () => {
+    const r = await scoreJson(["--results", join(main, "result", models[0], "multi_turn")]);
+    expect(r.doc.models.map((m: { model: string }) => m.model)).toEqual([models[0]]);
+  });
+
+  it("--scores pointed at a result tree is a bad argument: exit 2 with a line that says what the folder holds", async () => {
+    const r = await run(["score", "--results", join(main, "result"), "--scores", join(main, "result")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no BFCL multi-turn score files (BFCL_v4_multi_turn_<category>_score.json) under this directory; it holds BFCL result files: --scores takes what `bfcl evaluate` wrote [scores-empty]");
+  });
+
+  it("check --out on a single run folder writes BFCL's <out>/<model>/… layout; a write failure is a problem, not an internal error", async () => {
+    const dir = copyRun(main, fresh("check-out"), { only: [models[1]] });
+    const out = fresh("rescored");
+    const r = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--out", out]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(out, models[1], "multi_turn")).sort()).toEqual(categories.map(scoreName).sort());
+    const blocked = join(tmp, "a-file");
+    writeFileSync(blocked, "");
+    const f = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--out", join(blocked, "sub")]);
+    expect(f.err).not.toContain("internal error");
+    expect(f.err).toMatch(/cannot make the output folder \(ENOTDIR\) \[write-failed\]/);
+    expect(f.code).toBe(2);
+    const clobber = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--scores", out, "--out", out]);
+    expect(clobber.code).toBe(2);
+    expect(clobber.err).toContain("[output-is-input]");
+  }, 120_000);
+
+  it("report says its size in bytes, as the file has them", async () => {
+    const out = join(tmp, "bytes.html");
+    const r = await run(["report", "--results", main, "--model", models[1], "--bootstrap", "0", "--out", out]);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`, ${statSync(out).size} bytes)`);
+  });
+});
+
+describe("--help", () => {
+  it.each(["score", "compare", "report", "verify", "pairs", "check", "judge", "demo"])("%s --help states its exit codes", async (command) => {
+    const r = await run([command, "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\nExit: 0 /);
+  });
+
+  it("judge --help explains the columns of its summary", async () => {
+    const r = await run(["judge", "--help"]);
+    expect(r.out).toContain("not reached  of those, rollouts that ended before the anchor");
+    expect(r.out).toContain("asks_removed");
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Reading and writing the files commands name. Output is written so that an interrupted
+ * write never leaves half a file (a temporary file in the same folder, then a rename),
+ * except where a rename would do harm: a target that is a device, a FIFO or a socket
+ * (`/dev/stdout`, `/dev/null`, a named pipe) is written through, not replaced by a regular
+ * file, and a symbolic link is followed, so the file it points to gets the output and the
+ * link stays. A command never writes over one of its own input files.
+ */
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { err, ok, problem, type Result } from "../messages/index.js";
+
+/** A regular file's UTF-8 text, or null when there is none at `path` (missing, a folder, a FIFO …). */
+export function readTextIfFile(path: string): string | null {
+  return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
+}
+
+/** The size of a text in bytes once written as UTF-8. */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Check, before any work, that the folder an output file goes into exists. */
+export function folderExists(file: string): Result<void> {
+  const dir = dirname(file);
+  return existsSync(dir) && statSync(dir).isDirectory() ? ok(undefined) : err(problem("file-missing", "output folder does not exist", { file: dir }));
+}
+
+function reason(e: unknown): string {
+  return e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
+}
+
+/** Make a folder (and its parents) for output; null when it exists or was made, else a failed result naming it. */
+export function makeFolder(dir: string): Result<void> | null {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return null;
+  } catch (e) {
+    return err(problem("write-failed", `cannot make the output folder (${reason(e)})`, { file: dir }));
+  }
+}
+
+/** The real path of a file (links followed), or the path itself when it does not exist yet. */
+export function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * A problem when writing `target` would replace one of `inputs` (compared after links are
+ * followed), else null. Commands check this before they write.
+ */
+export function overwritesInput(target: string, inputs: Iterable<string>, flag: string): Result<void> | null {
+  const real = realPathOf(target);
+  for (const input of inputs) {
+    if (realPathOf(input) === real) return err(problem("output-is-input", `${flag} names a file this command reads; refusing to write over it`, { file: target }));
+  }
+  return null;
+}
+
+/**
+ * Write text (or bytes) to `path`: a regular file (or a new one) atomically, through a
+ * temporary file in the same folder and a rename; a link's target in its place; a device,
+ * FIFO or socket by writing to it directly.
+ */
+export function writeFileAtomic(path: string, text: string | Uint8Array): Result<void> {
+  let target = path;
+  try {
+    if (lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+  } catch {
+    /* a dangling link or no file yet: written as a new file at `path` */
+  }
+  let special = false;
+  try {
+    const s = statSync(target);
+    if (s.isDirectory()) return err(problem("write-failed", "cannot write: it is a folder", { file: path }));
+    special = !s.isFile();
+  } catch {
+    /* does not exist yet */
+  }
+  if (special) {
+    let fd: number | null = null;
+    try {
+      fd = openSync(target, "w");
+      const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      return ok(undefined);
+    } catch (e) {
+      return err(problem("write-failed", `cannot write (${reason(e)})`, { file: path }));
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+  const dir = dirname(target);
+  if (!existsSync(dir)) return err(problem("file-missing", "output folder does not exist", { file: dir }));
+  const tmp = join(dir, `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, target);
+    return ok(undefined);
+  } catch (e) {
+    try {
+      if (existsSync(tmp)) unlinkSync(tmp);
+    } catch {
+      /* the temporary file is already gone */
+    }
+    return err(problem("write-failed", `cannot write: ${e instanceof Error ? e.message : String(e)}`, { file: path }));
+  }
+}
