@@ -9,7 +9,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } fro
 import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
+import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
@@ -35,8 +35,8 @@ export interface CheckJobSettings {
   readonly dataDir: string;
   /** long_context.py to read the filler from (only when a job has long_context files). */
   readonly longContextModule: string | null;
-  /** The decoder every model folder's steps go through (BFCL's FC decoder's fast path when "fc"). */
-  readonly decoder: DecoderName;
+  /** `--decoder`: the decoder every model folder's steps go through; null chooses per folder (registry, else detection). */
+  readonly decoder: DecoderName | null;
   /** Absolute folder to write BFCL score files into, or null. */
   readonly outDir: string | null;
   /** Absolute BFCL score root to compare verdicts with, or null. */
@@ -57,6 +57,10 @@ export interface CheckedFileData {
   readonly storedScoreFile: string | null;
   /** Warnings and write failures that did not stop the file. */
   readonly problems: Problem[];
+  /** The model folder's decoder and why it was chosen. */
+  readonly decoder: DecoderChoiceSummary;
+  /** How the file's steps decoded with it. */
+  readonly decodeHealth: DecodeHealth;
 }
 
 /**
@@ -138,22 +142,27 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       scoreScratch: (bytes) => cache.buffer(`out${slot}`, bytes),
     });
   });
+  // the folder's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
+  const choice = chooseDecoder({ folder: job.model, override: settings.decoder, samples: () => sampleSteps(inputs.map((f) => f.bytes)) });
+  if (choice === null) return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${settings.decoder}`, { file: f.path })));
   const results = checkModelFiles(inputs, {
     modelName: job.model,
     newProcess: (exact) => newEvaluatorProcess(filler, exact),
-    decode: settings.decoder === "fc" ? undefined : decoderByName(settings.decoder)?.decode,
+    decode: choice.decoder.name === "fc" ? undefined : choice.decoder.decode,
     renderScore: settings.outDir !== null || settings.scoresDir !== null,
   });
   results.forEach((r, i) => {
     const index = inputs[i].index;
-    out[index] = r.ok ? ok(finishFile(settings, job.files[index].scoreRelative, r.value)) : r;
+    out[index] = r.ok ? ok(finishFile(settings, job.files[index].scoreRelative, r.value, summarizeChoice(choice), job.files[index].path)) : r;
   });
   return out as Result<CheckedFileData>[];
 }
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
-function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck): CheckedFileData {
+function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck, decoder: DecoderChoiceSummary, file: string): CheckedFileData {
   const problems: Problem[] = [];
+  const tooMany = decodeFailureMessage(checked.decodeHealth, decoder.name);
+  if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file, severity: "warning" }));
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = join(settings.outDir, scoreRelative);
@@ -177,7 +186,7 @@ function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: 
       }
     }
   }
-  return { total: checked.total, correct: checked.correct, written, agreement, storedScoreFile, problems };
+  return { total: checked.total, correct: checked.correct, written, agreement, storedScoreFile, problems, decoder, decodeHealth: checked.decodeHealth };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */

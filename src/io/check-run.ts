@@ -13,7 +13,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
+import type { DecodeHealth, DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { Agreement } from "../simulator/scorefile.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
@@ -95,8 +95,8 @@ export interface CheckRunRequest {
   readonly outDir?: string;
   /** A bfcl_eval folder (or checkout) holding long_context.py; else found beside the data or via python3. */
   readonly bfclEvalDir?: string;
-  /** How steps are decoded: the name of one of BFCL's decoders (default: fc). */
-  readonly decoder?: DecoderName;
+  /** `--decoder`: one decoder for every model folder; absent, each folder's is chosen (BFCL's registry, else detected). */
+  readonly decoder?: DecoderName | null;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -117,6 +117,10 @@ export interface CheckedFile {
   readonly agreement: Agreement | null;
   /** Stored score file path compared against. */
   readonly storedScoreFile: string | null;
+  /** The model folder's decoder and why it was chosen. */
+  readonly decoder: DecoderChoiceSummary;
+  /** How the file's steps decoded: tool-looking steps and how many of them failed. */
+  readonly decodeHealth: DecodeHealth;
 }
 
 /** The whole run. */
@@ -179,7 +183,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   const settings: CheckJobSettings = {
     dataDir,
     longContextModule,
-    decoder: req.decoder ?? "fc",
+    decoder: req.decoder ?? null,
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
     scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
   };
@@ -219,6 +223,8 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
         written: c.written,
         agreement: c.agreement,
         storedScoreFile: c.storedScoreFile,
+        decoder: c.decoder,
+        decodeHealth: c.decodeHealth,
       });
     });
   });

@@ -10,7 +10,7 @@ import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
-import { decodeFcStepPlain } from "../bfcl/decode/index.js";
+import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth } from "../bfcl/decode/index.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
 import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
@@ -214,6 +214,8 @@ export interface FileCheck {
   readonly scoreFile: Uint8Array | null;
   /** Comparable verdicts (with serialised error objects when the score text was rendered). */
   readonly verdicts: OurVerdict[];
+  /** How the file's steps decoded (tool-looking steps, failures), for the wrong-decoder guard. */
+  readonly decodeHealth: DecodeHealth;
 }
 
 /**
@@ -279,6 +281,10 @@ export function checkResultFile(
     rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
   }
   if (problems.length > 0) return err(...problems);
+  // every step is counted as it is decoded; the plain (JSON.parse) path is BFCL's FC decoder's alone
+  const decodeHealth = newDecodeHealth();
+  const decodePlain = opts.decode === undefined ? countingDecoder(decodeFcStepPlain, decodeHealth) : null;
+  const decodePy = countingDecoder(opts.decode ?? decodeFcStep, decodeHealth);
   rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   // lines left per entry key: instances are released after the last line whose id names them
@@ -303,9 +309,10 @@ export function checkResultFile(
     if (problems.length > 0) continue;
     let verdict: EntryVerdict;
     try {
-      verdict = stepsAreStringArgs(result)
-        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode ?? decodeFcStepPlain })
-        : checkEntry(jsonLoadsOrThrow(resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: opts.decode });
+      verdict =
+        decodePlain !== null && stepsAreStringArgs(result)
+          ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePlain })
+          : checkEntry(jsonLoadsOrThrow(resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePy });
     } catch (e) {
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
@@ -368,5 +375,6 @@ export function checkResultFile(
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
+    decodeHealth,
   });
 }

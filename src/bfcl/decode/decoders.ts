@@ -156,7 +156,7 @@ const ALL: readonly Decoder[] = [
   decoder("think-agent", "JSON after </think>; BFCL's code raises on any call", ["ThinkAgentHandler"], decodeThinkAgent),
   decoder("gorilla", 'BFCL passes the tool-call flag as the language: every text raises "Unsupported language: False"', ["GorillaHandler"], decodeGorilla),
   decoder("nexus", 'as gorilla after ";" handling: every text raises "Unsupported language: False"', ["NexusHandler"], decodeNexus),
-  decoder("hammer", "decode_execute is a staticmethod that still takes self: every step raises TypeError", ["HammerHandler"], decodeHammer),
+  decoder("hammer", 'JSON [{"name", "arguments"}] (or {"tool_calls": […]}) after removing ``` fences; unreadable text is no call', ["HammerHandler"], decodeHammer),
 ];
 
 const BY_NAME = new Map<string, Decoder>(ALL.map((d) => [d.name, d]));

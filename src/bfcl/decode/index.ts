@@ -7,3 +7,28 @@ export { decodeFailure, failureMessage, failureType, guarded, isEmptyDecoded, ty
 export { decodeFcStep, decodeFcStepPlain, plainToPy, renderFcCall } from "./fc.js";
 export { decodePromptingStep, decodePromptingText, promptingSource } from "./prompting.js";
 export { DECODER_NAMES, decoderByName, decoders, fcDecoder, promptingDecoder, type Decoder, type DecoderName } from "./decoders.js";
+export { registryEntryOfFolder, registryHandlers, registryModels, type RegistryModel, type RegistryHandler } from "./registry.js";
+export {
+  chooseDecoder,
+  detectDecoder,
+  isEmptyStep,
+  stepsOfResult,
+  summarizeChoice,
+  unknownDecoderMessage,
+  DETECTION_SAMPLE,
+  type ChooseDecoderInput,
+  type DecoderChoice,
+  type DecoderChoiceSummary,
+  type DecoderSource,
+} from "./select.js";
+export {
+  countDecoded,
+  countingDecoder,
+  decodeFailureMessage,
+  looksLikeToolCall,
+  newDecodeHealth,
+  tooManyDecodeFailures,
+  DECODE_FAILURE_LIMIT,
+  type DecodeHealth,
+} from "./health.js";
+export { sampleSteps } from "./sample.js";

@@ -7,6 +7,7 @@
 import { Option, type Command } from "commander";
 import { renderProblemLine, type Problem } from "../../messages/index.js";
 import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
+import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
 import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../../io/check-run.js";
 import { renderJson, renderRows, type Column } from "../format.js";
@@ -23,7 +24,7 @@ interface CheckOptions {
   bfclEval?: string;
   scores?: string;
   out?: string;
-  decoder: DecoderName;
+  decoder?: DecoderName;
   format: CheckFormat;
   threads?: string;
 }
@@ -72,7 +73,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files)")
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
-    .addOption(new Option("--decoder <name>", "decode every step with this BFCL handler decoder (listed below)").choices(DECODER_NAMES).default("fc"))
+    .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
     .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(
@@ -87,6 +88,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
         "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n",
     )
+    .addHelpText("after", decoderHelp)
     .action(async (opts: CheckOptions) => {
       const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
       if (!location) {
@@ -120,6 +122,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         return;
       }
       const { files, problems } = run.value;
+      for (const line of detectedDecoderLines(files.map((f) => ({ model: f.folder, decoder: f.decoder })))) io.stderr(line + "\n");
       report(io, problems);
       if (opts.format === "json") {
         io.stdout(
@@ -135,6 +138,8 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
               written: f.written,
               stored: f.storedScoreFile,
               agreement: f.agreement,
+              decoder: f.decoder,
+              decodeHealth: { toolCallSteps: f.decodeHealth.toolLooking, failed: f.decodeHealth.failed },
             })),
           }),
         );
@@ -143,5 +148,6 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       }
       if (problems.some((p) => p.severity === "error")) state.exitCode = ExitCode.badInput;
       else if (files.some((f) => f.agreement && f.agreement.disagreeingIds.length > 0)) state.exitCode = ExitCode.findings;
+      else if (problems.some((p) => p.code === "decode-failures")) state.exitCode = ExitCode.findings;
     });
 };
