@@ -11,6 +11,9 @@ export const DECODE_FAILURE_LIMIT = 0.05;
 
 const MARKERS = ["<tool_call>", "<TOOLCALL>", "<function_call>", "<start_function_call>", "<|tool_call_start|>", "<|python_tag|>", "```tool_code"];
 
+/** The first key of a JSON call object in the formats BFCL's handlers read. */
+const CALL_KEYS = ["name", "arguments", "parameters", "tool_name", "function"];
+
 function isIdentStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
@@ -23,7 +26,7 @@ function isIdentChar(c: number): boolean {
  * Whether a step looks like an attempt to call a tool, whatever the format: a non-empty
  * record list or object; text that carries a handler's call markup; text that starts
  * (after fences, brackets and spaces) with `name(` or with a JSON object whose first key
- * is "name". Prose, empty text and empty lists do not. Works on values from `JSON.parse`
+ * is a call's ("name", "arguments", "parameters", "tool_name", "function"). Prose, empty text and empty lists do not. Works on values from `JSON.parse`
  * and from Python's `json.loads` alike.
  */
 export function looksLikeToolCall(step: unknown): boolean {
@@ -45,7 +48,7 @@ export function looksLikeToolCall(step: unknown): boolean {
   if (step[i] === "{") {
     i++;
     skip(" \t\r\n");
-    return step.startsWith('"name"', i) || step.startsWith("'name'", i);
+    return CALL_KEYS.some((k) => step.startsWith(`"${k}"`, i) || step.startsWith(`'${k}'`, i));
   }
   if (i >= step.length || !isIdentStart(step.charCodeAt(i))) return false;
   while (i < step.length && isIdentChar(step.charCodeAt(i))) i++;
@@ -97,9 +100,9 @@ export function tooManyDecodeFailures(health: DecodeHealth): boolean {
  * The one line a file with too many decode failures gets (null when it has not): how many,
  * with which decoder, the first error, and what to do about it.
  */
-export function decodeFailureMessage(health: DecodeHealth, decoder: string): string | null {
+export function decodeFailureMessage(health: DecodeHealth, decoder: string, what = "tool-call steps"): string | null {
   if (!tooManyDecodeFailures(health)) return null;
   const pct = ((100 * health.failed) / health.toolLooking).toFixed(1);
   const first = health.firstError === null ? "" : ` (first: ${health.firstError.length > 120 ? health.firstError.slice(0, 120) + "…" : health.firstError})`;
-  return `${health.failed} of ${health.toolLooking} tool-call steps (${pct} %) fail to decode with decoder ${decoder}${first}; the steps may need another decoder: pass --decoder NAME (see --help)`;
+  return `${health.failed} of ${health.toolLooking} ${what} (${pct} %) fail to decode with decoder ${decoder}${first}; the steps may need another decoder: pass --decoder NAME (see --help)`;
 }

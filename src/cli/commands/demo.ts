@@ -80,7 +80,8 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
           }
         }
         const request = { resultDirs: [dir], models: referencePolicies.map((p) => p.name), manifest };
-        const { code, runs } = await scoreAndPrint(io, request, opts, { title: explanation(pairs.length), showFiles: opts.keep !== undefined });
+        // the reference policies write native function-calling records: BFCL's FC decoder, unless --decoder says otherwise
+        const { code, runs } = await scoreAndPrint(io, request, { ...opts, decoder: opts.decoder ?? "fc" }, { title: explanation(pairs.length), showFiles: opts.keep !== undefined });
         // On --all-pairs the 134 read-only anchors hold no world-changing reference call, so
         // the policies cannot land on 50 / 100 there: that is why those pairs are not scored.
         const checked = options.pairSet !== "all";

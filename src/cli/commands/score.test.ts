@@ -64,7 +64,7 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     const m = doc.models[0];
     expect(m.printed).toMatchObject({ n: 223, act: "96.9", hold: "69.5", decision: "83.2", holdCredited: "74.9", decisionCredited: "85.9", pair: "67.3", missFunc: "81.9", missParam: "84.6" });
     expect(m.numbers.act).toBeCloseTo((100 * 216) / 223, 12);
-    expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9, pairsMissingRollout: 0 });
+    expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9, pairsMissingRollout: 0 , undecidablePairs: 0 });
     expect(m.filesUsed.miss_param.file).toBe("<TMP>/runs/openai_gpt-oss-120b/multi_turn/BFCL_v4_multi_turn_miss_param_result.json");
     expect(doc.problems).toEqual({ "inference-error": 9 });
   });

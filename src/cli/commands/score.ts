@@ -6,7 +6,9 @@
 import { Option, type Command } from "commander";
 import { resolve } from "node:path";
 import { perItemColumns, perItemRows, scoreColumns, scoreRow, type PerItemRow, type ScoreRow } from "../../decision/table.js";
+import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
 import type { ScoreOptions } from "../../decision/types.js";
+import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
 import { countByCode, type Problem } from "../../messages/index.js";
 import type { Manifest } from "../../pairs/types.js";
 import { loadManifest, writeFileAtomic } from "../../io/manifest.js";
@@ -30,6 +32,7 @@ export interface ScoreCliOptions extends ScoreExtrasOptions {
   strict?: boolean;
   manifest?: string;
   threads?: string;
+  decoder?: DecoderName;
 }
 
 const tableColumns: Column<ScoreRow>[] = scoreColumns.map((c) => ({
@@ -49,7 +52,11 @@ export const columnsHelp =
 /** Options → the scorer's reading; `--uncertified` and `--all-pairs` are exclusive. */
 export function scoreOptionsOf(opts: ScoreCliOptions): ScoreOptions | string {
   if (opts.uncertified && opts.allPairs) return "--uncertified and --all-pairs cannot be combined";
-  return { pairSet: opts.allPairs ? "all" : opts.uncertified ? "uncertified" : "certified", countLogin: Boolean(opts.countLogin) };
+  return {
+    pairSet: opts.allPairs ? "all" : opts.uncertified ? "uncertified" : "certified",
+    countLogin: Boolean(opts.countLogin),
+    ...(opts.decoder !== undefined ? { decoder: opts.decoder } : {}),
+  };
 }
 
 function pairSetLabel(options: ScoreOptions, n: number): string {
@@ -72,6 +79,7 @@ function jsonDocument(runs: readonly ModelRun[], options: ScoreOptions, pairsSel
       numbers: run.score?.numbers ?? null,
       printed: run.score ? scoreRow(run.score) : null,
       counts: run.score?.counts ?? null,
+      decoder: run.decoder ?? null,
       filesUsed: run.filesUsed,
       problems: run.problems.length,
     })),
@@ -172,12 +180,15 @@ export async function scoreAndPrint(
       if (variant.showFiles !== false) for (const line of filesUsedLines(outcome.runs)) io.stderr(`used${line.slice(1)}\n`);
   }
 
+  for (const line of detectedDecoderLines(outcome.runs.map((r) => ({ model: r.model, decoder: r.decoder })))) io.stderr(line + "\n");
   printProblems(io, problems);
   if (scored.length === 0) {
     if (problems.length === 0) io.stderr("twinscore: no result files found\n");
     return { code: ExitCode.badInput, runs: outcome.runs };
   }
-  return { code: opts.strict && problems.length > 0 ? ExitCode.findings : ExitCode.ok, runs: outcome.runs };
+  // a file most of whose tool calls do not decode was scored with the wrong decoder: never a silent number
+  const findings = (opts.strict && problems.length > 0) || problems.some((p) => p.code === "decode-failures");
+  return { code: findings ? ExitCode.findings : ExitCode.ok, runs: outcome.runs };
 }
 
 /** The options `score` and `demo` share. */
@@ -191,7 +202,9 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
     .option("--threads <n>", "threads reading result files: this one plus n-1 workers, from 8 models up (default: cores, at most 4)")
-    .addHelpText("after", scoreExtrasHelp);
+    .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
+    .addHelpText("after", scoreExtrasHelp)
+    .addHelpText("after", decoderHelp);
 }
 
 /** Load the manifest named by `--manifest` (or the committed one); prints the problem and returns null on failure. */
@@ -233,8 +246,11 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         "tie); copies are never merged. The output names the file used for each model and category.\n" +
         "\nA rollout that ended before the anchor turn, or whose line is an inference-error string, is\n" +
         "scored as making no call there and counted. A call whose arguments failed to decode still counts\n" +
-        "by its name. Malformed lines and ids of another category are reported (file:line) and skipped.\n" +
-        "Exit: 0 scored; 1 scored but a problem was met and --strict is set; 2 nothing could be scored.\n",
+        "by its name, and so does call text that names a tool-list function in call position but does not\n" +
+        "decode; call-like text that names no function makes its pair undecidable (left out, counted).\n" +
+        "Malformed lines and ids of another category are reported (file:line) and skipped.\n" +
+        "Exit: 0 scored; 1 scored but a file's anchor-turn tool calls fail to decode past 5 % (wrong\n" +
+        "decoder?), or a problem was met and --strict is set; 2 nothing could be scored.\n",
     )
     .action(async (opts: ScoreCliOptions & { results: string[]; model: string[] }) => {
       if (opts.results.length === 0) {
