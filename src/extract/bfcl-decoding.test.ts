@@ -74,3 +74,23 @@ describe("score's reading of the real xLAM run equals BFCL's own recorded decodi
     expect(compared).toBeGreaterThan(350);
   });
 });
+
+describe("score never gives a silent number with the wrong decoder", () => {
+  it("xLAM's JSON text read with the FC decoder: one line per file, exit 1; with its own decoder, exit 0 and no line", async () => {
+    const { runCli } = await import("../cli/program.js");
+    const { memoryIo } = await import("../cli/io.js");
+    const wrong = memoryIo();
+    expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--decoder", "fc", "--format", "json"], wrong)).toBe(1);
+    const lines = wrong.err.join("").trim().split("\n").filter((l) => l.includes("[decode-failures]"));
+    expect(lines.map((l) => l.replace(/^.*(BFCL_v3_multi_turn_\w+)\.json: warning: \d+ of \d+ anchor-turn tool-call steps \(100\.0 %\) fail to decode with decoder fc; .*$/, "$1"))).toEqual([
+      "BFCL_v3_multi_turn_base_result",
+      "BFCL_v3_multi_turn_miss_func_result",
+      "BFCL_v3_multi_turn_miss_param_result",
+    ]);
+    const right = memoryIo();
+    expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--format", "json"], right)).toBe(0);
+    expect(right.err.join("")).not.toContain("decode-failures");
+    const doc = JSON.parse(right.out.join("")) as { models: { model: string; decoder: { name: string; source: string; reason: string } }[] };
+    expect(doc.models[0].decoder).toEqual({ name: "xlam", source: "registry", reason: "BFCL registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, function-calling mode" });
+  });
+});
