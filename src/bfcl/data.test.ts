@@ -61,27 +61,24 @@ describe("parseQuestions", () => {
 describe("alignCategory", () => {
   const qs = parseQuestions([q("multi_turn_base_0", [userTurn("a")]), q("multi_turn_base_1", [userTurn("b")])].join("\n"), "q.json", "base");
   if (!qs.ok) throw new Error("fixture");
-  it("pairs questions and references by position", () => {
-    const as = parseAnswers('{"id": "multi_turn_base_0", "ground_truth": [["add(a=1, b=2)"]]}\n{"id": "multi_turn_base_1", "ground_truth": [[]]}', "a.json");
-    expect(as.ok && alignCategory("base", qs.value, as.value, "a.json").ok).toBe(true);
+  it("pairs questions and references by id", () => {
+    const as = parseAnswers('{"id": "multi_turn_base_1", "ground_truth": [[]]}\n{"id": "multi_turn_base_0", "ground_truth": [["add(a=1, b=2)"]]}', "a.json");
+    const r = as.ok ? alignCategory("base", qs.value, as.value, "a.json") : as;
+    expect(r.ok && r.value.answers.map((a) => a.groundTruth)).toEqual([[["add(a=1, b=2)"]], [[]]]);
+    expect(r.ok && r.value.unusable).toEqual([]);
   });
-  it("reports ids that do not line up, at the reference line", () => {
+  it("leaves out, with a reason, an item without reference, a stray reference and a turn-count mismatch", () => {
     const as = parseAnswers('{"id": "multi_turn_base_0", "ground_truth": [[]]}\n{"id": "multi_turn_base_7", "ground_truth": [[]]}', "a.json");
     const r = as.ok ? alignCategory("base", qs.value, as.value, "a.json") : as;
-    expect(!r.ok && r.problems[0]).toMatchObject({
-      code: "ids-misaligned",
-      file: "a.json",
-      line: 2,
-      message: "id multi_turn_base_7 does not line up with question multi_turn_base_1 (entry 2)",
-    });
-  });
-  it("reports a missing reference and a turn-count mismatch", () => {
-    const short = parseAnswers('{"id": "multi_turn_base_0", "ground_truth": [[]]}', "a.json");
-    const r = short.ok ? alignCategory("base", qs.value, short.value, "a.json") : short;
-    expect(!r.ok && r.problems[0].message).toBe("2 questions but 1 references: question multi_turn_base_1 has no reference");
+    expect(r.ok && r.value.questions.map((q) => q.id)).toEqual(["multi_turn_base_0"]);
+    expect(r.ok && r.value.unusable).toEqual([
+      { id: "multi_turn_base_1", code: "reference-missing", reason: "has no reference", file: "a.json", line: null },
+      { id: "multi_turn_base_7", code: "question-missing", reason: "is a reference without a question", file: "a.json", line: 2 },
+    ]);
     const turns = parseAnswers('{"id": "multi_turn_base_0", "ground_truth": [[], []]}\n{"id": "multi_turn_base_1", "ground_truth": [[]]}', "a.json");
     const t = turns.ok ? alignCategory("base", qs.value, turns.value, "a.json") : turns;
-    expect(!t.ok && t.problems[0]).toMatchObject({ code: "turns-misaligned", line: 1 });
+    expect(t.ok && t.value.questions.map((q) => q.id)).toEqual(["multi_turn_base_1"]);
+    expect(t.ok && t.value.unusable[0]).toMatchObject({ id: "multi_turn_base_0", code: "turns-misaligned", line: 1, reason: "has 2 reference turns but its question has 1" });
   });
 });
 

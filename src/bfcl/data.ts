@@ -75,11 +75,23 @@ export interface FuncDoc {
   readonly line: number;
 }
 
-/** One category: questions and references, aligned by index (checked). */
+/** An item left out of a category because its reference cannot be used with its question. */
+export interface UnusableItem {
+  readonly id: string;
+  readonly code: "reference-missing" | "turns-misaligned" | "question-missing";
+  /** What is wrong, as a predicate of the id (`has 6 reference turns but its question has 5`). */
+  readonly reason: string;
+  readonly file: string;
+  readonly line: number | null;
+}
+
+/** One category: questions and references aligned by id (`answers[i]` is the reference of `questions[i]`). */
 export interface CategoryData {
   readonly category: MultiTurnCategory;
   readonly questions: readonly QuestionEntry[];
   readonly answers: readonly AnswerEntry[];
+  /** Items left out, each with its reason; the caller counts and reports them. */
+  readonly unusable: readonly UnusableItem[];
 }
 
 /** What the reader returns: the categories asked for and the docs of every class. */
@@ -242,9 +254,11 @@ export function parseFuncDocs(text: string, file: string): Result<FuncDoc[]> {
 }
 
 /**
- * Pair questions with references entry by entry. BFCL zips them by position, so an id
- * that differs at the same position, or a different number of entries, would silently
- * attach the wrong reference; both are reported at the reference file's line.
+ * Pair questions with references by id. An item whose reference cannot be used — none
+ * with its id, or a turn count that differs from its question's (BFCL's v3
+ * `multi_turn_base_154` has six reference turns for five question turns) — concerns that
+ * one item: it is left out of `questions`/`answers` and listed in `unusable` with the
+ * reason, at the reference file's line where there is one, and the rest is read.
  */
 export function alignCategory(
   category: MultiTurnCategory,
@@ -252,38 +266,32 @@ export function alignCategory(
   answers: readonly AnswerEntry[],
   answersFileLabel: string,
 ): Result<CategoryData> {
-  const n = Math.min(questions.length, answers.length);
-  for (let i = 0; i < n; i++) {
-    const q = questions[i];
-    const a = answers[i];
-    if (q.id !== a.id) {
-      return err(
-        problem("ids-misaligned", `id ${a.id} does not line up with question ${q.id} (entry ${i + 1})`, {
-          file: answersFileLabel,
-          line: a.line,
-        }),
-      );
-    }
-    if (a.groundTruth.length !== q.question.length) {
-      return err(
-        problem(
-          "turns-misaligned",
-          `${a.id} has ${a.groundTruth.length} reference turns but its question has ${q.question.length}`,
-          { file: answersFileLabel, line: a.line },
-        ),
-      );
-    }
-  }
-  if (questions.length !== answers.length) {
-    const extra = questions.length > answers.length ? `question ${questions[n].id} has no reference` : `reference ${answers[n].id} has no question`;
-    return err(
-      problem("ids-misaligned", `${questions.length} questions but ${answers.length} references: ${extra}`, {
+  const answerById = new Map(answers.map((a) => [a.id, a]));
+  const questionIds = new Set(questions.map((q) => q.id));
+  const kept: { q: QuestionEntry; a: AnswerEntry }[] = [];
+  const unusable: UnusableItem[] = [];
+  for (const q of questions) {
+    const a = answerById.get(q.id);
+    if (a === undefined) {
+      unusable.push({ id: q.id, code: "reference-missing", reason: "has no reference", file: answersFileLabel, line: null });
+    } else if (a.groundTruth.length !== q.question.length) {
+      unusable.push({
+        id: q.id,
+        code: "turns-misaligned",
+        reason: `has ${a.groundTruth.length} reference turns but its question has ${q.question.length}`,
         file: answersFileLabel,
-        ...(answers.length > n ? { line: answers[n].line } : {}),
-      }),
-    );
+        line: a.line,
+      });
+    } else {
+      kept.push({ q, a });
+    }
   }
-  return ok({ category, questions, answers });
+  for (const a of answers) {
+    if (!questionIds.has(a.id)) {
+      unusable.push({ id: a.id, code: "question-missing", reason: "is a reference without a question", file: answersFileLabel, line: a.line });
+    }
+  }
+  return ok({ category, questions: kept.map((x) => x.q), answers: kept.map((x) => x.a), unusable });
 }
 
 /** The category of an id, as BFCL computes it (`id.rsplit("_", 1)[0]` minus `multi_turn_`). */

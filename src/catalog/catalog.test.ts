@@ -1,17 +1,18 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bfclDataDir } from "../testing/shared.js";
+import { bfclDataDir, sharedPath } from "../testing/shared.js";
 import { catalog, catalogEntry, classifyGoldCall, isWorldChanging, kindOf, parseGoldCall } from "./index.js";
 import type { ExtractedCall } from "../extract/types.js";
 
-const docDir = join(bfclDataDir(), "multi_turn_func_doc");
-const docNames = readdirSync(docDir).flatMap((f) =>
-  readFileSync(join(docDir, f), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => (JSON.parse(l) as { name: string }).name),
-);
+const docNamesIn = (docDir: string) =>
+  readdirSync(docDir).flatMap((f) =>
+    readFileSync(join(docDir, f), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => (JSON.parse(l) as { name: string }).name),
+  );
+const docNames = docNamesIn(join(bfclDataDir(), "multi_turn_func_doc"));
 
 const call = (name: string, positional: ExtractedCall["positional"] = [], keywords: ExtractedCall["keywords"] = []): ExtractedCall => ({
   name,
@@ -21,18 +22,24 @@ const call = (name: string, positional: ExtractedCall["positional"] = [], keywor
 });
 
 describe("function catalog", () => {
-  it("covers exactly the 128 names of ../shared/bfcl-v4/multi_turn_func_doc, once each", () => {
+  it("covers exactly the 128 names of ../shared/bfcl-v4/multi_turn_func_doc and the 3 that only v3's has, once each", () => {
+    const v3Dir = join(sharedPath("bfcl-v3"), "multi_turn_func_doc");
+    const v3Names = docNamesIn(v3Dir);
     expect(docNames).toHaveLength(128);
-    expect(catalog.map((e) => e.name).sort()).toEqual([...docNames].sort());
-    expect(new Set(catalog.map((e) => e.name)).size).toBe(128);
+    expect(v3Names).toHaveLength(129);
+    const v3Only = v3Names.filter((n) => !docNames.includes(n)).sort();
+    expect(v3Only).toEqual(["make_transaction", "update_market_status", "update_stock_price"]);
+    expect(catalog.map((e) => e.name).sort()).toEqual([...docNames, ...v3Only].sort());
+    expect(new Set(catalog.map((e) => e.name)).size).toBe(131);
   });
   it("labels the seven login/logout functions login and nothing else", () => {
     expect(catalog.filter((e) => e.kind === "login").map((e) => e.name).sort()).toEqual(
       ["authenticate_travel", "authenticate_twitter", "logout", "message_login", "ticket_login", "trading_login", "trading_logout"],
     );
   });
-  it("splits the rest into 41 mutators and 80 read-only functions, each with a one-line reason", () => {
-    expect(catalog.filter((e) => e.kind === "mutate")).toHaveLength(41);
+  it("splits the rest into 44 mutators (41 of them in v4) and 80 read-only functions, each with a one-line reason", () => {
+    expect(catalog.filter((e) => e.kind === "mutate")).toHaveLength(44);
+    expect(catalog.filter((e) => e.kind === "mutate" && docNames.includes(e.name))).toHaveLength(41);
     expect(catalog.filter((e) => e.kind === "read")).toHaveLength(80);
     for (const e of catalog) expect(e.reason).toMatch(/^[^\n]{10,}$/);
   });

@@ -4,11 +4,14 @@
  * attributes that BFCL's state checker compares between the model's world and the
  * reference's. Labels were decided by reading each method of the classes' Python
  * source; the reasons are ours. `echo` is labelled `mutate` here and narrowed per call
- * by `isWorldChanging` (it only writes when given a file name).
+ * by `isWorldChanging` (it only writes when given a file name). BFCL v3's TradingBot has
+ * three functions v4 dropped (labelled from Gorilla cd9429cc's source); v4 has two that v3
+ * lacks (`withdraw_funds`, `get_booking_history`).
  */
+import type { BfclVersion } from "../bfcl/data.js";
 import type { ApiClass, CatalogEntry, FunctionKind } from "./types.js";
 
-type Row = readonly [name: string, kind: FunctionKind, reason: string];
+type Row = readonly [name: string, kind: FunctionKind, reason: string, onlyIn?: BfclVersion];
 
 const rows: Record<ApiClass, readonly Row[]> = {
   GorillaFileSystem: [
@@ -103,13 +106,16 @@ const rows: Record<ApiClass, readonly Row[]> = {
     ["get_symbol_by_name", "read", "looks a company name up in a fixed table"],
     ["get_transaction_history", "read", "returns filtered transactions (filler goes on a new list)"],
     ["get_watchlist", "read", "returns watch_list (filler goes on a copy)"],
+    ["make_transaction", "mutate", "BFCL v3 only: deposits or withdraws, changing the balance and appending a transaction", "v3"],
     ["notify_price_change", "read", "reports stocks whose change exceeds a threshold"],
     ["place_order", "mutate", "stores a new order and bumps order_counter"],
     ["remove_stock_from_watchlist", "mutate", "removes a symbol from watch_list"],
     ["trading_get_login_status", "read", "reports authenticated"],
     ["trading_login", "login", "sets authenticated: logs the user in"],
     ["trading_logout", "login", "clears authenticated: logs the user out"],
-    ["withdraw_funds", "mutate", "lowers the balance and appends a transaction"],
+    ["update_market_status", "mutate", "BFCL v3 only: sets market_status from the given time", "v3"],
+    ["update_stock_price", "mutate", "BFCL v3 only: sets a stock's price and percent_change", "v3"],
+    ["withdraw_funds", "mutate", "lowers the balance and appends a transaction", "v4"],
   ],
   TravelAPI: [
     ["authenticate_travel", "login", "sets the access token and user name fields: logs the user in"],
@@ -118,7 +124,7 @@ const rows: Record<ApiClass, readonly Row[]> = {
     ["compute_exchange_rate", "read", "converts an amount at a fixed rate"],
     ["contact_customer_support", "read", "returns a canned support reply"],
     ["get_all_credit_cards", "read", "returns credit_card_list"],
-    ["get_booking_history", "read", "returns booking_record"],
+    ["get_booking_history", "read", "returns booking_record", "v4"],
     ["get_budget_fiscal_year", "read", "returns a fixed fiscal-year budget"],
     ["get_credit_card_balance", "read", "returns one card's balance"],
     ["get_flight_cost", "read", "computes fares (only a private lookup table is touched)"],
@@ -159,10 +165,15 @@ const rows: Record<ApiClass, readonly Row[]> = {
 
 /** Every labelled function, class by class in the order above, names sorted within a class. */
 export const catalog: readonly CatalogEntry[] = (Object.keys(rows) as ApiClass[]).flatMap((apiClass) =>
-  rows[apiClass].map(([name, kind, reason]) => ({ name, apiClass, kind, reason })),
+  rows[apiClass].map(([name, kind, reason, onlyIn]) => (onlyIn === undefined ? { name, apiClass, kind, reason } : { name, apiClass, kind, reason, onlyIn })),
 );
 
 const byName = new Map(catalog.map((e) => [e.name, e]));
+
+/** The functions a BFCL version's API classes have (the catalog spans every version). */
+export function catalogOf(version: BfclVersion): readonly CatalogEntry[] {
+  return catalog.filter((e) => e.onlyIn === undefined || e.onlyIn === version);
+}
 
 /** The catalog entry of a function name, or undefined for a name outside the eight classes. */
 export function catalogEntry(name: string): CatalogEntry | undefined {

@@ -3,6 +3,7 @@
  * classes is labelled once, from what a successful call does to the state BFCL's
  * state checker compares.
  */
+import type { BfclVersion } from "../bfcl/data.js";
 
 /** `mutate`: changes compared state; `read`: only reads; `login`: logs in or out. */
 export type FunctionKind = "mutate" | "read" | "login";
@@ -25,6 +26,8 @@ export interface CatalogEntry {
   readonly kind: FunctionKind;
   /** One line: why the label, in terms of the state the checker compares. */
   readonly reason: string;
+  /** Set when only one BFCL version's class has the function (v3's TradingBot had three that v4 dropped, v4 added two). */
+  readonly onlyIn?: BfclVersion;
 }
 
 /** Options of the world-changing predicate: the paper's login sensitivity. */

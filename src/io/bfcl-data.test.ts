@@ -83,12 +83,16 @@ describe("readBfclDataDir on bad directories", () => {
     const r = readBfclDataDir(dir, ["miss_func"]);
     expect(!r.ok && r.problems[0]).toMatchObject({ code: "json-malformed", file: join(dir, "BFCL_v4_multi_turn_miss_func.json"), line: 42 });
   });
-  it("reports references whose ids do not line up with the questions", () => {
+  it("leaves out, with the reason, an item whose reference id does not match, and reads the rest", () => {
     const dir = copyData("BFCL_v4_", (rel, text) =>
       rel === "possible_answer/BFCL_v4_multi_turn_base.json" ? text.replace('"multi_turn_base_5"', '"multi_turn_base_500"') : text,
     );
     const r = readBfclDataDir(dir, ["base"]);
-    expect(!r.ok && r.problems[0]).toMatchObject({ code: "ids-misaligned", line: 6 });
+    expect(r.ok && r.value.categories.base?.questions).toHaveLength(199);
+    expect(r.ok && r.value.categories.base?.unusable).toEqual([
+      { id: "multi_turn_base_5", code: "reference-missing", reason: "has no reference", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: null },
+      { id: "multi_turn_base_500", code: "question-missing", reason: "is a reference without a question", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: 6 },
+    ]);
   });
   it("reports a directory that does not exist", () => {
     const r = readBfclDataDir("/nonexistent/bfcl", ["base"]);

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
@@ -37,6 +38,8 @@ export interface CheckJobSettings {
   readonly longContextModule: string | null;
   /** `--decoder`: the decoder every model folder's steps go through; null chooses per folder (registry, else detection). */
   readonly decoder: DecoderName | null;
+  /** Also score the turns whose reference is empty (`simulator/irrelevance.ts`); null: BFCL's checker as is. */
+  readonly emptyTurns?: EmptyTurnReading | null;
   /** Absolute folder to write BFCL score files into, or null. */
   readonly outDir: string | null;
   /** Absolute BFCL score root to compare verdicts with, or null. */
@@ -149,7 +152,9 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     modelName: job.model,
     newProcess: (exact) => newEvaluatorProcess(filler, exact),
     decode: choice.decoder.name === "fc" ? undefined : choice.decoder.decode,
+    decoder: choice.decoder,
     renderScore: settings.outDir !== null || settings.scoresDir !== null,
+    emptyTurns: settings.emptyTurns ?? undefined,
   });
   results.forEach((r, i) => {
     const index = inputs[i].index;

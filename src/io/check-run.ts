@@ -15,6 +15,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import type { DecodeHealth, DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/scorefile.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
@@ -97,6 +98,8 @@ export interface CheckRunRequest {
   readonly bfclEvalDir?: string;
   /** `--decoder`: one decoder for every model folder; absent, each folder's is chosen (BFCL's registry, else detected). */
   readonly decoder?: DecoderName | null;
+  /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
+  readonly emptyTurns?: EmptyTurnReading;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -184,6 +187,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     dataDir,
     longContextModule,
     decoder: req.decoder ?? null,
+    emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
     scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
   };

@@ -2,27 +2,43 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildManifest } from "../pairs/build.js";
+import { bfclVersionInfo, bfclVersions } from "../bfcl/versions.js";
+import { buildManifest, itemContents } from "../pairs/build.js";
+import { renderCertifiedContent } from "../pairs/certification.js";
 import { bfclDataDir, projectRoot, sharedPath } from "../testing/shared.js";
 import { readBfclDataDir } from "./bfcl-data.js";
 import { committedCertificationPath, committedManifestPath, loadManifest, parseManifest, renderManifest, writeManifest } from "./manifest.js";
 
-describe("committed manifest", () => {
-  it("is byte-identical to a rebuild from ../shared/bfcl-v4 and ../shared/certification", () => {
+describe("committed manifests", () => {
+  const cert = (name: string) => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
+  const certifiedContent = () => ({ file: "certified-content.tsv", text: readFileSync(committedCertificationPath("certified-content.tsv"), "utf8") });
+  for (const version of bfclVersions) {
+    it(`${version}: ${bfclVersionInfo[version].manifestFile} is byte-identical to a rebuild from ../shared/bfcl-${version} and the certification files`, () => {
+      const data = readBfclDataDir(sharedPath(`bfcl-${version}`), ["base", "miss_func", "miss_param"]);
+      if (!data.ok) throw new Error(data.problems[0].message);
+      const built = buildManifest({ data: data.value, badKeys: cert("bad-keys.tsv"), rulings: cert("rulings.tsv"), certifiedContent: certifiedContent() });
+      if (!built.ok) throw new Error(built.problems[0].message);
+      expect(built.value.source.bfclVersion).toBe(version);
+      expect(renderManifest(built.value) === readFileSync(committedManifestPath(version), "utf8")).toBe(true);
+    });
+  }
+  it("certified-content.tsv records the content of ../shared/bfcl-v4's items, the ones the rulings were made on", () => {
     const data = readBfclDataDir(bfclDataDir(), ["base", "miss_func", "miss_param"]);
     if (!data.ok) throw new Error(data.problems[0].message);
-    const cert = (name: string) => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
-    const built = buildManifest({ data: data.value, badKeys: cert("bad-keys.tsv"), rulings: cert("rulings.tsv") });
-    if (!built.ok) throw new Error(built.problems[0].message);
-    expect(renderManifest(built.value) === readFileSync(committedManifestPath(), "utf8")).toBe(true);
+    const text = renderCertifiedContent(itemContents(data.value));
+    expect(text.split("\n")).toHaveLength(602);
+    expect(text === certifiedContent().text).toBe(true);
   });
   it("ships certification files identical to the paper's rulings in ../shared/certification", () => {
     for (const name of ["bad-keys.tsv", "rulings.tsv"] as const) {
       expect(readFileSync(committedCertificationPath(name), "utf8")).toBe(readFileSync(sharedPath("certification", name), "utf8"));
     }
   });
-  it("loads from the package's data/ folder with the 223 scored pairs", () => {
+  it("loads from the package's data/ folder with the 223 scored pairs (v4, the default) or the 234 of v3", () => {
     expect(committedManifestPath()).toBe(join(projectRoot, "data", "manifest.json"));
+    expect(committedManifestPath("v3")).toBe(join(projectRoot, "data", "manifest-v3.json"));
+    const v3 = loadManifest(committedManifestPath("v3"));
+    expect(v3.ok && [v3.value.source.bfclVersion, v3.value.funnel.scored]).toEqual(["v3", 234]);
     const m = loadManifest();
     expect(m.ok).toBe(true);
     if (m.ok) {
@@ -42,8 +58,8 @@ describe("parseManifest", () => {
   it("reports a truncated file, another version and a wrong field as one problem each", () => {
     const cut = parseManifest(text.slice(0, 1000), "m.json");
     expect(!cut.ok && cut.problems[0]).toMatchObject({ code: "json-malformed", file: "m.json" });
-    const v2 = parseManifest(text.replace('"version": 1', '"version": 2'), "m.json");
-    expect(!v2.ok && v2.problems[0].message).toBe("unsupported manifest version 2 (this twinscore reads version 1)");
+    const v1 = parseManifest(text.replace('"version": 2', '"version": 1'), "m.json");
+    expect(!v1.ok && v1.problems[0].message).toBe("unsupported manifest version 1 (this twinscore reads version 2; rebuild it with twinscore pairs)");
     const bad = parseManifest(text.replace('"anchorTurn": 2', '"anchorTurn": "2"'), "m.json");
     expect(!bad.ok && bad.problems[0]).toMatchObject({ code: "manifest-schema" });
     expect(!bad.ok && bad.problems[0].message).toMatch(/^invalid manifest at pairs\.0\.anchorTurn: /);

@@ -6,6 +6,8 @@ import { existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSy
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { err, ok, problem, type Result } from "../messages/index.js";
+import type { BfclVersion } from "../bfcl/data.js";
+import { bfclVersionInfo } from "../bfcl/versions.js";
 import { parseManifest, renderManifest } from "../pairs/manifest-json.js";
 import type { Manifest } from "../pairs/types.js";
 
@@ -21,13 +23,13 @@ function packageRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 }
 
-/** Path of the committed manifest inside the package (works from `src/` and from `dist/`). */
-export function committedManifestPath(): string {
-  return join(packageRoot(), "data", "manifest.json");
+/** Path of the committed manifest of a BFCL version inside the package (default v4; works from `src/` and from `dist/`). */
+export function committedManifestPath(version: BfclVersion = "v4"): string {
+  return join(packageRoot(), "data", bfclVersionInfo[version].manifestFile);
 }
 
-/** Path of a committed certification file (`bad-keys.tsv`, `rulings.tsv`). */
-export function committedCertificationPath(name: "bad-keys.tsv" | "rulings.tsv"): string {
+/** Path of a committed certification file (`bad-keys.tsv`, `rulings.tsv`, `certified-content.tsv`). */
+export function committedCertificationPath(name: "bad-keys.tsv" | "rulings.tsv" | "certified-content.tsv"): string {
   return join(packageRoot(), "data", "certification", name);
 }
 

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BfclData } from "../bfcl/data.js";
 import { readBfclDataDir } from "../io/bfcl-data.js";
-import { bfclDataDir, sharedPath } from "../testing/shared.js";
+import { join } from "node:path";
+import { bfclDataDir, projectRoot, sharedPath } from "../testing/shared.js";
 import { buildManifest, exclusionReasons } from "./build.js";
 import type { NamedText } from "./certification.js";
 import type { Manifest, ManifestPair } from "./types.js";
@@ -10,6 +11,7 @@ import type { Manifest, ManifestPair } from "./types.js";
 let data: BfclData;
 let badKeys: NamedText;
 let rulings: NamedText;
+let certifiedContent: NamedText;
 let manifest: Manifest;
 
 const cert = (name: string): NamedText => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
@@ -26,7 +28,8 @@ beforeAll(() => {
   data = read.value;
   badKeys = cert("bad-keys.tsv");
   rulings = cert("rulings.tsv");
-  const built = buildManifest({ data, badKeys, rulings });
+  certifiedContent = { file: "certified-content.tsv", text: readFileSync(join(projectRoot, "data", "certification", "certified-content.tsv"), "utf8") };
+  const built = buildManifest({ data, badKeys, rulings, certifiedContent });
   if (!built.ok) throw new Error(built.problems.map((p) => p.message).join("; "));
   manifest = built.value;
 });
@@ -36,6 +39,7 @@ describe("pair builder on ../shared/bfcl-v4", () => {
     expect(manifest.funnel).toEqual({
       shouldAskItems: 400,
       droppedBadKeys: 14,
+      droppedMisaligned: 0,
       droppedMultiAnchor: 4,
       droppedShape: 2,
       afterStructural: 380,
@@ -51,6 +55,9 @@ describe("pair builder on ../shared/bfcl-v4", () => {
       scoredByCategory: { miss_func: 116, miss_param: 107 },
       distinctBaseTwins: 151,
       compound: 27,
+      uncertified: 0,
+      badKeysNotApplied: 0,
+      rulingsNotApplied: 0,
       restoredBadKeyPairs: 7,
       scoredWithBadKeysRestored: 230,
       distinctBaseTwinsContentVerified: 188,
@@ -157,9 +164,9 @@ describe("pair builder on ../shared/bfcl-v4", () => {
   });
 
   it("carries the compound turns' independent and gated steps (miss_func_37, miss_param_17)", () => {
-    expect(pair("miss_func_37").certification).toEqual({ verdict: "compound", withheld: ["echo"], independent: ["touch"], gated: ["echo"] });
+    expect(pair("miss_func_37").certification).toEqual({ verdict: "compound", withheld: ["echo"], independent: ["touch"], gated: ["echo"], contentDiffers: [] });
     expect(pair("miss_func_37").status).toBe("scored");
-    expect(pair("miss_param_17").certification).toEqual({ verdict: "compound", withheld: [], independent: ["add_contact"], gated: ["send_message"] });
+    expect(pair("miss_param_17").certification).toEqual({ verdict: "compound", withheld: [], independent: ["add_contact"], gated: ["send_message"], contentDiffers: [] });
   });
 
   it("keeps the removed function on miss_func's tool list and records both user requests at the anchor", () => {
@@ -183,18 +190,158 @@ describe("pair builder on ../shared/bfcl-v4", () => {
   });
 
   it("counts the two login-only pairs when logins count (225 scored, the paper's sensitivity)", () => {
-    const built = buildManifest({ data, badKeys, rulings }, { worldChanging: { countLogin: true } });
+    const built = buildManifest({ data, badKeys, rulings, certifiedContent }, { worldChanging: { countLogin: true } });
     expect(built.ok && built.value.funnel.scored).toBe(225);
     expect(built.ok && built.value.funnel.loginOnly).toBe(0);
   });
 
   it("rejects a ruling that disagrees with the data, naming the rulings line", () => {
     const wrong = { file: "rulings.tsv", text: rulings.text.replace("multi_turn_miss_func_37\t2\t", "multi_turn_miss_func_37\t1\t") };
-    const built = buildManifest({ data, badKeys, rulings: wrong });
+    const built = buildManifest({ data, badKeys, rulings: wrong, certifiedContent });
     expect(built.ok).toBe(false);
     if (!built.ok) expect(built.problems[0]).toMatchObject({ code: "ruling-anchor", file: "rulings.tsv", line: 3 });
     const readOnly = { file: "rulings.tsv", text: rulings.text + "multi_turn_miss_func_0\t2\t\tconstruction\t\t\n" };
-    const built2 = buildManifest({ data, badKeys, rulings: readOnly });
+    const built2 = buildManifest({ data, badKeys, rulings: readOnly, certifiedContent });
     expect(!built2.ok && built2.problems[0].code).toBe("ruling-not-candidate");
+  });
+});
+
+describe("pair builder on ../shared/bfcl-v3 (the hand rulings were made on v4's items)", () => {
+  let v3: Manifest;
+  let v3Data: BfclData;
+  beforeAll(() => {
+    const read = readBfclDataDir(sharedPath("bfcl-v3"), ["base", "miss_func", "miss_param"]);
+    if (!read.ok) throw new Error(read.problems.map((p) => p.message).join("; "));
+    v3Data = read.value;
+    const built = buildManifest({ data: v3Data, badKeys, rulings, certifiedContent });
+    if (!built.ok) throw new Error(built.problems.map((p) => p.message).join("; "));
+    v3 = built.value;
+  });
+
+  it("builds despite multi_turn_base_154 (six reference turns, five question turns), dropping its two twins as misaligned", () => {
+    expect(v3.source.bfclVersion).toBe("v3");
+    expect(v3.unusable).toEqual([{ id: "multi_turn_base_154", reason: "has 6 reference turns but its question has 5" }]);
+    expect(v3Data.categories.base?.unusable[0]).toMatchObject({ code: "turns-misaligned", line: 155 });
+    const misaligned = v3.dropped.filter((d) => d.stage === "misaligned");
+    expect(misaligned.map((d) => [d.missId, d.reason])).toEqual([
+      ["multi_turn_miss_func_154", "base twin multi_turn_base_154 has 6 reference turns but its question has 5"],
+      ["multi_turn_miss_param_154", "base twin multi_turn_base_154 has 6 reference turns but its question has 5"],
+    ]);
+    expect(v3.items.some((i) => i.id === "multi_turn_base_154")).toBe(false);
+    expect(v3.items).toHaveLength(599);
+  });
+
+  it("gives the v3 funnel, uncertified pairs counted apart", () => {
+    expect(v3.funnel).toEqual({
+      shouldAskItems: 400,
+      droppedBadKeys: 5,
+      droppedMisaligned: 2,
+      droppedMultiAnchor: 4,
+      droppedShape: 0,
+      afterStructural: 389,
+      droppedCallsDiffer: 13,
+      droppedDialogueDiffers: 8,
+      contentVerified: 368,
+      contentVerifiedByCategory: { miss_func: 183, miss_param: 185 },
+      candidates: 237,
+      readOnly: 129,
+      loginOnly: 2,
+      constructionErrors: 3,
+      scored: 234,
+      scoredByCategory: { miss_func: 119, miss_param: 115 },
+      distinctBaseTwins: 154,
+      compound: 22,
+      uncertified: 121,
+      badKeysNotApplied: 9,
+      rulingsNotApplied: 10,
+      restoredBadKeyPairs: 3,
+      scoredWithBadKeysRestored: 237,
+      distinctBaseTwinsContentVerified: 188,
+      distinctBaseAnchorTurnsScored: 191,
+    });
+    const uncertified = v3.pairs.filter((p) => p.certification?.verdict === "uncertified");
+    expect(uncertified.every((p) => p.status === "scored" && p.certification!.contentDiffers.length > 0)).toBe(true);
+  });
+
+  it("keeps a hand ruling exactly where both twins equal v4's items: such a pair is v4's pair but for the function docs", () => {
+    const v4ById = new Map(manifest.pairs.map((p) => [p.missId, p]));
+    const kept = v3.pairs.filter((p) => p.certification !== null && p.certification.verdict !== "uncertified");
+    expect(kept).toHaveLength(116);
+    for (const p of kept) {
+      const twin = v4ById.get(p.missId);
+      expect({ ...p, tools: [] }).toEqual({ ...twin, tools: [] });
+    }
+    // the rulings that are kept, by verdict
+    const verdicts = (v: string) => kept.filter((p) => p.certification!.verdict === v).length;
+    expect([verdicts("valid"), verdicts("compound"), verdicts("construction")]).toEqual([91, 22, 3]);
+  });
+
+  it("names, for every uncertified pair, exactly the fields that differ from v4's items", () => {
+    const raw = (d: BfclData, id: string) => {
+      for (const c of Object.values(d.categories)) {
+        const i = c!.questions.findIndex((q) => q.id === id);
+        if (i >= 0) return { q: c!.questions[i], a: c!.answers[i] };
+      }
+      throw new Error(`no ${id}`);
+    };
+    const fields = (d: BfclData, id: string) => {
+      const { q, a } = raw(d, id);
+      return { question: q.question, initial_config: q.initialConfig, involved_classes: q.involvedClasses, missed_function: q.missedFunction, reference: a.groundTruth };
+    };
+    const sameJson = (x: unknown, y: unknown): boolean => {
+      if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => sameJson(v, y[i]));
+      if (x && y && typeof x === "object" && typeof y === "object") {
+        const kx = Object.keys(x).sort();
+        const ky = Object.keys(y).sort();
+        return sameJson(kx, ky) && kx.every((k) => sameJson((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
+      }
+      return x === y;
+    };
+    let checked = 0;
+    for (const p of v3.pairs.filter((x) => x.certification !== null)) {
+      const expected: string[] = [];
+      for (const [twin, id] of [["miss", p.missId], ["base", p.baseId]] as const) {
+        const a = fields(v3Data, id);
+        const b = fields(data, id);
+        for (const f of Object.keys(a) as (keyof typeof a)[]) if (!sameJson(a[f], b[f])) expected.push(`${twin}.${f}`);
+      }
+      expect([p.missId, p.certification!.contentDiffers]).toEqual([p.missId, expected]);
+      checked++;
+    }
+    expect(checked).toBe(237);
+  });
+
+  it("applies a bad key only where the should-ask item equals v4's, and says which were not applied", () => {
+    expect(v3.dropped.filter((d) => d.stage === "bad-key").map((d) => d.missId.replace("multi_turn_", ""))).toEqual([
+      "miss_func_4", "miss_func_30", "miss_func_83", "miss_param_4", "miss_param_30",
+    ]);
+    const notApplied = v3.notApplied.filter((n) => n.ruling === "bad-key");
+    expect(notApplied.map((n) => n.id.replace("multi_turn_", ""))).toEqual([
+      "miss_func_15", "miss_func_133", "miss_func_172", "miss_func_197", "miss_param_172", "miss_param_178", "miss_param_187", "miss_param_195", "miss_param_197",
+    ]);
+    expect(notApplied.every((n) => n.contentDiffers.length > 0 && n.contentDiffers.every((f) => f.startsWith("miss.")))).toBe(true);
+  });
+});
+
+describe("certified content", () => {
+  it("turns a certified pair into an uncertified one when one of its items no longer matches, and stops applying its ruling", () => {
+    const lines = certifiedContent.text.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("multi_turn_base_37\t"));
+    const cells = lines[at].split("\t");
+    cells[5] = "0000000000000000"; // reference
+    lines[at] = cells.join("\t");
+    const built = buildManifest({ data, badKeys, rulings, certifiedContent: { file: "c.tsv", text: lines.join("\n") } });
+    if (!built.ok) throw new Error(built.problems[0].message);
+    const p = built.value.pairs.find((x) => x.missId === "multi_turn_miss_func_37");
+    expect(p?.certification).toEqual({ verdict: "uncertified", withheld: ["echo"], independent: [], gated: [], contentDiffers: ["base.reference"] });
+    expect(built.value.notApplied).toEqual([
+      { id: "multi_turn_miss_func_37", ruling: "compound", contentDiffers: ["base.reference"] },
+      { id: "multi_turn_miss_param_37", ruling: "compound", contentDiffers: ["base.reference"] },
+    ].filter((n) => rulings.text.includes(`${n.id}\t`)));
+    expect(built.value.funnel.uncertified).toBeGreaterThanOrEqual(1);
+  });
+  it("reports a malformed row at its line", () => {
+    const built = buildManifest({ data, badKeys, rulings, certifiedContent: { file: "c.tsv", text: certifiedContent.text.replace(/\t[0-9a-f]{16}\n/, "\tXYZ\n") } });
+    expect(!built.ok && built.problems[0]).toMatchObject({ code: "content-digest", file: "c.tsv", line: 2 });
   });
 });

@@ -1,8 +1,14 @@
 /**
- * The pair builder: from BFCL's base, miss_func and miss_param data and the paper's two
+ * The pair builder: from BFCL's base, miss_func and miss_param data and the paper's
  * rulings files, the twin-pair manifest exactly as §4.2 and Appendix D define it. Pure:
  * the caller reads the files. Filters run in a fixed order and the first one that
  * applies names the drop, so every should-ask item lands in exactly one place.
+ *
+ * The hand rulings were made on particular items (BFCL v4's); they apply to an item only
+ * where its content equals the content recorded in `certified-content.tsv`. A bad key
+ * applies when the should-ask item is equal; a certification ruling (and the `valid`
+ * default) when both twins are. Any other candidate pair is `uncertified`: scored, and
+ * counted apart.
  */
 import {
   digestTexts,
@@ -17,15 +23,19 @@ import { kindOf } from "../catalog/catalog.js";
 import { classifyGoldCall, type GoldCallClass } from "../catalog/gold-call.js";
 import type { WorldChangingOptions } from "../catalog/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { parseBadKeys, parseRulings, type BadKey, type NamedText, type Ruling } from "./certification.js";
+import { parseBadKeys, parseCertifiedContent, parseRulings, type BadKey, type NamedText, type Ruling } from "./certification.js";
+import { contentDifferences, contentDigest, itemContent, turnDigests, type ItemContent } from "./digest.js";
 import type {
   Certification,
   DroppedItem,
   Funnel,
   GoldAnchorKind,
   Manifest,
+  ManifestItem,
   ManifestPair,
+  RulingNotApplied,
   ShouldAskCategory,
+  UnusableEntry,
 } from "./types.js";
 
 /** The two should-ask categories, in manifest order. */
@@ -43,6 +53,8 @@ export interface PairBuildInput {
   readonly data: BfclData;
   readonly badKeys: NamedText;
   readonly rulings: NamedText;
+  /** `certified-content.tsv`: the content of the items the rulings were made on. */
+  readonly certifiedContent: NamedText;
 }
 
 /** Builder options: the login sensitivity (the default manifest counts no login). */
@@ -108,6 +120,12 @@ function goldAnchorKind(classes: readonly GoldCallClass[]): GoldAnchorKind {
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
 
+/**
+ * Whether the hand rulings cover items: the fields of each that differ from the
+ * certified content, as `<twin>.<field>` (empty: every item equals what was certified).
+ */
+type CertifiedCheck = (twins: readonly { twin: "miss" | "base"; id: string }[]) => string[];
+
 /** Build one content-verified pair: anchor kind, candidacy, certification, status. */
 function makePair(
   category: ShouldAskCategory,
@@ -116,6 +134,7 @@ function makePair(
   anchorTurn: number,
   data: BfclData,
   rulings: ReadonlyMap<string, Ruling>,
+  differs: CertifiedCheck,
   options: PairBuildOptions,
   problems: Problem[],
 ): ManifestPair {
@@ -132,14 +151,19 @@ function makePair(
   const kind = goldAnchorKind(classes);
   const { tools, removed } = toolList(miss, data.docsByClass);
   const candidate = kind === "world-changing" || (kind === "login-only" && options.worldChanging.countLogin);
-  const ruling = rulings.get(miss.id);
   let certification: Certification | null = null;
   if (candidate) {
+    const contentDiffers = differs([
+      { twin: "miss", id: miss.id },
+      { twin: "base", id: base.q.id },
+    ]);
+    const ruling = contentDiffers.length === 0 ? rulings.get(miss.id) : undefined;
     certification = {
-      verdict: ruling?.verdict ?? "valid",
+      verdict: contentDiffers.length > 0 ? "uncertified" : (ruling?.verdict ?? "valid"),
       withheld: removed,
       independent: ruling ? [...ruling.independent] : [],
       gated: ruling ? [...ruling.gated] : [],
+      contentDiffers,
     };
   }
   let exclusionReason: string | null = null;
@@ -190,6 +214,7 @@ function funnelOf(
   pairs: readonly ManifestPair[],
   dropped: readonly DroppedItem[],
   restored: readonly ManifestPair[],
+  notApplied: readonly RulingNotApplied[],
 ): Funnel {
   const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length;
   const byCat = (xs: readonly ManifestPair[]) => ({
@@ -200,14 +225,16 @@ function funnelOf(
   const candidates = pairs.filter((p) => p.certification !== null);
   const scored = pairs.filter((p) => p.status === "scored");
   const droppedBadKeys = drops("bad-key");
+  const droppedMisaligned = drops("misaligned");
   const droppedMultiAnchor = drops("multi-anchor");
   const droppedShape = drops("shape-differs");
   return {
     shouldAskItems,
     droppedBadKeys,
+    droppedMisaligned,
     droppedMultiAnchor,
     droppedShape,
-    afterStructural: shouldAskItems - droppedBadKeys - droppedMultiAnchor - droppedShape,
+    afterStructural: shouldAskItems - droppedBadKeys - droppedMisaligned - droppedMultiAnchor - droppedShape,
     droppedCallsDiffer: drops("calls-differ"),
     droppedDialogueDiffers: drops("dialogue-differs"),
     contentVerified: pairs.length,
@@ -220,6 +247,9 @@ function funnelOf(
     scoredByCategory: byCat(scored),
     distinctBaseTwins: new Set(scored.map((p) => p.baseId)).size,
     compound: count(candidates, (p) => p.certification?.verdict === "compound"),
+    uncertified: count(candidates, (p) => p.certification?.verdict === "uncertified"),
+    badKeysNotApplied: count(notApplied, (n) => n.ruling === "bad-key"),
+    rulingsNotApplied: count(notApplied, (n) => n.ruling !== "bad-key"),
     restoredBadKeyPairs: restored.length,
     scoredWithBadKeysRestored: scored.length + restored.length,
     distinctBaseTwinsContentVerified: new Set(pairs.map((p) => p.baseId)).size,
@@ -227,10 +257,26 @@ function funnelOf(
   };
 }
 
+/** The category order of the manifest's item list and of `certified-content.tsv`. */
+const itemCategories = ["base", ...shouldAskCategories] as const;
+
+/** Every readable item of the three categories with its content, in category then index order. */
+export function itemContents(data: BfclData): { id: string; q: QuestionEntry; content: ItemContent }[] {
+  const out: { id: string; q: QuestionEntry; content: ItemContent }[] = [];
+  for (const category of itemCategories) {
+    const cat = data.categories[category];
+    if (!cat) continue;
+    const order = cat.questions.map((_, i) => i).sort((x, y) => indexOfId(cat.questions[x].id) - indexOfId(cat.questions[y].id));
+    for (const i of order) out.push({ id: cat.questions[i].id, q: cat.questions[i], content: itemContent(cat.questions[i], cat.answers[i]) });
+  }
+  return out;
+}
+
 /**
  * Build the manifest. Fails (with every problem found) when the data lacks a category,
  * when a reference call cannot be read or names an unknown function, or when a ruling
- * does not match the data; a manifest built on a disagreement would score the wrong pairs.
+ * that applies does not match the data; a manifest built on a disagreement would score
+ * the wrong pairs. An item whose reference cannot be used is dropped with its reason.
  */
 export function buildManifest(
   input: PairBuildInput,
@@ -241,48 +287,78 @@ export function buildManifest(
   if (!badKeysParsed.ok) return badKeysParsed;
   const rulingsParsed = parseRulings(input.rulings);
   if (!rulingsParsed.ok) return rulingsParsed;
+  const certifiedParsed = parseCertifiedContent(input.certifiedContent);
+  if (!certifiedParsed.ok) return certifiedParsed;
+  const certified = certifiedParsed.value;
   const badKeys = new Map<string, BadKey>(badKeysParsed.value.map((b) => [b.id, b]));
   const rulings = new Map(rulingsParsed.value.map((r) => [r.missId, r]));
 
   const baseCat = data.categories.base;
   if (!baseCat) return err(problem("category-missing", "the base category was not read"));
+  for (const category of shouldAskCategories) {
+    if (!data.categories[category]) return err(problem("category-missing", `the ${category} category was not read`));
+  }
+  const contents = itemContents(data);
+  const contentById = new Map(contents.map((c) => [c.id, c.content]));
+  const differs: CertifiedCheck = (twins) =>
+    twins.flatMap(({ twin, id }) => {
+      const mine = contentById.get(id);
+      const theirs = certified.get(id);
+      if (mine === undefined || theirs === undefined) return [`${twin}.absent`];
+      return contentDifferences(theirs, mine).map((f) => `${twin}.${f}`);
+    });
   const baseById = new Map(baseCat.questions.map((q, i) => [q.id, { q, a: baseCat.answers[i] }]));
+  const unusableBase = new Map(baseCat.unusable.map((u) => [u.id, u]));
 
   const problems: Problem[] = [];
   const pairs: ManifestPair[] = [];
   const restoredPairs: ManifestPair[] = [];
   const dropped: DroppedItem[] = [];
+  const notApplied: RulingNotApplied[] = [];
   let shouldAskItems = 0;
   for (const category of shouldAskCategories) {
-    const cat = data.categories[category];
-    if (!cat) return err(problem("category-missing", `the ${category} category was not read`));
-    const order = cat.questions.map((_, i) => i).sort((x, y) => indexOfId(cat.questions[x].id) - indexOfId(cat.questions[y].id));
-    for (const i of order) {
+    const cat = data.categories[category]!;
+    const unusableMiss = new Map(cat.unusable.filter((u) => u.code !== "question-missing").map((u) => [u.id, u]));
+    const answerOf = new Map(cat.questions.map((q, i) => [q.id, cat.answers[i]]));
+    const ids = [...cat.questions.map((q) => q.id), ...unusableMiss.keys()].sort((x, y) => indexOfId(x) - indexOfId(y));
+    const questionOf = new Map(cat.questions.map((q) => [q.id, q]));
+    for (const missId of ids) {
       shouldAskItems++;
-      const miss = cat.questions[i];
-      const baseId = `multi_turn_base_${indexOfId(miss.id)}`;
+      const baseId = `multi_turn_base_${indexOfId(missId)}`;
       const base = baseById.get(baseId);
-      const verdict = pairingVerdict(miss, cat.answers[i], base, baseId);
-      const anchorOf = (v: Verdict) => v.anchorTurn;
-      const badKey = badKeys.get(miss.id);
-      if (badKey) {
-        dropped.push({
-          missId: miss.id,
-          category,
-          stage: "bad-key",
-          reason: `on the bad-key list (family ${badKey.family})`,
-          baseId: base ? baseId : null,
-          anchorTurn: anchorOf(verdict),
-        });
-        if (verdict.kind === "pair" && base) {
-          const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, options, problems);
-          if (p.status === "scored") restoredPairs.push(p);
-        }
+      const badKey = badKeys.get(missId);
+      const missUnusable = unusableMiss.get(missId);
+      const baseUnusable = unusableBase.get(baseId);
+      if (missUnusable || baseUnusable) {
+        const reason = missUnusable ? `${missId} ${missUnusable.reason}` : `base twin ${baseId} ${baseUnusable!.reason}`;
+        dropped.push({ missId, category, stage: "misaligned", reason, baseId: base ? baseId : null, anchorTurn: null });
+        if (badKey) notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: differs([{ twin: "miss", id: missId }]) });
         continue;
+      }
+      const miss = questionOf.get(missId)!;
+      const verdict = pairingVerdict(miss, answerOf.get(missId)!, base, baseId);
+      if (badKey) {
+        const badKeyDiffers = differs([{ twin: "miss", id: missId }]);
+        if (badKeyDiffers.length === 0) {
+          dropped.push({
+            missId,
+            category,
+            stage: "bad-key",
+            reason: `on the bad-key list (family ${badKey.family})`,
+            baseId: base ? baseId : null,
+            anchorTurn: verdict.anchorTurn,
+          });
+          if (verdict.kind === "pair" && base) {
+            const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, differs, options, problems);
+            if (p.status === "scored") restoredPairs.push(p);
+          }
+          continue;
+        }
+        notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: badKeyDiffers });
       }
       if (verdict.kind === "drop") {
         dropped.push({
-          missId: miss.id,
+          missId,
           category,
           stage: verdict.stage,
           reason: verdict.reason,
@@ -291,26 +367,43 @@ export function buildManifest(
         });
         continue;
       }
-      pairs.push(makePair(category, miss, base!, verdict.anchorTurn, data, rulings, options, problems));
+      pairs.push(makePair(category, miss, base!, verdict.anchorTurn, data, rulings, differs, options, problems));
     }
   }
-  problems.push(...checkRulings(rulingsParsed.value, pairs, input.rulings.file));
+  const applied: Ruling[] = [];
+  for (const r of rulingsParsed.value) {
+    const rulingDiffers = differs([
+      { twin: "miss", id: r.missId },
+      { twin: "base", id: `multi_turn_base_${indexOfId(r.missId)}` },
+    ]);
+    if (rulingDiffers.length === 0) applied.push(r);
+    else notApplied.push({ id: r.missId, ruling: r.verdict, contentDiffers: rulingDiffers });
+  }
+  problems.push(...checkRulings(applied, pairs, input.rulings.file));
   if (problems.length > 0) return err(...problems);
 
+  const unusable: UnusableEntry[] = itemCategories.flatMap((c) =>
+    [...data.categories[c]!.unusable].sort((x, y) => indexOfId(x.id) - indexOfId(y.id)).map((u) => ({ id: u.id, reason: u.reason })),
+  );
+  const items: ManifestItem[] = contents.map(({ id, q, content }) => ({ id, turns: turnDigests(q.question), content: contentDigest(content) }));
   const manifest: Manifest = {
-    version: 1,
+    version: 2,
     source: {
       bfclVersion: data.version,
       inputsSha256: digestTexts([
         { file: "bfcl", text: data.inputsSha256 },
         { file: "bad-keys.tsv", text: input.badKeys.text },
         { file: "rulings.tsv", text: input.rulings.text },
+        { file: "certified-content.tsv", text: input.certifiedContent.text },
       ]),
     },
-    funnel: funnelOf(shouldAskItems, pairs, dropped, restoredPairs),
+    funnel: funnelOf(shouldAskItems, pairs, dropped, restoredPairs, notApplied),
     pairs,
     restoredPairs,
     dropped,
+    unusable,
+    notApplied,
+    items,
   };
   return ok(manifest);
 }

@@ -1,9 +1,11 @@
 /**
  * The paper's hand-made rulings, read from their two small TSV files: the bad-key list
  * (Appendix C) and the certification exceptions (Appendix E). No program can derive
- * them; the builder only checks that they agree with the data.
+ * them; the builder only checks that they agree with the data. A third file records the
+ * content of the items they were made on, so that they carry over only to equal items.
  */
 import { err, ok, problem, type Result } from "../messages/index.js";
+import { contentFields, digestLength, type ItemContent } from "./digest.js";
 import type { CertificationVerdict } from "./types.js";
 
 /** A text with the name it is reported under. */
@@ -26,7 +28,7 @@ export interface Ruling {
   readonly anchorTurn: number;
   /** miss_func: the removed functions; empty for miss_param. */
   readonly withheld: readonly string[];
-  readonly verdict: Exclude<CertificationVerdict, "valid">;
+  readonly verdict: "construction" | "compound";
   readonly independent: readonly string[];
   readonly gated: readonly string[];
   readonly line: number;
@@ -92,4 +94,35 @@ export function parseRulings(input: NamedText): Result<Ruling[]> {
     });
   }
   return ok(out);
+}
+
+/** The header of `certified-content.tsv`: the item id, then one digest per compared field. */
+export const certifiedContentHeader: readonly string[] = ["id", ...contentFields];
+
+/**
+ * Parse `certified-content.tsv`: for each item the hand rulings were made on, the digest
+ * of each compared field. A ruling carries over to another data set only where the item
+ * there has these digests.
+ */
+export function parseCertifiedContent(input: NamedText): Result<Map<string, ItemContent>> {
+  const rows = tsvRows(input, certifiedContentHeader);
+  if (!rows.ok) return rows;
+  const out = new Map<string, ItemContent>();
+  const digestRe = new RegExp(`^[0-9a-f]{${digestLength}}$`);
+  for (const { cells, line } of rows.value) {
+    const where = { file: input.file, line };
+    const [id, ...digests] = cells;
+    if (!idRe.test(id)) return err(problem("content-id", `not a multi-turn item id: ${id}`, where));
+    if (out.has(id)) return err(problem("content-duplicate", `second row for ${id}`, where));
+    const bad = digests.findIndex((d) => !digestRe.test(d));
+    if (bad >= 0) return err(problem("content-digest", `${contentFields[bad]} is not a ${digestLength}-digit hex digest: ${digests[bad]}`, where));
+    out.set(id, Object.fromEntries(contentFields.map((f, i) => [f, digests[i]])) as ItemContent);
+  }
+  return ok(out);
+}
+
+/** Render `certified-content.tsv` from item contents, in the order given. */
+export function renderCertifiedContent(items: readonly { readonly id: string; readonly content: ItemContent }[]): string {
+  const lines = [certifiedContentHeader.join("\t"), ...items.map(({ id, content }) => [id, ...contentFields.map((f) => content[f])].join("\t"))];
+  return lines.join("\n") + "\n";
 }

@@ -4,3 +4,4 @@ export * from "./build.js";
 export * from "./certification.js";
 export * from "./manifest-json.js";
 export * from "./listing.js";
+export * from "./digest.js";

@@ -10,10 +10,11 @@ import type { Manifest } from "./types.js";
 const category = v.picklist(["miss_func", "miss_param"]);
 const strings = v.array(v.string());
 const certification = v.object({
-  verdict: v.picklist(["valid", "construction", "compound"]),
+  verdict: v.picklist(["valid", "construction", "compound", "uncertified"]),
   withheld: strings,
   independent: strings,
   gated: strings,
+  contentDiffers: strings,
 });
 const pair = v.object({
   missId: v.string(),
@@ -35,6 +36,7 @@ const byCategory = v.object({ miss_func: count, miss_param: count });
 const funnel = v.object({
   shouldAskItems: count,
   droppedBadKeys: count,
+  droppedMisaligned: count,
   droppedMultiAnchor: count,
   droppedShape: count,
   afterStructural: count,
@@ -50,6 +52,9 @@ const funnel = v.object({
   scoredByCategory: byCategory,
   distinctBaseTwins: count,
   compound: count,
+  uncertified: count,
+  badKeysNotApplied: count,
+  rulingsNotApplied: count,
   restoredBadKeyPairs: count,
   scoredWithBadKeysRestored: count,
   distinctBaseTwinsContentVerified: count,
@@ -58,18 +63,27 @@ const funnel = v.object({
 const dropped = v.object({
   missId: v.string(),
   category,
-  stage: v.picklist(["bad-key", "multi-anchor", "shape-differs", "calls-differ", "dialogue-differs"]),
+  stage: v.picklist(["bad-key", "misaligned", "multi-anchor", "shape-differs", "calls-differ", "dialogue-differs"]),
   reason: v.string(),
   baseId: v.nullable(v.string()),
   anchorTurn: v.nullable(count),
 });
+const digest = v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/));
+const item = v.object({ id: v.string(), turns: v.array(v.nullable(digest)), content: digest });
+const unusable = v.object({ id: v.string(), reason: v.string() });
+const notApplied = v.object({ id: v.string(), ruling: v.picklist(["bad-key", "construction", "compound"]), contentDiffers: strings });
+/** The manifest format this twinscore reads and writes. */
+export const manifestFormatVersion = 2;
 const manifestSchema = v.object({
-  version: v.literal(1),
+  version: v.literal(manifestFormatVersion),
   source: v.object({ bfclVersion: v.picklist(["v3", "v4"]), inputsSha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) }),
   funnel,
   pairs: v.array(pair),
   restoredPairs: v.array(pair),
   dropped: v.array(dropped),
+  unusable: v.array(unusable),
+  notApplied: v.array(notApplied),
+  items: v.array(item),
 });
 
 /** JSON with two-space indent, except arrays of primitives, which stay on one line (tool lists are long). */
@@ -106,8 +120,10 @@ export function parseManifest(text: string, file = "manifest.json"): Result<Mani
     return err(problem("json-malformed", `malformed manifest: ${e instanceof Error ? e.message : String(e)}`, { file }));
   }
   const version = (json as { version?: unknown } | null)?.version;
-  if (version !== 1) {
-    return err(problem("manifest-version", `unsupported manifest version ${JSON.stringify(version)} (this twinscore reads version 1)`, { file }));
+  if (version !== manifestFormatVersion) {
+    return err(
+      problem("manifest-version", `unsupported manifest version ${JSON.stringify(version)} (this twinscore reads version ${manifestFormatVersion}; rebuild it with twinscore pairs)`, { file }),
+    );
   }
   const parsed = v.safeParse(manifestSchema, json);
   if (!parsed.success) {

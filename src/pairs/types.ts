@@ -7,8 +7,12 @@
 /** The two should-ask categories: a function removed, or a value removed. */
 export type ShouldAskCategory = "miss_func" | "miss_param";
 
-/** The hand-made certification verdict of a candidate pair (Appendix E). */
-export type CertificationVerdict = "valid" | "construction" | "compound";
+/**
+ * The certification verdict of a candidate pair: the hand-made ones (Appendix E), or
+ * `uncertified` when the pair's items differ from the items the rulings were made on, so
+ * no hand ruling covers it (it is scored, and counted apart in the funnel).
+ */
+export type CertificationVerdict = "valid" | "construction" | "compound" | "uncertified";
 
 /** The certification record of a candidate pair. */
 export interface Certification {
@@ -19,6 +23,12 @@ export interface Certification {
   readonly independent: readonly string[];
   /** Compound turns: world-changing steps that depend on what was withheld. */
   readonly gated: readonly string[];
+  /**
+   * Uncertified pairs: what differs from the certified content, as `<twin>.<field>`
+   * (`miss.question`, `base.reference`; `<twin>.absent` for an item never certified).
+   * Empty when the hand ruling applies.
+   */
+  readonly contentDiffers: readonly string[];
 }
 
 /** What the reference does on the base twin's anchor turn. */
@@ -51,8 +61,12 @@ export interface ManifestPair {
   readonly turnCount: { readonly base: number; readonly miss: number };
 }
 
-/** Why a should-ask item never became a pair (`multi-anchor` also covers an item with no empty reference turn). */
-export type DropStage = "bad-key" | "multi-anchor" | "shape-differs" | "calls-differ" | "dialogue-differs";
+/**
+ * Why a should-ask item never became a pair. `misaligned`: its reference, or its base
+ * twin's, cannot be lined up with its question (a different turn count, or none at all);
+ * `multi-anchor` also covers an item with no empty reference turn.
+ */
+export type DropStage = "bad-key" | "misaligned" | "multi-anchor" | "shape-differs" | "calls-differ" | "dialogue-differs";
 
 /** A should-ask item dropped before pairing, with the filter that dropped it. */
 export interface DroppedItem {
@@ -68,6 +82,7 @@ export interface DroppedItem {
 export interface Funnel {
   readonly shouldAskItems: number;
   readonly droppedBadKeys: number;
+  readonly droppedMisaligned: number;
   readonly droppedMultiAnchor: number;
   readonly droppedShape: number;
   readonly afterStructural: number;
@@ -83,6 +98,12 @@ export interface Funnel {
   readonly scoredByCategory: Readonly<Record<ShouldAskCategory, number>>;
   readonly distinctBaseTwins: number;
   readonly compound: number;
+  /** Scored candidates no hand ruling covers (their items differ from the certified ones). */
+  readonly uncertified: number;
+  /** Bad keys not applied because the item differs from the one judged defective. */
+  readonly badKeysNotApplied: number;
+  /** Certification rulings not applied because the pair's items differ from the certified ones. */
+  readonly rulingsNotApplied: number;
   readonly restoredBadKeyPairs: number;
   /** Scored pairs when the bad keys are restored (the 223 plus the restored ones). */
   readonly scoredWithBadKeysRestored: number;
@@ -92,9 +113,34 @@ export interface Funnel {
   readonly distinctBaseAnchorTurnsScored: number;
 }
 
-/** The whole manifest file (`data/manifest.json`). */
+/**
+ * An item as the manifest records it for checking rollouts: one digest per question turn
+ * (see `turnDigests`; null for a turn with no user message) and one over its content.
+ */
+export interface ManifestItem {
+  readonly id: string;
+  readonly turns: readonly (string | null)[];
+  /** Digest over every compared field (see `contentFields`): equal items, equal digest. */
+  readonly content: string;
+}
+
+/** An item the builder left out because its reference cannot be used with its question. */
+export interface UnusableEntry {
+  readonly id: string;
+  readonly reason: string;
+}
+
+/** A hand ruling that was not applied: the item(s) it was made on differ here. */
+export interface RulingNotApplied {
+  readonly id: string;
+  readonly ruling: "bad-key" | "construction" | "compound";
+  /** What differs, as in `Certification.contentDiffers`. */
+  readonly contentDiffers: readonly string[];
+}
+
+/** The whole manifest file (`data/manifest.json` for BFCL v4, `data/manifest-v3.json` for v3). */
 export interface Manifest {
-  readonly version: 1;
+  readonly version: 2;
   /** Where it was built from: BFCL version prefix and a digest of the inputs. */
   readonly source: { readonly bfclVersion: "v3" | "v4"; readonly inputsSha256: string };
   readonly funnel: Funnel;
@@ -103,4 +149,10 @@ export interface Manifest {
   /** The pairs that come back when the bad keys are restored (7); never scored by default. */
   readonly restoredPairs: readonly ManifestPair[];
   readonly dropped: readonly DroppedItem[];
+  /** Items of any category read that were left out because their reference cannot be used (with why). */
+  readonly unusable: readonly UnusableEntry[];
+  /** Hand rulings not applied because their items differ from the certified content. */
+  readonly notApplied: readonly RulingNotApplied[];
+  /** Every item read (base, miss_func, miss_param), for checking that rollouts were generated on this data. */
+  readonly items: readonly ManifestItem[];
 }

@@ -31,7 +31,10 @@ export type MultiTurnErrorType =
   | "multi_turn:force_terminated"
   | "multi_turn:empty_turn_model_response"
   | "multi_turn:instance_state_mismatch"
-  | "multi_turn:execution_response_mismatch";
+  | "multi_turn:execution_response_mismatch"
+  // only with the empty-reference turns scored (`irrelevance.ts`): BFCL's type, and twinscore's for the world-changing reading
+  | "multi_turn:irrelevance_error:decoder_success"
+  | "multi_turn:irrelevance_error:world_changing_attempt";
 
 /** Decodes one step of a result line into call strings (BFCL's `handler.decode_execute`). */
 export type StepDecoder = (step: PyValue) => DecodeOutcome;

@@ -10,9 +10,11 @@ import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
-import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth } from "../bfcl/decode/index.js";
+import type { BfclVersion } from "../bfcl/data.js";
+import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type Decoder } from "../bfcl/decode/index.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
+import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
 import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
@@ -155,7 +157,13 @@ export function checkModelFiles(
     /** A fresh evaluator process; `exact` keeps every instance for the run. */
     readonly newProcess: (exact: boolean) => EvaluatorProcess;
     readonly decode?: StepDecoder;
+    /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
+    readonly decoder?: Decoder;
     readonly renderScore: boolean;
+    /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
+    readonly emptyTurns?: EmptyTurnReading;
+    /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
+    readonly bfclVersion?: BfclVersion;
   },
 ): Result<FileCheck>[] {
   const run = (exact: boolean): Result<FileCheck>[] | null => {
@@ -168,8 +176,11 @@ export function checkModelFiles(
         inputs: f.inputs,
         process,
         decode: opts.decode,
+        decoder: opts.decoder,
         renderScore: opts.renderScore,
         scoreScratch: f.scoreScratch,
+        emptyTurns: opts.emptyTurns,
+        bfclVersion: opts.bfclVersion,
       });
       if (!r.ok && !exact && r.problems.some((p) => p.code === INSTANCE_NAMED)) return null;
       out.push(r);
@@ -188,7 +199,7 @@ function idIndex(id: string): number {
 const utf8 = new TextDecoder("utf-8");
 
 /** True when every step item maps names to argument strings — then `JSON.parse` lost nothing the decoder reads. */
-function stepsAreStringArgs(result: unknown): boolean {
+export function stepsAreStringArgs(result: unknown): boolean {
   if (!Array.isArray(result)) return true;
   for (const turn of result) {
     if (!Array.isArray(turn)) return false;
@@ -209,6 +220,8 @@ function stepsAreStringArgs(result: unknown): boolean {
 /** The outcome of checking one result file. */
 export interface FileCheck {
   readonly correct: number;
+  /** Entries BFCL's checker alone passes (equal to `correct` unless the empty-reference turns were scored). */
+  readonly officialCorrect: number;
   readonly total: number;
   /** The score file BFCL would write, as UTF-8 bytes (only when asked for). */
   readonly scoreFile: Uint8Array | null;
@@ -238,9 +251,15 @@ export function checkResultFile(
     readonly inputs: CategoryInputs;
     readonly process: EvaluatorProcess;
     readonly decode?: StepDecoder;
+    /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
+    readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Reused memory for the score file (see `ScoreFileBuilder`); `scoreFile` is then a view of it. */
     readonly scoreScratch?: (bytes: number) => Uint8Array;
+    /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
+    readonly emptyTurns?: EmptyTurnReading;
+    /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
+    readonly bfclVersion?: BfclVersion;
   },
 ): Result<FileCheck> {
   // `result` is parsed only when its entry is checked: holding every parsed result of a file
@@ -294,6 +313,7 @@ export function checkResultFile(
   const verdicts: OurVerdict[] = [];
   const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
   let correct = 0;
+  let officialCorrect = 0;
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -317,6 +337,8 @@ export function checkResultFile(
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
+    if (verdict.valid) officialCorrect++;
+    if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? "v4", opts.decoder);
     const key = entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);
@@ -372,6 +394,7 @@ export function checkResultFile(
   if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return ok({
     correct,
+    officialCorrect,
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,

@@ -10,6 +10,7 @@ import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
 import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
 import { resolveBfclDataDir } from "../../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../../io/check-run.js";
+import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import { renderJson, renderRows, type Column } from "../format.js";
 import { ExitCode, type CliIo } from "../io.js";
 import { wholeNumber } from "../options.js";
@@ -25,6 +26,7 @@ interface CheckOptions {
   scores?: string;
   out?: string;
   decoder?: DecoderName;
+  scoreEmptyTurns?: EmptyTurnReading;
   format: CheckFormat;
   threads?: string;
 }
@@ -74,6 +76,14 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
     .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
+    .addOption(
+      new Option(
+        "--score-empty-turns [reading]",
+        "also score the turns whose reference is empty (the under-specified turn BFCL skips): strict = BFCL's own multi_turn_irrelevance_checker, any decoded call there fails the entry; world-changing = only a world-changing attempt there fails it",
+      )
+        .choices(emptyTurnReadings)
+        .preset("strict"),
+    )
     .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(
@@ -85,6 +95,16 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
         "  disagreeing    = ids where verdict, type or message differ.\n" +
         "--format json gives the same per file, with the disagreeing ids as a list.\n" +
+        "\n--score-empty-turns: BFCL's checker skips a turn whose reference is empty (on miss_func and\n" +
+        "miss_param, the turn where the model should ask). BFCL ships the check for it\n" +
+        "(multi_turn_irrelevance_checker) and never calls it. With this option each entry is also checked\n" +
+        "on those turns and the score files written are the counterfactual ones: an entry that passes\n" +
+        "BFCL's checker fails if it calls anything there (strict: error multi_turn:irrelevance_error:\n" +
+        "decoder_success, BFCL's message) or, with =world-changing, only if it attempts a world-changing\n" +
+        "call there (multi_turn:irrelevance_error:world_changing_attempt; a lookup before asking is allowed).\n" +
+        "Where both checks fail, the empty-turn error is written, as BFCL's runner did when it ran the check.\n" +
+        "correct/accuracy then count entries passing both; compared with stored BFCL score files, the\n" +
+        "entries the empty turns fail show as disagreeing.\n" +
         "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
         "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n",
     )
@@ -113,6 +133,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         outDir: opts.out,
         bfclEvalDir: opts.bfclEval,
         decoder: opts.decoder,
+        emptyTurns: opts.scoreEmptyTurns,
         env: io.env,
         cwd: io.cwd,
       }, threads);

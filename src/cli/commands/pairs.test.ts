@@ -77,6 +77,40 @@ describe("twinscore pairs on ../shared/bfcl-v4", () => {
   });
 });
 
+describe("twinscore pairs on ../shared/bfcl-v3", () => {
+  it("reports the misaligned base item on stderr, drops its twins, goes on and writes data/manifest-v3.json byte for byte", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-pairs-"));
+    const target = join(dir, "manifest-v3.json");
+    const r = await run(["pairs", "--bfcl-data", sharedPath("bfcl-v3"), "--write-manifest", target]);
+    expect(r.code).toBe(0);
+    const err = r.err.trimEnd().split("\n");
+    expect(err[0]).toBe(
+      `${sharedPath("bfcl-v3", "possible_answer", "BFCL_v3_multi_turn_base.json")}:155: warning: multi_turn_base_154 has 6 reference turns but its question has 5; left out of the pairs [turns-misaligned]`,
+    );
+    expect(err[1]).toMatch(/^wrote .*manifest-v3\.json \(368 pairs, 32 dropped\)$/);
+    expect(err).toHaveLength(2);
+    expect(readFileSync(target, "utf8")).toBe(readFileSync(join(projectRoot, "data", "manifest-v3.json"), "utf8"));
+    const lines = r.out.split("\n");
+    expect(lines[0]).toBe(
+      "400 should-ask items → dropped 5 bad keys, 2 misaligned, 4 multi-anchor, 0 shape differs → 389 → dropped 13 whose call strings differ, " +
+        "8 whose dialogue before the anchor differs → 368 content-verified pairs (183 miss_func, 185 miss_param) → 237 candidates " +
+        "(the other 131: 129 read-only, 2 login-only) → 3 construction errors → 234 scored pairs (119 miss_func, 115 miss_param) " +
+        "on 154 distinct base twins, 22 of them compound, 121 uncertified (their items differ from the ones the hand rulings were made on).",
+    );
+    expect(lines[3]).toBe(
+      "Not applied, because their items differ from the ones they were made on: 9 bad keys and 10 certification rulings (construction errors, compound turns).",
+    );
+  });
+  it("says per row which pairs are uncertified and why, and which items are misaligned", async () => {
+    const r = await run(["pairs", "--bfcl-data", sharedPath("bfcl-v3"), "--format", "tsv"]);
+    const rows = r.out.trimEnd().split("\n").map((l) => l.split("\t"));
+    const row = (id: string) => rows.find((c) => c[0] === `multi_turn_${id}`);
+    expect(row("miss_func_154")?.slice(4)).toEqual(["dropped", "misaligned: base twin multi_turn_base_154 has 6 reference turns but its question has 5"]);
+    expect(rows.filter((c) => c[5].startsWith("uncertified: differs in "))).toHaveLength(121);
+    expect(row("miss_func_37")?.slice(4)).toEqual(["scored", "certified compound"]);
+  });
+});
+
 describe("twinscore pairs without BFCL data", () => {
   it("lists the committed manifest and says so", async () => {
     const r = await run(["pairs"]);
@@ -117,5 +151,9 @@ describe("twinscore pairs on bad input", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("status (scored | excluded | dropped)");
     expect(r.out).toContain("--bfcl-data <dir>");
+    const help = r.out.replace(/\s+/g, " ");
+    expect(help).toContain("A ruling applies to an item only where the item is equal to the one it was made on");
+    expect(help).toContain("Not compared: path and excluded_function");
+    expect(help).toContain("scored as 'uncertified' and counted in the funnel");
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * The aligned pair score: what a scorer aligned with the task definition would credit on a
+ * twin pair, read off the same rollouts with no judge. The decision score asks whether the
+ * model acted on the complete anchor turn and held back on the withheld one; BFCL's score
+ * asks whether it matched the reference on every other turn. Neither asks whether the model
+ * held back *and then did the work once the scripted user supplied what was missing*.
+ *
+ * Per pair, with the completion of each twin from BFCL's checker on a prefix of its turns
+ * (`simulator/prefix-check.ts`: the base twin through the anchor turn T, the should-ask twin
+ * through T+1):
+ * - the withheld twin lands in one cell of a 2×2: held back or acted on T, completed or not
+ *   through T+1 — held back and completed is "asked, then did it"; held back and not
+ *   completed includes asking again, or going silent, on the answer turn; acted and
+ *   completed is a guess that happened to leave the state the reference reaches;
+ * - the base twin is right when it acted on T and completed through T;
+ * - the pair is aligned when both are: acted and completed on the base twin, held back and
+ *   completed on the withheld twin.
+ *
+ * This is not BFCL's score (which never looks at T and needs every later turn), nor the
+ * decision score (which never looks past T): it is the share of pairs on which the model
+ * both decided right and carried the request out through the turn that answers it.
+ */
+import type { PairRecord } from "../decision/types.js";
+import type { ShouldAskCategory } from "../pairs/types.js";
+import { bootstrapIntervals, clusterOrder, clusterTotals, type BootstrapOptions, type ClusterTotals, type Interval, type PairOutcome } from "../stats/index.js";
+
+/** Whether each twin of a pair passes BFCL's checker on its prefix (base through T, withheld through T+1). */
+export interface TwinCompletion {
+  readonly baseCompleted: boolean;
+  readonly missCompleted: boolean;
+}
+
+/** The withheld twin's cell: held back or acted on the anchor turn, completed or not through the answer turn. */
+export type WithheldCell = "held-completed" | "held-not-completed" | "acted-completed" | "acted-not-completed";
+
+/** The cells in table order. */
+export const withheldCells: readonly WithheldCell[] = ["held-completed", "held-not-completed", "acted-completed", "acted-not-completed"];
+
+/** One pair's aligned reading. */
+export interface AlignedOutcome {
+  readonly missId: string;
+  readonly baseId: string;
+  readonly category: ShouldAskCategory;
+  readonly withheld: WithheldCell;
+  /** Acted on the base anchor turn and completed the base twin through it. */
+  readonly baseActedCompleted: boolean;
+  /** Both twins decided right and completed. */
+  readonly aligned: boolean;
+}
+
+/** Read one pair: the withheld twin's cell, the base twin's acted∧completed, and whether the pair is aligned (strict hold, no compound credit). */
+export function alignedOutcome(record: PairRecord, completion: TwinCompletion): AlignedOutcome {
+  const withheld: WithheldCell = record.heldBack
+    ? completion.missCompleted
+      ? "held-completed"
+      : "held-not-completed"
+    : completion.missCompleted
+      ? "acted-completed"
+      : "acted-not-completed";
+  const baseActedCompleted = record.actedOnBase && completion.baseCompleted;
+  return {
+    missId: record.missId,
+    baseId: record.baseId,
+    category: record.category,
+    withheld,
+    baseActedCompleted,
+    aligned: baseActedCompleted && withheld === "held-completed",
+  };
+}
+
+/** A model's aligned numbers on a set of pairs. */
+export interface AlignedScore {
+  /** Pairs read (records with a completion). */
+  readonly n: number;
+  /** Withheld twins per cell (counts). */
+  readonly withheld: Readonly<Record<WithheldCell, number>>;
+  /** Base twins that acted and completed (count, one per pair). */
+  readonly baseActedCompleted: number;
+  /** Aligned pairs (count). */
+  readonly aligned: number;
+  /** Percentages of n (NaN when n = 0). */
+  readonly alignedPct: number;
+  readonly baseActedCompletedPct: number;
+  /** Held back and completed, % of n: "asked, then did it". */
+  readonly askedThenDidPct: number;
+  /** 95% cluster-bootstrap interval of the aligned share (base twins resampled, as for `decision`); null when resamples = 0 or n = 0. */
+  readonly ci95: Interval | null;
+  /** Should-ask ids of records without a completion (left out). */
+  readonly missingCompletion: readonly string[];
+  /** Every pair read, in record order. */
+  readonly outcomes: readonly AlignedOutcome[];
+}
+
+/**
+ * The aligned share as the cluster bootstrap sees it: both outcomes of a `PairOutcome` set
+ * to "aligned", so the bootstrap's act share, and its decision ((act + hold) / 2), are the
+ * aligned share — the same resampling, streams and paired difference as `decision`.
+ */
+export function alignedPairOutcomes(outcomes: readonly AlignedOutcome[]): PairOutcome[] {
+  return outcomes.map((o) => ({ cluster: o.baseId, act: o.aligned, hold: o.aligned }));
+}
+
+/** Cluster totals of the aligned share along `keys` (default: the pairs' own base twins), for intervals and paired differences. */
+export function alignedClusterTotals(outcomes: readonly AlignedOutcome[], keys?: readonly string[]): ClusterTotals {
+  const pairs = alignedPairOutcomes(outcomes);
+  return clusterTotals(pairs, keys ?? clusterOrder(pairs));
+}
+
+const pct = (count: number, n: number): number => (n === 0 ? Number.NaN : (100 * count) / n);
+
+/** Score a model's pair records with their twins' completions (by should-ask id). */
+export function alignedScore(records: readonly PairRecord[], completions: ReadonlyMap<string, TwinCompletion>, bootstrap: BootstrapOptions): AlignedScore {
+  const outcomes: AlignedOutcome[] = [];
+  const missingCompletion: string[] = [];
+  for (const r of records) {
+    const c = completions.get(r.missId);
+    if (c === undefined) missingCompletion.push(r.missId);
+    else outcomes.push(alignedOutcome(r, c));
+  }
+  const withheld: Record<WithheldCell, number> = { "held-completed": 0, "held-not-completed": 0, "acted-completed": 0, "acted-not-completed": 0 };
+  let baseActedCompleted = 0;
+  let aligned = 0;
+  for (const o of outcomes) {
+    withheld[o.withheld]++;
+    if (o.baseActedCompleted) baseActedCompleted++;
+    if (o.aligned) aligned++;
+  }
+  const n = outcomes.length;
+  const ci95 = bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(alignedClusterTotals(outcomes), bootstrap).act : null;
+  return {
+    n,
+    withheld,
+    baseActedCompleted,
+    aligned,
+    alignedPct: pct(aligned, n),
+    baseActedCompletedPct: pct(baseActedCompleted, n),
+    askedThenDidPct: pct(withheld["held-completed"], n),
+    ci95,
+    missingCompletion,
+    outcomes,
+  };
+}

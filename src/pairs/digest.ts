@@ -1,0 +1,84 @@
+/**
+ * Fingerprints of BFCL items. Two uses: deciding whether an item is the very item the
+ * hand rulings were made on (its content, field by field), and checking that a rollout
+ * was generated on the item a manifest names (its question turns, as BFCL records them
+ * in `inference_log`). Digests are the first 16 hex digits of a sha256: enough to tell
+ * items apart, short enough to keep one per turn in the manifest.
+ */
+import { createHash } from "node:crypto";
+import type { AnswerEntry, ChatMessage, QuestionEntry } from "../bfcl/data.js";
+
+/** Hex digits kept of each sha256. */
+export const digestLength = 16;
+
+/** The short sha256 of a text. */
+export function shortDigest(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex").slice(0, digestLength);
+}
+
+/** JSON with object keys sorted at every level, so equal values give equal text whatever the key order in the file. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * The text a turn's digest covers: the contents of its user messages joined by a blank
+ * line (how BFCL's handlers merge consecutive user messages), or null for a turn with no
+ * user message (miss_func's holdout turn, where BFCL writes its own prompt instead).
+ */
+export function turnText(messages: readonly ChatMessage[]): string | null {
+  const user = messages.filter((m) => m.role === "user").map((m) => m.content);
+  return user.length === 0 ? null : user.join("\n\n");
+}
+
+/** One digest per question turn (null where the turn has no user message). */
+export function turnDigests(question: readonly (readonly ChatMessage[])[]): (string | null)[] {
+  return question.map((turn) => {
+    const text = turnText(turn);
+    return text === null ? null : shortDigest(text);
+  });
+}
+
+/**
+ * The fields of an item that "equal" compares, in a fixed order: everything the item
+ * itself tells BFCL — the dialogue (every turn, each message's role and content), the
+ * initial state (compared as JSON values, key order ignored), the involved classes (in
+ * order), the functions miss_func holds back and on which turn, and the reference
+ * trajectory (every call string of every turn). Not compared: `path` and
+ * `excluded_function` (metadata no BFCL code reads), and the function docs, which are
+ * shared by every item of a class rather than part of the item (between v3 and v4 their
+ * descriptions changed and TradingBot and TravelAPI gained or lost functions); the hand
+ * rulings are questions about the dialogue, the reference and what was withheld.
+ */
+export const contentFields = ["question", "initial_config", "involved_classes", "missed_function", "reference"] as const;
+export type ContentField = (typeof contentFields)[number];
+
+/** An item's content, one digest per field. */
+export type ItemContent = Readonly<Record<ContentField, string>>;
+
+/** Digest every compared field of an item (its question entry and its reference). */
+export function itemContent(q: QuestionEntry, a: AnswerEntry): ItemContent {
+  const fields: Record<ContentField, unknown> = {
+    question: q.question.map((turn) => turn.map((m) => ({ role: m.role, content: m.content }))),
+    initial_config: q.initialConfig,
+    involved_classes: q.involvedClasses,
+    missed_function: q.missedFunction,
+    reference: a.groundTruth,
+  };
+  return Object.fromEntries(contentFields.map((f) => [f, shortDigest(canonicalJson(fields[f]))])) as ItemContent;
+}
+
+/** One digest over all compared fields: equal exactly when every field's digest is equal. */
+export function contentDigest(content: ItemContent): string {
+  return shortDigest(contentFields.map((f) => content[f]).join(" "));
+}
+
+/** The fields whose digests differ, in `contentFields` order (empty: the items are equal). */
+export function contentDifferences(a: ItemContent, b: ItemContent): ContentField[] {
+  return contentFields.filter((f) => a[f] !== b[f]);
+}

@@ -1,0 +1,175 @@
+/**
+ * "Asked, then did it": BFCL's checker on the turns of a twin up to a point. The base twin
+ * is *completed* when the checker passes every turn through the anchor turn T; the
+ * should-ask twin when it passes every turn through T+1, the scripted turn that supplies
+ * the missing value or hands back the function — the answer to the question the model
+ * should have asked. The checker skips T on the should-ask twin (its reference is empty),
+ * so completion there says nothing about the decision on T; it says whether the model then
+ * did the work once it had what it needed.
+ *
+ * A prefix is checked as BFCL would check a rollout that ended there: a `result` that is
+ * not a list (an inference error) cannot be completed, nor can one with fewer turns than
+ * the prefix (the rollout ended before, `short`); otherwise its first turns are decoded as
+ * the runner decodes them and `multi_turn_checker` runs on them against the reference cut
+ * at the same turn. A force-quit inside the last turn of the prefix is scored normally, as
+ * BFCL scores one in an entry's last turn. Each prefix runs in a fresh evaluator process,
+ * so nothing carries over from another check.
+ */
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { scanLineHead } from "../bfcl/results.js";
+import { jsonLoadsOrThrow } from "../python/json.js";
+import type { PyValue } from "../python/value.js";
+import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
+import { checkDecoded, decodeTurns, type CheckPrompt, type EntryVerdict, type MultiTurnErrorType, type StepDecoder } from "./checker.js";
+import type { EvaluatorProcess } from "./executor.js";
+import { decodeFcStep, decodeFcStepPlain } from "../bfcl/decode/index.js";
+import { stepsAreStringArgs, type CategoryInputs } from "./run-check.js";
+
+/** Whether a twin's prefix passes BFCL's checker, and if not, why. */
+export type PrefixOutcome =
+  | { readonly completed: true }
+  /** The line is an inference error, the rollout ended before the prefix did, or the result file has no line for the id. */
+  | { readonly completed: false; readonly reason: "inference-error" | "short" | "missing" }
+  /** The checker failed the prefix: its error type and the turn it failed on. */
+  | { readonly completed: false; readonly reason: "checker"; readonly errorType: MultiTurnErrorType; readonly turn: number };
+
+/** How prefixes are checked: the model's result directory name, a fresh evaluator per check, the step decoder. */
+export interface PrefixCheckOptions {
+  readonly modelName: string;
+  /** A fresh evaluator process (one per prefix check). */
+  readonly newProcess: () => EvaluatorProcess;
+  /** BFCL's `decode_execute` of the model's handler; FC by default. */
+  readonly decode?: StepDecoder;
+}
+
+/** The turn a checker failure names: in the message for empty-turn and response mismatches, the execution records for state mismatches. */
+export function failingTurnOf(verdict: Extract<EntryVerdict, { valid: false }>): number {
+  if (verdict.errorType === "multi_turn:instance_state_mismatch") {
+    const records = verdict.error.get("execution_result");
+    return Array.isArray(records) ? records.length - 1 : -1;
+  }
+  const m = /turn (\d+)\.?$/.exec(verdict.errorMessage);
+  return m ? Number(m[1]) : -1;
+}
+
+/**
+ * BFCL's checker on turns 0..`through` of one result line's `result` (its JSON text),
+ * against `groundTruth` cut after `through`. Throws only on text that is not JSON (the
+ * caller reads lines with `resultTextsById`, which has parsed them).
+ */
+export function checkPrefix(
+  resultText: string,
+  groundTruth: readonly (readonly string[])[],
+  prompt: CheckPrompt,
+  through: number,
+  opts: PrefixCheckOptions,
+): PrefixOutcome {
+  const result: unknown = JSON.parse(resultText);
+  if (!Array.isArray(result)) return { completed: false, reason: "inference-error" };
+  if (result.length < through + 1) return { completed: false, reason: "short" };
+  const turns = result.slice(0, through + 1);
+  const decoded = stepsAreStringArgs(turns)
+    ? decodeTurns(turns as PyValue[], opts.decode ?? (decodeFcStepPlain as StepDecoder))
+    : decodeTurns((jsonLoadsOrThrow(resultText) as PyValue[]).slice(0, through + 1), opts.decode ?? decodeFcStep);
+  const verdict = checkDecoded(decoded, groundTruth.slice(0, through + 1), prompt, { modelName: opts.modelName, process: opts.newProcess() });
+  if (verdict.valid) return { completed: true };
+  return { completed: false, reason: "checker", errorType: verdict.errorType, turn: failingTurnOf(verdict) };
+}
+
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const b = bytes[k];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * The `result` text of every line of a result file, by id (the first line of a repeated
+ * id, as scoring reads it). A line without an id or `result` is a `file:line` problem.
+ */
+export function resultTextsById(bytes: Uint8Array, file: string): Result<Map<string, string>> {
+  const utf8 = new TextDecoder("utf-8");
+  const out = new Map<string, string>();
+  const problems: Problem[] = [];
+  let lineNo = 0;
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    lineNo++;
+    const lineStart = start;
+    start = end + 1;
+    if (isBlank(bytes, lineStart, end)) continue;
+    const head = scanLineHead(bytes, lineStart, end);
+    if ("error" in head) {
+      problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
+      continue;
+    }
+    const text = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: lineNo }));
+      continue;
+    }
+    if (!out.has(head.id)) out.set(head.id, text);
+  }
+  return problems.length > 0 ? err(...problems) : ok(out);
+}
+
+/** The completion of both twins of one pair. */
+export interface PairPrefixes {
+  readonly missId: string;
+  readonly baseId: string;
+  readonly anchorTurn: number;
+  /** BFCL's checker on the base twin through the anchor turn T. */
+  readonly base: PrefixOutcome;
+  /** BFCL's checker on the should-ask twin through T+1. */
+  readonly miss: PrefixOutcome;
+}
+
+/** What the pair prefixes are checked against: each category's BFCL data and the model's `result` texts by id. */
+export interface PrefixSources {
+  readonly inputs: Readonly<Record<"base" | ShouldAskCategory, CategoryInputs>>;
+  /** `result` texts of the model's base, miss_func and miss_param lines, by id. */
+  readonly results: ReadonlyMap<string, string>;
+}
+
+/**
+ * Check both twins of every pair: the base twin through T, the should-ask twin through
+ * T+1. A base twin shared by pairs with the same anchor is checked once. An id the BFCL
+ * data does not know is a problem (the manifest and the data disagree).
+ */
+export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: PrefixSources, opts: PrefixCheckOptions): Result<PairPrefixes[]> {
+  const done = new Map<string, PrefixOutcome>();
+  const problems: Problem[] = [];
+  const twin = (id: string, category: "base" | ShouldAskCategory, through: number): PrefixOutcome => {
+    const key = `${id}@${through}`;
+    const known = done.get(key);
+    if (known) return known;
+    const text = sources.results.get(id);
+    const q = sources.inputs[category].questions.get(id);
+    const gt = sources.inputs[category].groundTruth.get(id);
+    let outcome: PrefixOutcome;
+    if (q === undefined || gt === undefined) {
+      problems.push(problem("pair-unknown", `${id} is not in the BFCL data for multi_turn_${category}`));
+      outcome = { completed: false, reason: "missing" };
+    } else if (text === undefined) outcome = { completed: false, reason: "missing" };
+    else outcome = checkPrefix(text, gt, q.prompt, through, opts);
+    done.set(key, outcome);
+    return outcome;
+  };
+  const out = pairs.map((p) => ({
+    missId: p.missId,
+    baseId: p.baseId,
+    anchorTurn: p.anchorTurn,
+    base: twin(p.baseId, "base", p.anchorTurn),
+    miss: twin(p.missId, p.category, p.anchorTurn + 1),
+  }));
+  return problems.length > 0 ? err(...problems) : ok(out);
+}
+
+/** Each pair's completion bits by should-ask id (`official/aligned.ts` reads them as `TwinCompletion`). */
+export function twinCompletions(prefixes: readonly PairPrefixes[]): Map<string, { readonly baseCompleted: boolean; readonly missCompleted: boolean }> {
+  return new Map(prefixes.map((p) => [p.missId, { baseCompleted: p.base.completed, missCompleted: p.miss.completed }]));
+}
