@@ -19,7 +19,7 @@
  *
  * The rules are written out in `src/extract/README.md`.
  */
-import { plainToPy, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type Decoder } from "../bfcl/decode/index.js";
+import { decodeFcStepPlain, plainToPy, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { parseExpression } from "../python/parse.js";
 import { resolveValue, unparse } from "../python/literal.js";
 import type { PyExpr } from "../python/ast.js";
@@ -47,7 +47,10 @@ const TAGGED: ReadonlyArray<readonly [string, string]> = [
   ["<|thought_start|>", "<|thought_end|>"],
 ];
 
-/** A call read from JSON arguments; its keyword list is built on first access. */
+/**
+ * A call read from JSON arguments (an object, or the argument text the decoder already
+ * accepted); its keyword list is built on first access.
+ */
 class JsonArgsCall implements ExtractedCall {
   readonly positional = NO_POSITIONAL;
   stepDecodeFailed = false;
@@ -55,13 +58,20 @@ class JsonArgsCall implements ExtractedCall {
 
   constructor(
     readonly name: string,
-    private readonly args: { [key: string]: ArgValue },
+    private readonly args: { [key: string]: ArgValue } | string,
     readonly shape: CallShape,
     readonly step: number,
   ) {}
 
   get keywords(): readonly (readonly [string, ArgValue])[] {
-    this.kw ??= Object.entries(this.args);
+    if (this.kw === undefined) {
+      let args = this.args;
+      if (typeof args === "string") {
+        const parsed = loadsJson(args);
+        args = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
+      }
+      this.kw = Object.entries(args);
+    }
     return this.kw;
   }
 
@@ -170,7 +180,7 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
     }
   }
   const shape = shapeOf(decoder, step);
-  const out = decoder.decode(plainToPy(step));
+  const out = decodePlain(decoder, step);
   if (out.ok) {
     if (NAME_KEYED.has(decoder.name) && (Array.isArray(step) || isJsonObject(step))) readNameKeyed(b, step, i, shape);
     else for (const s of out.calls) addCallString(b, s, i, shape);
@@ -188,7 +198,7 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
   if (Array.isArray(step) && step.length > 1 && decoder.records) {
     // one entry's failure fails the step; the entries that decode alone still name what the model did
     for (const entry of step) {
-      const alone = decoder.decode(plainToPy([entry]));
+      const alone = decodePlain(decoder, [entry]);
       if (alone.ok) {
         if (NAME_KEYED.has(decoder.name)) readNameKeyed(b, [entry], i, shape);
         else for (const s of alone.calls) addCallString(b, s, i, shape);
@@ -208,6 +218,15 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
   b.failUndecidable(i, "step", message);
 }
 
+/**
+ * The decoder on a step as `JSON.parse` gave it. BFCL's FC decoder has a path that reads
+ * such values directly (the common case, and the scorer's hot path); the others get the
+ * step as Python values.
+ */
+function decodePlain(decoder: Decoder, step: unknown): DecodeOutcome {
+  return decoder.name === "fc" ? decodeFcStepPlain(step) : decoder.decode(plainToPy(step));
+}
+
 /** `{name: arguments}` records the decoder accepted: names and arguments from the JSON it rendered. */
 function readNameKeyed(b: TurnBuilder, step: unknown[] | { [key: string]: unknown }, i: number, shape: CallShape): void {
   const entries = Array.isArray(step) ? step : [step];
@@ -215,8 +234,7 @@ function readNameKeyed(b: TurnBuilder, step: unknown[] | { [key: string]: unknow
     if (!isJsonObject(entry)) continue;
     for (const name of Object.keys(entry)) {
       const raw: unknown = entry[name];
-      const args = typeof raw === "string" ? loadsJson(raw) : { ok: true as const, value: raw as ArgValue };
-      b.add(new JsonArgsCall(name, args.ok && isJsonObject(args.value) ? args.value : {}, shape, i));
+      b.add(new JsonArgsCall(name, typeof raw === "string" ? raw : isJsonObject(raw) ? raw : {}, shape, i));
     }
   }
 }
