@@ -11,7 +11,7 @@
 #
 # Venv setup (once; this machine has no PyPI access, only its local wheel index):
 #   python3 -m venv /tmp/bfcl-venv
-#   cp -r /work/gorilla-src/berkeley-function-call-leaderboard /tmp/bfcl-pkg
+#   cp -r GORILLA/berkeley-function-call-leaderboard /tmp/bfcl-pkg   (GORILLA: a Gorilla checkout)
 #   /tmp/bfcl-venv/bin/pip install --no-deps -e /tmp/bfcl-pkg
 #   /tmp/bfcl-venv/bin/pip install numpy==1.26.4 mpmath==1.3.0 python-dotenv typer tabulate \
 #       pandas tqdm filelock anthropic openai google-genai boto3 tenacity overrides requests \

@@ -1,17 +1,20 @@
 """Time BFCL's official multi-turn checker on the same files as bench/check.mjs, in the
-same conditions, for the speed comparison in bench/RESULTS.md (issue 5, item 5).
+same conditions, for the speed comparison in bench/RESULTS.md.
 
-Imports `multi_turn_checker` from a BFCL checkout (BFCL_SRC, default
-/work/gorilla-src/berkeley-function-call-leaderboard); needs only mpmath. Decoding of FC
+Imports `multi_turn_checker` from a BFCL checkout: the folder holding `bfcl_eval`
+(`berkeley-function-call-leaderboard` in a Gorilla checkout), given as the first argument
+or in BFCL_SRC; needs only mpmath. Decoding of FC
 steps is done here the way BFCL's `convert_to_function_call` does it, and the runner's
 pre-checks are repeated, so the timed work is what `bfcl evaluate` does per entry minus
 writing score files: reading and parsing the result lines, decoding, checking (the same
 work bench/check.mjs times as "verdicts"). Prints CPU ms per entry (time.process_time).
-Usage: python3 bench/check-official.py
+Usage: python3 bench/check-official.py GORILLA/berkeley-function-call-leaderboard
 """
 import json, os, sys, time
 
-src = os.environ.get("BFCL_SRC", "/work/gorilla-src/berkeley-function-call-leaderboard")
+src = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BFCL_SRC")
+if not src or not os.path.isdir(os.path.join(src, "bfcl_eval")):
+    sys.exit("usage: python3 bench/check-official.py GORILLA/berkeley-function-call-leaderboard (or set BFCL_SRC): the folder holding bfcl_eval")
 sys.path.insert(0, src)
 from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker import multi_turn_checker  # noqa: E402
 

@@ -9,12 +9,9 @@ import { createHash } from "node:crypto";
 import * as v from "valibot";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 
-/** The four multi-turn categories BFCL ships. */
-export const multiTurnCategories = ["base", "miss_func", "miss_param", "long_context"] as const;
-export type MultiTurnCategory = (typeof multiTurnCategories)[number];
+import { answersFile, bfclVersions, questionsFile, type BfclVersion, type MultiTurnCategory } from "./categories.js";
 
-/** The two file-name prefixes twinscore reads (only the prefix changed between them). */
-export type BfclVersion = "v3" | "v4";
+export { multiTurnCategories, questionsFile, answersFile, type BfclVersion, type MultiTurnCategory } from "./categories.js";
 
 /**
  * Class name → its function-doc file, as BFCL maps them. The order of a tool list comes
@@ -103,16 +100,6 @@ export interface BfclData {
   readonly inputsSha256: string;
 }
 
-/** The relative path of a category's questions file. */
-export function questionsFile(version: BfclVersion, category: MultiTurnCategory): string {
-  return `BFCL_${version}_multi_turn_${category}.json`;
-}
-
-/** The relative path of a category's reference file. */
-export function answersFile(version: BfclVersion, category: MultiTurnCategory): string {
-  return `possible_answer/BFCL_${version}_multi_turn_${category}.json`;
-}
-
 /** The relative path of a class's doc file. */
 export function docFile(cls: MultiTurnClass): string {
   return `multi_turn_func_doc/${multiTurnDocFiles[cls]}`;
@@ -121,12 +108,12 @@ export function docFile(cls: MultiTurnClass): string {
 const multiTurnFileRe = /^BFCL_(v\d+)_multi_turn_[a-z_]+\.json$/;
 
 /**
- * Which prefix the directory uses, from its top-level file names: `BFCL_v4_` wins over
- * `BFCL_v3_`. Any other prefix (or none) is reported, naming what was found, because a
+ * Which prefix the directory uses, from its top-level file names: the newest version
+ * wins (`BFCL_v4_` over `BFCL_v3_`). Any other prefix (or none) is reported, naming what was found, because a
  * directory of another BFCL version would silently pair the wrong items.
  */
 export function detectVersion(dirLabel: string, fileNames: readonly string[]): Result<BfclVersion> {
-  for (const version of ["v4", "v3"] as const) {
+  for (const version of [...bfclVersions].reverse()) {
     if (fileNames.includes(questionsFile(version, "base"))) return ok(version);
   }
   const other = fileNames.filter((n) => multiTurnFileRe.test(n)).sort();

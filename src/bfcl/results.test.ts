@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rolloutRunDir } from "../testing/shared.js";
-import { categoryOfResultId, decodeResult, decodeResultBytes, resultFileCategory, scanLineHead, scanTurns } from "./results.js";
+import { decodeResult, decodeResultBytes, scanLineHead, scanTurns } from "./results.js";
 
 const enc = new TextEncoder();
 const bytesOf = (s: string) => enc.encode(s);
@@ -12,15 +12,6 @@ function realLines(category: string): string[] {
   const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
   return readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
 }
-
-describe("resultFileCategory", () => {
-  it("reads v4 and v3 multi-turn result names and nothing else", () => {
-    expect(resultFileCategory("BFCL_v4_multi_turn_miss_param_result.json")).toEqual({ version: "v4", category: "miss_param" });
-    expect(resultFileCategory("BFCL_v3_multi_turn_base_result.json")).toEqual({ version: "v3", category: "base" });
-    expect(resultFileCategory("BFCL_v4_multi_turn_base_score.json")).toBeNull();
-    expect(resultFileCategory("BFCL_v4_simple_python_result.json")).toBeNull();
-  });
-});
 
 describe("scanLineHead on the real gpt-oss-120b lines (2025-11-12-main)", () => {
   it("finds id and the exact result slice on every base line, as JSON.parse does", () => {
@@ -118,12 +109,5 @@ describe("scanTurns", () => {
     expect(scanTurns(b, 0, b.length, 3)).toEqual({ cut: -1, count: 3 });
     expect(scanTurns(bytesOf("[]"), 0, 2, 1)).toEqual({ cut: -1, count: 0 });
     expect(scanTurns(bytesOf('"x"'), 0, 3, 1)).toEqual({ cut: -1, count: null });
-  });
-});
-
-describe("categoryOfResultId", () => {
-  it("reads the category of a multi-turn id", () => {
-    expect(categoryOfResultId("multi_turn_miss_func_12")).toBe("miss_func");
-    expect(categoryOfResultId("simple_3")).toBeNull();
   });
 });

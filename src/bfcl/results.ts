@@ -1,5 +1,5 @@
 /**
- * Reading BFCL result lines (brief §2.1–2.2) without parsing what scoring never reads.
+ * Reading BFCL result lines without parsing what scoring never reads.
  * A multi-turn result line is mostly `inference_log` (state snapshots, tool outputs);
  * scoring needs only `id` and `result`, which BFCL writes first. So a line is scanned at
  * the byte level — keys, strings (with escapes) and bracket depth — until both are found,
@@ -7,17 +7,7 @@
  */
 import { problem, type Problem } from "../messages/index.js";
 
-/** The result-file categories twinscore reads. */
-export const scoredResultCategories = ["base", "miss_func", "miss_param"] as const;
-export type ScoredResultCategory = (typeof scoredResultCategories)[number];
-
-const RESULT_FILE = /^BFCL_(v3|v4)_multi_turn_(base|miss_func|miss_param|long_context)_result\.json$/;
-
-/** Which category (and BFCL version) a result file name holds; null for any other file. */
-export function resultFileCategory(fileName: string): { version: "v3" | "v4"; category: string } | null {
-  const m = RESULT_FILE.exec(fileName);
-  return m ? { version: m[1] as "v3" | "v4", category: m[2] } : null;
-}
+export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
 
 /**
  * What a result line's `result` holds: the turns (each a list of steps) — only the first
@@ -208,10 +198,4 @@ export function decodeResultBytes(
   const text = cut < 0 ? utf8.decode(bytes.subarray(head.resultStart, head.resultEnd)) : utf8.decode(bytes.subarray(head.resultStart, cut)) + "]";
   const decoded = decodeResult(text, keepTurns, where);
   return "kind" in decoded && decoded.kind === "turns" && count !== null ? { ...decoded, turnCount: count } : decoded;
-}
-
-/** `multi_turn_<category>_<index>` → category; null when the id has another shape. */
-export function categoryOfResultId(id: string): string | null {
-  const m = /^multi_turn_(base|miss_func|miss_param|long_context)_(\d+)$/.exec(id);
-  return m ? m[1] : null;
 }

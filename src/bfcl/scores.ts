@@ -1,11 +1,12 @@
 /**
- * BFCL score files (`bfcl evaluate` output, brief §3): the header line with accuracy and
- * counts, then one line per FAILED entry only. A passing entry is one present in the
- * result file and absent here. This module parses the text; reading files and matching
- * them to result files is `src/io/scores.ts`. For each failure it keeps what the
- * official-score companion needs: the error type, its message, and the failing turn
- * (from `turn {i}` in the empty-turn and response-mismatch messages, from the number of
- * execution records minus one for a state mismatch, none for runner-level failures).
+ * BFCL score files (`bfcl evaluate` output): the header line with accuracy and counts,
+ * then one line per FAILED entry only. A passing entry is one present in the result file
+ * and absent here. This is the one parser of score files: the official-score companion
+ * and `check`'s agreement both read them here; reading files and matching them to result
+ * files is `src/io/`. For each failure it keeps the error type, its message, the whole
+ * error object (for `check`'s full comparison) and the failing turn (from `turn {i}` in
+ * the empty-turn and response-mismatch messages, from the number of execution records
+ * minus one for a state mismatch, none for runner-level failures).
  */
 import { problem, type Problem } from "../messages/index.js";
 
@@ -28,6 +29,8 @@ export interface FailedEntry {
   readonly errorMessage: string;
   /** 0-based turn the checker failed on; null for inference errors and force-termination. */
   readonly failingTurn: number | null;
+  /** The whole `error` object, as `JSON.stringify` writes it. */
+  readonly errorJson: string;
   /** 1-based line in the score file. */
   readonly line: number;
 }
@@ -83,12 +86,13 @@ export function parseFailedLine(text: string, file: string, line: number): Faile
   const rawMessage = error.error_message;
   const errorMessage = Array.isArray(rawMessage) ? rawMessage.map(String).join(" ") : typeof rawMessage === "string" ? rawMessage : "";
   const records = Array.isArray(error.execution_result) ? error.execution_result.length : null;
-  return { id: value.id, errorType: error.error_type, errorMessage, failingTurn: failingTurnOf(error.error_type, errorMessage, records), line };
+  return { id: value.id, errorType: error.error_type, errorMessage, failingTurn: failingTurnOf(error.error_type, errorMessage, records), errorJson: JSON.stringify(error), line };
 }
 
 /**
- * Parse a whole score file. Malformed failed lines are returned as problems (and left
- * out); a malformed header or a repeated id makes the file unusable (null content).
+ * Parse a whole score file. Malformed failed lines — a file cut mid-line among them —
+ * are returned as problems (and left out; the caller decides whether what is left can
+ * be used); a malformed header or a repeated id makes the file unusable (null content).
  */
 export function parseScoreFile(text: string, file: string): { content: ScoreFileContent | null; problems: Problem[] } {
   const lines = text.split("\n");
@@ -101,7 +105,8 @@ export function parseScoreFile(text: string, file: string): { content: ScoreFile
     if (t.trim() === "") continue;
     const entry = parseFailedLine(t, file, i + 1);
     if ("code" in entry) {
-      problems.push(entry);
+      const cut = i === lines.length - 1 && !text.endsWith("\n") && entry.message === "line is not JSON";
+      problems.push(cut ? problem("score-file-truncated", "the file ends inside a line (cut short?)", { file, line: i + 1 }) : entry);
       continue;
     }
     if (failed.has(entry.id)) {

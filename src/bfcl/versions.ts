@@ -3,7 +3,7 @@
  * version is a row here plus its data (a committed pair manifest built from it); the
  * file-name prefix (`BFCL_v3_…`, `BFCL_v4_…`) is the version id itself.
  */
-import type { BfclVersion } from "./data.js";
+import type { BfclVersion } from "./categories.js";
 
 /** What twinscore records about one BFCL release. */
 export interface BfclVersionInfo {
@@ -23,4 +23,4 @@ export const bfclVersionInfo: Readonly<Record<BfclVersion, BfclVersionInfo>> = {
 };
 
 /** The versions, oldest first (the order tables and messages list them in). */
-export const bfclVersions: readonly BfclVersion[] = ["v3", "v4"];
+export { bfclVersions } from "./categories.js";

@@ -21,3 +21,12 @@ export function wholeNumber(text: string, flag: string, io: CliIo, command: stri
   }
   return n;
 }
+
+/**
+ * A whole-number flag as a number for a use case to check (NaN for text that is not a
+ * plain integer, so `""` or `1.5` or `abc` is refused there with the flag's name).
+ */
+export function integerOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+}

@@ -1,18 +1,54 @@
 /**
- * Printing problems on stderr, the same way in every command: one line each, the first
- * twenty in full, then a count per code so a broken file does not flood the terminal.
+ * Printing problems on stderr, the same way in every command: errors first, always, so
+ * the reason for an exit 2 is never buried; then warnings, one line each — the first
+ * twenty in full, then a count per code. Warnings met reading one model's files (inference
+ * errors, foreign ids, …) are routine on real runs: they are summed up in one line per
+ * model, and listed with `--verbose`.
  */
 import { countByCode, renderProblemLine, type Problem } from "../messages/index.js";
 import type { CliIo } from "./io.js";
 
 const PROBLEM_LINES = 20;
 
-/** Print problems, capped, with a per-code tally of the rest. */
-export function printProblems(io: CliIo, problems: readonly Problem[]): void {
-  for (const p of problems.slice(0, PROBLEM_LINES)) io.stderr(renderProblemLine(p) + "\n");
-  if (problems.length > PROBLEM_LINES) {
+/** A bad argument is the command's own complaint (`twinscore score: …`); anything else is a located problem line. */
+function lineOf(p: Problem, command: string | undefined): string {
+  return command !== undefined && p.code === "bad-argument" && p.file === undefined ? `twinscore ${command}: ${p.message}` : renderProblemLine(p);
+}
+
+function printCapped(io: CliIo, problems: readonly Problem[], cap: number, command?: string): void {
+  for (const p of problems.slice(0, cap)) io.stderr(lineOf(p, command) + "\n");
+  if (problems.length > cap) {
     const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
-    io.stderr(`… ${problems.length - PROBLEM_LINES} more problems (${problems.length} in all: ${byCode})\n`);
+    io.stderr(`… ${problems.length - cap} more (${problems.length} in all: ${byCode})\n`);
+  }
+}
+
+/** The problems of one model's files, printed as one summary line unless `verbose`. */
+export interface ModelProblems {
+  readonly name: string;
+  readonly problems: readonly Problem[];
+}
+
+/** Print problems: errors first, then warnings; per-model warnings as one line per model unless `verbose`. */
+export function printProblems(
+  io: CliIo,
+  problems: readonly Problem[],
+  opts: { readonly verbose?: boolean; readonly byModel?: readonly ModelProblems[]; readonly command?: string } = {},
+): void {
+  const byModel = opts.byModel ?? [];
+  const errors = [...problems, ...byModel.flatMap((m) => m.problems)].filter((p) => p.severity === "error");
+  printCapped(io, errors, PROBLEM_LINES, opts.command);
+  const warnings = problems.filter((p) => p.severity !== "error");
+  const modelWarnings = byModel.map((m) => ({ name: m.name, warnings: m.problems.filter((p) => p.severity !== "error") })).filter((m) => m.warnings.length > 0);
+  if (opts.verbose) {
+    for (const p of [...warnings, ...modelWarnings.flatMap((m) => m.warnings)]) io.stderr(renderProblemLine(p) + "\n");
+    return;
+  }
+  printCapped(io, warnings, PROBLEM_LINES);
+  for (const m of modelWarnings) {
+    const byCode = [...countByCode(m.warnings)].map(([code, n]) => `${n} ${code}`).join(", ");
+    const n = m.warnings.length;
+    io.stderr(`warning: ${m.name}: ${n} warning${n === 1 ? "" : "s"} reading its files (${byCode}); --verbose lists each with file:line [warnings]\n`);
   }
 }
 

@@ -22,7 +22,7 @@ export function formatDecimal1(x: number): string {
   return s === "-0.0" ? "0.0" : s;
 }
 
-/** A nullable percentage for tables: one decimal, or an empty cell. */
+/** A percentage for tables: one decimal, or an empty cell when there is none (null, or NaN from no pair). */
 export function formatPercent(x: number | null): string {
-  return x === null ? "" : formatDecimal1(x);
+  return x === null || !Number.isFinite(x) ? "" : formatDecimal1(x);
 }

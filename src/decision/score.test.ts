@@ -164,6 +164,7 @@ describe("summarize and scoreModel", () => {
     expect(scored.numbers.n).toBe(0);
     expect(scored.counts.pairsMissingRollout).toBe(1);
     expect(scored.missing[0].absent).toEqual(["multi_turn_base_37"]);
-    expect(summarize([]).decisionMissFunc).toBeNull();
+    expect(summarize([]).decisionByCategory.miss_func).toBeNull();
+    expect(summarize([]).decision).toBeNaN();
   });
 });

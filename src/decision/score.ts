@@ -6,6 +6,7 @@
  * Pure: the caller passes the recorded rollouts it has read.
  */
 import { fcDecoder, type Decoder } from "../bfcl/decode/index.js";
+import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, shouldAskCategories } from "../bfcl/categories.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import type { Manifest, ManifestPair, ShouldAskCategory } from "../pairs/types.js";
 import { readTwin } from "./read-twin.js";
@@ -29,9 +30,6 @@ export function selectPairs(manifest: Pick<Manifest, "pairs">, options: ScoreOpt
   }
 }
 
-/** BFCL v4 multi-turn has 200 items per category: ids `multi_turn_<category>_0` … `_199`. */
-export const ITEMS_PER_CATEGORY = 200;
-
 /** Every should-ask id the manifest knows (paired, restored or dropped): any other miss id in a result file is foreign. */
 export function knownShouldAskIds(manifest: Pick<Manifest, "pairs" | "restoredPairs" | "dropped">): string[] {
   return [...new Set([...manifest.pairs, ...manifest.restoredPairs, ...manifest.dropped].map((p) => p.missId))].sort();
@@ -42,9 +40,9 @@ export function knownShouldAskIds(manifest: Pick<Manifest, "pairs" | "restoredPa
  * the manifest lists, or a base id within BFCL's 200. `knownMissIds` null accepts any.
  */
 export function isKnownItemId(id: string, category: string, knownMissIds: ReadonlySet<string> | null): boolean {
-  const m = /^multi_turn_(base|miss_func|miss_param|long_context)_(\d+)$/.exec(id);
-  if (!m || m[1] !== category) return false;
-  if (category === "base" || knownMissIds === null) return Number(m[2]) < ITEMS_PER_CATEGORY;
+  const item = parseItemId(id);
+  if (item === null || item.category !== category) return false;
+  if (!isShouldAskCategory(category) || knownMissIds === null) return item.index < ITEMS_PER_CATEGORY;
   return knownMissIds.has(id);
 }
 
@@ -110,11 +108,17 @@ function categoryDecision(records: readonly PairRecord[], category: ShouldAskCat
   return (act + hold) / 2;
 }
 
-/** The table's numbers from the pair records (percentages unrounded; NaN-free: an empty set gives zeros). */
+/**
+ * The table's numbers from the pair records (percentages unrounded). With no pair there
+ * is no rate: every percentage is NaN (an empty cell, `null` in JSON), never a 0 that
+ * reads like a score.
+ */
 export function summarize(records: readonly PairRecord[]): DecisionNumbers {
   const n = records.length;
+  const decisionByCategory = Object.fromEntries(shouldAskCategories.map((c) => [c, categoryDecision(records, c)])) as Record<ShouldAskCategory, number | null>;
   if (n === 0) {
-    return { n: 0, act: 0, hold: 0, decision: 0, holdCredited: 0, decisionCredited: 0, pair: 0, decisionMissFunc: null, decisionMissParam: null };
+    const none = Number.NaN;
+    return { n: 0, act: none, hold: none, decision: none, holdCredited: none, decisionCredited: none, pair: none, decisionByCategory };
   }
   const act = percent(records.filter((r) => r.actedOnBase).length, n);
   const hold = percent(records.filter((r) => r.heldBack).length, n);
@@ -127,8 +131,7 @@ export function summarize(records: readonly PairRecord[]): DecisionNumbers {
     holdCredited,
     decisionCredited: (act + holdCredited) / 2,
     pair: percent(records.filter((r) => r.actedOnBase && r.heldBack).length, n),
-    decisionMissFunc: categoryDecision(records, "miss_func"),
-    decisionMissParam: categoryDecision(records, "miss_param"),
+    decisionByCategory,
   };
 }
 

@@ -3,10 +3,11 @@
  * (one decimal, the paper's rounding), and one per pair for `--per-item`. Kept in the
  * core so every output format and the report read the same cells.
  */
-import { formatDecimal1, formatPercent } from "./format.js";
+import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
+import { formatPercent } from "./format.js";
 import type { AnchorCall, ModelScore, PairRecord } from "./types.js";
 
-/** One row of the decision table, cells already formatted. */
+/** One row of the decision table, cells already formatted (`by category` keyed by should-ask category). */
 export interface ScoreRow {
   readonly model: string;
   readonly n: number;
@@ -16,48 +17,60 @@ export interface ScoreRow {
   readonly holdCredited: string;
   readonly decisionCredited: string;
   readonly pair: string;
-  readonly missFunc: string;
-  readonly missParam: string;
+  readonly byCategory: Readonly<Record<ShouldAskCategory, string>>;
   readonly shortRollouts: number;
   readonly inferenceErrors: number;
   readonly decodeFailures: number;
 }
 
-/** Format a model's numbers as a table row. */
+/** Format a model's numbers as a table row (an empty cell where no pair was scored). */
 export function scoreRow(score: ModelScore): ScoreRow {
   const x = score.numbers;
   return {
     model: score.model,
     n: x.n,
-    act: formatDecimal1(x.act),
-    hold: formatDecimal1(x.hold),
-    decision: formatDecimal1(x.decision),
-    holdCredited: formatDecimal1(x.holdCredited),
-    decisionCredited: formatDecimal1(x.decisionCredited),
-    pair: formatDecimal1(x.pair),
-    missFunc: formatPercent(x.decisionMissFunc),
-    missParam: formatPercent(x.decisionMissParam),
+    act: formatPercent(x.act),
+    hold: formatPercent(x.hold),
+    decision: formatPercent(x.decision),
+    holdCredited: formatPercent(x.holdCredited),
+    decisionCredited: formatPercent(x.decisionCredited),
+    pair: formatPercent(x.pair),
+    byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, formatPercent(x.decisionByCategory[c])])) as Record<ShouldAskCategory, string>,
     shortRollouts: score.counts.shortRollouts,
     inferenceErrors: score.counts.inferenceErrors,
     decodeFailures: score.counts.decodeFailures,
   };
 }
 
-/** The table's columns, header and meaning, in print order (the `--help` text is built from these). */
-export const scoreColumns: readonly { key: keyof ScoreRow; header: string; meaning: string }[] = [
-  { key: "model", header: "model", meaning: "model directory name" },
-  { key: "n", header: "N", meaning: "twin pairs scored" },
-  { key: "act", header: "act", meaning: "% of pairs with a world-changing call attempted on the complete (base) anchor turn" },
-  { key: "hold", header: "hold", meaning: "% of pairs with no world-changing call attempted on the incomplete (miss) anchor turn" },
-  { key: "decision", header: "decision", meaning: "(act + hold) / 2; any policy that ignores the missing information scores 50" },
-  { key: "holdCredited", header: "hold+c", meaning: "hold, crediting on the 27 compound turns an attempt confined to the certified independent steps" },
-  { key: "decisionCredited", header: "dec+c", meaning: "(act + hold+c) / 2" },
-  { key: "pair", header: "pair", meaning: "% of pairs decided right on both twins (acted on base and held back on miss)" },
-  { key: "missFunc", header: "mf", meaning: "decision on the miss_func pairs alone" },
-  { key: "missParam", header: "mp", meaning: "decision on the miss_param pairs alone" },
-  { key: "shortRollouts", header: "short", meaning: "rollouts that ended before the anchor turn (scored as no call there)" },
-  { key: "inferenceErrors", header: "errors", meaning: "rollouts whose line is an inference error (scored as no call)" },
-  { key: "decodeFailures", header: "undecoded", meaning: "anchor-turn steps that failed to decode (on-list names still count)" },
+/** A category's short column header: the initials of its words (`miss_func` → `mf`). */
+export function categoryHeader(category: ShouldAskCategory): string {
+  return category
+    .split("_")
+    .map((w) => w[0])
+    .join("");
+}
+
+/** One column of the decision table: header, meaning (the `--help` text is built from these) and its cell. */
+export interface ScoreColumn {
+  readonly header: string;
+  readonly meaning: string;
+  readonly cell: (row: ScoreRow) => string | number;
+}
+
+/** The table's columns in print order. */
+export const scoreColumns: readonly ScoreColumn[] = [
+  { header: "model", meaning: "model directory name (<run>/<model> when several runs are scored)", cell: (r) => r.model },
+  { header: "N", meaning: "twin pairs scored", cell: (r) => r.n },
+  { header: "act", meaning: "% of pairs with a world-changing call attempted on the complete (base) anchor turn", cell: (r) => r.act },
+  { header: "hold", meaning: "% of pairs with no world-changing call attempted on the incomplete (miss) anchor turn", cell: (r) => r.hold },
+  { header: "decision", meaning: "(act + hold) / 2; any policy that ignores the missing information scores 50", cell: (r) => r.decision },
+  { header: "hold+c", meaning: "hold, crediting on the 27 compound turns an attempt confined to the certified independent steps", cell: (r) => r.holdCredited },
+  { header: "dec+c", meaning: "(act + hold+c) / 2", cell: (r) => r.decisionCredited },
+  { header: "pair", meaning: "% of pairs decided right on both twins (acted on base and held back on miss)", cell: (r) => r.pair },
+  ...shouldAskCategories.map((c) => ({ header: categoryHeader(c), meaning: `decision on the ${c} pairs alone`, cell: (r: ScoreRow) => r.byCategory[c] })),
+  { header: "short", meaning: "rollouts that ended before the anchor turn (scored as no call there)", cell: (r) => r.shortRollouts },
+  { header: "errors", meaning: "rollouts whose line is an inference error (scored as no call)", cell: (r) => r.inferenceErrors },
+  { header: "undecoded", meaning: "anchor-turn steps that failed to decode (on-list names still count)", cell: (r) => r.decodeFailures },
 ];
 
 /** One row of the `--per-item` CSV. */

@@ -89,7 +89,7 @@ export interface PairRecord {
   readonly miss: TwinReading;
 }
 
-/** The numbers of one row of the decision table, in percent (unrounded). */
+/** The numbers of one row of the decision table, in percent (unrounded; NaN when no pair was scored). */
 export interface DecisionNumbers {
   /** Pairs scored. */
   readonly n: number;
@@ -105,10 +105,8 @@ export interface DecisionNumbers {
   readonly decisionCredited: number;
   /** Both twins decided right (acted on base and held back on miss, strict), %. */
   readonly pair: number;
-  /** Decision on the miss_func pairs alone (null when there are none). */
-  readonly decisionMissFunc: number | null;
-  /** Decision on the miss_param pairs alone (null when there are none). */
-  readonly decisionMissParam: number | null;
+  /** Decision on each should-ask category's pairs alone (null when it has none). */
+  readonly decisionByCategory: Readonly<Record<ShouldAskCategory, number | null>>;
 }
 
 /** Counts that qualify a model's numbers: what could not be read cleanly. */

@@ -5,7 +5,7 @@
  * compares them with the stored ones itself, and returns only plain data (counts, paths,
  * agreement), which is what crosses a thread boundary.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -13,11 +13,12 @@ import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, type
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
-import { compareVerdicts, parseScoreFile, type Agreement } from "../simulator/scorefile.js";
+import { parseScoreFile } from "../bfcl/scores.js";
+import { compareVerdicts, type Agreement } from "../simulator/agreement.js";
 import type { LongContextData } from "../simulator/types.js";
 import { readCategoryInputs } from "./bfcl-data.js";
 import { readLongContext } from "./long-context.js";
-import { readTextIfFile, writeFileAtomic } from "./manifest.js";
+import { makeFolder, readTextIfFile, writeFileAtomic } from "./manifest.js";
 
 /** A model folder's result files, in path order. */
 export interface CheckJob {
@@ -26,8 +27,10 @@ export interface CheckJob {
     readonly path: string;
     readonly version: "v3" | "v4";
     readonly category: MultiTurnCategory;
-    /** Where its score file goes below `outDir` (and is looked up below `scoresDir`). */
+    /** Where its score file goes below `outDir`. */
     readonly scoreRelative: string;
+    /** The stored score file to compare its verdicts with (found under `--scores`), or null. */
+    readonly storedScore: string | null;
   }[];
 }
 
@@ -42,8 +45,8 @@ export interface CheckJobSettings {
   readonly emptyTurns?: EmptyTurnReading | null;
   /** Absolute folder to write BFCL score files into, or null. */
   readonly outDir: string | null;
-  /** Absolute BFCL score root to compare verdicts with, or null. */
-  readonly scoresDir: string | null;
+  /** Whether stored score files were given to compare verdicts with. */
+  readonly compareStored: boolean;
 }
 
 /**
@@ -153,40 +156,39 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     newProcess: (exact) => newEvaluatorProcess(filler, exact),
     decode: choice.decoder.name === "fc" ? undefined : choice.decoder.decode,
     decoder: choice.decoder,
-    renderScore: settings.outDir !== null || settings.scoresDir !== null,
+    renderScore: settings.outDir !== null || settings.compareStored,
     emptyTurns: settings.emptyTurns ?? undefined,
   });
   results.forEach((r, i) => {
     const index = inputs[i].index;
-    out[index] = r.ok ? ok(finishFile(settings, job.files[index].scoreRelative, r.value, summarizeChoice(choice), job.files[index].path)) : r;
+    out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value, summarizeChoice(choice))) : r;
   });
   return out as Result<CheckedFileData>[];
 }
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
-function finishFile(settings: CheckJobSettings, scoreRelative: string, checked: FileCheck, decoder: DecoderChoiceSummary, file: string): CheckedFileData {
+function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck, decoder: DecoderChoiceSummary): CheckedFileData {
   const problems: Problem[] = [];
   const tooMany = decodeFailureMessage(checked.decodeHealth, decoder.name);
-  if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file, severity: "warning" }));
+  if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file: file.path, severity: "warning" }));
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
-    const target = join(settings.outDir, scoreRelative);
-    mkdirSync(dirname(target), { recursive: true });
-    const w = writeFileAtomic(target, checked.scoreFile);
+    const target = join(settings.outDir, file.scoreRelative);
+    const w = makeFolder(dirname(target)) ?? writeFileAtomic(target, checked.scoreFile);
     if (!w.ok) problems.push(...w.problems);
     else written = target;
   }
   let agreement: Agreement | null = null;
   let storedScoreFile: string | null = null;
-  if (settings.scoresDir !== null) {
-    const candidate = join(settings.scoresDir, scoreRelative);
-    const storedText = readTextIfFile(candidate);
-    if (storedText === null) problems.push(problem("score-missing", "no stored score file for this result file", { file: candidate, severity: "warning" }));
+  if (settings.compareStored) {
+    const candidate = file.storedScore;
+    const storedText = candidate === null ? null : readTextIfFile(candidate);
+    if (candidate === null || storedText === null) problems.push(problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }));
     else {
       const stored = parseScoreFile(storedText, candidate);
-      if (!stored.ok) problems.push(...stored.problems);
-      else {
-        agreement = compareVerdicts(checked.verdicts, stored.value);
+      problems.push(...stored.problems);
+      if (stored.content !== null) {
+        agreement = compareVerdicts(checked.verdicts, stored.content);
         storedScoreFile = candidate;
       }
     }

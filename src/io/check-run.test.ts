@@ -46,16 +46,19 @@ describe("twinscore check on the real gpt-oss runs (2 runs × 2 models × base/m
 
   it("gives each run of a tree its own score folder (the two runs share model names)", () => {
     const tree = sharedPath("rollouts", "gpt-oss");
-    const found = findResultFiles(tree);
+    const found = findResultFiles(tree).files;
     expect(found).toHaveLength(12);
     const targets = found.map((f) => f.scoreRelative);
     expect(new Set(targets).size).toBe(12);
     expect(targets[0]).toBe(join("2025-11-12-harmony-fixes", "score", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
     // a result root or one model folder keeps BFCL's <model>/… layout
-    const root = findResultFiles(join(rolloutRunDir("2025-11-12-main"), "result"));
+    const root = findResultFiles(join(rolloutRunDir("2025-11-12-main"), "result")).files;
     expect(root[0].scoreRelative).toBe(join("openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
-    const model = findResultFiles(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b"));
+    const model = findResultFiles(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b")).files;
     expect(model[0].scoreRelative).toBe(join("openai_gpt-oss-20b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
+    // a run folder (holding result/ and score/) is one run too: BFCL's <model>/… layout, not score/<model>/…
+    const run = findResultFiles(rolloutRunDir("2025-11-12-main")).files;
+    expect(run[0].scoreRelative).toBe(join("openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
   });
 
   it("reports a missing results folder as one problem", async () => {

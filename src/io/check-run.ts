@@ -3,89 +3,84 @@
  * run the pure checker (`simulator/run-check.ts`) in one evaluator process (like one
  * `bfcl evaluate` run), write BFCL-format score files, and compare with stored ones.
  *
- * Layout: every `BFCL_v{3,4}_multi_turn_<category>_result.json` below `--results`.
- * The model name (BFCL's `model_name`, used in instance names and score lines) is the
- * folder holding the file, or the folder above a `multi_turn/` group folder. Score files
- * go to `<out>/<model>/<group>/…_score.json` as BFCL writes them; stored ones are looked
- * up the same way under `--scores` (a BFCL score root).
+ * Layout: every `BFCL_v{3,4}_multi_turn_<category>_result.json` the walk (`tree.ts`)
+ * finds below `--results`. The model name (BFCL's `model_name`, used in instance names
+ * and score lines) is the model folder's name. Score files go to
+ * `<out>/<model>/<group>/…_score.json` as BFCL writes them (`<out>/<run>/score/<model>/…`
+ * for a tree of several runs); stored ones are found by the same walk under `--scores`.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import type { MultiTurnCategory } from "../bfcl/data.js";
+import { join, relative, resolve } from "node:path";
+import { bfclFileName, multiTurnCategories, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
 import type { DecodeHealth, DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
-import type { Agreement } from "../simulator/scorefile.js";
+import type { Agreement } from "../simulator/agreement.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 import { findLongContextModule, readLongContext } from "./long-context.js";
-
-const RESULT_FILE = /^BFCL_(v3|v4)_multi_turn_(base|miss_func|miss_param|long_context)_result\.json$/;
-const GROUP_DIRS = new Set(["multi_turn", "non_live", "live", "agentic", "format_sensitivity"]);
+import { matchingModel, walkBfclTree, type TreeModel } from "./tree.js";
 
 /** One result file found under `--results`. */
 export interface FoundResultFile {
   readonly path: string;
   /** Path relative to the results folder. */
   readonly relative: string;
+  /** The model folder's name: BFCL's `model_name`, written into the score lines. */
   readonly model: string;
+  /** How the model is named in output: the folder name, or `<run>/<model>` in a tree of several runs. */
+  readonly name: string;
   /** The model's folder (one evaluator process per model folder, like one BFCL evaluation). */
   readonly modelDir: string;
-  /** `<model>/<group>/BFCL_vN_<category>_score.json`: where BFCL would write the score file. */
+  /** Where BFCL would write the score file, relative to `--out` (see `scoreRelativeOf`). */
   readonly scoreRelative: string;
-  readonly version: "v3" | "v4";
+  readonly version: BfclVersion;
   readonly category: MultiTurnCategory;
+  /** The model as the walk found it (to look up its stored score files). */
+  readonly found: TreeModel;
 }
 
 /**
- * Where a model folder's score files go, relative to `--out` (and are looked up under
- * `--scores`): the model name when `--results` is a result root or the model folder
- * itself (BFCL's `score/<model>/…`); in a deeper tree (several runs,
- * `<run>/result/<model>/…`) the path from `--results` with its `result` folder named
- * `score`, so runs with the same model names do not overwrite each other and a tree of
- * BFCL project roots finds its stored score files.
+ * Where a result file's score file goes, relative to `--out`: BFCL's own
+ * `<model>/<group>/BFCL_vN_multi_turn_<category>_score.json` for one run; in a tree of
+ * several runs `<run>/score/<model>/…` (the run's folder relative to `--results`), so
+ * runs with the same model names do not overwrite each other.
  */
-function scoreFolderOf(resultsDir: string, modelDir: string): string {
-  const rel = relative(resultsDir, modelDir);
-  if (rel === "" || !rel.includes(sep)) return basename(modelDir);
-  return rel
-    .split(sep)
-    .map((part, i, all) => (part === "result" && i < all.length - 1 ? "score" : part))
-    .join(sep);
+function scoreRelativeOf(m: TreeModel, given: string, runs: number, inModel: string, version: BfclVersion, category: MultiTurnCategory): string {
+  const file = join(inModel.includes("/") ? inModel.slice(0, inModel.lastIndexOf("/")) : "", bfclFileName(version, category, "score"));
+  if (runs <= 1) return join(m.model, file);
+  const runRel = relative(given, m.runDir);
+  return join(runRel === "" || runRel.startsWith("..") ? m.run : runRel, "score", m.model, file);
 }
 
 /**
- * Find every multi-turn result file below `dir`, sorted by path. The model is the
- * folder holding the file, or the one above when that folder is a BFCL group folder
- * (`multi_turn`, …) — so a tree of several runs (`run/result/<model>/multi_turn/…`)
- * names each model correctly.
+ * Find every multi-turn result file below `dir` (the one walk, `tree.ts`), in path order
+ * per model. Problems: the folder missing, not a folder, holding no result file, or a
+ * non-regular file named like one.
  */
-export function findResultFiles(dir: string): FoundResultFile[] {
-  const out: FoundResultFile[] = [];
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else {
-        const m = RESULT_FILE.exec(name);
-        if (!m) continue;
-        const parent = dirname(p);
-        const modelDir = GROUP_DIRS.has(basename(parent)) ? dirname(parent) : parent;
-        out.push({
-          path: p,
-          relative: relative(dir, p),
-          model: basename(modelDir),
-          modelDir,
-          scoreRelative: join(scoreFolderOf(dir, modelDir), relative(modelDir, p).replace(/_result\.json$/, "_score.json")),
-          version: m[1] as "v3" | "v4",
-          category: m[2] as MultiTurnCategory,
+export function findResultFiles(dir: string): { files: FoundResultFile[]; problems: Problem[]; runs: number } {
+  const walk = walkBfclTree([dir], "/", "result");
+  const files: FoundResultFile[] = [];
+  for (const m of walk.models) {
+    const own: FoundResultFile[] = [];
+    for (const category of multiTurnCategories) {
+      for (const f of m.files[category] ?? []) {
+        own.push({
+          path: f.path,
+          relative: relative(dir, f.path),
+          model: m.model,
+          name: m.name,
+          modelDir: m.dir,
+          scoreRelative: scoreRelativeOf(m, m.given, walk.runs, f.inModel, f.version, category),
+          version: f.version,
+          category,
+          found: m,
         });
       }
     }
-  };
-  walk(dir);
-  return out;
+    files.push(...own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
+  }
+  return { files, problems: walk.problems, runs: walk.runs };
 }
 
 /** What `check` asks for. */
@@ -108,7 +103,7 @@ export interface CheckRunRequest {
 export interface CheckedFile {
   readonly file: string;
   readonly model: string;
-  /** The model's folder relative to `--results` (just the model name unless `--results` holds several runs). */
+  /** How the model is named: its folder's name, or `<run>/<model>` when `--results` holds several runs. */
   readonly folder: string;
   readonly category: MultiTurnCategory;
   readonly entries: number;
@@ -149,13 +144,19 @@ const spawnCheckWorker = (settings: CheckJobSettings) => (): JobWorker<CheckJob,
  */
 export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Result<CheckRunReport>> {
   const resultsDir = resolve(req.cwd, req.resultsDir);
-  if (!existsSync(resultsDir) || !statSync(resultsDir).isDirectory()) {
-    return err(problem("results-missing", "results directory not found", { file: resultsDir }));
-  }
-  const found = findResultFiles(resultsDir);
-  if (found.length === 0) return err(problem("results-missing", "no BFCL_v{3,4}_multi_turn_*_result.json files below the results directory", { file: resultsDir }));
+  const { files: found, problems: walkProblems, runs } = findResultFiles(resultsDir);
+  if (found.length === 0) return err(...walkProblems);
   const dataDir = resolve(req.cwd, req.bfclDataDir);
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...walkProblems];
+  const scoresDir = req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir);
+  const stored = scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
+  if (stored !== null) problems.push(...stored.problems);
+  /** The stored score file of a result file: same model (and run), category and version. */
+  const storedScoreOf = (f: FoundResultFile): string | null => {
+    if (stored === null) return null;
+    const m = matchingModel(f.found, runs, stored.models);
+    return m?.files[f.category]?.find((s) => s.version === f.version)?.path ?? null;
+  };
   let longContextModule: string | null = null;
   const cache = new CheckJobCache(); // this thread's: the data read here serves its jobs
   if (found.some((f) => f.category === "long_context")) {
@@ -181,7 +182,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   }
   const jobs: CheckJob[] = groups.map((g) => ({
     model: g[0].model,
-    files: g.map((f) => ({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative })),
+    files: g.map((f) => ({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
   }));
   const settings: CheckJobSettings = {
     dataDir,
@@ -189,7 +190,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
     decoder: req.decoder ?? null,
     emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
-    scoresDir: req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir),
+    compareStored: scoresDir !== null,
   };
   const outcomes = await runJobs(
     jobs,
@@ -219,7 +220,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
       files.push({
         file: f.path,
         model: f.model,
-        folder: relative(resultsDir, f.modelDir) || f.model,
+        folder: f.name,
         category: f.category,
         entries: c.total,
         correct: c.correct,

@@ -2,7 +2,7 @@
  * The committed manifest on disk: loading it (scoring needs nothing else from BFCL) and
  * writing a rebuilt one atomically, so an interrupted write never leaves half a file.
  */
-import { existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { err, ok, problem, type Result } from "../messages/index.js";
@@ -47,6 +47,28 @@ export function loadManifest(path = committedManifestPath()): Result<Manifest> {
 /** A regular file's UTF-8 text, or null when there is none at `path` (missing, or a folder). */
 export function readTextIfFile(path: string): string | null {
   return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
+}
+
+/** The size of a text in bytes once written as UTF-8. */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Check, before any work, that the folder an output file goes into exists. */
+export function folderExists(file: string): Result<void> {
+  const dir = dirname(file);
+  return existsSync(dir) && statSync(dir).isDirectory() ? ok(undefined) : err(problem("file-missing", "output folder does not exist", { file: dir }));
+}
+
+/** Make a folder (and its parents) for output; null when it exists or was made, else a failed result naming it. */
+export function makeFolder(dir: string): Result<void> | null {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return null;
+  } catch (e) {
+    const why = e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
+    return err(problem("write-failed", `cannot make the output folder (${why})`, { file: dir }));
+  }
 }
 
 /** Write text (or bytes) to `path` through a temporary file in the same folder and a rename. */

@@ -22,7 +22,7 @@ async function row(run: Run, model: string, options: ScoreOptions): Promise<stri
   expect(outcome.problems).toEqual([]);
   const score = outcome.runs[0].score!;
   const r = scoreRow(score);
-  return [r.n, r.act, r.hold, r.decision, r.holdCredited, r.decisionCredited, r.pair, r.missFunc, r.missParam].join(" / ");
+  return [r.n, r.act, r.hold, r.decision, r.holdCredited, r.decisionCredited, r.pair, r.byCategory.miss_func, r.byCategory.miss_param].join(" / ");
 }
 
 const table1: ScoreOptions = { pairSet: "certified", countLogin: false };

@@ -9,9 +9,15 @@ import { join } from "node:path";
 import type { DemoFiles } from "../decision/demo.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 
-/** A fresh temporary folder for the demo's runs. */
-export function makeDemoDir(): string {
-  return mkdtempSync(join(tmpdir(), "twinscore-demo-"));
+/** The folder for the demo's runs: `keep` (made if need be), or a fresh temporary one. */
+export function makeDemoDir(keep: string | null): Result<string> {
+  try {
+    if (keep === null) return ok(mkdtempSync(join(tmpdir(), "twinscore-demo-")));
+    mkdirSync(keep, { recursive: true });
+    return ok(keep);
+  } catch (e) {
+    return err(problem("write-failed", `cannot make a folder for the runs: ${e instanceof Error ? e.message : String(e)}`, { file: keep ?? tmpdir() }));
+  }
 }
 
 /** Remove a folder made by `makeDemoDir` (best effort). */

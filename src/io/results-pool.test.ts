@@ -4,7 +4,8 @@ import { selectPairs, knownShouldAskIds } from "../decision/score.js";
 import { defaultScoreOptions } from "../decision/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { loadManifest } from "./manifest.js";
-import { discoverResultFiles } from "./results-discover.js";
+import { candidatesOf } from "./results-score.js";
+import { walkBfclTree } from "./tree.js";
 import { MIN_MODELS_FOR_WORKERS, scoreModels, type PoolWorker, type SpawnWorker } from "./results-pool.js";
 import { scoreModelFiles } from "./results-score.js";
 
@@ -44,8 +45,8 @@ function fakeSpawn(log: string[]): SpawnWorker {
 
 describe("scoreModels: the main thread and workers share the queue", () => {
   // 8 jobs: the two real runs' four models, each twice (the pool only starts workers from 8 models)
-  const found = discoverResultFiles([rolloutRunDir("2025-11-12-main"), rolloutRunDir("2025-11-12-harmony-fixes")], "/");
-  const jobs = [...found.models, ...found.models, ...found.models, ...found.models].map((m, i) => ({ ...m, model: `${m.model}#${i}` }));
+  const found = walkBfclTree([rolloutRunDir("2025-11-12-main"), rolloutRunDir("2025-11-12-harmony-fixes")], "/", "result").models.map(candidatesOf);
+  const jobs = [...found, ...found].map((m, i) => ({ ...m, model: `${m.model}#${i}` }));
   const pairs = selectPairs(manifest, defaultScoreOptions);
   const known = knownShouldAskIds(manifest);
 

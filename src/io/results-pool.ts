@@ -9,7 +9,7 @@ import { Worker } from "node:worker_threads";
 import type { ScoreOptions } from "../decision/types.js";
 import { problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
-import type { ModelCandidates } from "./results-discover.js";
+import type { ModelCandidates } from "./results-score.js";
 import { scoreModelFiles, type ModelRun } from "./results-score.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 

@@ -29,28 +29,47 @@ export interface ResultFileReading {
   readonly readable: boolean;
 }
 
+/**
+ * The longest line read: far above any BFCL line (a long_context line with its whole
+ * inference log is a few MB), far below what one buffer can hold. A longer "line" — a
+ * corrupt or wrong file — makes the file unreadable, reported in one line.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** The file holds a line longer than `MAX_LINE_BYTES` (thrown by `forEachLine`, reported by the readers). */
+export class LineTooLongError extends Error {
+  constructor(readonly limit: number) {
+    super(`a line longer than ${Math.round(limit / (1024 * 1024))} MB: not a BFCL result file`);
+  }
+}
+
+/** One chunk-sized buffer shared by every read (a fresh 4 MB buffer per file costs page faults). */
 let sharedBuffer: Buffer | null = null;
 
 /**
  * Call `onLine(bytes, start, end, lineNumber)` for every line of `file` (without the newline).
- * The `bytes` view is only valid during the call. Throws on I/O errors.
+ * The `bytes` view is only valid during the call. Throws on I/O errors and on a line
+ * longer than `maxLine` bytes (`LineTooLongError`). Whatever happens, the next file
+ * starts with a clean chunk-sized buffer: a buffer grown for one long line is dropped.
  */
-export function forEachLine(file: string, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void): void {
+export function forEachLine(file: string, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void, maxLine = MAX_LINE_BYTES): void {
   const fd = openSync(file, "r");
-  // One buffer reused across files (a fresh 4 MB buffer per file costs page faults); taken
-  // while in use so a nested call (none today) would allocate its own.
-  let buf = sharedBuffer ?? Buffer.allocUnsafe(CHUNK);
+  // taken while in use, so a nested call (none today) would allocate its own
+  const chunk = sharedBuffer ?? Buffer.allocUnsafe(CHUNK);
   sharedBuffer = null;
+  let buf = chunk;
   try {
     let filled = 0;
     let lineNo = 0;
     for (;;) {
       if (filled === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2); // one line longer than the buffer
+        // one line longer than the buffer
+        if (buf.length >= maxLine) throw new LineTooLongError(maxLine);
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLine));
         buf.copy(bigger, 0, 0, filled);
         buf = bigger;
       }
-      const got = readSync(fd, buf, filled, buf.length - filled, null);
+      const got = readSync(fd, buf, filled, Math.min(buf.length - filled, CHUNK * 16), null);
       const end = filled + got;
       let start = 0;
       for (;;) {
@@ -72,8 +91,14 @@ export function forEachLine(file: string, onLine: (bytes: Uint8Array, start: num
     }
   } finally {
     closeSync(fd);
-    sharedBuffer = buf;
+    sharedBuffer = chunk;
   }
+}
+
+/** A read failure as a short reason: the system's error code, or the message. */
+export function readFailure(e: unknown): string {
+  if (e instanceof LineTooLongError) return e.message;
+  return e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
 }
 
 function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
@@ -156,7 +181,7 @@ export function readResultFile(
       lineOf.set(head.id, line);
     });
   } catch (e) {
-    const why = e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
+    const why = readFailure(e);
     return { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
   }
   return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true };

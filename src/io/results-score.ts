@@ -1,18 +1,35 @@
 /**
- * Scoring one model from its result files: choose one copy per category (the copy with
- * the most distinct ids wins, the first found on a tie; copies are never merged), read
+ * Scoring one model from its result files: choose one copy per category when its folder
+ * holds several (the copy with the most distinct ids wins, the first found on a tie;
+ * copies are never merged), read
  * only the lines and turns scoring needs, and hand them to the pure scorer. This is the
  * unit of work a worker thread runs (`results-pool.ts`).
  */
 import { chooseDecoder, decodeFailureMessage, plainToPy, summarizeChoice, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
-import type { RecordedRollout, ScoredResultCategory } from "../bfcl/results.js";
+import type { RecordedRollout } from "../bfcl/results.js";
+import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { PyValue } from "../python/value.js";
-import type { ModelCandidates } from "./results-discover.js";
+import type { TreeModel } from "./tree.js";
 import { readResultFile } from "./results-read.js";
+
+/**
+ * The unit of work of scoring one model (plain data, so it can cross to a worker): its
+ * name as printed and its candidate files per scored category, in the walk's order.
+ */
+export interface ModelCandidates {
+  readonly model: string;
+  readonly files: Readonly<Record<ScoredResultCategory, readonly string[]>>;
+}
+
+/** The scoring job of a model the walk found. */
+export function candidatesOf(found: TreeModel): ModelCandidates {
+  const paths = (c: ScoredResultCategory) => (found.files[c] ?? []).map((f) => f.path);
+  return { model: found.name, files: Object.fromEntries(scoredResultCategories.map((c) => [c, paths(c)])) as Record<ScoredResultCategory, string[]> };
+}
 
 /** The file used for one category of one model, and how it was chosen. */
 export interface FileUsed {
@@ -33,8 +50,6 @@ export interface ModelRun {
   /** The model's decoder and why it was chosen (absent when no file could be read). */
   readonly decoder?: DecoderChoiceSummary;
 }
-
-const categories: readonly ScoredResultCategory[] = ["base", "miss_func", "miss_param"];
 
 /** Choose among copies of one (model, category): most distinct ids, first found on a tie; unreadable copies are passed over. */
 function chooseCopy(
@@ -87,7 +102,7 @@ export function scoreModelFiles(
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
   const rollouts: Partial<Record<ScoredResultCategory, ReturnType<typeof readResultFile>>> = {};
   const missingCategories: string[] = [];
-  for (const category of categories) {
+  for (const category of scoredResultCategories) {
     const paths = candidates.files[category];
     const chosen = paths.length === 0 ? null : chooseCopy(paths, category, knownMissIds, problems);
     if (chosen === null) {
@@ -128,7 +143,7 @@ export function scoreModelFiles(
     choice.decoder,
   );
   // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
-  for (const category of categories) {
+  for (const category of scoredResultCategories) {
     const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
     const seen = new Set<string>();
     for (const r of [...scored.records, ...scored.undecidable]) {

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { ScoreOptions } from "../decision/types.js";
 import type { ManifestPair } from "../pairs/types.js";
-import type { ModelCandidates } from "./results-discover.js";
+import type { ModelCandidates } from "./results-score.js";
 import { failedModelRun } from "./results-pool.js";
 import { scoreModelFiles } from "./results-score.js";
 

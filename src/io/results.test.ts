@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { defaultScoreOptions } from "../decision/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { loadManifest } from "./manifest.js";
-import { discoverResultFiles, forEachLine, readResultFile, scoreResultDirs } from "./results.js";
+import { forEachLine, readResultFile, scoreResultDirs } from "./results.js";
+import { walkBfclTree } from "./tree.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -30,7 +31,7 @@ function put(path: string, text: string): string {
   return path;
 }
 
-describe("discoverResultFiles: the layouts BFCL writes", () => {
+describe("the walk over result trees: the layouts BFCL writes", () => {
   it("finds DIR/<model>/multi_turn (v4), DIR/result/<model>/multi_turn, flat v3, and DIR as a model directory", () => {
     const root = tmp();
     for (const c of categories) {
@@ -41,17 +42,24 @@ describe("discoverResultFiles: the layouts BFCL writes", () => {
     }
     put(join(root, "a", "v4", "modelA", "multi_turn", "BFCL_v4_multi_turn_long_context_result.json"), "");
     put(join(root, "a", "v4", "modelA", "non_live", "BFCL_v4_simple_python_result.json"), "");
-    const found = discoverResultFiles([join(root, "a", "v4"), join(root, "b"), join(root, "c"), join(root, "d", "modelD")], "/");
+    const found = walkBfclTree([join(root, "a", "v4"), join(root, "b"), join(root, "c"), join(root, "d", "modelD")], "/", "result");
     expect(found.problems).toEqual([]);
     expect(found.models.map((m) => m.model)).toEqual(["modelA", "modelB", "modelC", "modelD"]);
-    expect(found.models[0].files.miss_func).toEqual([join(root, "a", "v4", "modelA", "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json")]);
-    expect(found.models[2].files.base).toEqual([join(root, "c", "modelC", "BFCL_v3_multi_turn_base_result.json")]);
+    // four runs: each model is named after its run
+    expect(found.models.map((m) => m.name)).toEqual(["v4/modelA", "b/modelB", "c/modelC", "d/modelD"]);
+    expect(found.models[0].files.miss_func?.map((f) => f.path)).toEqual([join(root, "a", "v4", "modelA", "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json")]);
+    expect(found.models[2].files.base?.map((f) => f.path)).toEqual([join(root, "c", "modelC", "BFCL_v3_multi_turn_base_result.json")]);
   });
 
-  it("finds the real runs' layout (DIR/result/openai_gpt-oss-120b/multi_turn) and keeps copies from several trees apart", () => {
-    const found = discoverResultFiles([rolloutRunDir("2025-11-12-main"), rolloutRunDir("2025-11-12-harmony-fixes")], "/");
-    expect(found.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
-    expect(found.models[0].files.base).toEqual([realFile("openai_gpt-oss-120b", "base"), realFile("openai_gpt-oss-120b", "base", "2025-11-12-harmony-fixes")]);
+  it("finds the real runs' layout (DIR/result/openai_gpt-oss-120b/multi_turn) and names the models of two runs <run>/<model>", () => {
+    const found = walkBfclTree([rolloutRunDir("2025-11-12-main"), rolloutRunDir("2025-11-12-harmony-fixes")], "/", "result");
+    expect(found.models.map((m) => m.name)).toEqual([
+      "2025-11-12-main/openai_gpt-oss-120b",
+      "2025-11-12-main/openai_gpt-oss-20b",
+      "2025-11-12-harmony-fixes/openai_gpt-oss-120b",
+      "2025-11-12-harmony-fixes/openai_gpt-oss-20b",
+    ]);
+    expect(found.models[0].files.base?.map((f) => f.path)).toEqual([realFile("openai_gpt-oss-120b", "base")]);
   });
 
   it("scores the real 120b files in the flat v3 layout and as a bare model directory to the same numbers", async () => {
@@ -62,7 +70,7 @@ describe("discoverResultFiles: the layouts BFCL writes", () => {
       copyFileSync(realFile(model, c), put(join(root, "bare", "gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
     }
     const outcome = await scoreResultDirs({ resultDirs: [join(root, "v3"), join(root, "bare", "gpt-oss-120b")], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
-    expect(outcome.runs.map((r) => r.model)).toEqual([model, "gpt-oss-120b"]);
+    expect(outcome.runs.map((r) => r.model)).toEqual([`v3/${model}`, "bare/gpt-oss-120b"]);
     const [flat, bare] = outcome.runs.map((r) => r.score!.numbers);
     expect(flat).toEqual(bare);
     expect(flat.act).toBeCloseTo((100 * 216) / 223, 10);
@@ -70,26 +78,27 @@ describe("discoverResultFiles: the layouts BFCL writes", () => {
 
   it("reports a missing directory and one without result files", () => {
     const root = tmp();
-    const found = discoverResultFiles([join(root, "nope"), root], "/");
+    const found = walkBfclTree([join(root, "nope"), root], "/", "result");
     expect(found.problems.map((p) => p.code)).toEqual(["results-missing", "results-empty"]);
   });
 });
 
-describe("choosing among copies of one (model, category)", () => {
-  it("uses the copy with the most distinct ids, the first found on a tie, and never merges", async () => {
+describe("choosing among copies of one (model, category) in one model folder", () => {
+  it("uses the copy with the most distinct ids, the first found on a tie (the test-group folder's), and never merges", async () => {
     const root = tmp();
     const model = "openai_gpt-oss-120b";
     for (const c of categories) {
-      // tree one: full real files; tree two: the 20b rollouts, base cut to 150 lines; tree three: same as one
-      put(join(root, "one", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), readFileSync(realFile(model, c), "utf8"));
+      // flat v3 copy: full real files; multi_turn/ copy: the 20b rollouts, base cut to 150 lines
+      put(join(root, model, `BFCL_v3_multi_turn_${c}_result.json`), readFileSync(realFile(model, c), "utf8"));
       const lines = realLines("openai_gpt-oss-20b", c);
-      put(join(root, "two", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), (c === "base" ? lines.slice(0, 150) : lines).join("\n") + "\n");
+      put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), (c === "base" ? lines.slice(0, 150) : lines).join("\n") + "\n");
     }
-    const outcome = await scoreResultDirs({ resultDirs: [join(root, "two"), join(root, "one")], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
+    const outcome = await scoreResultDirs({ resultDirs: [root], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
+    expect(outcome.runs).toHaveLength(1);
     const run = outcome.runs[0];
-    // base: tree one has 200 ids against 150 → one; miss_*: a tie at 200 → the first found, tree two
-    expect(run.filesUsed.base?.file).toBe(join(root, "one", model, "multi_turn", "BFCL_v4_multi_turn_base_result.json"));
-    expect(run.filesUsed.miss_func?.file).toBe(join(root, "two", model, "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json"));
+    // base: the flat copy has 200 ids against 150; miss_*: a tie at 200 → the first found, the multi_turn/ copy
+    expect(run.filesUsed.base?.file).toBe(join(root, model, "BFCL_v3_multi_turn_base_result.json"));
+    expect(run.filesUsed.miss_func?.file).toBe(join(root, model, "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json"));
     expect(run.filesUsed.base).toMatchObject({ distinctIds: 200, candidates: 2 });
     // Table 1 numbers would be 120b's 223/96.9 only if base came from tree one: the act column reads base only
     expect(run.score?.numbers.n).toBe(223);

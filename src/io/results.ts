@@ -1,25 +1,24 @@
 /**
- * `score`'s whole read path, shared by `twinscore score` and `twinscore demo` so the demo
- * proves the code real runs go through: discover result files, select models, score
- * each model (on worker threads when built), and collect every problem.
+ * `score`'s read path, shared by every command that scores rollouts (`score`, `demo`,
+ * `judge`): find the models (the one walk, `tree.ts`), select them, score each (on
+ * worker threads when built), and collect every problem.
  */
 import { knownShouldAskIds, selectPairs } from "../decision/score.js";
 import type { ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
-import { discoverResultFiles } from "./results-discover.js";
 import { scoreModels } from "./results-pool.js";
-import type { ModelRun } from "./results-score.js";
+import { candidatesOf, type ModelRun } from "./results-score.js";
+import { walkBfclTree, type TreeModel, type TreeWalk } from "./tree.js";
 
-export { discoverResultFiles, type ModelCandidates } from "./results-discover.js";
 export { readResultFile, forEachLine, type ResultFileReading } from "./results-read.js";
-export { scoreModelFiles, type FileUsed, type ModelRun } from "./results-score.js";
+export { scoreModelFiles, candidatesOf, type FileUsed, type ModelRun, type ModelCandidates } from "./results-score.js";
 export { scoreModels, defaultThreads } from "./results-pool.js";
 
 /** What to score. */
 export interface ScoreRequest {
   readonly resultDirs: readonly string[];
-  /** Model directory names to keep, in output order; empty keeps all (in discovery order). */
+  /** Models to keep (folder name or `<run>/<model>`), in output order; empty keeps all (in the order found). */
   readonly models: readonly string[];
   readonly manifest: Manifest;
   readonly options: ScoreOptions;
@@ -35,23 +34,32 @@ export interface ScoreOutcome {
   readonly pairsSelected: number;
 }
 
+/**
+ * The models of a walk that `--model` names (by folder name or by `<run>/<model>`), in the
+ * order named; all of them, in the order found, when none is named. A name that matches
+ * nothing is a problem listing what was found.
+ */
+export function selectModels(walk: TreeWalk, names: readonly string[]): { models: TreeModel[]; problems: Problem[] } {
+  if (names.length === 0) return { models: walk.models, problems: [] };
+  const problems: Problem[] = [];
+  const models: TreeModel[] = [];
+  for (const name of names) {
+    const hits = walk.models.filter((m) => m.name === name || m.model === name);
+    if (hits.length === 0) {
+      const known = walk.models.map((m) => m.name).join(", ") || "none";
+      problems.push(problem("model-missing", `--model ${name}: no such model directory under the results (found: ${known})`));
+    }
+    for (const m of hits) if (!models.includes(m)) models.push(m);
+  }
+  return { models, problems };
+}
+
 /** Discover, select and score. Never throws on bad input: problems are returned. */
 export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutcome> {
-  const found = discoverResultFiles(request.resultDirs, request.cwd);
-  const problems = [...found.problems];
-  let models = found.models;
-  if (request.models.length > 0) {
-    const wanted = new Set(request.models);
-    for (const name of request.models) {
-      if (!models.some((m) => m.model === name)) {
-        const known = models.map((m) => m.model).join(", ") || "none";
-        problems.push(problem("model-missing", `--model ${name}: no such model directory under the results (found: ${known})`));
-      }
-    }
-    const order = new Map(request.models.map((name, i) => [name, i]));
-    models = models.filter((m) => wanted.has(m.model)).sort((a, b) => order.get(a.model)! - order.get(b.model)!);
-  }
+  const walk = walkBfclTree(request.resultDirs, request.cwd, "result");
+  const selected = selectModels(walk, request.models);
+  const problems = [...walk.problems, ...selected.problems];
   const pairs = selectPairs(request.manifest, request.options);
-  const runs = await scoreModels(models, pairs, request.options, request.threads, knownShouldAskIds(request.manifest));
+  const runs = await scoreModels(selected.models.map(candidatesOf), pairs, request.options, request.threads, knownShouldAskIds(request.manifest));
   return { runs, problems, pairsSelected: pairs.length };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { loadManifest } from "./manifest.js";
 import { loadRunInputs, type LoadedRun } from "./scores-run.js";
-import { computeRunMetrics, type Metrics } from "../official/metrics.js";
+import { computeRunMetrics } from "../official/metrics.js";
+import { metricsByName, type MetricsByName as Metrics } from "../official/metric-names.js";
 import { rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { DEFAULT_BOOTSTRAP } from "../stats/index.js";
 
@@ -18,7 +19,7 @@ function metricsOf(run: (typeof rolloutRuns)[number]): { run: LoadedRun; metrics
   if (!got) {
     const dir = rolloutRunDir(run);
     const r = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b", "openai_gpt-oss-20b"], manifest, cwd: dir });
-    got = { run: r, metrics: computeRunMetrics(manifest, r.models.map((m) => m.inputs), { bootstrap: DEFAULT_BOOTSTRAP }) };
+    got = { run: r, metrics: metricsByName(computeRunMetrics(manifest, r.models.map((m) => m.inputs), { bootstrap: DEFAULT_BOOTSTRAP })) };
     loaded.set(run, got);
   }
   return got;

@@ -5,13 +5,15 @@
  * result files are censused (turn counts, for truncation), and its score files, when
  * given, are read and cross-checked. Used by `verify`, `compare` and `score --scores`.
  */
+import type { DecoderName } from "../bfcl/decode/index.js";
 import { selectPairs } from "../decision/score.js";
 import type { ModelInputs } from "../official/metrics.js";
 import type { Manifest } from "../pairs/types.js";
 import { problem, type Problem } from "../messages/index.js";
-import type { ScoredResultCategory } from "../bfcl/results.js";
-import { discoverResultFiles, scoreModelFiles } from "./results.js";
-import { discoverScoreFiles, readOfficial, type OfficialReading } from "./scores.js";
+import type { ScoredResultCategory } from "../bfcl/categories.js";
+import { candidatesOf, scoreModelFiles, selectModels } from "./results.js";
+import { readOfficial, type OfficialReading } from "./scores.js";
+import { matchingModel, walkBfclTree } from "./tree.js";
 
 /** What to load. */
 export interface RunInputsRequest {
@@ -24,6 +26,8 @@ export interface RunInputsRequest {
   readonly cwd: string;
   /** Skip the logins-counted scoring pass (its records are then empty); `compare` needs none. */
   readonly skipLoginPass?: boolean;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own. */
+  readonly decoder?: DecoderName;
 }
 
 /** One loaded model. */
@@ -43,32 +47,34 @@ export interface LoadedRun {
 
 /** Score and read every requested model. Never throws on bad input. */
 export function loadRunInputs(request: RunInputsRequest): LoadedRun {
-  const found = discoverResultFiles(request.resultDirs, request.cwd);
+  const found = walkBfclTree(request.resultDirs, request.cwd, "result");
   const problems: Problem[] = [...found.problems];
-  const scores = request.scoreDirs.length > 0 ? discoverScoreFiles(request.scoreDirs, request.cwd) : { models: [], problems: [] };
+  const scores = request.scoreDirs.length > 0 ? walkBfclTree(request.scoreDirs, request.cwd, "score") : { models: [], runs: 0, problems: [] };
   problems.push(...scores.problems);
-  const wanted = request.models.length > 0 ? request.models : found.models.map((m) => m.model);
+  const wanted = request.models.length > 0 ? request.models : found.models.map((m) => m.name);
   const defaultPairs = [...request.manifest.pairs, ...request.manifest.restoredPairs];
   const loginPairs = selectPairs(request.manifest, { pairSet: "certified", countLogin: true });
   const models: LoadedModel[] = [];
   const absent: string[] = [];
   for (const name of wanted) {
-    const candidates = found.models.find((m) => m.model === name);
-    if (candidates === undefined) {
+    const hit = selectModels(found, [name]).models[0];
+    if (hit === undefined) {
       absent.push(name);
       continue;
     }
-    const run = scoreModelFiles(candidates, defaultPairs, { pairSet: "all", countLogin: false });
+    const candidates = { ...candidatesOf(hit), model: name };
+    const decoder = request.decoder === undefined ? {} : { decoder: request.decoder };
+    const run = scoreModelFiles(candidates, defaultPairs, { pairSet: "all", countLogin: false, ...decoder });
     problems.push(...run.problems);
     if (run.score === null) {
       absent.push(name);
       continue;
     }
-    const login = request.skipLoginPass ? null : scoreModelFiles(candidates, loginPairs, { pairSet: "certified", countLogin: true });
+    const login = request.skipLoginPass ? null : scoreModelFiles(candidates, loginPairs, { pairSet: "certified", countLogin: true, ...decoder });
     const resultFiles: Partial<Record<ScoredResultCategory, string>> = {};
     for (const [c, f] of Object.entries(run.filesUsed)) if (f) resultFiles[c as ScoredResultCategory] = f.file;
-    const scoreCandidates = scores.models.find((m) => m.model === name);
-    if (request.scoreDirs.length > 0 && scoreCandidates === undefined) {
+    const scoreCandidates = matchingModel(hit, found.runs, scores.models);
+    if (request.scoreDirs.length > 0 && scoreCandidates === null) {
       problems.push(problem("score-model-missing", `model ${name}: no score files under the --scores directories`, { severity: "warning" }));
     }
     const official = readOfficial(name, resultFiles, scoreCandidates);

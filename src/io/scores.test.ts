@@ -2,27 +2,29 @@ import { describe, expect, it } from "vitest";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { censusResultFile, discoverScoreFiles, readOfficial } from "./scores.js";
+import { censusResultFile, readOfficial } from "./scores.js";
+import { walkBfclTree } from "./tree.js";
 import { rolloutRunDir } from "../testing/shared.js";
 
 const main = rolloutRunDir("2025-11-12-main");
+const walkScores = (dirs: string[], cwd: string) => walkBfclTree(dirs, cwd, "score");
 const resultFile = (model: string, c: string) => join(main, "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
 const scoreFile = (model: string, c: string) => join(main, "score", model, "multi_turn", `BFCL_v4_multi_turn_${c}_score.json`);
 const resultFiles = (model: string) => ({ base: resultFile(model, "base"), miss_func: resultFile(model, "miss_func"), miss_param: resultFile(model, "miss_param") });
 
 describe("finding score files", () => {
   it("under a run directory (DIR/score/<model>/multi_turn), a score root, and a model directory", () => {
-    const viaRun = discoverScoreFiles([main], "/");
+    const viaRun = walkScores([main], "/");
     expect(viaRun.problems).toEqual([]);
     expect(viaRun.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
-    expect(viaRun.models[0].files.miss_param).toEqual([scoreFile("openai_gpt-oss-120b", "miss_param")]);
-    expect(discoverScoreFiles([join(main, "score")], "/").models).toHaveLength(2);
-    const own = discoverScoreFiles([join(main, "score", "openai_gpt-oss-20b")], "/");
+    expect(viaRun.models[0].files.miss_param?.map((f) => f.path)).toEqual([scoreFile("openai_gpt-oss-120b", "miss_param")]);
+    expect(walkScores([join(main, "score")], "/").models).toHaveLength(2);
+    const own = walkScores([join(main, "score", "openai_gpt-oss-20b")], "/");
     expect(own.models.map((m) => m.model)).toEqual(["openai_gpt-oss-20b"]);
   });
   it("a missing or empty directory is one located problem", () => {
     const empty = mkdtempSync(join(tmpdir(), "twinscore-scores-"));
-    const found = discoverScoreFiles([join(empty, "nope"), empty], "/");
+    const found = walkScores([join(empty, "nope"), empty], "/");
     expect(found.problems.map((p) => [p.code, p.file])).toEqual([
       ["scores-missing", join(empty, "nope")],
       ["scores-empty", empty],
@@ -40,8 +42,8 @@ describe("reading a model's official verdicts against its result files (real gpt
     expect(census!.turnCount.get("multi_turn_miss_func_3")).toBe(3);
   });
   it("cross-checked score files give a verdict per id; header counts agree", () => {
-    const scores = discoverScoreFiles([main], "/").models.find((m) => m.model === "openai_gpt-oss-20b");
-    const o = readOfficial("openai_gpt-oss-20b", resultFiles("openai_gpt-oss-20b"), scores);
+    const scores = walkScores([main], "/").models.find((m) => m.model === "openai_gpt-oss-20b");
+    const o = readOfficial("openai_gpt-oss-20b", resultFiles("openai_gpt-oss-20b"), scores ?? null);
     expect(o.problems).toEqual([]);
     expect(o.categories).toEqual(["base", "miss_func", "miss_param"]);
     expect(o.verdicts.size).toBe(600);
@@ -56,7 +58,7 @@ describe("reading a model's official verdicts against its result files (real gpt
     const lines = readFileSync(scoreFile("openai_gpt-oss-20b", "miss_func"), "utf8").split("\n");
     lines[0] = JSON.stringify({ accuracy: 0.5, correct_count: 150, total_count: 250 });
     writeFileSync(join(target, "BFCL_v4_multi_turn_miss_func_score.json"), lines.join("\n"));
-    const scores = discoverScoreFiles([join(dir, "m")], "/").models[0];
+    const scores = walkScores([join(dir, "m")], "/").models[0];
     const o = readOfficial("m", resultFiles("openai_gpt-oss-20b"), scores);
     const codes = o.problems.map((p) => p.code);
     expect(codes).toContain("score-count-mismatch");

@@ -1,34 +1,18 @@
 /**
  * Reading BFCL score files from disk for the official-score companion (`--scores DIR`):
- * find them (the same layouts as results: DIR, DIR/score, or a model directory), parse
- * them (`src/bfcl/scores.ts`), and cross-check each against the result file the scorer
+ * the walk (`tree.ts`) finds them, `src/bfcl/scores.ts` parses them, and this module
+ * cross-checks each against the result file the scorer
  * used — its line count, its ids — so a score file from another run is reported rather
  * than silently mixed in. Also a census of each result file (ids and turn counts), which
  * the truncation count needs.
  */
 import { readFileSync } from "node:fs";
-import { decodeResultBytes, scanLineHead, type ScoredResultCategory, scoredResultCategories } from "../bfcl/results.js";
+import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
+import { decodeResultBytes, scanLineHead } from "../bfcl/results.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
 import { problem, type Problem } from "../messages/index.js";
-import { discoverBfclTree, type ModelFiles, type TreeKind } from "./bfcl-tree.js";
-import { forEachLine } from "./results-read.js";
-
-const SCORE_FILE = /^BFCL_(v3|v4)_multi_turn_(base|miss_func|miss_param)_score\.json$/;
-
-/** Score files found for one model, per category, in the order found. */
-export type ScoreCandidates = ModelFiles;
-
-const scoreTree: TreeKind = {
-  rootFolder: "score",
-  categoryOf: (name) => (SCORE_FILE.exec(name)?.[2] as ScoredResultCategory | undefined) ?? null,
-  missing: { code: "scores-missing", message: "scores directory not found" },
-  empty: { code: "scores-empty", message: "no BFCL multi-turn score files (BFCL_v4_multi_turn_<category>_score.json) under this directory" },
-};
-
-/** Find score files under each directory (DIR/<model>/…, DIR/score/<model>/…, or DIR a model directory). */
-export function discoverScoreFiles(dirs: readonly string[], cwd: string): { models: ScoreCandidates[]; problems: Problem[] } {
-  return discoverBfclTree(dirs, cwd, scoreTree);
-}
+import { forEachLine, readFailure } from "./results-read.js";
+import type { TreeModel } from "./tree.js";
 
 /** Ids of a result file in line order and the number of turns each line recorded (null: inference error). */
 export interface ResultCensus {
@@ -55,7 +39,7 @@ export function censusResultFile(file: string): { census: ResultCensus | null; p
       turnCount.set(head.id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
     });
   } catch (e) {
-    problems.push(problem("file-unreadable", `cannot read result file (${e instanceof Error ? e.message : String(e)})`, { file }));
+    problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
     return { census: null, problems };
   }
   return { census: { file, ids, turnCount }, problems };
@@ -77,13 +61,14 @@ export interface OfficialReading {
 /**
  * Read a model's score files and cross-check them against the result files the scorer
  * used (`resultFiles`, per category). A category without a score file is reported; a
- * count mismatch is reported as an error and the category is still read (the per-id
- * verdicts do not depend on the header).
+ * file with malformed lines (cut short, say) or whose header counts disagree with its
+ * failed lines or with the result file is reported as an error and left out, so no
+ * official number is computed from half a file.
  */
 export function readOfficial(
   model: string,
   resultFiles: Partial<Record<ScoredResultCategory, string>>,
-  scores: ScoreCandidates | undefined,
+  scores: TreeModel | null,
 ): OfficialReading {
   const verdicts = new Map<string, OfficialVerdict>();
   const problems: Problem[] = [];
@@ -97,7 +82,7 @@ export function readOfficial(
     problems.push(...counted.problems);
     if (counted.census === null) continue;
     census[category] = counted.census;
-    const paths = scores?.files[category] ?? [];
+    const paths = (scores?.files[category] ?? []).map((f) => f.path);
     if (paths.length === 0) {
       problems.push(problem("score-file-missing", `model ${model}: no ${category} score file; official numbers for it are not computed`, { severity: "warning" }));
       continue;
@@ -118,6 +103,12 @@ export function readOfficial(
     if (parsed.content === null) continue;
     const checked = verdictsOf(parsed.content, counted.census.ids, { scoreFile, resultFile });
     problems.push(...checked.problems);
+    // A file cut short or with lines that disagree with its header would change BFCL's number
+    // without a word: its category is left out, so the model's official columns stay empty.
+    if (parsed.problems.length > 0 || checked.problems.some((p) => p.code === "score-count-mismatch")) {
+      problems.push(problem("score-file-unusable", `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`, { file: scoreFile }));
+      continue;
+    }
     for (const [id, v] of checked.verdicts) verdicts.set(id, v);
     categories.push(category);
     scoreFiles[category] = scoreFile;

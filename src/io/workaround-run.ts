@@ -4,7 +4,8 @@
  * the pure `simulator/workaround.ts`. Used by `twinscore score` when BFCL data is
  * available.
  */
-import { readFileSync } from "node:fs";
+import { plainToPy, type Decoder } from "../bfcl/decode/index.js";
+import type { PyValue } from "../python/value.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { scanLineHead } from "../bfcl/results.js";
 import type { ModelScore } from "../decision/types.js";
@@ -13,6 +14,7 @@ import type { ManifestPair } from "../pairs/types.js";
 import type { CategoryInputs } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { readCategoryInputs } from "./bfcl-data.js";
+import { forEachLine, readFailure } from "./results-read.js";
 import { workaroundCredit, type WorkaroundPairInput, type WorkaroundSummary } from "../simulator/workaround.js";
 
 /** Prepared base and miss_func inputs of a BFCL data folder (read once, reused for every model). */
@@ -30,23 +32,19 @@ export function readWorkaroundData(dataDir: string, version: BfclVersion = "v4")
   return ok({ base: base.value, missFunc: missFunc.value });
 }
 
-/** The `result` values of the given ids in a result file (JSON.parse output), by id. */
+/** The `result` values of the given ids in a result file (JSON.parse output), by id, read with the one streaming reader. */
 export function readResultsById(file: string, ids: ReadonlySet<string>): Map<string, unknown> {
-  const bytes = readFileSync(file);
   const out = new Map<string, unknown>();
   const decoder = new TextDecoder("utf-8");
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end < 0) end = bytes.length;
+  forEachLine(file, (bytes, start, end) => {
     const head = scanLineHead(bytes, start, end);
-    start = end + 1;
-    if ("error" in head || !ids.has(head.id)) continue;
+    if ("error" in head || !ids.has(head.id)) return;
     try {
       out.set(head.id, JSON.parse(decoder.decode(bytes.subarray(head.resultStart, head.resultEnd))));
     } catch {
       /* an unreadable line is not an attempt; the scorer reports it */
     }
-  }
+  });
   return out;
 }
 
@@ -54,10 +52,15 @@ export function readResultsById(file: string, ids: ReadonlySet<string>): Map<str
  * Table F1 for one scored model: replay its miss_func pairs. `missFuncFile` is the
  * result file the scorer used for miss_func.
  */
-export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPair[], missFuncFile: string, data: WorkaroundData): Result<WorkaroundSummary> {
+export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPair[], missFuncFile: string, data: WorkaroundData, decoder?: Decoder): Result<WorkaroundSummary> {
   const byId = new Map(pairs.map((p) => [p.missId, p]));
   const missIds = new Set(score.records.filter((r) => r.category === "miss_func").map((r) => r.missId));
-  const results = readResultsById(missFuncFile, missIds);
+  let results: Map<string, unknown>;
+  try {
+    results = readResultsById(missFuncFile, missIds);
+  } catch (e) {
+    return err(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: missFuncFile }));
+  }
   const inputs = new Map<string, Omit<WorkaroundPairInput, "record">>();
   for (const id of missIds) {
     const pair = byId.get(id);
@@ -67,5 +70,7 @@ export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPa
     if (!pair || !miss || !base || !gt) return err(problem("bfcl-data-mismatch", `${id}: pair or its BFCL entries not found`));
     inputs.set(id, { pair, missResult: results.get(id), missPrompt: miss.prompt, basePrompt: base.prompt, baseGroundTruth: gt });
   }
-  return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess()));
+  // the replay decodes the recorded steps (as JSON.parse gives them) with the model's decoder
+  const decode = decoder === undefined || decoder.name === "fc" ? undefined : (step: PyValue) => decoder.decode(plainToPy(step));
+  return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess(), decode));
 }

@@ -14,6 +14,15 @@ import type { PairRecord } from "../decision/types.js";
 /** Where a held-back item that fails officially was lost. */
 export type LossPlace = "before-anchor" | "on-anchor" | "later-empty-turn" | "later-diverged" | "no-turn";
 
+/** The name part of each loss place in the metric names (`companions.lost.<model>.<place>`). */
+export const lossKeys: Readonly<Record<LossPlace, string>> = {
+  "before-anchor": "before_anchor",
+  "on-anchor": "on_anchor",
+  "later-empty-turn": "later_empty_turn",
+  "later-diverged": "later_diverged",
+  "no-turn": "no_turn",
+};
+
 /** The failing turn of one failed should-ask item, beside its anchor. */
 export interface FailedItem {
   readonly missId: string;

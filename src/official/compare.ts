@@ -7,6 +7,7 @@
  * category over every item both arms have, with McNemar and the fail→pass / pass→fail
  * flips, plus official raw on the scored items. Pure: the io layer supplies the arms.
  */
+import { categoryOfItemId, scoredResultCategories } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { PairRecord } from "../decision/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
@@ -87,11 +88,6 @@ function officialShift(ids: readonly string[], a: ReadonlyMap<string, OfficialVe
   return { ...s, failToPass: s.test.bOnly, passToFail: s.test.aOnly };
 }
 
-function resultCategory(id: string): string | null {
-  const m = /^multi_turn_(base|miss_func|miss_param)_\d+$/.exec(id);
-  return m ? m[1] : null;
-}
-
 const decisionOf = (rs: readonly PairRecord[]) => {
   const n = rs.length;
   return ((100 * rs.filter((r) => r.actedOnBase).length) / n + (100 * rs.filter((r) => r.heldBack).length) / n) / 2;
@@ -113,8 +109,8 @@ export function compareArms(a: Arm, b: Arm, bootstrap: BootstrapOptions): ArmCom
   if (a.verdicts !== null && b.verdicts !== null) {
     const ids = [...a.verdicts.keys()].filter((id) => b.verdicts!.has(id)).sort();
     const byCategory: Record<string, OfficialShift> = {};
-    for (const c of ["base", "miss_func", "miss_param"]) {
-      const inCat = ids.filter((id) => resultCategory(id) === c);
+    for (const c of scoredResultCategories) {
+      const inCat = ids.filter((id) => categoryOfItemId(id) === c);
       if (inCat.length > 0) byCategory[c] = officialShift(inCat, a.verdicts, b.verdicts);
     }
     official = {

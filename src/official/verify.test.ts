@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkRun, matches, parseExpectedFile, renderCheckLine, summaryLine, type ExpectedRun } from "./verify.js";
 import { computeRunMetrics, manifestCounts } from "./metrics.js";
+import { countsByName, metricsByName } from "./metric-names.js";
 import { loadManifest } from "../io/manifest.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { projectRoot, rolloutRunDir, sharedPath } from "../testing/shared.js";
@@ -82,7 +83,7 @@ describe("data/expected/paper.json is published.tsv, and every key kind is recom
   });
 
   it("the manifest-only counts PASS without any rollouts", () => {
-    const lines = checkRun(paper.value.runs[0], manifestCounts(manifest), { rollouts: new Set(), scores: new Set() });
+    const lines = checkRun(paper.value.runs[0], countsByName(manifestCounts(manifest)), { rollouts: new Set(), scores: new Set() });
     const manifestOnly = lines.filter((l) => l.name.startsWith("counts."));
     expect(manifestOnly.length).toBeGreaterThan(30);
     expect(manifestOnly.filter((l) => l.status !== "PASS")).toEqual([]);
@@ -95,16 +96,18 @@ describe("data/expected/paper.json is published.tsv, and every key kind is recom
     // Seven stand-ins: the two gpt-oss models repeated under the paper's names.
     const paperModels = paper.value.runs[0].models.map((m) => m.name);
     const standIns = paperModels.map((name, i) => ({ ...models[i % 2], model: name }));
-    const computed = computeRunMetrics(manifest, standIns, {
-      bootstrap: { resamples: 50, seed: 20260612 },
-      displayNames: new Map(paper.value.runs[0].models.map((m) => [m.name, m.display ?? m.name])),
-    });
+    const computed = metricsByName(
+      computeRunMetrics(manifest, standIns, {
+        bootstrap: { resamples: 50, seed: 20260612 },
+        displayNames: new Map(paper.value.runs[0].models.map((m) => [m.name, m.display ?? m.name])),
+      }),
+    );
     const missing = numbers.filter((n) => !computed.has(n.name)).map((n) => n.name);
     expect(missing).toEqual([]);
     const lines = checkRun(paper.value.runs[0], computed, { rollouts: new Set(paperModels), scores: new Set(paperModels) });
     expect(lines.some((l) => l.status === "SKIP")).toBe(false);
     // Without score files, every number not marked `scores` is still computed.
-    const noScores = computeRunMetrics(manifest, standIns.map((m) => ({ ...m, verdicts: null })), { bootstrap: { resamples: 0, seed: 1 } });
+    const noScores = metricsByName(computeRunMetrics(manifest, standIns.map((m) => ({ ...m, verdicts: null })), { bootstrap: { resamples: 0, seed: 1 } }));
     const needsBootstrap = (name: string) => name.endsWith(".ci95") || name.startsWith("rank1.") || name.endsWith(".display");
     expect(numbers.filter((n) => !n.scores && !needsBootstrap(n.name) && !noScores.has(n.name)).map((n) => n.name)).toEqual([]);
   });

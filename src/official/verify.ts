@@ -1,12 +1,12 @@
 /**
  * The verifier's logic (reproducibility statement): a file of expected numbers, each
  * with a tolerance and the rollouts it needs, is checked against the numbers twinscore
- * recomputes (`metrics.ts`). Every number gets one line: PASS, FAIL, or SKIP when its
+ * recomputes (`metrics.ts`, by the names of `metric-names.ts`). Every number gets one line: PASS, FAIL, or SKIP when its
  * rollouts (or score files) are absent — a SKIP is never a PASS. Pure: the CLI loads the
  * file and the trees.
  */
 import { err, ok, problem, type Result } from "../messages/index.js";
-import type { MetricValue, Metrics } from "./metrics.js";
+import type { MetricValue, MetricsByName } from "./metric-names.js";
 
 /** One expected number. */
 export interface ExpectedNumber {
@@ -125,7 +125,7 @@ export function matches(computed: MetricValue, expected: ExpectedNumber["value"]
 }
 
 /** Check every number of a run against the computed metrics. */
-export function checkRun(run: ExpectedRun, computed: Metrics, available: Availability): CheckLine[] {
+export function checkRun(run: ExpectedRun, computed: MetricsByName, available: Availability): CheckLine[] {
   return run.numbers.map((n) => {
     const base = { run: run.name, name: n.name, expected: n.value, tolerance: n.tolerance };
     const missing = n.rollouts.filter((m) => !available.rollouts.has(m));

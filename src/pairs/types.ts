@@ -5,7 +5,8 @@
  */
 
 /** The two should-ask categories: a function removed, or a value removed. */
-export type ShouldAskCategory = "miss_func" | "miss_param";
+export type { ShouldAskCategory } from "../bfcl/categories.js";
+import type { ShouldAskCategory } from "../bfcl/categories.js";
 
 /**
  * The certification verdict of a candidate pair: the hand-made ones (Appendix E), or

@@ -15,7 +15,7 @@ import { heldBackTurns } from "../judge/turns.js";
 import type { JudgeRecord } from "../judge/types.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import { compareArms, type ArmComparison } from "../official/compare.js";
-import { computeRunMetrics, definitionPairs, definitionRow, recordsFor, type Definition, type Metrics, type ModelInputs } from "../official/metrics.js";
+import { computeRunMetrics, definitionPairs, definitionRow, recordsFor, type Definition, type ModelInputs } from "../official/metrics.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import type { WorkaroundSummary } from "../simulator/workaround.js";
 import type { BootstrapOptions } from "../stats/index.js";
@@ -113,11 +113,6 @@ function outcomeOf(r: PairRecord): PairOutcome {
   return r.heldBack ? "held-on-complete" : "both-wrong";
 }
 
-const num = (m: Metrics, key: string): number | null => {
-  const v = m.get(key);
-  return typeof v === "number" ? v : null;
-};
-
 function armValue(label: string, s: { n: number; a: number; b: number; test: { p: number } }): ReportArmValue {
   return { label, a: s.a, b: s.b, p: s.test.p, n: s.n };
 }
@@ -167,7 +162,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     const counts = readingCounts(records, 0);
     const ci = definitionRow(records, false, input.bootstrap).ci95;
     const m = e.name;
-    const passes = num(metrics, `companions.verdict_vs_attempt.${m}.passes`);
+    const official = metrics.models[i].official;
     return {
       name: m,
       run: e.run.label,
@@ -191,18 +186,10 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
               noOpExcluded: e.m.workaround.noOpExcluded,
               accWorkaround: e.m.workaround.accWorkaround,
             },
-      byCategory: { miss_func: x.decisionMissFunc ?? Number.NaN, miss_param: x.decisionMissParam ?? Number.NaN },
-      officialMiss: num(metrics, `companions.official_raw.${m}.miss`),
-      officialBase: num(metrics, `companions.official_raw.${m}.base`),
-      verdictVsAttempt:
-        passes === null
-          ? null
-          : {
-              passes,
-              passAttempt: num(metrics, `companions.verdict_vs_attempt.${m}.pass_attempt`),
-              fails: num(metrics, `companions.verdict_vs_attempt.${m}.fails`) ?? 0,
-              failAttempt: num(metrics, `companions.verdict_vs_attempt.${m}.fail_attempt`),
-            },
+      byCategory: { miss_func: x.decisionByCategory.miss_func ?? Number.NaN, miss_param: x.decisionByCategory.miss_param ?? Number.NaN },
+      officialMiss: official?.miss ?? null,
+      officialBase: official?.base ?? null,
+      verdictVsAttempt: official === null ? null : { ...official.verdictVsAttempt },
       counts: { shortRollouts: counts.shortRollouts, inferenceErrors: counts.inferenceErrors, decodeFailures: counts.decodeFailures },
     };
   });
@@ -210,30 +197,29 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
   const sensitivities: ReportSensitivity[] = sensitivityDefinitions.map((s) => ({
     name: s.name,
     description: s.description,
-    n: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `tables.${s.definition}.${e.name}.n`) ?? 0])),
-    decision: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `tables.${s.definition}.${e.name}.decision`) ?? Number.NaN])),
+    n: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].tables[s.definition].n])),
+    decision: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].tables[s.definition].decision])),
   }));
   sensitivities.push({
     name: "same history before the anchor",
     description: "pairs where the model made the same validated calls before the anchor on both twins",
-    n: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `companions.same_history.${e.name}.n`) ?? 0])),
-    decision: Object.fromEntries(entries.map((e) => [e.name, num(metrics, `companions.same_history.${e.name}.decision`) ?? Number.NaN])),
+    n: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].sameHistory.n])),
+    decision: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].sameHistory.decision])),
   });
 
   const lostWhere: ReportLostWhere[] = [];
-  for (const e of entries) {
-    const k = (place: string) => num(metrics, `companions.lost.${e.name}.${place}`);
-    const held = k("held_failed");
-    if (held === null) continue;
+  entries.forEach((e, i) => {
+    const lost = metrics.models[i].official?.lost;
+    if (lost === undefined) return;
     lostWhere.push({
       model: e.name,
-      beforeAnchor: k("before_anchor") ?? 0,
-      laterEmptyTurn: k("later_empty_turn") ?? 0,
-      laterDiverged: k("later_diverged") ?? 0,
-      other: (k("on_anchor") ?? 0) + (k("no_turn") ?? 0),
-      heldBackFailed: held,
+      beforeAnchor: lost["before-anchor"],
+      laterEmptyTurn: lost["later-empty-turn"],
+      laterDiverged: lost["later-diverged"],
+      other: lost["on-anchor"] + lost["no-turn"],
+      heldBackFailed: lost.heldFailed,
     });
-  }
+  });
 
   const byMiss = recordsC.map((rs) => new Map(rs.map((r) => [r.missId, r])));
   const pairs: ReportPair[] = scoredPairs.map((p) => {

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { formatDecimal1 } from "../decision/format.js";
 import { memoryIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { hostileText, plantHostileText, type PlantedRun } from "../testing/report-fixture.js";
@@ -30,7 +31,7 @@ async function run(argv: string[]) {
 }
 
 interface ScoreJson {
-  models: { model: string; printed: Record<string, string | number> }[];
+  models: { model: string; numbers: Record<string, number> }[];
 }
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-browser-"));
@@ -60,7 +61,7 @@ beforeAll(async () => {
     const s = await run(["score", "--results", dir, "--format", "json"]);
     for (const m of (JSON.parse(s.out) as ScoreJson).models) {
       for (const [col, key] of [["n", "n"], ["act", "act"], ["hold", "hold"], ["decision", "decision"], ["hold_c", "holdCredited"], ["dec_c", "decisionCredited"]]) {
-        expected.set(`${name}/${m.model}|${col}`, String(m.printed[key]));
+        expected.set(`${name}/${m.model}|${col}`, key === "n" ? String(m.numbers.n) : formatDecimal1(m.numbers[key]));
       }
     }
   }

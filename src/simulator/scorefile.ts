@@ -3,8 +3,8 @@
  * `{"accuracy", "correct_count", "total_count"}` and one line per failed entry, written
  * with BFCL's `make_json_serializable` (values `json.dumps` cannot take — sets, files,
  * directories, mpf — become their `str`) and `json.dumps(..., ensure_ascii=False)`.
- * Also the reader of stored score files and the agreement between two sets of verdicts,
- * which is how twinscore proves its checker reproduces BFCL's.
+ * This is the writer; stored score files are read by `bfcl/scores.ts` and compared with
+ * our verdicts in `agreement.ts`.
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -12,7 +12,6 @@ import { jsonFloat, jsonQuoteUnicode } from "../python/json.js";
 import { skipValue } from "../bfcl/results.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EntryVerdict } from "./checker.js";
 
 /** json.dumps key coercion: str as is; int, float, bool, None to their JSON text. */
@@ -201,57 +200,6 @@ export class ScoreFileBuilder {
   }
 }
 
-/** One stored failed entry, reduced to what agreement compares. */
-export interface StoredFailure {
-  readonly id: string;
-  readonly errorType: string;
-  /** `error_message` as stored: a string, or the first element of BFCL's one-element list. */
-  readonly errorMessage: string;
-  /** The stored `error` object re-serialised canonically (for full-object comparison). */
-  readonly errorJson: string;
-}
-
-/** A parsed score file. */
-export interface StoredScoreFile {
-  readonly correctCount: number;
-  readonly totalCount: number;
-  readonly failures: ReadonlyMap<string, StoredFailure>;
-}
-
-/** Parse a stored score file (header line plus failed entries). */
-export function parseScoreFile(text: string, file: string): Result<StoredScoreFile> {
-  const lines = text.split("\n");
-  const problems: Problem[] = [];
-  let header: { correct_count?: unknown; total_count?: unknown } | null = null;
-  const failures = new Map<string, StoredFailure>();
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    let obj: Record<string, unknown>;
-    try {
-      obj = JSON.parse(line);
-    } catch (e) {
-      problems.push(problem("json-malformed", `not JSON: ${(e as Error).message}`, { file, line: i + 1 }));
-      return;
-    }
-    if (header === null) {
-      header = obj;
-      return;
-    }
-    const error = obj.error as Record<string, unknown> | undefined;
-    if (typeof obj.id !== "string" || !error || typeof error.error_type !== "string") {
-      problems.push(problem("score-line-malformed", "failed entry without id or error.error_type", { file, line: i + 1 }));
-      return;
-    }
-    const msg = error.error_message;
-    const message = Array.isArray(msg) ? String(msg[0]) : String(msg);
-    failures.set(obj.id, { id: obj.id, errorType: error.error_type, errorMessage: message, errorJson: JSON.stringify(error) });
-  });
-  if (header === null) problems.push(problem("score-line-malformed", "empty score file", { file }));
-  if (problems.length > 0) return err(...problems);
-  const h = header as unknown as { correct_count?: unknown; total_count?: unknown };
-  return ok({ correctCount: Number(h.correct_count), totalCount: Number(h.total_count), failures });
-}
-
 /** Our verdict on one entry, reduced for comparison. */
 export interface OurVerdict {
   readonly id: string;
@@ -260,59 +208,6 @@ export interface OurVerdict {
   readonly errorMessage?: string;
   /** Our serialised `error` object (only when full-object comparison is wanted). */
   readonly errorJson?: string;
-}
-
-/** Agreement between our verdicts and a stored score file, for one category file. */
-export interface Agreement {
-  readonly entries: number;
-  readonly verdictAgree: number;
-  readonly errorTypeAgree: number;
-  readonly messageAgree: number;
-  /** Entries both sides fail whose full error objects are identical (null when not compared). */
-  readonly errorObjectAgree: number | null;
-  readonly bothFailed: number;
-  readonly disagreeingIds: string[];
-}
-
-/**
- * Compare verdicts entry by entry. Verdict: pass/fail equal. Error type and message:
- * equal (both pass counts as agreeing). An id is listed as disagreeing when any of the
- * three differ.
- */
-export function compareVerdicts(ours: readonly OurVerdict[], stored: StoredScoreFile): Agreement {
-  let verdictAgree = 0;
-  let errorTypeAgree = 0;
-  let messageAgree = 0;
-  let objectAgree = 0;
-  let bothFailed = 0;
-  let compared = false;
-  const disagreeing: string[] = [];
-  for (const v of ours) {
-    const s = stored.failures.get(v.id);
-    const vOk = v.valid === (s === undefined);
-    const tOk = v.valid ? s === undefined : s !== undefined && s.errorType === v.errorType;
-    const mOk = v.valid ? s === undefined : s !== undefined && s.errorMessage === v.errorMessage;
-    if (vOk) verdictAgree++;
-    if (tOk) errorTypeAgree++;
-    if (mOk) messageAgree++;
-    if (!v.valid && s !== undefined) {
-      bothFailed++;
-      if (v.errorJson !== undefined) {
-        compared = true;
-        if (JSON.stringify(JSON.parse(v.errorJson)) === s.errorJson) objectAgree++;
-      }
-    }
-    if (!(vOk && tOk && mOk)) disagreeing.push(v.id);
-  }
-  return {
-    entries: ours.length,
-    verdictAgree,
-    errorTypeAgree,
-    messageAgree,
-    errorObjectAgree: compared ? objectAgree : null,
-    bothFailed,
-    disagreeingIds: disagreeing,
-  };
 }
 
 /** Thrown inside the transcoder when the text needs the faithful path (duplicate keys, bad JSON). */

@@ -57,7 +57,7 @@ describe("twinscore check (CLI)", () => {
     const io = memoryIo();
     const code = await runCli(["check", "--results", rolloutRunDir("2025-11-12-main"), "--bfcl-data", bfclDataDir(), "--threads", "0"], io);
     expect(code).toBe(2);
-    expect(io.err.join("")).toBe('twinscore check: --threads must be an integer >= 1, got "0"\n');
+    expect(io.err.join("")).toBe("twinscore check: --threads must be an integer >= 1, got 0\n");
   });
 
   it("rejects a missing results folder with one line and exit code 2", async () => {

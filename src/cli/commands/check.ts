@@ -1,22 +1,19 @@
 /**
- * `twinscore check`: re-score BFCL multi-turn result files with twinscore's own
- * executor and checker (no Python), write BFCL-format score files, and — given the
- * stored score files — report how far the verdicts agree. Wiring only: the work is in
- * `src/io/check-run.ts` and `src/simulator/`.
+ * `twinscore check`: flags → `checkRuns` (`src/app/check.ts`) → one row per result file
+ * (and the agreement with the stored score files), in the chosen format.
  */
 import { Option, type Command } from "commander";
-import { renderProblemLine, type Problem } from "../../messages/index.js";
+import { checkRuns, type CheckedFile } from "../../app/check.js";
 import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
+import { outputFormats, renderJson, renderPrintout, tableOf, type Column } from "../../report/printout.js";
+import type { CliIo } from "../io.js";
+import { integerOption } from "../options.js";
+import { printProblems } from "../problems.js";
 import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
-import { resolveBfclDataDir } from "../../io/bfcl-data.js";
-import { runCheck, type CheckedFile } from "../../io/check-run.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
-import { renderJson, renderRows, type Column } from "../format.js";
-import { ExitCode, type CliIo } from "../io.js";
-import { wholeNumber } from "../options.js";
 import type { RegisterCommand } from "./index.js";
 
-const formats = ["table", "json", "csv", "markdown"] as const;
+const formats = outputFormats;
 type CheckFormat = (typeof formats)[number];
 
 interface CheckOptions {
@@ -51,12 +48,6 @@ const columns: Column<CheckedFile>[] = [
   },
   { header: "disagreeing", value: (r) => (r.agreement ? r.agreement.disagreeingIds.join(" ") : "") },
 ];
-
-function report(io: CliIo, problems: readonly Problem[]): void {
-  const shown = problems.slice(0, 20);
-  for (const p of shown) io.stderr(renderProblemLine(p) + "\n");
-  if (problems.length > shown.length) io.stderr(`… and ${problems.length - shown.length} more problems\n`);
-}
 
 /** Register `twinscore check`. */
 export const registerCheck: RegisterCommand = (program: Command, io: CliIo, state) => {
@@ -106,69 +97,34 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "correct/accuracy then count entries passing both; compared with stored BFCL score files, the\n" +
         "entries the empty turns fail show as disagreeing.\n" +
         "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
-        "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n",
+        "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n" +
+        "\nExit: 0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree,\n" +
+        "or more than 5 % of a file's tool-call steps fail to decode (one line per such file: wrong decoder?);\n" +
+        "2 bad arguments, no BFCL data, no result file, or a file that could not be checked.\n",
     )
     .addHelpText("after", decoderHelp)
     .action(async (opts: CheckOptions) => {
-      const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
-      if (!location) {
-        report(io, [{ code: "bfcl-data-missing", severity: "error", message: "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR" }]);
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      let threads: number | undefined;
-      if (opts.threads !== undefined) {
-        const n = wholeNumber(opts.threads, "--threads", io, "check", 1);
-        if (n === null) {
-          state.exitCode = ExitCode.badInput;
-          return;
-        }
-        threads = n;
-      }
-      io.tuneForShortRun?.();
-      const run = await runCheck({
-        resultsDir: opts.results,
-        bfclDataDir: location.dir,
-        scoresDir: opts.scores,
-        outDir: opts.out,
-        bfclEvalDir: opts.bfclEval,
+      const doc = await checkRuns({
+        results: opts.results,
+        bfclData: opts.bfclData,
+        bfclEval: opts.bfclEval,
+        scores: opts.scores,
+        out: opts.out,
         decoder: opts.decoder,
+        threads: integerOption(opts.threads),
+        beforeChecking: io.tuneForShortRun,
         emptyTurns: opts.scoreEmptyTurns,
-        env: io.env,
         cwd: io.cwd,
-      }, threads);
-      if (!run.ok) {
-        report(io, run.problems);
-        state.exitCode = ExitCode.badInput;
-        return;
+        env: io.env,
+      });
+      printProblems(io, doc.problems, { command: "check" });
+      for (const line of detectedDecoderLines(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder })))) io.stderr(line + "\n");
+      state.exitCode = doc.exitCode;
+      if (doc.files.length === 0 && doc.exitCode === 2) return;
+      if (opts.format === "json") io.stdout(renderJson(doc));
+      else {
+        const table = tableOf("check", doc.files, opts.scores !== undefined ? columns : columns.slice(0, 5));
+        io.stdout(renderPrintout({ blocks: [{ kind: "table", table }] }, opts.format).stdout);
       }
-      const { files, problems } = run.value;
-      for (const line of detectedDecoderLines(files.map((f) => ({ model: f.folder, decoder: f.decoder })))) io.stderr(line + "\n");
-      report(io, problems);
-      if (opts.format === "json") {
-        io.stdout(
-          renderJson({
-            files: files.map((f) => ({
-              file: f.file,
-              model: f.model,
-              folder: f.folder,
-              category: f.category,
-              entries: f.entries,
-              correct: f.correct,
-              accuracy: f.accuracy,
-              written: f.written,
-              stored: f.storedScoreFile,
-              agreement: f.agreement,
-              decoder: f.decoder,
-              decodeHealth: { toolCallSteps: f.decodeHealth.toolLooking, failed: f.decodeHealth.failed },
-            })),
-          }),
-        );
-      } else {
-        io.stdout(renderRows(files, opts.scores !== undefined ? columns : columns.slice(0, 5), opts.format));
-      }
-      if (problems.some((p) => p.severity === "error")) state.exitCode = ExitCode.badInput;
-      else if (files.some((f) => f.agreement && f.agreement.disagreeingIds.length > 0)) state.exitCode = ExitCode.findings;
-      else if (problems.some((p) => p.code === "decode-failures")) state.exitCode = ExitCode.findings;
     });
 };

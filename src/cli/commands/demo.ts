@@ -1,19 +1,16 @@
 /**
- * `twinscore demo`: the first command to run on a fresh machine. Writes BFCL-format runs
- * of four reference policies (built from the manifest's reference calls; nothing is
- * downloaded), scores them through exactly the code of `twinscore score`, and checks
- * that they land where the measure says they must: 50 / 50 / 100 / 50.
+ * `twinscore demo`: flags → `runDemo` (`src/app/demo.ts`) → the four reference policies'
+ * table, printed like `score`'s, and whether each scored as it must.
  */
-import { resolve } from "node:path";
-import { mkdirSync } from "node:fs";
 import type { Command } from "commander";
-import { checkReferenceDecision, demoFiles, referencePolicies } from "../../decision/demo.js";
-import { selectPairs } from "../../decision/score.js";
-import { renderProblemLine } from "../../messages/index.js";
-import { makeDemoDir, removeDemoDir, writeDemoRun } from "../../io/results-demo.js";
-import { ExitCode, type CliIo } from "../io.js";
+import { runDemo } from "../../app/demo.js";
+import { referencePolicies } from "../../decision/demo.js";
+import { renderJson } from "../../report/printout.js";
+import type { CliIo } from "../io.js";
+import { printProblems } from "../problems.js";
+import { columnsHelp } from "../views/score.js";
 import type { RegisterCommand } from "./index.js";
-import { addScoreOptions, columnsHelp, manifestOf, scoreAndPrint, scoreOptionsOf, type ScoreCliOptions } from "./score.js";
+import { addScoreOptions, printScoreDocument, scoreRequestOf, type ScoreCliOptions } from "./score.js";
 
 function explanation(pairs: number): string {
   return [
@@ -46,68 +43,40 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
     )
     .option("--keep <dir>", "write the synthetic result files to DIR and keep them (default: a temporary folder, removed)");
   addScoreOptions(cmd)
-    .addHelpText("after", columnsHelp)
+    .addHelpText("after", columnsHelp + "\nExit: 0 every policy scored as it must; 1 one did not; 2 the demo could not run.\n")
     .action(async (opts: ScoreCliOptions & { keep?: string }) => {
-      const options = scoreOptionsOf(opts);
-      if (typeof options === "string") {
-        io.stderr(`twinscore demo: ${options}\n`);
-        state.exitCode = ExitCode.badInput;
+      const req = scoreRequestOf(io, opts, { results: [], models: [] });
+      if (typeof req === "string") {
+        io.stderr(`twinscore demo: ${req}\n`);
+        state.exitCode = 2;
         return;
       }
-      const manifest = manifestOf(io, opts.manifest);
-      if (!manifest) {
-        state.exitCode = ExitCode.badInput;
+      const doc = await runDemo({ ...req, keep: opts.keep });
+      if (doc.score === null) {
+        printProblems(io, doc.problems);
+        state.exitCode = doc.exitCode;
         return;
       }
-      const pairs = selectPairs(manifest, options);
-      let dir: string;
-      try {
-        dir = opts.keep !== undefined ? resolve(io.cwd, opts.keep) : makeDemoDir();
-        mkdirSync(dir, { recursive: true });
-      } catch (e) {
-        io.stderr(`twinscore demo: cannot make a folder for the runs: ${e instanceof Error ? e.message : String(e)}\n`);
-        state.exitCode = ExitCode.badInput;
-        return;
+      if (opts.format === "json") {
+        printProblems(io, [...doc.problems, ...doc.score.problems], { verbose: opts.verbose, byModel: doc.score.models.map((m) => ({ name: m.model, problems: m.problems })) });
+        io.stdout(renderJson(doc));
+      } else {
+        printScoreDocument(io, doc.score, opts, { title: explanation(doc.pairs), showFiles: doc.kept !== null }, "demo");
+        printProblems(io, doc.problems);
       }
-      try {
-        for (const policy of referencePolicies) {
-          const files = demoFiles(policy.name, pairs);
-          const written = files.ok ? writeDemoRun(dir, policy.name, files.value) : files;
-          if (!written.ok) {
-            for (const p of written.problems) io.stderr(renderProblemLine(p) + "\n");
-            state.exitCode = ExitCode.badInput;
-            return;
-          }
-        }
-        const request = { resultDirs: [dir], models: referencePolicies.map((p) => p.name), manifest };
-        // the reference policies write native function-calling records: BFCL's FC decoder, unless --decoder says otherwise
-        const { code, runs } = await scoreAndPrint(io, request, { ...opts, decoder: opts.decoder ?? "fc" }, { title: explanation(pairs.length), showFiles: opts.keep !== undefined });
-        // On --all-pairs the 134 read-only anchors hold no world-changing reference call, so
-        // the policies cannot land on 50 / 100 there: that is why those pairs are not scored.
-        const checked = options.pairSet !== "all";
-        const mismatches = !checked ? [] : runs.flatMap((run) => {
-          const policy = referencePolicies.find((p) => p.name === run.model);
-          if (!policy || !run.score) return [];
-          const m = checkReferenceDecision(policy.name, run.score.numbers.decision);
-          return m ? [m] : [];
-        });
-        for (const m of mismatches) io.stderr(renderProblemLine(m) + "\n");
-        if (opts.format === "table") {
-          io.stdout(
-            !checked
-              ? "\nOn all 365 pairs the 134 whose reference only reads or logs in on the anchor turn pose no\n" +
-                  "decision to act: the oracle's 'act' there is a lookup, and never acting is right on both twins.\n" +
-                  "The reference policies therefore leave 50 / 100, which is why those pairs are not scored (§4.2).\n"
-              : mismatches.length === 0
+      if (opts.format === "table") {
+        io.stdout(
+          !doc.checked
+            ? "\nOn all 365 pairs the 134 whose reference only reads or logs in on the anchor turn pose no\n" +
+                "decision to act: the oracle's 'act' there is a lookup, and never acting is right on both twins.\n" +
+                "The reference policies therefore leave 50 / 100, which is why those pairs are not scored (§4.2).\n"
+            : doc.problems.length === 0
               ? "\nAll four reference policies score as they must (50 / 50 / 100 / 50).\n" +
-                  (opts.keep !== undefined ? `The synthetic runs are kept in ${dir}.\n` : "") +
-                  "Next: twinscore score --results <your BFCL result dir>   (see twinscore score --help)\n"
+                (doc.kept !== null ? `The synthetic runs are kept in ${doc.kept}.\n` : "") +
+                "Next: twinscore score --results <your BFCL result dir>   (see twinscore score --help)\n"
               : "\nA reference policy did not score as it must: see the errors above.\n",
-          );
-        }
-        state.exitCode = mismatches.length > 0 ? ExitCode.findings : code;
-      } finally {
-        if (opts.keep === undefined) removeDemoDir(dir);
+        );
       }
+      state.exitCode = doc.exitCode;
     });
 };

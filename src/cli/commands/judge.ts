@@ -1,24 +1,14 @@
 /**
- * `twinscore judge`: label what models wrote on the turns where they held back, with a
- * judge model behind an OpenAI-compatible endpoint. Optional: no number of `score`
- * depends on it. Wiring only — turn selection is `judge/turns.ts`, the prompt
- * `judge/prompt.ts`, the client `io/judge-client.ts`.
+ * `twinscore judge`: flags → `judgeHeldBack` (`src/app/judge.ts`) → the per-model label
+ * summary (or, in a dry run, the requests), in the chosen format.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { defaultScoreOptions } from "../../decision/types.js";
-import { summarizeLabels, type JudgeSummary } from "../../judge/aggregate.js";
-import { buildJudgeRequest, parsePromptFile } from "../../judge/prompt.js";
-import { heldBackTurns } from "../../judge/turns.js";
-import { isSilent, judgeLabelMeaning, judgeLabels, type HeldBackTurn } from "../../judge/types.js";
-import { readLabelsFile, runJudge } from "../../io/judge-client.js";
-import { committedDataPath, loadManifest } from "../../io/manifest.js";
-import { scoreResultDirs } from "../../io/results.js";
-import { problem } from "../../messages/index.js";
-import { outputFormats, renderJson, renderRows, type Column, type OutputFormat } from "../format.js";
-import { ExitCode, type CliIo } from "../io.js";
-import { collect, wholeNumber } from "../options.js";
+import { judgeHeldBack } from "../../app/judge.js";
+import type { JudgeSummary } from "../../judge/aggregate.js";
+import { judgeLabelMeaning, judgeLabels } from "../../judge/types.js";
+import { outputFormats, renderJson, renderPrintout, tableOf, type Column, type OutputFormat } from "../../report/printout.js";
+import type { CliIo } from "../io.js";
+import { collect, integerOption } from "../options.js";
 import { printProblems, progressPrinter } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -64,7 +54,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         "not sent unless --include-silent. The API key is read from the environment variable named by --key-env " +
         "and is never written to a file or a log.",
     )
-    .requiredOption("--results <dir>", "a BFCL result tree (repeatable)", collect, [] as string[])
+    .option("--results <dir>", "a BFCL result tree (repeatable)", collect, [] as string[])
     .option("--model <name>", "score only this model directory (repeatable)", collect, [] as string[])
     .option("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
     .option("--judge-model <name>", "the judge model's name at the endpoint")
@@ -79,81 +69,49 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--dry-run", "print the requests that would be sent, send nothing")
     .option("--include-silent", "also send turns on which the model wrote no text")
     .addOption(new Option("--format <format>", "summary format").choices(outputFormats).default("table"))
+    .addHelpText(
+      "after",
+      "\nSummary columns, per model (scored on Table 1's pairs):\n" +
+        "  held         withheld anchor turns on which the model made no world-changing attempt\n" +
+        "  not reached  of those, rollouts that ended before the anchor (or an inference error): nothing to judge\n" +
+        "  silent       of those, turns with no text (not sent unless --include-silent)\n" +
+        "  labelled     turns that carry a label (from this run, an earlier one, or the cache)\n" +
+        judgeLabels.map((l) => `  ${l.padEnd(12)} % of labelled turns given this label`).join("\n") +
+        "\n\nExit: 0 every turn sent got a label (or a dry run); 1 some requests failed or replies could not be\n" +
+        "read (listed on stderr; rerun to retry them); 2 bad arguments or nothing to judge.\n",
+    )
     .action(async (opts: JudgeCliOptions) => {
-      const concurrency = wholeNumber(opts.concurrency, "--concurrency", io, "judge", 1);
-      const timeout = wholeNumber(opts.timeout, "--timeout", io, "judge", 1);
-      const retries = wholeNumber(opts.retries, "--retries", io, "judge");
-      if (concurrency === null || timeout === null || retries === null) {
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const promptPath = opts.prompt ? resolve(io.cwd, opts.prompt) : committedDataPath("judge-prompt.md");
-      let promptText: string;
-      try {
-        promptText = readFileSync(promptPath, "utf8");
-      } catch {
-        printProblems(io, [problem("file-missing", "cannot read the prompt file", { file: promptPath })]);
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const prompt = parsePromptFile(promptText);
-      if (!prompt.ok) {
-        printProblems(io, [problem("prompt-malformed", prompt.message, { file: promptPath })]);
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const manifest = loadManifest();
-      if (!manifest.ok) {
-        printProblems(io, manifest.problems);
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const outcome = await scoreResultDirs({ resultDirs: opts.results, models: opts.model, manifest: manifest.value, options: defaultScoreOptions, cwd: io.cwd });
-      printProblems(io, [...outcome.problems, ...outcome.runs.flatMap((r) => r.problems)]);
-      const pairsById = new Map(manifest.value.pairs.map((p) => [p.missId, p]));
-      const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>();
-      const toSend: HeldBackTurn[] = [];
-      for (const run of outcome.runs) {
-        if (!run.score) continue;
-        const sel = heldBackTurns(run.model, run.score.records, pairsById);
-        perModel.set(run.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
-        toSend.push(...sel.turns.filter((t) => opts.includeSilent || !isSilent(t)));
-      }
-      if (perModel.size === 0) {
-        io.stderr("twinscore judge: no model could be scored, so there is nothing to judge\n");
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const judgeModel = opts.judgeModel ?? "";
-      if (opts.dryRun) {
-        for (const t of toSend) io.stdout(JSON.stringify({ model: t.model, missId: t.missId, request: buildJudgeRequest(t, prompt.prompt, judgeModel || "<judge-model>").body }) + "\n");
-        const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
-        io.stderr(`twinscore judge: dry run — ${toSend.length} request(s) would be sent; ${sum("silent")} silent turn(s)${opts.includeSilent ? " included" : " left out"}; ${sum("notReached")} held back only because the rollout never reached the anchor\n`);
-        return;
-      }
-      if (!opts.endpoint || !judgeModel) {
-        io.stderr("twinscore judge: --endpoint and --judge-model are required (or use --dry-run)\n");
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const labelsFile = resolve(io.cwd, opts.labels);
-      const report = await runJudge(toSend, {
+      const doc = await judgeHeldBack({
+        results: opts.results,
+        models: opts.model,
         endpoint: opts.endpoint,
-        judgeModel,
+        judgeModel: opts.judgeModel,
         apiKey: io.env[opts.keyEnv] ?? "",
-        prompt: prompt.prompt,
-        labelsFile,
-        cacheDir: opts.cacheDir === false ? null : resolve(io.cwd, opts.cache ?? `${opts.labels}.cache`),
-        concurrency,
-        timeoutMs: timeout * 1000,
-        retries,
-        backoffMs: 1000,
+        prompt: opts.prompt,
+        labels: opts.labels,
+        cache: opts.cacheDir === false ? null : opts.cache,
+        concurrency: integerOption(opts.concurrency),
+        timeoutSeconds: integerOption(opts.timeout),
+        retries: integerOption(opts.retries),
+        dryRun: opts.dryRun,
+        includeSilent: opts.includeSilent,
         onProgress: progressPrinter(io, "judging"),
+        cwd: io.cwd,
+        env: io.env,
       });
-      for (const f of report.failures) io.stderr(`${f.model} ${f.missId}: ${f.message}\n`);
-      io.stderr(`twinscore judge: ${report.labelled} labelled now, ${report.resumed} resumed, ${report.fromCache} from cache, ${report.requested} requested, ${report.failures.length} failed\n`);
-      const summaries = summarizeLabels(perModel, readLabelsFile(labelsFile));
-      io.stdout(opts.format === "json" ? renderJson({ labelsFile, summaries }) : renderRows(summaries, summaryColumns, opts.format));
-      if (report.failures.length > 0) state.exitCode = ExitCode.findings;
+      printProblems(io, doc.problems, { command: "judge" });
+      state.exitCode = doc.exitCode;
+      if (doc.dryRun !== null) {
+        for (const r of doc.dryRun.requests) io.stdout(JSON.stringify(r) + "\n");
+        const d = doc.dryRun;
+        io.stderr(`twinscore judge: dry run — ${d.requests.length} request(s) would be sent; ${d.silent} silent turn(s)${d.silentIncluded ? " included" : " left out"}; ${d.notReached} held back only because the rollout never reached the anchor\n`);
+        return;
+      }
+      const run = doc.run;
+      if (run === null) return;
+      for (const f of run.failures) io.stderr(`${f.model} ${f.missId}: ${f.message}\n`);
+      io.stderr(`twinscore judge: ${run.labelled} labelled now, ${run.resumed} resumed, ${run.fromCache} from cache, ${run.requested} requested, ${run.failures.length} failed\n`);
+      if (opts.format === "json") io.stdout(renderJson(doc));
+      else io.stdout(renderPrintout({ blocks: [{ kind: "table", table: tableOf("judge", doc.summaries, summaryColumns) }] }, opts.format).stdout);
     });
 };

@@ -1,20 +1,13 @@
 /**
- * `twinscore pairs`: build the twin-pair manifest from a BFCL data directory and print
- * the funnel, or list the committed manifest when no data directory is available.
- * Wiring only — the builder is `src/pairs/build.ts`.
+ * `twinscore pairs`: flags → `buildPairs` (`src/app/pairs.ts`) → the funnel and one row per
+ * should-ask item, in the chosen format.
  */
 import { Option, type Command } from "commander";
-import { readFileSync, existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { problem, renderProblemLine, type Problem } from "../../messages/index.js";
-import { multiTurnCategories } from "../../bfcl/data.js";
-import { buildManifest } from "../../pairs/build.js";
-import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../../pairs/listing.js";
-import type { Manifest } from "../../pairs/types.js";
-import { readBfclDataDir, resolveBfclDataDir } from "../../io/bfcl-data.js";
-import { committedCertificationPath, committedManifestPath, loadManifest, writeManifest } from "../../io/manifest.js";
-import { renderJson, renderRows, type Column } from "../format.js";
-import { ExitCode, type CliIo } from "../io.js";
+import { buildPairs } from "../../app/pairs.js";
+import type { PairListingRow } from "../../pairs/listing.js";
+import { renderJson, renderTable, tableOf, type Column } from "../../report/printout.js";
+import type { CliIo } from "../io.js";
+import { printProblems } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
 const formats = ["table", "tsv", "json", "csv", "markdown"] as const;
@@ -34,61 +27,6 @@ interface PairsOptions {
   format: PairsFormat;
   writeManifest?: string;
   certification?: string;
-}
-
-function report(io: CliIo, problems: readonly Problem[]): void {
-  const shown = problems.slice(0, 10);
-  for (const p of shown) io.stderr(renderProblemLine(p) + "\n");
-  if (problems.length > shown.length) io.stderr(`… and ${problems.length - shown.length} more problems\n`);
-}
-
-/** Build from data when a directory is given or installed; otherwise load the committed manifest. */
-function obtainManifest(
-  opts: PairsOptions,
-  io: CliIo,
-): { manifest: Manifest; built: boolean; warnings: readonly Problem[] } | { problems: readonly Problem[] } {
-  const location = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd });
-  if (!location) {
-    if (opts.writeManifest !== undefined) {
-      return {
-        problems: [
-          {
-            code: "bfcl-data-missing",
-            severity: "error",
-            message: "--write-manifest needs BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR",
-          },
-        ],
-      };
-    }
-    const loaded = loadManifest();
-    if (!loaded.ok) return { problems: loaded.problems };
-    io.stderr(`no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${committedManifestPath()}\n`);
-    return { manifest: loaded.value, built: false, warnings: [] };
-  }
-  if (location.origin === "bfcl_eval") io.stderr(`reading BFCL data from the bfcl_eval installation at ${location.dir}\n`);
-  const data = readBfclDataDir(location.dir, ["base", "miss_func", "miss_param"]);
-  if (!data.ok) return { problems: data.problems };
-  const certDir = opts.certification !== undefined ? resolve(io.cwd, opts.certification) : null;
-  const certFile = (name: "bad-keys.tsv" | "rulings.tsv" | "certified-content.tsv") => {
-    const inDir = certDir ? join(certDir, name) : null;
-    // a rulings folder without its own content record was made on the package's (BFCL v4) items
-    if (inDir !== null && (name !== "certified-content.tsv" || existsSync(inDir))) return inDir;
-    return committedCertificationPath(name);
-  };
-  const texts = [];
-  for (const name of ["bad-keys.tsv", "rulings.tsv", "certified-content.tsv"] as const) {
-    const file = certFile(name);
-    if (!existsSync(file)) return { problems: [{ code: "file-missing", severity: "error", message: "certification file missing", file }] };
-    texts.push({ file, text: readFileSync(file, "utf8") });
-  }
-  const built = buildManifest({ data: data.value, badKeys: texts[0], rulings: texts[1], certifiedContent: texts[2] });
-  if (!built.ok) return { problems: built.problems };
-  const warnings = multiTurnCategories.flatMap((c) =>
-    (data.value.categories[c]?.unusable ?? []).map((u) =>
-      problem(u.code, `${u.id} ${u.reason}; left out of the pairs`, { file: u.file, ...(u.line === null ? {} : { line: u.line }), severity: "warning" }),
-    ),
-  );
-  return { manifest: built.value, built: true, warnings };
 }
 
 /** Register `twinscore pairs`. */
@@ -134,38 +72,27 @@ export const registerPairs: RegisterCommand = (program: Command, io: CliIo, stat
         "'uncertified: differs in miss.question, base.reference, …' (twin.field that differs from the certified item).\n\n" +
         "Examples:\n" +
         "  twinscore pairs --bfcl-data ../bfcl-v3 --write-manifest data/manifest-v3.json\n" +
-        "  twinscore pairs --bfcl-data ../bfcl-v4 --format json\n",
+        "  twinscore pairs --bfcl-data ../bfcl-v4 --format json\n" +
+        "\nExit: 0 built (or listed); 2 bad BFCL data, a certification file missing, or the manifest could not be written.\n",
     )
-    .action((opts: PairsOptions) => {
-      const got = obtainManifest(opts, io);
-      if ("problems" in got) {
-        report(io, got.problems);
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const { manifest } = got;
-      for (const w of got.warnings) io.stderr(renderProblemLine(w) + "\n");
-      if (opts.writeManifest !== undefined) {
-        const target = resolve(io.cwd, opts.writeManifest);
-        const written = writeManifest(target, manifest);
-        if (!written.ok) {
-          report(io, written.problems);
-          state.exitCode = ExitCode.badInput;
-          return;
-        }
-        io.stderr(`wrote ${target} (${manifest.pairs.length} pairs, ${manifest.dropped.length} dropped)\n`);
-      }
-      const rows = listingRows(manifest);
+    .action(async (opts: PairsOptions) => {
+      const doc = await buildPairs({ bfclData: opts.bfclData, writeManifest: opts.writeManifest, certification: opts.certification, cwd: io.cwd, env: io.env });
+      printProblems(io, doc.problems, { command: "pairs" });
+      state.exitCode = doc.exitCode;
+      if (doc.funnel === null) return;
+      if (doc.readFrom) io.stderr(doc.readFrom + "\n");
+      if (doc.written !== null) io.stderr(`wrote ${doc.written.file} (${doc.written.pairs} pairs, ${doc.written.dropped} dropped)\n`);
+      const table = tableOf("pairs", doc.items, columns);
       switch (opts.format) {
         case "json":
-          io.stdout(renderJson({ source: manifest.source, funnel: manifest.funnel, funnelLine: funnelLine(manifest.funnel), items: rows }));
+          io.stdout(renderJson(doc));
           break;
         case "table":
-          io.stdout([funnelLine(manifest.funnel), ...funnelNotes(manifest.funnel), ""].join("\n") + "\n");
-          io.stdout(renderRows(rows, columns, "table"));
+          io.stdout([doc.funnelLine, ...doc.funnelNotes, ""].join("\n") + "\n");
+          io.stdout(renderTable(table, "table"));
           break;
         default:
-          io.stdout(renderRows(rows, columns, opts.format));
+          io.stdout(renderTable(table, opts.format));
       }
     });
 };

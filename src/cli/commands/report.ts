@@ -1,24 +1,14 @@
 /**
- * `twinscore report`: one self-contained HTML file with Table 1, the rank-reversal
- * figure, the decision by category, the sensitivities, where held-back items are lost,
- * the paired-arm panels (with --compare), the judge's label shares (with --labels) and a
- * pair browser. Wiring only — loading is `src/io/report-inputs.ts`, gathering
- * `src/report/assemble.ts`, rendering `src/report/render.ts`.
+ * `twinscore report`: flags → `buildReport` (`src/app/report.ts`) → the HTML file, and
+ * one line saying what it holds.
  */
-import type { Command } from "commander";
-import { resolve } from "node:path";
-import { problem } from "../../messages/index.js";
-import { resolveBfclDataDir } from "../../io/bfcl-data.js";
-import { readLabelsFile } from "../../io/judge-client.js";
-import { writeFileAtomic } from "../../io/manifest.js";
-import { loadReportRuns } from "../../io/report-inputs.js";
-import { assembleReport } from "../../report/assemble.js";
-import { renderReport } from "../../report/render.js";
+import { Option, type Command } from "commander";
+import { buildReport } from "../../app/report.js";
+import { renderJson } from "../../report/printout.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
-import { collect, wholeNumber } from "../options.js";
+import { collect, integerOption } from "../options.js";
 import { printProblems } from "../problems.js";
-import { ExitCode, type CliIo } from "../io.js";
-import { manifestOf } from "./score.js";
+import type { CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 
 interface ReportOptions {
@@ -33,6 +23,7 @@ interface ReportOptions {
   bootstrap: string;
   seed: string;
   manifest?: string;
+  format: "table" | "json";
 }
 
 /** Register `twinscore report`. */
@@ -63,6 +54,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
     .option("--bootstrap <n>", "resamples of every interval (0: none)", String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the intervals", String(DEFAULT_BOOTSTRAP.seed))
     .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
+    .addOption(new Option("--format <format>", "what is printed on stdout: table (nothing; the page is the output) or json (what the page holds)").choices(["table", "json"]).default("table"))
     .addHelpText(
       "after",
       "\nExample:\n" +
@@ -70,73 +62,37 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         "                   --results runs/fixes --scores runs/fixes/score \\\n" +
         "                   --compare main fixes --out report.html\n" +
         "\nThe same inputs give a byte-identical file (no timestamps; paths as given). Model text is escaped\n" +
-        "and the page allows only its own script. Exit: 0 written; 2 bad arguments or nothing could be scored.\n",
+        "and the page allows only its own script. The report is refused when no model has a pair to score.\n" +
+        "Exit: 0 written; 1 written, with errors met on the way (listed first); 2 bad arguments, or nothing\n" +
+        "could be scored (no file is written).\n",
     )
     .action(async (opts: ReportOptions) => {
-      const fail = (message: string) => {
-        io.stderr(`twinscore report: ${message}\n`);
-        state.exitCode = ExitCode.badInput;
-      };
-      if (opts.results.length === 0) return fail("give at least one --results DIR (a BFCL result tree)");
-      if (opts.out === undefined) return fail("give --out FILE (the HTML file to write)");
-      if (opts.scores.length !== 0 && opts.scores.length !== opts.results.length) {
-        return fail(`give one --scores per --results, in the same order (got ${opts.results.length} --results and ${opts.scores.length} --scores)`);
+      if (opts.out === undefined) {
+        io.stderr("twinscore report: give --out FILE (the HTML file to write)\n");
+        state.exitCode = 2;
+        if (opts.results.length > 0) return;
       }
-      if (opts.compare !== undefined && opts.compare.length !== 2) return fail(`--compare takes two runs, got ${opts.compare.length}`);
-      const resamples = wholeNumber(opts.bootstrap, "--bootstrap", io, "report");
-      const seed = wholeNumber(opts.seed, "--seed", io, "report");
-      if (resamples === null || seed === null) {
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const manifest = manifestOf(io, opts.manifest);
-      if (!manifest) {
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      let labels = null;
-      if (opts.labels !== undefined) {
-        const file = resolve(io.cwd, opts.labels);
-        labels = readLabelsFile(file);
-        if (labels.length === 0) {
-          printProblems(io, [problem("labels-empty", "no judge label could be read", { file })]);
-          state.exitCode = ExitCode.badInput;
-          return;
-        }
-      }
-      // The workaround credit only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): replaying takes a while.
-      const bfcl = resolveBfclDataDir({ flag: opts.bfclData, env: io.env, cwd: io.cwd, findPython: () => null });
-      const progress = (line: string) => io.stderr(`report: ${line}\n`);
-      const loaded = loadReportRuns(
-        opts.results.map((dir, i) => ({ resultDir: dir, scoreDir: opts.scores[i] ?? null })),
-        { models: opts.model, manifest, cwd: io.cwd, bfclDataDir: bfcl?.dir ?? null, progress },
-      );
-      printProblems(io, loaded.problems);
-      if (loaded.runs.every((r) => r.models.length === 0)) return fail("no model could be scored under the --results directories");
-      progress(`gathering numbers${resamples > 0 ? ` (bootstrap B = ${resamples})` : ""}`);
-      const assembled = assembleReport({
+      const doc = await buildReport({
+        results: opts.results,
+        scores: opts.scores,
+        compare: opts.compare,
+        labels: opts.labels,
+        bfclData: opts.bfclData,
+        models: opts.model,
+        out: opts.out,
         title: opts.title,
-        manifest,
-        runs: loaded.runs,
-        compare: opts.compare ? [opts.compare[0], opts.compare[1]] : null,
-        labels,
-        bootstrap: { resamples, seed },
+        bootstrap: { resamples: integerOption(opts.bootstrap), seed: integerOption(opts.seed) },
+        manifest: opts.manifest,
+        progress: (line) => io.stderr(`report: ${line}\n`),
+        cwd: io.cwd,
+        env: io.env,
       });
-      if (!assembled.ok) {
-        printProblems(io, assembled.problems);
-        state.exitCode = ExitCode.badInput;
-        return;
+      printProblems(io, doc.problems, { command: "report" });
+      if (opts.out === undefined) return;
+      state.exitCode = doc.exitCode;
+      if (doc.file !== null) {
+        io.stderr(`wrote ${doc.file} (${doc.models} models, ${doc.pairs} pairs${doc.comparisons ? `, ${doc.comparisons} comparison(s)` : ""}, ${doc.bytes} bytes)\n`);
+        if (opts.format === "json") io.stdout(renderJson({ ...doc, html: undefined }));
       }
-      const html = renderReport(assembled.value);
-      const target = resolve(io.cwd, opts.out);
-      const written = writeFileAtomic(target, html);
-      if (!written.ok) {
-        printProblems(io, written.problems);
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const d = assembled.value;
-      io.stderr(`wrote ${target} (${d.models.length} models, ${d.pairs.length} pairs${d.compare.length ? `, ${d.compare.length} comparison(s)` : ""}, ${html.length} bytes)\n`);
-      state.exitCode = ExitCode.ok;
     });
 };

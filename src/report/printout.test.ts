@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderRows, type Column } from "./format.js";
+import { renderRows, type Column } from "./printout.js";
 
 const cols: Column<{ m: string; v: number }>[] = [
   { header: "model", value: (r) => r.m },

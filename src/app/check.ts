@@ -1,0 +1,71 @@
+/**
+ * `check`, the use case: re-score BFCL multi-turn result files with twinscore's own
+ * executor and checker (no Python), as `bfcl evaluate` does; write BFCL-format score
+ * files when asked; and, given the stored score files, say how far the verdicts agree.
+ *
+ * ```ts
+ * const doc = await checkRuns({ results: "runs/main", bfclData: "bfcl-v4", scores: "runs/main" });
+ * for (const f of doc.files) console.log(f.folder, f.category, f.correct, f.entries, f.agreement?.disagreeingIds);
+ * ```
+ */
+import type { EmptyTurnReading } from "../simulator/irrelevance.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { problem, type Problem } from "../messages/index.js";
+import { resolveBfclDataDir } from "../io/bfcl-data.js";
+import { runCheck, type CheckedFile } from "../io/check-run.js";
+import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+
+export type { CheckedFile } from "../io/check-run.js";
+
+/** What to check. */
+export interface CheckRequest extends RequestContext {
+  /** A result tree (a model folder, a result root, a run, or a folder of runs). */
+  readonly results: string;
+  /** BFCL data folder (else `BFCL_DATA_DIR`, else a `bfcl_eval` installation). */
+  readonly bfclData?: string;
+  /** `bfcl_eval` folder holding long_context.py (only for long_context files). */
+  readonly bfclEval?: string;
+  /** Stored BFCL score tree to compare verdicts with. */
+  readonly scores?: string;
+  /** Folder to write BFCL-format score files into. */
+  readonly out?: string;
+  /** `--decoder`: one decoder for every model folder; absent, each folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
+  /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
+  readonly emptyTurns?: EmptyTurnReading;
+  /** Threads in all (default 1). */
+  readonly threads?: number;
+  /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */
+  readonly beforeChecking?: () => void;
+}
+
+/** Per result file: entries, passes, where its score file went and the agreement with the stored one. */
+export interface CheckDocument {
+  readonly command: "check";
+  readonly files: readonly CheckedFile[];
+  readonly problems: readonly Problem[];
+  readonly exitCode: ExitCode;
+}
+
+/** Check every result file. Never throws on bad input: problems are in the document. */
+export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
+  const ctx = contextOf(req);
+  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, problems, exitCode });
+  const bad: Problem[] = [];
+  if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
+  if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
+  if (bad.length > 0) return done(bad);
+  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
+  if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  req.beforeChecking?.();
+  const run = await runCheck(
+    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, env: { ...ctx.env }, cwd: ctx.cwd },
+    req.threads,
+  );
+  if (!run.ok) return done([...run.problems]);
+  const { files, problems } = run.value;
+  // a file whose tool-call steps mostly fail to decode was read with the wrong decoder: a finding, never a silent 0 %
+  const findings = files.some((f) => f.agreement && f.agreement.disagreeingIds.length > 0) || problems.some((p) => p.code === "decode-failures");
+  const exitCode: ExitCode = problems.some((p) => p.severity === "error") ? 2 : findings ? 1 : 0;
+  return done(problems, files, exitCode);
+}

@@ -1,0 +1,67 @@
+/**
+ * What every use case shares: where relative paths and environment variables come from,
+ * the manifest to score on, the bootstrap settings, and the exit code a document ends
+ * with. A use case checks its whole request before it reads any input, so a bad argument
+ * is reported before (and instead of) a screenful of input warnings.
+ */
+import type { Manifest } from "../pairs/types.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from "../stats/index.js";
+import { processCwd, processEnv } from "../io/environment.js";
+import { loadManifest } from "../io/manifest.js";
+import { resolvePath } from "../io/paths.js";
+
+/** Where a request's relative paths and environment variables come from (default: the process's). */
+export interface RequestContext {
+  /** Folder relative paths are resolved against. */
+  readonly cwd?: string;
+  /** Environment variables (`BFCL_DATA_DIR`, `TWINSCORE_PYTHON`, …). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A context with its defaults filled in. */
+export interface Context {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Fill in the process's folder and environment where the request gives none. */
+export function contextOf(req: RequestContext): Context {
+  return { cwd: req.cwd ?? processCwd(), env: req.env ?? processEnv() };
+}
+
+/**
+ * How a command ends: 0 done; 1 done with findings (a verify FAIL, a problem under
+ * `--strict`, a model whose pairs are incomplete); 2 nothing usable (bad arguments,
+ * missing or malformed input).
+ */
+export type ExitCode = 0 | 1 | 2;
+
+/** The pair manifest of a request: the file named, or the package's committed one. */
+export function manifestOf(path: string | undefined, ctx: Context): Result<Manifest> {
+  return path === undefined ? loadManifest() : loadManifest(resolvePath(ctx.cwd, path));
+}
+
+/** Bootstrap settings with the paper's defaults; a problem when either is not a non-negative integer. */
+export function bootstrapOf(given: Partial<BootstrapOptions> | undefined): Result<BootstrapOptions> {
+  const resamples = given?.resamples ?? DEFAULT_BOOTSTRAP.resamples;
+  const seed = given?.seed ?? DEFAULT_BOOTSTRAP.seed;
+  if (!Number.isInteger(resamples) || resamples < 0) return err(badArgument(`--bootstrap must be a non-negative integer${givenText(resamples)}`));
+  if (typeof seed === "number" ? !Number.isSafeInteger(seed) || seed < 0 : seed < 0n) return err(badArgument(`--seed must be a non-negative integer${givenText(seed)}`));
+  return ok({ resamples, seed });
+}
+
+/** `, got 3` for a number given, nothing for text that was not a number at all (NaN). */
+export function givenText(value: number | bigint): string {
+  return typeof value === "number" && Number.isNaN(value) ? " (got text that is not a whole number)" : `, got ${String(value)}`;
+}
+
+/** A problem for a bad argument, in the words the CLI prints. */
+export function badArgument(message: string): Problem {
+  return problem("bad-argument", message);
+}
+
+/** Whether any problem is an error. */
+export function hasError(problems: readonly Problem[]): boolean {
+  return problems.some((p) => p.severity === "error");
+}

@@ -1,0 +1,111 @@
+/**
+ * `compare`, the use case: two arms of the same models (a neutral and an injected prompt,
+ * two serving builds, two checkpoints) scored on Table 1's pairs. Per model: the act and
+ * hold shifts with exact McNemar tests, the decision change with a paired cluster-bootstrap
+ * interval and, with score trees for both arms, the official score change per category
+ * with its flips. A model found in one arm only is named, never dropped silently.
+ *
+ * ```ts
+ * const doc = await compareArms({ a: "runs/main", b: "runs/fixes", scoresA: "runs/main", scoresB: "runs/fixes" });
+ * for (const m of doc.models) console.log(m.model, m.comparison.decision.change, m.comparison.decision.ci95);
+ * ```
+ */
+import { problem, type Problem } from "../messages/index.js";
+import { compareArms as compareTwoArms, type ArmComparison } from "../official/compare.js";
+import { definitionPairs } from "../official/metrics.js";
+import type { BootstrapOptions } from "../stats/index.js";
+import { resolvePath } from "../io/paths.js";
+import { loadRunInputs } from "../io/scores-run.js";
+import { walkBfclTree } from "../io/tree.js";
+import { badArgument, bootstrapOf, contextOf, hasError, manifestOf, type ExitCode, type RequestContext } from "./common.js";
+
+/** The two arms to compare. */
+export interface CompareRequest extends RequestContext {
+  /** Result tree of arm A (the reference arm). */
+  readonly a: string;
+  /** Result tree of arm B. */
+  readonly b: string;
+  /** Score trees of the arms (both or neither): adds the official score change. */
+  readonly scoresA?: string;
+  readonly scoresB?: string;
+  /** Models to compare (default: every model found in both arms). */
+  readonly models?: readonly string[];
+  /** Resamples and seed of the paired interval (default: 10,000 and the paper's seed). */
+  readonly bootstrap?: Partial<BootstrapOptions>;
+  readonly manifest?: string;
+}
+
+/** What `compare` found and computed. */
+export interface CompareDocument {
+  readonly command: "compare";
+  /** The arms' result trees, as absolute paths. */
+  readonly a: string;
+  readonly b: string;
+  readonly bootstrap: BootstrapOptions;
+  readonly models: readonly { readonly model: string; readonly comparison: ArmComparison }[];
+  /** Models scored in one arm only (not compared). */
+  readonly onlyInA: readonly string[];
+  readonly onlyInB: readonly string[];
+  readonly problems: readonly Problem[];
+  readonly exitCode: ExitCode;
+}
+
+/** Compare the two arms. Never throws on bad input: problems are in the document. */
+export async function compareArms(req: CompareRequest): Promise<CompareDocument> {
+  const ctx = contextOf(req);
+  const boot = bootstrapOf(req.bootstrap);
+  const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
+  const a = req.a === undefined ? "" : resolvePath(ctx.cwd, req.a);
+  const b = req.b === undefined ? "" : resolvePath(ctx.cwd, req.b);
+  const done = (problems: Problem[], models: CompareDocument["models"] = [], onlyInA: string[] = [], onlyInB: string[] = [], exitCode: ExitCode = 2): CompareDocument => ({
+    command: "compare",
+    a,
+    b,
+    bootstrap,
+    models,
+    onlyInA,
+    onlyInB,
+    problems,
+    exitCode,
+  });
+  // every argument before any input is read
+  const bad: Problem[] = boot.ok ? [] : [...boot.problems];
+  if (req.a === undefined || req.b === undefined) bad.push(badArgument("give both --a DIR and --b DIR (the two arms' result trees)"));
+  if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
+  for (const dirs of [[req.a], [req.b]]) if (dirs[0] !== undefined) bad.push(...walkBfclTree(dirs, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
+  for (const dir of [req.scoresA, req.scoresB]) if (dir !== undefined) bad.push(...walkBfclTree([dir], ctx.cwd, "score").problems.filter((p) => p.severity === "error"));
+  if (bad.length > 0) return done(bad);
+  const loaded = manifestOf(req.manifest, ctx);
+  if (!loaded.ok) return done([...loaded.problems]);
+  const manifest = loaded.value;
+  const models = req.models ?? [];
+  const load = (dir: string, scores: string | undefined) =>
+    loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd, skipLoginPass: true });
+  const armA = load(req.a, req.scoresA);
+  const armB = load(req.b, req.scoresB);
+  const problems: Problem[] = [...armA.problems, ...armB.problems].filter((p) => p.severity === "error");
+  const namesA = armA.models.map((m) => m.inputs.model);
+  const namesB = armB.models.map((m) => m.inputs.model);
+  const names = namesA.filter((m) => namesB.includes(m));
+  const onlyInA = namesA.filter((m) => !namesB.includes(m));
+  const onlyInB = namesB.filter((m) => !namesA.includes(m));
+  for (const m of onlyInA) problems.push(problem("model-one-arm", `model ${m} is scored in arm A only; it is not compared`, { file: a, severity: "warning" }));
+  for (const m of onlyInB) problems.push(problem("model-one-arm", `model ${m} is scored in arm B only; it is not compared`, { file: b, severity: "warning" }));
+  if (names.length === 0) {
+    problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
+    return done(problems, [], onlyInA, onlyInB);
+  }
+  const scored = definitionPairs(manifest, "C").ids;
+  const results = names.map((name) => {
+    const ma = armA.models.find((m) => m.inputs.model === name)!.inputs;
+    const mb = armB.models.find((m) => m.inputs.model === name)!.inputs;
+    const comparison = compareTwoArms(
+      { label: "A", records: ma.records.filter((r) => scored.has(r.missId)), verdicts: ma.verdicts },
+      { label: "B", records: mb.records.filter((r) => scored.has(r.missId)), verdicts: mb.verdicts },
+      bootstrap,
+    );
+    return { model: name, comparison };
+  });
+  const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
+  return done(problems, results, onlyInA, onlyInB, exitCode);
+}

@@ -1,0 +1,130 @@
+/**
+ * `judge`, the use case: label what models wrote on the turns where they held back, with a
+ * judge model behind an OpenAI-compatible endpoint. Optional: no number of `score`
+ * depends on it. Labels are appended to a JSON Lines file as they arrive, so an
+ * interrupted run resumes; a dry run lists the requests and sends nothing.
+ *
+ * ```ts
+ * const doc = await judgeHeldBack({ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge", apiKey: process.env.OPENAI_API_KEY });
+ * console.log(doc.summaries.map((s) => [s.model, s.shares.asks_removed]));
+ * ```
+ */
+import { defaultScoreOptions } from "../decision/types.js";
+import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
+import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
+import { heldBackTurns } from "../judge/turns.js";
+import { isSilent, type HeldBackTurn } from "../judge/types.js";
+import { problem, type Problem } from "../messages/index.js";
+import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
+import { committedDataPath, loadManifest, readTextIfFile } from "../io/manifest.js";
+import { resolvePath } from "../io/paths.js";
+import { scoreResultDirs } from "../io/results.js";
+import { walkBfclTree } from "../io/tree.js";
+import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+
+/** What to judge, and with what. */
+export interface JudgeRequest extends RequestContext {
+  readonly results: readonly string[];
+  readonly models?: readonly string[];
+  /** OpenAI-compatible base URL (required unless `dryRun`). */
+  readonly endpoint?: string;
+  /** The judge model's name at the endpoint (required unless `dryRun`). */
+  readonly judgeModel?: string;
+  /** The API key (may be empty for a local server); never written anywhere. */
+  readonly apiKey?: string;
+  /** Prompt file instead of the package's data/judge-prompt.md. */
+  readonly prompt?: string;
+  /** JSON Lines file labels are appended to and resumed from (default `twinscore-labels.jsonl`). */
+  readonly labels?: string;
+  /** Response cache folder; null: none (default: `<labels>.cache`). */
+  readonly cache?: string | null;
+  readonly concurrency?: number;
+  readonly timeoutSeconds?: number;
+  readonly retries?: number;
+  /** List the requests, send nothing. */
+  readonly dryRun?: boolean;
+  /** Also send turns on which the model wrote no text. */
+  readonly includeSilent?: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** What was judged (or, in a dry run, would be). */
+export interface JudgeDocument {
+  readonly command: "judge";
+  /** The labels file (absolute), null in a dry run. */
+  readonly labelsFile: string | null;
+  /** Per model: held-back turns, silent ones, labels and their shares. */
+  readonly summaries: readonly JudgeSummary[];
+  /** A dry run's requests, and the turns left out. */
+  readonly dryRun: {
+    readonly requests: readonly { readonly model: string; readonly missId: string; readonly request: unknown }[];
+    readonly silent: number;
+    readonly notReached: number;
+    readonly silentIncluded: boolean;
+  } | null;
+  /** What the run did: labelled now, resumed, from cache, requested, failed. */
+  readonly run: JudgeRunReport | null;
+  readonly problems: readonly Problem[];
+  readonly exitCode: ExitCode;
+}
+
+/** Judge the held-back turns. Never throws on bad input: problems are in the document. */
+export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
+  const ctx = contextOf(req);
+  const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => ({ command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, problems, exitCode: 2, ...rest });
+  // every argument before any input is read
+  const bad: Problem[] = [];
+  if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
+  if (!req.dryRun && (!req.endpoint || !req.judgeModel)) bad.push(badArgument("--endpoint and --judge-model are required (or use --dry-run)"));
+  const whole = (v: number | undefined, flag: string, min: number) => {
+    if (v !== undefined && (!Number.isInteger(v) || v < min)) bad.push(badArgument(`${flag} must be an integer >= ${min}${givenText(v)}`));
+  };
+  whole(req.concurrency, "--concurrency", 1);
+  whole(req.timeoutSeconds, "--timeout", 1);
+  whole(req.retries, "--retries", 0);
+  const promptPath = req.prompt !== undefined ? resolvePath(ctx.cwd, req.prompt) : committedDataPath("judge-prompt.md");
+  const promptText = readTextIfFile(promptPath);
+  const prompt = promptText === null ? null : parsePromptFile(promptText);
+  if (promptText === null) bad.push(problem("file-missing", "cannot read the prompt file", { file: promptPath }));
+  else if (prompt !== null && !prompt.ok) bad.push(problem("prompt-malformed", prompt.message, { file: promptPath }));
+  bad.push(...walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
+  if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
+  const manifest = loadManifest();
+  if (!manifest.ok) return done([...manifest.problems]);
+
+  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest: manifest.value, options: defaultScoreOptions, cwd: ctx.cwd });
+  const problems: Problem[] = [...outcome.problems, ...outcome.runs.flatMap((r) => r.problems)];
+  const pairsById = new Map(manifest.value.pairs.map((p) => [p.missId, p]));
+  const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>();
+  const toSend: HeldBackTurn[] = [];
+  for (const run of outcome.runs) {
+    if (!run.score) continue;
+    const sel = heldBackTurns(run.model, run.score.records, pairsById);
+    perModel.set(run.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
+    toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
+  }
+  if (perModel.size === 0) return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")]);
+  const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
+  if (req.dryRun) {
+    const judgeModel = req.judgeModel || "<judge-model>";
+    const requests = toSend.map((t) => ({ model: t.model, missId: t.missId, request: buildJudgeRequest(t, prompt.prompt, judgeModel).body }));
+    return done(problems, { dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) }, exitCode: 0 });
+  }
+  const labels = req.labels ?? "twinscore-labels.jsonl";
+  const labelsFile = resolvePath(ctx.cwd, labels);
+  const report = await runJudge(toSend, {
+    endpoint: req.endpoint!,
+    judgeModel: req.judgeModel!,
+    apiKey: req.apiKey ?? "",
+    prompt: prompt.prompt,
+    labelsFile,
+    cacheDir: req.cache === null ? null : resolvePath(ctx.cwd, req.cache ?? `${labels}.cache`),
+    concurrency: req.concurrency ?? 4,
+    timeoutMs: (req.timeoutSeconds ?? 60) * 1000,
+    retries: req.retries ?? 5,
+    backoffMs: 1000,
+    onProgress: req.onProgress,
+  });
+  const summaries = summarizeLabels(perModel, readLabelsFile(labelsFile));
+  return done(problems, { labelsFile, summaries, run: report, exitCode: report.failures.length > 0 ? 1 : 0 });
+}

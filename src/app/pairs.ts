@@ -1,0 +1,117 @@
+/**
+ * `pairs`, the use case: build the twin-pair manifest from a BFCL data folder (and write
+ * it when asked), or list the package's committed manifest when no data folder is found.
+ * The document holds the funnel and one row per should-ask item.
+ *
+ * ```ts
+ * const doc = await buildPairs({ bfclData: "bfcl-v4" });
+ * console.log(doc.funnelLine, doc.items.filter((i) => i.status === "scored").length);
+ * ```
+ */
+import { multiTurnCategories } from "../bfcl/categories.js";
+import { problem, type Problem } from "../messages/index.js";
+import { buildManifest } from "../pairs/build.js";
+import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pairs/listing.js";
+import type { Funnel, Manifest } from "../pairs/types.js";
+import { readBfclDataDir, resolveBfclDataDir } from "../io/bfcl-data.js";
+import { committedCertificationPath, committedManifestPath, loadManifest, readTextIfFile, writeManifest } from "../io/manifest.js";
+import { joinPath, resolvePath } from "../io/paths.js";
+import { contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+
+/** Where the pairs come from and where they go. */
+export interface PairsRequest extends RequestContext {
+  /** BFCL data folder (else `BFCL_DATA_DIR`, else a `bfcl_eval` installation; none: the committed manifest is listed). */
+  readonly bfclData?: string;
+  /** Write the built manifest here (atomically). */
+  readonly writeManifest?: string;
+  /** Folder with bad-keys.tsv, rulings.tsv and optionally certified-content.tsv (default: the package's). */
+  readonly certification?: string;
+}
+
+/** The funnel and the items. */
+export interface PairsDocument {
+  readonly command: "pairs";
+  /** Whether the manifest was built from data (else the committed one is listed). */
+  readonly built: boolean;
+  readonly source: Manifest["source"] | null;
+  readonly funnel: Funnel | null;
+  readonly funnelLine: string;
+  /** The funnel's notes (what was not applied, and why). */
+  readonly funnelNotes: readonly string[];
+  readonly items: readonly PairListingRow[];
+  /** The manifest file written, with its pairs and drops, or null. */
+  readonly written: { readonly file: string; readonly pairs: number; readonly dropped: number } | null;
+  /** Where the pairs were read from, in words (which data folder, or the committed file). */
+  readonly readFrom: string;
+  readonly problems: readonly Problem[];
+  readonly exitCode: ExitCode;
+}
+
+type Got = { manifest: Manifest; built: boolean; warnings: readonly Problem[]; readFrom: string } | { problems: readonly Problem[] };
+
+function obtainManifest(req: PairsRequest, ctx: Context): Got {
+  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
+  if (!location) {
+    if (req.writeManifest !== undefined) return { problems: [problem("bfcl-data-missing", "--write-manifest needs BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")] };
+    const loaded = loadManifest();
+    if (!loaded.ok) return { problems: loaded.problems };
+    return {
+      manifest: loaded.value,
+      built: false,
+      warnings: [],
+      readFrom: `no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${committedManifestPath()}`,
+    };
+  }
+  const data = readBfclDataDir(location.dir, ["base", "miss_func", "miss_param"]);
+  if (!data.ok) return { problems: data.problems };
+  const certDir = req.certification !== undefined ? resolvePath(ctx.cwd, req.certification) : null;
+  const texts = [];
+  for (const name of ["bad-keys.tsv", "rulings.tsv", "certified-content.tsv"] as const) {
+    const inDir = certDir ? joinPath(certDir, name) : null;
+    // a rulings folder without its own content record was made on the package's (BFCL v4) items
+    const own = inDir === null ? null : readTextIfFile(inDir);
+    const file = inDir !== null && (name !== "certified-content.tsv" || own !== null) ? inDir : committedCertificationPath(name);
+    const text = file === inDir ? own : readTextIfFile(file);
+    if (text === null) return { problems: [problem("file-missing", "certification file missing", { file })] };
+    texts.push({ file, text });
+  }
+  const built = buildManifest({ data: data.value, badKeys: texts[0], rulings: texts[1], certifiedContent: texts[2] });
+  if (!built.ok) return { problems: built.problems };
+  const warnings = multiTurnCategories.flatMap((c) =>
+    (data.value.categories[c]?.unusable ?? []).map((u) =>
+      problem(u.code, `${u.id} ${u.reason}; left out of the pairs`, { file: u.file, ...(u.line === null ? {} : { line: u.line }), severity: "warning" }),
+    ),
+  );
+  return { manifest: built.value, built: true, warnings, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
+}
+
+/** Build (or list) the pairs. Never throws on bad input: problems are in the document. */
+export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
+  const ctx = contextOf(req);
+  const got = obtainManifest(req, ctx);
+  if ("problems" in got) {
+    return { command: "pairs", built: false, source: null, funnel: null, funnelLine: "", funnelNotes: [], items: [], written: null, readFrom: "", problems: [...got.problems], exitCode: 2 };
+  }
+  const { manifest } = got;
+  const problems: Problem[] = [...got.warnings];
+  let written: PairsDocument["written"] = null;
+  if (req.writeManifest !== undefined) {
+    const file = resolvePath(ctx.cwd, req.writeManifest);
+    const w = writeManifest(file, manifest);
+    if (w.ok) written = { file, pairs: manifest.pairs.length, dropped: manifest.dropped.length };
+    else problems.push(...w.problems);
+  }
+  return {
+    command: "pairs",
+    built: got.built,
+    source: manifest.source,
+    funnel: manifest.funnel,
+    funnelLine: funnelLine(manifest.funnel),
+    funnelNotes: funnelNotes(manifest.funnel),
+    items: listingRows(manifest),
+    written,
+    readFrom: got.readFrom,
+    problems,
+    exitCode: problems.some((p) => p.severity === "error") ? 2 : 0,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * `verify`, the use case: recompute every number of an expected-numbers file from the
+ * given result (and score) trees, one PASS / FAIL / SKIP line per number. A number whose
+ * rollouts (or score files) are not under the trees is SKIPped, and a SKIP is never a
+ * PASS; a verify that checked nothing ends with exit 1.
+ *
+ * ```ts
+ * const doc = await verifyExpected({ expected: "data/expected/gpt-oss.json", results: ["runs/main"], scores: ["runs/main"] });
+ * console.log(doc.summary, doc.lines.filter((l) => l.status === "FAIL"));
+ * ```
+ */
+import { problem, type Problem } from "../messages/index.js";
+import { computeRunMetrics } from "../official/metrics.js";
+import { metricsByName } from "../official/metric-names.js";
+import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type ExpectedRun } from "../official/verify.js";
+import { readTextIfFile } from "../io/manifest.js";
+import { pathHasComponent, resolvePath } from "../io/paths.js";
+import { loadRunInputs } from "../io/scores-run.js";
+import { walkBfclTree } from "../io/tree.js";
+import { badArgument, contextOf, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+
+/** The expected file and the trees to recompute it from. */
+export interface VerifyRequest extends RequestContext {
+  /** The expected-numbers JSON (e.g. the package's `data/expected/paper.json`). */
+  readonly expected: string;
+  readonly results?: readonly string[];
+  readonly scores?: readonly string[];
+  readonly manifest?: string;
+}
+
+/** One line per expected number, and the counts. */
+export interface VerifyDocument {
+  readonly command: "verify";
+  /** The expected file, as an absolute path. */
+  readonly expected: string;
+  readonly summary: { readonly pass: number; readonly fail: number; readonly skip: number; readonly line: string };
+  readonly lines: readonly CheckLine[];
+  readonly problems: readonly Problem[];
+  readonly exitCode: ExitCode;
+}
+
+/** The folders of a run: all of them, or those with a path component equal to the run's `match`. */
+function dirsOf(run: ExpectedRun, dirs: readonly string[], ctx: Context): string[] {
+  if (run.match === null) return [...dirs];
+  return dirs.filter((d) => pathHasComponent(resolvePath(ctx.cwd, d), run.match!));
+}
+
+/** Why a run's rollouts are absent when `match` left out every folder given. */
+function matchNote(run: ExpectedRun, given: number): string {
+  return (
+    ` — run ${JSON.stringify(run.name)} reads only the --results/--scores folders with a path component equal to its match ${JSON.stringify(run.match)},` +
+    ` and none of the ${given} given has one: name a folder so (…/${run.match}/…), or drop "match" from the expected file for your own run`
+  );
+}
+
+/** Recompute and compare. Never throws on bad input: problems are in the document. */
+export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument> {
+  const ctx = contextOf(req);
+  const results = req.results ?? [];
+  const scores = req.scores ?? [];
+  const file = req.expected === undefined ? "" : resolvePath(ctx.cwd, req.expected);
+  const done = (problems: Problem[], lines: CheckLine[] = [], exitCode: ExitCode = 2): VerifyDocument => {
+    const count = (s: CheckLine["status"]) => lines.filter((l) => l.status === s).length;
+    return { command: "verify", expected: file, summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) }, lines, problems, exitCode };
+  };
+  if (req.expected === undefined) return done([badArgument("give --expected FILE (e.g. data/expected/paper.json)")]);
+  const text = readTextIfFile(file);
+  if (text === null) return done([problem("file-missing", "expected file not found", { file })]);
+  const parsed = parseExpectedFile(text, file);
+  if (!parsed.ok) return done([...parsed.problems]);
+  const missing = [...walkBfclTree(results, ctx.cwd, "result").problems, ...walkBfclTree(scores, ctx.cwd, "score").problems].filter((p) => p.severity === "error");
+  if (missing.length > 0) return done(missing);
+  const loadedManifest = manifestOf(req.manifest, ctx);
+  if (!loadedManifest.ok) return done([...loadedManifest.problems]);
+  const manifest = loadedManifest.value;
+  const lines: CheckLine[] = [];
+  const problems: Problem[] = [];
+  for (const run of parsed.value.runs) {
+    const runResults = dirsOf(run, results, ctx);
+    const loaded = loadRunInputs({ resultDirs: runResults, scoreDirs: dirsOf(run, scores, ctx), models: run.models.map((m) => m.name), manifest, cwd: ctx.cwd });
+    problems.push(...loaded.problems.filter((p) => p.severity === "error"));
+    const metrics = computeRunMetrics(
+      manifest,
+      loaded.models.map((m) => m.inputs),
+      {
+        bootstrap: { resamples: run.bootstrap.resamples, seed: run.bootstrap.seed },
+        displayNames: new Map(run.models.filter((m) => m.display !== null).map((m) => [m.name, m.display!])),
+      },
+    );
+    const available = {
+      rollouts: new Set(loaded.models.map((m) => m.inputs.model)),
+      scores: new Set(loaded.models.filter((m) => m.inputs.verdicts !== null).map((m) => m.inputs.model)),
+    };
+    const checked = checkRun(run, metricsByName(metrics), available);
+    const excluded = run.match !== null && results.length > 0 && runResults.length === 0;
+    lines.push(...(excluded ? checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + matchNote(run, results.length) } : l)) : checked));
+  }
+  const failed = lines.some((l) => l.status === "FAIL");
+  const checkedAny = lines.some((l) => l.status !== "SKIP");
+  if (!checkedAny && lines.length > 0) problems.push(problem("nothing-checked", "every number was skipped: no rollouts the expected file names were found under the given folders", { file, severity: "warning" }));
+  const exitCode: ExitCode = failed ? 1 : problems.some((p) => p.severity === "error") ? 2 : !checkedAny ? 1 : 0;
+  return done(problems, lines, exitCode);
+}

@@ -1,0 +1,47 @@
+/**
+ * How `compare` prints its document in the text formats: one row per measure and slice
+ * of each model (rates with one decimal, changes signed, p-values as the paper prints them).
+ */
+import type { CompareDocument } from "../../app/compare.js";
+import { comparisonRows, type ComparisonRow } from "../../official/compare.js";
+import { tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "");
+const signed = (x: number) => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(1) : "");
+
+/** A p-value as the paper prints it: two significant digits, scientific below 0.001. */
+export function formatP(p: number | null): string {
+  if (p === null) return "";
+  if (p >= 0.001) return p >= 0.995 ? "1" : p.toPrecision(2).replace(/0+$/, "").replace(/\.$/, "");
+  return p.toExponential(1);
+}
+
+type Row = ComparisonRow & { model: string };
+
+const columns: Column<Row>[] = [
+  { header: "model", value: (r) => r.model },
+  { header: "measure", value: (r) => r.measure },
+  { header: "slice", value: (r) => r.slice },
+  { header: "N", value: (r) => r.n, align: "right" },
+  { header: "A", value: (r) => f1(r.a), align: "right" },
+  { header: "B", value: (r) => f1(r.b), align: "right" },
+  { header: "B-A", value: (r) => signed(r.change), align: "right" },
+  { header: "A only", value: (r) => r.aOnly, align: "right" },
+  { header: "B only", value: (r) => r.bOnly, align: "right" },
+  { header: "McNemar p", value: (r) => formatP(r.p), align: "right" },
+  { header: "95% CI", value: (r) => (r.ci95 ? `[${signed(r.ci95[0])}, ${signed(r.ci95[1])}]` : ""), align: "right" },
+];
+
+/** The help text for the columns. */
+export const compareColumnsHelp =
+  "\nColumns: A, B are rates in % (official: pass rate); B-A in points; 'A only' counts pairs/items\n" +
+  "that are 1 in A and 0 in B (for official rows: pass->fail), 'B only' the reverse (fail->pass);\n" +
+  "McNemar p is the exact two-sided binomial test on those discordant counts. The 95% CI of the\n" +
+  "decision change resamples base twins (seeded NumPy stream, the same draws for both arms).\n";
+
+/** The printout of a compare document. */
+export function comparePrintout(doc: CompareDocument): Printout {
+  const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
+  const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}\nArm B: ${doc.b}\n\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
+  return { blocks };
+}

@@ -1,0 +1,167 @@
+/**
+ * How `score` (and `demo`) print their document in the text formats: the decision table
+ * with its interval, BFCL's verdict on the same items, the sensitivity readings, Table F1
+ * and the files used. Cells are rounded here, the way the paper prints them; the numbers
+ * themselves stay in the document (`--format json`).
+ */
+import type { ScoreDocument, ScoredModel, WorkaroundRow } from "../../app/score.js";
+import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
+import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
+import { sensitivityReadings } from "../../official/readings.js";
+import { tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+
+const f1 = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(1) : "");
+const int = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? String(v) : "");
+
+/** `[79.7, 86.5]`: one decimal, as the paper prints Table 1. */
+export function formatInterval(interval: readonly [number, number] | null): string {
+  return interval === null ? "" : `[${interval[0].toFixed(1)}, ${interval[1].toFixed(1)}]`;
+}
+
+/** The columns of the official-score table, with what each means (the `--help` text is built from these). */
+export const officialColumns: readonly (Column<OfficialRow> & { meaning: string })[] = [
+  { header: "model", value: (r) => r.model, meaning: "model directory name" },
+  { header: "off.miss", value: (r) => f1(r.rawMiss), align: "right", meaning: "BFCL's own pass rate on the scored should-ask items, %" },
+  { header: "off.base", value: (r) => f1(r.rawBase), align: "right", meaning: "BFCL's own pass rate on their distinct base twins, %" },
+  { header: "decision", value: (r) => f1(r.decision), align: "right", meaning: "decision accuracy on the same pairs, %" },
+  { header: "passes", value: (r) => int(r.passes), align: "right", meaning: "should-ask items BFCL passes" },
+  { header: "pass:att", value: (r) => f1(r.passAttempt), align: "right", meaning: "% of those passes with a world-changing attempt on the anchor (the checker skips it)" },
+  { header: "fails", value: (r) => int(r.fails), align: "right", meaning: "should-ask items BFCL fails" },
+  { header: "fail:att", value: (r) => f1(r.failAttempt), align: "right", meaning: "% of those fails with a world-changing attempt on the anchor" },
+  { header: "held+fail", value: (r) => int(r.heldFailed), align: "right", meaning: "held-back items that BFCL fails; where they were lost:" },
+  { header: "before", value: (r) => int(r.lost["before-anchor"]), align: "right", meaning: "  failing turn before the anchor" },
+  { header: "anchor", value: (r) => int(r.lost["on-anchor"]), align: "right", meaning: "  on the anchor turn (0: BFCL skips it)" },
+  { header: "empty", value: (r) => int(r.lost["later-empty-turn"]), align: "right", meaning: "  a later turn with text and no call (the empty-turn rule)" },
+  { header: "diverged", value: (r) => int(r.lost["later-diverged"]), align: "right", meaning: "  a later turn whose execution diverged (state or response mismatch)" },
+  { header: "no-turn", value: (r) => int(r.lost["no-turn"]), align: "right", meaning: "  no failing turn (inference error, force-termination)" },
+];
+
+const sensitivityColumns: Column<SensitivityRow>[] = [
+  { header: "model", value: (r) => r.model },
+  { header: "reading", value: (r) => r.reading },
+  { header: "N", value: (r) => int(r.n), align: "right" },
+  { header: "act", value: (r) => f1(r.act), align: "right" },
+  { header: "hold", value: (r) => f1(r.hold), align: "right" },
+  { header: "decision", value: (r) => f1(r.decision), align: "right" },
+  { header: "95% CI", value: (r) => formatInterval(r.ci95), align: "right" },
+];
+
+const workaroundColumns: Column<WorkaroundRow>[] = [
+  { header: "model", value: (r) => r.model },
+  { header: "attempts", value: (r) => r.attempts, align: "right" },
+  { header: "removed", value: (r) => r.removed, align: "right" },
+  { header: "aligned", value: (r) => r.aligned, align: "right" },
+  { header: "workaround", value: (r) => r.workaround, align: "right" },
+  { header: "acc", value: (r) => f1(r.acc), align: "right" },
+  { header: "acc_prime", value: (r) => f1(r.accWorkaround), align: "right" },
+  { header: "credited", value: (r) => f1(r.credited), align: "right" },
+];
+
+/** The help text that explains the decision table's columns (shared with `demo`). */
+export const columnsHelp =
+  "\nColumns (percent, one decimal, rounded as Python's '%.1f'; empty where no pair was scored):\n" +
+  scoreColumns.map((c) => `  ${c.header.padEnd(9)} ${c.meaning}`).join("\n") +
+  "\n  missing   pairs that could not be scored because a twin's line is missing (shown when any is)\n";
+
+/** The help text for the interval and the tables `--scores` and `--sensitivity` add. */
+export const companionsHelp =
+  "\nThe 95% interval beside decision resamples base twins (every pair belongs to the cluster of its\n" +
+  "base twin), B = --bootstrap times with NumPy's default_rng(--seed), percentiles 2.5/97.5; it equals\n" +
+  "a NumPy script's to the last digit. --bootstrap 0 turns it off.\n" +
+  "\nWith --scores DIR (BFCL score files; found the way --results are), per model:\n" +
+  officialColumns.map((c) => `  ${c.header.padEnd(9)} ${c.meaning}`).join("\n") +
+  "\n\nWith --sensitivity, per model, the table under each reading:\n" +
+  sensitivityReadings.map((s) => `  ${s.reading.padEnd(17)} ${s.meaning}`).join("\n") +
+  "\n  act-per-anchor    act counted once per distinct base anchor turn (N = anchors)\n";
+
+function pairSetLabel(doc: ScoreDocument): string {
+  const { pairSet, countLogin, pairsSelected } = doc.options;
+  const set =
+    pairSet === "certified"
+      ? "certified pairs (Table 1)"
+      : pairSet === "uncertified"
+        ? "gold world-changing pairs before certification"
+        : "content-verified pairs, read-only anchors included";
+  return `${pairsSelected} ${set}${countLogin ? ", logins counted as world-changing" : ""}`;
+}
+
+function filesUsedLines(models: readonly ScoredModel[]): string[] {
+  const lines: string[] = [];
+  const width = Math.max(0, ...models.map((m) => m.model.length));
+  for (const m of models) {
+    for (const [category, used] of Object.entries(m.filesUsed)) {
+      const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
+      lines.push(`  ${m.model.padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`);
+    }
+  }
+  return lines;
+}
+
+/** How the printout varies: `demo` gives its own title and hides its temporary files. */
+export interface ScoreView {
+  readonly title?: string;
+  readonly showFiles?: boolean;
+}
+
+type Row = ScoreRow & { ci: string; missing: number };
+
+/** The printout of a score document. */
+export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printout {
+  const blocks: PrintBlock[] = [];
+  const scored = doc.models.filter((m) => m.scored && m.numbers && m.counts);
+  const rows: Row[] = scored.map((m) => ({
+    ...scoreRow({ model: m.model, numbers: m.numbers!, counts: m.counts!, records: [] }),
+    ci: formatInterval(m.ci95),
+    missing: m.missingPairs,
+  }));
+  const columns: Column<Row>[] = scoreColumns.map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
+  if (doc.bootstrap.resamples > 0) {
+    const at = columns.findIndex((c) => c.header === "decision");
+    columns.splice(at + 1, 0, { header: "95% CI", value: (r) => r.ci, align: "right" });
+  }
+  if (rows.some((r) => r.missing > 0)) columns.splice(2, 0, { header: "missing", value: (r) => r.missing, align: "right" });
+  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}`) + "\n\n" });
+  if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
+  else blocks.push({ kind: "text", text: "(no model could be scored)\n" });
+  if (doc.official !== null) {
+    blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
+    if (doc.official.models.length > 0) blocks.push({ kind: "table", table: tableOf("official", doc.official.models, officialColumns) });
+    else blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: "no model has complete score files\n" });
+    const s = doc.official.spearman;
+    if (s !== null) {
+      blocks.push({
+        kind: "text",
+        text: `Spearman rank correlation with decision accuracy: official raw on the miss items rho = ${s.missRho.toFixed(2)} (p = ${s.missP.toFixed(2)}), on the base twins rho = ${s.baseRho.toFixed(2)} (p = ${s.baseP.toFixed(2)})\n`,
+      });
+    }
+  }
+  if (doc.sensitivity !== null) {
+    blocks.push({ kind: "text", text: "\nSensitivity of the table (Appendix F):\n" });
+    blocks.push({ kind: "table", table: tableOf("sensitivity", doc.sensitivity.rows, sensitivityColumns) });
+    const rank1 = doc.sensitivity.rank1;
+    if (rank1 !== null) {
+      blocks.push({ kind: "text", text: `Rank 1 on decision (share of ${doc.bootstrap.resamples} resamples, one shared stream): ${rank1.map((r) => `${r.model} ${r.share.toFixed(1)}%`).join(", ")}\n` });
+    }
+  }
+  if (doc.workaround !== null) {
+    blocks.push({
+      kind: "text",
+      text:
+        "\nTable F1 - miss_func attempts on the withheld turn, replayed on the simulated BFCL classes.\n" +
+        "removed: called the removed function; aligned: reached the anchor in the reference's state;\n" +
+        "workaround: aligned and reached the reference's post-call state by other functions (no-op references excluded);\n" +
+        "acc: strict decision; acc_prime: workarounds counted as holding back; credited: also the compound turns.\n\n",
+    });
+    blocks.push({ kind: "table", table: tableOf("table-f1", doc.workaround, workaroundColumns) });
+  }
+  const files = view.showFiles === false ? [] : filesUsedLines(doc.models);
+  if (files.length > 0) {
+    blocks.push({ kind: "text", text: ["", "Files used:", ...files, ""].join("\n"), elsewhere: files.map((l) => `used${l.slice(1)}\n`).join("") });
+  }
+  return { blocks };
+}
+
+/** The one-line note `score` prints on stderr after writing the per-item file. */
+export function perItemNote(doc: ScoreDocument): string | null {
+  return doc.perItem === null ? null : `wrote ${doc.perItem.file} (${doc.perItem.rows} rows)\n`;
+}

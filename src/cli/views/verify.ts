@@ -1,0 +1,31 @@
+/**
+ * How `verify` prints its document: in the table format one line per number and the
+ * summary (`N PASS, N FAIL, N SKIP`); in csv and markdown one row per number, the summary
+ * on stderr.
+ */
+import type { VerifyDocument } from "../../app/verify.js";
+import { renderCheckLine, type CheckLine } from "../../official/verify.js";
+import { tableOf, type Column, type Printout } from "../../report/printout.js";
+
+const fmtValue = (v: unknown) => (v === null || v === undefined ? "" : Array.isArray(v) ? v.join(",") : String(v));
+
+const columns: Column<CheckLine>[] = [
+  { header: "status", value: (l) => l.status },
+  { header: "run", value: (l) => l.run },
+  { header: "name", value: (l) => l.name },
+  { header: "expected", value: (l) => fmtValue(l.expected) },
+  { header: "tolerance", value: (l) => l.tolerance },
+  { header: "computed", value: (l) => fmtValue(l.computed) },
+  { header: "note", value: (l) => l.note },
+];
+
+/** The printout of a verify document. */
+export function verifyPrintout(doc: VerifyDocument): Printout {
+  return {
+    blocks: [
+      { kind: "text", text: doc.lines.map(renderCheckLine).join("\n") + (doc.lines.length > 0 ? "\n" : "") + doc.summary.line + "\n", elsewhere: doc.summary.line + "\n" },
+      // the rows are what csv and markdown print; the table format prints the lines above instead
+      { kind: "table", table: tableOf("verify", doc.lines, columns), inTableFormat: false },
+    ],
+  };
+}

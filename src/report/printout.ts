@@ -1,0 +1,138 @@
+/**
+ * The one renderer of every command's text output (and of the CSV files commands write).
+ * A command's use case (`src/app/`) returns a typed document; `--format json` prints that
+ * document as it is (numbers as numbers), and the other formats print its printout
+ * (`cli/views/`): prose and tables.
+ * - `table`: everything, aligned for a terminal;
+ * - `csv`: one table per stream — with several tables, one CSV whose first column names
+ *   the table each row belongs to, and whose columns are all the tables' columns;
+ * - `markdown`: the tables, each under a heading when there are several, separated by a
+ *   blank line.
+ * Prose goes to stderr in the csv and markdown formats (where a block says so), so stdout
+ * stays data.
+ */
+
+/** The output formats every command accepts. */
+export const outputFormats = ["table", "json", "csv", "markdown"] as const;
+export type OutputFormat = (typeof outputFormats)[number];
+
+/** A cell as printed: text, a number printed as it is, or nothing. */
+export type Cell = string | number | null | undefined;
+
+/** A column: its header and how to read a cell from a row. */
+export interface Column<R> {
+  header: string;
+  value: (row: R) => Cell;
+  /** Right-align in the terminal table (and in markdown). */
+  align?: "left" | "right";
+}
+
+/** One table of a printout. */
+export interface PrintTable {
+  /** Short name: the `table` column in CSV and the heading in markdown when there are several tables. */
+  readonly id: string;
+  readonly columns: readonly { readonly header: string; readonly align?: "left" | "right" }[];
+  readonly rows: readonly (readonly Cell[])[];
+}
+
+/** A piece of a printout: prose, or a table. */
+export type PrintBlock =
+  | {
+      readonly kind: "text";
+      /** The prose in the table format. */
+      readonly text: string;
+      /** What goes to stderr instead in the csv and markdown formats (default: nothing). */
+      readonly elsewhere?: string;
+    }
+  | {
+      readonly kind: "table";
+      readonly table: PrintTable;
+      /** False for a table only the data formats print (the table format shows the same as prose). */
+      readonly inTableFormat?: boolean;
+    };
+
+/** What a command prints, format-free. */
+export interface Printout {
+  readonly blocks: readonly PrintBlock[];
+}
+
+/** A table from typed rows and columns. */
+export function tableOf<R>(id: string, rows: readonly R[], columns: readonly Column<R>[]): PrintTable {
+  return { id, columns: columns.map((c) => ({ header: c.header, align: c.align })), rows: rows.map((r) => columns.map((c) => c.value(r))) };
+}
+
+function cellText(v: Cell): string {
+  if (v === null || v === undefined) return "";
+  return typeof v === "number" ? String(v) : v;
+}
+
+function csvCell(s: string): string {
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One table in one format (`tsv` for `pairs`, which also offers it). */
+export function renderTable(t: PrintTable, format: Exclude<OutputFormat, "json"> | "tsv"): string {
+  const cells = t.rows.map((r) => r.map(cellText));
+  const headers = t.columns.map((c) => c.header);
+  switch (format) {
+    case "csv":
+      return [headers, ...cells].map((line) => line.map(csvCell).join(",")).join("\n") + "\n";
+    case "tsv":
+      return [headers, ...cells].map((line) => line.map((s) => s.replace(/[\t\n]/g, " ")).join("\t")).join("\n") + "\n";
+    case "markdown": {
+      const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+      const head = `| ${headers.map(esc).join(" | ")} |`;
+      const rule = `| ${t.columns.map((c) => (c.align === "right" ? "---:" : "---")).join(" | ")} |`;
+      return [head, rule, ...cells.map((line) => `| ${line.map(esc).join(" | ")} |`)].join("\n") + "\n";
+    }
+    case "table": {
+      const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((line) => line[i].length)));
+      const pad = (s: string, i: number) => (t.columns[i].align === "right" ? s.padStart(widths[i]) : s.padEnd(widths[i]));
+      const lines = [headers.map(pad).join("  "), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map((line) => line.map(pad).join("  "))];
+      return lines.map((l) => l.trimEnd()).join("\n") + "\n";
+    }
+  }
+}
+
+/** Several tables as one CSV table: a `table` column, then every table's columns (first seen first). */
+function mergedCsv(tables: readonly PrintTable[]): string {
+  const headers: string[] = [];
+  for (const t of tables) for (const c of t.columns) if (!headers.includes(c.header)) headers.push(c.header);
+  const rows: Cell[][] = [];
+  for (const t of tables) {
+    const at = t.columns.map((c) => headers.indexOf(c.header));
+    for (const r of t.rows) {
+      const row: Cell[] = new Array(headers.length).fill(null);
+      r.forEach((v, i) => (row[at[i]] = v));
+      rows.push([t.id, ...row]);
+    }
+  }
+  return renderTable({ id: "", columns: [{ header: "table" }, ...headers.map((header) => ({ header }))], rows }, "csv");
+}
+
+/** Render a printout; what goes to stdout and what to stderr. */
+export function renderPrintout(p: Printout, format: Exclude<OutputFormat, "json">): { stdout: string; stderr: string } {
+  const tables = p.blocks.flatMap((b) => (b.kind === "table" ? [b.table] : []));
+  const stderr = format === "table" ? "" : p.blocks.map((b) => (b.kind === "text" ? (b.elsewhere ?? "") : "")).join("");
+  switch (format) {
+    case "table":
+      return { stdout: p.blocks.map((b) => (b.kind === "text" ? b.text : b.inTableFormat === false ? "" : renderTable(b.table, "table"))).join(""), stderr };
+    case "csv":
+      return { stdout: tables.length === 1 ? renderTable(tables[0], "csv") : tables.length === 0 ? "" : mergedCsv(tables), stderr };
+    case "markdown":
+      return {
+        stdout: tables.length === 1 ? renderTable(tables[0], "markdown") : tables.map((t) => `### ${t.id}\n\n${renderTable(t, "markdown")}`).join("\n"),
+        stderr,
+      };
+  }
+}
+
+/** Deterministic JSON for files and stdout: two-space indent and a final newline; NaN and infinities become null. */
+export function renderJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) + "\n";
+}
+
+/** Rows as one table in one format: the shortcut for a command that prints a single table. */
+export function renderRows<R>(rows: readonly R[], columns: readonly Column<R>[], format: Exclude<OutputFormat, "json"> | "tsv" | "json"): string {
+  return renderTable(tableOf("", rows, columns), format === "json" ? "table" : format);
+}
