@@ -95,7 +95,16 @@ export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: Re
   for (const c of x.calls) {
     ordered.push({
       step: c.step ?? 0,
-      call: { name: c.name, kind: kindOf(c.name) ?? "unknown", worldChanging: modelCallIsWorldChanging(c, countLogin), decoded: true, text: callText(c) },
+      // the text (for reports) is rendered only when read: scoring never needs it
+      call: {
+        name: c.name,
+        kind: kindOf(c.name) ?? "unknown",
+        worldChanging: modelCallIsWorldChanging(c, countLogin),
+        decoded: true,
+        get text() {
+          return callText(c);
+        },
+      },
     });
   }
   for (const e of x.decodeErrors) {

@@ -19,7 +19,7 @@
  *
  * The rules are written out in `src/extract/README.md`.
  */
-import { decodeFcStepPlain, plainToPy, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { fcStepError, plainToPy, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { parseExpression } from "../python/parse.js";
 import { resolveValue, unparse } from "../python/literal.js";
 import type { PyExpr } from "../python/ast.js";
@@ -120,7 +120,7 @@ class TurnBuilder {
       decodeFailures: this.failedSteps.size,
       decodeErrors: this.decodeErrors,
       undecidableSteps: this.undecidable.size,
-      toolCallSteps: new Set([...this.toolLooking, ...this.failedSteps]).size,
+      toolCallSteps: this.toolLooking.size + [...this.failedSteps].filter((i) => !this.toolLooking.has(i)).length,
       text: this.text,
       steps,
     };
@@ -224,8 +224,14 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
  * step as Python values.
  */
 function decodePlain(decoder: Decoder, step: unknown): DecodeOutcome {
-  return decoder.name === "fc" ? decodeFcStepPlain(step) : decoder.decode(plainToPy(step));
+  if (decoder.name !== "fc") return decoder.decode(plainToPy(step));
+  // the records are read by their keys (readNameKeyed): only whether BFCL accepts the step matters
+  const error = fcStepError(step);
+  return error === null ? ACCEPTED : { ok: false, error };
 }
+
+/** An accepted FC step (its calls are read from the records, not from rendered strings). */
+const ACCEPTED: DecodeOutcome = Object.freeze({ ok: true, calls: Object.freeze([]) as unknown as string[] });
 
 /** `{name: arguments}` records the decoder accepted: names and arguments from the JSON it rendered. */
 function readNameKeyed(b: TurnBuilder, step: unknown[] | { [key: string]: unknown }, i: number, shape: CallShape): void {

@@ -4,7 +4,7 @@
  * call extraction and the commands import.
  */
 export { decodeFailure, failureMessage, failureType, guarded, isEmptyDecoded, type DecodeOutcome } from "./outcome.js";
-export { decodeFcStep, decodeFcStepPlain, plainToPy, renderFcCall } from "./fc.js";
+export { decodeFcStep, decodeFcStepPlain, fcStepError, plainToPy, renderFcCall } from "./fc.js";
 export { decodePromptingStep, decodePromptingText, promptingSource } from "./prompting.js";
 export { DECODER_NAMES, decoderByName, decoders, fcDecoder, promptingDecoder, type Decoder, type DecoderName } from "./decoders.js";
 export { registryEntryOfFolder, registryHandlers, registryModels, type RegistryModel, type RegistryHandler } from "./registry.js";

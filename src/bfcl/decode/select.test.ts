@@ -46,7 +46,7 @@ describe("detectDecoder", () => {
     expect(detectDecoder(["I cannot do that.", "Which file?"])).toMatchObject({ decoder: { name: "prompting" } });
     expect(detectDecoder([[], null, ""]).reason).toBe("no step with content to look at; BFCL's function-calling decoder");
   });
-  it("picks xlam for the real xLAM run and fc for a real gpt-oss run, from their first 400 steps", () => {
+  it("picks xlam for the real xLAM run and fc for a real gpt-oss run, from their first 200 steps", () => {
     const xlam = readFileSync(join(sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r"), "BFCL_v3_multi_turn_base_result.json"));
     expect(detectDecoder(sampleSteps([new Uint8Array(xlam)])).decoder.name).toBe("xlam");
     const oss = readFileSync(sharedPath("rollouts", "gpt-oss", "2025-11-12-main", "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json"));

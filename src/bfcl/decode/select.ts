@@ -33,7 +33,7 @@ export function summarizeChoice(choice: DecoderChoice): DecoderChoiceSummary {
 }
 
 /** Steps detection needs at most (more only costs time: a run's steps all come from one handler). */
-export const DETECTION_SAMPLE = 400;
+export const DETECTION_SAMPLE = 200;
 
 /** Detection tries the decoders in this order; on a tie the earlier one wins (records first, BFCL's defaults first). */
 const DETECTION_ORDER: readonly DecoderName[] = [
@@ -87,12 +87,14 @@ export function detectDecoder(samples: Iterable<PyValue>): { decoder: Decoder; r
   }
   if (steps.length === 0) return { decoder: decoderByName("fc")!, reason: "no step with content to look at; BFCL's function-calling decoder" };
   const texts = steps.filter((s) => typeof s === "string").length;
-  const scores = DETECTION_ORDER.map((name) => {
+  const scores: { decoder: Decoder; n: number }[] = [];
+  for (const name of DETECTION_ORDER) {
     const decoder = decoderByName(name)!;
     let n = 0;
     for (const s of steps) if ((typeof s === "string") !== decoder.records && decodesToCalls(decoder, s)) n++;
-    return { decoder, n };
-  });
+    scores.push({ decoder, n });
+    if (n === steps.length) break; // every step decodes: no later decoder can do better, and ties go to the earlier
+  }
   const ranked = [...scores].sort((a, b) => b.n - a.n || DETECTION_ORDER.indexOf(a.decoder.name) - DETECTION_ORDER.indexOf(b.decoder.name));
   const [best, next] = ranked;
   const kind = texts === steps.length ? "text steps" : texts === 0 ? "record steps" : "steps";

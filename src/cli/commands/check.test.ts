@@ -28,7 +28,7 @@ describe("twinscore check (CLI)", () => {
       io,
     );
     // gpt-oss is not in BFCL's registry: its decoder is detected from its steps, and said once
-    expect(io.err.join("").split("\n")).toEqual([expect.stringMatching(/^openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; 398 of 400 sampled record steps decode to calls with fc\)$/), ""]);
+    expect(io.err.join("").split("\n")).toEqual([expect.stringMatching(/^openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; 198 of 200 sampled record steps decode to calls with fc\)$/), ""]);
     expect(code).toBe(0);
     const out = JSON.parse(io.out.join("")) as {
       files: { model: string; folder: string; category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] }; decoder: { name: string; source: string } }[];
@@ -169,7 +169,7 @@ describe("twinscore check on a prompting run without --decoder", () => {
       }
       const auto = memoryIo();
       expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"], auto)).toBe(0);
-      expect(auto.err.join("")).toMatch(/^my-prompting-model: decoder prompting \(not in BFCL's model registry; \d+ of 400 sampled text steps decode to calls with prompting/);
+      expect(auto.err.join("")).toMatch(/^my-prompting-model: decoder prompting \(not in BFCL's model registry; \d+ of 200 sampled text steps decode to calls with prompting/);
       const flagged = memoryIo();
       expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"], flagged)).toBe(0);
       expect(flagged.err.join("")).toBe("");

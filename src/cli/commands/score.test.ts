@@ -46,8 +46,8 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     expect(r.err).toBe(
       "warning: openai_gpt-oss-120b: 9 warnings reading its files (9 inference-error); --verbose lists each with file:line [warnings]\n" +
         // neither folder is in BFCL's model registry: each says which decoder its steps were read with
-        "openai_gpt-oss-120b: decoder fc (not in BFCL's model registry; 390 of 400 sampled record steps decode to calls with fc)\n" +
-        "oracle: decoder fc (not in BFCL's model registry; 392 of 400 sampled steps decode to calls with fc)\n",
+        "openai_gpt-oss-120b: decoder fc (not in BFCL's model registry; 196 of 200 sampled record steps decode to calls with fc)\n" +
+        "oracle: decoder fc (not in BFCL's model registry; 200 of 200 sampled record steps decode to calls with fc)\n",
     );
   });
 
