@@ -18,4 +18,9 @@ describe("the library entry point", () => {
     expect(twinscore.isWorldChanging({ name: "mv", positional: [], keywords: [] })).toBe(true);
     expect(twinscore.isWorldChanging({ name: "ls", positional: [], keywords: [] })).toBe(false);
   });
+  it("exposes BFCL's decoders and the choice of a folder's decoder", () => {
+    expect(twinscore.decoderByName("xlam")!.decode('[{"name": "cd", "arguments": {"folder": "x"}}]')).toEqual({ ok: true, calls: ["cd(folder='x')"] });
+    expect(twinscore.chooseDecoder({ folder: "Salesforce_Llama-xLAM-2-8b-fc-r", samples: () => [] })!.decoder.name).toBe("xlam");
+    expect(twinscore.DECODER_NAMES).toContain("tool-call");
+  });
 });

@@ -5,6 +5,7 @@
  */
 export * from "./messages/index.js";
 export * from "./catalog/index.js";
+export * from "./bfcl/decode/index.js";
 export * from "./extract/index.js";
 export * from "./pairs/index.js";
 export * from "./stats/index.js";
