@@ -23,4 +23,9 @@ describe("the library entry point", () => {
     expect(twinscore.chooseDecoder({ folder: "Salesforce_Llama-xLAM-2-8b-fc-r", samples: () => [] })!.decoder.name).toBe("xlam");
     expect(twinscore.DECODER_NAMES).toContain("tool-call");
   });
+  it("exposes the prompt-arm injection check (and the generation loop beside it)", () => {
+    const check = twinscore.injectionCheck(new Map([["a", 10], ["b", 3]]), new Map([["a", 25], ["b", 18]]));
+    expect(check.mode).toBe(15);
+    expect(check.breaks).toEqual([]);
+  });
 });

@@ -15,3 +15,20 @@ export { readTwin } from "./decision/read-twin.js";
 export { parseExpression } from "./python/parse.js";
 export { renderReport } from "./report/render.js";
 export type { ReportData } from "./report/types.js";
+export {
+  runEntry,
+  scriptedTurns,
+  prepareEntry,
+  convertToTools,
+  renderLine,
+  selectItems,
+  injectionCheck,
+  type ChatEndpoint,
+  type ChatRequest,
+  type ChatOutcome,
+  type UserTurns,
+  type LoopOptions,
+  type EntryExecutor,
+  type RolloutEntry,
+  type InjectionCheck,
+} from "./rollout/index.js";

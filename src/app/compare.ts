@@ -17,6 +17,8 @@ import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
+import { firstStepTokensByModel } from "../io/run-output.js";
+import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import { badArgument, bootstrapOf, contextOf, hasError, manifestOf, type ExitCode, type RequestContext } from "./common.js";
 
 /** The two arms to compare. */
@@ -46,6 +48,11 @@ export interface CompareDocument {
   /** Models scored in one arm only (not compared). */
   readonly onlyInA: readonly string[];
   readonly onlyInB: readonly string[];
+  /**
+   * Per compared model with token counts in both arms: whether an injected prompt block
+   * reached the model (first-step input tokens B − A, its distribution, the items off it).
+   */
+  readonly injection: readonly { readonly model: string; readonly check: InjectionCheck }[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -57,7 +64,14 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
   const a = req.a === undefined ? "" : resolvePath(ctx.cwd, req.a);
   const b = req.b === undefined ? "" : resolvePath(ctx.cwd, req.b);
-  const done = (problems: Problem[], models: CompareDocument["models"] = [], onlyInA: string[] = [], onlyInB: string[] = [], exitCode: ExitCode = 2): CompareDocument => ({
+  const done = (
+    problems: Problem[],
+    models: CompareDocument["models"] = [],
+    onlyInA: string[] = [],
+    onlyInB: string[] = [],
+    exitCode: ExitCode = 2,
+    injection: CompareDocument["injection"] = [],
+  ): CompareDocument => ({
     command: "compare",
     a,
     b,
@@ -65,6 +79,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     models,
     onlyInA,
     onlyInB,
+    injection,
     problems,
     exitCode,
   });
@@ -106,6 +121,12 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     );
     return { model: name, comparison };
   });
+  // the paper's check that an injected block reached the model: one token difference on every paired item
+  const tokensA = firstStepTokensByModel(a);
+  const tokensB = firstStepTokensByModel(b);
+  const injection = names
+    .filter((n) => tokensA.has(n) && tokensB.has(n))
+    .map((n) => ({ model: n, check: injectionCheck(tokensA.get(n) as Map<string, number | null>, tokensB.get(n) as Map<string, number | null>) }));
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
-  return done(problems, results, onlyInA, onlyInB, exitCode);
+  return done(problems, results, onlyInA, onlyInB, exitCode, injection);
 }

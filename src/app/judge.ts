@@ -16,6 +16,7 @@ import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
+import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, loadManifest, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { scoreResultDirs } from "../io/results.js";
@@ -46,6 +47,8 @@ export interface JudgeRequest extends RequestContext {
   /** Also send turns on which the model wrote no text. */
   readonly includeSilent?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Told about each retry (a `Retry-After` cut to the cap included: `retryAfterCappedFromMs`). */
+  readonly onRetry?: (info: RetryInfo) => void;
 }
 
 /** What was judged (or, in a dry run, would be). */
@@ -124,6 +127,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     retries: req.retries ?? 5,
     backoffMs: 1000,
     onProgress: req.onProgress,
+    onRetry: req.onRetry,
   });
   const summaries = summarizeLabels(perModel, readLabelsFile(labelsFile));
   return done(problems, { labelsFile, summaries, run: report, exitCode: report.failures.length > 0 ? 1 : 0 });

@@ -171,6 +171,15 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
   const problems: Problem[] = [];
   const tooMany = decodeFailureMessage(checked.decodeHealth, decoder.name);
   if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file: file.path, severity: "warning" }));
+  if (checked.stoppedAtAnchor.length > 0) {
+    problems.push(
+      problem(
+        "stopped-at-anchor",
+        `${checked.stoppedAtAnchor.length} line(s) stopped after their anchor turn (twinscore run --until-anchor) are left out of this score: they hold the decision only, not a whole rollout`,
+        { file: file.path, severity: "warning" },
+      ),
+    );
+  }
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = join(settings.outDir, file.scoreRelative);

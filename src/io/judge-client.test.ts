@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parsePromptFile } from "../judge/prompt.js";
 import type { HeldBackTurn } from "../judge/types.js";
 import { projectRoot } from "../testing/shared.js";
-import { readLabelsFile, runJudge, type JudgeRunOptions } from "./judge-client.js";
+import { MAX_STORED_REPLY_CHARS, readLabelsFile, runJudge, type JudgeRunOptions } from "./judge-client.js";
+import { startDripServer, startEchoServer } from "../testing/stub-servers.js";
 
 type Handler = (body: { messages: { content: string }[] }, req: IncomingMessage, res: ServerResponse) => void;
 
@@ -175,5 +176,104 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     writeFileSync(file, '{"model":"m","missId":"x"');
     await runJudge(turns(1), options(url, dir));
     expect(readLabelsFile(file)).toHaveLength(1);
+  });
+});
+
+describe("runJudge: backoff, key redaction, what is cached", () => {
+  it("backs off exponentially with jitter without Retry-After, and cuts Retry-After: 3600 to the cap (reported)", async () => {
+    const hits = new Map<string, number>();
+    const url = await startStub((body, _req, res) => {
+      const k = body.messages[1].content;
+      const n = (hits.get(k) ?? 0) + 1;
+      hits.set(k, n);
+      if (n <= 3) return reply(res, "slow down", 429);
+      reply(res, labelFor(body));
+    });
+    const dir = mkdtempSync(join(tmpdir(), "judge-"));
+    const waits: number[] = [];
+    const report = await runJudge(turns(1), options(url, dir, { backoffMs: 1000, sleep: async (ms) => void waits.push(ms) }));
+    expect(report).toMatchObject({ labelled: 1, failures: [] });
+    expect(waits).toHaveLength(3);
+    // each wait lies in [step/2, step] of a doubling step: 1 s, 2 s, 4 s
+    waits.forEach((w, i) => {
+      expect(w).toBeGreaterThanOrEqual(500 * 2 ** i);
+      expect(w).toBeLessThanOrEqual(1000 * 2 ** i);
+    });
+    await new Promise<void>((r) => server!.close(() => r()));
+    server = null;
+    let first = true;
+    const url2 = await startStub((body, _req, res) => {
+      if (first) {
+        first = false;
+        res.writeHead(429, { "content-type": "application/json", "retry-after": "3600" });
+        res.end(JSON.stringify({ error: { message: "come back in an hour" } }));
+        return;
+      }
+      reply(res, labelFor(body));
+    });
+    const waits2: number[] = [];
+    const capped: (number | null)[] = [];
+    const r2 = await runJudge(turns(1), options(url2, mkdtempSync(join(tmpdir(), "judge-")), { retryAfterCapMs: 2_000, sleep: async (ms) => void waits2.push(ms), onRetry: (i) => capped.push(i.retryAfterCappedFromMs) }));
+    expect(r2.labelled).toBe(1);
+    expect(waits2).toEqual([2_000]);
+    expect(capped).toEqual([3_600_000]);
+  });
+
+  it("never shows or stores the key, even when the server echoes it (401 body, 200 reply)", async () => {
+    const key = "sk-secret-test-key";
+    const echo401 = await startEchoServer(401);
+    const dir = mkdtempSync(join(tmpdir(), "judge-"));
+    try {
+      const r = await runJudge(turns(2), options(echo401.url, dir));
+      expect(r.failures).toHaveLength(2);
+      for (const f of r.failures) {
+        expect(f.message).not.toContain(key);
+        expect(f.message).toContain("[redacted]");
+      }
+    } finally {
+      await echo401.close();
+    }
+    const echo200 = await startEchoServer(200);
+    try {
+      const r = await runJudge(turns(2), options(echo200.url, dir));
+      expect(r.labelled).toBe(2);
+      const stored = readFileSync(join(dir, "labels.jsonl"), "utf8") + readdirSync(join(dir, "cache")).map((f) => readFileSync(join(dir, "cache", f), "utf8")).join("");
+      expect(stored).toContain("[redacted]");
+      expect(stored).not.toContain(key);
+    } finally {
+      await echo200.close();
+    }
+  });
+
+  it("caches only replies that gave a label: a rerun against a good endpoint asks again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "judge-"));
+    const bad = await startStub((_body, _req, res) => reply(res, "no label here"));
+    const first = await runJudge(turns(5), options(bad, dir));
+    expect(first).toMatchObject({ labelled: 0, requested: 5 });
+    expect(first.failures).toHaveLength(5);
+    await new Promise<void>((r) => server!.close(() => r()));
+    server = null;
+    const good = await startStub((body, _req, res) => reply(res, labelFor(body)));
+    const second = await runJudge(turns(5), options(good, dir));
+    expect(second).toMatchObject({ labelled: 5, requested: 5, fromCache: 0, failures: [] });
+  });
+
+  it("a reply dripping past the timeout is a timeout, retried; a 10 MB reply is stored cut", async () => {
+    const drip = await startDripServer(40, 300);
+    const dir = mkdtempSync(join(tmpdir(), "judge-"));
+    try {
+      const r = await runJudge(turns(1), options(drip.url, dir, { timeoutMs: 250, retries: 1, backoffMs: 1 }));
+      expect(r.failures[0].message).toMatch(/timed out after 250 ms/);
+      expect(drip.stats.requests).toBe(2);
+    } finally {
+      await drip.close();
+    }
+    const big = await startStub((_body, _req, res) => reply(res, `{"label": "refuses"} ${"padding ".repeat(1_300_000)}`));
+    const r = await runJudge(turns(1), options(big, dir, { labelsFile: join(dir, "big.jsonl") }));
+    expect(r.labelled).toBe(1);
+    const stored = readFileSync(join(dir, "big.jsonl"), "utf8");
+    expect(stored.length).toBeLessThan(MAX_STORED_REPLY_CHARS + 1_000);
+    expect(stored).toContain("[cut: the reply had");
+    expect(readLabelsFile(join(dir, "big.jsonl"))[0].label).toBe("refuses");
   });
 });

@@ -1,16 +1,21 @@
 /**
  * Sends held-back turns to an OpenAI-compatible `/chat/completions` endpoint and
  * appends labels to a JSONL file as they arrive. Built for long, interruptible runs:
- * a concurrency limit, retries with exponential backoff on 429 and 5xx, a per-request
- * timeout, a response cache keyed by the request (a rerun costs nothing), and resume
- * from the labels file with no duplicate and no lost label. The API key is only ever
- * put in the Authorization header — never in a file, a log line or an error message.
+ * a concurrency limit; the project's one client (`openai-chat.ts`, on the `openai`
+ * package) with exponential backoff and jitter on 429, 5xx, timeouts and network errors
+ * and a capped `Retry-After`; a deadline covering the whole reply; a response cache keyed
+ * by the request that keeps only replies that parsed into a label (a rerun costs
+ * nothing, and a bad reply is asked again); resume from the labels file with no
+ * duplicate and no lost label. The key is only ever put in the Authorization header;
+ * every echo of its value in a reply or an error is redacted before it is shown or
+ * stored, and the stored raw reply is capped.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseJudgeReply } from "../judge/labels.js";
 import { buildJudgeRequest, type JudgePrompt, type JudgeRequest } from "../judge/prompt.js";
-import type { HeldBackTurn, JudgeRecord } from "../judge/types.js";
+import { judgeLabels, type HeldBackTurn, type JudgeLabel, type JudgeRecord } from "../judge/types.js";
+import { createChatClient, redactKey, type RetryInfo } from "./openai-chat.js";
 
 /** Settings of one judge run. */
 export interface JudgeRunOptions {
@@ -28,11 +33,14 @@ export interface JudgeRunOptions {
   readonly timeoutMs: number;
   /** Attempts after the first, on 429, 5xx, timeouts and network errors. */
   readonly retries: number;
-  /** First backoff delay; doubles each retry (a `Retry-After` header wins when present). */
+  /** First backoff step; doubles each retry, with jitter (a `Retry-After` header is honoured up to `retryAfterCapMs`). */
   readonly backoffMs: number;
+  /** Longest `Retry-After` wait honoured (default 60 s); longer ones are cut to it and reported through `onRetry`. */
+  readonly retryAfterCapMs?: number;
   readonly onProgress?: (done: number, total: number) => void;
-  /** Injected for tests; defaults to the global fetch. */
-  readonly fetchImpl?: typeof fetch;
+  readonly onRetry?: (info: RetryInfo) => void;
+  /** Injected for tests (the backoff waits). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** What happened to each turn of the run. */
@@ -43,6 +51,15 @@ export interface JudgeRunReport {
   readonly requested: number;
   /** Turns whose reply could not be read or whose request kept failing: `missId: why`. */
   readonly failures: readonly { readonly model: string; readonly missId: string; readonly message: string }[];
+}
+
+/** The longest raw reply kept in a labels line or a cache file (a huge reply is cut, with a note of its length). */
+export const MAX_STORED_REPLY_CHARS = 16_384;
+
+/** A reply as stored: redacted and capped. */
+export function storedReply(content: string, key: string | null): string {
+  const clean = redactKey(content, key);
+  return clean.length <= MAX_STORED_REPLY_CHARS ? clean : `${clean.slice(0, MAX_STORED_REPLY_CHARS)}… [cut: the reply had ${clean.length} characters]`;
 }
 
 /** The chat-completions URL for an endpoint given either as a base or as the full path. */
@@ -67,76 +84,56 @@ export function readLabelsFile(file: string): JudgeRecord[] {
   return out;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+type Post = (req: JudgeRequest) => Promise<{ ok: true; content: string } | { ok: false; message: string }>;
+
+/** The client for a run, with failures worded for the judge's report (always redacted). */
+function poster(opts: JudgeRunOptions): Post {
+  const key = opts.apiKey === "" ? null : opts.apiKey;
+  const client = createChatClient({
+    endpoint: opts.endpoint,
+    apiKey: key,
+    timeoutMs: opts.timeoutMs,
+    retries: opts.retries,
+    backoffMs: opts.backoffMs,
+    retryAfterCapMs: opts.retryAfterCapMs,
+    onRetry: opts.onRetry,
+    sleep: opts.sleep,
+  });
+  return async (req) => {
+    const out = await client(req.body as unknown as Record<string, unknown>, req.key);
+    if (!out.ok) {
+      const why =
+        out.kind === "timeout" ? `timed out after ${opts.timeoutMs} ms` : out.kind === "network" ? `network error: ${out.error}` : out.kind === "http" ? `HTTP ${out.status}: ${out.error}` : out.error;
+      return { ok: false, message: redactKey(why, key).slice(0, 500) };
+    }
+    const choices = out.completion.choices;
+    const content = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content : undefined;
+    if (typeof content !== "string") return { ok: false, message: "the endpoint's reply has no choices[0].message.content" };
+    return { ok: true, content };
+  };
 }
 
-class RetryableError extends Error {
-  constructor(message: string, readonly retryAfterMs: number | null) {
-    super(message);
-  }
-}
-
-async function postOnce(url: string, req: JudgeRequest, opts: JudgeRunOptions): Promise<string> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
-  const doFetch = opts.fetchImpl ?? fetch;
-  try {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-    let res: Response;
-    try {
-      res = await doFetch(url, { method: "POST", headers, body: JSON.stringify(req.body), signal: controller.signal });
-    } catch (e) {
-      const aborted = controller.signal.aborted;
-      throw new RetryableError(aborted ? `timed out after ${opts.timeoutMs} ms` : `network error: ${e instanceof Error ? e.message : String(e)}`, null);
-    }
-    const text = await res.text().catch(() => "");
-    if (res.status === 429 || res.status >= 500) {
-      const ra = Number(res.headers.get("retry-after"));
-      throw new RetryableError(`HTTP ${res.status}`, Number.isFinite(ra) && ra >= 0 ? ra * 1000 : null);
-    }
-    if (!res.ok) throw new Error(`HTTP ${res.status}: ${text.slice(0, 120)}`);
-    let content: unknown;
-    try {
-      content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
-    } catch {
-      throw new Error("the endpoint's reply is not JSON");
-    }
-    if (typeof content !== "string") throw new Error("the endpoint's reply has no choices[0].message.content");
-    return content;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function postWithRetries(url: string, req: JudgeRequest, opts: JudgeRunOptions): Promise<string> {
-  let delay = opts.backoffMs;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await postOnce(url, req, opts);
-    } catch (e) {
-      if (!(e instanceof RetryableError) || attempt >= opts.retries) throw e;
-      await sleep(e.retryAfterMs ?? delay);
-      delay *= 2;
-    }
-  }
-}
-
-function writeCache(dir: string, key: string, content: string): void {
+/** Cache a reply that parsed into a label (only those: a bad reply is asked again next time). */
+function writeCache(dir: string, key: string, label: JudgeLabel, raw: string): void {
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${key}.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify({ content }));
+  writeFileSync(tmp, JSON.stringify({ label, raw }));
   renameSync(tmp, join(dir, `${key}.json`));
 }
 
-function readCache(dir: string | null, key: string): string | null {
+/** A cached label, or null (no entry, unreadable, or an older entry whose reply has no label). */
+function readCache(dir: string | null, key: string): { label: JudgeLabel; raw: string } | null {
   if (!dir) return null;
   const file = join(dir, `${key}.json`);
   if (!existsSync(file)) return null;
   try {
-    const c = (JSON.parse(readFileSync(file, "utf8")) as { content?: unknown }).content;
-    return typeof c === "string" ? c : null;
+    const c = JSON.parse(readFileSync(file, "utf8")) as { label?: unknown; raw?: unknown; content?: unknown };
+    if (typeof c.label === "string" && (judgeLabels as readonly string[]).includes(c.label) && typeof c.raw === "string") return { label: c.label as JudgeLabel, raw: c.raw };
+    if (typeof c.content === "string") {
+      const parsed = parseJudgeReply(c.content);
+      return parsed.ok ? { label: parsed.label, raw: c.content } : null;
+    }
+    return null;
   } catch {
     return null;
   }
@@ -144,7 +141,6 @@ function readCache(dir: string | null, key: string): string | null {
 
 /** Judge every turn not yet labelled, `concurrency` at a time, appending each label as it arrives. */
 export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOptions): Promise<JudgeRunReport> {
-  const url = completionsUrl(opts.endpoint);
   const existing = new Set(readLabelsFile(opts.labelsFile).map((r) => `${r.model}\u0000${r.missId}\u0000${r.requestKey}`));
   const work = turns.map((turn) => ({ turn, req: buildJudgeRequest(turn, opts.prompt, opts.judgeModel) }));
   const pending = work.filter((w) => !existing.has(`${w.turn.model}\u0000${w.turn.missId}\u0000${w.req.key}`));
@@ -162,27 +158,35 @@ export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOpt
   opts.onProgress?.(done, work.length);
 
   let next = 0;
+  const post = poster(opts);
+  const key = opts.apiKey === "" ? null : opts.apiKey;
   const worker = async (): Promise<void> => {
     while (next < pending.length) {
       const { turn, req } = pending[next++];
       try {
-        let content = readCache(opts.cacheDir, req.key);
-        if (content !== null) fromCache++;
+        let found = readCache(opts.cacheDir, req.key);
+        if (found !== null) fromCache++;
         else {
           requested++;
-          content = await postWithRetries(url, req, opts);
-          if (opts.cacheDir) writeCache(opts.cacheDir, req.key, content);
+          const reply = await post(req);
+          if (!reply.ok) failures.push({ model: turn.model, missId: turn.missId, message: reply.message });
+          else {
+            const parsed = parseJudgeReply(reply.content);
+            if (!parsed.ok) failures.push({ model: turn.model, missId: turn.missId, message: `malformed judge reply: ${redactKey(parsed.message, key).slice(0, 300)}` });
+            else {
+              found = { label: parsed.label, raw: storedReply(reply.content, key) };
+              if (opts.cacheDir) writeCache(opts.cacheDir, req.key, found.label, found.raw);
+            }
+          }
         }
-        const parsed = parseJudgeReply(content);
-        if (!parsed.ok) failures.push({ model: turn.model, missId: turn.missId, message: `malformed judge reply: ${parsed.message}` });
-        else {
-          const record: JudgeRecord = { model: turn.model, missId: turn.missId, requestKey: req.key, label: parsed.label, raw: content };
+        if (found !== null) {
+          const record: JudgeRecord = { model: turn.model, missId: turn.missId, requestKey: req.key, label: found.label, raw: storedReply(found.raw, key) };
           // One whole line per append: an interruption loses at most the line being written.
           appendFileSync(opts.labelsFile, JSON.stringify(record) + "\n");
           labelled++;
         }
       } catch (e) {
-        failures.push({ model: turn.model, missId: turn.missId, message: e instanceof Error ? e.message : String(e) });
+        failures.push({ model: turn.model, missId: turn.missId, message: redactKey(e instanceof Error ? e.message : String(e), key) });
       }
       done++;
       opts.onProgress?.(done, work.length);

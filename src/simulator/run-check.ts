@@ -229,7 +229,12 @@ export interface FileCheck {
   readonly verdicts: OurVerdict[];
   /** How the file's steps decoded (tool-looking steps, failures), for the wrong-decoder guard. */
   readonly decodeHealth: DecodeHealth;
+  /** Ids of lines left out because `twinscore run --until-anchor` stopped them after the anchor turn. */
+  readonly stoppedAtAnchor: string[];
 }
+
+/** How a line stopped by `run --until-anchor` ends: its last top-level key. */
+const STOPPED_TAIL = /, "twinscore_stopped_after_turn": \d+\}\s*$/;
 
 /**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
@@ -266,6 +271,7 @@ export function checkResultFile(
   // until then made the garbage collector copy them again and again
   const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
   const problems: Problem[] = [];
+  const stoppedAtAnchor: string[] = [];
   let lineNo = 0;
   for (let start = 0; start < bytes.length; ) {
     let end = bytes.indexOf(0x0a, start);
@@ -295,6 +301,11 @@ export function checkResultFile(
     const unknown = involved.filter((c) => !opts.process.canCreate(c));
     if (unknown.length > 0) {
       problems.push(problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }));
+      continue;
+    }
+    // a line cut short after its anchor turn is not a whole rollout: BFCL would count it incomplete
+    if (STOPPED_TAIL.test(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end)))) {
+      stoppedAtAnchor.push(head.id);
       continue;
     }
     rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
@@ -399,5 +410,6 @@ export function checkResultFile(
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
     decodeHealth,
+    stoppedAtAnchor,
   });
 }

@@ -39,7 +39,10 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         "two-sided McNemar test on the pairs that changed, overall and per category; the change in decision " +
         "accuracy with a paired cluster-bootstrap interval over base twins. With --scores-a/--scores-b, " +
         "BFCL's own verdicts: the official score per category over every item both arms have, with McNemar " +
-        "and the fail->pass / pass->fail flips, and official raw on the scored items and their base twins.",
+        "and the fail->pass / pass->fail flips, and official raw on the scored items and their base twins.\n\n" +
+        "Injection check (prompt arms made with `run --inject`): on items both arms ran, the first step's input " +
+        "token counts should differ by one number everywhere (the injected block's length); the table output " +
+        "ends with that difference's distribution and the items where it breaks (JSON: `injection`).",
     )
     .option("--a <dir>", "result tree of arm A (the reference arm)")
     .option("--b <dir>", "result tree of arm B")

@@ -21,4 +21,5 @@ export const commandLoaders: readonly { readonly name: string; readonly load: ()
   { name: "pairs", load: async () => (await import("./pairs.js")).registerPairs },
   { name: "check", load: async () => (await import("./check.js")).registerCheck },
   { name: "judge", load: async () => (await import("./judge.js")).registerJudge },
+  { name: "run", load: async () => (await import("./run.js")).registerRun },
 ];

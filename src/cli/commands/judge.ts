@@ -65,7 +65,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--no-cache-dir", "do not cache responses")
     .option("--concurrency <n>", "requests in flight at once", "4")
     .option("--timeout <seconds>", "per-request timeout", "60")
-    .option("--retries <n>", "retries on 429, 5xx, timeouts and network errors", "5")
+    .option("--retries <n>", "retries on 429, 5xx, timeouts and network errors (exponential backoff with jitter; Retry-After honoured up to 60 s)", "5")
     .option("--dry-run", "print the requests that would be sent, send nothing")
     .option("--include-silent", "also send turns on which the model wrote no text")
     .addOption(new Option("--format <format>", "summary format").choices(outputFormats).default("table"))
@@ -96,6 +96,9 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         dryRun: opts.dryRun,
         includeSilent: opts.includeSilent,
         onProgress: progressPrinter(io, "judging"),
+        onRetry: (r) => {
+          if (r.retryAfterCappedFromMs !== null) io.stderr(`twinscore judge: the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead\n`);
+        },
         cwd: io.cwd,
         env: io.env,
       });

@@ -5,6 +5,7 @@
 import type { CompareDocument } from "../../app/compare.js";
 import { comparisonRows, type ComparisonRow } from "../../official/compare.js";
 import { tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+import { injectionCheckLine } from "../../rollout/inject-check.js";
 
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "");
 const signed = (x: number) => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(1) : "");
@@ -43,5 +44,9 @@ export const compareColumnsHelp =
 export function comparePrintout(doc: CompareDocument): Printout {
   const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
   const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}\nArm B: ${doc.b}\n\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
+  if (doc.injection.length > 0) {
+    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check)).join("\n") + "\n";
+    blocks.push({ kind: "text", text: "\n" + lines, elsewhere: lines });
+  }
   return { blocks };
 }

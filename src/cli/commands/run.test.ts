@@ -1,0 +1,292 @@
+/**
+ * `twinscore run` over real HTTP (the openai-package client against servers on
+ * 127.0.0.1), on a small BFCL data folder cut from the real one: the replay of a recorded
+ * run, the item header and the key, argument errors, and the faults a long run meets —
+ * garbage replies, 429 then success, a hanging server, and a server killed mid-run after
+ * which a resume gives the same file as an uninterrupted run (a torn last line too).
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { runModel, type RunRequest } from "../../app/run.js";
+import { loadManifest } from "../../io/manifest.js";
+import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
+import type { PyDict } from "../../python/containers.js";
+import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
+import { parseRecording, replayResponder, sendJson, startChatServer, startReplayServer, type RecordedEntry, type TestServer } from "../../testing/replay.js";
+import { startEchoServer, startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
+import { memoryIo } from "../io.js";
+import { runCli } from "../program.js";
+
+const PER_CATEGORY = 8;
+const categories = ["base", "miss_func", "miss_param"] as const;
+const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+async function serve(p: Promise<TestServer>): Promise<TestServer> {
+  const s = await p;
+  servers.push(s);
+  return s;
+}
+
+/** A BFCL data folder with the first entries of each category (docs complete). */
+const subsetData = (() => {
+  const dir = join(tmp, "bfcl-data");
+  mkdirSync(join(dir, "multi_turn_func_doc"), { recursive: true });
+  mkdirSync(join(dir, "possible_answer"), { recursive: true });
+  for (const f of readdirSync(join(bfclDataDir(), "multi_turn_func_doc"))) copyFileSync(join(bfclDataDir(), "multi_turn_func_doc", f), join(dir, "multi_turn_func_doc", f));
+  for (const c of categories) {
+    for (const rel of [`BFCL_v4_multi_turn_${c}.json`, `possible_answer/BFCL_v4_multi_turn_${c}.json`]) {
+      const lines = readFileSync(join(bfclDataDir(), rel), "utf8").split("\n").slice(0, PER_CATEGORY);
+      writeFileSync(join(dir, rel), lines.join("\n") + "\n");
+    }
+  }
+  return dir;
+})();
+
+const recordedDir = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
+const recordedText = new Map(categories.map((c) => [c, readFileSync(join(recordedDir, `BFCL_v4_multi_turn_${c}_result.json`), "utf8")]));
+const recording = new Map<string, RecordedEntry>();
+for (const t of recordedText.values()) for (const [id, e] of parseRecording(t)) recording.set(id, e);
+const subsetIds = new Set(categories.flatMap((c) => Array.from({ length: PER_CATEGORY }, (_, i) => `multi_turn_${c}_${i}`)));
+/** The subset's ids whose recorded line is an inference error (the replay serves the recorded HTTP error again). */
+const recordedErrorIds = [...subsetIds].filter((id) => recording.get(id)?.error != null).sort();
+
+const manifest = (() => {
+  const m = loadManifest();
+  if (!m.ok) throw new Error("the committed manifest does not load");
+  return m.value;
+})();
+
+function request(url: string, out: string, extra: Partial<RunRequest> = {}): RunRequest {
+  return {
+    endpoint: url,
+    model: "openai/gpt-oss-120b",
+    outDir: out,
+    items: "all",
+    mode: "fc",
+    temperature: 0.001,
+    concurrency: 4,
+    timeoutMs: 10_000,
+    retries: 2,
+    backoffMs: 1,
+    apiKey: null,
+    bfclDataDir: subsetData,
+    manifest,
+    untilAnchor: false,
+    retryErrors: false,
+    inject: null,
+    now: () => 0,
+    ...extra,
+  };
+}
+
+/** The files of an uninterrupted run against the replay, made once and shared by the fault tests. */
+let referenceRun: Promise<string> | null = null;
+function referenceText(): Promise<string> {
+  referenceRun ??= (async () => {
+    const out = join(tmp, "reference");
+    const plain = await startReplayServer(recording);
+    try {
+      const doc = await runModel(request(plain.url, out));
+      if (!doc.ok) throw new Error("the reference run failed");
+    } finally {
+      await plain.close();
+    }
+    return allFiles(out);
+  })();
+  return referenceRun;
+}
+
+function resultFile(out: string, category: string): string {
+  return join(out, "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
+}
+
+function allFiles(out: string): string {
+  return categories.map((c) => readFileSync(resultFile(out, c), "utf8")).join("");
+}
+
+/** The recorded line of an id, without latency and traceback, as canonical text. */
+function recordedCanonical(id: string): string {
+  for (const text of recordedText.values()) {
+    for (const l of text.split("\n")) {
+      if (!l.startsWith(`{"id": "${id}"`)) continue;
+      const v = jsonLoadsFast(l) as PyDict;
+      v.delete("latency");
+      v.delete("traceback");
+      return jsonDumps(v);
+    }
+  }
+  throw new Error(`no recorded line for ${id}`);
+}
+
+describe("twinscore run over HTTP", () => {
+  it("replays a recorded run through the CLI: the item header on every request, the key only in Authorization, the recorded lines", async () => {
+    const KEY = "sk-run-test-123456";
+    const headers: { item: string; auth: string }[] = [];
+    const srv = await serve(startReplayServer(recording, { onRequest: (h) => headers.push({ item: String(h["x-twinscore-item"]), auth: String(h.authorization) }) }));
+    const out = join(tmp, "cli");
+    const io = memoryIo({ TS_KEY: KEY }, tmp);
+    const code = await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY", "--concurrency", "4", "--retries", "0"], io);
+    const errText = io.err.join("");
+    expect(srv.stats.mismatches).toEqual([]);
+    expect(headers.length).toBeGreaterThan(100);
+    expect(headers.every((h) => subsetIds.has(h.item) && h.auth === `Bearer ${KEY}`)).toBe(true);
+    expect(new Set(headers.map((h) => h.item)).size).toBe(subsetIds.size);
+    for (const c of categories) {
+      for (const l of readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n")) {
+        const v = jsonLoadsFast(l) as PyDict;
+        const id = v.get("id") as string;
+        v.delete("latency");
+        v.delete("traceback");
+        expect(jsonDumps(v), id).toBe(recordedCanonical(id));
+      }
+    }
+    expect(recordedErrorIds.length).toBeGreaterThan(0);
+    expect(code).toBe(1); // done, with the recorded error lines
+    expect(errText).toContain(`${recordedErrorIds[0]}: error line: Error code: 500`);
+    expect(io.out.join("")).toContain("miss_param");
+    expect(errText).toContain("24 items, 24 generated");
+    expect(errText + io.out.join("") + allFiles(out)).not.toContain(KEY);
+    // a second run finds everything in place
+    const again = memoryIo({ TS_KEY: KEY }, tmp);
+    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY"], again)).toBe(0);
+    expect(allFiles(out).split("\n").filter((l) => l.includes('"result": "Error during inference')).length).toBe(recordedErrorIds.length);
+    expect(again.err.join("")).toContain("0 generated, 24 already in the output");
+  }, 120_000);
+
+  it("refuses bad arguments in one line, exit 2, before sending anything", async () => {
+    const cases: string[][] = [
+      ["--inject", "x", "--inject-file", "y"],
+      ["--key-env", "NOT_SET_ANYWHERE"],
+      ["--concurrency", "0"],
+      ["--items", "some"],
+    ];
+    for (const extra of cases) {
+      const io = memoryIo({}, tmp);
+      const code = await runCli(["run", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", join(tmp, "never"), "--bfcl-data", subsetData, ...extra], io);
+      expect(code, extra.join(" ")).toBe(2);
+      expect(io.err.join("").trim().split("\n").length, io.err.join("")).toBeLessThanOrEqual(2);
+      expect(io.err.join("")).not.toMatch(/at .*\.js:\d+/);
+    }
+  });
+
+  it("a server that echoes the key (in replies, in a 401 body) never gets it into a result file or a message", async () => {
+    const KEY = "sk-echo-run-987654";
+    for (const status of [200, 401]) {
+      const echo = await serve(startEchoServer(status));
+      const out = join(tmp, `echo-${status}`);
+      const io = memoryIo({ TS_KEY: KEY }, tmp);
+      const code = await runCli(["run", "--endpoint", echo.url, "--model", "m", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY", "--retries", "0", "--verbose"], io);
+      const everything = io.err.join("") + io.out.join("");
+      const files = categories.map((c) => readFileSync(join(out, "m", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8")).join("");
+      expect(code).toBe(status === 200 ? 0 : 1);
+      expect(files + everything).not.toContain(KEY);
+      // a 401's echo lands in the error lines, redacted; a 200's only in the content FC drops (the history keeps it, redacted)
+      if (status === 401) expect(files).toContain("Bearer [redacted]");
+    }
+  }, 120_000);
+
+  it("garbage replies and a hanging server give error lines (exit 1), never a crash or a hang", async () => {
+    const garbage = await serve(startGarbageServer());
+    const g = await runModel(request(garbage.url, join(tmp, "garbage"), { retries: 0 }));
+    expect(g.ok).toBe(true);
+    if (!g.ok) return;
+    expect(g.value.errors.length).toBe(24);
+    expect(g.value.errors[0].message).toContain("not JSON");
+    const first = jsonLoadsFast(readFileSync(resultFile(join(tmp, "garbage"), "base"), "utf8").split("\n")[0]) as PyDict;
+    expect([...first.keys()]).toEqual(["id", "result", "traceback"]);
+    expect(String(first.get("result"))).toMatch(/^Error during inference: /);
+
+    const hang = await serve(startHangingServer());
+    const t0 = Date.now();
+    const h = await runModel(request(hang.url, join(tmp, "hang"), { timeoutMs: 150, retries: 1, concurrency: 24 }));
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(h.ok && h.value.errors.every((e) => e.message === "Request timed out.")).toBe(true);
+    expect(h.ok && h.value.errors.length).toBe(24);
+  }, 120_000);
+
+  it("429 then success: retried, and the file is the uninterrupted run's", async () => {
+    const reference = await referenceText();
+
+    const respond = replayResponder(recording);
+    const seen = new Set<string>();
+    let refused = 0;
+    const flaky = await serve(
+      startChatServer((body, req, res) => {
+        const key = `${String(req.headers["x-twinscore-item"])}:${(body.messages as unknown[]).length}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          refused++;
+          sendJson(res, 429, { error: { message: "rate limited" } }, { "retry-after": "0" });
+          return;
+        }
+        const a = respond(body, String(req.headers["x-twinscore-item"]));
+        sendJson(res, a.status, a.body);
+      }),
+    );
+    const out = join(tmp, "flaky");
+    const doc = await runModel(request(flaky.url, out));
+    expect(doc.ok && doc.value.errors.map((e) => e.id)).toEqual(recordedErrorIds);
+    expect(refused).toBeGreaterThan(100);
+    expect(allFiles(out)).toBe(reference);
+  }, 120_000);
+
+  it("a server killed mid-run: error lines, then --retry-errors on a new server gives the uninterrupted file; a torn last line is repaired", async () => {
+    const reference = await referenceText();
+
+    let victim: TestServer | null = null;
+    let served = 0;
+    victim = await serve(
+      startReplayServer(recording, {
+        onRequest: () => {
+          served++;
+          if (served === 120) void victim?.close();
+        },
+      }),
+    );
+    const out = join(tmp, "killed");
+    const first = await runModel(request(victim.url, out, { retries: 1 }));
+    expect(first.ok).toBe(true);
+    if (!first.ok) return;
+    expect(first.value.errors.length).toBeGreaterThan(0);
+    expect(first.value.errors.filter((e) => !recordedErrorIds.includes(e.id)).every((e) => e.message === "Connection error.")).toBe(true);
+    expect(first.value.errors.some((e) => e.message === "Connection error.")).toBe(true);
+    expect(allFiles(out)).not.toBe(reference);
+
+    const revived = await serve(startReplayServer(recording));
+    const second = await runModel(request(revived.url, out, { retryErrors: true }));
+    expect(second.ok && second.value.errors.map((e) => e.id)).toEqual(recordedErrorIds);
+    expect(second.ok && second.value.generated).toBe(first.value.errors.length);
+    expect(allFiles(out)).toBe(reference);
+
+    // a run killed while writing leaves a torn last line: the next run cuts it and regenerates that entry
+    const torn = join(tmp, "torn");
+    mkdirSync(join(torn, "openai_gpt-oss-120b", "multi_turn"), { recursive: true });
+    const base = readFileSync(resultFile(join(tmp, "reference"), "base"), "utf8");
+    const lines = base.split("\n");
+    const keep = lines.slice(0, 3).join("\n") + "\n" + lines[3].slice(0, 200);
+    writeFileSync(resultFile(torn, "base"), keep);
+    const resumed = await runModel(request(revived.url, torn));
+    expect(resumed.ok && resumed.value.resumed).toBe(3);
+    expect(allFiles(torn)).toBe(reference);
+  }, 120_000);
+});
+
+describe("the built bin", () => {
+  it("`twinscore run --help` teaches the command and its exit codes (what `npx twinscore run --help` prints after npm ci)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { projectRoot } = await import("../../testing/shared.js");
+    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), "run", "--help"], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("Usage: twinscore run [options]");
+    expect(run.stdout).toContain("--until-anchor");
+    expect(run.stdout).toContain("x-twinscore-item");
+    expect(run.stdout).toMatch(/Exit codes: 0 .*; 1 .*; 2 /);
+  });
+});

@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { completionWith, startDripServer, startEchoServer, startFlakyServer, startGarbageServer, startHangingServer } from "../testing/stub-servers.js";
+import { sendJson, type TestServer } from "../testing/replay.js";
+import { createChatClient, pythonHttpErrorText, redactKey, retryAfterMs, type RetryInfo } from "./openai-chat.js";
+
+const KEY = "sk-test-9f8e7d6c5b4a";
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+async function serve(p: Promise<TestServer>): Promise<TestServer> {
+  const s = await p;
+  servers.push(s);
+  return s;
+}
+const body = { model: "m", messages: [{ role: "user", content: "hi" }], temperature: 0.001, store: false };
+
+describe("the chat client (openai package)", () => {
+  it("backs off exponentially with jitter when there is no Retry-After, and succeeds after 429s", async () => {
+    const srv = await serve(startFlakyServer(3, 429, {}, (_b, _r, res) => sendJson(res, 200, completionWith("ok"))));
+    const waits: number[] = [];
+    const randoms = [0, 0.5, 1];
+    const client = createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 2000, retries: 5, backoffMs: 100, sleep: async (ms) => void waits.push(ms), random: () => randoms[waits.length] ?? 0 });
+    const out = await client(body, "item_1");
+    expect(out.ok).toBe(true);
+    expect(out.attempts).toBe(4);
+    // step doubles (100, 200, 400); each wait is half the step plus a random share of the other half
+    expect(waits).toEqual([50, 150, 400]);
+  });
+
+  it("honours Retry-After, and cuts a long one to the cap and says so", async () => {
+    const srv = await serve(startFlakyServer(1, 429, { "retry-after": "3600" }, (_b, _r, res) => sendJson(res, 200, completionWith("ok"))));
+    const infos: RetryInfo[] = [];
+    const waits: number[] = [];
+    const client = createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 2000, retries: 2, backoffMs: 10, retryAfterCapMs: 5_000, onRetry: (i) => infos.push(i), sleep: async (ms) => void waits.push(ms) });
+    expect((await client(body, "x")).ok).toBe(true);
+    expect(waits).toEqual([5_000]);
+    expect(infos[0].retryAfterCappedFromMs).toBe(3_600_000);
+    const short = await serve(startFlakyServer(1, 503, { "retry-after": "2" }, (_b, _r, res) => sendJson(res, 200, completionWith("ok"))));
+    const w2: number[] = [];
+    const c2 = createChatClient({ endpoint: short.url, apiKey: null, timeoutMs: 2000, retries: 2, backoffMs: 10, sleep: async (ms) => void w2.push(ms) });
+    expect((await c2(body, "x")).ok).toBe(true);
+    expect(w2).toEqual([2000]);
+    expect(retryAfterMs(new Headers({ "retry-after-ms": "250" }))).toBe(250);
+    expect(retryAfterMs(new Headers({ "retry-after": new Date(Date.now() + 10_000).toUTCString() }))).toBeGreaterThan(8_000);
+  });
+
+  it("words a final HTTP failure as BFCL's Python client does, and does not retry a 400", async () => {
+    const srv = await serve(startFlakyServer(99, 400, {}, () => undefined));
+    const waits: number[] = [];
+    const client = createChatClient({ endpoint: `${srv.url}/chat/completions`, apiKey: null, timeoutMs: 2000, retries: 3, sleep: async (ms) => void waits.push(ms) });
+    const out = await client(body, "x");
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.error).toBe("Error code: 400 - {'error': {'message': 'try again later (1)', 'type': 'rate_limit', 'param': None, 'code': 400}}");
+    expect(waits).toEqual([]);
+    expect(pythonHttpErrorText(502, "Bad Gateway")).toBe("Bad Gateway");
+    expect(pythonHttpErrorText(502, "")).toBe("Error code: 502");
+  });
+
+  it("a body that drips past the deadline is a timeout (retried), not a reply that is not JSON", async () => {
+    const srv = await serve(startDripServer(50, 400));
+    const waits: number[] = [];
+    const client = createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 300, retries: 1, backoffMs: 1, sleep: async (ms) => void waits.push(ms) });
+    const out = await client(body, "x");
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.kind).toBe("timeout");
+    expect(out.error).toBe("Request timed out.");
+    expect(out.attempts).toBe(2);
+  });
+
+  it("a server that never answers times out; garbage is reported, not retried", async () => {
+    const hang = await serve(startHangingServer());
+    const client = createChatClient({ endpoint: hang.url, apiKey: null, timeoutMs: 200, retries: 0 });
+    const t0 = Date.now();
+    const out = await client(body, "x");
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(out.ok === false && out.kind).toBe("timeout");
+    const garbage = await serve(startGarbageServer());
+    const g = await createChatClient({ endpoint: garbage.url, apiKey: null, timeoutMs: 2000, retries: 3 })(body, "x");
+    expect(g.ok === false && g.kind).toBe("reply");
+    expect(g.ok === false && g.error).toContain("not JSON");
+    expect(g.attempts).toBe(1);
+    const notCompletion = await serve(startGarbageServer(true));
+    const n = await createChatClient({ endpoint: notCompletion.url, apiKey: null, timeoutMs: 2000, retries: 0 })(body, "x");
+    expect(n.ok).toBe(true); // JSON without choices: the caller (run, judge) reports what is missing
+  });
+
+  it("sends the key only in the Authorization header and redacts every echo of it", async () => {
+    const seen: string[] = [];
+    const ok200 = await serve(startEchoServer(200));
+    const good = await createChatClient({ endpoint: ok200.url, apiKey: KEY, timeoutMs: 2000, retries: 0 })(body, "multi_turn_base_7");
+    expect(good.ok).toBe(true);
+    const text = JSON.stringify(good.ok ? good.completion : null);
+    expect(text).not.toContain(KEY);
+    expect(text).toContain("[redacted]");
+    expect(text).toContain("multi_turn_base_7"); // the item header went out
+    seen.push(text);
+    const unauthorized = await serve(startEchoServer(401));
+    const bad = await createChatClient({ endpoint: unauthorized.url, apiKey: KEY, timeoutMs: 2000, retries: 2 })(body, "x");
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.error).not.toContain(KEY);
+    expect(bad.error).toContain("Bearer [redacted]");
+    expect(bad.attempts).toBe(1);
+    expect(redactKey(`a${KEY}b${KEY}`, KEY)).toBe("a[redacted]b[redacted]");
+    // without a key no Authorization header is sent
+    const none = await createChatClient({ endpoint: ok200.url, apiKey: null, timeoutMs: 2000, retries: 0 })(body, "x");
+    expect(JSON.stringify(none.ok ? none.completion : null)).not.toContain("authorization");
+  });
+
+  it("a refused connection is a network error, retried", async () => {
+    const srv = await serve(startHangingServer());
+    const url = srv.url;
+    await srv.close();
+    const waits: number[] = [];
+    const out = await createChatClient({ endpoint: url, apiKey: null, timeoutMs: 2000, retries: 2, backoffMs: 1, sleep: async (ms) => void waits.push(ms) })(body, "x");
+    expect(out.ok === false && out.kind).toBe("network");
+    expect(out.ok === false && out.error).toBe("Connection error.");
+    expect(waits.length).toBe(2);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The check that a prompt arm's injected block reached the model (the paper's §5.4):
+ * on items both arms ran, the first step's input token counts differ by the same number
+ * everywhere — the block's length in tokens. The distribution of that difference shows
+ * it; items off the common value are where it broke (a truncated prompt, a server that
+ * dropped a developer message, a different template).
+ */
+
+/** First-step input token count per item id (null when the line has none: an error line, no steps). */
+export type FirstStepTokens = ReadonlyMap<string, number | null>;
+
+/** The outcome of the check for one model. */
+export interface InjectionCheck {
+  /** Items with a first-step count in both arms. */
+  readonly paired: number;
+  /** Items present in both arms without a count in one of them. */
+  readonly unpaired: number;
+  /** B − A per value, most frequent first (ties: smaller difference first). */
+  readonly distribution: readonly { readonly difference: number; readonly items: number }[];
+  /** The most frequent difference (null with no paired item). */
+  readonly mode: number | null;
+  /** Items whose difference is not the mode, with their difference, by id. */
+  readonly breaks: readonly { readonly id: string; readonly difference: number }[];
+}
+
+/** Compare arm B's first-step input tokens with arm A's on the items both have. */
+export function injectionCheck(a: FirstStepTokens, b: FirstStepTokens): InjectionCheck {
+  const diffs = new Map<string, number>();
+  let unpaired = 0;
+  for (const [id, ta] of a) {
+    if (!b.has(id)) continue;
+    const tb = b.get(id) ?? null;
+    if (ta === null || tb === null) unpaired++;
+    else diffs.set(id, tb - ta);
+  }
+  const counts = new Map<number, number>();
+  for (const d of diffs.values()) counts.set(d, (counts.get(d) ?? 0) + 1);
+  const distribution = [...counts]
+    .map(([difference, items]) => ({ difference, items }))
+    .sort((x, y) => y.items - x.items || x.difference - y.difference);
+  const mode = distribution.length > 0 ? distribution[0].difference : null;
+  const breaks = [...diffs]
+    .filter(([, d]) => d !== mode)
+    .map(([id, difference]) => ({ id, difference }))
+    .sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  return { paired: diffs.size, unpaired, distribution, mode, breaks };
+}
+
+/** One line of text for the check, as `compare` prints it. */
+export function injectionCheckLine(model: string, c: InjectionCheck): string {
+  if (c.mode === null) return `${model}: injection check: no item has a first-step token count in both arms`;
+  const spread = c.distribution
+    .slice(0, 6)
+    .map((d) => `${d.difference >= 0 ? "+" : ""}${d.difference} × ${d.items}`)
+    .join(", ");
+  const broken = c.breaks.length === 0 ? "it holds on every paired item" : `it breaks on ${c.breaks.length}: ${c.breaks.slice(0, 10).map((b) => `${b.id} (${b.difference >= 0 ? "+" : ""}${b.difference})`).join(", ")}${c.breaks.length > 10 ? ", …" : ""}`;
+  return `${model}: injection check on ${c.paired} paired items: first-step input tokens B − A = ${c.mode >= 0 ? "+" : ""}${c.mode} on ${c.paired - c.breaks.length}; distribution ${spread}; ${broken}${c.unpaired ? `; ${c.unpaired} items without a count in one arm` : ""}`;
+}

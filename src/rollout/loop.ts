@@ -1,0 +1,292 @@
+/**
+ * BFCL's multi-turn generation loop (`inference_multi_turn_FC` and
+ * `inference_multi_turn_prompting` of its base handler, with the OpenAI chat-completions
+ * handler's request and parsing), as a pure function of an entry and three injected
+ * things: the chat endpoint, the clock and the executor. It produces the result line BFCL
+ * writes — `result`, token counts, latency and the `inference_log` with its state
+ * snapshots, handler logs and tool outputs — or BFCL's inference-error line.
+ *
+ * Where turns come from is pluggable (`UserTurns`): the scripted source hands out the
+ * data file's turns; a simulated user can replace it without touching the loop.
+ */
+import { PyDict } from "../python/containers.js";
+import { PyException } from "../python/exception.js";
+import { pyRepr } from "../python/repr.js";
+import type { PyValue } from "../python/value.js";
+import { failureMessage, isEmptyDecoded, type DecodeOutcome } from "../bfcl/decode/index.js";
+import { convertToTools, type RolloutEntry } from "./entry.js";
+import type { EntryExecutor } from "./executor.js";
+import { dict, plainToPy, pyToPlain } from "./serialize.js";
+
+/** BFCL's step limit: a turn is force-quit once more than this many steps executed. */
+export const MAXIMUM_STEP_LIMIT = 20;
+
+/** The user message BFCL sends on a holdout turn in FC mode (the held-back tools come back with it). */
+export const ADDITIONAL_FUNCTION_NOTICE = "I have updated some more functions you can choose from. What about now?";
+
+/** What the loop asks the endpoint for. */
+export interface ChatRequest {
+  /** The entry id (sent as the `x-twinscore-item` header). */
+  readonly itemId: string;
+  /** The history so far, as JSON values (dataset messages, echoed assistant messages, tool results). */
+  readonly messages: readonly unknown[];
+  /** FC mode: the converted tools (absent when there are none, as BFCL omits them); prompting: null. */
+  readonly tools: readonly unknown[] | null;
+}
+
+/** The endpoint's answer: the first choice's message as received, and `usage`; or the failure, worded as BFCL words it. */
+export type ChatOutcome =
+  | { readonly ok: true; readonly message: Record<string, unknown>; readonly usage: unknown }
+  | { readonly ok: false; readonly error: string };
+
+/** An OpenAI-compatible chat-completions endpoint (retries and timeouts are its business). */
+export type ChatEndpoint = (request: ChatRequest) => Promise<ChatOutcome>;
+
+/**
+ * The source of each turn's user messages. `messages(t, history)` gets the turn index
+ * and the conversation so far and returns that turn's messages (dicts as in the data
+ * file; `[]` for an empty turn). The scripted source ignores the history.
+ */
+export interface UserTurns {
+  readonly count: number;
+  messages(turn: number, history: readonly unknown[]): readonly PyDict[];
+}
+
+/** The scripted user: the data file's turns, verbatim. */
+export function scriptedTurns(entry: RolloutEntry): UserTurns {
+  return { count: entry.turns.length, messages: (t) => entry.turns[t] };
+}
+
+/** How one entry is generated. */
+export interface LoopOptions {
+  readonly mode: "fc" | "prompting";
+  readonly chat: ChatEndpoint;
+  /** Seconds, for the latency lists (wall clock in real runs, a fake in tests). */
+  readonly now: () => number;
+  readonly executor: EntryExecutor;
+  /** The mode's step decoder (FC: `convert_to_function_call`; prompting: BFCL's Python-call decoder). */
+  readonly decode: (step: PyValue) => DecodeOutcome;
+  /** Prompting: the system prompt for the entry's docs (BFCL's template, read from the user's installation). */
+  readonly systemPrompt?: (functions: readonly PyDict[]) => string;
+  /** The prompt arm's extra block: a developer message before the first turn (FC) or appended to the system prompt (prompting). */
+  readonly inject?: string | null;
+  /** Stop after this turn (the anchor turn of `--until-anchor`); the line records where it stopped. */
+  readonly lastTurn?: number | null;
+  readonly userTurns?: UserTurns;
+  /** Leave out the state snapshots (`--exclude-state-log`). */
+  readonly excludeStateLog?: boolean;
+}
+
+/** Counts of one entry's generation, for progress and summaries. */
+export interface EntryStats {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  steps: number;
+}
+
+/** A generated line: the dict to write (keys in BFCL's order) and whether it is an error line. */
+export interface EntryOutcome {
+  readonly line: PyDict;
+  readonly error: string | null;
+  readonly stats: EntryStats;
+}
+
+/** The key a line stopped by `--until-anchor` carries: the last turn it ran (BFCL's tools ignore unknown keys). */
+export const STOPPED_AFTER_TURN_KEY = "twinscore_stopped_after_turn";
+
+class EntryAbort extends Error {}
+
+function tokenCount(usage: unknown, key: "prompt_tokens" | "completion_tokens"): PyValue {
+  if (usage === null || usage === undefined || typeof usage !== "object") {
+    throw new EntryAbort(`'NoneType' object has no attribute '${key}'`);
+  }
+  return plainToPy((usage as Record<string, unknown>)[key] ?? null);
+}
+
+/**
+ * `_parse_query_response_FC`: the calls as `[{name: arguments}]` and their ids when
+ * `tool_calls` iterates; otherwise (null, absent, malformed) the message content.
+ */
+function parseFcMessage(message: Record<string, unknown>): { responses: PyValue; ids: unknown[] } {
+  const calls = message.tool_calls;
+  if (Array.isArray(calls)) {
+    const responses: PyValue[] = [];
+    const ids: unknown[] = [];
+    let fine = true;
+    for (const c of calls) {
+      const fn = c !== null && typeof c === "object" ? (c as Record<string, unknown>).function : undefined;
+      if (fn === null || typeof fn !== "object") {
+        fine = false;
+        break;
+      }
+      const name = (fn as Record<string, unknown>).name;
+      responses.push(new PyDict([[typeof name === "string" ? name : pyRepr(plainToPy(name)), plainToPy((fn as Record<string, unknown>).arguments)]]));
+      ids.push((c as Record<string, unknown>).id ?? null);
+    }
+    if (fine) return { responses, ids };
+  }
+  return { responses: plainToPy(message.content ?? null), ids: [] };
+}
+
+/** Generate one entry; never throws for endpoint or model behaviour (those become lines). */
+export async function runEntry(entry: RolloutEntry, opts: LoopOptions): Promise<EntryOutcome> {
+  const stats: EntryStats = { requests: 0, inputTokens: 0, outputTokens: 0, steps: 0 };
+  try {
+    return { line: await generate(entry, opts, stats), error: null, stats };
+  } catch (e) {
+    let message: string;
+    if (e instanceof EntryAbort) message = e.message;
+    else if (e instanceof PyException) message = e.pyMessage;
+    else throw e;
+    return { line: errorLine(entry.id, message, "twinscore run: the entry stopped here (no Python traceback; BFCL records one)"), error: message, stats };
+  }
+}
+
+/** BFCL's inference-error line: the entry's partial progress is dropped. */
+export function errorLine(id: string, message: string, traceback: string): PyDict {
+  return dict([
+    ["id", id],
+    ["result", `Error during inference: ${message}`],
+    ["traceback", traceback],
+  ]);
+}
+
+async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStats): Promise<PyDict> {
+  const fc = opts.mode === "fc";
+  const turnsSource = opts.userTurns ?? scriptedTurns(entry);
+  const functions: PyDict[] = [...entry.functions];
+  let tools: unknown[] = fc ? (pyToPlain(convertToTools(functions)) as unknown[]) : [];
+  const history: unknown[] = [];
+  const inferenceLog: PyValue[] = [];
+  const results: PyValue[] = [];
+  const inputTokens: PyValue[] = [];
+  const outputTokens: PyValue[] = [];
+  const latencies: PyValue[] = [];
+  const snapshot = (): void => {
+    if (opts.excludeStateLog) return;
+    const s = opts.executor.state();
+    if (s.length > 0) inferenceLog.push(s);
+  };
+
+  if (fc && opts.inject) history.push({ role: "developer", content: opts.inject });
+  snapshot();
+  // prompting: the system prompt is built once from the docs offered at the start
+  let systemPrompt: string | null = null;
+  if (!fc) {
+    if (!opts.systemPrompt) throw new EntryAbort("prompting mode needs a system prompt");
+    systemPrompt = opts.systemPrompt(functions);
+    if (opts.inject) systemPrompt = `${systemPrompt}\n\n${opts.inject}`;
+  }
+  let stoppedAfter: number | null = null;
+  for (let t = 0; t < turnsSource.count; t++) {
+    let turnMessages: PyDict[] = [...turnsSource.messages(t, history)];
+    const handedBack = entry.heldBack.get(String(t));
+    if (handedBack !== undefined) {
+      if (fc) {
+        functions.push(...handedBack);
+        tools = pyToPlain(convertToTools(functions)) as unknown[];
+      }
+      if (turnMessages.length !== 0) throw new EntryAbort("Holdout turn should not have user message.");
+      const content = fc ? ADDITIONAL_FUNCTION_NOTICE : `${pyRepr([...handedBack])}\n${ADDITIONAL_FUNCTION_NOTICE}`;
+      turnMessages = [dict([["role", "user"], ["content", content]])];
+    }
+    if (t === 0 && systemPrompt !== null) {
+      // BFCL inserts the system message into the first turn's own list (or prepends to one already there)
+      const first = turnMessages[0];
+      if (first !== undefined && first.get("role") === "system") {
+        turnMessages[0] = new PyDict(first.entries());
+        turnMessages[0].set("content", `${systemPrompt}\n\n${String(first.get("content"))}`);
+      } else turnMessages.unshift(dict([["role", "system"], ["content", systemPrompt]]));
+    }
+    for (const m of turnMessages) history.push(pyToPlain(m));
+    const turnLog = new PyDict([["begin_of_turn_query", turnMessages]]);
+    const turnResults: PyValue[] = [];
+    const turnIn: PyValue[] = [];
+    const turnOut: PyValue[] = [];
+    const turnLatency: PyValue[] = [];
+    let forceQuit = false;
+    for (let count = 0; ; ) {
+      const stepLog: PyValue[] = [];
+      turnLog.set(`step_${count}`, stepLog);
+      const started = opts.now();
+      const reply = await opts.chat({ itemId: entry.id, messages: history.slice(), tools: fc ? (tools.length > 0 ? tools : null) : null });
+      const latency = opts.now() - started;
+      if (!reply.ok) throw new EntryAbort(reply.error);
+      stats.requests++;
+      const message = reply.message;
+      const parsed = fc ? parseFcMessage(message) : { responses: plainToPy(message.content ?? null), ids: [] as unknown[] };
+      history.push(message);
+      const inTok = tokenCount(reply.usage, "prompt_tokens");
+      const outTok = tokenCount(reply.usage, "completion_tokens");
+      if (typeof inTok === "bigint") stats.inputTokens += Number(inTok);
+      if (typeof outTok === "bigint") stats.outputTokens += Number(outTok);
+      stats.steps++;
+      turnIn.push(inTok);
+      turnOut.push(outTok);
+      turnLatency.push(latency);
+      turnResults.push(parsed.responses);
+      stepLog.push(dict([["role", "assistant"], ["content", parsed.responses]]));
+      const decoded = opts.decode(parsed.responses);
+      if (!decoded.ok) {
+        stepLog.push(
+          dict([
+            ["role", "handler_log"],
+            ["content", "Error decoding the model response. Proceed to next turn."],
+            ["error", failureMessage(decoded) ?? ""],
+          ]),
+        );
+        break;
+      }
+      stepLog.push(dict([["role", "handler_log"], ["content", "Successfully decoded model response."], ["model_response_decoded", [...decoded.calls]]]));
+      if (isEmptyDecoded(decoded.calls)) {
+        stepLog.push(
+          dict([
+            ["role", "handler_log"],
+            ["content", "Empty response from the model. Proceed to next turn."],
+            ["model_response_decoded", [...decoded.calls]],
+          ]),
+        );
+        break;
+      }
+      const outputs = opts.executor.run(decoded.calls);
+      if (fc) {
+        const n = Math.min(outputs.length, parsed.ids.length);
+        for (let i = 0; i < n; i++) history.push({ role: "tool", content: outputs[i], tool_call_id: parsed.ids[i] });
+      } else {
+        const n = Math.min(outputs.length, decoded.calls.length);
+        const records: PyValue[] = [];
+        for (let i = 0; i < n; i++) records.push(dict([["role", "tool"], ["name", decoded.calls[i]], ["content", outputs[i]]]));
+        history.push({ role: "user", content: pyRepr(records) });
+      }
+      for (const o of outputs) stepLog.push(dict([["role", "tool"], ["content", o]]));
+      count++;
+      if (count > MAXIMUM_STEP_LIMIT) {
+        forceQuit = true;
+        stepLog.push(dict([["role", "handler_log"], ["content", `Model has been forced to quit after ${MAXIMUM_STEP_LIMIT} steps.`]]));
+        break;
+      }
+    }
+    results.push(turnResults);
+    inferenceLog.push(turnLog);
+    inputTokens.push(turnIn);
+    outputTokens.push(turnOut);
+    latencies.push(turnLatency);
+    snapshot();
+    if (forceQuit) break;
+    if (opts.lastTurn !== undefined && opts.lastTurn !== null && t >= opts.lastTurn && t + 1 < turnsSource.count) {
+      stoppedAfter = t;
+      break;
+    }
+  }
+  const line = dict([
+    ["id", entry.id],
+    ["result", results],
+    ["input_token_count", inputTokens],
+    ["output_token_count", outputTokens],
+    ["latency", latencies],
+    ["inference_log", inferenceLog],
+  ]);
+  if (stoppedAfter !== null) line.set(STOPPED_AFTER_TURN_KEY, BigInt(stoppedAfter));
+  return line;
+}

@@ -1,0 +1,34 @@
+/**
+ * Which entries a run generates, and where `--until-anchor` stops each one. The decision
+ * on a pair is read on its anchor turn, which depends only on the turns up to it, so a
+ * pair's two items can stop right after it: a base item in several pairs stops after
+ * the latest anchor among them; an item in no pair runs to the end.
+ */
+import type { ManifestPair } from "../pairs/types.js";
+import { compareIds } from "./lines.js";
+
+/** `pairs`: the items of the scored pairs; `all-pairs`: of every content-verified pair; `all`: every entry of the categories. */
+export type ItemSelection = "pairs" | "all-pairs" | "all";
+
+/** The categories `run` generates (those `score` and the official companion read). */
+export const runCategories = ["base", "miss_func", "miss_param"] as const;
+export type RunCategory = (typeof runCategories)[number];
+
+/** The ids to generate (sorted as BFCL sorts them) and, per id, the last turn to run under `--until-anchor`. */
+export interface Selection {
+  readonly ids: readonly string[];
+  readonly lastTurn: ReadonlyMap<string, number>;
+}
+
+/** Select the items. `allIds` is every entry id of the run categories in the data. */
+export function selectItems(selection: ItemSelection, pairs: readonly ManifestPair[], allIds: readonly string[]): Selection {
+  const chosen = selection === "pairs" ? pairs.filter((p) => p.status === "scored") : pairs;
+  const anchorPairs = selection === "all" ? pairs : chosen;
+  const lastTurn = new Map<string, number>();
+  for (const p of anchorPairs) {
+    lastTurn.set(p.missId, Math.max(lastTurn.get(p.missId) ?? -1, p.anchorTurn));
+    lastTurn.set(p.baseId, Math.max(lastTurn.get(p.baseId) ?? -1, p.anchorTurn));
+  }
+  const ids = new Set<string>(selection === "all" ? allIds : chosen.flatMap((p) => [p.baseId, p.missId]));
+  return { ids: [...ids].sort(compareIds), lastTurn };
+}

@@ -1,0 +1,114 @@
+/**
+ * Scripted chat endpoints for `twinscore run` tests: models whose every decision is
+ * known in advance. The oracle makes every reference call of each turn in its first
+ * step and then stops; always-ask never calls anything; always-act makes the reference
+ * calls and, on a should-ask item's anchor turn, the base twin's anchor calls anyway.
+ * They answer in FC form (tool calls) or as Python-call text (prompting), and report
+ * token counts computed from the request (words of every message), so a prompt arm's
+ * injected block shows up as the same difference on every first step.
+ */
+import { PyDict } from "../python/containers.js";
+import { jsonDumps } from "../python/json.js";
+import { evalLiteral } from "../python/literal-eval.js";
+import { parseExpression } from "../python/parse.js";
+import type { ManifestPair } from "../pairs/types.js";
+import type { ReplayAnswer } from "./replay.js";
+
+type Msg = Record<string, unknown>;
+
+/** A method's parameter names in signature order, for reference calls that pass arguments by position. */
+export type ParamNames = (itemId: string, method: string) => readonly string[] | undefined;
+
+/**
+ * A reference call string (`mv(source='a', destination='b')`, `sort('x.txt')`) as a
+ * name and its JSON arguments text (positional arguments named from the signature).
+ */
+export function callToToolCall(call: string, positionalNames: readonly string[] = []): { name: string; arguments: string } {
+  const parsed = parseExpression(call);
+  if (!parsed.ok || parsed.expr.kind !== "call" || parsed.expr.func.kind !== "name") throw new Error(`not a call: ${call}`);
+  const args = new PyDict();
+  parsed.expr.args.forEach((a, i) => {
+    if (i >= positionalNames.length) throw new Error(`no parameter name for argument ${i} of ${call}`);
+    args.set(positionalNames[i], evalLiteral(a));
+  });
+  for (const kw of parsed.expr.keywords) if (kw.arg !== null) args.set(kw.arg, evalLiteral(kw.value));
+  return { name: parsed.expr.func.id, arguments: jsonDumps(args) };
+}
+
+/** The turn (user messages so far, minus one) and step (assistant messages since the last user message) of a request. */
+export function turnAndStep(messages: readonly Msg[]): { turn: number; step: number } {
+  let turn = -1;
+  let step = 0;
+  for (const m of messages) {
+    if (m.role === "user") {
+      // in prompting mode execution results come back as user messages too: they start with "[{'role': 'tool'"
+      if (typeof m.content === "string" && m.content.startsWith("[{'role': 'tool'")) continue;
+      turn++;
+      step = 0;
+    } else if (m.role === "assistant") step++;
+  }
+  return { turn, step };
+}
+
+/** Words of every message's text: the scripted endpoints' token count. */
+export function wordCount(messages: readonly Msg[]): number {
+  let n = 0;
+  for (const m of messages) if (typeof m.content === "string") n += m.content.split(/\s+/).filter((w) => w !== "").length;
+  return n;
+}
+
+/** Which calls a scripted model makes at step 0 of a turn of an item. */
+export type CallScript = (itemId: string, turn: number) => readonly string[];
+
+/** The calls of every turn, from the reference (`possible_answer`) by id. */
+export function oracleScript(groundTruth: ReadonlyMap<string, readonly (readonly string[])[]>): CallScript {
+  return (id, turn) => groundTruth.get(id)?.[turn] ?? [];
+}
+
+/** The model that never calls anything. */
+export const alwaysAskScript: CallScript = () => [];
+
+/** The reference calls, and on a should-ask item's anchor turn the base twin's anchor calls (it never holds back). */
+export function alwaysActScript(groundTruth: ReadonlyMap<string, readonly (readonly string[])[]>, pairs: readonly ManifestPair[]): CallScript {
+  const anchors = new Map(pairs.map((p) => [p.missId, p]));
+  return (id, turn) => {
+    const p = anchors.get(id);
+    if (p && p.anchorTurn === turn) return p.goldAnchorCalls;
+    return groundTruth.get(id)?.[turn] ?? [];
+  };
+}
+
+/** A responder that plays a call script: all of a turn's calls in step 0, then a closing text. */
+export function scriptedResponder(script: CallScript, opts: { mode?: "fc" | "prompting"; paramNames?: ParamNames } = {}): (body: Msg, itemId: string) => ReplayAnswer {
+  const mode = opts.mode ?? "fc";
+  return (body, id) => {
+    const messages = (Array.isArray(body.messages) ? body.messages : []) as Msg[];
+    const { turn, step } = turnAndStep(messages);
+    const calls = step === 0 ? script(id, turn) : [];
+    let message: Msg;
+    if (mode === "prompting") message = { role: "assistant", content: calls.length > 0 ? `[${calls.join(", ")}]` : "" };
+    else {
+      message = {
+        role: "assistant",
+        content: calls.length > 0 ? null : "I need more information to do that.",
+        tool_calls: calls.map((c, i) => {
+          const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(c)?.[0] ?? "";
+          return { id: `call_${turn}_${step}_${i}`, type: "function", function: callToToolCall(c, opts.paramNames?.(id, name) ?? []) };
+        }),
+      };
+    }
+    const prompt = wordCount(messages);
+    const completion = calls.length === 0 ? 7 : calls.reduce((a, c) => a + c.length, 0);
+    return {
+      status: 200,
+      body: {
+        id: `scripted-${id}-${turn}-${step}`,
+        object: "chat.completion",
+        created: 0,
+        model: body.model ?? null,
+        choices: [{ index: 0, message, finish_reason: "stop" }],
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      },
+    };
+  };
+}
