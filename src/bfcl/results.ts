@@ -6,6 +6,8 @@
  * and only the `result` slice is decoded and `JSON.parse`d. Pure: works on `Uint8Array`.
  */
 import { problem, type Problem } from "../messages/index.js";
+import { jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
 
@@ -151,6 +153,10 @@ export function decodeResult(text: string, keepTurns: number, where: { file: str
     value = JSON.parse(text);
   } catch (e) {
     return problem("json-malformed", `\`result\` is not valid JSON (${e instanceof Error ? e.message : String(e)})`, where);
+  }
+  // JSON.parse reads any depth; Python's json.loads of the line (one level more) stops at its recursion limit
+  if (text.length > 2 * (JSON_DECODE_MAX_DEPTH - 1) && jsonNestsDeeperThan(value, JSON_DECODE_MAX_DEPTH - 1)) {
+    return problem("json-malformed", "`result` nests deeper than Python's json.loads reads (RecursionError)", where);
   }
   if (typeof value === "string") return { kind: "inference-error", message: value };
   if (!Array.isArray(value)) return problem("result-shape", "`result` is neither a list of turns nor an error string", where);

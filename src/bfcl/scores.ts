@@ -9,6 +9,8 @@
  * minus one for a state mismatch, none for runner-level failures).
  */
 import { problem, type Problem } from "../messages/index.js";
+import { jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 
 /** The header line: `{"accuracy", "correct_count", "total_count"}`. */
 export interface ScoreHeader {
@@ -77,6 +79,10 @@ export function parseFailedLine(text: string, file: string, line: number): Faile
     value = JSON.parse(text);
   } catch {
     return problem("score-line-malformed", "line is not JSON", { file, line });
+  }
+  // JSON.parse reads any depth; Python's json.loads (and String() of nested arrays below) stop
+  if (text.length > 2 * JSON_DECODE_MAX_DEPTH && jsonNestsDeeperThan(value, JSON_DECODE_MAX_DEPTH)) {
+    return problem("score-line-malformed", "line nests deeper than Python's json.loads reads (RecursionError)", { file, line });
   }
   if (!isRecord(value) || typeof value.id !== "string") return problem("score-line-malformed", "failed entry has no string id", { file, line });
   const error = value.error;

@@ -59,21 +59,25 @@ function unreached(reach: "short" | "inference-error", preAnchorCallNames: strin
   return { reach, anchorCalls: [], preAnchorCallNames, decodeFailures: 0, undecidable: false, toolCallSteps: 0, anchorText: [], offListNames: [] };
 }
 
+/** Argument nesting shown in call texts; deeper levels read `…` (a page, not a decoder). */
+const ARG_TEXT_MAX_DEPTH = 32;
+
 /** Python-like text of a decoded argument, so calls read as BFCL writes them. */
-function argText(v: ArgValue): string {
+function argText(v: ArgValue, depth = 0): string {
   if (v === null) return "None";
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "number") return String(v);
   if (typeof v === "string") return strRepr(v);
-  if (Array.isArray(v)) return `[${v.map(argText).join(", ")}]`;
+  if (depth >= ARG_TEXT_MAX_DEPTH) return Array.isArray(v) ? "[…]" : "{…}";
+  if (Array.isArray(v)) return `[${v.map((x) => argText(x, depth + 1)).join(", ")}]`;
   return `{${Object.entries(v)
-    .map(([k, x]) => `${strRepr(k)}: ${argText(x)}`)
+    .map(([k, x]) => `${strRepr(k)}: ${argText(x, depth + 1)}`)
     .join(", ")}}`;
 }
 
 /** A call as `name(arg, key=value)`, the text reports show. */
 export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keywords">): string {
-  return `${c.name}(${[...c.positional.map(argText), ...c.keywords.map(([k, v]) => `${k}=${argText(v)}`)].join(", ")})`;
+  return `${c.name}(${[...c.positional.map((v) => argText(v)), ...c.keywords.map(([k, v]) => `${k}=${argText(v)}`)].join(", ")})`;
 }
 
 /**

@@ -383,11 +383,14 @@ describe("extractTurn with each model's decoder", () => {
   });
 
   it("survives hostile text: deep operator chains in arguments, huge and garbage text", () => {
-    const deep = "-".repeat(100000) + "1";
+    // 2,000 prefix operators still parse in CPython (its limits are near 3,000); 100,000 do not
+    const deep = "-".repeat(2000) + "1";
     const x = extractTurn([`[cd(${deep}, folder=${deep})]`], tools, prompting);
     expect(x.calls.map((c) => c.name)).toEqual(["cd"]);
     expect(x.decodeFailures).toBe(1);
     expect(extractTurn([`[cd(folder=1 + ${deep})]`], tools, prompting).decodeFailures).toBe(1);
+    const tooDeep = "-".repeat(100000) + "1";
+    expect(extractTurn([`[cd(folder=${tooDeep})]`], tools, prompting)).toMatchObject({ calls: [], decodeFailures: 1 });
     // garbage that is not call-like reads as text (rule of looksLikeCallText)
     expect(extractTurn(["[" + "(".repeat(50000)], tools, prompting)).toMatchObject({ calls: [], decodeFailures: 0 });
     expect(extractTurn(["[cd(" + "(".repeat(50000)], tools, prompting).decodeFailures).toBe(1);

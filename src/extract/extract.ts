@@ -19,7 +19,7 @@
  *
  * The rules are written out in `src/extract/README.md`.
  */
-import { fcStepError, plainToPy, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { decodePlainStep, fcStepError, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { parseExpression } from "../python/parse.js";
 import { resolveValue, unparse } from "../python/literal.js";
 import type { PyExpr } from "../python/ast.js";
@@ -224,7 +224,7 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
  * step as Python values.
  */
 function decodePlain(decoder: Decoder, step: unknown): DecodeOutcome {
-  if (decoder.name !== "fc") return decoder.decode(plainToPy(step));
+  if (decoder.name !== "fc") return decodePlainStep(decoder, step);
   // the records are read by their keys (readNameKeyed): only whether BFCL accepts the step matters
   const error = fcStepError(step);
   return error === null ? ACCEPTED : { ok: false, error };

@@ -5,25 +5,36 @@
  * exact error text (`Expecting value: line 1 column 1 (char 0)`), the string BFCL logs.
  */
 import { PyException } from "../python/exception.js";
-import { jsonLoadsOrThrow } from "../python/json.js";
+import { jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { toLiteral } from "../python/literal.js";
 import type { ArgValue } from "./types.js";
 
 /** A decoded JSON value or Python's error message. */
 export type JsonArgs = { readonly ok: true; readonly value: ArgValue } | { readonly ok: false; readonly message: string };
 
-/** `json.loads(text)` with Python's acceptance and messages, never throwing. */
+/**
+ * `json.loads(text)` with Python's acceptance and messages, never throwing. `JSON.parse`
+ * reads any depth, Python's reader stops at its recursion limit: a text long enough to
+ * nest that deep is checked, and refused as Python refuses it.
+ */
 export function loadsJson(text: string): JsonArgs {
+  let value: ArgValue;
   try {
-    return { ok: true, value: JSON.parse(text) as ArgValue };
+    value = JSON.parse(text) as ArgValue;
   } catch {
-    try {
-      return { ok: true, value: toLiteral(jsonLoadsOrThrow(text)) };
-    } catch (e) {
-      if (e instanceof PyException) return { ok: false, message: e.pyMessage };
-      if (e instanceof RangeError) return { ok: false, message: "maximum recursion depth exceeded while decoding a JSON document" };
-      return { ok: false, message: String(e) };
-    }
+    return pythonLoads(text);
+  }
+  if (text.length > 2 * JSON_DECODE_MAX_DEPTH && jsonNestsDeeperThan(value, JSON_DECODE_MAX_DEPTH)) return pythonLoads(text);
+  return { ok: true, value };
+}
+
+function pythonLoads(text: string): JsonArgs {
+  try {
+    return { ok: true, value: toLiteral(jsonLoadsOrThrow(text)) };
+  } catch (e) {
+    if (e instanceof PyException) return { ok: false, message: e.pyMessage };
+    return { ok: false, message: String(e) };
   }
 }
 

@@ -50,7 +50,7 @@ export function bfclPromptingSource(text: string): string {
 export function decodePythonText(text: string): PythonTextDecode {
   const source = bfclPromptingSource(text);
   const parsed = parseExpression(source);
-  if (!parsed.ok) return { calls: [], failure: `SyntaxError: ${parsed.error.message}`, noCallElements: true };
+  if (!parsed.ok) return { calls: [], failure: `${parsed.error.type ?? "SyntaxError"}: ${parsed.error.message}`, noCallElements: true };
   const body = parsed.expr;
   let elements: readonly PyExpr[];
   let failure: string | null = null;

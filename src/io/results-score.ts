@@ -82,7 +82,17 @@ function* stepsOf(read: readonly ReadonlyMap<string, RecordedRollout>[]): Genera
   for (const rollouts of read) {
     for (const r of rollouts.values()) {
       if (r.kind !== "turns") continue;
-      for (const turn of r.turns) for (const step of turn) yield plainToPy(step);
+      for (const turn of r.turns) {
+        for (const step of turn) {
+          let v: PyValue;
+          try {
+            v = plainToPy(step);
+          } catch {
+            continue; // nested past json.loads' limit: no sample
+          }
+          yield v;
+        }
+      }
     }
   }
 }

@@ -4,7 +4,7 @@
  * the pure `simulator/workaround.ts`. Used by `twinscore score` when BFCL data is
  * available.
  */
-import { plainToPy, type Decoder } from "../bfcl/decode/index.js";
+import { decodePlainStep, type Decoder } from "../bfcl/decode/index.js";
 import type { PyValue } from "../python/value.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { scanLineHead } from "../bfcl/results.js";
@@ -71,6 +71,6 @@ export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPa
     inputs.set(id, { pair, missResult: results.get(id), missPrompt: miss.prompt, basePrompt: base.prompt, baseGroundTruth: gt });
   }
   // the replay decodes the recorded steps (as JSON.parse gives them) with the model's decoder
-  const decode = decoder === undefined || decoder.name === "fc" ? undefined : (step: PyValue) => decoder.decode(plainToPy(step));
+  const decode = decoder === undefined || decoder.name === "fc" ? undefined : (step: PyValue) => decodePlainStep(decoder, step);
   return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess(), decode));
 }

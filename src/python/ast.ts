@@ -48,4 +48,10 @@ export type PyExpr =
 export interface PySyntaxError {
   readonly message: string;
   readonly offset: number;
+  /**
+   * Absent for a SyntaxError. Input nested past CPython's compiler limits fails with a
+   * RecursionError (tree too deep) or a MemoryError (parser stack overflowed) instead,
+   * whose text has no `(<string>, line N)` suffix.
+   */
+  readonly type?: "RecursionError" | "MemoryError";
 }

@@ -9,6 +9,7 @@ import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
 import { floatToRatio } from "./numeric.js";
 import { asInt, isPyObject, pyTypeName } from "./kinds.js";
+import { COMPARE_MAX_DEPTH, recursionError } from "./limits.js";
 
 const MAX_EXACT_INT = 2n ** 53n;
 
@@ -76,9 +77,34 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
     const o = typeof a === "string" ? b : a;
     return isPyObject(o) && o.pyEq ? o.pyEq(typeof a === "string" ? a : b) : false;
   }
-  if (Array.isArray(a) && Array.isArray(b)) return seqEquals(a, b);
-  if (a instanceof PyTuple && b instanceof PyTuple) return seqEquals(a.items, b.items);
-  if (a instanceof PyDict && b instanceof PyDict) return a.equalsWith(b, identicalOrEqual);
+  // containers compare their items one level deeper (no closure here: the state check runs this every turn)
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    enterNested();
+    try {
+      return seqEquals(a, b);
+    } finally {
+      compareDepth--;
+    }
+  }
+  if (a instanceof PyTuple && b instanceof PyTuple) {
+    if (a.items.length !== b.items.length) return false;
+    enterNested();
+    try {
+      return seqEquals(a.items, b.items);
+    } finally {
+      compareDepth--;
+    }
+  }
+  if (a instanceof PyDict && b instanceof PyDict) {
+    if (a.size !== b.size) return false;
+    enterNested();
+    try {
+      return a.equalsWith(b, identicalOrEqual);
+    } finally {
+      compareDepth--;
+    }
+  }
   if (a instanceof PySet && b instanceof PySet) {
     if (a.size !== b.size) return false;
     return a.values().every((x) => b.has(x));
@@ -88,16 +114,33 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
   return false;
 }
 
+/** Container comparisons open around the current one. */
+let compareDepth = 0;
+
+/**
+ * One level deeper into two containers' items (the caller leaves it in `finally`): past
+ * CPython's C recursion limit the comparison raises RecursionError, as `==` and `<` on
+ * nested containers do.
+ */
+function enterNested(): void {
+  if (compareDepth >= COMPARE_MAX_DEPTH) throw recursionError(" in comparison");
+  compareDepth++;
+}
+
 function seqEquals(a: readonly PyValue[], b: readonly PyValue[]): boolean {
-  if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (!identicalOrEqual(a[i], b[i])) return false;
   return true;
 }
 
-/** Container comparison checks identity before `==` (so a NaN compares equal to itself inside a list). */
+/**
+ * Container comparison checks identity before `==` (so a NaN compares equal to itself
+ * inside a list). The empty tuple is one object in CPython, so two of them are identical.
+ */
 function identicalOrEqual(x: PyValue, y: PyValue): boolean {
   if (typeof x === "number" && typeof y === "number" && Number.isNaN(x) && Number.isNaN(y)) return false;
-  return x === y || pyEquals(x, y);
+  if (x === y) return true;
+  if (x instanceof PyTuple && y instanceof PyTuple && x.items.length === 0 && y.items.length === 0) return true;
+  return pyEquals(x, y);
 }
 
 /** `a != b`. */
@@ -138,11 +181,16 @@ export function pyCompare(op: CmpOp, a: PyValue, b: PyValue): boolean {
   const xs = (seqA && seqB) ? seqA : (tupA && tupB) ? tupA : null;
   const ys = (seqA && seqB) ? seqB : (tupA && tupB) ? tupB : null;
   if (xs && ys) {
-    const n = Math.min(xs.length, ys.length);
-    for (let i = 0; i < n; i++) {
-      if (!identicalOrEqual(xs[i], ys[i])) return pyCompare(op, xs[i], ys[i]);
+    enterNested();
+    try {
+      const n = Math.min(xs.length, ys.length);
+      for (let i = 0; i < n; i++) {
+        if (!identicalOrEqual(xs[i], ys[i])) return pyCompare(op, xs[i], ys[i]);
+      }
+      return applyCmp(op, xs.length - ys.length);
+    } finally {
+      compareDepth--;
     }
-    return applyCmp(op, xs.length - ys.length);
   }
   if (a instanceof PySet && b instanceof PySet) {
     const subset = (x: PySet, y: PySet) => x.values().every((v) => y.has(v));

@@ -31,14 +31,38 @@ export function keyOf(v: PyValue): PyKey {
     if (Number.isInteger(v)) return BigInt(v);
     return Number.isNaN(v) ? {} : v;
   }
-  if (v instanceof PyTuple) return Symbol.for(`t(${v.items.map(keyText).join(",")})`);
+  if (v instanceof PyTuple) return Symbol.for(tupleKeyText(v));
   if (Array.isArray(v)) throw new PyException("TypeError", "unhashable type: 'list'");
   if (v instanceof PyDict) throw new PyException("TypeError", "unhashable type: 'dict'");
   if (v instanceof PySet) throw new PyException("TypeError", "unhashable type: 'set'");
   return Symbol.for(`o${v.pyTypeName}:${v.pyRepr()}`);
 }
 
-/** Canonical text of a hashable value inside a tuple key (the same equality as `keyOf`). */
+/**
+ * Canonical text of a tuple key, `t(…)` around its items' texts. Nested tuples are walked
+ * with an explicit stack: CPython hashes a tuple of any depth, so this has no depth limit.
+ */
+function tupleKeyText(root: PyTuple): string {
+  let out = "t(";
+  const stack: { items: readonly PyValue[]; next: number }[] = [{ items: root.items, next: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.next >= top.items.length) {
+      out += ")";
+      stack.pop();
+      continue;
+    }
+    if (top.next > 0) out += ",";
+    const it = top.items[top.next++];
+    if (it instanceof PyTuple) {
+      out += "t(";
+      stack.push({ items: it.items, next: 0 });
+    } else out += keyText(it);
+  }
+  return out;
+}
+
+/** Canonical text of a hashable non-tuple value inside a tuple key (the same equality as `keyOf`). */
 function keyText(v: PyValue): string {
   const k = keyOf(v);
   if (typeof k === "string") return `s${k}`;

@@ -5,6 +5,7 @@
  */
 import type { PyObject, PyValue } from "./value.js";
 import { PyTuple, PyDict, PySet } from "./containers.js";
+import { DEEPCOPY_MAX_DEPTH, recursionError } from "./limits.js";
 
 /** A PyObject that knows how to deep-copy itself (e.g. File/Directory with parent links). */
 export interface PyDeepCopyable extends PyObject {
@@ -14,14 +15,28 @@ export interface PyDeepCopyable extends PyObject {
 /** Memo shared across one deep copy: original object → its copy. */
 export type DeepCopyMemo = Map<object, PyValue>;
 
+/** Containers being copied around the current one (CPython's deepcopy is Python recursion). */
+let copyDepth = 0;
+
 /**
  * `copy.deepcopy(v)`: new lists, dicts, sets and tuples all the way down; objects copy
  * themselves through `pyDeepCopy(memo)` or, lacking it, are treated as immutable and shared.
+ * Nesting past Python's recursion limit raises RecursionError, as `copy.deepcopy` does.
  */
 export function pyDeepCopy<T extends PyValue>(v: T, memo: DeepCopyMemo = new Map()): T {
   if (v === null || typeof v !== "object") return v;
   const seen = memo.get(v);
   if (seen !== undefined) return seen as T;
+  if (copyDepth >= DEEPCOPY_MAX_DEPTH) throw recursionError();
+  copyDepth++;
+  try {
+    return copyContainer(v, memo);
+  } finally {
+    copyDepth--;
+  }
+}
+
+function copyContainer<T extends PyValue & object>(v: T, memo: DeepCopyMemo): T {
   if (Array.isArray(v)) {
     const out: PyValue[] = [];
     memo.set(v, out);

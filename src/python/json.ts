@@ -8,6 +8,7 @@ import type { PyValue } from "./value.js";
 import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
 import { floatRepr, intRepr } from "./repr.js";
+import { JSON_DECODE_MAX_DEPTH, JSON_ENCODE_MAX_DEPTH, recursionError } from "./limits.js";
 import { ok, err, type Result } from "../messages/result.js";
 import { problem } from "../messages/problem.js";
 
@@ -98,6 +99,8 @@ function keyText(k: PyValue): string {
 export function jsonDumps(v: PyValue): string {
   const stack = new Set<object>();
   let out = "";
+  // one level per list/dict being encoded; CPython raises RecursionError past its C limit
+  let depth = 0;
   const enc = (x: PyValue): void => {
     if (x === null) {
       out += "null";
@@ -118,12 +121,15 @@ export function jsonDumps(v: PyValue): string {
         return;
     }
     const items = Array.isArray(x) ? x : x instanceof PyTuple ? x.items : null;
+    // every list and dict is one level deeper, empty ones too (CPython checks before looking inside)
     if (items) {
+      if (depth >= JSON_ENCODE_MAX_DEPTH) throw recursionError(" while encoding a JSON object");
       if (items.length === 0) {
         out += "[]";
         return;
       }
       if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
+      depth++;
       stack.add(x);
       out += "[";
       for (let i = 0; i < items.length; i++) {
@@ -132,14 +138,17 @@ export function jsonDumps(v: PyValue): string {
       }
       out += "]";
       stack.delete(x);
+      depth--;
       return;
     }
     if (x instanceof PyDict) {
+      if (depth >= JSON_ENCODE_MAX_DEPTH) throw recursionError(" while encoding a JSON object");
       if (x.size === 0) {
         out += "{}";
         return;
       }
       if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
+      depth++;
       stack.add(x);
       let first = true;
       out += "{";
@@ -152,6 +161,7 @@ export function jsonDumps(v: PyValue): string {
       });
       out += "}";
       stack.delete(x);
+      depth--;
       return;
     }
     throw new PyException("TypeError", `Object of type ${typeNameOf(x)} is not JSON serializable`);
@@ -245,12 +255,19 @@ export function jsonLoadsOrThrow(doc: string): PyValue {
     }
   };
 
+  // `depth` counts the arrays and objects open around the value; CPython raises on
+  // entering the one past its C recursion limit, before reading any of it
   const parseValue = (i: number, depth: number): [PyValue, number] => {
-    if (depth > 1000) throw new PyException("RecursionError", "maximum recursion depth exceeded while decoding a JSON document");
     const c = doc[i];
     if (c === '"') return parseString(i + 1);
-    if (c === "{") return parseObject(i + 1, depth);
-    if (c === "[") return parseArray(i + 1, depth);
+    if (c === "{") {
+      if (depth >= JSON_DECODE_MAX_DEPTH) throw recursionError(" while decoding a JSON object from a unicode string");
+      return parseObject(i + 1, depth + 1);
+    }
+    if (c === "[") {
+      if (depth >= JSON_DECODE_MAX_DEPTH) throw recursionError(" while decoding a JSON array from a unicode string");
+      return parseArray(i + 1, depth + 1);
+    }
     if (c === "n" && doc.startsWith("null", i)) return [null, i + 4];
     if (c === "t" && doc.startsWith("true", i)) return [true, i + 4];
     if (c === "f" && doc.startsWith("false", i)) return [false, i + 5];
@@ -284,7 +301,7 @@ export function jsonLoadsOrThrow(doc: string): PyValue {
       i = skipWs(afterKey);
       if (doc[i] !== ":") throw fail("Expecting ':' delimiter", i);
       i = skipWs(i + 1);
-      const [v, afterVal] = parseValue(i, depth + 1);
+      const [v, afterVal] = parseValue(i, depth);
       d.set(k, v); // a repeated key keeps its first position and takes the last value, as dict(pairs) does
       i = skipWs(afterVal);
       if (doc[i] === "}") return [d, i + 1];
@@ -299,7 +316,7 @@ export function jsonLoadsOrThrow(doc: string): PyValue {
     i = skipWs(i);
     if (doc[i] === "]") return [out, i + 1];
     for (;;) {
-      const [v, after] = parseValue(i, depth + 1);
+      const [v, after] = parseValue(i, depth);
       out.push(v);
       i = skipWs(after);
       if (doc[i] === "]") return [out, i + 1];
@@ -413,8 +430,9 @@ export function jsonLoadsFast(doc: string): PyValue {
   }
   let nextNumber = 0;
   let nextKey = 0;
+  // `depth` counts the arrays and objects around `v`; past the limit the faithful reader
+  // raises Python's RecursionError
   const convert = (v: unknown, depth: number): PyValue => {
-    if (depth > 1000) throw new NotProven();
     if (v === null || typeof v === "string" || typeof v === "boolean") return v;
     if (typeof v === "number") {
       if (nextNumber >= numbers.length) throw new NotProven();
@@ -423,6 +441,7 @@ export function jsonLoadsFast(doc: string): PyValue {
       if (token.length > 4300) throw new NotProven();
       return BigInt(token);
     }
+    if (depth >= JSON_DECODE_MAX_DEPTH) throw new NotProven();
     if (Array.isArray(v)) {
       const out: PyValue[] = new Array(v.length);
       for (let i = 0; i < v.length; i++) out[i] = convert(v[i], depth + 1);
@@ -447,6 +466,41 @@ export function jsonLoadsFast(doc: string): PyValue {
     if (!(e instanceof NotProven)) throw e;
     return jsonLoadsOrThrow(doc);
   }
+}
+
+/**
+ * Whether a `JSON.parse` result nests arrays/objects more than `depth` deep. Walked with an
+ * explicit stack (JSON.parse itself accepts any depth), stopping at the first level past
+ * `depth`; readers use it to find the lines Python's `json.loads` refuses.
+ */
+export function jsonNestsDeeperThan(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  // two parallel stacks (no object per node): the containers still to visit and their levels
+  const nodes: object[] = [value];
+  const levels: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as object;
+    const level = levels.pop() as number;
+    if (level > depth) return true;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const c: unknown = node[i];
+        if (c !== null && typeof c === "object") {
+          nodes.push(c);
+          levels.push(level + 1);
+        }
+      }
+    } else {
+      for (const k in node) {
+        const c: unknown = (node as Record<string, unknown>)[k];
+        if (c !== null && typeof c === "object") {
+          nodes.push(c);
+          levels.push(level + 1);
+        }
+      }
+    }
+  }
+  return false;
 }
 
 /** `json.loads` as a Result: the value, or a `json-malformed` problem carrying Python's message. */

@@ -182,7 +182,77 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = NO_HOOKS, ev
   }
   // one evaluator per top-level call, handed down the tree (no closure per node)
   const ev = evaluate ?? evaluatorFor(hooks);
+  if (chainDeeperThan(expr, LONG_CHAIN)) return evalChain(expr, hooks, ev);
+  return evalNode(expr, hooks, ev);
+}
+
+/**
+ * The child through which a node continues a chain that Python evaluates without
+ * recursion (bytecode is flat): a unary operand, a left operand (the right one of `**`),
+ * the object of an attribute or subscript, the callee of a call.
+ */
+function chainChild(e: PyExpr): PyExpr | null {
+  switch (e.kind) {
+    case "unary":
+      return e.operand;
+    case "binary":
+      return e.op === "**" ? e.right : e.left;
+    case "attribute":
+    case "subscript":
+      return e.value;
+    case "call":
+      return e.func;
+  }
+  return null;
+}
+
+/** Chains longer than this are evaluated iteratively (`evalChain`); shorter ones recurse. */
+const LONG_CHAIN = 32;
+
+function chainDeeperThan(e: PyExpr, n: number): boolean {
+  let node: PyExpr | null = e;
+  for (let k = 0; k <= n; k++) {
+    node = chainChild(node);
+    if (node === null) return false;
+  }
+  return true;
+}
+
+/**
+ * Evaluate a long chain (`- - - x`, `1+1+…+1`, `a.b.c…`, `f()()…`, `2**2**…`) with a
+ * loop instead of one JavaScript frame per link: the parser accepts about 3000 links, as
+ * CPython's compiler does. Operands come in Python's order: going down, each `**` base
+ * (the left operand is evaluated before the right); then the innermost operand; then each
+ * link on the way up, with its other operands (arguments, index, right operand).
+ */
+function evalChain(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyValue): PyValue {
+  const chain: PyExpr[] = [];
+  const known = new Map<PyExpr, PyValue>();
+  let node = expr;
+  for (let c = chainChild(node); c !== null; c = chainChild(node)) {
+    if (node.kind === "binary" && node.op === "**") known.set(node.left, ev(node.left));
+    chain.push(node);
+    node = c;
+  }
+  let value = ev(node);
+  const evKnown = (e: PyExpr): PyValue => (known.has(e) ? (known.get(e) as PyValue) : ev(e));
+  for (let i = chain.length - 1; i >= 0; i--) {
+    known.set(chainChild(chain[i]) as PyExpr, value);
+    value = evalNode(chain[i], hooks, evKnown);
+  }
+  return value;
+}
+
+/** One node of `evalLiteral`, its operands through `ev`. */
+function evalNode(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyValue): PyValue {
   switch (expr.kind) {
+    case "int":
+    case "float":
+    case "str":
+    case "bool":
+      return expr.value;
+    case "none":
+      return null;
     case "imag":
       return new PyComplex(0, expr.value);
     case "bytes":
@@ -258,8 +328,15 @@ export function evalLiteral(expr: PyExpr, hooks: LiteralEvalHooks = NO_HOOKS, ev
       }
       return true;
     }
-    case "ifexp":
-      return pyTruthy(ev(expr.test)) ? ev(expr.body) : ev(expr.orelse);
+    case "ifexp": {
+      // `a if c else b if d else …`: the else-chain in a loop
+      let node: PyExpr = expr;
+      while (node.kind === "ifexp") {
+        if (pyTruthy(ev(node.test))) return ev(node.body);
+        node = node.orelse;
+      }
+      return ev(node);
+    }
     case "subscript": {
       const container = ev(expr.value);
       if (expr.index.kind === "slice") {

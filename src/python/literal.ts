@@ -36,6 +36,7 @@ import { pyTruthy, asInt } from "./kinds.js";
 import { pyArithmetic, pyNeg, pyPos } from "./arithmetic.js";
 import { PyComplex } from "./complex.js";
 import { floatRepr, pyStr, strRepr } from "./repr.js";
+import { recursionError, UNPARSE_FRAME_BUDGET } from "./limits.js";
 import type { PyObject, PyValue } from "./value.js";
 
 /** A JSON-like value: Python None is `null`, tuples and sets are arrays. */
@@ -97,7 +98,7 @@ function unparseOrMarker(e: PyExpr): string {
   try {
     return unparse(e);
   } catch (x) {
-    if (x instanceof RangeError) return "<expression too deeply nested>";
+    if (x instanceof PyException) return "<expression too deeply nested>";
     throw x;
   }
 }
@@ -105,23 +106,27 @@ function unparseOrMarker(e: PyExpr): string {
 /** BFCL's `resolve_ast_by_type` for one argument value. Never throws. */
 export function resolveValue(e: PyExpr): LiteralResult {
   try {
-    return { ok: true, value: toLiteral(resolve(e)) };
+    return { ok: true, value: toLiteral(resolve(e, 0)) };
   } catch (x) {
     if (x instanceof ResolveError) return { ok: false, reason: x.reason };
     if (x instanceof PyException) return { ok: false, reason: `${x.pyType}: ${x.pyMessage}` };
-    if (x instanceof RangeError) return { ok: false, reason: "RecursionError: value too deeply nested" };
     throw x;
   }
 }
 
 /** A resolved nested call with keywords: `{name: {kw: value}}` (a PyDict of PyDicts, like BFCL). */
-function resolveNestedCall(call: Extract<PyExpr, { kind: "call" }>): PyDict {
+function resolveNestedCall(call: Extract<PyExpr, { kind: "call" }>, frames: number): PyDict {
   const args = new PyDict();
-  for (const kw of call.keywords) args.set(kw.arg, resolve(kw.value));
+  for (const kw of call.keywords) args.set(kw.arg, resolve(kw.value, frames + 2));
   return new PyDict([[callName(call.func), args]]);
 }
 
-function resolve(e: PyExpr): PyValue {
+/**
+ * `resolve_ast_by_type`. `frames` counts the Python frames BFCL's decoder holds above
+ * this value's (one per enclosing list or dict comprehension, two per tuple generator or
+ * nested call): its `ast.unparse` of a value then has that much less recursion to spend.
+ */
+function resolve(e: PyExpr, frames: number): PyValue {
   switch (e.kind) {
     case "int":
     case "float":
@@ -148,28 +153,30 @@ function resolve(e: PyExpr): PyValue {
       return pyNeg(v);
     }
     case "list":
-      return e.elts.map(resolve);
+      return e.elts.map((x) => resolve(x, frames + 1));
     case "tuple":
-      return new PyTuple(e.elts.map(resolve));
+      return new PyTuple(e.elts.map((x) => resolve(x, frames + 2)));
     case "dict": {
       const d = new PyDict();
       for (let i = 0; i < e.keys.length; i++) {
         const k = e.keys[i]!;
         if (k === null) throw new ResolveError("Exception: Unsupported AST type: <class 'NoneType'>");
-        const key = resolve(k);
-        d.set(key, resolve(e.values[i]!));
+        const key = resolve(k, frames + 1);
+        d.set(key, resolve(e.values[i]!, frames + 1));
       }
       return d;
     }
     case "binary":
+      // BFCL: eval(ast.unparse(value)); the unparse can run out of Python recursion first
+      unparse(e, frames);
       return evaluate(e);
     case "name":
       return e.id;
     case "call":
-      if (e.keywords.length === 0) return unparse(e);
-      return resolveNestedCall(e);
+      if (e.keywords.length === 0) return unparse(e, frames);
+      return resolveNestedCall(e, frames);
     case "subscript":
-      return `${unparse(e.value)}[${unparse(e.index)}]`;
+      return `${unparse(e.value, frames)}[${unparse(e.index, frames)}]`;
     case "lambda":
       throw new ResolveError("TypeError: 'Lambda' body is not subscriptable");
     default:
@@ -456,9 +463,31 @@ const BINOP_PREC: Record<string, Prec> = {
  * `ast.unparse` of an expression (CPython 3.11 layout: `f(a, b=1)`, `a + b`, repr-quoted
  * strings, minimal parentheses). Lambdas, comprehensions and f-strings are opaque in the
  * tree, so their original source text is written instead of a re-layout.
+ *
+ * CPython's unparser is Python code, recursing three frames per node (more for displays
+ * and keywords): a deep enough tree raises RecursionError there, and does here, counted
+ * in the same frames; `callerFrames` are the frames the caller holds above the call
+ * (BFCL's decoder unparses from inside its own recursion).
  */
-export function unparse(e: PyExpr): string {
+export function unparse(e: PyExpr, callerFrames = 0): string {
+  unparseFrames = callerFrames;
   return up(e, Prec.TEST);
+}
+
+/** Python frames held by the unparse in progress (CPython's `_Unparser`: traverse → visit → visit_X per node). */
+let unparseFrames = 0;
+
+/** `up` one level deeper, `extra` frames (an `interleave`, a `visit_keyword` …) above the node's own three. */
+function upWithin(e: PyExpr, prec: Prec, extra: number): string {
+  unparseFrames += extra;
+  const s = up(e, prec);
+  unparseFrames -= extra;
+  return s;
+}
+
+/** A leaf writes through `extra` more frames (`_write_constant` → `write`, or `write`). */
+function leafFrames(extra: number): void {
+  if (unparseFrames + extra > UNPARSE_FRAME_BUDGET) throw recursionError();
 }
 
 function paren(s: string, needed: boolean): string {
@@ -466,24 +495,41 @@ function paren(s: string, needed: boolean): string {
 }
 
 function up(e: PyExpr, prec: Prec): string {
+  unparseFrames += 3;
+  if (unparseFrames > UNPARSE_FRAME_BUDGET) throw recursionError();
+  const s = upNode(e, prec);
+  unparseFrames -= 3;
+  return s;
+}
+
+function upNode(e: PyExpr, prec: Prec): string {
   switch (e.kind) {
     case "int":
+      leafFrames(2);
       return e.value.toString();
     case "float":
+      leafFrames(2);
       return floatRepr(e.value).replace("inf", "1e309").replace("nan", "(1e309-1e309)");
     case "imag":
+      leafFrames(2);
       return new PyComplex(0, e.value).pyRepr().replace("inf", "1e309").replace("nan", "(1e309-1e309)");
     case "str":
+      leafFrames(2);
       return (e.u ? "u" : "") + strRepr(e.value);
     case "bytes":
+      leafFrames(2);
       return bytesRepr(e.value);
     case "bool":
+      leafFrames(2);
       return e.value ? "True" : "False";
     case "none":
+      leafFrames(2);
       return "None";
     case "ellipsis":
+      leafFrames(2);
       return "...";
     case "name":
+      leafFrames(1);
       return e.id;
     case "attribute": {
       const base = up(e.value, Prec.ATOM);
@@ -498,14 +544,14 @@ function up(e: PyExpr, prec: Prec): string {
     case "slice":
       return `${e.lower ? up(e.lower, Prec.TEST) : ""}:${e.upper ? up(e.upper, Prec.TEST) : ""}${e.step ? ":" + up(e.step, Prec.TEST) : ""}`;
     case "list":
-      return `[${e.elts.map((x) => up(x, Prec.TEST)).join(", ")}]`;
+      return `[${e.elts.map((x) => upWithin(x, Prec.TEST, 1)).join(", ")}]`;
     case "tuple":
       return paren(itemsView(e.elts), e.elts.length === 0 || prec > Prec.TUPLE);
     case "set":
-      return e.elts.length === 0 ? "{*()}" : `{${e.elts.map((x) => up(x, Prec.TEST)).join(", ")}}`;
+      return e.elts.length === 0 ? "{*()}" : `{${e.elts.map((x) => upWithin(x, Prec.TEST, 1)).join(", ")}}`;
     case "dict":
       return `{${e.keys
-        .map((k, i) => (k === null ? `**${up(e.values[i]!, Prec.EXPR)}` : `${up(k, Prec.TEST)}: ${up(e.values[i]!, Prec.TEST)}`))
+        .map((k, i) => (k === null ? `**${upWithin(e.values[i]!, Prec.EXPR, 2)}` : `${upWithin(k, Prec.TEST, 3)}: ${upWithin(e.values[i]!, Prec.TEST, 3)}`))
         .join(", ")}}`;
     case "starred":
       return `*${up(e.value, Prec.EXPR)}`;
@@ -524,7 +570,7 @@ function up(e: PyExpr, prec: Prec): string {
     case "boolop": {
       let p = e.op === "and" ? Prec.AND : Prec.OR;
       const outer = p;
-      const parts = e.values.map((v) => up(v, ++p));
+      const parts = e.values.map((v) => upWithin(v, ++p, 2));
       return paren(parts.join(` ${e.op} `), prec > outer);
     }
     case "compare": {
@@ -542,15 +588,16 @@ function up(e: PyExpr, prec: Prec): string {
     case "fstring":
       return e.source;
     case "call": {
-      const parts = [...e.args.map((a) => up(a, Prec.TEST)), ...e.keywords.map((k) => (k.arg === null ? `**${up(k.value, Prec.TEST)}` : `${k.arg}=${up(k.value, Prec.TEST)}`))];
+      const parts = [...e.args.map((a) => up(a, Prec.TEST)), ...e.keywords.map((k) => (k.arg === null ? `**${upWithin(k.value, Prec.TEST, 3)}` : `${k.arg}=${upWithin(k.value, Prec.TEST, 3)}`))];
       return `${up(e.func, Prec.ATOM)}(${parts.join(", ")})`;
     }
   }
 }
 
+/** CPython's `items_view`: one item through the traverser directly, more through `interleave`. */
 function itemsView(elts: PyExpr[]): string {
-  if (elts.length === 1) return `${up(elts[0]!, Prec.TEST)},`;
-  return elts.map((x) => up(x, Prec.TEST)).join(", ");
+  if (elts.length === 1) return `${upWithin(elts[0]!, Prec.TEST, 1)},`;
+  return elts.map((x) => upWithin(x, Prec.TEST, 2)).join(", ");
 }
 
 /** `repr(bytes)`: `b'…'` with CPython's quote choice and `\\x` escapes. */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, test } from "vitest";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
 import type { PyExpr } from "./ast.js";
 import { parseExpression } from "./parse.js";
@@ -132,7 +132,7 @@ describe("parseExpression specifics", () => {
 
   it("reports errors with an offset into the source", () => {
     const r = parseExpression("f(a=1, 2)");
-    expect(r).toEqual({ ok: false, error: { message: "positional argument follows keyword argument", offset: 7 } });
+    expect(r).toEqual({ ok: false, error: { message: "positional argument follows keyword argument", offset: 8 } }); // CPython 3.12: offset 9 (1-based), the token that stops the argument
   });
 
   it("handles huge flat inputs and hostile nesting without throwing", () => {
@@ -175,5 +175,20 @@ describe("parseExpression against 2,000 seeded fuzz expressions (tools/gen-pytho
     }
     expect(wrong).toEqual([]);
     expect(accepted).toBeGreaterThan(800);
+  });
+});
+
+describe("a positional argument after a keyword argument", () => {
+  // CPython 3.12's messages and offsets (its error pass matches `args ',' args`, whatever stops the second)
+  test.each([
+    ["f(a=1, b)", "positional argument follows keyword argument", 8],
+    ["f(a=1, b?=2)", "positional argument follows keyword argument", 8],
+    ["echo(content='6500',file?='x')", "positional argument follows keyword argument", 24],
+    ["f(a=1, b+)", "positional argument follows keyword argument", 9],
+    ["f(**k, b?)", "positional argument follows keyword argument unpacking", 8],
+    ["f(a?=2)", "invalid syntax", 3],
+    ["f(x, b?=2)", "invalid syntax", 6],
+  ])("%s", (source, message, offset) => {
+    expect(parseExpression(source)).toEqual({ ok: false, error: { message, offset } });
   });
 });

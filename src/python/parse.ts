@@ -8,9 +8,13 @@
  * discriminated union rather than `messages/Result`, because the decoders call this on
  * every model step and a syntax error is an ordinary outcome there, not a reportable
  * problem; callers that report turn the error into a `Problem` themselves. No exception
- * escapes: recursion is bounded (bracket depth 200 like CPython, a nesting budget for
- * the rest, and right-recursive chains such as `- - x`, `a ** b ** c` and
- * `x if c else y if d else z` are parsed in loops), so hostile input yields an error.
+ * escapes, and deep input fails where CPython's compiler fails, with its error: 200 open
+ * brackets (the tokenizer's "too many nested parentheses"), the PEG parser's stack of
+ * 6000 rule calls (MemoryError "Parser stack overflowed …", reached by long `**` and
+ * `lambda` chains; modelled by a level count per construct), and the depth of the tree
+ * (RecursionError "… during ast construction" for `ast.parse`, "… during compilation" for
+ * `eval`). Right-recursive chains such as `- - x`, `a ** b ** c`, `lambda: lambda: x` and
+ * `x if c else y if d else z` are parsed in loops, so the JavaScript stack stays shallow.
  *
  * Lambdas, comprehensions and f-strings are recognised and returned as opaque nodes with
  * their source text. Not supported (reported as syntax errors although CPython accepts
@@ -22,8 +26,32 @@ import { checkStrEscapes, TokenizeError, TokenStream, type Token } from "./token
 /** The outcome of parsing one expression. */
 export type ParseResult = { readonly ok: true; readonly expr: PyExpr } | { readonly ok: false; readonly error: PySyntaxError };
 
-/** Nesting budget for sub-expressions (lambda bodies, brackets, …); beyond it the input is rejected, never a stack overflow. */
-export const MAX_EXPRESSION_NESTING = 1000;
+/**
+ * Which of CPython's entry points the text goes to: `ast.parse(mode="eval")` builds Python
+ * AST objects (every node counts towards the depth limit, the `Expression` root and
+ * `keyword` nodes included); `eval` compiles (only expression nodes count).
+ */
+export type ParseMode = "ast" | "eval";
+
+/** CPython's PEG parser stack (MAXSTACK): a rule call at this level overflows it. */
+const PARSER_STACK_LIMIT = 6000;
+/** Parser levels above the first operand of a top-level expression (eval → expressions → … → primary). */
+const PARSER_BASE_LEVEL = 24;
+/** Parser levels one bracket (or call, or subscript) adds around its contents. */
+const LEVELS_PAREN = 28;
+const LEVELS_DISPLAY = 29;
+const LEVELS_CALL = 24;
+const LEVELS_KEYWORD = 4;
+const LEVELS_SUBSCRIPT = 24;
+/** Parser levels per link of a `**` chain, per `lambda` header, per lambda default (a prefix `-`/`not` or an `else` link is one). */
+const LEVELS_POWER = 2;
+const LEVELS_LAMBDA = 2;
+const LEVELS_DEFAULT = 10;
+/**
+ * The deepest tree that still compiles: deeper expressions raise RecursionError (3.12's
+ * C recursion limit of 1500, at two levels per C frame, less what the caller holds).
+ */
+const MAX_TREE_DEPTH = 2996;
 
 const KEYWORDS = new Set([
   "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
@@ -37,23 +65,105 @@ type BinOp = Extract<PyExpr, { kind: "binary" }>["op"];
 type UnaryOp = Extract<PyExpr, { kind: "unary" }>["op"];
 
 class ParseError {
-  constructor(readonly message: string, readonly offset: number) {}
+  constructor(
+    readonly message: string,
+    readonly offset: number,
+    readonly type?: "MemoryError",
+  ) {}
 }
 
-/** Parse `source` as one Python expression, as `ast.parse(source, mode="eval")` would. */
-export function parseExpression(source: string): ParseResult {
+/**
+ * Parse `source` as one Python expression, as `ast.parse(source, mode="eval")` (or, with
+ * mode `"eval"`, `eval`'s compiler) would.
+ */
+export function parseExpression(source: string, mode: ParseMode = "ast"): ParseResult {
+  let expr: PyExpr;
   try {
-    const parser = new Parser(source, new TokenStream(source));
-    return { ok: true, expr: parser.parseEval() };
+    expr = new Parser(source, new TokenStream(source)).parseEval();
   } catch (e) {
-    if (e instanceof ParseError || e instanceof TokenizeError) return { ok: false, error: { message: e.message, offset: e.offset } };
-    if (e instanceof RangeError) return { ok: false, error: { message: "expression too deeply nested", offset: 0 } };
+    if (e instanceof ParseError) return { ok: false, error: e.type ? { message: e.message, offset: e.offset, type: e.type } : { message: e.message, offset: e.offset } };
+    if (e instanceof TokenizeError) return { ok: false, error: { message: e.message, offset: e.offset } };
     return { ok: false, error: { message: `internal parser error: ${String(e)}`, offset: 0 } };
   }
+  // a tree has fewer levels than the text has characters: only long texts can be too deep
+  if (source.length > MAX_TREE_DEPTH - 2 && treeDepth(expr, mode === "ast") > MAX_TREE_DEPTH) {
+    const where = mode === "ast" ? "during ast construction" : "during compilation";
+    return { ok: false, error: { message: `maximum recursion depth exceeded ${where}`, offset: 0, type: "RecursionError" } };
+  }
+  return { ok: true, expr };
+}
+
+/**
+ * The depth of a tree as CPython counts it, walked with an explicit stack: expression
+ * nodes, plus (for `ast.parse`) the `Expression` root and the `keyword` node between a
+ * call and each keyword value. Opaque nodes (lambda, comprehension, f-string) count one.
+ */
+export function treeDepth(root: PyExpr, countAstNodes: boolean): number {
+  let max = 0;
+  const stack: [PyExpr, number][] = [[root, countAstNodes ? 2 : 1]];
+  while (stack.length > 0) {
+    const [e, d] = stack.pop()!;
+    if (d > max) max = d;
+    const push = (c: PyExpr | null | undefined, extra = 0) => {
+      if (c) stack.push([c, d + 1 + extra]);
+    };
+    switch (e.kind) {
+      case "list":
+      case "tuple":
+      case "set":
+        for (const x of e.elts) push(x);
+        break;
+      case "dict":
+        e.keys.forEach((k, i) => {
+          push(k);
+          push(e.values[i]);
+        });
+        break;
+      case "call":
+        push(e.func);
+        for (const a of e.args) push(a);
+        for (const k of e.keywords) push(k.value, countAstNodes ? 1 : 0);
+        break;
+      case "attribute":
+      case "starred":
+        push(e.value);
+        break;
+      case "subscript":
+        push(e.value);
+        push(e.index);
+        break;
+      case "slice":
+        push(e.lower);
+        push(e.upper);
+        push(e.step);
+        break;
+      case "unary":
+        push(e.operand);
+        break;
+      case "binary":
+        push(e.left);
+        push(e.right);
+        break;
+      case "boolop":
+        for (const v of e.values) push(v);
+        break;
+      case "compare":
+        push(e.left);
+        for (const c of e.comparators) push(c);
+        break;
+      case "ifexp":
+        push(e.test);
+        push(e.body);
+        push(e.orelse);
+        break;
+    }
+  }
+  return max;
 }
 
 class Parser {
-  private nesting = 0;
+  /** CPython's parser stack level at the current position (a model: levels per construct, calibrated on CPython 3.12). */
+  private level = PARSER_BASE_LEVEL;
   /** Lookahead buffer (current token first); tokens are pulled from the stream on demand. */
   private readonly ahead: Token[] = [];
   private previous: Token | null = null;
@@ -111,11 +221,17 @@ class Parser {
   private prevEnd(): number {
     return this.previous!.end;
   }
-  private enter(): void {
-    if (++this.nesting > MAX_EXPRESSION_NESTING) this.fail("expression too deeply nested");
+  /** Raise CPython's MemoryError when the modelled parser stack has overflowed. */
+  private checkStack(): void {
+    if (this.level >= PARSER_STACK_LIMIT) throw new ParseError("Parser stack overflowed - Python source too complex to parse", this.peek().start, "MemoryError");
   }
-  private leave(): void {
-    this.nesting--;
+  /** Parse `f` with `levels` more parser levels (a bracket, a call's arguments …). */
+  private within<T>(levels: number, f: () => T): T {
+    this.level += levels;
+    this.checkStack();
+    const r = f();
+    this.level -= levels;
+    return r;
   }
   /** True when the current token can begin an expression (used for trailing commas). */
   private startsExpression(): boolean {
@@ -167,8 +283,7 @@ class Parser {
 
   /** `disjunction 'if' disjunction 'else' expression | disjunction | lambdef`, chains parsed in a loop. */
   private expression(): PyExpr {
-    this.enter();
-    try {
+    {
       const heads: { body: PyExpr; test: PyExpr }[] = [];
       let last: PyExpr;
       while (true) {
@@ -186,14 +301,15 @@ class Parser {
         if (!this.isKw("else")) this.fail("expected 'else' after 'if' expression");
         this.next();
         heads.push({ body: d, test });
+        this.level++;
+        this.checkStack();
       }
+      this.level -= heads.length;
       for (let k = heads.length - 1; k >= 0; k--) {
         const h = heads[k]!;
         last = { kind: "ifexp", test: h.test, body: h.body, orelse: last, start: h.body.start, end: last.end };
       }
       return last;
-    } finally {
-      this.leave();
     }
   }
 
@@ -201,9 +317,26 @@ class Parser {
    * `lambda [params]: body`. Parameters follow CPython's rules: `/` after at least one
    * positional parameter, one `*` section (a bare `*` needs a named parameter after it),
    * `**name` last, no parameter without a default after one with a default (before `*`).
+   * A body that is itself a lambda is read in the same loop (the node is opaque: only its
+   * source is kept), so `lambda: lambda: …` costs no stack per link.
    */
   private lambda(): PyExpr {
-    const start = this.next().start; // 'lambda'
+    const start = this.peek().start;
+    const level = this.level;
+    while (this.isKw("lambda")) {
+      this.next();
+      this.level += LEVELS_LAMBDA;
+      this.checkStack();
+      this.lambdaParams();
+      this.next(); // ':'
+    }
+    const body = this.expression();
+    this.level = level;
+    return { kind: "lambda", source: this.src.slice(start, body.end), start, end: body.end };
+  }
+
+  /** A lambda's parameters up to (not including) its `:`. */
+  private lambdaParams(): void {
     let seenSlash = false;
     let seenStar = false;
     let bareStar = false;
@@ -235,7 +368,7 @@ class Parser {
         this.paramName();
         if (this.isOp("=")) {
           this.next();
-          this.expression();
+          this.within(LEVELS_DEFAULT, () => this.expression());
           if (!seenStar) seenDefault = true;
         } else if (seenDefault && !seenStar) this.fail("non-default argument follows default argument");
         if (seenStar) bareStar = false;
@@ -245,9 +378,6 @@ class Parser {
       else if (!this.isOp(":")) this.fail();
     }
     if (bareStar) this.fail("named arguments must follow bare *");
-    this.next();
-    const body = this.expression();
-    return { kind: "lambda", source: this.src.slice(start, body.end), start, end: body.end };
   }
 
   private paramName(): void {
@@ -281,7 +411,11 @@ class Parser {
   private inversion(): PyExpr {
     const starts: number[] = [];
     while (this.isKw("not")) starts.push(this.next().start);
+    const level = this.level;
+    this.level += starts.length;
+    this.checkStack();
     let e = this.comparison();
+    this.level = level;
     for (let k = starts.length - 1; k >= 0; k--) e = { kind: "unary", op: "not", operand: e, start: starts[k]!, end: e.end };
     return e;
   }
@@ -353,16 +487,27 @@ class Parser {
     return e;
   }
 
-  /** `factor: ('+'|'-'|'~') factor | power`, with `power: primary '**' factor` folded from the right. */
+  /**
+   * `factor: ('+'|'-'|'~') factor | power`, with `power: primary '**' factor` folded from
+   * the right. Each prefix and `**` link is a parser level (two inside a `**` chain), so a
+   * long chain overflows CPython's parser stack as it does there.
+   */
   private factor = (): PyExpr => {
+    const level = this.level;
     const outer = this.unaryPrefix();
+    this.level += outer.length;
+    this.checkStack();
     const primaries: PyExpr[] = [this.primary()];
     const prefixes: { op: UnaryOp; start: number }[][] = [outer];
     while (this.isOp("**")) {
       this.next();
-      prefixes.push(this.unaryPrefix());
+      const inner = this.unaryPrefix();
+      this.level += LEVELS_POWER * (1 + inner.length);
+      this.checkStack();
+      prefixes.push(inner);
       primaries.push(this.primary());
     }
+    this.level = level;
     const n = primaries.length - 1;
     let r = primaries[n]!;
     for (let k = n - 1; k >= 0; k--) {
@@ -385,10 +530,11 @@ class Parser {
         this.next();
         e = { kind: "attribute", value: e, attr: t.id, start: e.start, end: t.end };
       } else if (this.isOp("(")) {
-        e = this.call(e);
+        const func = e;
+        e = this.within(LEVELS_CALL, () => this.call(func));
       } else if (this.isOp("[")) {
         this.next();
-        const index = this.slices();
+        const index = this.within(LEVELS_SUBSCRIPT, () => this.slices());
         const close = this.expectOp("]");
         e = { kind: "subscript", value: e, index, start: e.start, end: close.end };
       } else return e;
@@ -415,13 +561,24 @@ class Parser {
         const v = this.expression();
         keywords.push({ arg: null, value: v });
         sawDoubleStar = true;
-      } else if (t.kind === "name" && this.isOp("=", 1) && !KEYWORDS.has(t.id)) {
+      } else if (t.kind === "name" && this.keywordFollows(sawKeyword, sawDoubleStar) && !KEYWORDS.has(t.id)) {
         this.next();
         this.next();
-        keywords.push({ arg: t.id, value: this.expression() });
+        keywords.push({ arg: t.id, value: this.within(LEVELS_KEYWORD, () => this.expression()) });
         sawKeyword = true;
       } else {
-        const v = this.namedExpression();
+        // after a keyword argument CPython's error pass reads `args ',' args` first: whatever
+        // stops a positional argument there is "positional argument follows keyword argument"
+        const afterKeyword = sawDoubleStar ? "positional argument follows keyword argument unpacking" : sawKeyword ? "positional argument follows keyword argument" : null;
+        let v: PyExpr;
+        try {
+          v = this.namedExpression();
+        } catch (e) {
+          // a plain syntax error inside it, or a token the tokenizer cannot read (`file?=`)
+          const plain = (e instanceof ParseError && e.type === undefined) || e instanceof TokenizeError;
+          if (afterKeyword !== null && plain && (e as ParseError | TokenizeError).message === "invalid syntax") throw new ParseError(afterKeyword, (e as ParseError).offset);
+          throw e;
+        }
         if (this.isOp("=")) {
           if (t.kind === "name" && (t.id === "True" || t.id === "False" || t.id === "None")) this.fail(`cannot assign to ${t.id}`, t);
           this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
@@ -432,8 +589,7 @@ class Parser {
           args.push(g);
           break;
         }
-        if (sawDoubleStar) this.fail("positional argument follows keyword argument unpacking", t);
-        if (sawKeyword) this.fail("positional argument follows keyword argument", t);
+        if (afterKeyword !== null) this.fail(afterKeyword, this.startsExpression() ? t : this.peek());
         args.push(v);
       }
       if (this.isOp(",")) this.next();
@@ -441,6 +597,22 @@ class Parser {
     }
     const close = this.expectOp(")");
     return { kind: "call", func, args, keywords, start: func.start, end: close.end };
+  }
+
+  /**
+   * Whether the name at the current token is a keyword argument's (`=` follows). A token
+   * the tokenizer cannot read there (`file?=`) after a keyword argument is CPython's
+   * "positional argument follows keyword argument" (its error pass matches `args ',' args`).
+   */
+  private keywordFollows(sawKeyword: boolean, sawDoubleStar: boolean): boolean {
+    try {
+      return this.isOp("=", 1);
+    } catch (e) {
+      if (e instanceof TokenizeError && e.message === "invalid syntax" && (sawKeyword || sawDoubleStar)) {
+        throw new ParseError(sawDoubleStar ? "positional argument follows keyword argument unpacking" : "positional argument follows keyword argument", e.offset);
+      }
+      throw e;
+    }
   }
 
   /** Subscript contents: one item, or a comma-separated tuple of items (slices, starred). */
@@ -538,11 +710,11 @@ class Parser {
       case "op":
         switch (t.op) {
           case "(":
-            return this.parenthesized();
+            return this.within(LEVELS_PAREN, () => this.parenthesized());
           case "[":
-            return this.listDisplay();
+            return this.within(LEVELS_DISPLAY, () => this.listDisplay());
           case "{":
-            return this.braceDisplay();
+            return this.within(LEVELS_DISPLAY, () => this.braceDisplay());
           case "...":
             this.next();
             return { kind: "ellipsis", start: t.start, end: t.end };

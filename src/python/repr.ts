@@ -8,6 +8,7 @@ import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
 import { cpythonSetOrder } from "./set-order.js";
 import { isNonPrintable } from "./unicode-nonprintable.js";
+import { REPR_MAX_DEPTH, recursionError } from "./limits.js";
 
 /** CPython's default `sys.get_int_max_str_digits()`; converting a longer int to text raises. */
 export const INT_MAX_STR_DIGITS = 4300;
@@ -104,8 +105,13 @@ export function strRepr(s: string): string {
   return out + quote;
 }
 
-/** `repr(x)` for any value in the model; containers recurse with `repr` of their items. */
+/**
+ * `repr(x)` for any value in the model; containers recurse with `repr` of their items.
+ * Every repr inside a container is one level deeper, and past CPython's C recursion limit
+ * it raises RecursionError as CPython does.
+ */
 export function pyRepr(v: PyValue): string {
+  if (reprDepth >= REPR_MAX_DEPTH) throw tooDeep();
   if (v === null) return "None";
   switch (typeof v) {
     case "boolean":
@@ -117,6 +123,22 @@ export function pyRepr(v: PyValue): string {
     case "string":
       return strRepr(v);
   }
+  reprDepth++;
+  try {
+    return containerRepr(v);
+  } finally {
+    reprDepth--;
+  }
+}
+
+/** Containers whose repr is being built around the current one. */
+let reprDepth = 0;
+
+function tooDeep() {
+  return recursionError(" while getting the repr of an object");
+}
+
+function containerRepr(v: Exclude<PyValue, null | boolean | bigint | number | string>): string {
   if (Array.isArray(v) || v instanceof PyDict) {
     // a container that (indirectly) holds itself prints as [...] / {...}, as reprlib-guarded CPython does
     if (inProgress.has(v)) return Array.isArray(v) ? "[...]" : "{...}";

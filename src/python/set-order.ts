@@ -40,20 +40,46 @@ const XXPRIME_1 = 11400714785074694791n;
 const XXPRIME_2 = 14029467366897019727n;
 const XXPRIME_5 = 2870177450012600261n;
 
-/** Python's `hash(tuple)` (the xxHash-based tuplehash of CPython >= 3.8). */
-function hashTuple(items: readonly PyValue[]): bigint | undefined {
-  let acc = XXPRIME_5;
-  for (const it of items) {
-    const h = pyHash(it);
-    if (h === undefined) return undefined;
-    const lane = h & MASK64;
-    acc = (acc + lane * XXPRIME_2) & MASK64;
-    acc = ((acc << 31n) | (acc >> 33n)) & MASK64;
-    acc = (acc * XXPRIME_1) & MASK64;
-  }
-  acc = (acc + (BigInt(items.length) ^ (XXPRIME_5 ^ 3527539n))) & MASK64;
+/** One step of CPython's tuplehash: fold an item's hash into the accumulator. */
+function tupleHashStep(acc: bigint, h: bigint): bigint {
+  const lane = h & MASK64;
+  acc = (acc + lane * XXPRIME_2) & MASK64;
+  acc = ((acc << 31n) | (acc >> 33n)) & MASK64;
+  return (acc * XXPRIME_1) & MASK64;
+}
+
+function tupleHashFinish(acc: bigint, length: number): bigint {
+  acc = (acc + (BigInt(length) ^ (XXPRIME_5 ^ 3527539n))) & MASK64;
   if (acc === MASK64) return 1546275796n;
   return acc >= 1n << 63n ? acc - (1n << 64n) : acc;
+}
+
+/**
+ * Python's `hash(tuple)` (the xxHash-based tuplehash of CPython >= 3.8). Nested tuples are
+ * walked with an explicit stack: CPython hashes them to any depth without a recursion
+ * limit, so this must not stop at the JavaScript stack either.
+ */
+function hashTuple(root: readonly PyValue[]): bigint | undefined {
+  const stack: { items: readonly PyValue[]; next: number; acc: bigint }[] = [{ items: root, next: 0, acc: XXPRIME_5 }];
+  for (;;) {
+    const top = stack[stack.length - 1];
+    if (top.next < top.items.length) {
+      const it = top.items[top.next++];
+      if (it instanceof PyTuple) {
+        stack.push({ items: it.items, next: 0, acc: XXPRIME_5 });
+        continue;
+      }
+      const h = pyHash(it);
+      if (h === undefined) return undefined;
+      top.acc = tupleHashStep(top.acc, h);
+      continue;
+    }
+    const h = tupleHashFinish(top.acc, top.items.length);
+    stack.pop();
+    if (stack.length === 0) return h;
+    const parent = stack[stack.length - 1];
+    parent.acc = tupleHashStep(parent.acc, h);
+  }
 }
 
 /** Python's `hash(v)` where it is the same in every process; undefined for str, None and objects. */

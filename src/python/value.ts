@@ -22,9 +22,12 @@
  * Where the behaviour lives (each checked against CPython-generated vectors in `vectors/`,
  * produced by `tools/python-vectors.py`):
  * - `repr.ts` `pyRepr`/`pyStr`/`floatRepr`/`strRepr`; `json.ts` `jsonDumps`/`jsonLoads`;
- * - `ops.ts` equality, truthiness, arithmetic, comparisons, `pyRound`, `pySum` (3.12),
- *   `pySorted`, `pyFloat`/`pyInt`, `pyLen`, `pyIter`, `pyContains`, `pyMinMax`
- *   (re-exports `formatFixed`, the `str*` helpers and `pyDeepCopy`);
+ * - `kinds.ts` type names, truthiness, the int view; `compare.ts` `==` and ordering;
+ *   `arithmetic.ts` the operators (`complex.ts` the complex results); `convert.ts`
+ *   `pyFloat`/`pyInt`/`pyRound`; `iterables.ts` `pyLen`, `pyIter`, `pySum` (3.12),
+ *   `pySorted`, `pyMinMax`, `pyContains`;
+ * - `limits.ts` where CPython gives up on deep nesting (`vectors/nesting.json`, produced
+ *   by `tools/gen-nesting-vectors.py`);
  * - `format.ts` `"{:.Nf}"`; `strings.ts` splitlines/split/strip; `copy.ts` deepcopy;
  * - `random.ts` `PyRandom`; `datetime.ts` `PyDatetime`/`pyStrptime`; `mpf.ts` mpmath log;
  * - `literal-eval.ts` `evalLiteral` over parsed expressions; `builtins.ts` `callBuiltin`;

@@ -15,7 +15,7 @@
  * BFCL stores them in — keyed by BFCL's instance names, so the model's and the reference's
  * instances of one entry persist across turns and never meet.
  */
-import type { PyExpr } from "../python/ast.js";
+import type { PyExpr, PySyntaxError } from "../python/ast.js";
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { jsonDumps } from "../python/json.js";
@@ -300,9 +300,15 @@ export function bindArguments(qualname: string, spec: MethodSpec, positional: re
   return args;
 }
 
-/** CPython's `SyntaxError` text for an `eval`'d string: `{msg} (<string>, line N)`. */
-function syntaxErrorText(source: string, message: string, offset: number): string {
-  let msg = message;
+/**
+ * CPython's `SyntaxError` text for an `eval`'d string: `{msg} (<string>, line N)`; a
+ * RecursionError or MemoryError of the compiler (too deep a tree, parser stack overflow)
+ * is its message alone.
+ */
+function syntaxErrorText(source: string, error: PySyntaxError): string {
+  if (error.type !== undefined) return error.message;
+  const offset = error.offset;
+  let msg = error.message;
   // CPython names a non-printable stray character differently from a printable one.
   const m = /^invalid character '(.+)' \(U\+([0-9A-F]{4,6})\)$/u.exec(msg);
   if (m && !isPrintableCodePoint(parseInt(m[2], 16))) msg = `invalid non-printable character U+${m[2]}`;
@@ -312,69 +318,66 @@ function syntaxErrorText(source: string, message: string, offset: number): strin
   return `${msg} (<string>, line ${line})`;
 }
 
-/** Compile-time checks `ast.parse` lets through but `eval` rejects (repeated keyword). */
+/**
+ * Compile-time checks `ast.parse` lets through but `eval` rejects (repeated keyword),
+ * walking the tree with an explicit stack (a parsed tree can be thousands of levels deep).
+ */
 function compileCheck(expr: PyExpr): string | null {
-  let found: string | null = null;
-  const visit = (e: PyExpr): void => {
-    if (found !== null) return;
+  const stack: PyExpr[] = [expr];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
     switch (e.kind) {
       case "call": {
         const seen = new Set<string>();
         for (const kw of e.keywords) {
           if (kw.arg === null) continue;
-          if (seen.has(kw.arg)) {
-            found = `keyword argument repeated: ${kw.arg}`;
-            return;
-          }
+          if (seen.has(kw.arg)) return `keyword argument repeated: ${kw.arg}`;
           seen.add(kw.arg);
         }
-        visit(e.func);
-        e.args.forEach(visit);
-        e.keywords.forEach((k) => visit(k.value));
-        return;
+        // pushed in reverse so the first repeated keyword in source order is the one reported
+        for (let i = e.keywords.length - 1; i >= 0; i--) stack.push(e.keywords[i].value);
+        for (let i = e.args.length - 1; i >= 0; i--) stack.push(e.args[i]);
+        stack.push(e.func);
+        break;
       }
       case "list":
       case "tuple":
       case "set":
-        e.elts.forEach(visit);
-        return;
+        for (let i = e.elts.length - 1; i >= 0; i--) stack.push(e.elts[i]);
+        break;
       case "dict":
-        e.keys.forEach((k) => k && visit(k));
-        e.values.forEach(visit);
-        return;
+        for (let i = e.values.length - 1; i >= 0; i--) stack.push(e.values[i]);
+        for (let i = e.keys.length - 1; i >= 0; i--) {
+          const k = e.keys[i];
+          if (k) stack.push(k);
+        }
+        break;
       case "attribute":
       case "starred":
-        visit(e.value);
-        return;
+        stack.push(e.value);
+        break;
       case "subscript":
-        visit(e.value);
-        visit(e.index);
-        return;
+        stack.push(e.index, e.value);
+        break;
       case "unary":
-        visit(e.operand);
-        return;
+        stack.push(e.operand);
+        break;
       case "binary":
-        visit(e.left);
-        visit(e.right);
-        return;
+        stack.push(e.right, e.left);
+        break;
       case "boolop":
-        e.values.forEach(visit);
-        return;
+        for (let i = e.values.length - 1; i >= 0; i--) stack.push(e.values[i]);
+        break;
       case "compare":
-        visit(e.left);
-        e.comparators.forEach(visit);
-        return;
+        for (let i = e.comparators.length - 1; i >= 0; i--) stack.push(e.comparators[i]);
+        stack.push(e.left);
+        break;
       case "ifexp":
-        visit(e.test);
-        visit(e.body);
-        visit(e.orelse);
-        return;
-      default:
-        return;
+        stack.push(e.orelse, e.body, e.test);
+        break;
     }
-  };
-  visit(expr);
-  return found;
+  }
+  return null;
 }
 
 /** CPython's fully qualified name of a method, used by the `*`/`**` argument messages. */
@@ -548,7 +551,7 @@ function planCall(call: string): CallPlan {
   const head = SIMPLE_HEAD.exec(call);
   if (!head || call.indexOf("(", head[0].length) >= 0) return null;
   if (BLOCKED_NAMES.has(head[1])) return { blocked: head[1] };
-  const parsed = parseExpression(call);
+  const parsed = parseExpression(call, "eval");
   return parsed.ok && compileCheck(parsed.expr) === null ? { expr: parsed.expr } : null;
 }
 
@@ -577,8 +580,8 @@ function executeOne(call: string, binding: EntryBinding, process: EvaluatorProce
     const rewritten = rewriteMethodCalls(call, binding.methodOwner());
     const checkName = blockedCheckName(rewritten);
     if (BLOCKED_NAMES.has(checkName)) return `Error during execution: Function call ${checkName} is not allowed.`;
-    const parsed = parseExpression(rewritten);
-    if (!parsed.ok) return `Error during execution: ${syntaxErrorText(rewritten, parsed.error.message, parsed.error.offset)}`;
+    const parsed = parseExpression(rewritten, "eval");
+    if (!parsed.ok) return `Error during execution: ${syntaxErrorText(rewritten, parsed.error)}`;
     const compileError = compileCheck(parsed.expr);
     if (compileError !== null) return `Error during execution: ${compileError} (<string>, line 1)`;
     return resultToString(hooks.evaluate(parsed.expr, false));

@@ -6,12 +6,13 @@
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonLoadsFast, jsonLoadsOrThrow } from "../python/json.js";
+import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scanLineHead } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
-import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type Decoder } from "../bfcl/decode/index.js";
+import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
 import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
@@ -229,8 +230,28 @@ export interface FileCheck {
   readonly verdicts: OurVerdict[];
   /** How the file's steps decoded (tool-looking steps, failures), for the wrong-decoder guard. */
   readonly decodeHealth: DecodeHealth;
+  /** Findings that did not stop the file: an entry with a step nested too deeply to decode. */
+  readonly warnings: Problem[];
   /** Ids of lines left out because `twinscore run --until-anchor` stopped them after the anchor turn. */
   readonly stoppedAtAnchor: string[];
+}
+
+/** Python's exception text when `json.loads` refuses `text`, else null. */
+function jsonLoadsError(text: string): string | null {
+  try {
+    jsonLoadsOrThrow(text);
+    return null;
+  } catch (e) {
+    if (!(e instanceof PyException)) throw e;
+    return `${e.pyType}: ${e.pyMessage}`;
+  }
+}
+
+/** A decode failure that comes from nesting depth (CPython's recursion, parser-stack or bracket limits). */
+function isNestingFailure(outcome: DecodeOutcome): outcome is { ok: false; error: string } {
+  if (outcome.ok) return false;
+  const e = outcome.error;
+  return e.startsWith("RecursionError: ") || e.startsWith("MemoryError: Parser stack overflowed") || e.startsWith("SyntaxError: too many nested parentheses");
 }
 
 /** How a line stopped by `run --until-anchor` ends: its last top-level key. */
@@ -311,10 +332,8 @@ export function checkResultFile(
     rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
   }
   if (problems.length > 0) return err(...problems);
-  // every step is counted as it is decoded; the plain (JSON.parse) path is BFCL's FC decoder's alone
+  // every step is counted as it is decoded (the wrong-decoder guard)
   const decodeHealth = newDecodeHealth();
-  const decodePlain = opts.decode === undefined ? countingDecoder(decodeFcStepPlain, decodeHealth) : null;
-  const decodePy = countingDecoder(opts.decode ?? decodeFcStep, decodeHealth);
   rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   // lines left per entry key: instances are released after the last line whose id names them
@@ -322,6 +341,17 @@ export function checkResultFile(
   const linesLeft = new Map<string, number>();
   for (const row of rows) linesLeft.set(entryKey(row.id), (linesLeft.get(entryKey(row.id)) ?? 0) + 1);
   const verdicts: OurVerdict[] = [];
+  const warnings: Problem[] = [];
+  // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
+  let nestingFailure: string | null = null;
+  const noting = (decode: StepDecoder): StepDecoder => (step) => {
+    const out = decode(step);
+    if (nestingFailure === null && isNestingFailure(out)) nestingFailure = out.error;
+    return out;
+  };
+  // the plain (JSON.parse) path is BFCL's FC decoder's alone: the others read Python values
+  const decodeStringArgs = noting(countingDecoder(decodeFcStepPlain, decodeHealth));
+  const decodePython = noting(countingDecoder(opts.decode ?? decodeFcStep, decodeHealth));
   const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
   let correct = 0;
   let officialCorrect = 0;
@@ -336,17 +366,46 @@ export function checkResultFile(
       problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: row.line }));
       continue;
     }
+    // BFCL reads each line with json.loads, which gives up past its recursion limit (the
+    // line's object is one level more than `result`): such a line is malformed like any other
+    if (resultText.length > 2 * (JSON_DECODE_MAX_DEPTH - 1) && jsonNestsDeeperThan(result, JSON_DECODE_MAX_DEPTH - 1)) {
+      const refused = jsonLoadsError(utf8.decode(bytes.subarray(row.start, row.end)));
+      if (refused !== null) {
+        problems.push(problem("json-malformed", `line is not JSON: ${refused}`, { file, line: row.line }));
+        continue;
+      }
+    }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
     if (problems.length > 0) continue;
+    const stringArgs = opts.decode === undefined && stepsAreStringArgs(result);
+    let pyResult: PyValue = null;
+    if (!stringArgs) {
+      try {
+        pyResult = jsonLoadsOrThrow(resultText);
+      } catch (e) {
+        if (!(e instanceof PyException)) throw e;
+        problems.push(problem("json-malformed", `\`result\` is not JSON: ${e.pyType}: ${e.pyMessage}`, { file, line: row.line }));
+        continue;
+      }
+    }
     let verdict: EntryVerdict;
+    nestingFailure = null;
     try {
-      verdict =
-        decodePlain !== null && stepsAreStringArgs(result)
-          ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePlain })
-          : checkEntry(jsonLoadsOrThrow(resultText), gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePy });
+      verdict = stringArgs
+        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs })
+        : checkEntry(pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePython });
     } catch (e) {
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
+    }
+    if (nestingFailure !== null) {
+      warnings.push(
+        problem("step-too-deep", `${row.id}: a step nests too deeply to decode (${nestingFailure}); it is dropped, as BFCL drops it`, {
+          file,
+          line: row.line,
+          severity: "warning",
+        }),
+      );
     }
     if (verdict.valid) officialCorrect++;
     if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? "v4", opts.decoder);
@@ -410,6 +469,7 @@ export function checkResultFile(
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
     decodeHealth,
+    warnings,
     stoppedAtAnchor,
   });
 }

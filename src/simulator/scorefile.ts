@@ -8,7 +8,8 @@
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonFloat, jsonQuoteUnicode } from "../python/json.js";
+import { jsonFloat, jsonNestsDeeperThan, jsonQuoteUnicode } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH, JSON_ENCODE_MAX_DEPTH, recursionError } from "../python/limits.js";
 import { skipValue } from "../bfcl/results.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
@@ -24,8 +25,14 @@ function keyText(k: PyValue): string {
   throw new PyException("TypeError", `keys must be str, int, float, bool or None, not ${k instanceof PyTuple ? "tuple" : "object"}`);
 }
 
-/** Plain `json.dumps(v, ensure_ascii=False)`; throws PyException where Python would. */
-function strictDump(v: PyValue): string {
+/** One list/dict deeper in a dump: past CPython's C recursion limit `json.dumps` raises RecursionError. */
+function dumpLevel(depth: number): number {
+  if (depth >= JSON_ENCODE_MAX_DEPTH) throw recursionError(" while encoding a JSON object");
+  return depth + 1;
+}
+
+/** Plain `json.dumps(v, ensure_ascii=False)`; throws PyException where Python would. `depth` counts the lists and dicts around `v`. */
+function strictDump(v: PyValue, depth = 0): string {
   if (v === null) return "null";
   switch (typeof v) {
     case "boolean":
@@ -37,35 +44,49 @@ function strictDump(v: PyValue): string {
     case "string":
       return jsonQuoteUnicode(v);
   }
-  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map(strictDump).join(", ")}]`;
-  if (v instanceof PyTuple) return v.items.length === 0 ? "[]" : `[${v.items.map(strictDump).join(", ")}]`;
-  if (v instanceof PyDict) {
-    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${strictDump(x)}`).join(", ")}}`;
-  }
+  if (Array.isArray(v)) return dumpItems(v, dumpLevel(depth), strictDump);
+  if (v instanceof PyTuple) return dumpItems(v.items, dumpLevel(depth), strictDump);
+  if (v instanceof PyDict) return dumpEntries(v, dumpLevel(depth), strictDump);
   throw new PyException("TypeError", "not JSON serializable");
+}
+
+/** `[a, b]` of items dumped one level deeper (joined, not concatenated: the score file encodes flat strings faster). */
+function dumpItems(items: readonly PyValue[], depth: number, dump: (v: PyValue, depth: number) => string): string {
+  if (items.length === 0) return "[]";
+  const parts = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) parts[i] = dump(items[i], depth);
+  return `[${parts.join(", ")}]`;
+}
+
+/** `{"k": v}` of a dict's entries dumped one level deeper, keys coerced as json.dumps does. */
+function dumpEntries(d: PyDict, depth: number, dump: (v: PyValue, depth: number) => string): string {
+  if (d.size === 0) return "{}";
+  const parts: string[] = [];
+  d.forEach((x, k) => {
+    parts.push(`${jsonQuoteUnicode(keyText(k))}: ${dump(x, depth)}`);
+  });
+  return `{${parts.join(", ")}}`;
 }
 
 /**
  * `json.dumps(make_json_serializable(v), ensure_ascii=False)`: dicts and lists recurse;
  * any other value is kept when `json.dumps` accepts it and replaced by `str(value)`
- * otherwise.
+ * otherwise. `depth` counts the lists and dicts around `v`.
  */
-export function dumpScoreValue(v: PyValue): string {
-  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map(dumpScoreValue).join(", ")}]`;
-  if (v instanceof PyDict) {
-    return v.size === 0 ? "{}" : `{${v.entries().map(([k, x]) => `${jsonQuoteUnicode(keyText(k))}: ${dumpScoreValue(x)}`).join(", ")}}`;
-  }
+export function dumpScoreValue(v: PyValue, depth = 0): string {
+  if (Array.isArray(v)) return dumpItems(v, dumpLevel(depth), dumpScoreValue);
+  if (v instanceof PyDict) return dumpEntries(v, dumpLevel(depth), dumpScoreValue);
   if (v !== null && typeof v === "object") {
     if (v instanceof PyTuple) {
       try {
-        return strictDump(v);
+        return strictDump(v, depth);
       } catch (e) {
         if (!(e instanceof PyException)) throw e;
       }
     }
     return jsonQuoteUnicode(pyStr(v));
   }
-  return strictDump(v);
+  return strictDump(v, depth);
 }
 
 /** What a failed entry's score line is built from. */
@@ -253,10 +274,13 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
     return plain ? token : jsonQuoteUnicode(JSON.parse(token) as string);
   };
   const NUM = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
-  const value = (): string => {
+  // `depth` counts the objects and arrays open around the value (the line's own included):
+  // past json.loads' limit the text is left to it, which raises Python's RecursionError
+  const value = (depth: number): string => {
     ws();
     const c = text.charCodeAt(i);
     if (c === 0x22) return str();
+    if ((c === 0x7b || c === 0x5b) && depth >= JSON_DECODE_MAX_DEPTH) throw new NotCanonical();
     if (c === 0x7b) {
       i++;
       ws();
@@ -275,7 +299,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
         ws();
         if (text.charCodeAt(i) !== 0x3a) throw new NotCanonical();
         i++;
-        parts.push(`${k}: ${value()}`);
+        parts.push(`${k}: ${value(depth + 1)}`);
         ws();
         const d = text.charCodeAt(i++);
         if (d === 0x7d) break;
@@ -292,7 +316,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       }
       const parts: string[] = [];
       for (;;) {
-        parts.push(value());
+        parts.push(value(depth + 1));
         ws();
         const d = text.charCodeAt(i++);
         if (d === 0x5d) break;
@@ -328,7 +352,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
       ws();
       if (text.charCodeAt(i) !== 0x3a) return null;
       i++;
-      out.set(k, value());
+      out.set(k, value(1));
       ws();
       const d = text.charCodeAt(i++);
       if (d === 0x7d) break;
@@ -336,7 +360,7 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
     }
     return out;
   } catch (e) {
-    if (e instanceof NotCanonical || e instanceof SyntaxError || e instanceof RangeError) return null;
+    if (e instanceof NotCanonical || e instanceof SyntaxError) return null;
     throw e;
   }
 }

@@ -4,7 +4,8 @@
  * `--decoder` takes and what every output reports, so they never change meaning.
  */
 import type { PyValue } from "../../python/value.js";
-import { decodeFcStep } from "./fc.js";
+import { PyException } from "../../python/exception.js";
+import { decodeFcStep, decodeFcStepPlain, plainToPy } from "./fc.js";
 import {
   decodeBitAgent,
   decodeCohere,
@@ -31,7 +32,7 @@ import {
   nemotronSource,
   phiSource,
 } from "./handlers.js";
-import type { DecodeOutcome } from "./outcome.js";
+import { decodeFailure, type DecodeOutcome } from "./outcome.js";
 import { decodePromptingStep } from "./prompting.js";
 
 /** Every decoder name, in the order `--help` lists them. */
@@ -174,3 +175,20 @@ export const fcDecoder: Decoder = BY_NAME.get("fc") as Decoder;
 
 /** BFCL's default prompting decoder, the one most prompting handlers keep. */
 export const promptingDecoder: Decoder = BY_NAME.get("prompting") as Decoder;
+
+/**
+ * A decoder on a step as `JSON.parse` gave it (objects plain, numbers JavaScript's). The
+ * FC decoder reads such values directly; the others get Python values, and a step too
+ * deeply nested to become one fails as Python's json.loads would (RecursionError).
+ */
+export function decodePlainStep(decoder: Decoder, step: unknown): DecodeOutcome {
+  if (decoder.name === "fc") return decodeFcStepPlain(step);
+  let value: PyValue;
+  try {
+    value = plainToPy(step);
+  } catch (e) {
+    if (e instanceof PyException) return decodeFailure(e.pyType, e.pyMessage);
+    throw e;
+  }
+  return decoder.decode(value);
+}

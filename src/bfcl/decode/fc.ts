@@ -9,6 +9,7 @@
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
 import { jsonLoadsOrThrow } from "../../python/json.js";
+import { JSON_DECODE_MAX_DEPTH, recursionError } from "../../python/limits.js";
 import { pyTypeName } from "../../python/kinds.js";
 import { pyRepr, strRepr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
@@ -44,7 +45,6 @@ export function decodeFcStep(step: PyValue): DecodeOutcome {
     return { ok: true, calls };
   } catch (e) {
     if (e instanceof PyException) return fail(e.pyType, e.pyMessage);
-    if (e instanceof RangeError) return fail("RecursionError", "maximum recursion depth exceeded");
     throw e;
   }
 }
@@ -92,7 +92,6 @@ export function decodeFcStepPlain(step: unknown): DecodeOutcome {
           value = jsonLoadsOrThrow(raw);
         } catch (e) {
           if (e instanceof PyException) return fail(e.pyType, e.pyMessage);
-          if (e instanceof RangeError) return fail("RecursionError", "maximum recursion depth exceeded");
           throw e;
         }
         if (!(value instanceof PyDict)) return fail("AttributeError", `'${pyTypeName(value)}' object has no attribute 'items'`);
@@ -102,30 +101,46 @@ export function decodeFcStepPlain(step: unknown): DecodeOutcome {
     }
     if (plain) return { ok: true, calls };
   }
-  return decodeFcStep(plainToPy(step));
+  let value: PyValue;
+  try {
+    value = plainToPy(step);
+  } catch (e) {
+    if (e instanceof PyException) return fail(e.pyType, e.pyMessage);
+    throw e;
+  }
+  return decodeFcStep(value);
 }
 
-/** JSON.parse output as Python values (integral numbers become ints). */
-export function plainToPy(v: unknown): PyValue {
+/**
+ * JSON.parse output as Python values (integral numbers become ints). `depth` counts the
+ * arrays and objects around `v`: Python's `json.loads` of the line raises RecursionError
+ * past its limit, and so does this.
+ */
+export function plainToPy(v: unknown, depth = 0): PyValue {
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
   if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(plainToPy);
-  return new PyDict(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, plainToPy(x)] as const));
+  if (depth >= JSON_DECODE_MAX_DEPTH) throw recursionError(Array.isArray(v) ? " while decoding a JSON array from a unicode string" : " while decoding a JSON object from a unicode string");
+  if (Array.isArray(v)) return v.map((x) => plainToPy(x, depth + 1));
+  return new PyDict(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, plainToPy(x, depth + 1)] as const));
 }
 
 /** Text that may hold a float or an integer JSON.parse would round: then Python's json.loads is needed. */
 const NEEDS_PY_NUMBERS = /[0-9][.eE]|[0-9]{16}/;
 
-function reprPlain(v: unknown): string | null {
+/** Nesting the native fast path renders itself; deeper arguments take the faithful path (`json.loads`' recursion limit, `repr`). */
+const PLAIN_REPR_MAX_DEPTH = 64;
+
+function reprPlain(v: unknown, depth: number): string | null {
   if (typeof v === "string") return strRepr(v);
   if (v === null) return "None";
   if (v === true) return "True";
   if (v === false) return "False";
   if (typeof v === "number") return Number.isSafeInteger(v) ? (v === 0 ? "0" : String(v)) : null;
+  if (depth >= PLAIN_REPR_MAX_DEPTH) return null;
   if (Array.isArray(v)) {
     const parts: string[] = [];
     for (const x of v) {
-      const r = reprPlain(x);
+      const r = reprPlain(x, depth + 1);
       if (r === null) return null;
       parts.push(r);
     }
@@ -135,7 +150,7 @@ function reprPlain(v: unknown): string | null {
     const parts: string[] = [];
     for (const k in v as Record<string, unknown>) {
       if (INDEX_KEY.test(k)) return null;
-      const r = reprPlain((v as Record<string, unknown>)[k]);
+      const r = reprPlain((v as Record<string, unknown>)[k], depth + 1);
       if (r === null) return null;
       parts.push(`${strRepr(k)}: ${r}`);
     }
@@ -191,7 +206,7 @@ function fastRenderArgs(name: string, raw: string): string | null {
   const parts: string[] = [];
   for (const k in parsed as Record<string, unknown>) {
     if (INDEX_KEY.test(k)) return null;
-    const r = reprPlain((parsed as Record<string, unknown>)[k]);
+    const r = reprPlain((parsed as Record<string, unknown>)[k], 1);
     if (r === null) return null;
     parts.push(`${k}=${r}`);
   }

@@ -182,8 +182,10 @@ function evalText(text: string): PyValue {
   let i = 0;
   while (i < text.length && (text[i] === " " || text[i] === "\t")) i++;
   const source = text.slice(i);
-  const parsed = parseExpression(source);
+  const parsed = parseExpression(source, "eval");
   if (!parsed.ok) {
+    // too deep for CPython's compiler: a RecursionError or MemoryError, its message alone
+    if (parsed.error.type !== undefined) throw new DecodeFailure(`${parsed.error.type}: ${parsed.error.message}`);
     let line = 1;
     for (let k = 0; k < parsed.error.offset && k < source.length; k++) if (source.charCodeAt(k) === 10) line++;
     throw new DecodeFailure(`SyntaxError: ${parsed.error.message} (<string>, line ${line})`);

@@ -66,8 +66,12 @@ function constant(e: PyExpr): PyValue | undefined {
   }
 }
 
-/** BFCL's `resolve_ast_by_type`, keeping Python values. */
-export function resolveAstValue(e: PyExpr): PyValue {
+/**
+ * BFCL's `resolve_ast_by_type`, keeping Python values. `frames` counts the Python frames
+ * its recursion holds above this value (one per list or dict comprehension, two per tuple
+ * generator or nested call), which its `ast.unparse` of the value cannot spend.
+ */
+export function resolveAstValue(e: PyExpr, frames = 0): PyValue {
   const c = constant(e);
   if (c !== undefined) return c;
   switch (e.kind) {
@@ -80,34 +84,36 @@ export function resolveAstValue(e: PyExpr): PyValue {
       return pyNeg(v);
     }
     case "list":
-      return e.elts.map(resolveAstValue);
+      return e.elts.map((x) => resolveAstValue(x, frames + 1));
     case "tuple":
-      return new PyTuple(e.elts.map(resolveAstValue));
+      return new PyTuple(e.elts.map((x) => resolveAstValue(x, frames + 2)));
     case "dict": {
       const d = new PyDict();
       e.keys.forEach((k, i) => {
         if (k === null) throw new DecodeFailure("Exception: Unsupported AST type: <class 'NoneType'>");
-        d.set(resolveAstValue(k), resolveAstValue(e.values[i]));
+        d.set(resolveAstValue(k, frames + 1), resolveAstValue(e.values[i], frames + 1));
       });
       return d;
     }
     case "binary":
+      // eval(ast.unparse(value)): the unparse can run out of Python recursion first
+      unparse(e, frames);
       return evalLiteral(e);
     case "name":
       return e.id;
     case "call":
-      return e.keywords.length === 0 ? unparse(e) : resolveAstCall(e);
+      return e.keywords.length === 0 ? unparse(e, frames) : resolveAstCall(e, frames + 2);
     case "subscript":
-      return `${unparse(e.value)}[${unparse(e.index)}]`;
+      return `${unparse(e.value, frames)}[${unparse(e.index, frames)}]`;
     default:
       throw new DecodeFailure(`Exception: Unsupported AST type: <class 'ast.${AST_NAMES[e.kind] ?? e.kind}'>`);
   }
 }
 
 /** BFCL's `resolve_ast_call`: `{dotted_name: {kw: value}}`; positional arguments dropped, `**m` keyed by None. */
-export function resolveAstCall(call: Extract<PyExpr, { kind: "call" }>): PyDict {
+export function resolveAstCall(call: Extract<PyExpr, { kind: "call" }>, frames = 0): PyDict {
   const args = new PyDict();
-  for (const kw of call.keywords) args.set(kw.arg, resolveAstValue(kw.value));
+  for (const kw of call.keywords) args.set(kw.arg, resolveAstValue(kw.value, frames));
   return new PyDict([[callName(call.func), args]]);
 }
 
@@ -176,7 +182,11 @@ export function decodePromptingText(text: string): DecodeOutcome {
   return guarded(() => {
     const source = promptingSource(text);
     const parsed = parseExpression(source);
-    if (!parsed.ok) throw new DecodeFailure(`SyntaxError: ${syntaxErrorText(source, parsed.error.message, parsed.error.offset)}`);
+    if (!parsed.ok) {
+      // too deep for CPython's compiler: a RecursionError or MemoryError, its message alone
+      if (parsed.error.type !== undefined) throw new DecodeFailure(`${parsed.error.type}: ${parsed.error.message}`);
+      throw new DecodeFailure(`SyntaxError: ${syntaxErrorText(source, parsed.error.message, parsed.error.offset)}`);
+    }
     const body = parsed.expr;
     let calls: Extract<PyExpr, { kind: "call" }>[];
     if (body.kind === "call") calls = [body];

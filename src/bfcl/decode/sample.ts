@@ -29,7 +29,12 @@ export function sampleSteps(files: Iterable<Uint8Array>, limit = DETECTION_SAMPL
       for (const turn of result) {
         if (!Array.isArray(turn)) continue;
         for (const step of turn) {
-          const v = plainToPy(step);
+          let v: PyValue;
+          try {
+            v = plainToPy(step);
+          } catch {
+            continue; // nested past json.loads' limit: no sample
+          }
           if (!isEmptyStep(v)) out.push(v);
           if (out.length >= limit) return out;
         }
