@@ -32,3 +32,42 @@ export {
   type RolloutEntry,
   type InjectionCheck,
 } from "./rollout/index.js";
+
+// The aligned numbers: BFCL's checker on turn prefixes ("asked, then did it") and on the
+// turns whose reference is empty (the skipped turn, scored). Prepare each category's BFCL
+// data from its file texts (`prepareCategory`), check a model's twins with
+// `checkPairPrefixes` and a fresh `newEvaluatorProcess` per prefix, then score the pairs
+// with `alignedScore`; `checkResultFile` with `emptyTurns` gives every entry under the
+// three readings, which `countReadings` and `emptyTurnTable` tabulate.
+export { prepareCategory, checkResultFile, type CategoryInputs, type EntryReadings, type FileCheck } from "./simulator/run-check.js";
+export { newEvaluatorProcess } from "./simulator/runtime.js";
+export { decodeResult, type RecordedRollout } from "./bfcl/results.js";
+export { checkPrefix, checkPairPrefixes, twinCompletions, notCompletedWhy, type PairPrefixes, type PrefixOutcome, type PrefixSources, type PrefixCheckOptions } from "./simulator/prefix-check.js";
+export { checkIrrelevance, withEmptyTurnsScored, emptyTurnReadings, IRRELEVANCE_ERROR, WORLD_CHANGING_ERROR, type EmptyTurnReading } from "./simulator/irrelevance.js";
+export {
+  alignedScore,
+  alignedOutcome,
+  alignedRow,
+  alignedClusterTotals,
+  withheldCells,
+  notCompletedReasons,
+  type AlignedScore,
+  type AlignedOutcome,
+  type AlignedRow,
+  type TwinCompletion,
+  type WithheldCell,
+  type NotCompletedWhy,
+} from "./official/aligned.js";
+export {
+  countReadings,
+  emptyTurnTable,
+  emptyTurnShifts,
+  emptyTurnScores,
+  emptyTurnScoreMeaning,
+  type EmptyTurnCounts,
+  type EmptyTurnRow,
+  type EmptyTurnCell,
+  type EmptyTurnScore,
+  type EmptyTurnShift,
+  type EntryUnderReadings,
+} from "./official/empty-turns.js";

@@ -2,8 +2,13 @@
 """Test vectors for twinscore's TypeScript GorillaFileSystem, MathAPI, MessageAPI and
 TwitterAPI (src/simulator/classes/), produced by running BFCL's own Python classes.
 
-    PYTHONPATH=<gorilla>/berkeley-function-call-leaderboard python3 tools/class-vectors.py \
-        [--shared ../shared] [--out src/simulator/classes/vectors]
+    python3 tools/class-vectors.py --bfcl-root <gorilla>/berkeley-function-call-leaderboard \
+        [--version v4|v3] [--shared ../shared] [--out src/simulator/classes/vectors[/v3]]
+
+`--version` names the BFCL release of the checkout (v4: bfcl-eval 2026.3.23, Gorilla 6ea57973;
+v3: v3 final, Gorilla cd9429cc): its data (`bfcl-<version>/`) is read, and the model calls
+are the gpt-oss FC runs for v4 and the xLAM run for v3 (each step's calls as BFCL logged
+them in `inference_log`). The v3 vectors go to `vectors/v3/`.
 
 Needs only the standard library and mpmath (the version BFCL pins, 1.3.0). It reads the
 BFCL v4 data and the stored gpt-oss results from the shared folder, executes call
@@ -48,7 +53,21 @@ import sys
 
 import mpmath
 
-from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import (
+
+def _bfcl_root():
+    """The checkout given with --bfcl-root, put on sys.path before BFCL's modules are imported."""
+    for i, a in enumerate(sys.argv):
+        if a == "--bfcl-root" and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if a.startswith("--bfcl-root="):
+            return a.split("=", 1)[1]
+    return None
+
+
+if _bfcl_root():
+    sys.path.insert(0, os.path.abspath(_bfcl_root()))
+
+from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import (  # noqa: E402
     gorilla_file_system,
     math_api,
     message_api,
@@ -296,11 +315,20 @@ def parse_call(s):
     return node.func.id, [ast.literal_eval(a) for a in node.args], {k.arg: ast.literal_eval(k.value) for k in node.keywords}
 
 
+VERSION = "v4"
+
+
+def data_file(shared, *parts):
+    """A file of the release's data: `bfcl-<version>/[…/]BFCL_<version>_<name>`."""
+    *folders, name = parts
+    return os.path.join(shared, f"bfcl-{VERSION}", *folders, f"BFCL_{VERSION}_{name}")
+
+
 def ground_truth_sequences(shared):
     seqs = []
     for cat in CATEGORIES:
-        entries = load_jsonl(os.path.join(shared, "bfcl-v4", f"BFCL_v4_multi_turn_{cat}.json"))
-        answers = {a["id"]: a["ground_truth"] for a in load_jsonl(os.path.join(shared, "bfcl-v4", "possible_answer", f"BFCL_v4_multi_turn_{cat}.json"))}
+        entries = load_jsonl(data_file(shared, f"multi_turn_{cat}.json"))
+        answers = {a["id"]: a["ground_truth"] for a in load_jsonl(data_file(shared, "possible_answer", f"multi_turn_{cat}.json"))}
         for e in entries:
             mine = [c for c in e["involved_classes"] if c in CLASSES]
             if not mine:
@@ -340,32 +368,68 @@ def decode_step(step):
     return out
 
 
-def model_sequences(shared, every):
-    seqs = []
+def logged_calls(line):
+    """Per turn and step, the calls BFCL logged for a raw-text step (`inference_log`), as (name, kwargs) or None when they do not parse."""
+    logs = [x for x in line.get("inference_log", []) if isinstance(x, dict)]
+    turns = []
+    for ti, turn in enumerate(line["result"]):
+        steps = []
+        for si, _ in enumerate(turn):
+            handler = next((m for m in logs[ti].get(f"step_{si}", []) if m.get("role") == "handler_log"), {}) if ti < len(logs) else {}
+            out = []
+            for text in handler.get("model_response_decoded") or []:
+                try:
+                    name, args, kwargs = parse_call(text)
+                    out.append((name, kwargs) if not args else None)
+                except (SyntaxError, ValueError, AssertionError, AttributeError):
+                    out.append(None)
+            steps.append(out)
+        turns.append(steps)
+    return turns
+
+
+def stored_runs(shared):
+    """(run, model, category, result file, how its steps decode) of the stored model runs of this release."""
+    if VERSION == "v3":
+        model = "Salesforce_Llama-xLAM-2-8b-fc-r"
+        for cat in ["base", "miss_func", "miss_param"]:
+            yield "", model, cat, os.path.join(shared, "rollouts", "xlam-v3", "result", model, f"BFCL_v3_multi_turn_{cat}_result.json"), "logged"
+        return
     for run in RUNS:
         for model in MODELS:
             for cat in ["base", "miss_func", "miss_param"]:
-                entries = {e["id"]: e for e in load_jsonl(os.path.join(shared, "bfcl-v4", f"BFCL_v4_multi_turn_{cat}.json"))}
-                path = os.path.join(shared, "rollouts", "gpt-oss", run, "result", model, "multi_turn", f"BFCL_v4_multi_turn_{cat}_result.json")
-                for n, line in enumerate(load_jsonl(path)):
-                    e = entries[line["id"]]
-                    mine = [c for c in e["involved_classes"] if c in CLASSES]
-                    if not mine or not isinstance(line["result"], list) or n % every:
-                        continue
-                    reset_process()
-                    insts = new_instances(e["initial_config"], mine, False)
-                    turns = []
-                    for ti, turn in enumerate(line["result"]):
-                        calls = []
-                        for si, step in enumerate(turn):
-                            decoded = decode_step(step)
-                            for ci, (name, kwargs) in enumerate(decoded or []):
-                                if OWNER.get(name) not in insts:
-                                    continue
-                                calls.append({"at": [ti, si, ci], **outcome(insts[OWNER[name]], name, [], kwargs)})
-                        turns.append({"calls": calls, "state": states(insts)})
-                    if any(t["calls"] for t in turns):
-                        seqs.append({"run": run, "model": model, "category": cat, "id": e["id"], "classes": mine, "turns": turns})
+                yield run, model, cat, os.path.join(shared, "rollouts", "gpt-oss", run, "result", model, "multi_turn", f"BFCL_v4_multi_turn_{cat}_result.json"), "fc"
+
+
+def model_sequences(shared, every):
+    seqs = []
+    for run, model, cat, path, decoding in stored_runs(shared):
+        entries = {e["id"]: e for e in load_jsonl(data_file(shared, f"multi_turn_{cat}.json"))}
+        for n, line in enumerate(load_jsonl(path)):
+            e = entries[line["id"]]
+            mine = [c for c in e["involved_classes"] if c in CLASSES]
+            if not mine or not isinstance(line["result"], list) or n % every:
+                continue
+            reset_process()
+            insts = new_instances(e["initial_config"], mine, False)
+            decoded_turns = logged_calls(line) if decoding == "logged" else [[decode_step(step) for step in turn] for turn in line["result"]]
+            turns = []
+            for ti, decoded_steps in enumerate(decoded_turns):
+                calls = []
+                for si, decoded in enumerate(decoded_steps):
+                    for ci, call in enumerate(decoded or []):
+                        if call is None:
+                            continue
+                        name, kwargs = call
+                        if OWNER.get(name) not in insts:
+                            continue
+                        calls.append({"at": [ti, si, ci], **outcome(insts[OWNER[name]], name, [], kwargs)})
+                turns.append({"calls": calls, "state": states(insts)})
+            if any(t["calls"] for t in turns):
+                seq = {"run": run, "model": model, "category": cat, "id": e["id"], "classes": mine, "turns": turns}
+                if not run:
+                    del seq["run"]
+                seqs.append(seq)
     return seqs
 
 
@@ -503,7 +567,7 @@ ERROR_PATHS = [
 def error_path_sequences(shared):
     """Calls named "B:m" go to a second instance of the class in the same process (shared
     module state); "@repr" records repr() of every public attribute of the first instance."""
-    entries = {e["id"]: e for e in load_jsonl(os.path.join(shared, "bfcl-v4", "BFCL_v4_multi_turn_base.json"))}
+    entries = {e["id"]: e for e in load_jsonl(data_file(shared, "multi_turn_base.json"))}
     seqs = []
     for eid, lc, calls in ERROR_PATHS:
         e = entries[eid]
@@ -556,7 +620,7 @@ def fuzz_names(inst):
 
 def fuzz_sequences(shared, per_class, seed):
     rng = __import__("random").Random(seed)
-    entries = load_jsonl(os.path.join(shared, "bfcl-v4", "BFCL_v4_multi_turn_base.json"))
+    entries = load_jsonl(data_file(shared, "multi_turn_base.json"))
     seqs = []
     for cls in CLASSES:
         pool = [e for e in entries if cls in e["involved_classes"]]
@@ -604,14 +668,19 @@ def signatures():
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
+    ap.add_argument("--bfcl-root", required=True, help="berkeley-function-call-leaderboard folder of a Gorilla checkout (read-only)")
+    ap.add_argument("--version", choices=["v3", "v4"], default="v4", help="the BFCL release of that checkout")
     ap.add_argument("--shared", default=os.path.join(here, "..", "..", "shared"))
-    ap.add_argument("--out", default=os.path.join(here, "..", "src", "simulator", "classes", "vectors"))
+    ap.add_argument("--out", help="output folder (default src/simulator/classes/vectors, or its v3/ for v3)")
     ap.add_argument("--every", type=int, default=2, help="keep every N-th model entry")
     ap.add_argument("--fuzz", type=int, default=1000, help="fuzz calls per class")
     ap.add_argument("--seed", type=int, default=20261130, help="fuzz seed")
     ap.add_argument("--filler", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata", "synthetic-long-context.py"),
                     help="synthetic long_context module whose constants replace BFCL's")
     a = ap.parse_args()
+    global VERSION
+    VERSION = a.version
+    a.out = a.out or os.path.join(here, "..", "src", "simulator", "classes", "vectors", *([] if a.version == "v4" else [a.version]))
     install_filler(a.filler)
     os.makedirs(a.out, exist_ok=True)
     write_signatures(a.out)

@@ -52,8 +52,13 @@ Determinism: re-executes itself with TZ=UTC and PYTHONHASHSEED=0 (set iteration 
 shows up in two error messages) and pins datetime.today() for
 verify_traveler_information to TODAY below.
 
-Usage: tools/gen-class-vectors.py [--bfcl-root DIR] [--shared DIR] [--out DIR] [--filler FILE] [--all-model]
-  (--bfcl-root: a BFCL source checkout, e.g. /work/gorilla-src/berkeley-function-call-leaderboard)
+Usage: tools/gen-class-vectors.py --bfcl-root DIR [--version v4|v3] [--shared DIR] [--out DIR] [--filler FILE] [--all-model]
+  (--bfcl-root: the berkeley-function-call-leaderboard folder of a Gorilla checkout, read-only;
+   --version: its BFCL release. v4 (Gorilla 6ea57973) reads bfcl-v4/ and the gpt-oss FC runs and
+   writes src/simulator/classes/testdata/; v3 final (Gorilla cd9429cc) reads bfcl-v3/ and the xLAM
+   run, whose steps are the calls BFCL logged for them (inference_log), and writes testdata/v3/.
+   Hand-written cases are the class's entry in tools/class-vector-errors.json plus, for v3, its
+   "<class>@v3" entry; calls to methods the release's class lacks are left out.)
 """
 import argparse
 import ast
@@ -94,16 +99,18 @@ CATEGORIES = ["base", "miss_func", "miss_param", "long_context"]
 def parse_args():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser()
-    p.add_argument("--bfcl-root", default="/work/gorilla-src/berkeley-function-call-leaderboard")
+    p.add_argument("--bfcl-root", required=True)
+    p.add_argument("--version", choices=["v3", "v4"], default="v4")
     p.add_argument("--shared", default=os.path.join(here, "..", "..", "shared"))
-    p.add_argument("--out", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata"))
+    p.add_argument("--out")
     p.add_argument("--all-model", action="store_true", help="keep every model sequence (to check that the selection loses no coverage of the TS ports)")
     p.add_argument("--filler", default=os.path.join(here, "..", "src", "simulator", "classes", "testdata", "synthetic-long-context.py"))
     return p.parse_args()
 
 
 ARGS = parse_args()
-sys.path.insert(0, ARGS.bfcl_root)
+ARGS.out = ARGS.out or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "simulator", "classes", "testdata", *([] if ARGS.version == "v4" else [ARGS.version]))
+sys.path.insert(0, os.path.abspath(ARGS.bfcl_root))
 PKG = "bfcl_eval.eval_checker.multi_turn_eval.func_source_code"
 import importlib  # noqa: E402
 
@@ -338,7 +345,9 @@ def load_jsonl(path):
 
 
 def data_path(*parts):
-    return os.path.join(ARGS.shared, "bfcl-v4", *parts)
+    """A file of the release's data (names given with the v4 prefix, `BFCL_v4_…`)."""
+    *folders, name = parts
+    return os.path.join(ARGS.shared, f"bfcl-{ARGS.version}", *folders, name.replace("BFCL_v4_", f"BFCL_{ARGS.version}_"))
 
 
 def gt_cases(cls_name):
@@ -481,35 +490,58 @@ def step_features(step):
     return feats
 
 
+def stored_runs():
+    """(run, model, category, result file) of the stored model runs of this release: gpt-oss FC for v4, xLAM for v3."""
+    if ARGS.version == "v3":
+        model = "Salesforce_Llama-xLAM-2-8b-fc-r"
+        for cat in ["base", "miss_func", "miss_param"]:
+            yield "", model, cat, os.path.join(ARGS.shared, "rollouts", "xlam-v3", "result", model, "BFCL_v3_multi_turn_%s_result.json" % cat)
+        return
+    root = os.path.join(ARGS.shared, "rollouts", "gpt-oss")
+    for path in sorted(glob.glob(os.path.join(root, "*", "result", "*", "multi_turn", "BFCL_v4_multi_turn_*_result.json"))):
+        yield path.split(os.sep)[-5], path.split(os.sep)[-3], os.path.basename(path)[len("BFCL_v4_multi_turn_"):-len("_result.json")], path
+
+
+def logged_step_calls(line):
+    """Per turn, per step, the calls BFCL logged for a raw-text step (inference_log's handler_log)."""
+    logs = [x for x in line.get("inference_log", []) if isinstance(x, dict)]
+    out = []
+    for ti, turn in enumerate(line["result"]):
+        steps = []
+        for si, _ in enumerate(turn):
+            handler = next((m for m in logs[ti].get("step_%d" % si, []) if m.get("role") == "handler_log"), {}) if ti < len(logs) else {}
+            steps.append(list(handler.get("model_response_decoded") or []))
+        out.append(steps)
+    return out
+
+
 def model_cases(cls_name, seen):
     """Model sequences that add a coverage feature not in `seen` (updated); also returns how many were considered."""
     global FEATURES
     cases = []
     considered = 0
-    root = os.path.join(ARGS.shared, "rollouts", "gpt-oss")
-    for path in sorted(glob.glob(os.path.join(root, "*", "result", "*", "multi_turn", "BFCL_v4_multi_turn_*_result.json"))):
-        run = path.split(os.sep)[-5]
-        model = path.split(os.sep)[-3]
-        cat = os.path.basename(path)[len("BFCL_v4_multi_turn_"):-len("_result.json")]
+    for run, model, cat, path in stored_runs():
         entries = {e["id"]: e for e in load_jsonl(data_path("BFCL_v4_multi_turn_%s.json" % cat))}
         for line in load_jsonl(path):
             e = entries[line["id"]]
             if cls_name not in e["involved_classes"] or not isinstance(line["result"], list):
                 continue
-            turns = []
-            for turn in line["result"]:
-                calls = []
-                for step in turn:
-                    calls.extend(c for c in fc_step_calls(step) if belongs(cls_name, c))
-                turns.append(calls)
+            step_calls = logged_step_calls(line) if ARGS.version == "v3" else [[fc_step_calls(step) for step in turn] for turn in line["result"]]
+            turns = [[c for calls in steps for c in calls if belongs(cls_name, c)] for steps in step_calls]
             if not any(turns):
                 continue
             config = e["initial_config"].get(cls_name, {})
             considered += 1
             FEATURES = set()
-            for turn in line["result"]:
-                for step in turn:
-                    FEATURES |= step_features(step)
+            if ARGS.version == "v3":
+                for steps in step_calls:
+                    for calls in steps:
+                        for call in calls:
+                            FEATURES |= call_text_features(call)
+            else:
+                for turn in line["result"]:
+                    for step in turn:
+                        FEATURES |= step_features(step)
             try:
                 record = recorded(replay(cls_name, config, turns, False, False))
                 new = FEATURES - seen
@@ -518,9 +550,10 @@ def model_cases(cls_name, seen):
             if not new and not ARGS.all_model:
                 continue
             seen |= new
-            cases.append({"name": "model %s %s %s" % (run, model, e["id"]),
-                          "source": {"kind": "model", "run": run, "model": model, "category": cat, "entry": e["id"]},
-                          "longContext": False, **record})
+            source = {"kind": "model", "run": run, "model": model, "category": cat, "entry": e["id"]}
+            if not run:
+                del source["run"]
+            cases.append({"name": " ".join(x for x in ["model", run, model, e["id"]] if x), "source": source, "longContext": False, **record})
     return cases, considered
 
 
@@ -528,14 +561,17 @@ def error_cases(cls_name):
     """Hand-written sequences: configs inline, one turn per list."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "class-vector-errors.json")
     with open(path, encoding="utf-8") as f:
-        spec = json.load(f)[cls_name]
+        specs = json.load(f)
+    spec = specs[cls_name] + (specs.get("%s@%s" % (cls_name, ARGS.version), []) if ARGS.version != "v4" else [])
     cases = []
     for case in spec:
         lc = case.get("longContext", False)
         if lc:
             reset_filler()
+        # calls to methods this release's class does not have are left out
+        turns = [[c for c in turn if belongs(cls_name, c)] for turn in case["turns"]]
         cases.append({"name": "errors " + case["name"], "source": {"kind": "inline", "configJson": json.dumps(case.get("config", {}))},
-                      "longContext": lc, **recorded(replay(cls_name, case.get("config", {}), case["turns"], lc, True))})
+                      "longContext": lc, **recorded(replay(cls_name, case.get("config", {}), turns, lc, True))})
     return cases
 
 
@@ -554,7 +590,7 @@ def main():
         model, considered = model_cases(cls_name, seen)
         cases = fixed + model
         probe = new_instance(cls_name, {}, False)
-        doc = {"class": cls_name, "today": list(TODAY),
+        doc = {"class": cls_name, **({"version": ARGS.version} if ARGS.version != "v4" else {}), "today": list(TODAY),
                "attributes": [k for k, _ in public_state(probe)],
                "generator": "tools/gen-class-vectors.py",
                "filler": "src/simulator/classes/testdata/synthetic-long-context.py",

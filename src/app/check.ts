@@ -10,10 +10,14 @@
  */
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
+import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
+import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../io/check-run.js";
-import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+import { walkBfclTree } from "../io/tree.js";
+import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "../io/check-run.js";
 
@@ -33,6 +37,8 @@ export interface CheckRequest extends RequestContext {
   readonly decoder?: DecoderName;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
+  /** The BFCL release to emulate for every file (data file names, executor, classes, runner, score files); else each file's name says. */
+  readonly bfclVersion?: BfclVersion;
   /** Threads in all (default 1). */
   readonly threads?: number;
   /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */
@@ -43,23 +49,41 @@ export interface CheckRequest extends RequestContext {
 export interface CheckDocument {
   readonly command: "check";
   readonly files: readonly CheckedFile[];
+  /**
+   * With `emptyTurns`: BFCL's score, the strict and the world-changing counterfactual per
+   * category and model, each with the models' ranking under it (whichever reading the
+   * written score files follow); null otherwise.
+   */
+  readonly emptyTurns: readonly EmptyTurnRow[] | null;
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
+}
+
+/** The empty-turn table of the files checked with their empty-reference turns scored (null when none was). */
+function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
+  const counts: EmptyTurnCounts[] = files.flatMap((f) => (f.emptyTurns === null ? [] : [{ model: f.folder, category: f.category, entries: f.entries, correct: f.emptyTurns }]));
+  return counts.length === 0 ? null : emptyTurnTable(counts);
 }
 
 /** Check every result file. Never throws on bad input: problems are in the document. */
 export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const ctx = contextOf(req);
-  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, problems, exitCode });
+  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, emptyTurns: emptyTurnRowsOf(files), problems, exitCode });
   const bad: Problem[] = [];
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
   if (bad.length > 0) return done(bad);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  // the rollouts must have been generated on the data of the version their file names say
+  const data = manifestsForModels(walkBfclTree([req.results], ctx.cwd, "result").models, undefined, ctx, {
+    forceHint: "check them with the BFCL data they were generated on",
+  });
+  if (!data.ok) return done([...data.problems]);
+  if (hasError(data.value.problems)) return done([...data.value.problems]);
   req.beforeChecking?.();
   const run = await runCheck(
-    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, env: { ...ctx.env }, cwd: ctx.cwd },
+    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, bfclVersion: req.bfclVersion, env: { ...ctx.env }, cwd: ctx.cwd },
     req.threads,
   );
   if (!run.ok) return done([...run.problems]);

@@ -11,15 +11,19 @@
  * ```
  */
 import { problem, type Problem } from "../messages/index.js";
-import { compareArms as compareTwoArms, type ArmComparison } from "../official/compare.js";
+import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
 import { definitionPairs } from "../official/metrics.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
-import { loadRunInputs } from "../io/scores-run.js";
+import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData } from "../io/aligned-run.js";
+import { loadRunInputs, type LoadedModel } from "../io/scores-run.js";
+import { twinCompletions } from "../simulator/prefix-check.js";
 import { walkBfclTree } from "../io/tree.js";
+import { selectModels } from "../io/results.js";
 import { firstStepTokensByModel } from "../io/run-output.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
-import { badArgument, bootstrapOf, contextOf, hasError, manifestOf, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, contextOf, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { oneManifestForModels } from "./data-version.js";
 
 /** The two arms to compare. */
 export interface CompareRequest extends RequestContext {
@@ -35,6 +39,12 @@ export interface CompareRequest extends RequestContext {
   /** Resamples and seed of the paired interval (default: 10,000 and the paper's seed). */
   readonly bootstrap?: Partial<BootstrapOptions>;
   readonly manifest?: string;
+  /**
+   * BFCL data folder: adds the aligned comparison (each arm's twins checked on their turn
+   * prefixes) and the empty-turn readings of both arms' files. Runs BFCL's checker on every
+   * model of both arms (a few seconds each), so only when named.
+   */
+  readonly bfclData?: string;
 }
 
 /** What `compare` found and computed. */
@@ -89,16 +99,24 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
   for (const dirs of [[req.a], [req.b]]) if (dirs[0] !== undefined) bad.push(...walkBfclTree(dirs, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   for (const dir of [req.scoresA, req.scoresB]) if (dir !== undefined) bad.push(...walkBfclTree([dir], ctx.cwd, "score").problems.filter((p) => p.severity === "error"));
+  let data: AlignedData | null = null;
+  if (req.bfclData !== undefined && bad.length === 0) {
+    const read = readAlignedData(resolvePath(ctx.cwd, req.bfclData));
+    if (read.ok) data = read.value;
+    else bad.push(...read.problems);
+  }
   if (bad.length > 0) return done(bad);
-  const loaded = manifestOf(req.manifest, ctx);
-  if (!loaded.ok) return done([...loaded.problems]);
-  const manifest = loaded.value;
   const models = req.models ?? [];
+  // both arms on one manifest: the BFCL version their result files name, their rollouts checked against it
+  const armModels = [req.a, req.b].flatMap((dir) => selectModels(walkBfclTree([dir], ctx.cwd, "result"), models).models);
+  const loaded = oneManifestForModels(armModels, req.manifest, ctx, "compare");
+  if (!loaded.ok) return done([...loaded.problems]);
+  const manifest = loaded.value.manifest;
   const load = (dir: string, scores: string | undefined) =>
     loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd, skipLoginPass: true });
   const armA = load(req.a, req.scoresA);
   const armB = load(req.b, req.scoresB);
-  const problems: Problem[] = [...armA.problems, ...armB.problems].filter((p) => p.severity === "error");
+  const problems: Problem[] = [...loaded.value.warnings, ...[...armA.problems, ...armB.problems].filter((p) => p.severity === "error")];
   const namesA = armA.models.map((m) => m.inputs.model);
   const namesB = armB.models.map((m) => m.inputs.model);
   const names = namesA.filter((m) => namesB.includes(m));
@@ -111,12 +129,24 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     return done(problems, [], onlyInA, onlyInB);
   }
   const scored = definitionPairs(manifest, "C").ids;
+  const scoredPairs = manifest.pairs.filter((p) => scored.has(p.missId));
+  /** What BFCL's checker says on one arm's model: its twins' completions and its entries under the empty-turn readings. */
+  const checked = (m: LoadedModel): Pick<Arm, "completions" | "emptyTurns"> => {
+    if (data === null) return {};
+    const files = { modelName: m.folder, files: m.resultFiles };
+    const prefixes = modelCompletions(files, scoredPairs, data);
+    const entries = modelEmptyTurns(files, data);
+    problems.push(...(prefixes.ok ? prefixes.value.problems : prefixes.problems), ...(entries.ok ? entries.value.problems : entries.problems));
+    return { completions: prefixes.ok ? twinCompletions(prefixes.value.prefixes) : null, emptyTurns: entries.ok ? entries.value.readings : null };
+  };
   const results = names.map((name) => {
-    const ma = armA.models.find((m) => m.inputs.model === name)!.inputs;
-    const mb = armB.models.find((m) => m.inputs.model === name)!.inputs;
+    const la = armA.models.find((m) => m.inputs.model === name)!;
+    const lb = armB.models.find((m) => m.inputs.model === name)!;
+    const ma = la.inputs;
+    const mb = lb.inputs;
     const comparison = compareTwoArms(
-      { label: "A", records: ma.records.filter((r) => scored.has(r.missId)), verdicts: ma.verdicts },
-      { label: "B", records: mb.records.filter((r) => scored.has(r.missId)), verdicts: mb.verdicts },
+      { label: "A", records: ma.records.filter((r) => scored.has(r.missId)), verdicts: ma.verdicts, ...checked(la) },
+      { label: "B", records: mb.records.filter((r) => scored.has(r.missId)), verdicts: mb.verdicts, ...checked(lb) },
       bootstrap,
     );
     return { model: name, comparison };

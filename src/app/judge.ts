@@ -19,9 +19,10 @@ import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-clien
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, loadManifest, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
-import { scoreResultDirs } from "../io/results.js";
+import { scoreResultDirs, selectModels } from "../io/results.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { manifestsForModels } from "./data-version.js";
 
 /** What to judge, and with what. */
 export interface JudgeRequest extends RequestContext {
@@ -94,15 +95,28 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
   const manifest = loadManifest();
   if (!manifest.ok) return done([...manifest.problems]);
+  // each model on the pairs of the BFCL version its files name, its rollouts checked against that data
+  const found = manifestsForModels(selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []).models, undefined, ctx, {
+    forceHint: "name the result files after the BFCL version they were generated on",
+  });
+  if (!found.ok) return done([...found.problems]);
+  if (hasError(found.value.problems)) return done([...found.value.problems]);
+  const manifestFor = (model: string) => found.value.manifestOf.get(model) ?? manifest.value;
 
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest: manifest.value, options: defaultScoreOptions, cwd: ctx.cwd });
-  const problems: Problem[] = [...outcome.problems, ...outcome.runs.flatMap((r) => r.problems)];
-  const pairsById = new Map(manifest.value.pairs.map((p) => [p.missId, p]));
+  const outcome = await scoreResultDirs({
+    resultDirs: req.results,
+    models: req.models ?? [],
+    manifest: manifest.value,
+    manifestOf: found.value.manifestOf,
+    options: defaultScoreOptions,
+    cwd: ctx.cwd,
+  });
+  const problems: Problem[] = [...found.value.problems, ...outcome.problems, ...outcome.runs.flatMap((r) => r.problems)];
   const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>();
   const toSend: HeldBackTurn[] = [];
   for (const run of outcome.runs) {
     if (!run.score) continue;
-    const sel = heldBackTurns(run.model, run.score.records, pairsById);
+    const sel = heldBackTurns(run.model, run.score.records, new Map(manifestFor(run.model).pairs.map((p) => [p.missId, p])));
     perModel.set(run.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
     toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
   }

@@ -3,9 +3,31 @@
  * `decision/table.ts`, rendered by the one table renderer.
  */
 import { perItemColumns, type PerItemRow } from "../decision/table.js";
+import type { TwinCompletion } from "../official/aligned.js";
 import { renderTable } from "../report/printout.js";
 
-/** The rows as CSV text with a header line. */
-export function perItemCsv(rows: readonly PerItemRow[]): string {
-  return renderTable({ id: "per-item", columns: perItemColumns.map((header) => ({ header })), rows: rows.map((r) => perItemColumns.map((k) => r[k])) }, "csv");
+/**
+ * The rows as CSV text with a header line. With the twins' completions (by model, then
+ * should-ask id), two more columns: `base_completed` (BFCL's checker passes the base twin
+ * through the anchor turn T) and `miss_completed` (the should-ask twin through T+1), 0/1,
+ * empty where a pair's completion is unknown.
+ */
+export function perItemCsv(rows: readonly PerItemRow[], completions: ReadonlyMap<string, ReadonlyMap<string, TwinCompletion>> | null = null): string {
+  const bit = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
+  const extra = completions === null ? [] : ["base_completed", "miss_completed"];
+  return renderTable(
+    {
+      id: "per-item",
+      columns: [...perItemColumns, ...extra].map((header) => ({ header })),
+      rows: rows.map((r) => {
+        const cells: (string | number | null)[] = perItemColumns.map((k) => r[k]);
+        if (completions !== null) {
+          const c = completions.get(r.model)?.get(r.miss_id);
+          cells.push(bit(c?.baseCompleted), bit(c?.missCompleted));
+        }
+        return cells;
+      }),
+    },
+    "csv",
+  );
 }

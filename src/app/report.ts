@@ -10,6 +10,8 @@
  * ```
  */
 import { problem, type Problem } from "../messages/index.js";
+import type { AlignedRow } from "../official/aligned.js";
+import type { EmptyTurnRow } from "../official/empty-turns.js";
 import { assembleReport } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
 import type { BootstrapOptions } from "../stats/index.js";
@@ -19,7 +21,9 @@ import { byteLength, folderExists, writeFileAtomic } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { loadReportRuns, runLabels } from "../io/report-inputs.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, bootstrapOf, contextOf, manifestOf, type ExitCode, type RequestContext } from "./common.js";
+import { selectModels } from "../io/results.js";
+import { badArgument, bootstrapOf, contextOf, type ExitCode, type RequestContext } from "./common.js";
+import { oneManifestForModels } from "./data-version.js";
 
 /** What the report shows. */
 export interface ReportRequest extends RequestContext {
@@ -31,7 +35,11 @@ export interface ReportRequest extends RequestContext {
   readonly compare?: readonly string[];
   /** Judge labels (JSON Lines from `judge`). */
   readonly labels?: string;
-  /** BFCL data folder for the workaround credit (else `BFCL_DATA_DIR`; no installation is searched: replaying takes a while). */
+  /**
+   * BFCL data folder (else `BFCL_DATA_DIR`; no installation is searched: this takes a
+   * while): adds the workaround credit and the aligned numbers (BFCL's checker on turn
+   * prefixes, and on every entry with the empty-reference turns scored).
+   */
   readonly bfclData?: string;
   /** Models to keep (default: all). */
   readonly models?: readonly string[];
@@ -54,6 +62,10 @@ export interface ReportDocument {
   readonly models: number;
   readonly pairs: number;
   readonly comparisons: number;
+  /** With BFCL data: each model's aligned numbers as the page shows them (see `score`'s `aligned`); else null. */
+  readonly aligned: readonly AlignedRow[] | null;
+  /** With BFCL data: the skipped turn scored, per category and model, with rankings (see `score`'s `emptyTurns`); else null. */
+  readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
   readonly problems: readonly Problem[];
@@ -71,6 +83,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     models: 0,
     pairs: 0,
     comparisons: 0,
+    aligned: null,
+    emptyTurns: null,
     html: null,
     problems,
     exitCode: 2,
@@ -108,9 +122,11 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
   }
   if (bad.length > 0 || !boot.ok) return done(bad);
-  const loaded = manifestOf(req.manifest, ctx);
+  // one manifest for the page: the BFCL version the result files name, their rollouts checked against it
+  const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
+  const loaded = oneManifestForModels(selected.models, req.manifest, ctx, "report");
   if (!loaded.ok) return done([...loaded.problems]);
-  const manifest = loaded.value;
+  const manifest = loaded.value.manifest;
 
   // The workaround credit only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): replaying takes a while.
   const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
@@ -118,7 +134,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     req.results.map((dir, i) => ({ resultDir: dir, scoreDir: scores[i] ?? null })),
     { models: req.models ?? [], manifest, cwd: ctx.cwd, bfclDataDir: bfcl?.dir ?? null, progress: req.progress },
   );
-  const problems: Problem[] = [...runs.problems];
+  const problems: Problem[] = [...loaded.value.warnings, ...runs.problems];
   const scoredModels = runs.runs.flatMap((r) => r.models);
   if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
   if (scoredModels.every((m) => m.inputs.records.length === 0)) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
@@ -135,7 +151,16 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
   const html = renderReport(assembled.value);
   const d = assembled.value;
-  const facts = { models: d.models.length, pairs: d.pairs.length, comparisons: d.compare.length, bytes: byteLength(html), html };
+  const withAligned = d.models.filter((m) => m.aligned !== null);
+  const facts = {
+    models: d.models.length,
+    pairs: d.pairs.length,
+    comparisons: d.compare.length,
+    aligned: withAligned.length > 0 ? withAligned.map((m) => m.aligned!) : null,
+    emptyTurns: d.emptyTurns.length > 0 ? d.emptyTurns : null,
+    bytes: byteLength(html),
+    html,
+  };
   if (target !== null) {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);

@@ -11,25 +11,31 @@
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  * ```
  */
-import type { ScoredResultCategory } from "../bfcl/categories.js";
+import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import { decoderByName, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { selectPairs } from "../decision/score.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
-import { problem, type Problem } from "../messages/index.js";
+import { ok, problem, type Problem, type Result } from "../messages/index.js";
+import { alignedRow, alignedScore, type AlignedRow, type TwinCompletion } from "../official/aligned.js";
+import { countReadings, emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { decisionInterval, rankOneOf } from "../official/intervals.js";
 import { computeRunMetrics } from "../official/metrics.js";
 import { officialRows, officialSpearman, rankOneShares, sensitivityRows, type OfficialRow, type OfficialSpearman, type SensitivityRow } from "../official/readings.js";
-import type { Manifest } from "../pairs/types.js";
+import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { twinCompletions } from "../simulator/prefix-check.js";
 import type { BootstrapOptions } from "../stats/index.js";
+import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData, type AlignedModelFiles } from "../io/aligned-run.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { folderExists, writeFileAtomic } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
-import { scoreResultDirs, type FileUsed, type ModelRun } from "../io/results.js";
+import { scoreResultDirs, selectModels, type FileUsed, type ModelRun } from "../io/results.js";
+import { dataFolderVersion } from "../io/rollout-data.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
-import { readWorkaroundData, workaroundForModel } from "../io/workaround-run.js";
+import { readWorkaroundData, workaroundForModel, type WorkaroundData } from "../io/workaround-run.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { manifestsForModels } from "./data-version.js";
 import { perItemCsv } from "./per-item.js";
 
 /** What to score. Only `results` is required. */
@@ -53,7 +59,21 @@ export interface ScoreRequest extends RequestContext {
    * else a `bfcl_eval` installation, else none; null: leave Table F1 out.
    */
   readonly bfclData?: string | null;
-  /** Pair manifest file (default: the package's). */
+  /**
+   * Also compute the aligned numbers, which run BFCL's checker (in TypeScript) on every
+   * model's files: each pair's `base_completed` / `miss_completed` (the base twin passes
+   * every turn through the anchor turn T, the should-ask twin every turn through T+1), the
+   * withheld twin's cells, the aligned pair score with its interval, and the empty-turn
+   * table. Default: when `bfclData` names a folder (not when it is only found through
+   * `BFCL_DATA_DIR` or an installation: scoring stays fast unless asked). Only models of
+   * the data folder's BFCL version get them.
+   */
+  readonly aligned?: boolean;
+  /**
+   * Pair manifest file for every model (default: the package's manifest of the BFCL
+   * version each model's result files name; rollouts generated on other data stop the
+   * command, unless this forces one manifest).
+   */
   readonly manifest?: string;
   /** Also write one CSV row per model and pair to this file. */
   readonly perItem?: string;
@@ -69,6 +89,8 @@ export interface ScoreRequest extends RequestContext {
 export interface ScoredModel {
   /** The model: its folder's name, or `<run>/<model>` when several runs are scored. */
   readonly model: string;
+  /** The BFCL version its result files name (null when it has none). */
+  readonly bfclVersion: BfclVersion | null;
   readonly scored: boolean;
   readonly numbers: DecisionNumbers | null;
   /** The 95% cluster-bootstrap interval of decision (null without resamples or pairs). */
@@ -100,7 +122,18 @@ export interface WorkaroundRow {
 /** Everything `score` found and computed. */
 export interface ScoreDocument {
   readonly command: "score";
-  readonly options: { readonly pairSet: PairSet; readonly countLogin: boolean; readonly pairsSelected: number };
+  readonly options: {
+    readonly pairSet: PairSet;
+    readonly countLogin: boolean;
+    /** Pairs of the set asked for (in the manifest of the first version scored). */
+    readonly pairsSelected: number;
+    /** Pairs of the set asked for, per BFCL version scored (their manifests differ). */
+    readonly pairsSelectedByVersion: Readonly<Partial<Record<BfclVersion, number>>>;
+    /** Of those, the pairs no hand ruling covers (`uncertified`: their items differ from the ones certified), per version. */
+    readonly uncertifiedByVersion: Readonly<Partial<Record<BfclVersion, number>>>;
+    /** Whether `manifest` forced one manifest for every model. */
+    readonly manifestForced: boolean;
+  };
   readonly bootstrap: BootstrapOptions;
   readonly models: readonly ScoredModel[];
   /** With score trees: BFCL's verdict on the same items, per model, and the rank correlation (three models or more). */
@@ -109,6 +142,14 @@ export interface ScoreDocument {
   readonly sensitivity: { readonly rows: readonly SensitivityRow[]; readonly rank1: readonly { readonly model: string; readonly share: number }[] | null } | null;
   /** With BFCL data: Table F1. */
   readonly workaround: readonly WorkaroundRow[] | null;
+  /**
+   * With `aligned`: per model, the withheld twin's cells (held back / acted × completed
+   * through T+1), the base twin acted and completed through T, and the aligned pair
+   * score (both twins decided right and completed) with its 95% cluster-bootstrap interval.
+   */
+  readonly aligned: { readonly models: readonly AlignedRow[] } | null;
+  /** With `aligned`: BFCL's score, the strict and the world-changing counterfactual per category and model, with the ranking under each. */
+  readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** With `perItem`: the file written and its rows. */
   readonly perItem: { readonly file: string; readonly rows: number } | null;
   /** Problems not tied to one model's files (arguments, folders, score files, BFCL data). */
@@ -126,7 +167,20 @@ const LIFTED = new Set(["decode-failures", "pair-undecidable"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: Problem[]): ScoreDocument {
   const options = scoreOptionsOf(req);
-  return { command: "score", options: { ...options, pairsSelected: 0 }, bootstrap, models: [], official: null, sensitivity: null, workaround: null, perItem: null, problems, exitCode: 2 };
+  return {
+    command: "score",
+    options: { ...options, pairsSelected: 0, pairsSelectedByVersion: {}, uncertifiedByVersion: {}, manifestForced: req.manifest !== undefined },
+    bootstrap,
+    models: [],
+    official: null,
+    sensitivity: null,
+    workaround: null,
+    aligned: null,
+    emptyTurns: null,
+    perItem: null,
+    problems,
+    exitCode: 2,
+  };
 }
 
 /** Check the request before anything is read: the arguments, the output folder, the score trees. */
@@ -149,22 +203,60 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   return { bootstrap, problems };
 }
 
-/** Table F1 for the scored models, or null when no BFCL data is found. */
-function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options: ScoreOptions, req: ScoreRequest, ctx: Context, problems: Problem[]): WorkaroundRow[] | null {
-  if (req.bfclData === null) return null;
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
+/**
+ * The BFCL data folder found for the request, its version, and the scored models of that
+ * version; models of another version are left out of `what`, said once.
+ */
+function dataForVersion(
+  scored: readonly ModelRun[],
+  versionFor: (model: string) => BfclVersion,
+  flag: string | undefined,
+  ctx: Context,
+  problems: Problem[],
+  what: { readonly label: string; readonly code: string },
+): { readonly dir: string; readonly version: BfclVersion; readonly models: readonly ModelRun[] } | null {
+  const location = resolveBfclDataDir({ flag, env: ctx.env, cwd: ctx.cwd });
   if (!location) return null;
-  const data = readWorkaroundData(location.dir);
+  const dataVersion = dataFolderVersion(location.dir) ?? "v4";
+  const left = [...new Set(scored.map((r) => versionFor(r.model)).filter((v) => v !== dataVersion))];
+  if (left.length > 0) {
+    problems.push(problem(what.code, `${what.label} leaves out the BFCL ${left.join(", ")} models: the BFCL data found is ${dataVersion}`, { file: location.dir, severity: "warning" }));
+  }
+  return { dir: location.dir, version: dataVersion, models: scored.filter((r) => versionFor(r.model) === dataVersion) };
+}
+
+/**
+ * Table F1 for the scored models, or null when no BFCL data is found. Models of another
+ * BFCL version than the data are left out, said once. The data already read for the
+ * aligned numbers is reused.
+ */
+function workaroundRows(
+  scored: readonly ModelRun[],
+  manifestFor: (model: string) => Manifest,
+  versionFor: (model: string) => BfclVersion,
+  options: ScoreOptions,
+  req: ScoreRequest,
+  ctx: Context,
+  problems: Problem[],
+  aligned: AlignedData | null,
+): WorkaroundRow[] | null {
+  if (req.bfclData === null) return null;
+  const found = dataForVersion(scored, versionFor, req.bfclData, ctx, problems, { label: "Table F1", code: "workaround-version" });
+  if (found === null || found.models.length === 0) return null;
+  const ofVersion = found.models;
+  const data: Result<WorkaroundData> =
+    aligned !== null && aligned.dataDir === found.dir && aligned.version === found.version
+      ? ok({ base: aligned.inputs.base, missFunc: aligned.inputs.miss_func })
+      : readWorkaroundData(found.dir, found.version);
   if (!data.ok) {
     problems.push(...data.problems);
     return null;
   }
-  const pairs = selectPairs(manifest, options);
   const rows: WorkaroundRow[] = [];
-  for (const run of scored) {
+  for (const run of ofVersion) {
     const file = run.filesUsed.miss_func?.file;
     if (!run.score || !file) continue;
-    const r = workaroundForModel(run.score, pairs, file, data.value, run.decoder ? decoderByName(run.decoder.name) : undefined);
+    const r = workaroundForModel(run.score, selectPairs(manifestFor(run.model), options), file, data.value, run.decoder ? decoderByName(run.decoder.name) : undefined);
     if (!r.ok) {
       problems.push(...r.problems);
       continue;
@@ -173,6 +265,44 @@ function workaroundRows(scored: readonly ModelRun[], manifest: Manifest, options
     rows.push({ model: run.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited });
   }
   return rows;
+}
+
+/** The aligned numbers of the scored models: completions per pair, the aligned rows and the empty-turn counts. */
+interface AlignedOutcome {
+  readonly completions: ReadonlyMap<string, ReadonlyMap<string, TwinCompletion>>;
+  readonly rows: AlignedRow[];
+  readonly emptyTurns: EmptyTurnRow[];
+}
+
+/** Run BFCL's checker on every scored model's prefixes and files (see `ScoreRequest.aligned`). */
+function alignedNumbers(
+  scored: readonly ModelRun[],
+  data: AlignedData,
+  pairsFor: (model: string) => readonly ManifestPair[],
+  bootstrap: BootstrapOptions,
+  problems: Problem[],
+): AlignedOutcome {
+  const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
+  const rows: AlignedRow[] = [];
+  const counts: EmptyTurnCounts[] = [];
+  for (const run of scored) {
+    const model: AlignedModelFiles = { modelName: run.folder, files: Object.fromEntries(Object.entries(run.filesUsed).map(([c, f]) => [c, f.file])) };
+    const prefixes = modelCompletions(model, pairsFor(run.model), data);
+    if (!prefixes.ok) problems.push(...prefixes.problems);
+    else {
+      problems.push(...prefixes.value.problems);
+      const bits = twinCompletions(prefixes.value.prefixes);
+      completions.set(run.model, bits);
+      rows.push(alignedRow(run.model, alignedScore(run.score!.records, bits, bootstrap)));
+    }
+    const entries = modelEmptyTurns(model, data);
+    if (!entries.ok) problems.push(...entries.problems);
+    else {
+      problems.push(...entries.value.problems);
+      for (const [category, readings] of entries.value.readings) counts.push(countReadings(run.model, category, readings));
+    }
+  }
+  return { completions, rows, emptyTurns: emptyTurnTable(counts) };
 }
 
 /**
@@ -184,19 +314,39 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const checked = validate(req, ctx);
   const { bootstrap } = checked;
   if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
-  const loaded = manifestOf(req.manifest, ctx);
+  // each model on the manifest of the BFCL version its files name, its rollouts checked against that data first
+  const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
+  const found = manifestsForModels(selected.models, req.manifest, ctx);
+  if (!found.ok) return emptyDocument(req, bootstrap, [...found.problems]);
+  if (hasError(found.value.problems)) return emptyDocument(req, bootstrap, [...found.value.problems]);
+  const { manifestOf: manifestByModel, versionOf } = found.value;
+  const distinct = [...new Set(manifestByModel.values())];
+  const loaded = distinct.length > 0 ? { ok: true as const, value: distinct[0] } : manifestOf(req.manifest, ctx);
   if (!loaded.ok) return emptyDocument(req, bootstrap, [...loaded.problems]);
   const manifest = loaded.value;
+  const manifestFor = (model: string) => manifestByModel.get(model) ?? manifest;
+  const versionFor = (model: string) => versionOf.get(model) ?? manifestFor(model).source.bfclVersion;
   const options = scoreOptionsOf(req);
 
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, options, cwd: ctx.cwd, threads: req.threads });
-  const problems: Problem[] = [...outcome.problems];
+  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads });
+  const problems: Problem[] = [...found.value.problems, ...outcome.problems];
   const scored = outcome.runs.filter((r) => r.score !== null);
-  const rank1 = scored.length >= 2 ? rankOneOf(scored.map((r) => r.score!.records), bootstrap) : null;
+  // models scored on different pairs (several BFCL versions) are not ranked against each other
+  const groups = new Map<Manifest, ModelRun[]>();
+  for (const run of scored) groups.set(manifestFor(run.model), [...(groups.get(manifestFor(run.model)) ?? []), run]);
+  const rank1 = scored.length >= 2 && groups.size === 1 ? rankOneOf(scored.map((r) => r.score!.records), bootstrap) : null;
+  const pairsSelectedByVersion: Partial<Record<BfclVersion, number>> = {};
+  const uncertifiedByVersion: Partial<Record<BfclVersion, number>> = {};
+  for (const m of distinct.length > 0 ? distinct : [manifest]) {
+    const selectedPairs = selectPairs(m, options);
+    pairsSelectedByVersion[m.source.bfclVersion] = selectedPairs.length;
+    uncertifiedByVersion[m.source.bfclVersion] = selectedPairs.filter((p) => p.certification?.verdict === "uncertified").length;
+  }
   const models: ScoredModel[] = outcome.runs.map((run) => {
     const i = scored.indexOf(run);
     return {
       model: run.model,
+      bfclVersion: versionOf.get(run.model) ?? null,
       scored: run.score !== null,
       numbers: run.score?.numbers ?? null,
       ci95: run.score ? decisionInterval(run.score.records, bootstrap) : null,
@@ -215,20 +365,49 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   let sensitivity: ScoreDocument["sensitivity"] = null;
   const scoreDirs = req.scores ?? [];
   if (scored.length > 0 && (scoreDirs.length > 0 || req.sensitivity)) {
-    const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: names, manifest, cwd: ctx.cwd, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) });
-    // the result files' own problems were met (and reported) while scoring
-    problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
-    const metrics = computeRunMetrics(manifest, inputs.models.map((m) => m.inputs), { bootstrap });
-    if (scoreDirs.length > 0) official = { models: officialRows(metrics, names), spearman: officialSpearman(metrics) };
-    if (req.sensitivity) sensitivity = { rows: sensitivityRows(metrics, names), rank1: rankOneShares(metrics, names) };
+    // one pass per manifest (BFCL version); rank statistics only among models scored on the same pairs
+    const officialModels: OfficialRow[] = [];
+    const sensitivityModels: SensitivityRow[] = [];
+    let spearman: OfficialSpearman | null = null;
+    let shares: { readonly model: string; readonly share: number }[] | null = null;
+    for (const [groupManifest, runs] of groups) {
+      const groupNames = names.filter((n) => runs.some((r) => r.model === n));
+      const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: groupNames, manifest: groupManifest, cwd: ctx.cwd, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) });
+      // the result files' own problems were met (and reported) while scoring
+      problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
+      const metrics = computeRunMetrics(groupManifest, inputs.models.map((m) => m.inputs), { bootstrap });
+      officialModels.push(...officialRows(metrics, groupNames));
+      sensitivityModels.push(...sensitivityRows(metrics, groupNames));
+      if (groups.size === 1) {
+        spearman = officialSpearman(metrics);
+        shares = rankOneShares(metrics, groupNames);
+      }
+    }
+    const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
+    if (scoreDirs.length > 0) official = { models: inOrder(officialModels), spearman };
+    if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels), rank1: shares };
   }
-  const workaround = scored.length > 0 ? workaroundRows(scored, manifest, options, req, ctx, problems) : null;
+  let alignedData: AlignedData | null = null;
+  let alignedOut: AlignedOutcome | null = null;
+  if (scored.length > 0 && (req.aligned ?? typeof req.bfclData === "string")) {
+    const found = dataForVersion(scored, versionFor, req.bfclData ?? undefined, ctx, problems, { label: "The aligned numbers", code: "aligned-version" });
+    if (found === null) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
+    else if (found.models.length > 0) {
+      const data = readAlignedData(found.dir);
+      if (!data.ok) problems.push(...data.problems);
+      else {
+        alignedData = data.value;
+        alignedOut = alignedNumbers(found.models, alignedData, (model) => selectPairs(manifestFor(model), options), bootstrap, problems);
+      }
+    }
+  }
+  const workaround = scored.length > 0 ? workaroundRows(scored, manifestFor, versionFor, options, req, ctx, problems, alignedData) : null;
 
   let perItem: ScoreDocument["perItem"] = null;
   if (req.perItem !== undefined && scored.length > 0) {
     const rows: PerItemRow[] = scored.flatMap((r) => perItemRows(r.model, r.score!.records));
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows));
+    const written = writeFileAtomic(file, perItemCsv(rows, alignedOut?.completions ?? null));
     if (written.ok) perItem = { file, rows: rows.length };
     else problems.push(...written.problems);
   }
@@ -253,5 +432,18 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     // a file whose tool calls mostly fail to decode (a wrong decoder: never a silent number)
     exitCode = 1;
   }
-  return { command: "score", options: { ...options, pairsSelected: outcome.pairsSelected }, bootstrap, models, official, sensitivity, workaround, perItem, problems, exitCode };
+  return {
+    command: "score",
+    options: { ...options, pairsSelected: outcome.pairsSelected, pairsSelectedByVersion, uncertifiedByVersion, manifestForced: found.value.forced },
+    bootstrap,
+    models,
+    official,
+    sensitivity,
+    workaround,
+    aligned: alignedOut === null ? null : { models: alignedOut.rows },
+    emptyTurns: alignedOut === null ? null : alignedOut.emptyTurns,
+    perItem,
+    problems,
+    exitCode,
+  };
 }

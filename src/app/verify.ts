@@ -17,7 +17,8 @@ import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { oneManifestForModels } from "./data-version.js";
 
 /** The expected file and the trees to recompute it from. */
 export interface VerifyRequest extends RequestContext {
@@ -70,11 +71,12 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   if (!parsed.ok) return done([...parsed.problems]);
   const missing = [...walkBfclTree(results, ctx.cwd, "result").problems, ...walkBfclTree(scores, ctx.cwd, "score").problems].filter((p) => p.severity === "error");
   if (missing.length > 0) return done(missing);
-  const loadedManifest = manifestOf(req.manifest, ctx);
+  // one manifest: the BFCL version the result files name, their rollouts checked against it
+  const loadedManifest = oneManifestForModels(walkBfclTree(results, ctx.cwd, "result").models, req.manifest, ctx, "verify");
   if (!loadedManifest.ok) return done([...loadedManifest.problems]);
-  const manifest = loadedManifest.value;
+  const manifest = loadedManifest.value.manifest;
   const lines: CheckLine[] = [];
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...loadedManifest.value.warnings];
   for (const run of parsed.value.runs) {
     const runResults = dirsOf(run, results, ctx);
     const loaded = loadRunInputs({ resultDirs: runResults, scoreDirs: dirsOf(run, scores, ctx), models: run.models.map((m) => m.name), manifest, cwd: ctx.cwd });

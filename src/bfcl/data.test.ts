@@ -72,8 +72,8 @@ describe("alignCategory", () => {
     const r = as.ok ? alignCategory("base", qs.value, as.value, "a.json") : as;
     expect(r.ok && r.value.questions.map((q) => q.id)).toEqual(["multi_turn_base_0"]);
     expect(r.ok && r.value.unusable).toEqual([
-      { id: "multi_turn_base_1", code: "reference-missing", reason: "has no reference", file: "a.json", line: null },
-      { id: "multi_turn_base_7", code: "question-missing", reason: "is a reference without a question", file: "a.json", line: 2 },
+      { id: "multi_turn_base_1", code: "reference-missing", reason: "has no reference", file: "a.json", line: null, question: qs.value[1], answer: null },
+      { id: "multi_turn_base_7", code: "question-missing", reason: "is a reference without a question", file: "a.json", line: 2, question: null, answer: expect.objectContaining({ id: "multi_turn_base_7" }) },
     ]);
     const turns = parseAnswers('{"id": "multi_turn_base_0", "ground_truth": [[], []]}\n{"id": "multi_turn_base_1", "ground_truth": [[]]}', "a.json");
     const t = turns.ok ? alignCategory("base", qs.value, turns.value, "a.json") : turns;

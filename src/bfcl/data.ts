@@ -80,6 +80,10 @@ export interface UnusableItem {
   readonly reason: string;
   readonly file: string;
   readonly line: number | null;
+  /** The question entry, when there is one (its turns can still be checked against a rollout). */
+  readonly question: QuestionEntry | null;
+  /** The reference entry, when there is one. */
+  readonly answer: AnswerEntry | null;
 }
 
 /** One category: questions and references aligned by id (`answers[i]` is the reference of `questions[i]`). */
@@ -260,7 +264,7 @@ export function alignCategory(
   for (const q of questions) {
     const a = answerById.get(q.id);
     if (a === undefined) {
-      unusable.push({ id: q.id, code: "reference-missing", reason: "has no reference", file: answersFileLabel, line: null });
+      unusable.push({ id: q.id, code: "reference-missing", reason: "has no reference", file: answersFileLabel, line: null, question: q, answer: null });
     } else if (a.groundTruth.length !== q.question.length) {
       unusable.push({
         id: q.id,
@@ -268,6 +272,8 @@ export function alignCategory(
         reason: `has ${a.groundTruth.length} reference turns but its question has ${q.question.length}`,
         file: answersFileLabel,
         line: a.line,
+        question: q,
+        answer: a,
       });
     } else {
       kept.push({ q, a });
@@ -275,7 +281,7 @@ export function alignCategory(
   }
   for (const a of answers) {
     if (!questionIds.has(a.id)) {
-      unusable.push({ id: a.id, code: "question-missing", reason: "is a reference without a question", file: answersFileLabel, line: a.line });
+      unusable.push({ id: a.id, code: "question-missing", reason: "is a reference without a question", file: answersFileLabel, line: a.line, question: null, answer: a });
     }
   }
   return ok({ category, questions: kept.map((x) => x.q), answers: kept.map((x) => x.a), unusable });

@@ -143,6 +143,19 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
   return { error: "line has no `result`" };
 }
 
+/** How a line that `twinscore run --until-anchor` stopped ends: its last top-level key. */
+const STOPPED_TAIL = /, "twinscore_stopped_after_turn": (\d+)\}\s*$/;
+
+/**
+ * The turn after which `twinscore run --until-anchor` stopped a line, read off the line's
+ * last bytes (its last top-level key), or null for a whole rollout. Such a line holds the
+ * decision only: no check can say what the model would have done after that turn.
+ */
+export function stoppedAfterTurn(lineTail: string): number | null {
+  const m = STOPPED_TAIL.exec(lineTail);
+  return m ? Number(m[1]) : null;
+}
+
 /**
  * Decode a `result` value: a list of turns (kept up to `keepTurns`, the anchor and the
  * turns before it), or BFCL's inference-error string. Anything else is a problem.

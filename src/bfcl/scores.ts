@@ -35,6 +35,11 @@ export interface FailedEntry {
   readonly errorJson: string;
   /** 1-based line in the score file. */
   readonly line: number;
+  /**
+   * Further lines for the same entry: BFCL v3's runner writes an inference-error line and
+   * goes on to the turn-count check, which may write a second line for the entry.
+   */
+  readonly more?: readonly FailedEntry[];
 }
 
 /** A parsed score file. */
@@ -115,7 +120,13 @@ export function parseScoreFile(text: string, file: string): { content: ScoreFile
       problems.push(cut ? problem("score-file-truncated", "the file ends inside a line (cut short?)", { file, line: i + 1 }) : entry);
       continue;
     }
-    if (failed.has(entry.id)) {
+    const earlier = failed.get(entry.id);
+    if (earlier !== undefined) {
+      // BFCL v3 follows an inference-error line with the turn-count check's line; anything else is a broken file
+      if (earlier.errorType === "multi_turn:inference_error" && earlier.more === undefined) {
+        failed.set(entry.id, { ...earlier, more: [entry] });
+        continue;
+      }
       problems.push(problem("score-id-repeated", `failed entry ${entry.id} appears twice`, { file, line: i + 1 }));
       return { content: null, problems };
     }

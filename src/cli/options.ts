@@ -30,3 +30,9 @@ export function integerOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : Number.NaN;
 }
+
+/** The `--manifest` help, the same for every command that scores rollouts. */
+export const manifestOptionHelp =
+  "pair manifest for every model (default: the package's manifest of the BFCL version the result file names say: " +
+  "data/manifest.json for BFCL_v4_, data/manifest-v3.json for BFCL_v3_; rollouts whose recorded first user turns show " +
+  "other data stop the command with one line, and --manifest forces it)";

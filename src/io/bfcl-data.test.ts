@@ -90,8 +90,8 @@ describe("readBfclDataDir on bad directories", () => {
     const r = readBfclDataDir(dir, ["base"]);
     expect(r.ok && r.value.categories.base?.questions).toHaveLength(199);
     expect(r.ok && r.value.categories.base?.unusable).toEqual([
-      { id: "multi_turn_base_5", code: "reference-missing", reason: "has no reference", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: null },
-      { id: "multi_turn_base_500", code: "question-missing", reason: "is a reference without a question", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: 6 },
+      { id: "multi_turn_base_5", code: "reference-missing", reason: "has no reference", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: null, question: expect.objectContaining({ id: "multi_turn_base_5" }), answer: null },
+      { id: "multi_turn_base_500", code: "question-missing", reason: "is a reference without a question", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: 6, question: null, answer: expect.objectContaining({ id: "multi_turn_base_500" }) },
     ]);
   });
   it("reports a directory that does not exist", () => {

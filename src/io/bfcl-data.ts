@@ -4,6 +4,7 @@
  * found through `python3`. Reading hands the file texts to the pure parser in
  * `src/bfcl/data.ts`, which does every check.
  */
+import { evaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { createRequire } from "node:module";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -99,5 +100,5 @@ export function readCategoryInputs(dataDir: string, version: BfclVersion, catego
     if (text === null) return err(problem("file-missing", "BFCL function-doc file missing", { file: join(dataDir, docFile(cls)) }));
     docs.set(cls, text);
   }
-  return prepareCategory(qText, join(dataDir, qRel), aText, join(dataDir, aRel), docs);
+  return prepareCategory(qText, join(dataDir, qRel), aText, join(dataDir, aRel), docs, evaluatorRevision(version));
 }

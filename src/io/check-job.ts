@@ -11,7 +11,7 @@ import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
-import { checkModelFiles, type CategoryInputs, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
+import { checkModelFiles, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { parseScoreFile } from "../bfcl/scores.js";
 import { compareVerdicts, type Agreement } from "../simulator/agreement.js";
@@ -56,6 +56,10 @@ export interface CheckJobSettings {
 export interface CheckedFileData {
   readonly total: number;
   readonly correct: number;
+  /** Entries BFCL's checker alone passes. */
+  readonly officialCorrect: number;
+  /** With the empty-reference turns scored: each entry under BFCL's checker, the strict and the world-changing reading. */
+  readonly readings: readonly EntryReadings[] | null;
   /** Where the score file was written, if an out folder was given. */
   readonly written: string | null;
   /** Agreement with the stored score file, if a score root was given and it has one. */
@@ -151,18 +155,24 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
   // the folder's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
   const choice = chooseDecoder({ folder: job.model, override: settings.decoder, samples: () => sampleSteps(inputs.map((f) => f.bytes)) });
   if (choice === null) return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${settings.decoder}`, { file: f.path })));
-  const results = checkModelFiles(inputs, {
-    modelName: job.model,
-    newProcess: (exact) => newEvaluatorProcess(filler, exact),
-    decode: choice.decoder.name === "fc" ? undefined : choice.decoder.decode,
-    decoder: choice.decoder,
-    renderScore: settings.outDir !== null || settings.compareStored,
-    emptyTurns: settings.emptyTurns ?? undefined,
-  });
-  results.forEach((r, i) => {
-    const index = inputs[i].index;
-    out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value, summarizeChoice(choice))) : r;
-  });
+  // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
+  for (const version of ["v3", "v4"] as const) {
+    const mine = inputs.filter((f) => job.files[f.index].version === version);
+    if (mine.length === 0) continue;
+    const results = checkModelFiles(mine, {
+      modelName: job.model,
+      newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
+      decode: choice.decoder.name === "fc" ? undefined : choice.decoder.decode,
+      decoder: choice.decoder,
+      renderScore: settings.outDir !== null || settings.compareStored,
+      emptyTurns: settings.emptyTurns ?? undefined,
+      bfclVersion: version,
+    });
+    results.forEach((r, i) => {
+      const index = mine[i].index;
+      out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value, summarizeChoice(choice))) : r;
+    });
+  }
   return out as Result<CheckedFileData>[];
 }
 
@@ -202,7 +212,7 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
       }
     }
   }
-  return { total: checked.total, correct: checked.correct, written, agreement, storedScoreFile, problems, decoder, decodeHealth: checked.decodeHealth };
+  return { total: checked.total, correct: checked.correct, officialCorrect: checked.officialCorrect, readings: checked.readings, written, agreement, storedScoreFile, problems, decoder, decodeHealth: checked.decodeHealth };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */

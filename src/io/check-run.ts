@@ -16,6 +16,7 @@ import type { DecodeHealth, DecoderChoiceSummary, DecoderName } from "../bfcl/de
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/agreement.js";
+import { countReadings, type EmptyTurnCounts } from "../official/empty-turns.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 import { findLongContextModule, readLongContext } from "./long-context.js";
@@ -93,6 +94,8 @@ export interface CheckRunRequest {
   readonly bfclEvalDir?: string;
   /** `--decoder`: one decoder for every model folder; absent, each folder's is chosen (BFCL's registry, else detected). */
   readonly decoder?: DecoderName | null;
+  /** The BFCL release to emulate for every file (its data files, executor, runner, score files); else each file's name says. */
+  readonly bfclVersion?: BfclVersion;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
   readonly env: Record<string, string | undefined>;
@@ -106,9 +109,13 @@ export interface CheckedFile {
   /** How the model is named: its folder's name, or `<run>/<model>` when `--results` holds several runs. */
   readonly folder: string;
   readonly category: MultiTurnCategory;
+  /** The BFCL release emulated for this file. */
+  readonly version: BfclVersion;
   readonly entries: number;
   readonly correct: number;
   readonly accuracy: number;
+  /** With the empty-reference turns scored: the passing entries under BFCL's checker, the strict and the world-changing reading. */
+  readonly emptyTurns: EmptyTurnCounts["correct"] | null;
   /** Where the score file was written, if `--out` was given. */
   readonly written: string | null;
   /** Agreement with the stored score file, if `--scores` was given and it exists. */
@@ -182,7 +189,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   }
   const jobs: CheckJob[] = groups.map((g) => ({
     model: g[0].model,
-    files: g.map((f) => ({ path: f.path, version: f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
+    files: g.map((f) => ({ path: f.path, version: req.bfclVersion ?? f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
   }));
   const settings: CheckJobSettings = {
     dataDir,
@@ -222,9 +229,11 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
         model: f.model,
         folder: f.name,
         category: f.category,
+        version: req.bfclVersion ?? f.version,
         entries: c.total,
         correct: c.correct,
         accuracy: c.total === 0 ? 0 : c.correct / c.total,
+        emptyTurns: c.readings === null ? null : countReadings(f.name, f.category, c.readings).correct,
         written: c.written,
         agreement: c.agreement,
         storedScoreFile: c.storedScoreFile,

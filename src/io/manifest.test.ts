@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bfclVersionInfo, bfclVersions } from "../bfcl/versions.js";
+import { bfclVersionInfo } from "../bfcl/versions.js";
 import { buildManifest, itemContents } from "../pairs/build.js";
 import { renderCertifiedContent } from "../pairs/certification.js";
 import { bfclDataDir, projectRoot, sharedPath } from "../testing/shared.js";
@@ -12,7 +12,7 @@ import { committedCertificationPath, committedManifestPath, loadManifest, parseM
 describe("committed manifests", () => {
   const cert = (name: string) => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
   const certifiedContent = () => ({ file: "certified-content.tsv", text: readFileSync(committedCertificationPath("certified-content.tsv"), "utf8") });
-  for (const version of bfclVersions) {
+  for (const { version } of Object.values(bfclVersionInfo)) {
     it(`${version}: ${bfclVersionInfo[version].manifestFile} is byte-identical to a rebuild from ../shared/bfcl-${version} and the certification files`, () => {
       const data = readBfclDataDir(sharedPath(`bfcl-${version}`), ["base", "miss_func", "miss_param"]);
       if (!data.ok) throw new Error(data.problems[0].message);

@@ -14,7 +14,11 @@ import type { Manifest } from "../pairs/types.js";
 import type { ReportRunInput } from "../report/assemble.js";
 import { readResultFile } from "./results-read.js";
 import { loadRunInputs } from "./scores-run.js";
-import { readWorkaroundData, workaroundForModel, type WorkaroundData } from "./workaround-run.js";
+import { workaroundForModel, type WorkaroundData } from "./workaround-run.js";
+import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData } from "./aligned-run.js";
+import type { TwinCompletion } from "../official/aligned.js";
+import { twinCompletions } from "../simulator/prefix-check.js";
+import type { EntryReadings } from "../simulator/run-check.js";
 
 /** One `--results` tree and its optional `--scores` tree. */
 export interface ReportRunRequest {
@@ -50,7 +54,7 @@ export function loadReportRuns(
     models: readonly string[];
     manifest: Manifest;
     cwd: string;
-    /** BFCL data folder for the workaround credit (Table F1), or null to leave it out. */
+    /** BFCL data folder for the workaround credit (Table F1) and the aligned numbers, or null to leave them out. */
     bfclDataDir?: string | null;
     progress?: (line: string) => void;
   },
@@ -61,11 +65,14 @@ export function loadReportRuns(
   const out: ReportRunInput[] = [];
   const problems: Problem[] = [];
   let workaroundData: WorkaroundData | null = null;
+  let alignedData: AlignedData | null = null;
   if (options.bfclDataDir) {
-    options.progress?.(`reading BFCL data for the workaround credit (${options.bfclDataDir})`);
-    const data = readWorkaroundData(options.bfclDataDir);
-    if (data.ok) workaroundData = data.value;
-    else problems.push(...data.problems);
+    options.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${options.bfclDataDir})`);
+    const data = readAlignedData(options.bfclDataDir);
+    if (data.ok) {
+      alignedData = data.value;
+      workaroundData = { base: data.value.inputs.base, missFunc: data.value.inputs.miss_func };
+    } else problems.push(...data.problems);
   }
   const table1Pairs = selectPairs(options.manifest, { pairSet: "certified", countLogin: false });
   runs.forEach((run, i) => {
@@ -106,7 +113,23 @@ export function loadReportRuns(
         if (w.ok) workaround = w.value;
         else problems.push(...w.problems);
       }
-      return { inputs: m.inputs, rollouts, workaround, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
+      let completions: Map<string, TwinCompletion> | null = null;
+      let emptyTurns: Map<string, EntryReadings[]> | null = null;
+      if (alignedData !== null) {
+        options.progress?.(`checking ${labels[i]}/${m.inputs.model} with BFCL's checker (turn prefixes, empty-reference turns)`);
+        const files = { modelName: m.folder, files: m.resultFiles };
+        const prefixes = modelCompletions(files, pairs, alignedData);
+        if (prefixes.ok) {
+          completions = twinCompletions(prefixes.value.prefixes);
+          problems.push(...prefixes.value.problems);
+        } else problems.push(...prefixes.problems);
+        const entries = modelEmptyTurns(files, alignedData);
+        if (entries.ok) {
+          emptyTurns = entries.value.readings;
+          problems.push(...entries.value.problems);
+        } else problems.push(...entries.problems);
+      }
+      return { inputs: m.inputs, rollouts, workaround, completions, emptyTurns, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
     });
     out.push({ label: labels[i], resultDir: run.resultDir, scoreDir: run.scoreDir, models });
   });

@@ -40,7 +40,7 @@ const spawnThread: SpawnWorker = (data) => new Worker(new URL("./results-worker.
 
 /** The run standing for a model whose worker failed. */
 export function failedModelRun(job: ModelCandidates, message: string): ModelRun {
-  return { model: job.model, filesUsed: {}, score: null, problems: [problem("internal", `scoring ${job.model} failed: ${message}`)] };
+  return { model: job.model, folder: job.folder, filesUsed: {}, score: null, problems: [problem("internal", `scoring ${job.model} failed: ${message}`)] };
 }
 
 /**

@@ -5,7 +5,7 @@
  * skipped with a native newline search. Memory is one chunk plus the decoded results.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { decodeResultBytes, scanLineHead, type RecordedRollout } from "../bfcl/results.js";
+import { decodeResultBytes, scanLineHead, stoppedAfterTurn, type RecordedRollout } from "../bfcl/results.js";
 import { isKnownItemId } from "../decision/score.js";
 import { problem, type Problem } from "../messages/index.js";
 
@@ -185,4 +185,34 @@ export function readResultFile(
     return { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
   }
   return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true };
+}
+
+/**
+ * The `result` text of each wanted id in a result file (the first line of a repeated id,
+ * as scoring reads it), streamed with `forEachLine`: what BFCL's checker is run on, where
+ * the whole `result` is needed (the scorer keeps only the turns it reads). Lines that are
+ * malformed or whose `result` is not JSON are left out: the scorer reports them, and an
+ * id without a line cannot be completed. With `stopped`, the ids of lines that
+ * `run --until-anchor` stopped are put there with the turn they stopped after. Throws on
+ * I/O errors, as `forEachLine` does.
+ */
+export function readResultTexts(file: string, wanted: ReadonlySet<string>, stopped?: Map<string, number>): Map<string, string> {
+  const out = new Map<string, string>();
+  const utf8 = new TextDecoder("utf-8");
+  forEachLine(file, (bytes, start, end) => {
+    const id = scanLineHead(bytes, start, end, true);
+    if ("error" in id || !wanted.has(id.id) || out.has(id.id)) return;
+    const head = scanLineHead(bytes, start, end);
+    if ("error" in head) return;
+    const after = stopped === undefined ? null : stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(start, end - 64), end)));
+    if (after !== null) stopped?.set(head.id, after);
+    const text = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));
+    try {
+      JSON.parse(text);
+    } catch {
+      return;
+    }
+    out.set(head.id, text);
+  });
+  return out;
 }

@@ -22,13 +22,15 @@ import { readResultFile } from "./results-read.js";
  */
 export interface ModelCandidates {
   readonly model: string;
+  /** The model folder's name: BFCL's model name, which its checker uses (`model` may be `<run>/<model>`). */
+  readonly folder: string;
   readonly files: Readonly<Record<ScoredResultCategory, readonly string[]>>;
 }
 
 /** The scoring job of a model the walk found. */
 export function candidatesOf(found: TreeModel): ModelCandidates {
   const paths = (c: ScoredResultCategory) => (found.files[c] ?? []).map((f) => f.path);
-  return { model: found.name, files: Object.fromEntries(scoredResultCategories.map((c) => [c, paths(c)])) as Record<ScoredResultCategory, string[]> };
+  return { model: found.name, folder: found.model, files: Object.fromEntries(scoredResultCategories.map((c) => [c, paths(c)])) as Record<ScoredResultCategory, string[]> };
 }
 
 /** The file used for one category of one model, and how it was chosen. */
@@ -43,6 +45,8 @@ export interface FileUsed {
 /** One model's outcome: scored, or not scored because a category is missing or unreadable. */
 export interface ModelRun {
   readonly model: string;
+  /** The model folder's name (BFCL's model name). */
+  readonly folder: string;
   readonly filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>;
   /** Null when the model could not be scored (a category missing). */
   readonly score: ModelScore | null;
@@ -71,11 +75,6 @@ function chooseCopy(
   return best ? { path: best.path, candidates: paths.length } : null;
 }
 
-/** The model folder's own name (BFCL's registry key with `/` → `_`): the last part of a `<run>/<model>` name. */
-function folderName(model: string): string {
-  const cut = Math.max(model.lastIndexOf("/"), model.lastIndexOf("\\"));
-  return cut < 0 ? model : model.slice(cut + 1);
-}
 
 /** The steps of the rollouts read, file by file, as Python values (detection's samples). */
 function* stepsOf(read: readonly ReadonlyMap<string, RecordedRollout>[]): Generator<PyValue> {
@@ -136,14 +135,14 @@ export function scoreModelFiles(
         `model ${candidates.model}: no readable ${missingCategories.join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
       ),
     );
-    return { model: candidates.model, filesUsed, score: null, problems };
+    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
   }
   // the model's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
   const read = [rollouts.base!.rollouts, rollouts.miss_func!.rollouts, rollouts.miss_param!.rollouts];
-  const choice = chooseDecoder({ folder: folderName(candidates.model), override: options.decoder ?? null, samples: () => stepsOf(read) });
+  const choice = chooseDecoder({ folder: candidates.folder, override: options.decoder ?? null, samples: () => stepsOf(read) });
   if (choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${options.decoder}`));
-    return { model: candidates.model, filesUsed, score: null, problems };
+    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
   }
   const scored = scoreModel(
     candidates.model,
@@ -194,5 +193,5 @@ export function scoreModelFiles(
       ),
     );
   }
-  return { model: candidates.model, filesUsed, score, problems, decoder: summarizeChoice(choice) };
+  return { model: candidates.model, folder: candidates.folder, filesUsed, score, problems, decoder: summarizeChoice(choice) };
 }

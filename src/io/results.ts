@@ -21,6 +21,8 @@ export interface ScoreRequest {
   /** Models to keep (folder name or `<run>/<model>`), in output order; empty keeps all (in the order found). */
   readonly models: readonly string[];
   readonly manifest: Manifest;
+  /** By model name, the manifest to score it on instead of `manifest` (result files of several BFCL versions). */
+  readonly manifestOf?: ReadonlyMap<string, Manifest>;
   readonly options: ScoreOptions;
   readonly cwd: string;
   readonly threads?: number;
@@ -54,12 +56,24 @@ export function selectModels(walk: TreeWalk, names: readonly string[]): { models
   return { models, problems };
 }
 
-/** Discover, select and score. Never throws on bad input: problems are returned. */
+/**
+ * Discover, select and score, each model on its manifest (models sharing a manifest are
+ * scored together). Never throws on bad input: problems are returned.
+ */
 export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutcome> {
   const walk = walkBfclTree(request.resultDirs, request.cwd, "result");
   const selected = selectModels(walk, request.models);
   const problems = [...walk.problems, ...selected.problems];
-  const pairs = selectPairs(request.manifest, request.options);
-  const runs = await scoreModels(selected.models.map(candidatesOf), pairs, request.options, request.threads, knownShouldAskIds(request.manifest));
-  return { runs, problems, pairsSelected: pairs.length };
+  const groups = new Map<Manifest, number[]>();
+  selected.models.forEach((m, i) => {
+    const manifest = request.manifestOf?.get(m.name) ?? request.manifest;
+    groups.set(manifest, [...(groups.get(manifest) ?? []), i]);
+  });
+  const runs: ModelRun[] = new Array<ModelRun>(selected.models.length);
+  for (const [manifest, at] of groups) {
+    const pairs = selectPairs(manifest, request.options);
+    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest));
+    scored.forEach((run, k) => (runs[at[k]] = run));
+  }
+  return { runs, problems, pairsSelected: selectPairs(request.manifest, request.options).length };
 }

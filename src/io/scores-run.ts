@@ -33,6 +33,8 @@ export interface RunInputsRequest {
 /** One loaded model. */
 export interface LoadedModel {
   readonly inputs: ModelInputs;
+  /** The model folder's name (BFCL's model name; `inputs.model` may be `<run>/<model>`). */
+  readonly folder: string;
   readonly official: OfficialReading;
   readonly resultFiles: Partial<Record<ScoredResultCategory, string>>;
 }
@@ -91,6 +93,7 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
         turnCounts,
       },
       official,
+      folder: hit.model,
       resultFiles,
     });
   }

@@ -19,7 +19,7 @@ describe("workaround credit (Table F1) on the real gpt-oss runs", () => {
       it(`${run} ${model}: counts nest, strict accuracy equals the scorer's, credits only raise it`, () => {
         const dir = join(rolloutRunDir(run), "result", model, "multi_turn");
         const file = (c: string) => join(dir, `BFCL_v4_multi_turn_${c}_result.json`);
-        const scored = scoreModelFiles({ model, files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+        const scored = scoreModelFiles({ model, folder: model, files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
         if (!scored.score) throw new Error(JSON.stringify(scored.problems));
         const r = workaroundForModel(scored.score, pairs, file("miss_func"), data.value);
         if (!r.ok) throw new Error(JSON.stringify(r.problems));
@@ -41,7 +41,7 @@ describe("workaround credit (Table F1) on the real gpt-oss runs", () => {
   it("credits gpt-oss-120b's cp + rm route around the withheld mv on multi_turn_miss_func_1 (2025-11-12-main)", () => {
     const dir = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
     const file = (c: string) => join(dir, `BFCL_v4_multi_turn_${c}_result.json`);
-    const scored = scoreModelFiles({ model: "openai_gpt-oss-120b", files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+    const scored = scoreModelFiles({ model: "openai_gpt-oss-120b", folder: "openai_gpt-oss-120b", files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
     if (!scored.score) throw new Error("not scored");
     const r = workaroundForModel(scored.score, pairs, file("miss_func"), data.value);
     if (!r.ok) throw new Error("replay failed");

@@ -7,14 +7,13 @@
 import { decodePlainStep, type Decoder } from "../bfcl/decode/index.js";
 import type { PyValue } from "../python/value.js";
 import type { BfclVersion } from "../bfcl/data.js";
-import { scanLineHead } from "../bfcl/results.js";
 import type { ModelScore } from "../decision/types.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { CategoryInputs } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { readCategoryInputs } from "./bfcl-data.js";
-import { forEachLine, readFailure } from "./results-read.js";
+import { readFailure, readResultTexts } from "./results-read.js";
 import { workaroundCredit, type WorkaroundPairInput, type WorkaroundSummary } from "../simulator/workaround.js";
 
 /** Prepared base and miss_func inputs of a BFCL data folder (read once, reused for every model). */
@@ -32,20 +31,9 @@ export function readWorkaroundData(dataDir: string, version: BfclVersion = "v4")
   return ok({ base: base.value, missFunc: missFunc.value });
 }
 
-/** The `result` values of the given ids in a result file (JSON.parse output), by id, read with the one streaming reader. */
+/** The `result` values of the given ids in a result file (parsed JSON), by id, read with the one streaming reader. */
 export function readResultsById(file: string, ids: ReadonlySet<string>): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const decoder = new TextDecoder("utf-8");
-  forEachLine(file, (bytes, start, end) => {
-    const head = scanLineHead(bytes, start, end);
-    if ("error" in head || !ids.has(head.id)) return;
-    try {
-      out.set(head.id, JSON.parse(decoder.decode(bytes.subarray(head.resultStart, head.resultEnd))));
-    } catch {
-      /* an unreadable line is not an attempt; the scorer reports it */
-    }
-  });
-  return out;
+  return new Map([...readResultTexts(file, ids)].map(([id, text]) => [id, JSON.parse(text) as unknown]));
 }
 
 /**

@@ -24,10 +24,24 @@ import type { PairRecord } from "../decision/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
 import { bootstrapIntervals, clusterOrder, clusterTotals, type BootstrapOptions, type ClusterTotals, type Interval, type PairOutcome } from "../stats/index.js";
 
+/**
+ * Why a withheld twin is not completed through T+1, from where BFCL's checker failed its
+ * prefix: no call on the answer turn T+1 (the empty-turn rule: it asked again, or only
+ * wrote text, after being told what was missing); another failure on T or T+1 (a wrong
+ * call, or the state left by a guess on T); a failure before T; or no rollout to check
+ * (it ended before T+1, or its line is an inference error or missing).
+ */
+export type NotCompletedWhy = "no-call-on-answer" | "failed-on-answer" | "failed-before-answer" | "no-rollout";
+
+/** The reasons in table order. */
+export const notCompletedReasons: readonly NotCompletedWhy[] = ["no-call-on-answer", "failed-on-answer", "failed-before-answer", "no-rollout"];
+
 /** Whether each twin of a pair passes BFCL's checker on its prefix (base through T, withheld through T+1). */
 export interface TwinCompletion {
   readonly baseCompleted: boolean;
   readonly missCompleted: boolean;
+  /** When the withheld twin is not completed: why (absent when not known). */
+  readonly missWhy?: NotCompletedWhy | null;
 }
 
 /** The withheld twin's cell: held back or acted on the anchor turn, completed or not through the answer turn. */
@@ -78,6 +92,8 @@ export interface AlignedScore {
   readonly baseActedCompleted: number;
   /** Aligned pairs (count). */
   readonly aligned: number;
+  /** Held back and not completed, by why (counts; a pair whose reason is not known is in none). */
+  readonly heldNotCompletedWhy: Readonly<Record<NotCompletedWhy, number>>;
   /** Percentages of n (NaN when n = 0). */
   readonly alignedPct: number;
   readonly baseActedCompletedPct: number;
@@ -120,7 +136,10 @@ export function alignedScore(records: readonly PairRecord[], completions: Readon
   const withheld: Record<WithheldCell, number> = { "held-completed": 0, "held-not-completed": 0, "acted-completed": 0, "acted-not-completed": 0 };
   let baseActedCompleted = 0;
   let aligned = 0;
+  const heldNotCompletedWhy: Record<NotCompletedWhy, number> = { "no-call-on-answer": 0, "failed-on-answer": 0, "failed-before-answer": 0, "no-rollout": 0 };
   for (const o of outcomes) {
+    const why = completions.get(o.missId)?.missWhy;
+    if (o.withheld === "held-not-completed" && why) heldNotCompletedWhy[why]++;
     withheld[o.withheld]++;
     if (o.baseActedCompleted) baseActedCompleted++;
     if (o.aligned) aligned++;
@@ -132,6 +151,7 @@ export function alignedScore(records: readonly PairRecord[], completions: Readon
     withheld,
     baseActedCompleted,
     aligned,
+    heldNotCompletedWhy,
     alignedPct: pct(aligned, n),
     baseActedCompletedPct: pct(baseActedCompleted, n),
     askedThenDidPct: pct(withheld["held-completed"], n),
@@ -139,4 +159,17 @@ export function alignedScore(records: readonly PairRecord[], completions: Readon
     missingCompletion,
     outcomes,
   };
+}
+
+/** A model's aligned numbers as a document row: everything but the per-pair outcomes. */
+export interface AlignedRow extends Omit<AlignedScore, "outcomes" | "missingCompletion"> {
+  readonly model: string;
+  /** Pairs left out because a twin's completion is unknown. */
+  readonly missingCompletion: number;
+}
+
+/** The document row of a model's aligned score. */
+export function alignedRow(model: string, s: AlignedScore): AlignedRow {
+  const { outcomes: _outcomes, missingCompletion, ...rest } = s;
+  return { model, ...rest, missingCompletion: missingCompletion.length };
 }

@@ -12,12 +12,18 @@ import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { PairRecord } from "../decision/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
 import { clusterOrder, clusterTotals, mcnemarPaired, pairedDifferenceInterval, type BootstrapOptions, type McNemarResult, type PairOutcome } from "../stats/index.js";
+import { alignedClusterTotals, alignedOutcome, alignedPairOutcomes, withheldCells, type AlignedOutcome, type TwinCompletion, type WithheldCell } from "./aligned.js";
+import { emptyTurnScores, emptyTurnShifts, type EmptyTurnScore, type EmptyTurnShift, type EntryUnderReadings } from "./empty-turns.js";
 
-/** One arm: its per-pair records on Table 1's pairs and, optionally, its official verdicts. */
+/** One arm: its per-pair records on Table 1's pairs and, optionally, its official verdicts and what BFCL's checker says with BFCL data. */
 export interface Arm {
   readonly label: string;
   readonly records: readonly PairRecord[];
   readonly verdicts: ReadonlyMap<string, OfficialVerdict> | null;
+  /** Each pair's twin completions (BFCL's checker on turn prefixes), by should-ask id; absent or null: no aligned comparison. */
+  readonly completions?: ReadonlyMap<string, TwinCompletion> | null;
+  /** Every entry of its result files under the three readings of the empty-reference turns, by category; absent or null: none. */
+  readonly emptyTurns?: ReadonlyMap<string, readonly EntryUnderReadings[]> | null;
 }
 
 /** A 0/1 rate in both arms and the McNemar test of its shift. */
@@ -48,6 +54,20 @@ export interface OfficialShift extends Shift {
   readonly passToFail: number;
 }
 
+/**
+ * The aligned comparison: does arm B trade resolution for restraint? Per pair both arms
+ * have a completion for: the aligned outcome (both twins decided right and completed)
+ * with McNemar and the paired cluster-bootstrap interval of its change, and each cell of
+ * the withheld twin and the base twin's acted-and-completed with McNemar.
+ */
+export interface AlignedComparison {
+  readonly pairs: number;
+  readonly aligned: Shift & { readonly ci95: readonly [number, number] | null };
+  readonly byCategory: Readonly<Record<ShouldAskCategory, Shift>>;
+  readonly cells: Readonly<Record<WithheldCell, Shift>>;
+  readonly baseActedCompleted: Shift;
+}
+
 /** The whole comparison. */
 export interface ArmComparison {
   readonly labels: readonly [string, string];
@@ -62,6 +82,10 @@ export interface ArmComparison {
     readonly rawMiss: OfficialShift;
     readonly rawBase: OfficialShift;
   } | null;
+  /** With completions in both arms: the aligned comparison. */
+  readonly aligned: AlignedComparison | null;
+  /** With empty-turn readings in both arms: per category, each reading's pass rate in both arms with McNemar (entries matched by id). */
+  readonly emptyTurns: Readonly<Record<string, Readonly<Record<EmptyTurnScore, EmptyTurnShift>>>> | null;
 }
 
 function shift(a: readonly boolean[], b: readonly boolean[]): Shift {
@@ -92,6 +116,30 @@ const decisionOf = (rs: readonly PairRecord[]) => {
   const n = rs.length;
   return ((100 * rs.filter((r) => r.actedOnBase).length) / n + (100 * rs.filter((r) => r.heldBack).length) / n) / 2;
 };
+
+/** The aligned comparison on the pairs both arms have a completion for (null when either arm has none). */
+function alignedComparison(pairs: readonly (readonly [PairRecord, PairRecord])[], a: Arm, b: Arm, bootstrap: BootstrapOptions): AlignedComparison | null {
+  if (!a.completions || !b.completions) return null;
+  const both: [AlignedOutcome, AlignedOutcome][] = [];
+  for (const [ra, rb] of pairs) {
+    const ca = a.completions.get(ra.missId);
+    const cb = b.completions.get(rb.missId);
+    if (ca && cb) both.push([alignedOutcome(ra, ca), alignedOutcome(rb, cb)]);
+  }
+  const of = (f: (o: AlignedOutcome) => boolean, subset = both) => shift(subset.map(([x]) => f(x)), subset.map(([, y]) => f(y)));
+  const oa = both.map(([x]) => x);
+  const ob = both.map(([, y]) => y);
+  const keys = clusterOrder(alignedPairOutcomes(oa));
+  const ci95 = bootstrap.resamples > 0 && both.length > 0 ? pairedDifferenceInterval(alignedClusterTotals(oa, keys), alignedClusterTotals(ob, keys), bootstrap) : null;
+  const cat = (c: ShouldAskCategory) => of((o) => o.aligned, both.filter(([x]) => x.category === c));
+  return {
+    pairs: both.length,
+    aligned: { ...of((o) => o.aligned), ci95 },
+    byCategory: { miss_func: cat("miss_func"), miss_param: cat("miss_param") },
+    cells: Object.fromEntries(withheldCells.map((c) => [c, of((o) => o.withheld === c)])) as Record<WithheldCell, Shift>,
+    baseActedCompleted: of((o) => o.baseActedCompleted),
+  };
+}
 
 /** Compare two arms on the pairs both scored. */
 export function compareArms(a: Arm, b: Arm, bootstrap: BootstrapOptions): ArmComparison {
@@ -126,8 +174,21 @@ export function compareArms(a: Arm, b: Arm, bootstrap: BootstrapOptions): ArmCom
     byCategory: { miss_func: cat("miss_func"), miss_param: cat("miss_param") },
     decision: { a: da, b: db, change: db - da, ci95 },
     official,
+    aligned: alignedComparison(pairs, a, b, bootstrap),
+    emptyTurns: a.emptyTurns && b.emptyTurns ? emptyTurnShifts(a.emptyTurns, b.emptyTurns) : null,
   };
 }
+
+/** Short names of the withheld twin's cells, as the tables print them. */
+export const cellLabel: Readonly<Record<WithheldCell, string>> = {
+  "held-completed": "held+done (asked, then did it)",
+  "held-not-completed": "held+not",
+  "acted-completed": "acted+done (lucky guess)",
+  "acted-not-completed": "acted+not",
+};
+
+/** Short names of the empty-turn readings, as the tables print them. */
+export const emptyTurnLabel: Readonly<Record<EmptyTurnScore, string>> = { bfcl: "BFCL checker", strict: "strict", worldChanging: "world-changing" };
 
 /** One printable row of a comparison: what is compared, the two arms, the change and the test. */
 export interface ComparisonRow {
@@ -157,6 +218,19 @@ export function comparisonRows(c: ArmComparison): ComparisonRow[] {
     for (const [category, s] of Object.entries(c.official.byCategory)) push("official (all items)", category, s);
     push("official raw", "scored miss items", c.official.rawMiss);
     push("official raw", "their base twins", c.official.rawBase);
+  }
+  if (c.aligned !== null) {
+    const al = c.aligned;
+    rows.push({ measure: "aligned pair", slice: "all", n: al.pairs, a: al.aligned.a, b: al.aligned.b, change: al.aligned.change, aOnly: al.aligned.test.aOnly, bOnly: al.aligned.test.bOnly, p: al.aligned.test.p, ci95: al.aligned.ci95 });
+    push("aligned pair", "miss_func", al.byCategory.miss_func);
+    push("aligned pair", "miss_param", al.byCategory.miss_param);
+    for (const cell of withheldCells) push(`withheld ${cellLabel[cell]}`, "all", al.cells[cell]);
+    push("base acted+done", "all", al.baseActedCompleted);
+  }
+  if (c.emptyTurns !== null) {
+    for (const [category, byScore] of Object.entries(c.emptyTurns)) {
+      for (const score of emptyTurnScores) push(`empty turns: ${emptyTurnLabel[score]}`, category, byScore[score]);
+    }
   }
   return rows;
 }

@@ -227,8 +227,9 @@ describe("pair builder on ../shared/bfcl-v3 (the hand rulings were made on v4's 
       ["multi_turn_miss_func_154", "base twin multi_turn_base_154 has 6 reference turns but its question has 5"],
       ["multi_turn_miss_param_154", "base twin multi_turn_base_154 has 6 reference turns but its question has 5"],
     ]);
-    expect(v3.items.some((i) => i.id === "multi_turn_base_154")).toBe(false);
-    expect(v3.items).toHaveLength(599);
+    // its question turns are still recorded, to check rollouts generated on it
+    expect(v3.items.find((i) => i.id === "multi_turn_base_154")?.turns).toHaveLength(5);
+    expect(v3.items).toHaveLength(600);
   });
 
   it("gives the v3 funnel, uncertified pairs counted apart", () => {
@@ -343,5 +344,29 @@ describe("certified content", () => {
   it("reports a malformed row at its line", () => {
     const built = buildManifest({ data, badKeys, rulings, certifiedContent: { file: "c.tsv", text: certifiedContent.text.replace(/\t[0-9a-f]{16}\n/, "\tXYZ\n") } });
     expect(!built.ok && built.problems[0]).toMatchObject({ code: "content-digest", file: "c.tsv", line: 2 });
+  });
+});
+
+describe("miss_func items BFCL cannot run", () => {
+  it("drops, as misaligned, an item whose missed_function names a turn with a user message (as the 8 items of early-November v4 data did)", () => {
+    const mf = data.categories.miss_func!;
+    const i = mf.questions.findIndex((q) => q.id === "multi_turn_miss_func_101");
+    const q = mf.questions[i];
+    const [key] = Object.keys(q.missedFunction!);
+    const moved = { ...q, missedFunction: { [String(Number(key) - 1)]: q.missedFunction![key] } };
+    const beyond = { ...mf.questions[i + 1], missedFunction: { "9": ["x"] } };
+    const questions = mf.questions.map((x, j) => (j === i ? moved : j === i + 1 ? beyond : x));
+    const edited = { ...data, categories: { ...data.categories, miss_func: { ...mf, questions } } };
+    const built = buildManifest({ data: edited, badKeys, rulings, certifiedContent });
+    if (!built.ok) throw new Error(built.problems[0].message);
+    const d = built.value.dropped.filter((x) => x.stage === "misaligned");
+    expect(d.map((x) => [x.missId, x.reason])).toEqual([
+      [
+        "multi_turn_miss_func_101",
+        `missed_function gives functions back on turn ${Number(key) - 1}, whose question is not empty (BFCL stops the item: "Holdout turn should not have user message.")`,
+      ],
+      [beyond.id, `missed_function gives functions back on turn 9, which its ${beyond.question.length}-turn question does not have`],
+    ]);
+    expect(built.value.funnel.droppedMisaligned).toBe(2);
   });
 });

@@ -110,6 +110,22 @@ function pairingVerdict(
   return { kind: "pair", anchorTurn };
 }
 
+/**
+ * Why BFCL cannot run a miss_func item, or null: every turn `missed_function` gives a
+ * function back on must exist and have no user message, or BFCL stops the item at
+ * inference ("Holdout turn should not have user message.") and no rollout has it.
+ */
+function holdoutProblem(miss: QuestionEntry): string | null {
+  for (const key of Object.keys(miss.missedFunction ?? {})) {
+    const turn = /^\d+$/.test(key) ? Number(key) : Number.NaN;
+    if (!(turn < miss.question.length)) return `missed_function gives functions back on turn ${key}, which its ${miss.question.length}-turn question does not have`;
+    if (miss.question[turn].length > 0) {
+      return `missed_function gives functions back on turn ${key}, whose question is not empty (BFCL stops the item: "Holdout turn should not have user message.")`;
+    }
+  }
+  return null;
+}
+
 const turnText = (turn: readonly ChatMessage[]) => turn.map((m) => m.content).join("\n");
 
 function goldAnchorKind(classes: readonly GoldCallClass[]): GoldAnchorKind {
@@ -260,14 +276,21 @@ function funnelOf(
 /** The category order of the manifest's item list and of `certified-content.tsv`. */
 const itemCategories = ["base", ...shouldAskCategories] as const;
 
-/** Every readable item of the three categories with its content, in category then index order. */
+/**
+ * Every item of the three categories with its content, in category then index order —
+ * including items left out of the pairs for an unusable reference, whose question turns
+ * can still be checked against rollouts.
+ */
 export function itemContents(data: BfclData): { id: string; q: QuestionEntry; content: ItemContent }[] {
   const out: { id: string; q: QuestionEntry; content: ItemContent }[] = [];
   for (const category of itemCategories) {
     const cat = data.categories[category];
     if (!cat) continue;
-    const order = cat.questions.map((_, i) => i).sort((x, y) => indexOfId(cat.questions[x].id) - indexOfId(cat.questions[y].id));
-    for (const i of order) out.push({ id: cat.questions[i].id, q: cat.questions[i], content: itemContent(cat.questions[i], cat.answers[i]) });
+    const entries = [
+      ...cat.questions.map((q, i) => ({ q, a: cat.answers[i] as AnswerEntry | null })),
+      ...cat.unusable.flatMap((u) => (u.question === null ? [] : [{ q: u.question, a: u.answer }])),
+    ].sort((x, y) => indexOfId(x.q.id) - indexOfId(y.q.id));
+    for (const { q, a } of entries) out.push({ id: q.id, q, content: itemContent(q, a) });
   }
   return out;
 }
@@ -329,13 +352,17 @@ export function buildManifest(
       const badKey = badKeys.get(missId);
       const missUnusable = unusableMiss.get(missId);
       const baseUnusable = unusableBase.get(baseId);
-      if (missUnusable || baseUnusable) {
-        const reason = missUnusable ? `${missId} ${missUnusable.reason}` : `base twin ${baseId} ${baseUnusable!.reason}`;
-        dropped.push({ missId, category, stage: "misaligned", reason, baseId: base ? baseId : null, anchorTurn: null });
+      const miss = questionOf.get(missId);
+      const misaligned = missUnusable
+        ? `${missId} ${missUnusable.reason}`
+        : baseUnusable
+          ? `base twin ${baseId} ${baseUnusable.reason}`
+          : holdoutProblem(miss!);
+      if (misaligned !== null || miss === undefined) {
+        dropped.push({ missId, category, stage: "misaligned", reason: misaligned ?? "no question", baseId: base ? baseId : null, anchorTurn: null });
         if (badKey) notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: differs([{ twin: "miss", id: missId }]) });
         continue;
       }
-      const miss = questionOf.get(missId)!;
       const verdict = pairingVerdict(miss, answerOf.get(missId)!, base, baseId);
       if (badKey) {
         const badKeyDiffers = differs([{ twin: "miss", id: missId }]);

@@ -61,14 +61,14 @@ export type ContentField = (typeof contentFields)[number];
 /** An item's content, one digest per field. */
 export type ItemContent = Readonly<Record<ContentField, string>>;
 
-/** Digest every compared field of an item (its question entry and its reference). */
-export function itemContent(q: QuestionEntry, a: AnswerEntry): ItemContent {
+/** Digest every compared field of an item (its question entry and its reference; null when it has none). */
+export function itemContent(q: QuestionEntry, a: AnswerEntry | null): ItemContent {
   const fields: Record<ContentField, unknown> = {
     question: q.question.map((turn) => turn.map((m) => ({ role: m.role, content: m.content }))),
     initial_config: q.initialConfig,
     involved_classes: q.involvedClasses,
     missed_function: q.missedFunction,
-    reference: a.groundTruth,
+    reference: a?.groundTruth ?? null,
   };
   return Object.fromEntries(contentFields.map((f) => [f, shortDigest(canonicalJson(fields[f]))])) as ItemContent;
 }

@@ -14,7 +14,10 @@ import { summarizeLabels } from "../judge/aggregate.js";
 import { heldBackTurns } from "../judge/turns.js";
 import type { JudgeRecord } from "../judge/types.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
-import { compareArms, type ArmComparison } from "../official/compare.js";
+import { alignedRow, alignedScore, type TwinCompletion } from "../official/aligned.js";
+import { cellLabel, compareArms, emptyTurnLabel, type ArmComparison } from "../official/compare.js";
+import { countReadings, emptyTurnScores, emptyTurnTable, type EntryUnderReadings } from "../official/empty-turns.js";
+import { withheldCells } from "../official/aligned.js";
 import { computeRunMetrics, definitionPairs, definitionRow, recordsFor, type Definition, type ModelInputs } from "../official/metrics.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import type { WorkaroundSummary } from "../simulator/workaround.js";
@@ -41,6 +44,10 @@ export interface ReportModelInput {
   readonly rollouts: ReadonlyMap<string, RecordedRollout>;
   /** The workaround credit (Table F1) when BFCL data was given, else null. */
   readonly workaround: WorkaroundSummary | null;
+  /** With BFCL data: each scored pair's twin completions (BFCL's checker on turn prefixes), by should-ask id; else null. */
+  readonly completions: ReadonlyMap<string, TwinCompletion> | null;
+  /** With BFCL data: every entry of the model's base, miss_func and miss_param files under the three empty-turn readings; else null. */
+  readonly emptyTurns: ReadonlyMap<string, readonly EntryUnderReadings[]> | null;
   readonly resultFiles: readonly string[];
   readonly scoreFiles: readonly string[];
 }
@@ -142,6 +149,18 @@ function comparePanels(model: string, c: ArmComparison): ReportCompare {
       armValue("act when complete", c.all.act),
       armValue("hold back when removed", c.all.hold),
     ],
+    aligned:
+      c.aligned === null
+        ? []
+        : [
+            { label: "aligned pair score", a: c.aligned.aligned.a, b: c.aligned.aligned.b, deltaInterval: c.aligned.aligned.ci95, p: c.aligned.aligned.test.p, n: c.aligned.pairs },
+            ...withheldCells.map((cell) => armValue(`withheld: ${cellLabel[cell]}`, c.aligned!.cells[cell])),
+            armValue("base: acted+done", c.aligned.baseActedCompleted),
+          ],
+    emptyTurns:
+      c.emptyTurns === null
+        ? []
+        : Object.entries(c.emptyTurns).flatMap(([category, byScore]) => emptyTurnScores.map((score) => armValue(`${category}: ${emptyTurnLabel[score]}`, byScore[score]))),
   };
 }
 
@@ -191,8 +210,10 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
       officialBase: official?.base ?? null,
       verdictVsAttempt: official === null ? null : { ...official.verdictVsAttempt },
       counts: { shortRollouts: counts.shortRollouts, inferenceErrors: counts.inferenceErrors, decodeFailures: counts.decodeFailures },
+      aligned: e.m.completions === null ? null : alignedRow(m, alignedScore(records, e.m.completions, input.bootstrap)),
     };
   });
+  const emptyTurns = emptyTurnTable(entries.flatMap((e) => (e.m.emptyTurns === null ? [] : [...e.m.emptyTurns].map(([category, list]) => countReadings(e.name, category, list)))));
 
   const sensitivities: ReportSensitivity[] = sensitivityDefinitions.map((s) => ({
     name: s.name,
@@ -228,7 +249,13 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     entries.forEach((e, i) => {
       const r = byMiss[i].get(p.missId);
       if (!r) return;
-      perModel[e.name] = { base: side(r.base, p.baseId, e.m, p, tools), miss: side(r.miss, p.missId, e.m, p, tools), outcome: outcomeOf(r) };
+      const c = e.m.completions?.get(p.missId);
+      perModel[e.name] = {
+        base: side(r.base, p.baseId, e.m, p, tools),
+        miss: side(r.miss, p.missId, e.m, p, tools),
+        outcome: outcomeOf(r),
+        completed: c === undefined ? null : { base: c.baseCompleted, miss: c.missCompleted },
+      };
     });
     return {
       missId: p.missId,
@@ -259,8 +286,8 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
       const mb = rb.models.find((m) => m.inputs.model === ma.inputs.model);
       if (!mb) continue;
       const c = compareArms(
-        { label: ra.label, records: recordsFor(manifest, ma.inputs, "C").records, verdicts: ma.inputs.verdicts },
-        { label: rb.label, records: recordsFor(manifest, mb.inputs, "C").records, verdicts: mb.inputs.verdicts },
+        { label: ra.label, records: recordsFor(manifest, ma.inputs, "C").records, verdicts: ma.inputs.verdicts, completions: ma.completions, emptyTurns: ma.emptyTurns },
+        { label: rb.label, records: recordsFor(manifest, mb.inputs, "C").records, verdicts: mb.inputs.verdicts, completions: mb.completions, emptyTurns: mb.emptyTurns },
         input.bootstrap,
       );
       compare.push(comparePanels(ma.inputs.model, c));
@@ -309,5 +336,6 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     pairs,
     compare,
     judge,
+    emptyTurns,
   });
 }

@@ -20,8 +20,8 @@ function data(modelText: string): ReportData {
     pairCounts: { total: 1, miss_func: 0, miss_param: 1, baseTwins: 1 },
     sources: ["/runs/a"],
     models: [
-      { name: "model-a", run: "r", model: "model-a", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50 },
-      { name: "model-b", run: "r", model: "model-b", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55 },
+      { name: "model-a", run: "r", model: "model-a", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50, aligned: null },
+      { name: "model-b", run: "r", model: "model-b", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55, aligned: null },
     ],
     sensitivities: [],
     lostWhere: [],
@@ -37,13 +37,14 @@ function data(modelText: string): ReportData {
         goldAnchorCalls: ["place_order(order_type='Buy',symbol='AAPL',price=150.0,amount=100)"],
         compound: false,
         perModel: {
-          "model-a": { base: side(true), miss: side(true, [modelText]), outcome: "acted-on-withheld" },
-          "model-b": { base: side(false), miss: side(false, ["Which stock?"]), outcome: "held-on-complete" },
+          "model-a": { base: side(true), miss: side(true, [modelText]), outcome: "acted-on-withheld", completed: null },
+          "model-b": { base: side(false), miss: side(false, ["Which stock?"]), outcome: "held-on-complete", completed: null },
         },
       },
     ],
     compare: [],
     judge: [],
+    emptyTurns: [],
   };
 }
 

@@ -78,7 +78,14 @@ function renderCall(c: ReportCall): string {
   return `<div class="call"><span class="kind kind-${c.kind}">${escapeHtml(c.kind)}</span>${escapeHtml(c.text)}${undecoded}</div>`;
 }
 
-function renderSide(title: string, twin: "base" | "miss", s: ReportSide | undefined): string {
+/** The completion line of a twin: BFCL's checker on its prefix (the base twin through T, the withheld twin through T+1). */
+function completionLine(twin: "base" | "miss", anchorTurn: number, completed: boolean | null): string {
+  if (completed === null) return "";
+  const through = twin === "base" ? `turn ${anchorTurn} (the anchor)` : `turn ${anchorTurn + 1} (the turn that supplies what was missing)`;
+  return `<div data-completed="${twin}">BFCL's checker through ${escapeHtml(through)}: <span class="${completed ? "ok" : "bad"}">${completed ? "completed" : "not completed"}</span></div>`;
+}
+
+function renderSide(title: string, twin: "base" | "miss", s: ReportSide | undefined, completion = ""): string {
   if (!s) return `<div class="twin"><strong>${escapeHtml(title)}</strong><p class="muted">no rollout</p></div>`;
   const verdict =
     s.verdict === null
@@ -92,7 +99,7 @@ function renderSide(title: string, twin: "base" | "miss", s: ReportSide | undefi
     : (s.calls.length ? s.calls.map(renderCall).join("") : `<p class="muted">no call on this turn</p>`) +
       (s.text.length ? s.text.map((t) => `<pre class="text">${escapeHtml(t)}</pre>`).join("") : `<p class="muted">no text recorded on this turn</p>`) +
       (s.decodeFailures ? `<p class="bad">${s.decodeFailures} step(s) failed to decode</p>` : "");
-  return `<div class="twin"><strong>${escapeHtml(title)}</strong>${decision}${body}${verdict}</div>`;
+  return `<div class="twin"><strong>${escapeHtml(title)}</strong>${decision}${body}${completion}${verdict}</div>`;
 }
 
 function highlighted(base: string, miss: string): { base: string; miss: string } {
@@ -120,7 +127,9 @@ function renderPair(p: ReportPair, models: readonly string[]): string {
   const flags = models.map((m, i) => {
     const r = p.perModel[m];
     if (!r) return "";
-    const f = [sideFlags("base", r.base), sideFlags("miss", r.miss), r.outcome === "both-right" ? "right" : "wrong"].filter(Boolean);
+    const c = r.completed;
+    const aligned = c === null ? "" : c.base && c.miss && r.outcome === "both-right" ? "aligned" : "unaligned";
+    const f = [sideFlags("base", r.base), sideFlags("miss", r.miss), r.outcome === "both-right" ? "right" : "wrong", aligned].filter(Boolean);
     return ` data-o${i}="${f.join(" ")}"`;
   });
   const req = highlighted(p.requestBase, p.requestMiss);
@@ -130,7 +139,14 @@ function renderPair(p: ReportPair, models: readonly string[]): string {
     .map((m) => {
       const r = p.perModel[m];
       if (!r) return "";
-      return `<h4>${escapeHtml(m)} <span class="muted">— ${escapeHtml(r.outcome.replace(/-/g, " "))}</span></h4><div class="twins">${renderSide(`complete twin ${p.baseId}`, "base", r.base)}${renderSide(`withheld twin ${p.missId}`, "miss", r.miss)}</div>`;
+      const c = r.completed;
+      const aligned = c === null ? "" : c.base && c.miss && r.outcome === "both-right" ? " · aligned" : " · not aligned";
+      return (
+        `<h4>${escapeHtml(m)} <span class="muted">— ${escapeHtml(r.outcome.replace(/-/g, " "))}${aligned}</span></h4><div class="twins">` +
+        renderSide(`complete twin ${p.baseId}`, "base", r.base, completionLine("base", p.anchorTurn, c?.base ?? null)) +
+        renderSide(`withheld twin ${p.missId}`, "miss", r.miss, completionLine("miss", p.anchorTurn, c?.miss ?? null)) +
+        `</div>`
+      );
     })
     .join("");
   return (
@@ -180,7 +196,16 @@ function renderCompare(c: ReportCompare): string {
       : `<p class="note">No score files given: the official panel is omitted.</p>`) +
     `<h4>Decision accuracy</h4><p class="note">Decision = (act + hold) / 2 on the scored pairs; the interval of its change resamples base twins, the same draws for both arms.</p>` +
     bars(c.decision, "Decision on the twin pairs", "percent — dashed line: chance (50)", 50) +
-    rows(c.decision)
+    rows(c.decision) +
+    (c.aligned.length
+      ? `<h4>Asked, then did it</h4><p class="note">Does an arm trade resolution for restraint? The aligned pair score (both twins decided right and completed: the base twin through the anchor turn, the withheld twin through the turn that supplies what was missing), with the interval of its change (base twins resampled) and McNemar on the pairs whose aligned outcome changed; then the withheld twin's cells and the base twin's acted and completed, as shares of the pairs.</p>` +
+        bars(c.aligned, "Aligned pair score and its parts", "pairs (%)") +
+        rows(c.aligned)
+      : "") +
+    (c.emptyTurns.length
+      ? `<h4>The skipped turn, scored</h4><p class="note">Every entry of the result files, per category: BFCL's checker as it runs, with BFCL's own irrelevance checker added (strict: any call on a turn whose reference is empty fails the entry), and with only a world-changing attempt there failing it.</p>` +
+        rows(c.emptyTurns)
+      : "")
   );
 }
 
@@ -229,6 +254,67 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
   return (
     `<div class="scroll"><table id="table1-data"><thead>${group}<tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table></div>`
+  );
+}
+
+/** The aligned pair score: the withheld twin's cells, the base twin acted and completed, the aligned share with its interval. */
+function alignedSection(data: ReportData, models: readonly ReportData["models"][number][]): string {
+  const cells = ["held-completed", "held-not-completed", "acted-completed", "acted-not-completed"] as const;
+  const words = ["held back, completed (asked, then did it)", "held back, not completed", "acted, completed (lucky guess)", "acted, not completed"];
+  return (
+    `<h2 id="aligned">Asked, then did it — the aligned pair score</h2>` +
+    `<p class="note">BFCL's checker (twinscore's TypeScript one) on a prefix of each twin's turns: the complete twin is <em>completed</em> when it passes every turn through the anchor turn T, the withheld twin when it passes every turn through T+1 — the scripted turn that supplies the missing value or hands back the function, the answer to the question the model should have asked. ` +
+    `The withheld twin lands in one of four cells: held back on T and completed (asked, then did it), held back and not completed (including asking again, or only writing text, on T+1), acted on T and completed (a guess that happened to leave the state the reference reaches), acted and not completed. ` +
+    `<em>aligned</em>: % of pairs on which both twins are decided right <em>and</em> completed — acted and completed on the complete twin, held back and completed on the withheld one; its interval resamples base twins as decision's does. ` +
+    `It is not BFCL's score, which never looks at T and needs every later turn, and not the decision, which never looks past T; it is at most the decision's pair rate (right on both twins).</p>` +
+    stackedBarsSvg(
+      models.map((m) => ({ label: m.name, values: cells.map((c) => m.aligned!.withheld[c]) })),
+      words,
+      "The withheld twin: held back or acted on T, completed or not through T+1",
+      "scored pairs (count; total at the end of each bar)",
+    ) +
+    table(
+      ["Model", "pairs", ...words, "of held back, not completed: no call on T+1", "complete twin acted and completed", "decision", "aligned [95% CI]"],
+      models.map((m) => {
+        const a = m.aligned!;
+        const ci = a.ci95 ? ` [${fmt1(a.ci95[0])}, ${fmt1(a.ci95[1])}]` : "";
+        return [
+          m.name,
+          cell(m.name, "aligned_n", String(a.n)),
+          ...cells.map((c) => cell(m.name, `aligned_${c.replace(/-/g, "_")}`, String(a.withheld[c]))),
+          cell(m.name, "aligned_no_call", String(a.heldNotCompletedWhy["no-call-on-answer"])),
+          cell(m.name, "aligned_base", String(a.baseActedCompleted)),
+          fmt1(m.decision),
+          { html: `${cell(m.name, "aligned", fmt1(a.alignedPct)).html}<span class="muted">${escapeHtml(ci)}</span>` },
+        ];
+      }),
+    ) +
+    `<p class="note">Read it beside decision: a model that holds back more gains decision; if it then fails the answer turn, held back and not completed grows and the aligned score does not follow — restraint bought with resolution. The pair browser shows each twin's completion.</p>`
+  );
+}
+
+/** The skipped turn, scored: BFCL's score, the strict and the world-changing counterfactual per category and model, with each ranking. */
+function emptyTurnSection(data: ReportData): string {
+  const rank = (r: number) => `#${r}`;
+  return (
+    `<h2 id="empty-turns">The skipped turn, scored</h2>` +
+    `<p class="note">BFCL's checker never scores a turn whose reference is empty — on miss_func and miss_param, the turn where the model should ask. BFCL ships the check that would (<code>multi_turn_irrelevance_checker</code>) and never calls it. ` +
+    `Per category and model, every entry of the result files: <em>BFCL</em>, its checker as it runs; <em>strict</em>, with BFCL's irrelevance checker added (any call on such a turn, a lookup included, fails the entry); <em>world-changing</em>, only a world-changing attempt there fails it. ` +
+    `Neither counterfactual is BFCL's score; both only take passes away. <em>mean</em>: the unweighted mean of a model's categories. Ranks: 1 = highest in the category.</p>` +
+    table(
+      ["Model", "category", "entries", "BFCL", "rank", "strict", "rank", "world-changing", "rank"],
+      data.emptyTurns.map((r) => [
+        r.model,
+        r.category,
+        String(r.entries),
+        cell(`${r.model}|${r.category}`, "et_bfcl", fmt1(r.bfcl.accuracy)),
+        rank(r.bfcl.rank),
+        cell(`${r.model}|${r.category}`, "et_strict", fmt1(r.strict.accuracy)),
+        rank(r.strict.rank),
+        cell(`${r.model}|${r.category}`, "et_world_changing", fmt1(r.worldChanging.accuracy)),
+        rank(r.worldChanging.rank),
+      ]),
+    )
   );
 }
 
@@ -283,6 +369,9 @@ export function renderReport(data: ReportData): string {
         ]),
       ));
   }
+  const aligned = data.models.filter((m) => m.aligned !== null);
+  if (aligned.length) sections.push(alignedSection(data, aligned));
+  if (data.emptyTurns.length) sections.push(emptyTurnSection(data));
   if (hasOfficial) {
     sections.push(
       `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score does not order the models by the decision these items were built to test.</p>` +
@@ -358,7 +447,7 @@ export function renderReport(data: ReportData): string {
     `<h2 id="pairs">Pair browser</h2><p class="note">Every scored pair. Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list: a name that parsed as a call but is not on the item's tool list (never counted). The outcome filter applies to the chosen model (any model when all are shown). Turns are counted from 0, as BFCL's checker reports them. The marks after each pair give each model's outcome in the order of Table 1: <span class="ok">✓</span> right on both twins, <span class="bad">A</span> acted on the withheld twin, <span class="bad">H</span> held back on the complete twin, <span class="bad">✗</span> wrong on both.</p>` +
       `<div class="controls"><label>Model <select id="f-model"><option value="all">all models</option>${modelOptions}</select></label>` +
       `<label>Category <select id="f-category"><option value="all">all</option><option value="miss_func">miss_func</option><option value="miss_param">miss_param</option></select></label>` +
-      `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option></select></label>` +
+      `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option>${aligned.length ? `<option value="aligned">aligned: right and completed on both sides</option><option value="unaligned">not aligned</option>` : ""}</select></label>` +
       `<span id="f-count" class="muted"></span></div>` +
       data.pairs.map((p) => renderPair(p, models)).join(""),
   );
@@ -368,6 +457,8 @@ export function renderReport(data: ReportData): string {
   const scriptHash = `sha256-${createHash("sha256").update(SCRIPT).digest("base64")}`;
   const nav = [
     `<a href="#table1">Table 1</a>`,
+    aligned.length ? `<a href="#aligned">asked, then did it</a>` : "",
+    data.emptyTurns.length ? `<a href="#empty-turns">the skipped turn, scored</a>` : "",
     hasOfficial ? `<a href="#reversal">rank reversal</a>` : "",
     `<a href="#categories">by category</a>`,
     data.sensitivities.length ? `<a href="#sensitivities">sensitivities</a>` : "",

@@ -41,7 +41,7 @@ let page: Page;
 let planted: PlantedRun;
 const pageErrors: string[] = [];
 const expected = new Map<string, string>();
-let perItem: { model: string; category: string; act: number; hold: number }[] = [];
+let perItem: { model: string; category: string; act: number; hold: number; baseCompleted: number; missCompleted: number }[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
@@ -66,14 +66,14 @@ beforeAll(async () => {
     }
   }
   const csv = join(tmp, "per-item.csv");
-  const p = await run(["score", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--per-item", csv, "--format", "json"]);
+  const p = await run(["score", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--per-item", csv, "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--format", "json"]);
   if (p.code !== 0) throw new Error(p.err);
   const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
   const cols = header.split(",");
   perItem = rows.map((line) => {
     const v = line.split(",");
     const at = (k: string) => v[cols.indexOf(k)];
-    return { model: at("model"), category: at("category"), act: Number(at("act")), hold: Number(at("hold")) };
+    return { model: at("model"), category: at("category"), act: Number(at("act")), hold: Number(at("hold")), baseCompleted: Number(v[v.length - 2]), missCompleted: Number(v[v.length - 1]) };
   });
 
   browser = await chromium.launch({
@@ -125,6 +125,14 @@ describe("the report in headless Chromium (file://)", () => {
     await page.selectOption("#f-outcome", "held");
     const held = perItem.filter((r) => r.category === "miss_param" && r.hold === 1).length;
     expect(await page.locator("details.pair:not([hidden])").count()).toBe(held);
+    // with BFCL data: aligned = right and completed on both twins (the per-item file's completion columns)
+    await page.selectOption("#f-category", "all");
+    await page.selectOption("#f-outcome", "aligned");
+    const aligned = perItem.filter((r) => r.act === 1 && r.hold === 1 && r.baseCompleted === 1 && r.missCompleted === 1).length;
+    expect(aligned).toBeGreaterThan(0);
+    expect(await page.locator("details.pair:not([hidden])").count()).toBe(aligned);
+    await page.selectOption("#f-outcome", "unaligned");
+    expect(await page.locator("details.pair:not([hidden])").count()).toBe(223 - aligned);
     for (const id of ["#f-model", "#f-category", "#f-outcome"]) await page.selectOption(id, "all");
     expect(await page.textContent("#f-count")).toBe("223 of 223 pairs");
   });

@@ -144,7 +144,12 @@ export function groupedBarsSvg(
 }
 
 /** Stacked horizontal bars of counts (e.g. where held-back items are lost). */
-export function stackedBarsSvg(rows: readonly { label: string; values: readonly number[] }[], series: readonly string[], title: string): string {
+export function stackedBarsSvg(
+  rows: readonly { label: string; values: readonly number[] }[],
+  series: readonly string[],
+  title: string,
+  axisLabel = "held-back should-ask items that BFCL fails (count; total at the end of each bar)",
+): string {
   const left = leftFor(rows.map((r) => r.label));
   const right = left + 420;
   const colW = 30 + Math.max(0, ...series.map(textWidth));
@@ -173,7 +178,7 @@ export function stackedBarsSvg(rows: readonly { label: string; values: readonly 
     });
     parts.push(text(x(acc) + 4, y + barH - 5, String(acc), 'class="value-label"'));
   });
-  parts.push(text((left + right) / 2, h - 6, "held-back should-ask items that BFCL fails (count; total at the end of each bar)", 'class="label" text-anchor="middle"'));
+  parts.push(text((left + right) / 2, h - 6, axisLabel, 'class="label" text-anchor="middle"'));
   return svg(Math.max(right + 60, left + 2 * colW), h, parts, title);
 }
 

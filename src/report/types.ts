@@ -4,6 +4,9 @@
  * so the same inputs give a byte-identical file.
  */
 
+import type { AlignedRow } from "../official/aligned.js";
+import type { EmptyTurnRow } from "../official/empty-turns.js";
+
 /** One model's row of Table 1 and its companions. */
 export interface ReportModel {
   /** Display name (the result directory name, prefixed with the run when several runs are shown). */
@@ -40,6 +43,8 @@ export interface ReportModel {
   readonly verdictVsAttempt: { readonly passes: number; readonly passAttempt: number | null; readonly fails: number; readonly failAttempt: number | null } | null;
   /** What could not be read cleanly on the scored pairs. */
   readonly counts: { readonly shortRollouts: number; readonly inferenceErrors: number; readonly decodeFailures: number };
+  /** The aligned numbers on Table 1's pairs (needs BFCL data): the withheld twin's cells, base acted and completed, the aligned pair score with its interval; or null. */
+  readonly aligned: AlignedRow | null;
 }
 
 /** A sensitivity variant: one decision accuracy per model. */
@@ -101,7 +106,18 @@ export interface ReportPair {
   readonly removedFunctions: readonly string[];
   readonly goldAnchorCalls: readonly string[];
   readonly compound: boolean;
-  readonly perModel: Readonly<Record<string, { readonly base: ReportSide; readonly miss: ReportSide; readonly outcome: PairOutcome }>>;
+  readonly perModel: Readonly<
+    Record<
+      string,
+      {
+        readonly base: ReportSide;
+        readonly miss: ReportSide;
+        readonly outcome: PairOutcome;
+        /** BFCL's checker on the turn prefixes (needs BFCL data): the base twin through T, the withheld twin through T+1; or null. */
+        readonly completed: { readonly base: boolean; readonly miss: boolean } | null;
+      }
+    >
+  >;
 }
 
 /** One bar pair of a compare panel. */
@@ -128,6 +144,10 @@ export interface ReportCompare {
   readonly official: readonly ReportArmValue[];
   /** Decision accuracy on the pairs (with the interval of the change), then act and hold (with McNemar p). */
   readonly decision: readonly ReportArmValue[];
+  /** The aligned pair score (with the interval of the change and McNemar p), then the withheld twin's cells and base acted+done (needs BFCL data; empty without). */
+  readonly aligned: readonly ReportArmValue[];
+  /** Per category, BFCL's checker, the strict and the world-changing reading of the empty-reference turns (needs BFCL data; empty without). */
+  readonly emptyTurns: readonly ReportArmValue[];
 }
 
 /** Judge label shares per model, when a labels file is given. */
@@ -156,4 +176,6 @@ export interface ReportData {
   readonly pairs: readonly ReportPair[];
   readonly compare: readonly ReportCompare[];
   readonly judge: readonly ReportJudge[];
+  /** The skipped turn scored: BFCL's score, the strict and the world-changing counterfactual per category and model, with rankings (needs BFCL data; empty without). */
+  readonly emptyTurns: readonly EmptyTurnRow[];
 }

@@ -15,13 +15,26 @@ export interface Agreement {
   /** Entries both sides fail whose full error objects are identical (null when not compared). */
   readonly errorObjectAgree: number | null;
   readonly bothFailed: number;
+  /** Entries whose verdict, error type, message or (when compared) error object differ, in our order. */
   readonly disagreeingIds: string[];
+}
+
+/** `JSON.stringify(JSON.parse(text))`, or the text itself when JavaScript cannot read it (NaN, Infinity). */
+function canonicalJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 /**
  * Compare verdicts entry by entry. Verdict: pass/fail equal. Error type and message:
- * equal (both pass counts as agreeing). An id is listed as disagreeing when any of the
- * three differ.
+ * equal (both pass counts as agreeing). Error object: the whole `error` value equal, for
+ * entries both sides fail. An entry BFCL wrote several lines for (v3's inference error
+ * followed by the turn-count check's line) agrees only when every line does, in order. An
+ * id is listed as disagreeing when any of the four differ. `ours` holds one valid verdict
+ * per passing entry and one verdict per score line of a failing one (adjacent).
  */
 export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileContent): Agreement {
   let verdictAgree = 0;
@@ -30,26 +43,37 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileCo
   let objectAgree = 0;
   let bothFailed = 0;
   let compared = false;
+  let entries = 0;
   const disagreeing: string[] = [];
-  for (const v of ours) {
-    const s = stored.failed.get(v.id);
-    const vOk = v.valid === (s === undefined);
-    const tOk = v.valid ? s === undefined : s !== undefined && s.errorType === v.errorType;
-    const mOk = v.valid ? s === undefined : s !== undefined && s.errorMessage === v.errorMessage;
+  for (let i = 0; i < ours.length; ) {
+    const id = ours[i].id;
+    let j = i + 1;
+    while (j < ours.length && ours[j].id === id) j++;
+    const mine = ours.slice(i, j).filter((v) => !v.valid);
+    i = j;
+    entries++;
+    const first = stored.failed.get(id);
+    const theirs = first === undefined ? [] : [first, ...(first.more ?? [])];
+    const sameCount = mine.length === theirs.length;
+    const vOk = (mine.length === 0) === (theirs.length === 0);
+    const tOk = sameCount && mine.every((v, k) => v.errorType === theirs[k].errorType);
+    const mOk = sameCount && mine.every((v, k) => v.errorMessage === theirs[k].errorMessage);
     if (vOk) verdictAgree++;
     if (tOk) errorTypeAgree++;
     if (mOk) messageAgree++;
-    if (!v.valid && s !== undefined) {
+    let oOk = true;
+    if (mine.length > 0 && theirs.length > 0) {
       bothFailed++;
-      if (v.errorJson !== undefined) {
+      if (mine.every((v) => v.errorJson !== undefined)) {
         compared = true;
-        if (JSON.stringify(JSON.parse(v.errorJson)) === s.errorJson) objectAgree++;
+        oOk = sameCount && mine.every((v, k) => canonicalJson(v.errorJson as string) === theirs[k].errorJson);
+        if (oOk) objectAgree++;
       }
     }
-    if (!(vOk && tOk && mOk)) disagreeing.push(v.id);
+    if (!(vOk && tOk && mOk && oOk)) disagreeing.push(id);
   }
   return {
-    entries: ours.length,
+    entries,
     verdictAgree,
     errorTypeAgree,
     messageAgree,

@@ -46,8 +46,13 @@ export interface CheckPrompt {
   readonly involvedClasses: readonly string[];
 }
 
-/** The verdict on one entry. `error` is BFCL's error dict minus `valid`, as a Python dict. */
-export type EntryVerdict =
+/**
+ * The verdict on one entry. `error` is BFCL's error dict minus `valid`, as a Python dict.
+ * `afterInferenceError`: BFCL v3's runner wrote an inference-error line for this entry
+ * (its `result` is not a list) and went on checking: this verdict is what it decided next
+ * (a second line, or a pass counted beside the inference-error line).
+ */
+export type EntryVerdict = (
   | { readonly valid: true; readonly decoded: string[][][] }
   | {
       readonly valid: false;
@@ -59,7 +64,23 @@ export type EntryVerdict =
       readonly error: PyDict;
       /** Decoded steps per turn (checker-level failures only). */
       readonly decoded: string[][][] | null;
-    };
+    }
+) & { readonly afterInferenceError?: true };
+
+/** A failed entry's verdict (one score line). */
+export type FailedVerdict = Extract<EntryVerdict, { valid: false }>;
+
+/** The runner's verdict on a `result` that is not a list. */
+export function inferenceErrorVerdict(): FailedVerdict {
+  return runnerFailure("multi_turn:inference_error", INFERENCE_ERROR_MESSAGE) as FailedVerdict;
+}
+
+/** The error BFCL v3's runner stops the whole evaluation with (`len()` of a result that has none). */
+export class EvaluatorStops extends Error {
+  constructor(readonly pythonError: string) {
+    super(pythonError);
+  }
+}
 
 /** Everything the checker needs about how the result was produced and how to run it. */
 export interface CheckOptions {
@@ -69,6 +90,9 @@ export interface CheckOptions {
   readonly process: EvaluatorProcess;
   readonly decode?: StepDecoder;
 }
+
+/** BFCL's message for a result that is not a list of turns. */
+export const INFERENCE_ERROR_MESSAGE = "Error during inference phase. Model did not output a list of model responses.";
 
 function dict(entries: [string, PyValue][]): PyDict {
   return new PyDict(entries);
@@ -120,8 +144,17 @@ export function decodeTurns(result: readonly PyValue[], decode: StepDecoder = de
 /** Check one result line: the runner's pre-checks, decoding, then the turn-by-turn checker. */
 export function checkEntry(result: PyValue, groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
   if (!Array.isArray(result)) {
-    return runnerFailure("multi_turn:inference_error", "Error during inference phase. Model did not output a list of model responses.");
+    if (!opts.process.revision.inferenceErrorFallsThrough) return runnerFailure("multi_turn:inference_error", INFERENCE_ERROR_MESSAGE);
+    // v3 goes on with `len(result)` and, when that equals the reference's turn count, iterates the value as turns
+    const turns = lenAndTurns(result);
+    const next = checkTurns(turns, groundTruth, prompt, opts);
+    return { ...next, afterInferenceError: true };
   }
+  return checkTurns(result, groundTruth, prompt, opts);
+}
+
+/** The runner's turn-count check, decoding, then the checker. */
+function checkTurns(result: readonly PyValue[], groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
   if (result.length !== groundTruth.length) {
     return runnerFailure(
       "multi_turn:force_terminated",
@@ -130,6 +163,16 @@ export function checkEntry(result: PyValue, groundTruth: readonly (readonly stri
   }
   const decoded = decodeTurns(result, opts.decode);
   return checkDecoded(decoded, groundTruth, prompt, opts);
+}
+
+/**
+ * What Python's `for turn in result` sees of a non-list `result` (its length is `len`):
+ * a str's characters, a dict's keys; anything without `len()` stops BFCL v3's evaluation.
+ */
+function lenAndTurns(result: PyValue): PyValue[] {
+  if (typeof result === "string" || result instanceof PyDict) return iterate(result);
+  const type = result === null ? "NoneType" : typeof result === "boolean" ? "bool" : typeof result === "bigint" ? "int" : typeof result === "number" ? "float" : "object";
+  throw new EvaluatorStops(`TypeError: object of type '${type}' has no len()`);
 }
 
 /** Python `list.remove`-based multiset containment: which reference results the model results lack. */

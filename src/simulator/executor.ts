@@ -25,7 +25,19 @@ import { pyIter } from "../python/iterables.js";
 import { parseExpression } from "../python/parse.js";
 import { isPrintableCodePoint, pyStr } from "../python/repr.js";
 import type { PyObject, PyValue } from "../python/value.js";
+import { bfclInstanceName, evaluatorRevision, instanceEntryKey, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "./types.js";
+import { BoundMethod, InstanceObject, moduleQualname } from "./eval-objects.js";
+import { EmulatedCallable, scopeAttribute, scopeValue, type EvalNoteKind, type ExecutorFrame } from "./eval-scope.js";
+
+/** A call whose result may differ from BFCL's: it depends on BFCL's machine, or twinscore does not emulate it. */
+export interface EvalNote {
+  readonly entryId: string;
+  /** The call as decoded. */
+  readonly call: string;
+  readonly kind: EvalNoteKind;
+  readonly detail: string;
+}
 
 /** Creates a fresh instance of a class by name (BFCL's class constructor), or undefined for an unknown class. */
 export type InstanceFactory = (className: string) => ApiInstance | undefined;
@@ -36,17 +48,6 @@ export const STATELESS_CLASSES: ReadonlySet<string> = new Set(["MathAPI"]);
 /** BFCL's evaluator blocks these names before evaluating a call. */
 export const BLOCKED_NAMES: ReadonlySet<string> = new Set(["kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run"]);
 
-/** Module path of each class, for the few CPython messages that print the fully qualified name. */
-const CLASS_MODULES: Readonly<Record<string, string>> = {
-  GorillaFileSystem: "gorilla_file_system",
-  MathAPI: "math_api",
-  MessageAPI: "message_api",
-  TwitterAPI: "posting_api",
-  TicketAPI: "ticket_api",
-  TradingBot: "trading_bot",
-  TravelAPI: "travel_booking",
-  VehicleControlAPI: "vehicle_control",
-};
 
 /**
  * The Python process BFCL's evaluator runs in: the instances it has created so far,
@@ -82,9 +83,14 @@ export class EvaluatorProcess {
      * finished entries are released and the checker is faster.
      */
     readonly exact: boolean = false,
+    /** The BFCL release whose evaluator this process stands for (instance names, runner, score files). */
+    readonly revision: EvaluatorRevision = evaluatorRevision("v4"),
   ) {}
 
   private readonly known = new Map<string, boolean>();
+
+  /** Calls whose results may differ from BFCL's (machine-dependent or not emulated), until the caller takes them. */
+  readonly notes: EvalNote[] = [];
 
   /** Instances and method map per (model, entry, classes): BFCL rebuilds them per call, identically. */
   readonly bindings = new Map<string, EntryBinding>();
@@ -97,7 +103,7 @@ export class EvaluatorProcess {
 
   /** Remember that an entry owns this instance name / binding key (executeCalls calls this). */
   noteCreated(entryId: string, kind: "names" | "keys", value: string): void {
-    const owner = entryKey(entryId);
+    const owner = this.entryKey(entryId);
     let c = this.createdFor.get(owner);
     if (!c) {
       c = { names: [], keys: [] };
@@ -120,6 +126,11 @@ export class EvaluatorProcess {
     for (const n of c.names) this.instances.delete(n);
     for (const k of c.keys) this.bindings.delete(k);
     this.createdFor.delete(key);
+  }
+
+  /** The part of an instance name an entry id becomes: ids with the same key share instances, so they are released together. */
+  entryKey(entryId: string): string {
+    return instanceEntryKey(this.revision, entryId);
   }
 
   /** Whether the factory can build `className` (callers check before running an entry). */
@@ -167,17 +178,9 @@ export interface ExecutionOutcome {
   readonly instances: Map<string, ApiInstance>;
 }
 
-/**
- * The part of BFCL's instance names an entry id becomes (`-`, `.`, `/`, `:` replaced by
- * `_`): two ids with the same key share instances in BFCL, so they are released together.
- */
-export function entryKey(entryId: string): string {
-  return entryId.replace(/[-./:]/g, "_");
-}
-
-/** BFCL's instance name: `{model}_{id}_{class}_instance` with `-`, `.`, `/`, `:` replaced by `_`. */
-export function instanceName(modelName: string, entryId: string, className: string): string {
-  return `${modelName}_${entryId}_${className}_instance`.replace(/[-./:]/g, "_");
+/** BFCL's instance name (`modelName` with its `_eval` suffix); v4's form unless another revision is given. */
+export function instanceName(modelName: string, entryId: string, className: string, revision: EvaluatorRevision = evaluatorRevision("v4")): string {
+  return bfclInstanceName(revision, modelName, entryId, className);
 }
 
 /**
@@ -209,35 +212,6 @@ export function blockedCheckName(rewritten: string): string {
   if (paren >= 0) s = s.slice(0, paren);
   if (s.includes(".")) s = s.split(".")[1];
   return s;
-}
-
-/** A live instance as a Python object (what an instance name evaluates to). */
-class InstanceObject implements PyObject {
-  constructor(
-    readonly instance: ApiInstance,
-    readonly pyTypeName: string,
-  ) {}
-  pyRepr(): string {
-    const mod = CLASS_MODULES[this.pyTypeName] ?? "__main__";
-    return `<bfcl_eval.eval_checker.multi_turn_eval.func_source_code.${mod}.${this.pyTypeName} object>`;
-  }
-}
-
-/** A bound method (`instance.method`), callable by the interpreter. */
-class BoundMethod implements PyObject {
-  readonly pyTypeName = "method";
-  constructor(
-    readonly className: string,
-    readonly methodName: string,
-    readonly spec: MethodSpec,
-    readonly self: ApiInstance,
-  ) {}
-  get qualname(): string {
-    return `${this.className}.${this.methodName}`;
-  }
-  pyRepr(): string {
-    return `<bound method ${this.qualname} of <${this.className} object>>`;
-  }
 }
 
 function quoteList(names: readonly string[]): string {
@@ -380,11 +354,6 @@ function compileCheck(expr: PyExpr): string | null {
   return null;
 }
 
-/** CPython's fully qualified name of a method, used by the `*`/`**` argument messages. */
-function moduleQualname(className: string, qualname: string): string {
-  const mod = CLASS_MODULES[className];
-  return mod ? `bfcl_eval.eval_checker.multi_turn_eval.func_source_code.${mod}.${qualname}` : `__main__.${qualname}`;
-}
 
 /**
  * An entry's instances on one side (the model's or the reference's), as BFCL's
@@ -395,14 +364,30 @@ export class EntryBinding {
   private owners: Map<string, string> | null = null;
   /** The call evaluator for this binding's calls (made at the first call). */
   hooks: CallHooks | null = null;
+  /** Executor calls run on this binding so far (BFCL creates the instances in the first). */
+  batches = 0;
 
   constructor(
     /** Class → instance, in `involved_classes` order. */
     readonly instances: Map<string, ApiInstance>,
     private readonly methodClass: ReadonlyMap<string, string>,
     /** Class → BFCL instance name. */
-    private readonly names: ReadonlyMap<string, string>,
-  ) {}
+    readonly instanceNames: ReadonlyMap<string, string>,
+    /** The entry and side it was bound for. */
+    readonly context: ExecutionContext,
+    /** `model_name` with `_eval` when it is an evaluation run. */
+    readonly modelName: string,
+  ) {
+    const names = instanceNames;
+    for (const n of names.values()) if (!PLAIN_IDENTIFIER.test(n)) this.plainNames = false;
+  }
+
+  /**
+   * Every instance name is a plain identifier, so `name(` rewritten to `instance.name(`
+   * parses as an attribute call; v3 keeps the entry id in the name as it is, and an id
+   * with `-` or `:` makes the rewritten text mean something else (the fast path is off).
+   */
+  readonly plainNames: boolean = true;
 
   /** The instance a method name goes to (the fast path of `executeOne`), if any. */
   methodInstance(name: string): ApiInstance | undefined {
@@ -414,7 +399,7 @@ export class EntryBinding {
   methodOwner(): ReadonlyMap<string, string> {
     if (this.owners === null) {
       this.owners = new Map();
-      for (const [method, cls] of this.methodClass) this.owners.set(method, this.names.get(cls) as string);
+      for (const [method, cls] of this.methodClass) this.owners.set(method, this.instanceNames.get(cls) as string);
     }
     return this.owners;
   }
@@ -425,13 +410,57 @@ export class EntryBinding {
  * like Python. One per entry binding (kept for the entry's calls, so nothing is rebuilt per
  * call); `head` is set per call to the un-rewritten head name of the fast path.
  */
-class CallHooks implements LiteralEvalHooks {
+class CallHooks implements LiteralEvalHooks, ExecutorFrame {
   head: PyExpr | null = null;
+  /** The current executor call: its calls, whether it created the instances, the results so far. */
+  batch: readonly string[] = [];
+  created = false;
+  resultsSoFar: string[] = [];
+  lastResult: string | undefined = undefined;
+  /** The call being evaluated, as decoded. */
+  current = "";
 
   constructor(
     private readonly process: EvaluatorProcess,
     private readonly binding: EntryBinding,
   ) {}
+
+  get modelName(): string {
+    return this.binding.modelName;
+  }
+  get entryId(): string {
+    return this.binding.context.entryId;
+  }
+  get initialConfig(): PyDict {
+    return this.binding.context.initialConfig;
+  }
+  get involvedClasses(): readonly string[] {
+    return this.binding.context.involvedClasses;
+  }
+  get longContext(): boolean {
+    return this.binding.context.longContext;
+  }
+  get evalRun(): boolean {
+    return this.binding.context.evalRun;
+  }
+  get instances(): ReadonlyMap<string, ApiInstance> {
+    return this.binding.instances;
+  }
+  get instanceNames(): ReadonlyMap<string, string> {
+    return this.binding.instanceNames;
+  }
+  methodOwner(): ReadonlyMap<string, string> {
+    return this.binding.methodOwner();
+  }
+  get funcCall(): string {
+    return rewriteMethodCalls(this.current, this.binding.methodOwner());
+  }
+  get funcCallCopy(): string {
+    return blockedCheckName(this.funcCall);
+  }
+  note(kind: EvalNoteKind, detail: string): void {
+    this.process.notes.push({ entryId: this.binding.context.entryId, call: this.current, kind, detail });
+  }
 
   name(id: string, node: PyExpr): PyValue {
     const process = this.process;
@@ -444,6 +473,9 @@ class CallHooks implements LiteralEvalHooks {
     const inst = process.instances.get(id);
     if (inst) return new InstanceObject(inst, inst.className);
     if (!process.exact && id.endsWith("_instance")) throw new InstanceNamedInCall(id);
+    // the executor's locals, its module's globals and Python's builtins
+    const v = scopeValue(id, this);
+    if (v !== undefined) return v;
     throw new PyException("NameError", `name '${id}' is not defined`);
   }
 
@@ -454,6 +486,11 @@ class CallHooks implements LiteralEvalHooks {
       if (spec) return new BoundMethod(base.pyTypeName, node.attr, spec, base.instance);
       const state = base.instance.publicState().find(([k]) => k === node.attr);
       if (state) return state[1];
+      // the instance's private attributes and Python's own (`__class__` …) exist in BFCL
+      if (node.attr.startsWith("_")) this.note("not-emulated", `the attribute '${node.attr}' of an API instance`);
+    } else {
+      const v = scopeAttribute(base, node.attr, this);
+      if (v !== undefined) return v;
     }
     throw new PyException("AttributeError", `'${pyTypeName(base)}' object has no attribute '${node.attr}'`);
   }
@@ -461,7 +498,7 @@ class CallHooks implements LiteralEvalHooks {
   call(node: Extract<PyExpr, { kind: "call" }>, evaluate: (e: PyExpr) => PyValue): PyValue {
     const f = evaluate(node.func);
     // the qualified name only appears in the messages of `*`/`**` argument errors
-    const module = () => (f instanceof BoundMethod ? moduleQualname(f.className, f.qualname) : "");
+    const module = () => (f instanceof BoundMethod ? moduleQualname(f.className, f.qualname) : f instanceof EmulatedCallable ? f.name : "");
     const positional: PyValue[] = [];
     for (const a of node.args) {
       if (a.kind === "starred") {
@@ -489,6 +526,7 @@ class CallHooks implements LiteralEvalHooks {
         keywords.push([k, x]);
       }
     }
+    if (f instanceof EmulatedCallable) return f.invoke(positional, keywords, this);
     if (!(f instanceof BoundMethod)) throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
     const args = bindArguments(f.qualname, f.spec, positional, keywords);
     return f.spec.invoke(args, f.self);
@@ -532,6 +570,7 @@ function exceptionText(e: unknown): string {
 
 /** A call whose only `(` follows its leading ASCII name: BFCL's rewriting can only prefix that name. */
 const SIMPLE_HEAD = /^([A-Za-z_][A-Za-z0-9_]*)\(/;
+const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PLAN_CACHE_LIMIT = 200_000;
 
 /**
@@ -564,8 +603,8 @@ function planCall(call: string): CallPlan {
  * and its head is resolved through the method map. Everything else is rewritten and
  * parsed exactly as BFCL does.
  */
-function executeOne(call: string, binding: EntryBinding, process: EvaluatorProcess): string {
-  const hooks = (binding.hooks ??= new CallHooks(process, binding));
+function executeOne(call: string, binding: EntryBinding, process: EvaluatorProcess, hooks: CallHooks): string {
+  hooks.current = call;
   try {
     let plan = callPlans.get(call);
     if (plan === undefined) {
@@ -573,9 +612,9 @@ function executeOne(call: string, binding: EntryBinding, process: EvaluatorProce
       if (callPlans.size >= PLAN_CACHE_LIMIT) callPlans.clear();
       callPlans.set(call, plan);
     }
-    if (plan !== null) {
+    if (plan !== null && ("blocked" in plan || binding.plainNames)) {
       if ("blocked" in plan) return `Error during execution: Function call ${plan.blocked} is not allowed.`;
-      return resultToString(hooks.evaluate(plan.expr, true));
+      return (hooks.lastResult = resultToString(hooks.evaluate(plan.expr, true)));
     }
     const rewritten = rewriteMethodCalls(call, binding.methodOwner());
     const checkName = blockedCheckName(rewritten);
@@ -584,7 +623,7 @@ function executeOne(call: string, binding: EntryBinding, process: EvaluatorProce
     if (!parsed.ok) return `Error during execution: ${syntaxErrorText(rewritten, parsed.error)}`;
     const compileError = compileCheck(parsed.expr);
     if (compileError !== null) return `Error during execution: ${compileError} (<string>, line 1)`;
-    return resultToString(hooks.evaluate(parsed.expr, false));
+    return (hooks.lastResult = resultToString(hooks.evaluate(parsed.expr, false)));
   } catch (e) {
     if (e instanceof InstanceNamedInCall) throw e;
     return `Error during execution: ${exceptionText(e)}`;
@@ -606,7 +645,7 @@ export function bindEntry(process: EvaluatorProcess, ctx: ExecutionContext): Ent
   const instances = new Map<string, ApiInstance>();
   const names = new Map<string, string>();
   for (const cls of ctx.involvedClasses) {
-    const name = instanceName(model, ctx.entryId, cls);
+    const name = bfclInstanceName(process.revision, model, ctx.entryId, cls);
     let inst = process.instances.get(name);
     if (!inst) {
       const created = process.factory(cls);
@@ -636,16 +675,20 @@ export function bindEntry(process: EvaluatorProcess, ctx: ExecutionContext): Ent
     methodClass = m;
     process.methodClasses.set(classList, methodClass);
   }
-  const binding = new EntryBinding(instances, methodClass, names);
+  const binding = new EntryBinding(instances, methodClass, names, ctx, model);
   process.bindings.set(key, binding);
   process.noteCreated(ctx.entryId, "keys", key);
   return binding;
 }
 
-/** Run each call in order on a binding's instances; BFCL's result strings. */
+/** Run each call in order on a binding's instances (one executor call); BFCL's result strings. */
 export function runCalls(process: EvaluatorProcess, calls: readonly string[], binding: EntryBinding): string[] {
-  const results = new Array<string>(calls.length);
-  for (let i = 0; i < calls.length; i++) results[i] = executeOne(calls[i], binding, process);
+  const hooks = (binding.hooks ??= new CallHooks(process, binding));
+  hooks.batch = calls;
+  hooks.created = binding.batches++ === 0;
+  hooks.lastResult = undefined;
+  const results = (hooks.resultsSoFar = new Array<string>());
+  for (let i = 0; i < calls.length; i++) results.push(executeOne(calls[i], binding, process, hooks));
   return results;
 }
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { readCategoryInputs } from "../io/bfcl-data.js";
 import { loadManifest } from "../io/manifest.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { checkPairPrefixes, checkPrefix, resultTextsById, twinCompletions, type PrefixOutcome } from "./prefix-check.js";
+import { readResultTexts } from "../io/results-read.js";
+import { checkPairPrefixes, checkPrefix, twinCompletions, type PrefixOutcome } from "./prefix-check.js";
 import type { CategoryInputs } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
 
@@ -30,9 +31,8 @@ function modelResults(run: (typeof rolloutRuns)[number], model: string): Map<str
   const out = new Map<string, string>();
   for (const c of categories) {
     const file = join(rolloutRunDir(run), "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
-    const r = resultTextsById(new Uint8Array(readFileSync(file)), file);
-    if (!r.ok) throw new Error(JSON.stringify(r.problems));
-    for (const [id, text] of r.value) out.set(id, text);
+    const ids = new Set(pairs.map((p) => (c === "base" ? p.baseId : p.missId)));
+    for (const [id, text] of readResultTexts(file, ids)) out.set(id, text);
   }
   return out;
 }

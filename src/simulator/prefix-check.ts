@@ -16,7 +16,6 @@
  * so nothing carries over from another check.
  */
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { scanLineHead } from "../bfcl/results.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
@@ -55,7 +54,7 @@ export function failingTurnOf(verdict: Extract<EntryVerdict, { valid: false }>):
 /**
  * BFCL's checker on turns 0..`through` of one result line's `result` (its JSON text),
  * against `groundTruth` cut after `through`. Throws only on text that is not JSON (the
- * caller reads lines with `resultTextsById`, which has parsed them).
+ * io layer's reader, `readResultTexts`, hands over only texts that parse).
  */
 export function checkPrefix(
   resultText: string,
@@ -74,47 +73,6 @@ export function checkPrefix(
   const verdict = checkDecoded(decoded, groundTruth.slice(0, through + 1), prompt, { modelName: opts.modelName, process: opts.newProcess() });
   if (verdict.valid) return { completed: true };
   return { completed: false, reason: "checker", errorType: verdict.errorType, turn: failingTurnOf(verdict) };
-}
-
-function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let k = start; k < end; k++) {
-    const b = bytes[k];
-    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
-  }
-  return true;
-}
-
-/**
- * The `result` text of every line of a result file, by id (the first line of a repeated
- * id, as scoring reads it). A line without an id or `result` is a `file:line` problem.
- */
-export function resultTextsById(bytes: Uint8Array, file: string): Result<Map<string, string>> {
-  const utf8 = new TextDecoder("utf-8");
-  const out = new Map<string, string>();
-  const problems: Problem[] = [];
-  let lineNo = 0;
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end < 0) end = bytes.length;
-    lineNo++;
-    const lineStart = start;
-    start = end + 1;
-    if (isBlank(bytes, lineStart, end)) continue;
-    const head = scanLineHead(bytes, lineStart, end);
-    if ("error" in head) {
-      problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
-      continue;
-    }
-    const text = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));
-    try {
-      JSON.parse(text);
-    } catch (e) {
-      problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: lineNo }));
-      continue;
-    }
-    if (!out.has(head.id)) out.set(head.id, text);
-  }
-  return problems.length > 0 ? err(...problems) : ok(out);
 }
 
 /** The completion of both twins of one pair. */
@@ -169,7 +127,16 @@ export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: Prefi
   return problems.length > 0 ? err(...problems) : ok(out);
 }
 
-/** Each pair's completion bits by should-ask id (`official/aligned.ts` reads them as `TwinCompletion`). */
-export function twinCompletions(prefixes: readonly PairPrefixes[]): Map<string, { readonly baseCompleted: boolean; readonly missCompleted: boolean }> {
-  return new Map(prefixes.map((p) => [p.missId, { baseCompleted: p.base.completed, missCompleted: p.miss.completed }]));
+/** Why a should-ask twin's prefix through T+1 failed, read off where the checker failed it (see `official/aligned.ts`, `NotCompletedWhy`). */
+export function notCompletedWhy(miss: PrefixOutcome, anchorTurn: number): "no-call-on-answer" | "failed-on-answer" | "failed-before-answer" | "no-rollout" | null {
+  if (miss.completed) return null;
+  if (miss.reason !== "checker") return "no-rollout";
+  if (miss.turn < 0) return null; // the checker's message named no turn
+  if (miss.turn < anchorTurn) return "failed-before-answer";
+  return miss.turn === anchorTurn + 1 && miss.errorType === "multi_turn:empty_turn_model_response" ? "no-call-on-answer" : "failed-on-answer";
+}
+
+/** Each pair's completion bits by should-ask id, with why the should-ask twin is not completed (`official/aligned.ts` reads them as `TwinCompletion`). */
+export function twinCompletions(prefixes: readonly PairPrefixes[]): Map<string, { readonly baseCompleted: boolean; readonly missCompleted: boolean; readonly missWhy: ReturnType<typeof notCompletedWhy> }> {
+  return new Map(prefixes.map((p) => [p.missId, { baseCompleted: p.base.completed, missCompleted: p.miss.completed, missWhy: notCompletedWhy(p.miss, p.anchorTurn) }]));
 }

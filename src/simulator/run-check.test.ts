@@ -148,3 +148,46 @@ describe("checkResultFile: a line whose inference_log is not JSON (raw control c
     expect(!r.ok && r.problems[0].message).toMatch(/^line is not JSON: Invalid control character at: line 1 column \d+/);
   });
 });
+
+describe("checkResultFile: calls that name Python builtins, on the real 120b base file", () => {
+  const inputs = baseInputs();
+  /** The real file with extra first steps in multi_turn_base_1 (a failing entry, so its score line shows every model result). */
+  const withSteps = (steps: unknown[]): Uint8Array => {
+    const lines = readFileSync(resultPath, "utf8").split("\n");
+    const i = lines.findIndex((l) => l.startsWith('{"id": "multi_turn_base_1",'));
+    const line = JSON.parse(lines[i]);
+    line.result[0].unshift(...steps);
+    lines[i] = JSON.stringify(line);
+    return new TextEncoder().encode(lines.join("\n"));
+  };
+  const modelResults = (bytes: Uint8Array) => {
+    const r = checkResultFile(bytes, resultPath, { modelName: model, testCategory: "multi_turn_base", inputs, process: newEvaluatorProcess(), renderScore: true });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    const line = text(r.value.scoreFile).split("\n").find((l) => l.includes('"id": "multi_turn_base_1"'));
+    const error = JSON.parse(line as string).error;
+    const results: string[] = error.details?.["model_response (including all previous turns)"] ?? error.execution_result.flatMap((t: { model: string[][] }) => t.model.flat());
+    return { results, warnings: r.value.warnings };
+  };
+
+  it("gives CPython's own errors and results (exec(), len(obj=…), print(), dict(…)) with no warning", () => {
+    const { results, warnings } = modelResults(withSteps([[{ exec: "{}" }], [{ len: '{"obj": [1, 2]}' }], [{ print: '{"end": ""}' }], [{ dict: '{"a": 1}' }]]));
+    expect(results.slice(0, 4)).toEqual([
+      "Error during execution: exec() takes at least 1 positional argument (0 given)",
+      "Error during execution: len() takes no keyword arguments",
+      "None",
+      '{"a": 1}',
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("warns, with file:line, where the result depends on BFCL's machine (open(file=…))", () => {
+    const bytes = withSteps([[{ open: '{"file": "notes.txt"}' }]]);
+    const { results, warnings } = modelResults(bytes);
+    expect(results[0]).toBe("Error during execution: [Errno 2] No such file or directory: 'notes.txt'");
+    const line = text(bytes).split("\n").findIndex((l) => l.startsWith('{"id":"multi_turn_base_1",')) + 1;
+    expect(line).toBeGreaterThan(0);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: "call-machine-dependent", severity: "warning", file: resultPath, line, message: expect.stringContaining("multi_turn_base_1: ") }),
+    ]);
+  });
+});

@@ -10,11 +10,12 @@ import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { scanLineHead } from "../bfcl/results.js";
+import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
+import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
-import { checkEntry, type CheckPrompt, type EntryVerdict, type StepDecoder } from "./checker.js";
-import { entryKey, InstanceNamedInCall, type EvaluatorProcess } from "./executor.js";
+import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
+import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
 import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
@@ -63,6 +64,8 @@ export function prepareCategory(
   answersText: string,
   answersFile: string,
   docsByClass: ReadonlyMap<string, string>,
+  /** The release whose runner writes the score lines' `prompt` (v4: held-out names replaced by their docs). */
+  revision: EvaluatorRevision = evaluatorRevision("v4"),
 ): Result<CategoryInputs> {
   const q = parsePyJsonLines(questionsText, questionsFile);
   if (!q.ok) return q;
@@ -95,7 +98,7 @@ export function prepareCategory(
     }
     const scorePrompt = new PyDict(value.entries());
     const missed = value.get("missed_function");
-    if (missed instanceof PyDict) {
+    if (missed instanceof PyDict && revision.promptMissedFunctionDocs) {
       const pool: PyDict[] = [];
       for (const c of involved as string[]) {
         const d = docsOf(c);
@@ -218,11 +221,28 @@ export function stepsAreStringArgs(result: unknown): boolean {
   return true;
 }
 
+/**
+ * One entry under the three readings of its empty-reference turns: BFCL's checker as it
+ * runs (`bfcl`), with BFCL's irrelevance checker added (`strict`), and with only a
+ * world-changing attempt there failing it (`worldChanging`). True = passes.
+ */
+export interface EntryReadings {
+  readonly id: string;
+  readonly bfcl: boolean;
+  readonly strict: boolean;
+  readonly worldChanging: boolean;
+}
+
 /** The outcome of checking one result file. */
 export interface FileCheck {
   readonly correct: number;
   /** Entries BFCL's checker alone passes (equal to `correct` unless the empty-reference turns were scored). */
   readonly officialCorrect: number;
+  /**
+   * With the empty-reference turns scored: every entry under all three readings, in the
+   * order checked (whichever reading the written verdicts follow); null otherwise.
+   */
+  readonly readings: readonly EntryReadings[] | null;
   readonly total: number;
   /** The score file BFCL would write, as UTF-8 bytes (only when asked for). */
   readonly scoreFile: Uint8Array | null;
@@ -230,7 +250,7 @@ export interface FileCheck {
   readonly verdicts: OurVerdict[];
   /** How the file's steps decoded (tool-looking steps, failures), for the wrong-decoder guard. */
   readonly decodeHealth: DecodeHealth;
-  /** Findings that did not stop the file: an entry with a step nested too deeply to decode. */
+  /** Findings that did not stop the file: an entry with a step nested too deeply to decode, or with a call whose result may differ from BFCL's (it depends on BFCL's machine, or is not emulated); one warning each. */
   readonly warnings: Problem[];
   /** Ids of lines left out because `twinscore run --until-anchor` stopped them after the anchor turn. */
   readonly stoppedAtAnchor: string[];
@@ -254,8 +274,20 @@ function isNestingFailure(outcome: DecodeOutcome): outcome is { ok: false; error
   return e.startsWith("RecursionError: ") || e.startsWith("MemoryError: Parser stack overflowed") || e.startsWith("SyntaxError: too many nested parentheses");
 }
 
-/** How a line stopped by `run --until-anchor` ends: its last top-level key. */
-const STOPPED_TAIL = /, "twinscore_stopped_after_turn": \d+\}\s*$/;
+/** One warning for an entry's calls whose results may differ from BFCL's. */
+function notesWarning(id: string, notes: readonly EvalNote[], file: string, line: number): Problem {
+  const describe = (kind: EvalNote["kind"]) => [...new Set(notes.filter((n) => n.kind === kind).map((n) => n.detail))].join("; ");
+  const parts: string[] = [];
+  const machine = describe("machine");
+  const other = describe("not-emulated");
+  if (machine !== "") parts.push(`a call's result comes from the machine BFCL ran on (${machine})`);
+  if (other !== "") parts.push(`twinscore does not emulate ${other}`);
+  return problem(other !== "" ? "call-not-emulated" : "call-machine-dependent", `${id}: ${parts.join("; ")}; ${other !== "" ? "the verdict and the error object" : "the error object (not the verdict)"} may differ from BFCL's`, {
+    file,
+    line,
+    severity: "warning",
+  });
+}
 
 /**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
@@ -325,7 +357,7 @@ export function checkResultFile(
       continue;
     }
     // a line cut short after its anchor turn is not a whole rollout: BFCL would count it incomplete
-    if (STOPPED_TAIL.test(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end)))) {
+    if (stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end))) !== null) {
       stoppedAtAnchor.push(head.id);
       continue;
     }
@@ -339,7 +371,10 @@ export function checkResultFile(
   // lines left per entry key: instances are released after the last line whose id names them
   // (a repeated id, or one that differs only in `-./:`, reuses them, as in BFCL's globals)
   const linesLeft = new Map<string, number>();
-  for (const row of rows) linesLeft.set(entryKey(row.id), (linesLeft.get(entryKey(row.id)) ?? 0) + 1);
+  for (const row of rows) {
+    const key = opts.process.entryKey(row.id);
+    linesLeft.set(key, (linesLeft.get(key) ?? 0) + 1);
+  }
   const verdicts: OurVerdict[] = [];
   const warnings: Problem[] = [];
   // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
@@ -352,9 +387,13 @@ export function checkResultFile(
   // the plain (JSON.parse) path is BFCL's FC decoder's alone: the others read Python values
   const decodeStringArgs = noting(countingDecoder(decodeFcStepPlain, decodeHealth));
   const decodePython = noting(countingDecoder(opts.decode ?? decodeFcStep, decodeHealth));
-  const scoreFile = opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch) : null;
+  const revision = opts.process.revision;
+  const scoreFile = opts.renderScore
+    ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
+    : null;
   let correct = 0;
   let officialCorrect = 0;
+  const readings: EntryReadings[] | null = opts.emptyTurns === undefined ? null : [];
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -395,6 +434,10 @@ export function checkResultFile(
         ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs })
         : checkEntry(pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePython });
     } catch (e) {
+      if (e instanceof EvaluatorStops) {
+        problems.push(problem("evaluator-stops", `${row.id}: BFCL ${opts.process.revision.version}'s evaluator stops the whole category here (${e.pythonError}) and writes no score file`, { file, line: row.line }));
+        continue;
+      }
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
     }
@@ -407,24 +450,36 @@ export function checkResultFile(
         }),
       );
     }
+    if (opts.process.notes.length > 0) warnings.push(notesWarning(row.id, opts.process.notes.splice(0), file, row.line));
     if (verdict.valid) officialCorrect++;
-    if (opts.emptyTurns !== undefined) verdict = withEmptyTurnsScored(verdict, opts.emptyTurns, result, gt, q.prompt.involvedClasses, opts.bfclVersion ?? "v4", opts.decoder);
-    const key = entryKey(row.id);
+    const afterInferenceError = verdict.afterInferenceError === true;
+    if (opts.emptyTurns !== undefined) {
+      const version = opts.bfclVersion ?? opts.process.revision.version;
+      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version, opts.decoder);
+      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version, opts.decoder);
+      readings?.push({ id: row.id, bfcl: verdict.valid, strict: strict.valid, worldChanging: worldChanging.valid });
+      verdict = opts.emptyTurns === "strict" ? strict : worldChanging;
+    }
+    const key = opts.process.entryKey(row.id);
     const left = (linesLeft.get(key) as number) - 1;
     linesLeft.set(key, left);
     if (left === 0) opts.process.releaseEntry(key);
-    if (verdict.valid) {
-      correct++;
+    if (verdict.valid) correct++;
+    // the entry's score lines: usually none or one; v3 can write an inference-error line before another
+    const failed: FailedVerdict[] = [];
+    if (afterInferenceError) failed.push(inferenceErrorVerdict());
+    if (!verdict.valid) failed.push(verdict);
+    if (failed.length === 0) {
       verdicts.push({ id: row.id, valid: true });
       continue;
     }
-    let errorJson: string | undefined;
+    let parts: Map<string, RenderedJson | VerbatimJson> | null = null;
+    let line: PyDict | null = null;
     if (opts.renderScore) {
       // the verbatim parts (result, inference_log): copied byte for byte when already in
       // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
       // else json.loads when even that cannot be proven
-      const parts = scoreLineParts(bytes, row.start, row.end);
-      let line: PyDict | null = null;
+      parts = scoreLineParts(bytes, row.start, row.end);
       if (parts === null) {
         try {
           line = jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
@@ -435,36 +490,42 @@ export function checkResultFile(
           continue;
         }
       }
-      const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
-        if (parts) return parts.get(key) ?? "";
-        return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
-      };
-      let prompt = renderedPrompts.get(q);
-      if (!prompt) {
-        prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
-        renderedPrompts.set(q, prompt);
-      }
-      errorJson = dumpScoreValue(verdict.error);
-      scoreFile?.addLine(
-        failedEntryChunks({
-          id: row.id,
-          modelName: opts.modelName,
-          testCategory: opts.testCategory,
-          verdict,
-          error: new RenderedJson(errorJson),
-          prompt,
-          result: verbatim("result"),
-          groundTruth: gt,
-          inferenceLog: verbatim("inference_log"),
-        }),
-      );
     }
-    verdicts.push({ id: row.id, valid: false, errorType: verdict.errorType, errorMessage: verdict.errorMessage, errorJson });
+    const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
+      if (parts) return parts.get(key) ?? "";
+      return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
+    };
+    for (const f of failed) {
+      let errorJson: string | undefined;
+      if (opts.renderScore) {
+        let prompt = renderedPrompts.get(q);
+        if (!prompt) {
+          prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
+          renderedPrompts.set(q, prompt);
+        }
+        errorJson = dumpScoreValue(f.error);
+        scoreFile?.addLine(
+          failedEntryChunks({
+            id: row.id,
+            modelName: opts.modelName,
+            testCategory: opts.testCategory,
+            verdict: f,
+            error: new RenderedJson(errorJson),
+            prompt,
+            result: verbatim("result"),
+            groundTruth: gt,
+            inferenceLog: f.runnerLevel && !revision.inferenceLogOnRunnerLines ? undefined : verbatim("inference_log"),
+          }),
+        );
+      }
+      verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
+    }
   }
   if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return ok({
     correct,
     officialCorrect,
+    readings,
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,

@@ -3,16 +3,20 @@
  * replay and the workaround credit run on. One process per evaluation run, like BFCL's
  * single Python process (module-level state of the classes is shared within it).
  */
+import type { BfclVersion } from "../bfcl/data.js";
+import { evaluatorRevision } from "../bfcl/evaluator-versions.js";
 import type { ApiClass } from "../catalog/types.js";
 import { apiFactories, PythonProcess } from "./classes/index.js";
 import { EvaluatorProcess } from "./executor.js";
 import type { LongContextData } from "./types.js";
 
 /**
- * A fresh evaluator process over the eight classes; `filler` is needed only for
- * long_context entries; `exact` keeps every instance (see `EvaluatorProcess.exact`).
+ * A fresh evaluator process over the eight classes of a BFCL release (v4 unless told);
+ * `filler` is needed only for long_context entries; `exact` keeps every instance (see
+ * `EvaluatorProcess.exact`).
  */
-export function newEvaluatorProcess(filler?: LongContextData, exact = false): EvaluatorProcess {
-  const factories = apiFactories(new PythonProcess());
-  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), filler, exact);
+export function newEvaluatorProcess(filler?: LongContextData, exact = false, version: BfclVersion = "v4"): EvaluatorProcess {
+  const revision = evaluatorRevision(version);
+  const factories = apiFactories(new PythonProcess(revision.classSource));
+  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), filler, exact, revision);
 }

@@ -4,8 +4,6 @@ import { describe, expect, it } from "vitest";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { jsonFloat, jsonLoadsOrThrow } from "../python/json.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { parseScoreFile } from "../bfcl/scores.js";
-import { compareVerdicts } from "./agreement.js";
 import { dumpScoreValue, redumpTopLevel, ScoreFileBuilder, scoreHeaderLine, scoreLineParts, VerbatimJson } from "./scorefile.js";
 
 const faithful = (text: string) => new Map((jsonLoadsOrThrow(text) as PyDict).entries().map(([k, v]) => [k as string, dumpScoreValue(v)]));
@@ -109,21 +107,6 @@ describe("scoreLineParts: bytes copied only where re-dumping changes nothing", (
     expect(lines).toBe(600);
     // lines with \u escapes are re-dumped as text; the rest are copied as bytes
     expect(withRanges).toBeGreaterThan(450);
-  });
-});
-
-describe("reading stored score files and comparing", () => {
-  it("reads the real 2025-11-12-main gpt-oss-120b base score file and agrees with itself", () => {
-    const file = join(rolloutRunDir("2025-11-12-main"), "score", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json");
-    const stored = parseScoreFile(readFileSync(file, "utf8"), file);
-    if (stored.content === null) throw new Error(JSON.stringify(stored.problems));
-    expect(stored.problems).toEqual([]);
-    expect(stored.content.header.totalCount).toBe(200);
-    expect(stored.content.failed.size).toBe(200 - stored.content.header.correctCount);
-    const ours = [...stored.content.failed.values()].map((f) => ({ id: f.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson: f.errorJson }));
-    const a = compareVerdicts([...ours, { id: "multi_turn_base_0", valid: true }], stored.content);
-    expect(a.disagreeingIds).toEqual(stored.content.failed.has("multi_turn_base_0") ? ["multi_turn_base_0"] : []);
-    expect(a.errorObjectAgree).toBe(a.bothFailed);
   });
 });
 

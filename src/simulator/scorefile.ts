@@ -13,7 +13,7 @@ import { JSON_DECODE_MAX_DEPTH, JSON_ENCODE_MAX_DEPTH, recursionError } from "..
 import { skipValue } from "../bfcl/results.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
-import type { EntryVerdict } from "./checker.js";
+import type { FailedVerdict } from "./checker.js";
 
 /** json.dumps key coercion: str as is; int, float, bool, None to their JSON text. */
 function keyText(k: PyValue): string {
@@ -96,7 +96,7 @@ export interface FailedEntryInput {
   readonly modelName: string;
   /** `multi_turn_<category>` (from the result file name). */
   readonly testCategory: string;
-  readonly verdict: Extract<EntryVerdict, { valid: false }>;
+  readonly verdict: FailedVerdict;
   /** `verdict.error` already rendered (the caller keeps that text for comparison too). */
   readonly error?: RenderedJson;
   /** The evaluation-time question entry without `function`. */
@@ -104,8 +104,8 @@ export interface FailedEntryInput {
   /** The result line's `result` value (or its text already re-dumped, or its bytes already in dumped form). */
   readonly result: PyValue | RenderedJson | VerbatimJson;
   readonly groundTruth: readonly (readonly string[])[];
-  /** The result line's `inference_log` (or its re-dumped text), or `""` when absent. */
-  readonly inferenceLog: PyValue | RenderedJson | VerbatimJson;
+  /** The result line's `inference_log` (or its re-dumped text), or `""` when absent; undefined: the line has no such field. */
+  readonly inferenceLog: PyValue | RenderedJson | VerbatimJson | undefined;
 }
 
 /**
@@ -124,7 +124,8 @@ export function failedEntryChunks(e: FailedEntryInput): (string | Uint8Array)[] 
   ];
   if (e.verdict.runnerLevel) fields.push(["model_result", e.result]);
   else fields.push(["model_result_raw", e.result], ["model_result_decoded", e.verdict.decoded ?? []]);
-  fields.push(["possible_answer", gt], ["inference_log", e.inferenceLog]);
+  fields.push(["possible_answer", gt]);
+  if (e.inferenceLog !== undefined) fields.push(["inference_log", e.inferenceLog]);
   const chunks: (string | Uint8Array)[] = [];
   let text = "{";
   fields.forEach(([k, v], i) => {
@@ -152,6 +153,14 @@ export function scoreHeaderLine(correct: number, total: number): string {
 
 const UTF8_OUT = new TextEncoder();
 
+/** How a BFCL release writes a score file. */
+export interface ScoreFileStyle {
+  /** `json.dumps(line)` with its default `ensure_ascii=True` (else `ensure_ascii=False`). */
+  readonly ascii: boolean;
+  /** A newline after the last line too. */
+  readonly finalNewline: boolean;
+}
+
 /** Bytes kept free in front of the first failed line for the header, whose counts are known only at the end. */
 const HEADER_ROOM = 256;
 
@@ -169,6 +178,8 @@ export class ScoreFileBuilder {
     expected: number,
     /** A buffer of at least `bytes` to write into (a caller's reused one: fresh memory is slow to touch); the score file is then a view of it. */
     private readonly scratch?: (bytes: number) => Uint8Array,
+    /** How the release writes its score files (v4: `ensure_ascii=False`, a newline after every line). */
+    private readonly style: ScoreFileStyle = { ascii: false, finalNewline: true },
   ) {
     const want = HEADER_ROOM + expected + 1024;
     this.out = scratch ? scratch(want) : new Uint8Array(want);
@@ -194,6 +205,7 @@ export class ScoreFileBuilder {
 
   /** Append one failed line (from `failedEntryChunks`) and its newline. */
   addLine(chunks: readonly (string | Uint8Array)[]): void {
+    const lineStart = this.at;
     for (const c of chunks) {
       if (typeof c === "string") this.put(c);
       else {
@@ -202,13 +214,40 @@ export class ScoreFileBuilder {
         this.at += c.length;
       }
     }
+    if (this.style.ascii) this.escapeToAscii(lineStart);
     if (this.at + 1 > this.out.length) this.grow(1);
     this.out[this.at++] = 0x0a;
   }
 
+  /**
+   * `ensure_ascii=True` of the line from `start`: the line is in `ensure_ascii=False` form,
+   * which differs only in writing DEL and every non-ASCII character raw (both occur only
+   * inside strings), so each becomes its `\uXXXX` escape (UTF-16 units, lower-case hex).
+   */
+  private escapeToAscii(start: number): void {
+    let first = -1;
+    for (let i = start; i < this.at; i++) {
+      if (this.out[i] >= 0x7f) {
+        first = i;
+        break;
+      }
+    }
+    if (first < 0) return;
+    const rest = new TextDecoder("utf-8").decode(this.out.subarray(first, this.at));
+    let escaped = "";
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest.charCodeAt(i);
+      escaped += c < 0x7f ? rest[i] : "\\u" + c.toString(16).padStart(4, "0");
+    }
+    this.at = first;
+    this.put(escaped);
+  }
+
   /** The whole file: the header line (accuracy, counts) and the lines added. */
   finish(correct: number, total: number): Uint8Array {
-    const header = UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}\n`);
+    // a release that writes no newline after the last line (the header, when nothing failed)
+    if (!this.style.finalNewline && this.at > HEADER_ROOM) this.at--;
+    const header = UTF8_OUT.encode(`${scoreHeaderLine(correct, total)}${this.style.finalNewline || this.at > HEADER_ROOM ? "\n" : ""}`);
     if (header.length > HEADER_ROOM) {
       const whole = new Uint8Array(header.length + this.at - HEADER_ROOM);
       whole.set(header);
@@ -221,7 +260,7 @@ export class ScoreFileBuilder {
   }
 }
 
-/** Our verdict on one entry, reduced for comparison. */
+/** Our verdict on one entry (or one of its score lines), reduced for comparison. */
 export interface OurVerdict {
   readonly id: string;
   readonly valid: boolean;

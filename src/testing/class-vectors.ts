@@ -1,32 +1,248 @@
 /**
- * Replays the vectors of `tools/class-vectors.py` (BFCL's own Python classes run on the
- * real data) against the TypeScript classes. The vectors hold only outcomes and state
- * digests; the call arguments are re-read from the same shared files (ground-truth call
- * strings through the project's Python parser, model FC arguments through Python-style
- * `json.loads`). long_context cases were recorded on the synthetic filler
- * `src/simulator/classes/testdata/synthetic-long-context.py` (our own made-up values with
- * BFCL's constant names and shapes, shared with the other four classes' vectors), parsed
- * here with the project's `parseLongContextModule`, so no BFCL checkout is needed.
+ * The one replay harness for the API classes' test vectors. Two generators run BFCL's own
+ * Python classes (from a Gorilla checkout) on the real data and record what they did:
+ *
+ * - `tools/class-vectors.py` (GorillaFileSystem, MathAPI, MessageAPI, TwitterAPI): sequences
+ *   of calls with their outcomes and a digest of each class's state after every turn, plus
+ *   hand-written error paths, seeded fuzz calls and the methods' signatures
+ *   (`src/simulator/classes/vectors/`);
+ * - `tools/gen-class-vectors.py` (TicketAPI, TradingBot, TravelAPI, VehicleControlAPI): one
+ *   file per class of cases, each turn's result strings and the reprs of the attributes it
+ *   changed (`src/simulator/classes/testdata/`).
+ *
+ * Both are replayed here through the same pieces: the shared data read with Python's JSON
+ * (int vs float kept), calls bound and rendered by the executor's own `bindArguments` and
+ * `resultToString`, and the synthetic long_context filler
+ * (`src/simulator/classes/testdata/synthetic-long-context.py`, our own values with BFCL's
+ * names and shapes) parsed by the project's long_context reader. The vectors hold no BFCL
+ * text: calls are rebuilt from the shared data and rollouts.
+ *
+ * Each BFCL release has its own vectors (v4 in the folders above, v3 final in their `v3/`
+ * subfolders): v4's model calls come from the gpt-oss FC runs, v3's from the xLAM run,
+ * whose steps are decoded as BFCL logged them (`inference_log`).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { BfclVersion } from "../bfcl/data.js";
+import { decodeFcStep } from "../bfcl/decode/index.js";
 import type { ApiClass } from "../catalog/types.js";
-import type { ApiInstance, LongContextData } from "../simulator/types.js";
-import type { PyValue } from "../python/value.js";
-import { pyDeepCopy } from "../python/copy.js";
+import { renderProblemLine } from "../messages/index.js";
+import type { PyExpr } from "../python/ast.js";
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
+import { pyDeepCopy } from "../python/copy.js";
 import { PyException } from "../python/exception.js";
-import { jsonDumps, jsonLoadsOrThrow } from "../python/json.js";
-import { floatRepr, pyRepr, pyStr } from "../python/repr.js";
-import { parseExpression } from "../python/parse.js";
+import { jsonLoadsOrThrow } from "../python/json.js";
 import { evalLiteral } from "../python/literal-eval.js";
+import { parseExpression } from "../python/parse.js";
+import { floatRepr, pyRepr } from "../python/repr.js";
 import { decodeTagged, type TaggedValue } from "../python/testing/test-vectors.js";
+import type { PyValue } from "../python/value.js";
+import type { TodayClock } from "../simulator/classes/class-support.js";
 import { PyDirectory, PyFile } from "../simulator/classes/gorilla-file-system.js";
 import { apiFactories, PythonProcess } from "../simulator/classes/index.js";
+import { bindArguments, resultToString } from "../simulator/executor.js";
 import { parseLongContextModule } from "../simulator/long-context.js";
-import { renderProblemLine } from "../messages/index.js";
+import type { ApiInstance, LongContextData } from "../simulator/types.js";
+import { loggedDecodes } from "./logged-decodes.js";
 import { projectRoot, sharedPath } from "./shared.js";
+
+const classesDir = join(projectRoot, "src", "simulator", "classes");
+
+// ---------------------------------------------------------------------------------------
+// Shared pieces
+
+/** The committed synthetic long_context module the vectors were recorded with. */
+export const SYNTHETIC_FILLER_PATH = join(classesDir, "testdata", "synthetic-long-context.py");
+
+let fillerCache: LongContextData | undefined;
+
+/** The synthetic long_context constants, parsed with the project's own long_context reader (the one real BFCL modules go through). */
+export function syntheticFiller(): LongContextData {
+  if (fillerCache) return fillerCache;
+  const parsed = parseLongContextModule(readFileSync(SYNTHETIC_FILLER_PATH, "utf8"), SYNTHETIC_FILLER_PATH);
+  if (!parsed.ok) throw new Error(parsed.problems.map((p) => renderProblemLine(p)).join("\n"));
+  fillerCache = parsed.value;
+  return fillerCache;
+}
+
+const linesCache = new Map<string, Map<string, PyDict>>();
+
+/** A JSON Lines file of the shared folder by id, each line read with Python's JSON (ints and floats kept apart). */
+function byId(...parts: string[]): Map<string, PyDict> {
+  const path = sharedPath(...parts);
+  let m = linesCache.get(path);
+  if (!m) {
+    m = new Map();
+    for (const line of readFileSync(path, "utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      const e = jsonLoadsOrThrow(line) as PyDict;
+      m.set(e.get("id") as string, e);
+    }
+    linesCache.set(path, m);
+  }
+  return m;
+}
+
+/** A question entry of a BFCL release's data. */
+function questionEntry(version: BfclVersion, category: string, id: string): PyDict {
+  const e = byId(`bfcl-${version}`, `BFCL_${version}_multi_turn_${category}.json`).get(id);
+  if (!e) throw new Error(`entry ${id} not found in ${version} ${category}`);
+  return e;
+}
+
+/** An entry's reference calls. */
+function referenceTurns(version: BfclVersion, category: string, id: string): string[][] {
+  const a = byId(`bfcl-${version}`, "possible_answer", `BFCL_${version}_multi_turn_${category}.json`).get(id);
+  if (!a) throw new Error(`reference ${id} not found in ${version} ${category}`);
+  return a.get("ground_truth") as string[][];
+}
+
+/** The result file of a stored run: gpt-oss (v4, FC, nested layout) or xLAM (v3, raw JSON text, flat layout). */
+function resultPath(version: BfclVersion, run: string, model: string, category: string): string[] {
+  return version === "v3"
+    ? ["rollouts", "xlam-v3", "result", model, `BFCL_v3_multi_turn_${category}_result.json`]
+    : ["rollouts", "gpt-oss", run, "result", model, "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`];
+}
+
+const logCache = new Map<string, ReturnType<typeof loggedDecodes>>();
+
+/**
+ * A stored model's steps of one entry, each decoded as BFCL decodes it: FC records with
+ * BFCL's `convert_to_function_call`, xLAM's text as BFCL logged it.
+ */
+function decodedModelSteps(version: BfclVersion, run: string, model: string, category: string, id: string): string[][][] {
+  const parts = resultPath(version, run, model, category);
+  const line = byId(...parts).get(id);
+  if (!line) throw new Error(`result ${id} not found in ${parts.join("/")}`);
+  const result = line.get("result");
+  if (!Array.isArray(result)) return [];
+  let logs: ReturnType<typeof loggedDecodes> | undefined;
+  if (version === "v3") {
+    const key = parts.join("/");
+    logs = logCache.get(key) ?? loggedDecodes(readFileSync(sharedPath(...parts), "utf8"));
+    logCache.set(key, logs);
+  }
+  return result.map((turn) =>
+    (Array.isArray(turn) ? turn : []).map((step) => {
+      const d = logs ? logs.get(step as string) : decodeFcStep(step);
+      return d && d.ok ? d.calls : [];
+    }),
+  );
+}
+
+/**
+ * A stored model's calls of one entry by turn and step, as (name, keyword arguments): FC
+ * records read item by item (`{name: "<json args>"}`, any argument name), xLAM's steps from
+ * the calls BFCL logged for them (parsed; a call that does not parse is left out of its step's count).
+ */
+function modelStepCalls(version: BfclVersion, run: string, model: string, category: string, id: string): { name: string; kwargs: () => PyDict }[][][] {
+  if (version === "v3") {
+    return decodedModelSteps(version, run, model, category, id).map((turn) =>
+      turn.map((step) =>
+        step.map((text) => {
+          const call = parseLiteralCall(text);
+          if (!call) return { name: "", kwargs: () => new PyDict() };
+          return { name: call.name, kwargs: () => new PyDict(call.keywords.map((k) => [k.arg, evalLiteral(k.value)] as const)) };
+        }),
+      ),
+    );
+  }
+  const line = byId(...resultPath(version, run, model, category)).get(id);
+  const result = line?.get("result");
+  if (!Array.isArray(result)) return [];
+  return result.map((turn) =>
+    (Array.isArray(turn) ? turn : []).map((step) =>
+      (Array.isArray(step) ? step : []).flatMap((item) =>
+        // arguments are read only for the calls a vector names (others may not even be JSON)
+        item instanceof PyDict ? item.entries().map(([name, args]) => ({ name: name as string, kwargs: () => (typeof args === "string" ? jsonLoadsOrThrow(args) : args) as PyDict })) : [],
+      ),
+    ),
+  );
+}
+
+type LiteralCall = { name: string; args: PyExpr[]; keywords: { arg: string; value: PyExpr }[] };
+
+/** A bare-name call whose arguments are all literals (the generators' `parse_call`), or null. */
+function parseLiteralCall(text: string): LiteralCall | null {
+  const parsed = parseExpression(text.trim());
+  if (!parsed.ok || parsed.expr.kind !== "call" || parsed.expr.func.kind !== "name") return null;
+  const call = parsed.expr;
+  if (call.args.some((a) => a.kind === "starred") || call.keywords.some((k) => k.arg === null)) return null;
+  try {
+    for (const a of call.args) evalLiteral(a);
+    for (const k of call.keywords) evalLiteral(k.value);
+  } catch (e) {
+    if (e instanceof PyException) return null;
+    throw e;
+  }
+  return { name: (call.func as { id: string }).id, args: call.args, keywords: call.keywords as { arg: string; value: PyExpr }[] };
+}
+
+/** A method call on an instance, bound like Python binds it: the result string, or a TypeError from binding. */
+function invoke(inst: ApiInstance, name: string, positional: readonly PyValue[], keywords: readonly (readonly [string, PyValue])[]): { bound: false; error: string } | { bound: true; run: () => PyValue } {
+  const spec = inst.methods.get(name);
+  if (!spec) throw new Error(`${inst.className} has no method ${name}`);
+  try {
+    const args = bindArguments(`${inst.className}.${name}`, spec, positional, keywords);
+    return { bound: true, run: () => spec.invoke(args, inst) };
+  } catch (e) {
+    if (e instanceof PyException && e.pyType === "TypeError") return { bound: false, error: e.pyMessage };
+    throw e;
+  }
+}
+
+/** Runs one literal call text directly on the instance and renders the result as BFCL's executor does. */
+export function runCall(inst: ApiInstance, text: string): string {
+  const call = parseLiteralCall(text);
+  if (!call) throw new Error(`not a literal call: ${text}`);
+  try {
+    const bound = invoke(
+      inst,
+      call.name,
+      call.args.map((a) => evalLiteral(a)),
+      call.keywords.map((k) => [k.arg, evalLiteral(k.value)] as const),
+    );
+    if (!bound.bound) return `Error during execution: ${bound.error}`;
+    return resultToString(bound.run());
+  } catch (e) {
+    if (e instanceof PyException) return `Error during execution: ${e.pyMessage}`;
+    if (e instanceof RangeError) return "Error during execution: maximum recursion depth exceeded";
+    throw e;
+  }
+}
+
+function sha256(s: string): string {
+  return createHash("sha256").update(s, "utf8").digest("hex");
+}
+
+function short(s: string): string {
+  return s.length > 400 ? `${s.slice(0, 400)}…(${s.length} chars)` : s;
+}
+
+/** The category of an id (`multi_turn_miss_func_3` → `miss_func`). */
+function categoryOf(id: string): string {
+  return id.replace(/^multi_turn_/, "").replace(/_\d+$/, "");
+}
+
+/** A fresh process of a release's class sources. */
+function newProcess(version: BfclVersion): PythonProcess {
+  return new PythonProcess(version);
+}
+
+/** A loaded instance of `cls` for a config, as the executor loads it (a deep copy of the config). */
+function loaded(cls: ApiClass, config: PyDict, longContext: boolean, process: PythonProcess): ApiInstance {
+  const inst = apiFactories(process).get(cls)!();
+  if (cls !== "MathAPI") {
+    const c = config.get(cls);
+    inst.loadScenario(c instanceof PyDict ? pyDeepCopy(c) : new PyDict(), longContext, longContext ? syntheticFiller() : undefined);
+  }
+  return inst;
+}
+
+// ---------------------------------------------------------------------------------------
+// Sequence vectors of tools/class-vectors.py (GorillaFileSystem, MathAPI, MessageAPI, TwitterAPI)
 
 /** The four classes these vectors cover. */
 export const VECTOR_CLASSES: readonly ApiClass[] = ["GorillaFileSystem", "MathAPI", "MessageAPI", "TwitterAPI"];
@@ -75,34 +291,22 @@ export interface ReplayReport {
 
 const SHORT = 160;
 
-function readJsonl(path: string): unknown[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
+function sequenceVectorsDir(version: BfclVersion): string {
+  return version === "v4" ? join(classesDir, "vectors") : join(classesDir, "vectors", version);
 }
 
-function loadVectors(name: string): SequenceVector[] {
-  return JSON.parse(readFileSync(join(projectRoot, "src", "simulator", "classes", "vectors", `${name}.json`), "utf8")) as SequenceVector[];
+function loadSequences(name: string, version: BfclVersion): SequenceVector[] {
+  return JSON.parse(readFileSync(join(sequenceVectorsDir(version), `${name}.json`), "utf8")) as SequenceVector[];
 }
 
-/** The committed synthetic long_context module the vectors were recorded with (tools/class-vectors.py --filler). */
-export const SYNTHETIC_FILLER_PATH = join(projectRoot, "src", "simulator", "classes", "testdata", "synthetic-long-context.py");
-
-let fillerCache: LongContextData | undefined;
-
-/** The synthetic long_context constants, parsed with the project's own long_context reader (the one real BFCL modules go through). */
-export function longContextFiller(): LongContextData {
-  if (fillerCache) return fillerCache;
-  const parsed = parseLongContextModule(readFileSync(SYNTHETIC_FILLER_PATH, "utf8"), SYNTHETIC_FILLER_PATH);
-  if (!parsed.ok) throw new Error(parsed.problems.map((p) => renderProblemLine(p)).join("\n"));
-  fillerCache = parsed.value;
-  return fillerCache;
+/** Whether a release has sequence vectors of this family (the generator writes each family it can build). */
+export function hasSequenceVectors(name: string, version: BfclVersion): boolean {
+  return existsSync(join(sequenceVectorsDir(version), `${name}.json`));
 }
 
 /** sha256 prefix, as the generator writes it. */
 function digest(s: string): string {
-  return createHash("sha256").update(s, "utf8").digest("hex").slice(0, 20);
+  return sha256(s).slice(0, 20);
 }
 
 /** Canonical tagged form of a state value (sets sorted, cycles marked), matching `canon` in the generator. */
@@ -139,49 +343,14 @@ export function stateDigest(inst: ApiInstance): string {
   return digest(dumps(inst.publicState().map(([k, v]) => [k, canon(v)])));
 }
 
-/** BFCL's executor rendering of a return value: str as is, dict via json.dumps else str(), anything else str(). */
-export function renderResult(v: PyValue): string {
-  if (typeof v === "string") return v;
-  if (v instanceof PyDict) {
-    try {
-      return jsonDumps(v);
-    } catch (e) {
-      if (e instanceof PyException) return pyStr(v);
-      throw e;
-    }
-  }
-  return pyStr(v);
-}
-
-/** Minimal Python binding for the tests (the executor has the real one): positional, then keywords, then defaults. */
-function bind(inst: ApiInstance, name: string, args: PyValue[], kwargs: PyDict): PyValue[] | string {
-  const spec = inst.methods.get(name)!;
-  if (args.length > spec.params.length) return "too many positional arguments";
-  const bound: (PyValue | undefined)[] = spec.params.map((_, i) => args[i]);
-  for (const [k, v] of kwargs.entries()) {
-    const i = spec.params.findIndex((p) => p.name === k);
-    if (i < 0) return `unexpected keyword argument '${pyStr(k)}'`;
-    if (bound[i] !== undefined) return `multiple values for argument '${pyStr(k)}'`;
-    bound[i] = v;
-  }
-  for (let i = 0; i < bound.length; i++) {
-    if (bound[i] === undefined) {
-      const d = spec.params[i].default;
-      if (!d) return `missing a required argument: '${spec.params[i].name}'`;
-      bound[i] = d();
-    }
-  }
-  return bound as PyValue[];
-}
-
 /** Run one call and describe how it differs from the vector, or null when it matches. */
 function check(inst: ApiInstance, name: string, args: PyValue[], kwargs: PyDict, want: CallVector): string | null {
-  const bound = bind(inst, name, args, kwargs);
-  if (typeof bound === "string") return want.bind !== undefined ? null : `TS binding failed (${bound}) where Python ran the call`;
+  const call = invoke(inst, name, args, kwargs.entries() as [string, PyValue][]);
+  if (!call.bound) return want.bind !== undefined ? null : `TS binding failed (${call.error}) where Python ran the call`;
   if (want.bind !== undefined) return `Python binding failed (${want.bind}) where TS bound the call`;
   let got: string;
   try {
-    const text = renderResult(inst.methods.get(name)!.invoke(bound, inst));
+    const text = resultToString(call.run());
     if (want.r !== undefined) return text === want.r ? null : `want ${JSON.stringify(want.r)} got ${JSON.stringify(text.slice(0, 400))}`;
     if (want.h !== undefined) return digest(text) === want.h ? null : `want digest of ${want.n} chars, got ${text.length} chars: ${JSON.stringify(text.slice(0, 300))}`;
     got = `ok ${JSON.stringify(text.slice(0, 300))}`;
@@ -197,11 +366,6 @@ function check(inst: ApiInstance, name: string, args: PyValue[], kwargs: PyDict,
   return `want ${JSON.stringify(want)} got ${got}`;
 }
 
-function ownerOf(insts: Map<ApiClass, ApiInstance>, name: string): ApiInstance | undefined {
-  for (const inst of insts.values()) if (inst.methods.has(name)) return inst;
-  return undefined;
-}
-
 function newReport(): ReplayReport {
   return { sequences: 0, calls: 0, passed: 0, states: 0, statesPassed: 0, failures: [] };
 }
@@ -210,72 +374,30 @@ function fail(report: ReplayReport, text: string): void {
   if (report.failures.length < 25) report.failures.push(text);
 }
 
-function instancesFor(cls: ApiClass, config: PyDict, longContext: boolean): Map<ApiClass, ApiInstance> {
-  const inst = apiFactories(new PythonProcess()).get(cls)!();
-  if (cls !== "MathAPI") {
-    const c = config.get(cls);
-    // BFCL's executor hands `_load_scenario` a deep copy; the classes keep what they are given
-    inst.loadScenario(c instanceof PyDict ? pyDeepCopy(c) : new PyDict(), longContext, longContext ? longContextFiller() : undefined);
-  }
-  return new Map([[cls, inst]]);
-}
-
-const entryCache = new Map<string, Map<string, PyDict>>();
-
-/** Questions of one category by id, parsed with Python JSON semantics (int vs float). */
-function entries(category: string): Map<string, PyDict> {
-  let m = entryCache.get(category);
-  if (!m) {
-    m = new Map();
-    const text = readFileSync(sharedPath("bfcl-v4", `BFCL_v4_multi_turn_${category}.json`), "utf8");
-    for (const line of text.split("\n")) {
-      if (!line.trim()) continue;
-      const e = jsonLoadsOrThrow(line) as PyDict;
-      m.set(e.get("id") as string, e);
-    }
-    entryCache.set(category, m);
-  }
-  return m;
-}
-
-function categoryOf(id: string): string {
-  return id.replace(/^multi_turn_/, "").replace(/_\d+$/, "");
-}
-
 function parseCall(source: string): { name: string; args: PyValue[]; kwargs: PyDict } {
-  const parsed = parseExpression(source);
-  if (!parsed.ok || parsed.expr.kind !== "call" || parsed.expr.func.kind !== "name") throw new Error(`not a call: ${source}`);
-  const kwargs = new PyDict();
-  for (const k of parsed.expr.keywords) kwargs.set(k.arg!, evalLiteral(k.value));
-  return { name: parsed.expr.func.id, args: parsed.expr.args.map((a) => evalLiteral(a)), kwargs };
+  const call = parseLiteralCall(source);
+  if (!call) throw new Error(`not a call: ${source}`);
+  return { name: call.name, args: call.args.map((a) => evalLiteral(a)), kwargs: new PyDict(call.keywords.map((k) => [k.arg, evalLiteral(k.value)] as const)) };
 }
 
 /** Replays every reference call of `cls` in the four categories, turn by turn, comparing results and states. */
-export function replayGroundTruth(cls: ApiClass): ReplayReport {
+export function replayGroundTruth(cls: ApiClass, version: BfclVersion = "v4"): ReplayReport {
   const report = newReport();
-  const answers = new Map<string, string[][]>();
-  for (const cat of ["base", "miss_func", "miss_param", "long_context"]) {
-    for (const a of readJsonl(sharedPath("bfcl-v4", "possible_answer", `BFCL_v4_multi_turn_${cat}.json`)) as { id: string; ground_truth: string[][] }[]) {
-      answers.set(a.id, a.ground_truth);
-    }
-  }
-  for (const seq of loadVectors("ground-truth")) {
+  for (const seq of loadSequences("ground-truth", version)) {
     if (!seq.classes.includes(cls)) continue;
     report.sequences++;
     const cat = categoryOf(seq.id);
-    const entry = entries(cat).get(seq.id)!;
-    const insts = instancesFor(cls, entry.get("initial_config") as PyDict, cat === "long_context");
-    const inst = insts.get(cls)!;
+    const inst = loaded(cls, questionEntry(version, cat, seq.id).get("initial_config") as PyDict, cat === "long_context", newProcess(version));
     if (cls !== "MathAPI") {
       report.states++;
       if (stateDigest(inst) === seq.init![cls]) report.statesPassed++;
       else fail(report, `${seq.id} initial state differs`);
     }
-    const gt = answers.get(seq.id)!;
+    const gt = referenceTurns(version, cat, seq.id);
     seq.turns!.forEach((turn, ti) => {
       for (const want of turn.calls) {
         const call = parseCall(gt[want.at![0]][want.at![1]]);
-        if (ownerOf(insts, call.name) !== inst) continue;
+        if (!inst.methods.has(call.name)) continue;
         report.calls++;
         const diff = check(inst, call.name, call.args, call.kwargs, want);
         if (diff === null) report.passed++;
@@ -291,51 +413,31 @@ export function replayGroundTruth(cls: ApiClass): ReplayReport {
   return report;
 }
 
-const resultCache = new Map<string, Map<string, unknown[][]>>();
-
-function modelResults(run: string, model: string, category: string): Map<string, unknown[][]> {
-  const key = `${run}/${model}/${category}`;
-  let m = resultCache.get(key);
-  if (!m) {
-    m = new Map();
-    for (const line of readJsonl(sharedPath("rollouts", "gpt-oss", run, "result", model, "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`)) as {
-      id: string;
-      result: unknown;
-    }[]) {
-      if (Array.isArray(line.result)) m.set(line.id, line.result as unknown[][]);
-    }
-    resultCache.set(key, m);
-  }
-  return m;
-}
-
-/** Replays the stored gpt-oss FC calls of `cls` (sampled by the generator), comparing results and states. */
-export function replayModelCalls(cls: ApiClass): ReplayReport {
+/** Replays the stored model calls of `cls` (sampled by the generator), comparing results and states. */
+export function replayModelCalls(cls: ApiClass, version: BfclVersion = "v4"): ReplayReport {
   const report = newReport();
-  for (const seq of loadVectors("model-calls")) {
+  for (const seq of loadSequences("model-calls", version)) {
     if (!seq.classes.includes(cls)) continue;
-    const entry = entries(seq.category!).get(seq.id)!;
-    const insts = instancesFor(cls, entry.get("initial_config") as PyDict, false);
-    const inst = insts.get(cls)!;
-    const result = modelResults(seq.run!, seq.model!, seq.category!).get(seq.id)!;
+    const inst = loaded(cls, questionEntry(version, seq.category!, seq.id).get("initial_config") as PyDict, false, newProcess(version));
+    const steps = modelStepCalls(version, seq.run ?? "", seq.model!, seq.category!, seq.id);
     let touched = false;
     seq.turns!.forEach((turn, ti) => {
       for (const want of turn.calls) {
         const [t, s, c] = want.at!;
-        const item = (result[t][s] as Record<string, string>[])[c];
-        const [name, argText] = Object.entries(item)[0];
-        if (ownerOf(insts, name) !== inst) continue;
+        const call = steps[t][s][c];
+        if (!inst.methods.has(call.name)) continue;
+        const kwargs = call.kwargs();
+        const text = `${call.name}(${kwargs.entries().map(([k, v]) => `${String(k)}=${pyRepr(v)}`).join(",")})`;
         touched = true;
         report.calls++;
-        const kwargs = jsonLoadsOrThrow(argText) as PyDict;
-        const diff = check(inst, name, [], kwargs, want);
+        const diff = check(inst, call.name, [], kwargs, want);
         if (diff === null) report.passed++;
-        else fail(report, `${seq.run}/${seq.model} ${seq.id} turn ${ti} ${name}(${argText}): ${diff}`);
+        else fail(report, `${seq.run ?? ""}/${seq.model} ${seq.id} turn ${ti} ${text}: ${diff}`);
       }
       if (cls !== "MathAPI") {
         report.states++;
         if (stateDigest(inst) === turn.state[cls]) report.statesPassed++;
-        else fail(report, `${seq.run}/${seq.model} ${seq.id} state after turn ${ti} differs`);
+        else fail(report, `${seq.run ?? ""}/${seq.model} ${seq.id} state after turn ${ti} differs`);
       }
     });
     if (touched) report.sequences++;
@@ -344,22 +446,14 @@ export function replayModelCalls(cls: ApiClass): ReplayReport {
 }
 
 /** Replays the hand-written error-path calls of `cls` on their real scenarios ("B:m" runs on a second instance of the same process). */
-export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" = "error-paths"): ReplayReport {
+export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" = "error-paths", version: BfclVersion = "v4"): ReplayReport {
   const report = newReport();
-  for (const seq of loadVectors(family)) {
+  for (const seq of loadSequences(family, version)) {
     if (!seq.classes.includes(cls)) continue;
     report.sequences++;
-    const entry = entries("base").get(seq.id)!;
-    const config = entry.get("initial_config") as PyDict;
-    const process = new PythonProcess();
-    const [inst, instB] = [0, 1].map(() => {
-      const made = apiFactories(process).get(cls)!();
-      if (cls !== "MathAPI") {
-        const c = config.get(cls);
-        made.loadScenario(c instanceof PyDict ? pyDeepCopy(c) : new PyDict(), seq.longContext === true, seq.longContext ? longContextFiller() : undefined);
-      }
-      return made;
-    });
+    const config = questionEntry(version, "base", seq.id).get("initial_config") as PyDict;
+    const process = newProcess(version);
+    const [inst, instB] = [0, 1].map(() => loaded(cls, config, seq.longContext === true, process));
     for (const want of seq.calls!) {
       const label = `${seq.id}${seq.longContext ? " (long_context)" : ""} ${want.name}(${JSON.stringify(want.args)} ${JSON.stringify(want.kwargs)})`;
       if (want.name === "@repr") {
@@ -373,9 +467,7 @@ export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" =
       const [target, name] = want.name!.startsWith("B:") ? [instB, want.name!.slice(2)] : [inst, want.name!];
       if (!target.methods.has(name)) continue;
       report.calls++;
-      const args = decodeTagged(want.args!) as PyValue[];
-      const kwargs = decodeTagged(want.kwargs!) as PyDict;
-      const diff = check(target, name, args, kwargs, want);
+      const diff = check(target, name, decodeTagged(want.args!) as PyValue[], decodeTagged(want.kwargs!) as PyDict, want);
       if (diff === null) report.passed++;
       else fail(report, `${label}: ${diff}`);
     }
@@ -395,12 +487,9 @@ export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" =
  * parameter names in order, repr of each default); empty when they agree. The executor
  * builds CPython's binding messages from these, so they must be exact.
  */
-export function signatureDifferences(cls: ApiClass): string[] {
-  const want = (JSON.parse(readFileSync(join(projectRoot, "src", "simulator", "classes", "vectors", "signatures.json"), "utf8")) as Record<
-    string,
-    Record<string, { name: string; default?: string }[]>
-  >)[cls];
-  const inst = apiFactories(new PythonProcess()).get(cls)!();
+export function signatureDifferences(cls: ApiClass, version: BfclVersion = "v4"): string[] {
+  const want = (JSON.parse(readFileSync(join(sequenceVectorsDir(version), "signatures.json"), "utf8")) as Record<string, Record<string, { name: string; default?: string }[]>>)[cls];
+  const inst = apiFactories(newProcess(version)).get(cls)!();
   const out: string[] = [];
   const have = [...inst.methods.keys()].sort();
   const expected = Object.keys(want).sort();
@@ -412,4 +501,181 @@ export function signatureDifferences(cls: ApiClass): string[] {
     if (JSON.stringify(got) !== JSON.stringify(want[name])) out.push(`${name}: ${JSON.stringify(got)} != ${JSON.stringify(want[name])}`);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Case vectors of tools/gen-class-vectors.py (TicketAPI, TradingBot, TravelAPI, VehicleControlAPI)
+
+/** Builds the instance under test inside a fresh simulated process. */
+export type MakeInstance = (process: PythonProcess, today: TodayClock) => ApiInstance;
+
+/** One recorded case's outcome. */
+export interface CaseOutcome {
+  readonly name: string;
+  readonly kind: "gt" | "model" | "inline";
+  readonly calls: number;
+  readonly mismatches: string[];
+}
+
+interface RecordedTurn {
+  calls?: string[];
+  results: string[];
+  state: Record<string, string>;
+}
+
+interface RecordedCase {
+  name: string;
+  source:
+    | { kind: "gt"; category: string; entry: string }
+    | { kind: "model"; run?: string; model: string; category: string; entry: string }
+    | { kind: "inline"; configJson: string };
+  longContext: boolean;
+  initialState: string;
+  turns: RecordedTurn[];
+}
+
+interface VectorDoc {
+  class: string;
+  version?: BfclVersion;
+  today: [number, number, number];
+  attributes: string[];
+  cases: RecordedCase[];
+}
+
+function stateReprs(inst: ApiInstance): [string, string][] {
+  return inst.publicState().map(([k, v]) => [k, pyRepr(v)]);
+}
+
+function caseVectorsDir(version: BfclVersion): string {
+  return version === "v4" ? join(classesDir, "testdata") : join(classesDir, "testdata", version);
+}
+
+/** Replays `src/simulator/classes/testdata/[<version>/]<name>.vectors.json` against `make`; one outcome per recorded case. */
+export function replayClassVectors(name: string, make: MakeInstance, version: BfclVersion = "v4"): CaseOutcome[] {
+  const doc = JSON.parse(readFileSync(join(caseVectorsDir(version), `${name}.vectors.json`), "utf8")) as VectorDoc;
+  const today: TodayClock = () => doc.today;
+  return doc.cases.map((c) => replayCase(doc, c, make, today, version));
+}
+
+function replayCase(doc: VectorDoc, c: RecordedCase, make: MakeInstance, today: TodayClock, version: BfclVersion): CaseOutcome {
+  const mismatches: string[] = [];
+  const inst = make(newProcess(version), today);
+  const belongs = (text: string) => {
+    const call = parseLiteralCall(text);
+    return call !== null && inst.methods.has(call.name);
+  };
+  let config: PyValue;
+  let turnsCalls: string[][];
+  const src = c.source;
+  if (src.kind === "inline") {
+    config = jsonLoadsOrThrow(src.configJson);
+    turnsCalls = c.turns.map((t) => t.calls ?? []);
+  } else {
+    const cfg = (questionEntry(version, src.category, src.entry).get("initial_config") as PyDict).get(doc.class);
+    config = pyDeepCopy(cfg ?? new PyDict());
+    turnsCalls =
+      src.kind === "gt"
+        ? referenceTurns(version, src.category, src.entry).map((turn) => turn.filter(belongs))
+        : decodedModelSteps(version, src.run ?? "", src.model, src.category, src.entry).map((turn) => turn.flat().filter(belongs));
+  }
+  inst.loadScenario(config as PyDict, c.longContext, c.longContext ? syntheticFiller() : undefined);
+  const initial = stateReprs(inst);
+  if (sha256(initial.map(([k, v]) => `${k}=${v}\n`).join("")) !== c.initialState) {
+    mismatches.push(`${c.name}: loaded state differs: ${short(initial.map(([k, v]) => `${k}=${v}`).join(" | "))}`);
+  }
+  const expected = new Map(initial);
+  if (turnsCalls.length !== c.turns.length) {
+    mismatches.push(`${c.name}: rebuilt ${turnsCalls.length} turns, recorded ${c.turns.length}`);
+    return { name: c.name, kind: src.kind, calls: 0, mismatches };
+  }
+  let calls = 0;
+  c.turns.forEach((turn, ti) => {
+    const texts = turnsCalls[ti];
+    if (texts.length !== turn.results.length) {
+      mismatches.push(`${c.name} turn ${ti}: rebuilt ${texts.length} calls, recorded ${turn.results.length}`);
+      return;
+    }
+    texts.forEach((text, ci) => {
+      calls++;
+      const got = runCall(inst, text);
+      if (got !== turn.results[ci]) mismatches.push(`${c.name} turn ${ti} call ${ci} ${short(text)}\n  expected ${short(turn.results[ci])}\n  got      ${short(got)}`);
+    });
+    for (const [k, v] of Object.entries(turn.state)) expected.set(k, v);
+    const now = stateReprs(inst);
+    const names = now.map(([k]) => k);
+    if (names.join(",") !== doc.attributes.join(",")) mismatches.push(`${c.name} turn ${ti}: attributes ${names.join(",")}`);
+    for (const [k, got] of now) {
+      if (got !== expected.get(k)) mismatches.push(`${c.name} turn ${ti} state ${k}\n  expected ${short(expected.get(k) ?? "(none)")}\n  got      ${short(got)}`);
+    }
+  });
+  return { name: c.name, kind: src.kind, calls, mismatches };
+}
+
+/** Totals over the outcomes of one kind of case, with the mismatches (first 20) for a readable failure. */
+export function summarize(outcomes: readonly CaseOutcome[], kind: CaseOutcome["kind"]): { cases: number; calls: number; failedCases: number; mismatches: string[] } {
+  const mine = outcomes.filter((o) => o.kind === kind);
+  const failed = mine.filter((o) => o.mismatches.length > 0);
+  return {
+    cases: mine.length,
+    calls: mine.reduce((n, o) => n + o.calls, 0),
+    failedCases: failed.length,
+    mismatches: failed.flatMap((o) => o.mismatches).slice(0, 20),
+  };
+}
+
+/** What one class's case-vector replay must show (numbers from its stored vector file). */
+export interface VectorReplay {
+  /** The class as BFCL names it, e.g. `TicketAPI`. */
+  readonly className: string;
+  /** The vector file's stem under `src/simulator/classes/testdata/[<version>/]`. */
+  readonly vectors: string;
+  /** The BFCL release whose class the vectors were recorded on (v4 unless given). */
+  readonly version?: BfclVersion;
+  readonly make: MakeInstance;
+  /** Ground-truth sequences recorded (one per reference trajectory that uses the class). */
+  readonly gtCases: number;
+  /** An entry named in the title (and, with `gtExampleCalls`, checked to have that many calls). */
+  readonly gtExample: string;
+  readonly gtExampleCalls?: number;
+  /** What the inline error-path cases cover, for the title. */
+  readonly inlineCovers: string;
+  readonly minInlineCalls: number;
+  /** Stored model sequences kept by the generator, of how many stored, and one of them as `run model id`. */
+  readonly modelCases: number;
+  readonly modelStored: number;
+  readonly modelExample: readonly [run: string, model: string, id: string];
+}
+
+/**
+ * The three replay tests each case-vector class has — every ground-truth call, the error
+ * paths, the stored model sequences that add coverage — with no mismatch allowed.
+ * Returns the outcomes for the file's own tests.
+ */
+export function describeVectorReplay(r: VectorReplay): CaseOutcome[] {
+  const version = r.version ?? "v4";
+  const outcomes = replayClassVectors(r.vectors, r.make, version);
+  const [run, model, id] = r.modelExample;
+  const models = version === "v3" ? "xLAM" : "gpt-oss";
+  describe(`${r.className} (${version === "v3" ? "BFCL v3 final" : "BFCL v4"}) against BFCL's Python (tools/gen-class-vectors.py)`, () => {
+    it(`replays every ground-truth call of base, miss_func, miss_param and long_context (e.g. ${r.gtExample})`, () => {
+      const s = summarize(outcomes, "gt");
+      expect(s.mismatches).toEqual([]);
+      expect(s.cases).toBe(r.gtCases);
+      if (r.gtExampleCalls !== undefined) expect(outcomes.some((o) => o.name === `gt ${r.gtExample}` && o.calls === r.gtExampleCalls)).toBe(true);
+    });
+    it(`matches on ${r.inlineCovers}`, () => {
+      const s = summarize(outcomes, "inline");
+      expect(s.mismatches).toEqual([]);
+      expect(s.calls).toBeGreaterThan(r.minInlineCalls);
+    });
+    it(`matches on the ${models} sequences that add coverage (${r.modelCases} of the ${r.modelStored} stored ones; e.g. ${[run, model.replace(/^openai_/, ""), id].filter((x) => x !== "").join(" ")})`, () => {
+      // the generator keeps a model sequence only when it shows something the ground-truth and error sequences did not:
+      // a line arc of BFCL's class, an error text, an argument/result/state type shape, or a way its steps decode and parse
+      const s = summarize(outcomes, "model");
+      expect(s.mismatches).toEqual([]);
+      expect(s.cases).toBe(r.modelCases);
+      expect(outcomes.some((o) => o.name === ["model", run, model, id].filter((x) => x !== "").join(" ") && o.calls > 0)).toBe(true);
+    });
+  });
+  return outcomes;
 }

@@ -24,18 +24,32 @@ describe("twinscore check --score-empty-turns (real 2025-11-12-main, gpt-oss-20b
     // gpt-oss is not in BFCL's registry: the one stderr line names its detected decoder
     expect(io.err.join("")).toMatch(/^openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; [^\n]*\)\n$/);
     expect(code).toBe(0);
-    const files = (JSON.parse(io.out.join("")) as { files: { category: string; correct: number }[] }).files;
+    const doc = JSON.parse(io.out.join("")) as {
+      files: { category: string; correct: number }[];
+      emptyTurns: { category: string; entries: number; bfcl: { correct: number }; strict: { correct: number }; worldChanging: { correct: number } }[];
+    };
     for (const category of ["base", "miss_func", "miss_param"]) {
       const v = vectors.files["2025-11-12-main/openai_gpt-oss-20b"][category];
-      expect(files.find((f) => f.category === category)?.correct).toBe(v.strictCorrect);
+      expect(doc.files.find((f) => f.category === category)?.correct).toBe(v.strictCorrect);
       expect(header(dir, category)).toMatchObject({ correct_count: v.strictCorrect, total_count: v.total });
+      // the table beside the files: BFCL's count and the strict one from BFCL's own checkers
+      const row = doc.emptyTurns.find((r) => r.category === category)!;
+      expect([row.entries, row.bfcl.correct, row.strict.correct]).toEqual([v.total, v.correct, v.strictCorrect]);
     }
+    expect(doc.emptyTurns.map((r) => r.category)).toEqual(["base", "miss_func", "miss_param", "mean"]);
   });
   it("=world-changing passes more entries than strict and fewer than BFCL", async () => {
     const io = memoryIo();
     const dir = join(out, "wc");
-    const code = await runCli(["check", "--results", results, "--bfcl-data", bfclDataDir(), "--out", dir, "--score-empty-turns=world-changing"], io);
+    const code = await runCli(["check", "--results", results, "--bfcl-data", bfclDataDir(), "--out", dir, "--score-empty-turns=world-changing", "--format", "csv"], io);
     expect(code).toBe(0);
+    // csv: the files and the empty-turn table, one row per category and the mean; the same counts whichever reading is written
+    const lines = io.out.join("").trimEnd().split("\n");
+    expect(lines.filter((l) => l.startsWith("check,"))).toHaveLength(3);
+    const csvHeader = lines[0].split(",");
+    const strict = lines.filter((l) => l.startsWith("empty-turns,")).map((l) => l.split(",")[csvHeader.indexOf("strict")]);
+    const expected = ["base", "miss_func", "miss_param"].map((c) => (vectors.files["2025-11-12-main/openai_gpt-oss-20b"][c].strictCorrect / 2).toFixed(1));
+    expect(strict.slice(0, 3)).toEqual(expected);
     const v = vectors.files["2025-11-12-main/openai_gpt-oss-20b"].miss_func;
     const wc = header(dir, "miss_func").correct_count;
     expect(wc).toBeGreaterThan(v.strictCorrect);

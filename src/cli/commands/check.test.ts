@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
+import { bfclDataDir, rolloutRunDir, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -191,5 +191,39 @@ describe("twinscore check on a prompting run without --decoder", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("twinscore check on BFCL v3 (CLI, the real xLAM run with BFCL's xLAM decoder)", () => {
+  const xlam = (...parts: string[]) => sharedPath("rollouts", "xlam-v3", ...parts);
+  const model = "Salesforce_Llama-xLAM-2-8b-fc-r";
+
+  it("checks the three BFCL_v3_ files as v3 final did: 597 of 600 verdicts agree; the three that do not (entry 109) and the error objects that do not hold tweets posted with the shared `mentions` default BFCL's process had already filled; exit 1", async () => {
+    const io = memoryIo();
+    const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--scores", xlam("score"), "--decoder", "xlam", "--format", "json"], io);
+    expect(code).toBe(1);
+    const out = JSON.parse(io.out.join("")) as {
+      files: { version: string; category: string; entries: number; correct: number; storedScoreFile: string; agreement: { verdictAgree: number; errorTypeAgree: number; messageAgree: number; errorObjectAgree: number; bothFailed: number; disagreeingIds: string[] } }[];
+    };
+    expect(out.files.map((f) => [f.version, f.category, f.entries, f.correct])).toEqual([
+      ["v3", "base", 200, 154],
+      ["v3", "miss_func", 200, 110],
+      ["v3", "miss_param", 200, 130],
+    ]);
+    expect(out.files.map((f) => f.storedScoreFile)).toEqual(["base", "miss_func", "miss_param"].map((c) => xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`)));
+    for (const f of out.files) {
+      expect([f.agreement.verdictAgree, f.agreement.errorTypeAgree, f.agreement.messageAgree]).toEqual([199, 199, 199]);
+      expect(f.agreement.disagreeingIds).toContain(`multi_turn_${f.category}_109`);
+      // every other disagreement is an error object alone
+      expect(f.agreement.disagreeingIds.length - 1).toBe(f.agreement.bothFailed - f.agreement.errorObjectAgree);
+    }
+    expect(out.files.map((f) => f.agreement.disagreeingIds.length)).toEqual([4, 8, 3]);
+  });
+
+  it("with --bfcl-version v4 on the v3 data folder: one clear line per missing v4 data file and exit 2", async () => {
+    const io = memoryIo();
+    const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--decoder", "xlam", "--bfcl-version", "v4"], io);
+    expect(code).toBe(2);
+    expect(io.err.join("")).toContain("BFCL_v4_multi_turn_base.json");
   });
 });

@@ -10,6 +10,7 @@ import type { CliIo } from "../io.js";
 import { integerOption } from "../options.js";
 import { printProblems } from "../problems.js";
 import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
+import { emptyTurnBlocks, emptyTurnHelp } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -23,6 +24,7 @@ interface CheckOptions {
   scores?: string;
   out?: string;
   decoder?: DecoderName;
+  bfclVersion?: "v3" | "v4";
   scoreEmptyTurns?: EmptyTurnReading;
   format: CheckFormat;
   threads?: string;
@@ -56,10 +58,13 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .summary("re-score result files with the TypeScript BFCL checker")
     .description(
       "Re-score BFCL multi-turn result files with twinscore's TypeScript executor and checker, as `bfcl evaluate` would.\n\n" +
-        "Every BFCL_v4_multi_turn_<category>_result.json below --results is checked against the BFCL data: the model's " +
+        "Every BFCL_v{3,4}_multi_turn_<category>_result.json below --results is checked against the BFCL data: the model's " +
         "calls and the reference calls run turn by turn on simulated API instances; an entry passes when, after every " +
         "turn with reference calls, the public state matches and the reference's results are among the model's. " +
-        "long_context files need BFCL's long_context.py from an installation (--bfcl-eval or BFCL_EVAL_DIR).",
+        "long_context files need BFCL's long_context.py from an installation (--bfcl-eval or BFCL_EVAL_DIR).\n\n" +
+        "BFCL_v3_ files are checked as BFCL v3 final (Gorilla cd9429cc) checked them — its API classes, instance names, runner and " +
+        "score-file format — against the v3 data (BFCL_v3_ files in --bfcl-data); BFCL_v4_ files as bfcl-eval 2026.3.23 does. " +
+        "--bfcl-version overrides the file names.",
     )
     .requiredOption("--results <dir>", "folder with result files (a BFCL result root, or one model's folder)")
     .option("--bfcl-data <dir>", "BFCL data directory (else BFCL_DATA_DIR, else a bfcl_eval installation)")
@@ -75,6 +80,12 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         .choices(emptyTurnReadings)
         .preset("strict"),
     )
+    .addOption(
+      new Option(
+        "--bfcl-version <version>",
+        "emulate this BFCL release for every file (its data file names, executor, API classes, runner and score-file format); default: each result file's own prefix, BFCL_v3_ (v3 final) or BFCL_v4_ (bfcl-eval 2026.3.23)",
+      ).choices(["v3", "v4"]),
+    )
     .option("--threads <n>", "threads in all: this one plus n-1 workers, one model folder each at a time (default 1: each thread loads the data and warms up on its own, which did not pay off on 2 cores)")
     .addOption(new Option("--format <format>", "output format").choices(formats).default("table"))
     .addHelpText(
@@ -84,7 +95,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "  type_agree     = entries whose error_type also equals (both passing counts as equal)\n" +
         "  message_agree  = entries whose error_message also equals\n" +
         "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
-        "  disagreeing    = ids where verdict, type or message differ.\n" +
+        "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
         "--format json gives the same per file, with the disagreeing ids as a list.\n" +
         "\n--score-empty-turns: BFCL's checker skips a turn whose reference is empty (on miss_func and\n" +
         "miss_param, the turn where the model should ask). BFCL ships the check for it\n" +
@@ -95,7 +106,11 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "call there (multi_turn:irrelevance_error:world_changing_attempt; a lookup before asking is allowed).\n" +
         "Where both checks fail, the empty-turn error is written, as BFCL's runner did when it ran the check.\n" +
         "correct/accuracy then count entries passing both; compared with stored BFCL score files, the\n" +
-        "entries the empty turns fail show as disagreeing.\n" +
+        "entries the empty turns fail show as disagreeing. A second table puts the three scores of every\n" +
+        "file side by side (whichever reading the score files follow), with the models' ranking under each:\n" +
+        emptyTurnHelp +
+        "Neither counterfactual is BFCL's score: they are what BFCL's score would be had its runner called\n" +
+        "the check it ships (strict), or had it scored the skipped turn by the decision to act (world-changing).\n" +
         "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
         "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n" +
         "\nExit: 0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree,\n" +
@@ -111,6 +126,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         scores: opts.scores,
         out: opts.out,
         decoder: opts.decoder,
+        bfclVersion: opts.bfclVersion,
         threads: integerOption(opts.threads),
         beforeChecking: io.tuneForShortRun,
         emptyTurns: opts.scoreEmptyTurns,
@@ -124,7 +140,9 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       if (opts.format === "json") io.stdout(renderJson(doc));
       else {
         const table = tableOf("check", doc.files, opts.scores !== undefined ? columns : columns.slice(0, 5));
-        io.stdout(renderPrintout({ blocks: [{ kind: "table", table }] }, opts.format).stdout);
+        const out = renderPrintout({ blocks: [{ kind: "table", table }, ...(doc.emptyTurns === null ? [] : emptyTurnBlocks(doc.emptyTurns))] }, opts.format);
+        io.stdout(out.stdout);
+        if (out.stderr) io.stderr(out.stderr);
       }
     });
 };

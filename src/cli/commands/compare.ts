@@ -6,7 +6,7 @@ import { Option, type Command } from "commander";
 import { compareArms } from "../../app/compare.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
-import { integerOption } from "../options.js";
+import { integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
 import { compareColumnsHelp, comparePrintout } from "../views/compare.js";
@@ -24,6 +24,7 @@ interface CompareOptions {
   seed: string;
   format: OutputFormat;
   manifest?: string;
+  bfclData?: string;
 }
 
 /** Register `twinscore compare`. */
@@ -52,7 +53,8 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--bootstrap <n>", "resamples of the paired interval (0: none)", String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the interval", String(DEFAULT_BOOTSTRAP.seed))
     .addOption(new Option("--format <format>", "output format").choices(outputFormats).default("table"))
-    .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
+    .option("--manifest <file>", manifestOptionHelp)
+    .option("--bfcl-data <dir>", "BFCL data directory: adds the aligned comparison (asked, then did it) and the skipped turn scored, per arm (runs BFCL's checker on both arms)")
     .addHelpText(
       "after",
       compareColumnsHelp +
@@ -68,6 +70,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         models: opts.model === undefined ? [] : [opts.model],
         bootstrap: { resamples: integerOption(opts.bootstrap), seed: integerOption(opts.seed) },
         manifest: opts.manifest,
+        bfclData: opts.bfclData,
         cwd: io.cwd,
         env: io.env,
       });

@@ -41,7 +41,8 @@ export const registerPairs: RegisterCommand = (program: Command, io: CliIo, stat
         "and the dialogue before the anchor matches character for character. A pair is scored when the base " +
         "reference makes a world-changing call on the anchor turn and the hand certification does not rule it " +
         "a construction error. An item whose reference cannot be lined up with its question (another number " +
-        "of turns, or no reference) is reported on stderr and dropped as 'misaligned'; the build goes on. " +
+        "of turns, or no reference; reported on stderr), or a miss_func item whose missed_function names a " +
+        "turn with a user message (BFCL cannot run it), is dropped as 'misaligned'; the build goes on. " +
         "Without a BFCL data directory the committed manifest is listed.\n\n" +
         "BFCL v4 and v3 data both build (the file prefix says which); the package ships data/manifest.json (v4) " +
         "and data/manifest-v3.json. The hand rulings (bad keys, construction errors, compound turns, and the " +

@@ -6,7 +6,7 @@ import { Option, type Command } from "commander";
 import { buildReport } from "../../app/report.js";
 import { renderJson } from "../../report/printout.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
-import { collect, integerOption } from "../options.js";
+import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
@@ -47,13 +47,16 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
     .option("--scores <dir>", "the score tree of each --results, in the same order (repeatable; give one per --results or none)", collect, [] as string[])
     .option("--compare <runs...>", "two runs (directory name or path as given) to compare as arm A and arm B")
     .option("--labels <file>", "judge labels (JSON Lines from `twinscore judge --labels`)")
-    .option("--bfcl-data <dir>", "BFCL data folder (else BFCL_DATA_DIR): adds the workaround credit (Table F1) and Table 1's credited column")
+    .option(
+      "--bfcl-data <dir>",
+      "BFCL data folder (else BFCL_DATA_DIR): adds the workaround credit (Table F1), Table 1's credited column, the aligned pair score (asked, then did it), the skipped turn scored, and each twin's completion in the pair browser",
+    )
     .option("--model <name>", "only this model directory (repeatable)", collect, [] as string[])
     .option("--out <file>", "the HTML file to write (atomically)")
     .option("--title <text>", "the report's title", "twinscore report")
     .option("--bootstrap <n>", "resamples of every interval (0: none)", String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the intervals", String(DEFAULT_BOOTSTRAP.seed))
-    .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
+    .option("--manifest <file>", manifestOptionHelp)
     .addOption(new Option("--format <format>", "what is printed on stdout: table (nothing; the page is the output) or json (what the page holds)").choices(["table", "json"]).default("table"))
     .addHelpText(
       "after",
@@ -61,6 +64,16 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         "  twinscore report --results runs/main --scores runs/main/score \\\n" +
         "                   --results runs/fixes --scores runs/fixes/score \\\n" +
         "                   --compare main fixes --out report.html\n" +
+        "\nWith --bfcl-data, BFCL's checker (twinscore's TypeScript one) runs on every model's files:\n" +
+        "  asked, then did it  a panel with the withheld twin's cells (held back or acted on the anchor turn T,\n" +
+        "                      completed or not through T+1, the turn that supplies what was missing), the base\n" +
+        "                      twin acted and completed through T, and the aligned pair score (both twins decided\n" +
+        "                      right and completed) with its 95% interval — see `twinscore score --help`;\n" +
+        "  the skipped turn    BFCL's score, the strict and the world-changing counterfactual per category and\n" +
+        "                      model with the ranking under each (BFCL never scores a turn whose reference is empty);\n" +
+        "  pair browser        each twin's completion, and an aligned / not aligned filter;\n" +
+        "  --compare           the change in aligned score (interval, McNemar) and in the empty-turn scores.\n" +
+        "--format json then also carries the aligned rows and the empty-turn table.\n" +
         "\nThe same inputs give a byte-identical file (no timestamps; paths as given). Model text is escaped\n" +
         "and the page allows only its own script. The report is refused when no model has a pair to score.\n" +
         "Exit: 0 written; 1 written, with errors met on the way (listed first); 2 bad arguments, or nothing\n" +

@@ -72,8 +72,16 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
   it("--format json is the document: every number as a number (no printed strings), the files used, the reading counts and the problems", async () => {
     const r = await run(["score", "--results", "runs", "--format", "json", "--model", "openai_gpt-oss-120b"]);
     const doc = JSON.parse(r.out);
-    expect(doc.options).toEqual({ pairSet: "certified", countLogin: false, pairsSelected: 223 });
+    expect(doc.options).toEqual({
+      pairSet: "certified",
+      countLogin: false,
+      pairsSelected: 223,
+      pairsSelectedByVersion: { v4: 223 },
+      uncertifiedByVersion: { v4: 0 },
+      manifestForced: false,
+    });
     const m = doc.models[0];
+    expect(m.bfclVersion).toBe("v4");
     expect(m.numbers).toMatchObject({ n: 223 });
     expect([m.numbers.act, m.numbers.hold, m.numbers.decision, m.numbers.holdCredited, m.numbers.decisionCredited, m.numbers.pair, m.numbers.decisionByCategory.miss_func, m.numbers.decisionByCategory.miss_param].map(formatDecimal1)).toEqual(["96.9", "69.5", "83.2", "74.9", "85.9", "67.3", "81.9", "84.6"]);
     expect(JSON.stringify(doc)).not.toMatch(/"\d+\.\d+"/); // no number printed as a string anywhere

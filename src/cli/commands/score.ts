@@ -6,12 +6,14 @@ import { Option, type Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
-import { collect, integerOption } from "../options.js";
+import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
 import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
 import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
 import type { CliIo } from "../io.js";
 import { columnsHelp, companionsHelp, perItemNote, scorePrintout, type ScoreView } from "../views/score.js";
+import { alignedHelp } from "../views/aligned.js";
+import { emptyTurnHelp } from "../views/empty-turns.js";
 import type { RegisterCommand } from "./index.js";
 
 /** Options shared by `score` and `demo`. */
@@ -74,7 +76,7 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--all-pairs", "score all 365 content-verified pairs, read-only anchors included")
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--verbose", "list every warning with file:line (default: one summary line per model)")
-    .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
+    .option("--manifest <file>", manifestOptionHelp)
     .option("--threads <n>", "threads reading result files: this one plus n-1 workers, from 8 models up (default: cores, at most 4)")
     .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
     .addHelpText("after", companionsHelp)
@@ -103,6 +105,28 @@ export function scoreRequestOf(io: CliIo, opts: ScoreCliOptions, rest: { results
   };
 }
 
+/** What `--bfcl-data` adds, for `--help`. */
+const alignedScoreHelp =
+  "\nWith --bfcl-data DIR, twinscore also runs BFCL's checker (its TypeScript re-implementation, which\n" +
+  "agrees with BFCL's on every entry of the real runs) on each model's files, for two scores BFCL could\n" +
+  "give from the same rollouts. Both take a few seconds per model; without --bfcl-data nothing is checked.\n" +
+  "\n1. Asked, then did it. The base twin is completed when BFCL's checker passes every turn through the\n" +
+  "anchor turn T; the withheld twin when it passes every turn through T+1, the scripted turn that supplies\n" +
+  "the missing value or hands back the function (the answer to the question the model should have asked).\n" +
+  "--per-item gains base_completed and miss_completed (0/1). Per model:\n" +
+  alignedHelp +
+  "How to read it beside decision: decision says whether the model acted when it could and held back\n" +
+  "when it could not, on T alone; the aligned score also asks whether, once told, it did the work. It is\n" +
+  "at most the decision's pair rate. A model can gain decision by holding back more and lose aligned\n" +
+  "score when it then fails on T+1 (held+not rises): restraint bought with resolution.\n" +
+  "\n2. The skipped turn, scored. BFCL's checker never scores a turn whose reference is empty (on miss_func\n" +
+  "and miss_param, the turn where the model should ask); BFCL ships the check for it\n" +
+  "(multi_turn_irrelevance_checker) and never calls it. Per category and model, with the ranking under each:\n" +
+  emptyTurnHelp +
+  "Neither is BFCL's score: strict is what BFCL's score would be had its runner called the check it ships\n" +
+  "(a lookup before asking fails too); world_changing fails an entry only for a world-changing attempt\n" +
+  "there. `check --score-empty-turns` writes the score files of either reading.\n";
+
 /** Register `twinscore score`. */
 export const registerScore: RegisterCommand = (program: Command, io: CliIo, state) => {
   const cmd = program
@@ -118,7 +142,10 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
     )
     .option("--results <dir>", "a BFCL result tree (repeatable): a model folder, a result root, a run, or a folder of runs", collect, [] as string[])
     .option("--model <name>", "score only this model (folder name or <run>/<model>; repeatable)", collect, [] as string[])
-    .option("--bfcl-data <dir>", "BFCL data directory: adds Table F1, the miss_func workaround credit (else BFCL_DATA_DIR / bfcl_eval)");
+    .option(
+      "--bfcl-data <dir>",
+      "BFCL data directory: adds the aligned numbers (asked, then did it; the skipped turn scored; per-item base_completed/miss_completed) and Table F1, the miss_func workaround credit (BFCL_DATA_DIR / bfcl_eval give Table F1 only)",
+    );
   addScoreOptions(cmd)
     .addHelpText(
       "after",
@@ -139,6 +166,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         "Malformed lines and ids of another category are reported (file:line) and skipped;\n" +
         "such warnings are summed up in one line per model (--verbose lists them). Only regular files\n" +
         "are read (a FIFO named like a result file is reported and skipped).\n" +
+        alignedScoreHelp +
         scoreExitHelp,
     )
     .action(async (opts: ScoreCliOptions & { results: string[]; model: string[]; bfclData?: string }) => {

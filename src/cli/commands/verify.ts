@@ -7,7 +7,7 @@ import { verifyExpected } from "../../app/verify.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
 import { printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
-import { collect } from "../options.js";
+import { collect, manifestOptionHelp } from "../options.js";
 import { verifyPrintout } from "../views/verify.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -37,7 +37,7 @@ export const registerVerify: RegisterCommand = (program: Command, io: CliIo, sta
     .option("--results <dir>", "a BFCL result tree (repeatable); DIR and DIR/result are searched", collect, [] as string[])
     .option("--scores <dir>", "a BFCL score tree (repeatable); DIR and DIR/score are searched", collect, [] as string[])
     .addOption(new Option("--format <format>", "table: one line per number; json/csv/markdown: rows").choices(outputFormats).default("table"))
-    .option("--manifest <file>", "pair manifest (default: the package's data/manifest.json)")
+    .option("--manifest <file>", manifestOptionHelp)
     .addHelpText(
       "after",
       "\nTolerances are |computed - expected| limits: the paper's file uses 0 for counts, 0.05 for rates,\n" +

@@ -9,6 +9,8 @@ import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
 import { sensitivityReadings } from "../../official/readings.js";
 import { tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+import { alignedBlocks } from "./aligned.js";
+import { emptyTurnBlocks } from "./empty-turns.js";
 
 const f1 = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(1) : "");
 const int = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? String(v) : "");
@@ -75,14 +77,20 @@ export const companionsHelp =
   "\n  act-per-anchor    act counted once per distinct base anchor turn (N = anchors)\n";
 
 function pairSetLabel(doc: ScoreDocument): string {
-  const { pairSet, countLogin, pairsSelected } = doc.options;
+  const { pairSet, countLogin, pairsSelected, pairsSelectedByVersion } = doc.options;
+  const byVersion = Object.entries(pairsSelectedByVersion);
+  const count = byVersion.length > 1 ? byVersion.map(([v, n]) => `${n} (BFCL ${v})`).join(" / ") : String(pairsSelected);
   const set =
     pairSet === "certified"
       ? "certified pairs (Table 1)"
       : pairSet === "uncertified"
         ? "gold world-changing pairs before certification"
         : "content-verified pairs, read-only anchors included";
-  return `${pairsSelected} ${set}${countLogin ? ", logins counted as world-changing" : ""}`;
+  const uncertified = Object.entries(doc.options.uncertifiedByVersion)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([v, n]) => `; ${n} of the BFCL ${v} pairs are uncertified (their items differ from the ones the hand rulings were made on)`)
+    .join("");
+  return `${count} ${set}${countLogin ? ", logins counted as world-changing" : ""}${uncertified}`;
 }
 
 function filesUsedLines(models: readonly ScoredModel[]): string[] {
@@ -103,7 +111,12 @@ export interface ScoreView {
   readonly showFiles?: boolean;
 }
 
-type Row = ScoreRow & { ci: string; missing: number };
+type Row = ScoreRow & { ci: string; missing: number; bfcl: string };
+
+/** Whether the models' result files are of more than one BFCL version (then every table says each model's). */
+export function mixedVersions(models: readonly ScoredModel[]): boolean {
+  return new Set(models.map((m) => m.bfclVersion).filter((v) => v !== null)).size > 1;
+}
 
 /** The printout of a score document. */
 export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printout {
@@ -113,6 +126,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     ...scoreRow({ model: m.model, numbers: m.numbers!, counts: m.counts!, records: [] }),
     ci: formatInterval(m.ci95),
     missing: m.missingPairs,
+    bfcl: m.bfclVersion ?? "",
   }));
   const columns: Column<Row>[] = scoreColumns.map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
   if (doc.bootstrap.resamples > 0) {
@@ -120,6 +134,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     columns.splice(at + 1, 0, { header: "95% CI", value: (r) => r.ci, align: "right" });
   }
   if (rows.some((r) => r.missing > 0)) columns.splice(2, 0, { header: "missing", value: (r) => r.missing, align: "right" });
+  // models of several BFCL versions are scored on different pairs: the table says which
+  if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
   blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}`) + "\n\n" });
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
   else blocks.push({ kind: "text", text: "(no model could be scored)\n" });
@@ -154,6 +170,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     });
     blocks.push({ kind: "table", table: tableOf("table-f1", doc.workaround, workaroundColumns) });
   }
+  if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
+  if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
   const files = view.showFiles === false ? [] : filesUsedLines(doc.models);
   if (files.length > 0) {
     blocks.push({ kind: "text", text: ["", "Files used:", ...files, ""].join("\n"), elsewhere: files.map((l) => `used${l.slice(1)}\n`).join("") });

@@ -1,20 +1,70 @@
 /**
- * Small Python idioms shared by the TicketAPI, TradingBot, TravelAPI and
- * VehicleControlAPI ports: subscripting that raises KeyError like `d[k]`, attribute
- * errors for `x.lower()` on a non-str, `dict.get` with Python key rules, and the
- * `params` shorthand for method signatures. Kept here so each class file reads like the
- * Python it mirrors.
+ * Small Python idioms the eight class ports share: dict literals, subscripting that
+ * raises KeyError like `d[k]`, attribute errors for `x.lower()` on a non-str, `dict.get`
+ * with Python key rules, f-string interpolation, slicing by a Python int, UTF-8 lengths,
+ * augmented assignment, and the shorthand for method signatures. Kept here so each class
+ * file reads like the Python it mirrors; the messages are CPython's.
  */
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
 import { pyTypeName } from "../../python/kinds.js";
-import { pyRepr } from "../../python/repr.js";
+import { pyAdd, pySub } from "../../python/arithmetic.js";
+import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
 
-/** A dict literal in insertion order: `dict([["k", v], …])`. */
-export function dict(entries: readonly (readonly [PyValue, PyValue])[]): PyDict {
-  return new PyDict(entries);
+/**
+ * A dict literal in insertion order: `dict([["k", v], …])` for any keys, or `dict({ k: v })`
+ * for identifier-like str keys (an object keeps their order).
+ */
+export function dict(entries: readonly (readonly [PyValue, PyValue])[] | Readonly<Record<string, PyValue>>): PyDict {
+  return new PyDict(Array.isArray(entries) ? entries : Object.entries(entries));
+}
+
+/** `{"error": message}`, the classes' usual failure result. */
+export function errorDict(message: string): PyDict {
+  return new PyDict([["error", message]]);
+}
+
+/** `f"{v}"` — `format(v, "")`, which is `str(v)` for every value the classes format. */
+export function fmt(v: PyValue): string {
+  return pyStr(v);
+}
+
+/** `v` as a str receiver of method `name`, or the AttributeError Python raises for other types. */
+export function strSelf(v: PyValue, name: string): string {
+  if (typeof v !== "string") throw noAttribute(v, name);
+  return v;
+}
+
+/** `seq[start:]` for a Python int start (negative counts from the end, clamped like CPython). */
+export function sliceFrom<T>(seq: readonly T[], start: bigint): T[] {
+  const n = BigInt(seq.length);
+  let s = start < 0n ? start + n : start;
+  if (s < 0n) s = 0n;
+  if (s > n) s = n;
+  return seq.slice(Number(s));
+}
+
+/** Number of UTF-8 bytes of `s.encode("utf-8")`, raising CPython's UnicodeEncodeError on a lone surrogate. */
+export function utf8Length(s: string): number {
+  let bytes = 0;
+  let pos = 0;
+  for (let i = 0; i < s.length; i++, pos++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) < 0xe000) {
+      bytes += 4;
+      i++;
+    } else if (c >= 0xd800 && c < 0xe000) {
+      throw new PyException(
+        "UnicodeEncodeError",
+        `'utf-8' codec can't encode character '\\u${c.toString(16)}' in position ${pos}: surrogates not allowed`,
+      );
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 /** `obj[key]` on a dict (KeyError with repr(key)) or a list (int index); TypeError for other containers. */
@@ -82,6 +132,22 @@ export function joinStr(sep: string, items: readonly PyValue[]): string {
     if (typeof x !== "string") throw new PyException("TypeError", `sequence item ${i}: expected str instance, ${pyTypeName(x)} found`);
   });
   return items.join(sep);
+}
+
+/**
+ * `a += b` / `a -= b` on values a config or a model supplied: `+`/`-`, with CPython's
+ * wording for the augmented operator in the unsupported-operand TypeError.
+ */
+export function augmented(op: "+=" | "-=", a: PyValue, b: PyValue): PyValue {
+  try {
+    return op === "+=" ? pyAdd(a, b) : pySub(a, b);
+  } catch (e) {
+    const plain = op[0];
+    if (e instanceof PyException && e.pyType === "TypeError" && e.pyMessage.startsWith(`unsupported operand type(s) for ${plain}:`)) {
+      throw new PyException("TypeError", e.pyMessage.replace(`for ${plain}:`, `for ${op}:`));
+    }
+    throw e;
+  }
 }
 
 /** A required parameter. */

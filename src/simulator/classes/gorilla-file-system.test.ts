@@ -38,3 +38,35 @@ describe("GorillaFileSystem against BFCL's Python class (vectors of tools/class-
     expect(r.statesPassed).toBe(r.states);
   });
 });
+
+describe("GorillaFileSystem of BFCL v3 final against its Python class (vectors of tools/class-vectors.py --version v3)", () => {
+  it("declares every public method with v3's parameter names, order and defaults", () => {
+    expect(signatureDifferences("GorillaFileSystem", "v3")).toEqual([]);
+  });
+
+  it("replays every GorillaFileSystem reference call of the v3 data from initial_config, turn by turn: same result strings, same public state", () => {
+    const r = replayGroundTruth("GorillaFileSystem", "v3");
+    expect(r.failures).toEqual([]);
+    expect(r.sequences).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+
+  it("replays the sampled GorillaFileSystem calls of the xLAM v3 run (as BFCL logged their decoding): same result strings, same public state", () => {
+    const r = replayModelCalls("GorillaFileSystem", "v3");
+    expect(r.failures).toEqual([]);
+    expect(r.calls).toBeGreaterThan(0);
+    expect(r.passed).toBe(r.calls);
+    expect(r.statesPassed).toBe(r.states);
+  });
+
+  it("reproduces the hand-written error paths and the seeded random calls on v3 scenarios", () => {
+    for (const family of ["error-paths", "fuzz"] as const) {
+      const r = replayErrorPaths("GorillaFileSystem", family, "v3");
+      expect(r.failures).toEqual([]);
+      expect(r.calls).toBeGreaterThan(0);
+      expect(r.passed).toBe(r.calls);
+      expect(r.statesPassed).toBe(r.states);
+    }
+  });
+});

@@ -19,8 +19,9 @@ import { strSplit, strSplitlines, strRStrip, strStrip } from "../../python/strin
 import { pyRepr } from "../../python/repr.js";
 import { formatFixed } from "../../python/format.js";
 import { pyDeepCopy, type DeepCopyMemo } from "../../python/copy.js";
+import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt, sliceFrom, strSelf, utf8Length } from "./pyhelpers.js";
+import { dict, errorDict, fmt, sliceFrom, strSelf, utf8Length } from "./class-support.js";
 
 /** A file: name and content (any value a model wrote with `echo`). */
 export class PyFile implements PyObject {
@@ -146,8 +147,15 @@ class GorillaFileSystem implements ApiInstance {
   private root: PyDirectory = new PyDirectory("/", null);
   private currentDir: PyDirectory = this.root;
   private filler: LongContextData | undefined;
+  /**
+   * v3 final's class: `cd` takes any path `_navigate_to_directory` resolves (errors in its
+   * own words), `find` always searches the current directory, `echo` creates a missing
+   * file, and several messages are worded differently.
+   */
+  private readonly v3: boolean;
 
-  constructor() {
+  constructor(classSource: BfclVersion = "v4") {
+    this.v3 = classSource === "v3";
     const m = new Map<string, MethodSpec>();
     const def = (name: string, params: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params, invoke });
     def("pwd", [], () => this.pwd());
@@ -237,6 +245,18 @@ class GorillaFileSystem implements ApiInstance {
   }
 
   private cd(folderArg: PyValue): PyValue {
+    if (this.v3) {
+      if (pyEquals(folderArg, "..")) {
+        if (this.currentDir.parent) this.currentDir = this.currentDir.parent;
+        else if (pyEquals(this.root, this.currentDir)) return errorDict("Cuurent directory is already the root. Cannot go back.");
+        else return errorDict("cd: ..: No such directory");
+        return new PyDict();
+      }
+      const target = this.navigate(folderArg);
+      if (target instanceof PyDict) return errorDict(`cd: ${fmt(folderArg)}: No such directory. You cannot use path to change directory.`);
+      this.currentDir = target;
+      return dict({ current_working_directory: target.name });
+    }
     let folder = strRStrip(strSelf(folderArg, "rstrip"), "/");
     if (folder === "") folder = "/";
     if (folder !== "." && folder !== ".." && folder !== "/" && folder.includes("/")) {
@@ -285,12 +305,16 @@ class GorillaFileSystem implements ApiInstance {
 
   private echo(content: PyValue, fileName: PyValue): PyValue {
     if (fileName === null) return dict({ terminal_output: content });
-    if (!validName(fileName)) return errorDict(`echo: cannot write to '${fmt(fileName)}': Invalid character`);
+    if (!validName(fileName)) return errorDict(`echo: cannot ${this.v3 ? "touch" : "write to"} '${fmt(fileName)}': Invalid character`);
     if (pyTruthy(fileName)) {
       if (this.currentDir.contents.has(fileName)) {
         const item = this.currentDir.getItem(fileName);
         if (!(item instanceof PyFile)) throw new PyException("AttributeError", "'Directory' object has no attribute '_write'");
         item.content = content;
+        return null;
+      }
+      if (this.v3) {
+        this.currentDir.addFile(fileName, content);
         return null;
       }
       return errorDict(`echo: cannot write to '${fmt(fileName)}': No such file`);
@@ -303,14 +327,15 @@ class GorillaFileSystem implements ApiInstance {
     if (this.currentDir.contents.has(fileName)) {
       const item = this.currentDir.getItem(fileName);
       if (item instanceof PyFile) return dict({ file_content: item.content });
-      return errorDict(`cat: '${fmt(fileName)}': Is a directory`);
+      return errorDict(this.v3 ? `cat: ${fmt(fileName)}: Is a directory` : `cat: '${fmt(fileName)}': Is a directory`);
     }
-    return errorDict(`cat: '${fmt(fileName)}': No such file or directory`);
+    return errorDict(this.v3 ? `cat: ${fmt(fileName)}: No such file or directory` : `cat: '${fmt(fileName)}': No such file or directory`);
   }
 
   private find(path: PyValue, name: PyValue): PyValue {
     const matches: PyValue[] = [];
-    const target = this.navigate(path);
+    // v3 searches the current directory whatever the path, which only names the results
+    const target = this.v3 ? this.currentDir : this.navigate(path);
     if (target instanceof PyDict) {
       const msg = target.get("error") as string;
       if (msg.startsWith("cd:")) return errorDict("find:" + msg.slice(3));
@@ -420,7 +445,11 @@ class GorillaFileSystem implements ApiInstance {
     if (!here.contents.has(source)) return errorDict(`mv: cannot move '${fmt(source)}': No such file or directory`);
     const item = here.getItem(source);
     if (!(item instanceof PyFile || item instanceof PyDirectory)) return errorDict(`mv: cannot move '${fmt(source)}': Not a file or directory`);
-    if (pyContains(destination, "/")) return errorDict("mv: path not allowed in destination. Provide only a file or directory name.");
+    if (pyContains(destination, "/")) {
+      return errorDict(
+        this.v3 ? "mv: no path allowed in destination. Only file name and folder name is supported for this operation." : "mv: path not allowed in destination. Provide only a file or directory name.",
+      );
+    }
     if (here.contents.has(destination)) {
       const dest = here.getItem(destination);
       if (dest instanceof PyDirectory) {
@@ -455,7 +484,7 @@ class GorillaFileSystem implements ApiInstance {
     if (this.currentDir.contents.has(dirName)) {
       const item = this.currentDir.getItem(dirName);
       if (item instanceof PyDirectory) {
-        if (item.contents.size > 0) return errorDict(`rmdir: cannot remove '${fmt(dirName)}': Directory not empty`);
+        if (item.contents.size > 0) return errorDict(`rmdir: ${this.v3 ? "failed to" : "cannot"} remove '${fmt(dirName)}': Directory not empty`);
         this.currentDir.contents.delete(dirName);
         return dict({ result: `'${fmt(dirName)}' removed` });
       }
@@ -469,7 +498,11 @@ class GorillaFileSystem implements ApiInstance {
     if (!here.contents.has(source)) return errorDict(`cp: cannot copy '${fmt(source)}': No such file or directory`);
     const item = here.getItem(source);
     if (!(item instanceof PyFile || item instanceof PyDirectory)) return errorDict(`cp: cannot copy '${fmt(source)}': Not a file or directory`);
-    if (pyContains(destination, "/")) return errorDict("cp: path not allowed in destination. Provide only a file or directory name.");
+    if (pyContains(destination, "/")) {
+      return errorDict(
+        this.v3 ? "cp: don't allow path in destination. Only file name and folder name is supported for this operation." : "cp: path not allowed in destination. Provide only a file or directory name.",
+      );
+    }
     if (here.contents.has(destination)) {
       const dest = here.getItem(destination);
       if (dest instanceof PyDirectory) {
@@ -520,7 +553,7 @@ function pyIterKeys(v: PyValue): PyValue[] {
   throw new PyException("AttributeError", "scenario root is not a dict");
 }
 
-/** A fresh GorillaFileSystem (the class holds no module-level state, so the process is unused). */
-export function newGorillaFileSystem(_process: PythonProcess): ApiInstance {
-  return new GorillaFileSystem();
+/** A fresh GorillaFileSystem of the process's class sources (it holds no module-level state). */
+export function newGorillaFileSystem(process: PythonProcess): ApiInstance {
+  return new GorillaFileSystem(process.classSource);
 }

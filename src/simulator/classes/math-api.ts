@@ -19,7 +19,7 @@ import { floatToRatio } from "../../python/numeric.js";
 import { mpLogRatio, mpPrecFromDps, rawFromPyValue, type RawMpf } from "../../python/mpf.js";
 import { strRepr } from "../../python/repr.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt } from "./pyhelpers.js";
+import { dict, errorDict, fmt } from "./class-support.js";
 
 /** Runs `body`, turning a Python exception of one of `types` into BFCL's error dict. */
 function catching(types: readonly string[] | "all", message: string | null, body: () => PyValue): PyValue {

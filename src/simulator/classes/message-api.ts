@@ -17,8 +17,9 @@ import { pyAdd } from "../../python/arithmetic.js";
 import { pyContains, pyIter } from "../../python/iterables.js";
 import { PyRandom } from "../../python/random.js";
 import { pyStr } from "../../python/repr.js";
+import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
+import { dict, errorDict, fmt, noAttribute, strSelf } from "./class-support.js";
 
 const DEFAULT_SEED = 200191n;
 
@@ -132,7 +133,11 @@ class MessageApi implements ApiInstance {
   private random = new PyRandom(DEFAULT_SEED);
   private state: Record<string, PyValue> = defaultState();
 
-  constructor() {
+  /** v3 final's `delete_message` answers `message_id` (the receiver) and says "first message". */
+  private readonly v3: boolean;
+
+  constructor(classSource: BfclVersion = "v4") {
+    this.v3 = classSource === "v3";
     const m = new Map<string, MethodSpec>();
     const def = (name: string, params: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params, invoke });
     def("list_users", [], () => dict({ user_list: dictOf(this.state.user_map, "keys").keys() }));
@@ -211,6 +216,13 @@ class MessageApi implements ApiInstance {
         const list = inbox as PyValue[];
         const at = list.findIndex((x) => x === message || pyEquals(x, message));
         list.splice(at, 1);
+        if (this.v3) {
+          return dict({
+            deleted_status: true,
+            message_id: receiver,
+            message: `Receiver ${fmt(receiverId)}'s first message deleted successfully.`,
+          });
+        }
         return dict({
           deleted_status: true,
           receiver_id: receiver,
@@ -269,6 +281,6 @@ class MessageApi implements ApiInstance {
 }
 
 /** A fresh MessageAPI (no module-level state is mutated, so the process is unused). */
-export function newMessageApi(_process: PythonProcess): ApiInstance {
-  return new MessageApi();
+export function newMessageApi(process: PythonProcess): ApiInstance {
+  return new MessageApi(process.classSource);
 }

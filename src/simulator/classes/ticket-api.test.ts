@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { describeVectorReplay } from "../../testing/class-vector-files.js";
-import { runCall } from "./class-vectors.js";
+import { describeVectorReplay, runCall } from "../../testing/class-vectors.js";
 import { newTicketApi } from "./ticket-api.js";
 
 describeVectorReplay({
@@ -16,6 +15,20 @@ describeVectorReplay({
   modelCases: 21,
   modelStored: 300,
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_23"],
+});
+
+describeVectorReplay({
+  className: "TicketAPI",
+  vectors: "ticket-api",
+  version: "v3",
+  make: (p) => newTicketApi(p),
+  gtCases: 124,
+  gtExample: "multi_turn_base_23",
+  inlineCovers: "the v3 error paths, wrong-typed arguments and `ticket_get_login_status`'s v3 key",
+  minInlineCalls: 40,
+  modelCases: 7,
+  modelStored: 78,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_23"],
 });
 
 describe("TicketAPI: behaviours checked by hand", () => {

@@ -13,6 +13,7 @@ import { pyAdd } from "../../python/arithmetic.js";
 import { pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, MethodSpec } from "../types.js";
+import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
 import { dict, dictGet, getItem, joinStr, method, noAttribute, opt, req, setItem, strLower } from "./class-support.js";
 
@@ -36,7 +37,16 @@ class TicketApi implements ApiInstance {
     ["ticket_get_login_status", method([], (_args, self: TicketApi) => dict([["login_status", pyTruthy(self.currentUser)]]))],
     ["ticket_login", method([req("username"), req("password")], ([u, p], self: TicketApi) => self.ticketLogin(u, p))],
   ]);
-  readonly methods: ReadonlyMap<string, MethodSpec> = TicketApi.METHODS;
+  /** v3 final's `ticket_get_login_status` answers under `username`. */
+  private static readonly METHODS_V3: ReadonlyMap<string, MethodSpec> = new Map([
+    ...TicketApi.METHODS,
+    ["ticket_get_login_status", method([], (_args, self: TicketApi) => dict([["username", pyTruthy(self.currentUser)]]))],
+  ]);
+  readonly methods: ReadonlyMap<string, MethodSpec>;
+
+  constructor(classSource: BfclVersion) {
+    this.methods = classSource === "v3" ? TicketApi.METHODS_V3 : TicketApi.METHODS;
+  }
 
 
   loadScenario(config: PyDict): void {
@@ -157,7 +167,7 @@ class TicketApi implements ApiInstance {
   }
 }
 
-/** A fresh `TicketAPI()` (no module-level state, so the process is not consulted). */
-export function newTicketApi(_process?: PythonProcess): ApiInstance {
-  return new TicketApi();
+/** A fresh `TicketAPI()` of the process's class sources (v4 without a process); no module-level state. */
+export function newTicketApi(process?: PythonProcess): ApiInstance {
+  return new TicketApi(process?.classSource ?? "v4");
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { describeVectorReplay } from "../../testing/class-vector-files.js";
-import { runCall } from "./class-vectors.js";
+import { describeVectorReplay, runCall } from "../../testing/class-vectors.js";
 import { newTradingBot } from "./trading-bot.js";
 
 describeVectorReplay({
@@ -15,6 +14,20 @@ describeVectorReplay({
   modelCases: 15,
   modelStored: 566,
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_100"],
+});
+
+describeVectorReplay({
+  className: "TradingBot",
+  vectors: "trading-bot",
+  version: "v3",
+  make: (p) => newTradingBot(p),
+  gtCases: 200,
+  gtExample: "multi_turn_base_100",
+  inlineCovers: "the error paths and v3's make_transaction, update_market_status and update_stock_price",
+  minInlineCalls: 100,
+  modelCases: 5,
+  modelStored: 150,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_100"],
 });
 
 describe("TradingBot: behaviours checked by hand", () => {

@@ -15,15 +15,16 @@ import { PyException } from "../../python/exception.js";
 import { formatFixed } from "../../python/format.js";
 import { pyTruthy } from "../../python/kinds.js";
 import { pyEquals, pyGe, pyGt, pyLe, pyNotEquals } from "../../python/compare.js";
-import { pyAbs, pyAdd, pyMul, pySub } from "../../python/arithmetic.js";
+import { pyAbs, pyAdd, pyMul, pySub, pyTrueDiv } from "../../python/arithmetic.js";
 import { pyFloat, pyInt } from "../../python/convert.js";
 import { pyContains, pyIter } from "../../python/iterables.js";
 import { PyRandom } from "../../python/random.js";
 import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "../types.js";
+import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { anyGet, dict, dictGet, getItem, joinStr, method, noAttribute, opt, req, setItem, strLower } from "./class-support.js";
+import { augmented, anyGet, dict, dictGet, getItem, joinStr, method, noAttribute, opt, req, setItem, strLower } from "./class-support.js";
 
 const RANDOM_SEED = 1053520n;
 /** `CURRENT_TIME = datetime(2024, 9, 1, 10, 30)`. */
@@ -95,6 +96,9 @@ const SYMBOL_BY_NAME = dict([
   ["Amazon", "AMZN"],
   ["Gorilla", "GORI"],
 ]);
+
+/** v3 final's table has no Gorilla. */
+const SYMBOL_BY_NAME_V3 = new PyDict(SYMBOL_BY_NAME.entries().filter(([name]) => name !== "Gorilla"));
 
 /** Python's `str.isdigit()` for the keys BFCL configs use (Unicode decimal digits). */
 function isDigitString(s: string): boolean {
@@ -178,7 +182,27 @@ class TradingBot implements ApiInstance {
     ["trading_logout", method([], (_args, self: TradingBot) => self.tradingLogout())],
     ["withdraw_funds", method([req("amount")], ([a], self: TradingBot) => self.withdrawFunds(a))],
   ]);
-  readonly methods: ReadonlyMap<string, MethodSpec> = TradingBot.METHODS;
+  /**
+   * v3 final's class: no `withdraw_funds` but `make_transaction` (deposits and
+   * withdrawals on an account id), `update_market_status` and `update_stock_price`;
+   * `place_order` does not check the balance; `add_to_watchlist` answers under `symbol`.
+   */
+  private static readonly METHODS_V3: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>(
+    [
+      ...[...TradingBot.METHODS].filter(([name]) => name !== "withdraw_funds"),
+      ["add_to_watchlist", method([req("stock")], ([s], self: TradingBot) => self.addToWatchlist(s, "symbol"))],
+      ["get_symbol_by_name", method([req("name")], ([n]) => dict([["symbol", dictGet(SYMBOL_BY_NAME_V3, n, "Stock not found")]]))],
+      ["make_transaction", method([req("account_id"), req("xact_type"), req("amount")], ([id, t, a], self: TradingBot) => self.makeTransaction(id, t, a))],
+      ["place_order", method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a], self: TradingBot) => self.placeOrder(t, s, p, a, false))],
+      ["update_market_status", method([req("current_time_str")], ([t], self: TradingBot) => self.updateMarketStatus(t))],
+      ["update_stock_price", method([req("symbol"), req("new_price")], ([s, p], self: TradingBot) => self.updateStockPrice(s, p))],
+    ] as [string, MethodSpec][],
+  );
+  readonly methods: ReadonlyMap<string, MethodSpec>;
+
+  constructor(classSource: BfclVersion) {
+    this.methods = classSource === "v3" ? TradingBot.METHODS_V3 : TradingBot.METHODS;
+  }
 
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
     // Python reads each key with a fallback into a fresh deep copy of DEFAULT_STATE
@@ -279,11 +303,11 @@ class TradingBot implements ApiInstance {
     return dict([["order_id", orderId], ["status", "Cancelled"]]);
   }
 
-  private placeOrder(orderType: PyValue, symbol: PyValue, price: PyValue, amount: PyValue): PyValue {
+  private placeOrder(orderType: PyValue, symbol: PyValue, price: PyValue, amount: PyValue, checkFunds = true): PyValue {
     if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to place an order."]]);
     if (!pyContains(this.stocks, symbol)) return dict([["error", `Invalid stock symbol: ${pyStr(symbol)}`]]);
     if (pyLe(price, 0n) || pyLe(amount, 0n)) return dict([["error", "Price and amount must be positive values."]]);
-    if (strLower(orderType) === "buy") {
+    if (checkFunds && strLower(orderType) === "buy") {
       const totalCost = pyMul(pyFloat(price), pyInt(amount));
       if (pyGt(totalCost, anyGet(this.accountInfo, "balance", 0n))) {
         const balance = anyGet(this.accountInfo, "balance", 0n);
@@ -402,11 +426,50 @@ class TradingBot implements ApiInstance {
     return dict([["filtered_stocks", filtered]]);
   }
 
-  private addToWatchlist(stock: PyValue): PyValue {
+  private addToWatchlist(stock: PyValue, resultKey = "watchlist"): PyValue {
     if (!pyContains(this.watchList, stock)) {
       if (pyContains(this.stocks, stock)) listAppend(this.watchList, stock);
     }
-    return dict([["watchlist", this.watchList]]);
+    return dict([[resultKey, this.watchList]]);
+  }
+
+  /** v3's `make_transaction`: a deposit or a withdrawal on the account with that id, while the market is open. */
+  private makeTransaction(accountId: PyValue, kind: PyValue, amount: PyValue): PyValue {
+    if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to make a transaction."]]);
+    if (pyNotEquals(this.marketStatus, "Open")) return dict([["error", "Market is closed. Transactions are not allowed."]]);
+    if (pyNotEquals(accountId, getItem(this.accountInfo, "account_id"))) return dict([["error", `Account with ID ${pyStr(accountId)} not found.`]]);
+    if (pyLe(amount, 0n)) return dict([["error", "Transaction amount must be positive."]]);
+    if (pyEquals(kind, "deposit")) {
+      setItem(this.accountInfo, "balance", augmented("+=", getItem(this.accountInfo, "balance"), amount));
+      listAppend(this.transactionHistory, dict([["type", "deposit"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
+      return dict([["status", "Deposit successful"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+    }
+    if (pyEquals(kind, "withdrawal")) {
+      if (pyGt(amount, getItem(this.accountInfo, "balance"))) return dict([["error", "Insufficient funds for withdrawal."]]);
+      setItem(this.accountInfo, "balance", augmented("-=", getItem(this.accountInfo, "balance"), amount));
+      listAppend(this.transactionHistory, dict([["type", "withdrawal"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
+      return dict([["status", "Withdrawal successful"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+    }
+    return dict([["error", "Invalid transaction type. Use 'deposit' or 'withdrawal'."]]);
+  }
+
+  /** v3's `update_market_status`: Open from 9:30 AM to 4:00 PM inclusive, for a `HH:MM AM/PM` time. */
+  private updateMarketStatus(time: PyValue): PyValue {
+    const t = pyStrptime(time, "%I:%M %p");
+    const seconds = t.hour * 3600 + t.minute * 60 + t.second;
+    this.marketStatus = seconds >= 9 * 3600 + 30 * 60 && seconds <= 16 * 3600 ? "Open" : "Closed";
+    return dict([["status", this.marketStatus]]);
+  }
+
+  /** v3's `update_stock_price`: sets the price and the percent change from the old price. */
+  private updateStockPrice(symbol: PyValue, newPrice: PyValue): PyValue {
+    if (!pyContains(this.stocks, symbol)) return dict([["error", `Stock with symbol '${pyStr(symbol)}' not found.`]]);
+    if (pyLe(newPrice, 0n)) return dict([["error", "New price must be a positive value."]]);
+    const stock = getItem(this.stocks, symbol);
+    const oldPrice = getItem(stock, "price");
+    setItem(stock, "price", newPrice);
+    setItem(stock, "percent_change", pyMul(pyTrueDiv(pySub(newPrice, oldPrice), oldPrice), 100n));
+    return dict([["symbol", symbol], ["old_price", oldPrice], ["new_price", newPrice]]);
   }
 
   private notifyPriceChange(stocks: PyValue, threshold: PyValue): PyValue {
@@ -418,7 +481,7 @@ class TradingBot implements ApiInstance {
   }
 }
 
-/** A fresh `TradingBot()`; it keeps no module-level state, so the process is not consulted. */
-export function newTradingBot(_process?: PythonProcess): ApiInstance {
-  return new TradingBot();
+/** A fresh `TradingBot()` of the process's class sources (v4 without a process); it keeps no module-level state. */
+export function newTradingBot(process?: PythonProcess): ApiInstance {
+  return new TradingBot(process?.classSource ?? "v4");
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { classVectorIo, describeVectorReplay } from "../../testing/class-vector-files.js";
-import { runCall } from "./class-vectors.js";
+import { describeVectorReplay, runCall, syntheticFiller } from "../../testing/class-vectors.js";
 import { newTravelApi } from "./travel-api.js";
 import { PythonProcess } from "./process.js";
 
@@ -16,6 +15,20 @@ describeVectorReplay({
   modelCases: 30,
   modelStored: 590,
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_150"],
+});
+
+describeVectorReplay({
+  className: "TravelAPI",
+  vectors: "travel-api",
+  version: "v3",
+  make: (p, today) => newTravelApi(p, today),
+  gtCases: 200,
+  gtExample: "multi_turn_base_150",
+  inlineCovers: "the error paths and v3's token use on a wrong access token",
+  minInlineCalls: 100,
+  modelCases: 15,
+  modelStored: 150,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_150"],
 });
 
 describe("TravelAPI: behaviours checked by hand", () => {
@@ -41,12 +54,12 @@ describe("TravelAPI: behaviours checked by hand", () => {
     const config = () => new PyDict([["access_token", "t"], ["token_expires_in", 1n]]);
     const a = newTravelApi(process, () => [2025, 11, 12]);
     const b = newTravelApi(process, () => [2025, 11, 12]);
-    a.loadScenario(config(), true, classVectorIo.filler());
-    b.loadScenario(config(), true, classVectorIo.filler());
+    a.loadScenario(config(), true, syntheticFiller());
+    b.loadScenario(config(), true, syntheticFiller());
     expect(runCall(a, "book_flight(access_token='t', card_id='4000111122223333', travel_date='2024-11-15', travel_from='SFO', travel_to='LAX', travel_class='economy')")).toContain('"booking_status": true');
     expect(runCall(b, "get_credit_card_balance(access_token='t', card_id='4000111122223333')")).toBe('{"card_balance": 2100.0}');
     const other = newTravelApi(new PythonProcess(), () => [2025, 11, 12]);
-    other.loadScenario(config(), true, classVectorIo.filler());
+    other.loadScenario(config(), true, syntheticFiller());
     expect(runCall(other, "get_credit_card_balance(access_token='t', card_id='4000111122223333')")).toBe('{"card_balance": 2500.0}');
   });
   it("takes today's date from the process clock when none is given", () => {

@@ -28,7 +28,7 @@ import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "../types.js";
 import type { PythonProcess } from "./process.js";
-import { type TodayClock, dict, dictGet, getItem, method, noAttribute, opt, req, setItem, strStartsWith, systemToday } from "./class-support.js";
+import { type TodayClock, augmented, dict, dictGet, getItem, method, noAttribute, opt, req, setItem, strStartsWith, systemToday } from "./class-support.js";
 
 const RANDOM_SEED = 141053n;
 
@@ -159,12 +159,19 @@ class TravelApi implements ApiInstance {
     ["travel_get_login_status", method([], (_args, self: TravelApi) => dict([["status", !(self.tokenExpiresIn === null || pyEquals(self.tokenExpiresIn, 0n))]]))],
     ["verify_traveler_information", method(["first_name", "last_name", "date_of_birth", "passport_number"].map(req), ([f, l, d, p], self: TravelApi) => self.verifyTraveler(f, l, d, p))],
   ]);
-  readonly methods: ReadonlyMap<string, MethodSpec> = TravelApi.METHODS;
+  /** v3 final's class has no `get_booking_history`. */
+  private static readonly METHODS_V3: ReadonlyMap<string, MethodSpec> = new Map([...TravelApi.METHODS].filter(([name]) => name !== "get_booking_history"));
+  readonly methods: ReadonlyMap<string, MethodSpec>;
+  /** v3 final's class: a wrong access token costs one of the token's remaining uses; exchanged values are not made floats. */
+  private readonly v3: boolean;
 
   constructor(
     private readonly process: PythonProcess | undefined,
     private readonly today: TodayClock,
-  ) {}
+  ) {
+    this.v3 = process?.classSource === "v3";
+    this.methods = this.v3 ? TravelApi.METHODS_V3 : TravelApi.METHODS;
+  }
 
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
     this.random = new PyRandom(pyInt(dictGet(config, "random_seed", RANDOM_SEED)));
@@ -222,8 +229,11 @@ class TravelApi implements ApiInstance {
     return pyEquals(this.tokenExpiresIn, 0n);
   }
 
+  /** `access_token != self.access_token`; in v3 a wrong token also takes one off `token_expires_in` (TypeError when it is None). */
   private wrongToken(token: PyValue): boolean {
-    return pyNotEquals(token, this.accessToken);
+    const wrong = pyNotEquals(token, this.accessToken);
+    if (wrong && this.v3) this.tokenExpiresIn = augmented("-=", this.tokenExpiresIn, 1n);
+    return wrong;
   }
 
   private authenticate(grantType: PyValue, firstName: PyValue, lastName: PyValue): PyValue {
@@ -385,7 +395,7 @@ class TravelApi implements ApiInstance {
 
   private computeExchangeRate(base: PyValue, target: PyValue, value: PyValue): PyValue {
     for (const [from, to, rate] of EXCHANGE_RATES) {
-      if (pyEquals(base, from) && pyEquals(target, to)) return dict([["exchanged_value", pyFloat(pyMul(value, rate))]]);
+      if (pyEquals(base, from) && pyEquals(target, to)) return dict([["exchanged_value", this.v3 ? pyMul(value, rate) : pyFloat(pyMul(value, rate))]]);
       if (pyEquals(base, to) && pyEquals(target, from)) return dict([["exchanged_value", pyRound(pyTrueDiv(value, rate), 2n)]]);
     }
     throw new PyException("ValueError", "No available exchange rate for the given currencies.");

@@ -19,8 +19,9 @@ import { pyAdd } from "../../python/arithmetic.js";
 import { pyInt } from "../../python/convert.js";
 import { pyContains, pyIter, pyLen } from "../../python/iterables.js";
 import { pyRepr } from "../../python/repr.js";
+import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt, noAttribute, strSelf } from "./pyhelpers.js";
+import { dict, errorDict, fmt, noAttribute, strSelf } from "./class-support.js";
 
 const STATE_KEYS = ["username", "password", "authenticated", "tweets", "comments", "retweets", "following_list", "tweet_counter"] as const;
 type StateKey = (typeof STATE_KEYS)[number];
@@ -72,7 +73,14 @@ class TwitterApi implements ApiInstance {
   private loaded = false;
   private s: Record<StateKey, PyValue> = defaultState();
 
-  constructor(defaults: PostTweetDefaults) {
+  /**
+   * v3 final's class: `comment` without a login raises its error dict (a TypeError:
+   * exceptions must derive from BaseException) and `list_all_following` answers the bare list.
+   */
+  private readonly v3: boolean;
+
+  constructor(defaults: PostTweetDefaults, classSource: BfclVersion = "v4") {
+    this.v3 = classSource === "v3";
     const m = new Map<string, MethodSpec>();
     const def = (name: string, params: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params, invoke });
     def("authenticate_twitter", [{ name: "username" }, { name: "password" }], ([u, p]) => this.authenticate(u, p));
@@ -152,6 +160,7 @@ class TwitterApi implements ApiInstance {
 
   private comment(id: PyValue, content: PyValue): PyValue {
     const denied = this.requireAuth("commenting");
+    if (denied && this.v3) throw new PyException("TypeError", "exceptions must derive from BaseException");
     if (denied) return denied;
     if (!pyContains(this.s.tweets, id)) return this.notFound(id);
     const comments = asDict(this.s.comments, "__setitem__");
@@ -179,7 +188,7 @@ class TwitterApi implements ApiInstance {
   private listFollowing(): PyValue {
     const denied = this.requireAuth("listing following");
     if (denied) return denied;
-    return dict({ following_list: this.s.following_list });
+    return this.v3 ? this.s.following_list : dict({ following_list: this.s.following_list });
   }
 
   private unfollow(user: PyValue): PyValue {
@@ -239,5 +248,5 @@ class TwitterApi implements ApiInstance {
 /** A TwitterAPI whose `post_tweet` defaults are the ones of `process` (shared like Python's). */
 export function newTwitterApi(process: PythonProcess): ApiInstance {
   const defaults = process.global<PostTweetDefaults>("posting_api.TwitterAPI.post_tweet.__defaults__", () => ({ tags: [], mentions: [] }));
-  return new TwitterApi(defaults);
+  return new TwitterApi(defaults, process.classSource);
 }

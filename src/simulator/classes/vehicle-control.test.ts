@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
-import { classVectorIo, describeVectorReplay } from "../../testing/class-vector-files.js";
-import { runCall } from "./class-vectors.js";
+import { describeVectorReplay, runCall, syntheticFiller } from "../../testing/class-vectors.js";
 import { newVehicleControlApi } from "./vehicle-control.js";
 import { PythonProcess } from "./process.js";
 
@@ -18,6 +17,20 @@ describeVectorReplay({
   modelExample: ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "multi_turn_base_50"],
 });
 
+describeVectorReplay({
+  className: "VehicleControlAPI",
+  vectors: "vehicle-control",
+  version: "v3",
+  make: (p) => newVehicleControlApi(p),
+  gtCases: 200,
+  gtExample: "multi_turn_base_50",
+  inlineCovers: "the error paths, wrong-typed arguments and long_context filler",
+  minInlineCalls: 100,
+  modelCases: 4,
+  modelStored: 150,
+  modelExample: ["", "Salesforce_Llama-xLAM-2-8b-fc-r", "multi_turn_base_50"],
+});
+
 describe("VehicleControlAPI: behaviours checked by hand", () => {
   it("draws uniform(-10, 40) from Random(141053) and recomputes the unlocked-door count at load", () => {
     const v = newVehicleControlApi();
@@ -32,8 +45,8 @@ describe("VehicleControlAPI: behaviours checked by hand", () => {
     const process = new PythonProcess();
     const v = newVehicleControlApi(process);
     const w = newVehicleControlApi(process);
-    v.loadScenario(new PyDict(), true, classVectorIo.filler());
-    w.loadScenario(new PyDict(), true, classVectorIo.filler());
+    v.loadScenario(new PyDict(), true, syntheticFiller());
+    w.loadScenario(new PyDict(), true, syntheticFiller());
     const first = v.methods.get("get_outside_temperature_from_google")!.invoke([], v);
     const second = w.methods.get("get_outside_temperature_from_google")!.invoke([], w);
     expect(first).toBe(second);

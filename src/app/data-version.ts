@@ -1,0 +1,158 @@
+/**
+ * Which pairs a model is scored on. BFCL v3 and v4 put other questions, initial states
+ * and references under the same item ids, so each model is scored with the manifest of
+ * the version its result files name (`BFCL_v3_…` / `BFCL_v4_…`), and its rollouts are
+ * checked against that data first: the first user turn BFCL recorded on each line must
+ * be the manifest's item. Rollouts generated on other data stop the command with one
+ * line naming the data they look like; `--manifest FILE` forces one manifest for every
+ * model, and a mismatch is then only a warning.
+ */
+import type { BfclVersion } from "../bfcl/categories.js";
+import { scoredResultCategories } from "../bfcl/categories.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { checkRolloutData, dataCandidate, dataVerdict, type DataCandidate } from "../pairs/rollout-data.js";
+import type { Manifest } from "../pairs/types.js";
+import { committedManifestPath } from "../io/manifest.js";
+import { committedManifestSource, readRecordedFirstTurns, type ManifestSource } from "../io/rollout-data.js";
+import type { TreeModel } from "../io/tree.js";
+import { manifestOf, type Context } from "./common.js";
+
+/** The manifest of each model, and what was found on the way. */
+export interface ModelManifests {
+  /** By model name (as commands print it): the manifest it is scored on. Models that must not be scored are absent. */
+  readonly manifestOf: ReadonlyMap<string, Manifest>;
+  /** By model name: the BFCL version its result files name. */
+  readonly versionOf: ReadonlyMap<string, BfclVersion>;
+  /** Whether `--manifest` forced one manifest for every model. */
+  readonly forced: boolean;
+  /** Errors (a model's rollouts were generated on other data, mixed versions, no manifest for a version) and warnings. */
+  readonly problems: readonly Problem[];
+}
+
+/** The BFCL versions a model's scored result files name, in version order. */
+export function versionsOfModel(model: TreeModel): BfclVersion[] {
+  const found = new Set(scoredResultCategories.flatMap((c) => (model.files[c] ?? []).map((f) => f.version)));
+  return [...found].sort();
+}
+
+/** `v3 (a, b); v4 (c)`: models by version, for messages. */
+export function versionsText(versionOf: ReadonlyMap<string, BfclVersion>): string {
+  const byVersion = new Map<BfclVersion, string[]>();
+  for (const [model, v] of versionOf) byVersion.set(v, [...(byVersion.get(v) ?? []), model]);
+  return [...byVersion].sort(([a], [b]) => (a < b ? -1 : 1)).map(([v, ms]) => `${v} (${ms.join(", ")})`).join("; ");
+}
+
+/** How `manifestsForModels` decides, beyond the file names. */
+export interface ManifestChoice {
+  /** The manifests to choose from by version (default: the package's). */
+  readonly committed?: ReadonlyMap<BfclVersion, Manifest>;
+  /** The version every model is taken to be (a command's own flag), instead of its file names'. */
+  readonly version?: BfclVersion;
+  /** What the mismatch line tells the user to do (default: `pass --manifest to force`). */
+  readonly forceHint?: string;
+}
+
+/**
+ * The manifest of every model: the one `--manifest` names (forced), else the package's
+ * manifest of the version its files name; then the rollouts are checked against it. Fails
+ * only when the forced manifest cannot be read.
+ */
+export function manifestsForModels(
+  models: readonly TreeModel[],
+  manifestFlag: string | undefined,
+  ctx: Context,
+  choice: ManifestChoice = {},
+): Result<ModelManifests> {
+  const given = choice.committed;
+  const committed: ManifestSource = given ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) } : committedManifestSource();
+  const forced = manifestFlag !== undefined;
+  let forcedManifest: Manifest | null = null;
+  if (forced) {
+    const loaded = manifestOf(manifestFlag, ctx);
+    if (!loaded.ok) return loaded;
+    forcedManifest = loaded.value;
+  }
+  // the data a model's rollouts may have been generated on: every version's, the forced manifest for its own version
+  const candidateOf = new Map<Manifest, DataCandidate>();
+  const candidate = (m: Manifest) => candidateOf.get(m) ?? candidateOf.set(m, dataCandidate(m)).get(m)!;
+  let everyCandidate: DataCandidate[] | null = null;
+  const allCandidates = (): DataCandidate[] => {
+    if (everyCandidate === null) {
+      const byVersion = committed.all();
+      if (forcedManifest !== null) byVersion.set(forcedManifest.source.bfclVersion, forcedManifest);
+      everyCandidate = [...byVersion.values()].map(candidate);
+    }
+    return everyCandidate;
+  };
+  const manifests = new Map<string, Manifest>();
+  const versionOf = new Map<string, BfclVersion>();
+  const problems: Problem[] = [];
+  for (const model of models) {
+    const versions = choice.version !== undefined ? [choice.version] : versionsOfModel(model);
+    if (versions.length === 0) continue; // no scored file: the scorer reports the missing categories
+    if (versions.length > 1) {
+      problems.push(problem("bfcl-version-mixed", `model ${model.name} mixes BFCL ${versions.join(" and ")} result files; keep one version in a model folder`, { file: model.dir }));
+      continue;
+    }
+    const version = versions[0];
+    versionOf.set(model.name, version);
+    const manifest = forcedManifest ?? committed.get(version);
+    if (manifest === null) {
+      problems.push(
+        problem(
+          "manifest-missing",
+          `model ${model.name} holds BFCL ${version} results and the package has no ${version} pair manifest (${committedManifestPath(version)}); build one with twinscore pairs --bfcl-data DIR --write-manifest FILE and pass --manifest FILE`,
+        ),
+      );
+      continue;
+    }
+    const recorded = readRecordedFirstTurns(model);
+    problems.push(...recorded.problems);
+    // against the expected data first; only when that fails are the other versions read, to name the one it looks like
+    let check = checkRolloutData(recorded.items, [candidate(manifest)], "first");
+    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRolloutData(recorded.items, allCandidates(), "first");
+    const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
+    if (!verdict.ok && !forced) {
+      const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);
+      problems.push(problem("rollouts-other-data", line, { file: model.dir }));
+      continue;
+    }
+    // rollouts without any inference_log (other tools' files) cannot be checked: nothing to say
+    if (!verdict.ok) {
+      const line = verdict.line!.replace(/; pass --manifest to force$/, "; scored on the --manifest given anyway");
+      problems.push(problem("rollouts-other-data", line, { file: model.dir, severity: "warning" }));
+    }
+    manifests.set(model.name, manifest);
+  }
+  return ok({ manifestOf: manifests, versionOf, forced, problems });
+}
+
+/**
+ * For commands that put every model on one manifest (report, compare, verify): the one
+ * manifest of all the models, or the problems that stop the command — a model generated
+ * on other data, or models of several versions without `--manifest`.
+ */
+export function oneManifestForModels(
+  models: readonly TreeModel[],
+  manifestFlag: string | undefined,
+  ctx: Context,
+  command: string,
+): Result<{ manifest: Manifest; versionOf: ReadonlyMap<string, BfclVersion>; warnings: readonly Problem[] }> {
+  const found = manifestsForModels(models, manifestFlag, ctx);
+  if (!found.ok) return found;
+  const { manifestOf: byModel, versionOf, problems } = found.value;
+  const errors = problems.filter((p) => p.severity === "error");
+  if (errors.length > 0) return err(...errors);
+  const distinct = [...new Set(byModel.values())];
+  if (distinct.length > 1) {
+    return err(
+      problem("bfcl-version-mixed", `${command} puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`),
+    );
+  }
+  if (distinct.length === 0) {
+    // nothing found to decide by: the package's default manifest, as before (the command reports what is missing)
+    const loaded = manifestOf(manifestFlag, ctx);
+    return loaded.ok ? ok({ manifest: loaded.value, versionOf, warnings: problems }) : loaded;
+  }
+  return ok({ manifest: distinct[0], versionOf, warnings: problems });
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { sharedPath } from "../testing/shared.js";
+import { scanTurnQueries, turnQueriesOf } from "./inference-log.js";
+
+const enc = new TextEncoder();
+const scan = (line: string, maxTurns?: number) => {
+  const bytes = enc.encode(line);
+  return scanTurnQueries(bytes, 0, bytes.length, maxTurns);
+};
+
+describe("turn queries of an inference_log", () => {
+  const log = [
+    [{ role: "state_info", class_name: "TwitterAPI", content: { tweets: { "0": "a \"quoted\" {brace" } } }],
+    { begin_of_turn_query: [{ role: "user", content: "first" }], step_0: [{ role: "assistant", content: [{ ls: "{}" }] }] },
+    [{ role: "state_info", class_name: "TwitterAPI", content: {} }],
+    { step_0: [], begin_of_turn_query: [{ role: "system", content: "sys" }, { role: "user", content: "second" }] },
+  ];
+  const line = JSON.stringify({ id: "multi_turn_base_0", result: [[], []], inference_log: log });
+  it("reads one entry per turn record, skipping state snapshots, from the parsed value and from the bytes alike", () => {
+    const expected = [[{ role: "user", content: "first" }], [{ role: "system", content: "sys" }, { role: "user", content: "second" }]];
+    expect(turnQueriesOf(log)).toEqual(expected);
+    expect(scan(line)).toEqual(expected);
+    expect(scan(line, 1)).toEqual(expected.slice(0, 1));
+  });
+  it("gives null for an inference-error line (no log) and for a line that is not an object", () => {
+    expect(scan(JSON.stringify({ id: "multi_turn_base_0", result: "Error during inference: boom", traceback: "…" }))).toBeNull();
+    expect(turnQueriesOf(undefined)).toBeNull();
+    expect(scan("[1, 2]")).toBeNull();
+    expect(scan('{"id": "x", "inference_log": [{"begin_of_turn_query": [')).toBeNull();
+  });
+  it("reads a real xLAM line the same both ways", () => {
+    const line = readFileSync(sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r", "BFCL_v3_multi_turn_miss_func_result.json"), "utf8").split("\n")[0];
+    const parsed = turnQueriesOf((JSON.parse(line) as { inference_log: unknown }).inference_log);
+    expect(parsed?.[0]).toEqual([{ role: "user", content: "Move 'final_report.pdf' within document directory to 'temp' directory in document. Make sure to create the directory" }]);
+    expect(scan(line)).toEqual(parsed);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * What a result line's `inference_log` says about the data a rollout was generated on.
+ * BFCL logs, for every turn it ran, a record whose `begin_of_turn_query` holds the
+ * messages it sent at the start of that turn — the item's question turn, with the
+ * handler's additions (a system prompt merged in, miss_func's "I have updated some more
+ * functions" prompt on the holdout turn). The log is a list: state snapshots (lists) and
+ * turn records (objects), turn records in turn order. Lines of inference errors have no
+ * log. Pure; works on a parsed value or on the line's bytes, parsing only the queries.
+ */
+import type { ChatMessage } from "./data.js";
+import { skipValue } from "./results.js";
+
+/** The messages BFCL sent at the start of each turn it ran, in turn order. */
+export type TurnQueries = readonly (readonly ChatMessage[])[];
+
+const isMessage = (m: unknown): m is ChatMessage =>
+  m !== null && typeof m === "object" && typeof (m as ChatMessage).role === "string" && typeof (m as ChatMessage).content === "string";
+
+/** Keep the messages that have a text role and content (BFCL's own entries, never tool calls). */
+function messagesOf(value: unknown): ChatMessage[] {
+  return Array.isArray(value) ? value.filter(isMessage).map((m) => ({ role: m.role, content: m.content })) : [];
+}
+
+/**
+ * The turn queries of a parsed `inference_log` value: one entry per turn record, at
+ * most `maxTurns`; null when the value is not a log (missing, or not a list).
+ */
+export function turnQueriesOf(inferenceLog: unknown, maxTurns = Number.POSITIVE_INFINITY): TurnQueries | null {
+  if (!Array.isArray(inferenceLog)) return null;
+  const turns: ChatMessage[][] = [];
+  for (const entry of inferenceLog) {
+    if (turns.length >= maxTurns) break;
+    if (entry !== null && typeof entry === "object" && !Array.isArray(entry) && "begin_of_turn_query" in entry) {
+      turns.push(messagesOf((entry as { begin_of_turn_query: unknown }).begin_of_turn_query));
+    }
+  }
+  return turns;
+}
+
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const utf8 = new TextDecoder("utf-8");
+
+const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+function skipSpace(bytes: Uint8Array, i: number, end: number): number {
+  while (i < end && isSpace(bytes[i])) i++;
+  return i;
+}
+
+/** Decode the JSON key (a string) at `[start, stop)`. */
+function keyText(bytes: Uint8Array, start: number, stop: number): string | null {
+  try {
+    return JSON.parse(utf8.decode(bytes.subarray(start, stop))) as string;
+  } catch {
+    return null;
+  }
+}
+
+/** The extent of the value of `key` in the object at `i`, or null (not an object, no such key, malformed). */
+function findKey(bytes: Uint8Array, i: number, end: number, key: string): { start: number; end: number } | null {
+  i = skipSpace(bytes, i, end);
+  if (bytes[i] !== OPEN_BRACE) return null;
+  i++;
+  for (;;) {
+    i = skipSpace(bytes, i, end);
+    if (i >= end || bytes[i] === CLOSE_BRACE || bytes[i] !== QUOTE) return null;
+    const keyEnd = skipValue(bytes, i, end);
+    if (keyEnd < 0) return null;
+    const name = keyText(bytes, i, keyEnd);
+    i = skipSpace(bytes, keyEnd, end);
+    if (bytes[i] !== COLON) return null;
+    i = skipSpace(bytes, i + 1, end);
+    const valueEnd = skipValue(bytes, i, end);
+    if (valueEnd < 0 || valueEnd === i) return null;
+    if (name === key) return { start: i, end: valueEnd };
+    i = skipSpace(bytes, valueEnd, end);
+    if (bytes[i] === COMMA) i++;
+  }
+}
+
+/**
+ * The turn queries of a result line given as bytes `[start, end)`, at most `maxTurns`:
+ * the log is walked value by value and only each `begin_of_turn_query` is parsed, so the
+ * state snapshots that make up most of a line are never decoded. Null when the line has
+ * no `inference_log` list (an inference error) or is not a JSON object.
+ */
+export function scanTurnQueries(bytes: Uint8Array, start: number, end: number, maxTurns = Number.POSITIVE_INFINITY): TurnQueries | null {
+  const log = findKey(bytes, start, end, "inference_log");
+  if (log === null || bytes[log.start] !== OPEN_BRACKET) return null;
+  const turns: ChatMessage[][] = [];
+  let i = skipSpace(bytes, log.start + 1, log.end);
+  while (i < log.end && bytes[i] !== CLOSE_BRACKET && turns.length < maxTurns) {
+    const next = skipValue(bytes, i, log.end);
+    if (next < 0 || next === i) return null;
+    if (bytes[i] === OPEN_BRACE) {
+      const query = findKey(bytes, i, next, "begin_of_turn_query");
+      if (query !== null) {
+        let value: unknown;
+        try {
+          value = JSON.parse(utf8.decode(bytes.subarray(query.start, query.end)));
+        } catch {
+          value = null;
+        }
+        turns.push(messagesOf(value));
+      }
+    }
+    i = skipSpace(bytes, next, log.end);
+    if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1, log.end);
+  }
+  return turns;
+}

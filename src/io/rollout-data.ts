@@ -1,0 +1,87 @@
+/**
+ * The file side of checking rollouts against their data: the first user turn BFCL
+ * recorded in each line of a model's result files, and the package's manifests of every
+ * BFCL version to compare them with. The comparison itself is `src/pairs/rollout-data.ts`.
+ */
+import { readdirSync } from "node:fs";
+import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js";
+import { detectVersion } from "../bfcl/data.js";
+import { scanTurnQueries } from "../bfcl/inference-log.js";
+import { scanLineHead } from "../bfcl/results.js";
+import { bfclVersionInfo } from "../bfcl/versions.js";
+import { problem, type Problem } from "../messages/index.js";
+import type { RecordedItem } from "../pairs/rollout-data.js";
+import type { Manifest } from "../pairs/types.js";
+import { committedManifestPath, loadManifest } from "./manifest.js";
+import { forEachLine, readFailure } from "./results-read.js";
+import type { TreeModel } from "./tree.js";
+
+/**
+ * The first turn BFCL recorded on every line of a model's base, miss_func and miss_param
+ * result files (each id once, the first line wins). Lines that cannot be read are left
+ * to the scorer, which reports them; a file that cannot be read is one problem.
+ */
+export function readRecordedFirstTurns(model: TreeModel): { items: RecordedItem[]; problems: Problem[] } {
+  const items: RecordedItem[] = [];
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const category of scoredResultCategories) {
+    for (const file of model.files[category] ?? []) {
+      try {
+        forEachLine(file.path, (bytes, start, end) => {
+          const head = scanLineHead(bytes, start, end, true);
+          if ("error" in head || seen.has(head.id)) return;
+          seen.add(head.id);
+          items.push({ id: head.id, turns: scanTurnQueries(bytes, start, end, 1) });
+        });
+      } catch (e) {
+        problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: file.path }));
+      }
+    }
+  }
+  return { items, problems };
+}
+
+/** Manifests by BFCL version, read when first asked for (each is most of a megabyte of JSON to validate). */
+export interface ManifestSource {
+  /** The manifest of a version, or null when there is none. */
+  get(version: BfclVersion): Manifest | null;
+  /** Every version's manifest there is, in version order. */
+  all(): Map<BfclVersion, Manifest>;
+}
+
+/** The package's manifests (`data/manifest*.json`), each read once when first needed; a missing or invalid file counts as none. */
+export function committedManifestSource(): ManifestSource {
+  const cache = new Map<BfclVersion, Manifest | null>();
+  const get = (version: BfclVersion): Manifest | null => {
+    if (!cache.has(version)) {
+      const loaded = loadManifest(committedManifestPath(version));
+      cache.set(version, loaded.ok ? loaded.value : null);
+    }
+    return cache.get(version)!;
+  };
+  const all = () => {
+    const out = new Map<BfclVersion, Manifest>();
+    for (const { version } of Object.values(bfclVersionInfo)) {
+      const m = get(version);
+      if (m !== null) out.set(version, m);
+    }
+    return out;
+  };
+  return { get, all };
+}
+
+/** Every manifest the package ships, by version. */
+export function committedManifests(): Map<BfclVersion, Manifest> {
+  return committedManifestSource().all();
+}
+
+/** The BFCL version of a data folder, from its file names; null when it is not one. */
+export function dataFolderVersion(dir: string): BfclVersion | null {
+  try {
+    const found = detectVersion(dir, readdirSync(dir));
+    return found.ok ? found.value : null;
+  } catch {
+    return null;
+  }
+}
