@@ -16,6 +16,7 @@ import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
+import { openingMessagesOf } from "../io/interactive-lines.js";
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, loadManifest, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
@@ -116,7 +117,13 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const toSend: HeldBackTurn[] = [];
   for (const run of outcome.runs) {
     if (!run.score) continue;
-    const sel = heldBackTurns(run.model, run.score.records, new Map(manifestFor(run.model).pairs.map((p) => [p.missId, p])));
+    // interactive runs: the anchor reply the simulated user answered, for turns whose steps kept no text
+    const recorded = new Map<string, string>();
+    for (const c of ["miss_func", "miss_param"] as const) {
+      const used = run.filesUsed[c];
+      if (used) for (const [id, text] of openingMessagesOf(used.file)) recorded.set(id, text);
+    }
+    const sel = heldBackTurns(run.model, run.score.records, new Map(manifestFor(run.model).pairs.map((p) => [p.missId, p])), recorded);
     perModel.set(run.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
     toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
   }

@@ -5,6 +5,10 @@
  * re-implemented executor, appends each finished line to its category file, and at the
  * end rewrites each file sorted as BFCL sorts it. Resumable: ids already in the output
  * are skipped (error lines too, unless `retryErrors`).
+ *
+ * Interactive mode (`userSim`): on each should-ask item of the manifest's pairs, an LLM
+ * behind a second endpoint plays the user on the answer turn T+1 (`rollout/user-sim.ts`);
+ * base items and every other entry run on BFCL's script.
  */
 import { docFile, multiTurnDocFiles, questionsFile, type MultiTurnClass } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -31,12 +35,18 @@ import {
   type RolloutEntry,
   type RunCategory,
   type SystemPromptBuilder,
+  type InteractiveUser,
+  type UserSimEndpoint,
+  type UserSimPrompt,
+  llmUser,
+  parseUserSimPrompt,
   STOPPED_AFTER_TURN_KEY,
+  USER_SIMULATOR_KEY,
 } from "../rollout/index.js";
 import { createChatClient, type RetryInfo } from "../io/openai-chat.js";
 import { appendLine, findBfclPromptsFile, openResultFile, readTextIfFile, writeFileAtomic } from "../io/run-output.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
-import { loadManifest } from "../io/manifest.js";
+import { committedDataPath, loadManifest } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { contextOf, type ExitCode, type RequestContext } from "./common.js";
 
@@ -72,6 +82,35 @@ export interface RunRequest {
   readonly onRetry?: (info: RetryInfo) => void;
   /** The endpoint, when not over HTTP (in-process test endpoints); default the project's client on `endpoint`. */
   readonly chat?: ChatEndpoint;
+  /** Interactive mode: the simulated user of the should-ask items (absent or null: BFCL's script, a plain run). */
+  readonly userSim?: UserSimSetup | null;
+}
+
+/** The simulated user of an interactive run: its endpoint and model, the bound on extra rounds, the prompt. */
+export interface UserSimSetup {
+  readonly endpoint: string;
+  readonly model: string;
+  readonly apiKey: string | null;
+  /** Extra rounds inside the answer turn when the model asks again. */
+  readonly maxClarifications: number;
+  readonly prompt: UserSimPrompt;
+  /** The simulator's endpoint when not over HTTP (in-process test endpoints). */
+  readonly chat?: UserSimEndpoint;
+}
+
+/** What the simulated user did in a run (interactive mode). */
+export interface UserSimSummary {
+  readonly model: string;
+  readonly maxClarifications: number;
+  /** Lines generated with the simulated user on their answer turn. */
+  readonly interactiveItems: number;
+  /** Of those, how the answer turn opened: answered, "no question" (scripted line sent), no text to answer (scripted line sent). */
+  readonly openings: { readonly answered: number; readonly noQuestion: number; readonly silent: number };
+  /** Clarification rounds answered inside answer turns. */
+  readonly clarifications: number;
+  readonly requests: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
 }
 
 /** Progress so far (for the stderr line). */
@@ -83,6 +122,8 @@ export interface RunProgress {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly elapsedMs: number;
+  /** Requests to the simulated user (interactive mode; 0 otherwise). */
+  readonly simRequests: number;
 }
 
 /** One category file of the run. */
@@ -110,8 +151,10 @@ export interface RunDocument {
   readonly requests: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
-  /** Lines that stopped after their anchor turn (`--until-anchor`). */
+  /** Lines that stopped after their anchor turn (`--until-anchor`; interactive should-ask items after their answer turn). */
   readonly stoppedAtAnchor: number;
+  /** Interactive mode: what the simulated user did; null for a scripted run. */
+  readonly userSimulator: UserSimSummary | null;
   readonly files: readonly RunFileSummary[];
   /** Error lines written by this run: id and BFCL's message. */
   readonly errors: readonly { readonly id: string; readonly message: string }[];
@@ -178,6 +221,46 @@ export function endpointFor(req: Pick<RunRequest, "endpoint" | "model" | "temper
   };
 }
 
+/** The simulated user's endpoint: the simulator's request through the project's client, the reply's text. */
+export function userSimEndpointFor(
+  setup: Pick<UserSimSetup, "endpoint" | "model" | "apiKey">,
+  client: Pick<RunRequest, "timeoutMs" | "retries" | "backoffMs" | "retryAfterCapMs" | "onRetry">,
+): UserSimEndpoint {
+  const post = createChatClient({
+    endpoint: setup.endpoint,
+    apiKey: setup.apiKey,
+    timeoutMs: client.timeoutMs,
+    retries: client.retries,
+    backoffMs: client.backoffMs,
+    retryAfterCapMs: client.retryAfterCapMs,
+    onRetry: client.onRetry ? (info) => client.onRetry?.({ ...info, reason: `user simulator: ${info.reason}` }) : undefined,
+  });
+  return async (ask) => {
+    const out = await post({ model: setup.model, messages: ask.messages, temperature: 0 }, ask.itemId);
+    if (!out.ok) return { ok: false, error: out.error };
+    const choices = out.completion.choices;
+    const first = Array.isArray(choices) ? (choices[0] as Record<string, unknown> | undefined) : undefined;
+    const message = first?.message;
+    if (message === null || typeof message !== "object") return { ok: false, error: "the reply has no message" };
+    const content = (message as Record<string, unknown>).content;
+    return { ok: true, text: typeof content === "string" ? content : "", usage: out.completion.usage };
+  };
+}
+
+/** The simulated user of one entry: only should-ask items of the manifest's pairs have one. */
+function interactiveUserFor(entry: RolloutEntry, pairsByMiss: ReadonlyMap<string, Manifest["pairs"][number]>, setup: UserSimSetup, endpoint: UserSimEndpoint): InteractiveUser | null {
+  const pair = pairsByMiss.get(entry.id);
+  if (pair === undefined || pair.anchorTurn + 1 >= entry.turns.length) return null;
+  return llmUser({
+    endpoint,
+    prompt: setup.prompt,
+    facts: { request: pair.anchorRequest.miss, baseRequest: pair.anchorRequest.base, removedFunctions: pair.removedFunctions },
+    answerTurn: pair.anchorTurn + 1,
+    maxClarifications: setup.maxClarifications,
+    model: setup.model,
+  });
+}
+
 /** Run the request: generate every selected id not already in the output. */
 export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   const entries = loadRunEntries(req.bfclDataDir);
@@ -224,6 +307,10 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
 
   const process = newEvaluatorProcess(undefined, true);
   const chat = req.chat ?? endpointFor(req);
+  const userSim = req.userSim ?? null;
+  const simEndpoint = userSim === null ? null : (userSim.chat ?? userSimEndpointFor(userSim, req));
+  const pairsByMiss = new Map(req.manifest.pairs.map((p) => [p.missId, p]));
+  const sim = { items: 0, answered: 0, noQuestion: 0, silent: 0, clarifications: 0, requests: 0, inputTokens: 0, outputTokens: 0 };
   const now = req.now ?? (() => performance.timeOrigin / 1000 + performance.now() / 1000);
   const written = new Map<RunCategory, Map<string, string>>(runCategories.map((c) => [c, new Map()]));
   const errors: { id: string; message: string }[] = [];
@@ -231,7 +318,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   const started = Date.now();
   let done = 0;
   const progress = () =>
-    req.onProgress?.({ done: done + resumed, total: ids.length, requests: counts.requests, errors: errors.length, inputTokens: counts.inputTokens, outputTokens: counts.outputTokens, elapsedMs: Date.now() - started });
+    req.onProgress?.({ done: done + resumed, total: ids.length, requests: counts.requests, errors: errors.length, inputTokens: counts.inputTokens, outputTokens: counts.outputTokens, elapsedMs: Date.now() - started, simRequests: sim.requests });
   progress();
 
   let next = 0;
@@ -239,6 +326,8 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     while (next < pending.length) {
       const id = pending[next++];
       const entry = entries.value.get(id) as RolloutEntry;
+      const interactive = userSim !== null && simEndpoint !== null ? interactiveUserFor(entry, pairsByMiss, userSim, simEndpoint) : null;
+      const anchorStop = selection.lastTurn.get(id) ?? null;
       const outcome = await runEntry(entry, {
         mode: req.mode,
         chat,
@@ -247,7 +336,9 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
         decode: req.mode === "fc" ? decodeFcStep : (step: PyValue) => decodePromptingStep(step),
         systemPrompt,
         inject: req.inject,
-        lastTurn: req.untilAnchor ? (selection.lastTurn.get(id) ?? null) : null,
+        // interactive should-ask items run through their answer turn, where "asked, then did it" is read
+        lastTurn: req.untilAnchor && anchorStop !== null ? (interactive !== null ? Math.max(anchorStop, interactive.answerTurn) : anchorStop) : null,
+        interactive,
       });
       const text = renderLine(outcome.line);
       const category = categoryOf(id) as RunCategory;
@@ -257,6 +348,18 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       counts.inputTokens += outcome.stats.inputTokens;
       counts.outputTokens += outcome.stats.outputTokens;
       if (outcome.line.has(STOPPED_AFTER_TURN_KEY)) counts.stopped++;
+      sim.requests += outcome.stats.simRequests;
+      sim.inputTokens += outcome.stats.simInputTokens;
+      sim.outputTokens += outcome.stats.simOutputTokens;
+      const summary = outcome.line.get(USER_SIMULATOR_KEY);
+      if (summary instanceof PyDict) {
+        sim.items++;
+        const opened = summary.get("opening");
+        if (opened === "answered") sim.answered++;
+        else if (opened === "no-question") sim.noQuestion++;
+        else sim.silent++;
+        sim.clarifications += Number(summary.get("clarifications") ?? 0n);
+      }
       if (outcome.error !== null) errors.push({ id, message: outcome.error });
       done++;
       progress();
@@ -299,6 +402,19 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     inputTokens: counts.inputTokens,
     outputTokens: counts.outputTokens,
     stoppedAtAnchor: counts.stopped,
+    userSimulator:
+      userSim === null
+        ? null
+        : {
+            model: userSim.model,
+            maxClarifications: userSim.maxClarifications,
+            interactiveItems: sim.items,
+            openings: { answered: sim.answered, noQuestion: sim.noQuestion, silent: sim.silent },
+            clarifications: sim.clarifications,
+            requests: sim.requests,
+            inputTokens: sim.inputTokens,
+            outputTokens: sim.outputTokens,
+          },
     files,
     errors,
     problems,
@@ -333,6 +449,19 @@ export interface RunCommandRequest extends RequestContext {
   readonly inject?: string;
   readonly injectFile?: string;
   readonly systemPrompt?: string;
+  /** `scripted` (default): BFCL's script, a plain run; `llm`: a simulated user on the should-ask items' answer turns. */
+  readonly userSim?: "scripted" | "llm";
+  /** The simulated user's OpenAI-compatible base URL and model (required with `userSim: "llm"`). */
+  readonly userEndpoint?: string;
+  readonly userModel?: string;
+  /** Name of the environment variable holding the simulator endpoint's key; none: no Authorization header. */
+  readonly userKeyEnv?: string;
+  /** Extra rounds inside the answer turn (default 2). */
+  readonly maxClarifications?: number;
+  /** A user-simulator prompt file instead of the package's `data/user-sim-prompt.md`. */
+  readonly userPrompt?: string;
+  /** Seconds, for the latency lists (default the wall clock; tests inject a fake for byte-equal files). */
+  readonly now?: () => number;
   readonly onProgress?: (p: RunProgress) => void;
   readonly onRetry?: (info: RetryInfo) => void;
 }
@@ -353,6 +482,7 @@ function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items">, probl
     inputTokens: 0,
     outputTokens: 0,
     stoppedAtAnchor: 0,
+    userSimulator: null,
     files: [],
     errors: [],
     problems,
@@ -388,7 +518,40 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     apiKey = ctx.env[req.keyEnv] ?? null;
     if (!apiKey) bad.push(problem("key-missing", `--key-env ${req.keyEnv}: that environment variable is not set or empty`));
   }
+  const interactive = req.userSim === "llm";
+  if (req.userSim !== undefined && req.userSim !== "scripted" && req.userSim !== "llm") bad.push(problem("bad-argument", `--user-sim must be scripted or llm, got ${String(req.userSim)}`));
+  if (interactive) {
+    if (!req.userEndpoint) bad.push(problem("bad-argument", "--user-sim llm needs --user-endpoint URL (the simulated user's OpenAI-compatible endpoint)"));
+    if (!req.userModel) bad.push(problem("bad-argument", "--user-sim llm needs --user-model NAME (the model that plays the user)"));
+  } else {
+    const stray = (
+      [
+        ["--user-endpoint", req.userEndpoint],
+        ["--user-model", req.userModel],
+        ["--user-key-env", req.userKeyEnv],
+        ["--max-clarifications", req.maxClarifications],
+        ["--user-prompt", req.userPrompt],
+      ] as const
+    ).filter(([, v]) => v !== undefined);
+    if (stray.length > 0) bad.push(problem("bad-argument", `${stray.map(([f]) => f).join(", ")} only apply with --user-sim llm`));
+  }
+  const mc = numberProblem(req.maxClarifications, "--max-clarifications", 0, true);
+  if (mc) bad.push(mc);
+  let userKey: string | null = null;
+  if (interactive && req.userKeyEnv !== undefined) {
+    userKey = ctx.env[req.userKeyEnv] ?? null;
+    if (!userKey) bad.push(problem("key-missing", `--user-key-env ${req.userKeyEnv}: that environment variable is not set or empty`));
+  }
   if (bad.length > 0) return refused(req, bad);
+  let userSim: UserSimSetup | null = null;
+  if (interactive) {
+    const file = req.userPrompt !== undefined ? resolvePath(ctx.cwd, req.userPrompt) : committedDataPath("user-sim-prompt.md");
+    const text = readTextIfFile(file);
+    if (text === null) return refused(req, [problem("file-missing", "cannot read the user-simulator prompt file", { file })]);
+    const parsed = parseUserSimPrompt(text);
+    if (!parsed.ok) return refused(req, [problem("prompt-malformed", parsed.message, { file })]);
+    userSim = { endpoint: req.userEndpoint as string, model: req.userModel as string, apiKey: userKey, maxClarifications: req.maxClarifications ?? 2, prompt: parsed.prompt };
+  }
   let inject: string | null = req.inject ?? null;
   if (req.injectFile !== undefined) {
     const file = resolvePath(ctx.cwd, req.injectFile);
@@ -422,6 +585,8 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     bfclPromptsFile,
     onProgress: req.onProgress,
     onRetry: req.onRetry,
+    now: req.now,
+    userSim,
   });
   return done.ok ? done.value : refused(req, [...done.problems]);
 }

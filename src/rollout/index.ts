@@ -7,3 +7,4 @@ export * from "./selection.js";
 export * from "./serialize.js";
 export * from "./system-prompt.js";
 export * from "./inject-check.js";
+export * from "./user-sim.js";

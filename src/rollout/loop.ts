@@ -7,7 +7,13 @@
  * snapshots, handler logs and tool outputs — or BFCL's inference-error line.
  *
  * Where turns come from is pluggable (`UserTurns`): the scripted source hands out the
- * data file's turns; a simulated user can replace it without touching the loop.
+ * data file's turns. Interactive runs add a simulated user (`interactive`, see
+ * `user-sim.ts`) on one turn of a should-ask entry, the answer turn T+1: its reply to
+ * what the model said at the end of turn T replaces the scripted line, and a reply of
+ * the model inside that turn that asks again is answered in the same turn, up to a
+ * bound. Such a round is recorded as steps of that turn — the asking step, then the
+ * user's answer as one `user` message in the history and in the step's log, then the
+ * model's next step — so `result` keeps one entry per turn, as BFCL writes it.
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -17,6 +23,17 @@ import { failureMessage, isEmptyDecoded, type DecodeOutcome } from "../bfcl/deco
 import { convertToTools, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
 import { dict, plainToPy, pyToPlain } from "./serialize.js";
+import {
+  clarificationLimitLog,
+  clarificationLog,
+  interactiveSummary,
+  OPENING_LOG_KEY,
+  silentOpeningLog,
+  USER_SIMULATOR_KEY,
+  type ExchangeMessage,
+  type InteractiveUser,
+  type OpeningKind,
+} from "./user-sim.js";
 
 /** BFCL's step limit: a turn is force-quit once more than this many steps executed. */
 export const MAXIMUM_STEP_LIMIT = 20;
@@ -73,6 +90,8 @@ export interface LoopOptions {
   /** Stop after this turn (the anchor turn of `--until-anchor`); the line records where it stopped. */
   readonly lastTurn?: number | null;
   readonly userTurns?: UserTurns;
+  /** Interactive mode: the simulated user of this entry's answer turn (absent: BFCL's script throughout). */
+  readonly interactive?: InteractiveUser | null;
   /** Leave out the state snapshots (`--exclude-state-log`). */
   readonly excludeStateLog?: boolean;
 }
@@ -83,6 +102,10 @@ export interface EntryStats {
   inputTokens: number;
   outputTokens: number;
   steps: number;
+  /** Requests to the simulated user, and their tokens (interactive mode). */
+  simRequests: number;
+  simInputTokens: number;
+  simOutputTokens: number;
 }
 
 /** A generated line: the dict to write (keys in BFCL's order) and whether it is an error line. */
@@ -131,7 +154,7 @@ function parseFcMessage(message: Record<string, unknown>): { responses: PyValue;
 
 /** Generate one entry; never throws for endpoint or model behaviour (those become lines). */
 export async function runEntry(entry: RolloutEntry, opts: LoopOptions): Promise<EntryOutcome> {
-  const stats: EntryStats = { requests: 0, inputTokens: 0, outputTokens: 0, steps: 0 };
+  const stats: EntryStats = { requests: 0, inputTokens: 0, outputTokens: 0, steps: 0, simRequests: 0, simInputTokens: 0, simOutputTokens: 0 };
   try {
     return { line: await generate(entry, opts, stats), error: null, stats };
   } catch (e) {
@@ -179,18 +202,54 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
     if (opts.inject) systemPrompt = `${systemPrompt}\n\n${opts.inject}`;
   }
   let stoppedAfter: number | null = null;
+  const user = opts.interactive ?? null;
+  // interactive: the text of the reply that ended the previous turn, the exchange since the anchor turn ended, the rounds
+  let endText = "";
+  const exchange: ExchangeMessage[] = [];
+  let opening: OpeningKind | null = null;
+  let rounds = 0;
+  let scriptedLine = "";
   for (let t = 0; t < turnsSource.count; t++) {
     let turnMessages: PyDict[] = [...turnsSource.messages(t, history)];
     const handedBack = entry.heldBack.get(String(t));
+    // what precedes the replaceable text of the turn's last user message (prompting: the handed-back docs)
+    let fixedPrefix = "";
     if (handedBack !== undefined) {
       if (fc) {
         functions.push(...handedBack);
         tools = pyToPlain(convertToTools(functions)) as unknown[];
       }
       if (turnMessages.length !== 0) throw new EntryAbort("Holdout turn should not have user message.");
-      const content = fc ? ADDITIONAL_FUNCTION_NOTICE : `${pyRepr([...handedBack])}\n${ADDITIONAL_FUNCTION_NOTICE}`;
-      turnMessages = [dict([["role", "user"], ["content", content]])];
+      fixedPrefix = fc ? "" : `${pyRepr([...handedBack])}\n`;
+      turnMessages = [dict([["role", "user"], ["content", `${fixedPrefix}${ADDITIONAL_FUNCTION_NOTICE}`]])];
     }
+    let openingLog: PyValue[] | null = null;
+    const lastUser = turnMessages.length > 0 && turnMessages[turnMessages.length - 1].get("role") === "user" ? turnMessages.length - 1 : -1;
+    if (user !== null && t === user.answerTurn && lastUser >= 0) {
+      const scripted = turnMessages[lastUser].get("content");
+      scriptedLine = typeof scripted === "string" ? scripted.slice(fixedPrefix.length) : "";
+      openingLog = [];
+      let sent = scriptedLine;
+      if (endText.trim() === "") {
+        opening = "silent";
+        openingLog.push(silentOpeningLog());
+      } else {
+        const reply = await user.respond({ itemId: entry.id, round: 0, message: endText, earlier: [], scriptedLine });
+        if (!reply.ok) throw new EntryAbort(reply.error);
+        countSim(stats, reply);
+        openingLog.push(reply.log);
+        opening = reply.answer === null ? "no-question" : "answered";
+        if (reply.answer !== null) {
+          sent = reply.answer;
+          turnMessages = [...turnMessages];
+          turnMessages[lastUser] = new PyDict(turnMessages[lastUser].entries());
+          turnMessages[lastUser].set("content", `${fixedPrefix}${sent}`);
+        }
+      }
+      if (endText.trim() !== "") exchange.push({ role: "assistant", content: endText });
+      exchange.push({ role: "user", content: sent });
+    }
+    const interactiveTurn = openingLog !== null && user !== null;
     if (t === 0 && systemPrompt !== null) {
       // BFCL inserts the system message into the first turn's own list (or prepends to one already there)
       const first = turnMessages[0];
@@ -201,14 +260,40 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
     }
     for (const m of turnMessages) history.push(pyToPlain(m));
     const turnLog = new PyDict([["begin_of_turn_query", turnMessages]]);
+    if (openingLog !== null) turnLog.set(OPENING_LOG_KEY, openingLog);
     const turnResults: PyValue[] = [];
     const turnIn: PyValue[] = [];
     const turnOut: PyValue[] = [];
     const turnLatency: PyValue[] = [];
     let forceQuit = false;
-    for (let count = 0; ; ) {
+    /**
+     * Interactive answer turn: a step that executed nothing and has text may ask the user
+     * again. Below the bound the simulated user is asked; when it answers, the answer is
+     * logged and sent and the turn goes on (true); otherwise the turn ends as BFCL ends it.
+     */
+    const clarify = async (stepLog: PyValue[], text: string, decodeError: string | null): Promise<boolean> => {
+      if (!interactiveTurn || user === null || text.trim() === "") return false;
+      if (rounds >= user.maxClarifications) {
+        stepLog.push(clarificationLimitLog(user.maxClarifications));
+        return false;
+      }
+      const reply = await user.respond({ itemId: entry.id, round: rounds + 1, message: text, earlier: [...exchange], scriptedLine });
+      if (!reply.ok) throw new EntryAbort(reply.error);
+      countSim(stats, reply);
+      if (reply.answer === null) {
+        stepLog.push(reply.log);
+        return false;
+      }
+      rounds++;
+      stepLog.push(clarificationLog(rounds, user.maxClarifications, decodeError), reply.log, dict([["role", "user"], ["content", reply.answer]]));
+      history.push({ role: "user", content: reply.answer });
+      exchange.push({ role: "assistant", content: text }, { role: "user", content: reply.answer });
+      return true;
+    };
+    // `count` is BFCL's count of executed steps (the force-quit limit); `stepIndex` names the step record (they differ only after a clarification round)
+    for (let count = 0, stepIndex = 0; ; stepIndex++) {
       const stepLog: PyValue[] = [];
-      turnLog.set(`step_${count}`, stepLog);
+      turnLog.set(`step_${stepIndex}`, stepLog);
       const started = opts.now();
       const reply = await opts.chat({ itemId: entry.id, messages: history.slice(), tools: fc ? (tools.length > 0 ? tools : null) : null });
       const latency = opts.now() - started;
@@ -228,7 +313,11 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
       turnResults.push(parsed.responses);
       stepLog.push(dict([["role", "assistant"], ["content", parsed.responses]]));
       const decoded = opts.decode(parsed.responses);
+      const content = typeof message.content === "string" ? message.content : "";
+      // the reply's text: FC, the message content beside the (absent) calls; prompting, the content when it is not calls
+      endText = fc || !decoded.ok ? content : "";
       if (!decoded.ok) {
+        if (await clarify(stepLog, endText, failureMessage(decoded) ?? "")) continue;
         stepLog.push(
           dict([
             ["role", "handler_log"],
@@ -240,6 +329,7 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
       }
       stepLog.push(dict([["role", "handler_log"], ["content", "Successfully decoded model response."], ["model_response_decoded", [...decoded.calls]]]));
       if (isEmptyDecoded(decoded.calls)) {
+        if (await clarify(stepLog, endText, null)) continue;
         stepLog.push(
           dict([
             ["role", "handler_log"],
@@ -288,5 +378,12 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
     ["inference_log", inferenceLog],
   ]);
   if (stoppedAfter !== null) line.set(STOPPED_AFTER_TURN_KEY, BigInt(stoppedAfter));
+  if (user !== null && opening !== null) line.set(USER_SIMULATOR_KEY, interactiveSummary(user.answerTurn, opening, rounds, stats.simRequests));
   return line;
+}
+
+function countSim(stats: EntryStats, reply: { inputTokens: number; outputTokens: number }): void {
+  stats.simRequests++;
+  stats.simInputTokens += reply.inputTokens;
+  stats.simOutputTokens += reply.outputTokens;
 }

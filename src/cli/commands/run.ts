@@ -31,6 +31,12 @@ interface RunCliOptions {
   inject?: string;
   injectFile?: string;
   systemPrompt?: string;
+  userSim: "scripted" | "llm";
+  userEndpoint?: string;
+  userModel?: string;
+  userKeyEnv?: string;
+  maxClarifications?: string;
+  userPrompt?: string;
   format: OutputFormat;
   verbose?: boolean;
 }
@@ -62,7 +68,8 @@ function progressLine(io: CliIo): (p: RunProgress) => void {
     firstDone ??= p.done;
     const fresh = p.done - firstDone;
     const eta = fresh > 0 && p.done < p.total ? `, ETA ${duration((p.elapsedMs / fresh) * (p.total - p.done))}` : "";
-    const text = `run: ${p.done}/${p.total} items, ${p.requests} requests, ${p.errors} error lines, tokens ${p.inputTokens} in / ${p.outputTokens} out${eta}`;
+    const sim = p.simRequests > 0 ? `, ${p.simRequests} simulated-user requests` : "";
+    const text = `run: ${p.done}/${p.total} items, ${p.requests} requests${sim}, ${p.errors} error lines, tokens ${p.inputTokens} in / ${p.outputTokens} out${eta}`;
     io.stderr(io.isTTY ? `\r${text}${p.done === p.total ? "\n" : ""}` : `${text}\n`);
   };
 }
@@ -95,6 +102,21 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         "Authorization header, and redacted from every reply and message.\n\n" +
         "Prompting mode reads BFCL's system prompt at run time from your BFCL installation (python3 -c 'import " +
         "bfcl_eval'), or from --system-prompt FILE, where {functions} stands for the docs as JSON.\n\n" +
+        "Interactive mode (--user-sim llm): BFCL's scripted user cannot answer the question a model asks on a " +
+        "should-ask item's anchor turn T. Here an LLM behind --user-endpoint plays the user on the answer turn " +
+        "T+1 of every should-ask item of the manifest's pairs: it gets the model's last reply on T, the withheld " +
+        "facts (the scripted T+1 line, the complete base-twin request, the held-back function's name) and a " +
+        "prompt (data/user-sim-prompt.md, or --user-prompt FILE), and its answer replaces the scripted T+1 line " +
+        "(miss_func: the held-back functions still come back at T+1, as in BFCL; only the message text changes). " +
+        "A reply that executed nothing and has text is sent to the simulated user; it answers, or says " +
+        "NO_QUESTION, and then the scripted line is sent verbatim. Inside T+1, each further such reply is " +
+        "answered in the same turn, up to --max-clarifications rounds (default 2); the rounds are steps of that " +
+        "turn, so result files keep BFCL's shape and score, check and compare read them unchanged. The " +
+        "simulator's requests and replies are recorded in inference_log. Cost: one simulator request per " +
+        "should-ask item for the anchor reply, plus one per reply with text inside T+1 (a closing summary " +
+        "included), at most 1 + --max-clarifications per item. Base items run on BFCL's script. With " +
+        "--until-anchor, interactive should-ask items stop after T+1. --user-sim scripted (the default) is " +
+        "BFCL's script: the same files as a plain run.\n\n" +
         "Exit codes: 0 every line generated; 1 done, with inference-error lines; 2 bad arguments or input.",
     )
     .requiredOption("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
@@ -114,6 +136,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--inject <text>", "prompt arm: one extra block (FC: a developer message before turn 0; prompting: after the system prompt)")
     .option("--inject-file <file>", "the same, read from a file")
     .option("--system-prompt <file>", "prompting mode: system prompt file instead of BFCL's ({functions} marks the docs)")
+    .addOption(new Option("--user-sim <kind>", "who speaks the should-ask items' answer turn: BFCL's script, or an LLM playing the user").choices(["scripted", "llm"]).default("scripted"))
+    .option("--user-endpoint <url>", "--user-sim llm: the simulated user's OpenAI-compatible base URL")
+    .option("--user-model <name>", "--user-sim llm: the model that plays the user")
+    .option("--user-key-env <var>", "--user-sim llm: environment variable holding the simulator endpoint's key")
+    .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn (default 2)")
+    .option("--user-prompt <file>", "--user-sim llm: user-simulator prompt instead of data/user-sim-prompt.md")
     .option("--verbose", "print every retry")
     .addOption(new Option("--format <format>", "summary format").choices(outputFormats).default("table"))
     .action(async (opts: RunCliOptions) => {
@@ -138,6 +166,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         inject: opts.inject,
         injectFile: opts.injectFile,
         systemPrompt: opts.systemPrompt,
+        userSim: opts.userSim,
+        userEndpoint: opts.userEndpoint,
+        userModel: opts.userModel,
+        userKeyEnv: opts.userKeyEnv,
+        maxClarifications: opts.maxClarifications === undefined ? undefined : num(opts.maxClarifications),
+        userPrompt: opts.userPrompt,
         onProgress: progressLine(io),
         onRetry: (r) => {
           if (r.retryAfterCappedFromMs !== null) {
@@ -146,20 +180,29 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         },
       });
       // every message below comes from the client or the loop, where the key is already redacted
-      const key = opts.keyEnv !== undefined ? (io.env[opts.keyEnv] ?? null) : null;
+      const modelKey = opts.keyEnv !== undefined ? (io.env[opts.keyEnv] ?? null) : null;
+      const userKey = opts.userKeyEnv !== undefined ? (io.env[opts.userKeyEnv] ?? null) : null;
+      const redact = (text: string) => redactKey(redactKey(text, modelKey), userKey);
       if (d.exitCode === 2) {
-        printProblems(io, d.problems.map((p) => ({ ...p, message: redactKey(p.message, key) })), { command: "run" });
+        printProblems(io, d.problems.map((p) => ({ ...p, message: redact(p.message) })), { command: "run" });
         state.exitCode = ExitCode.badInput;
         return;
       }
       printProblems(io, d.problems, { command: "run", verbose: opts.verbose });
       const shown = d.errors.slice(0, opts.verbose ? d.errors.length : 5);
-      for (const e of shown) io.stderr(`run: ${e.id}: error line: ${redactKey(e.message, key).slice(0, 300)}\n`);
+      for (const e of shown) io.stderr(`run: ${e.id}: error line: ${redact(e.message).slice(0, 300)}\n`);
       if (d.errors.length > shown.length) io.stderr(`run: … ${d.errors.length - shown.length} more error lines (--verbose lists them)\n`);
       io.stderr(
         `run: ${d.model} (${d.mode}): ${d.selected} items, ${d.generated} generated, ${d.resumed} already in the output, ${d.errors.length} error lines; ` +
           `${d.requests} requests, tokens ${d.inputTokens} in / ${d.outputTokens} out${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}\n`,
       );
+      const u = d.userSimulator;
+      if (u !== null) {
+        io.stderr(
+          `run: simulated user ${u.model}: ${u.interactiveItems} answer turns (${u.openings.answered} answered, ${u.openings.noQuestion} no question, ${u.openings.silent} no text: scripted line), ` +
+            `${u.clarifications} clarification rounds (at most ${u.maxClarifications} per item); ${u.requests} requests, tokens ${u.inputTokens} in / ${u.outputTokens} out\n`,
+        );
+      }
       io.stdout(opts.format === "json" ? renderJson(d) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, opts.format).stdout);
       state.exitCode = d.exitCode;
     });
