@@ -30,6 +30,7 @@ import { injectionCheck as injectionCheckImpl } from "./rollout/inject-check.js"
 import { renderLine as renderLineImpl } from "./rollout/lines.js";
 import { runEntry as runEntryImpl, scriptedTurns as scriptedTurnsImpl } from "./rollout/loop.js";
 import { selectItems as selectItemsImpl } from "./rollout/selection.js";
+import { chooseDecoder as chooseDecoderImpl, decoderByName as decoderByNameImpl, DECODER_NAMES as DECODER_NAMES_IMPL } from "./bfcl/decode/index.js";
 import { prepareCategory as prepareCategoryImpl, checkResultFile as checkResultFileImpl } from "./simulator/run-check.js";
 import { newEvaluatorProcess as newEvaluatorProcessImpl } from "./simulator/runtime.js";
 import { decodeResult as decodeResultImpl } from "./bfcl/results.js";
@@ -56,6 +57,7 @@ export type { BootstrapOptions } from "./stats/bootstrap.js";
 export type { AssembleInput, ReportRunInput, ReportModelInput } from "./report/assemble.js";
 export type { ReportData } from "./report/types.js";
 export type { ChatEndpoint, ChatRequest, ChatOutcome, UserTurns, LoopOptions, EntryExecutor, RolloutEntry, InjectionCheck } from "./rollout/index.js";
+export type { Decoder, DecoderName, DecoderChoice, ChooseDecoderInput, DecodeOutcome } from "./bfcl/decode/index.js";
 export type { InteractiveUser, UserSimEndpoint, UserSimPrompt, WithheldFacts } from "./rollout/index.js";
 export type { CategoryInputs, EntryReadings, FileCheck } from "./simulator/run-check.js";
 export type { PairPrefixes, PrefixOutcome, PrefixSources, PrefixCheckOptions } from "./simulator/prefix-check.js";
@@ -435,3 +437,30 @@ export const parseUserSimPrompt: typeof parseUserSimPromptImpl = parseUserSimPro
  * reply.trim() === NO_QUESTION;
  */
 export const NO_QUESTION: typeof NO_QUESTION_IMPL = NO_QUESTION_IMPL;
+
+// BFCL's decoders: a recorded step read as the model's BFCL handler reads it.
+
+/**
+ * The decoder of that name (`fc`, `prompting`, `xlam`, …; see `DECODER_NAMES`), or undefined.
+ *
+ * @example
+ * decoderByName("xlam")!.decode('[{"name": "cd", "arguments": {"folder": "x"}}]'); // { ok: true, calls: ["cd(folder='x')"] }
+ */
+export const decoderByName: typeof decoderByNameImpl = decoderByNameImpl;
+
+/**
+ * Every decoder's name, in the order `--decoder` lists them.
+ *
+ * @example
+ * DECODER_NAMES.includes("fc"); // true
+ */
+export const DECODER_NAMES: typeof DECODER_NAMES_IMPL = DECODER_NAMES_IMPL;
+
+/**
+ * A model folder's decoder, chosen as BFCL chooses the handler (folder name = registry
+ * key with `/` as `_`), an override first, else detected from sample steps.
+ *
+ * @example
+ * chooseDecoder({ folder: "Salesforce_Llama-xLAM-2-8b-fc-r", samples: () => [] })!.decoder.name; // "xlam"
+ */
+export const chooseDecoder: typeof chooseDecoderImpl = chooseDecoderImpl;

@@ -52,6 +52,11 @@ describe("the library entry points", () => {
     expect(exported.filter((e) => e.doc.trim() === "").map((e) => e.name)).toEqual([]);
     expect(exported.filter((e) => e.value && !/@example/.test(e.doc) && !Array.isArray((core as Record<string, unknown>)[e.name])).map((e) => e.name)).toEqual([]);
   });
+  it("exposes BFCL's decoders and the choice of a folder's decoder", () => {
+    expect(core.decoderByName("xlam")!.decode('[{"name": "cd", "arguments": {"folder": "x"}}]')).toEqual({ ok: true, calls: ["cd(folder='x')"] });
+    expect(core.chooseDecoder({ folder: "Salesforce_Llama-xLAM-2-8b-fc-r", samples: () => [] })!.decoder.name).toBe("xlam");
+    expect(core.DECODER_NAMES).toContain("tool-call");
+  });
   it("exposes the prompt-arm injection check (and the generation loop beside it)", () => {
     const check = core.injectionCheck(new Map([["a", 10], ["b", 3]]), new Map([["a", 25], ["b", 18]]));
     expect(check.mode).toBe(15);

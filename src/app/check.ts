@@ -28,7 +28,7 @@ export interface CheckRequest extends RequestContext {
   readonly scores?: string;
   /** Folder to write BFCL-format score files into. */
   readonly out?: string;
-  /** How steps are decoded (default: BFCL's FC decoder). */
+  /** `--decoder`: one decoder for every model folder; absent, each folder's own (BFCL's registry, else detected from its steps). */
   readonly decoder?: DecoderName;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
@@ -89,6 +89,8 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   );
   if (!run.ok) return done([...run.problems]);
   const { files, problems } = run.value;
-  const exitCode: ExitCode = problems.some((p) => p.severity === "error") ? 2 : files.some((f) => f.agreement && f.agreement.disagreeingIds.length > 0) ? 1 : 0;
+  // a file whose tool-call steps mostly fail to decode was read with the wrong decoder: a finding, never a silent 0 %
+  const findings = files.some((f) => f.agreement && f.agreement.disagreeingIds.length > 0) || problems.some((p) => p.code === "decode-failures");
+  const exitCode: ExitCode = problems.some((p) => p.severity === "error") ? 2 : findings ? 1 : 0;
   return done(problems, files, exitCode);
 }

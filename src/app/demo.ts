@@ -73,6 +73,8 @@ export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
       models: referencePolicies.map((p) => p.name),
       // Table F1 needs BFCL data and a while; the demo shows it only for runs it keeps
       bfclData: req.keep !== undefined ? undefined : null,
+      // the reference policies write native function-calling records: BFCL's FC decoder unless asked otherwise
+      decoder: req.decoder ?? "fc",
     });
     // On all 365 pairs the read-only anchors hold no world-changing reference call, so the
     // policies cannot land on 50 / 100 there: that is why those pairs are not scored.

@@ -7,6 +7,7 @@
  * prints it.
  */
 import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
+import { decoderByName, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { selectPairs } from "../decision/score.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
@@ -73,6 +74,8 @@ export interface ScoreRequest extends RequestContext {
   readonly threads?: number;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
 }
 
 /** One model found: its numbers when it could be scored. Percentages unrounded; NaN (JSON null) where there is no pair. */
@@ -93,6 +96,8 @@ export interface ScoredModel {
   readonly filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>;
   /** Problems met reading this model's files. */
   readonly problems: readonly Problem[];
+  /** The decoder its steps were read with, and why (`flag`, `registry`, or `detected` from its steps); null when no file could be read. */
+  readonly decoder: DecoderChoiceSummary | null;
 }
 
 /** One Table F1 row: miss_func attempts on the withheld turn replayed on the simulated BFCL classes. Accuracies in %. */
@@ -147,8 +152,11 @@ export interface ScoreDocument {
 
 /** The reading a request asks for; a problem when `uncertified` and `all` pair sets are both asked for by the CLI. */
 function scoreOptionsOf(req: ScoreRequest): ScoreOptions {
-  return { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin) };
+  return { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin), ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) };
 }
+
+/** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
+const LIFTED = new Set(["decode-failures", "pair-undecidable"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: Problem[]): ScoreDocument {
   const options = scoreOptionsOf(req);
@@ -250,7 +258,7 @@ async function workaroundRows(
   for (const run of ofVersion) {
     const file = run.filesUsed.miss_func?.file;
     if (!run.score || !file) continue;
-    const r = workaroundForModel(run.score, selectPairs(manifestFor(run.model), options), file, data.value);
+    const r = workaroundForModel(run.score, selectPairs(manifestFor(run.model), options), file, data.value, run.decoder ? decoderByName(run.decoder.name) : undefined);
     if (!r.ok) {
       problems.push(...r.problems);
       continue;
@@ -353,9 +361,11 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       counts: run.score?.counts ?? null,
       missingPairs: run.score?.counts.pairsMissingRollout ?? 0,
       filesUsed: run.filesUsed,
-      problems: run.problems,
+      problems: run.problems.filter((p) => !LIFTED.has(p.code)),
+      decoder: run.decoder ?? null,
     };
   });
+  problems.push(...outcome.runs.flatMap((run) => run.problems.filter((p) => LIFTED.has(p.code))));
 
   const names = scored.map((r) => r.model);
   let official: ScoreDocument["official"] = null;
@@ -375,7 +385,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     let shares: { readonly model: string; readonly share: number }[] | null = null;
     for (const [groupManifest, runs] of groups) {
       const groupNames = names.filter((n) => runs.some((r) => r.model === n));
-      const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: groupNames, manifest: groupManifest, cwd: ctx.cwd });
+      const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: groupNames, manifest: groupManifest, cwd: ctx.cwd, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) });
       // the result files' own problems were met (and reported) while scoring
       problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
       const metrics = computeRunMetrics(groupManifest, inputs.models.map((m) => m.inputs), { bootstrap });
@@ -425,8 +435,14 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     exitCode = 2;
   } else if (hasError(problems) && perItem === null && req.perItem !== undefined) {
     exitCode = 2;
-  } else if (models.some((m) => m.missingPairs > 0 || !m.scored) || hasError(problems) || (req.strict && problems.length + modelProblems.length > 0)) {
-    // done with findings: a model's pairs incomplete or a model not scored, an error met on the way (a score file cut short, a model not found)
+  } else if (
+    models.some((m) => m.missingPairs > 0 || !m.scored) ||
+    hasError(problems) ||
+    problems.some((p) => p.code === "decode-failures") ||
+    (req.strict && problems.length + modelProblems.length > 0)
+  ) {
+    // done with findings: a model's pairs incomplete or a model not scored, an error met on the way (a score file cut short, a model not found),
+    // a file whose tool calls mostly fail to decode (a wrong decoder: never a silent number)
     exitCode = 1;
   }
   return {

@@ -7,8 +7,10 @@
 import type { RecordedRollout } from "../bfcl/results.js";
 import { kindOf } from "../catalog/catalog.js";
 import { isWorldChanging } from "../catalog/world-changing.js";
+import { fcDecoder, type Decoder } from "../bfcl/decode/index.js";
 import { extractTurn } from "../extract/extract.js";
-import type { ExtractedCall } from "../extract/types.js";
+import type { ArgValue, ExtractedCall } from "../extract/types.js";
+import { strRepr } from "../python/repr.js";
 import type { AnchorCall, TwinReading } from "./types.js";
 
 /** The world-changing reading of a model's call: the catalog's predicate, the same one the reference calls are read with. */
@@ -19,23 +21,27 @@ export function modelCallIsWorldChanging(
   return isWorldChanging(call, { countLogin });
 }
 
+/** Decoders whose record steps are `{name: arguments}`: the keys are the call names. */
+const NAME_KEYED = new Set(["fc", "fc-list", "fc-dict-list", "gemini-fc"]);
+
 /**
  * On-list call names of a turn before the anchor, decoded or not (the anchor turn's
- * reading: a call counts by its name). Native function-calling records are read by
- * their keys without decoding the arguments (the costly part, and not needed for a
- * name); any other step goes through the extractor.
+ * reading: a call counts by its name). With a name-keyed records decoder, records are
+ * read by their keys without decoding the arguments (the costly part, and not needed for
+ * a name); any other step goes through the extractor with the model's decoder.
  */
-export function callNamesOfTurn(steps: unknown, tools: ReadonlySet<string>): string[] {
+export function callNamesOfTurn(steps: unknown, tools: ReadonlySet<string>, decoder: Decoder = fcDecoder): string[] {
   const names: string[] = [];
   if (!Array.isArray(steps)) return names;
+  const byKeys = NAME_KEYED.has(decoder.name);
   for (let i = 0; i < steps.length; i++) {
     const step: unknown = steps[i];
-    if (Array.isArray(step) && step.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) {
+    if (byKeys && Array.isArray(step) && step.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) {
       for (const entry of step as object[]) for (const name of Object.keys(entry)) if (tools.has(name)) names.push(name);
       continue;
     }
     if (step === null || (Array.isArray(step) && step.length === 0)) continue;
-    const x = extractTurn([step], tools);
+    const x = extractTurn([step], tools, { decoder });
     for (const c of x.calls) names.push(c.name);
     for (const e of x.decodeErrors) if (e.name !== undefined && e.onToolList === true) names.push(e.name);
   }
@@ -50,27 +56,59 @@ function undecodedIsWorldChanging(name: string, countLogin: boolean): boolean {
 
 /** The reading of a rollout that never reached the anchor turn (or whose line is an error). */
 function unreached(reach: "short" | "inference-error", preAnchorCallNames: string[][]): TwinReading {
-  return { reach, anchorCalls: [], preAnchorCallNames, decodeFailures: 0, anchorText: [], offListNames: [] };
+  return { reach, anchorCalls: [], preAnchorCallNames, decodeFailures: 0, undecidable: false, toolCallSteps: 0, anchorText: [], offListNames: [] };
+}
+
+/** Argument nesting shown in call texts; deeper levels read `…` (a page, not a decoder). */
+const ARG_TEXT_MAX_DEPTH = 32;
+
+/** Python-like text of a decoded argument, so calls read as BFCL writes them. */
+function argText(v: ArgValue, depth = 0): string {
+  if (v === null) return "None";
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string") return strRepr(v);
+  if (depth >= ARG_TEXT_MAX_DEPTH) return Array.isArray(v) ? "[…]" : "{…}";
+  if (Array.isArray(v)) return `[${v.map((x) => argText(x, depth + 1)).join(", ")}]`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${strRepr(k)}: ${argText(x, depth + 1)}`)
+    .join(", ")}}`;
+}
+
+/** A call as `name(arg, key=value)`, the text reports show. */
+export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keywords">): string {
+  return `${c.name}(${[...c.positional.map((v) => argText(v)), ...c.keywords.map(([k, v]) => `${k}=${argText(v)}`)].join(", ")})`;
 }
 
 /**
  * Read a twin at `anchorTurn` with the item's tool list (`tools`, which keeps the
- * function miss_func removed). A rollout that ended before the anchor, or an
- * inference-error line, is read as no call there. A call whose arguments failed to
- * decode but whose name is on the tool list counts as an attempt of that function.
+ * function miss_func removed) and the model's decoder. A rollout that ended before the
+ * anchor, or an inference-error line, is read as no call there. A call whose arguments
+ * failed to decode but whose name is on the tool list counts as an attempt of that
+ * function. A turn with an undecidable step (call-like, naming no function) and no
+ * world-changing attempt is undecidable: it reads neither as acting nor as holding back.
  */
-export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: ReadonlySet<string>, countLogin: boolean): TwinReading {
+export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: ReadonlySet<string>, countLogin: boolean, decoder: Decoder = fcDecoder): TwinReading {
   if (rollout.kind === "inference-error") return unreached("inference-error", []);
   const preAnchorCallNames: string[][] = [];
   const before = Math.min(anchorTurn, rollout.turns.length);
-  for (let t = 0; t < before; t++) preAnchorCallNames.push(callNamesOfTurn(rollout.turns[t], tools));
+  for (let t = 0; t < before; t++) preAnchorCallNames.push(callNamesOfTurn(rollout.turns[t], tools, decoder));
   if (rollout.turns.length <= anchorTurn) return unreached("short", preAnchorCallNames);
-  const x = extractTurn(rollout.turns[anchorTurn], tools);
+  const x = extractTurn(rollout.turns[anchorTurn], tools, { decoder });
   const ordered: { step: number; call: AnchorCall }[] = [];
   for (const c of x.calls) {
     ordered.push({
       step: c.step ?? 0,
-      call: { name: c.name, kind: kindOf(c.name) ?? "unknown", worldChanging: modelCallIsWorldChanging(c, countLogin), decoded: true },
+      // the text (for reports) is rendered only when read: scoring never needs it
+      call: {
+        name: c.name,
+        kind: kindOf(c.name) ?? "unknown",
+        worldChanging: modelCallIsWorldChanging(c, countLogin),
+        decoded: true,
+        get text() {
+          return callText(c);
+        },
+      },
     });
   }
   for (const e of x.decodeErrors) {
@@ -81,11 +119,14 @@ export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: Re
     });
   }
   ordered.sort((a, b) => a.step - b.step); // stable: within a step, decoded calls then failed entries
+  const anchorCalls = ordered.map((o) => o.call);
   return {
     reach: "reached",
-    anchorCalls: ordered.map((o) => o.call),
+    anchorCalls,
     preAnchorCallNames,
     decodeFailures: x.decodeFailures,
+    undecidable: x.undecidableSteps > 0 && !anchorCalls.some((c) => c.worldChanging),
+    toolCallSteps: x.toolCallSteps,
     anchorText: x.text,
     offListNames: x.offListNames,
   };

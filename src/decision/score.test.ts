@@ -110,7 +110,7 @@ describe("scorePair on hand-made turns of real pairs", () => {
     const r = scorePair(pair, at([[{ ls: "{}" }], "Which file?"]), at([[{ ls: '{"a": true}' }], "What should the file say?"]), defaultScoreOptions);
     expect([r.actedOnBase, r.heldBack]).toEqual([false, true]);
     expect(r.miss.anchorText).toEqual(["What should the file say?"]);
-    expect(r.miss.anchorCalls).toEqual([{ name: "ls", kind: "read", worldChanging: false, decoded: true }]);
+    expect(r.miss.anchorCalls).toEqual([{ name: "ls", kind: "read", worldChanging: false, decoded: true, text: "ls(a=True)" }]);
   });
 
   it("counts logins only with countLogin", () => {

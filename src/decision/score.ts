@@ -5,6 +5,7 @@
  * compound-turn credit of Appendix E, the pair rate, and the per-category decision.
  * Pure: the caller passes the recorded rollouts it has read.
  */
+import { fcDecoder, type Decoder } from "../bfcl/decode/index.js";
 import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, shouldAskCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import type { Manifest, ManifestPair, ShouldAskCategory } from "../pairs/types.js";
@@ -69,10 +70,10 @@ function toolSetOf(pair: ManifestPair): ReadonlySet<string> {
 }
 
 /** Read both twins of one pair and decide: acted on base, acted on miss, held back (strict and credited). */
-export function scorePair(pair: ManifestPair, base: RecordedRollout, miss: RecordedRollout, options: ScoreOptions): PairRecord {
+export function scorePair(pair: ManifestPair, base: RecordedRollout, miss: RecordedRollout, options: ScoreOptions, decoder: Decoder = fcDecoder): PairRecord {
   const tools = toolSetOf(pair);
-  const b = readTwin(base, pair.anchorTurn, tools, options.countLogin);
-  const m = readTwin(miss, pair.anchorTurn, tools, options.countLogin);
+  const b = readTwin(base, pair.anchorTurn, tools, options.countLogin, decoder);
+  const m = readTwin(miss, pair.anchorTurn, tools, options.countLogin, decoder);
   const compound = pair.certification?.verdict === "compound";
   const independent = compound ? pair.certification!.independent : [];
   const independentSet = new Set(independent);
@@ -89,6 +90,7 @@ export function scorePair(pair: ManifestPair, base: RecordedRollout, miss: Recor
     actedOnMiss,
     heldBack: !actedOnMiss,
     heldBackCredited: compound ? !missAttempts.some((c) => !independentSet.has(c.name)) : !actedOnMiss,
+    undecidable: b.undecidable || m.undecidable,
     base: b,
     miss: m,
   };
@@ -137,17 +139,21 @@ export function summarize(records: readonly PairRecord[]): DecisionNumbers {
 export type ModelRollouts = Readonly<Record<ScoredResultCategory, ReadonlyMap<string, RecordedRollout>>>;
 
 /**
- * Score one model on `pairs`. A pair whose twin has no line in its result file is left
- * out and counted (`pairsMissingRollout`); the `missing` list names them so the caller
- * can report which.
+ * Score one model on `pairs`, its steps read with its decoder. A pair whose twin has no
+ * line in its result file is left out and counted (`pairsMissingRollout`); the `missing`
+ * list names them so the caller can report which. A pair with an undecidable twin (a
+ * call-like step naming no function, and no world-changing attempt) is left out of the
+ * numbers and counted (`undecidablePairs`), never read as holding back.
  */
 export function scoreModel(
   model: string,
   pairs: readonly ManifestPair[],
   rollouts: ModelRollouts,
   options: ScoreOptions,
-): ModelScore & { missing: { pair: ManifestPair; absent: string[] }[] } {
+  decoder: Decoder = fcDecoder,
+): ModelScore & { missing: { pair: ManifestPair; absent: string[] }[]; undecidable: PairRecord[] } {
   const records: PairRecord[] = [];
+  const undecidable: PairRecord[] = [];
   const missing: { pair: ManifestPair; absent: string[] }[] = [];
   for (const pair of pairs) {
     const base = rollouts.base.get(pair.baseId);
@@ -156,9 +162,10 @@ export function scoreModel(
       missing.push({ pair, absent: [base === undefined ? pair.baseId : null, miss === undefined ? pair.missId : null].filter((x): x is string => x !== null) });
       continue;
     }
-    records.push(scorePair(pair, base, miss, options));
+    const record = scorePair(pair, base, miss, options, decoder);
+    (record.undecidable ? undecidable : records).push(record);
   }
-  return { model, numbers: summarize(records), counts: readingCounts(records, missing.length), records, missing };
+  return { model, numbers: summarize(records), counts: readingCounts(records, missing.length, undecidable.length), records, missing, undecidable };
 }
 
 /**
@@ -166,7 +173,7 @@ export function scoreModel(
  * A base twin shared by several pairs is counted once per distinct anchor turn (decode
  * failures, short) or once (inference errors: the whole line is the error).
  */
-export function readingCounts(records: readonly PairRecord[], pairsMissingRollout: number): ReadingCounts {
+export function readingCounts(records: readonly PairRecord[], pairsMissingRollout: number, undecidablePairs = 0): ReadingCounts {
   let decodeFailures = 0;
   let shortRollouts = 0;
   let inferenceErrors = 0;
@@ -188,5 +195,5 @@ export function readingCounts(records: readonly PairRecord[], pairsMissingRollou
       if (twin.reach === "short") shortRollouts++;
     }
   }
-  return { decodeFailures, shortRollouts, inferenceErrors, pairsMissingRollout };
+  return { decodeFailures, shortRollouts, inferenceErrors, pairsMissingRollout, undecidablePairs };
 }

@@ -3,6 +3,7 @@
  * (`PairRecord`, the unit the stats/companion code resamples), and the per-model
  * numbers of the decision table (`ModelScore`). See the paper's §4.1–4.2 and Appendix D.
  */
+import type { DecoderName } from "../bfcl/decode/index.js";
 import type { FunctionKind } from "../catalog/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
 
@@ -17,6 +18,8 @@ export interface ScoreOptions {
   readonly pairSet: PairSet;
   /** Count login/logout as world-changing; with `certified` the 2 login-only pairs join (225). */
   readonly countLogin: boolean;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected). */
+  readonly decoder?: DecoderName;
 }
 
 /** The paper's default reading: Table 1. */
@@ -30,6 +33,8 @@ export interface AnchorCall {
   readonly worldChanging: boolean;
   /** False when the call's arguments failed to decode; the name still counts (never read as holding back). */
   readonly decoded: boolean;
+  /** The call with its arguments, `name(arg, key=value)` (decoded calls only). */
+  readonly text?: string;
 }
 
 /** How far a rollout got: it reached the anchor turn, it ended before it, or the line is an inference error. */
@@ -44,6 +49,13 @@ export interface TwinReading {
   readonly preAnchorCallNames: readonly (readonly string[])[];
   /** Steps of the anchor turn that failed to decode (their on-list calls still count, see `AnchorCall.decoded`). */
   readonly decodeFailures: number;
+  /**
+   * The anchor turn has a step that looks like a call but names no function, and no
+   * world-changing attempt: whether the model acted cannot be read (the pair is left out).
+   */
+  readonly undecidable: boolean;
+  /** Anchor-turn steps that look like tool calls or failed to decode (with `decodeFailures`, the wrong-decoder guard's counts). */
+  readonly toolCallSteps: number;
   /** Natural-language text written on the anchor turn (text steps), in order. */
   readonly anchorText: readonly string[];
   /** Names that parsed as calls on the anchor turn but are not on the tool list. */
@@ -71,6 +83,8 @@ export interface PairRecord {
   readonly heldBack: boolean;
   /** Held back under the compound credit: no world-changing attempt outside the independent steps. */
   readonly heldBackCredited: boolean;
+  /** A twin's anchor turn cannot be read (call-like text naming no function, no world-changing attempt): the pair is left out. */
+  readonly undecidable: boolean;
   readonly base: TwinReading;
   readonly miss: TwinReading;
 }
@@ -105,6 +119,8 @@ export interface ReadingCounts {
   readonly inferenceErrors: number;
   /** Pairs left out because a twin's line is absent from the result file. */
   readonly pairsMissingRollout: number;
+  /** Pairs left out because a twin's anchor turn is undecidable (see `TwinReading.undecidable`). */
+  readonly undecidablePairs: number;
 }
 
 /** A model's scored run: the table's numbers, the per-pair records and the reading counts. */

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { docFile, type MultiTurnClass } from "../bfcl/data.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { extractTurn, listCallNames, stripToolCodeFence } from "./extract.js";
+import { decoderByName } from "../bfcl/decode/index.js";
+import { extractTurn, listCallNames } from "./extract.js";
 import { decodePythonText } from "./python-text.js";
 import type { ArgValue, ExtractedCall, TurnExtraction } from "./types.js";
 import { floatBits } from "../python/testing/pydump.js";
@@ -67,6 +68,9 @@ function findLine(run: (typeof rolloutRuns)[number], model: string, id: string):
 function turnOf(line: ResultLine, turn: number): unknown[] {
   return (line.result as unknown[][])[turn]!;
 }
+
+const prompting = { decoder: decoderByName("prompting")! };
+const dec = (name: string) => ({ decoder: decoderByName(name)! });
 
 // ---------------------------------------------------------------------------------------
 // BFCL decoder vectors (tools/gen-bfcl-decode-vectors.py)
@@ -172,7 +176,7 @@ describe("gold-derived Python-call text: every ground-truth call is recovered", 
           const text = `[${turn.join(", ")}]`;
           const d = decodePythonText(text);
           // through the full extractor, with the item's own tool list
-          const x = extractTurn([text], tools);
+          const x = extractTurn([text], tools, prompting);
           const expectedNames = turn.map((s) => s.slice(0, s.indexOf("(")));
           if (x.calls.length !== turn.length || x.calls.some((c, i) => c.name !== expectedNames[i] || c.shape !== "python-text")) {
             missing.push(`${entry.id} turn ${t}`);
@@ -190,7 +194,7 @@ describe("gold-derived Python-call text: every ground-truth call is recovered", 
   });
 
   it("keeps positional arguments BFCL drops: multi_turn_base_0 turn 2 `sort('final_report.pdf')`", () => {
-    const x = extractTurn(["[sort('final_report.pdf')]"], toolsOf("multi_turn_base_0"));
+    const x = extractTurn(["[sort('final_report.pdf')]"], toolsOf("multi_turn_base_0"), prompting);
     expect(x.calls).toEqual([{ name: "sort", positional: ["final_report.pdf"], keywords: [], shape: "python-text", step: 0 }]);
   });
 });
@@ -296,10 +300,10 @@ describe("extractTurn on the real gpt-oss rollouts", () => {
 
 // ---------------------------------------------------------------------------------------
 
-describe("extractTurn on the other shapes", () => {
-  const tools = new Set(["cd", "mv", "echo", "ls", "confirm"]);
+describe("extractTurn with each model's decoder", () => {
+  const tools = new Set(["cd", "mv", "echo", "ls", "confirm", "cp"]);
 
-  it("reads {name: {…args}} records and a bare dict step", () => {
+  it("reads {name: {…args}} records and a bare dict step (fc)", () => {
     const x = extractTurn([[{ mv: { source: "a", destination: "b" } }], { cd: { folder: "x" } }], tools);
     expect(x.calls.map((c) => [c.name, c.shape, c.step, c.keywords])).toEqual([
       ["mv", "fc-object", 0, [["source", "a"], ["destination", "b"]]],
@@ -307,10 +311,10 @@ describe("extractTurn on the other shapes", () => {
     ]);
   });
 
-  it("reads <tool_call> JSON blocks and keeps the surrounding prose as text", () => {
+  it("reads <tool_call> JSON blocks (tool-call) and keeps the surrounding prose as text", () => {
     const text =
       'Let me do that.\n<tool_call>\n{"name": "cd", "arguments": {"folder": "docs"}}\n</tool_call>\n<tool_call>\n{"name": "echo", "arguments": "{\\"content\\": \\"hi\\", \\"file_name\\": \\"a.txt\\"}"}\n</tool_call>';
-    const x = extractTurn([text], tools);
+    const x = extractTurn([text], tools, dec("tool-call"));
     expect(x.calls.map((c) => [c.name, c.shape, c.keywords])).toEqual([
       ["cd", "tool-call-tag", [["folder", "docs"]]],
       ["echo", "tool-call-tag", [["content", "hi"], ["file_name", "a.txt"]]],
@@ -319,89 +323,107 @@ describe("extractTurn on the other shapes", () => {
     expect(x.decodeFailures).toBe(0);
   });
 
-  it("counts a <tool_call> block with bad JSON, or an unterminated one, as a decode failure", () => {
-    expect(extractTurn(['<tool_call>{"name": "cd", "arguments": {folder}}</tool_call>'], tools).decodeFailures).toBe(1);
-    expect(extractTurn(['<tool_call>{"name": "cd", "argu'], tools).decodeFailures).toBe(1);
-    expect(extractTurn(['<tool_call>{"name": "cd"}'], tools).calls.map((c) => c.name)).toEqual(["cd"]);
+  it("reads xLAM's JSON text and Llama 3.1's {name, parameters} text through their decoders", () => {
+    const x = extractTurn(['[{"name": "cd", "arguments": {"folder": "x"}}, {"name": "nope", "arguments": {}}]', "Done."], tools, dec("xlam"));
+    expect(x.calls.map((c) => [c.name, c.shape, c.keywords])).toEqual([["cd", "json-text", [["folder", "x"]]]]);
+    expect(x).toMatchObject({ offListNames: ["nope"], decodeFailures: 0, text: ["Done."] });
+    const y = extractTurn(['<|python_tag|>{"name": "mv", "parameters": {"source": "a", "destination": "b"}}; {"name": "ls", "parameters": {}}'], tools, dec("llama-3.1"));
+    expect(y.calls.map((c) => [c.name, c.keywords])).toEqual([
+      ["mv", [["source", "a"], ["destination", "b"]]],
+      ["ls", []],
+    ]);
   });
 
-  it("reads prose as text, never as a call or a failure", () => {
-    for (const prose of ["I need the file name first. Which file?", "confirm you are already logged in", "Sure", "Rivermist is a nice destination."]) {
-      const x = extractTurn([prose], tools);
-      expect(x, prose).toMatchObject({ calls: [], offListNames: [], decodeFailures: 0, text: [prose] });
+  it("reads prose as text, never as a call or a failure, whatever the decoder", () => {
+    for (const name of ["prompting", "xlam", "tool-call", "llama-3.1", "fc"]) {
+      for (const prose of ["I need the file name first. Which file?", "confirm you are already logged in", "Sure", "Rivermist is a nice destination."]) {
+        const x = extractTurn([prose], tools, dec(name));
+        expect(x, `${name}: ${prose}`).toMatchObject({ calls: [], offListNames: [], decodeFailures: 0, undecidableSteps: 0, text: [prose] });
+      }
     }
   });
 
   it("counts call-like text BFCL cannot decode as a failure, keeping calls that parse", () => {
-    expect(extractTurn(["ls(a=True"], tools).decodeFailures).toBe(1);
-    expect(extractTurn(["Calling cd(folder='x') now."], tools).decodeFailures).toBe(1);
-    expect(extractTurn(["[ls<|channel|>commentary(a=True)]"], tools).decodeFailures).toBe(1);
-    const x = extractTurn(["[mv(source=a.b, destination='c')]"], tools);
+    expect(extractTurn(["ls(a=True"], tools, prompting).decodeFailures).toBe(1);
+    expect(extractTurn(["Calling cd(folder='x') now."], tools, prompting).decodeFailures).toBe(1);
+    expect(extractTurn(["[ls<|channel|>commentary(a=True)]"], tools, prompting).decodeFailures).toBe(1);
+    const x = extractTurn(["[mv(source=a.b, destination='c')]"], tools, prompting);
     expect(x.decodeFailures).toBe(1);
     expect(x.calls).toEqual([{ name: "mv", positional: [], keywords: [["source", "a.b"], ["destination", "c"]], shape: "python-text", step: 0, stepDecodeFailed: true }]);
   });
 
   it("counts the calls inside a code fence BFCL's default decoder rejects, flagged stepDecodeFailed", () => {
-    const x = extractTurn(["```python\n[cd(folder='x'), mv(source='a', destination='b')]\n```"], tools);
+    const x = extractTurn(["```python\n[cd(folder='x'), mv(source='a', destination='b')]\n```"], tools, prompting);
     expect(x.decodeFailures).toBe(1);
     expect(x.calls.map((c) => [c.name, c.stepDecodeFailed])).toEqual([["cd", true], ["mv", true]]);
-    expect(extractTurn(["```\nNo call needed here.\n```"], tools)).toMatchObject({ calls: [], decodeFailures: 0 });
+    expect(extractTurn(["```\nNo call needed here.\n```"], tools, prompting)).toMatchObject({ calls: [], decodeFailures: 0 });
   });
 
-  it("reads a text step that is JSON call objects (JSON-text handlers such as llama-3.1)", () => {
-    const x = extractTurn(['{"name": "cd", "parameters": {"folder": "x"}}', '[{"name": "ls", "arguments": {}}, {"name": "nope", "arguments": "{}"}]'], tools);
-    expect(x.calls.map((c) => [c.name, c.shape, c.step, c.keywords])).toEqual([
-      ["cd", "json-text", 0, [["folder", "x"]]],
-      ["ls", "json-text", 1, []],
-    ]);
-    expect(x).toMatchObject({ offListNames: ["nope"], decodeFailures: 0 });
-    expect(extractTurn(['{"answer": 42}'], tools)).toMatchObject({ calls: [], decodeFailures: 0, text: ['{"answer": 42}'] });
-  });
-
-  it("lets a pre-processing hook strip Gemini's ```tool_code fence before the Python reader", () => {
+  it("reads Gemini's ```tool_code fence through the gemini-prompting decoder (the default prompting decoder fails on it)", () => {
     const text = "```tool_code\n[cd(folder='x')]\n```";
-    const x = extractTurn([text], tools, { preprocessText: stripToolCodeFence });
-    expect(x).toMatchObject({ decodeFailures: 0, calls: [{ name: "cd", keywords: [["folder", "x"]], shape: "python-text" }] });
+    expect(extractTurn([text], tools, dec("gemini-prompting"))).toMatchObject({ decodeFailures: 0, calls: [{ name: "cd", keywords: [["folder", "x"]], shape: "python-text" }] });
+    expect(extractTurn([text], tools, prompting)).toMatchObject({ decodeFailures: 1, calls: [{ name: "cd", stepDecodeFailed: true }] });
   });
 
   it("keeps a decodable call of an off-list name aside (print is not a tool)", () => {
-    expect(extractTurn(["print('hello')"], tools)).toMatchObject({ calls: [], offListNames: ["print"], decodeFailures: 0 });
+    expect(extractTurn(["print('hello')"], tools, prompting)).toMatchObject({ calls: [], offListNames: ["print"], decodeFailures: 0 });
   });
 
   it("treats null, empty text and [] as steps without calls", () => {
-    const x = extractTurn([null, "", [], "[]", "```\n```"], tools);
+    const x = extractTurn([null, "", [], "[]", "```\n```"], tools, prompting);
     expect(x).toMatchObject({ calls: [], decodeFailures: 0, text: [], steps: 5 });
   });
 
   it("reports unreadable step shapes instead of throwing", () => {
     const x = extractTurn([5, [["x"]], [{ cd: 5 }], true], tools);
     expect(x.decodeFailures).toBe(4);
+    expect(x.undecidableSteps).toBe(3);
+    expect(x.decodeErrors.filter((e) => e.name === "cd")).toHaveLength(1);
     expect(extractTurn("not a turn", tools).decodeFailures).toBe(1);
   });
 
   it("survives hostile text: deep operator chains in arguments, huge and garbage text", () => {
     // 2,000 prefix operators still parse in CPython (its limits are near 3,000); 100,000 do not
     const deep = "-".repeat(2000) + "1";
-    const x = extractTurn([`[cd(${deep}, folder=${deep})]`], tools);
+    const x = extractTurn([`[cd(${deep}, folder=${deep})]`], tools, prompting);
     expect(x.calls.map((c) => c.name)).toEqual(["cd"]);
     expect(x.decodeFailures).toBe(1);
-    expect(extractTurn([`[cd(folder=1 + ${deep})]`], tools).decodeFailures).toBe(1);
+    expect(extractTurn([`[cd(folder=1 + ${deep})]`], tools, prompting).decodeFailures).toBe(1);
     const tooDeep = "-".repeat(100000) + "1";
-    expect(extractTurn([`[cd(folder=${tooDeep})]`], tools)).toMatchObject({ calls: [], decodeFailures: 1 });
+    expect(extractTurn([`[cd(folder=${tooDeep})]`], tools, prompting)).toMatchObject({ calls: [], decodeFailures: 1 });
     // garbage that is not call-like reads as text (rule of looksLikeCallText)
-    expect(extractTurn(["[" + "(".repeat(50000)], tools)).toMatchObject({ calls: [], decodeFailures: 0 });
-    expect(extractTurn(["[cd(" + "(".repeat(50000)], tools).decodeFailures).toBe(1);
+    expect(extractTurn(["[" + "(".repeat(50000)], tools, prompting)).toMatchObject({ calls: [], decodeFailures: 0 });
+    expect(extractTurn(["[cd(" + "(".repeat(50000)], tools, prompting).decodeFailures).toBe(1);
     const prose = "word ".repeat(200000);
-    expect(extractTurn([prose], tools)).toMatchObject({ calls: [], decodeFailures: 0, text: [prose] });
-    expect(extractTurn(["<tool_call>".repeat(10000)], tools).decodeFailures).toBe(1);
-  });
-
-  it("can leave text steps as text (FC-only reading)", () => {
-    expect(extractTurn(["[cd(folder='x')]"], tools, { pythonText: false })).toMatchObject({ calls: [], text: ["[cd(folder='x')]"] });
+    expect(extractTurn([prose], tools, prompting)).toMatchObject({ calls: [], decodeFailures: 0, text: [prose] });
+    expect(extractTurn(["<tool_call>\n".repeat(10000)], tools, dec("tool-call"))).toMatchObject({ decodeFailures: 1, undecidableSteps: 1 });
   });
 
   it("builds keyword lists lazily but serialises like plain calls", () => {
     const c: ExtractedCall = extractTurn([[{ cd: '{"folder": "x"}' }]], tools).calls[0]!;
     expect(JSON.parse(JSON.stringify(c))).toEqual({ name: "cd", positional: [], keywords: [["folder", "x"]], shape: "fc-json-string", step: 0, stepDecodeFailed: false });
+  });
+});
+
+describe("undecodable call text is an attempt by name, or undecidable — never holding back", () => {
+  const tools = new Set(["cd", "mv", "echo", "ls", "cp"]);
+
+  it("a tool name in call position counts as an attempt by that name, reported undecoded", () => {
+    const x = extractTurn(["cp(source='log.txt, destination='archive')"], tools, prompting);
+    expect(x).toMatchObject({ calls: [], decodeFailures: 1, undecidableSteps: 0 });
+    expect(x.decodeErrors.map((e) => [e.name, e.onToolList])).toEqual([["cp", true]]);
+    // a <tool_call> block cut mid-JSON: BFCL's tool-call decoder drops it silently; the name is still there
+    const cut = '<tool_call>\n{"name": "cp", "arguments": {"source": "lo';
+    expect(decoderByName("tool-call")!.decode(cut)).toEqual({ ok: true, calls: [] });
+    const y = extractTurn([cut], tools, dec("tool-call"));
+    expect(y.decodeErrors.map((e) => [e.name, e.onToolList])).toEqual([["cp", true]]);
+    // the same text under xLAM's decoder: it fails, and names cp too
+    expect(extractTurn(['[{"name": "cp", "arguments": {"source": "lo'], tools, dec("xlam")).decodeErrors.map((e) => e.name)).toEqual(["cp"]);
+  });
+
+  it("call-like text that names no function is undecidable; naming only off-list functions is not an attempt", () => {
+    expect(extractTurn(['<tool_call>\n{"arguments": {"source": "lo'], tools, dec("tool-call"))).toMatchObject({ calls: [], decodeFailures: 1, undecidableSteps: 1 });
+    expect(extractTurn(['[{"arguments": {"folder": "x"}}]'], tools, dec("xlam"))).toMatchObject({ decodeFailures: 1, undecidableSteps: 1 });
+    expect(extractTurn(["[fetch(url='x'"], tools, prompting)).toMatchObject({ offListNames: ["fetch"], decodeFailures: 1, undecidableSteps: 0 });
   });
 });

@@ -1,55 +1,56 @@
 /**
- * Call extraction from the recorded steps of one turn, for every step shape BFCL writes
- * (the shapes BFCL writes; paper Appendix D). A call counts only when it parses structurally and
- * its name is on the item's tool list; every call keeps its arguments for the echo rule;
- * a step that fails to decode is counted, never read as holding back.
+ * Call extraction from the recorded steps of one turn, on top of the model's BFCL decoder
+ * (`src/bfcl/decode`): a step is what `decode_execute` makes of it — its calls, or a
+ * failure — and extraction adds its own rules (paper Appendix D): a call counts only when
+ * its name is on the item's tool list, every call keeps its arguments for the echo rule,
+ * and a step that fails to decode is never read as holding back.
  *
- * Step shapes:
- * - native function-calling record: a list of single-key objects `{name: "<args JSON>"}`
- *   (OpenAI-style) or `{name: {…args}}` (Claude/Gemini), or one such object bare;
- *   `[]` is an empty step (no call);
- * - text: a string (or null) — `<tool_call>{"name": …, "arguments": …}</tool_call>` blocks
- *   inside it, else Python-call text read like BFCL's prompting decoder, else a JSON call
- *   object or list (JSON-text handlers), else prose.
+ * Per step:
+ * - nothing written (`null`, `[]`, blank text): no call;
+ * - decoded: each call string is read back into a name and arguments (records of the
+ *   function-calling decoders are read straight from their JSON, which is what the
+ *   decoder rendered); for the Python-text decoders the same text is read with the
+ *   Python grammar, so positional arguments BFCL drops are kept;
+ * - decoded to nothing, or failed: the calls that still parse structurally count (marked
+ *   `stepDecodeFailed`); else every tool-list name written in call position (`name(`,
+ *   `"name": "name"`) counts as an attempt by that name, reported undecoded; a step that
+ *   names no function at all is prose (text) when it does not look like a call, and
+ *   undecidable when it does.
  *
- * Decode failures follow BFCL: bad argument JSON, arguments that are not an object, an
- * entry that is not an object, a tool-call block that is not a call object, and
- * Python-call text BFCL's decoder rejects. Other entries of such a step that do parse
- * still count as calls (marked `stepDecodeFailed`: the model attempted them, BFCL never
- * ran them), and so do the calls inside a ```python fence that BFCL's default decoder
- * cannot read. Prose that does not look like call syntax (`looksLikeCallText`) is text.
  * The rules are written out in `src/extract/README.md`.
- *
- * Cost: FC records need one `JSON.parse` per argument string (to detect decode failures);
- * the keyword list of each call is built only when read.
  */
-import { bfclPromptingSource, decodePythonText, looksLikeCallText } from "./python-text.js";
+import { decodePlainStep, fcStepError, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { parseExpression } from "../python/parse.js";
+import { resolveValue, unparse } from "../python/literal.js";
+import type { PyExpr } from "../python/ast.js";
+import { decodePythonText, looksLikeCallText } from "./python-text.js";
 import { isJsonObject, loadsJson, pyTypeNameOfJson } from "./json-args.js";
 import type { ArgValue, CallShape, DecodeError, ExtractedCall, TurnExtraction } from "./types.js";
 
-/** Which text readers apply to string steps. */
+/** How the steps are decoded. */
 export interface ExtractOptions {
-  /** Read `<tool_call>` JSON blocks in text steps (default true). */
-  readonly toolCallTags?: boolean;
-  /** Read Python-call text in text steps, as BFCL's prompting decoder does (default true). */
-  readonly pythonText?: boolean;
-  /**
-   * Rewrite a text step before the Python-call reader sees it — the hook for handlers that
-   * pre-process text and then use the same AST path (e.g. `stripToolCodeFence` for Gemini
-   * prompting). Default: none.
-   */
-  readonly preprocessText?: (text: string) => string;
-}
-
-/** Gemini prompting's pre-processing: drop a ```` ```tool_code ```` (or any ```` ```lang ````) fence around the text. */
-export function stripToolCodeFence(text: string): string {
-  const inner = fencedCode(text);
-  return inner === null ? text : inner;
+  /** The model's decoder (BFCL's FC decoder when not given). */
+  readonly decoder?: Decoder;
 }
 
 const NO_POSITIONAL: readonly ArgValue[] = Object.freeze([]);
 
-/** A call read from JSON arguments; its keyword list is built on first access. */
+/** Decoders whose steps are `{name: arguments}` records (the name is the key). */
+const NAME_KEYED = new Set(["fc", "fc-list", "fc-dict-list", "gemini-fc"]);
+
+/** Decoders whose calls sit in tags inside text; the text around them is prose. */
+const TAGGED: ReadonlyArray<readonly [string, string]> = [
+  ["<tool_call>", "</tool_call>"],
+  ["<TOOLCALL>", "</TOOLCALL>"],
+  ["<start_function_call>", "<end_function_call>"],
+  ["<|tool_call_start|>", "<|tool_call_end|>"],
+  ["<|thought_start|>", "<|thought_end|>"],
+];
+
+/**
+ * A call read from JSON arguments (an object, or the argument text the decoder already
+ * accepted); its keyword list is built on first access.
+ */
 class JsonArgsCall implements ExtractedCall {
   readonly positional = NO_POSITIONAL;
   stepDecodeFailed = false;
@@ -57,13 +58,20 @@ class JsonArgsCall implements ExtractedCall {
 
   constructor(
     readonly name: string,
-    private readonly args: { [key: string]: ArgValue },
+    private readonly args: { [key: string]: ArgValue } | string,
     readonly shape: CallShape,
     readonly step: number,
   ) {}
 
   get keywords(): readonly (readonly [string, ArgValue])[] {
-    this.kw ??= Object.entries(this.args);
+    if (this.kw === undefined) {
+      let args = this.args;
+      if (typeof args === "string") {
+        const parsed = loadsJson(args);
+        args = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
+      }
+      this.kw = Object.entries(args);
+    }
     return this.kw;
   }
 
@@ -79,6 +87,9 @@ class TurnBuilder {
   readonly decodeErrors: DecodeError[] = [];
   readonly text: string[] = [];
   private readonly failedSteps = new Set<number>();
+  private readonly undecidable = new Set<number>();
+  /** Steps that look like tool calls. */
+  readonly toolLooking = new Set<number>();
 
   constructor(readonly tools: ReadonlySet<string>) {}
 
@@ -86,6 +97,12 @@ class TurnBuilder {
     this.failedSteps.add(step);
     const e: DecodeError = name === undefined ? { step, shape, message } : { step, shape, message, name, onToolList: this.tools.has(name) };
     this.decodeErrors.push(e);
+  }
+
+  /** A failed step that names no function: the model's intent cannot be read. */
+  failUndecidable(step: number, shape: CallShape | "step", message: string): void {
+    this.fail(step, shape, message);
+    this.undecidable.add(step);
   }
 
   /** Record a structurally parsed call: on the tool list it counts, otherwise its name is kept aside. */
@@ -102,6 +119,8 @@ class TurnBuilder {
       offListNames: this.offListNames,
       decodeFailures: this.failedSteps.size,
       decodeErrors: this.decodeErrors,
+      undecidableSteps: this.undecidable.size,
+      toolCallSteps: this.toolLooking.size + [...this.failedSteps].filter((i) => !this.toolLooking.has(i)).length,
       text: this.text,
       steps,
     };
@@ -118,16 +137,21 @@ function markFailed(c: ExtractedCall, failed: ReadonlySet<number>): ExtractedCal
 }
 
 /**
- * Read all steps of one recorded turn (`result[turn]`). `tools` is the item's tool list
- * (including the function miss_func removed). Never throws on any JSON value.
+ * Read all steps of one recorded turn (`result[turn]`, as `JSON.parse` gives it) with the
+ * model's decoder. `tools` is the item's tool list (including the function miss_func
+ * removed). Never throws on any JSON value.
  */
 export function extractTurn(steps: unknown, tools: ReadonlySet<string>, options: ExtractOptions = {}): TurnExtraction {
   const b = new TurnBuilder(tools);
   if (!Array.isArray(steps)) {
-    b.fail(0, "step", `turn is not a list of steps: '${pyTypeNameOfJson(steps)}'`);
+    b.failUndecidable(0, "step", `turn is not a list of steps: '${pyTypeNameOfJson(steps)}'`);
     return b.finish(0);
   }
-  for (let i = 0; i < steps.length; i++) readStep(b, steps[i], i, options);
+  const decoder = options.decoder ?? fcDecoder;
+  for (let i = 0; i < steps.length; i++) {
+    if (looksLikeToolCall(steps[i])) b.toolLooking.add(i);
+    readStep(b, steps[i], i, decoder);
+  }
   return b.finish(steps.length);
 }
 
@@ -136,81 +160,245 @@ export function listCallNames(steps: unknown, tools: ReadonlySet<string>, option
   return extractTurn(steps, tools, options).calls.map((c) => c.name);
 }
 
-function readStep(b: TurnBuilder, step: unknown, i: number, options: ExtractOptions): void {
-  if (step === null) return; // text step without text
+/** The shape a decoder's calls are reported under. */
+function shapeOf(decoder: Decoder, step: unknown): CallShape {
+  if (decoder.records) {
+    if (Array.isArray(step) && step.some((e) => isJsonObject(e) && Object.values(e).some((v) => typeof v === "string"))) return "fc-json-string";
+    return "fc-object";
+  }
+  if (decoder.pythonSource) return "python-text";
+  return TAGGED.some(([open]) => typeof step === "string" && step.includes(open)) ? "tool-call-tag" : "json-text";
+}
+
+function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): void {
+  if (step === null || (Array.isArray(step) && step.length === 0)) return;
   if (typeof step === "string") {
-    readText(b, step, i, options);
+    if (step.trim() === "") return;
+    if (decoder.pythonSource) {
+      readPythonText(b, step, i, decoder);
+      return;
+    }
+  }
+  const shape = shapeOf(decoder, step);
+  const out = decodePlain(decoder, step);
+  if (out.ok) {
+    if (NAME_KEYED.has(decoder.name) && (Array.isArray(step) || isJsonObject(step))) readNameKeyed(b, step, i, shape);
+    else for (const s of out.calls) addCallString(b, s, i, shape);
+    if (typeof step === "string") {
+      if (out.calls.length === 0) {
+        readUndecoded(b, step, i, shape, "decoded to no call");
+        return;
+      }
+      const prose = outsideTags(step);
+      if (prose !== "" && TAGGED.some(([open]) => step.includes(open))) b.text.push(prose);
+    }
+    return;
+  }
+  const message = failureMessage(out) ?? out.error;
+  if (Array.isArray(step) && step.length > 1 && decoder.records) {
+    // one entry's failure fails the step; the entries that decode alone still name what the model did
+    for (const entry of step) {
+      const alone = decodePlain(decoder, [entry]);
+      if (alone.ok) {
+        if (NAME_KEYED.has(decoder.name)) readNameKeyed(b, [entry], i, shape);
+        else for (const s of alone.calls) addCallString(b, s, i, shape);
+      } else readFailedRecord(b, entry, i, shape, failureMessage(alone) ?? alone.error);
+    }
     return;
   }
   if (Array.isArray(step) || isJsonObject(step)) {
-    readRecords(b, step, i);
+    const entries = Array.isArray(step) ? step : [step];
+    for (const entry of entries) readFailedRecord(b, entry, i, shape, message);
     return;
   }
-  b.fail(i, "step", `'${pyTypeNameOfJson(step)}' object is not iterable`);
+  if (typeof step === "string") {
+    readUndecoded(b, step, i, shape, message);
+    return;
+  }
+  b.failUndecidable(i, "step", message);
 }
 
-/** Native function-calling records: `[{name: args}, …]` or one `{name: args}`. */
-function readRecords(b: TurnBuilder, step: unknown[] | { [key: string]: unknown }, i: number): void {
-  const entries: unknown[] = Array.isArray(step) ? step : [step];
+/**
+ * The decoder on a step as `JSON.parse` gave it. BFCL's FC decoder has a path that reads
+ * such values directly (the common case, and the scorer's hot path); the others get the
+ * step as Python values.
+ */
+function decodePlain(decoder: Decoder, step: unknown): DecodeOutcome {
+  if (decoder.name !== "fc") return decodePlainStep(decoder, step);
+  // the records are read by their keys (readNameKeyed): only whether BFCL accepts the step matters
+  const error = fcStepError(step);
+  return error === null ? ACCEPTED : { ok: false, error };
+}
+
+/** An accepted FC step (its calls are read from the records, not from rendered strings). */
+const ACCEPTED: DecodeOutcome = Object.freeze({ ok: true, calls: Object.freeze([]) as unknown as string[] });
+
+/** `{name: arguments}` records the decoder accepted: names and arguments from the JSON it rendered. */
+function readNameKeyed(b: TurnBuilder, step: unknown[] | { [key: string]: unknown }, i: number, shape: CallShape): void {
+  const entries = Array.isArray(step) ? step : [step];
   for (const entry of entries) {
-    if (!isJsonObject(entry)) {
-      b.fail(i, "step", `'${pyTypeNameOfJson(entry)}' object has no attribute 'items'`);
-      continue;
-    }
+    if (!isJsonObject(entry)) continue;
     for (const name of Object.keys(entry)) {
       const raw: unknown = entry[name];
-      if (typeof raw === "string") {
-        const parsed = loadsJson(raw);
-        if (!parsed.ok) {
-          b.fail(i, "fc-json-string", parsed.message, name);
-          continue;
-        }
-        if (!isJsonObject(parsed.value)) {
-          b.fail(i, "fc-json-string", `'${pyTypeNameOfJson(parsed.value)}' object has no attribute 'items'`, name);
-          continue;
-        }
-        b.add(new JsonArgsCall(name, parsed.value, "fc-json-string", i));
-      } else if (isJsonObject(raw)) {
-        b.add(new JsonArgsCall(name, raw, "fc-object", i));
-      } else {
-        b.fail(i, "fc-object", `'${pyTypeNameOfJson(raw)}' object has no attribute 'items'`, name);
-      }
+      b.add(new JsonArgsCall(name, typeof raw === "string" ? raw : isJsonObject(raw) ? raw : {}, shape, i));
     }
   }
 }
 
-const OPEN_TAG = "<tool_call>";
-const CLOSE_TAG = "</tool_call>";
+/** One entry of a record step that failed: its name (a key, or a `name`/`tool_name` member) is what the model tried. */
+function readFailedRecord(b: TurnBuilder, entry: unknown, i: number, shape: CallShape, message: string): void {
+  if (!isJsonObject(entry)) {
+    b.failUndecidable(i, "step", message);
+    return;
+  }
+  const member = typeof entry["name"] === "string" ? entry["name"] : typeof entry["tool_name"] === "string" ? entry["tool_name"] : null;
+  const names = member !== null ? [member] : Object.keys(entry);
+  if (names.length === 0) {
+    b.failUndecidable(i, shape, message);
+    return;
+  }
+  for (const name of names) b.fail(i, shape, message, name);
+}
 
-function readText(b: TurnBuilder, text: string, i: number, options: ExtractOptions): void {
-  if (options.toolCallTags !== false && text.includes(OPEN_TAG)) {
-    readToolCallTags(b, text, i);
+/**
+ * A BFCL call string `name(k=v, …)` read back into a call. The name is everything before
+ * the first `(` (leaked chat tokens included, as BFCL keeps them); the arguments are read
+ * with the Python grammar. Text that is not a call string (a handler that passes prose
+ * through) is kept as text.
+ */
+function addCallString(b: TurnBuilder, s: string, i: number, shape: CallShape): void {
+  const open = s.indexOf("(");
+  if (open <= 0 || !s.endsWith(")") || /\s/.test(s.slice(0, open))) {
+    if (shape === "json-text" || shape === "tool-call-tag") b.text.push(s);
     return;
   }
-  if (options.pythonText === false) {
-    if (text.trim() !== "") b.text.push(text);
+  const name = s.slice(0, open);
+  const parsed = parseExpression("f" + s.slice(open));
+  const positional: ArgValue[] = [];
+  const keywords: (readonly [string, ArgValue])[] = [];
+  if (parsed.ok && parsed.expr.kind === "call") {
+    for (const a of parsed.expr.args) positional.push(valueOf(a));
+    for (const kw of parsed.expr.keywords) keywords.push([kw.arg ?? "**", valueOf(kw.value)]);
+  }
+  b.add({ name, positional, keywords, shape, step: i });
+}
+
+function valueOf(e: PyExpr): ArgValue {
+  const r = resolveValue(e);
+  return r.ok ? r.value : unparse(e);
+}
+
+/** The text of a tagged step outside its call tags. */
+function outsideTags(text: string): string {
+  let rest = text;
+  for (const [open, close] of TAGGED) {
+    let out = "";
+    let pos = 0;
+    for (;;) {
+      const a = rest.indexOf(open, pos);
+      if (a < 0) {
+        out += rest.slice(pos);
+        break;
+      }
+      out += rest.slice(pos, a);
+      const z = rest.indexOf(close, a + open.length);
+      pos = z < 0 ? rest.length : z + close.length;
+    }
+    rest = out;
+  }
+  return rest.trim();
+}
+
+/**
+ * A text step whose decode gave no call, or failed. The tool-list names it writes in call
+ * position are attempts (reported undecoded). Otherwise text that does not look like a
+ * call is prose; call-like text naming only functions off the tool list is kept aside like
+ * a decoded off-list call; and call-like text naming no function at all is undecidable.
+ */
+function readUndecoded(b: TurnBuilder, text: string, i: number, shape: CallShape, message: string): void {
+  const named = namesInCallPosition(text, b.tools);
+  if (named.onList.length > 0) {
+    for (const name of named.onList) b.fail(i, shape, message, name);
     return;
   }
-  if (options.preprocessText) text = options.preprocessText(text);
-  if (bfclPromptingSource(text) === "[]") return; // empty text or an empty call list: no call
-  const decoded = decodePythonText(text);
-  if (decoded.failure === null) {
+  if (!looksLikeToolCall(text) && !looksLikeCallText(text, b.tools)) {
+    b.text.push(text);
+    return;
+  }
+  if (named.offList.length > 0) {
+    b.offListNames.push(...named.offList);
+    b.fail(i, shape, message);
+    return;
+  }
+  b.failUndecidable(i, shape, message);
+}
+
+function isIdentChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * The function names a text writes in call position: a name immediately followed by `(`
+ * or by a leaked `<|` token, a JSON/Python member `"name": "…"`, or FunctionGemma's
+ * `call:name`. Split by whether the name is on the tool list; each name once, in order.
+ */
+export function namesInCallPosition(text: string, tools: ReadonlySet<string>): { onList: string[]; offList: string[] } {
+  const onList: string[] = [];
+  const offList: string[] = [];
+  const note = (name: string): void => {
+    if (name === "") return;
+    const list = tools.has(name) ? onList : offList;
+    if (!list.includes(name)) list.push(name);
+  };
+  const identBefore = (p: number): string => {
+    let q = p;
+    while (q > 0 && isIdentChar(text.charCodeAt(q - 1))) q--;
+    if (q < p && text.charCodeAt(q) >= 48 && text.charCodeAt(q) <= 57) return "";
+    return text.slice(q, p);
+  };
+  for (let p = text.indexOf("("); p !== -1; p = text.indexOf("(", p + 1)) note(identBefore(p));
+  for (let p = text.indexOf("<|"); p !== -1; p = text.indexOf("<|", p + 2)) {
+    const name = identBefore(p);
+    if (tools.has(name)) note(name);
+  }
+  const member = /["']name["']\s*:\s*["']([^"'\\]{1,200})["']/g;
+  for (let m = member.exec(text); m !== null; m = member.exec(text)) note(m[1]);
+  const gemma = /call:([A-Za-z_][\w.]*)/g;
+  for (let m = gemma.exec(text); m !== null; m = gemma.exec(text)) note(m[1]);
+  return { onList, offList };
+}
+
+/**
+ * A text step of a decoder that ends in BFCL's default prompting decoder: read with the
+ * Python grammar (positional arguments kept), the decoder's own outcome deciding whether
+ * BFCL accepted it.
+ */
+function readPythonText(b: TurnBuilder, step: string, i: number, decoder: Decoder): void {
+  const out = decoder.decode(step);
+  const source = decoder.pythonSource!(step);
+  if (source === null) {
+    readUndecoded(b, step, i, "python-text", "decoded to no call");
+    return;
+  }
+  if (promptingSource(source) === "[]") return; // an empty call list: no call
+  const decoded = decodePythonText(source);
+  if (out.ok) {
     for (const c of decoded.calls) b.add({ name: c.name, positional: c.positional, keywords: c.keywords, shape: "python-text", step: i });
     return;
   }
-  if (decoded.calls.length === 0 && readJsonText(b, text, i)) return;
   let calls = decoded.calls;
   if (calls.length === 0) {
     // BFCL's default decoder fails on a fenced block (```python …```); the calls inside
     // still parse structurally, so they count — flagged, since BFCL never ran them.
-    const inner = fencedCode(text);
+    const inner = fencedCode(source);
     if (inner !== null) calls = decodePythonText(inner).calls;
   }
-  if (calls.length === 0 && !looksLikeCallText(text, b.tools)) {
-    b.text.push(text);
+  const message = failureMessage(out) ?? out.error;
+  if (calls.length === 0) {
+    readUndecoded(b, step, i, "python-text", message);
     return;
   }
-  b.fail(i, "python-text", decoded.failure);
+  b.fail(i, "python-text", message);
   for (const c of calls) b.add({ name: c.name, positional: c.positional, keywords: c.keywords, shape: "python-text", step: i });
 }
 
@@ -228,85 +416,4 @@ function fencedCode(text: string): string | null {
   if (text.charCodeAt(p) === 10 || text.charCodeAt(p) === 13) start = p;
   const close = text.indexOf("```", start);
   return text.slice(start, close === -1 ? text.length : close);
-}
-
-/**
- * A text step that is itself JSON call objects — `{"name": …, "parameters"|"arguments": …}`
- * or a list of them — as BFCL's JSON-text handlers (llama-3.1, salesforce, hammer, …)
- * `json.loads` it. Returns false (nothing recorded) when the text is not such JSON, so
- * the Python-call reading decides.
- */
-function readJsonText(b: TurnBuilder, text: string, i: number): boolean {
-  const t = text.trim();
-  const c = t.charCodeAt(0);
-  if (c !== 0x7b && c !== 0x5b) return false;
-  const parsed = loadsJson(t);
-  if (!parsed.ok) return false;
-  const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-  if (items.length === 0 || !items.every((x) => isJsonObject(x) && typeof x["name"] === "string")) return false;
-  for (const item of items) readCallObject(b, item as { [key: string]: ArgValue }, i, "json-text");
-  return true;
-}
-
-/**
- * `<tool_call>…</tool_call>` blocks: each holds a JSON object `{"name", "arguments"}` (or a
- * list of them); `arguments` may itself be a JSON string, `parameters` is accepted as its
- * alias and a missing one means no arguments. A block that is not such JSON, or an
- * unterminated last block that does not parse, is a decode failure. Text outside the
- * blocks is kept as text.
- */
-function readToolCallTags(b: TurnBuilder, text: string, i: number): void {
-  let pos = 0;
-  const outside: string[] = [];
-  while (pos < text.length) {
-    const open = text.indexOf(OPEN_TAG, pos);
-    if (open === -1) {
-      outside.push(text.slice(pos));
-      break;
-    }
-    outside.push(text.slice(pos, open));
-    const bodyStart = open + OPEN_TAG.length;
-    const close = text.indexOf(CLOSE_TAG, bodyStart);
-    const body = text.slice(bodyStart, close === -1 ? text.length : close);
-    pos = close === -1 ? text.length : close + CLOSE_TAG.length;
-    readToolCallBlock(b, body, i, close === -1);
-  }
-  const rest = outside.join("").trim();
-  if (rest !== "") b.text.push(rest);
-}
-
-function readToolCallBlock(b: TurnBuilder, body: string, i: number, unterminated: boolean): void {
-  const parsed = loadsJson(body.trim());
-  if (!parsed.ok) {
-    b.fail(i, "tool-call-tag", unterminated ? `unterminated <tool_call> block: ${parsed.message}` : parsed.message);
-    return;
-  }
-  const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-  for (const item of items) {
-    if (!isJsonObject(item) || typeof item["name"] !== "string") {
-      b.fail(i, "tool-call-tag", "tool call is not an object with a string \"name\"");
-      continue;
-    }
-    readCallObject(b, item, i, "tool-call-tag");
-  }
-}
-
-/** One `{"name", "arguments"|"parameters"}` object: arguments may be a JSON string; missing means none. */
-function readCallObject(b: TurnBuilder, item: { [key: string]: ArgValue }, i: number, shape: CallShape): void {
-  const name = item["name"] as string;
-  let args: ArgValue | undefined = item["arguments"] ?? item["parameters"];
-  if (args === undefined || args === null) args = {};
-  if (typeof args === "string") {
-    const inner = loadsJson(args);
-    if (!inner.ok) {
-      b.fail(i, shape, inner.message, name);
-      return;
-    }
-    args = inner.value;
-  }
-  if (!isJsonObject(args)) {
-    b.fail(i, shape, `'${pyTypeNameOfJson(args)}' object has no attribute 'items'`, name);
-    return;
-  }
-  b.add(new JsonArgsCall(name, args, shape, i));
 }

@@ -54,6 +54,14 @@ export interface TurnExtraction {
   readonly decodeFailures: number;
   /** What failed, one entry per failing step entry (several may share a step); `decodeFailures` counts distinct steps. */
   readonly decodeErrors: readonly DecodeError[];
+  /**
+   * Failed steps that look like a call but name no function at all (a cut `<tool_call>`
+   * block before its name, a record that is not an object …): what the model did there
+   * cannot be read, so the turn can be read neither as acting nor as holding back.
+   */
+  readonly undecidableSteps: number;
+  /** Steps that look like tool calls (`looksLikeToolCall`) or failed to decode: the base of the wrong-decoder guard. */
+  readonly toolCallSteps: number;
   /** Natural-language text the model wrote on the turn (text steps), in order. */
   readonly text: readonly string[];
   /** Number of steps recorded for the turn. */

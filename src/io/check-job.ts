@@ -9,7 +9,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
 import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
+import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
@@ -40,8 +40,8 @@ export interface CheckJobSettings {
   readonly dataDir: string;
   /** long_context.py to read the filler from (only when a job has long_context files). */
   readonly longContextModule: string | null;
-  /** The decoder every model folder's steps go through (BFCL's FC decoder's fast path when "fc"). */
-  readonly decoder: DecoderName;
+  /** `--decoder`: the decoder every model folder's steps go through; null chooses per folder (registry, else detection). */
+  readonly decoder: DecoderName | null;
   /** Also score the turns whose reference is empty (`simulator/irrelevance.ts`); null: BFCL's checker as is. */
   readonly emptyTurns?: EmptyTurnReading | null;
   /** Absolute folder to write BFCL score files into, or null. */
@@ -68,6 +68,10 @@ export interface CheckedFileData {
   readonly storedScoreFile: string | null;
   /** Warnings and write failures that did not stop the file. */
   readonly problems: Problem[];
+  /** The model folder's decoder and why it was chosen. */
+  readonly decoder: DecoderChoiceSummary;
+  /** How the file's steps decoded with it. */
+  readonly decodeHealth: DecodeHealth;
 }
 
 /** The largest result file `check` reads whole. */
@@ -161,6 +165,9 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       scoreScratch: (bytes) => cache.buffer(`out${slot}`, bytes),
     });
   });
+  // the folder's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
+  const choice = chooseDecoder({ folder: job.model, override: settings.decoder, samples: () => sampleSteps(inputs.map((f) => f.bytes)) });
+  if (choice === null) return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${settings.decoder}`, { file: f.path })));
   // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
   for (const version of ["v3", "v4"] as const) {
     const mine = inputs.filter((f) => job.files[f.index].version === version);
@@ -168,22 +175,25 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     const results = checkModelFiles(mine, {
       modelName: job.model,
       newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
-      decode: settings.decoder === "fc" ? undefined : decoderByName(settings.decoder)?.decode,
+      decode: choice.decoder.name === "fc" ? undefined : choice.decoder.decode,
+      decoder: choice.decoder,
       renderScore: settings.outDir !== null || settings.compareStored,
       emptyTurns: settings.emptyTurns ?? undefined,
       bfclVersion: version,
     });
     results.forEach((r, i) => {
       const index = mine[i].index;
-      out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value)) : r;
+      out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value, summarizeChoice(choice))) : r;
     });
   }
   return out as Result<CheckedFileData>[];
 }
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
-function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck): CheckedFileData {
+function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck, decoder: DecoderChoiceSummary): CheckedFileData {
   const problems: Problem[] = [...checked.warnings];
+  const tooMany = decodeFailureMessage(checked.decodeHealth, decoder.name);
+  if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file: file.path, severity: "warning" }));
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(
@@ -215,7 +225,7 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
       }
     }
   }
-  return { total: checked.total, correct: checked.correct, officialCorrect: checked.officialCorrect, readings: checked.readings, written, agreement, storedScoreFile, problems };
+  return { total: checked.total, correct: checked.correct, officialCorrect: checked.officialCorrect, readings: checked.readings, written, agreement, storedScoreFile, problems, decoder, decodeHealth: checked.decodeHealth };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */

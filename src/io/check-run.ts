@@ -12,7 +12,7 @@
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { bfclFileName, multiTurnCategories, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
+import type { DecodeHealth, DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/agreement.js";
@@ -93,8 +93,8 @@ export interface CheckRunRequest {
   readonly outDir?: string;
   /** A bfcl_eval folder (or checkout) holding long_context.py; else found beside the data or via python3. */
   readonly bfclEvalDir?: string;
-  /** How steps are decoded: the name of one of BFCL's decoders (default: fc). */
-  readonly decoder?: DecoderName;
+  /** `--decoder`: one decoder for every model folder; absent, each folder's is chosen (BFCL's registry, else detected). */
+  readonly decoder?: DecoderName | null;
   /** The BFCL release to emulate for every file (its data files, executor, runner, score files); else each file's name says. */
   readonly bfclVersion?: BfclVersion;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
@@ -123,6 +123,10 @@ export interface CheckedFile {
   readonly agreement: Agreement | null;
   /** Stored score file path compared against. */
   readonly storedScoreFile: string | null;
+  /** The model folder's decoder and why it was chosen. */
+  readonly decoder: DecoderChoiceSummary;
+  /** How the file's steps decoded: tool-looking steps and how many of them failed. */
+  readonly decodeHealth: DecodeHealth;
 }
 
 /** The whole run. */
@@ -201,7 +205,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   const settings: CheckJobSettings = {
     dataDir,
     longContextModule,
-    decoder: req.decoder ?? "fc",
+    decoder: req.decoder ?? null,
     emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
     compareStored: scoresDir !== null,
@@ -244,6 +248,8 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
         written: c.written,
         agreement: c.agreement,
         storedScoreFile: c.storedScoreFile,
+        decoder: c.decoder,
+        decodeHealth: c.decodeHealth,
       });
     });
   });

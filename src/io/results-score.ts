@@ -5,11 +5,14 @@
  * only the lines and turns scoring needs, and hand them to the pure scorer. This is the
  * unit of work a worker thread runs (`results-pool.ts`).
  */
+import { chooseDecoder, decodeFailureMessage, plainToPy, summarizeChoice, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
+import type { RecordedRollout } from "../bfcl/results.js";
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
+import type { PyValue } from "../python/value.js";
 import type { TreeModel } from "./tree.js";
 import { readResultFile } from "./results-read.js";
 
@@ -48,6 +51,8 @@ export interface ModelRun {
   /** Null when the model could not be scored (a category missing). */
   readonly score: ModelScore | null;
   readonly problems: Problem[];
+  /** The model's decoder and why it was chosen (absent when no file could be read). */
+  readonly decoder?: DecoderChoiceSummary;
 }
 
 /** Choose among copies of one (model, category): most distinct ids, first found on a tie; unreadable copies are passed over. */
@@ -68,6 +73,27 @@ function chooseCopy(
     if (best === null || counted.distinctIds > best.ids) best = { path, ids: counted.distinctIds };
   }
   return best ? { path: best.path, candidates: paths.length } : null;
+}
+
+
+/** The steps of the rollouts read, file by file, as Python values (detection's samples). */
+function* stepsOf(read: readonly ReadonlyMap<string, RecordedRollout>[]): Generator<PyValue> {
+  for (const rollouts of read) {
+    for (const r of rollouts.values()) {
+      if (r.kind !== "turns") continue;
+      for (const turn of r.turns) {
+        for (const step of turn) {
+          let v: PyValue;
+          try {
+            v = plainToPy(step);
+          } catch {
+            continue; // nested past json.loads' limit: no sample
+          }
+          yield v;
+        }
+      }
+    }
+  }
 }
 
 /**
@@ -111,12 +137,35 @@ export function scoreModelFiles(
     );
     return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
   }
+  // the model's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
+  const read = [rollouts.base!.rollouts, rollouts.miss_func!.rollouts, rollouts.miss_param!.rollouts];
+  const choice = chooseDecoder({ folder: candidates.folder, override: options.decoder ?? null, samples: () => stepsOf(read) });
+  if (choice === null) {
+    problems.push(problem("decoder-unknown", `unknown decoder ${options.decoder}`));
+    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
+  }
   const scored = scoreModel(
     candidates.model,
     pairs,
     { base: rollouts.base!.rollouts, miss_func: rollouts.miss_func!.rollouts, miss_param: rollouts.miss_param!.rollouts },
     options,
+    choice.decoder,
   );
+  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
+  for (const category of scoredResultCategories) {
+    const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
+    const seen = new Set<string>();
+    for (const r of [...scored.records, ...scored.undecidable]) {
+      const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
+      const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
+      if (twin === null || seen.has(key)) continue;
+      seen.add(key);
+      health.toolLooking += twin.toolCallSteps;
+      health.failed += twin.decodeFailures;
+    }
+    const line = decodeFailureMessage(health, choice.decoder.name, "anchor-turn tool-call steps");
+    if (line !== null) problems.push(problem("decode-failures", line, { file: filesUsed[category]!.file, severity: "warning" }));
+  }
   const reported = new Set<string>();
   for (const m of scored.missing) {
     for (const id of m.absent) {
@@ -131,6 +180,18 @@ export function scoreModelFiles(
       );
     }
   }
-  const { missing: _missing, ...score } = scored;
-  return { model: candidates.model, folder: candidates.folder, filesUsed, score, problems };
+  const { missing: _missing, undecidable, ...score } = scored;
+  if (undecidable.length > 0) {
+    problems.push(
+      problem(
+        "pair-undecidable",
+        `model ${candidates.model}: ${undecidable.length} pair(s) left out: an anchor turn holds call-like text that names no function (${undecidable
+          .slice(0, 3)
+          .map((r) => r.missId)
+          .join(", ")}${undecidable.length > 3 ? ", …" : ""})`,
+        { severity: "warning" },
+      ),
+    );
+  }
+  return { model: candidates.model, folder: candidates.folder, filesUsed, score, problems, decoder: summarizeChoice(choice) };
 }

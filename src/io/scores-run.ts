@@ -5,6 +5,7 @@
  * result files are censused (turn counts, for truncation), and its score files, when
  * given, are read and cross-checked. Used by `verify`, `compare` and `score --scores`.
  */
+import type { DecoderName } from "../bfcl/decode/index.js";
 import { selectPairs } from "../decision/score.js";
 import type { ModelInputs } from "../official/metrics.js";
 import type { Manifest } from "../pairs/types.js";
@@ -25,6 +26,8 @@ export interface RunInputsRequest {
   readonly cwd: string;
   /** Skip the logins-counted scoring pass (its records are then empty); `compare` needs none. */
   readonly skipLoginPass?: boolean;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own. */
+  readonly decoder?: DecoderName;
 }
 
 /** One loaded model. */
@@ -62,13 +65,14 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
       continue;
     }
     const candidates = { ...candidatesOf(hit), model: name };
-    const run = scoreModelFiles(candidates, defaultPairs, { pairSet: "all", countLogin: false });
+    const decoder = request.decoder === undefined ? {} : { decoder: request.decoder };
+    const run = scoreModelFiles(candidates, defaultPairs, { pairSet: "all", countLogin: false, ...decoder });
     problems.push(...run.problems);
     if (run.score === null) {
       absent.push(name);
       continue;
     }
-    const login = request.skipLoginPass ? null : scoreModelFiles(candidates, loginPairs, { pairSet: "certified", countLogin: true });
+    const login = request.skipLoginPass ? null : scoreModelFiles(candidates, loginPairs, { pairSet: "certified", countLogin: true, ...decoder });
     const resultFiles: Partial<Record<ScoredResultCategory, string>> = {};
     for (const [c, f] of Object.entries(run.filesUsed)) if (f) resultFiles[c as ScoredResultCategory] = f.file;
     const scoreCandidates = matchingModel(hit, found.runs, scores.models);

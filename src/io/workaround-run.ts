@@ -4,6 +4,8 @@
  * the pure `simulator/workaround.ts`. Used by `twinscore score` when BFCL data is
  * available.
  */
+import { decodePlainStep, type Decoder } from "../bfcl/decode/index.js";
+import type { PyValue } from "../python/value.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import type { ModelScore } from "../decision/types.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
@@ -38,7 +40,7 @@ export function readResultsById(file: string, ids: ReadonlySet<string>): Map<str
  * Table F1 for one scored model: replay its miss_func pairs. `missFuncFile` is the
  * result file the scorer used for miss_func.
  */
-export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPair[], missFuncFile: string, data: WorkaroundData): Result<WorkaroundSummary> {
+export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPair[], missFuncFile: string, data: WorkaroundData, decoder?: Decoder): Result<WorkaroundSummary> {
   const byId = new Map(pairs.map((p) => [p.missId, p]));
   const missIds = new Set(score.records.filter((r) => r.category === "miss_func").map((r) => r.missId));
   let results: Map<string, unknown>;
@@ -56,5 +58,7 @@ export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPa
     if (!pair || !miss || !base || !gt) return err(problem("bfcl-data-mismatch", `${id}: pair or its BFCL entries not found`));
     inputs.set(id, { pair, missResult: results.get(id), missPrompt: miss.prompt, basePrompt: base.prompt, baseGroundTruth: gt });
   }
-  return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess()));
+  // the replay decodes the recorded steps (as JSON.parse gives them) with the model's decoder
+  const decode = decoder === undefined || decoder.name === "fc" ? undefined : (step: PyValue) => decodePlainStep(decoder, step);
+  return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess(), decode));
 }

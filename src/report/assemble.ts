@@ -11,8 +11,6 @@ import type { RecordedRollout } from "../bfcl/results.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { readingCounts, summarize } from "../decision/score.js";
 import type { PairRecord, TwinReading } from "../decision/types.js";
-import { extractTurn } from "../extract/extract.js";
-import type { ArgValue, ExtractedCall } from "../extract/types.js";
 import { summarizeLabels } from "../judge/aggregate.js";
 import { heldBackTurns } from "../judge/turns.js";
 import type { JudgeRecord } from "../judge/types.js";
@@ -23,7 +21,6 @@ import { countReadings, emptyTurnScores, emptyTurnTable, type EntryUnderReadings
 import { withheldCells } from "../official/aligned.js";
 import { computeRunMetrics, definitionPairs, definitionRow, recordsFor, type Definition, type ModelInputs } from "../official/metrics.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
-import { strRepr } from "../python/repr.js";
 import type { WorkaroundSummary } from "../simulator/workaround.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import type {
@@ -88,44 +85,15 @@ const sensitivityDefinitions: readonly { definition: Definition; name: string; d
   { definition: "C-restored", name: "bad keys restored", description: "the pairs lost to bad ground-truth keys put back" },
 ];
 
-/** Argument nesting shown in the report; deeper levels read `…` (a page, not a decoder). */
-const ARG_TEXT_MAX_DEPTH = 32;
-
-/** Python-like text of a decoded argument, so calls read as BFCL writes them. */
-function argText(v: ArgValue, depth = 0): string {
-  if (v === null) return "None";
-  if (typeof v === "boolean") return v ? "True" : "False";
-  if (typeof v === "number") return String(v);
-  if (typeof v === "string") return strRepr(v);
-  if (depth >= ARG_TEXT_MAX_DEPTH) return Array.isArray(v) ? "[…]" : "{…}";
-  if (Array.isArray(v)) return `[${v.map((x) => argText(x, depth + 1)).join(", ")}]`;
-  return `{${Object.entries(v)
-    .map(([k, x]) => `${strRepr(k)}: ${argText(x, depth + 1)}`)
-    .join(", ")}}`;
-}
-
-/** A call as `name(arg, key=value)`. */
-export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keywords">): string {
-  return `${c.name}(${[...c.positional.map((v) => argText(v)), ...c.keywords.map(([k, v]) => `${k}=${argText(v)}`)].join(", ")})`;
-}
-
 /**
  * The anchor turn's calls with their arguments, in the order the scorer lists them
  * (`readTwin`: by step, decoded calls before the failed entries of a step), labelled
- * with the scorer's own reading. Falls back to names when the two lists disagree.
+ * with the scorer's own reading; an undecoded call shows as `name(…)`.
  */
-function anchorCalls(reading: TwinReading, rollout: RecordedRollout | undefined, anchorTurn: number, tools: ReadonlySet<string>): ReportCall[] {
+function anchorCalls(reading: TwinReading): ReportCall[] {
   const kindOf = (c: TwinReading["anchorCalls"][number]): ReportCall["kind"] => (c.worldChanging ? "world-changing" : c.kind === "login" ? "login" : "read");
-  let texts: string[] | null = null;
-  if (reading.reach === "reached" && rollout?.kind === "turns" && rollout.turns.length > anchorTurn) {
-    const x = extractTurn(rollout.turns[anchorTurn], tools);
-    const ordered: { step: number; name: string; text: string }[] = x.calls.map((c) => ({ step: c.step ?? 0, name: c.name, text: callText(c) }));
-    for (const e of x.decodeErrors) if (e.name !== undefined && e.onToolList === true) ordered.push({ step: e.step, name: e.name, text: `${e.name}(…)` });
-    ordered.sort((a, b) => a.step - b.step);
-    if (ordered.length === reading.anchorCalls.length && ordered.every((o, i) => o.name === reading.anchorCalls[i].name)) texts = ordered.map((o) => o.text);
-  }
-  const calls: ReportCall[] = reading.anchorCalls.map((c, i) => ({
-    text: texts ? texts[i] : c.name,
+  const calls: ReportCall[] = reading.anchorCalls.map((c) => ({
+    text: c.decoded ? (c.text ?? c.name) : `${c.name}(…)`,
     kind: kindOf(c),
     ...(c.decoded ? {} : { undecoded: true }),
   }));
@@ -140,7 +108,7 @@ function side(reading: TwinReading, id: string, input: ReportModelInput, pair: M
     reached: reading.reach === "reached",
     unreached: reading.reach === "reached" ? null : reading.reach,
     acted: reading.anchorCalls.some((c) => c.worldChanging),
-    calls: anchorCalls(reading, input.rollouts.get(id), pair.anchorTurn, tools),
+    calls: anchorCalls(reading),
     text: reading.anchorText,
     decodeFailures: reading.decodeFailures,
     verdict: v === undefined ? null : v.pass ? "pass" : "fail",

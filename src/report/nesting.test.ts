@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { callText } from "./assemble.js";
+import { callText } from "../decision/read-twin.js";
 import type { ArgValue } from "../extract/types.js";
 
 test("a call's arguments are shown 32 levels deep, then elided (the page never recurses on input depth)", () => {

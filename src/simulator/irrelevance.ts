@@ -22,6 +22,7 @@
  * the entries that pass both.
  */
 import type { BfclVersion } from "../bfcl/data.js";
+import type { Decoder } from "../bfcl/decode/index.js";
 import { catalogOf } from "../catalog/catalog.js";
 import { readTwin } from "../decision/read-twin.js";
 import { PyDict } from "../python/containers.js";
@@ -117,11 +118,12 @@ export function checkWorldChangingOnEmptyTurns(
   decoded: readonly (readonly (readonly string[])[])[],
   groundTruth: readonly (readonly string[])[],
   tools: ReadonlySet<string>,
+  decoder?: Decoder,
 ): EmptyTurnOutcome {
   const rollout = { kind: "turns" as const, turns: turns as readonly (readonly unknown[])[], turnCount: turns.length };
   for (const turn of emptyReferenceTurns(groundTruth)) {
     if (turn >= turns.length) continue;
-    const reading = readTwin(rollout, turn, tools, false);
+    const reading = readTwin(rollout, turn, tools, false, decoder);
     const attempts = reading.anchorCalls.filter((c) => c.worldChanging).map((c) => c.name);
     if (attempts.length === 0) continue;
     const message = `Model attempts a world-changing call when it should not for turn ${turn}.`;
@@ -161,13 +163,14 @@ export function withEmptyTurnsScored(
   groundTruth: readonly (readonly string[])[],
   involvedClasses: readonly string[],
   version: BfclVersion,
+  decoder?: Decoder,
 ): EntryVerdict {
   if (!verdict.valid && verdict.runnerLevel) return verdict;
   const decoded = verdict.decoded ?? [];
   const outcome =
     reading === "strict"
       ? checkIrrelevance(decoded, groundTruth)
-      : checkWorldChangingOnEmptyTurns(Array.isArray(turns) ? turns : [], decoded, groundTruth, toolsOfClasses(involvedClasses, version));
+      : checkWorldChangingOnEmptyTurns(Array.isArray(turns) ? turns : [], decoded, groundTruth, toolsOfClasses(involvedClasses, version), decoder);
   if (outcome.valid) return verdict;
   return {
     valid: false,

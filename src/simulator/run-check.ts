@@ -13,7 +13,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
-import { decodeFcStep, decodeFcStepPlain, type DecodeOutcome } from "../bfcl/decode/index.js";
+import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
@@ -161,6 +161,8 @@ export function checkModelFiles(
     /** A fresh evaluator process; `exact` keeps every instance for the run. */
     readonly newProcess: (exact: boolean) => EvaluatorProcess;
     readonly decode?: StepDecoder;
+    /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
+    readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
     readonly emptyTurns?: EmptyTurnReading;
@@ -178,6 +180,7 @@ export function checkModelFiles(
         inputs: f.inputs,
         process,
         decode: opts.decode,
+        decoder: opts.decoder,
         renderScore: opts.renderScore,
         scoreScratch: f.scoreScratch,
         emptyTurns: opts.emptyTurns,
@@ -245,6 +248,8 @@ export interface FileCheck {
   readonly scoreFile: Uint8Array | null;
   /** Comparable verdicts (with serialised error objects when the score text was rendered). */
   readonly verdicts: OurVerdict[];
+  /** How the file's steps decoded (tool-looking steps, failures), for the wrong-decoder guard. */
+  readonly decodeHealth: DecodeHealth;
   /** Findings that did not stop the file: an entry with a step nested too deeply to decode, or with a call whose result may differ from BFCL's (it depends on BFCL's machine, or is not emulated); one warning each. */
   readonly warnings: Problem[];
   /** Ids of lines left out because `twinscore run --until-anchor` stopped them after the anchor turn. */
@@ -304,6 +309,8 @@ export function checkResultFile(
     readonly inputs: CategoryInputs;
     readonly process: EvaluatorProcess;
     readonly decode?: StepDecoder;
+    /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
+    readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Reused memory for the score file (see `ScoreFileBuilder`); `scoreFile` is then a view of it. */
     readonly scoreScratch?: (bytes: number) => Uint8Array;
@@ -357,6 +364,8 @@ export function checkResultFile(
     rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
   }
   if (problems.length > 0) return err(...problems);
+  // every step is counted as it is decoded (the wrong-decoder guard)
+  const decodeHealth = newDecodeHealth();
   rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   // lines left per entry key: instances are released after the last line whose id names them
@@ -375,8 +384,9 @@ export function checkResultFile(
     if (nestingFailure === null && isNestingFailure(out)) nestingFailure = out.error;
     return out;
   };
-  const decodeStringArgs = noting(opts.decode ?? decodeFcStepPlain);
-  const decodePython = noting(opts.decode ?? decodeFcStep);
+  // the plain (JSON.parse) path is BFCL's FC decoder's alone: the others read Python values
+  const decodeStringArgs = noting(countingDecoder(decodeFcStepPlain, decodeHealth));
+  const decodePython = noting(countingDecoder(opts.decode ?? decodeFcStep, decodeHealth));
   const revision = opts.process.revision;
   const scoreFile = opts.renderScore
     ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
@@ -406,7 +416,7 @@ export function checkResultFile(
     }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
     if (problems.length > 0) continue;
-    const stringArgs = stepsAreStringArgs(result);
+    const stringArgs = opts.decode === undefined && stepsAreStringArgs(result);
     let pyResult: PyValue = null;
     if (!stringArgs) {
       try {
@@ -445,8 +455,8 @@ export function checkResultFile(
     const afterInferenceError = verdict.afterInferenceError === true;
     if (opts.emptyTurns !== undefined) {
       const version = opts.bfclVersion ?? opts.process.revision.version;
-      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version);
-      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version);
+      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version, opts.decoder);
+      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version, opts.decoder);
       readings?.push({ id: row.id, bfcl: verdict.valid, strict: strict.valid, worldChanging: worldChanging.valid });
       verdict = opts.emptyTurns === "strict" ? strict : worldChanging;
     }
@@ -519,6 +529,7 @@ export function checkResultFile(
     total: rows.length,
     scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
     verdicts,
+    decodeHealth,
     warnings,
     stoppedAtAnchor,
   });

@@ -4,7 +4,8 @@
  * `--decoder` takes and what every output reports, so they never change meaning.
  */
 import type { PyValue } from "../../python/value.js";
-import { decodeFcStep } from "./fc.js";
+import { PyException } from "../../python/exception.js";
+import { decodeFcStep, decodeFcStepPlain, plainToPy } from "./fc.js";
 import {
   decodeBitAgent,
   decodeCohere,
@@ -31,7 +32,7 @@ import {
   nemotronSource,
   phiSource,
 } from "./handlers.js";
-import type { DecodeOutcome } from "./outcome.js";
+import { decodeFailure, type DecodeOutcome } from "./outcome.js";
 import { decodePromptingStep } from "./prompting.js";
 
 /** Every decoder name, in the order `--help` lists them. */
@@ -156,7 +157,7 @@ const ALL: readonly Decoder[] = [
   decoder("think-agent", "JSON after </think>; BFCL's code raises on any call", ["ThinkAgentHandler"], decodeThinkAgent),
   decoder("gorilla", 'BFCL passes the tool-call flag as the language: every text raises "Unsupported language: False"', ["GorillaHandler"], decodeGorilla),
   decoder("nexus", 'as gorilla after ";" handling: every text raises "Unsupported language: False"', ["NexusHandler"], decodeNexus),
-  decoder("hammer", "decode_execute is a staticmethod that still takes self: every step raises TypeError", ["HammerHandler"], decodeHammer),
+  decoder("hammer", 'JSON [{"name", "arguments"}] (or {"tool_calls": […]}) after removing ``` fences; unreadable text is no call', ["HammerHandler"], decodeHammer),
 ];
 
 const BY_NAME = new Map<string, Decoder>(ALL.map((d) => [d.name, d]));
@@ -174,3 +175,20 @@ export const fcDecoder: Decoder = BY_NAME.get("fc") as Decoder;
 
 /** BFCL's default prompting decoder, the one most prompting handlers keep. */
 export const promptingDecoder: Decoder = BY_NAME.get("prompting") as Decoder;
+
+/**
+ * A decoder on a step as `JSON.parse` gave it (objects plain, numbers JavaScript's). The
+ * FC decoder reads such values directly; the others get Python values, and a step too
+ * deeply nested to become one fails as Python's json.loads would (RecursionError).
+ */
+export function decodePlainStep(decoder: Decoder, step: unknown): DecodeOutcome {
+  if (decoder.name === "fc") return decodeFcStepPlain(step);
+  let value: PyValue;
+  try {
+    value = plainToPy(step);
+  } catch (e) {
+    if (e instanceof PyException) return decodeFailure(e.pyType, e.pyMessage);
+    throw e;
+  }
+  return decoder.decode(value);
+}

@@ -212,3 +212,45 @@ function fastRenderArgs(name: string, raw: string): string | null {
   }
   return `${name}(${parts.join(",")})`;
 }
+
+/**
+ * Whether `convert_to_function_call` accepts a step straight from `JSON.parse`, without
+ * rendering its call strings: null when it does, else the exception it raises
+ * (`Type: message`). What call extraction needs from the FC decoder on its hot path (it
+ * reads names and arguments from the records themselves); the same traversal as
+ * `decodeFcStep`, and the same outcome (tested on every real step).
+ */
+export function fcStepError(step: unknown): string | null {
+  if (!Array.isArray(step)) {
+    const out = decodeFcStepPlain(step);
+    return out.ok ? null : out.error;
+  }
+  for (const item of step) {
+    if (!isPlainObject(item)) {
+      const out = decodeFcStepPlain(step);
+      return out.ok ? null : out.error;
+    }
+    for (const name in item) {
+      const raw = item[name];
+      if (isPlainObject(raw)) continue;
+      if (typeof raw !== "string") return `AttributeError: '${pyTypeName(plainToPy(raw))}' object has no attribute 'items'`;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        // what JSON.parse rejects, Python's json.loads may accept (NaN, Infinity) or rejects with its own words
+        try {
+          parsed = jsonLoadsOrThrow(raw);
+        } catch (e) {
+          if (e instanceof PyException) return `${e.pyType}: ${e.pyMessage}`;
+          if (e instanceof RangeError) return "RecursionError: maximum recursion depth exceeded";
+          throw e;
+        }
+        if (!(parsed instanceof PyDict)) return `AttributeError: '${pyTypeName(parsed as PyValue)}' object has no attribute 'items'`;
+        continue;
+      }
+      if (!isPlainObject(parsed)) return `AttributeError: '${pyTypeName(plainToPy(parsed))}' object has no attribute 'items'`;
+    }
+  }
+  return null;
+}

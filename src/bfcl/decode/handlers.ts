@@ -590,7 +590,27 @@ export function decodeFunctionGemma(step: PyValue): DecodeOutcome {
   });
 }
 
-/** Hammer: `decode_execute` is a staticmethod that still names `self`, so every call lacks `result`. */
-export function decodeHammer(_step: PyValue): DecodeOutcome {
-  return decodeFailure("TypeError", "HammerHandler.decode_execute() missing 1 required positional argument: 'result'");
+/**
+ * Hammer: fences removed, JSON (anything unreadable is no call); a list, or a dict's
+ * `tool_calls`, of `{name, arguments}` dicts (other entries skipped), joined with ", ".
+ */
+export function decodeHammer(step: PyValue): DecodeOutcome {
+  return guarded(() => {
+    const text = needStr(step, "replace").replaceAll("```", "");
+    let parsed: PyValue;
+    try {
+      parsed = jsonLoads(text);
+    } catch (e) {
+      if (!(e instanceof PyException) && !(e instanceof RangeError)) throw e;
+      parsed = [];
+    }
+    let calls: PyValue = isList(parsed) ? parsed : parsed instanceof PyDict ? dictGet(parsed, "tool_calls", []) : [];
+    if (!isList(calls)) calls = [calls];
+    const out: string[] = [];
+    for (const call of calls) {
+      if (!(call instanceof PyDict)) continue;
+      out.push(renderCall(dictGet(call, "name", ""), dictGet(call, "arguments", new PyDict()), ", "));
+    }
+    return out;
+  });
 }

@@ -4,6 +4,31 @@
  * call extraction and the commands import.
  */
 export { decodeFailure, failureMessage, failureType, guarded, isEmptyDecoded, type DecodeOutcome } from "./outcome.js";
-export { decodeFcStep, decodeFcStepPlain, plainToPy, renderFcCall } from "./fc.js";
+export { decodeFcStep, decodeFcStepPlain, fcStepError, plainToPy, renderFcCall } from "./fc.js";
 export { decodePromptingStep, decodePromptingText, promptingSource } from "./prompting.js";
-export { DECODER_NAMES, decoderByName, decoders, fcDecoder, promptingDecoder, type Decoder, type DecoderName } from "./decoders.js";
+export { DECODER_NAMES, decodePlainStep, decoderByName, decoders, fcDecoder, promptingDecoder, type Decoder, type DecoderName } from "./decoders.js";
+export { registryEntryOfFolder, registryHandlers, registryModels, type RegistryModel, type RegistryHandler } from "./registry.js";
+export {
+  chooseDecoder,
+  detectDecoder,
+  isEmptyStep,
+  stepsOfResult,
+  summarizeChoice,
+  unknownDecoderMessage,
+  DETECTION_SAMPLE,
+  type ChooseDecoderInput,
+  type DecoderChoice,
+  type DecoderChoiceSummary,
+  type DecoderSource,
+} from "./select.js";
+export {
+  countDecoded,
+  countingDecoder,
+  decodeFailureMessage,
+  looksLikeToolCall,
+  newDecodeHealth,
+  tooManyDecodeFailures,
+  DECODE_FAILURE_LIMIT,
+  type DecodeHealth,
+} from "./health.js";
+export { sampleSteps } from "./sample.js";

@@ -12,6 +12,7 @@ import type { PyValue } from "../../python/value.js";
 import { rolloutRunDir, rolloutRuns, sharedPath } from "../../testing/shared.js";
 import { decoderByName, type Decoder } from "./decoders.js";
 import { failureMessage } from "./outcome.js";
+import { fcStepError } from "./fc.js";
 
 interface Tally {
   decoded: number;
@@ -83,6 +84,37 @@ describe("decoders on every step of the real runs agree with BFCL's inference lo
     // every logged step of the 600 entries: 4,538 decoded (calls or empty), 2,459 decode errors (prose, mostly)
     expect(tally.decoded).toBe(4_538);
     expect(tally.errors).toBe(2_459);
+  });
+
+  it("fcStepError (the FC decoder's accept-only path on JSON.parse values) agrees with decodeFcStep on every real and vector step", () => {
+    const fc = decoderByName("fc")!;
+    let n = 0;
+    const wrong: string[] = [];
+    const compare = (plain: unknown, py: PyValue) => {
+      n++;
+      const out = fc.decode(py);
+      const want = out.ok ? null : out.error;
+      if (fcStepError(plain) !== want) wrong.push(`${JSON.stringify(plain).slice(0, 120)}: ${fcStepError(plain)} vs ${want}`);
+    };
+    for (const run of rolloutRuns) {
+      const root = join(rolloutRunDir(run), "result");
+      for (const model of readdirSync(root)) {
+        const dir = join(root, model, "multi_turn");
+        for (const file of readdirSync(dir)) {
+          for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
+            if (line === "") continue;
+            const plain = JSON.parse(line) as { result: unknown };
+            const py = (jsonLoadsOrThrow(line) as PyDict).get("result");
+            if (!Array.isArray(plain.result) || !Array.isArray(py)) continue;
+            plain.result.forEach((turn, t) => (turn as unknown[]).forEach((step, s) => compare(step, (py[t] as PyValue[])[s])));
+          }
+        }
+      }
+    }
+    const vectors = JSON.parse(readFileSync(new URL("./testdata/handler-vectors.json", import.meta.url), "utf8")) as { steps: string[] };
+    for (const text of vectors.steps) compare(JSON.parse(text), jsonLoadsOrThrow(text));
+    expect(wrong).toEqual([]);
+    expect(n).toBeGreaterThan(28_000);
   });
 
   it("the wrong decoder on the same files disagrees (the comparison can fail)", () => {

@@ -27,12 +27,14 @@ describe("twinscore check (CLI)", () => {
       ["check", "--results", join(run, "result", "openai_gpt-oss-20b"), "--bfcl-data", bfclDataDir(), "--scores", join(run, "score"), "--format", "json"],
       io,
     );
-    expect(io.err.join("")).toBe("");
+    // gpt-oss is not in BFCL's registry: its decoder is detected from its steps, and said once
+    expect(io.err.join("").split("\n")).toEqual([expect.stringMatching(/^openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; 198 of 200 sampled record steps decode to calls with fc\)$/), ""]);
     expect(code).toBe(0);
     const out = JSON.parse(io.out.join("")) as {
-      files: { model: string; folder: string; category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] } }[];
+      files: { model: string; folder: string; category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] }; decoder: { name: string; source: string } }[];
     };
     expect(out.files.map((f) => `${f.model} ${f.folder}`)).toEqual(Array(3).fill("openai_gpt-oss-20b openai_gpt-oss-20b"));
+    expect(out.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual(Array(3).fill(["fc", "detected"]));
     expect(out.files.map((f) => [f.category, f.entries, f.correct])).toEqual([
       ["base", 200, 95],
       ["miss_func", 200, 82],
@@ -125,6 +127,67 @@ describe("twinscore check on long_context files", () => {
       const code2 = await runCli(["check", "--results", join(dir, "results"), "--bfcl-data", bfclDataDir(), "--bfcl-eval", join(dir, "nowhere")], { ...missing, env: {} });
       expect(code2).toBe(2);
       expect(missing.err.join("")).toContain("[long-context-missing]");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("twinscore check on a prompting run without --decoder", () => {
+  it("detects the prompting decoder and gives the same verdicts as --decoder prompting (a real gpt-oss run rendered as Python call text)", async () => {
+    const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { jsonLoadsOrThrow } = await import("../../python/json.js");
+    const { PyDict } = await import("../../python/containers.js");
+    const { decodeFcStep } = await import("../../bfcl/decode/index.js");
+    const source = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-prompting-run-"));
+    try {
+      // each FC step becomes the text a prompting model writes for the same calls; an empty step, a reply
+      const folder = join(dir, "my-prompting-model", "multi_turn");
+      mkdirSync(folder, { recursive: true });
+      for (const category of ["base", "miss_param"]) {
+        const file = `BFCL_v4_multi_turn_${category}_result.json`;
+        const lines = readFileSync(join(source, file), "utf8")
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((l) => {
+            const line = jsonLoadsOrThrow(l) as InstanceType<typeof PyDict>;
+            const result = line.get("result");
+            const text = Array.isArray(result)
+              ? result.map((turn) =>
+                  (turn as unknown[]).map((step) => {
+                    const out = decodeFcStep(step as never);
+                    if (!out.ok) return "[" + JSON.stringify(step);
+                    return out.calls.length === 0 ? "Done. Anything else?" : `[${out.calls.join(", ")}]`;
+                  }),
+                )
+              : result;
+            return JSON.stringify({ id: line.get("id"), result: text });
+          });
+        writeFileSync(join(folder, file), lines.join("\n") + "\n");
+      }
+      const auto = memoryIo();
+      expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"], auto)).toBe(0);
+      expect(auto.err.join("")).toMatch(/^my-prompting-model: decoder prompting \(not in BFCL's model registry; \d+ of 200 sampled text steps decode to calls with prompting/);
+      const flagged = memoryIo();
+      expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"], flagged)).toBe(0);
+      expect(flagged.err.join("")).toBe("");
+      type Out = { files: { category: string; entries: number; correct: number; decoder: { name: string; source: string } }[] };
+      const a = JSON.parse(auto.out.join("")) as Out;
+      const b = JSON.parse(flagged.out.join("")) as Out;
+      expect(a.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual([["prompting", "detected"], ["prompting", "detected"]]);
+      expect(b.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual([["prompting", "flag"], ["prompting", "flag"]]);
+      expect(a.files.map(({ decoder: _, ...rest }) => rest)).toEqual(b.files.map(({ decoder: _, ...rest }) => rest));
+      // the same calls as text pass about as often as the FC original (95 and 76 of 200 there)
+      expect(a.files.map((f) => f.correct).every((n) => n > 50)).toBe(true);
+      // and with the FC decoder the same files fail entirely, which the guard reports: one line per file, exit 1
+      const wrong = memoryIo();
+      expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "fc"], wrong)).toBe(1);
+      expect(wrong.err.join("").trim().split("\n").map((l) => l.replace(/^.*(BFCL_v4\w+)\.json: warning: \d+ of \d+ tool-call steps \(100\.0 %\) fail to decode with decoder fc .*\[decode-failures\]$/, "$1"))).toEqual([
+        "BFCL_v4_multi_turn_base_result",
+        "BFCL_v4_multi_turn_miss_param_result",
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,6 +9,7 @@ import { outputFormats, renderJson, renderPrintout, tableOf, type Column } from 
 import type { CliIo } from "../io.js";
 import { integerOption } from "../options.js";
 import { printProblems } from "../problems.js";
+import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
 import { emptyTurnBlocks, emptyTurnHelp } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import type { RegisterCommand } from "./index.js";
@@ -22,7 +23,7 @@ interface CheckOptions {
   bfclEval?: string;
   scores?: string;
   out?: string;
-  decoder: DecoderName;
+  decoder?: DecoderName;
   bfclVersion?: "v3" | "v4";
   scoreEmptyTurns?: EmptyTurnReading;
   format: CheckFormat;
@@ -70,7 +71,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files)")
     .option("--scores <dir>", "stored BFCL score root to compare verdicts with (same layout as --out)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
-    .addOption(new Option("--decoder <name>", "decode every step with this BFCL handler decoder (listed below)").choices(DECODER_NAMES).default("fc"))
+    .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
     .addOption(
       new Option(
         "--score-empty-turns [reading]",
@@ -112,9 +113,11 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "the check it ships (strict), or had it scored the skipped turn by the decision to act (world-changing).\n" +
         "\nSpeed: check turns V8's TurboFan inlining off, which does not pay in runs this short;\n" +
         "TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults.\n" +
-        "\nExit: 0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree;\n" +
+        "\nExit: 0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree,\n" +
+        "or more than 5 % of a file's tool-call steps fail to decode (one line per such file: wrong decoder?);\n" +
         "2 bad arguments, no BFCL data, no result file, or a file that could not be checked.\n",
     )
+    .addHelpText("after", decoderHelp)
     .action(async (opts: CheckOptions) => {
       const doc = await checkRuns({
         results: opts.results,
@@ -131,6 +134,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         env: io.env,
       });
       printProblems(io, doc.problems, { command: "check" });
+      for (const line of detectedDecoderLines(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder })))) io.stderr(line + "\n");
       state.exitCode = doc.exitCode;
       if (doc.files.length === 0 && doc.exitCode === 2) return;
       if (opts.format === "json") io.stdout(renderJson(doc));

@@ -43,7 +43,12 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     const r = await run(["score", "--results", "runs"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatchSnapshot();
-    expect(r.err).toBe("warning: openai_gpt-oss-120b: 9 warnings reading its files (9 inference-error); --verbose lists each with file:line [warnings]\n");
+    expect(r.err).toBe(
+      "warning: openai_gpt-oss-120b: 9 warnings reading its files (9 inference-error); --verbose lists each with file:line [warnings]\n" +
+        // neither folder is in BFCL's model registry: each says which decoder its steps were read with
+        "openai_gpt-oss-120b: decoder fc (not in BFCL's model registry; 196 of 200 sampled record steps decode to calls with fc)\n" +
+        "oracle: decoder fc (not in BFCL's model registry; 200 of 200 sampled record steps decode to calls with fc)\n",
+    );
   });
 
   it("--verbose lists every warning with file:line", async () => {
@@ -81,7 +86,7 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     expect([m.numbers.act, m.numbers.hold, m.numbers.decision, m.numbers.holdCredited, m.numbers.decisionCredited, m.numbers.pair, m.numbers.decisionByCategory.miss_func, m.numbers.decisionByCategory.miss_param].map(formatDecimal1)).toEqual(["96.9", "69.5", "83.2", "74.9", "85.9", "67.3", "81.9", "84.6"]);
     expect(JSON.stringify(doc)).not.toMatch(/"\d+\.\d+"/); // no number printed as a string anywhere
     expect(m.numbers.act).toBeCloseTo((100 * 216) / 223, 12);
-    expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9, pairsMissingRollout: 0 });
+    expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9, pairsMissingRollout: 0 , undecidablePairs: 0 });
     expect(m.filesUsed.miss_param.file).toBe("<TMP>/runs/openai_gpt-oss-120b/multi_turn/BFCL_v4_multi_turn_miss_param_result.json");
     expect(doc.problems).toEqual([]);
     expect(m.problems.map((p: { code: string }) => p.code)).toEqual(Array(9).fill("inference-error"));

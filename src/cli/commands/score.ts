@@ -8,6 +8,8 @@ import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
 import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
+import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
+import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
 import type { CliIo } from "../io.js";
 import { columnsHelp, companionsHelp, perItemNote, scorePrintout, type ScoreView } from "../views/score.js";
 import { alignedHelp } from "../views/aligned.js";
@@ -29,11 +31,13 @@ export interface ScoreCliOptions {
   seed?: string;
   scores?: string[];
   sensitivity?: boolean;
+  decoder?: DecoderName;
 }
 
 /** The exit codes `score` and `demo` end with, for `--help`. */
 export const scoreExitHelp =
-  "\nExit: 0 scored; 1 scored with findings (a model's pairs incomplete, or any problem under --strict);\n" +
+  "\nExit: 0 scored; 1 scored with findings (a model's pairs incomplete, more than 5 % of a file's anchor-turn\n" +
+  "tool calls failing to decode — one line per such file: wrong decoder? — or any problem under --strict);\n" +
   "2 nothing could be scored (bad arguments, no result files, no model with a pair).\n";
 
 /** Flags → the request's reading options; a message when `--uncertified` and `--all-pairs` are both given. */
@@ -45,6 +49,7 @@ export function readingOf(opts: ScoreCliOptions): Pick<ScoreRequest, "pairSet" |
 /** Print a score document in the chosen format: problems first (stderr), then the output. */
 export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format: OutputFormat; verbose?: boolean }, view: ScoreView = {}, command = "score"): void {
   printProblems(io, doc.problems, { verbose: opts.verbose, byModel: doc.models.map((m) => ({ name: m.model, problems: m.problems })), command });
+  for (const line of detectedDecoderLines(doc.models)) io.stderr(line + "\n");
   if (doc.exitCode === 2 && doc.models.length === 0 && doc.options.pairsSelected === 0) return; // a bad request: nothing to show
   const note = perItemNote(doc);
   if (note !== null) io.stderr(note);
@@ -73,7 +78,9 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--verbose", "list every warning with file:line (default: one summary line per model)")
     .option("--manifest <file>", manifestOptionHelp)
     .option("--threads <n>", "threads reading result files: this one plus n-1 workers, from 8 models up (default: cores, at most 4)")
-    .addHelpText("after", companionsHelp);
+    .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
+    .addHelpText("after", companionsHelp)
+    .addHelpText("after", decoderHelp);
 }
 
 /** The request `score` and `demo` build from their shared flags (a message for a bad combination). */
@@ -92,6 +99,7 @@ export function scoreRequestOf(io: CliIo, opts: ScoreCliOptions, rest: { results
     perItem: opts.perItem,
     threads: integerOption(opts.threads),
     strict: Boolean(opts.strict),
+    ...(opts.decoder !== undefined ? { decoder: opts.decoder } : {}),
     cwd: io.cwd,
     env: io.env,
   };
@@ -153,7 +161,9 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         "a tie); copies are never merged. The output names the file used for each model and category.\n" +
         "\nA rollout that ended before the anchor turn, or whose line is an inference-error string, is\n" +
         "scored as making no call there and counted. A call whose arguments failed to decode still counts\n" +
-        "by its name. Malformed lines and ids of another category are reported (file:line) and skipped;\n" +
+        "by its name, and so does call text that names a tool-list function in call position but does not\n" +
+        "decode; call-like text naming no function makes its pair undecidable (left out, counted).\n" +
+        "Malformed lines and ids of another category are reported (file:line) and skipped;\n" +
         "such warnings are summed up in one line per model (--verbose lists them). Only regular files\n" +
         "are read (a FIFO named like a result file is reported and skipped).\n" +
         alignedScoreHelp +

@@ -1,0 +1,108 @@
+/**
+ * How well a file's steps decode with the chosen decoder. A wrong decoder does not fail
+ * loudly by itself — every step just fails to decode and the file scores 0 % — so each
+ * file's steps that look like tool calls are counted, and a file where more than 5 % of
+ * them fail is reported.
+ */
+import type { DecodeOutcome } from "./outcome.js";
+
+/** Share of a file's tool-looking steps that may fail to decode before the file is reported. */
+export const DECODE_FAILURE_LIMIT = 0.05;
+
+const MARKERS = ["<tool_call>", "<TOOLCALL>", "<function_call>", "<start_function_call>", "<|tool_call_start|>", "<|python_tag|>", "```tool_code"];
+
+/** The first key of a JSON call object in the formats BFCL's handlers read. */
+const CALL_KEYS = ["name", "arguments", "parameters", "tool_name", "function"];
+
+function isIdentStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+function isIdentChar(c: number): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 57) || c === 46;
+}
+
+/**
+ * Whether a step looks like an attempt to call a tool, whatever the format: a non-empty
+ * record list or object; text that carries a handler's call markup; text that starts
+ * (after fences, brackets and spaces) with `name(` or with a JSON object whose first key
+ * is a call's ("name", "arguments", "parameters", "tool_name", "function"). Prose, empty text and empty lists do not. Works on values from `JSON.parse`
+ * and from Python's `json.loads` alike.
+ */
+export function looksLikeToolCall(step: unknown): boolean {
+  if (step === null || step === undefined) return false;
+  if (Array.isArray(step)) return step.length > 0;
+  if (typeof step === "object") return true;
+  if (typeof step !== "string") return false;
+  for (const m of MARKERS) if (step.includes(m)) return true;
+  let i = 0;
+  const skip = (chars: string): void => {
+    while (i < step.length && chars.includes(step[i])) i++;
+  };
+  skip(" \t\r\n`");
+  if (step.startsWith("json", i) || step.startsWith("python", i)) {
+    i += step.startsWith("json", i) ? 4 : 6;
+    skip(" \t\r\n");
+  }
+  skip("[ \t\r\n");
+  if (step[i] === "{") {
+    i++;
+    skip(" \t\r\n");
+    return CALL_KEYS.some((k) => step.startsWith(`"${k}"`, i) || step.startsWith(`'${k}'`, i));
+  }
+  if (i >= step.length || !isIdentStart(step.charCodeAt(i))) return false;
+  while (i < step.length && isIdentChar(step.charCodeAt(i))) i++;
+  return step[i] === "(";
+}
+
+/** A file's decode counts. */
+export interface DecodeHealth {
+  /** Steps decoded. */
+  steps: number;
+  /** Steps that look like tool calls (`looksLikeToolCall`). */
+  toolLooking: number;
+  /** Tool-looking steps that failed to decode. */
+  failed: number;
+  /** The first such failure's text, to show with the count. */
+  firstError: string | null;
+}
+
+/** An empty tally. */
+export function newDecodeHealth(): DecodeHealth {
+  return { steps: 0, toolLooking: 0, failed: 0, firstError: null };
+}
+
+/** Count one decoded step. */
+export function countDecoded(health: DecodeHealth, step: unknown, outcome: DecodeOutcome): void {
+  health.steps++;
+  if (!looksLikeToolCall(step)) return;
+  health.toolLooking++;
+  if (outcome.ok) return;
+  health.failed++;
+  health.firstError ??= outcome.error;
+}
+
+/** A decoder wrapped so that every step it decodes is counted in `health`. */
+export function countingDecoder<S>(decode: (step: S) => DecodeOutcome, health: DecodeHealth): (step: S) => DecodeOutcome {
+  return (step) => {
+    const out = decode(step);
+    countDecoded(health, step, out);
+    return out;
+  };
+}
+
+/** True when more than `DECODE_FAILURE_LIMIT` of a file's tool-looking steps failed to decode. */
+export function tooManyDecodeFailures(health: DecodeHealth): boolean {
+  return health.failed > 0 && health.failed > DECODE_FAILURE_LIMIT * health.toolLooking;
+}
+
+/**
+ * The one line a file with too many decode failures gets (null when it has not): how many,
+ * with which decoder, the first error, and what to do about it.
+ */
+export function decodeFailureMessage(health: DecodeHealth, decoder: string, what = "tool-call steps"): string | null {
+  if (!tooManyDecodeFailures(health)) return null;
+  const pct = ((100 * health.failed) / health.toolLooking).toFixed(1);
+  const first = health.firstError === null ? "" : ` (first: ${health.firstError.length > 120 ? health.firstError.slice(0, 120) + "…" : health.firstError})`;
+  return `${health.failed} of ${health.toolLooking} ${what} (${pct} %) fail to decode with decoder ${decoder}${first}; the steps may need another decoder: pass --decoder NAME (see --help)`;
+}

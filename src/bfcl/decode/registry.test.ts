@@ -1,0 +1,68 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { projectRoot } from "../../testing/shared.js";
+import { decoderByName } from "./decoders.js";
+import { registryEntryOfFolder, registryHandlers, registryModels } from "./registry.js";
+
+const vectors = JSON.parse(readFileSync(new URL("./testdata/handler-vectors.json", import.meta.url), "utf8")) as {
+  sets: { handler: string; owner: string; isFcModel: boolean; decoder: string }[];
+};
+
+describe("the committed model registry table (generated from BFCL's model_config.py)", () => {
+  it("has BFCL's 175 registry keys, each with its result folder and a known decoder", () => {
+    expect(registryModels).toHaveLength(175);
+    const folders = new Set<string>();
+    for (const m of registryModels) {
+      expect(m.folder).toBe(m.key.replaceAll("/", "_"));
+      expect(folders.has(m.folder), m.folder).toBe(false);
+      folders.add(m.folder);
+      expect(decoderByName(m.decoder), m.key).toBeDefined();
+      expect(registryHandlers[m.handler], m.handler).toBeDefined();
+    }
+  });
+
+  it("gives one decoder per handler and mode, fixed by the mode only where decode_execute reads is_fc_model", () => {
+    const byHandlerMode = new Map<string, string>();
+    for (const m of registryModels) {
+      const h = registryHandlers[m.handler];
+      if (h.forcedIsFcModel !== null) expect(m.isFcModel, m.key).toBe(h.forcedIsFcModel);
+      const key = h.dependsOnMode ? `${h.owner}/${m.isFcModel}` : h.owner;
+      const seen = byHandlerMode.get(key);
+      if (seen !== undefined) expect(m.decoder, m.key).toBe(seen);
+      byHandlerMode.set(key, m.decoder);
+    }
+    // the handler vectors were generated with the same owner → decoder reading: both artifacts agree
+    for (const set of vectors.sets) {
+      const key = registryHandlers[set.handler]?.dependsOnMode ? `${set.owner}/${set.isFcModel}` : set.owner;
+      if (byHandlerMode.has(key)) expect(set.decoder, key).toBe(byHandlerMode.get(key));
+    }
+  });
+
+  it("finds models by their result folder", () => {
+    expect(registryEntryOfFolder("Salesforce_Llama-xLAM-2-8b-fc-r")).toMatchObject({ handler: "SalesforceLlamaHandler", decoder: "xlam", isFcModel: true });
+    expect(registryEntryOfFolder("gpt-4o-2024-11-20-FC")).toMatchObject({ handler: "OpenAIResponsesHandler", decoder: "fc" });
+    expect(registryEntryOfFolder("gpt-4o-2024-11-20")).toMatchObject({ handler: "OpenAIResponsesHandler", decoder: "prompting" });
+    expect(registryEntryOfFolder("Qwen_Qwen3-8B-FC")).toMatchObject({ handler: "QwenFCHandler", decoder: "tool-call" });
+    expect(registryEntryOfFolder("meta-llama_Llama-3.1-8B-Instruct-FC")).toMatchObject({ decoder: "llama-3.1" });
+    expect(registryEntryOfFolder("openai_gpt-oss-120b")).toBeUndefined();
+  });
+});
+
+/**
+ * Regeneration from a Gorilla checkout (GORILLA_DIR = the berkeley-function-call-leaderboard
+ * folder): the committed table and vectors are exactly what the tools write. Skipped only
+ * when no checkout is given; the table itself is checked above either way.
+ */
+const gorilla = process.env.GORILLA_DIR;
+describe.skipIf(!gorilla)("regenerated from GORILLA_DIR", () => {
+  it("tools/gen-model-registry.py writes the committed registry-table.ts", () => {
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-model-registry.py"), gorilla!], { encoding: "utf8", maxBuffer: 1 << 26 });
+    expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "registry-table.ts"), "utf8"));
+  });
+  it("tools/gen-decode-vectors.py writes the committed handler vectors", () => {
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-decode-vectors.py"), gorilla!], { encoding: "utf8", maxBuffer: 1 << 26 });
+    expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "testdata", "handler-vectors.json"), "utf8"));
+  }, 60_000);
+});

@@ -1,0 +1,152 @@
+/**
+ * Which decoder a model folder's steps go through, chosen the way BFCL chooses the handler:
+ * `--decoder NAME` first; else the folder is a registry key (with `/` → `_`) and the key's
+ * handler and mode give the decoder; else — a folder BFCL does not know — the decoder is
+ * detected from sample steps and the choice says so. Pure: the caller reads the files and
+ * hands the steps in.
+ */
+import type { PyValue } from "../../python/value.js";
+import { DECODER_NAMES, decoderByName, type Decoder, type DecoderName } from "./decoders.js";
+import { registryEntryOfFolder } from "./registry.js";
+
+/** How the decoder was chosen. */
+export type DecoderSource = "flag" | "registry" | "detected";
+
+/** The decoder of one model folder, and why. */
+export interface DecoderChoice {
+  readonly decoder: Decoder;
+  readonly source: DecoderSource;
+  /** One sentence a user can read: the flag, the registry key and handler, or what detection saw. */
+  readonly reason: string;
+}
+
+/** The plain form a choice takes in output documents. */
+export interface DecoderChoiceSummary {
+  readonly name: DecoderName;
+  readonly source: DecoderSource;
+  readonly reason: string;
+}
+
+/** A choice as output documents carry it. */
+export function summarizeChoice(choice: DecoderChoice): DecoderChoiceSummary {
+  return { name: choice.decoder.name, source: choice.source, reason: choice.reason };
+}
+
+/** Steps detection needs at most (more only costs time: a run's steps all come from one handler). */
+export const DETECTION_SAMPLE = 200;
+
+/** Detection tries the decoders in this order; on a tie the earlier one wins (records first, BFCL's defaults first). */
+const DETECTION_ORDER: readonly DecoderName[] = [
+  "fc",
+  "mining",
+  "cohere",
+  "gemini-fc",
+  "prompting",
+  "xlam",
+  "llama-3.1",
+  "tool-call",
+  "functiongemma",
+  "nemotron",
+  "minicpm-fc",
+  "gemini-prompting",
+  "phi",
+  "hammer",
+  "bitagent",
+  "falcon",
+  "granite",
+  "glm",
+];
+
+/** A step that says nothing about the format: nothing written, or an empty record list. */
+export function isEmptyStep(step: PyValue): boolean {
+  if (step === null) return true;
+  if (typeof step === "string") return step.trim() === "";
+  return Array.isArray(step) && step.length === 0;
+}
+
+/** A call string: a name without spaces or brackets (leaked chat tokens included), then `(`. */
+const CALL_STRING = /^[^\s()]+\(/;
+
+/** A decode that produced calls a checker could run (not the raw text some decoders pass through). */
+function decodesToCalls(decoder: Decoder, step: PyValue): boolean {
+  const out = decoder.decode(step);
+  return out.ok && out.calls.length > 0 && out.calls.every((c) => CALL_STRING.test(c));
+}
+
+/**
+ * Detect the decoder from sample steps: the one that turns the most of them into calls
+ * (ties go to the earlier in `DETECTION_ORDER`). With nothing decodable, text steps get
+ * BFCL's default prompting decoder and record steps (or none at all) the FC decoder.
+ */
+export function detectDecoder(samples: Iterable<PyValue>): { decoder: Decoder; reason: string } {
+  const steps: PyValue[] = [];
+  for (const s of samples) {
+    if (isEmptyStep(s)) continue;
+    steps.push(s);
+    if (steps.length >= DETECTION_SAMPLE) break;
+  }
+  if (steps.length === 0) return { decoder: decoderByName("fc")!, reason: "no step with content to look at; BFCL's function-calling decoder" };
+  const texts = steps.filter((s) => typeof s === "string").length;
+  const scores: { decoder: Decoder; n: number }[] = [];
+  for (const name of DETECTION_ORDER) {
+    const decoder = decoderByName(name)!;
+    let n = 0;
+    for (const s of steps) if ((typeof s === "string") !== decoder.records && decodesToCalls(decoder, s)) n++;
+    scores.push({ decoder, n });
+    if (n === steps.length) break; // every step decodes: no later decoder can do better, and ties go to the earlier
+  }
+  const ranked = [...scores].sort((a, b) => b.n - a.n || DETECTION_ORDER.indexOf(a.decoder.name) - DETECTION_ORDER.indexOf(b.decoder.name));
+  const [best, next] = ranked;
+  const kind = texts === steps.length ? "text steps" : texts === 0 ? "record steps" : "steps";
+  if (best.n === 0) {
+    const fallback = texts * 2 >= steps.length ? "prompting" : "fc";
+    return {
+      decoder: decoderByName(fallback)!,
+      reason: `none of ${steps.length} sampled ${kind} decodes to a call with any decoder; BFCL's default for ${fallback === "prompting" ? "text" : "records"}`,
+    };
+  }
+  const runnerUp = next && next.n > 0 ? `; next best ${next.decoder.name}: ${next.n}` : "";
+  return { decoder: best.decoder, reason: `${best.n} of ${steps.length} sampled ${kind} decode to calls with ${best.decoder.name}${runnerUp}` };
+}
+
+/** What choosing needs: the folder's name, a `--decoder` value if given, and (only consulted for unknown folders) sample steps. */
+export interface ChooseDecoderInput {
+  /** The model folder's own name (`openai_gpt-oss-120b`), the name BFCL gave it. */
+  readonly folder: string;
+  /** `--decoder NAME`, or null/undefined. */
+  readonly override?: string | null;
+  /** Steps of the folder's result files, in file order; read lazily, only for a folder BFCL does not know. */
+  readonly samples: () => Iterable<PyValue>;
+}
+
+/** A `--decoder` value that is not a decoder name. */
+export function unknownDecoderMessage(name: string): string {
+  return `unknown decoder '${name}'; one of: ${DECODER_NAMES.join(", ")}`;
+}
+
+/** Choose a model folder's decoder; `null` decoder only for an override that names none (see `unknownDecoderMessage`). */
+export function chooseDecoder(input: ChooseDecoderInput): DecoderChoice | null {
+  if (input.override !== undefined && input.override !== null) {
+    const d = decoderByName(input.override);
+    return d === undefined ? null : { decoder: d, source: "flag", reason: `--decoder ${d.name}` };
+  }
+  const entry = registryEntryOfFolder(input.folder);
+  if (entry !== undefined) {
+    return {
+      decoder: decoderByName(entry.decoder)!,
+      source: "registry",
+      reason: `BFCL registry key ${entry.key}: ${entry.handler}, ${entry.isFcModel ? "function-calling" : "prompting"} mode`,
+    };
+  }
+  const detected = detectDecoder(input.samples());
+  return { decoder: detected.decoder, source: "detected", reason: `not in BFCL's model registry; ${detected.reason}` };
+}
+
+/** Every step of a result line's `result` (turns × steps), in order; anything else yields nothing. */
+export function* stepsOfResult(result: PyValue | unknown): Generator<PyValue> {
+  if (!Array.isArray(result)) return;
+  for (const turn of result) {
+    if (!Array.isArray(turn)) continue;
+    for (const step of turn) yield step as PyValue;
+  }
+}
