@@ -160,6 +160,42 @@ describe("twinscore run over HTTP", () => {
     expect(again.err.join("")).toContain("0 generated, 24 already in the output");
   }, 120_000);
 
+  it("--exclude-state-log: the recorded lines without their state snapshots, as bfcl generate --exclude-state-log writes them; --help says what a line holds", async () => {
+    const srv = await serve(startReplayServer(recording));
+    const out = join(tmp, "no-state");
+    const io = memoryIo({}, tmp);
+    const code = await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--exclude-state-log", "--retries", "0"], io);
+    expect(code).toBe(1); // the recorded error lines
+    expect(srv.stats.mismatches).toEqual([]);
+    let snapshotsDropped = 0;
+    for (const c of categories) {
+      for (const l of readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n")) {
+        const v = jsonLoadsFast(l) as PyDict;
+        const id = v.get("id") as string;
+        v.delete("latency");
+        v.delete("traceback");
+        const recorded = jsonLoadsFast(recordedCanonical(id)) as PyDict;
+        const log = recorded.get("inference_log");
+        if (Array.isArray(log)) {
+          // a state snapshot is a list; a turn record is a dict
+          const turns = log.filter((x) => !Array.isArray(x));
+          snapshotsDropped += log.length - turns.length;
+          recorded.set("inference_log", turns);
+          expect(Array.isArray(v.get("inference_log")) && (v.get("inference_log") as unknown[]).some(Array.isArray), id).toBe(false);
+        }
+        expect(jsonDumps(v), id).toBe(jsonDumps(recorded));
+      }
+    }
+    expect(snapshotsDropped).toBeGreaterThan(24);
+    const help = memoryIo({}, tmp);
+    await runCli(["run", "--help"], help);
+    const text = help.out.join("").replace(/\s+/g, " ");
+    expect(text).toContain("--exclude-state-log");
+    expect(text).toContain("The lines are those of a default `bfcl generate` run");
+    expect(text).toContain("--include-input-log (the Python repr of each request's message objects) is not reproduced");
+    expect(text).toContain("long_context is not generated");
+  }, 120_000);
+
   it("refuses bad arguments in one line, exit 2, before sending anything", async () => {
     const cases: string[][] = [
       ["--inject", "x", "--inject-file", "y"],
