@@ -3,7 +3,8 @@
  * 127.0.0.1), on a small BFCL data folder cut from the real one: the replay of a recorded
  * run, the item header and the key, argument errors, and the faults a long run meets —
  * garbage replies, 429 then success, a hanging server, and a server killed mid-run after
- * which a resume gives the same file as an uninterrupted run (a torn last line too).
+ * which a resume gives the same file as an uninterrupted run (a torn last line too), and
+ * the run process itself killed (SIGKILL) mid-run, after which a rerun completes it.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -311,6 +312,55 @@ describe("twinscore run over HTTP", () => {
     const resumed = await runModel(request(revived.url, torn));
     expect(resumed.ok && resumed.value.resumed).toBe(3);
     expect(allFiles(torn)).toBe(reference);
+  }, 120_000);
+});
+
+describe("the run process killed mid-run", () => {
+  it("SIGKILL mid-run: a rerun keeps the lines already written, generates the rest, and ends with the uninterrupted run's lines", async () => {
+    const { spawn } = await import("node:child_process");
+    const { projectRoot } = await import("../../testing/shared.js");
+    const reference = await referenceText();
+    const canonical = (text: string) =>
+      text
+        .trimEnd()
+        .split("\n")
+        .map((l) => {
+          const v = jsonLoadsFast(l) as PyDict;
+          v.delete("latency");
+          v.delete("traceback");
+          return jsonDumps(v);
+        });
+    let child: ReturnType<typeof spawn> | null = null;
+    let served = 0;
+    const srv = await serve(
+      startReplayServer(recording, {
+        onRequest: () => {
+          if (++served === 150) child?.kill("SIGKILL");
+        },
+      }),
+    );
+    const out = join(tmp, "process-killed");
+    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--concurrency", "4", "--retries", "0"];
+    child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
+    expect(signal).toBe("SIGKILL");
+    const kept = categories.flatMap((c) => {
+      try {
+        return readFileSync(resultFile(out, c), "utf8").split("\n").filter((l) => l.startsWith("{") && l.endsWith("}"));
+      } catch {
+        return [];
+      }
+    });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(24);
+
+    const io = memoryIo({}, tmp);
+    const code = await runCli(args, io);
+    expect(code).toBe(1); // the recorded error lines
+    expect(io.err.join("")).toContain(`24 items, ${24 - kept.length} generated, ${kept.length} already in the output`);
+    expect(srv.stats.mismatches).toEqual([]);
+    // the latencies are the wall clock's here; everything else is the uninterrupted run's, in BFCL's order
+    expect(canonical(allFiles(out))).toEqual(canonical(reference));
   }, 120_000);
 });
 
