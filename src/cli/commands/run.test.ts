@@ -161,6 +161,28 @@ describe("twinscore run over HTTP", () => {
     expect(again.err.join("")).toContain("0 generated, 24 already in the output");
   }, 120_000);
 
+  it("the request BFCL's handler sends (model, temperature, store: false, tools) with --temperature, and --model-dir names the folder", async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const srv = await serve(startReplayServer(recording, { onRequest: (_h, body) => bodies.push(body) }));
+    const out = join(tmp, "request-shape");
+    const io = memoryIo({}, tmp);
+    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--retries", "0"];
+    expect(await runCli([...args, "--temperature", "0.7", "--model-dir", "my-folder", "--timeout", "30"], io)).toBe(1);
+    expect(bodies.length).toBeGreaterThan(100);
+    for (const b of bodies) {
+      expect(Object.keys(b).sort()).toEqual(["messages", "model", "store", "temperature", "tools"]);
+      expect([b.model, b.temperature, b.store]).toEqual(["openai/gpt-oss-120b", 0.7, false]);
+    }
+    expect(readdirSync(out)).toEqual(["my-folder"]);
+    expect(readdirSync(join(out, "my-folder", "multi_turn")).sort()).toEqual(categories.map((c) => `BFCL_v4_multi_turn_${c}_result.json`));
+    // the default: BFCL's temperature, and the folder BFCL names after the model (/ → _)
+    bodies.length = 0;
+    const plain = join(tmp, "request-default");
+    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", plain, "--items", "all", "--bfcl-data", subsetData, "--retries", "0"], memoryIo({}, tmp))).toBe(1);
+    expect(bodies.every((b) => b.temperature === 0.001)).toBe(true);
+    expect(readdirSync(plain)).toEqual(["openai_gpt-oss-120b"]);
+  }, 120_000);
+
   it("--exclude-state-log: the recorded lines without their state snapshots, as bfcl generate --exclude-state-log writes them; --help says what a line holds", async () => {
     const srv = await serve(startReplayServer(recording));
     const out = join(tmp, "no-state");
