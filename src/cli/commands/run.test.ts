@@ -219,6 +219,21 @@ describe("twinscore run over HTTP", () => {
     expect(text).toContain("long_context is not generated");
   }, 120_000);
 
+  it("progress on stderr: items done and total, requests, error lines, tokens, ETA; the summary's totals at the end", async () => {
+    const srv = await serve(startReplayServer(recording, { delayMs: 40 }));
+    const io = memoryIo({}, tmp);
+    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", join(tmp, "progress"), "--items", "all", "--bfcl-data", subsetData, "--retries", "0"], io)).toBe(1);
+    const lines = io.err.join("").split("\n");
+    const progress = lines.filter((l) => /^run: \d+\/24 items, /.test(l));
+    expect(progress[0]).toBe("run: 0/24 items, 0 requests, 0 error lines, tokens 0 in / 0 out");
+    expect(progress.some((l) => /^run: \d+\/24 items, \d+ requests, \d+ error lines, tokens \d+ in \/ \d+ out, ETA \d+s$/.test(l))).toBe(true);
+    const last = /^run: 24\/24 items, (\d+) requests, (\d+) error lines, tokens (\d+) in \/ (\d+) out$/.exec(progress.at(-1) ?? "");
+    expect(last).not.toBeNull();
+    const [, requests, errors, tokensIn, tokensOut] = last ?? [];
+    expect(Number(errors)).toBe(recordedErrorIds.length);
+    expect(lines).toContain(`run: openai/gpt-oss-120b (fc): 24 items, 24 generated, 0 already in the output, ${errors} error lines; ${requests} requests, tokens ${tokensIn} in / ${tokensOut} out`);
+  }, 120_000);
+
   it("refuses bad arguments in one line, exit 2, before sending anything", async () => {
     const cases: string[][] = [
       ["--inject", "x", "--inject-file", "y"],
