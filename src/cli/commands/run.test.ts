@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { runModel, type RunRequest } from "../../app/run.js";
+import { runCommand, runModel, type RunRequest } from "../../app/run.js";
 import { loadManifest } from "../../io/manifest.js";
 import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
 import type { PyDict } from "../../python/containers.js";
@@ -232,6 +232,17 @@ describe("twinscore run over HTTP", () => {
     const [, requests, errors, tokensIn, tokensOut] = last ?? [];
     expect(Number(errors)).toBe(recordedErrorIds.length);
     expect(lines).toContain(`run: openai/gpt-oss-120b (fc): 24 items, 24 generated, 0 already in the output, ${errors} error lines; ${requests} requests, tokens ${tokensIn} in / ${tokensOut} out`);
+  }, 120_000);
+
+  it("--user-sim scripted against the replay of the recorded run: the same bytes as a plain run", async () => {
+    const reference = await referenceText();
+    const srv = await serve(startReplayServer(recording));
+    const out = join(tmp, "user-sim-scripted");
+    const doc = await runCommand({ endpoint: srv.url, model: "openai/gpt-oss-120b", out, items: "all", bfclData: subsetData, concurrency: 4, retries: 0, now: () => 0, cwd: tmp, env: {}, userSim: "scripted" });
+    expect(doc.exitCode).toBe(1); // the recorded error lines
+    expect(doc.userSimulator).toBeNull();
+    expect(srv.stats.mismatches).toEqual([]);
+    expect(allFiles(out)).toBe(reference);
   }, 120_000);
 
   it("refuses bad arguments in one line, exit 2, before sending anything", async () => {
