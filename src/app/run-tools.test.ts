@@ -6,8 +6,12 @@
  * recompiled. The vectors are digests of the lists BFCL's own functions build
  * (`tools/gen-tool-vectors.py`, run against a Gorilla checkout); here a model that answers
  * every request with text (one step per turn, so request k is turn k) records what it was
- * sent.
+ * sent. With a Gorilla checkout (GORILLA_DIR = its berkeley-function-call-leaderboard
+ * folder) the vectors are regenerated, and prompting mode's system prompt, built from that
+ * checkout's default_prompts.py, is compared with BFCL's formulate_system_prompt on every
+ * entry.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,8 +19,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadManifest } from "../io/manifest.js";
 import type { ChatEndpoint } from "../rollout/loop.js";
+import { pyToPlain } from "../rollout/serialize.js";
+import { systemPromptFromBfcl } from "../rollout/system-prompt.js";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
-import { runModel } from "./run.js";
+import { loadRunEntries, runModel } from "./run.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-tools-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -66,4 +72,29 @@ describe("the tools of every entry, against BFCL's convert_to_tool", () => {
     }
     expect(handbacks).toBe(200); // one holdout turn per miss_func entry
   }, 300_000);
+});
+
+const gorilla = process.env.GORILLA_DIR;
+describe.skipIf(!gorilla)("against the Gorilla checkout in GORILLA_DIR", () => {
+  it("tools/gen-tool-vectors.py writes the committed vectors", () => {
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-tool-vectors.py"), "--bfcl-root", gorilla!, "--data", bfclDataDir()], { encoding: "utf8", maxBuffer: 1 << 26 });
+    expect(out).toBe(readFileSync(join(projectRoot, "src", "rollout", "testdata", "tool-vectors.json"), "utf8"));
+  }, 60_000);
+
+  it("prompting mode's system prompt, read from the checkout, is BFCL's formulate_system_prompt on all 600 entries", () => {
+    const file = join(gorilla!, "bfcl_eval", "constants", "default_prompts.py");
+    const built = systemPromptFromBfcl(readFileSync(file, "utf8"), file);
+    if (!built.ok) throw new Error(JSON.stringify(built.problems));
+    const entries = loadRunEntries(bfclDataDir());
+    if (!entries.ok) throw new Error("BFCL data");
+    const functions: Record<string, unknown> = {};
+    const ours: Record<string, string> = {};
+    for (const [id, e] of entries.value) {
+      functions[id] = pyToPlain([...e.functions]);
+      ours[id] = createHash("sha256").update(built.value(e.functions)).digest("hex");
+    }
+    const bfcl = JSON.parse(execFileSync("python3", [join(projectRoot, "tools", "bfcl-system-prompts.py"), gorilla!], { input: JSON.stringify(functions), encoding: "utf8", maxBuffer: 1 << 26 })) as Record<string, string>;
+    expect(Object.keys(ours)).toHaveLength(600);
+    expect(ours).toEqual(bfcl);
+  }, 120_000);
 });
