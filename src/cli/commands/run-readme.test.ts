@@ -114,7 +114,11 @@ describe("the README's replay example", () => {
       await new Promise((r) => setTimeout(r, 200));
     }
 
-    // terminal 2
+    // terminal 2 (and first, what a fresh clone's `npx twinscore run --help` prints)
+    const help = spawnSync("bash", ["-c", "npx twinscore run --help"], { cwd: projectRoot, env, encoding: "utf8", timeout: 120_000 });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain("Usage: twinscore run [options]");
+    expect(help.stdout).toMatch(/\nExit: 0 .*; 1 .*; 2 /);
     const results = clientBlock.map((cmd) => spawnSync("bash", ["-c", local(cmd)], { cwd: projectRoot, env, encoding: "utf8", timeout: 400_000 }));
     const [run, score] = results;
 
