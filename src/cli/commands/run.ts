@@ -97,8 +97,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         "Items: pairs = the items of the scored pairs (151 base twins, 223 should-ask items); all-pairs = the " +
         "items of all 365 content-verified pairs; all = every base, miss_func and miss_param entry (for the " +
         "official score). long_context is not generated: no twin pair uses it, and score reads only these three. --until-anchor stops each pair's items after the anchor turn: `score` gives the same " +
-        "numbers at a fraction of the requests; such lines carry twinscore_stopped_after_turn, and `check` leaves " +
-        "them out.\n\n" +
+        "numbers at a fraction of the requests; such lines carry twinscore_stopped_after_turn, and `check` and the " +
+        "official numbers of `score --scores` leave them out, with a warning.\n\n" +
         "Resume: ids already in the output are skipped (error lines too, unless --retry-errors); each line is " +
         "appended whole and a torn last line is cut off; at the end each file is rewritten in BFCL's order. " +
         "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After " +
