@@ -44,7 +44,7 @@ describe("check on the xLAM v3 run without --decoder", () => {
 });
 
 describe("check --bfcl-version decides the data the rollouts are checked against", () => {
-  it("a v4 run whose files were renamed BFCL_v3_: stopped as v3 (one line, exit 2); with --bfcl-version v4, checked as v4 with the run's own verdicts", async () => {
+  it("a v4 run whose files were renamed BFCL_v3_: check and score stop on the v3 data (one line, exit 2); with --bfcl-version v4, check checks it as v4 with the run's own verdicts", async () => {
     const dir = join(tmp, "renamed", "model");
     mkdirSync(dir, { recursive: true });
     const source = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b", "multi_turn");
@@ -56,6 +56,12 @@ describe("check --bfcl-version decides the data the rollouts are checked against
     expect(asNamed.err.join("")).toMatch(
       /^\S+model: error: model model: \d+ of \d+ rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn 0\); rollouts look like BFCL v4 data; check them with the BFCL data they were generated on \[rollouts-other-data\]\n$/,
     );
+
+    // score stops the same way: the v3 manifest is not the data these rollouts were generated on
+    const scored = memoryIo();
+    expect(await runCli(["score", "--results", dir, "--bootstrap", "0"], scored)).toBe(2);
+    expect(scored.out.join("")).toBe("");
+    expect(scored.err.join("")).toMatch(/^\S+model: error: model model: \d+ of \d+ rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn 0\); rollouts look like BFCL v4 data; pass --manifest to force \[rollouts-other-data\]\n$/);
 
     const asV4 = memoryIo();
     expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--bfcl-version", "v4", "--format", "json"], asV4)).toBe(0);
