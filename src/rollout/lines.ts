@@ -5,13 +5,14 @@
  * resume rules: ids already present are skipped (error lines too, unless asked to retry
  * them), and a torn last line left by a kill is cut off.
  */
+import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/categories.js";
 import { jsonDumps } from "../python/json.js";
 import type { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
 
 /** The result file name of a category, as BFCL names it. */
-export function resultFileName(category: string): string {
-  return `BFCL_v4_multi_turn_${category}_result.json`;
+export function resultFileName(category: MultiTurnCategory): string {
+  return bfclFileName("v4", category, "result");
 }
 
 /** The result folder name of a model: the name with `/` → `_`, as BFCL names result folders. */
@@ -21,16 +22,14 @@ export function modelDirName(model: string): string {
 
 /** BFCL's `sort_key` for multi-turn ids: category, then the integer index (`_12` after `_9`). */
 export function compareIds(a: string, b: string): number {
-  const split = (id: string): [string, number] => {
+  const prefix = (id: string): string => {
     const base = id.split(":")[0];
-    const cut = base.lastIndexOf("_");
-    const idx = base.slice(cut + 1).split("-")[0];
-    return [base.slice(0, cut), /^\d+$/.test(idx) ? Number(idx) : Number.NaN];
+    return base.slice(0, base.lastIndexOf("_"));
   };
-  const [ca, ia] = split(a);
-  const [cb, ib] = split(b);
+  const [ca, cb] = [prefix(a), prefix(b)];
   if (ca !== cb) return ca < cb ? -1 : 1;
-  if (ia !== ib) return Number.isNaN(ia) ? 1 : Number.isNaN(ib) ? -1 : ia - ib;
+  const [ia, ib] = [sortIndexOfId(a), sortIndexOfId(b)];
+  if (ia !== ib) return ia - ib;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
