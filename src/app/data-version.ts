@@ -10,10 +10,10 @@
 import type { BfclVersion } from "../bfcl/categories.js";
 import { scoredResultCategories } from "../bfcl/categories.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { checkRolloutData, dataCandidate, dataVerdict, type DataCandidate } from "../pairs/rollout-data.js";
+import { dataCandidate, dataVerdict, type DataCandidate } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath } from "../io/manifest.js";
-import { committedManifestSource, readRecordedFirstTurns, type ManifestSource } from "../io/rollout-data.js";
+import { checkRecordedFirstTurns, committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
 import type { TreeModel } from "../io/tree.js";
 import { manifestOf, type Context } from "./common.js";
 
@@ -108,10 +108,10 @@ export function manifestsForModels(
     }
     // a file that cannot be read is the scorer's to report, once, and only that model goes
     // unscored: it must not stop the other models (a failed read never poisons the rest)
-    const recorded = readRecordedFirstTurns(model);
-    // against the expected data first; only when that fails are the other versions read, to name the one it looks like
-    let check = checkRolloutData(recorded.items, [candidate(manifest)], "first");
-    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRolloutData(recorded.items, allCandidates(), "first");
+    // against the expected data first, streamed; only when that fails are the files read again
+    // against every version's data, to name the one they look like
+    let check = checkRecordedFirstTurns(model, [candidate(manifest)]);
+    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRecordedFirstTurns(model, allCandidates());
     const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
     if (!verdict.ok && !forced) {
       const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);

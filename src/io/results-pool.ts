@@ -10,7 +10,7 @@ import type { ScoreOptions } from "../decision/types.js";
 import { problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { ModelCandidates } from "./results-score.js";
-import { scoreModelFiles, type ModelRun } from "./results-score.js";
+import { scoreModelFiles, type ModelRun, type RecordsKept } from "./results-score.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 
 /** Default thread count: the machine's parallelism, at most 4 (the work is I/O and JSON bound). */
@@ -33,7 +33,7 @@ export const MIN_MODELS_FOR_WORKERS = 8;
 export type PoolWorker = JobWorker<ModelCandidates, ModelRun>;
 
 /** Starts one worker with the shared scoring data. */
-export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null }) => PoolWorker;
+export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null; kept: RecordsKept }) => PoolWorker;
 
 /** The real thing: `results-worker.js` beside this module (only in the built `dist/`). */
 const spawnThread: SpawnWorker = (data) => new Worker(new URL("./results-worker.js", import.meta.url), { workerData: data });
@@ -56,12 +56,13 @@ export async function scoreModels(
   threads = defaultThreads(),
   knownMissIds: readonly string[] | null = null,
   spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
+  kept: RecordsKept = "all",
 ): Promise<ModelRun[]> {
   const known = knownMissIds === null ? null : new Set(knownMissIds);
   return runJobs(jobs, {
     threads: jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : threads,
-    spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds }),
-    inline: (job) => scoreModelFiles(job, pairs, options, known),
+    spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds, kept }),
+    inline: (job) => scoreModelFiles(job, pairs, options, known, kept),
     failed: failedModelRun,
     prefetch: 2,
   });

@@ -9,7 +9,7 @@ import { chooseDecoder, decodeFailureMessage, plainToPy, summarizeChoice, type D
 import type { RecordedRollout } from "../bfcl/results.js";
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { scoreModel, turnsNeeded } from "../decision/score.js";
-import type { ModelScore, ScoreOptions } from "../decision/types.js";
+import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { PyValue } from "../python/value.js";
@@ -97,14 +97,37 @@ function* stepsOf(read: readonly ReadonlyMap<string, RecordedRollout>[]): Genera
 }
 
 /**
+ * How much of a model's pair records the caller reads once the model is scored: `all`
+ * (per-item rows, the aligned numbers and Table F1 read the twins' calls), `outcomes`
+ * (the bootstrap reads each pair's cluster and decisions only: the twins' readings are
+ * left empty) or `none` (the table's numbers are already computed). Whatever is not kept
+ * is dropped as each model ends, so memory stays flat in the number of models.
+ */
+export type RecordsKept = "all" | "outcomes" | "none";
+
+/** A twin reading reduced to its counts (see `RecordsKept`). */
+function bareReading(t: TwinReading): TwinReading {
+  return { reach: t.reach, anchorCalls: [], preAnchorCallNames: [], decodeFailures: t.decodeFailures, undecidable: t.undecidable, toolCallSteps: t.toolCallSteps, anchorText: [], offListNames: [] };
+}
+
+/** The records a caller keeps (see `RecordsKept`). */
+function keptRecords(records: readonly PairRecord[], kept: RecordsKept): readonly PairRecord[] {
+  if (kept === "all") return records;
+  if (kept === "none") return [];
+  return records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
+}
+
+/**
  * Score one model's candidates on `pairs` (the pairs selected for `options`).
- * `knownMissIds` (the manifest's should-ask ids) lets foreign ids be reported.
+ * `knownMissIds` (the manifest's should-ask ids) lets foreign ids be reported; `kept`
+ * says how much of the pair records to return.
  */
 export function scoreModelFiles(
   candidates: ModelCandidates,
   pairs: readonly ManifestPair[],
   options: ScoreOptions,
   knownMissIds: ReadonlySet<string> | null = null,
+  kept: RecordsKept = "all",
 ): ModelRun {
   const problems: Problem[] = [];
   const need = turnsNeeded(pairs);
@@ -193,5 +216,5 @@ export function scoreModelFiles(
       ),
     );
   }
-  return { model: candidates.model, folder: candidates.folder, filesUsed, score, problems, decoder: summarizeChoice(choice) };
+  return { model: candidates.model, folder: candidates.folder, filesUsed, score: { ...score, records: keptRecords(score.records, kept) }, problems, decoder: summarizeChoice(choice) };
 }

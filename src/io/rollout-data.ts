@@ -10,7 +10,7 @@ import { scanTurnQueries } from "../bfcl/inference-log.js";
 import { scanLineHead } from "../bfcl/results.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { problem, type Problem } from "../messages/index.js";
-import type { RecordedItem } from "../pairs/rollout-data.js";
+import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath, loadManifest } from "./manifest.js";
 import { forEachLine, readFailure } from "./results-read.js";
@@ -23,6 +23,12 @@ import type { TreeModel } from "./tree.js";
  */
 export function readRecordedFirstTurns(model: TreeModel): { items: RecordedItem[]; problems: Problem[] } {
   const items: RecordedItem[] = [];
+  const problems = forEachFirstTurn(model, (item) => void items.push(item));
+  return { items, problems };
+}
+
+/** Call `onItem` with the first recorded turn of every line, in the order `readRecordedFirstTurns` lists them; the problems met. */
+function forEachFirstTurn(model: TreeModel, onItem: (item: RecordedItem) => void): Problem[] {
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const category of scoredResultCategories) {
@@ -32,14 +38,27 @@ export function readRecordedFirstTurns(model: TreeModel): { items: RecordedItem[
           const head = scanLineHead(bytes, start, end, true);
           if ("error" in head || seen.has(head.id)) return;
           seen.add(head.id);
-          items.push({ id: head.id, turns: scanTurnQueries(bytes, start, end, 1) });
+          onItem({ id: head.id, turns: scanTurnQueries(bytes, start, end, 1) });
         });
       } catch (e) {
         problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: file.path }));
       }
     }
   }
-  return { items, problems };
+  return problems;
+}
+
+/**
+ * The first-turn check of a model's rollouts against `candidates`, the same as
+ * `checkRolloutData(readRecordedFirstTurns(model).items, candidates, "first")` but
+ * streamed: each line is compared when read, so memory and garbage stay one line's worth
+ * (holding every model's recorded turns until its check made scoring many models slower
+ * and larger). Files that cannot be read are left to the scorer.
+ */
+export function checkRecordedFirstTurns(model: TreeModel, candidates: readonly DataCandidate[]): RolloutDataCheck {
+  const check = rolloutDataCheckBuilder(candidates, "first");
+  forEachFirstTurn(model, (item) => check.add(item));
+  return check.result();
 }
 
 /** Manifests by BFCL version, read when first asked for (each is most of a megabyte of JSON to validate). */

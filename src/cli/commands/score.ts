@@ -144,7 +144,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--model <name>", "score only this model (folder name or <run>/<model>; repeatable)", collect, [] as string[])
     .option(
       "--bfcl-data <dir>",
-      "BFCL data directory: adds the aligned numbers (asked, then did it; the skipped turn scored; per-item base_completed/miss_completed) and Table F1, the miss_func workaround credit (BFCL_DATA_DIR / bfcl_eval give Table F1 only)",
+      "BFCL data directory: adds the aligned numbers (asked, then did it; the skipped turn scored; per-item base_completed/miss_completed) and Table F1, the miss_func workaround credit (BFCL_DATA_DIR gives Table F1 only; no bfcl_eval installation is searched for)",
     );
   addScoreOptions(cmd)
     .addHelpText(
