@@ -12,7 +12,7 @@ import { bfclVersionInfo } from "../bfcl/versions.js";
 import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
-import { committedManifestPath, loadManifest } from "./manifest.js";
+import { loadCommittedManifest } from "./manifest.js";
 import { forEachLine, readFailure } from "./results-read.js";
 import type { TreeModel } from "./tree.js";
 
@@ -74,7 +74,7 @@ export function committedManifestSource(): ManifestSource {
   const cache = new Map<BfclVersion, Manifest | null>();
   const get = (version: BfclVersion): Manifest | null => {
     if (!cache.has(version)) {
-      const loaded = loadManifest(committedManifestPath(version));
+      const loaded = loadCommittedManifest(version);
       cache.set(version, loaded.ok ? loaded.value : null);
     }
     return cache.get(version)!;

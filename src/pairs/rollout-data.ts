@@ -29,17 +29,17 @@ export function dataCandidate(manifest: Pick<Manifest, "source" | "items">): Dat
 }
 
 /**
- * The digests a recorded turn may carry: its user messages joined by a blank line, and
- * every tail of that text after a blank line — handlers that cannot send a system prompt
- * turn it into a user message and merge it in front of the question's first one.
+ * Whether a recorded turn carries the digest `expected`: its user messages joined by a
+ * blank line, or a tail of that text after a blank line — handlers that cannot send a
+ * system prompt turn it into a user message and merge it in front of the question's
+ * first one. The whole text is tried first; the tails only when it does not match.
  */
-function recordedDigests(messages: TurnQueries[number]): Set<string> {
+function carriesDigest(messages: TurnQueries[number], expected: string): boolean {
   const text = turnText(messages);
-  const out = new Set<string>();
-  if (text === null) return out;
-  out.add(shortDigest(text));
-  for (let i = text.indexOf("\n\n"); i >= 0; i = text.indexOf("\n\n", i + 1)) out.add(shortDigest(text.slice(i + 2)));
-  return out;
+  if (text === null) return false;
+  if (shortDigest(text) === expected) return true;
+  for (let i = text.indexOf("\n\n"); i >= 0; i = text.indexOf("\n\n", i + 1)) if (shortDigest(text.slice(i + 2)) === expected) return true;
+  return false;
 }
 
 /** How one recorded item compares with one data set. */
@@ -66,7 +66,7 @@ export function compareItem(item: RecordedItem, data: DataCandidate, scope: Turn
   for (let t = 0; t < last; t++) {
     const expected = digests[t];
     if (expected === null || expected === undefined) continue;
-    if (!recordedDigests(item.turns[t]).has(expected)) return { kind: "differs", turn: t };
+    if (!carriesDigest(item.turns[t], expected)) return { kind: "differs", turn: t };
     turnsCompared++;
   }
   return { kind: "equal", turnsCompared };
