@@ -69,7 +69,7 @@ export interface ScoreRequest extends RequestContext {
   readonly manifest?: string;
   /** Also write one CSV row per model and pair to this file. */
   readonly perItem?: string;
-  /** Threads reading result files (default: cores, at most 4; from 8 models up). */
+  /** Threads reading result files (default: 1 on two cores or fewer; else one per core, at most 4, from 8 models up). */
   readonly threads?: number;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;

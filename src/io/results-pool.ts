@@ -13,11 +13,6 @@ import type { ModelCandidates } from "./results-score.js";
 import { scoreModelFiles, type ModelRun, type RecordsKept } from "./results-score.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 
-/** Default thread count: the machine's parallelism, at most 4 (the work is I/O and JSON bound). */
-export function defaultThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
-}
-
 /** True when this module runs from compiled JavaScript, where a worker script exists. */
 function workersAvailable(): boolean {
   return import.meta.url.endsWith(".js");
@@ -28,6 +23,20 @@ function workersAvailable(): boolean {
  * modules) costs about as much as scoring a few models (measured in bench/score.mjs).
  */
 export const MIN_MODELS_FOR_WORKERS = 8;
+
+/**
+ * The default thread count for `models` models on a machine with `cores` parallel
+ * threads. On two cores or fewer: 1, at any number of models — measured fastest there
+ * (bench/RESULTS.md: at 10, 50 and 200 models one thread took less wall time and less
+ * memory than two), because V8's garbage collector and compiler already run on the second
+ * core and a worker loads and warms up its own copy of the scorer. With more cores: one
+ * per core, at most 4, from `MIN_MODELS_FOR_WORKERS` models (not measured: no such machine
+ * here).
+ */
+export function defaultThreads(models = Number.POSITIVE_INFINITY, cores = availableParallelism()): number {
+  if (cores <= 2 || models < MIN_MODELS_FOR_WORKERS) return 1;
+  return Math.min(4, cores);
+}
 
 /** A worker thread as the pool uses it (a real `Worker`, or an in-process stand-in in tests). */
 export type PoolWorker = JobWorker<ModelCandidates, ModelRun>;
@@ -53,7 +62,7 @@ export async function scoreModels(
   jobs: readonly ModelCandidates[],
   pairs: readonly ManifestPair[],
   options: ScoreOptions,
-  threads = defaultThreads(),
+  threads = defaultThreads(jobs.length),
   knownMissIds: readonly string[] | null = null,
   spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
   kept: RecordsKept = "all",

@@ -77,7 +77,10 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--verbose", "list every warning with file:line (default: one summary line per model)")
     .option("--manifest <file>", manifestOptionHelp)
-    .option("--threads <n>", "threads reading result files: this one plus n-1 workers, from 8 models up (default: cores, at most 4)")
+    .option(
+      "--threads <n>",
+      "threads reading result files: this one plus n-1 workers, from 8 models up (default: 1 on machines with 2 cores or fewer, where one thread measured fastest at 1-200 models; else one per core, at most 4)",
+    )
     .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
     .addHelpText("after", companionsHelp)
     .addHelpText("after", decoderHelp);
