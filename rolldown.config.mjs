@@ -2,6 +2,9 @@
 // compiled dist/ (tsc output, which stays the library), each command's modules in one
 // chunk loaded when that command runs. Node resolves and compiles one file per chunk
 // instead of about 130 modules, which was a third of `score`'s start-up on one model.
+// Minified: V8 scans less text at start (`score --help` about 50 ms less CPU on the
+// project machine); nothing prints function names, and the tests compare the bin's
+// output with the compiled entry's.
 import { defineConfig } from "rolldown";
 
 export default defineConfig({
@@ -12,5 +15,5 @@ export default defineConfig({
   },
   platform: "node",
   logLevel: "warn",
-  output: { dir: "dist/bin", format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+  output: { dir: "dist/bin", format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
 });
