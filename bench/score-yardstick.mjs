@@ -7,7 +7,8 @@
 // median of the per-round ratios twinscore / yardstick with its IQR, and peak RSS
 // (`/usr/bin/time -f %M` when present).
 //
-// Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200] [threads=default,1,2]
+// Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200] [threads=default,1]
+//   a size may carry its own rounds: 1,10,50:10,200:4
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
 //   YARDSTICK_PYTHON: the Python to run (default: the real interpreter behind `python3`,
 //     so a version manager's shim script does not add its own start-up to the yardstick)
@@ -23,7 +24,7 @@ const shared = process.env.TWINSCORE_SHARED ?? resolve(root, "..", "shared");
 const runsDir = join(shared, "rollouts", "gpt-oss");
 const cli = join(root, JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin.twinscore);
 const rounds = Number(process.argv[2] ?? 20);
-const sizes = (process.argv[3] ?? "1,10,50,200").split(",").map(Number);
+const sizes = (process.argv[3] ?? "1,10,50,200").split(",").map((s) => s.split(":").map(Number));
 const threadChoices = (process.argv[4] ?? "default,1").split(",");
 const python = process.env.YARDSTICK_PYTHON ?? execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
@@ -73,8 +74,8 @@ const iqr = (xs, digits) => `${quantile(xs, 0.25).toFixed(digits)}–${quantile(
 
 try {
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-  console.log(`node ${process.version}, ${python}, ${rounds} rounds per size, load average at start ${existsSync("/proc/loadavg") ? load() : "?"}`);
-  for (const n of sizes) {
+  console.log(`node ${process.version}, ${python}, ${cli}, ${rounds} rounds per size unless given, load average at start ${existsSync("/proc/loadavg") ? load() : "?"}`);
+  for (const [n, roundsHere = rounds] of sizes) {
     const t = tree(n);
     const contenders = [
       { label: "yardstick", run: () => measure(python, [join(here, "yardstick.py"), ...t.models]) },
@@ -85,13 +86,13 @@ try {
     ];
     for (const c of contenders) c.run(); // page cache and a first run of each
     const samples = contenders.map(() => []);
-    for (let r = 0; r < rounds; r++) {
+    for (let r = 0; r < roundsHere; r++) {
       for (let k = 0; k < contenders.length; k++) {
         const i = (k + r) % contenders.length;
         samples[i].push(contenders[i].run());
       }
     }
-    console.log(`\n${n} model(s)${existsSync("/proc/loadavg") ? `, load average after: ${load()}` : ""}`);
+    console.log(`\n${n} model(s), ${roundsHere} rounds${existsSync("/proc/loadavg") ? `, load average after: ${load()}` : ""}`);
     const yard = samples[0].map((s) => s.wall);
     contenders.forEach((c, i) => {
       const walls = samples[i].map((s) => s.wall);

@@ -10,7 +10,7 @@
 import type { BfclVersion } from "../bfcl/categories.js";
 import { scoredResultCategories } from "../bfcl/categories.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { dataCandidate, dataVerdict, type DataCandidate } from "../pairs/rollout-data.js";
+import { dataCandidate, dataVerdict, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath } from "../io/manifest.js";
 import { checkRecordedFirstTurns, committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
@@ -50,6 +50,16 @@ export interface ManifestChoice {
   readonly version?: BfclVersion;
   /** What the mismatch line tells the user to do (default: `pass --manifest to force`). */
   readonly forceHint?: string;
+  /**
+   * `defer`: leave the rollouts unchecked (no file is read), for a scorer that checks
+   * them in its own pass and calls again with `checks`; the problems are then only those
+   * of the file names.
+   */
+  readonly rollouts?: "check" | "defer";
+  /** By model name: the check against its manifest's data, already made (`checkRecordedFirstTurns` with that one candidate). */
+  readonly checks?: ReadonlyMap<string, RolloutDataCheck>;
+  /** The package's manifests to read from (default: a fresh `committedManifestSource()`), so two calls read them once. */
+  readonly source?: ManifestSource;
 }
 
 /**
@@ -64,7 +74,7 @@ export function manifestsForModels(
   choice: ManifestChoice = {},
 ): Result<ModelManifests> {
   const given = choice.committed;
-  const committed: ManifestSource = given ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) } : committedManifestSource();
+  const committed: ManifestSource = given ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) } : (choice.source ?? committedManifestSource());
   const forced = manifestFlag !== undefined;
   let forcedManifest: Manifest | null = null;
   if (forced) {
@@ -108,9 +118,13 @@ export function manifestsForModels(
     }
     // a file that cannot be read is the scorer's to report, once, and only that model goes
     // unscored: it must not stop the other models (a failed read never poisons the rest)
-    // against the expected data first, streamed; only when that fails are the files read again
-    // against every version's data, to name the one they look like
-    let check = checkRecordedFirstTurns(model, [candidate(manifest)]);
+    if (choice.rollouts === "defer") {
+      manifests.set(model.name, manifest);
+      continue;
+    }
+    // against the expected data first, streamed (or made by the scorer); only when that fails
+    // are the files read again against every version's data, to name the one they look like
+    let check = choice.checks?.get(model.name) ?? checkRecordedFirstTurns(model, [candidate(manifest)]);
     if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRecordedFirstTurns(model, allCandidates());
     const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
     if (!verdict.ok && !forced) {

@@ -23,7 +23,7 @@ import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import type { WorkaroundData } from "../io/workaround-run.js";
 import { resolvePath } from "../io/paths.js";
 import { scoreResultDirs, selectModels, type FileUsed, type ModelRun, type RecordsKept } from "../io/results.js";
-import { dataFolderVersion } from "../io/rollout-data.js";
+import { committedManifestSource, dataFolderVersion } from "../io/rollout-data.js";
 import { walkBfclTree } from "../io/tree.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { manifestsForModels } from "./data-version.js";
@@ -333,11 +333,18 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const checked = validate(req, ctx);
   const { bootstrap } = checked;
   if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
-  // each model on the manifest of the BFCL version its files name, its rollouts checked against that data first
+  // each model on the manifest of the BFCL version its files name; its rollouts are checked
+  // against that data in the scoring pass over its files (one read), and a model generated
+  // on other data stops the command before anything is shown, as when checked first
   const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
-  const found = manifestsForModels(selected.models, req.manifest, ctx);
+  const source = committedManifestSource();
+  const found = manifestsForModels(selected.models, req.manifest, ctx, { rollouts: "defer", source });
   if (!found.ok) return emptyDocument(req, bootstrap, [...found.problems]);
-  if (hasError(found.value.problems)) return emptyDocument(req, bootstrap, [...found.value.problems]);
+  if (hasError(found.value.problems)) {
+    // stopped by the file names: every model's problems, the rollouts checked too
+    const full = manifestsForModels(selected.models, req.manifest, ctx, { source });
+    return emptyDocument(req, bootstrap, full.ok ? [...full.value.problems] : [...full.problems]);
+  }
   const { manifestOf: manifestByModel, versionOf } = found.value;
   const distinct = [...new Set(manifestByModel.values())];
   const loaded = distinct.length > 0 ? { ok: true as const, value: distinct[0] } : manifestOf(req.manifest, ctx);
@@ -353,8 +360,12 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const dataNamed = req.bfclData !== null && ((req.bfclData ?? "") !== "" || (ctx.env.BFCL_DATA_DIR ?? "") !== "");
   const records: RecordsKept =
     req.perItem !== undefined || dataNamed || (req.aligned ?? typeof req.bfclData === "string") ? "all" : bootstrap.resamples > 0 ? "outcomes" : "none";
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records });
-  const problems: Problem[] = [...found.value.problems, ...outcome.problems];
+  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true });
+  const checks = new Map(outcome.runs.flatMap((r) => (r.dataCheck ? [[r.model, r.dataCheck] as const] : [])));
+  const checkedData = manifestsForModels(selected.models, req.manifest, ctx, { checks, source });
+  if (!checkedData.ok) return emptyDocument(req, bootstrap, [...checkedData.problems]);
+  if (hasError(checkedData.value.problems)) return emptyDocument(req, bootstrap, [...checkedData.value.problems]);
+  const problems: Problem[] = [...checkedData.value.problems, ...outcome.problems];
   const scored = outcome.runs.filter((r) => r.score !== null);
   // models scored on different pairs (several BFCL versions) are not ranked against each other
   const groups = new Map<Manifest, ModelRun[]>();

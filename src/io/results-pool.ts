@@ -10,7 +10,7 @@ import type { ScoreOptions } from "../decision/types.js";
 import { problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { ModelCandidates } from "./results-score.js";
-import { scoreModelFiles, type ModelRun, type RecordsKept } from "./results-score.js";
+import { scoreModelFiles, type ModelRun, type ScoreFilesOptions } from "./results-score.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
 
 /** True when this module runs from compiled JavaScript, where a worker script exists. */
@@ -42,7 +42,7 @@ export function defaultThreads(models = Number.POSITIVE_INFINITY, cores = availa
 export type PoolWorker = JobWorker<ModelCandidates, ModelRun>;
 
 /** Starts one worker with the shared scoring data. */
-export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null; kept: RecordsKept }) => PoolWorker;
+export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null; more: ScoreFilesOptions }) => PoolWorker;
 
 /** The real thing: `results-worker.js` beside this module (only in the built `dist/`). */
 const spawnThread: SpawnWorker = (data) => new Worker(new URL("./results-worker.js", import.meta.url), { workerData: data });
@@ -65,13 +65,13 @@ export async function scoreModels(
   threads = defaultThreads(jobs.length),
   knownMissIds: readonly string[] | null = null,
   spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
-  kept: RecordsKept = "all",
+  more: ScoreFilesOptions = {},
 ): Promise<ModelRun[]> {
   const known = knownMissIds === null ? null : new Set(knownMissIds);
   return runJobs(jobs, {
     threads: jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : threads,
-    spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds, kept }),
-    inline: (job) => scoreModelFiles(job, pairs, options, known, kept),
+    spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds, more }),
+    inline: (job) => scoreModelFiles(job, pairs, options, known, more),
     failed: failedModelRun,
     prefetch: 2,
   });

@@ -12,9 +12,11 @@ import { scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
+import { rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { PyValue } from "../python/value.js";
 import type { TreeModel } from "./tree.js";
-import { readResultFile } from "./results-read.js";
+import { readResultFile, type LineVisitor } from "./results-read.js";
+import { firstTurnVisitor } from "./rollout-data.js";
 
 /**
  * The unit of work of scoring one model (plain data, so it can cross to a worker): its
@@ -53,6 +55,20 @@ export interface ModelRun {
   readonly problems: Problem[];
   /** The model's decoder and why it was chosen (absent when no file could be read). */
   readonly decoder?: DecoderChoiceSummary;
+  /** With `ScoreFilesOptions.dataCheck`: the first turns of its lines against that data (`checkRecordedFirstTurns`). */
+  readonly dataCheck?: RolloutDataCheck;
+}
+
+/** What else scoring a model's files does. */
+export interface ScoreFilesOptions {
+  /** How much of the pair records to return (default all). */
+  readonly kept?: RecordsKept;
+  /**
+   * The data the model's rollouts should have been generated on: its lines' first turns
+   * are compared with it in the same pass over the files (the check `manifestsForModels`
+   * otherwise reads the files for), the outcome in `ModelRun.dataCheck`.
+   */
+  readonly dataCheck?: DataCandidate | null;
 }
 
 /** Choose among copies of one (model, category): most distinct ids, first found on a tie; unreadable copies are passed over. */
@@ -61,11 +77,12 @@ function chooseCopy(
   category: string,
   knownMissIds: ReadonlySet<string> | null,
   problems: Problem[],
+  onLine: LineVisitor | undefined,
 ): { path: string; candidates: number } | null {
   if (paths.length === 1) return { path: paths[0], candidates: 1 };
   let best: { path: string; ids: number } | null = null;
   for (const path of paths) {
-    const counted = readResultFile(path, category, null, knownMissIds);
+    const counted = readResultFile(path, category, null, knownMissIds, onLine);
     if (!counted.readable) {
       problems.push(...counted.problems);
       continue;
@@ -127,8 +144,12 @@ export function scoreModelFiles(
   pairs: readonly ManifestPair[],
   options: ScoreOptions,
   knownMissIds: ReadonlySet<string> | null = null,
-  kept: RecordsKept = "all",
+  more: ScoreFilesOptions = {},
 ): ModelRun {
+  const kept = more.kept ?? "all";
+  const check = more.dataCheck ? rolloutDataCheckBuilder([more.dataCheck], "first") : null;
+  const onLine = check === null ? undefined : firstTurnVisitor((item) => check.add(item));
+  const checked = (run: ModelRun): ModelRun => (check === null ? run : { ...run, dataCheck: check.result() });
   const problems: Problem[] = [];
   const need = turnsNeeded(pairs);
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
@@ -136,13 +157,13 @@ export function scoreModelFiles(
   const missingCategories: string[] = [];
   for (const category of scoredResultCategories) {
     const paths = candidates.files[category];
-    const chosen = paths.length === 0 ? null : chooseCopy(paths, category, knownMissIds, problems);
+    const chosen = paths.length === 0 ? null : chooseCopy(paths, category, knownMissIds, problems, onLine);
     if (chosen === null) {
       missingCategories.push(category);
       continue;
     }
     const wanted = category === "base" ? need.base : new Map([...need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
-    const reading = readResultFile(chosen.path, category, wanted, knownMissIds);
+    const reading = readResultFile(chosen.path, category, wanted, knownMissIds, onLine);
     problems.push(...reading.problems);
     if (!reading.readable) {
       missingCategories.push(category);
@@ -158,14 +179,14 @@ export function scoreModelFiles(
         `model ${candidates.model}: no readable ${missingCategories.join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
       ),
     );
-    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
+    return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems });
   }
   // the model's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
   const read = [rollouts.base!.rollouts, rollouts.miss_func!.rollouts, rollouts.miss_param!.rollouts];
   const choice = chooseDecoder({ folder: candidates.folder, override: options.decoder ?? null, samples: () => stepsOf(read) });
   if (choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${options.decoder}`));
-    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
+    return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems });
   }
   const scored = scoreModel(
     candidates.model,
@@ -216,5 +237,5 @@ export function scoreModelFiles(
       ),
     );
   }
-  return { model: candidates.model, folder: candidates.folder, filesUsed, score: { ...score, records: keptRecords(score.records, kept) }, problems, decoder: summarizeChoice(choice) };
+  return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score: { ...score, records: keptRecords(score.records, kept) }, problems, decoder: summarizeChoice(choice) });
 }

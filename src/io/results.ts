@@ -7,6 +7,7 @@ import { knownShouldAskIds, selectPairs } from "../decision/score.js";
 import type { ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
+import { dataCandidate } from "../pairs/rollout-data.js";
 import { scoreModels } from "./results-pool.js";
 import { candidatesOf, type ModelRun, type RecordsKept } from "./results-score.js";
 import { walkBfclTree, type TreeModel, type TreeWalk } from "./tree.js";
@@ -28,6 +29,11 @@ export interface ScoreRequest {
   readonly threads?: number;
   /** How much of each model's pair records to keep (default all). */
   readonly records?: RecordsKept;
+  /**
+   * Compare each model's recorded first turns with the data of the manifest it is scored
+   * on, in the same pass over its files (`ModelRun.dataCheck`).
+   */
+  readonly checkData?: boolean;
 }
 
 /** Every model found (scored or not) and every problem met, in a deterministic order. */
@@ -74,7 +80,8 @@ export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutco
   const runs: ModelRun[] = new Array<ModelRun>(selected.models.length);
   for (const [manifest, at] of groups) {
     const pairs = selectPairs(manifest, request.options);
-    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, request.records);
+    const more = { kept: request.records ?? "all", dataCheck: request.checkData ? dataCandidate(manifest) : null };
+    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, more);
     scored.forEach((run, k) => (runs[at[k]] = run));
   }
   return { runs, problems, pairsSelected: selectPairs(request.manifest, request.options).length };

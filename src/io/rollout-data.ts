@@ -13,7 +13,7 @@ import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { loadCommittedManifest } from "./manifest.js";
-import { forEachLine, readFailure } from "./results-read.js";
+import { forEachLine, readFailure, type LineVisitor } from "./results-read.js";
 import type { TreeModel } from "./tree.js";
 
 /**
@@ -27,18 +27,31 @@ export function readRecordedFirstTurns(model: TreeModel): { items: RecordedItem[
   return { items, problems };
 }
 
+/**
+ * A line visitor handing `onItem` the first recorded turn of each id's first line, for a
+ * reader that goes through a model's files in the order `readRecordedFirstTurns` does
+ * (categories in order, each category's files in order): the scorer runs the data check
+ * in its own pass over the files with it.
+ */
+export function firstTurnVisitor(onItem: (item: RecordedItem) => void): LineVisitor {
+  const seen = new Set<string>();
+  return (id, bytes, start, end) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    onItem({ id, turns: scanTurnQueries(bytes, start, end, 1) });
+  };
+}
+
 /** Call `onItem` with the first recorded turn of every line, in the order `readRecordedFirstTurns` lists them; the problems met. */
 function forEachFirstTurn(model: TreeModel, onItem: (item: RecordedItem) => void): Problem[] {
-  const seen = new Set<string>();
+  const visit = firstTurnVisitor(onItem);
   const problems: Problem[] = [];
   for (const category of scoredResultCategories) {
     for (const file of model.files[category] ?? []) {
       try {
         forEachLine(file.path, (bytes, start, end) => {
           const head = scanLineHead(bytes, start, end, true);
-          if ("error" in head || seen.has(head.id)) return;
-          seen.add(head.id);
-          onItem({ id: head.id, turns: scanTurnQueries(bytes, start, end, 1) });
+          if (!("error" in head)) visit(head.id, bytes, start, end);
         });
       } catch (e) {
         problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: file.path }));
