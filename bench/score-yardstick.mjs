@@ -4,8 +4,9 @@
 // gpt-oss models (../shared/rollouts/gpt-oss/*/result/*, files symlinked, nothing copied),
 // and the commands run alternately (the order rotates every round), so load on a shared
 // machine hits them alike. Reported per size: median wall time and IQR of each, the
-// median of the per-round ratios twinscore / yardstick with its IQR, and peak RSS
-// (`/usr/bin/time -f %M` when present).
+// median of the per-round ratios twinscore / yardstick with its IQR (wall, and CPU:
+// user + system, which load on a shared machine moves less), and peak RSS
+// (`/usr/bin/time` when present).
 //
 // Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200] [threads=default,1]
 //   a size may carry its own rounds: 1,10,50:10,200:4
@@ -52,15 +53,15 @@ function tree(n) {
   return { dir, models };
 }
 
-/** Run a command; wall seconds measured here, peak RSS in MB from /usr/bin/time. */
+/** Run a command; wall seconds measured here, peak RSS in MB and CPU seconds (user + system) from /usr/bin/time. */
 function measure(cmd, args) {
-  const full = timeBin ? [timeBin, ["-f", "%M", "-o", rssFile, cmd, ...args]] : [cmd, args];
+  const full = timeBin ? [timeBin, ["-f", "%M %U %S", "-o", rssFile, cmd, ...args]] : [cmd, args];
   const t0 = performance.now();
   const r = spawnSync(full[0], full[1], { stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 2000)}`);
-  const rss = timeBin ? Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) / 1024 : NaN;
-  return { wall, rss };
+  const [kb, user, sys] = timeBin ? readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number) : [NaN, NaN, NaN];
+  return { wall, rss: kb / 1024, cpu: user + sys };
 }
 
 const quantile = (xs, q) => {
@@ -94,13 +95,16 @@ try {
     }
     console.log(`\n${n} model(s), ${roundsHere} rounds${existsSync("/proc/loadavg") ? `, load average after: ${load()}` : ""}`);
     const yard = samples[0].map((s) => s.wall);
+    const yardCpu = samples[0].map((s) => s.cpu);
     contenders.forEach((c, i) => {
       const walls = samples[i].map((s) => s.wall);
+      const cpus = samples[i].map((s) => s.cpu);
       const ratios = walls.map((w, k) => w / yard[k]);
+      const cpuRatios = cpus.map((w, k) => w / yardCpu[k]);
       const rss = samples[i].map((s) => s.rss);
       console.log(
-        `  ${c.label.padEnd(22)} wall median ${median(walls).toFixed(3)} s (IQR ${iqr(walls, 3)})  ` +
-          (i === 0 ? "" : `ratio to yardstick median ${median(ratios).toFixed(2)} (IQR ${iqr(ratios, 2)})  `) +
+        `  ${c.label.padEnd(22)} wall median ${median(walls).toFixed(3)} s (IQR ${iqr(walls, 3)})  cpu median ${median(cpus).toFixed(2)} s  ` +
+          (i === 0 ? "" : `ratio to yardstick: wall ${median(ratios).toFixed(2)} (IQR ${iqr(ratios, 2)}), cpu ${median(cpuRatios).toFixed(2)} (IQR ${iqr(cpuRatios, 2)})  `) +
           `peak RSS median ${median(rss).toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB`,
       );
     });

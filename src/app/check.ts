@@ -76,9 +76,11 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (bad.length > 0) return done(bad);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
-  // the rollouts must have been generated on the data of the version their file names say
+  // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
   const data = manifestsForModels(walkBfclTree([req.results], ctx.cwd, "result").models, undefined, ctx, {
+    version: req.bfclVersion,
     forceHint: "check them with the BFCL data they were generated on",
+    missingHint: `put it at that path (check compares each rollout's recorded first user turn with it)`,
   });
   if (!data.ok) return done([...data.problems]);
   if (hasError(data.value.problems)) return done([...data.value.problems]);

@@ -134,7 +134,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   /** What BFCL's checker says on one arm's model: its twins' completions and its entries under the empty-turn readings. */
   const checked = (m: LoadedModel): Pick<Arm, "completions" | "emptyTurns"> => {
     if (data === null) return {};
-    const files = { modelName: m.folder, files: m.resultFiles };
+    const files = { modelName: m.folder, files: m.resultFiles, decoder: m.decoder };
     const prefixes = modelCompletions(files, scoredPairs, data);
     const entries = modelEmptyTurns(files, data);
     problems.push(...(prefixes.ok ? prefixes.value.problems : prefixes.problems), ...(entries.ok ? entries.value.problems : entries.problems));

@@ -50,6 +50,8 @@ export interface ManifestChoice {
   readonly version?: BfclVersion;
   /** What the mismatch line tells the user to do (default: `pass --manifest to force`). */
   readonly forceHint?: string;
+  /** What the missing-manifest line tells the user to do once a manifest is built (default: `pass --manifest FILE`, for commands that take it). */
+  readonly missingHint?: string;
   /**
    * `defer`: leave the rollouts unchecked (no file is read), for a scorer that checks
    * them in its own pass and calls again with `checks`; the problems are then only those
@@ -111,7 +113,7 @@ export function manifestsForModels(
       problems.push(
         problem(
           "manifest-missing",
-          `model ${model.name} holds BFCL ${version} results and the package has no ${version} pair manifest (${committedManifestPath(version)}); build one with twinscore pairs --bfcl-data DIR --write-manifest FILE and pass --manifest FILE`,
+          `model ${model.name} holds BFCL ${version} results and the package has no ${version} pair manifest (${committedManifestPath(version)}); build one with twinscore pairs --bfcl-data DIR --write-manifest FILE and ${choice.missingHint ?? "pass --manifest FILE"}`,
         ),
       );
       continue;

@@ -4,6 +4,7 @@
  * depends on it. Labels are appended to a JSON Lines file as they arrive, so an
  * interrupted run resumes; a dry run lists the requests and sends nothing.
  */
+import { shouldAskCategories } from "../bfcl/categories.js";
 import { defaultScoreOptions } from "../decision/types.js";
 import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
 import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
@@ -120,7 +121,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     if (!run.score) continue;
     // interactive runs: the anchor reply the simulated user answered, for turns whose steps kept no text
     const recorded = new Map<string, string>();
-    for (const c of ["miss_func", "miss_param"] as const) {
+    for (const c of shouldAskCategories) {
       const used = run.filesUsed[c];
       if (used) for (const [id, text] of openingMessagesOf(used.file)) recorded.set(id, text);
     }

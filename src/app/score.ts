@@ -251,7 +251,7 @@ async function workaroundRows(
   const { readWorkaroundData, workaroundForModel } = await import("../io/workaround-run.js");
   const data: Result<WorkaroundData> =
     aligned !== null && aligned.dataDir === found.dir && aligned.version === found.version
-      ? ok({ base: aligned.inputs.base, missFunc: aligned.inputs.miss_func })
+      ? ok({ version: aligned.version, base: aligned.inputs.base, missFunc: aligned.inputs.miss_func })
       : readWorkaroundData(found.dir, found.version);
   if (!data.ok) {
     problems.push(...data.problems);
@@ -300,7 +300,7 @@ async function alignedNumbers(
   const rows: AlignedRow[] = [];
   const counts: EmptyTurnCounts[] = [];
   for (const run of scored) {
-    const model: AlignedModelFiles = { modelName: run.folder, files: Object.fromEntries(Object.entries(run.filesUsed).map(([c, f]) => [c, f.file])) };
+    const model: AlignedModelFiles = { modelName: run.folder, files: Object.fromEntries(Object.entries(run.filesUsed).map(([c, f]) => [c, f.file])), decoder: run.decoder?.name };
     const prefixes = modelCompletions(model, pairsFor(run.model), data);
     if (!prefixes.ok) problems.push(...prefixes.problems);
     else {

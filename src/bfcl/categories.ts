@@ -95,3 +95,13 @@ export function questionsFile(version: BfclVersion, category: MultiTurnCategory)
 export function answersFile(version: BfclVersion, category: MultiTurnCategory): string {
   return `possible_answer/BFCL_${version}_multi_turn_${category}.json`;
 }
+
+/**
+ * The index BFCL's `sort_key` orders a file's entries by: the integer after the last `_`
+ * (`multi_turn_base_12` → 12, so 12 comes after 9), the first part of a
+ * `<index>-<doc>-<prompt>` index, anything after `:` ignored. Ids of no such shape sort last.
+ */
+export function sortIndexOfId(id: string): number {
+  const m = /_(\d+)(?:-\d+-\d+)?(?::.*)?$/.exec(id);
+  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
+}

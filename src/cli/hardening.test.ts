@@ -277,9 +277,12 @@ describe("errors first, and arguments before inputs", () => {
     expect(r.err.trim().split("\n")).toEqual([
       `warning: ${models[0]}: 9 warnings reading its files (9 inference-error); --verbose lists each with file:line [warnings]`,
       `warning: ${models[1]}: 21 warnings reading its files (21 inference-error); --verbose lists each with file:line [warnings]`,
+      // the folders are not in BFCL's model registry: the detected decoder is said once per model
+      expect.stringMatching(new RegExp(`^${models[0]}: decoder fc \\(not in BFCL's model registry`)),
+      expect.stringMatching(new RegExp(`^${models[1]}: decoder fc \\(not in BFCL's model registry`)),
     ]);
     const v = await run(["score", "--results", main, "--bootstrap", "0", "--verbose"]);
-    expect(v.err.trim().split("\n")).toHaveLength(30);
+    expect(v.err.trim().split("\n")).toHaveLength(30 + 2);
   });
 });
 
@@ -328,7 +331,7 @@ describe("paths", () => {
 });
 
 describe("--help", () => {
-  it.each(["score", "compare", "report", "verify", "pairs", "check", "judge", "demo"])("%s --help states its exit codes", async (command) => {
+  it.each(["score", "compare", "report", "verify", "pairs", "check", "judge", "demo", "run"])("%s --help states its exit codes", async (command) => {
     const r = await run([command, "--help"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/\nExit: 0 /);

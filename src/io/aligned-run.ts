@@ -11,7 +11,7 @@
  */
 import { readdirSync } from "node:fs";
 import { basename } from "node:path";
-import { parseBfclFileName, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
+import { parseBfclFileName, scoredResultCategories, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
 import { detectVersion } from "../bfcl/data.js";
 import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -23,7 +23,7 @@ import { readCategoryInputs } from "./bfcl-data.js";
 import { CheckJobCache, runCheckJob, type CheckJob } from "./check-job.js";
 import { readFailure, readResultTexts } from "./results-read.js";
 
-const categories = ["base", "miss_func", "miss_param"] as const satisfies readonly ScoredResultCategory[];
+const categories = scoredResultCategories;
 
 /** The BFCL data the aligned numbers are checked against, read once for every model. */
 export interface AlignedData {

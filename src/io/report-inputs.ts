@@ -6,6 +6,7 @@
  * Scoring and verdicts come from `loadRunInputs` (the path `verify` and `compare` use).
  */
 import { scoredResultCategories } from "../bfcl/categories.js";
+import { decoderByName } from "../bfcl/decode/index.js";
 import { basename, dirname, resolve } from "node:path";
 import type { RecordedRollout } from "../bfcl/results.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -72,7 +73,7 @@ export function loadReportRuns(
     const data = readAlignedData(options.bfclDataDir);
     if (data.ok) {
       alignedData = data.value;
-      workaroundData = { base: data.value.inputs.base, missFunc: data.value.inputs.miss_func };
+      workaroundData = { version: data.value.version, base: data.value.inputs.base, missFunc: data.value.inputs.miss_func };
     } else problems.push(...data.problems);
   }
   const table1Pairs = selectPairs(options.manifest, { pairSet: "certified", countLogin: false });
@@ -110,7 +111,7 @@ export function loadReportRuns(
         options.progress?.(`replaying miss_func attempts of ${labels[i]}/${m.inputs.model} (workaround credit)`);
         const records = recordsFor(options.manifest, m.inputs, "C").records;
         const score = { model: m.inputs.model, numbers: summarize(records), counts: readingCounts(records, 0), records };
-        const w = workaroundForModel(score, table1Pairs, missFuncFile, workaroundData);
+        const w = workaroundForModel(score, table1Pairs, missFuncFile, workaroundData, m.decoder === undefined ? undefined : decoderByName(m.decoder));
         if (w.ok) workaround = w.value;
         else problems.push(...w.problems);
       }
@@ -118,7 +119,7 @@ export function loadReportRuns(
       let emptyTurns: Map<string, EntryReadings[]> | null = null;
       if (alignedData !== null) {
         options.progress?.(`checking ${labels[i]}/${m.inputs.model} with BFCL's checker (turn prefixes, empty-reference turns)`);
-        const files = { modelName: m.folder, files: m.resultFiles };
+        const files = { modelName: m.folder, files: m.resultFiles, decoder: m.decoder };
         const prefixes = modelCompletions(files, pairs, alignedData);
         if (prefixes.ok) {
           completions = twinCompletions(prefixes.value.prefixes);

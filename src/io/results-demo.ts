@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bfclFileName, scoredResultCategories } from "../bfcl/categories.js";
 import type { DemoFiles } from "../decision/demo.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 
@@ -30,8 +31,8 @@ export function writeDemoRun(dir: string, policy: string, files: DemoFiles): Res
   const target = join(dir, policy, "multi_turn");
   try {
     mkdirSync(target, { recursive: true });
-    for (const [category, text] of Object.entries(files)) {
-      writeFileSync(join(target, `BFCL_v4_multi_turn_${category}_result.json`), text);
+    for (const category of scoredResultCategories) {
+      writeFileSync(join(target, bfclFileName("v4", category, "result")), files[category]);
     }
     return ok(target);
   } catch (e) {

@@ -7,7 +7,7 @@
  */
 import { chooseDecoder, decodeFailureMessage, plainToPy, summarizeChoice, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RecordedRollout } from "../bfcl/results.js";
-import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
+import { categoryOfItemId, scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -162,7 +162,7 @@ export function scoreModelFiles(
       missingCategories.push(category);
       continue;
     }
-    const wanted = category === "base" ? need.base : new Map([...need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
+    const wanted = category === "base" ? need.base : new Map([...need.miss].filter(([id]) => categoryOfItemId(id) === category));
     const reading = readResultFile(chosen.path, category, wanted, knownMissIds, onLine);
     problems.push(...reading.problems);
     if (!reading.readable) {
@@ -215,7 +215,7 @@ export function scoreModelFiles(
     for (const id of m.absent) {
       if (reported.has(id)) continue;
       reported.add(id);
-      const category = id.startsWith("multi_turn_base_") ? "base" : m.pair.category;
+      const category = categoryOfItemId(id) === "base" ? "base" : m.pair.category;
       problems.push(
         problem("rollout-missing", `${id} has no line in this file; the pairs on it are not scored for ${candidates.model}`, {
           file: filesUsed[category]!.file,

@@ -37,6 +37,8 @@ export interface LoadedModel {
   readonly folder: string;
   readonly official: OfficialReading;
   readonly resultFiles: Partial<Record<ScoredResultCategory, string>>;
+  /** The decoder the model's steps were read with (the aligned numbers and Table F1 replay them with it). */
+  readonly decoder?: DecoderName;
 }
 
 /** The loaded run: the models that could be scored, the ones asked for but absent, and every problem. */
@@ -95,6 +97,7 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
       official,
       folder: hit.model,
       resultFiles,
+      ...(run.decoder === undefined ? {} : { decoder: run.decoder.name }),
     });
   }
   return { models, absent, problems };

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { decoderByName } from "../bfcl/decode/index.js";
 import { selectPairs } from "../decision/score.js";
 import { defaultScoreOptions } from "../decision/types.js";
-import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { loadManifest } from "./manifest.js";
+import { bfclDataDir, rolloutRunDir, rolloutRuns, sharedPath } from "../testing/shared.js";
+import { committedManifestPath, loadManifest } from "./manifest.js";
 import { scoreModelFiles } from "./results-score.js";
 import { readWorkaroundData, workaroundForModel } from "./workaround-run.js";
 
@@ -47,5 +48,32 @@ describe("workaround credit (Table F1) on the real gpt-oss runs", () => {
     if (!r.ok) throw new Error("replay failed");
     const o = r.value.outcomes.find((x) => x.missId === "multi_turn_miss_func_1");
     expect(o).toMatchObject({ attempt: true, calledRemoved: false, aligned: true, referenceNoOp: false, workaround: true });
+  });
+});
+
+describe("workaround credit (Table F1) on the real xLAM run, BFCL v3", () => {
+  it("replays with the evaluator of the data's version: v3's TradingBot executes the references v4's leaves as no-ops", () => {
+    const manifest = loadManifest(committedManifestPath("v3"));
+    if (!manifest.ok) throw new Error(JSON.stringify(manifest.problems));
+    const pairs = selectPairs(manifest.value, defaultScoreOptions);
+    const data = readWorkaroundData(sharedPath("bfcl-v3"), "v3");
+    if (!data.ok) throw new Error(JSON.stringify(data.problems));
+    expect(data.value.version).toBe("v3");
+    const model = "Salesforce_Llama-xLAM-2-8b-fc-r";
+    const file = (c: string) => sharedPath("rollouts", "xlam-v3", "result", model, `BFCL_v3_multi_turn_${c}_result.json`);
+    const scored = scoreModelFiles({ model, folder: model, files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+    if (!scored.score) throw new Error(JSON.stringify(scored.problems));
+    const replay = (version: "v3" | "v4") => {
+      const r = workaroundForModel(scored.score!, pairs, file("miss_func"), { ...data.value, version }, decoderByName("xlam"));
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      return r.value;
+    };
+    const v3 = replay("v3");
+    expect([v3.pairs, v3.missFuncPairs, v3.attempts, v3.aligned, v3.workarounds]).toEqual([234, 119, 115, 108, 1]);
+    expect(v3.acc).toBeCloseTo(scored.score.numbers.decision, 10);
+    // the same replay on v4's classes: references whose place_order / cancel_order change v3's state do nothing there
+    const noOps = (s: typeof v3) => s.outcomes.filter((o) => o.referenceNoOp).map((o) => o.missId);
+    const onlyUnderV4 = noOps(replay("v4")).filter((id) => !noOps(v3).includes(id));
+    expect(onlyUnderV4).toEqual(["multi_turn_miss_func_102", "multi_turn_miss_func_122", "multi_turn_miss_func_123", "multi_turn_miss_func_138", "multi_turn_miss_func_146"]);
   });
 });

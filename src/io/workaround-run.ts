@@ -18,6 +18,8 @@ import { workaroundCredit, type WorkaroundPairInput, type WorkaroundSummary } fr
 
 /** Prepared base and miss_func inputs of a BFCL data folder (read once, reused for every model). */
 export interface WorkaroundData {
+  /** The BFCL version of the data: the replay runs that version's evaluator (its API classes differ between v3 and v4). */
+  readonly version: BfclVersion;
   readonly base: CategoryInputs;
   readonly missFunc: CategoryInputs;
 }
@@ -28,7 +30,7 @@ export function readWorkaroundData(dataDir: string, version: BfclVersion = "v4")
   if (!base.ok) return base;
   const missFunc = readCategoryInputs(dataDir, version, "miss_func");
   if (!missFunc.ok) return missFunc;
-  return ok({ base: base.value, missFunc: missFunc.value });
+  return ok({ version, base: base.value, missFunc: missFunc.value });
 }
 
 /** The `result` values of the given ids in a result file (parsed JSON), by id, read with the one streaming reader. */
@@ -60,5 +62,5 @@ export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPa
   }
   // the replay decodes the recorded steps (as JSON.parse gives them) with the model's decoder
   const decode = decoder === undefined || decoder.name === "fc" ? undefined : (step: PyValue) => decodePlainStep(decoder, step);
-  return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess(), decode));
+  return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess(undefined, false, data.version), decode));
 }

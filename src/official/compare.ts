@@ -7,10 +7,9 @@
  * category over every item both arms have, with McNemar and the fail→pass / pass→fail
  * flips, plus official raw on the scored items. Pure: the io layer supplies the arms.
  */
-import { categoryOfItemId, scoredResultCategories, shouldAskCategories } from "../bfcl/categories.js";
+import { categoryOfItemId, scoredResultCategories, shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { PairRecord } from "../decision/types.js";
-import type { ShouldAskCategory } from "../pairs/types.js";
 import { clusterOrder, clusterTotals, mcnemarPaired, pairedDifferenceInterval, type BootstrapOptions, type McNemarResult, type PairOutcome } from "../stats/index.js";
 import { alignedClusterTotals, alignedOutcome, alignedPairOutcomes, withheldCells, type AlignedOutcome, type TwinCompletion, type WithheldCell } from "./aligned.js";
 import { emptyTurnScores, emptyTurnShifts, type EmptyTurnScore, type EmptyTurnShift, type EntryUnderReadings } from "./empty-turns.js";
@@ -135,7 +134,7 @@ function alignedComparison(pairs: readonly (readonly [PairRecord, PairRecord])[]
   return {
     pairs: both.length,
     aligned: { ...of((o) => o.aligned), ci95 },
-    byCategory: { miss_func: cat("miss_func"), miss_param: cat("miss_param") },
+    byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, cat(c)])) as Record<ShouldAskCategory, Shift>,
     cells: Object.fromEntries(withheldCells.map((c) => [c, of((o) => o.withheld === c)])) as Record<WithheldCell, Shift>,
     baseActedCompleted: of((o) => o.baseActedCompleted),
   };
@@ -222,8 +221,7 @@ export function comparisonRows(c: ArmComparison): ComparisonRow[] {
   if (c.aligned !== null) {
     const al = c.aligned;
     rows.push({ measure: "aligned pair", slice: "all", n: al.pairs, a: al.aligned.a, b: al.aligned.b, change: al.aligned.change, aOnly: al.aligned.test.aOnly, bOnly: al.aligned.test.bOnly, p: al.aligned.test.p, ci95: al.aligned.ci95 });
-    push("aligned pair", "miss_func", al.byCategory.miss_func);
-    push("aligned pair", "miss_param", al.byCategory.miss_param);
+    for (const category of shouldAskCategories) push("aligned pair", category, al.byCategory[category]);
     for (const cell of withheldCells) push(`withheld ${cellLabel[cell]}`, "all", al.cells[cell]);
     push("base acted+done", "all", al.baseActedCompleted);
   }

@@ -8,7 +8,7 @@
  * shown anywhere is read here.
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
-import type { Manifest, ManifestPair } from "../pairs/types.js";
+import type { CertificationVerdict, Manifest, ManifestPair } from "../pairs/types.js";
 import { clusterOrder, clusterTotals, rankOneFrequencies, spearman, type BootstrapOptions } from "../stats/index.js";
 import { officialCompanion, type LossPlace } from "./companion.js";
 import { definitionPairs, definitionRow, definitions, outcomes, pct, recordsFor, type Definition, type DefinitionRow, type ModelInputs } from "./definitions.js";
@@ -34,8 +34,10 @@ export interface SliceRates {
 /** What the manifest alone says: the pairing funnel's counts (no rollouts needed). */
 export interface ManifestCounts {
   readonly contentVerifiedPairs: number;
+  /** The candidate pairs (gold world-changing anchor) put through certification; their verdicts below sum to this. */
   readonly certifiedPairs: number;
-  readonly certificationVerdicts: { readonly valid: number; readonly compound: number; readonly construction: number };
+  /** Candidates per verdict; `uncertified`: no hand ruling covers the pair's items (BFCL v3 items that differ from v4's), scored all the same. */
+  readonly certificationVerdicts: { readonly valid: number; readonly compound: number; readonly construction: number; readonly uncertified: number };
   readonly constructionErrors: number;
   readonly compoundPairs: number;
   readonly scoredPairs: number;
@@ -128,7 +130,7 @@ export function manifestCounts(manifest: Manifest): ManifestCounts {
   const certified = pairs.filter((p) => p.certification !== null);
   const readOnly = pairs.filter((p) => p.goldAnchorKind !== "world-changing");
   const byCat = (ps: readonly ManifestPair[], c: ShouldAskCategory) => ps.filter((p) => p.category === c).length;
-  const verdicts = (v: "valid" | "compound" | "construction") => certified.filter((p) => p.certification!.verdict === v).length;
+  const verdicts = (v: CertificationVerdict) => certified.filter((p) => p.certification!.verdict === v).length;
   const reasons = new Map<string, number>();
   for (const p of excluded) reasons.set(p.exclusionReason ?? "", (reasons.get(p.exclusionReason ?? "") ?? 0) + 1);
   const fns = new Map<string, number>();
@@ -141,7 +143,7 @@ export function manifestCounts(manifest: Manifest): ManifestCounts {
   return {
     contentVerifiedPairs: pairs.length,
     certifiedPairs: certified.length,
-    certificationVerdicts: { valid: verdicts("valid"), compound: verdicts("compound"), construction: verdicts("construction") },
+    certificationVerdicts: { valid: verdicts("valid"), compound: verdicts("compound"), construction: verdicts("construction"), uncertified: verdicts("uncertified") },
     constructionErrors: verdicts("construction"),
     compoundPairs: verdicts("compound"),
     scoredPairs: scored.length,

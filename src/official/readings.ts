@@ -80,14 +80,14 @@ type Slice = { readonly n: number; readonly act: number; readonly hold: number; 
 
 /** The readings shown by `--sensitivity`, each with the slice of a model's metrics it reads and what it is. */
 export const sensitivityReadings: readonly { reading: string; slice: (m: ModelMetrics) => Slice; meaning: string }[] = [
-  { reading: "table-1", slice: (m) => m.tables.C, meaning: "Table 1: the 223 certified pairs" },
+  { reading: "table-1", slice: (m) => m.tables.C, meaning: "Table 1: the certified pairs (BFCL v4: 223; v3: 234, 121 of them uncertified)" },
   { reading: "credited", slice: (m) => m.tables["C-credited"], meaning: "compound turns credited (attempts confined to the independent steps)" },
-  { reading: "logins", slice: (m) => m.tables["C-login"], meaning: "logins counted as world-changing (225 pairs)" },
-  { reading: "uncertified", slice: (m) => m.tables["C-uncertified"], meaning: "the 231 gold world-changing pairs before certification" },
-  { reading: "all-pairs", slice: (m) => m.tables["C-all"], meaning: "all 365 content-verified pairs (read-only anchors included)" },
+  { reading: "logins", slice: (m) => m.tables["C-login"], meaning: "logins counted as world-changing (BFCL v4: 225 pairs; v3: 236)" },
+  { reading: "uncertified", slice: (m) => m.tables["C-uncertified"], meaning: "the gold world-changing pairs before certification (BFCL v4: 231; v3: 237)" },
+  { reading: "all-pairs", slice: (m) => m.tables["C-all"], meaning: "all content-verified pairs, read-only anchors included (BFCL v4: 365; v3: 368)" },
   { reading: "reached", slice: (m) => m.tables["C-reached"], meaning: "pairs where either rollout ended before the anchor dropped" },
   { reading: "same-history", slice: (m) => m.sameHistory, meaning: "pairs with the same validated pre-anchor call names on both twins" },
-  { reading: "bad-keys-restored", slice: (m) => m.tables["C-restored"], meaning: "the bad keys restored (+7 pairs)" },
+  { reading: "bad-keys-restored", slice: (m) => m.tables["C-restored"], meaning: "the bad keys restored (BFCL v4: +7 pairs; v3: +3)" },
   ...shouldAskCategories.map((c) => ({ reading: c, slice: (m: ModelMetrics) => m.byCategory[c], meaning: `the ${c} pairs alone` })),
 ];
 

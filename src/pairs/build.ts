@@ -10,7 +10,7 @@
  * default) when both twins are. Any other candidate pair is `uncertified`: scored, and
  * counted apart.
  */
-import { shouldAskCategories } from "../bfcl/categories.js";
+import { itemId, scoredResultCategories, shouldAskCategories } from "../bfcl/categories.js";
 import {
   digestTexts,
   indexOfId,
@@ -234,10 +234,8 @@ function funnelOf(
   notApplied: readonly RulingNotApplied[],
 ): Funnel {
   const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length;
-  const byCat = (xs: readonly ManifestPair[]) => ({
-    miss_func: count(xs, (p) => p.category === "miss_func"),
-    miss_param: count(xs, (p) => p.category === "miss_param"),
-  });
+  const byCat = (xs: readonly ManifestPair[]) =>
+    Object.fromEntries(shouldAskCategories.map((c) => [c, count(xs, (p) => p.category === c)])) as Record<ShouldAskCategory, number>;
   const drops = (stage: DroppedItem["stage"]) => count(dropped, (d) => d.stage === stage);
   const candidates = pairs.filter((p) => p.certification !== null);
   const scored = pairs.filter((p) => p.status === "scored");
@@ -275,7 +273,7 @@ function funnelOf(
 }
 
 /** The category order of the manifest's item list and of `certified-content.tsv`. */
-const itemCategories = ["base", ...shouldAskCategories] as const;
+const itemCategories = scoredResultCategories;
 
 /**
  * Every item of the three categories with its content, in category then index order —
@@ -348,7 +346,7 @@ export function buildManifest(
     const questionOf = new Map(cat.questions.map((q) => [q.id, q]));
     for (const missId of ids) {
       shouldAskItems++;
-      const baseId = `multi_turn_base_${indexOfId(missId)}`;
+      const baseId = itemId("base", indexOfId(missId));
       const base = baseById.get(baseId);
       const badKey = badKeys.get(missId);
       const missUnusable = unusableMiss.get(missId);
@@ -402,7 +400,7 @@ export function buildManifest(
   for (const r of rulingsParsed.value) {
     const rulingDiffers = differs([
       { twin: "miss", id: r.missId },
-      { twin: "base", id: `multi_turn_base_${indexOfId(r.missId)}` },
+      { twin: "base", id: itemId("base", indexOfId(r.missId)) },
     ]);
     if (rulingDiffers.length === 0) applied.push(r);
     else notApplied.push({ id: r.missId, ruling: r.verdict, contentDiffers: rulingDiffers });

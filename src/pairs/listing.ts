@@ -2,6 +2,7 @@
  * What `twinscore pairs` shows: the funnel sentence (the paper's Appendix D in one line)
  * and one row per should-ask item, so people and scripts read the same facts.
  */
+import { shouldAskCategories } from "../bfcl/categories.js";
 import { indexOfId } from "../bfcl/data.js";
 import type { Funnel, Manifest, ManifestPair, ShouldAskCategory } from "./types.js";
 
@@ -77,6 +78,6 @@ export function listingRows(m: Manifest): PairListingRow[] {
       reason: `${d.stage}: ${d.reason}`,
     })),
   ];
-  const catRank = (c: ShouldAskCategory) => (c === "miss_func" ? 0 : 1);
+  const catRank = (c: ShouldAskCategory) => shouldAskCategories.indexOf(c);
   return rows.sort((a, b) => catRank(a.category) - catRank(b.category) || indexOfId(a.miss_id) - indexOfId(b.miss_id));
 }

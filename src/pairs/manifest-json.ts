@@ -4,10 +4,11 @@
  * reported, not half-used).
  */
 import * as v from "valibot";
+import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import type { Manifest } from "./types.js";
 
-const category = v.picklist(["miss_func", "miss_param"]);
+const category = v.picklist(shouldAskCategories);
 const strings = v.array(v.string());
 const certification = v.object({
   verdict: v.picklist(["valid", "construction", "compound", "uncertified"]),
@@ -32,7 +33,7 @@ const pair = v.object({
   turnCount: v.object({ base: v.number(), miss: v.number() }),
 });
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const byCategory = v.object({ miss_func: count, miss_param: count });
+const byCategory = v.object(Object.fromEntries(shouldAskCategories.map((c) => [c, count])) as Record<ShouldAskCategory, typeof count>);
 const funnel = v.object({
   shouldAskItems: count,
   droppedBadKeys: count,

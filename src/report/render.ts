@@ -3,7 +3,7 @@
  * charts, and a few lines of inline script for the pair browser's filters and the theme
  * switch. No network, no chart runtime; opens from `file://`. Pure and deterministic.
  */
-import { shouldAskCategories } from "../bfcl/categories.js";
+import { parseItemId, shouldAskCategories } from "../bfcl/categories.js";
 import { createHash } from "node:crypto";
 import { diffRequests } from "./diff.js";
 import { escapeHtml, fmt1, fmtP, fmtSigned, table } from "./html.js";
@@ -134,7 +134,8 @@ function renderPair(p: ReportPair, models: readonly string[]): string {
     return ` data-o${i}="${f.join(" ")}"`;
   });
   const req = highlighted(p.requestBase, p.requestMiss);
-  const idx = p.missId.replace(/^multi_turn_/, "");
+  const parsed = parseItemId(p.missId);
+  const idx = parsed === null ? p.missId : `${parsed.category}_${parsed.index}`;
   const outcomes = models.map((m) => outcomeMark(m, p.perModel[m]?.outcome)).join(" ");
   const perModel = models
     .map((m) => {

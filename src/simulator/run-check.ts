@@ -10,6 +10,7 @@ import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { sortIndexOfId } from "../bfcl/categories.js";
 import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
@@ -194,12 +195,6 @@ export function checkModelFiles(
   return run(false) ?? (run(true) as Result<FileCheck>[]);
 }
 
-/** The numeric index of an id (`multi_turn_base_12` → 12) for BFCL's sort order. */
-function idIndex(id: string): number {
-  const m = /_(\d+)(?:-\d+-\d+)?(?::.*)?$/.exec(id);
-  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
-}
-
 const utf8 = new TextDecoder("utf-8");
 
 /** True when every step item maps names to argument strings — then `JSON.parse` lost nothing the decoder reads. */
@@ -366,7 +361,7 @@ export function checkResultFile(
   if (problems.length > 0) return err(...problems);
   // every step is counted as it is decoded (the wrong-decoder guard)
   const decodeHealth = newDecodeHealth();
-  rows.sort((a, b) => idIndex(a.id) - idIndex(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  rows.sort((a, b) => sortIndexOfId(a.id) - sortIndexOfId(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   // lines left per entry key: instances are released after the last line whose id names them
   // (a repeated id, or one that differs only in `-./:`, reuses them, as in BFCL's globals)

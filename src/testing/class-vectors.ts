@@ -679,3 +679,81 @@ export function describeVectorReplay(r: VectorReplay): CaseOutcome[] {
   });
   return outcomes;
 }
+
+/**
+ * The standard suites of a class with no hand-made case table: its signatures, reference
+ * calls, the stored runs' calls, error paths and seeded random calls, against BFCL's Python
+ * class of both versions (vectors of tools/class-vectors.py).
+ */
+export function describeClassAgainstBfcl(className: ApiClass): void {
+
+  describe(`${className} against BFCL's Python class (vectors of tools/class-vectors.py)`, () => {
+    it("declares every public method with Python's parameter names, order and defaults", () => {
+      expect(signatureDifferences(className)).toEqual([]);
+    });
+
+    it(`replays every ${className} reference call of base, miss_func, miss_param and long_context (on the synthetic filler testdata/synthetic-long-context.py) from initial_config, turn by turn: same result strings, same public state`, () => {
+      const r = replayGroundTruth(className);
+      expect(r.failures).toEqual([]);
+      expect(r.sequences).toBeGreaterThan(0);
+      expect(r.passed).toBe(r.calls);
+      expect(r.statesPassed).toBe(r.states);
+    });
+
+    it(`replays the sampled ${className} calls gpt-oss-120b/20b made in both stored runs: same result strings, same public state`, () => {
+      const r = replayModelCalls(className);
+      expect(r.failures).toEqual([]);
+      expect(r.calls).toBeGreaterThan(0);
+      expect(r.passed).toBe(r.calls);
+      expect(r.statesPassed).toBe(r.states);
+    });
+
+    it("reproduces the hand-written error paths (wrong types, missing items, quirks) on real scenarios", () => {
+      const r = replayErrorPaths(className);
+      expect(r.failures).toEqual([]);
+      expect(r.calls).toBeGreaterThan(0);
+      expect(r.passed).toBe(r.calls);
+      expect(r.statesPassed).toBe(r.states);
+    });
+
+    it("reproduces seeded random calls with awkward arguments (None, bools, huge ints, nan, lists, dicts, paths) on real base scenarios", () => {
+      const r = replayErrorPaths(className, "fuzz");
+      expect(r.failures).toEqual([]);
+      expect(r.calls).toBeGreaterThanOrEqual(1000);
+      expect(r.passed).toBe(r.calls);
+      expect(r.statesPassed).toBe(r.states);
+    });
+  });
+
+  describe(`${className} of BFCL v3 final against its Python class (vectors of tools/class-vectors.py --version v3)`, () => {
+    it("declares every public method with v3's parameter names, order and defaults", () => {
+      expect(signatureDifferences(className, "v3")).toEqual([]);
+    });
+
+    it(`replays every ${className} reference call of the v3 data from initial_config, turn by turn: same result strings, same public state`, () => {
+      const r = replayGroundTruth(className, "v3");
+      expect(r.failures).toEqual([]);
+      expect(r.sequences).toBeGreaterThan(0);
+      expect(r.passed).toBe(r.calls);
+      expect(r.statesPassed).toBe(r.states);
+    });
+
+    it(`replays the sampled ${className} calls of the xLAM v3 run (as BFCL logged their decoding): same result strings, same public state`, () => {
+      const r = replayModelCalls(className, "v3");
+      expect(r.failures).toEqual([]);
+      expect(r.calls).toBeGreaterThan(0);
+      expect(r.passed).toBe(r.calls);
+      expect(r.statesPassed).toBe(r.states);
+    });
+
+    it("reproduces the hand-written error paths and the seeded random calls on v3 scenarios", () => {
+      for (const family of ["error-paths", "fuzz"] as const) {
+        const r = replayErrorPaths(className, family, "v3");
+        expect(r.failures).toEqual([]);
+        expect(r.calls).toBeGreaterThan(0);
+        expect(r.passed).toBe(r.calls);
+        expect(r.statesPassed).toBe(r.states);
+      }
+    });
+  });
+}

@@ -315,10 +315,8 @@ export function decodeGranite(step: PyValue): DecodeOutcome {
   });
 }
 
-/** `re.findall(r"<tool_call>\n(.*?)\n</tool_call>", text, re.DOTALL)`. */
-export function toolCallBlocks(text: string): string[] {
-  const OPEN = "<tool_call>\n";
-  const CLOSE = "\n</tool_call>";
+/** `re.findall(OPEN + "(.*?)" + CLOSE, text, re.DOTALL)` for literal markers: each block's inside, in order. */
+function blocksBetween(text: string, OPEN: string, CLOSE: string): string[] {
   const out: string[] = [];
   let pos = 0;
   for (;;) {
@@ -330,6 +328,11 @@ export function toolCallBlocks(text: string): string[] {
     pos = close + CLOSE.length;
   }
   return out;
+}
+
+/** `re.findall(r"<tool_call>\n(.*?)\n</tool_call>", text, re.DOTALL)`. */
+export function toolCallBlocks(text: string): string[] {
+  return blocksBetween(text, "<tool_call>\n", "\n</tool_call>");
 }
 
 /**
@@ -566,17 +569,9 @@ function gemmaArgs(text: string): PyValue {
 export function decodeFunctionGemma(step: PyValue): DecodeOutcome {
   return guarded(() => {
     const text = needReText(step);
-    const OPEN = "<start_function_call>";
-    const CLOSE = "<end_function_call>";
     const out: string[] = [];
-    let pos = 0;
-    for (;;) {
-      const open = text.indexOf(OPEN, pos);
-      if (open < 0) break;
-      const close = text.indexOf(CLOSE, open + OPEN.length);
-      if (close < 0) break;
-      pos = close + CLOSE.length;
-      const content = strStrip(text.slice(open + OPEN.length, close));
+    for (const block of blocksBetween(text, "<start_function_call>", "<end_function_call>")) {
+      const content = strStrip(block);
       if (!content.startsWith("call:")) continue;
       const brace = content.indexOf("{");
       if (brace < 0) {

@@ -220,10 +220,21 @@ describe("twinscore check on BFCL v3 (CLI, the real xLAM run with BFCL's xLAM de
     expect(out.files.map((f) => f.agreement.disagreeingIds.length)).toEqual([4, 8, 3]);
   });
 
-  it("with --bfcl-version v4 on the v3 data folder: one clear line per missing v4 data file and exit 2", async () => {
+  it("with --bfcl-version v4: the rollouts are checked against the v4 data, which they were not generated on: one line, exit 2", async () => {
     const io = memoryIo();
     const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--decoder", "xlam", "--bfcl-version", "v4"], io);
     expect(code).toBe(2);
-    expect(io.err.join("")).toContain("BFCL_v4_multi_turn_base.json");
+    expect(io.err.join("")).toBe(
+      `${xlam("result", model)}: error: model ${model}: 133 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_93, turn 0); rollouts look like BFCL v3 data; check them with the BFCL data they were generated on [rollouts-other-data]\n`,
+    );
+  });
+
+  it("a v4 run on the v3 data folder: one clear line per missing v4 data file and exit 2", async () => {
+    const io = memoryIo();
+    const code = await runCli(["check", "--results", join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b"), "--bfcl-data", sharedPath("bfcl-v3")], io);
+    expect(code).toBe(2);
+    expect(io.err.join("").split("\n").filter((l) => l.includes("[file-missing]"))).toEqual(
+      ["base", "miss_func", "miss_param"].map((c) => `${join(sharedPath("bfcl-v3"), `BFCL_v4_multi_turn_${c}.json`)}: error: BFCL questions file missing [file-missing]`),
+    );
   });
 });

@@ -287,6 +287,6 @@ describe("the built bin", () => {
     expect(run.stdout).toContain("Usage: twinscore run [options]");
     expect(run.stdout).toContain("--until-anchor");
     expect(run.stdout).toContain("x-twinscore-item");
-    expect(run.stdout).toMatch(/Exit codes: 0 .*; 1 .*; 2 /);
+    expect(run.stdout).toMatch(/Exit: 0 .*; 1 .*; 2 /);
   });
 });

@@ -117,7 +117,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         "included), at most 1 + --max-clarifications per item. Base items run on BFCL's script. With " +
         "--until-anchor, interactive should-ask items stop after T+1. --user-sim scripted (the default) is " +
         "BFCL's script: the same files as a plain run.\n\n" +
-        "Exit codes: 0 every line generated; 1 done, with inference-error lines; 2 bad arguments or input.",
+        "Exit: 0 every line generated; 1 done, with inference-error lines; 2 bad arguments or input.",
     )
     .requiredOption("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
     .requiredOption("--model <name>", "the model name the endpoint serves (sent as `model`)")

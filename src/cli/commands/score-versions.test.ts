@@ -40,7 +40,7 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     ]);
     const table = await run(["score", "--results", xlam(), "--bootstrap", "0"]);
     expect(table.out.split("\n")[0]).toBe(
-      "Decision to act on 234 certified pairs (Table 1); 121 of the BFCL v3 pairs are uncertified (their items differ from the ones the hand rulings were made on)",
+      "Decision to act on 234 pairs selected as for Table 1: 113 certified, 121 uncertified (their items differ from the ones the hand rulings were made on)",
     );
   }, 120_000);
 
@@ -49,7 +49,7 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
     expect(lines[0]).toBe(
-      "Decision to act on 223 (BFCL v4) / 234 (BFCL v3) certified pairs (Table 1); 121 of the BFCL v3 pairs are uncertified (their items differ from the ones the hand rulings were made on)",
+      "Decision to act on 223 (BFCL v4) / 234 (BFCL v3) pairs selected as for Table 1: 223 (BFCL v4) + 113 (BFCL v3) certified, 121 (BFCL v3) uncertified (their items differ from the ones the hand rulings were made on)",
     );
     expect(lines[2]).toMatch(/^model +bfcl +N +act /);
     expect(lines.find((l) => l.includes("openai_gpt-oss-20b "))).toMatch(/ v4 +223 +89\.7 +74\.4 +82\.1 /);

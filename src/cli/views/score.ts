@@ -76,21 +76,36 @@ export const companionsHelp =
   sensitivityReadings.map((s) => `  ${s.reading.padEnd(17)} ${s.meaning}`).join("\n") +
   "\n  act-per-anchor    act counted once per distinct base anchor turn (N = anchors)\n";
 
+/**
+ * What the scored pairs are, in the title. Table 1's selection is the certified pairs; on
+ * BFCL v3 part of it has no hand ruling (uncertified), so the title says how many of each
+ * rather than calling them all certified.
+ */
 function pairSetLabel(doc: ScoreDocument): string {
-  const { pairSet, countLogin, pairsSelected, pairsSelectedByVersion } = doc.options;
-  const byVersion = Object.entries(pairsSelectedByVersion);
-  const count = byVersion.length > 1 ? byVersion.map(([v, n]) => `${n} (BFCL ${v})`).join(" / ") : String(pairsSelected);
+  const { pairSet, countLogin, pairsSelected, pairsSelectedByVersion, uncertifiedByVersion } = doc.options;
+  const byVersion = Object.entries(pairsSelectedByVersion) as [string, number][];
+  const mixed = byVersion.length > 1;
+  const count = mixed ? byVersion.map(([v, n]) => `${n} (BFCL ${v})`).join(" / ") : String(pairsSelected);
+  const logins = countLogin ? ", logins counted as world-changing" : "";
+  const uncertifiedOf = (v: string) => uncertifiedByVersion[v as keyof typeof uncertifiedByVersion] ?? 0;
+  const why = "(their items differ from the ones the hand rulings were made on)";
+  if (pairSet === "certified" && byVersion.some(([v]) => uncertifiedOf(v) > 0)) {
+    const of = (n: number, v: string) => (mixed ? `${n} (BFCL ${v})` : String(n));
+    const certified = byVersion.filter(([v, n]) => n - uncertifiedOf(v) > 0).map(([v, n]) => of(n - uncertifiedOf(v), v));
+    const uncertified = byVersion.filter(([v]) => uncertifiedOf(v) > 0).map(([v]) => of(uncertifiedOf(v), v));
+    return `${count} pairs selected as for Table 1${logins}: ${certified.length > 0 ? `${certified.join(" + ")} certified, ` : ""}${uncertified.join(" + ")} uncertified ${why}`;
+  }
   const set =
     pairSet === "certified"
       ? "certified pairs (Table 1)"
       : pairSet === "uncertified"
         ? "gold world-changing pairs before certification"
         : "content-verified pairs, read-only anchors included";
-  const uncertified = Object.entries(doc.options.uncertifiedByVersion)
-    .filter(([, n]) => (n ?? 0) > 0)
-    .map(([v, n]) => `; ${n} of the BFCL ${v} pairs are uncertified (their items differ from the ones the hand rulings were made on)`)
+  const uncertified = byVersion
+    .filter(([v]) => uncertifiedOf(v) > 0)
+    .map(([v]) => `; ${uncertifiedOf(v)} of the BFCL ${v} pairs are uncertified ${why}`)
     .join("");
-  return `${count} ${set}${countLogin ? ", logins counted as world-changing" : ""}${uncertified}`;
+  return `${count} ${set}${logins}${uncertified}`;
 }
 
 function filesUsedLines(models: readonly ScoredModel[]): string[] {
