@@ -27,11 +27,12 @@ export const MIN_MODELS_FOR_WORKERS = 8;
 /**
  * The default thread count for `models` models on a machine with `cores` parallel
  * threads. On two cores or fewer: 1, at any number of models — measured fastest there
- * (bench/RESULTS.md: at 10, 50 and 200 models one thread took less wall time and less
- * memory than two), because V8's garbage collector and compiler already run on the second
- * core and a worker loads and warms up its own copy of the scorer. With more cores: one
- * per core, at most 4, from `MIN_MODELS_FOR_WORKERS` models (not measured: no such machine
- * here).
+ * whenever the second core had other work (bench/RESULTS.md: at 10, 50 and 200 models
+ * one thread took less wall time, CPU and memory than two): V8's garbage collector and
+ * compiler already use the second core, and a worker loads and warms up its own copy of
+ * the scorer (two threads spent 40 % more CPU at 200 models). Only with the second core
+ * idle did two threads win, at 200 models. With more cores: one per core, at most 4, from
+ * `MIN_MODELS_FOR_WORKERS` models (not measured: no such machine here).
  */
 export function defaultThreads(models = Number.POSITIVE_INFINITY, cores = availableParallelism()): number {
   if (cores <= 2 || models < MIN_MODELS_FOR_WORKERS) return 1;
