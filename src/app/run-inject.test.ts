@@ -76,6 +76,20 @@ describe("prompt arms and compare's injection check", () => {
     ]);
   }, 300_000);
 
+  it("FC mode sends the block as one developer message before the first turn, on every request of the entry", async () => {
+    const seen: { messages: readonly unknown[] }[] = [];
+    const inner = inProcessEndpoint(scriptedResponder(alwaysAskScript), "scripted/arm");
+    const doc = await runModel({ ...arm(join(tmp, "fc-role"), INJECT), untilAnchor: false, onlyIds: ["multi_turn_base_0"], chat: (req) => (seen.push(req), inner(req)) });
+    expect(doc.ok && doc.value.errors).toEqual([]);
+    expect(seen.length).toBeGreaterThan(1);
+    const firstQuery = JSON.parse(readFileSync(join(bfclDataDir(), "BFCL_v4_multi_turn_base.json"), "utf8").split("\n")[0]) as { question: { role: string; content: string }[][] };
+    for (const r of seen) {
+      expect(r.messages[0]).toEqual({ role: "developer", content: INJECT });
+      expect(r.messages[1]).toEqual(firstQuery.question[0][0]);
+      expect(r.messages.filter((m) => (m as { role: string }).role === "developer")).toHaveLength(1);
+    }
+  });
+
   it("prompting mode appends the block after the system prompt", async () => {
     const prompt = join(tmp, "system.txt");
     writeFileSync(prompt, "Answer with Python calls.\n{functions}");

@@ -20,6 +20,7 @@ import { bfclDataDir } from "../testing/shared.js";
 import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, type CallScript } from "../testing/policies.js";
 import { inProcessEndpoint } from "../testing/replay.js";
 import { loadRunEntries, runModel, type RunRequest } from "./run.js";
+import { scoreRuns } from "./score.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -152,6 +153,27 @@ describe("run against scripted policies", () => {
     const leftOut = notes.reduce((a, p) => a + Number(/^(\d+) line/.exec(p.message)?.[1]), 0);
     expect(leftOut).toBe(cutDoc.value.stoppedAtAnchor);
     expect(checked.value.files.reduce((a, f) => a + f.entries, 0)).toBe(374 - leftOut);
+    // the official companion leaves the stopped lines out too, with one warning per file, whether
+    // the score files hold every line (BFCL's, here check's of the whole run) or leave them out (check's)
+    const fullScores = join(tmp, "act-scores");
+    const cutScores = join(tmp, "act-until-anchor-scores");
+    expect((await runCheck({ resultsDir: act, bfclDataDir: bfclDataDir(), outDir: fullScores, env: {}, cwd: "/" })).ok).toBe(true);
+    expect((await runCheck({ resultsDir: cut, bfclDataDir: bfclDataDir(), outDir: cutScores, env: {}, cwd: "/" })).ok).toBe(true);
+    for (const scores of [fullScores, cutScores]) {
+      const doc = await scoreRuns({ results: [cut], scores: [scores], bootstrap: { resamples: 0 }, cwd: "/", env: {} });
+      expect(doc.exitCode, JSON.stringify(doc.problems)).toBe(0);
+      expect(doc.problems.filter((p) => p.severity === "error")).toEqual([]);
+      const stopped = doc.problems.filter((p) => p.code === "score-stopped-at-anchor");
+      expect(stopped.map((p) => p.file?.split("/").at(-1)).sort()).toEqual(["BFCL_v4_multi_turn_base_result.json", "BFCL_v4_multi_turn_miss_func_result.json", "BFCL_v4_multi_turn_miss_param_result.json"]);
+      expect(stopped.reduce((a, p) => a + Number(/: (\d+) \S+ line\(s\) stopped/.exec(p.message)?.[1]), 0)).toBe(cutDoc.value.stoppedAtAnchor);
+      // no official number is computed from verdicts on cut rollouts
+      expect(doc.official?.models ?? []).toEqual([]);
+    }
+    // and on the whole run the same score files give the official numbers
+    const whole = await scoreRuns({ results: [act], scores: [fullScores], bootstrap: { resamples: 0 }, cwd: "/", env: {} });
+    expect(whole.problems.filter((p) => p.code === "score-stopped-at-anchor")).toEqual([]);
+    expect(whole.official?.models.map((m) => m.model)).toEqual(["scripted_policy"]);
+
     // every stopped line says where it stopped, and has exactly that many turns
     const text = readFileSync(join(cut, "scripted_policy", "multi_turn", "BFCL_v4_multi_turn_miss_param_result.json"), "utf8");
     for (const l of text.trim().split("\n")) {

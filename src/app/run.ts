@@ -69,6 +69,8 @@ export interface RunRequest {
   readonly untilAnchor: boolean;
   readonly retryErrors: boolean;
   readonly inject: string | null;
+  /** Leave the state snapshots out of `inference_log`, as `bfcl generate --exclude-state-log` does (default: BFCL's default run, with them). */
+  readonly excludeStateLog?: boolean;
   /** Prompting: a system prompt file of the user's (`{functions}` marks the docs), or BFCL's prompt module. */
   readonly systemPromptFile?: string | null;
   readonly bfclPromptsFile?: string | null;
@@ -336,6 +338,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
         decode: req.mode === "fc" ? decodeFcStep : (step: PyValue) => decodePromptingStep(step),
         systemPrompt,
         inject: req.inject,
+        excludeStateLog: req.excludeStateLog === true,
         // interactive should-ask items run through their answer turn, where "asked, then did it" is read
         lastTurn: req.untilAnchor && anchorStop !== null ? (interactive !== null ? Math.max(anchorStop, interactive.answerTurn) : anchorStop) : null,
         interactive,
@@ -446,6 +449,8 @@ export interface RunCommandRequest extends RequestContext {
   readonly bfclData?: string;
   readonly untilAnchor?: boolean;
   readonly retryErrors?: boolean;
+  /** Leave the state snapshots out of `inference_log` (`bfcl generate --exclude-state-log`). */
+  readonly excludeStateLog?: boolean;
   readonly inject?: string;
   readonly injectFile?: string;
   readonly systemPrompt?: string;
@@ -585,6 +590,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     manifest: manifest.value,
     untilAnchor: req.untilAnchor === true,
     retryErrors: req.retryErrors === true,
+    excludeStateLog: req.excludeStateLog === true,
     inject,
     systemPromptFile,
     bfclPromptsFile,

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
-import { decodeResultBytes, scanLineHead } from "../bfcl/results.js";
+import { decodeResultBytes, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
 import { problem, type Problem } from "../messages/index.js";
 import { forEachLine, readFailure } from "./results-read.js";
@@ -19,13 +19,17 @@ export interface ResultCensus {
   readonly file: string;
   readonly ids: string[];
   readonly turnCount: Map<string, number | null>;
+  /** Lines `twinscore run --until-anchor` stopped after their anchor turn, with that turn (not in `turnCount`: short by design, not cut). */
+  readonly stopped: Map<string, number>;
 }
 
 /** Read every line head of a result file: its ids and turn counts (the `result` lists only). */
 export function censusResultFile(file: string): { census: ResultCensus | null; problems: Problem[] } {
   const ids: string[] = [];
   const turnCount = new Map<string, number | null>();
+  const stopped = new Map<string, number>();
   const problems: Problem[] = [];
+  const utf8 = new TextDecoder("utf-8");
   try {
     forEachLine(file, (bytes, start, end, line) => {
       let blank = true;
@@ -33,8 +37,13 @@ export function censusResultFile(file: string): { census: ResultCensus | null; p
       if (blank) return;
       const head = scanLineHead(bytes, start, end, false);
       if ("error" in head) return; // the scorer reports malformed lines
-      if (turnCount.has(head.id)) return;
+      if (turnCount.has(head.id) || stopped.has(head.id)) return;
       ids.push(head.id);
+      const after = stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(start, end - 64), end)));
+      if (after !== null) {
+        stopped.set(head.id, after);
+        return;
+      }
       const decoded = decodeResultBytes(bytes, head, 0, { file, line });
       turnCount.set(head.id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
     });
@@ -42,7 +51,7 @@ export function censusResultFile(file: string): { census: ResultCensus | null; p
     problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
     return { census: null, problems };
   }
-  return { census: { file, ids, turnCount }, problems };
+  return { census: { file, ids, turnCount, stopped }, problems };
 }
 
 /** The official verdicts of one model: every id of its three result files, plus the census. */
@@ -101,7 +110,10 @@ export function readOfficial(
     const parsed = parseScoreFile(text, scoreFile);
     problems.push(...parsed.problems);
     if (parsed.content === null) continue;
-    const checked = verdictsOf(parsed.content, counted.census.ids, { scoreFile, resultFile });
+    // a score file of lines `run --until-anchor` stopped: BFCL's (every line) or `check`'s (the stopped ones left out)
+    const stopped = counted.census.stopped;
+    const whole = stopped.size === 0 || parsed.content.header.totalCount === counted.census.ids.length;
+    const checked = verdictsOf(parsed.content, whole ? counted.census.ids : counted.census.ids.filter((id) => !stopped.has(id)), { scoreFile, resultFile });
     problems.push(...checked.problems);
     // A file cut short or with lines that disagree with its header would change BFCL's number
     // without a word: its category is left out, so the model's official columns stay empty.
@@ -109,7 +121,13 @@ export function readOfficial(
       problems.push(problem("score-file-unusable", `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`, { file: scoreFile }));
       continue;
     }
-    for (const [id, v] of checked.verdicts) verdicts.set(id, v);
+    // BFCL's verdict on a line `run --until-anchor` stopped judges a cut rollout, not the model
+    for (const [id, v] of checked.verdicts) if (!stopped.has(id)) verdicts.set(id, v);
+    if (stopped.size > 0) {
+      problems.push(
+        problem("score-stopped-at-anchor", `model ${model}: ${stopped.size} ${category} line(s) stopped after their anchor turn (twinscore run --until-anchor) are left out of the official numbers: they hold the decision only, not a whole rollout`, { file: resultFile, severity: "warning" }),
+      );
+    }
     categories.push(category);
     scoreFiles[category] = scoreFile;
   }

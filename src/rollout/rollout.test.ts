@@ -154,8 +154,10 @@ describe("the loop", () => {
     expect(noUsage.error).toBe("'NoneType' object has no attribute 'prompt_tokens'");
   });
 
-  it("sends one tool message per call with its id, and stops after lastTurn", async () => {
+  it("sends one tool message per call with its id, echoes each assistant message as received, and stops after lastTurn", async () => {
     const seen: ChatRequest[] = [];
+    const pwd = call("pwd", "{}");
+    const asReceived = { ...pwd, message: { ...pwd.message, content: "Let me look.", refusal: null, reasoning_content: "the user wants the folder", annotations: [] } };
     const e = entry({ question: [[new PyDict([["role", "user"], ["content", "a"]])], [new PyDict([["role", "user"], ["content", "b"]])], [new PyDict([["role", "user"], ["content", "c"]])]] });
     const out = await runEntry(e, {
       mode: "fc",
@@ -163,9 +165,12 @@ describe("the loop", () => {
       executor: echoExecutor,
       decode: decodeFcStep,
       lastTurn: 1,
-      chat: scripted((req, n) => (seen.push(req), n === 0 ? call("pwd", "{}") : stop)),
+      chat: scripted((req, n) => (seen.push(req), n === 0 ? asReceived : stop)),
     });
     expect(seen[1].messages.slice(-1)).toEqual([{ role: "tool", content: "ran pwd()", tool_call_id: "cpwd" }]);
+    // the assistant message goes back into the history as received: every key the server sent, unchanged
+    expect(seen[1].messages.at(-2)).toEqual(asReceived.message);
+    expect(seen[2].messages.filter((m) => (m as { role: string }).role === "assistant")).toEqual([asReceived.message, stop.message]);
     expect((out.line.get("result") as unknown[]).length).toBe(2);
     expect(out.line.get("twinscore_stopped_after_turn")).toBe(1n);
   });

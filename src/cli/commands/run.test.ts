@@ -3,13 +3,14 @@
  * 127.0.0.1), on a small BFCL data folder cut from the real one: the replay of a recorded
  * run, the item header and the key, argument errors, and the faults a long run meets —
  * garbage replies, 429 then success, a hanging server, and a server killed mid-run after
- * which a resume gives the same file as an uninterrupted run (a torn last line too).
+ * which a resume gives the same file as an uninterrupted run (a torn last line too), and
+ * the run process itself killed (SIGKILL) mid-run, after which a rerun completes it.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { runModel, type RunRequest } from "../../app/run.js";
+import { runCommand, runModel, type RunRequest } from "../../app/run.js";
 import { loadManifest } from "../../io/manifest.js";
 import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
 import type { PyDict } from "../../python/containers.js";
@@ -160,6 +161,90 @@ describe("twinscore run over HTTP", () => {
     expect(again.err.join("")).toContain("0 generated, 24 already in the output");
   }, 120_000);
 
+  it("the request BFCL's handler sends (model, temperature, store: false, tools) with --temperature, and --model-dir names the folder", async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const srv = await serve(startReplayServer(recording, { onRequest: (_h, body) => bodies.push(body) }));
+    const out = join(tmp, "request-shape");
+    const io = memoryIo({}, tmp);
+    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--retries", "0"];
+    expect(await runCli([...args, "--temperature", "0.7", "--model-dir", "my-folder", "--timeout", "30"], io)).toBe(1);
+    expect(bodies.length).toBeGreaterThan(100);
+    for (const b of bodies) {
+      expect(Object.keys(b).sort()).toEqual(["messages", "model", "store", "temperature", "tools"]);
+      expect([b.model, b.temperature, b.store]).toEqual(["openai/gpt-oss-120b", 0.7, false]);
+    }
+    expect(readdirSync(out)).toEqual(["my-folder"]);
+    expect(readdirSync(join(out, "my-folder", "multi_turn")).sort()).toEqual(categories.map((c) => `BFCL_v4_multi_turn_${c}_result.json`));
+    // the default: BFCL's temperature, and the folder BFCL names after the model (/ → _)
+    bodies.length = 0;
+    const plain = join(tmp, "request-default");
+    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", plain, "--items", "all", "--bfcl-data", subsetData, "--retries", "0"], memoryIo({}, tmp))).toBe(1);
+    expect(bodies.every((b) => b.temperature === 0.001)).toBe(true);
+    expect(readdirSync(plain)).toEqual(["openai_gpt-oss-120b"]);
+  }, 120_000);
+
+  it("--exclude-state-log: the recorded lines without their state snapshots, as bfcl generate --exclude-state-log writes them; --help says what a line holds", async () => {
+    const srv = await serve(startReplayServer(recording));
+    const out = join(tmp, "no-state");
+    const io = memoryIo({}, tmp);
+    const code = await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--exclude-state-log", "--retries", "0"], io);
+    expect(code).toBe(1); // the recorded error lines
+    expect(srv.stats.mismatches).toEqual([]);
+    let snapshotsDropped = 0;
+    for (const c of categories) {
+      for (const l of readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n")) {
+        const v = jsonLoadsFast(l) as PyDict;
+        const id = v.get("id") as string;
+        v.delete("latency");
+        v.delete("traceback");
+        const recorded = jsonLoadsFast(recordedCanonical(id)) as PyDict;
+        const log = recorded.get("inference_log");
+        if (Array.isArray(log)) {
+          // a state snapshot is a list; a turn record is a dict
+          const turns = log.filter((x) => !Array.isArray(x));
+          snapshotsDropped += log.length - turns.length;
+          recorded.set("inference_log", turns);
+          expect(Array.isArray(v.get("inference_log")) && (v.get("inference_log") as unknown[]).some(Array.isArray), id).toBe(false);
+        }
+        expect(jsonDumps(v), id).toBe(jsonDumps(recorded));
+      }
+    }
+    expect(snapshotsDropped).toBeGreaterThan(24);
+    const help = memoryIo({}, tmp);
+    await runCli(["run", "--help"], help);
+    const text = help.out.join("").replace(/\s+/g, " ");
+    expect(text).toContain("--exclude-state-log");
+    expect(text).toContain("The lines are those of a default `bfcl generate` run");
+    expect(text).toContain("--include-input-log (the Python repr of each request's message objects) is not reproduced");
+    expect(text).toContain("long_context is not generated");
+  }, 120_000);
+
+  it("progress on stderr: items done and total, requests, error lines, tokens, ETA; the summary's totals at the end", async () => {
+    const srv = await serve(startReplayServer(recording, { delayMs: 40 }));
+    const io = memoryIo({}, tmp);
+    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", join(tmp, "progress"), "--items", "all", "--bfcl-data", subsetData, "--retries", "0"], io)).toBe(1);
+    const lines = io.err.join("").split("\n");
+    const progress = lines.filter((l) => /^run: \d+\/24 items, /.test(l));
+    expect(progress[0]).toBe("run: 0/24 items, 0 requests, 0 error lines, tokens 0 in / 0 out");
+    expect(progress.some((l) => /^run: \d+\/24 items, \d+ requests, \d+ error lines, tokens \d+ in \/ \d+ out, ETA \d+s$/.test(l))).toBe(true);
+    const last = /^run: 24\/24 items, (\d+) requests, (\d+) error lines, tokens (\d+) in \/ (\d+) out$/.exec(progress.at(-1) ?? "");
+    expect(last).not.toBeNull();
+    const [, requests, errors, tokensIn, tokensOut] = last ?? [];
+    expect(Number(errors)).toBe(recordedErrorIds.length);
+    expect(lines).toContain(`run: openai/gpt-oss-120b (fc): 24 items, 24 generated, 0 already in the output, ${errors} error lines; ${requests} requests, tokens ${tokensIn} in / ${tokensOut} out`);
+  }, 120_000);
+
+  it("--user-sim scripted against the replay of the recorded run: the same bytes as a plain run", async () => {
+    const reference = await referenceText();
+    const srv = await serve(startReplayServer(recording));
+    const out = join(tmp, "user-sim-scripted");
+    const doc = await runCommand({ endpoint: srv.url, model: "openai/gpt-oss-120b", out, items: "all", bfclData: subsetData, concurrency: 4, retries: 0, now: () => 0, cwd: tmp, env: {}, userSim: "scripted" });
+    expect(doc.exitCode).toBe(1); // the recorded error lines
+    expect(doc.userSimulator).toBeNull();
+    expect(srv.stats.mismatches).toEqual([]);
+    expect(allFiles(out)).toBe(reference);
+  }, 120_000);
+
   it("refuses bad arguments in one line, exit 2, before sending anything", async () => {
     const cases: string[][] = [
       ["--inject", "x", "--inject-file", "y"],
@@ -278,6 +363,55 @@ describe("twinscore run over HTTP", () => {
   }, 120_000);
 });
 
+describe("the run process killed mid-run", () => {
+  it("SIGKILL mid-run: a rerun keeps the lines already written, generates the rest, and ends with the uninterrupted run's lines", async () => {
+    const { spawn } = await import("node:child_process");
+    const { projectRoot } = await import("../../testing/shared.js");
+    const reference = await referenceText();
+    const canonical = (text: string) =>
+      text
+        .trimEnd()
+        .split("\n")
+        .map((l) => {
+          const v = jsonLoadsFast(l) as PyDict;
+          v.delete("latency");
+          v.delete("traceback");
+          return jsonDumps(v);
+        });
+    let child: ReturnType<typeof spawn> | null = null;
+    let served = 0;
+    const srv = await serve(
+      startReplayServer(recording, {
+        onRequest: () => {
+          if (++served === 150) child?.kill("SIGKILL");
+        },
+      }),
+    );
+    const out = join(tmp, "process-killed");
+    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--concurrency", "4", "--retries", "0"];
+    child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
+    expect(signal).toBe("SIGKILL");
+    const kept = categories.flatMap((c) => {
+      try {
+        return readFileSync(resultFile(out, c), "utf8").split("\n").filter((l) => l.startsWith("{") && l.endsWith("}"));
+      } catch {
+        return [];
+      }
+    });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(24);
+
+    const io = memoryIo({}, tmp);
+    const code = await runCli(args, io);
+    expect(code).toBe(1); // the recorded error lines
+    expect(io.err.join("")).toContain(`24 items, ${24 - kept.length} generated, ${kept.length} already in the output`);
+    expect(srv.stats.mismatches).toEqual([]);
+    // the latencies are the wall clock's here; everything else is the uninterrupted run's, in BFCL's order
+    expect(canonical(allFiles(out))).toEqual(canonical(reference));
+  }, 120_000);
+});
+
 describe("the built bin", () => {
   it("`twinscore run --help` teaches the command and its exit codes (what `npx twinscore run --help` prints after npm ci)", async () => {
     const { spawnSync } = await import("node:child_process");
@@ -287,6 +421,6 @@ describe("the built bin", () => {
     expect(run.stdout).toContain("Usage: twinscore run [options]");
     expect(run.stdout).toContain("--until-anchor");
     expect(run.stdout).toContain("x-twinscore-item");
-    expect(run.stdout).toMatch(/Exit: 0 .*; 1 .*; 2 /);
+    expect(run.stdout).toMatch(/\nExit: 0 .*; 1 .*; 2 /);
   });
 });

@@ -28,6 +28,7 @@ interface RunCliOptions {
   modelDir?: string;
   untilAnchor?: boolean;
   retryErrors?: boolean;
+  excludeStateLog?: boolean;
   inject?: string;
   injectFile?: string;
   systemPrompt?: string;
@@ -88,12 +89,16 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         "converts them, held-back functions handed back on their turn, each call executed by twinscore's " +
         "re-implementation of BFCL's executor and its result sent back as BFCL renders it, 20-step force-quit, " +
         "and BFCL's result lines (state snapshots, handler logs, token counts, latency). An endpoint failure " +
-        "becomes BFCL's inference-error line.\n\n" +
+        "becomes BFCL's inference-error line. The lines are those of a default `bfcl generate` run (the kind that " +
+        "produced the recorded gpt-oss runs): inference_log holds a state snapshot before the first turn and after " +
+        "each turn, and no request log. --exclude-state-log leaves the snapshots out, as BFCL's flag of that name " +
+        "does; BFCL's --include-input-log (the Python repr of each request's message objects) is not reproduced. " +
+        "Neither changes result, token counts or anything score, check or bfcl evaluate read.\n\n" +
         "Items: pairs = the items of the scored pairs (151 base twins, 223 should-ask items); all-pairs = the " +
         "items of all 365 content-verified pairs; all = every base, miss_func and miss_param entry (for the " +
-        "official score). --until-anchor stops each pair's items after the anchor turn: `score` gives the same " +
-        "numbers at a fraction of the requests; such lines carry twinscore_stopped_after_turn, and `check` leaves " +
-        "them out.\n\n" +
+        "official score). long_context is not generated: no twin pair uses it, and score reads only these three. --until-anchor stops each pair's items after the anchor turn: `score` gives the same " +
+        "numbers at a fraction of the requests; such lines carry twinscore_stopped_after_turn, and `check` and the " +
+        "official numbers of `score --scores` leave them out, with a warning.\n\n" +
         "Resume: ids already in the output are skipped (error lines too, unless --retry-errors); each line is " +
         "appended whole and a torn last line is cut off; at the end each file is rewritten in BFCL's order. " +
         "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After " +
@@ -133,6 +138,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
     .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)")
     .option("--retry-errors", "generate the error lines already in the output again")
+    .option("--exclude-state-log", "leave the state snapshots out of inference_log, as bfcl generate --exclude-state-log does")
     .option("--inject <text>", "prompt arm: one extra block (FC: a developer message before turn 0; prompting: after the system prompt)")
     .option("--inject-file <file>", "the same, read from a file")
     .option("--system-prompt <file>", "prompting mode: system prompt file instead of BFCL's ({functions} marks the docs)")
@@ -163,6 +169,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         bfclData: opts.bfclData,
         untilAnchor: opts.untilAnchor === true,
         retryErrors: opts.retryErrors === true,
+        excludeStateLog: opts.excludeStateLog === true,
         inject: opts.inject,
         injectFile: opts.injectFile,
         systemPrompt: opts.systemPrompt,
