@@ -8,7 +8,7 @@ import type { Manifest } from "../pairs/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from "../stats/index.js";
 import { processCwd, processEnv } from "../io/environment.js";
-import { loadManifest } from "../io/manifest.js";
+import { loadCommittedManifest, loadManifest } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 
 /** Where a request's relative paths and environment variables come from (default: the process's). */
@@ -39,7 +39,7 @@ export type ExitCode = 0 | 1 | 2;
 
 /** The pair manifest of a request: the file named, or the package's committed one. */
 export function manifestOf(path: string | undefined, ctx: Context): Result<Manifest> {
-  return path === undefined ? loadManifest() : loadManifest(resolvePath(ctx.cwd, path));
+  return path === undefined ? loadCommittedManifest() : loadManifest(resolvePath(ctx.cwd, path));
 }
 
 /** Bootstrap settings with the paper's defaults; a problem when either is not a non-negative integer. */

@@ -10,10 +10,10 @@
 import type { BfclVersion } from "../bfcl/categories.js";
 import { scoredResultCategories } from "../bfcl/categories.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { checkRolloutData, dataCandidate, dataVerdict, type DataCandidate } from "../pairs/rollout-data.js";
+import { dataCandidate, dataVerdict, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath } from "../io/manifest.js";
-import { committedManifestSource, readRecordedFirstTurns, type ManifestSource } from "../io/rollout-data.js";
+import { checkRecordedFirstTurns, committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
 import type { TreeModel } from "../io/tree.js";
 import { manifestOf, type Context } from "./common.js";
 
@@ -52,6 +52,16 @@ export interface ManifestChoice {
   readonly forceHint?: string;
   /** What the missing-manifest line tells the user to do once a manifest is built (default: `pass --manifest FILE`, for commands that take it). */
   readonly missingHint?: string;
+  /**
+   * `defer`: leave the rollouts unchecked (no file is read), for a scorer that checks
+   * them in its own pass and calls again with `checks`; the problems are then only those
+   * of the file names.
+   */
+  readonly rollouts?: "check" | "defer";
+  /** By model name: the check against its manifest's data, already made (`checkRecordedFirstTurns` with that one candidate). */
+  readonly checks?: ReadonlyMap<string, RolloutDataCheck>;
+  /** The package's manifests to read from (default: a fresh `committedManifestSource()`), so two calls read them once. */
+  readonly source?: ManifestSource;
 }
 
 /**
@@ -66,7 +76,7 @@ export function manifestsForModels(
   choice: ManifestChoice = {},
 ): Result<ModelManifests> {
   const given = choice.committed;
-  const committed: ManifestSource = given ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) } : committedManifestSource();
+  const committed: ManifestSource = given ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) } : (choice.source ?? committedManifestSource());
   const forced = manifestFlag !== undefined;
   let forcedManifest: Manifest | null = null;
   if (forced) {
@@ -110,10 +120,14 @@ export function manifestsForModels(
     }
     // a file that cannot be read is the scorer's to report, once, and only that model goes
     // unscored: it must not stop the other models (a failed read never poisons the rest)
-    const recorded = readRecordedFirstTurns(model);
-    // against the expected data first; only when that fails are the other versions read, to name the one it looks like
-    let check = checkRolloutData(recorded.items, [candidate(manifest)], "first");
-    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRolloutData(recorded.items, allCandidates(), "first");
+    if (choice.rollouts === "defer") {
+      manifests.set(model.name, manifest);
+      continue;
+    }
+    // against the expected data first, streamed (or made by the scorer); only when that fails
+    // are the files read again against every version's data, to name the one they look like
+    let check = choice.checks?.get(model.name) ?? checkRecordedFirstTurns(model, [candidate(manifest)]);
+    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRecordedFirstTurns(model, allCandidates());
     const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
     if (!verdict.ok && !forced) {
       const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);

@@ -12,20 +12,18 @@ import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { selectPairs } from "../decision/score.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
 import { ok, problem, type Problem, type Result } from "../messages/index.js";
-import { alignedRow, alignedScore, type AlignedRow, type TwinCompletion } from "../official/aligned.js";
-import { countReadings, emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
+import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
+import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { decisionInterval, rankOneOf } from "../official/intervals.js";
 import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
-import { twinCompletions } from "../simulator/prefix-check.js";
 import type { BootstrapOptions } from "../stats/index.js";
-import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData, type AlignedModelFiles } from "../io/aligned-run.js";
-import { resolveBfclDataDir } from "../io/bfcl-data.js";
+import type { AlignedData, AlignedModelFiles } from "../io/aligned-run.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import type { WorkaroundData } from "../io/workaround-run.js";
 import { resolvePath } from "../io/paths.js";
-import { scoreResultDirs, selectModels, type FileUsed, type ModelRun } from "../io/results.js";
-import { dataFolderVersion } from "../io/rollout-data.js";
+import { scoreResultDirs, selectModels, type FileUsed, type ModelRun, type RecordsKept } from "../io/results.js";
+import { committedManifestSource, dataFolderVersion } from "../io/rollout-data.js";
 import { walkBfclTree } from "../io/tree.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { manifestsForModels } from "./data-version.js";
@@ -49,7 +47,8 @@ export interface ScoreRequest extends RequestContext {
   readonly sensitivity?: boolean;
   /**
    * BFCL data folder for the workaround credit (Table F1). Undefined: `BFCL_DATA_DIR`,
-   * else a `bfcl_eval` installation, else none; null: leave Table F1 out.
+   * else none (no `bfcl_eval` installation is searched for: asking Python takes longer
+   * than scoring a model); null: leave Table F1 out.
    */
   readonly bfclData?: string | null;
   /**
@@ -70,7 +69,7 @@ export interface ScoreRequest extends RequestContext {
   readonly manifest?: string;
   /** Also write one CSV row per model and pair to this file. */
   readonly perItem?: string;
-  /** Threads reading result files (default: cores, at most 4; from 8 models up). */
+  /** Threads reading result files (default: 1 on two cores or fewer; else one per core, at most 4, from 8 models up). */
   readonly threads?: number;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
@@ -207,15 +206,19 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
  * The BFCL data folder found for the request, its version, and the scored models of that
  * version; models of another version are left out of `what`, said once.
  */
-function dataForVersion(
+async function dataForVersion(
   scored: readonly ModelRun[],
   versionFor: (model: string) => BfclVersion,
   flag: string | undefined,
   ctx: Context,
   problems: Problem[],
   what: { readonly label: string; readonly code: string },
-): { readonly dir: string; readonly version: BfclVersion; readonly models: readonly ModelRun[] } | null {
-  const location = resolveBfclDataDir({ flag, env: ctx.env, cwd: ctx.cwd });
+): Promise<{ readonly dir: string; readonly version: BfclVersion; readonly models: readonly ModelRun[] } | null> {
+  // only a folder named by the flag or BFCL_DATA_DIR: asking Python for a bfcl_eval installation
+  // takes longer than scoring a model, and the data reader loads only when there is data to read
+  if ((flag ?? "") === "" && (ctx.env.BFCL_DATA_DIR ?? "") === "") return null;
+  const { resolveBfclDataDir } = await import("../io/bfcl-data.js");
+  const location = resolveBfclDataDir({ flag, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
   if (!location) return null;
   const dataVersion = dataFolderVersion(location.dir) ?? "v4";
   const left = [...new Set(scored.map((r) => versionFor(r.model)).filter((v) => v !== dataVersion))];
@@ -242,7 +245,7 @@ async function workaroundRows(
   aligned: AlignedData | null,
 ): Promise<WorkaroundRow[] | null> {
   if (req.bfclData === null) return null;
-  const found = dataForVersion(scored, versionFor, req.bfclData, ctx, problems, { label: "Table F1", code: "workaround-version" });
+  const found = await dataForVersion(scored, versionFor, req.bfclData, ctx, problems, { label: "Table F1", code: "workaround-version" });
   if (found === null || found.models.length === 0) return null;
   const ofVersion = found.models;
   const { readWorkaroundData, workaroundForModel } = await import("../io/workaround-run.js");
@@ -276,14 +279,23 @@ interface AlignedOutcome {
   readonly emptyTurns: EmptyTurnRow[];
 }
 
-/** Run BFCL's checker on every scored model's prefixes and files (see `ScoreRequest.aligned`). */
-function alignedNumbers(
+/**
+ * Run BFCL's checker on every scored model's prefixes and files (see `ScoreRequest.aligned`).
+ * The checker and the simulated classes load only here, so a plain `score` starts without them.
+ */
+async function alignedNumbers(
   scored: readonly ModelRun[],
   data: AlignedData,
   pairsFor: (model: string) => readonly ManifestPair[],
   bootstrap: BootstrapOptions,
   problems: Problem[],
-): AlignedOutcome {
+): Promise<AlignedOutcome> {
+  const [{ modelCompletions, modelEmptyTurns }, { twinCompletions }, { alignedRow, alignedScore }, { countReadings, emptyTurnTable }] = await Promise.all([
+    import("../io/aligned-run.js"),
+    import("../simulator/prefix-check.js"),
+    import("../official/aligned.js"),
+    import("../official/empty-turns.js"),
+  ]);
   const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
   const rows: AlignedRow[] = [];
   const counts: EmptyTurnCounts[] = [];
@@ -321,11 +333,18 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const checked = validate(req, ctx);
   const { bootstrap } = checked;
   if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
-  // each model on the manifest of the BFCL version its files name, its rollouts checked against that data first
+  // each model on the manifest of the BFCL version its files name; its rollouts are checked
+  // against that data in the scoring pass over its files (one read), and a model generated
+  // on other data stops the command before anything is shown, as when checked first
   const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
-  const found = manifestsForModels(selected.models, req.manifest, ctx);
+  const source = committedManifestSource();
+  const found = manifestsForModels(selected.models, req.manifest, ctx, { rollouts: "defer", source });
   if (!found.ok) return emptyDocument(req, bootstrap, [...found.problems]);
-  if (hasError(found.value.problems)) return emptyDocument(req, bootstrap, [...found.value.problems]);
+  if (hasError(found.value.problems)) {
+    // stopped by the file names: every model's problems, the rollouts checked too
+    const full = manifestsForModels(selected.models, req.manifest, ctx, { source });
+    return emptyDocument(req, bootstrap, full.ok ? [...full.value.problems] : [...full.problems]);
+  }
   const { manifestOf: manifestByModel, versionOf } = found.value;
   const distinct = [...new Set(manifestByModel.values())];
   const loaded = distinct.length > 0 ? { ok: true as const, value: distinct[0] } : manifestOf(req.manifest, ctx);
@@ -335,8 +354,18 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const versionFor = (model: string) => versionOf.get(model) ?? manifestFor(model).source.bfclVersion;
   const options = scoreOptionsOf(req);
 
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads });
-  const problems: Problem[] = [...found.value.problems, ...outcome.problems];
+  // each model keeps only what is read of its pair records below, so memory stays flat in the
+  // number of models: the twins' calls for per-item rows, the aligned numbers and Table F1
+  // (whenever BFCL data may be found), the decisions for the intervals, else nothing
+  const dataNamed = req.bfclData !== null && ((req.bfclData ?? "") !== "" || (ctx.env.BFCL_DATA_DIR ?? "") !== "");
+  const records: RecordsKept =
+    req.perItem !== undefined || dataNamed || (req.aligned ?? typeof req.bfclData === "string") ? "all" : bootstrap.resamples > 0 ? "outcomes" : "none";
+  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true });
+  const checks = new Map(outcome.runs.flatMap((r) => (r.dataCheck ? [[r.model, r.dataCheck] as const] : [])));
+  const checkedData = manifestsForModels(selected.models, req.manifest, ctx, { checks, source });
+  if (!checkedData.ok) return emptyDocument(req, bootstrap, [...checkedData.problems]);
+  if (hasError(checkedData.value.problems)) return emptyDocument(req, bootstrap, [...checkedData.value.problems]);
+  const problems: Problem[] = [...checkedData.value.problems, ...outcome.problems];
   const scored = outcome.runs.filter((r) => r.score !== null);
   // models scored on different pairs (several BFCL versions) are not ranked against each other
   const groups = new Map<Manifest, ModelRun[]>();
@@ -403,14 +432,15 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   let alignedData: AlignedData | null = null;
   let alignedOut: AlignedOutcome | null = null;
   if (scored.length > 0 && (req.aligned ?? typeof req.bfclData === "string")) {
-    const found = dataForVersion(scored, versionFor, req.bfclData ?? undefined, ctx, problems, { label: "The aligned numbers", code: "aligned-version" });
+    const found = await dataForVersion(scored, versionFor, req.bfclData ?? undefined, ctx, problems, { label: "The aligned numbers", code: "aligned-version" });
     if (found === null) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
     else if (found.models.length > 0) {
+      const { readAlignedData } = await import("../io/aligned-run.js");
       const data = readAlignedData(found.dir);
       if (!data.ok) problems.push(...data.problems);
       else {
         alignedData = data.value;
-        alignedOut = alignedNumbers(found.models, alignedData, (model) => selectPairs(manifestFor(model), options), bootstrap, problems);
+        alignedOut = await alignedNumbers(found.models, alignedData, (model) => selectPairs(manifestFor(model), options), bootstrap, problems);
       }
     }
   }

@@ -44,6 +44,7 @@ const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
+const BACKSLASH = 0x5c;
 const utf8 = new TextDecoder("utf-8");
 
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
@@ -61,6 +62,18 @@ function keyText(bytes: Uint8Array, start: number, stop: number): string | null 
   }
 }
 
+/**
+ * Whether the JSON string at `[start, stop)` (quotes included) is `key`, an ASCII name:
+ * compared byte by byte, decoded only when it holds an escape (decoding every key of
+ * every line cost more than the rest of the scan).
+ */
+function keyIs(bytes: Uint8Array, start: number, stop: number, key: string): boolean {
+  for (let k = start + 1; k < stop - 1; k++) if (bytes[k] === BACKSLASH) return keyText(bytes, start, stop) === key;
+  if (stop - start - 2 !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (bytes[start + 1 + k] !== key.charCodeAt(k)) return false;
+  return true;
+}
+
 /** The extent of the value of `key` in the object at `i`, or null (not an object, no such key, malformed). */
 function findKey(bytes: Uint8Array, i: number, end: number, key: string): { start: number; end: number } | null {
   i = skipSpace(bytes, i, end);
@@ -71,13 +84,13 @@ function findKey(bytes: Uint8Array, i: number, end: number, key: string): { star
     if (i >= end || bytes[i] === CLOSE_BRACE || bytes[i] !== QUOTE) return null;
     const keyEnd = skipValue(bytes, i, end);
     if (keyEnd < 0) return null;
-    const name = keyText(bytes, i, keyEnd);
+    const found = keyIs(bytes, i, keyEnd, key);
     i = skipSpace(bytes, keyEnd, end);
     if (bytes[i] !== COLON) return null;
     i = skipSpace(bytes, i + 1, end);
     const valueEnd = skipValue(bytes, i, end);
     if (valueEnd < 0 || valueEnd === i) return null;
-    if (name === key) return { start: i, end: valueEnd };
+    if (found) return { start: i, end: valueEnd };
     i = skipSpace(bytes, valueEnd, end);
     if (bytes[i] === COMMA) i++;
   }

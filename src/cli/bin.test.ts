@@ -1,18 +1,34 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
 
 describe("the twinscore bin", () => {
   it("is built executable, so `npx twinscore` works right after `npm ci` (whose prepare step builds dist/)", () => {
-    const bin = join(projectRoot, "dist", "cli", "main.js");
-    let mode: number;
-    try {
-      mode = statSync(bin).mode;
-    } catch {
-      throw new Error(`${bin} is missing: run npm ci (or npm run build) first`);
+    const target = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { bin: { twinscore: string } }).bin.twinscore;
+    // the bundled bin (package.json) and the compiled entry it is bundled from
+    for (const bin of [join(projectRoot, target), join(projectRoot, "dist", "cli", "main.js")]) {
+      let mode: number;
+      try {
+        mode = statSync(bin).mode;
+      } catch {
+        throw new Error(`${bin} is missing: run npm ci (or npm run build) first`);
+      }
+      expect(mode & 0o111).toBe(0o111);
     }
-    expect(mode & 0o111).toBe(0o111);
+  });
+
+  it("the bundled bin prints what the compiled entry prints (score, one real model folder)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const target = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { bin: { twinscore: string } }).bin.twinscore;
+    const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
+    const run = (bin: string) => spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--format", "json"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const bundled = run(join(projectRoot, target));
+    const compiled = run(join(projectRoot, "dist", "cli", "main.js"));
+    expect(bundled.status).toBe(0);
+    expect(JSON.parse(bundled.stdout).models[0].numbers.decision).toBeCloseTo(83.18, 1);
+    expect(bundled.stdout).toBe(compiled.stdout);
+    expect(bundled.stderr).toBe(compiled.stderr);
   });
 });
 

@@ -47,6 +47,16 @@ export function loadManifest(path = committedManifestPath()): Result<Manifest> {
   return parseManifest(readFileSync(path, "utf8"), path);
 }
 
+/**
+ * The package's own manifest of a BFCL version, read without the schema check (a test
+ * validates both committed files and rebuilds them byte for byte).
+ */
+export function loadCommittedManifest(version: BfclVersion = "v4"): Result<Manifest> {
+  const path = committedManifestPath(version);
+  if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
+  return parseManifest(readFileSync(path, "utf8"), path, { validate: false });
+}
+
 /** Write a manifest atomically in its one rendering. */
 export function writeManifest(path: string, manifest: Manifest): Result<void> {
   return writeFileAtomic(path, renderManifest(manifest));

@@ -6,7 +6,7 @@ import { rolloutRunDir } from "../testing/shared.js";
 import { loadManifest } from "./manifest.js";
 import { candidatesOf } from "./results-score.js";
 import { walkBfclTree } from "./tree.js";
-import { MIN_MODELS_FOR_WORKERS, scoreModels, type PoolWorker, type SpawnWorker } from "./results-pool.js";
+import { defaultThreads, MIN_MODELS_FOR_WORKERS, scoreModels, type PoolWorker, type SpawnWorker } from "./results-pool.js";
 import { scoreModelFiles } from "./results-score.js";
 
 const manifest = (() => {
@@ -68,5 +68,16 @@ describe("scoreModels: the main thread and workers share the queue", () => {
     const runs = await scoreModels(jobs.slice(0, 2), pairs, defaultScoreOptions, 4, known, fakeSpawn(log));
     expect(runs.length).toBe(2);
     expect(log).toEqual([]);
+  });
+});
+
+describe("defaultThreads: the measured rule per machine size", () => {
+  it("is 1 on two cores or fewer at any number of models, and below MIN_MODELS_FOR_WORKERS models anywhere", () => {
+    for (const models of [1, 10, 50, 200]) for (const cores of [1, 2]) expect(defaultThreads(models, cores)).toBe(1);
+    expect(defaultThreads(MIN_MODELS_FOR_WORKERS - 1, 16)).toBe(1);
+  });
+  it("is one per core, at most 4, on larger machines from MIN_MODELS_FOR_WORKERS models", () => {
+    expect(defaultThreads(MIN_MODELS_FOR_WORKERS, 3)).toBe(3);
+    expect(defaultThreads(200, 16)).toBe(4);
   });
 });

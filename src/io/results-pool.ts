@@ -10,13 +10,8 @@ import type { ScoreOptions } from "../decision/types.js";
 import { problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { ModelCandidates } from "./results-score.js";
-import { scoreModelFiles, type ModelRun } from "./results-score.js";
+import { scoreModelFiles, type ModelRun, type ScoreFilesOptions } from "./results-score.js";
 import { runJobs, type JobWorker } from "./worker-pool.js";
-
-/** Default thread count: the machine's parallelism, at most 4 (the work is I/O and JSON bound). */
-export function defaultThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
-}
 
 /** True when this module runs from compiled JavaScript, where a worker script exists. */
 function workersAvailable(): boolean {
@@ -29,11 +24,26 @@ function workersAvailable(): boolean {
  */
 export const MIN_MODELS_FOR_WORKERS = 8;
 
+/**
+ * The default thread count for `models` models on a machine with `cores` parallel
+ * threads. On two cores or fewer: 1, at any number of models — measured fastest there
+ * whenever the second core had other work (bench/RESULTS.md: at 10, 50 and 200 models
+ * one thread took less wall time, CPU and memory than two): V8's garbage collector and
+ * compiler already use the second core, and a worker loads and warms up its own copy of
+ * the scorer (two threads spent 40 % more CPU at 200 models). Only with the second core
+ * idle did two threads win, at 200 models. With more cores: one per core, at most 4, from
+ * `MIN_MODELS_FOR_WORKERS` models (not measured: no such machine here).
+ */
+export function defaultThreads(models = Number.POSITIVE_INFINITY, cores = availableParallelism()): number {
+  if (cores <= 2 || models < MIN_MODELS_FOR_WORKERS) return 1;
+  return Math.min(4, cores);
+}
+
 /** A worker thread as the pool uses it (a real `Worker`, or an in-process stand-in in tests). */
 export type PoolWorker = JobWorker<ModelCandidates, ModelRun>;
 
 /** Starts one worker with the shared scoring data. */
-export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null }) => PoolWorker;
+export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null; more: ScoreFilesOptions }) => PoolWorker;
 
 /** The real thing: `results-worker.js` beside this module (only in the built `dist/`). */
 const spawnThread: SpawnWorker = (data) => new Worker(new URL("./results-worker.js", import.meta.url), { workerData: data });
@@ -53,15 +63,16 @@ export async function scoreModels(
   jobs: readonly ModelCandidates[],
   pairs: readonly ManifestPair[],
   options: ScoreOptions,
-  threads = defaultThreads(),
+  threads = defaultThreads(jobs.length),
   knownMissIds: readonly string[] | null = null,
   spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
+  more: ScoreFilesOptions = {},
 ): Promise<ModelRun[]> {
   const known = knownMissIds === null ? null : new Set(knownMissIds);
   return runJobs(jobs, {
     threads: jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : threads,
-    spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds }),
-    inline: (job) => scoreModelFiles(job, pairs, options, known),
+    spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds, more }),
+    inline: (job) => scoreModelFiles(job, pairs, options, known, more),
     failed: failedModelRun,
     prefetch: 2,
   });

@@ -110,6 +110,12 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
+ * Called with every line whose id can be read (in file order, before any other check):
+ * lets the data check read the same pass. The bytes are valid during the call only.
+ */
+export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: number) => void;
+
+/**
  * Read `file`, a result file of `category`. `wanted` maps each id scoring needs to the
  * number of turns to keep (anchor + 1); pass null to only count distinct ids. Lines that
  * are malformed, carry an id that is not an item of the category the manifest knows
@@ -122,6 +128,7 @@ export function readResultFile(
   category: string,
   wanted: ReadonlyMap<string, number> | null,
   knownMissIds: ReadonlySet<string> | null = null,
+  onLine?: LineVisitor,
 ): ResultFileReading {
   const rollouts = new Map<string, RecordedRollout>();
   const lineOf = new Map<string, number>();
@@ -139,6 +146,7 @@ export function readResultFile(
         problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
         return;
       }
+      onLine?.(head.id, bytes, start, end);
       if (!isKnownItemId(head.id, category, knownMissIds)) {
         problems.push(
           problem("id-unknown", `id ${JSON.stringify(head.id)} is not a multi_turn_${category} item the manifest knows; line skipped`, {

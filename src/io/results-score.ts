@@ -9,12 +9,14 @@ import { chooseDecoder, decodeFailureMessage, plainToPy, summarizeChoice, type D
 import type { RecordedRollout } from "../bfcl/results.js";
 import { categoryOfItemId, scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { scoreModel, turnsNeeded } from "../decision/score.js";
-import type { ModelScore, ScoreOptions } from "../decision/types.js";
+import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
+import { rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { PyValue } from "../python/value.js";
 import type { TreeModel } from "./tree.js";
-import { readResultFile } from "./results-read.js";
+import { readResultFile, type LineVisitor } from "./results-read.js";
+import { firstTurnVisitor } from "./rollout-data.js";
 
 /**
  * The unit of work of scoring one model (plain data, so it can cross to a worker): its
@@ -53,6 +55,20 @@ export interface ModelRun {
   readonly problems: Problem[];
   /** The model's decoder and why it was chosen (absent when no file could be read). */
   readonly decoder?: DecoderChoiceSummary;
+  /** With `ScoreFilesOptions.dataCheck`: the first turns of its lines against that data (`checkRecordedFirstTurns`). */
+  readonly dataCheck?: RolloutDataCheck;
+}
+
+/** What else scoring a model's files does. */
+export interface ScoreFilesOptions {
+  /** How much of the pair records to return (default all). */
+  readonly kept?: RecordsKept;
+  /**
+   * The data the model's rollouts should have been generated on: its lines' first turns
+   * are compared with it in the same pass over the files (the check `manifestsForModels`
+   * otherwise reads the files for), the outcome in `ModelRun.dataCheck`.
+   */
+  readonly dataCheck?: DataCandidate | null;
 }
 
 /** Choose among copies of one (model, category): most distinct ids, first found on a tie; unreadable copies are passed over. */
@@ -61,11 +77,12 @@ function chooseCopy(
   category: string,
   knownMissIds: ReadonlySet<string> | null,
   problems: Problem[],
+  onLine: LineVisitor | undefined,
 ): { path: string; candidates: number } | null {
   if (paths.length === 1) return { path: paths[0], candidates: 1 };
   let best: { path: string; ids: number } | null = null;
   for (const path of paths) {
-    const counted = readResultFile(path, category, null, knownMissIds);
+    const counted = readResultFile(path, category, null, knownMissIds, onLine);
     if (!counted.readable) {
       problems.push(...counted.problems);
       continue;
@@ -97,15 +114,42 @@ function* stepsOf(read: readonly ReadonlyMap<string, RecordedRollout>[]): Genera
 }
 
 /**
+ * How much of a model's pair records the caller reads once the model is scored: `all`
+ * (per-item rows, the aligned numbers and Table F1 read the twins' calls), `outcomes`
+ * (the bootstrap reads each pair's cluster and decisions only: the twins' readings are
+ * left empty) or `none` (the table's numbers are already computed). Whatever is not kept
+ * is dropped as each model ends, so memory stays flat in the number of models.
+ */
+export type RecordsKept = "all" | "outcomes" | "none";
+
+/** A twin reading reduced to its counts (see `RecordsKept`). */
+function bareReading(t: TwinReading): TwinReading {
+  return { reach: t.reach, anchorCalls: [], preAnchorCallNames: [], decodeFailures: t.decodeFailures, undecidable: t.undecidable, toolCallSteps: t.toolCallSteps, anchorText: [], offListNames: [] };
+}
+
+/** The records a caller keeps (see `RecordsKept`). */
+function keptRecords(records: readonly PairRecord[], kept: RecordsKept): readonly PairRecord[] {
+  if (kept === "all") return records;
+  if (kept === "none") return [];
+  return records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
+}
+
+/**
  * Score one model's candidates on `pairs` (the pairs selected for `options`).
- * `knownMissIds` (the manifest's should-ask ids) lets foreign ids be reported.
+ * `knownMissIds` (the manifest's should-ask ids) lets foreign ids be reported; `kept`
+ * says how much of the pair records to return.
  */
 export function scoreModelFiles(
   candidates: ModelCandidates,
   pairs: readonly ManifestPair[],
   options: ScoreOptions,
   knownMissIds: ReadonlySet<string> | null = null,
+  more: ScoreFilesOptions = {},
 ): ModelRun {
+  const kept = more.kept ?? "all";
+  const check = more.dataCheck ? rolloutDataCheckBuilder([more.dataCheck], "first") : null;
+  const onLine = check === null ? undefined : firstTurnVisitor((item) => check.add(item));
+  const checked = (run: ModelRun): ModelRun => (check === null ? run : { ...run, dataCheck: check.result() });
   const problems: Problem[] = [];
   const need = turnsNeeded(pairs);
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
@@ -113,13 +157,13 @@ export function scoreModelFiles(
   const missingCategories: string[] = [];
   for (const category of scoredResultCategories) {
     const paths = candidates.files[category];
-    const chosen = paths.length === 0 ? null : chooseCopy(paths, category, knownMissIds, problems);
+    const chosen = paths.length === 0 ? null : chooseCopy(paths, category, knownMissIds, problems, onLine);
     if (chosen === null) {
       missingCategories.push(category);
       continue;
     }
     const wanted = category === "base" ? need.base : new Map([...need.miss].filter(([id]) => categoryOfItemId(id) === category));
-    const reading = readResultFile(chosen.path, category, wanted, knownMissIds);
+    const reading = readResultFile(chosen.path, category, wanted, knownMissIds, onLine);
     problems.push(...reading.problems);
     if (!reading.readable) {
       missingCategories.push(category);
@@ -135,14 +179,14 @@ export function scoreModelFiles(
         `model ${candidates.model}: no readable ${missingCategories.join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
       ),
     );
-    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
+    return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems });
   }
   // the model's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
   const read = [rollouts.base!.rollouts, rollouts.miss_func!.rollouts, rollouts.miss_param!.rollouts];
   const choice = chooseDecoder({ folder: candidates.folder, override: options.decoder ?? null, samples: () => stepsOf(read) });
   if (choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${options.decoder}`));
-    return { model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems };
+    return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score: null, problems });
   }
   const scored = scoreModel(
     candidates.model,
@@ -193,5 +237,5 @@ export function scoreModelFiles(
       ),
     );
   }
-  return { model: candidates.model, folder: candidates.folder, filesUsed, score, problems, decoder: summarizeChoice(choice) };
+  return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score: { ...score, records: keptRecords(score.records, kept) }, problems, decoder: summarizeChoice(choice) });
 }

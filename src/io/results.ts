@@ -7,12 +7,13 @@ import { knownShouldAskIds, selectPairs } from "../decision/score.js";
 import type { ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
+import { dataCandidate } from "../pairs/rollout-data.js";
 import { scoreModels } from "./results-pool.js";
-import { candidatesOf, type ModelRun } from "./results-score.js";
+import { candidatesOf, type ModelRun, type RecordsKept } from "./results-score.js";
 import { walkBfclTree, type TreeModel, type TreeWalk } from "./tree.js";
 
 export { readResultFile, forEachLine, type ResultFileReading } from "./results-read.js";
-export { scoreModelFiles, candidatesOf, type FileUsed, type ModelRun, type ModelCandidates } from "./results-score.js";
+export { scoreModelFiles, candidatesOf, type FileUsed, type ModelRun, type ModelCandidates, type RecordsKept } from "./results-score.js";
 export { scoreModels, defaultThreads } from "./results-pool.js";
 
 /** What to score. */
@@ -26,6 +27,13 @@ export interface ScoreRequest {
   readonly options: ScoreOptions;
   readonly cwd: string;
   readonly threads?: number;
+  /** How much of each model's pair records to keep (default all). */
+  readonly records?: RecordsKept;
+  /**
+   * Compare each model's recorded first turns with the data of the manifest it is scored
+   * on, in the same pass over its files (`ModelRun.dataCheck`).
+   */
+  readonly checkData?: boolean;
 }
 
 /** Every model found (scored or not) and every problem met, in a deterministic order. */
@@ -72,7 +80,8 @@ export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutco
   const runs: ModelRun[] = new Array<ModelRun>(selected.models.length);
   for (const [manifest, at] of groups) {
     const pairs = selectPairs(manifest, request.options);
-    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest));
+    const more = { kept: request.records ?? "all", dataCheck: request.checkData ? dataCandidate(manifest) : null };
+    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, more);
     scored.forEach((run, k) => (runs[at[k]] = run));
   }
   return { runs, problems, pairsSelected: selectPairs(request.manifest, request.options).length };

@@ -10,10 +10,10 @@ import { scanTurnQueries } from "../bfcl/inference-log.js";
 import { scanLineHead } from "../bfcl/results.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { problem, type Problem } from "../messages/index.js";
-import type { RecordedItem } from "../pairs/rollout-data.js";
+import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
-import { committedManifestPath, loadManifest } from "./manifest.js";
-import { forEachLine, readFailure } from "./results-read.js";
+import { loadCommittedManifest } from "./manifest.js";
+import { forEachLine, readFailure, type LineVisitor } from "./results-read.js";
 import type { TreeModel } from "./tree.js";
 
 /**
@@ -23,23 +23,55 @@ import type { TreeModel } from "./tree.js";
  */
 export function readRecordedFirstTurns(model: TreeModel): { items: RecordedItem[]; problems: Problem[] } {
   const items: RecordedItem[] = [];
+  const problems = forEachFirstTurn(model, (item) => void items.push(item));
+  return { items, problems };
+}
+
+/**
+ * A line visitor handing `onItem` the first recorded turn of each id's first line, for a
+ * reader that goes through a model's files in the order `readRecordedFirstTurns` does
+ * (categories in order, each category's files in order): the scorer runs the data check
+ * in its own pass over the files with it.
+ */
+export function firstTurnVisitor(onItem: (item: RecordedItem) => void): LineVisitor {
   const seen = new Set<string>();
+  return (id, bytes, start, end) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    onItem({ id, turns: scanTurnQueries(bytes, start, end, 1) });
+  };
+}
+
+/** Call `onItem` with the first recorded turn of every line, in the order `readRecordedFirstTurns` lists them; the problems met. */
+function forEachFirstTurn(model: TreeModel, onItem: (item: RecordedItem) => void): Problem[] {
+  const visit = firstTurnVisitor(onItem);
   const problems: Problem[] = [];
   for (const category of scoredResultCategories) {
     for (const file of model.files[category] ?? []) {
       try {
         forEachLine(file.path, (bytes, start, end) => {
           const head = scanLineHead(bytes, start, end, true);
-          if ("error" in head || seen.has(head.id)) return;
-          seen.add(head.id);
-          items.push({ id: head.id, turns: scanTurnQueries(bytes, start, end, 1) });
+          if (!("error" in head)) visit(head.id, bytes, start, end);
         });
       } catch (e) {
         problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: file.path }));
       }
     }
   }
-  return { items, problems };
+  return problems;
+}
+
+/**
+ * The first-turn check of a model's rollouts against `candidates`, the same as
+ * `checkRolloutData(readRecordedFirstTurns(model).items, candidates, "first")` but
+ * streamed: each line is compared when read, so memory and garbage stay one line's worth
+ * (holding every model's recorded turns until its check made scoring many models slower
+ * and larger). Files that cannot be read are left to the scorer.
+ */
+export function checkRecordedFirstTurns(model: TreeModel, candidates: readonly DataCandidate[]): RolloutDataCheck {
+  const check = rolloutDataCheckBuilder(candidates, "first");
+  forEachFirstTurn(model, (item) => check.add(item));
+  return check.result();
 }
 
 /** Manifests by BFCL version, read when first asked for (each is most of a megabyte of JSON to validate). */
@@ -55,7 +87,7 @@ export function committedManifestSource(): ManifestSource {
   const cache = new Map<BfclVersion, Manifest | null>();
   const get = (version: BfclVersion): Manifest | null => {
     if (!cache.has(version)) {
-      const loaded = loadManifest(committedManifestPath(version));
+      const loaded = loadCommittedManifest(version);
       cache.set(version, loaded.ok ? loaded.value : null);
     }
     return cache.get(version)!;

@@ -29,17 +29,17 @@ export function dataCandidate(manifest: Pick<Manifest, "source" | "items">): Dat
 }
 
 /**
- * The digests a recorded turn may carry: its user messages joined by a blank line, and
- * every tail of that text after a blank line — handlers that cannot send a system prompt
- * turn it into a user message and merge it in front of the question's first one.
+ * Whether a recorded turn carries the digest `expected`: its user messages joined by a
+ * blank line, or a tail of that text after a blank line — handlers that cannot send a
+ * system prompt turn it into a user message and merge it in front of the question's
+ * first one. The whole text is tried first; the tails only when it does not match.
  */
-function recordedDigests(messages: TurnQueries[number]): Set<string> {
+function carriesDigest(messages: TurnQueries[number], expected: string): boolean {
   const text = turnText(messages);
-  const out = new Set<string>();
-  if (text === null) return out;
-  out.add(shortDigest(text));
-  for (let i = text.indexOf("\n\n"); i >= 0; i = text.indexOf("\n\n", i + 1)) out.add(shortDigest(text.slice(i + 2)));
-  return out;
+  if (text === null) return false;
+  if (shortDigest(text) === expected) return true;
+  for (let i = text.indexOf("\n\n"); i >= 0; i = text.indexOf("\n\n", i + 1)) if (shortDigest(text.slice(i + 2)) === expected) return true;
+  return false;
 }
 
 /** How one recorded item compares with one data set. */
@@ -66,7 +66,7 @@ export function compareItem(item: RecordedItem, data: DataCandidate, scope: Turn
   for (let t = 0; t < last; t++) {
     const expected = digests[t];
     if (expected === null || expected === undefined) continue;
-    if (!recordedDigests(item.turns[t]).has(expected)) return { kind: "differs", turn: t };
+    if (!carriesDigest(item.turns[t], expected)) return { kind: "differs", turn: t };
     turnsCompared++;
   }
   return { kind: "equal", turnsCompared };
@@ -105,25 +105,50 @@ export function allowedDifferences(compared: number): number {
   return Math.max(3, Math.floor(compared * 0.02));
 }
 
+/**
+ * The check of a group of rollouts built one item at a time: each item is compared when
+ * it is read and only the outcome is kept, so a reader can stream a model's lines
+ * without holding every recorded turn until the end.
+ */
+export interface RolloutDataCheckBuilder {
+  add(item: RecordedItem): void;
+  result(): RolloutDataCheck;
+}
+
+/** Start a check of a group of rollouts against every data set in `candidates`. */
+export function rolloutDataCheckBuilder(candidates: readonly DataCandidate[], scope: TurnScope = "all"): RolloutDataCheckBuilder {
+  let lines = 0;
+  let noLog = 0;
+  const tallies = candidates.map(() => ({ equal: 0, unknown: 0, differing: [] as { id: string; turn: number }[] }));
+  return {
+    add(item) {
+      lines++;
+      if (item.turns === null || item.turns.length === 0) noLog++;
+      candidates.forEach((data, k) => {
+        const c = compareItem(item, data, scope);
+        if (c.kind === "equal") tallies[k].equal++;
+        else if (c.kind === "differs") tallies[k].differing.push({ id: item.id, turn: c.turn });
+        else if (c.kind === "unknown-item") tallies[k].unknown++;
+      });
+    },
+    result() {
+      const byVersion = candidates.map((data, k): VersionMatch => {
+        const { equal, unknown, differing } = tallies[k];
+        const compared = equal + differing.length;
+        return { version: data.version, compared, equal, differing: [...differing], unknown, matches: compared > 0 && differing.length <= allowedDifferences(compared) };
+      });
+      const fitting = byVersion.filter((v) => v.matches).sort((a, b) => a.differing.length / a.compared - b.differing.length / b.compared);
+      const looksLike = fitting.length === 0 ? null : fitting.length > 1 && sameShare(fitting[0], fitting[1]) ? null : fitting[0].version;
+      return { lines, noLog, byVersion, looksLike };
+    },
+  };
+}
+
 /** Compare a group of rollouts (one file, or one model's files) with every data set available. */
 export function checkRolloutData(items: readonly RecordedItem[], candidates: readonly DataCandidate[], scope: TurnScope = "all"): RolloutDataCheck {
-  const noLog = items.filter((i) => i.turns === null || i.turns.length === 0).length;
-  const byVersion = candidates.map((data): VersionMatch => {
-    let equal = 0;
-    let unknown = 0;
-    const differing: { id: string; turn: number }[] = [];
-    for (const item of items) {
-      const c = compareItem(item, data, scope);
-      if (c.kind === "equal") equal++;
-      else if (c.kind === "differs") differing.push({ id: item.id, turn: c.turn });
-      else if (c.kind === "unknown-item") unknown++;
-    }
-    const compared = equal + differing.length;
-    return { version: data.version, compared, equal, differing, unknown, matches: compared > 0 && differing.length <= allowedDifferences(compared) };
-  });
-  const fitting = byVersion.filter((v) => v.matches).sort((a, b) => a.differing.length / a.compared - b.differing.length / b.compared);
-  const looksLike = fitting.length === 0 ? null : fitting.length > 1 && sameShare(fitting[0], fitting[1]) ? null : fitting[0].version;
-  return { lines: items.length, noLog, byVersion, looksLike };
+  const check = rolloutDataCheckBuilder(candidates, scope);
+  for (const item of items) check.add(item);
+  return check.result();
 }
 
 const sameShare = (a: VersionMatch, b: VersionMatch) => a.differing.length * b.compared === b.differing.length * a.compared;

@@ -77,7 +77,10 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--verbose", "list every warning with file:line (default: one summary line per model)")
     .option("--manifest <file>", manifestOptionHelp)
-    .option("--threads <n>", "threads reading result files: this one plus n-1 workers, from 8 models up (default: cores, at most 4)")
+    .option(
+      "--threads <n>",
+      "threads reading result files: this one plus n-1 workers, from 8 models up (default: 1 on machines with 2 cores or fewer, where one thread measured fastest at 1-200 models; else one per core, at most 4)",
+    )
     .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
     .addHelpText("after", companionsHelp)
     .addHelpText("after", decoderHelp);
@@ -144,7 +147,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--model <name>", "score only this model (folder name or <run>/<model>; repeatable)", collect, [] as string[])
     .option(
       "--bfcl-data <dir>",
-      "BFCL data directory: adds the aligned numbers (asked, then did it; the skipped turn scored; per-item base_completed/miss_completed) and Table F1, the miss_func workaround credit (BFCL_DATA_DIR / bfcl_eval give Table F1 only)",
+      "BFCL data directory: adds the aligned numbers (asked, then did it; the skipped turn scored; per-item base_completed/miss_completed) and Table F1, the miss_func workaround credit (BFCL_DATA_DIR gives Table F1 only; no bfcl_eval installation is searched for)",
     );
   addScoreOptions(cmd)
     .addHelpText(

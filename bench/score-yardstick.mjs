@@ -1,0 +1,114 @@
+// `twinscore score --bootstrap 0` against a yardstick: a Python process that only reads
+// the same result files and json.loads every line (bench/yardstick.py). For each size
+// (models), a temporary tree of that many model folders is built from the four real
+// gpt-oss models (../shared/rollouts/gpt-oss/*/result/*, files symlinked, nothing copied),
+// and the commands run alternately (the order rotates every round), so load on a shared
+// machine hits them alike. Reported per size: median wall time and IQR of each, the
+// median of the per-round ratios twinscore / yardstick with its IQR (wall, and CPU:
+// user + system, which load on a shared machine moves less), and peak RSS
+// (`/usr/bin/time` when present).
+//
+// Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200] [threads=default,1]
+//   a size may carry its own rounds: 1,10,50:10,200:4
+//   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
+//   YARDSTICK_PYTHON: the Python to run (default: the real interpreter behind `python3`,
+//     so a version manager's shim script does not add its own start-up to the yardstick)
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..");
+const shared = process.env.TWINSCORE_SHARED ?? resolve(root, "..", "shared");
+const runsDir = join(shared, "rollouts", "gpt-oss");
+const cli = join(root, JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin.twinscore);
+const rounds = Number(process.argv[2] ?? 20);
+const sizes = (process.argv[3] ?? "1,10,50,200").split(",").map((s) => s.split(":").map(Number));
+const threadChoices = (process.argv[4] ?? "default,1").split(",");
+const python = process.env.YARDSTICK_PYTHON ?? execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+
+const sources = [];
+for (const run of readdirSync(runsDir).sort()) {
+  for (const model of readdirSync(join(runsDir, run, "result")).sort()) sources.push(join(runsDir, run, "result", model, "multi_turn"));
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "twinscore-yardstick-"));
+const rssFile = join(tmp, "rss");
+
+/** A tree of `n` model folders, each a copy (by symlinks) of one of the real models. */
+function tree(n) {
+  const dir = join(tmp, `models-${n}`);
+  const models = [];
+  for (let i = 0; i < n; i++) {
+    const model = join(dir, `model-${String(i).padStart(3, "0")}`);
+    const target = join(model, "multi_turn");
+    mkdirSync(target, { recursive: true });
+    const source = sources[i % sources.length];
+    for (const f of readdirSync(source)) symlinkSync(join(source, f), join(target, f));
+    models.push(model);
+  }
+  return { dir, models };
+}
+
+/** Run a command; wall seconds measured here, peak RSS in MB and CPU seconds (user + system) from /usr/bin/time. */
+function measure(cmd, args) {
+  const full = timeBin ? [timeBin, ["-f", "%M %U %S", "-o", rssFile, cmd, ...args]] : [cmd, args];
+  const t0 = performance.now();
+  const r = spawnSync(full[0], full[1], { stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
+  const wall = (performance.now() - t0) / 1000;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 2000)}`);
+  const [kb, user, sys] = timeBin ? readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number) : [NaN, NaN, NaN];
+  return { wall, rss: kb / 1024, cpu: user + sys };
+}
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
+};
+const median = (xs) => quantile(xs, 0.5);
+const iqr = (xs, digits) => `${quantile(xs, 0.25).toFixed(digits)}–${quantile(xs, 0.75).toFixed(digits)}`;
+
+try {
+  const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  console.log(`node ${process.version}, ${python}, ${cli}, ${rounds} rounds per size unless given, load average at start ${existsSync("/proc/loadavg") ? load() : "?"}`);
+  for (const [n, roundsHere = rounds] of sizes) {
+    const t = tree(n);
+    const contenders = [
+      { label: "yardstick", run: () => measure(python, [join(here, "yardstick.py"), ...t.models]) },
+      ...threadChoices.map((th) => ({
+        label: th === "default" ? "twinscore" : `twinscore --threads ${th}`,
+        run: () => measure(process.execPath, [cli, "score", "--results", t.dir, "--bootstrap", "0", ...(th === "default" ? [] : ["--threads", th])]),
+      })),
+    ];
+    for (const c of contenders) c.run(); // page cache and a first run of each
+    const samples = contenders.map(() => []);
+    for (let r = 0; r < roundsHere; r++) {
+      for (let k = 0; k < contenders.length; k++) {
+        const i = (k + r) % contenders.length;
+        samples[i].push(contenders[i].run());
+      }
+    }
+    console.log(`\n${n} model(s), ${roundsHere} rounds${existsSync("/proc/loadavg") ? `, load average after: ${load()}` : ""}`);
+    const yard = samples[0].map((s) => s.wall);
+    const yardCpu = samples[0].map((s) => s.cpu);
+    contenders.forEach((c, i) => {
+      const walls = samples[i].map((s) => s.wall);
+      const cpus = samples[i].map((s) => s.cpu);
+      const ratios = walls.map((w, k) => w / yard[k]);
+      const cpuRatios = cpus.map((w, k) => w / yardCpu[k]);
+      const rss = samples[i].map((s) => s.rss);
+      console.log(
+        `  ${c.label.padEnd(22)} wall median ${median(walls).toFixed(3)} s (IQR ${iqr(walls, 3)})  cpu median ${median(cpus).toFixed(2)} s  ` +
+          (i === 0 ? "" : `ratio to yardstick: wall ${median(ratios).toFixed(2)} (IQR ${iqr(ratios, 2)}), cpu ${median(cpuRatios).toFixed(2)} (IQR ${iqr(cpuRatios, 2)})  `) +
+          `peak RSS median ${median(rss).toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB`,
+      );
+    });
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
