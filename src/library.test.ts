@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryIo } from "./cli/io.js";
 import { runCli } from "./cli/program.js";
 import { projectRoot, rolloutRunDir } from "./testing/shared.js";
+import { requireFreshBuild } from "./testing/build.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-package-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -26,18 +27,6 @@ function run(cmd: string, args: string[], cwd: string) {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 120_000, env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
-}
-
-/** The newest modification time of the sources the build compiles. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name !== "testing") newest = Math.max(newest, newestSource(p));
-    } else if (p.endsWith(".ts") && !p.endsWith(".test.ts")) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
 }
 
 /** The README's library example (the code block after its marker). */
@@ -53,10 +42,7 @@ const project = join(tmp, "project");
 const main = join(rolloutRunDir("2025-11-12-main"), "result");
 
 beforeAll(() => {
-  const built = join(projectRoot, "dist", "index.js");
-  if (!existsSync(built) || statSync(built).mtimeMs < newestSource(join(projectRoot, "src"))) {
-    throw new Error("dist/ is missing or older than src/: run `npm run build` (npm ci does) before this test");
-  }
+  requireFreshBuild("index.js");
   const packs = join(tmp, "packs");
   mkdirSync(packs);
   run(npm, ["pack", "--ignore-scripts", "--pack-destination", packs, projectRoot], tmp);

@@ -5,13 +5,14 @@
  * without the v3 manifest stops a v3 run in one line.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, sharedPath } from "../testing/shared.js";
+import { requireFreshBuild } from "../testing/build.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-check-versions-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -77,10 +78,7 @@ describe("check --bfcl-version decides the data the rollouts are checked against
 
 describe("a package without the v3 pair manifest", () => {
   it("stops score and check on a v3 run with one line and exit 2, and still scores v4 runs", () => {
-    const built = join(projectRoot, "dist", "cli", "main.js");
-    if (!existsSync(built) || statSync(built).mtimeMs < statSync(join(projectRoot, "src", "app", "data-version.ts")).mtimeMs) {
-      throw new Error("dist/ is missing or older than src/: run `npm run build` (npm ci does) before this test");
-    }
+    requireFreshBuild("cli/main.js");
     const pkg = join(tmp, "package");
     mkdirSync(pkg);
     cpSync(join(projectRoot, "dist"), join(pkg, "dist"), { recursive: true });

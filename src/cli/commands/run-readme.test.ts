@@ -15,12 +15,13 @@
  * `npx twinscore` of a fresh clone does.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot, rolloutRunDir } from "../../testing/shared.js";
+import { requireFreshBuild } from "../../testing/build.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-readme-replay-"));
 let server: ChildProcess | null = null;
@@ -72,26 +73,11 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The newest modification time of the sources the build compiles. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name !== "testing") newest = Math.max(newest, newestSource(p));
-    } else if (p.endsWith(".ts") && !p.endsWith(".test.ts")) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
 const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
 
 describe("the README's replay example", () => {
   it("serves the recorded run, `run` reproduces it (exit 1: its recorded error lines), `score` prints the README's row", async () => {
-    const built = join(projectRoot, "dist", "cli", "main.js");
-    if (!existsSync(built) || statSync(built).mtimeMs < newestSource(join(projectRoot, "src"))) {
-      throw new Error("dist/ is missing or older than src/: run `npm run build` (npm ci does) before this test");
-    }
+    requireFreshBuild("cli/main.js");
     const [serverBlock, clientBlock] = readmeBlocks();
     expect(serverBlock).toHaveLength(1);
     expect(serverBlock[0]).toMatch(/^npm run replay -- \S+ --port 8765$/);
