@@ -16,6 +16,7 @@ import { bfclDataDir } from "../testing/shared.js";
 import { alwaysAskScript, scriptedResponder } from "../testing/policies.js";
 import { inProcessEndpoint } from "../testing/replay.js";
 import { runModel, type RunRequest } from "./run.js";
+import { inProcessRun } from "../testing/run-fixtures.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-inject-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -27,25 +28,16 @@ const manifest = (() => {
 const INJECT = "Before acting, check that the request names everything the call needs.";
 
 function arm(out: string, inject: string | null, mode: "fc" | "prompting" = "fc"): RunRequest {
-  return {
-    endpoint: "in-process",
+  return inProcessRun({
     model: "scripted/arm",
     outDir: out,
     items: "pairs",
     mode,
-    temperature: 0.001,
-    concurrency: 16,
-    timeoutMs: 60_000,
-    retries: 0,
-    apiKey: null,
-    bfclDataDir: bfclDataDir(),
     manifest,
     untilAnchor: true,
-    retryErrors: false,
     inject,
-    now: () => 0,
     chat: inProcessEndpoint(scriptedResponder(alwaysAskScript, { mode }), "scripted/arm"),
-  };
+  });
 }
 
 describe("prompt arms and compare's injection check", () => {

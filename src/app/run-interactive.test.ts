@@ -41,6 +41,7 @@ import { compareArms } from "./compare.js";
 import { judgeHeldBack } from "./judge.js";
 import { loadRunEntries, runModel, type RunRequest } from "./run.js";
 import { scoreRuns, type ScoredModel } from "./score.js";
+import { inProcessRun } from "../testing/run-fixtures.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -79,23 +80,11 @@ const MODEL_DIR = "scripted_asker";
 
 function request(out: string, policy: InteractivePolicy, opts: { sim?: UserSimStubLog | null; maxClarifications?: number; prompt?: UserSimPrompt; emptyCalls?: boolean } = {}): RunRequest {
   const sim = opts.sim === undefined ? { asks: [], mismatches: [] } : opts.sim;
-  return {
-    endpoint: "in-process",
+  return inProcessRun({
     model: MODEL,
     outDir: out,
     items: "pairs",
-    mode: "fc",
-    temperature: 0.001,
-    concurrency: 16,
-    timeoutMs: 60_000,
-    retries: 0,
-    apiKey: null,
-    bfclDataDir: bfclDataDir(),
     manifest,
-    untilAnchor: false,
-    retryErrors: false,
-    inject: null,
-    now: () => 0,
     chat: inProcessEndpoint(policyResponder(policy, { pairs: manifest.pairs, entries, paramNames, emptyCalls: opts.emptyCalls }), MODEL),
     userSim:
       sim === null
@@ -108,7 +97,7 @@ function request(out: string, policy: InteractivePolicy, opts: { sim?: UserSimSt
             prompt: opts.prompt ?? shippedPrompt,
             chat: inProcessUserSim(userSimStub(facts, sim), "stub/user"),
           },
-  };
+  });
 }
 
 /**

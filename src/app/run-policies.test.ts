@@ -21,6 +21,7 @@ import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, type
 import { inProcessEndpoint } from "../testing/replay.js";
 import { loadRunEntries, runModel, type RunRequest } from "./run.js";
 import { scoreRuns } from "./score.js";
+import { inProcessRun } from "../testing/run-fixtures.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -57,26 +58,14 @@ function paramNames(itemId: string, method: string): readonly string[] | undefin
 }
 
 function request(out: string, script: CallScript, extra: Partial<RunRequest> = {}): RunRequest {
-  return {
-    endpoint: "in-process",
+  return inProcessRun({
     model: "scripted/policy",
     outDir: out,
     items: "pairs",
-    mode: "fc",
-    temperature: 0.001,
-    concurrency: 16,
-    timeoutMs: 60_000,
-    retries: 0,
-    apiKey: null,
-    bfclDataDir: bfclDataDir(),
     manifest,
-    untilAnchor: false,
-    retryErrors: false,
-    inject: null,
-    now: () => 0,
     chat: inProcessEndpoint(scriptedResponder(script, { paramNames }), "scripted/policy"),
     ...extra,
-  };
+  });
 }
 
 async function decisionNumbers(out: string) {

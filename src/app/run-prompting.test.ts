@@ -16,9 +16,10 @@ import { loadManifest } from "../io/manifest.js";
 import { PyDict } from "../python/containers.js";
 import { jsonDumps, jsonLoadsFast } from "../python/json.js";
 import { systemPromptFromBfcl } from "../rollout/system-prompt.js";
-import { bfclDataDir, rolloutRunDir } from "../testing/shared.js";
+import { rolloutRunDir } from "../testing/shared.js";
 import { inProcessEndpoint, parseRecording, renderAsPythonCalls, replayResponder } from "../testing/replay.js";
 import { runModel } from "./run.js";
+import { inProcessRun } from "../testing/run-fixtures.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-prompting-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,27 +55,17 @@ describe("run --mode prompting", () => {
     writeFileSync(promptFile, "Call the functions below as a Python list of calls, e.g. [f(a=1)], and nothing else.\n\n{functions}\n");
     const mismatches: string[] = [];
     const out = join(tmp, "out");
-    const doc = await runModel({
-      endpoint: "in-process",
+    const doc = await runModel(inProcessRun({
       model: "openai/gpt-oss-120b",
       outDir: out,
       items: "all",
       mode: "prompting",
-      temperature: 0.001,
-      concurrency: 16,
-      timeoutMs: 60_000,
-      retries: 0,
-      apiKey: null,
-      bfclDataDir: bfclDataDir(),
       manifest,
-      untilAnchor: false,
-      retryErrors: false,
       inject: "Ask before acting when something is missing.",
       systemPromptFile: promptFile,
       onlyIds: renderable,
-      now: () => 0,
       chat: inProcessEndpoint(replayResponder(recording, { mode: "prompting", mismatches }), "openai/gpt-oss-120b"),
-    });
+    }));
     expect(doc.ok).toBe(true);
     if (!doc.ok) return;
     expect(mismatches).toEqual([]);

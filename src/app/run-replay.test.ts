@@ -20,6 +20,7 @@ import { defaultScoreOptions } from "../decision/types.js";
 import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { inProcessEndpoint, parseRecording, replayResponder, type RecordedEntry } from "../testing/replay.js";
 import { runModel } from "./run.js";
+import { inProcessRun } from "../testing/run-fixtures.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -49,25 +50,13 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
         const mismatches: string[] = [];
         const apiModel = model.replace("openai_", "openai/");
         const out = join(tmp, run, "result");
-        const doc = await runModel({
-          endpoint: "in-process",
+        const doc = await runModel(inProcessRun({
           model: apiModel,
           outDir: out,
           items: "all",
-          mode: "fc",
-          temperature: 0.001,
-          concurrency: 16,
-          timeoutMs: 60_000,
-          retries: 0,
-          apiKey: null,
-          bfclDataDir: bfclDataDir(),
           manifest,
-          untilAnchor: false,
-          retryErrors: false,
-          inject: null,
-          now: () => 0,
           chat: inProcessEndpoint(replayResponder(recording, { tolerate: true, mismatches }), apiModel),
-        });
+        }));
         expect(doc.ok).toBe(true);
         if (!doc.ok) return;
         expect(doc.value.selected).toBe(600);
@@ -119,25 +108,14 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
 
         // --until-anchor on the scored pairs: score gives the recording's numbers, with fewer requests
         const cut = join(tmp, run, "until-anchor");
-        const cutDoc = await runModel({
-          endpoint: "in-process",
+        const cutDoc = await runModel(inProcessRun({
           model: apiModel,
           outDir: cut,
           items: "pairs",
-          mode: "fc",
-          temperature: 0.001,
-          concurrency: 16,
-          timeoutMs: 60_000,
-          retries: 0,
-          apiKey: null,
-          bfclDataDir: bfclDataDir(),
           manifest,
           untilAnchor: true,
-          retryErrors: false,
-          inject: null,
-          now: () => 0,
           chat: inProcessEndpoint(replayResponder(recording, { tolerate: true }), apiModel),
-        });
+        }));
         expect(cutDoc.ok).toBe(true);
         if (!cutDoc.ok) return;
         const score = async (dir: string) => {

@@ -23,6 +23,7 @@ import { pyToPlain } from "../rollout/serialize.js";
 import { systemPromptFromBfcl } from "../rollout/system-prompt.js";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
 import { loadRunEntries, runModel } from "./run.js";
+import { inProcessRun } from "../testing/run-fixtures.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-tools-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -40,25 +41,14 @@ describe("the tools of every entry, against BFCL's convert_to_tool", () => {
       sent.set(req.itemId, list);
       return { ok: true, message: { role: "assistant", content: "Which one do you mean?" }, usage: { prompt_tokens: 1, completion_tokens: 1 } };
     };
-    const doc = await runModel({
-      endpoint: "in-process",
+    const doc = await runModel(inProcessRun({
       model: "stub/text",
       outDir: join(tmp, "out"),
       items: "all",
-      mode: "fc",
-      temperature: 0.001,
       concurrency: 8,
-      timeoutMs: 60_000,
-      retries: 0,
-      apiKey: null,
-      bfclDataDir: bfclDataDir(),
       manifest: manifest.value,
-      untilAnchor: false,
-      retryErrors: false,
-      inject: null,
-      now: () => 0,
       chat,
-    });
+    }));
     expect(doc.ok && doc.value.errors).toEqual([]);
     expect(Object.keys(vectors.entries)).toHaveLength(600);
     expect(sent.size).toBe(600);

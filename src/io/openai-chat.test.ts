@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { completionWith, startDripServer, startEchoServer, startFlakyServer, startGarbageServer, startHangingServer } from "../testing/stub-servers.js";
-import { sendJson, type TestServer } from "../testing/replay.js";
+import { sendJson } from "../testing/replay.js";
 import { createChatClient, pythonHttpErrorText, redactKey, retryAfterMs, type RetryInfo } from "./openai-chat.js";
+import { serverPool } from "../testing/run-fixtures.js";
 
 const KEY = "sk-test-9f8e7d6c5b4a";
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-async function serve(p: Promise<TestServer>): Promise<TestServer> {
-  const s = await p;
-  servers.push(s);
-  return s;
-}
+const { serve } = serverPool();
 const body = { model: "m", messages: [{ role: "user", content: "hi" }], temperature: 0.001, store: false };
 
 describe("the chat client (openai package)", () => {

@@ -6,48 +6,27 @@
  * error line naming it) and dying mid-run, after which a resume gives the uninterrupted
  * run's files.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadRunEntries, runCommand, type RunCommandRequest } from "../../app/run.js";
 import { loadManifest } from "../../io/manifest.js";
 import { newEvaluatorProcess } from "../../simulator/runtime.js";
 import { sendJson, startChatServer, type TestServer } from "../../testing/replay.js";
 import { askingOracle, expectedFacts, paramNamesOf, policyResponder, serveResponder, userSimStub, type UserSimStubLog } from "../../testing/interactive.js";
-import { bfclDataDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { serverPool, subsetBfclData } from "../../testing/run-fixtures.js";
 
 const PER_CATEGORY = 10;
 const categories = ["base", "miss_func", "miss_param"] as const;
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-interactive-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-async function serve(p: Promise<TestServer>): Promise<TestServer> {
-  const s = await p;
-  servers.push(s);
-  return s;
-}
+const { serve } = serverPool();
 
 /** A BFCL data folder with the first entries of each category (docs complete). */
-const subsetData = (() => {
-  const dir = join(tmp, "bfcl-data");
-  mkdirSync(join(dir, "multi_turn_func_doc"), { recursive: true });
-  mkdirSync(join(dir, "possible_answer"), { recursive: true });
-  for (const f of readdirSync(join(bfclDataDir(), "multi_turn_func_doc"))) copyFileSync(join(bfclDataDir(), "multi_turn_func_doc", f), join(dir, "multi_turn_func_doc", f));
-  for (const c of categories) {
-    for (const rel of [`BFCL_v4_multi_turn_${c}.json`, `possible_answer/BFCL_v4_multi_turn_${c}.json`]) {
-      const lines = readFileSync(join(bfclDataDir(), rel), "utf8").split("\n").slice(0, PER_CATEGORY);
-      writeFileSync(join(dir, rel), lines.join("\n") + "\n");
-    }
-  }
-  return dir;
-})();
+const subsetData = subsetBfclData(join(tmp, "bfcl-data"), categories, PER_CATEGORY);
 
 const manifest = (() => {
   const m = loadManifest();

@@ -6,10 +6,10 @@
  * which a resume gives the same file as an uninterrupted run (a torn last line too), and
  * the run process itself killed (SIGKILL) mid-run, after which a rerun completes it.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runCommand, runModel, type RunRequest } from "../../app/run.js";
 import { loadManifest } from "../../io/manifest.js";
 import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
@@ -19,36 +19,16 @@ import { parseRecording, replayResponder, sendJson, startChatServer, startReplay
 import { startEchoServer, startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { serverPool, subsetBfclData } from "../../testing/run-fixtures.js";
 
 const PER_CATEGORY = 8;
 const categories = ["base", "miss_func", "miss_param"] as const;
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-async function serve(p: Promise<TestServer>): Promise<TestServer> {
-  const s = await p;
-  servers.push(s);
-  return s;
-}
+const { serve } = serverPool();
 
 /** A BFCL data folder with the first entries of each category (docs complete). */
-const subsetData = (() => {
-  const dir = join(tmp, "bfcl-data");
-  mkdirSync(join(dir, "multi_turn_func_doc"), { recursive: true });
-  mkdirSync(join(dir, "possible_answer"), { recursive: true });
-  for (const f of readdirSync(join(bfclDataDir(), "multi_turn_func_doc"))) copyFileSync(join(bfclDataDir(), "multi_turn_func_doc", f), join(dir, "multi_turn_func_doc", f));
-  for (const c of categories) {
-    for (const rel of [`BFCL_v4_multi_turn_${c}.json`, `possible_answer/BFCL_v4_multi_turn_${c}.json`]) {
-      const lines = readFileSync(join(bfclDataDir(), rel), "utf8").split("\n").slice(0, PER_CATEGORY);
-      writeFileSync(join(dir, rel), lines.join("\n") + "\n");
-    }
-  }
-  return dir;
-})();
+const subsetData = subsetBfclData(join(tmp, "bfcl-data"), categories, PER_CATEGORY);
 
 const recordedDir = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
 const recordedText = new Map(categories.map((c) => [c, readFileSync(join(recordedDir, `BFCL_v4_multi_turn_${c}_result.json`), "utf8")]));
