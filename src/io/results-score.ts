@@ -5,7 +5,7 @@
  * only the lines and turns scoring needs, and hand them to the pure scorer. This is the
  * unit of work a worker thread runs (`results-pool.ts`).
  */
-import { chooseDecoder, decodeFailureMessage, plainToPy, summarizeChoice, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
+import { chooseDecoder, decodeFailureMessage, pyStepsOf, summarizeChoice, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import { categoryOfItemId, scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { scoreModel, turnsNeeded } from "../decision/score.js";
@@ -95,22 +95,7 @@ function chooseCopy(
 
 /** The steps of the rollouts read, file by file, as Python values (detection's samples). */
 function* stepsOf(read: readonly ReadonlyMap<string, RecordedRollout>[]): Generator<PyValue> {
-  for (const rollouts of read) {
-    for (const r of rollouts.values()) {
-      if (r.kind !== "turns") continue;
-      for (const turn of r.turns) {
-        for (const step of turn) {
-          let v: PyValue;
-          try {
-            v = plainToPy(step);
-          } catch {
-            continue; // nested past json.loads' limit: no sample
-          }
-          yield v;
-        }
-      }
-    }
-  }
+  for (const rollouts of read) for (const r of rollouts.values()) if (r.kind === "turns") yield* pyStepsOf(r.turns);
 }
 
 /**

@@ -12,7 +12,6 @@ export {
   chooseDecoder,
   detectDecoder,
   isEmptyStep,
-  stepsOfResult,
   summarizeChoice,
   unknownDecoderMessage,
   DETECTION_SAMPLE,
@@ -31,4 +30,4 @@ export {
   DECODE_FAILURE_LIMIT,
   type DecodeHealth,
 } from "./health.js";
-export { sampleSteps } from "./sample.js";
+export { pyStepsOf, sampleSteps } from "./sample.js";

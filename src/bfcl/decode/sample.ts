@@ -26,21 +26,32 @@ export function sampleSteps(files: Iterable<Uint8Array>, limit = DETECTION_SAMPL
         continue;
       }
       if (!Array.isArray(result)) continue;
-      for (const turn of result) {
-        if (!Array.isArray(turn)) continue;
-        for (const step of turn) {
-          let v: PyValue;
-          try {
-            v = plainToPy(step);
-          } catch {
-            continue; // nested past json.loads' limit: no sample
-          }
-          if (!isEmptyStep(v)) out.push(v);
-          if (out.length >= limit) return out;
-        }
+      for (const v of pyStepsOf(result)) {
+        if (!isEmptyStep(v)) out.push(v);
+        if (out.length >= limit) return out;
       }
     }
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/**
+ * The steps of recorded turns (turns × steps, as `JSON.parse` gave them) as Python values,
+ * what `decode_execute` receives. A turn that is not a list holds no step, and a step nested
+ * past `json.loads`' limit is no sample.
+ */
+export function* pyStepsOf(turns: readonly unknown[]): Generator<PyValue> {
+  for (const turn of turns) {
+    if (!Array.isArray(turn)) continue;
+    for (const step of turn) {
+      let v: PyValue;
+      try {
+        v = plainToPy(step);
+      } catch {
+        continue;
+      }
+      yield v;
+    }
+  }
 }

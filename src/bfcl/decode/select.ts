@@ -141,12 +141,3 @@ export function chooseDecoder(input: ChooseDecoderInput): DecoderChoice | null {
   const detected = detectDecoder(input.samples());
   return { decoder: detected.decoder, source: "detected", reason: `not in BFCL's model registry; ${detected.reason}` };
 }
-
-/** Every step of a result line's `result` (turns × steps), in order; anything else yields nothing. */
-export function* stepsOfResult(result: PyValue | unknown): Generator<PyValue> {
-  if (!Array.isArray(result)) return;
-  for (const turn of result) {
-    if (!Array.isArray(turn)) continue;
-    for (const step of turn) yield step as PyValue;
-  }
-}
