@@ -5,8 +5,10 @@
 # src/app/run-tools.test.ts (with GORILLA_DIR) compares them with what `run --mode prompting`
 # builds from the same checkout's default_prompts.py.
 # Usage: python3 tools/bfcl-system-prompts.py BFCL_ROOT < functions.json
-import ast, hashlib, json, re, sys
+import hashlib, json, re, sys
 from pathlib import Path
+
+from bfcl_source import extract_functions
 
 root = Path(sys.argv[1] if len(sys.argv) > 1 else "/work/gorilla-6ea57973/berkeley-function-call-leaderboard")
 ns = {"json": json, "re": re}
@@ -14,16 +16,7 @@ exec((root / "bfcl_eval/constants/default_prompts.py").read_text(), ns)
 
 
 def extract(path, names):
-    tree = ast.parse(path.read_text())
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in names:
-            node.returns = None
-            for a in node.args.args:
-                a.annotation = None
-            exec(compile(ast.Module(body=[node], type_ignores=[]), str(path), "exec"), ns)
-    missing = [n for n in names if n not in ns]
-    if missing:
-        raise SystemExit(f"{path}: not found: {missing}")
+    extract_functions(path, names, ns)
 
 
 extract(root / "bfcl_eval/model_handler/utils.py", ["formulate_system_prompt", "format_function_doc", "parse_prompt_variation_params", "_generate_function_doc_xml", "_generate_function_doc_python"])

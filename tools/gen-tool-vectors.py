@@ -14,6 +14,8 @@
 import argparse, ast, copy, hashlib, json, os, re, types
 from pathlib import Path
 
+from bfcl_source import extract_functions
+
 ap = argparse.ArgumentParser()
 ap.add_argument("--bfcl-root", default="/work/gorilla-6ea57973/berkeley-function-call-leaderboard")
 ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "bfcl-v4"))
@@ -23,16 +25,7 @@ data = Path(args.data)
 
 
 def extract(path, names, namespace):
-    tree = ast.parse(path.read_text())
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in names:
-            node.returns = None
-            for a in node.args.args:
-                a.annotation = None
-            exec(compile(ast.Module(body=[node], type_ignores=[]), str(path), "exec"), namespace)
-    missing = [n for n in names if n not in namespace]
-    if missing:
-        raise SystemExit(f"{path}: not found: {missing}")
+    extract_functions(path, names, namespace)
 
 
 class _Style(type):
