@@ -11,7 +11,7 @@
 # changes; the digest is over json.dumps(tools, ensure_ascii=False, separators=(",", ":")),
 # which is what JSON.stringify gives for the same value (the docs hold no float literals).
 # Usage: python3 tools/gen-tool-vectors.py [--bfcl-root DIR] [--data DIR] > src/rollout/testdata/tool-vectors.json
-import argparse, ast, copy, hashlib, json, os, re, types
+import argparse, copy, hashlib, json, os, re, types
 from pathlib import Path
 
 from bfcl_source import extract_functions
