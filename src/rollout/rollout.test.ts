@@ -1,32 +1,17 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeFcStep } from "../bfcl/decode/index.js";
 import { PyDict, PySet } from "../python/containers.js";
-import { jsonDumps, jsonLoadsFast } from "../python/json.js";
+import { jsonDumps } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
-import { bfclDataDir } from "../testing/shared.js";
 import { convertToTools, prepareEntry, PYTHON_HINT, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
 import { compareIds, readExistingLines, renderLine, sortedFileText } from "./lines.js";
 import { ADDITIONAL_FUNCTION_NOTICE, runEntry, type ChatOutcome, type ChatRequest } from "./loop.js";
 import { selectItems } from "./selection.js";
 import { makeJsonSerializable } from "./serialize.js";
+import { functionDocs } from "../testing/run-fixtures.js";
 
-const docs = (() => {
-  const m = new Map<string, PyDict[]>();
-  const files: Record<string, string> = { GorillaFileSystem: "gorilla_file_system.json", MathAPI: "math_api.json", VehicleControlAPI: "vehicle_control.json", TicketAPI: "ticket_api.json" };
-  for (const [cls, f] of Object.entries(files)) {
-    m.set(
-      cls,
-      readFileSync(join(bfclDataDir(), "multi_turn_func_doc", f), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => jsonLoadsFast(l) as PyDict),
-    );
-  }
-  return m;
-})();
+const docs = functionDocs(["GorillaFileSystem", "MathAPI", "VehicleControlAPI", "TicketAPI"]);
 
 function question(extra: Record<string, PyValue>): PyDict {
   return new PyDict([

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeFcStep, decodePromptingStep } from "../bfcl/decode/index.js";
 import { PyDict } from "../python/containers.js";
-import { jsonDumps, jsonLoadsFast } from "../python/json.js";
+import { jsonDumps } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
-import { bfclDataDir, projectRoot } from "../testing/shared.js";
+import { projectRoot } from "../testing/shared.js";
 import { prepareEntry, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
 import { ADDITIONAL_FUNCTION_NOTICE, runEntry, type ChatOutcome, type ChatRequest } from "./loop.js";
@@ -21,6 +21,7 @@ import {
   type UserSimRequest,
   type WithheldFacts,
 } from "./user-sim.js";
+import { functionDocs } from "../testing/run-fixtures.js";
 
 const shipped = readFileSync(join(projectRoot, "data", "user-sim-prompt.md"), "utf8");
 const prompt = (() => {
@@ -29,19 +30,7 @@ const prompt = (() => {
   return p.prompt;
 })();
 
-const docs = (() => {
-  const m = new Map<string, PyDict[]>();
-  for (const [cls, f] of Object.entries({ GorillaFileSystem: "gorilla_file_system.json", MathAPI: "math_api.json" })) {
-    m.set(
-      cls,
-      readFileSync(join(bfclDataDir(), "multi_turn_func_doc", f), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => jsonLoadsFast(l) as PyDict),
-    );
-  }
-  return m;
-})();
+const docs = functionDocs(["GorillaFileSystem", "MathAPI"]);
 
 const userMsg = (content: string) => new PyDict([["role", "user"], ["content", content]]);
 

@@ -8,6 +8,9 @@ import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { RunRequest } from "../app/run.js";
 import { answersFile, questionsFile, type MultiTurnCategory } from "../bfcl/categories.js";
+import { docFile, type MultiTurnClass } from "../bfcl/classes.js";
+import type { PyDict } from "../python/containers.js";
+import { jsonLoadsFast } from "../python/json.js";
 import type { TestServer } from "./replay.js";
 import { bfclDataDir } from "./shared.js";
 
@@ -66,4 +69,17 @@ export function subsetBfclData(dir: string, categories: readonly MultiTurnCatego
     }
   }
   return dir;
+}
+
+/** The function docs of these classes from the shared BFCL v4 data, as `prepareEntry` takes them. */
+export function functionDocs(classes: readonly MultiTurnClass[]): Map<string, PyDict[]> {
+  return new Map(
+    classes.map((cls) => [
+      cls,
+      readFileSync(join(bfclDataDir(), docFile(cls)), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => jsonLoadsFast(l) as PyDict),
+    ]),
+  );
 }
