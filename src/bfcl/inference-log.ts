@@ -74,41 +74,57 @@ function keyIs(bytes: Uint8Array, start: number, stop: number, key: string): boo
   return true;
 }
 
-/** The extent of the value of `key` in the object at `i`, or null (not an object, no such key, malformed). */
-function findKey(bytes: Uint8Array, i: number, end: number, key: string): { start: number; end: number } | null {
+/**
+ * Where the value of `key` in the object at `i` starts, or -1 (not an object, no such
+ * key, malformed before it). The values of the keys before it are skipped; the value
+ * itself is not, so a caller that reads only its beginning never walks the rest of it
+ * (the `inference_log` is nine tenths of a result line).
+ */
+function findKeyValue(bytes: Uint8Array, i: number, end: number, key: string): number {
   i = skipSpace(bytes, i, end);
-  if (bytes[i] !== OPEN_BRACE) return null;
+  if (bytes[i] !== OPEN_BRACE) return -1;
   i++;
   for (;;) {
     i = skipSpace(bytes, i, end);
-    if (i >= end || bytes[i] === CLOSE_BRACE || bytes[i] !== QUOTE) return null;
+    if (i >= end || bytes[i] === CLOSE_BRACE || bytes[i] !== QUOTE) return -1;
     const keyEnd = skipValue(bytes, i, end);
-    if (keyEnd < 0) return null;
+    if (keyEnd < 0) return -1;
     const found = keyIs(bytes, i, keyEnd, key);
     i = skipSpace(bytes, keyEnd, end);
-    if (bytes[i] !== COLON) return null;
+    if (bytes[i] !== COLON) return -1;
     i = skipSpace(bytes, i + 1, end);
+    if (i >= end) return -1;
+    if (found) return i;
     const valueEnd = skipValue(bytes, i, end);
-    if (valueEnd < 0 || valueEnd === i) return null;
-    if (found) return { start: i, end: valueEnd };
+    if (valueEnd < 0 || valueEnd === i) return -1;
     i = skipSpace(bytes, valueEnd, end);
     if (bytes[i] === COMMA) i++;
   }
 }
 
+/** The extent of the value of `key` in the object at `i`, or null (not an object, no such key, malformed). */
+function findKey(bytes: Uint8Array, i: number, end: number, key: string): { start: number; end: number } | null {
+  const start = findKeyValue(bytes, i, end, key);
+  if (start < 0) return null;
+  const valueEnd = skipValue(bytes, start, end);
+  return valueEnd < 0 || valueEnd === start ? null : { start, end: valueEnd };
+}
+
 /**
  * The turn queries of a result line given as bytes `[start, end)`, at most `maxTurns`:
- * the log is walked value by value and only each `begin_of_turn_query` is parsed, so the
- * state snapshots that make up most of a line are never decoded. Null when the line has
- * no `inference_log` list (an inference error) or is not a JSON object.
+ * the log is walked value by value up to its `maxTurns`-th turn record and only each
+ * `begin_of_turn_query` is parsed, so the state snapshots that make up most of a line
+ * are skipped by bracket matching and the log after the last turn asked for is not read
+ * at all. Null when the line has no `inference_log` list (an inference error), is not a
+ * JSON object, or a log entry before the last turn asked for does not close.
  */
 export function scanTurnQueries(bytes: Uint8Array, start: number, end: number, maxTurns = Number.POSITIVE_INFINITY): TurnQueries | null {
-  const log = findKey(bytes, start, end, "inference_log");
-  if (log === null || bytes[log.start] !== OPEN_BRACKET) return null;
+  const logStart = findKeyValue(bytes, start, end, "inference_log");
+  if (logStart < 0 || bytes[logStart] !== OPEN_BRACKET) return null;
   const turns: ChatMessage[][] = [];
-  let i = skipSpace(bytes, log.start + 1, log.end);
-  while (i < log.end && bytes[i] !== CLOSE_BRACKET && turns.length < maxTurns) {
-    const next = skipValue(bytes, i, log.end);
+  let i = skipSpace(bytes, logStart + 1, end);
+  while (i < end && bytes[i] !== CLOSE_BRACKET && turns.length < maxTurns) {
+    const next = skipValue(bytes, i, end);
     if (next < 0 || next === i) return null;
     if (bytes[i] === OPEN_BRACE) {
       const query = findKey(bytes, i, next, "begin_of_turn_query");
@@ -122,8 +138,8 @@ export function scanTurnQueries(bytes: Uint8Array, start: number, end: number, m
         turns.push(messagesOf(value));
       }
     }
-    i = skipSpace(bytes, next, log.end);
-    if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1, log.end);
+    i = skipSpace(bytes, next, end);
+    if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1, end);
   }
   return turns;
 }

@@ -1,3 +1,4 @@
+import { boundHeapPerModel } from "../io/v8-heap.js";
 import { tuneV8ForShortRun } from "./v8-tuning.js";
 
 /**
@@ -16,6 +17,11 @@ export interface CliIo {
    * process does (`v8-tuning.ts`), test harnesses leave their own process alone.
    */
   tuneForShortRun?: () => void;
+  /**
+   * Keep V8's heap small while `score` goes through many models: called when scoring
+   * starts, what it returns after each model (`io/v8-heap.ts`). Test harnesses leave it out.
+   */
+  tuneForManyModels?: () => () => void;
 }
 
 /** Exit codes scripts can rely on. */
@@ -37,6 +43,8 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     isTTY: Boolean(process.stderr.isTTY),
     tuneForShortRun: tuneV8ForShortRun,
+    // not while the build writes the code cache: V8 refuses a cache made under other flags
+    ...(process.env.TWINSCORE_CODE_CACHE === "write" ? {} : { tuneForManyModels: () => boundHeapPerModel(process.env) }),
   };
 }
 

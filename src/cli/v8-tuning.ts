@@ -13,10 +13,11 @@
  * smaller young generation measured 3–5 % faster, but only as a command-line flag).
  * `TWINSCORE_V8_DEFAULTS=1` keeps V8's defaults.
  */
-import { setFlagsFromString } from "node:v8";
+import { createRequire } from "node:module";
 
-/** Turn TurboFan inlining off (the flag is read per compilation, so this works at run time). */
+/** Turn TurboFan inlining off (the flag is read per compilation, so this works at run time). `node:v8` is loaded only then. */
 export function tuneV8ForShortRun(): void {
   const v8Major = Number(process.versions.v8.split(".")[0]);
-  if (v8Major >= 11 && v8Major <= 13 && process.env.TWINSCORE_V8_DEFAULTS !== "1") setFlagsFromString("--no-turbo-inlining");
+  if (v8Major < 11 || v8Major > 13 || process.env.TWINSCORE_V8_DEFAULTS === "1") return;
+  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString("--no-turbo-inlining");
 }

@@ -16,11 +16,15 @@ export { parseManifest, renderManifest };
 // the file helpers moved to files.ts; these names stay for the modules that import them from here
 export { byteLength, folderExists, makeFolder, readTextIfFile, writeFileAtomic } from "./files.js";
 
-/** The package root, found by walking up to package.json (so it works from `src/io/` and from `dist/io/`). */
+/**
+ * The package root, found by walking up to the folder with package.json and data/ (so it
+ * works from `src/io/`, `dist/io/` and the bin's `dist/bin/`, whose own package.json only
+ * marks its files as CommonJS).
+ */
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, "package.json"))) return dir;
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "data"))) return dir;
     dir = dirname(dir);
   }
   return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");

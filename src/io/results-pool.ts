@@ -5,7 +5,7 @@
  * from TypeScript sources (tests), or with `threads <= 1`, the same function runs inline.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import { createRequire } from "node:module";
 import type { ScoreOptions } from "../decision/types.js";
 import { problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
@@ -45,8 +45,11 @@ export type PoolWorker = JobWorker<ModelCandidates, ModelRun>;
 /** Starts one worker with the shared scoring data. */
 export type SpawnWorker = (data: { pairs: readonly ManifestPair[]; options: ScoreOptions; knownMissIds: readonly string[] | null; more: ScoreFilesOptions }) => PoolWorker;
 
-/** The real thing: `results-worker.js` beside this module (only in the built `dist/`). */
-const spawnThread: SpawnWorker = (data) => new Worker(new URL("./results-worker.js", import.meta.url), { workerData: data });
+/** The real thing: `results-worker.js` beside this module (only in the built `dist/`); `node:worker_threads` is loaded only when a worker starts. */
+const spawnThread: SpawnWorker = (data) => {
+  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+  return new Worker(new URL("./results-worker.js", import.meta.url), { workerData: data });
+};
 
 /** The run standing for a model whose worker failed. */
 export function failedModelRun(job: ModelCandidates, message: string): ModelRun {
@@ -57,7 +60,8 @@ export function failedModelRun(job: ModelCandidates, message: string): ModelRun 
  * Score every job, in job order. With `threads` ≥ 2 and at least
  * `MIN_MODELS_FOR_WORKERS` models, `threads - 1` worker threads and this thread share
  * the queue (`worker-pool.ts`); each worker keeps two jobs queued so it never waits for
- * this thread.
+ * this thread. `afterEachModel` runs after each model this thread scores (the bin's heap
+ * bound, `v8-heap.ts`).
  */
 export async function scoreModels(
   jobs: readonly ModelCandidates[],
@@ -67,12 +71,17 @@ export async function scoreModels(
   knownMissIds: readonly string[] | null = null,
   spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
   more: ScoreFilesOptions = {},
+  afterEachModel: () => void = () => {},
 ): Promise<ModelRun[]> {
   const known = knownMissIds === null ? null : new Set(knownMissIds);
   return runJobs(jobs, {
     threads: jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : threads,
     spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds, more }),
-    inline: (job) => scoreModelFiles(job, pairs, options, known, more),
+    inline: (job) => {
+      const run = scoreModelFiles(job, pairs, options, known, more);
+      afterEachModel();
+      return run;
+    },
     failed: failedModelRun,
     prefetch: 2,
   });

@@ -1,5 +1,5 @@
 /**
- * Reading one BFCL result file fast: the file is streamed in large chunks, each line's
+ * Reading one BFCL result file fast: the file is streamed in small chunks, each line's
  * `id` is read first, and only lines whose id scoring asked for get their `result` slice
  * decoded (`src/bfcl/results.ts`); the rest of a line — mostly `inference_log` — is
  * skipped with a native newline search. Memory is one chunk plus the decoded results.
@@ -9,7 +9,14 @@ import { decodeResultBytes, scanLineHead, stoppedAfterTurn, type RecordedRollout
 import { isKnownItemId } from "../decision/score.js";
 import { problem, type Problem } from "../messages/index.js";
 
-const CHUNK = 4 * 1024 * 1024;
+/**
+ * The read size, and the buffer's size until a longer line grows it. Small on purpose:
+ * a 64 KB buffer stays in the CPU's cache between reads, so the kernel's copy, the
+ * newline search and the line scans all hit cache; with a 4 MB buffer, reading and
+ * splitting one model's three files (7 MB) took 20 ms instead of 3.5 ms on the project
+ * machine (bench/RESULTS.md). A BFCL line is a few to a few hundred kB.
+ */
+const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 
 /** What was read from one result file. */
@@ -43,7 +50,7 @@ export class LineTooLongError extends Error {
   }
 }
 
-/** One chunk-sized buffer shared by every read (a fresh 4 MB buffer per file costs page faults). */
+/** One chunk-sized buffer shared by every read (a fresh buffer per file would start out of cache). */
 let sharedBuffer: Buffer | null = null;
 
 /**

@@ -34,6 +34,8 @@ export interface ScoreRequest {
    * on, in the same pass over its files (`ModelRun.dataCheck`).
    */
   readonly checkData?: boolean;
+  /** Called after each model this thread scores (the bin bounds V8's heap there). */
+  readonly afterEachModel?: () => void;
 }
 
 /** Every model found (scored or not) and every problem met, in a deterministic order. */
@@ -81,7 +83,7 @@ export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutco
   for (const [manifest, at] of groups) {
     const pairs = selectPairs(manifest, request.options);
     const more = { kept: request.records ?? "all", dataCheck: request.checkData ? dataCandidate(manifest) : null };
-    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, more);
+    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, more, request.afterEachModel);
     scored.forEach((run, k) => (runs[at[k]] = run));
   }
   return { runs, problems, pairsSelected: selectPairs(request.manifest, request.options).length };

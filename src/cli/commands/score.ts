@@ -105,6 +105,7 @@ export function scoreRequestOf(io: CliIo, opts: ScoreCliOptions, rest: { results
     ...(opts.decoder !== undefined ? { decoder: opts.decoder } : {}),
     cwd: io.cwd,
     env: io.env,
+    ...(io.tuneForManyModels !== undefined ? { tuneForManyModels: io.tuneForManyModels } : {}),
   };
 }
 
