@@ -64,10 +64,25 @@ export function itemId(category: MultiTurnCategory, index: number): string {
   return `multi_turn_${category}_${index}`;
 }
 
+/** A parsed item id: its category and index. */
+export type ParsedItemId = { readonly category: MultiTurnCategory; readonly index: number };
+
+/**
+ * Ids parsed so far: scoring asks for the same few hundred ids several times per model
+ * and line, and each regular-expression match allocated (a tenth of what scoring many
+ * models allocated). Bounded, so a file of endless distinct ids cannot grow it.
+ */
+const parsedIds = new Map<string, ParsedItemId | null>();
+const PARSED_IDS_MAX = 8192;
+
 /** The category and index of a multi-turn item id; null for any other string. */
-export function parseItemId(id: string): { readonly category: MultiTurnCategory; readonly index: number } | null {
+export function parseItemId(id: string): ParsedItemId | null {
+  const known = parsedIds.get(id);
+  if (known !== undefined) return known;
   const m = itemIdRe.exec(id);
-  return m ? { category: m[1] as MultiTurnCategory, index: Number(m[2]) } : null;
+  const parsed = m ? Object.freeze({ category: m[1] as MultiTurnCategory, index: Number(m[2]) }) : null;
+  if (parsedIds.size < PARSED_IDS_MAX) parsedIds.set(id, parsed);
+  return parsed;
 }
 
 /** `multi_turn_<category>_<index>` → its category; null when the id has another shape. */
