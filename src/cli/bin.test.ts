@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { requireFreshBuild } from "../testing/build.js";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
 
 describe("the twinscore bin", () => {
@@ -65,5 +66,77 @@ describe("the built bin with a reader that stops early", () => {
     // pairs notes on stderr that it lists the committed manifest; nothing else may follow
     expect(run.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
     expect(run.status).toBe(0);
+  });
+});
+
+describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at build)", () => {
+  it("loads every chunk a score run needs from a cache V8 accepts, also after the heap flags of many models are set (real 120b result folder)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    requireFreshBuild(join("bin", "twinscore.js"));
+    const results = join(rolloutRunDir("2025-11-12-main"), "result");
+    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", results, "--bootstrap", "0"], {
+      encoding: "utf8",
+      env: { ...process.env, TWINSCORE_CODE_CACHE: "report", TWINSCORE_V8_DEFAULTS: "" },
+    });
+    expect(run.status).toBe(0);
+    const uses = run.stderr.split("\n").filter((l) => l.startsWith("code cache: "));
+    // the CLI, the score command, the readers, the scorer, the data check: a dozen chunks or more
+    expect(uses.length).toBeGreaterThanOrEqual(10);
+    expect(uses.filter((l) => !l.endsWith(" accepted"))).toEqual([]);
+    expect(uses[0]).toBe("code cache: cli.js accepted");
+  });
+
+  it("is not needed: without cache files the bin compiles its chunks and prints the same (real 120b result folder)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    requireFreshBuild(join("bin", "twinscore.js"));
+    // a copy of the package without the caches: dist/bin (minus *.cache) and data/ beside a package.json
+    const pkg = mkdtempSync(join(tmpdir(), "twinscore-nocache-"));
+    try {
+      cpSync(join(projectRoot, "dist", "bin"), join(pkg, "dist", "bin"), { recursive: true, filter: (f) => !f.endsWith(".cache") });
+      symlinkSync(join(projectRoot, "data"), join(pkg, "data"));
+      cpSync(join(projectRoot, "package.json"), join(pkg, "package.json"));
+      expect(readdirSync(join(pkg, "dist", "bin")).filter((f) => f.endsWith(".cache"))).toEqual([]);
+      const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
+      const run = (bin: string) =>
+        spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--format", "json"], { encoding: "utf8", env: { ...process.env, TWINSCORE_CODE_CACHE: "report" } });
+      const cached = run(join(projectRoot, "dist", "bin", "twinscore.js"));
+      const uncached = run(join(pkg, "dist", "bin", "twinscore.js"));
+      expect(uncached.status).toBe(0);
+      expect(uncached.stdout).toBe(cached.stdout);
+      expect(uncached.stderr).toMatch(/^code cache: cli\.js missing$/m);
+      expect(uncached.stderr).not.toMatch(/ accepted$/m);
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the bin's heap bound for many models (io/v8-heap.ts)", () => {
+  it("stops the young generation's growth after the first model; TWINSCORE_V8_DEFAULTS=1 leaves V8 alone", async () => {
+    const { spawnSync } = await import("node:child_process");
+    requireFreshBuild(join("io", "v8-heap.js"));
+    // allocate about 200 MB of objects that live a little while, as a model's rollouts do, and report the young generation's size
+    const script = `
+      import { boundHeapPerModel } from ${JSON.stringify(join(projectRoot, "dist", "io", "v8-heap.js"))};
+      import { getHeapSpaceStatistics } from "node:v8";
+      const young = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
+      const afterModel = boundHeapPerModel(process.env);
+      afterModel();
+      const held = young();
+      let keep = [];
+      for (let i = 0; i < 2e6; i++) { keep.push({ i, s: "x" + i }); if (keep.length > 50000) keep = []; }
+      console.log(held, young());`;
+    const run = (env: Record<string, string>) => {
+      const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env } });
+      expect(r.stderr).toBe("");
+      return r.stdout.trim().split(" ").map(Number);
+    };
+    const [held, bounded] = run({ TWINSCORE_V8_DEFAULTS: "" });
+    expect(bounded).toBeLessThanOrEqual(2 * held);
+    expect(bounded).toBeLessThanOrEqual(4 * 1024 * 1024);
+    const [, unbounded] = run({ TWINSCORE_V8_DEFAULTS: "1" });
+    expect(unbounded).toBeGreaterThan(4 * bounded);
   });
 });

@@ -5,11 +5,15 @@
  * about a third of the start-up of `score` on one model; with the cache, V8 reads the
  * bytecode the build's warm-up run left next to each chunk (`<chunk>.cache`) instead.
  *
- * The cache is a build product: `npm run build` runs the bin once with
- * `TWINSCORE_CODE_CACHE=write`, and only then are cache files written (each through a
- * temporary file and a rename). A cache that does not fit this Node (another V8
- * version or flags) is refused by V8 and the chunk is compiled as usual; a missing one
- * is the same. Built-in and package modules go to Node's own `require`.
+ * The cache is a build product: `npm run build` runs the bin with
+ * `TWINSCORE_CODE_CACHE=write` (tools/warm-code-cache.mjs), and only then are cache files
+ * written (each through a temporary file and a rename). A cache that does not fit this
+ * Node (another V8 version, or other V8 flags when the chunk loads: flags are set only
+ * after a command's chunks are loaded) is refused by V8 and the chunk is compiled as
+ * usual; a missing one is the same. V8 tells a cache from another source by its length
+ * only, so dist/bin's files are rebuilt, never edited. `TWINSCORE_CODE_CACHE=report`
+ * lists on stderr, at exit, which chunks were loaded from their cache. Built-in and
+ * package modules go to Node's own `require`.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,8 +23,12 @@ import { Script } from "node:vm";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const nodeRequire = createRequire(join(here, "cli.js"));
-/** The chunks loaded, by path: their exports, and the compiled script to take a cache from. */
-const chunks = new Map<string, { exports: unknown; readonly script: Script; readonly cacheFile: string }>();
+
+/** How a chunk was compiled: from its cache, or not (refused by V8, or no cache file). */
+type CacheUse = "accepted" | "rejected" | "missing";
+
+/** The chunks loaded, by path: their exports, the compiled script to take a cache from, and whether its cache was used. */
+const chunks = new Map<string, { exports: unknown; readonly script: Script; readonly cacheFile: string; readonly cache: CacheUse }>();
 
 /** Load a chunk of this folder once, as Node would load a CommonJS file, compiled with its cache when V8 accepts it. */
 function loadChunk(file: string): unknown {
@@ -38,7 +46,8 @@ function loadChunk(file: string): unknown {
   const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${body}\n})`, { filename: file, cachedData });
   const module = { exports: {} as unknown };
-  const chunk = { exports: module.exports, script, cacheFile };
+  const cache: CacheUse = cachedData === undefined ? "missing" : script.cachedDataRejected === true ? "rejected" : "accepted";
+  const chunk = { exports: module.exports, script, cacheFile, cache };
   chunks.set(file, chunk);
   const chunkRequire = (id: string): unknown => (id.startsWith("./") ? loadChunk(join(here, id)) : nodeRequire(id));
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -56,5 +65,11 @@ function writeCaches(): void {
   }
 }
 
+/** One stderr line per chunk loaded: `code cache: <file> accepted|rejected|missing`. */
+function reportCaches(): void {
+  for (const [file, { cache }] of chunks) process.stderr.write(`code cache: ${file.slice(here.length + 1)} ${cache}\n`);
+}
+
 if (process.env.TWINSCORE_CODE_CACHE === "write") process.on("exit", writeCaches);
+if (process.env.TWINSCORE_CODE_CACHE === "report") process.on("exit", reportCaches);
 loadChunk(join(here, "cli.js"));
