@@ -86,6 +86,16 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
     expect(uses[0]).toBe("code cache: cli.js accepted");
   });
 
+  it("`--version` loads no command's chunks, only the CLI's own", async () => {
+    const { spawnSync } = await import("node:child_process");
+    requireFreshBuild(join("bin", "twinscore.js"));
+    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "bin", "twinscore.js"), "--version"], { encoding: "utf8", env: { ...process.env, TWINSCORE_CODE_CACHE: "report" } });
+    expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")).version);
+    const loaded = run.stderr.split("\n").filter((l) => l.startsWith("code cache: ")).map((l) => l.split(" ")[2]);
+    expect(loaded[0]).toBe("cli.js");
+    expect(loaded.every((f) => f === "cli.js" || f.startsWith("rolldown-runtime-"))).toBe(true);
+  });
+
   it("is not needed: without cache files the bin compiles its chunks and prints the same (real 120b result folder)", async () => {
     const { spawnSync } = await import("node:child_process");
     const { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } = await import("node:fs");

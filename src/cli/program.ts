@@ -25,9 +25,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .exitOverride()
     .allowExcessArguments(false)
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, getOutHelpWidth: () => 100, getErrHelpWidth: () => 100 });
-  // `twinscore <command> …` needs only that command; anything else (help, a typo) gets them all
+  // `twinscore <command> …` needs only that command, `--version` none; anything else (help, a typo) gets them all
   const own = commandLoaders.find((c) => c.name === argv[0]);
-  for (const c of own ? [own] : commandLoaders) (await c.load())(program, io, state);
+  const versionOnly = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");
+  for (const c of own ? [own] : versionOnly ? [] : commandLoaders) (await c.load())(program, io, state);
   program.addHelpText(
     "after",
     "\nExit codes: 0 done; 1 done with findings (a verify FAIL, a problem under --strict);\n2 nothing usable (bad arguments, missing or malformed input).\n",
