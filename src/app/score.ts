@@ -75,11 +75,8 @@ export interface ScoreRequest extends RequestContext {
   readonly strict?: boolean;
   /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
   readonly decoder?: DecoderName;
-  /**
-   * Called once when the models start to be scored; what it returns is called after each
-   * model this thread scores. The bin bounds V8's heap with it (`io/v8-heap.ts`).
-   */
-  readonly tuneForManyModels?: () => () => void;
+  /** Called once, just before the models are scored: the bin bounds V8's heap there (`io/v8-heap.ts`). */
+  readonly tuneForManyModels?: () => void;
 }
 
 /** One model found: its numbers when it could be scored. Percentages unrounded; NaN (JSON null) where there is no pair. */
@@ -365,7 +362,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const dataNamed = req.bfclData !== null && ((req.bfclData ?? "") !== "" || (ctx.env.BFCL_DATA_DIR ?? "") !== "");
   const records: RecordsKept =
     req.perItem !== undefined || dataNamed || (req.aligned ?? typeof req.bfclData === "string") ? "all" : bootstrap.resamples > 0 ? "outcomes" : "none";
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true, afterEachModel: req.tuneForManyModels?.() });
+  req.tuneForManyModels?.();
+  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true });
   const checks = new Map(outcome.runs.flatMap((r) => (r.dataCheck ? [[r.model, r.dataCheck] as const] : [])));
   const checkedData = manifestsForModels(selected.models, req.manifest, ctx, { checks, source });
   if (!checkedData.ok) return emptyDocument(req, bootstrap, [...checkedData.problems]);

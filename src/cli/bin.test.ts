@@ -123,30 +123,63 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
   });
 });
 
-describe("the bin's heap bound for many models (io/v8-heap.ts)", () => {
-  it("stops the young generation's growth after the first model; TWINSCORE_V8_DEFAULTS=1 leaves V8 alone", async () => {
+describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
+  it("holds the young generation at its first size through a score of the real run; TWINSCORE_V8_DEFAULTS=1 lets it grow", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    requireFreshBuild(join("bin", "twinscore.js"));
+    // a preload that reports the young generation's size when the process ends
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-young-"));
+    try {
+      const preload = join(dir, "young.cjs");
+      writeFileSync(preload, 'process.on("exit", () => process.stderr.write("young " + require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size + "\\n"));\n');
+      const young = (env: Record<string, string>) => {
+        const run = spawnSync(process.execPath, ["-r", preload, join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", rolloutRunDir("2025-11-12-main"), "--bootstrap", "0"], {
+          encoding: "utf8",
+          env: { ...process.env, ...env },
+        });
+        expect(run.status).toBe(0);
+        return Number(/^young (\d+)$/m.exec(run.stderr)?.[1]);
+      };
+      const held = young({ TWINSCORE_V8_DEFAULTS: "" });
+      const grown = young({ TWINSCORE_V8_DEFAULTS: "1" });
+      expect(held).toBeGreaterThan(0);
+      expect(held).toBeLessThanOrEqual(2 * 1024 * 1024);
+      expect(grown).toBeGreaterThanOrEqual(4 * held);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("bounds the old generation from the moment it is asked (a tenth of growth); TWINSCORE_V8_DEFAULTS=1 leaves it", async () => {
     const { spawnSync } = await import("node:child_process");
     requireFreshBuild(join("io", "v8-heap.js"));
-    // allocate about 200 MB of objects that live a little while, as a model's rollouts do, and report the young generation's size
+    // objects that live for eight rounds (long enough to reach the old generation), then die,
+    // as each model's rollouts do: the old generation's peak size tells how long V8 waits to collect them
     const script = `
-      import { boundHeapPerModel } from ${JSON.stringify(join(projectRoot, "dist", "io", "v8-heap.js"))};
+      import { boundOldGeneration } from ${JSON.stringify(join(projectRoot, "dist", "io", "v8-heap.js"))};
       import { getHeapSpaceStatistics } from "node:v8";
-      const young = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
-      const afterModel = boundHeapPerModel(process.env);
-      afterModel();
-      const held = young();
-      let keep = [];
-      for (let i = 0; i < 2e6; i++) { keep.push({ i, s: "x" + i }); if (keep.length > 50000) keep = []; }
-      console.log(held, young());`;
-    const run = (env: Record<string, string>) => {
+      boundOldGeneration(process.env);
+      const old = () => getHeapSpaceStatistics().find((s) => s.space_name === "old_space").space_size;
+      let peak = 0;
+      const alive = [];
+      for (let round = 0; round < 300; round++) {
+        const objects = [];
+        for (let i = 0; i < 20000; i++) objects.push({ i, s: "x" + i });
+        alive.push(objects);
+        if (alive.length > 8) alive.shift();
+        peak = Math.max(peak, old());
+      }
+      console.log(peak);`;
+    const peak = (env: Record<string, string>) => {
       const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env } });
       expect(r.stderr).toBe("");
-      return r.stdout.trim().split(" ").map(Number);
+      return Number(r.stdout.trim());
     };
-    const [held, bounded] = run({ TWINSCORE_V8_DEFAULTS: "" });
-    expect(bounded).toBeLessThanOrEqual(2 * held);
-    expect(bounded).toBeLessThanOrEqual(4 * 1024 * 1024);
-    const [, unbounded] = run({ TWINSCORE_V8_DEFAULTS: "1" });
-    expect(unbounded).toBeGreaterThan(4 * bounded);
+    const bounded = peak({ TWINSCORE_V8_DEFAULTS: "" });
+    const unbounded = peak({ TWINSCORE_V8_DEFAULTS: "1" });
+    expect(bounded).toBeGreaterThan(0);
+    expect(bounded).toBeLessThan(0.8 * unbounded);
   });
 });

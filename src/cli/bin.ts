@@ -8,9 +8,9 @@
  * The cache is a build product: `npm run build` runs the bin with
  * `TWINSCORE_CODE_CACHE=write` (tools/warm-code-cache.mjs), and only then are cache files
  * written (each through a temporary file and a rename). A cache that does not fit this
- * Node (another V8 version, or other V8 flags when the chunk loads: flags are set only
- * after a command's chunks are loaded) is refused by V8 and the chunk is compiled as
- * usual; a missing one is the same. V8 tells a cache from another source by its length
+ * Node (another V8 version, or other V8 flags when the chunk loads: the flag below is set
+ * in the warm-up too, the commands' own after their chunks are loaded) is refused by V8
+ * and the chunk is compiled as usual; a missing one is the same. V8 tells a cache from another source by its length
  * only, so dist/bin's files are rebuilt, never edited. `TWINSCORE_CODE_CACHE=report`
  * lists on stderr, at exit, which chunks were loaded from their cache. Built-in and
  * package modules go to Node's own `require`.
@@ -21,6 +21,23 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 
+/**
+ * V8's young generation stays at the size it starts with (`--semi-space-growth-factor=1`,
+ * one of the heap flags V8 reads while it runs). Left to grow, it reached 2 × 16 MB in
+ * `score` of many models. Held small, `check` of a run folder took 11 % less time and
+ * `score` of one model 5 % less, and with `score`'s bound on the old generation
+ * (`io/v8-heap.ts`) 200 models peak at about 75 MB instead of 140 MB, for 5–10 % more
+ * time (bench/RESULTS.md). Set before any chunk loads, so the
+ * build's caches are made under the same flags (V8 refuses a cache made under others).
+ * `TWINSCORE_V8_DEFAULTS=1` keeps V8's defaults (and so compiles without the caches).
+ */
+function holdYoungGeneration(): void {
+  const v8Major = Number(process.versions.v8.split(".")[0]);
+  if (v8Major < 11 || v8Major > 13 || process.env.TWINSCORE_V8_DEFAULTS === "1") return;
+  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
+}
+
+holdYoungGeneration();
 const here = dirname(fileURLToPath(import.meta.url));
 const nodeRequire = createRequire(join(here, "cli.js"));
 

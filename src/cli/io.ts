@@ -1,4 +1,4 @@
-import { boundHeapPerModel } from "../io/v8-heap.js";
+import { boundOldGeneration } from "../io/v8-heap.js";
 import { tuneV8ForShortRun } from "./v8-tuning.js";
 
 /**
@@ -18,10 +18,10 @@ export interface CliIo {
    */
   tuneForShortRun?: () => void;
   /**
-   * Keep V8's heap small while `score` goes through many models: called when scoring
-   * starts, what it returns after each model (`io/v8-heap.ts`). Test harnesses leave it out.
+   * Keep V8's heap small while `score` goes through many models: called once when scoring
+   * starts (`io/v8-heap.ts`). Test harnesses leave it out.
    */
-  tuneForManyModels?: () => () => void;
+  tuneForManyModels?: () => void;
 }
 
 /** Exit codes scripts can rely on. */
@@ -44,7 +44,7 @@ export function processIo(): CliIo {
     isTTY: Boolean(process.stderr.isTTY),
     tuneForShortRun: tuneV8ForShortRun,
     // not while the build writes the code cache: V8 refuses a cache made under other flags
-    ...(process.env.TWINSCORE_CODE_CACHE === "write" ? {} : { tuneForManyModels: () => boundHeapPerModel(process.env) }),
+    ...(process.env.TWINSCORE_CODE_CACHE === "write" ? {} : { tuneForManyModels: () => boundOldGeneration(process.env) }),
   };
 }
 

@@ -60,8 +60,7 @@ export function failedModelRun(job: ModelCandidates, message: string): ModelRun 
  * Score every job, in job order. With `threads` ≥ 2 and at least
  * `MIN_MODELS_FOR_WORKERS` models, `threads - 1` worker threads and this thread share
  * the queue (`worker-pool.ts`); each worker keeps two jobs queued so it never waits for
- * this thread. `afterEachModel` runs after each model this thread scores (the bin's heap
- * bound, `v8-heap.ts`).
+ * this thread.
  */
 export async function scoreModels(
   jobs: readonly ModelCandidates[],
@@ -71,17 +70,12 @@ export async function scoreModels(
   knownMissIds: readonly string[] | null = null,
   spawn: SpawnWorker | null = workersAvailable() ? spawnThread : null,
   more: ScoreFilesOptions = {},
-  afterEachModel: () => void = () => {},
 ): Promise<ModelRun[]> {
   const known = knownMissIds === null ? null : new Set(knownMissIds);
   return runJobs(jobs, {
     threads: jobs.length < MIN_MODELS_FOR_WORKERS ? 1 : threads,
     spawn: spawn === null ? null : () => spawn({ pairs, options, knownMissIds, more }),
-    inline: (job) => {
-      const run = scoreModelFiles(job, pairs, options, known, more);
-      afterEachModel();
-      return run;
-    },
+    inline: (job) => scoreModelFiles(job, pairs, options, known, more),
     failed: failedModelRun,
     prefetch: 2,
   });

@@ -34,8 +34,6 @@ export interface ScoreRequest {
    * on, in the same pass over its files (`ModelRun.dataCheck`).
    */
   readonly checkData?: boolean;
-  /** Called after each model this thread scores (the bin bounds V8's heap there). */
-  readonly afterEachModel?: () => void;
 }
 
 /** Every model found (scored or not) and every problem met, in a deterministic order. */
@@ -83,7 +81,7 @@ export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutco
   for (const [manifest, at] of groups) {
     const pairs = selectPairs(manifest, request.options);
     const more = { kept: request.records ?? "all", dataCheck: request.checkData ? dataCandidate(manifest) : null };
-    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, more, request.afterEachModel);
+    const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, more);
     scored.forEach((run, k) => (runs[at[k]] = run));
   }
   return { runs, problems, pairsSelected: selectPairs(request.manifest, request.options).length };
