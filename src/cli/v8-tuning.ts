@@ -9,9 +9,10 @@
  * entries 13 % less CPU (bench/RESULTS.md); `score` does not gain from it, so it is left
  * alone. V8 flags are process-wide, so worker threads inherit it. Only set on the V8
  * versions of Node 20–24, where the flag exists (an unknown flag would print an error
- * line). Heap sizes cannot be tuned this way: V8 reads them when the process starts (a
- * smaller young generation measured 3–5 % faster, but only as a command-line flag).
- * `TWINSCORE_V8_DEFAULTS=1` keeps V8's defaults.
+ * line). The heap's sizes are set elsewhere: the bin holds the young generation at its
+ * first size for every command (`bin.ts`: `check` of a run folder took another 11 % less
+ * time), and `score` bounds the old one (`io/v8-heap.ts`). `TWINSCORE_V8_DEFAULTS=1`
+ * keeps V8's defaults.
  */
 import { createRequire } from "node:module";
 
