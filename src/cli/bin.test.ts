@@ -96,6 +96,23 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
     expect(loaded.every((f) => f === "cli.js" || f.startsWith("rolldown-runtime-"))).toBe(true);
   });
 
+  it("a bin without its CLI chunk (a broken installation) says so in one line and exits 2, no stack trace", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { cpSync, mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    requireFreshBuild(join("bin", "twinscore.js"));
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-broken-"));
+    try {
+      cpSync(join(projectRoot, "dist", "bin"), join(dir, "bin"), { recursive: true, filter: (f) => !f.endsWith("cli.js") });
+      const run = spawnSync(process.execPath, [join(dir, "bin", "twinscore.js"), "--version"], { encoding: "utf8" });
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toMatch(/^twinscore: cannot start \(ENOENT[^\n]*cli\.js'\); reinstall the package or run npm run build\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("is not needed: without cache files the bin compiles its chunks and prints the same (real 120b result folder)", async () => {
     const { spawnSync } = await import("node:child_process");
     const { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } = await import("node:fs");

@@ -89,4 +89,10 @@ function reportCaches(): void {
 
 if (process.env.TWINSCORE_CODE_CACHE === "write") process.on("exit", writeCaches);
 if (process.env.TWINSCORE_CODE_CACHE === "report") process.on("exit", reportCaches);
-loadChunk(join(here, "cli.js"));
+try {
+  loadChunk(join(here, "cli.js"));
+} catch (e) {
+  // a chunk missing or unreadable: a broken installation, said in one line (the CLI's own errors are its own)
+  process.stderr.write(`twinscore: cannot start (${e instanceof Error ? e.message : String(e)}); reinstall the package or run npm run build\n`);
+  process.exitCode = 2;
+}
