@@ -180,7 +180,6 @@ const type = (name: string, zero: (frame: ExecutorFrame) => PyValue, kw: ((k: Ke
 const fails = (message: string, pyType = "TypeError") => (): never => {
   throw new PyException(pyType, message);
 };
-const always = (message: string, pyType = "TypeError") => fails(message, pyType);
 
 /** A set-like repr for `frozenset()`. */
 const EMPTY_FROZENSET = new OpaqueValue("frozenset", "frozenset()");
@@ -382,37 +381,34 @@ const BUILTINS: ReadonlyMap<string, PyValue> = (() => {
   const m = new Map<string, PyValue>();
   const exactlyOne = (name: string) => fails(`${name}() takes exactly one argument (0 given)`);
   for (const n of ["abs", "aiter", "all", "any", "ascii", "bin", "callable", "chr", "hash", "hex", "id", "len", "oct", "ord", "repr"]) m.set(n, fn(n, exactlyOne(n)));
+  // called bare, these say how many arguments they expected
   const expected = (n: string, what: string) => fails(`${n} expected ${what}, got 0`);
-  m.set("anext", fn("anext", expected("anext", "at least 1 argument")));
-  m.set("delattr", fn("delattr", expected("delattr", "2 arguments")));
-  m.set("divmod", fn("divmod", expected("divmod", "2 arguments")));
-  m.set("eval", fn("eval", expected("eval", "at least 1 argument")));
-  m.set("format", fn("format", expected("format", "at least 1 argument")));
-  m.set("getattr", fn("getattr", expected("getattr", "at least 2 arguments")));
-  m.set("hasattr", fn("hasattr", expected("hasattr", "2 arguments")));
-  m.set("isinstance", fn("isinstance", expected("isinstance", "2 arguments")));
-  m.set("issubclass", fn("issubclass", expected("issubclass", "2 arguments")));
-  m.set("iter", fn("iter", expected("iter", "at least 1 argument")));
-  m.set("next", fn("next", expected("next", "at least 1 argument")));
-  m.set("setattr", fn("setattr", expected("setattr", "3 arguments")));
-  m.set("exec", fn("exec", always("exec() takes at least 1 positional argument (0 given)"), always("exec() takes at least 1 positional argument (0 given)")));
-  for (const n of ["max", "min"]) m.set(n, fn(n, always(`${n} expected at least 1 argument, got 0`), always(`${n} expected at least 1 argument, got 0`)));
-  m.set("sorted", fn("sorted", always("sorted expected 1 argument, got 0"), always("sorted expected 1 argument, got 0")));
-  m.set("sum", fn("sum", always("sum() takes at least 1 positional argument (0 given)"), always("sum() takes at least 1 positional argument (0 given)")));
-  m.set("__build_class__", fn("__build_class__", always("__build_class__: not enough arguments"), always("__build_class__: not enough arguments")));
+  const expectedArguments: readonly (readonly [string, string])[] = [
+    ["anext", "at least 1 argument"], ["delattr", "2 arguments"], ["divmod", "2 arguments"], ["eval", "at least 1 argument"],
+    ["format", "at least 1 argument"], ["getattr", "at least 2 arguments"], ["hasattr", "2 arguments"], ["isinstance", "2 arguments"],
+    ["issubclass", "2 arguments"], ["iter", "at least 1 argument"], ["next", "at least 1 argument"], ["setattr", "3 arguments"],
+  ];
+  for (const [n, what] of expectedArguments) m.set(n, fn(n, expected(n, what)));
+  // these refuse a call without positional arguments with one message, keywords or not
+  const noPositional: readonly (readonly [string, string])[] = [
+    ["exec", "exec() takes at least 1 positional argument (0 given)"], ["max", "max expected at least 1 argument, got 0"],
+    ["min", "min expected at least 1 argument, got 0"], ["sorted", "sorted expected 1 argument, got 0"],
+    ["sum", "sum() takes at least 1 positional argument (0 given)"], ["__build_class__", "__build_class__: not enough arguments"],
+  ];
+  for (const [n, message] of noPositional) m.set(n, fn(n, fails(message), fails(message)));
   m.set("print", fn("print", () => null, printCall));
-  m.set("round", fn("round", always("round() missing required argument 'number' (pos 1)"), (kw) => {
+  m.set("round", fn("round", fails("round() missing required argument 'number' (pos 1)"), (kw) => {
     const got = clinic("round", ["number", "ndigits"], 1, kw);
     const nd = got.get("ndigits");
     return pyRound(got.get("number") as PyValue, nd === undefined || nd === null ? undefined : nd);
   }));
-  m.set("pow", fn("pow", always("pow() missing required argument 'base' (pos 1)"), powCall));
-  m.set("open", fn("open", always("open() missing required argument 'file' (pos 1)"), openCall));
-  m.set("compile", fn("compile", always("compile() missing required argument 'source' (pos 1)"), (kw, frame) => {
+  m.set("pow", fn("pow", fails("pow() missing required argument 'base' (pos 1)"), powCall));
+  m.set("open", fn("open", fails("open() missing required argument 'file' (pos 1)"), openCall));
+  m.set("compile", fn("compile", fails("compile() missing required argument 'source' (pos 1)"), (kw, frame) => {
     const got = clinic("compile", ["source", "filename", "mode", "flags", "dont_inherit", "optimize", "_feature_version"], 3, kw);
     return machineText(frame, "compile(): a code object's address", `<code object <module> at 0x…, file ${JSON.stringify(pyStr(got.get("filename") as PyValue))}, line 1>`);
   }));
-  m.set("__import__", fn("__import__", always("__import__() missing required argument 'name' (pos 1)"), (kw, frame) => {
+  m.set("__import__", fn("__import__", fails("__import__() missing required argument 'name' (pos 1)"), (kw, frame) => {
     const got = clinic("__import__", ["name", "globals", "locals", "fromlist", "level"], 1, kw);
     const name = got.get("name") as PyValue;
     frame.note("machine", `__import__(name=${pyRepr(name)}): the modules installed with BFCL`);
@@ -449,8 +445,8 @@ const BUILTINS: ReadonlyMap<string, PyValue> = (() => {
   m.set("staticmethod", type("staticmethod", expected("staticmethod", "1 argument")));
   m.set("map", type("map", fails("map() must have at least two arguments.")));
   m.set("super", type("super", fails("super(): no arguments", "RuntimeError")));
-  m.set("type", type("type", always("type() takes 1 or 3 arguments"), always("type() takes 1 or 3 arguments")));
-  m.set("object", type("object", (frame) => machineText(frame, "object(): a memory address", "<object object at 0x…>"), always("object() takes no arguments")));
+  m.set("type", type("type", fails("type() takes 1 or 3 arguments"), fails("type() takes 1 or 3 arguments")));
+  m.set("object", type("object", (frame) => machineText(frame, "object(): a memory address", "<object object at 0x…>"), fails("object() takes no arguments")));
   m.set("dict", type("dict", () => new PyDict(), (kw) => new PyDict(kw.map(([k, v]) => [k, v] as const))));
   m.set("int", type("int", () => 0n, (kw) => {
     const unknown = kw.find(([k]) => k !== "base");
@@ -470,11 +466,11 @@ const BUILTINS: ReadonlyMap<string, PyValue> = (() => {
   m.set("bytes", type("bytes", () => new PyBytes(new Uint8Array()), (kw, frame) => new PyBytes(bytesCall("bytes", kw, frame))));
   m.set("bytearray", type("bytearray", () => new ByteArray(new Uint8Array()), (kw, frame) => new ByteArray(bytesCall("bytearray", kw, frame))));
   m.set("complex", type("complex", () => new PyComplex(0, 0), complexCall));
-  m.set("memoryview", type("memoryview", always("memoryview() missing required argument 'object' (pos 1)"), (kw) => {
+  m.set("memoryview", type("memoryview", fails("memoryview() missing required argument 'object' (pos 1)"), (kw) => {
     const got = clinic("memoryview", ["object"], 1, kw);
     throw typeError(`memoryview: a bytes-like object is required, not '${pyTypeName(got.get("object") as PyValue)}'`);
   }));
-  m.set("enumerate", type("enumerate", always("enumerate() missing required argument 'iterable'"), (kw, frame) => {
+  m.set("enumerate", type("enumerate", fails("enumerate() missing required argument 'iterable'"), (kw, frame) => {
     if (kw.length > 2) throw typeError(`enumerate() takes at most 2 arguments (${kw.length} given)`);
     if (kw[0][0] !== "iterable") throw typeError(`'${kw[0][0]}' is an invalid keyword argument for enumerate()`);
     if (kw.length === 2 && kw[1][0] !== "start") throw typeError(`'${kw[1][0]}' is an invalid keyword argument for enumerate()`);
@@ -493,7 +489,7 @@ const BUILTINS: ReadonlyMap<string, PyValue> = (() => {
   m.set("EnvironmentError", exceptionClass("OSError"));
   m.set("IOError", exceptionClass("OSError"));
   for (const n of ["BaseExceptionGroup", "ExceptionGroup"]) {
-    m.set(n, type(n, always("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)"), always("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)")));
+    m.set(n, type(n, fails("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)"), fails("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)")));
   }
   m.set("UnicodeDecodeError", type("UnicodeDecodeError", fails("function takes exactly 5 arguments (0 given)")));
   m.set("UnicodeEncodeError", type("UnicodeEncodeError", fails("function takes exactly 5 arguments (0 given)")));
