@@ -27,6 +27,17 @@ export interface Column<R> {
   align?: "left" | "right";
 }
 
+/**
+ * The `--help` lines that say what each column means: one per column, its header padded
+ * to `width` (every table's help is laid out the same way), without a final newline.
+ *
+ * @example
+ * columnMeanings([{ header: "act", meaning: "% acted" }], 5); // "  act   % acted"
+ */
+export function columnMeanings(columns: readonly { readonly header: string; readonly meaning: string }[], width: number): string {
+  return columns.map((c) => `  ${c.header.padEnd(width)} ${c.meaning}`).join("\n");
+}
+
 /** One table of a printout. */
 export interface PrintTable {
   /** Short name: the `table` column in CSV and the heading in markdown when there are several tables. */

@@ -5,7 +5,7 @@
  * stay in the document (`--format json`).
  */
 import type { AlignedRow } from "../../official/aligned.js";
-import { tableOf, type Column, type PrintBlock } from "../../report/printout.js";
+import { columnMeanings, tableOf, type Column, type PrintBlock } from "../../report/printout.js";
 
 const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "");
 
@@ -30,7 +30,7 @@ export const alignedColumns: readonly (Column<AlignedRow> & { meaning: string })
 ];
 
 /** The help text for the table. */
-export const alignedHelp = alignedColumns.map((c) => `  ${c.header.padEnd(14)} ${c.meaning}`).join("\n") + "\n";
+export const alignedHelp = columnMeanings(alignedColumns, 14) + "\n";
 
 /** The table with the lines saying what it is. */
 export function alignedBlocks(rows: readonly AlignedRow[]): PrintBlock[] {

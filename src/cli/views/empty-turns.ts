@@ -5,7 +5,7 @@
  * unrounded shares stay in the document (`--format json`).
  */
 import { emptyTurnScoreMeaning, type EmptyTurnCell, type EmptyTurnRow } from "../../official/empty-turns.js";
-import { tableOf, type Column, type PrintBlock } from "../../report/printout.js";
+import { columnMeanings, tableOf, type Column, type PrintBlock } from "../../report/printout.js";
 
 const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "");
 const cellOf = (c: EmptyTurnCell) => f1(c.accuracy);
@@ -24,7 +24,7 @@ export const emptyTurnColumns: readonly (Column<EmptyTurnRow> & { meaning: strin
 ];
 
 /** The help text for the table. */
-export const emptyTurnHelp = emptyTurnColumns.map((c) => `  ${c.header.padEnd(14)} ${c.meaning}`).join("\n") + "\n";
+export const emptyTurnHelp = columnMeanings(emptyTurnColumns, 14) + "\n";
 
 /** The table with a line saying what it is. */
 export function emptyTurnBlocks(rows: readonly EmptyTurnRow[]): PrintBlock[] {

@@ -8,7 +8,7 @@ import type { ScoreDocument, ScoredModel, WorkaroundRow } from "../../app/score.
 import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
 import { sensitivityReadings } from "../../official/readings.js";
-import { tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+import { columnMeanings, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
 import { alignedBlocks } from "./aligned.js";
 import { emptyTurnBlocks } from "./empty-turns.js";
 
@@ -62,7 +62,7 @@ const workaroundColumns: Column<WorkaroundRow>[] = [
 /** The help text that explains the decision table's columns (shared with `demo`). */
 export const columnsHelp =
   "\nColumns (percent, one decimal, rounded as Python's '%.1f'; empty where no pair was scored):\n" +
-  scoreColumns.map((c) => `  ${c.header.padEnd(9)} ${c.meaning}`).join("\n") +
+  columnMeanings(scoreColumns, 9) +
   "\n  missing   pairs that could not be scored because a twin's line is missing (shown when any is)\n";
 
 /** The help text for the interval and the tables `--scores` and `--sensitivity` add. */
@@ -71,7 +71,7 @@ export const companionsHelp =
   "base twin), B = --bootstrap times with NumPy's default_rng(--seed), percentiles 2.5/97.5; it equals\n" +
   "a NumPy script's to the last digit. --bootstrap 0 turns it off.\n" +
   "\nWith --scores DIR (BFCL score files; found the way --results are), per model:\n" +
-  officialColumns.map((c) => `  ${c.header.padEnd(9)} ${c.meaning}`).join("\n") +
+  columnMeanings(officialColumns, 9) +
   "\n\nWith --sensitivity, per model, the table under each reading:\n" +
   sensitivityReadings.map((s) => `  ${s.reading.padEnd(17)} ${s.meaning}`).join("\n") +
   "\n  act-per-anchor    act counted once per distinct base anchor turn (N = anchors)\n";
