@@ -8,7 +8,7 @@
  * log. Pure; works on a parsed value or on the line's bytes, parsing only the queries.
  */
 import type { ChatMessage } from "./data.js";
-import { skipValue } from "./results.js";
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipValue } from "./json-bytes.js";
 
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];
@@ -37,21 +37,7 @@ export function turnQueriesOf(inferenceLog: unknown, maxTurns = Number.POSITIVE_
   return turns;
 }
 
-const QUOTE = 0x22;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const BACKSLASH = 0x5c;
 const utf8 = new TextDecoder("utf-8");
-
-const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-function skipSpace(bytes: Uint8Array, i: number, end: number): number {
-  while (i < end && isSpace(bytes[i])) i++;
-  return i;
-}
 
 /** Decode the JSON key (a string) at `[start, stop)`. */
 function keyText(bytes: Uint8Array, start: number, stop: number): string | null {

@@ -8,6 +8,7 @@
 import { problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
 
@@ -28,65 +29,7 @@ export interface LineHead {
   readonly resultEnd: number;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-
 const utf8 = new TextDecoder("utf-8");
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-}
-
-function skipSpace(bytes: Uint8Array, i: number, end: number): number {
-  while (i < end && isSpace(bytes[i])) i++;
-  return i;
-}
-
-/** Index just past the JSON string starting at `i` (a quote), or -1 when unterminated. */
-function skipString(bytes: Uint8Array, i: number, end: number): number {
-  i++;
-  while (i < end) {
-    const b = bytes[i];
-    if (b === QUOTE) return i + 1;
-    i += b === BACKSLASH ? 2 : 1;
-  }
-  return -1;
-}
-
-/**
- * Index just past the JSON value starting at `i`, matching brackets outside strings; -1
- * when it does not close. It finds where a value ends, it does not validate it.
- */
-export function skipValue(bytes: Uint8Array, i: number, end: number): number {
-  const first = bytes[i];
-  if (first === QUOTE) return skipString(bytes, i, end);
-  if (first === OPEN_BRACKET || first === OPEN_BRACE) {
-    let depth = 0;
-    while (i < end) {
-      const b = bytes[i];
-      if (b === QUOTE) {
-        i = skipString(bytes, i, end);
-        if (i < 0) return -1;
-        continue;
-      }
-      if (b === OPEN_BRACKET || b === OPEN_BRACE) depth++;
-      else if (b === CLOSE_BRACKET || b === CLOSE_BRACE) {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
-      i++;
-    }
-    return -1;
-  }
-  while (i < end && bytes[i] !== COMMA && bytes[i] !== CLOSE_BRACE && !isSpace(bytes[i])) i++;
-  return i;
-}
 
 function keyIs(bytes: Uint8Array, start: number, endQuote: number, key: string): boolean {
   if (endQuote - start - 1 !== key.length) return false;

@@ -10,7 +10,7 @@ import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
 import { jsonFloat, jsonNestsDeeperThan, jsonQuoteUnicode } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH, JSON_ENCODE_MAX_DEPTH, recursionError } from "../python/limits.js";
-import { skipValue } from "../bfcl/results.js";
+import { skipValue } from "../bfcl/json-bytes.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 import type { FailedVerdict } from "./checker.js";
