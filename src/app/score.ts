@@ -338,7 +338,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   // each model on the manifest of the BFCL version its files name; its rollouts are checked
   // against that data in the scoring pass over its files (one read), and a model generated
   // on other data stops the command before anything is shown, as when checked first
-  const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
+  const walk = walkBfclTree(req.results, ctx.cwd, "result");
+  const selected = selectModels(walk, req.models ?? []);
   const source = committedManifestSource();
   const found = manifestsForModels(selected.models, req.manifest, ctx, { rollouts: "defer", source });
   if (!found.ok) return emptyDocument(req, bootstrap, [...found.problems]);
@@ -363,7 +364,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const records: RecordsKept =
     req.perItem !== undefined || dataNamed || (req.aligned ?? typeof req.bfclData === "string") ? "all" : bootstrap.resamples > 0 ? "outcomes" : "none";
   req.tuneForManyModels?.();
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true });
+  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true, walk });
   const checks = new Map(outcome.runs.flatMap((r) => (r.dataCheck ? [[r.model, r.dataCheck] as const] : [])));
   const checkedData = manifestsForModels(selected.models, req.manifest, ctx, { checks, source });
   if (!checkedData.ok) return emptyDocument(req, bootstrap, [...checkedData.problems]);

@@ -34,6 +34,8 @@ export interface ScoreRequest {
    * on, in the same pass over its files (`ModelRun.dataCheck`).
    */
   readonly checkData?: boolean;
+  /** The walk of `resultDirs` when the caller has already made it (the tree is then walked once). */
+  readonly walk?: TreeWalk;
 }
 
 /** Every model found (scored or not) and every problem met, in a deterministic order. */
@@ -69,7 +71,7 @@ export function selectModels(walk: TreeWalk, names: readonly string[]): { models
  * scored together). Never throws on bad input: problems are returned.
  */
 export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutcome> {
-  const walk = walkBfclTree(request.resultDirs, request.cwd, "result");
+  const walk = request.walk ?? walkBfclTree(request.resultDirs, request.cwd, "result");
   const selected = selectModels(walk, request.models);
   const problems = [...walk.problems, ...selected.problems];
   const groups = new Map<Manifest, number[]>();
