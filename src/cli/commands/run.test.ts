@@ -92,15 +92,19 @@ function allFiles(out: string): string {
   return categories.map((c) => readFileSync(resultFile(out, c), "utf8")).join("");
 }
 
+/** A result line parsed, without the keys that differ between two runs of the same rollout (latency, traceback). */
+function stableLine(line: string): PyDict {
+  const v = jsonLoadsFast(line) as PyDict;
+  v.delete("latency");
+  v.delete("traceback");
+  return v;
+}
+
 /** The recorded line of an id, without latency and traceback, as canonical text. */
 function recordedCanonical(id: string): string {
   for (const text of recordedText.values()) {
     for (const l of text.split("\n")) {
-      if (!l.startsWith(`{"id": "${id}"`)) continue;
-      const v = jsonLoadsFast(l) as PyDict;
-      v.delete("latency");
-      v.delete("traceback");
-      return jsonDumps(v);
+      if (l.startsWith(`{"id": "${id}"`)) return jsonDumps(stableLine(l));
     }
   }
   throw new Error(`no recorded line for ${id}`);
@@ -121,10 +125,8 @@ describe("twinscore run over HTTP", () => {
     expect(new Set(headers.map((h) => h.item)).size).toBe(subsetIds.size);
     for (const c of categories) {
       for (const l of readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n")) {
-        const v = jsonLoadsFast(l) as PyDict;
+        const v = stableLine(l);
         const id = v.get("id") as string;
-        v.delete("latency");
-        v.delete("traceback");
         expect(jsonDumps(v), id).toBe(recordedCanonical(id));
       }
     }
@@ -173,10 +175,8 @@ describe("twinscore run over HTTP", () => {
     let snapshotsDropped = 0;
     for (const c of categories) {
       for (const l of readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n")) {
-        const v = jsonLoadsFast(l) as PyDict;
+        const v = stableLine(l);
         const id = v.get("id") as string;
-        v.delete("latency");
-        v.delete("traceback");
         const recorded = jsonLoadsFast(recordedCanonical(id)) as PyDict;
         const log = recorded.get("inference_log");
         if (Array.isArray(log)) {
@@ -352,12 +352,7 @@ describe("the run process killed mid-run", () => {
       text
         .trimEnd()
         .split("\n")
-        .map((l) => {
-          const v = jsonLoadsFast(l) as PyDict;
-          v.delete("latency");
-          v.delete("traceback");
-          return jsonDumps(v);
-        });
+        .map((l) => jsonDumps(stableLine(l)));
     let child: ReturnType<typeof spawn> | null = null;
     let served = 0;
     const srv = await serve(
