@@ -14,11 +14,9 @@
  * time), and `score` bounds the old one (`io/v8-heap.ts`). `TWINSCORE_V8_DEFAULTS=1`
  * keeps V8's defaults.
  */
-import { createRequire } from "node:module";
+import { setV8Flag } from "../io/v8-heap.js";
 
-/** Turn TurboFan inlining off (the flag is read per compilation, so this works at run time). `node:v8` is loaded only then. */
+/** Turn TurboFan inlining off (the flag is read per compilation, so this works at run time). */
 export function tuneV8ForShortRun(): void {
-  const v8Major = Number(process.versions.v8.split(".")[0]);
-  if (v8Major < 11 || v8Major > 13 || process.env.TWINSCORE_V8_DEFAULTS === "1") return;
-  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString("--no-turbo-inlining");
+  setV8Flag("--no-turbo-inlining", process.env);
 }

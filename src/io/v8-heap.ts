@@ -13,12 +13,21 @@
 import { createRequire } from "node:module";
 
 /**
- * Collect V8's old generation as soon as it has grown by a tenth, from now on (process-wide).
- * A no-op where V8's flags may differ (outside Node 20–24's V8 11–13) or with
- * `TWINSCORE_V8_DEFAULTS=1`.
+ * Set one V8 flag for the rest of the process (worker threads included), the way every
+ * tuning of the bin is set: only on the V8 versions of Node 20–24 (11–13), where the
+ * flags it uses exist (an unknown flag would print an error line), and not with
+ * `TWINSCORE_V8_DEFAULTS=1`. `node:v8` is loaded only here.
+ *
+ * @example
+ * setV8Flag("--no-turbo-inlining", process.env);
  */
-export function boundOldGeneration(env: Record<string, string | undefined> = process.env): void {
+export function setV8Flag(flag: string, env: Record<string, string | undefined> = process.env): void {
   const v8Major = Number(process.versions.v8.split(".")[0]);
   if (v8Major < 11 || v8Major > 13 || env.TWINSCORE_V8_DEFAULTS === "1") return;
-  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString("--heap-growing-percent=10");
+  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(flag);
+}
+
+/** Collect V8's old generation as soon as it has grown by a tenth, from now on (process-wide; see `setV8Flag`). */
+export function boundOldGeneration(env: Record<string, string | undefined> = process.env): void {
+  setV8Flag("--heap-growing-percent=10", env);
 }
