@@ -7,7 +7,20 @@ import { buildManifest, itemContents } from "../pairs/build.js";
 import { renderCertifiedContent } from "../pairs/certification.js";
 import { bfclDataDir, projectRoot, sharedPath } from "../testing/shared.js";
 import { readBfclDataDir } from "./bfcl-data.js";
-import { committedCertificationPath, committedManifestPath, loadManifest, parseManifest, renderManifest, writeManifest } from "./manifest.js";
+import { parsePackedManifest, renderPackedManifest } from "../pairs/manifest-json.js";
+import type { Manifest } from "../pairs/types.js";
+import { requireFreshBuild } from "../testing/build.js";
+import {
+  committedCertificationPath,
+  committedManifestPath,
+  loadCommittedManifest,
+  loadManifest,
+  packedManifestPath,
+  parseManifest,
+  readPackedManifest,
+  renderManifest,
+  writeManifest,
+} from "./manifest.js";
 
 describe("committed manifests", () => {
   const cert = (name: string) => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
@@ -67,6 +80,67 @@ describe("parseManifest", () => {
   it("reports a missing file", () => {
     const r = loadManifest("/nonexistent/manifest.json");
     expect(!r.ok && r.problems[0]).toMatchObject({ code: "file-missing", file: "/nonexistent/manifest.json" });
+  });
+});
+
+describe("packed manifests", () => {
+  const committed = (version: "v3" | "v4"): { text: string; bytes: number; manifest: Manifest } => {
+    const bytes = readFileSync(committedManifestPath(version));
+    const parsed = parseManifest(bytes.toString("utf8"));
+    if (!parsed.ok) throw new Error(parsed.problems[0].message);
+    return { text: bytes.toString("utf8"), bytes: bytes.length, manifest: parsed.value };
+  };
+  for (const version of ["v4", "v3"] as const) {
+    it(`${version}: packing keeps every value, key order included, in ASCII, each distinct tool list once`, () => {
+      const { text, bytes, manifest } = committed(version);
+      const packedText = renderPackedManifest(manifest, bytes);
+      expect(/^[\x00-\x7f]*$/.test(packedText)).toBe(true);
+      expect(/[^\x00-\x7f]/.test(text)).toBe(true); // the committed file does hold other characters
+      const unpacked = parsePackedManifest(packedText, "p.json");
+      if (!unpacked.ok) throw new Error(unpacked.problems[0].message);
+      expect(unpacked.value.sourceBytes).toBe(bytes);
+      expect(renderManifest(unpacked.value.manifest) === text).toBe(true);
+      const lists = new Set([...unpacked.value.manifest.pairs, ...unpacked.value.manifest.restoredPairs].map((p) => p.tools));
+      const distinct = new Set([...manifest.pairs, ...manifest.restoredPairs].map((p) => p.tools.join(",")));
+      expect(lists.size).toBe(distinct.size);
+      expect(lists.size).toBeLessThan(manifest.pairs.length / 10);
+      expect(packedText.length).toBeLessThan(text.length * 0.7);
+    });
+  }
+  it("reports a packed file that is malformed, of another format or points at a tool list it does not have", () => {
+    const { bytes, manifest } = committed("v4");
+    const packedText = renderPackedManifest(manifest, bytes);
+    expect(parsePackedManifest(packedText.slice(0, 500), "p.json")).toMatchObject({ ok: false, problems: [{ code: "json-malformed", file: "p.json" }] });
+    expect(parsePackedManifest(packedText.replace('{"packed":1,', '{"packed":2,'), "p.json")).toMatchObject({ ok: false, problems: [{ code: "manifest-version" }] });
+    expect(parsePackedManifest(packedText.replace('"tools":0,', '"tools":999,'), "p.json")).toMatchObject({
+      ok: false,
+      problems: [{ code: "manifest-schema", message: "packed manifest: tool list 999 does not exist" }],
+    });
+  });
+  it("is used only when it was packed from the committed file as it is now (its byte length), else null", () => {
+    const { bytes, manifest } = committed("v4");
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-packed-"));
+    const packed = join(dir, "packed.json");
+    writeFileSync(packed, renderPackedManifest(manifest, bytes));
+    const loaded = readPackedManifest(packed, committedManifestPath("v4"));
+    expect(loaded !== null && renderManifest(loaded) === renderManifest(manifest)).toBe(true);
+    const edited = join(dir, "manifest.json");
+    writeFileSync(edited, readFileSync(committedManifestPath("v4"), "utf8") + "\n");
+    expect(readPackedManifest(packed, edited)).toBeNull();
+    expect(readPackedManifest(join(dir, "none.json"), committedManifestPath("v4"))).toBeNull();
+    writeFileSync(join(dir, "bad.json"), "{");
+    expect(readPackedManifest(join(dir, "bad.json"), committedManifestPath("v4"))).toBeNull();
+  });
+  it("the build packs both committed manifests into dist/data, and the package's loader reads them as the committed files", () => {
+    requireFreshBuild("data/manifest.json");
+    for (const version of ["v4", "v3"] as const) {
+      const { text } = committed(version);
+      expect(packedManifestPath(version)).toBe(join(projectRoot, "dist", "data", bfclVersionInfo[version].manifestFile));
+      const fromBuild = readPackedManifest(packedManifestPath(version), committedManifestPath(version));
+      expect(fromBuild !== null && renderManifest(fromBuild) === text).toBe(true);
+      const loaded = loadCommittedManifest(version);
+      expect(loaded.ok && renderManifest(loaded.value) === text).toBe(true);
+    }
   });
 });
 
