@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -117,16 +117,28 @@ describe("packed manifests", () => {
       problems: [{ code: "manifest-schema", message: "packed manifest: tool list 999 does not exist" }],
     });
   });
-  it("is used only when it was packed from the committed file as it is now (its byte length), else null", () => {
-    const { bytes, manifest } = committed("v4");
+  it("is used only when it was packed from the committed file as it is now (not older than it, its byte length), else null", () => {
+    const { text, bytes, manifest } = committed("v4");
     const dir = mkdtempSync(join(tmpdir(), "twinscore-packed-"));
+    const source = join(dir, "manifest.json");
     const packed = join(dir, "packed.json");
+    const at = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
+    writeFileSync(source, text);
     writeFileSync(packed, renderPackedManifest(manifest, bytes));
-    const loaded = readPackedManifest(packed, committedManifestPath("v4"));
-    expect(loaded !== null && renderManifest(loaded) === renderManifest(manifest)).toBe(true);
-    const edited = join(dir, "manifest.json");
-    writeFileSync(edited, readFileSync(committedManifestPath("v4"), "utf8") + "\n");
-    expect(readPackedManifest(packed, edited)).toBeNull();
+    at(source, 1_000_000);
+    at(packed, 1_000_000); // an installed package: every file has the same time
+    const loaded = readPackedManifest(packed, source);
+    expect(loaded !== null && renderManifest(loaded) === text).toBe(true);
+    // edited after the build, keeping its length (another anchor turn): newer than the packed file
+    writeFileSync(source, text.replace('"anchorTurn": 2', '"anchorTurn": 3'));
+    expect(readFileSync(source).length).toBe(bytes);
+    at(source, 1_000_100);
+    expect(readPackedManifest(packed, source)).toBeNull();
+    // packed afterwards from another file of another length
+    at(packed, 1_000_200);
+    writeFileSync(source, text + "\n");
+    at(source, 1_000_100);
+    expect(readPackedManifest(packed, source)).toBeNull();
     expect(readPackedManifest(join(dir, "none.json"), committedManifestPath("v4"))).toBeNull();
     writeFileSync(join(dir, "bad.json"), "{");
     expect(readPackedManifest(join(dir, "bad.json"), committedManifestPath("v4"))).toBeNull();

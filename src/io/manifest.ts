@@ -57,21 +57,24 @@ export function packedManifestPath(version: BfclVersion = "v4"): string {
 }
 
 /**
- * The manifest in `packedPath` if it was packed from `sourcePath` as that file is now
- * (same byte length), else null: a packed file is a build product, and the committed
- * file it stands for is always there to fall back to.
+ * The manifest in `packedPath` if it was packed from `sourcePath` as that file is now,
+ * else null: a packed file is a build product, and the committed file it stands for is
+ * always there to fall back to. "As that file is now": the packed file is not older than
+ * it (an edit or a checkout of the committed file after the build makes it newer, even
+ * one that keeps its length; an installed package's files share one time) and recorded
+ * its byte length.
  */
 export function readPackedManifest(packedPath: string, sourcePath: string): Manifest | null {
   let text: string;
-  let sourceBytes: number;
+  let source: { size: number; mtimeMs: number };
   try {
+    if (statSync(packedPath).mtimeMs < (source = statSync(sourcePath)).mtimeMs) return null;
     text = readFileSync(packedPath, "latin1"); // ASCII by construction
-    sourceBytes = statSync(sourcePath).size;
   } catch {
     return null;
   }
   const packed = parsePackedManifest(text, packedPath);
-  return packed.ok && packed.value.sourceBytes === sourceBytes ? packed.value.manifest : null;
+  return packed.ok && packed.value.sourceBytes === source.size ? packed.value.manifest : null;
 }
 
 /**

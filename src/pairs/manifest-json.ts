@@ -161,8 +161,9 @@ function asciiJson(value: unknown): string {
  *   from about 15 ms to 3 ms on the project machine;
  * - it is ASCII (other characters as `\u` escapes), so it is read as Latin-1, a plain
  *   copy, not decoded from UTF-8 (about 10 ms for the committed file).
- * `sourceBytes` is the byte length of the file it was packed from: a packed file that no
- * longer matches its committed manifest is not used.
+ * `sourceBytes` is the byte length of the file it was packed from: with the files' times,
+ * it keeps a packed file that no longer matches its committed manifest from being used
+ * (`readPackedManifest` in io/manifest.ts).
  */
 export function renderPackedManifest(manifest: Manifest, sourceBytes: number): string {
   const toolLists: (readonly string[])[] = [];
