@@ -51,6 +51,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from inference_log import logged_step_texts  # noqa: E402
+
 import mpmath
 
 
@@ -370,22 +373,16 @@ def decode_step(step):
 
 def logged_calls(line):
     """Per turn and step, the calls BFCL logged for a raw-text step (`inference_log`), as (name, kwargs) or None when they do not parse."""
-    logs = [x for x in line.get("inference_log", []) if isinstance(x, dict)]
-    turns = []
-    for ti, turn in enumerate(line["result"]):
-        steps = []
-        for si, _ in enumerate(turn):
-            handler = next((m for m in logs[ti].get(f"step_{si}", []) if m.get("role") == "handler_log"), {}) if ti < len(logs) else {}
-            out = []
-            for text in handler.get("model_response_decoded") or []:
-                try:
-                    name, args, kwargs = parse_call(text)
-                    out.append((name, kwargs) if not args else None)
-                except (SyntaxError, ValueError, AssertionError, AttributeError):
-                    out.append(None)
-            steps.append(out)
-        turns.append(steps)
-    return turns
+    return [[[parsed_logged_call(text) for text in step] for step in turn] for turn in logged_step_texts(line)]
+
+
+def parsed_logged_call(text):
+    """One logged call text as (name, kwargs); None when it does not parse or has positional arguments."""
+    try:
+        name, args, kwargs = parse_call(text)
+        return (name, kwargs) if not args else None
+    except (SyntaxError, ValueError, AssertionError, AttributeError):
+        return None
 
 
 def stored_runs(shared):

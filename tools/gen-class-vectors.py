@@ -71,6 +71,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from inference_log import logged_step_texts  # noqa: E402
+
 if os.environ.get("TZ") != "UTC" or os.environ.get("PYTHONHASHSEED") != "0":
     env = dict(os.environ, TZ="UTC", PYTHONHASHSEED="0")
     os.execve(sys.executable, [sys.executable] + sys.argv, env)
@@ -502,19 +505,6 @@ def stored_runs():
         yield path.split(os.sep)[-5], path.split(os.sep)[-3], os.path.basename(path)[len("BFCL_v4_multi_turn_"):-len("_result.json")], path
 
 
-def logged_step_calls(line):
-    """Per turn, per step, the calls BFCL logged for a raw-text step (inference_log's handler_log)."""
-    logs = [x for x in line.get("inference_log", []) if isinstance(x, dict)]
-    out = []
-    for ti, turn in enumerate(line["result"]):
-        steps = []
-        for si, _ in enumerate(turn):
-            handler = next((m for m in logs[ti].get("step_%d" % si, []) if m.get("role") == "handler_log"), {}) if ti < len(logs) else {}
-            steps.append(list(handler.get("model_response_decoded") or []))
-        out.append(steps)
-    return out
-
-
 def model_cases(cls_name, seen):
     """Model sequences that add a coverage feature not in `seen` (updated); also returns how many were considered."""
     global FEATURES
@@ -526,7 +516,7 @@ def model_cases(cls_name, seen):
             e = entries[line["id"]]
             if cls_name not in e["involved_classes"] or not isinstance(line["result"], list):
                 continue
-            step_calls = logged_step_calls(line) if ARGS.version == "v3" else [[fc_step_calls(step) for step in turn] for turn in line["result"]]
+            step_calls = logged_step_texts(line) if ARGS.version == "v3" else [[fc_step_calls(step) for step in turn] for turn in line["result"]]
             turns = [[c for calls in steps for c in calls if belongs(cls_name, c)] for steps in step_calls]
             if not any(turns):
                 continue
