@@ -73,7 +73,7 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
             : doc.problems.length === 0
               ? "\nAll four reference policies score as they must (50 / 50 / 100 / 50).\n" +
                 (doc.kept !== null ? `The synthetic runs are kept in ${doc.kept}.\n` : "") +
-                "Next: twinscore score --results <your BFCL result dir>   (see twinscore score --help)\n"
+                "Next: npx twinscore score --results <your BFCL result dir>   (see npx twinscore score --help)\n"
               : "\nA reference policy did not score as it must: see the errors above.\n",
         );
       }
