@@ -21,7 +21,7 @@ export { byteLength, folderExists, makeFolder, readTextIfFile, writeFileAtomic }
  * works from `src/io/`, `dist/io/` and the bin's `dist/bin/`, whose own package.json only
  * marks its files as CommonJS).
  */
-function packageRoot(): string {
+function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "data"))) return dir;
@@ -29,6 +29,10 @@ function packageRoot(): string {
   }
   return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 }
+
+/** The package root once found: it does not move while the process runs, and loading a committed manifest asks for it twice. */
+let packageRootFound: string | undefined;
+const packageRoot = (): string => (packageRootFound ??= findPackageRoot());
 
 /** Path of the committed manifest of a BFCL version inside the package (default v4; works from `src/` and from `dist/`). */
 export function committedManifestPath(version: BfclVersion = "v4"): string {
