@@ -9,26 +9,15 @@
 // Usage: npm run build && node bench/node-floor.mjs [rounds=30]
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
 //   YARDSTICK_PYTHON: the Python to run (default: the real interpreter behind `python3`)
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { alternate, cli, here, median, modelTree, python, sources } from "./yardstick-common.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..");
-const shared = process.env.TWINSCORE_SHARED ?? resolve(root, "..", "shared");
-const runDir = join(shared, "rollouts", "gpt-oss");
-const run = readdirSync(runDir).sort()[0];
-const source = join(runDir, run, "result", readdirSync(join(runDir, run, "result")).sort()[0], "multi_turn");
-const cli = join(root, JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin.twinscore);
 const rounds = Number(process.argv[2] ?? 30);
-const python = process.env.YARDSTICK_PYTHON ?? execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
-
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-floor-"));
-const model = join(tmp, "model-000");
-mkdirSync(join(model, "multi_turn"), { recursive: true });
-for (const f of readdirSync(source)) symlinkSync(join(source, f), join(model, "multi_turn", f));
+const { dir: tree, models: [model] } = modelTree(tmp, 1);
 
 const node = process.execPath;
 const contenders = [
@@ -38,7 +27,7 @@ const contenders = [
   ["node: read, JSON.parse every line", node, [join(here, "floor.cjs"), "parse", model]],
   ["twinscore --version", node, [cli, "--version"]],
   ["twinscore score --help", node, [cli, "score", "--help"]],
-  ["twinscore score --bootstrap 0", node, [cli, "score", "--results", tmp, "--bootstrap", "0"]],
+  ["twinscore score --bootstrap 0", node, [cli, "score", "--results", tree, "--bootstrap", "0"]],
 ];
 
 function wall(cmd, args) {
@@ -47,21 +36,11 @@ function wall(cmd, args) {
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
   return (performance.now() - t0) / 1000;
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 try {
   for (const [, cmd, args] of contenders) wall(cmd, args); // page cache and a first run of each
-  const samples = contenders.map(() => []);
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < contenders.length; k++) {
-      const i = (k + r) % contenders.length;
-      samples[i].push(wall(contenders[i][1], contenders[i][2]));
-    }
-  }
-  console.log(`node ${process.version}, ${python}, one model (${source}), ${rounds} rounds`);
+  const samples = alternate(contenders.length, rounds, (i) => wall(contenders[i][1], contenders[i][2]));
+  console.log(`node ${process.version}, ${python}, one model (${sources[0]}), ${rounds} rounds`);
   for (const [i, [label]] of contenders.entries()) {
     const ratio = median(samples[i].map((w, k) => w / samples[0][k]));
     console.log(`  ${label.padEnd(48)} ${median(samples[i]).toFixed(3)} s   ${ratio.toFixed(2)}× the yardstick`);

@@ -13,45 +13,19 @@
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
 //   YARDSTICK_PYTHON: the Python to run (default: the real interpreter behind `python3`,
 //     so a version manager's shim script does not add its own start-up to the yardstick)
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { alternate, cli, here, median, modelTree, python, quantile } from "./yardstick-common.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..");
-const shared = process.env.TWINSCORE_SHARED ?? resolve(root, "..", "shared");
-const runsDir = join(shared, "rollouts", "gpt-oss");
-const cli = join(root, JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin.twinscore);
 const rounds = Number(process.argv[2] ?? 20);
 const sizes = (process.argv[3] ?? "1,10,50,200").split(",").map((s) => s.split(":").map(Number));
 const threadChoices = (process.argv[4] ?? "default,1").split(",");
-const python = process.env.YARDSTICK_PYTHON ?? execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
-
-const sources = [];
-for (const run of readdirSync(runsDir).sort()) {
-  for (const model of readdirSync(join(runsDir, run, "result")).sort()) sources.push(join(runsDir, run, "result", model, "multi_turn"));
-}
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-yardstick-"));
 const rssFile = join(tmp, "rss");
-
-/** A tree of `n` model folders, each a copy (by symlinks) of one of the real models. */
-function tree(n) {
-  const dir = join(tmp, `models-${n}`);
-  const models = [];
-  for (let i = 0; i < n; i++) {
-    const model = join(dir, `model-${String(i).padStart(3, "0")}`);
-    const target = join(model, "multi_turn");
-    mkdirSync(target, { recursive: true });
-    const source = sources[i % sources.length];
-    for (const f of readdirSync(source)) symlinkSync(join(source, f), join(target, f));
-    models.push(model);
-  }
-  return { dir, models };
-}
 
 /** Run a command; wall seconds measured here, peak RSS in MB and CPU seconds (user + system) from /usr/bin/time. */
 function measure(cmd, args) {
@@ -64,20 +38,13 @@ function measure(cmd, args) {
   return { wall, rss: kb / 1024, cpu: user + sys };
 }
 
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (s.length - 1) * q;
-  const lo = Math.floor(at);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
-};
-const median = (xs) => quantile(xs, 0.5);
 const iqr = (xs, digits) => `${quantile(xs, 0.25).toFixed(digits)}–${quantile(xs, 0.75).toFixed(digits)}`;
 
 try {
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   console.log(`node ${process.version}, ${python}, ${cli}, ${rounds} rounds per size unless given, load average at start ${existsSync("/proc/loadavg") ? load() : "?"}`);
   for (const [n, roundsHere = rounds] of sizes) {
-    const t = tree(n);
+    const t = modelTree(tmp, n);
     const contenders = [
       { label: "yardstick", run: () => measure(python, [join(here, "yardstick.py"), ...t.models]) },
       ...threadChoices.map((th) => ({
@@ -86,13 +53,7 @@ try {
       })),
     ];
     for (const c of contenders) c.run(); // page cache and a first run of each
-    const samples = contenders.map(() => []);
-    for (let r = 0; r < roundsHere; r++) {
-      for (let k = 0; k < contenders.length; k++) {
-        const i = (k + r) % contenders.length;
-        samples[i].push(contenders[i].run());
-      }
-    }
+    const samples = alternate(contenders.length, roundsHere, (i) => contenders[i].run());
     console.log(`\n${n} model(s), ${roundsHere} rounds${existsSync("/proc/loadavg") ? `, load average after: ${load()}` : ""}`);
     const yard = samples[0].map((s) => s.wall);
     const yardCpu = samples[0].map((s) => s.cpu);
