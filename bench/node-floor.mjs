@@ -3,8 +3,10 @@
 // start (`node -e 0`), Node reading the three result files without parsing them and Node
 // parsing every line as the yardstick does (bench/floor.cjs), then the bin: `--version`
 // (no command loaded), `score --help` (the score command's code loaded, no work) and
-// `score --bootstrap 0` on the model. Each is reported as its median wall time and the
-// median of its per-round ratios to the yardstick.
+// `score --bootstrap 0` on the model. Each is reported as its median wall time, the
+// median of its per-round ratios to the yardstick, and, from one more run through
+// bench/rusage.py, its minor page faults (first touches of memory pages, which cost about
+// 13 µs each on the project machine: bench/first-touch.cjs) and peak RSS.
 //
 // Usage: npm run build && node bench/node-floor.mjs [rounds=30]
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
@@ -24,6 +26,7 @@ const contenders = [
   ["yardstick (Python: read, json.loads every line)", python, [join(here, "yardstick.py"), model]],
   ["node -e 0", node, ["-e", "0"]],
   ["node: read the files, count lines", node, [join(here, "floor.cjs"), "read", model]],
+  ["node: read, JSON.parse each line's result", node, [join(here, "floor.cjs"), "results", model]],
   ["node: read, JSON.parse every line", node, [join(here, "floor.cjs"), "parse", model]],
   ["twinscore --version", node, [cli, "--version"]],
   ["twinscore score --help", node, [cli, "score", "--help"]],
@@ -37,13 +40,21 @@ function wall(cmd, args) {
   return (performance.now() - t0) / 1000;
 }
 
+/** Minor page faults and peak RSS of one run, as the kernel counts them (bench/rusage.py). */
+function rusage(cmd, args) {
+  const r = spawnSync(python, [join(here, "rusage.py"), cmd, ...args], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`rusage.py ${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  return JSON.parse(r.stdout);
+}
+
 try {
   for (const [, cmd, args] of contenders) wall(cmd, args); // page cache and a first run of each
   const samples = alternate(contenders.length, rounds, (i) => wall(contenders[i][1], contenders[i][2]));
   console.log(`node ${process.version}, ${python}, one model (${sources[0]}), ${rounds} rounds`);
-  for (const [i, [label]] of contenders.entries()) {
+  for (const [i, [label, cmd, args]] of contenders.entries()) {
     const ratio = median(samples[i].map((w, k) => w / samples[0][k]));
-    console.log(`  ${label.padEnd(48)} ${median(samples[i]).toFixed(3)} s   ${ratio.toFixed(2)}× the yardstick`);
+    const { minorFaults, maxRssKb } = rusage(cmd, args);
+    console.log(`  ${label.padEnd(48)} ${median(samples[i]).toFixed(3)} s   ${ratio.toFixed(2)}× the yardstick   ${String(minorFaults).padStart(5)} page faults   ${(maxRssKb / 1024).toFixed(0)} MB`);
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
