@@ -10,8 +10,9 @@
 //                                            on every non-blank line
 // CommonJS on purpose: Node's ES module loader would add its own start-up.
 "use strict";
-const { closeSync, openSync, readdirSync, readFileSync, readSync } = require("node:fs");
+const { readdirSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
+const { forEachLine } = require("./lines.cjs");
 
 const [mode, model] = process.argv.slice(2);
 if (!["read", "results", "parse"].includes(mode) || model === undefined) {
@@ -24,30 +25,6 @@ const RESULT = Buffer.from('"result": ');
 const AFTER_RESULT = Buffer.from(', "input_token_count": ');
 let lines = 0;
 let results = 0;
-
-/** Each line of `file` as (buffer, start, end), read in 64 KB pieces into one buffer (grown for a longer line). */
-function forEachLine(file, onLine) {
-  let buf = Buffer.allocUnsafe(64 * 1024);
-  const fd = openSync(file, "r");
-  let filled = 0;
-  for (;;) {
-    if (filled === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
-    const got = readSync(fd, buf, filled, buf.length - filled, null);
-    const end = filled + got;
-    let start = 0;
-    for (let nl = buf.indexOf(10, start); nl >= 0 && nl < end; nl = buf.indexOf(10, start)) {
-      onLine(buf, start, nl);
-      start = nl + 1;
-    }
-    if (got === 0) {
-      if (start < end) onLine(buf, start, end);
-      break;
-    }
-    buf.copy(buf, 0, start, end);
-    filled = end - start;
-  }
-  closeSync(fd);
-}
 
 for (const category of ["base", "miss_func", "miss_param"]) {
   const file = join(folder, readdirSync(folder).find((f) => f.endsWith(`_multi_turn_${category}_result.json`)));

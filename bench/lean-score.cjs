@@ -16,8 +16,9 @@
 // columns are out of scope: anything else is `score`'s.
 // Usage: node bench/lean-score.cjs TREE PACKED_MANIFEST MUTATE_JSON
 "use strict";
-const { closeSync, openSync, readdirSync, readFileSync, readSync } = require("node:fs");
+const { readdirSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
+const { forEachLine } = require("./lines.cjs");
 const { hash } = require("node:crypto");
 
 const [tree, manifestFile, mutateFile] = process.argv.slice(2);
@@ -46,30 +47,6 @@ const RESULT = Buffer.from('"result": ');
 const AFTER_RESULT = Buffer.from(', "input_token_count": ');
 const LOG = Buffer.from('"inference_log": ');
 const USER = Buffer.from('"role": "user", "content": ');
-
-/** Each line of `file` as (buffer, start, end), read in 64 KB pieces into one buffer (grown for a longer line). */
-function forEachLine(file, onLine) {
-  let buf = Buffer.allocUnsafe(64 * 1024);
-  const fd = openSync(file, "r");
-  let filled = 0;
-  for (;;) {
-    if (filled === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
-    const got = readSync(fd, buf, filled, buf.length - filled, null);
-    const end = filled + got;
-    let start = 0;
-    for (let nl = buf.indexOf(10, start); nl >= 0 && nl < end; nl = buf.indexOf(10, start)) {
-      onLine(buf, start, nl);
-      start = nl + 1;
-    }
-    if (got === 0) {
-      if (start < end) onLine(buf, start, end);
-      break;
-    }
-    buf.copy(buf, 0, start, end);
-    filled = end - start;
-  }
-  closeSync(fd);
-}
 
 /** The JSON string that starts at `at` (its opening quote), parsed. */
 function stringAt(buf, at, end) {
