@@ -1,14 +1,14 @@
 // How much of one model's `score` time Node itself takes on this machine: paired,
 // alternating rounds (the order rotates) of the yardstick (bench/yardstick.py), Node's own
-// start (`node -e 0`), Node reading the three result files without parsing them and Node
-// parsing every line as the yardstick does (bench/floor.cjs), then the bin: `--version`
-// (no command loaded), `score --help` (the score command's code loaded, no work) and
-// `score --bootstrap 0` on the model; and bench/lean-score.cjs, a probe that does only the
-// core of score's job for an FC model, checked first to give score's act, hold and decision
-// on the model. Each is reported as its median wall time, the
-// median of its per-round ratios to the yardstick, and, from one more run through
-// bench/rusage.py, its minor page faults (first touches of memory pages, which cost about
-// 13 µs each on the project machine: bench/first-touch.cjs) and peak RSS.
+// start (`node -e 0`), Node reading the three result files without parsing them, parsing
+// only each line's `result` field, and parsing every line as the yardstick does
+// (bench/floor.cjs); bench/lean-score.cjs, a probe that does only the core of score's job
+// for an FC model (checked first to give score's act, hold and decision on the model); then
+// the bin: `--version` (no command loaded), `score --help` (the score command's code
+// loaded, no work) and `score --bootstrap 0` on the model. Each is reported as its median
+// wall time, the median of its per-round ratios to the yardstick, and, from one more run
+// through bench/rusage.py, its minor page faults (first touches of memory pages, which cost
+// about 13 µs each on the project machine: bench/first-touch.cjs) and peak RSS.
 //
 // Usage: npm run build && node bench/node-floor.mjs [rounds=30]
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
@@ -21,13 +21,13 @@ import { pathToFileURL } from "node:url";
 import { alternate, cli, here, median, modelTree, python, sources } from "./yardstick-common.mjs";
 
 const rounds = Number(process.argv[2] ?? 30);
+const root = resolve(here, "..");
+// the probe's world-changing names come from the built catalog, so they cannot drift from score's
+const { catalog } = await import(pathToFileURL(join(root, "dist", "catalog", "catalog.js")).href);
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-floor-"));
 const { dir: tree, models: [model] } = modelTree(tmp, 1);
 
 const node = process.execPath;
-const root = resolve(here, "..");
-// the probe's world-changing names come from the built catalog, so it cannot drift from score's
-const { catalog } = await import(pathToFileURL(join(root, "dist", "catalog", "catalog.js")).href);
 const mutateFile = join(tmp, "mutate.json");
 writeFileSync(mutateFile, JSON.stringify(catalog.filter((e) => e.kind === "mutate").map((e) => e.name)));
 const lean = [join(here, "lean-score.cjs"), tree, join(root, "dist", "data", "manifest.json"), mutateFile];
