@@ -12,7 +12,7 @@
 "use strict";
 const { readdirSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
-const { forEachLine } = require("./lines.cjs");
+const { forEachLine, resultField } = require("./lines.cjs");
 
 const [mode, model] = process.argv.slice(2);
 if (!["read", "results", "parse"].includes(mode) || model === undefined) {
@@ -20,9 +20,6 @@ if (!["read", "results", "parse"].includes(mode) || model === undefined) {
   process.exit(2);
 }
 const folder = join(model, "multi_turn");
-// BFCL writes each line as {"id": ..., "result": [...], "input_token_count": ..., "inference_log": ...}
-const RESULT = Buffer.from('"result": ');
-const AFTER_RESULT = Buffer.from(', "input_token_count": ');
 let lines = 0;
 let results = 0;
 
@@ -38,12 +35,7 @@ for (const category of ["base", "miss_func", "miss_param"]) {
   } else if (mode === "results") {
     forEachLine(file, (buf, start, end) => {
       lines++;
-      const from = buf.indexOf(RESULT, start);
-      if (from < 0 || from >= end) return;
-      const to = buf.indexOf(AFTER_RESULT, from);
-      if (to < 0 || to >= end) return;
-      const result = JSON.parse(buf.toString("utf8", from + RESULT.length, to));
-      if (Array.isArray(result)) results++;
+      if (Array.isArray(resultField(buf, start, end))) results++;
     });
   } else {
     forEachLine(file, () => lines++);

@@ -18,7 +18,7 @@
 "use strict";
 const { readdirSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
-const { forEachLine } = require("./lines.cjs");
+const { forEachLine, resultField } = require("./lines.cjs");
 const { hash } = require("node:crypto");
 
 const [tree, manifestFile, mutateFile] = process.argv.slice(2);
@@ -41,10 +41,8 @@ for (const p of pairs) {
 }
 const key = (id, anchor, tools) => `${id}@${anchor}@${tools}`;
 
-// BFCL writes each line as {"id": ..., "result": [...], "input_token_count": ..., ..., "inference_log": [...]}
+// the keys of a BFCL result line the probe looks for
 const ID = Buffer.from('"id": ');
-const RESULT = Buffer.from('"result": ');
-const AFTER_RESULT = Buffer.from(', "input_token_count": ');
 const LOG = Buffer.from('"inference_log": ');
 const USER = Buffer.from('"role": "user", "content": ');
 
@@ -91,9 +89,7 @@ for (const model of readdirSync(tree).sort()) {
       if (userAt >= 0 && userAt < end && hash("sha256", stringAt(buf, userAt + USER.length, end), "hex").slice(0, 16) !== firstTurnDigest.get(id)) differingFirstTurns++;
       const readings = readingsOf.get(id);
       if (readings === undefined) return;
-      const from = buf.indexOf(RESULT, idAt);
-      const to = from < 0 ? -1 : buf.indexOf(AFTER_RESULT, from);
-      const result = to < 0 || to >= end ? null : JSON.parse(buf.toString("utf8", from + RESULT.length, to));
+      const result = resultField(buf, idAt, end);
       for (const [anchor, tools] of readings) acted.set(key(id, anchor, tools), Array.isArray(result) && actsAt(result[anchor], toolSets[tools]));
     });
   }

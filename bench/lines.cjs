@@ -1,6 +1,7 @@
-// The line reader of the bench's bare Node scripts (floor.cjs, lean-score.cjs): the way the
-// bin reads a result file, one 64 KB buffer (grown for a longer line) and the native
-// newline search, without the bin's checks. CommonJS, like the scripts that require it.
+// What the bench's bare Node scripts (floor.cjs, lean-score.cjs) share: the line reader, the
+// way the bin reads a result file (one 64 KB buffer, grown for a longer line, and the native
+// newline search, without the bin's checks), and the parse of a line's `result` field.
+// CommonJS, like the scripts that require it.
 "use strict";
 const { closeSync, openSync, readSync } = require("node:fs");
 
@@ -28,4 +29,16 @@ function forEachLine(file, onLine) {
   closeSync(fd);
 }
 
-module.exports = { forEachLine };
+// BFCL writes each line as {"id": ..., "result": [...], "input_token_count": ..., ..., "inference_log": [...]}
+const RESULT = Buffer.from('"result": ');
+const AFTER_RESULT = Buffer.from(', "input_token_count": ');
+
+/** The `result` field of the line at [from, end) (found by native search, then JSON.parsed), or null when the line has none (an inference error). */
+function resultField(buf, from, end) {
+  const at = buf.indexOf(RESULT, from);
+  if (at < 0 || at >= end) return null;
+  const to = buf.indexOf(AFTER_RESULT, at);
+  return to < 0 || to >= end ? null : JSON.parse(buf.toString("utf8", at + RESULT.length, to));
+}
+
+module.exports = { forEachLine, resultField };

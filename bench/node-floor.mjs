@@ -16,12 +16,11 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { alternate, cli, here, median, modelTree, python, sources } from "./yardstick-common.mjs";
+import { alternate, cli, here, median, modelTree, python, root, sources } from "./yardstick-common.mjs";
 
 const rounds = Number(process.argv[2] ?? 30);
-const root = resolve(here, "..");
 // the probe's world-changing names come from the built catalog, so they cannot drift from score's
 const { catalog } = await import(pathToFileURL(join(root, "dist", "catalog", "catalog.js")).href);
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-floor-"));

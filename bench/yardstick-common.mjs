@@ -10,7 +10,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..");
+/** The project root. */
+export const root = resolve(here, "..");
 const shared = process.env.TWINSCORE_SHARED ?? resolve(root, "..", "shared");
 const runsDir = join(shared, "rollouts", "gpt-oss");
 
