@@ -5,20 +5,27 @@
  * entry, `twinscore`.
  *
  * @example
- * import { decodeResultLine, parseManifest, scoreModel, selectPairs } from "twinscore/core";
+ * import { decodeResultLine, parseManifest, readingPairs, readings } from "twinscore/core";
  * const manifest = parseManifest(manifestText);
- * if (manifest.ok) console.log(selectPairs(manifest.value, { pairSet: "certified", countLogin: false }).length); // 223
+ * if (manifest.ok) console.log(readingPairs(manifest.value, readings[0]).length); // 223
  */
 import { parseBfclFileName as parseBfclFileNameImpl, parseItemId as parseItemIdImpl } from "./bfcl/categories.js";
 import { parseScoreFile as parseScoreFileImpl, verdictsOf as verdictsOfImpl } from "./bfcl/scores.js";
 import { isWorldChanging as isWorldChangingImpl } from "./catalog/world-changing.js";
 import { kindOf as kindOfImpl } from "./catalog/catalog.js";
 import { readTwin as readTwinImpl } from "./decision/read-twin.js";
-import { scoreModel as scoreModelImpl, scorePair as scorePairImpl, selectPairs as selectPairsImpl, summarize as summarizeImpl } from "./decision/score.js";
+import { scoreModel as scoreModelImpl, scorePair as scorePairImpl } from "./decision/score.js";
+import {
+  headlineOf as headlineOfImpl,
+  pairUnder as pairUnderImpl,
+  readingPairs as readingPairsImpl,
+  readingRates as readingRatesImpl,
+  readings as readingsImpl,
+  summarize as summarizeImpl,
+} from "./decision/readings.js";
 import { extractTurn as extractTurnImpl } from "./extract/extract.js";
 import { problem as problemImpl, renderProblemLine as renderProblemLineImpl } from "./messages/problem.js";
 import { compareArms as compareArmsImpl } from "./official/compare.js";
-import { decisionInterval as decisionIntervalImpl } from "./official/intervals.js";
 import { metricsByName as metricsByNameImpl } from "./official/metric-names.js";
 import { computeRunMetrics as computeRunMetricsImpl } from "./official/metrics.js";
 import { parseManifest as parseManifestImpl } from "./pairs/manifest-json.js";
@@ -46,7 +53,8 @@ export type { ScoreFileContent, ScoreHeader, FailedEntry, OfficialVerdict } from
 export type { Problem, Severity } from "./messages/problem.js";
 export type { Result } from "./messages/result.js";
 export type { Manifest, ManifestPair } from "./pairs/types.js";
-export type { ScoreOptions, PairSet, PairRecord, TwinReading, AnchorCall, ModelScore, DecisionNumbers, ReadingCounts } from "./decision/types.js";
+export type { ScoreOptions, PairSet, PairRecord, TwinReading, AnchorCall, ModelScore, DecisionNumbers, ReadingCounts, SideRule, SideStatus, UndecidedCounts } from "./decision/types.js";
+export type { Reading, ReadingSpec, ReadingRates, PairUnderReading, Headline } from "./decision/readings.js";
 export type { ModelRollouts } from "./decision/score.js";
 export type { FunctionKind } from "./catalog/types.js";
 export type { ExtractedCall, TurnExtraction } from "./extract/types.js";
@@ -126,50 +134,86 @@ export const verdictsOf: typeof verdictsOfImpl = verdictsOfImpl;
 export const parseManifest: typeof parseManifestImpl = parseManifestImpl;
 
 /**
- * The pairs a reading scores: Table 1's 223 (`certified`), the 231 before certification,
- * or all 365; `countLogin` adds the two login-only pairs.
+ * Every reading of the decision table (Table 1 first, then each sensitivity): its pair
+ * set, login and hold rules, filter and side rule, with its name and meaning.
  *
  * @example
- * selectPairs(manifest, { pairSet: "certified", countLogin: false }).length; // 223
+ * readings.map((r) => r.id); // ["table-1", "credited", "logins", …, "release", "bfcl-decoded"]
  */
-export const selectPairs: typeof selectPairsImpl = selectPairsImpl;
+export const readings: typeof readingsImpl = readingsImpl;
 
 /**
- * Score one model on the pairs from its decoded rollouts (by item id, per category): the
- * table's numbers, the per-pair records and the reading counts.
+ * The pairs of a reading: Table 1's 223 (`certified`), the 231 before certification, or
+ * all 365; `countLogin` adds the two login-only pairs, `restored` the bad-key pairs.
  *
  * @example
- * const pairs = selectPairs(manifest, { pairSet: "certified", countLogin: false });
- * const score = scoreModel("my-model", pairs, { base, miss_func, miss_param }, { pairSet: "certified", countLogin: false });
- * console.log(score.numbers.decision, score.records.length);
+ * readingPairs(manifest, { pairSet: "certified", countLogin: false }).length; // 223
+ */
+export const readingPairs: typeof readingPairsImpl = readingPairsImpl;
+
+/**
+ * Score one model on the pairs from its decoded rollouts (by item id, per category): one
+ * record per pair, each side with its status (a twin with no rollout is `missing`).
+ *
+ * @example
+ * const pairs = readingPairs(manifest, readings[0]);
+ * const score = scoreModel("my-model", pairs, { base, miss_func, miss_param });
+ * console.log(summarize(score.records, manifest, readings[0], "decided").decision);
  */
 export const scoreModel: typeof scoreModelImpl = scoreModelImpl;
 
 /**
- * Read both twins of one pair and decide: acted on the complete turn, held back on the
- * incomplete one.
+ * Read both twins of one pair (an absent rollout is a missing side): acted on the
+ * complete turn, held back on the incomplete one, and the pair's status.
  *
  * @example
- * const record = scorePair(pair, baseRollout, missRollout, { pairSet: "certified", countLogin: false });
- * console.log(record.actedOnBase, record.heldBack);
+ * const record = scorePair(pair, baseRollout, missRollout);
+ * console.log(record.status, record.actedOnBase, record.heldBack);
  */
 export const scorePair: typeof scorePairImpl = scorePairImpl;
 
 /**
- * The table's numbers (act, hold, decision, …, in %) from per-pair records; NaN with no pair.
+ * One pair as a reading reads it: its status, whether it is scored, act and hold.
  *
  * @example
- * summarize(score.records).decision;
+ * pairUnder(record, readings[0], "decided").scored; // false for a pair with an inference-error side
+ */
+export const pairUnder: typeof pairUnderImpl = pairUnderImpl;
+
+/**
+ * A reading's rates on a model's records: n, act, hold, decision, both, the pairs left
+ * out by status, and the 95% cluster-bootstrap intervals when resamples are given.
+ *
+ * @example
+ * readingRates(score.records, manifest, readings[0], "decided", { resamples: 10000, seed: 20260612 }).ci95;
+ */
+export const readingRates: typeof readingRatesImpl = readingRatesImpl;
+
+/**
+ * The decision table's row under a reading (act, hold, decision, the compound credit, the
+ * pair rate, per category, in %); NaN with no pair scored.
+ *
+ * @example
+ * summarize(score.records, manifest, readings[0], "decided").decision;
  */
 export const summarize: typeof summarizeImpl = summarizeImpl;
 
 /**
- * What one twin's rollout holds on the anchor turn: the on-list calls (world-changing or
- * not), the text, the decode failures, and how far the rollout got.
+ * A model's headline under a reading: its row, interval and undecided pairs, and why it
+ * has none when more than `maxUndecided` % of its pairs are not decided.
  *
  * @example
- * const twin = readTwin(rollout, pair.anchorTurn, new Set(pair.tools), false);
- * twin.anchorCalls.some((c) => c.worldChanging);
+ * headlineOf(score.records, manifest, readings[0], "decided", 10, null).noHeadline; // null for a sound run
+ */
+export const headlineOf: typeof headlineOfImpl = headlineOfImpl;
+
+/**
+ * What one twin's rollout holds on the anchor turn: its status, the on-list calls
+ * (world-changing or not), the text and the decode failures.
+ *
+ * @example
+ * const twin = readTwin(rollout, pair.anchorTurn, new Set(pair.tools));
+ * twin.status; // "decided"
  */
 export const readTwin: typeof readTwinImpl = readTwinImpl;
 
@@ -238,15 +282,6 @@ export const metricsByName: typeof metricsByNameImpl = metricsByNameImpl;
  * console.log(c.decision.change, c.decision.ci95);
  */
 export const compareArmRecords: typeof compareArmsImpl = compareArmsImpl;
-
-/**
- * The 95% cluster-bootstrap interval of a model's decision (base twins resampled with
- * NumPy's `default_rng`, as the paper's scorer does); null without resamples.
- *
- * @example
- * decisionInterval(score.records, { resamples: 10000, seed: 20260612 }); // [79.7235…, 86.4869…]
- */
-export const decisionInterval: typeof decisionIntervalImpl = decisionIntervalImpl;
 
 /**
  * Gather a report's data from loaded runs (records, verdicts, rollouts), for `renderReport`.

@@ -7,7 +7,8 @@
  */
 import { problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
-import { definitionPairs } from "../official/metrics.js";
+import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
+import type { SideRule } from "../decision/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
 import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData } from "../io/aligned-run.js";
@@ -34,6 +35,8 @@ export interface CompareRequest extends RequestContext {
   /** Resamples and seed of the paired interval (default: 10,000 and the paper's seed). */
   readonly bootstrap?: Partial<BootstrapOptions>;
   readonly manifest?: string;
+  /** How sides that are not decisions are read (default `decided`: a pair is compared when both arms decided both its twins). */
+  readonly reading?: SideRule;
   /**
    * BFCL data folder: adds the aligned comparison (each arm's twins checked on their turn
    * prefixes) and the empty-turn readings of both arms' files. Runs BFCL's checker on every
@@ -114,7 +117,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   if (!loaded.ok) return done([...loaded.problems]);
   const manifest = loaded.value.manifest;
   const load = (dir: string, scores: string | undefined) =>
-    loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd, skipLoginPass: true });
+    loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd });
   const armA = load(req.a, req.scoresA);
   const armB = load(req.b, req.scoresB);
   const problems: Problem[] = [...loaded.value.warnings, ...[...armA.problems, ...armB.problems].filter((p) => p.severity === "error")];
@@ -129,8 +132,10 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
     return done(problems, [], onlyInA, onlyInB);
   }
-  const scored = definitionPairs(manifest, "C").ids;
-  const scoredPairs = manifest.pairs.filter((p) => scored.has(p.missId));
+  const table1 = readingById("table-1")!;
+  const rule = req.reading ?? "decided";
+  const scoredPairs = readingPairs(manifest, table1);
+  const scoredOf = (m: LoadedModel) => selectUnder(m.inputs.records, manifest, table1, rule).scored.map((x) => x.record);
   /** What BFCL's checker says on one arm's model: its twins' completions and its entries under the empty-turn readings. */
   const checked = (m: LoadedModel): Pick<Arm, "completions" | "emptyTurns"> => {
     if (data === null) return {};
@@ -146,8 +151,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     const ma = la.inputs;
     const mb = lb.inputs;
     const comparison = compareTwoArms(
-      { label: "A", records: ma.records.filter((r) => scored.has(r.missId)), verdicts: ma.verdicts, ...checked(la) },
-      { label: "B", records: mb.records.filter((r) => scored.has(r.missId)), verdicts: mb.verdicts, ...checked(lb) },
+      { label: "A", records: scoredOf(la), verdicts: ma.verdicts, ...checked(la) },
+      { label: "B", records: scoredOf(lb), verdicts: mb.verdicts, ...checked(lb) },
       bootstrap,
     );
     return { model: name, comparison };

@@ -5,7 +5,7 @@
  * 50 on the certified pairs.
  */
 import { checkReferenceDecision, demoFiles, referencePolicies } from "../decision/demo.js";
-import { selectPairs } from "../decision/score.js";
+import { readingPairs } from "../decision/readings.js";
 import type { Problem } from "../messages/index.js";
 import { makeDemoDir, removeDemoDir, writeDemoRun } from "../io/results-demo.js";
 import { resolvePath } from "../io/paths.js";
@@ -55,7 +55,7 @@ export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
   const manifest = manifestOf(req.manifest, ctx);
   if (!manifest.ok) return empty([...manifest.problems]);
   const options = { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin) } as const;
-  const pairs = selectPairs(manifest.value, options);
+  const pairs = readingPairs(manifest.value, options);
   const made = makeDemoDir(req.keep === undefined ? null : resolvePath(ctx.cwd, req.keep));
   if (!made.ok) return empty([...made.problems]);
   const dir = made.value;

@@ -6,6 +6,7 @@
  */
 import { shouldAskCategories } from "../bfcl/categories.js";
 import { defaultScoreOptions } from "../decision/types.js";
+import { readingById, selectUnder } from "../decision/readings.js";
 import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
 import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
 import { heldBackTurns } from "../judge/turns.js";
@@ -125,7 +126,9 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
       const used = run.filesUsed[c];
       if (used) for (const [id, text] of openingMessagesOf(used.file)) recorded.set(id, text);
     }
-    const sel = heldBackTurns(run.model, run.score.records, new Map(manifestFor(run.model).pairs.map((p) => [p.missId, p])), recorded);
+    // the held-back turns of the pairs Table 1 scores (decided on both twins)
+    const scored = selectUnder(run.score.records, manifestFor(run.model), readingById("table-1")!, "decided").scored.map((x) => x.record);
+    const sel = heldBackTurns(run.model, scored, new Map(manifestFor(run.model).pairs.map((p) => [p.missId, p])), recorded);
     perModel.set(run.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
     toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
   }

@@ -17,7 +17,9 @@ import { resolvePath } from "../io/paths.js";
 import { loadReportRuns, runLabels } from "../io/report-inputs.js";
 import { walkBfclTree } from "../io/tree.js";
 import { selectModels } from "../io/results.js";
+import type { SideRule } from "../decision/types.js";
 import { badArgument, bootstrapOf, contextOf, type ExitCode, type RequestContext } from "./common.js";
+import { DEFAULT_MAX_UNDECIDED } from "./score.js";
 import { oneManifestForModels } from "./data-version.js";
 
 /** What the report shows. */
@@ -43,6 +45,10 @@ export interface ReportRequest extends RequestContext {
   readonly title?: string;
   readonly bootstrap?: Partial<BootstrapOptions>;
   readonly manifest?: string;
+  /** How sides that are not decisions are read (default `decided`). */
+  readonly reading?: SideRule;
+  /** A model whose undecided pairs exceed this percentage gets no headline (default 10, as `score`). */
+  readonly maxUndecided?: number;
   /** Hears one line per step of the work (reading, scoring, replaying). */
   readonly progress?: (line: string) => void;
 }
@@ -134,17 +140,18 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   const loaded = oneManifestForModels(selected.models, req.manifest, ctx, "report");
   if (!loaded.ok) return done([...loaded.problems]);
   const manifest = loaded.value.manifest;
+  const rule = req.reading ?? "decided";
 
   // The workaround credit only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): replaying takes a while.
   const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
   const runs = loadReportRuns(
     req.results.map((dir, i) => ({ resultDir: dir, scoreDir: scores[i] ?? null })),
-    { models: req.models ?? [], manifest, cwd: ctx.cwd, bfclDataDir: bfcl?.dir ?? null, progress: req.progress },
+    { models: req.models ?? [], manifest, cwd: ctx.cwd, bfclDataDir: bfcl?.dir ?? null, rule, progress: req.progress },
   );
   const problems: Problem[] = [...loaded.value.warnings, ...runs.problems];
   const scoredModels = runs.runs.flatMap((r) => r.models);
   if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
-  if (scoredModels.every((m) => m.inputs.records.length === 0)) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
+  if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing"))) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
   const bootstrap = boot.value;
   req.progress?.(`gathering numbers${bootstrap.resamples > 0 ? ` (bootstrap B = ${bootstrap.resamples})` : ""}`);
   const assembled = assembleReport({
@@ -154,6 +161,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     compare: req.compare ? [req.compare[0], req.compare[1]] : null,
     labels: judgeLabels,
     bootstrap,
+    rule,
+    maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
   });
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
   const html = renderReport(assembled.value);

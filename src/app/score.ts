@@ -9,14 +9,17 @@
 import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import { decoderByName, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
-import { selectPairs } from "../decision/score.js";
-import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions } from "../decision/types.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingPairs, type Headline } from "../decision/readings.js";
+import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule, UndecidedCounts } from "../decision/types.js";
+
+export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 import { ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
-import { decisionInterval, rankOneOf } from "../official/intervals.js";
+import { rankOneOf } from "../official/intervals.js";
 import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
+import type { PairRecord } from "../decision/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import type { AlignedData, AlignedModelFiles } from "../io/aligned-run.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
@@ -41,6 +44,17 @@ export interface ScoreRequest extends RequestContext {
   readonly pairSet?: PairSet;
   /** Count login/logout as world-changing. */
   readonly countLogin?: boolean;
+  /**
+   * How sides that are not decisions are read: `decided` (default) scores only pairs decided
+   * on both twins; `release` reads inference-error lines and rollouts that ended before the
+   * anchor as no call, as the paper's released scorer does.
+   */
+  readonly reading?: SideRule;
+  /**
+   * A model whose undecided pairs exceed this percentage of its pairs gets no act, hold or
+   * decision (default 10): its run is broken, not its decision.
+   */
+  readonly maxUndecided?: number;
   /** Resamples and seed of the intervals (default 10,000 and the paper's seed; 0 resamples: none). */
   readonly bootstrap?: Partial<BootstrapOptions>;
   /** Also compute the table under each sensitivity reading. */
@@ -85,15 +99,19 @@ export interface ScoredModel {
   readonly model: string;
   /** The BFCL version its result files name (null when it has none). */
   readonly bfclVersion: BfclVersion | null;
+  /** Whether its files could be read and it has a pair scored under the reading (with or without a headline). */
   readonly scored: boolean;
+  /** The decision table's row; null when not scored, or when `noHeadline` says why it is not shown. */
   readonly numbers: DecisionNumbers | null;
+  /** Pairs of the selected set, and those not decided on both sides by status (null when its files could not be read). */
+  readonly undecided: Headline["undecided"] | null;
+  /** Why no act, hold or decision is shown (too many undecided pairs, or none decided), with the fix; null when they are. */
+  readonly noHeadline: string | null;
   /** The 95% cluster-bootstrap interval of decision (null without resamples or pairs). */
   readonly ci95: readonly [number, number] | null;
   /** % of resamples in which this model has the highest decision (null with fewer than two models). */
   readonly rank1: number | null;
   readonly counts: ReadingCounts | null;
-  /** Pairs of the selected set this model could not be scored on (a twin's line is missing). */
-  readonly missingPairs: number;
   readonly filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>;
   /** Problems met reading this model's files. */
   readonly problems: readonly Problem[];
@@ -119,6 +137,10 @@ export interface ScoreDocument {
   readonly options: {
     readonly pairSet: PairSet;
     readonly countLogin: boolean;
+    /** How sides that are not decisions were read. */
+    readonly reading: SideRule;
+    /** The largest share of undecided pairs, in %, that still gets a headline. */
+    readonly maxUndecided: number;
     /** Pairs of the set asked for (in the manifest of the first version scored). */
     readonly pairsSelected: number;
     /** Pairs of the set asked for, per BFCL version scored (their manifests differ). */
@@ -152,18 +174,20 @@ export interface ScoreDocument {
 }
 
 /** The reading a request asks for; a problem when `uncertified` and `all` pair sets are both asked for by the CLI. */
-function scoreOptionsOf(req: ScoreRequest): ScoreOptions {
-  return { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin), ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) };
+function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
+  return { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin), rule: req.reading ?? "decided", ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) };
 }
+
+
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
 const LIFTED = new Set(["decode-failures", "pair-undecidable"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: Problem[]): ScoreDocument {
-  const options = scoreOptionsOf(req);
+  const { rule, ...options } = scoreOptionsOf(req);
   return {
     command: "score",
-    options: { ...options, pairsSelected: 0, pairsSelectedByVersion: {}, uncertifiedByVersion: {}, manifestForced: req.manifest !== undefined },
+    options: { ...options, reading: rule, maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED, pairsSelected: 0, pairsSelectedByVersion: {}, uncertifiedByVersion: {}, manifestForced: req.manifest !== undefined },
     bootstrap,
     models: [],
     official: null,
@@ -185,6 +209,9 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   if (!boot.ok) problems.push(...boot.problems);
   if (req.results.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) problems.push(badArgument(`--threads must be a positive integer${givenText(req.threads)}`));
+  if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
+    problems.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
+  }
   if (req.perItem !== undefined) {
     const target = resolvePath(ctx.cwd, req.perItem);
     const folder = folderExists(target);
@@ -238,9 +265,9 @@ async function dataForVersion(
  */
 async function workaroundRows(
   scored: readonly ModelRun[],
-  manifestFor: (model: string) => Manifest,
+  scoredRecords: (run: ModelRun) => readonly PairRecord[],
+  pairsFor: (model: string) => readonly ManifestPair[],
   versionFor: (model: string) => BfclVersion,
-  options: ScoreOptions,
   req: ScoreRequest,
   ctx: Context,
   problems: Problem[],
@@ -263,7 +290,7 @@ async function workaroundRows(
   for (const run of ofVersion) {
     const file = run.filesUsed.miss_func?.file;
     if (!run.score || !file) continue;
-    const r = workaroundForModel(run.score, selectPairs(manifestFor(run.model), options), file, data.value, run.decoder ? decoderByName(run.decoder.name) : undefined);
+    const r = workaroundForModel({ ...run.score, records: scoredRecords(run) }, pairsFor(run.model), file, data.value, run.decoder ? decoderByName(run.decoder.name) : undefined);
     if (!r.ok) {
       problems.push(...r.problems);
       continue;
@@ -287,6 +314,7 @@ interface AlignedOutcome {
  */
 async function alignedNumbers(
   scored: readonly ModelRun[],
+  scoredRecords: (run: ModelRun) => readonly PairRecord[],
   data: AlignedData,
   pairsFor: (model: string) => readonly ManifestPair[],
   bootstrap: BootstrapOptions,
@@ -309,7 +337,7 @@ async function alignedNumbers(
       problems.push(...prefixes.value.problems);
       const bits = twinCompletions(prefixes.value.prefixes);
       completions.set(run.model, bits);
-      rows.push(alignedRow(run.model, alignedScore(run.score!.records, bits, bootstrap)));
+      rows.push(alignedRow(run.model, alignedScore(scoredRecords(run), bits, bootstrap)));
     }
     const entries = modelEmptyTurns(model, data);
     if (!entries.ok) problems.push(...entries.problems);
@@ -355,14 +383,15 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const manifest = loaded.value;
   const manifestFor = (model: string) => manifestByModel.get(model) ?? manifest;
   const versionFor = (model: string) => versionOf.get(model) ?? manifestFor(model).source.bfclVersion;
-  const options = scoreOptionsOf(req);
+  const { rule, ...options } = scoreOptionsOf(req);
+  const maxUndecided = req.maxUndecided ?? DEFAULT_MAX_UNDECIDED;
+  const spec = headlineSpec(options);
 
   // each model keeps only what is read of its pair records below, so memory stays flat in the
   // number of models: the twins' calls for per-item rows, the aligned numbers and Table F1
-  // (whenever BFCL data may be found), the decisions for the intervals, else nothing
+  // (whenever BFCL data may be found), the decisions for the intervals, else the statuses
   const dataNamed = req.bfclData !== null && ((req.bfclData ?? "") !== "" || (ctx.env.BFCL_DATA_DIR ?? "") !== "");
-  const records: RecordsKept =
-    req.perItem !== undefined || dataNamed || (req.aligned ?? typeof req.bfclData === "string") ? "all" : bootstrap.resamples > 0 ? "outcomes" : "none";
+  const records: RecordsKept = req.perItem !== undefined || dataNamed || (req.aligned ?? typeof req.bfclData === "string") ? "all" : "outcomes";
   req.tuneForManyModels?.();
   const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true, walk });
   const checks = new Map(outcome.runs.flatMap((r) => (r.dataCheck ? [[r.model, r.dataCheck] as const] : [])));
@@ -370,41 +399,51 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   if (!checkedData.ok) return emptyDocument(req, bootstrap, [...checkedData.problems]);
   if (hasError(checkedData.value.problems)) return emptyDocument(req, bootstrap, [...checkedData.value.problems]);
   const problems: Problem[] = [...checkedData.value.problems, ...outcome.problems];
-  const scored = outcome.runs.filter((r) => r.score !== null);
+
+  // each model's headline: the pairs its reading scores, its row, and whether it is shown
+  const headlines = new Map<ModelRun, Headline>();
+  for (const run of outcome.runs) if (run.score !== null) headlines.set(run, headlineOf(run.score.records, manifestFor(run.model), spec, rule, maxUndecided, bootstrap));
+  const shown = outcome.runs.filter((r) => headlines.get(r)?.noHeadline === null);
+  const scoredRecords = (run: ModelRun) => headlines.get(run)!.selection.scored.map((x) => x.record);
   // models scored on different pairs (several BFCL versions) are not ranked against each other
   const groups = new Map<Manifest, ModelRun[]>();
-  for (const run of scored) groups.set(manifestFor(run.model), [...(groups.get(manifestFor(run.model)) ?? []), run]);
-  const rank1 = scored.length >= 2 && groups.size === 1 ? rankOneOf(scored.map((r) => r.score!.records), bootstrap) : null;
+  for (const run of shown) groups.set(manifestFor(run.model), [...(groups.get(manifestFor(run.model)) ?? []), run]);
+  const rank1 = shown.length >= 2 && groups.size === 1 ? rankOneOf(shown.map((r) => outcomesOf(headlines.get(r)!.selection)), bootstrap) : null;
   const pairsSelectedByVersion: Partial<Record<BfclVersion, number>> = {};
   const uncertifiedByVersion: Partial<Record<BfclVersion, number>> = {};
   for (const m of distinct.length > 0 ? distinct : [manifest]) {
-    const selectedPairs = selectPairs(m, options);
+    const selectedPairs = readingPairs(m, spec);
     pairsSelectedByVersion[m.source.bfclVersion] = selectedPairs.length;
     uncertifiedByVersion[m.source.bfclVersion] = selectedPairs.filter((p) => p.certification?.verdict === "uncertified").length;
   }
   const models: ScoredModel[] = outcome.runs.map((run) => {
-    const i = scored.indexOf(run);
+    const h = headlines.get(run);
+    const i = shown.indexOf(run);
     return {
       model: run.model,
       bfclVersion: versionOf.get(run.model) ?? null,
-      scored: run.score !== null,
-      numbers: run.score?.numbers ?? null,
-      ci95: run.score ? decisionInterval(run.score.records, bootstrap) : null,
+      scored: h !== undefined && h.numbers.n > 0,
+      numbers: h !== undefined && h.noHeadline === null ? h.numbers : null,
+      undecided: h === undefined ? null : h.undecided,
+      noHeadline: h?.noHeadline ?? null,
+      ci95: h !== undefined && h.noHeadline === null ? h.ci95 : null,
       rank1: rank1 === null || i < 0 ? null : rank1[i],
       counts: run.score?.counts ?? null,
-      missingPairs: run.score?.counts.pairsMissingRollout ?? 0,
       filesUsed: run.filesUsed,
       problems: run.problems.filter((p) => !LIFTED.has(p.code)),
       decoder: run.decoder ?? null,
     };
   });
   problems.push(...outcome.runs.flatMap((run) => run.problems.filter((p) => LIFTED.has(p.code))));
+  for (const m of models) {
+    if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
+  }
 
-  const names = scored.map((r) => r.model);
+  const names = shown.map((r) => r.model);
   let official: ScoreDocument["official"] = null;
   let sensitivity: ScoreDocument["sensitivity"] = null;
   const scoreDirs = req.scores ?? [];
-  if (scored.length > 0 && (scoreDirs.length > 0 || req.sensitivity)) {
+  if (shown.length > 0 && (scoreDirs.length > 0 || req.sensitivity)) {
     // one pass per manifest (BFCL version); rank statistics only among models scored on the same pairs.
     // The official reader and the run metrics load only when asked for.
     const [{ loadRunInputs }, { computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([
@@ -421,7 +460,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: groupNames, manifest: groupManifest, cwd: ctx.cwd, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) });
       // the result files' own problems were met (and reported) while scoring
       problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
-      const metrics = computeRunMetrics(groupManifest, inputs.models.map((m) => m.inputs), { bootstrap });
+      const metrics = computeRunMetrics(groupManifest, inputs.models.map((m) => m.inputs), { bootstrap, rule });
       officialModels.push(...officialRows(metrics, groupNames));
       sensitivityModels.push(...sensitivityRows(metrics, groupNames));
       if (groups.size === 1) {
@@ -435,8 +474,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   }
   let alignedData: AlignedData | null = null;
   let alignedOut: AlignedOutcome | null = null;
-  if (scored.length > 0 && (req.aligned ?? typeof req.bfclData === "string")) {
-    const found = await dataForVersion(scored, versionFor, req.bfclData ?? undefined, ctx, problems, { label: "The aligned numbers", code: "aligned-version" });
+  const pairsFor = (model: string) => readingPairs(manifestFor(model), spec);
+  if (shown.length > 0 && (req.aligned ?? typeof req.bfclData === "string")) {
+    const found = await dataForVersion(shown, versionFor, req.bfclData ?? undefined, ctx, problems, { label: "The aligned numbers", code: "aligned-version" });
     if (found === null) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
     else if (found.models.length > 0) {
       const { readAlignedData } = await import("../io/aligned-run.js");
@@ -444,15 +484,16 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       if (!data.ok) problems.push(...data.problems);
       else {
         alignedData = data.value;
-        alignedOut = await alignedNumbers(found.models, alignedData, (model) => selectPairs(manifestFor(model), options), bootstrap, problems);
+        alignedOut = await alignedNumbers(found.models, scoredRecords, alignedData, pairsFor, bootstrap, problems);
       }
     }
   }
-  const workaround = scored.length > 0 ? await workaroundRows(scored, manifestFor, versionFor, options, req, ctx, problems, alignedData) : null;
+  const workaround = shown.length > 0 ? await workaroundRows(shown, scoredRecords, pairsFor, versionFor, req, ctx, problems, alignedData) : null;
 
   let perItem: ScoreDocument["perItem"] = null;
-  if (req.perItem !== undefined && scored.length > 0) {
-    const rows: PerItemRow[] = scored.flatMap((r) => perItemRows(r.model, r.score!.records));
+  const withRecords = outcome.runs.filter((r) => r.score !== null);
+  if (req.perItem !== undefined && withRecords.length > 0) {
+    const rows: PerItemRow[] = withRecords.flatMap((r) => perItemRows(r.model, r.score!.records, spec, rule));
     const file = resolvePath(ctx.cwd, req.perItem);
     const written = writeFileAtomic(file, perItemCsv(rows, alignedOut?.completions ?? null));
     if (written.ok) perItem = { file, rows: rows.length };
@@ -461,27 +502,28 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
 
   const modelProblems = models.flatMap((m) => m.problems);
   let exitCode: ExitCode = 0;
-  if (scored.length === 0) {
+  if (withRecords.length === 0) {
     if (problems.length === 0 && modelProblems.length === 0) problems.push(problem("results-empty", "no result files found"));
     exitCode = 2;
-  } else if (models.every((m) => !m.numbers || m.numbers.n === 0)) {
+  } else if (models.every((m) => m.undecided === null || m.undecided.byStatus.missing === m.undecided.pairs)) {
     problems.push(problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items"));
     exitCode = 2;
-  } else if (hasError(problems) && perItem === null && req.perItem !== undefined) {
+  } else if (hasError(problems.filter((p) => p.code !== "no-headline")) && perItem === null && req.perItem !== undefined) {
     exitCode = 2;
   } else if (
-    models.some((m) => m.missingPairs > 0 || !m.scored) ||
+    models.some((m) => m.noHeadline !== null || m.undecided === null) ||
     hasError(problems) ||
     problems.some((p) => p.code === "decode-failures") ||
-    (req.strict && problems.length + modelProblems.length > 0)
+    (req.strict && problems.length + modelProblems.length + models.filter((m) => (m.undecided?.total ?? 0) > 0).length > 0)
   ) {
-    // done with findings: a model's pairs incomplete or a model not scored, an error met on the way (a score file cut short, a model not found),
-    // a file whose tool calls mostly fail to decode (a wrong decoder: never a silent number)
+    // done with findings: a model with no headline (too many undecided pairs) or not scored, an error met on the way
+    // (a score file cut short, a model not found), a file whose tool calls mostly fail to decode (a wrong decoder:
+    // never a silent number); under --strict, also any problem and any undecided pair
     exitCode = 1;
   }
   return {
     command: "score",
-    options: { ...options, pairsSelected: outcome.pairsSelected, pairsSelectedByVersion, uncertifiedByVersion, manifestForced: found.value.forced },
+    options: { ...options, reading: rule, maxUndecided, pairsSelected: outcome.pairsSelected, pairsSelectedByVersion, uncertifiedByVersion, manifestForced: found.value.forced },
     bootstrap,
     models,
     official,
@@ -494,3 +536,4 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     exitCode,
   };
 }
+

@@ -24,9 +24,22 @@ export interface VerifyRequest extends RequestContext {
   readonly manifest?: string;
 }
 
+/**
+ * How `verify` reads sides that are not decisions: the published numbers were computed by
+ * the paper's released scorer, which reads an inference-error line and a rollout that
+ * ended before the anchor as no call there.
+ */
+export const VERIFY_READING = "release" as const;
+
+/** What the document says of the reading it recomputed the numbers under. */
+export const verifyReadingNote =
+  "numbers recomputed under the release reading (inference-error lines and rollouts that ended before the anchor read as no call), as the published numbers were computed";
+
 /** One line per expected number, and the counts. */
 export interface VerifyDocument {
   readonly command: "verify";
+  /** The reading the numbers were recomputed under (`release`), and what it means. */
+  readonly reading: { readonly rule: typeof VERIFY_READING; readonly note: string };
   /** The expected file, as an absolute path. */
   readonly expected: string;
   readonly summary: { readonly pass: number; readonly fail: number; readonly skip: number; readonly line: string };
@@ -63,7 +76,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const file = req.expected === undefined ? "" : resolvePath(ctx.cwd, req.expected);
   const done = (problems: Problem[], lines: CheckLine[] = [], exitCode: ExitCode = 2): VerifyDocument => {
     const count = (s: CheckLine["status"]) => lines.filter((l) => l.status === s).length;
-    return { command: "verify", expected: file, summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) }, lines, problems, exitCode };
+    return { command: "verify", expected: file, reading: { rule: VERIFY_READING, note: verifyReadingNote }, summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) }, lines, problems, exitCode };
   };
   if (req.expected === undefined) return done([badArgument("give --expected FILE (e.g. data/expected/paper.json)")]);
   const text = readTextIfFile(file);
@@ -87,6 +100,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       loaded.models.map((m) => m.inputs),
       {
         bootstrap: { resamples: run.bootstrap.resamples, seed: run.bootstrap.seed },
+        rule: VERIFY_READING,
         displayNames: new Map(run.models.filter((m) => m.display !== null).map((m) => [m.name, m.display!])),
       },
     );

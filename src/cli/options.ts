@@ -22,3 +22,9 @@ export const manifestOptionHelp =
   "pair manifest for every model (default: the package's manifest of the BFCL version the result file names say: " +
   "data/manifest.json for BFCL_v4_, data/manifest-v3.json for BFCL_v3_; rollouts whose recorded first user turns show " +
   "other data stop the command with one line, and --manifest forces it)";
+
+/** A number flag (a percentage, say) for a use case to check: NaN for text that is not a plain decimal number. */
+export function numberOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  return /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(text) ? Number(text) : Number.NaN;
+}

@@ -54,9 +54,21 @@ function undecodedIsWorldChanging(name: string, countLogin: boolean): boolean {
   return kind === "mutate" || (kind === "login" && countLogin);
 }
 
-/** The reading of a rollout that never reached the anchor turn (or whose line is an error). */
-function unreached(reach: "short" | "inference-error", preAnchorCallNames: string[][]): TwinReading {
-  return { reach, anchorCalls: [], preAnchorCallNames, decodeFailures: 0, undecidable: false, toolCallSteps: 0, anchorText: [], offListNames: [] };
+/** The reading of a side with no anchor turn to read: its line is missing or an inference error, or the rollout ended before the anchor. */
+function unread(status: "missing" | "not-reached" | "inference-error", preAnchorCallNames: string[][]): TwinReading {
+  return {
+    status,
+    anchorCalls: [],
+    preAnchorCallNames,
+    decodeFailures: 0,
+    undecidableStep: false,
+    acted: false,
+    actedWithLogin: false,
+    actedAsBfclDecodes: false,
+    toolCallSteps: 0,
+    anchorText: [],
+    offListNames: [],
+  };
 }
 
 /** Argument nesting shown in call texts; deeper levels read `…` (a page, not a decoder). */
@@ -82,18 +94,20 @@ export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keyword
 
 /**
  * Read a twin at `anchorTurn` with the item's tool list (`tools`, which keeps the
- * function miss_func removed) and the model's decoder. A rollout that ended before the
- * anchor, or an inference-error line, is read as no call there. A call whose arguments
- * failed to decode but whose name is on the tool list counts as an attempt of that
- * function. A turn with an undecidable step (call-like, naming no function) and no
- * world-changing attempt is undecidable: it reads neither as acting nor as holding back.
+ * function miss_func removed) and the model's decoder. A side with no line (`undefined`),
+ * an inference-error line or a rollout that ended before the anchor has no decision to
+ * read (its status says which). A call whose arguments failed to decode but whose name is
+ * on the tool list counts as an attempt of that function. A turn with an undecidable step
+ * (call-like, naming no function) and no world-changing attempt is undecidable: it reads
+ * neither as acting nor as holding back.
  */
-export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: ReadonlySet<string>, countLogin: boolean, decoder: Decoder = fcDecoder): TwinReading {
-  if (rollout.kind === "inference-error") return unreached("inference-error", []);
+export function readTwin(rollout: RecordedRollout | undefined, anchorTurn: number, tools: ReadonlySet<string>, decoder: Decoder = fcDecoder): TwinReading {
+  if (rollout === undefined) return unread("missing", []);
+  if (rollout.kind === "inference-error") return unread("inference-error", []);
   const preAnchorCallNames: string[][] = [];
   const before = Math.min(anchorTurn, rollout.turns.length);
   for (let t = 0; t < before; t++) preAnchorCallNames.push(callNamesOfTurn(rollout.turns[t], tools, decoder));
-  if (rollout.turns.length <= anchorTurn) return unreached("short", preAnchorCallNames);
+  if (rollout.turns.length <= anchorTurn) return unread("not-reached", preAnchorCallNames);
   const x = extractTurn(rollout.turns[anchorTurn], tools, { decoder });
   const ordered: { step: number; call: AnchorCall }[] = [];
   for (const c of x.calls) {
@@ -103,8 +117,9 @@ export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: Re
       call: {
         name: c.name,
         kind: kindOf(c.name) ?? "unknown",
-        worldChanging: modelCallIsWorldChanging(c, countLogin),
+        worldChanging: modelCallIsWorldChanging(c, false),
         decoded: true,
+        bfclDecoded: c.stepDecodeFailed !== true,
         get text() {
           return callText(c);
         },
@@ -115,17 +130,22 @@ export function readTwin(rollout: RecordedRollout, anchorTurn: number, tools: Re
     if (e.name === undefined || e.onToolList !== true) continue;
     ordered.push({
       step: e.step,
-      call: { name: e.name, kind: kindOf(e.name) ?? "unknown", worldChanging: undecodedIsWorldChanging(e.name, countLogin), decoded: false },
+      call: { name: e.name, kind: kindOf(e.name) ?? "unknown", worldChanging: undecodedIsWorldChanging(e.name, false), decoded: false, bfclDecoded: false },
     });
   }
   ordered.sort((a, b) => a.step - b.step); // stable: within a step, decoded calls then failed entries
   const anchorCalls = ordered.map((o) => o.call);
+  const acted = anchorCalls.some((c) => c.worldChanging);
+  const undecidableStep = x.undecidableSteps > 0;
   return {
-    reach: "reached",
+    status: undecidableStep && !acted ? "undecidable" : "decided",
     anchorCalls,
     preAnchorCallNames,
     decodeFailures: x.decodeFailures,
-    undecidable: x.undecidableSteps > 0 && !anchorCalls.some((c) => c.worldChanging),
+    undecidableStep,
+    acted,
+    actedWithLogin: acted || anchorCalls.some((c) => c.kind === "login"),
+    actedAsBfclDecodes: anchorCalls.some((c) => c.worldChanging && c.bfclDecoded),
     toolCallSteps: x.toolCallSteps,
     anchorText: x.text,
     offListNames: x.offListNames,

@@ -6,29 +6,11 @@
  * Pure: the caller passes the recorded rollouts it has read.
  */
 import { fcDecoder, type Decoder } from "../bfcl/decode/index.js";
-import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, shouldAskCategories, type ScoredResultCategory } from "../bfcl/categories.js";
+import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { RecordedRollout } from "../bfcl/results.js";
-import type { Manifest, ManifestPair, ShouldAskCategory } from "../pairs/types.js";
+import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { readTwin } from "./read-twin.js";
-import type { DecisionNumbers, ModelScore, PairRecord, ReadingCounts, ScoreOptions } from "./types.js";
-
-/**
- * The pairs a run scores: Table 1's 223 (`certified`), the 231 gold world-changing
- * candidates (`uncertified`), or all 365 (`all`). With `countLogin` the pairs whose
- * reference anchor only logs in join the first two sets (223 → 225), since a login is
- * then a world-changing call.
- */
-export function selectPairs(manifest: Pick<Manifest, "pairs">, options: ScoreOptions): ManifestPair[] {
-  const loginJoins = (p: ManifestPair) => options.countLogin && p.goldAnchorKind === "login-only";
-  switch (options.pairSet) {
-    case "certified":
-      return manifest.pairs.filter((p) => p.status === "scored" || loginJoins(p));
-    case "uncertified":
-      return manifest.pairs.filter((p) => p.certification !== null || loginJoins(p));
-    case "all":
-      return [...manifest.pairs];
-  }
-}
+import { sideStatuses, type PairRecord, type ReadingCounts, type SideStatus } from "./types.js";
 
 /** Every should-ask id the manifest knows (paired, restored or dropped): any other miss id in a result file is foreign. */
 export function knownShouldAskIds(manifest: Pick<Manifest, "pairs" | "restoredPairs" | "dropped">): string[] {
@@ -69,16 +51,25 @@ function toolSetOf(pair: ManifestPair): ReadonlySet<string> {
   return set;
 }
 
-/** Read both twins of one pair and decide: acted on base, acted on miss, held back (strict and credited). */
-export function scorePair(pair: ManifestPair, base: RecordedRollout, miss: RecordedRollout, options: ScoreOptions, decoder: Decoder = fcDecoder): PairRecord {
+/** A pair's status: decided when both sides are, else the first of their statuses in `sideStatuses` order. */
+export function pairStatus(base: SideStatus, miss: SideStatus): SideStatus {
+  if (base === miss) return base;
+  for (const s of sideStatuses) if (base === s || miss === s) return s;
+  return "decided";
+}
+
+/**
+ * Read both twins of one pair (an absent rollout is a missing side) and decide: acted on
+ * base, acted on miss, held back (strict and credited). A side that is not decided reads
+ * as no call here; which pairs enter the numbers is the reading's (`readings.ts`).
+ */
+export function scorePair(pair: ManifestPair, base: RecordedRollout | undefined, miss: RecordedRollout | undefined, decoder: Decoder = fcDecoder): PairRecord {
   const tools = toolSetOf(pair);
-  const b = readTwin(base, pair.anchorTurn, tools, options.countLogin, decoder);
-  const m = readTwin(miss, pair.anchorTurn, tools, options.countLogin, decoder);
+  const b = readTwin(base, pair.anchorTurn, tools, decoder);
+  const m = readTwin(miss, pair.anchorTurn, tools, decoder);
   const compound = pair.certification?.verdict === "compound";
   const independent = compound ? pair.certification!.independent : [];
   const independentSet = new Set(independent);
-  const missAttempts = m.anchorCalls.filter((c) => c.worldChanging);
-  const actedOnMiss = missAttempts.length > 0;
   return {
     missId: pair.missId,
     baseId: pair.baseId,
@@ -86,52 +77,14 @@ export function scorePair(pair: ManifestPair, base: RecordedRollout, miss: Recor
     anchorTurn: pair.anchorTurn,
     compound,
     independentSteps: independent,
-    actedOnBase: b.anchorCalls.some((c) => c.worldChanging),
-    actedOnMiss,
-    heldBack: !actedOnMiss,
-    heldBackCredited: compound ? !missAttempts.some((c) => !independentSet.has(c.name)) : !actedOnMiss,
-    undecidable: b.undecidable || m.undecidable,
+    actedOnBase: b.acted,
+    actedOnMiss: m.acted,
+    heldBack: !m.acted,
+    heldBackCredited: compound ? !m.anchorCalls.some((c) => c.worldChanging && !independentSet.has(c.name)) : !m.acted,
+    heldBackCreditedWithLogin: compound ? !m.anchorCalls.some((c) => (c.worldChanging || c.kind === "login") && !independentSet.has(c.name)) : !m.actedWithLogin,
+    status: pairStatus(b.status, m.status),
     base: b,
     miss: m,
-  };
-}
-
-function percent(count: number, n: number): number {
-  return (100 * count) / n;
-}
-
-function categoryDecision(records: readonly PairRecord[], category: ShouldAskCategory): number | null {
-  const rs = records.filter((r) => r.category === category);
-  if (rs.length === 0) return null;
-  const act = percent(rs.filter((r) => r.actedOnBase).length, rs.length);
-  const hold = percent(rs.filter((r) => r.heldBack).length, rs.length);
-  return (act + hold) / 2;
-}
-
-/**
- * The table's numbers from the pair records (percentages unrounded). With no pair there
- * is no rate: every percentage is NaN (an empty cell, `null` in JSON), never a 0 that
- * reads like a score.
- */
-export function summarize(records: readonly PairRecord[]): DecisionNumbers {
-  const n = records.length;
-  const decisionByCategory = Object.fromEntries(shouldAskCategories.map((c) => [c, categoryDecision(records, c)])) as Record<ShouldAskCategory, number | null>;
-  if (n === 0) {
-    const none = Number.NaN;
-    return { n: 0, act: none, hold: none, decision: none, holdCredited: none, decisionCredited: none, pair: none, decisionByCategory };
-  }
-  const act = percent(records.filter((r) => r.actedOnBase).length, n);
-  const hold = percent(records.filter((r) => r.heldBack).length, n);
-  const holdCredited = percent(records.filter((r) => r.heldBackCredited).length, n);
-  return {
-    n,
-    act,
-    hold,
-    decision: (act + hold) / 2,
-    holdCredited,
-    decisionCredited: (act + holdCredited) / 2,
-    pair: percent(records.filter((r) => r.actedOnBase && r.heldBack).length, n),
-    decisionByCategory,
   };
 }
 
@@ -139,41 +92,36 @@ export function summarize(records: readonly PairRecord[]): DecisionNumbers {
 export type ModelRollouts = Readonly<Record<ScoredResultCategory, ReadonlyMap<string, RecordedRollout>>>;
 
 /**
- * Score one model on `pairs`, its steps read with its decoder. A pair whose twin has no
- * line in its result file is left out and counted (`pairsMissingRollout`); the `missing`
- * list names them so the caller can report which. A pair with an undecidable twin (a
- * call-like step naming no function, and no world-changing attempt) is left out of the
- * numbers and counted (`undecidablePairs`), never read as holding back.
+ * Score one model on `pairs`, its steps read with its decoder: one record per pair, a
+ * twin without a line in its result file read as a missing side. The `missing` list names
+ * those pairs so the caller can report which lines are absent. Which records enter the
+ * numbers, and how, is a reading's (`readings.ts`).
  */
 export function scoreModel(
   model: string,
   pairs: readonly ManifestPair[],
   rollouts: ModelRollouts,
-  options: ScoreOptions,
   decoder: Decoder = fcDecoder,
-): ModelScore & { missing: { pair: ManifestPair; absent: string[] }[]; undecidable: PairRecord[] } {
+): { model: string; records: PairRecord[]; missing: { pair: ManifestPair; absent: string[] }[] } {
   const records: PairRecord[] = [];
-  const undecidable: PairRecord[] = [];
   const missing: { pair: ManifestPair; absent: string[] }[] = [];
   for (const pair of pairs) {
     const base = rollouts.base.get(pair.baseId);
     const miss = rollouts[pair.category].get(pair.missId);
     if (base === undefined || miss === undefined) {
       missing.push({ pair, absent: [base === undefined ? pair.baseId : null, miss === undefined ? pair.missId : null].filter((x): x is string => x !== null) });
-      continue;
     }
-    const record = scorePair(pair, base, miss, options, decoder);
-    (record.undecidable ? undecidable : records).push(record);
+    records.push(scorePair(pair, base, miss, decoder));
   }
-  return { model, numbers: summarize(records), counts: readingCounts(records, missing.length, undecidable.length), records, missing, undecidable };
+  return { model, records, missing };
 }
 
 /**
- * Decode failures, short rollouts and inference errors over the twins of the scored pairs.
+ * Decode failures, short rollouts and inference errors over the twins of the records.
  * A base twin shared by several pairs is counted once per distinct anchor turn (decode
  * failures, short) or once (inference errors: the whole line is the error).
  */
-export function readingCounts(records: readonly PairRecord[], pairsMissingRollout: number, undecidablePairs = 0): ReadingCounts {
+export function readingCounts(records: readonly PairRecord[]): ReadingCounts {
   let decodeFailures = 0;
   let shortRollouts = 0;
   let inferenceErrors = 0;
@@ -183,7 +131,7 @@ export function readingCounts(records: readonly PairRecord[], pairsMissingRollou
       [`${r.baseId}@${r.anchorTurn}`, r.base],
       [`${r.missId}@${r.anchorTurn}`, r.miss],
     ] as const) {
-      if (twin.reach === "inference-error") {
+      if (twin.status === "inference-error") {
         const id = key.slice(0, key.indexOf("@"));
         if (!seen.has(id)) inferenceErrors++;
         seen.add(id);
@@ -192,8 +140,8 @@ export function readingCounts(records: readonly PairRecord[], pairsMissingRollou
       if (seen.has(key)) continue;
       seen.add(key);
       decodeFailures += twin.decodeFailures;
-      if (twin.reach === "short") shortRollouts++;
+      if (twin.status === "not-reached") shortRollouts++;
     }
   }
-  return { decodeFailures, shortRollouts, inferenceErrors, pairsMissingRollout, undecidablePairs };
+  return { decodeFailures, shortRollouts, inferenceErrors };
 }

@@ -1,7 +1,8 @@
 /**
  * The scoring core's vocabulary: what is read off one twin pair of one model's run
- * (`PairRecord`, the unit the stats/companion code resamples), and the per-model
- * numbers of the decision table (`ModelScore`). See the paper's §4.1–4.2 and Appendix D.
+ * (`PairRecord`, the unit the stats/companion code resamples), each side's status, and the
+ * numbers of a row of the decision table (`DecisionNumbers`, computed under a reading by
+ * `readings.ts`). See the paper's §4.1–4.2 and Appendix D.
  */
 import type { DecoderName } from "../bfcl/decode/index.js";
 import type { FunctionKind } from "../catalog/types.js";
@@ -13,11 +14,24 @@ import type { ShouldAskCategory } from "../pairs/types.js";
  */
 export type PairSet = "certified" | "uncertified" | "all";
 
-/** The options of one scoring run: the paper's sensitivities (Appendix F). */
+/**
+ * How the sides that are not decisions are read. `decided`: only pairs decided on both
+ * sides are scored. `release`: an inference-error line and a rollout that ended before the
+ * anchor read as no call there, as the paper's released scorer reads them (missing lines
+ * and undecidable turns are left out under both).
+ */
+export type SideRule = "decided" | "release";
+
+/** The side rules, default first. */
+export const sideRules: readonly SideRule[] = ["decided", "release"];
+
+/** The options of one scoring run: the headline reading (pair set, logins, side rule) and the decoder. */
 export interface ScoreOptions {
   readonly pairSet: PairSet;
   /** Count login/logout as world-changing; with `certified` the 2 login-only pairs join (225). */
   readonly countLogin: boolean;
+  /** How sides that are not decisions are read (default `decided`). */
+  readonly rule?: SideRule;
   /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected). */
   readonly decoder?: DecoderName;
 }
@@ -25,7 +39,7 @@ export interface ScoreOptions {
 /** The paper's default reading: Table 1. */
 export const defaultScoreOptions: ScoreOptions = { pairSet: "certified", countLogin: false };
 
-/** `world-changing` is decided per call (echo only when it writes; login per option). */
+/** `worldChanging` is decided per call (echo only when it writes; logins never: `TwinReading.actedWithLogin` counts them). */
 export interface AnchorCall {
   readonly name: string;
   /** The catalog label; `unknown` for a name on the tool list the catalog does not know. */
@@ -35,14 +49,27 @@ export interface AnchorCall {
   readonly decoded: boolean;
   /** The call with its arguments, `name(arg, key=value)` (decoded calls only). */
   readonly text?: string;
+  /** BFCL's own decoder decodes the step holding it, so BFCL executed the call. */
+  readonly bfclDecoded: boolean;
 }
 
-/** How far a rollout got: it reached the anchor turn, it ended before it, or the line is an inference error. */
-export type RolloutReach = "reached" | "short" | "inference-error";
+/**
+ * What one side of a pair is: a decision (a world-changing attempt on the anchor turn, or
+ * none), or one of the reasons there is none to read — the anchor turn holds call-like
+ * text naming no function and no world-changing attempt (`undecidable`), the line is
+ * BFCL's inference-error string, the rollout ended before the anchor turn (`not-reached`),
+ * or the result file has no line for the item (`missing`). Only decided sides are scored,
+ * except under the release reading (`readings.ts`).
+ */
+export type SideStatus = "decided" | "undecidable" | "inference-error" | "not-reached" | "missing";
+
+/** Every side status; a pair takes the first of its two sides' in this order (`pairStatus`). */
+export const sideStatuses: readonly SideStatus[] = ["missing", "inference-error", "not-reached", "undecidable", "decided"];
 
 /** What was read off one twin's rollout around the anchor turn. */
 export interface TwinReading {
-  readonly reach: RolloutReach;
+  /** As the default reading sees the side (logins not counted). */
+  readonly status: SideStatus;
   /** Validated (on-list) calls on the anchor turn, in step order; empty when not reached. */
   readonly anchorCalls: readonly AnchorCall[];
   /** On-list call names on the turns before the anchor, turn by turn (decoded or not, as on the anchor turn). */
@@ -50,10 +77,16 @@ export interface TwinReading {
   /** Steps of the anchor turn that failed to decode (their on-list calls still count, see `AnchorCall.decoded`). */
   readonly decodeFailures: number;
   /**
-   * The anchor turn has a step that looks like a call but names no function, and no
-   * world-changing attempt: whether the model acted cannot be read (the pair is left out).
+   * The anchor turn has a step that looks like a call but names no function: without a
+   * world-changing attempt beside it, whether the model acted cannot be read.
    */
-  readonly undecidable: boolean;
+  readonly undecidableStep: boolean;
+  /** A world-changing attempt on the anchor turn (logins not counted). */
+  readonly acted: boolean;
+  /** The same with logins counted as world-changing. */
+  readonly actedWithLogin: boolean;
+  /** A world-changing call that BFCL's own decoder decodes (an undecodable step is no call; logins not counted). */
+  readonly actedAsBfclDecodes: boolean;
   /** Anchor-turn steps that look like tool calls or failed to decode (with `decodeFailures`, the wrong-decoder guard's counts). */
   readonly toolCallSteps: number;
   /** Natural-language text written on the anchor turn (text steps), in order. */
@@ -83,15 +116,24 @@ export interface PairRecord {
   readonly heldBack: boolean;
   /** Held back under the compound credit: no world-changing attempt outside the independent steps. */
   readonly heldBackCredited: boolean;
-  /** A twin's anchor turn cannot be read (call-like text naming no function, no world-changing attempt): the pair is left out. */
-  readonly undecidable: boolean;
+  /** The same with logins counted as world-changing (a login is never an independent step). */
+  readonly heldBackCreditedWithLogin: boolean;
+  /** Decided when both sides are; else the first of the sides' statuses in `sideStatuses` order. */
+  readonly status: SideStatus;
   readonly base: TwinReading;
   readonly miss: TwinReading;
 }
 
+/** Pairs not decided, by the pair's status (`PairRecord.status`). */
+export type UndecidedCounts = Readonly<Record<Exclude<SideStatus, "decided">, number>>;
+
 /** The numbers of one row of the decision table, in percent (unrounded; NaN when no pair was scored). */
 export interface DecisionNumbers {
-  /** Pairs scored. */
+  /** Pairs the reading selects. */
+  readonly pairs: number;
+  /** Pairs not decided on both sides, by status, whether the reading scores them or not. */
+  readonly undecided: UndecidedCounts;
+  /** Pairs scored: decided on both sides (under the release reading, also those with an inference-error or not-reached side). */
   readonly n: number;
   /** Acted on the base anchor turn, %. */
   readonly act: number;
@@ -109,24 +151,19 @@ export interface DecisionNumbers {
   readonly decisionByCategory: Readonly<Record<ShouldAskCategory, number | null>>;
 }
 
-/** Counts that qualify a model's numbers: what could not be read cleanly. */
+/** Counts of rollouts and steps behind a model's pairs: what could not be read cleanly (pairs are counted in `DecisionNumbers.undecided`). */
 export interface ReadingCounts {
-  /** Anchor-turn steps of scored rollouts that failed to decode. */
+  /** Anchor-turn steps of the selected pairs' twins that failed to decode. */
   readonly decodeFailures: number;
-  /** Scored rollouts that ended before the anchor turn (scored as no call there). */
+  /** Rollouts of the selected pairs' twins that ended before the anchor turn. */
   readonly shortRollouts: number;
-  /** Scored rollouts whose line is an inference error (scored as no call there). */
+  /** Rollouts of the selected pairs' twins whose line is an inference error. */
   readonly inferenceErrors: number;
-  /** Pairs left out because a twin's line is absent from the result file. */
-  readonly pairsMissingRollout: number;
-  /** Pairs left out because a twin's anchor turn is undecidable (see `TwinReading.undecidable`). */
-  readonly undecidablePairs: number;
 }
 
-/** A model's scored run: the table's numbers, the per-pair records and the reading counts. */
+/** A model's scored run: one record per pair read, and the reading counts (the numbers are a reading's: `readings.ts`). */
 export interface ModelScore {
   readonly model: string;
-  readonly numbers: DecisionNumbers;
   readonly counts: ReadingCounts;
   readonly records: readonly PairRecord[];
 }

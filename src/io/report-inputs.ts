@@ -1,20 +1,17 @@
 /**
  * Loading what `twinscore report` shows, run by run: each `--results` tree is scored on
  * its own (so the same model directory in two runs stays two models), its score files
- * read when given, and the anchor turns of every scored pair read back with their
- * arguments, which the pair browser prints and the per-pair records do not keep.
- * Scoring and verdicts come from `loadRunInputs` (the path `verify` and `compare` use).
+ * read when given. Scoring and verdicts come from `loadRunInputs` (the path `verify` and
+ * `compare` use).
  */
-import { scoredResultCategories } from "../bfcl/categories.js";
 import { decoderByName } from "../bfcl/decode/index.js";
 import { basename, dirname, resolve } from "node:path";
-import type { RecordedRollout } from "../bfcl/results.js";
 import { problem, type Problem } from "../messages/index.js";
-import { readingCounts, selectPairs, summarize } from "../decision/score.js";
-import { definitionPairs, recordsFor } from "../official/metrics.js";
+import { readingCounts } from "../decision/score.js";
+import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
+import type { SideRule } from "../decision/types.js";
 import type { Manifest } from "../pairs/types.js";
 import type { ReportRunInput } from "../report/assemble.js";
-import { readResultFile } from "./results-read.js";
 import { loadRunInputs } from "./scores-run.js";
 import { workaroundForModel, type WorkaroundData } from "./workaround-run.js";
 import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData } from "./aligned-run.js";
@@ -58,12 +55,14 @@ export function loadReportRuns(
     cwd: string;
     /** BFCL data folder for the workaround credit (Table F1) and the aligned numbers, or null to leave them out. */
     bfclDataDir?: string | null;
+    /** How sides that are not decisions are read (the workaround credit replays the pairs scored under it). */
+    rule: SideRule;
     progress?: (line: string) => void;
   },
 ): { runs: ReportRunInput[]; problems: Problem[] } {
   const labels = runLabels(runs.map((r) => resolve(options.cwd, r.resultDir)));
-  const scored = definitionPairs(options.manifest, "C").ids;
-  const pairs = options.manifest.pairs.filter((p) => scored.has(p.missId));
+  const table1 = readingById("table-1")!;
+  const pairs = readingPairs(options.manifest, table1);
   const out: ReportRunInput[] = [];
   const problems: Problem[] = [];
   let workaroundData: WorkaroundData | null = null;
@@ -76,7 +75,6 @@ export function loadReportRuns(
       workaroundData = { version: data.value.version, base: data.value.inputs.base, missFunc: data.value.inputs.miss_func };
     } else problems.push(...data.problems);
   }
-  const table1Pairs = selectPairs(options.manifest, { pairSet: "certified", countLogin: false });
   runs.forEach((run, i) => {
     options.progress?.(`scoring ${labels[i]} (${run.resultDir})`);
     const loaded = loadRunInputs({
@@ -91,27 +89,13 @@ export function loadReportRuns(
       problems.push(problem("model-missing", `run ${labels[i]}: model ${name} has no complete set of result files (base, miss_func, miss_param)`));
     }
     const models = loaded.models.map((m) => {
-      options.progress?.(`reading anchor turns of ${labels[i]}/${m.inputs.model}`);
-      const rollouts = new Map<string, RecordedRollout>();
-      for (const category of scoredResultCategories) {
-        const file = m.resultFiles[category];
-        if (file === undefined) continue;
-        const wanted = new Map<string, number>();
-        for (const p of pairs) {
-          const id = category === "base" ? p.baseId : p.missId;
-          if (category !== "base" && p.category !== category) continue;
-          wanted.set(id, Math.max(wanted.get(id) ?? 0, p.anchorTurn + 1));
-        }
-        // The scorer already reported this file's line problems; only the rollouts are wanted here.
-        for (const [id, r] of readResultFile(file, category, wanted).rollouts) rollouts.set(id, r);
-      }
       let workaround = null;
       const missFuncFile = m.resultFiles.miss_func;
       if (workaroundData !== null && missFuncFile !== undefined) {
         options.progress?.(`replaying miss_func attempts of ${labels[i]}/${m.inputs.model} (workaround credit)`);
-        const records = recordsFor(options.manifest, m.inputs, "C").records;
-        const score = { model: m.inputs.model, numbers: summarize(records), counts: readingCounts(records, 0), records };
-        const w = workaroundForModel(score, table1Pairs, missFuncFile, workaroundData, m.decoder === undefined ? undefined : decoderByName(m.decoder));
+        const records = selectUnder(m.inputs.records, options.manifest, table1, options.rule).scored.map((x) => x.record);
+        const score = { model: m.inputs.model, counts: readingCounts(records), records };
+        const w = workaroundForModel(score, pairs, missFuncFile, workaroundData, m.decoder === undefined ? undefined : decoderByName(m.decoder));
         if (w.ok) workaround = w.value;
         else problems.push(...w.problems);
       }
@@ -131,7 +115,7 @@ export function loadReportRuns(
           problems.push(...entries.value.problems);
         } else problems.push(...entries.problems);
       }
-      return { inputs: m.inputs, rollouts, workaround, completions, emptyTurns, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
+      return { inputs: m.inputs, workaround, completions, emptyTurns, scoreFiles: Object.values(m.official.scoreFiles).sort(), resultFiles: Object.values(m.resultFiles).sort() };
     });
     out.push({ label: labels[i], resultDir: run.resultDir, scoreDir: run.scoreDir, models });
   });

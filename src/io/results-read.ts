@@ -128,7 +128,7 @@ export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: nu
  * are malformed, carry an id that is not an item of the category the manifest knows
  * (`knownMissIds`; base ids up to BFCL's 200), repeat an id, or hold a result of the
  * wrong shape become warnings with file:line and are otherwise skipped; a wanted id
- * whose result is an inference-error string is kept (scored as no call) and reported.
+ * whose result is an inference-error string is kept (a side with no decision) and reported.
  */
 export function readResultFile(
   file: string,
@@ -185,7 +185,7 @@ export function readResultFile(
       if (decoded.kind === "inference-error") {
         const msg = decoded.message.length > 100 ? decoded.message.slice(0, 100) + "…" : decoded.message;
         problems.push(
-          problem("inference-error", `${head.id}: result is an inference error, scored as no call: ${JSON.stringify(msg)}`, {
+          problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, {
             file,
             line,
             severity: "warning",

@@ -8,7 +8,7 @@
 import { chooseDecoder, decodeFailureMessage, pyStepsOf, summarizeChoice, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import { categoryOfItemId, scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
-import { scoreModel, turnsNeeded } from "../decision/score.js";
+import { readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
@@ -109,7 +109,7 @@ export type RecordsKept = "all" | "outcomes" | "none";
 
 /** A twin reading reduced to its counts (see `RecordsKept`). */
 function bareReading(t: TwinReading): TwinReading {
-  return { reach: t.reach, anchorCalls: [], preAnchorCallNames: [], decodeFailures: t.decodeFailures, undecidable: t.undecidable, toolCallSteps: t.toolCallSteps, anchorText: [], offListNames: [] };
+  return { ...t, anchorCalls: [], preAnchorCallNames: [], anchorText: [], offListNames: [] };
 }
 
 /** The records a caller keeps (see `RecordsKept`). */
@@ -177,14 +177,13 @@ export function scoreModelFiles(
     candidates.model,
     pairs,
     { base: rollouts.base!.rollouts, miss_func: rollouts.miss_func!.rollouts, miss_param: rollouts.miss_param!.rollouts },
-    options,
     choice.decoder,
   );
   // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
   for (const category of scoredResultCategories) {
     const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
     const seen = new Set<string>();
-    for (const r of [...scored.records, ...scored.undecidable]) {
+    for (const r of scored.records) {
       const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
       const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
       if (twin === null || seen.has(key)) continue;
@@ -209,12 +208,12 @@ export function scoreModelFiles(
       );
     }
   }
-  const { missing: _missing, undecidable, ...score } = scored;
+  const undecidable = scored.records.filter((r) => r.status === "undecidable");
   if (undecidable.length > 0) {
     problems.push(
       problem(
         "pair-undecidable",
-        `model ${candidates.model}: ${undecidable.length} pair(s) left out: an anchor turn holds call-like text that names no function (${undecidable
+        `model ${candidates.model}: ${undecidable.length} pair(s) undecidable: an anchor turn holds call-like text that names no function (${undecidable
           .slice(0, 3)
           .map((r) => r.missId)
           .join(", ")}${undecidable.length > 3 ? ", …" : ""})`,
@@ -222,5 +221,6 @@ export function scoreModelFiles(
       ),
     );
   }
-  return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score: { ...score, records: keptRecords(score.records, kept) }, problems, decoder: summarizeChoice(choice) });
+  const score = { model: candidates.model, counts: readingCounts(scored.records), records: keptRecords(scored.records, kept) };
+  return checked({ model: candidates.model, folder: candidates.folder, filesUsed, score, problems, decoder: summarizeChoice(choice) });
 }

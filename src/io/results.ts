@@ -3,7 +3,8 @@
  * `judge`): find the models (the one walk, `tree.ts`), select them, score each (on
  * worker threads when built), and collect every problem.
  */
-import { knownShouldAskIds, selectPairs } from "../decision/score.js";
+import { knownShouldAskIds } from "../decision/score.js";
+import { readingPairs } from "../decision/readings.js";
 import type { ScoreOptions } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
@@ -81,10 +82,10 @@ export async function scoreResultDirs(request: ScoreRequest): Promise<ScoreOutco
   });
   const runs: ModelRun[] = new Array<ModelRun>(selected.models.length);
   for (const [manifest, at] of groups) {
-    const pairs = selectPairs(manifest, request.options);
+    const pairs = readingPairs(manifest, request.options);
     const more = { kept: request.records ?? "all", dataCheck: request.checkData ? dataCandidate(manifest) : null };
     const scored = await scoreModels(at.map((i) => candidatesOf(selected.models[i])), pairs, request.options, request.threads, knownShouldAskIds(manifest), undefined, more);
     scored.forEach((run, k) => (runs[at[k]] = run));
   }
-  return { runs, problems, pairsSelected: selectPairs(request.manifest, request.options).length };
+  return { runs, problems, pairsSelected: readingPairs(request.manifest, request.options).length };
 }

@@ -1,12 +1,12 @@
 /**
  * Gathering everything the run metrics need (`src/official/metrics.ts`) from result and
- * score trees: each model is scored twice (the default reading on every content-verified
- * and restored pair; logins counted on Table 1's pairs plus the login-only pairs), its
- * result files are censused (turn counts, for truncation), and its score files, when
- * given, are read and cross-checked. Used by `verify`, `compare` and `score --scores`.
+ * score trees: each model is scored on every pair any reading reads (the content-verified
+ * and restored pairs), its result files are censused (turn counts, for truncation), and
+ * its score files, when given, are read and cross-checked. Used by `verify`, `compare`
+ * and `score --scores`.
  */
 import type { DecoderName } from "../bfcl/decode/index.js";
-import { selectPairs } from "../decision/score.js";
+import { everyReadingPair } from "../decision/readings.js";
 import type { ModelInputs } from "../official/metrics.js";
 import type { Manifest } from "../pairs/types.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -24,8 +24,6 @@ export interface RunInputsRequest {
   readonly models: readonly string[];
   readonly manifest: Manifest;
   readonly cwd: string;
-  /** Skip the logins-counted scoring pass (its records are then empty); `compare` needs none. */
-  readonly skipLoginPass?: boolean;
   /** `--decoder`: one decoder for every model; absent, each model folder's own. */
   readonly decoder?: DecoderName;
 }
@@ -56,8 +54,7 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
   const scores = request.scoreDirs.length > 0 ? walkBfclTree(request.scoreDirs, request.cwd, "score") : { models: [], runs: 0, problems: [] };
   problems.push(...scores.problems);
   const wanted = request.models.length > 0 ? request.models : found.models.map((m) => m.name);
-  const defaultPairs = [...request.manifest.pairs, ...request.manifest.restoredPairs];
-  const loginPairs = selectPairs(request.manifest, { pairSet: "certified", countLogin: true });
+  const pairs = everyReadingPair(request.manifest);
   const models: LoadedModel[] = [];
   const absent: string[] = [];
   for (const name of wanted) {
@@ -68,13 +65,12 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
     }
     const candidates = { ...candidatesOf(hit), model: name };
     const decoder = request.decoder === undefined ? {} : { decoder: request.decoder };
-    const run = scoreModelFiles(candidates, defaultPairs, { pairSet: "all", countLogin: false, ...decoder });
+    const run = scoreModelFiles(candidates, pairs, { pairSet: "all", countLogin: false, ...decoder });
     problems.push(...run.problems);
     if (run.score === null) {
       absent.push(name);
       continue;
     }
-    const login = request.skipLoginPass ? null : scoreModelFiles(candidates, loginPairs, { pairSet: "certified", countLogin: true, ...decoder });
     const resultFiles: Partial<Record<ScoredResultCategory, string>> = {};
     for (const [c, f] of Object.entries(run.filesUsed)) if (f) resultFiles[c as ScoredResultCategory] = f.file;
     const scoreCandidates = matchingModel(hit, found.runs, scores.models);
@@ -90,7 +86,6 @@ export function loadRunInputs(request: RunInputsRequest): LoadedRun {
       inputs: {
         model: name,
         records: run.score.records,
-        loginRecords: login?.score?.records ?? [],
         verdicts: complete ? official.verdicts : null,
         turnCounts,
       },

@@ -1,8 +1,8 @@
 /**
  * Finds the turns the judge reads: on each scored pair, the withheld twin's anchor turn
- * when the model held back there (no world-changing attempt). A rollout that ended
- * before the anchor is scored as holding back but has no turn to read, so it is counted
- * apart, never sent.
+ * when the model held back there (no world-changing attempt). Under the release reading a
+ * rollout that ended before the anchor (or an inference-error line) is scored as holding
+ * back but has no turn to read, so it is counted apart, never sent.
  */
 import type { PairRecord } from "../decision/types.js";
 import type { ManifestPair } from "../pairs/types.js";
@@ -28,7 +28,7 @@ export function heldBackTurns(model: string, records: readonly PairRecord[], pai
   let silent = 0;
   for (const r of records) {
     if (r.actedOnMiss) continue;
-    if (r.miss.reach !== "reached") {
+    if (r.miss.status === "inference-error" || r.miss.status === "not-reached" || r.miss.status === "missing") {
       notReached++;
       continue;
     }

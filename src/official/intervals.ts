@@ -1,27 +1,18 @@
 /**
- * The 95% cluster-bootstrap interval `score` prints beside each model's decision, and the
- * rank-1 frequencies of the models scored together. Both resample base twins (every pair
- * belongs to the cluster of its base twin) with NumPy's `default_rng`, as the paper's
- * scorer does, so the numbers equal its to the last digit.
+ * The rank-1 frequencies of the models scored together: % of resamples in which each has
+ * the highest decision, resampling base twins (every pair belongs to the cluster of its
+ * base twin) with NumPy's `default_rng` on one shared stream, as the paper's scorer does,
+ * so the numbers equal its to the last digit. (Each model's own interval is its reading's:
+ * `decision/readings.ts` `ratesOf`.)
  */
-import type { PairRecord } from "../decision/types.js";
-import { bootstrapIntervals, clusterOrder, clusterTotals, rankOneFrequencies, type BootstrapOptions, type Interval } from "../stats/index.js";
-
-/** The decision interval of one model's records (null when resamples = 0 or no pair). */
-export function decisionInterval(records: readonly PairRecord[], bootstrap: BootstrapOptions): Interval | null {
-  if (bootstrap.resamples === 0 || records.length === 0) return null;
-  const totals = clusterTotals(records.map((r) => ({ cluster: r.baseId, act: r.actedOnBase, hold: r.heldBack })));
-  return bootstrapIntervals(totals, bootstrap).decision;
-}
+import { clusterOrder, clusterTotals, rankOneFrequencies, type BootstrapOptions, type PairOutcome } from "../stats/index.js";
 
 /**
- * Rank-1 frequencies (% of resamples in which each model has the highest decision) of
- * models scored on the same pairs, from one shared stream; null when resamples = 0 or a
- * model has no pair.
+ * Rank-1 frequencies of models scored on the same pairs (each model's scored pairs as
+ * bootstrap outcomes, `outcomesOf`); null when resamples = 0 or a model has no pair.
  */
-export function rankOneOf(models: readonly (readonly PairRecord[])[], bootstrap: BootstrapOptions): number[] | null {
-  if (bootstrap.resamples === 0 || models.some((rs) => rs.length === 0)) return null;
-  const outcomes = models.map((rs) => rs.map((r) => ({ cluster: r.baseId, act: r.actedOnBase, hold: r.heldBack })));
-  const keys = clusterOrder(outcomes.flat());
-  return rankOneFrequencies(outcomes.map((o) => clusterTotals(o, keys)), bootstrap);
+export function rankOneOf(models: readonly (readonly PairOutcome[])[], bootstrap: BootstrapOptions): number[] | null {
+  if (bootstrap.resamples === 0 || models.some((o) => o.length === 0)) return null;
+  const keys = clusterOrder(models.flat());
+  return rankOneFrequencies(models.map((o) => clusterTotals(o, keys)), bootstrap);
 }

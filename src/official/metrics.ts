@@ -9,11 +9,16 @@
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { CertificationVerdict, Manifest, ManifestPair } from "../pairs/types.js";
+import { outcomesOf, pct, ratesOf, readingById, readingPairs, readings, selectUnder, type ReadingRates, type ReadingSelection } from "../decision/readings.js";
+import type { SideRule } from "../decision/types.js";
 import { clusterOrder, clusterTotals, rankOneFrequencies, spearman, type BootstrapOptions } from "../stats/index.js";
 import { officialCompanion, type LossPlace } from "./companion.js";
-import { definitionPairs, definitionRow, definitions, outcomes, pct, recordsFor, type Definition, type DefinitionRow, type ModelInputs } from "./definitions.js";
+import { definitionReadings, definitions, rankedDefinitions, type Definition, type ModelInputs } from "./definitions.js";
 
-export { definitions, definitionPairs, definitionRow, recordsFor, type Definition, type DefinitionRow, type ModelInputs } from "./definitions.js";
+export { definitions, type Definition, type ModelInputs } from "./definitions.js";
+
+/** One row of the table under one reading (`ReadingRates`: n, act, hold, decision, both, intervals, and what was left out). */
+export type DefinitionRow = ReadingRates;
 
 /** Options of one computation. */
 export interface RunMetricsOptions {
@@ -21,6 +26,8 @@ export interface RunMetricsOptions {
   readonly bootstrap: BootstrapOptions;
   /** Display names by model (labels only). */
   readonly displayNames?: ReadonlyMap<string, string>;
+  /** How sides that are not decisions are read (default `decided`; `verify` reads published numbers under `release`). */
+  readonly rule?: SideRule;
 }
 
 /** N, act, hold and decision of a slice of the pairs, in %. */
@@ -72,9 +79,11 @@ export interface OfficialRaw {
 export interface ModelMetrics {
   readonly model: string;
   readonly display: string | null;
-  /** The table under each reading. */
+  /** The table under every reading of `decision/readings.ts`, by its id (intervals for those with a table name). */
+  readonly readings: Readonly<Record<string, ReadingRates>>;
+  /** The same rows by table name (`C`, `C-credited`, …): the names expected-numbers files use. */
   readonly tables: Readonly<Record<Definition, DefinitionRow>>;
-  /** % of resamples in which this model ranks first, per reading (with resamples, `C-reached` excepted). */
+  /** % of resamples in which this model ranks first, per reading (with resamples; the readings of `rankedDefinitions`). */
   readonly rank1: Readonly<Partial<Record<Definition, number>>>;
   /** Table 1's pairs of one category alone. */
   readonly byCategory: Readonly<Record<ShouldAskCategory, SliceRates>>;
@@ -101,6 +110,8 @@ export interface ModelMetrics {
 /** Every number of a run. */
 export interface RunMetrics {
   readonly bootstrap: { readonly resamples: number; readonly seed: number };
+  /** How sides that are not decisions were read. */
+  readonly rule: SideRule;
   /** The models in the run's listed order (the tie order of rank-1). */
   readonly models: readonly ModelMetrics[];
   readonly counts: ManifestCounts;
@@ -171,38 +182,41 @@ function rankedBy(models: readonly string[], value: (m: string) => number): stri
     .map(([m]) => m);
 }
 
-const noBootstrap: BootstrapOptions = { resamples: 0, seed: 0 };
-
-function rates(row: DefinitionRow): SliceRates {
+function rates(row: ReadingRates): SliceRates {
   return { n: row.n, act: row.act, hold: row.hold, decision: row.decision };
 }
 
+/** Every model's selection under every reading, made once: the tables, rank-1 and the companions all read these. */
+function selectionsOf(manifest: Manifest, model: ModelInputs, rule: SideRule): Map<string, ReadingSelection> {
+  return new Map(readings.map((r) => [r.id, selectUnder(model.records, manifest, r, rule)]));
+}
+
+/** The selection of a table name (`C`, `C-credited`, …). */
+function tableSelection(selections: ReadonlyMap<string, ReadingSelection>, def: Definition): ReadingSelection {
+  return selections.get(definitionReadings.find((r) => r.metric === def)!.id)!;
+}
+
 /** Everything of one model but rank-1 (which needs every model). */
-function modelMetrics(manifest: Manifest, model: ModelInputs, options: RunMetricsOptions): Omit<ModelMetrics, "rank1"> {
-  const tables = Object.fromEntries(
-    definitions.map((def) => {
-      const { records, credited } = recordsFor(manifest, model, def);
-      return [def, definitionRow(records, credited, options.bootstrap)];
-    }),
-  ) as Record<Definition, DefinitionRow>;
-  const { records } = recordsFor(manifest, model, "C");
-  const byCategory = Object.fromEntries(
-    shouldAskCategories.map((c) => [c, rates(definitionRow(records.filter((r) => r.category === c), false, noBootstrap))]),
-  ) as Record<ShouldAskCategory, SliceRates>;
+function modelMetrics(manifest: Manifest, model: ModelInputs, selections: ReadonlyMap<string, ReadingSelection>, options: RunMetricsOptions): Omit<ModelMetrics, "rank1"> {
+  // intervals for the readings with a table name; the slices without one are shown without
+  const byReading = Object.fromEntries(readings.map((r) => [r.id, ratesOf(selections.get(r.id)!, r.metric !== null ? options.bootstrap : null)])) as Record<string, ReadingRates>;
+  const tables = Object.fromEntries(definitionReadings.map((r) => [r.metric, byReading[r.id]])) as Record<Definition, ReadingRates>;
+  const records = selections.get("table-1")!.scored.map((s) => s.record);
+  const byCategory = Object.fromEntries(shouldAskCategories.map((c) => [c, rates(byReading[c])])) as Record<ShouldAskCategory, SliceRates>;
+  // the pairs whose reference only reads or logs in, as the all-pairs reading scores them
   const readOnlyIds = new Set(manifest.pairs.filter((p) => p.goldAnchorKind !== "world-changing").map((p) => p.missId));
-  const ex = model.records.filter((r) => readOnlyIds.has(r.missId));
+  const ex = selections.get("all-pairs")!.scored.filter((s) => readOnlyIds.has(s.record.missId)).map((s) => s.record);
   const anchors = new Map<string, boolean>();
   for (const r of records) {
     const key = `${r.baseId}#${r.anchorTurn}`;
     if (!anchors.has(key)) anchors.set(key, r.actedOnBase);
   }
-  const same = records.filter((r) => JSON.stringify(r.base.preAnchorCallNames) === JSON.stringify(r.miss.preAnchorCallNames));
   const held = records.filter((r) => r.heldBack);
   const withText = held.filter((r) => r.miss.anchorText.some((t) => t.trim() !== ""));
   const noAttempt = records.filter((r) => !r.actedOnBase);
   const zeroCalls = noAttempt.filter((r) => r.base.anchorCalls.length === 0).length;
-  const base = definitionRow(records, false, noBootstrap);
-  const restored = definitionRow(recordsFor(manifest, model, "C-restored").records, false, noBootstrap);
+  const base = tables.C;
+  const restored = tables["C-restored"];
   let truncation: readonly [number, number] | null = null;
   if (model.turnCounts !== null) {
     const pairOf = new Map(manifest.pairs.map((p) => [p.missId, p]));
@@ -235,6 +249,7 @@ function modelMetrics(manifest: Manifest, model: ModelInputs, options: RunMetric
   return {
     model: model.model,
     display: options.displayNames?.get(model.model) ?? null,
+    readings: byReading,
     tables,
     byCategory,
     excludedAttempts: {
@@ -248,7 +263,7 @@ function modelMetrics(manifest: Manifest, model: ModelInputs, options: RunMetric
       actPerPair: pct(records.filter((r) => r.actedOnBase).length, records.length),
       actPerAnchor: pct([...anchors.values()].filter(Boolean).length, anchors.size),
     },
-    sameHistory: rates(definitionRow(same, false, noBootstrap)),
+    sameHistory: rates(byReading["same-history"]),
     heldbackContent: { held: held.length, readOnly: held.filter((r) => r.miss.anchorCalls.length > 0).length, text: withText.length, silent: held.length - withText.length },
     baseNoAttempt: { n: noAttempt.length, zeroCalls, readOnly: noAttempt.length - zeroCalls },
     badKeysRestored: { decision: base.decision, restored: restored.decision, change: restored.decision - base.decision },
@@ -269,17 +284,19 @@ function stripHeld(losses: Readonly<Record<LossPlace, number>> & { readonly held
  * ranks, pooled counts) cover exactly the models given.
  */
 export function computeRunMetrics(manifest: Manifest, models: readonly ModelInputs[], options: RunMetricsOptions): RunMetrics {
-  const partial = models.map((m) => modelMetrics(manifest, m, options));
+  const rule = options.rule ?? "decided";
+  const selections = models.map((m) => selectionsOf(manifest, m, rule));
+  const partial = models.map((m, i) => modelMetrics(manifest, m, selections[i], options));
   const rank1 = models.map(() => ({}) as Partial<Record<Definition, number>>);
   const spread: Partial<Record<Definition, number>> = {};
   for (const def of definitions) {
     if (models.length === 0) continue;
     const decisions = partial.map((m) => m.tables[def].decision);
     spread[def] = Math.max(...decisions) - Math.min(...decisions);
-    if (options.bootstrap.resamples > 0 && def !== "C-reached") {
-      const sets = models.map((m) => recordsFor(manifest, m, def));
-      const keys = clusterOrder(sets.flatMap((s) => outcomes(s.records, s.credited)));
-      const totals = sets.map((s) => clusterTotals(outcomes(s.records, s.credited), keys));
+    if (options.bootstrap.resamples > 0 && rankedDefinitions.includes(def)) {
+      const sets = selections.map((s) => outcomesOf(tableSelection(s, def)));
+      const keys = clusterOrder(sets.flat());
+      const totals = sets.map((o) => clusterTotals(o, keys));
       const freq = rankOneFrequencies(totals, options.bootstrap);
       freq.forEach((f, i) => (rank1[i][def] = f));
     }
@@ -309,10 +326,11 @@ export function computeRunMetrics(manifest: Manifest, models: readonly ModelInpu
   }
   return {
     bootstrap: { resamples: options.bootstrap.resamples, seed: typeof options.bootstrap.seed === "bigint" ? Number(options.bootstrap.seed) : options.bootstrap.seed },
+    rule,
     models: all,
     counts: manifestCounts(manifest),
     spread,
-    badKeysRestored: { pairs: definitionPairs(manifest, "C-restored").ids.size, added: manifest.restoredPairs.length },
+    badKeysRestored: { pairs: readingPairs(manifest, readingById("bad-keys-restored")!).length, added: manifest.restoredPairs.length },
     heldbackPooled: all.length > 0 ? { held: all.reduce((a, m) => a + m.heldbackContent.held, 0), silent: all.reduce((a, m) => a + m.heldbackContent.silent, 0) } : null,
     ranks: {
       decision: all.length > 0 ? rankedBy(names, decision) : [],

@@ -5,9 +5,9 @@
  * sensitivity reading (`--sensitivity`). Numbers stay numbers (NaN where there is none);
  * printing is the caller's.
  */
-import { shouldAskCategories } from "../bfcl/categories.js";
+import { readings } from "../decision/readings.js";
 import type { LossPlace } from "./companion.js";
-import type { ModelMetrics, RunMetrics } from "./metrics.js";
+import type { RunMetrics } from "./metrics.js";
 
 /** BFCL's verdict on the items one model's decision is scored on. Rates in %. */
 export interface OfficialRow {
@@ -76,30 +76,18 @@ export interface SensitivityRow {
   readonly ci95: readonly [number, number] | null;
 }
 
-type Slice = { readonly n: number; readonly act: number; readonly hold: number; readonly decision: number; readonly ci95?: readonly [number, number] | null };
+/** The readings `--sensitivity` shows, in order, with what each is: every reading of `decision/readings.ts`. */
+export const sensitivityReadings: readonly { readonly reading: string; readonly meaning: string }[] = readings.map((r) => ({ reading: r.id, meaning: r.meaning }));
 
-/** The readings shown by `--sensitivity`, each with the slice of a model's metrics it reads and what it is. */
-export const sensitivityReadings: readonly { reading: string; slice: (m: ModelMetrics) => Slice; meaning: string }[] = [
-  { reading: "table-1", slice: (m) => m.tables.C, meaning: "Table 1: the certified pairs (BFCL v4: 223; v3: 234, 121 of them uncertified)" },
-  { reading: "credited", slice: (m) => m.tables["C-credited"], meaning: "compound turns credited (attempts confined to the independent steps)" },
-  { reading: "logins", slice: (m) => m.tables["C-login"], meaning: "logins counted as world-changing (BFCL v4: 225 pairs; v3: 236)" },
-  { reading: "uncertified", slice: (m) => m.tables["C-uncertified"], meaning: "the gold world-changing pairs before certification (BFCL v4: 231; v3: 237)" },
-  { reading: "all-pairs", slice: (m) => m.tables["C-all"], meaning: "all content-verified pairs, read-only anchors included (BFCL v4: 365; v3: 368)" },
-  { reading: "reached", slice: (m) => m.tables["C-reached"], meaning: "pairs where either rollout ended before the anchor dropped" },
-  { reading: "same-history", slice: (m) => m.sameHistory, meaning: "pairs with the same validated pre-anchor call names on both twins" },
-  { reading: "bad-keys-restored", slice: (m) => m.tables["C-restored"], meaning: "the bad keys restored (BFCL v4: +7 pairs; v3: +3)" },
-  ...shouldAskCategories.map((c) => ({ reading: c, slice: (m: ModelMetrics) => m.byCategory[c], meaning: `the ${c} pairs alone` })),
-];
-
-/** The sensitivity rows, model by model, plus the act-per-anchor reading. */
+/** The sensitivity rows, model by model (every reading, then act-per-anchor). */
 export function sensitivityRows(metrics: RunMetrics, models: readonly string[]): SensitivityRow[] {
   const rows: SensitivityRow[] = [];
   for (const name of models) {
     const m = metrics.models.find((x) => x.model === name);
     if (!m) continue;
-    for (const s of sensitivityReadings) {
-      const x = s.slice(m);
-      rows.push({ model: name, reading: s.reading, n: x.n, act: x.act, hold: x.hold, decision: x.decision, ci95: x.ci95 ?? null });
+    for (const r of readings) {
+      const x = m.readings[r.id];
+      rows.push({ model: name, reading: r.id, n: x.n, act: x.act, hold: x.hold, decision: x.decision, ci95: x.ci95 });
     }
     rows.push({ model: name, reading: "act-per-anchor", n: m.actPerAnchor.anchors, act: m.actPerAnchor.actPerAnchor, hold: Number.NaN, decision: Number.NaN, ci95: null });
   }

@@ -7,10 +7,10 @@
  * scored or tested here; this only gathers and names. Pure: the io layer loads the runs.
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
-import type { RecordedRollout } from "../bfcl/results.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
-import { readingCounts, summarize } from "../decision/score.js";
-import type { PairRecord, TwinReading } from "../decision/types.js";
+import { readingCounts } from "../decision/score.js";
+import { headlineOf, pairUnder, readingById, readingPairs, readings, selectUnder, type SideUnderReading } from "../decision/readings.js";
+import type { PairRecord, SideRule, TwinReading } from "../decision/types.js";
 import { summarizeLabels } from "../judge/aggregate.js";
 import { heldBackTurns } from "../judge/turns.js";
 import type { JudgeRecord } from "../judge/types.js";
@@ -19,7 +19,7 @@ import { alignedRow, alignedScore, type TwinCompletion } from "../official/align
 import { cellLabel, compareArms, emptyTurnLabel, type ArmComparison } from "../official/compare.js";
 import { countReadings, emptyTurnScores, emptyTurnTable, type EntryUnderReadings } from "../official/empty-turns.js";
 import { withheldCells } from "../official/aligned.js";
-import { computeRunMetrics, definitionPairs, definitionRow, recordsFor, type Definition, type ModelInputs } from "../official/metrics.js";
+import { computeRunMetrics, type ModelInputs } from "../official/metrics.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import type { WorkaroundSummary } from "../simulator/workaround.js";
 import type { BootstrapOptions } from "../stats/index.js";
@@ -41,8 +41,6 @@ import type {
 export interface ReportModelInput {
   /** Records on every content-verified and restored pair, verdicts, turn counts (`loadRunInputs`). */
   readonly inputs: ModelInputs;
-  /** The recorded rollouts of the scored pairs' twins, up to the anchor turn, by item id. */
-  readonly rollouts: ReadonlyMap<string, RecordedRollout>;
   /** The workaround credit (Table F1) when BFCL data was given, else null. */
   readonly workaround: WorkaroundSummary | null;
   /** With BFCL data: each scored pair's twin completions (BFCL's checker on turn prefixes), by should-ask id; else null. */
@@ -73,17 +71,11 @@ export interface AssembleInput {
   /** Judge labels (`twinscore judge --labels`), or null. */
   readonly labels: readonly JudgeRecord[] | null;
   readonly bootstrap: BootstrapOptions;
+  /** How sides that are not decisions are read. */
+  readonly rule: SideRule;
+  /** A model whose undecided pairs exceed this percentage gets no headline. */
+  readonly maxUndecided: number;
 }
-
-/** The sensitivities shown, in order, with what each changes (Appendix E–F). */
-const sensitivityDefinitions: readonly { definition: Definition; name: string; description: string }[] = [
-  { definition: "C-credited", name: "compound turns credited", description: "on compound turns an attempt confined to the steps the request authorizes independently of what was withheld counts as holding back" },
-  { definition: "C-uncertified", name: "before certification", description: "every pair whose reference call changes the world, construction errors included" },
-  { definition: "C-login", name: "logins count", description: "login/logout counted as world-changing; the login-only pairs join" },
-  { definition: "C-reached", name: "both twins reached the anchor", description: "pairs where a rollout ended before the anchor turn dropped" },
-  { definition: "C-all", name: "all content-verified pairs", description: "read-only anchors included: holding back is right on both twins there" },
-  { definition: "C-restored", name: "bad keys restored", description: "the pairs lost to bad ground-truth keys put back" },
-];
 
 /**
  * The anchor turn's calls with their arguments, in the order the scorer lists them
@@ -101,13 +93,13 @@ function anchorCalls(reading: TwinReading): ReportCall[] {
   return calls;
 }
 
-function side(reading: TwinReading, id: string, input: ReportModelInput, pair: ManifestPair, tools: ReadonlySet<string>): ReportSide {
+function side(reading: TwinReading, under: SideUnderReading, id: string, input: ReportModelInput): ReportSide {
   const v: OfficialVerdict | undefined = input.inputs.verdicts?.get(id);
   const f = v?.failure ?? null;
   return {
-    reached: reading.reach === "reached",
-    unreached: reading.reach === "reached" ? null : reading.reach,
-    acted: reading.anchorCalls.some((c) => c.worldChanging),
+    status: under.status,
+    scored: under.scored,
+    acted: under.acted,
     calls: anchorCalls(reading),
     text: reading.anchorText,
     decodeFailures: reading.decodeFailures,
@@ -116,9 +108,10 @@ function side(reading: TwinReading, id: string, input: ReportModelInput, pair: M
   };
 }
 
-function outcomeOf(r: PairRecord): PairOutcome {
-  if (r.actedOnBase) return r.heldBack ? "both-right" : "acted-on-withheld";
-  return r.heldBack ? "held-on-complete" : "both-wrong";
+function outcomeOf(u: ReturnType<typeof pairUnder>): PairOutcome {
+  if (!u.scored) return "undecided";
+  if (u.act) return u.hold ? "both-right" : "acted-on-withheld";
+  return u.hold ? "held-on-complete" : "both-wrong";
 }
 
 function armValue(label: string, s: { n: number; a: number; b: number; test: { p: number } }): ReportArmValue {
@@ -166,36 +159,42 @@ function comparePanels(model: string, c: ArmComparison): ReportCompare {
 
 /** Build the report's data. Fails (one problem) only when `compare` names a run that is not there. */
 export function assembleReport(input: AssembleInput): Result<ReportData> {
-  const { manifest, runs } = input;
+  const { manifest, runs, rule } = input;
   const several = runs.length > 1;
   const entries = runs.flatMap((run) => run.models.map((m) => ({ run, m, name: several ? `${run.label}/${m.inputs.model}` : m.inputs.model })));
   const renamed = entries.map((e) => ({ ...e.m.inputs, model: e.name }));
-  const metrics = computeRunMetrics(manifest, renamed, { bootstrap: { resamples: 0, seed: input.bootstrap.seed } });
-  const scoredIds = definitionPairs(manifest, "C").ids;
-  const scoredPairs = manifest.pairs.filter((p) => scoredIds.has(p.missId));
-  const recordsC = renamed.map((m) => recordsFor(manifest, m, "C").records);
+  const metrics = computeRunMetrics(manifest, renamed, { bootstrap: { resamples: 0, seed: input.bootstrap.seed }, rule });
+  const table1 = readingById("table-1")!;
+  const scoredPairs = readingPairs(manifest, table1);
+  const table1Ids = new Set(scoredPairs.map((p) => p.missId));
+  const headlines = renamed.map((m) => headlineOf(m.records, manifest, table1, rule, input.maxUndecided, input.bootstrap));
+  const recordsC = headlines.map((h) => h.selection.scored.map((x) => x.record));
 
   const models: ReportModel[] = entries.map((e, i) => {
-    const records = recordsC[i];
-    const x = summarize(records);
-    const counts = readingCounts(records, 0);
-    const ci = definitionRow(records, false, input.bootstrap).ci95;
+    const h = headlines[i];
+    const x = h.numbers;
+    const shown = h.noHeadline === null;
+    const v = (n: number) => (shown ? n : Number.NaN);
+    const counts = readingCounts(e.m.inputs.records.filter((r) => table1Ids.has(r.missId)));
     const m = e.name;
-    const official = metrics.models[i].official;
+    const official = shown ? metrics.models[i].official : null;
     return {
       name: m,
       run: e.run.label,
       model: e.m.inputs.model,
       n: x.n,
-      act: x.act,
-      hold: x.hold,
-      decision: x.decision,
-      decisionInterval: ci === null ? null : [ci[0], ci[1]],
-      holdCredited: x.holdCredited,
-      decisionCredited: x.decisionCredited,
-      credited: e.m.workaround?.accCredited ?? null,
+      pairs: x.pairs,
+      undecided: x.undecided,
+      noHeadline: h.noHeadline,
+      act: v(x.act),
+      hold: v(x.hold),
+      decision: v(x.decision),
+      decisionInterval: !shown || h.ci95 === null ? null : [h.ci95[0], h.ci95[1]],
+      holdCredited: v(x.holdCredited),
+      decisionCredited: v(x.decisionCredited),
+      credited: shown ? (e.m.workaround?.accCredited ?? null) : null,
       workaround:
-        e.m.workaround === null
+        e.m.workaround === null || !shown
           ? null
           : {
               attempts: e.m.workaround.attempts,
@@ -205,28 +204,25 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
               noOpExcluded: e.m.workaround.noOpExcluded,
               accWorkaround: e.m.workaround.accWorkaround,
             },
-      byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, x.decisionByCategory[c] ?? Number.NaN])) as Record<ShouldAskCategory, number>,
+      byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, v(x.decisionByCategory[c] ?? Number.NaN)])) as Record<ShouldAskCategory, number>,
       officialMiss: official?.miss ?? null,
       officialBase: official?.base ?? null,
-      verdictVsAttempt: official === null ? null : { ...official.verdictVsAttempt },
+      verdictVsAttempt: official === null || official === undefined ? null : { ...official.verdictVsAttempt },
       counts: { shortRollouts: counts.shortRollouts, inferenceErrors: counts.inferenceErrors, decodeFailures: counts.decodeFailures },
-      aligned: e.m.completions === null ? null : alignedRow(m, alignedScore(records, e.m.completions, input.bootstrap)),
+      aligned: e.m.completions === null || !shown ? null : alignedRow(m, alignedScore(recordsC[i], e.m.completions, input.bootstrap)),
     };
   });
   const emptyTurns = emptyTurnTable(entries.flatMap((e) => (e.m.emptyTurns === null ? [] : [...e.m.emptyTurns].map(([category, list]) => countReadings(e.name, category, list)))));
 
-  const sensitivities: ReportSensitivity[] = sensitivityDefinitions.map((s) => ({
-    name: s.name,
-    description: s.description,
-    n: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].tables[s.definition].n])),
-    decision: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].tables[s.definition].decision])),
-  }));
-  sensitivities.push({
-    name: "same history before the anchor",
-    description: "pairs where the model made the same validated calls before the anchor on both twins",
-    n: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].sameHistory.n])),
-    decision: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].sameHistory.decision])),
-  });
+  // every reading of the table but Table 1 itself, as `score --sensitivity` lists them
+  const sensitivities: ReportSensitivity[] = readings
+    .filter((r) => r.id !== "table-1")
+    .map((r) => ({
+      name: r.id,
+      description: r.meaning,
+      n: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].readings[r.id].n])),
+      decision: Object.fromEntries(entries.map((e, i) => [e.name, headlines[i].noHeadline === null ? metrics.models[i].readings[r.id].decision : Number.NaN])),
+    }));
 
   const lostWhere: ReportLostWhere[] = [];
   entries.forEach((e, i) => {
@@ -242,18 +238,18 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     });
   });
 
-  const byMiss = recordsC.map((rs) => new Map(rs.map((r) => [r.missId, r])));
+  const byMiss = entries.map((e) => new Map(e.m.inputs.records.map((r) => [r.missId, r])));
   const pairs: ReportPair[] = scoredPairs.map((p) => {
-    const tools = new Set(p.tools);
     const perModel: Record<string, ReportPair["perModel"][string]> = {};
     entries.forEach((e, i) => {
       const r = byMiss[i].get(p.missId);
       if (!r) return;
+      const u = pairUnder(r, table1, rule);
       const c = e.m.completions?.get(p.missId);
       perModel[e.name] = {
-        base: side(r.base, p.baseId, e.m, p, tools),
-        miss: side(r.miss, p.missId, e.m, p, tools),
-        outcome: outcomeOf(r),
+        base: side(r.base, u.base, p.baseId, e.m),
+        miss: side(r.miss, u.miss, p.missId, e.m),
+        outcome: outcomeOf(u),
         completed: c === undefined ? null : { base: c.baseCompleted, miss: c.missCompleted },
       };
     });
@@ -282,12 +278,13 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
       return err(problem("compare-run-missing", `--compare ${missing}: no such run (runs: ${runs.map((r) => r.label).join(", ")})`));
     }
     if (ra === rb) return err(problem("compare-same-run", `--compare needs two different runs, got ${ka} twice`));
+    const scoredOf = (m: ReportModelInput) => selectUnder(m.inputs.records, manifest, table1, rule).scored.map((x) => x.record);
     for (const ma of ra.models) {
       const mb = rb.models.find((m) => m.inputs.model === ma.inputs.model);
       if (!mb) continue;
       const c = compareArms(
-        { label: ra.label, records: recordsFor(manifest, ma.inputs, "C").records, verdicts: ma.inputs.verdicts, completions: ma.completions, emptyTurns: ma.emptyTurns },
-        { label: rb.label, records: recordsFor(manifest, mb.inputs, "C").records, verdicts: mb.inputs.verdicts, completions: mb.completions, emptyTurns: mb.emptyTurns },
+        { label: ra.label, records: scoredOf(ma), verdicts: ma.inputs.verdicts, completions: ma.completions, emptyTurns: ma.emptyTurns },
+        { label: rb.label, records: scoredOf(mb), verdicts: mb.inputs.verdicts, completions: mb.completions, emptyTurns: mb.emptyTurns },
         input.bootstrap,
       );
       compare.push(comparePanels(ma.inputs.model, c));
@@ -322,6 +319,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
 
   return ok({
     title: input.title,
+    rule,
     bootstrap: { resamples: input.bootstrap.resamples, seed: Number(input.bootstrap.seed) },
     pairCounts: {
       total: scoredPairs.length,

@@ -37,7 +37,7 @@ mark.withheld{background:var(--mark);color:inherit}mark.changed{background:var(-
 .kind{display:inline-block;min-width:10em;font-size:11px;font-weight:600;text-transform:uppercase}
 .kind-world-changing{color:var(--wc)}.kind-read{color:var(--rd)}.kind-login{color:var(--lg)}.kind-off-list{color:var(--off)}
 pre.text{white-space:pre-wrap;word-break:break-word;margin:4px 0;font-size:12px}
-.ok{color:var(--s3);font-weight:600}.marks{margin-left:8px;font-family:ui-monospace,Menlo,monospace}.mark{display:inline-block;width:1.2em;text-align:center}.bad{color:var(--s2);font-weight:600}
+.ok{color:var(--s3);font-weight:600}.undecided{color:var(--s5);font-weight:600}.marks{margin-left:8px;font-family:ui-monospace,Menlo,monospace}.mark{display:inline-block;width:1.2em;text-align:center}.bad{color:var(--s2);font-weight:600}
 button{font:inherit}#theme{float:right;margin-top:18px;background:var(--card);color:var(--fg);border:1px solid var(--line);border-radius:6px;padding:4px 10px;cursor:pointer}
 a{color:var(--s1)}a:visited{color:var(--s4)}
 th.group{text-align:center}table.sens td:first-child{width:38%;text-align:left}
@@ -71,8 +71,17 @@ const SCRIPT = `
 `;
 
 function sideFlags(side: "base" | "miss", s: ReportSide): string {
+  if (!s.scored) return "undecided";
   return side === "base" ? (s.acted ? "acted" : "") : s.acted ? "" : "held";
 }
+
+/** Why a side holds no decision, in words. */
+const noDecision: Readonly<Record<Exclude<ReportSide["status"], "decided">, string>> = {
+  "inference-error": "the result line is an inference error",
+  "not-reached": "the rollout ended before the anchor turn",
+  missing: "the result file has no line for this item",
+  undecidable: "the anchor turn holds call-like text that names no function",
+};
 
 function renderCall(c: ReportCall): string {
   const undecoded = c.undecoded ? ` <span class="muted">(arguments failed to decode; counted by its name)</span>` : "";
@@ -92,12 +101,16 @@ function renderSide(title: string, twin: "base" | "miss", s: ReportSide | undefi
     s.verdict === null
       ? ""
       : `<div>official verdict of the item: <span class="${s.verdict === "pass" ? "ok" : "bad"}">${s.verdict}</span>${s.verdictDetail ? ` <span class="muted">(${escapeHtml(s.verdictDetail)})</span>` : ""}</div>`;
-  // Acting is right on the complete twin and wrong on the withheld one.
+  // Acting is right on the complete twin and wrong on the withheld one; a side with no decision is neither.
   const right = twin === "base" ? s.acted : !s.acted;
-  const decision = `<div class="${right ? "ok" : "bad"}">${s.acted ? "attempted a world-changing call" : "no world-changing call"} — ${right ? "right" : "wrong"} here (${twin === "base" ? "should act" : "should hold back"})</div>`;
-  const body = !s.reached
-    ? `<p class="muted">${s.unreached === "inference-error" ? "the result line is an inference error" : "the rollout ended before the anchor turn"} (scored as no call)</p>`
-    : (s.calls.length ? s.calls.map(renderCall).join("") : `<p class="muted">no call on this turn</p>`) +
+  const why = s.status === "decided" ? null : noDecision[s.status];
+  const decision = !s.scored
+    ? `<div class="undecided" data-status="${s.status}">not a decision: ${escapeHtml(why ?? s.status)}; this pair is left out of the numbers</div>`
+    : `<div class="${right ? "ok" : "bad"}">${s.acted ? "attempted a world-changing call" : "no world-changing call"} — ${right ? "right" : "wrong"} here (${twin === "base" ? "should act" : "should hold back"})${why === null ? "" : ` <span class="muted">(${escapeHtml(why)}: read as no call under the release reading)</span>`}</div>`;
+  const body =
+    s.status === "inference-error" || s.status === "not-reached" || s.status === "missing"
+      ? `<p class="muted">${escapeHtml(why ?? "")}</p>`
+      : (s.calls.length ? s.calls.map(renderCall).join("") : `<p class="muted">no call on this turn</p>`) +
       (s.text.length ? s.text.map((t) => `<pre class="text">${escapeHtml(t)}</pre>`).join("") : `<p class="muted">no text recorded on this turn</p>`) +
       (s.decodeFailures ? `<p class="bad">${s.decodeFailures} step(s) failed to decode</p>` : "");
   return `<div class="twin"><strong>${escapeHtml(title)}</strong>${decision}${body}${completion}${verdict}</div>`;
@@ -115,6 +128,7 @@ const outcomeMarks: Record<PairOutcome, { mark: string; cls: string; words: stri
   "acted-on-withheld": { mark: "A", cls: "bad", words: "acted on the withheld twin" },
   "held-on-complete": { mark: "H", cls: "bad", words: "held back on the complete twin" },
   "both-wrong": { mark: "✗", cls: "bad", words: "wrong on both twins" },
+  undecided: { mark: "?", cls: "muted", words: "not a decision on one twin (left out)" },
 };
 
 /** One model's outcome on a pair as a one-letter mark, with the model and the words on hover. */
@@ -130,7 +144,7 @@ function renderPair(p: ReportPair, models: readonly string[]): string {
     if (!r) return "";
     const c = r.completed;
     const aligned = c === null ? "" : c.base && c.miss && r.outcome === "both-right" ? "aligned" : "unaligned";
-    const f = [sideFlags("base", r.base), sideFlags("miss", r.miss), r.outcome === "both-right" ? "right" : "wrong", aligned].filter(Boolean);
+    const f = [sideFlags("base", r.base), sideFlags("miss", r.miss), r.outcome === "both-right" ? "right" : r.outcome === "undecided" ? "" : "wrong", aligned].filter(Boolean);
     return ` data-o${i}="${f.join(" ")}"`;
   });
   const req = highlighted(p.requestBase, p.requestMiss);
@@ -219,7 +233,7 @@ function cell(model: string, col: string, v: string): { html: string } {
 function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): string {
   const offRanks = ranks(data.models.map((m) => m.officialMiss ?? -1));
   const baseRanks = ranks(data.models.map((m) => m.officialBase ?? -1));
-  const decRanks = ranks(data.models.map((m) => m.decision));
+  const decRanks = ranks(data.models.map((m) => (Number.isFinite(m.decision) ? m.decision : -1)));
   const official = hasOfficial ? 4 : 0;
   const decisionCols = 5 + (hasCredited ? 1 : 0) + 1;
   const group =
@@ -247,7 +261,7 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
         : "") +
       `<td>${cell(m.name, "act", fmt1(m.act)).html}</td><td>${cell(m.name, "hold", fmt1(m.hold)).html}</td>` +
       `<td>${cell(m.name, "decision", fmt1(m.decision)).html}<span class="muted">${escapeHtml(ci)}</span></td>` +
-      `<td>${cell(m.name, "rank_decision", `#${decRanks[i]}`).html}</td>` +
+      `<td>${cell(m.name, "rank_decision", Number.isFinite(m.decision) ? `#${decRanks[i]}` : "–").html}</td>` +
       `<td>${cell(m.name, "hold_c", fmt1(m.holdCredited)).html}</td><td>${cell(m.name, "dec_c", fmt1(m.decisionCredited)).html}</td>` +
       (hasCredited ? `<td>${cell(m.name, "credited", fmt1(m.credited)).html}</td>` : "") +
       `</tr>`
@@ -336,12 +350,26 @@ export function renderReport(data: ReportData): string {
       `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
       `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}</p>` +
       table1(data, hasOfficial, hasCredited) +
-      `<details><summary class="muted">What could not be read cleanly</summary>` +
+      data.models
+        .filter((m) => m.noHeadline !== null)
+        .map((m) => `<p class="bad" data-no-headline="${escapeHtml(m.name)}">${escapeHtml(m.name)}: ${escapeHtml(m.noHeadline!)}</p>`)
+        .join("") +
+      `<details${data.models.some((m) => m.n < m.pairs) ? " open" : ""}><summary>Pairs left out: ${escapeHtml(data.models.map((m) => `${m.name} ${m.pairs - m.n} of ${m.pairs}`).join(", "))}</summary>` +
       table(
-        ["Model", "rollouts that ended before the anchor", "inference-error lines", "anchor steps that failed to decode"],
-        data.models.map((m) => [m.name, String(m.counts.shortRollouts), String(m.counts.inferenceErrors), String(m.counts.decodeFailures)]),
+        ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines", "anchor steps that failed to decode"],
+        data.models.map((m) => [
+          m.name,
+          String(m.pairs),
+          String(m.n),
+          String(m.undecided["inference-error"]),
+          String(m.undecided["not-reached"]),
+          String(m.undecided.missing),
+          String(m.undecided.undecidable),
+          String(m.counts.inferenceErrors),
+          String(m.counts.decodeFailures),
+        ]),
       ) +
-      `<p class="note">A rollout that ended early, or an inference error, is scored as no call on the anchor; a call whose arguments failed to decode still counts by its name.</p></details>`,
+      `<p class="note">${escapeHtml(data.rule === "release" ? "Release reading: an inference-error line or a rollout that ended before the anchor is read as no call there, as the paper's released scorer does; a missing line or an undecidable turn leaves its pair out." : "Only pairs decided on both twins are scored: an inference-error line, a rollout that ended before the anchor, a missing line or an undecidable turn is not a decision, and its pair is left out and counted here.")} A call whose arguments failed to decode still counts by its name.</p></details>`,
   );
   const withCi = data.models.filter((m) => m.decisionInterval);
   if (withCi.length) {
@@ -446,10 +474,10 @@ export function renderReport(data: ReportData): string {
   }
   const modelOptions = models.map((m, i) => `<option value="${i}">${escapeHtml(m)}</option>`).join("");
   sections.push(
-    `<h2 id="pairs">Pair browser</h2><p class="note">Every scored pair. Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list: a name that parsed as a call but is not on the item's tool list (never counted). The outcome filter applies to the chosen model (any model when all are shown). Turns are counted from 0, as BFCL's checker reports them. The marks after each pair give each model's outcome in the order of Table 1: <span class="ok">✓</span> right on both twins, <span class="bad">A</span> acted on the withheld twin, <span class="bad">H</span> held back on the complete twin, <span class="bad">✗</span> wrong on both.</p>` +
+    `<h2 id="pairs">Pair browser</h2><p class="note">Every scored pair. Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list: a name that parsed as a call but is not on the item's tool list (never counted). The outcome filter applies to the chosen model (any model when all are shown). Turns are counted from 0, as BFCL's checker reports them. The marks after each pair give each model's outcome in the order of Table 1: <span class="ok">✓</span> right on both twins, <span class="bad">A</span> acted on the withheld twin, <span class="bad">H</span> held back on the complete twin, <span class="bad">✗</span> wrong on both, <span class="muted">?</span> not a decision on one twin (left out of the numbers).</p>` +
       `<div class="controls"><label>Model <select id="f-model"><option value="all">all models</option>${modelOptions}</select></label>` +
       `<label>Category <select id="f-category"><option value="all">all</option>${shouldAskCategories.map((c) => `<option value="${c}">${c}</option>`).join("")}</select></label>` +
-      `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option>${aligned.length ? `<option value="aligned">aligned: right and completed on both sides</option><option value="unaligned">not aligned</option>` : ""}</select></label>` +
+      `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option><option value="undecided">not a decision on one side (left out)</option>${aligned.length ? `<option value="aligned">aligned: right and completed on both sides</option><option value="unaligned">not aligned</option>` : ""}</select></label>` +
       `<span id="f-count" class="muted"></span></div>` +
       data.pairs.map((p) => renderPair(p, models)).join(""),
   );

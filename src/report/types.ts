@@ -4,6 +4,7 @@
  * so the same inputs give a byte-identical file.
  */
 import type { ShouldAskCategory } from "../bfcl/categories.js";
+import type { SideRule, SideStatus, UndecidedCounts } from "../decision/types.js";
 
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
@@ -15,7 +16,13 @@ export interface ReportModel {
   /** The run (result tree) the model came from, and its directory name there. */
   readonly run: string;
   readonly model: string;
+  /** Pairs scored under the reading. */
   readonly n: number;
+  /** Table 1's pairs, and those not decided on both sides by status. */
+  readonly pairs: number;
+  readonly undecided: UndecidedCounts;
+  /** Why the model's act, hold and decision are not shown (NaN then), with the fix; null when they are. */
+  readonly noHeadline: string | null;
   readonly act: number;
   readonly hold: number;
   readonly decision: number;
@@ -79,10 +86,10 @@ export interface ReportCall {
 
 /** One twin's anchor turn as one model played it. */
 export interface ReportSide {
-  /** False when the rollout ended before the anchor turn or its line is an inference error. */
-  readonly reached: boolean;
-  /** Why the anchor was not reached (scored as no call there), or null. */
-  readonly unreached: "short" | "inference-error" | null;
+  /** A decision, or why there is none to read (an inference-error line, a rollout that ended before the anchor, a missing line, an undecidable turn). */
+  readonly status: SideStatus;
+  /** Whether the side enters the numbers under the reading (under `release`, an inference error or a short rollout does, as no call). */
+  readonly scored: boolean;
   readonly acted: boolean;
   readonly calls: readonly ReportCall[];
   readonly text: readonly string[];
@@ -93,8 +100,8 @@ export interface ReportSide {
   readonly verdictDetail: string | null;
 }
 
-/** How a model did on one pair. */
-export type PairOutcome = "both-right" | "acted-on-withheld" | "held-on-complete" | "both-wrong";
+/** How a model did on one pair; `undecided` when the pair is not scored (a side with no decision). */
+export type PairOutcome = "both-right" | "acted-on-withheld" | "held-on-complete" | "both-wrong" | "undecided";
 
 /** One scored pair, with every model's two anchor turns. */
 export interface ReportPair {
@@ -165,6 +172,8 @@ export interface ReportJudge {
 /** The whole report. */
 export interface ReportData {
   readonly title: string;
+  /** How sides that are not decisions were read. */
+  readonly rule: SideRule;
   /** Bootstrap behind every interval (resamples 0: none). */
   readonly bootstrap: { readonly resamples: number; readonly seed: number };
   /** Pairs per category on Table 1 and distinct base twins (the cluster unit). */

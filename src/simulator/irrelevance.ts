@@ -123,7 +123,7 @@ export function checkWorldChangingOnEmptyTurns(
   const rollout = { kind: "turns" as const, turns: turns as readonly (readonly unknown[])[], turnCount: turns.length };
   for (const turn of emptyReferenceTurns(groundTruth)) {
     if (turn >= turns.length) continue;
-    const reading = readTwin(rollout, turn, tools, false, decoder);
+    const reading = readTwin(rollout, turn, tools, decoder);
     const attempts = reading.anchorCalls.filter((c) => c.worldChanging).map((c) => c.name);
     if (attempts.length === 0) continue;
     const message = `Model attempts a world-changing call when it should not for turn ${turn}.`;

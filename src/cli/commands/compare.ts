@@ -6,6 +6,7 @@ import { Option, type Command } from "commander";
 import { compareArms } from "../../app/compare.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
+import { readingGroup } from "../option-groups.js";
 import { integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
@@ -29,7 +30,7 @@ interface CompareOptions {
 
 /** Register `twinscore compare`. */
 export const registerCompare: RegisterCommand = (program: Command, io: CliIo, state) => {
-  program
+  const cmd = program
     .command("compare")
     .summary("two arms of one model: act/hold shifts (McNemar), decision change with interval")
     .description(
@@ -44,7 +45,9 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         "Injection check (prompt arms made with `run --inject`): on items both arms ran, the first step's input " +
         "token counts should differ by one number everywhere (the injected block's length); the table output " +
         "ends with that difference's distribution and the items where it breaks (JSON: `injection`).",
-    )
+    );
+  readingGroup
+    .add(cmd)
     .option("--a <dir>", "result tree of arm A (the reference arm)")
     .option("--b <dir>", "result tree of arm B")
     .option("--model <name>", "the model directory to compare (default: every model in both arms)")
@@ -70,6 +73,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         models: opts.model === undefined ? [] : [opts.model],
         bootstrap: { resamples: integerOption(opts.bootstrap), seed: integerOption(opts.seed) },
         manifest: opts.manifest,
+        ...readingGroup.read(opts as unknown as Record<string, unknown>),
         bfclData: opts.bfclData,
         cwd: io.cwd,
         env: io.env,

@@ -6,6 +6,7 @@ import { Option, type Command } from "commander";
 import { buildReport } from "../../app/report.js";
 import { renderJson } from "../../report/printout.js";
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
+import { readingGroup } from "../option-groups.js";
 import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
@@ -28,7 +29,7 @@ interface ReportOptions {
 
 /** Register `twinscore report`. */
 export const registerReport: RegisterCommand = (program: Command, io: CliIo, state) => {
-  program
+  const cmd = program
     .command("report")
     .summary("write a self-contained HTML report with figures and a pair browser")
     .description(
@@ -42,7 +43,9 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         "McNemar p), with --labels the judge's label shares, and a pair browser: every scored pair with both " +
         "requests (the withheld part highlighted), the gold anchor calls and each model's calls and text on " +
         "the anchor turn, filterable by model, category and outcome.",
-    )
+    );
+  readingGroup
+    .add(cmd)
     .option("--results <dir>", "a BFCL result tree, one per run (repeatable); models of several runs are named <run>/<model>", collect, [] as string[])
     .option("--scores <dir>", "the score tree of each --results, in the same order (repeatable; give one per --results or none)", collect, [] as string[])
     .option("--compare <runs...>", "two runs (directory name or path as given) to compare as arm A and arm B")
@@ -96,6 +99,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         title: opts.title,
         bootstrap: { resamples: integerOption(opts.bootstrap), seed: integerOption(opts.seed) },
         manifest: opts.manifest,
+        ...readingGroup.read(opts as unknown as Record<string, unknown>),
         progress: (line) => io.stderr(`report: ${line}\n`),
         cwd: io.cwd,
         env: io.env,

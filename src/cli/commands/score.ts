@@ -7,6 +7,8 @@ import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/scor
 import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
 import { collect, integerOption, manifestOptionHelp } from "../options.js";
+import { readingGroup } from "../option-groups.js";
+import type { SideRule } from "../../decision/types.js";
 import { printProblems } from "../problems.js";
 import { DECODER_NAMES, type DecoderName } from "../../bfcl/decode/index.js";
 import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
@@ -32,12 +34,15 @@ export interface ScoreCliOptions {
   scores?: string[];
   sensitivity?: boolean;
   decoder?: DecoderName;
+  reading?: SideRule;
+  maxUndecided?: string;
 }
 
 /** The exit codes `score` and `demo` end with, for `--help`. */
 export const scoreExitHelp =
-  "\nExit: 0 scored; 1 scored with findings (a model's pairs incomplete, more than 5 % of a file's anchor-turn\n" +
-  "tool calls failing to decode — one line per such file: wrong decoder? — or any problem under --strict);\n" +
+  "\nExit: 0 scored; 1 scored with findings (a model with no headline — more than --max-undecided % of its pairs\n" +
+  "undecided, or none decided —, more than 5 % of a file's anchor-turn tool calls failing to decode — one line per\n" +
+  "such file: wrong decoder? —, or under --strict any problem or undecided pair);\n" +
   "2 nothing could be scored (bad arguments, no result files, no model with a pair).\n";
 
 /** Flags → the request's reading options; a message when `--uncertified` and `--all-pairs` are both given. */
@@ -64,11 +69,13 @@ export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format
 
 /** The options `score` and `demo` share. */
 export function addScoreOptions(cmd: Command): Command {
-  return cmd
+  return readingGroup
+    .add(cmd)
     .option("--bootstrap <n>", "resamples of the 95% cluster-bootstrap interval beside decision (0: no interval)", String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the interval (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed))
     .option("--scores <dir>", "a BFCL score tree (repeatable): adds BFCL's own verdict on the same items", collect, [] as string[])
     .option("--sensitivity", "also print the table under each sensitivity reading (Appendix F)")
+
     .addOption(new Option("--format <format>", "output format").choices(outputFormats).default("table"))
     .option("--per-item <file>", "also write one CSV row per model and pair (act/hold as 0/1), atomically")
     .option("--count-login", "count login/logout as world-changing; the 2 login-only pairs join (223 -> 225 on BFCL v4, 234 -> 236 on v3)")
@@ -97,6 +104,7 @@ export function scoreRequestOf(io: CliIo, opts: ScoreCliOptions, rest: { results
     scores: opts.scores ?? [],
     bootstrap: { resamples: integerOption(opts.bootstrap ?? String(DEFAULT_BOOTSTRAP.resamples)), seed: integerOption(opts.seed ?? String(DEFAULT_BOOTSTRAP.seed)) },
     sensitivity: Boolean(opts.sensitivity),
+    ...readingGroup.read(opts as unknown as Record<string, unknown>),
     bfclData: rest.bfclData,
     manifest: opts.manifest,
     perItem: opts.perItem,
@@ -163,8 +171,9 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         "named <run>/<model> (the run is the folder above result/). When a model folder holds two copies of\n" +
         "a category (flat and multi_turn/), the one with the most distinct ids is used (the multi_turn/ one on\n" +
         "a tie); copies are never merged. The output names the file used for each model and category.\n" +
-        "\nA rollout that ended before the anchor turn, or whose line is an inference-error string, is\n" +
-        "scored as making no call there and counted. A call whose arguments failed to decode still counts\n" +
+        "\nA side whose line is an inference-error string, whose rollout ended before the anchor turn, or that\n" +
+        "has no line, is not a decision: its pair is left out and counted (--reading release reads the first two\n" +
+        "as no call, as the paper's released scorer does). A call whose arguments failed to decode still counts\n" +
         "by its name, and so does call text that names a tool-list function in call position but does not\n" +
         "decode; call-like text naming no function makes its pair undecidable (left out, counted).\n" +
         "Malformed lines and ids of another category are reported (file:line) and skipped;\n" +

@@ -6,6 +6,7 @@
  */
 import type { ScoreDocument, ScoredModel, WorkaroundRow } from "../../app/score.js";
 import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
+import { undecidedWords } from "../../decision/readings.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
 import { sensitivityReadings } from "../../official/readings.js";
 import { columnMeanings, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
@@ -63,7 +64,8 @@ const workaroundColumns: Column<WorkaroundRow>[] = [
 export const columnsHelp =
   "\nColumns (percent, one decimal, rounded as Python's '%.1f'; empty where no pair was scored):\n" +
   columnMeanings(scoreColumns, 9) +
-  "\n  missing   pairs that could not be scored because a twin's line is missing (shown when any is)\n";
+  "\n  (error, unreached, missing and undecid are shown when a model has such a pair)\n" +
+  "  note      why a model has no act, hold or decision (more than --max-undecided % of its pairs undecided, or none decided)\n";
 
 /** The help text for the interval and the tables `--scores` and `--sensitivity` add. */
 export const companionsHelp =
@@ -126,32 +128,64 @@ export interface ScoreView {
   readonly showFiles?: boolean;
 }
 
-type Row = ScoreRow & { ci: string; missing: number; bfcl: string };
+type Row = ScoreRow & { ci: string; bfcl: string };
+
+/** The columns that count undecided pairs: shown when any model has such a pair (the title says when none has). */
+const UNDECIDED_HEADERS: readonly string[] = ["error", "unreached", "missing", "undecid"];
+
+/**
+ * What the title says of the pairs scored: under the default reading, how many were
+ * decided and why the others were left out (for one model in words, for several in the
+ * columns); under the release reading, what it reads as no call.
+ */
+function decidedLabel(doc: ScoreDocument): string {
+  const withPairs = doc.models.filter((m) => m.undecided !== null && m.undecided.pairs > 0);
+  if (doc.options.reading === "release") {
+    return "; release reading: inference-error lines and rollouts that ended before the anchor read as no call, as the paper's released scorer does";
+  }
+  if (withPairs.length === 1) {
+    const u = withPairs[0].undecided!;
+    const words = undecidedWords(u.byStatus);
+    return `; ${u.pairs - u.total} of ${u.pairs} pairs decided${words === "" ? "" : `: ${words}`}`;
+  }
+  if (withPairs.every((m) => m.undecided!.total === 0)) return "; every pair decided on both twins";
+  return "; N counts the pairs decided on both twins (error, unreached, missing, undecid: the pairs left out, by why)";
+}
 
 /** Whether the models' result files are of more than one BFCL version (then every table says each model's). */
 export function mixedVersions(models: readonly ScoredModel[]): boolean {
   return new Set(models.map((m) => m.bfclVersion).filter((v) => v !== null)).size > 1;
 }
 
+/** A row's note when the model has no headline: the short form of `noHeadline` (the full line is on stderr). */
+function rowNote(m: ScoredModel, maxUndecided: number): string | null {
+  if (m.noHeadline === null || m.undecided === null) return null;
+  const u = m.undecided;
+  const why = u.total === u.pairs ? "no pair decided" : `${u.share.toFixed(1)} % undecided > ${maxUndecided} %`;
+  return `no headline: ${why}; regenerate (run --retry-errors)`;
+}
+
 /** The printout of a score document. */
 export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printout {
   const blocks: PrintBlock[] = [];
-  const scored = doc.models.filter((m) => m.scored && m.numbers && m.counts);
-  const rows: Row[] = scored.map((m) => ({
-    ...scoreRow({ model: m.model, numbers: m.numbers!, counts: m.counts!, records: [] }),
+  const read = doc.models.filter((m) => m.undecided !== null && m.counts !== null && m.undecided.pairs > 0);
+  const rows: Row[] = read.map((m) => ({
+    ...scoreRow({ model: m.model, numbers: m.numbers, pairs: m.undecided!.pairs, undecided: m.undecided!.byStatus, counts: m.counts!, note: rowNote(m, doc.options.maxUndecided) }),
     ci: formatInterval(m.ci95),
-    missing: m.missingPairs,
     bfcl: m.bfclVersion ?? "",
   }));
-  const columns: Column<Row>[] = scoreColumns.map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
+  const shownHeader = (h: string) => !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
+  const columns: Column<Row>[] = scoreColumns
+    .filter((c) => shownHeader(c.header))
+    .map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
   if (doc.bootstrap.resamples > 0) {
     const at = columns.findIndex((c) => c.header === "decision");
     columns.splice(at + 1, 0, { header: "95% CI", value: (r) => r.ci, align: "right" });
   }
-  if (rows.some((r) => r.missing > 0)) columns.splice(2, 0, { header: "missing", value: (r) => r.missing, align: "right" });
+  if (rows.some((r) => r.note !== "")) columns.push({ header: "note", value: (r) => r.note });
   // models of several BFCL versions are scored on different pairs: the table says which
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
-  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}`) + "\n\n" });
+  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}`) + "\n\n" });
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
   else blocks.push({ kind: "text", text: "(no model could be scored)\n" });
   if (doc.official !== null) {

@@ -23,7 +23,11 @@ const columns: Column<CheckLine>[] = [
 export function verifyPrintout(doc: VerifyDocument): Printout {
   return {
     blocks: [
-      { kind: "text", text: doc.lines.map(renderCheckLine).join("\n") + (doc.lines.length > 0 ? "\n" : "") + doc.summary.line + "\n", elsewhere: doc.summary.line + "\n" },
+      {
+        kind: "text",
+        text: doc.lines.map(renderCheckLine).join("\n") + (doc.lines.length > 0 ? "\n" : "") + doc.summary.line + ` (${doc.reading.note})\n`,
+        elsewhere: `${doc.summary.line} (${doc.reading.note})\n`,
+      },
       // the rows are what csv and markdown print; the table format prints the lines above instead
       { kind: "table", table: tableOf("verify", doc.lines, columns), inTableFormat: false },
     ],

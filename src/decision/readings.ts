@@ -1,0 +1,380 @@
+/**
+ * The readings of the decision table, in one table: Table 1 and each sensitivity of the
+ * paper (Appendix E–F) is a pair set, a login rule, a hold rule, an optional filter of the
+ * pairs and a rule for the sides that are not decisions. Every number of the decision is
+ * computed by `readingRates` from a model's pair records under one of these, so `score`,
+ * `--sensitivity`, `verify`, `compare` and the report never define a reading twice.
+ *
+ * Which sides enter (`SideRule`): under `decided` (the default) a pair is scored only
+ * when both its sides are decisions; an inference-error line, a rollout that ended before
+ * the anchor, a missing line or an undecidable turn leaves it out, counted by status.
+ * Under `release` the first two read as no call, as the paper's released scorer reads
+ * them. `bfcl-decoded` counts only the calls BFCL's own decoder decodes: an undecodable
+ * step is no call, so an undecidable turn is a decision there.
+ */
+import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
+import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { bootstrapIntervals, clusterTotals, type BootstrapOptions, type PairOutcome } from "../stats/index.js";
+import { pairStatus } from "./score.js";
+import type { DecisionNumbers, PairRecord, PairSet, ScoreOptions, SideRule, SideStatus, TwinReading, UndecidedCounts } from "./types.js";
+
+/** How one reading reads the sides: the run's rule, one fixed, or BFCL's own decoder's calls only. */
+export type SideReading = SideRule | "bfcl-decoded";
+
+/** A subset of a reading's pairs, by what the model did or which category they are. */
+export type PairFilter = "both-reached" | "same-history" | ShouldAskCategory;
+
+/** What a reading is: which pairs, how acting and holding back are read, which sides enter. */
+export interface ReadingSpec {
+  readonly pairSet: PairSet;
+  /** Logins count as world-changing; with `certified` or `uncertified` the login-only pairs join. */
+  readonly countLogin: boolean;
+  /** The bad-key pairs restored join (Appendix C). */
+  readonly restored?: boolean;
+  /** `credited`: on compound turns an attempt confined to the independent steps counts as holding back. */
+  readonly hold: "strict" | "credited";
+  readonly filter?: PairFilter;
+  /** A side rule of its own; else the run's. */
+  readonly sides?: SideReading;
+}
+
+/** A named reading: a row of `--sensitivity`, with its name in expected-numbers files and what it means. */
+export interface Reading extends ReadingSpec {
+  /** The row's name in `--sensitivity` and in JSON. */
+  readonly id: string;
+  /** Its table name in expected-numbers files (`tables.<metric>.<model>.decision`), or null when it has none. */
+  readonly metric: string | null;
+  /** One line for `--help`. */
+  readonly meaning: string;
+}
+
+const table1: ReadingSpec = { pairSet: "certified", countLogin: false, hold: "strict" };
+
+/** Every reading, in `--sensitivity` order. Table 1 first. */
+export const readings: readonly Reading[] = [
+  { id: "table-1", metric: "C", ...table1, meaning: "Table 1: the certified pairs (BFCL v4: 223; v3: 234, 121 of them uncertified)" },
+  { id: "credited", metric: "C-credited", ...table1, hold: "credited", meaning: "compound turns credited (attempts confined to the independent steps)" },
+  { id: "logins", metric: "C-login", ...table1, countLogin: true, meaning: "logins counted as world-changing (BFCL v4: 225 pairs; v3: 236)" },
+  { id: "uncertified", metric: "C-uncertified", ...table1, pairSet: "uncertified", meaning: "the gold world-changing pairs before certification (BFCL v4: 231; v3: 237)" },
+  { id: "all-pairs", metric: "C-all", ...table1, pairSet: "all", meaning: "all content-verified pairs, read-only anchors included (BFCL v4: 365; v3: 368)" },
+  { id: "reached", metric: "C-reached", ...table1, filter: "both-reached", meaning: "pairs where either rollout ended before the anchor (or is an inference error) dropped" },
+  { id: "same-history", metric: null, ...table1, filter: "same-history", meaning: "pairs with the same validated pre-anchor call names on both twins" },
+  { id: "bad-keys-restored", metric: "C-restored", ...table1, restored: true, meaning: "the bad keys restored (BFCL v4: +7 pairs; v3: +3)" },
+  ...shouldAskCategories.map((c): Reading => ({ id: c, metric: null, ...table1, filter: c, meaning: `the ${c} pairs alone` })),
+  { id: "decided", metric: "C-decided", ...table1, sides: "decided", meaning: "only pairs decided on both sides (the default reading of every table)" },
+  {
+    id: "release",
+    metric: "C-release",
+    ...table1,
+    sides: "release",
+    meaning: "inference-error lines and rollouts that ended before the anchor read as no call, as the paper's released scorer does",
+  },
+  {
+    id: "bfcl-decoded",
+    metric: "C-bfcl-decoded",
+    ...table1,
+    sides: "bfcl-decoded",
+    meaning: "only calls BFCL's own decoder decodes (an undecodable step is no call): what the undecodable-attempt rule moves",
+  },
+];
+
+/** The reading of a name in `readings`. */
+export function readingById(id: string): Reading | undefined {
+  return readings.find((r) => r.id === id);
+}
+
+/** The headline reading a scoring run asks for: Table 1, or another pair set, with or without logins. */
+export function headlineSpec(options: Pick<ScoreOptions, "pairSet" | "countLogin">): ReadingSpec {
+  return { pairSet: options.pairSet, countLogin: options.countLogin, hold: "strict" };
+}
+
+/**
+ * The pairs of a pair set: Table 1's 223 (`certified`), the 231 gold world-changing
+ * candidates (`uncertified`), or all 365 (`all`). With `countLogin` the pairs whose
+ * reference anchor only logs in join the first two sets (223 → 225), since a login is
+ * then a world-changing call; `restored` adds the bad-key pairs.
+ */
+export function readingPairs(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: Pick<ReadingSpec, "pairSet" | "countLogin" | "restored">): ManifestPair[] {
+  const loginJoins = (p: ManifestPair) => spec.countLogin && p.goldAnchorKind === "login-only";
+  const base = (() => {
+    switch (spec.pairSet) {
+      case "certified":
+        return manifest.pairs.filter((p) => p.status === "scored" || loginJoins(p));
+      case "uncertified":
+        return manifest.pairs.filter((p) => p.certification !== null || loginJoins(p));
+      case "all":
+        return [...manifest.pairs];
+    }
+  })();
+  return spec.restored ? [...base, ...manifest.restoredPairs] : base;
+}
+
+/** Every pair any reading reads: the content-verified pairs and the restored ones (what a model is scored on for `--sensitivity`, the official companion and `verify`). */
+export function everyReadingPair(manifest: Pick<Manifest, "pairs" | "restoredPairs">): ManifestPair[] {
+  return [...manifest.pairs, ...manifest.restoredPairs];
+}
+
+const pairIds = new WeakMap<object, Map<string, ReadonlySet<string>>>();
+
+/** The should-ask ids of a reading's pairs, computed once per manifest. */
+function idsOf(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec): ReadonlySet<string> {
+  let byKey = pairIds.get(manifest);
+  if (byKey === undefined) pairIds.set(manifest, (byKey = new Map()));
+  const key = `${spec.pairSet}/${spec.countLogin}/${spec.restored === true}`;
+  let ids = byKey.get(key);
+  if (ids === undefined) byKey.set(key, (ids = new Set(readingPairs(manifest, spec).map((p) => p.missId))));
+  return ids;
+}
+
+/** One side as a reading sees it: its status and whether it attempted a world-changing call. */
+function sideUnder(side: TwinReading, sides: SideReading, countLogin: boolean): { status: SideStatus; acted: boolean } {
+  const s = side.status;
+  if (s === "missing" || s === "inference-error" || s === "not-reached") return { status: s, acted: false };
+  if (sides === "bfcl-decoded") return { status: "decided", acted: side.actedAsBfclDecodes };
+  const acted = countLogin ? side.actedWithLogin : side.acted;
+  return { status: side.undecidableStep && !acted ? "undecidable" : "decided", acted };
+}
+
+/** Whether a side of this status is scored under the rule (release reads an inference error and a rollout that stopped short as no call). */
+function sideEnters(status: SideStatus, sides: SideReading): boolean {
+  if (status === "decided") return true;
+  return sides === "release" && (status === "inference-error" || status === "not-reached");
+}
+
+/** One side as a reading sees it. */
+export interface SideUnderReading {
+  readonly status: SideStatus;
+  /** Whether the side is scored (a decision, or under `release` an inference error or a rollout that stopped short). */
+  readonly scored: boolean;
+  /** A world-changing attempt on the anchor turn, as the reading counts it (false where there is none to read). */
+  readonly acted: boolean;
+}
+
+/** A pair as a reading sees it. */
+export interface PairUnderReading {
+  /** Decided when both sides are, else the first status in `sideStatuses` order. */
+  readonly status: SideStatus;
+  /** Whether the pair is scored under the reading: both sides scored, and the reading's filter keeps it. */
+  readonly scored: boolean;
+  readonly act: boolean;
+  readonly hold: boolean;
+  readonly base: SideUnderReading;
+  readonly miss: SideUnderReading;
+}
+
+/** One record under a reading (`rule`: the run's side rule, for readings without their own). */
+export function pairUnder(r: PairRecord, spec: ReadingSpec, rule: SideRule): PairUnderReading {
+  const sides = spec.sides ?? rule;
+  const b = sideUnder(r.base, sides, spec.countLogin);
+  const m = sideUnder(r.miss, sides, spec.countLogin);
+  const base = { ...b, scored: sideEnters(b.status, sides) };
+  const miss = { ...m, scored: sideEnters(m.status, sides) };
+  const scored = base.scored && miss.scored && (spec.filter === undefined || passes(r, spec.filter));
+  const credited = spec.hold === "credited" && sides !== "bfcl-decoded";
+  const hold = credited ? (spec.countLogin ? r.heldBackCreditedWithLogin : r.heldBackCredited) : !m.acted;
+  return { status: pairStatus(b.status, m.status), scored, act: b.acted, hold, base, miss };
+}
+
+function passes(r: PairRecord, filter: PairFilter): boolean {
+  switch (filter) {
+    case "both-reached":
+      return isReached(r.base) && isReached(r.miss);
+    case "same-history":
+      return sameCalls(r.base.preAnchorCallNames, r.miss.preAnchorCallNames);
+    default:
+      return r.category === filter;
+  }
+}
+
+function isReached(side: TwinReading): boolean {
+  return side.status === "decided" || side.status === "undecidable";
+}
+
+function sameCalls(a: readonly (readonly string[])[], b: readonly (readonly string[])[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let t = 0; t < a.length; t++) {
+    if (a[t].length !== b[t].length) return false;
+    for (let i = 0; i < a[t].length; i++) if (a[t][i] !== b[t][i]) return false;
+  }
+  return true;
+}
+
+/** A model's records under a reading: the ones it scores, with their outcomes, and every selected pair's status. */
+export interface ReadingSelection {
+  /** Pairs of the reading's set (a pair the caller has no record of counts as missing). */
+  readonly pairs: number;
+  /** The scored records, in record order, with their act and hold under the reading. */
+  readonly scored: readonly { readonly record: PairRecord; readonly act: boolean; readonly hold: boolean }[];
+  /** Pairs not decided, by status (whether or not the reading scores them). */
+  readonly undecided: UndecidedCounts;
+}
+
+/** The records of a reading's pairs as it reads them. */
+export function selectUnder(records: readonly PairRecord[], manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec, rule: SideRule): ReadingSelection {
+  const ids = idsOf(manifest, spec);
+  const undecided = { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 };
+  const scored: { record: PairRecord; act: boolean; hold: boolean }[] = [];
+  let seen = 0;
+  for (const r of records) {
+    if (!ids.has(r.missId)) continue;
+    seen++;
+    const u = pairUnder(r, spec, rule);
+    if (u.status !== "decided") undecided[u.status]++;
+    if (u.scored) scored.push({ record: r, act: u.act, hold: u.hold });
+  }
+  undecided.missing += ids.size - seen;
+  return { pairs: ids.size, scored, undecided };
+}
+
+/** Pairs not decided, in all. */
+export function undecidedTotal(u: UndecidedCounts): number {
+  return u.missing + u["inference-error"] + u["not-reached"] + u.undecidable;
+}
+
+/** A percentage; NaN with nothing to divide by (an empty cell, `null` in JSON). */
+export const pct = (count: number, n: number): number => (n === 0 ? Number.NaN : (100 * count) / n);
+
+/** The rates of one reading: act, hold, their mean, both right, with the cluster-bootstrap intervals when asked. */
+export interface ReadingRates {
+  readonly pairs: number;
+  readonly undecided: UndecidedCounts;
+  readonly n: number;
+  readonly act: number;
+  readonly hold: number;
+  readonly decision: number;
+  /** Both twins decided right, %. */
+  readonly both: number;
+  /** 95% cluster-bootstrap intervals of decision, act and hold (null without resamples or pairs). */
+  readonly ci95: readonly [number, number] | null;
+  readonly actCi95: readonly [number, number] | null;
+  readonly holdCi95: readonly [number, number] | null;
+}
+
+/** The scored pairs as bootstrap outcomes, clustered on the base twin. */
+export function outcomesOf(selection: ReadingSelection): PairOutcome[] {
+  return selection.scored.map((s) => ({ cluster: s.record.baseId, act: s.act, hold: s.hold }));
+}
+
+/** The one rate function: a reading's numbers from what it scores (intervals on a fresh stream when resamples > 0). */
+export function ratesOf(selection: ReadingSelection, bootstrap: BootstrapOptions | null = null): ReadingRates {
+  const n = selection.scored.length;
+  let acts = 0;
+  let holds = 0;
+  let both = 0;
+  for (const s of selection.scored) {
+    if (s.act) acts++;
+    if (s.hold) holds++;
+    if (s.act && s.hold) both++;
+  }
+  const act = pct(acts, n);
+  const hold = pct(holds, n);
+  const ci = bootstrap !== null && bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(clusterTotals(outcomesOf(selection)), bootstrap) : null;
+  return {
+    pairs: selection.pairs,
+    undecided: selection.undecided,
+    n,
+    act,
+    hold,
+    decision: (act + hold) / 2,
+    both: pct(both, n),
+    ci95: ci?.decision ?? null,
+    actCi95: ci?.act ?? null,
+    holdCi95: ci?.hold ?? null,
+  };
+}
+
+/** A reading's rates on a model's records. */
+export function readingRates(
+  records: readonly PairRecord[],
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  spec: ReadingSpec,
+  rule: SideRule,
+  bootstrap: BootstrapOptions | null = null,
+): ReadingRates {
+  return ratesOf(selectUnder(records, manifest, spec, rule), bootstrap);
+}
+
+/**
+ * The decision table's row under a reading: act, hold, decision, the compound credit, the
+ * pair rate and the decision per category, each the same reading with its hold rule or
+ * filter changed. With no pair scored every percentage is NaN (an empty cell, `null` in
+ * JSON), never a 0 that reads like a score.
+ */
+export function summarize(records: readonly PairRecord[], manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec, rule: SideRule): DecisionNumbers {
+  const main = readingRates(records, manifest, spec, rule);
+  const credited = readingRates(records, manifest, { ...spec, hold: "credited" }, rule);
+  const byCategory = Object.fromEntries(
+    shouldAskCategories.map((c) => {
+      const r = readingRates(records, manifest, { ...spec, filter: c }, rule);
+      return [c, r.n === 0 ? null : r.decision];
+    }),
+  ) as Record<ShouldAskCategory, number | null>;
+  return {
+    pairs: main.pairs,
+    undecided: main.undecided,
+    n: main.n,
+    act: main.act,
+    hold: main.hold,
+    decision: main.decision,
+    holdCredited: credited.hold,
+    decisionCredited: credited.decision,
+    pair: main.both,
+    decisionByCategory: byCategory,
+  };
+}
+
+/** The default `--max-undecided`: a model with more than this share of its pairs undecided gets no headline. */
+export const DEFAULT_MAX_UNDECIDED = 10;
+
+/** One model's headline: what its reading scores, the row, the interval, and why it is not shown when it is not. */
+export interface Headline {
+  readonly selection: ReadingSelection;
+  readonly numbers: DecisionNumbers;
+  readonly ci95: readonly [number, number] | null;
+  /** The reading's pairs, those it leaves out (`total`, and its share in %), and the undecided pairs by status. */
+  readonly undecided: { readonly pairs: number; readonly total: number; readonly share: number; readonly byStatus: UndecidedCounts };
+  /** Why no act, hold or decision is shown, with the fix; null when they are. */
+  readonly noHeadline: string | null;
+}
+
+/** Words for the undecided pairs by status: `9 with an inference-error side, 1 with a side that ended before the anchor`. */
+export function undecidedWords(u: UndecidedCounts): string {
+  const parts: string[] = [];
+  if (u["inference-error"] > 0) parts.push(`${u["inference-error"]} with an inference-error side`);
+  if (u["not-reached"] > 0) parts.push(`${u["not-reached"]} with a side that ended before the anchor`);
+  if (u.missing > 0) parts.push(`${u.missing} with a missing line`);
+  if (u.undecidable > 0) parts.push(`${u.undecidable} undecidable`);
+  return parts.join(", ");
+}
+
+/**
+ * A model's headline under a reading. No headline from a broken run: when the pairs the
+ * reading leaves out exceed `maxUndecided` % of its pairs, or none is scored, there is no
+ * act, hold or decision to show — what is left is not the model's decision but its run's
+ * failures — and the reason says what to regenerate.
+ */
+export function headlineOf(
+  records: readonly PairRecord[],
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  spec: ReadingSpec,
+  rule: SideRule,
+  maxUndecided: number,
+  bootstrap: BootstrapOptions | null,
+): Headline {
+  const selection = selectUnder(records, manifest, spec, rule);
+  const numbers = summarize(records, manifest, spec, rule);
+  const ci95 = ratesOf(selection, bootstrap).ci95;
+  // the pairs left out under the reading (release scores error and not-reached sides as no call)
+  const out = selection.pairs - selection.scored.length;
+  const share = selection.pairs === 0 ? 0 : (100 * out) / selection.pairs;
+  const undecided = { pairs: selection.pairs, total: out, share, byStatus: numbers.undecided };
+  const left = undecidedWords(rule === "release" ? { ...numbers.undecided, "inference-error": 0, "not-reached": 0 } : numbers.undecided);
+  const fix = "regenerate the failed items (twinscore run --retry-errors, or delete their lines and rerun bfcl generate)";
+  let noHeadline: string | null = null;
+  if (selection.pairs > 0 && numbers.n === 0) {
+    noHeadline = `no pair decided on both twins (${out} of ${selection.pairs} undecided: ${left}); ${fix}`;
+  } else if (share > maxUndecided) {
+    noHeadline = `no act, hold or decision: ${out} of ${selection.pairs} pairs undecided (${share.toFixed(1)} % > --max-undecided ${maxUndecided} %: ${left}); ${fix}`;
+  }
+  return { selection, numbers, ci95, undecided, noHeadline };
+}
