@@ -34,8 +34,8 @@ describe("the library entry points", () => {
     const manifest = core.parseManifest(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8"));
     expect(manifest.ok).toBe(true);
     if (!manifest.ok) return;
-    expect(core.selectPairs(manifest.value, { pairSet: "certified", countLogin: false })).toHaveLength(223);
-    expect(core.selectPairs(manifest.value, { pairSet: "certified", countLogin: true })).toHaveLength(225);
+    expect(core.readingPairs(manifest.value, { pairSet: "certified", countLogin: false })).toHaveLength(223);
+    expect(core.readingPairs(manifest.value, { pairSet: "certified", countLogin: true })).toHaveLength(225);
     const parsed = core.parseExpression("echo(content='x', file_name='a.txt')");
     expect(parsed.ok).toBe(true);
     expect(core.isWorldChanging({ name: "mv", positional: [], keywords: [] })).toBe(true);
@@ -68,7 +68,7 @@ describe("twinscore/core: the aligned numbers from file texts (2025-11-12-main, 
   it("records, BFCL's checker on the twins' prefixes, the aligned score and the empty-turn table, as `score --bfcl-data` gives them", () => {
     const manifest = core.parseManifest(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8"));
     if (!manifest.ok) throw new Error("manifest");
-    const pairs = core.selectPairs(manifest.value, { pairSet: "certified", countLogin: false });
+    const pairs = core.readingPairs(manifest.value, { pairSet: "certified", countLogin: false });
     const data = bfclDataDir();
     const docs = new Map(multiTurnClasses.map((c) => [c, readFileSync(join(data, docFile(c)), "utf8")]));
     const categories = ["base", "miss_func", "miss_param"] as const;
@@ -97,7 +97,7 @@ describe("twinscore/core: the aligned numbers from file texts (2025-11-12-main, 
           if ("kind" in r) rollouts[c].set(parsed.id, r);
         });
     }
-    const scored = core.scoreModel(model, pairs, rollouts, { pairSet: "certified", countLogin: false });
+    const scored = core.scoreModel(model, pairs, rollouts);
     const prefixes = core.checkPairPrefixes(pairs, { inputs, results: texts }, { modelName: model, newProcess: () => core.newEvaluatorProcess(undefined, true) });
     if (!prefixes.ok) throw new Error(JSON.stringify(prefixes.problems));
     const s = core.alignedScore(scored.records, core.twinCompletions(prefixes.value), { resamples: 0, seed: 0 });

@@ -22,6 +22,7 @@ import { inProcessEndpoint } from "../testing/replay.js";
 import { loadRunEntries, runModel, type RunRequest } from "./run.js";
 import { scoreRuns } from "./score.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
+import { table1Numbers } from "../testing/numbers.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -72,7 +73,7 @@ async function decisionNumbers(out: string) {
   const scored = await scoreResultDirs({ resultDirs: [out], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
   const run = scored.runs.find((r) => r.model === "scripted_policy");
   expect(run?.score, JSON.stringify(scored.problems)).toBeTruthy();
-  return run?.score?.numbers;
+  return run?.score ? table1Numbers(run.score.records, manifest) : undefined;
 }
 
 describe("run against scripted policies", () => {

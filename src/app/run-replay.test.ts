@@ -21,6 +21,7 @@ import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { inProcessEndpoint, parseRecording, replayResponder, type RecordedEntry } from "../testing/replay.js";
 import { runModel } from "./run.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
+import { table1Numbers } from "../testing/numbers.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -120,7 +121,8 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
         if (!cutDoc.ok) return;
         const score = async (dir: string) => {
           const s = await scoreResultDirs({ resultDirs: [dir], models: [model], manifest, options: defaultScoreOptions, cwd: "/" });
-          return s.runs[0]?.score?.numbers;
+          const records = s.runs[0]?.score?.records;
+          return records === undefined ? undefined : table1Numbers(records, manifest, "release");
         };
         const recordedNumbers = await score(join(rolloutRunDir(run), "result"));
         expect(recordedNumbers).toBeTruthy();

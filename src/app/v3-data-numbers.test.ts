@@ -22,7 +22,7 @@ type EmptyTurnRow = { category: string; entries: number; bfcl: { correct: number
 describe("score, compare and report with --bfcl-data on the xLAM v3 run", () => {
   it("score: Table F1, the aligned numbers and the empty-turn table read the steps with the xlam decoder", async () => {
     const io = memoryIo();
-    expect(await runCli(["score", "--results", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--format", "json"], io)).toBe(0);
+    expect(await runCli(["score", "--results", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--reading", "release", "--format", "json"], io)).toBe(0);
     expect(io.err.join("")).not.toContain("decode-failures");
     const doc = JSON.parse(io.out.join("")) as {
       workaround: { attempts: number; aligned: number }[];

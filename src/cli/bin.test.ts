@@ -23,7 +23,7 @@ describe("the twinscore bin", () => {
     const { spawnSync } = await import("node:child_process");
     const target = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { bin: { twinscore: string } }).bin.twinscore;
     const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
-    const run = (bin: string) => spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--format", "json"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const run = (bin: string) => spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--reading", "release", "--format", "json"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     const bundled = run(join(projectRoot, target));
     const compiled = run(join(projectRoot, "dist", "cli", "main.js"));
     expect(bundled.status).toBe(0);
@@ -74,7 +74,7 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
     const { spawnSync } = await import("node:child_process");
     requireFreshBuild(join("bin", "twinscore.js"));
     const results = join(rolloutRunDir("2025-11-12-main"), "result");
-    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", results, "--bootstrap", "0"], {
+    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", results, "--bootstrap", "0", "--reading", "release"], {
       encoding: "utf8",
       env: { ...process.env, TWINSCORE_CODE_CACHE: "report", TWINSCORE_V8_DEFAULTS: "" },
     });
@@ -127,7 +127,7 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
       expect(readdirSync(join(pkg, "dist", "bin")).filter((f) => f.endsWith(".cache"))).toEqual([]);
       const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
       const run = (bin: string) =>
-        spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--format", "json"], { encoding: "utf8", env: { ...process.env, TWINSCORE_CODE_CACHE: "report" } });
+        spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--reading", "release", "--format", "json"], { encoding: "utf8", env: { ...process.env, TWINSCORE_CODE_CACHE: "report" } });
       const cached = run(join(projectRoot, "dist", "bin", "twinscore.js"));
       const uncached = run(join(pkg, "dist", "bin", "twinscore.js"));
       expect(uncached.status).toBe(0);
@@ -152,7 +152,7 @@ describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
       const preload = join(dir, "young.cjs");
       writeFileSync(preload, 'process.on("exit", () => process.stderr.write("young " + require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size + "\\n"));\n');
       const young = (env: Record<string, string>) => {
-        const run = spawnSync(process.execPath, ["-r", preload, join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", rolloutRunDir("2025-11-12-main"), "--bootstrap", "0"], {
+        const run = spawnSync(process.execPath, ["-r", preload, join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", rolloutRunDir("2025-11-12-main"), "--bootstrap", "0", "--reading", "release"], {
           encoding: "utf8",
           env: { ...process.env, ...env },
         });

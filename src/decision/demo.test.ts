@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { decodeResultBytes, scanLineHead, type RecordedRollout } from "../bfcl/results.js";
 import { loadManifest } from "../io/manifest.js";
 import { checkReferenceDecision, demoFiles, referencePolicies } from "./demo.js";
-import { scoreModel, selectPairs } from "./score.js";
-import { defaultScoreOptions } from "./types.js";
+import { readingById, readingPairs, summarize } from "./readings.js";
+import { scoreModel } from "./score.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -30,14 +30,16 @@ function readBack(text: string): Map<string, RecordedRollout> {
 }
 
 describe("demo reference policies on the committed manifest's 223 pairs", () => {
-  const pairs = selectPairs(manifest, defaultScoreOptions);
+  const table1 = readingById("table-1")!;
+  const pairs = readingPairs(manifest, table1);
   it.each(referencePolicies.map((p) => [p.name, p.expectedDecision] as const))("%s scores %d", (name, expected) => {
     const files = demoFiles(name, pairs);
     if (!files.ok) throw new Error(files.problems[0].message);
-    const scored = scoreModel(name, pairs, { base: readBack(files.value.base), miss_func: readBack(files.value.miss_func), miss_param: readBack(files.value.miss_param) }, defaultScoreOptions);
-    expect(scored.numbers.n).toBe(223);
-    expect(scored.numbers.decision).toBe(expected);
-    expect(checkReferenceDecision(name, scored.numbers.decision)).toBeNull();
+    const scored = scoreModel(name, pairs, { base: readBack(files.value.base), miss_func: readBack(files.value.miss_func), miss_param: readBack(files.value.miss_param) });
+    const numbers = summarize(scored.records, manifest, table1, "decided");
+    expect(numbers.n).toBe(223);
+    expect(numbers.decision).toBe(expected);
+    expect(checkReferenceDecision(name, numbers.decision)).toBeNull();
   });
 
   it("writes one line per twin: 151 base twins, 116 miss_func and 107 miss_param items, with BFCL's turn counts", () => {

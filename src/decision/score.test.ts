@@ -5,9 +5,12 @@ import { decodeResult, type RecordedRollout } from "../bfcl/results.js";
 import { loadManifest } from "../io/manifest.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
+import { decoderByName } from "../bfcl/decode/index.js";
 import { modelCallIsWorldChanging, readTwin } from "./read-twin.js";
-import { isKnownItemId, knownShouldAskIds, scoreModel, scorePair, selectPairs, summarize } from "./score.js";
-import { defaultScoreOptions, type ScoreOptions } from "./types.js";
+import { readingById, readingPairs, summarize } from "./readings.js";
+import { isKnownItemId, knownShouldAskIds, pairStatus, readingCounts, scoreModel, scorePair } from "./score.js";
+
+const table1 = readingById("table-1")!;
 
 const manifest = (() => {
   const m = loadManifest();
@@ -36,59 +39,57 @@ const real = (() => {
 const rollout = (id: string) => real.get(id)!;
 const turns = (...ts: unknown[][]): RecordedRollout => ({ kind: "turns", turns: ts, turnCount: ts.length });
 
-describe("selectPairs on the committed manifest", () => {
-  it.each([
-    [{ pairSet: "certified", countLogin: false }, 223],
-    [{ pairSet: "certified", countLogin: true }, 225],
-    [{ pairSet: "uncertified", countLogin: false }, 231],
-    [{ pairSet: "all", countLogin: false }, 365],
-  ] as [ScoreOptions, number][])("%o -> %i pairs", (options, n) => {
-    expect(selectPairs(manifest, options).length).toBe(n);
-  });
-});
-
 describe("reading a twin on real gpt-oss-120b turns", () => {
   it("counts a call whose arguments failed to decode by its name (multi_turn_base_5, post_tweet on turn 2)", () => {
     const pair = manifest.pairs.find((p) => p.baseId === "multi_turn_base_5" && p.status === "scored")!;
-    const twin = readTwin(rollout("multi_turn_base_5"), pair.anchorTurn, new Set(pair.tools), false);
-    expect(twin.reach).toBe("reached");
+    const twin = readTwin(rollout("multi_turn_base_5"), pair.anchorTurn, new Set(pair.tools));
+    expect(twin.status).toBe("decided");
     expect(twin.decodeFailures).toBeGreaterThan(0);
-    expect(twin.anchorCalls).toContainEqual({ name: "post_tweet", kind: "mutate", worldChanging: true, decoded: false });
+    expect(twin.anchorCalls).toContainEqual({ name: "post_tweet", kind: "mutate", worldChanging: true, decoded: false, bfclDecoded: false });
+    // BFCL's own decoder never ran it: under the bfcl-decoded reading it is no call
+    expect([twin.acted, twin.actedAsBfclDecodes]).toEqual([true, twin.anchorCalls.some((c) => c.worldChanging && c.bfclDecoded)]);
   });
 
   it("does not count a leaked Harmony name that is off the tool list (multi_turn_base_43)", () => {
     const pair = manifest.pairs.find((p) => p.baseId === "multi_turn_base_43" && p.status === "scored")!;
-    const twin = readTwin(rollout("multi_turn_base_43"), pair.anchorTurn, new Set(pair.tools), false);
+    const twin = readTwin(rollout("multi_turn_base_43"), pair.anchorTurn, new Set(pair.tools));
     expect(twin.decodeFailures).toBeGreaterThan(0); // its arguments are prose, so it is a decode failure
     expect(twin.anchorCalls.some((c) => c.name.includes("<|"))).toBe(false);
   });
 
   it("reads an echo with an explicit file_name null as an attempt (multi_turn_miss_func_28, --all-pairs)", () => {
     const pair = pairOf("multi_turn_miss_func_28");
-    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId));
     expect(record.miss.anchorCalls.filter((c) => c.name === "echo").every((c) => c.worldChanging)).toBe(true);
     expect(record.actedOnMiss).toBe(true);
   });
 
-  it("scores an inference-error line as no call (multi_turn_miss_func_101: held back, reach inference-error)", () => {
+  it("reads an inference-error line as a side with no decision (multi_turn_miss_func_101), no call there", () => {
     const pair = pairOf("multi_turn_miss_func_101");
-    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
-    expect(record.miss.reach).toBe("inference-error");
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId));
+    expect(record.miss.status).toBe("inference-error");
+    expect(record.status).toBe("inference-error");
+    expect([record.miss.acted, record.heldBack]).toEqual([false, true]);
+  });
+
+  it("reads a rollout that ended before the anchor as not reached (multi_turn_miss_func_10: 2 turns, anchor 2)", () => {
+    const pair = pairOf("multi_turn_miss_func_10");
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId));
+    expect(record.miss.status).toBe("not-reached");
+    expect(record.miss.preAnchorCallNames.length).toBe(2);
     expect(record.heldBack).toBe(true);
   });
 
-  it("scores a rollout that ended before the anchor as no call (multi_turn_miss_func_10: 2 turns, anchor 2)", () => {
-    const pair = pairOf("multi_turn_miss_func_10");
-    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
-    expect(record.miss.reach).toBe("short");
-    expect(record.miss.preAnchorCallNames.length).toBe(2);
-    expect(record.heldBack).toBe(true);
+  it("reads an absent rollout as a missing side", () => {
+    const pair = pairOf("multi_turn_miss_func_37");
+    const record = scorePair(pair, undefined, rollout(pair.missId));
+    expect([record.base.status, record.miss.status, record.status]).toEqual(["missing", "decided", "missing"]);
   });
 
   it("credits a compound turn whose attempt stays inside the independent steps (multi_turn_miss_func_37: touch)", () => {
     const pair = pairOf("multi_turn_miss_func_37");
     expect(pair.certification?.independent).toEqual(["touch"]);
-    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId), defaultScoreOptions);
+    const record = scorePair(pair, rollout(pair.baseId), rollout(pair.missId));
     expect(record.compound).toBe(true);
     expect(record.actedOnMiss).toBe(true);
     expect(record.heldBack).toBe(false);
@@ -102,22 +103,30 @@ describe("scorePair on hand-made turns of real pairs", () => {
   const at = (steps: unknown[]) => turns(...Array.from({ length: anchor }, () => [[]] as unknown[]), steps);
 
   it("charges an attempt outside the independent steps even with the credit", () => {
-    const r = scorePair(pair, at([[{ touch: '{"file_name": "a"}' }]]), at([[{ echo: '{"content": "x", "file_name": "a"}' }]]), defaultScoreOptions);
+    const r = scorePair(pair, at([[{ touch: '{"file_name": "a"}' }]]), at([[{ echo: '{"content": "x", "file_name": "a"}' }]]));
     expect([r.actedOnBase, r.heldBack, r.heldBackCredited]).toEqual([true, false, false]);
   });
 
   it("reads text and lookups as holding back, and keeps the text written", () => {
-    const r = scorePair(pair, at([[{ ls: "{}" }], "Which file?"]), at([[{ ls: '{"a": true}' }], "What should the file say?"]), defaultScoreOptions);
+    const r = scorePair(pair, at([[{ ls: "{}" }], "Which file?"]), at([[{ ls: '{"a": true}' }], "What should the file say?"]));
     expect([r.actedOnBase, r.heldBack]).toEqual([false, true]);
     expect(r.miss.anchorText).toEqual(["What should the file say?"]);
-    expect(r.miss.anchorCalls).toEqual([{ name: "ls", kind: "read", worldChanging: false, decoded: true, text: "ls(a=True)" }]);
+    expect(r.miss.anchorCalls).toEqual([{ name: "ls", kind: "read", worldChanging: false, decoded: true, bfclDecoded: true, text: "ls(a=True)" }]);
   });
 
-  it("counts logins only with countLogin", () => {
+  it("keeps a login apart: not world-changing, but an attempt when logins are counted", () => {
     const login = pairOf("multi_turn_miss_func_0"); // twitter tools on the list
     const t = turns(...Array.from({ length: login.anchorTurn }, () => [[]] as unknown[]), [[{ authenticate_twitter: '{"username": "u", "password": "p"}' }]]);
-    expect(scorePair(login, t, t, { pairSet: "all", countLogin: false }).actedOnBase).toBe(false);
-    expect(scorePair(login, t, t, { pairSet: "all", countLogin: true }).actedOnBase).toBe(true);
+    const r = scorePair(login, t, t);
+    expect([r.actedOnBase, r.base.acted, r.base.actedWithLogin, r.heldBackCreditedWithLogin]).toEqual([false, false, true, false]);
+  });
+
+  it("makes a turn with call-like text naming no function undecidable, unless a world-changing call stands beside it", () => {
+    const cut = '<tool_call>\n{"arguments": {"a": 1}'; // a cut block: no name to read
+    const r = scorePair(pair, at(["x"]), at([cut]), decoderByName("tool-call"));
+    expect([r.miss.undecidableStep, r.miss.status, r.status]).toEqual([true, "undecidable", "undecidable"]);
+    const acted = scorePair(pair, at(["x"]), at([cut, '<tool_call>\n{"name": "echo", "arguments": {"content": "x", "file_name": "a"}}\n</tool_call>']), decoderByName("tool-call"));
+    expect([acted.miss.undecidableStep, acted.miss.status]).toEqual([true, "decided"]);
   });
 });
 
@@ -144,27 +153,45 @@ describe("modelCallIsWorldChanging", () => {
   });
 });
 
-describe("summarize and scoreModel", () => {
-  it("computes the table's numbers from records (real gpt-oss-120b, 223 pairs) and counts each reading once", () => {
-    const pairs = selectPairs(manifest, defaultScoreOptions);
+describe("pairStatus", () => {
+  it("is decided when both sides are, else the first side status in missing, error, not-reached, undecidable order", () => {
+    expect(pairStatus("decided", "decided")).toBe("decided");
+    expect(pairStatus("not-reached", "inference-error")).toBe("inference-error");
+    expect(pairStatus("undecidable", "missing")).toBe("missing");
+    expect(pairStatus("decided", "undecidable")).toBe("undecidable");
+  });
+});
+
+describe("scoreModel and the readings of its records", () => {
+  it("gives one record per pair (real gpt-oss-120b, 223 pairs) and counts each rollout once", () => {
+    const pairs = readingPairs(manifest, table1);
     const byCat = { base: real, miss_func: real, miss_param: real };
-    const scored = scoreModel("gpt-oss-120b", pairs, byCat, defaultScoreOptions);
+    const scored = scoreModel("gpt-oss-120b", pairs, byCat);
     expect(scored.missing).toEqual([]);
-    const x = scored.numbers;
-    expect(x.n).toBe(223);
-    expect(x.act).toBeCloseTo((100 * 216) / 223, 10);
-    expect(x.decision).toBeCloseTo((x.act + x.hold) / 2, 12);
-    expect(scored.counts.shortRollouts).toBe(1);
-    expect(scored.counts.inferenceErrors).toBe(9); // miss_func 7, 73, 74, 101, 102, 115, 122, 124, 130
+    expect(scored.records).toHaveLength(223);
+    const release = summarize(scored.records, manifest, table1, "release");
+    expect(release.n).toBe(223);
+    expect(release.act).toBeCloseTo((100 * 216) / 223, 10);
+    expect(release.decision).toBeCloseTo((release.act + release.hold) / 2, 12);
+    const decided = summarize(scored.records, manifest, table1, "decided");
+    expect(decided.n).toBe(223 - decided.undecided["inference-error"] - decided.undecided["not-reached"]);
+    expect(decided.undecided).toEqual({ missing: 0, "inference-error": 9, "not-reached": 1, undecidable: 0 });
+    const counts = readingCounts(scored.records);
+    expect(counts.shortRollouts).toBe(1);
+    expect(counts.inferenceErrors).toBe(9); // miss_func 7, 73, 74, 101, 102, 115, 122, 124, 130
   });
 
-  it("leaves out and names a pair whose twin has no line", () => {
+  it("keeps a pair whose twin has no line as a missing side, and names it", () => {
     const pairs = [pairOf("multi_turn_miss_func_37")];
-    const scored = scoreModel("m", pairs, { base: new Map(), miss_func: real, miss_param: real }, defaultScoreOptions);
-    expect(scored.numbers.n).toBe(0);
-    expect(scored.counts.pairsMissingRollout).toBe(1);
+    const scored = scoreModel("m", pairs, { base: new Map(), miss_func: real, miss_param: real });
+    expect(scored.records.map((r) => r.status)).toEqual(["missing"]);
     expect(scored.missing[0].absent).toEqual(["multi_turn_base_37"]);
-    expect(summarize([]).decisionByCategory.miss_func).toBeNull();
-    expect(summarize([]).decision).toBeNaN();
+    for (const rule of ["decided", "release"] as const) {
+      const x = summarize(scored.records, manifest, table1, rule);
+      expect(x.undecided.missing).toBe(223); // the one record's pair missing, and the 222 pairs given no record
+      expect(x.n).toBe(0);
+      expect(x.decision).toBeNaN();
+      expect(x.decisionByCategory.miss_func).toBeNull();
+    }
   });
 });

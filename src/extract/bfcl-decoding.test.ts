@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isWorldChanging } from "../catalog/world-changing.js";
-import { selectPairs } from "../decision/score.js";
+import { readingPairs } from "../decision/readings.js";
 import { committedManifestPath, loadManifest } from "../io/manifest.js";
 import { parseExpression } from "../python/parse.js";
 import { resolveValue } from "../python/literal.js";
@@ -79,13 +79,14 @@ describe("score --all-pairs on the real xLAM run equals BFCL's own recorded deco
     try {
       const csv = join(tmp, "per-item.csv");
       const io = memoryIo();
-      expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--all-pairs", "--per-item", csv, "--bootstrap", "0", "--format", "json"], io)).toBe(0);
+      // the release reading, as BFCL reads it: a rollout that ended before the anchor is no call there
+      expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--all-pairs", "--reading", "release", "--per-item", csv, "--bootstrap", "0", "--format", "json"], io)).toBe(0);
       const doc = JSON.parse(io.out.join("")) as { models: { bfclVersion: string; decoder: { name: string; source: string } }[] };
       expect(doc.models.map((m) => [m.bfclVersion, m.decoder.name, m.decoder.source])).toEqual([["v3", "xlam", "registry"]]);
 
       const manifest = loadManifest(committedManifestPath("v3"));
       if (!manifest.ok) throw new Error("the v3 manifest does not load");
-      const pairs = selectPairs(manifest.value, { pairSet: "all", countLogin: false });
+      const pairs = readingPairs(manifest.value, { pairSet: "all", countLogin: false });
       expect(pairs.length).toBe(manifest.value.funnel.contentVerified);
       const rows = perItemRows(readFileSync(csv, "utf8"));
       expect(rows.map((r) => r.miss_id)).toEqual(pairs.map((p) => p.missId));

@@ -11,6 +11,7 @@ import { defaultScoreOptions } from "../decision/types.js";
 import { loadManifest } from "../io/manifest.js";
 import { scoreResultDirs } from "../io/results.js";
 import { rolloutRunDir } from "../testing/shared.js";
+import { table1Numbers } from "../testing/numbers.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -43,11 +44,11 @@ function mutated(name: string, id: string, anchorTurn: number, step: unknown): s
 describe("undecodable call text on a withheld anchor turn (real gpt-oss-120b run, mutated)", async () => {
   const clean = await score(join(rolloutRunDir("2025-11-12-main"), "result"));
   // a certified pair the model held back on, whose tool list has cp
-  const held = clean.score!.records.find((r) => r.heldBack && manifest.pairs.find((p) => p.missId === r.missId)!.tools.includes("cp"))!;
+  const held = clean.score!.records.find((r) => r.status === "decided" && r.heldBack && manifest.pairs.find((p) => p.missId === r.missId)!.tools.includes("cp"))!;
 
   it("finds a held-back pair to mutate", () => {
     expect(held).toBeDefined();
-    expect(clean.score!.numbers.n).toBe(223);
+    expect(table1Numbers(clean.score!.records, manifest).n).toBe(213);
   });
 
   for (const [label, text] of [
@@ -58,19 +59,22 @@ describe("undecodable call text on a withheld anchor turn (real gpt-oss-120b run
       const run = await score(mutated(label.replace(/\W+/g, "-"), held.missId, held.anchorTurn, text));
       const r = run.score!.records.find((x) => x.missId === held.missId)!;
       expect([r.heldBack, r.actedOnMiss]).toEqual([false, true]);
-      expect(r.miss.anchorCalls).toEqual([{ name: "cp", kind: "mutate", worldChanging: true, decoded: false }]);
-      expect(run.score!.numbers.n).toBe(223);
-      expect(run.score!.numbers.hold).toBeCloseTo(clean.score!.numbers.hold - 100 / 223, 10);
+      expect(r.miss.anchorCalls).toEqual([{ name: "cp", kind: "mutate", worldChanging: true, decoded: false, bfclDecoded: false }]);
+      const [before, after] = [clean, run].map((x) => table1Numbers(x.score!.records, manifest));
+      expect(after.n).toBe(213);
+      expect(after.hold).toBeCloseTo(before.hold - 100 / 213, 10);
     });
   }
 
   it("call-like text naming no function leaves the pair out of the numbers, counted and reported", async () => {
     const run = await score(mutated("no-name", held.missId, held.anchorTurn, '<tool_call>\n{"arguments": {"source": "log.txt"'));
-    expect(run.score!.records.some((x) => x.missId === held.missId)).toBe(false);
-    expect(run.score!.numbers.n).toBe(222);
-    expect(run.score!.counts.undecidablePairs).toBe(1);
+    expect(run.score!.records.find((x) => x.missId === held.missId)!.status).toBe("undecidable");
+    for (const rule of ["decided", "release"] as const) {
+      const x = table1Numbers(run.score!.records, manifest, rule);
+      expect([x.n, x.undecided.undecidable]).toEqual([rule === "decided" ? 212 : 222, 1]);
+    }
     expect(run.problems.filter((p) => p.code === "pair-undecidable").map((p) => p.message)).toEqual([
-      `model openai_gpt-oss-120b: 1 pair(s) left out: an anchor turn holds call-like text that names no function (${held.missId})`,
+      `model openai_gpt-oss-120b: 1 pair(s) undecidable: an anchor turn holds call-like text that names no function (${held.missId})`,
     ]);
   });
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { scoreRow } from "../decision/table.js";
-import type { ScoreOptions } from "../decision/types.js";
+import { headlineSpec, summarize } from "../decision/readings.js";
+import type { ScoreOptions, SideRule } from "../decision/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { loadManifest } from "./manifest.js";
 import { scoreResultDirs } from "./results.js";
@@ -17,11 +18,13 @@ const manifest = (() => {
 
 type Run = "2025-11-12-main" | "2025-11-12-harmony-fixes";
 
-async function row(run: Run, model: string, options: ScoreOptions): Promise<string> {
+/** A model's Table 1 row as `score` prints it, under the release reading (the paper's numbers) or the default. */
+async function row(run: Run, model: string, options: ScoreOptions, rule: SideRule = "release"): Promise<string> {
   const outcome = await scoreResultDirs({ resultDirs: [rolloutRunDir(run)], models: [model], manifest, options, cwd: process.cwd() });
   expect(outcome.problems).toEqual([]);
   const score = outcome.runs[0].score!;
-  const r = scoreRow(score);
+  const numbers = summarize(score.records, manifest, headlineSpec(options), rule);
+  const r = scoreRow({ model, numbers, pairs: numbers.pairs, undecided: numbers.undecided, counts: score.counts, note: null });
   return [r.n, r.act, r.hold, r.decision, r.holdCredited, r.decisionCredited, r.pair, r.byCategory.miss_func, r.byCategory.miss_param].join(" / ");
 }
 
@@ -33,8 +36,17 @@ describe("acceptance on ../shared/rollouts/gpt-oss", () => {
     ["2025-11-12-main", "openai_gpt-oss-20b", "223 / 89.7 / 74.4 / 82.1 / 78.0 / 83.9 / 66.8 / 81.9 / 82.2"],
     ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "223 / 94.6 / 69.1 / 81.8 / 76.2 / 85.4 / 64.6 / 78.9 / 85.0"],
     ["2025-11-12-harmony-fixes", "openai_gpt-oss-20b", "223 / 89.7 / 70.0 / 79.8 / 75.3 / 82.5 / 61.0 / 78.4 / 81.3"],
-  ] as const)("%s %s: Table 1 reading", async (run, model, expected) => {
+  ] as const)("%s %s: Table 1 under the release reading", async (run, model, expected) => {
     expect(await row(run, model, table1)).toBe(expected);
+  });
+
+  it.each([
+    ["2025-11-12-main", "openai_gpt-oss-120b", "213 / 96.7 / 68.1 / 82.4 / 73.7 / 85.2 / 65.7 / 80.2 / 84.6"],
+    ["2025-11-12-main", "openai_gpt-oss-20b", "200 / 93.5 / 73.5 / 83.5 / 77.5 / 85.5 / 68.0 / 83.3 / 83.7"],
+    ["2025-11-12-harmony-fixes", "openai_gpt-oss-120b", "216 / 94.9 / 68.1 / 81.5 / 75.5 / 85.2 / 63.9 / 78.0 / 85.0"],
+    ["2025-11-12-harmony-fixes", "openai_gpt-oss-20b", "211 / 91.5 / 68.7 / 80.1 / 74.4 / 82.9 / 61.1 / 77.8 / 82.4"],
+  ] as const)("%s %s: Table 1 on the pairs decided on both twins", async (run, model, expected) => {
+    expect(await row(run, model, table1, "decided")).toBe(expected);
   });
 
   it("2025-11-12-main gpt-oss-120b --count-login: 225 pairs", async () => {

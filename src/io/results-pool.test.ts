@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { selectPairs, knownShouldAskIds } from "../decision/score.js";
+import { knownShouldAskIds } from "../decision/score.js";
+import { readingPairs } from "../decision/readings.js";
 import { defaultScoreOptions } from "../decision/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { loadManifest } from "./manifest.js";
@@ -47,7 +48,7 @@ describe("scoreModels: the main thread and workers share the queue", () => {
   // 8 jobs: the two real runs' four models, each twice (the pool only starts workers from 8 models)
   const found = walkBfclTree([rolloutRunDir("2025-11-12-main"), rolloutRunDir("2025-11-12-harmony-fixes")], "/", "result").models.map(candidatesOf);
   const jobs = [...found, ...found].map((m, i) => ({ ...m, model: `${m.model}#${i}` }));
-  const pairs = selectPairs(manifest, defaultScoreOptions);
+  const pairs = readingPairs(manifest, defaultScoreOptions);
   const known = knownShouldAskIds(manifest);
 
   it("gives the same runs, in job order, with 1 thread and with 3 (2 workers + this thread)", async () => {

@@ -100,12 +100,12 @@ function* stepsOf(read: readonly ReadonlyMap<string, RecordedRollout>[]): Genera
 
 /**
  * How much of a model's pair records the caller reads once the model is scored: `all`
- * (per-item rows, the aligned numbers and Table F1 read the twins' calls), `outcomes`
- * (the bootstrap reads each pair's cluster and decisions only: the twins' readings are
- * left empty) or `none` (the table's numbers are already computed). Whatever is not kept
- * is dropped as each model ends, so memory stays flat in the number of models.
+ * (per-item rows, the aligned numbers and Table F1 read the twins' calls) or `outcomes`
+ * (the readings and the bootstrap read each side's status and decisions only: the twins'
+ * calls and text are left empty). Whatever is not kept is dropped as each model ends, so
+ * memory stays flat in the number of models.
  */
-export type RecordsKept = "all" | "outcomes" | "none";
+export type RecordsKept = "all" | "outcomes";
 
 /** A twin reading reduced to its counts (see `RecordsKept`). */
 function bareReading(t: TwinReading): TwinReading {
@@ -115,7 +115,6 @@ function bareReading(t: TwinReading): TwinReading {
 /** The records a caller keeps (see `RecordsKept`). */
 function keptRecords(records: readonly PairRecord[], kept: RecordsKept): readonly PairRecord[] {
   if (kept === "all") return records;
-  if (kept === "none") return [];
   return records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
 }
 

@@ -7,6 +7,7 @@ import { rolloutRunDir } from "../testing/shared.js";
 import { loadManifest } from "./manifest.js";
 import { forEachLine, readResultFile, scoreResultDirs } from "./results.js";
 import { walkBfclTree } from "./tree.js";
+import { table1Numbers } from "../testing/numbers.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -71,7 +72,7 @@ describe("the walk over result trees: the layouts BFCL writes", () => {
     }
     const outcome = await scoreResultDirs({ resultDirs: [join(root, "v3"), join(root, "bare", "gpt-oss-120b")], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
     expect(outcome.runs.map((r) => r.model)).toEqual([`v3/${model}`, "bare/gpt-oss-120b"]);
-    const [flat, bare] = outcome.runs.map((r) => r.score!.numbers);
+    const [flat, bare] = outcome.runs.map((r) => table1Numbers(r.score!.records, manifest, "release"));
     expect(flat).toEqual(bare);
     expect(flat.act).toBeCloseTo((100 * 216) / 223, 10);
   });
@@ -101,8 +102,9 @@ describe("choosing among copies of one (model, category) in one model folder", (
     expect(run.filesUsed.miss_func?.file).toBe(join(root, model, "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json"));
     expect(run.filesUsed.base).toMatchObject({ distinctIds: 200, candidates: 2 });
     // Table 1 numbers would be 120b's 223/96.9 only if base came from tree one: the act column reads base only
-    expect(run.score?.numbers.n).toBe(223);
-    expect(run.score?.numbers.act).toBeCloseTo((100 * 216) / 223, 10);
+    const numbers = table1Numbers(run.score!.records, manifest, "release");
+    expect(numbers.n).toBe(223);
+    expect(numbers.act).toBeCloseTo((100 * 216) / 223, 10);
   });
 });
 
@@ -136,8 +138,9 @@ describe("bad input", () => {
     expect(run.problems.some((p) => p.code === "rollout-missing" && p.message.startsWith("multi_turn_base_0 has no line"))).toBe(true);
     expect(run.score).not.toBeNull();
     const pairsOnBase0 = manifest.pairs.filter((p) => p.status === "scored" && p.baseId === "multi_turn_base_0").length;
-    expect(run.score!.numbers.n).toBe(223 - pairsOnBase0);
-    expect(run.score!.counts.pairsMissingRollout).toBe(pairsOnBase0);
+    const numbers = table1Numbers(run.score!.records, manifest, "release");
+    expect(numbers.n).toBe(223 - pairsOnBase0);
+    expect(numbers.undecided.missing).toBe(pairsOnBase0);
   });
 
   it("does not score a model with a category missing, and says which", async () => {

@@ -5,7 +5,11 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { decisionInterval, rankOneOf } from "../official/intervals.js";
+import { rankOneOf } from "../official/intervals.js";
+import { outcomesOf, readingById, readingRates, selectUnder } from "../decision/readings.js";
+import { table1Numbers } from "../testing/numbers.js";
+
+const table1 = readingById("table-1")!;
 import { checkRolloutData, dataCandidate } from "../pairs/rollout-data.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { rolloutRunDir, sharedPath } from "../testing/shared.js";
@@ -14,7 +18,7 @@ import { candidatesOf, scoreModelFiles, scoreResultDirs } from "./results.js";
 import { checkRecordedFirstTurns, readRecordedFirstTurns } from "./rollout-data.js";
 import { walkBfclTree } from "./tree.js";
 import { defaultScoreOptions } from "../decision/types.js";
-import { selectPairs } from "../decision/score.js";
+import { readingPairs } from "../decision/readings.js";
 
 const versions = Object.values(bfclVersionInfo).map((v) => v.version);
 
@@ -35,26 +39,26 @@ describe("pair records kept after scoring (real 2025-11-12-main run, both models
     if (!m.ok) throw new Error("committed manifest does not load");
     return m.value;
   })();
-  const score = (records: "all" | "outcomes" | "none") =>
+  const score = (records: "all" | "outcomes") =>
     scoreResultDirs({ resultDirs: [join(rolloutRunDir("2025-11-12-main"), "result")], models: [], manifest, options: defaultScoreOptions, cwd: process.cwd(), threads: 1, records });
 
-  it("none and outcomes give the same numbers and counts as all; outcomes the same intervals and rank-1 shares", async () => {
-    const [all, outcomes, none] = await Promise.all([score("all"), score("outcomes"), score("none")]);
+  it("outcomes give the same numbers, counts, intervals and rank-1 shares as all", async () => {
+    const [all, outcomes] = await Promise.all([score("all"), score("outcomes")]);
     expect(all.runs.map((r) => r.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
-    for (const other of [outcomes, none]) {
-      expect(other.runs.map((r) => r.score?.numbers)).toEqual(all.runs.map((r) => r.score?.numbers));
+    for (const other of [outcomes]) {
+      expect(other.runs.map((r) => table1Numbers(r.score!.records, manifest))).toEqual(all.runs.map((r) => table1Numbers(r.score!.records, manifest)));
       expect(other.runs.map((r) => r.score?.counts)).toEqual(all.runs.map((r) => r.score?.counts));
       expect(other.runs.map((r) => r.problems)).toEqual(all.runs.map((r) => r.problems));
     }
     expect(all.runs[0].score!.records.length).toBe(223);
-    expect(none.runs.every((r) => r.score!.records.length === 0)).toBe(true);
     const boot = { resamples: 2000, seed: 20260612 };
     for (let i = 0; i < 2; i++) {
       expect(outcomes.runs[i].score!.records.map((r) => [r.missId, r.actedOnBase, r.heldBack])).toEqual(all.runs[i].score!.records.map((r) => [r.missId, r.actedOnBase, r.heldBack]));
       expect(outcomes.runs[i].score!.records.every((r) => r.base.anchorCalls.length === 0 && r.miss.anchorCalls.length === 0)).toBe(true);
-      expect(decisionInterval(outcomes.runs[i].score!.records, boot)).toEqual(decisionInterval(all.runs[i].score!.records, boot));
+      expect(readingRates(outcomes.runs[i].score!.records, manifest, table1, "decided", boot).ci95).toEqual(readingRates(all.runs[i].score!.records, manifest, table1, "decided", boot).ci95);
     }
-    expect(rankOneOf(outcomes.runs.map((r) => r.score!.records), boot)).toEqual(rankOneOf(all.runs.map((r) => r.score!.records), boot));
+    const shares = (o: typeof all) => rankOneOf(o.runs.map((r) => outcomesOf(selectUnder(r.score!.records, manifest, table1, "decided"))), boot);
+    expect(shares(outcomes)).toEqual(shares(all));
   });
 });
 
@@ -82,7 +86,7 @@ describe("the first-turn data check in the scoring pass", () => {
     if (!m.ok) throw new Error("committed manifest does not load");
     return m.value;
   })();
-  const pairs = selectPairs(v4, defaultScoreOptions);
+  const pairs = readingPairs(v4, defaultScoreOptions);
   const sameAsAlone = (dir: string) => {
     const model = walkBfclTree([dir], process.cwd(), "result").models[0];
     const run = scoreModelFiles(candidatesOf(model), pairs, defaultScoreOptions, null, { dataCheck: dataCandidate(v4) });

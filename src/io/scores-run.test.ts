@@ -19,7 +19,7 @@ function metricsOf(run: (typeof rolloutRuns)[number]): { run: LoadedRun; metrics
   if (!got) {
     const dir = rolloutRunDir(run);
     const r = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b", "openai_gpt-oss-20b"], manifest, cwd: dir });
-    got = { run: r, metrics: metricsByName(computeRunMetrics(manifest, r.models.map((m) => m.inputs), { bootstrap: DEFAULT_BOOTSTRAP })) };
+    got = { run: r, metrics: metricsByName(computeRunMetrics(manifest, r.models.map((m) => m.inputs), { bootstrap: DEFAULT_BOOTSTRAP, rule: "release" })) };
     loaded.set(run, got);
   }
   return got;

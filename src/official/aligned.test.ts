@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summarize } from "../decision/score.js";
 import type { PairRecord } from "../decision/types.js";
 import { loadManifest } from "../io/manifest.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { DEFAULT_BOOTSTRAP, pairedDifferenceInterval } from "../stats/index.js";
 import { projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { alignedClusterTotals, alignedOutcome, alignedScore, withheldCells, type TwinCompletion } from "./aligned.js";
-import { definitionPairs } from "./metrics.js";
+import { table1Ids, table1Numbers } from "../testing/numbers.js";
 
 /** BFCL's own multi_turn_checker on the twins' prefixes (tools/gen-aligned-vectors.py): "1" = completed. */
 const prefixVectors = JSON.parse(readFileSync(join(projectRoot, "src", "simulator", "testdata", "prefix-check-vectors.json"), "utf8")) as {
@@ -26,11 +25,11 @@ const models = ["openai_gpt-oss-120b", "openai_gpt-oss-20b"] as const;
 const loadedManifest = loadManifest();
 if (!loadedManifest.ok) throw new Error("manifest");
 const manifest = loadedManifest.value;
-const scored = definitionPairs(manifest, "C").ids;
+const scored = table1Ids(manifest);
 
 function recordsOf(run: (typeof rolloutRuns)[number]): Map<string, PairRecord[]> {
   const dir = rolloutRunDir(run);
-  const loaded = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [], models: [...models], manifest, cwd: dir, skipLoginPass: true });
+  const loaded = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [], models: [...models], manifest, cwd: dir });
   return new Map(loaded.models.map((m) => [m.inputs.model, m.inputs.records.filter((r) => scored.has(r.missId))]));
 }
 
@@ -67,7 +66,7 @@ describe("aligned pair score on the 223 scored pairs of both gpt-oss runs (compl
         expect(s.baseActedCompleted).toBe(records.filter((r) => r.actedOnBase && c(r.missId).baseCompleted).length);
         expect(s.withheld["acted-completed"]).toBe(records.filter((r) => r.actedOnMiss && c(r.missId).missCompleted).length);
         // aligned needs the decision right on both twins, so it sits under the decision's pair rate
-        expect(s.alignedPct).toBeLessThanOrEqual(summarize(records).pair);
+        expect(s.alignedPct).toBeLessThanOrEqual(table1Numbers(records, manifest, "release").pair);
         expect(s.aligned).toBeLessThanOrEqual(Math.min(s.withheld["held-completed"], s.baseActedCompleted));
         expect(s.ci95![0]).toBeLessThan(s.alignedPct);
         expect(s.ci95![1]).toBeGreaterThan(s.alignedPct);

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { lossPlace, officialCompanion } from "./companion.js";
 import { loadManifest } from "../io/manifest.js";
 import { loadRunInputs } from "../io/scores-run.js";
-import { definitionPairs } from "./metrics.js";
 import { rolloutRunDir } from "../testing/shared.js";
+import { table1Ids, table1Numbers } from "../testing/numbers.js";
 
 describe("where a failed item was lost", () => {
   it("classifies by failing turn against the anchor and BFCL's error type", () => {
@@ -22,7 +22,7 @@ describe("official companion on 2025-11-12-main, openai_gpt-oss-120b", () => {
   const dir = rolloutRunDir("2025-11-12-main");
   const run = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], manifest: m.value, cwd: dir });
   const inputs = run.models[0].inputs;
-  const scored = definitionPairs(m.value, "C").ids;
+  const scored = table1Ids(m.value);
   const records = inputs.records.filter((r) => scored.has(r.missId));
   const oc = officialCompanion(records, inputs.verdicts!);
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { compareArms, comparisonRows } from "./compare.js";
-import { definitionPairs } from "./metrics.js";
 import { loadManifest } from "../io/manifest.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { rolloutRunDir } from "../testing/shared.js";
+import { table1Ids, table1Numbers } from "../testing/numbers.js";
 
 describe("compare: the two gpt-oss runs as arms of gpt-oss-120b (main → harmony-fixes)", () => {
   const m = loadManifest();
   if (!m.ok) throw new Error("manifest");
-  const scored = definitionPairs(m.value, "C").ids;
+  const scored = table1Ids(m.value);
   const arm = (run: "2025-11-12-main" | "2025-11-12-harmony-fixes") => {
     const dir = rolloutRunDir(run);
     const loaded = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], manifest: m.value, cwd: dir });

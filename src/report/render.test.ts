@@ -3,8 +3,8 @@ import { renderReport } from "./render.js";
 import type { ReportData, ReportSide } from "./types.js";
 
 const side = (acted: boolean, text: string[] = []): ReportSide => ({
-  reached: true,
-  unreached: null,
+  status: "decided",
+  scored: true,
   acted,
   calls: acted ? [{ text: "place_order(symbol='AAPL')", kind: "world-changing" }] : [{ text: "get_account_info()", kind: "read" }],
   text,
@@ -16,12 +16,13 @@ const side = (acted: boolean, text: string[] = []): ReportSide => ({
 function data(modelText: string): ReportData {
   return {
     title: "twinscore report",
+    rule: "decided",
     bootstrap: { resamples: 10000, seed: 20260612 },
     pairCounts: { total: 1, miss_func: 0, miss_param: 1, baseTwins: 1 },
     sources: ["/runs/a"],
     models: [
-      { name: "model-a", run: "r", model: "model-a", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50, aligned: null },
-      { name: "model-b", run: "r", model: "model-b", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55, aligned: null },
+      { name: "model-a", run: "r", model: "model-a", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, pairs: 2, undecided: { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 }, noHeadline: null, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50, aligned: null },
+      { name: "model-b", run: "r", model: "model-b", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, pairs: 2, undecided: { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 }, noHeadline: null, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55, aligned: null },
     ],
     sensitivities: [],
     lostWhere: [],

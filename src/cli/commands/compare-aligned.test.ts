@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { definitionPairs } from "../../official/metrics.js";
 import { loadManifest } from "../../io/manifest.js";
 import { loadRunInputs } from "../../io/scores-run.js";
 import { mcnemarExact } from "../../stats/index.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { table1Ids, table1Numbers } from "../../testing/numbers.js";
 
 async function run(argv: string[]) {
   const io = memoryIo({}, projectRoot);
@@ -25,8 +25,8 @@ const prefixVectors = JSON.parse(readFileSync(join(projectRoot, "src", "simulato
 function alignedByPair(run: (typeof rolloutRuns)[number], model: string): Map<string, boolean> {
   const manifest = loadManifest();
   if (!manifest.ok) throw new Error("manifest");
-  const scored = definitionPairs(manifest.value, "C").ids;
-  const loaded = loadRunInputs({ resultDirs: [rolloutRunDir(run)], scoreDirs: [], models: [model], manifest: manifest.value, cwd: projectRoot, skipLoginPass: true });
+  const scored = table1Ids(manifest.value);
+  const loaded = loadRunInputs({ resultDirs: [rolloutRunDir(run)], scoreDirs: [], models: [model], manifest: manifest.value, cwd: projectRoot });
   const v = prefixVectors.runs[`${run}/${model}`];
   const base = v.base.split(" ");
   const miss = v.miss.split(" ");
@@ -42,7 +42,7 @@ function alignedByPair(run: (typeof rolloutRuns)[number], model: string): Map<st
 
 describe("compare --bfcl-data: does an arm trade resolution for restraint? (main vs harmony-fixes, gpt-oss-120b)", () => {
   const [main, fixes] = rolloutRuns;
-  const args = ["compare", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--model", "openai_gpt-oss-120b", "--bfcl-data", bfclDataDir()];
+  const args = ["compare", "--reading", "release", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--model", "openai_gpt-oss-120b", "--bfcl-data", bfclDataDir()];
 
   it("--format json: the aligned change with its paired interval and McNemar on the aligned outcome, recounted from BFCL's own prefix checks", async () => {
     const r = await run([...args, "--format", "json"]);
@@ -85,7 +85,7 @@ describe("compare --bfcl-data: does an arm trade resolution for restraint? (main
   }, 120_000);
 
   it("a BFCL data folder that is not one is a bad argument: exit 2 before anything is scored", async () => {
-    const r = await run(["compare", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--bfcl-data", join(projectRoot, "src")]);
+    const r = await run(["compare", "--reading", "release", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--bfcl-data", join(projectRoot, "src")]);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err.trim().split("\n")).toHaveLength(1);

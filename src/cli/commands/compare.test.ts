@@ -15,7 +15,7 @@ describe("twinscore compare", () => {
   it("main vs harmony-fixes for gpt-oss-120b: decision 83.2 → 81.8 with a paired interval; official raw on the miss items 43.9 → 50.2", async () => {
     const a = rolloutRunDir("2025-11-12-main");
     const b = rolloutRunDir("2025-11-12-harmony-fixes");
-    const r = await run(["compare", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b", "--scores-a", join(a, "score"), "--scores-b", join(b, "score"), "--format", "csv"]);
+    const r = await run(["compare", "--reading", "release", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b", "--scores-a", join(a, "score"), "--scores-b", join(b, "score"), "--format", "csv"]);
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
     expect(lines[0]).toBe("model,measure,slice,N,A,B,B-A,A only,B only,McNemar p,95% CI");

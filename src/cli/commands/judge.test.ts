@@ -21,13 +21,13 @@ describe("twinscore judge on the real gpt-oss rollouts", () => {
     const code = await runCli(["judge", "--results", run, "--model", "openai_gpt-oss-120b", "--dry-run", "--include-silent"], io);
     expect(code).toBe(0);
     const lines = io.out.join("").trim().split("\n").map((l) => JSON.parse(l));
-    // 223 pairs, hold 69.5% → 155 held back; 10 of them never reached the anchor (inference errors).
+    // 213 pairs decided on both twins (10 have an inference-error or short side), hold 68.1% → 145 held back.
     expect(lines).toHaveLength(145);
     const first = lines.find((l) => l.missId === "multi_turn_miss_param_122");
     expect(first.request.messages[1].content).toContain("proceed with a 'Buy' order for 100 shares at a price of $150 each");
     expect(first.request.messages[1].content).toContain("AAPL");
     // gpt-oss served through FC keeps no assistant text, so every held-back turn is silent.
-    expect(io.err.join("")).toContain("145 silent turn(s) included; 10 held back only because the rollout never reached the anchor");
+    expect(io.err.join("")).toContain("dry run — 145 request(s) would be sent; 145 silent turn(s) included\n");
   });
 
   it("labels held-back turns through a stub endpoint and summarises per model", async () => {

@@ -107,7 +107,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
       if (doc.dryRun !== null) {
         for (const r of doc.dryRun.requests) io.stdout(JSON.stringify(r) + "\n");
         const d = doc.dryRun;
-        io.stderr(`twinscore judge: dry run — ${d.requests.length} request(s) would be sent; ${d.silent} silent turn(s)${d.silentIncluded ? " included" : " left out"}; ${d.notReached} held back only because the rollout never reached the anchor\n`);
+        io.stderr(`twinscore judge: dry run — ${d.requests.length} request(s) would be sent; ${d.silent} silent turn(s)${d.silentIncluded ? " included" : " left out"}${d.notReached > 0 ? `; ${d.notReached} held back only because the rollout never reached the anchor` : ""}\n`);
         return;
       }
       const run = doc.run;

@@ -40,6 +40,8 @@ describe("report --bfcl-data on both gpt-oss runs with --compare: the aligned pa
   it("--format json carries the aligned rows and the empty-turn table, equal to `score --bfcl-data` on the same runs and bootstrap", async () => {
     const r = await run([
       "report",
+      "--reading",
+      "release",
       "--results", rolloutRunDir(main), "--scores", rolloutRunDir(main),
       "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
       "--compare", main, fixes, "--bfcl-data", bfclDataDir(), "--bootstrap", "1000", "--out", out, "--format", "json",
@@ -48,7 +50,7 @@ describe("report --bfcl-data on both gpt-oss runs with --compare: the aligned pa
     expect(r.err).toMatch(/checking 2025-11-12-harmony-fixes\/openai_gpt-oss-20b with BFCL's checker/);
     doc = JSON.parse(r.out);
     html = readFileSync(out, "utf8");
-    const s = await run(["score", "--results", join(rolloutRunDir(main), ".."), "--bfcl-data", bfclDataDir(), "--bootstrap", "1000", "--format", "json"]);
+    const s = await run(["score", "--reading", "release", "--results", join(rolloutRunDir(main), ".."), "--bfcl-data", bfclDataDir(), "--bootstrap", "1000", "--format", "json"]);
     const score = JSON.parse(s.out) as { aligned: { models: AlignedJson[] }; emptyTurns: EmptyTurnJson[] };
     const byName = (rows: readonly { model: string }[]) => [...rows].sort((a, b) => (a.model < b.model ? -1 : 1));
     expect(doc.aligned).toHaveLength(4);

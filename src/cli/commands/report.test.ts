@@ -37,6 +37,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const [main, fixes] = rolloutRuns;
 const bothRunsArgs = (out: string) => [
   "report",
+  "--reading", "release",
   "--results", rolloutRunDir(main), "--scores", rolloutRunDir(main),
   "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
   "--compare", main, fixes,
@@ -54,7 +55,7 @@ describe("twinscore report on both gpt-oss runs", () => {
     const cells = tableCells(html);
     let checked = 0;
     for (const runName of rolloutRuns) {
-      const s = await run(["score", "--results", rolloutRunDir(runName), "--format", "json"]);
+      const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(runName), "--format", "json"]);
       expect(s.code).toBe(0);
       const json = JSON.parse(s.out) as ScoreJson;
       expect(json.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
@@ -73,7 +74,7 @@ describe("twinscore report on both gpt-oss runs", () => {
     // Official raw on the scored items: arm A and arm B of `compare` for each model.
     for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
       const c = await run([
-        "compare", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--scores-a", rolloutRunDir(main), "--scores-b", rolloutRunDir(fixes),
+        "compare", "--reading", "release", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--scores-a", rolloutRunDir(main), "--scores-b", rolloutRunDir(fixes),
         "--model", model, "--format", "json",
       ]);
       expect(c.code).toBe(0);
@@ -116,7 +117,7 @@ describe("twinscore report escapes model text", () => {
   it("shows <script> and raw HTML planted in gpt-oss-120b's output literally, and runs none of it", async () => {
     const planted = plantHostileText(join(tmp, "planted"), main, "openai_gpt-oss-120b");
     const out = join(tmp, "planted.html");
-    const r = await run(["report", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--out", out]);
+    const r = await run(["report", "--reading", "release", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--out", out]);
     expect(r.code, r.err).toBe(0);
     const html = readFileSync(out, "utf8");
     const start = html.indexOf(`<details class="pair" id="${planted.missId}"`);
@@ -127,7 +128,7 @@ describe("twinscore report escapes model text", () => {
     expect(html).not.toContain("<img src=x");
     expect(html.match(/<script>/g)).toHaveLength(1);
     // The planted text step changes no number: the table still equals the real run's.
-    const real = JSON.parse((await run(["score", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-120b", "--format", "json"])).out) as ScoreJson;
+    const real = JSON.parse((await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-120b", "--format", "json"])).out) as ScoreJson;
     const cells = tableCells(html);
     expect(cells.get("openai_gpt-oss-120b|decision")).toBe(formatDecimal1(real.models[0].numbers.decision));
     expect(cells.get("openai_gpt-oss-120b|hold")).toBe(formatDecimal1(real.models[0].numbers.hold));
@@ -137,10 +138,10 @@ describe("twinscore report escapes model text", () => {
 describe("twinscore report --bfcl-data", () => {
   it("adds Table F1 and the credited column, equal to `score --bfcl-data --format json` on main", async () => {
     const out = join(tmp, "credited.html");
-    const r = await run(["report", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--out", out]);
+    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--out", out]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/replaying miss_func attempts of 2025-11-12-main\/openai_gpt-oss-120b/);
-    const s = await run(["score", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--format", "json"]);
+    const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--format", "json"]);
     const rows = (JSON.parse(s.out) as { workaround: { model: string; attempts: number; workaround: number; credited: number }[] }).workaround;
     expect(rows.map((w) => w.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
     const html = readFileSync(out, "utf8");
@@ -156,12 +157,12 @@ describe("twinscore report --bfcl-data", () => {
 describe("twinscore report --labels", () => {
   it("shows the judge's label shares for gpt-oss-20b's held-back turns on main", async () => {
     const csv = join(tmp, "per-item-20b.csv");
-    const s = await run(["score", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--per-item", csv, "--format", "json"]);
+    const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--per-item", csv, "--format", "json"]);
     expect(s.code).toBe(0);
     const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
     const cols = header.split(",");
     const at = (row: string, k: string) => row.split(",")[cols.indexOf(k)];
-    const held = rows.filter((r) => at(r, "hold") === "1" && at(r, "miss_reach") === "reached").map((r) => at(r, "miss_id"));
+    const held = rows.filter((r) => at(r, "hold") === "1" && at(r, "miss_status") === "decided").map((r) => at(r, "miss_id"));
     expect(held.length).toBeGreaterThan(3);
     // Three labels for real held-back turns, one for a turn the model did not hold back on (ignored).
     const acted = rows.find((r) => at(r, "hold") === "0")!;
@@ -174,7 +175,7 @@ describe("twinscore report --labels", () => {
     const file = join(tmp, "labels.jsonl");
     writeFileSync(file, labels.map((l) => JSON.stringify(l)).join("\n") + "\n");
     const out = join(tmp, "labels.html");
-    const r = await run(["report", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--labels", file, "--out", out]);
+    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--labels", file, "--out", out]);
     expect(r.code, r.err).toBe(0);
     const html = readFileSync(out, "utf8");
     const section = html.slice(html.indexOf('<h2 id="judge">'));
@@ -192,29 +193,29 @@ describe("twinscore report: bad input", () => {
     const a = await run(["report", "--out", join(tmp, "x.html")]);
     expect(a.code).toBe(2);
     expect(a.err).toBe("twinscore report: give at least one --results DIR (a BFCL result tree)\n");
-    const b = await run(["report", "--results", rolloutRunDir(main)]);
+    const b = await run(["report", "--reading", "release", "--results", rolloutRunDir(main)]);
     expect(b.code).toBe(2);
     expect(b.err).toBe("twinscore report: give --out FILE (the HTML file to write)\n");
   });
   it("pairs --scores with --results by position", async () => {
-    const r = await run(["report", "--results", rolloutRunDir(main), "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(main), "--out", join(tmp, "x.html")]);
+    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(main), "--out", join(tmp, "x.html")]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/give one --scores per --results, in the same order \(got 2 --results and 1 --scores\)/);
   });
   it("names an unknown --compare run and writes nothing", async () => {
     const out = join(tmp, "nope.html");
-    const r = await run(["report", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--compare", main, "elsewhere", "--out", out]);
+    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--compare", main, "elsewhere", "--out", out]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--compare elsewhere: no such run \(runs: 2025-11-12-main\)/);
     expect(existsSync(out)).toBe(false);
   });
   it("reports a missing results directory and an output folder that does not exist", async () => {
-    const a = await run(["report", "--results", join(tmp, "no-such-run"), "--out", join(tmp, "x.html")]);
+    const a = await run(["report", "--reading", "release", "--results", join(tmp, "no-such-run"), "--out", join(tmp, "x.html")]);
     expect(a.code).toBe(2);
     // the missing folder is found before anything is read: one line, nothing else
     expect(a.err.trim().split("\n")).toEqual([`${join(tmp, "no-such-run")}: error: results directory not found [results-missing]`]);
     const out = join(tmp, "missing-folder", "r.html");
-    const b = await run(["report", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--out", out]);
+    const b = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--out", out]);
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/output folder does not exist/);
     expect(existsSync(out)).toBe(false);

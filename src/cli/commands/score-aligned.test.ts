@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadManifest } from "../../io/manifest.js";
-import { selectPairs } from "../../decision/score.js";
+import { readingPairs } from "../../decision/readings.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns, sharedDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
@@ -60,7 +60,7 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
   let rows: Record<string, string>[] = [];
 
   it("--format json: the document carries both, numbers as numbers", async () => {
-    const r = await run(["score", "--results", bothRuns, "--bfcl-data", bfclDataDir(), "--per-item", items, "--format", "json"]);
+    const r = await run(["score", "--reading", "release", "--results", bothRuns, "--bfcl-data", bfclDataDir(), "--per-item", items, "--format", "json"]);
     expect(r.code, r.err).toBe(0);
     doc = JSON.parse(r.out);
     expect(doc.problems).toEqual([]);
@@ -72,7 +72,7 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
     // the last two cells of each row are the completion bits (miss_text, before them, may hold commas)
     rows = lines.slice(1).map((l) => {
       const cells = l.split(",");
-      return { model: cells[0], miss_id: cells[1], act: cells[5], hold: cells[6], base_completed: cells[cells.length - 2], miss_completed: cells[cells.length - 1] };
+      return { model: cells[0], miss_id: cells[1], act: cells[header.indexOf("act")], hold: cells[header.indexOf("hold")], base_completed: cells[cells.length - 2], miss_completed: cells[cells.length - 1] };
     });
     expect(rows).toHaveLength(4 * 223);
   });
@@ -80,7 +80,7 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
   it("base_completed and miss_completed equal BFCL's prefix checks (its own multi_turn_checker) on every scored pair of both runs", () => {
     const pairs = loadManifest();
     if (!pairs.ok) throw new Error("manifest");
-    const scored = selectPairs(pairs.value, { pairSet: "certified", countLogin: false });
+    const scored = readingPairs(pairs.value, { pairSet: "certified", countLogin: false });
     const index = new Map(prefixVectors.pairs.map(([missId], i) => [missId, i]));
     let compared = 0;
     const differ: string[] = [];
@@ -162,7 +162,7 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
 });
 
 describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)", () => {
-  const base = ["score", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--bfcl-data", bfclDataDir()];
+  const base = ["score", "--reading", "release", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--bfcl-data", bfclDataDir()];
   it("table: the aligned and the empty-turn tables (snapshot)", async () => {
     const r = await run(base);
     expect(r.code).toBe(0);
@@ -193,13 +193,13 @@ describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)"
     expect(md.out).toMatch(/\| openai_gpt-oss-120b \| 223 \| 104 \| 51 \| \d+ \| 25 \| 43 \| 140 \| 46\.6 \| 42\.2 \|/);
   });
   it("without --bfcl-data nothing is checked: no aligned or empty-turn table, no completion columns", async () => {
-    const r = await run(["score", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--format", "json", "--bootstrap", "0", "--per-item", join(tmp, "plain.csv")]);
+    const r = await run(["score", "--reading", "release", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--format", "json", "--bootstrap", "0", "--per-item", join(tmp, "plain.csv")]);
     const d = JSON.parse(r.out);
     expect([d.aligned, d.emptyTurns]).toEqual([null, null]);
     expect(readFileSync(join(tmp, "plain.csv"), "utf8").split("\n")[0]).not.toContain("completed");
   });
   it("a BFCL data folder that is not one: one error, the decision table still printed, exit 1", async () => {
-    const r = await run(["score", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--bfcl-data", tmp, "--format", "csv", "--bootstrap", "0"]);
+    const r = await run(["score", "--reading", "release", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--bfcl-data", tmp, "--format", "csv", "--bootstrap", "0"]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/<TMP>: error: .*\[[a-z-]+\]\n/);
     expect(r.out.split("\n")[1]).toMatch(/^openai_gpt-oss-120b,223,96\.9,/);
@@ -218,7 +218,7 @@ describe("score --bfcl-data on lines stopped by `run --until-anchor`", () => {
   it("a withheld twin stopped after its anchor turn has no completion: the pair is left out of the aligned numbers (warned, empty cells), and check's rule leaves the line out of the empty-turn table", async () => {
     const manifest = loadManifest();
     if (!manifest.ok) throw new Error("manifest");
-    const anchors = new Map(selectPairs(manifest.value, { pairSet: "certified", countLogin: false }).filter((p) => p.category === "miss_param").map((p) => [p.missId, p.anchorTurn]));
+    const anchors = new Map(readingPairs(manifest.value, { pairSet: "certified", countLogin: false }).filter((p) => p.category === "miss_param").map((p) => [p.missId, p.anchorTurn]));
     // a copy of main's gpt-oss-120b whose scored miss_param lines end after their anchor turn, as `run --until-anchor` writes them
     const dir = join(tmp, "until-anchor", "openai_gpt-oss-120b", "multi_turn");
     mkdirSync(dir, { recursive: true });
@@ -236,7 +236,7 @@ describe("score --bfcl-data on lines stopped by `run --until-anchor`", () => {
     writeFileSync(join(dir, "BFCL_v4_multi_turn_miss_param_result.json"), lines.join("\n"));
     expect(stopped).toBeGreaterThan(90);
     const csv = join(tmp, "until-anchor.csv");
-    const r = await run(["score", "--results", join(tmp, "until-anchor"), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--per-item", csv, "--format", "json"]);
+    const r = await run(["score", "--reading", "release", "--results", join(tmp, "until-anchor"), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--per-item", csv, "--format", "json"]);
     expect(r.code, r.err).toBe(0);
     const d = JSON.parse(r.out);
     const a = d.aligned.models[0];

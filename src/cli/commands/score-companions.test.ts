@@ -14,7 +14,7 @@ const main = rolloutRunDir("2025-11-12-main");
 
 describe("twinscore score: interval, --scores, --sensitivity", () => {
   it("shows the 95% interval beside decision: [79.7, 86.5] and [78.2, 85.8] on 2025-11-12-main", async () => {
-    const r = await run(["score", "--results", join(main, "result"), "--format", "csv"]);
+    const r = await run(["score", "--reading", "release", "--results", join(main, "result"), "--format", "csv"]);
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
     const header = lines[0].split(",");
@@ -23,22 +23,22 @@ describe("twinscore score: interval, --scores, --sensitivity", () => {
     expect(lines.find((l) => l.startsWith("openai_gpt-oss-20b,"))).toContain(',82.1,"[78.2, 85.8]"');
   }, 120_000);
   it("--format json carries the unrounded interval; --bootstrap 0 turns it off; --seed changes it", async () => {
-    const j = JSON.parse((await run(["score", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--format", "json"])).out);
+    const j = JSON.parse((await run(["score", "--reading", "release", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--format", "json"])).out);
     expect(j.models[0].ci95.map((x: number) => x.toFixed(4))).toEqual(["79.7235", "86.4869"]);
     expect(j.bootstrap).toEqual({ resamples: 10000, seed: 20260612 });
     expect(j.models[0].rank1).toBeNull(); // one model: no ranking
-    const both = JSON.parse((await run(["score", "--results", join(main, "result"), "--format", "json"])).out);
+    const both = JSON.parse((await run(["score", "--reading", "release", "--results", join(main, "result"), "--format", "json"])).out);
     expect(both.models.map((m: { rank1: number }) => m.rank1.toFixed(2))).toEqual(["74.05", "25.95"]);
-    const off = await run(["score", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--format", "csv"]);
+    const off = await run(["score", "--reading", "release", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--format", "csv"]);
     expect(off.out.split("\n")[0]).not.toContain("95% CI");
-    const seeded = JSON.parse((await run(["score", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--seed", "1", "--format", "json"])).out);
+    const seeded = JSON.parse((await run(["score", "--reading", "release", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--seed", "1", "--format", "json"])).out);
     expect(seeded.models[0].ci95).not.toEqual(j.models[0].ci95);
-    const bad = await run(["score", "--results", join(main, "result"), "--bootstrap", "-3"]);
+    const bad = await run(["score", "--reading", "release", "--results", join(main, "result"), "--bootstrap", "-3"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--bootstrap must be a non-negative integer/);
   }, 120_000);
   it("--scores adds BFCL's verdict on the same items (43.9 / 48.3 for gpt-oss-120b); --sensitivity the readings", async () => {
-    const r = await run(["score", "--results", join(main, "result"), "--scores", join(main, "score"), "--sensitivity", "--model", "openai_gpt-oss-120b", "--bootstrap", "1000"]);
+    const r = await run(["score", "--reading", "release", "--results", join(main, "result"), "--scores", join(main, "score"), "--sensitivity", "--model", "openai_gpt-oss-120b", "--bootstrap", "1000"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("Official score on the same items");
     expect(r.out).toMatch(/openai_gpt-oss-120b\s+43\.9\s+48\.3\s+83\.2\s+98\s+19\.4\s+125\s+39\.2/);

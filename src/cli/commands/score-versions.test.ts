@@ -31,7 +31,7 @@ const wrongData =
 
 describe("twinscore score on runs of BFCL v3 and v4", () => {
   it("scores a v3 run on the v3 pairs, and says how many of them no hand ruling covers", async () => {
-    const r = await run(["score", "--results", xlam(), "--bootstrap", "0", "--format", "json"]);
+    const r = await run(["score", "--results", xlam(), "--bootstrap", "0", "--reading", "release", "--format", "json"]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out);
     expect(doc.options).toMatchObject({ pairsSelected: 234, pairsSelectedByVersion: { v3: 234 }, uncertifiedByVersion: { v3: 121 }, manifestForced: false });
@@ -40,16 +40,16 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     ]);
     const table = await run(["score", "--results", xlam(), "--bootstrap", "0"]);
     expect(table.out.split("\n")[0]).toBe(
-      "Decision to act on 234 pairs selected as for Table 1: 113 certified, 121 uncertified (their items differ from the ones the hand rulings were made on)",
+      "Decision to act on 234 pairs selected as for Table 1: 113 certified, 121 uncertified (their items differ from the ones the hand rulings were made on); 233 of 234 pairs decided: 1 with a side that ended before the anchor",
     );
   }, 120_000);
 
   it("names each model's version in a table that mixes them, and ranks no model against another version's", async () => {
-    const r = await run(["score", "--results", join(main(), "result"), "--results", join(xlam(), "result"), "--bootstrap", "20", "--model", "openai_gpt-oss-20b", "--model", "Salesforce_Llama-xLAM-2-8b-fc-r"]);
+    const r = await run(["score", "--results", join(main(), "result"), "--results", join(xlam(), "result"), "--bootstrap", "20", "--reading", "release", "--model", "openai_gpt-oss-20b", "--model", "Salesforce_Llama-xLAM-2-8b-fc-r"]);
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
     expect(lines[0]).toBe(
-      "Decision to act on 223 (BFCL v4) / 234 (BFCL v3) pairs selected as for Table 1: 223 (BFCL v4) + 113 (BFCL v3) certified, 121 (BFCL v3) uncertified (their items differ from the ones the hand rulings were made on)",
+      "Decision to act on 223 (BFCL v4) / 234 (BFCL v3) pairs selected as for Table 1: 223 (BFCL v4) + 113 (BFCL v3) certified, 121 (BFCL v3) uncertified (their items differ from the ones the hand rulings were made on); release reading: inference-error lines and rollouts that ended before the anchor read as no call, as the paper's released scorer does",
     );
     expect(lines[2]).toMatch(/^model +bfcl +N +act /);
     expect(lines.find((l) => l.includes("openai_gpt-oss-20b "))).toMatch(/ v4 +223 +89\.7 +74\.4 +82\.1 /);
@@ -63,7 +63,7 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err).toBe(`${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`);
-    const forced = await run(["score", "--results", relabelled, "--bootstrap", "0", "--manifest", join(projectRoot, "data", "manifest-v3.json"), "--format", "json"]);
+    const forced = await run(["score", "--results", relabelled, "--bootstrap", "0", "--reading", "release", "--manifest", join(projectRoot, "data", "manifest-v3.json"), "--format", "json"]);
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.out).models[0].numbers.n).toBe(234);
     // the relabelled folder ("xlam") is not in BFCL's registry: its decoder is detected from its steps, and said

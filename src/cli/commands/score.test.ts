@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { demoFiles } from "../../decision/demo.js";
 import { formatDecimal1 } from "../../decision/format.js";
-import { selectPairs } from "../../decision/score.js";
+import { readingPairs } from "../../decision/readings.js";
 import { defaultScoreOptions } from "../../decision/types.js";
 import { loadManifest } from "../../io/manifest.js";
 import { projectRoot, rolloutRunDir } from "../../testing/shared.js";
@@ -19,7 +19,7 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "twinscore-score-cli-"));
   const m = loadManifest();
   if (!m.ok) throw new Error("manifest");
-  const oracle = demoFiles("oracle", selectPairs(m.value, defaultScoreOptions));
+  const oracle = demoFiles("oracle", readingPairs(m.value, defaultScoreOptions));
   if (!oracle.ok) throw new Error("demo files");
   for (const c of categories) {
     const real = join(root, "runs", "openai_gpt-oss-120b", "multi_turn");
@@ -57,13 +57,16 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     expect(r.err).toMatchSnapshot();
   });
 
-  it("--format csv and markdown print the same cells", async () => {
+  it("--format csv and markdown print the same cells; the pairs left out are counted beside the numbers", async () => {
     const csv = await run(["score", "--results", "runs", "--format", "csv"]);
     expect(csv.out).toBe(
-      "model,N,act,hold,decision,95% CI,hold+c,dec+c,pair,mf,mp,short,errors,undecoded\n" +
-        "openai_gpt-oss-120b,223,96.9,69.5,83.2,\"[79.7, 86.5]\",74.9,85.9,67.3,81.9,84.6,1,9,16\n" +
+      "model,N,act,hold,decision,95% CI,hold+c,dec+c,pair,mf,mp,error,unreached,undecoded\n" +
+        "openai_gpt-oss-120b,213,96.7,68.1,82.4,\"[78.7, 85.9]\",73.7,85.2,65.7,80.2,84.6,9,1,16\n" +
         "oracle,223,100.0,100.0,100.0,\"[100.0, 100.0]\",100.0,100.0,100.0,100.0,100.0,0,0,0\n",
     );
+    // the release reading reads the 9 inference-error lines and the short rollout as no call: the paper's numbers
+    const release = await run(["score", "--results", "runs", "--format", "csv", "--reading", "release"]);
+    expect(release.out.split("\n")[1]).toBe('openai_gpt-oss-120b,223,96.9,69.5,83.2,"[79.7, 86.5]",74.9,85.9,67.3,81.9,84.6,9,1,16');
     const md = await run(["score", "--results", "runs", "--format", "markdown", "--model", "oracle"]);
     expect(md.out).toMatchSnapshot();
     expect(md.err).toContain("used oracle  base");
@@ -75,6 +78,8 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     expect(doc.options).toEqual({
       pairSet: "certified",
       countLogin: false,
+      reading: "decided",
+      maxUndecided: 10,
       pairsSelected: 223,
       pairsSelectedByVersion: { v4: 223 },
       uncertifiedByVersion: { v4: 0 },
@@ -82,34 +87,42 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     });
     const m = doc.models[0];
     expect(m.bfclVersion).toBe("v4");
-    expect(m.numbers).toMatchObject({ n: 223 });
-    expect([m.numbers.act, m.numbers.hold, m.numbers.decision, m.numbers.holdCredited, m.numbers.decisionCredited, m.numbers.pair, m.numbers.decisionByCategory.miss_func, m.numbers.decisionByCategory.miss_param].map(formatDecimal1)).toEqual(["96.9", "69.5", "83.2", "74.9", "85.9", "67.3", "81.9", "84.6"]);
+    expect(m.numbers).toMatchObject({ pairs: 223, n: 213, undecided: { missing: 0, "inference-error": 9, "not-reached": 1, undecidable: 0 } });
+    expect(m.undecided).toEqual({ pairs: 223, total: 10, share: (100 * 10) / 223, byStatus: m.numbers.undecided });
+    expect(m.noHeadline).toBeNull();
+    expect([m.numbers.act, m.numbers.hold, m.numbers.decision, m.numbers.holdCredited, m.numbers.decisionCredited, m.numbers.pair, m.numbers.decisionByCategory.miss_func, m.numbers.decisionByCategory.miss_param].map(formatDecimal1)).toEqual(["96.7", "68.1", "82.4", "73.7", "85.2", "65.7", "80.2", "84.6"]);
     expect(JSON.stringify(doc)).not.toMatch(/"\d+\.\d+"/); // no number printed as a string anywhere
-    expect(m.numbers.act).toBeCloseTo((100 * 216) / 223, 12);
-    expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9, pairsMissingRollout: 0 , undecidablePairs: 0 });
+    expect(m.numbers.act).toBeCloseTo((100 * 206) / 213, 12);
+    expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9 });
     expect(m.filesUsed.miss_param.file).toBe("<TMP>/runs/openai_gpt-oss-120b/multi_turn/BFCL_v4_multi_turn_miss_param_result.json");
     expect(doc.problems).toEqual([]);
     expect(m.problems.map((p: { code: string }) => p.code)).toEqual(Array(9).fill("inference-error"));
     expect(doc.exitCode).toBe(0);
   });
 
-  it("--per-item writes one CSV row per model and pair, atomically, with act/hold as 0/1", async () => {
+  it("--per-item writes one CSV row per model and pair, atomically, with act/hold as 0/1 and each side's status", async () => {
     const r = await run(["score", "--results", "runs", "--per-item", "items.csv", "--format", "csv"]);
     expect(r.code).toBe(0);
     const lines = readFileSync(join(root, "items.csv"), "utf8").trimEnd().split("\n");
     expect(lines[0]).toBe(
-      "model,miss_id,category,base_id,anchor_turn,act,hold,hold_credited,compound,calls_on_base,calls_on_miss,base_reach,miss_reach,decode_failures,miss_text",
+      "model,miss_id,category,base_id,anchor_turn,status,scored,act,hold,hold_credited,compound,calls_on_base,calls_on_miss,base_status,miss_status,decode_failures,miss_text",
     );
     expect(lines.length).toBe(1 + 2 * 223);
     const row37 = lines.find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_37,"))!;
-    expect(row37.split(",").slice(0, 9)).toEqual(["openai_gpt-oss-120b", "multi_turn_miss_func_37", "miss_func", "multi_turn_base_37", "2", "1", "0", "1", "1"]);
+    expect(row37.split(",").slice(0, 11)).toEqual(["openai_gpt-oss-120b", "multi_turn_miss_func_37", "miss_func", "multi_turn_base_37", "2", "decided", "1", "1", "0", "1", "1"]);
+    // an inference-error side: no decision there (empty act or hold), the pair not scored; release reads it as no call
+    const error101 = lines.find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_101,"))!.split(",");
+    expect([error101[5], error101[6], error101[8], error101[14]]).toEqual(["inference-error", "0", "", "inference-error"]);
+    await run(["score", "--results", "runs", "--per-item", "release.csv", "--format", "csv", "--reading", "release"]);
+    const released = readFileSync(join(root, "release.csv"), "utf8").split("\n").find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_101,"))!.split(",");
+    expect([released[5], released[6], released[8]]).toEqual(["inference-error", "1", "1"]);
     expect(readdirSync(root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(r.err).toContain("wrote <TMP>/items.csv (446 rows)");
   });
 
   it("--count-login, --uncertified and --all-pairs change the pair set", async () => {
-    const n = async (flag: string) => (await run(["score", "--results", "runs", "--format", "csv", "--model", "openai_gpt-oss-120b", flag])).out.split("\n")[1];
-    expect(await n("--count-login")).toBe('openai_gpt-oss-120b,225,96.9,68.9,82.9,"[79.4, 86.2]",73.8,85.3,66.7,81.2,84.7,1,9,16');
+    const n = async (flag: string) => (await run(["score", "--results", "runs", "--format", "csv", "--model", "openai_gpt-oss-120b", "--reading", "release", flag])).out.split("\n")[1];
+    expect(await n("--count-login")).toBe('openai_gpt-oss-120b,225,96.9,68.9,82.9,"[79.4, 86.2]",73.8,85.3,66.7,81.2,84.7,9,1,16');
     expect(await n("--uncertified")).toMatch(/^openai_gpt-oss-120b,231,97\.0,67\.5,82\.3,"\[[\d., ]+\]",72\.7,84\.8,65\.4,82\.1,82\.5,/);
     expect(await n("--all-pairs")).toMatch(/^openai_gpt-oss-120b,365,62\.2,77\.5,69\.9,"\[[\d., ]+\]",80\.8,71\.5,41\.9,69\.5,70\.2,/);
   });

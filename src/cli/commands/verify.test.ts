@@ -17,6 +17,7 @@ describe("twinscore verify", () => {
     const r = await run(["verify", "--expected", "data/expected/paper.json"]);
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
+    expect(lines[0]).toMatch(/^Verified: numbers recomputed under the release reading/);
     expect(lines.at(-1)).toBe("39 PASS, 0 FAIL, 564 SKIP");
     expect(lines).toContain("PASS paper: counts.scored_pairs expected=223 ±0 computed=223");
     expect(lines).toContain("SKIP paper: tables.C.gpt-5.4-FC.decision expected=80.7 ±0.05 (rollouts absent: gpt-5.4-FC)");
@@ -57,6 +58,7 @@ describe("twinscore verify", () => {
     );
     const r = await run(["verify", "--expected", file, "--results", rolloutRunDir("2025-11-12-main")]);
     expect(r.out.trim().split("\n")).toEqual([
+      "Verified: numbers recomputed under the release reading (inference-error lines and rollouts that ended before the anchor read as no call), as the published numbers were computed.",
       "FAIL main: tables.C.openai_gpt-oss-20b.decision expected=90 ±0.05 computed=82.063 (outside tolerance)",
       "PASS main: tables.C.openai_gpt-oss-20b.act expected=89.7 ±0.05 computed=89.686",
       "SKIP main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 (score files absent: openai_gpt-oss-20b)",

@@ -25,8 +25,8 @@ export function verifyPrintout(doc: VerifyDocument): Printout {
     blocks: [
       {
         kind: "text",
-        text: doc.lines.map(renderCheckLine).join("\n") + (doc.lines.length > 0 ? "\n" : "") + doc.summary.line + ` (${doc.reading.note})\n`,
-        elsewhere: `${doc.summary.line} (${doc.reading.note})\n`,
+        text: `Verified: ${doc.reading.note}.\n` + doc.lines.map(renderCheckLine).join("\n") + (doc.lines.length > 0 ? "\n" : "") + doc.summary.line + "\n",
+        elsewhere: `Verified: ${doc.reading.note}.\n${doc.summary.line}\n`,
       },
       // the rows are what csv and markdown print; the table format prints the lines above instead
       { kind: "table", table: tableOf("verify", doc.lines, columns), inTableFormat: false },
