@@ -70,7 +70,6 @@ describe("the decoder declarations (one file per decoder, listed once in decoder
 
   it("names, detection ranks and decode_execute owners are unique, and each kind of step has one BFCL default", () => {
     expect(declarationProblems(decoders)).toEqual([]);
-    expect(DECODER_NAMES).toHaveLength(23);
     expect([fcDecoder.name, promptingDecoder.name]).toEqual(["fc", "prompting"]);
   });
 
@@ -85,17 +84,19 @@ describe("the decoder declarations (one file per decoder, listed once in decoder
   });
 
   it("detection tries the ranked decoders in rank order, records first and BFCL's defaults first", () => {
-    expect(detectionOrder.map((d) => d.name)).toEqual([
-      "fc", "mining", "cohere", "gemini-fc", "prompting", "xlam", "llama-3.1", "tool-call", "functiongemma",
-      "nemotron", "minicpm-fc", "gemini-prompting", "phi", "hammer", "bitagent", "falcon", "granite", "glm",
-    ]);
-    expect(decoders.filter((d) => d.detectionRank === null).map((d) => d.name)).toEqual(["fc-list", "fc-dict-list", "think-agent", "gorilla", "nexus"]);
+    const ranks = detectionOrder.map((d) => d.detectionRank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a! - b!));
+    expect(detectionOrder).toHaveLength(decoders.filter((d) => d.detectionRank !== null).length);
+    // the order these decoders have always been tried in (a new decoder goes between them)
+    const known = ["fc", "mining", "cohere", "gemini-fc", "prompting", "xlam", "llama-3.1", "tool-call", "functiongemma", "nemotron", "minicpm-fc", "gemini-prompting", "phi", "hammer", "bitagent", "falcon", "granite", "glm"];
+    expect(detectionOrder.map((d) => d.name).filter((n) => known.includes(n))).toEqual(known);
+    for (const name of ["fc-list", "fc-dict-list", "think-agent", "gorilla", "nexus"]) expect(decoders.find((d) => d.name === name)!.detectionRank, name).toBeNull();
   });
 
   it("call extraction cuts prose at every declared tag pair, each once", () => {
     const declared = decoders.flatMap((d) => d.tags.map(([open, close]) => `${open} ${close}`));
     expect(toolCallTags.map(([open, close]) => `${open} ${close}`).sort()).toEqual([...new Set(declared)].sort());
-    expect(toolCallTags).toHaveLength(5);
+    expect(toolCallTags.length).toBeLessThan(declared.length); // tool-call and falcon share <tool_call>
   });
 });
 
@@ -122,7 +123,6 @@ describe("the generated artifacts agree with the declarations", () => {
       const doc = readFileSync(file, "utf8");
       expect(withDecoderTable(doc, table), file).toBe(doc);
     }
-    expect(readFileSync(join(projectRoot, "README.md"), "utf8")).toContain(`${decoders.length} decoders`);
     // a stale table is found: one decoder fewer changes it
     const doc = readFileSync(join(projectRoot, "README.md"), "utf8");
     expect(withDecoderTable(doc, handlersTable(decoders.slice(1)))).not.toBe(doc);
