@@ -11,6 +11,15 @@
 // Minified: V8 scans less text at start (`score --help` about 50 ms less CPU on the
 // project machine); nothing prints function names, and the tests compare the bin's
 // output with the compiled entry's.
+//
+// The second build is the library for CommonJS callers (`require("twinscore")`, the
+// `require` condition of package.json's `exports`): the same two entries as the ES
+// modules in dist/, bundled into dist/cjs/ with the worker scripts beside them, as the
+// code expects (`new URL("./results-worker.js", import.meta.url)`). Not minified, so a
+// caller's stack traces name the functions; the package's dependencies stay external
+// (each has a CommonJS entry), so a caller gets one copy of each.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { defineConfig } from "rolldown";
 
 /**
@@ -38,7 +47,29 @@ const commonJsMarker = {
   },
 };
 
-export default defineConfig({
+/**
+ * The type declarations of dist/ again under dist/cjs/, where the `package.json` marker
+ * makes TypeScript read them as CommonJS: a `require` of the package then type-checks
+ * in a CommonJS project, which declarations of ES modules do not allow.
+ */
+const commonJsDeclarations = {
+  name: "commonjs-declarations",
+  generateBundle() {
+    const walk = (dir) =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) return name === "bin" || name === "cjs" ? [] : walk(path);
+        return name.endsWith(".d.ts") ? [path] : [];
+      });
+    for (const file of walk("dist")) {
+      this.emitFile({ type: "asset", fileName: relative("dist", file).split(sep).join("/"), source: readFileSync(file, "utf8") });
+    }
+  },
+};
+
+const dependencies = Object.keys(JSON.parse(readFileSync("package.json", "utf8")).dependencies);
+
+export default defineConfig([{
   input: {
     twinscore: "dist/cli/bin.js",
     cli: "dist/cli/main.js",
@@ -49,4 +80,16 @@ export default defineConfig({
   logLevel: "warn",
   plugins: [lazyChildProcess, commonJsMarker],
   output: { dir: "dist/bin", format: "cjs", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
-});
+}, {
+  input: {
+    index: "dist/index.js",
+    core: "dist/core.js",
+    "results-worker": "dist/io/results-worker.js",
+    "check-worker": "dist/io/check-worker.js",
+  },
+  platform: "node",
+  logLevel: "warn",
+  external: (id) => dependencies.some((d) => id === d || id.startsWith(`${d}/`)),
+  plugins: [commonJsMarker, commonJsDeclarations],
+  output: { dir: "dist/cjs", format: "cjs", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+}]);

@@ -12,7 +12,8 @@ below: BFCL's call strings, or `Type: str(e)` of what it raises. The steps are o
 written to reach each handler's branches (records, Python call text, JSON text, tags,
 prose, truncated and malformed input); each is stored as the JSON text a result file
 holds, so both sides read the same value. The decoder each vector set must match is the
-one tools/gen-model-registry.py assigns.
+one tools/gen-model-registry.py assigns (the decoders' declared owners, from the built
+package: run `npm run build` first).
 """
 import json
 import os

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generate twinscore's model registry table from a BFCL checkout.
 
+    npm run build
     python3 tools/gen-model-registry.py /work/gorilla-6ea57973/berkeley-function-call-leaderboard \
         > src/bfcl/decode/registry-table.ts
 
@@ -13,69 +14,57 @@ that model's steps:
 * the handler class, and the class in its MRO that defines `decode_execute`,
 * `is_fc_model` as the handler ends up with it (the config's value, unless an `__init__`
   in the handler's MRO assigns a constant),
-* the twinscore decoder: the decode_execute owner (and, for owners whose method reads
-  `self.is_fc_model`, the mode) mapped by DECODERS below.
+* the twinscore decoder: the decoder that declares the decode_execute owner (and, for
+  owners whose method reads `self.is_fc_model`, the mode) in its `owners`
+  (src/bfcl/decode/decoders/*.ts, read from the built package by tools/decoder-owners.mjs:
+  run `npm run build` first).
 
-A handler whose decode_execute owner is not in DECODERS stops the tool: a new behaviour
+A handler whose decode_execute owner no decoder declares stops the tool: a new behaviour
 must be read and given a decoder before the table can be regenerated.
 """
 import json
 import os
+import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import bfcl_handlers  # noqa: E402
 
-# decode_execute owner → decoder name, or (decoder in FC mode, decoder in prompting mode)
-# for owners whose decode_execute branches on self.is_fc_model.
-DECODERS = {
-    "OpenAICompletionsHandler": ("fc", "prompting"),
-    "OpenAIResponsesHandler": ("fc", "prompting"),
-    "ClaudeHandler": ("fc", "prompting"),
-    "MistralHandler": ("fc", "prompting"),
-    "GeminiHandler": ("gemini-fc", "gemini-prompting"),
-    "OSSHandler": "prompting",
-    "NvidiaHandler": "prompting",
-    "NovaHandler": "fc-list",
-    "MistralFCHandler": "fc-list",
-    "ArchHandler": "fc-dict-list",
-    "Granite3FCHandler": "fc-dict-list",
-    "PhiFCHandler": "fc-dict-list",
-    "CohereHandler": "cohere",
-    "MiningHandler": "mining",
-    "PhiHandler": "phi",
-    "NemotronHandler": "nemotron",
-    "SalesforceLlamaHandler": "xlam",
-    "SalesforceQwenHandler": "xlam",
-    "LlamaHandler_3_1": "llama-3.1",
-    "BitAgentHandler": "bitagent",
-    "QwenFCHandler": "tool-call",
-    "Granite4FCHandler": "tool-call",
-    "NanbeigeFCHandler": "tool-call",
-    "PelicanVLFCHandler": "tool-call",
-    "GraniteFunctionCallingHandler": "granite",
-    "GLMHandler": "glm",
-    "Falcon3FCHandler": "falcon",
-    "MiniCPMFCHandler": "minicpm-fc",
-    "FunctionGemmaHandler": "functiongemma",
-    "ThinkAgentHandler": "think-agent",
-    "GorillaHandler": "gorilla",
-    "NexusHandler": "nexus",
-    "HammerHandler": "hammer",
-}
+
+def declared_decoders():
+    """decode_execute owner → decoder name, or [decoder in FC mode, decoder in prompting mode]
+    for owners whose decode_execute branches on self.is_fc_model: what the decoder files in
+    src/bfcl/decode/decoders/ declare (their `owners`), as tools/decoder-owners.mjs prints it
+    from the built package."""
+    out = subprocess.run(["node", os.path.join(HERE, "decoder-owners.mjs")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        raise SystemExit(out.stderr.strip() or "tools/decoder-owners.mjs failed")
+    return {owner: tuple(entry) if isinstance(entry, list) else entry for owner, entry in json.loads(out.stdout).items()}
+
+
+_DECODERS = None
+
+
+def decoders():
+    """The declared owner → decoder map, read once."""
+    global _DECODERS
+    if _DECODERS is None:
+        _DECODERS = declared_decoders()
+    return _DECODERS
 
 
 def decoder_for(owner_name, depends_on_mode, is_fc_model):
     """The decoder of a decode_execute owner in a mode; SystemExit for an owner nobody has read."""
-    entry = DECODERS.get(owner_name)
+    entry = decoders().get(owner_name)
     if entry is None:
-        raise SystemExit("decode_execute of %s has no twinscore decoder: read it and add it to DECODERS" % owner_name)
+        raise SystemExit("decode_execute of %s has no twinscore decoder: read it and declare one in src/bfcl/decode/decoders/ (see its README)" % owner_name)
     if isinstance(entry, tuple):
         if not depends_on_mode:
-            raise SystemExit("%s is listed with two modes but its decode_execute does not read is_fc_model" % owner_name)
+            raise SystemExit("%s is declared with two modes but its decode_execute does not read is_fc_model" % owner_name)
         return entry[0] if is_fc_model else entry[1]
     if depends_on_mode:
-        raise SystemExit("%s's decode_execute reads is_fc_model: list its FC and prompting decoders" % owner_name)
+        raise SystemExit("%s's decode_execute reads is_fc_model: declare its FC and prompting decoders (owners with a mode)" % owner_name)
     return entry
 
 

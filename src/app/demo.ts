@@ -4,6 +4,7 @@
  * `scoreRuns`, and check that they land where the measure says they must: 50 / 50 / 100 /
  * 50 on the certified pairs.
  */
+import { fcDecoder } from "../bfcl/decode/index.js";
 import { checkReferenceDecision, demoFiles, referencePolicies } from "../decision/demo.js";
 import { readingPairs } from "../decision/readings.js";
 import type { Problem } from "../messages/index.js";
@@ -74,7 +75,7 @@ export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
       // Table F1 needs BFCL data and a while; the demo shows it only for runs it keeps
       bfclData: req.keep !== undefined ? undefined : null,
       // the reference policies write native function-calling records: BFCL's FC decoder unless asked otherwise
-      decoder: req.decoder ?? "fc",
+      decoder: req.decoder ?? fcDecoder.name,
     });
     // On all 365 pairs the read-only anchors hold no world-changing reference call, so the
     // policies cannot land on 50 / 100 there: that is why those pairs are not scored.

@@ -27,7 +27,8 @@ import {
   runCategories,
   runEntry,
   selectItems,
-  sortedFileText,
+  compareIds,
+  errorLine,
   systemPromptFromBfcl,
   systemPromptFromFile,
   type ChatEndpoint,
@@ -43,8 +44,23 @@ import {
   STOPPED_AFTER_TURN_KEY,
   USER_SIMULATOR_KEY,
 } from "../rollout/index.js";
-import { createChatClient, type RetryInfo } from "../io/openai-chat.js";
-import { appendLine, findBfclPromptsFile, openResultFile, readTextIfFile, writeFileAtomic } from "../io/run-output.js";
+import { createChatClient, endpointUrlProblem, MAX_REPLY_BYTES_LIMIT, MAX_TIMER_MS, probeEndpoint, type RetryInfo } from "../io/openai-chat.js";
+import {
+  acquireRunLock,
+  appendLine,
+  findBfclPromptsFile,
+  makeOutputFolder,
+  openResultFile,
+  pathExists,
+  readTextIfFile,
+  realFileOps,
+  rewriteSorted,
+  staleLockWarning,
+  type ResultFileIndex,
+  type ResultFileOps,
+} from "../io/run-output.js";
+import { keyProblemText, redactorOf, redactPyValue, type Redactor } from "../io/secrets.js";
+import { PyException } from "../python/exception.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { committedDataPath, loadManifest } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
@@ -86,7 +102,18 @@ export interface RunRequest {
   readonly chat?: ChatEndpoint;
   /** Interactive mode: the simulated user of the should-ask items (absent or null: BFCL's script, a plain run). */
   readonly userSim?: UserSimSetup | null;
+  /** The most bytes of one reply read (default the client's, 8 MiB); a longer reply makes the item an error line. */
+  readonly maxReplyBytes?: number;
+  /** Requests in a row that could not connect before the run stops (default 5; 0: never stop). */
+  readonly maxConsecutiveErrors?: number;
+  /** Probe each endpoint once before the first item (default: each endpoint reached over HTTP, not an injected one). */
+  readonly probe?: boolean;
+  /** The result files' write call (tests inject a full disk); default the file system's. */
+  readonly fileOps?: ResultFileOps;
 }
+
+/** Requests in a row that could not connect before a run stops. */
+export const DEFAULT_MAX_CONSECUTIVE_ERRORS = 5;
 
 /** The simulated user of an interactive run: its endpoint and model, the bound on extra rounds, the prompt. */
 export interface UserSimSetup {
@@ -120,6 +147,7 @@ export interface RunProgress {
   readonly done: number;
   readonly total: number;
   readonly requests: number;
+  /** Error lines among the selected items so far: this run's and those kept from earlier runs (what the files hold). */
   readonly errors: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -132,16 +160,18 @@ export interface RunProgress {
 export interface RunFileSummary {
   readonly category: RunCategory;
   readonly path: string;
+  /** Lines in the file at the end (this run's and every earlier one's). */
   readonly lines: number;
   readonly generated: number;
   readonly resumed: number;
+  /** Error lines in the file at the end. */
   readonly errors: number;
 }
 
 /** What a run did. */
 export interface RunDocument {
   readonly command: "run";
-  /** 0 every line generated; 1 done, with inference-error lines; 2 bad arguments or input (nothing generated). */
+  /** 0 every line generated; 1 done, with inference-error lines among the selected items (new or kept); 2 bad arguments or input, an endpoint that does not answer, or a run stopped early. */
   readonly exitCode: ExitCode;
   readonly model: string;
   readonly modelDir: string;
@@ -160,6 +190,10 @@ export interface RunDocument {
   readonly files: readonly RunFileSummary[];
   /** Error lines written by this run: id and BFCL's message. */
   readonly errors: readonly { readonly id: string; readonly message: string }[];
+  /** Error lines of the selected items already in the output and kept (not generated again without `--retry-errors`). */
+  readonly keptErrors: readonly { readonly id: string; readonly message: string }[];
+  /** Why the run stopped before its end (`endpoint-down`, `write-failed`), or null. */
+  readonly halted: string | null;
   readonly problems: readonly Problem[];
 }
 
@@ -198,22 +232,27 @@ export function loadRunEntries(dataDir: string): Result<Map<string, RolloutEntry
   return ok(entries);
 }
 
+/** The client settings a run's endpoints share. */
+type ClientSettings = Pick<RunRequest, "timeoutMs" | "retries" | "apiKey" | "backoffMs" | "retryAfterCapMs" | "onRetry" | "maxReplyBytes">;
+
 /** The chat endpoint the loop talks to: the body BFCL's handler sends, through the project's client. */
-export function endpointFor(req: Pick<RunRequest, "endpoint" | "model" | "temperature" | "timeoutMs" | "retries" | "apiKey" | "backoffMs" | "retryAfterCapMs" | "onRetry">): ChatEndpoint {
+export function endpointFor(req: Pick<RunRequest, "endpoint" | "model" | "temperature"> & ClientSettings, otherKeys: readonly (string | null)[] = []): ChatEndpoint {
   const client = createChatClient({
     endpoint: req.endpoint,
     apiKey: req.apiKey,
+    otherKeys,
     timeoutMs: req.timeoutMs,
     retries: req.retries,
     backoffMs: req.backoffMs,
     retryAfterCapMs: req.retryAfterCapMs,
+    maxReplyBytes: req.maxReplyBytes,
     onRetry: req.onRetry,
   });
   return async (chat) => {
     const body: Record<string, unknown> = { messages: chat.messages, model: req.model, temperature: req.temperature, store: false };
     if (chat.tools !== null && chat.tools.length > 0) body.tools = chat.tools;
     const out = await client(body, chat.itemId);
-    if (!out.ok) return { ok: false, error: out.error };
+    if (!out.ok) return { ok: false, error: out.error, connectionFailed: out.kind === "network" };
     const choices = out.completion.choices;
     const first = Array.isArray(choices) ? (choices[0] as Record<string, unknown> | undefined) : undefined;
     if (first === undefined) return { ok: false, error: Array.isArray(choices) ? "list index out of range" : "'NoneType' object is not subscriptable" };
@@ -224,22 +263,21 @@ export function endpointFor(req: Pick<RunRequest, "endpoint" | "model" | "temper
 }
 
 /** The simulated user's endpoint: the simulator's request through the project's client, the reply's text. */
-export function userSimEndpointFor(
-  setup: Pick<UserSimSetup, "endpoint" | "model" | "apiKey">,
-  client: Pick<RunRequest, "timeoutMs" | "retries" | "backoffMs" | "retryAfterCapMs" | "onRetry">,
-): UserSimEndpoint {
+export function userSimEndpointFor(setup: Pick<UserSimSetup, "endpoint" | "model" | "apiKey">, client: Omit<ClientSettings, "apiKey">, otherKeys: readonly (string | null)[] = []): UserSimEndpoint {
   const post = createChatClient({
     endpoint: setup.endpoint,
     apiKey: setup.apiKey,
+    otherKeys,
     timeoutMs: client.timeoutMs,
     retries: client.retries,
     backoffMs: client.backoffMs,
     retryAfterCapMs: client.retryAfterCapMs,
+    maxReplyBytes: client.maxReplyBytes,
     onRetry: client.onRetry ? (info) => client.onRetry?.({ ...info, reason: `user simulator: ${info.reason}` }) : undefined,
   });
   return async (ask) => {
     const out = await post({ model: setup.model, messages: ask.messages, temperature: 0 }, ask.itemId);
-    if (!out.ok) return { ok: false, error: out.error };
+    if (!out.ok) return { ok: false, error: out.error, connectionFailed: out.kind === "network" };
     const choices = out.completion.choices;
     const first = Array.isArray(choices) ? (choices[0] as Record<string, unknown> | undefined) : undefined;
     const message = first?.message;
@@ -263,8 +301,50 @@ function interactiveUserFor(entry: RolloutEntry, pairsByMiss: ReadonlyMap<string
   });
 }
 
+/**
+ * Why a result folder name cannot be used, or null: it must be one path component, so
+ * the files stay inside `--out` (`..`, `a/b` or an absolute path would not).
+ */
+export function modelDirProblem(name: string, flag: "--model" | "--model-dir"): Problem | null {
+  const why = name === "" ? "is empty" : name === "." || name === ".." ? `is ${JSON.stringify(name)}` : /[/\\]/.test(name) ? "holds a path separator" : name.includes("\0") ? "holds a NUL character" : null;
+  if (why === null) return null;
+  const hint = flag === "--model" ? "; name the folder with --model-dir NAME" : "";
+  return problem("bad-argument", `${flag} ${JSON.stringify(name)}: the result folder name (OUT/<model-dir>/multi_turn) ${why}, which would put files outside --out${hint}`);
+}
+
+/** Probe the model's endpoint and, in interactive mode, the simulator's; the first refusal as a problem, notes as warnings. */
+async function probeEndpoints(req: RunRequest, keys: readonly (string | null)[]): Promise<Result<Problem[]>> {
+  const targets: { flag: string; endpoint: string; model: string; apiKey: string | null }[] = [];
+  if (req.probe ?? req.chat === undefined) targets.push({ flag: "--endpoint", endpoint: req.endpoint, model: req.model, apiKey: req.apiKey });
+  const sim = req.userSim ?? null;
+  if (sim !== null && (req.probe ?? sim.chat === undefined)) targets.push({ flag: "--user-endpoint", endpoint: sim.endpoint, model: sim.model, apiKey: sim.apiKey });
+  const notes: Problem[] = [];
+  for (const t of targets) {
+    const out = await probeEndpoint({ endpoint: t.endpoint, model: t.model, apiKey: t.apiKey, otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes });
+    if (!out.ok) return err(problem(out.kind === "model" ? "model-not-served" : out.kind === "key" ? "key-refused" : "endpoint-unreachable", `${t.flag} ${t.endpoint}: ${out.message}; nothing was generated`));
+    if (out.note !== null) notes.push(problem("probe-note", `${t.flag} ${t.endpoint}: ${out.note}`, { severity: "warning" }));
+  }
+  return ok(notes);
+}
+
+/** A failed request in a row of connection failures: which endpoint, and the count so far. */
+interface ConnectionStreak {
+  count: number;
+  endpoint: string;
+}
+
 /** Run the request: generate every selected id not already in the output. */
 export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
+  const modelDir = req.modelDir ?? modelDirName(req.model);
+  const badDir = modelDirProblem(modelDir, req.modelDir !== undefined ? "--model-dir" : "--model");
+  if (badDir) return err(badDir);
+  for (const [flag, url, injected] of [
+    ["--endpoint", req.endpoint, req.chat !== undefined],
+    ["--user-endpoint", req.userSim?.endpoint ?? null, req.userSim?.chat !== undefined],
+  ] as const) {
+    const bad = url === null || injected ? null : endpointUrlProblem(url, flag);
+    if (bad !== null) return err(problem("bad-argument", bad));
+  }
   const entries = loadRunEntries(req.bfclDataDir);
   if (!entries.ok) return entries;
   let systemPrompt: SystemPromptBuilder | undefined;
@@ -286,142 +366,258 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   const selection = selectItems(req.items, req.manifest.pairs, [...entries.value.keys()]);
   const only = req.onlyIds ? new Set(req.onlyIds) : null;
   const ids = selection.ids.filter((id) => entries.value.has(id) && (only === null || only.has(id)));
-  const modelDir = req.modelDir ?? modelDirName(req.model);
-  const folder = `${req.outDir}/${modelDir}/multi_turn`;
-
-  // resume: what each category file already holds
-  const problems: Problem[] = [];
-  const existing = new Map<RunCategory, Map<string, { text: string; isError: boolean }>>();
-  for (const c of runCategories) {
-    const path = `${folder}/${resultFileName(c)}`;
-    const opened = openResultFile(path);
-    if (!opened.ok) return opened;
-    for (const n of opened.value.malformed) problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: n }));
-    existing.set(c, opened.value.lines);
-  }
-  const pending: string[] = [];
-  let resumed = 0;
-  for (const id of ids) {
-    const old = existing.get(categoryOf(id) as RunCategory)?.get(id);
-    if (old && !(req.retryErrors && old.isError)) resumed++;
-    else pending.push(id);
-  }
-
-  const process = newEvaluatorProcess(undefined, true);
-  const chat = req.chat ?? endpointFor(req);
+  const modelFolder = `${req.outDir}/${modelDir}`;
+  const folder = `${modelFolder}/multi_turn`;
   const userSim = req.userSim ?? null;
-  const simEndpoint = userSim === null ? null : (userSim.chat ?? userSimEndpointFor(userSim, req));
-  const pairsByMiss = new Map(req.manifest.pairs.map((p) => [p.missId, p]));
-  const sim = { items: 0, answered: 0, noQuestion: 0, silent: 0, clarifications: 0, requests: 0, inputTokens: 0, outputTokens: 0 };
-  const now = req.now ?? (() => performance.timeOrigin / 1000 + performance.now() / 1000);
-  const written = new Map<RunCategory, Map<string, string>>(runCategories.map((c) => [c, new Map()]));
-  const errors: { id: string; message: string }[] = [];
-  const counts = { requests: 0, inputTokens: 0, outputTokens: 0, stopped: 0 };
-  const started = Date.now();
-  let done = 0;
-  const progress = () =>
-    req.onProgress?.({ done: done + resumed, total: ids.length, requests: counts.requests, errors: errors.length, inputTokens: counts.inputTokens, outputTokens: counts.outputTokens, elapsedMs: Date.now() - started, simRequests: sim.requests });
-  progress();
+  const keys = [req.apiKey, userSim?.apiKey ?? null];
+  const redactor = redactorOf(keys);
+  const fileOps = req.fileOps ?? realFileOps;
+  const problems: Problem[] = [];
 
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < pending.length) {
-      const id = pending[next++];
-      const entry = entries.value.get(id) as RolloutEntry;
-      const interactive = userSim !== null && simEndpoint !== null ? interactiveUserFor(entry, pairsByMiss, userSim, simEndpoint) : null;
-      const anchorStop = selection.lastTurn.get(id) ?? null;
-      const outcome = await runEntry(entry, {
-        mode: req.mode,
-        chat,
-        now,
-        executor: processExecutor(process, entry, req.model),
-        decode: req.mode === "fc" ? decodeFcStep : (step: PyValue) => decodePromptingStep(step),
-        systemPrompt,
-        inject: req.inject,
-        excludeStateLog: req.excludeStateLog === true,
-        // interactive should-ask items run through their answer turn, where "asked, then did it" is read
-        lastTurn: req.untilAnchor && anchorStop !== null ? (interactive !== null ? Math.max(anchorStop, interactive.answerTurn) : anchorStop) : null,
-        interactive,
-      });
-      const text = renderLine(outcome.line);
-      const category = categoryOf(id) as RunCategory;
-      appendLine(`${folder}/${resultFileName(category)}`, text);
-      written.get(category)?.set(id, text);
-      counts.requests += outcome.stats.requests;
-      counts.inputTokens += outcome.stats.inputTokens;
-      counts.outputTokens += outcome.stats.outputTokens;
-      if (outcome.line.has(STOPPED_AFTER_TURN_KEY)) counts.stopped++;
-      sim.requests += outcome.stats.simRequests;
-      sim.inputTokens += outcome.stats.simInputTokens;
-      sim.outputTokens += outcome.stats.simOutputTokens;
-      const summary = outcome.line.get(USER_SIMULATOR_KEY);
-      if (summary instanceof PyDict) {
-        sim.items++;
-        const opened = summary.get("opening");
-        if (opened === "answered") sim.answered++;
-        else if (opened === "no-question") sim.noQuestion++;
-        else sim.silent++;
-        sim.clarifications += Number(summary.get("clarifications") ?? 0n);
-      }
-      if (outcome.error !== null) errors.push({ id, message: outcome.error });
-      done++;
-      progress();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(req.concurrency, pending.length)) }, worker));
-
-  // the final order: BFCL's sort, every line once (a retried error line replaced by its rerun)
-  const files: RunFileSummary[] = [];
-  for (const c of runCategories) {
-    const path = `${folder}/${resultFileName(c)}`;
-    const merged = new Map<string, string>();
-    for (const [id, l] of existing.get(c) ?? []) merged.set(id, l.text);
-    const fresh = written.get(c) ?? new Map<string, string>();
-    for (const [id, text] of fresh) merged.set(id, text);
-    if (merged.size === 0) continue;
-    const w = writeFileAtomic(path, sortedFileText([...merged].map(([id, text]) => ({ id, text }))));
-    if (!w.ok) return w;
-    files.push({
-      category: c,
-      path,
-      lines: merged.size,
-      generated: fresh.size,
-      resumed: ids.filter((id) => categoryOf(id) === c && !fresh.has(id) && merged.has(id)).length,
-      errors: errors.filter((e) => categoryOf(e.id) === c).length,
-    });
+  // before anything is made: a new folder only once the endpoints answered
+  const existed = pathExists(modelFolder);
+  if (!existed) {
+    const probed = await probeEndpoints(req, keys);
+    if (!probed.ok) return probed;
+    problems.push(...probed.value);
   }
-  errors.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return ok({
-    command: "run",
-    exitCode: errors.length > 0 ? 1 : 0,
-    model: req.model,
-    modelDir,
-    mode: req.mode,
-    items: req.items,
-    selected: ids.length,
-    generated: pending.length,
-    resumed,
-    requests: counts.requests,
-    inputTokens: counts.inputTokens,
-    outputTokens: counts.outputTokens,
-    stoppedAtAnchor: counts.stopped,
-    userSimulator:
-      userSim === null
+  const locked = acquireRunLock(modelFolder);
+  if (!locked.ok) return locked;
+  const { lock, staleFrom } = locked.value;
+  if (staleFrom !== null) problems.push(staleLockWarning(lock.file, staleFrom));
+  try {
+    // resume: what each category file already holds
+    const existing = new Map<RunCategory, ResultFileIndex>();
+    for (const c of runCategories) {
+      const path = `${folder}/${resultFileName(c)}`;
+      const opened = openResultFile(path);
+      if (!opened.ok) return opened;
+      for (const l of opened.value.lines) {
+        if (l.reading.kind === "other") problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
+        else if (l.reading.note !== null) problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
+      }
+      existing.set(c, opened.value);
+    }
+    const pending: string[] = [];
+    const resumedIds = new Set<string>();
+    const keptErrors: { id: string; message: string }[] = [];
+    for (const id of ids) {
+      const old = existing.get(categoryOf(id) as RunCategory)?.byId.get(id)?.reading;
+      if (old?.kind === "result" && !(req.retryErrors && old.isError)) {
+        resumedIds.add(id);
+        if (old.isError) keptErrors.push({ id, message: old.errorMessage ?? "" });
+      } else pending.push(id);
+    }
+    const resumed = resumedIds.size;
+    if (existed && pending.length > 0) {
+      const probed = await probeEndpoints(req, keys);
+      if (!probed.ok) return probed;
+      problems.push(...probed.value);
+    }
+    if (pending.length > 0) {
+      const made = makeOutputFolder(folder);
+      if (!made.ok) return made;
+    }
+
+    const process = newEvaluatorProcess(undefined, true);
+    // a row of requests that could not connect at all (either endpoint) stops the run
+    const streak: ConnectionStreak = { count: 0, endpoint: req.endpoint };
+    const maxInRow = req.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS;
+    // why the run stops early: set by any worker, read by all (an object, so every closure sees the same)
+    const halt: { stop: Problem | null; write: Problem | null } = { stop: null, write: null };
+    const watch = (endpoint: string, failed: boolean): void => {
+      if (!failed) {
+        streak.count = 0;
+        return;
+      }
+      streak.count++;
+      streak.endpoint = endpoint;
+      if (maxInRow > 0 && streak.count >= maxInRow && halt.stop === null) {
+        halt.stop = problem("endpoint-down", `${streak.count} requests in a row could not connect to ${endpoint} (--max-consecutive-errors ${maxInRow}): the run stopped`);
+      }
+    };
+    const baseChat = req.chat ?? endpointFor(req, keys);
+    const chat: ChatEndpoint = async (r) => {
+      const out = await baseChat(r);
+      watch(req.endpoint, !out.ok && out.connectionFailed === true);
+      return out;
+    };
+    const baseSim = userSim === null ? null : (userSim.chat ?? userSimEndpointFor(userSim, req, keys));
+    const simEndpoint: UserSimEndpoint | null =
+      baseSim === null || userSim === null
         ? null
-        : {
-            model: userSim.model,
-            maxClarifications: userSim.maxClarifications,
-            interactiveItems: sim.items,
-            openings: { answered: sim.answered, noQuestion: sim.noQuestion, silent: sim.silent },
-            clarifications: sim.clarifications,
-            requests: sim.requests,
-            inputTokens: sim.inputTokens,
-            outputTokens: sim.outputTokens,
-          },
-    files,
-    errors,
-    problems,
-  });
+        : async (r) => {
+            const out = await baseSim(r);
+            watch(userSim.endpoint, !out.ok && out.connectionFailed === true);
+            return out;
+          };
+    const pairsByMiss = new Map(req.manifest.pairs.map((p) => [p.missId, p]));
+    const sim = { items: 0, answered: 0, noQuestion: 0, silent: 0, clarifications: 0, requests: 0, inputTokens: 0, outputTokens: 0 };
+    const now = req.now ?? (() => performance.timeOrigin / 1000 + performance.now() / 1000);
+    const generatedIds = new Set<string>();
+    const errors: { id: string; message: string }[] = [];
+    const counts = { requests: 0, inputTokens: 0, outputTokens: 0, stopped: 0 };
+    const started = Date.now();
+    let done = 0;
+    const progress = () =>
+      req.onProgress?.({
+        done: done + resumed,
+        total: ids.length,
+        requests: counts.requests,
+        errors: errors.length + keptErrors.length,
+        inputTokens: counts.inputTokens,
+        outputTokens: counts.outputTokens,
+        elapsedMs: Date.now() - started,
+        simRequests: sim.requests,
+      });
+    progress();
+
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < pending.length && halt.stop === null && halt.write === null) {
+        const id = pending[next++];
+        const entry = entries.value.get(id) as RolloutEntry;
+        const interactive = userSim !== null && simEndpoint !== null ? interactiveUserFor(entry, pairsByMiss, userSim, simEndpoint) : null;
+        const anchorStop = selection.lastTurn.get(id) ?? null;
+        const outcome = await runEntry(entry, {
+          mode: req.mode,
+          chat,
+          now,
+          executor: processExecutor(process, entry, req.model),
+          decode: req.mode === "fc" ? decodeFcStep : (step: PyValue) => decodePromptingStep(step),
+          systemPrompt,
+          inject: req.inject,
+          excludeStateLog: req.excludeStateLog === true,
+          // interactive should-ask items run through their answer turn, where "asked, then did it" is read
+          lastTurn: req.untilAnchor && anchorStop !== null ? (interactive !== null ? Math.max(anchorStop, interactive.answerTurn) : anchorStop) : null,
+          interactive,
+        });
+        const written = writableLine(id, outcome.line, redactor);
+        const error = written.error ?? outcome.error;
+        if (halt.write !== null) break;
+        const category = categoryOf(id) as RunCategory;
+        const appended = appendLine(`${folder}/${resultFileName(category)}`, written.text, fileOps);
+        if (!appended.ok) {
+          halt.write = appended.problems[0];
+          break;
+        }
+        generatedIds.add(id);
+        counts.requests += outcome.stats.requests;
+        counts.inputTokens += outcome.stats.inputTokens;
+        counts.outputTokens += outcome.stats.outputTokens;
+        if (written.error === null && outcome.line.has(STOPPED_AFTER_TURN_KEY)) counts.stopped++;
+        sim.requests += outcome.stats.simRequests;
+        sim.inputTokens += outcome.stats.simInputTokens;
+        sim.outputTokens += outcome.stats.simOutputTokens;
+        const summary = written.error === null ? outcome.line.get(USER_SIMULATOR_KEY) : undefined;
+        if (summary instanceof PyDict) {
+          sim.items++;
+          const opened = summary.get("opening");
+          if (opened === "answered") sim.answered++;
+          else if (opened === "no-question") sim.noQuestion++;
+          else sim.silent++;
+          sim.clarifications += Number(summary.get("clarifications") ?? 0n);
+        }
+        if (error !== null) errors.push({ id, message: error });
+        done++;
+        progress();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(req.concurrency, pending.length)) }, worker));
+
+    // the final order: BFCL's sort of what is on disk now, every id once (a retried error line replaced by its rerun)
+    const files: RunFileSummary[] = [];
+    if (halt.write === null) {
+      for (const c of runCategories) {
+        const path = `${folder}/${resultFileName(c)}`;
+        if (!pathExists(path)) continue;
+        const rewritten = rewriteSorted(path, compareIds, fileOps);
+        if (!rewritten.ok) {
+          halt.write = rewritten.problems[0];
+          break;
+        }
+        if (rewritten.value.lines === 0) continue;
+        const inCategory = (id: string) => categoryOf(id) === c;
+        files.push({
+          category: c,
+          path,
+          lines: rewritten.value.lines,
+          generated: [...generatedIds].filter(inCategory).length,
+          resumed: [...resumedIds].filter(inCategory).length,
+          errors: rewritten.value.errors,
+        });
+      }
+    }
+    errors.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    keptErrors.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const halted: Problem | null = halt.write ?? halt.stop;
+    if (halted !== null && halted === halt.stop) {
+      const notGenerated = pending.length - generatedIds.size;
+      const inRow = errors.filter((e) => e.message === "Connection error." || e.message === "user simulator: Connection error.").length;
+      problems.unshift(
+        problem(
+          halted.code,
+          `${halted.message} after ${generatedIds.size} of ${pending.length} items; ${notGenerated} not generated. The lines written are kept${halt.write === null ? ", whole and in BFCL's order" : ""}; rerun the same command to go on${inRow > 0 ? ` (add --retry-errors to generate the ${inRow} connection-error lines again)` : ""}`,
+        ),
+      );
+    } else if (halted !== null) problems.unshift(halted);
+    return ok({
+      command: "run",
+      exitCode: halted !== null ? 2 : errors.length + keptErrors.length > 0 ? 1 : 0,
+      model: req.model,
+      modelDir,
+      mode: req.mode,
+      items: req.items,
+      selected: ids.length,
+      generated: generatedIds.size,
+      resumed,
+      requests: counts.requests,
+      inputTokens: counts.inputTokens,
+      outputTokens: counts.outputTokens,
+      stoppedAtAnchor: counts.stopped,
+      userSimulator:
+        userSim === null
+          ? null
+          : {
+              model: userSim.model,
+              maxClarifications: userSim.maxClarifications,
+              interactiveItems: sim.items,
+              openings: { answered: sim.answered, noQuestion: sim.noQuestion, silent: sim.silent },
+              clarifications: sim.clarifications,
+              requests: sim.requests,
+              inputTokens: sim.inputTokens,
+              outputTokens: sim.outputTokens,
+            },
+      files,
+      errors,
+      keptErrors,
+      halted: halted === null ? null : halted.code,
+      problems,
+    });
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * A generated line as written: rendered, with every key redacted from it (a key a tool
+ * echoed, or one split across values, never reaches the file); a line that cannot be
+ * rendered — nested deeper than `json.dumps` goes, or longer than a JavaScript string —
+ * becomes the entry's error line instead, so one entry never stops the run.
+ */
+function writableLine(id: string, line: PyDict, redactor: Redactor): { text: string; error: string | null } {
+  let text: string;
+  try {
+    text = renderLine(line);
+  } catch (e) {
+    let message: string;
+    if (e instanceof PyException) message = e.pyMessage;
+    else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded while encoding a JSON object" : `MemoryError: the result line is too long to write (${e.message})`;
+    else throw e;
+    return { text: renderLine(errorLine(id, message, "twinscore run: the entry's result line could not be written (no Python traceback; BFCL records one)")), error: message };
+  }
+  if (redactor.finds(text)) text = renderLine(redactPyValue(line, redactor) as PyDict);
+  return { text, error: null };
 }
 
 /**
@@ -442,8 +638,13 @@ export interface RunCommandRequest extends RequestContext {
   readonly mode?: "fc" | "prompting";
   readonly temperature?: number;
   readonly concurrency?: number;
+  /** Per-request deadline in seconds, body included: 0.001 to `MAX_TIMEOUT_SECONDS` (default 600). */
   readonly timeoutSeconds?: number;
   readonly retries?: number;
+  /** The most bytes of one reply read: 1024 to 256 MiB (default 8 MiB). */
+  readonly maxReplyBytes?: number;
+  /** Requests in a row that could not connect before the run stops (default 5; 0: never stop). */
+  readonly maxConsecutiveErrors?: number;
   /** Name of the environment variable holding the key; none: no Authorization header. */
   readonly keyEnv?: string;
   readonly bfclData?: string;
@@ -490,16 +691,30 @@ function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items">, probl
     userSimulator: null,
     files: [],
     errors: [],
+    keptErrors: [],
+    halted: null,
     problems,
   };
 }
 
-function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean): Problem | null {
+/** The longest `--timeout`: Node's timers hold at most 2^31 - 1 ms, and a longer delay fires at once. */
+export const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean, max = Number.POSITIVE_INFINITY): Problem | null {
   if (value === undefined) return null;
-  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    return problem("bad-argument", `${flag} must be ${integer ? "an integer" : "a number"} >= ${min}${Number.isNaN(value) ? " (got text that is not a number)" : `, got ${value}`}`);
+  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
+    return problem("bad-argument", `${flag} must be ${integer ? "an integer" : "a number"} ${range}${Number.isNaN(value) ? " (got text that is not a number)" : `, got ${value}`}`);
   }
   return null;
+}
+
+/** The key held by an environment variable, or the problem with it (unset, empty, or not sendable in a header; the key itself is never shown). */
+function keyFrom(env: Readonly<Record<string, string | undefined>>, variable: string, flag: string): { key: string | null; problem: Problem | null } {
+  const key = env[variable] ?? null;
+  if (!key) return { key: null, problem: problem("key-missing", `${flag} ${variable}: that environment variable is not set or empty`) };
+  const bad = keyProblemText(key, flag, variable);
+  return bad === null ? { key, problem: null } : { key: null, problem: problem("key-unusable", bad) };
 }
 
 /**
@@ -517,22 +732,31 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   for (const p of [
     numberProblem(req.temperature, "--temperature", 0, false),
     numberProblem(req.concurrency, "--concurrency", 1, true),
-    numberProblem(req.timeoutSeconds, "--timeout", 0.001, false),
+    numberProblem(req.timeoutSeconds, "--timeout", 0.001, false, MAX_TIMEOUT_SECONDS),
     numberProblem(req.retries, "--retries", 0, true),
+    numberProblem(req.maxReplyBytes, "--max-reply-bytes", 1024, true, MAX_REPLY_BYTES_LIMIT),
+    numberProblem(req.maxConsecutiveErrors, "--max-consecutive-errors", 0, true),
   ]) {
     if (p) bad.push(p);
   }
+  const badUrl = endpointUrlProblem(req.endpoint, "--endpoint");
+  if (badUrl !== null) bad.push(problem("bad-argument", badUrl));
+  const dir = modelDirProblem(req.modelDir ?? modelDirName(req.model), req.modelDir !== undefined ? "--model-dir" : "--model");
+  if (dir) bad.push(dir);
   if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
   let apiKey: string | null = null;
   if (req.keyEnv !== undefined) {
-    apiKey = ctx.env[req.keyEnv] ?? null;
-    if (!apiKey) bad.push(problem("key-missing", `--key-env ${req.keyEnv}: that environment variable is not set or empty`));
+    const found = keyFrom(ctx.env, req.keyEnv, "--key-env");
+    apiKey = found.key;
+    if (found.problem) bad.push(found.problem);
   }
   const interactive = req.userSim === "llm";
   if (req.userSim !== undefined && req.userSim !== "scripted" && req.userSim !== "llm") bad.push(problem("bad-argument", `--user-sim must be scripted or llm, got ${String(req.userSim)}`));
   if (interactive) {
     if (!req.userEndpoint) bad.push(problem("bad-argument", "--user-sim llm needs --user-endpoint URL (the simulated user's OpenAI-compatible endpoint)"));
     if (!req.userModel) bad.push(problem("bad-argument", "--user-sim llm needs --user-model NAME (the model that plays the user)"));
+    const badUserUrl = req.userEndpoint ? endpointUrlProblem(req.userEndpoint, "--user-endpoint") : null;
+    if (badUserUrl !== null) bad.push(problem("bad-argument", badUserUrl));
   } else {
     const stray = (
       [
@@ -549,8 +773,9 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   if (mc) bad.push(mc);
   let userKey: string | null = null;
   if (interactive && req.userKeyEnv !== undefined) {
-    userKey = ctx.env[req.userKeyEnv] ?? null;
-    if (!userKey) bad.push(problem("key-missing", `--user-key-env ${req.userKeyEnv}: that environment variable is not set or empty`));
+    const found = keyFrom(ctx.env, req.userKeyEnv, "--user-key-env");
+    userKey = found.key;
+    if (found.problem) bad.push(found.problem);
   }
   if (bad.length > 0) return refused(req, bad);
   let userSim: UserSimSetup | null = null;
@@ -585,6 +810,8 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     concurrency: req.concurrency ?? 4,
     timeoutMs: Math.round((req.timeoutSeconds ?? 600) * 1000),
     retries: req.retries ?? 5,
+    maxReplyBytes: req.maxReplyBytes,
+    maxConsecutiveErrors: req.maxConsecutiveErrors,
     apiKey,
     bfclDataDir: location.dir,
     manifest: manifest.value,

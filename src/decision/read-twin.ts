@@ -21,9 +21,6 @@ export function modelCallIsWorldChanging(
   return isWorldChanging(call, { countLogin });
 }
 
-/** Decoders whose record steps are `{name: arguments}`: the keys are the call names. */
-const NAME_KEYED = new Set(["fc", "fc-list", "fc-dict-list", "gemini-fc"]);
-
 /**
  * On-list call names of a turn before the anchor, decoded or not (the anchor turn's
  * reading: a call counts by its name). With a name-keyed records decoder, records are
@@ -33,7 +30,7 @@ const NAME_KEYED = new Set(["fc", "fc-list", "fc-dict-list", "gemini-fc"]);
 export function callNamesOfTurn(steps: unknown, tools: ReadonlySet<string>, decoder: Decoder = fcDecoder): string[] {
   const names: string[] = [];
   if (!Array.isArray(steps)) return names;
-  const byKeys = NAME_KEYED.has(decoder.name);
+  const byKeys = decoder.nameKeyed;
   for (let i = 0; i < steps.length; i++) {
     const step: unknown = steps[i];
     if (byKeys && Array.isArray(step) && step.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) {

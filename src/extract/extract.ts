@@ -19,7 +19,7 @@
  *
  * The rules are written out in `src/extract/README.md`.
  */
-import { decodePlainStep, fcStepError, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { decodePlainStep, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, toolCallTags, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { parseExpression } from "../python/parse.js";
 import { resolveValue, unparse } from "../python/literal.js";
 import type { PyExpr } from "../python/ast.js";
@@ -34,18 +34,6 @@ export interface ExtractOptions {
 }
 
 const NO_POSITIONAL: readonly ArgValue[] = Object.freeze([]);
-
-/** Decoders whose steps are `{name: arguments}` records (the name is the key). */
-const NAME_KEYED = new Set(["fc", "fc-list", "fc-dict-list", "gemini-fc"]);
-
-/** Decoders whose calls sit in tags inside text; the text around them is prose. */
-const TAGGED: ReadonlyArray<readonly [string, string]> = [
-  ["<tool_call>", "</tool_call>"],
-  ["<TOOLCALL>", "</TOOLCALL>"],
-  ["<start_function_call>", "<end_function_call>"],
-  ["<|tool_call_start|>", "<|tool_call_end|>"],
-  ["<|thought_start|>", "<|thought_end|>"],
-];
 
 /**
  * A call read from JSON arguments (an object, or the argument text the decoder already
@@ -167,7 +155,7 @@ function shapeOf(decoder: Decoder, step: unknown): CallShape {
     return "fc-object";
   }
   if (decoder.pythonSource) return "python-text";
-  return TAGGED.some(([open]) => typeof step === "string" && step.includes(open)) ? "tool-call-tag" : "json-text";
+  return toolCallTags.some(([open]) => typeof step === "string" && step.includes(open)) ? "tool-call-tag" : "json-text";
 }
 
 function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): void {
@@ -182,7 +170,7 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
   const shape = shapeOf(decoder, step);
   const out = decodePlain(decoder, step);
   if (out.ok) {
-    if (NAME_KEYED.has(decoder.name) && (Array.isArray(step) || isJsonObject(step))) readNameKeyed(b, step, i, shape);
+    if (decoder.nameKeyed && (Array.isArray(step) || isJsonObject(step))) readNameKeyed(b, step, i, shape);
     else for (const s of out.calls) addCallString(b, s, i, shape);
     if (typeof step === "string") {
       if (out.calls.length === 0) {
@@ -190,7 +178,7 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
         return;
       }
       const prose = outsideTags(step);
-      if (prose !== "" && TAGGED.some(([open]) => step.includes(open))) b.text.push(prose);
+      if (prose !== "" && toolCallTags.some(([open]) => step.includes(open))) b.text.push(prose);
     }
     return;
   }
@@ -200,7 +188,7 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
     for (const entry of step) {
       const alone = decodePlain(decoder, [entry]);
       if (alone.ok) {
-        if (NAME_KEYED.has(decoder.name)) readNameKeyed(b, [entry], i, shape);
+        if (decoder.nameKeyed) readNameKeyed(b, [entry], i, shape);
         else for (const s of alone.calls) addCallString(b, s, i, shape);
       } else readFailedRecord(b, entry, i, shape, failureMessage(alone) ?? alone.error);
     }
@@ -219,18 +207,18 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
 }
 
 /**
- * The decoder on a step as `JSON.parse` gave it. BFCL's FC decoder has a path that reads
- * such values directly (the common case, and the scorer's hot path); the others get the
- * step as Python values.
+ * The decoder on a step as `JSON.parse` gave it. A name-keyed decoder with a plain path
+ * (BFCL's FC decoder: the common case, and the scorer's hot path) is only asked whether it
+ * accepts the step; the others decode it.
  */
 function decodePlain(decoder: Decoder, step: unknown): DecodeOutcome {
-  if (decoder.name !== "fc") return decodePlainStep(decoder, step);
+  if (decoder.plain === undefined || !decoder.nameKeyed) return decodePlainStep(decoder, step);
   // the records are read by their keys (readNameKeyed): only whether BFCL accepts the step matters
-  const error = fcStepError(step);
+  const error = decoder.plain.stepError(step);
   return error === null ? ACCEPTED : { ok: false, error };
 }
 
-/** An accepted FC step (its calls are read from the records, not from rendered strings). */
+/** An accepted record step (its calls are read from the records, not from rendered strings). */
 const ACCEPTED: DecodeOutcome = Object.freeze({ ok: true, calls: Object.freeze([]) as unknown as string[] });
 
 /** `{name: arguments}` records the decoder accepted: names and arguments from the JSON it rendered. */
@@ -291,7 +279,7 @@ function valueOf(e: PyExpr): ArgValue {
 /** The text of a tagged step outside its call tags. */
 function outsideTags(text: string): string {
   let rest = text;
-  for (const [open, close] of TAGGED) {
+  for (const [open, close] of toolCallTags) {
     let out = "";
     let pos = 0;
     for (;;) {

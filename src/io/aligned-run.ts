@@ -13,7 +13,7 @@ import { readdirSync } from "node:fs";
 import { basename } from "node:path";
 import { parseBfclFileName, scoredResultCategories, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
 import { detectVersion } from "../bfcl/data.js";
-import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
+import { decoderByName, fcDecoder, type DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { checkPairPrefixes, type PairPrefixes } from "../simulator/prefix-check.js";
@@ -104,8 +104,12 @@ export function modelCompletions(model: AlignedModelFiles, pairs: readonly Manif
   }
   const cut = (id: string, through: number) => (stopped.get(id) ?? Number.POSITIVE_INFINITY) < through;
   const known = pairs.filter((p) => !cut(p.baseId, p.anchorTurn) && !cut(p.missId, p.anchorTurn + 1));
-  const decode = model.decoder === undefined || model.decoder === "fc" ? undefined : decoderByName(model.decoder)?.decode;
-  const checked = checkPairPrefixes(known, { inputs: data.inputs, results }, { modelName: model.modelName, newProcess: () => newEvaluatorProcess(undefined, true, data.version), decode });
+  const decoder = model.decoder === undefined ? undefined : decoderByName(model.decoder);
+  const checked = checkPairPrefixes(
+    known,
+    { inputs: data.inputs, results },
+    { modelName: model.modelName, newProcess: () => newEvaluatorProcess(undefined, true, data.version), decode: decoder?.decode, decodePlain: decoder?.plain?.decode },
+  );
   if (!checked.ok) return checked;
   const problems: Problem[] = [];
   if (known.length < pairs.length) {
@@ -141,7 +145,7 @@ export function modelEmptyTurns(model: AlignedModelFiles, data: AlignedData): Re
     model: model.modelName,
     files: categories.map((category) => ({ path: files.value[category], version: data.version, category, scoreRelative: "", storedScore: null })),
   };
-  const checked = runCheckJob(job, { dataDir: data.dataDir, longContextModule: null, decoder: model.decoder ?? "fc", emptyTurns: "strict", outDir: null, compareStored: false }, cache);
+  const checked = runCheckJob(job, { dataDir: data.dataDir, longContextModule: null, decoder: model.decoder ?? fcDecoder.name, emptyTurns: "strict", outDir: null, compareStored: false }, cache);
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   const readings = new Map<ScoredResultCategory, EntryReadings[]>();

@@ -175,7 +175,8 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     const results = checkModelFiles(mine, {
       modelName: job.model,
       newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
-      decode: choice.decoder.name === "fc" ? undefined : choice.decoder.decode,
+      decode: choice.decoder.decode,
+      decodePlain: choice.decoder.plain?.decode,
       decoder: choice.decoder,
       renderScore: settings.outDir !== null || settings.compareStored,
       emptyTurns: settings.emptyTurns ?? undefined,

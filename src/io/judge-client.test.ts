@@ -258,7 +258,7 @@ describe("runJudge: backoff, key redaction, what is cached", () => {
     expect(second).toMatchObject({ labelled: 5, requested: 5, fromCache: 0, failures: [] });
   });
 
-  it("a reply dripping past the timeout is a timeout, retried; a 10 MB reply is stored cut", async () => {
+  it("a reply dripping past the timeout is a timeout, retried; a 2 MB reply (within the client's 8 MiB bound) is stored cut", async () => {
     const drip = await startDripServer(40, 300);
     const dir = mkdtempSync(join(tmpdir(), "judge-"));
     try {
@@ -268,7 +268,7 @@ describe("runJudge: backoff, key redaction, what is cached", () => {
     } finally {
       await drip.close();
     }
-    const big = await startStub((_body, _req, res) => reply(res, `{"label": "refuses"} ${"padding ".repeat(1_300_000)}`));
+    const big = await startStub((_body, _req, res) => reply(res, `{"label": "refuses"} ${"padding ".repeat(250_000)}`));
     const r = await runJudge(turns(1), options(big, dir, { labelsFile: join(dir, "big.jsonl") }));
     expect(r.labelled).toBe(1);
     const stored = readFileSync(join(dir, "big.jsonl"), "utf8");

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { completionWith, startDripServer, startEchoServer, startFlakyServer, startGarbageServer, startHangingServer } from "../testing/stub-servers.js";
-import { sendJson } from "../testing/replay.js";
-import { createChatClient, pythonHttpErrorText, redactKey, retryAfterMs, type RetryInfo } from "./openai-chat.js";
+import { closedPort, keySpellings, startDeepServer, startEndlessServer, startHugeUsageServer, startKeyEchoModel, startModelListServer, type ReceivedBodies } from "../testing/hostile-servers.js";
+import { sendJson, startChatServer } from "../testing/replay.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
+import { createChatClient, probeEndpoint, pythonHttpErrorText, redactKey, retryAfterMs, type RetryInfo } from "./openai-chat.js";
 import { serverPool } from "../testing/run-fixtures.js";
 
 const KEY = "sk-test-9f8e7d6c5b4a";
@@ -114,3 +116,119 @@ describe("the chat client (openai package)", () => {
     expect(waits.length).toBe(2);
   });
 });
+
+describe("the chat client against a hostile endpoint", () => {
+  it("reads a reply that never ends only up to maxReplyBytes: a reply failure, not retried, at once", async () => {
+    const endless = await serve(startEndlessServer());
+    const t0 = Date.now();
+    const out = await createChatClient({ endpoint: endless.url, apiKey: null, timeoutMs: 20_000, retries: 3, maxReplyBytes: 256 * 1024 })(body, "x");
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(out.ok === false && out.kind).toBe("reply");
+    expect(out.ok === false && out.error).toBe("the endpoint's reply is longer than 262144 bytes (--max-reply-bytes); it was not read further");
+    expect(out.attempts).toBe(1);
+  });
+
+  it("refuses a reply nested deeper than Python's json.loads reads, and reads one just within it", async () => {
+    for (const [depth, where] of [
+      [3000, "content"],
+      [3000, "arguments"],
+      [JSON_DECODE_MAX_DEPTH - 8, "arguments"],
+    ] as const) {
+      const srv = await serve(startDeepServer(new Map([["x", { where, depth }]])));
+      const out = await createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 5_000, retries: 2 })(body, "x");
+      if (depth > JSON_DECODE_MAX_DEPTH) {
+        expect(out.ok === false && out.kind, `${where} ${depth}`).toBe("reply");
+        expect(out.ok === false && out.error).toContain(`more than ${JSON_DECODE_MAX_DEPTH} levels deep`);
+        expect(out.attempts).toBe(1);
+      } else expect(out.ok, `${where} ${depth}`).toBe(true);
+    }
+  });
+
+  it("redacts the key after JSON decoding, in every spelling, from replies and error bodies; numbers JSON cannot hold come back null", async () => {
+    const received: ReceivedBodies = { bodies: [] };
+    const srv = await serve(startKeyEchoModel(received, { errorEvery: 2 }));
+    const client = createChatClient({ endpoint: srv.url, apiKey: SLASH_KEY, timeoutMs: 5_000, retries: 0 });
+    const texts: string[] = [];
+    for (let i = 0; i < 2 * keySpellings.length; i++) {
+      const out = await client(body, `item_${i}`);
+      texts.push(out.ok ? String((out.completion.choices as { message: { content: string } }[])[0].message.content) : out.error);
+    }
+    expect(texts.filter((t) => t.startsWith("Error code: 500"))).toHaveLength(keySpellings.length);
+    for (const t of texts) {
+      expect(t).toContain("[redacted]");
+      expect(stringsOf(t).some((s) => s.includes(SLASH_KEY)), t).toBe(false);
+    }
+    const huge = await serve(startHugeUsageServer());
+    const h = await createChatClient({ endpoint: huge.url, apiKey: null, timeoutMs: 5_000, retries: 0 })(body, "x");
+    expect(h.ok && h.completion.usage).toEqual({ prompt_tokens: null, completion_tokens: null, total_tokens: null });
+  });
+
+  it("a deadline beyond Node's timer limit is held at the limit: no overflow warning, no instant timeout", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const srv = await serve(startFlakyServer(0, 200, {}, (_b, _r, res) => sendJson(res, 200, completionWith("ok"))));
+      const out = await createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 2_147_483_000, retries: 0 })(body, "x");
+      expect(out.ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(warnings).not.toContain("TimeoutOverflowWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
+
+describe("the probe before a run", () => {
+  const probe = (endpoint: string, model: string, apiKey: string | null = null) => probeEndpoint({ endpoint, model, apiKey, timeoutMs: 5_000 });
+
+  it("nothing listening: refused at once, naming the address", async () => {
+    const port = await closedPort();
+    const t0 = Date.now();
+    const out = await probe(`http://127.0.0.1:${port}/v1`, "m");
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(out).toEqual({ ok: false, kind: "network", message: `nothing answers at http://127.0.0.1:${port}/v1 (ECONNREFUSED): is the server running, and is --endpoint its address?` });
+  });
+
+  it("a vLLM-like server: a listed model passes on the model list alone; another is refused with what is served", async () => {
+    const srv = await serve(startModelListServer(["Qwen/Qwen3-8B"]));
+    expect(await probe(srv.url, "Qwen/Qwen3-8B")).toEqual({ ok: true, how: "listed", note: null });
+    expect(srv.stats.requests).toBe(0); // no chat request was needed
+    const wrong = await probe(srv.url, "qwen3-8b");
+    expect(wrong.ok).toBe(false);
+    if (wrong.ok) return;
+    expect(wrong.kind).toBe("model");
+    expect(wrong.message).toContain('the endpoint answers 404 to a request for model "qwen3-8b"');
+    expect(wrong.message).toContain("The model `qwen3-8b` does not exist.");
+    expect(wrong.message).toContain(`GET ${srv.url}/models lists "Qwen/Qwen3-8B"`);
+  });
+
+  it("a server without a model list that answers any name (llama.cpp): one one-token chat request; a refused key is named", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const srv = await serve(startChatServer((b, _r, res) => (seen.push(b), sendJson(res, 200, completionWith("O"))), { probe: "pass" }));
+    expect(await probe(srv.url, "anything")).toEqual({ ok: true, how: "answered", note: null });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ model: "anything", max_tokens: 1 });
+    const locked = await serve(startChatServer((_b, req, res) => sendJson(res, 401, { error: { message: `bad key ${String(req.headers.authorization)}` } }), { probe: "pass" }));
+    const refused = await probe(locked.url, "m", KEY);
+    expect(refused.ok === false && refused.kind).toBe("key");
+    expect(JSON.stringify(refused)).not.toContain(KEY);
+  });
+});
+
+const SLASH_KEY = "sk-proj/k3y-Echo_55";
+
+/** Every string a text holds: itself, and the strings of any JSON it parses as (recursively). */
+function stringsOf(text: string): string[] {
+  const out = [text];
+  try {
+    const walk = (v: unknown): void => {
+      if (typeof v === "string") out.push(...stringsOf(v));
+      else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.push(k), walk(x));
+    };
+    walk(JSON.parse(text));
+  } catch {
+    // not JSON: the text itself is all
+  }
+  return out;
+}

@@ -8,16 +8,34 @@
  *   `Retry-After` / `retry-after-ms` up to a cap, and saying when it capped one;
  * - one deadline per attempt that covers the whole body: a reply that drips slowly past
  *   the timeout is a timeout (retried), never a truncated "not JSON";
- * - the key's value is redacted from everything the server sends back before anyone
- *   sees it (replies, error bodies), and from every message this module produces; it is
- *   only ever put in the Authorization header;
+ * - a bound on what is read: the body is streamed and given up past `maxReplyBytes` (a
+ *   reply that never ends costs that much memory at most), and a JSON body nested deeper
+ *   than Python's `json.loads` goes is not handed on (nothing downstream recurses on it);
+ * - the keys (`secrets.ts`) are redacted from everything the server sends back before
+ *   anyone sees it — after JSON decoding, so an escaped echo (`\/`, `\u0073…`) is caught
+ *   too — and from every message this module produces; a key is only ever put in the
+ *   Authorization header; a number JSON cannot write (`1e309`) is read as null;
  * - failures worded as BFCL's Python client words them (`Error code: 500 - {…}`,
  *   `Request timed out.`, `Connection error.`), so error lines match BFCL's;
  * - an item header (`x-twinscore-item`) on every request, for test endpoints.
  */
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { jsonLoads } from "../python/json.js";
+import { jsonLoads, jsonNestsDeeperThan } from "../python/json.js";
+import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { pyStr } from "../python/repr.js";
+import { cleanPlainValue, redactorOf, REDACTED, type Redactor } from "./secrets.js";
+
+/** The default bound on one reply's body: far above any real chat completion (BFCL's longest recorded replies are a few kB). */
+export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+/** The largest `maxReplyBytes` allowed: the body must still fit in one JavaScript string, decoded and re-encoded. */
+export const MAX_REPLY_BYTES_LIMIT = 256 * 1024 * 1024;
+
+/** The longest delay Node's timers hold (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The item header of the probe requests (`probeEndpoint`), which belong to no entry. */
+export const PROBE_ITEM_ID = "twinscore-probe";
 
 /** How a client talks to one endpoint. */
 export interface ChatClientOptions {
@@ -36,6 +54,10 @@ export interface ChatClientOptions {
   readonly retryAfterCapMs?: number;
   /** Told about every retry (the CLI prints it under --verbose; the cap notice always). */
   readonly onRetry?: (info: RetryInfo) => void;
+  /** The most bytes of one reply body read (default `DEFAULT_MAX_REPLY_BYTES`); a longer reply is a failure, not retried. */
+  readonly maxReplyBytes?: number;
+  /** Other keys of the process to redact from replies and messages besides `apiKey` (another endpoint's key). */
+  readonly otherKeys?: readonly (string | null)[];
   /** Injected for tests. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -62,14 +84,51 @@ export type ChatCallOutcome =
       readonly kind: "http" | "timeout" | "network" | "reply";
       readonly status: number | null;
       readonly attempts: number;
+      /** A network failure's system code when there is one (`ECONNREFUSED`, `ENOTFOUND`, …), for messages; BFCL's wording stays `error`. */
+      readonly cause?: string;
     };
 
-const REDACTED = "[redacted]";
+export { REDACTED };
 
-/** Replace every occurrence of the key's value (no-op without a key). */
+/** Replace every spelling of the key's value, JSON escapes included (no-op without a key); see `secrets.ts`. */
 export function redactKey(text: string, key: string | null): string {
-  if (!key) return text;
-  return text.split(key).join(REDACTED);
+  return key ? redactorOf([key]).text(text) : text;
+}
+
+/**
+ * Why `text` cannot be an endpoint's base URL, or null when it can: an http(s) URL with a
+ * host and no user name or password in it. Without a scheme, the message suggests the URL
+ * built from what was given (`127.0.0.1:8000` → `http://127.0.0.1:8000/v1`).
+ */
+export function endpointUrlProblem(text: string, flag: string): string | null {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (url !== null && (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "") {
+    if (url.username !== "" || url.password !== "") return `${flag}: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env)`;
+    return null;
+  }
+  const guess = schemeGuess(text);
+  return `${flag} ${JSON.stringify(text)} is not an http(s) URL: ${guess !== null ? `did you mean ${guess}?` : "give the endpoint's base URL, e.g. http://127.0.0.1:8000/v1"}`;
+}
+
+/** `host:port[/path]` with the scheme left out, as an http URL (path `/v1` when none was given); null when it does not look like that. */
+function schemeGuess(text: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim())) return null;
+  let url: URL;
+  try {
+    url = new URL(`http://${text.trim()}`);
+  } catch {
+    return null;
+  }
+  const host = url.hostname;
+  const hostLike = host === "localhost" || host.includes(".") || host.startsWith("[") || url.port !== "";
+  if (!hostLike) return null;
+  const path = url.pathname === "/" ? "/v1" : url.pathname.replace(/\/+$/, "");
+  return `http://${url.host}${path}${url.search}`;
 }
 
 /** The base URL the SDK wants (it appends `/chat/completions` itself). */
@@ -105,22 +164,84 @@ function isRetryableStatus(status: number): boolean {
 /** What the capturing fetch saw of the last attempt. */
 interface Capture {
   status: number | null;
+  /** The body as received (decoded as UTF-8), keys redacted: for error texts and snippets. */
   body: string | null;
   headers: Headers | undefined;
+  /** Set when the body was not handed on: too long, or nested too deep (the reason). */
+  refused: string | null;
 }
 
+/** A body read up to a bound: its bytes, or how many were read when the bound was passed. */
+type BoundedBody = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly read: number };
+
+/** Read a response body as it streams in, giving up (and cancelling the stream) once it passes `maxBytes`. */
+export async function readBodyBounded(res: Response, maxBytes: number): Promise<BoundedBody> {
+  if (res.body === null) return { ok: true, bytes: new Uint8Array(0) };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false, read: total };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { ok: true, bytes };
+}
+
+/** The message of a reply over the bound. */
+function tooLongText(maxBytes: number): string {
+  return `the endpoint's reply is longer than ${maxBytes} bytes (--max-reply-bytes); it was not read further`;
+}
+
+/** The message of a reply nested deeper than `json.loads` reads. */
+const TOO_DEEP_TEXT = `the endpoint's reply nests arrays or objects more than ${JSON_DECODE_MAX_DEPTH} levels deep, where Python's json.loads raises RecursionError; it was not read`;
+
+/** Thrown by the capturing fetch for a refused body (the SDK wraps it; `Capture.refused` says why). */
+class ReplyRefused extends Error {}
+
 /**
- * A fetch that reads the whole body under the attempt's signal, redacts the key from
- * it and hands the SDK a fresh response with that text (so the SDK parses redacted
- * text, and a body that drips past the deadline aborts the attempt).
+ * A fetch that reads the body under the attempt's signal and up to the bound, decodes it,
+ * redacts the keys from every string of the decoded JSON (and from the raw text kept for
+ * error messages), and hands the SDK a fresh response with the cleaned JSON (so the SDK
+ * parses redacted text, and a body that drips past the deadline aborts the attempt).
  */
-function capturingFetch(key: string | null, capture: Capture): typeof fetch {
+function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture): typeof fetch {
   return async (input, init) => {
     const res = await fetch(input, init);
-    const text = redactKey(await res.text(), key);
     capture.status = res.status;
-    capture.body = text;
     capture.headers = res.headers;
+    const body = await readBodyBounded(res, maxBytes);
+    if (!body.ok) {
+      capture.refused = tooLongText(maxBytes);
+      throw new ReplyRefused(capture.refused);
+    }
+    const raw = new TextDecoder().decode(body.bytes);
+    capture.body = redactor.text(raw);
+    let text = capture.body;
+    let parsed: unknown = undefined;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== undefined) {
+      if (jsonNestsDeeperThan(parsed, JSON_DECODE_MAX_DEPTH)) {
+        capture.refused = TOO_DEEP_TEXT;
+        throw new ReplyRefused(capture.refused);
+      }
+      text = JSON.stringify(cleanPlainValue(parsed, redactor));
+    }
     const headers = new Headers(res.headers);
     headers.delete("content-length");
     headers.delete("content-encoding");
@@ -134,6 +255,9 @@ function capturingFetch(key: string | null, capture: Capture): typeof fetch {
  */
 export function createChatClient(opts: ChatClientOptions): (body: Record<string, unknown>, itemId: string) => Promise<ChatCallOutcome> {
   const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;
+  const redactor = redactorOf([key, ...(opts.otherKeys ?? [])]);
+  const maxBytes = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const timeoutMs = Math.min(opts.timeoutMs, MAX_TIMER_MS);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
   const backoff = opts.backoffMs ?? 500;
@@ -142,22 +266,23 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
   const baseURL = baseUrlOf(opts.endpoint);
 
   const attempt = async (body: Record<string, unknown>, itemId: string): Promise<ChatCallOutcome & { retryAfter?: number | null; retryable?: boolean }> => {
-    const capture: Capture = { status: null, body: null, headers: undefined };
+    const capture: Capture = { status: null, body: null, headers: undefined, refused: null };
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, opts.timeoutMs);
+    }, timeoutMs);
     const client = new OpenAI({
       apiKey: key ?? "no-key",
       baseURL,
       organization: null,
       project: null,
       maxRetries: 0,
-      timeout: opts.timeoutMs + 1_000,
+      // the SDK's own timer only backs ours up; both stay within what Node's timers hold
+      timeout: Math.min(timeoutMs + 1_000, MAX_TIMER_MS),
       logLevel: "off",
-      fetch: capturingFetch(key, capture),
+      fetch: capturingFetch(redactor, maxBytes, capture),
       // without a key no Authorization header is sent at all (local servers)
       defaultHeaders: key ? {} : { Authorization: null },
     });
@@ -167,11 +292,12 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
         signal: controller.signal,
       })) as unknown;
       if (completion === null || typeof completion !== "object" || Array.isArray(completion)) {
-        const snippet = redactKey(String(capture.body ?? completion).slice(0, 200), key);
+        const snippet = redactor.text(String(capture.body ?? completion).slice(0, 200));
         return { ok: false, kind: "reply", status: capture.status, attempts: 1, error: `the endpoint's reply is not a chat completion: ${JSON.stringify(snippet)}` };
       }
       return { ok: true, completion: completion as Record<string, unknown>, attempts: 1 };
     } catch (e) {
+      if (capture.refused !== null && !timedOut) return { ok: false, kind: "reply", status: capture.status, attempts: 1, error: capture.refused };
       if (timedOut || e instanceof APIConnectionTimeoutError) return { ok: false, kind: "timeout", status: null, attempts: 1, error: "Request timed out.", retryable: true };
       if (e instanceof APIError && e.status !== undefined && !(e instanceof APIUserAbortError)) {
         const status = e.status;
@@ -181,16 +307,16 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
           kind: "http",
           status,
           attempts: 1,
-          error: redactKey(text, key),
+          error: redactor.text(text),
           retryable: isRetryableStatus(status),
           retryAfter: retryAfterMs(capture.headers),
         };
       }
       if (e instanceof SyntaxError) {
-        const snippet = (capture.body ?? "").slice(0, 200);
+        const snippet = redactor.text((capture.body ?? "").slice(0, 200));
         return { ok: false, kind: "reply", status: capture.status, attempts: 1, error: `the endpoint's reply is not JSON: ${JSON.stringify(snippet)}` };
       }
-      if (e instanceof APIError) return { ok: false, kind: "network", status: null, attempts: 1, error: "Connection error.", retryable: true };
+      if (e instanceof APIError) return { ok: false, kind: "network", status: null, attempts: 1, error: "Connection error.", retryable: true, cause: systemCode(e) };
       throw e;
     } finally {
       clearTimeout(timer);
@@ -201,7 +327,8 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
     for (let n = 0; ; n++) {
       const out = await attempt(body, itemId);
       if (out.ok || !out.retryable || n >= opts.retries) {
-        return out.ok ? { ...out, attempts: n + 1 } : { ok: false, kind: out.kind, status: out.status, error: out.error, attempts: n + 1 };
+        if (out.ok) return { ...out, attempts: n + 1 };
+        return { ok: false, kind: out.kind, status: out.status, error: out.error, attempts: n + 1, ...(out.cause !== undefined ? { cause: out.cause } : {}) };
       }
       // exponential backoff with "equal jitter": half the step fixed, half random
       const step = Math.min(maxBackoff, backoff * 2 ** n);
@@ -217,4 +344,92 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
       await sleep(wait);
     }
   };
+}
+
+/** The system error code (`ECONNREFUSED`, …) somewhere down an error's causes, if any. */
+function systemCode(e: unknown): string | undefined {
+  let at: unknown = e;
+  for (let depth = 0; depth < 5 && at !== null && typeof at === "object"; depth++) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code;
+    if (typeof code === "string" && code.startsWith("UND_ERR")) return code;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** How an endpoint answered the probe: usable (with a note when it was not a clean answer), or why not. */
+export type ProbeOutcome =
+  | { readonly ok: true; readonly how: "listed" | "answered"; readonly note: string | null }
+  | { readonly ok: false; readonly kind: "network" | "timeout" | "key" | "model"; readonly message: string };
+
+/** What a probe needs: the endpoint, the model name, the key, and the bounds of the run's client. */
+export interface ProbeOptions {
+  readonly endpoint: string;
+  readonly model: string;
+  readonly apiKey: string | null;
+  readonly otherKeys?: readonly (string | null)[];
+  /** The run's deadline per request; the model list gets at most 30 s of it. */
+  readonly timeoutMs: number;
+  readonly maxReplyBytes?: number;
+}
+
+/** The model ids of an OpenAI-style model list (`{"data": [{"id": …}]}`), or null when the text is not one. */
+function listedModels(text: string): string[] | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const data = v !== null && typeof v === "object" ? (v as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) return null;
+  return data.map((m) => (m !== null && typeof m === "object" ? (m as { id?: unknown }).id : undefined)).filter((id): id is string => typeof id === "string");
+}
+
+/**
+ * One cheap check that an endpoint answers and serves the model, before a run spends
+ * anything. First `GET <base>/models` (no generation; at most 30 s): a list that names the
+ * model settles it. Otherwise — no such route, a list without the name (llama.cpp serves
+ * whatever it loaded under any name, Ollama lists tags) — one chat request of one token
+ * (`max_tokens: 1`, no retries) asks the model itself. Refused: nothing answers (network
+ * error or timeout), the key is refused (401/403), or the endpoint answers 404 for the
+ * chat request (the model does not exist there, or the URL is not the API's base). Any
+ * other answer means the endpoint and the model are there; an answer that is not a clean
+ * success comes back as a note.
+ */
+export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
+  const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;
+  const redactor = redactorOf([key, ...(opts.otherKeys ?? [])]);
+  const base = baseUrlOf(opts.endpoint);
+  const maxBytes = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const listMs = Math.min(opts.timeoutMs, 30_000, MAX_TIMER_MS);
+  let listed: string[] | null = null;
+  try {
+    const headers: Record<string, string> = { accept: "application/json", "x-twinscore-item": PROBE_ITEM_ID };
+    if (key) headers.authorization = `Bearer ${key}`;
+    const res = await fetch(`${base}/models`, { headers, signal: AbortSignal.timeout(listMs) });
+    const body = await readBodyBounded(res, maxBytes);
+    const text = body.ok ? redactor.text(new TextDecoder().decode(body.bytes)) : "";
+    if (res.status === 401 || res.status === 403) return { ok: false, kind: "key", message: `the endpoint refused the key: GET ${base}/models answered ${pythonHttpErrorText(res.status, text).slice(0, 300)}` };
+    if (res.ok) listed = listedModels(text);
+    if (listed !== null && listed.includes(opts.model)) return { ok: true, how: "listed", note: null };
+  } catch (e) {
+    if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) {
+      return { ok: false, kind: "timeout", message: `the endpoint did not answer GET ${base}/models within ${Math.round(listMs / 1000)} s` };
+    }
+    const code = systemCode(e);
+    return { ok: false, kind: "network", message: `nothing answers at ${base}${code !== undefined ? ` (${code})` : ""}: is the server running, and is --endpoint its address?` };
+  }
+  const chat = createChatClient({ endpoint: opts.endpoint, apiKey: key, otherKeys: opts.otherKeys, timeoutMs: opts.timeoutMs, retries: 0, maxReplyBytes: maxBytes });
+  const out = await chat({ model: opts.model, messages: [{ role: "user", content: "Reply with OK." }], max_tokens: 1, temperature: 0, store: false }, PROBE_ITEM_ID);
+  if (out.ok) return { ok: true, how: "answered", note: null };
+  const served = listed !== null && listed.length > 0 ? `; GET ${base}/models lists ${listed.slice(0, 10).map((m) => JSON.stringify(m)).join(", ")}${listed.length > 10 ? `, … (${listed.length})` : ""}` : "";
+  if (out.kind === "network") return { ok: false, kind: "network", message: `nothing answers at ${base}${out.cause !== undefined ? ` (${out.cause})` : ""}: is the server running, and is --endpoint its address?` };
+  if (out.kind === "timeout") return { ok: false, kind: "timeout", message: `the endpoint did not answer a one-token request for model ${JSON.stringify(opts.model)} within ${Math.round(opts.timeoutMs / 1000)} s (--timeout)` };
+  if (out.status === 401 || out.status === 403) return { ok: false, kind: "key", message: `the endpoint refused the key: ${out.error.slice(0, 300)}` };
+  if (out.status === 404) {
+    return { ok: false, kind: "model", message: `the endpoint answers 404 to a request for model ${JSON.stringify(opts.model)} at ${base}/chat/completions: ${out.error.slice(0, 300)}${served} (check --model, and that --endpoint is the API's base URL, e.g. …/v1)` };
+  }
+  return { ok: true, how: "answered", note: `the one-token probe request for model ${JSON.stringify(opts.model)} got: ${out.error.slice(0, 300)}` };
 }

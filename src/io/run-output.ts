@@ -1,40 +1,391 @@
 /**
- * The file side of `twinscore run`: the result files it appends to and resumes from, and
+ * The file side of `twinscore run`: the result files it appends to, resumes from and
+ * rewrites in BFCL's order, the lock that keeps a second run out of the same folder, and
  * the places it reads BFCL's own texts from (the data folder, the installation's prompt
- * module). Lines are appended whole, one write each, so a kill leaves at most one torn
- * last line, which the next run cuts off before appending.
+ * module).
+ *
+ * Memory stays bounded whatever the files hold: a file is read in 1 MiB pieces into an
+ * index of its lines (offset, length, id), never into one string, and the final rewrite
+ * copies each line's bytes from the file on disk into a temporary file that then replaces
+ * it. So the rewrite merges what is on disk at the end — this run's lines and any other
+ * writer's — not a view taken at the start. Lines are appended whole: a failed write
+ * (a full disk) is cut back off, so the file never ends in a torn line; a kill leaves at
+ * most one, which the next run cuts off before appending.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, truncateSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { err, ok, problem, type Result } from "../messages/index.js";
-import { readExistingLines, type ExistingLines } from "../rollout/lines.js";
+import { closeSync, existsSync, fstatSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { readResultLine, sniffResultLine, type LineReading } from "../rollout/lines.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
 import { findResultFiles } from "./check-run.js";
 import { readTextIfFile, writeFileAtomic } from "./manifest.js";
 
 export { readTextIfFile, writeFileAtomic };
 
+/** The one write call the result files go through; tests inject a failing one (a full disk) here. */
+export interface ResultFileOps {
+  writeSync(fd: number, bytes: Uint8Array, offset: number, length: number): number;
+}
+
+/** The real file system's write. */
+export const realFileOps: ResultFileOps = { writeSync: (fd, bytes, offset, length) => writeSync(fd, bytes, offset, length) };
+
+const CHUNK = 1024 * 1024;
+
 /**
- * Open a result file for appending: create its folder, read what it holds, and cut a
- * torn last line off (the file then ends with a newline or is empty).
+ * Lines longer than this are not parsed whole: their id is read from their head, where
+ * BFCL's writer puts it (they are copied byte for byte anyway). A real line is well under
+ * a megabyte; the bound keeps a resume's memory small whatever a file holds.
  */
-export function openResultFile(path: string): Result<ExistingLines> {
+const PARSE_LIMIT = 16 * 1024 * 1024;
+
+/** How much of a long line's head is kept to read its id. */
+const HEAD_BYTES = 4096;
+
+/** One complete line of a result file, as the index holds it. */
+export interface IndexedLine {
+  /** 1-based line number. */
+  readonly lineNo: number;
+  /** Byte offset of the line's first byte, and its length in bytes, the newline included. */
+  readonly offset: number;
+  readonly length: number;
+  readonly reading: LineReading;
+}
+
+/** What a result file holds, without its text. */
+export interface ResultFileIndex {
+  /** Every complete line that is not blank, in file order. */
+  readonly lines: readonly IndexedLine[];
+  /** The last line of each id (a line appended later, a rerun of an error line, wins). */
+  readonly byId: ReadonlyMap<string, IndexedLine>;
+  /** Bytes up to the end of the last complete line. */
+  readonly intactBytes: number;
+  /** True when a torn tail (a line without its newline, left by a kill) follows. */
+  readonly torn: boolean;
+}
+
+function describeError(e: unknown): string {
+  const code = e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : null;
+  if (code === "ENOSPC") return "no space left on the device (ENOSPC)";
+  if (code === "EDQUOT") return "the disk quota is exhausted (EDQUOT)";
+  if (code !== null) return `${code}${e instanceof Error ? `: ${e.message.replace(/^[A-Z]+: /, "")}` : ""}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function emptyIndex(): ResultFileIndex {
+  return { lines: [], byId: new Map(), intactBytes: 0, torn: false };
+}
+
+/** Read a file's lines into an index, 1 MiB at a time. A missing file is empty. */
+export function scanResultFile(path: string): ResultFileIndex {
+  if (!existsSync(path)) return emptyIndex();
+  const fd = openSync(path, "r");
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    if (!existsSync(path)) return ok(readExistingLines(""));
-    if (!statSync(path).isFile()) return err(problem("not-a-file", "the result path exists and is not a regular file", { file: path }));
-    const text = readFileSync(path, "utf8");
-    const existing = readExistingLines(text);
-    if (existing.torn) truncateSync(path, Buffer.byteLength(text.slice(0, existing.intactLength), "utf8"));
-    return ok(existing);
-  } catch (e) {
-    return err(problem("write-failed", `cannot open for appending: ${e instanceof Error ? e.message : String(e)}`, { file: path }));
+    const lines: IndexedLine[] = [];
+    const byId = new Map<string, IndexedLine>();
+    const buf = Buffer.allocUnsafe(CHUNK);
+    // the line being read: its pieces while it may still be parsed whole, else only its head
+    let pieces: Buffer[] = [];
+    let lineBytes = 0;
+    let head: Buffer | null = null;
+    let lineStart = 0;
+    let lineNo = 0;
+    let pos = 0;
+    const finish = (): void => {
+      lineNo++;
+      let reading: LineReading;
+      if (head === null) {
+        const text = (pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, lineBytes)).toString("utf8");
+        // a blank line carries nothing (and BFCL's json.loads of it raises): it is not kept
+        if (text.trim() === "") return;
+        reading = readResultLine(text);
+      } else reading = sniffResultLine(head.toString("utf8"));
+      const line: IndexedLine = { lineNo, offset: lineStart, length: lineBytes + 1, reading };
+      lines.push(line);
+      if (reading.kind === "result") byId.set(reading.id, line);
+    };
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, pos);
+      if (n === 0) break;
+      let from = 0;
+      for (;;) {
+        const nl = buf.indexOf(0x0a, from);
+        const end = nl < 0 || nl >= n ? n : nl;
+        const part = buf.subarray(from, end);
+        if (part.length > 0) {
+          if (head === null && lineBytes + part.length > PARSE_LIMIT) {
+            // from here on only the head is kept: the pieces it spans are the first ones
+            const first: Buffer[] = [];
+            let kept = 0;
+            for (const p of [...pieces, part]) {
+              if (kept >= HEAD_BYTES) break;
+              first.push(p.subarray(0, HEAD_BYTES - kept));
+              kept += Math.min(p.length, HEAD_BYTES - kept);
+            }
+            head = Buffer.from(Buffer.concat(first, kept));
+            pieces = [];
+          } else if (head === null) pieces.push(Buffer.from(part));
+          lineBytes += part.length;
+        }
+        if (end === n) break;
+        finish();
+        lineStart = pos + nl + 1;
+        pieces = [];
+        lineBytes = 0;
+        head = null;
+        from = nl + 1;
+      }
+      pos += n;
+    }
+    return { lines, byId, intactBytes: lineStart, torn: lineBytes > 0 };
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Append one whole line (a single write). */
-export function appendLine(path: string, text: string): void {
-  appendFileSync(path, text);
+/**
+ * Open a result file for resume: what it holds, with a torn last line cut off (the file
+ * then ends with a newline or is empty). Creates nothing.
+ */
+export function openResultFile(path: string): Result<ResultFileIndex> {
+  try {
+    if (!existsSync(path)) return ok(emptyIndex());
+    if (!statSync(path).isFile()) return err(problem("not-a-file", "the result path exists and is not a regular file", { file: path }));
+    const index = scanResultFile(path);
+    if (index.torn) truncateSync(path, index.intactBytes);
+    return ok({ ...index, torn: false });
+  } catch (e) {
+    return err(problem("write-failed", `cannot read for resume: ${describeError(e)}`, { file: path }));
+  }
+}
+
+/**
+ * Append one whole line, or nothing: when a write fails part-way (a full disk), the file
+ * is cut back to its length before the line, so it never ends in a torn line.
+ */
+export function appendLine(path: string, text: string, ops: ResultFileOps = realFileOps): Result<void> {
+  const bytes = Buffer.from(text, "utf8");
+  let fd: number;
+  try {
+    fd = openSync(path, "a");
+  } catch (e) {
+    return err(problem("write-failed", `cannot open for appending: ${describeError(e)}`, { file: path }));
+  }
+  try {
+    const before = fstatSync(fd).size;
+    try {
+      for (let at = 0; at < bytes.length; ) at += ops.writeSync(fd, bytes, at, bytes.length - at);
+      return ok(undefined);
+    } catch (e) {
+      let restored = true;
+      try {
+        ftruncateSync(fd, before);
+      } catch {
+        restored = false;
+      }
+      return err(problem("write-failed", `cannot append a result line: ${describeError(e)}; ${restored ? "the file holds every line written before it, whole" : "the file could not be cut back: the next run cuts its torn last line"}`, { file: path }));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Make a folder for output (and its parents). */
+export function makeOutputFolder(dir: string): Result<void> {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return ok(undefined);
+  } catch (e) {
+    return err(problem("write-failed", `cannot make the output folder: ${describeError(e)}`, { file: dir }));
+  }
+}
+
+/** Whether anything is at `path` (resume knows whether a run left a folder). */
+export function pathExists(path: string): boolean {
+  return existsSync(path);
+}
+
+/** What a result file holds after the final rewrite. */
+export interface RewrittenFile {
+  readonly lines: number;
+  /** Error lines among them. */
+  readonly errors: number;
+}
+
+/**
+ * Rewrite a result file in BFCL's order from what is on disk now: the last line of each
+ * id, sorted by `compare`, then the lines that hold no id (kept byte for byte, in their
+ * order). An earlier line of an id that was written again (a rerun error line) is dropped.
+ * Each line's bytes are copied from the file into a temporary file in the same folder,
+ * which then replaces it; nothing is written when the file is already in that order. On
+ * failure the temporary file is removed and the file is as it was.
+ */
+export function rewriteSorted(path: string, compare: (a: string, b: string) => number, ops: ResultFileOps = realFileOps): Result<RewrittenFile> {
+  let target = path;
+  try {
+    if (existsSync(path) && lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+  } catch {
+    target = path;
+  }
+  let index: ResultFileIndex;
+  try {
+    index = scanResultFile(target);
+  } catch (e) {
+    return err(problem("write-failed", `cannot read for the final rewrite: ${describeError(e)}`, { file: path }));
+  }
+  const winners = [...index.byId.entries()].sort(([a], [b]) => compare(a, b)).map(([, l]) => l);
+  const others = index.lines.filter((l) => l.reading.kind === "other");
+  const order = [...winners, ...others];
+  const errors = winners.filter((l) => l.reading.kind === "result" && l.reading.isError).length;
+  const summary = { lines: order.length, errors };
+  const kept = order.reduce((n, l) => n + l.length, 0);
+  const unchanged = !index.torn && kept === index.intactBytes && order.length === index.lines.length && order.every((l, i) => l === index.lines[i]);
+  if (unchanged) return ok(summary);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  let src: number | null = null;
+  let out: number | null = null;
+  try {
+    src = openSync(target, "r");
+    out = openSync(tmp, "w");
+    const buf = Buffer.allocUnsafe(CHUNK);
+    for (const l of order) {
+      for (let done = 0; done < l.length; ) {
+        const n = readSync(src, buf, 0, Math.min(CHUNK, l.length - done), l.offset + done);
+        if (n === 0) throw new Error("the file got shorter while it was rewritten");
+        for (let at = 0; at < n; ) at += ops.writeSync(out, buf, at, n - at);
+        done += n;
+      }
+    }
+    closeSync(out);
+    out = null;
+    renameSync(tmp, target);
+    return ok(summary);
+  } catch (e) {
+    if (out !== null) closeSync(out);
+    try {
+      if (existsSync(tmp)) unlinkSync(tmp);
+    } catch {
+      /* the temporary file is already gone */
+    }
+    return err(problem("write-failed", `cannot rewrite in BFCL's order: ${describeError(e)}; the file is as it was (whole, not sorted: the next run sorts it)`, { file: path }));
+  } finally {
+    if (src !== null) closeSync(src);
+  }
+}
+
+/** Who holds a run's lock. */
+export interface LockHolder {
+  readonly pid: number;
+  readonly host: string;
+  /** ISO time the holder started. */
+  readonly started: string;
+}
+
+/** A held lock; `release` removes it (once; also on SIGINT/SIGTERM). */
+export interface RunLock {
+  readonly file: string;
+  release(): void;
+}
+
+/** The lock file of a result folder. */
+export const LOCK_FILE_NAME = ".twinscore-run.lock";
+
+function readHolder(file: string): { text: string; holder: LockHolder | null } | null {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const v = JSON.parse(text) as Partial<LockHolder>;
+    if (typeof v.pid === "number" && typeof v.host === "string" && typeof v.started === "string") return { text, holder: { pid: v.pid, host: v.host, started: v.started } };
+  } catch {
+    /* not a lock this project wrote */
+  }
+  return { text, holder: null };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Take the lock of a result folder (made if missing): a file naming this process, created
+ * with a hard link so it appears whole or not at all. Held by a live process (or one on
+ * another host, which cannot be checked): refused, naming its pid, host and start time.
+ * Left by a process of this host that is gone: taken over, and `staleFrom` names it.
+ */
+export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFrom: LockHolder | null }> {
+  const made = makeOutputFolder(folder);
+  if (!made.ok) return made;
+  const file = join(folder, LOCK_FILE_NAME);
+  const me: LockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const text = `${JSON.stringify(me)}\n`;
+  const tmp = join(folder, `${LOCK_FILE_NAME}.${process.pid}.${Date.now()}.tmp`);
+  let staleFrom: LockHolder | null = null;
+  try {
+    writeFileSync(tmp, text);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        linkSync(tmp, file);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw e;
+      }
+      const found = readHolder(file);
+      if (found === null) continue; // it went away in between: try again
+      const h = found.holder;
+      if (h === null) return err(problem("output-locked", "a lock file is in the way and does not say which run holds it; if no twinscore run is writing this folder, remove it", { file }));
+      if (h.host !== me.host || processAlive(h.pid)) {
+        return err(problem("output-locked", `another twinscore run is writing this folder: pid ${h.pid} on ${h.host}, started ${h.started}; wait for it to end, or, if that run is gone, remove the lock file`, { file }));
+      }
+      // left by a process of this host that is gone: take it over, unless it changed meanwhile
+      const again = readHolder(file);
+      if (again !== null && again.text === found.text) unlinkSync(file);
+      staleFrom = h;
+    }
+  } catch (e) {
+    return err(problem("write-failed", `cannot take the lock of the result folder: ${describeError(e)}`, { file }));
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
+  }
+  let released = false;
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    release();
+    process.kill(process.pid, signal);
+  };
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    for (const s of signals) process.removeListener(s, onSignal);
+    const found = readHolder(file);
+    if (found !== null && found.text === text) {
+      try {
+        unlinkSync(file);
+      } catch {
+        /* already gone */
+      }
+    }
+  };
+  for (const s of signals) process.once(s, onSignal);
+  return ok({ lock: { file, release }, staleFrom });
+}
+
+/** The lock problem as a warning, when a stale lock was taken over. */
+export function staleLockWarning(file: string, h: LockHolder): Problem {
+  return problem("stale-lock", `took over the lock left by pid ${h.pid} (started ${h.started}), which is no longer running`, { file, severity: "warning" });
 }
 
 /** BFCL's prompt module in the user's installation (`bfcl_eval/constants/default_prompts.py`), or null. */

@@ -4,8 +4,7 @@
  * the pure `simulator/workaround.ts`. Used by `twinscore score` when BFCL data is
  * available.
  */
-import { decodePlainStep, type Decoder } from "../bfcl/decode/index.js";
-import type { PyValue } from "../python/value.js";
+import { plainStepDecoder, type Decoder } from "../bfcl/decode/index.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import type { ModelScore } from "../decision/types.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
@@ -61,6 +60,6 @@ export function workaroundForModel(score: ModelScore, pairs: readonly ManifestPa
     inputs.set(id, { pair, missResult: results.get(id), missPrompt: miss.prompt, basePrompt: base.prompt, baseGroundTruth: gt });
   }
   // the replay decodes the recorded steps (as JSON.parse gives them) with the model's decoder
-  const decode = decoder === undefined || decoder.name === "fc" ? undefined : (step: PyValue) => decodePlainStep(decoder, step);
+  const decode = decoder === undefined ? undefined : plainStepDecoder(decoder);
   return ok(workaroundCredit(score.records, inputs, () => newEvaluatorProcess(undefined, false, data.version), decode));
 }

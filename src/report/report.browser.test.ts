@@ -1,19 +1,21 @@
 /**
- * The report in a real browser: Debian's headless Chromium driven by playwright-core,
- * one launch for every check. The report is built from both gpt-oss runs (main with
- * hostile text planted in one gpt-oss-120b output, harmony-fixes as is), with score files
- * and --compare, opened from file://, and checked against `twinscore score`'s JSON.
- * Chromium missing is a failure, never a skip (`.ci/run` installs it).
+ * The report in a real browser: headless Chromium (the npm registry's build, or a system
+ * one: src/testing/chromium.ts) driven by playwright-core, one launch for every check.
+ * The report is built from both gpt-oss runs (main with hostile text planted in one
+ * gpt-oss-120b output, harmony-fixes as is), with score files and --compare, opened from
+ * file://, and checked against `twinscore score`'s JSON.
+ * No Chromium that starts is a failure, never a skip.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { formatDecimal1 } from "../decision/format.js";
 import { memoryIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
+import { launchHeadless, type HeadlessBrowser } from "../testing/chromium.js";
 import { hostileText, plantHostileText, type PlantedRun } from "../testing/report-fixture.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 
@@ -21,7 +23,6 @@ import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing
 const openDetails = (d: { setAttribute(name: string, value: string): void }) => d.setAttribute("open", "");
 const closeDetails = (d: { removeAttribute(name: string): void }) => d.removeAttribute("open");
 
-const CHROMIUM = process.env.TWINSCORE_CHROMIUM ?? "/usr/bin/chromium";
 const [main, fixes] = rolloutRuns;
 
 async function run(argv: string[]) {
@@ -36,7 +37,7 @@ interface ScoreJson {
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-browser-"));
 const shots = join(tmp, "shots");
-let browser: Browser;
+let browser: HeadlessBrowser | undefined;
 let page: Page;
 let planted: PlantedRun;
 const pageErrors: string[] = [];
@@ -44,9 +45,6 @@ const expected = new Map<string, string>();
 let perItem: { model: string; category: string; act: number; hold: number; baseCompleted: number; missCompleted: number }[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium; .ci/run does) or set TWINSCORE_CHROMIUM. The report's browser test never skips.`);
-  }
   planted = plantHostileText(tmp, main, "openai_gpt-oss-120b");
   const out = join(tmp, "report.html");
   const r = await run([
@@ -76,11 +74,8 @@ beforeAll(async () => {
     return { model: at("model"), category: at("category"), act: Number(at("act")), hold: Number(at("hold")), baseCompleted: Number(v[v.length - 2]), missCompleted: Number(v[v.length - 1]) };
   });
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+  browser = await launchHeadless({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+  page = browser.page;
   page.on("pageerror", (e) => pageErrors.push(e.message));
   page.on("console", (m) => {
     if (m.type() === "error") pageErrors.push(m.text());

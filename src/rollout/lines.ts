@@ -1,13 +1,13 @@
 /**
  * Result files as BFCL lays them out and orders them: one file per category
  * (`BFCL_v4_multi_turn_<category>_result.json`), lines sorted by BFCL's `sort_key`
- * (category, then the integer index), each line `json.dumps` of the entry. Also the
- * resume rules: ids already present are skipped (error lines too, unless asked to retry
- * them), and a torn last line left by a kill is cut off.
+ * (category, then the integer index), each line `json.dumps` of the entry. Also how
+ * resume reads a line: which id it holds and whether it is an error line (the file side,
+ * torn lines and the final rewrite, is `io/run-output.ts`).
  */
 import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/categories.js";
-import { jsonDumps } from "../python/json.js";
-import type { PyDict } from "../python/containers.js";
+import { jsonDumps, jsonLoads } from "../python/json.js";
+import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
 
 /** The result file name of a category, as BFCL names it. */
@@ -33,59 +33,80 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** One line of a result file: `json.dumps(make_json_serializable(entry))` and a newline. */
+/**
+ * One line of a result file: `json.dumps(make_json_serializable(entry))` and a newline.
+ * A float JSON cannot write (inf, -inf, nan: a server's `usage` of 1e309, a state value
+ * that overflowed) is written as null, where Python's `json.dumps` writes the bare token
+ * `Infinity`: strict JSON readers (JavaScript's, jq, this project's resume) refuse that
+ * token, so the line would read as malformed and be generated again on every resume.
+ */
 export function renderLine(line: PyDict): string {
-  return `${jsonDumps(makeJsonSerializable(line))}\n`;
+  return `${jsonDumps(makeJsonSerializable(line, { nonFiniteAsNull: true }))}\n`;
 }
 
-/** What a result file already holds, for resume. */
-export interface ExistingLines {
-  /** Complete lines by id, in file order. */
-  readonly lines: Map<string, { readonly text: string; readonly isError: boolean }>;
-  /** Byte length of the intact part (everything up to the last newline that ends a parseable line). */
-  readonly intactLength: number;
-  /** True when a torn tail (a line cut by a kill) follows the intact part. */
-  readonly torn: boolean;
-  /** Lines that are not JSON objects with a string id (1-based numbers). */
-  readonly malformed: number[];
+/** What resume reads of one complete line of a result file. */
+export type LineReading =
+  | {
+      readonly kind: "result";
+      readonly id: string;
+      /** An inference-error line (`result` is not a list): skipped on resume unless asked to retry error lines. */
+      readonly isError: boolean;
+      /** An error line's `result` text without BFCL's `Error during inference: ` prefix; null otherwise. */
+      readonly errorMessage: string | null;
+      /** Set when the line is read as Python reads it but is not plain JSON: why it may trouble other readers. */
+      readonly note: string | null;
+    }
+  | { readonly kind: "other" };
+
+const ERROR_PREFIX = "Error during inference: ";
+
+function readingOf(value: unknown, note: string | null): LineReading {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return { kind: "other" };
+  const v = value as Record<string, unknown>;
+  if (typeof v.id !== "string") return { kind: "other" };
+  const isError = !Array.isArray(v.result);
+  const errorMessage = isError ? (typeof v.result === "string" ? (v.result.startsWith(ERROR_PREFIX) ? v.result.slice(ERROR_PREFIX.length) : v.result) : String(v.result)) : null;
+  return { kind: "result", id: v.id, isError, errorMessage, note };
 }
 
 /**
- * Read a result file's text for resume. A last line without its newline is torn (the
- * writer appends whole lines, so only a kill leaves one) and is dropped; a complete line
- * that does not parse is reported, not dropped.
+ * Read one complete line (newline cut off) for resume: a JSON object with a string `id`
+ * is that id's line. Read as Python's `json.loads` reads it — `NaN` and `Infinity` are
+ * accepted — and past a leading byte-order mark (as `utf-8-sig` reads it), so such a line
+ * is kept and its id not generated again; anything else is not a result line.
  */
-export function readExistingLines(text: string): ExistingLines {
-  const lines = new Map<string, { text: string; isError: boolean }>();
-  const malformed: number[] = [];
-  const lastNewline = text.lastIndexOf("\n");
-  const intactLength = lastNewline + 1;
-  const body = text.slice(0, intactLength);
-  let lineNo = 0;
-  for (const l of body.split("\n")) {
-    lineNo++;
-    if (l.trim() === "") continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(l);
-    } catch {
-      malformed.push(lineNo);
-      continue;
-    }
-    const id = parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>).id : undefined;
-    if (typeof id !== "string") {
-      malformed.push(lineNo);
-      continue;
-    }
-    lines.set(id, { text: `${l}\n`, isError: !Array.isArray((parsed as Record<string, unknown>).result) });
+export function readResultLine(text: string): LineReading {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
+  const bomNote = bom ? "starts with a byte-order mark (BFCL's json.loads refuses such a line)" : null;
+  try {
+    return readingOf(JSON.parse(body), bomNote);
+  } catch {
+    // not strict JSON: Python's reader may still take it (NaN, Infinity)
   }
-  return { lines, intactLength, torn: intactLength < text.length, malformed };
+  if (!/NaN|Infinity/.test(body)) return { kind: "other" };
+  const parsed = jsonLoads(body);
+  if (!parsed.ok || !(parsed.value instanceof PyDict)) return { kind: "other" };
+  const d = parsed.value;
+  const result = d.get("result");
+  const plain = { id: d.get("id"), result: Array.isArray(result) ? [] : result };
+  return readingOf(plain, [bomNote, "holds NaN or Infinity, which Python reads and strict JSON readers refuse"].filter((x) => x !== null).join("; "));
 }
 
-/** The final file text: every line sorted by `sort_key`. */
-export function sortedFileText(lines: Iterable<{ readonly id: string; readonly text: string }>): string {
-  return [...lines]
-    .sort((a, b) => compareIds(a.id, b.id))
-    .map((l) => l.text)
-    .join("");
+/**
+ * The same reading from the start of a line too long to parse whole (resume copies such a
+ * line byte for byte): the `{"id": "…", "result": ` head BFCL's writer puts first.
+ */
+export function sniffResultLine(head: string): LineReading {
+  const m = /^\uFEFF?\{"id": ("(?:[^"\\]|\\.)*"), "result": (\[|")/.exec(head);
+  if (!m) return { kind: "other" };
+  let id: unknown;
+  try {
+    id = JSON.parse(m[1]);
+  } catch {
+    return { kind: "other" };
+  }
+  if (typeof id !== "string") return { kind: "other" };
+  const isError = m[2] === '"';
+  return { kind: "result", id, isError, errorMessage: isError ? "(the line is too long to read its message)" : null, note: null };
 }

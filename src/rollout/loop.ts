@@ -51,10 +51,14 @@ export interface ChatRequest {
   readonly tools: readonly unknown[] | null;
 }
 
-/** The endpoint's answer: the first choice's message as received, and `usage`; or the failure, worded as BFCL words it. */
+/**
+ * The endpoint's answer: the first choice's message as received, and `usage`; or the
+ * failure, worded as BFCL words it, and whether it was a failure to connect at all (no
+ * answer of any kind: the run counts those in a row to stop early).
+ */
 export type ChatOutcome =
   | { readonly ok: true; readonly message: Record<string, unknown>; readonly usage: unknown }
-  | { readonly ok: false; readonly error: string };
+  | { readonly ok: false; readonly error: string; readonly connectionFailed?: boolean };
 
 /** An OpenAI-compatible chat-completions endpoint (retries and timeouts are its business). */
 export type ChatEndpoint = (request: ChatRequest) => Promise<ChatOutcome>;
@@ -161,6 +165,8 @@ export async function runEntry(entry: RolloutEntry, opts: LoopOptions): Promise<
     let message: string;
     if (e instanceof EntryAbort) message = e.message;
     else if (e instanceof PyException) message = e.pyMessage;
+    // what an input too deep or too large does to JavaScript (Python raises RecursionError / MemoryError): this entry's error, not the run's
+    else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded" : `MemoryError: ${e.message}`;
     else throw e;
     return { line: errorLine(entry.id, message, "twinscore run: the entry stopped here (no Python traceback; BFCL records one)"), error: message, stats };
   }

@@ -5,7 +5,7 @@ import { jsonDumps } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { convertToTools, prepareEntry, PYTHON_HINT, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
-import { compareIds, readExistingLines, renderLine, sortedFileText } from "./lines.js";
+import { compareIds, readResultLine, renderLine, sniffResultLine } from "./lines.js";
 import { ADDITIONAL_FUNCTION_NOTICE, runEntry, type ChatOutcome, type ChatRequest } from "./loop.js";
 import { selectItems } from "./selection.js";
 import { makeJsonSerializable } from "./serialize.js";
@@ -70,15 +70,28 @@ describe("result lines", () => {
       ["result", ["é", 1.5, 1n, new PySet([3n, 1n])]],
     ]);
     expect(renderLine(line)).toBe('{"id": "x", "result": ["\\u00e9", 1.5, 1, "{1, 3}"]}\n');
-    expect(sortedFileText([{ id: "multi_turn_base_2", text: "b\n" }, { id: "multi_turn_base_1", text: "a\n" }])).toBe("a\nb\n");
   });
 
-  it("reads existing lines for resume: a torn tail is cut, error lines known", () => {
-    const r = readExistingLines('{"id": "a", "result": []}\n{"id": "b", "result": "Error during inference: x"}\n{"id": "c", "res');
-    expect([...r.lines.keys()]).toEqual(["a", "b"]);
-    expect(r.lines.get("b")?.isError).toBe(true);
-    expect(r.torn).toBe(true);
-    expect(r.intactLength).toBe(r.lines.get("a")!.text.length + r.lines.get("b")!.text.length);
+  it("writes a float JSON cannot hold (inf, nan) as null, never as Python's bare Infinity token", () => {
+    const line = new PyDict([
+      ["id", "x"],
+      ["input_token_count", [[Number.POSITIVE_INFINITY, 3n]]],
+      ["latency", [[Number.NaN, -Number.POSITIVE_INFINITY, 0.5]]],
+    ]);
+    const text = renderLine(line);
+    expect(text).toBe('{"id": "x", "input_token_count": [[null, 3]], "latency": [[null, null, 0.5]]}\n');
+    expect(() => JSON.parse(text)).not.toThrow();
+  });
+
+  it("reads a line for resume as Python reads it: error lines known, NaN and a byte-order mark accepted, anything else not a result line", () => {
+    expect(readResultLine('{"id": "a", "result": []}')).toEqual({ kind: "result", id: "a", isError: false, errorMessage: null, note: null });
+    expect(readResultLine('{"id": "b", "result": "Error during inference: x"}')).toMatchObject({ kind: "result", id: "b", isError: true, errorMessage: "x" });
+    expect(readResultLine('\uFEFF{"id": "c", "result": [[]]}')).toMatchObject({ kind: "result", id: "c", isError: false, note: expect.stringContaining("byte-order mark") });
+    expect(readResultLine('{"id": "d", "result": [[]], "latency": [[NaN]]}')).toMatchObject({ kind: "result", id: "d", isError: false, note: expect.stringContaining("NaN") });
+    for (const other of ["# a note", '{"result": []}', '{"id": 7, "result": []}', "[1, 2]", '{"id": "e", "res']) expect(readResultLine(other), other).toEqual({ kind: "other" });
+    expect(sniffResultLine('{"id": "multi_turn_base_3", "result": [[{"cd": ')).toMatchObject({ kind: "result", id: "multi_turn_base_3", isError: false });
+    expect(sniffResultLine('{"id": "multi_turn_base_\\u0033", "result": "Error during')).toMatchObject({ kind: "result", id: "multi_turn_base_3", isError: true });
+    expect(sniffResultLine('{"result": [], "id": "x"}')).toEqual({ kind: "other" });
   });
 
   it("make_json_serializable snapshots containers and stringifies what json.dumps refuses", () => {

@@ -16,7 +16,8 @@ import type { PyValue } from "../python/value.js";
  * snapshot no later mutation reaches), any other value is kept when `json.dumps` takes it
  * and replaced by `str(value)` otherwise (sets, directories, mpf numbers).
  */
-export function makeJsonSerializable(v: PyValue): PyValue {
+export function makeJsonSerializable(v: PyValue, opts: { readonly nonFiniteAsNull?: boolean } = {}): PyValue {
+  const leaf = opts.nonFiniteAsNull ? (x: PyValue) => (typeof x === "number" && !Number.isFinite(x) ? null : serializableLeaf(x)) : serializableLeaf;
   // an explicit stack: state values may nest deeply, and the walk must not recurse on input depth
   const out: PyValue[] = [null];
   type Frame = { readonly src: PyValue; readonly set: (x: PyValue) => void };
@@ -33,7 +34,7 @@ export function makeJsonSerializable(v: PyValue): PyValue {
       for (const [k] of entries) copy.set(k, null);
       set(copy);
       for (const [k, x] of entries) stack.push({ src: x, set: (y) => copy.set(k, y) });
-    } else set(serializableLeaf(src));
+    } else set(leaf(src));
   }
   return out[0];
 }

@@ -46,7 +46,7 @@ export interface UserSimRequest {
 /** The simulator's reply text and token usage, or its failure (after the client's retries), worded by the client. */
 export type UserSimOutcome =
   | { readonly ok: true; readonly text: string; readonly usage: unknown }
-  | { readonly ok: false; readonly error: string };
+  | { readonly ok: false; readonly error: string; readonly connectionFailed?: boolean };
 
 /** An OpenAI-compatible endpoint serving the user-simulator model. */
 export type UserSimEndpoint = (request: UserSimRequest) => Promise<UserSimOutcome>;

@@ -39,6 +39,9 @@ export type MultiTurnErrorType =
 /** Decodes one step of a result line into call strings (BFCL's `handler.decode_execute`). */
 export type StepDecoder = (step: PyValue) => DecodeOutcome;
 
+/** A decoder's path on steps as `JSON.parse` gave them (exact on steps whose argument values are all strings). */
+export type PlainStepDecoder = (step: unknown) => DecodeOutcome;
+
 /** The evaluation-time question entry fields the checker reads. */
 export interface CheckPrompt {
   readonly id: string;

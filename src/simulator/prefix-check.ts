@@ -19,7 +19,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
-import { checkDecoded, decodeTurns, type CheckPrompt, type EntryVerdict, type MultiTurnErrorType, type StepDecoder } from "./checker.js";
+import { checkDecoded, decodeTurns, type CheckPrompt, type EntryVerdict, type MultiTurnErrorType, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import type { EvaluatorProcess } from "./executor.js";
 import { decodeFcStep, decodeFcStepPlain } from "../bfcl/decode/index.js";
 import { stepsAreStringArgs, type CategoryInputs } from "./run-check.js";
@@ -39,6 +39,8 @@ export interface PrefixCheckOptions {
   readonly newProcess: () => EvaluatorProcess;
   /** BFCL's `decode_execute` of the model's handler; FC by default. */
   readonly decode?: StepDecoder;
+  /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
+  readonly decodePlain?: PlainStepDecoder;
 }
 
 /** The turn a checker failure names: in the message for empty-turn and response mismatches, the execution records for state mismatches. */
@@ -68,7 +70,7 @@ export function checkPrefix(
   if (result.length < through + 1) return { completed: false, reason: "short" };
   const turns = result.slice(0, through + 1);
   const decoded = stepsAreStringArgs(turns)
-    ? decodeTurns(turns as PyValue[], opts.decode ?? (decodeFcStepPlain as StepDecoder))
+    ? decodeTurns(turns as PyValue[], opts.decodePlain ?? opts.decode ?? decodeFcStepPlain)
     : decodeTurns((jsonLoadsOrThrow(resultText) as PyValue[]).slice(0, through + 1), opts.decode ?? decodeFcStep);
   const verdict = checkDecoded(decoded, groundTruth.slice(0, through + 1), prompt, { modelName: opts.modelName, process: opts.newProcess() });
   if (verdict.valid) return { completed: true };

@@ -15,7 +15,7 @@ import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
-import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
+import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
 import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
@@ -161,7 +161,10 @@ export function checkModelFiles(
     readonly modelName: string;
     /** A fresh evaluator process; `exact` keeps every instance for the run. */
     readonly newProcess: (exact: boolean) => EvaluatorProcess;
+    /** BFCL's `decode_execute` of the model's handler, on Python values; FC by default. */
     readonly decode?: StepDecoder;
+    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
+    readonly decodePlain?: PlainStepDecoder;
     /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
     readonly decoder?: Decoder;
     readonly renderScore: boolean;
@@ -181,6 +184,7 @@ export function checkModelFiles(
         inputs: f.inputs,
         process,
         decode: opts.decode,
+        decodePlain: opts.decodePlain,
         decoder: opts.decoder,
         renderScore: opts.renderScore,
         scoreScratch: f.scoreScratch,
@@ -292,7 +296,7 @@ function notesWarning(id: string, notes: readonly EvalNote[], file: string, line
  * `result` is not JSON, and a failed entry's line whose other parts are not (found when
  * its score line is rendered).
  * Steps whose arguments are JSON strings (FC results) are decoded straight from
- * `JSON.parse`; anything else through Python-faithful `json.loads`. `testCategory` is `multi_turn_<category>` (BFCL
+ * `JSON.parse` by a decoder with such a path (FC's); anything else through Python-faithful `json.loads`. `testCategory` is `multi_turn_<category>` (BFCL
  * takes it from the file name); `modelName` is the result directory name.
  */
 export function checkResultFile(
@@ -303,7 +307,10 @@ export function checkResultFile(
     readonly testCategory: string;
     readonly inputs: CategoryInputs;
     readonly process: EvaluatorProcess;
+    /** BFCL's `decode_execute` of the model's handler, on Python values; FC by default. */
     readonly decode?: StepDecoder;
+    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
+    readonly decodePlain?: PlainStepDecoder;
     /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
     readonly decoder?: Decoder;
     readonly renderScore: boolean;
@@ -379,8 +386,9 @@ export function checkResultFile(
     if (nestingFailure === null && isNestingFailure(out)) nestingFailure = out.error;
     return out;
   };
-  // the plain (JSON.parse) path is BFCL's FC decoder's alone: the others read Python values
-  const decodeStringArgs = noting(countingDecoder(decodeFcStepPlain, decodeHealth));
+  // the plain (JSON.parse) path: the decoder's own, if it declares one; a decoder without one reads Python values
+  const plainDecode = opts.decode === undefined ? decodeFcStepPlain : opts.decodePlain;
+  const decodeStringArgs = plainDecode === undefined ? null : noting(countingDecoder(plainDecode, decodeHealth));
   const decodePython = noting(countingDecoder(opts.decode ?? decodeFcStep, decodeHealth));
   const revision = opts.process.revision;
   const scoreFile = opts.renderScore
@@ -411,7 +419,7 @@ export function checkResultFile(
     }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
     if (problems.length > 0) continue;
-    const stringArgs = opts.decode === undefined && stepsAreStringArgs(result);
+    const stringArgs = decodeStringArgs !== null && stepsAreStringArgs(result);
     let pyResult: PyValue = null;
     if (!stringArgs) {
       try {
@@ -426,7 +434,7 @@ export function checkResultFile(
     nestingFailure = null;
     try {
       verdict = stringArgs
-        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs })
+        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs! })
         : checkEntry(pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePython });
     } catch (e) {
       if (e instanceof EvaluatorStops) {

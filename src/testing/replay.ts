@@ -22,7 +22,7 @@ import { pyRepr } from "../python/repr.js";
 import { PyDict } from "../python/containers.js";
 import { pyToPlain } from "../rollout/serialize.js";
 import type { ChatEndpoint } from "../rollout/loop.js";
-import { pythonHttpErrorText } from "../io/openai-chat.js";
+import { PROBE_ITEM_ID, pythonHttpErrorText } from "../io/openai-chat.js";
 
 /** One recorded assistant step. */
 export interface RecordedStep {
@@ -130,9 +130,26 @@ export interface ReplayOptions {
 export interface TestServer {
   readonly url: string;
   readonly server: Server;
-  /** Requests answered so far, the 409 diagnostics sent, and the time spent serving (request start to reply end, delays excluded). */
-  stats: { requests: number; mismatches: string[]; busyMs: number };
+  /**
+   * Requests answered so far (the probe's not counted), the 409 diagnostics sent, the time
+   * spent serving (request start to reply end, delays excluded), and the probe requests.
+   */
+  stats: { requests: number; mismatches: string[]; busyMs: number; probes: number };
   close(): Promise<void>;
+}
+
+/**
+ * How a test server meets `run`'s probe (`GET …/models`, then a one-token chat request
+ * with the item header `twinscore-probe`): `answer` (the default) as a healthy server
+ * that serves any model name does — an empty model list, then a one-token completion —
+ * so the responder sees only the run's own requests; `pass` hands the chat request to the
+ * responder like any other and answers `GET …/models` with 404 (a server without that
+ * route), or with `models` when given.
+ */
+export interface ProbeHandling {
+  readonly probe?: "answer" | "pass";
+  /** The model ids `GET …/models` lists. */
+  readonly models?: readonly string[];
 }
 
 type Msg = Record<string, unknown>;
@@ -244,11 +261,29 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  */
 export async function startChatServer(
   respond: (body: Msg, req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
-  opts: { maxRequests?: number; lifetimeMs?: number; port?: number } = {},
+  opts: { maxRequests?: number; lifetimeMs?: number; port?: number } & ProbeHandling = {},
 ): Promise<TestServer> {
-  const stats = { requests: 0, mismatches: [] as string[], busyMs: 0 };
+  const stats = { requests: 0, mismatches: [] as string[], busyMs: 0, probes: 0 };
   const maxRequests = opts.maxRequests ?? 200_000;
+  const probe = opts.probe ?? "answer";
   const server = createServer((req, res) => {
+    if (req.method === "GET" && /\/models\/?(\?.*)?$/.test(req.url ?? "")) {
+      stats.probes++;
+      req.resume();
+      if (probe === "pass" && opts.models === undefined) sendJson(res, 404, { error: { message: "test server: no such route" } });
+      else sendJson(res, 200, { object: "list", data: (opts.models ?? []).map((id) => ({ id, object: "model", owned_by: "test" })) });
+      return;
+    }
+    if (probe === "answer" && req.headers["x-twinscore-item"] === PROBE_ITEM_ID) {
+      stats.probes++;
+      readBody(req)
+        .then((text) => {
+          const model = (JSON.parse(text) as Msg).model ?? null;
+          sendJson(res, 200, { id: "probe", object: "chat.completion", created: 0, model, choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "length" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+        })
+        .catch(() => sendJson(res, 400, { error: { message: "test server: the probe body is not JSON" } }));
+      return;
+    }
     stats.requests++;
     const t0 = performance.now();
     res.on("finish", () => (stats.busyMs += performance.now() - t0));

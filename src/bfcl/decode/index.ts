@@ -6,7 +6,21 @@
 export { decodeFailure, failureMessage, failureType, guarded, isEmptyDecoded, type DecodeOutcome } from "./outcome.js";
 export { decodeFcStep, decodeFcStepPlain, fcStepError, plainToPy, renderFcCall } from "./fc.js";
 export { decodePromptingStep, decodePromptingText, promptingSource } from "./prompting.js";
-export { DECODER_NAMES, decodePlainStep, decoderByName, decoders, fcDecoder, promptingDecoder, type Decoder, type DecoderName } from "./decoders.js";
+export {
+  DECODER_NAMES,
+  bfclDefaultDecoder,
+  decodePlainStep,
+  decoderByName,
+  decoders,
+  detectionOrder,
+  fcDecoder,
+  plainStepDecoder,
+  promptingDecoder,
+  toolCallTags,
+  type Decoder,
+  type DecoderName,
+} from "./decoders.js";
+export type { DecodeOwner, DecoderSpec, PlainStepPath } from "./decoder.js";
 export { registryEntryOfFolder, registryHandlers, registryModels, type RegistryModel, type RegistryHandler } from "./registry.js";
 export {
   chooseDecoder,

@@ -6,7 +6,7 @@
  * hands the steps in.
  */
 import type { PyValue } from "../../python/value.js";
-import { DECODER_NAMES, decoderByName, type Decoder, type DecoderName } from "./decoders.js";
+import { bfclDefaultDecoder, DECODER_NAMES, decoderByName, detectionOrder, type Decoder, type DecoderName } from "./decoders.js";
 import { registryEntryOfFolder } from "./registry.js";
 
 /** How the decoder was chosen. */
@@ -35,28 +35,6 @@ export function summarizeChoice(choice: DecoderChoice): DecoderChoiceSummary {
 /** Steps detection needs at most (more only costs time: a run's steps all come from one handler). */
 export const DETECTION_SAMPLE = 200;
 
-/** Detection tries the decoders in this order; on a tie the earlier one wins (records first, BFCL's defaults first). */
-const DETECTION_ORDER: readonly DecoderName[] = [
-  "fc",
-  "mining",
-  "cohere",
-  "gemini-fc",
-  "prompting",
-  "xlam",
-  "llama-3.1",
-  "tool-call",
-  "functiongemma",
-  "nemotron",
-  "minicpm-fc",
-  "gemini-prompting",
-  "phi",
-  "hammer",
-  "bitagent",
-  "falcon",
-  "granite",
-  "glm",
-];
-
 /** A step that says nothing about the format: nothing written, or an empty record list. */
 export function isEmptyStep(step: PyValue): boolean {
   if (step === null) return true;
@@ -75,8 +53,9 @@ function decodesToCalls(decoder: Decoder, step: PyValue): boolean {
 
 /**
  * Detect the decoder from sample steps: the one that turns the most of them into calls
- * (ties go to the earlier in `DETECTION_ORDER`). With nothing decodable, text steps get
- * BFCL's default prompting decoder and record steps (or none at all) the FC decoder.
+ * (ties go to the earlier in `detectionOrder`: the lower `detectionRank`; records first,
+ * BFCL's defaults first). With nothing decodable, text steps get BFCL's default prompting
+ * decoder and record steps (or none at all) the FC decoder.
  */
 export function detectDecoder(samples: Iterable<PyValue>): { decoder: Decoder; reason: string } {
   const steps: PyValue[] = [];
@@ -85,24 +64,23 @@ export function detectDecoder(samples: Iterable<PyValue>): { decoder: Decoder; r
     steps.push(s);
     if (steps.length >= DETECTION_SAMPLE) break;
   }
-  if (steps.length === 0) return { decoder: decoderByName("fc")!, reason: "no step with content to look at; BFCL's function-calling decoder" };
+  if (steps.length === 0) return { decoder: bfclDefaultDecoder("records"), reason: "no step with content to look at; BFCL's function-calling decoder" };
   const texts = steps.filter((s) => typeof s === "string").length;
   const scores: { decoder: Decoder; n: number }[] = [];
-  for (const name of DETECTION_ORDER) {
-    const decoder = decoderByName(name)!;
+  for (const decoder of detectionOrder) {
     let n = 0;
     for (const s of steps) if ((typeof s === "string") !== decoder.records && decodesToCalls(decoder, s)) n++;
     scores.push({ decoder, n });
     if (n === steps.length) break; // every step decodes: no later decoder can do better, and ties go to the earlier
   }
-  const ranked = [...scores].sort((a, b) => b.n - a.n || DETECTION_ORDER.indexOf(a.decoder.name) - DETECTION_ORDER.indexOf(b.decoder.name));
+  const ranked = [...scores].sort((a, b) => b.n - a.n || (a.decoder.detectionRank as number) - (b.decoder.detectionRank as number));
   const [best, next] = ranked;
   const kind = texts === steps.length ? "text steps" : texts === 0 ? "record steps" : "steps";
   if (best.n === 0) {
-    const fallback = texts * 2 >= steps.length ? "prompting" : "fc";
+    const fallback = texts * 2 >= steps.length ? "text" : "records";
     return {
-      decoder: decoderByName(fallback)!,
-      reason: `none of ${steps.length} sampled ${kind} decodes to a call with any decoder; BFCL's default for ${fallback === "prompting" ? "text" : "records"}`,
+      decoder: bfclDefaultDecoder(fallback),
+      reason: `none of ${steps.length} sampled ${kind} decodes to a call with any decoder; BFCL's default for ${fallback}`,
     };
   }
   const runnerUp = next && next.n > 0 ? `; next best ${next.decoder.name}: ${next.n}` : "";

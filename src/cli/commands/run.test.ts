@@ -14,6 +14,7 @@ import { runCommand, runModel, type RunRequest } from "../../app/run.js";
 import { loadManifest } from "../../io/manifest.js";
 import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
 import type { PyDict } from "../../python/containers.js";
+import { compareIds } from "../../rollout/lines.js";
 import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
 import { parseRecording, replayResponder, sendJson, startChatServer, startReplayServer, type RecordedEntry, type TestServer } from "../../testing/replay.js";
 import { startEchoServer, startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
@@ -100,6 +101,27 @@ function stableLine(line: string): PyDict {
   return v;
 }
 
+/** Each line of a file's text as canonical text, without latency and traceback (runs on the wall clock compare equal). */
+function canonical(text: string): string[] {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((l) => jsonDumps(stableLine(l)));
+}
+
+/** A replay server that closes itself once it has served `requests` requests: an endpoint dying mid-run. */
+async function replayDyingAfter(requests: number): Promise<TestServer> {
+  let served = 0;
+  const victim: TestServer = await serve(
+    startReplayServer(recording, {
+      onRequest: () => {
+        if (++served === requests) void victim.close();
+      },
+    }),
+  );
+  return victim;
+}
+
 /** The recorded line of an id, without latency and traceback, as canonical text. */
 function recordedCanonical(id: string): string {
   for (const text of recordedText.values()) {
@@ -136,11 +158,15 @@ describe("twinscore run over HTTP", () => {
     expect(io.out.join("")).toContain("miss_param");
     expect(errText).toContain("24 items, 24 generated");
     expect(errText + io.out.join("") + allFiles(out)).not.toContain(KEY);
-    // a second run finds everything in place
+    // a second run finds everything in place, and counts and names the error lines it kept (exit 1: they are still error lines)
     const again = memoryIo({ TS_KEY: KEY }, tmp);
-    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY"], again)).toBe(0);
-    expect(allFiles(out).split("\n").filter((l) => l.includes('"result": "Error during inference')).length).toBe(recordedErrorIds.length);
-    expect(again.err.join("")).toContain("0 generated, 24 already in the output");
+    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY"], again)).toBe(1);
+    const inFile = allFiles(out).split("\n").filter((l) => l.includes('"result": "Error during inference')).length;
+    expect(inFile).toBe(recordedErrorIds.length);
+    const againErr = again.err.join("");
+    expect(againErr).toContain(`0 generated, 24 already in the output, ${inFile} error lines (0 new, ${inFile} kept from an earlier run: --retry-errors generates them again)`);
+    expect(againErr).toContain(`run: ${recordedErrorIds[0]}: error line kept from an earlier run: Error code: 500`);
+    expect(againErr.split("\n").filter((l) => /^run: 24\/24 items, /.test(l)).at(-1)).toMatch(new RegExp(`, ${inFile} error lines, `));
   }, 120_000);
 
   it("the request BFCL's handler sends (model, temperature, store: false, tools) with --temperature, and --model-dir names the folder", async () => {
@@ -305,20 +331,13 @@ describe("twinscore run over HTTP", () => {
   it("a server killed mid-run: error lines, then --retry-errors on a new server gives the uninterrupted file; a torn last line is repaired", async () => {
     const reference = await referenceText();
 
-    let victim: TestServer | null = null;
-    let served = 0;
-    victim = await serve(
-      startReplayServer(recording, {
-        onRequest: () => {
-          served++;
-          if (served === 120) void victim?.close();
-        },
-      }),
-    );
+    const victim = await replayDyingAfter(120);
     const out = join(tmp, "killed");
-    const first = await runModel(request(victim.url, out, { retries: 1 }));
+    // --max-consecutive-errors 0: every item runs to its error line, as BFCL's loop does
+    const first = await runModel(request(victim.url, out, { retries: 1, maxConsecutiveErrors: 0 }));
     expect(first.ok).toBe(true);
     if (!first.ok) return;
+    expect(first.value.halted).toBeNull();
     expect(first.value.errors.length).toBeGreaterThan(0);
     expect(first.value.errors.filter((e) => !recordedErrorIds.includes(e.id)).every((e) => e.message === "Connection error.")).toBe(true);
     expect(first.value.errors.some((e) => e.message === "Connection error.")).toBe(true);
@@ -343,16 +362,52 @@ describe("twinscore run over HTTP", () => {
   }, 120_000);
 });
 
+describe("an endpoint that dies mid-run", () => {
+  it("requests that cannot connect, 5 in a row (the default --max-consecutive-errors): one line, exit 2, the files whole and in BFCL's order; a rerun with --retry-errors completes them", async () => {
+    const reference = await referenceText();
+    const victim = await replayDyingAfter(60);
+    const out = join(tmp, "died");
+    const args = ["run", "--endpoint", victim.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--retries", "1"];
+    const io = memoryIo({}, tmp);
+    const t0 = Date.now();
+    expect(await runCli(args, io)).toBe(2);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    const lines = io.err.join("").split("\n").filter((l) => l !== "" && !/^run: \d+\/24 items/.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^error: 5 requests in a row could not connect to ${victim.url.replace(/[.]/g, "\\.")} \\(--max-consecutive-errors 5\\): the run stopped after \\d+ of 24 items; \\d+ not generated\\. The lines written are kept, whole and in BFCL's order; rerun the same command to go on \\(add --retry-errors to generate the \\d+ connection-error lines again\\) \\[endpoint-down\\]$`,
+      ),
+    );
+    expect(io.out.join("")).toBe("");
+    let written = 0;
+    for (const c of categories) {
+      let text = "";
+      try {
+        text = readFileSync(resultFile(out, c), "utf8");
+      } catch {
+        continue;
+      }
+      expect(text.endsWith("\n")).toBe(true);
+      const got = text.trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+      expect(got).toEqual([...got].sort(compareIds));
+      written += got.length;
+    }
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(24);
+
+    const revived = await serve(startReplayServer(recording));
+    const again = memoryIo({}, tmp);
+    expect(await runCli([...args.map((a) => (a === victim.url ? revived.url : a)), "--retry-errors"], again)).toBe(1); // the recorded error lines
+    expect(canonical(allFiles(out))).toEqual(canonical(reference));
+  }, 120_000);
+});
+
 describe("the run process killed mid-run", () => {
   it("SIGKILL mid-run: a rerun keeps the lines already written, generates the rest, and ends with the uninterrupted run's lines", async () => {
     const { spawn } = await import("node:child_process");
     const { projectRoot } = await import("../../testing/shared.js");
     const reference = await referenceText();
-    const canonical = (text: string) =>
-      text
-        .trimEnd()
-        .split("\n")
-        .map((l) => jsonDumps(stableLine(l)));
     let child: ReturnType<typeof spawn> | null = null;
     let served = 0;
     const srv = await serve(

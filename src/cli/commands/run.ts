@@ -5,8 +5,9 @@
  * `io/openai-chat.ts`.
  */
 import { Option, type Command } from "commander";
-import { runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
-import { redactKey } from "../../io/openai-chat.js";
+import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
+import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";
 import { outputFormats, renderJson, renderPrintout, tableOf, type Column, type OutputFormat } from "../../report/printout.js";
 import { ExitCode, type CliIo } from "../io.js";
@@ -23,6 +24,8 @@ interface RunCliOptions {
   concurrency: string;
   timeout: string;
   retries: string;
+  maxReplyBytes: string;
+  maxConsecutiveErrors: string;
   keyEnv?: string;
   bfclData?: string;
   modelDir?: string;
@@ -122,7 +125,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         "included), at most 1 + --max-clarifications per item. Base items run on BFCL's script. With " +
         "--until-anchor, interactive should-ask items stop after T+1. --user-sim scripted (the default) is " +
         "BFCL's script: the same files as a plain run.\n\n" +
-        "Exit: 0 every line generated; 1 done, with inference-error lines; 2 bad arguments or input.",
+        "Exit: 0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an " +
+          "endpoint that does not answer, a folder another run holds, or a run stopped early.",
     )
     .requiredOption("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
     .requiredOption("--model <name>", "the model name the endpoint serves (sent as `model`)")
@@ -131,8 +135,10 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .addOption(new Option("--mode <mode>", "function calling, or Python-call text with BFCL's system prompt").choices(["fc", "prompting"]).default("fc"))
     .option("--temperature <t>", "sampling temperature (BFCL's default)", "0.001")
     .option("--concurrency <n>", "entries in flight at once", "4")
-    .option("--timeout <seconds>", "per-request deadline, reply body included", "600")
+    .option("--timeout <seconds>", `per-request deadline, reply body included: 0.001 to ${MAX_TIMEOUT_SECONDS} (about 24.8 days, Node's timer limit)`, "600")
     .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors", "5")
+    .option("--max-reply-bytes <n>", `the most bytes of one reply read: 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`, String(DEFAULT_MAX_REPLY_BYTES))
+    .option("--max-consecutive-errors <n>", "requests in a row that cannot connect before the run stops (0: never)", String(DEFAULT_MAX_CONSECUTIVE_ERRORS))
     .option("--key-env <var>", "environment variable holding the API key (none: no Authorization header)")
     .option("--bfcl-data <dir>", "BFCL data folder (default: BFCL_DATA_DIR, else the installed bfcl_eval's data)")
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
@@ -165,6 +171,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         concurrency: num(opts.concurrency),
         timeoutSeconds: num(opts.timeout),
         retries: num(opts.retries),
+        maxReplyBytes: num(opts.maxReplyBytes),
+        maxConsecutiveErrors: num(opts.maxConsecutiveErrors),
         keyEnv: opts.keyEnv,
         bfclData: opts.bfclData,
         untilAnchor: opts.untilAnchor === true,
@@ -186,21 +194,31 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
           } else if (opts.verbose) io.stderr(`run: ${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}\n`);
         },
       });
-      // every message below comes from the client or the loop, where the key is already redacted
-      const modelKey = opts.keyEnv !== undefined ? (io.env[opts.keyEnv] ?? null) : null;
-      const userKey = opts.userKeyEnv !== undefined ? (io.env[opts.userKeyEnv] ?? null) : null;
-      const redact = (text: string) => redactKey(redactKey(text, modelKey), userKey);
-      if (d.exitCode === 2) {
-        printProblems(io, d.problems.map((p) => ({ ...p, message: redact(p.message) })), { command: "run" });
+      // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
+      const redactor = redactorOf([opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null, opts.userKeyEnv !== undefined ? io.env[opts.userKeyEnv] : null]);
+      const problems = d.problems.map((p) => ({ ...p, message: redactor.text(p.message) }));
+      if (d.exitCode === 2 && d.halted === null) {
+        printProblems(io, problems, { command: "run" });
         state.exitCode = ExitCode.badInput;
         return;
       }
-      printProblems(io, d.problems, { command: "run", verbose: opts.verbose });
-      const shown = d.errors.slice(0, opts.verbose ? d.errors.length : 5);
-      for (const e of shown) io.stderr(`run: ${e.id}: error line: ${redact(e.message).slice(0, 300)}\n`);
-      if (d.errors.length > shown.length) io.stderr(`run: … ${d.errors.length - shown.length} more error lines (--verbose lists them)\n`);
+      printProblems(io, problems, { command: "run", verbose: opts.verbose });
+      if (d.halted !== null) {
+        // stopped early: the problem line above says why and how to go on; no table of a run that did not end
+        state.exitCode = ExitCode.badInput;
+        return;
+      }
+      const listed = [...d.errors.map((e) => ({ ...e, kept: false })), ...d.keptErrors.map((e) => ({ ...e, kept: true }))];
+      const shown = listed.slice(0, opts.verbose ? listed.length : 5);
+      for (const e of shown) io.stderr(`run: ${e.id}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}\n`);
+      if (listed.length > shown.length) io.stderr(`run: … ${listed.length - shown.length} more error lines (--verbose lists them)\n`);
+      const allErrors = d.errors.length + d.keptErrors.length;
+      const errorText =
+        d.keptErrors.length === 0
+          ? `${allErrors} error lines`
+          : `${allErrors} error lines (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
       io.stderr(
-        `run: ${d.model} (${d.mode}): ${d.selected} items, ${d.generated} generated, ${d.resumed} already in the output, ${d.errors.length} error lines; ` +
+        `run: ${d.model} (${d.mode}): ${d.selected} items, ${d.generated} generated, ${d.resumed} already in the output, ${errorText}; ` +
           `${d.requests} requests, tokens ${d.inputTokens} in / ${d.outputTokens} out${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}\n`,
       );
       const u = d.userSimulator;

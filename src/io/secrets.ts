@@ -1,0 +1,132 @@
+/**
+ * The API keys of a process, kept out of everything it writes, prints or sends on. One
+ * mechanism for `run` and `judge`: a key is matched as written and in every form JSON can
+ * spell it — each character may be a `\uXXXX` escape (either case of hex), `/` may be `\/`,
+ * and an escape may carry any number of backslashes, so a key a server JSON-encoded once
+ * or twice (`sk-proj\/…`, `\u0073\u006b…`, `\\u0073…`) is still found. The pattern runs on
+ * text after JSON decoding (reply strings, simulator replies, error texts) and on the text
+ * of every result line before it is written; a match is replaced by `[redacted]`.
+ */
+import { PyDict, PyTuple } from "../python/containers.js";
+import type { PyValue } from "../python/value.js";
+
+/** What a redacted key is replaced with. */
+export const REDACTED = "[redacted]";
+
+/** The pattern of one character of a key: itself, or a JSON escape of it (with any number of backslashes). */
+function charPattern(unit: number): string {
+  const hex = unit
+    .toString(16)
+    .padStart(4, "0")
+    .split("")
+    .map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h))
+    .join("");
+  const literal = String.fromCharCode(unit).replace(/[\\^$.*+?()[\]{}|/-]/g, (c) => `\\${c}`);
+  const shortEscape = unit === 0x2f || unit === 0x22 || unit === 0x5c ? `|\\\\+${literal}` : "";
+  return `(?:${literal}|\\\\+u${hex}${shortEscape})`;
+}
+
+/** The secrets of one process: the keys given (null and empty ones ignored), longest first. */
+export interface Redactor {
+  readonly keys: readonly string[];
+  /** The text with every spelling of every key replaced by `[redacted]`. */
+  text(s: string): string;
+  /** True when the text holds a key in some spelling. */
+  finds(s: string): boolean;
+}
+
+/** A redactor for these keys (none: every method is the identity). */
+export function redactorOf(keys: Iterable<string | null | undefined>): Redactor {
+  const list = [...new Set([...keys].filter((k): k is string => typeof k === "string" && k !== ""))].sort((a, b) => b.length - a.length);
+  if (list.length === 0) return { keys: [], text: (s) => s, finds: () => false };
+  const source = list.map((k) => Array.from({ length: k.length }, (_, i) => charPattern(k.charCodeAt(i))).join("")).join("|");
+  const global = new RegExp(source, "g");
+  const once = new RegExp(source);
+  return {
+    keys: list,
+    text: (s) => (s.length === 0 ? s : s.replace(global, REDACTED)),
+    finds: (s) => once.test(s),
+  };
+}
+
+/**
+ * A plain JSON value (from `JSON.parse`) with every string — object keys included —
+ * redacted, and every number JSON cannot write (`1e309` parses as Infinity) as null.
+ * Walked with an explicit stack: the caller bounds the depth, not the JavaScript stack.
+ */
+export function cleanPlainValue(value: unknown, redactor: Redactor): unknown {
+  const fix = (v: unknown): unknown => (typeof v === "string" ? redactor.text(v) : typeof v === "number" && !Number.isFinite(v) ? null : v);
+  if (value === null || typeof value !== "object") return fix(value);
+  const root: unknown[] = [value];
+  const stack: [Record<string, unknown> | unknown[], number | string][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [parent, at] = stack.pop() as [Record<string, unknown> | unknown[], number | string];
+    const v = (parent as Record<string | number, unknown>)[at];
+    if (v === null || typeof v !== "object") {
+      (parent as Record<string | number, unknown>)[at] = fix(v);
+      continue;
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v, i]);
+    } else {
+      const o = v as Record<string, unknown>;
+      if (redactor.keys.length > 0) {
+        for (const k of Object.keys(o)) {
+          const clean = redactor.text(k);
+          if (clean !== k) {
+            o[clean] = o[k];
+            delete o[k];
+          }
+        }
+      }
+      for (const k of Object.keys(o)) stack.push([o, k]);
+    }
+  }
+  return root[0];
+}
+
+/** A Python value with every string (dict keys included) redacted; containers rebuilt only where something changed. Walked without recursion. */
+export function redactPyValue(value: PyValue, redactor: Redactor): PyValue {
+  if (redactor.keys.length === 0) return value;
+  const out: PyValue[] = [null];
+  type Frame = { readonly src: PyValue; readonly set: (x: PyValue) => void };
+  const stack: Frame[] = [{ src: value, set: (x) => (out[0] = x) }];
+  while (stack.length > 0) {
+    const { src, set } = stack.pop() as Frame;
+    if (typeof src === "string") set(redactor.text(src));
+    else if (Array.isArray(src)) {
+      const copy: PyValue[] = new Array(src.length);
+      set(copy);
+      for (let i = 0; i < src.length; i++) stack.push({ src: src[i], set: (x) => (copy[i] = x) });
+    } else if (src instanceof PyTuple) {
+      const items: PyValue[] = new Array(src.items.length);
+      set(new PyTuple(items));
+      for (let i = 0; i < src.items.length; i++) stack.push({ src: src.items[i], set: (x) => (items[i] = x) });
+    } else if (src instanceof PyDict) {
+      const copy = new PyDict();
+      const entries = src.entries();
+      const keys = entries.map(([k]) => (typeof k === "string" ? redactor.text(k) : k));
+      for (const k of keys) copy.set(k, null);
+      set(copy);
+      entries.forEach(([, x], i) => stack.push({ src: x, set: (y) => copy.set(keys[i], y) }));
+    } else set(src);
+  }
+  return out[0];
+}
+
+/**
+ * Why a key cannot be used, or null: a control character (a newline from `KEY=$(cat
+ * file)`, a tab, NUL) or a character beyond Latin-1 cannot go into an HTTP header. The
+ * message names the flag and the variable, never the key.
+ */
+export function keyProblemText(key: string, flag: string, variable: string): string | null {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) {
+      const what = c === 0x0a ? "a newline" : c === 0x0d ? "a carriage return" : c === 0x09 ? "a tab" : `a control character (U+${c.toString(16).toUpperCase().padStart(4, "0")})`;
+      return `${flag} ${variable}: the key contains ${what} at character ${i + 1} of ${key.length}; an HTTP header cannot carry it (a key read from a file often ends with a newline: strip it)`;
+    }
+    if (c > 0xff) return `${flag} ${variable}: the key contains a character an HTTP header cannot carry (beyond Latin-1) at character ${i + 1} of ${key.length}`;
+  }
+  return null;
+}
