@@ -167,6 +167,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
   const html = renderReport(assembled.value);
   const d = assembled.value;
+  // no headline from a broken run, said as `score` says it (the page shows the same row empty)
+  for (const m of d.models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.name}: ${m.noHeadline}`));
   const withAligned = d.models.filter((m) => m.aligned !== null);
   const facts = {
     models: d.models.length,

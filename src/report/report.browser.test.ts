@@ -49,6 +49,7 @@ beforeAll(async () => {
   const out = join(tmp, "report.html");
   const r = await run([
     "report",
+    "--reading", "release",
     "--results", planted.runDir, "--scores", planted.runDir,
     "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
     "--compare", main, fixes, "--bfcl-data", bfclDataDir(), "--out", out,
@@ -56,7 +57,7 @@ beforeAll(async () => {
   if (r.code !== 0) throw new Error(`twinscore report failed: ${r.err}`);
   // What the table must show: `score --format json` of each run (the planted copy for main).
   for (const [name, dir] of [[main, planted.runDir], [fixes, rolloutRunDir(fixes)]] as const) {
-    const s = await run(["score", "--results", dir, "--format", "json"]);
+    const s = await run(["score", "--reading", "release", "--results", dir, "--format", "json"]);
     for (const m of (JSON.parse(s.out) as ScoreJson).models) {
       for (const [col, key] of [["n", "n"], ["act", "act"], ["hold", "hold"], ["decision", "decision"], ["hold_c", "holdCredited"], ["dec_c", "decisionCredited"]]) {
         expected.set(`${name}/${m.model}|${col}`, key === "n" ? String(m.numbers.n) : formatDecimal1(m.numbers[key]));
@@ -64,7 +65,7 @@ beforeAll(async () => {
     }
   }
   const csv = join(tmp, "per-item.csv");
-  const p = await run(["score", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--per-item", csv, "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--format", "json"]);
+  const p = await run(["score", "--reading", "release", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--per-item", csv, "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--format", "json"]);
   if (p.code !== 0) throw new Error(p.err);
   const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
   const cols = header.split(",");

@@ -113,6 +113,26 @@ describe("twinscore report on both gpt-oss runs", () => {
   });
 });
 
+describe("twinscore report under the default reading (2025-11-12-main)", () => {
+  it("a model past --max-undecided has no headline, and a side with an inference error is shown as no decision, never right or wrong", async () => {
+    const out = join(tmp, "decided.html");
+    const r = await run(["report", "--results", rolloutRunDir(main), "--bootstrap", "0", "--out", out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/error: model openai_gpt-oss-20b: no act, hold or decision: 23 of 223 pairs undecided/);
+    const html = readFileSync(out, "utf8");
+    const cells = tableCells(html);
+    expect([cells.get("openai_gpt-oss-120b|n"), cells.get("openai_gpt-oss-120b|decision")]).toEqual(["213", "82.4"]);
+    expect([cells.get("openai_gpt-oss-20b|decision"), cells.get("openai_gpt-oss-20b|rank_decision")]).toEqual(["–", "–"]);
+    expect(html).toContain('data-no-headline="openai_gpt-oss-20b"');
+    // multi_turn_miss_func_101 is an inference-error line for both models (the holdout assertion)
+    const pair = html.slice(html.indexOf('id="multi_turn_miss_func_101"'));
+    const body = pair.slice(0, pair.indexOf("</details>"));
+    expect(body).toContain('<div class="undecided" data-status="inference-error">not a decision: the result line is an inference error; this pair is left out of the numbers</div>');
+    expect(body).not.toMatch(/should hold back/);
+    expect(body).toContain('title="openai_gpt-oss-120b: not a decision on one twin (left out)"');
+  });
+});
+
 describe("twinscore report escapes model text", () => {
   it("shows <script> and raw HTML planted in gpt-oss-120b's output literally, and runs none of it", async () => {
     const planted = plantHostileText(join(tmp, "planted"), main, "openai_gpt-oss-120b");
