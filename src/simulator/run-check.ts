@@ -18,7 +18,7 @@ import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
-import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
+import { dumpScoreValue, dumpScoreValueBounded, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
 const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
@@ -285,6 +285,29 @@ function notesWarning(id: string, notes: readonly EvalNote[], file: string, line
 }
 
 /**
+ * A failed entry's error object as its score line writes it. A value in it too deep for
+ * Python's `str()` or `json.dumps` (a folder nested a thousand levels by the model's own
+ * calls) stops BFCL's writer with RecursionError and leaves no score file; here that value
+ * is written as the error's text and the entry is reported, so the other lines still are.
+ */
+function renderError(error: PyDict, id: string, file: string, line: number, warnings: Problem[]): string {
+  try {
+    return dumpScoreValue(error);
+  } catch (e) {
+    if (!(e instanceof PyException) || e.pyType !== "RecursionError") throw e;
+  }
+  const bounded = dumpScoreValueBounded(error);
+  warnings.push(
+    problem(
+      "error-too-deep",
+      `${id}: its error object nests too deeply for Python to print (${bounded.tooDeep}); BFCL's evaluator stops on it and writes no score file; the entry is failed and that value written as the error's text`,
+      { file, line, severity: "warning" },
+    ),
+  );
+  return bounded.text;
+}
+
+/**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
  * read up front; each `result` is parsed when its entry is checked, and a failed entry's
  * whole line is decoded when its score line is rendered). A line that is not valid JSON
@@ -498,7 +521,7 @@ export function checkResultFile(
           prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
           renderedPrompts.set(q, prompt);
         }
-        errorJson = dumpScoreValue(f.error);
+        errorJson = renderError(f.error, row.id, file, row.line, warnings);
         scoreFile?.addLine(
           failedEntryChunks({
             id: row.id,
