@@ -165,6 +165,26 @@ describe("special files", () => {
   });
 });
 
+describe("the executor never stalls", () => {
+  it("a square_root call at a precision of 10^8 in a real line is noted for its entry; every file is checked", async () => {
+    const dir = copyRun(main, fresh("sqrt"), { only: [models[1]] });
+    const file = join(dir, "result", models[1], "multi_turn", resultName("base"));
+    const lines = readFileSync(file, "utf8").split("\n");
+    const at = lines.findIndex((l) => l.startsWith('{"id": "multi_turn_base_15"'));
+    const entry = JSON.parse(lines[at]) as { result: unknown[][] };
+    entry.result[0].unshift([{ square_root: JSON.stringify({ number: 2, precision: 100_000_000 }) }]);
+    lines[at] = JSON.stringify(entry);
+    writeFileSync(file, lines.join("\n"));
+    const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
+    expect(c.err).toContain(
+      `${file}:${at + 1}: warning: multi_turn_base_15: twinscore does not emulate square_root() at a precision of 100000000 digits (CPython's decimal would compute for minutes or more; twinscore stops above 100,000); the verdict and the error object may differ from BFCL's [call-not-emulated]`,
+    );
+    expect(c.err).not.toContain("internal error");
+    expect(c.code).toBe(0);
+    expect(c.out.trim().split("\n")).toHaveLength(4);
+  }, 60_000);
+});
+
 describe("several runs, one walk", () => {
   it("two --results trees with the same model folders: four models named <run>/<model>, not one copy per name", async () => {
     const r = await scoreJson(["--results", main, "--results", fixes]);
