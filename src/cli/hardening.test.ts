@@ -185,6 +185,32 @@ describe("the executor never stalls", () => {
   }, 60_000);
 });
 
+describe("resample counts have a bound, said in --help and in the error line", () => {
+  it.each([
+    ["score", ["--results", main]],
+    ["compare", ["--a", main, "--b", fixes]],
+    ["report", ["--results", main, "--out", join(tmp, "never.html")]],
+  ])("%s --bootstrap 10000000 is refused at once with one line, exit 2", async (command, args) => {
+    const r = await run([command, ...args, "--bootstrap", "10000000"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`twinscore ${command}: --bootstrap must be an integer from 0 to 100000, got 10000000\n`);
+    expect(r.out).toBe("");
+    const help = await run([command, "--help"]);
+    expect(help.out.replace(/\s+/g, " ")).toMatch(/--bootstrap <n> resamples of [^(]*\(0: [^)]*; at most 100000\)/);
+  });
+
+  it("verify refuses an expected file whose resamples is 1e9, naming the file and the entry", async () => {
+    const expected = join(tmp, "huge-resamples.json");
+    writeFileSync(
+      expected,
+      JSON.stringify({ runs: [{ name: "main", models: [{ name: models[1] }], bootstrap: { resamples: 1e9 }, numbers: [{ name: `tables.C.${models[1]}.decision`, value: 82.1, rollouts: [models[1]] }] }] }),
+    );
+    const r = await run(["verify", "--expected", expected, "--results", main]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`${expected}: error: runs[0].bootstrap.resamples must be an integer from 0 to 100000, got 1000000000 [expected-malformed]\n`);
+  });
+});
+
 describe("several runs, one walk", () => {
   it("two --results trees with the same model folders: four models named <run>/<model>, not one copy per name", async () => {
     const r = await scoreJson(["--results", main, "--results", fixes]);
