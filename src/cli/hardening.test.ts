@@ -5,7 +5,7 @@
  * several runs never collapse into one, and every message comes first and once.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -162,6 +162,19 @@ describe("special files", () => {
     expect(clobber.code).toBe(2);
     expect(clobber.err).toContain("--per-item names a file this command reads; refusing to write over it [output-is-input]");
     expect(readFileSync(input).equals(before)).toBe(true);
+  });
+
+  it("--per-item through a dangling link creates the link's target, as the shell would, and the link stays", async () => {
+    const dir = copyRun(main, fresh("dangling"), { only: [models[1]] });
+    const outDir = fresh("per-item-out");
+    mkdirSync(outDir);
+    const link = join(tmp, "items-dangling.csv");
+    symlinkSync(join(outDir, "items.csv"), link);
+    const r = await run(["score", "--results", dir, "--bootstrap", "0", "--per-item", link]);
+    expect(r.code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(outDir, "items.csv"), "utf8").split("\n")[0]).toMatch(/^model,miss_id,/);
+    expect(readdirSync(outDir)).toEqual(["items.csv"]);
   });
 });
 
