@@ -4,12 +4,13 @@
  * to score never prints 0.0, special files never hang a command or get replaced, models of
  * several runs never collapse into one, and every message comes first and once.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { bfclDataDir, rolloutRunDir } from "../testing/shared.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireFreshBuild } from "../testing/build.js";
+import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
 import { memoryIo } from "./io.js";
 import { runCli } from "./program.js";
 
@@ -178,6 +179,57 @@ describe("special files", () => {
   });
 });
 
+describe("an unreadable model folder", () => {
+  // chmod 000 stops only a user the kernel checks permissions for: run as root, the commands
+  // run as nobody (setpriv), from a copy of the built package that user can read; the folder
+  // is first shown to be unreadable for that user, so the test cannot pass by reading it
+  const asUser = (argv: string[]) => {
+    const root = process.getuid?.() === 0;
+    const command = root ? "setpriv" : process.execPath;
+    const args = root ? ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...argv] : argv;
+    return spawnSync(command, args, { encoding: "utf8", timeout: 120_000 });
+  };
+  let open: string;
+  let pkg: string;
+  beforeAll(() => {
+    requireFreshBuild(join("bin", "twinscore.js"));
+    open = mkdtempSync(join(tmpdir(), "twinscore-unreadable-"));
+    chmodSync(open, 0o755);
+    pkg = join(open, "pkg");
+    cpSync(join(projectRoot, "dist", "bin"), join(pkg, "dist", "bin"), { recursive: true });
+    cpSync(join(projectRoot, "data"), join(pkg, "data"), { recursive: true });
+    cpSync(join(projectRoot, "package.json"), join(pkg, "package.json"));
+  });
+  afterAll(() => rmSync(open, { recursive: true, force: true }));
+
+  it("is named in one line by score, check and report, which count it as a finding and go on with the other model", () => {
+    const dir = copyRun(main, join(open, "run"));
+    const blocked = join(dir, "result", models[0]);
+    chmodSync(blocked, 0o000);
+    const out = join(open, "out");
+    mkdirSync(out);
+    chmodSync(out, 0o777);
+    const probe = asUser(["-e", `require("node:fs").readdirSync(${JSON.stringify(blocked)})`]);
+    expect(probe.status, "the folder must be unreadable for the user the commands run as").not.toBe(0);
+    const bin = join(pkg, "dist", "bin", "twinscore.js");
+    const line = `${blocked}: error: cannot read this folder (EACCES): whatever it holds is not read [folder-unreadable]`;
+    const score = asUser([bin, "score", "--results", dir, "--bootstrap", "0", "--format", "csv"]);
+    expect(score.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
+    expect(score.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([models[1]]);
+    expect(score.status).toBe(1);
+    const report = asUser([bin, "report", "--results", dir, "--bootstrap", "0", "--out", join(out, "r.html")]);
+    expect(report.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
+    expect(existsSync(join(out, "r.html"))).toBe(true);
+    expect(report.status).toBe(1);
+    // check ends in 2 for any result it could not check, as for an unreadable file
+    const check = asUser([bin, "check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
+    expect(check.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
+    expect(check.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([models[1], models[1], models[1]]);
+    expect(check.status).toBe(2);
+    chmodSync(blocked, 0o755);
+  }, 120_000);
+});
+
 describe("the executor never stalls", () => {
   it("a square_root call at a precision of 10^8 in a real line is noted for its entry; every file is checked", async () => {
     const dir = copyRun(main, fresh("sqrt"), { only: [models[1]] });
@@ -235,6 +287,47 @@ describe("several runs, one walk", () => {
     ]);
     expect(r.doc.models.map((m: { numbers: { decision: number } }) => m.numbers.decision.toFixed(1))).toEqual(["83.2", "82.1", "81.8", "79.8"]);
   });
+
+  /** 200 model folders `m<i>-<model>` under `<root>/result`, each holding what `fill` puts there. */
+  const twoHundred = (root: string, fill: (modelDir: string, i: number, model: string) => void) => {
+    for (let i = 1; i <= 200; i++) {
+      const model = models[(i - 1) % 2];
+      const dir = join(root, "result", `m${i}-${model}`);
+      mkdirSync(dir, { recursive: true });
+      fill(dir, i, model);
+    }
+    return root;
+  };
+
+  it("200 model folders whose multi_turn links to one of two real ones: 2 models scored, the 198 others named in one line (JSON keeps each)", async () => {
+    const root = twoHundred(fresh("linked-200"), (dir, i, model) => {
+      if (i <= 2) cpSync(join(main, "result", model, "multi_turn"), join(dir, "multi_turn"), { recursive: true });
+      else symlinkSync(join("..", `m${i % 2 === 1 ? 1 : 2}-${model}`, "multi_turn"), join(dir, "multi_turn"));
+    });
+    const text = await run(["score", "--results", root, "--bootstrap", "0", "--format", "csv"]);
+    expect(text.code).toBe(0);
+    expect(text.out.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([`m1-${models[0]}`, `m2-${models[1]}`]);
+    const sameFolder = text.err.split("\n").filter((l) => l.includes("[same-folder]"));
+    expect(sameFolder).toEqual([
+      `warning: 198 folders were reached again by another path (a link, another --results) and are scored once (the first: m10-${models[1]}: same folder as m2-${models[1]}, scored once); --verbose lists each [same-folder]`,
+    ]);
+    const j = await scoreJson(["--results", root]);
+    const named = j.doc.problems.filter((p: { code: string }) => p.code === "same-folder").map((p: { message: string }) => p.message);
+    expect(named).toHaveLength(198);
+    expect(named).toContain(`m7-${models[0]}: same folder as m1-${models[0]}, scored once`);
+  });
+
+  it("200 model folders of links to the real result files score 200 models", async () => {
+    const root = twoHundred(fresh("file-links-200"), (dir, _i, model) => {
+      mkdirSync(join(dir, "multi_turn"));
+      for (const c of categories) symlinkSync(join(main, "result", model, "multi_turn", resultName(c)), join(dir, "multi_turn", resultName(c)));
+    });
+    const r = await run(["score", "--results", root, "--bootstrap", "0", "--format", "csv"]);
+    expect(r.code).toBe(0);
+    const rows = r.out.trim().split("\n").slice(1);
+    expect(rows).toHaveLength(200);
+    expect(rows.every((l) => /^m\d+-openai_gpt-oss-(120b,223,96\.9,69\.5,83\.2|20b,223,89\.7,74\.4,82\.1),/.test(l))).toBe(true);
+  }, 120_000);
 
   it("a parent folder of runs is accepted by score and check alike, and both find the same models", async () => {
     const parent = fresh("parent");
