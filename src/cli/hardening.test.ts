@@ -107,6 +107,34 @@ describe("nothing to score never prints 0.0", () => {
   });
 });
 
+describe("huge replies", () => {
+  it("nine 20 MB text steps: detection leaves them out of its sample, so the decoder and its reason are the clean copy's, and so are the numbers", async () => {
+    const clean = copyRun(main, fresh("huge-clean"), { only: [models[1]] });
+    const dir = copyRun(main, fresh("huge-steps"), { only: [models[1]] });
+    const file = join(dir, "result", models[1], "multi_turn", resultName("base"));
+    const lines = readFileSync(file, "utf8").split("\n");
+    const reply = "The answer is below. ".repeat(1_000_000); // 21 MB of text
+    let grown = 0;
+    for (let i = 0; i < lines.length && grown < 9; i++) {
+      const entry = JSON.parse(lines[i]) as { result: unknown };
+      if (!Array.isArray(entry.result) || entry.result.length < 2) continue;
+      (entry.result.at(-1) as unknown[]).push(reply);
+      lines[i] = JSON.stringify(entry);
+      grown++;
+    }
+    writeFileSync(file, lines.join("\n"));
+    const before = await scoreJson(["--results", clean]);
+    const after = await scoreJson(["--results", dir]);
+    expect(after.code).toBe(before.code);
+    expect(after.doc.models[0].decoder).toEqual(before.doc.models[0].decoder);
+    expect(after.doc.models[0].numbers).toEqual(before.doc.models[0].numbers);
+    const check = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"]);
+    const cleanCheck = await run(["check", "--results", clean, "--bfcl-data", bfclDataDir(), "--format", "json"]);
+    const decoderOf = (out: string) => (JSON.parse(out) as { files: { decoder: unknown }[] }).files[0].decoder;
+    expect(decoderOf(check.out)).toEqual(decoderOf(cleanCheck.out));
+  }, 180_000);
+});
+
 describe("a truncated score file", () => {
   it("is reported, that model's official columns stay empty, exit 1", async () => {
     const dir = copyRun(main, fresh("cut-score"), { scores: true });
