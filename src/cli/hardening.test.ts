@@ -107,6 +107,54 @@ describe("nothing to score never prints 0.0", () => {
   });
 });
 
+describe("a repeated key is read as BFCL's json.loads reads it", () => {
+  it("every should-ask line given a second `result` (its base twin's): scored and checked by that last one, each line warned about", async () => {
+    const doubled = copyRun(main, fresh("second-result"), { only: [models[1]] });
+    const replaced = copyRun(main, fresh("result-replaced"), { only: [models[1]] });
+    const folder = (dir: string) => join(dir, "result", models[1], "multi_turn");
+    const baseResult = new Map<string, string>();
+    for (const l of readFileSync(join(folder(doubled), resultName("base")), "utf8").split("\n")) {
+      if (l === "") continue;
+      const entry = JSON.parse(l) as { id: string; result: unknown };
+      baseResult.set(entry.id.replace("multi_turn_base_", ""), JSON.stringify(entry.result));
+    }
+    let changed = 0;
+    for (const c of ["miss_func", "miss_param"]) {
+      const lines = readFileSync(join(folder(doubled), resultName(c)), "utf8").split("\n");
+      const asPython = lines.map((l) => {
+        if (l === "") return l;
+        const entry = JSON.parse(l) as { id: string; result: unknown };
+        const twin = baseResult.get(entry.id.replace(`multi_turn_${c}_`, ""));
+        if (twin === undefined) return l;
+        entry.result = JSON.parse(twin);
+        return JSON.stringify(entry);
+      });
+      const withSecond = lines.map((l) => {
+        if (l === "") return l;
+        const twin = baseResult.get((JSON.parse(l) as { id: string }).id.replace(`multi_turn_${c}_`, ""));
+        if (twin === undefined) return l;
+        changed++;
+        return `${l.slice(0, l.lastIndexOf("}"))}, "result": ${twin}}`;
+      });
+      writeFileSync(join(folder(doubled), resultName(c)), withSecond.join("\n"));
+      writeFileSync(join(folder(replaced), resultName(c)), asPython.join("\n"));
+    }
+    expect(changed).toBe(400);
+    const a = await scoreJson(["--results", doubled]);
+    const b = await scoreJson(["--results", replaced]);
+    expect(a.doc.models[0].numbers).toEqual(b.doc.models[0].numbers);
+    expect(a.doc.models[0].numbers.act).not.toBe(82.1);
+    const repeated = a.doc.models[0].problems.filter((p: { code: string }) => p.code === "key-repeated");
+    expect(repeated).toHaveLength(400);
+    expect(repeated[0]).toMatchObject({ file: join(folder(doubled), resultName("miss_func")), line: 1, severity: "warning" });
+    expect(repeated[0].message).toBe("multi_turn_miss_func_0: the line gives `result` more than once; read as BFCL's json.loads reads it, by the last one");
+    const text = await run(["score", "--results", doubled, "--bootstrap", "0"]);
+    expect(text.err).toContain(`warning: ${models[1]}: 412 warnings reading its files (12 inference-error, 400 key-repeated); --verbose lists each with file:line [warnings]`);
+    const checkOf = async (dir: string) => (JSON.parse((await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"])).out) as { files: { category: string; correct: number }[] }).files.map((f) => [f.category, f.correct]);
+    expect(await checkOf(doubled)).toEqual(await checkOf(replaced));
+  }, 120_000);
+});
+
 describe("huge replies", () => {
   it("nine 20 MB text steps: detection leaves them out of its sample, so the decoder and its reason are the clean copy's, and so are the numbers", async () => {
     const clean = copyRun(main, fresh("huge-clean"), { only: [models[1]] });

@@ -5,7 +5,7 @@
  * skipped with a native newline search. Memory is one chunk plus the decoded results.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { decodeResultBytes, scanLineHead, stoppedAfterTurn, type RecordedRollout } from "../bfcl/results.js";
+import { decodeResultBytes, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type RecordedRollout } from "../bfcl/results.js";
 import { isKnownItemId } from "../decision/score.js";
 import { problem, type Problem } from "../messages/index.js";
 
@@ -146,8 +146,9 @@ export function readResultFile(
     forEachLine(file, (bytes, start, end, line) => {
       if (isBlank(bytes, start, end)) return;
       lines++;
-      // The id comes first in BFCL's lines: read it alone, and scan on for `result` only
-      // when scoring wants this id (lines it does not read are checked for their id only).
+      // One scan of the line's top-level keys gives its id and where `result` is (the last
+      // of each, as json.loads reads a repeated key); a line malformed after its id still
+      // gives the id, and is reported only if scoring wants it.
       let head = scanLineHead(bytes, start, end, true);
       if ("error" in head) {
         problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
@@ -169,12 +170,13 @@ export function readResultFile(
         return;
       }
       ids.add(head.id);
+      if (head.repeated.length > 0) problems.push(problem("key-repeated", repeatedKeyMessage(head), { file, line, severity: "warning" }));
       if (wanted === null) return;
       const keep = wanted.get(head.id);
       if (keep === undefined) return;
-      head = scanLineHead(bytes, start, end, false);
-      if ("error" in head) {
-        problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
+      if (head.resultStart < 0) {
+        const malformed = scanLineHead(bytes, start, end, false);
+        problems.push(problem("json-malformed", "error" in malformed ? malformed.error : "line has no `result`", { file, line, severity: "warning" }));
         return;
       }
       const decoded = decodeResultBytes(bytes, head, keep, { file, line });
@@ -215,10 +217,8 @@ export function readResultTexts(file: string, wanted: ReadonlySet<string>, stopp
   const out = new Map<string, string>();
   const utf8 = new TextDecoder("utf-8");
   forEachLine(file, (bytes, start, end) => {
-    const id = scanLineHead(bytes, start, end, true);
-    if ("error" in id || !wanted.has(id.id) || out.has(id.id)) return;
-    const head = scanLineHead(bytes, start, end);
-    if ("error" in head) return;
+    const head = scanLineHead(bytes, start, end, true);
+    if ("error" in head || !wanted.has(head.id) || out.has(head.id) || head.resultStart < 0) return;
     const after = stopped === undefined ? null : stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(start, end - 64), end)));
     if (after !== null) stopped?.set(head.id, after);
     const text = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));

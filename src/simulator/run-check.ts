@@ -11,7 +11,7 @@ import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { sortIndexOfId } from "../bfcl/categories.js";
-import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
+import { repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
@@ -343,6 +343,8 @@ export function checkResultFile(
   const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
   const problems: Problem[] = [];
   const stoppedAtAnchor: string[] = [];
+  // a line giving `id` or `result` twice is read by the last value, as BFCL's json.loads reads it, and reported
+  const repeatedKeys: Problem[] = [];
   let lineNo = 0;
   for (let start = 0; start < bytes.length; ) {
     let end = bytes.indexOf(0x0a, start);
@@ -364,6 +366,7 @@ export function checkResultFile(
       problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
       continue;
     }
+    if (head.repeated.length > 0) repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
     if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
       problems.push(problem("result-id-unknown", `${head.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
       continue;
@@ -394,7 +397,7 @@ export function checkResultFile(
     linesLeft.set(key, (linesLeft.get(key) ?? 0) + 1);
   }
   const verdicts: OurVerdict[] = [];
-  const warnings: Problem[] = [];
+  const warnings: Problem[] = [...repeatedKeys];
   // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
   let nestingFailure: string | null = null;
   const noting = (decode: StepDecoder): StepDecoder => (step) => {
