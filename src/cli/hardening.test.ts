@@ -155,6 +155,41 @@ describe("a repeated key is read as BFCL's json.loads reads it", () => {
   }, 120_000);
 });
 
+describe("bytes that are not UTF-8", () => {
+  it("score skips that line with a file:line warning and counts its pair missing; check names it and checks the other files", async () => {
+    const dir = copyRun(main, fresh("not-utf8"), { only: [models[1]] });
+    const file = join(dir, "result", models[1], "multi_turn", resultName("miss_param"));
+    const bytes = readFileSync(file);
+    const lineStarts = [0, ...[...bytes.entries()].filter(([, b]) => b === 0x0a).map(([i]) => i + 1)];
+    // the line of the first scored miss_param pair, one byte inside its log
+    const manifest = JSON.parse(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8")) as { pairs: { missId: string; category: string; status: string }[] };
+    const missId = manifest.pairs.find((p) => p.status === "scored" && p.category === "miss_param")!.missId;
+    const index = lineStarts.findIndex((s) => bytes.subarray(s, s + 40).toString().startsWith(`{"id": "${missId}"`));
+    const lineNo = index + 1;
+    const at = bytes.indexOf(Buffer.from('"inference_log"'), lineStarts[index]) + 40;
+    bytes[at] = 0xff;
+    writeFileSync(file, bytes);
+    const clean = await scoreJson(["--results", join(main, "result", models[1])]);
+    const r = await scoreJson(["--results", dir]);
+    const bad = r.doc.models[0].problems.filter((p: { code: string }) => p.code === "utf8-invalid");
+    expect(bad).toEqual([
+      {
+        code: "utf8-invalid",
+        severity: "warning",
+        file,
+        line: lineNo,
+        message: `not valid UTF-8 (byte 0xff at byte ${at - lineStarts[index] + 1} of the line): Python's utf-8 codec raises UnicodeDecodeError on it, so BFCL reads none of this file; the line is skipped`,
+      },
+    ]);
+    expect(r.doc.models[0].missingPairs).toBe(clean.doc.models[0].missingPairs + 1);
+    expect(r.code).toBe(1);
+    const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
+    expect(c.err).toContain(`${file}:${lineNo}: error: not valid UTF-8 (byte 0xff at byte ${at - lineStarts[index] + 1} of the line): Python's utf-8 codec raises UnicodeDecodeError on it, so BFCL reads none of this file; the file is not checked [utf8-invalid]`);
+    expect(c.out.trim().split("\n").slice(1).map((l) => l.split(",")[1])).toEqual(["base", "miss_func"]);
+    expect(c.code).toBe(2);
+  }, 120_000);
+});
+
 describe("huge replies", () => {
   it("nine 20 MB text steps: detection leaves them out of its sample, so the decoder and its reason are the clean copy's, and so are the numbers", async () => {
     const clean = copyRun(main, fresh("huge-clean"), { only: [models[1]] });
