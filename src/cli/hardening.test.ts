@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireFreshBuild } from "../testing/build.js";
+import { linkedFilesTree, linkedMultiTurnTree } from "../testing/linked-trees.js";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
 import { memoryIo } from "./io.js";
 import { runCli } from "./program.js";
@@ -399,22 +400,8 @@ describe("several runs, one walk", () => {
     expect(r.doc.models.map((m: { numbers: { decision: number } }) => m.numbers.decision.toFixed(1))).toEqual(["83.2", "82.1", "81.8", "79.8"]);
   });
 
-  /** 200 model folders `m<i>-<model>` under `<root>/result`, each holding what `fill` puts there. */
-  const twoHundred = (root: string, fill: (modelDir: string, i: number, model: string) => void) => {
-    for (let i = 1; i <= 200; i++) {
-      const model = models[(i - 1) % 2];
-      const dir = join(root, "result", `m${i}-${model}`);
-      mkdirSync(dir, { recursive: true });
-      fill(dir, i, model);
-    }
-    return root;
-  };
-
   it("200 model folders whose multi_turn links to one of two real ones: 2 models scored, the 198 others named in one line (JSON keeps each)", async () => {
-    const root = twoHundred(fresh("linked-200"), (dir, i, model) => {
-      if (i <= 2) cpSync(join(main, "result", model, "multi_turn"), join(dir, "multi_turn"), { recursive: true });
-      else symlinkSync(join("..", `m${i % 2 === 1 ? 1 : 2}-${model}`, "multi_turn"), join(dir, "multi_turn"));
-    });
+    const root = linkedMultiTurnTree(fresh("linked-200"), join(main, "result"), models);
     const text = await run(["score", "--results", root, "--bootstrap", "0", "--format", "csv"]);
     expect(text.code).toBe(0);
     expect(text.out.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([`m1-${models[0]}`, `m2-${models[1]}`]);
@@ -429,10 +416,7 @@ describe("several runs, one walk", () => {
   });
 
   it("200 model folders of links to the real result files score 200 models", async () => {
-    const root = twoHundred(fresh("file-links-200"), (dir, _i, model) => {
-      mkdirSync(join(dir, "multi_turn"));
-      for (const c of categories) symlinkSync(join(main, "result", model, "multi_turn", resultName(c)), join(dir, "multi_turn", resultName(c)));
-    });
+    const root = linkedFilesTree(fresh("file-links-200"), join(main, "result"), models);
     const r = await run(["score", "--results", root, "--bootstrap", "0", "--format", "csv"]);
     expect(r.code).toBe(0);
     const rows = r.out.trim().split("\n").slice(1);

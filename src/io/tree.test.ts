@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, type 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { linkedFilesTree, linkedMultiTurnTree } from "../testing/linked-trees.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { walkBfclTree, type FolderLister } from "./tree.js";
 
@@ -19,23 +20,9 @@ const real = join(rolloutRunDir("2025-11-12-main"), "result");
 const models = ["openai_gpt-oss-120b", "openai_gpt-oss-20b"] as const;
 const codes = (problems: readonly { code: string }[]) => problems.map((p) => p.code);
 
-/** 200 model folders `m<i>-<model>` under `<root>/result`, each holding what `fill` puts there. */
-function twoHundred(root: string, fill: (modelDir: string, i: number, model: string) => void): string {
-  for (let i = 1; i <= 200; i++) {
-    const model = models[(i - 1) % 2];
-    const dir = join(root, "result", `m${i}-${model}`);
-    mkdirSync(dir, { recursive: true });
-    fill(dir, i, model);
-  }
-  return root;
-}
-
 describe("a tree of links", () => {
   it("200 model folders whose multi_turn is a link to one of two real ones: 2 models, the 198 others named, the real folders under their own names", () => {
-    const root = twoHundred(fresh("dir-links"), (dir, i, model) => {
-      if (i <= 2) cpSync(join(real, model, "multi_turn"), join(dir, "multi_turn"), { recursive: true });
-      else symlinkSync(join("..", `m${i % 2 === 1 ? 1 : 2}-${model}`, "multi_turn"), join(dir, "multi_turn"));
-    });
+    const root = linkedMultiTurnTree(fresh("dir-links"), real, models);
     const walk = walkBfclTree([root], "/", "result");
     // m10… sorts before m2…: the real folder is still the one read, as links are followed after the real folders
     expect(walk.models.map((m) => m.name)).toEqual([`m1-${models[0]}`, `m2-${models[1]}`]);
@@ -47,10 +34,7 @@ describe("a tree of links", () => {
   });
 
   it("200 model folders of links to the real result files: 200 models, nothing to say", () => {
-    const root = twoHundred(fresh("file-links"), (dir, _i, model) => {
-      mkdirSync(join(dir, "multi_turn"));
-      for (const f of readdirSync(join(real, model, "multi_turn"))) symlinkSync(join(real, model, "multi_turn", f), join(dir, "multi_turn", f));
-    });
+    const root = linkedFilesTree(fresh("file-links"), real, models);
     const walk = walkBfclTree([root], "/", "result");
     expect(walk.models).toHaveLength(200);
     expect(walk.models.every((m) => Object.keys(m.files).length === 3)).toBe(true);
