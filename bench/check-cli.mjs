@@ -36,13 +36,20 @@ const sizes = [
   { label: "8 runs (4 copies)", entries: 9600, results: copiesOfTree(4) },
 ];
 
-/** A tree of `copies` × the two real run folders (result folders symlinked, so nothing is copied). */
+/**
+ * A tree of `copies` × the two real run folders: real model folders whose result files are
+ * symlinks, so nothing is copied (a link to the same result folder would be read once).
+ */
 function copiesOfTree(copies) {
   const root = join(work, `tree${copies}`);
   for (let c = 0; c < copies; c++) {
     for (const run of readdirSync(tree).sort()) {
-      mkdirSync(join(root, `${run}-copy${c}`), { recursive: true });
-      symlinkSync(join(tree, run, "result"), join(root, `${run}-copy${c}`, "result"));
+      const result = join(tree, run, "result");
+      for (const model of readdirSync(result).sort()) {
+        const into = join(root, `${run}-copy${c}`, "result", model, "multi_turn");
+        mkdirSync(into, { recursive: true });
+        for (const f of readdirSync(join(result, model, "multi_turn")).sort()) symlinkSync(join(result, model, "multi_turn", f), join(into, f));
+      }
     }
   }
   return root;

@@ -6,7 +6,7 @@
  */
 import type { Manifest } from "../pairs/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from "../stats/index.js";
+import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES, type BootstrapOptions } from "../stats/index.js";
 import { processCwd, processEnv } from "../io/environment.js";
 import { loadCommittedManifest, loadManifest } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
@@ -42,11 +42,13 @@ export function manifestOf(path: string | undefined, ctx: Context): Result<Manif
   return path === undefined ? loadCommittedManifest() : loadManifest(resolvePath(ctx.cwd, path));
 }
 
-/** Bootstrap settings with the paper's defaults; a problem when either is not a non-negative integer. */
+/** Bootstrap settings with the paper's defaults; a problem when either is not a non-negative integer, or there are more resamples than the bound. */
 export function bootstrapOf(given: Partial<BootstrapOptions> | undefined): Result<BootstrapOptions> {
   const resamples = given?.resamples ?? DEFAULT_BOOTSTRAP.resamples;
   const seed = given?.seed ?? DEFAULT_BOOTSTRAP.seed;
-  if (!Number.isInteger(resamples) || resamples < 0) return err(badArgument(`--bootstrap must be a non-negative integer${givenText(resamples)}`));
+  if (!Number.isInteger(resamples) || resamples < 0 || resamples > MAX_BOOTSTRAP_RESAMPLES) {
+    return err(badArgument(`--bootstrap must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}${givenText(resamples)}`));
+  }
   if (typeof seed === "number" ? !Number.isSafeInteger(seed) || seed < 0 : seed < 0n) return err(badArgument(`--seed must be a non-negative integer${givenText(seed)}`));
   return ok({ resamples, seed });
 }

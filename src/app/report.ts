@@ -118,8 +118,10 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
   const resultWalk = walkBfclTree(req.results, ctx.cwd, "result");
   const scoreWalk = walkBfclTree(scores, ctx.cwd, "score");
-  bad.push(...resultWalk.problems.filter((p) => p.severity === "error"));
-  if (scores.length > 0) bad.push(...scoreWalk.problems.filter((p) => p.severity === "error"));
+  // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
+  const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
+  bad.push(...resultWalk.problems.filter(stops));
+  if (scores.length > 0) bad.push(...scoreWalk.problems.filter(stops));
   if (target !== null) {
     const folder = folderExists(target);
     if (!folder.ok) bad.push(...folder.problems);

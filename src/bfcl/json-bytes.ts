@@ -25,15 +25,21 @@ export function skipSpace(bytes: Uint8Array, i: number, end: number): number {
   return i;
 }
 
-/** Index just past the JSON string starting at `i` (a quote), or -1 when unterminated. */
+/**
+ * Index just past the JSON string starting at `i` (a quote), or -1 when unterminated. The
+ * next quote is found by the typed array's native search, so a long string (a model's
+ * reply of many megabytes) costs a memory scan, not a loop over its bytes; a quote after
+ * an odd number of backslashes is escaped, and the search goes on past it.
+ */
 export function skipString(bytes: Uint8Array, i: number, end: number): number {
-  i++;
-  while (i < end) {
-    const b = bytes[i];
-    if (b === QUOTE) return i + 1;
-    i += b === BACKSLASH ? 2 : 1;
+  for (let from = i + 1; ; ) {
+    const q = bytes.indexOf(QUOTE, from);
+    if (q < 0 || q >= end) return -1;
+    let backslashes = 0;
+    while (bytes[q - 1 - backslashes] === BACKSLASH) backslashes++;
+    if ((backslashes & 1) === 0) return q + 1;
+    from = q + 1;
   }
-  return -1;
 }
 
 /**

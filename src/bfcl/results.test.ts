@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rolloutRunDir } from "../testing/shared.js";
-import { decodeResult, decodeResultBytes, scanLineHead, scanTurns } from "./results.js";
+import { decodeResult, decodeResultBytes, repeatedKeyMessage, scanLineHead, scanTurns } from "./results.js";
 
 const enc = new TextEncoder();
 const bytesOf = (s: string) => enc.encode(s);
@@ -54,12 +54,33 @@ describe("scanLineHead on the real gpt-oss-120b lines (2025-11-12-main)", () => 
 
 describe("scanLineHead on hand-made lines", () => {
   it("respects strings: brackets, braces and escaped quotes inside them do not count", () => {
-    const line = '{"x": "a]}\\"[{", "id": "multi_turn_base_7", "result": [[["]\\"}"], []], [[{"ls": "{\\"a\\": \\"]\\"}"}]]], "inference_log": [';
+    const line = '{"x": "a]}\\"[{", "id": "multi_turn_base_7", "result": [[["]\\"}"], []], [[{"ls": "{\\"a\\": \\"]\\"}"}]]], "inference_log": ["}\\\\", {"id": "not this"}]}';
     const bytes = bytesOf(line);
     const head = scanLineHead(bytes, 0, bytes.length);
     if ("error" in head) throw new Error(head.error);
     expect(head.id).toBe("multi_turn_base_7");
     expect(JSON.parse(line.slice(head.resultStart, head.resultEnd))).toEqual([[["]\"}"], []], [[{ ls: '{"a": "]"}' }]]]);
+  });
+
+  it("reads a repeated key by its last value, as Python's json.loads does, and says which keys repeat", () => {
+    const line = '{"id": "multi_turn_base_1", "result": [["first"]], "inference_log": [{"id": "x", "result": 1}], "res\\u0075lt": [["second"]], "id": "multi_turn_base_2"}';
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 0, bytes.length);
+    if ("error" in head) throw new Error(head.error);
+    const python = JSON.parse(line) as { id: string; result: unknown };
+    expect(head.id).toBe(python.id);
+    expect(JSON.parse(line.slice(head.resultStart, head.resultEnd))).toEqual(python.result);
+    expect(head.repeated).toEqual(["result", "id"]);
+    expect(repeatedKeyMessage(head)).toBe("multi_turn_base_2: the line gives `result` and `id` more than once; read as BFCL's json.loads reads it, by the last one");
+    const once = bytesOf('{"id": "multi_turn_base_1", "result": [], "ids": 1, "result_x": 2}');
+    expect(scanLineHead(once, 0, once.length)).toMatchObject({ id: "multi_turn_base_1", repeated: [] });
+  });
+
+  it("a line cut short after its result is malformed, as json.loads finds it; asked for the id only, it still gives its first id", () => {
+    const line = '{"id": "multi_turn_base_7", "result": [[]], "inference_log": [{"role": "us';
+    const bytes = bytesOf(line);
+    expect(scanLineHead(bytes, 0, bytes.length)).toEqual({ error: "a value does not close (truncated or malformed JSON)" });
+    expect(scanLineHead(bytes, 0, bytes.length, true)).toEqual({ id: "multi_turn_base_7", resultStart: -1, resultEnd: -1, repeated: [] });
   });
 
   it("finds result before id, and works inside a larger buffer (offsets are absolute)", () => {

@@ -8,7 +8,7 @@
 import { problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
 
@@ -27,63 +27,117 @@ export interface LineHead {
   readonly id: string;
   readonly resultStart: number;
   readonly resultEnd: number;
+  /**
+   * `id` and `result` when the line has that key more than once. Python's `json.loads`
+   * (BFCL's reader) keeps the last value of a repeated key, and so do these offsets; the
+   * readers warn about such a line.
+   */
+  readonly repeated: readonly ("id" | "result")[];
+}
+
+/** A line that is not an object with a string `id` (and, unless only the id was asked for, a `result`). */
+export interface LineHeadError {
+  readonly error: string;
 }
 
 const utf8 = new TextDecoder("utf-8");
 
-function keyIs(bytes: Uint8Array, start: number, endQuote: number, key: string): boolean {
-  if (endQuote - start - 1 !== key.length) return false;
+/** Whether the key `bytes[start, keyEnd)` (quotes included, no escape inside) is `key`. */
+function keyIs(bytes: Uint8Array, start: number, keyEnd: number, key: string): boolean {
+  if (keyEnd - start - 2 !== key.length) return false;
   for (let k = 0; k < key.length; k++) if (bytes[start + 1 + k] !== key.charCodeAt(k)) return false;
   return true;
 }
 
+/** The top-level key `bytes[start, keyEnd)` (quotes included) when it is `id` or `result`, escapes decoded as json.loads decodes them. */
+function headKey(bytes: Uint8Array, start: number, keyEnd: number): "id" | "result" | null {
+  for (let k = start + 1; k < keyEnd - 1; k++) {
+    if (bytes[k] !== BACKSLASH) continue;
+    // an escaped key (`"res\u0075lt"`) is the same key to json.loads
+    let key: unknown;
+    try {
+      key = JSON.parse(utf8.decode(bytes.subarray(start, keyEnd)));
+    } catch {
+      return null;
+    }
+    return key === "id" || key === "result" ? key : null;
+  }
+  return keyIs(bytes, start, keyEnd, "id") ? "id" : keyIs(bytes, start, keyEnd, "result") ? "result" : null;
+}
+
 /**
- * Find `id` (decoded) and the extent of `result` in the line `bytes[start, end)`. Keys
- * before them are skipped value by value; scanning stops as soon as both are found, so
- * the `inference_log` that follows is never looked at. With `idOnly`, stops after `id`
- * (resultStart/End are then -1). Returns an error sentence for a line that is not such an object.
+ * Find `id` (decoded) and the extent of `result` in the line `bytes[start, end)`, as
+ * Python's `json.loads` reads the line: a key given twice counts by its last value (and is
+ * listed in `repeated`). Every top-level value is skipped at the byte level — strings by a
+ * native search for their closing quote — and only the `id` is decoded. With `idOnly`, a
+ * line without `result`, or malformed after its first `id`, still gives that id (its
+ * `resultStart`/`resultEnd` are then -1): a reader that only counts ids reads them the way
+ * it always has. Returns an error sentence for a line that is not such an object.
  */
-export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOnly = false): LineHead | { error: string } {
+export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOnly = false): LineHead | LineHeadError {
   let i = skipSpace(bytes, start, end);
   if (bytes[i] !== OPEN_BRACE) return { error: "line is not a JSON object" };
   i++;
-  let id: string | null = null;
+  let idStart = -1;
+  let idEnd = -1;
+  let firstId: string | null = null;
   let resultStart = -1;
   let resultEnd = -1;
+  const repeated: ("id" | "result")[] = [];
+  const readId = (from: number, to: number): string | LineHeadError => {
+    if (bytes[from] !== QUOTE) return { error: "`id` is not a string" };
+    try {
+      return JSON.parse(utf8.decode(bytes.subarray(from, to))) as string;
+    } catch {
+      return { error: "`id` is not a valid JSON string" };
+    }
+  };
+  const fail = (error: string): LineHead | LineHeadError => (idOnly && firstId !== null ? { id: firstId, resultStart: -1, resultEnd: -1, repeated } : { error });
   for (;;) {
     i = skipSpace(bytes, i, end);
-    if (i >= end) return { error: "line ends inside the object (truncated JSON)" };
+    if (i >= end) return fail("line ends inside the object (truncated JSON)");
     if (bytes[i] === CLOSE_BRACE) break;
-    if (bytes[i] !== QUOTE) return { error: `malformed JSON at byte ${i - start + 1}: expected a key` };
+    if (bytes[i] !== QUOTE) return fail(`malformed JSON at byte ${i - start + 1}: expected a key`);
     const keyStart = i;
     const keyEnd = skipString(bytes, i, end);
-    if (keyEnd < 0) return { error: "line ends inside a key (truncated JSON)" };
+    if (keyEnd < 0) return fail("line ends inside a key (truncated JSON)");
     i = skipSpace(bytes, keyEnd, end);
-    if (bytes[i] !== COLON) return { error: `malformed JSON at byte ${i - start + 1}: expected ':'` };
+    if (bytes[i] !== COLON) return fail(`malformed JSON at byte ${i - start + 1}: expected ':'`);
     i = skipSpace(bytes, i + 1, end);
-    if (i >= end) return { error: "line ends before a value (truncated JSON)" };
+    if (i >= end) return fail("line ends before a value (truncated JSON)");
     const valueStart = i;
     const valueEnd = skipValue(bytes, i, end);
-    if (valueEnd < 0 || valueEnd === valueStart) return { error: "a value does not close (truncated or malformed JSON)" };
-    if (keyIs(bytes, keyStart, keyEnd - 1, "id")) {
-      if (bytes[valueStart] !== QUOTE) return { error: "`id` is not a string" };
-      try {
-        id = JSON.parse(utf8.decode(bytes.subarray(valueStart, valueEnd))) as string;
-      } catch {
-        return { error: "`id` is not a valid JSON string" };
+    if (valueEnd < 0 || valueEnd === valueStart) return fail("a value does not close (truncated or malformed JSON)");
+    const key = headKey(bytes, keyStart, keyEnd);
+    if (key === "id") {
+      if (idStart >= 0 && !repeated.includes("id")) repeated.push("id");
+      idStart = valueStart;
+      idEnd = valueEnd;
+      if (firstId === null) {
+        const first = readId(valueStart, valueEnd);
+        if (typeof first !== "string") return first;
+        firstId = first;
       }
-      if (idOnly) return { id, resultStart: -1, resultEnd: -1 };
-    } else if (keyIs(bytes, keyStart, keyEnd - 1, "result")) {
+    } else if (key === "result") {
+      if (resultStart >= 0 && !repeated.includes("result")) repeated.push("result");
       resultStart = valueStart;
       resultEnd = valueEnd;
     }
-    if (id !== null && resultStart >= 0) return { id, resultStart, resultEnd };
     i = skipSpace(bytes, valueEnd, end);
     if (bytes[i] === COMMA) i++;
-    else if (bytes[i] !== CLOSE_BRACE) return { error: `malformed JSON at byte ${i - start + 1}: expected ',' or '}'` };
+    else if (bytes[i] !== CLOSE_BRACE) return fail(`malformed JSON at byte ${i - start + 1}: expected ',' or '}'`);
   }
-  if (id === null) return { error: "line has no `id`" };
-  return { error: "line has no `result`" };
+  if (idStart < 0) return { error: "line has no `id`" };
+  const id = repeated.includes("id") ? readId(idStart, idEnd) : (firstId as string);
+  if (typeof id !== "string") return id;
+  if (resultStart < 0) return idOnly ? { id, resultStart: -1, resultEnd: -1, repeated } : { error: "line has no `result`" };
+  return { id, resultStart, resultEnd, repeated };
+}
+
+/** The warning sentence for a line whose `id` or `result` is given twice (read, as BFCL reads it, by its last value). */
+export function repeatedKeyMessage(head: LineHead): string {
+  const keys = head.repeated.map((k) => `\`${k}\``).join(" and ");
+  return `${head.id}: the line gives ${keys} more than once; read as BFCL's json.loads reads it, by the last one`;
 }
 
 /** How a line that `twinscore run --until-anchor` stopped ends: its last top-level key. */

@@ -4,12 +4,14 @@
  * to score never prints 0.0, special files never hang a command or get replaced, models of
  * several runs never collapse into one, and every message comes first and once.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { bfclDataDir, rolloutRunDir } from "../testing/shared.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireFreshBuild } from "../testing/build.js";
+import { linkedFilesTree, linkedMultiTurnTree } from "../testing/linked-trees.js";
+import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
 import { memoryIo } from "./io.js";
 import { runCli } from "./program.js";
 
@@ -108,6 +110,117 @@ describe("nothing to score never prints 0.0", () => {
   });
 });
 
+describe("a repeated key is read as BFCL's json.loads reads it", () => {
+  it("every should-ask line given a second `result` (its base twin's): scored and checked by that last one, each line warned about", async () => {
+    const doubled = copyRun(main, fresh("second-result"), { only: [models[1]] });
+    const replaced = copyRun(main, fresh("result-replaced"), { only: [models[1]] });
+    const folder = (dir: string) => join(dir, "result", models[1], "multi_turn");
+    const baseResult = new Map<string, string>();
+    for (const l of readFileSync(join(folder(doubled), resultName("base")), "utf8").split("\n")) {
+      if (l === "") continue;
+      const entry = JSON.parse(l) as { id: string; result: unknown };
+      baseResult.set(entry.id.replace("multi_turn_base_", ""), JSON.stringify(entry.result));
+    }
+    let changed = 0;
+    for (const c of ["miss_func", "miss_param"]) {
+      const lines = readFileSync(join(folder(doubled), resultName(c)), "utf8").split("\n");
+      const asPython = lines.map((l) => {
+        if (l === "") return l;
+        const entry = JSON.parse(l) as { id: string; result: unknown };
+        const twin = baseResult.get(entry.id.replace(`multi_turn_${c}_`, ""));
+        if (twin === undefined) return l;
+        entry.result = JSON.parse(twin);
+        return JSON.stringify(entry);
+      });
+      const withSecond = lines.map((l) => {
+        if (l === "") return l;
+        const twin = baseResult.get((JSON.parse(l) as { id: string }).id.replace(`multi_turn_${c}_`, ""));
+        if (twin === undefined) return l;
+        changed++;
+        return `${l.slice(0, l.lastIndexOf("}"))}, "result": ${twin}}`;
+      });
+      writeFileSync(join(folder(doubled), resultName(c)), withSecond.join("\n"));
+      writeFileSync(join(folder(replaced), resultName(c)), asPython.join("\n"));
+    }
+    expect(changed).toBe(400);
+    const a = await scoreJson(["--results", doubled]);
+    const b = await scoreJson(["--results", replaced]);
+    expect(a.doc.models[0].numbers).toEqual(b.doc.models[0].numbers);
+    expect(a.doc.models[0].numbers.act).not.toBe(82.1);
+    const repeated = a.doc.models[0].problems.filter((p: { code: string }) => p.code === "key-repeated");
+    expect(repeated).toHaveLength(400);
+    expect(repeated[0]).toMatchObject({ file: join(folder(doubled), resultName("miss_func")), line: 1, severity: "warning" });
+    expect(repeated[0].message).toBe("multi_turn_miss_func_0: the line gives `result` more than once; read as BFCL's json.loads reads it, by the last one");
+    const text = await run(["score", "--results", doubled, "--bootstrap", "0"]);
+    expect(text.err).toContain(`warning: ${models[1]}: 412 warnings reading its files (12 inference-error, 400 key-repeated); --verbose lists each with file:line [warnings]`);
+    const checkOf = async (dir: string) => (JSON.parse((await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"])).out) as { files: { category: string; correct: number }[] }).files.map((f) => [f.category, f.correct]);
+    expect(await checkOf(doubled)).toEqual(await checkOf(replaced));
+  }, 120_000);
+});
+
+describe("bytes that are not UTF-8", () => {
+  it("score skips that line with a file:line warning and counts its pair missing; check names it and checks the other files", async () => {
+    const dir = copyRun(main, fresh("not-utf8"), { only: [models[1]] });
+    const file = join(dir, "result", models[1], "multi_turn", resultName("miss_param"));
+    const bytes = readFileSync(file);
+    const lineStarts = [0, ...[...bytes.entries()].filter(([, b]) => b === 0x0a).map(([i]) => i + 1)];
+    // the line of the first scored miss_param pair, one byte inside its log
+    const manifest = JSON.parse(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8")) as { pairs: { missId: string; category: string; status: string }[] };
+    const missId = manifest.pairs.find((p) => p.status === "scored" && p.category === "miss_param")!.missId;
+    const index = lineStarts.findIndex((s) => bytes.subarray(s, s + 40).toString().startsWith(`{"id": "${missId}"`));
+    const lineNo = index + 1;
+    const at = bytes.indexOf(Buffer.from('"inference_log"'), lineStarts[index]) + 40;
+    bytes[at] = 0xff;
+    writeFileSync(file, bytes);
+    const clean = await scoreJson(["--results", join(main, "result", models[1])]);
+    const r = await scoreJson(["--results", dir]);
+    const bad = r.doc.models[0].problems.filter((p: { code: string }) => p.code === "utf8-invalid");
+    expect(bad).toEqual([
+      {
+        code: "utf8-invalid",
+        severity: "warning",
+        file,
+        line: lineNo,
+        message: `not valid UTF-8 (byte 0xff at byte ${at - lineStarts[index] + 1} of the line): Python's utf-8 codec raises UnicodeDecodeError on it, so BFCL reads none of this file; the line is skipped`,
+      },
+    ]);
+    expect(r.doc.models[0].missingPairs).toBe(clean.doc.models[0].missingPairs + 1);
+    expect(r.code).toBe(1);
+    const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
+    expect(c.err).toContain(`${file}:${lineNo}: error: not valid UTF-8 (byte 0xff at byte ${at - lineStarts[index] + 1} of the line): Python's utf-8 codec raises UnicodeDecodeError on it, so BFCL reads none of this file; the file is not checked [utf8-invalid]`);
+    expect(c.out.trim().split("\n").slice(1).map((l) => l.split(",")[1])).toEqual(["base", "miss_func"]);
+    expect(c.code).toBe(2);
+  }, 120_000);
+});
+
+describe("huge replies", () => {
+  it("nine 20 MB text steps: detection leaves them out of its sample, so the decoder and its reason are the clean copy's, and so are the numbers", async () => {
+    const clean = copyRun(main, fresh("huge-clean"), { only: [models[1]] });
+    const dir = copyRun(main, fresh("huge-steps"), { only: [models[1]] });
+    const file = join(dir, "result", models[1], "multi_turn", resultName("base"));
+    const lines = readFileSync(file, "utf8").split("\n");
+    const reply = "The answer is below. ".repeat(1_000_000); // 21 MB of text
+    let grown = 0;
+    for (let i = 0; i < lines.length && grown < 9; i++) {
+      const entry = JSON.parse(lines[i]) as { result: unknown };
+      if (!Array.isArray(entry.result) || entry.result.length < 2) continue;
+      (entry.result.at(-1) as unknown[]).push(reply);
+      lines[i] = JSON.stringify(entry);
+      grown++;
+    }
+    writeFileSync(file, lines.join("\n"));
+    const before = await scoreJson(["--results", clean]);
+    const after = await scoreJson(["--results", dir]);
+    expect(after.code).toBe(before.code);
+    expect(after.doc.models[0].decoder).toEqual(before.doc.models[0].decoder);
+    expect(after.doc.models[0].numbers).toEqual(before.doc.models[0].numbers);
+    const check = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"]);
+    const cleanCheck = await run(["check", "--results", clean, "--bfcl-data", bfclDataDir(), "--format", "json"]);
+    const decoderOf = (out: string) => (JSON.parse(out) as { files: { decoder: unknown }[] }).files[0].decoder;
+    expect(decoderOf(check.out)).toEqual(decoderOf(cleanCheck.out));
+  }, 180_000);
+});
+
 describe("a truncated score file", () => {
   it("is reported, that model's official columns stay empty, exit 1", async () => {
     const dir = copyRun(main, fresh("cut-score"), { scores: true });
@@ -165,6 +278,116 @@ describe("special files", () => {
     expect(clobber.err).toContain("--per-item names a file this command reads; refusing to write over it [output-is-input]");
     expect(readFileSync(input).equals(before)).toBe(true);
   });
+
+  it("--per-item through a dangling link creates the link's target, as the shell would, and the link stays", async () => {
+    const dir = copyRun(main, fresh("dangling"), { only: [models[1]] });
+    const outDir = fresh("per-item-out");
+    mkdirSync(outDir);
+    const link = join(tmp, "items-dangling.csv");
+    symlinkSync(join(outDir, "items.csv"), link);
+    const r = await run(["score", "--results", dir, "--bootstrap", "0", "--per-item", link]);
+    expect(r.code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(outDir, "items.csv"), "utf8").split("\n")[0]).toMatch(/^model,miss_id,/);
+    expect(readdirSync(outDir)).toEqual(["items.csv"]);
+  });
+});
+
+describe("an unreadable model folder", () => {
+  // chmod 000 stops only a user the kernel checks permissions for: run as root, the commands
+  // run as nobody (setpriv), from a copy of the built package that user can read; the folder
+  // is first shown to be unreadable for that user, so the test cannot pass by reading it
+  const asUser = (argv: string[]) => {
+    const root = process.getuid?.() === 0;
+    const command = root ? "setpriv" : process.execPath;
+    const args = root ? ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...argv] : argv;
+    return spawnSync(command, args, { encoding: "utf8", timeout: 120_000 });
+  };
+  let open: string;
+  let pkg: string;
+  beforeAll(() => {
+    requireFreshBuild(join("bin", "twinscore.js"));
+    open = mkdtempSync(join(tmpdir(), "twinscore-unreadable-"));
+    chmodSync(open, 0o755);
+    pkg = join(open, "pkg");
+    cpSync(join(projectRoot, "dist", "bin"), join(pkg, "dist", "bin"), { recursive: true });
+    cpSync(join(projectRoot, "data"), join(pkg, "data"), { recursive: true });
+    cpSync(join(projectRoot, "package.json"), join(pkg, "package.json"));
+  });
+  afterAll(() => rmSync(open, { recursive: true, force: true }));
+
+  it("is named in one line by score, check and report, which count it as a finding and go on with the other model", () => {
+    const dir = copyRun(main, join(open, "run"));
+    const blocked = join(dir, "result", models[0]);
+    chmodSync(blocked, 0o000);
+    const out = join(open, "out");
+    mkdirSync(out);
+    chmodSync(out, 0o777);
+    const probe = asUser(["-e", `require("node:fs").readdirSync(${JSON.stringify(blocked)})`]);
+    expect(probe.status, "the folder must be unreadable for the user the commands run as").not.toBe(0);
+    const bin = join(pkg, "dist", "bin", "twinscore.js");
+    const line = `${blocked}: error: cannot read this folder (EACCES): whatever it holds is not read [folder-unreadable]`;
+    const score = asUser([bin, "score", "--results", dir, "--bootstrap", "0", "--format", "csv"]);
+    expect(score.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
+    expect(score.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([models[1]]);
+    expect(score.status).toBe(1);
+    const report = asUser([bin, "report", "--results", dir, "--bootstrap", "0", "--out", join(out, "r.html")]);
+    expect(report.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
+    expect(existsSync(join(out, "r.html"))).toBe(true);
+    expect(report.status).toBe(1);
+    // check ends in 2 for any result it could not check, as for an unreadable file
+    const check = asUser([bin, "check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
+    expect(check.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
+    expect(check.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([models[1], models[1], models[1]]);
+    expect(check.status).toBe(2);
+    chmodSync(blocked, 0o755);
+  }, 120_000);
+});
+
+describe("the executor never stalls", () => {
+  it("a square_root call at a precision of 10^8 in a real line is noted for its entry; every file is checked", async () => {
+    const dir = copyRun(main, fresh("sqrt"), { only: [models[1]] });
+    const file = join(dir, "result", models[1], "multi_turn", resultName("base"));
+    const lines = readFileSync(file, "utf8").split("\n");
+    const at = lines.findIndex((l) => l.startsWith('{"id": "multi_turn_base_15"'));
+    const entry = JSON.parse(lines[at]) as { result: unknown[][] };
+    entry.result[0].unshift([{ square_root: JSON.stringify({ number: 2, precision: 100_000_000 }) }]);
+    lines[at] = JSON.stringify(entry);
+    writeFileSync(file, lines.join("\n"));
+    const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
+    expect(c.err).toContain(
+      `${file}:${at + 1}: warning: multi_turn_base_15: twinscore does not emulate square_root() at a precision of 100000000 digits (CPython's decimal would compute for minutes or more; twinscore stops above 100,000); the verdict and the error object may differ from BFCL's [call-not-emulated]`,
+    );
+    expect(c.err).not.toContain("internal error");
+    expect(c.code).toBe(0);
+    expect(c.out.trim().split("\n")).toHaveLength(4);
+  }, 60_000);
+});
+
+describe("resample counts have a bound, said in --help and in the error line", () => {
+  it.each([
+    ["score", ["--results", main]],
+    ["compare", ["--a", main, "--b", fixes]],
+    ["report", ["--results", main, "--out", join(tmp, "never.html")]],
+  ])("%s --bootstrap 10000000 is refused at once with one line, exit 2", async (command, args) => {
+    const r = await run([command, ...args, "--bootstrap", "10000000"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`twinscore ${command}: --bootstrap must be an integer from 0 to 100000, got 10000000\n`);
+    expect(r.out).toBe("");
+    const help = await run([command, "--help"]);
+    expect(help.out.replace(/\s+/g, " ")).toMatch(/--bootstrap <n> resamples of [^(]*\(0: [^)]*; at most 100000\)/);
+  });
+
+  it("verify refuses an expected file whose resamples is 1e9, naming the file and the entry", async () => {
+    const expected = join(tmp, "huge-resamples.json");
+    writeFileSync(
+      expected,
+      JSON.stringify({ runs: [{ name: "main", models: [{ name: models[1] }], bootstrap: { resamples: 1e9 }, numbers: [{ name: `tables.C.${models[1]}.decision`, value: 82.1, rollouts: [models[1]] }] }] }),
+    );
+    const r = await run(["verify", "--expected", expected, "--results", main]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`${expected}: error: runs[0].bootstrap.resamples must be an integer from 0 to 100000, got 1000000000 [expected-malformed]\n`);
+  });
 });
 
 describe("several runs, one walk", () => {
@@ -178,6 +401,30 @@ describe("several runs, one walk", () => {
     ]);
     expect(r.doc.models.map((m: { numbers: { decision: number } }) => m.numbers.decision.toFixed(1))).toEqual(["83.2", "82.1", "81.8", "79.8"]);
   });
+
+  it("200 model folders whose multi_turn links to one of two real ones: 2 models scored, the 198 others named in one line (JSON keeps each)", async () => {
+    const root = linkedMultiTurnTree(fresh("linked-200"), join(main, "result"), models);
+    const text = await run(["score", "--results", root, "--bootstrap", "0", "--format", "csv"]);
+    expect(text.code).toBe(0);
+    expect(text.out.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([`m1-${models[0]}`, `m2-${models[1]}`]);
+    const sameFolder = text.err.split("\n").filter((l) => l.includes("[same-folder]"));
+    expect(sameFolder).toEqual([
+      `warning: 198 folders were reached again by another path (a link, another --results) and are scored once (the first: m10-${models[1]}: same folder as m2-${models[1]}, scored once); --verbose lists each [same-folder]`,
+    ]);
+    const j = await scoreJson(["--results", root]);
+    const named = j.doc.problems.filter((p: { code: string }) => p.code === "same-folder").map((p: { message: string }) => p.message);
+    expect(named).toHaveLength(198);
+    expect(named).toContain(`m7-${models[0]}: same folder as m1-${models[0]}, scored once`);
+  });
+
+  it("200 model folders of links to the real result files score 200 models", async () => {
+    const root = linkedFilesTree(fresh("file-links-200"), join(main, "result"), models);
+    const r = await run(["score", "--results", root, "--bootstrap", "0", "--format", "csv"]);
+    expect(r.code).toBe(0);
+    const rows = r.out.trim().split("\n").slice(1);
+    expect(rows).toHaveLength(200);
+    expect(rows.every((l) => /^m\d+-openai_gpt-oss-(120b,223,96\.9,69\.5,83\.2|20b,223,89\.7,74\.4,82\.1),/.test(l))).toBe(true);
+  }, 120_000);
 
   it("a parent folder of runs is accepted by score and check alike, and both find the same models", async () => {
     const parent = fresh("parent");

@@ -3,12 +3,15 @@
  * the reason for an exit 2 is never buried; then warnings, one line each — the first
  * twenty in full, then a count per code. Warnings met reading one model's files (inference
  * errors, foreign ids, …) are routine on real runs: they are summed up in one line per
- * model, and listed with `--verbose`.
+ * model, and listed with `--verbose`; so are the folders the tree walk found twice.
  */
 import { countByCode, renderProblemLine, type Problem } from "../messages/index.js";
 import type { CliIo } from "./io.js";
 
 const PROBLEM_LINES = 20;
+
+/** The tree walk's warning for a folder reached twice: a tree of links can give hundreds, summed up in one line. */
+const SAME_FOLDER = "same-folder";
 
 /** A bad argument is the command's own complaint (`twinscore score: …`); anything else is a located problem line. */
 function lineOf(p: Problem, command: string | undefined): string {
@@ -44,7 +47,11 @@ export function printProblems(
     for (const p of [...warnings, ...modelWarnings.flatMap((m) => m.warnings)]) io.stderr(renderProblemLine(p) + "\n");
     return;
   }
-  printCapped(io, warnings, PROBLEM_LINES);
+  const sameFolder = warnings.filter((p) => p.code === SAME_FOLDER);
+  printCapped(io, sameFolder.length > 1 ? warnings.filter((p) => p.code !== SAME_FOLDER) : warnings, PROBLEM_LINES);
+  if (sameFolder.length > 1) {
+    io.stderr(`warning: ${sameFolder.length} folders were reached again by another path (a link, another --results) and are scored once (the first: ${sameFolder[0].message}); --verbose lists each [${SAME_FOLDER}]\n`);
+  }
   for (const m of modelWarnings) {
     const byCode = [...countByCode(m.warnings)].map(([code, n]) => `${n} ${code}`).join(", ");
     const n = m.warnings.length;

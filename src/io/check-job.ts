@@ -5,6 +5,7 @@
  * compares them with the stored ones itself, and returns only plain data (counts, paths,
  * agreement), which is what crosses a thread boundary.
  */
+import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
@@ -14,6 +15,7 @@ import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { parseScoreFile } from "../bfcl/scores.js";
+import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
 import { compareVerdicts, type Agreement } from "../simulator/agreement.js";
 import type { LongContextData } from "../simulator/types.js";
 import { readCategoryInputs } from "./bfcl-data.js";
@@ -121,6 +123,21 @@ export class CheckJobCache {
 }
 
 /**
+ * The problem of a result file whose bytes are not all UTF-8, naming the first such line:
+ * BFCL's evaluation opens the file with Python's strict codec and stops on it, so the file
+ * is not checked (read leniently, the replacement characters shifted verdicts). Null when
+ * the file is UTF-8.
+ */
+function invalidUtf8Problem(bytes: Uint8Array, file: string): Problem | null {
+  if (isUtf8(bytes)) return null;
+  const at = firstInvalidUtf8(bytes, 0, bytes.length);
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i >= 0 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
+  const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
+  return problem("utf8-invalid", `${invalidUtf8Message(bytes, lineStart, at)}; the file is not checked`, { file, line });
+}
+
+/**
  * Check one model folder: per file, its outcome or the problems that stopped it (the
  * BFCL data of its category missing or malformed, a malformed result line …), in file order.
  */
@@ -154,6 +171,11 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       bytes = cache.readFile(f.path, slot);
     } catch (e) {
       out[index] = err(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: f.path }));
+      return;
+    }
+    const notUtf8 = invalidUtf8Problem(bytes, f.path);
+    if (notUtf8 !== null) {
+      out[index] = err(notUtf8);
       return;
     }
     inputs.push({

@@ -3,11 +3,11 @@
  * write never leaves half a file (a temporary file in the same folder, then a rename),
  * except where a rename would do harm: a target that is a device, a FIFO or a socket
  * (`/dev/stdout`, `/dev/null`, a named pipe) is written through, not replaced by a regular
- * file, and a symbolic link is followed, so the file it points to gets the output and the
- * link stays. A command never writes over one of its own input files.
+ * file, and a symbolic link is followed as the shell's `>` follows it, so the file it points
+ * to gets the output — or is created, when it does not exist yet — and the link stays. A command never writes over one of its own input files.
  */
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { err, ok, problem, type Result } from "../messages/index.js";
 
 /** A regular file's UTF-8 text, or null when there is none at `path` (missing, a folder, a FIFO …). */
@@ -61,18 +61,37 @@ export function overwritesInput(target: string, inputs: Iterable<string>, flag: 
   return null;
 }
 
+/** The links the kernel follows before it gives up (Linux's limit; the shell says ELOOP past it). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The file a write to `path` lands on, as the shell's `>` finds it: every symbolic link is
+ * followed, also one whose target does not exist yet (a relative target is read from the
+ * link's own folder), so the target is created and the link stays. Null for a link loop.
+ */
+function linkTarget(path: string): string | null {
+  let at = path;
+  for (let hops = 0; hops <= MAX_LINK_HOPS; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(at).isSymbolicLink()) return at;
+      link = readlinkSync(at);
+    } catch {
+      return at; // nothing there yet: the file to create
+    }
+    at = resolve(realPathOf(dirname(at)), link);
+  }
+  return null;
+}
+
 /**
  * Write text (or bytes) to `path`: a regular file (or a new one) atomically, through a
  * temporary file in the same folder and a rename; a link's target in its place; a device,
  * FIFO or socket by writing to it directly.
  */
 export function writeFileAtomic(path: string, text: string | Uint8Array): Result<void> {
-  let target = path;
-  try {
-    if (lstatSync(path).isSymbolicLink()) target = realpathSync(path);
-  } catch {
-    /* a dangling link or no file yet: written as a new file at `path` */
-  }
+  const target = linkTarget(path);
+  if (target === null) return err(problem("write-failed", "cannot write (ELOOP: too many levels of symbolic links)", { file: path }));
   let special = false;
   try {
     const s = statSync(target);

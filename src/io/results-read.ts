@@ -4,8 +4,10 @@
  * decoded (`src/bfcl/results.ts`); the rest of a line — mostly `inference_log` — is
  * skipped with a native newline search. Memory is one chunk plus the decoded results.
  */
+import { isUtf8 } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
-import { decodeResultBytes, scanLineHead, stoppedAfterTurn, type RecordedRollout } from "../bfcl/results.js";
+import { decodeResultBytes, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type RecordedRollout } from "../bfcl/results.js";
+import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
 import { isKnownItemId } from "../decision/score.js";
 import { problem, type Problem } from "../messages/index.js";
 
@@ -108,6 +110,14 @@ export function readFailure(e: unknown): string {
   return e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * Where `bytes[start, end)` stops being UTF-8, or -1: Node's native check first (a memory
+ * scan), the byte found only for a line that fails it.
+ */
+export function invalidUtf8At(bytes: Uint8Array, start: number, end: number): number {
+  return isUtf8(bytes.subarray(start, end)) ? -1 : firstInvalidUtf8(bytes, start, end);
+}
+
 function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const b = bytes[i];
@@ -127,7 +137,10 @@ export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: nu
  * number of turns to keep (anchor + 1); pass null to only count distinct ids. Lines that
  * are malformed, carry an id that is not an item of the category the manifest knows
  * (`knownMissIds`; base ids up to BFCL's 200), repeat an id, or hold a result of the
- * wrong shape become warnings with file:line and are otherwise skipped; a wanted id
+ * wrong shape, or whose bytes are not UTF-8 (Python's strict codec refuses them, where a
+ * lenient decoder would read replacement characters), become warnings with file:line and
+ * are otherwise skipped; a line giving `id` or `result` twice is read by the last one, as
+ * `json.loads` reads it, and warned about; a wanted id
  * whose result is an inference-error string is kept (a side with no decision) and reported.
  */
 export function readResultFile(
@@ -146,8 +159,15 @@ export function readResultFile(
     forEachLine(file, (bytes, start, end, line) => {
       if (isBlank(bytes, start, end)) return;
       lines++;
-      // The id comes first in BFCL's lines: read it alone, and scan on for `result` only
-      // when scoring wants this id (lines it does not read are checked for their id only).
+      // bytes that are not UTF-8 are not read as replacement characters: BFCL's reader stops on them
+      const badByte = invalidUtf8At(bytes, start, end);
+      if (badByte >= 0) {
+        problems.push(problem("utf8-invalid", `${invalidUtf8Message(bytes, start, badByte)}; the line is skipped`, { file, line, severity: "warning" }));
+        return;
+      }
+      // One scan of the line's top-level keys gives its id and where `result` is (the last
+      // of each, as json.loads reads a repeated key); a line malformed after its id still
+      // gives the id, and is reported only if scoring wants it.
       let head = scanLineHead(bytes, start, end, true);
       if ("error" in head) {
         problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
@@ -169,12 +189,13 @@ export function readResultFile(
         return;
       }
       ids.add(head.id);
+      if (head.repeated.length > 0) problems.push(problem("key-repeated", repeatedKeyMessage(head), { file, line, severity: "warning" }));
       if (wanted === null) return;
       const keep = wanted.get(head.id);
       if (keep === undefined) return;
-      head = scanLineHead(bytes, start, end, false);
-      if ("error" in head) {
-        problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
+      if (head.resultStart < 0) {
+        const malformed = scanLineHead(bytes, start, end, false);
+        problems.push(problem("json-malformed", "error" in malformed ? malformed.error : "line has no `result`", { file, line, severity: "warning" }));
         return;
       }
       const decoded = decodeResultBytes(bytes, head, keep, { file, line });
@@ -206,7 +227,7 @@ export function readResultFile(
  * The `result` text of each wanted id in a result file (the first line of a repeated id,
  * as scoring reads it), streamed with `forEachLine`: what BFCL's checker is run on, where
  * the whole `result` is needed (the scorer keeps only the turns it reads). Lines that are
- * malformed or whose `result` is not JSON are left out: the scorer reports them, and an
+ * malformed, not UTF-8, or whose `result` is not JSON are left out: the scorer reports them, and an
  * id without a line cannot be completed. With `stopped`, the ids of lines that
  * `run --until-anchor` stopped are put there with the turn they stopped after. Throws on
  * I/O errors, as `forEachLine` does.
@@ -215,10 +236,9 @@ export function readResultTexts(file: string, wanted: ReadonlySet<string>, stopp
   const out = new Map<string, string>();
   const utf8 = new TextDecoder("utf-8");
   forEachLine(file, (bytes, start, end) => {
-    const id = scanLineHead(bytes, start, end, true);
-    if ("error" in id || !wanted.has(id.id) || out.has(id.id)) return;
-    const head = scanLineHead(bytes, start, end);
-    if ("error" in head) return;
+    if (invalidUtf8At(bytes, start, end) >= 0) return;
+    const head = scanLineHead(bytes, start, end, true);
+    if ("error" in head || !wanted.has(head.id) || out.has(head.id) || head.resultStart < 0) return;
     const after = stopped === undefined ? null : stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(start, end - 64), end)));
     if (after !== null) stopped?.set(head.id, after);
     const text = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));

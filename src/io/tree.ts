@@ -14,8 +14,11 @@
  * folder, where BFCL puts one). When models of more than one run are found, each is
  * named `<run>/<model>`; run names shared by different folders get `#2`, `#3`.
  * Only regular files are read: anything else named like a BFCL file (a FIFO, a device)
- * is reported and skipped, so a command never blocks on it. Listings are sorted, so
- * what is found — and everything downstream — is deterministic.
+ * is reported and skipped, so a command never blocks on it. Links to files and folders
+ * are followed, except a folder link back to a folder holding the tree given; each real
+ * folder is read once, and whatever the walk leaves out (a folder reached again, a link
+ * back up, a folder it cannot read) is named. Listings are sorted, so what is found — and
+ * everything downstream — is deterministic.
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -62,12 +65,13 @@ const flag: Readonly<Record<BfclFileKind, string>> = { result: "--results", scor
 const missingCode: Readonly<Record<BfclFileKind, string>> = { result: "results-missing", score: "scores-missing" };
 const emptyCode: Readonly<Record<BfclFileKind, string>> = { result: "results-empty", score: "scores-empty" };
 
-function list(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return [];
-  }
+/** How the walk lists a folder (throws when it cannot): node's, or a stand-in a test gives to make a folder unreadable whoever runs it. */
+export type FolderLister = (dir: string) => Dirent[];
+
+const listFolder: FolderLister = (dir) => readdirSync(dir, { withFileTypes: true });
+
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function kindOf(path: string): "dir" | "file" | "other" | "missing" {
@@ -77,6 +81,16 @@ function kindOf(path: string): "dir" | "file" | "other" | "missing" {
   } catch {
     return "missing";
   }
+}
+
+/** A system error's code (`EACCES`), or its message. */
+function errorCode(e: unknown): string {
+  return e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : e instanceof Error ? e.message : String(e);
+}
+
+/** Whether `folder` is `inner` or a folder above it (both real paths). */
+function holds(folder: string, inner: string): boolean {
+  return inner === folder || inner.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /** The model folder of a file: its folder, or the one above a test-group folder. */
@@ -91,13 +105,32 @@ function runDirOf(modelDir: string, kind: BfclFileKind): string {
   return basename(up) === rootFolderOf[kind] ? dirname(up) : up;
 }
 
+/** A folder reached a second time (by another path) during the walk, and the path it was first read by. */
+interface SecondVisit {
+  readonly path: string;
+  readonly given: string;
+  readonly first: string;
+  readonly firstGiven: string;
+}
+
 /**
  * Walk each of `dirs` (resolved against `cwd`) for files of `kind`. Never throws: a
- * folder that is missing, a file, or holds no such files is one problem.
+ * folder that is missing, a file, or holds no such files is one problem; so is a folder
+ * that cannot be read (its models would otherwise just be missing).
+ *
+ * Folder links are followed (a runs folder can be made of links to runs kept elsewhere),
+ * after the real folders of the tree, so a folder is read under its own name first. A
+ * real folder is read once: when another path (a link, a second `--results`) reaches it
+ * again and it holds files of `kind`, that path is named in one warning and not read
+ * again. A link back to a folder that holds the tree given (`../../..`) is not followed —
+ * it would read the tree again and every folder beside it — and is named.
  */
-export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFileKind): TreeWalk {
+export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFileKind, list: FolderLister = listFolder): TreeWalk {
   const problems: Problem[] = [];
   const byDir = new Map<string, { dir: string; given: string; files: TreeFile[] }>();
+  /** Every real folder read so far (over all folders given), with the path it was read by and the folder given it is under. */
+  const readAs = new Map<string, { readonly path: string; readonly given: string }>();
+  const secondVisits: SecondVisit[] = [];
   for (const givenText of dirs) {
     const given = resolve(cwd, givenText);
     const what = kindOf(given);
@@ -111,23 +144,62 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
       problems.push(problem(missingCode[kind], `${flag[kind]} names a ${what === "file" ? "file" : "special file"}, not a folder${hint}`, { file: given }));
       continue;
     }
+    const givenReal = realPathOrNull(given) ?? given;
     let found = 0;
     let otherKind = 0;
-    const seen = new Set<string>();
+    let unreadable = 0;
+    let repeated = false;
+    const cannotRead = (dir: string, e: unknown) => {
+      unreadable++;
+      problems.push(problem("folder-unreadable", `cannot read this folder (${errorCode(e)}): whatever it holds is not read`, { file: dir }));
+    };
+    /** Folder links met, walked once the real folders are done. */
+    const linked: { path: string; depth: number }[] = [];
     const walk = (dir: string, depth: number): void => {
       let real: string;
       try {
         real = realpathSync(dir);
-      } catch {
+      } catch (e) {
+        cannotRead(dir, e);
         return;
       }
-      if (seen.has(real)) return; // a symlink loop
-      seen.add(real);
-      for (const entry of list(dir)) {
+      const first = readAs.get(real);
+      if (first !== undefined) {
+        if (first.path !== dir) {
+          secondVisits.push({ path: dir, given, first: first.path, firstGiven: first.given });
+          if (dir === given) repeated = true; // the whole folder given is one read before, under another path
+        }
+        return;
+      }
+      readAs.set(real, { path: dir, given });
+      let entries: Dirent[];
+      try {
+        entries = list(dir).sort(byName);
+      } catch (e) {
+        cannotRead(dir, e);
+        return;
+      }
+      for (const entry of entries) {
         const path = join(dir, entry.name);
-        const type = entry.isSymbolicLink() ? kindOf(path) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
+        const link = entry.isSymbolicLink();
+        const type = link ? kindOf(path) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
         if (type === "dir") {
-          if (depth < MAX_DEPTH && !entry.name.startsWith(".") && entry.name !== "node_modules") walk(path, depth + 1);
+          if (depth >= MAX_DEPTH || entry.name.startsWith(".") || entry.name === "node_modules") continue;
+          if (!link) {
+            walk(path, depth + 1);
+            continue;
+          }
+          const target = realPathOrNull(path);
+          if (target !== null && holds(target, givenReal)) {
+            problems.push(
+              problem("link-loop", `a link back to ${target}, which holds ${flag[kind]} ${given}: not followed (it would read this tree again, and every folder beside it)`, {
+                file: path,
+                severity: "warning",
+              }),
+            );
+            continue;
+          }
+          linked.push({ path, depth: depth + 1 });
           continue;
         }
         const named = parseBfclFileName(entry.name);
@@ -150,7 +222,8 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
       }
     };
     walk(given, 0);
-    if (found === 0 && ![...byDir.values()].some((m) => m.dir === given || m.dir.startsWith(given + sep))) {
+    for (let i = 0; i < linked.length; i++) walk(linked[i].path, linked[i].depth);
+    if (found === 0 && unreadable === 0 && !repeated && ![...byDir.values()].some((m) => m.dir === given || m.dir.startsWith(given + sep))) {
       const other = kind === "result" ? "score" : "result";
       const wrongTree = otherKind > 0 ? `; it holds BFCL ${other} files: ${flag[kind]} takes what \`bfcl ${kind === "result" ? "generate" : "evaluate"}\` wrote` : "";
       problems.push(problem(emptyCode[kind], `no BFCL multi-turn ${kind} files (BFCL_v4_multi_turn_<category>_${kind}.json) under this directory${wrongTree}`, { file: given }));
@@ -171,6 +244,10 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     runNames.set(r, k === 1 ? label : `${label}#${k}`);
   }
   const several = runDirs.length > 1;
+  const nameOf = (modelDir: string): string => {
+    const runDir = runDirOf(modelDir, kind);
+    return several ? `${runNames.get(runDir) ?? basename(runDir)}/${basename(modelDir)}` : basename(modelDir);
+  };
   const models: TreeModel[] = [...byDir.values()].map((m) => {
     const runDir = runDirOf(m.dir, kind);
     const run = runNames.get(runDir)!;
@@ -183,9 +260,40 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
       const grouped = inCategory.filter((f) => f.inModel.includes("/"));
       files[c] = [...grouped, ...inCategory.filter((f) => !f.inModel.includes("/"))];
     }
-    return { model, name: several ? `${run}/${model}` : model, run, runDir, dir: m.dir, given: m.given, files };
+    return { model, name: nameOf(m.dir), run, runDir, dir: m.dir, given: m.given, files };
   });
+  problems.push(...secondVisitProblems(secondVisits, [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)), (dir) => byDir.has(dir), nameOf));
   return { models, runs: runDirs.length, problems };
+}
+
+/** The real path, or null when there is none (a dangling link, a folder that cannot be read). */
+function realPathOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One warning per folder reached again whose first reading found files: how a user names
+ * it — the model it is (or whose test-group folder it is), else its path below the folder
+ * given — and the same for the path it was read by.
+ */
+function secondVisitProblems(visits: readonly SecondVisit[], files: readonly string[], isModelDir: (dir: string) => boolean, nameOf: (modelDir: string) => string): Problem[] {
+  const label = (path: string, given: string): string => {
+    if (groupFolders.includes(basename(path))) return nameOf(dirname(path));
+    if (isModelDir(path)) return nameOf(path);
+    const below = relative(given, path);
+    return below === "" ? basename(path) || path : below.startsWith("..") ? path : below;
+  };
+  const out: Problem[] = [];
+  for (const v of visits) {
+    const inside = v.first.endsWith(sep) ? v.first : v.first + sep;
+    if (!files.some((f) => f.startsWith(inside))) continue; // nothing there was read: nothing left out
+    out.push(problem("same-folder", `${label(v.path, v.given)}: same folder as ${label(v.first, v.firstGiven)}, scored once`, { severity: "warning" }));
+  }
+  return out;
 }
 
 /**

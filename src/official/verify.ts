@@ -7,6 +7,7 @@
  */
 import { err, ok, problem, type Result } from "../messages/index.js";
 import type { MetricValue, MetricsByName } from "./metric-names.js";
+import { MAX_BOOTSTRAP_RESAMPLES } from "../stats/index.js";
 
 /** One expected number. */
 export interface ExpectedNumber {
@@ -82,6 +83,9 @@ export function parseExpectedFile(text: string, file: string): Result<ExpectedFi
     }
     const boot = isRecord(r.bootstrap) ? r.bootstrap : {};
     const resamples = typeof boot.resamples === "number" ? boot.resamples : 10000;
+    if (!Number.isInteger(resamples) || resamples < 0 || resamples > MAX_BOOTSTRAP_RESAMPLES) {
+      return err(problem("expected-malformed", `${where}.bootstrap.resamples must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${resamples}`, { file }));
+    }
     const seed = typeof boot.seed === "number" ? boot.seed : 20260612;
     const numbers: ExpectedNumber[] = [];
     const seen = new Set<string>();

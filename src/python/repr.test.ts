@@ -56,6 +56,10 @@ describe("repr/str of containers match CPython", () => {
   test("ints beyond 4300 digits raise CPython's ValueError", () => {
     expect(() => intRepr(10n ** 4300n)).toThrow(/Exceeds the limit \(4300 digits\) for integer string conversion; use sys.set_int_max_str_digits\(\) to increase the limit/);
     expect(intRepr(10n ** 4299n).length).toBe(4300);
+    expect(intRepr(10n ** 4300n - 1n)).toBe("9".repeat(4300));
+    expect(intRepr(-(10n ** 4300n) + 1n)).toBe("-" + "9".repeat(4300));
+    expect(() => intRepr(-(10n ** 4300n))).toThrow(/Exceeds the limit \(4300 digits\)/);
+    expect(() => intRepr(1n << 10_000_000n)).toThrow(/Exceeds the limit \(4300 digits\)/);
   });
 });
 

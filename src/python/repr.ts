@@ -13,17 +13,19 @@ import { REPR_MAX_DEPTH, recursionError } from "./limits.js";
 /** CPython's default `sys.get_int_max_str_digits()`; converting a longer int to text raises. */
 export const INT_MAX_STR_DIGITS = 4300;
 
+/** 10^4300, the smallest magnitude with more digits than `INT_MAX_STR_DIGITS`. */
+const FIRST_TOO_LONG = 10n ** BigInt(INT_MAX_STR_DIGITS);
+
 /** `repr(int)`/`str(int)`, raising CPython's ValueError beyond 4300 digits (huge `power` results). */
 export function intRepr(n: bigint): string {
-  const s = n.toString();
-  const digits = n < 0n ? s.length - 1 : s.length;
-  if (digits > INT_MAX_STR_DIGITS) {
+  // compared before converting: printing a huge int (a `power` result) only to count its digits took seconds
+  if (n >= FIRST_TOO_LONG || n <= -FIRST_TOO_LONG) {
     throw new PyException(
       "ValueError",
       `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit`,
     );
   }
-  return s;
+  return n.toString();
 }
 
 /**

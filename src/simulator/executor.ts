@@ -529,7 +529,7 @@ class CallHooks implements LiteralEvalHooks, ExecutorFrame {
     if (f instanceof EmulatedCallable) return f.invoke(positional, keywords, this);
     if (!(f instanceof BoundMethod)) throw new PyException("TypeError", `'${pyTypeName(f)}' object is not callable`);
     const args = bindArguments(f.qualname, f.spec, positional, keywords);
-    return f.spec.invoke(args, f.self);
+    return f.spec.invoke(args, f.self, this);
   }
 
   /** Evaluate one call; `fastHead` marks the parse of an un-rewritten call, whose head is a method name. */

@@ -11,14 +11,14 @@ import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { sortIndexOfId } from "../bfcl/categories.js";
-import { scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
+import { repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
-import { dumpScoreValue, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
+import { dumpScoreValue, dumpScoreValueBounded, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
 const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
@@ -289,6 +289,29 @@ function notesWarning(id: string, notes: readonly EvalNote[], file: string, line
 }
 
 /**
+ * A failed entry's error object as its score line writes it. A value in it too deep for
+ * Python's `str()` or `json.dumps` (a folder nested a thousand levels by the model's own
+ * calls) stops BFCL's writer with RecursionError and leaves no score file; here that value
+ * is written as the error's text and the entry is reported, so the other lines still are.
+ */
+function renderError(error: PyDict, id: string, file: string, line: number, warnings: Problem[]): string {
+  try {
+    return dumpScoreValue(error);
+  } catch (e) {
+    if (!(e instanceof PyException) || e.pyType !== "RecursionError") throw e;
+  }
+  const bounded = dumpScoreValueBounded(error);
+  warnings.push(
+    problem(
+      "error-too-deep",
+      `${id}: its error object nests too deeply for Python to print (${bounded.tooDeep}); BFCL's evaluator stops on it and writes no score file; the entry is failed and that value written as the error's text`,
+      { file, line, severity: "warning" },
+    ),
+  );
+  return bounded.text;
+}
+
+/**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
  * read up front; each `result` is parsed when its entry is checked, and a failed entry's
  * whole line is decoded when its score line is rendered). A line that is not valid JSON
@@ -327,6 +350,8 @@ export function checkResultFile(
   const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
   const problems: Problem[] = [];
   const stoppedAtAnchor: string[] = [];
+  // a line giving `id` or `result` twice is read by the last value, as BFCL's json.loads reads it, and reported
+  const repeatedKeys: Problem[] = [];
   let lineNo = 0;
   for (let start = 0; start < bytes.length; ) {
     let end = bytes.indexOf(0x0a, start);
@@ -348,6 +373,7 @@ export function checkResultFile(
       problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
       continue;
     }
+    if (head.repeated.length > 0) repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
     if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
       problems.push(problem("result-id-unknown", `${head.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
       continue;
@@ -378,7 +404,7 @@ export function checkResultFile(
     linesLeft.set(key, (linesLeft.get(key) ?? 0) + 1);
   }
   const verdicts: OurVerdict[] = [];
-  const warnings: Problem[] = [];
+  const warnings: Problem[] = [...repeatedKeys];
   // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
   let nestingFailure: string | null = null;
   const noting = (decode: StepDecoder): StepDecoder => (step) => {
@@ -506,7 +532,7 @@ export function checkResultFile(
           prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
           renderedPrompts.set(q, prompt);
         }
-        errorJson = dumpScoreValue(f.error);
+        errorJson = renderError(f.error, row.id, file, row.line, warnings);
         scoreFile?.addLine(
           failedEntryChunks({
             id: row.id,

@@ -69,24 +69,68 @@ function dumpEntries(d: PyDict, depth: number, dump: (v: PyValue, depth: number)
 }
 
 /**
+ * A `json.dumps(make_json_serializable(v), ensure_ascii=False)` writer. Where Python raises
+ * RecursionError (a `str(value)` or a list/dict nested past json.dumps' limit), `tooDeep`
+ * gives the text written in that value's place; without it the error is thrown, as in Python.
+ */
+function scoreValueDumper(tooDeep: ((e: PyException) => string) | null): (v: PyValue, depth?: number) => string {
+  const orTooDeep = (e: unknown): string => {
+    if (tooDeep === null || !(e instanceof PyException) || e.pyType !== "RecursionError") throw e;
+    return tooDeep(e);
+  };
+  const dump = (v: PyValue, depth = 0): string => {
+    if (Array.isArray(v) || v instanceof PyDict) {
+      let inner: number;
+      try {
+        inner = dumpLevel(depth);
+      } catch (e) {
+        return orTooDeep(e);
+      }
+      return Array.isArray(v) ? dumpItems(v, inner, dump) : dumpEntries(v, inner, dump);
+    }
+    if (v !== null && typeof v === "object") {
+      if (v instanceof PyTuple) {
+        try {
+          return strictDump(v, depth);
+        } catch (e) {
+          if (!(e instanceof PyException)) throw e;
+        }
+      }
+      let text: string;
+      try {
+        text = pyStr(v);
+      } catch (e) {
+        return orTooDeep(e);
+      }
+      return jsonQuoteUnicode(text);
+    }
+    return strictDump(v, depth);
+  };
+  return dump;
+}
+
+/**
  * `json.dumps(make_json_serializable(v), ensure_ascii=False)`: dicts and lists recurse;
  * any other value is kept when `json.dumps` accepts it and replaced by `str(value)`
- * otherwise. `depth` counts the lists and dicts around `v`.
+ * otherwise. `depth` counts the lists and dicts around `v`. Throws PyException where Python raises.
  */
-export function dumpScoreValue(v: PyValue, depth = 0): string {
-  if (Array.isArray(v)) return dumpItems(v, dumpLevel(depth), dumpScoreValue);
-  if (v instanceof PyDict) return dumpEntries(v, dumpLevel(depth), dumpScoreValue);
-  if (v !== null && typeof v === "object") {
-    if (v instanceof PyTuple) {
-      try {
-        return strictDump(v, depth);
-      } catch (e) {
-        if (!(e instanceof PyException)) throw e;
-      }
-    }
-    return jsonQuoteUnicode(pyStr(v));
-  }
-  return strictDump(v, depth);
+export const dumpScoreValue: (v: PyValue, depth?: number) => string = scoreValueDumper(null);
+
+/**
+ * `dumpScoreValue` that never stops at Python's recursion limits: a value whose `str()` or
+ * dump raises RecursionError is written as that error's text (`"RecursionError: …"`), and
+ * `tooDeep` is the first such text (null when nothing was too deep). BFCL's writer would
+ * raise there and stop the whole score file; this lets one such entry be reported while
+ * every other line is written.
+ */
+export function dumpScoreValueBounded(v: PyValue): { readonly text: string; readonly tooDeep: string | null } {
+  let tooDeep: string | null = null;
+  const text = scoreValueDumper((e) => {
+    const said = `${e.pyType}: ${e.pyMessage}`;
+    tooDeep ??= said;
+    return jsonQuoteUnicode(said);
+  })(v);
+  return { text, tooDeep };
 }
 
 /** What a failed entry's score line is built from. */

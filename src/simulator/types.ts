@@ -19,6 +19,14 @@ export interface ParamSpec {
   readonly default?: () => PyValue;
 }
 
+/**
+ * Where a method reports a call whose result may differ from BFCL's (the executor's frame
+ * for the call): a bound the emulation keeps where BFCL's Python would not return.
+ */
+export interface CallNotes {
+  note(kind: "machine" | "not-emulated", detail: string): void;
+}
+
 /** A public method: its Python signature and its body. */
 export interface MethodSpec {
   readonly params: readonly ParamSpec[];
@@ -27,7 +35,7 @@ export interface MethodSpec {
    * `self` is the instance the method was looked up on: classes that share one method table
    * per class (instead of closures per instance, which dominate construction) act on it.
    */
-  invoke(args: PyValue[], self: ApiInstance): PyValue;
+  invoke(args: PyValue[], self: ApiInstance, notes?: CallNotes): PyValue;
 }
 
 /** Filler data of BFCL's `long_context.py`, read at run time from the user's installation. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { bootstrapIntervals, clusterOrder, clusterTotals, pairedDifferenceInterval, rankOneFrequencies, resampleSeries, type PairOutcome } from "./bootstrap.js";
+import { bootstrapIntervals, MAX_BOOTSTRAP_RESAMPLES, clusterOrder, clusterTotals, pairedDifferenceInterval, rankOneFrequencies, resampleSeries, type PairOutcome } from "./bootstrap.js";
 import { percentiles } from "./percentile.js";
 
 interface BootModel { act: number[]; hold: number[]; decision95: string[]; act95: string[]; hold95: string[]; decisionFirst5: string[] }
@@ -54,5 +54,11 @@ describe("cluster bootstrap equals the plain NumPy gather-and-mean script", () =
     expect(() => rankOneFrequencies([a, b], { resamples: 10, seed: 1 })).toThrow(RangeError);
     expect(() => pairedDifferenceInterval(a, b, { resamples: 10, seed: 1 })).toThrow(RangeError);
     expect(() => bootstrapIntervals(a, { resamples: 0, seed: 1 })).toThrow(RangeError);
+  });
+  it("refuses more resamples than the bound before drawing any", () => {
+    const a = clusterTotals([{ cluster: "x", act: true, hold: true }]);
+    expect(() => bootstrapIntervals(a, { resamples: MAX_BOOTSTRAP_RESAMPLES + 1, seed: 1 })).toThrow(`resamples must be an integer from 1 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${MAX_BOOTSTRAP_RESAMPLES + 1}`);
+    expect(() => rankOneFrequencies([a, a], { resamples: 1e8, seed: 1 })).toThrow(RangeError);
+    expect(bootstrapIntervals(a, { resamples: MAX_BOOTSTRAP_RESAMPLES, seed: 1 }).decision).toEqual([100, 100]);
   });
 });

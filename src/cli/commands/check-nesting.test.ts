@@ -212,3 +212,40 @@ describe("check on a real model folder whose line itself nests past json.loads' 
     }
   });
 });
+
+describe("check on a real run where one entry's calls nest a folder 1,000 deep", () => {
+  it("reports that entry in one file:line warning and writes every score file, the others unchanged", async () => {
+    const base = mkdtempSync(join(tmpdir(), "twinscore-deep-folder-"));
+    try {
+      const run = rolloutRunDir("2025-11-12-main");
+      const chosen = chooseEntry(run);
+      const cleanDir = mutatedCopy(run, join(base, "clean"), chosen, () => {});
+      // 1,000 × (mkdir d, cd d) before the entry's write: the model's file system is 1,000 folders deep,
+      // too deep for Python's repr of the state that the failed entry's error object holds
+      const deepDir = mutatedCopy(run, join(base, "deep"), chosen, (result) => {
+        const calls = Array.from({ length: 1000 }, () => [[{ mkdir: JSON.stringify({ dir_name: "d" }) }], [{ cd: JSON.stringify({ folder: "d" }) }]]).flat();
+        result[chosen.turn].splice(chosen.step, 0, ...calls);
+      });
+      const cleanRun = await check(cleanDir, join(base, "out-clean"));
+      const deepRun = await check(deepDir, join(base, "out-deep"));
+      expect(deepRun.code).toBe(cleanRun.code);
+      expect(deepRun.err).toEqual([
+        `${join(deepDir, "result", RESULT)}:${chosen.line}: warning: ${chosen.id}: its error object nests too deeply for Python to print (RecursionError: maximum recursion depth exceeded while getting the repr of an object); BFCL's evaluator stops on it and writes no score file; the entry is failed and that value written as the error's text [error-too-deep]`,
+      ]);
+      const clean = tree(join(base, "out-clean"));
+      const deep = tree(join(base, "out-deep"));
+      expect([...deep.keys()].sort()).toEqual([...clean.keys()].sort());
+      expect(clean.size).toBe(6);
+      for (const [path, text] of clean) if (path !== SCORE) expect(deep.get(path), path).toBe(text);
+      const before = failedLines(clean.get(SCORE) as string);
+      const after = failedLines(deep.get(SCORE) as string);
+      expect(before.byId.has(chosen.id)).toBe(false);
+      const line = JSON.parse(after.byId.get(chosen.id) as string) as { error: { error_type: string; details: { differences: Record<string, { model: string }> } } };
+      expect(line.error.error_type).toBe("multi_turn:instance_state_mismatch");
+      expect(Object.values(line.error.details.differences).map((d) => d.model)).toContain("RecursionError: maximum recursion depth exceeded while getting the repr of an object");
+      for (const id of before.byId.keys()) expect(after.byId.get(id), id).toBe(before.byId.get(id));
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

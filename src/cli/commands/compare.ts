@@ -5,7 +5,7 @@
 import { Option, type Command } from "commander";
 import { compareArms } from "../../app/compare.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
-import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
+import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES } from "../../stats/index.js";
 import { readingGroup } from "../option-groups.js";
 import { integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
@@ -53,7 +53,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--model <name>", "the model directory to compare (default: every model in both arms)")
     .option("--scores-a <dir>", "score tree of arm A (adds the official score change)")
     .option("--scores-b <dir>", "score tree of arm B")
-    .option("--bootstrap <n>", "resamples of the paired interval (0: none)", String(DEFAULT_BOOTSTRAP.resamples))
+    .option("--bootstrap <n>", `resamples of the paired interval (0: none; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the interval", String(DEFAULT_BOOTSTRAP.seed))
     .addOption(new Option("--format <format>", "output format").choices(outputFormats).default("table"))
     .option("--manifest <file>", manifestOptionHelp)

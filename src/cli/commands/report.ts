@@ -5,7 +5,7 @@
 import { Option, type Command } from "commander";
 import { buildReport } from "../../app/report.js";
 import { renderJson } from "../../report/printout.js";
-import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
+import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES } from "../../stats/index.js";
 import { readingGroup } from "../option-groups.js";
 import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { printProblems } from "../problems.js";
@@ -57,7 +57,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
     .option("--model <name>", "only this model directory (repeatable)", collect, [] as string[])
     .option("--out <file>", "the HTML file to write (atomically)")
     .option("--title <text>", "the report's title", "twinscore report")
-    .option("--bootstrap <n>", "resamples of every interval (0: none)", String(DEFAULT_BOOTSTRAP.resamples))
+    .option("--bootstrap <n>", `resamples of every interval (0: none; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the intervals", String(DEFAULT_BOOTSTRAP.seed))
     .option("--manifest <file>", manifestOptionHelp)
     .addOption(new Option("--format <format>", "what is printed on stdout: table (nothing; the page is the output) or json (what the page holds)").choices(["table", "json"]).default("table"))

@@ -35,7 +35,7 @@ describe("twinscore score: interval, --scores, --sensitivity", () => {
     expect(seeded.models[0].ci95).not.toEqual(j.models[0].ci95);
     const bad = await run(["score", "--reading", "release", "--results", join(main, "result"), "--bootstrap", "-3"]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--bootstrap must be a non-negative integer/);
+    expect(bad.err).toMatch(/--bootstrap must be an integer from 0 to 100000, got -3/);
   }, 120_000);
   it("--scores adds BFCL's verdict on the same items (43.9 / 48.3 for gpt-oss-120b); --sensitivity the readings", async () => {
     const r = await run(["score", "--reading", "release", "--results", join(main, "result"), "--scores", join(main, "score"), "--sensitivity", "--model", "openai_gpt-oss-120b", "--bootstrap", "1000"]);

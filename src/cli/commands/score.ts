@@ -4,7 +4,7 @@
  */
 import { Option, type Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
-import { DEFAULT_BOOTSTRAP } from "../../stats/index.js";
+import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES } from "../../stats/index.js";
 import { outputFormats, renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
 import { collect, integerOption, manifestOptionHelp } from "../options.js";
 import { readingGroup } from "../option-groups.js";
@@ -71,7 +71,7 @@ export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format
 export function addScoreOptions(cmd: Command): Command {
   return readingGroup
     .add(cmd)
-    .option("--bootstrap <n>", "resamples of the 95% cluster-bootstrap interval beside decision (0: no interval)", String(DEFAULT_BOOTSTRAP.resamples))
+    .option("--bootstrap <n>", `resamples of the 95% cluster-bootstrap interval beside decision (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
     .option("--seed <s>", "seed of NumPy's default_rng for the interval (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed))
     .option("--scores <dir>", "a BFCL score tree (repeatable): adds BFCL's own verdict on the same items", collect, [] as string[])
     .option("--sensitivity", "also print the table under each sensitivity reading (Appendix F)")

@@ -11,7 +11,7 @@ import { pyTypeName } from "../../python/kinds.js";
 import { pyAdd, pySub } from "../../python/arithmetic.js";
 import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
-import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
+import type { ApiInstance, CallNotes, MethodSpec, ParamSpec } from "../types.js";
 
 /**
  * A dict literal in insertion order: `dict([["k", v], …])` for any keys, or `dict({ k: v })`
@@ -148,6 +148,17 @@ export function augmented(op: "+=" | "-=", a: PyValue, b: PyValue): PyValue {
     }
     throw e;
   }
+}
+
+/**
+ * A call BFCL's Python would not return from (it would compute for hours, or loop for
+ * ever), stopped at a bound of the emulation: the call is reported as not emulated and
+ * raises MemoryError (whose `str` is empty), as a process out of room would — one
+ * departure for every such bound, so none hangs the checker or a run.
+ */
+export function beyondBound(notes: CallNotes | undefined, detail: string): PyException {
+  notes?.note("not-emulated", detail);
+  return new PyException("MemoryError", "");
 }
 
 /** A required parameter. */

@@ -6,7 +6,7 @@
  * `square_root` a `decimal.Decimal` rounded to `precision` digits. Each method catches
  * exactly the exception types BFCL catches; anything else escapes as in Python.
  */
-import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
+import type { ApiInstance, CallNotes, MethodSpec, ParamSpec } from "../types.js";
 import type { PyObject, PyValue } from "../../python/value.js";
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
@@ -16,10 +16,10 @@ import { pyAbs, pyAdd, pyMul, pyPow, pySub, pyTrueDiv } from "../../python/arith
 import { pyRound } from "../../python/convert.js";
 import { pyIter, pyLen, pyMinMax, pySum } from "../../python/iterables.js";
 import { floatToRatio } from "../../python/numeric.js";
-import { mpLogRatio, mpPrecFromDps, rawFromPyValue, type RawMpf } from "../../python/mpf.js";
+import { MAX_LOG_PREC, mpLogRatio, mpPrecFromDps, rawFromPyValue, type RawMpf } from "../../python/mpf.js";
 import { strRepr } from "../../python/repr.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt } from "./class-support.js";
+import { beyondBound, dict, errorDict, fmt } from "./class-support.js";
 
 /** Runs `body`, turning a Python exception of one of `types` into BFCL's error dict. */
 function catching(types: readonly string[] | "all", message: string | null, body: () => PyValue): PyValue {
@@ -234,19 +234,20 @@ let mathMethods: ReadonlyMap<string, MethodSpec> | undefined;
 /** MathAPI's seventeen methods (built once, on first use: they close over nothing). */
 function buildMathMethods(): ReadonlyMap<string, MethodSpec> {
   const m = new Map<string, MethodSpec>();
-  const def = (name: string, p: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params: p, invoke });
+  const def = (name: string, p: ParamSpec[], invoke: MethodSpec["invoke"]) => m.set(name, { params: p, invoke });
 
-  def("logarithm", params("value", "base", "precision"), ([value, base, precision]) =>
+  def("logarithm", params("value", "base", "precision"), ([value, base, precision], _self, notes) =>
     catching("all", null, () => {
       const prec = mpPrecFromDps(dpsArgument(precision));
       // mpmath.log(value) converts, then computes (only finite non-zero values need work at
       // that precision); only then is base converted and its log computed
-      if (mpConvertCheck(value).kind === "finite") hugePrecisionGuard(prec);
-      if (mpConvertCheck(base).kind === "finite") hugePrecisionGuard(prec);
+      if (mpConvertCheck(value).kind === "finite") hugePrecisionGuard(prec, notes);
+      if (mpConvertCheck(base).kind === "finite") hugePrecisionGuard(prec, notes);
+      if (prec > MAX_LOG_PREC) throw logarithmBound(prec, notes);
       try {
         return dict({ result: mpLogRatio(value, base, prec) });
       } catch (e) {
-        if (e instanceof RangeError) throw new PyException("MemoryError", ""); // BigInt limits; Python would not finish either
+        if (e instanceof RangeError) throw logarithmBound(prec, notes); // BigInt limits; Python would not finish either
         throw e;
       }
     }),
@@ -306,12 +307,17 @@ function buildMathMethods(): ReadonlyMap<string, MethodSpec> {
   def("power", params("base", "exponent"), ([base, exponent]) =>
     catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyPow(base, exponent) })),
   );
-  def("square_root", params("number", "precision"), ([number, precision]) =>
+  def("square_root", params("number", "precision"), ([number, precision], _self, notes) =>
     catching(["TypeError", "InvalidOperation"], "Input must be a number or computation resulted in an invalid operation", () => {
       if (pyLt(number, 0n)) return errorDict("Cannot calculate square root of a negative number");
       const prec = decimalPrecision(precision);
       if (!isNumber(number)) throw new PyException("TypeError", `conversion from ${pyTypeName(number)} to Decimal is not supported`);
-      return dict({ result: new PyDecimal(decimalSqrt(decimalFromNumber(number as bigint | number | boolean), prec)) });
+      const x = decimalFromNumber(number as bigint | number | boolean);
+      // only a finite non-zero number makes decimal work at that precision
+      if (prec > MAX_SQRT_DIGITS && x.special === undefined && x.coef !== 0n) {
+        throw beyondBound(notes, `square_root() at a precision of ${prec} digits (CPython's decimal would compute for minutes or more; twinscore stops above ${MAX_SQRT_DIGITS.toLocaleString("en-US")})`);
+      }
+      return dict({ result: new PyDecimal(decimalSqrt(x, prec)) });
     }),
   );
   def("absolute_value", params("number"), ([number]) => catching(["TypeError"], "Input must be a number", () => dict({ result: pyAbs(number) })));
@@ -376,13 +382,27 @@ const MAX_PRACTICAL_PREC = 3_400_000;
 /**
  * What happens to an absurd `mp.dps`: CPython fails fast only at the extremes (`10**300` →
  * RecursionError inside mpmath, beyond float range → OverflowError) and otherwise never
- * returns; a never-returning call is reported as MemoryError here (a documented gap).
+ * returns; a never-returning call is reported as not emulated and raises MemoryError here.
  */
-function hugePrecisionGuard(prec: number): void {
+function hugePrecisionGuard(prec: number, notes: CallNotes | undefined): void {
   if (!Number.isFinite(prec)) throw new PyException("OverflowError", "int too large to convert to float");
   if (prec >= 3.3e300) throw new PyException("RecursionError", "maximum recursion depth exceeded in comparison");
-  if (prec > MAX_PRACTICAL_PREC) throw new PyException("MemoryError", "");
+  if (prec > MAX_PRACTICAL_PREC) throw logarithmBound(prec, notes);
 }
+
+/** The bound of `logarithm`'s precision (see `MAX_LOG_PREC`): past it mpmath would compute for minutes to hours. */
+function logarithmBound(prec: number, notes: CallNotes | undefined): PyException {
+  return beyondBound(notes, `logarithm() at ${prec} bits of precision (mpmath would compute for minutes or more; twinscore stops above ${MAX_LOG_PREC} bits, about 39,000 digits)`);
+}
+
+/**
+ * The most digits `square_root` computes. The real runs ask for at most 20; this is 5,000
+ * times that and takes about 0.3 s here, where 10^6 digits take 5 s and the time grows
+ * faster than the digits. Far above it CPython's decimal grinds too (10^8 digits: minutes
+ * to hours and gigabytes, so BFCL's evaluator stalls); above it the call is reported as not
+ * emulated and raises MemoryError, as `logarithm` does above its bound.
+ */
+export const MAX_SQRT_DIGITS = 100_000;
 
 /** `math.sqrt(x)` for the float (or int) variance. */
 function mathSqrt(x: PyValue): number {

@@ -7,7 +7,7 @@
  * necessarily the latest one it found; `add_contact` increments `user_count` before its
  * duplicate-id check; `message_count` is never decremented.
  */
-import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
+import type { ApiInstance, CallNotes, MethodSpec, ParamSpec } from "../types.js";
 import type { PyValue } from "../../python/value.js";
 import { PyDict, PySet } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
@@ -19,7 +19,7 @@ import { PyRandom } from "../../python/random.js";
 import { pyStr } from "../../python/repr.js";
 import type { BfclVersion } from "../../bfcl/data.js";
 import type { PythonProcess } from "./process.js";
-import { dict, errorDict, fmt, noAttribute, strSelf } from "./class-support.js";
+import { beyondBound, dict, errorDict, fmt, noAttribute, strSelf } from "./class-support.js";
 
 const DEFAULT_SEED = 200191n;
 
@@ -126,6 +126,19 @@ function zfill(s: string, width: number): string {
   return sign + "0".repeat(width - s.length) + s.slice(sign.length);
 }
 
+/** Draws of taken ids in a row after which `_generate_id` looks whether any id is free at all. */
+const ID_DRAWS_BEFORE_CHECK = 1000;
+
+/** Whether some id in [10000, 99999] is not in `ids` (a container `in` works on: its ints and integral floats count). */
+function hasFreeId(ids: PyValue): boolean {
+  const taken = new Set<number>();
+  for (const v of pyIter(ids)) {
+    const n = typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : Number.NaN;
+    if (Number.isInteger(n) && n >= 10000 && n <= 99999) taken.add(n);
+  }
+  return taken.size < 90000;
+}
+
 class MessageApi implements ApiInstance {
   readonly className = "MessageAPI" as const;
   readonly methods: ReadonlyMap<string, MethodSpec>;
@@ -139,12 +152,12 @@ class MessageApi implements ApiInstance {
   constructor(classSource: BfclVersion = "v4") {
     this.v3 = classSource === "v3";
     const m = new Map<string, MethodSpec>();
-    const def = (name: string, params: ParamSpec[], invoke: (args: PyValue[]) => PyValue) => m.set(name, { params, invoke });
+    const def = (name: string, params: ParamSpec[], invoke: MethodSpec["invoke"]) => m.set(name, { params, invoke });
     def("list_users", [], () => dict({ user_list: dictOf(this.state.user_map, "keys").keys() }));
     def("get_user_id", [{ name: "user" }], ([user]) => this.getUserId(user));
     def("message_login", [{ name: "user_id" }], ([id]) => this.login(id));
     def("message_get_login_status", [], () => dict({ login_status: pyTruthy(this.state.current_user) }));
-    def("send_message", [{ name: "receiver_id" }, { name: "message" }], ([r, msg]) => this.send(r, msg));
+    def("send_message", [{ name: "receiver_id" }, { name: "message" }], ([r, msg], _self, notes) => this.send(r, msg, notes));
     def("delete_message", [{ name: "receiver_id" }], ([r]) => this.deleteMessage(r));
     def("view_messages_sent", [], () => this.viewSent());
     def("add_contact", [{ name: "user_name" }], ([n]) => this.addContact(n));
@@ -171,10 +184,21 @@ class MessageApi implements ApiInstance {
     return Object.entries(this.state);
   }
 
-  private generateId(): PyValue {
+  /**
+   * `_generate_id`: draws until an id in [10000, 99999] is not in `generated_ids`. Once all
+   * 90,000 are taken (90,000 messages sent in one entry) BFCL's loop never ends; here, after
+   * a thousand draws in a row hit taken ids, the range is looked at once and, when it is
+   * full, the call is stopped at that bound. Otherwise the draws go on as in Python.
+   */
+  private generateId(notes: CallNotes | undefined): PyValue {
     const ids = this.state.generated_ids;
     let id = this.random.randint(10000n, 99999n);
-    while (pyContains(ids, id)) id = this.random.randint(10000n, 99999n);
+    for (let draws = 1; pyContains(ids, id); draws++) {
+      if (draws === ID_DRAWS_BEFORE_CHECK && !hasFreeId(ids)) {
+        throw beyondBound(notes, "send_message() with all 90,000 message ids taken (BFCL's id loop never ends)");
+      }
+      id = this.random.randint(10000n, 99999n);
+    }
     if (!(ids instanceof PySet)) throw noAttribute(ids, "add");
     ids.add(id);
     return dict({ new_id: id });
@@ -195,11 +219,11 @@ class MessageApi implements ApiInstance {
     return dict({ login_status: true, message: `User '${fmt(userId)}' logged in successfully.` });
   }
 
-  private send(receiverId: PyValue, message: PyValue): PyValue {
+  private send(receiverId: PyValue, message: PyValue, notes: CallNotes | undefined): PyValue {
     if (!pyTruthy(this.state.current_user)) return errorDict("No user is currently logged in.");
     const ids = dictOf(this.state.user_map, "values").values();
     if (!ids.some((id) => id === receiverId || pyEquals(id, receiverId))) return errorDict(`Receiver ID '${fmt(receiverId)}' not found.`);
-    const messageId = this.generateId();
+    const messageId = this.generateId(notes);
     append(this.state.inbox, new PyDict([[receiverId, message]]));
     this.state.message_count = pyAdd(this.state.message_count, 1n);
     return dict({ sent_status: true, message_id: messageId, message: `Message sent to '${fmt(receiverId)}' successfully.` });
