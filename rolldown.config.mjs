@@ -15,7 +15,7 @@
 // The second build is the library for CommonJS callers (`require("twinscore")`, the
 // `require` condition of package.json's `exports`): the same two entries as the ES
 // modules in dist/, bundled into dist/cjs/ with the worker scripts beside them, as the
-// code expects (`new URL("./results-worker.js", import.meta.url)`). Not minified, so a
+// code expects (`new URL("./check-worker.js", import.meta.url)`). Not minified, so a
 // caller's stack traces name the functions; the package's dependencies stay external
 // (each has a CommonJS entry), so a caller gets one copy of each.
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -73,8 +73,7 @@ export default defineConfig([{
   input: {
     twinscore: "dist/cli/bin.js",
     cli: "dist/cli/main.js",
-    "results-worker": "dist/io/results-worker.js",
-    "check-worker": "dist/io/check-worker.js",
+    "check-worker": "dist/cli/check-worker.js",
   },
   platform: "node",
   logLevel: "warn",
@@ -84,8 +83,7 @@ export default defineConfig([{
   input: {
     index: "dist/index.js",
     core: "dist/core.js",
-    "results-worker": "dist/io/results-worker.js",
-    "check-worker": "dist/io/check-worker.js",
+    "check-worker": "dist/cli/check-worker.js",
   },
   platform: "node",
   logLevel: "warn",

@@ -13,7 +13,7 @@
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision);
  */
 export { scoreRuns, type ScoreRequest, type ScoreDocument, type ScoredModel, type WorkaroundRow } from "./app/score.js";
-export { checkRuns, type CheckRequest, type CheckDocument, type CheckedFile } from "./app/check.js";
+export { type CheckRequest, type CheckDocument, type CheckedFile } from "./app/check.js";
 export { compareArms, type CompareRequest, type CompareDocument } from "./app/compare.js";
 export { verifyExpected, type VerifyRequest, type VerifyDocument } from "./app/verify.js";
 export { buildReport, type ReportRequest, type ReportDocument } from "./app/report.js";
@@ -23,6 +23,20 @@ export { buildPairs, type PairsRequest, type PairsDocument } from "./app/pairs.j
 export { judgeHeldBack, type JudgeRequest, type JudgeDocument } from "./app/judge.js";
 export { runCommand, type RunCommandRequest, type RunDocument } from "./app/run.js";
 export type { RequestContext, ExitCode } from "./app/common.js";
+import { checkRuns as checkRunsOnThisThread, type CheckDocument, type CheckRequest } from "./app/check.js";
+import { checkWorkerSpawner } from "./cli/workers.js";
 export type { Problem, Severity } from "./messages/problem.js";
 export type { DecisionNumbers, ReadingCounts, PairRecord, PairSet } from "./decision/types.js";
 export type { RecordedRollout } from "./bfcl/results.js";
+
+/**
+ * Re-score result files with twinscore's own executor and checker, as `bfcl evaluate`
+ * does (`twinscore check`); with `threads` > 1 the model folders are spread over worker
+ * threads.
+ *
+ * @example
+ * import { checkRuns } from "twinscore";
+ * const doc = await checkRuns({ results: "runs/main", bfclData: "bfcl-v4", scores: "runs/main" });
+ * for (const f of doc.files) console.log(f.folder, f.category, f.correct, f.entries, f.agreement?.disagreeingIds);
+ */
+export const checkRuns = (req: CheckRequest): Promise<CheckDocument> => checkRunsOnThisThread({ spawnWorker: checkWorkerSpawner, ...req });

@@ -77,7 +77,7 @@ beforeAll(() => {
 describe("the packed package in a fresh project", () => {
   it("ships dist/ and data/, not the tests or test helpers", () => {
     const installed = join(project, "node_modules", "twinscore");
-    for (const f of ["index.d.ts", "core.d.ts", "cjs/index.js", "cjs/core.js", "cjs/index.d.ts", "cjs/core.d.ts", "cjs/results-worker.js", "cjs/check-worker.js"]) {
+    for (const f of ["index.d.ts", "core.d.ts", "cjs/index.js", "cjs/core.js", "cjs/index.d.ts", "cjs/core.d.ts", "cjs/check-worker.js"]) {
       expect(existsSync(join(installed, "dist", f)), f).toBe(true);
     }
     expect(existsSync(join(installed, "data", "manifest.json"))).toBe(true);

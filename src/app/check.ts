@@ -9,12 +9,13 @@ import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
-import { runCheck, type CheckedFile } from "../io/check-run.js";
+import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
 import { walkBfclTree } from "../io/tree.js";
+import { resolvePath } from "../io/paths.js";
 import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
 import { manifestsForModels } from "./data-version.js";
 
-export type { CheckedFile } from "../io/check-run.js";
+export type { CheckedFile } from "./check-run.js";
 
 /** What to check. */
 export interface CheckRequest extends RequestContext {
@@ -36,6 +37,8 @@ export interface CheckRequest extends RequestContext {
   readonly bfclVersion?: BfclVersion;
   /** Threads in all (default 1). */
   readonly threads?: number;
+  /** Starts a worker thread for `threads` > 1 (the CLI and the library entry give one; without it every job runs on this thread). */
+  readonly spawnWorker?: CheckWorkerSpawner | null;
   /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */
   readonly beforeChecking?: () => void;
 }
@@ -77,7 +80,8 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
-  const data = manifestsForModels(walkBfclTree([req.results], ctx.cwd, "result").models, undefined, ctx, {
+  const walk = walkBfclTree([resolvePath(ctx.cwd, req.results)], "/", "result");
+  const data = manifestsForModels(walk.models, undefined, ctx, {
     version: req.bfclVersion,
     forceHint: "check them with the BFCL data they were generated on",
     missingHint: `put it at that path (check compares each rollout's recorded first user turn with it)`,
@@ -86,8 +90,9 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (hasError(data.value.problems)) return done([...data.value.problems]);
   req.beforeChecking?.();
   const run = await runCheck(
-    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, bfclVersion: req.bfclVersion, env: { ...ctx.env }, cwd: ctx.cwd },
+    { resultsDir: req.results, walked: walk, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, bfclVersion: req.bfclVersion, env: { ...ctx.env }, cwd: ctx.cwd },
     req.threads,
+    req.spawnWorker ?? null,
   );
   if (!run.ok) return done([...run.problems]);
   const { files, problems } = run.value;

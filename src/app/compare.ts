@@ -9,17 +9,15 @@ import { problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
 import type { SideRule } from "../decision/types.js";
+import type { Manifest } from "../pairs/types.js";
+import { sameManifest } from "../pairs/manifest-json.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
-import { modelCompletions, modelEmptyTurns, readAlignedData, type AlignedData } from "../io/aligned-run.js";
-import { loadRunInputs, type LoadedModel } from "../io/scores-run.js";
-import { twinCompletions } from "../simulator/prefix-check.js";
+import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { walkBfclTree } from "../io/tree.js";
-import { selectModels } from "../io/results.js";
-import { firstStepTokensByModel } from "../io/run-output.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import { badArgument, bootstrapOf, contextOf, hasError, type ExitCode, type RequestContext } from "./common.js";
-import { oneManifestForModels } from "./data-version.js";
+import { readModels } from "./pipeline.js";
 
 /** The two arms to compare. */
 export interface CompareRequest extends RequestContext {
@@ -103,26 +101,69 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
   for (const dirs of [[req.a], [req.b]]) if (dirs[0] !== undefined) bad.push(...walkBfclTree(dirs, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   for (const dir of [req.scoresA, req.scoresB]) if (dir !== undefined) bad.push(...walkBfclTree([dir], ctx.cwd, "score").problems.filter((p) => p.severity === "error"));
-  let data: AlignedData | null = null;
+  let data: ScoredData | null = null;
   if (req.bfclData !== undefined && bad.length === 0) {
-    const read = readAlignedData(resolvePath(ctx.cwd, req.bfclData));
+    const read = readScoredData(resolvePath(ctx.cwd, req.bfclData));
     if (read.ok) data = read.value;
     else bad.push(...read.problems);
   }
   if (bad.length > 0) return done(bad);
   const models = req.models ?? [];
-  // both arms on one manifest: the BFCL version their result files name, their rollouts checked against it
-  const armModels = [req.a, req.b].flatMap((dir) => selectModels(walkBfclTree([dir], ctx.cwd, "result"), models).models);
-  const loaded = oneManifestForModels(armModels, req.manifest, ctx, "compare");
-  if (!loaded.ok) return done([...loaded.problems]);
-  const manifest = loaded.value.manifest;
-  const load = (dir: string, scores: string | undefined) =>
-    loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd });
-  const armA = load(req.a, req.scoresA);
-  const armB = load(req.b, req.scoresB);
-  const problems: Problem[] = [...loaded.value.warnings, ...[...armA.problems, ...armB.problems].filter((p) => p.severity === "error")];
-  const namesA = armA.models.map((m) => m.inputs.model);
-  const namesB = armB.models.map((m) => m.inputs.model);
+  const table1 = readingById("table-1")!;
+  const rule = req.reading ?? "decided";
+  const problems: Problem[] = [];
+  /** What one arm's model contributes: its scored records, verdicts, first-step tokens, and what BFCL's checker says. */
+  interface ArmModel {
+    readonly model: string;
+    readonly manifest: Manifest;
+    readonly arm: Omit<Arm, "label">;
+    readonly tokens: ReadonlyMap<string, number | null> | null;
+  }
+  const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
+  const readArm = (dir: string, scores: string | undefined) =>
+    readModels<ArmModel | null>(
+      {
+        ctx,
+        results: [dir],
+        scores: scores === undefined ? [] : [scores],
+        models,
+        manifest: req.manifest,
+        oneManifest: "compare",
+        pairs: { headline: table1 },
+        keep: "all",
+        needs: { census: scores !== undefined, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true },
+      },
+      (m) => {
+        if (m.score === null) return null;
+        const records = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
+        const complete = m.official !== null && m.official.categories.length === 3;
+        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error"));
+        let checked: Pick<Arm, "completions" | "emptyTurns"> = {};
+        if (data !== null && replaysOf !== null) {
+          // what BFCL's checker says on this arm's model: its twins' completions and its entries under the empty-turn readings
+          const replays = replaysOf(m, records, readingPairs(m.manifest, table1), data, { workaround: false, checker: true });
+          problems.push(...replays.problems);
+          checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
+        }
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens };
+      },
+    );
+  const armA = await readArm(req.a!, req.scoresA);
+  if (!armA.ok) return done([...armA.problems]);
+  const armB = await readArm(req.b!, req.scoresB);
+  if (!armB.ok) return done([...armB.problems]);
+  // both arms on one manifest: the BFCL version their result files name
+  if (!sameManifest(armA.value.manifest, armB.value.manifest) && armA.value.selected.length > 0 && armB.value.selected.length > 0) {
+    const [va, vb] = [armA.value.manifest.source.bfclVersion, armB.value.manifest.source.bfclVersion];
+    const why = va === vb ? `their pair manifests differ (both BFCL ${va})` : `their result files are of different BFCL versions (${va} and ${vb})`;
+    return done([problem("bfcl-version-mixed", `compare puts both arms on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`)]);
+  }
+  // a model named and found in one arm only is said below, once
+  problems.unshift(...[...armA.value.problems, ...armB.value.problems].filter((p) => p.severity === "error" && p.code !== "model-missing"));
+  const inA = armA.value.outputs.filter((m): m is ArmModel => m !== null);
+  const inB = armB.value.outputs.filter((m): m is ArmModel => m !== null);
+  const namesA = inA.map((m) => m.model);
+  const namesB = inB.map((m) => m.model);
   const names = namesA.filter((m) => namesB.includes(m));
   const onlyInA = namesA.filter((m) => !namesB.includes(m));
   const onlyInB = namesB.filter((m) => !namesA.includes(m));
@@ -132,37 +173,17 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
     return done(problems, [], onlyInA, onlyInB);
   }
-  const table1 = readingById("table-1")!;
-  const rule = req.reading ?? "decided";
-  const scoredPairs = readingPairs(manifest, table1);
-  const scoredOf = (m: LoadedModel) => selectUnder(m.inputs.records, manifest, table1, rule).scored.map((x) => x.record);
-  /** What BFCL's checker says on one arm's model: its twins' completions and its entries under the empty-turn readings. */
-  const checked = (m: LoadedModel): Pick<Arm, "completions" | "emptyTurns"> => {
-    if (data === null) return {};
-    const files = { modelName: m.folder, files: m.resultFiles, decoder: m.decoder };
-    const prefixes = modelCompletions(files, scoredPairs, data);
-    const entries = modelEmptyTurns(files, data);
-    problems.push(...(prefixes.ok ? prefixes.value.problems : prefixes.problems), ...(entries.ok ? entries.value.problems : entries.problems));
-    return { completions: prefixes.ok ? twinCompletions(prefixes.value.prefixes) : null, emptyTurns: entries.ok ? entries.value.readings : null };
-  };
   const results = names.map((name) => {
-    const la = armA.models.find((m) => m.inputs.model === name)!;
-    const lb = armB.models.find((m) => m.inputs.model === name)!;
-    const ma = la.inputs;
-    const mb = lb.inputs;
-    const comparison = compareTwoArms(
-      { label: "A", records: scoredOf(la), verdicts: ma.verdicts, ...checked(la) },
-      { label: "B", records: scoredOf(lb), verdicts: mb.verdicts, ...checked(lb) },
-      bootstrap,
-    );
-    return { model: name, comparison };
+    const ma = inA.find((m) => m.model === name)!;
+    const mb = inB.find((m) => m.model === name)!;
+    return { model: name, comparison: compareTwoArms({ label: "A", ...ma.arm }, { label: "B", ...mb.arm }, bootstrap) };
   });
   // the paper's check that an injected block reached the model: one token difference on every paired item
-  const tokensA = firstStepTokensByModel(a);
-  const tokensB = firstStepTokensByModel(b);
-  const injection = names
-    .filter((n) => tokensA.has(n) && tokensB.has(n))
-    .map((n) => ({ model: n, check: injectionCheck(tokensA.get(n) as Map<string, number | null>, tokensB.get(n) as Map<string, number | null>) }));
+  const injection = names.flatMap((n) => {
+    const ta = inA.find((m) => m.model === n)!.tokens;
+    const tb = inB.find((m) => m.model === n)!.tokens;
+    return ta === null || tb === null ? [] : [{ model: n, check: injectionCheck(ta as Map<string, number | null>, tb as Map<string, number | null>) }];
+  });
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
   return done(problems, results, onlyInA, onlyInB, exitCode, injection);
 }

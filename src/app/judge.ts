@@ -4,8 +4,6 @@
  * depends on it. Labels are appended to a JSON Lines file as they arrive, so an
  * interrupted run resumes; a dry run lists the requests and sends nothing.
  */
-import { shouldAskCategories } from "../bfcl/categories.js";
-import { defaultScoreOptions } from "../decision/types.js";
 import { readingById, selectUnder } from "../decision/readings.js";
 import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
 import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
@@ -13,14 +11,12 @@ import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
-import { openingMessagesOf } from "../io/interactive-lines.js";
 import type { RetryInfo } from "../io/openai-chat.js";
-import { committedDataPath, loadManifest, readTextIfFile } from "../io/manifest.js";
+import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
-import { scoreResultDirs, selectModels } from "../io/results.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
-import { manifestsForModels } from "./data-version.js";
+import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+import { readModels } from "./pipeline.js";
 
 /** What to judge, and with what. */
 export interface JudgeRequest extends RequestContext {
@@ -97,41 +93,25 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   else if (prompt !== null && !prompt.ok) bad.push(problem("prompt-malformed", prompt.message, { file: promptPath }));
   bad.push(...walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
-  const manifest = loadManifest();
-  if (!manifest.ok) return done([...manifest.problems]);
   // each model on the pairs of the BFCL version its files name, its rollouts checked against that data
-  const found = manifestsForModels(selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []).models, undefined, ctx, {
-    forceHint: "name the result files after the BFCL version they were generated on",
-  });
-  if (!found.ok) return done([...found.problems]);
-  if (hasError(found.value.problems)) return done([...found.value.problems]);
-  const manifestFor = (model: string) => found.value.manifestOf.get(model) ?? manifest.value;
-
-  const outcome = await scoreResultDirs({
-    resultDirs: req.results,
-    models: req.models ?? [],
-    manifest: manifest.value,
-    manifestOf: found.value.manifestOf,
-    options: defaultScoreOptions,
-    cwd: ctx.cwd,
-  });
-  const problems: Problem[] = [...found.value.problems, ...outcome.problems, ...outcome.runs.flatMap((r) => r.problems)];
+  const table1 = readingById("table-1")!;
   const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>();
   const toSend: HeldBackTurn[] = [];
-  for (const run of outcome.runs) {
-    if (!run.score) continue;
-    // interactive runs: the anchor reply the simulated user answered, for turns whose steps kept no text
-    const recorded = new Map<string, string>();
-    for (const c of shouldAskCategories) {
-      const used = run.filesUsed[c];
-      if (used) for (const [id, text] of openingMessagesOf(used.file)) recorded.set(id, text);
-    }
-    // the held-back turns of the pairs Table 1 scores (decided on both twins)
-    const scored = selectUnder(run.score.records, manifestFor(run.model), readingById("table-1")!, "decided").scored.map((x) => x.record);
-    const sel = heldBackTurns(run.model, scored, new Map(manifestFor(run.model).pairs.map((p) => [p.missId, p])), recorded);
-    perModel.set(run.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
-    toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
-  }
+  const read = readModels(
+    { ctx, results: req.results, models: req.models, pairs: { headline: table1 }, keep: "all", needs: { openings: true }, hints: { force: "name the result files after the BFCL version they were generated on" } },
+    (m) => {
+      if (m.score === null) return m.problems;
+      // the held-back turns of the pairs Table 1 scores (decided on both twins); interactive runs give
+      // the anchor reply the simulated user answered, for turns whose steps kept no text
+      const scored = selectUnder(m.score.records, m.manifest, table1, "decided").scored.map((x) => x.record);
+      const sel = heldBackTurns(m.model, scored, new Map(m.manifest.pairs.map((p) => [p.missId, p])), m.openings ?? undefined);
+      perModel.set(m.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
+      toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
+      return m.problems;
+    },
+  );
+  if (!read.ok) return done([...read.problems]);
+  const problems: Problem[] = [...read.value.problems, ...read.value.outputs.flat()];
   if (perModel.size === 0) return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")]);
   const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
   if (req.dryRun) {

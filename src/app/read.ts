@@ -9,7 +9,7 @@ import { isMultiTurnCategory, multiTurnCategories, type MultiTurnCategory } from
 import { decodeResultBytes, scanLineHead, type RecordedRollout } from "../bfcl/results.js";
 import { problem, type Problem } from "../messages/index.js";
 import { forEachLine, readFailure } from "../io/results-read.js";
-import { selectModels } from "../io/results.js";
+import { selectModels } from "./pipeline.js";
 import { walkBfclTree } from "../io/tree.js";
 import { contextOf, type RequestContext } from "./common.js";
 

@@ -7,20 +7,29 @@
 import { problem, type Problem } from "../messages/index.js";
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
-import { assembleReport } from "../report/assemble.js";
+import { assembleReport, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
 import { byteLength, folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
-import { resolvePath } from "../io/paths.js";
-import { loadReportRuns, runLabels } from "../io/report-inputs.js";
-import { walkBfclTree } from "../io/tree.js";
-import { selectModels } from "../io/results.js";
+import { resolvePath, runLabels } from "../io/paths.js";
+import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
+import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
+import type { Manifest } from "../pairs/types.js";
+import { sameManifest } from "../pairs/manifest-json.js";
+import { err, ok, type Result } from "../messages/index.js";
+
+import { walkBfclTree, type TreeWalk } from "../io/tree.js";
+import type { BfclVersion } from "../bfcl/categories.js";
+import { versionsOfModel, versionsText } from "./data-version.js";
+
 import type { SideRule } from "../decision/types.js";
-import { badArgument, bootstrapOf, contextOf, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { DEFAULT_MAX_UNDECIDED } from "./score.js";
-import { oneManifestForModels } from "./data-version.js";
+import { readModels, selectModels } from "./pipeline.js";
+import type { ModelReplays } from "./replays.js";
+import { metricsInputs } from "./run-metrics.js";
 
 /** What the report shows. */
 export interface ReportRequest extends RequestContext {
@@ -70,6 +79,8 @@ export interface ReportDocument {
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
   readonly problems: readonly Problem[];
+  /** Problems met reading each model's files (routine warnings: printed as one line per model, as `score` prints them). */
+  readonly modelProblems: readonly { readonly model: string; readonly problems: readonly Problem[] }[];
   readonly exitCode: ExitCode;
 }
 
@@ -94,6 +105,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     emptyTurns: null,
     html: null,
     problems,
+    modelProblems: [],
     exitCode: 2,
     ...rest,
   });
@@ -116,16 +128,15 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     }
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
-  const resultWalk = walkBfclTree(req.results, ctx.cwd, "result");
-  const scoreWalk = walkBfclTree(scores, ctx.cwd, "score");
+  // each run walked once, on its own (the same model folder in two runs stays two models)
+  const walks = req.results.map((dir, i) => ({ results: walkBfclTree([dir], ctx.cwd, "result"), scores: scores[i] === undefined ? null : walkBfclTree([scores[i]], ctx.cwd, "score") }));
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
-  bad.push(...resultWalk.problems.filter(stops));
-  if (scores.length > 0) bad.push(...scoreWalk.problems.filter(stops));
+  for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
   if (target !== null) {
     const folder = folderExists(target);
     if (!folder.ok) bad.push(...folder.problems);
-    const inputs = [...resultWalk.models, ...scoreWalk.models].flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
+    const inputs = walks.flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])]).flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
     for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
     const clash = overwritesInput(target, inputs, "--out");
     if (clash !== null && !clash.ok) bad.push(...clash.problems);
@@ -137,21 +148,35 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
   }
   if (bad.length > 0 || !boot.ok) return done(bad);
-  // one manifest for the page: the BFCL version the result files name, their rollouts checked against it
-  const selected = selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []);
-  const loaded = oneManifestForModels(selected.models, req.manifest, ctx, "report");
-  if (!loaded.ok) return done([...loaded.problems]);
-  const manifest = loaded.value.manifest;
+  // one manifest for the page: the runs' file names must be of one BFCL version (unless --manifest forces one), said before anything is read
+  if (req.manifest === undefined) {
+    const versionOf = new Map<string, BfclVersion>();
+    walks.forEach((w, i) => {
+      for (const m of selectModels(w.results, req.models ?? []).models) {
+        const v = versionsOfModel(m);
+        if (v.length === 1) versionOf.set(req.results.length > 1 ? `${labels[i]}/${m.name}` : m.name, v[0]);
+      }
+    });
+    if (new Set(versionOf.values()).size > 1) {
+      return done([problem("bfcl-version-mixed", `report puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`)]);
+    }
+  }
   const rule = req.reading ?? "decided";
-
-  // The workaround credit only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): replaying takes a while.
+  // The workaround credit and the aligned numbers only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): they take a while.
+  const problems: Problem[] = [];
   const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
-  const runs = loadReportRuns(
-    req.results.map((dir, i) => ({ resultDir: dir, scoreDir: scores[i] ?? null })),
-    { models: req.models ?? [], manifest, cwd: ctx.cwd, bfclDataDir: bfcl?.dir ?? null, rule, progress: req.progress },
-  );
-  const problems: Problem[] = [...loaded.value.warnings, ...runs.problems];
-  const scoredModels = runs.runs.flatMap((r) => r.models);
+  let data: ScoredData | null = null;
+  if (bfcl !== null) {
+    req.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${bfcl.dir})`);
+    const read = readScoredData(bfcl.dir);
+    if (read.ok) data = read.value;
+    else problems.push(...read.problems);
+  }
+  const modelProblems: { model: string; problems: Problem[] }[] = [];
+  const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems);
+  if (!runs.ok) return done([...runs.problems]);
+  const manifest = runs.value.manifest;
+  const scoredModels = runs.value.runs.flatMap((r) => r.models);
   if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
   if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing"))) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
   const bootstrap = boot.value;
@@ -159,7 +184,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   const assembled = assembleReport({
     title: req.title ?? "twinscore report",
     manifest,
-    runs: runs.runs,
+    runs: runs.value.runs,
     compare: req.compare ? [req.compare[0], req.compare[1]] : null,
     labels: judgeLabels,
     bootstrap,
@@ -185,5 +210,78 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);
   }
-  return done(problems, { ...facts, file: target, exitCode: problems.some((p) => p.severity === "error") ? 1 : 0 });
+  return done(problems, { ...facts, modelProblems, file: target, exitCode: problems.some((p) => p.severity === "error") ? 1 : 0 });
+}
+
+/**
+ * Every run of the page read by the pipeline (each `--results` tree on its own, so the
+ * same model folder in two runs stays two models), with what BFCL's checker and the
+ * replays say when BFCL data was read. One manifest for the page: every run's models
+ * must be of one BFCL version.
+ */
+async function readReportRuns(
+  req: ReportRequest,
+  ctx: Context,
+  labels: readonly string[],
+  walks: readonly { readonly results: TreeWalk; readonly scores: TreeWalk | null }[],
+  data: ScoredData | null,
+  rule: SideRule,
+  problems: Problem[],
+  modelProblems: { model: string; problems: Problem[] }[],
+): Promise<Result<{ manifest: Manifest; runs: ReportRunInput[] }>> {
+  const scores = req.scores ?? [];
+  const table1 = readingById("table-1")!;
+  const { replaysOf } = await import("./replays.js");
+  const runs: ReportRunInput[] = [];
+  let manifest: Manifest | null = null;
+  for (const [i, resultDir] of req.results.entries()) {
+    const label = labels[i];
+    const scoreDir = scores[i] ?? null;
+    req.progress?.(`scoring ${label} (${resultDir})`);
+    const read = readModels<ReportModelInput | null>(
+      {
+        ctx,
+        results: [resultDir],
+        scores: scoreDir === null ? [] : [scoreDir],
+        models: req.models,
+        manifest: req.manifest,
+        oneManifest: "report",
+        pairs: "every",
+        keep: "all",
+        needs: { census: true, texts: data !== null, wholeFiles: data !== null },
+        walked: walks[i],
+      },
+      (m) => {
+        const several = req.results.length > 1;
+        modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => p.severity !== "error") });
+        problems.push(...m.problems.filter((p) => p.severity === "error"));
+        if (m.score === null) {
+          problems.push(problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`));
+          return null;
+        }
+        if (scoreDir !== null) problems.push(...(m.official?.problems ?? []));
+        let replays: ModelReplays | null = null;
+        if (data !== null) {
+          const scored = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
+          replays = replaysOf(m, scored, readingPairs(m.manifest, table1), data, { workaround: true, checker: true }, (what) =>
+            req.progress?.(what === "workaround" ? `replaying miss_func attempts of ${label}/${m.model} (workaround credit)` : `checking ${label}/${m.model} with BFCL's checker (turn prefixes, empty-reference turns)`),
+          );
+          problems.push(...replays.problems);
+        }
+        const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
+        const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
+        const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
+        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles };
+      },
+    );
+    if (!read.ok) return read;
+    problems.push(...read.value.problems);
+    if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest)) {
+      const why = read.value.manifest.source.bfclVersion === manifest.source.bfclVersion ? `their pair manifests differ` : `these runs are of several BFCL versions`;
+      return err(problem("bfcl-version-mixed", `report puts every model on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`));
+    }
+    if (read.value.selected.length > 0 || manifest === null) manifest = read.value.manifest;
+    runs.push({ label, resultDir, scoreDir, models: read.value.outputs.filter((m): m is ReportModelInput => m !== null) });
+  }
+  return ok({ manifest: manifest!, runs });
 }

@@ -7,30 +7,28 @@
  * prints it.
  */
 import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
-import { decoderByName, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
-import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingPairs, type Headline } from "../decision/readings.js";
-import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule, UndecidedCounts } from "../decision/types.js";
-
-export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
-import { ok, problem, type Problem, type Result } from "../messages/index.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type Headline } from "../decision/readings.js";
+import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
+import { problem, type Problem } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { rankOneOf } from "../official/intervals.js";
+import type { ModelInputs } from "../official/metrics.js";
 import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
-import type { Manifest, ManifestPair } from "../pairs/types.js";
-import type { PairRecord } from "../decision/types.js";
+import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
-import type { AlignedData, AlignedModelFiles } from "../io/aligned-run.js";
+import { readScoredData, resolveBfclDataDir, type ScoredData } from "../io/bfcl-data.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
-import type { WorkaroundData } from "../io/workaround-run.js";
 import { resolvePath } from "../io/paths.js";
-import { scoreResultDirs, selectModels, type FileUsed, type ModelRun, type RecordsKept } from "../io/results.js";
-import { committedManifestSource, dataFolderVersion } from "../io/rollout-data.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, bootstrapOf, contextOf, givenText, hasError, manifestOf, type Context, type ExitCode, type RequestContext } from "./common.js";
-import { manifestsForModels } from "./data-version.js";
+import { badArgument, bootstrapOf, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { perItemCsv } from "./per-item.js";
+import { readModels, type FileUsed, type ModelRead } from "./pipeline.js";
+import { metricsInputs } from "./run-metrics.js";
+
+export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 
 /** What to score. Only `results` is required. */
 export interface ScoreRequest extends RequestContext {
@@ -83,13 +81,11 @@ export interface ScoreRequest extends RequestContext {
   readonly manifest?: string;
   /** Also write one CSV row per model and pair to this file. */
   readonly perItem?: string;
-  /** Threads reading result files (default: 1 on two cores or fewer; else one per core, at most 4, from 8 models up). */
-  readonly threads?: number;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
   /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
   readonly decoder?: DecoderName;
-  /** Called once, just before the models are scored: the bin bounds V8's heap there (`io/v8-heap.ts`). */
+  /** Called once, just before the models are read, with how many: the bin bounds V8's heap there (`io/v8-heap.ts`). */
   readonly tuneForManyModels?: () => void;
 }
 
@@ -173,17 +169,15 @@ export interface ScoreDocument {
   readonly exitCode: ExitCode;
 }
 
-/** The reading a request asks for; a problem when `uncertified` and `all` pair sets are both asked for by the CLI. */
+/** The reading a request asks for. */
 function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
   return { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin), rule: req.reading ?? "decided", ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) };
 }
 
-
-
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
 const LIFTED = new Set(["decode-failures", "pair-undecidable"]);
 
-function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: Problem[]): ScoreDocument {
+function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);
   return {
     command: "score",
@@ -196,7 +190,7 @@ function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems:
     aligned: null,
     emptyTurns: null,
     perItem: null,
-    problems,
+    problems: [...problems],
     exitCode: 2,
   };
 }
@@ -208,7 +202,6 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
   if (!boot.ok) problems.push(...boot.problems);
   if (req.results.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
-  if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) problems.push(badArgument(`--threads must be a positive integer${givenText(req.threads)}`));
   if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
     problems.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
   }
@@ -232,121 +225,34 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
 }
 
 /**
- * The BFCL data folder found for the request, its version, and the scored models of that
- * version; models of another version are left out of `what`, said once.
+ * The BFCL data the companions of BFCL's checker need: named by `bfclData` (or, for Table F1
+ * alone, by `BFCL_DATA_DIR`), read once. No `bfcl_eval` installation is searched for: asking
+ * Python takes longer than scoring a model.
  */
-async function dataForVersion(
-  scored: readonly ModelRun[],
-  versionFor: (model: string) => BfclVersion,
-  flag: string | undefined,
-  ctx: Context,
-  problems: Problem[],
-  what: { readonly label: string; readonly code: string },
-): Promise<{ readonly dir: string; readonly version: BfclVersion; readonly models: readonly ModelRun[] } | null> {
-  // only a folder named by the flag or BFCL_DATA_DIR: asking Python for a bfcl_eval installation
-  // takes longer than scoring a model, and the data reader loads only when there is data to read
-  if ((flag ?? "") === "" && (ctx.env.BFCL_DATA_DIR ?? "") === "") return null;
-  const { resolveBfclDataDir } = await import("../io/bfcl-data.js");
-  const location = resolveBfclDataDir({ flag, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
-  if (!location) return null;
-  const dataVersion = dataFolderVersion(location.dir) ?? "v4";
-  const left = [...new Set(scored.map((r) => versionFor(r.model)).filter((v) => v !== dataVersion))];
-  if (left.length > 0) {
-    problems.push(problem(what.code, `${what.label} leaves out the BFCL ${left.join(", ")} models: the BFCL data found is ${dataVersion}`, { file: location.dir, severity: "warning" }));
-  }
-  return { dir: location.dir, version: dataVersion, models: scored.filter((r) => versionFor(r.model) === dataVersion) };
-}
-
-/**
- * Table F1 for the scored models, or null when no BFCL data is found. Models of another
- * BFCL version than the data are left out, said once. The data already read for the
- * aligned numbers is reused. The replay (the simulated classes) loads only here, when it is
- * needed, so a plain `score` starts without it.
- */
-async function workaroundRows(
-  scored: readonly ModelRun[],
-  scoredRecords: (run: ModelRun) => readonly PairRecord[],
-  pairsFor: (model: string) => readonly ManifestPair[],
-  versionFor: (model: string) => BfclVersion,
-  req: ScoreRequest,
-  ctx: Context,
-  problems: Problem[],
-  aligned: AlignedData | null,
-): Promise<WorkaroundRow[] | null> {
+function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): ScoredData | null {
   if (req.bfclData === null) return null;
-  const found = await dataForVersion(scored, versionFor, req.bfclData, ctx, problems, { label: "Table F1", code: "workaround-version" });
-  if (found === null || found.models.length === 0) return null;
-  const ofVersion = found.models;
-  const { readWorkaroundData, workaroundForModel } = await import("../io/workaround-run.js");
-  const data: Result<WorkaroundData> =
-    aligned !== null && aligned.dataDir === found.dir && aligned.version === found.version
-      ? ok({ version: aligned.version, base: aligned.inputs.base, missFunc: aligned.inputs.miss_func })
-      : readWorkaroundData(found.dir, found.version);
+  if ((req.bfclData ?? "") === "" && (ctx.env.BFCL_DATA_DIR ?? "") === "") return null;
+  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
+  if (!location) return null;
+  const data = readScoredData(location.dir);
   if (!data.ok) {
     problems.push(...data.problems);
     return null;
   }
-  const rows: WorkaroundRow[] = [];
-  for (const run of ofVersion) {
-    const file = run.filesUsed.miss_func?.file;
-    if (!run.score || !file) continue;
-    const r = workaroundForModel({ ...run.score, records: scoredRecords(run) }, pairsFor(run.model), file, data.value, run.decoder ? decoderByName(run.decoder.name) : undefined);
-    if (!r.ok) {
-      problems.push(...r.problems);
-      continue;
-    }
-    const s = r.value;
-    rows.push({ model: run.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited });
-  }
-  return rows;
+  return data.value;
 }
 
-/** The aligned numbers of the scored models: completions per pair, the aligned rows and the empty-turn counts. */
-interface AlignedOutcome {
-  readonly completions: ReadonlyMap<string, ReadonlyMap<string, TwinCompletion>>;
-  readonly rows: AlignedRow[];
-  readonly emptyTurns: EmptyTurnRow[];
-}
-
-/**
- * Run BFCL's checker on every scored model's prefixes and files (see `ScoreRequest.aligned`).
- * The checker and the simulated classes load only here, so a plain `score` starts without them.
- */
-async function alignedNumbers(
-  scored: readonly ModelRun[],
-  scoredRecords: (run: ModelRun) => readonly PairRecord[],
-  data: AlignedData,
-  pairsFor: (model: string) => readonly ManifestPair[],
-  bootstrap: BootstrapOptions,
-  problems: Problem[],
-): Promise<AlignedOutcome> {
-  const [{ modelCompletions, modelEmptyTurns }, { twinCompletions }, { alignedRow, alignedScore }, { countReadings, emptyTurnTable }] = await Promise.all([
-    import("../io/aligned-run.js"),
-    import("../simulator/prefix-check.js"),
-    import("../official/aligned.js"),
-    import("../official/empty-turns.js"),
-  ]);
-  const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
-  const rows: AlignedRow[] = [];
-  const counts: EmptyTurnCounts[] = [];
-  for (const run of scored) {
-    const model: AlignedModelFiles = { modelName: run.folder, files: Object.fromEntries(Object.entries(run.filesUsed).map(([c, f]) => [c, f.file])), decoder: run.decoder?.name };
-    const prefixes = modelCompletions(model, pairsFor(run.model), data);
-    if (!prefixes.ok) problems.push(...prefixes.problems);
-    else {
-      problems.push(...prefixes.value.problems);
-      const bits = twinCompletions(prefixes.value.prefixes);
-      completions.set(run.model, bits);
-      rows.push(alignedRow(run.model, alignedScore(scoredRecords(run), bits, bootstrap)));
-    }
-    const entries = modelEmptyTurns(model, data);
-    if (!entries.ok) problems.push(...entries.problems);
-    else {
-      problems.push(...entries.value.problems);
-      for (const [category, readings] of entries.value.readings) counts.push(countReadings(run.model, category, readings));
-    }
-  }
-  return { completions, rows, emptyTurns: emptyTurnTable(counts) };
+/** What `score` keeps of one model once it is read. */
+interface ScoredRead {
+  readonly read: Omit<ModelRead, "texts" | "bytes" | "census" | "official">;
+  readonly headline: Headline | null;
+  readonly metrics: ModelInputs | null;
+  readonly officialProblems: readonly Problem[];
+  readonly completions: ReadonlyMap<string, TwinCompletion> | null;
+  readonly aligned: AlignedRow | null;
+  readonly emptyTurns: EmptyTurnCounts[];
+  readonly workaround: WorkaroundRow | null;
+  readonly perItem: PerItemRow[];
 }
 
 /**
@@ -363,139 +269,158 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const checked = validate(req, ctx);
   const { bootstrap } = checked;
   if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
-  // each model on the manifest of the BFCL version its files name; its rollouts are checked
-  // against that data in the scoring pass over its files (one read), and a model generated
-  // on other data stops the command before anything is shown, as when checked first
-  const walk = walkBfclTree(req.results, ctx.cwd, "result");
-  const selected = selectModels(walk, req.models ?? []);
-  const source = committedManifestSource();
-  const found = manifestsForModels(selected.models, req.manifest, ctx, { rollouts: "defer", source });
-  if (!found.ok) return emptyDocument(req, bootstrap, [...found.problems]);
-  if (hasError(found.value.problems)) {
-    // stopped by the file names: every model's problems, the rollouts checked too
-    const full = manifestsForModels(selected.models, req.manifest, ctx, { source });
-    return emptyDocument(req, bootstrap, full.ok ? [...full.value.problems] : [...full.problems]);
-  }
-  const { manifestOf: manifestByModel, versionOf } = found.value;
-  const distinct = [...new Set(manifestByModel.values())];
-  const loaded = distinct.length > 0 ? { ok: true as const, value: distinct[0] } : manifestOf(req.manifest, ctx);
-  if (!loaded.ok) return emptyDocument(req, bootstrap, [...loaded.problems]);
-  const manifest = loaded.value;
-  const manifestFor = (model: string) => manifestByModel.get(model) ?? manifest;
-  const versionFor = (model: string) => versionOf.get(model) ?? manifestFor(model).source.bfclVersion;
   const { rule, ...options } = scoreOptionsOf(req);
   const maxUndecided = req.maxUndecided ?? DEFAULT_MAX_UNDECIDED;
   const spec = headlineSpec(options);
+  const problems: Problem[] = [];
+  const scoreDirs = req.scores ?? [];
+  const wantsMetrics = scoreDirs.length > 0 || Boolean(req.sensitivity);
+  const data = bfclDataFor(req, ctx, problems);
+  const alignedAsked = req.aligned ?? typeof req.bfclData === "string";
+  if (alignedAsked && data === null && problems.length === 0) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
+  const aligned = alignedAsked && data !== null;
+  const versionsLeft = new Set<BfclVersion>();
+  let readAlignedModels = 0;
 
-  // each model keeps only what is read of its pair records below, so memory stays flat in the
-  // number of models: the twins' calls for per-item rows, the aligned numbers and Table F1
-  // (whenever BFCL data may be found), the decisions for the intervals, else the statuses
-  const dataNamed = req.bfclData !== null && ((req.bfclData ?? "") !== "" || (ctx.env.BFCL_DATA_DIR ?? "") !== "");
-  const records: RecordsKept = req.perItem !== undefined || dataNamed || (req.aligned ?? typeof req.bfclData === "string") ? "all" : "outcomes";
-  req.tuneForManyModels?.();
-  const outcome = await scoreResultDirs({ resultDirs: req.results, models: req.models ?? [], manifest, manifestOf: manifestByModel, options, cwd: ctx.cwd, threads: req.threads, records, checkData: true, walk });
-  const checks = new Map(outcome.runs.flatMap((r) => (r.dataCheck ? [[r.model, r.dataCheck] as const] : [])));
-  const checkedData = manifestsForModels(selected.models, req.manifest, ctx, { checks, source });
-  if (!checkedData.ok) return emptyDocument(req, bootstrap, [...checkedData.problems]);
-  if (hasError(checkedData.value.problems)) return emptyDocument(req, bootstrap, [...checkedData.value.problems]);
-  const problems: Problem[] = [...checkedData.value.problems, ...outcome.problems];
-
-  // each model's headline: the pairs its reading scores, its row, and whether it is shown
-  const headlines = new Map<ModelRun, Headline>();
-  for (const run of outcome.runs) if (run.score !== null) headlines.set(run, headlineOf(run.score.records, manifestFor(run.model), spec, rule, maxUndecided, bootstrap));
-  const shown = outcome.runs.filter((r) => headlines.get(r)?.noHeadline === null);
-  const scoredRecords = (run: ModelRun) => headlines.get(run)!.selection.scored.map((x) => x.record);
+  // the checker and the simulated classes load only when BFCL data asks for them
+  const companions = data !== null ? await companionModules() : null;
+  const read = readModels<ScoredRead>(
+    {
+      ctx,
+      results: req.results,
+      scores: scoreDirs,
+      models: req.models,
+      manifest: req.manifest,
+      decoder: req.decoder,
+      pairs: wantsMetrics ? "every" : { headline: options },
+      keep: req.perItem !== undefined || data !== null || wantsMetrics ? "all" : "outcomes",
+      needs: { census: wantsMetrics, texts: data !== null, wholeFiles: aligned },
+      beforeReading: () => req.tuneForManyModels?.(),
+    },
+    (m) => {
+      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap);
+      const shown = headline !== null && headline.noHeadline === null;
+      const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
+      const ofData = data !== null && shown && m.bfclVersion === data.version;
+      if (data !== null && shown && m.bfclVersion !== data.version && m.bfclVersion !== null) versionsLeft.add(m.bfclVersion);
+      const pairs = readingPairs(m.manifest, spec);
+      let completions: ReadonlyMap<string, TwinCompletion> | null = null;
+      let alignedRow: AlignedRow | null = null;
+      const emptyTurns: EmptyTurnCounts[] = [];
+      let workaround: WorkaroundRow | null = null;
+      if (ofData && companions !== null) {
+        const replays = companions.replaysOf(m, scored, pairs, data!, { workaround: true, checker: aligned });
+        problems.push(...replays.problems);
+        if (aligned) readAlignedModels++;
+        completions = replays.completions;
+        if (completions !== null) alignedRow = companions.alignedRow(m.model, companions.alignedScore(scored, completions, bootstrap));
+        for (const [category, readings] of replays.emptyTurns ?? []) emptyTurns.push(companions.countReadings(m.model, category, readings));
+        const s = replays.workaround;
+        if (s !== null) workaround = { model: m.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited };
+      }
+      let perItem: PerItemRow[] = [];
+      if (req.perItem !== undefined && m.score !== null) {
+        const ids = readingIds(m.manifest, spec);
+        perItem = perItemRows(m.model, m.score.records.filter((r) => ids.has(r.missId)), spec, rule);
+      }
+      const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
+      return {
+        read: rest,
+        headline,
+        metrics: wantsMetrics && shown ? metricsInputs(m) : null,
+        officialProblems: official?.problems ?? [],
+        completions,
+        aligned: alignedRow,
+        emptyTurns,
+        workaround,
+        perItem,
+      };
+    },
+  );
+  if (!read.ok) return emptyDocument(req, bootstrap, read.problems);
+  const run = read.value;
+  problems.unshift(...run.problems);
+  if (versionsLeft.size > 0) {
+    problems.push(problem("bfcl-version-differs", `the BFCL checker's numbers leave out the BFCL ${[...versionsLeft].join(", ")} models: the BFCL data found is ${data!.version}`, { file: data!.dataDir, severity: "warning" }));
+  }
+  const outputs = run.outputs;
+  const shown = outputs.filter((o) => o.headline !== null && o.headline.noHeadline === null);
   // models scored on different pairs (several BFCL versions) are not ranked against each other
-  const groups = new Map<Manifest, ModelRun[]>();
-  for (const run of shown) groups.set(manifestFor(run.model), [...(groups.get(manifestFor(run.model)) ?? []), run]);
-  const rank1 = shown.length >= 2 && groups.size === 1 ? rankOneOf(shown.map((r) => outcomesOf(headlines.get(r)!.selection)), bootstrap) : null;
+  const groups = new Map<Manifest, ScoredRead[]>();
+  for (const o of shown) groups.set(o.read.manifest, [...(groups.get(o.read.manifest) ?? []), o]);
+  const rank1 = shown.length >= 2 && groups.size === 1 ? rankOneOf(shown.map((o) => outcomesOf(o.headline!.selection)), bootstrap) : null;
   const pairsSelectedByVersion: Partial<Record<BfclVersion, number>> = {};
   const uncertifiedByVersion: Partial<Record<BfclVersion, number>> = {};
-  for (const m of distinct.length > 0 ? distinct : [manifest]) {
+  const manifests = [...new Set(run.manifestOf.values())];
+  for (const m of manifests.length > 0 ? manifests : [run.manifest]) {
     const selectedPairs = readingPairs(m, spec);
     pairsSelectedByVersion[m.source.bfclVersion] = selectedPairs.length;
     uncertifiedByVersion[m.source.bfclVersion] = selectedPairs.filter((p) => p.certification?.verdict === "uncertified").length;
   }
-  const models: ScoredModel[] = outcome.runs.map((run) => {
-    const h = headlines.get(run);
-    const i = shown.indexOf(run);
+  const models: ScoredModel[] = outputs.map((o) => {
+    const h = o.headline;
+    const i = shown.indexOf(o);
     return {
-      model: run.model,
-      bfclVersion: versionOf.get(run.model) ?? null,
-      scored: h !== undefined && h.numbers.n > 0,
-      numbers: h !== undefined && h.noHeadline === null ? h.numbers : null,
-      undecided: h === undefined ? null : h.undecided,
+      model: o.read.model,
+      bfclVersion: o.read.bfclVersion,
+      scored: h !== null && h.numbers.n > 0,
+      numbers: h !== null && h.noHeadline === null ? h.numbers : null,
+      undecided: h === null ? null : h.undecided,
       noHeadline: h?.noHeadline ?? null,
-      ci95: h !== undefined && h.noHeadline === null ? h.ci95 : null,
+      ci95: h !== null && h.noHeadline === null ? h.ci95 : null,
       rank1: rank1 === null || i < 0 ? null : rank1[i],
-      counts: run.score?.counts ?? null,
-      filesUsed: run.filesUsed,
-      problems: run.problems.filter((p) => !LIFTED.has(p.code)),
-      decoder: run.decoder ?? null,
+      counts: o.read.score?.counts ?? null,
+      filesUsed: o.read.filesUsed,
+      problems: o.read.problems.filter((p) => !LIFTED.has(p.code)),
+      decoder: o.read.decoder,
     };
   });
-  problems.push(...outcome.runs.flatMap((run) => run.problems.filter((p) => LIFTED.has(p.code))));
-  for (const m of models) {
-    if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
-  }
+  problems.push(...outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
+  for (const m of models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
 
-  const names = shown.map((r) => r.model);
   let official: ScoreDocument["official"] = null;
   let sensitivity: ScoreDocument["sensitivity"] = null;
-  const scoreDirs = req.scores ?? [];
-  if (shown.length > 0 && (scoreDirs.length > 0 || req.sensitivity)) {
-    // one pass per manifest (BFCL version); rank statistics only among models scored on the same pairs.
-    // The official reader and the run metrics load only when asked for.
-    const [{ loadRunInputs }, { computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([
-      import("../io/scores-run.js"),
-      import("../official/metrics.js"),
-      import("../official/readings.js"),
-    ]);
+  if (shown.length > 0 && wantsMetrics) {
+    // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
+    const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
+    problems.push(...shown.flatMap((o) => o.officialProblems));
     const officialModels: OfficialRow[] = [];
     const sensitivityModels: SensitivityRow[] = [];
     let spearman: OfficialSpearman | null = null;
     let shares: { readonly model: string; readonly share: number }[] | null = null;
-    for (const [groupManifest, runs] of groups) {
-      const groupNames = names.filter((n) => runs.some((r) => r.model === n));
-      const inputs = loadRunInputs({ resultDirs: req.results, scoreDirs, models: groupNames, manifest: groupManifest, cwd: ctx.cwd, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) });
-      // the result files' own problems were met (and reported) while scoring
-      problems.push(...inputs.problems.filter((p) => p.code.startsWith("score")));
-      const metrics = computeRunMetrics(groupManifest, inputs.models.map((m) => m.inputs), { bootstrap, rule });
-      officialModels.push(...officialRows(metrics, groupNames));
-      sensitivityModels.push(...sensitivityRows(metrics, groupNames));
+    for (const [groupManifest, group] of groups) {
+      const names = group.map((o) => o.read.model);
+      const metrics = computeRunMetrics(groupManifest, group.map((o) => o.metrics!), { bootstrap, rule });
+      officialModels.push(...officialRows(metrics, names));
+      sensitivityModels.push(...sensitivityRows(metrics, names));
       if (groups.size === 1) {
         spearman = officialSpearman(metrics);
-        shares = rankOneShares(metrics, groupNames);
+        shares = rankOneShares(metrics, names);
       }
     }
+    const names = shown.map((o) => o.read.model);
     const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
     if (scoreDirs.length > 0) official = { models: inOrder(officialModels), spearman };
     if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels), rank1: shares };
   }
-  let alignedData: AlignedData | null = null;
-  let alignedOut: AlignedOutcome | null = null;
-  const pairsFor = (model: string) => readingPairs(manifestFor(model), spec);
-  if (shown.length > 0 && (req.aligned ?? typeof req.bfclData === "string")) {
-    const found = await dataForVersion(shown, versionFor, req.bfclData ?? undefined, ctx, problems, { label: "The aligned numbers", code: "aligned-version" });
-    if (found === null) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
-    else if (found.models.length > 0) {
-      const { readAlignedData } = await import("../io/aligned-run.js");
-      const data = readAlignedData(found.dir);
-      if (!data.ok) problems.push(...data.problems);
-      else {
-        alignedData = data.value;
-        alignedOut = await alignedNumbers(found.models, scoredRecords, alignedData, pairsFor, bootstrap, problems);
-      }
-    }
+  let alignedOut: { models: AlignedRow[] } | null = null;
+  let emptyTurns: EmptyTurnRow[] | null = null;
+  if (aligned && readAlignedModels > 0) {
+    const { emptyTurnTable } = await import("../official/empty-turns.js");
+    alignedOut = { models: outputs.flatMap((o) => (o.aligned === null ? [] : [o.aligned])) };
+    emptyTurns = emptyTurnTable(outputs.flatMap((o) => o.emptyTurns));
   }
-  const workaround = shown.length > 0 ? await workaroundRows(shown, scoredRecords, pairsFor, versionFor, req, ctx, problems, alignedData) : null;
+  const workarounds = data !== null && shown.length > 0 ? outputs.flatMap((o) => (o.workaround === null ? [] : [o.workaround])) : null;
+  const workaround = workarounds !== null && (workarounds.length > 0 || versionsLeft.size === 0) ? workarounds : null;
 
   let perItem: ScoreDocument["perItem"] = null;
-  const withRecords = outcome.runs.filter((r) => r.score !== null);
+  const withRecords = outputs.filter((o) => o.read.score !== null);
   if (req.perItem !== undefined && withRecords.length > 0) {
-    const rows: PerItemRow[] = withRecords.flatMap((r) => perItemRows(r.model, r.score!.records, spec, rule));
+    const rows = withRecords.flatMap((o) => o.perItem);
+    const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
+    for (const o of outputs) if (o.completions !== null) completions.set(o.read.model, o.completions);
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows, alignedOut?.completions ?? null));
+    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null));
     if (written.ok) perItem = { file, rows: rows.length };
     else problems.push(...written.problems);
   }
@@ -523,17 +448,22 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   }
   return {
     command: "score",
-    options: { ...options, reading: rule, maxUndecided, pairsSelected: outcome.pairsSelected, pairsSelectedByVersion, uncertifiedByVersion, manifestForced: found.value.forced },
+    options: { ...options, reading: rule, maxUndecided, pairsSelected: readingPairs(run.manifest, spec).length, pairsSelectedByVersion, uncertifiedByVersion, manifestForced: run.forced },
     bootstrap,
     models,
     official,
     sensitivity,
     workaround,
-    aligned: alignedOut === null ? null : { models: alignedOut.rows },
-    emptyTurns: alignedOut === null ? null : alignedOut.emptyTurns,
+    aligned: alignedOut,
+    emptyTurns,
     perItem,
     problems,
     exitCode,
   };
 }
 
+/** The modules the companions of BFCL's checker need: the replays, the aligned score, the empty-turn counts (loaded only when BFCL data is named). */
+async function companionModules() {
+  const [{ replaysOf }, { alignedRow, alignedScore }, { countReadings }] = await Promise.all([import("./replays.js"), import("../official/aligned.js"), import("../official/empty-turns.js")]);
+  return { replaysOf, alignedRow, alignedScore, countReadings };
+}

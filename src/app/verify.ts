@@ -10,10 +10,10 @@ import { metricsByName } from "../official/metric-names.js";
 import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type ExpectedRun } from "../official/verify.js";
 import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
-import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
 import { badArgument, contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
-import { oneManifestForModels } from "./data-version.js";
+import { readModels } from "./pipeline.js";
+import { metricsInputs } from "./run-metrics.js";
 
 /** The expected file and the trees to recompute it from. */
 export interface VerifyRequest extends RequestContext {
@@ -85,19 +85,23 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   if (!parsed.ok) return done([...parsed.problems]);
   const missing = [...walkBfclTree(results, ctx.cwd, "result").problems, ...walkBfclTree(scores, ctx.cwd, "score").problems].filter((p) => p.severity === "error");
   if (missing.length > 0) return done(missing);
-  // one manifest: the BFCL version the result files name, their rollouts checked against it
-  const loadedManifest = oneManifestForModels(walkBfclTree(results, ctx.cwd, "result").models, req.manifest, ctx, "verify");
-  if (!loadedManifest.ok) return done([...loadedManifest.problems]);
-  const manifest = loadedManifest.value.manifest;
   const lines: CheckLine[] = [];
-  const problems: Problem[] = [...loadedManifest.value.warnings];
+  const problems: Problem[] = [];
   for (const run of parsed.value.runs) {
     const runResults = dirsOf(run, results, ctx);
-    const loaded = loadRunInputs({ resultDirs: runResults, scoreDirs: dirsOf(run, scores, ctx), models: run.models.map((m) => m.name), manifest, cwd: ctx.cwd });
-    problems.push(...loaded.problems.filter((p) => p.severity === "error"));
+    // one manifest per run: the BFCL version its result files name, their rollouts checked against it
+    const read = readModels(
+      { ctx, results: runResults, scores: dirsOf(run, scores, ctx), models: run.models.map((m) => m.name), manifest: req.manifest, oneManifest: "verify", pairs: "every", keep: "all", needs: { census: true } },
+      (m) => ({ inputs: metricsInputs(m), official: m.official }),
+    );
+    if (!read.ok) return done([...read.problems]);
+    // a model the run names and the trees lack is a SKIP, not an error
+    problems.push(...read.value.problems.filter((p) => p.severity === "error" && p.code !== "model-missing"));
+    const loaded = read.value.outputs.filter((o) => o.inputs.records.length > 0);
+    const manifest = read.value.manifest;
     const metrics = computeRunMetrics(
       manifest,
-      loaded.models.map((m) => m.inputs),
+      loaded.map((m) => m.inputs),
       {
         bootstrap: { resamples: run.bootstrap.resamples, seed: run.bootstrap.seed },
         rule: VERIFY_READING,
@@ -105,8 +109,8 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       },
     );
     const available = {
-      rollouts: new Set(loaded.models.map((m) => m.inputs.model)),
-      scores: new Set(loaded.models.filter((m) => m.inputs.verdicts !== null).map((m) => m.inputs.model)),
+      rollouts: new Set(loaded.map((m) => m.inputs.model)),
+      scores: new Set(loaded.filter((m) => m.inputs.verdicts !== null).map((m) => m.inputs.model)),
     };
     const checked = checkRun(run, metricsByName(metrics), available);
     const excluded = run.match !== null && results.length > 0 && runResults.length === 0;

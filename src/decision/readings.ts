@@ -117,7 +117,7 @@ export function everyReadingPair(manifest: Pick<Manifest, "pairs" | "restoredPai
 const pairIds = new WeakMap<object, Map<string, ReadonlySet<string>>>();
 
 /** The should-ask ids of a reading's pairs, computed once per manifest. */
-function idsOf(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec): ReadonlySet<string> {
+export function readingIds(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec): ReadonlySet<string> {
   let byKey = pairIds.get(manifest);
   if (byKey === undefined) pairIds.set(manifest, (byKey = new Map()));
   const key = `${spec.pairSet}/${spec.countLogin}/${spec.restored === true}`;
@@ -211,7 +211,7 @@ export interface ReadingSelection {
 
 /** The records of a reading's pairs as it reads them. */
 export function selectUnder(records: readonly PairRecord[], manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec, rule: SideRule): ReadingSelection {
-  const ids = idsOf(manifest, spec);
+  const ids = readingIds(manifest, spec);
   const undecided = { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 };
   const scored: { record: PairRecord; act: boolean; hold: boolean }[] = [];
   let seen = 0;

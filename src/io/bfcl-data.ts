@@ -10,7 +10,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { answersFile, detectVersion, docFile, multiTurnDocFiles, parseBfclData, questionsFile, type BfclData, type BfclVersion, type MultiTurnCategory, type MultiTurnClass } from "../bfcl/data.js";
 import { prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
-import { err, problem, type Result } from "../messages/index.js";
+import { err, ok, problem, type Result } from "../messages/index.js";
+import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { readTextIfFile } from "./manifest.js";
 
 /** Where the directory came from, so commands can say which one they used. */
@@ -101,4 +102,30 @@ export function readCategoryInputs(dataDir: string, version: BfclVersion, catego
     docs.set(cls, text);
   }
   return prepareCategory(qText, join(dataDir, qRel), aText, join(dataDir, aRel), docs, evaluatorRevision(version));
+}
+
+/** The BFCL data of the scored categories (base, miss_func, miss_param), read once for every model: what BFCL's checker and the replays check against. */
+export interface ScoredData {
+  readonly dataDir: string;
+  readonly version: BfclVersion;
+  readonly inputs: Readonly<Record<ScoredResultCategory, CategoryInputs>>;
+}
+
+/** Read and prepare base, miss_func and miss_param of a BFCL data folder (its version detected from the file names). */
+export function readScoredData(dataDir: string): Result<ScoredData> {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch (e) {
+    return err(problem("file-missing", `BFCL data directory cannot be read (${e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : String(e)})`, { file: dataDir }));
+  }
+  const version = detectVersion(dataDir, names);
+  if (!version.ok) return version;
+  const inputs: Partial<Record<ScoredResultCategory, CategoryInputs>> = {};
+  for (const c of scoredResultCategories) {
+    const r = readCategoryInputs(dataDir, version.value, c);
+    if (!r.ok) return r;
+    inputs[c] = r.value;
+  }
+  return ok({ dataDir, version: version.value, inputs: inputs as Record<ScoredResultCategory, CategoryInputs> });
 }

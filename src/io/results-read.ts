@@ -5,11 +5,14 @@
  * skipped with a native newline search. Memory is one chunk plus the decoded results.
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { decodeResultBytes, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type RecordedRollout } from "../bfcl/results.js";
 import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
 import { isKnownItemId } from "../decision/score.js";
 import { problem, type Problem } from "../messages/index.js";
+import { PyDict } from "../python/containers.js";
+import { jsonLoadsFast } from "../python/json.js";
+import { openingMessageOf, USER_SIMULATOR_KEY } from "../rollout/user-sim.js";
 
 /**
  * The read size, and the buffer's size until a longer line grows it. Small on purpose:
@@ -20,6 +23,7 @@ import { problem, type Problem } from "../messages/index.js";
  */
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
+const QUOTE_BYTE = 0x22;
 
 /** What was read from one result file. */
 export interface ResultFileReading {
@@ -36,6 +40,45 @@ export interface ResultFileReading {
   readonly problems: Problem[];
   /** False when the file could not be opened or read. */
   readonly readable: boolean;
+  /** With `FilePass.census`: every line's id and turn count. */
+  readonly census: ResultCensus | null;
+  /** With `FilePass.texts`: the `result` text of those ids (the first line of each, when it parses). */
+  readonly texts: Map<string, string> | null;
+  /** With `FilePass.wholeFile`: the file's bytes (BFCL's checker reads whole files). */
+  readonly bytes: Uint8Array | null;
+  /** With `FilePass.firstStepTokens`: each line's first step's input token count (`input_token_count[0][0]`), null where there is none. */
+  readonly firstStepTokens: Map<string, number | null> | null;
+  /** With `FilePass.openings`: the reply the simulated user answered, by id, of each interactive line. */
+  readonly openings: Map<string, string> | null;
+}
+
+/** Ids of a result file in line order and the number of turns each line recorded (null: an inference error). */
+export interface ResultCensus {
+  readonly file: string;
+  readonly ids: string[];
+  readonly turnCount: Map<string, number | null>;
+  /** Lines `twinscore run --until-anchor` stopped after their anchor turn, with that turn (not in `turnCount`: short by design, not cut). */
+  readonly stopped: Map<string, number>;
+}
+
+/** What one pass over a result file collects besides the lines scoring asks for. */
+export interface FilePass {
+  /** Each id scoring needs, with the turns to keep (anchor + 1); null only counts distinct ids. */
+  readonly wanted: ReadonlyMap<string, number> | null;
+  /** The manifest's should-ask ids: any other miss id is foreign (null accepts any). */
+  readonly knownMissIds?: ReadonlySet<string> | null;
+  /** Called with every line whose id can be read (the data check reads the same pass). */
+  readonly onLine?: LineVisitor;
+  /** Every line's id and turn count (the official companion's cross-check, the truncation count). */
+  readonly census?: boolean;
+  /** Ids whose whole `result` text to keep (what BFCL's checker and the replays run on). */
+  readonly texts?: ReadonlySet<string>;
+  /** Keep the file's bytes (read whole instead of streamed). */
+  readonly wholeFile?: boolean;
+  /** Each line's first step's input token count (the injection check of two arms). */
+  readonly firstStepTokens?: boolean;
+  /** The model's reply the simulated user answered, of each interactive line (`run --user-sim llm`). */
+  readonly openings?: boolean;
 }
 
 /**
@@ -143,22 +186,27 @@ export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: nu
  * `json.loads` reads it, and warned about; a wanted id
  * whose result is an inference-error string is kept (a side with no decision) and reported.
  */
-export function readResultFile(
-  file: string,
-  category: string,
-  wanted: ReadonlyMap<string, number> | null,
-  knownMissIds: ReadonlySet<string> | null = null,
-  onLine?: LineVisitor,
-): ResultFileReading {
+export function readResultFile(file: string, category: string, pass: FilePass): ResultFileReading {
+  const { wanted, onLine } = pass;
+  const knownMissIds = pass.knownMissIds ?? null;
   const rollouts = new Map<string, RecordedRollout>();
   const lineOf = new Map<string, number>();
   const problems: Problem[] = [];
   const ids = new Set<string>();
+  const census: ResultCensus | null = pass.census ? { file, ids: [], turnCount: new Map(), stopped: new Map() } : null;
+  const texts = pass.texts ? new Map<string, string>() : null;
+  const tokens = pass.firstStepTokens ? new Map<string, number | null>() : null;
+  const openings = pass.openings ? new Map<string, string>() : null;
+  let whole: Uint8Array | null = null;
   let lines = 0;
   try {
-    forEachLine(file, (bytes, start, end, line) => {
+    const visit = (bytes: Uint8Array, start: number, end: number, line: number): void => {
       if (isBlank(bytes, start, end)) return;
       lines++;
+      if (census !== null) countLine(census, bytes, start, end, { file, line });
+      if (texts !== null) keepText(texts, pass.texts!, bytes, start, end);
+      if (tokens !== null) countFirstStepTokens(tokens, bytes, start, end);
+      if (openings !== null) keepOpening(openings, bytes, start, end);
       // bytes that are not UTF-8 are not read as replacement characters: BFCL's reader stops on them
       const badByte = invalidUtf8At(bytes, start, end);
       if (badByte >= 0) {
@@ -191,6 +239,19 @@ export function readResultFile(
       ids.add(head.id);
       if (head.repeated.length > 0) problems.push(problem("key-repeated", repeatedKeyMessage(head), { file, line, severity: "warning" }));
       if (wanted === null) return;
+      // every inference-error line is said, whichever pairs this command reads: a run reads the same in every command
+      if (head.resultStart >= 0 && bytes[head.resultStart] === QUOTE_BYTE) {
+        let message: unknown = null;
+        try {
+          message = JSON.parse(utf8Text.decode(bytes.subarray(head.resultStart, head.resultEnd)));
+        } catch {
+          // not a JSON string: the decoder reports it where the line is read
+        }
+        if (typeof message === "string") {
+          const msg = message.length > 100 ? message.slice(0, 100) + "…" : message;
+          problems.push(problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, { file, line, severity: "warning" }));
+        }
+      }
       const keep = wanted.get(head.id);
       if (keep === undefined) return;
       if (head.resultStart < 0) {
@@ -203,51 +264,128 @@ export function readResultFile(
         problems.push({ ...decoded, severity: "warning" });
         return;
       }
-      if (decoded.kind === "inference-error") {
-        const msg = decoded.message.length > 100 ? decoded.message.slice(0, 100) + "…" : decoded.message;
-        problems.push(
-          problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, {
-            file,
-            line,
-            severity: "warning",
-          }),
-        );
-      }
       rollouts.set(head.id, decoded);
       lineOf.set(head.id, line);
-    });
+    };
+    if (pass.wholeFile) {
+      whole = readFileBytes(file);
+      forEachLineOf(whole, visit);
+    } else forEachLine(file, visit);
   } catch (e) {
     const why = readFailure(e);
-    return { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
+    const failed = { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), census: null, texts: null, bytes: null, firstStepTokens: null, openings: null };
+    return { ...failed, problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
   }
-  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true };
+  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true, census, texts, bytes: whole, firstStepTokens: tokens, openings };
+}
+
+const utf8Text = new TextDecoder("utf-8");
+
+/** The census of one line: its id (first line of an id wins), its turn count, or the turn `run --until-anchor` stopped after. */
+function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: number, where: { file: string; line: number }): void {
+  const head = scanLineHead(bytes, start, end, false);
+  if ("error" in head) return; // the scorer reports malformed lines
+  if (census.turnCount.has(head.id) || census.stopped.has(head.id)) return;
+  census.ids.push(head.id);
+  const after = stoppedAfterTurn(utf8Text.decode(bytes.subarray(Math.max(start, end - 64), end)));
+  if (after !== null) {
+    census.stopped.set(head.id, after);
+    return;
+  }
+  const decoded = decodeResultBytes(bytes, head, 0, where);
+  census.turnCount.set(head.id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
+}
+
+/** Keep the `result` text of a wanted id's first line, when the line is UTF-8 and the text parses (else the scorer reports it). */
+function keepText(texts: Map<string, string>, wanted: ReadonlySet<string>, bytes: Uint8Array, start: number, end: number): void {
+  if (invalidUtf8At(bytes, start, end) >= 0) return;
+  const head = scanLineHead(bytes, start, end, true);
+  if ("error" in head || !wanted.has(head.id) || texts.has(head.id) || head.resultStart < 0) return;
+  const text = utf8Text.decode(bytes.subarray(head.resultStart, head.resultEnd));
+  try {
+    JSON.parse(text);
+  } catch {
+    return;
+  }
+  texts.set(head.id, text);
+}
+
+const TOKENS_KEY = Buffer.from('"input_token_count"');
+const FIRST_COUNT = /^\s*:\s*\[\s*\[\s*(\d+)/;
+
+/** The first step's input token count of a line's first occurrence of its id (null for a line without one: an error line). */
+function countFirstStepTokens(tokens: Map<string, number | null>, bytes: Uint8Array, start: number, end: number): void {
+  const head = scanLineHead(bytes, start, end, true);
+  if ("error" in head || tokens.has(head.id)) return;
+  const at = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(TOKENS_KEY);
+  const m = at < 0 ? null : FIRST_COUNT.exec(utf8Text.decode(bytes.subarray(start + at + TOKENS_KEY.length, Math.min(end, start + at + TOKENS_KEY.length + 40))));
+  tokens.set(head.id, m === null ? null : Number(m[1]));
+}
+
+const SIMULATOR_KEY = Buffer.from(`"${USER_SIMULATOR_KEY}"`);
+
+/** The reply the simulated user answered, of an interactive line (parsed only when the line carries the simulator's key). */
+function keepOpening(openings: Map<string, string>, bytes: Uint8Array, start: number, end: number): void {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(SIMULATOR_KEY) < 0) return;
+  let line;
+  try {
+    line = jsonLoadsFast(utf8Text.decode(bytes.subarray(start, end)));
+  } catch {
+    return;
+  }
+  const id = line instanceof PyDict ? line.get("id") : undefined;
+  const message = openingMessageOf(line);
+  if (typeof id === "string" && message !== null && !openings.has(id)) openings.set(id, message);
+}
+
+/** The largest result file read whole: far above any BFCL result file, far below what a buffer can hold. */
+export const MAX_WHOLE_FILE_BYTES = 1024 * 1024 * 1024;
+
+/** A file's bytes, read whole (BFCL's checker needs every line at once). Throws on I/O errors and past `MAX_WHOLE_FILE_BYTES`. */
+export function readFileBytes(file: string): Uint8Array {
+  const size = statSync(file).size;
+  if (size > MAX_WHOLE_FILE_BYTES) throw new Error(`file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`);
+  return readFileSync(file);
+}
+
+/** Call `onLine(bytes, start, end, lineNumber)` for every line of bytes already read (without the newline). */
+export function forEachLineOf(bytes: Uint8Array, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void, maxLine = MAX_LINE_BYTES): void {
+  let start = 0;
+  let lineNo = 0;
+  while (start < bytes.length) {
+    let nl = bytes.indexOf(NEWLINE, start);
+    if (nl < 0) nl = bytes.length;
+    if (nl - start > maxLine) throw new LineTooLongError(maxLine);
+    lineNo++;
+    onLine(bytes, start, nl, lineNo);
+    start = nl + 1;
+  }
 }
 
 /**
- * The `result` text of each wanted id in a result file (the first line of a repeated id,
- * as scoring reads it), streamed with `forEachLine`: what BFCL's checker is run on, where
- * the whole `result` is needed (the scorer keeps only the turns it reads). Lines that are
- * malformed, not UTF-8, or whose `result` is not JSON are left out: the scorer reports them, and an
- * id without a line cannot be completed. With `stopped`, the ids of lines that
- * `run --until-anchor` stopped are put there with the turn they stopped after. Throws on
- * I/O errors, as `forEachLine` does.
+ * The first lines of a file, read in chunks until `enough(lines)` says so or the file
+ * ends: what decoder detection samples, without reading the rest. The bytes end at a
+ * line's end (or the file's). Throws on I/O errors and on a line longer than `MAX_LINE_BYTES`.
  */
-export function readResultTexts(file: string, wanted: ReadonlySet<string>, stopped?: Map<string, number>): Map<string, string> {
-  const out = new Map<string, string>();
-  const utf8 = new TextDecoder("utf-8");
-  forEachLine(file, (bytes, start, end) => {
-    if (invalidUtf8At(bytes, start, end) >= 0) return;
-    const head = scanLineHead(bytes, start, end, true);
-    if ("error" in head || !wanted.has(head.id) || out.has(head.id) || head.resultStart < 0) return;
-    const after = stopped === undefined ? null : stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(start, end - 64), end)));
-    if (after !== null) stopped?.set(head.id, after);
-    const text = utf8.decode(bytes.subarray(head.resultStart, head.resultEnd));
-    try {
-      JSON.parse(text);
-    } catch {
-      return;
+export function readFileHead(file: string, enough: (lines: Uint8Array) => boolean): Uint8Array {
+  const fd = openSync(file, "r");
+  try {
+    let buf = Buffer.allocUnsafe(CHUNK * 4);
+    let filled = 0;
+    for (;;) {
+      if (filled === buf.length) {
+        if (buf.length >= MAX_LINE_BYTES) throw new LineTooLongError(MAX_LINE_BYTES);
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_LINE_BYTES));
+        buf.copy(bigger, 0, 0, filled);
+        buf = bigger;
+      }
+      const got = readSync(fd, buf, filled, buf.length - filled, null);
+      filled += got;
+      if (got === 0) return buf.subarray(0, filled);
+      const lastNewline = buf.lastIndexOf(NEWLINE, filled - 1);
+      if (lastNewline >= 0 && enough(buf.subarray(0, lastNewline + 1))) return buf.subarray(0, lastNewline + 1);
     }
-    out.set(head.id, text);
-  });
-  return out;
+  } finally {
+    closeSync(fd);
+  }
 }

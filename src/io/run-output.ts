@@ -18,7 +18,6 @@ import { basename, dirname, join } from "node:path";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { readResultLine, sniffResultLine, type LineReading } from "../rollout/lines.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
-import { findResultFiles } from "./check-run.js";
 import { readTextIfFile, writeFileAtomic } from "./manifest.js";
 
 export { readTextIfFile, writeFileAtomic };
@@ -395,29 +394,3 @@ export function findBfclPromptsFile(python = "python3"): string | null {
   return file !== null && existsSync(file) ? file : null;
 }
 
-/**
- * First-step input token counts (`input_token_count[0][0]`) of every result line below a
- * result tree, by model (named as the tree walk names it) then id; null for a line
- * without one (an error line).
- */
-export function firstStepTokensByModel(root: string): Map<string, Map<string, number | null>> {
-  const out = new Map<string, Map<string, number | null>>();
-  for (const f of findResultFiles(root).files) {
-    const text = readTextIfFile(f.path);
-    if (text === null) continue;
-    const byId = out.get(f.name) ?? new Map<string, number | null>();
-    out.set(f.name, byId);
-    for (const l of text.split("\n")) {
-      if (l.trim() === "") continue;
-      try {
-        const v = JSON.parse(l) as { id?: unknown; input_token_count?: unknown };
-        if (typeof v.id !== "string") continue;
-        const first = Array.isArray(v.input_token_count) && Array.isArray(v.input_token_count[0]) ? v.input_token_count[0][0] : null;
-        byId.set(v.id, typeof first === "number" ? first : null);
-      } catch {
-        // a line that is not JSON has no count; the readers of `score` report it
-      }
-    }
-  }
-  return out;
-}

@@ -3,56 +3,17 @@
  * the walk (`tree.ts`) finds them, `src/bfcl/scores.ts` parses them, and this module
  * cross-checks each against the result file the scorer
  * used — its line count, its ids — so a score file from another run is reported rather
- * than silently mixed in. Also a census of each result file (ids and turn counts), which
- * the truncation count needs.
+ * than silently mixed in, with the census of each result file (ids and turn counts) the
+ * scorer made in its one pass over it.
  */
 import { readFileSync } from "node:fs";
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
-import { decodeResultBytes, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
 import { problem, type Problem } from "../messages/index.js";
-import { forEachLine, readFailure } from "./results-read.js";
+import type { ResultCensus } from "./results-read.js";
 import type { TreeModel } from "./tree.js";
 
-/** Ids of a result file in line order and the number of turns each line recorded (null: inference error). */
-export interface ResultCensus {
-  readonly file: string;
-  readonly ids: string[];
-  readonly turnCount: Map<string, number | null>;
-  /** Lines `twinscore run --until-anchor` stopped after their anchor turn, with that turn (not in `turnCount`: short by design, not cut). */
-  readonly stopped: Map<string, number>;
-}
-
-/** Read every line head of a result file: its ids and turn counts (the `result` lists only). */
-export function censusResultFile(file: string): { census: ResultCensus | null; problems: Problem[] } {
-  const ids: string[] = [];
-  const turnCount = new Map<string, number | null>();
-  const stopped = new Map<string, number>();
-  const problems: Problem[] = [];
-  const utf8 = new TextDecoder("utf-8");
-  try {
-    forEachLine(file, (bytes, start, end, line) => {
-      let blank = true;
-      for (let i = start; i < end && blank; i++) blank = bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0d;
-      if (blank) return;
-      const head = scanLineHead(bytes, start, end, false);
-      if ("error" in head) return; // the scorer reports malformed lines
-      if (turnCount.has(head.id) || stopped.has(head.id)) return;
-      ids.push(head.id);
-      const after = stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(start, end - 64), end)));
-      if (after !== null) {
-        stopped.set(head.id, after);
-        return;
-      }
-      const decoded = decodeResultBytes(bytes, head, 0, { file, line });
-      turnCount.set(head.id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
-    });
-  } catch (e) {
-    problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
-    return { census: null, problems };
-  }
-  return { census: { file, ids, turnCount, stopped }, problems };
-}
+export type { ResultCensus } from "./results-read.js";
 
 /** The official verdicts of one model: every id of its three result files, plus the census. */
 export interface OfficialReading {
@@ -69,27 +30,21 @@ export interface OfficialReading {
 
 /**
  * Read a model's score files and cross-check them against the result files the scorer
- * used (`resultFiles`, per category). A category without a score file is reported; a
+ * used (their census, per category, from the scorer's own pass over them). A category without a score file is reported; a
  * file with malformed lines (cut short, say) or whose header counts disagree with its
  * failed lines or with the result file is reported as an error and left out, so no
  * official number is computed from half a file.
  */
-export function readOfficial(
-  model: string,
-  resultFiles: Partial<Record<ScoredResultCategory, string>>,
-  scores: TreeModel | null,
-): OfficialReading {
+export function readOfficial(model: string, censuses: Partial<Record<ScoredResultCategory, ResultCensus>>, scores: TreeModel | null): OfficialReading {
   const verdicts = new Map<string, OfficialVerdict>();
   const problems: Problem[] = [];
   const categories: ScoredResultCategory[] = [];
   const scoreFiles: Partial<Record<ScoredResultCategory, string>> = {};
   const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
   for (const category of scoredResultCategories) {
-    const resultFile = resultFiles[category];
-    if (resultFile === undefined) continue;
-    const counted = censusResultFile(resultFile);
-    problems.push(...counted.problems);
-    if (counted.census === null) continue;
+    const counted = { census: censuses[category] };
+    if (counted.census === undefined) continue;
+    const resultFile = counted.census.file;
     census[category] = counted.census;
     const paths = (scores?.files[category] ?? []).map((f) => f.path);
     if (paths.length === 0) {

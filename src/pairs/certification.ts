@@ -7,7 +7,6 @@
 import { parseItemId } from "../bfcl/categories.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import { contentFields, digestLength, type ItemContent } from "./digest.js";
-import type { CertificationVerdict } from "./types.js";
 
 /** A text with the name it is reported under. */
 export interface NamedText {

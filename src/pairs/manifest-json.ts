@@ -112,6 +112,11 @@ export function renderManifest(manifest: Manifest): string {
   return renderValue(manifest, "") + "\n";
 }
 
+/** Whether two manifests are one: the same object, or loaded twice from files that render the same. */
+export function sameManifest(a: Manifest, b: Manifest): boolean {
+  return a === b || (a.source.bfclVersion === b.source.bfclVersion && a.source.inputsSha256 === b.source.inputsSha256 && renderManifest(a) === renderManifest(b));
+}
+
 /**
  * Parse and validate a manifest text; `file` names it in the problem. `validate: false`
  * checks the format version only: for the package's own manifests, which a test rebuilds

@@ -10,7 +10,7 @@ import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { readingCounts } from "../decision/score.js";
 import { headlineOf, pairUnder, readingById, readingPairs, readings, selectUnder, type SideUnderReading } from "../decision/readings.js";
-import type { PairRecord, SideRule, TwinReading } from "../decision/types.js";
+import type { SideRule, TwinReading } from "../decision/types.js";
 import { summarizeLabels } from "../judge/aggregate.js";
 import { heldBackTurns } from "../judge/turns.js";
 import type { JudgeRecord } from "../judge/types.js";
@@ -20,7 +20,7 @@ import { cellLabel, compareArms, emptyTurnLabel, type ArmComparison } from "../o
 import { countReadings, emptyTurnScores, emptyTurnTable, type EntryUnderReadings } from "../official/empty-turns.js";
 import { withheldCells } from "../official/aligned.js";
 import { computeRunMetrics, type ModelInputs } from "../official/metrics.js";
-import type { Manifest, ManifestPair } from "../pairs/types.js";
+import type { Manifest } from "../pairs/types.js";
 import type { WorkaroundSummary } from "../simulator/workaround.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import type {
@@ -39,7 +39,7 @@ import type {
 
 /** One model of one run, as the io layer loaded it. */
 export interface ReportModelInput {
-  /** Records on every content-verified and restored pair, verdicts, turn counts (`loadRunInputs`). */
+  /** Records on every content-verified and restored pair, verdicts, turn counts (`app/run-metrics.ts` `metricsInputs`). */
   readonly inputs: ModelInputs;
   /** The workaround credit (Table F1) when BFCL data was given, else null. */
   readonly workaround: WorkaroundSummary | null;

@@ -24,7 +24,7 @@ import { pyTypeName } from "../python/kinds.js";
 import { pyIter } from "../python/iterables.js";
 import { parseExpression } from "../python/parse.js";
 import { isPrintableCodePoint, pyStr } from "../python/repr.js";
-import type { PyObject, PyValue } from "../python/value.js";
+import type { PyValue } from "../python/value.js";
 import { bfclInstanceName, evaluatorRevision, instanceEntryKey, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "./types.js";
 import { BoundMethod, InstanceObject, moduleQualname } from "./eval-objects.js";

@@ -8,7 +8,7 @@
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { jsonFloat, jsonNestsDeeperThan, jsonQuoteUnicode } from "../python/json.js";
+import { jsonFloat, jsonQuoteUnicode } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH, JSON_ENCODE_MAX_DEPTH, recursionError } from "../python/limits.js";
 import { skipValue } from "../bfcl/json-bytes.js";
 import { floatRepr, intRepr, pyStr } from "../python/repr.js";

@@ -13,6 +13,7 @@ import { decoderHelp, detectedDecoderLines } from "../decoder-option.js";
 import { emptyTurnBlocks, emptyTurnHelp } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import type { RegisterCommand } from "./index.js";
+import { checkWorkerSpawner } from "../workers.js";
 
 const formats = outputFormats;
 type CheckFormat = (typeof formats)[number];
@@ -120,6 +121,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .addHelpText("after", decoderHelp)
     .action(async (opts: CheckOptions) => {
       const doc = await checkRuns({
+        spawnWorker: checkWorkerSpawner,
         results: opts.results,
         bfclData: opts.bfclData,
         bfclEval: opts.bfclEval,

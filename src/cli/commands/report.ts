@@ -104,7 +104,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         cwd: io.cwd,
         env: io.env,
       });
-      printProblems(io, doc.problems, { command: "report" });
+      printProblems(io, doc.problems, { command: "report", byModel: doc.modelProblems.map((m) => ({ name: m.model, problems: m.problems })) });
       if (opts.out === undefined) return;
       state.exitCode = doc.exitCode;
       if (doc.file !== null) {

@@ -28,7 +28,6 @@ export interface ScoreCliOptions {
   strict?: boolean;
   verbose?: boolean;
   manifest?: string;
-  threads?: string;
   bootstrap?: string;
   seed?: string;
   scores?: string[];
@@ -84,10 +83,6 @@ export function addScoreOptions(cmd: Command): Command {
     .option("--strict", "exit 1 on any problem (malformed line, missing category, inference error, ...)")
     .option("--verbose", "list every warning with file:line (default: one summary line per model)")
     .option("--manifest <file>", manifestOptionHelp)
-    .option(
-      "--threads <n>",
-      "threads reading result files: this one plus n-1 workers, from 8 models up (default: 1 on machines with 2 cores or fewer, where one thread measured fastest at 1-200 models; else one per core, at most 4)",
-    )
     .addOption(new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder (listed below); default: each model folder's own").choices(DECODER_NAMES))
     .addHelpText("after", companionsHelp)
     .addHelpText("after", decoderHelp);
@@ -108,7 +103,6 @@ export function scoreRequestOf(io: CliIo, opts: ScoreCliOptions, rest: { results
     bfclData: rest.bfclData,
     manifest: opts.manifest,
     perItem: opts.perItem,
-    threads: integerOption(opts.threads),
     strict: Boolean(opts.strict),
     ...(opts.decoder !== undefined ? { decoder: opts.decoder } : {}),
     cwd: io.cwd,

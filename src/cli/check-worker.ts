@@ -1,10 +1,11 @@
 /**
  * Worker-thread entry for `twinscore check`: checks the model folders it is sent, one
  * at a time, with `runCheckJob` (the same function the main thread runs). Only used
- * from the built `dist/`; under the TypeScript test runner every job runs inline.
+ * from the built `dist/`; under the TypeScript test runner every job runs inline. It
+ * lives with the CLI, the one layer that may wire the use cases to node's threads.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { CheckJobCache, failedJob, runCheckJob, type CheckJob, type CheckJobSettings } from "./check-job.js";
+import { CheckJobCache, failedJob, runCheckJob, type CheckJob, type CheckJobSettings } from "../app/check-job.js";
 
 const settings = workerData as CheckJobSettings;
 const cache = new CheckJobCache();

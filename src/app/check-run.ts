@@ -1,7 +1,8 @@
 /**
- * The file side of `twinscore check`: find result files, read the BFCL data they need,
- * run the pure checker (`simulator/run-check.ts`) in one evaluator process (like one
- * `bfcl evaluate` run), write BFCL-format score files, and compare with stored ones.
+ * The run of `twinscore check`: find result files (the one walk), choose each model
+ * folder's decoder as the pipeline does, and run one job per folder (`check-job.ts`: the
+ * pure checker in one evaluator process, like one `bfcl evaluate` run, writing BFCL-format
+ * score files and comparing them with stored ones), on worker threads when given a spawner.
  *
  * Layout: every `BFCL_v{3,4}_multi_turn_<category>_result.json` the walk (`tree.ts`)
  * finds below `--results`. The model name (BFCL's `model_name`, used in instance names
@@ -9,19 +10,19 @@
  * `<out>/<model>/<group>/…_score.json` as BFCL writes them (`<out>/<run>/score/<model>/…`
  * for a tree of several runs); stored ones are found by the same walk under `--scores`.
  */
-import { createRequire } from "node:module";
-import { join, relative, resolve } from "node:path";
 import { bfclFileName, multiTurnCategories, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
-import type { DecodeHealth, DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
+import { summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/agreement.js";
 import { countReadings, type EmptyTurnCounts } from "../official/empty-turns.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
-import { runJobs, type JobWorker } from "./worker-pool.js";
-import { findLongContextModule, readLongContext } from "./long-context.js";
-import { overwritesInput } from "./files.js";
-import { matchingModel, walkBfclTree, type TreeModel } from "./tree.js";
+import { runJobs, type JobWorker } from "../io/worker-pool.js";
+import { findLongContextModule, readLongContext } from "../io/long-context.js";
+import { overwritesInput } from "../io/files.js";
+import { joinPath, relativePath, resolvePath } from "../io/paths.js";
+import { matchingModel, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { chooseModelDecoder } from "./pipeline.js";
 
 /** One result file found under `--results`. */
 export interface FoundResultFile {
@@ -49,10 +50,10 @@ export interface FoundResultFile {
  * runs with the same model names do not overwrite each other.
  */
 function scoreRelativeOf(m: TreeModel, given: string, runs: number, inModel: string, version: BfclVersion, category: MultiTurnCategory): string {
-  const file = join(inModel.includes("/") ? inModel.slice(0, inModel.lastIndexOf("/")) : "", bfclFileName(version, category, "score"));
-  if (runs <= 1) return join(m.model, file);
-  const runRel = relative(given, m.runDir);
-  return join(runRel === "" || runRel.startsWith("..") ? m.run : runRel, "score", m.model, file);
+  const file = joinPath(inModel.includes("/") ? inModel.slice(0, inModel.lastIndexOf("/")) : "", bfclFileName(version, category, "score"));
+  if (runs <= 1) return joinPath(m.model, file);
+  const runRel = relativePath(given, m.runDir);
+  return joinPath(runRel === "" || runRel.startsWith("..") ? m.run : runRel, "score", m.model, file);
 }
 
 /**
@@ -60,8 +61,8 @@ function scoreRelativeOf(m: TreeModel, given: string, runs: number, inModel: str
  * per model. Problems: the folder missing, not a folder, holding no result file, or a
  * non-regular file named like one.
  */
-export function findResultFiles(dir: string): { files: FoundResultFile[]; problems: Problem[]; runs: number } {
-  const walk = walkBfclTree([dir], "/", "result");
+export function findResultFiles(dir: string, walked?: TreeWalk): { files: FoundResultFile[]; problems: Problem[]; runs: number } {
+  const walk = walked ?? walkBfclTree([dir], "/", "result");
   const files: FoundResultFile[] = [];
   for (const m of walk.models) {
     const own: FoundResultFile[] = [];
@@ -69,7 +70,7 @@ export function findResultFiles(dir: string): { files: FoundResultFile[]; proble
       for (const f of m.files[category] ?? []) {
         own.push({
           path: f.path,
-          relative: relative(dir, f.path),
+          relative: relativePath(dir, f.path),
           model: m.model,
           name: m.name,
           modelDir: m.dir,
@@ -87,6 +88,8 @@ export function findResultFiles(dir: string): { files: FoundResultFile[]; proble
 
 /** What `check` asks for. */
 export interface CheckRunRequest {
+  /** The walk of `resultsDir` when the command has made it already, so the tree is walked once. */
+  readonly walked?: TreeWalk;
   readonly resultsDir: string;
   readonly bfclDataDir: string;
   readonly scoresDir?: string;
@@ -136,12 +139,8 @@ export interface CheckRunReport {
   readonly problems: Problem[];
 }
 
-/** `check-worker.js` beside this module (only in the built `dist/`, where workers can run). */
-// node:worker_threads is loaded only when a second thread is asked for (it costs a one-thread run about 6 ms to load)
-const spawnCheckWorker = (settings: CheckJobSettings) => (): JobWorker<CheckJob, Result<CheckedFileData>[]> => {
-  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
-  return new Worker(new URL("./check-worker.js", import.meta.url), { workerData: settings });
-};
+/** Starts one worker thread running `runCheckJob` with the run's settings (the CLI's `cli/check-worker.ts`); without one every job runs here. */
+export type CheckWorkerSpawner = (settings: CheckJobSettings) => JobWorker<CheckJob, Result<CheckedFileData>[]>;
 
 /**
  * Run the checker over every result file below `resultsDir`: one job per model folder,
@@ -150,13 +149,13 @@ const spawnCheckWorker = (settings: CheckJobSettings) => (): JobWorker<CheckJob,
  * machine this was measured on, a second thread made runs of 2 and 4 model folders
  * slower (each thread loads the data and warms up the checker on its own; bench/RESULTS.md).
  */
-export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Result<CheckRunReport>> {
-  const resultsDir = resolve(req.cwd, req.resultsDir);
-  const { files: found, problems: walkProblems, runs } = findResultFiles(resultsDir);
+export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: CheckWorkerSpawner | null = null): Promise<Result<CheckRunReport>> {
+  const resultsDir = resolvePath(req.cwd, req.resultsDir);
+  const { files: found, problems: walkProblems, runs } = findResultFiles(resultsDir, req.walked);
   if (found.length === 0) return err(...walkProblems);
-  const dataDir = resolve(req.cwd, req.bfclDataDir);
+  const dataDir = resolvePath(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];
-  const scoresDir = req.scoresDir === undefined ? null : resolve(req.cwd, req.scoresDir);
+  const scoresDir = req.scoresDir === undefined ? null : resolvePath(req.cwd, req.scoresDir);
   const stored = scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
   if (stored !== null) problems.push(...stored.problems);
   /** The stored score file of a result file: same model (and run), category and version. */
@@ -190,38 +189,50 @@ export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Resul
   }
   if (req.outDir !== undefined) {
     // --out must not write a score file over a file this run reads (a stored score file, say)
-    const outDir = resolve(req.cwd, req.outDir);
+    const outDir = resolvePath(req.cwd, req.outDir);
     for (const g of groups) {
       for (const f of g) {
-        const clash = overwritesInput(join(outDir, f.scoreRelative), [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])], "--out");
+        const clash = overwritesInput(joinPath(outDir, f.scoreRelative), [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])], "--out");
         if (clash !== null && !clash.ok) return err(...clash.problems);
       }
     }
   }
-  const jobs: CheckJob[] = groups.map((g) => ({
-    model: g[0].model,
-    files: g.map((f) => ({ path: f.path, version: req.bfclVersion ?? f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
-  }));
+  // each model folder's decoder as `score` chooses it: --decoder, the registry, else the head of its files
+  const jobs: CheckJob[] = [];
+  const checkedGroups: FoundResultFile[][] = [];
+  for (const g of groups) {
+    const decided = chooseModelDecoder(g[0].found, req.decoder ?? undefined);
+    problems.push(...decided.problems);
+    if (decided.choice === null) {
+      problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
+      continue;
+    }
+    checkedGroups.push(g);
+    jobs.push({
+      model: g[0].model,
+      decoder: summarizeChoice(decided.choice),
+      files: g.map((f) => ({ path: f.path, version: req.bfclVersion ?? f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
+    });
+  }
   const settings: CheckJobSettings = {
     dataDir,
     longContextModule,
-    decoder: req.decoder ?? null,
     emptyTurns: req.emptyTurns ?? null,
-    outDir: req.outDir === undefined ? null : resolve(req.cwd, req.outDir),
+    outDir: req.outDir === undefined ? null : resolvePath(req.cwd, req.outDir),
     compareStored: scoresDir !== null,
   };
   const outcomes = await runJobs(
     jobs,
     {
       threads,
-      spawn: import.meta.url.endsWith(".js") ? spawnCheckWorker(settings) : null,
+      spawn: spawnWorker === null ? null : () => spawnWorker(settings),
       inline: (job) => runCheckJob(job, settings, cache),
       failed: failedJob,
     },
   );
   const files: CheckedFile[] = [];
   const reported = new Set<string>();
-  groups.forEach((group, gi) => {
+  checkedGroups.forEach((group, gi) => {
     outcomes[gi].forEach((checked, fi) => {
       const f = group[fi];
       if (!checked.ok) {

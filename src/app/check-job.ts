@@ -1,16 +1,15 @@
 /**
  * One job of `twinscore check`: a model folder's result files, checked in one evaluator
- * process. The same function runs on the main thread and in `check-worker.ts`, so a run
+ * process with the decoder the pipeline chose for the model (`chooseModelDecoder`). The
+ * same function runs on the main thread and in a worker (`cli/check-worker.ts`), so a run
  * gives the same output whatever the thread count. The job writes its score files and
  * compares them with the stored ones itself, and returns only plain data (counts, paths,
- * agreement), which is what crosses a thread boundary.
+ * agreement), which is what crosses a thread boundary. The aligned numbers run the same
+ * job on bytes the pipeline already read.
  */
-import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { dirname, join } from "node:path";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import { decodeFailureMessage, decoderByName, type DecodeHealth, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
@@ -18,14 +17,17 @@ import { parseScoreFile } from "../bfcl/scores.js";
 import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
 import { compareVerdicts, type Agreement } from "../simulator/agreement.js";
 import type { LongContextData } from "../simulator/types.js";
-import { readCategoryInputs } from "./bfcl-data.js";
-import { readLongContext } from "./long-context.js";
-import { readFailure } from "./results-read.js";
-import { makeFolder, readTextIfFile, writeFileAtomic } from "./manifest.js";
+import { readCategoryInputs } from "../io/bfcl-data.js";
+import { bytesAreUtf8, ReusedBuffers } from "../io/file-buffers.js";
+import { readLongContext } from "../io/long-context.js";
+import { readFailure } from "../io/results-read.js";
+import { makeFolder, readTextIfFile, writeFileAtomic } from "../io/manifest.js";
+import { joinPath, parentOf } from "../io/paths.js";
 
-/** A model folder's result files, in path order. */
+/** A model folder's result files, in path order, and the decoder its steps are read with. */
 export interface CheckJob {
   readonly model: string;
+  readonly decoder: DecoderChoiceSummary;
   readonly files: readonly {
     readonly path: string;
     readonly version: "v3" | "v4";
@@ -34,6 +36,8 @@ export interface CheckJob {
     readonly scoreRelative: string;
     /** The stored score file to compare its verdicts with (found under `--scores`), or null. */
     readonly storedScore: string | null;
+    /** The file's bytes when they were read already (else the job reads them). */
+    readonly bytes?: Uint8Array;
   }[];
 }
 
@@ -42,8 +46,6 @@ export interface CheckJobSettings {
   readonly dataDir: string;
   /** long_context.py to read the filler from (only when a job has long_context files). */
   readonly longContextModule: string | null;
-  /** `--decoder`: the decoder every model folder's steps go through; null chooses per folder (registry, else detection). */
-  readonly decoder: DecoderName | null;
   /** Also score the turns whose reference is empty (`simulator/irrelevance.ts`); null: BFCL's checker as is. */
   readonly emptyTurns?: EmptyTurnReading | null;
   /** Absolute folder to write BFCL score files into, or null. */
@@ -76,50 +78,11 @@ export interface CheckedFileData {
   readonly decodeHealth: DecodeHealth;
 }
 
-/** The largest result file `check` reads whole. */
-const MAX_CHECKED_FILE_BYTES = 1024 * 1024 * 1024;
-
-/**
- * Per-thread caches: each category's BFCL data and the filler are read once per thread,
- * and the memory result files are read into and score files rendered into is reused from
- * job to job. (Fresh memory is slow to touch — on the project's VM, reading a 2.2 MB
- * result file into a new buffer took 10 ms, into a reused one 0.3 ms.)
- */
+/** Per-thread caches: each category's BFCL data and the filler are read once per thread, and the memory files are read into and score files rendered into is reused from job to job. */
 export class CheckJobCache {
   readonly categories = new Map<string, Result<CategoryInputs>>();
   filler: Result<LongContextData> | null = null;
-  private readonly buffers = new Map<string, Uint8Array>();
-
-  /** A buffer of at least `bytes` for a use (`in0`, `out2` …), kept for the next job: valid until then. */
-  buffer(use: string, bytes: number): Uint8Array {
-    let b = this.buffers.get(use);
-    if (b === undefined || b.length < bytes) {
-      b = new Uint8Array(Math.ceil(bytes * 1.25));
-      this.buffers.set(use, b);
-    }
-    return b;
-  }
-
-  /** A file's bytes, read into this job slot's reused buffer. */
-  readFile(path: string, slot: number): Uint8Array {
-    const fd = openSync(path, "r");
-    try {
-      const size = fstatSync(fd).size;
-      // checking needs the whole file in memory: far above any BFCL result file, far below what a buffer can hold
-      if (size > MAX_CHECKED_FILE_BYTES) throw new Error(`file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_CHECKED_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`);
-      const into = this.buffer(`in${slot}`, size);
-      let n = 0;
-      for (;;) {
-        const r = readSync(fd, into, n, into.length - n, null);
-        if (r === 0) break;
-        n += r;
-        if (n === into.length) return readFileSync(path); // grew while being read: take it as it is now
-      }
-      return into.subarray(0, n);
-    } finally {
-      closeSync(fd);
-    }
-  }
+  readonly buffers = new ReusedBuffers();
 }
 
 /**
@@ -129,7 +92,7 @@ export class CheckJobCache {
  * the file is UTF-8.
  */
 function invalidUtf8Problem(bytes: Uint8Array, file: string): Problem | null {
-  if (isUtf8(bytes)) return null;
+  if (bytesAreUtf8(bytes)) return null;
   const at = firstInvalidUtf8(bytes, 0, bytes.length);
   let line = 1;
   for (let i = bytes.indexOf(0x0a); i >= 0 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
@@ -168,7 +131,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     const slot = inputs.length;
     let bytes: Uint8Array;
     try {
-      bytes = cache.readFile(f.path, slot);
+      bytes = f.bytes ?? cache.buffers.readFile(f.path, slot);
     } catch (e) {
       out[index] = err(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: f.path }));
       return;
@@ -184,12 +147,11 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       file: f.path,
       testCategory: `multi_turn_${f.category}`,
       inputs: cat.value,
-      scoreScratch: (bytes) => cache.buffer(`out${slot}`, bytes),
+      scoreScratch: (bytes) => cache.buffers.buffer(`out${slot}`, bytes),
     });
   });
-  // the folder's decoder: --decoder, else BFCL's registry entry for the folder, else detected from its steps
-  const choice = chooseDecoder({ folder: job.model, override: settings.decoder, samples: () => sampleSteps(inputs.map((f) => f.bytes)) });
-  if (choice === null) return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${settings.decoder}`, { file: f.path })));
+  const decoder = decoderByName(job.decoder.name);
+  if (decoder === undefined) return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${job.decoder.name}`, { file: f.path })));
   // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
   for (const version of ["v3", "v4"] as const) {
     const mine = inputs.filter((f) => job.files[f.index].version === version);
@@ -197,16 +159,16 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     const results = checkModelFiles(mine, {
       modelName: job.model,
       newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
-      decode: choice.decoder.decode,
-      decodePlain: choice.decoder.plain?.decode,
-      decoder: choice.decoder,
+      decode: decoder.decode,
+      decodePlain: decoder.plain?.decode,
+      decoder,
       renderScore: settings.outDir !== null || settings.compareStored,
       emptyTurns: settings.emptyTurns ?? undefined,
       bfclVersion: version,
     });
     results.forEach((r, i) => {
       const index = mine[i].index;
-      out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value, summarizeChoice(choice))) : r;
+      out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value, job.decoder)) : r;
     });
   }
   return out as Result<CheckedFileData>[];
@@ -228,8 +190,8 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
   }
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
-    const target = join(settings.outDir, file.scoreRelative);
-    const w = makeFolder(dirname(target)) ?? writeFileAtomic(target, checked.scoreFile);
+    const target = joinPath(settings.outDir, file.scoreRelative);
+    const w = makeFolder(parentOf(target)) ?? writeFileAtomic(target, checked.scoreFile);
     if (!w.ok) problems.push(...w.problems);
     else written = target;
   }

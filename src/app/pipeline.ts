@@ -1,0 +1,442 @@
+/**
+ * The one read of a run that every command consumes. It walks the `--results` (and
+ * `--scores`) trees once, puts each model on the pair manifest of its BFCL version,
+ * chooses each model's decoder once (from the head of its files when its folder is not a
+ * registry key), and reads each of its files in one pass that collects everything asked
+ * for: the rollouts the pairs need, every line's turn count, the data check's first
+ * turns, the `result` texts the replays need, the bytes BFCL's checker needs. The pure
+ * scorer then gives one record per pair. So `score`, `check`, `report`, `compare`,
+ * `verify`, `judge` and `demo` read a run the same way: the same models, decoder,
+ * warnings and counts.
+ *
+ * Models are read one after another, and each is handed to the caller's `consume` as
+ * soon as it is read, so whatever the caller does not keep (the bytes, the texts) is
+ * dropped before the next model: memory stays flat in the number of models.
+ */
+import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
+import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import { everyReadingPair, readingPairs } from "../decision/readings.js";
+import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
+import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
+import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
+import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
+import { readOfficial, type OfficialReading } from "../io/scores.js";
+import { matchingModel, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { hasError, manifestOf as manifestFile, type Context } from "./common.js";
+import { manifestsForModels, versionsText } from "./data-version.js";
+
+/**
+ * How much of a model's pair records the caller keeps: `all` (per-item rows, the
+ * companions, the aligned numbers and Table F1 read the twins' calls) or `outcomes`
+ * (the readings and the bootstrap read each side's status and decisions only: the
+ * twins' calls and text are left empty).
+ */
+export type RecordsKept = "all" | "outcomes";
+
+/** What a command needs read beyond the records. */
+export interface ReadNeeds {
+  /** Every line's id and turn count (the official companion, the truncation count); always read with `scores`. */
+  readonly census?: boolean;
+  /** The whole `result` text of every pair's twins (the aligned prefixes and the workaround replay run on it). */
+  readonly texts?: boolean;
+  /** The files' bytes (BFCL's checker on every entry: the empty-turn table). */
+  readonly wholeFiles?: boolean;
+  /** Each line's first step's input token count (the injection check of two arms). */
+  readonly firstStepTokens?: boolean;
+  /** The reply the simulated user answered, of each interactive line (`judge` reads it for a turn whose steps kept no text). */
+  readonly openings?: boolean;
+}
+
+/** What to read. */
+export interface ReadRequest {
+  readonly ctx: Context;
+  /** Result trees (a model folder, a result root, a run, or a folder of runs). */
+  readonly results: readonly string[];
+  /** Score trees: each model's official verdicts are read and cross-checked. */
+  readonly scores?: readonly string[];
+  /** Models to keep, by folder name or `<run>/<model>`, in this order (default: all, in the order found). */
+  readonly models?: readonly string[];
+  /** A manifest file forced for every model (`--manifest`). */
+  readonly manifest?: string;
+  /** When every model must be on one manifest, the command's name for the line that says they are not. */
+  readonly oneManifest?: string;
+  /** `--decoder`: one decoder for every model; absent, each folder's own. */
+  readonly decoder?: DecoderName;
+  /** The pairs each model is scored on: the headline reading's, or every pair any reading reads. */
+  readonly pairs: { readonly headline: Pick<ScoreOptions, "pairSet" | "countLogin"> } | "every";
+  readonly keep: RecordsKept;
+  readonly needs?: ReadNeeds;
+  /** What the lines about rollouts of other data and about a missing manifest tell the user to do (for commands without `--manifest`). */
+  readonly hints?: { readonly force?: string; readonly missing?: string };
+  /** Called once the models are known, before the first is read (the bin bounds V8's heap there). */
+  readonly beforeReading?: (models: number) => void;
+  /** The walks of `results` and `scores` when the command has made them already (to check its arguments), so the trees are walked once. */
+  readonly walked?: { readonly results: TreeWalk; readonly scores: TreeWalk | null };
+}
+
+/** The file used for one category of one model, and how it was chosen. */
+export interface FileUsed {
+  readonly file: string;
+  readonly lines: number;
+  readonly distinctIds: number;
+  /** How many copies of this (model, category) were found in all trees. */
+  readonly candidates: number;
+}
+
+/** One model as read. */
+export interface ModelRead {
+  /** How commands name it: its folder's name, or `<run>/<model>` when several runs were found. */
+  readonly model: string;
+  /** The model folder's name (BFCL's model name, which its checker uses). */
+  readonly folder: string;
+  readonly run: string;
+  readonly found: TreeModel;
+  readonly bfclVersion: BfclVersion | null;
+  readonly manifest: Manifest;
+  readonly filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>;
+  /** The decoder its steps were read with, and why; null when no file could be read. */
+  readonly decoder: DecoderChoiceSummary | null;
+  /** Problems met reading its files. */
+  readonly problems: Problem[];
+  /** One record per pair; null when a category is missing or unreadable. */
+  readonly score: ModelScore | null;
+  /** With `needs.census` or `scores`: each file's census. */
+  readonly census: Partial<Record<ScoredResultCategory, ResultCensus>>;
+  /** With `scores`: the official verdicts, cross-checked with the census. */
+  readonly official: OfficialReading | null;
+  /** With `needs.texts`: the `result` text of every pair's twins, by id. */
+  readonly texts: ReadonlyMap<string, string> | null;
+  /** With `needs.wholeFiles`: each file's bytes. */
+  readonly bytes: Partial<Record<ScoredResultCategory, Uint8Array>> | null;
+  /** With `needs.firstStepTokens`: each line's first step's input token count, by id (null where there is none). */
+  readonly firstStepTokens: ReadonlyMap<string, number | null> | null;
+  /** With `needs.openings`: the reply the simulated user answered, by should-ask id. */
+  readonly openings: ReadonlyMap<string, string> | null;
+  /** The first-turn check of its rollouts against its manifest's data, made in the same pass. */
+  readonly dataCheck: RolloutDataCheck;
+}
+
+/** The run as read: what the walk found, each model's manifest, and every problem not tied to one model. */
+export interface RunRead<T> {
+  readonly walk: TreeWalk;
+  /** The models selected, in output order (those that could not be put on a manifest left out). */
+  readonly selected: readonly TreeModel[];
+  /** The first model's manifest (the package's v4 one when there is none): every model's with `oneManifest`. */
+  readonly manifest: Manifest;
+  readonly manifestOf: ReadonlyMap<string, Manifest>;
+  readonly versionOf: ReadonlyMap<string, BfclVersion>;
+  /** Whether `--manifest` forced one manifest. */
+  readonly forced: boolean;
+  /** What `consume` returned for each model read, in order. */
+  readonly outputs: readonly T[];
+  /** Problems of the walk, the selection and the manifests (warnings; the errors stop the read). */
+  readonly problems: readonly Problem[];
+}
+
+/**
+ * The models of a walk that `--model` names (by folder name or by `<run>/<model>`), in the
+ * order named; all of them, in the order found, when none is named. A name that matches
+ * nothing is a problem listing what was found.
+ */
+export function selectModels(walk: TreeWalk, names: readonly string[]): { models: TreeModel[]; problems: Problem[] } {
+  if (names.length === 0) return { models: walk.models, problems: [] };
+  const problems: Problem[] = [];
+  const models: TreeModel[] = [];
+  for (const name of names) {
+    const hits = walk.models.filter((m) => m.name === name || m.model === name);
+    if (hits.length === 0) {
+      const known = walk.models.map((m) => m.name).join(", ") || "none";
+      problems.push(problem("model-missing", `--model ${name}: no such model directory under the results (found: ${known})`));
+    }
+    for (const m of hits) if (!models.includes(m)) models.push(m);
+  }
+  return { models, problems };
+}
+
+/** Per manifest, what reading a model on it needs, made once. */
+interface OnManifest {
+  readonly pairs: readonly ManifestPair[];
+  readonly known: ReadonlySet<string>;
+  readonly need: ReturnType<typeof turnsNeeded>;
+  readonly texts: ReadonlySet<string>;
+  readonly candidate: DataCandidate;
+}
+
+/**
+ * Read every model under the result trees, handing each to `consume` as soon as it is
+ * read. Never throws on bad input: a walk or manifest error stops the read (the problems
+ * are returned); a model whose files cannot be read is one model with problems.
+ */
+export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T): Result<RunRead<T>> {
+  const walk = req.walked?.results ?? walkBfclTree(req.results, req.ctx.cwd, "result");
+  const scores = req.walked !== undefined ? req.walked.scores : (req.scores ?? []).length > 0 ? walkBfclTree(req.scores!, req.ctx.cwd, "score") : null;
+  const selected = selectModels(walk, req.models ?? []);
+  const problems: Problem[] = [...walk.problems, ...selected.problems, ...(scores?.problems ?? [])];
+  // each model on the manifest of the BFCL version its files name; its rollouts are checked
+  // against that data in the one pass over its files, and a model generated on other data
+  // stops the command before anything is shown
+  const source = committedManifestSource();
+  const hints = { forceHint: req.hints?.force, missingHint: req.hints?.missing };
+  const found = manifestsForModels(selected.models, req.manifest, req.ctx, { rollouts: "defer", source, ...hints });
+  if (!found.ok) return found;
+  if (hasError(found.value.problems)) {
+    // stopped by the file names: every model's problems, the rollouts checked too
+    const full = manifestsForModels(selected.models, req.manifest, req.ctx, { source, ...hints });
+    return err(...(full.ok ? full.value.problems : full.problems));
+  }
+  const { manifestOf, versionOf, forced } = found.value;
+  const distinct = [...new Set(manifestOf.values())];
+  if (req.oneManifest !== undefined && distinct.length > 1) {
+    return err(
+      problem(
+        "bfcl-version-mixed",
+        `${req.oneManifest} puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`,
+      ),
+    );
+  }
+  // with no model to decide by: the manifest given, else the package's v4 one (the command reports what is missing)
+  let fallback = distinct[0] ?? null;
+  if (fallback === null) {
+    const loaded = manifestFile(req.manifest, req.ctx);
+    if (!loaded.ok) return loaded;
+    fallback = loaded.value;
+  }
+  const onManifest = new Map<Manifest, OnManifest>();
+  const prepared = (m: Manifest): OnManifest => {
+    let o = onManifest.get(m);
+    if (o === undefined) {
+      const pairs = req.pairs === "every" ? everyReadingPair(m) : readingPairs(m, req.pairs.headline);
+      o = {
+        pairs,
+        known: new Set(knownShouldAskIds(m)),
+        need: turnsNeeded(pairs),
+        texts: new Set(pairs.flatMap((p) => [p.baseId, p.missId])),
+        candidate: dataCandidate(m),
+      };
+      onManifest.set(m, o);
+    }
+    return o;
+  };
+  const toRead = selected.models.filter((m) => manifestOf.has(m.name));
+  req.beforeReading?.(toRead.length);
+  const outputs: T[] = [];
+  const checks = new Map<string, RolloutDataCheck>();
+  for (const found of toRead) {
+    const manifest = manifestOf.get(found.name)!;
+    const scoreModel = scores === null ? null : matchingModel(found, walk.runs, scores.models);
+    const { model, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel });
+    checks.set(found.name, check);
+    outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));
+  }
+  // the rollouts against their data, from the pass just made: a model generated on other data stops the command
+  const checked = manifestsForModels(selected.models, req.manifest, req.ctx, { checks, source, ...hints });
+  if (!checked.ok) return checked;
+  if (hasError(checked.value.problems)) return err(...checked.value.problems.filter((p) => p.severity === "error"));
+  problems.push(...checked.value.problems);
+  return ok({ walk, selected: toRead, manifest: fallback, manifestOf, versionOf, forced, outputs, problems });
+}
+
+/** The files a model's decoder is detected from: the first of base, miss_func and miss_param as the walk lists them (long_context's when it has none of those). */
+export function detectionFiles(found: TreeModel): string[] {
+  const first = (c: MultiTurnCategory) => found.files[c]?.[0]?.path;
+  const scored = scoredResultCategories.flatMap((c) => (first(c) === undefined ? [] : [first(c)!]));
+  return scored.length > 0 ? scored : first("long_context") === undefined ? [] : [first("long_context")!];
+}
+
+/**
+ * A model's decoder: `--decoder`, else BFCL's registry entry for its folder, else the one
+ * the head of its files decodes best (the first `DETECTION_SAMPLE` non-empty steps of
+ * `detectionFiles`, in file order). `check` chooses with the same function, on the same
+ * files, so both commands read a model with the same decoder, for the same reason.
+ */
+export function chooseModelDecoder(found: TreeModel, override: DecoderName | undefined): { choice: DecoderChoice | null; problems: Problem[] } {
+  const folder = found.model;
+  const files = detectionFiles(found);
+  const problems: Problem[] = [];
+  const choice = chooseDecoder({
+    folder,
+    override: override ?? null,
+    samples: () => {
+      const heads: Uint8Array[] = [];
+      for (const file of files) {
+        try {
+          heads.push(readFileHead(file, (lines) => sampleSteps([...heads, lines]).length >= DETECTION_SAMPLE));
+        } catch (e) {
+          problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
+        }
+        if (sampleSteps(heads).length >= DETECTION_SAMPLE) break;
+      }
+      return sampleSteps(heads);
+    },
+  });
+  return { choice, problems };
+}
+
+/** The copy of one (model, category) to use: the one with the most distinct ids, the first found on a tie; unreadable copies are passed over. */
+function chooseCopy(paths: readonly string[], category: ScoredResultCategory, known: ReadonlySet<string>, problems: Problem[], onLine: ReturnType<typeof firstTurnVisitor>): { path: string; candidates: number } | null {
+  if (paths.length === 1) return { path: paths[0], candidates: 1 };
+  let best: { path: string; ids: number } | null = null;
+  for (const path of paths) {
+    const counted = readResultFile(path, category, { wanted: null, knownMissIds: known, onLine });
+    if (!counted.readable) {
+      problems.push(...counted.problems);
+      continue;
+    }
+    if (best === null || counted.distinctIds > best.ids) best = { path, ids: counted.distinctIds };
+  }
+  return best ? { path: best.path, candidates: paths.length } : null;
+}
+
+/** A twin reading reduced to its status and decisions (see `RecordsKept`). */
+function bareReading(t: TwinReading): TwinReading {
+  return { ...t, anchorCalls: [], preAnchorCallNames: [], anchorText: [], offListNames: [] };
+}
+
+/** Read one model's files in one pass each, and score it. */
+function readModel(
+  found: TreeModel,
+  manifest: Manifest,
+  on: OnManifest,
+  req: ReadRequest,
+  scores: { model: TreeModel | null } | null,
+): { model: Omit<ModelRead, "bfclVersion" | "dataCheck">; check: RolloutDataCheck } {
+  const needs = req.needs ?? {};
+  const problems: Problem[] = [];
+  const builder = rolloutDataCheckBuilder([on.candidate], "first");
+  const onLine = firstTurnVisitor((item) => builder.add(item));
+  const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
+  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null };
+  // the copy of each category, then the decoder from the head of the files chosen
+  const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
+  const missing: string[] = [];
+  for (const category of scoredResultCategories) {
+    const paths = (found.files[category] ?? []).map((f) => f.path);
+    const c = paths.length === 0 ? null : chooseCopy(paths, category, on.known, problems, onLine);
+    if (c === null) missing.push(category);
+    else chosen[category] = c;
+  }
+  const paths = scoredResultCategories.flatMap((c) => (chosen[c] ? [chosen[c]!.path] : []));
+  const decided = paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder);
+  problems.push(...decided.problems);
+  const choice = decided.choice;
+  if (paths.length > 0 && choice === null) {
+    problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
+    return { model: { ...base, filesUsed: {}, decoder: null, problems, ...none }, check: builder.result() };
+  }
+  // one pass per file: the rollouts the pairs need, and whatever else was asked for
+  const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
+  const readings: Partial<Record<ScoredResultCategory, ResultFileReading>> = {};
+  for (const category of scoredResultCategories) {
+    const c = chosen[category];
+    if (c === undefined) continue;
+    const wanted = category === "base" ? on.need.base : new Map([...on.need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
+    const reading = readResultFile(c.path, category, {
+      wanted,
+      knownMissIds: on.known,
+      onLine,
+      census: needs.census === true || scores !== null || needs.texts === true,
+      texts: needs.texts ? on.texts : undefined,
+      wholeFile: needs.wholeFiles,
+      firstStepTokens: needs.firstStepTokens,
+      openings: needs.openings && category !== "base",
+    });
+    problems.push(...reading.problems);
+    if (!reading.readable) {
+      missing.push(category);
+      continue;
+    }
+    readings[category] = reading;
+    filesUsed[category] = { file: c.path, lines: reading.lines, distinctIds: reading.distinctIds, candidates: c.candidates };
+  }
+  const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
+  for (const c of scoredResultCategories) if (readings[c]?.census) census[c] = readings[c]!.census!;
+  const decoder = choice === null ? null : summarizeChoice(choice);
+  if (missing.length > 0) {
+    problems.push(
+      problem("category-missing", `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`),
+    );
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: builder.result() };
+  }
+  const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, choice!.decoder);
+  problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed));
+  const records: readonly PairRecord[] = req.keep === "all" ? scored.records : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
+  let official = scores === null ? null : readOfficial(found.name, census, scores.model);
+  if (official !== null && scores!.model === null) {
+    official = { ...official, problems: [problem("score-model-missing", `model ${found.name}: no score files under the --scores directories`, { severity: "warning" }), ...official.problems] };
+  }
+  let texts: Map<string, string> | null = null;
+  if (needs.texts) {
+    texts = new Map();
+    for (const c of scoredResultCategories) for (const [id, t] of readings[c]!.texts ?? []) texts.set(id, t);
+  }
+  let bytes: Partial<Record<ScoredResultCategory, Uint8Array>> | null = null;
+  if (needs.wholeFiles) {
+    bytes = {};
+    for (const c of scoredResultCategories) if (readings[c]!.bytes) bytes[c] = readings[c]!.bytes!;
+  }
+  let firstStepTokens: Map<string, number | null> | null = null;
+  if (needs.firstStepTokens) {
+    firstStepTokens = new Map();
+    for (const c of scoredResultCategories) for (const [id, n] of readings[c]!.firstStepTokens ?? []) firstStepTokens.set(id, n);
+  }
+  let openings: Map<string, string> | null = null;
+  if (needs.openings) {
+    openings = new Map();
+    for (const c of scoredResultCategories) for (const [id, t] of readings[c]!.openings ?? []) openings.set(id, t);
+  }
+  return {
+    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings },
+    check: builder.result(),
+  };
+}
+
+/**
+ * What reading a model's records is warned about: a file whose anchor-turn tool calls
+ * mostly fail to decode (a wrong decoder), each missing line, the undecidable pairs.
+ */
+function readingWarnings(
+  model: string,
+  records: readonly PairRecord[],
+  missing: readonly { pair: ManifestPair; absent: string[] }[],
+  choice: DecoderChoice,
+  filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
+): Problem[] {
+  const problems: Problem[] = [];
+  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
+  for (const category of scoredResultCategories) {
+    const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
+    const seen = new Set<string>();
+    for (const r of records) {
+      const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
+      const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
+      if (twin === null || seen.has(key)) continue;
+      seen.add(key);
+      health.toolLooking += twin.toolCallSteps;
+      health.failed += twin.decodeFailures;
+    }
+    const line = decodeFailureMessage(health, choice.decoder.name, "anchor-turn tool-call steps");
+    if (line !== null) problems.push(problem("decode-failures", line, { file: filesUsed[category]!.file, severity: "warning" }));
+  }
+  const reported = new Set<string>();
+  for (const m of missing) {
+    for (const id of m.absent) {
+      if (reported.has(id)) continue;
+      reported.add(id);
+      const category = id.startsWith("multi_turn_base_") ? "base" : m.pair.category;
+      problems.push(problem("rollout-missing", `${id} has no line in this file; the pairs on it are not scored for ${model}`, { file: filesUsed[category]!.file, severity: "warning" }));
+    }
+  }
+  const undecidable = records.filter((r) => r.status === "undecidable");
+  if (undecidable.length > 0) {
+    const first = undecidable.slice(0, 3).map((r) => r.missId).join(", ");
+    problems.push(
+      problem("pair-undecidable", `model ${model}: ${undecidable.length} pair(s) undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`, {
+        severity: "warning",
+      }),
+    );
+  }
+  return problems;
+}
