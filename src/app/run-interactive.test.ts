@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readCategoryInputs } from "../io/bfcl-data.js";
-import { runCheck } from "../io/check-run.js";
+import { runCheck } from "./check-run.js";
 import { loadManifest } from "../io/manifest.js";
 import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";

@@ -9,9 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultScoreOptions } from "../decision/types.js";
-import { runCheck } from "../io/check-run.js";
+import { runCheck } from "./check-run.js";
 import { loadManifest } from "../io/manifest.js";
-import { scoreResultDirs } from "../io/results.js";
 import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";
 import { executeCalls } from "../simulator/executor.js";
@@ -23,6 +22,7 @@ import { loadRunEntries, runModel, type RunRequest } from "./run.js";
 import { scoreRuns } from "./score.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 import { table1Numbers } from "../testing/numbers.js";
+import { readForTest } from "../testing/read-models.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -70,8 +70,8 @@ function request(out: string, script: CallScript, extra: Partial<RunRequest> = {
 }
 
 async function decisionNumbers(out: string) {
-  const scored = await scoreResultDirs({ resultDirs: [out], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
-  const run = scored.runs.find((r) => r.model === "scripted_policy");
+  const scored = await readForTest([out], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
+  const run = scored.models.find((r) => r.model === "scripted_policy");
   expect(run?.score, JSON.stringify(scored.problems)).toBeTruthy();
   return run?.score ? table1Numbers(run.score.records, manifest) : undefined;
 }

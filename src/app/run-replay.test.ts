@@ -14,14 +14,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PyDict } from "../python/containers.js";
 import { jsonDumps, jsonLoadsFast } from "../python/json.js";
 import { loadManifest } from "../io/manifest.js";
-import { runCheck } from "../io/check-run.js";
-import { scoreResultDirs } from "../io/results.js";
+import { runCheck } from "./check-run.js";
 import { defaultScoreOptions } from "../decision/types.js";
 import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { inProcessEndpoint, parseRecording, replayResponder, type RecordedEntry } from "../testing/replay.js";
 import { runModel } from "./run.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 import { table1Numbers } from "../testing/numbers.js";
+import { readForTest } from "../testing/read-models.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -120,8 +120,8 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
         expect(cutDoc.ok).toBe(true);
         if (!cutDoc.ok) return;
         const score = async (dir: string) => {
-          const s = await scoreResultDirs({ resultDirs: [dir], models: [model], manifest, options: defaultScoreOptions, cwd: "/" });
-          const records = s.runs[0]?.score?.records;
+          const s = await readForTest([dir], { models: [model], pairs: { headline: defaultScoreOptions }, cwd: "/" });
+          const records = s.models[0]?.score?.records;
           return records === undefined ? undefined : table1Numbers(records, manifest, "release");
         };
         const recordedNumbers = await score(join(rolloutRunDir(run), "result"));

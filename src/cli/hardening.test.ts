@@ -152,7 +152,7 @@ describe("a repeated key is read as BFCL's json.loads reads it", () => {
     expect(repeated[0]).toMatchObject({ file: join(folder(doubled), resultName("miss_func")), line: 1, severity: "warning" });
     expect(repeated[0].message).toBe("multi_turn_miss_func_0: the line gives `result` more than once; read as BFCL's json.loads reads it, by the last one");
     const text = await run(["score", "--results", doubled, "--bootstrap", "0"]);
-    expect(text.err).toContain(`warning: ${models[1]}: 412 warnings reading its files (12 inference-error, 400 key-repeated); --verbose lists each with file:line [warnings]`);
+    expect(text.err).toContain(`warning: ${models[1]}: 415 warnings reading its files (15 inference-error, 400 key-repeated); --verbose lists each with file:line [warnings]`);
     const checkOf = async (dir: string) => (JSON.parse((await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"])).out) as { files: { category: string; correct: number }[] }).files.map((f) => [f.category, f.correct]);
     expect(await checkOf(doubled)).toEqual(await checkOf(replaced));
   }, 120_000);
@@ -531,14 +531,15 @@ describe("errors first, and arguments before inputs", () => {
     expect(r.err.trim().split("\n")).toEqual([
       // gpt-oss-20b's 23 undecided pairs are over the gate: errors first
       expect.stringMatching(new RegExp(`^error: model ${models[1]}: no act, hold or decision: 23 of 223 pairs undecided`)),
-      `warning: ${models[0]}: 9 warnings reading its files (9 inference-error); --verbose lists each with file:line [warnings]`,
-      `warning: ${models[1]}: 21 warnings reading its files (21 inference-error); --verbose lists each with file:line [warnings]`,
+      // one warning per inference-error line of the three files, whether or not a pair of this reading reads it
+      `warning: ${models[0]}: 12 warnings reading its files (12 inference-error); --verbose lists each with file:line [warnings]`,
+      `warning: ${models[1]}: 30 warnings reading its files (30 inference-error); --verbose lists each with file:line [warnings]`,
       // the folders are not in BFCL's model registry: the detected decoder is said once per model
       expect.stringMatching(new RegExp(`^${models[0]}: decoder fc \\(not in BFCL's model registry`)),
       expect.stringMatching(new RegExp(`^${models[1]}: decoder fc \\(not in BFCL's model registry`)),
     ]);
     const v = await run(["score", "--results", main, "--bootstrap", "0", "--verbose"]);
-    expect(v.err.trim().split("\n")).toHaveLength(1 + 30 + 2);
+    expect(v.err.trim().split("\n")).toHaveLength(1 + 42 + 2);
   });
 });
 

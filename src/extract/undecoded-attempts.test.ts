@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultScoreOptions } from "../decision/types.js";
 import { loadManifest } from "../io/manifest.js";
-import { scoreResultDirs } from "../io/results.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { table1Numbers } from "../testing/numbers.js";
+import { readForTest } from "../testing/read-models.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -22,8 +22,8 @@ const work = mkdtempSync(join(tmpdir(), "twinscore-undecoded-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function score(dir: string) {
-  const out = await scoreResultDirs({ resultDirs: [dir], models: [], manifest, options: defaultScoreOptions, cwd: work, threads: 1 });
-  return out.runs[0];
+  const out = await readForTest([dir], { pairs: { headline: defaultScoreOptions }, cwd: work });
+  return out.models[0];
 }
 
 /** A copy of the real 120b run with one line's anchor turn replaced by `step`. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { censusResultFile, readOfficial } from "./scores.js";
+import { readOfficial } from "./scores.js";
+import { readResultFile, type ResultCensus } from "./results-read.js";
 import { walkBfclTree } from "./tree.js";
 import { rolloutRunDir } from "../testing/shared.js";
 
@@ -10,7 +11,12 @@ const main = rolloutRunDir("2025-11-12-main");
 const walkScores = (dirs: string[], cwd: string) => walkBfclTree(dirs, cwd, "score");
 const resultFile = (model: string, c: string) => join(main, "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
 const scoreFile = (model: string, c: string) => join(main, "score", model, "multi_turn", `BFCL_v4_multi_turn_${c}_score.json`);
-const resultFiles = (model: string) => ({ base: resultFile(model, "base"), miss_func: resultFile(model, "miss_func"), miss_param: resultFile(model, "miss_param") });
+const censusOf = (file: string, category: string) => readResultFile(file, category, { wanted: null, census: true });
+const censuses = (model: string): Record<"base" | "miss_func" | "miss_param", ResultCensus> => ({
+  base: censusOf(resultFile(model, "base"), "base").census!,
+  miss_func: censusOf(resultFile(model, "miss_func"), "miss_func").census!,
+  miss_param: censusOf(resultFile(model, "miss_param"), "miss_param").census!,
+});
 
 describe("finding score files", () => {
   it("under a run directory (DIR/score/<model>/multi_turn), a score root, and a model directory", () => {
@@ -34,7 +40,7 @@ describe("finding score files", () => {
 
 describe("reading a model's official verdicts against its result files (real gpt-oss-20b, main)", () => {
   it("the census reads every line's id and turn count (inference errors have none)", () => {
-    const { census, problems } = censusResultFile(resultFile("openai_gpt-oss-20b", "miss_func"));
+    const { census, problems } = censusOf(resultFile("openai_gpt-oss-20b", "miss_func"), "miss_func");
     expect(problems).toEqual([]);
     expect(census!.ids).toHaveLength(200);
     expect(census!.turnCount.get("multi_turn_miss_func_101")).toBeNull();
@@ -43,7 +49,7 @@ describe("reading a model's official verdicts against its result files (real gpt
   });
   it("cross-checked score files give a verdict per id; header counts agree", () => {
     const scores = walkScores([main], "/").models.find((m) => m.model === "openai_gpt-oss-20b");
-    const o = readOfficial("openai_gpt-oss-20b", resultFiles("openai_gpt-oss-20b"), scores ?? null);
+    const o = readOfficial("openai_gpt-oss-20b", censuses("openai_gpt-oss-20b"), scores ?? null);
     expect(o.problems).toEqual([]);
     expect(o.categories).toEqual(["base", "miss_func", "miss_param"]);
     expect(o.verdicts.size).toBe(600);
@@ -59,7 +65,7 @@ describe("reading a model's official verdicts against its result files (real gpt
     lines[0] = JSON.stringify({ accuracy: 0.5, correct_count: 150, total_count: 250 });
     writeFileSync(join(target, "BFCL_v4_multi_turn_miss_func_score.json"), lines.join("\n"));
     const scores = walkScores([join(dir, "m")], "/").models[0];
-    const o = readOfficial("m", resultFiles("openai_gpt-oss-20b"), scores);
+    const o = readOfficial("m", censuses("openai_gpt-oss-20b"), scores);
     const codes = o.problems.map((p) => p.code);
     expect(codes).toContain("score-count-mismatch");
     expect(codes).toContain("score-file-missing");

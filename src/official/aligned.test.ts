@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PairRecord } from "../decision/types.js";
 import { loadManifest } from "../io/manifest.js";
-import { loadRunInputs } from "../io/scores-run.js";
+import { loadInputsForTest } from "../testing/read-models.js";
 import { DEFAULT_BOOTSTRAP, pairedDifferenceInterval } from "../stats/index.js";
 import { projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { alignedClusterTotals, alignedOutcome, alignedScore, withheldCells, type TwinCompletion } from "./aligned.js";
@@ -29,7 +29,7 @@ const scored = table1Ids(manifest);
 
 function recordsOf(run: (typeof rolloutRuns)[number]): Map<string, PairRecord[]> {
   const dir = rolloutRunDir(run);
-  const loaded = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [], models: [...models], manifest, cwd: dir });
+  const loaded = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [], models: [...models], cwd: dir });
   return new Map(loaded.models.map((m) => [m.inputs.model, m.inputs.records.filter((r) => scored.has(r.missId))]));
 }
 

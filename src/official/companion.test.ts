@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { lossPlace, officialCompanion } from "./companion.js";
 import { loadManifest } from "../io/manifest.js";
-import { loadRunInputs } from "../io/scores-run.js";
+import { loadInputsForTest } from "../testing/read-models.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { table1Ids, table1Numbers } from "../testing/numbers.js";
 
@@ -20,7 +20,7 @@ describe("official companion on 2025-11-12-main, openai_gpt-oss-120b", () => {
   const m = loadManifest();
   if (!m.ok) throw new Error("manifest");
   const dir = rolloutRunDir("2025-11-12-main");
-  const run = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], manifest: m.value, cwd: dir });
+  const run = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], cwd: dir });
   const inputs = run.models[0].inputs;
   const scored = table1Ids(m.value);
   const records = inputs.records.filter((r) => scored.has(r.missId));

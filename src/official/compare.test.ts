@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { compareArms, comparisonRows } from "./compare.js";
 import { loadManifest } from "../io/manifest.js";
-import { loadRunInputs } from "../io/scores-run.js";
+import { loadInputsForTest } from "../testing/read-models.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { table1Ids, table1Numbers } from "../testing/numbers.js";
 
@@ -12,7 +12,7 @@ describe("compare: the two gpt-oss runs as arms of gpt-oss-120b (main → harmon
   const scored = table1Ids(m.value);
   const arm = (run: "2025-11-12-main" | "2025-11-12-harmony-fixes") => {
     const dir = rolloutRunDir(run);
-    const loaded = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], manifest: m.value, cwd: dir });
+    const loaded = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], cwd: dir });
     const inputs = loaded.models[0].inputs;
     return { label: run, records: inputs.records.filter((r) => scored.has(r.missId)), verdicts: inputs.verdicts };
   };

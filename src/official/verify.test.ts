@@ -5,7 +5,7 @@ import { checkRun, matches, parseExpectedFile, renderCheckLine, summaryLine, typ
 import { computeRunMetrics, manifestCounts } from "./metrics.js";
 import { countsByName, metricsByName } from "./metric-names.js";
 import { loadManifest } from "../io/manifest.js";
-import { loadRunInputs } from "../io/scores-run.js";
+import { loadInputsForTest } from "../testing/read-models.js";
 import { projectRoot, rolloutRunDir, sharedPath } from "../testing/shared.js";
 
 const manifest = (() => {
@@ -91,7 +91,7 @@ describe("data/expected/paper.json is published.tsv, and every key kind is recom
 
   it("with real rollouts standing in for the seven models, every published key names a number twinscore computes", () => {
     const dir = rolloutRunDir("2025-11-12-main");
-    const loaded = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: [], manifest, cwd: dir });
+    const loaded = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: [], cwd: dir });
     const models = loaded.models.map((m) => m.inputs);
     // Seven stand-ins: the two gpt-oss models repeated under the paper's names.
     const paperModels = paper.value.runs[0].models.map((m) => m.name);

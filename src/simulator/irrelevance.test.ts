@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCategoryInputs } from "../io/bfcl-data.js";
 import { loadManifest } from "../io/manifest.js";
-import { loadRunInputs } from "../io/scores-run.js";
+import { loadInputsForTest } from "../testing/read-models.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { PyDict } from "../python/containers.js";
 import type { EntryVerdict, MultiTurnErrorType } from "./checker.js";
@@ -172,7 +172,7 @@ describe("the world-changing reading agrees with the decision score on the ancho
   for (const run of rolloutRuns) {
     it(`${run}: world-changing failures at the anchor are exactly the pairs that acted on the withheld twin; BFCL's count stays`, () => {
       const dir = rolloutRunDir(run);
-      const loaded = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [], models: [...models], manifest: manifest.value, cwd: dir });
+      const loaded = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [], models: [...models], cwd: dir });
       for (const model of models) {
         const records = loaded.models.find((m) => m.inputs.model === model)!.inputs.records;
         const ours = checkModel(run, model, "world-changing");

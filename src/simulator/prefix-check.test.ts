@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readCategoryInputs } from "../io/bfcl-data.js";
 import { loadManifest } from "../io/manifest.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { readResultTexts } from "../io/results-read.js";
+import { readResultFile } from "../io/results-read.js";
 import { checkPairPrefixes, checkPrefix, twinCompletions, type PrefixOutcome } from "./prefix-check.js";
 import type { CategoryInputs } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
@@ -32,7 +32,7 @@ function modelResults(run: (typeof rolloutRuns)[number], model: string): Map<str
   for (const c of categories) {
     const file = join(rolloutRunDir(run), "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
     const ids = new Set(pairs.map((p) => (c === "base" ? p.baseId : p.missId)));
-    for (const [id, text] of readResultTexts(file, ids)) out.set(id, text);
+    for (const [id, text] of readResultFile(file, c, { wanted: null, texts: ids }).texts!) out.set(id, text);
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadManifest } from "../../io/manifest.js";
-import { loadRunInputs } from "../../io/scores-run.js";
+import { loadInputsForTest } from "../../testing/read-models.js";
 import { mcnemarExact } from "../../stats/index.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
@@ -26,7 +26,7 @@ function alignedByPair(run: (typeof rolloutRuns)[number], model: string): Map<st
   const manifest = loadManifest();
   if (!manifest.ok) throw new Error("manifest");
   const scored = table1Ids(manifest.value);
-  const loaded = loadRunInputs({ resultDirs: [rolloutRunDir(run)], scoreDirs: [], models: [model], manifest: manifest.value, cwd: projectRoot });
+  const loaded = loadInputsForTest({ resultDirs: [rolloutRunDir(run)], scoreDirs: [], models: [model], cwd: projectRoot });
   const v = prefixVectors.runs[`${run}/${model}`];
   const base = v.base.split(" ");
   const miss = v.miss.split(" ");

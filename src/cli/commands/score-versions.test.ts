@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { projectRoot, rolloutRunDir, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
@@ -73,13 +73,19 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
 
   it("report, compare, verify, check and judge stop the same way", async () => {
     const report = await run(["report", "--results", relabelled, "--bootstrap", "0", "--out", join(relabelled, "report.html")]);
-    expect([report.code, report.err]).toEqual([2, `${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`]);
+    // the rollouts are checked against their data in the one reading pass: the run's progress line, then the stop
+    expect([report.code, report.err]).toEqual([2, `report: scoring ${basename(relabelled)} (${relabelled})\n${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`]);
     const compare = await run(["compare", "--a", relabelled, "--b", relabelled, "--bootstrap", "0"]);
     expect(compare.code).toBe(2);
     expect(compare.err).toContain(wrongData);
-    const verify = await run(["verify", "--expected", join(projectRoot, "data", "expected", "gpt-oss.json"), "--results", relabelled]);
+    // verify reads the models its expected file names, in the runs it matches: the same files as one of those
+    const namedRoot = mkdtempSync(join(tmpdir(), "twinscore-v3-as-v4-named-"));
+    const named = join(namedRoot, "2025-11-12-main", "result", "openai_gpt-oss-120b");
+    mkdirSync(named, { recursive: true });
+    for (const c of ["base", "miss_func", "miss_param"]) copyFileSync(join(relabelled, "result", "xlam", `BFCL_v4_multi_turn_${c}_result.json`), join(named, `BFCL_v4_multi_turn_${c}_result.json`));
+    const verify = await run(["verify", "--expected", join(projectRoot, "data", "expected", "gpt-oss.json"), "--results", join(namedRoot, "2025-11-12-main")]);
     expect(verify.code).toBe(2);
-    expect(verify.err).toContain(wrongData);
+    expect(verify.err).toContain(wrongData.replace("model xlam", "model openai_gpt-oss-120b"));
     const check = await run(["check", "--results", relabelled, "--bfcl-data", sharedPath("bfcl-v4")]);
     expect([check.code, check.err]).toEqual([2, `${join(relabelled, "result", "xlam")}: error: ${wrongData.replace("pass --manifest to force", "check them with the BFCL data they were generated on")}\n`]);
     const judge = await run(["judge", "--results", relabelled, "--dry-run"]);

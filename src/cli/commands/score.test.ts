@@ -44,9 +44,9 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     expect(r.code).toBe(0);
     expect(r.out).toMatchSnapshot();
     expect(r.err).toBe(
-      "warning: openai_gpt-oss-120b: 9 warnings reading its files (9 inference-error); --verbose lists each with file:line [warnings]\n" +
+      "warning: openai_gpt-oss-120b: 12 warnings reading its files (12 inference-error); --verbose lists each with file:line [warnings]\n" +
         // neither folder is in BFCL's model registry: each says which decoder its steps were read with
-        "openai_gpt-oss-120b: decoder fc (not in BFCL's model registry; 196 of 200 sampled record steps decode to calls with fc)\n" +
+        "openai_gpt-oss-120b: decoder fc (not in BFCL's model registry; 197 of 200 sampled record steps decode to calls with fc)\n" +
         "oracle: decoder fc (not in BFCL's model registry; 200 of 200 sampled record steps decode to calls with fc)\n",
     );
   });
@@ -96,7 +96,8 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9 });
     expect(m.filesUsed.miss_param.file).toBe("<TMP>/runs/openai_gpt-oss-120b/multi_turn/BFCL_v4_multi_turn_miss_param_result.json");
     expect(doc.problems).toEqual([]);
-    expect(m.problems.map((p: { code: string }) => p.code)).toEqual(Array(9).fill("inference-error"));
+    // a warning per error line of the three files, the 9 on scored pairs' sides and 3 on lines no pair of this reading reads
+    expect(m.problems.map((p: { code: string }) => p.code)).toEqual(Array(12).fill("inference-error"));
     expect(doc.exitCode).toBe(0);
   });
 
@@ -161,7 +162,7 @@ describe("twinscore score exit codes and bad input", () => {
   it.each([
     [["score"], "give at least one --results DIR"],
     [["score", "--results", "runs", "--uncertified", "--all-pairs"], "--uncertified and --all-pairs cannot be combined"],
-    [["score", "--results", "runs", "--threads", "0"], "--threads must be a positive integer"],
+    [["check", "--results", "runs", "--threads", "0"], "--threads must be an integer >= 1"],
     [["score", "--results", "runs", "--manifest", "missing.json"], "manifest not found"],
     [["score", "--results", "runs", "--per-item", "no/such/dir/items.csv"], "output folder does not exist"],
   ])("bad arguments %j exit 2: %s", async (argv, message) => {

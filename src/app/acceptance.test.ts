@@ -7,8 +7,8 @@ import { scoreRow } from "../decision/table.js";
 import { headlineSpec, summarize } from "../decision/readings.js";
 import type { ScoreOptions, SideRule } from "../decision/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { loadManifest } from "./manifest.js";
-import { scoreResultDirs } from "./results.js";
+import { loadManifest } from "../io/manifest.js";
+import { readForTest } from "../testing/read-models.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -20,9 +20,9 @@ type Run = "2025-11-12-main" | "2025-11-12-harmony-fixes";
 
 /** A model's Table 1 row as `score` prints it, under the release reading (the paper's numbers) or the default. */
 async function row(run: Run, model: string, options: ScoreOptions, rule: SideRule = "release"): Promise<string> {
-  const outcome = await scoreResultDirs({ resultDirs: [rolloutRunDir(run)], models: [model], manifest, options, cwd: process.cwd() });
+  const outcome = await readForTest([rolloutRunDir(run)], { models: [model], pairs: { headline: options }, cwd: process.cwd() });
   expect(outcome.problems).toEqual([]);
-  const score = outcome.runs[0].score!;
+  const score = outcome.models[0].score!;
   const numbers = summarize(score.records, manifest, headlineSpec(options), rule);
   const r = scoreRow({ model, numbers, pairs: numbers.pairs, undecided: numbers.undecided, counts: score.counts, note: null });
   return [r.n, r.act, r.hold, r.decision, r.holdCredited, r.decisionCredited, r.pair, r.byCategory.miss_func, r.byCategory.miss_param].join(" / ");

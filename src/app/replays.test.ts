@@ -1,29 +1,34 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { decoderByName } from "../bfcl/decode/index.js";
 import { readingPairs } from "../decision/readings.js";
 import { defaultScoreOptions } from "../decision/types.js";
 import { bfclDataDir, rolloutRunDir, rolloutRuns, sharedPath } from "../testing/shared.js";
-import { committedManifestPath, loadManifest } from "./manifest.js";
-import { scoreModelFiles } from "./results-score.js";
-import { readWorkaroundData, workaroundForModel } from "./workaround-run.js";
+import { readForTest } from "../testing/read-models.js";
+import { committedManifestPath, loadManifest } from "../io/manifest.js";
+import { readScoredData } from "../io/bfcl-data.js";
 import { table1Numbers } from "../testing/numbers.js";
+import { workaroundOf } from "./replays.js";
+
+/** One model read as `score --bfcl-data` reads it: the pairs of the default reading, with the result texts. */
+const readOne = (dir: string) => {
+  const read = readForTest([dir], { pairs: { headline: defaultScoreOptions }, needs: { texts: true } });
+  expect(read.models).toHaveLength(1);
+  return read.models[0];
+};
 
 describe("workaround credit (Table F1) on the real gpt-oss runs", () => {
   const manifest = loadManifest();
   if (!manifest.ok) throw new Error(JSON.stringify(manifest.problems));
   const pairs = readingPairs(manifest.value, defaultScoreOptions);
-  const data = readWorkaroundData(bfclDataDir());
+  const data = readScoredData(bfclDataDir());
   if (!data.ok) throw new Error(JSON.stringify(data.problems));
 
   for (const run of rolloutRuns) {
     for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
       it(`${run} ${model}: counts nest, strict accuracy equals the scorer's, credits only raise it`, () => {
-        const dir = join(rolloutRunDir(run), "result", model, "multi_turn");
-        const file = (c: string) => join(dir, `BFCL_v4_multi_turn_${c}_result.json`);
-        const scored = scoreModelFiles({ model, folder: model, files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+        const scored = readOne(join(rolloutRunDir(run), "result", model));
         if (!scored.score) throw new Error(JSON.stringify(scored.problems));
-        const r = workaroundForModel(scored.score, pairs, file("miss_func"), data.value);
+        const r = workaroundOf(scored, scored.score.records, pairs, data.value);
         if (!r.ok) throw new Error(JSON.stringify(r.problems));
         const s = r.value;
         expect(s.pairs).toBe(223);
@@ -43,11 +48,9 @@ describe("workaround credit (Table F1) on the real gpt-oss runs", () => {
   }
 
   it("credits gpt-oss-120b's cp + rm route around the withheld mv on multi_turn_miss_func_1 (2025-11-12-main)", () => {
-    const dir = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
-    const file = (c: string) => join(dir, `BFCL_v4_multi_turn_${c}_result.json`);
-    const scored = scoreModelFiles({ model: "openai_gpt-oss-120b", folder: "openai_gpt-oss-120b", files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+    const scored = readOne(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b"));
     if (!scored.score) throw new Error("not scored");
-    const r = workaroundForModel(scored.score, pairs, file("miss_func"), data.value);
+    const r = workaroundOf(scored, scored.score.records, pairs, data.value);
     if (!r.ok) throw new Error("replay failed");
     const o = r.value.outcomes.find((x) => x.missId === "multi_turn_miss_func_1");
     expect(o).toMatchObject({ attempt: true, calledRemoved: false, aligned: true, referenceNoOp: false, workaround: true });
@@ -59,15 +62,15 @@ describe("workaround credit (Table F1) on the real xLAM run, BFCL v3", () => {
     const manifest = loadManifest(committedManifestPath("v3"));
     if (!manifest.ok) throw new Error(JSON.stringify(manifest.problems));
     const pairs = readingPairs(manifest.value, defaultScoreOptions);
-    const data = readWorkaroundData(sharedPath("bfcl-v3"), "v3");
+    const data = readScoredData(sharedPath("bfcl-v3"));
     if (!data.ok) throw new Error(JSON.stringify(data.problems));
     expect(data.value.version).toBe("v3");
     const model = "Salesforce_Llama-xLAM-2-8b-fc-r";
-    const file = (c: string) => sharedPath("rollouts", "xlam-v3", "result", model, `BFCL_v3_multi_turn_${c}_result.json`);
-    const scored = scoreModelFiles({ model, folder: model, files: { base: [file("base")], miss_func: [file("miss_func")], miss_param: [file("miss_param")] } }, pairs, defaultScoreOptions);
+    const scored = readOne(sharedPath("rollouts", "xlam-v3", "result", model));
     if (!scored.score) throw new Error(JSON.stringify(scored.problems));
+    expect(scored.decoder?.name).toBe("xlam");
     const replay = (version: "v3" | "v4") => {
-      const r = workaroundForModel(scored.score!, pairs, file("miss_func"), { ...data.value, version }, decoderByName("xlam"));
+      const r = workaroundOf(scored, scored.score!.records, pairs, { ...data.value, version });
       if (!r.ok) throw new Error(JSON.stringify(r.problems));
       return r.value;
     };

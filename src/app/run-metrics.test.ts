@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { loadManifest } from "./manifest.js";
-import { loadRunInputs, type LoadedRun } from "./scores-run.js";
+import { loadManifest } from "../io/manifest.js";
+import { loadInputsForTest } from "../testing/read-models.js";
 import { computeRunMetrics } from "../official/metrics.js";
 import { metricsByName, type MetricsByName as Metrics } from "../official/metric-names.js";
 import { rolloutRunDir, rolloutRuns } from "../testing/shared.js";
@@ -13,12 +13,12 @@ const manifest = (() => {
   return m.value;
 })();
 
-const loaded = new Map<string, { run: LoadedRun; metrics: Metrics }>();
-function metricsOf(run: (typeof rolloutRuns)[number]): { run: LoadedRun; metrics: Metrics } {
+const loaded = new Map<string, { run: ReturnType<typeof loadInputsForTest>; metrics: Metrics }>();
+function metricsOf(run: (typeof rolloutRuns)[number]): { run: ReturnType<typeof loadInputsForTest>; metrics: Metrics } {
   let got = loaded.get(run);
   if (!got) {
     const dir = rolloutRunDir(run);
-    const r = loadRunInputs({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b", "openai_gpt-oss-20b"], manifest, cwd: dir });
+    const r = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b", "openai_gpt-oss-20b"], cwd: dir });
     got = { run: r, metrics: metricsByName(computeRunMetrics(manifest, r.models.map((m) => m.inputs), { bootstrap: DEFAULT_BOOTSTRAP, rule: "release" })) };
     loaded.set(run, got);
   }
@@ -31,7 +31,7 @@ const f4 = (v: unknown) => Array.from(v as number[], (x) => x.toFixed(4));
 describe("official companion and intervals on the real gpt-oss runs", () => {
   it("2025-11-12-main: decision intervals [79.7235, 86.4869] and [78.1659, 85.8108]; official raw 43.9/48.3 and 44.8/49.7", () => {
     const { run, metrics } = metricsOf("2025-11-12-main");
-    expect(run.absent).toEqual([]);
+    expect(run.models.map((m) => m.inputs.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
     expect(run.problems.filter((p) => p.severity === "error")).toEqual([]);
     expect(f1(metrics.get("tables.C.openai_gpt-oss-120b.decision"))).toBe("83.2");
     expect(f4(metrics.get("tables.C.openai_gpt-oss-120b.ci95"))).toEqual(["79.7235", "86.4869"]);

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultScoreOptions } from "../decision/types.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { loadManifest } from "./manifest.js";
-import { forEachLine, readResultFile, scoreResultDirs } from "./results.js";
-import { walkBfclTree } from "./tree.js";
+import { committedManifestPath, loadManifest } from "../io/manifest.js";
+import { forEachLine, readResultFile } from "../io/results-read.js";
+import { walkBfclTree } from "../io/tree.js";
 import { table1Numbers } from "../testing/numbers.js";
+import { readForTest } from "../testing/read-models.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -70,9 +71,10 @@ describe("the walk over result trees: the layouts BFCL writes", () => {
       copyFileSync(realFile(model, c), put(join(root, "v3", model, `BFCL_v3_multi_turn_${c}_result.json`), ""));
       copyFileSync(realFile(model, c), put(join(root, "bare", "gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
     }
-    const outcome = await scoreResultDirs({ resultDirs: [join(root, "v3"), join(root, "bare", "gpt-oss-120b")], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
-    expect(outcome.runs.map((r) => r.model)).toEqual([`v3/${model}`, "bare/gpt-oss-120b"]);
-    const [flat, bare] = outcome.runs.map((r) => table1Numbers(r.score!.records, manifest, "release"));
+    // v4 rollouts under v3 file names: the v4 manifest forced, as --manifest does
+    const outcome = await readForTest([join(root, "v3"), join(root, "bare", "gpt-oss-120b")], { pairs: { headline: defaultScoreOptions }, manifest: committedManifestPath("v4"), cwd: "/" });
+    expect(outcome.models.map((r) => r.model)).toEqual([`v3/${model}`, "bare/gpt-oss-120b"]);
+    const [flat, bare] = outcome.models.map((r) => table1Numbers(r.score!.records, manifest, "release"));
     expect(flat).toEqual(bare);
     expect(flat.act).toBeCloseTo((100 * 216) / 223, 10);
   });
@@ -89,16 +91,16 @@ describe("choosing among copies of one (model, category) in one model folder", (
     const root = tmp();
     const model = "openai_gpt-oss-120b";
     for (const c of categories) {
-      // flat v3 copy: full real files; multi_turn/ copy: the 20b rollouts, base cut to 150 lines
-      put(join(root, model, `BFCL_v3_multi_turn_${c}_result.json`), readFileSync(realFile(model, c), "utf8"));
+      // flat copy: full real files; multi_turn/ copy: the 20b rollouts, base cut to 150 lines
+      put(join(root, model, `BFCL_v4_multi_turn_${c}_result.json`), readFileSync(realFile(model, c), "utf8"));
       const lines = realLines("openai_gpt-oss-20b", c);
       put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), (c === "base" ? lines.slice(0, 150) : lines).join("\n") + "\n");
     }
-    const outcome = await scoreResultDirs({ resultDirs: [root], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
-    expect(outcome.runs).toHaveLength(1);
-    const run = outcome.runs[0];
+    const outcome = await readForTest([root], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
+    expect(outcome.models).toHaveLength(1);
+    const run = outcome.models[0];
     // base: the flat copy has 200 ids against 150; miss_*: a tie at 200 → the first found, the multi_turn/ copy
-    expect(run.filesUsed.base?.file).toBe(join(root, model, "BFCL_v3_multi_turn_base_result.json"));
+    expect(run.filesUsed.base?.file).toBe(join(root, model, "BFCL_v4_multi_turn_base_result.json"));
     expect(run.filesUsed.miss_func?.file).toBe(join(root, model, "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json"));
     expect(run.filesUsed.base).toMatchObject({ distinctIds: 200, candidates: 2 });
     // Table 1 numbers would be 120b's 223/96.9 only if base came from tree one: the act column reads base only
@@ -131,8 +133,8 @@ describe("bad input", () => {
       "",
     ];
     writeFileSync(baseFile, broken.join("\n"));
-    const outcome = await scoreResultDirs({ resultDirs: [root], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
-    const run = outcome.runs[0];
+    const outcome = await readForTest([root], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
+    const run = outcome.models[0];
     const seen = run.problems.filter((p) => p.file === baseFile).map((p) => `${p.line}:${p.code}`);
     expect(seen).toEqual(expect.arrayContaining(["1:json-malformed", "6:id-unknown", "7:id-unknown", "8:id-duplicate", "9:inference-error"]));
     expect(run.problems.some((p) => p.code === "rollout-missing" && p.message.startsWith("multi_turn_base_0 has no line"))).toBe(true);
@@ -146,9 +148,9 @@ describe("bad input", () => {
   it("does not score a model with a category missing, and says which", async () => {
     const root = tmp();
     for (const c of ["base", "miss_func"]) copyFileSync(realFile(model, c), put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
-    const outcome = await scoreResultDirs({ resultDirs: [root], models: [], manifest, options: defaultScoreOptions, cwd: "/" });
-    expect(outcome.runs[0].score).toBeNull();
-    expect(outcome.runs[0].problems.map((p) => p.message)).toContain(
+    const outcome = await readForTest([root], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
+    expect(outcome.models[0].score).toBeNull();
+    expect(outcome.models[0].problems.map((p) => p.message)).toContain(
       `model ${model}: no readable miss_param result file; a model is scored only when base, miss_func and miss_param are all present`,
     );
   });
@@ -157,7 +159,7 @@ describe("bad input", () => {
     const root = tmp();
     const dir = join(root, "BFCL_v4_multi_turn_base_result.json");
     mkdirSync(dir);
-    const r = readResultFile(dir, "base", new Map());
+    const r = readResultFile(dir, "base", { wanted: new Map() });
     expect(r.readable).toBe(false);
     expect(r.problems[0]).toMatchObject({ code: "file-unreadable", file: dir });
   });
