@@ -8,7 +8,7 @@
 // user + system, which load on a shared machine moves less), and peak RSS
 // (`/usr/bin/time` when present).
 //
-// Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200] [threads=default,1]
+// Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200]
 //   a size may carry its own rounds: 1,10,50:10,200:4
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
 //   YARDSTICK_PYTHON: the Python to run (default: the real interpreter behind `python3`,
@@ -21,7 +21,6 @@ import { alternate, cli, here, median, modelTree, python, quantile } from "./yar
 
 const rounds = Number(process.argv[2] ?? 20);
 const sizes = (process.argv[3] ?? "1,10,50,200").split(",").map((s) => s.split(":").map(Number));
-const threadChoices = (process.argv[4] ?? "default,1").split(",");
 const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-yardstick-"));
@@ -47,10 +46,7 @@ try {
     const t = modelTree(tmp, n);
     const contenders = [
       { label: "yardstick", run: () => measure(python, [join(here, "yardstick.py"), ...t.models]) },
-      ...threadChoices.map((th) => ({
-        label: th === "default" ? "twinscore" : `twinscore --threads ${th}`,
-        run: () => measure(process.execPath, [cli, "score", "--results", t.dir, "--bootstrap", "0", ...(th === "default" ? [] : ["--threads", th])]),
-      })),
+      { label: "twinscore", run: () => measure(process.execPath, [cli, "score", "--results", t.dir, "--bootstrap", "0"]) },
     ];
     for (const c of contenders) c.run(); // page cache and a first run of each
     const samples = alternate(contenders.length, roundsHere, (i) => contenders[i].run());

@@ -2,10 +2,10 @@
 // four real gpt-oss models (../shared/rollouts/gpt-oss, both runs) as separate model
 // directories in a temporary folder (~350 MB of result files for 50), then runs the
 // built CLI over them in a fresh process (bench/score-child.mjs) and reports wall
-// seconds, CPU seconds and peak RSS (worker threads included) — for 1, 10 and N models,
+// seconds, CPU seconds and peak RSS — for 1, 10 and N models,
 // to show memory flat in the number of models — and, for scale, a naive baseline that
 // JSON.parses every line of the same files in one thread.
-// Usage: npm run build && node bench/score.mjs [models=50] [threads...=1 2]
+// Usage: npm run build && node bench/score.mjs [models=50]
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +20,6 @@ for (const run of readdirSync(runsDir).sort()) {
   for (const model of readdirSync(join(runsDir, run, "result")).sort()) sources.push(join(runsDir, run, "result", model, "multi_turn"));
 }
 const count = Number(process.argv[2] ?? 50);
-const threadChoices = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 2];
 const REPEAT = 3;
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-bench-"));
@@ -38,8 +37,8 @@ try {
     }
   }
   console.log(`${count} model directories, ${(bytes / 1e6).toFixed(0)} MB of result files in ${tmp}`);
-  const run = (models, threads, extra) => {
-    const args = [join(here, "score-child.mjs"), "score", "--results", tmp, "--format", "json", "--threads", String(threads), ...extra];
+  const run = (models, extra) => {
+    const args = [join(here, "score-child.mjs"), "score", "--results", tmp, "--format", "json", ...extra];
     for (const m of models) args.push("--model", m);
     const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 28 });
     const line = r.stderr.trim().split("\n").pop();
@@ -50,7 +49,7 @@ try {
     }
   };
   const names = (n) => Array.from({ length: n }, (_, i) => `model-${String(i).padStart(3, "0")}`);
-  run(names(Math.min(count, 4)), 1, []); // warm the page cache
+  run(names(Math.min(count, 4)), []); // warm the page cache
 
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -66,15 +65,11 @@ try {
     ["default (with the 95% CI, 10,000 resamples per model)", []],
   ]) {
     console.log(`\n${label}`);
-    for (const threads of threadChoices) {
-      for (const n of [...new Set([1, 10, count])]) {
-        const samples = Array.from({ length: REPEAT }, () => run(n === count ? [] : names(n), threads, extra));
-        const best = samples.reduce((a, b) => (b.wall < a.wall ? b : a));
-        const rss = Math.max(...samples.map((s) => s.maxRssMB));
-        console.log(
-          `models=${String(n).padStart(3)} threads=${threads}  wall ${best.wall.toFixed(2)} s (best of ${REPEAT})  cpu ${best.cpu.toFixed(2)} s  peak RSS ${rss.toFixed(0)} MB  exit ${best.code}`,
-        );
-      }
+    for (const n of [...new Set([1, 10, count])]) {
+      const samples = Array.from({ length: REPEAT }, () => run(n === count ? [] : names(n), extra));
+      const best = samples.reduce((a, b) => (b.wall < a.wall ? b : a));
+      const rss = Math.max(...samples.map((s) => s.maxRssMB));
+      console.log(`models=${String(n).padStart(3)}  wall ${best.wall.toFixed(2)} s (best of ${REPEAT})  cpu ${best.cpu.toFixed(2)} s  peak RSS ${rss.toFixed(0)} MB  exit ${best.code}`);
     }
   }
 } finally {
