@@ -10,8 +10,9 @@ import { problem, type Problem } from "../messages/index.js";
 import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { runCheck, type CheckedFile } from "../io/check-run.js";
+import { selectModels } from "../io/results.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "../io/check-run.js";
@@ -36,6 +37,10 @@ export interface CheckRequest extends RequestContext {
   readonly bfclVersion?: BfclVersion;
   /** Threads in all (default 1). */
   readonly threads?: number;
+  /** Only these models, by folder name or `<run>/<model>` (default: every model folder found). */
+  readonly models?: readonly string[];
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
   /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */
   readonly beforeChecking?: () => void;
 }
@@ -69,7 +74,13 @@ function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
  */
 export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const ctx = contextOf(req);
-  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, emptyTurns: emptyTurnRowsOf(files), problems, exitCode });
+  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({
+    command: "check",
+    files,
+    emptyTurns: emptyTurnRowsOf(files),
+    problems,
+    exitCode: strictExitCode(exitCode, problems, req.strict),
+  });
   const bad: Problem[] = [];
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
@@ -77,7 +88,9 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
-  const data = manifestsForModels(walkBfclTree([req.results], ctx.cwd, "result").models, undefined, ctx, {
+  const selected = selectModels(walkBfclTree([req.results], ctx.cwd, "result"), req.models ?? []);
+  if (selected.problems.length > 0) return done([...selected.problems]);
+  const data = manifestsForModels(selected.models, undefined, ctx, {
     version: req.bfclVersion,
     forceHint: "check them with the BFCL data they were generated on",
     missingHint: `put it at that path (check compares each rollout's recorded first user turn with it)`,
@@ -86,7 +99,19 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (hasError(data.value.problems)) return done([...data.value.problems]);
   req.beforeChecking?.();
   const run = await runCheck(
-    { resultsDir: req.results, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, bfclVersion: req.bfclVersion, env: { ...ctx.env }, cwd: ctx.cwd },
+    {
+      resultsDir: req.results,
+      bfclDataDir: location.dir,
+      scoresDir: req.scores,
+      outDir: req.out,
+      bfclEvalDir: req.bfclEval,
+      decoder: req.decoder,
+      emptyTurns: req.emptyTurns,
+      bfclVersion: req.bfclVersion,
+      ...(req.models !== undefined && req.models.length > 0 ? { models: req.models } : {}),
+      env: { ...ctx.env },
+      cwd: ctx.cwd,
+    },
     req.threads,
   );
   if (!run.ok) return done([...run.problems]);

@@ -18,7 +18,8 @@ import { walkBfclTree } from "../io/tree.js";
 import { selectModels } from "../io/results.js";
 import { firstStepTokensByModel } from "../io/run-output.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
-import { badArgument, bootstrapOf, contextOf, hasError, type ExitCode, type RequestContext } from "./common.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { oneManifestForModels } from "./data-version.js";
 
 /** The two arms to compare. */
@@ -43,6 +44,10 @@ export interface CompareRequest extends RequestContext {
    * model of both arms (a few seconds each), so only when named.
    */
   readonly bfclData?: string;
+  /** `--decoder`: one decoder for every model of both arms; absent, each model folder's own. */
+  readonly decoder?: DecoderName;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
 }
 
 /** What `compare` found and computed. */
@@ -61,6 +66,8 @@ export interface CompareDocument {
    * reached the model (first-step input tokens B − A, its distribution, the items off it).
    */
   readonly injection: readonly { readonly model: string; readonly check: InjectionCheck }[];
+  /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -85,6 +92,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     onlyInB: string[] = [],
     exitCode: ExitCode = 2,
     injection: CompareDocument["injection"] = [],
+    modelFiles: CompareDocument["modelFiles"] = [],
   ): CompareDocument => ({
     command: "compare",
     a,
@@ -94,8 +102,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     onlyInA,
     onlyInB,
     injection,
+    modelFiles,
     problems,
-    exitCode,
+    exitCode: strictExitCode(exitCode, problems, req.strict),
   });
   // every argument before any input is read
   const bad: Problem[] = boot.ok ? [] : [...boot.problems];
@@ -117,10 +126,14 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   if (!loaded.ok) return done([...loaded.problems]);
   const manifest = loaded.value.manifest;
   const load = (dir: string, scores: string | undefined) =>
-    loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd });
+    loadRunInputs({ resultDirs: [dir], scoreDirs: scores === undefined ? [] : [scores], models, manifest, cwd: ctx.cwd, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) });
   const armA = load(req.a, req.scoresA);
   const armB = load(req.b, req.scoresB);
-  const problems: Problem[] = [...loaded.value.warnings, ...[...armA.problems, ...armB.problems].filter((p) => p.severity === "error")];
+  // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
+  const problems: Problem[] = [...loaded.value.warnings, ...[...armA.problems, ...armB.problems].filter((p) => p.severity === "error" || req.strict === true)];
+  const armFiles = (arm: string, models: readonly LoadedModel[]) =>
+    models.map((m) => ({ model: `${m.inputs.model} (arm ${arm})`, files: [...Object.values(m.resultFiles), ...Object.values(m.official.scoreFiles)] }));
+  const modelFiles = [...armFiles("A", armA.models), ...armFiles("B", armB.models)];
   const namesA = armA.models.map((m) => m.inputs.model);
   const namesB = armB.models.map((m) => m.inputs.model);
   const names = namesA.filter((m) => namesB.includes(m));
@@ -130,7 +143,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   for (const m of onlyInB) problems.push(problem("model-one-arm", `model ${m} is scored in arm B only; it is not compared`, { file: b, severity: "warning" }));
   if (names.length === 0) {
     problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
-    return done(problems, [], onlyInA, onlyInB);
+    return done(problems, [], onlyInA, onlyInB, 2, [], modelFiles);
   }
   const table1 = readingById("table-1")!;
   const rule = req.reading ?? "decided";
@@ -164,5 +177,5 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     .filter((n) => tokensA.has(n) && tokensB.has(n))
     .map((n) => ({ model: n, check: injectionCheck(tokensA.get(n) as Map<string, number | null>, tokensB.get(n) as Map<string, number | null>) }));
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
-  return done(problems, results, onlyInA, onlyInB, exitCode, injection);
+  return done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
 }

@@ -15,11 +15,12 @@ import { problem, type Problem } from "../messages/index.js";
 import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
 import { openingMessagesOf } from "../io/interactive-lines.js";
 import type { RetryInfo } from "../io/openai-chat.js";
-import { committedDataPath, loadManifest, readTextIfFile } from "../io/manifest.js";
+import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { scoreResultDirs, selectModels } from "../io/results.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, contextOf, givenText, hasError, manifestOf, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { manifestsForModels } from "./data-version.js";
 
 /** What to judge, and with what. */
@@ -48,6 +49,14 @@ export interface JudgeRequest extends RequestContext {
   readonly onProgress?: (done: number, total: number) => void;
   /** Told about each retry (a `Retry-After` cut to the cap included: `retryAfterCappedFromMs`). */
   readonly onRetry?: (info: RetryInfo) => void;
+  /** Pair manifest for every model (default: the package's manifest of the BFCL version each model's files name). */
+  readonly manifest?: string;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
+  /** Threads reading result files (as `score`'s). */
+  readonly threads?: number;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
 }
 
 /** What was judged (or, in a dry run, would be). */
@@ -66,6 +75,8 @@ export interface JudgeDocument {
   } | null;
   /** What the run did: labelled now, resumed, from cache, requested, failed. */
   readonly run: JudgeRunReport | null;
+  /** Each model read and the result files it was read from (its problems are located in them). */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -79,7 +90,10 @@ export interface JudgeDocument {
  */
 export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const ctx = contextOf(req);
-  const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => ({ command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, problems, exitCode: 2, ...rest });
+  const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => {
+    const doc: JudgeDocument = { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems, exitCode: 2, ...rest };
+    return { ...doc, exitCode: strictExitCode(doc.exitCode, problems, req.strict) };
+  };
   // every argument before any input is read
   const bad: Problem[] = [];
   if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
@@ -90,6 +104,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   whole(req.concurrency, "--concurrency", 1);
   whole(req.timeoutSeconds, "--timeout", 1);
   whole(req.retries, "--retries", 0);
+  whole(req.threads, "--threads", 1);
   const promptPath = req.prompt !== undefined ? resolvePath(ctx.cwd, req.prompt) : committedDataPath("judge-prompt.md");
   const promptText = readTextIfFile(promptPath);
   const prompt = promptText === null ? null : parsePromptFile(promptText);
@@ -97,10 +112,10 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   else if (prompt !== null && !prompt.ok) bad.push(problem("prompt-malformed", prompt.message, { file: promptPath }));
   bad.push(...walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
-  const manifest = loadManifest();
+  const manifest = manifestOf(req.manifest, ctx);
   if (!manifest.ok) return done([...manifest.problems]);
   // each model on the pairs of the BFCL version its files name, its rollouts checked against that data
-  const found = manifestsForModels(selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []).models, undefined, ctx, {
+  const found = manifestsForModels(selectModels(walkBfclTree(req.results, ctx.cwd, "result"), req.models ?? []).models, req.manifest, ctx, {
     forceHint: "name the result files after the BFCL version they were generated on",
   });
   if (!found.ok) return done([...found.problems]);
@@ -112,9 +127,11 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     models: req.models ?? [],
     manifest: manifest.value,
     manifestOf: found.value.manifestOf,
-    options: defaultScoreOptions,
+    options: { ...defaultScoreOptions, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) },
     cwd: ctx.cwd,
+    threads: req.threads,
   });
+  const modelFiles = outcome.runs.map((r) => ({ model: r.model, files: Object.values(r.filesUsed).map((f) => f.file) }));
   const problems: Problem[] = [...found.value.problems, ...outcome.problems, ...outcome.runs.flatMap((r) => r.problems)];
   const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>();
   const toSend: HeldBackTurn[] = [];
@@ -132,12 +149,12 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     perModel.set(run.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
     toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
   }
-  if (perModel.size === 0) return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")]);
+  if (perModel.size === 0) return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")], { modelFiles });
   const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
   if (req.dryRun) {
     const judgeModel = req.judgeModel || "<judge-model>";
     const requests = toSend.map((t) => ({ model: t.model, missId: t.missId, request: buildJudgeRequest(t, prompt.prompt, judgeModel).body }));
-    return done(problems, { dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) }, exitCode: 0 });
+    return done(problems, { dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) }, modelFiles, exitCode: 0 });
   }
   const labels = req.labels ?? "twinscore-labels.jsonl";
   const labelsFile = resolvePath(ctx.cwd, labels);
@@ -156,5 +173,5 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     onRetry: req.onRetry,
   });
   const summaries = summarizeLabels(perModel, readLabelsFile(labelsFile));
-  return done(problems, { labelsFile, summaries, run: report, exitCode: report.failures.length > 0 ? 1 : 0 });
+  return done(problems, { labelsFile, summaries, run: report, modelFiles, exitCode: report.failures.length > 0 ? 1 : 0 });
 }

@@ -18,7 +18,8 @@ import { loadReportRuns, runLabels } from "../io/report-inputs.js";
 import { walkBfclTree } from "../io/tree.js";
 import { selectModels } from "../io/results.js";
 import type { SideRule } from "../decision/types.js";
-import { badArgument, bootstrapOf, contextOf, type ExitCode, type RequestContext } from "./common.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, bootstrapOf, contextOf, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { DEFAULT_MAX_UNDECIDED } from "./score.js";
 import { oneManifestForModels } from "./data-version.js";
 
@@ -47,6 +48,10 @@ export interface ReportRequest extends RequestContext {
   readonly manifest?: string;
   /** How sides that are not decisions are read (default `decided`). */
   readonly reading?: SideRule;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
   /** A model whose undecided pairs exceed this percentage gets no headline (default 10, as `score`). */
   readonly maxUndecided?: number;
   /** Hears one line per step of the work (reading, scoring, replaying). */
@@ -67,6 +72,8 @@ export interface ReportDocument {
   readonly aligned: readonly AlignedRow[] | null;
   /** With BFCL data: the skipped turn scored, per category and model, with rankings (see `score`'s `emptyTurns`); else null. */
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
+  /** Each model of the page (named as the page names it) and the result and score files it was read from. */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
   readonly problems: readonly Problem[];
@@ -92,6 +99,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     comparisons: 0,
     aligned: null,
     emptyTurns: null,
+    modelFiles: [],
     html: null,
     problems,
     exitCode: 2,
@@ -148,9 +156,11 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
   const runs = loadReportRuns(
     req.results.map((dir, i) => ({ resultDir: dir, scoreDir: scores[i] ?? null })),
-    { models: req.models ?? [], manifest, cwd: ctx.cwd, bfclDataDir: bfcl?.dir ?? null, rule, progress: req.progress },
+    { models: req.models ?? [], manifest, cwd: ctx.cwd, bfclDataDir: bfcl?.dir ?? null, rule, progress: req.progress, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) },
   );
   const problems: Problem[] = [...loaded.value.warnings, ...runs.problems];
+  const several = runs.runs.length > 1;
+  const modelFiles = runs.runs.flatMap((r) => r.models.map((m) => ({ model: several ? `${r.label}/${m.inputs.model}` : m.inputs.model, files: [...m.resultFiles, ...m.scoreFiles] })));
   const scoredModels = runs.runs.flatMap((r) => r.models);
   if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
   if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing"))) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
@@ -179,11 +189,12 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     aligned: withAligned.length > 0 ? withAligned.map((m) => m.aligned!) : null,
     emptyTurns: d.emptyTurns.length > 0 ? d.emptyTurns : null,
     bytes: byteLength(html),
+    modelFiles,
     html,
   };
   if (target !== null) {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);
   }
-  return done(problems, { ...facts, file: target, exitCode: problems.some((p) => p.severity === "error") ? 1 : 0 });
+  return done(problems, { ...facts, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, problems, req.strict) });
 }

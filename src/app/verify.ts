@@ -12,7 +12,8 @@ import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
 import { loadRunInputs } from "../io/scores-run.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { oneManifestForModels } from "./data-version.js";
 
 /** The expected file and the trees to recompute it from. */
@@ -22,6 +23,12 @@ export interface VerifyRequest extends RequestContext {
   readonly results?: readonly string[];
   readonly scores?: readonly string[];
   readonly manifest?: string;
+  /** Only these models of the expected file (default: all); a number that needs another model SKIPs. */
+  readonly models?: readonly string[];
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
 }
 
 /**
@@ -44,6 +51,8 @@ export interface VerifyDocument {
   readonly expected: string;
   readonly summary: { readonly pass: number; readonly fail: number; readonly skip: number; readonly line: string };
   readonly lines: readonly CheckLine[];
+  /** Each model read (`<run>/<model>` when the file has several runs) and its result and score files: its problems are located in them. */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -74,15 +83,30 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const results = req.results ?? [];
   const scores = req.scores ?? [];
   const file = req.expected === undefined ? "" : resolvePath(ctx.cwd, req.expected);
+  const modelFiles: { model: string; files: string[] }[] = [];
   const done = (problems: Problem[], lines: CheckLine[] = [], exitCode: ExitCode = 2): VerifyDocument => {
     const count = (s: CheckLine["status"]) => lines.filter((l) => l.status === s).length;
-    return { command: "verify", expected: file, reading: { rule: VERIFY_READING, note: verifyReadingNote }, summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) }, lines, problems, exitCode };
+    return {
+      command: "verify",
+      expected: file,
+      reading: { rule: VERIFY_READING, note: verifyReadingNote },
+      summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) },
+      lines,
+      modelFiles,
+      problems,
+      exitCode: strictExitCode(exitCode, problems, req.strict),
+    };
   };
   if (req.expected === undefined) return done([badArgument("give --expected FILE (e.g. data/expected/paper.json)")]);
   const text = readTextIfFile(file);
   if (text === null) return done([problem("file-missing", "expected file not found", { file })]);
   const parsed = parseExpectedFile(text, file);
   if (!parsed.ok) return done([...parsed.problems]);
+  const kept = req.models ?? [];
+  const known = [...new Set(parsed.value.runs.flatMap((r) => r.models.map((m) => m.name)))];
+  const unknown = kept.filter((m) => !known.includes(m));
+  if (unknown.length > 0) return done(unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`)));
+  const keeps = (model: string) => kept.length === 0 || kept.includes(model);
   const missing = [...walkBfclTree(results, ctx.cwd, "result").problems, ...walkBfclTree(scores, ctx.cwd, "score").problems].filter((p) => p.severity === "error");
   if (missing.length > 0) return done(missing);
   // one manifest: the BFCL version the result files name, their rollouts checked against it
@@ -93,8 +117,14 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const problems: Problem[] = [...loadedManifest.value.warnings];
   for (const run of parsed.value.runs) {
     const runResults = dirsOf(run, results, ctx);
-    const loaded = loadRunInputs({ resultDirs: runResults, scoreDirs: dirsOf(run, scores, ctx), models: run.models.map((m) => m.name), manifest, cwd: ctx.cwd });
-    problems.push(...loaded.problems.filter((p) => p.severity === "error"));
+    const models = run.models.map((m) => m.name).filter(keeps);
+    const loaded = loadRunInputs({ resultDirs: runResults, scoreDirs: dirsOf(run, scores, ctx), models, manifest, cwd: ctx.cwd, ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) });
+    // the result files' routine warnings are left out, unless --strict makes them findings
+    problems.push(...loaded.problems.filter((p) => p.severity === "error" || req.strict === true));
+    for (const m of loaded.models) {
+      const name = parsed.value.runs.length > 1 ? `${run.name}/${m.inputs.model}` : m.inputs.model;
+      modelFiles.push({ model: name, files: [...Object.values(m.resultFiles), ...Object.values(m.official.scoreFiles)] });
+    }
     const metrics = computeRunMetrics(
       manifest,
       loaded.models.map((m) => m.inputs),
@@ -110,7 +140,11 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
     };
     const checked = checkRun(run, metricsByName(metrics), available);
     const excluded = run.match !== null && results.length > 0 && runResults.length === 0;
-    lines.push(...(excluded ? checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + matchNote(run, results.length) } : l)) : checked));
+    const leftOut = run.models.map((m) => m.name).filter((m) => !keeps(m));
+    // a SKIP because of --model says so (its note lists the absent models: `rollouts absent: a, b`)
+    const byFlag = (l: CheckLine) => leftOut.filter((m) => l.note.split(/[:,] /).includes(m));
+    const skipNote = (l: CheckLine) => (excluded ? matchNote(run, results.length) : byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
+    lines.push(...checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)));
   }
   const failed = lines.some((l) => l.status === "FAIL");
   const checkedAny = lines.some((l) => l.status !== "SKIP");

@@ -99,6 +99,8 @@ export interface CheckRunRequest {
   readonly bfclVersion?: BfclVersion;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
+  /** Only the model folders of these names (folder name or `<run>/<model>`); absent, every one found. */
+  readonly models?: readonly string[];
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -152,7 +154,9 @@ const spawnCheckWorker = (settings: CheckJobSettings) => (): JobWorker<CheckJob,
  */
 export async function runCheck(req: CheckRunRequest, threads = 1): Promise<Result<CheckRunReport>> {
   const resultsDir = resolve(req.cwd, req.resultsDir);
-  const { files: found, problems: walkProblems, runs } = findResultFiles(resultsDir);
+  const walked = findResultFiles(resultsDir);
+  const { problems: walkProblems, runs } = walked;
+  const found = req.models === undefined ? walked.files : walked.files.filter((f) => req.models!.includes(f.name) || req.models!.includes(f.model));
   if (found.length === 0) return err(...walkProblems);
   const dataDir = resolve(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];

@@ -4,7 +4,7 @@
  * read when given. Scoring and verdicts come from `loadRunInputs` (the path `verify` and
  * `compare` use).
  */
-import { decoderByName } from "../bfcl/decode/index.js";
+import { decoderByName, type DecoderName } from "../bfcl/decode/index.js";
 import { basename, dirname, resolve } from "node:path";
 import { problem, type Problem } from "../messages/index.js";
 import { readingCounts } from "../decision/score.js";
@@ -58,6 +58,8 @@ export function loadReportRuns(
     /** How sides that are not decisions are read (the workaround credit replays the pairs scored under it). */
     rule: SideRule;
     progress?: (line: string) => void;
+    /** `--decoder`: one decoder for every model; absent, each model folder's own. */
+    decoder?: DecoderName;
   },
 ): { runs: ReportRunInput[]; problems: Problem[] } {
   const labels = runLabels(runs.map((r) => resolve(options.cwd, r.resultDir)));
@@ -83,6 +85,7 @@ export function loadReportRuns(
       models: options.models,
       manifest: options.manifest,
       cwd: options.cwd,
+      ...(options.decoder !== undefined ? { decoder: options.decoder } : {}),
     });
     problems.push(...loaded.problems);
     for (const name of loaded.absent) {
