@@ -98,6 +98,8 @@ describe("every message on stderr has one form: [file:line: ]severity: message [
     ["score: the real runs, with their warnings and detected decoders", ["score", "--results", main, "--results", fixes, "--bootstrap", "0"]],
     ["score: --verbose", ["score", "--results", main, "--bootstrap", "0", "--verbose"]],
     ["score --per-item: the file written", ["score", "--results", main, "--bootstrap", "0", "--per-item", join(tmp, "items.csv")]],
+    ["score --format csv: the files used, on stderr", ["score", "--results", main, "--bootstrap", "0", "--format", "csv"]],
+    ["verify --format markdown: the reading and the summary, on stderr", ["verify", "--expected", "data/expected/paper.json", "--format", "markdown"]],
     ["report: no --out", ["report", "--results", main]],
     ["report: the page written", ["report", "--reading", "release", "--results", main, "--bootstrap", "0", "--out", join(tmp, "r.html")]],
     ["judge: no endpoint", ["judge", "--results", main]],

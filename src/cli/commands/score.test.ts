@@ -69,7 +69,7 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     expect(release.out.split("\n")[1]).toBe("openai_gpt-oss-120b,223,96.9,69.5,83.2,79.7,86.5,74.9,85.9,67.3,81.9,84.6,9,1,16");
     const md = await run(["score", "--results", "runs", "--format", "markdown", "--model", "oracle"]);
     expect(md.out).toMatchSnapshot();
-    expect(md.err).toContain("used oracle  base");
+    expect(md.err).toContain("note: oracle: base read from <TMP>/runs/oracle/multi_turn/BFCL_v4_multi_turn_base_result.json [file-used]\n");
   });
 
   it("--format json is the document: every number as a number (no printed strings), the files used, the reading counts and the problems", async () => {

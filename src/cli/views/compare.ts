@@ -6,6 +6,7 @@ import type { CompareDocument } from "../../app/compare.js";
 import { comparisonRows, type ComparisonRow } from "../../official/compare.js";
 import { intervalCell, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
 import { injectionCheckLine } from "../../rollout/inject-check.js";
+import { note, renderProblemLine } from "../../messages/index.js";
 
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "");
 const signed = (x: number) => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(1) : "");
@@ -52,8 +53,9 @@ export function comparePrintout(doc: CompareDocument): Printout {
   const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
   const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}\nArm B: ${doc.b}\n\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
   if (doc.injection.length > 0) {
-    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check)).join("\n") + "\n";
-    blocks.push({ kind: "text", text: "\n" + lines, elsewhere: lines });
+    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check));
+    const notes = lines.map((l) => renderProblemLine(note("injection-check", l)) + "\n").join("");
+    blocks.push({ kind: "text", text: "\n" + lines.join("\n") + "\n", elsewhere: notes });
   }
   return { blocks };
 }

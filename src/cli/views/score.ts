@@ -9,7 +9,7 @@ import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import { undecidedWords } from "../../decision/readings.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
 import { intervalCell, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
-import type { Note } from "../../messages/index.js";
+import { note, problem, renderProblemLine, type Note } from "../../messages/index.js";
 import { writtenNote } from "../problems.js";
 import { alignedBlocks } from "./aligned.js";
 import { emptyTurnBlocks } from "./empty-turns.js";
@@ -88,16 +88,19 @@ function pairSetLabel(doc: ScoreDocument): string {
   return `${count} ${set}${logins}${uncertified}`;
 }
 
-function filesUsedLines(models: readonly ScoredModel[]): string[] {
+/** The files used, per model and category: lines of the table format, and notes for stderr in the data formats. */
+function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: string } {
   const lines: string[] = [];
+  let notes = "";
   const width = Math.max(0, ...models.map((m) => m.model.length));
   for (const m of models) {
     for (const [category, used] of Object.entries(m.filesUsed)) {
       const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
       lines.push(`  ${m.model.padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`);
+      notes += renderProblemLine(note("file-used", `${m.model}: ${category} read from ${used.file}${extra}`)) + "\n";
     }
   }
-  return lines;
+  return { lines, notes };
 }
 
 /** How the printout varies: `demo` gives its own title and hides its temporary files. */
@@ -169,7 +172,10 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (doc.official !== null) {
     blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
     if (doc.official.models.length > 0) blocks.push({ kind: "table", table: tableOf("official", doc.official.models, officialColumns) });
-    else blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: "no model has complete score files\n" });
+    else {
+      const missing = problem("official-missing", "no model has complete score files", { severity: "warning" });
+      blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: renderProblemLine(missing) + "\n" });
+    }
     const s = doc.official.spearman;
     if (s !== null) {
       blocks.push({
@@ -199,10 +205,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   }
   if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
   if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
-  const files = view.showFiles === false ? [] : filesUsedLines(doc.models);
-  if (files.length > 0) {
-    blocks.push({ kind: "text", text: ["", "Files used:", ...files, ""].join("\n"), elsewhere: files.map((l) => `used${l.slice(1)}\n`).join("") });
-  }
+  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models);
+  if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
 }
 
