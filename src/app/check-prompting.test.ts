@@ -102,7 +102,7 @@ describe("check on a prompting run without --decoder", () => {
 
     // the detected folder gets one line on stderr; the registry folder needs none
     expect(chosen.err.split("\n")).toEqual([
-      expect.stringMatching(new RegExp(`^${UNKNOWN_FOLDER}: decoder prompting \\(not in BFCL's model registry; \\d+ of 200 sampled text steps decode to calls with prompting[^)]*\\)$`)),
+      expect.stringMatching(new RegExp(`^note: ${UNKNOWN_FOLDER}: decoder prompting \\(not in BFCL's model registry; \\d+ of 200 sampled text steps decode to calls with prompting[^)]*\\) \\[decoder-detected\\]$`)),
       "",
     ]);
     expect(forced.err).toBe("");

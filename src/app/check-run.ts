@@ -102,6 +102,8 @@ export interface CheckRunRequest {
   readonly bfclVersion?: BfclVersion;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
+  /** Only the model folders of these names (folder name or `<run>/<model>`); absent, every one found. */
+  readonly models?: readonly string[];
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
@@ -151,7 +153,9 @@ export type CheckWorkerSpawner = (settings: CheckJobSettings) => JobWorker<Check
  */
 export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: CheckWorkerSpawner | null = null): Promise<Result<CheckRunReport>> {
   const resultsDir = resolvePath(req.cwd, req.resultsDir);
-  const { files: found, problems: walkProblems, runs } = findResultFiles(resultsDir, req.walked);
+  const walked = findResultFiles(resultsDir, req.walked);
+  const { problems: walkProblems, runs } = walked;
+  const found = req.models === undefined ? walked.files : walked.files.filter((f) => req.models!.includes(f.name) || req.models!.includes(f.model));
   if (found.length === 0) return err(...walkProblems);
   const dataDir = resolvePath(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];

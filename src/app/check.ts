@@ -12,7 +12,8 @@ import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
 import { walkBfclTree } from "../io/tree.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, contextOf, givenText, hasError, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { selectModels } from "./pipeline.js";
 import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "./check-run.js";
@@ -39,6 +40,10 @@ export interface CheckRequest extends RequestContext {
   readonly threads?: number;
   /** Starts a worker thread for `threads` > 1 (the CLI and the library entry give one; without it every job runs on this thread). */
   readonly spawnWorker?: CheckWorkerSpawner | null;
+  /** Only these models, by folder name or `<run>/<model>` (default: every model folder found). */
+  readonly models?: readonly string[];
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
   /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */
   readonly beforeChecking?: () => void;
 }
@@ -72,7 +77,13 @@ function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
  */
 export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const ctx = contextOf(req);
-  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({ command: "check", files, emptyTurns: emptyTurnRowsOf(files), problems, exitCode });
+  const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({
+    command: "check",
+    files,
+    emptyTurns: emptyTurnRowsOf(files),
+    problems,
+    exitCode: strictExitCode(exitCode, problems, req.strict),
+  });
   const bad: Problem[] = [];
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
@@ -81,7 +92,9 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
   const walk = walkBfclTree([resolvePath(ctx.cwd, req.results)], "/", "result");
-  const data = manifestsForModels(walk.models, undefined, ctx, {
+  const selected = selectModels(walk, req.models ?? []);
+  if (selected.problems.length > 0) return done([...selected.problems]);
+  const data = manifestsForModels(selected.models, undefined, ctx, {
     version: req.bfclVersion,
     forceHint: "check them with the BFCL data they were generated on",
     missingHint: `put it at that path (check compares each rollout's recorded first user turn with it)`,
@@ -90,7 +103,20 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (hasError(data.value.problems)) return done([...data.value.problems]);
   req.beforeChecking?.();
   const run = await runCheck(
-    { resultsDir: req.results, walked: walk, bfclDataDir: location.dir, scoresDir: req.scores, outDir: req.out, bfclEvalDir: req.bfclEval, decoder: req.decoder, emptyTurns: req.emptyTurns, bfclVersion: req.bfclVersion, env: { ...ctx.env }, cwd: ctx.cwd },
+    {
+      resultsDir: req.results,
+      walked: walk,
+      bfclDataDir: location.dir,
+      scoresDir: req.scores,
+      outDir: req.out,
+      bfclEvalDir: req.bfclEval,
+      decoder: req.decoder,
+      emptyTurns: req.emptyTurns,
+      bfclVersion: req.bfclVersion,
+      ...(req.models !== undefined && req.models.length > 0 ? { models: req.models } : {}),
+      env: { ...ctx.env },
+      cwd: ctx.cwd,
+    },
     req.threads,
     req.spawnWorker ?? null,
   );

@@ -67,3 +67,8 @@ export function badArgument(message: string): Problem {
 export function hasError(problems: readonly Problem[]): boolean {
   return problems.some((p) => p.severity === "error");
 }
+
+/** Under `--strict` any problem met is a finding: a command that would end with 0 ends with 1. */
+export function strictExitCode(exitCode: ExitCode, problems: readonly Problem[], strict: boolean | undefined): ExitCode {
+  return strict === true && exitCode === 0 && problems.length > 0 ? 1 : exitCode;
+}

@@ -16,7 +16,8 @@ import { resolvePath } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { walkBfclTree } from "../io/tree.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
-import { badArgument, bootstrapOf, contextOf, hasError, type ExitCode, type RequestContext } from "./common.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels } from "./pipeline.js";
 
 /** The two arms to compare. */
@@ -41,6 +42,10 @@ export interface CompareRequest extends RequestContext {
    * model of both arms (a few seconds each), so only when named.
    */
   readonly bfclData?: string;
+  /** `--decoder`: one decoder for every model of both arms; absent, each model folder's own. */
+  readonly decoder?: DecoderName;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
 }
 
 /** What `compare` found and computed. */
@@ -59,6 +64,8 @@ export interface CompareDocument {
    * reached the model (first-step input tokens B − A, its distribution, the items off it).
    */
   readonly injection: readonly { readonly model: string; readonly check: InjectionCheck }[];
+  /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -83,6 +90,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     onlyInB: string[] = [],
     exitCode: ExitCode = 2,
     injection: CompareDocument["injection"] = [],
+    modelFiles: CompareDocument["modelFiles"] = [],
   ): CompareDocument => ({
     command: "compare",
     a,
@@ -92,8 +100,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     onlyInA,
     onlyInB,
     injection,
+    modelFiles,
     problems,
-    exitCode,
+    exitCode: strictExitCode(exitCode, problems, req.strict),
   });
   // every argument before any input is read
   const bad: Problem[] = boot.ok ? [] : [...boot.problems];
@@ -120,7 +129,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly tokens: ReadonlyMap<string, number | null> | null;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
-  const readArm = (dir: string, scores: string | undefined) =>
+  const modelFiles: { model: string; files: string[] }[] = [];
+  const readArm = (arm: "A" | "B", dir: string, scores: string | undefined, files = modelFiles) =>
     readModels<ArmModel | null>(
       {
         ctx,
@@ -132,12 +142,16 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         pairs: { headline: table1 },
         keep: "all",
         needs: { census: scores !== undefined, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true },
+        decoder: req.decoder,
       },
       (m) => {
+        // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
+        problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        files.push({ model: `${m.model} (arm ${arm})`, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
         if (m.score === null) return null;
         const records = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
         const complete = m.official !== null && m.official.categories.length === 3;
-        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error"));
+        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || req.strict === true));
         let checked: Pick<Arm, "completions" | "emptyTurns"> = {};
         if (data !== null && replaysOf !== null) {
           // what BFCL's checker says on this arm's model: its twins' completions and its entries under the empty-turn readings
@@ -148,9 +162,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens };
       },
     );
-  const armA = await readArm(req.a!, req.scoresA);
+  const armA = await readArm("A", req.a!, req.scoresA);
   if (!armA.ok) return done([...armA.problems]);
-  const armB = await readArm(req.b!, req.scoresB);
+  const armB = await readArm("B", req.b!, req.scoresB);
   if (!armB.ok) return done([...armB.problems]);
   // both arms on one manifest: the BFCL version their result files name
   if (!sameManifest(armA.value.manifest, armB.value.manifest) && armA.value.selected.length > 0 && armB.value.selected.length > 0) {
@@ -159,7 +173,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     return done([problem("bfcl-version-mixed", `compare puts both arms on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`)]);
   }
   // a model named and found in one arm only is said below, once
-  problems.unshift(...[...armA.value.problems, ...armB.value.problems].filter((p) => p.severity === "error" && p.code !== "model-missing"));
+  problems.unshift(...[...armA.value.problems, ...armB.value.problems].filter((p) => p.code !== "model-missing"));
   const inA = armA.value.outputs.filter((m): m is ArmModel => m !== null);
   const inB = armB.value.outputs.filter((m): m is ArmModel => m !== null);
   const namesA = inA.map((m) => m.model);
@@ -171,7 +185,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   for (const m of onlyInB) problems.push(problem("model-one-arm", `model ${m} is scored in arm B only; it is not compared`, { file: b, severity: "warning" }));
   if (names.length === 0) {
     problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
-    return done(problems, [], onlyInA, onlyInB);
+    return done(problems, [], onlyInA, onlyInB, 2, [], modelFiles);
   }
   const results = names.map((name) => {
     const ma = inA.find((m) => m.model === name)!;
@@ -185,5 +199,5 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     return ta === null || tb === null ? [] : [{ model: n, check: injectionCheck(ta as Map<string, number | null>, tb as Map<string, number | null>) }];
   });
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
-  return done(problems, results, onlyInA, onlyInB, exitCode, injection);
+  return done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
 }

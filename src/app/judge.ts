@@ -15,7 +15,8 @@ import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, givenText, type ExitCode, type RequestContext } from "./common.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, contextOf, givenText, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels } from "./pipeline.js";
 
 /** What to judge, and with what. */
@@ -44,6 +45,12 @@ export interface JudgeRequest extends RequestContext {
   readonly onProgress?: (done: number, total: number) => void;
   /** Told about each retry (a `Retry-After` cut to the cap included: `retryAfterCappedFromMs`). */
   readonly onRetry?: (info: RetryInfo) => void;
+  /** Pair manifest for every model (default: the package's manifest of the BFCL version each model's files name). */
+  readonly manifest?: string;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
 }
 
 /** What was judged (or, in a dry run, would be). */
@@ -62,6 +69,8 @@ export interface JudgeDocument {
   } | null;
   /** What the run did: labelled now, resumed, from cache, requested, failed. */
   readonly run: JudgeRunReport | null;
+  /** Each model read and the result files it was read from (its problems are located in them). */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -75,7 +84,10 @@ export interface JudgeDocument {
  */
 export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const ctx = contextOf(req);
-  const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => ({ command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, problems, exitCode: 2, ...rest });
+  const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => {
+    const doc: JudgeDocument = { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems, exitCode: 2, ...rest };
+    return { ...doc, exitCode: strictExitCode(doc.exitCode, problems, req.strict) };
+  };
   // every argument before any input is read
   const bad: Problem[] = [];
   if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
@@ -97,9 +109,21 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const table1 = readingById("table-1")!;
   const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>();
   const toSend: HeldBackTurn[] = [];
+  const modelFiles: { model: string; files: string[] }[] = [];
   const read = readModels(
-    { ctx, results: req.results, models: req.models, pairs: { headline: table1 }, keep: "all", needs: { openings: true }, hints: { force: "name the result files after the BFCL version they were generated on" } },
+    {
+      ctx,
+      results: req.results,
+      models: req.models,
+      manifest: req.manifest,
+      decoder: req.decoder,
+      pairs: { headline: table1 },
+      keep: "all",
+      needs: { openings: true },
+      hints: { force: "name the result files after the BFCL version they were generated on" },
+    },
     (m) => {
+      modelFiles.push({ model: m.model, files: Object.values(m.filesUsed).map((f) => f.file) });
       if (m.score === null) return m.problems;
       // the held-back turns of the pairs Table 1 scores (decided on both twins); interactive runs give
       // the anchor reply the simulated user answered, for turns whose steps kept no text
@@ -112,12 +136,12 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   );
   if (!read.ok) return done([...read.problems]);
   const problems: Problem[] = [...read.value.problems, ...read.value.outputs.flat()];
-  if (perModel.size === 0) return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")]);
+  if (perModel.size === 0) return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")], { modelFiles });
   const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
   if (req.dryRun) {
     const judgeModel = req.judgeModel || "<judge-model>";
     const requests = toSend.map((t) => ({ model: t.model, missId: t.missId, request: buildJudgeRequest(t, prompt.prompt, judgeModel).body }));
-    return done(problems, { dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) }, exitCode: 0 });
+    return done(problems, { dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) }, modelFiles, exitCode: 0 });
   }
   const labels = req.labels ?? "twinscore-labels.jsonl";
   const labelsFile = resolvePath(ctx.cwd, labels);
@@ -136,5 +160,5 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     onRetry: req.onRetry,
   });
   const summaries = summarizeLabels(perModel, readLabelsFile(labelsFile));
-  return done(problems, { labelsFile, summaries, run: report, exitCode: report.failures.length > 0 ? 1 : 0 });
+  return done(problems, { labelsFile, summaries, run: report, modelFiles, exitCode: report.failures.length > 0 ? 1 : 0 });
 }

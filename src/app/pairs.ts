@@ -11,7 +11,7 @@ import type { Funnel, Manifest } from "../pairs/types.js";
 import { readBfclDataDir, resolveBfclDataDir } from "../io/bfcl-data.js";
 import { committedCertificationPath, committedManifestPath, loadManifest, readTextIfFile, writeManifest } from "../io/manifest.js";
 import { joinPath, resolvePath } from "../io/paths.js";
-import { contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
 
 /** Where the pairs come from and where they go. */
 export interface PairsRequest extends RequestContext {
@@ -21,6 +21,8 @@ export interface PairsRequest extends RequestContext {
   readonly writeManifest?: string;
   /** Folder with bad-keys.tsv, rulings.tsv and optionally certified-content.tsv (default: the package's). */
   readonly certification?: string;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
 }
 
 /** The funnel and the items. */
@@ -113,6 +115,6 @@ export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
     written,
     readFrom: got.readFrom,
     problems,
-    exitCode: problems.some((p) => p.severity === "error") ? 2 : 0,
+    exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 2 : 0, problems, req.strict),
   };
 }

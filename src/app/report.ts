@@ -25,8 +25,9 @@ import type { BfclVersion } from "../bfcl/categories.js";
 import { versionsOfModel, versionsText } from "./data-version.js";
 
 import type { SideRule } from "../decision/types.js";
-import { badArgument, bootstrapOf, contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
-import { DEFAULT_MAX_UNDECIDED } from "./score.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { DEFAULT_MAX_UNDECIDED, LIFTED } from "./score.js";
 import { readModels, selectModels } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
 import { metricsInputs } from "./run-metrics.js";
@@ -56,6 +57,10 @@ export interface ReportRequest extends RequestContext {
   readonly manifest?: string;
   /** How sides that are not decisions are read (default `decided`). */
   readonly reading?: SideRule;
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
   /** A model whose undecided pairs exceed this percentage gets no headline (default 10, as `score`). */
   readonly maxUndecided?: number;
   /** Hears one line per step of the work (reading, scoring, replaying). */
@@ -76,6 +81,8 @@ export interface ReportDocument {
   readonly aligned: readonly AlignedRow[] | null;
   /** With BFCL data: the skipped turn scored, per category and model, with rankings (see `score`'s `emptyTurns`); else null. */
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
+  /** Each model of the page (named as the page names it) and the result and score files it was read from. */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
   readonly problems: readonly Problem[];
@@ -103,6 +110,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     comparisons: 0,
     aligned: null,
     emptyTurns: null,
+    modelFiles: [],
     html: null,
     problems,
     modelProblems: [],
@@ -176,6 +184,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems);
   if (!runs.ok) return done([...runs.problems]);
   const manifest = runs.value.manifest;
+  const several = runs.value.runs.length > 1;
+  const modelFiles = runs.value.runs.flatMap((r) => r.models.map((m) => ({ model: several ? `${r.label}/${m.inputs.model}` : m.inputs.model, files: [...m.resultFiles, ...m.scoreFiles] })));
   const scoredModels = runs.value.runs.flatMap((r) => r.models);
   if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
   if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing"))) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
@@ -204,13 +214,15 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     aligned: withAligned.length > 0 ? withAligned.map((m) => m.aligned!) : null,
     emptyTurns: d.emptyTurns.length > 0 ? d.emptyTurns : null,
     bytes: byteLength(html),
+    modelFiles,
     html,
   };
   if (target !== null) {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);
   }
-  return done(problems, { ...facts, modelProblems, file: target, exitCode: problems.some((p) => p.severity === "error") ? 1 : 0 });
+  const met = [...problems, ...modelProblems.flatMap((m) => m.problems)];
+  return done(problems, { ...facts, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
 }
 
 /**
@@ -249,12 +261,15 @@ async function readReportRuns(
         pairs: "every",
         keep: "all",
         needs: { census: true, texts: data !== null, wholeFiles: data !== null },
+        decoder: req.decoder,
         walked: walks[i],
       },
       (m) => {
         const several = req.results.length > 1;
-        modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => p.severity !== "error") });
-        problems.push(...m.problems.filter((p) => p.severity === "error"));
+        // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
+        const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
+        modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
+        problems.push(...m.problems.filter(inFull));
         if (m.score === null) {
           problems.push(problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`));
           return null;

@@ -175,7 +175,7 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
-const LIFTED = new Set(["decode-failures", "pair-undecidable"]);
+export const LIFTED = new Set(["decode-failures", "pair-undecidable"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);

@@ -11,7 +11,8 @@ import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type Expected
 import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, type Context, type ExitCode, type RequestContext } from "./common.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
+import { badArgument, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { readModels } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
@@ -22,6 +23,12 @@ export interface VerifyRequest extends RequestContext {
   readonly results?: readonly string[];
   readonly scores?: readonly string[];
   readonly manifest?: string;
+  /** Only these models of the expected file (default: all); a number that needs another model SKIPs. */
+  readonly models?: readonly string[];
+  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+  readonly decoder?: DecoderName;
+  /** Count every problem as a finding (exit 1). */
+  readonly strict?: boolean;
 }
 
 /**
@@ -44,6 +51,8 @@ export interface VerifyDocument {
   readonly expected: string;
   readonly summary: { readonly pass: number; readonly fail: number; readonly skip: number; readonly line: string };
   readonly lines: readonly CheckLine[];
+  /** Each model read (`<run>/<model>` when the file has several runs) and its result and score files: its problems are located in them. */
+  readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -74,15 +83,30 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const results = req.results ?? [];
   const scores = req.scores ?? [];
   const file = req.expected === undefined ? "" : resolvePath(ctx.cwd, req.expected);
+  const modelFiles: { model: string; files: string[] }[] = [];
   const done = (problems: Problem[], lines: CheckLine[] = [], exitCode: ExitCode = 2): VerifyDocument => {
     const count = (s: CheckLine["status"]) => lines.filter((l) => l.status === s).length;
-    return { command: "verify", expected: file, reading: { rule: VERIFY_READING, note: verifyReadingNote }, summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) }, lines, problems, exitCode };
+    return {
+      command: "verify",
+      expected: file,
+      reading: { rule: VERIFY_READING, note: verifyReadingNote },
+      summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) },
+      lines,
+      modelFiles,
+      problems,
+      exitCode: strictExitCode(exitCode, problems, req.strict),
+    };
   };
   if (req.expected === undefined) return done([badArgument("give --expected FILE (e.g. data/expected/paper.json)")]);
   const text = readTextIfFile(file);
   if (text === null) return done([problem("file-missing", "expected file not found", { file })]);
   const parsed = parseExpectedFile(text, file);
   if (!parsed.ok) return done([...parsed.problems]);
+  const kept = req.models ?? [];
+  const known = [...new Set(parsed.value.runs.flatMap((r) => r.models.map((m) => m.name)))];
+  const unknown = kept.filter((m) => !known.includes(m));
+  if (unknown.length > 0) return done(unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`)));
+  const keeps = (model: string) => kept.length === 0 || kept.includes(model);
   const missing = [...walkBfclTree(results, ctx.cwd, "result").problems, ...walkBfclTree(scores, ctx.cwd, "score").problems].filter((p) => p.severity === "error");
   if (missing.length > 0) return done(missing);
   const lines: CheckLine[] = [];
@@ -90,13 +114,20 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   for (const run of parsed.value.runs) {
     const runResults = dirsOf(run, results, ctx);
     // one manifest per run: the BFCL version its result files name, their rollouts checked against it
+    const models = run.models.map((m) => m.name).filter(keeps);
     const read = readModels(
-      { ctx, results: runResults, scores: dirsOf(run, scores, ctx), models: run.models.map((m) => m.name), manifest: req.manifest, oneManifest: "verify", pairs: "every", keep: "all", needs: { census: true } },
-      (m) => ({ inputs: metricsInputs(m), official: m.official }),
+      { ctx, results: runResults, scores: dirsOf(run, scores, ctx), models, manifest: req.manifest, decoder: req.decoder, oneManifest: "verify", pairs: "every", keep: "all", needs: { census: true } },
+      (m) => {
+        // the result files' routine warnings are left out, unless --strict makes them findings
+        problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        const name = parsed.value.runs.length > 1 ? `${run.name}/${m.model}` : m.model;
+        modelFiles.push({ model: name, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
+        return { inputs: metricsInputs(m), official: m.official };
+      },
     );
     if (!read.ok) return done([...read.problems]);
     // a model the run names and the trees lack is a SKIP, not an error
-    problems.push(...read.value.problems.filter((p) => p.severity === "error" && p.code !== "model-missing"));
+    problems.push(...read.value.problems.filter((p) => (p.severity === "error" || req.strict === true) && p.code !== "model-missing"));
     const loaded = read.value.outputs.filter((o) => o.inputs.records.length > 0);
     const manifest = read.value.manifest;
     const metrics = computeRunMetrics(
@@ -114,7 +145,11 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
     };
     const checked = checkRun(run, metricsByName(metrics), available);
     const excluded = run.match !== null && results.length > 0 && runResults.length === 0;
-    lines.push(...(excluded ? checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + matchNote(run, results.length) } : l)) : checked));
+    const leftOut = run.models.map((m) => m.name).filter((m) => !keeps(m));
+    // a SKIP because of --model says so (its note lists the absent models: `rollouts absent: a, b`)
+    const byFlag = (l: CheckLine) => leftOut.filter((m) => l.note.split(/[:,] /).includes(m));
+    const skipNote = (l: CheckLine) => (excluded ? matchNote(run, results.length) : byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
+    lines.push(...checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)));
   }
   const failed = lines.some((l) => l.status === "FAIL");
   const checkedAny = lines.some((l) => l.status !== "SKIP");

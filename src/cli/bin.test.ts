@@ -46,7 +46,7 @@ describe("the built bin's V8 tuning (cli/v8-tuning.ts)", () => {
         maxBuffer: 64 * 1024 * 1024,
       });
       expect(run.status).toBe(0);
-      expect(run.stderr).toMatch(/^openai_gpt-oss-120b: decoder fc \(not in BFCL's model registry; [^\n]*\)\n$/);
+      expect(run.stderr).toMatch(/^note: openai_gpt-oss-120b: decoder fc \(not in BFCL's model registry; [^\n]*\) \[decoder-detected\]\n$/);
       expect(run.stdout).toMatch(/openai_gpt-oss-120b\s+base\s+200\s+100\s/);
       // decisions to inline into the checker's own functions (Node's start-up code is optimised before check begins)
       const ours = /^Inlining .* into .*<SharedFunctionInfo (checkDecoded|bindEntry|runCalls|pyEquals|evalLiteral|jsonTokens|convert|enc)>/;
@@ -107,7 +107,7 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
       const run = spawnSync(process.execPath, [join(dir, "bin", "twinscore.js"), "--version"], { encoding: "utf8" });
       expect(run.status).toBe(2);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(/^twinscore: cannot start \(ENOENT[^\n]*cli\.js'\); reinstall the package or run npm run build\n$/);
+      expect(run.stderr).toMatch(/^error: twinscore cannot start \(ENOENT[^\n]*cli\.js'\); reinstall the package or run npm run build \[cannot-start\]\n$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

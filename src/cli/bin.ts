@@ -94,7 +94,8 @@ if (process.env.TWINSCORE_CODE_CACHE === "report") process.on("exit", reportCach
 try {
   loadChunk(join(here, "cli.js"));
 } catch (e) {
-  // a chunk missing or unreadable: a broken installation, said in one line (the CLI's own errors are its own)
-  process.stderr.write(`twinscore: cannot start (${e instanceof Error ? e.message : String(e)}); reinstall the package or run npm run build\n`);
+  // a chunk missing or unreadable: a broken installation, said in one line, in the form of every message
+  // (`severity: message [code]`, written out here: this entry imports nothing of the CLI)
+  process.stderr.write(`error: twinscore cannot start (${e instanceof Error ? e.message : String(e)}); reinstall the package or run npm run build [cannot-start]\n`);
   process.exitCode = 2;
 }

@@ -1,24 +1,30 @@
 /**
- * `--decoder`, shared by `score` and `check`: the help text that lists every decoder, and
- * the one stderr line per model whose decoder was detected rather than known.
+ * What `--decoder` means, shared by every command that reads steps: the help topic that
+ * lists every decoder, and the one stderr note per model whose decoder was detected
+ * rather than known.
  */
 import { decoders, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
+import { note, type Note } from "../messages/index.js";
 
-/** `--help` text: how a model's decoder is chosen, and every decoder with the BFCL handlers that use it. */
+/** `help decoders`: how a model's decoder is chosen, and every decoder with the BFCL handlers that use it. */
 export const decoderHelp =
-  "\nDecoders: each model folder's steps are decoded as its BFCL handler's decode_execute does. --decoder NAME\n" +
-  "forces one; else a folder named after a BFCL registry key (with / → _) gets its handler's decoder; else the\n" +
-  "decoder is detected from the steps, and a line on stderr says which (JSON output: `decoder` per model).\n" +
+  "Each model folder's steps are decoded as its BFCL handler's decode_execute does. --decoder NAME forces\n" +
+  "one for every model; else a folder named after a BFCL registry key (with / → _) gets its handler's\n" +
+  "decoder; else the decoder is detected from the steps, and a note on stderr says which:\n" +
+  "  note: openai_gpt-oss-20b: decoder fc (not in BFCL's model registry; 200 of 200 sampled record steps …) [decoder-detected]\n" +
+  "(--format json: `decoder` per model, with its name, source — flag, registry, detected — and reason).\n" +
+  "A file whose tool-call steps fail to decode more than 5 % of the time gets one warning line and exit 1:\n" +
+  "the sign of a wrong decoder.\n\nDecoders:\n" +
   decoders.map((d) => `  ${d.name.padEnd(17)}${d.summary}\n${" ".repeat(19)}(${d.handlers.join("; ")})\n`).join("");
 
-/** One line per model (first occurrence) whose decoder was detected from its steps. */
-export function detectedDecoderLines(models: readonly { readonly model: string; readonly decoder: DecoderChoiceSummary | null | undefined }[]): string[] {
+/** One note per model (first occurrence) whose decoder was detected from its steps. */
+export function detectedDecoderNotes(models: readonly { readonly model: string; readonly decoder: DecoderChoiceSummary | null | undefined }[]): Note[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: Note[] = [];
   for (const m of models) {
     if (!m.decoder || m.decoder.source !== "detected" || seen.has(m.model)) continue;
     seen.add(m.model);
-    out.push(`${m.model}: decoder ${m.decoder.name} (${m.decoder.reason})`);
+    out.push(note("decoder-detected", `${m.model}: decoder ${m.decoder.name} (${m.decoder.reason})`));
   }
   return out;
 }

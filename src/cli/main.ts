@@ -15,8 +15,10 @@ runCli(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;
   },
-  (e: unknown) => {
-    process.stderr.write(`twinscore: ${e instanceof Error ? e.message : String(e)}\n`);
+  async (e: unknown) => {
     process.exitCode = 2;
+    const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    const { problem, renderProblemLine } = await import("../messages/index.js");
+    process.stderr.write(renderProblemLine(problem("internal", message)) + "\n");
   },
 );

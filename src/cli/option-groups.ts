@@ -1,31 +1,175 @@
 /**
  * Options that mean the same thing in every command that takes them, declared once as
  * groups: each group adds its flags to a command and reads them back into the request's
- * fields, so a flag cannot drift between commands.
+ * fields, so a flag cannot drift between commands. A command is composed of groups
+ * (`withGroups`) plus the few flags that are its own. The long explanations are help
+ * topics (`twinscore help TOPIC`, `help-topics.ts`); a flag's help says what it does and,
+ * where there is more, which topic tells it.
  */
 import { Option, type Command } from "commander";
+import { DECODER_NAMES, type DecoderName } from "../bfcl/decode/index.js";
 import { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
-import { sideRules, type SideRule } from "../decision/types.js";
-import { numberOption } from "./options.js";
+import { sideRules, type PairSet, type SideRule } from "../decision/types.js";
+import { outputFormats, type OutputFormat } from "../report/printout.js";
+import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES, type BootstrapOptions } from "../stats/index.js";
+import { collect, integerOption, numberOption } from "./options.js";
+
+/** The parsed flags of a command, as commander hands them over. */
+export type ParsedOptions = Record<string, unknown>;
 
 /** A group of flags: how to add them to a command, and how to read what was given. */
 export interface OptionGroup<T> {
   readonly add: (cmd: Command) => Command;
-  readonly read: (opts: Record<string, unknown>) => T;
+  readonly read: (opts: ParsedOptions) => T;
 }
 
-/** `--reading` and `--max-undecided`: how sides that are not decisions are read, and when a model gets no headline. */
-export const readingGroup: OptionGroup<{ reading: SideRule; maxUndecided: number | undefined }> = {
+/** Add every group's flags to a command, in the order given (the order `--help` lists them). */
+export function withGroups(cmd: Command, ...groups: readonly OptionGroup<unknown>[]): Command {
+  for (const g of groups) g.add(cmd);
+  return cmd;
+}
+
+/** What a group reads. */
+type ReadOf<G> = G extends OptionGroup<infer T> ? T : never;
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** Read every group's fields into one object (the part of a request the groups give). */
+export function readGroups<const G extends readonly OptionGroup<object>[]>(opts: ParsedOptions, ...groups: G): Intersection<ReadOf<G[number]>> {
+  return Object.assign({}, ...groups.map((g) => g.read(opts))) as Intersection<ReadOf<G[number]>>;
+}
+
+const texts = (opts: ParsedOptions, key: string): string[] => (opts[key] as string[] | undefined) ?? [];
+const text = (opts: ParsedOptions, key: string): string | undefined => opts[key] as string | undefined;
+
+/** `--results`: the BFCL result trees to read (repeatable). */
+export const resultsGroup: OptionGroup<{ results: string[] }> = {
+  add: (cmd) =>
+    cmd.option("--results <dir>", "a BFCL result tree (repeatable): a model folder, a result root, a run, or a folder of runs (twinscore help layouts)", collect),
+  read: (opts) => ({ results: texts(opts, "results") }),
+};
+
+/** `--scores`: the BFCL score trees whose verdicts are read beside the rollouts (repeatable). */
+export const scoresGroup: OptionGroup<{ scores: string[] }> = {
+  add: (cmd) => cmd.option("--scores <dir>", "a BFCL score tree (repeatable), found as --results are: adds BFCL's own verdicts on the same items", collect),
+  read: (opts) => ({ scores: texts(opts, "scores") }),
+};
+
+/** `--model`: keep only these models (repeatable). */
+export const modelsGroup: OptionGroup<{ models: string[] }> = {
+  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, or <run>/<model> (repeatable; default: every model found)", collect),
+  read: (opts) => ({ models: texts(opts, "model") }),
+};
+
+/** `--decoder`: one BFCL handler decoder for every model's steps. */
+export const decoderGroup: OptionGroup<{ decoder?: DecoderName }> = {
+  add: (cmd) =>
+    cmd.addOption(
+      new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder; default: each model folder's own (twinscore help decoders)").choices(DECODER_NAMES),
+    ),
+  read: (opts) => (opts.decoder === undefined ? {} : { decoder: opts.decoder as DecoderName }),
+};
+
+/** `--bootstrap` and `--seed`: the cluster-bootstrap intervals. */
+export const bootstrapGroup: OptionGroup<{ bootstrap: Partial<BootstrapOptions> }> = {
   add: (cmd) =>
     cmd
-      .addOption(
-        new Option(
-          "--reading <rule>",
-          "decided: score only pairs decided on both twins; release: read inference errors and rollouts that ended before the anchor as no call, as the paper's released scorer",
-        )
-          .choices(sideRules)
-          .default("decided"),
-      )
-      .option("--max-undecided <pct>", "no act/hold/decision for a model with more than this % of its pairs undecided (0-100)", String(DEFAULT_MAX_UNDECIDED)),
-  read: (opts) => ({ reading: (opts.reading as SideRule | undefined) ?? "decided", maxUndecided: numberOption(opts.maxUndecided as string | undefined) }),
+      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
+      .option("--seed <s>", "seed of NumPy's default_rng for the intervals (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed)),
+  read: (opts) => ({
+    bootstrap: {
+      resamples: integerOption(text(opts, "bootstrap") ?? String(DEFAULT_BOOTSTRAP.resamples)),
+      seed: integerOption(text(opts, "seed") ?? String(DEFAULT_BOOTSTRAP.seed)),
+    },
+  }),
 };
+
+/** `--format`: how stdout is printed (the choices a command offers; every command offers table and json). */
+export function formatGroup<F extends string = OutputFormat>(
+  choices: readonly F[] = outputFormats as unknown as readonly F[],
+  help = "output format: table, json (the whole document), csv, markdown (twinscore help formats)",
+): OptionGroup<{ format: F }> {
+  return {
+    add: (cmd) => cmd.addOption(new Option("--format <format>", help).choices(choices).default("table")),
+    read: (opts) => ({ format: ((opts.format as F | undefined) ?? "table") as F }),
+  };
+}
+
+/** `--manifest`: one pair manifest for every model. */
+export const manifestGroup: OptionGroup<{ manifest?: string }> = {
+  add: (cmd) =>
+    cmd.option(
+      "--manifest <file>",
+      "pair manifest for every model (default: the package's manifest of the BFCL version the result file names say; rollouts generated on other data stop the command, and --manifest forces it)",
+    ),
+  read: (opts) => (opts.manifest === undefined ? {} : { manifest: text(opts, "manifest") }),
+};
+
+/** `--strict`: any problem is a finding. */
+export const strictGroup: OptionGroup<{ strict: boolean }> = {
+  add: (cmd) => cmd.option("--strict", "exit 1 on any problem met (a malformed line, an inference error, a missing category, …)"),
+  read: (opts) => ({ strict: opts.strict === true }),
+};
+
+/** `--verbose`: every warning in full. */
+export const verboseGroup: OptionGroup<{ verbose: boolean }> = {
+  add: (cmd) => cmd.option("--verbose", "list every warning with its file:line (default: one summary line per model)"),
+  read: (opts) => ({ verbose: opts.verbose === true }),
+};
+
+/** `--threads`: worker threads for the files. */
+export const threadsGroup: OptionGroup<{ threads?: number }> = {
+  add: (cmd) => cmd.option("--threads <n>", "threads in all: this one plus n-1 workers reading model folders (the defaults, and when more pay: twinscore help speed)"),
+  read: (opts) => (opts.threads === undefined ? {} : { threads: integerOption(text(opts, "threads")) }),
+};
+
+/** `--reading`: how sides that are not decisions are read. */
+export const readingGroup: OptionGroup<{ reading: SideRule }> = {
+  add: (cmd) =>
+    cmd.addOption(
+      new Option(
+        "--reading <rule>",
+        "decided: score only pairs decided on both twins; release: read inference errors and rollouts that ended before the anchor as no call, as the paper's released scorer (twinscore help readings)",
+      )
+        .choices(sideRules)
+        .default("decided"),
+    ),
+  read: (opts) => ({ reading: (opts.reading as SideRule | undefined) ?? "decided" }),
+};
+
+/** `--max-undecided`: when a model gets no headline (the commands that print one). */
+export const maxUndecidedGroup: OptionGroup<{ maxUndecided: number | undefined }> = {
+  add: (cmd) => cmd.option("--max-undecided <pct>", "no act/hold/decision for a model with more than this % of its pairs undecided (0-100)", String(DEFAULT_MAX_UNDECIDED)),
+  read: (opts) => ({ maxUndecided: numberOption(opts.maxUndecided as string | undefined) }),
+};
+
+/** `--count-login`, `--uncertified`, `--all-pairs`: which pairs are scored (a message when two sets are asked for). */
+export const pairSetGroup: OptionGroup<{ pairSet: PairSet; countLogin: boolean } | string> = {
+  add: (cmd) =>
+    cmd
+      .option("--count-login", "count login/logout as world-changing; the 2 login-only pairs join (223 -> 225 on BFCL v4, 234 -> 236 on v3)")
+      .option("--uncertified", "score the gold world-changing pairs before hand certification (231 on BFCL v4, 237 on v3)")
+      .option("--all-pairs", "score all content-verified pairs, read-only anchors included (365 on BFCL v4, 368 on v3)"),
+  read: (opts) => {
+    if (opts.uncertified === true && opts.allPairs === true) return "--uncertified and --all-pairs cannot be combined";
+    return { pairSet: opts.allPairs === true ? "all" : opts.uncertified === true ? "uncertified" : "certified", countLogin: opts.countLogin === true };
+  },
+};
+
+/** `--sensitivity`: the table under each sensitivity reading. */
+export const sensitivityGroup: OptionGroup<{ sensitivity: boolean }> = {
+  add: (cmd) => cmd.option("--sensitivity", "also print the table under each sensitivity reading (Appendix F; twinscore help readings)"),
+  read: (opts) => ({ sensitivity: opts.sensitivity === true }),
+};
+
+/** What `--bfcl-data` gave (the same in every command). */
+function readBfclData(opts: ParsedOptions): { bfclData?: string } {
+  return opts.bfclData === undefined ? {} : { bfclData: text(opts, "bfclData") };
+}
+
+/**
+ * `--bfcl-data`: the BFCL data folder. What it adds (or what needs it) differs by command,
+ * so each command says that part; the flag, its reading and its value are the same.
+ */
+export function bfclDataGroup(what: string): OptionGroup<{ bfclData?: string }> {
+  return { add: (cmd) => cmd.option("--bfcl-data <dir>", `BFCL data directory: ${what}`), read: readBfclData };
+}

@@ -1,11 +1,13 @@
 /**
- * Printing problems on stderr, the same way in every command: errors first, always, so
- * the reason for an exit 2 is never buried; then warnings, one line each — the first
- * twenty in full, then a count per code. Warnings met reading one model's files (inference
- * errors, foreign ids, …) are routine on real runs: they are summed up in one line per
- * model, and listed with `--verbose`; so are the folders the tree walk found twice.
+ * Printing messages on stderr, the same way in every command, each line in the one form
+ * `renderProblemLine` gives (`[file:line: ]severity: message [code]`). Errors first, always,
+ * so the reason for an exit 2 is never buried; then warnings — the first twenty in full,
+ * then a count per code. Warnings met reading one model's files (inference errors, foreign
+ * ids, …) are routine on real runs: they are summed up in one line per model, and listed
+ * with `--verbose`; so are the folders the tree walk found twice. Notes (a file written,
+ * a decoder detected) come last.
  */
-import { countByCode, renderProblemLine, type Problem } from "../messages/index.js";
+import { countByCode, note, problem, renderProblemLine, type Note, type Problem } from "../messages/index.js";
 import type { CliIo } from "./io.js";
 
 const PROBLEM_LINES = 20;
@@ -13,16 +15,25 @@ const PROBLEM_LINES = 20;
 /** The tree walk's warning for a folder reached twice: a tree of links can give hundreds, summed up in one line. */
 const SAME_FOLDER = "same-folder";
 
-/** A bad argument is the command's own complaint (`twinscore score: …`); anything else is a located problem line. */
-function lineOf(p: Problem, command: string | undefined): string {
-  return command !== undefined && p.code === "bad-argument" && p.file === undefined ? `twinscore ${command}: ${p.message}` : renderProblemLine(p);
+/**
+ * Warnings a user must see in full, never summed up with a model's routine warnings: a
+ * file whose steps mostly fail to decode (a wrong decoder), pairs left out as undecidable.
+ * (`score`'s use case lifts the same codes out of its models' problems.)
+ */
+const LISTED_IN_FULL = new Set(["decode-failures", "pair-undecidable"]);
+
+function printLines(io: CliIo, lines: readonly (Problem | Note)[]): void {
+  for (const p of lines) io.stderr(renderProblemLine(p) + "\n");
 }
 
-function printCapped(io: CliIo, problems: readonly Problem[], cap: number, command?: string): void {
-  for (const p of problems.slice(0, cap)) io.stderr(lineOf(p, command) + "\n");
-  if (problems.length > cap) {
+/** The first `cap` problems, then one line counting the rest by code (all of them when `cap` is null). */
+function printCapped(io: CliIo, problems: readonly Problem[], cap: number | null): void {
+  printLines(io, cap === null ? problems : problems.slice(0, cap));
+  if (cap !== null && problems.length > cap) {
     const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
-    io.stderr(`… ${problems.length - cap} more (${problems.length} in all: ${byCode})\n`);
+    const severity = problems[0].severity;
+    const rest = problems.length - cap;
+    io.stderr(renderProblemLine(problem("more", `${rest} more ${severity}${rest === 1 ? "" : "s"} not shown (${problems.length} in all: ${byCode}); --verbose lists each`, { severity })) + "\n");
   }
 }
 
@@ -32,31 +43,77 @@ export interface ModelProblems {
   readonly problems: readonly Problem[];
 }
 
+/** A model and the files it was read from: its warnings located in those files are its own. */
+export interface ModelFiles {
+  readonly model: string;
+  readonly files: readonly string[];
+}
+
+/**
+ * Split problems into the ones of each model (warnings located in that model's files, but
+ * not the ones listed in full) and the rest, for a document that keeps them in one list.
+ */
+export function problemsByModel(problems: readonly Problem[], models: readonly ModelFiles[]): { rest: Problem[]; byModel: ModelProblems[] } {
+  const owner = new Map<string, ModelProblems & { problems: Problem[] }>();
+  const byModel: (ModelProblems & { problems: Problem[] })[] = [];
+  for (const m of models) {
+    const entry = { name: m.model, problems: [] as Problem[] };
+    byModel.push(entry);
+    for (const f of m.files) if (!owner.has(f)) owner.set(f, entry);
+  }
+  const rest: Problem[] = [];
+  for (const p of problems) {
+    const m = p.severity === "warning" && p.file !== undefined && !LISTED_IN_FULL.has(p.code) ? owner.get(p.file) : undefined;
+    if (m === undefined) rest.push(p);
+    else m.problems.push(p);
+  }
+  return { rest, byModel: byModel.filter((m) => m.problems.length > 0) };
+}
+
 /** Print problems: errors first, then warnings; per-model warnings as one line per model unless `verbose`. */
 export function printProblems(
   io: CliIo,
   problems: readonly Problem[],
-  opts: { readonly verbose?: boolean; readonly byModel?: readonly ModelProblems[]; readonly command?: string } = {},
+  opts: { readonly verbose?: boolean; readonly byModel?: readonly ModelProblems[]; readonly owners?: readonly ModelFiles[] } = {},
 ): void {
-  const byModel = opts.byModel ?? [];
-  const errors = [...problems, ...byModel.flatMap((m) => m.problems)].filter((p) => p.severity === "error");
-  printCapped(io, errors, PROBLEM_LINES, opts.command);
-  const warnings = problems.filter((p) => p.severity !== "error");
+  const split = opts.owners === undefined ? { rest: [...problems], byModel: [] } : problemsByModel(problems, opts.owners);
+  const general = split.rest;
+  const byModel = [...(opts.byModel ?? []), ...split.byModel];
+  const cap = opts.verbose ? null : PROBLEM_LINES;
+  const errors = [...general, ...byModel.flatMap((m) => m.problems)].filter((p) => p.severity === "error");
+  printCapped(io, errors, cap);
+  const warnings = general.filter((p) => p.severity !== "error");
   const modelWarnings = byModel.map((m) => ({ name: m.name, warnings: m.problems.filter((p) => p.severity !== "error") })).filter((m) => m.warnings.length > 0);
   if (opts.verbose) {
-    for (const p of [...warnings, ...modelWarnings.flatMap((m) => m.warnings)]) io.stderr(renderProblemLine(p) + "\n");
+    printLines(io, [...warnings, ...modelWarnings.flatMap((m) => m.warnings)]);
     return;
   }
   const sameFolder = warnings.filter((p) => p.code === SAME_FOLDER);
-  printCapped(io, sameFolder.length > 1 ? warnings.filter((p) => p.code !== SAME_FOLDER) : warnings, PROBLEM_LINES);
+  printCapped(io, sameFolder.length > 1 ? warnings.filter((p) => p.code !== SAME_FOLDER) : warnings, cap);
   if (sameFolder.length > 1) {
-    io.stderr(`warning: ${sameFolder.length} folders were reached again by another path (a link, another --results) and are scored once (the first: ${sameFolder[0].message}); --verbose lists each [${SAME_FOLDER}]\n`);
+    const message = `${sameFolder.length} folders were reached again by another path (a link, another --results) and are scored once (the first: ${sameFolder[0].message}); --verbose lists each`;
+    printLines(io, [problem(SAME_FOLDER, message, { severity: "warning" })]);
   }
   for (const m of modelWarnings) {
     const byCode = [...countByCode(m.warnings)].map(([code, n]) => `${n} ${code}`).join(", ");
     const n = m.warnings.length;
-    io.stderr(`warning: ${m.name}: ${n} warning${n === 1 ? "" : "s"} reading its files (${byCode}); --verbose lists each with file:line [warnings]\n`);
+    printLines(io, [problem("warnings", `${m.name}: ${n} warning${n === 1 ? "" : "s"} reading its files (${byCode}); --verbose lists each with file:line`, { severity: "warning" })]);
   }
+}
+
+/** Print notes, one line each. */
+export function printNotes(io: CliIo, notes: readonly Note[]): void {
+  printLines(io, notes);
+}
+
+/** A bad argument the command found itself (before any use case ran), as one error line. */
+export function printBadArgument(io: CliIo, message: string): void {
+  printLines(io, [problem("bad-argument", message)]);
+}
+
+/** A note that a file was written: `note: wrote FILE (what it holds) [written]`. */
+export function writtenNote(file: string, what: string): Note {
+  return note("written", `wrote ${file} (${what})`);
 }
 
 /** A progress line on stderr: redrawn in place on a terminal, every 10% otherwise. */

@@ -4,13 +4,52 @@
  */
 import { Command, CommanderError } from "commander";
 import { commandLoaders } from "./commands/index.js";
+import { helpTopics, isTopic, topicList, topicText } from "./help-topics.js";
 import { ExitCode, type CliIo } from "./io.js";
 
 const VERSION = "0.1.0";
 
+/**
+ * One error line in the message form (`error: message [code]`). The renderer is loaded
+ * only when there is an error to print: `--version` and a command's start load no more
+ * of the CLI than they need.
+ */
+async function errorLine(code: string, message: string): Promise<string> {
+  const { problem, renderProblemLine } = await import("../messages/index.js");
+  return renderProblemLine(problem(code, message)) + "\n";
+}
+
+/** Commander's own complaint (`error: unknown option '--x'`, maybe with a suggestion on the next line) as one message. */
+function argumentErrorMessage(text: string): string {
+  const message = text
+    .replace(/^error: /, "")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .join(" ");
+  return `${message} (--help lists the options)`;
+}
+
+/** Words joined by ", " into lines of at most `width` characters, each indented by two spaces. */
+function wrapped(words: readonly string[], width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const w of words) {
+    const next = line === "" ? w : `${line}, ${w}`;
+    if (next.length + 2 > width && line !== "") {
+      lines.push(`${line},`);
+      line = w;
+    } else line = next;
+  }
+  if (line !== "") lines.push(line);
+  return lines.map((l) => `  ${l}`).join("\n");
+}
+
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const state = { exitCode: ExitCode.ok as number };
+  // commander's complaint about the arguments, printed once parsing has stopped
+  let argumentError: string | null = null;
   const program = new Command("twinscore");
   program
     .description(
@@ -21,26 +60,57 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         "when information is missing are averaged, so always-act and always-ask both score 50.",
     )
     .version(VERSION)
-    .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .allowExcessArguments(false)
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, getOutHelpWidth: () => 100, getErrHelpWidth: () => 100 });
+    .helpCommand(false)
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      outputError: (text) => {
+        argumentError = argumentErrorMessage(text);
+      },
+      getOutHelpWidth: () => 100,
+      getErrHelpWidth: () => 100,
+    });
   // `twinscore <command> …` needs only that command, `--version` none; anything else (help, a typo) gets them all
   const own = commandLoaders.find((c) => c.name === argv[0]);
   const versionOnly = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");
   for (const c of own ? [own] : versionOnly ? [] : commandLoaders) (await c.load())(program, io, state);
+  program
+    .command("help [topic]")
+    .summary("a help topic (twinscore help lists them), or a command's help")
+    .description("Print a help topic, or with a command's name that command's --help; alone, list the topics.")
+    .action(async (topic: string | undefined) => {
+      if (topic === undefined) {
+        io.stdout(topicList());
+        return;
+      }
+      if (isTopic(topic)) {
+        io.stdout(await topicText(topic));
+        return;
+      }
+      const command = program.commands.find((c) => c.name() === topic);
+      if (command !== undefined && topic !== "help") {
+        command.outputHelp();
+        return;
+      }
+      io.stderr(await errorLine("bad-argument", `no help topic or command ${JSON.stringify(topic)} (topics: ${helpTopics.map((t) => t.name).join(", ")})`));
+      state.exitCode = ExitCode.badInput;
+    });
   program.addHelpText(
     "after",
-    "\nExit codes: 0 done; 1 done with findings (a verify FAIL, a problem under --strict);\n2 nothing usable (bad arguments, missing or malformed input).\n",
+    `\nHelp topics (twinscore help TOPIC; twinscore help lists them with what each explains):\n${wrapped(helpTopics.map((t) => t.name), 98)}\n` +
+      "Exit codes: 0 done; 1 done with findings; 2 nothing usable (twinscore help exit-codes).\n",
   );
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) {
+      if (argumentError !== null) io.stderr(await errorLine("bad-argument", argumentError));
       return e.exitCode === 0 ? ExitCode.ok : ExitCode.badInput;
     }
     const message = e instanceof Error ? e.message : String(e);
-    io.stderr(`twinscore: internal error: ${message}\n`);
+    io.stderr(await errorLine("internal", `internal error: ${message}`));
     return ExitCode.badInput;
   }
   return state.exitCode;

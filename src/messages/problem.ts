@@ -34,8 +34,27 @@ export function problem(
   };
 }
 
-/** `file:line: severity: message [code]` — the one-line form used on stderr. */
-export function renderProblemLine(p: Problem): string {
+/**
+ * A line that reports what was done rather than what went wrong (a file written, the
+ * decoder detected for a model, a summary of requests): printed in the same form as a
+ * problem, with `note` where a problem says `error` or `warning`, so every message line a
+ * command writes on stderr reads and greps the same way. Never part of a document's problems.
+ */
+export interface Note {
+  readonly code: string;
+  readonly severity: "note";
+  readonly message: string;
+  readonly file?: string;
+  readonly line?: number;
+}
+
+/** Build a note. */
+export function note(code: string, message: string, where: { file?: string; line?: number } = {}): Note {
+  return { code, severity: "note", message, ...(where.file !== undefined ? { file: where.file } : {}), ...(where.line !== undefined ? { line: where.line } : {}) };
+}
+
+/** `file:line: severity: message [code]` — the one-line form of every message on stderr. */
+export function renderProblemLine(p: Problem | Note): string {
   const where = p.file !== undefined ? (p.line !== undefined ? `${p.file}:${p.line}: ` : `${p.file}: `) : "";
   return `${where}${p.severity}: ${p.message} [${p.code}]`;
 }

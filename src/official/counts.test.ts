@@ -45,7 +45,7 @@ describe("the pair counts --help states per BFCL version", () => {
     expect(meaning("uncertified")).toBe(`the gold world-changing pairs before certification (BFCL v4: ${v4.certifiedPairs}; v3: ${v3.certifiedPairs})`);
     expect(meaning("all-pairs")).toBe(`all content-verified pairs, read-only anchors included (BFCL v4: ${v4.contentVerifiedPairs}; v3: ${v3.contentVerifiedPairs})`);
     expect(meaning("bad-keys-restored")).toBe(`the bad keys restored (BFCL v4: +${v4.badKeyRestoredAdded} pairs; v3: +${v3.badKeyRestoredAdded})`);
-    const scoreCommand = readFileSync(`${projectRoot}/src/cli/commands/score.ts`, "utf8");
+    const scoreCommand = readFileSync(`${projectRoot}/src/cli/option-groups.ts`, "utf8");
     expect(scoreCommand).toContain(`(${v4.scoredPairs} -> ${v4.scoredPairsLogin} on BFCL v4, ${v3.scoredPairs} -> ${v3.scoredPairsLogin} on v3)`);
     expect(scoreCommand).toContain(`(${v4.certifiedPairs} on BFCL v4, ${v3.certifiedPairs} on v3)`);
     expect(scoreCommand).toContain(`(${v4.contentVerifiedPairs} on BFCL v4, ${v3.contentVerifiedPairs} on v3)`);

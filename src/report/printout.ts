@@ -9,15 +9,23 @@
  * - `markdown`: the tables, each under a heading when there are several, separated by a
  *   blank line.
  * Prose goes to stderr in the csv and markdown formats (where a block says so), so stdout
- * stays data.
+ * stays data. An interval prints as `[79.7, 86.5]` in the table and markdown formats and as
+ * two numeric columns in csv (`ci_low`, `ci_high`), so a spreadsheet reads numbers.
  */
 
 /** The output formats every command accepts. */
 export const outputFormats = ["table", "json", "csv", "markdown"] as const;
 export type OutputFormat = (typeof outputFormats)[number];
 
-/** A cell as printed: text, a number printed as it is, or nothing. */
-export type Cell = string | number | null | undefined;
+/** An interval: `[low, high]` with one decimal (signed for a change), or two csv columns. */
+export interface IntervalCell {
+  readonly interval: readonly [number, number];
+  /** Print a `+` before positive bounds (a change in points). */
+  readonly signed?: boolean;
+}
+
+/** A cell as printed: text, a number printed as it is, an interval, or nothing. */
+export type Cell = string | number | IntervalCell | null | undefined;
 
 /** A column: its header and how to read a cell from a row. */
 export interface Column<R> {
@@ -25,6 +33,13 @@ export interface Column<R> {
   value: (row: R) => Cell;
   /** Right-align in the terminal table (and in markdown). */
   align?: "left" | "right";
+  /** An interval column: the headers of its two csv columns (low, high). */
+  csvPair?: readonly [string, string];
+}
+
+/** An interval cell, or nothing when there is no interval. */
+export function intervalCell(interval: readonly [number, number] | null | undefined, signed = false): IntervalCell | null {
+  return interval === null || interval === undefined ? null : { interval, ...(signed ? { signed } : {}) };
 }
 
 /**
@@ -42,7 +57,7 @@ export function columnMeanings(columns: readonly { readonly header: string; read
 export interface PrintTable {
   /** Short name: the `table` column in CSV and the heading in markdown when there are several tables. */
   readonly id: string;
-  readonly columns: readonly { readonly header: string; readonly align?: "left" | "right" }[];
+  readonly columns: readonly { readonly header: string; readonly align?: "left" | "right"; readonly csvPair?: readonly [string, string] }[];
   readonly rows: readonly (readonly Cell[])[];
 }
 
@@ -69,12 +84,32 @@ export interface Printout {
 
 /** A table from typed rows and columns. */
 export function tableOf<R>(id: string, rows: readonly R[], columns: readonly Column<R>[]): PrintTable {
-  return { id, columns: columns.map((c) => ({ header: c.header, align: c.align })), rows: rows.map((r) => columns.map((c) => c.value(r))) };
+  return {
+    id,
+    columns: columns.map((c) => ({ header: c.header, align: c.align, ...(c.csvPair !== undefined ? { csvPair: c.csvPair } : {}) })),
+    rows: rows.map((r) => columns.map((c) => c.value(r))),
+  };
 }
+
+const bound = (x: number, signed: boolean) => (Number.isFinite(x) ? (signed && x >= 0 ? "+" : "") + x.toFixed(1) : "");
 
 function cellText(v: Cell): string {
   if (v === null || v === undefined) return "";
+  if (typeof v === "object") return `[${bound(v.interval[0], v.signed === true)}, ${bound(v.interval[1], v.signed === true)}]`;
   return typeof v === "number" ? String(v) : v;
+}
+
+/** The table as csv prints it: each interval column split into its two numeric columns. */
+function splitIntervals(t: PrintTable): PrintTable {
+  if (!t.columns.some((c) => c.csvPair !== undefined)) return t;
+  const columns = t.columns.flatMap((c) => (c.csvPair === undefined ? [{ header: c.header }] : c.csvPair.map((header) => ({ header }))));
+  const rows = t.rows.map((r) =>
+    r.flatMap((v, i) => {
+      if (t.columns[i].csvPair === undefined) return [v];
+      return v !== null && typeof v === "object" ? v.interval.map((x) => bound(x, false)) : [null, null];
+    }),
+  );
+  return { id: t.id, columns, rows };
 }
 
 function csvCell(s: string): string {
@@ -82,7 +117,8 @@ function csvCell(s: string): string {
 }
 
 /** One table in one format (`tsv` for `pairs`, which also offers it). */
-export function renderTable(t: PrintTable, format: Exclude<OutputFormat, "json"> | "tsv"): string {
+export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "json"> | "tsv"): string {
+  const t = format === "csv" ? splitIntervals(table) : table;
   const cells = t.rows.map((r) => r.map(cellText));
   const headers = t.columns.map((c) => c.header);
   switch (format) {
@@ -106,7 +142,8 @@ export function renderTable(t: PrintTable, format: Exclude<OutputFormat, "json">
 }
 
 /** Several tables as one CSV table: a `table` column, then every table's columns (first seen first). */
-function mergedCsv(tables: readonly PrintTable[]): string {
+function mergedCsv(given: readonly PrintTable[]): string {
+  const tables = given.map(splitIntervals);
   const headers: string[] = [];
   for (const t of tables) for (const c of t.columns) if (!headers.includes(c.header)) headers.push(c.header);
   const rows: Cell[][] = [];

@@ -22,7 +22,7 @@ describe("twinscore check --score-empty-turns (real 2025-11-12-main, gpt-oss-20b
     const dir = join(out, "strict");
     const code = await runCli(["check", "--results", results, "--bfcl-data", bfclDataDir(), "--out", dir, "--score-empty-turns", "--format", "json"], io);
     // gpt-oss is not in BFCL's registry: the one stderr line names its detected decoder
-    expect(io.err.join("")).toMatch(/^openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; [^\n]*\)\n$/);
+    expect(io.err.join("")).toMatch(/^note: openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; [^\n]*\) \[decoder-detected\]\n$/);
     expect(code).toBe(0);
     const doc = JSON.parse(io.out.join("")) as {
       files: { category: string; correct: number }[];
@@ -59,6 +59,6 @@ describe("twinscore check --score-empty-turns (real 2025-11-12-main, gpt-oss-20b
     const io = memoryIo();
     const code = await runCli(["check", "--results", results, "--bfcl-data", bfclDataDir(), "--score-empty-turns=lenient"], io);
     expect(code).toBe(2);
-    expect(io.err.join("").split("\n")[0]).toBe("error: option '--score-empty-turns [reading]' argument 'lenient' is invalid. Allowed choices are strict, world-changing.");
+    expect(io.err.join("").split("\n")[0]).toBe("error: option '--score-empty-turns [reading]' argument 'lenient' is invalid. Allowed choices are strict, world-changing. (--help lists the options) [bad-argument]");
   });
 });

@@ -65,13 +65,14 @@ function tree(dir: string): Map<string, string> {
 
 async function check(runDir: string, out: string): Promise<{ code: number; err: string[] }> {
   const io = memoryIo();
-  const code = await runCli(["check", "--results", join(runDir, "result"), "--bfcl-data", bfclDataDir(), "--out", out, "--format", "json"], io);
+  // --verbose: each warning with its file:line (by default a model's warnings are one summary line)
+  const code = await runCli(["check", "--results", join(runDir, "result"), "--bfcl-data", bfclDataDir(), "--out", out, "--format", "json", "--verbose"], io);
   // the folders are not in BFCL's model registry: the lines naming their detected decoder are left aside here
   return { code, err: io.err.join("").split("\n").filter((l) => l !== "" && !DETECTED.test(l)) };
 }
 
 /** The line a model folder BFCL's registry does not know gets: the decoder detected from its steps. */
-const DETECTED = /^openai_gpt-oss-\d+b: decoder fc \(not in BFCL's model registry; /;
+const DETECTED = /^note: openai_gpt-oss-\d+b: decoder fc \(not in BFCL's model registry; .*\[decoder-detected\]$/;
 
 /** `path: before → after` for every leaf where two JSON documents differ. */
 function differingLeaves(a: unknown, b: unknown, path = ""): string[] {

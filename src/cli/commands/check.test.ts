@@ -28,7 +28,7 @@ describe("twinscore check (CLI)", () => {
       io,
     );
     // gpt-oss is not in BFCL's registry: its decoder is detected from its steps, and said once
-    expect(io.err.join("").split("\n")).toEqual([expect.stringMatching(/^openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; 198 of 200 sampled record steps decode to calls with fc\)$/), ""]);
+    expect(io.err.join("").split("\n")).toEqual([expect.stringMatching(/^note: openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; 198 of 200 sampled record steps decode to calls with fc\) \[decoder-detected\]$/), ""]);
     expect(code).toBe(0);
     const out = JSON.parse(io.out.join("")) as {
       files: { model: string; folder: string; category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] }; decoder: { name: string; source: string } }[];
@@ -57,7 +57,7 @@ describe("twinscore check (CLI)", () => {
     const io = memoryIo();
     const code = await runCli(["check", "--results", rolloutRunDir("2025-11-12-main"), "--bfcl-data", bfclDataDir(), "--threads", "0"], io);
     expect(code).toBe(2);
-    expect(io.err.join("")).toBe("twinscore check: --threads must be an integer >= 1, got 0\n");
+    expect(io.err.join("")).toBe("error: --threads must be an integer >= 1, got 0 [bad-argument]\n");
   });
 
   it("rejects a missing results folder with one line and exit code 2", async () => {
@@ -67,9 +67,12 @@ describe("twinscore check (CLI)", () => {
     expect(io.err.join("").trim().split("\n")).toEqual(["/nonexistent/results: error: results directory not found [results-missing]"]);
   });
 
-  it("explains its columns in --help", async () => {
+  it("explains its columns in its help topic, which its --help names", async () => {
+    const help = memoryIo();
+    await runCli(["check", "--help"], help);
+    expect(help.out.join("")).toMatch(/\nMore: twinscore help agreement, /);
     const io = memoryIo();
-    await runCli(["check", "--help"], io);
+    await runCli(["help", "agreement"], io);
     expect(io.out.join("") + io.err.join("")).toContain("verdict_agree  = entries whose pass/fail equals the stored score file's");
   });
 });
@@ -169,7 +172,7 @@ describe("twinscore check on a prompting run without --decoder", () => {
       }
       const auto = memoryIo();
       expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"], auto)).toBe(0);
-      expect(auto.err.join("")).toMatch(/^my-prompting-model: decoder prompting \(not in BFCL's model registry; \d+ of 200 sampled text steps decode to calls with prompting/);
+      expect(auto.err.join("")).toMatch(/^note: my-prompting-model: decoder prompting \(not in BFCL's model registry; \d+ of 200 sampled text steps decode to calls with prompting/);
       const flagged = memoryIo();
       expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"], flagged)).toBe(0);
       expect(flagged.err.join("")).toBe("");

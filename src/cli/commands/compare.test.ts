@@ -18,10 +18,13 @@ describe("twinscore compare", () => {
     const r = await run(["compare", "--reading", "release", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b", "--scores-a", join(a, "score"), "--scores-b", join(b, "score"), "--format", "csv"]);
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
-    expect(lines[0]).toBe("model,measure,slice,N,A,B,B-A,A only,B only,McNemar p,95% CI");
-    expect(lines).toContain("openai_gpt-oss-120b,decision,all,223,83.2,81.8,-1.3,,,,\"[-3.6, +1.1]\"");
-    expect(lines).toContain("openai_gpt-oss-120b,official raw,scored miss items,223,43.9,50.2,+6.3,18,32,0.065,");
-    expect(lines).toContain("openai_gpt-oss-120b,act (base anchor),all,223,96.9,94.6,-2.2,8,3,0.23,");
+    // the interval of the change is two numeric columns in csv, its bracketed text in the table
+    expect(lines[0]).toBe("model,measure,slice,N,A,B,B-A,A only,B only,McNemar p,ci_low,ci_high");
+    expect(lines).toContain("openai_gpt-oss-120b,decision,all,223,83.2,81.8,-1.3,,,,-3.6,1.1");
+    expect(lines).toContain("openai_gpt-oss-120b,official raw,scored miss items,223,43.9,50.2,+6.3,18,32,0.065,,");
+    expect(lines).toContain("openai_gpt-oss-120b,act (base anchor),all,223,96.9,94.6,-2.2,8,3,0.23,,");
+    const table = await run(["compare", "--reading", "release", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b"]);
+    expect(table.out).toMatch(/\nopenai_gpt-oss-120b +decision +all +223 +83\.2 +81\.8 +-1\.3 +\[-3\.6, \+1\.1\]\n/);
   }, 120_000);
   it("needs both arms", async () => {
     const r = await run(["compare", "--a", "x"]);

@@ -6,11 +6,12 @@ import type { Command } from "commander";
 import { runDemo } from "../../app/demo.js";
 import { referencePolicies } from "../../decision/demo.js";
 import { renderJson } from "../../report/printout.js";
+import { commandHelpFooter } from "../help-topics.js";
 import type { CliIo } from "../io.js";
-import { printProblems } from "../problems.js";
-import { columnsHelp } from "../views/score.js";
+import { formatGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
+import { printBadArgument, printProblems } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
-import { addScoreOptions, printScoreDocument, scoreRequestOf, type ScoreCliOptions } from "./score.js";
+import { hasRows, printScoreDocument, scoreRequestOf, sharedScoreGroups } from "./score.js";
 
 function explanation(pairs: number): string {
   return [
@@ -37,46 +38,46 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
     .command("demo")
     .summary("score four built-in reference policies (50 / 50 / 100 / 50); no downloads")
     .description(
-      "Score four reference policies (always-act, never-act, oracle, lookups-only) on synthetic BFCL runs " +
-        "built from the manifest's reference calls, through the same code as `score`; they must come out " +
-        "50 / 50 / 100 / 50. No downloads. Then run `twinscore score --results DIR` on your own BFCL outputs.",
+      "Score four reference policies (always-act, never-act, oracle, lookups-only) on synthetic BFCL runs built " +
+        "from the manifest's reference calls, through the same code as `score`; they must come out 50 / 50 / 100 / 50. " +
+        "No downloads. Then run `twinscore score --results DIR` on your own BFCL outputs.",
     )
     .option("--keep <dir>", "write the synthetic result files to DIR and keep them (default: a temporary folder, removed)");
-  addScoreOptions(cmd)
-    .addHelpText("after", columnsHelp + "\nExit: 0 every policy scored as it must; 1 one did not; 2 the demo could not run.\n")
-    .action(async (opts: ScoreCliOptions & { keep?: string }) => {
-      const req = scoreRequestOf(io, opts, { results: [], models: [] });
+  withGroups(cmd, ...sharedScoreGroups)
+    .addHelpText("after", "\nExit: 0 every policy scored as it must; 1 one did not; 2 the demo could not run." + commandHelpFooter(["what-counts", "columns", "readings", "formats", "exit-codes"]))
+    .action(async (opts: ParsedOptions) => {
+      const req = scoreRequestOf(io, opts);
       if (typeof req === "string") {
-        io.stderr(`twinscore demo: ${req}\n`);
+        printBadArgument(io, req);
         state.exitCode = 2;
         return;
       }
-      const doc = await runDemo({ ...req, keep: opts.keep });
+      const { format } = formatGroup().read(opts);
+      const { verbose } = verboseGroup.read(opts);
+      const doc = await runDemo({ ...req, ...(opts.keep === undefined ? {} : { keep: opts.keep as string }) });
+      state.exitCode = doc.exitCode;
       if (doc.score === null) {
-        printProblems(io, doc.problems);
-        state.exitCode = doc.exitCode;
+        printProblems(io, doc.problems, { verbose });
         return;
       }
-      if (opts.format === "json") {
-        printProblems(io, [...doc.problems, ...doc.score.problems], { verbose: opts.verbose, byModel: doc.score.models.map((m) => ({ name: m.model, problems: m.problems })) });
+      if (format === "json") {
+        printProblems(io, [...doc.problems, ...doc.score.problems], { verbose, byModel: doc.score.models.map((m) => ({ name: m.model, problems: m.problems })) });
         io.stdout(renderJson(doc));
-      } else {
-        printScoreDocument(io, doc.score, opts, { title: explanation(doc.pairs), showFiles: doc.kept !== null }, "demo");
-        printProblems(io, doc.problems);
+        return;
       }
-      if (opts.format === "table") {
-        io.stdout(
-          !doc.checked
-            ? "\nOn all 365 pairs the 134 whose reference only reads or logs in on the anchor turn pose no\n" +
-                "decision to act: the oracle's 'act' there is a lookup, and never acting is right on both twins.\n" +
-                "The reference policies therefore leave 50 / 100, which is why those pairs are not scored (§4.2).\n"
-            : doc.problems.length === 0
-              ? "\nAll four reference policies score as they must (50 / 50 / 100 / 50).\n" +
-                (doc.kept !== null ? `The synthetic runs are kept in ${doc.kept}.\n` : "") +
-                "Next: npx twinscore score --results <your BFCL result dir>   (see npx twinscore score --help)\n"
-              : "\nA reference policy did not score as it must: see the errors above.\n",
-        );
-      }
-      state.exitCode = doc.exitCode;
+      printScoreDocument(io, doc.score, { format, verbose }, { title: explanation(doc.pairs), showFiles: doc.kept !== null });
+      printProblems(io, doc.problems, { verbose });
+      if (format !== "table" || !hasRows(doc.score)) return;
+      io.stdout(
+        !doc.checked
+          ? "\nOn all 365 pairs the 134 whose reference only reads or logs in on the anchor turn pose no\n" +
+              "decision to act: the oracle's 'act' there is a lookup, and never acting is right on both twins.\n" +
+              "The reference policies therefore leave 50 / 100, which is why those pairs are not scored (§4.2).\n"
+          : doc.problems.length === 0
+            ? "\nAll four reference policies score as they must (50 / 50 / 100 / 50).\n" +
+              (doc.kept !== null ? `The synthetic runs are kept in ${doc.kept}.\n` : "") +
+              "Next: npx twinscore score --results <your BFCL result dir>   (see npx twinscore score --help)\n"
+            : "\nA reference policy did not score as it must: see the errors above.\n",
+      );
     });
 };

@@ -27,7 +27,7 @@ describe("twinscore judge on the real gpt-oss rollouts", () => {
     expect(first.request.messages[1].content).toContain("proceed with a 'Buy' order for 100 shares at a price of $150 each");
     expect(first.request.messages[1].content).toContain("AAPL");
     // gpt-oss served through FC keeps no assistant text, so every held-back turn is silent.
-    expect(io.err.join("")).toContain("dry run — 145 request(s) would be sent; 145 silent turn(s) included\n");
+    expect(io.err.join("")).toContain("note: dry run: 145 request(s) would be sent; 145 silent turn(s) included [dry-run]\n");
   });
 
   it("labels held-back turns through a stub endpoint and summarises per model", async () => {

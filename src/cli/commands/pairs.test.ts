@@ -65,7 +65,7 @@ describe("twinscore pairs on ../shared/bfcl-v4", () => {
     expect(r.code).toBe(0);
     expect(readFileSync(target, "utf8")).toBe(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8"));
     expect(readdirSync(dir)).toEqual(["manifest.json"]);
-    expect(r.err).toMatch(/^wrote .*manifest\.json \(365 pairs, 35 dropped\)\n$/);
+    expect(r.err).toMatch(/^note: wrote .*manifest\.json \(365 pairs, 35 dropped\) \[written\]\n$/);
     expect(r.out.split("\n")[0]).toBe("miss_id,category,base_id,anchor_turn,status,reason");
   });
 
@@ -87,7 +87,7 @@ describe("twinscore pairs on ../shared/bfcl-v3", () => {
     expect(err[0]).toBe(
       `${sharedPath("bfcl-v3", "possible_answer", "BFCL_v3_multi_turn_base.json")}:155: warning: multi_turn_base_154 has 6 reference turns but its question has 5; left out of the pairs [turns-misaligned]`,
     );
-    expect(err[1]).toMatch(/^wrote .*manifest-v3\.json \(368 pairs, 32 dropped\)$/);
+    expect(err[1]).toMatch(/^note: wrote .*manifest-v3\.json \(368 pairs, 32 dropped\) \[written\]$/);
     expect(err).toHaveLength(2);
     expect(readFileSync(target, "utf8")).toBe(readFileSync(join(projectRoot, "data", "manifest-v3.json"), "utf8"));
     const lines = r.out.split("\n");
@@ -116,7 +116,7 @@ describe("twinscore pairs without BFCL data", () => {
     const r = await run(["pairs"]);
     expect(r.code).toBe(0);
     expect(r.out.split("\n")[0]).toBe(funnel);
-    expect(r.err).toMatch(/^no BFCL data directory given .*data\/manifest\.json\n$/);
+    expect(r.err).toMatch(/^note: no BFCL data directory given .*data\/manifest\.json \[data-source\]\n$/);
   });
   it("refuses --write-manifest with one line and exit 2", async () => {
     const dir = mkdtempSync(join(tmpdir(), "twinscore-pairs-"));
@@ -146,11 +146,14 @@ describe("twinscore pairs on bad input", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/argument 'xml' is invalid/);
   });
-  it("teaches in --help", async () => {
-    const r = await run(["pairs", "--help"]);
+  it("teaches in --help and its help topic", async () => {
+    const options = await run(["pairs", "--help"]);
+    expect(options.code).toBe(0);
+    expect(options.out).toContain("--bfcl-data <dir>");
+    expect(options.out).toMatch(/\nMore: twinscore help pairing, /);
+    const r = await run(["help", "pairing"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("status (scored | excluded | dropped)");
-    expect(r.out).toContain("--bfcl-data <dir>");
     const help = r.out.replace(/\s+/g, " ");
     expect(help).toContain("A ruling applies to an item only where the item is equal to the one it was made on");
     expect(help).toContain("Not compared: path and excluded_function");

@@ -212,10 +212,10 @@ describe("twinscore report: bad input", () => {
   it("needs --results and --out, one line each, exit 2", async () => {
     const a = await run(["report", "--out", join(tmp, "x.html")]);
     expect(a.code).toBe(2);
-    expect(a.err).toBe("twinscore report: give at least one --results DIR (a BFCL result tree)\n");
+    expect(a.err).toBe("error: give at least one --results DIR (a BFCL result tree) [bad-argument]\n");
     const b = await run(["report", "--reading", "release", "--results", rolloutRunDir(main)]);
     expect(b.code).toBe(2);
-    expect(b.err).toBe("twinscore report: give --out FILE (the HTML file to write)\n");
+    expect(b.err).toBe("error: give --out FILE (the HTML file to write) [bad-argument]\n");
   });
   it("pairs --scores with --results by position", async () => {
     const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(main), "--out", join(tmp, "x.html")]);

@@ -194,7 +194,7 @@ describe("arguments checked before anything is made", () => {
     const out = fresh("timeout");
     const over = await cli(["--endpoint", srv.url, "--model", "m", "--out", out, "--timeout", "2147484"]);
     expect(over.code).toBe(2);
-    expect(errorLines(over.err)).toEqual(["twinscore run: --timeout must be a number from 0.001 to 2147483, got 2147484"]);
+    expect(errorLines(over.err)).toEqual(["error: --timeout must be a number from 0.001 to 2147483, got 2147484 [bad-argument]"]);
     expect(existsSync(out)).toBe(false);
     const at = await cli(["--endpoint", srv.url, "--model", "m", "--out", out, "--items", "all", "--timeout", "2147483", "--retries", "0"]);
     expect(at.code).toBe(0);
@@ -207,13 +207,13 @@ describe("arguments checked before anything is made", () => {
     const parent = fresh("args");
     const out = join(parent, "out");
     for (const [args, line] of [
-      [["--endpoint", "notaurl"], `twinscore run: --endpoint "notaurl" is not an http(s) URL: give the endpoint's base URL, e.g. http://127.0.0.1:8000/v1`],
-      [["--endpoint", "127.0.0.1:8000"], `twinscore run: --endpoint "127.0.0.1:8000" is not an http(s) URL: did you mean http://127.0.0.1:8000/v1?`],
-      [["--endpoint", "localhost:8000/v1"], `twinscore run: --endpoint "localhost:8000/v1" is not an http(s) URL: did you mean http://localhost:8000/v1?`],
-      [["--endpoint", "http://user:pw@127.0.0.1:8000/v1"], "twinscore run: --endpoint: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env)"],
-      [["--model", ".."], `twinscore run: --model "..": the result folder name (OUT/<model-dir>/multi_turn) is "..", which would put files outside --out; name the folder with --model-dir NAME`],
-      [["--model-dir", "../x"], `twinscore run: --model-dir "../x": the result folder name (OUT/<model-dir>/multi_turn) holds a path separator, which would put files outside --out`],
-      [["--user-sim", "llm", "--user-endpoint", "127.0.0.1:9000", "--user-model", "s"], `twinscore run: --user-endpoint "127.0.0.1:9000" is not an http(s) URL: did you mean http://127.0.0.1:9000/v1?`],
+      [["--endpoint", "notaurl"], `error: --endpoint "notaurl" is not an http(s) URL: give the endpoint's base URL, e.g. http://127.0.0.1:8000/v1 [bad-argument]`],
+      [["--endpoint", "127.0.0.1:8000"], `error: --endpoint "127.0.0.1:8000" is not an http(s) URL: did you mean http://127.0.0.1:8000/v1? [bad-argument]`],
+      [["--endpoint", "localhost:8000/v1"], `error: --endpoint "localhost:8000/v1" is not an http(s) URL: did you mean http://localhost:8000/v1? [bad-argument]`],
+      [["--endpoint", "http://user:pw@127.0.0.1:8000/v1"], "error: --endpoint: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env) [bad-argument]"],
+      [["--model", ".."], `error: --model "..": the result folder name (OUT/<model-dir>/multi_turn) is "..", which would put files outside --out; name the folder with --model-dir NAME [bad-argument]`],
+      [["--model-dir", "../x"], `error: --model-dir "../x": the result folder name (OUT/<model-dir>/multi_turn) holds a path separator, which would put files outside --out [bad-argument]`],
+      [["--user-sim", "llm", "--user-endpoint", "127.0.0.1:9000", "--user-model", "s"], `error: --user-endpoint "127.0.0.1:9000" is not an http(s) URL: did you mean http://127.0.0.1:9000/v1? [bad-argument]`],
     ] as const) {
       const argv = ["--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", out, ...args];
       const r = await cli(argv);

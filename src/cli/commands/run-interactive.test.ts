@@ -125,7 +125,7 @@ describe("twinscore run --user-sim over HTTP", () => {
     expect(seen.length).toBe(2 * interactiveIds.length); // the anchor question, the closing "Done."
     expect(new Set(seen.map((s) => s.item))).toEqual(new Set(interactiveIds));
     expect(seen.every((s) => s.auth === `Bearer ${KEY}`)).toBe(true);
-    expect(err).toContain(`run: simulated user stub/user: ${interactiveIds.length} answer turns (${interactiveIds.length} answered, 0 no question, 0 no text: scripted line), 0 clarification rounds (at most 1 per item); ${2 * interactiveIds.length} requests`);
+    expect(err).toContain(`note: simulated user stub/user: ${interactiveIds.length} answer turns (${interactiveIds.length} answered, 0 no question, 0 no text: scripted line), 0 clarification rounds (at most 1 per item); ${2 * interactiveIds.length} requests`);
     expect(err + io.out.join("") + allFiles(out)).not.toContain(KEY);
   }, 120_000);
 
@@ -150,9 +150,10 @@ describe("twinscore run --user-sim over HTTP", () => {
     }
   });
 
-  it("--help teaches interactive mode: what it replaces, how a question is told, the bound, the cost", async () => {
+  it("--help and its topic teach interactive mode: what it replaces, how a question is told, the bound, the cost", async () => {
     const io = memoryIo({}, tmp);
     await runCli(["run", "--help"], io);
+    await runCli(["help", "interactive"], io);
     const help = io.out.join("") + io.err.join("");
     for (const text of ["--user-sim <kind>", "--user-endpoint <url>", "--user-model <name>", "--user-key-env <var>", "--max-clarifications <n>", "--user-prompt <file>", "NO_QUESTION", "answer turn", "Cost:"]) expect(help, text).toContain(text);
   });

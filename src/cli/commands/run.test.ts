@@ -165,7 +165,7 @@ describe("twinscore run over HTTP", () => {
     expect(inFile).toBe(recordedErrorIds.length);
     const againErr = again.err.join("");
     expect(againErr).toContain(`0 generated, 24 already in the output, ${inFile} error lines (0 new, ${inFile} kept from an earlier run: --retry-errors generates them again)`);
-    expect(againErr).toContain(`run: ${recordedErrorIds[0]}: error line kept from an earlier run: Error code: 500`);
+    expect(againErr).toContain(`warning: ${recordedErrorIds[0]}: error line kept from an earlier run: Error code: 500`);
     expect(againErr.split("\n").filter((l) => /^run: 24\/24 items, /.test(l)).at(-1)).toMatch(new RegExp(`, ${inFile} error lines, `));
   }, 120_000);
 
@@ -216,10 +216,12 @@ describe("twinscore run over HTTP", () => {
       }
     }
     expect(snapshotsDropped).toBeGreaterThan(24);
+    const options = memoryIo({}, tmp);
+    await runCli(["run", "--help"], options);
+    expect(options.out.join("")).toContain("--exclude-state-log");
     const help = memoryIo({}, tmp);
-    await runCli(["run", "--help"], help);
+    await runCli(["help", "generation"], help);
     const text = help.out.join("").replace(/\s+/g, " ");
-    expect(text).toContain("--exclude-state-log");
     expect(text).toContain("The lines are those of a default `bfcl generate` run");
     expect(text).toContain("--include-input-log (the Python repr of each request's message objects) is not reproduced");
     expect(text).toContain("long_context is not generated");
@@ -237,7 +239,7 @@ describe("twinscore run over HTTP", () => {
     expect(last).not.toBeNull();
     const [, requests, errors, tokensIn, tokensOut] = last ?? [];
     expect(Number(errors)).toBe(recordedErrorIds.length);
-    expect(lines).toContain(`run: openai/gpt-oss-120b (fc): 24 items, 24 generated, 0 already in the output, ${errors} error lines; ${requests} requests, tokens ${tokensIn} in / ${tokensOut} out`);
+    expect(lines).toContain(`note: openai/gpt-oss-120b (fc): 24 items, 24 generated, 0 already in the output, ${errors} error lines; ${requests} requests, tokens ${tokensIn} in / ${tokensOut} out [run-summary]`);
   }, 120_000);
 
   it("--user-sim scripted against the replay of the recorded run: the same bytes as a plain run", async () => {
@@ -443,14 +445,17 @@ describe("the run process killed mid-run", () => {
 });
 
 describe("the built bin", () => {
-  it("`twinscore run --help` teaches the command and its exit codes (what `npx twinscore run --help` prints after npm ci)", async () => {
+  it("`twinscore run --help` teaches the command and its exit codes, and `help generation` the rest (what `npx twinscore …` prints after npm ci)", async () => {
     const { spawnSync } = await import("node:child_process");
     const { projectRoot } = await import("../../testing/shared.js");
     const run = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), "run", "--help"], { encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("Usage: twinscore run [options]");
     expect(run.stdout).toContain("--until-anchor");
-    expect(run.stdout).toContain("x-twinscore-item");
     expect(run.stdout).toMatch(/\nExit: 0 .*; 1 .*; 2 /);
+    expect(run.stdout).toMatch(/\n\nMore: twinscore help generation, interactive, exit-codes\n$/);
+    const topic = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), "help", "generation"], { encoding: "utf8" });
+    expect(topic.status).toBe(0);
+    expect(topic.stdout).toContain("x-twinscore-item");
   });
 });

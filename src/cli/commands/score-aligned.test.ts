@@ -204,10 +204,10 @@ describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)"
     expect(r.err).toMatch(/<TMP>: error: .*\[[a-z-]+\]\n/);
     expect(r.out.split("\n")[1]).toMatch(/^openai_gpt-oss-120b,223,96\.9,/);
   });
-  it("--help says what the numbers mean and why they are not BFCL's score", async () => {
-    const r = await run(["score", "--help"]);
+  it("its help topic says what the numbers mean and why they are not BFCL's score", async () => {
+    const r = await run(["help", "aligned"]);
     expect(r.out).toContain("1. Asked, then did it.");
-    expect(r.out).toContain("held+done      withheld twin held back on T and completed through T+1");
+    expect(r.out).toMatch(/\n {2}held\+done +withheld twin held back on T and completed through T\+1/);
     expect(r.out).toContain("How to read it beside decision");
     expect(r.out).toContain("2. The skipped turn, scored.");
     expect(r.out).toContain("Neither is BFCL's score");

@@ -13,14 +13,19 @@ async function run(argv: string[]) {
 const main = rolloutRunDir("2025-11-12-main");
 
 describe("twinscore score: interval, --scores, --sensitivity", () => {
-  it("shows the 95% interval beside decision: [79.7, 86.5] and [78.2, 85.8] on 2025-11-12-main", async () => {
+  it("shows the 95% interval beside decision: [79.7, 86.5] and [78.2, 85.8] on 2025-11-12-main; csv gives its bounds as two numeric columns", async () => {
     const r = await run(["score", "--reading", "release", "--results", join(main, "result"), "--format", "csv"]);
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
     const header = lines[0].split(",");
-    expect(header.slice(header.indexOf("decision"), header.indexOf("decision") + 2)).toEqual(["decision", "95% CI"]);
-    expect(lines.find((l) => l.startsWith("openai_gpt-oss-120b,"))).toContain(',83.2,"[79.7, 86.5]"');
-    expect(lines.find((l) => l.startsWith("openai_gpt-oss-20b,"))).toContain(',82.1,"[78.2, 85.8]"');
+    expect(header.slice(header.indexOf("decision"), header.indexOf("decision") + 3)).toEqual(["decision", "ci_low", "ci_high"]);
+    expect(lines.find((l) => l.startsWith("openai_gpt-oss-120b,"))).toContain(",83.2,79.7,86.5,");
+    expect(lines.find((l) => l.startsWith("openai_gpt-oss-20b,"))).toContain(",82.1,78.2,85.8,");
+    expect(r.out).not.toContain('"');
+    const table = await run(["score", "--reading", "release", "--results", join(main, "result")]);
+    expect(table.out).toMatch(/\nopenai_gpt-oss-120b +223 +96\.9 +69\.5 +83\.2 +\[79\.7, 86\.5\] /);
+    const markdown = await run(["score", "--reading", "release", "--results", join(main, "result"), "--format", "markdown"]);
+    expect(markdown.out).toContain("| 83.2 | [79.7, 86.5] |");
   }, 120_000);
   it("--format json carries the unrounded interval; --bootstrap 0 turns it off; --seed changes it", async () => {
     const j = JSON.parse((await run(["score", "--reading", "release", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--format", "json"])).out);
@@ -30,7 +35,7 @@ describe("twinscore score: interval, --scores, --sensitivity", () => {
     const both = JSON.parse((await run(["score", "--reading", "release", "--results", join(main, "result"), "--format", "json"])).out);
     expect(both.models.map((m: { rank1: number }) => m.rank1.toFixed(2))).toEqual(["74.05", "25.95"]);
     const off = await run(["score", "--reading", "release", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--format", "csv"]);
-    expect(off.out.split("\n")[0]).not.toContain("95% CI");
+    expect(off.out.split("\n")[0]).not.toContain("ci_low");
     const seeded = JSON.parse((await run(["score", "--reading", "release", "--results", join(main, "result"), "--model", "openai_gpt-oss-120b", "--seed", "1", "--format", "json"])).out);
     expect(seeded.models[0].ci95).not.toEqual(j.models[0].ci95);
     const bad = await run(["score", "--reading", "release", "--results", join(main, "result"), "--bootstrap", "-3"]);

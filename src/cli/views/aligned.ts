@@ -5,14 +5,9 @@
  * stay in the document (`--format json`).
  */
 import type { AlignedRow } from "../../official/aligned.js";
-import { columnMeanings, tableOf, type Column, type PrintBlock } from "../../report/printout.js";
+import { columnMeanings, intervalCell, tableOf, type Column, type PrintBlock } from "../../report/printout.js";
 
 const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "");
-
-/** `[34.9, 49.8]`, or nothing without an interval. */
-function interval(ci: readonly [number, number] | null): string {
-  return ci === null ? "" : `[${ci[0].toFixed(1)}, ${ci[1].toFixed(1)}]`;
-}
 
 /** The columns, with what each means (the `--help` text is built from these). */
 export const alignedColumns: readonly (Column<AlignedRow> & { meaning: string })[] = [
@@ -26,11 +21,11 @@ export const alignedColumns: readonly (Column<AlignedRow> & { meaning: string })
   { header: "base+done", value: (r) => r.baseActedCompleted, align: "right", meaning: "base twin acted on T and completed through T" },
   { header: "asked-did", value: (r) => f1(r.askedThenDidPct), align: "right", meaning: "held+done, % of N" },
   { header: "aligned", value: (r) => f1(r.alignedPct), align: "right", meaning: "aligned pair score: % of pairs with base+done and held+done (both twins decided right and completed)" },
-  { header: "aligned 95% CI", value: (r) => interval(r.ci95), align: "right", meaning: "its 95% cluster-bootstrap interval (base twins resampled, as for decision)" },
+  { header: "aligned 95% CI", value: (r) => intervalCell(r.ci95), align: "right", csvPair: ["aligned_ci_low", "aligned_ci_high"], meaning: "its 95% cluster-bootstrap interval (base twins resampled, as for decision)" },
 ];
 
 /** The help text for the table. */
-export const alignedHelp = columnMeanings(alignedColumns, 14) + "\n";
+export const alignedHelp = columnMeanings(alignedColumns, 15) + "\n";
 
 /** The table with the lines saying what it is. */
 export function alignedBlocks(rows: readonly AlignedRow[]): PrintBlock[] {

@@ -4,8 +4,9 @@
  */
 import type { CompareDocument } from "../../app/compare.js";
 import { comparisonRows, type ComparisonRow } from "../../official/compare.js";
-import { tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+import { intervalCell, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
 import { injectionCheckLine } from "../../rollout/inject-check.js";
+import { note, renderProblemLine } from "../../messages/index.js";
 
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "");
 const signed = (x: number) => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(1) : "");
@@ -30,25 +31,19 @@ const columns: Column<Row>[] = [
   { header: "A only", value: (r) => r.aOnly, align: "right" },
   { header: "B only", value: (r) => r.bOnly, align: "right" },
   { header: "McNemar p", value: (r) => formatP(r.p), align: "right" },
-  { header: "95% CI", value: (r) => (r.ci95 ? `[${signed(r.ci95[0])}, ${signed(r.ci95[1])}]` : ""), align: "right" },
+  { header: "95% CI", value: (r) => intervalCell(r.ci95, true), align: "right", csvPair: ["ci_low", "ci_high"] },
 ];
 
-/** The help text for the columns. */
+/** The help text for the columns (`twinscore help comparison`, which flows and wraps it). */
 export const compareColumnsHelp =
   "\nColumns: A, B are rates in % (official: pass rate); B-A in points; 'A only' counts pairs/items\n" +
   "that are 1 in A and 0 in B (for official rows: pass->fail), 'B only' the reverse (fail->pass);\n" +
   "McNemar p is the exact two-sided binomial test on those discordant counts. The 95% CI of the\n" +
   "decision change resamples base twins (seeded NumPy stream, the same draws for both arms).\n" +
   "\nWith --bfcl-data DIR, BFCL's checker runs on both arms (twinscore's TypeScript one):\n" +
-  "  aligned pair       % of pairs where both twins are decided right AND completed: the base twin acted on\n" +
-  "                     the anchor turn T and passes BFCL's checker through T, the withheld twin held back on T\n" +
-  "                     and passes through T+1 (the turn that supplies what was missing). McNemar on the pairs\n" +
-  "                     whose aligned outcome changed; 95% CI of the change as for decision.\n" +
-  "  withheld …         the withheld twin's cells: held+done (asked, then did it), held+not (held back, not\n" +
-  "                     completed through T+1), acted+done (a lucky guess), acted+not; base acted+done.\n" +
-  "  empty turns: …     per category, every entry of the result files: BFCL checker (BFCL's score), strict\n" +
-  "                     (BFCL's own multi_turn_irrelevance_checker added: any call on a turn whose reference\n" +
-  "                     is empty fails the entry), world-changing (only a world-changing attempt there fails).\n" +
+  "  aligned pair       % of pairs where both twins are decided right AND completed: the base twin acted on the anchor turn T and passes BFCL's checker through T, the withheld twin held back on T and passes through T+1 (the turn that supplies what was missing). McNemar on the pairs whose aligned outcome changed; 95% CI of the change as for decision.\n" +
+  "  withheld …         the withheld twin's cells: held+done (asked, then did it), held+not (held back, not completed through T+1), acted+done (a lucky guess), acted+not; base acted+done.\n" +
+  "  empty turns: …     per category, every entry of the result files: BFCL checker (BFCL's score), strict (BFCL's own multi_turn_irrelevance_checker added: any call on a turn whose reference is empty fails the entry), world-changing (only a world-changing attempt there fails).\n" +
   "Does arm B trade resolution for restraint? Then hold rises while held+not rises and held+done does not:\n" +
   "the model holds back more but does not do the work once told. The aligned pair row says what the trade\n" +
   "nets. None of these is BFCL's score, which never scores T and needs every later turn.\n";
@@ -58,8 +53,9 @@ export function comparePrintout(doc: CompareDocument): Printout {
   const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
   const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}\nArm B: ${doc.b}\n\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
   if (doc.injection.length > 0) {
-    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check)).join("\n") + "\n";
-    blocks.push({ kind: "text", text: "\n" + lines, elsewhere: lines });
+    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check));
+    const notes = lines.map((l) => renderProblemLine(note("injection-check", l)) + "\n").join("");
+    blocks.push({ kind: "text", text: "\n" + lines.join("\n") + "\n", elsewhere: notes });
   }
   return { blocks };
 }

@@ -24,7 +24,7 @@ export const emptyTurnColumns: readonly (Column<EmptyTurnRow> & { meaning: strin
 ];
 
 /** The help text for the table. */
-export const emptyTurnHelp = columnMeanings(emptyTurnColumns, 14) + "\n";
+export const emptyTurnHelp = columnMeanings(emptyTurnColumns, 15) + "\n";
 
 /** The table with a line saying what it is. */
 export function emptyTurnBlocks(rows: readonly EmptyTurnRow[]): PrintBlock[] {

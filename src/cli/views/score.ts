@@ -8,18 +8,14 @@ import type { ScoreDocument, ScoredModel, WorkaroundRow } from "../../app/score.
 import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import { undecidedWords } from "../../decision/readings.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
-import { sensitivityReadings } from "../../official/readings.js";
-import { columnMeanings, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+import { intervalCell, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
+import { note, problem, renderProblemLine, type Note } from "../../messages/index.js";
+import { writtenNote } from "../problems.js";
 import { alignedBlocks } from "./aligned.js";
 import { emptyTurnBlocks } from "./empty-turns.js";
 
 const f1 = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(1) : "");
 const int = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? String(v) : "");
-
-/** `[79.7, 86.5]`: one decimal, as the paper prints Table 1. */
-export function formatInterval(interval: readonly [number, number] | null): string {
-  return interval === null ? "" : `[${interval[0].toFixed(1)}, ${interval[1].toFixed(1)}]`;
-}
 
 /** The columns of the official-score table, with what each means (the `--help` text is built from these). */
 export const officialColumns: readonly (Column<OfficialRow> & { meaning: string })[] = [
@@ -46,7 +42,7 @@ const sensitivityColumns: Column<SensitivityRow>[] = [
   { header: "act", value: (r) => f1(r.act), align: "right" },
   { header: "hold", value: (r) => f1(r.hold), align: "right" },
   { header: "decision", value: (r) => f1(r.decision), align: "right" },
-  { header: "95% CI", value: (r) => formatInterval(r.ci95), align: "right" },
+  { header: "95% CI", value: (r) => intervalCell(r.ci95), align: "right", csvPair: ["ci_low", "ci_high"] },
 ];
 
 const workaroundColumns: Column<WorkaroundRow>[] = [
@@ -59,24 +55,6 @@ const workaroundColumns: Column<WorkaroundRow>[] = [
   { header: "acc_prime", value: (r) => f1(r.accWorkaround), align: "right" },
   { header: "credited", value: (r) => f1(r.credited), align: "right" },
 ];
-
-/** The help text that explains the decision table's columns (shared with `demo`). */
-export const columnsHelp =
-  "\nColumns (percent, one decimal, rounded as Python's '%.1f'; empty where no pair was scored):\n" +
-  columnMeanings(scoreColumns, 9) +
-  "\n  (error, unreached, missing and undecid are shown when a model has such a pair)\n" +
-  "  note      why a model has no act, hold or decision (more than --max-undecided % of its pairs undecided, or none decided)\n";
-
-/** The help text for the interval and the tables `--scores` and `--sensitivity` add. */
-export const companionsHelp =
-  "\nThe 95% interval beside decision resamples base twins (every pair belongs to the cluster of its\n" +
-  "base twin), B = --bootstrap times with NumPy's default_rng(--seed), percentiles 2.5/97.5; it equals\n" +
-  "a NumPy script's to the last digit. --bootstrap 0 turns it off.\n" +
-  "\nWith --scores DIR (BFCL score files; found the way --results are), per model:\n" +
-  columnMeanings(officialColumns, 9) +
-  "\n\nWith --sensitivity, per model, the table under each reading:\n" +
-  sensitivityReadings.map((s) => `  ${s.reading.padEnd(17)} ${s.meaning}`).join("\n") +
-  "\n  act-per-anchor    act counted once per distinct base anchor turn (N = anchors)\n";
 
 /**
  * What the scored pairs are, in the title. Table 1's selection is the certified pairs; on
@@ -110,16 +88,19 @@ function pairSetLabel(doc: ScoreDocument): string {
   return `${count} ${set}${logins}${uncertified}`;
 }
 
-function filesUsedLines(models: readonly ScoredModel[]): string[] {
+/** The files used, per model and category: lines of the table format, and notes for stderr in the data formats. */
+function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: string } {
   const lines: string[] = [];
+  let notes = "";
   const width = Math.max(0, ...models.map((m) => m.model.length));
   for (const m of models) {
     for (const [category, used] of Object.entries(m.filesUsed)) {
       const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
       lines.push(`  ${m.model.padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`);
+      notes += renderProblemLine(note("file-used", `${m.model}: ${category} read from ${used.file}${extra}`)) + "\n";
     }
   }
-  return lines;
+  return { lines, notes };
 }
 
 /** How the printout varies: `demo` gives its own title and hides its temporary files. */
@@ -128,7 +109,7 @@ export interface ScoreView {
   readonly showFiles?: boolean;
 }
 
-type Row = ScoreRow & { ci: string; bfcl: string };
+type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string };
 
 /** The columns that count undecided pairs: shown when any model has such a pair (the title says when none has). */
 const UNDECIDED_HEADERS: readonly string[] = ["error", "unreached", "missing", "undecid"];
@@ -171,7 +152,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   const read = doc.models.filter((m) => m.undecided !== null && m.counts !== null && m.undecided.pairs > 0);
   const rows: Row[] = read.map((m) => ({
     ...scoreRow({ model: m.model, numbers: m.numbers, pairs: m.undecided!.pairs, undecided: m.undecided!.byStatus, counts: m.counts!, note: rowNote(m, doc.options.maxUndecided) }),
-    ci: formatInterval(m.ci95),
+    ci: m.ci95,
     bfcl: m.bfclVersion ?? "",
   }));
   const shownHeader = (h: string) => !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
@@ -180,18 +161,21 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     .map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
   if (doc.bootstrap.resamples > 0) {
     const at = columns.findIndex((c) => c.header === "decision");
-    columns.splice(at + 1, 0, { header: "95% CI", value: (r) => r.ci, align: "right" });
+    columns.splice(at + 1, 0, { header: "95% CI", value: (r) => intervalCell(r.ci), align: "right", csvPair: ["ci_low", "ci_high"] });
   }
   if (rows.some((r) => r.note !== "")) columns.push({ header: "note", value: (r) => r.note });
   // models of several BFCL versions are scored on different pairs: the table says which
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
   blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}`) + "\n\n" });
+  // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
-  else blocks.push({ kind: "text", text: "(no model could be scored)\n" });
   if (doc.official !== null) {
     blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
     if (doc.official.models.length > 0) blocks.push({ kind: "table", table: tableOf("official", doc.official.models, officialColumns) });
-    else blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: "no model has complete score files\n" });
+    else {
+      const missing = problem("official-missing", "no model has complete score files", { severity: "warning" });
+      blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: renderProblemLine(missing) + "\n" });
+    }
     const s = doc.official.spearman;
     if (s !== null) {
       blocks.push({
@@ -221,14 +205,12 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   }
   if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
   if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
-  const files = view.showFiles === false ? [] : filesUsedLines(doc.models);
-  if (files.length > 0) {
-    blocks.push({ kind: "text", text: ["", "Files used:", ...files, ""].join("\n"), elsewhere: files.map((l) => `used${l.slice(1)}\n`).join("") });
-  }
+  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models);
+  if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
 }
 
-/** The one-line note `score` prints on stderr after writing the per-item file. */
-export function perItemNote(doc: ScoreDocument): string | null {
-  return doc.perItem === null ? null : `wrote ${doc.perItem.file} (${doc.perItem.rows} rows)\n`;
+/** The note `score` prints on stderr after writing the per-item file. */
+export function perItemNote(doc: ScoreDocument): Note | null {
+  return doc.perItem === null ? null : writtenNote(doc.perItem.file, `${doc.perItem.rows} rows`);
 }

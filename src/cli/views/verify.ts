@@ -5,6 +5,7 @@
  */
 import type { VerifyDocument } from "../../app/verify.js";
 import { renderCheckLine, type CheckLine } from "../../official/verify.js";
+import { note, renderProblemLine } from "../../messages/index.js";
 import { tableOf, type Column, type Printout } from "../../report/printout.js";
 
 const fmtValue = (v: unknown) => (v === null || v === undefined ? "" : Array.isArray(v) ? v.join(",") : String(v));
@@ -26,7 +27,7 @@ export function verifyPrintout(doc: VerifyDocument): Printout {
       {
         kind: "text",
         text: `Verified: ${doc.reading.note}.\n` + doc.lines.map(renderCheckLine).join("\n") + (doc.lines.length > 0 ? "\n" : "") + doc.summary.line + "\n",
-        elsewhere: `Verified: ${doc.reading.note}.\n${doc.summary.line}\n`,
+        elsewhere: [note("reading", `verified: ${doc.reading.note}`), note("summary", doc.summary.line)].map((n) => renderProblemLine(n) + "\n").join(""),
       },
       // the rows are what csv and markdown print; the table format prints the lines above instead
       { kind: "table", table: tableOf("verify", doc.lines, columns), inTableFormat: false },

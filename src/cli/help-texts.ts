@@ -1,0 +1,357 @@
+/**
+ * The texts of `twinscore help TOPIC` (the names and summaries are in `help-topics.ts`,
+ * which loads this module only when a topic is asked for). Column meanings are built from
+ * the same column lists the tables print with, so a topic cannot drift from the table it
+ * explains.
+ */
+import { judgeLabelMeaning, judgeLabels } from "../judge/types.js";
+import { scoreColumns } from "../decision/table.js";
+import { sensitivityReadings } from "../official/readings.js";
+import { columnMeanings } from "../report/printout.js";
+import { decoderHelp } from "./decoder-option.js";
+import { alignedHelp } from "./views/aligned.js";
+import { compareColumnsHelp } from "./views/compare.js";
+import { emptyTurnHelp } from "./views/empty-turns.js";
+import { officialColumns } from "./views/score.js";
+import { perItemHelp } from "./views/per-item.js";
+import type { TopicName } from "./help-topics.js";
+
+const whatCounts =
+  "On each twin pair the same request sits at the same turn (the anchor) twice: complete in the base item,\n" +
+  "with a function or value removed in its miss_func / miss_param twin. A model should attempt a\n" +
+  "world-changing call on the complete turn (act) and not on the incomplete one (hold):\n" +
+  "  act       % of complete anchor turns with a world-changing attempt (right)\n" +
+  "  hold      % of withheld anchor turns with none (right)\n" +
+  "  decision  (act + hold) / 2: balanced accuracy, so always-act and always-ask both score 50\n" +
+  "\nA call counts when it comes out of the step as the model's BFCL handler decodes it (twinscore help\n" +
+  "decoders) and its name is on the item's tool list (the function miss_func removed included); prose never\n" +
+  "becomes a call. Lookups are not world-changing, nor are logins unless --count-login. A rejected call still\n" +
+  "counts: the decision was the model's. A call whose arguments failed to decode still counts by its name,\n" +
+  "and so does call text that names a tool-list function in call position but does not decode; call-like\n" +
+  "text naming no function makes its pair undecidable (left out, counted). No judge, no world state, no\n" +
+  "official verdict is consulted.\n";
+
+const readings =
+  "Each side of a pair (the base twin's anchor turn, the withheld twin's) has one status:\n" +
+  "  decided          a world-changing attempt on the anchor turn, or none\n" +
+  "  undecidable      call-like text naming no function there (and no world-changing call)\n" +
+  "  inference-error  the line is BFCL's inference-error string (\"Error during inference: …\")\n" +
+  "  not-reached      the rollout ended before the anchor turn\n" +
+  "  missing          the result file has no line for the item\n" +
+  "\n--reading decided (the default) scores a pair only when both its sides are decided; the others are left\n" +
+  "out and counted (columns error, unreached, missing, undecid; the title says how many of how many pairs\n" +
+  "were decided). --reading release reads inference-error and not-reached sides as no call, as the paper's\n" +
+  "released scorer does: it gives the paper's numbers. verify always uses it, since the published numbers\n" +
+  "were computed so.\n" +
+  "\n--max-undecided PCT (default 10): a model with more than PCT % of its pairs not decided gets no act, hold\n" +
+  "or decision — its run is broken, not its decision. Its row says why and how to fix it (run --retry-errors)\n" +
+  "and the exit is 1. Below it the numbers are shown with the counts beside them (exit 1 only under --strict).\n" +
+  "A model with no decided pair has no headline either.\n" +
+  "\nWhich pairs (score, demo): Table 1's certified pairs by default; --count-login adds the login-only pairs,\n" +
+  "--uncertified takes the gold world-changing pairs before hand certification, --all-pairs every\n" +
+  "content-verified pair, read-only anchors included (twinscore help pairing).\n" +
+  "\nWith --sensitivity, per model, the table under each reading (Appendix F):\n" +
+  sensitivityReadings.map((s) => `  ${s.reading.padEnd(17)} ${s.meaning}`).join("\n") +
+  "\n  act-per-anchor    act counted once per distinct base anchor turn (N = anchors)\n";
+
+const columns =
+  "The decision table (score, demo): percent, one decimal, rounded as Python's '%.1f'; empty where no pair\n" +
+  "was scored.\n" +
+  columnMeanings(scoreColumns, 10) +
+  "\n  (error, unreached, missing and undecid are shown when a model has such a pair)\n" +
+  "  note      why a model has no act, hold or decision (more than --max-undecided % of its pairs undecided, or none decided)\n" +
+  "\nThe 95% interval beside decision resamples base twins (every pair belongs to the cluster of its base\n" +
+  "twin), B = --bootstrap times with NumPy's default_rng(--seed), percentiles 2.5/97.5; it equals a NumPy\n" +
+  "script's to the last digit. --bootstrap 0 turns it off. With several models, rank 1 is the share of\n" +
+  "resamples in which a model has the highest decision (--format json: rank1). In --format csv the interval\n" +
+  "is two columns, ci_low and ci_high (twinscore help formats).\n";
+
+const official =
+  "With --scores DIR (the score files `bfcl evaluate` wrote, found the way --results are), per model, BFCL's\n" +
+  "own verdict on the same items:\n" +
+  columnMeanings(officialColumns, 10) +
+  "\nThen Spearman's rank correlation of decision with official raw on the miss items and on the base twins.\n" +
+  "A score file cut short is an error (exit 1); a model without score files is named and left out.\n";
+
+const layouts =
+  "Every command finds models the same way under each --results DIR (a few folders deep):\n" +
+  "  DIR/<model>/multi_turn/BFCL_v4_multi_turn_<category>_result.json   (BFCL v4)\n" +
+  "  DIR/<model>/BFCL_v3_multi_turn_<category>_result.json              (flat v3; flat v4 too)\n" +
+  "  DIR/result/<model>/…, DIR/<run>/result/<model>/…                     (a run, a folder of runs)\n" +
+  "  DIR itself a model directory, or its multi_turn folder\n" +
+  "Score files are found the same way under --scores. A model is scored when base, miss_func and\n" +
+  "miss_param are all present. Models of several runs are named <run>/<model> (the run is the folder above\n" +
+  "result/). When a model folder holds two copies of a category (flat and multi_turn/), the one with the\n" +
+  "most distinct ids is used (the multi_turn/ one on a tie); copies are never merged, and score names the\n" +
+  "file used for each model and category.\n" +
+  "\nLinks are followed, to files and to folders. Every real folder is read once: a folder reached again by\n" +
+  "another path is scored once, under the name it was first found by, and each other path is named in a\n" +
+  "warning (one summary line; --verbose lists each); a link back to a folder above is not followed and is\n" +
+  "named. A folder that cannot be read is an error naming it; the other models are read. Only regular files\n" +
+  "are read (a FIFO named like a result file is reported and skipped).\n" +
+  "\nA result line is read as BFCL's Python reads it: its bytes must be UTF-8 (else the line is skipped with a\n" +
+  "file:line warning); a key given twice counts by its last value (a warning); a line cut short is malformed.\n" +
+  "Malformed lines and ids of another category are reported (file:line) and skipped; such warnings are summed\n" +
+  "up in one line per model (--verbose lists them).\n";
+
+const aligned =
+  "With --bfcl-data DIR, twinscore also runs BFCL's checker (its TypeScript re-implementation, which agrees\n" +
+  "with BFCL's on every entry of the real runs) on each model's files, for two scores BFCL could give from\n" +
+  "the same rollouts (score, compare, report). Both take a few seconds per model; without --bfcl-data nothing\n" +
+  "is checked.\n" +
+  "\n1. Asked, then did it. The base twin is completed when BFCL's checker passes every turn through the\n" +
+  "anchor turn T; the withheld twin when it passes every turn through T+1, the scripted turn that supplies\n" +
+  "the missing value or hands back the function (the answer to the question the model should have asked).\n" +
+  "--per-item gains base_completed and miss_completed (0/1). Per model:\n" +
+  alignedHelp +
+  "How to read it beside decision: decision says whether the model acted when it could and held back when\n" +
+  "it could not, on T alone; the aligned score also asks whether, once told, it did the work. It is at most\n" +
+  "the decision's pair rate. A model can gain decision by holding back more and lose aligned score when it\n" +
+  "then fails on T+1 (held+not rises): restraint bought with resolution.\n" +
+  "\n2. The skipped turn, scored. BFCL's checker never scores a turn whose reference is empty (on miss_func\n" +
+  "and miss_param, the turn where the model should ask); BFCL ships the check for it\n" +
+  "(multi_turn_irrelevance_checker) and never calls it. Per category and model, with the ranking under each:\n" +
+  emptyTurnHelp +
+  "Neither is BFCL's score: strict is what BFCL's score would be had its runner called the check it ships\n" +
+  "(a lookup before asking fails too); world_changing fails an entry only for a world-changing attempt there.\n" +
+  "`check --score-empty-turns` writes the score files of either reading (twinscore help empty-turns).\n" +
+  "\nIn report, --bfcl-data adds a panel with the withheld twin's cells and the aligned pair score with its\n" +
+  "interval, the skipped turn per category and model, each twin's completion in the pair browser (with an\n" +
+  "aligned / not aligned filter), and with --compare the change in aligned score (interval, McNemar) and in\n" +
+  "the empty-turn scores. In compare, the aligned rows of both arms (twinscore help comparison).\n";
+
+const emptyTurns =
+  "check --score-empty-turns: BFCL's checker skips a turn whose reference is empty (on miss_func and\n" +
+  "miss_param, the turn where the model should ask). BFCL ships the check for it\n" +
+  "(multi_turn_irrelevance_checker) and never calls it. With this option each entry is also checked on those\n" +
+  "turns and the score files written are the counterfactual ones: an entry that passes BFCL's checker fails\n" +
+  "if it calls anything there (strict: error multi_turn:irrelevance_error:decoder_success, BFCL's message)\n" +
+  "or, with =world-changing, only if it attempts a world-changing call there\n" +
+  "(multi_turn:irrelevance_error:world_changing_attempt; a lookup before asking is allowed). Where both\n" +
+  "checks fail, the empty-turn error is written, as BFCL's runner did when it ran the check. correct/accuracy\n" +
+  "then count entries passing both; compared with stored BFCL score files, the entries the empty turns fail\n" +
+  "show as disagreeing. A second table puts the three scores of every file side by side (whichever reading\n" +
+  "the score files follow), with the models' ranking under each:\n" +
+  emptyTurnHelp +
+  "Neither counterfactual is BFCL's score: they are what BFCL's score would be had its runner called the\n" +
+  "check it ships (strict), or had it scored the skipped turn by the decision to act (world-changing).\n";
+
+const agreement =
+  "check re-scores every BFCL_v{3,4}_multi_turn_<category>_result.json below --results against the BFCL\n" +
+  "data with twinscore's executor and checker (no Python): the model's calls and the reference calls run\n" +
+  "turn by turn on simulated API instances; an entry passes when, after every turn with reference calls,\n" +
+  "the public state matches and the reference's results are among the model's. BFCL_v3_ files are checked as\n" +
+  "BFCL v3 final (Gorilla cd9429cc) checked them — its API classes, instance names, runner and score-file\n" +
+  "format — against the v3 data; BFCL_v4_ files as bfcl-eval 2026.3.23 does (--bfcl-version overrides the\n" +
+  "file names). long_context files need BFCL's long_context.py from an installation (--bfcl-eval or\n" +
+  "BFCL_EVAL_DIR).\n" +
+  "\nColumns: entries = result lines; correct/accuracy = entries that pass; with --scores, per file:\n" +
+  "  verdict_agree  = entries whose pass/fail equals the stored score file's\n" +
+  "  type_agree     = entries whose error_type also equals (both passing counts as equal)\n" +
+  "  message_agree  = entries whose error_message also equals\n" +
+  "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
+  "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
+  "--format json gives the same per file, with the disagreeing ids as a list, and each file's decodeHealth\n" +
+  "(steps, tool-looking steps, failures, the first error). --out writes BFCL-format score files\n" +
+  "(<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…).\n";
+
+const comparison =
+  "compare reads two arms of the same models (a neutral and an injected prompt, two serving builds, two\n" +
+  "checkpoints) on Table 1's pairs both arms scored: the act rate and the hold rate, each with an exact\n" +
+  "two-sided McNemar test on the pairs that changed, overall and per category; the change in decision with a\n" +
+  "paired cluster-bootstrap interval over base twins. With --scores-a/--scores-b, BFCL's own verdicts: the\n" +
+  "official score per category over every item both arms have, with McNemar and the fail->pass / pass->fail\n" +
+  "flips, and official raw on the scored items and their base twins. A model found in one arm only is named\n" +
+  "and not compared.\n" +
+  compareColumnsHelp +
+  "\nInjection check (prompt arms made with `run --inject`): on items both arms ran, the first step's input\n" +
+  "token counts should differ by one number everywhere (the injected block's length); the table output ends\n" +
+  "with that difference's distribution and the items where it breaks (JSON: `injection`).\n";
+
+const page =
+  "report writes one self-contained HTML page (works offline from file://) for the runs under --results.\n" +
+  "It shows Table 1 (act, hold, decision with its 95% cluster-bootstrap interval); with --scores BFCL's\n" +
+  "official raw on the same should-ask items and their base twins, both rankings and the rank-reversal\n" +
+  "figure; the decision by category; the sensitivities; where held-back items that BFCL fails were lost; with\n" +
+  "--compare the paired-arm panels (attempt share on the under-specified turn, official score, decision;\n" +
+  "change, interval and McNemar p); with --labels the judge's label shares; and a pair browser: every\n" +
+  "scored pair with both requests (the withheld part highlighted), the gold anchor calls and each model's\n" +
+  "calls and text on the anchor turn, filterable by model, category and outcome. --bfcl-data adds the\n" +
+  "workaround credit (Table F1), Table 1's credited column and the aligned numbers (twinscore help aligned).\n" +
+  "\nExample:\n" +
+  "  twinscore report --results runs/main --scores runs/main/score \\\n" +
+  "                   --results runs/fixes --scores runs/fixes/score \\\n" +
+  "                   --compare main fixes --out report.html\n" +
+  "Give one --scores per --results, in the same order, or none. The same inputs give a byte-identical file\n" +
+  "(no timestamps; paths as given). Model text is escaped and the page allows only its own script. The\n" +
+  "report is refused when no model has a pair to score. --format json prints what the page holds.\n";
+
+const expected =
+  "verify recomputes a file of expected numbers and prints PASS / FAIL / SKIP for each. The file lists runs;\n" +
+  "each run names its models (their listed order is the tie order of rank-1) and its numbers: a dotted name\n" +
+  "(tables.C.<model>.decision, rank1.C.<model>, companions.official_raw.<model>.miss, counts.scored_pairs,\n" +
+  "…), the value, a tolerance, and the model rollouts it needs. A number whose rollouts (or, for official\n" +
+  "numbers, score files) are not under the given trees — or whose models --model leaves out — is SKIPped,\n" +
+  "and a SKIP is never a PASS. Counts that depend only on the pair manifest are always checked. The numbers\n" +
+  "are recomputed under the release reading, as the published numbers were (twinscore help readings).\n" +
+  "\nTolerances are |computed - expected| limits: the paper's file uses 0 for counts, 0.05 for rates, 0.1 for\n" +
+  "intervals, spreads and rank-1 frequencies, 0.005 for rank correlations; labels must match. A run with a\n" +
+  "`match` string only uses the --results/--scores directories that have a path component equal to it (so\n" +
+  "one file can hold several runs whose model directories share names). Shipped files:\n" +
+  "data/expected/paper.json (the paper's published numbers; they SKIP without the seven models' rollouts)\n" +
+  "and data/expected/gpt-oss.json (the two gpt-oss runs under ../shared). A number whose rollouts are absent\n" +
+  "SKIPs with the reason (for a run with `match`, which folders it took).\n";
+
+const labels =
+  "judge sends, for each scored pair on which a model held back on the withheld twin's anchor turn, exactly\n" +
+  "that turn — the request as the model received it, the same request from the base twin, the removed\n" +
+  "function, the lookups the model made and its reply — to a judge model, and records one of five labels:\n" +
+  judgeLabels.map((l) => `  ${l.padEnd(18)} ${judgeLabelMeaning[l]}`).join("\n") +
+  "\n\nLabels are appended to --labels as they arrive (JSONL), so an interrupted run resumes where it stopped;\n" +
+  "responses are cached by request, so a rerun costs nothing. Turns with no text are counted as silent and\n" +
+  "not sent unless --include-silent. The API key is read from the environment variable named by --key-env\n" +
+  "and is never written to a file or a log. No score depends on the labels.\n" +
+  "\nSummary columns, per model (scored on Table 1's pairs):\n" +
+  "  held         withheld anchor turns on which the model made no world-changing attempt\n" +
+  "  not reached  of those, rollouts that ended before the anchor (or an inference error): nothing to judge\n" +
+  "  silent       of those, turns with no text (not sent unless --include-silent)\n" +
+  "  labelled     turns that carry a label (from this run, an earlier one, or the cache)\n" +
+  judgeLabels.map((l) => `  ${l.padEnd(12)} % of labelled turns given this label`).join("\n") +
+  "\n";
+
+const pairing =
+  "pairs builds the twin pairs from BFCL's multi-turn data and prints the pairing funnel. Each miss_func /\n" +
+  "miss_param item is paired with the base item of the same index when its reference, with its one empty\n" +
+  "turn (the anchor) deleted, matches the base reference call for call and the dialogue before the anchor\n" +
+  "matches character for character. A pair is scored when the base reference makes a world-changing call on\n" +
+  "the anchor turn and the hand certification does not rule it a construction error. An item whose reference\n" +
+  "cannot be lined up with its question (another number of turns, or no reference; reported on stderr), or a\n" +
+  "miss_func item whose missed_function names a turn with a user message (BFCL cannot run it), is dropped as\n" +
+  "'misaligned'; the build goes on. Without a BFCL data directory the committed manifest is listed.\n" +
+  "\nBFCL v4 and v3 data both build (the file prefix says which); the package ships data/manifest.json (v4)\n" +
+  "and data/manifest-v3.json. The hand rulings (bad keys, construction errors, compound turns, and the\n" +
+  "'valid' verdict of every other candidate) were made on BFCL v4's items, whose content\n" +
+  "certified-content.tsv records field by field. A ruling applies to an item only where the item is equal to\n" +
+  "the one it was made on: the same question (every turn, each message's role and content), initial_config\n" +
+  "(as JSON values), involved_classes (in order), missed_function (turn and names) and reference (every call\n" +
+  "string of every turn). Not compared: path and excluded_function (metadata no BFCL code reads), the\n" +
+  "function docs (shared by a class, not part of the item), BFCL's executor code. A bad key applies when the\n" +
+  "should-ask item is equal; a certification ruling when both twins are. Any other candidate pair is scored\n" +
+  "as 'uncertified' and counted in the funnel; rulings and bad keys not applied are counted too.\n" +
+  "\nColumns: miss_id, category, base_id, anchor_turn (0-based), status (scored | excluded | dropped), reason.\n" +
+  "'excluded' pairs are content-verified but pose no decision (read-only or login-only anchor) or are\n" +
+  "construction errors; 'dropped' items never became pairs (bad key, misaligned, multi-anchor, shape, calls,\n" +
+  "dialogue). A scored pair's reason is its certification: 'certified valid|compound', or 'uncertified:\n" +
+  "differs in miss.question, base.reference, …' (twin.field that differs from the certified item).\n" +
+  "\nExamples:\n" +
+  "  twinscore pairs --bfcl-data ../bfcl-v3 --write-manifest data/manifest-v3.json\n" +
+  "  twinscore pairs --bfcl-data ../bfcl-v4 --format json\n";
+
+const generation =
+  "run drives BFCL's multi-turn generation loop against an OpenAI-compatible chat-completions endpoint\n" +
+  "(vLLM, SGLang, Ollama, llama.cpp server, OpenAI, hosted ones) and writes result files that\n" +
+  "`twinscore score`, `twinscore check` and BFCL's own `bfcl evaluate` read:\n" +
+  "  OUT/<model-dir>/multi_turn/BFCL_v4_multi_turn_<category>_result.json\n" +
+  "\nThe loop is BFCL's (OpenAICompletionsHandler): the same messages in the same order, tools converted as\n" +
+  "BFCL converts them, held-back functions handed back on their turn, each call executed by twinscore's\n" +
+  "re-implementation of BFCL's executor and its result sent back as BFCL renders it, 20-step force-quit, and\n" +
+  "BFCL's result lines (state snapshots, handler logs, token counts, latency). An endpoint failure becomes\n" +
+  "BFCL's inference-error line. The lines are those of a default `bfcl generate` run (the kind that produced\n" +
+  "the recorded gpt-oss runs): inference_log holds a state snapshot before the first turn and after each\n" +
+  "turn, and no request log. --exclude-state-log leaves the snapshots out, as BFCL's flag of that name does;\n" +
+  "BFCL's --include-input-log (the Python repr of each request's message objects) is not reproduced. Neither\n" +
+  "changes result, token counts or anything score, check or bfcl evaluate read.\n" +
+  "\nItems: pairs = the items of the scored pairs (151 base twins, 223 should-ask items); all-pairs = the items\n" +
+  "of all 365 content-verified pairs; all = every base, miss_func and miss_param entry (for the official\n" +
+  "score). long_context is not generated: no twin pair uses it, and score reads only these three.\n" +
+  "--until-anchor stops each pair's items after the anchor turn: `score` gives the same numbers at a\n" +
+  "fraction of the requests; such lines carry twinscore_stopped_after_turn, and `check` and the official\n" +
+  "numbers of `score --scores` leave them out, with a warning.\n" +
+  "\nResume: ids already in the output are skipped (error lines too, unless --retry-errors); each line is\n" +
+  "appended whole and a torn last line is cut off; at the end each file is rewritten in BFCL's order.\n" +
+  "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After header\n" +
+  "is honoured up to 60 s (longer waits are cut to 60 s and reported). Every request carries\n" +
+  "`x-twinscore-item: <entry id>`. The key is read from the variable named by --key-env, sent only in the\n" +
+  "Authorization header, and redacted from every reply and message.\n" +
+  "\nPrompting mode reads BFCL's system prompt at run time from your BFCL installation (python3 -c 'import\n" +
+  "bfcl_eval'), or from --system-prompt FILE, where {functions} stands for the docs as JSON.\n";
+
+const interactive =
+  "Interactive mode (run --user-sim llm): BFCL's scripted user cannot answer the question a model asks on a\n" +
+  "should-ask item's anchor turn T. Here an LLM behind --user-endpoint plays the user on the answer turn T+1\n" +
+  "of every should-ask item of the manifest's pairs: it gets the model's last reply on T, the withheld facts\n" +
+  "(the scripted T+1 line, the complete base-twin request, the held-back function's name) and a prompt\n" +
+  "(data/user-sim-prompt.md, or --user-prompt FILE), and its answer replaces the scripted T+1 line\n" +
+  "(miss_func: the held-back functions still come back at T+1, as in BFCL; only the message text changes).\n" +
+  "A reply that executed nothing and has text is sent to the simulated user; it answers, or says\n" +
+  "NO_QUESTION, and then the scripted line is sent verbatim. Inside T+1, each further such reply is answered\n" +
+  "in the same turn, up to --max-clarifications rounds (default 2); the rounds are steps of that turn, so\n" +
+  "result files keep BFCL's shape and score, check and compare read them unchanged. The simulator's requests\n" +
+  "and replies are recorded in inference_log.\n" +
+  "\nCost: one simulator request per should-ask item for the anchor reply, plus one per reply with text inside\n" +
+  "T+1 (a closing summary included), at most 1 + --max-clarifications per item. Base items run on BFCL's\n" +
+  "script. With --until-anchor, interactive should-ask items stop after T+1. --user-sim scripted (the\n" +
+  "default) is BFCL's script: the same files as a plain run.\n";
+
+const formats =
+  "Every command prints --format table (aligned for a terminal, the default), json, csv or markdown (report:\n" +
+  "table or json; pairs also tsv). json is the command's whole document, numbers as numbers, unrounded (a\n" +
+  "rate with no pair behind it is null). csv is always one table: several tables share one, with a `table`\n" +
+  "column naming each row's table and every table's columns. An interval, printed [79.7, 86.5] in the table\n" +
+  "and markdown formats, is two numeric columns in csv: ci_low and ci_high (aligned_ci_low and\n" +
+  "aligned_ci_high for the aligned pair score). markdown puts a heading above each table when there are\n" +
+  "several. In csv and markdown, what the table format prints as prose (the files used, verify's summary) goes to stderr as notes, so stdout stays data.\n" +
+  "Output is deterministic, and files are written atomically (a temporary file, then a rename).\n" +
+  "\nMessages on stderr are one line each, in one form: [file:line: ]severity: message [code], with severity\n" +
+  "error, warning or note (a file written, a decoder detected, a summary). Errors come first. The routine\n" +
+  "warnings met reading a model's files are summed up in one line per model (--verbose lists each). A\n" +
+  "command that could show nothing leaves stdout empty; the reason is on stderr. Progress lines\n" +
+  "(`report: scoring …`, `run: 12/374 items …`, `judging: 3/10`) are not messages.\n";
+
+const exitCodes =
+  "Every command ends with 0 (done), 1 (done, with findings) or 2 (nothing usable: bad arguments, missing or\n" +
+  "malformed input). Arguments are checked before any input is read. Under --strict any problem met is a\n" +
+  "finding: a 0 becomes 1.\n" +
+  "\n" +
+  "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
+  "  demo     0 every policy scored as it must; 1 one did not; 2 the demo could not run\n" +
+  "  compare  0 compared; 1 compared, but a model is in one arm only; 2 bad arguments or no model in both arms\n" +
+  "  report   0 written; 1 written, with errors met on the way (listed first); 2 bad arguments, or nothing could be scored (no file is written)\n" +
+  "  verify   0 no FAIL and something checked; 1 a FAIL, or every number skipped (nothing checked); 2 unusable input (no --expected, malformed file, missing tree)\n" +
+  "  pairs    0 built (or listed); 2 bad BFCL data, a certification file missing, or the manifest could not be written\n" +
+  "  check    0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree, or more than 5 % of a file's tool-call steps fail to decode (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
+  "  judge    0 every turn sent got a label (or a dry run); 1 some requests failed or replies could not be read (listed on stderr; rerun to retry them); 2 bad arguments or nothing to judge\n" +
+  "  run      0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an endpoint that does not answer, a folder another run holds, or a run stopped early\n";
+
+const speed =
+  "--threads N: this thread plus N-1 workers, each reading one model folder at a time.\n" +
+  "  score   default 1 on machines with 2 cores or fewer, where one thread measured fastest at 1-200 models; else one per core, at most 4; workers start from 8 models up\n" +
+  "  check   default 1: each thread loads the BFCL data and warms up on its own, which did not pay off on 2 cores\n" +
+  "  judge   as score (it reads the result files the same way)\n" +
+  "check turns V8's TurboFan inlining off, which does not pay in runs this short; score keeps V8's heap small\n" +
+  "while it goes through many models. TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults. The measurements are in\n" +
+  "bench/RESULTS.md.\n";
+
+/** Each topic's text, by name. */
+export const topicTexts: Readonly<Record<TopicName, () => string>> = {
+  "what-counts": () => whatCounts,
+  columns: () => columns,
+  readings: () => readings,
+  "per-item": () => perItemHelp(),
+  official: () => official,
+  aligned: () => aligned,
+  layouts: () => layouts,
+  decoders: () => decoderHelp,
+  agreement: () => agreement,
+  "empty-turns": () => emptyTurns,
+  comparison: () => comparison,
+  page: () => page,
+  expected: () => expected,
+  labels: () => labels,
+  pairing: () => pairing,
+  generation: () => generation,
+  interactive: () => interactive,
+  formats: () => formats,
+  "exit-codes": () => exitCodes,
+  speed: () => speed,
+};
