@@ -152,7 +152,7 @@ const agreement =
   "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
   "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
   "--format json gives the same per file, with the disagreeing ids as a list, and each file's decodeHealth\n" +
-  "(steps, tool-looking steps, failures, the first error). --out writes BFCL-format score files\n" +
+  "(steps, tool-call attempts, failures, the first error). --out writes BFCL-format score files\n" +
   "(<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…).\n";
 
 const comparison =

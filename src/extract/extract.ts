@@ -77,12 +77,34 @@ class TurnBuilder {
   private readonly failedSteps = new Set<number>();
   private readonly undecidable = new Set<number>();
   /** Steps that look like tool calls. */
-  readonly toolLooking = new Set<number>();
+  private readonly toolLooking = new Set<number>();
+  /** The decoder's own error on the step being read (type included), when it raised. */
+  stepError: string | null = null;
+  private firstFailure: string | null = null;
 
   constructor(readonly tools: ReadonlySet<string>) {}
 
+  /** Start reading step `i`. */
+  begin(i: number, step: unknown): void {
+    this.stepError = null;
+    if (looksLikeToolCall(step)) this.toolLooking.add(i);
+  }
+
+  /**
+   * The one definition of a tool-call attempt, which score's reading and check's decode
+   * health both count by: a step that looks like a tool call, or that failed to decode as
+   * one (a tool-list name in call position, a record BFCL rejects …). It decoded unless it
+   * failed; prose that names no tool is no attempt.
+   */
+  private counts(): { attempts: number; failed: number } {
+    let attempts = this.toolLooking.size;
+    for (const i of this.failedSteps) if (!this.toolLooking.has(i)) attempts++;
+    return { attempts, failed: this.failedSteps.size };
+  }
+
   fail(step: number, shape: CallShape | "step", message: string, name?: string): void {
     this.failedSteps.add(step);
+    this.firstFailure ??= this.stepError ?? message;
     const e: DecodeError = name === undefined ? { step, shape, message } : { step, shape, message, name, onToolList: this.tools.has(name) };
     this.decodeErrors.push(e);
   }
@@ -102,13 +124,15 @@ class TurnBuilder {
   /** Mark the calls of steps that BFCL's decoder rejects. */
   finish(steps: number): TurnExtraction {
     const calls = this.failedSteps.size === 0 ? this.calls : this.calls.map((c) => markFailed(c, this.failedSteps));
+    const { attempts, failed } = this.counts();
     return {
       calls,
       offListNames: this.offListNames,
-      decodeFailures: this.failedSteps.size,
+      decodeFailures: failed,
       decodeErrors: this.decodeErrors,
       undecidableSteps: this.undecidable.size,
-      toolCallSteps: this.toolLooking.size + [...this.failedSteps].filter((i) => !this.toolLooking.has(i)).length,
+      toolCallSteps: attempts,
+      firstDecodeFailure: this.firstFailure,
       text: this.text,
       steps,
     };
@@ -137,7 +161,7 @@ export function extractTurn(steps: unknown, tools: ReadonlySet<string>, options:
   }
   const decoder = options.decoder ?? fcDecoder;
   for (let i = 0; i < steps.length; i++) {
-    if (looksLikeToolCall(steps[i])) b.toolLooking.add(i);
+    b.begin(i, steps[i]);
     readStep(b, steps[i], i, decoder);
   }
   return b.finish(steps.length);
@@ -169,6 +193,7 @@ function readStep(b: TurnBuilder, step: unknown, i: number, decoder: Decoder): v
   }
   const shape = shapeOf(decoder, step);
   const out = decodePlain(decoder, step);
+  if (!out.ok) b.stepError = out.error;
   if (out.ok) {
     if (decoder.nameKeyed && (Array.isArray(step) || isJsonObject(step))) readNameKeyed(b, step, i, shape);
     else for (const s of out.calls) addCallString(b, s, i, shape);
@@ -363,6 +388,7 @@ export function namesInCallPosition(text: string, tools: ReadonlySet<string>): {
  */
 function readPythonText(b: TurnBuilder, step: string, i: number, decoder: Decoder): void {
   const out = decoder.decode(step);
+  if (!out.ok) b.stepError = out.error;
   const source = decoder.pythonSource!(step);
   if (source === null) {
     readUndecoded(b, step, i, "python-text", "decoded to no call");

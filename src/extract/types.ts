@@ -60,8 +60,13 @@ export interface TurnExtraction {
    * cannot be read, so the turn can be read neither as acting nor as holding back.
    */
   readonly undecidableSteps: number;
-  /** Steps that look like tool calls (`looksLikeToolCall`) or failed to decode: the base of the wrong-decoder guard. */
+  /**
+   * Tool-call attempts: steps that look like tool calls (`looksLikeToolCall`) or failed to
+   * decode. With `decodeFailures`, what both score's and check's wrong-decoder guards count.
+   */
   readonly toolCallSteps: number;
+  /** The decoder's error (type included) on the first step that failed to decode; null when none did. */
+  readonly firstDecodeFailure: string | null;
   /** Natural-language text the model wrote on the turn (text steps), in order. */
   readonly text: readonly string[];
   /** Number of steps recorded for the turn. */

@@ -14,10 +14,11 @@ import { sortIndexOfId } from "../bfcl/categories.js";
 import { repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
-import { countingDecoder, decodeFcStep, decodeFcStepPlain, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { countTurn, decodeFcStep, decodeFcStepPlain, fcDecoder, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { extractTurn } from "../extract/extract.js";
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
-import { withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
+import { toolsOfClasses, withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
 import { dumpScoreValue, dumpScoreValueBounded, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
@@ -165,7 +166,7 @@ export function checkModelFiles(
     readonly decode?: StepDecoder;
     /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
     readonly decodePlain?: PlainStepDecoder;
-    /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
+    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; FC's by default. */
     readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
@@ -334,7 +335,7 @@ export function checkResultFile(
     readonly decode?: StepDecoder;
     /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
     readonly decodePlain?: PlainStepDecoder;
-    /** The model's decoder, for the readings that extract calls (the world-changing empty-turn reading). */
+    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; FC's by default. */
     readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Reused memory for the score file (see `ScoreFileBuilder`); `scoreFile` is then a view of it. */
@@ -392,8 +393,10 @@ export function checkResultFile(
     rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
   }
   if (problems.length > 0) return err(...problems);
-  // every step is counted as it is decoded (the wrong-decoder guard)
+  // the steps the checker decodes are counted as score's extractor reads them (the wrong-decoder guard)
   const decodeHealth = newDecodeHealth();
+  const version = opts.bfclVersion ?? opts.process.revision.version;
+  const extractor = { decoder: opts.decoder ?? fcDecoder };
   rows.sort((a, b) => sortIndexOfId(a.id) - sortIndexOfId(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   // lines left per entry key: instances are released after the last line whose id names them
@@ -407,15 +410,17 @@ export function checkResultFile(
   const warnings: Problem[] = [...repeatedKeys];
   // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
   let nestingFailure: string | null = null;
+  let decodedEntry = false;
   const noting = (decode: StepDecoder): StepDecoder => (step) => {
+    decodedEntry = true;
     const out = decode(step);
     if (nestingFailure === null && isNestingFailure(out)) nestingFailure = out.error;
     return out;
   };
   // the plain (JSON.parse) path: the decoder's own, if it declares one; a decoder without one reads Python values
   const plainDecode = opts.decode === undefined ? decodeFcStepPlain : opts.decodePlain;
-  const decodeStringArgs = plainDecode === undefined ? null : noting(countingDecoder(plainDecode, decodeHealth));
-  const decodePython = noting(countingDecoder(opts.decode ?? decodeFcStep, decodeHealth));
+  const decodeStringArgs = plainDecode === undefined ? null : noting(plainDecode);
+  const decodePython = noting(opts.decode ?? decodeFcStep);
   const revision = opts.process.revision;
   const scoreFile = opts.renderScore
     ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
@@ -458,6 +463,7 @@ export function checkResultFile(
     }
     let verdict: EntryVerdict;
     nestingFailure = null;
+    decodedEntry = false;
     try {
       verdict = stringArgs
         ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs! })
@@ -469,6 +475,10 @@ export function checkResultFile(
       }
       if (!(e instanceof InstanceNamedInCall)) throw e;
       return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
+    }
+    if (decodedEntry && Array.isArray(result)) {
+      const tools = toolsOfClasses(q.prompt.involvedClasses, version);
+      for (const turn of result) countTurn(decodeHealth, extractTurn(turn, tools, extractor));
     }
     if (nestingFailure !== null) {
       warnings.push(
@@ -483,7 +493,6 @@ export function checkResultFile(
     if (verdict.valid) officialCorrect++;
     const afterInferenceError = verdict.afterInferenceError === true;
     if (opts.emptyTurns !== undefined) {
-      const version = opts.bfclVersion ?? opts.process.revision.version;
       const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version, opts.decoder);
       const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version, opts.decoder);
       readings?.push({ id: row.id, bfcl: verdict.valid, strict: strict.valid, worldChanging: worldChanging.valid });

@@ -1,10 +1,9 @@
 /**
  * How well a file's steps decode with the chosen decoder. A wrong decoder does not fail
  * loudly by itself — every step just fails to decode and the file scores 0 % — so each
- * file's steps that look like tool calls are counted, and a file where more than 5 % of
- * them fail is reported.
+ * file's tool-call attempts are counted, and a file where more than 5 % of them fail is
+ * reported.
  */
-import type { DecodeOutcome } from "./outcome.js";
 
 /** Share of a file's tool-looking steps that may fail to decode before the file is reported. */
 export const DECODE_FAILURE_LIMIT = 0.05;
@@ -57,11 +56,11 @@ export function looksLikeToolCall(step: unknown): boolean {
 
 /** A file's decode counts. */
 export interface DecodeHealth {
-  /** Steps decoded. */
+  /** Steps read. */
   steps: number;
-  /** Steps that look like tool calls (`looksLikeToolCall`). */
+  /** Tool-call attempts: steps that look like tool calls, or failed to decode as one (the extractor's `toolCallSteps`). */
   toolLooking: number;
-  /** Tool-looking steps that failed to decode. */
+  /** Attempts that failed to decode (the extractor's `decodeFailures`). */
   failed: number;
   /** The first such failure's text, to show with the count. */
   firstError: string | null;
@@ -72,23 +71,19 @@ export function newDecodeHealth(): DecodeHealth {
   return { steps: 0, toolLooking: 0, failed: 0, firstError: null };
 }
 
-/** Count one decoded step. */
-export function countDecoded(health: DecodeHealth, step: unknown, outcome: DecodeOutcome): void {
-  health.steps++;
-  if (!looksLikeToolCall(step)) return;
-  health.toolLooking++;
-  if (outcome.ok) return;
-  health.failed++;
-  health.firstError ??= outcome.error;
-}
-
-/** A decoder wrapped so that every step it decodes is counted in `health`. */
-export function countingDecoder<S>(decode: (step: S) => DecodeOutcome, health: DecodeHealth): (step: S) => DecodeOutcome {
-  return (step) => {
-    const out = decode(step);
-    countDecoded(health, step, out);
-    return out;
-  };
+/**
+ * Count one turn as the call extractor read it. Whether a step is a tool-call attempt and
+ * whether it decoded is the extractor's to say (`extractTurn`, with the item's tool
+ * list): score and check count the same steps the same way.
+ */
+export function countTurn(
+  health: DecodeHealth,
+  turn: { readonly steps: number; readonly toolCallSteps: number; readonly decodeFailures: number; readonly firstDecodeFailure?: string | null },
+): void {
+  health.steps += turn.steps;
+  health.toolLooking += turn.toolCallSteps;
+  health.failed += turn.decodeFailures;
+  health.firstError ??= turn.firstDecodeFailure ?? null;
 }
 
 /** True when more than `DECODE_FAILURE_LIMIT` of a file's tool-looking steps failed to decode. */

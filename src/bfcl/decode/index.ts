@@ -35,8 +35,7 @@ export {
   type DecoderSource,
 } from "./select.js";
 export {
-  countDecoded,
-  countingDecoder,
+  countTurn,
   decodeFailureMessage,
   looksLikeToolCall,
   newDecodeHealth,

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { PyDict } from "../../python/containers.js";
 import type { PyValue } from "../../python/value.js";
 import { sharedPath } from "../../testing/shared.js";
-import { decodeFailureMessage, looksLikeToolCall, newDecodeHealth, countDecoded } from "./health.js";
+import { decodeFailureMessage, looksLikeToolCall, newDecodeHealth, countTurn } from "./health.js";
+import { extractTurn } from "../../extract/extract.js";
 import { decoderByName } from "./decoders.js";
 import { sampleSteps } from "./sample.js";
 import { chooseDecoder, detectDecoder } from "./select.js";
@@ -61,13 +62,14 @@ describe("the wrong-decoder guard", () => {
   });
   it("reports a file only past 5 % failures, with the count and the first error", () => {
     const h = newDecodeHealth();
-    const fc = decoderByName("fc")!;
-    for (let i = 0; i < 19; i++) countDecoded(h, [new PyDict([["ls", "{}"]])], fc.decode([new PyDict([["ls", "{}"]])]));
-    countDecoded(h, "prose", fc.decode("prose"));
-    countDecoded(h, "ls(a=True)", fc.decode("ls(a=True)"));
+    const tools = new Set(["ls"]);
+    const read = (step: unknown) => countTurn(h, extractTurn([step], tools));
+    for (let i = 0; i < 19; i++) read([{ ls: "{}" }]);
+    read("prose");
+    read("ls(a=True)");
     expect(h).toMatchObject({ steps: 21, toolLooking: 20, failed: 1 });
     expect(decodeFailureMessage(h, "fc")).toBeNull();
-    countDecoded(h, "ls(a=True)", fc.decode("ls(a=True)"));
+    read("ls(a=True)");
     expect(decodeFailureMessage(h, "fc")).toBe(
       "2 of 21 tool-call steps (9.5 %) fail to decode with decoder fc (first: AttributeError: 'str' object has no attribute 'items'); the steps may need another decoder: pass --decoder NAME (see --help)",
     );

@@ -1,9 +1,12 @@
 // One run reads the same in every command: the decoder each model is read with, and why,
 // and the warnings its files give, come from the one pipeline (app/pipeline.ts).
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { decoderByName } from "../../bfcl/decode/index.js";
+import { readTwin } from "../../decision/read-twin.js";
+import { toolsOfClasses } from "../../simulator/irrelevance.js";
 import { projectRoot, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
@@ -37,6 +40,55 @@ describe("score and check choose each model's decoder alike (every model of the 
     expect(scored.size).toBeGreaterThan(0);
     expect([...checked.keys()].sort()).toEqual([...scored.keys()].sort());
     for (const [model, decoder] of scored) expect([model, checked.get(model)]).toEqual([model, decoder]);
+  });
+});
+
+/** A BFCL data file's entries by id (JSON Lines). */
+function entries(file: string): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    out.set(entry.id as string, entry);
+  }
+  return out;
+}
+
+describe("score and check count the same tool-call attempts and decode failures (every model of the real runs)", () => {
+  it.each([
+    ["gpt-oss, both runs (v4)", sharedPath("rollouts", "gpt-oss"), sharedPath("bfcl-v4"), "v4" as const],
+    ["xLAM (v3)", sharedPath("rollouts", "xlam-v3"), sharedPath("bfcl-v3"), "v3" as const],
+  ])("%s: each file's decode health in check is score's reading of every turn check decodes", async (_, results, data, version) => {
+    const score = await json(["score", "--results", results, "--bootstrap", "0"]);
+    const check = await json(["check", "--results", results, "--bfcl-data", data]);
+    const decoderOf = new Map<string, string>(score.doc.models.map((m: { model: string; decoder: Decoder }) => [m.model, m.decoder.name]));
+    const files = check.doc.files as { file: string; folder: string; category: string; decodeHealth: { steps: number; toolLooking: number; failed: number } }[];
+    expect(files.length).toBeGreaterThan(0);
+    let failed = 0;
+    for (const f of files) {
+      const decoder = decoderByName(decoderOf.get(f.folder)!)!;
+      const questions = entries(join(data, `BFCL_${version}_multi_turn_${f.category}.json`));
+      const answers = entries(join(data, "possible_answer", `BFCL_${version}_multi_turn_${f.category}.json`));
+      const counted = { steps: 0, toolLooking: 0, failed: 0 };
+      for (const line of readFileSync(f.file, "utf8").split("\n")) {
+        if (line.trim() === "") continue;
+        const { id, result } = JSON.parse(line) as { id: string; result: unknown };
+        // BFCL's checker decodes the steps of a rollout with the reference's turn count (not an error line, not force-terminated)
+        if (!Array.isArray(result) || result.length !== (answers.get(id)!.ground_truth as unknown[]).length) continue;
+        const tools = toolsOfClasses(questions.get(id)!.involved_classes as string[], version);
+        const rollout = { kind: "turns" as const, turns: result as unknown[][], turnCount: result.length };
+        for (let turn = 0; turn < result.length; turn++) {
+          const twin = readTwin(rollout, turn, tools, decoder);
+          counted.steps += Array.isArray(result[turn]) ? (result[turn] as unknown[]).length : 0;
+          counted.toolLooking += twin.toolCallSteps;
+          counted.failed += twin.decodeFailures;
+        }
+      }
+      expect([f.folder, f.category, f.decodeHealth]).toMatchObject([f.folder, f.category, counted]);
+      failed += counted.failed;
+    }
+    // the readings must have something to agree on
+    expect(failed).toBeGreaterThan(0);
   });
 });
 
