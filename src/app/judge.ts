@@ -14,6 +14,7 @@ import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-clien
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
+import { keyFromEnv, keyProblemText } from "../io/secrets.js";
 import { walkBfclTree } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, contextOf, givenText, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
@@ -27,7 +28,13 @@ export interface JudgeRequest extends RequestContext {
   readonly endpoint?: string;
   /** The judge model's name at the endpoint (required unless `dryRun`). */
   readonly judgeModel?: string;
-  /** The API key (may be empty for a local server); never written anywhere. */
+  /**
+   * The environment variable holding the API key (`--key-env`): it must be set, to a key an
+   * HTTP header can carry. Absent: `OPENAI_API_KEY` when that is set, else no key (a local
+   * server needs none). Never written anywhere.
+   */
+  readonly keyEnv?: string;
+  /** The API key itself, for a library caller (instead of `keyEnv`; may be empty for a local server); checked as `keyEnv`'s. Never written anywhere. */
   readonly apiKey?: string;
   /** Prompt file instead of the package's data/judge-prompt.md. */
   readonly prompt?: string;
@@ -75,6 +82,9 @@ export interface JudgeDocument {
   readonly exitCode: ExitCode;
 }
 
+/** The variable the key is read from when no `--key-env` is given (and it is set). */
+export const DEFAULT_KEY_ENV = "OPENAI_API_KEY";
+
 /** Judge the held-back turns. Never throws on bad input: problems are in the document.
  *
  * @example
@@ -98,6 +108,20 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   whole(req.concurrency, "--concurrency", 1);
   whole(req.timeoutSeconds, "--timeout", 1);
   whole(req.retries, "--retries", 0);
+  // the key only where one is sent (a dry run sends nothing)
+  let apiKey = "";
+  if (!req.dryRun) {
+    if (req.keyEnv !== undefined && req.apiKey !== undefined) bad.push(badArgument("give keyEnv or apiKey, not both"));
+    else if (req.apiKey !== undefined) {
+      const why = keyProblemText(req.apiKey, "apiKey", "(given)");
+      if (why !== null) bad.push(problem("key-unusable", why));
+      else apiKey = req.apiKey;
+    } else {
+      const found = keyFromEnv(ctx.env, req.keyEnv ?? DEFAULT_KEY_ENV, "--key-env", req.keyEnv !== undefined);
+      if (found.problem !== null) bad.push(found.problem);
+      apiKey = found.key ?? "";
+    }
+  }
   const promptPath = req.prompt !== undefined ? resolvePath(ctx.cwd, req.prompt) : committedDataPath("judge-prompt.md");
   const promptText = readTextIfFile(promptPath);
   const prompt = promptText === null ? null : parsePromptFile(promptText);
@@ -148,7 +172,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const report = await runJudge(toSend, {
     endpoint: req.endpoint!,
     judgeModel: req.judgeModel!,
-    apiKey: req.apiKey ?? "",
+    apiKey,
     prompt: prompt.prompt,
     labelsFile,
     cacheDir: req.cache === null ? null : resolvePath(ctx.cwd, req.cache ?? `${labels}.cache`),

@@ -210,7 +210,10 @@ const labels =
   "\n\nLabels are appended to --labels as they arrive (JSONL), so an interrupted run resumes where it stopped;\n" +
   "responses are cached by request, so a rerun costs nothing. Turns with no text are counted as silent and\n" +
   "not sent unless --include-silent. The API key is read from the environment variable named by --key-env\n" +
-  "and is never written to a file or a log. No score depends on the labels.\n" +
+  "(OPENAI_API_KEY when not given and set); it goes only into the Authorization header and is redacted, in\n" +
+  "every spelling JSON allows, from every reply and error before anything is written or shown. A key with a\n" +
+  "newline or another control character is refused before anything is read or sent, as run refuses it.\n" +
+  "No score depends on the labels.\n" +
   "\nSummary columns, per model (scored on Table 1's pairs):\n" +
   "  held         withheld anchor turns on which the model made no world-changing attempt\n" +
   "  not reached  of those, rollouts that ended before the anchor (or an inference error): nothing to judge\n" +

@@ -7,6 +7,7 @@
  * text after JSON decoding (reply strings, simulator replies, error texts) and on the text
  * of every result line before it is written; a match is replaced by `[redacted]`.
  */
+import { problem, type Problem } from "../messages/index.js";
 import { PyDict, PyTuple } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
 
@@ -129,4 +130,23 @@ export function keyProblemText(key: string, flag: string, variable: string): str
     if (c > 0xff) return `${flag} ${variable}: the key contains a character an HTTP header cannot carry (beyond Latin-1) at character ${i + 1} of ${key.length}`;
   }
   return null;
+}
+
+/**
+ * The key a command takes from the environment variable named by `flag` (`--key-env VAR`,
+ * `--user-key-env VAR`), checked before anything is read or sent: one check for every
+ * command that takes a key. An unset or empty variable is a problem when the key is
+ * `required`, else no key (a local server needs none); a key an HTTP header cannot carry
+ * is always one. Neither message shows the key.
+ */
+export function keyFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  variable: string,
+  flag: string,
+  required = true,
+): { key: string | null; problem: Problem | null } {
+  const key = env[variable] ?? null;
+  if (!key) return { key: null, problem: required ? problem("key-missing", `${flag} ${variable}: that environment variable is not set or empty`) : null };
+  const bad = keyProblemText(key, flag, variable);
+  return bad === null ? { key, problem: null } : { key: null, problem: problem("key-unusable", bad) };
 }

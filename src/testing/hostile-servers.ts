@@ -66,10 +66,10 @@ export interface ReceivedBodies {
 /**
  * A model endpoint that echoes the key of each request back, cycling through the
  * spellings: in the reply's text (which ends with a question, so an interactive run asks
- * its simulated user), and on every `errorEvery`-th request in an HTTP 500 error body.
- * Every request body is recorded.
+ * its simulated user; `reply` words it otherwise, e.g. as a judge's label), and on every
+ * `errorEvery`-th request in an HTTP 500 error body. Every request body is recorded.
  */
-export function startKeyEchoModel(received: ReceivedBodies, opts: { errorEvery?: number } = {}): Promise<TestServer> {
+export function startKeyEchoModel(received: ReceivedBodies, opts: { errorEvery?: number; reply?: (spelled: string) => string } = {}): Promise<TestServer> {
   let n = 0;
   return startChatServer((body, req, res) => {
     received.bodies.push(JSON.stringify(body));
@@ -81,7 +81,7 @@ export function startKeyEchoModel(received: ReceivedBodies, opts: { errorEvery?:
       return;
     }
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(completionText(`I was called with ${spelled}. Which file do you mean?`));
+    res.end(completionText(opts.reply ? opts.reply(spelled) : `I was called with ${spelled}. Which file do you mean?`));
   });
 }
 

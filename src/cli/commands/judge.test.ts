@@ -1,8 +1,12 @@
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { judgeHeldBack } from "../../app/judge.js";
+import { redactorOf } from "../../io/secrets.js";
+import { startKeyEchoModel, type ReceivedBodies } from "../../testing/hostile-servers.js";
+import type { TestServer } from "../../testing/replay.js";
 import { rolloutRunDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
@@ -67,5 +71,68 @@ describe("twinscore judge on the real gpt-oss rollouts", () => {
     const io = memoryIo();
     expect(await runCli(["judge", "--results", run, "--model", "openai_gpt-oss-20b", "--include-silent"], io)).toBe(2);
     expect(io.err.join("")).toContain("--endpoint and --judge-model are required");
+  });
+});
+
+describe("judge and its API key", () => {
+  let echo: TestServer | null = null;
+  afterEach(async () => {
+    await echo?.close();
+    echo = null;
+  });
+  const judgeArgv = (url: string, ...more: string[]) => ["judge", "--results", run, "--model", "openai_gpt-oss-120b", "--include-silent", "--endpoint", url, "--judge-model", "judge", ...more];
+
+  it.each([
+    ["--key-env", ["--key-env", "JUDGE_KEY"], "JUDGE_KEY"],
+    ["the default variable", [], "OPENAI_API_KEY"],
+  ])("a key with a newline (KEY=$(cat two-line-file)) from %s is refused before anything is read or sent: one line that does not show it, exit 2", async (_, flags, variable) => {
+    const received: ReceivedBodies = { bodies: [] };
+    echo = await startKeyEchoModel(received);
+    const key = "sk-live-Judge7c1f\nsecond-line-of-the-key-file";
+    const dir = mkdtempSync(join(tmpdir(), "judge-key-"));
+    const io = memoryIo({ [variable]: key }, dir);
+    expect(await runCli(judgeArgv(echo.url, ...flags), io)).toBe(2);
+    expect(io.out.join("")).toBe("");
+    const err = io.err.join("");
+    expect(err).toMatch(new RegExp(`^error: --key-env ${variable}: the key contains a newline at character 18 of 45; [^\n]* \\[key-unusable\\]\n$`));
+    for (const part of key.split("\n")) expect(err).not.toContain(part);
+    expect(echo.stats.requests + echo.stats.probes).toBe(0);
+    expect(existsSync(join(dir, "twinscore-labels.jsonl"))).toBe(false);
+  });
+
+  it("a library caller's key with a newline is refused the same way", async () => {
+    const doc = await judgeHeldBack({ results: [run], endpoint: "http://127.0.0.1:9/v1", judgeModel: "judge", apiKey: "sk-lib-Key\n" });
+    expect(doc.exitCode).toBe(2);
+    expect(doc.problems.map((p) => [p.code, p.message])).toEqual([["key-unusable", expect.stringContaining("a newline at character 11 of 11")]]);
+    expect(doc.problems[0].message).not.toContain("sk-lib-Key");
+  });
+
+  it("a --key-env naming a variable that is not set is refused with one line, exit 2", async () => {
+    const io = memoryIo({}, mkdtempSync(join(tmpdir(), "judge-key-")));
+    expect(await runCli(judgeArgv("http://127.0.0.1:9/v1", "--key-env", "NO_SUCH_JUDGE_KEY", "--retries", "0"), io)).toBe(2);
+    expect(io.err.join("")).toBe("error: --key-env NO_SUCH_JUDGE_KEY: that environment variable is not set or empty [key-missing]\n");
+  });
+
+  it("a key the endpoint echoes in every spelling JSON allows (\\/, \\u0073…, inside JSON in a string) reaches no file, no output line and no request", async () => {
+    const key = "sk-proj/Judge-Echo_4b2d";
+    const received: ReceivedBodies = { bodies: [] };
+    // a label with the echoed key beside it; every fifth request an HTTP 500 whose body echoes it
+    echo = await startKeyEchoModel(received, { errorEvery: 5, reply: (spelled) => `refuses (I was called with ${spelled})` });
+    const dir = mkdtempSync(join(tmpdir(), "judge-echo-"));
+    const io = memoryIo({ JUDGE_KEY: key }, dir);
+    expect(await runCli(judgeArgv(echo.url, "--key-env", "JUDGE_KEY", "--retries", "0", "--format", "json"), io)).toBe(1);
+    const doc = JSON.parse(io.out.join(""));
+    expect(doc.run.labelled).toBeGreaterThan(100);
+    expect(doc.run.failures.length).toBeGreaterThan(20);
+    const cache = join(dir, "twinscore-labels.jsonl.cache");
+    const written = [readFileSync(join(dir, "twinscore-labels.jsonl"), "utf8"), ...readdirSync(cache).map((f) => readFileSync(join(cache, f), "utf8"))].join("\n");
+    const shown = io.out.join("") + io.err.join("");
+    const anySpelling = redactorOf([key]);
+    expect(written).toContain("[redacted]");
+    expect(shown).toContain("[redacted]");
+    expect(anySpelling.finds(written)).toBe(false);
+    expect(anySpelling.finds(shown)).toBe(false);
+    expect(received.bodies.length).toBe(doc.run.requested);
+    expect(received.bodies.some((b) => anySpelling.finds(b))).toBe(false);
   });
 });

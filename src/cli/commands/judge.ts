@@ -38,7 +38,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
   withGroups(cmd, resultsGroup, modelsGroup)
     .option("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
     .option("--judge-model <name>", "the judge model's name at the endpoint")
-    .option("--key-env <var>", "environment variable holding the API key", "OPENAI_API_KEY")
+    .option("--key-env <var>", "environment variable holding the API key (default: OPENAI_API_KEY when it is set; none: no key)")
     .option("--prompt <file>", "prompt file to use instead of the shipped data/judge-prompt.md")
     .option("--labels <file>", "JSONL file the labels are appended to (and resumed from)", "twinscore-labels.jsonl")
     .option("--cache <dir>", "response cache folder (default: <labels file>.cache)")
@@ -61,7 +61,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         ...readGroups(opts, resultsGroup, modelsGroup),
         ...(opts.endpoint === undefined ? {} : { endpoint: opts.endpoint as string }),
         ...(opts.judgeModel === undefined ? {} : { judgeModel: opts.judgeModel as string }),
-        apiKey: io.env[opts.keyEnv as string] ?? "",
+        ...(opts.keyEnv === undefined ? {} : { keyEnv: opts.keyEnv as string }),
         ...(opts.prompt === undefined ? {} : { prompt: opts.prompt as string }),
         labels: opts.labels as string,
         cache: opts.cacheDir === false ? null : (opts.cache as string | undefined),
