@@ -356,7 +356,7 @@ export function renderReport(data: ReportData): string {
         .join("") +
       `<details${data.models.some((m) => m.n < m.pairs) ? " open" : ""}><summary>Pairs left out: ${escapeHtml(data.models.map((m) => `${m.name} ${m.pairs - m.n} of ${m.pairs}`).join(", "))}</summary>` +
       table(
-        ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines", "anchor steps that failed to decode"],
+        ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines of the pairs' items", "anchor steps that failed to decode"],
         data.models.map((m) => [
           m.name,
           String(m.pairs),

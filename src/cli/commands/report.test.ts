@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { formatDecimal1 } from "../../decision/format.js";
 import { escapeHtml, fmt1, fmtSigned } from "../../report/html.js";
 import { hostileText, plantHostileText } from "../../testing/report-fixture.js";
-import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
+import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -131,6 +131,38 @@ describe("twinscore report under the default reading (2025-11-12-main)", () => {
     expect(body).not.toMatch(/should hold back/);
     expect(body).toContain('title="openai_gpt-oss-120b: not a decision on one twin (left out)"');
   });
+});
+
+describe("twinscore report counts what it leaves out as score does (both real gpt-oss runs)", () => {
+  it("the table of pairs left out equals `score --format json`: pairs, scored, each status, error lines, decode failures", async () => {
+    const results = sharedPath("rollouts", "gpt-oss");
+    const out = join(tmp, "left-out.html");
+    const r = await run(["report", "--results", results, "--bootstrap", "0", "--out", out]);
+    expect(r.code).toBe(1); // main/gpt-oss-20b has no headline, as in score
+    const html = readFileSync(out, "utf8");
+    const section = html.slice(html.indexOf("<summary>Pairs left out"), html.indexOf("</details>", html.indexOf("<summary>Pairs left out")));
+    const rows = [...section.matchAll(/<tr><td>([^<]+)<\/td>((?:<td>\d+<\/td>)+)<\/tr>/g)].map((m) => [m[1], ...[...m[2].matchAll(/<td>(\d+)<\/td>/g)].map((c) => Number(c[1]))]);
+    const s = await run(["score", "--results", results, "--bootstrap", "0", "--format", "json"]);
+    type Counts = { decodeFailures: number; shortRollouts: number; inferenceErrors: number };
+    type Undecided = { pairs: number; total: number; byStatus: Record<"missing" | "inference-error" | "not-reached" | "undecidable", number> };
+    const models = (JSON.parse(s.out) as { models: { model: string; counts: Counts; undecided: Undecided }[] }).models;
+    expect(models).toHaveLength(4);
+    expect(rows).toEqual(
+      models.map((m) => [
+        m.model,
+        m.undecided.pairs,
+        m.undecided.pairs - m.undecided.total,
+        m.undecided.byStatus["inference-error"],
+        m.undecided.byStatus["not-reached"],
+        m.undecided.byStatus.missing,
+        m.undecided.byStatus.undecidable,
+        m.counts.inferenceErrors,
+        m.counts.decodeFailures,
+      ]),
+    );
+    // what there is to count: main/gpt-oss-120b's 9 error lines and 16 undecodable anchor steps
+    expect(rows.find((row) => row[0] === "2025-11-12-main/openai_gpt-oss-120b")).toEqual(["2025-11-12-main/openai_gpt-oss-120b", 223, 213, 9, 1, 0, 0, 9, 16]);
+  }, 120_000);
 });
 
 describe("twinscore report escapes model text", () => {
