@@ -9,6 +9,7 @@ import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtemp
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scoreRuns } from "../app/score.js";
 import { requireFreshBuild } from "../testing/build.js";
 import { linkedFilesTree, linkedMultiTurnTree } from "../testing/linked-trees.js";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
@@ -87,15 +88,14 @@ describe("nothing to score never prints 0.0", () => {
     return dir;
   };
 
-  it("all files empty: N=0, empty cells and JSON null, exit 2 with the reason", async () => {
+  it("all files empty: numbers null in the document, nothing on stdout, exit 2 with the reason", async () => {
     const dir = emptyRun();
-    const j = await scoreJson(["--results", dir]);
-    expect(j.code).toBe(2);
     // no pair decided: no numbers at all, never a row of zeros
-    expect(j.doc.models[0]).toMatchObject({ scored: false, numbers: null, undecided: { pairs: 223, total: 223, byStatus: { missing: 223 } } });
-    expect(j.err).toContain("no model has a pair to score");
-    // a command that scored nothing shows nothing: no header over an empty table, the reason on stderr
-    for (const format of ["table", "csv", "markdown"]) {
+    const doc = await scoreRuns({ results: [dir], bootstrap: { resamples: 0 } });
+    expect(doc.exitCode).toBe(2);
+    expect(doc.models[0]).toMatchObject({ scored: false, numbers: null, undecided: { pairs: 223, total: 223, byStatus: { missing: 223 } } });
+    // a command that scored nothing shows nothing: no header over an empty table, no document, the reason on stderr
+    for (const format of ["table", "csv", "markdown", "json"]) {
       const text = await run(["score", "--results", dir, "--bootstrap", "0", "--format", format]);
       expect(text.out).toBe("");
       expect(text.err).toContain("error: no model has a pair to score");

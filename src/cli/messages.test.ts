@@ -79,8 +79,8 @@ describe("a command that fails leaves stdout empty", () => {
     ["report of empty result files", ["report", "--results", empty, "--out", join(tmp, "never.html")]],
     ["judge of a folder that is not there", ["judge", "--results", join(tmp, "nowhere"), "--dry-run"]],
   ])("%s: exit 2, nothing on stdout, the reason on stderr", async (_what, argv) => {
-    // report prints nothing but the page in any case; the other commands print tables
-    for (const format of argv[0] === "report" ? ["table"] : ["table", "csv", "markdown"]) {
+    // report writes the page and prints its summary; the other commands print tables; json is the whole document
+    for (const format of argv[0] === "report" ? ["table", "json"] : ["table", "csv", "markdown", "json"]) {
       const r = await run([...argv, "--format", format]);
       expect(r.code).toBe(2);
       expect(r.out).toBe("");

@@ -33,8 +33,8 @@ import type { RegisterCommand } from "./index.js";
 
 /**
  * Whether a score document has a table to show: the command did not fail (exit 2: nothing
- * could be scored) and a model has a pair read. Else stdout stays empty in the text formats,
- * with the reason on stderr, so redirected output holds no title over an empty table.
+ * could be scored) and a model has a pair read. Else stdout stays empty, with the reason on
+ * stderr, so redirected output holds no title over an empty table.
  */
 export function hasRows(doc: ScoreDocument): boolean {
   return doc.exitCode !== 2 && doc.models.some((m) => m.undecided !== null && m.counts !== null && m.undecided.pairs > 0);
@@ -46,7 +46,8 @@ export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format
   printNotes(io, detectedDecoderNotes(doc.models));
   const note = perItemNote(doc);
   if (note !== null) printNotes(io, [note]);
-  if (doc.exitCode === 2 && doc.models.length === 0 && doc.options.pairsSelected === 0) return; // a bad request: nothing to show
+  // a failed command (exit 2) leaves stdout empty in every format, as every other command does
+  if (doc.exitCode === 2) return;
   if (opts.format === "json") {
     io.stdout(renderJson(doc));
     return;
