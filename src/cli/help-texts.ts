@@ -327,10 +327,10 @@ const exitCodes =
   "  run      0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an endpoint that does not answer, a folder another run holds, or a run stopped early\n";
 
 const speed =
-  "--threads N: this thread plus N-1 workers, each reading one model folder at a time.\n" +
-  "  score   default 1 on machines with 2 cores or fewer, where one thread measured fastest at 1-200 models; else one per core, at most 4; workers start from 8 models up\n" +
-  "  check   default 1: each thread loads the BFCL data and warms up on its own, which did not pay off on 2 cores\n" +
-  "  judge   as score (it reads the result files the same way)\n" +
+  "check --threads N: this thread plus N-1 workers, each checking one model folder at a time; default 1:\n" +
+  "each thread loads the BFCL data and warms up on its own, which did not pay off on 2 cores. The other\n" +
+  "commands read model folders in one thread, one pass per folder (one thread measured fastest at 1-200\n" +
+  "models on 2 cores).\n" +
   "check turns V8's TurboFan inlining off, which does not pay in runs this short; score keeps V8's heap small\n" +
   "while it goes through many models. TWINSCORE_V8_DEFAULTS=1 keeps V8's defaults. The measurements are in\n" +
   "bench/RESULTS.md.\n";
