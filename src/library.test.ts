@@ -5,10 +5,12 @@
  * checked against the CLI's) and where nothing can be scored (they print the problems),
  * and the packed copy installed globally into a temporary prefix as the README says.
  *
- * No network: the package is packed from the built `dist/` (`npm ci` builds it; run
- * `npm run build` after changing src/), its dependencies come from this project's
- * node_modules (commander and valibot packed from there) or npm's cache, which `npm ci`
- * filled, and every install is `--offline`.
+ * The package is packed from the built `dist/` (`npm ci` builds it; run `npm run build`
+ * after changing src/). The project install needs no network: its three dependencies are
+ * packed from this project's node_modules and installed `--offline`. The global install
+ * resolves them as a user's does, by name: `--prefer-offline`, so npm's cache serves them
+ * where it can and the registry where it lacks their metadata (`npm ci` caches only the
+ * tarballs, so a fresh machine has none).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -67,7 +69,7 @@ beforeAll(() => {
   tarball = join(packs, run(npm, ["pack", "--ignore-scripts", "--pack-destination", packs, projectRoot], tmp).trim().split("\n").pop()!);
   const deps = join(tmp, "deps");
   mkdirSync(deps);
-  for (const dep of ["commander", "valibot"]) run(npm, ["pack", "--ignore-scripts", "--pack-destination", deps, join(projectRoot, "node_modules", dep)], tmp);
+  for (const dep of ["commander", "openai", "valibot"]) run(npm, ["pack", "--ignore-scripts", "--pack-destination", deps, join(projectRoot, "node_modules", dep)], tmp);
   mkdirSync(project);
   run(npm, ["init", "-y"], project);
   expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).type).toBe("commonjs");
@@ -163,7 +165,7 @@ describe("the packed copy installed globally (npm install -g --ignore-scripts --
     mkdirSync(copy);
     const copied = join(copy, "twinscore.tgz");
     writeFileSync(copied, readFileSync(tarball));
-    const r = spawn(npm, ["install", "-g", "--ignore-scripts", "--prefix", prefix, "--offline", copied], tmp);
+    const r = spawn(npm, ["install", "-g", "--ignore-scripts", "--prefix", prefix, "--prefer-offline", copied], tmp);
     expect(r.code, r.err).toBe(0);
     expect(r.err).not.toMatch(/install-scripts/);
     rmSync(copy, { recursive: true });
