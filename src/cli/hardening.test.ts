@@ -468,7 +468,8 @@ describe("several runs, one walk", () => {
     );
     const r = await run(["verify", "--expected", expected, "--results", main]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('run "mine" reads only the --results/--scores folders with a path component equal to its match "my-run"');
+    expect(r.out).toContain(`SKIP mine: tables.C.${models[1]}.decision expected=82.1 ±0.05 (rollouts absent: ${models[1]})\n`);
+    expect(r.err).toContain('note: run "mine": no model folder found has "my-run" (its match) in its path, so its 1 numbers are skipped;');
     expect(r.err).toContain("[nothing-checked]");
   });
 

@@ -196,11 +196,12 @@ const expected =
   "are recomputed under the release reading, as the published numbers were (twinscore help readings).\n" +
   "\nTolerances are |computed - expected| limits: the paper's file uses 0 for counts, 0.05 for rates, 0.1 for\n" +
   "intervals, spreads and rank-1 frequencies, 0.005 for rank correlations; labels must match. A run with a\n" +
-  "`match` string only uses the --results/--scores directories that have a path component equal to it (so\n" +
-  "one file can hold several runs whose model directories share names). Shipped files:\n" +
-  "data/expected/paper.json (the paper's published numbers; they SKIP without the seven models' rollouts)\n" +
-  "and data/expected/gpt-oss.json (the two gpt-oss runs under ../shared). A number whose rollouts are absent\n" +
-  "SKIPs with the reason (for a run with `match`, which folders it took).\n";
+  "`match` string reads only the model folders found whose path has a component equal to it, so one file\n" +
+  "can hold several runs whose model folders share names, and a folder of such runs can be given whole.\n" +
+  "Shipped files: data/expected/paper.json (the paper's published numbers; they SKIP without the seven\n" +
+  "models' rollouts) and data/expected/gpt-oss.json (the two gpt-oss runs under ../shared: give\n" +
+  "../shared/rollouts/gpt-oss, or each run folder). A number whose rollouts are absent SKIPs naming them; a\n" +
+  "run with `match` none of whose folders was found is named once, in a note.\n";
 
 const labels =
   "judge sends, for each scored pair on which a model held back on the withheld twin's anchor turn, exactly\n" +

@@ -307,3 +307,15 @@ export function matchingModel(results: TreeModel, resultRuns: number, scores: re
   if (sameRun !== undefined) return sameRun;
   return resultRuns === 1 && sameName.length === 1 ? sameName[0] : null;
 }
+
+/**
+ * The part of a walk whose models `keep` takes, named as a walk of those models alone
+ * would name them: `<run>/<model>` while they come from several runs, the bare model
+ * folder's name when they come from one. The walk's problems stay with the whole walk.
+ */
+export function walkPart(walk: TreeWalk, keep: (model: TreeModel) => boolean): TreeWalk {
+  const kept = walk.models.filter(keep);
+  const runs = new Set(kept.map((m) => m.runDir)).size;
+  const models = runs > 1 ? kept : kept.map((m) => ({ ...m, name: m.model }));
+  return { models, runs, problems: [] };
+}
