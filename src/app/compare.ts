@@ -14,11 +14,10 @@ import { sameManifest } from "../pairs/manifest-json.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
-import { walkBfclTree } from "../io/tree.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
-import { readModels } from "./pipeline.js";
+import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
 
 /** The two arms to compare. */
 export interface CompareRequest extends RequestContext {
@@ -64,6 +63,8 @@ export interface CompareDocument {
    * reached the model (first-step input tokens B − A, its distribution, the items off it).
    */
   readonly injection: readonly { readonly model: string; readonly check: InjectionCheck }[];
+  /** With neither `scoresA` nor `scoresB`: the `score/` folders beside both arms' `result/`, whose verdicts were read as if given (absolute); else empty. */
+  readonly scoresBeside: readonly string[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
@@ -83,6 +84,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
   const a = req.a === undefined ? "" : resolvePath(ctx.cwd, req.a);
   const b = req.b === undefined ? "" : resolvePath(ctx.cwd, req.b);
+  /** The score folders read beside the arms' result/, once the arguments are good. */
+  let scoresBeside: string[] = [];
   const done = (
     problems: Problem[],
     models: CompareDocument["models"] = [],
@@ -100,6 +103,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     onlyInA,
     onlyInB,
     injection,
+    scoresBeside,
     modelFiles,
     problems,
     exitCode: strictExitCode(exitCode, problems, req.strict),
@@ -108,8 +112,16 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const bad: Problem[] = boot.ok ? [] : [...boot.problems];
   if (req.a === undefined || req.b === undefined) bad.push(badArgument("give both --a DIR and --b DIR (the two arms' result trees)"));
   if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
-  for (const dirs of [[req.a], [req.b]]) if (dirs[0] !== undefined) bad.push(...walkBfclTree(dirs, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
-  for (const dir of [req.scoresA, req.scoresB]) if (dir !== undefined) bad.push(...walkBfclTree([dir], ctx.cwd, "score").problems.filter((p) => p.severity === "error"));
+  // each arm walked once: its result tree, and its score tree (given, else the score/ folder beside its result/)
+  const walkArm = (dir: string | undefined, scores: string | undefined): InputWalks | null => (dir === undefined ? null : walkInputs(ctx, [dir], scores === undefined ? [] : [scores]));
+  const walks = { A: walkArm(req.a, req.scoresA), B: walkArm(req.b, req.scoresB) };
+  for (const w of [walks.A, walks.B]) if (w !== null) bad.push(...w.results.problems.filter((p) => p.severity === "error"), ...(w.scores?.problems ?? []).filter((p) => p.severity === "error"));
+  // the official change needs both arms' verdicts: score folders found beside one arm only are not used
+  const beside = walks.A !== null && walks.B !== null && walks.A.scoresBeside.length > 0 && walks.B.scoresBeside.length > 0;
+  for (const arm of ["A", "B"] as const) {
+    const w = walks[arm];
+    if (w !== null && w.scoresBeside.length > 0 && !beside) walks[arm] = { ...w, scores: null, scoresBeside: [] };
+  }
   let data: ScoredData | null = null;
   if (req.bfclData !== undefined && bad.length === 0) {
     const read = readScoredData(resolvePath(ctx.cwd, req.bfclData));
@@ -117,6 +129,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     else bad.push(...read.problems);
   }
   if (bad.length > 0) return done(bad);
+  scoresBeside = [...(walks.A?.scoresBeside ?? []), ...(walks.B?.scoresBeside ?? [])];
   const models = req.models ?? [];
   const table1 = readingById("table-1")!;
   const rule = req.reading ?? "decided";
@@ -136,12 +149,13 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         ctx,
         results: [dir],
         scores: scores === undefined ? [] : [scores],
+        walked: walks[arm]!,
         models,
         manifest: req.manifest,
         oneManifest: "compare",
         pairs: { headline: table1 },
         keep: "all",
-        needs: { census: scores !== undefined, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true },
+        needs: { census: walks[arm]!.scores !== null, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true },
         decoder: req.decoder,
       },
       (m) => {

@@ -24,7 +24,7 @@ import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
 import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
-import { matchingModel, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { hasError, manifestOf as manifestFile, type Context } from "./common.js";
 import { manifestsForModels, versionsText } from "./data-version.js";
 
@@ -154,6 +154,32 @@ export function selectModels(walk: TreeWalk, names: readonly string[]): { models
     for (const m of hits) if (!models.includes(m)) models.push(m);
   }
   return { models, problems };
+}
+
+/** The walks a read starts from, and where its score trees came from. */
+export interface InputWalks {
+  readonly results: TreeWalk;
+  /** The score trees given, else those found beside the results (`scoresBeside`); null when there are none. */
+  readonly scores: TreeWalk | null;
+  /** With no score tree given: the `score/` folders beside `result/` in the run folders given, read as if given with `--scores` (absolute); else empty. */
+  readonly scoresBeside: readonly string[];
+}
+
+/**
+ * Walk a command's inputs once: the result trees, and the score trees given. With none
+ * given, a run folder (or each run of a folder of runs) that holds BFCL's `score/` beside
+ * its `result/` gives its verdicts as `--scores` would: BFCL's own layout is read whole.
+ * Score folders given always win.
+ */
+export function walkInputs(ctx: Context, results: readonly string[], scores: readonly string[]): InputWalks {
+  const walk = walkBfclTree(results, ctx.cwd, "result");
+  if (scores.length > 0) return { results: walk, scores: walkBfclTree(scores, ctx.cwd, "score"), scoresBeside: [] };
+  const beside = scoreFoldersBeside(walk);
+  const found = beside.length === 0 ? null : walkBfclTree(beside, ctx.cwd, "score");
+  // a score/ folder without multi-turn score files is simply not used
+  const used = found === null ? [] : beside.filter((dir) => found.models.some((m) => m.given === dir));
+  if (found === null || used.length === 0) return { results: walk, scores: null, scoresBeside: [] };
+  return { results: walk, scores: { ...found, problems: found.problems.filter((p) => p.code !== "scores-empty") }, scoresBeside: used };
 }
 
 /** Per manifest, what reading a model on it needs, made once. */

@@ -559,9 +559,11 @@ describe("errors first, and arguments before inputs", () => {
       // the folders are not in BFCL's model registry: the detected decoder is said once per model
       expect.stringMatching(new RegExp(`^note: ${models[0]}: decoder fc \\(not in BFCL's model registry.*\\) \\[decoder-detected\\]$`)),
       expect.stringMatching(new RegExp(`^note: ${models[1]}: decoder fc \\(not in BFCL's model registry.*\\) \\[decoder-detected\\]$`)),
+      // the run folder's score/ is read as --scores
+      `note: BFCL's verdicts read from the score/ folder beside result/: ${join(main, "score")} (--scores DIR reads others) [scores-beside]`,
     ]);
     const v = await run(["score", "--results", main, "--bootstrap", "0", "--verbose"]);
-    expect(v.err.trim().split("\n")).toHaveLength(1 + 42 + 2);
+    expect(v.err.trim().split("\n")).toHaveLength(1 + 42 + 2 + 1);
   });
 });
 

@@ -319,3 +319,20 @@ export function walkPart(walk: TreeWalk, keep: (model: TreeModel) => boolean): T
   const models = runs > 1 ? kept : kept.map((m) => ({ ...m, name: m.model }));
   return { models, runs, problems: [] };
 }
+
+/**
+ * The `score/` folders beside `result/` in the run folders of a result walk: for each
+ * model found in BFCL's `<run>/result/<model>` layout whose run folder is a folder given
+ * or lies below one, `<run>/score` when it is a folder. In the order the runs were found,
+ * each once. (A result root or a model folder given names no run folder: none is looked for.)
+ */
+export function scoreFoldersBeside(walk: TreeWalk): string[] {
+  const out: string[] = [];
+  for (const m of walk.models) {
+    if (basename(dirname(m.dir)) !== rootFolderOf.result) continue;
+    if (m.runDir !== m.given && !m.runDir.startsWith(m.given.endsWith(sep) ? m.given : m.given + sep)) continue;
+    const dir = join(m.runDir, rootFolderOf.score);
+    if (!out.includes(dir) && kindOf(dir) === "dir") out.push(dir);
+  }
+  return out;
+}

@@ -20,7 +20,7 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printProblems } from "../problems.js";
+import { printNotes, printProblems, scoresBesideNote } from "../problems.js";
 import type { CliIo } from "../io.js";
 import { comparePrintout } from "../views/compare.js";
 import type { RegisterCommand } from "./index.js";
@@ -61,6 +61,8 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         env: io.env,
       });
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
+      const beside = scoresBesideNote(doc.scoresBeside, "--scores-a and --scores-b read others");
+      if (beside !== null) printNotes(io, [beside]);
       state.exitCode = doc.exitCode;
       if (doc.models.length === 0) return;
       const chosen = format.read(opts).format;
