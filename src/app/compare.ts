@@ -45,6 +45,8 @@ export interface CompareRequest extends RequestContext {
   readonly decoder?: DecoderName;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
+  /** Check the first-step token counts for every compared model; by default only where an arm's lines record an injected block (`run --inject`). */
+  readonly injectionCheck?: boolean;
 }
 
 /** What `compare` found and computed. */
@@ -59,10 +61,12 @@ export interface CompareDocument {
   readonly onlyInA: readonly string[];
   readonly onlyInB: readonly string[];
   /**
-   * Per compared model with token counts in both arms: whether an injected prompt block
-   * reached the model (first-step input tokens B − A, its distribution, the items off it).
+   * Per compared model whose arms' lines record an injected prompt block (`run --inject`;
+   * every compared model with `injectionCheck`): whether the block reached the model
+   * (first-step input tokens B − A, its distribution, the items off it), and how many lines
+   * of each arm record one. Empty for two arms where nothing was injected.
    */
-  readonly injection: readonly { readonly model: string; readonly check: InjectionCheck }[];
+  readonly injection: readonly { readonly model: string; readonly injectedLines: { readonly a: number; readonly b: number }; readonly check: InjectionCheck }[];
   /** With neither `scoresA` nor `scoresB`: the `score/` folders beside both arms' `result/`, whose verdicts were read as if given (absolute); else empty. */
   readonly scoresBeside: readonly string[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
@@ -140,6 +144,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly manifest: Manifest;
     readonly arm: Omit<Arm, "label">;
     readonly tokens: ReadonlyMap<string, number | null> | null;
+    readonly injectedLines: number;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
   const modelFiles: { model: string; files: string[] }[] = [];
@@ -155,7 +160,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         oneManifest: "compare",
         pairs: { headline: table1 },
         keep: "all",
-        needs: { census: walks[arm]!.scores !== null, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true },
+        needs: { census: walks[arm]!.scores !== null, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true, injected: true },
         decoder: req.decoder,
       },
       (m) => {
@@ -173,7 +178,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
           problems.push(...replays.problems);
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
-        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens };
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0 };
       },
     );
   const armA = await readArm("A", req.a!, req.scoresA);
@@ -206,11 +211,15 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     const mb = inB.find((m) => m.model === name)!;
     return { model: name, comparison: compareTwoArms({ label: "A", ...ma.arm }, { label: "B", ...mb.arm }, bootstrap) };
   });
-  // the paper's check that an injected block reached the model: one token difference on every paired item
+  // the paper's check that an injected block reached the model (one token difference on every paired item),
+  // for the models whose arms record one (`run --inject`), or every model when asked
   const injection = names.flatMap((n) => {
-    const ta = inA.find((m) => m.model === n)!.tokens;
-    const tb = inB.find((m) => m.model === n)!.tokens;
-    return ta === null || tb === null ? [] : [{ model: n, check: injectionCheck(ta as Map<string, number | null>, tb as Map<string, number | null>) }];
+    const ma = inA.find((m) => m.model === n)!;
+    const mb = inB.find((m) => m.model === n)!;
+    const injectedLines = { a: ma.injectedLines, b: mb.injectedLines };
+    if (injectedLines.a + injectedLines.b === 0 && req.injectionCheck !== true) return [];
+    if (ma.tokens === null || mb.tokens === null) return [];
+    return [{ model: n, injectedLines, check: injectionCheck(ma.tokens as Map<string, number | null>, mb.tokens as Map<string, number | null>) }];
   });
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
   return done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);

@@ -48,6 +48,8 @@ export interface ReadNeeds {
   readonly firstStepTokens?: boolean;
   /** The reply the simulated user answered, of each interactive line (`judge` reads it for a turn whose steps kept no text). */
   readonly openings?: boolean;
+  /** How many lines record an injected prompt block (`run --inject`; compare's injection check is shown for such arms). */
+  readonly injected?: boolean;
 }
 
 /** What to read. */
@@ -115,6 +117,8 @@ export interface ModelRead {
   readonly firstStepTokens: ReadonlyMap<string, number | null> | null;
   /** With `needs.openings`: the reply the simulated user answered, by should-ask id. */
   readonly openings: ReadonlyMap<string, string> | null;
+  /** With `needs.injected`: the lines of its files that record an injected prompt block. */
+  readonly injectedLines: number | null;
   /** The first-turn check of its rollouts against its manifest's data, made in the same pass. */
   readonly dataCheck: RolloutDataCheck;
 }
@@ -334,7 +338,7 @@ function readModel(
   const builder = rolloutDataCheckBuilder([on.candidate], "first");
   const onLine = firstTurnVisitor((item) => builder.add(item));
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
-  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null };
+  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null };
   // the copy of each category, then the decoder from the head of the files chosen
   const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
   const missing: string[] = [];
@@ -368,6 +372,7 @@ function readModel(
       wholeFile: needs.wholeFiles,
       firstStepTokens: needs.firstStepTokens,
       openings: needs.openings && category !== "base",
+      injected: needs.injected,
     });
     problems.push(...reading.problems);
     if (!reading.readable) {
@@ -413,8 +418,9 @@ function readModel(
     openings = new Map();
     for (const c of scoredResultCategories) for (const [id, t] of readings[c]!.openings ?? []) openings.set(id, t);
   }
+  const injectedLines = needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c]!.injectedLines ?? 0), 0) : null;
   return {
-    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings },
+    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings, injectedLines },
     check: builder.result(),
   };
 }

@@ -167,9 +167,12 @@ const comparison =
   "flips, and official raw on the scored items and their base twins. A model found in one arm only is named\n" +
   "and not compared.\n" +
   compareColumnsHelp +
-  "\nInjection check (prompt arms made with `run --inject`): on items both arms ran, the first step's input\n" +
-  "token counts should differ by one number everywhere (the injected block's length); the table output ends\n" +
-  "with that difference's distribution and the items where it breaks (JSON: `injection`).\n";
+  "\nInjection check (prompt arms made with `run --inject`, whose lines record the block under\n" +
+  "`twinscore_injected`): on items both arms ran, the first step's input token counts should differ by one\n" +
+  "number everywhere (the injected block's length); the table output ends with that difference's\n" +
+  "distribution and the items where it breaks (JSON: `injection`). It is shown for a model when a line of\n" +
+  "either arm records an injected block, and for every model with --injection-check (arms injected by other\n" +
+  "means); two arms where nothing was injected (two serving builds) get none.\n";
 
 const page =
   "report writes one self-contained HTML page (works offline from file://) for the runs under --results.\n" +

@@ -43,7 +43,8 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--a <dir>", "result tree of arm A (the reference arm)")
     .option("--b <dir>", "result tree of arm B")
     .option("--scores-a <dir>", "score tree of arm A (adds the official score change)")
-    .option("--scores-b <dir>", "score tree of arm B");
+    .option("--scores-b <dir>", "score tree of arm B")
+    .option("--injection-check", "check the first-step input tokens B - A for every model, also where no line records an injected block (by default only where one does: run --inject)");
   withGroups(cmd, modelsGroup, bfclData, readingGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
       "after",
@@ -56,6 +57,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         b: opts.b as string,
         ...(opts.scoresA === undefined ? {} : { scoresA: opts.scoresA as string }),
         ...(opts.scoresB === undefined ? {} : { scoresB: opts.scoresB as string }),
+        ...(opts.injectionCheck === true ? { injectionCheck: true } : {}),
         ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, bfclData, decoderGroup, strictGroup),
         cwd: io.cwd,
         env: io.env,
