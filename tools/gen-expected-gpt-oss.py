@@ -291,7 +291,7 @@ def main():
             add(f"companions.ranks.official[{i}]", m, 0, list(MODELS), True)
         runs.append({"name": run, "match": run, "models": [{"name": m, "display": m.replace("openai_", "")} for m in MODELS], "bootstrap": {"resamples": B, "seed": SEED}, "numbers": numbers})
     out = {
-        "description": "The two gpt-oss runs under ../shared/rollouts/gpt-oss (pass each run directory to --results and --scores). Expected values computed independently by tools/gen-expected-gpt-oss.py (Python + NumPy reading the files directly).",
+        "description": "The two gpt-oss runs under ../shared/rollouts/gpt-oss (give ../shared/rollouts/gpt-oss, or each run directory, to --results and --scores). Expected values computed independently by tools/gen-expected-gpt-oss.py (Python + NumPy reading the files directly).",
         "runs": runs,
     }
     path = os.path.join(ROOT, "data", "expected", "gpt-oss.json")

@@ -75,7 +75,9 @@ async function check(results: string, out: string, extra: string[] = []): Promis
   const io = memoryIo();
   const code = await runCli(["check", "--results", results, "--bfcl-data", bfclDataDir(), "--out", out, "--format", "json", ...extra], io);
   const doc = JSON.parse(io.out.join("")) as { files: CheckedFile[] };
-  return { code, err: io.err.join(""), files: doc.files };
+  // the line saying what --out wrote is left aside here
+  const written = new RegExp(`^note: wrote ${out} \\(\\d+ BFCL score files of \\d+ models?\\) \\[written\\]\n`, "m");
+  return { code, err: io.err.join("").replace(written, ""), files: doc.files };
 }
 
 /** The failing ids of every score file written below `out`, per model folder and category. */

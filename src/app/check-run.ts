@@ -141,6 +141,22 @@ export interface CheckRunReport {
   readonly problems: Problem[];
 }
 
+/**
+ * What `check` says when no long_context.py was found. long_context is not one of the
+ * scored categories, so without a module its files are skipped, said in one warning,
+ * and the other categories are checked; it is an error when a folder given with
+ * `--bfcl-eval` lacks the module, or when long_context files are all there is to check.
+ */
+function longContextMissing(found: readonly FoundResultFile[], flag: string | undefined): Problem {
+  const files = found.filter((f) => f.category === "long_context");
+  const where = files.length === 1 ? { file: files[0].path } : {};
+  if (flag !== undefined) return problem("long-context-missing", `--bfcl-eval ${flag} holds no long_context.py (give the bfcl_eval package folder, or a checkout holding it)`, where);
+  const how = "BFCL's long_context.py: pass --bfcl-eval DIR (the bfcl_eval folder) or set BFCL_EVAL_DIR";
+  if (files.length === found.length) return problem("long-context-missing", `long_context result files need ${how}`, where);
+  const n = files.length === 1 ? "1 long_context result file" : `${files.length} long_context result files`;
+  return problem("long-context-skipped", `${n} not checked (long_context is optional; checking it needs ${how}); the other categories are checked`, { ...where, severity: "warning" });
+}
+
 /** Starts one worker thread running `runCheckJob` with the run's settings (the CLI's `cli/check-worker.ts`); without one every job runs here. */
 export type CheckWorkerSpawner = (settings: CheckJobSettings) => JobWorker<CheckJob, Result<CheckedFileData>[]>;
 
@@ -172,9 +188,8 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
   const cache = new CheckJobCache(); // this thread's: the data read here serves its jobs
   if (found.some((f) => f.category === "long_context")) {
     const module = findLongContextModule({ flag: req.bfclEvalDir, env: req.env, cwd: req.cwd, dataDir });
-    if (module === null) {
-      problems.push(problem("long-context-missing", "long_context result files need BFCL's long_context.py: pass --bfcl-eval DIR (the bfcl_eval folder) or set BFCL_EVAL_DIR", { severity: "error" }));
-    } else {
+    if (module === null) problems.push(longContextMissing(found, req.bfclEvalDir));
+    else {
       // read once here so a bad module is one problem, not one per file
       const read = readLongContext(module);
       if (read.ok) {

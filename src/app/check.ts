@@ -8,9 +8,11 @@ import type { DecoderName } from "../bfcl/decode/index.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
-import { resolveBfclDataDir } from "../io/bfcl-data.js";
+import { resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
+import { dataFolderVersion } from "../io/rollout-data.js";
+import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
-import { walkBfclTree } from "../io/tree.js";
+import { walkBfclTree, type TreeModel } from "../io/tree.js";
 import { resolvePath } from "../io/paths.js";
 import { badArgument, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { selectModels } from "./pipeline.js";
@@ -58,6 +60,8 @@ export interface CheckDocument {
    * written score files follow); null otherwise.
    */
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
+  /** With `out`: the folder the score files went into (absolute), how many were written, and of how many models. */
+  readonly written: { readonly dir: string; readonly files: number; readonly models: number } | null;
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -66,6 +70,36 @@ export interface CheckDocument {
 function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
   const counts: EmptyTurnCounts[] = files.flatMap((f) => (f.emptyTurns === null ? [] : [{ model: f.folder, category: f.category, entries: f.entries, correct: f.emptyTurns }]));
   return counts.length === 0 ? null : emptyTurnTable(counts);
+}
+
+/**
+ * The one line for result files checked as one BFCL version against a data folder of
+ * another (each version names its data files after itself, so every file would be
+ * missing): which version the results are, and which data to give. Null when the data
+ * folder is of the version checked, or is no BFCL data folder at all (its missing files
+ * are then named one by one).
+ */
+function dataOfOtherVersion(models: readonly TreeModel[], location: BfclDataLocation, forced: BfclVersion | undefined): Problem | null {
+  const held = dataFolderVersion(location.dir);
+  if (held === null) return null;
+  const versionsOf = (m: TreeModel) => new Set(Object.values(m.files).flatMap((files) => (files ?? []).map((f) => forced ?? f.version)));
+  const others = models.filter((m) => [...versionsOf(m)].some((v) => v !== held));
+  if (others.length === 0) return null;
+  const wanted = [...new Set(others.flatMap((m) => [...versionsOf(m)].filter((v) => v !== held)))].sort();
+  const named = others.length <= 3 ? others.map((m) => m.name).join(", ") : `${others.slice(0, 3).map((m) => m.name).join(", ")} and ${others.length - 3} more`;
+  const what = forced !== undefined ? `--bfcl-version ${forced} checks the results as BFCL ${forced}` : `these are BFCL ${wanted.join(" and ")} results (${named})`;
+  const from = location.origin === "--bfcl-data" ? "--bfcl-data" : location.origin === "BFCL_DATA_DIR" ? "BFCL_DATA_DIR" : "the bfcl_eval installation";
+  return problem(
+    "bfcl-version-differs",
+    `${what}, and this BFCL data (${from}) is ${held}: give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
+    { file: location.dir },
+  );
+}
+
+/** What went into the out folder. */
+function writtenOf(dir: string, files: readonly CheckedFile[]): CheckDocument["written"] {
+  const written = files.filter((f) => f.written !== null);
+  return { dir, files: written.length, models: new Set(written.map((f) => f.folder)).size };
 }
 
 /** Check every result file. Never throws on bad input: problems are in the document.
@@ -81,6 +115,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
     command: "check",
     files,
     emptyTurns: emptyTurnRowsOf(files),
+    written: req.out === undefined ? null : writtenOf(resolvePath(ctx.cwd, req.out), files),
     problems,
     exitCode: strictExitCode(exitCode, problems, req.strict),
   });
@@ -101,6 +136,8 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   });
   if (!data.ok) return done([...data.problems]);
   if (hasError(data.value.problems)) return done([...data.value.problems]);
+  const otherData = dataOfOtherVersion(selected.models, location, req.bfclVersion);
+  if (otherData !== null) return done([otherData]);
   req.beforeChecking?.();
   const run = await runCheck(
     {

@@ -14,11 +14,10 @@ import { sameManifest } from "../pairs/manifest-json.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
-import { walkBfclTree } from "../io/tree.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
-import { readModels } from "./pipeline.js";
+import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
 
 /** The two arms to compare. */
 export interface CompareRequest extends RequestContext {
@@ -46,6 +45,8 @@ export interface CompareRequest extends RequestContext {
   readonly decoder?: DecoderName;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
+  /** Check the first-step token counts for every compared model; by default only where an arm's lines record an injected block (`run --inject`). */
+  readonly injectionCheck?: boolean;
 }
 
 /** What `compare` found and computed. */
@@ -60,10 +61,14 @@ export interface CompareDocument {
   readonly onlyInA: readonly string[];
   readonly onlyInB: readonly string[];
   /**
-   * Per compared model with token counts in both arms: whether an injected prompt block
-   * reached the model (first-step input tokens B − A, its distribution, the items off it).
+   * Per compared model whose arms' lines record an injected prompt block (`run --inject`;
+   * every compared model with `injectionCheck`): whether the block reached the model
+   * (first-step input tokens B − A, its distribution, the items off it), and how many lines
+   * of each arm record one. Empty for two arms where nothing was injected.
    */
-  readonly injection: readonly { readonly model: string; readonly check: InjectionCheck }[];
+  readonly injection: readonly { readonly model: string; readonly injectedLines: { readonly a: number; readonly b: number }; readonly check: InjectionCheck }[];
+  /** With neither `scoresA` nor `scoresB`: the `score/` folders beside both arms' `result/`, whose verdicts were read as if given (absolute); else empty. */
+  readonly scoresBeside: readonly string[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
@@ -83,6 +88,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
   const a = req.a === undefined ? "" : resolvePath(ctx.cwd, req.a);
   const b = req.b === undefined ? "" : resolvePath(ctx.cwd, req.b);
+  /** The score folders read beside the arms' result/, once the arguments are good. */
+  let scoresBeside: string[] = [];
   const done = (
     problems: Problem[],
     models: CompareDocument["models"] = [],
@@ -100,6 +107,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     onlyInA,
     onlyInB,
     injection,
+    scoresBeside,
     modelFiles,
     problems,
     exitCode: strictExitCode(exitCode, problems, req.strict),
@@ -108,8 +116,16 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const bad: Problem[] = boot.ok ? [] : [...boot.problems];
   if (req.a === undefined || req.b === undefined) bad.push(badArgument("give both --a DIR and --b DIR (the two arms' result trees)"));
   if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
-  for (const dirs of [[req.a], [req.b]]) if (dirs[0] !== undefined) bad.push(...walkBfclTree(dirs, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
-  for (const dir of [req.scoresA, req.scoresB]) if (dir !== undefined) bad.push(...walkBfclTree([dir], ctx.cwd, "score").problems.filter((p) => p.severity === "error"));
+  // each arm walked once: its result tree, and its score tree (given, else the score/ folder beside its result/)
+  const walkArm = (dir: string | undefined, scores: string | undefined): InputWalks | null => (dir === undefined ? null : walkInputs(ctx, [dir], scores === undefined ? [] : [scores]));
+  const walks = { A: walkArm(req.a, req.scoresA), B: walkArm(req.b, req.scoresB) };
+  for (const w of [walks.A, walks.B]) if (w !== null) bad.push(...w.results.problems.filter((p) => p.severity === "error"), ...(w.scores?.problems ?? []).filter((p) => p.severity === "error"));
+  // the official change needs both arms' verdicts: score folders found beside one arm only are not used
+  const beside = walks.A !== null && walks.B !== null && walks.A.scoresBeside.length > 0 && walks.B.scoresBeside.length > 0;
+  for (const arm of ["A", "B"] as const) {
+    const w = walks[arm];
+    if (w !== null && w.scoresBeside.length > 0 && !beside) walks[arm] = { ...w, scores: null, scoresBeside: [] };
+  }
   let data: ScoredData | null = null;
   if (req.bfclData !== undefined && bad.length === 0) {
     const read = readScoredData(resolvePath(ctx.cwd, req.bfclData));
@@ -117,6 +133,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     else bad.push(...read.problems);
   }
   if (bad.length > 0) return done(bad);
+  scoresBeside = [...(walks.A?.scoresBeside ?? []), ...(walks.B?.scoresBeside ?? [])];
   const models = req.models ?? [];
   const table1 = readingById("table-1")!;
   const rule = req.reading ?? "decided";
@@ -127,6 +144,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly manifest: Manifest;
     readonly arm: Omit<Arm, "label">;
     readonly tokens: ReadonlyMap<string, number | null> | null;
+    readonly injectedLines: number;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
   const modelFiles: { model: string; files: string[] }[] = [];
@@ -136,12 +154,13 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         ctx,
         results: [dir],
         scores: scores === undefined ? [] : [scores],
+        walked: walks[arm]!,
         models,
         manifest: req.manifest,
         oneManifest: "compare",
         pairs: { headline: table1 },
         keep: "all",
-        needs: { census: scores !== undefined, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true },
+        needs: { census: walks[arm]!.scores !== null, texts: data !== null, wholeFiles: data !== null, firstStepTokens: true, injected: true },
         decoder: req.decoder,
       },
       (m) => {
@@ -159,7 +178,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
           problems.push(...replays.problems);
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
-        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens };
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0 };
       },
     );
   const armA = await readArm("A", req.a!, req.scoresA);
@@ -192,11 +211,15 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     const mb = inB.find((m) => m.model === name)!;
     return { model: name, comparison: compareTwoArms({ label: "A", ...ma.arm }, { label: "B", ...mb.arm }, bootstrap) };
   });
-  // the paper's check that an injected block reached the model: one token difference on every paired item
+  // the paper's check that an injected block reached the model (one token difference on every paired item),
+  // for the models whose arms record one (`run --inject`), or every model when asked
   const injection = names.flatMap((n) => {
-    const ta = inA.find((m) => m.model === n)!.tokens;
-    const tb = inB.find((m) => m.model === n)!.tokens;
-    return ta === null || tb === null ? [] : [{ model: n, check: injectionCheck(ta as Map<string, number | null>, tb as Map<string, number | null>) }];
+    const ma = inA.find((m) => m.model === n)!;
+    const mb = inB.find((m) => m.model === n)!;
+    const injectedLines = { a: ma.injectedLines, b: mb.injectedLines };
+    if (injectedLines.a + injectedLines.b === 0 && req.injectionCheck !== true) return [];
+    if (ma.tokens === null || mb.tokens === null) return [];
+    return [{ model: n, injectedLines, check: injectionCheck(ma.tokens as Map<string, number | null>, mb.tokens as Map<string, number | null>) }];
   });
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
   return done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);

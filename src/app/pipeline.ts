@@ -24,7 +24,7 @@ import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
 import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
-import { matchingModel, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { hasError, manifestOf as manifestFile, type Context } from "./common.js";
 import { manifestsForModels, versionsText } from "./data-version.js";
 
@@ -48,6 +48,8 @@ export interface ReadNeeds {
   readonly firstStepTokens?: boolean;
   /** The reply the simulated user answered, of each interactive line (`judge` reads it for a turn whose steps kept no text). */
   readonly openings?: boolean;
+  /** How many lines record an injected prompt block (`run --inject`; compare's injection check is shown for such arms). */
+  readonly injected?: boolean;
 }
 
 /** What to read. */
@@ -115,6 +117,8 @@ export interface ModelRead {
   readonly firstStepTokens: ReadonlyMap<string, number | null> | null;
   /** With `needs.openings`: the reply the simulated user answered, by should-ask id. */
   readonly openings: ReadonlyMap<string, string> | null;
+  /** With `needs.injected`: the lines of its files that record an injected prompt block. */
+  readonly injectedLines: number | null;
   /** The first-turn check of its rollouts against its manifest's data, made in the same pass. */
   readonly dataCheck: RolloutDataCheck;
 }
@@ -154,6 +158,32 @@ export function selectModels(walk: TreeWalk, names: readonly string[]): { models
     for (const m of hits) if (!models.includes(m)) models.push(m);
   }
   return { models, problems };
+}
+
+/** The walks a read starts from, and where its score trees came from. */
+export interface InputWalks {
+  readonly results: TreeWalk;
+  /** The score trees given, else those found beside the results (`scoresBeside`); null when there are none. */
+  readonly scores: TreeWalk | null;
+  /** With no score tree given: the `score/` folders beside `result/` in the run folders given, read as if given with `--scores` (absolute); else empty. */
+  readonly scoresBeside: readonly string[];
+}
+
+/**
+ * Walk a command's inputs once: the result trees, and the score trees given. With none
+ * given, a run folder (or each run of a folder of runs) that holds BFCL's `score/` beside
+ * its `result/` gives its verdicts as `--scores` would: BFCL's own layout is read whole.
+ * Score folders given always win.
+ */
+export function walkInputs(ctx: Context, results: readonly string[], scores: readonly string[]): InputWalks {
+  const walk = walkBfclTree(results, ctx.cwd, "result");
+  if (scores.length > 0) return { results: walk, scores: walkBfclTree(scores, ctx.cwd, "score"), scoresBeside: [] };
+  const beside = scoreFoldersBeside(walk);
+  const found = beside.length === 0 ? null : walkBfclTree(beside, ctx.cwd, "score");
+  // a score/ folder without multi-turn score files is simply not used
+  const used = found === null ? [] : beside.filter((dir) => found.models.some((m) => m.given === dir));
+  if (found === null || used.length === 0) return { results: walk, scores: null, scoresBeside: [] };
+  return { results: walk, scores: { ...found, problems: found.problems.filter((p) => p.code !== "scores-empty") }, scoresBeside: used };
 }
 
 /** Per manifest, what reading a model on it needs, made once. */
@@ -308,7 +338,7 @@ function readModel(
   const builder = rolloutDataCheckBuilder([on.candidate], "first");
   const onLine = firstTurnVisitor((item) => builder.add(item));
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
-  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null };
+  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null };
   // the copy of each category, then the decoder from the head of the files chosen
   const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
   const missing: string[] = [];
@@ -342,6 +372,7 @@ function readModel(
       wholeFile: needs.wholeFiles,
       firstStepTokens: needs.firstStepTokens,
       openings: needs.openings && category !== "base",
+      injected: needs.injected,
     });
     problems.push(...reading.problems);
     if (!reading.readable) {
@@ -387,8 +418,9 @@ function readModel(
     openings = new Map();
     for (const c of scoredResultCategories) for (const [id, t] of readings[c]!.openings ?? []) openings.set(id, t);
   }
+  const injectedLines = needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c]!.injectedLines ?? 0), 0) : null;
   return {
-    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings },
+    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings, injectedLines },
     check: builder.result(),
   };
 }

@@ -13,14 +13,13 @@ import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
 import { byteLength, folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
-import { resolvePath, runLabels } from "../io/paths.js";
+import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
 import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";
 import { err, ok, type Result } from "../messages/index.js";
 
-import { walkBfclTree, type TreeWalk } from "../io/tree.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { versionsOfModel, versionsText } from "./data-version.js";
 
@@ -28,7 +27,7 @@ import type { SideRule } from "../decision/types.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { DEFAULT_MAX_UNDECIDED, LIFTED } from "./score.js";
-import { readModels, selectModels } from "./pipeline.js";
+import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
 import { metricsInputs } from "./run-metrics.js";
 
@@ -83,6 +82,8 @@ export interface ReportDocument {
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** Each model of the page (named as the page names it) and the result and score files it was read from. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
+  /** With no `scores` given: the `score/` folders beside `result/` in the runs given, whose verdicts were read as if given (absolute); else empty. */
+  readonly scoresBeside: readonly string[];
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
   readonly problems: readonly Problem[];
@@ -111,6 +112,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     aligned: null,
     emptyTurns: null,
     modelFiles: [],
+    scoresBeside: [],
     html: null,
     problems,
     modelProblems: [],
@@ -137,7 +139,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
   // each run walked once, on its own (the same model folder in two runs stays two models)
-  const walks = req.results.map((dir, i) => ({ results: walkBfclTree([dir], ctx.cwd, "result"), scores: scores[i] === undefined ? null : walkBfclTree([scores[i]], ctx.cwd, "score") }));
+  // (its score tree: the one given, else the score/ folders beside result/ in it)
+  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
@@ -215,6 +218,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     emptyTurns: d.emptyTurns.length > 0 ? d.emptyTurns : null,
     bytes: byteLength(html),
     modelFiles,
+    scoresBeside: walks.flatMap((w) => w.scoresBeside),
     html,
   };
   if (target !== null) {
@@ -235,7 +239,7 @@ async function readReportRuns(
   req: ReportRequest,
   ctx: Context,
   labels: readonly string[],
-  walks: readonly { readonly results: TreeWalk; readonly scores: TreeWalk | null }[],
+  walks: readonly InputWalks[],
   data: ScoredData | null,
   rule: SideRule,
   problems: Problem[],
@@ -248,13 +252,15 @@ async function readReportRuns(
   let manifest: Manifest | null = null;
   for (const [i, resultDir] of req.results.entries()) {
     const label = labels[i];
-    const scoreDir = scores[i] ?? null;
+    // score folders found beside result/ are named from the folder given, as the page names every path (as given)
+    const beside = walks[i].scoresBeside.map((d) => joinPath(resultDir, relativePath(resolvePath(ctx.cwd, resultDir), d)));
+    const scoreDir = scores[i] ?? (beside.length > 0 ? beside.join(", ") : null);
     req.progress?.(`scoring ${label} (${resultDir})`);
     const read = readModels<ReportModelInput | null>(
       {
         ctx,
         results: [resultDir],
-        scores: scoreDir === null ? [] : [scoreDir],
+        scores: scores[i] === undefined ? [] : [scores[i]],
         models: req.models,
         manifest: req.manifest,
         oneManifest: "report",

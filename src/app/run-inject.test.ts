@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { loadManifest } from "../io/manifest.js";
-import { injectionCheck } from "../rollout/inject-check.js";
+import { INJECTED_KEY, injectionCheck } from "../rollout/inject-check.js";
 import { bfclDataDir } from "../testing/shared.js";
 import { alwaysAskScript, scriptedResponder } from "../testing/policies.js";
 import { inProcessEndpoint } from "../testing/replay.js";
@@ -47,6 +47,10 @@ describe("prompt arms and compare's injection check", () => {
     expect((await runModel(arm(a, null))).ok).toBe(true);
     expect((await runModel(arm(b, INJECT))).ok).toBe(true);
     const words = INJECT.split(/\s+/).length;
+    // the injected arm's lines record the block and where it went; the neutral arm's record none
+    const lineOf = (dir: string) => JSON.parse(readFileSync(join(dir, "scripted_arm", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8").split("\n")[0]) as Record<string, unknown>;
+    expect(lineOf(b)[INJECTED_KEY]).toEqual({ placement: "developer-message", text: INJECT });
+    expect(INJECTED_KEY in lineOf(a)).toBe(false);
     const io = memoryIo({}, tmp);
     expect(await runCli(["compare", "--a", a, "--b", b, "--bootstrap", "0"], io)).toBe(0);
     const out = io.out.join("");
@@ -60,7 +64,8 @@ describe("prompt arms and compare's injection check", () => {
     writeFileSync(file, lines.join("\n"));
     const io2 = memoryIo({}, tmp);
     expect(await runCli(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--format", "json"], io2)).toBe(0);
-    const json = JSON.parse(io2.out.join("")) as { injection: { model: string; check: ReturnType<typeof injectionCheck> }[] };
+    const json = JSON.parse(io2.out.join("")) as { injection: { model: string; injectedLines: { a: number; b: number }; check: ReturnType<typeof injectionCheck> }[] };
+    expect(json.injection[0].injectedLines).toEqual({ a: 0, b: 374 });
     expect(json.injection[0].check.breaks).toEqual([{ id: first.id, difference: 0 }]);
     expect(json.injection[0].check.distribution).toEqual([
       { difference: words, items: 373 },
@@ -92,6 +97,7 @@ describe("prompt arms and compare's injection check", () => {
     const system = line.inference_log[1].begin_of_turn_query?.[0];
     expect(system?.role).toBe("system");
     expect(system?.content.endsWith(`\n\n${INJECT}`)).toBe(true);
+    expect((line as unknown as Record<string, unknown>)[INJECTED_KEY]).toEqual({ placement: "system-prompt", text: INJECT });
     expect(injectionCheck(new Map([["x", 5]]), new Map([["x", 9]])).mode).toBe(4);
   });
 });

@@ -284,7 +284,8 @@ describe("interactive runs against scripted models and a stub simulated user", (
     // the base files are the same bytes: base twins run on BFCL's script in both arms
     const base = (out: string) => readFileSync(join(out, MODEL_DIR, "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8");
     expect(base(interactiveArm)).toBe(base(scriptedArm));
-    const doc = await compareArms({ a: scriptedArm, b: interactiveArm, bfclData: bfclDataDir(), cwd: "/", env: {}, bootstrap: { resamples: 200 } });
+    // nothing was injected: the token check is asked for, to see both arms send the same first request
+    const doc = await compareArms({ a: scriptedArm, b: interactiveArm, bfclData: bfclDataDir(), cwd: "/", env: {}, bootstrap: { resamples: 200 }, injectionCheck: true });
     expect(doc.exitCode).toBe(0);
     expect(doc.models).toHaveLength(1);
     const cmp = doc.models[0].comparison;

@@ -22,10 +22,9 @@ import type { BootstrapOptions } from "../stats/index.js";
 import { readScoredData, resolveBfclDataDir, type ScoredData } from "../io/bfcl-data.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
-import { walkBfclTree } from "../io/tree.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { perItemCsv } from "./per-item.js";
-import { readModels, type FileUsed, type ModelRead } from "./pipeline.js";
+import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
 export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
@@ -164,6 +163,8 @@ export interface ScoreDocument {
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** With `perItem`: the file written and its rows. */
   readonly perItem: { readonly file: string; readonly rows: number } | null;
+  /** With no `scores` given: the `score/` folders beside `result/` in the runs given, whose verdicts were read as if given (absolute); else empty. */
+  readonly scoresBeside: readonly string[];
   /** Problems not tied to one model's files (arguments, folders, score files, BFCL data). */
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
@@ -190,13 +191,14 @@ function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems:
     aligned: null,
     emptyTurns: null,
     perItem: null,
+    scoresBeside: [],
     problems: [...problems],
     exitCode: 2,
   };
 }
 
 /** Check the request before anything is read: the arguments, the output folder, the score trees. */
-function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOptions; problems: Problem[] } {
+function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootstrap: BootstrapOptions; problems: Problem[] } {
   const problems: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
@@ -209,7 +211,7 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
     const target = resolvePath(ctx.cwd, req.perItem);
     const folder = folderExists(target);
     if (!folder.ok) problems.push(...folder.problems);
-    const inputs = [...walkBfclTree(req.results, ctx.cwd, "result").models, ...walkBfclTree(req.scores ?? [], ctx.cwd, "score").models].flatMap((m) =>
+    const inputs = [...walked.results.models, ...(walked.scores?.models ?? [])].flatMap((m) =>
       Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)),
     );
     if (req.manifest !== undefined) inputs.push(resolvePath(ctx.cwd, req.manifest));
@@ -218,8 +220,7 @@ function validate(req: ScoreRequest, ctx: Context): { bootstrap: BootstrapOption
   }
   if ((req.scores ?? []).length > 0) {
     // a wrong --scores is a bad argument: said before any result file is read
-    const walk = walkBfclTree(req.scores ?? [], ctx.cwd, "score");
-    problems.push(...walk.problems.filter((p) => p.severity === "error"));
+    problems.push(...(walked.scores?.problems ?? []).filter((p) => p.severity === "error"));
   }
   return { bootstrap, problems };
 }
@@ -266,15 +267,17 @@ interface ScoredRead {
  */
 export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const ctx = contextOf(req);
-  const checked = validate(req, ctx);
+  // the one walk of the inputs: the score trees given, else the score/ folders beside result/ in the runs given
+  const walked = walkInputs(ctx, req.results, req.scores ?? []);
+  const checked = validate(req, ctx, walked);
   const { bootstrap } = checked;
   if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
   const { rule, ...options } = scoreOptionsOf(req);
   const maxUndecided = req.maxUndecided ?? DEFAULT_MAX_UNDECIDED;
   const spec = headlineSpec(options);
   const problems: Problem[] = [];
-  const scoreDirs = req.scores ?? [];
-  const wantsMetrics = scoreDirs.length > 0 || Boolean(req.sensitivity);
+  const withScores = walked.scores !== null;
+  const wantsMetrics = withScores || Boolean(req.sensitivity);
   const data = bfclDataFor(req, ctx, problems);
   const alignedAsked = req.aligned ?? typeof req.bfclData === "string";
   if (alignedAsked && data === null && problems.length === 0) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
@@ -288,7 +291,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     {
       ctx,
       results: req.results,
-      scores: scoreDirs,
+      scores: req.scores ?? [],
+      walked,
       models: req.models,
       manifest: req.manifest,
       decoder: req.decoder,
@@ -400,7 +404,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     }
     const names = shown.map((o) => o.read.model);
     const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
-    if (scoreDirs.length > 0) official = { models: inOrder(officialModels), spearman };
+    if (withScores) official = { models: inOrder(officialModels), spearman };
     if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels), rank1: shares };
   }
   let alignedOut: { models: AlignedRow[] } | null = null;
@@ -457,6 +461,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     aligned: alignedOut,
     emptyTurns,
     perItem,
+    scoresBeside: walked.scoresBeside,
     problems,
     exitCode,
   };

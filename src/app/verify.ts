@@ -10,9 +10,9 @@ import { metricsByName } from "../official/metric-names.js";
 import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type ExpectedRun } from "../official/verify.js";
 import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
-import { walkBfclTree } from "../io/tree.js";
+import { walkBfclTree, walkPart, type TreeModel } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
-import { badArgument, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
@@ -42,6 +42,14 @@ export const VERIFY_READING = "release" as const;
 export const verifyReadingNote =
   "numbers recomputed under the release reading (inference-error lines and rollouts that ended before the anchor read as no call), as the published numbers were computed";
 
+/** A run of the expected file whose folders were not among those given. */
+export interface UnmatchedRun {
+  readonly run: string;
+  readonly match: string;
+  /** Its numbers that SKIPped. */
+  readonly skipped: number;
+}
+
 /** One line per expected number, and the counts. */
 export interface VerifyDocument {
   readonly command: "verify";
@@ -53,22 +61,15 @@ export interface VerifyDocument {
   readonly lines: readonly CheckLine[];
   /** Each model read (`<run>/<model>` when the file has several runs) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
+  /** The runs with a `match` that no model folder found has in its path: each SKIPs every number that needs rollouts (said once per run, not on each line). */
+  readonly unmatchedRuns: readonly UnmatchedRun[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
 
-/** The folders of a run: all of them, or those with a path component equal to the run's `match`. */
-function dirsOf(run: ExpectedRun, dirs: readonly string[], ctx: Context): string[] {
-  if (run.match === null) return [...dirs];
-  return dirs.filter((d) => pathHasComponent(resolvePath(ctx.cwd, d), run.match!));
-}
-
-/** Why a run's rollouts are absent when `match` left out every folder given. */
-function matchNote(run: ExpectedRun, given: number): string {
-  return (
-    ` — run ${JSON.stringify(run.name)} reads only the --results/--scores folders with a path component equal to its match ${JSON.stringify(run.match)},` +
-    ` and none of the ${given} given has one: name a folder so (…/${run.match}/…), or drop "match" from the expected file for your own run`
-  );
+/** Whether a model folder found belongs to a run: every one does, unless the run has a `match`, which must be one of its path's components. */
+function belongsTo(run: ExpectedRun, model: TreeModel): boolean {
+  return run.match === null || pathHasComponent(model.dir, run.match);
 }
 
 /** Recompute and compare. Never throws on bad input: problems are in the document.
@@ -84,6 +85,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const scores = req.scores ?? [];
   const file = req.expected === undefined ? "" : resolvePath(ctx.cwd, req.expected);
   const modelFiles: { model: string; files: string[] }[] = [];
+  const unmatchedRuns: UnmatchedRun[] = [];
   const done = (problems: Problem[], lines: CheckLine[] = [], exitCode: ExitCode = 2): VerifyDocument => {
     const count = (s: CheckLine["status"]) => lines.filter((l) => l.status === s).length;
     return {
@@ -93,6 +95,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) },
       lines,
       modelFiles,
+      unmatchedRuns,
       problems,
       exitCode: strictExitCode(exitCode, problems, req.strict),
     };
@@ -107,16 +110,20 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const unknown = kept.filter((m) => !known.includes(m));
   if (unknown.length > 0) return done(unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`)));
   const keeps = (model: string) => kept.length === 0 || kept.includes(model);
-  const missing = [...walkBfclTree(results, ctx.cwd, "result").problems, ...walkBfclTree(scores, ctx.cwd, "score").problems].filter((p) => p.severity === "error");
+  // one walk of each tree; each run of the file reads the models found in its folders
+  const resultWalk = walkBfclTree(results, ctx.cwd, "result");
+  const scoreWalk = scores.length > 0 ? walkBfclTree(scores, ctx.cwd, "score") : null;
+  const walkProblems = [...resultWalk.problems, ...(scoreWalk?.problems ?? [])];
+  const missing = walkProblems.filter((p) => p.severity === "error");
   if (missing.length > 0) return done(missing);
   const lines: CheckLine[] = [];
-  const problems: Problem[] = [];
+  const problems: Problem[] = req.strict === true ? [...walkProblems] : [];
   for (const run of parsed.value.runs) {
-    const runResults = dirsOf(run, results, ctx);
+    const walked = { results: walkPart(resultWalk, (m) => belongsTo(run, m)), scores: scoreWalk === null ? null : walkPart(scoreWalk, (m) => belongsTo(run, m)) };
     // one manifest per run: the BFCL version its result files name, their rollouts checked against it
     const models = run.models.map((m) => m.name).filter(keeps);
     const read = readModels(
-      { ctx, results: runResults, scores: dirsOf(run, scores, ctx), models, manifest: req.manifest, decoder: req.decoder, oneManifest: "verify", pairs: "every", keep: "all", needs: { census: true } },
+      { ctx, results, scores, walked, models, manifest: req.manifest, decoder: req.decoder, oneManifest: "verify", pairs: "every", keep: "all", needs: { census: true } },
       (m) => {
         // the result files' routine warnings are left out, unless --strict makes them findings
         problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
@@ -144,12 +151,14 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       scores: new Set(loaded.filter((m) => m.inputs.verdicts !== null).map((m) => m.inputs.model)),
     };
     const checked = checkRun(run, metricsByName(metrics), available);
-    const excluded = run.match !== null && results.length > 0 && runResults.length === 0;
     const leftOut = run.models.map((m) => m.name).filter((m) => !keeps(m));
     // a SKIP because of --model says so (its note lists the absent models: `rollouts absent: a, b`)
     const byFlag = (l: CheckLine) => leftOut.filter((m) => l.note.split(/[:,] /).includes(m));
-    const skipNote = (l: CheckLine) => (excluded ? matchNote(run, results.length) : byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
+    const skipNote = (l: CheckLine) => (byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
     lines.push(...checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)));
+    // the trees hold models, and none in this run's folders: why is said once, for the run
+    const unmatched = run.match !== null && resultWalk.models.length > 0 && walked.results.models.length === 0;
+    if (unmatched) unmatchedRuns.push({ run: run.name, match: run.match!, skipped: checked.filter((l) => l.status === "SKIP").length });
   }
   const failed = lines.some((l) => l.status === "FAIL");
   const checkedAny = lines.some((l) => l.status !== "SKIP");

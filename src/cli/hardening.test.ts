@@ -468,7 +468,8 @@ describe("several runs, one walk", () => {
     );
     const r = await run(["verify", "--expected", expected, "--results", main]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('run "mine" reads only the --results/--scores folders with a path component equal to its match "my-run"');
+    expect(r.out).toContain(`SKIP mine: tables.C.${models[1]}.decision expected=82.1 ±0.05 (rollouts absent: ${models[1]})\n`);
+    expect(r.err).toContain('note: run "mine": no model folder found has "my-run" (its match) in its path, so its 1 numbers are skipped;');
     expect(r.err).toContain("[nothing-checked]");
   });
 
@@ -558,9 +559,11 @@ describe("errors first, and arguments before inputs", () => {
       // the folders are not in BFCL's model registry: the detected decoder is said once per model
       expect.stringMatching(new RegExp(`^note: ${models[0]}: decoder fc \\(not in BFCL's model registry.*\\) \\[decoder-detected\\]$`)),
       expect.stringMatching(new RegExp(`^note: ${models[1]}: decoder fc \\(not in BFCL's model registry.*\\) \\[decoder-detected\\]$`)),
+      // the run folder's score/ is read as --scores
+      `note: BFCL's verdicts read from the score/ folder beside result/: ${join(main, "score")} (--scores DIR reads others) [scores-beside]`,
     ]);
     const v = await run(["score", "--results", main, "--bootstrap", "0", "--verbose"]);
-    expect(v.err.trim().split("\n")).toHaveLength(1 + 42 + 2);
+    expect(v.err.trim().split("\n")).toHaveLength(1 + 42 + 2 + 1);
   });
 });
 

@@ -67,8 +67,8 @@ const columns =
   "is two columns, ci_low and ci_high (twinscore help formats).\n";
 
 const official =
-  "With --scores DIR (the score files `bfcl evaluate` wrote, found the way --results are), per model, BFCL's\n" +
-  "own verdict on the same items:\n" +
+  "With --scores DIR (the score files `bfcl evaluate` wrote, found the way --results are; without it, the\n" +
+  "score/ beside result/ in each run given), per model, BFCL's own verdict on the same items:\n" +
   columnMeanings(officialColumns, 10) +
   "\nThen Spearman's rank correlation of decision with official raw on the miss items and on the base twins.\n" +
   "A score file cut short is an error (exit 1); a model without score files is named and left out.\n";
@@ -79,7 +79,9 @@ const layouts =
   "  DIR/<model>/BFCL_v3_multi_turn_<category>_result.json              (flat v3; flat v4 too)\n" +
   "  DIR/result/<model>/…, DIR/<run>/result/<model>/…                     (a run, a folder of runs)\n" +
   "  DIR itself a model directory, or its multi_turn folder\n" +
-  "Score files are found the same way under --scores. A model is scored when base, miss_func and\n" +
+  "Score files are found the same way under --scores. Without --scores, score, compare and report read the\n" +
+  "score/ folder beside result/ of each run given (a run folder, or a folder of runs), and say so in one\n" +
+  "note; --scores given wins. A model is scored when base, miss_func and\n" +
   "miss_param are all present. Models of several runs are named <run>/<model> (the run is the folder above\n" +
   "result/). When a model folder holds two copies of a category (flat and multi_turn/), the one with the\n" +
   "most distinct ids is used (the multi_turn/ one on a tie); copies are never merged, and score names the\n" +
@@ -159,14 +161,18 @@ const comparison =
   "compare reads two arms of the same models (a neutral and an injected prompt, two serving builds, two\n" +
   "checkpoints) on Table 1's pairs both arms scored: the act rate and the hold rate, each with an exact\n" +
   "two-sided McNemar test on the pairs that changed, overall and per category; the change in decision with a\n" +
-  "paired cluster-bootstrap interval over base twins. With --scores-a/--scores-b, BFCL's own verdicts: the\n" +
+  "paired cluster-bootstrap interval over base twins. With --scores-a/--scores-b (without them, when both arms\n" +
+  "are run folders, each one's score/ beside its result/), BFCL's own verdicts: the\n" +
   "official score per category over every item both arms have, with McNemar and the fail->pass / pass->fail\n" +
   "flips, and official raw on the scored items and their base twins. A model found in one arm only is named\n" +
   "and not compared.\n" +
   compareColumnsHelp +
-  "\nInjection check (prompt arms made with `run --inject`): on items both arms ran, the first step's input\n" +
-  "token counts should differ by one number everywhere (the injected block's length); the table output ends\n" +
-  "with that difference's distribution and the items where it breaks (JSON: `injection`).\n";
+  "\nInjection check (prompt arms made with `run --inject`, whose lines record the block under\n" +
+  "`twinscore_injected`): on items both arms ran, the first step's input token counts should differ by one\n" +
+  "number everywhere (the injected block's length); the table output ends with that difference's\n" +
+  "distribution and the items where it breaks (JSON: `injection`). It is shown for a model when a line of\n" +
+  "either arm records an injected block, and for every model with --injection-check (arms injected by other\n" +
+  "means); two arms where nothing was injected (two serving builds) get none.\n";
 
 const page =
   "report writes one self-contained HTML page (works offline from file://) for the runs under --results.\n" +
@@ -196,11 +202,12 @@ const expected =
   "are recomputed under the release reading, as the published numbers were (twinscore help readings).\n" +
   "\nTolerances are |computed - expected| limits: the paper's file uses 0 for counts, 0.05 for rates, 0.1 for\n" +
   "intervals, spreads and rank-1 frequencies, 0.005 for rank correlations; labels must match. A run with a\n" +
-  "`match` string only uses the --results/--scores directories that have a path component equal to it (so\n" +
-  "one file can hold several runs whose model directories share names). Shipped files:\n" +
-  "data/expected/paper.json (the paper's published numbers; they SKIP without the seven models' rollouts)\n" +
-  "and data/expected/gpt-oss.json (the two gpt-oss runs under ../shared). A number whose rollouts are absent\n" +
-  "SKIPs with the reason (for a run with `match`, which folders it took).\n";
+  "`match` string reads only the model folders found whose path has a component equal to it, so one file\n" +
+  "can hold several runs whose model folders share names, and a folder of such runs can be given whole.\n" +
+  "Shipped files: data/expected/paper.json (the paper's published numbers; they SKIP without the seven\n" +
+  "models' rollouts) and data/expected/gpt-oss.json (the two gpt-oss runs under ../shared: give\n" +
+  "../shared/rollouts/gpt-oss, or each run folder). A number whose rollouts are absent SKIPs naming them; a\n" +
+  "run with `match` none of whose folders was found is named once, in a note.\n";
 
 const labels =
   "judge sends, for each scored pair on which a model held back on the withheld twin's anchor turn, exactly\n" +

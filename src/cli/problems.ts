@@ -116,6 +116,13 @@ export function writtenNote(file: string, what: string): Note {
   return note("written", `wrote ${file} (${what})`);
 }
 
+/** The note that BFCL's verdicts were read from the `score/` folders beside `result/` (no `--scores` given); null when none was. */
+export function scoresBesideNote(dirs: readonly string[], others = "--scores DIR reads others"): Note | null {
+  if (dirs.length === 0) return null;
+  const named = dirs.length <= 3 ? dirs.join(", ") : `${dirs.slice(0, 3).join(", ")} and ${dirs.length - 3} more`;
+  return note("scores-beside", `BFCL's verdicts read from the score/ folder${dirs.length === 1 ? "" : "s"} beside result/: ${named} (${others})`);
+}
+
 /** A progress line on stderr: redrawn in place on a terminal, every 10% otherwise. */
 export function progressPrinter(io: CliIo, label: string): (done: number, total: number) => void {
   let lastDecile = -1;

@@ -13,6 +13,7 @@ import { problem, type Problem } from "../messages/index.js";
 import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";
 import { openingMessageOf, USER_SIMULATOR_KEY } from "../rollout/user-sim.js";
+import { INJECTED_KEY } from "../rollout/inject-check.js";
 
 /**
  * The read size, and the buffer's size until a longer line grows it. Small on purpose:
@@ -50,6 +51,8 @@ export interface ResultFileReading {
   readonly firstStepTokens: Map<string, number | null> | null;
   /** With `FilePass.openings`: the reply the simulated user answered, by id, of each interactive line. */
   readonly openings: Map<string, string> | null;
+  /** With `FilePass.injected`: how many lines record an injected prompt block (`run --inject`). */
+  readonly injectedLines: number | null;
 }
 
 /** Ids of a result file in line order and the number of turns each line recorded (null: an inference error). */
@@ -79,6 +82,8 @@ export interface FilePass {
   readonly firstStepTokens?: boolean;
   /** The model's reply the simulated user answered, of each interactive line (`run --user-sim llm`). */
   readonly openings?: boolean;
+  /** Count the lines that record an injected prompt block (`run --inject`: the injection check of two arms). */
+  readonly injected?: boolean;
 }
 
 /**
@@ -197,6 +202,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
   const texts = pass.texts ? new Map<string, string>() : null;
   const tokens = pass.firstStepTokens ? new Map<string, number | null>() : null;
   const openings = pass.openings ? new Map<string, string>() : null;
+  let injectedLines = pass.injected ? 0 : null;
   let whole: Uint8Array | null = null;
   let lines = 0;
   try {
@@ -207,6 +213,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       if (texts !== null) keepText(texts, pass.texts!, bytes, start, end);
       if (tokens !== null) countFirstStepTokens(tokens, bytes, start, end);
       if (openings !== null) keepOpening(openings, bytes, start, end);
+      if (injectedLines !== null && recordsInjection(bytes, start, end)) injectedLines++;
       // bytes that are not UTF-8 are not read as replacement characters: BFCL's reader stops on them
       const badByte = invalidUtf8At(bytes, start, end);
       if (badByte >= 0) {
@@ -273,10 +280,10 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
     } else forEachLine(file, visit);
   } catch (e) {
     const why = readFailure(e);
-    const failed = { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), census: null, texts: null, bytes: null, firstStepTokens: null, openings: null };
+    const failed = { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), census: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null };
     return { ...failed, problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
   }
-  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true, census, texts, bytes: whole, firstStepTokens: tokens, openings };
+  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true, census, texts, bytes: whole, firstStepTokens: tokens, openings, injectedLines };
 }
 
 const utf8Text = new TextDecoder("utf-8");
@@ -320,6 +327,17 @@ function countFirstStepTokens(tokens: Map<string, number | null>, bytes: Uint8Ar
   const at = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(TOKENS_KEY);
   const m = at < 0 ? null : FIRST_COUNT.exec(utf8Text.decode(bytes.subarray(start + at + TOKENS_KEY.length, Math.min(end, start + at + TOKENS_KEY.length + 40))));
   tokens.set(head.id, m === null ? null : Number(m[1]));
+}
+
+const INJECTION_KEY = Buffer.from(`"${INJECTED_KEY}"`);
+
+/** Whether a line carries the key `run --inject` writes (as a key: not the same text inside a string, where its quotes are escaped). */
+function recordsInjection(bytes: Uint8Array, start: number, end: number): boolean {
+  const line = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
+  for (let at = line.indexOf(INJECTION_KEY); at >= 0; at = line.indexOf(INJECTION_KEY, at + 1)) {
+    if (at > 0 && line[at - 1] !== 0x5c) return true;
+  }
+  return false;
 }
 
 const SIMULATOR_KEY = Buffer.from(`"${USER_SIMULATOR_KEY}"`);

@@ -307,3 +307,32 @@ export function matchingModel(results: TreeModel, resultRuns: number, scores: re
   if (sameRun !== undefined) return sameRun;
   return resultRuns === 1 && sameName.length === 1 ? sameName[0] : null;
 }
+
+/**
+ * The part of a walk whose models `keep` takes, named as a walk of those models alone
+ * would name them: `<run>/<model>` while they come from several runs, the bare model
+ * folder's name when they come from one. The walk's problems stay with the whole walk.
+ */
+export function walkPart(walk: TreeWalk, keep: (model: TreeModel) => boolean): TreeWalk {
+  const kept = walk.models.filter(keep);
+  const runs = new Set(kept.map((m) => m.runDir)).size;
+  const models = runs > 1 ? kept : kept.map((m) => ({ ...m, name: m.model }));
+  return { models, runs, problems: [] };
+}
+
+/**
+ * The `score/` folders beside `result/` in the run folders of a result walk: for each
+ * model found in BFCL's `<run>/result/<model>` layout whose run folder is a folder given
+ * or lies below one, `<run>/score` when it is a folder. In the order the runs were found,
+ * each once. (A result root or a model folder given names no run folder: none is looked for.)
+ */
+export function scoreFoldersBeside(walk: TreeWalk): string[] {
+  const out: string[] = [];
+  for (const m of walk.models) {
+    if (basename(dirname(m.dir)) !== rootFolderOf.result) continue;
+    if (m.runDir !== m.given && !m.runDir.startsWith(m.given.endsWith(sep) ? m.given : m.given + sep)) continue;
+    const dir = join(m.runDir, rootFolderOf.score);
+    if (!out.includes(dir) && kindOf(dir) === "dir") out.push(dir);
+  }
+  return out;
+}

@@ -23,6 +23,7 @@ import { failureMessage, isEmptyDecoded, type DecodeOutcome } from "../bfcl/deco
 import { convertToTools, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
 import { dict, plainToPy, pyToPlain } from "./serialize.js";
+import { INJECTED_KEY, type InjectedPlacement } from "./inject-check.js";
 import {
   clarificationLimitLog,
   clarificationLog,
@@ -385,6 +386,8 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
   ]);
   if (stoppedAfter !== null) line.set(STOPPED_AFTER_TURN_KEY, BigInt(stoppedAfter));
   if (user !== null && opening !== null) line.set(USER_SIMULATOR_KEY, interactiveSummary(user.answerTurn, opening, rounds, stats.simRequests));
+  // the prompt arm says so in its lines: what compare's injection check looks for
+  if (opts.inject) line.set(INJECTED_KEY, dict([["placement", (fc ? "developer-message" : "system-prompt") satisfies InjectedPlacement], ["text", opts.inject]]));
   return line;
 }
 

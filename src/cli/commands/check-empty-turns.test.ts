@@ -21,8 +21,10 @@ describe("twinscore check --score-empty-turns (real 2025-11-12-main, gpt-oss-20b
     const io = memoryIo();
     const dir = join(out, "strict");
     const code = await runCli(["check", "--results", results, "--bfcl-data", bfclDataDir(), "--out", dir, "--score-empty-turns", "--format", "json"], io);
-    // gpt-oss is not in BFCL's registry: the one stderr line names its detected decoder
-    expect(io.err.join("")).toMatch(/^note: openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; [^\n]*\) \[decoder-detected\]\n$/);
+    // gpt-oss is not in BFCL's registry: one stderr line names its detected decoder, one what --out wrote
+    expect(io.err.join("")).toMatch(/^note: openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; [^\n]*\) \[decoder-detected\]\n/);
+    expect(io.err.join("")).toContain(`\nnote: wrote ${dir} (3 BFCL score files of 1 model) [written]\n`);
+    expect(io.err.join("").split("\n")).toHaveLength(3);
     expect(code).toBe(0);
     const doc = JSON.parse(io.out.join("")) as {
       files: { category: string; correct: number }[];

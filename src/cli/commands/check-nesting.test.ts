@@ -67,8 +67,8 @@ async function check(runDir: string, out: string): Promise<{ code: number; err: 
   const io = memoryIo();
   // --verbose: each warning with its file:line (by default a model's warnings are one summary line)
   const code = await runCli(["check", "--results", join(runDir, "result"), "--bfcl-data", bfclDataDir(), "--out", out, "--format", "json", "--verbose"], io);
-  // the folders are not in BFCL's model registry: the lines naming their detected decoder are left aside here
-  return { code, err: io.err.join("").split("\n").filter((l) => l !== "" && !DETECTED.test(l)) };
+  // the folders are not in BFCL's model registry: the lines naming their detected decoder are left aside here, and the one saying what --out wrote
+  return { code, err: io.err.join("").split("\n").filter((l) => l !== "" && !DETECTED.test(l) && l !== `note: wrote ${out} (6 BFCL score files of 2 models) [written]`) };
 }
 
 /** The line a model folder BFCL's registry does not know gets: the decoder detected from its steps. */

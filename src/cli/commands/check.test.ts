@@ -119,7 +119,7 @@ describe("twinscore check on long_context files", () => {
 
       const io = memoryIo();
       const code = await runCli(["check", "--results", join(dir, "results"), "--bfcl-data", bfclDataDir(), "--bfcl-eval", join(dir, "bfcl_eval"), "--decoder", "prompting", "--out", join(dir, "out"), "--format", "json"], io);
-      expect(io.err.join("")).toBe("");
+      expect(io.err.join("")).toBe(`note: wrote ${join(dir, "out")} (1 BFCL score file of 1 model) [written]\n`);
       expect(code).toBe(0);
       const out = JSON.parse(io.out.join("")) as { files: { category: string; entries: number; correct: number }[] };
       expect(chosen.length).toBeGreaterThan(150);
@@ -232,12 +232,68 @@ describe("twinscore check on BFCL v3 (CLI, the real xLAM run with BFCL's xLAM de
     );
   });
 
-  it("a v4 run on the v3 data folder: one clear line per missing v4 data file and exit 2", async () => {
+  it("the v3 run on the v4 data folder: one line saying these are v3 results and to give the v3 data, exit 2, nothing on stdout", async () => {
     const io = memoryIo();
-    const code = await runCli(["check", "--results", join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b"), "--bfcl-data", sharedPath("bfcl-v3")], io);
+    const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v4")], io);
     expect(code).toBe(2);
-    expect(io.err.join("").split("\n").filter((l) => l.includes("[file-missing]"))).toEqual(
-      ["base", "miss_func", "miss_param"].map((c) => `${join(sharedPath("bfcl-v3"), `BFCL_v4_multi_turn_${c}.json`)}: error: BFCL questions file missing [file-missing]`),
+    expect(io.out.join("")).toBe("");
+    expect(io.err.join("")).toBe(
+      `${sharedPath("bfcl-v4")}: error: these are BFCL v3 results (${model}), and this BFCL data (--bfcl-data) is v4: give the v3 data with --bfcl-data DIR (the folder holding BFCL_v3_multi_turn_base.json) [bfcl-version-differs]\n`,
     );
+  });
+
+  it("a v4 run on the v3 data folder, named by BFCL_DATA_DIR: the same one line, the other way round", async () => {
+    const io = memoryIo({ BFCL_DATA_DIR: sharedPath("bfcl-v3") });
+    const code = await runCli(["check", "--results", join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b")], io);
+    expect(code).toBe(2);
+    expect(io.err.join("")).toBe(
+      `${sharedPath("bfcl-v3")}: error: these are BFCL v4 results (openai_gpt-oss-20b), and this BFCL data (BFCL_DATA_DIR) is v3: give the v4 data with --bfcl-data DIR (the folder holding BFCL_v4_multi_turn_base.json) [bfcl-version-differs]\n`,
+    );
+  });
+
+  it("--out says in one line what it wrote", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const out = join(mkdtempSync(join(tmpdir(), "twinscore-check-out-")), "rescored");
+    try {
+      const io = memoryIo();
+      const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--out", out], io);
+      expect(code).toBe(0);
+      expect(io.err.join("")).toBe(`note: wrote ${out} (3 BFCL score files of 1 model) [written]\n`);
+    } finally {
+      rmSync(join(out, ".."), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("twinscore check on a run folder that also holds a long_context result file, without --bfcl-eval", () => {
+  it("checks base, miss_func and miss_param as without it, and says in one warning that long_context was skipped; exit 0", async () => {
+    const { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const source = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b", "multi_turn");
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-check-long-context-"));
+    try {
+      // the real model folder's three files, and a long_context file beside them (the base lines under long_context ids)
+      const folder = join(dir, "result", "openai_gpt-oss-20b", "multi_turn");
+      mkdirSync(folder, { recursive: true });
+      for (const c of ["base", "miss_func", "miss_param"]) symlinkSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(folder, `BFCL_v4_multi_turn_${c}_result.json`));
+      const longContext = join(folder, "BFCL_v4_multi_turn_long_context_result.json");
+      writeFileSync(longContext, readFileSync(join(source, "BFCL_v4_multi_turn_base_result.json"), "utf8").replaceAll('"multi_turn_base_', '"multi_turn_long_context_'));
+      const io = memoryIo({ TWINSCORE_PYTHON: join(dir, "no-python") });
+      const code = await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"], io);
+      expect(code).toBe(0);
+      const lines = io.err.join("").trim().split("\n");
+      expect(lines.filter((l) => !l.includes("[decoder-detected]"))).toEqual([
+        `${longContext}: warning: 1 long_context result file not checked (long_context is optional; checking it needs BFCL's long_context.py: pass --bfcl-eval DIR (the bfcl_eval folder) or set BFCL_EVAL_DIR); the other categories are checked [long-context-skipped]`,
+      ]);
+      const out = JSON.parse(io.out.join("")) as { files: { category: string; entries: number; correct: number }[] };
+      expect(out.files.map((f) => [f.category, f.entries, f.correct])).toEqual([
+        ["base", 200, 95],
+        ["miss_func", 200, 82],
+        ["miss_param", 200, 83],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

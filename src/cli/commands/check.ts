@@ -22,7 +22,7 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printBadArgument, printNotes, printProblems } from "../problems.js";
+import { printBadArgument, printNotes, printProblems, writtenNote } from "../problems.js";
 import { detectedDecoderNotes } from "../decoder-option.js";
 import { emptyTurnBlocks } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
@@ -64,7 +64,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "far the verdicts agree with the stored score files.",
     );
   withGroups(cmd, resultsGroup, modelsGroup, bfclData, scoresGroup)
-    .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files)")
+    .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files, which are skipped without it)")
     .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
     .addOption(
       new Option(
@@ -112,6 +112,10 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({ model, files: doc.files.filter((f) => f.folder === model).map((f) => f.file) }));
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
       printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
+      if (doc.written !== null && doc.written.files > 0) {
+        const { dir, files, models } = doc.written;
+        printNotes(io, [writtenNote(dir, `${files} BFCL score file${files === 1 ? "" : "s"} of ${models} model${models === 1 ? "" : "s"}`)]);
+      }
       state.exitCode = doc.exitCode;
       if (doc.files.length === 0 && doc.exitCode === 2) return;
       const chosen = format.read(opts).format;

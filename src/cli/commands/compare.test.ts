@@ -26,6 +26,45 @@ describe("twinscore compare", () => {
     const table = await run(["compare", "--reading", "release", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b"]);
     expect(table.out).toMatch(/\nopenai_gpt-oss-120b +decision +all +223 +83\.2 +81\.8 +-1\.3 +\[-3\.6, \+1\.1\]\n/);
   }, 120_000);
+  it("two serving builds where nothing was injected: no injection check; --injection-check asks for it", async () => {
+    const a = join(rolloutRunDir("2025-11-12-main"), "result");
+    const b = join(rolloutRunDir("2025-11-12-harmony-fixes"), "result");
+    const plain = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0"]);
+    expect(plain.code).toBe(0);
+    expect(plain.out + plain.err).not.toContain("injection check");
+    const json = JSON.parse((await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--format", "json"])).out) as { injection: unknown[] };
+    expect(json.injection).toEqual([]);
+    const asked = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--injection-check"]);
+    expect(asked.code).toBe(0);
+    // the same builds' first-step prompts: B − A = +0 wherever both arms have a count
+    expect(asked.out.split("\n").filter((l) => l.includes(": injection check on "))).toEqual([
+      "openai_gpt-oss-120b: injection check on 588 paired items: first-step input tokens B − A = +0 on 588; distribution +0 × 588; it holds on every paired item; 12 items without a count in one arm",
+      "openai_gpt-oss-20b: injection check on 561 paired items: first-step input tokens B − A = +0 on 561; distribution +0 × 561; it holds on every paired item; 39 items without a count in one arm",
+    ]);
+  }, 120_000);
+
+  it("an arm whose lines record an injected block gets the check without asking (real lines of gpt-oss-120b, the key added to arm B's)", async () => {
+    const { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const source = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-compare-injected-"));
+    try {
+      const b = join(dir, "injected", "openai_gpt-oss-120b", "multi_turn");
+      mkdirSync(b, { recursive: true });
+      const key = '{"twinscore_injected": {"placement": "developer-message", "text": "Ask before you guess."}, ';
+      for (const f of readdirSync(source)) {
+        const lines = readFileSync(join(source, f), "utf8").split("\n").map((l) => (l.startsWith("{") ? key + l.slice(1) : l));
+        writeFileSync(join(b, f), lines.join("\n"));
+      }
+      const r = await run(["compare", "--a", join(source, "..", ".."), "--b", join(dir, "injected"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--format", "json"]);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.out) as { injection: { model: string; injectedLines: { a: number; b: number }; check: { paired: number; mode: number } }[] };
+      expect(doc.injection.map((i) => [i.model, i.injectedLines, i.check.paired, i.check.mode])).toEqual([["openai_gpt-oss-120b", { a: 0, b: 600 }, 588, 0]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("needs both arms", async () => {
     const r = await run(["compare", "--a", "x"]);
     expect(r.code).toBe(2);

@@ -20,7 +20,7 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printProblems } from "../problems.js";
+import { printNotes, printProblems, scoresBesideNote } from "../problems.js";
 import type { CliIo } from "../io.js";
 import { comparePrintout } from "../views/compare.js";
 import type { RegisterCommand } from "./index.js";
@@ -43,7 +43,8 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--a <dir>", "result tree of arm A (the reference arm)")
     .option("--b <dir>", "result tree of arm B")
     .option("--scores-a <dir>", "score tree of arm A (adds the official score change)")
-    .option("--scores-b <dir>", "score tree of arm B");
+    .option("--scores-b <dir>", "score tree of arm B")
+    .option("--injection-check", "check the first-step input tokens B - A for every model, also where no line records an injected block (by default only where one does: run --inject)");
   withGroups(cmd, modelsGroup, bfclData, readingGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
       "after",
@@ -56,11 +57,14 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         b: opts.b as string,
         ...(opts.scoresA === undefined ? {} : { scoresA: opts.scoresA as string }),
         ...(opts.scoresB === undefined ? {} : { scoresB: opts.scoresB as string }),
+        ...(opts.injectionCheck === true ? { injectionCheck: true } : {}),
         ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, bfclData, decoderGroup, strictGroup),
         cwd: io.cwd,
         env: io.env,
       });
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
+      const beside = scoresBesideNote(doc.scoresBeside, "--scores-a and --scores-b read others");
+      if (beside !== null) printNotes(io, [beside]);
       state.exitCode = doc.exitCode;
       if (doc.models.length === 0) return;
       const chosen = format.read(opts).format;

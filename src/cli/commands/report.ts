@@ -23,7 +23,7 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printBadArgument, printNotes, printProblems, writtenNote } from "../problems.js";
+import { printBadArgument, printNotes, printProblems, scoresBesideNote, writtenNote } from "../problems.js";
 import type { CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -77,6 +77,8 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), byModel: doc.modelProblems.map((m) => ({ name: m.model, problems: m.problems })) });
       if (out === undefined) return;
       state.exitCode = doc.exitCode;
+      const beside = scoresBesideNote(doc.scoresBeside);
+      if (beside !== null) printNotes(io, [beside]);
       if (doc.file !== null) {
         printNotes(io, [writtenNote(doc.file, `${doc.models} models, ${doc.pairs} pairs${doc.comparisons ? `, ${doc.comparisons} comparison(s)` : ""}, ${doc.bytes} bytes`)]);
         if (format.read(opts).format === "json") io.stdout(renderJson({ ...doc, html: undefined }));

@@ -202,7 +202,8 @@ describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)"
     const r = await run(["score", "--reading", "release", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--bfcl-data", tmp, "--format", "csv", "--bootstrap", "0"]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/<TMP>: error: .*\[[a-z-]+\]\n/);
-    expect(r.out.split("\n")[1]).toMatch(/^openai_gpt-oss-120b,223,96\.9,/);
+    // (the run folder's score/ adds the official table: csv names each row's table)
+    expect(r.out.split("\n")[1]).toMatch(/^decision,openai_gpt-oss-120b,223,96\.9,/);
   });
   it("its help topic says what the numbers mean and why they are not BFCL's score", async () => {
     const r = await run(["help", "aligned"]);

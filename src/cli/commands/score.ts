@@ -24,7 +24,7 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printBadArgument, printNotes, printProblems } from "../problems.js";
+import { printBadArgument, printNotes, printProblems, scoresBesideNote } from "../problems.js";
 import { detectedDecoderNotes } from "../decoder-option.js";
 import type { CliIo } from "../io.js";
 import { perItemNote, scorePrintout, type ScoreView } from "../views/score.js";
@@ -44,6 +44,8 @@ export function hasRows(doc: ScoreDocument): boolean {
 export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format: OutputFormat; verbose?: boolean }, view: ScoreView = {}): void {
   printProblems(io, doc.problems, { verbose: opts.verbose, byModel: doc.models.map((m) => ({ name: m.model, problems: m.problems })) });
   printNotes(io, detectedDecoderNotes(doc.models));
+  const beside = scoresBesideNote(doc.scoresBeside);
+  if (beside !== null) printNotes(io, [beside]);
   const note = perItemNote(doc);
   if (note !== null) printNotes(io, [note]);
   // a failed command (exit 2) leaves stdout empty in every format, as every other command does

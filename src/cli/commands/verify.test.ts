@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot, rolloutRunDir } from "../../testing/shared.js";
+import { projectRoot, rolloutRunDir, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -33,6 +33,29 @@ describe("twinscore verify", () => {
     expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
     expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
     expect(r.code).toBe(0);
+  }, 300_000);
+
+  it("gpt-oss.json on the folder holding both runs: each run reads its own folder, every number PASSes", async () => {
+    const both = sharedPath("rollouts", "gpt-oss");
+    const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", both, "--scores", both]);
+    expect(r.err).toBe("");
+    expect(r.out.trim().split("\n").at(-1)).toBe("422 PASS, 0 FAIL, 0 SKIP");
+    expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
+    expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
+    expect(r.code).toBe(0);
+  }, 300_000);
+
+  it("one run folder of two: the other run's numbers SKIP with a short reason, and why is said once", async () => {
+    const main = rolloutRunDir("2025-11-12-main");
+    const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--scores", main]);
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split("\n");
+    expect(lines.at(-1)).toBe("211 PASS, 0 FAIL, 211 SKIP");
+    const skips = lines.filter((l) => l.startsWith("SKIP "));
+    expect(skips.every((l) => l.startsWith("SKIP 2025-11-12-harmony-fixes: ") && / \(rollouts absent: openai_gpt-oss-(120b|20b)(, openai_gpt-oss-20b)?\)$/.test(l))).toBe(true);
+    expect(r.err).toBe(
+      'note: run "2025-11-12-harmony-fixes": no model folder found has "2025-11-12-harmony-fixes" (its match) in its path, so its 211 numbers are skipped; keep the run\'s folder name, or drop "match" from the expected file for your own run [run-unmatched]\n',
+    );
   }, 300_000);
 
   it("a wrong expected value FAILs with exit 1; official numbers SKIP without --scores", async () => {

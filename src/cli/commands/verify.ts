@@ -7,9 +7,9 @@ import { verifyExpected } from "../../app/verify.js";
 import { renderJson, renderPrintout } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import { decoderGroup, formatGroup, manifestGroup, modelsGroup, readGroups, resultsGroup, scoresGroup, strictGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
-import { printProblems } from "../problems.js";
+import { printNotes, printProblems } from "../problems.js";
 import type { CliIo } from "../io.js";
-import { verifyPrintout } from "../views/verify.js";
+import { unmatchedRunNote, verifyPrintout } from "../views/verify.js";
 import type { RegisterCommand } from "./index.js";
 
 const format = formatGroup(undefined, "table: one line per number; json, csv, markdown: rows (twinscore help formats)");
@@ -38,6 +38,7 @@ export const registerVerify: RegisterCommand = (program: Command, io: CliIo, sta
         env: io.env,
       });
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
+      printNotes(io, doc.unmatchedRuns.map(unmatchedRunNote));
       state.exitCode = doc.exitCode;
       if (doc.lines.length === 0 && doc.exitCode === 2) return;
       const { format: chosen } = format.read(opts);

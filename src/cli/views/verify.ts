@@ -3,9 +3,9 @@
  * summary (`N PASS, N FAIL, N SKIP`); in csv and markdown one row per number, the summary
  * on stderr.
  */
-import type { VerifyDocument } from "../../app/verify.js";
+import type { UnmatchedRun, VerifyDocument } from "../../app/verify.js";
 import { renderCheckLine, type CheckLine } from "../../official/verify.js";
-import { note, renderProblemLine } from "../../messages/index.js";
+import { note, renderProblemLine, type Note } from "../../messages/index.js";
 import { tableOf, type Column, type Printout } from "../../report/printout.js";
 
 const fmtValue = (v: unknown) => (v === null || v === undefined ? "" : Array.isArray(v) ? v.join(",") : String(v));
@@ -33,4 +33,12 @@ export function verifyPrintout(doc: VerifyDocument): Printout {
       { kind: "table", table: tableOf("verify", doc.lines, columns), inTableFormat: false },
     ],
   };
+}
+
+/** Why a run's numbers all SKIPped: said once for the run, where each of its lines says only which rollouts are absent. */
+export function unmatchedRunNote(u: UnmatchedRun): Note {
+  return note(
+    "run-unmatched",
+    `run ${JSON.stringify(u.run)}: no model folder found has ${JSON.stringify(u.match)} (its match) in its path, so its ${u.skipped} numbers are skipped; keep the run's folder name, or drop "match" from the expected file for your own run`,
+  );
 }
