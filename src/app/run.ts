@@ -24,7 +24,7 @@ import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
 import { decodeFcStep, decodePromptingStep } from "../bfcl/decode/index.js";
 import { parsePyJsonLines } from "../simulator/run-check.js";
-import { answersFile } from "../bfcl/categories.js";
+import { answersFile, type BfclVersion } from "../bfcl/categories.js";
 import { parseAnswers } from "../bfcl/data.js";
 import type { HistorySource } from "../bfcl/line-keys.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
@@ -251,8 +251,8 @@ function categoryOf(id: string): RunCategory | null {
   return null;
 }
 
-/** Read the docs and the entries of the run categories from a BFCL data folder. */
-export function loadRunEntries(dataDir: string): Result<Map<string, RolloutEntry>> {
+/** Read the docs and the entries of the run categories from a BFCL data folder (v4 unless told: run generates v4; the exact-twin proof also reads v3). */
+export function loadRunEntries(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, RolloutEntry>> {
   const docs = new Map<string, PyDict[]>();
   for (const cls of Object.keys(multiTurnDocFiles) as MultiTurnClass[]) {
     const file = `${dataDir}/${docFile(cls)}`;
@@ -267,7 +267,7 @@ export function loadRunEntries(dataDir: string): Result<Map<string, RolloutEntry
   }
   const entries = new Map<string, RolloutEntry>();
   for (const category of runCategories) {
-    const file = `${dataDir}/${questionsFile("v4", category)}`;
+    const file = `${dataDir}/${questionsFile(version, category)}`;
     const text = readTextIfFile(file);
     if (text === null) return err(problem("file-missing", "BFCL questions file missing (run needs BFCL v4 data)", { file }));
     const parsed = parsePyJsonLines(text, file);
@@ -282,10 +282,10 @@ export function loadRunEntries(dataDir: string): Result<Map<string, RolloutEntry
 }
 
 /** The reference trajectories (`possible_answer`) of the run categories: per id, per turn, the call strings. */
-export function loadReferenceTurns(dataDir: string): Result<Map<string, readonly (readonly string[])[]>> {
+export function loadReferenceTurns(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, readonly (readonly string[])[]>> {
   const out = new Map<string, readonly (readonly string[])[]>();
   for (const category of runCategories) {
-    const file = `${dataDir}/${answersFile("v4", category)}`;
+    const file = `${dataDir}/${answersFile(version, category)}`;
     const text = readTextIfFile(file);
     if (text === null) return err(problem("file-missing", "BFCL reference file missing (--history reference plays it)", { file }));
     const parsed = parseAnswers(text, file);
