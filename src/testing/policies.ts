@@ -12,7 +12,7 @@ import type { ManifestPair } from "../pairs/types.js";
 import { parseReferenceCall, playedMessage, type ReferenceCall } from "../rollout/reference-history.js";
 import { methodParameterNames } from "../rollout/executor.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
-import type { ReplayAnswer } from "./replay.js";
+import { sendJson, startChatServer, type ReplayAnswer, type TestServer } from "./replay.js";
 
 type Msg = Record<string, unknown>;
 
@@ -141,4 +141,26 @@ export function paramNamesOf(entries: ReadonlyMap<string, { readonly involvedCla
     }
     return names(method);
   };
+}
+
+/**
+ * A scripted policy behind an OpenAI-compatible server on 127.0.0.1 (the item from the
+ * `x-twinscore-item` header), bounded like every test server; `delayMs` before each
+ * answer, `onRequest` told of each chat request (a test kills a run mid-way from there).
+ */
+export function startPolicyServer(
+  respond: (body: Msg, itemId: string) => ReplayAnswer,
+  opts: { readonly delayMs?: number; readonly onRequest?: (count: number) => void; readonly maxRequests?: number } = {},
+): Promise<TestServer> {
+  let count = 0;
+  return startChatServer(
+    async (body, req, res) => {
+      opts.onRequest?.(++count);
+      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+      if (res.destroyed) return;
+      const answer = respond(body, String(req.headers["x-twinscore-item"] ?? ""));
+      sendJson(res, answer.status, answer.body);
+    },
+    { maxRequests: opts.maxRequests ?? 20_000, lifetimeMs: 600_000 },
+  );
 }
