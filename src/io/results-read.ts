@@ -298,7 +298,7 @@ function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: 
   if ("error" in head) return; // the scorer reports malformed lines
   if (census.turnCount.has(head.id) || census.stopped.has(head.id)) return;
   census.ids.push(head.id);
-  const after = stoppedAfterTurn(utf8Text.decode(bytes.subarray(Math.max(start, end - 64), end)));
+  const after = stoppedAfterTurn(bytes, head);
   if (after !== null) {
     census.stopped.set(head.id, after);
     return;
