@@ -22,6 +22,7 @@ import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decis
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { anchoredKey } from "../bfcl/results.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
 import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
@@ -373,7 +374,7 @@ function readModel(
     return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: builder.result() };
   }
   const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, choice!.decoder);
-  problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed));
+  problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed, history.protocol === "reference"));
   const records: readonly PairRecord[] = req.keep === "all" ? scored.records : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
   let official = scores === null ? null : readOfficial(found.name, census, scores.model);
   if (official !== null && scores!.model === null) {
@@ -427,6 +428,7 @@ function readingWarnings(
   missing: readonly { pair: ManifestPair; absent: string[] }[],
   choice: DecoderChoice,
   filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
+  reference: boolean,
 ): Problem[] {
   const problems: Problem[] = [];
   // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
@@ -447,10 +449,13 @@ function readingWarnings(
   const reported = new Set<string>();
   for (const m of missing) {
     for (const id of m.absent) {
-      if (reported.has(id)) continue;
-      reported.add(id);
+      // lines played from the reference are one per item and anchor: a line is missing for an anchor
+      const key = reference ? anchoredKey(id, m.pair.anchorTurn) : id;
+      if (reported.has(key)) continue;
+      reported.add(key);
       const category = id.startsWith("multi_turn_base_") ? "base" : m.pair.category;
-      problems.push(problem("rollout-missing", `${id} has no line in this file; the pairs on it are not scored for ${model}`, { file: filesUsed[category]!.file, severity: "warning" }));
+      const line = reference ? `no line for anchor turn ${m.pair.anchorTurn}` : "no line";
+      problems.push(problem("rollout-missing", `${id} has ${line} in this file; the pairs on it are not scored for ${model}`, { file: filesUsed[category]!.file, severity: "warning" }));
     }
   }
   // lines played from the reference: the pairs whose twins did not both reach the anchor on the reference's turns

@@ -6,7 +6,8 @@
  */
 import { isUtf8 } from "node:buffer";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { decodeResultBytes, lineHistory, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type RecordedRollout } from "../bfcl/results.js";
+import { decodeResultBytes, lineHistory, lineKey, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type LineHead, type LineHistory, type RecordedRollout } from "../bfcl/results.js";
+import { COLON, skipSpace, skipValue } from "../bfcl/json-bytes.js";
 import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
 import { isKnownItemId } from "../decision/score.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -196,6 +197,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
   const lineOf = new Map<string, number>();
   const problems: Problem[] = [];
   const ids = new Set<string>();
+  const keys = new Set<string>();
   const census: ResultCensus | null = pass.census ? { file, ids: [], turnCount: new Map(), stopped: new Map() } : null;
   const texts = pass.texts ? new Map<string, string>() : null;
   const tokens = pass.firstStepTokens ? new Map<string, number | null>() : null;
@@ -236,19 +238,23 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         );
         return;
       }
-      if (ids.has(head.id)) {
-        problems.push(problem("id-duplicate", `id ${head.id} appears again; the first line is used`, { file, line, severity: "warning" }));
+      // whose turns the line holds before the anchor: a line played from the reference is kept
+      // per anchor (a base item twinned at two anchors has a line for each, under one id)
+      const keyed = keyOf(bytes, head);
+      if ("error" in keyed) {
+        problems.push(problem("history-malformed", `${keyed.error}; the line is skipped`, { file, line, severity: "warning" }));
         return;
       }
+      if (keys.has(keyed.key)) {
+        const anchor = keyed.history.kind === "reference" ? ` for anchor turn ${keyed.history.played.length}` : "";
+        problems.push(problem("id-duplicate", `id ${head.id} appears again${anchor}; the first line is used`, { file, line, severity: "warning" }));
+        return;
+      }
+      keys.add(keyed.key);
       ids.add(head.id);
       if (head.repeated.length > 0) problems.push(problem("key-repeated", repeatedKeyMessage(head), { file, line, severity: "warning" }));
-      // whose turns the line holds before the anchor: a wanted line with a malformed history is reported where its result is decoded
-      if (head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE) {
-        const history = head.historyStart < 0 && head.playedStart < 0 ? null : lineHistory(bytes, head);
-        if (history === null) histories.own++;
-        else if (!("error" in history)) histories[history.kind]++;
-        else if (wanted?.has(head.id) !== true) problems.push(problem("history-malformed", history.error, { file, line, severity: "warning" }));
-      }
+      // lines with turns by history (an inference-error line counts only when it says which)
+      if (keyed.history.kind === "reference" || (head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE)) histories[keyed.history.kind]++;
       if (wanted === null) return;
       // every inference-error line is said, whichever pairs this command reads: a run reads the same in every command
       if (head.resultStart >= 0 && bytes[head.resultStart] === QUOTE_BYTE) {
@@ -275,8 +281,8 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         problems.push({ ...decoded, severity: "warning" });
         return;
       }
-      rollouts.set(head.id, decoded);
-      lineOf.set(head.id, line);
+      keepFirst(rollouts, keyed.key, decoded);
+      keepFirst(lineOf, keyed.key, line);
     };
     if (pass.wholeFile) {
       whole = readFileBytes(file);
@@ -292,13 +298,31 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
 
 const utf8Text = new TextDecoder("utf-8");
 
+const OWN: LineHistory = { kind: "own" };
+
+/** The key a line is kept under (`lineKey`: its id, or `id@T` for a line played from the reference for anchor T) and its history; an error sentence for a malformed history. */
+function keyOf(bytes: Uint8Array, head: LineHead): { key: string; history: LineHistory } | { error: string } {
+  if (head.historyStart < 0 && head.playedStart < 0) return { key: head.id, history: OWN };
+  const history = lineHistory(bytes, head);
+  return "error" in history ? history : { key: lineKey(head.id, history), history };
+}
+
+/** Keep `value` under `key` (`lineKey`: a pair finds a line played from the reference by its id and anchor, `lineFor`); a key seen before keeps its first value. */
+function keepFirst<T>(map: Map<string, T>, key: string, value: T): void {
+  if (!map.has(key)) map.set(key, value);
+}
+
 /** The census of one line: its id (first line of an id wins), its turn count, or the turn `run --until-anchor` stopped after. */
 function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: number, where: { file: string; line: number }): void {
   const head = scanLineHead(bytes, start, end, false);
   if ("error" in head) return; // the scorer reports malformed lines
+  const keyed = keyOf(bytes, head);
+  if ("error" in keyed) return;
+  const after = stoppedAfterTurn(bytes, head);
+  // where a line played from the reference stopped is kept per anchor too (`lineFor` finds it); the rest is the id's first line
+  if (after !== null && keyed.key !== head.id && !census.stopped.has(keyed.key)) census.stopped.set(keyed.key, after);
   if (census.turnCount.has(head.id) || census.stopped.has(head.id)) return;
   census.ids.push(head.id);
-  const after = stoppedAfterTurn(bytes, head);
   if (after !== null) {
     census.stopped.set(head.id, after);
     return;
@@ -311,14 +335,16 @@ function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: 
 function keepText(texts: Map<string, string>, wanted: ReadonlySet<string>, bytes: Uint8Array, start: number, end: number): void {
   if (invalidUtf8At(bytes, start, end) >= 0) return;
   const head = scanLineHead(bytes, start, end, true);
-  if ("error" in head || !wanted.has(head.id) || texts.has(head.id) || head.resultStart < 0) return;
+  if ("error" in head || !wanted.has(head.id) || head.resultStart < 0) return;
+  const keyed = keyOf(bytes, head);
+  if ("error" in keyed || texts.has(keyed.key)) return;
   const text = utf8Text.decode(bytes.subarray(head.resultStart, head.resultEnd));
   try {
     JSON.parse(text);
   } catch {
     return;
   }
-  texts.set(head.id, text);
+  keepFirst(texts, keyed.key, text);
 }
 
 const TOKENS_KEY = Buffer.from('"input_token_count"');
@@ -327,10 +353,33 @@ const FIRST_COUNT = /^\s*:\s*\[\s*\[\s*(\d+)/;
 /** The first step's input token count of a line's first occurrence of its id (null for a line without one: an error line). */
 function countFirstStepTokens(tokens: Map<string, number | null>, bytes: Uint8Array, start: number, end: number): void {
   const head = scanLineHead(bytes, start, end, true);
-  if ("error" in head || tokens.has(head.id)) return;
+  if ("error" in head) return;
+  const keyed = keyOf(bytes, head);
+  if ("error" in keyed || tokens.has(keyed.key)) return;
   const at = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(TOKENS_KEY);
+  if (keyed.history.kind === "reference") {
+    // the played turns made no request (their counts are 0): the first step the model generated is the anchor turn's
+    keepFirst(tokens, keyed.key, at < 0 ? null : generatedFirstStepTokens(bytes, start + at + TOKENS_KEY.length, end, keyed.history.played.length));
+    return;
+  }
   const m = at < 0 ? null : FIRST_COUNT.exec(utf8Text.decode(bytes.subarray(start + at + TOKENS_KEY.length, Math.min(end, start + at + TOKENS_KEY.length + 40))));
   tokens.set(head.id, m === null ? null : Number(m[1]));
+}
+
+/** `input_token_count[turn][0]` from the bytes after the key (`: [[…], …]`), or null where there is none. */
+function generatedFirstStepTokens(bytes: Uint8Array, from: number, end: number, turn: number): number | null {
+  let i = skipSpace(bytes, from, end);
+  if (bytes[i] !== COLON) return null;
+  i = skipSpace(bytes, i + 1, end);
+  const valueEnd = skipValue(bytes, i, end);
+  if (valueEnd <= i) return null;
+  try {
+    const counts: unknown = JSON.parse(utf8Text.decode(bytes.subarray(i, valueEnd)));
+    const first = Array.isArray(counts) && Array.isArray(counts[turn]) ? (counts[turn] as unknown[])[0] : undefined;
+    return typeof first === "number" ? first : null;
+  } catch {
+    return null;
+  }
 }
 
 const SIMULATOR_KEY = Buffer.from(`"${USER_SIMULATOR_KEY}"`);
