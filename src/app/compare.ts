@@ -17,6 +17,7 @@ import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { walkBfclTree } from "../io/tree.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
+import type { HistorySource } from "../bfcl/line-keys.js";
 import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels } from "./pipeline.js";
 
@@ -64,6 +65,13 @@ export interface CompareDocument {
    * reached the model (first-step input tokens B − A, its distribution, the items off it).
    */
   readonly injection: readonly { readonly model: string; readonly check: InjectionCheck }[];
+  /**
+   * Only when an arm's lines played the turns before the anchor from the reference (`run
+   * --history reference`): each compared model's history in arm A and arm B. Where they
+   * differ the comparison is the change in decision the history causes, and no injection
+   * check is made (the first requests differ by the played turns, not by a prompt block).
+   */
+  readonly histories?: readonly { readonly model: string; readonly a: HistorySource; readonly b: HistorySource }[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
@@ -127,6 +135,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly manifest: Manifest;
     readonly arm: Omit<Arm, "label">;
     readonly tokens: ReadonlyMap<string, number | null> | null;
+    /** Where its turns before the anchor came from (a model mixing both is not scored, so not here). */
+    readonly history: HistorySource;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
   const modelFiles: { model: string; files: string[] }[] = [];
@@ -151,7 +161,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         if (m.score === null) return null;
         const records = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
         const complete = m.official !== null && m.official.categories.length === 3;
-        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || req.strict === true));
+        // said whatever --strict: why an arm read from the reference has no official score change
+        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
         let checked: Pick<Arm, "completions" | "emptyTurns"> = {};
         if (data !== null && replaysOf !== null) {
           // what BFCL's checker says on this arm's model: its twins' completions and its entries under the empty-turn readings
@@ -159,7 +170,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
           problems.push(...replays.problems);
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
-        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens };
+        const history: HistorySource = m.history.protocol === "reference" ? "reference" : "own";
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, history };
       },
     );
   const armA = await readArm("A", req.a!, req.scoresA);
@@ -192,12 +204,16 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     const mb = inB.find((m) => m.model === name)!;
     return { model: name, comparison: compareTwoArms({ label: "A", ...ma.arm }, { label: "B", ...mb.arm }, bootstrap) };
   });
-  // the paper's check that an injected block reached the model: one token difference on every paired item
-  const injection = names.flatMap((n) => {
+  const histories = names.map((n) => ({ model: n, a: inA.find((m) => m.model === n)!.history, b: inB.find((m) => m.model === n)!.history }));
+  // the paper's check that an injected block reached the model: one token difference on every paired item;
+  // between two histories the first requests differ by the played turns, so it is not made there
+  const injection = names.flatMap((n, i) => {
+    if (histories[i].a !== histories[i].b) return [];
     const ta = inA.find((m) => m.model === n)!.tokens;
     const tb = inB.find((m) => m.model === n)!.tokens;
     return ta === null || tb === null ? [] : [{ model: n, check: injectionCheck(ta as Map<string, number | null>, tb as Map<string, number | null>) }];
   });
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
-  return done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
+  const doc = done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
+  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...doc, histories } : doc;
 }
