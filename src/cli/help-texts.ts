@@ -267,8 +267,22 @@ const generation =
   "--until-anchor stops each pair's items after the anchor turn: `score` gives the same numbers at a\n" +
   "fraction of the requests; such lines carry twinscore_stopped_after_turn, and `check` and the official\n" +
   "numbers of `score --scores` leave them out, with a warning.\n" +
-  "\nResume: ids already in the output are skipped (error lines too, unless --retry-errors); each line is\n" +
-  "appended whole and a torn last line is cut off; at the end each file is rewritten in BFCL's order.\n" +
+  "\nHistory: --history own (the default) is BFCL's loop from the first turn, so a pair's twins reach the\n" +
+  "anchor through the model's own, possibly different, earlier turns. --history reference (exact twins)\n" +
+  "plays every turn before the anchor from the reference trajectory instead: the user messages as BFCL sends\n" +
+  "them, one assistant step holding that turn's reference calls (FC: tool calls with JSON arguments;\n" +
+  "prompting: the calls as Python text), executed, their outputs sent back as BFCL sends them, and no closing\n" +
+  "text. The anchor turn is then generated as usual and the line stops after it (--continue: the model goes\n" +
+  "on with the turns after it). Both twins of a pair then reach the anchor with the same history and the same\n" +
+  "world, and differ only in the withheld value or function: one generated turn per side, a fraction of the\n" +
+  "requests. Each line carries twinscore_history and twinscore_played_turns (and twinscore_stopped_after_turn\n" +
+  "without --continue). A base item twinned at several anchors gets one line per anchor (same id), each run\n" +
+  "in an executor of its own. The played steps are the reference's calls, not the model's: the official score\n" +
+  "of such a run means nothing, and `check` leaves the lines out. Needs --items pairs or all-pairs; a folder\n" +
+  "holds one history (a run of the other refuses it).\n" +
+  "\nResume: ids already in the output are skipped (reference history: each id and anchor; error lines too,\n" +
+  "unless --retry-errors); each line is appended whole and a torn last line is cut off; at the end each file\n" +
+  "is rewritten in BFCL's order.\n" +
   "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After header\n" +
   "is honoured up to 60 s (longer waits are cut to 60 s and reported). Every request carries\n" +
   "`x-twinscore-item: <entry id>`. The key is read from the variable named by --key-env, sent only in the\n" +
