@@ -12,6 +12,7 @@ import type { ManifestPair } from "../pairs/types.js";
 import { parseReferenceCall, playedMessage, type ReferenceCall } from "../rollout/reference-history.js";
 import { methodParameterNames } from "../rollout/executor.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
+import type { EvaluatorProcess } from "../simulator/executor.js";
 import { sendJson, startChatServer, type ReplayAnswer, type TestServer } from "./replay.js";
 
 type Msg = Record<string, unknown>;
@@ -128,8 +129,7 @@ export function scriptedResponder(script: CallScript, opts: { mode?: "fc" | "pro
 }
 
 /** Parameter names of each item's methods (the run's classes), for scripted calls that pass arguments by position. */
-export function paramNamesOf(entries: ReadonlyMap<string, { readonly involvedClasses: readonly string[] }>): ParamNames {
-  const process = newEvaluatorProcess(undefined, true);
+export function paramNamesOf(entries: ReadonlyMap<string, { readonly involvedClasses: readonly string[] }>, process: EvaluatorProcess = newEvaluatorProcess(undefined, true)): ParamNames {
   const byClasses = new Map<string, (method: string) => readonly string[] | undefined>();
   return (itemId, method) => {
     const classes = entries.get(itemId)?.involvedClasses ?? [];
