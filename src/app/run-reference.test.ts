@@ -7,7 +7,7 @@
  * item and anchor. A run killed mid-way and resumed loses and repeats no line and scores as
  * an uninterrupted run.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -72,6 +72,19 @@ async function runPolicy(out: string, script: CallScript, extra: Partial<RunRequ
   return doc.value;
 }
 
+const referenceRuns = new Map<string, Promise<RunDocument>>();
+/** A policy's --history reference run over Table 1's pairs (FC), made once and read by several tests. */
+function referenceRun(name: string, script: CallScript): { out: string; doc: Promise<RunDocument> } {
+  const out = join(tmp, `${name}-reference`);
+  let doc = referenceRuns.get(name);
+  if (doc === undefined) {
+    doc = runPolicy(out, script, { history: "reference" });
+    referenceRuns.set(name, doc);
+  }
+  return { out, doc };
+}
+const oracleReference = () => referenceRun("oracle", oracleScript(references));
+
 function numbers(out: string) {
   const read = readForTest([out], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
   const model = read.models.find((m) => m.model === "scripted_policy");
@@ -89,8 +102,9 @@ describe("run --history reference over Table 1's pairs", () => {
 
   for (const [name, script] of policies) {
     it(`${name}: the decision numbers, one line per item and anchor, the played turns, and fewer requests than the model's own history`, async () => {
-      const out = join(tmp, `${name}-reference`);
-      const doc = await runPolicy(out, script, { history: "reference" });
+      const run = referenceRun(name, script);
+      const out = run.out;
+      const doc = await run.doc;
       expect(doc.errors).toEqual([]);
       expect(doc.history).toBe("reference");
       expect(doc.pairs).toBe(223);
@@ -167,6 +181,44 @@ describe("run --history reference over Table 1's pairs", () => {
   }
 });
 
+describe("run --history reference in prompting mode", () => {
+  it("the oracle writing Python-call text: the played steps are keyword text BFCL's decoder reads, act = hold = 100", async () => {
+    const promptFile = join(tmp, "system.txt");
+    writeFileSync(promptFile, "Answer with the calls as a Python list, e.g. [f(a=1)], and nothing else.\n\n{functions}\n");
+    const out = join(tmp, "prompting-reference");
+    const srv = await serve(startPolicyServer(scriptedResponder(oracleScript(references), { paramNames, mode: "prompting" })));
+    const run = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, mode: "prompting", systemPromptFile: promptFile, history: "reference" }));
+    if (!run.ok) throw new Error(run.problems[0].message);
+    expect(run.value.errors).toEqual([]);
+    // the FC run of the same policy: the same world, output for output
+    const toolOutputs = (l: Line, t: number) => {
+      const turnLog = (l.inference_log as unknown[]).filter((x) => !Array.isArray(x))[t] as Record<string, Record<string, unknown>[]>;
+      return turnLog.step_0.filter((e) => e.role === "tool").map((e) => e.content);
+    };
+    const key = (l: Line) => `${l.id}@${(l[PLAYED_TURNS_KEY] as number[]).length}`;
+    const fcRun = oracleReference();
+    await fcRun.doc;
+    const fc = new Map(linesOf(fcRun.out).map((l) => [key(l), l]));
+    let compared = 0;
+    for (const l of linesOf(out)) {
+      const result = l.result as unknown[][];
+      const twin = fc.get(key(l));
+      expect(twin, key(l)).toBeDefined();
+      for (const t of l[PLAYED_TURNS_KEY] as number[]) {
+        // one step of text; every reference call decoded (a positional argument by its name, or BFCL's decoder would drop it) and executed as in FC
+        expect(result[t]).toHaveLength(1);
+        expect(typeof result[t][0]).toBe("string");
+        expect(toolOutputs(l, t), `${key(l)} turn ${t}`).toEqual(toolOutputs(twin as Line, t));
+        expect(toolOutputs(l, t)).toHaveLength(references.get(l.id)?.[t].length ?? -1);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
+    const got = numbers(out);
+    expect([got.n, got.act, got.hold]).toEqual([223, 100, 100]);
+  }, 300_000);
+});
+
 describe("run --history reference: options, resume and errors", () => {
   const few = ["multi_turn_base_5", "multi_turn_miss_func_5", "multi_turn_miss_param_5", "multi_turn_base_1", "multi_turn_miss_func_1"];
 
@@ -175,12 +227,12 @@ describe("run --history reference: options, resume and errors", () => {
     const doc = await runPolicy(out, oracleScript(references), { history: "reference", continueAfterAnchor: true, onlyIds: few });
     expect(doc.errors).toEqual([]);
     const lines = linesOf(out);
+    // one line per item and anchor of the scored pairs among these items
+    const key = (l: Line) => `${l.id}@${(l[PLAYED_TURNS_KEY] as number[]).length}`;
+    const wanted = scored.flatMap((p) => [`${p.baseId}@${p.anchorTurn}`, `${p.missId}@${p.anchorTurn}`]).filter((k) => few.includes(k.split("@")[0]));
+    expect(new Set(lines.map(key))).toEqual(new Set(wanted));
+    expect(lines).toHaveLength(new Set(wanted).size);
     // base_5 is the twin of pairs at two anchors: a line for each
-    expect(lines.map((l) => `${l.id}@${(l[PLAYED_TURNS_KEY] as number[]).length}`)).toEqual(
-      [...new Set(scored.filter((p) => few.includes(p.baseId) || few.includes(p.missId)).flatMap((p) => [`${p.baseId}@${p.anchorTurn}`, `${p.missId}@${p.anchorTurn}`]))]
-        .filter((k) => few.includes(k.split("@")[0]))
-        .sort((a, b) => lines.findIndex((l) => `${l.id}@${(l[PLAYED_TURNS_KEY] as number[]).length}` === a) - lines.findIndex((l) => `${l.id}@${(l[PLAYED_TURNS_KEY] as number[]).length}` === b)),
-    );
     expect(lines.filter((l) => l.id === "multi_turn_base_5").map((l) => (l[PLAYED_TURNS_KEY] as number[]).length)).toEqual([2, 3]);
     for (const l of lines) {
       expect(l[STOPPED_AFTER_TURN_KEY]).toBeUndefined();
@@ -236,7 +288,9 @@ describe("run --history reference: options, resume and errors", () => {
   it("killed mid-run (SIGKILL) and resumed: no line lost or repeated, and score gives the uninterrupted run's numbers", async () => {
     requireFreshBuild("cli/main.js");
     const { spawn } = await import("node:child_process");
-    const whole = join(tmp, "oracle-reference");
+    const wholeRun = oracleReference();
+    await wholeRun.doc;
+    const whole = wholeRun.out;
     const wholeLines = linesOf(whole);
     let child: ReturnType<typeof spawn> | null = null;
     const srv = await serve(
