@@ -42,25 +42,37 @@ export function policyScript(policy: PolicyName, reference: ReadonlyMap<string, 
 
 let shared: { reference: Map<string, string[][]>; manifest: Manifest; paramNames: ReturnType<typeof paramNamesOf> } | null = null;
 
-/**
- * Generate a policy's run of Table 1's items into `outDir` (model folder `scripted_policy`),
- * with the run options given (`history`, `continueAfterAnchor`, `untilAnchor`, `mode` …).
- */
-export async function policyRun(policy: PolicyName, outDir: string, extra: Partial<RunRequest> = {}): Promise<RunDocument> {
+function sharedInputs() {
   if (shared === null) {
     const entries = loadRunEntries(bfclDataDir());
     if (!entries.ok) throw new Error("the BFCL data does not load");
     shared = { reference: referenceCalls(), manifest: v4Manifest(), paramNames: paramNamesOf(entries.value) };
   }
-  const { reference, manifest, paramNames } = shared;
-  const mode = extra.mode ?? "fc";
+  return shared;
+}
+
+/** What a policy answers each request with. */
+export type PolicyResponder = ReturnType<typeof scriptedResponder>;
+
+/** The responder of a policy (FC by default). */
+export function policyResponder(policy: PolicyName, mode: "fc" | "prompting" = "fc"): PolicyResponder {
+  const { reference, manifest, paramNames } = sharedInputs();
+  return scriptedResponder(policyScript(policy, reference, manifest), { paramNames, mode });
+}
+
+/**
+ * Generate a policy's run of Table 1's items into `outDir` (model folder `scripted_policy`),
+ * with the run options given (`history`, `continueAfterAnchor`, `untilAnchor`, `mode` …);
+ * `responder` replaces the policy's own.
+ */
+export async function policyRun(policy: PolicyName, outDir: string, extra: Partial<RunRequest> = {}, responder?: PolicyResponder): Promise<RunDocument> {
   const doc = await runModel(
     inProcessRun({
       model: "scripted/policy",
       outDir,
       items: "pairs",
-      manifest,
-      chat: inProcessEndpoint(scriptedResponder(policyScript(policy, reference, manifest), { paramNames, mode }), "scripted/policy"),
+      manifest: sharedInputs().manifest,
+      chat: inProcessEndpoint(responder ?? policyResponder(policy, extra.mode ?? "fc"), "scripted/policy"),
       ...extra,
     }),
   );
