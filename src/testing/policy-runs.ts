@@ -3,9 +3,7 @@
  * `twinscore run` in process, for tests that read what a run writes: the oracle, the
  * policy that always acts and the one that always asks, under either history.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { loadRunEntries, runModel, type RunDocument, type RunRequest } from "../app/run.js";
+import { loadReferenceTurns, loadRunEntries, runModel, type RunDocument, type RunRequest } from "../app/run.js";
 import { loadManifest } from "../io/manifest.js";
 import type { Manifest } from "../pairs/types.js";
 import { alwaysActScript, alwaysAskScript, oracleScript, paramNamesOf, scriptedResponder, type CallScript } from "./policies.js";
@@ -20,19 +18,6 @@ export function v4Manifest(): Manifest {
   return m.value;
 }
 
-/** The reference calls of every base, miss_func and miss_param item, by id (BFCL's `possible_answer`). */
-export function referenceCalls(dataDir = bfclDataDir()): Map<string, string[][]> {
-  const out = new Map<string, string[][]>();
-  for (const c of ["base", "miss_func", "miss_param"]) {
-    for (const l of readFileSync(join(dataDir, "possible_answer", `BFCL_v4_multi_turn_${c}.json`), "utf8").split("\n")) {
-      if (l.trim() === "") continue;
-      const v = JSON.parse(l) as { id: string; ground_truth: string[][] };
-      out.set(v.id, v.ground_truth);
-    }
-  }
-  return out;
-}
-
 export type PolicyName = "oracle" | "always-act" | "always-ask";
 
 /** The call script of a policy. */
@@ -40,13 +25,15 @@ export function policyScript(policy: PolicyName, reference: ReadonlyMap<string, 
   return policy === "oracle" ? oracleScript(reference) : policy === "always-act" ? alwaysActScript(reference, manifest.pairs) : alwaysAskScript;
 }
 
-let shared: { reference: Map<string, string[][]>; manifest: Manifest; paramNames: ReturnType<typeof paramNamesOf> } | null = null;
+let shared: { reference: ReadonlyMap<string, readonly (readonly string[])[]>; manifest: Manifest; paramNames: ReturnType<typeof paramNamesOf> } | null = null;
 
 function sharedInputs() {
   if (shared === null) {
     const entries = loadRunEntries(bfclDataDir());
     if (!entries.ok) throw new Error("the BFCL data does not load");
-    shared = { reference: referenceCalls(), manifest: v4Manifest(), paramNames: paramNamesOf(entries.value) };
+    const reference = loadReferenceTurns(bfclDataDir());
+    if (!reference.ok) throw new Error("the BFCL references do not load");
+    shared = { reference: reference.value, manifest: v4Manifest(), paramNames: paramNamesOf(entries.value) };
   }
   return shared;
 }
