@@ -245,7 +245,7 @@ describe("compare of an own-history arm and a reference-history arm", () => {
     expect(c.all.hold.test.p).toBeLessThan(1e-6);
     const out = renderPrintout(comparePrintout(doc), "table").stdout;
     expect(out).toContain(`Arm A: ${runs.sensitiveOwn} (own history before the anchor)`);
-    expect(out).toContain(`Arm B: ${runs.sensitiveReference} (reference history before the anchor (exact twins))`);
+    expect(out).toContain(`Arm B: ${runs.sensitiveReference} (reference history before the anchor: exact twins)`);
     expect(out).toContain("B-A is the change the history before the anchor causes");
   });
 

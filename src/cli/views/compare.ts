@@ -48,7 +48,7 @@ export const compareColumnsHelp =
   "the model holds back more but does not do the work once told. The aligned pair row says what the trade\n" +
   "nets. None of these is BFCL's score, which never scores T and needs every later turn.\n";
 
-const historyWords = { own: "own history before the anchor", reference: "reference history before the anchor (exact twins)" } as const;
+const historyWords = { own: "own history before the anchor", reference: "reference history before the anchor: exact twins" } as const;
 
 /** What an arm's history is, when an arm played the turns before the anchor from the reference (all its models alike, or each model's). */
 function armHistory(doc: CompareDocument, arm: "a" | "b"): string {
