@@ -21,6 +21,7 @@ import { rolloutRunDir } from "../testing/shared.js";
 import { bfclDataDir } from "../testing/shared.js";
 import { runCheck } from "./check-run.js";
 import { compareArms } from "./compare.js";
+import { buildReport } from "./report.js";
 import { scoreRuns } from "./score.js";
 import type { RunDocument } from "./run.js";
 
@@ -185,6 +186,18 @@ describe("what must not take the played reference calls for the model's", () => 
       expect(out).toContain("meaningless for scripted_policy, left out");
       expect(out).not.toContain("no model has complete score files");
     }
+  }, 120_000);
+
+  it("report says its models are exact twins and shows no official raw for them", async () => {
+    const scores = join(tmp, "oracle-own-scores-report");
+    expect((await runCheck({ resultsDir: runs.oracleOwn, bfclDataDir: bfclDataDir(), outDir: scores, env: {}, cwd: "/" })).ok).toBe(true);
+    const doc = await buildReport({ results: [runs.oracle, runs.oracleOwn], scores: [scores, scores], bootstrap: { resamples: 0 }, ...env });
+    expect(doc.html, JSON.stringify(doc.problems)).not.toBeNull();
+    const html = doc.html!;
+    expect(html).toContain("<p class=\"note\" data-exact-twins>Exact twins: oracle/scripted_policy played the turns before each anchor from the reference");
+    expect(doc.problems.filter((p) => p.code === "official-meaningless").length).toBe(1);
+    const own = await buildReport({ results: [runs.oracleOwn], bootstrap: { resamples: 0 }, ...env });
+    expect(own.html).not.toContain("data-exact-twins");
   }, 120_000);
 
   it("a model whose lines mix both histories is not scored: one error naming the counts, exit 1", async () => {
