@@ -188,6 +188,15 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
       ),
     );
   }
+  if (checked.playedFromReference.length > 0) {
+    problems.push(
+      problem(
+        "played-from-reference",
+        `${checked.playedFromReference.length} line(s) whose turns before the anchor were played from the reference (twinscore run --history reference) are left out of this score: BFCL's checker would read the reference's calls there as the model's`,
+        { file: file.path, severity: "warning" },
+      ),
+    );
+  }
   let written: string | null = null;
   if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = joinPath(settings.outDir, file.scoreRelative);

@@ -16,6 +16,7 @@ import { resolvePath } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
+import type { HistorySource } from "../bfcl/line-keys.js";
 import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
 
@@ -69,6 +70,13 @@ export interface CompareDocument {
   readonly injection: readonly { readonly model: string; readonly injectedLines: { readonly a: number; readonly b: number }; readonly check: InjectionCheck }[];
   /** With neither `scoresA` nor `scoresB`: the `score/` folders beside both arms' `result/`, whose verdicts were read as if given (absolute); else empty. */
   readonly scoresBeside: readonly string[];
+  /**
+   * Only when an arm's lines played the turns before the anchor from the reference (`run
+   * --history reference`): each compared model's history in arm A and arm B. Where they
+   * differ the comparison is the change in decision the history causes, and no injection
+   * check is made (the first requests differ by the played turns, not by a prompt block).
+   */
+  readonly histories?: readonly { readonly model: string; readonly a: HistorySource; readonly b: HistorySource }[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
@@ -145,6 +153,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly arm: Omit<Arm, "label">;
     readonly tokens: ReadonlyMap<string, number | null> | null;
     readonly injectedLines: number;
+    /** Where its turns before the anchor came from (a model mixing both is not scored, so not here). */
+    readonly history: HistorySource;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
   const modelFiles: { model: string; files: string[] }[] = [];
@@ -170,7 +180,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         if (m.score === null) return null;
         const records = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
         const complete = m.official !== null && m.official.categories.length === 3;
-        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || req.strict === true));
+        // said whatever --strict: why an arm read from the reference has no official score change
+        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
         let checked: Pick<Arm, "completions" | "emptyTurns"> = {};
         if (data !== null && replaysOf !== null) {
           // what BFCL's checker says on this arm's model: its twins' completions and its entries under the empty-turn readings
@@ -178,7 +189,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
           problems.push(...replays.problems);
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
-        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0 };
+        const history: HistorySource = m.history.protocol === "reference" ? "reference" : "own";
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history };
       },
     );
   const armA = await readArm("A", req.a!, req.scoresA);
@@ -211,9 +223,12 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     const mb = inB.find((m) => m.model === name)!;
     return { model: name, comparison: compareTwoArms({ label: "A", ...ma.arm }, { label: "B", ...mb.arm }, bootstrap) };
   });
+  const histories = names.map((n) => ({ model: n, a: inA.find((m) => m.model === n)!.history, b: inB.find((m) => m.model === n)!.history }));
   // the paper's check that an injected block reached the model (one token difference on every paired item),
-  // for the models whose arms record one (`run --inject`), or every model when asked
-  const injection = names.flatMap((n) => {
+  // for the models whose arms record one (`run --inject`), or every model when asked; between two histories
+  // the first requests differ by the played turns, so it is not made there
+  const injection = names.flatMap((n, i) => {
+    if (histories[i].a !== histories[i].b) return [];
     const ma = inA.find((m) => m.model === n)!;
     const mb = inB.find((m) => m.model === n)!;
     const injectedLines = { a: ma.injectedLines, b: mb.injectedLines };
@@ -222,5 +237,6 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     return [{ model: n, injectedLines, check: injectionCheck(ma.tokens as Map<string, number | null>, mb.tokens as Map<string, number | null>) }];
   });
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
-  return done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
+  const doc = done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
+  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...doc, histories } : doc;
 }

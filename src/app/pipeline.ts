@@ -16,11 +16,13 @@
 import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
 import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
+import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
 import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
+import { anchoredKey } from "../bfcl/results.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
 import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
@@ -121,6 +123,8 @@ export interface ModelRead {
   readonly injectedLines: number | null;
   /** The first-turn check of its rollouts against its manifest's data, made in the same pass. */
   readonly dataCheck: RolloutDataCheck;
+  /** Whose turns its lines hold before the anchor: its own, or the reference's (`run --history reference`); a model mixing both is not scored. */
+  readonly history: ModelHistory;
 }
 
 /** The run as read: what the walk found, each model's manifest, and every problem not tied to one model. */
@@ -338,7 +342,7 @@ function readModel(
   const builder = rolloutDataCheckBuilder([on.candidate], "first");
   const onLine = firstTurnVisitor((item) => builder.add(item));
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
-  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null };
+  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, history: modelHistory({ own: 0, reference: 0 }) };
   // the copy of each category, then the decoder from the head of the files chosen
   const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
   const missing: string[] = [];
@@ -391,12 +395,25 @@ function readModel(
     );
     return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: builder.result() };
   }
+  // the twins of a pair must reach the anchor the same way: a model whose lines mix both histories is not scored
+  const history = modelHistory({
+    own: scoredResultCategories.reduce((n, c) => n + readings[c]!.histories.own, 0),
+    reference: scoredResultCategories.reduce((n, c) => n + readings[c]!.histories.reference, 0),
+  });
+  if (history.protocol === "mixed") {
+    problems.push(problem("history-mixed", mixedHistoryMessage(found.name, history)));
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: builder.result() };
+  }
   const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, choice!.decoder);
-  problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed));
+  problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed, history.protocol === "reference"));
   const records: readonly PairRecord[] = req.keep === "all" ? scored.records : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
   let official = scores === null ? null : readOfficial(found.name, census, scores.model);
   if (official !== null && scores!.model === null) {
     official = { ...official, problems: [problem("score-model-missing", `model ${found.name}: no score files under the --scores directories`, { severity: "warning" }), ...official.problems] };
+  }
+  if (official !== null && history.protocol === "reference") {
+    // BFCL's checker read the reference's calls on the played turns as the model's: no verdict of its files is the model's
+    official = { ...official, verdicts: new Map(), categories: [], problems: [problem("official-meaningless", officialMeaninglessMessage(found.name), { severity: "warning" })] };
   }
   let texts: Map<string, string> | null = null;
   if (needs.texts) {
@@ -420,9 +437,17 @@ function readModel(
   }
   const injectedLines = needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c]!.injectedLines ?? 0), 0) : null;
   return {
-    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings, injectedLines },
+    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings, injectedLines, history },
     check: builder.result(),
   };
+}
+
+/** Why BFCL's verdicts on a model whose turns before the anchor were played from the reference are left out. */
+export function officialMeaninglessMessage(model: string): string {
+  return (
+    `model ${model}: BFCL's verdicts on its lines are left out: their turns before the anchor were played from the reference (twinscore run --history reference), ` +
+    `not generated by the model, so BFCL's checker reads the reference's calls as the model's; the official score of such a run is meaningless`
+  );
 }
 
 /**
@@ -435,6 +460,7 @@ function readingWarnings(
   missing: readonly { pair: ManifestPair; absent: string[] }[],
   choice: DecoderChoice,
   filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
+  reference: boolean,
 ): Problem[] {
   const problems: Problem[] = [];
   // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
@@ -455,11 +481,36 @@ function readingWarnings(
   const reported = new Set<string>();
   for (const m of missing) {
     for (const id of m.absent) {
-      if (reported.has(id)) continue;
-      reported.add(id);
+      // lines played from the reference are one per item and anchor: a line is missing for an anchor
+      const key = reference ? anchoredKey(id, m.pair.anchorTurn) : id;
+      if (reported.has(key)) continue;
+      reported.add(key);
       const category = id.startsWith("multi_turn_base_") ? "base" : m.pair.category;
-      problems.push(problem("rollout-missing", `${id} has no line in this file; the pairs on it are not scored for ${model}`, { file: filesUsed[category]!.file, severity: "warning" }));
+      const line = reference ? `no line for anchor turn ${m.pair.anchorTurn}` : "no line";
+      problems.push(problem("rollout-missing", `${id} has ${line} in this file; the pairs on it are not scored for ${model}`, { file: filesUsed[category]!.file, severity: "warning" }));
     }
+  }
+  // lines played from the reference: the pairs whose twins did not both reach the anchor on the reference's turns
+  const ids = (rs: readonly PairRecord[]) => `${rs.slice(0, 3).map((r) => r.missId).join(", ")}${rs.length > 3 ? ", …" : ""}`;
+  const anchorPlayed = records.filter((r) => r.base.history === "anchor-played" || r.miss.history === "anchor-played");
+  if (anchorPlayed.length > 0) {
+    problems.push(
+      problem(
+        "history-anchor-played",
+        `model ${model}: ${anchorPlayed.length} pair(s) have a twin whose anchor turn itself was played from the reference, not generated (${ids(anchorPlayed)}); that side holds no decision of the model's and is read as missing`,
+        { severity: "warning" },
+      ),
+    );
+  }
+  const partial = records.filter((r) => !anchorPlayed.includes(r) && (r.base.history === "partial" || r.miss.history === "partial"));
+  if (partial.length > 0) {
+    problems.push(
+      problem(
+        "history-partial",
+        `model ${model}: ${partial.length} pair(s) are not exact twins: a twin's line played from the reference only some of the turns before this pair's anchor, the others are the model's (${ids(partial)}); they are scored as read`,
+        { severity: "warning" },
+      ),
+    );
   }
   const undecidable = records.filter((r) => r.status === "undecidable");
   if (undecidable.length > 0) {

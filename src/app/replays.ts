@@ -8,6 +8,7 @@
  */
 import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js";
 import { decoderByName, plainStepDecoder } from "../bfcl/decode/index.js";
+import { lineFor } from "../bfcl/results.js";
 import type { PairRecord } from "../decision/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
@@ -53,8 +54,8 @@ export function completionsOf(model: ModelRead, pairs: readonly ManifestPair[], 
   const texts = model.texts ?? new Map<string, string>();
   const stopped = new Map<string, number>();
   for (const c of scoredResultCategories) for (const [id, t] of model.census[c]?.stopped ?? []) stopped.set(id, t);
-  const cut = (id: string, through: number) => (stopped.get(id) ?? Number.POSITIVE_INFINITY) < through;
-  const known = pairs.filter((p) => !cut(p.baseId, p.anchorTurn) && !cut(p.missId, p.anchorTurn + 1));
+  const cut = (id: string, anchorTurn: number, through: number) => (lineFor(stopped, id, anchorTurn) ?? Number.POSITIVE_INFINITY) < through;
+  const known = pairs.filter((p) => !cut(p.baseId, p.anchorTurn, p.anchorTurn) && !cut(p.missId, p.anchorTurn, p.anchorTurn + 1));
   const decoder = model.decoder === null ? undefined : decoderByName(model.decoder.name);
   const checked = checkPairPrefixes(
     known,
@@ -67,7 +68,7 @@ export function completionsOf(model: ModelRead, pairs: readonly ManifestPair[], 
     problems.push(
       problem(
         "completion-unknown",
-        `model ${model.folder}: ${pairs.length - known.length} pair(s) have a twin that twinscore run --until-anchor stopped before the turn its completion needs (base: the anchor turn, withheld: the turn after); they are left out of the aligned numbers`,
+        `model ${model.folder}: ${pairs.length - known.length} pair(s) have a twin that twinscore run stopped (--until-anchor, or --history reference without --continue) before the turn its completion needs (base: the anchor turn, withheld: the turn after); they are left out of the aligned numbers`,
         { severity: "warning" },
       ),
     );

@@ -277,6 +277,8 @@ async function readReportRuns(
         modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
         problems.push(...m.problems.filter(inFull));
         if (m.score === null) {
+          // a model mixing both histories is not scored, and the pipeline's error says why
+          if (m.history.protocol === "mixed") return null;
           problems.push(problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`));
           return null;
         }

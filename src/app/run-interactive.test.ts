@@ -216,6 +216,31 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect(doc.value.requests).toBeLessThan(oracleRequests);
   }, 300_000);
 
+  it("--history reference: the simulated user answers on the answer turn after the played prefix and the generated anchor; base lines stop at the anchor", async () => {
+    await oracle();
+    const out = join(tmp, "oracle-reference");
+    const log: UserSimStubLog = { asks: [], mismatches: [] };
+    const doc = await runModel({ ...request(out, askingOracle(groundTruth), { sim: log }), history: "reference" });
+    expect(doc.ok && doc.value.errors).toEqual([]);
+    if (!doc.ok) return;
+    expect(log.mismatches).toEqual([]);
+    for (const c of ["miss_func", "miss_param"] as const) {
+      for (const line of lines(out, c)) {
+        const pair = pairOf.get(line.get("id") as string)!;
+        expect((line.get("twinscore_played_turns") as PyValue[]).length).toBe(pair.anchorTurn);
+        // through the answer turn, as under --until-anchor, where the simulated user answered the model's question
+        expect((line.get("result") as PyValue[]).length).toBe(pair.anchorTurn + 2);
+        expect((line.get("twinscore_user_simulator") as PyDict).get("opening")).toBe("answered");
+      }
+    }
+    for (const line of lines(out, "base")) expect((line.get("result") as PyValue[]).length).toBe((line.get("twinscore_played_turns") as PyValue[]).length + 1);
+    expect(doc.value.userSimulator?.interactiveItems).toBe(223);
+    const scoredDoc = await scoreRuns({ results: [out], bootstrap: { resamples: 0 }, cwd: "/", env: {} });
+    const model = scoredDoc.models.find((m) => m.model === MODEL_DIR);
+    expect([model?.numbers?.n, model?.numbers?.act, model?.numbers?.hold]).toEqual([223, 100, 100]);
+    expect(doc.value.requests).toBeLessThan(oracleRequests);
+  }, 300_000);
+
   it("a guesser acts on the anchor: acted on every withheld twin, the simulated user asked nothing of it, the scripted line sent", async () => {
     const out = join(tmp, "guesser");
     const log: UserSimStubLog = { asks: [], mismatches: [] };

@@ -16,7 +16,7 @@ import { jsonLoadsFast } from "../python/json.js";
 import { executeCalls } from "../simulator/executor.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { bfclDataDir } from "../testing/shared.js";
-import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, type CallScript } from "../testing/policies.js";
+import { alwaysActScript, alwaysAskScript, oracleScript, paramNamesOf, scriptedResponder, type CallScript } from "../testing/policies.js";
 import { inProcessEndpoint } from "../testing/replay.js";
 import { loadRunEntries, runModel, type RunRequest } from "./run.js";
 import { scoreRuns } from "./score.js";
@@ -42,21 +42,12 @@ for (const c of categories) {
   }
 }
 
-/** Parameter names of each method, from the simulated classes, for reference calls with positional arguments. */
 const runEntries = (() => {
   const e = loadRunEntries(bfclDataDir());
   if (!e.ok) throw new Error("the BFCL data does not load");
   return e.value;
 })();
-const factoryProcess = newEvaluatorProcess(undefined, true);
-function paramNames(itemId: string, method: string): readonly string[] | undefined {
-  const classes = runEntries.get(itemId)?.involvedClasses ?? [];
-  for (const cls of [...classes].reverse()) {
-    const spec = factoryProcess.factory(cls)?.methods.get(method);
-    if (spec) return spec.params.map((p) => p.name);
-  }
-  return undefined;
-}
+const paramNames = paramNamesOf(runEntries);
 
 function request(out: string, script: CallScript, extra: Partial<RunRequest> = {}): RunRequest {
   return inProcessRun({

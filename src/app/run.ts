@@ -9,6 +9,13 @@
  * Interactive mode (`userSim`): on each should-ask item of the manifest's pairs, an LLM
  * behind a second endpoint plays the user on the answer turn T+1 (`rollout/user-sim.ts`);
  * base items and every other entry run on BFCL's script.
+ *
+ * `history: "reference"` (exact twins): each item of the selected pairs gets one line per
+ * distinct anchor turn of its pairs, whose turns before the anchor are played from the
+ * reference (`rollout/reference-history.ts`) and whose anchor turn is generated; the line
+ * stops after it unless `continueAfterAnchor`. Each such line runs in an executor process
+ * of its own, so two lines of one base item never share instances (BFCL's instance names
+ * are per model and id) and no other line's calls reach its world.
  */
 import { docFile, multiTurnDocFiles, questionsFile, type MultiTurnClass } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -17,6 +24,9 @@ import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
 import { decodeFcStep, decodePromptingStep } from "../bfcl/decode/index.js";
 import { parsePyJsonLines } from "../simulator/run-check.js";
+import { answersFile, type BfclVersion } from "../bfcl/categories.js";
+import { parseAnswers } from "../bfcl/data.js";
+import type { HistorySource } from "../bfcl/line-keys.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import {
   modelDirName,
@@ -43,6 +53,11 @@ import {
   parseUserSimPrompt,
   STOPPED_AFTER_TURN_KEY,
   USER_SIMULATOR_KEY,
+  lineKey,
+  methodParameterNames,
+  playedHistory,
+  withPlayedKeys,
+  type PlayedHistory,
 } from "../rollout/index.js";
 import { createChatClient, endpointUrlProblem, MAX_REPLY_BYTES_LIMIT, MAX_TIMER_MS, probeEndpoint, type RetryInfo } from "../io/openai-chat.js";
 import {
@@ -83,6 +98,10 @@ export interface RunRequest {
   readonly bfclDataDir: string;
   readonly manifest: Manifest;
   readonly untilAnchor: boolean;
+  /** Where the turns before each pair's anchor come from: the model's own steps (default), or the reference played. */
+  readonly history?: HistorySource;
+  /** `history: "reference"`: generate the turns after the anchor too (default: stop after it). */
+  readonly continueAfterAnchor?: boolean;
   readonly retryErrors: boolean;
   readonly inject: string | null;
   /** Leave the state snapshots out of `inference_log`, as `bfcl generate --exclude-state-log` does (default: BFCL's default run, with them). */
@@ -177,10 +196,17 @@ export interface RunDocument {
   readonly modelDir: string;
   readonly mode: "fc" | "prompting";
   readonly items: ItemSelection;
+  /** Where the turns before each anchor came from. */
+  readonly history: HistorySource;
+  /** Pairs selected (`--items pairs`: the scored ones; `all-pairs`: every content-verified one; `all`: every one). */
+  readonly pairs: number;
+  /** Lines to write: one per selected id, and under `--history reference` one per id and anchor. */
   readonly selected: number;
   readonly generated: number;
   readonly resumed: number;
   readonly requests: number;
+  /** Steps played from the reference (`--history reference`; no request made for them). */
+  readonly playedSteps: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
   /** Lines that stopped after their anchor turn (`--until-anchor`; interactive should-ask items after their answer turn). */
@@ -188,13 +214,36 @@ export interface RunDocument {
   /** Interactive mode: what the simulated user did; null for a scripted run. */
   readonly userSimulator: UserSimSummary | null;
   readonly files: readonly RunFileSummary[];
-  /** Error lines written by this run: id and BFCL's message. */
-  readonly errors: readonly { readonly id: string; readonly message: string }[];
+  /** Error lines written by this run: id (and, under `--history reference`, the anchor turn) and BFCL's message. */
+  readonly errors: readonly ErrorLineNote[];
   /** Error lines of the selected items already in the output and kept (not generated again without `--retry-errors`). */
-  readonly keptErrors: readonly { readonly id: string; readonly message: string }[];
+  readonly keptErrors: readonly ErrorLineNote[];
   /** Why the run stopped before its end (`endpoint-down`, `write-failed`), or null. */
   readonly halted: string | null;
   readonly problems: readonly Problem[];
+}
+
+/** One line a run writes: an item, and under `--history reference` the anchor turn it is generated for. */
+interface Job {
+  readonly id: string;
+  readonly anchorTurn: number | null;
+  /** `lineKey` of the two: what resume finds the line by. */
+  readonly key: string;
+}
+
+function errorNote(job: Job, message: string): ErrorLineNote {
+  return job.anchorTurn === null ? { id: job.id, message } : { id: job.id, anchorTurn: job.anchorTurn, message };
+}
+
+function byIdAndAnchor(a: ErrorLineNote, b: ErrorLineNote): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : (a.anchorTurn ?? -1) - (b.anchorTurn ?? -1);
+}
+
+/** An error line of a run: its id, its anchor turn for a `--history reference` line, and BFCL's message. */
+export interface ErrorLineNote {
+  readonly id: string;
+  readonly anchorTurn?: number;
+  readonly message: string;
 }
 
 function categoryOf(id: string): RunCategory | null {
@@ -202,8 +251,8 @@ function categoryOf(id: string): RunCategory | null {
   return null;
 }
 
-/** Read the docs and the entries of the run categories from a BFCL data folder. */
-export function loadRunEntries(dataDir: string): Result<Map<string, RolloutEntry>> {
+/** Read the docs and the entries of the run categories from a BFCL data folder (v4 unless told: run generates v4; the exact-twin proof also reads v3). */
+export function loadRunEntries(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, RolloutEntry>> {
   const docs = new Map<string, PyDict[]>();
   for (const cls of Object.keys(multiTurnDocFiles) as MultiTurnClass[]) {
     const file = `${dataDir}/${docFile(cls)}`;
@@ -218,7 +267,7 @@ export function loadRunEntries(dataDir: string): Result<Map<string, RolloutEntry
   }
   const entries = new Map<string, RolloutEntry>();
   for (const category of runCategories) {
-    const file = `${dataDir}/${questionsFile("v4", category)}`;
+    const file = `${dataDir}/${questionsFile(version, category)}`;
     const text = readTextIfFile(file);
     if (text === null) return err(problem("file-missing", "BFCL questions file missing (run needs BFCL v4 data)", { file }));
     const parsed = parsePyJsonLines(text, file);
@@ -230,6 +279,20 @@ export function loadRunEntries(dataDir: string): Result<Map<string, RolloutEntry
     }
   }
   return ok(entries);
+}
+
+/** The reference trajectories (`possible_answer`) of the run categories: per id, per turn, the call strings. */
+export function loadReferenceTurns(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, readonly (readonly string[])[]>> {
+  const out = new Map<string, readonly (readonly string[])[]>();
+  for (const category of runCategories) {
+    const file = `${dataDir}/${answersFile(version, category)}`;
+    const text = readTextIfFile(file);
+    if (text === null) return err(problem("file-missing", "BFCL reference file missing (--history reference plays it)", { file }));
+    const parsed = parseAnswers(text, file);
+    if (!parsed.ok) return parsed;
+    for (const a of parsed.value) out.set(a.id, a.groundTruth);
+  }
+  return ok(out);
 }
 
 /** The client settings a run's endpoints share. */
@@ -345,8 +408,21 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     const bad = url === null || injected ? null : endpointUrlProblem(url, flag);
     if (bad !== null) return err(problem("bad-argument", bad));
   }
+  const history: HistorySource = req.history ?? "own";
+  const continueAfter = req.continueAfterAnchor === true;
+  if (history === "reference" && req.items === "all") {
+    return err(problem("bad-argument", "--history reference plays the turns before each pair's anchor: it needs --items pairs or all-pairs (an item in no pair has no anchor)"));
+  }
+  if (continueAfter && history !== "reference") return err(problem("bad-argument", "--continue only applies with --history reference (the turns after the anchor)"));
+  if (continueAfter && req.untilAnchor) return err(problem("bad-argument", "give --until-anchor or --continue, not both"));
   const entries = loadRunEntries(req.bfclDataDir);
   if (!entries.ok) return entries;
+  let references: Map<string, readonly (readonly string[])[]> | null = null;
+  if (history === "reference") {
+    const loaded = loadReferenceTurns(req.bfclDataDir);
+    if (!loaded.ok) return loaded;
+    references = loaded.value;
+  }
   let systemPrompt: SystemPromptBuilder | undefined;
   if (req.mode === "prompting") {
     if (req.systemPromptFile) {
@@ -366,6 +442,12 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   const selection = selectItems(req.items, req.manifest.pairs, [...entries.value.keys()]);
   const only = req.onlyIds ? new Set(req.onlyIds) : null;
   const ids = selection.ids.filter((id) => entries.value.has(id) && (only === null || only.has(id)));
+  // the lines to write: one per id; under --history reference one per id and distinct anchor of its pairs
+  const jobs: Job[] =
+    history === "reference"
+      ? ids.flatMap((id) => (selection.anchors.get(id) ?? []).map((anchorTurn) => ({ id, anchorTurn, key: lineKey(id, anchorTurn) })))
+      : ids.map((id) => ({ id, anchorTurn: null, key: id }));
+  const pairCount = (req.items === "pairs" ? req.manifest.pairs.filter((p) => p.status === "scored") : req.manifest.pairs).length;
   const modelFolder = `${req.outDir}/${modelDir}`;
   const folder = `${modelFolder}/multi_turn`;
   const userSim = req.userSim ?? null;
@@ -396,19 +478,30 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
         if (l.reading.kind === "other") problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
         else if (l.reading.note !== null) problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
       }
+      // one folder, one protocol: lines of both histories side by side would be read as one model's
+      const other = opened.value.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
+      if (other !== undefined) {
+        const theirs = history === "reference" ? "own" : "reference";
+        return err(
+          problem("history-mixed", `the output holds lines generated with --history ${theirs}; a --history ${history} run needs a folder of its own (another --out or --model-dir)`, {
+            file: path,
+            line: other.lineNo,
+          }),
+        );
+      }
       existing.set(c, opened.value);
     }
-    const pending: string[] = [];
-    const resumedIds = new Set<string>();
-    const keptErrors: { id: string; message: string }[] = [];
-    for (const id of ids) {
-      const old = existing.get(categoryOf(id) as RunCategory)?.byId.get(id)?.reading;
+    const pending: Job[] = [];
+    const resumedKeys = new Set<string>();
+    const keptErrors: ErrorLineNote[] = [];
+    for (const job of jobs) {
+      const old = existing.get(categoryOf(job.id) as RunCategory)?.byKey.get(job.key)?.reading;
       if (old?.kind === "result" && !(req.retryErrors && old.isError)) {
-        resumedIds.add(id);
-        if (old.isError) keptErrors.push({ id, message: old.errorMessage ?? "" });
-      } else pending.push(id);
+        resumedKeys.add(job.key);
+        if (old.isError) keptErrors.push(errorNote(job, old.errorMessage ?? ""));
+      } else pending.push(job);
     }
-    const resumed = resumedIds.size;
+    const resumed = resumedKeys.size;
     if (existed && pending.length > 0) {
       const probed = await probeEndpoints(req, keys);
       if (!probed.ok) return probed;
@@ -454,15 +547,15 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     const pairsByMiss = new Map(req.manifest.pairs.map((p) => [p.missId, p]));
     const sim = { items: 0, answered: 0, noQuestion: 0, silent: 0, clarifications: 0, requests: 0, inputTokens: 0, outputTokens: 0 };
     const now = req.now ?? (() => performance.timeOrigin / 1000 + performance.now() / 1000);
-    const generatedIds = new Set<string>();
-    const errors: { id: string; message: string }[] = [];
-    const counts = { requests: 0, inputTokens: 0, outputTokens: 0, stopped: 0 };
+    const generatedKeys = new Set<string>();
+    const errors: ErrorLineNote[] = [];
+    const counts = { requests: 0, playedSteps: 0, inputTokens: 0, outputTokens: 0, stopped: 0 };
     const started = Date.now();
     let done = 0;
     const progress = () =>
       req.onProgress?.({
         done: done + resumed,
-        total: ids.length,
+        total: jobs.length,
         requests: counts.requests,
         errors: errors.length + keptErrors.length,
         inputTokens: counts.inputTokens,
@@ -475,24 +568,40 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < pending.length && halt.stop === null && halt.write === null) {
-        const id = pending[next++];
+        const job = pending[next++];
+        const id = job.id;
         const entry = entries.value.get(id) as RolloutEntry;
         const interactive = userSim !== null && simEndpoint !== null ? interactiveUserFor(entry, pairsByMiss, userSim, simEndpoint) : null;
-        const anchorStop = selection.lastTurn.get(id) ?? null;
-        const outcome = await runEntry(entry, {
-          mode: req.mode,
-          chat,
-          now,
-          executor: processExecutor(process, entry, req.model),
-          decode: req.mode === "fc" ? decodeFcStep : (step: PyValue) => decodePromptingStep(step),
-          systemPrompt,
-          inject: req.inject,
-          excludeStateLog: req.excludeStateLog === true,
-          // interactive should-ask items run through their answer turn, where "asked, then did it" is read
-          lastTurn: req.untilAnchor && anchorStop !== null ? (interactive !== null ? Math.max(anchorStop, interactive.answerTurn) : anchorStop) : null,
-          interactive,
-        });
-        const written = writableLine(id, outcome.line, redactor);
+        // a reference-history line stops after its own anchor (unless --continue); an own-history one after its latest under --until-anchor
+        const anchorStop = job.anchorTurn ?? selection.lastTurn.get(id) ?? null;
+        const stopHere = job.anchorTurn !== null ? !continueAfter : req.untilAnchor;
+        // a reference-history line runs alone in its process: its world is the reference's, whatever other lines do
+        const lineProcess = job.anchorTurn !== null ? newEvaluatorProcess(undefined, true) : process;
+        let played: PlayedHistory | null = null;
+        let playError: string | null = null;
+        if (job.anchorTurn !== null) {
+          const built = playedHistory(req.mode, references?.get(id) ?? [], job.anchorTurn, methodParameterNames(lineProcess, entry.involvedClasses));
+          if (built.ok) played = built.value;
+          else playError = built.problems.map((p) => p.message).join("; ");
+        }
+        const outcome =
+          playError !== null && job.anchorTurn !== null
+            ? { line: withPlayedKeys(errorLine(id, playError, "twinscore run: the reference could not be played (no request was sent)"), job.anchorTurn), error: playError, stats: null }
+            : await runEntry(entry, {
+                mode: req.mode,
+                chat,
+                now,
+                executor: processExecutor(lineProcess, entry, req.model),
+                decode: req.mode === "fc" ? decodeFcStep : (step: PyValue) => decodePromptingStep(step),
+                systemPrompt,
+                inject: req.inject,
+                excludeStateLog: req.excludeStateLog === true,
+                // interactive should-ask items run through their answer turn, where "asked, then did it" is read
+                lastTurn: stopHere && anchorStop !== null ? (interactive !== null ? Math.max(anchorStop, interactive.answerTurn) : anchorStop) : null,
+                interactive,
+                played,
+              });
+        const written = writableLine(id, outcome.line, redactor, job.anchorTurn);
         const error = written.error ?? outcome.error;
         if (halt.write !== null) break;
         const category = categoryOf(id) as RunCategory;
@@ -501,14 +610,17 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
           halt.write = appended.problems[0];
           break;
         }
-        generatedIds.add(id);
-        counts.requests += outcome.stats.requests;
-        counts.inputTokens += outcome.stats.inputTokens;
-        counts.outputTokens += outcome.stats.outputTokens;
+        generatedKeys.add(job.key);
         if (written.error === null && outcome.line.has(STOPPED_AFTER_TURN_KEY)) counts.stopped++;
-        sim.requests += outcome.stats.simRequests;
-        sim.inputTokens += outcome.stats.simInputTokens;
-        sim.outputTokens += outcome.stats.simOutputTokens;
+        if (outcome.stats !== null) {
+          counts.requests += outcome.stats.requests;
+          counts.playedSteps += outcome.stats.playedSteps;
+          counts.inputTokens += outcome.stats.inputTokens;
+          counts.outputTokens += outcome.stats.outputTokens;
+          sim.requests += outcome.stats.simRequests;
+          sim.inputTokens += outcome.stats.simInputTokens;
+          sim.outputTokens += outcome.stats.simOutputTokens;
+        }
         const summary = written.error === null ? outcome.line.get(USER_SIMULATOR_KEY) : undefined;
         if (summary instanceof PyDict) {
           sim.items++;
@@ -518,7 +630,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
           else sim.silent++;
           sim.clarifications += Number(summary.get("clarifications") ?? 0n);
         }
-        if (error !== null) errors.push({ id, message: error });
+        if (error !== null) errors.push(errorNote(job, error));
         done++;
         progress();
       }
@@ -537,27 +649,27 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
           break;
         }
         if (rewritten.value.lines === 0) continue;
-        const inCategory = (id: string) => categoryOf(id) === c;
+        const inCategory = (job: Job) => categoryOf(job.id) === c;
         files.push({
           category: c,
           path,
           lines: rewritten.value.lines,
-          generated: [...generatedIds].filter(inCategory).length,
-          resumed: [...resumedIds].filter(inCategory).length,
+          generated: jobs.filter((j) => inCategory(j) && generatedKeys.has(j.key)).length,
+          resumed: jobs.filter((j) => inCategory(j) && resumedKeys.has(j.key)).length,
           errors: rewritten.value.errors,
         });
       }
     }
-    errors.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    keptErrors.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    errors.sort(byIdAndAnchor);
+    keptErrors.sort(byIdAndAnchor);
     const halted: Problem | null = halt.write ?? halt.stop;
     if (halted !== null && halted === halt.stop) {
-      const notGenerated = pending.length - generatedIds.size;
+      const notGenerated = pending.length - generatedKeys.size;
       const inRow = errors.filter((e) => e.message === "Connection error." || e.message === "user simulator: Connection error.").length;
       problems.unshift(
         problem(
           halted.code,
-          `${halted.message} after ${generatedIds.size} of ${pending.length} items; ${notGenerated} not generated. The lines written are kept${halt.write === null ? ", whole and in BFCL's order" : ""}; rerun the same command to go on${inRow > 0 ? ` (add --retry-errors to generate the ${inRow} connection-error lines again)` : ""}`,
+          `${halted.message} after ${generatedKeys.size} of ${pending.length} ${history === "reference" ? "lines" : "items"}; ${notGenerated} not generated. The lines written are kept${halt.write === null ? ", whole and in BFCL's order" : ""}; rerun the same command to go on${inRow > 0 ? ` (add --retry-errors to generate the ${inRow} connection-error lines again)` : ""}`,
         ),
       );
     } else if (halted !== null) problems.unshift(halted);
@@ -568,10 +680,13 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       modelDir,
       mode: req.mode,
       items: req.items,
-      selected: ids.length,
-      generated: generatedIds.size,
+      history,
+      pairs: pairCount,
+      selected: jobs.length,
+      generated: generatedKeys.size,
       resumed,
       requests: counts.requests,
+      playedSteps: counts.playedSteps,
       inputTokens: counts.inputTokens,
       outputTokens: counts.outputTokens,
       stoppedAtAnchor: counts.stopped,
@@ -605,7 +720,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
  * rendered — nested deeper than `json.dumps` goes, or longer than a JavaScript string —
  * becomes the entry's error line instead, so one entry never stops the run.
  */
-function writableLine(id: string, line: PyDict, redactor: Redactor): { text: string; error: string | null } {
+function writableLine(id: string, line: PyDict, redactor: Redactor, anchorTurn: number | null): { text: string; error: string | null } {
   let text: string;
   try {
     text = renderLine(line);
@@ -614,7 +729,8 @@ function writableLine(id: string, line: PyDict, redactor: Redactor): { text: str
     if (e instanceof PyException) message = e.pyMessage;
     else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded while encoding a JSON object" : `MemoryError: the result line is too long to write (${e.message})`;
     else throw e;
-    return { text: renderLine(errorLine(id, message, "twinscore run: the entry's result line could not be written (no Python traceback; BFCL records one)")), error: message };
+    const failed = errorLine(id, message, "twinscore run: the entry's result line could not be written (no Python traceback; BFCL records one)");
+    return { text: renderLine(anchorTurn === null ? failed : withPlayedKeys(failed, anchorTurn)), error: message };
   }
   if (redactor.finds(text)) text = renderLine(redactPyValue(line, redactor) as PyDict);
   return { text, error: null };
@@ -649,6 +765,10 @@ export interface RunCommandRequest extends RequestContext {
   readonly keyEnv?: string;
   readonly bfclData?: string;
   readonly untilAnchor?: boolean;
+  /** `own` (default): the model's own turns before the anchor, BFCL's loop; `reference`: the reference played before each pair's anchor (exact twins). */
+  readonly history?: HistorySource;
+  /** With `history: "reference"`: generate the turns after the anchor too. */
+  readonly continueAfterAnchor?: boolean;
   readonly retryErrors?: boolean;
   /** Leave the state snapshots out of `inference_log` (`bfcl generate --exclude-state-log`). */
   readonly excludeStateLog?: boolean;
@@ -673,7 +793,7 @@ export interface RunCommandRequest extends RequestContext {
 }
 
 /** The document of a run that stopped before generating anything. */
-function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items">, problems: Problem[]): RunDocument {
+function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items" | "history">, problems: Problem[]): RunDocument {
   return {
     command: "run",
     exitCode: 2,
@@ -681,10 +801,13 @@ function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items">, probl
     modelDir: modelDirName(req.model),
     mode: req.mode ?? "fc",
     items: req.items ?? "pairs",
+    history: req.history ?? "own",
+    pairs: 0,
     selected: 0,
     generated: 0,
     resumed: 0,
     requests: 0,
+    playedSteps: 0,
     inputTokens: 0,
     outputTokens: 0,
     stoppedAtAnchor: 0,
@@ -816,6 +939,8 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     bfclDataDir: location.dir,
     manifest: manifest.value,
     untilAnchor: req.untilAnchor === true,
+    history: req.history ?? "own",
+    continueAfterAnchor: req.continueAfterAnchor === true,
     retryErrors: req.retryErrors === true,
     excludeStateLog: req.excludeStateLog === true,
     inject,

@@ -8,6 +8,7 @@
  */
 import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
+import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type Headline } from "../decision/readings.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
@@ -112,6 +113,12 @@ export interface ScoredModel {
   readonly problems: readonly Problem[];
   /** The decoder its steps were read with, and why (`flag`, `registry`, or `detected` from its steps); null when no file could be read. */
   readonly decoder: DecoderChoiceSummary | null;
+  /**
+   * Only when some of its lines played their turns before the anchor from the reference
+   * (`twinscore run --history reference`): its protocol (`reference`, or `mixed`: not
+   * scored), its lines by history, and the selected pairs by how their twins reached the anchor.
+   */
+  readonly history?: ModelHistory & { readonly pairs: PairHistoryCounts & { readonly selected: number } };
 }
 
 /** One Table F1 row: miss_func attempts on the withheld turn replayed on the simulated BFCL classes. Accuracies in %. */
@@ -176,7 +183,7 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
-export const LIFTED = new Set(["decode-failures", "pair-undecidable"]);
+export const LIFTED = new Set(["decode-failures", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);
@@ -254,6 +261,7 @@ interface ScoredRead {
   readonly emptyTurns: EmptyTurnCounts[];
   readonly workaround: WorkaroundRow | null;
   readonly perItem: PerItemRow[];
+  readonly history: ScoredModel["history"];
 }
 
 /**
@@ -327,8 +335,15 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         const ids = readingIds(m.manifest, spec);
         perItem = perItemRows(m.model, m.score.records.filter((r) => ids.has(r.missId)), spec, rule);
       }
+      let history: ScoredModel["history"];
+      if (m.history.protocol !== "own") {
+        const ids = readingIds(m.manifest, spec);
+        const selected = (m.score?.records ?? []).filter((r) => ids.has(r.missId));
+        history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
+      }
       const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
       return {
+        history,
         read: rest,
         headline,
         metrics: wantsMetrics && shown ? metricsInputs(m) : null,
@@ -377,6 +392,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       filesUsed: o.read.filesUsed,
       problems: o.read.problems.filter((p) => !LIFTED.has(p.code)),
       decoder: o.read.decoder,
+      ...(o.history === undefined ? {} : { history: o.history }),
     };
   });
   problems.push(...outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
@@ -405,7 +421,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     const names = shown.map((o) => o.read.model);
     const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
     if (withScores) official = { models: inOrder(officialModels), spearman };
-    if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels), rank1: shares };
+    if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares };
   }
   let alignedOut: { models: AlignedRow[] } | null = null;
   let emptyTurns: EmptyTurnRow[] | null = null;
@@ -465,6 +481,20 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     problems,
     exitCode,
   };
+}
+
+/**
+ * A sensitivity row of a model read from the reference, labelled: its `same-history`
+ * reading keeps every pair by construction when the twins are exact (both played the same
+ * reference turns before the anchor); the label says so, or how many pairs it kept.
+ */
+function withHistoryNote(row: SensitivityRow, rows: readonly SensitivityRow[], models: readonly ScoredModel[]): SensitivityRow {
+  const m = models.find((x) => x.model === row.model);
+  if (m?.history?.protocol !== "reference" || row.reading !== "same-history") return row;
+  const all = rows.find((r) => r.model === row.model && r.reading === "table-1")?.n;
+  const note =
+    row.n === all ? "all pairs: both twins played the reference before the anchor" : `${row.n} of ${all ?? "?"} pairs: not every pair is an exact twin`;
+  return { ...row, note };
 }
 
 /** The modules the companions of BFCL's checker need: the replays, the aligned score, the empty-turn counts (loaded only when BFCL data is named). */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rolloutRunDir } from "../testing/shared.js";
-import { decodeResult, decodeResultBytes, repeatedKeyMessage, scanLineHead, scanTurns } from "./results.js";
+import { decodeResult, decodeResultBytes, lineHistory, repeatedKeyMessage, scanLineHead, scanTurns, stoppedAfterTurn, type LineHead } from "./results.js";
 
 const enc = new TextEncoder();
 const bytesOf = (s: string) => enc.encode(s);
@@ -80,7 +80,7 @@ describe("scanLineHead on hand-made lines", () => {
     const line = '{"id": "multi_turn_base_7", "result": [[]], "inference_log": [{"role": "us';
     const bytes = bytesOf(line);
     expect(scanLineHead(bytes, 0, bytes.length)).toEqual({ error: "a value does not close (truncated or malformed JSON)" });
-    expect(scanLineHead(bytes, 0, bytes.length, true)).toEqual({ id: "multi_turn_base_7", resultStart: -1, resultEnd: -1, repeated: [] });
+    expect(scanLineHead(bytes, 0, bytes.length, true)).toMatchObject({ id: "multi_turn_base_7", resultStart: -1, resultEnd: -1, repeated: [], historyStart: -1, playedStart: -1, stoppedStart: -1 });
   });
 
   it("finds result before id, and works inside a larger buffer (offsets are absolute)", () => {
@@ -130,5 +130,64 @@ describe("scanTurns", () => {
     expect(scanTurns(b, 0, b.length, 3)).toEqual({ cut: -1, count: 3 });
     expect(scanTurns(bytesOf("[]"), 0, 2, 1)).toEqual({ cut: -1, count: 0 });
     expect(scanTurns(bytesOf('"x"'), 0, 3, 1)).toEqual({ cut: -1, count: null });
+  });
+});
+
+describe("the history a line says it has (twinscore run --history reference)", () => {
+  const headOf = (line: string): { bytes: Uint8Array; head: LineHead } => {
+    const bytes = bytesOf(line);
+    const head = scanLineHead(bytes, 0, bytes.length);
+    if ("error" in head) throw new Error(head.error);
+    return { bytes, head };
+  };
+  const historyOf = (line: string) => {
+    const { bytes, head } = headOf(line);
+    return lineHistory(bytes, head);
+  };
+
+  it("every real gpt-oss line is the model's own, and decodes with no played turns", () => {
+    for (const category of ["base", "miss_func", "miss_param"]) {
+      for (const line of realLines(category)) {
+        const { bytes, head } = headOf(line);
+        expect(lineHistory(bytes, head)).toEqual({ kind: "own" });
+        expect(stoppedAfterTurn(bytes, head)).toBeNull();
+        const decoded = decodeResultBytes(bytes, head, 3, where);
+        expect("played" in decoded).toBe(false);
+      }
+    }
+  });
+
+  it("reads the played turns wherever the keys stand, the stopped turn too", () => {
+    const real = realLines("base")[0];
+    const played = real.replace(/\}$/, ', "twinscore_history": "reference", "twinscore_played_turns": [0, 1], "twinscore_stopped_after_turn": 2}');
+    const { bytes, head } = headOf(played);
+    expect(lineHistory(bytes, head)).toEqual({ kind: "reference", played: [0, 1] });
+    expect(stoppedAfterTurn(bytes, head)).toBe(2);
+    expect(decodeResultBytes(bytes, head, 3, where)).toMatchObject({ kind: "turns", played: [0, 1] });
+    // keys before `result`, and the stopped turn not last: the same reading
+    const first = '{"twinscore_stopped_after_turn": 1, "twinscore_played_turns": [0], "id": "multi_turn_base_3", "twinscore_history": "reference", "result": [[[]], [[]]]}';
+    const h = headOf(first);
+    expect(lineHistory(h.bytes, h.head)).toEqual({ kind: "reference", played: [0] });
+    expect(stoppedAfterTurn(h.bytes, h.head)).toBe(1);
+    // an anchor at turn 0 plays nothing: still a line of the reference history
+    expect(historyOf('{"id": "x", "result": [], "twinscore_history": "reference", "twinscore_played_turns": []}')).toEqual({ kind: "reference", played: [] });
+    expect(historyOf('{"id": "x", "result": [], "twinscore_history": "own"}')).toEqual({ kind: "own" });
+  });
+
+  it("a history that cannot say whose the turns are is an error sentence, and decoding the line is a problem", () => {
+    const bad = [
+      ['{"id": "x", "result": [], "twinscore_played_turns": [0]}', "without `twinscore_history`"],
+      ['{"id": "x", "result": [], "twinscore_history": "reference"}', "has no `twinscore_played_turns`"],
+      ['{"id": "x", "result": [], "twinscore_history": "theirs", "twinscore_played_turns": []}', '"theirs": neither'],
+      ['{"id": "x", "result": [], "twinscore_history": "reference", "twinscore_played_turns": [1, 0]}', "increasing order"],
+      ['{"id": "x", "result": [], "twinscore_history": "reference", "twinscore_played_turns": [0, 0.5]}', "increasing order"],
+      ['{"id": "x", "result": [], "twinscore_history": "own", "twinscore_played_turns": [0]}', "lists turns"],
+    ] as const;
+    for (const [line, says] of bad) {
+      const got = historyOf(line);
+      expect("error" in got && got.error, line).toContain(says);
+      const { bytes, head } = headOf(line);
+      expect(decodeResultBytes(bytes, head, 1, where)).toMatchObject({ code: "history-malformed", file: "f.json", line: 3 });
+    }
   });
 });

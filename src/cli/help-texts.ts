@@ -174,6 +174,34 @@ const comparison =
   "either arm records an injected block, and for every model with --injection-check (arms injected by other\n" +
   "means); two arms where nothing was injected (two serving builds) get none.\n";
 
+const history =
+  "Which history before the anchor. `run --history own` (the default) is BFCL's loop from the first turn: a\n" +
+  "pair's twins reach the anchor through the model's own earlier turns, which can differ between them, so the\n" +
+  "decision there is read after possibly different histories and worlds (the same-history sensitivity keeps\n" +
+  "the pairs whose pre-anchor calls agree). `run --history reference` plays every turn before the anchor from\n" +
+  "the reference trajectory and generates only the anchor turn: both twins reach it with the same history and\n" +
+  "world and differ only in what was withheld (exact twins), for a fraction of the requests. Use own to score\n" +
+  "a model as BFCL runs it, or beside BFCL's official score; reference to measure the decision itself, cheaply,\n" +
+  "with nothing else varying; compare --a OWN --b REFERENCE on one model for the change the history causes.\n" +
+  "\nReading such lines (twinscore_history, twinscore_played_turns; bfcl/line-keys.ts):\n" +
+  "  score    the title says `exact twins: reference history before the anchor` (and how many pairs are exact\n" +
+  "           when not all); act, hold and decision mean what they always do, read on the generated anchor\n" +
+  "           turn. A base twin of pairs at two anchors has a line per anchor (same id): each pair reads the\n" +
+  "           line of its own anchor. --sensitivity's same-history keeps every pair, and says so. A pair with\n" +
+  "           no line for its anchor is missing; a twin whose anchor turn itself was played is read as missing.\n" +
+  "  mixed    a model whose lines mix both histories is not scored (an error, exit 1): give each history its\n" +
+  "           own --out folder.\n" +
+  "  official BFCL's checker would read the played reference calls as the model's: score --scores, report and\n" +
+  "           verify leave BFCL's verdicts on such lines out and say the official score is meaningless; check\n" +
+  "           leaves the lines out of the score files it writes, with one warning per file. BFCL's own\n" +
+  "           `bfcl evaluate` cannot tell: it scores a --continue line's played turns as the model's and fails\n" +
+  "           a stopped line for its missing turns, so its score of such a run is not the model's either.\n" +
+  "  compare  arms of different histories are compared as any two arms (McNemar, paired interval); the\n" +
+  "           output names each arm's history, and no injection check is made between them. Two reference\n" +
+  "           arms keep it, on the first step the model generated (the anchor turn's).\n" +
+  "  aligned  --bfcl-data still checks the twins' prefixes: the played turns pass as the reference's, the\n" +
+  "           anchor turn and T+1 (with run --continue) are the model's.\n";
+
 const page =
   "report writes one self-contained HTML page (works offline from file://) for the runs under --results.\n" +
   "It shows Table 1 (act, hold, decision with its 95% cluster-bootstrap interval); with --scores BFCL's\n" +
@@ -277,8 +305,22 @@ const generation =
   "--until-anchor stops each pair's items after the anchor turn: `score` gives the same numbers at a\n" +
   "fraction of the requests; such lines carry twinscore_stopped_after_turn, and `check` and the official\n" +
   "numbers of `score --scores` leave them out, with a warning.\n" +
-  "\nResume: ids already in the output are skipped (error lines too, unless --retry-errors); each line is\n" +
-  "appended whole and a torn last line is cut off; at the end each file is rewritten in BFCL's order.\n" +
+  "\nHistory: --history own (the default) is BFCL's loop from the first turn, so a pair's twins reach the\n" +
+  "anchor through the model's own, possibly different, earlier turns. --history reference (exact twins)\n" +
+  "plays every turn before the anchor from the reference trajectory instead: the user messages as BFCL sends\n" +
+  "them, one assistant step holding that turn's reference calls (FC: tool calls with JSON arguments;\n" +
+  "prompting: the calls as Python text), executed, their outputs sent back as BFCL sends them, and no closing\n" +
+  "text. The anchor turn is then generated as usual and the line stops after it (--continue: the model goes\n" +
+  "on with the turns after it). Both twins of a pair then reach the anchor with the same history and the same\n" +
+  "world, and differ only in the withheld value or function: one generated turn per side, a fraction of the\n" +
+  "requests. Each line carries twinscore_history and twinscore_played_turns (and twinscore_stopped_after_turn\n" +
+  "without --continue). A base item twinned at several anchors gets one line per anchor (same id), each run\n" +
+  "in an executor of its own. The played steps are the reference's calls, not the model's: the official score\n" +
+  "of such a run means nothing, and `check` leaves the lines out. Needs --items pairs or all-pairs; a folder\n" +
+  "holds one history (a run of the other refuses it).\n" +
+  "\nResume: ids already in the output are skipped (reference history: each id and anchor; error lines too,\n" +
+  "unless --retry-errors); each line is appended whole and a torn last line is cut off; at the end each file\n" +
+  "is rewritten in BFCL's order.\n" +
   "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After header\n" +
   "is honoured up to 60 s (longer waits are cut to 60 s and reported). Every request carries\n" +
   "`x-twinscore-item: <entry id>`. The key is read from the variable named by --key-env, sent only in the\n" +
@@ -355,6 +397,7 @@ export const topicTexts: Readonly<Record<TopicName, () => string>> = {
   agreement: () => agreement,
   "empty-turns": () => emptyTurns,
   comparison: () => comparison,
+  history: () => history,
   page: () => page,
   expected: () => expected,
   labels: () => labels,

@@ -19,6 +19,7 @@ export const helpTopics = [
   { name: "agreement", summary: "check: re-scoring with the TypeScript checker, the agreement columns" },
   { name: "empty-turns", summary: "check --score-empty-turns: the turns BFCL's checker skips" },
   { name: "comparison", summary: "compare: the paired measures, McNemar, the interval, the injection check" },
+  { name: "history", summary: "exact twins: reading runs of run --history reference, and why their official score means nothing" },
   { name: "page", summary: "report: what the HTML page shows" },
   { name: "expected", summary: "verify: the expected-numbers file, tolerances, SKIP" },
   { name: "labels", summary: "judge: the five labels and the summary columns" },

@@ -11,7 +11,7 @@ import { fcDecoder, type Decoder } from "../bfcl/decode/index.js";
 import { extractTurn } from "../extract/extract.js";
 import type { ArgValue, ExtractedCall } from "../extract/types.js";
 import { strRepr } from "../python/repr.js";
-import type { AnchorCall, TwinReading } from "./types.js";
+import type { AnchorCall, TwinHistory, TwinReading } from "./types.js";
 
 /** The world-changing reading of a model's call: the catalog's predicate, the same one the reference calls are read with. */
 export function modelCallIsWorldChanging(
@@ -51,10 +51,22 @@ function undecodedIsWorldChanging(name: string, countLogin: boolean): boolean {
   return kind === "mutate" || (kind === "login" && countLogin);
 }
 
+/**
+ * How a twin whose line played `played` from the reference (null: none) reached the anchor
+ * turn `anchorTurn`: see `TwinHistory`.
+ */
+export function twinHistory(played: readonly number[] | null, anchorTurn: number): TwinHistory {
+  if (played === null) return "own";
+  if (played.includes(anchorTurn)) return "anchor-played";
+  for (let t = 0; t < anchorTurn; t++) if (!played.includes(t)) return "partial";
+  return "reference";
+}
+
 /** The reading of a side with no anchor turn to read: its line is missing or an inference error, or the rollout ended before the anchor. */
-function unread(status: "missing" | "not-reached" | "inference-error", preAnchorCallNames: string[][]): TwinReading {
+function unread(status: "missing" | "not-reached" | "inference-error", preAnchorCallNames: string[][], history: TwinHistory | null = null): TwinReading {
   return {
     status,
+    history,
     anchorCalls: [],
     preAnchorCallNames,
     decodeFailures: 0,
@@ -101,10 +113,13 @@ export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keyword
 export function readTwin(rollout: RecordedRollout | undefined, anchorTurn: number, tools: ReadonlySet<string>, decoder: Decoder = fcDecoder): TwinReading {
   if (rollout === undefined) return unread("missing", []);
   if (rollout.kind === "inference-error") return unread("inference-error", []);
+  const history = twinHistory(rollout.played ?? null, anchorTurn);
+  // an anchor turn played from the reference holds the reference's calls: there is no decision of the model's to read
+  if (history === "anchor-played") return unread("missing", [], history);
   const preAnchorCallNames: string[][] = [];
   const before = Math.min(anchorTurn, rollout.turns.length);
   for (let t = 0; t < before; t++) preAnchorCallNames.push(callNamesOfTurn(rollout.turns[t], tools, decoder));
-  if (rollout.turns.length <= anchorTurn) return unread("not-reached", preAnchorCallNames);
+  if (rollout.turns.length <= anchorTurn) return unread("not-reached", preAnchorCallNames, history);
   const x = extractTurn(rollout.turns[anchorTurn], tools, { decoder });
   const ordered: { step: number; call: AnchorCall }[] = [];
   for (const c of x.calls) {
@@ -136,6 +151,7 @@ export function readTwin(rollout: RecordedRollout | undefined, anchorTurn: numbe
   const undecidableStep = x.undecidableSteps > 0;
   return {
     status: undecidableStep && !acted ? "undecidable" : "decided",
+    history,
     anchorCalls,
     preAnchorCallNames,
     decodeFailures: x.decodeFailures,

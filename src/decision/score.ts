@@ -7,7 +7,7 @@
  */
 import { fcDecoder, type Decoder } from "../bfcl/decode/index.js";
 import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, type ScoredResultCategory } from "../bfcl/categories.js";
-import type { RecordedRollout } from "../bfcl/results.js";
+import { lineFor, type RecordedRollout } from "../bfcl/results.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { readTwin } from "./read-twin.js";
 import { sideStatuses, type PairRecord, type ReadingCounts, type SideStatus } from "./types.js";
@@ -88,7 +88,7 @@ export function scorePair(pair: ManifestPair, base: RecordedRollout | undefined,
   };
 }
 
-/** A model's recorded rollouts by id, per result category (only the ids scoring asked for need be present). */
+/** A model's recorded rollouts by id (a line played from the reference also by `id@T`: `lineFor`), per result category (only the ids scoring asked for need be present). */
 export type ModelRollouts = Readonly<Record<ScoredResultCategory, ReadonlyMap<string, RecordedRollout>>>;
 
 /**
@@ -106,8 +106,9 @@ export function scoreModel(
   const records: PairRecord[] = [];
   const missing: { pair: ManifestPair; absent: string[] }[] = [];
   for (const pair of pairs) {
-    const base = rollouts.base.get(pair.baseId);
-    const miss = rollouts[pair.category].get(pair.missId);
+    // a line played from the reference is read for the anchor it was generated for (`lineFor`)
+    const base = lineFor(rollouts.base, pair.baseId, pair.anchorTurn);
+    const miss = lineFor(rollouts[pair.category], pair.missId, pair.anchorTurn);
     if (base === undefined || miss === undefined) {
       missing.push({ pair, absent: [base === undefined ? pair.baseId : null, miss === undefined ? pair.missId : null].filter((x): x is string => x !== null) });
     }

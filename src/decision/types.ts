@@ -66,10 +66,22 @@ export type SideStatus = "decided" | "undecidable" | "inference-error" | "not-re
 /** Every side status; a pair takes the first of its two sides' in this order (`pairStatus`). */
 export const sideStatuses: readonly SideStatus[] = ["missing", "inference-error", "not-reached", "undecidable", "decided"];
 
+/**
+ * How a twin reached its anchor turn: `own`, every turn before it the model's;
+ * `reference`, every one played from the reference trajectory (`twinscore run --history
+ * reference`: an exact twin); `partial`, a line played from the reference that did not
+ * play every turn before this anchor (the others are the model's);
+ * `anchor-played`, the anchor turn itself was played, so the line holds no decision of the
+ * model's there (the side is read as missing).
+ */
+export type TwinHistory = "own" | "reference" | "partial" | "anchor-played";
+
 /** What was read off one twin's rollout around the anchor turn. */
 export interface TwinReading {
   /** As the default reading sees the side (logins not counted). */
   readonly status: SideStatus;
+  /** How the twin reached the anchor turn; null for a side with no turns (no line, an inference error). */
+  readonly history: TwinHistory | null;
   /** Validated (on-list) calls on the anchor turn, in step order; empty when not reached. */
   readonly anchorCalls: readonly AnchorCall[];
   /** On-list call names on the turns before the anchor, turn by turn (decoded or not, as on the anchor turn). */

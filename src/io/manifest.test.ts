@@ -71,8 +71,8 @@ describe("parseManifest", () => {
   it("reports a truncated file, another version and a wrong field as one problem each", () => {
     const cut = parseManifest(text.slice(0, 1000), "m.json");
     expect(!cut.ok && cut.problems[0]).toMatchObject({ code: "json-malformed", file: "m.json" });
-    const v1 = parseManifest(text.replace('"version": 2', '"version": 1'), "m.json");
-    expect(!v1.ok && v1.problems[0].message).toBe("unsupported manifest version 1 (this twinscore reads version 2; rebuild it with twinscore pairs)");
+    const v2 = parseManifest(text.replace('"version": 3', '"version": 2'), "m.json");
+    expect(!v2.ok && v2.problems[0].message).toBe("unsupported manifest version 2 (this twinscore reads version 3; rebuild it with twinscore pairs)");
     const bad = parseManifest(text.replace('"anchorTurn": 2', '"anchorTurn": "2"'), "m.json");
     expect(!bad.ok && bad.problems[0]).toMatchObject({ code: "manifest-schema" });
     expect(!bad.ok && bad.problems[0].message).toMatch(/^invalid manifest at pairs\.0\.anchorTurn: /);

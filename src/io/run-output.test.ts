@@ -84,6 +84,18 @@ describe("the final rewrite", () => {
     expect(readdirSync(tmp).filter((x) => x.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("keeps a reference-history base item's lines apart by anchor: each anchor's last line wins, in id then anchor order; a line too long to parse is keyed by its tail", () => {
+    const ref = (i: number, anchor: number, result = "[[]]", pad = "") =>
+      `{"id": "multi_turn_base_${i}", "result": ${result}${pad}, "twinscore_history": "reference", "twinscore_played_turns": [${Array.from({ length: anchor }, (_, t) => t).join(", ")}]}\n`;
+    const long = `, "inference_log": ["${"x".repeat(17 * 1024 * 1024)}"]`;
+    const f = file(ref(5, 3, '"Error during inference: x"') + ref(5, 2) + ref(1, 0) + ref(5, 3) + ref(7, 1, "[[]]", long));
+    const index = scanResultFile(f);
+    expect([...index.byKey.keys()]).toEqual(["multi_turn_base_5\u0000anchor 3", "multi_turn_base_5\u0000anchor 2", "multi_turn_base_1\u0000anchor 0", "multi_turn_base_7\u0000anchor 1"]);
+    const out = rewriteSorted(f, compareIds);
+    expect(out.ok && out.value).toEqual({ lines: 4, errors: 0 });
+    expect(readFileSync(f, "utf8")).toBe(ref(1, 0) + ref(5, 2) + ref(5, 3) + ref(7, 1, "[[]]", long));
+  });
+
   it("a full disk during the rewrite leaves the file as it was and no temporary file", () => {
     const text = line(3) + line(1) + line(2);
     const f = file(text);

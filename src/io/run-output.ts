@@ -16,7 +16,7 @@ import { closeSync, existsSync, fstatSync, ftruncateSync, linkSync, lstatSync, m
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { readResultLine, sniffResultLine, type LineReading } from "../rollout/lines.js";
+import { lineKeyOf, readResultLine, sniffResultLine, type LineReading } from "../rollout/lines.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
 import { readTextIfFile, writeFileAtomic } from "./manifest.js";
 
@@ -39,8 +39,9 @@ const CHUNK = 1024 * 1024;
  */
 const PARSE_LIMIT = 16 * 1024 * 1024;
 
-/** How much of a long line's head is kept to read its id. */
+/** How much of a long line's head is kept to read its id, and of its end to read the keys twinscore adds last. */
 const HEAD_BYTES = 4096;
+const TAIL_BYTES = 4096;
 
 /** One complete line of a result file, as the index holds it. */
 export interface IndexedLine {
@@ -56,8 +57,12 @@ export interface IndexedLine {
 export interface ResultFileIndex {
   /** Every complete line that is not blank, in file order. */
   readonly lines: readonly IndexedLine[];
-  /** The last line of each id (a line appended later, a rerun of an error line, wins). */
-  readonly byId: ReadonlyMap<string, IndexedLine>;
+  /**
+   * The last line of each id (a line appended later, a rerun of an error line, wins); a
+   * `--history reference` line is keyed by its id and anchor (`lineKey`), since a base item
+   * has one line per anchor.
+   */
+  readonly byKey: ReadonlyMap<string, IndexedLine>;
   /** Bytes up to the end of the last complete line. */
   readonly intactBytes: number;
   /** True when a torn tail (a line without its newline, left by a kill) follows. */
@@ -73,7 +78,7 @@ function describeError(e: unknown): string {
 }
 
 function emptyIndex(): ResultFileIndex {
-  return { lines: [], byId: new Map(), intactBytes: 0, torn: false };
+  return { lines: [], byKey: new Map(), intactBytes: 0, torn: false };
 }
 
 /** Read a file's lines into an index, 1 MiB at a time. A missing file is empty. */
@@ -82,12 +87,13 @@ export function scanResultFile(path: string): ResultFileIndex {
   const fd = openSync(path, "r");
   try {
     const lines: IndexedLine[] = [];
-    const byId = new Map<string, IndexedLine>();
+    const byKey = new Map<string, IndexedLine>();
     const buf = Buffer.allocUnsafe(CHUNK);
-    // the line being read: its pieces while it may still be parsed whole, else only its head
+    // the line being read: its pieces while it may still be parsed whole, else only its head and its last bytes
     let pieces: Buffer[] = [];
     let lineBytes = 0;
     let head: Buffer | null = null;
+    let tail: Buffer = Buffer.alloc(0);
     let lineStart = 0;
     let lineNo = 0;
     let pos = 0;
@@ -99,10 +105,10 @@ export function scanResultFile(path: string): ResultFileIndex {
         // a blank line carries nothing (and BFCL's json.loads of it raises): it is not kept
         if (text.trim() === "") return;
         reading = readResultLine(text);
-      } else reading = sniffResultLine(head.toString("utf8"));
+      } else reading = sniffResultLine(head.toString("utf8"), tail.toString("utf8"));
       const line: IndexedLine = { lineNo, offset: lineStart, length: lineBytes + 1, reading };
       lines.push(line);
-      if (reading.kind === "result") byId.set(reading.id, line);
+      if (reading.kind === "result") byKey.set(lineKeyOf(reading), line);
     };
     for (;;) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
@@ -125,6 +131,7 @@ export function scanResultFile(path: string): ResultFileIndex {
             head = Buffer.from(Buffer.concat(first, kept));
             pieces = [];
           } else if (head === null) pieces.push(Buffer.from(part));
+          if (head !== null) tail = Buffer.from(Buffer.concat([tail, part]).subarray(-TAIL_BYTES));
           lineBytes += part.length;
         }
         if (end === n) break;
@@ -133,11 +140,12 @@ export function scanResultFile(path: string): ResultFileIndex {
         pieces = [];
         lineBytes = 0;
         head = null;
+        tail = Buffer.alloc(0);
         from = nl + 1;
       }
       pos += n;
     }
-    return { lines, byId, intactBytes: lineStart, torn: lineBytes > 0 };
+    return { lines, byKey, intactBytes: lineStart, torn: lineBytes > 0 };
   } finally {
     closeSync(fd);
   }
@@ -214,8 +222,9 @@ export interface RewrittenFile {
 
 /**
  * Rewrite a result file in BFCL's order from what is on disk now: the last line of each
- * id, sorted by `compare`, then the lines that hold no id (kept byte for byte, in their
- * order). An earlier line of an id that was written again (a rerun error line) is dropped.
+ * id (of each id and anchor for `--history reference` lines), sorted by `compare` (a base
+ * item's reference lines by anchor), then the lines that hold no id (kept byte for byte,
+ * in their order). An earlier line of an id that was written again (a rerun error line) is dropped.
  * Each line's bytes are copied from the file into a temporary file in the same folder,
  * which then replaces it; nothing is written when the file is already in that order. On
  * failure the temporary file is removed and the file is as it was.
@@ -233,7 +242,10 @@ export function rewriteSorted(path: string, compare: (a: string, b: string) => n
   } catch (e) {
     return err(problem("write-failed", `cannot read for the final rewrite: ${describeError(e)}`, { file: path }));
   }
-  const winners = [...index.byId.entries()].sort(([a], [b]) => compare(a, b)).map(([, l]) => l);
+  // by id as BFCL sorts, then a reference-history base item's lines by anchor
+  const anchorOf = (l: IndexedLine) => (l.reading.kind === "result" ? (l.reading.anchorTurn ?? -1) : -1);
+  const idOf = (l: IndexedLine) => (l.reading.kind === "result" ? l.reading.id : "");
+  const winners = [...index.byKey.values()].sort((a, b) => compare(idOf(a), idOf(b)) || anchorOf(a) - anchorOf(b));
   const others = index.lines.filter((l) => l.reading.kind === "other");
   const order = [...winners, ...others];
   const errors = winners.filter((l) => l.reading.kind === "result" && l.reading.isError).length;

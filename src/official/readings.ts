@@ -74,6 +74,8 @@ export interface SensitivityRow {
   readonly hold: number;
   readonly decision: number;
   readonly ci95: readonly [number, number] | null;
+  /** What the reading means for this model when that differs from the reading's name (a model read from the reference: `same-history` is every pair). */
+  readonly note?: string;
 }
 
 /** The readings `--sensitivity` shows, in order, with what each is: every reading of `decision/readings.ts`. */

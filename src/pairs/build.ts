@@ -199,6 +199,7 @@ function makePair(
     exclusionReason,
     certification,
     anchorRequest: { base: turnText(base.q.question[anchorTurn]), miss: turnText(miss.question[anchorTurn]) },
+    differsIn: [...(removed.length > 0 ? (["tools"] as const) : []), ...(sameTurn(miss.question[anchorTurn], base.q.question[anchorTurn]) ? [] : (["anchor-request"] as const))],
     turnCount: { base: base.q.question.length, miss: miss.question.length },
   };
 }
@@ -413,7 +414,7 @@ export function buildManifest(
   );
   const items: ManifestItem[] = contents.map(({ id, q, content }) => ({ id, turns: turnDigests(q.question), content: contentDigest(content) }));
   const manifest: Manifest = {
-    version: 2,
+    version: 3,
     source: {
       bfclVersion: data.version,
       inputsSha256: digestTexts([

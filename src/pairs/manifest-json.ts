@@ -30,6 +30,7 @@ const pair = v.object({
   exclusionReason: v.nullable(v.string()),
   certification: v.nullable(certification),
   anchorRequest: v.object({ base: v.string(), miss: v.string() }),
+  differsIn: v.array(v.picklist(["tools", "anchor-request"])),
   turnCount: v.object({ base: v.number(), miss: v.number() }),
 });
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -74,7 +75,7 @@ const item = v.object({ id: v.string(), turns: v.array(v.nullable(digest)), cont
 const unusable = v.object({ id: v.string(), reason: v.string() });
 const notApplied = v.object({ id: v.string(), ruling: v.picklist(["bad-key", "construction", "compound"]), contentDiffers: strings });
 /** The manifest format this twinscore reads and writes. */
-export const manifestFormatVersion = 2;
+export const manifestFormatVersion = 3;
 const manifestSchema = v.object({
   version: v.literal(manifestFormatVersion),
   source: v.object({ bfclVersion: v.picklist(["v3", "v4"]), inputsSha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) }),

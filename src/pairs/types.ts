@@ -32,6 +32,15 @@ export interface Certification {
   readonly contentDiffers: readonly string[];
 }
 
+/**
+ * What a pair's two twins differ in, up to and including the anchor turn (the turns before
+ * it are equal by the content check): `tools`, the functions miss_func removed from the
+ * tool list; `anchor-request`, the user's text on the anchor turn. A miss_param pair
+ * differs in its anchor request only (none: the twins are the same there); a miss_func
+ * pair in its tools, and in its anchor request too where the data rewords that turn.
+ */
+export type TwinDifference = "tools" | "anchor-request";
+
 /** What the reference does on the base twin's anchor turn. */
 export type GoldAnchorKind = "world-changing" | "read-only" | "login-only";
 
@@ -58,6 +67,8 @@ export interface ManifestPair {
   readonly certification: Certification | null;
   /** The user's request on the anchor turn: complete on the base twin, incomplete on the should-ask twin. */
   readonly anchorRequest: { readonly base: string; readonly miss: string };
+  /** What the twins differ in up to the anchor turn, in this order: `tools`, `anchor-request`. */
+  readonly differsIn: readonly TwinDifference[];
   /** Number of turns of each twin (the should-ask twin has one more). */
   readonly turnCount: { readonly base: number; readonly miss: number };
 }
@@ -141,7 +152,7 @@ export interface RulingNotApplied {
 
 /** The whole manifest file (`data/manifest.json` for BFCL v4, `data/manifest-v3.json` for v3). */
 export interface Manifest {
-  readonly version: 2;
+  readonly version: 3;
   /** Where it was built from: BFCL version prefix and a digest of the inputs. */
   readonly source: { readonly bfclVersion: "v3" | "v4"; readonly inputsSha256: string };
   readonly funnel: Funnel;

@@ -8,6 +8,7 @@
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
+import { pairHistoryCounts, readFromReference } from "../decision/history.js";
 import { readingCounts } from "../decision/score.js";
 import { headlineOf, pairUnder, readingById, readingPairs, readings, selectUnder, type SideUnderReading } from "../decision/readings.js";
 import type { SideRule, TwinReading } from "../decision/types.js";
@@ -175,7 +176,9 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     const x = h.numbers;
     const shown = h.noHeadline === null;
     const v = (n: number) => (shown ? n : Number.NaN);
-    const counts = readingCounts(e.m.inputs.records.filter((r) => table1Ids.has(r.missId)));
+    const onTable1 = e.m.inputs.records.filter((r) => table1Ids.has(r.missId));
+    const counts = readingCounts(onTable1);
+    const exactTwins = readFromReference(onTable1) ? { exactTwins: { exact: pairHistoryCounts(onTable1).exact, pairs: table1Ids.size } } : {};
     const m = e.name;
     const official = shown ? metrics.models[i].official : null;
     return {
@@ -186,6 +189,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
       pairs: x.pairs,
       undecided: x.undecided,
       noHeadline: h.noHeadline,
+      ...exactTwins,
       act: v(x.act),
       hold: v(x.hold),
       decision: v(x.decision),

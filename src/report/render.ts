@@ -334,6 +334,24 @@ function emptyTurnSection(data: ReportData): string {
   );
 }
 
+/**
+ * What Table 1 says of models whose turns before the anchor were played from the
+ * reference (`run --history reference`): exact twins, and why they have no official raw.
+ */
+function exactTwinsNote(data: ReportData): string {
+  const played = data.models.filter((m) => m.exactTwins !== undefined);
+  if (played.length === 0) return "";
+  const which = played.length === data.models.length ? "Every model here" : played.map((m) => m.name).join(", ");
+  const counts = played
+    .filter((m) => m.exactTwins!.exact < m.exactTwins!.pairs)
+    .map((m) => ` ${m.name}: ${m.exactTwins!.exact} of ${m.exactTwins!.pairs} pairs are exact twins.`)
+    .join("");
+  return (
+    `<p class="note" data-exact-twins>Exact twins: ${escapeHtml(which)} played the turns before each anchor from the reference (twinscore run --history reference), so both twins of a pair reach the anchor with the same history and differ only in what was withheld; ` +
+    `BFCL's verdict on such lines is not the model's (it played none of those turns), so they have no official raw.${escapeHtml(counts)}</p>`
+  );
+}
+
 /** Render the report; the same data gives the same bytes. */
 export function renderReport(data: ReportData): string {
   const models = data.models.map((m) => m.name);
@@ -349,6 +367,7 @@ export function renderReport(data: ReportData): string {
       `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
       `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
       `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}</p>` +
+      exactTwinsNote(data) +
       table1(data, hasOfficial, hasCredited) +
       data.models
         .filter((m) => m.noHeadline !== null)

@@ -23,6 +23,8 @@ export interface ReportModel {
   readonly undecided: UndecidedCounts;
   /** Why the model's act, hold and decision are not shown (NaN then), with the fix; null when they are. */
   readonly noHeadline: string | null;
+  /** When its lines played the turns before the anchor from the reference (`run --history reference`): Table 1's pairs, and how many of them are exact twins; absent for a model's own history. */
+  readonly exactTwins?: { readonly exact: number; readonly pairs: number };
   readonly act: number;
   readonly hold: number;
   readonly decision: number;

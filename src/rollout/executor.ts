@@ -56,3 +56,18 @@ export function processExecutor(process: EvaluatorProcess, entry: RolloutEntry, 
     },
   };
 }
+
+/**
+ * The parameter names of each public method of an entry's classes, in signature order,
+ * from the re-implemented classes (the last class with the method wins, as the executor
+ * binds it): how a reference call's positional arguments are named when it is played.
+ */
+export function methodParameterNames(process: EvaluatorProcess, involvedClasses: readonly string[]): (method: string) => readonly string[] | undefined {
+  const names = new Map<string, readonly string[]>();
+  for (const cls of involvedClasses) {
+    const inst = process.factory(cls);
+    if (!inst) continue;
+    for (const [method, spec] of inst.methods) if (!method.startsWith("_")) names.set(method, spec.params.map((p) => p.name));
+  }
+  return (method) => names.get(method);
+}

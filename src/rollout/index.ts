@@ -8,3 +8,4 @@ export * from "./serialize.js";
 export * from "./system-prompt.js";
 export * from "./inject-check.js";
 export * from "./user-sim.js";
+export * from "./reference-history.js";

@@ -6,13 +6,7 @@
  * dropped a developer message, a different template).
  */
 
-/**
- * The top-level key of a line generated with an injected block (`run --inject`): where the
- * block went (`developer-message` before the first turn in FC mode, `system-prompt` appended
- * to it in prompting mode) and its text. BFCL's tools ignore unknown keys; `compare` prints
- * the injection check when an arm's lines carry it.
- */
-export const INJECTED_KEY = "twinscore_injected";
+export { INJECTED_KEY } from "../bfcl/line-keys.js";
 
 /** Where a run put the injected block. */
 export type InjectedPlacement = "developer-message" | "system-prompt";

@@ -9,6 +9,7 @@ import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/cat
 import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
+import { HISTORY_KEY, PLAYED_TURNS_KEY, referenceAnchorOf } from "../bfcl/line-keys.js";
 
 /** The result file name of a category, as BFCL names it. */
 export function resultFileName(category: MultiTurnCategory): string {
@@ -55,8 +56,23 @@ export type LineReading =
       readonly errorMessage: string | null;
       /** Set when the line is read as Python reads it but is not plain JSON: why it may trouble other readers. */
       readonly note: string | null;
+      /** A `--history reference` line: the anchor turn it was generated for (its played-turn count); absent on a line of the ordinary loop. */
+      readonly anchorTurn?: number;
     }
   | { readonly kind: "other" };
+
+/**
+ * What identifies a line of a run's output: its id, and for a `--history reference` line
+ * also its anchor turn (a base item has one line per distinct anchor of its pairs).
+ */
+export function lineKey(id: string, anchorTurn: number | null | undefined): string {
+  return anchorTurn === null || anchorTurn === undefined ? id : `${id}\u0000anchor ${anchorTurn}`;
+}
+
+/** The key of a line as resume reads it (`lineKey` of its id and anchor). */
+export function lineKeyOf(reading: Extract<LineReading, { kind: "result" }>): string {
+  return lineKey(reading.id, reading.anchorTurn);
+}
 
 const ERROR_PREFIX = "Error during inference: ";
 
@@ -66,7 +82,8 @@ function readingOf(value: unknown, note: string | null): LineReading {
   if (typeof v.id !== "string") return { kind: "other" };
   const isError = !Array.isArray(v.result);
   const errorMessage = isError ? (typeof v.result === "string" ? (v.result.startsWith(ERROR_PREFIX) ? v.result.slice(ERROR_PREFIX.length) : v.result) : String(v.result)) : null;
-  return { kind: "result", id: v.id, isError, errorMessage, note };
+  const anchorTurn = referenceAnchorOf(v);
+  return anchorTurn === null ? { kind: "result", id: v.id, isError, errorMessage, note } : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn };
 }
 
 /**
@@ -89,15 +106,20 @@ export function readResultLine(text: string): LineReading {
   if (!parsed.ok || !(parsed.value instanceof PyDict)) return { kind: "other" };
   const d = parsed.value;
   const result = d.get("result");
-  const plain = { id: d.get("id"), result: Array.isArray(result) ? [] : result };
+  const played = d.get(PLAYED_TURNS_KEY);
+  const plain = { id: d.get("id"), result: Array.isArray(result) ? [] : result, [HISTORY_KEY]: d.get(HISTORY_KEY), [PLAYED_TURNS_KEY]: Array.isArray(played) ? played.map((t) => (typeof t === "bigint" ? Number(t) : t)) : played };
   return readingOf(plain, [bomNote, "holds NaN or Infinity, which Python reads and strict JSON readers refuse"].filter((x) => x !== null).join("; "));
 }
 
+/** The played turns as the writer renders them (`withPlayedKeys`); bare quotes, so never inside a JSON string. */
+const PLAYED_KEYS = /, "twinscore_history": "reference", "twinscore_played_turns": \[((?:\d+(?:, \d+)*)?)\]/g;
+
 /**
  * The same reading from the start of a line too long to parse whole (resume copies such a
- * line byte for byte): the `{"id": "…", "result": ` head BFCL's writer puts first.
+ * line byte for byte): the `{"id": "…", "result": ` head BFCL's writer puts first, and
+ * from its last bytes (`tail`) the played turns of a `--history reference` line.
  */
-export function sniffResultLine(head: string): LineReading {
+export function sniffResultLine(head: string, tail = ""): LineReading {
   const m = /^\uFEFF?\{"id": ("(?:[^"\\]|\\.)*"), "result": (\[|")/.exec(head);
   if (!m) return { kind: "other" };
   let id: unknown;
@@ -108,5 +130,10 @@ export function sniffResultLine(head: string): LineReading {
   }
   if (typeof id !== "string") return { kind: "other" };
   const isError = m[2] === '"';
-  return { kind: "result", id, isError, errorMessage: isError ? "(the line is too long to read its message)" : null, note: null };
+  const reading = { kind: "result" as const, id, isError, errorMessage: isError ? "(the line is too long to read its message)" : null, note: null };
+  const played = [...tail.matchAll(PLAYED_KEYS)].at(-1);
+  if (played === undefined) return reading;
+  const turns = played[1] === "" ? [] : played[1].split(", ").map(Number);
+  const anchorTurn = referenceAnchorOf({ [HISTORY_KEY]: "reference", [PLAYED_TURNS_KEY]: turns });
+  return anchorTurn === null ? reading : { ...reading, anchorTurn };
 }

@@ -14,6 +14,10 @@
  * bound. Such a round is recorded as steps of that turn — the asking step, then the
  * user's answer as one `user` message in the history and in the step's log, then the
  * model's next step — so `result` keeps one entry per turn, as BFCL writes it.
+ *
+ * With a played history (`--history reference`, see `reference-history.ts`) the turns
+ * before the anchor run through the same loop, except that their one step's reply is the
+ * reference's calls instead of the endpoint's, and the turn ends once they executed.
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -23,7 +27,9 @@ import { failureMessage, isEmptyDecoded, type DecodeOutcome } from "../bfcl/deco
 import { convertToTools, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
 import { dict, plainToPy, pyToPlain } from "./serialize.js";
-import { INJECTED_KEY, type InjectedPlacement } from "./inject-check.js";
+import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "../bfcl/line-keys.js";
+import type { InjectedPlacement } from "./inject-check.js";
+import type { PlayedHistory } from "./reference-history.js";
 import {
   clarificationLimitLog,
   clarificationLog,
@@ -99,6 +105,8 @@ export interface LoopOptions {
   readonly interactive?: InteractiveUser | null;
   /** Leave out the state snapshots (`--exclude-state-log`). */
   readonly excludeStateLog?: boolean;
+  /** `--history reference`: the turns before the anchor are played from the reference, not generated. */
+  readonly played?: PlayedHistory | null;
 }
 
 /** Counts of one entry's generation, for progress and summaries. */
@@ -111,6 +119,8 @@ export interface EntryStats {
   simRequests: number;
   simInputTokens: number;
   simOutputTokens: number;
+  /** Steps played from the reference (no request made). */
+  playedSteps: number;
 }
 
 /** A generated line: the dict to write (keys in BFCL's order) and whether it is an error line. */
@@ -120,8 +130,7 @@ export interface EntryOutcome {
   readonly stats: EntryStats;
 }
 
-/** The key a line stopped by `--until-anchor` carries: the last turn it ran (BFCL's tools ignore unknown keys). */
-export const STOPPED_AFTER_TURN_KEY = "twinscore_stopped_after_turn";
+export { STOPPED_AFTER_TURN_KEY };
 
 class EntryAbort extends Error {}
 
@@ -159,7 +168,7 @@ function parseFcMessage(message: Record<string, unknown>): { responses: PyValue;
 
 /** Generate one entry; never throws for endpoint or model behaviour (those become lines). */
 export async function runEntry(entry: RolloutEntry, opts: LoopOptions): Promise<EntryOutcome> {
-  const stats: EntryStats = { requests: 0, inputTokens: 0, outputTokens: 0, steps: 0, simRequests: 0, simInputTokens: 0, simOutputTokens: 0 };
+  const stats: EntryStats = { requests: 0, inputTokens: 0, outputTokens: 0, steps: 0, simRequests: 0, simInputTokens: 0, simOutputTokens: 0, playedSteps: 0 };
   try {
     return { line: await generate(entry, opts, stats), error: null, stats };
   } catch (e) {
@@ -169,8 +178,19 @@ export async function runEntry(entry: RolloutEntry, opts: LoopOptions): Promise<
     // what an input too deep or too large does to JavaScript (Python raises RecursionError / MemoryError): this entry's error, not the run's
     else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded" : `MemoryError: ${e.message}`;
     else throw e;
-    return { line: errorLine(entry.id, message, "twinscore run: the entry stopped here (no Python traceback; BFCL records one)"), error: message, stats };
+    const line = errorLine(entry.id, message, "twinscore run: the entry stopped here (no Python traceback; BFCL records one)");
+    return { line: opts.played ? withPlayedKeys(line, opts.played.anchorTurn) : line, error: message, stats };
   }
+}
+
+/** A line's record of a played history (`bfcl/line-keys.ts`): the protocol and the played turns, after BFCL's keys. */
+export function withPlayedKeys(line: PyDict, anchorTurn: number): PyDict {
+  line.set(HISTORY_KEY, REFERENCE_HISTORY);
+  line.set(
+    PLAYED_TURNS_KEY,
+    Array.from({ length: anchorTurn }, (_, t) => BigInt(t)),
+  );
+  return line;
 }
 
 /** BFCL's inference-error line: the entry's partial progress is dropped. */
@@ -209,6 +229,7 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
     if (opts.inject) systemPrompt = `${systemPrompt}\n\n${opts.inject}`;
   }
   let stoppedAfter: number | null = null;
+  const played = opts.played ?? null;
   const user = opts.interactive ?? null;
   // interactive: the text of the reply that ended the previous turn, the exchange since the anchor turn ended, the rounds
   let endText = "";
@@ -297,15 +318,25 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
       exchange.push({ role: "assistant", content: text }, { role: "user", content: reply.answer });
       return true;
     };
+    // a played turn: one step, the reference's calls in place of the endpoint's reply (no request, 0 tokens, latency 0)
+    const playedTurn = played !== null && t < played.anchorTurn;
     // `count` is BFCL's count of executed steps (the force-quit limit); `stepIndex` names the step record (they differ only after a clarification round)
     for (let count = 0, stepIndex = 0; ; stepIndex++) {
       const stepLog: PyValue[] = [];
       turnLog.set(`step_${stepIndex}`, stepLog);
-      const started = opts.now();
-      const reply = await opts.chat({ itemId: entry.id, messages: history.slice(), tools: fc ? (tools.length > 0 ? tools : null) : null });
-      const latency = opts.now() - started;
-      if (!reply.ok) throw new EntryAbort(reply.error);
-      stats.requests++;
+      let reply: Extract<ChatOutcome, { ok: true }>;
+      let latency = 0;
+      if (playedTurn && played !== null) {
+        reply = { ok: true, message: played.message(t), usage: { prompt_tokens: 0, completion_tokens: 0 } };
+        stats.playedSteps++;
+      } else {
+        const started = opts.now();
+        const answered = await opts.chat({ itemId: entry.id, messages: history.slice(), tools: fc ? (tools.length > 0 ? tools : null) : null });
+        latency = opts.now() - started;
+        if (!answered.ok) throw new EntryAbort(answered.error);
+        reply = answered;
+        stats.requests++;
+      }
       const message = reply.message;
       const parsed = fc ? parseFcMessage(message) : { responses: plainToPy(message.content ?? null), ids: [] as unknown[] };
       history.push(message);
@@ -313,7 +344,7 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
       const outTok = tokenCount(reply.usage, "completion_tokens");
       if (typeof inTok === "bigint") stats.inputTokens += Number(inTok);
       if (typeof outTok === "bigint") stats.outputTokens += Number(outTok);
-      stats.steps++;
+      if (!playedTurn) stats.steps++;
       turnIn.push(inTok);
       turnOut.push(outTok);
       turnLatency.push(latency);
@@ -363,6 +394,8 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
         stepLog.push(dict([["role", "handler_log"], ["content", `Model has been forced to quit after ${MAXIMUM_STEP_LIMIT} steps.`]]));
         break;
       }
+      // the played turn is over: no closing request, so no text the model did not write
+      if (playedTurn) break;
     }
     results.push(turnResults);
     inferenceLog.push(turnLog);
@@ -384,10 +417,11 @@ async function generate(entry: RolloutEntry, opts: LoopOptions, stats: EntryStat
     ["latency", latencies],
     ["inference_log", inferenceLog],
   ]);
+  // the prompt arm says so in its lines: what compare's injection check looks for (before the history keys, which end a line)
+  if (opts.inject) line.set(INJECTED_KEY, dict([["placement", (fc ? "developer-message" : "system-prompt") satisfies InjectedPlacement], ["text", opts.inject]]));
+  if (played !== null) withPlayedKeys(line, played.anchorTurn);
   if (stoppedAfter !== null) line.set(STOPPED_AFTER_TURN_KEY, BigInt(stoppedAfter));
   if (user !== null && opening !== null) line.set(USER_SIMULATOR_KEY, interactiveSummary(user.answerTurn, opening, rounds, stats.simRequests));
-  // the prompt arm says so in its lines: what compare's injection check looks for
-  if (opts.inject) line.set(INJECTED_KEY, dict([["placement", (fc ? "developer-message" : "system-prompt") satisfies InjectedPlacement], ["text", opts.inject]]));
   return line;
 }
 

@@ -5,7 +5,7 @@ import { jsonDumps } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import { convertToTools, prepareEntry, PYTHON_HINT, type RolloutEntry } from "./entry.js";
 import type { EntryExecutor } from "./executor.js";
-import { compareIds, readResultLine, renderLine, sniffResultLine } from "./lines.js";
+import { compareIds, lineKey, readResultLine, renderLine, sniffResultLine } from "./lines.js";
 import { ADDITIONAL_FUNCTION_NOTICE, runEntry, type ChatOutcome, type ChatRequest } from "./loop.js";
 import { selectItems } from "./selection.js";
 import { makeJsonSerializable } from "./serialize.js";
@@ -92,6 +92,14 @@ describe("result lines", () => {
     expect(sniffResultLine('{"id": "multi_turn_base_3", "result": [[{"cd": ')).toMatchObject({ kind: "result", id: "multi_turn_base_3", isError: false });
     expect(sniffResultLine('{"id": "multi_turn_base_\\u0033", "result": "Error during')).toMatchObject({ kind: "result", id: "multi_turn_base_3", isError: true });
     expect(sniffResultLine('{"result": [], "id": "x"}')).toEqual({ kind: "other" });
+    // a --history reference line says which anchor it was generated for; a malformed record reads as none
+    expect(readResultLine('{"id": "a", "result": [], "twinscore_history": "reference", "twinscore_played_turns": [0, 1]}')).toMatchObject({ id: "a", anchorTurn: 2 });
+    expect(readResultLine('{"id": "a", "result": "Error during inference: x", "twinscore_history": "reference", "twinscore_played_turns": []}')).toMatchObject({ isError: true, anchorTurn: 0 });
+    expect(readResultLine('{"id": "a", "result": [], "twinscore_history": "reference", "twinscore_played_turns": [1]}')).not.toHaveProperty("anchorTurn");
+    expect(readResultLine('{"id": "a", "result": [], "twinscore_played_turns": [0]}')).not.toHaveProperty("anchorTurn");
+    expect(sniffResultLine('{"id": "a", "result": [[', '"x"]], "twinscore_history": "reference", "twinscore_played_turns": [0, 1, 2], "twinscore_stopped_after_turn": 3}')).toMatchObject({ id: "a", anchorTurn: 3 });
+    expect(lineKey("a", 2)).not.toBe(lineKey("a", 3));
+    expect(lineKey("a", null)).toBe("a");
   });
 
   it("make_json_serializable snapshots containers and stringifies what json.dumps refuses", () => {

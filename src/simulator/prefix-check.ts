@@ -22,6 +22,7 @@ import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
 import { checkDecoded, decodeTurns, type CheckPrompt, type EntryVerdict, type MultiTurnErrorType, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import type { EvaluatorProcess } from "./executor.js";
 import { decodeFcStep, decodeFcStepPlain } from "../bfcl/decode/index.js";
+import { lineFor } from "../bfcl/results.js";
 import { stepsAreStringArgs, type CategoryInputs } from "./run-check.js";
 
 /** Whether a twin's prefix passes BFCL's checker, and if not, why. */
@@ -91,7 +92,7 @@ export interface PairPrefixes {
 /** What the pair prefixes are checked against: each category's BFCL data and the model's `result` texts by id. */
 export interface PrefixSources {
   readonly inputs: Readonly<Record<"base" | ShouldAskCategory, CategoryInputs>>;
-  /** `result` texts of the model's base, miss_func and miss_param lines, by id. */
+  /** `result` texts of the model's base, miss_func and miss_param lines, by id (a line played from the reference also by `id@T`: `lineFor`). */
   readonly results: ReadonlyMap<string, string>;
 }
 
@@ -103,11 +104,12 @@ export interface PrefixSources {
 export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: PrefixSources, opts: PrefixCheckOptions): Result<PairPrefixes[]> {
   const done = new Map<string, PrefixOutcome>();
   const problems: Problem[] = [];
-  const twin = (id: string, category: "base" | ShouldAskCategory, through: number): PrefixOutcome => {
-    const key = `${id}@${through}`;
+  const twin = (id: string, category: "base" | ShouldAskCategory, anchorTurn: number, through: number): PrefixOutcome => {
+    const key = `${id}@${anchorTurn}@${through}`;
     const known = done.get(key);
     if (known) return known;
-    const text = sources.results.get(id);
+    // a line played from the reference is the one generated for this pair's anchor
+    const text = lineFor(sources.results, id, anchorTurn);
     const q = sources.inputs[category].questions.get(id);
     const gt = sources.inputs[category].groundTruth.get(id);
     let outcome: PrefixOutcome;
@@ -123,8 +125,8 @@ export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: Prefi
     missId: p.missId,
     baseId: p.baseId,
     anchorTurn: p.anchorTurn,
-    base: twin(p.baseId, "base", p.anchorTurn),
-    miss: twin(p.missId, p.category, p.anchorTurn + 1),
+    base: twin(p.baseId, "base", p.anchorTurn, p.anchorTurn),
+    miss: twin(p.missId, p.category, p.anchorTurn, p.anchorTurn + 1),
   }));
   return problems.length > 0 ? err(...problems) : ok(out);
 }

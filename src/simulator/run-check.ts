@@ -11,7 +11,7 @@ import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { sortIndexOfId } from "../bfcl/categories.js";
-import { repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
+import { lineHistory, repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { countTurn, decodeFcStep, decodeFcStepPlain, fcDecoder, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
@@ -254,6 +254,8 @@ export interface FileCheck {
   readonly warnings: Problem[];
   /** Ids of lines left out because `twinscore run --until-anchor` stopped them after the anchor turn. */
   readonly stoppedAtAnchor: string[];
+  /** Ids of lines left out because `twinscore run --history reference` played their turns before the anchor from the reference (those turns hold the reference's calls, not the model's). */
+  readonly playedFromReference: string[];
 }
 
 /** Python's exception text when `json.loads` refuses `text`, else null. */
@@ -351,6 +353,7 @@ export function checkResultFile(
   const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
   const problems: Problem[] = [];
   const stoppedAtAnchor: string[] = [];
+  const playedFromReference: string[] = [];
   // a line giving `id` or `result` twice is read by the last value, as BFCL's json.loads reads it, and reported
   const repeatedKeys: Problem[] = [];
   let lineNo = 0;
@@ -385,8 +388,20 @@ export function checkResultFile(
       problems.push(problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }));
       continue;
     }
+    // a line whose turns before the anchor were played from the reference holds the reference's calls there, not the model's
+    if (head.historyStart >= 0 || head.playedStart >= 0) {
+      const history = lineHistory(bytes, head);
+      if ("error" in history) {
+        problems.push(problem("history-malformed", history.error, { file, line: lineNo }));
+        continue;
+      }
+      if (history.kind === "reference") {
+        playedFromReference.push(head.id);
+        continue;
+      }
+    }
     // a line cut short after its anchor turn is not a whole rollout: BFCL would count it incomplete
-    if (stoppedAfterTurn(utf8.decode(bytes.subarray(Math.max(lineStart, end - 64), end))) !== null) {
+    if (stoppedAfterTurn(bytes, head) !== null) {
       stoppedAtAnchor.push(head.id);
       continue;
     }
@@ -570,5 +585,6 @@ export function checkResultFile(
     decodeHealth,
     warnings,
     stoppedAtAnchor,
+    playedFromReference,
   });
 }

@@ -10,7 +10,6 @@ import type { ManifestPair } from "../pairs/types.js";
 import type { RolloutEntry } from "../rollout/entry.js";
 import { ADDITIONAL_FUNCTION_NOTICE } from "../rollout/loop.js";
 import { NO_QUESTION, type UserSimEndpoint } from "../rollout/user-sim.js";
-import type { EvaluatorProcess } from "../simulator/executor.js";
 import { pythonHttpErrorText } from "../io/openai-chat.js";
 import { callToToolCall, wordCount, type ParamNames } from "./policies.js";
 import { sendJson, startChatServer, type ReplayAnswer, type TestServer } from "./replay.js";
@@ -170,17 +169,8 @@ export function policyResponder(
   };
 }
 
-/** Parameter names of each method from the simulated classes, for reference calls that pass arguments by position. */
-export function paramNamesOf(entries: ReadonlyMap<string, RolloutEntry>, process: EvaluatorProcess): ParamNames {
-  return (itemId, method) => {
-    const classes = entries.get(itemId)?.involvedClasses ?? [];
-    for (const cls of [...classes].reverse()) {
-      const spec = process.factory(cls)?.methods.get(method);
-      if (spec) return spec.params.map((p) => p.name);
-    }
-    return undefined;
-  };
-}
+/** Parameter names of each method from the simulated classes (one function for every scripted policy). */
+export { paramNamesOf } from "./policies.js";
 
 /** The withheld facts of a should-ask item, from BFCL's data: the base twin's anchor request, the scripted answer-turn line, the held-back functions. */
 export interface ExpectedFacts {

@@ -7,12 +7,13 @@
  * token counts computed from the request (words of every message), so a prompt arm's
  * injected block shows up as the same difference on every first step.
  */
-import { PyDict } from "../python/containers.js";
 import { jsonDumps } from "../python/json.js";
-import { evalLiteral } from "../python/literal-eval.js";
-import { parseExpression } from "../python/parse.js";
 import type { ManifestPair } from "../pairs/types.js";
-import type { ReplayAnswer } from "./replay.js";
+import { parseReferenceCall, playedMessage, type ReferenceCall } from "../rollout/reference-history.js";
+import { methodParameterNames } from "../rollout/executor.js";
+import { newEvaluatorProcess } from "../simulator/runtime.js";
+import type { EvaluatorProcess } from "../simulator/executor.js";
+import { sendJson, startChatServer, type ReplayAnswer, type TestServer } from "./replay.js";
 
 type Msg = Record<string, unknown>;
 
@@ -24,15 +25,15 @@ export type ParamNames = (itemId: string, method: string) => readonly string[] |
  * name and its JSON arguments text (positional arguments named from the signature).
  */
 export function callToToolCall(call: string, positionalNames: readonly string[] = []): { name: string; arguments: string } {
-  const parsed = parseExpression(call);
-  if (!parsed.ok || parsed.expr.kind !== "call" || parsed.expr.func.kind !== "name") throw new Error(`not a call: ${call}`);
-  const args = new PyDict();
-  parsed.expr.args.forEach((a, i) => {
-    if (i >= positionalNames.length) throw new Error(`no parameter name for argument ${i} of ${call}`);
-    args.set(positionalNames[i], evalLiteral(a));
-  });
-  for (const kw of parsed.expr.keywords) if (kw.arg !== null) args.set(kw.arg, evalLiteral(kw.value));
-  return { name: parsed.expr.func.id, arguments: jsonDumps(args) };
+  const parsed = referenceCall(call, () => positionalNames);
+  return { name: parsed.name, arguments: jsonDumps(parsed.args) };
+}
+
+/** A reference call parsed as `run --history reference` plays it (positional arguments named from `names`); throws on a call it cannot play. */
+function referenceCall(call: string, names: (method: string) => readonly string[] | undefined): ReferenceCall {
+  const parsed = parseReferenceCall(call, names);
+  if (!parsed.ok) throw new Error(parsed.problems[0].message);
+  return parsed.value;
 }
 
 /** The turn (user messages so far, minus one) and step (assistant messages since the last user message) of a request. */
@@ -78,19 +79,33 @@ export function alwaysActScript(groundTruth: ReadonlyMap<string, readonly (reado
   };
 }
 
-/** A responder that plays a call script: all of a turn's calls in step 0, then a closing text. */
-export function scriptedResponder(script: CallScript, opts: { mode?: "fc" | "prompting"; paramNames?: ParamNames } = {}): (body: Msg, itemId: string) => ReplayAnswer {
+/** The closing text of a scripted policy's last step of a turn (FC; prompting closes with empty text). */
+export const SCRIPTED_CLOSING_TEXT = "I need more information to do that.";
+
+/**
+ * A responder that plays a call script: all of a turn's calls in step 0, then a closing
+ * text. `asPlayed`: the calls step is the message `run --history reference` plays for
+ * those calls (its tool-call ids, keyword text in prompting mode), so the history it
+ * builds is the played one plus the closing steps.
+ */
+export function scriptedResponder(script: CallScript, opts: { mode?: "fc" | "prompting"; paramNames?: ParamNames; asPlayed?: boolean } = {}): (body: Msg, itemId: string) => ReplayAnswer {
   const mode = opts.mode ?? "fc";
   return (body, id) => {
     const messages = (Array.isArray(body.messages) ? body.messages : []) as Msg[];
     const { turn, step } = turnAndStep(messages);
     const calls = step === 0 ? script(id, turn) : [];
     let message: Msg;
-    if (mode === "prompting") message = { role: "assistant", content: calls.length > 0 ? `[${calls.join(", ")}]` : "" };
+    if (opts.asPlayed && calls.length > 0) {
+      message = playedMessage(
+        mode,
+        turn,
+        calls.map((c) => referenceCall(c, (m) => opts.paramNames?.(id, m))),
+      );
+    } else if (mode === "prompting") message = { role: "assistant", content: calls.length > 0 ? `[${calls.join(", ")}]` : "" };
     else {
       message = {
         role: "assistant",
-        content: calls.length > 0 ? null : "I need more information to do that.",
+        content: calls.length > 0 ? null : SCRIPTED_CLOSING_TEXT,
         tool_calls: calls.map((c, i) => {
           const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(c)?.[0] ?? "";
           return { id: `call_${turn}_${step}_${i}`, type: "function", function: callToToolCall(c, opts.paramNames?.(id, name) ?? []) };
@@ -111,4 +126,41 @@ export function scriptedResponder(script: CallScript, opts: { mode?: "fc" | "pro
       },
     };
   };
+}
+
+/** Parameter names of each item's methods (the run's classes), for scripted calls that pass arguments by position. */
+export function paramNamesOf(entries: ReadonlyMap<string, { readonly involvedClasses: readonly string[] }>, process: EvaluatorProcess = newEvaluatorProcess(undefined, true)): ParamNames {
+  const byClasses = new Map<string, (method: string) => readonly string[] | undefined>();
+  return (itemId, method) => {
+    const classes = entries.get(itemId)?.involvedClasses ?? [];
+    const key = classes.join(",");
+    let names = byClasses.get(key);
+    if (names === undefined) {
+      names = methodParameterNames(process, classes);
+      byClasses.set(key, names);
+    }
+    return names(method);
+  };
+}
+
+/**
+ * A scripted policy behind an OpenAI-compatible server on 127.0.0.1 (the item from the
+ * `x-twinscore-item` header), bounded like every test server; `delayMs` before each
+ * answer, `onRequest` told of each chat request (a test kills a run mid-way from there).
+ */
+export function startPolicyServer(
+  respond: (body: Msg, itemId: string) => ReplayAnswer,
+  opts: { readonly delayMs?: number; readonly onRequest?: (count: number) => void; readonly maxRequests?: number } = {},
+): Promise<TestServer> {
+  let count = 0;
+  return startChatServer(
+    async (body, req, res) => {
+      opts.onRequest?.(++count);
+      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+      if (res.destroyed) return;
+      const answer = respond(body, String(req.headers["x-twinscore-item"] ?? ""));
+      sendJson(res, answer.status, answer.body);
+    },
+    { maxRequests: opts.maxRequests ?? 20_000, lifetimeMs: 600_000 },
+  );
 }

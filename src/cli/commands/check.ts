@@ -86,7 +86,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       "\n--results and --scores take one folder each here.\n" +
         "Exit: 0 checked (and every verdict agrees); 1 some verdicts disagree, a wrong decoder, or any problem under\n" +
         "--strict; 2 nothing checked, or a file that could not be checked." +
-        commandHelpFooter(["agreement", "empty-turns", "layouts", "decoders", "speed", "formats", "exit-codes"]),
+        commandHelpFooter(["agreement", "empty-turns", "history", "layouts", "decoders", "speed", "formats", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
       const { results } = resultsGroup.read(opts);

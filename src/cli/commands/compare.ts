@@ -49,7 +49,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .addHelpText(
       "after",
       "\nExit: 0 compared; 1 a model is in one arm only (or any problem under --strict); 2 nothing to compare." +
-        commandHelpFooter(["comparison", "readings", "aligned", "decoders", "formats", "exit-codes"]),
+        commandHelpFooter(["comparison", "history", "readings", "aligned", "decoders", "formats", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
       const doc = await compareArms({

@@ -51,7 +51,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
       "after",
       "\n--scores: one per --results, in the same order, or none.\n" +
         "Exit: 0 written; 1 written, with errors met on the way (or any problem under --strict); 2 nothing written." +
-        commandHelpFooter(["page", "readings", "aligned", "layouts", "decoders", "exit-codes"]),
+        commandHelpFooter(["page", "readings", "history", "aligned", "layouts", "decoders", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
       const { results } = resultsGroup.read(opts);

@@ -32,6 +32,8 @@ interface RunCliOptions {
   keyEnv?: string;
   modelDir?: string;
   untilAnchor?: boolean;
+  history: "own" | "reference";
+  continue?: boolean;
   retryErrors?: boolean;
   excludeStateLog?: boolean;
   inject?: string;
@@ -105,6 +107,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--key-env <var>", "environment variable holding the API key (none: no Authorization header)")
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
     .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)")
+    .addOption(
+      new Option("--history <source>", "turns before each pair's anchor: the model's own (BFCL's loop), or the reference played (exact twins; see twinscore help generation)")
+        .choices(["own", "reference"])
+        .default("own"),
+    )
+    .option("--continue", "--history reference: generate the turns after the anchor too (default: stop after it)")
     .option("--retry-errors", "generate the error lines already in the output again")
     .option("--exclude-state-log", "leave the state snapshots out of inference_log, as bfcl generate --exclude-state-log does")
     .option("--inject <text>", "prompt arm: one extra block (FC: a developer message before turn 0; prompting: after the system prompt)")
@@ -144,6 +152,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         keyEnv: opts.keyEnv,
         ...bfclData.read(opts as unknown as ParsedOptions),
         untilAnchor: opts.untilAnchor === true,
+        history: opts.history,
+        continueAfterAnchor: opts.continue === true,
         retryErrors: opts.retryErrors === true,
         excludeStateLog: opts.excludeStateLog === true,
         inject: opts.inject,
@@ -180,7 +190,11 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       const listed = [...d.errors.map((e) => ({ ...e, kept: false })), ...d.keptErrors.map((e) => ({ ...e, kept: true }))];
       const shown = listed.slice(0, opts.verbose ? listed.length : 5);
       printProblems(io, [
-        ...shown.map((e) => problem("error-line", `${e.id}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`, { severity: "warning" })),
+        ...shown.map((e) =>
+          problem("error-line", `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`, {
+            severity: "warning",
+          }),
+        ),
         ...(listed.length > shown.length ? [problem("more", `${listed.length - shown.length} more error lines not shown; --verbose lists each`, { severity: "warning" })] : []),
       ], { verbose: opts.verbose });
       const allErrors = d.errors.length + d.keptErrors.length;
@@ -188,9 +202,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         d.keptErrors.length === 0
           ? `${allErrors} error lines`
           : `${allErrors} error lines (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
+      const reference = d.history === "reference";
+      const perPair = d.pairs > 0 && d.items !== "all" ? `; ${(d.requests / d.pairs).toFixed(2)} requests per pair (${d.pairs} pairs)` : "";
       const summary =
-        `${d.model} (${d.mode}): ${d.selected} items, ${d.generated} generated, ${d.resumed} already in the output, ${errorText}; ` +
-        `${d.requests} requests, tokens ${d.inputTokens} in / ${d.outputTokens} out${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}`;
+        `${d.model} (${d.mode}${reference ? ", reference history" : ""}): ${d.selected} ${reference ? "lines (one per item and anchor)" : "items"}, ${d.generated} generated, ${d.resumed} already in the output, ${errorText}; ` +
+        `${d.requests} requests${reference ? ` (${d.playedSteps} steps played from the reference)` : ""}, tokens ${d.inputTokens} in / ${d.outputTokens} out${perPair}` +
+        `${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}`;
       printNotes(io, [note("run-summary", summary)]);
       const u = d.userSimulator;
       if (u !== null) {

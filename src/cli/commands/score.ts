@@ -103,7 +103,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
       "after",
       "\nExit: 0 scored; 1 scored with findings (a model with no headline, a wrong decoder, any problem\n" +
         "under --strict); 2 nothing could be scored." +
-        commandHelpFooter(["what-counts", "columns", "readings", "per-item", "official", "aligned", "layouts", "decoders", "exit-codes"]),
+        commandHelpFooter(["what-counts", "columns", "readings", "per-item", "official", "history", "aligned", "layouts", "decoders", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
       const req = scoreRequestOf(io, opts);

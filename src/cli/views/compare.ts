@@ -48,10 +48,29 @@ export const compareColumnsHelp =
   "the model holds back more but does not do the work once told. The aligned pair row says what the trade\n" +
   "nets. None of these is BFCL's score, which never scores T and needs every later turn.\n";
 
+const historyWords = { own: "own history before the anchor", reference: "reference history before the anchor: exact twins" } as const;
+
+/** What an arm's history is, when an arm played the turns before the anchor from the reference (all its models alike, or each model's). */
+function armHistory(doc: CompareDocument, arm: "a" | "b"): string {
+  if (doc.histories === undefined) return "";
+  const kinds = [...new Set(doc.histories.map((h) => h[arm]))];
+  return kinds.length === 1 ? ` (${historyWords[kinds[0]]})` : ` (${doc.histories.map((h) => `${h.model}: ${h[arm]}`).join(", ")})`;
+}
+
+/** What the rows mean when the arms' histories differ: the change the history causes, and no injection check. */
+function historyChange(doc: CompareDocument): string {
+  const differ = (doc.histories ?? []).filter((h) => h.a !== h.b).map((h) => h.model);
+  if (differ.length === 0) return "";
+  return (
+    `B-A is the change the history before the anchor causes${differ.length < (doc.histories ?? []).length ? ` (for ${differ.join(", ")})` : ""}, the same model on the same pairs; ` +
+    "no injection check between two histories (their first requests differ by the played turns, not by a prompt block)\n"
+  );
+}
+
 /** The printout of a compare document. */
 export function comparePrintout(doc: CompareDocument): Printout {
   const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
-  const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}\nArm B: ${doc.b}\n\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
+  const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}${armHistory(doc, "a")}\nArm B: ${doc.b}${armHistory(doc, "b")}\n${historyChange(doc)}\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
   if (doc.injection.length > 0) {
     const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check));
     const notes = lines.map((l) => renderProblemLine(note("injection-check", l)) + "\n").join("");

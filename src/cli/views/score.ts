@@ -45,6 +45,8 @@ const sensitivityColumns: Column<SensitivityRow>[] = [
   { header: "95% CI", value: (r) => intervalCell(r.ci95), align: "right", csvPair: ["ci_low", "ci_high"] },
 ];
 
+const sensitivityNote: Column<SensitivityRow> = { header: "note", value: (r) => r.note ?? "" };
+
 const workaroundColumns: Column<WorkaroundRow>[] = [
   { header: "model", value: (r) => r.model },
   { header: "attempts", value: (r) => r.attempts, align: "right" },
@@ -109,7 +111,7 @@ export interface ScoreView {
   readonly showFiles?: boolean;
 }
 
-type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string };
+type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string };
 
 /** The columns that count undecided pairs: shown when any model has such a pair (the title says when none has). */
 const UNDECIDED_HEADERS: readonly string[] = ["error", "unreached", "missing", "undecid"];
@@ -133,6 +135,25 @@ function decidedLabel(doc: ScoreDocument): string {
   return "; N counts the pairs decided on both twins (error, unreached, missing, undecid: the pairs left out, by why)";
 }
 
+/**
+ * What the title says of the history before the anchor, when some model's lines played it
+ * from the reference (`run --history reference`): exact twins, and for which models when
+ * not for all; how many pairs are exact when not every one is. Nothing for runs of the
+ * models' own history.
+ */
+export function historyLabel(models: readonly Pick<ScoredModel, "model" | "history" | "undecided">[]): string {
+  const read = models.filter((m) => m.undecided !== null && m.undecided.pairs > 0);
+  const reference = read.filter((m) => m.history?.protocol === "reference");
+  if (reference.length === 0) return "";
+  const notExact = reference.filter((m) => m.history!.pairs.exact < m.history!.pairs.selected);
+  const exactness =
+    notExact.length === 0
+      ? ""
+      : ` (${notExact.map((m) => `${reference.length > 1 ? `${m.model}: ` : ""}${m.history!.pairs.exact} of ${m.history!.pairs.selected} pairs exact`).join("; ")})`;
+  const which = reference.length === read.length ? "" : ` for ${reference.map((m) => m.model).join(", ")}; the others: their own history`;
+  return `; exact twins: reference history before the anchor${exactness}${which}`;
+}
+
 /** Whether the models' result files are of more than one BFCL version (then every table says each model's). */
 export function mixedVersions(models: readonly ScoredModel[]): boolean {
   return new Set(models.map((m) => m.bfclVersion).filter((v) => v !== null)).size > 1;
@@ -154,6 +175,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     ...scoreRow({ model: m.model, numbers: m.numbers, pairs: m.undecided!.pairs, undecided: m.undecided!.byStatus, counts: m.counts!, note: rowNote(m, doc.options.maxUndecided) }),
     ci: m.ci95,
     bfcl: m.bfclVersion ?? "",
+    history: m.history?.protocol ?? "own",
   }));
   const shownHeader = (h: string) => !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
   const columns: Column<Row>[] = scoreColumns
@@ -166,13 +188,24 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (rows.some((r) => r.note !== "")) columns.push({ header: "note", value: (r) => r.note });
   // models of several BFCL versions are scored on different pairs: the table says which
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
-  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}`) + "\n\n" });
+  // models of both histories side by side: the table says each model's
+  if (new Set(rows.map((r) => r.history)).size > 1) columns.splice(1, 0, { header: "history", value: (r) => r.history });
+  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}`) + "\n\n" });
   // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
   if (doc.official !== null) {
     blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
+    const played = doc.models.filter((m) => m.history?.protocol === "reference" && m.numbers !== null).map((m) => m.model);
+    if (played.length > 0) {
+      blocks.push({
+        kind: "text",
+        text: `(meaningless for ${played.join(", ")}, left out: their turns before the anchor were played from the reference, not by the model, so BFCL's verdict is not the model's)\n`,
+      });
+    }
     if (doc.official.models.length > 0) blocks.push({ kind: "table", table: tableOf("official", doc.official.models, officialColumns) });
-    else {
+    else if (played.length > 0) {
+      // every model was read from the reference: there is nothing official to show, and the line above says why
+    } else {
       const missing = problem("official-missing", "no model has complete score files", { severity: "warning" });
       blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: renderProblemLine(missing) + "\n" });
     }
@@ -186,7 +219,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   }
   if (doc.sensitivity !== null) {
     blocks.push({ kind: "text", text: "\nSensitivity of the table (Appendix F):\n" });
-    blocks.push({ kind: "table", table: tableOf("sensitivity", doc.sensitivity.rows, sensitivityColumns) });
+    const noted = doc.sensitivity.rows.some((r) => r.note !== undefined);
+    blocks.push({ kind: "table", table: tableOf("sensitivity", doc.sensitivity.rows, noted ? [...sensitivityColumns, sensitivityNote] : sensitivityColumns) });
     const rank1 = doc.sensitivity.rank1;
     if (rank1 !== null) {
       blocks.push({ kind: "text", text: `Rank 1 on decision (share of ${doc.bootstrap.resamples} resamples, one shared stream): ${rank1.map((r) => `${r.model} ${r.share.toFixed(1)}%`).join(", ")}\n` });

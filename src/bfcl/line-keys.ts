@@ -1,0 +1,63 @@
+/**
+ * The top-level keys `twinscore run` adds to BFCL's result lines (BFCL's own readers
+ * ignore keys they do not know), in one place for the writer and every reader.
+ *
+ * Line format of `run --history reference` (exact twins):
+ *
+ * - every line written under it, error lines included, carries
+ *   `"twinscore_history": "reference"` and `"twinscore_played_turns": [0, 1, …, T-1]`: the
+ *   turns before the anchor turn T, played from the reference rather than generated. The
+ *   anchor a line was generated for is the count of its played turns.
+ * - without `--continue` a line also carries `"twinscore_stopped_after_turn": T` (the last
+ *   key, as `--until-anchor` lines do; an interactive should-ask item stops after its answer
+ *   turn T+1 instead, as under `--until-anchor`); with `--continue` the turns after the
+ *   anchor follow, generated, and the key is absent.
+ * - `result[t]` of a played turn is the one step BFCL records for those calls: FC, a list
+ *   of `{name: arguments-JSON-string}`; prompting, the Python-call text. Its token counts
+ *   and latency are 0 (no request was made for it).
+ * - one line per item and anchor: a base item that is the twin of should-ask items with
+ *   different anchor turns has one line per distinct anchor, all with the same `id`,
+ *   told apart by `twinscore_played_turns`. Each is exact for the pairs with that anchor:
+ *   playing only up to the earliest anchor would let the model's own turns into the later
+ *   pair's prefix, and playing up to the latest would play the earlier pair's anchor turn.
+ *   Readers pair a should-ask line with the base line whose played-turn count is the pair's
+ *   anchor turn.
+ * - lines written without `--history reference` (the default, `own`) carry neither key.
+ *
+ * Keys are written in this order after BFCL's own: injected, history, played turns, stopped-after.
+ */
+
+/**
+ * The top-level key of a line generated with an injected block (`run --inject`): where the
+ * block went (`developer-message` before the first turn in FC mode, `system-prompt` appended
+ * to it in prompting mode) and its text. BFCL's tools ignore unknown keys; `compare` prints
+ * the injection check when an arm's lines carry it.
+ */
+export const INJECTED_KEY = "twinscore_injected";
+
+/** The key a line stopped by `--until-anchor` (or `--history reference` without `--continue`) carries: the last turn it ran. */
+export const STOPPED_AFTER_TURN_KEY = "twinscore_stopped_after_turn";
+
+/** The key naming where a line's turns before the anchor came from; present only with the value `reference`. */
+export const HISTORY_KEY = "twinscore_history";
+
+/** The key listing the turn indices played from the reference (`[0, …, T-1]` for anchor turn T). */
+export const PLAYED_TURNS_KEY = "twinscore_played_turns";
+
+/** Where a run's turns before the anchor come from: the model's own steps (BFCL's loop), or the reference played. */
+export type HistorySource = "own" | "reference";
+
+/** The value of `HISTORY_KEY` on a reference-history line. */
+export const REFERENCE_HISTORY = "reference";
+
+/**
+ * The anchor turn a parsed line was generated for under `--history reference` (the count
+ * of its played turns), or null for a line of the ordinary loop. A line whose keys are
+ * malformed (history not `reference`, played turns not `[0, …, T-1]`) reads as null.
+ */
+export function referenceAnchorOf(line: { readonly [key: string]: unknown }): number | null {
+  if (line[HISTORY_KEY] !== REFERENCE_HISTORY) return null;
+  const played = line[PLAYED_TURNS_KEY];
+  if (!Array.isArray(played) || !played.every((t, i) => t === i || (typeof t === "bigint" && t === BigInt(i)))) return null;
+  return played.length;
+}
