@@ -245,6 +245,8 @@ describe("compare of an own-history arm and a reference-history arm", () => {
     expect(doc.exitCode, JSON.stringify(doc.problems)).toBe(0);
     expect(doc.histories).toEqual([{ model: "scripted_policy", a: "own", b: "reference" }]);
     expect(doc.injection).toEqual([]);
+    // not even when asked: the first requests differ by the played turns, not by a prompt block
+    expect((await compareArms({ a: runs.sensitiveOwn, b: runs.sensitiveReference, bootstrap: { resamples: 0 }, injectionCheck: true, ...env })).injection).toEqual([]);
     const c = doc.models[0].comparison;
     expect(c.pairs).toBe(223);
     // under its own history the policy guesses on every withheld anchor after turn 0; played from the reference it asks
@@ -262,8 +264,11 @@ describe("compare of an own-history arm and a reference-history arm", () => {
     expect(out).toContain("B-A is the change the history before the anchor causes");
   });
 
-  it("two reference arms keep the injection check, on the first step the model generated", async () => {
-    const doc = await compareArms({ a: runs.oracle, b: runs.oracleContinued, bootstrap: { resamples: 0 }, ...env });
+  it("two reference arms keep the injection check when asked, on the first step the model generated", async () => {
+    // nothing was injected in either arm: no check unless asked
+    const unasked = await compareArms({ a: runs.oracle, b: runs.oracleContinued, bootstrap: { resamples: 0 }, ...env });
+    expect(unasked.injection).toEqual([]);
+    const doc = await compareArms({ a: runs.oracle, b: runs.oracleContinued, bootstrap: { resamples: 0 }, injectionCheck: true, ...env });
     expect(doc.histories).toEqual([{ model: "scripted_policy", a: "reference", b: "reference" }]);
     expect(doc.injection.length).toBe(1);
     // the same model and prompt in both arms: no token difference on any item

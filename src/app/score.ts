@@ -10,6 +10,7 @@ import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
+import { readingCounts } from "../decision/score.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type Headline } from "../decision/readings.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -254,6 +255,8 @@ function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): Scor
 interface ScoredRead {
   readonly read: Omit<ModelRead, "texts" | "bytes" | "census" | "official">;
   readonly headline: Headline | null;
+  /** Decode failures, short rollouts and error lines over the twins of the pairs the reading selects. */
+  readonly counts: ReadingCounts | null;
   readonly metrics: ModelInputs | null;
   readonly officialProblems: readonly Problem[];
   readonly completions: ReadonlyMap<string, TwinCompletion> | null;
@@ -330,20 +333,18 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         const s = replays.workaround;
         if (s !== null) workaround = { model: m.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited };
       }
-      let perItem: PerItemRow[] = [];
-      if (req.perItem !== undefined && m.score !== null) {
-        const ids = readingIds(m.manifest, spec);
-        perItem = perItemRows(m.model, m.score.records.filter((r) => ids.has(r.missId)), spec, rule);
-      }
+      // the records of the pairs this reading selects: with metrics wanted the pipeline scored every pair,
+      // and the counts, the per-item rows and the history describe the table's pairs only
+      const ids = readingIds(m.manifest, spec);
+      const selected = (m.score?.records ?? []).filter((r) => ids.has(r.missId));
+      const counts = m.score === null ? null : readingCounts(selected);
+      const perItem: PerItemRow[] = req.perItem !== undefined && m.score !== null ? perItemRows(m.model, selected, spec, rule) : [];
       let history: ScoredModel["history"];
-      if (m.history.protocol !== "own") {
-        const ids = readingIds(m.manifest, spec);
-        const selected = (m.score?.records ?? []).filter((r) => ids.has(r.missId));
-        history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
-      }
+      if (m.history.protocol !== "own") history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
       const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
       return {
         history,
+        counts,
         read: rest,
         headline,
         metrics: wantsMetrics && shown ? metricsInputs(m) : null,
@@ -388,7 +389,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       noHeadline: h?.noHeadline ?? null,
       ci95: h !== null && h.noHeadline === null ? h.ci95 : null,
       rank1: rank1 === null || i < 0 ? null : rank1[i],
-      counts: o.read.score?.counts ?? null,
+      counts: o.counts,
       filesUsed: o.read.filesUsed,
       problems: o.read.problems.filter((p) => !LIFTED.has(p.code)),
       decoder: o.read.decoder,

@@ -106,3 +106,21 @@ describe("score and report give a model the same warnings", () => {
     expect(fromReport).toEqual(fromScore);
   });
 });
+
+describe("score counts the table's pairs whatever else it is asked", () => {
+  it("2025-11-12-main, both models: the same counts of error lines, short rollouts and decode failures with BFCL's verdicts, with --sensitivity and with neither", async () => {
+    const run = sharedPath("rollouts", "gpt-oss", "2025-11-12-main");
+    const countsOf = async (results: string, extra: string[]) => {
+      const { doc } = await json(["score", "--results", results, "--bootstrap", "0", ...extra]);
+      return (doc.models as { counts: unknown }[]).map((m) => m.counts);
+    };
+    // a result root is no run: no score/ folder is looked for beside it
+    const plain = await countsOf(join(run, "result"), []);
+    expect(plain).toHaveLength(2);
+    // gpt-oss-120b's pairs of Table 1: 9 error lines, one short rollout, 16 undecodable anchor steps
+    expect(plain[0]).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9 });
+    expect(await countsOf(run, [])).toEqual(plain); // the run's score/ read unasked
+    expect(await countsOf(join(run, "result"), ["--scores", join(run, "score")])).toEqual(plain);
+    expect(await countsOf(join(run, "result"), ["--sensitivity"])).toEqual(plain);
+  }, 120_000);
+});
