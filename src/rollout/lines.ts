@@ -10,6 +10,7 @@ import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
 import { HISTORY_KEY, PLAYED_TURNS_KEY, referenceAnchorOf } from "../bfcl/line-keys.js";
+import { anchoredKey } from "../bfcl/results.js";
 
 /** The result file name of a category, as BFCL names it. */
 export function resultFileName(category: MultiTurnCategory): string {
@@ -63,10 +64,11 @@ export type LineReading =
 
 /**
  * What identifies a line of a run's output: its id, and for a `--history reference` line
- * also its anchor turn (a base item has one line per distinct anchor of its pairs).
+ * also its anchor turn (a base item has one line per distinct anchor of its pairs). The
+ * same key the readers keep a line under (`anchoredKey`), so resume and score agree.
  */
 export function lineKey(id: string, anchorTurn: number | null | undefined): string {
-  return anchorTurn === null || anchorTurn === undefined ? id : `${id}\u0000anchor ${anchorTurn}`;
+  return anchorTurn === null || anchorTurn === undefined ? id : anchoredKey(id, anchorTurn);
 }
 
 /** The key of a line as resume reads it (`lineKey` of its id and anchor). */
