@@ -9,7 +9,7 @@ import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/cat
 import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
-import { HISTORY_KEY, PLAYED_TURNS_KEY, referenceAnchorOf } from "../bfcl/line-keys.js";
+import { HISTORY_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, referenceAnchorOf } from "../bfcl/line-keys.js";
 import { anchoredKey } from "../bfcl/results.js";
 
 /** The result file name of a category, as BFCL names it. */
@@ -114,7 +114,7 @@ export function readResultLine(text: string): LineReading {
 }
 
 /** The played turns as the writer renders them (`withPlayedKeys`); bare quotes, so never inside a JSON string. */
-const PLAYED_KEYS = /, "twinscore_history": "reference", "twinscore_played_turns": \[((?:\d+(?:, \d+)*)?)\]/g;
+const PLAYED_KEYS = new RegExp(`, ${JSON.stringify(HISTORY_KEY)}: ${JSON.stringify(REFERENCE_HISTORY)}, ${JSON.stringify(PLAYED_TURNS_KEY)}: \\[((?:\\d+(?:, \\d+)*)?)\\]`, "g");
 
 /**
  * The same reading from the start of a line too long to parse whole (resume copies such a
@@ -136,6 +136,6 @@ export function sniffResultLine(head: string, tail = ""): LineReading {
   const played = [...tail.matchAll(PLAYED_KEYS)].at(-1);
   if (played === undefined) return reading;
   const turns = played[1] === "" ? [] : played[1].split(", ").map(Number);
-  const anchorTurn = referenceAnchorOf({ [HISTORY_KEY]: "reference", [PLAYED_TURNS_KEY]: turns });
+  const anchorTurn = referenceAnchorOf({ [HISTORY_KEY]: REFERENCE_HISTORY, [PLAYED_TURNS_KEY]: turns });
   return anchorTurn === null ? reading : { ...reading, anchorTurn };
 }
