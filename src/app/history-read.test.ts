@@ -263,7 +263,8 @@ describe("compare of an own-history arm and a reference-history arm", () => {
   });
 
   it("two reference arms keep the injection check, on the first step the model generated", async () => {
-    const doc = await compareArms({ a: runs.oracle, b: runs.oracleContinued, bootstrap: { resamples: 0 }, ...env });
+    // neither arm records an injected block: the check is made because it is asked for
+    const doc = await compareArms({ a: runs.oracle, b: runs.oracleContinued, bootstrap: { resamples: 0 }, injectionCheck: true, ...env });
     expect(doc.histories).toEqual([{ model: "scripted_policy", a: "reference", b: "reference" }]);
     expect(doc.injection.length).toBe(1);
     // the same model and prompt in both arms: no token difference on any item
