@@ -74,7 +74,7 @@ import {
   type ResultFileIndex,
   type ResultFileOps,
 } from "../io/run-output.js";
-import { keyProblemText, redactorOf, redactPyValue, type Redactor } from "../io/secrets.js";
+import { keyFromEnv, redactorOf, redactPyValue, type Redactor } from "../io/secrets.js";
 import { PyException } from "../python/exception.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { committedDataPath, loadManifest } from "../io/manifest.js";
@@ -832,14 +832,6 @@ function numberProblem(value: number | undefined, flag: string, min: number, int
   return null;
 }
 
-/** The key held by an environment variable, or the problem with it (unset, empty, or not sendable in a header; the key itself is never shown). */
-function keyFrom(env: Readonly<Record<string, string | undefined>>, variable: string, flag: string): { key: string | null; problem: Problem | null } {
-  const key = env[variable] ?? null;
-  if (!key) return { key: null, problem: problem("key-missing", `${flag} ${variable}: that environment variable is not set or empty`) };
-  const bad = keyProblemText(key, flag, variable);
-  return bad === null ? { key, problem: null } : { key: null, problem: problem("key-unusable", bad) };
-}
-
 /**
  * Check every argument (before reading any input), resolve the BFCL data folder, the key,
  * the injected block and the prompting system prompt, then run.
@@ -869,7 +861,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
   let apiKey: string | null = null;
   if (req.keyEnv !== undefined) {
-    const found = keyFrom(ctx.env, req.keyEnv, "--key-env");
+    const found = keyFromEnv(ctx.env, req.keyEnv, "--key-env");
     apiKey = found.key;
     if (found.problem) bad.push(found.problem);
   }
@@ -896,7 +888,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   if (mc) bad.push(mc);
   let userKey: string | null = null;
   if (interactive && req.userKeyEnv !== undefined) {
-    const found = keyFrom(ctx.env, req.userKeyEnv, "--user-key-env");
+    const found = keyFromEnv(ctx.env, req.userKeyEnv, "--user-key-env");
     userKey = found.key;
     if (found.problem) bad.push(found.problem);
   }

@@ -35,6 +35,9 @@
  */
 export const INJECTED_KEY = "twinscore_injected";
 
+/** The top-level key of an interactive line (`run --user-sim llm`): where the simulated user spoke, and how often. */
+export const USER_SIMULATOR_KEY = "twinscore_user_simulator";
+
 /** The key a line stopped by `--until-anchor` (or `--history reference` without `--continue`) carries: the last turn it ran. */
 export const STOPPED_AFTER_TURN_KEY = "twinscore_stopped_after_turn";
 

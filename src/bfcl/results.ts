@@ -8,7 +8,7 @@
 import { problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
-import { HISTORY_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
+import { HISTORY_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
@@ -227,7 +227,7 @@ export function lineHistory(bytes: Uint8Array, head: LineHead): LineHistory | Li
     return { error: `\`${HISTORY_KEY}\` or \`${PLAYED_TURNS_KEY}\` is not valid JSON` };
   }
   if (value === "own") return played === undefined || (Array.isArray(played) && played.length === 0) ? { kind: "own" } : { error: `\`${HISTORY_KEY}\` is "own" and yet \`${PLAYED_TURNS_KEY}\` lists turns` };
-  if (value !== "reference") return { error: `\`${HISTORY_KEY}\` is ${JSON.stringify(value)}: neither "reference" nor "own"` };
+  if (value !== REFERENCE_HISTORY) return { error: `\`${HISTORY_KEY}\` is ${JSON.stringify(value)}: neither "reference" nor "own"` };
   if (played === undefined) return { error: `\`${HISTORY_KEY}\` is "reference" and the line has no \`${PLAYED_TURNS_KEY}\`` };
   const turns = Array.isArray(played) ? played : null;
   if (turns === null || !turns.every((t, i) => Number.isSafeInteger(t) && (t as number) >= 0 && (i === 0 || (t as number) > (turns[i - 1] as number)))) {

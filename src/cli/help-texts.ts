@@ -318,6 +318,7 @@ const generation =
   "in an executor of its own. The played steps are the reference's calls, not the model's: the official score\n" +
   "of such a run means nothing, and `check` leaves the lines out. Needs --items pairs or all-pairs; a folder\n" +
   "holds one history (a run of the other refuses it).\n" +
+  "How score, compare, check and report read such lines: twinscore help history.\n" +
   "\nResume: ids already in the output are skipped (reference history: each id and anchor; error lines too,\n" +
   "unless --retry-errors); each line is appended whole and a torn last line is cut off; at the end each file\n" +
   "is rewritten in BFCL's order.\n" +

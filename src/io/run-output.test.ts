@@ -90,7 +90,7 @@ describe("the final rewrite", () => {
     const long = `, "inference_log": ["${"x".repeat(17 * 1024 * 1024)}"]`;
     const f = file(ref(5, 3, '"Error during inference: x"') + ref(5, 2) + ref(1, 0) + ref(5, 3) + ref(7, 1, "[[]]", long));
     const index = scanResultFile(f);
-    expect([...index.byKey.keys()]).toEqual(["multi_turn_base_5\u0000anchor 3", "multi_turn_base_5\u0000anchor 2", "multi_turn_base_1\u0000anchor 0", "multi_turn_base_7\u0000anchor 1"]);
+    expect([...index.byKey.keys()]).toEqual(["multi_turn_base_5@3", "multi_turn_base_5@2", "multi_turn_base_1@0", "multi_turn_base_7@1"]);
     const out = rewriteSorted(f, compareIds);
     expect(out.ok && out.value).toEqual({ lines: 4, errors: 0 });
     expect(readFileSync(f, "utf8")).toBe(ref(1, 0) + ref(5, 2) + ref(5, 3) + ref(7, 1, "[[]]", long));

@@ -9,7 +9,8 @@ import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/cat
 import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
-import { HISTORY_KEY, PLAYED_TURNS_KEY, referenceAnchorOf } from "../bfcl/line-keys.js";
+import { HISTORY_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, referenceAnchorOf } from "../bfcl/line-keys.js";
+import { anchoredKey } from "../bfcl/results.js";
 
 /** The result file name of a category, as BFCL names it. */
 export function resultFileName(category: MultiTurnCategory): string {
@@ -63,10 +64,11 @@ export type LineReading =
 
 /**
  * What identifies a line of a run's output: its id, and for a `--history reference` line
- * also its anchor turn (a base item has one line per distinct anchor of its pairs).
+ * also its anchor turn (a base item has one line per distinct anchor of its pairs). The
+ * same key the readers keep a line under (`anchoredKey`), so resume and score agree.
  */
 export function lineKey(id: string, anchorTurn: number | null | undefined): string {
-  return anchorTurn === null || anchorTurn === undefined ? id : `${id}\u0000anchor ${anchorTurn}`;
+  return anchorTurn === null || anchorTurn === undefined ? id : anchoredKey(id, anchorTurn);
 }
 
 /** The key of a line as resume reads it (`lineKey` of its id and anchor). */
@@ -112,7 +114,7 @@ export function readResultLine(text: string): LineReading {
 }
 
 /** The played turns as the writer renders them (`withPlayedKeys`); bare quotes, so never inside a JSON string. */
-const PLAYED_KEYS = /, "twinscore_history": "reference", "twinscore_played_turns": \[((?:\d+(?:, \d+)*)?)\]/g;
+const PLAYED_KEYS = new RegExp(`, ${JSON.stringify(HISTORY_KEY)}: ${JSON.stringify(REFERENCE_HISTORY)}, ${JSON.stringify(PLAYED_TURNS_KEY)}: \\[((?:\\d+(?:, \\d+)*)?)\\]`, "g");
 
 /**
  * The same reading from the start of a line too long to parse whole (resume copies such a
@@ -134,6 +136,6 @@ export function sniffResultLine(head: string, tail = ""): LineReading {
   const played = [...tail.matchAll(PLAYED_KEYS)].at(-1);
   if (played === undefined) return reading;
   const turns = played[1] === "" ? [] : played[1].split(", ").map(Number);
-  const anchorTurn = referenceAnchorOf({ [HISTORY_KEY]: "reference", [PLAYED_TURNS_KEY]: turns });
+  const anchorTurn = referenceAnchorOf({ [HISTORY_KEY]: REFERENCE_HISTORY, [PLAYED_TURNS_KEY]: turns });
   return anchorTurn === null ? reading : { ...reading, anchorTurn };
 }

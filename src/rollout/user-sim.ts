@@ -20,12 +20,13 @@
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
 import { dict, plainToPy } from "./serialize.js";
+import { USER_SIMULATOR_KEY } from "../bfcl/line-keys.js";
 
 /** The word the simulated user says when the model's message asks it nothing. */
 export const NO_QUESTION = "NO_QUESTION";
 
-/** The top-level key of an interactive line: where the simulated user spoke, and how often (BFCL's tools ignore unknown keys). */
-export const USER_SIMULATOR_KEY = "twinscore_user_simulator";
+/** The top-level key of an interactive line (its one definition is with the other line keys). */
+export { USER_SIMULATOR_KEY };
 
 /** The turn-record key holding the opening exchange of the answer turn (the simulator's request and reply). */
 export const OPENING_LOG_KEY = "user_simulator";

@@ -453,7 +453,7 @@ describe("the built bin", () => {
     expect(run.stdout).toContain("Usage: twinscore run [options]");
     expect(run.stdout).toContain("--until-anchor");
     expect(run.stdout).toMatch(/\nExit: 0 .*; 1 .*; 2 /);
-    expect(run.stdout).toMatch(/\n\nMore: twinscore help generation, interactive, exit-codes\n$/);
+    expect(run.stdout).toMatch(/\n\nMore: twinscore help generation, history, interactive, exit-codes\n$/);
     const topic = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), "help", "generation"], { encoding: "utf8" });
     expect(topic.status).toBe(0);
     expect(topic.stdout).toContain("x-twinscore-item");

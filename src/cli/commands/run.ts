@@ -130,7 +130,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       "after",
       "\nExit: 0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments, an endpoint that\n" +
         "does not answer, a folder another run holds, or a run stopped early." +
-        commandHelpFooter(["generation", "interactive", "exit-codes"]),
+        commandHelpFooter(["generation", "history", "interactive", "exit-codes"]),
     )
     .action(async (opts: RunCliOptions) => {
       const num = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));

@@ -12,6 +12,15 @@ async function run(argv: string[]) {
   return { code, out: io.out.join(""), err: io.err.join("") };
 }
 
+/** What verify prints for gpt-oss.json given both real runs, however they are named: all 422 numbers PASS, from each run's own folder. */
+function expectBothRunsPass(r: { code: number; out: string; err: string }) {
+  expect(r.err).toBe("");
+  expect(r.out.trim().split("\n").at(-1)).toBe("422 PASS, 0 FAIL, 0 SKIP");
+  expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
+  expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
+  expect(r.code).toBe(0);
+}
+
 describe("twinscore verify", () => {
   it("paper.json without the seven models' rollouts: the manifest counts PASS, everything else SKIPs, exit 0", async () => {
     const r = await run(["verify", "--expected", "data/expected/paper.json"]);
@@ -28,21 +37,13 @@ describe("twinscore verify", () => {
     const main = rolloutRunDir("2025-11-12-main");
     const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
     const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--results", fixes, "--scores", main, "--scores", fixes]);
-    expect(r.err).toBe("");
-    expect(r.out.trim().split("\n").at(-1)).toBe("422 PASS, 0 FAIL, 0 SKIP");
-    expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
-    expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
-    expect(r.code).toBe(0);
+    expectBothRunsPass(r);
   }, 300_000);
 
   it("gpt-oss.json on the folder holding both runs: each run reads its own folder, every number PASSes", async () => {
     const both = sharedPath("rollouts", "gpt-oss");
     const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", both, "--scores", both]);
-    expect(r.err).toBe("");
-    expect(r.out.trim().split("\n").at(-1)).toBe("422 PASS, 0 FAIL, 0 SKIP");
-    expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
-    expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
-    expect(r.code).toBe(0);
+    expectBothRunsPass(r);
   }, 300_000);
 
   it("one run folder of two: the other run's numbers SKIP with a short reason, and why is said once", async () => {
