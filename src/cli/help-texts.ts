@@ -197,8 +197,9 @@ const history =
   "           `bfcl evaluate` cannot tell: it scores a --continue line's played turns as the model's and fails\n" +
   "           a stopped line for its missing turns, so its score of such a run is not the model's either.\n" +
   "  compare  arms of different histories are compared as any two arms (McNemar, paired interval); the\n" +
-  "           output names each arm's history, and no injection check is made between them. Two reference\n" +
-  "           arms keep it, on the first step the model generated (the anchor turn's).\n" +
+  "           output names each arm's history, and no injection check is made between them. Between two\n" +
+  "           reference arms it is made as between any two (an injected block, or --injection-check), on the\n" +
+  "           first step the model generated (the anchor turn's).\n" +
   "  aligned  --bfcl-data still checks the twins' prefixes: the played turns pass as the reference's, the\n" +
   "           anchor turn and T+1 (with run --continue) are the model's.\n";
 
