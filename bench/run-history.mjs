@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchRunRequest } from "./run-common.mjs";
 import { loadReferenceTurns, loadRunEntries, runModel } from "../dist/app/run.js";
 import { scoreRuns } from "../dist/app/score.js";
 import { loadManifest } from "../dist/io/manifest.js";
@@ -56,24 +57,7 @@ for (const [policy, script] of Object.entries(policies)) {
     const srv = await startPolicyServer(counted, { delayMs });
     const out = join(tmp, `${policy}-${way.replace(/\W+/g, "-")}`);
     const t0 = performance.now();
-    const doc = await runModel({
-      endpoint: srv.url,
-      model: "scripted/policy",
-      outDir: out,
-      items: "pairs",
-      mode: "fc",
-      temperature: 0.001,
-      concurrency,
-      timeoutMs: 60_000,
-      retries: 0,
-      apiKey: null,
-      bfclDataDir: dataDir,
-      manifest: manifest.value,
-      untilAnchor: false,
-      retryErrors: false,
-      inject: null,
-      ...extra,
-    });
+    const doc = await runModel(benchRunRequest({ endpoint: srv.url, model: "scripted/policy", outDir: out, concurrency, bfclDataDir: dataDir, manifest: manifest.value, ...extra }));
     const wall = (performance.now() - t0) / 1000;
     await srv.close();
     if (!doc.ok) throw new Error(`${policy} ${way}: ${doc.problems.map((p) => p.message).join("; ")}`);

@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchRunRequest } from "./run-common.mjs";
 import { loadRunEntries, runModel } from "../dist/app/run.js";
 import { readCategoryInputs } from "../dist/io/bfcl-data.js";
 import { loadManifest } from "../dist/io/manifest.js";
@@ -53,26 +54,16 @@ async function once(policy, interactive, tag) {
     return stub(body, id);
   };
   const t0 = performance.now();
-  const doc = await runModel({
+  const doc = await runModel(benchRunRequest({
     endpoint: "in-process",
     model: "scripted/policy",
     outDir: join(tmp, tag),
-    items: "pairs",
-    mode: "fc",
-    temperature: 0.001,
-    concurrency: 8,
-    timeoutMs: 60_000,
-    retries: 0,
-    apiKey: null,
     bfclDataDir: dataDir,
     manifest: manifest.value,
-    untilAnchor: false,
-    retryErrors: false,
-    inject: null,
     now: () => 0,
     chat: inProcessEndpoint(policyResponder(policy, { pairs, entries: entries.value, paramNames }), "scripted/policy"),
     userSim: interactive ? { endpoint: "in-process", model: "stub/user", apiKey: null, maxClarifications: 2, prompt: prompt.prompt, chat: inProcessUserSim(counted, "stub/user") } : null,
-  });
+  }));
   const ms = performance.now() - t0;
   if (!doc.ok || doc.value.errors.length > 0 || log.mismatches.length > 0) throw new Error(`${tag}: ${JSON.stringify(doc.ok ? doc.value.errors.slice(0, 2) : doc.problems)} ${log.mismatches.slice(0, 2)}`);
   return { ms, requests: doc.value.requests, sim: doc.value.userSimulator?.requests ?? 0, simChars, items: doc.value.selected };

@@ -13,6 +13,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchRunRequest } from "./run-common.mjs";
 import { runModel } from "../dist/app/run.js";
 import { loadManifest } from "../dist/io/manifest.js";
 import { selectItems } from "../dist/rollout/selection.js";
@@ -41,24 +42,8 @@ const modelFolder = join(runsDir, "2025-11-12-main", "result", "openai_gpt-oss-1
 const recording = new Map();
 for (const c of categories) for (const [id, e] of parseRecording(readFileSync(join(modelFolder, `BFCL_v4_multi_turn_${c}_result.json`), "utf8"))) recording.set(id, e);
 
-const request = (endpoint, out, extra = {}) => ({
-  endpoint,
-  model: "openai/gpt-oss-120b",
-  outDir: out,
-  items: "all",
-  mode: "fc",
-  temperature: 0.001,
-  concurrency: 1,
-  timeoutMs: 60_000,
-  retries: 0,
-  apiKey: null,
-  bfclDataDir: sub,
-  manifest: manifest.value,
-  untilAnchor: false,
-  retryErrors: false,
-  inject: null,
-  ...extra,
-});
+const request = (endpoint, out, extra = {}) =>
+  benchRunRequest({ endpoint, model: "openai/gpt-oss-120b", outDir: out, items: "all", concurrency: 1, bfclDataDir: sub, manifest: manifest.value, ...extra });
 
 const rows = [];
 // warm-up (JIT, caches), then measured runs
