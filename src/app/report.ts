@@ -128,19 +128,21 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     bad.push(badArgument(`give one --scores per --results, in the same order (got ${req.results.length} --results and ${scores.length} --scores)`));
   }
   const labels = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
+  // each run walked once, on its own (the same model folder in two runs stays two models)
+  // (its score tree: the one given, else the score/ folders beside result/ in it)
+  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
   if (req.compare !== undefined) {
     if (req.compare.length !== 2) bad.push(badArgument(`--compare takes two runs, got ${req.compare.length}`));
     else {
+      // a --results tree by its label, or a run inside a folder of runs by its folder's name
+      const runNames = comparableRunNames(labels, walks);
       for (const key of req.compare) {
-        if (!labels.includes(key) && !req.results.includes(key)) bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${labels.join(", ")})`));
+        if (!runNames.includes(key) && !req.results.includes(key)) bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${runNames.join(", ")})`));
       }
       if (bad.length === 0 && req.compare[0] === req.compare[1]) bad.push(problem("compare-same-run", `--compare needs two different runs, got ${req.compare[0]} twice`));
     }
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
-  // each run walked once, on its own (the same model folder in two runs stays two models)
-  // (its score tree: the one given, else the score/ folders beside result/ in it)
-  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
@@ -229,6 +231,12 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   return done(problems, { ...facts, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
 }
 
+/** The runs `--compare` can name before anything is read: each `--results` tree's label, and each run a folder of runs holds. */
+function comparableRunNames(labels: readonly string[], walks: readonly InputWalks[]): string[] {
+  const inner = walks.flatMap((w) => (w.results.runs > 1 ? w.results.models.map((m) => m.run) : []));
+  return [...new Set([...labels, ...inner])];
+}
+
 /**
  * Every run of the page read by the pipeline (each `--results` tree on its own, so the
  * same model folder in two runs stays two models), with what BFCL's checker and the
@@ -294,7 +302,7 @@ async function readReportRuns(
         const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
         const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
         const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
-        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles };
+        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder };
       },
     );
     if (!read.ok) return read;

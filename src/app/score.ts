@@ -11,7 +11,7 @@ import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js"
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { readingCounts } from "../decision/score.js";
-import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type Headline } from "../decision/readings.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type Headline } from "../decision/readings.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
@@ -258,6 +258,8 @@ interface ScoredRead {
   /** Decode failures, short rollouts and error lines over the twins of the pairs the reading selects. */
   readonly counts: ReadingCounts | null;
   readonly metrics: ModelInputs | null;
+  /** For a model with no headline under `--sensitivity`: the readings under which it has none either, with why. */
+  readonly gated: ReadonlyMap<string, string> | null;
   readonly officialProblems: readonly Problem[];
   readonly completions: ReadonlyMap<string, TwinCompletion> | null;
   readonly aligned: AlignedRow | null;
@@ -347,7 +349,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         counts,
         read: rest,
         headline,
-        metrics: wantsMetrics && shown ? metricsInputs(m) : null,
+        metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
+        // the readings under which a model with no headline still has none (its sensitivity rows left empty)
+        gated: req.sensitivity === true && headline !== null && !shown && m.score !== null ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided) : null,
         officialProblems: official?.problems ?? [],
         completions,
         aligned: alignedRow,
@@ -401,7 +405,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
 
   let official: ScoreDocument["official"] = null;
   let sensitivity: ScoreDocument["sensitivity"] = null;
-  if (shown.length > 0 && wantsMetrics) {
+  // a model with no headline keeps its sensitivity rows: each reading under which it is within --max-undecided gives it numbers
+  const hidden = outputs.filter((o) => o.headline !== null && o.headline.noHeadline !== null && o.metrics !== null && o.gated !== null);
+  if ((shown.length > 0 && wantsMetrics) || hidden.length > 0) {
     // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
     const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
     problems.push(...shown.flatMap((o) => o.officialProblems));
@@ -419,9 +425,14 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         shares = rankOneShares(metrics, names);
       }
     }
-    const names = shown.map((o) => o.read.model);
+    for (const o of hidden) {
+      // computed on its own, so the other models' rank statistics stay those of the models with a headline
+      const alone = computeRunMetrics(o.read.manifest, [o.metrics!], { bootstrap, rule });
+      sensitivityModels.push(...sensitivityRows(alone, [o.read.model]).map((r) => withoutHeadline(r, o.gated!)));
+    }
+    const names = outputs.map((o) => o.read.model);
     const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
-    if (withScores) official = { models: inOrder(officialModels), spearman };
+    if (withScores && shown.length > 0) official = { models: inOrder(officialModels), spearman };
     if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares };
   }
   let alignedOut: { models: AlignedRow[] } | null = null;
@@ -489,6 +500,13 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
  * reading keeps every pair by construction when the twins are exact (both played the same
  * reference turns before the anchor); the label says so, or how many pairs it kept.
  */
+/** A sensitivity row of a model with no headline under its reading: no numbers, the reason as its note (act-per-anchor is gated as Table 1). */
+function withoutHeadline(row: SensitivityRow, gated: ReadonlyMap<string, string>): SensitivityRow {
+  const why = gated.get(row.reading === "act-per-anchor" ? "table-1" : row.reading);
+  if (why === undefined) return row;
+  return { ...row, act: Number.NaN, hold: Number.NaN, decision: Number.NaN, ci95: null, note: why };
+}
+
 function withHistoryNote(row: SensitivityRow, rows: readonly SensitivityRow[], models: readonly ScoredModel[]): SensitivityRow {
   const m = models.find((x) => x.model === row.model);
   if (m?.history?.protocol !== "reference" || row.reading !== "same-history") return row;
