@@ -47,6 +47,12 @@ const readings =
   "or decision — its run is broken, not its decision. Its row says why and how to fix it (run --retry-errors)\n" +
   "and the exit is 1. Below it the numbers are shown with the counts beside them (exit 1 only under --strict).\n" +
   "A model with no decided pair has no headline either.\n" +
+  "One rule in every command: a model with no headline under a reading has no number computed from its\n" +
+  "decisions under that reading anywhere. score keeps its row, empty, and leaves it out of the tables built on\n" +
+  "the decision (official, Table F1, aligned, skipped turn); --sensitivity leaves each reading past the limit\n" +
+  "empty with its reason and shows the others (its release row, where error lines read as no call); compare\n" +
+  "does not compare it (said below the table, exit 1); report leaves its Table 1 row empty and its panel out\n" +
+  "of the paired arms. --reading release, or a higher --max-undecided, gives it numbers everywhere.\n" +
   "\nWhich pairs (score, demo): Table 1's certified pairs by default; --count-login adds the login-only pairs,\n" +
   "--uncertified takes the gold world-changing pairs before hand certification, --all-pairs every\n" +
   "content-verified pair, read-only anchors included (twinscore help pairing).\n" +
@@ -217,6 +223,8 @@ const page =
   "  twinscore report --results runs/main --scores runs/main/score \\\n" +
   "                   --results runs/fixes --scores runs/fixes/score \\\n" +
   "                   --compare main fixes --out report.html\n" +
+  "--compare names a --results tree, or a run inside a folder of runs by its folder's name:\n" +
+  "  twinscore report --results runs/ --compare main fixes --out report.html\n" +
   "Give one --scores per --results, in the same order, or none. The same inputs give a byte-identical file\n" +
   "(no timestamps; paths as given). Model text is escaped and the page allows only its own script. The\n" +
   "report is refused when no model has a pair to score. --format json prints what the page holds.\n";

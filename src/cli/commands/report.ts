@@ -44,7 +44,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
   withGroups(cmd, resultsGroup, scoresGroup, modelsGroup)
     .option("--out <file>", "the HTML file to write (atomically)")
     .option("--title <text>", "the report's title", "twinscore report")
-    .option("--compare <runs...>", "two runs (directory name or path as given) to compare as arm A and arm B")
+    .option("--compare <runs...>", "two runs to compare as arm A and arm B: a --results tree (directory name or path as given), or a run inside a folder of runs")
     .option("--labels <file>", "judge labels (JSON Lines from `twinscore judge --labels`)");
   withGroups(cmd, bfclData, readingGroup, maxUndecidedGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
