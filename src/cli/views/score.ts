@@ -109,7 +109,12 @@ function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: st
 export interface ScoreView {
   readonly title?: string;
   readonly showFiles?: boolean;
+  /** Add the combined table (decision and official score side by side); `--table combined` and `--out-dir` ask for it. */
+  readonly combined?: boolean;
 }
+
+/** The tables `score` can print, by the id `--table` and `--out-dir` name them (`combined` needs BFCL's verdicts). */
+export const scoreTableIds = ["decision", "official", "combined", "sensitivity", "table-f1", "aligned", "empty-turns"] as const;
 
 type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string };
 
@@ -237,11 +242,35 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     });
     blocks.push({ kind: "table", table: tableOf("table-f1", doc.workaround, workaroundColumns) });
   }
+  // the README's table: the decision and BFCL's official score side by side, one row per model (asked by --table combined)
+  const combined = combinedBlock(doc, rows, columns);
+  if (combined !== null && view.combined === true) blocks.push(combined);
   if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
   if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
   const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models);
   if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
+}
+
+/** The headers of the decision table the combined table keeps (the counts of left-out pairs stay in the decision table). */
+const COMBINED_HEADERS = ["model", "history", "bfcl", "N", "act", "hold", "decision", "95% CI", "hold+c", "dec+c", "pair", "mf", "mp", "note"];
+
+/**
+ * The combined table: each model's decision row and, beside it, BFCL's official raw on the
+ * same should-ask items and on their base twins (empty for a model the official table leaves out).
+ */
+function combinedBlock(doc: ScoreDocument, rows: readonly Row[], columns: readonly Column<Row>[]): PrintBlock | null {
+  if (doc.official === null || rows.length === 0) return null;
+  const official = new Map(doc.official.models.map((o) => [o.model, o]));
+  const kept = columns.filter((c) => COMBINED_HEADERS.includes(c.header));
+  const note = kept.findIndex((c) => c.header === "note");
+  const extra: Column<Row>[] = [
+    { header: "off.miss", value: (r) => f1(official.get(r.model)?.rawMiss), align: "right" },
+    { header: "off.base", value: (r) => f1(official.get(r.model)?.rawBase), align: "right" },
+  ];
+  const all = note < 0 ? [...kept, ...extra] : [...kept.slice(0, note), ...extra, ...kept.slice(note)];
+  const caption = `Decision to act and BFCL's official score on ${pairSetLabel(doc)}; N counts the pairs decided on both twins, off.miss is BFCL's pass rate on the should-ask items, off.base on their distinct base twins`;
+  return { kind: "table", table: { ...tableOf("combined", rows, all), caption }, inTableFormat: true };
 }
 
 /** The note `score` prints on stderr after writing the per-item file. */
