@@ -9,6 +9,8 @@ import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
 import { assembleReport, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
+import { reportFigures } from "../report/figures.js";
+import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
@@ -51,6 +53,8 @@ export interface ReportRequest extends RequestContext {
   readonly models?: readonly string[];
   /** The HTML file to write (atomically); without it the page is only returned. */
   readonly out?: string;
+  /** A folder to write each figure of the page to, as `NN-<title>.svg` and `.png` (atomically). */
+  readonly figures?: string;
   readonly title?: string;
   readonly bootstrap?: Partial<BootstrapOptions>;
   readonly manifest?: string;
@@ -86,6 +90,8 @@ export interface ReportDocument {
   readonly scoresBeside: readonly string[];
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
+  /** With `figures`: the folder (absolute) and the files written there, SVG and PNG of each figure, in page order. */
+  readonly figures: { readonly dir: string; readonly files: readonly string[] } | null;
   readonly problems: readonly Problem[];
   /** Problems met reading each model's files (routine warnings: printed as one line per model, as `score` prints them). */
   readonly modelProblems: readonly { readonly model: string; readonly problems: readonly Problem[] }[];
@@ -114,6 +120,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     modelFiles: [],
     scoresBeside: [],
     html: null,
+    figures: null,
     problems,
     modelProblems: [],
     exitCode: 2,
@@ -143,6 +150,11 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     }
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
+  const figuresDir = req.figures === undefined ? null : resolvePath(ctx.cwd, req.figures);
+  if (figuresDir !== null) {
+    const there = folderExists(joinPath(figuresDir, "figure.svg"));
+    if (!there.ok) bad.push(badArgument(`--figures ${req.figures}: no such folder`));
+  }
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
@@ -227,8 +239,37 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);
   }
+  let figures: ReportDocument["figures"] = null;
+  if (figuresDir !== null) {
+    const written = writeFigures(figuresDir, html);
+    problems.push(...written.problems);
+    figures = { dir: figuresDir, files: written.files };
+  }
   const met = [...problems, ...modelProblems.flatMap((m) => m.problems)];
-  return done(problems, { ...facts, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+  return done(problems, { ...facts, figures, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+}
+
+/** Each figure of the page as an SVG file and a PNG beside it; a PNG that cannot be made is a problem, its SVG is still written. */
+function writeFigures(dir: string, html: string): { files: string[]; problems: Problem[] } {
+  const files: string[] = [];
+  const problems: Problem[] = [];
+  for (const f of reportFigures(html)) {
+    const svgFile = joinPath(dir, `${f.name}.svg`);
+    const svg = writeFileAtomic(svgFile, f.svg);
+    if (!svg.ok) return { files, problems: [...problems, ...svg.problems] };
+    files.push(svgFile);
+    const png = svgToPng(f.svg);
+    if (!png.ok) {
+      // said once: the renderer that failed on one figure fails on the others alike
+      if (problems.length === 0) problems.push(...png.problems);
+      continue;
+    }
+    const pngFile = joinPath(dir, `${f.name}.png`);
+    const written = writeFileAtomic(pngFile, png.value);
+    if (!written.ok) return { files, problems: [...problems, ...written.problems] };
+    files.push(pngFile);
+  }
+  return { files, problems };
 }
 
 /** The runs `--compare` can name before anything is read: each `--results` tree's label, and each run a folder of runs holds. */

@@ -236,7 +236,8 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
   const lostWhere: ReportLostWhere[] = [];
   entries.forEach((e, i) => {
     const lost = metrics.models[i].official?.lost;
-    if (lost === undefined) return;
+    // held back is a decision: a model with no headline has none to count, as score's official table leaves it out
+    if (lost === undefined || headlines[i].noHeadline !== null) return;
     lostWhere.push({
       model: e.name,
       beforeAnchor: lost["before-anchor"],

@@ -94,6 +94,10 @@ describe("a model with no headline: one rule in score, compare and report", () =
     // Table 1 gives the no-headline model no N, as score's table does
     expect(html.includes('<span data-model="2025-11-12-main/openai_gpt-oss-20b" data-col="n">–</span>')).toBe(true);
     expect(html.includes('<span data-model="2025-11-12-main/openai_gpt-oss-120b" data-col="n">213</span>')).toBe(true);
+    // where held-back items are lost counts held-back decisions: the model with no headline is not in it, as in score's official table
+    const lost = html.slice(html.indexOf('<h2 id="lost">'), html.indexOf("<h2", html.indexOf('<h2 id="lost">') + 1));
+    expect(lost.includes("2025-11-12-main/openai_gpt-oss-120b")).toBe(true);
+    expect(lost.includes("2025-11-12-main/openai_gpt-oss-20b")).toBe(false);
     // a name that is no run lists the runs it could be
     const bad = await run(["report", "--results", runs, "--compare", "2025-11-12-main", "nope", "--out", join(tmp, "bad.html")]);
     expect(bad.code).toBe(2);
