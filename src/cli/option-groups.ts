@@ -112,7 +112,10 @@ export const strictGroup: OptionGroup<{ strict: boolean }> = {
 
 /** `--verbose`: every warning in full. */
 export const verboseGroup: OptionGroup<{ verbose: boolean }> = {
-  add: (cmd) => cmd.option("--verbose", "list every warning with its file:line (default: one summary line per model)"),
+  add: (cmd) =>
+    cmd
+      .option("--verbose", "list every warning with its file:line (default: one summary line per model) and every file read")
+      .option("--quiet", "on stderr only the errors: no warnings, notes or progress lines (stdout is unchanged)"),
   read: (opts) => ({ verbose: opts.verbose === true }),
 };
 

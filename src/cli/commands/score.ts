@@ -64,7 +64,7 @@ export function printScoreDocument(
   }
   if (!hasRows(doc)) return true; // nothing could be shown: no title over an empty table
   const tables = opts.tables ?? {};
-  const printout = scorePrintout(doc, { ...view, ...(tables.table === "combined" || tables.outDir !== undefined ? { combined: true } : {}) });
+  const printout = scorePrintout(doc, { ...view, verbose: opts.verbose === true, ...(tables.table === "combined" || tables.outDir !== undefined ? { combined: true } : {}) });
   if (tables.outDir !== undefined) {
     // each table its own file, with its caption where the format has one
     const dir = resolvePath(io.cwd, tables.outDir);

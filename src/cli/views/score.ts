@@ -91,12 +91,14 @@ function pairSetLabel(doc: ScoreDocument): string {
 }
 
 /** The files used, per model and category: lines of the table format, and notes for stderr in the data formats. */
-function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: string } {
+function filesUsed(models: readonly ScoredModel[], every: boolean): { lines: string[]; notes: string } {
   const lines: string[] = [];
   let notes = "";
   const width = Math.max(0, ...models.map((m) => m.model.length));
   for (const m of models) {
     for (const [category, used] of Object.entries(m.filesUsed)) {
+      // without --verbose only a file chosen among several copies is named: the others are where the model's folder has them
+      if (!every && used.candidates <= 1) continue;
       const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
       lines.push(`  ${m.model.padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`);
       notes += renderProblemLine(note("file-used", `${m.model}: ${category} read from ${used.file}${extra}`)) + "\n";
@@ -109,6 +111,8 @@ function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: st
 export interface ScoreView {
   readonly title?: string;
   readonly showFiles?: boolean;
+  /** `--verbose`: the files used, every one (else only a file chosen among several copies in its folder). */
+  readonly verbose?: boolean;
   /** Add the combined table (decision and official score side by side); `--table combined` and `--out-dir` ask for it. */
   readonly combined?: boolean;
 }
@@ -137,7 +141,10 @@ function decidedLabel(doc: ScoreDocument): string {
     return `; ${u.pairs - u.total} of ${u.pairs} pairs decided${words === "" ? "" : `: ${words}`}`;
   }
   if (withPairs.every((m) => m.undecided!.total === 0)) return "; every pair decided on both twins";
-  return "; N counts the pairs decided on both twins (error, unreached, missing, undecid: the pairs left out, by why)";
+  // name only the columns the table shows (a column of zeros is hidden)
+  const byHeader = { error: "inference-error", unreached: "not-reached", missing: "missing", undecid: "undecidable" } as const;
+  const shown = UNDECIDED_HEADERS.filter((h) => withPairs.some((m) => m.undecided!.byStatus[byHeader[h as keyof typeof byHeader]] > 0));
+  return `; N counts the pairs decided on both twins (${shown.join(", ")}: the pairs left out, by why)`;
 }
 
 /**
@@ -247,7 +254,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (combined !== null && view.combined === true) blocks.push(combined);
   if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
   if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
-  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models);
+  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models, view.verbose === true);
   if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
 }
