@@ -7,6 +7,7 @@
  * prints it.
  */
 import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
+import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
@@ -266,6 +267,8 @@ interface ScoredRead {
   readonly emptyTurns: EmptyTurnCounts[];
   readonly workaround: WorkaroundRow | null;
   readonly perItem: PerItemRow[];
+  /** With `--per-item` and BFCL's score files: its verdicts by item id. */
+  readonly verdicts: ReadonlyMap<string, OfficialVerdict> | null;
   readonly history: ScoredModel["history"];
 }
 
@@ -358,6 +361,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         emptyTurns,
         workaround,
         perItem,
+        verdicts: req.perItem !== undefined && official !== null && official.categories.length > 0 ? official.verdicts : null,
       };
     },
   );
@@ -452,7 +456,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
     for (const o of outputs) if (o.completions !== null) completions.set(o.read.model, o.completions);
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null));
+    // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
+    const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
+    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
     if (written.ok) perItem = { file, rows: rows.length };
     else problems.push(...written.problems);
   }

@@ -119,3 +119,28 @@ describe("--table and --out-dir refuse what they cannot do, in one line", () => 
     expect(none.err).toContain("error: --table sensitivity: this output has no such table (its tables: decision) [table-missing]");
   }, 120_000);
 });
+
+describe("the per-item file carries BFCL's verdict on each twin when its score files are read", () => {
+  it("real 2025-11-12-main: the should-ask passes and fails of the scored rows are the official table's; every row has both twins' verdicts", async () => {
+    const file = join(tmp, "items.csv");
+    const dir = rolloutRunDir("2025-11-12-main");
+    const r = await run(["score", "--results", dir, "--bootstrap", "0", "--per-item", file, "--format", "json"]);
+    const doc = JSON.parse(r.out) as { official: { models: { model: string; passes: number; fails: number }[] } };
+    const [head, ...rows] = readFileSync(file, "utf8").trimEnd().split("\n");
+    const headers = head.split(",");
+    expect(headers.slice(-2)).toEqual(["base_official", "miss_official"]);
+    const at = (row: string[], h: string) => row[headers.indexOf(h)];
+    const cells = rows.map((l) => l.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/));
+    for (const o of doc.official.models) {
+      const scored = cells.filter((c) => at(c, "model") === o.model && at(c, "scored") === "1");
+      expect(scored.filter((c) => at(c, "miss_official") === "1")).toHaveLength(o.passes);
+      expect(scored.filter((c) => at(c, "miss_official") === "0")).toHaveLength(o.fails);
+    }
+    // every row of both models has both verdicts: the runs' score files cover every item
+    expect(cells.every((c) => ["0", "1"].includes(at(c, "base_official")) && ["0", "1"].includes(at(c, "miss_official")))).toBe(true);
+    // without score files the columns are not there
+    const bare = join(tmp, "bare.csv");
+    await run(["score", "--results", join(dir, "result"), "--bootstrap", "0", "--per-item", bare]);
+    expect(readFileSync(bare, "utf8").split("\n")[0].split(",")).not.toContain("miss_official");
+  }, 120_000);
+});
