@@ -6,7 +6,7 @@
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
  */
-import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
+import { questionsFile, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
@@ -369,7 +369,16 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const run = read.value;
   problems.unshift(...run.problems);
   if (versionsLeft.size > 0) {
-    problems.push(problem("bfcl-version-differs", `the BFCL checker's numbers leave out the BFCL ${[...versionsLeft].join(", ")} models: the BFCL data found is ${data!.version}`, { file: data!.dataDir, severity: "warning" }));
+    // which data to give; with no model of the data's version, nothing --bfcl-data asked for is shown: an error (exit 1)
+    const wanted = [...versionsLeft].sort();
+    const matched = run.outputs.some((o) => o.read.bfclVersion === data!.version && o.headline !== null && o.headline.noHeadline === null);
+    problems.push(
+      problem(
+        "bfcl-version-differs",
+        `the BFCL checker's numbers (aligned, skipped turn, Table F1) leave out the BFCL ${wanted.join(", ")} models: this BFCL data is ${data!.version}; give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
+        { file: data!.dataDir, severity: matched ? "warning" : "error" },
+      ),
+    );
   }
   const outputs = run.outputs;
   const shown = outputs.filter((o) => o.headline !== null && o.headline.noHeadline === null);

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
+import { bfclDataDir, rolloutRunDir, rolloutRuns, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -142,5 +142,16 @@ describe("the per-item file carries BFCL's verdict on each twin when its score f
     const bare = join(tmp, "bare.csv");
     await run(["score", "--results", join(dir, "result"), "--bootstrap", "0", "--per-item", bare]);
     expect(readFileSync(bare, "utf8").split("\n")[0].split(",")).not.toContain("miss_official");
+  }, 120_000);
+});
+
+describe("score --bfcl-data of another BFCL version than the run's", () => {
+  it("real xlam v3 run with the v4 data: one error line naming the data to give, exit 1, and the decision table still printed", async () => {
+    const r = await run(["score", "--results", sharedPath("rollouts", "xlam-v3"), "--bfcl-data", bfclDataDir(), "--bootstrap", "0"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      `${bfclDataDir()}: error: the BFCL checker's numbers (aligned, skipped turn, Table F1) leave out the BFCL v3 models: this BFCL data is v4; give the v3 data with --bfcl-data DIR (the folder holding BFCL_v3_multi_turn_base.json) [bfcl-version-differs]\n`,
+    );
+    expect(r.out).toMatch(/^Decision to act on 234 pairs/);
   }, 120_000);
 });
