@@ -56,7 +56,7 @@ export const scoresGroup: OptionGroup<{ scores: string[] }> = {
 
 /** `--model`: keep only these models (repeatable). */
 export const modelsGroup: OptionGroup<{ models: string[] }> = {
-  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, or <run>/<model> (repeatable; default: every model found)", collect),
+  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, <run>/<model>, or BFCL's model name (openai/gpt-oss-120b) (repeatable; default: every model found)", collect),
   read: (opts) => ({ models: texts(opts, "model") }),
 };
 

@@ -155,3 +155,17 @@ describe("score --bfcl-data of another BFCL version than the run's", () => {
     expect(r.out).toMatch(/^Decision to act on 234 pairs/);
   }, 120_000);
 });
+
+describe("--model takes BFCL's model name as run --model does", () => {
+  it("score --model openai/gpt-oss-120b scores the folder openai_gpt-oss-120b, as its folder name does (real 2025-11-12-main)", async () => {
+    const dir = rolloutRunDir("2025-11-12-main");
+    const byName = await run(["score", "--results", dir, "--bootstrap", "0", "--model", "openai/gpt-oss-120b", "--format", "json"]);
+    const byFolder = await run(["score", "--results", dir, "--bootstrap", "0", "--model", "openai_gpt-oss-120b", "--format", "json"]);
+    expect(byName.code).toBe(0);
+    expect(byName.out).toBe(byFolder.out);
+    expect((JSON.parse(byName.out) as { models: { model: string }[] }).models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b"]);
+    const none = await run(["score", "--results", dir, "--model", "openai/gpt-oss-999b"]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain("error: --model openai/gpt-oss-999b: no such model directory under the results (found: openai_gpt-oss-120b, openai_gpt-oss-20b) [model-missing]");
+  }, 120_000);
+});
