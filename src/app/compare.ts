@@ -106,7 +106,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const b = req.b === undefined ? "" : resolvePath(ctx.cwd, req.b);
   /** The score folders read beside the arms' result/, once the arguments are good. */
   let scoresBeside: string[] = [];
-  const noHeadline: { model: string; arm: "A" | "B"; why: string }[] = [];
+  let noHeadline: { model: string; arm: "A" | "B"; why: string }[] = [];
+  /** Why a model has no headline in an arm, said once the models found in both arms are known. */
+  const headlineLines = new Map<string, string>();
   const done = (
     problems: Problem[],
     models: CompareDocument["models"] = [],
@@ -196,7 +198,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         const headline = headlineOf(m.score.records, m.manifest, table1, rule, maxUndecided, null);
         if (headline.noHeadline !== null) {
           noHeadline.push({ model: m.model, arm, why: noHeadlineShort(headline.undecided, maxUndecided) });
-          problems.push(problem("no-headline", `model ${m.model} (arm ${arm}): ${headline.noHeadline}; it is not compared`));
+          headlineLines.set(`${m.model}\u0000${arm}`, `model ${m.model} (arm ${arm}): ${headline.noHeadline}; it is not compared`);
         }
         const records = headline.selection.scored.map((x) => x.record);
         const complete = m.official !== null && m.official.categories.length === 3;
@@ -229,8 +231,12 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const inB = armB.value.outputs.filter((m): m is ArmModel => m !== null);
   const namesA = inA.map((m) => m.model);
   const namesB = inB.map((m) => m.model);
+  // one rule with score and report: a model found in both arms with no headline in either is not compared, and said so
+  const common = namesA.filter((m) => namesB.includes(m));
+  noHeadline = noHeadline.filter((x) => common.includes(x.model));
+  for (const x of noHeadline) problems.push(problem("no-headline", headlineLines.get(`${x.model}\u0000${x.arm}`)!));
   const withoutHeadline = new Set(noHeadline.map((x) => x.model));
-  const names = namesA.filter((m) => namesB.includes(m) && !withoutHeadline.has(m));
+  const names = common.filter((m) => !withoutHeadline.has(m));
   const onlyInA = namesA.filter((m) => !namesB.includes(m));
   const onlyInB = namesB.filter((m) => !namesA.includes(m));
   for (const m of onlyInA) problems.push(problem("model-one-arm", `model ${m} is scored in arm A only; it is not compared`, { file: a, severity: "warning" }));

@@ -21,20 +21,20 @@ export function perItemCsv(
   verdicts: ReadonlyMap<string, ReadonlyMap<string, OfficialVerdict>> | null = null,
 ): string {
   const bit = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
-  const extra = [...(completions === null ? [] : ["base_completed", "miss_completed"]), ...(verdicts === null ? [] : ["base_official", "miss_official"])];
+  const extra = [...(verdicts === null ? [] : ["base_official", "miss_official"]), ...(completions === null ? [] : ["base_completed", "miss_completed"])];
   return renderTable(
     {
       id: "per-item",
       columns: [...perItemColumns, ...extra].map((header) => ({ header })),
       rows: rows.map((r) => {
         const cells: (string | number | null)[] = perItemColumns.map((k) => r[k]);
-        if (completions !== null) {
-          const c = completions.get(r.model)?.get(r.miss_id);
-          cells.push(bit(c?.baseCompleted), bit(c?.missCompleted));
-        }
         if (verdicts !== null) {
           const v = verdicts.get(r.model);
           cells.push(bit(v?.get(r.base_id)?.pass), bit(v?.get(r.miss_id)?.pass));
+        }
+        if (completions !== null) {
+          const c = completions.get(r.model)?.get(r.miss_id);
+          cells.push(bit(c?.baseCompleted), bit(c?.missCompleted));
         }
         return cells;
       }),
