@@ -30,8 +30,9 @@ family reads, chosen by the class that defines the parse method in the mode:
   FireworksHandler, NanbeigeAPIHandler, MiningHandler, DatabricksHandler, …):
   `choices[0].message.content`, `.tool_calls[i].id`, `.tool_calls[i].function.name`,
   `.tool_calls[i].function.arguments`, `.tool_calls[i].model_dump()`, `.reasoning_content`
-  (only on the reasoning kind, as `hasattr` is how BFCL looks for it), `.role`;
-  `usage.prompt_tokens`, `usage.completion_tokens`.
+  (only on the reasoning kind, as `hasattr` is how BFCL looks for it; NanbeigeAPIHandler
+  reads it unconditionally, so its messages always carry it, None without reasoning),
+  `.role`; `usage.prompt_tokens`, `usage.completion_tokens`.
 * streamed chat completions (QwenAPIHandler): an iterable of chunks, each with
   `choices[0].delta.content`, `.reasoning_content`, `.tool_calls[i].index`, `.id`,
   `.function.name`, `.function.arguments`; `usage` on the last chunk.
@@ -46,23 +47,37 @@ family reads, chosen by the class that defines the parse method in the mode:
   `model_responses` (a list of `cohere.types.TextAssistantMessageV2ContentItem` /
   `ThinkingAssistantMessageV2ContentItem` stand-ins with `.text` / `.thinking`, or None),
   `tool_calls` (`{"tool_name", "parameters"}`), `chat_history`, `input_token`, `output_token`.
+  Its `_query_FC` also appends the assistant turn (`.role`, `.tool_calls[i].id`) to
+  `inference_data["chat_turns"]`, which `_add_execution_results_FC` reads back: the
+  stand-in query does the same.
 * Gemini (GeminiHandler): `candidates[0].content.parts[i]` with `.function_call.name`,
   `.function_call.args` (a dict), `.thought`, `.text`; `usage_metadata.prompt_token_count`,
   `usage_metadata.candidates_token_count`.
 * Bedrock converse (NovaHandler): the dict `output.message.content[i]` with `text`,
   `toolUse` (`name`, `input`, `toolUseId`) or `reasoningContent.reasoningText.text`;
   `usage.inputTokens`, `usage.outputTokens`.
-* chat completions as dicts (GorillaHandler, QwenAgentThinkHandler):
-  `choices[0].message.content`, `.tool_calls[i].function.name/.arguments`, `usage`.
+* chat completions as dicts (QwenAgentThinkHandler): `choices[0].message.content`,
+  `.tool_calls[i].function.name/.arguments`, `usage`; GorillaHandler reads only the content.
 * Hugging Face endpoint (NexusHandler): `[ {"generated_text": …} ]`.
 * completions (OSSHandler and every local handler): `choices[0].text`,
-  `usage.prompt_tokens`, `usage.completion_tokens`.
+  `usage.prompt_tokens`, `usage.completion_tokens`; the reasoning kind puts
+  `<think>…</think>` before the text. (v3's local handlers are run through their own
+  `_multi_threaded_inference`, what v3's `batch_inference` calls per entry.)
 
-Handlers that read calls from text (every prompting mode and the local handlers) get the
-call written in the first syntax of CALL_SYNTAXES that their own `decode_execute` decodes
-to the intended calls; the syntax is recorded. A handler that cannot be driven (no syntax
-decodes, or BFCL's code fails before a line is written) is listed under `notDriven` with
-the reason, and printed on stderr.
+Handlers that read calls from text (every prompting mode, the local handlers, and FC
+handlers whose decoding does not read the tool-call channel) get the calls written in the
+first syntax of CALL_SYNTAXES that their own parsing and `decode_execute` read as the one
+intended call; the syntax is recorded (null when none does: python-list text is used, and
+what BFCL makes of it is recorded). The parser-failed kind writes the call as text in a
+syntax other than the handler's own.
+
+A class is listed under `notDriven`, with the reason, when none of its registry keys can
+be built by BFCL's own `build_handler` (printed on stderr too); `onlyErrorLines` names the
+driven classes whose every line is an inference error (BFCL's own loop fails before any
+step). The output is text: a header line (the entry, its tools, the counts, the handlers
+and those lists), then per vector a line with the parsed responses and their
+decode_execute outcome, followed by the result line exactly as the handler's `write` wrote
+it. Regenerate with `| gzip -9n > src/bfcl/decode/testdata/handler-corpus-vN.jsonl.gz`.
 """
 import contextlib
 import inspect
@@ -410,7 +425,7 @@ def takes_fc_loop(handler):
     return "FC" in getattr(handler, "registry_name", handler.model_name) or bool(handler.is_fc_model)
 
 
-def drive(gen_module, cls, key, config, entry, kind, call_syntax, other_text):
+def drive(gen_module, cls, key, entry, kind, call_syntax, other_text):
     """One kind through parsing and through BFCL's generation path; the recorded vector."""
     handler = gen_module.build_handler(key, TEMPERATURE)
     fc_path = takes_fc_loop(handler)
@@ -465,7 +480,7 @@ def drive(gen_module, cls, key, config, entry, kind, call_syntax, other_text):
         "parsed": parsed,
         "decoded": decoded,
         "line": line,
-    }, family
+    }
 
 
 def build(bfcl_root, data_dir):
@@ -509,7 +524,7 @@ def build(bfcl_root, data_dir):
         vectors = []
         for kind in KINDS:
             try:
-                v, _ = drive(gen_module, cls, key, config, entry, kind, call_text, other)
+                v = drive(gen_module, cls, key, entry, kind, call_text, other)
             except Exception as e:
                 not_driven.append({"handler": cls.__name__, "key": key, "reason": "kind %s: %s: %s" % (kind, type(e).__name__, e)})
                 vectors = None

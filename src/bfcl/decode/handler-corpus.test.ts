@@ -240,6 +240,14 @@ describe("the corpus checks can fail", () => {
     expect(x.undecidableSteps).toBe(0);
     expect(x.text).toEqual([PROSE]);
   });
+  it("a list is a tool-call attempt by its entries: records and call text are, prose is not", () => {
+    expect(looksLikeToolCall([PROSE])).toBe(false);
+    expect(looksLikeToolCall(["", PROSE])).toBe(false);
+    expect(looksLikeToolCall([])).toBe(false);
+    expect(looksLikeToolCall(["[get_stock_info(symbol='NVDA')]"])).toBe(true);
+    expect(looksLikeToolCall([{ get_stock_info: '{"symbol": "NVDA"}' }])).toBe(true);
+    expect(looksLikeToolCall([[1, 2]])).toBe(true);
+  });
   it("a Python-call text the server did not parse, in the same list, is still an attempt", () => {
     const x = extractTurn([["[get_stock_info(symbol='NVDA')]"]], new Set(corpora[0].tools), { decoder: decoderByName("fc")! });
     expect(x.toolCallSteps).toBe(1);
