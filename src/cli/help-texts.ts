@@ -155,7 +155,19 @@ const agreement =
   "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
   "--format json gives the same per file, with the disagreeing ids as a list, and each file's decodeHealth\n" +
   "(steps, tool-call attempts, failures, the first error). --out writes BFCL-format score files\n" +
-  "(<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…).\n";
+  "(<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…).\n" +
+  "\nNamed differences: where entries differ, check tests three causes and names each one that makes entries\n" +
+  "agree, in a note (`[difference-<cause>]`) and in JSON as agreement.explained (cause, detail, ids):\n" +
+  "  python-suggestion     the messages differ only by the \". Did you mean …?\" suffix newer Pythons add;\n" +
+  "  shared-default-start  post_tweet(…, tags=[], mentions=[]) shares its default lists in one Python process,\n" +
+  "                        and `bfcl evaluate` runs every model and category of a call in one process, in the\n" +
+  "                        order the file system lists them: the lists may hold names when it reaches a file.\n" +
+  "                        Their start is read back from the stored file and the file checked again with it;\n" +
+  "  executor-change       BFCL's API classes changed after the release (Gorilla's history,\n" +
+  "                        tools/gen-executor-changes.py): the file is checked again with the classes as\n" +
+  "                        released (v4's are v3 final's) and the changes whose messages show are named.\n" +
+  "Within a file, an error object that holds a shared default list is written when the file ends, as BFCL\n" +
+  "writes its score file; check keeps one process per model folder, files in path order.\n";
 
 const comparison =
   "compare reads two arms of the same models (a neutral and an injected prompt, two serving builds, two\n" +

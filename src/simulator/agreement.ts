@@ -17,10 +17,20 @@ export interface Agreement {
   readonly bothFailed: number;
   /** Entries whose verdict, error type, message or (when compared) error object differ, in our order. */
   readonly disagreeingIds: string[];
+  /** Differences with a named cause (`difference-causes.ts`), each with the entries it explains; the rest of `disagreeingIds` is unexplained. */
+  readonly explained: readonly ExplainedDifference[];
+}
+
+/** What makes some entries differ from BFCL's stored score file: a named class of difference. */
+export interface ExplainedDifference {
+  readonly cause: "python-suggestion" | "shared-default-start" | "executor-change";
+  /** The cause in one line (the suffix, the lists' start, the changes by commit). */
+  readonly detail: string;
+  readonly ids: readonly string[];
 }
 
 /** `JSON.stringify(JSON.parse(text))`, or the text itself when JavaScript cannot read it (NaN, Infinity). */
-function canonicalJson(text: string): string {
+export function canonicalJson(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text));
   } catch {
@@ -80,5 +90,6 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileCo
     errorObjectAgree: compared ? objectAgree : null,
     bothFailed,
     disagreeingIds: disagreeing,
+    explained: [],
   };
 }

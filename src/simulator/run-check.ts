@@ -297,6 +297,33 @@ function notesWarning(id: string, notes: readonly EvalNote[], file: string, line
  * calls) stops BFCL's writer with RecursionError and leaves no score file; here that value
  * is written as the error's text and the entry is reported, so the other lines still are.
  */
+/**
+ * A score line kept back until the file ends. BFCL holds each error object as live
+ * references and writes the score file after the last entry, so an error object that holds
+ * a shared mutable default (`post_tweet`'s `mentions=[]`) shows what later entries added
+ * to it: such a line is rendered at the end, and every line after it waits, to keep order.
+ */
+interface HeldLine {
+  readonly verdictIndex: number;
+  /** The rendered line (an error object that holds no shared object), or null. */
+  readonly chunks: (string | Uint8Array)[] | null;
+  /** Renders the error object as it is now, and its line. */
+  readonly render: (() => { json: string; chunks: (json: string) => (string | Uint8Array)[] }) | null;
+}
+
+/** Write the held lines in order, their shared objects as they are at the file's end, and give their verdicts that text. */
+function writeHeldLines(held: readonly HeldLine[], verdicts: OurVerdict[], scoreFile: ScoreFileBuilder | null): void {
+  for (const h of held) {
+    if (h.render === null) {
+      scoreFile?.addLine(h.chunks as (string | Uint8Array)[]);
+      continue;
+    }
+    const { json, chunks } = h.render();
+    verdicts[h.verdictIndex] = { ...verdicts[h.verdictIndex], errorJson: json };
+    scoreFile?.addLine(chunks(json));
+  }
+}
+
 function renderError(error: PyDict, id: string, file: string, line: number, warnings: Problem[]): string {
   try {
     return dumpScoreValue(error);
@@ -443,6 +470,7 @@ export function checkResultFile(
   let correct = 0;
   let officialCorrect = 0;
   const readings: EntryReadings[] | null = opts.emptyTurns === undefined ? null : [];
+  const held: HeldLine[] = [];
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -556,25 +584,32 @@ export function checkResultFile(
           prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
           renderedPrompts.set(q, prompt);
         }
-        errorJson = renderError(f.error, row.id, file, row.line, warnings);
-        scoreFile?.addLine(
+        const { id, line: lineNo } = row;
+        const chunks = (json: string) =>
           failedEntryChunks({
-            id: row.id,
+            id,
             modelName: opts.modelName,
             testCategory: opts.testCategory,
             verdict: f,
-            error: new RenderedJson(errorJson),
+            error: new RenderedJson(json),
             prompt,
             result: verbatim("result"),
             groundTruth: gt,
             inferenceLog: f.runnerLevel && !revision.inferenceLogOnRunnerLines ? undefined : verbatim("inference_log"),
-          }),
-        );
+          });
+        const live = opts.process.moduleState?.holdsSharedObject(f.error) === true;
+        if (live) held.push({ verdictIndex: verdicts.length, chunks: null, render: () => ({ json: renderError(f.error, id, file, lineNo, warnings), chunks }) });
+        else {
+          errorJson = renderError(f.error, id, file, lineNo, warnings);
+          if (held.length > 0) held.push({ verdictIndex: verdicts.length, chunks: chunks(errorJson), render: null });
+          else scoreFile?.addLine(chunks(errorJson));
+        }
       }
       verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
     }
   }
   if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  writeHeldLines(held, verdicts, scoreFile);
   return ok({
     correct,
     officialCorrect,

@@ -27,9 +27,22 @@ import { detectedDecoderNotes } from "../decoder-option.js";
 import { emptyTurnBlocks } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import type { RegisterCommand } from "./index.js";
+import { note, type Note } from "../../messages/index.js";
 import { checkWorkerSpawner } from "../workers.js";
 
 const format = formatGroup();
+
+/** One note per named cause of the entries that differ from BFCL's stored score file (see `help agreement`). */
+function explainedDifferenceNotes(files: readonly CheckedFile[]): Note[] {
+  return files.flatMap((f) =>
+    (f.agreement?.explained ?? []).map((e) =>
+      note(
+        `difference-${e.cause}`,
+        `${f.folder} ${f.category}: ${e.ids.length} of ${f.agreement?.disagreeingIds.length} differing entries explained: ${e.detail} (${e.ids.join(" ")})`,
+      ),
+    ),
+  );
+}
 const bfclData = bfclDataGroup("the questions and references to check against (else BFCL_DATA_DIR, else a bfcl_eval installation)");
 
 function pct(n: number, d: number): string {
@@ -112,6 +125,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({ model, files: doc.files.filter((f) => f.folder === model).map((f) => f.file) }));
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
       printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
+      printNotes(io, explainedDifferenceNotes(doc.files));
       if (doc.written !== null && doc.written.files > 0) {
         const { dir, files, models } = doc.written;
         printNotes(io, [writtenNote(dir, `${files} BFCL score file${files === 1 ? "" : "s"} of ${models} model${models === 1 ? "" : "s"}`)]);
