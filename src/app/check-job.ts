@@ -177,7 +177,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck, decoder: DecoderChoiceSummary): CheckedFileData {
   const problems: Problem[] = [...checked.warnings];
-  const tooMany = decodeFailureMessage(checked.decodeHealth, decoder.name);
+  const tooMany = decodeFailureMessage(checked.decodeHealth, decoder);
   if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file: file.path, severity: "warning" }));
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(

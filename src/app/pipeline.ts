@@ -16,6 +16,7 @@
 import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
 import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
+import { parseAudit, textCallLine } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
 import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
@@ -442,6 +443,11 @@ function readModel(
   };
 }
 
+/** The handler BFCL's registry gives a model, and its decoder, in words: `MistralHandler (BFCL registry key …, function-calling mode; decoder fc)`. */
+function handlerWords(chosen: DecoderChoiceSummary): string {
+  return `the handler BFCL's registry gives it (${chosen.reason.replace(/^BFCL registry key /, "key ")}; decoder ${chosen.name})`;
+}
+
 /** Why BFCL's verdicts on a model whose turns before the anchor were played from the reference are left out. */
 export function officialMeaninglessMessage(model: string): string {
   return (
@@ -463,8 +469,17 @@ function readingWarnings(
   reference: boolean,
 ): Problem[] {
   const problems: Problem[] = [];
-  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
+  const chosen = summarizeChoice(choice);
+  const audit = parseAudit(records);
+  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures;
+  // with the decoder of the model's handler in BFCL's registry, calls written as text are the server's doing, and the audit says so
   for (const category of scoredResultCategories) {
+    const file = filesUsed[category]!.file;
+    const textCalls = chosen.source === "registry" ? textCallLine(model, audit.find((a) => a.category === category)!, handlerWords(chosen)) : null;
+    if (textCalls !== null) {
+      problems.push(problem("text-calls", textCalls, { file, severity: "warning" }));
+      continue;
+    }
     const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
     const seen = new Set<string>();
     for (const r of records) {
@@ -475,8 +490,8 @@ function readingWarnings(
       health.toolLooking += twin.toolCallSteps;
       health.failed += twin.decodeFailures;
     }
-    const line = decodeFailureMessage(health, choice.decoder.name, "anchor-turn tool-call steps");
-    if (line !== null) problems.push(problem("decode-failures", line, { file: filesUsed[category]!.file, severity: "warning" }));
+    const line = decodeFailureMessage(health, chosen, "anchor-turn tool-call steps");
+    if (line !== null) problems.push(problem("decode-failures", line, { file, severity: "warning" }));
   }
   const reported = new Set<string>();
   for (const m of missing) {
