@@ -178,7 +178,8 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
 function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck, decoder: DecoderChoiceSummary): CheckedFileData {
   const problems: Problem[] = [...checked.warnings];
   const tooMany = decodeFailureMessage(checked.decodeHealth, decoder);
-  if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file: file.path, severity: "warning" }));
+  // with the decoder of the model's handler in BFCL's registry the steps failed in BFCL too: said, not a wrong decoder
+  if (tooMany !== null) problems.push(problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }));
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(

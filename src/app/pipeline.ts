@@ -491,7 +491,7 @@ function readingWarnings(
       health.failed += twin.decodeFailures;
     }
     const line = decodeFailureMessage(health, chosen, "anchor-turn tool-call steps");
-    if (line !== null) problems.push(problem("decode-failures", line, { file, severity: "warning" }));
+    if (line !== null) problems.push(problem(chosen.source === "registry" ? "undecoded-steps" : "decode-failures", line, { file, severity: "warning" }));
   }
   const reported = new Set<string>();
   for (const m of missing) {

@@ -197,7 +197,7 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
-export const LIFTED = new Set(["decode-failures", "text-calls", "pair-undecidable", "history-anchor-played", "history-partial"]);
+export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);

@@ -367,13 +367,13 @@ const exitCodes =
   "malformed input). Arguments are checked before any input is read. Under --strict any problem met is a\n" +
   "finding: a 0 becomes 1.\n" +
   "\n" +
-  "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
+  "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode with a decoder chosen by --decoder or detection (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
   "  demo     0 every policy scored as it must; 1 one did not; 2 the demo could not run\n" +
   "  compare  0 compared; 1 compared, but a model is in one arm only; 2 bad arguments or no model in both arms\n" +
   "  report   0 written; 1 written, with errors met on the way (listed first); 2 bad arguments, or nothing could be scored (no file is written)\n" +
   "  verify   0 no FAIL and something checked; 1 a FAIL, or every number skipped (nothing checked); 2 unusable input (no --expected, malformed file, missing tree)\n" +
   "  pairs    0 built (or listed); 2 bad BFCL data, a certification file missing, or the manifest could not be written\n" +
-  "  check    0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree, or more than 5 % of a file's tool-call steps fail to decode (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
+  "  check    0 checked (and, with --scores, every verdict agrees; entries whose error type, message or object alone differ are counted and named on stderr, a finding only under --strict); 1 checked, some verdicts disagree (one line per file on stderr), or more than 5 % of a file's tool-call steps fail to decode with a decoder chosen by --decoder or detection (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
   "  judge    0 every turn sent got a label (or a dry run); 1 some requests failed or replies could not be read (listed on stderr; rerun to retry them); 2 bad arguments or nothing to judge\n" +
   "  run      0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an endpoint that does not answer, a folder another run holds, or a run stopped early\n";
 
