@@ -157,7 +157,8 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     const mine = inputs.filter((f) => job.files[f.index].version === version);
     if (mine.length === 0) continue;
     const results = checkModelFiles(mine, {
-      modelName: job.model,
+      // BFCL's checker knows a model by its result folder's name, `/` written as `_`
+      modelName: job.model.replaceAll("/", "_"),
       newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
       decode: decoder.decode,
       decodePlain: decoder.plain?.decode,
@@ -177,7 +178,9 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck, decoder: DecoderChoiceSummary): CheckedFileData {
   const problems: Problem[] = [...checked.warnings];
-  const tooMany = decodeFailureMessage(checked.decodeHealth, decoder);
+  // steps of lines in another shape than BFCL's fail for that reason, which their own line says: no decoder would read them
+  const reshaped = checked.warnings.some((w) => w.code === "not-bfcl-lines");
+  const tooMany = reshaped ? null : decodeFailureMessage(checked.decodeHealth, decoder);
   // with the decoder of the model's handler in BFCL's registry the steps failed in BFCL too: said, not a wrong decoder
   if (tooMany !== null) problems.push(problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }));
   if (checked.stoppedAtAnchor.length > 0) {

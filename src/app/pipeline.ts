@@ -23,7 +23,7 @@ import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decis
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
-import { anchoredKey } from "../bfcl/results.js";
+import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
 import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
@@ -387,6 +387,8 @@ function readModel(
     readings[category] = reading;
     filesUsed[category] = { file: c.path, lines: reading.lines, distinctIds: reading.distinctIds, candidates: c.candidates };
   }
+  const shapes = notBfclLinesProblem(found.name, problems);
+  if (shapes !== null) problems.push(shapes);
   const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
   for (const c of scoredResultCategories) if (readings[c]?.census) census[c] = readings[c]!.census!;
   const decoder = choice === null ? null : summarizeChoice(choice);
@@ -441,6 +443,28 @@ function readModel(
     model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings, injectedLines, history },
     check: builder.result(),
   };
+}
+
+/**
+ * One line for a model whose lines are not in the shape `bfcl generate` writes (each turn a
+ * string rather than a list of steps, say): how many, what shape was found (first where),
+ * and what BFCL writes. Each such line is also a `result-shape` warning of its own, and is
+ * read as missing; null when every line has BFCL's shape.
+ */
+export function notBfclLinesProblem(model: string, problems: readonly Problem[]): Problem | null {
+  const shaped = problems.filter((p) => p.code === "result-shape");
+  if (shaped.length === 0) return null;
+  const found = new Map<string, number>();
+  for (const p of shaped) {
+    const what = p.message.replace(/^turn \d+ of /, "a turn of ").replace(/, (not a list of steps|neither a list of turns nor an error string)$/, "");
+    found.set(what, (found.get(what) ?? 0) + 1);
+  }
+  const first = shaped[0];
+  return problem(
+    "not-bfcl-lines",
+    notBfclLinesMessage(`model ${model}`, found, "These lines are read as missing: write them in BFCL's shape (or generate them with bfcl generate or twinscore run)"),
+    { ...(first.file !== undefined ? { file: first.file } : {}), ...(first.line !== undefined ? { line: first.line } : {}), severity: "warning" },
+  );
 }
 
 /** The handler BFCL's registry gives a model, and its decoder, in words: `MistralHandler (BFCL registry key …, function-calling mode; decoder fc)`. */

@@ -197,7 +197,7 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
-export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "pair-undecidable", "history-anchor-played", "history-partial"]);
+export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);
@@ -328,7 +328,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       beforeReading: () => req.tuneForManyModels?.(),
     },
     (m) => {
-      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap);
+      // lines of another shape than BFCL's are read as missing: regenerating failed items would not bring them back
+      const reshape = m.problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap, reshape);
       const shown = headline !== null && headline.noHeadline === null;
       const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
       const ofData = data !== null && shown && m.bfclVersion === data.version;

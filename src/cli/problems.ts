@@ -22,7 +22,7 @@ const SAME_FOLDER = "same-folder";
  * verdicts or error details that differ from BFCL's stored ones.
  * (`score`'s use case lifts the same codes out of its models' problems.)
  */
-const LISTED_IN_FULL = new Set(["decode-failures", "undecoded-steps", "text-calls", "pair-undecidable", "verdicts-disagree", "error-details-differ"]);
+const LISTED_IN_FULL = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "verdicts-disagree", "error-details-differ"]);
 
 function printLines(io: CliIo, lines: readonly (Problem | Note)[]): void {
   for (const p of lines) io.stderr(renderProblemLine(p) + "\n");

@@ -391,7 +391,8 @@ export function undecidedWords(u: UndecidedCounts): string {
  * A model's headline under a reading. No headline from a broken run: when the pairs the
  * reading leaves out exceed `maxUndecided` % of its pairs, or none is scored, there is no
  * act, hold or decision to show — what is left is not the model's decision but its run's
- * failures — and the reason says what to regenerate.
+ * failures — and the reason says what to regenerate (`fix`: what to do instead, when the
+ * caller knows the pairs were lost otherwise).
  */
 export function headlineOf(
   records: readonly PairRecord[],
@@ -400,6 +401,7 @@ export function headlineOf(
   rule: SideRule,
   maxUndecided: number,
   bootstrap: BootstrapOptions | null,
+  fix = "regenerate the failed items (twinscore run --retry-errors, or delete their lines and rerun bfcl generate)",
 ): Headline {
   const selection = selectUnder(records, manifest, spec, rule);
   const numbers = summarize(records, manifest, spec, rule);
@@ -409,7 +411,6 @@ export function headlineOf(
   const share = selection.pairs === 0 ? 0 : (100 * out) / selection.pairs;
   const undecided = { pairs: selection.pairs, total: out, share, byStatus: numbers.undecided };
   const left = undecidedWords(rule === "release" ? { ...numbers.undecided, "inference-error": 0, "not-reached": 0 } : numbers.undecided);
-  const fix = "regenerate the failed items (twinscore run --retry-errors, or delete their lines and rerun bfcl generate)";
   let noHeadline: string | null = null;
   if (selection.pairs > 0 && numbers.n === 0) {
     noHeadline = `no pair decided on both twins (${out} of ${selection.pairs} undecided: ${left}); ${fix}`;
