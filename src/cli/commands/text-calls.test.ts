@@ -174,6 +174,17 @@ describe("a function-calling run whose calls came back as text (real gpt-oss-120
     }
   });
 
+  it("report: the BFCL-decoded reading beside the decision in Table 1", async () => {
+    const r = await run(["report", "--results", join("result", FOLDER), "--bootstrap", "0", "--out", "report.html"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain("[text-calls]");
+    const html = readFileSync(join(root, "report.html"), "utf8");
+    const expected = bfclReading();
+    const cell = html.match(new RegExp(`data-model="${FOLDER}" data-col="bfcl_decoded">([^<]*)<`));
+    expect(cell?.[1]).toBe(`${expected.act.toFixed(1)} / ${expected.hold.toFixed(1)} / ${expected.decision.toFixed(1)}`);
+    expect(html).toContain("as BFCL decodes: act / hold / decision");
+  });
+
   it("the same lines in a folder BFCL's registry does not know (decoder detected) keep the wrong-decoder advice, with no audit line and the same BFCL-decoded reading", async () => {
     const own = join(root, "detected", "some-unregistered-model", "multi_turn");
     mkdirSync(own, { recursive: true });
