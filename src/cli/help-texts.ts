@@ -153,9 +153,13 @@ const agreement =
   "  message_agree  = entries whose error_message also equals\n" +
   "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
   "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
-  "--format json gives the same per file, with the disagreeing ids as a list, and each file's decodeHealth\n" +
-  "(steps, tool-call attempts, failures, the first error). --out writes BFCL-format score files\n" +
-  "(<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…).\n";
+  "On stderr, per file: the ids whose verdict differs (exit 1, [verdicts-disagree]), and the ids whose verdict\n" +
+  "agrees but whose error type, message or object differs (counted and named, exit 0 unless --strict,\n" +
+  "[error-details-differ]).\n" +
+  "--format json gives the same per file, with the disagreeing ids as a list (verdictDisagreeingIds: those\n" +
+  "whose verdict differs), and each file's decodeHealth (steps, tool-call attempts, failures, the first\n" +
+  "error). --out writes BFCL-format score files (<model>/multi_turn/BFCL_v4_<category>_score.json, <org>/<model>/…\n" +
+  "for a model folder kept as result/<org>/<model>; for a tree of runs, <run>/score/<model>/…).\n";
 
 const comparison =
   "compare reads two arms of the same models (a neutral and an injected prompt, two serving builds, two\n" +
