@@ -132,13 +132,11 @@ function bfclReading(): { n: number; act: number; hold: number; decision: number
 }
 
 describe("a function-calling run whose calls came back as text (real gpt-oss-120b lines, rewritten)", () => {
-  it("the folder is a registry model of an FC handler, and the rewrite turned anchor calls into text", () => {
+  it("score: no advice to change decoder, one audit line per category naming the cause, the BFCL-decoded reading beside the headline", async () => {
+    // the folder is a registry model of an FC handler, and the rewrite turned the anchor calls into text
     expect(registryEntryOfFolder(FOLDER)).toMatchObject({ handler: "MistralHandler", isFcModel: true, decoder: "fc" });
     expect(rewritten).toBeGreaterThan(400);
     expect(stillNative).toBeLessThan(rewritten / 20);
-  });
-
-  it("score: no advice to change decoder, one audit line per category naming the cause, the BFCL-decoded reading beside the headline", async () => {
     const r = await run(["score", "--results", join("result", FOLDER), "--bootstrap", "0"]);
     expect(r.code).toBe(0);
     expect(r.err).not.toMatch(/--decoder|another decoder|\[decode-failures\]/);
