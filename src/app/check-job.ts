@@ -159,7 +159,8 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     const mine = inputs.filter((f) => job.files[f.index].version === version);
     if (mine.length === 0) continue;
     const results = checkModelFiles(mine, {
-      modelName: job.model,
+      // BFCL's checker knows a model by its result folder's name, `/` written as `_`
+      modelName: job.model.replaceAll("/", "_"),
       newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
       decode: decoder.decode,
       decodePlain: decoder.plain?.decode,
@@ -201,8 +202,11 @@ function finishFile(
   recheck: (variant: CheckVariant) => readonly OurVerdict[] | null,
 ): CheckedFileData {
   const problems: Problem[] = [...checked.warnings];
-  const tooMany = decodeFailureMessage(checked.decodeHealth, decoder.name);
-  if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file: file.path, severity: "warning" }));
+  // steps of lines in another shape than BFCL's fail for that reason, which their own line says: no decoder would read them
+  const reshaped = checked.warnings.some((w) => w.code === "not-bfcl-lines");
+  const tooMany = reshaped ? null : decodeFailureMessage(checked.decodeHealth, decoder);
+  // with the decoder of the model's handler in BFCL's registry the steps failed in BFCL too: said, not a wrong decoder
+  if (tooMany !== null) problems.push(problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }));
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(

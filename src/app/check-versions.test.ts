@@ -35,8 +35,10 @@ describe("check on the xLAM v3 run without --decoder", () => {
       Array(3).fill({ name: "xlam", source: "registry", reason: "BFCL registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, function-calling mode" }),
     );
     expect(forced.doc.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual(Array(3).fill(["xlam", "flag"]));
-    // a registry choice is not announced (detection would be); the notes name why entries differ from the stored files
-    expect(chosen.err.split("\n").filter((l) => l !== "" && !l.endsWith("[difference-shared-default-start]"))).toEqual([]);
+    // a registry choice is not announced (detection would be): stderr holds the verdicts that differ, the errors that
+    // differ alone, and the notes naming why entries differ from the stored files
+    expect(chosen.err.split("\n").filter((l) => l !== "" && !/\[(verdicts-disagree|error-details-differ|difference-shared-default-start)\]$/.test(l))).toEqual([]);
+    expect(chosen.err.split("\n").filter((l) => l.endsWith("[verdicts-disagree]"))).toHaveLength(3);
     const withoutChoice = (d: Doc) => ({ ...d, files: d.files.map((f) => ({ ...f, decoder: f.decoder.name })) });
     expect(withoutChoice(chosen.doc)).toEqual(withoutChoice(forced.doc));
     expect(chosen.doc.files.map((f) => f.agreement.verdictAgree)).toEqual([199, 199, 199]);

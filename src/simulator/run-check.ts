@@ -11,7 +11,7 @@ import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { sortIndexOfId } from "../bfcl/categories.js";
-import { lineHistory, repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
+import { lineHistory, notBfclLinesMessage, repeatedKeyMessage, resultShapeFound, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { countTurn, decodeFcStep, decodeFcStepPlain, fcDecoder, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
@@ -437,6 +437,9 @@ export function checkResultFile(
   if (problems.length > 0) return err(...problems);
   // the steps the checker decodes are counted as score's extractor reads them (the wrong-decoder guard)
   const decodeHealth = newDecodeHealth();
+  // lines whose `result` is not in BFCL's shape (a turn that is a string …): checked as BFCL would, and said in one line
+  const shapes = new Map<string, number>();
+  let firstShapeLine: number | null = null;
   const version = opts.bfclVersion ?? opts.process.revision.version;
   const extractor = { decoder: opts.decoder ?? fcDecoder };
   rows.sort((a, b) => sortIndexOfId(a.id) - sortIndexOfId(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -493,6 +496,11 @@ export function checkResultFile(
     }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
     if (problems.length > 0) continue;
+    const shape = resultShapeFound(result);
+    if (shape !== null) {
+      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+      firstShapeLine ??= row.line;
+    }
     const stringArgs = decodeStringArgs !== null && stepsAreStringArgs(result);
     let pyResult: PyValue = null;
     if (!stringArgs) {
@@ -610,6 +618,10 @@ export function checkResultFile(
   }
   if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   writeHeldLines(held, verdicts, scoreFile);
+  if (shapes.size > 0) {
+    const consequence = "They are checked as BFCL's checker reads them: a turn that is not a list of steps holds no call it runs, so their verdicts say nothing of the model's calls";
+    warnings.push(problem("not-bfcl-lines", notBfclLinesMessage(opts.modelName, shapes, consequence), { file, line: firstShapeLine!, severity: "warning" }));
+  }
   return ok({
     correct,
     officialCorrect,

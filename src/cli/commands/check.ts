@@ -97,8 +97,10 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .addHelpText(
       "after",
       "\n--results and --scores take one folder each here.\n" +
-        "Exit: 0 checked (and every verdict agrees); 1 some verdicts disagree, a wrong decoder, or any problem under\n" +
-        "--strict; 2 nothing checked, or a file that could not be checked." +
+        "Exit: 0 checked, and every verdict agrees with --scores (entries whose error type, message or object alone\n" +
+        "differ are counted and named on stderr); 1 some verdicts disagree, a file whose steps mostly fail to decode\n" +
+        "with a decoder that is not its registry handler's (a wrong decoder), or any problem under --strict; 2 nothing\n" +
+        "checked, or a file that could not be checked. Every exit but 0 says why on stderr." +
         commandHelpFooter(["agreement", "empty-turns", "history", "layouts", "decoders", "speed", "formats", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
