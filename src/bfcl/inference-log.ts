@@ -13,12 +13,34 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_B
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];
 
-const isMessage = (m: unknown): m is ChatMessage =>
-  m !== null && typeof m === "object" && typeof (m as ChatMessage).role === "string" && typeof (m as ChatMessage).content === "string";
+/**
+ * The text of a logged message's content: a string, or a list of content blocks
+ * (`[{"type": "text", "text": …}]`, how Claude's and Nova's handlers log a user turn), whose
+ * text blocks are joined; null for anything else (a tool call, an image).
+ */
+function contentText(content: unknown): string | null {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content) || content.length === 0) return null;
+  let text = "";
+  for (const block of content) {
+    if (block === null || typeof block !== "object" || (block as { type?: unknown }).type !== "text") return null;
+    const part = (block as { text?: unknown }).text;
+    if (typeof part !== "string") return null;
+    text += part;
+  }
+  return text;
+}
 
-/** Keep the messages that have a text role and content (BFCL's own entries, never tool calls). */
+/** Keep the messages that have a text role and text content (BFCL's own entries, never tool calls), with their content as one string. */
 function messagesOf(value: unknown): ChatMessage[] {
-  return Array.isArray(value) ? value.filter(isMessage).map((m) => ({ role: m.role, content: m.content })) : [];
+  if (!Array.isArray(value)) return [];
+  const out: ChatMessage[] = [];
+  for (const m of value) {
+    if (m === null || typeof m !== "object" || typeof (m as { role?: unknown }).role !== "string") continue;
+    const content = contentText((m as { content?: unknown }).content);
+    if (content !== null) out.push({ role: (m as { role: string }).role, content });
+  }
+  return out;
 }
 
 /**

@@ -60,7 +60,7 @@ describe("the real gpt-oss rollouts (BFCL v4)", () => {
         expect(onV3.matches).toBe(false);
         expect(onV3.differing.length).toBeGreaterThan(190);
         expect(check.looksLike).toBe("v4");
-        expect(dataVerdict(check, "v4", model)).toEqual({ ok: true, line: null });
+        expect(dataVerdict(check, "v4", model)).toEqual({ ok: true, line: null, olderData: null });
         const wrong = dataVerdict(check, "v3", model);
         expect(wrong.ok).toBe(false);
         expect(wrong.line).toMatch(new RegExp(`^${model}: \\d+ of ${onV3.compared} rollouts were not generated on BFCL v3 data \\(first: multi_turn_base_\\d+, turn \\d\\); rollouts look like BFCL v4 data; pass --manifest to force$`));
@@ -83,7 +83,7 @@ describe("the real xLAM rollouts (BFCL v3)", () => {
     expect(check.byVersion[1].differing).toHaveLength(214);
     expect(check.looksLike).toBe("v3");
     expect(checkRolloutData(items, [v3, v4], "first").byVersion[1].differing).toHaveLength(133);
-    expect(dataVerdict(check, "v3", "xlam")).toEqual({ ok: true, line: null });
+    expect(dataVerdict(check, "v3", "xlam")).toEqual({ ok: true, line: null, olderData: null });
     expect(dataVerdict(check, "v4", "xlam").line).toBe(
       `xlam: 214 of 600 rollouts were not generated on BFCL v4 data (first: ${check.byVersion[1].differing[0].id}, turn ${check.byVersion[1].differing[0].turn}); rollouts look like BFCL v3 data; pass --manifest to force`,
     );
@@ -132,11 +132,11 @@ describe("the verdict on a group", () => {
     const shared = rollouts("v4", 0).filter((_, i) => i % 3 !== 0);
     const check = checkRolloutData(shared, [a, b]);
     expect(check.looksLike).toBe(null);
-    expect(dataVerdict(check, "v3", "m")).toEqual({ ok: true, line: null });
+    expect(dataVerdict(check, "v3", "m")).toEqual({ ok: true, line: null, olderData: null });
   });
   it("says so when no line has a log, and when the expected version has no manifest", () => {
     const none = checkRolloutData(ids.map((id) => ({ id, turns: null })), [a, b]);
-    expect(dataVerdict(none, "v4", "m")).toEqual({ ok: true, line: "m: no recorded question to check against BFCL v4 data (200 of 200 lines have no inference_log)" });
-    expect(dataVerdict(checkRolloutData(rollouts("v4", 0), [b]), "v3", "m")).toEqual({ ok: false, line: "m: no BFCL v3 manifest to check the rollouts against" });
+    expect(dataVerdict(none, "v4", "m")).toEqual({ ok: true, line: "m: no recorded question to check against BFCL v4 data (200 of 200 lines have no inference_log)", olderData: null });
+    expect(dataVerdict(checkRolloutData(rollouts("v4", 0), [b]), "v3", "m")).toEqual({ ok: false, line: "m: no BFCL v3 manifest to check the rollouts against", olderData: null });
   });
 });
