@@ -3,7 +3,8 @@
  * BFCL logs, for every turn it ran, a record whose `begin_of_turn_query` holds the
  * messages it sent at the start of that turn — the item's question turn, with the
  * handler's additions (a system prompt merged in, miss_func's "I have updated some more
- * functions" prompt on the holdout turn). The log is a list: state snapshots (lists) and
+ * functions" prompt on the holdout turn), each content as a string or as the list of
+ * text blocks some handlers send. The log is a list: state snapshots (lists) and
  * turn records (objects), turn records in turn order. Lines of inference errors have no
  * log. Pure; works on a parsed value or on the line's bytes, parsing only the queries.
  */
@@ -14,27 +15,27 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_B
 export type TurnQueries = readonly (readonly ChatMessage[])[];
 
 /**
- * The text of a logged message's content: a string, or a list of content blocks
- * (`[{"type": "text", "text": …}]`, how Claude's and Nova's handlers log a user turn), whose
- * text blocks are joined; null for anything else (a tool call, an image).
+ * The text of a logged message's content: a string, or a list of content blocks each
+ * holding a `text` string — the form handlers that send blocks log (Claude's
+ * `{"type": "text", "text": …}`, Nova's `{"text": …}`), their texts joined by a line
+ * break. Null for anything else (tool results, images, no content).
  */
 function contentText(content: unknown): string | null {
   if (typeof content === "string") return content;
   if (!Array.isArray(content) || content.length === 0) return null;
-  let text = "";
+  const texts: string[] = [];
   for (const block of content) {
-    if (block === null || typeof block !== "object" || (block as { type?: unknown }).type !== "text") return null;
-    const part = (block as { text?: unknown }).text;
-    if (typeof part !== "string") return null;
-    text += part;
+    const text = block !== null && typeof block === "object" ? (block as { text?: unknown }).text : undefined;
+    if (typeof text !== "string") return null;
+    texts.push(text);
   }
-  return text;
+  return texts.join("\n");
 }
 
-/** Keep the messages that have a text role and text content (BFCL's own entries, never tool calls), with their content as one string. */
+/** Keep the messages that have a text role and text content (BFCL's own entries, never tool calls). */
 function messagesOf(value: unknown): ChatMessage[] {
-  if (!Array.isArray(value)) return [];
   const out: ChatMessage[] = [];
+  if (!Array.isArray(value)) return out;
   for (const m of value) {
     if (m === null || typeof m !== "object" || typeof (m as { role?: unknown }).role !== "string") continue;
     const content = contentText((m as { content?: unknown }).content);
