@@ -35,7 +35,7 @@ describe("turn queries of an inference_log", () => {
       { begin_of_turn_query: [{ role: "user", content: [{ type: "text", text: "part one, " }, { type: "text", text: "part two" }] }, { role: "user", content: [{ type: "image", source: {} }] }] },
       { begin_of_turn_query: [{ role: "assistant", content: [{ ls: "{}" }] }, { role: "user", content: [] }] },
     ];
-    const expected = [[{ role: "user", content: "list my files" }], [{ role: "user", content: "part one, part two" }], []];
+    const expected = [[{ role: "user", content: "list my files" }], [{ role: "user", content: "part one, \npart two" }], []];
     expect(turnQueriesOf(blocks)).toEqual(expected);
     expect(scan(JSON.stringify({ id: "multi_turn_base_0", result: [], inference_log: blocks }))).toEqual(expected);
   });
