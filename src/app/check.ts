@@ -132,7 +132,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const data = manifestsForModels(selected.models, undefined, ctx, {
     version: req.bfclVersion,
     forceHint: "check them with the BFCL data they were generated on",
-    missingHint: `put it at that path (check compares each rollout's recorded first user turn with it)`,
+    missingHint: `put it at that path (check compares each rollout's recorded user turns with it)`,
   });
   if (!data.ok) return done([...data.problems]);
   if (hasError(data.value.problems)) return done([...data.value.problems]);

@@ -25,7 +25,7 @@ import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type Rollou
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
-import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
+import { committedManifestSource, recordedTurnsVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { hasError, manifestOf as manifestFile, type Context } from "./common.js";
@@ -311,7 +311,7 @@ export function chooseModelDecoder(found: TreeModel, override: DecoderName | und
 }
 
 /** The copy of one (model, category) to use: the one with the most distinct ids, the first found on a tie; unreadable copies are passed over. */
-function chooseCopy(paths: readonly string[], category: ScoredResultCategory, known: ReadonlySet<string>, problems: Problem[], onLine: ReturnType<typeof firstTurnVisitor>): { path: string; candidates: number } | null {
+function chooseCopy(paths: readonly string[], category: ScoredResultCategory, known: ReadonlySet<string>, problems: Problem[], onLine: ReturnType<typeof recordedTurnsVisitor>): { path: string; candidates: number } | null {
   if (paths.length === 1) return { path: paths[0], candidates: 1 };
   let best: { path: string; ids: number } | null = null;
   for (const path of paths) {
@@ -340,8 +340,8 @@ function readModel(
 ): { model: Omit<ModelRead, "bfclVersion" | "dataCheck">; check: RolloutDataCheck } {
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
-  const builder = rolloutDataCheckBuilder([on.candidate], "first");
-  const onLine = firstTurnVisitor((item) => builder.add(item));
+  const builder = rolloutDataCheckBuilder([on.candidate], "all");
+  const onLine = recordedTurnsVisitor((item) => builder.add(item));
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, history: modelHistory({ own: 0, reference: 0 }) };
   // the copy of each category, then the decoder from the head of the files chosen

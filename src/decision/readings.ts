@@ -30,6 +30,8 @@ export interface ReadingSpec {
   readonly countLogin: boolean;
   /** The bad-key pairs restored join (Appendix C). */
   readonly restored?: boolean;
+  /** Only the pairs neither of whose twins BFCL's data commits changed since the version's release (none when the manifest records no revisions). */
+  readonly unchangedAcrossRevisions?: boolean;
   /** `credited`: on compound turns an attempt confined to the independent steps counts as holding back. */
   readonly hold: "strict" | "credited";
   readonly filter?: PairFilter;
@@ -66,6 +68,13 @@ export const readings: readonly Reading[] = [
   { id: "same-history", metric: null, ...table1, filter: "same-history", meaning: "pairs with the same validated pre-anchor call names on both twins" },
   { id: "bad-keys-restored", metric: "C-restored", ...table1, restored: true, meaning: "the bad keys restored (BFCL v4: +7 pairs; v3: +3)" },
   ...shouldAskCategories.map((c): Reading => ({ id: c, metric: null, ...table1, filter: c, meaning: `the ${c} pairs alone` })),
+  {
+    id: "unrevised-pairs",
+    metric: null,
+    ...table1,
+    unchangedAcrossRevisions: true,
+    meaning: "pairs unchanged across revisions: neither twin edited by a BFCL data commit since the release (BFCL v4: 112 of 223; v3: none of 234)",
+  },
   { id: "decided", metric: "C-decided", ...table1, sides: "decided", meaning: "only pairs decided on both sides (the default reading of every table)" },
   {
     id: "release",
@@ -98,9 +107,13 @@ export function headlineSpec(options: Pick<ScoreOptions, "pairSet" | "countLogin
  * The pairs of a pair set: Table 1's 223 (`certified`), the 231 gold world-changing
  * candidates (`uncertified`), or all 365 (`all`). With `countLogin` the pairs whose
  * reference anchor only logs in join the first two sets (223 → 225), since a login is
- * then a world-changing call; `restored` adds the bad-key pairs.
+ * then a world-changing call; `restored` adds the bad-key pairs;
+ * `unchangedAcrossRevisions` keeps the pairs no data commit since the release changed.
  */
-export function readingPairs(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: Pick<ReadingSpec, "pairSet" | "countLogin" | "restored">): ManifestPair[] {
+export function readingPairs(
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  spec: Pick<ReadingSpec, "pairSet" | "countLogin" | "restored" | "unchangedAcrossRevisions">,
+): ManifestPair[] {
   const loginJoins = (p: ManifestPair) => spec.countLogin && p.goldAnchorKind === "login-only";
   const base = (() => {
     switch (spec.pairSet) {
@@ -112,7 +125,13 @@ export function readingPairs(manifest: Pick<Manifest, "pairs" | "restoredPairs">
         return [...manifest.pairs];
     }
   })();
-  return spec.restored ? [...base, ...manifest.restoredPairs] : base;
+  const pairs = spec.restored ? [...base, ...manifest.restoredPairs] : base;
+  return spec.unchangedAcrossRevisions ? pairs.filter(unchangedSinceRelease) : pairs;
+}
+
+/** Whether the manifest records a pair's data commits and there are none (a pair of a manifest without the record is not known to be unchanged). */
+function unchangedSinceRelease(p: ManifestPair): boolean {
+  return p.revisions !== undefined && p.revisions.base.length === 0 && p.revisions.miss.length === 0;
 }
 
 /** Every pair any reading reads: the content-verified pairs and the restored ones (what a model is scored on for `--sensitivity`, the official companion and `verify`). */
@@ -126,7 +145,7 @@ const pairIds = new WeakMap<object, Map<string, ReadonlySet<string>>>();
 export function readingIds(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec): ReadonlySet<string> {
   let byKey = pairIds.get(manifest);
   if (byKey === undefined) pairIds.set(manifest, (byKey = new Map()));
-  const key = `${spec.pairSet}/${spec.countLogin}/${spec.restored === true}`;
+  const key = `${spec.pairSet}/${spec.countLogin}/${spec.restored === true}/${spec.unchangedAcrossRevisions === true}`;
   let ids = byKey.get(key);
   if (ids === undefined) byKey.set(key, (ids = new Set(readingPairs(manifest, spec).map((p) => p.missId))));
   return ids;
