@@ -146,7 +146,8 @@ export interface RunRead<T> {
 }
 
 /**
- * The models of a walk that `--model` names (by folder name or by `<run>/<model>`), in the
+ * The models of a walk that `--model` names (by folder name, by `<run>/<model>`, or by BFCL's
+ * model name with its `/`, as `run --model` takes it), in the
  * order named; all of them, in the order found, when none is named. A name that matches
  * nothing is a problem listing what was found.
  */
@@ -155,7 +156,9 @@ export function selectModels(walk: TreeWalk, names: readonly string[]): { models
   const problems: Problem[] = [];
   const models: TreeModel[] = [];
   for (const name of names) {
-    const hits = walk.models.filter((m) => m.name === name || m.model === name);
+    // BFCL's model name as `run --model` takes it (`openai/gpt-oss-120b`) names the folder BFCL writes (`openai_gpt-oss-120b`)
+    let hits = walk.models.filter((m) => m.name === name || m.model === name);
+    if (hits.length === 0 && name.includes("/")) hits = walk.models.filter((m) => m.model === name.replace(/\//g, "_"));
     if (hits.length === 0) {
       const known = walk.models.map((m) => m.name).join(", ") || "none";
       problems.push(problem("model-missing", `--model ${name}: no such model directory under the results (found: ${known})`));

@@ -6,12 +6,13 @@
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
  */
-import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
+import { questionsFile, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
+import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { readingCounts } from "../decision/score.js";
-import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type BfclDecodedReading, type Headline } from "../decision/readings.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -271,12 +272,16 @@ interface ScoredRead {
   /** Decode failures, short rollouts and error lines over the twins of the pairs the reading selects. */
   readonly counts: ReadingCounts | null;
   readonly metrics: ModelInputs | null;
+  /** For a model with no headline under `--sensitivity`: the readings under which it has none either, with why. */
+  readonly gated: ReadonlyMap<string, string> | null;
   readonly officialProblems: readonly Problem[];
   readonly completions: ReadonlyMap<string, TwinCompletion> | null;
   readonly aligned: AlignedRow | null;
   readonly emptyTurns: EmptyTurnCounts[];
   readonly workaround: WorkaroundRow | null;
   readonly perItem: PerItemRow[];
+  /** With `--per-item` and BFCL's score files: its verdicts by item id. */
+  readonly verdicts: ReadonlyMap<string, OfficialVerdict> | null;
   readonly history: ScoredModel["history"];
   /** The parse audit of the table's pairs, when a category is past the text-call limit. */
   readonly audit: CategoryAudit[] | null;
@@ -366,13 +371,16 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         counts,
         read: rest,
         headline,
-        metrics: wantsMetrics && shown ? metricsInputs(m) : null,
+        metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
+        // the readings under which a model with no headline still has none (its sensitivity rows left empty)
+        gated: req.sensitivity === true && headline !== null && !shown && m.score !== null ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided) : null,
         officialProblems: official?.problems ?? [],
         completions,
         aligned: alignedRow,
         emptyTurns,
         workaround,
         perItem,
+        verdicts: req.perItem !== undefined && official !== null && official.categories.length > 0 ? official.verdicts : null,
       };
     },
   );
@@ -380,7 +388,16 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const run = read.value;
   problems.unshift(...run.problems);
   if (versionsLeft.size > 0) {
-    problems.push(problem("bfcl-version-differs", `the BFCL checker's numbers leave out the BFCL ${[...versionsLeft].join(", ")} models: the BFCL data found is ${data!.version}`, { file: data!.dataDir, severity: "warning" }));
+    // which data to give; with no model of the data's version, nothing --bfcl-data asked for is shown: an error (exit 1)
+    const wanted = [...versionsLeft].sort();
+    const matched = run.outputs.some((o) => o.read.bfclVersion === data!.version && o.headline !== null && o.headline.noHeadline === null);
+    problems.push(
+      problem(
+        "bfcl-version-differs",
+        `the BFCL checker's numbers (aligned, skipped turn, Table F1) leave out the BFCL ${wanted.join(", ")} models: this BFCL data is ${data!.version}; give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
+        { file: data!.dataDir, severity: matched ? "warning" : "error" },
+      ),
+    );
   }
   const outputs = run.outputs;
   const shown = outputs.filter((o) => o.headline !== null && o.headline.noHeadline === null);
@@ -422,7 +439,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
 
   let official: ScoreDocument["official"] = null;
   let sensitivity: ScoreDocument["sensitivity"] = null;
-  if (shown.length > 0 && wantsMetrics) {
+  // a model with no headline keeps its sensitivity rows: each reading under which it is within --max-undecided gives it numbers
+  const hidden = outputs.filter((o) => o.headline !== null && o.headline.noHeadline !== null && o.metrics !== null && o.gated !== null);
+  if ((shown.length > 0 && wantsMetrics) || hidden.length > 0) {
     // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
     const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
     problems.push(...shown.flatMap((o) => o.officialProblems));
@@ -440,9 +459,14 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         shares = rankOneShares(metrics, names);
       }
     }
-    const names = shown.map((o) => o.read.model);
+    for (const o of hidden) {
+      // computed on its own, so the other models' rank statistics stay those of the models with a headline
+      const alone = computeRunMetrics(o.read.manifest, [o.metrics!], { bootstrap, rule });
+      sensitivityModels.push(...sensitivityRows(alone, [o.read.model]).map((r) => withoutHeadline(r, o.gated!)));
+    }
+    const names = outputs.map((o) => o.read.model);
     const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
-    if (withScores) official = { models: inOrder(officialModels), spearman };
+    if (withScores && shown.length > 0) official = { models: inOrder(officialModels), spearman };
     if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares };
   }
   let alignedOut: { models: AlignedRow[] } | null = null;
@@ -462,7 +486,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
     for (const o of outputs) if (o.completions !== null) completions.set(o.read.model, o.completions);
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null));
+    // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
+    const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
+    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
     if (written.ok) perItem = { file, rows: rows.length };
     else problems.push(...written.problems);
   }
@@ -510,6 +536,13 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
  * reading keeps every pair by construction when the twins are exact (both played the same
  * reference turns before the anchor); the label says so, or how many pairs it kept.
  */
+/** A sensitivity row of a model with no headline under its reading: no numbers, the reason as its note (act-per-anchor is gated as Table 1). */
+function withoutHeadline(row: SensitivityRow, gated: ReadonlyMap<string, string>): SensitivityRow {
+  const why = gated.get(row.reading === "act-per-anchor" ? "table-1" : row.reading);
+  if (why === undefined) return row;
+  return { ...row, act: Number.NaN, hold: Number.NaN, decision: Number.NaN, ci95: null, note: why };
+}
+
 function withHistoryNote(row: SensitivityRow, rows: readonly SensitivityRow[], models: readonly ScoredModel[]): SensitivityRow {
   const m = models.find((x) => x.model === row.model);
   if (m?.history?.protocol !== "reference" || row.reading !== "same-history") return row;

@@ -257,7 +257,7 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
   const rows = data.models.map((m, i) => {
     const ci = m.decisionInterval ? ` [${fmt1(m.decisionInterval[0])}, ${fmt1(m.decisionInterval[1])}]` : "";
     return (
-      `<tr><td>${escapeHtml(m.name)}</td><td>${cell(m.name, "n", String(m.n)).html}</td>` +
+      `<tr><td>${escapeHtml(m.name)}</td><td>${cell(m.name, "n", m.noHeadline === null ? String(m.n) : "–").html}</td>` +
       (hasOfficial
         ? `<td>${cell(m.name, "official_miss", fmt1(m.officialMiss)).html}</td><td>${cell(m.name, "rank_official", m.officialMiss === null ? "–" : `#${offRanks[i]}`).html}</td>` +
           `<td>${cell(m.name, "official_base", fmt1(m.officialBase)).html}</td><td>${cell(m.name, "rank_official_base", m.officialBase === null ? "–" : `#${baseRanks[i]}`).html}</td>`
@@ -457,7 +457,7 @@ export function renderReport(data: ReportData): string {
         table(
           ["Variant", ...models],
           [
-            ["Table 1", ...data.models.map((m) => `${fmt1(m.decision)} (${m.n})`)],
+            ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
             ...data.sensitivities.map((s) => [
               { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
               ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
@@ -481,9 +481,11 @@ export function renderReport(data: ReportData): string {
         ),
     );
   }
-  if (data.compare.length) {
+  const skipped = data.compareSkipped ?? [];
+  if (data.compare.length || skipped.length) {
     sections.push(
       `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
+        skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
         data.compare.map(renderCompare).join(""),
     );
   }
