@@ -179,7 +179,8 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   if (toSend.length > 0) {
     const target = { flag: "--endpoint", endpoint: req.endpoint!, model: req.judgeModel!, apiKey: apiKey === "" ? null : apiKey };
     const checked = await checkEndpoints([target], { otherKeys: [], timeoutMs }, "nothing was judged");
-    if (!checked.ok) return done([...problems, ...checked.problems], { modelFiles });
+    // one line, as run refuses: the warnings of reading the files would only bury it
+    if (!checked.ok) return done([...checked.problems], { modelFiles });
     problems.push(...checked.value);
   }
   const report = await runJudge(toSend, {

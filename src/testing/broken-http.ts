@@ -9,6 +9,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
+import { PROBE_ITEM_ID } from "../io/openai-chat.js";
 import { sendJson, startChatServer, type TestServer } from "./replay.js";
 import { completionWith } from "./stub-servers.js";
 
@@ -52,6 +53,15 @@ export function startLyingEncodingServer(coding: "gzip" | "deflate" | "br", opts
   );
 }
 
+/** A healthy answer to the probe of a run (`GET …/models` or the one-token request), for servers that break only afterwards. */
+const PROBE_ANSWER = (body: string): string =>
+  `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+
+/** Whether a request's head is the probe's (the model list, or the item header of the one-token request). */
+function isProbeHead(head: string): boolean {
+  return /^GET [^ ]*\/models/i.test(head) || new RegExp(`^x-twinscore-item: *${PROBE_ITEM_ID}\\s*$`, "im").test(head);
+}
+
 /** The bytes a raw server answers every request with, once it has read the request's head and body. */
 export type RawReply = "http09" | "bad-chunks";
 
@@ -59,8 +69,10 @@ export type RawReply = "http09" | "bad-chunks";
  * A TCP server that reads each request and answers with bytes no HTTP/1.x server sends:
  * `http09`, the body alone with no status line; `bad-chunks`, a chunked reply whose chunk
  * sizes are not hexadecimal. At most `maxConnections` connections, then it refuses more.
+ * With `probeAnswered`, the probe of a run gets a healthy answer, so only the run's own
+ * requests meet the broken replies.
  */
-export async function startRawServer(reply: RawReply, opts: { maxConnections?: number; lifetimeMs?: number } = {}): Promise<TestServer> {
+export async function startRawServer(reply: RawReply, opts: { maxConnections?: number; lifetimeMs?: number; probeAnswered?: boolean } = {}): Promise<TestServer> {
   const stats = { requests: 0, mismatches: [] as string[], busyMs: 0, probes: 0 };
   const maxConnections = opts.maxConnections ?? 2_000;
   const sockets = new Set<Socket>();
@@ -79,8 +91,12 @@ export async function startRawServer(reply: RawReply, opts: { maxConnections?: n
       if (end < 0) return;
       const length = Number(/content-length:\s*(\d+)/i.exec(seen.slice(0, end))?.[1] ?? 0);
       if (seen.length < end + 4 + length) return;
+      const head = seen.slice(0, end);
       seen = "";
-      if (reply === "http09") socket.end(PLAIN_COMPLETION);
+      if (opts.probeAnswered === true && isProbeHead(head)) {
+        stats.probes++;
+        socket.end(PROBE_ANSWER(/^GET/.test(head) ? '{"object": "list", "data": []}' : PLAIN_COMPLETION));
+      } else if (reply === "http09") socket.end(PLAIN_COMPLETION);
       else socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n${PLAIN_COMPLETION}\r\n0\r\n\r\n`);
     });
   });
@@ -90,14 +106,20 @@ export async function startRawServer(reply: RawReply, opts: { maxConnections?: n
 /** Where a redirecting server sends every request: back and forth between two paths, or to a `file:` or `data:` URL. */
 export type RedirectKind = "loop" | "file" | "data";
 
-/** Answers every request (the model list included) with a 307 redirect of the given kind; at most `maxRequests` of them. */
-export function startRedirectServer(kind: RedirectKind, opts: { maxRequests?: number; lifetimeMs?: number } = {}): Promise<TestServer> {
+/**
+ * Answers every request (the model list included) with a 307 redirect of the given kind;
+ * at most `maxRequests` of them. With `probeAnswered`, the probe of a run is answered well.
+ */
+export function startRedirectServer(kind: RedirectKind, opts: { maxRequests?: number; lifetimeMs?: number; probeAnswered?: boolean } = {}): Promise<TestServer> {
   const stats = { requests: 0, mismatches: [] as string[], busyMs: 0, probes: 0 };
   const target = (path: string): string =>
     kind === "file" ? "file:///etc/passwd" : kind === "data" ? `data:application/json,${encodeURIComponent(PLAIN_COMPLETION)}` : path.startsWith("/elsewhere") ? path.slice("/elsewhere".length) : `/elsewhere${path}`;
   const server = createHttpServer((req, res) => {
     req.resume();
-    if (++stats.requests > (opts.maxRequests ?? 2_000)) sendJson(res, 503, { error: { message: "test server: request limit reached" } });
+    if (opts.probeAnswered === true && (req.method === "GET" || req.headers["x-twinscore-item"] === PROBE_ITEM_ID)) {
+      stats.probes++;
+      sendJson(res, 200, req.method === "GET" ? { object: "list", data: [] } : completionWith("OK"));
+    } else if (++stats.requests > (opts.maxRequests ?? 2_000)) sendJson(res, 503, { error: { message: "test server: request limit reached" } });
     else {
       res.writeHead(307, { location: target(req.url ?? "/") });
       res.end();

@@ -192,3 +192,19 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((r) => srv.close(() => r()));
   return port;
 }
+
+/**
+ * Replies made of backslashes: every chat reply's text is `count` backslashes (twice as
+ * many in the JSON text), and `GET …/models` lists one model whose id is `count`
+ * backslashes, then the model asked for (so the probe reads the long id, then passes).
+ */
+export function startBackslashServer(count: number, model: string): Promise<TestServer> {
+  const text = completionText("\\\\".repeat(count));
+  return startChatServer(
+    (_body, _req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(text);
+    },
+    { probe: "pass", models: ["\\".repeat(count), model] },
+  );
+}
