@@ -73,7 +73,7 @@ export const decoderGroup: OptionGroup<{ decoder?: DecoderName }> = {
 export const bootstrapGroup: OptionGroup<{ bootstrap: Partial<BootstrapOptions> }> = {
   add: (cmd) =>
     cmd
-      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval: an integer from 0 (no interval) to ${MAX_BOOTSTRAP_RESAMPLES}`, String(DEFAULT_BOOTSTRAP.resamples))
+      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval, an integer (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
       .option("--seed <s>", "seed of NumPy's default_rng for the intervals: an integer >= 0 (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed)),
   read: (opts) => ({
     bootstrap: {
