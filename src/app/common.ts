@@ -53,6 +53,20 @@ export function bootstrapOf(given: Partial<BootstrapOptions> | undefined): Resul
   return ok({ resamples, seed });
 }
 
+/**
+ * Why a numeric argument is out of its bounds, or null (also for none given): an integer
+ * (a safe one) or a finite number from `min` to `max`. Text that was not a plain decimal
+ * number reaches here as NaN (the CLI's `integerOption` / `numberOption`).
+ */
+export function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean, max = Number.POSITIVE_INFINITY): Problem | null {
+  if (value === undefined) return null;
+  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isSafeInteger(value))) {
+    const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
+    return badArgument(`${flag} must be ${integer ? "an integer" : "a number"} ${range}${Number.isNaN(value) ? ` (got text that is not ${integer ? "a whole number" : "a decimal number"})` : `, got ${value}`}`);
+  }
+  return null;
+}
+
 /** `, got 3` for a number given, nothing for text that was not a number at all (NaN). */
 export function givenText(value: number | bigint): string {
   return typeof value === "number" && Number.isNaN(value) ? " (got text that is not a whole number)" : `, got ${String(value)}`;
