@@ -4,7 +4,7 @@
  * The document holds the funnel and one row per should-ask item.
  */
 import { multiTurnCategories, scoredResultCategories } from "../bfcl/categories.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import { buildManifest } from "../pairs/build.js";
 import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pairs/listing.js";
 import type { Funnel, Manifest } from "../pairs/types.js";
@@ -102,7 +102,7 @@ export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
     const file = resolvePath(ctx.cwd, req.writeManifest);
     const w = writeManifest(file, manifest);
     if (w.ok) written = { file, pairs: manifest.pairs.length, dropped: manifest.dropped.length };
-    else problems.push(...w.problems);
+    else pushAll(problems, w.problems);
   }
   return {
     command: "pairs",

@@ -18,7 +18,7 @@
  * are per model and id) and no other line's calls reach its world.
  */
 import { docFile, multiTurnDocFiles, questionsFile, type MultiTurnClass } from "../bfcl/data.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
@@ -461,7 +461,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   if (!existed) {
     const probed = await probeEndpoints(req, keys);
     if (!probed.ok) return probed;
-    problems.push(...probed.value);
+    pushAll(problems, probed.value);
   }
   const locked = acquireRunLock(modelFolder);
   if (!locked.ok) return locked;
@@ -505,7 +505,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     if (existed && pending.length > 0) {
       const probed = await probeEndpoints(req, keys);
       if (!probed.ok) return probed;
-      problems.push(...probed.value);
+      pushAll(problems, probed.value);
     }
     if (pending.length > 0) {
       const made = makeOutputFolder(folder);

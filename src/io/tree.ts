@@ -23,7 +23,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { groupFolders, multiTurnCategories, parseBfclFileName, rootFolderOf, type BfclFileKind, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 
 /** Folders below a given folder that the walk looks into (a parent of runs holding `run/result/model/multi_turn/` is four deep). */
 const MAX_DEPTH = 6;
@@ -262,7 +262,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     }
     return { model, name: nameOf(m.dir), run, runDir, dir: m.dir, given: m.given, files };
   });
-  problems.push(...secondVisitProblems(secondVisits, [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)), (dir) => byDir.has(dir), nameOf));
+  pushAll(problems, secondVisitProblems(secondVisits, [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)), (dir) => byDir.has(dir), nameOf));
   return { models, runs: runDirs.length, problems };
 }
 

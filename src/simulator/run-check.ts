@@ -9,7 +9,7 @@ import { PyException } from "../python/exception.js";
 import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { err, errAll, LineProblems, ok, problem, pushAll, type Problem, type Result } from "../messages/index.js";
 import { sortIndexOfId } from "../bfcl/categories.js";
 import { lineHistory, repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
@@ -37,7 +37,7 @@ export function parsePyJsonLines(text: string, file: string): Result<{ value: Py
       problems.push(problem("json-malformed", e.pyMessage, { file, line: i + 1 }));
     }
   });
-  return problems.length > 0 ? err(...problems) : ok(out);
+  return problems.length > 0 ? errAll(problems) : ok(out);
 }
 
 /** A question entry as the checker and the score file need it. */
@@ -105,7 +105,7 @@ export function prepareCategory(
       for (const c of involved as string[]) {
         const d = docsOf(c);
         if (!d.ok) return d;
-        pool.push(...d.value);
+        pushAll(pool, d.value);
       }
       const replaced = new PyDict();
       for (const [turn, names] of missed.entries()) {
@@ -133,7 +133,7 @@ export function prepareCategory(
     }
     groundTruth.set(id, gt as string[][]);
   }
-  return problems.length > 0 ? err(...problems) : ok({ questions, groundTruth });
+  return problems.length > 0 ? errAll(problems) : ok({ questions, groundTruth });
 }
 
 /** Problem code of a file that must be checked again in an exact process (`checkModelFiles` does it). */
@@ -351,7 +351,7 @@ export function checkResultFile(
   // `result` is parsed only when its entry is checked: holding every parsed result of a file
   // until then made the garbage collector copy them again and again
   const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
-  const problems: Problem[] = [];
+  const problems = new LineProblems();
   const stoppedAtAnchor: string[] = [];
   const playedFromReference: string[] = [];
   // a line giving `id` or `result` twice is read by the last value, as BFCL's json.loads reads it, and reported
@@ -407,7 +407,7 @@ export function checkResultFile(
     }
     rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
   }
-  if (problems.length > 0) return err(...problems);
+  if (problems.count > 0) return errAll(problems.toArray());
   // the steps the checker decodes are counted as score's extractor reads them (the wrong-decoder guard)
   const decodeHealth = newDecodeHealth();
   const version = opts.bfclVersion ?? opts.process.revision.version;
@@ -464,7 +464,7 @@ export function checkResultFile(
       }
     }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
-    if (problems.length > 0) continue;
+    if (problems.count > 0) continue;
     const stringArgs = decodeStringArgs !== null && stepsAreStringArgs(result);
     let pyResult: PyValue = null;
     if (!stringArgs) {
@@ -574,7 +574,7 @@ export function checkResultFile(
       verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
     }
   }
-  if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  if (problems.count > 0) return errAll(problems.toArray().sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER)));
   return ok({
     correct,
     officialCorrect,
