@@ -69,6 +69,7 @@ import {
   pathExists,
   readTextIfFile,
   realFileOps,
+  removeInterruptedRewrites,
   rewriteSorted,
   staleLockWarning,
   type ResultFileIndex,
@@ -467,7 +468,17 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   if (!locked.ok) return locked;
   const { lock, staleFrom } = locked.value;
   if (staleFrom !== null) problems.push(staleLockWarning(lock.file, staleFrom));
+  // a signal ends the run with the files in their final form: a retried line replaces its error line on disk at once
+  lock.onInterrupt(() => {
+    for (const c of runCategories) {
+      const path = `${folder}/${resultFileName(c)}`;
+      if (pathExists(path)) rewriteSorted(path, compareIds, fileOps);
+    }
+  });
   try {
+    const leftOver = removeInterruptedRewrites(folder);
+    if (!leftOver.ok) return leftOver;
+    for (const file of leftOver.value) problems.push(problem("rewrite-removed", "removed the temporary file of a final rewrite that was killed part-way (the result file beside it is whole)", { file, severity: "warning" }));
     // resume: what each category file already holds
     const existing = new Map<RunCategory, ResultFileIndex>();
     for (const c of runCategories) {
