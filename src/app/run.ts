@@ -489,6 +489,16 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
         if (l.reading.kind === "other") problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
         else if (l.reading.note !== null) problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
       }
+      // a line whose history keys are malformed is neither history: named, not taken for the other protocol
+      const malformed = opened.value.lines.find((l) => l.reading.kind === "result" && l.reading.historyProblem !== undefined);
+      if (malformed !== undefined && malformed.reading.kind === "result") {
+        return err(
+          problem("history-malformed", `${malformed.reading.id}: ${malformed.reading.historyProblem}; resume cannot tell which history the line was generated with: correct the line or remove it`, {
+            file: path,
+            line: malformed.lineNo,
+          }),
+        );
+      }
       // one folder, one protocol: lines of both histories side by side would be read as one model's
       const other = opened.value.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
       if (other !== undefined) {
