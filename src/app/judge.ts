@@ -14,6 +14,7 @@ import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-clien
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
+import { notRegularFile } from "../io/files.js";
 import { keyFromEnv, keyProblemText } from "../io/secrets.js";
 import { walkBfclTree } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
@@ -127,6 +128,9 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const prompt = promptText === null ? null : parsePromptFile(promptText);
   if (promptText === null) bad.push(problem("file-missing", "cannot read the prompt file", { file: promptPath }));
   else if (prompt !== null && !prompt.ok) bad.push(problem("prompt-malformed", prompt.message, { file: promptPath }));
+  // the labels are read and appended to: a FIFO would hang the read, a device fill the memory
+  const labelsSpecial = req.dryRun ? null : notRegularFile(resolvePath(ctx.cwd, req.labels ?? "twinscore-labels.jsonl"), "--labels");
+  if (labelsSpecial !== null) bad.push(labelsSpecial);
   pushAll(bad, walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
   // each model on the pairs of the BFCL version its files name, its rollouts checked against that data

@@ -12,7 +12,7 @@ import { renderReport } from "../report/render.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
-import { byteLength, folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
+import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
@@ -155,8 +155,10 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   let judgeLabels = null;
   if (req.labels !== undefined) {
     const file = resolvePath(ctx.cwd, req.labels);
-    judgeLabels = readLabelsFile(file);
-    if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
+    const special = notRegularFile(file, "--labels");
+    judgeLabels = special === null ? readLabelsFile(file) : [];
+    if (special !== null) bad.push(special);
+    else if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
   }
   if (bad.length > 0 || !boot.ok) return done(bad);
   // one manifest for the page: the runs' file names must be of one BFCL version (unless --manifest forces one), said before anything is read

@@ -156,3 +156,30 @@ describe("a full output device", () => {
     }
   }, 120_000);
 });
+
+describe("a FIFO or /dev/zero given as a file to read", () => {
+  it("score --manifest, report --labels and judge --labels refuse them at once in one line", () => {
+    requireFreshBuild(join("cli", "main.js"));
+    const fifo = join(fresh("fifo"));
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const results = join(main, "result", model);
+    for (const [special, what] of [
+      [fifo, "a FIFO"],
+      ["/dev/zero", "a device"],
+    ] as const) {
+      const cases: [string[], string][] = [
+        [["score", "--results", results, "--manifest", special, "--bootstrap", "0"], `${special}: error: the manifest names ${what}, not a regular file [not-regular-file]`],
+        [["report", "--results", results, "--labels", special, "--bootstrap", "0", "--out", join(tmp, "r.html")], `${special}: error: --labels names ${what}, not a regular file [not-regular-file]`],
+        [["judge", "--results", results, "--labels", special, "--endpoint", "http://127.0.0.1:9/v1", "--judge-model", "j"], `${special}: error: --labels names ${what}, not a regular file [not-regular-file]`],
+      ];
+      for (const [args, line] of cases) {
+        const t0 = Date.now();
+        const r = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, OPENAI_API_KEY: "sk-test" } });
+        expect(Date.now() - t0).toBeLessThan(30_000);
+        expect(r.status).toBe(2);
+        expect(r.stderr.split("\n")).toContain(line);
+      }
+    }
+    expect(existsSync(join(tmp, "r.html"))).toBe(false);
+  }, 200_000);
+});
