@@ -355,6 +355,8 @@ const formats =
   "and markdown formats, is two numeric columns in csv: ci_low and ci_high (aligned_ci_low and\n" +
   "aligned_ci_high for the aligned pair score). markdown puts a heading above each table when there are\n" +
   "several. In csv and markdown, what the table format prints as prose (the files used, verify's summary) goes to stderr as notes, so stdout stays data.\n" +
+  "A csv cell (--format csv, --per-item) whose text starts with = + - @, a tab or a carriage return and is\n" +
+  "not a number gets a leading ' so that a spreadsheet shows it as text and never runs it as a formula.\n" +
   "Output is deterministic, and files are written atomically (a temporary file, then a rename).\n" +
   "\nMessages on stderr are one line each, in one form: [file:line: ]severity: message [code], with severity\n" +
   "error, warning or note (a file written, a decoder detected, a summary). Errors come first. The routine\n" +

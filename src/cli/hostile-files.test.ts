@@ -183,3 +183,25 @@ describe("a FIFO or /dev/zero given as a file to read", () => {
     expect(existsSync(join(tmp, "r.html"))).toBe(false);
   }, 200_000);
 });
+
+describe("csv a spreadsheet would run", () => {
+  it("a model named like a formula: its cells in --format csv and --per-item start with ', the numbers stay numbers", async () => {
+    const dir = fresh("formula");
+    const name = '=HYPERLINK("x";"y")';
+    for (const c of categories) {
+      mkdirSync(join(dir, name, "multi_turn"), { recursive: true });
+      cpSync(resultFile(main, c), join(dir, name, "multi_turn", resultName(c)));
+    }
+    const items = join(tmp, "items.csv");
+    const r = await run(["score", "--results", dir, "--bootstrap", "0", "--format", "csv", "--reading", "release", "--per-item", items]);
+    const row = r.out.trim().split("\n")[1];
+    expect(row.startsWith(`"'=HYPERLINK(""x"";""y"")",223,`)).toBe(true);
+    const itemRows = readFileSync(items, "utf8").trim().split("\n").slice(1);
+    expect(itemRows.length).toBeGreaterThan(200);
+    for (const l of itemRows) expect(l.startsWith(`"'=HYPERLINK(`)).toBe(true);
+    // no cell of either file starts a formula
+    for (const text of [r.out, readFileSync(items, "utf8")]) {
+      for (const l of text.trim().split("\n")) expect(l).not.toMatch(/(^|,)"?[=+@]/);
+    }
+  }, 60_000);
+});

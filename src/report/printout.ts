@@ -112,8 +112,17 @@ function splitIntervals(t: PrintTable): PrintTable {
   return { id: t.id, columns, rows };
 }
 
+/** A number as a cell holds it (a negative one starts with `-` and stays a number). */
+const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?$/;
+
+/**
+ * A cell as csv writes it. A text a spreadsheet would run as a formula (starting with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return: a model's `miss_text`, a model folder's
+ * name) gets a leading `'`, which spreadsheets show as text; numbers stay as they are.
+ */
 function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const safe = /^[=+\-@\t\r]/.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** One table in one format (`tsv` for `pairs`, which also offers it). */
