@@ -20,7 +20,7 @@
  * back up, a folder it cannot read) is named. Listings are sorted, so what is found — and
  * everything downstream — is deterministic.
  */
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { groupFolders, multiTurnCategories, parseBfclFileName, rootFolderOf, type BfclFileKind, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
@@ -81,6 +81,25 @@ function kindOf(path: string): "dir" | "file" | "other" | "missing" {
   } catch {
     return "missing";
   }
+}
+
+/** The warning for a link whose target cannot be reached (gone, or a loop of links), named like a BFCL file or not. */
+function danglingLink(path: string, namedLikeFile: boolean): Problem {
+  let target = "?";
+  try {
+    target = readlinkSync(path);
+  } catch {
+    /* gone meanwhile */
+  }
+  let why = "does not exist";
+  try {
+    statSync(path);
+  } catch (e) {
+    if (errorCode(e) === "ELOOP") why = "is a loop of links";
+    else if (errorCode(e) !== "ENOENT") why = `cannot be reached (${errorCode(e)})`;
+  }
+  const skipped = namedLikeFile ? "the file is skipped" : "skipped: if it was a run or a model folder, its models are not read";
+  return problem("link-dangling", `a link whose target ${JSON.stringify(target)} ${why}; ${skipped}`, { file: path, severity: "warning" });
 }
 
 /** A system error's code (`EACCES`), or its message. */
@@ -183,6 +202,11 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
         const path = join(dir, entry.name);
         const link = entry.isSymbolicLink();
         const type = link ? kindOf(path) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
+        // a link that leads nowhere may have been a run or a model folder: said, never dropped without a word
+        if (type === "missing") {
+          if (!entry.name.startsWith(".")) problems.push(danglingLink(path, parseBfclFileName(entry.name)?.kind === kind));
+          continue;
+        }
         if (type === "dir") {
           if (depth >= MAX_DEPTH || entry.name.startsWith(".") || entry.name === "node_modules") continue;
           if (!link) {
