@@ -205,3 +205,27 @@ describe("csv a spreadsheet would run", () => {
     }
   }, 60_000);
 });
+
+describe("control characters from folder names and ids", () => {
+  it("score and check print them escaped, as score quotes ids: no escape sequence reaches the terminal, no forged line", async () => {
+    const dir = fresh("control");
+    const name = "evil\u001b]0;pwned\u0007\u001b[2J\nerror: fake line [probe-note]";
+    const folder = join(dir, name, "multi_turn");
+    mkdirSync(folder, { recursive: true });
+    for (const c of categories) cpSync(resultFile(main, c), join(folder, resultName(c)));
+    appendFileSync(join(folder, resultName("base")), `${JSON.stringify({ id: "multi_turn_base_\u001b[2Jx\nerror: forged [x]", result: [] })}\n`);
+    const escaped = "evil\\u001b]0;pwned\\u0007\\u001b[2J\\nerror: fake line [probe-note]";
+    for (const args of [
+      ["score", "--results", dir, "--bootstrap", "0", "--verbose"],
+      ["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--verbose"],
+    ]) {
+      const r = await run(args);
+      const text = r.out + r.err;
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(text.split("\n").filter((l) => l.startsWith("error: fake") || l.startsWith("error: forged"))).toEqual([]);
+      expect(text).toContain(escaped);
+    }
+    const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir()]);
+    expect(c.err).toContain(`:201: error: "multi_turn_base_\\u001b[2Jx\\nerror: forged [x]" is not in the BFCL data for multi_turn_base [result-id-unknown]`);
+  }, 60_000);
+});

@@ -53,10 +53,22 @@ export function note(code: string, message: string, where: { file?: string; line
   return { code, severity: "note", message, ...(where.file !== undefined ? { file: where.file } : {}), ...(where.line !== undefined ? { line: where.line } : {}) };
 }
 
-/** `file:line: severity: message [code]` — the one-line form of every message on stderr. */
+/** C0 and C1 control characters and DEL: a terminal acts on them (a title set, the screen cleared, a line forged). */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * A text as a terminal may show it: each control character written as the escape JSON
+ * gives it (`\n`, `\u001b`), as `score` quotes ids, so a folder name or an id from a file
+ * can neither drive the terminal nor break a message into a forged line.
+ */
+export function visibleText(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+/** `file:line: severity: message [code]` — the one-line form of every message on stderr (control characters made visible). */
 export function renderProblemLine(p: Problem | Note): string {
   const where = p.file !== undefined ? (p.line !== undefined ? `${p.file}:${p.line}: ` : `${p.file}: `) : "";
-  return `${where}${p.severity}: ${p.message} [${p.code}]`;
+  return visibleText(`${where}${p.severity}: ${p.message} [${p.code}]`);
 }
 
 /** Count problems per code, for the summaries printed after long work. */

@@ -379,7 +379,7 @@ export function checkResultFile(
     }
     if (head.repeated.length > 0) repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
     if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
-      problems.push(problem("result-id-unknown", `${head.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
+      problems.push(problem("result-id-unknown", `${JSON.stringify(head.id)} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
       continue;
     }
     const involved = opts.inputs.questions.get(head.id)?.prompt.involvedClasses ?? [];
