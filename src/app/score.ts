@@ -24,7 +24,7 @@ import type { BootstrapOptions } from "../stats/index.js";
 import { readScoredData, resolveBfclDataDir, type ScoredData } from "../io/bfcl-data.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, bootstrapOf, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
@@ -277,6 +277,8 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
+  const listed = folderListProblem(req.results, "results") ?? (req.scores === undefined ? null : folderListProblem(req.scores, "scores"));
+  if (listed !== null) return emptyDocument({ ...req, results: [] }, { resamples: 0, seed: 0 }, [listed]);
   const ctx = contextOf(req);
   // the one walk of the inputs: the score trees given, else the score/ folders beside result/ in the runs given
   const walked = walkInputs(ctx, req.results, req.scores ?? []);

@@ -8,6 +8,8 @@ import { appendFileSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { scoreRuns } from "../app/score.js";
+import { walkBfclTree } from "../io/tree.js";
 import { requireFreshBuild } from "../testing/build.js";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
 import { memoryIo } from "./io.js";
@@ -228,4 +230,18 @@ describe("control characters from folder names and ids", () => {
     const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir()]);
     expect(c.err).toContain(`:201: error: "multi_turn_base_\\u001b[2Jx\\nerror: forged [x]" is not in the BFCL data for multi_turn_base [result-id-unknown]`);
   }, 60_000);
+});
+
+describe("a library caller's string where a list of folders goes", () => {
+  it("scoreRuns({ results: \"path\" }) is refused at once in one problem, as the CLI would never pass it; the walk takes no string apart", async () => {
+    const t0 = Date.now();
+    const doc = await scoreRuns({ results: "/" as unknown as string[], bootstrap: { resamples: 0 } });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(doc.exitCode).toBe(2);
+    expect(doc.problems).toEqual([{ code: "bad-argument", severity: "error", message: 'results must be a list of folders (string[]), not a string ("/"); give ["/"]' }]);
+    const scores = await scoreRuns({ results: [join(main, "result")], scores: [""], bootstrap: { resamples: 0 } });
+    expect(scores.problems.map((p) => p.message)).toEqual(["scores must be a list of folders (string[]), not a list with an entry that is not a non-empty string"]);
+    const walk = walkBfclTree("/" as unknown as string[], tmp, "result");
+    expect(walk.problems.map((p) => p.message)).toEqual(["--results must be a list of folders, not string"]);
+  });
 });

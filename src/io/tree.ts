@@ -150,6 +150,8 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
   /** Every real folder read so far (over all folders given), with the path it was read by and the folder given it is under. */
   const readAs = new Map<string, { readonly path: string; readonly given: string }>();
   const secondVisits: SecondVisit[] = [];
+  // a library caller's string would be walked character by character
+  if (!Array.isArray(dirs)) return { models: [], runs: 0, problems: [problem("bad-argument", `${flag[kind]} must be a list of folders, not ${typeof dirs}`)] };
   for (const givenText of dirs) {
     const given = resolve(cwd, givenText);
     const what = kindOf(given);
