@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { scoreRuns } from "../app/score.js";
+import { boundedText, REPORT_TEXT_LIMIT } from "../report/assemble.js";
 import { walkBfclTree } from "../io/tree.js";
 import { requireFreshBuild } from "../testing/build.js";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
@@ -243,5 +244,16 @@ describe("a library caller's string where a list of folders goes", () => {
     expect(scores.problems.map((p) => p.message)).toEqual(["scores must be a list of folders (string[]), not a list with an entry that is not a non-empty string"]);
     const walk = walkBfclTree("/" as unknown as string[], tmp, "result");
     expect(walk.problems.map((p) => p.message)).toEqual(["--results must be a list of folders, not string"]);
+  });
+});
+
+describe("texts of millions of characters", () => {
+  it("the report embeds at most REPORT_TEXT_LIMIT characters of a text, and says how much it cut", () => {
+    const long = "y".repeat(3_000_000);
+    const cut = boundedText(long);
+    expect(cut.length).toBeLessThan(REPORT_TEXT_LIMIT + 200);
+    expect(cut.startsWith("y".repeat(REPORT_TEXT_LIMIT) + " … ")).toBe(true);
+    expect(cut.endsWith(`[cut by the report: ${3_000_000 - REPORT_TEXT_LIMIT} more characters of 3000000; the whole text is in the result file]`)).toBe(true);
+    expect(boundedText("short")).toBe("short");
   });
 });
