@@ -37,6 +37,17 @@ export function contextOf(req: RequestContext): Context {
  */
 export type ExitCode = 0 | 1 | 2;
 
+/**
+ * A problem when a request's list of folders is not a list of non-empty strings: a library
+ * caller passing `results: "runs/"` would otherwise have each character taken for a folder
+ * (`.` and `/` among them: the whole file system). The CLI always passes a list.
+ */
+export function folderListProblem(value: unknown, name: string): Problem | null {
+  if (Array.isArray(value) && value.every((v) => typeof v === "string" && v !== "")) return null;
+  const given = typeof value === "string" ? `a string (${JSON.stringify(value)}); give [${JSON.stringify(value)}]` : value === null ? "null" : Array.isArray(value) ? "a list with an entry that is not a non-empty string" : typeof value;
+  return problem("bad-argument", `${name} must be a list of folders (string[]), not ${given}`);
+}
+
 /** The pair manifest of a request: the file named, or the package's committed one. */
 export function manifestOf(path: string | undefined, ctx: Context): Result<Manifest> {
   return path === undefined ? loadCommittedManifest() : loadManifest(resolvePath(ctx.cwd, path));

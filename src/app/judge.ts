@@ -9,11 +9,12 @@ import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
 import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
 import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
+import { notRegularFile } from "../io/files.js";
 import { keyFromEnv, keyProblemText } from "../io/secrets.js";
 import { walkBfclTree } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
@@ -132,7 +133,10 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const prompt = promptText === null ? null : parsePromptFile(promptText);
   if (promptText === null) bad.push(problem("file-missing", "cannot read the prompt file", { file: promptPath }));
   else if (prompt !== null && !prompt.ok) bad.push(problem("prompt-malformed", prompt.message, { file: promptPath }));
-  bad.push(...walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
+  // the labels are read and appended to: a FIFO would hang the read, a device fill the memory
+  const labelsSpecial = req.dryRun ? null : notRegularFile(resolvePath(ctx.cwd, req.labels ?? "twinscore-labels.jsonl"), "--labels");
+  if (labelsSpecial !== null) bad.push(labelsSpecial);
+  pushAll(bad, walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
   // each model on the pairs of the BFCL version its files name, its rollouts checked against that data
   const table1 = readingById("table-1")!;
@@ -159,7 +163,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
       const scored = selectUnder(m.score.records, m.manifest, table1, "decided").scored.map((x) => x.record);
       const sel = heldBackTurns(m.model, scored, new Map(m.manifest.pairs.map((p) => [p.missId, p])), m.openings ?? undefined);
       perModel.set(m.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
-      toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
+      pushAll(toSend, sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
       return m.problems;
     },
   );

@@ -18,7 +18,7 @@
  * are per model and id) and no other line's calls reach its world.
  */
 import { docFile, multiTurnDocFiles, questionsFile, type MultiTurnClass } from "../bfcl/data.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
@@ -70,6 +70,7 @@ import {
   pathExists,
   readTextIfFile,
   realFileOps,
+  removeInterruptedRewrites,
   rewriteSorted,
   staleLockWarning,
   type ResultFileIndex,
@@ -457,13 +458,23 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   if (!existed) {
     const probed = await probeEndpoints(req, keys);
     if (!probed.ok) return probed;
-    problems.push(...probed.value);
+    pushAll(problems, probed.value);
   }
   const locked = acquireRunLock(modelFolder);
   if (!locked.ok) return locked;
   const { lock, staleFrom } = locked.value;
   if (staleFrom !== null) problems.push(staleLockWarning(lock.file, staleFrom));
+  // a signal ends the run with the files in their final form: a retried line replaces its error line on disk at once
+  lock.onInterrupt(() => {
+    for (const c of runCategories) {
+      const path = `${folder}/${resultFileName(c)}`;
+      if (pathExists(path)) rewriteSorted(path, compareIds, fileOps);
+    }
+  });
   try {
+    const leftOver = removeInterruptedRewrites(folder);
+    if (!leftOver.ok) return leftOver;
+    for (const file of leftOver.value) problems.push(problem("rewrite-removed", "removed the temporary file of a final rewrite that was killed part-way (the result file beside it is whole)", { file, severity: "warning" }));
     // resume: what each category file already holds
     const existing = new Map<RunCategory, ResultFileIndex>();
     for (const c of runCategories) {
@@ -473,6 +484,16 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       for (const l of opened.value.lines) {
         if (l.reading.kind === "other") problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
         else if (l.reading.note !== null) problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
+      }
+      // a line whose history keys are malformed is neither history: named, not taken for the other protocol
+      const malformed = opened.value.lines.find((l) => l.reading.kind === "result" && l.reading.historyProblem !== undefined);
+      if (malformed !== undefined && malformed.reading.kind === "result") {
+        return err(
+          problem("history-malformed", `${malformed.reading.id}: ${malformed.reading.historyProblem}; resume cannot tell which history the line was generated with: correct the line or remove it`, {
+            file: path,
+            line: malformed.lineNo,
+          }),
+        );
       }
       // one folder, one protocol: lines of both histories side by side would be read as one model's
       const other = opened.value.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
@@ -501,7 +522,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     if (existed && pending.length > 0) {
       const probed = await probeEndpoints(req, keys);
       if (!probed.ok) return probed;
-      problems.push(...probed.value);
+      pushAll(problems, probed.value);
     }
     if (pending.length > 0) {
       const made = makeOutputFolder(folder);
