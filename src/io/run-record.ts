@@ -1,0 +1,25 @@
+/**
+ * `run.json` on disk: read where a model folder has one, written atomically (a reader
+ * never sees half a record). The record itself is `rollout/run-record.ts`.
+ */
+import { join } from "node:path";
+import { problem, type Problem } from "../messages/index.js";
+import { parseRunRecord, renderRunRecord, RUN_RECORD_FILE, type RunRecord } from "../rollout/run-record.js";
+import { pathExists, readTextIfFile } from "./run-output.js";
+import { writeFileAtomic } from "./files.js";
+
+/** The record of a model folder: null when it has none; a problem when it has one that cannot be read. */
+export function readRunRecord(modelFolder: string): { record: RunRecord | null; problem: Problem | null } {
+  const file = join(modelFolder, RUN_RECORD_FILE);
+  if (!pathExists(file)) return { record: null, problem: null };
+  const text = readTextIfFile(file);
+  if (text === null) return { record: null, problem: problem("run-record-unreadable", "cannot read the run record (not a regular file?)", { file }) };
+  const parsed = parseRunRecord(text);
+  return parsed.ok ? { record: parsed.record, problem: null } : { record: null, problem: problem("run-record-malformed", `the run record cannot be read: ${parsed.why}`, { file }) };
+}
+
+/** Write the record into a model folder, atomically. */
+export function writeRunRecord(modelFolder: string, record: RunRecord): Problem | null {
+  const written = writeFileAtomic(join(modelFolder, RUN_RECORD_FILE), renderRunRecord(record));
+  return written.ok ? null : written.problems[0];
+}
