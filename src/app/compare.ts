@@ -175,7 +175,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
       },
       (m) => {
         // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
-        problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        // a folder of lines made with different blocks (or some without one) is named with its arm
+        problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true).map((p) => (p.code === "run-mixed" ? { ...p, message: `arm ${arm} (${dir}): ${p.message}` } : p)));
         files.push({ model: `${m.model} (arm ${arm})`, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
         if (m.score === null) return null;
         const records = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);

@@ -72,7 +72,7 @@ export function comparePrintout(doc: CompareDocument): Printout {
   const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
   const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}${armHistory(doc, "a")}\nArm B: ${doc.b}${armHistory(doc, "b")}\n${historyChange(doc)}\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
   if (doc.injection.length > 0) {
-    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check));
+    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check, i.injectedLines));
     const notes = lines.map((l) => renderProblemLine(note("injection-check", l)) + "\n").join("");
     blocks.push({ kind: "text", text: "\n" + lines.join("\n") + "\n", elsewhere: notes });
   }
