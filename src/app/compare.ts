@@ -5,6 +5,7 @@
  * interval and, with score trees for both arms, the official score change per category
  * with its flips. A model found in one arm only is named, never dropped silently.
  */
+import { describeRun } from "../rollout/run-record.js";
 import { problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
@@ -77,6 +78,8 @@ export interface CompareDocument {
    * check is made (the first requests differ by the played turns, not by a prompt block).
    */
   readonly histories?: readonly { readonly model: string; readonly a: HistorySource; readonly b: HistorySource }[];
+  /** Only when an arm's folder was made by `twinscore run` (its `run.json`): what each compared model's run is in each arm (null: no record). */
+  readonly runs?: readonly { readonly model: string; readonly a: string | null; readonly b: string | null }[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
@@ -155,6 +158,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly injectedLines: number;
     /** Where its turns before the anchor came from (a model mixing both is not scored, so not here). */
     readonly history: HistorySource;
+    /** What its run is (`run.json`), or null. */
+    readonly run: string | null;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
   const modelFiles: { model: string; files: string[] }[] = [];
@@ -191,7 +196,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
         const history: HistorySource = m.history.protocol === "reference" ? "reference" : "own";
-        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history };
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history, run: m.runRecord === null ? null : describeRun(m.runRecord) };
       },
     );
   const armA = await readArm("A", req.a!, req.scoresA);
@@ -239,5 +244,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   });
   const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
   const doc = done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
-  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...doc, histories } : doc;
+  const runs = names.map((n) => ({ model: n, a: inA.find((m) => m.model === n)!.run, b: inB.find((m) => m.model === n)!.run }));
+  const withRuns = runs.some((r) => r.a !== null || r.b !== null) ? { ...doc, runs } : doc;
+  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...withRuns, histories } : withRuns;
 }

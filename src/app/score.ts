@@ -6,6 +6,7 @@
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
  */
+import { describeRun, type RunRecord } from "../rollout/run-record.js";
 import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
@@ -120,6 +121,8 @@ export interface ScoredModel {
    * scored), its lines by history, and the selected pairs by how their twins reached the anchor.
    */
   readonly history?: ModelHistory & { readonly pairs: PairHistoryCounts & { readonly selected: number } };
+  /** Only for a folder `twinscore run` made (its `run.json`): what the run is, in words, and the record itself. */
+  readonly run?: { readonly description: string; readonly record: RunRecord };
 }
 
 /** One Table F1 row: miss_func attempts on the withheld turn replayed on the simulated BFCL classes. Accuracies in %. */
@@ -394,6 +397,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       problems: o.read.problems.filter((p) => !LIFTED.has(p.code)),
       decoder: o.read.decoder,
       ...(o.history === undefined ? {} : { history: o.history }),
+      ...(o.read.runRecord === null ? {} : { run: { description: describeRun(o.read.runRecord), record: o.read.runRecord } }),
     };
   });
   problems.push(...outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));

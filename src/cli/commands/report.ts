@@ -2,6 +2,7 @@
  * `twinscore report`: flags → `buildReport` (`src/app/report.ts`) → the HTML file, and
  * one note saying what it holds.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { buildReport } from "../../app/report.js";
 import { renderJson } from "../../report/printout.js";
@@ -81,7 +82,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
       if (beside !== null) printNotes(io, [beside]);
       if (doc.file !== null) {
         printNotes(io, [writtenNote(doc.file, `${doc.models} models, ${doc.pairs} pairs${doc.comparisons ? `, ${doc.comparisons} comparison(s)` : ""}, ${doc.bytes} bytes`)]);
-        if (format.read(opts).format === "json") io.stdout(renderJson({ ...doc, html: undefined }));
+        if (format.read(opts).format === "json") io.stdout(renderVersionedJson({ ...doc, html: undefined }, manifestsOf(opts, io.cwd)));
       }
     });
 };

@@ -4,6 +4,7 @@
  * checks them), its document is printed; the loop is `rollout/`, the client
  * `io/openai-chat.ts`.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import { Option, type Command } from "commander";
 import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
 import { planText } from "../../app/run-plan.js";
@@ -198,7 +199,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       printProblems(io, problems, { verbose: opts.verbose });
       if (d.dryRun) {
         const { format: chosen } = format.read(opts as unknown as ParsedOptions);
-        if (chosen === "json") io.stdout(renderJson(d));
+        if (chosen === "json") io.stdout(renderVersionedJson(d, runManifests(d)));
         state.exitCode = d.exitCode;
         return;
       }
@@ -237,7 +238,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         printNotes(io, [note("user-simulator", simulated)]);
       }
       const { format: chosen } = format.read(opts as unknown as ParsedOptions);
-      io.stdout(chosen === "json" ? renderJson(d) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout);
+      io.stdout(chosen === "json" ? renderVersionedJson(d, runManifests(d)) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout);
       state.exitCode = d.exitCode;
     });
 };
+
+/** The manifest a run used, as its record says (the package's v4 manifest when no record was written). */
+function runManifests(d: RunDocument): Record<string, string> {
+  return d.record !== null ? { v4: d.record.manifestSha256 } : { v4: manifestsOf({}, "/").v4 };
+}

@@ -2,6 +2,7 @@
  * `twinscore score`: flags → `scoreRuns` (`src/app/score.ts`) → the document, printed in
  * the chosen format. `demo` shares most groups and the printing.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
 import { renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
@@ -41,7 +42,7 @@ export function hasRows(doc: ScoreDocument): boolean {
 }
 
 /** Print a score document in the chosen format: problems first (stderr), then the output. */
-export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format: OutputFormat; verbose?: boolean }, view: ScoreView = {}): void {
+export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format: OutputFormat; verbose?: boolean; manifest?: string }, view: ScoreView = {}): void {
   printProblems(io, doc.problems, { verbose: opts.verbose, byModel: doc.models.map((m) => ({ name: m.model, problems: m.problems })) });
   printNotes(io, detectedDecoderNotes(doc.models));
   const beside = scoresBesideNote(doc.scoresBeside);
@@ -51,7 +52,7 @@ export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format
   // a failed command (exit 2) leaves stdout empty in every format, as every other command does
   if (doc.exitCode === 2) return;
   if (opts.format === "json") {
-    io.stdout(renderJson(doc));
+    io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
     return;
   }
   if (!hasRows(doc)) return; // nothing could be shown: no title over an empty table
@@ -117,7 +118,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         ...readGroups(opts, resultsGroup, modelsGroup, scoresGroup, bfclData),
         ...(opts.perItem === undefined ? {} : { perItem: opts.perItem as string }),
       });
-      printScoreDocument(io, doc, readGroups(opts, format, verboseGroup));
+      printScoreDocument(io, doc, { ...readGroups(opts, format, verboseGroup), ...manifestGroup.read(opts) });
       state.exitCode = doc.exitCode;
     });
 };

@@ -52,6 +52,12 @@ const historyWords = { own: "own history before the anchor", reference: "referen
 
 /** What an arm's history is, when an arm played the turns before the anchor from the reference (all its models alike, or each model's). */
 function armHistory(doc: CompareDocument, arm: "a" | "b"): string {
+  const made = (doc.runs ?? []).filter((r) => r[arm] !== null);
+  const runs = made.length === 0 ? "" : `; made by twinscore run: ${made.map((r) => `${r.model} (${r[arm]})`).join("; ")}`;
+  return armHistoryOnly(doc, arm) + runs;
+}
+
+function armHistoryOnly(doc: CompareDocument, arm: "a" | "b"): string {
   if (doc.histories === undefined) return "";
   const kinds = [...new Set(doc.histories.map((h) => h[arm]))];
   return kinds.length === 1 ? ` (${historyWords[kinds[0]]})` : ` (${doc.histories.map((h) => `${h.model}: ${h[arm]}`).join(", ")})`;
