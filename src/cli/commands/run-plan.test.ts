@@ -13,6 +13,7 @@ import { serverPool } from "../../testing/run-fixtures.js";
 import { startPolicyServer } from "../../testing/policies.js";
 import { policyResponder } from "../../testing/policy-runs.js";
 import { bfclDataDir } from "../../testing/shared.js";
+import { v4Manifest } from "../../testing/policy-runs.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-plan-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -67,4 +68,30 @@ describe("run: smaller runs and the plan", () => {
     expect(io2.err.join("")).toContain("--category base: every pair has a base item");
     expect(srv.stats).toMatchObject({ requests: 0, probes: 0 });
   }, 120_000);
+
+  it("score, compare, check and report say what a run.json folder is", async () => {
+    const srv = await serve(startPolicyServer(policyResponder("always-act"), { maxRequests: 200 }));
+    const scored = v4Manifest().pairs.filter((p) => p.status === "scored");
+    const pairs = [scored.find((p) => p.missId.includes("miss_func"))!, scored.find((p) => p.missId.includes("miss_param"))!];
+    const out = join(tmp, "titled");
+    const io = memoryIo();
+    const code = await runCli([...base(srv.url, out), "--ids", ...pairs.flatMap((p) => [p.baseId, p.missId]), "--until-anchor", "--inject", "Ask when unsure."], io);
+    expect(code, io.err.join("")).toBe(0);
+    const described = 'scripted/policy via run, fc, own history, until the anchor, temperature 0.001, injected "Ask when unsure." (sha256 ';
+    const score = memoryIo();
+    await runCli(["score", "--results", out, "--bootstrap", "0"], score);
+    expect(score.out.join("").split("\n")[0]).toContain(`; made by twinscore run: scripted_policy (${described}`);
+    const compare = memoryIo();
+    await runCli(["compare", "--a", out, "--b", out, "--bootstrap", "0"], compare);
+    expect(compare.out.join("")).toContain(`Arm A: ${out}; made by twinscore run: scripted_policy (${described}`);
+    const check = memoryIo();
+    await runCli(["check", "--results", out, "--bfcl-data", bfclDataDir()], check);
+    expect(check.err.join("")).toContain(`note: scripted_policy: made by twinscore run: ${described}`);
+    const report = memoryIo();
+    const html = join(tmp, "titled.html");
+    await runCli(["report", "--results", out, "--bootstrap", "0", "--out", html], report);
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain('<p class="muted" id="provenance">twinscore 0.1.0 · pair manifest sha256 ');
+    expect(page).toContain(`<li>scripted_policy: made by twinscore run: ${described.replace(/"/g, "&quot;")}`);
+  }, 180_000);
 });
