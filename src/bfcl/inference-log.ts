@@ -3,7 +3,8 @@
  * BFCL logs, for every turn it ran, a record whose `begin_of_turn_query` holds the
  * messages it sent at the start of that turn — the item's question turn, with the
  * handler's additions (a system prompt merged in, miss_func's "I have updated some more
- * functions" prompt on the holdout turn). The log is a list: state snapshots (lists) and
+ * functions" prompt on the holdout turn), each content as a string or as the list of
+ * text blocks some handlers send. The log is a list: state snapshots (lists) and
  * turn records (objects), turn records in turn order. Lines of inference errors have no
  * log. Pure; works on a parsed value or on the line's bytes, parsing only the queries.
  */
@@ -13,12 +14,34 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_B
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];
 
-const isMessage = (m: unknown): m is ChatMessage =>
-  m !== null && typeof m === "object" && typeof (m as ChatMessage).role === "string" && typeof (m as ChatMessage).content === "string";
+/**
+ * The text of a logged message's content: a string, or a list of content blocks each
+ * holding a `text` string — the form handlers that send blocks log (Claude's
+ * `{"type": "text", "text": …}`, Nova's `{"text": …}`), their texts joined by a line
+ * break. Null for anything else (tool results, images, no content).
+ */
+function contentText(content: unknown): string | null {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content) || content.length === 0) return null;
+  const texts: string[] = [];
+  for (const block of content) {
+    const text = block !== null && typeof block === "object" ? (block as { text?: unknown }).text : undefined;
+    if (typeof text !== "string") return null;
+    texts.push(text);
+  }
+  return texts.join("\n");
+}
 
-/** Keep the messages that have a text role and content (BFCL's own entries, never tool calls). */
+/** Keep the messages that have a text role and text content (BFCL's own entries, never tool calls). */
 function messagesOf(value: unknown): ChatMessage[] {
-  return Array.isArray(value) ? value.filter(isMessage).map((m) => ({ role: m.role, content: m.content })) : [];
+  const out: ChatMessage[] = [];
+  if (!Array.isArray(value)) return out;
+  for (const m of value) {
+    if (m === null || typeof m !== "object" || typeof (m as { role?: unknown }).role !== "string") continue;
+    const content = contentText((m as { content?: unknown }).content);
+    if (content !== null) out.push({ role: (m as { role: string }).role, content });
+  }
+  return out;
 }
 
 /**

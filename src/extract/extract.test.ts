@@ -127,6 +127,12 @@ describe("extractTurn on native function-calling records agrees with convert_to_
         expect(x).toMatchObject({ calls: [], decodeFailures: 0, text: [v.step] });
         return;
       }
+      if (Array.isArray(v.step) && v.step.length > 0 && v.step.every((e) => typeof e === "string")) {
+        // BFCL's FC decoder rejects a list of texts (how Claude, Nova and Gemini store a reply), but it is text all the same
+        expect(v.error).toBeDefined();
+        expect(x).toMatchObject({ calls: [], decodeFailures: 0, undecidableSteps: 0, text: v.step });
+        return;
+      }
       if (v.error !== undefined) {
         expect(x.decodeFailures).toBe(1);
         expect(x.decodeErrors.map((e) => e.message)).toContain(v.error);

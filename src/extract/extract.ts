@@ -258,8 +258,17 @@ function readNameKeyed(b: TurnBuilder, step: unknown[] | { [key: string]: unknow
   }
 }
 
-/** One entry of a record step that failed: its name (a key, or a `name`/`tool_name` member) is what the model tried. */
+/**
+ * One entry of a record step that failed: its name (a key, or a `name`/`tool_name` member)
+ * is what the model tried. A text entry is read as text is (handlers that keep a reply's
+ * text blocks store it as a list of strings, which BFCL's record decoders reject): prose
+ * is the model's words, call text an attempt.
+ */
 function readFailedRecord(b: TurnBuilder, entry: unknown, i: number, shape: CallShape, message: string): void {
+  if (typeof entry === "string") {
+    if (entry.trim() !== "") readUndecoded(b, entry, i, shape, message);
+    return;
+  }
   if (!isJsonObject(entry)) {
     b.failUndecidable(i, "step", message);
     return;

@@ -35,7 +35,8 @@ export function dataCandidate(manifest: Pick<Manifest, "source" | "items">): Dat
  * first one. The whole text is tried first; the tails only when it does not match.
  */
 function carriesDigest(messages: TurnQueries[number], expected: string): boolean {
-  const text = turnText(messages);
+  // a handler that folds the question into its system prompt (Nemotron) logs no user message
+  const text = turnText(messages) ?? (messages.length > 0 ? messages.map((m) => m.content).join("\n\n") : null);
   if (text === null) return false;
   if (shortDigest(text) === expected) return true;
   for (let i = text.indexOf("\n\n"); i >= 0; i = text.indexOf("\n\n", i + 1)) if (shortDigest(text.slice(i + 2)) === expected) return true;

@@ -22,15 +22,17 @@ function isIdentChar(c: number): boolean {
 }
 
 /**
- * Whether a step looks like an attempt to call a tool, whatever the format: a non-empty
- * record list or object; text that carries a handler's call markup; text that starts
+ * Whether a step looks like an attempt to call a tool, whatever the format: a list with
+ * a record (or any non-text entry), or with a text entry that looks like a call; an object; text that carries a handler's call markup; text that starts
  * (after fences, brackets and spaces) with `name(` or with a JSON object whose first key
  * is a call's ("name", "arguments", "parameters", "tool_name", "function"). Prose, empty text and empty lists do not. Works on values from `JSON.parse`
  * and from Python's `json.loads` alike.
  */
 export function looksLikeToolCall(step: unknown): boolean {
   if (step === null || step === undefined) return false;
-  if (Array.isArray(step)) return step.length > 0;
+  // a list is an attempt when an entry is: a record is; a text entry (how Claude, Nova and
+  // Gemini store a reply without calls) only when its text looks like a call
+  if (Array.isArray(step)) return step.some((e) => (typeof e === "string" ? looksLikeToolCall(e) : e !== null && e !== undefined));
   if (typeof step === "object") return true;
   if (typeof step !== "string") return false;
   for (const m of MARKERS) if (step.includes(m)) return true;
