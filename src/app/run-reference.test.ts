@@ -243,12 +243,17 @@ describe("run --history reference: options, resume and errors", () => {
       [{ history: "reference", items: "all" }, /needs --items pairs or all-pairs/],
       [{ continueAfterAnchor: true }, /--continue only applies with --history reference/],
       [{ history: "reference", continueAfterAnchor: true, untilAnchor: true }, /not both/],
-      [{}, /holds lines generated with --history reference/],
+      [{}, /^the output was made with other settings: --history \(run\.json: reference; now: own\), --continue \(run\.json: on; now: off\);/],
     ];
+    const again = (extra: Partial<RunRequest>) => runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), onlyIds: few, ...extra }));
     for (const [extra, message] of refusals) {
-      const r = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), onlyIds: few, ...extra }));
+      const r = await again(extra);
       expect(!r.ok && r.problems[0].message).toMatch(message);
     }
+    // a folder made before run.json: its lines say which history they hold
+    rmSync(join(out, "scripted_policy", "run.json"));
+    const r = await again({});
+    expect(!r.ok && r.problems[0].message).toMatch(/holds lines generated with --history reference/);
   }, 120_000);
 
   it("an error line carries the history keys, so resume keeps it per anchor and --retry-errors generates only it again", async () => {
