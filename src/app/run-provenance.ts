@@ -56,7 +56,7 @@ export function askedSettings(s: SettingsSource): RunSettings {
     userSimulator:
       s.userSim === null || s.userSim === undefined
         ? null
-        : { model: s.userSim.model, endpointOrigin: endpointOrigin(s.userSim.endpoint), maxClarifications: s.userSim.maxClarifications, prompt: textSetting(s.userSim.promptText) },
+        : { model: s.userSim.model, maxClarifications: s.userSim.maxClarifications, prompt: textSetting(s.userSim.promptText) },
     trials: 1,
   };
 }
@@ -74,7 +74,7 @@ export function runDataSha256(dataDir: string): string | null {
 }
 
 /** The record of a session starting: a new one, or the folder's record carried on (its first start kept, one more session). */
-export function startedRecord(previous: RunRecord | null, req: { endpoint: string; manifest: Manifest; dataSha256: string }, settings: RunSettings, now: Date): RunRecord {
+export function startedRecord(previous: RunRecord | null, req: { endpoint: string; userEndpoint: string | null; manifest: Manifest; dataSha256: string }, settings: RunSettings, now: Date): RunRecord {
   const at = now.toISOString();
   return {
     schemaVersion: RUN_RECORD_SCHEMA_VERSION,
@@ -82,6 +82,7 @@ export function startedRecord(previous: RunRecord | null, req: { endpoint: strin
     bfcl: { version: "v4", dataSha256: req.dataSha256 },
     manifestSha256: manifestSha256(req.manifest),
     endpoint: endpointOrigin(req.endpoint),
+    userEndpoint: req.userEndpoint === null ? null : endpointOrigin(req.userEndpoint),
     settings,
     startedAt: previous?.startedAt ?? at,
     lastStartedAt: at,

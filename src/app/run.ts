@@ -556,7 +556,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     if (pending.length > 0) {
       const made = makeOutputFolder(folder);
       if (!made.ok) return made;
-      record = startedRecord(record, { endpoint: req.endpoint, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" }, settings, clock());
+      record = startedRecord(record, { endpoint: req.endpoint, userEndpoint: userSim?.endpoint ?? null, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" }, settings, clock());
       const wrote = writeRunRecord(modelFolder, record);
       if (wrote !== null) return err(wrote);
     }

@@ -47,7 +47,6 @@ export function endpointOrigin(url: string): string {
 /** The simulated user of an interactive run. */
 export interface UserSimulatorSetting {
   readonly model: string;
-  readonly endpointOrigin: string;
   readonly maxClarifications: number;
   readonly prompt: TextSetting;
 }
@@ -78,6 +77,8 @@ export interface RunRecord {
   readonly manifestSha256: string;
   /** The endpoint's origin (scheme, host, port) and path: never its key, user, password or query string. */
   readonly endpoint: string;
+  /** The simulated user's endpoint, kept as `endpoint` is (null for a scripted run); like it, free to change between sessions. */
+  readonly userEndpoint: string | null;
   readonly settings: RunSettings;
   /** ISO times: the first session's start, the last session's start and end (null while it runs or when it stopped without ending). */
   readonly startedAt: string;
