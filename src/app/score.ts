@@ -12,7 +12,8 @@ import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js"
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { readingCounts } from "../decision/score.js";
-import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type Headline } from "../decision/readings.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type BfclDecodedReading, type Headline } from "../decision/readings.js";
+import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
 import { problem, type Problem } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
@@ -123,6 +124,18 @@ export interface ScoredModel {
   readonly history?: ModelHistory & { readonly pairs: PairHistoryCounts & { readonly selected: number } };
   /** Only for a folder `twinscore run` made (its `run.json`): what the run is, in words, and the record itself. */
   readonly run?: { readonly description: string; readonly record: RunRecord };
+  /**
+   * Only when its decision as BFCL decodes the steps (a call written where BFCL's decoder
+   * fails is no call) differs from the headline's by a point or more: that reading's act,
+   * hold and decision, shown beside the headline (`bfclDecodedBeside`).
+   */
+  readonly bfclDecoded?: BfclDecodedReading;
+  /**
+   * Only when the anchor-turn steps of a category hold more than 5 % calls written as text
+   * that the handler does not parse: each category's steps by kind (the parse audit, over
+   * the table's pairs).
+   */
+  readonly parseAudit?: readonly CategoryAudit[];
 }
 
 /** One Table F1 row: miss_func attempts on the withheld turn replayed on the simulated BFCL classes. Accuracies in %. */
@@ -187,7 +200,7 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
-export const LIFTED = new Set(["decode-failures", "pair-undecidable", "history-anchor-played", "history-partial"]);
+export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);
@@ -268,6 +281,8 @@ interface ScoredRead {
   readonly workaround: WorkaroundRow | null;
   readonly perItem: PerItemRow[];
   readonly history: ScoredModel["history"];
+  /** The parse audit of the table's pairs, when a category is past the text-call limit. */
+  readonly audit: CategoryAudit[] | null;
 }
 
 /**
@@ -316,7 +331,9 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       beforeReading: () => req.tuneForManyModels?.(),
     },
     (m) => {
-      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap);
+      // lines of another shape than BFCL's are read as missing: regenerating failed items would not bring them back
+      const reshape = m.problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap, reshape);
       const shown = headline !== null && headline.noHeadline === null;
       const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
       const ofData = data !== null && shown && m.bfclVersion === data.version;
@@ -345,8 +362,10 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       let history: ScoredModel["history"];
       if (m.history.protocol !== "own") history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
       const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
+      const audit = parseAudit(selected);
       return {
         history,
+        audit: audit.some(textCallsPastLimit) ? audit : null,
         counts,
         read: rest,
         headline,
@@ -398,6 +417,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       decoder: o.read.decoder,
       ...(o.history === undefined ? {} : { history: o.history }),
       ...(o.read.runRecord === null ? {} : { run: { description: describeRun(o.read.runRecord), record: o.read.runRecord } }),
+      ...(h === null || h.bfclDecoded === null ? {} : { bfclDecoded: h.bfclDecoded }),
+      ...(o.audit === null ? {} : { parseAudit: o.audit }),
     };
   });
   problems.push(...outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));

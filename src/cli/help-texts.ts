@@ -153,9 +153,25 @@ const agreement =
   "  message_agree  = entries whose error_message also equals\n" +
   "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
   "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
-  "--format json gives the same per file, with the disagreeing ids as a list, and each file's decodeHealth\n" +
-  "(steps, tool-call attempts, failures, the first error). --out writes BFCL-format score files\n" +
-  "(<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…).\n";
+  "On stderr, per file: the ids whose verdict differs (exit 1, [verdicts-disagree]), and the ids whose verdict\n" +
+  "agrees but whose error type, message or object differs (counted and named, exit 0 unless --strict,\n" +
+  "[error-details-differ]).\n" +
+  "--format json gives the same per file, with the disagreeing ids as a list (verdictDisagreeingIds: those\n" +
+  "whose verdict differs), and each file's decodeHealth (steps, tool-call attempts, failures, the first\n" +
+  "error). --out writes BFCL-format score files (<model>/multi_turn/BFCL_v4_<category>_score.json, <org>/<model>/…\n" +
+  "for a model folder kept as result/<org>/<model>; for a tree of runs, <run>/score/<model>/…).\n" +
+  "\nNamed differences: where entries differ, check tests three causes and names each one that makes entries\n" +
+  "agree, in a note (`[difference-<cause>]`) and in JSON as agreement.explained (cause, detail, ids):\n" +
+  "  python-suggestion     the messages differ only by the \". Did you mean …?\" suffix newer Pythons add;\n" +
+  "  shared-default-start  post_tweet(…, tags=[], mentions=[]) shares its default lists in one Python process,\n" +
+  "                        and `bfcl evaluate` runs every model and category of a call in one process, in the\n" +
+  "                        order the file system lists them: the lists may hold names when it reaches a file.\n" +
+  "                        Their start is read back from the stored file and the file checked again with it;\n" +
+  "  executor-change       BFCL's API classes changed after the release (Gorilla's history,\n" +
+  "                        tools/gen-executor-changes.py): the file is checked again with the classes as\n" +
+  "                        released (v4's are v3 final's) and the changes whose messages show are named.\n" +
+  "Within a file, an error object that holds a shared default list is written when the file ends, as BFCL\n" +
+  "writes its score file; check keeps one process per model folder, files in path order.\n";
 
 const comparison =
   "compare reads two arms of the same models (a neutral and an injected prompt, two serving builds, two\n" +
@@ -382,13 +398,13 @@ const exitCodes =
   "malformed input). Arguments are checked before any input is read. Under --strict any problem met is a\n" +
   "finding: a 0 becomes 1.\n" +
   "\n" +
-  "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
+  "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode with a decoder chosen by --decoder or detection (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
   "  demo     0 every policy scored as it must; 1 one did not; 2 the demo could not run\n" +
   "  compare  0 compared; 1 compared, but a model is in one arm only; 2 bad arguments or no model in both arms\n" +
   "  report   0 written; 1 written, with errors met on the way (listed first); 2 bad arguments, or nothing could be scored (no file is written)\n" +
   "  verify   0 no FAIL and something checked; 1 a FAIL, or every number skipped (nothing checked); 2 unusable input (no --expected, malformed file, missing tree)\n" +
   "  pairs    0 built (or listed); 2 bad BFCL data, a certification file missing, or the manifest could not be written\n" +
-  "  check    0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree, or more than 5 % of a file's tool-call steps fail to decode (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
+  "  check    0 checked (and, with --scores, every verdict agrees; entries whose error type, message or object alone differ are counted and named on stderr, a finding only under --strict); 1 checked, some verdicts disagree (one line per file on stderr), or more than 5 % of a file's tool-call steps fail to decode with a decoder chosen by --decoder or detection (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
   "  judge    0 every turn sent got a label (or a dry run); 1 some requests failed or replies could not be read (listed on stderr; rerun to retry them); 2 bad arguments or nothing to judge\n" +
   "  run      0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an endpoint that does not answer, a folder another run holds, or a run stopped early\n";
 

@@ -214,6 +214,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
       verdictVsAttempt: official === null || official === undefined ? null : { ...official.verdictVsAttempt },
       counts: { shortRollouts: counts.shortRollouts, inferenceErrors: counts.inferenceErrors, decodeFailures: counts.decodeFailures },
       aligned: e.m.completions === null || !shown ? null : alignedRow(m, alignedScore(recordsC[i], e.m.completions, input.bootstrap)),
+      ...(h.bfclDecoded === null ? {} : { bfclDecoded: h.bfclDecoded }),
     };
   });
   const emptyTurns = emptyTurnTable(entries.flatMap((e) => (e.m.emptyTurns === null ? [] : [...e.m.emptyTurns].map(([category, list]) => countReadings(e.name, category, list)))));

@@ -111,7 +111,19 @@ export interface ScoreView {
   readonly showFiles?: boolean;
 }
 
-type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string };
+type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string; bfclDecoded: ScoredModel["bfclDecoded"] };
+
+/** The BFCL-decoded reading's cells, beside the headline's decision (empty for a model whose two readings agree). */
+const BFCL_DECODED_COLUMNS: readonly Column<Row>[] = [
+  { header: "bfcl.act", value: (r) => f1(r.bfclDecoded?.act), align: "right" },
+  { header: "bfcl.hold", value: (r) => f1(r.bfclDecoded?.hold), align: "right" },
+  { header: "bfcl.dec", value: (r) => f1(r.bfclDecoded?.decision), align: "right" },
+];
+
+/** What the BFCL-decoded columns are, printed under the table when they are shown. */
+export const BFCL_DECODED_LEGEND =
+  "bfcl.act, bfcl.hold, bfcl.dec: the same pairs as BFCL decodes the steps (a call written where BFCL's decoder fails, as text the handler does not parse, is no call), " +
+  "shown where the decision differs by 1 point or more; the headline counts such calls as the model's attempts";
 
 /** The columns that count undecided pairs: shown when any model has such a pair (the title says when none has). */
 const UNDECIDED_HEADERS: readonly string[] = ["error", "unreached", "missing", "undecid"];
@@ -182,6 +194,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     ci: m.ci95,
     bfcl: m.bfclVersion ?? "",
     history: m.history?.protocol ?? "own",
+    bfclDecoded: m.bfclDecoded,
   }));
   const shownHeader = (h: string) => !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
   const columns: Column<Row>[] = scoreColumns
@@ -191,6 +204,11 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     const at = columns.findIndex((c) => c.header === "decision");
     columns.splice(at + 1, 0, { header: "95% CI", value: (r) => intervalCell(r.ci), align: "right", csvPair: ["ci_low", "ci_high"] });
   }
+  const withBfclDecoded = rows.some((r) => r.bfclDecoded !== undefined);
+  if (withBfclDecoded) {
+    const after = columns.findIndex((c) => c.header === (doc.bootstrap.resamples > 0 ? "95% CI" : "decision"));
+    columns.splice(after + 1, 0, ...BFCL_DECODED_COLUMNS);
+  }
   if (rows.some((r) => r.note !== "")) columns.push({ header: "note", value: (r) => r.note });
   // models of several BFCL versions are scored on different pairs: the table says which
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
@@ -199,6 +217,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}${runLabel(doc.models)}`) + "\n\n" });
   // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
+  if (rows.length > 0 && withBfclDecoded) blocks.push({ kind: "text", text: `\n${BFCL_DECODED_LEGEND}\n`, elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n" });
   if (doc.official !== null) {
     blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
     const played = doc.models.filter((m) => m.history?.protocol === "reference" && m.numbers !== null).map((m) => m.model);
