@@ -84,7 +84,18 @@ describe("result lines", () => {
   });
 
   it("reads a line for resume as Python reads it: error lines known, NaN and a byte-order mark accepted, anything else not a result line", () => {
-    expect(readResultLine('{"id": "a", "result": []}')).toEqual({ kind: "result", id: "a", isError: false, errorMessage: null, note: null });
+    expect(readResultLine('{"id": "a", "result": []}')).toEqual({
+      kind: "result",
+      id: "a",
+      isError: false,
+      errorMessage: null,
+      note: null,
+      made: { mode: null, stepsShow: null, injected: null, stopped: false, turns: 0 },
+    });
+    // what a line records of how it was made: its mode key, else what its steps show
+    expect(readResultLine('{"id": "a", "result": [[[{"cd": "{}"}]]], "twinscore_mode": "prompting"}')).toMatchObject({ made: { mode: "prompting", stepsShow: null, turns: 1 } });
+    expect(readResultLine('{"id": "a", "result": [[[{"cd": "{}"}]]]}')).toMatchObject({ made: { mode: null, stepsShow: "fc" } });
+    expect(readResultLine('{"id": "a", "result": [["[cd(folder=\'x\')]"]]}')).toMatchObject({ made: { mode: null, stepsShow: "prompting" } });
     expect(readResultLine('{"id": "b", "result": "Error during inference: x"}')).toMatchObject({ kind: "result", id: "b", isError: true, errorMessage: "x" });
     expect(readResultLine('\uFEFF{"id": "c", "result": [[]]}')).toMatchObject({ kind: "result", id: "c", isError: false, note: expect.stringContaining("byte-order mark") });
     expect(readResultLine('{"id": "d", "result": [[]], "latency": [[NaN]]}')).toMatchObject({ kind: "result", id: "d", isError: false, note: expect.stringContaining("NaN") });
