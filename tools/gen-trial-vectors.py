@@ -5,6 +5,7 @@ Standard library only. Run from the project root:
 
     python3 tools/gen-trial-vectors.py            # writes src/stats/testdata/trial-vectors.json
     python3 tools/gen-trial-vectors.py --check    # exits 1 if the committed file differs
+    python3 tools/gen-trial-vectors.py --stdin    # {"pairs", "B", "seed"} in, the expected numbers out
 
 It carries its own NumPy-compatible random stream (SeedSequence -> PCG64 -> the 32-bit
 Lemire path of Generator.integers), written from NumPy's published algorithms with
@@ -325,6 +326,11 @@ def policy_pairs(pairs, seed, trials, p_base, p_miss):
 
 
 def main():
+    if "--stdin" in sys.argv:
+        # one model's outcomes from a test: {"pairs": [...], "B": n, "seed": s} -> the expected numbers
+        given = json.load(sys.stdin)
+        print(json.dumps(expected(given["pairs"], given["B"], given["seed"])))
+        return
     cases = []
     for name, pairs, B, seed in [
         ("5 clusters, 3 trials", synthetic(5, 3, 0.6, 0.7, 1), 400, 1),
