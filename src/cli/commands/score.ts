@@ -99,6 +99,10 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
     ...sharedScoreGroups,
   )
     .option("--per-item <file>", "also write one CSV row per model and pair, atomically (twinscore help per-item)")
+    .option(
+      "--trials-of <dir...>",
+      "read these folders (each one model) as repeated trials of one model instead of --results: means over trials, an interval over base twins and trials, flip rates per pair",
+    )
     .addHelpText(
       "after",
       "\nExit: 0 scored; 1 scored with findings (a model with no headline, a wrong decoder, any problem\n" +
@@ -116,6 +120,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         ...req,
         ...readGroups(opts, resultsGroup, modelsGroup, scoresGroup, bfclData),
         ...(opts.perItem === undefined ? {} : { perItem: opts.perItem as string }),
+        ...(opts.trialsOf === undefined ? {} : { trialsOf: opts.trialsOf as string[] }),
       });
       printScoreDocument(io, doc, readGroups(opts, format, verboseGroup));
       state.exitCode = doc.exitCode;

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js";
+import { memoryIo } from "../io.js";
+import { runCli } from "../program.js";
+import type { ScoreDocument } from "../../app/score.js";
+
+async function run(argv: string[]) {
+  const io = memoryIo({}, projectRoot);
+  const code = await runCli(argv, io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+const folders = rolloutRuns.map((r) => join(rolloutRunDir(r), "result", "openai_gpt-oss-120b"));
+
+describe("twinscore score --trials-of", () => {
+  it("prints each trial's row, the model over its trials and the pairs that changed; JSON holds the same numbers unrounded", async () => {
+    const json = await run(["score", "--trials-of", ...folders, "--format", "json"]);
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.out) as ScoreDocument;
+    const t = doc.trials!;
+    expect(t.trials).toBe(2);
+    const unstable = t.pairRows.filter((p) => (p.flipRate ?? 0) > 0);
+    const table = await run(["score", "--trials-of", ...folders]);
+    expect(table.code).toBe(0);
+    const f1 = (v: number) => v.toFixed(1);
+    const row = new RegExp(
+      `\\nopenai_gpt-oss-120b +2 +${t.pairs} +${f1(t.act)} +${f1(t.hold)} +${f1(t.decision)} +\\[${f1(t.ci95![0])}, ${f1(t.ci95![1])}\\] +${f1(t.meanFlipRate!)} +${f1(t.stableShare!)} +${f1(t.decisionSpread!)}\\n`,
+    );
+    expect(table.out).toMatch(row);
+    expect(table.out).toContain(`Decision by trial: ${t.decisionByTrial.map(f1).join(", ")}\n`);
+    expect(table.out).toContain(`${unstable.length} of ${t.pairsWithTrials} pairs changed their outcome between trials`);
+    for (const p of unstable) expect(table.out).toMatch(new RegExp(`\\n${p.missId} +${p.baseId} +2 +100\\.0 +[aA][hH] [aA][hH]\\n`));
+    // the stable pairs are not listed
+    const stable = t.pairRows.find((p) => p.flipRate === 0)!;
+    expect(table.out).not.toMatch(new RegExp(`\\n${stable.missId} `));
+  }, 180_000);
+  it("refuses --trials-of beside --results with one line and exit 2", async () => {
+    const r = await run(["score", "--results", folders[0], "--trials-of", folders[1]]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toContain("give the trials of one model with --trials-of DIR… alone, not beside --results");
+  }, 60_000);
+});
