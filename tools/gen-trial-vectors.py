@@ -152,7 +152,8 @@ def means(pairs):
         sa += sum(p["act"]) / k
         sh += sum(p["hold"]) / k
     n = len(pairs)
-    return {"act": sa / n * 100, "hold": sh / n * 100, "decision": (sa / n + sh / n) / 2 * 100}
+    act, hold = 100 * sa / n, 100 * sh / n
+    return {"act": act, "hold": hold, "decision": (act + hold) / 2}
 
 
 def stability(pairs):
@@ -163,7 +164,7 @@ def stability(pairs):
         have = [p for p in pairs if t < len(p["act"])]
         a = sum(p["act"][t] for p in have)
         h = sum(p["hold"][t] for p in have)
-        by_trial.append((a / len(have) + h / len(have)) / 2 * 100)
+        by_trial.append((100 * a / len(have) + 100 * h / len(have)) / 2)
     spread = None
     if len(by_trial) >= 2:
         mean = sum(by_trial) / len(by_trial)

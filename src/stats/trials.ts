@@ -24,7 +24,7 @@ export interface TrialPair {
   readonly hold: readonly boolean[];
 }
 
-/** Act, hold and decision (0–100) as means over each pair's trials, then over pairs. */
+/** Act, hold and decision (0–100) as means over each pair's trials, then over pairs (decision = (act + hold) / 2). */
 export interface TrialMeans {
   readonly pairs: number;
   readonly act: number;
@@ -79,7 +79,10 @@ export function trialMeans(pairs: readonly TrialPair[]): TrialMeans {
     sh += count(p.hold) / k;
   }
   const n = pairs.length;
-  return { pairs: n, act: (sa / n) * 100, hold: (sh / n) * 100, decision: ((sa / n + sh / n) / 2) * 100 };
+  // percentages formed as score forms a run's (100 · count / n, then their mean), so one trial reads as today
+  const act = (100 * sa) / n;
+  const hold = (100 * sh) / n;
+  return { pairs: n, act, hold, decision: (act + hold) / 2 };
 }
 
 function count(values: readonly boolean[]): number {
@@ -113,7 +116,7 @@ export function trialStability(pairs: readonly TrialPair[]): TrialStability {
       if (p.act[t]) a++;
       if (p.hold[t]) h++;
     }
-    decisionByTrial.push(((a / n + h / n) / 2) * 100);
+    decisionByTrial.push(((100 * a) / n + (100 * h) / n) / 2);
   }
   return {
     pairsWithTrials: withTrials,
