@@ -6,6 +6,7 @@ Standard library only. Run from the project root:
     python3 tools/gen-trial-vectors.py            # writes src/stats/testdata/trial-vectors.json
     python3 tools/gen-trial-vectors.py --check    # exits 1 if the committed file differs
     python3 tools/gen-trial-vectors.py --stdin    # {"pairs", "B", "seed"} in, the expected numbers out
+                                                  # ({"a", "b", "B", "seed"}: the paired difference)
 
 It carries its own NumPy-compatible random stream (SeedSequence -> PCG64 -> the 32-bit
 Lemire path of Generator.integers), written from NumPy's published algorithms with
@@ -330,7 +331,11 @@ def main():
     if "--stdin" in sys.argv:
         # one model's outcomes from a test: {"pairs": [...], "B": n, "seed": s} -> the expected numbers
         given = json.load(sys.stdin)
-        print(json.dumps(expected(given["pairs"], given["B"], given["seed"])))
+        if "a" in given:
+            # two arms on the same pairs: {"a", "b", "B", "seed"} -> the paired difference's interval
+            print(json.dumps({"difference95": interval(paired_two_level(given["a"], given["b"], given["B"], given["seed"]))}))
+        else:
+            print(json.dumps(expected(given["pairs"], given["B"], given["seed"])))
         return
     cases = []
     for name, pairs, B, seed in [

@@ -55,3 +55,14 @@ export function comparable(summary: TrialsSummary, reference: ReferenceTrialNumb
     },
   };
 }
+
+/** The reference's paired two-level interval of decision(b) − decision(a) over the same pairs. */
+export function referencePairedDifference(a: readonly TrialPair[], b: readonly TrialPair[], resamples: number, seed: number): [number, number] {
+  const out = execFileSync("python3", [join(projectRoot, "tools", "gen-trial-vectors.py"), "--stdin"], {
+    input: JSON.stringify({ a, b, B: resamples, seed }),
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  const [lo, hi] = (JSON.parse(out) as { difference95: string[] }).difference95.map(Number);
+  return [lo, hi];
+}
