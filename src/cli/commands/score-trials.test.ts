@@ -4,6 +4,7 @@ import { projectRoot, rolloutRunDir, rolloutRuns } from "../../testing/shared.js
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 import type { ScoreDocument } from "../../app/score.js";
+import type { TrialsComparisonDocument } from "../../app/compare-trials.js";
 
 async function run(argv: string[]) {
   const io = memoryIo({}, projectRoot);
@@ -40,5 +41,28 @@ describe("twinscore score --trials-of", () => {
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err).toContain("give the trials of one model with --trials-of DIR… alone, not beside --results");
+  }, 60_000);
+});
+
+describe("twinscore compare --trials-a … --trials-b …", () => {
+  const smaller = join(rolloutRunDir(rolloutRuns[1]), "result", "openai_gpt-oss-20b");
+  it("prints each arm over its trials and the paired change over the pairs both decided; JSON holds the same numbers", async () => {
+    const json = await run(["compare", "--trials-a", ...folders, "--trials-b", smaller, "--format", "json"]);
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.out) as TrialsComparisonDocument;
+    expect([doc.a!.trials, doc.b!.trials]).toEqual([2, 1]);
+    expect(doc.b!.meanFlipRate).toBeNull();
+    const table = await run(["compare", "--trials-a", ...folders, "--trials-b", smaller]);
+    expect(table.code).toBe(0);
+    const sign = doc.change! >= 0 ? "+" : "";
+    expect(table.out).toContain(
+      `Decision change B - A on the ${doc.pairs} pairs both arms decided: ${sign}${doc.change!.toFixed(1)} [${doc.ci95![0].toFixed(1)}, ${doc.ci95![1].toFixed(1)}]`,
+    );
+    expect(table.out).toMatch(new RegExp(`\\nA +openai_gpt-oss-120b +2 +${doc.a!.pairs} +${doc.a!.decision.toFixed(1)} `));
+  }, 180_000);
+  it("refuses trials beside --a, in one line", async () => {
+    const r = await run(["compare", "--a", folders[0], "--trials-b", smaller]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("give both arms as trials (--trials-a DIR… --trials-b DIR…), not beside --a or --b");
   }, 60_000);
 });
