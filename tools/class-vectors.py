@@ -38,8 +38,10 @@ same swap serve tools/gen-class-vectors.py for the other four classes.)
 
 Python 3.11 sums floats naively; the official runs used Python >= 3.12 (Neumaier), so
 MathAPI's module-level `sum` is replaced by `sum312` below (CPython 3.12's algorithm).
-TwitterAPI.post_tweet's shared mutable defaults are reset at the start of every sequence,
-so each sequence is one "process" (the TypeScript side gives each sequence a fresh one).
+TwitterAPI.post_tweet's shared mutable defaults (its `tags=[]` and `mentions=[]`, the only
+mutable defaults of the eight classes in both releases) are reset at the start of every
+sequence, so each sequence is one "process" (the TypeScript side gives each sequence a fresh
+one); two error-path sequences carry them across two entries' instances and from a seed.
 """
 import argparse
 import ast
@@ -288,8 +290,11 @@ def outcome(inst, name, args, kwargs):
         return {"re": type(e).__name__, "m": str(e)}
 
 
-def reset_process():
-    posting_api.TwitterAPI.post_tweet.__defaults__ = ([], [])
+def reset_process(seed=None):
+    """A fresh process: post_tweet's default lists as `def` made them, or holding `seed`'s
+    names, as a process that evaluated other entries first leaves them."""
+    seed = seed or {}
+    posting_api.TwitterAPI.post_tweet.__defaults__ = (list(seed.get("tags", [])), list(seed.get("mentions", [])))
     mpmath.mp.dps = 15
 
 
@@ -536,6 +541,22 @@ ERROR_PATHS = [
         ("B:authenticate_twitter", ["tech_guru", "securePass123"], {}), ("B:post_tweet", ["other instance"], {}), ("B:get_tweet", [2], {}),
         ("B:mention", [2, ["@fromB"]], {}), ("get_tweet", [2], {}), ("post_tweet", ["after B"], {}), ("@repr", [], {}),
     ]),
+    # post_tweet's shared default lists across two entries of one process (instance B loads another
+    # entry's scenario, as BFCL's evaluator does for the next entry), and in a process whose lists
+    # already hold names (a seed): what a later error object and a later entry see
+    ("multi_turn_base_53", False, [
+        ("post_tweet", ["Tire pressures are optimal!"], {"tags": ["#CarMaintenance"]}), ("get_tweet", [5], {}),
+        ("mention", [5, ["VehicleGuru"]], {}), ("get_tweet", [5], {}), ("B:post_tweet", ["next entry"], {}), ("B:get_tweet", [1], {}),
+        ("B:mention", [1, ["@technewsworld"]], {}), ("get_tweet", [5], {}), ("post_tweet", ["explicit"], {"mentions": []}),
+        ("mention", [6, ["@own"]], {}), ("get_tweet", [6], {}), ("B:post_tweet", ["tags too"], {"mentions": ["@x"]}), ("B:get_tweet", [2], {}),
+        ("search_tweets", ["#CarMaintenance"], {}), ("get_user_tweets", ["CarEnthusiast"], {}), ("get_user_stats", ["CarEnthusiast"], {}),
+        ("B:search_tweets", ["next"], {}), ("@repr", [], {}),
+    ], {"idB": "multi_turn_base_147"}),
+    ("multi_turn_base_147", False, [
+        ("post_tweet", ["seeded"], {}), ("get_tweet", [1], {}), ("mention", [1, ["@more"]], {}), ("B:post_tweet", ["other"], {"tags": ["#t"]}),
+        ("B:get_tweet", [2], {}), ("post_tweet", ["explicit"], {"tags": [], "mentions": ["@technewsworld"]}), ("get_tweet", [3], {}),
+        ("@repr", [], {}),
+    ], {"seed": {"mentions": ["@technewsworld"], "tags": ["#earlier"]}}),
     ("multi_turn_base_50", False, [
         ("message_login", ["USR001"], {}), ("send_message", ["USR002", "x"], {}), ("send_message", ["USR002", "x"], {}),
         ("send_message", ["USR003", "y"], {}), ("delete_message", ["USR002"], {}), ("view_messages_sent", [], {}),
@@ -563,15 +584,18 @@ ERROR_PATHS = [
 
 def error_path_sequences(shared):
     """Calls named "B:m" go to a second instance of the class in the same process (shared
-    module state); "@repr" records repr() of every public attribute of the first instance."""
+    module state), loaded from entry `idB`'s scenario when the sequence names one; `seed`
+    is what post_tweet's default lists hold when the sequence starts; "@repr" records repr()
+    of every public attribute of the first instance."""
     entries = {e["id"]: e for e in load_jsonl(data_file(shared, "multi_turn_base.json"))}
     seqs = []
-    for eid, lc, calls in ERROR_PATHS:
+    for eid, lc, calls, *extra in ERROR_PATHS:
+        opts = extra[0] if extra else {}
         e = entries[eid]
-        reset_process()
+        reset_process(opts.get("seed"))
         classes = sorted({OWNER[n.split(":")[-1]] for n, _, _ in calls if n != "@repr"})
         insts = new_instances(e["initial_config"], classes, lc)
-        second = new_instances(e["initial_config"], classes, lc)
+        second = new_instances(entries[opts.get("idB", eid)]["initial_config"], classes, lc)
         out = []
         for name, args, kwargs in calls:
             if name == "@repr":
@@ -581,7 +605,7 @@ def error_path_sequences(shared):
                 continue
             side, method = (second, name[2:]) if name.startswith("B:") else (insts, name)
             out.append({"name": name, "args": enc(args), "kwargs": enc(kwargs), **outcome(side[OWNER[method]], method, args, kwargs)})
-        seqs.append({"id": eid, "longContext": lc, "classes": classes, "calls": out, "state": states(insts), "stateB": states(second)})
+        seqs.append({"id": eid, "longContext": lc, "classes": classes, "calls": out, "state": states(insts), "stateB": states(second), **opts})
     return seqs
 
 

@@ -11,7 +11,9 @@ import type { MultiTurnCategory } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decodeFailureMessage, decoderByName, type DecodeHealth, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
-import { checkModelFiles, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
+import { checkModelFiles, checkResultFile, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
+import { explainDifferences, type CheckVariant } from "../simulator/difference-causes.js";
+import type { OurVerdict } from "../simulator/scorefile.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { parseScoreFile } from "../bfcl/scores.js";
 import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
@@ -157,7 +159,8 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     const mine = inputs.filter((f) => job.files[f.index].version === version);
     if (mine.length === 0) continue;
     const results = checkModelFiles(mine, {
-      modelName: job.model,
+      // BFCL's checker knows a model by its result folder's name, `/` written as `_`
+      modelName: job.model.replaceAll("/", "_"),
       newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
       decode: decoder.decode,
       decodePlain: decoder.plain?.decode,
@@ -167,18 +170,43 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       bfclVersion: version,
     });
     results.forEach((r, i) => {
-      const index = mine[i].index;
-      out[index] = r.ok ? ok(finishFile(settings, job.files[index], r.value, job.decoder)) : r;
+      const input = mine[i];
+      // the same file alone in a fresh process of another kind, to test what explains a difference from BFCL's stored verdicts
+      const recheck = (variant: CheckVariant): readonly OurVerdict[] | null => {
+        const again = checkResultFile(input.bytes, input.file, {
+          modelName: job.model,
+          testCategory: input.testCategory,
+          inputs: input.inputs,
+          process: newEvaluatorProcess(filler, true, version, variant.seeds, variant.classSource),
+          decode: decoder.decode,
+          decodePlain: decoder.plain?.decode,
+          decoder,
+          renderScore: true,
+          emptyTurns: settings.emptyTurns ?? undefined,
+          bfclVersion: version,
+        });
+        return again.ok ? again.value.verdicts : null;
+      };
+      out[input.index] = r.ok ? ok(finishFile(settings, job.files[input.index], r.value, job.decoder, recheck)) : r;
     });
   }
   return out as Result<CheckedFileData>[];
 }
 
 /** Write one file's score file and compare its verdicts with the stored score file. */
-function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number], checked: FileCheck, decoder: DecoderChoiceSummary): CheckedFileData {
+function finishFile(
+  settings: CheckJobSettings,
+  file: CheckJob["files"][number],
+  checked: FileCheck,
+  decoder: DecoderChoiceSummary,
+  recheck: (variant: CheckVariant) => readonly OurVerdict[] | null,
+): CheckedFileData {
   const problems: Problem[] = [...checked.warnings];
-  const tooMany = decodeFailureMessage(checked.decodeHealth, decoder.name);
-  if (tooMany !== null) problems.push(problem("decode-failures", tooMany, { file: file.path, severity: "warning" }));
+  // steps of lines in another shape than BFCL's fail for that reason, which their own line says: no decoder would read them
+  const reshaped = checked.warnings.some((w) => w.code === "not-bfcl-lines");
+  const tooMany = reshaped ? null : decodeFailureMessage(checked.decodeHealth, decoder);
+  // with the decoder of the model's handler in BFCL's registry the steps failed in BFCL too: said, not a wrong decoder
+  if (tooMany !== null) problems.push(problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }));
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(
@@ -215,6 +243,9 @@ function finishFile(settings: CheckJobSettings, file: CheckJob["files"][number],
       problems.push(...stored.problems);
       if (stored.content !== null) {
         agreement = compareVerdicts(checked.verdicts, stored.content);
+        if (agreement.disagreeingIds.length > 0) {
+          agreement = { ...agreement, explained: explainDifferences(checked.verdicts, stored.content, agreement.disagreeingIds, file.version, recheck) };
+        }
         storedScoreFile = candidate;
       }
     }

@@ -132,7 +132,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const data = manifestsForModels(selected.models, undefined, ctx, {
     version: req.bfclVersion,
     forceHint: "check them with the BFCL data they were generated on",
-    missingHint: `put it at that path (check compares each rollout's recorded first user turn with it)`,
+    missingHint: `put it at that path (check compares each rollout's recorded user turns with it)`,
   });
   if (!data.ok) return done([...data.problems]);
   if (hasError(data.value.problems)) return done([...data.value.problems]);
@@ -158,9 +158,50 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
     req.spawnWorker ?? null,
   );
   if (!run.ok) return done([...run.problems]);
-  const { files, problems } = run.value;
-  // a file whose tool-call steps mostly fail to decode was read with the wrong decoder: a finding, never a silent 0 %
-  const findings = files.some((f) => f.agreement && f.agreement.disagreeingIds.length > 0) || problems.some((p) => p.code === "decode-failures");
+  const { files } = run.value;
+  const problems = [...run.value.problems, ...agreementProblems(files)];
+  // verdicts that disagree are the finding; so is a file whose tool-call steps mostly fail to decode
+  // with a decoder that may be the wrong one (never a silent 0 %). Differences in the error alone are counted, not findings.
+  const findings = problems.some((p) => p.code === "verdicts-disagree" || p.code === "decode-failures");
   const exitCode: ExitCode = problems.some((p) => p.severity === "error") ? 2 : findings ? 1 : 0;
   return done(problems, files, exitCode);
+}
+
+/** Ids in a line: the first five, then how many more. */
+function idsText(ids: readonly string[]): string {
+  return ids.length <= 5 ? ids.join(", ") : `${ids.slice(0, 5).join(", ")} and ${ids.length - 5} more`;
+}
+
+/**
+ * One line per file whose verdicts differ from the stored score file's (the exit-1
+ * finding), and one per file whose verdicts all agree on some entries whose error type,
+ * message or error object differ (counted and named; not a finding, except under
+ * --strict): so every exit 1 says why on stderr, in every format.
+ */
+export function agreementProblems(files: readonly CheckedFile[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const f of files) {
+    const a = f.agreement;
+    if (a === null) continue;
+    const verdicts = a.verdictDisagreeingIds;
+    if (verdicts.length > 0) {
+      problems.push(
+        problem("verdicts-disagree", `${verdicts.length} of ${a.entries} verdicts differ from the stored score file (${f.storedScoreFile ?? "--scores"}): ${idsText(verdicts)}`, {
+          file: f.file,
+          severity: "warning",
+        }),
+      );
+    }
+    const details = a.disagreeingIds.filter((id) => !verdicts.includes(id));
+    if (details.length > 0) {
+      problems.push(
+        problem(
+          "error-details-differ",
+          `${details.length} of ${a.entries} entries have the stored verdict but differ in the error's type, message or object: ${idsText(details)}; not a disagreement of verdicts (no finding by itself; one under --strict)`,
+          { file: f.file, severity: "warning" },
+        ),
+      );
+    }
+  }
+  return problems;
 }

@@ -7,7 +7,7 @@
  */
 import { problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
-import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, noHeadlineShort, readingById, readingPairs } from "../decision/readings.js";
 import type { SideRule } from "../decision/types.js";
 import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";
@@ -17,7 +17,7 @@ import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import type { HistorySource } from "../bfcl/line-keys.js";
-import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
 
 /** The two arms to compare. */
@@ -44,6 +44,8 @@ export interface CompareRequest extends RequestContext {
   readonly bfclData?: string;
   /** `--decoder`: one decoder for every model of both arms; absent, each model folder's own. */
   readonly decoder?: DecoderName;
+  /** A model with more than this % of Table 1's pairs undecided in an arm has no headline there and is not compared (default 10, as `score`). */
+  readonly maxUndecided?: number;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
   /** Check the first-step token counts for every compared model; by default only where an arm's lines record an injected block (`run --inject`). */
@@ -61,6 +63,12 @@ export interface CompareDocument {
   /** Models scored in one arm only (not compared). */
   readonly onlyInA: readonly string[];
   readonly onlyInB: readonly string[];
+  /**
+   * Models found in both arms and not compared, because an arm gives them no headline (more
+   * than `maxUndecided` % of Table 1's pairs undecided under the reading, as `score` leaves
+   * its row empty): the arm and the short reason.
+   */
+  readonly noHeadline: readonly { readonly model: string; readonly arm: "A" | "B"; readonly why: string }[];
   /**
    * Per compared model whose arms' lines record an injected prompt block (`run --inject`;
    * every compared model with `injectionCheck`): whether the block reached the model
@@ -98,6 +106,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const b = req.b === undefined ? "" : resolvePath(ctx.cwd, req.b);
   /** The score folders read beside the arms' result/, once the arguments are good. */
   let scoresBeside: string[] = [];
+  let noHeadline: { model: string; arm: "A" | "B"; why: string }[] = [];
+  /** Why a model has no headline in an arm, said once the models found in both arms are known. */
+  const headlineLines = new Map<string, string>();
   const done = (
     problems: Problem[],
     models: CompareDocument["models"] = [],
@@ -114,6 +125,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     models,
     onlyInA,
     onlyInB,
+    noHeadline,
     injection,
     scoresBeside,
     modelFiles,
@@ -123,6 +135,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   // every argument before any input is read
   const bad: Problem[] = boot.ok ? [] : [...boot.problems];
   if (req.a === undefined || req.b === undefined) bad.push(badArgument("give both --a DIR and --b DIR (the two arms' result trees)"));
+  if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
+    bad.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
+  }
   if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
   // each arm walked once: its result tree, and its score tree (given, else the score/ folder beside its result/)
   const walkArm = (dir: string | undefined, scores: string | undefined): InputWalks | null => (dir === undefined ? null : walkInputs(ctx, [dir], scores === undefined ? [] : [scores]));
@@ -145,6 +160,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const models = req.models ?? [];
   const table1 = readingById("table-1")!;
   const rule = req.reading ?? "decided";
+  const maxUndecided = req.maxUndecided ?? DEFAULT_MAX_UNDECIDED;
   const problems: Problem[] = [];
   /** What one arm's model contributes: its scored records, verdicts, first-step tokens, and what BFCL's checker says. */
   interface ArmModel {
@@ -178,7 +194,13 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
         files.push({ model: `${m.model} (arm ${arm})`, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
         if (m.score === null) return null;
-        const records = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
+        // one rule with score and report: an arm past --max-undecided gives the model no headline, so no comparison
+        const headline = headlineOf(m.score.records, m.manifest, table1, rule, maxUndecided, null);
+        if (headline.noHeadline !== null) {
+          noHeadline.push({ model: m.model, arm, why: noHeadlineShort(headline.undecided, maxUndecided) });
+          headlineLines.set(`${m.model}\u0000${arm}`, `model ${m.model} (arm ${arm}): ${headline.noHeadline}; it is not compared`);
+        }
+        const records = headline.selection.scored.map((x) => x.record);
         const complete = m.official !== null && m.official.categories.length === 3;
         // said whatever --strict: why an arm read from the reference has no official score change
         problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
@@ -209,11 +231,20 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const inB = armB.value.outputs.filter((m): m is ArmModel => m !== null);
   const namesA = inA.map((m) => m.model);
   const namesB = inB.map((m) => m.model);
-  const names = namesA.filter((m) => namesB.includes(m));
+  // one rule with score and report: a model found in both arms with no headline in either is not compared, and said so
+  const common = namesA.filter((m) => namesB.includes(m));
+  noHeadline = noHeadline.filter((x) => common.includes(x.model));
+  for (const x of noHeadline) problems.push(problem("no-headline", headlineLines.get(`${x.model}\u0000${x.arm}`)!));
+  const withoutHeadline = new Set(noHeadline.map((x) => x.model));
+  const names = common.filter((m) => !withoutHeadline.has(m));
   const onlyInA = namesA.filter((m) => !namesB.includes(m));
   const onlyInB = namesB.filter((m) => !namesA.includes(m));
   for (const m of onlyInA) problems.push(problem("model-one-arm", `model ${m} is scored in arm A only; it is not compared`, { file: a, severity: "warning" }));
   for (const m of onlyInB) problems.push(problem("model-one-arm", `model ${m} is scored in arm B only; it is not compared`, { file: b, severity: "warning" }));
+  if (names.length === 0 && withoutHeadline.size > 0 && !hasError(problems.filter((p) => p.code !== "no-headline"))) {
+    // every common model lacks a headline in an arm: nothing compared, said per model, a finding (exit 1) as in score
+    return done(problems, [], onlyInA, onlyInB, 1, [], modelFiles);
+  }
   if (names.length === 0) {
     problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
     return done(problems, [], onlyInA, onlyInB, 2, [], modelFiles);
@@ -236,7 +267,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     if (ma.tokens === null || mb.tokens === null) return [];
     return [{ model: n, injectedLines, check: injectionCheck(ma.tokens as Map<string, number | null>, mb.tokens as Map<string, number | null>) }];
   });
-  const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
+  const exitCode: ExitCode = hasError(problems.filter((p) => p.code !== "no-headline")) ? 2 : onlyInA.length + onlyInB.length + noHeadline.length > 0 ? 1 : 0;
   const doc = done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
   return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...doc, histories } : doc;
 }

@@ -53,14 +53,14 @@ describe("the manifest each model is scored on", () => {
       {
         code: "rollouts-other-data",
         severity: "error",
-        message: "model model: 133 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_93, turn 0); rollouts look like BFCL v3 data; pass --manifest to force",
+        message: "model model: 214 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_6, turn 4); rollouts look like BFCL v3 data; pass --manifest to force",
         file: join(fakeV4, "result", "model"),
       },
     ]);
     expect(a.ok && a.value.manifestOf.size).toBe(0);
     const b = manifestsForModels(modelsUnder(fakeV3), undefined, ctx);
     expect(b.ok && b.value.problems.map((p) => [p.severity, p.message])).toEqual([
-      ["error", expect.stringMatching(/^model model: 1\d\d of 5\d\d rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn 0\); rollouts look like BFCL v4 data; pass --manifest to force$/)],
+      ["error", expect.stringMatching(/^model model: 2\d\d of 5\d\d rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn \d+\); rollouts look like BFCL v4 data; pass --manifest to force$/)],
     ]);
   });
 
@@ -71,7 +71,7 @@ describe("the manifest each model is scored on", () => {
     expect(forcedV4.ok && forcedV4.value.problems.map((p) => [p.severity, p.message])).toEqual([
       [
         "warning",
-        "model Salesforce_Llama-xLAM-2-8b-fc-r: 133 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_93, turn 0); rollouts look like BFCL v3 data; scored on the --manifest given anyway",
+        "model Salesforce_Llama-xLAM-2-8b-fc-r: 214 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_6, turn 4); rollouts look like BFCL v3 data; scored on the --manifest given anyway",
       ],
     ]);
     expect(forcedV4.ok && forcedV4.value.manifestOf.get("Salesforce_Llama-xLAM-2-8b-fc-r")?.source.bfclVersion).toBe("v4");

@@ -2,10 +2,12 @@
  * Which pairs a model is scored on. BFCL v3 and v4 put other questions, initial states
  * and references under the same item ids, so each model is scored with the manifest of
  * the version its result files name (`BFCL_v3_…` / `BFCL_v4_…`), and its rollouts are
- * checked against that data first: the first user turn BFCL recorded on each line must
- * be the manifest's item. Rollouts generated on other data stop the command with one
- * line naming the data they look like; `--manifest FILE` forces one manifest for every
- * model, and a mismatch is then only a warning.
+ * checked against that data first: every user turn BFCL recorded on each line must be
+ * the manifest's item. Rollouts generated on other data stop the command with one line
+ * naming the data they look like; `--manifest FILE` forces one manifest for every model,
+ * and a mismatch is then only a warning. Items that follow older data of the same
+ * version (BFCL fixed them in place since) are named in one line, a warning when they
+ * are few enough to score the run.
  */
 import type { BfclVersion } from "../bfcl/categories.js";
 import { scoredResultCategories } from "../bfcl/categories.js";
@@ -13,7 +15,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { dataCandidate, dataVerdict, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath } from "../io/manifest.js";
-import { checkRecordedFirstTurns, committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
+import { checkRecordedTurns, committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
 import type { TreeModel } from "../io/tree.js";
 import { manifestOf, type Context } from "./common.js";
 
@@ -58,7 +60,7 @@ export interface ManifestChoice {
    * of the file names.
    */
   readonly rollouts?: "check" | "defer";
-  /** By model name: the check against its manifest's data, already made (`checkRecordedFirstTurns` with that one candidate). */
+  /** By model name: the check against its manifest's data, already made (`checkRecordedTurns` with that one candidate). */
   readonly checks?: ReadonlyMap<string, RolloutDataCheck>;
   /** The package's manifests to read from (default: a fresh `committedManifestSource()`), so two calls read them once. */
   readonly source?: ManifestSource;
@@ -126,8 +128,8 @@ export function manifestsForModels(
     }
     // against the expected data first, streamed (or made by the scorer); only when that fails
     // are the files read again against every version's data, to name the one they look like
-    let check = choice.checks?.get(model.name) ?? checkRecordedFirstTurns(model, [candidate(manifest)]);
-    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRecordedFirstTurns(model, allCandidates());
+    let check = choice.checks?.get(model.name) ?? checkRecordedTurns(model, [candidate(manifest)]);
+    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRecordedTurns(model, allCandidates());
     const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
     if (!verdict.ok && !forced) {
       const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);
@@ -138,6 +140,8 @@ export function manifestsForModels(
     if (!verdict.ok) {
       const line = verdict.line!.replace(/; pass --manifest to force$/, "; scored on the --manifest given anyway");
       problems.push(problem("rollouts-other-data", line, { file: model.dir, severity: "warning" }));
+    } else if (verdict.olderData !== null) {
+      problems.push(problem("rollouts-older-data", verdict.olderData, { file: model.dir, severity: "warning" }));
     }
     manifests.set(model.name, manifest);
   }

@@ -9,7 +9,8 @@ import { buildManifest } from "../pairs/build.js";
 import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pairs/listing.js";
 import type { Funnel, Manifest } from "../pairs/types.js";
 import { readBfclDataDir, resolveBfclDataDir } from "../io/bfcl-data.js";
-import { committedCertificationPath, committedManifestPath, loadManifest, readTextIfFile, writeManifest } from "../io/manifest.js";
+import { recordMismatch, withRevisions } from "../pairs/revisions.js";
+import { committedCertificationPath, committedManifestPath, committedRevisionsPath, loadCommittedRevisions, loadManifest, readTextIfFile, writeManifest } from "../io/manifest.js";
 import { joinPath, resolvePath } from "../io/paths.js";
 import { contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
 
@@ -79,7 +80,27 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
       problem(u.code, `${u.id} ${u.reason}; left out of the pairs`, { file: u.file, ...(u.line === null ? {} : { line: u.line }), severity: "warning" }),
     ),
   );
-  return { manifest: built.value, built: true, warnings, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
+  const dated = withRevisionRecord(built.value);
+  warnings.push(...dated.warnings);
+  return { manifest: dated.manifest, built: true, warnings, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
+}
+
+/**
+ * The built manifest with the package's record of its version's data commits, when the
+ * record belongs to this data (the revision it was made for); otherwise the manifest as
+ * built, and a warning saying why it lists no revisions.
+ */
+function withRevisionRecord(manifest: Manifest): { manifest: Manifest; warnings: Problem[] } {
+  const version = manifest.source.bfclVersion;
+  const loaded = loadCommittedRevisions(version);
+  if (loaded === null) return { manifest, warnings: [] };
+  if (!loaded.ok) return { manifest, warnings: loaded.problems.map((p) => ({ ...p, severity: "warning" as const })) };
+  const mismatch = recordMismatch(manifest, loaded.value);
+  if (mismatch !== null) {
+    const line = `the package's record of BFCL ${version} data commits is for Gorilla ${loaded.value.supported} and this data is another revision (${mismatch}); the manifest lists no revisions`;
+    return { manifest, warnings: [problem("revisions-other-data", line, { file: committedRevisionsPath(version), severity: "warning" })] };
+  }
+  return { manifest: withRevisions(manifest, loaded.value), warnings: [] };
 }
 
 /** Build (or list) the pairs. Never throws on bad input: problems are in the document.

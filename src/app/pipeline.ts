@@ -16,15 +16,16 @@
 import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
 import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
+import { parseAudit, textCallLine } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
 import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
-import { anchoredKey } from "../bfcl/results.js";
+import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
-import { committedManifestSource, firstTurnVisitor } from "../io/rollout-data.js";
+import { committedManifestSource, recordedTurnsVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { hasError, manifestOf as manifestFile, type Context } from "./common.js";
@@ -145,7 +146,8 @@ export interface RunRead<T> {
 }
 
 /**
- * The models of a walk that `--model` names (by folder name or by `<run>/<model>`), in the
+ * The models of a walk that `--model` names (by folder name, by `<run>/<model>`, or by BFCL's
+ * model name with its `/`, as `run --model` takes it), in the
  * order named; all of them, in the order found, when none is named. A name that matches
  * nothing is a problem listing what was found.
  */
@@ -154,7 +156,9 @@ export function selectModels(walk: TreeWalk, names: readonly string[]): { models
   const problems: Problem[] = [];
   const models: TreeModel[] = [];
   for (const name of names) {
-    const hits = walk.models.filter((m) => m.name === name || m.model === name);
+    // BFCL's model name as `run --model` takes it (`openai/gpt-oss-120b`) names the folder BFCL writes (`openai_gpt-oss-120b`)
+    let hits = walk.models.filter((m) => m.name === name || m.model === name);
+    if (hits.length === 0 && name.includes("/")) hits = walk.models.filter((m) => m.model === name.replace(/\//g, "_"));
     if (hits.length === 0) {
       const known = walk.models.map((m) => m.name).join(", ") || "none";
       problems.push(problem("model-missing", `--model ${name}: no such model directory under the results (found: ${known})`));
@@ -310,7 +314,7 @@ export function chooseModelDecoder(found: TreeModel, override: DecoderName | und
 }
 
 /** The copy of one (model, category) to use: the one with the most distinct ids, the first found on a tie; unreadable copies are passed over. */
-function chooseCopy(paths: readonly string[], category: ScoredResultCategory, known: ReadonlySet<string>, problems: Problem[], onLine: ReturnType<typeof firstTurnVisitor>): { path: string; candidates: number } | null {
+function chooseCopy(paths: readonly string[], category: ScoredResultCategory, known: ReadonlySet<string>, problems: Problem[], onLine: ReturnType<typeof recordedTurnsVisitor>): { path: string; candidates: number } | null {
   if (paths.length === 1) return { path: paths[0], candidates: 1 };
   let best: { path: string; ids: number } | null = null;
   for (const path of paths) {
@@ -339,8 +343,8 @@ function readModel(
 ): { model: Omit<ModelRead, "bfclVersion" | "dataCheck">; check: RolloutDataCheck } {
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
-  const builder = rolloutDataCheckBuilder([on.candidate], "first");
-  const onLine = firstTurnVisitor((item) => builder.add(item));
+  const builder = rolloutDataCheckBuilder([on.candidate], "all");
+  const onLine = recordedTurnsVisitor((item) => builder.add(item));
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, history: modelHistory({ own: 0, reference: 0 }) };
   // the copy of each category, then the decoder from the head of the files chosen
@@ -386,6 +390,8 @@ function readModel(
     readings[category] = reading;
     filesUsed[category] = { file: c.path, lines: reading.lines, distinctIds: reading.distinctIds, candidates: c.candidates };
   }
+  const shapes = notBfclLinesProblem(found.name, problems);
+  if (shapes !== null) problems.push(shapes);
   const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
   for (const c of scoredResultCategories) if (readings[c]?.census) census[c] = readings[c]!.census!;
   const decoder = choice === null ? null : summarizeChoice(choice);
@@ -442,6 +448,33 @@ function readModel(
   };
 }
 
+/**
+ * One line for a model whose lines are not in the shape `bfcl generate` writes (each turn a
+ * string rather than a list of steps, say): how many, what shape was found (first where),
+ * and what BFCL writes. Each such line is also a `result-shape` warning of its own, and is
+ * read as missing; null when every line has BFCL's shape.
+ */
+export function notBfclLinesProblem(model: string, problems: readonly Problem[]): Problem | null {
+  const shaped = problems.filter((p) => p.code === "result-shape");
+  if (shaped.length === 0) return null;
+  const found = new Map<string, number>();
+  for (const p of shaped) {
+    const what = p.message.replace(/^turn \d+ of /, "a turn of ").replace(/, (not a list of steps|neither a list of turns nor an error string)$/, "");
+    found.set(what, (found.get(what) ?? 0) + 1);
+  }
+  const first = shaped[0];
+  return problem(
+    "not-bfcl-lines",
+    notBfclLinesMessage(`model ${model}`, found, "These lines are read as missing: write them in BFCL's shape (or generate them with bfcl generate or twinscore run)"),
+    { ...(first.file !== undefined ? { file: first.file } : {}), ...(first.line !== undefined ? { line: first.line } : {}), severity: "warning" },
+  );
+}
+
+/** The handler BFCL's registry gives a model, and its decoder, in words: `MistralHandler (BFCL registry key …, function-calling mode; decoder fc)`. */
+function handlerWords(chosen: DecoderChoiceSummary): string {
+  return `the handler BFCL's registry gives it (${chosen.reason.replace(/^BFCL registry key /, "key ")}; decoder ${chosen.name})`;
+}
+
 /** Why BFCL's verdicts on a model whose turns before the anchor were played from the reference are left out. */
 export function officialMeaninglessMessage(model: string): string {
   return (
@@ -463,8 +496,17 @@ function readingWarnings(
   reference: boolean,
 ): Problem[] {
   const problems: Problem[] = [];
-  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures
+  const chosen = summarizeChoice(choice);
+  const audit = parseAudit(records);
+  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures;
+  // with the decoder of the model's handler in BFCL's registry, calls written as text are the server's doing, and the audit says so
   for (const category of scoredResultCategories) {
+    const file = filesUsed[category]!.file;
+    const textCalls = chosen.source === "registry" ? textCallLine(model, audit.find((a) => a.category === category)!, handlerWords(chosen)) : null;
+    if (textCalls !== null) {
+      problems.push(problem("text-calls", textCalls, { file, severity: "warning" }));
+      continue;
+    }
     const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
     const seen = new Set<string>();
     for (const r of records) {
@@ -475,8 +517,8 @@ function readingWarnings(
       health.toolLooking += twin.toolCallSteps;
       health.failed += twin.decodeFailures;
     }
-    const line = decodeFailureMessage(health, choice.decoder.name, "anchor-turn tool-call steps");
-    if (line !== null) problems.push(problem("decode-failures", line, { file: filesUsed[category]!.file, severity: "warning" }));
+    const line = decodeFailureMessage(health, chosen, "anchor-turn tool-call steps");
+    if (line !== null) problems.push(problem(chosen.source === "registry" ? "undecoded-steps" : "decode-failures", line, { file, severity: "warning" }));
   }
   const reported = new Set<string>();
   for (const m of missing) {

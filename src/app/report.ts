@@ -9,6 +9,8 @@ import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
 import { assembleReport, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
+import { reportFigures } from "../report/figures.js";
+import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
@@ -51,6 +53,8 @@ export interface ReportRequest extends RequestContext {
   readonly models?: readonly string[];
   /** The HTML file to write (atomically); without it the page is only returned. */
   readonly out?: string;
+  /** A folder to write each figure of the page to, as `NN-<title>.svg` and `.png` (atomically). */
+  readonly figures?: string;
   readonly title?: string;
   readonly bootstrap?: Partial<BootstrapOptions>;
   readonly manifest?: string;
@@ -86,6 +90,8 @@ export interface ReportDocument {
   readonly scoresBeside: readonly string[];
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
+  /** With `figures`: the folder (absolute) and the files written there, SVG and PNG of each figure, in page order. */
+  readonly figures: { readonly dir: string; readonly files: readonly string[] } | null;
   readonly problems: readonly Problem[];
   /** Problems met reading each model's files (routine warnings: printed as one line per model, as `score` prints them). */
   readonly modelProblems: readonly { readonly model: string; readonly problems: readonly Problem[] }[];
@@ -114,6 +120,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     modelFiles: [],
     scoresBeside: [],
     html: null,
+    figures: null,
     problems,
     modelProblems: [],
     exitCode: 2,
@@ -128,19 +135,26 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     bad.push(badArgument(`give one --scores per --results, in the same order (got ${req.results.length} --results and ${scores.length} --scores)`));
   }
   const labels = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
+  // each run walked once, on its own (the same model folder in two runs stays two models)
+  // (its score tree: the one given, else the score/ folders beside result/ in it)
+  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
   if (req.compare !== undefined) {
     if (req.compare.length !== 2) bad.push(badArgument(`--compare takes two runs, got ${req.compare.length}`));
     else {
+      // a --results tree by its label, or a run inside a folder of runs by its folder's name
+      const runNames = comparableRunNames(labels, walks);
       for (const key of req.compare) {
-        if (!labels.includes(key) && !req.results.includes(key)) bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${labels.join(", ")})`));
+        if (!runNames.includes(key) && !req.results.includes(key)) bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${runNames.join(", ")})`));
       }
       if (bad.length === 0 && req.compare[0] === req.compare[1]) bad.push(problem("compare-same-run", `--compare needs two different runs, got ${req.compare[0]} twice`));
     }
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
-  // each run walked once, on its own (the same model folder in two runs stays two models)
-  // (its score tree: the one given, else the score/ folders beside result/ in it)
-  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
+  const figuresDir = req.figures === undefined ? null : resolvePath(ctx.cwd, req.figures);
+  if (figuresDir !== null) {
+    const there = folderExists(joinPath(figuresDir, "figure.svg"));
+    if (!there.ok) bad.push(badArgument(`--figures ${req.figures}: no such folder`));
+  }
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
@@ -225,8 +239,43 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);
   }
+  let figures: ReportDocument["figures"] = null;
+  if (figuresDir !== null) {
+    const written = writeFigures(figuresDir, html);
+    problems.push(...written.problems);
+    figures = { dir: figuresDir, files: written.files };
+  }
   const met = [...problems, ...modelProblems.flatMap((m) => m.problems)];
-  return done(problems, { ...facts, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+  return done(problems, { ...facts, figures, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+}
+
+/** Each figure of the page as an SVG file and a PNG beside it; a PNG that cannot be made is a problem, its SVG is still written. */
+function writeFigures(dir: string, html: string): { files: string[]; problems: Problem[] } {
+  const files: string[] = [];
+  const problems: Problem[] = [];
+  for (const f of reportFigures(html)) {
+    const svgFile = joinPath(dir, `${f.name}.svg`);
+    const svg = writeFileAtomic(svgFile, f.svg);
+    if (!svg.ok) return { files, problems: [...problems, ...svg.problems] };
+    files.push(svgFile);
+    const png = svgToPng(f.svg);
+    if (!png.ok) {
+      // said once: the renderer that failed on one figure fails on the others alike
+      if (problems.length === 0) problems.push(...png.problems);
+      continue;
+    }
+    const pngFile = joinPath(dir, `${f.name}.png`);
+    const written = writeFileAtomic(pngFile, png.value);
+    if (!written.ok) return { files, problems: [...problems, ...written.problems] };
+    files.push(pngFile);
+  }
+  return { files, problems };
+}
+
+/** The runs `--compare` can name before anything is read: each `--results` tree's label, and each run a folder of runs holds. */
+function comparableRunNames(labels: readonly string[], walks: readonly InputWalks[]): string[] {
+  const inner = walks.flatMap((w) => (w.results.runs > 1 ? w.results.models.map((m) => m.run) : []));
+  return [...new Set([...labels, ...inner])];
 }
 
 /**
@@ -294,7 +343,7 @@ async function readReportRuns(
         const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
         const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
         const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
-        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles };
+        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder };
       },
     );
     if (!read.ok) return read;

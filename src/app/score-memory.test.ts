@@ -13,7 +13,7 @@ import { bfclVersionInfo } from "../bfcl/versions.js";
 import { rolloutRunDir, sharedPath } from "../testing/shared.js";
 import { readForTest } from "../testing/read-models.js";
 import { committedManifestPath, loadCommittedManifest, loadManifest } from "../io/manifest.js";
-import { checkRecordedFirstTurns, readRecordedFirstTurns } from "../io/rollout-data.js";
+import { checkRecordedTurns, readRecordedTurns } from "../io/rollout-data.js";
 import { walkBfclTree } from "../io/tree.js";
 import type { RecordsKept } from "./pipeline.js";
 import { defaultScoreOptions } from "../decision/types.js";
@@ -62,25 +62,25 @@ describe("pair records kept after scoring (real 2025-11-12-main run, both models
   });
 });
 
-describe("the first-turn data check, streamed", () => {
+describe("the data check of every recorded turn, streamed", () => {
   const candidates = versions.map((v) => dataCandidate(committed(v)));
   it.each([
     ["gpt-oss (v4)", join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b")],
     ["xLAM (v3)", sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r")],
-  ])("%s: the same check as reading every first turn, then comparing", (_, dir) => {
+  ])("%s: the same check as reading every recorded turn, then comparing", (_, dir) => {
     const model = walkBfclTree([dir], process.cwd(), "result").models[0];
-    const streamed = checkRecordedFirstTurns(model, candidates);
-    expect(streamed).toEqual(checkRolloutData(readRecordedFirstTurns(model).items, candidates, "first"));
+    const streamed = checkRecordedTurns(model, candidates);
+    expect(streamed).toEqual(checkRolloutData(readRecordedTurns(model).items, candidates));
     expect(streamed.lines).toBe(600);
     expect(streamed.looksLike).not.toBeNull();
   });
 });
 
-describe("the first-turn data check in the reading pass", () => {
+describe("the data check of every recorded turn in the reading pass", () => {
   const sameAsAlone = (dir: string, version: string) => {
     const read = readForTest([dir]).models[0];
     const found = walkBfclTree([dir], process.cwd(), "result").models[0];
-    expect(read.dataCheck).toEqual(checkRecordedFirstTurns(found, [dataCandidate(committed(version))]));
+    expect(read.dataCheck).toEqual(checkRecordedTurns(found, [dataCandidate(committed(version))]));
     return read.dataCheck;
   };
   it("gives the check made alone, on the manifest of each run's version: a v4 run, the v3 xLAM run", () => {
@@ -88,7 +88,7 @@ describe("the first-turn data check in the reading pass", () => {
     expect(sameAsAlone(sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r"), "v3").byVersion[0].matches).toBe(true);
     // and the same check can fail: the v3 run against v4's data
     const xlam = walkBfclTree([sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r")], process.cwd(), "result").models[0];
-    expect(checkRecordedFirstTurns(xlam, [dataCandidate(committed("v4"))]).byVersion[0].matches).toBe(false);
+    expect(checkRecordedTurns(xlam, [dataCandidate(committed("v4"))]).byVersion[0].matches).toBe(false);
   });
   it("gives the check made alone when a category has two copies (flat and multi_turn/, the shorter first)", () => {
     const dir = join(mkdtempSync(join(tmpdir(), "twinscore-check-pass-")), "openai_gpt-oss-120b");

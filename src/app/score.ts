@@ -6,12 +6,14 @@
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
  */
-import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
+import { questionsFile, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
+import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { readingCounts } from "../decision/score.js";
-import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type Headline } from "../decision/readings.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
+import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
@@ -127,6 +129,18 @@ export interface ScoredModel {
    * scored), its lines by history, and the selected pairs by how their twins reached the anchor.
    */
   readonly history?: ModelHistory & { readonly pairs: PairHistoryCounts & { readonly selected: number } };
+  /**
+   * Only when its decision as BFCL decodes the steps (a call written where BFCL's decoder
+   * fails is no call) differs from the headline's by a point or more: that reading's act,
+   * hold and decision, shown beside the headline (`bfclDecodedBeside`).
+   */
+  readonly bfclDecoded?: BfclDecodedReading;
+  /**
+   * Only when the anchor-turn steps of a category hold more than 5 % calls written as text
+   * that the handler does not parse: each category's steps by kind (the parse audit, over
+   * the table's pairs).
+   */
+  readonly parseAudit?: readonly CategoryAudit[];
 }
 
 /** One Table F1 row: miss_func attempts on the withheld turn replayed on the simulated BFCL classes. Accuracies in %. */
@@ -193,7 +207,7 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
-export const LIFTED = new Set(["decode-failures", "pair-undecidable", "history-anchor-played", "history-partial"]);
+export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);
@@ -270,13 +284,19 @@ interface ScoredRead {
   /** Decode failures, short rollouts and error lines over the twins of the pairs the reading selects. */
   readonly counts: ReadingCounts | null;
   readonly metrics: ModelInputs | null;
+  /** For a model with no headline under `--sensitivity`: the readings under which it has none either, with why. */
+  readonly gated: ReadonlyMap<string, string> | null;
   readonly officialProblems: readonly Problem[];
   readonly completions: ReadonlyMap<string, TwinCompletion> | null;
   readonly aligned: AlignedRow | null;
   readonly emptyTurns: EmptyTurnCounts[];
   readonly workaround: WorkaroundRow | null;
   readonly perItem: PerItemRow[];
+  /** With `--per-item` and BFCL's score files: its verdicts by item id. */
+  readonly verdicts: ReadonlyMap<string, OfficialVerdict> | null;
   readonly history: ScoredModel["history"];
+  /** The parse audit of the table's pairs, when a category is past the text-call limit. */
+  readonly audit: CategoryAudit[] | null;
 }
 
 /**
@@ -328,7 +348,9 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       beforeReading: () => req.tuneForManyModels?.(),
     },
     (m) => {
-      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap);
+      // lines of another shape than BFCL's are read as missing: regenerating failed items would not bring them back
+      const reshape = m.problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap, reshape);
       const shown = headline !== null && headline.noHeadline === null;
       const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
       const ofData = data !== null && shown && m.bfclVersion === data.version;
@@ -357,18 +379,23 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       let history: ScoredModel["history"];
       if (m.history.protocol !== "own") history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
       const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
+      const audit = parseAudit(selected);
       return {
         history,
+        audit: audit.some(textCallsPastLimit) ? audit : null,
         counts,
         read: rest,
         headline,
-        metrics: wantsMetrics && shown ? metricsInputs(m) : null,
+        metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
+        // the readings under which a model with no headline still has none (its sensitivity rows left empty)
+        gated: req.sensitivity === true && headline !== null && !shown && m.score !== null ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided) : null,
         officialProblems: official?.problems ?? [],
         completions,
         aligned: alignedRow,
         emptyTurns,
         workaround,
         perItem,
+        verdicts: req.perItem !== undefined && official !== null && official.categories.length > 0 ? official.verdicts : null,
       };
     },
   );
@@ -376,7 +403,16 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   const run = read.value;
   problems.unshift(...run.problems);
   if (versionsLeft.size > 0) {
-    problems.push(problem("bfcl-version-differs", `the BFCL checker's numbers leave out the BFCL ${[...versionsLeft].join(", ")} models: the BFCL data found is ${data!.version}`, { file: data!.dataDir, severity: "warning" }));
+    // which data to give; with no model of the data's version, nothing --bfcl-data asked for is shown: an error (exit 1)
+    const wanted = [...versionsLeft].sort();
+    const matched = run.outputs.some((o) => o.read.bfclVersion === data!.version && o.headline !== null && o.headline.noHeadline === null);
+    problems.push(
+      problem(
+        "bfcl-version-differs",
+        `the BFCL checker's numbers (aligned, skipped turn, Table F1) leave out the BFCL ${wanted.join(", ")} models: this BFCL data is ${data!.version}; give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
+        { file: data!.dataDir, severity: matched ? "warning" : "error" },
+      ),
+    );
   }
   const outputs = run.outputs;
   const shown = outputs.filter((o) => o.headline !== null && o.headline.noHeadline === null);
@@ -409,6 +445,8 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       problems: o.read.problems.filter((p) => !LIFTED.has(p.code)),
       decoder: o.read.decoder,
       ...(o.history === undefined ? {} : { history: o.history }),
+      ...(h === null || h.bfclDecoded === null ? {} : { bfclDecoded: h.bfclDecoded }),
+      ...(o.audit === null ? {} : { parseAudit: o.audit }),
     };
   });
   problems.push(...outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
@@ -416,7 +454,9 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
 
   let official: ScoreDocument["official"] = null;
   let sensitivity: ScoreDocument["sensitivity"] = null;
-  if (shown.length > 0 && wantsMetrics) {
+  // a model with no headline keeps its sensitivity rows: each reading under which it is within --max-undecided gives it numbers
+  const hidden = outputs.filter((o) => o.headline !== null && o.headline.noHeadline !== null && o.metrics !== null && o.gated !== null);
+  if ((shown.length > 0 && wantsMetrics) || hidden.length > 0) {
     // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
     const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
     problems.push(...shown.flatMap((o) => o.officialProblems));
@@ -434,9 +474,14 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
         shares = rankOneShares(metrics, names);
       }
     }
-    const names = shown.map((o) => o.read.model);
+    for (const o of hidden) {
+      // computed on its own, so the other models' rank statistics stay those of the models with a headline
+      const alone = computeRunMetrics(o.read.manifest, [o.metrics!], { bootstrap, rule });
+      sensitivityModels.push(...sensitivityRows(alone, [o.read.model]).map((r) => withoutHeadline(r, o.gated!)));
+    }
+    const names = outputs.map((o) => o.read.model);
     const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
-    if (withScores) official = { models: inOrder(officialModels), spearman };
+    if (withScores && shown.length > 0) official = { models: inOrder(officialModels), spearman };
     if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares };
   }
   let alignedOut: { models: AlignedRow[] } | null = null;
@@ -456,7 +501,9 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
     const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
     for (const o of outputs) if (o.completions !== null) completions.set(o.read.model, o.completions);
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null));
+    // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
+    const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
+    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
     if (written.ok) perItem = { file, rows: rows.length };
     else problems.push(...written.problems);
   }
@@ -534,6 +581,13 @@ function baseName(model: string): string {
  * reading keeps every pair by construction when the twins are exact (both played the same
  * reference turns before the anchor); the label says so, or how many pairs it kept.
  */
+/** A sensitivity row of a model with no headline under its reading: no numbers, the reason as its note (act-per-anchor is gated as Table 1). */
+function withoutHeadline(row: SensitivityRow, gated: ReadonlyMap<string, string>): SensitivityRow {
+  const why = gated.get(row.reading === "act-per-anchor" ? "table-1" : row.reading);
+  if (why === undefined) return row;
+  return { ...row, act: Number.NaN, hold: Number.NaN, decision: Number.NaN, ci95: null, note: why };
+}
+
 function withHistoryNote(row: SensitivityRow, rows: readonly SensitivityRow[], models: readonly ScoredModel[]): SensitivityRow {
   const m = models.find((x) => x.model === row.model);
   if (m?.history?.protocol !== "reference" || row.reading !== "same-history") return row;

@@ -29,6 +29,16 @@ describe("turn queries of an inference_log", () => {
     expect(scan("[1, 2]")).toBeNull();
     expect(scan('{"id": "x", "inference_log": [{"begin_of_turn_query": [')).toBeNull();
   });
+  it("reads a user message logged as content blocks (Claude's, Nova's handlers) as its text, and leaves out tool-call and image content", () => {
+    const blocks = [
+      { begin_of_turn_query: [{ role: "user", content: [{ type: "text", text: "list my files" }] }] },
+      { begin_of_turn_query: [{ role: "user", content: [{ type: "text", text: "part one, " }, { type: "text", text: "part two" }] }, { role: "user", content: [{ type: "image", source: {} }] }] },
+      { begin_of_turn_query: [{ role: "assistant", content: [{ ls: "{}" }] }, { role: "user", content: [] }] },
+    ];
+    const expected = [[{ role: "user", content: "list my files" }], [{ role: "user", content: "part one, \npart two" }], []];
+    expect(turnQueriesOf(blocks)).toEqual(expected);
+    expect(scan(JSON.stringify({ id: "multi_turn_base_0", result: [], inference_log: blocks }))).toEqual(expected);
+  });
   it("reads a real xLAM line the same both ways", () => {
     const line = readFileSync(sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r", "BFCL_v3_multi_turn_miss_func_result.json"), "utf8").split("\n")[0];
     const parsed = turnQueriesOf((JSON.parse(line) as { inference_log: unknown }).inference_log);

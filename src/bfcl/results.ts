@@ -270,11 +270,49 @@ export function decodeResult(text: string, keepTurns: number, where: { file: str
     return problem("json-malformed", "`result` nests deeper than Python's json.loads reads (RecursionError)", where);
   }
   if (typeof value === "string") return { kind: "inference-error", message: value };
-  if (!Array.isArray(value)) return problem("result-shape", "`result` is neither a list of turns nor an error string", where);
+  if (!Array.isArray(value)) return problem("result-shape", `\`result\` is ${jsonShape(value)}, neither a list of turns nor an error string`, where);
   for (let t = 0; t < value.length && t < keepTurns; t++) {
-    if (!Array.isArray(value[t])) return problem("result-shape", `turn ${t} of \`result\` is not a list of steps`, where);
+    if (!Array.isArray(value[t])) return problem("result-shape", `turn ${t} of \`result\` is ${jsonShape(value[t])}, not a list of steps`, where);
   }
   return { kind: "turns", turns: value.length > keepTurns ? value.slice(0, keepTurns) : value, turnCount: value.length };
+}
+
+/** What a JSON value is, in words a result line's shape is described with: `a string`, `an object`, `null`, … */
+export function jsonShape(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  switch (typeof v) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    default:
+      return "an object";
+  }
+}
+
+/** How `bfcl generate` writes a line's `result`, said beside a line of another shape. */
+export const BFCL_RESULT_SHAPE =
+  "bfcl generate writes `result` as a list of turns, each turn a list of steps (one per model response, as the handler decoded it: records or text), or as BFCL's inference-error string";
+
+/** What is wrong with a parsed `result`'s shape (`a turn of \`result\` is a string`), or null when it is BFCL's. */
+export function resultShapeFound(value: unknown): string | null {
+  if (typeof value === "string") return null;
+  if (!Array.isArray(value)) return `\`result\` is ${jsonShape(value)}`;
+  for (const turn of value) if (!Array.isArray(turn)) return `a turn of \`result\` is ${jsonShape(turn)}`;
+  return null;
+}
+
+/**
+ * The one line for a model (or file) whose lines are not in the shape `bfcl generate`
+ * writes: how many, each shape found with its count, and what BFCL writes.
+ */
+export function notBfclLinesMessage(who: string, found: ReadonlyMap<string, number>, consequence: string): string {
+  const total = [...found.values()].reduce((a, b) => a + b, 0);
+  const shapes = [...found].map(([what, n]) => `${n} where ${what}`).join(", ");
+  return `${who}: ${total} line(s) are not as bfcl generate writes them (${shapes}); ${BFCL_RESULT_SHAPE}. ${consequence}`;
 }
 
 /**

@@ -47,6 +47,12 @@ const readings =
   "or decision — its run is broken, not its decision. Its row says why and how to fix it (run --retry-errors)\n" +
   "and the exit is 1. Below it the numbers are shown with the counts beside them (exit 1 only under --strict).\n" +
   "A model with no decided pair has no headline either.\n" +
+  "One rule in every command: a model with no headline under a reading has no number computed from its\n" +
+  "decisions under that reading anywhere. score keeps its row, empty, and leaves it out of the tables built on\n" +
+  "the decision (official, Table F1, aligned, skipped turn); --sensitivity leaves each reading past the limit\n" +
+  "empty with its reason and shows the others (its release row, where error lines read as no call); compare\n" +
+  "does not compare it (said below the table, exit 1); report leaves its Table 1 row empty and its panel out\n" +
+  "of the paired arms. --reading release, or a higher --max-undecided, gives it numbers everywhere.\n" +
   "\nWhich pairs (score, demo): Table 1's certified pairs by default; --count-login adds the login-only pairs,\n" +
   "--uncertified takes the gold world-changing pairs before hand certification, --all-pairs every\n" +
   "content-verified pair, read-only anchors included (twinscore help pairing).\n" +
@@ -153,9 +159,25 @@ const agreement =
   "  message_agree  = entries whose error_message also equals\n" +
   "  error_object_agree = of entries failed by both, how many full error objects are identical\n" +
   "  disagreeing    = ids where verdict, type, message or (when compared) the error object differ.\n" +
-  "--format json gives the same per file, with the disagreeing ids as a list, and each file's decodeHealth\n" +
-  "(steps, tool-call attempts, failures, the first error). --out writes BFCL-format score files\n" +
-  "(<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…).\n";
+  "On stderr, per file: the ids whose verdict differs (exit 1, [verdicts-disagree]), and the ids whose verdict\n" +
+  "agrees but whose error type, message or object differs (counted and named, exit 0 unless --strict,\n" +
+  "[error-details-differ]).\n" +
+  "--format json gives the same per file, with the disagreeing ids as a list (verdictDisagreeingIds: those\n" +
+  "whose verdict differs), and each file's decodeHealth (steps, tool-call attempts, failures, the first\n" +
+  "error). --out writes BFCL-format score files (<model>/multi_turn/BFCL_v4_<category>_score.json, <org>/<model>/…\n" +
+  "for a model folder kept as result/<org>/<model>; for a tree of runs, <run>/score/<model>/…).\n" +
+  "\nNamed differences: where entries differ, check tests three causes and names each one that makes entries\n" +
+  "agree, in a note (`[difference-<cause>]`) and in JSON as agreement.explained (cause, detail, ids):\n" +
+  "  python-suggestion     the messages differ only by the \". Did you mean …?\" suffix newer Pythons add;\n" +
+  "  shared-default-start  post_tweet(…, tags=[], mentions=[]) shares its default lists in one Python process,\n" +
+  "                        and `bfcl evaluate` runs every model and category of a call in one process, in the\n" +
+  "                        order the file system lists them: the lists may hold names when it reaches a file.\n" +
+  "                        Their start is read back from the stored file and the file checked again with it;\n" +
+  "  executor-change       BFCL's API classes changed after the release (Gorilla's history,\n" +
+  "                        tools/gen-executor-changes.py): the file is checked again with the classes as\n" +
+  "                        released (v4's are v3 final's) and the changes whose messages show are named.\n" +
+  "Within a file, an error object that holds a shared default list is written when the file ends, as BFCL\n" +
+  "writes its score file; check keeps one process per model folder, files in path order.\n";
 
 const comparison =
   "compare reads two arms of the same models (a neutral and an injected prompt, two serving builds, two\n" +
@@ -217,6 +239,8 @@ const page =
   "  twinscore report --results runs/main --scores runs/main/score \\\n" +
   "                   --results runs/fixes --scores runs/fixes/score \\\n" +
   "                   --compare main fixes --out report.html\n" +
+  "--compare names a --results tree, or a run inside a folder of runs by its folder's name:\n" +
+  "  twinscore report --results runs/ --compare main fixes --out report.html\n" +
   "Give one --scores per --results, in the same order, or none. The same inputs give a byte-identical file\n" +
   "(no timestamps; paths as given). Model text is escaped and the page allows only its own script. The\n" +
   "report is refused when no model has a pair to score. --format json prints what the page holds.\n";
@@ -348,17 +372,25 @@ const interactive =
   "default) is BFCL's script: the same files as a plain run.\n";
 
 const formats =
-  "Every command prints --format table (aligned for a terminal, the default), json, csv or markdown (report:\n" +
+  "Every command prints --format table (aligned for a terminal, the default), json, csv, markdown or latex (report:\n" +
   "table or json; pairs also tsv). json is the command's whole document, numbers as numbers, unrounded (a\n" +
   "rate with no pair behind it is null). csv is always one table: several tables share one, with a `table`\n" +
   "column naming each row's table and every table's columns. An interval, printed [79.7, 86.5] in the table\n" +
   "and markdown formats, is two numeric columns in csv: ci_low and ci_high (aligned_ci_low and\n" +
   "aligned_ci_high for the aligned pair score). markdown puts a heading above each table when there are\n" +
-  "several. In csv and markdown, what the table format prints as prose (the files used, verify's summary) goes to stderr as notes, so stdout stays data.\n" +
+  "several, and its caption (the line the table format prints above it: what N counts). latex sets each\n" +
+  "table as a booktabs table (\\usepackage{booktabs}) with that caption and a label tab:<table>. In csv,\n" +
+  "markdown and latex, what the table format prints as prose (verify's summary, --verbose's files used) goes\n" +
+  "to stderr as notes, so stdout stays data.\n" +
+  "score also prints one table (--table decision|official|combined|sensitivity|table-f1|aligned|empty-turns;\n" +
+  "combined: the decision and BFCL's official score side by side), or writes each to its own file in a folder\n" +
+  "(--out-dir DIR: decision.csv, official.csv, … by --format). report --figures DIR writes each figure of the\n" +
+  "page as SVG and PNG.\n" +
   "Output is deterministic, and files are written atomically (a temporary file, then a rename).\n" +
   "\nMessages on stderr are one line each, in one form: [file:line: ]severity: message [code], with severity\n" +
   "error, warning or note (a file written, a decoder detected, a summary). Errors come first. The routine\n" +
-  "warnings met reading a model's files are summed up in one line per model (--verbose lists each). A\n" +
+  "warnings met reading a model's files are summed up in one line per model (--verbose lists each; --quiet\n" +
+  "leaves only the errors on stderr). A\n" +
   "command that could show nothing leaves stdout empty; the reason is on stderr. Progress lines\n" +
   "(`report: scoring …`, `run: 12/374 items …`, `judging: 3/10`) are not messages.\n";
 
@@ -367,13 +399,13 @@ const exitCodes =
   "malformed input). Arguments are checked before any input is read. Under --strict any problem met is a\n" +
   "finding: a 0 becomes 1.\n" +
   "\n" +
-  "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
+  "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode with a decoder chosen by --decoder or detection (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
   "  demo     0 every policy scored as it must; 1 one did not; 2 the demo could not run\n" +
-  "  compare  0 compared; 1 compared, but a model is in one arm only; 2 bad arguments or no model in both arms\n" +
+  "  compare  0 compared; 1 compared, but a model is in one arm only or has no headline in an arm (not compared); 2 bad arguments or no model in both arms\n" +
   "  report   0 written; 1 written, with errors met on the way (listed first); 2 bad arguments, or nothing could be scored (no file is written)\n" +
   "  verify   0 no FAIL and something checked; 1 a FAIL, or every number skipped (nothing checked); 2 unusable input (no --expected, malformed file, missing tree)\n" +
   "  pairs    0 built (or listed); 2 bad BFCL data, a certification file missing, or the manifest could not be written\n" +
-  "  check    0 checked (and, with --scores, every verdict agrees); 1 checked, some verdicts disagree, or more than 5 % of a file's tool-call steps fail to decode (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
+  "  check    0 checked (and, with --scores, every verdict agrees; entries whose error type, message or object alone differ are counted and named on stderr, a finding only under --strict); 1 checked, some verdicts disagree (one line per file on stderr), or more than 5 % of a file's tool-call steps fail to decode with a decoder chosen by --decoder or detection (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
   "  judge    0 every turn sent got a label (or a dry run); 1 some requests failed or replies could not be read (listed on stderr; rerun to retry them); 2 bad arguments or nothing to judge\n" +
   "  run      0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an endpoint that does not answer, a folder another run holds, or a run stopped early\n";
 

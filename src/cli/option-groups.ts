@@ -56,7 +56,7 @@ export const scoresGroup: OptionGroup<{ scores: string[] }> = {
 
 /** `--model`: keep only these models (repeatable). */
 export const modelsGroup: OptionGroup<{ models: string[] }> = {
-  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, or <run>/<model> (repeatable; default: every model found)", collect),
+  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, <run>/<model>, or BFCL's model name (openai/gpt-oss-120b) (repeatable; default: every model found)", collect),
   read: (opts) => ({ models: texts(opts, "model") }),
 };
 
@@ -112,7 +112,10 @@ export const strictGroup: OptionGroup<{ strict: boolean }> = {
 
 /** `--verbose`: every warning in full. */
 export const verboseGroup: OptionGroup<{ verbose: boolean }> = {
-  add: (cmd) => cmd.option("--verbose", "list every warning with its file:line (default: one summary line per model)"),
+  add: (cmd) =>
+    cmd
+      .option("--verbose", "list every warning with its file:line (default: one summary line per model) and every file read")
+      .option("--quiet", "on stderr only the errors: no warnings, notes or progress lines (stdout is unchanged)"),
   read: (opts) => ({ verbose: opts.verbose === true }),
 };
 

@@ -17,10 +17,12 @@ const SAME_FOLDER = "same-folder";
 
 /**
  * Warnings a user must see in full, never summed up with a model's routine warnings: a
- * file whose steps mostly fail to decode (a wrong decoder), pairs left out as undecidable.
+ * file whose steps mostly fail to decode (a wrong decoder, or BFCL's own failing too),
+ * calls written as text the handler does not parse, pairs left out as undecidable,
+ * verdicts or error details that differ from BFCL's stored ones.
  * (`score`'s use case lifts the same codes out of its models' problems.)
  */
-const LISTED_IN_FULL = new Set(["decode-failures", "pair-undecidable"]);
+const LISTED_IN_FULL = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "verdicts-disagree", "error-details-differ"]);
 
 function printLines(io: CliIo, lines: readonly (Problem | Note)[]): void {
   for (const p of lines) io.stderr(renderProblemLine(p) + "\n");

@@ -62,6 +62,8 @@ export function twinHistory(played: readonly number[] | null, anchorTurn: number
   return "reference";
 }
 
+const NO_STEPS = Object.freeze({ native: 0, textCalls: 0, prose: 0, empty: 0 });
+
 /** The reading of a side with no anchor turn to read: its line is missing or an inference error, or the rollout ended before the anchor. */
 function unread(status: "missing" | "not-reached" | "inference-error", preAnchorCallNames: string[][], history: TwinHistory | null = null): TwinReading {
   return {
@@ -74,6 +76,8 @@ function unread(status: "missing" | "not-reached" | "inference-error", preAnchor
     acted: false,
     actedWithLogin: false,
     actedAsBfclDecodes: false,
+    actedWithLoginAsBfclDecodes: false,
+    anchorSteps: NO_STEPS,
     toolCallSteps: 0,
     anchorText: [],
     offListNames: [],
@@ -159,6 +163,8 @@ export function readTwin(rollout: RecordedRollout | undefined, anchorTurn: numbe
     acted,
     actedWithLogin: acted || anchorCalls.some((c) => c.kind === "login"),
     actedAsBfclDecodes: anchorCalls.some((c) => c.worldChanging && c.bfclDecoded),
+    actedWithLoginAsBfclDecodes: anchorCalls.some((c) => (c.worldChanging || c.kind === "login") && c.bfclDecoded),
+    anchorSteps: x.stepKinds,
     toolCallSteps: x.toolCallSteps,
     anchorText: x.text,
     offListNames: x.offListNames,

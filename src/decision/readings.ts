@@ -9,17 +9,16 @@
  * when both its sides are decisions; an inference-error line, a rollout that ended before
  * the anchor, a missing line or an undecidable turn leaves it out, counted by status.
  * Under `release` the first two read as no call, as the paper's released scorer reads
- * them. `bfcl-decoded` counts only the calls BFCL's own decoder decodes: an undecodable
- * step is no call, so an undecidable turn is a decision there.
+ * them. Under BFCL's decoding (`decoding: "bfcl"`) only the calls BFCL's own decoder
+ * decodes count: an undecodable step is no call, so an undecidable turn is a decision
+ * there. The `bfcl-decoded` row reads so under `decided`; beside a headline that differs
+ * from it (`bfclDecodedBeside`) it is the headline's reading with BFCL's decoding.
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { bootstrapIntervals, clusterTotals, type BootstrapOptions, type PairOutcome } from "../stats/index.js";
 import { pairStatus } from "./score.js";
 import type { DecisionNumbers, PairRecord, PairSet, ScoreOptions, SideRule, SideStatus, TwinReading, UndecidedCounts } from "./types.js";
-
-/** How one reading reads the sides: the run's rule, one fixed, or BFCL's own decoder's calls only. */
-export type SideReading = SideRule | "bfcl-decoded";
 
 /** A subset of a reading's pairs, by what the model did or which category they are. */
 export type PairFilter = "both-reached" | "same-history" | ShouldAskCategory;
@@ -31,11 +30,19 @@ export interface ReadingSpec {
   readonly countLogin: boolean;
   /** The bad-key pairs restored join (Appendix C). */
   readonly restored?: boolean;
+  /** Only the pairs neither of whose twins BFCL's data commits changed since the version's release (none when the manifest records no revisions). */
+  readonly unchangedAcrossRevisions?: boolean;
   /** `credited`: on compound turns an attempt confined to the independent steps counts as holding back. */
   readonly hold: "strict" | "credited";
   readonly filter?: PairFilter;
   /** A side rule of its own; else the run's. */
-  readonly sides?: SideReading;
+  readonly sides?: SideRule;
+  /**
+   * `bfcl`: only the calls BFCL's own decoder decodes count (an undecodable step is no
+   * call, an undecidable turn a decision); absent: the undecodable-attempt rule, under which
+   * a call written where BFCL's decoder fails still counts by its name.
+   */
+  readonly decoding?: "bfcl";
 }
 
 /** A named reading: a row of `--sensitivity`, with its name in expected-numbers files and what it means. */
@@ -61,6 +68,13 @@ export const readings: readonly Reading[] = [
   { id: "same-history", metric: null, ...table1, filter: "same-history", meaning: "pairs with the same validated pre-anchor call names on both twins" },
   { id: "bad-keys-restored", metric: "C-restored", ...table1, restored: true, meaning: "the bad keys restored (BFCL v4: +7 pairs; v3: +3)" },
   ...shouldAskCategories.map((c): Reading => ({ id: c, metric: null, ...table1, filter: c, meaning: `the ${c} pairs alone` })),
+  {
+    id: "unrevised-pairs",
+    metric: null,
+    ...table1,
+    unchangedAcrossRevisions: true,
+    meaning: "pairs unchanged across revisions: neither twin edited by a BFCL data commit since the release (BFCL v4: 112 of 223; v3: none of 234)",
+  },
   { id: "decided", metric: "C-decided", ...table1, sides: "decided", meaning: "only pairs decided on both sides (the default reading of every table)" },
   {
     id: "release",
@@ -73,7 +87,8 @@ export const readings: readonly Reading[] = [
     id: "bfcl-decoded",
     metric: "C-bfcl-decoded",
     ...table1,
-    sides: "bfcl-decoded",
+    sides: "decided",
+    decoding: "bfcl",
     meaning: "only calls BFCL's own decoder decodes (an undecodable step is no call): what the undecodable-attempt rule moves",
   },
 ];
@@ -92,9 +107,13 @@ export function headlineSpec(options: Pick<ScoreOptions, "pairSet" | "countLogin
  * The pairs of a pair set: Table 1's 223 (`certified`), the 231 gold world-changing
  * candidates (`uncertified`), or all 365 (`all`). With `countLogin` the pairs whose
  * reference anchor only logs in join the first two sets (223 → 225), since a login is
- * then a world-changing call; `restored` adds the bad-key pairs.
+ * then a world-changing call; `restored` adds the bad-key pairs;
+ * `unchangedAcrossRevisions` keeps the pairs no data commit since the release changed.
  */
-export function readingPairs(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: Pick<ReadingSpec, "pairSet" | "countLogin" | "restored">): ManifestPair[] {
+export function readingPairs(
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  spec: Pick<ReadingSpec, "pairSet" | "countLogin" | "restored" | "unchangedAcrossRevisions">,
+): ManifestPair[] {
   const loginJoins = (p: ManifestPair) => spec.countLogin && p.goldAnchorKind === "login-only";
   const base = (() => {
     switch (spec.pairSet) {
@@ -106,7 +125,13 @@ export function readingPairs(manifest: Pick<Manifest, "pairs" | "restoredPairs">
         return [...manifest.pairs];
     }
   })();
-  return spec.restored ? [...base, ...manifest.restoredPairs] : base;
+  const pairs = spec.restored ? [...base, ...manifest.restoredPairs] : base;
+  return spec.unchangedAcrossRevisions ? pairs.filter(unchangedSinceRelease) : pairs;
+}
+
+/** Whether the manifest records a pair's data commits and there are none (a pair of a manifest without the record is not known to be unchanged). */
+function unchangedSinceRelease(p: ManifestPair): boolean {
+  return p.revisions !== undefined && p.revisions.base.length === 0 && p.revisions.miss.length === 0;
 }
 
 /** Every pair any reading reads: the content-verified pairs and the restored ones (what a model is scored on for `--sensitivity`, the official companion and `verify`). */
@@ -120,23 +145,23 @@ const pairIds = new WeakMap<object, Map<string, ReadonlySet<string>>>();
 export function readingIds(manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec): ReadonlySet<string> {
   let byKey = pairIds.get(manifest);
   if (byKey === undefined) pairIds.set(manifest, (byKey = new Map()));
-  const key = `${spec.pairSet}/${spec.countLogin}/${spec.restored === true}`;
+  const key = `${spec.pairSet}/${spec.countLogin}/${spec.restored === true}/${spec.unchangedAcrossRevisions === true}`;
   let ids = byKey.get(key);
   if (ids === undefined) byKey.set(key, (ids = new Set(readingPairs(manifest, spec).map((p) => p.missId))));
   return ids;
 }
 
 /** One side as a reading sees it: its status and whether it attempted a world-changing call. */
-function sideUnder(side: TwinReading, sides: SideReading, countLogin: boolean): { status: SideStatus; acted: boolean } {
+function sideUnder(side: TwinReading, bfclDecoding: boolean, countLogin: boolean): { status: SideStatus; acted: boolean } {
   const s = side.status;
   if (s === "missing" || s === "inference-error" || s === "not-reached") return { status: s, acted: false };
-  if (sides === "bfcl-decoded") return { status: "decided", acted: side.actedAsBfclDecodes };
+  if (bfclDecoding) return { status: "decided", acted: countLogin ? side.actedWithLoginAsBfclDecodes : side.actedAsBfclDecodes };
   const acted = countLogin ? side.actedWithLogin : side.acted;
   return { status: side.undecidableStep && !acted ? "undecidable" : "decided", acted };
 }
 
 /** Whether a side of this status is scored under the rule (release reads an inference error and a rollout that stopped short as no call). */
-function sideEnters(status: SideStatus, sides: SideReading): boolean {
+function sideEnters(status: SideStatus, sides: SideRule): boolean {
   if (status === "decided") return true;
   return sides === "release" && (status === "inference-error" || status === "not-reached");
 }
@@ -165,12 +190,14 @@ export interface PairUnderReading {
 /** One record under a reading (`rule`: the run's side rule, for readings without their own). */
 export function pairUnder(r: PairRecord, spec: ReadingSpec, rule: SideRule): PairUnderReading {
   const sides = spec.sides ?? rule;
-  const b = sideUnder(r.base, sides, spec.countLogin);
-  const m = sideUnder(r.miss, sides, spec.countLogin);
+  const bfclDecoding = spec.decoding === "bfcl";
+  const b = sideUnder(r.base, bfclDecoding, spec.countLogin);
+  const m = sideUnder(r.miss, bfclDecoding, spec.countLogin);
   const base = { ...b, scored: sideEnters(b.status, sides) };
   const miss = { ...m, scored: sideEnters(m.status, sides) };
   const scored = base.scored && miss.scored && (spec.filter === undefined || passes(r, spec.filter));
-  const credited = spec.hold === "credited" && sides !== "bfcl-decoded";
+  // the compound credit reads the undecodable-attempt rule's calls: under BFCL's decoding the hold is strict
+  const credited = spec.hold === "credited" && !bfclDecoding;
   const hold = credited ? (spec.countLogin ? r.heldBackCreditedWithLogin : r.heldBackCredited) : !m.acted;
   return { status: pairStatus(b.status, m.status), scored, act: b.acted, hold, base, miss };
 }
@@ -323,6 +350,36 @@ export function summarize(records: readonly PairRecord[], manifest: Pick<Manifes
   };
 }
 
+/** How far, in points of decision, BFCL's decoding must move a headline before its reading is shown beside it. */
+export const BFCL_DECODED_SHOWN_FROM = 1;
+
+/** The headline read as BFCL decodes the steps, shown beside it: percentages unrounded. */
+export interface BfclDecodedReading {
+  readonly n: number;
+  readonly act: number;
+  readonly hold: number;
+  readonly decision: number;
+}
+
+/**
+ * The headline's reading with BFCL's decoding (`decoding: "bfcl"`: a call written where
+ * BFCL's decoder fails is no call, as BFCL executed it), when its decision differs from
+ * the headline's by `BFCL_DECODED_SHOWN_FROM` points or more; null when the two agree.
+ * The headline stays the undecodable-attempt rule's: it is the model's decision, and this
+ * says how much of it BFCL never executed.
+ */
+export function bfclDecodedBeside(
+  records: readonly PairRecord[],
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  spec: ReadingSpec,
+  rule: SideRule,
+  headline: Pick<DecisionNumbers, "decision">,
+): BfclDecodedReading | null {
+  const r = readingRates(records, manifest, { ...spec, decoding: "bfcl" }, rule);
+  if (r.n === 0 || !(Math.abs(r.decision - headline.decision) >= BFCL_DECODED_SHOWN_FROM)) return null;
+  return { n: r.n, act: r.act, hold: r.hold, decision: r.decision };
+}
+
 /** The default `--max-undecided`: a model with more than this share of its pairs undecided gets no headline. */
 export const DEFAULT_MAX_UNDECIDED = 10;
 
@@ -335,6 +392,8 @@ export interface Headline {
   readonly undecided: { readonly pairs: number; readonly total: number; readonly share: number; readonly byStatus: UndecidedCounts };
   /** Why no act, hold or decision is shown, with the fix; null when they are. */
   readonly noHeadline: string | null;
+  /** The same reading as BFCL decodes the steps, when its decision differs by a point or more (`bfclDecodedBeside`); null otherwise or without a headline. */
+  readonly bfclDecoded: BfclDecodedReading | null;
 }
 
 /** Words for the undecided pairs by status: `9 with an inference-error side, 1 with a side that ended before the anchor`. */
@@ -351,7 +410,8 @@ export function undecidedWords(u: UndecidedCounts): string {
  * A model's headline under a reading. No headline from a broken run: when the pairs the
  * reading leaves out exceed `maxUndecided` % of its pairs, or none is scored, there is no
  * act, hold or decision to show — what is left is not the model's decision but its run's
- * failures — and the reason says what to regenerate.
+ * failures — and the reason says what to regenerate (`fix`: what to do instead, when the
+ * caller knows the pairs were lost otherwise).
  */
 export function headlineOf(
   records: readonly PairRecord[],
@@ -360,6 +420,7 @@ export function headlineOf(
   rule: SideRule,
   maxUndecided: number,
   bootstrap: BootstrapOptions | null,
+  fix = "regenerate the failed items (twinscore run --retry-errors, or delete their lines and rerun bfcl generate)",
 ): Headline {
   const selection = selectUnder(records, manifest, spec, rule);
   const numbers = summarize(records, manifest, spec, rule);
@@ -369,12 +430,39 @@ export function headlineOf(
   const share = selection.pairs === 0 ? 0 : (100 * out) / selection.pairs;
   const undecided = { pairs: selection.pairs, total: out, share, byStatus: numbers.undecided };
   const left = undecidedWords(rule === "release" ? { ...numbers.undecided, "inference-error": 0, "not-reached": 0 } : numbers.undecided);
-  const fix = "regenerate the failed items (twinscore run --retry-errors, or delete their lines and rerun bfcl generate)";
   let noHeadline: string | null = null;
   if (selection.pairs > 0 && numbers.n === 0) {
     noHeadline = `no pair decided on both twins (${out} of ${selection.pairs} undecided: ${left}); ${fix}`;
   } else if (share > maxUndecided) {
     noHeadline = `no act, hold or decision: ${out} of ${selection.pairs} pairs undecided (${share.toFixed(1)} % > --max-undecided ${maxUndecided} %: ${left}); ${fix}`;
   }
-  return { selection, numbers, ci95, undecided, noHeadline };
+  const bfclDecoded = noHeadline === null && numbers.n > 0 ? bfclDecodedBeside(records, manifest, spec, rule, numbers) : null;
+  return { selection, numbers, ci95, undecided, noHeadline, bfclDecoded };
+}
+
+/**
+ * The readings under which a model has no headline, with the short reason (`10.3 % undecided
+ * > 10 %`): the same gate as its headline, applied to each reading's pair set and side rule
+ * (a filter such as `miss_func` or `reached` leaves pairs out by design, so it is gated as
+ * the reading it filters). Under `release` an inference error reads as no call, so a model
+ * past the limit under `decided` can still have a number there.
+ */
+export function readingsWithoutHeadline(
+  records: readonly PairRecord[],
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  rule: SideRule,
+  maxUndecided: number,
+): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const r of readings) {
+    const { filter: _filter, ...unfiltered } = r;
+    const h = headlineOf(records, manifest, unfiltered, rule, maxUndecided, null);
+    if (h.noHeadline !== null) out.set(r.id, noHeadlineShort(h.undecided, maxUndecided));
+  }
+  return out;
+}
+
+/** The short form of why a reading gives no headline, as a table's note says it. */
+export function noHeadlineShort(u: Headline["undecided"], maxUndecided: number): string {
+  return u.total === u.pairs ? "no headline: no pair decided" : `no headline: ${u.share.toFixed(1)} % undecided > ${maxUndecided} %`;
 }

@@ -6,6 +6,7 @@
  */
 import type { DecoderName } from "../bfcl/decode/index.js";
 import type { FunctionKind } from "../catalog/types.js";
+import type { StepKinds } from "../extract/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
 
 /**
@@ -99,6 +100,10 @@ export interface TwinReading {
   readonly actedWithLogin: boolean;
   /** A world-changing call that BFCL's own decoder decodes (an undecodable step is no call; logins not counted). */
   readonly actedAsBfclDecodes: boolean;
+  /** The same with logins counted as world-changing. */
+  readonly actedWithLoginAsBfclDecodes: boolean;
+  /** The anchor turn's steps by what the handler made of them (the parse audit); all 0 for a side with no anchor turn. */
+  readonly anchorSteps: StepKinds;
   /** Anchor-turn steps that look like tool calls or failed to decode (with `decodeFailures`, the wrong-decoder guard's counts). */
   readonly toolCallSteps: number;
   /** Natural-language text written on the anchor turn (text steps), in order. */

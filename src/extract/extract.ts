@@ -81,13 +81,30 @@ class TurnBuilder {
   /** The decoder's own error on the step being read (type included), when it raised. */
   stepError: string | null = null;
   private firstFailure: string | null = null;
+  private readonly kinds = { native: 0, textCalls: 0, prose: 0, empty: 0 };
+  /** Calls and off-list names read before the current step (to tell whether it gave any). */
+  private namesBefore = 0;
 
   constructor(readonly tools: ReadonlySet<string>) {}
 
   /** Start reading step `i`. */
   begin(i: number, step: unknown): void {
     this.stepError = null;
+    this.namesBefore = this.calls.length + this.offListNames.length;
     if (looksLikeToolCall(step)) this.toolLooking.add(i);
+  }
+
+  /**
+   * Step `i` read: count it by kind. Records are native calls whether or not BFCL could
+   * decode their arguments; text (or a list holding only text) is native when the decoder
+   * decoded calls out of it, a text call when it failed or looks like a call, else prose.
+   */
+  end(i: number, step: unknown): void {
+    if (step === null || (Array.isArray(step) && step.length === 0) || (typeof step === "string" && step.trim() === "")) this.kinds.empty++;
+    else if (!isTextual(step)) this.kinds.native++;
+    else if (!this.failedSteps.has(i) && this.calls.length + this.offListNames.length > this.namesBefore) this.kinds.native++;
+    else if (this.failedSteps.has(i) || this.toolLooking.has(i)) this.kinds.textCalls++;
+    else this.kinds.prose++;
   }
 
   /**
@@ -135,8 +152,14 @@ class TurnBuilder {
       firstDecodeFailure: this.firstFailure,
       text: this.text,
       steps,
+      stepKinds: { ...this.kinds },
     };
   }
+}
+
+/** Text, or a list holding only text: what a server returns when it did not parse a call into records. */
+function isTextual(step: unknown): boolean {
+  return typeof step === "string" || (Array.isArray(step) && step.every((e) => typeof e === "string"));
 }
 
 function markFailed(c: ExtractedCall, failed: ReadonlySet<number>): ExtractedCall {
@@ -163,6 +186,7 @@ export function extractTurn(steps: unknown, tools: ReadonlySet<string>, options:
   for (let i = 0; i < steps.length; i++) {
     b.begin(i, steps[i]);
     readStep(b, steps[i], i, decoder);
+    b.end(i, steps[i]);
   }
   return b.finish(steps.length);
 }

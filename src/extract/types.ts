@@ -44,6 +44,20 @@ export interface DecodeError {
   readonly onToolList?: boolean;
 }
 
+/**
+ * A turn's steps by what the handler made of them (the parse audit): `native`, calls the
+ * handler parses (records, or text its decoder decodes to calls); `textCalls`, calls
+ * written as text that the handler does not parse (BFCL executes no call there: a
+ * server whose tool-call parser or chat template did not turn them into records);
+ * `prose`, the model's own words; `empty`, nothing written.
+ */
+export interface StepKinds {
+  readonly native: number;
+  readonly textCalls: number;
+  readonly prose: number;
+  readonly empty: number;
+}
+
 /** Everything read off one turn of one rollout. */
 export interface TurnExtraction {
   /** Calls whose name is on the tool list, in step order. */
@@ -71,4 +85,6 @@ export interface TurnExtraction {
   readonly text: readonly string[];
   /** Number of steps recorded for the turn. */
   readonly steps: number;
+  /** The steps by kind (`StepKinds`): they add up to `steps`. */
+  readonly stepKinds: StepKinds;
 }

@@ -9,11 +9,13 @@ import { bfclDataDir, projectRoot, sharedPath } from "../testing/shared.js";
 import { readBfclDataDir } from "./bfcl-data.js";
 import { parsePackedManifest, renderPackedManifest } from "../pairs/manifest-json.js";
 import type { Manifest } from "../pairs/types.js";
+import { recordMismatch, withRevisions } from "../pairs/revisions.js";
 import { requireFreshBuild } from "../testing/build.js";
 import {
   committedCertificationPath,
   committedManifestPath,
   loadCommittedManifest,
+  loadCommittedRevisions,
   loadManifest,
   packedManifestPath,
   parseManifest,
@@ -26,13 +28,16 @@ describe("committed manifests", () => {
   const cert = (name: string) => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
   const certifiedContent = () => ({ file: "certified-content.tsv", text: readFileSync(committedCertificationPath("certified-content.tsv"), "utf8") });
   for (const { version } of Object.values(bfclVersionInfo)) {
-    it(`${version}: ${bfclVersionInfo[version].manifestFile} is byte-identical to a rebuild from ../shared/bfcl-${version} and the certification files`, () => {
+    it(`${version}: ${bfclVersionInfo[version].manifestFile} is byte-identical to a rebuild from ../shared/bfcl-${version}, the certification files and revisions-${version}.json`, () => {
       const data = readBfclDataDir(sharedPath(`bfcl-${version}`), ["base", "miss_func", "miss_param"]);
       if (!data.ok) throw new Error(data.problems[0].message);
       const built = buildManifest({ data: data.value, badKeys: cert("bad-keys.tsv"), rulings: cert("rulings.tsv"), certifiedContent: certifiedContent() });
       if (!built.ok) throw new Error(built.problems[0].message);
       expect(built.value.source.bfclVersion).toBe(version);
-      expect(renderManifest(built.value) === readFileSync(committedManifestPath(version), "utf8")).toBe(true);
+      const record = loadCommittedRevisions(version);
+      if (record === null || !record.ok) throw new Error(`no valid revisions-${version}.json`);
+      expect(recordMismatch(built.value, record.value)).toBeNull();
+      expect(renderManifest(withRevisions(built.value, record.value)) === readFileSync(committedManifestPath(version), "utf8")).toBe(true);
     });
   }
   it("certified-content.tsv records the content of ../shared/bfcl-v4's items, the ones the rulings were made on", () => {

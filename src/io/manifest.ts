@@ -10,6 +10,7 @@ import { writeFileAtomic } from "./files.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { parseManifest, parsePackedManifest, renderManifest } from "../pairs/manifest-json.js";
+import { parseDataRevisions, type DataRevisions } from "../pairs/revisions.js";
 import type { Manifest } from "../pairs/types.js";
 
 export { parseManifest, renderManifest };
@@ -92,6 +93,18 @@ export function loadCommittedManifest(version: BfclVersion = "v4"): Result<Manif
   if (packed !== null) return ok(packed);
   if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
   return parseManifest(readFileSync(path, "utf8"), path, { validate: false });
+}
+
+/** Path of the committed record of a version's data commits since its release (tools/gen-data-revisions.py). */
+export function committedRevisionsPath(version: BfclVersion): string {
+  return join(packageRoot(), "data", `revisions-${version}.json`);
+}
+
+/** The package's revision record of a BFCL version; null when the package has none. */
+export function loadCommittedRevisions(version: BfclVersion): Result<DataRevisions> | null {
+  const path = committedRevisionsPath(version);
+  if (!existsSync(path)) return null;
+  return parseDataRevisions(readFileSync(path, "utf8"), path);
 }
 
 /** Write a manifest atomically in its one rendering. */

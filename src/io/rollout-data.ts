@@ -1,7 +1,7 @@
 /**
- * The file side of checking rollouts against their data: the first user turn BFCL
- * recorded in each line of a model's result files, and the package's manifests of every
- * BFCL version to compare them with. The comparison itself is `src/pairs/rollout-data.ts`.
+ * The file side of checking rollouts against their data: every user turn BFCL recorded
+ * in each line of a model's result files, and the package's manifests of every BFCL
+ * version to compare them with. The comparison itself is `src/pairs/rollout-data.ts`.
  */
 import { readdirSync } from "node:fs";
 import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js";
@@ -17,34 +17,34 @@ import { forEachLine, readFailure, type LineVisitor } from "./results-read.js";
 import type { TreeModel } from "./tree.js";
 
 /**
- * The first turn BFCL recorded on every line of a model's base, miss_func and miss_param
+ * The turns BFCL recorded on every line of a model's base, miss_func and miss_param
  * result files (each id once, the first line wins). Lines that cannot be read are left
  * to the scorer, which reports them; a file that cannot be read is one problem.
  */
-export function readRecordedFirstTurns(model: TreeModel): { items: RecordedItem[]; problems: Problem[] } {
+export function readRecordedTurns(model: TreeModel): { items: RecordedItem[]; problems: Problem[] } {
   const items: RecordedItem[] = [];
-  const problems = forEachFirstTurn(model, (item) => void items.push(item));
+  const problems = forEachRecordedItem(model, (item) => void items.push(item));
   return { items, problems };
 }
 
 /**
- * A line visitor handing `onItem` the first recorded turn of each id's first line, for a
- * reader that goes through a model's files in the order `readRecordedFirstTurns` does
+ * A line visitor handing `onItem` the recorded turns of each id's first line, for a
+ * reader that goes through a model's files in the order `readRecordedTurns` does
  * (categories in order, each category's files in order): the scorer runs the data check
  * in its own pass over the files with it.
  */
-export function firstTurnVisitor(onItem: (item: RecordedItem) => void): LineVisitor {
+export function recordedTurnsVisitor(onItem: (item: RecordedItem) => void): LineVisitor {
   const seen = new Set<string>();
   return (id, bytes, start, end) => {
     if (seen.has(id)) return;
     seen.add(id);
-    onItem({ id, turns: scanTurnQueries(bytes, start, end, 1) });
+    onItem({ id, turns: scanTurnQueries(bytes, start, end) });
   };
 }
 
-/** Call `onItem` with the first recorded turn of every line, in the order `readRecordedFirstTurns` lists them; the problems met. */
-function forEachFirstTurn(model: TreeModel, onItem: (item: RecordedItem) => void): Problem[] {
-  const visit = firstTurnVisitor(onItem);
+/** Call `onItem` with the recorded turns of every line, in the order `readRecordedTurns` lists them; the problems met. */
+function forEachRecordedItem(model: TreeModel, onItem: (item: RecordedItem) => void): Problem[] {
+  const visit = recordedTurnsVisitor(onItem);
   const problems: Problem[] = [];
   for (const category of scoredResultCategories) {
     for (const file of model.files[category] ?? []) {
@@ -62,15 +62,15 @@ function forEachFirstTurn(model: TreeModel, onItem: (item: RecordedItem) => void
 }
 
 /**
- * The first-turn check of a model's rollouts against `candidates`, the same as
- * `checkRolloutData(readRecordedFirstTurns(model).items, candidates, "first")` but
- * streamed: each line is compared when read, so memory and garbage stay one line's worth
- * (holding every model's recorded turns until its check made scoring many models slower
- * and larger). Files that cannot be read are left to the scorer.
+ * The check of every recorded turn of a model's rollouts against `candidates`, the same
+ * as `checkRolloutData(readRecordedTurns(model).items, candidates)` but streamed: each
+ * line is compared when read, so memory and garbage stay one line's worth (holding every
+ * model's recorded turns until its check made scoring many models slower and larger).
+ * Files that cannot be read are left to the scorer.
  */
-export function checkRecordedFirstTurns(model: TreeModel, candidates: readonly DataCandidate[]): RolloutDataCheck {
-  const check = rolloutDataCheckBuilder(candidates, "first");
-  forEachFirstTurn(model, (item) => check.add(item));
+export function checkRecordedTurns(model: TreeModel, candidates: readonly DataCandidate[]): RolloutDataCheck {
+  const check = rolloutDataCheckBuilder(candidates, "all");
+  forEachRecordedItem(model, (item) => check.add(item));
   return check.result();
 }
 

@@ -39,7 +39,7 @@ export interface TreeFile {
 
 /** One model folder found, with its files per category. */
 export interface TreeModel {
-  /** The model folder's name: BFCL's model name (with `/` written as `_`). */
+  /** The model folder's name: BFCL's model name (with `/` written as `_`); `org/model` for a folder kept as `result/<org>/<model>`. */
   readonly model: string;
   /** How commands name it: the model folder's name, or `<run>/<model>` when the walk found several runs. */
   readonly name: string;
@@ -99,10 +99,28 @@ function modelDirOf(file: string): string {
   return groupFolders.includes(basename(parent)) ? dirname(parent) : parent;
 }
 
-/** The run folder of a model folder: the folder holding it, above BFCL's `result` / `score` folder. */
+/**
+ * The organisation folder of a model folder kept as `result/<org>/<model>` (a model name
+ * `org/model` written with its `/` as a folder, not as BFCL's `_`), or null: the folder
+ * holding the model folder sits right inside BFCL's `result` / `score` folder.
+ */
+function orgOf(modelDir: string, kind: BfclFileKind): string | null {
+  const up = dirname(modelDir);
+  if (basename(up) === rootFolderOf[kind]) return null;
+  return basename(dirname(up)) === rootFolderOf[kind] ? basename(up) : null;
+}
+
+/** The run folder of a model folder: the folder holding it, above BFCL's `result` / `score` folder (and an organisation's folder in it). */
 function runDirOf(modelDir: string, kind: BfclFileKind): string {
   const up = dirname(modelDir);
-  return basename(up) === rootFolderOf[kind] ? dirname(up) : up;
+  if (basename(up) === rootFolderOf[kind]) return dirname(up);
+  return orgOf(modelDir, kind) !== null ? dirname(dirname(up)) : up;
+}
+
+/** A model folder's model name: its folder's name, `org/model` under an organisation's folder. */
+function modelNameOf(modelDir: string, kind: BfclFileKind): string {
+  const org = orgOf(modelDir, kind);
+  return org === null ? basename(modelDir) : `${org}/${basename(modelDir)}`;
 }
 
 /** A folder reached a second time (by another path) during the walk, and the path it was first read by. */
@@ -246,12 +264,12 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
   const several = runDirs.length > 1;
   const nameOf = (modelDir: string): string => {
     const runDir = runDirOf(modelDir, kind);
-    return several ? `${runNames.get(runDir) ?? basename(runDir)}/${basename(modelDir)}` : basename(modelDir);
+    return several ? `${runNames.get(runDir) ?? basename(runDir)}/${modelNameOf(modelDir, kind)}` : modelNameOf(modelDir, kind);
   };
   const models: TreeModel[] = [...byDir.values()].map((m) => {
     const runDir = runDirOf(m.dir, kind);
     const run = runNames.get(runDir)!;
-    const model = basename(m.dir);
+    const model = modelNameOf(m.dir, kind);
     const files: Partial<Record<MultiTurnCategory, TreeFile[]>> = {};
     for (const c of multiTurnCategories) {
       const inCategory = m.files.filter((f) => f.category === c);

@@ -6,3 +6,4 @@ export * from "./manifest-json.js";
 export * from "./listing.js";
 export * from "./digest.js";
 export * from "./rollout-data.js";
+export * from "./revisions.js";

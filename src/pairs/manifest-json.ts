@@ -17,6 +17,8 @@ const certification = v.object({
   gated: strings,
   contentDiffers: strings,
 });
+const shortSha = v.pipe(v.string(), v.regex(/^[0-9a-f]{8}$/));
+const dataCommit = v.object({ commit: shortSha, date: v.string(), subject: v.string() });
 const pair = v.object({
   missId: v.string(),
   baseId: v.string(),
@@ -32,6 +34,7 @@ const pair = v.object({
   anchorRequest: v.object({ base: v.string(), miss: v.string() }),
   differsIn: v.array(v.picklist(["tools", "anchor-request"])),
   turnCount: v.object({ base: v.number(), miss: v.number() }),
+  revisions: v.optional(v.object({ base: v.array(shortSha), miss: v.array(shortSha) })),
 });
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const byCategory = v.object(Object.fromEntries(shouldAskCategories.map((c) => [c, count])) as Record<ShouldAskCategory, typeof count>);
@@ -71,7 +74,12 @@ const dropped = v.object({
   anchorTurn: v.nullable(count),
 });
 const digest = v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/));
-const item = v.object({ id: v.string(), turns: v.array(v.nullable(digest)), content: digest });
+const item = v.object({
+  id: v.string(),
+  turns: v.array(v.nullable(digest)),
+  content: digest,
+  revisions: v.optional(v.array(v.object({ commit: shortSha, turns: v.array(v.nullable(digest)) }))),
+});
 const unusable = v.object({ id: v.string(), reason: v.string() });
 const notApplied = v.object({ id: v.string(), ruling: v.picklist(["bad-key", "construction", "compound"]), contentDiffers: strings });
 /** The manifest format this twinscore reads and writes. */
@@ -79,6 +87,7 @@ export const manifestFormatVersion = 3;
 const manifestSchema = v.object({
   version: v.literal(manifestFormatVersion),
   source: v.object({ bfclVersion: v.picklist(["v3", "v4"]), inputsSha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) }),
+  revisions: v.optional(v.object({ release: dataCommit, supported: shortSha, commits: v.array(dataCommit) })),
   funnel,
   pairs: v.array(pair),
   restoredPairs: v.array(pair),

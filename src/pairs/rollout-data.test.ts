@@ -60,7 +60,7 @@ describe("the real gpt-oss rollouts (BFCL v4)", () => {
         expect(onV3.matches).toBe(false);
         expect(onV3.differing.length).toBeGreaterThan(190);
         expect(check.looksLike).toBe("v4");
-        expect(dataVerdict(check, "v4", model)).toEqual({ ok: true, line: null });
+        expect(dataVerdict(check, "v4", model)).toEqual({ ok: true, line: null, olderData: null });
         const wrong = dataVerdict(check, "v3", model);
         expect(wrong.ok).toBe(false);
         expect(wrong.line).toMatch(new RegExp(`^${model}: \\d+ of ${onV3.compared} rollouts were not generated on BFCL v3 data \\(first: multi_turn_base_\\d+, turn \\d\\); rollouts look like BFCL v4 data; pass --manifest to force$`));
@@ -83,7 +83,7 @@ describe("the real xLAM rollouts (BFCL v3)", () => {
     expect(check.byVersion[1].differing).toHaveLength(214);
     expect(check.looksLike).toBe("v3");
     expect(checkRolloutData(items, [v3, v4], "first").byVersion[1].differing).toHaveLength(133);
-    expect(dataVerdict(check, "v3", "xlam")).toEqual({ ok: true, line: null });
+    expect(dataVerdict(check, "v3", "xlam")).toEqual({ ok: true, line: null, olderData: null });
     expect(dataVerdict(check, "v4", "xlam").line).toBe(
       `xlam: 214 of 600 rollouts were not generated on BFCL v4 data (first: ${check.byVersion[1].differing[0].id}, turn ${check.byVersion[1].differing[0].turn}); rollouts look like BFCL v3 data; pass --manifest to force`,
     );
@@ -132,11 +132,59 @@ describe("the verdict on a group", () => {
     const shared = rollouts("v4", 0).filter((_, i) => i % 3 !== 0);
     const check = checkRolloutData(shared, [a, b]);
     expect(check.looksLike).toBe(null);
-    expect(dataVerdict(check, "v3", "m")).toEqual({ ok: true, line: null });
+    expect(dataVerdict(check, "v3", "m")).toEqual({ ok: true, line: null, olderData: null });
   });
   it("says so when no line has a log, and when the expected version has no manifest", () => {
     const none = checkRolloutData(ids.map((id) => ({ id, turns: null })), [a, b]);
-    expect(dataVerdict(none, "v4", "m")).toEqual({ ok: true, line: "m: no recorded question to check against BFCL v4 data (200 of 200 lines have no inference_log)" });
-    expect(dataVerdict(checkRolloutData(rollouts("v4", 0), [b]), "v3", "m")).toEqual({ ok: false, line: "m: no BFCL v3 manifest to check the rollouts against" });
+    expect(dataVerdict(none, "v4", "m")).toEqual({ ok: true, line: "m: no recorded question to check against BFCL v4 data (200 of 200 lines have no inference_log)", olderData: null });
+    expect(dataVerdict(checkRolloutData(rollouts("v4", 0), [b]), "v3", "m")).toEqual({ ok: false, line: "m: no BFCL v3 manifest to check the rollouts against", olderData: null });
+  });
+});
+
+describe("items that follow older data of the version", () => {
+  const now = [shortDigest("list my files"), shortDigest("now move it"), null, shortDigest("and copy it")];
+  const older = [shortDigest("list my files"), null, null, shortDigest("and copy it")];
+  const oldest = [shortDigest("list the files"), null, null, shortDigest("and copy it")];
+  const commits = new Map([
+    ["26ad99ed", { commit: "26ad99ed", date: "2025-11-07", subject: "Remove update_market_status" }],
+    ["06ae1c76", { commit: "06ae1c76", date: "2025-11-19", subject: "Fix holdout function index" }],
+  ]);
+  const ids = Array.from({ length: 100 }, (_, i) => `multi_turn_miss_func_${i}`);
+  const data: DataCandidate = {
+    version: "v4",
+    turnsById: new Map(ids.map((id) => [id, now])),
+    olderById: new Map([
+      ["multi_turn_miss_func_3", [{ commit: "06ae1c76", turns: older }, { commit: "26ad99ed", turns: oldest }]],
+      ["multi_turn_miss_func_7", [{ commit: "06ae1c76", turns: older }]],
+    ]),
+    commits,
+  };
+  const sent = (first: string, second: string | null): RecordedItem["turns"] => [
+    [{ role: "user", content: first }],
+    second === null ? [{ role: "user", content: "I have updated some more functions you can choose from. What about now?" }] : [{ role: "user", content: second }],
+    [],
+    [{ role: "user", content: "and copy it" }],
+  ];
+  const run = (turnsOf: (id: string) => RecordedItem["turns"]) => checkRolloutData(ids.map((id) => ({ id, turns: turnsOf(id) })), [data]);
+  it("names the earliest commit the items were recorded before, and the items, in a warning when few enough differ", () => {
+    const check = run((id) => (id.endsWith("_3") ? sent("list the files", null) : id.endsWith("_7") ? sent("list my files", null) : sent("list my files", "now move it")));
+    expect(check.byVersion[0].differing).toEqual([
+      { id: "multi_turn_miss_func_3", turn: 0, before: "26ad99ed" },
+      { id: "multi_turn_miss_func_7", turn: 1, before: "06ae1c76" },
+    ]);
+    expect(dataVerdict(check, "v4", "m")).toEqual({
+      ok: true,
+      line: null,
+      olderData: "m: generated on BFCL v4 data from before 26ad99ed 'Remove update_market_status' (2025-11-07): 2 items differ: multi_turn_miss_func 3, 7",
+    });
+  });
+  it("puts the named data in the error line when too many items differ, with the items no known revision explains", () => {
+    const check = run((id) => (Number(id.split("_").pop()) < 4 ? sent("something else", "x") : id.endsWith("_7") ? sent("list my files", null) : sent("list my files", "now move it")));
+    const verdict = dataVerdict(check, "v4", "m");
+    expect(verdict.ok).toBe(false);
+    expect(verdict.line).toBe(
+      "m: 5 of 100 rollouts were not generated on BFCL v4 data (first: multi_turn_miss_func_0, turn 0); generated on BFCL v4 data from before 06ae1c76 'Fix holdout function index' (2025-11-19): 1 item differs: multi_turn_miss_func 7; 4 other items differ from every revision known; pass --manifest to force",
+    );
+    expect(run(() => sent("list my files", "now move it")).byVersion[0].olderData).toBeNull();
   });
 });

@@ -7,6 +7,7 @@
 /** The two should-ask categories: a function removed, or a value removed. */
 export type { ShouldAskCategory } from "../bfcl/categories.js";
 import type { ShouldAskCategory } from "../bfcl/categories.js";
+import type { ItemRevision, ManifestRevisions, PairRevisions } from "./revisions.js";
 
 /**
  * The certification verdict of a candidate pair: the hand-made ones (Appendix E), or
@@ -71,6 +72,8 @@ export interface ManifestPair {
   readonly differsIn: readonly TwinDifference[];
   /** Number of turns of each twin (the should-ask twin has one more). */
   readonly turnCount: { readonly base: number; readonly miss: number };
+  /** The BFCL data commits since the release that changed each twin, oldest first (absent: the manifest records no revisions). */
+  readonly revisions?: PairRevisions;
 }
 
 /**
@@ -134,6 +137,8 @@ export interface ManifestItem {
   readonly turns: readonly (string | null)[];
   /** Digest over every compared field (see `contentFields`): equal items, equal digest. */
   readonly content: string;
+  /** The turns BFCL sent from older data since the release, newest first, where they differ from `turns` (absent: none). */
+  readonly revisions?: readonly ItemRevision[];
 }
 
 /** An item the builder left out because its reference cannot be used with its question. */
@@ -155,6 +160,8 @@ export interface Manifest {
   readonly version: 3;
   /** Where it was built from: BFCL version prefix and a digest of the inputs. */
   readonly source: { readonly bfclVersion: "v3" | "v4"; readonly inputsSha256: string };
+  /** The data commits since the version's release, from the package's revision record (absent: built without one). */
+  readonly revisions?: ManifestRevisions;
   readonly funnel: Funnel;
   /** The content-verified pairs (365), scored and excluded, sorted by category then index. */
   readonly pairs: readonly ManifestPair[];

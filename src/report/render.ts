@@ -235,7 +235,9 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
   const baseRanks = ranks(data.models.map((m) => m.officialBase ?? -1));
   const decRanks = ranks(data.models.map((m) => (Number.isFinite(m.decision) ? m.decision : -1)));
   const official = hasOfficial ? 4 : 0;
-  const decisionCols = 5 + (hasCredited ? 1 : 0) + 1;
+  // the reading as BFCL decodes the steps, beside the headline of a model it moves by a point or more
+  const hasBfclDecoded = data.models.some((m) => m.bfclDecoded !== undefined);
+  const decisionCols = 5 + (hasCredited ? 1 : 0) + 1 + (hasBfclDecoded ? 1 : 0);
   const group =
     `<tr><th></th><th></th>${hasOfficial ? `<th colspan="${official}" class="group">official raw (BFCL's pass rate)</th>` : ""}` +
     `<th colspan="${decisionCols}" class="group">action decision (this scorer)</th></tr>`;
@@ -247,6 +249,7 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
     "hold back when removed",
     "decision [95% CI]",
     "rank",
+    ...(hasBfclDecoded ? ["as BFCL decodes: act / hold / decision"] : []),
     "hold+c",
     "dec+c",
     ...(hasCredited ? ["credited"] : []),
@@ -254,7 +257,7 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
   const rows = data.models.map((m, i) => {
     const ci = m.decisionInterval ? ` [${fmt1(m.decisionInterval[0])}, ${fmt1(m.decisionInterval[1])}]` : "";
     return (
-      `<tr><td>${escapeHtml(m.name)}</td><td>${cell(m.name, "n", String(m.n)).html}</td>` +
+      `<tr><td>${escapeHtml(m.name)}</td><td>${cell(m.name, "n", m.noHeadline === null ? String(m.n) : "–").html}</td>` +
       (hasOfficial
         ? `<td>${cell(m.name, "official_miss", fmt1(m.officialMiss)).html}</td><td>${cell(m.name, "rank_official", m.officialMiss === null ? "–" : `#${offRanks[i]}`).html}</td>` +
           `<td>${cell(m.name, "official_base", fmt1(m.officialBase)).html}</td><td>${cell(m.name, "rank_official_base", m.officialBase === null ? "–" : `#${baseRanks[i]}`).html}</td>`
@@ -262,6 +265,9 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
       `<td>${cell(m.name, "act", fmt1(m.act)).html}</td><td>${cell(m.name, "hold", fmt1(m.hold)).html}</td>` +
       `<td>${cell(m.name, "decision", fmt1(m.decision)).html}<span class="muted">${escapeHtml(ci)}</span></td>` +
       `<td>${cell(m.name, "rank_decision", Number.isFinite(m.decision) ? `#${decRanks[i]}` : "–").html}</td>` +
+      (hasBfclDecoded
+        ? `<td>${cell(m.name, "bfcl_decoded", m.bfclDecoded === undefined ? "–" : `${fmt1(m.bfclDecoded.act)} / ${fmt1(m.bfclDecoded.hold)} / ${fmt1(m.bfclDecoded.decision)}`).html}</td>`
+        : "") +
       `<td>${cell(m.name, "hold_c", fmt1(m.holdCredited)).html}</td><td>${cell(m.name, "dec_c", fmt1(m.decisionCredited)).html}</td>` +
       (hasCredited ? `<td>${cell(m.name, "credited", fmt1(m.credited)).html}</td>` : "") +
       `</tr>`
@@ -365,7 +371,7 @@ export function renderReport(data: ReportData): string {
     `<h2 id="table1">Table 1 — the action decision</h2>` +
       `<p class="note">${pc.total} twin pairs (${shouldAskCategories.map((c) => `${pc[c]} ${c}`).join(", ")}): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
       `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
-      `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
+      `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${data.models.some((m) => m.bfclDecoded !== undefined) ? " <em>as BFCL decodes</em>: the same pairs with a call BFCL's decoder could not decode (written as text the model's handler does not parse) read as no call, as BFCL executed it; shown where the decision moves by a point or more. The headline counts such a call as the model's attempt." : ""}${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
       `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}</p>` +
       exactTwinsNote(data) +
       table1(data, hasOfficial, hasCredited) +
@@ -451,7 +457,7 @@ export function renderReport(data: ReportData): string {
         table(
           ["Variant", ...models],
           [
-            ["Table 1", ...data.models.map((m) => `${fmt1(m.decision)} (${m.n})`)],
+            ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
             ...data.sensitivities.map((s) => [
               { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
               ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
@@ -475,9 +481,11 @@ export function renderReport(data: ReportData): string {
         ),
     );
   }
-  if (data.compare.length) {
+  const skipped = data.compareSkipped ?? [];
+  if (data.compare.length || skipped.length) {
     sections.push(
       `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
+        skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
         data.compare.map(renderCompare).join(""),
     );
   }

@@ -5,6 +5,7 @@
  */
 import type { ShouldAskCategory } from "../bfcl/categories.js";
 import type { SideRule, SideStatus, UndecidedCounts } from "../decision/types.js";
+import type { BfclDecodedReading } from "../decision/readings.js";
 
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
@@ -55,6 +56,8 @@ export interface ReportModel {
   readonly counts: { readonly shortRollouts: number; readonly inferenceErrors: number; readonly decodeFailures: number };
   /** The aligned numbers on Table 1's pairs (needs BFCL data): the withheld twin's cells, base acted and completed, the aligned pair score with its interval; or null. */
   readonly aligned: AlignedRow | null;
+  /** Only when its decision as BFCL decodes the steps differs from the headline's by a point or more: that reading's act, hold and decision, shown beside it. */
+  readonly bfclDecoded?: BfclDecodedReading;
 }
 
 /** A sensitivity variant: one decision accuracy per model. */
@@ -187,6 +190,8 @@ export interface ReportData {
   readonly lostWhere: readonly ReportLostWhere[];
   readonly pairs: readonly ReportPair[];
   readonly compare: readonly ReportCompare[];
+  /** Models of both compared runs left out of the paired arms because a run gives them no headline (the short reason). */
+  readonly compareSkipped?: readonly { readonly model: string; readonly why: string }[];
   readonly judge: readonly ReportJudge[];
   /** The skipped turn scored: BFCL's score, the strict and the world-changing counterfactual per category and model, with rankings (needs BFCL data; empty without). */
   readonly emptyTurns: readonly EmptyTurnRow[];

@@ -17,10 +17,22 @@ export interface Agreement {
   readonly bothFailed: number;
   /** Entries whose verdict, error type, message or (when compared) error object differ, in our order. */
   readonly disagreeingIds: string[];
+  /** Of those, the entries whose verdict differs (pass on one side, fail on the other): `check`'s finding. */
+  readonly verdictDisagreeingIds: string[];
+  /** Differences with a named cause (`difference-causes.ts`), each with the entries it explains; the rest of `disagreeingIds` is unexplained. */
+  readonly explained: readonly ExplainedDifference[];
+}
+
+/** What makes some entries differ from BFCL's stored score file: a named class of difference. */
+export interface ExplainedDifference {
+  readonly cause: "python-suggestion" | "shared-default-start" | "executor-change";
+  /** The cause in one line (the suffix, the lists' start, the changes by commit). */
+  readonly detail: string;
+  readonly ids: readonly string[];
 }
 
 /** `JSON.stringify(JSON.parse(text))`, or the text itself when JavaScript cannot read it (NaN, Infinity). */
-function canonicalJson(text: string): string {
+export function canonicalJson(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text));
   } catch {
@@ -45,6 +57,7 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileCo
   let compared = false;
   let entries = 0;
   const disagreeing: string[] = [];
+  const verdictDisagreeing: string[] = [];
   for (let i = 0; i < ours.length; ) {
     const id = ours[i].id;
     let j = i + 1;
@@ -71,6 +84,7 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileCo
       }
     }
     if (!(vOk && tOk && mOk && oOk)) disagreeing.push(id);
+    if (!vOk) verdictDisagreeing.push(id);
   }
   return {
     entries,
@@ -80,5 +94,7 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileCo
     errorObjectAgree: compared ? objectAgree : null,
     bothFailed,
     disagreeingIds: disagreeing,
+    verdictDisagreeingIds: verdictDisagreeing,
+    explained: [],
   };
 }

@@ -27,6 +27,7 @@ import { isPrintableCodePoint, pyStr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 import { bfclInstanceName, evaluatorRevision, instanceEntryKey, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "./types.js";
+import type { PythonProcess } from "./classes/process.js";
 import { BoundMethod, InstanceObject, moduleQualname } from "./eval-objects.js";
 import { EmulatedCallable, scopeAttribute, scopeValue, type EvalNoteKind, type ExecutorFrame } from "./eval-scope.js";
 
@@ -65,8 +66,10 @@ export const BLOCKED_NAMES: ReadonlySet<string> = new Set(["kill", "exit", "quit
  *   model's calls mutate shared module state, and made no difference on the 2,400 real
  *   entries;
  * - error objects are serialised right after their entry (BFCL serialises the whole file
- *   at the end), which differs only if a later entry mutates an object an earlier error
- *   holds by reference (long_context's shared records);
+ *   at the end), except those that hold a shared mutable default (`post_tweet`'s lists):
+ *   they are written when the file ends, showing what later entries added, as in BFCL.
+ *   It still differs if a later entry mutates long_context's shared records that an
+ *   earlier error holds by reference;
  * - mpmath/decimal precision and today's date are the classes' concern.
  */
 export class EvaluatorProcess {
@@ -85,6 +88,8 @@ export class EvaluatorProcess {
     readonly exact: boolean = false,
     /** The BFCL release whose evaluator this process stands for (instance names, runner, score files). */
     readonly revision: EvaluatorRevision = evaluatorRevision("v4"),
+    /** The module-level state of the classes (shared mutable defaults), when the caller knows it. */
+    readonly moduleState?: PythonProcess,
   ) {}
 
   private readonly known = new Map<string, boolean>();

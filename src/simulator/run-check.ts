@@ -11,7 +11,7 @@ import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { sortIndexOfId } from "../bfcl/categories.js";
-import { lineHistory, repeatedKeyMessage, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
+import { lineHistory, notBfclLinesMessage, repeatedKeyMessage, resultShapeFound, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { countTurn, decodeFcStep, decodeFcStepPlain, fcDecoder, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
@@ -297,6 +297,33 @@ function notesWarning(id: string, notes: readonly EvalNote[], file: string, line
  * calls) stops BFCL's writer with RecursionError and leaves no score file; here that value
  * is written as the error's text and the entry is reported, so the other lines still are.
  */
+/**
+ * A score line kept back until the file ends. BFCL holds each error object as live
+ * references and writes the score file after the last entry, so an error object that holds
+ * a shared mutable default (`post_tweet`'s `mentions=[]`) shows what later entries added
+ * to it: such a line is rendered at the end, and every line after it waits, to keep order.
+ */
+interface HeldLine {
+  readonly verdictIndex: number;
+  /** The rendered line (an error object that holds no shared object), or null. */
+  readonly chunks: (string | Uint8Array)[] | null;
+  /** Renders the error object as it is now, and its line. */
+  readonly render: (() => { json: string; chunks: (json: string) => (string | Uint8Array)[] }) | null;
+}
+
+/** Write the held lines in order, their shared objects as they are at the file's end, and give their verdicts that text. */
+function writeHeldLines(held: readonly HeldLine[], verdicts: OurVerdict[], scoreFile: ScoreFileBuilder | null): void {
+  for (const h of held) {
+    if (h.render === null) {
+      scoreFile?.addLine(h.chunks as (string | Uint8Array)[]);
+      continue;
+    }
+    const { json, chunks } = h.render();
+    verdicts[h.verdictIndex] = { ...verdicts[h.verdictIndex], errorJson: json };
+    scoreFile?.addLine(chunks(json));
+  }
+}
+
 function renderError(error: PyDict, id: string, file: string, line: number, warnings: Problem[]): string {
   try {
     return dumpScoreValue(error);
@@ -410,6 +437,9 @@ export function checkResultFile(
   if (problems.length > 0) return err(...problems);
   // the steps the checker decodes are counted as score's extractor reads them (the wrong-decoder guard)
   const decodeHealth = newDecodeHealth();
+  // lines whose `result` is not in BFCL's shape (a turn that is a string …): checked as BFCL would, and said in one line
+  const shapes = new Map<string, number>();
+  let firstShapeLine: number | null = null;
   const version = opts.bfclVersion ?? opts.process.revision.version;
   const extractor = { decoder: opts.decoder ?? fcDecoder };
   rows.sort((a, b) => sortIndexOfId(a.id) - sortIndexOfId(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -443,6 +473,7 @@ export function checkResultFile(
   let correct = 0;
   let officialCorrect = 0;
   const readings: EntryReadings[] | null = opts.emptyTurns === undefined ? null : [];
+  const held: HeldLine[] = [];
   for (const row of rows) {
     const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
     const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -465,6 +496,11 @@ export function checkResultFile(
     }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
     if (problems.length > 0) continue;
+    const shape = resultShapeFound(result);
+    if (shape !== null) {
+      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+      firstShapeLine ??= row.line;
+    }
     const stringArgs = decodeStringArgs !== null && stepsAreStringArgs(result);
     let pyResult: PyValue = null;
     if (!stringArgs) {
@@ -556,25 +592,36 @@ export function checkResultFile(
           prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
           renderedPrompts.set(q, prompt);
         }
-        errorJson = renderError(f.error, row.id, file, row.line, warnings);
-        scoreFile?.addLine(
+        const { id, line: lineNo } = row;
+        const chunks = (json: string) =>
           failedEntryChunks({
-            id: row.id,
+            id,
             modelName: opts.modelName,
             testCategory: opts.testCategory,
             verdict: f,
-            error: new RenderedJson(errorJson),
+            error: new RenderedJson(json),
             prompt,
             result: verbatim("result"),
             groundTruth: gt,
             inferenceLog: f.runnerLevel && !revision.inferenceLogOnRunnerLines ? undefined : verbatim("inference_log"),
-          }),
-        );
+          });
+        const live = opts.process.moduleState?.holdsSharedObject(f.error) === true;
+        if (live) held.push({ verdictIndex: verdicts.length, chunks: null, render: () => ({ json: renderError(f.error, id, file, lineNo, warnings), chunks }) });
+        else {
+          errorJson = renderError(f.error, id, file, lineNo, warnings);
+          if (held.length > 0) held.push({ verdictIndex: verdicts.length, chunks: chunks(errorJson), render: null });
+          else scoreFile?.addLine(chunks(errorJson));
+        }
       }
       verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
     }
   }
   if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  writeHeldLines(held, verdicts, scoreFile);
+  if (shapes.size > 0) {
+    const consequence = "They are checked as BFCL's checker reads them: a turn that is not a list of steps holds no call it runs, so their verdicts say nothing of the model's calls";
+    warnings.push(problem("not-bfcl-lines", notBfclLinesMessage(opts.modelName, shapes, consequence), { file, line: firstShapeLine!, severity: "warning" }));
+  }
   return ok({
     correct,
     officialCorrect,

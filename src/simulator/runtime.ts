@@ -7,16 +7,26 @@ import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision } from "../bfcl/evaluator-versions.js";
 import type { ApiClass } from "../catalog/types.js";
 import { apiFactories, PythonProcess } from "./classes/index.js";
+import type { DefaultSeeds } from "./classes/process.js";
 import { EvaluatorProcess } from "./executor.js";
 import type { LongContextData } from "./types.js";
 
 /**
  * A fresh evaluator process over the eight classes of a BFCL release (v4 unless told);
  * `filler` is needed only for long_context entries; `exact` keeps every instance (see
- * `EvaluatorProcess.exact`).
+ * `EvaluatorProcess.exact`); `seeds`: what the shared default lists start with (a fresh
+ * process when absent); `classSource`: run another release's class sources (the release's
+ * own when absent), as BFCL's code between two releases did.
  */
-export function newEvaluatorProcess(filler?: LongContextData, exact = false, version: BfclVersion = "v4"): EvaluatorProcess {
+export function newEvaluatorProcess(
+  filler?: LongContextData,
+  exact = false,
+  version: BfclVersion = "v4",
+  seeds?: DefaultSeeds,
+  classSource?: BfclVersion,
+): EvaluatorProcess {
   const revision = evaluatorRevision(version);
-  const factories = apiFactories(new PythonProcess(revision.classSource));
-  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), filler, exact, revision);
+  const python = new PythonProcess(classSource ?? revision.classSource, seeds);
+  const factories = apiFactories(python);
+  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), filler, exact, revision, python);
 }

@@ -8,6 +8,7 @@ import { readCategoryInputs } from "../io/bfcl-data.js";
 import { loggedDecodes, loggedDecoder } from "../testing/logged-decodes.js";
 import { sharedPath } from "../testing/shared.js";
 import { apiFactories, PythonProcess } from "./classes/index.js";
+import { POST_TWEET_DEFAULTS } from "./classes/twitter-api.js";
 import { EvaluatorProcess } from "./executor.js";
 import { checkModelFiles, type ModelFileInput } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
@@ -44,10 +45,9 @@ function storedScore(category: string): { text: string; path: string } {
  * carries it, the reference's included).
  */
 function processAfterEarlierEvaluations(exact: boolean): EvaluatorProcess {
-  const python = new PythonProcess("v3");
-  python.global("posting_api.TwitterAPI.post_tweet.__defaults__", () => ({ tags: [], mentions: ["@technewsworld"] }));
+  const python = new PythonProcess("v3", new Map([[POST_TWEET_DEFAULTS, { mentions: ["@technewsworld"] }]]));
   const factories = apiFactories(python);
-  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), undefined, exact, evaluatorRevision("v3"));
+  return new EvaluatorProcess((cls) => factories.get(cls as ApiClass)?.(), undefined, exact, evaluatorRevision("v3"), python);
 }
 
 describe("check on the real BFCL v3 xLAM run (600 entries) with BFCL's logged decoding", () => {

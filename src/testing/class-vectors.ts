@@ -42,6 +42,7 @@ import type { PyValue } from "../python/value.js";
 import type { TodayClock } from "../simulator/classes/class-support.js";
 import { PyDirectory, PyFile } from "../simulator/classes/gorilla-file-system.js";
 import { apiFactories, PythonProcess } from "../simulator/classes/index.js";
+import { POST_TWEET_DEFAULTS } from "../simulator/classes/twitter-api.js";
 import { bindArguments, resultToString } from "../simulator/executor.js";
 import { parseLongContextModule } from "../simulator/long-context.js";
 import type { ApiInstance, LongContextData } from "../simulator/types.js";
@@ -226,9 +227,9 @@ function categoryOf(id: string): string {
   return id.replace(/^multi_turn_/, "").replace(/_\d+$/, "");
 }
 
-/** A fresh process of a release's class sources. */
-function newProcess(version: BfclVersion): PythonProcess {
-  return new PythonProcess(version);
+/** A fresh process of a release's class sources; `seed` fills post_tweet's shared default lists. */
+function newProcess(version: BfclVersion, seed?: SequenceVector["seed"]): PythonProcess {
+  return new PythonProcess(version, seed === undefined ? undefined : new Map([[POST_TWEET_DEFAULTS, seed]]));
 }
 
 /** A loaded instance of `cls` for a config, as the executor loads it (a deep copy of the config). */
@@ -277,6 +278,10 @@ interface SequenceVector {
   calls?: CallVector[];
   state?: Record<string, string>;
   stateB?: Record<string, string>;
+  /** Error paths: the entry whose scenario instance B loads (the next entry of the same process); default `id`. */
+  idB?: string;
+  /** Error paths: what post_tweet's shared default lists hold when the sequence starts. */
+  seed?: { tags?: string[]; mentions?: string[] };
 }
 
 /** Totals and the first differences for one vector family and one class. */
@@ -445,15 +450,15 @@ export function replayModelCalls(cls: ApiClass, version: BfclVersion = "v4"): Re
   return report;
 }
 
-/** Replays the hand-written error-path calls of `cls` on their real scenarios ("B:m" runs on a second instance of the same process). */
+/** Replays the hand-written error-path calls of `cls` on their real scenarios ("B:m" runs on a second instance of the same process, loaded from `idB`'s scenario when given; the process's shared default lists start with `seed`). */
 export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" = "error-paths", version: BfclVersion = "v4"): ReplayReport {
   const report = newReport();
   for (const seq of loadSequences(family, version)) {
     if (!seq.classes.includes(cls)) continue;
     report.sequences++;
-    const config = questionEntry(version, "base", seq.id).get("initial_config") as PyDict;
-    const process = newProcess(version);
-    const [inst, instB] = [0, 1].map(() => loaded(cls, config, seq.longContext === true, process));
+    const config = (id: string) => questionEntry(version, "base", id).get("initial_config") as PyDict;
+    const process = newProcess(version, seq.seed);
+    const [inst, instB] = [seq.id, seq.idB ?? seq.id].map((id) => loaded(cls, config(id), seq.longContext === true, process));
     for (const want of seq.calls!) {
       const label = `${seq.id}${seq.longContext ? " (long_context)" : ""} ${want.name}(${JSON.stringify(want.args)} ${JSON.stringify(want.kwargs)})`;
       if (want.name === "@repr") {

@@ -93,13 +93,28 @@ export function tooManyDecodeFailures(health: DecodeHealth): boolean {
   return health.failed > 0 && health.failed > DECODE_FAILURE_LIMIT * health.toolLooking;
 }
 
+/** How the decoder was chosen, as far as the decode-failure line needs it. */
+export interface DecoderChosen {
+  readonly name: string;
+  /** `registry`: BFCL's registry names the model's handler, so its decoder is BFCL's own. */
+  readonly source: "flag" | "registry" | "detected";
+  /** The choice in words (the registry key and handler, for a registry choice). */
+  readonly reason: string;
+}
+
 /**
  * The one line a file with too many decode failures gets (null when it has not): how many,
- * with which decoder, the first error, and what to do about it.
+ * with which decoder, the first error, and what it means. A decoder chosen by flag or
+ * detection may be the wrong one, and the line says how to pass another; the decoder of
+ * the model's handler in BFCL's registry is the one BFCL itself decodes with, so then the
+ * line says BFCL read the steps the same way and points to no other decoder.
  */
-export function decodeFailureMessage(health: DecodeHealth, decoder: string, what = "tool-call steps"): string | null {
+export function decodeFailureMessage(health: DecodeHealth, decoder: string | DecoderChosen, what = "tool-call steps"): string | null {
   if (!tooManyDecodeFailures(health)) return null;
+  const chosen: DecoderChosen = typeof decoder === "string" ? { name: decoder, source: "detected", reason: "" } : decoder;
   const pct = ((100 * health.failed) / health.toolLooking).toFixed(1);
   const first = health.firstError === null ? "" : ` (first: ${health.firstError.length > 120 ? health.firstError.slice(0, 120) + "…" : health.firstError})`;
-  return `${health.failed} of ${health.toolLooking} ${what} (${pct} %) fail to decode with decoder ${decoder}${first}; the steps may need another decoder: pass --decoder NAME (see --help)`;
+  const head = `${health.failed} of ${health.toolLooking} ${what} (${pct} %) fail to decode with decoder ${chosen.name}${first}`;
+  if (chosen.source === "registry") return `${head}; it is the decoder of ${chosen.reason}, so BFCL decoded these steps the same way and executed no call there`;
+  return `${head}; the steps may need another decoder: pass --decoder NAME (see --help)`;
 }

@@ -42,5 +42,6 @@ export {
   tooManyDecodeFailures,
   DECODE_FAILURE_LIMIT,
   type DecodeHealth,
+  type DecoderChosen,
 } from "./health.js";
 export { pyStepsOf, sampleSteps } from "./sample.js";

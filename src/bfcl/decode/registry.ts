@@ -45,7 +45,7 @@ export const registryModels: readonly RegistryModel[] = registryTable.models;
 /** The handler facts, by class name. */
 export const registryHandlers: Readonly<Record<string, RegistryHandler>> = registryTable.handlers;
 
-/** The registry entry whose result folder is `folder` (a model folder's name), if BFCL knows it. */
+/** The registry entry whose result folder is `folder` (a model folder's name; `org/model` read as BFCL's `org_model`), if BFCL knows it. */
 export function registryEntryOfFolder(folder: string): RegistryModel | undefined {
-  return byFolder.get(folder);
+  return byFolder.get(folder.replaceAll("/", "_"));
 }

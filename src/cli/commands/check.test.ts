@@ -228,7 +228,7 @@ describe("twinscore check on BFCL v3 (CLI, the real xLAM run with BFCL's xLAM de
     const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--decoder", "xlam", "--bfcl-version", "v4"], io);
     expect(code).toBe(2);
     expect(io.err.join("")).toBe(
-      `${xlam("result", model)}: error: model ${model}: 133 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_93, turn 0); rollouts look like BFCL v3 data; check them with the BFCL data they were generated on [rollouts-other-data]\n`,
+      `${xlam("result", model)}: error: model ${model}: 214 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_6, turn 4); rollouts look like BFCL v3 data; check them with the BFCL data they were generated on [rollouts-other-data]\n`,
     );
   });
 

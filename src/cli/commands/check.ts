@@ -27,9 +27,22 @@ import { detectedDecoderNotes } from "../decoder-option.js";
 import { emptyTurnBlocks } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
 import type { RegisterCommand } from "./index.js";
+import { note, type Note } from "../../messages/index.js";
 import { checkWorkerSpawner } from "../workers.js";
 
 const format = formatGroup();
+
+/** One note per named cause of the entries that differ from BFCL's stored score file (see `help agreement`). */
+function explainedDifferenceNotes(files: readonly CheckedFile[]): Note[] {
+  return files.flatMap((f) =>
+    (f.agreement?.explained ?? []).map((e) =>
+      note(
+        `difference-${e.cause}`,
+        `${f.folder} ${f.category}: ${e.ids.length} of ${f.agreement?.disagreeingIds.length} differing entries explained: ${e.detail} (${e.ids.join(" ")})`,
+      ),
+    ),
+  );
+}
 const bfclData = bfclDataGroup("the questions and references to check against (else BFCL_DATA_DIR, else a bfcl_eval installation)");
 
 function pct(n: number, d: number): string {
@@ -84,8 +97,10 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
     .addHelpText(
       "after",
       "\n--results and --scores take one folder each here.\n" +
-        "Exit: 0 checked (and every verdict agrees); 1 some verdicts disagree, a wrong decoder, or any problem under\n" +
-        "--strict; 2 nothing checked, or a file that could not be checked." +
+        "Exit: 0 checked, and every verdict agrees with --scores (entries whose error type, message or object alone\n" +
+        "differ are counted and named on stderr); 1 some verdicts disagree, a file whose steps mostly fail to decode\n" +
+        "with a decoder that is not its registry handler's (a wrong decoder), or any problem under --strict; 2 nothing\n" +
+        "checked, or a file that could not be checked. Every exit but 0 says why on stderr." +
         commandHelpFooter(["agreement", "empty-turns", "history", "layouts", "decoders", "speed", "formats", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
@@ -112,6 +127,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({ model, files: doc.files.filter((f) => f.folder === model).map((f) => f.file) }));
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
       printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
+      printNotes(io, explainedDifferenceNotes(doc.files));
       if (doc.written !== null && doc.written.files > 0) {
         const { dir, files, models } = doc.written;
         printNotes(io, [writtenNote(dir, `${files} BFCL score file${files === 1 ? "" : "s"} of ${models} model${models === 1 ? "" : "s"}`)]);

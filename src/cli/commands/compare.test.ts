@@ -29,12 +29,13 @@ describe("twinscore compare", () => {
   it("two serving builds where nothing was injected: no injection check; --injection-check asks for it", async () => {
     const a = join(rolloutRunDir("2025-11-12-main"), "result");
     const b = join(rolloutRunDir("2025-11-12-harmony-fixes"), "result");
-    const plain = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0"]);
+    // under release both models have a headline in both arms (on the decided pairs main's 20b has none and is not compared)
+    const plain = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release"]);
     expect(plain.code).toBe(0);
     expect(plain.out + plain.err).not.toContain("injection check");
-    const json = JSON.parse((await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--format", "json"])).out) as { injection: unknown[] };
+    const json = JSON.parse((await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release", "--format", "json"])).out) as { injection: unknown[] };
     expect(json.injection).toEqual([]);
-    const asked = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--injection-check"]);
+    const asked = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release", "--injection-check"]);
     expect(asked.code).toBe(0);
     // the same builds' first-step prompts: B − A = +0 wherever both arms have a count
     expect(asked.out.split("\n").filter((l) => l.includes(": injection check on "))).toEqual([

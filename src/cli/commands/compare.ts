@@ -13,6 +13,7 @@ import {
   decoderGroup,
   formatGroup,
   manifestGroup,
+  maxUndecidedGroup,
   modelsGroup,
   readGroups,
   readingGroup,
@@ -48,10 +49,12 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--trials-a <dir...>", "instead of --a: arm A as repeated trials of one model (each folder one trial, as score --trials-of)")
     .option("--trials-b <dir...>", "instead of --b: arm B as repeated trials of one model; the change is paired over pairs and each arm's trials")
     .option("--injection-check", "check the first-step input tokens B - A for every model, also where no line records an injected block (by default only where one does: run --inject)");
-  withGroups(cmd, modelsGroup, bfclData, readingGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
+  withGroups(cmd, modelsGroup, bfclData, readingGroup, maxUndecidedGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
       "after",
-      "\nExit: 0 compared; 1 a model is in one arm only (or any problem under --strict); 2 nothing to compare." +
+      "\nA model with no headline in an arm (more than --max-undecided % of Table 1's pairs undecided, as score\n" +
+        "leaves its row empty) is not compared; --reading release reads its error lines as no call.\n" +
+        "\nExit: 0 compared; 1 a model is in one arm only or has no headline in an arm (or any problem under --strict); 2 nothing to compare." +
         commandHelpFooter(["comparison", "history", "readings", "aligned", "decoders", "formats", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
@@ -65,7 +68,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         ...(opts.scoresA === undefined ? {} : { scoresA: opts.scoresA as string }),
         ...(opts.scoresB === undefined ? {} : { scoresB: opts.scoresB as string }),
         ...(opts.injectionCheck === true ? { injectionCheck: true } : {}),
-        ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, bfclData, decoderGroup, strictGroup),
+        ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, maxUndecidedGroup, bfclData, decoderGroup, strictGroup),
         cwd: io.cwd,
         env: io.env,
       });

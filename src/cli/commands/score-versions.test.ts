@@ -27,7 +27,7 @@ beforeAll(() => {
 });
 
 const wrongData =
-  "model xlam: 133 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_93, turn 0); rollouts look like BFCL v3 data; pass --manifest to force [rollouts-other-data]";
+  "model xlam: 214 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_6, turn 4); rollouts look like BFCL v3 data; pass --manifest to force [rollouts-other-data]";
 
 describe("twinscore score on runs of BFCL v3 and v4", () => {
   it("scores a v3 run on the v3 pairs, and says how many of them no hand ruling covers", async () => {

@@ -92,12 +92,14 @@ function pairSetLabel(doc: ScoreDocument): string {
 }
 
 /** The files used, per model and category: lines of the table format, and notes for stderr in the data formats. */
-function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: string } {
+function filesUsed(models: readonly ScoredModel[], every: boolean): { lines: string[]; notes: string } {
   const lines: string[] = [];
   let notes = "";
   const width = Math.max(0, ...models.map((m) => m.model.length));
   for (const m of models) {
     for (const [category, used] of Object.entries(m.filesUsed)) {
+      // without --verbose only a file chosen among several copies is named: the others are where the model's folder has them
+      if (!every && used.candidates <= 1) continue;
       const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
       lines.push(`  ${m.model.padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`);
       notes += renderProblemLine(note("file-used", `${m.model}: ${category} read from ${used.file}${extra}`)) + "\n";
@@ -110,9 +112,28 @@ function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: st
 export interface ScoreView {
   readonly title?: string;
   readonly showFiles?: boolean;
+  /** `--verbose`: the files used, every one (else only a file chosen among several copies in its folder). */
+  readonly verbose?: boolean;
+  /** Add the combined table (decision and official score side by side); `--table combined` and `--out-dir` ask for it. */
+  readonly combined?: boolean;
 }
 
-type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string };
+/** The tables `score` can print, by the id `--table` and `--out-dir` name them (`combined` needs BFCL's verdicts). */
+export const scoreTableIds = ["decision", "official", "combined", "sensitivity", "table-f1", "aligned", "empty-turns", "trials", "unstable-pairs"] as const;
+
+type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string; bfclDecoded: ScoredModel["bfclDecoded"] };
+
+/** The BFCL-decoded reading's cells, beside the headline's decision (empty for a model whose two readings agree). */
+const BFCL_DECODED_COLUMNS: readonly Column<Row>[] = [
+  { header: "bfcl.act", value: (r) => f1(r.bfclDecoded?.act), align: "right" },
+  { header: "bfcl.hold", value: (r) => f1(r.bfclDecoded?.hold), align: "right" },
+  { header: "bfcl.dec", value: (r) => f1(r.bfclDecoded?.decision), align: "right" },
+];
+
+/** What the BFCL-decoded columns are, printed under the table when they are shown. */
+export const BFCL_DECODED_LEGEND =
+  "bfcl.act, bfcl.hold, bfcl.dec: the same pairs as BFCL decodes the steps (a call written where BFCL's decoder fails, as text the handler does not parse, is no call), " +
+  "shown where the decision differs by 1 point or more; the headline counts such calls as the model's attempts";
 
 /** The columns that count undecided pairs: shown when any model has such a pair (the title says when none has). */
 const UNDECIDED_HEADERS: readonly string[] = ["error", "unreached", "missing", "undecid"];
@@ -133,7 +154,10 @@ function decidedLabel(doc: ScoreDocument): string {
     return `; ${u.pairs - u.total} of ${u.pairs} pairs decided${words === "" ? "" : `: ${words}`}`;
   }
   if (withPairs.every((m) => m.undecided!.total === 0)) return "; every pair decided on both twins";
-  return "; N counts the pairs decided on both twins (error, unreached, missing, undecid: the pairs left out, by why)";
+  // name only the columns the table shows (a column of zeros is hidden)
+  const byHeader = { error: "inference-error", unreached: "not-reached", missing: "missing", undecid: "undecidable" } as const;
+  const shown = UNDECIDED_HEADERS.filter((h) => withPairs.some((m) => m.undecided!.byStatus[byHeader[h as keyof typeof byHeader]] > 0));
+  return `; N counts the pairs decided on both twins (${shown.join(", ")}: the pairs left out, by why)`;
 }
 
 /**
@@ -177,6 +201,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     ci: m.ci95,
     bfcl: m.bfclVersion ?? "",
     history: m.history?.protocol ?? "own",
+    bfclDecoded: m.bfclDecoded,
   }));
   const shownHeader = (h: string) => !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
   const columns: Column<Row>[] = scoreColumns
@@ -186,6 +211,11 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     const at = columns.findIndex((c) => c.header === "decision");
     columns.splice(at + 1, 0, { header: "95% CI", value: (r) => intervalCell(r.ci), align: "right", csvPair: ["ci_low", "ci_high"] });
   }
+  const withBfclDecoded = rows.some((r) => r.bfclDecoded !== undefined);
+  if (withBfclDecoded) {
+    const after = columns.findIndex((c) => c.header === (doc.bootstrap.resamples > 0 ? "95% CI" : "decision"));
+    columns.splice(after + 1, 0, ...BFCL_DECODED_COLUMNS);
+  }
   if (rows.some((r) => r.note !== "")) columns.push({ header: "note", value: (r) => r.note });
   // models of several BFCL versions are scored on different pairs: the table says which
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
@@ -194,6 +224,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}`) + "\n\n" });
   // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
+  if (rows.length > 0 && withBfclDecoded) blocks.push({ kind: "text", text: `\n${BFCL_DECODED_LEGEND}\n`, elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n" });
   if (doc.trials !== null) blocks.push(...trialsBlocks(doc.trials));
   if (doc.official !== null) {
     blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
@@ -239,9 +270,12 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     });
     blocks.push({ kind: "table", table: tableOf("table-f1", doc.workaround, workaroundColumns) });
   }
+  // the README's table: the decision and BFCL's official score side by side, one row per model (asked by --table combined)
+  const combined = combinedBlock(doc, rows, columns);
+  if (combined !== null && view.combined === true) blocks.push(combined);
   if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
   if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
-  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models);
+  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models, view.verbose === true);
   if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
 }
@@ -288,6 +322,27 @@ function trialsBlocks(t: TrialsSummary): PrintBlock[] {
           { kind: "table" as const, table: tableOf("unstable-pairs", unstable, unstableColumns) },
         ]),
   ];
+}
+
+/** The headers of the decision table the combined table keeps (the counts of left-out pairs stay in the decision table). */
+const COMBINED_HEADERS = ["model", "history", "bfcl", "N", "act", "hold", "decision", "95% CI", "hold+c", "dec+c", "pair", "mf", "mp", "note"];
+
+/**
+ * The combined table: each model's decision row and, beside it, BFCL's official raw on the
+ * same should-ask items and on their base twins (empty for a model the official table leaves out).
+ */
+function combinedBlock(doc: ScoreDocument, rows: readonly Row[], columns: readonly Column<Row>[]): PrintBlock | null {
+  if (doc.official === null || rows.length === 0) return null;
+  const official = new Map(doc.official.models.map((o) => [o.model, o]));
+  const kept = columns.filter((c) => COMBINED_HEADERS.includes(c.header));
+  const note = kept.findIndex((c) => c.header === "note");
+  const extra: Column<Row>[] = [
+    { header: "off.miss", value: (r) => f1(official.get(r.model)?.rawMiss), align: "right" },
+    { header: "off.base", value: (r) => f1(official.get(r.model)?.rawBase), align: "right" },
+  ];
+  const all = note < 0 ? [...kept, ...extra] : [...kept.slice(0, note), ...extra, ...kept.slice(note)];
+  const caption = `Decision to act and BFCL's official score on ${pairSetLabel(doc)}; N counts the pairs decided on both twins, off.miss is BFCL's pass rate on the should-ask items, off.base on their distinct base twins`;
+  return { kind: "table", table: { ...tableOf("combined", rows, all), caption }, inTableFormat: true };
 }
 
 /** The note `score` prints on stderr after writing the per-item file. */

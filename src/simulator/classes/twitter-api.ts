@@ -39,6 +39,9 @@ function defaultState(): Record<StateKey, PyValue> {
   };
 }
 
+/** Where the process keeps `post_tweet`'s default lists (what a seed for them is keyed by). */
+export const POST_TWEET_DEFAULTS = "posting_api.TwitterAPI.post_tweet";
+
 /** The process-wide default lists of `post_tweet`'s `tags=[]` and `mentions=[]`. */
 interface PostTweetDefaults {
   readonly tags: PyValue[];
@@ -247,6 +250,6 @@ class TwitterApi implements ApiInstance {
 
 /** A TwitterAPI whose `post_tweet` defaults are the ones of `process` (shared like Python's). */
 export function newTwitterApi(process: PythonProcess): ApiInstance {
-  const defaults = process.global<PostTweetDefaults>("posting_api.TwitterAPI.post_tweet.__defaults__", () => ({ tags: [], mentions: [] }));
+  const defaults = process.mutableDefaults(POST_TWEET_DEFAULTS, ["tags", "mentions"]);
   return new TwitterApi(defaults, process.classSource);
 }

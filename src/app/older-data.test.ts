@@ -1,0 +1,130 @@
+/**
+ * A v4 run generated on BFCL data from before the holdout-index commit (06ae1c76, 2025-11-19)
+ * is named as such. The real gpt-oss runs were generated then, but BFCL's assertion turned
+ * the 8 items that commit fixed into inference errors, which have no log to read. So the
+ * run is built here: the real 2025-11-12-main gpt-oss-120b files, with those 8 lines
+ * written as BFCL logs a run on the older data — the turns taken from the committed record
+ * of data commits (which turn BFCL sent no user text on before the commit) and the
+ * question texts of ../shared/bfcl-v4, the steps from the real line of each base twin.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { QuestionEntry } from "../bfcl/data.js";
+import { readBfclDataDir } from "../io/bfcl-data.js";
+import { loadCommittedRevisions } from "../io/manifest.js";
+import { walkBfclTree } from "../io/tree.js";
+import { memoryIo } from "../cli/io.js";
+import { runCli } from "../cli/program.js";
+import { shortDigest } from "../pairs/digest.js";
+import type { ItemChange } from "../pairs/revisions.js";
+import { ADDITIONAL_FUNCTION_NOTICE } from "../rollout/loop.js";
+import { projectRoot, rolloutRunDir, sharedPath } from "../testing/shared.js";
+import { contextOf } from "./common.js";
+import { manifestsForModels } from "./data-version.js";
+
+const holdoutFix = "06ae1c76";
+const model = "openai_gpt-oss-120b";
+const realDir = () => join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn");
+const fileOf = (c: string) => `BFCL_v4_multi_turn_${c}_result.json`;
+const named =
+  `model ${model}: generated on BFCL v4 data from before 06ae1c76 '[BFCL] Fix holdout function index for a few missed_function test cases (#1254)' (2025-11-19): ` +
+  "8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130";
+
+interface Line {
+  id: string;
+  result: unknown[];
+  inference_log?: unknown[];
+}
+const linesOf = (file: string): Line[] =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Line);
+
+/**
+ * The line BFCL would have written for a miss_func item on the data before `change`: on the
+ * turn the older data held the function back it sent its holdout prompt (the question's
+ * text there was dropped), on today's holdout turn (an empty question turn) no user text;
+ * every other turn is the question's, with the steps the base twin's real line took there.
+ */
+function lineOnOlderData(question: QuestionEntry, change: ItemChange, baseLine: Line): Line {
+  const before = change.turnsBefore!;
+  const after = change.turnsAfter!;
+  const heldNow = after.findIndex((d, t) => d === null && question.question[t].length === 0);
+  const heldBefore = before.findIndex((d, t) => d === null && after[t] !== null);
+  expect([heldNow, heldBefore].every((t) => t >= 0)).toBe(true);
+  const baseEntries = (baseLine.inference_log ?? []).filter((e) => e !== null && typeof e === "object" && !Array.isArray(e) && "begin_of_turn_query" in e);
+  const result: unknown[] = [];
+  const log: unknown[] = [];
+  for (let t = 0; t < question.question.length; t++) {
+    if (t === heldNow || t === heldBefore) {
+      const query = t === heldBefore ? [{ role: "user", content: ADDITIONAL_FUNCTION_NOTICE }] : [];
+      log.push({ begin_of_turn_query: query, step_0: [{ role: "assistant", content: [] }] });
+      result.push([[]]);
+      continue;
+    }
+    // the record's digest of this turn is the question's text, as BFCL sent it before the change
+    const text = question.question[t].map((m) => m.content).join("\n\n");
+    expect(shortDigest(text)).toBe(before[t]);
+    const b = t < heldNow ? t : t - 1;
+    log.push({ ...(baseEntries[b] as object), begin_of_turn_query: question.question[t].map((m) => ({ role: m.role, content: m.content })) });
+    result.push(baseLine.result[b]);
+  }
+  return { id: question.id, result, inference_log: log };
+}
+
+let runDir: string;
+let changedIds: string[];
+beforeAll(() => {
+  const record = loadCommittedRevisions("v4");
+  if (record === null || !record.ok) throw new Error("no valid data/revisions-v4.json");
+  const data = readBfclDataDir(sharedPath("bfcl-v4"), ["miss_func"]);
+  if (!data.ok) throw new Error(data.problems[0].message);
+  const questions = new Map(data.value.categories.miss_func!.questions.map((q) => [q.id, q]));
+  const changes = Object.entries(record.value.items).flatMap(([id, cs]) => cs.filter((c) => c.commit === holdoutFix).map((c) => [id, c] as const));
+  changedIds = changes.map(([id]) => id);
+  const base = new Map(linesOf(join(realDir(), fileOf("base"))).map((l) => [l.id, l]));
+  const older = new Map(changes.map(([id, c]) => [id, lineOnOlderData(questions.get(id)!, c, base.get(id.replace("miss_func", "base"))!)]));
+  runDir = mkdtempSync(join(tmpdir(), "twinscore-older-data-"));
+  const dir = join(runDir, "result", model);
+  mkdirSync(dir, { recursive: true });
+  for (const c of ["base", "miss_param"]) copyFileSync(join(realDir(), fileOf(c)), join(dir, fileOf(c)));
+  const missFunc = linesOf(join(realDir(), fileOf("miss_func"))).map((l) => older.get(l.id) ?? l);
+  writeFileSync(join(dir, fileOf("miss_func")), missFunc.map((l) => JSON.stringify(l)).join("\n") + "\n");
+});
+
+describe("a v4 run generated on the data from before the holdout-index commit", () => {
+  it("the record lists the 8 items that commit changed, and in the real run they are inference errors, which cannot be checked", () => {
+    expect(changedIds).toEqual([101, 102, 115, 120, 122, 124, 129, 130].map((n) => `multi_turn_miss_func_${n}`));
+    const real = new Map(linesOf(join(realDir(), fileOf("miss_func"))).map((l) => [l.id, l]));
+    for (const id of changedIds) expect([typeof real.get(id)!.result, real.get(id)!.inference_log]).toEqual(["string", undefined]);
+  });
+
+  it("is named in one warning line with the 8 items, and still scored on the v4 manifest", () => {
+    const ctx = contextOf({});
+    const found = manifestsForModels(walkBfclTree([runDir], ctx.cwd, "result").models, undefined, ctx);
+    if (!found.ok) throw new Error(found.problems[0].message);
+    expect(found.value.problems.map((p) => [p.severity, p.code, p.message])).toEqual([["warning", "rollouts-older-data", named]]);
+    expect(found.value.manifestOf.get(model)?.source.bfclVersion).toBe("v4");
+    // the real run, the same files with those lines as the errors they are, is named nothing
+    const real = manifestsForModels(walkBfclTree([join(rolloutRunDir("2025-11-12-main"), "result", model)], ctx.cwd, "result").models, undefined, ctx);
+    expect(real.ok && real.value.problems).toEqual([]);
+  });
+
+  it("score names it on stderr and --sensitivity reads the pairs unchanged across revisions", async () => {
+    const io = memoryIo({ TWINSCORE_PYTHON: "/nonexistent/python3" }, projectRoot);
+    const code = await runCli(["score", "--results", join(runDir, "result"), "--sensitivity", "--bootstrap", "0", "--format", "json"], io);
+    const err = io.err.join("");
+    expect(code).toBe(0);
+    expect(err).toContain(`warning: ${named} [rollouts-older-data]`);
+    const doc = JSON.parse(io.out.join("")) as { sensitivity: { rows: { model: string; reading: string; n: number }[] } };
+    const rows = new Map(doc.sensitivity.rows.map((r) => [r.reading, r]));
+    const unchanged = rows.get("unrevised-pairs")!;
+    // 112 of Table 1's 223 pairs have neither twin changed since the v4 release; the 8 items are not among them
+    expect(unchanged.n).toBeLessThanOrEqual(112);
+    expect(unchanged.n).toBeGreaterThan(100);
+    expect(unchanged.n).toBeLessThan(rows.get("table-1")!.n);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The parse audit: what the handler made of each anchor-turn step of a model's twins, per
+ * result category — native calls, calls written as text that the handler does not parse,
+ * prose, nothing. Text calls are what a serving stack leaves behind when its tool-call
+ * parser or chat template did not turn the model's calls into tool calls: the model
+ * decided to act (the headline counts the attempt), and BFCL executed nothing there (the
+ * BFCL-decoded reading, `bfclDecodedBeside`, counts no call). The audit says how many.
+ */
+import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
+import type { StepKinds } from "../extract/types.js";
+import type { PairRecord } from "./types.js";
+
+/** One category's anchor-turn steps, by kind. */
+export interface CategoryAudit {
+  readonly category: ScoredResultCategory;
+  /** Twins read (a base twin shared by several pairs at one anchor turn counts once). */
+  readonly twins: number;
+  readonly steps: StepKinds;
+}
+
+/** Share of a category's call steps (native and text) that may be text calls before the audit says so. */
+export const TEXT_CALL_LIMIT = 0.05;
+
+/** The anchor-turn steps of the twins of `records`, per category (base, miss_func, miss_param), each twin once. */
+export function parseAudit(records: readonly PairRecord[]): CategoryAudit[] {
+  return scoredResultCategories.map((category) => {
+    const steps = { native: 0, textCalls: 0, prose: 0, empty: 0 };
+    const seen = new Set<string>();
+    for (const r of records) {
+      const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
+      const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
+      if (twin === null || seen.has(key)) continue;
+      seen.add(key);
+      const k = twin.anchorSteps;
+      steps.native += k.native;
+      steps.textCalls += k.textCalls;
+      steps.prose += k.prose;
+      steps.empty += k.empty;
+    }
+    return { category, twins: seen.size, steps };
+  });
+}
+
+/** True when more than `TEXT_CALL_LIMIT` of a category's call steps are calls written as text. */
+export function textCallsPastLimit(audit: CategoryAudit): boolean {
+  const { native, textCalls } = audit.steps;
+  return textCalls > 0 && textCalls > TEXT_CALL_LIMIT * (native + textCalls);
+}
+
+/**
+ * The one line a category past the limit gets (null when it is not): how many text calls,
+ * the handler that does not parse them, and the likely cause. `handler` names the handler
+ * and decoder BFCL's registry gives the model: the decoder is right, so the line never
+ * points to another one.
+ */
+export function textCallLine(model: string, audit: CategoryAudit, handler: string): string | null {
+  if (!textCallsPastLimit(audit)) return null;
+  const { native, textCalls } = audit.steps;
+  const calls = native + textCalls;
+  const pct = ((100 * textCalls) / calls).toFixed(1);
+  return (
+    `model ${model}: ${textCalls} of ${calls} anchor-turn call steps in ${audit.category} (${pct} %) are calls written as text that ${handler} does not parse, so BFCL executed no call there; ` +
+    `likely cause: the server's tool-call parser or chat template returned the calls as text instead of tool calls. ` +
+    `The headline counts them as attempts (the model's decision); the BFCL-decoded reading beside it counts them as no call`
+  );
+}
