@@ -46,7 +46,15 @@ export function commonTrialPairs(a: TrialsSummary, b: TrialsSummary): { a: Trial
   return { a: both.map(trialPairOf), b: both.map((p) => trialPairOf(inB.get(p.missId)!)) };
 }
 
-/** The paired change in decision between two arms' trials. Never throws on bad input: problems are in the document. */
+/**
+ * The paired change in decision between two arms' trials. Never throws on bad input:
+ * problems are in the document.
+ *
+ * @example
+ * import { compareTrials } from "twinscore";
+ * const doc = await compareTrials({ a: ["runs/a1/m", "runs/a2/m"], b: ["runs/b1/m", "runs/b2/m"] });
+ * console.log(doc.change, doc.ci95, doc.a?.meanFlipRate, doc.b?.meanFlipRate);
+ */
 export async function compareTrials(req: CompareTrialsRequest): Promise<TrialsComparisonDocument> {
   const { a: foldersA, b: foldersB, ...rest } = req;
   const [docA, docB] = [await scoreRuns({ ...rest, results: [], trialsOf: foldersA }), await scoreRuns({ ...rest, results: [], trialsOf: foldersB })];
