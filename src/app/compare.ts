@@ -5,7 +5,7 @@
  * interval and, with score trees for both arms, the official score change per category
  * with its flips. A model found in one arm only is named, never dropped silently.
  */
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, noHeadlineShort, readingById, readingPairs } from "../decision/readings.js";
 import type { SideRule } from "../decision/types.js";
@@ -153,7 +153,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   if (req.bfclData !== undefined && bad.length === 0) {
     const read = readScoredData(resolvePath(ctx.cwd, req.bfclData));
     if (read.ok) data = read.value;
-    else bad.push(...read.problems);
+    else pushAll(bad, read.problems);
   }
   if (bad.length > 0) return done(bad);
   scoresBeside = [...(walks.A?.scoresBeside ?? []), ...(walks.B?.scoresBeside ?? [])];
@@ -191,7 +191,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
       },
       (m) => {
         // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
-        problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        pushAll(problems, m.problems.filter((p) => p.severity === "error" || req.strict === true));
         files.push({ model: `${m.model} (arm ${arm})`, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
         if (m.score === null) return null;
         // one rule with score and report: an arm past --max-undecided gives the model no headline, so no comparison
@@ -203,12 +203,12 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
         const records = headline.selection.scored.map((x) => x.record);
         const complete = m.official !== null && m.official.categories.length === 3;
         // said whatever --strict: why an arm read from the reference has no official score change
-        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
+        pushAll(problems, (m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
         let checked: Pick<Arm, "completions" | "emptyTurns"> = {};
         if (data !== null && replaysOf !== null) {
           // what BFCL's checker says on this arm's model: its twins' completions and its entries under the empty-turn readings
           const replays = replaysOf(m, records, readingPairs(m.manifest, table1), data, { workaround: false, checker: true });
-          problems.push(...replays.problems);
+          pushAll(problems, replays.problems);
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
         const history: HistorySource = m.history.protocol === "reference" ? "reference" : "own";

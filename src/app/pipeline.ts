@@ -20,7 +20,7 @@ import { parseAudit, textCallLine } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
 import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
@@ -223,7 +223,7 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   if (hasError(found.value.problems)) {
     // stopped by the file names: every model's problems, the rollouts checked too
     const full = manifestsForModels(selected.models, req.manifest, req.ctx, { source, ...hints });
-    return err(...(full.ok ? full.value.problems : full.problems));
+    return errAll((full.ok ? full.value.problems : full.problems));
   }
   const { manifestOf, versionOf, forced } = found.value;
   const distinct = [...new Set(manifestOf.values())];
@@ -272,8 +272,8 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   // the rollouts against their data, from the pass just made: a model generated on other data stops the command
   const checked = manifestsForModels(selected.models, req.manifest, req.ctx, { checks, source, ...hints });
   if (!checked.ok) return checked;
-  if (hasError(checked.value.problems)) return err(...checked.value.problems.filter((p) => p.severity === "error"));
-  problems.push(...checked.value.problems);
+  if (hasError(checked.value.problems)) return errAll(checked.value.problems.filter((p) => p.severity === "error"));
+  pushAll(problems, checked.value.problems);
   return ok({ walk, selected: toRead, manifest: fallback, manifestOf, versionOf, forced, outputs, problems });
 }
 
@@ -320,7 +320,7 @@ function chooseCopy(paths: readonly string[], category: ScoredResultCategory, kn
   for (const path of paths) {
     const counted = readResultFile(path, category, { wanted: null, knownMissIds: known, onLine });
     if (!counted.readable) {
-      problems.push(...counted.problems);
+      pushAll(problems, counted.problems);
       continue;
     }
     if (best === null || counted.distinctIds > best.ids) best = { path, ids: counted.distinctIds };
@@ -358,7 +358,7 @@ function readModel(
   }
   const paths = scoredResultCategories.flatMap((c) => (chosen[c] ? [chosen[c]!.path] : []));
   const decided = paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder);
-  problems.push(...decided.problems);
+  pushAll(problems, decided.problems);
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
@@ -382,7 +382,7 @@ function readModel(
       openings: needs.openings && category !== "base",
       injected: needs.injected,
     });
-    problems.push(...reading.problems);
+    pushAll(problems, reading.problems);
     if (!reading.readable) {
       missing.push(category);
       continue;
@@ -411,7 +411,7 @@ function readModel(
     return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: builder.result() };
   }
   const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, choice!.decoder);
-  problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed, history.protocol === "reference"));
+  pushAll(problems, readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed, history.protocol === "reference"));
   const records: readonly PairRecord[] = req.keep === "all" ? scored.records : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
   let official = scores === null ? null : readOfficial(found.name, census, scores.model);
   if (official !== null && scores!.model === null) {

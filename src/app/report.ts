@@ -4,7 +4,7 @@
  * paired comparison of two runs, the judge's labels and the workaround credit when asked.
  * The page is written atomically when `out` is given; the document says what it holds.
  */
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
 import { assembleReport, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
@@ -14,7 +14,7 @@ import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
-import { byteLength, folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
+import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
@@ -129,7 +129,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   // every argument before any input is read
   const bad: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
-  if (!boot.ok) bad.push(...boot.problems);
+  if (!boot.ok) pushAll(bad, boot.problems);
   if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
   if (scores.length !== 0 && scores.length !== req.results.length) {
     bad.push(badArgument(`give one --scores per --results, in the same order (got ${req.results.length} --results and ${scores.length} --scores)`));
@@ -160,17 +160,19 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
   if (target !== null) {
     const folder = folderExists(target);
-    if (!folder.ok) bad.push(...folder.problems);
+    if (!folder.ok) pushAll(bad, folder.problems);
     const inputs = walks.flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])]).flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
     for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
     const clash = overwritesInput(target, inputs, "--out");
-    if (clash !== null && !clash.ok) bad.push(...clash.problems);
+    if (clash !== null && !clash.ok) pushAll(bad, clash.problems);
   }
   let judgeLabels = null;
   if (req.labels !== undefined) {
     const file = resolvePath(ctx.cwd, req.labels);
-    judgeLabels = readLabelsFile(file);
-    if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
+    const special = notRegularFile(file, "--labels");
+    judgeLabels = special === null ? readLabelsFile(file) : [];
+    if (special !== null) bad.push(special);
+    else if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
   }
   if (bad.length > 0 || !boot.ok) return done(bad);
   // one manifest for the page: the runs' file names must be of one BFCL version (unless --manifest forces one), said before anything is read
@@ -195,7 +197,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     req.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${bfcl.dir})`);
     const read = readScoredData(bfcl.dir);
     if (read.ok) data = read.value;
-    else problems.push(...read.problems);
+    else pushAll(problems, read.problems);
   }
   const modelProblems: { model: string; problems: Problem[] }[] = [];
   const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems);
@@ -324,21 +326,21 @@ async function readReportRuns(
         // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
         const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
         modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
-        problems.push(...m.problems.filter(inFull));
+        pushAll(problems, m.problems.filter(inFull));
         if (m.score === null) {
           // a model mixing both histories is not scored, and the pipeline's error says why
           if (m.history.protocol === "mixed") return null;
           problems.push(problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`));
           return null;
         }
-        if (scoreDir !== null) problems.push(...(m.official?.problems ?? []));
+        if (scoreDir !== null) pushAll(problems, (m.official?.problems ?? []));
         let replays: ModelReplays | null = null;
         if (data !== null) {
           const scored = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
           replays = replaysOf(m, scored, readingPairs(m.manifest, table1), data, { workaround: true, checker: true }, (what) =>
             req.progress?.(what === "workaround" ? `replaying miss_func attempts of ${label}/${m.model} (workaround credit)` : `checking ${label}/${m.model} with BFCL's checker (turn prefixes, empty-reference turns)`),
           );
-          problems.push(...replays.problems);
+          pushAll(problems, replays.problems);
         }
         const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
         const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
@@ -347,7 +349,7 @@ async function readReportRuns(
       },
     );
     if (!read.ok) return read;
-    problems.push(...read.value.problems);
+    pushAll(problems, read.value.problems);
     if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest)) {
       const why = read.value.manifest.source.bfclVersion === manifest.source.bfclVersion ? `their pair manifests differ` : `these runs are of several BFCL versions`;
       return err(problem("bfcl-version-mixed", `report puts every model on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`));

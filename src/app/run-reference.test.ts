@@ -250,6 +250,36 @@ describe("run --history reference: options, resume and errors", () => {
     }
   }, 120_000);
 
+  it("one line with malformed history keys: resume names that line and what is malformed, not 'lines generated with --history own'", async () => {
+    const out = join(tmp, "malformed-history");
+    await runPolicy(out, oracleScript(references), { history: "reference", onlyIds: few });
+    const file = join(out, "scripted_policy", "multi_turn", "BFCL_v4_multi_turn_base_result.json");
+    const original = readFileSync(file, "utf8");
+    const lines = original.split("\n");
+    const cases: [(l: Record<string, unknown>) => void, string][] = [
+      [(l) => (l[PLAYED_TURNS_KEY] = [0, 2]), "`twinscore_played_turns` is not the list of the turns before an anchor turn T (0, 1, …, T-1)"],
+      [(l) => (l[HISTORY_KEY] = "referense"), '`twinscore_history` is "referense": neither "reference" nor "own"'],
+      [(l) => delete l[HISTORY_KEY], "`twinscore_played_turns` without `twinscore_history`: whose calls its turns hold cannot be told"],
+    ];
+    for (const [mutate, what] of cases) {
+      const line = JSON.parse(lines[1]) as Record<string, unknown>;
+      mutate(line);
+      writeFileSync(file, [lines[0], JSON.stringify(line), ...lines.slice(2)].join("\n"));
+      const r = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), history: "reference", onlyIds: few }));
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.problems).toEqual([
+        {
+          code: "history-malformed",
+          severity: "error",
+          file,
+          line: 2,
+          message: `${line.id as string}: ${what}; resume cannot tell which history the line was generated with: correct the line or remove it`,
+        },
+      ]);
+    }
+  }, 120_000);
+
   it("an error line carries the history keys, so resume keeps it per anchor and --retry-errors generates only it again", async () => {
     const out = join(tmp, "errors");
     const respond = scriptedResponder(oracleScript(references), { paramNames });

@@ -18,7 +18,7 @@
  * are per model and id) and no other line's calls reach its world.
  */
 import { docFile, multiTurnDocFiles, questionsFile, type MultiTurnClass } from "../bfcl/data.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
@@ -59,7 +59,8 @@ import {
   withPlayedKeys,
   type PlayedHistory,
 } from "../rollout/index.js";
-import { createChatClient, endpointUrlProblem, MAX_REPLY_BYTES_LIMIT, MAX_TIMER_MS, probeEndpoint, type RetryInfo } from "../io/openai-chat.js";
+import { createChatClient, endpointSecrets, MAX_REPLY_BYTES_LIMIT, shownUrl, type RetryInfo } from "../io/openai-chat.js";
+import { checkEndpoints, endpointArgumentProblem, MAX_TIMEOUT_SECONDS, type EndpointTarget } from "./endpoint-check.js";
 import {
   acquireRunLock,
   appendLine,
@@ -69,6 +70,7 @@ import {
   pathExists,
   readTextIfFile,
   realFileOps,
+  removeInterruptedRewrites,
   rewriteSorted,
   staleLockWarning,
   type ResultFileIndex,
@@ -79,7 +81,7 @@ import { PyException } from "../python/exception.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { committedDataPath, loadManifest } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
-import { contextOf, type ExitCode, type RequestContext } from "./common.js";
+import { contextOf, numberProblem, type ExitCode, type RequestContext } from "./common.js";
 
 /** Everything a run needs, already validated by the caller. */
 export interface RunRequest {
@@ -375,19 +377,13 @@ export function modelDirProblem(name: string, flag: "--model" | "--model-dir"): 
   return problem("bad-argument", `${flag} ${JSON.stringify(name)}: the result folder name (OUT/<model-dir>/multi_turn) ${why}, which would put files outside --out${hint}`);
 }
 
-/** Probe the model's endpoint and, in interactive mode, the simulator's; the first refusal as a problem, notes as warnings. */
-async function probeEndpoints(req: RunRequest, keys: readonly (string | null)[]): Promise<Result<Problem[]>> {
-  const targets: { flag: string; endpoint: string; model: string; apiKey: string | null }[] = [];
+/** Probe the model's endpoint and, in interactive mode, the simulator's (each reached over HTTP); the first refusal as a problem, notes as warnings. */
+function probeEndpoints(req: RunRequest, keys: readonly (string | null)[]): Promise<Result<Problem[]>> {
+  const targets: EndpointTarget[] = [];
   if (req.probe ?? req.chat === undefined) targets.push({ flag: "--endpoint", endpoint: req.endpoint, model: req.model, apiKey: req.apiKey });
   const sim = req.userSim ?? null;
   if (sim !== null && (req.probe ?? sim.chat === undefined)) targets.push({ flag: "--user-endpoint", endpoint: sim.endpoint, model: sim.model, apiKey: sim.apiKey });
-  const notes: Problem[] = [];
-  for (const t of targets) {
-    const out = await probeEndpoint({ endpoint: t.endpoint, model: t.model, apiKey: t.apiKey, otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes });
-    if (!out.ok) return err(problem(out.kind === "model" ? "model-not-served" : out.kind === "key" ? "key-refused" : "endpoint-unreachable", `${t.flag} ${t.endpoint}: ${out.message}; nothing was generated`));
-    if (out.note !== null) notes.push(problem("probe-note", `${t.flag} ${t.endpoint}: ${out.note}`, { severity: "warning" }));
-  }
-  return ok(notes);
+  return checkEndpoints(targets, { otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes }, "nothing was generated");
 }
 
 /** A failed request in a row of connection failures: which endpoint, and the count so far. */
@@ -405,8 +401,8 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     ["--endpoint", req.endpoint, req.chat !== undefined],
     ["--user-endpoint", req.userSim?.endpoint ?? null, req.userSim?.chat !== undefined],
   ] as const) {
-    const bad = url === null || injected ? null : endpointUrlProblem(url, flag);
-    if (bad !== null) return err(problem("bad-argument", bad));
+    const bad = url === null || injected ? null : endpointArgumentProblem(url, flag);
+    if (bad !== null) return err(bad);
   }
   const history: HistorySource = req.history ?? "own";
   const continueAfter = req.continueAfterAnchor === true;
@@ -451,7 +447,8 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   const modelFolder = `${req.outDir}/${modelDir}`;
   const folder = `${modelFolder}/multi_turn`;
   const userSim = req.userSim ?? null;
-  const keys = [req.apiKey, userSim?.apiKey ?? null];
+  // the keys, and credentials in the endpoints' query strings, kept out of every line and message
+  const keys = [req.apiKey, userSim?.apiKey ?? null, ...(req.chat === undefined ? endpointSecrets(req.endpoint) : []), ...(userSim !== null && userSim.chat === undefined ? endpointSecrets(userSim.endpoint) : [])];
   const redactor = redactorOf(keys);
   const fileOps = req.fileOps ?? realFileOps;
   const problems: Problem[] = [];
@@ -461,13 +458,23 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   if (!existed) {
     const probed = await probeEndpoints(req, keys);
     if (!probed.ok) return probed;
-    problems.push(...probed.value);
+    pushAll(problems, probed.value);
   }
   const locked = acquireRunLock(modelFolder);
   if (!locked.ok) return locked;
   const { lock, staleFrom } = locked.value;
   if (staleFrom !== null) problems.push(staleLockWarning(lock.file, staleFrom));
+  // a signal ends the run with the files in their final form: a retried line replaces its error line on disk at once
+  lock.onInterrupt(() => {
+    for (const c of runCategories) {
+      const path = `${folder}/${resultFileName(c)}`;
+      if (pathExists(path)) rewriteSorted(path, compareIds, fileOps);
+    }
+  });
   try {
+    const leftOver = removeInterruptedRewrites(folder);
+    if (!leftOver.ok) return leftOver;
+    for (const file of leftOver.value) problems.push(problem("rewrite-removed", "removed the temporary file of a final rewrite that was killed part-way (the result file beside it is whole)", { file, severity: "warning" }));
     // resume: what each category file already holds
     const existing = new Map<RunCategory, ResultFileIndex>();
     for (const c of runCategories) {
@@ -477,6 +484,16 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       for (const l of opened.value.lines) {
         if (l.reading.kind === "other") problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
         else if (l.reading.note !== null) problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
+      }
+      // a line whose history keys are malformed is neither history: named, not taken for the other protocol
+      const malformed = opened.value.lines.find((l) => l.reading.kind === "result" && l.reading.historyProblem !== undefined);
+      if (malformed !== undefined && malformed.reading.kind === "result") {
+        return err(
+          problem("history-malformed", `${malformed.reading.id}: ${malformed.reading.historyProblem}; resume cannot tell which history the line was generated with: correct the line or remove it`, {
+            file: path,
+            line: malformed.lineNo,
+          }),
+        );
       }
       // one folder, one protocol: lines of both histories side by side would be read as one model's
       const other = opened.value.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
@@ -505,7 +522,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     if (existed && pending.length > 0) {
       const probed = await probeEndpoints(req, keys);
       if (!probed.ok) return probed;
-      problems.push(...probed.value);
+      pushAll(problems, probed.value);
     }
     if (pending.length > 0) {
       const made = makeOutputFolder(folder);
@@ -526,7 +543,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       streak.count++;
       streak.endpoint = endpoint;
       if (maxInRow > 0 && streak.count >= maxInRow && halt.stop === null) {
-        halt.stop = problem("endpoint-down", `${streak.count} requests in a row could not connect to ${endpoint} (--max-consecutive-errors ${maxInRow}): the run stopped`);
+        halt.stop = problem("endpoint-down", `${streak.count} requests in a row could not connect to ${shownUrl(endpoint)} (--max-consecutive-errors ${maxInRow}): the run stopped`);
       }
     };
     const baseChat = req.chat ?? endpointFor(req, keys);
@@ -820,17 +837,7 @@ function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items" | "hist
   };
 }
 
-/** The longest `--timeout`: Node's timers hold at most 2^31 - 1 ms, and a longer delay fires at once. */
-export const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
-
-function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean, max = Number.POSITIVE_INFINITY): Problem | null {
-  if (value === undefined) return null;
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
-    return problem("bad-argument", `${flag} must be ${integer ? "an integer" : "a number"} ${range}${Number.isNaN(value) ? " (got text that is not a number)" : `, got ${value}`}`);
-  }
-  return null;
-}
+export { MAX_TIMEOUT_SECONDS };
 
 /**
  * Check every argument (before reading any input), resolve the BFCL data folder, the key,
@@ -854,8 +861,8 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   ]) {
     if (p) bad.push(p);
   }
-  const badUrl = endpointUrlProblem(req.endpoint, "--endpoint");
-  if (badUrl !== null) bad.push(problem("bad-argument", badUrl));
+  const badUrl = endpointArgumentProblem(req.endpoint, "--endpoint");
+  if (badUrl !== null) bad.push(badUrl);
   const dir = modelDirProblem(req.modelDir ?? modelDirName(req.model), req.modelDir !== undefined ? "--model-dir" : "--model");
   if (dir) bad.push(dir);
   if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
@@ -870,8 +877,8 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   if (interactive) {
     if (!req.userEndpoint) bad.push(problem("bad-argument", "--user-sim llm needs --user-endpoint URL (the simulated user's OpenAI-compatible endpoint)"));
     if (!req.userModel) bad.push(problem("bad-argument", "--user-sim llm needs --user-model NAME (the model that plays the user)"));
-    const badUserUrl = req.userEndpoint ? endpointUrlProblem(req.userEndpoint, "--user-endpoint") : null;
-    if (badUserUrl !== null) bad.push(problem("bad-argument", badUserUrl));
+    const badUserUrl = req.userEndpoint ? endpointArgumentProblem(req.userEndpoint, "--user-endpoint") : null;
+    if (badUserUrl !== null) bad.push(badUserUrl);
   } else {
     const stray = (
       [

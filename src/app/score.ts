@@ -15,7 +15,7 @@ import { readingCounts } from "../decision/score.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { err, ok, pushAll, problem, type Problem, type Result } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { rankOneOf } from "../official/intervals.js";
@@ -26,7 +26,7 @@ import type { BootstrapOptions } from "../stats/index.js";
 import { readScoredData, resolveBfclDataDir, type ScoredData } from "../io/bfcl-data.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, bootstrapOf, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
@@ -234,7 +234,7 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   const problems: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
-  if (!boot.ok) problems.push(...boot.problems);
+  if (!boot.ok) pushAll(problems, boot.problems);
   const trialsOf = req.trialsOf ?? [];
   if (trialsOf.length > 0 && req.results.length > 0) problems.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
   else if (req.results.length === 0 && trialsOf.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
@@ -244,17 +244,17 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   if (req.perItem !== undefined) {
     const target = resolvePath(ctx.cwd, req.perItem);
     const folder = folderExists(target);
-    if (!folder.ok) problems.push(...folder.problems);
+    if (!folder.ok) pushAll(problems, folder.problems);
     const inputs = [...walked.results.models, ...(walked.scores?.models ?? [])].flatMap((m) =>
       Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)),
     );
     if (req.manifest !== undefined) inputs.push(resolvePath(ctx.cwd, req.manifest));
     const clash = overwritesInput(target, inputs, "--per-item");
-    if (clash !== null && !clash.ok) problems.push(...clash.problems);
+    if (clash !== null && !clash.ok) pushAll(problems, clash.problems);
   }
   if ((req.scores ?? []).length > 0) {
     // a wrong --scores is a bad argument: said before any result file is read
-    problems.push(...(walked.scores?.problems ?? []).filter((p) => p.severity === "error"));
+    pushAll(problems, (walked.scores?.problems ?? []).filter((p) => p.severity === "error"));
   }
   return { bootstrap, problems };
 }
@@ -271,7 +271,7 @@ function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): Scor
   if (!location) return null;
   const data = readScoredData(location.dir);
   if (!data.ok) {
-    problems.push(...data.problems);
+    pushAll(problems, data.problems);
     return null;
   }
   return data.value;
@@ -309,6 +309,11 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
+  const listed =
+    folderListProblem(request.results, "results") ??
+    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
+    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
+  if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
   const trialsOf = request.trialsOf ?? [];
   // the trials' folders are read as result trees; `validate` still sees the request as given
   const req: ScoreRequest = trialsOf.length > 0 && request.results.length === 0 ? { ...request, results: trialsOf } : request;
@@ -362,7 +367,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       let workaround: WorkaroundRow | null = null;
       if (ofData && companions !== null) {
         const replays = companions.replaysOf(m, scored, pairs, data!, { workaround: true, checker: aligned });
-        problems.push(...replays.problems);
+        pushAll(problems, replays.problems);
         if (aligned) readAlignedModels++;
         completions = replays.completions;
         if (completions !== null) alignedRow = companions.alignedRow(m.model, companions.alignedScore(scored, completions, bootstrap));
@@ -449,7 +454,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       ...(o.audit === null ? {} : { parseAudit: o.audit }),
     };
   });
-  problems.push(...outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
+  pushAll(problems, outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
   for (const m of models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
 
   let official: ScoreDocument["official"] = null;
@@ -459,7 +464,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   if ((shown.length > 0 && wantsMetrics) || hidden.length > 0) {
     // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
     const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
-    problems.push(...shown.flatMap((o) => o.officialProblems));
+    pushAll(problems, shown.flatMap((o) => o.officialProblems));
     const officialModels: OfficialRow[] = [];
     const sensitivityModels: SensitivityRow[] = [];
     let spearman: OfficialSpearman | null = null;
@@ -467,8 +472,8 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
     for (const [groupManifest, group] of groups) {
       const names = group.map((o) => o.read.model);
       const metrics = computeRunMetrics(groupManifest, group.map((o) => o.metrics!), { bootstrap, rule });
-      officialModels.push(...officialRows(metrics, names));
-      sensitivityModels.push(...sensitivityRows(metrics, names));
+      pushAll(officialModels, officialRows(metrics, names));
+      pushAll(sensitivityModels, sensitivityRows(metrics, names));
       if (groups.size === 1) {
         spearman = officialSpearman(metrics);
         shares = rankOneShares(metrics, names);
@@ -505,7 +510,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
     const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
     const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
     if (written.ok) perItem = { file, rows: rows.length };
-    else problems.push(...written.problems);
+    else pushAll(problems, written.problems);
   }
 
   let trials: TrialsSummary | null = null;

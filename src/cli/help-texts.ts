@@ -386,6 +386,8 @@ const formats =
   "combined: the decision and BFCL's official score side by side), or writes each to its own file in a folder\n" +
   "(--out-dir DIR: decision.csv, official.csv, … by --format). report --figures DIR writes each figure of the\n" +
   "page as SVG and PNG.\n" +
+  "A csv cell (--format csv, --per-item) whose text starts with = + - @, a tab or a carriage return and is\n" +
+  "not a number gets a leading ' so that a spreadsheet shows it as text and never runs it as a formula.\n" +
   "Output is deterministic, and files are written atomically (a temporary file, then a rename).\n" +
   "\nMessages on stderr are one line each, in one form: [file:line: ]severity: message [code], with severity\n" +
   "error, warning or note (a file written, a decoder detected, a summary). Errors come first. The routine\n" +

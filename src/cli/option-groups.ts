@@ -73,8 +73,8 @@ export const decoderGroup: OptionGroup<{ decoder?: DecoderName }> = {
 export const bootstrapGroup: OptionGroup<{ bootstrap: Partial<BootstrapOptions> }> = {
   add: (cmd) =>
     cmd
-      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
-      .option("--seed <s>", "seed of NumPy's default_rng for the intervals (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed)),
+      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval, an integer (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
+      .option("--seed <s>", "seed of NumPy's default_rng for the intervals: an integer >= 0 (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed)),
   read: (opts) => ({
     bootstrap: {
       resamples: integerOption(text(opts, "bootstrap") ?? String(DEFAULT_BOOTSTRAP.resamples)),
@@ -121,7 +121,7 @@ export const verboseGroup: OptionGroup<{ verbose: boolean }> = {
 
 /** `--threads`: worker threads for the files. */
 export const threadsGroup: OptionGroup<{ threads?: number }> = {
-  add: (cmd) => cmd.option("--threads <n>", "threads in all: this one plus n-1 workers reading model folders (the defaults, and when more pay: twinscore help speed)"),
+  add: (cmd) => cmd.option("--threads <n>", "threads in all, an integer >= 1: this one plus n-1 workers reading model folders (the defaults, and when more pay: twinscore help speed)"),
   read: (opts) => (opts.threads === undefined ? {} : { threads: integerOption(text(opts, "threads")) }),
 };
 
@@ -141,7 +141,7 @@ export const readingGroup: OptionGroup<{ reading: SideRule }> = {
 
 /** `--max-undecided`: when a model gets no headline (the commands that print one). */
 export const maxUndecidedGroup: OptionGroup<{ maxUndecided: number | undefined }> = {
-  add: (cmd) => cmd.option("--max-undecided <pct>", "no act/hold/decision for a model with more than this % of its pairs undecided (0-100)", String(DEFAULT_MAX_UNDECIDED)),
+  add: (cmd) => cmd.option("--max-undecided <pct>", "no act/hold/decision for a model with more than this % of its pairs undecided: a decimal number from 0 to 100", String(DEFAULT_MAX_UNDECIDED)),
   read: (opts) => ({ maxUndecided: numberOption(opts.maxUndecided as string | undefined) }),
 };
 

@@ -10,7 +10,7 @@ import { decodeResultBytes, lineHistory, lineKey, repeatedKeyMessage, scanLineHe
 import { COLON, skipSpace, skipValue } from "../bfcl/json-bytes.js";
 import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
 import { isKnownItemId } from "../decision/score.js";
-import { problem, type Problem } from "../messages/index.js";
+import { LineProblems, problem, type Problem } from "../messages/index.js";
 import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";
 import { openingMessageOf, USER_SIMULATOR_KEY } from "../rollout/user-sim.js";
@@ -45,7 +45,7 @@ export interface ResultFileReading {
   readonly readable: boolean;
   /** With `FilePass.census`: every line's id and turn count. */
   readonly census: ResultCensus | null;
-  /** With `FilePass.texts`: the `result` text of those ids (the first line of each, when it parses). */
+  /** With `FilePass.texts`: the `result` text of those ids (the last line of each, when it parses). */
   readonly texts: Map<string, string> | null;
   /** With `FilePass.wholeFile`: the file's bytes (BFCL's checker reads whole files). */
   readonly bytes: Uint8Array | null;
@@ -188,10 +188,11 @@ export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: nu
  * Read `file`, a result file of `category`. `wanted` maps each id scoring needs to the
  * number of turns to keep (anchor + 1); pass null to only count distinct ids. Lines that
  * are malformed, carry an id that is not an item of the category the manifest knows
- * (`knownMissIds`; base ids up to BFCL's 200), repeat an id, or hold a result of the
- * wrong shape, or whose bytes are not UTF-8 (Python's strict codec refuses them, where a
+ * (`knownMissIds`; base ids up to BFCL's 200), or hold a result of the wrong shape, or whose bytes are not UTF-8 (Python's strict codec refuses them, where a
  * lenient decoder would read replacement characters), become warnings with file:line and
- * are otherwise skipped; a line giving `id` or `result` twice is read by the last one, as
+ * are otherwise skipped (past a thousand of one kind in a file, the rest are named in one
+ * warning); a line repeating an id (and anchor) replaces the earlier one, with a warning — a
+ * `run` stopped before its final rewrite leaves a retried line after the line it retried —; a line giving `id` or `result` twice is read by the last one, as
  * `json.loads` reads it, and warned about; a wanted id
  * whose result is an inference-error string is kept (a side with no decision) and reported.
  */
@@ -200,9 +201,12 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
   const knownMissIds = pass.knownMissIds ?? null;
   const rollouts = new Map<string, RecordedRollout>();
   const lineOf = new Map<string, number>();
-  const problems: Problem[] = [];
+  const problems = new LineProblems();
   const ids = new Set<string>();
-  const keys = new Set<string>();
+  // the line each key was last read from; the history its line with turns was counted under; its inference-error warning
+  const keys = new Map<string, number>();
+  const countedAs = new Map<string, "own" | "reference">();
+  const errorWarnings = new Map<string, Problem>();
   const census: ResultCensus | null = pass.census ? { file, ids: [], turnCount: new Map(), stopped: new Map() } : null;
   const texts = pass.texts ? new Map<string, string>() : null;
   const tokens = pass.firstStepTokens ? new Map<string, number | null>() : null;
@@ -252,16 +256,22 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         problems.push(problem("history-malformed", `${keyed.error}; the line is skipped`, { file, line, severity: "warning" }));
         return;
       }
-      if (keys.has(keyed.key)) {
+      // a later line of an id replaces the earlier one: `run` appends a retried line after the line it
+      // replaces, and an interrupted rewrite may leave both
+      const earlier = keys.get(keyed.key);
+      if (earlier !== undefined) {
         const anchor = keyed.history.kind === "reference" ? ` for anchor turn ${keyed.history.played.length}` : "";
-        problems.push(problem("id-duplicate", `id ${head.id} appears again${anchor}; the first line is used`, { file, line, severity: "warning" }));
-        return;
+        problems.push(problem("id-duplicate", `id ${head.id} appears again${anchor} (first on line ${earlier}); the last line of an id is read`, { file, line, severity: "warning" }));
+        forgetLine(keyed.key);
       }
-      keys.add(keyed.key);
+      keys.set(keyed.key, line);
       ids.add(head.id);
       if (head.repeated.length > 0) problems.push(problem("key-repeated", repeatedKeyMessage(head), { file, line, severity: "warning" }));
       // lines with turns by history (an inference-error line counts only when it says which)
-      if (keyed.history.kind === "reference" || (head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE)) histories[keyed.history.kind]++;
+      if (keyed.history.kind === "reference" || (head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE)) {
+        histories[keyed.history.kind]++;
+        countedAs.set(keyed.key, keyed.history.kind);
+      }
       if (wanted === null) return;
       // every inference-error line is said, whichever pairs this command reads: a run reads the same in every command
       if (head.resultStart >= 0 && bytes[head.resultStart] === QUOTE_BYTE) {
@@ -273,7 +283,9 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         }
         if (typeof message === "string") {
           const msg = message.length > 100 ? message.slice(0, 100) + "…" : message;
-          problems.push(problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, { file, line, severity: "warning" }));
+          const warning = problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, { file, line, severity: "warning" });
+          problems.push(warning);
+          errorWarnings.set(keyed.key, warning);
         }
       }
       const keep = wanted.get(head.id);
@@ -288,8 +300,19 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         problems.push({ ...decoded, severity: "warning" });
         return;
       }
-      keepFirst(rollouts, keyed.key, decoded);
-      keepFirst(lineOf, keyed.key, line);
+      rollouts.set(keyed.key, decoded);
+      lineOf.set(keyed.key, line);
+    };
+    /** What an earlier line of a key left: its rollout, its count among the histories, its inference-error warning. */
+    const forgetLine = (key: string): void => {
+      rollouts.delete(key);
+      lineOf.delete(key);
+      const counted = countedAs.get(key);
+      if (counted !== undefined) histories[counted]--;
+      countedAs.delete(key);
+      const warning = errorWarnings.get(key);
+      if (warning !== undefined) problems.withdraw(warning);
+      errorWarnings.delete(key);
     };
     if (pass.wholeFile) {
       whole = readFileBytes(file);
@@ -300,7 +323,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
     const failed = { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), census: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, histories };
     return { ...failed, problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
   }
-  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems, readable: true, census, texts, bytes: whole, firstStepTokens: tokens, openings, injectedLines, histories };
+  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems: problems.toArray(), readable: true, census, texts, bytes: whole, firstStepTokens: tokens, openings, injectedLines, histories };
 }
 
 const utf8Text = new TextDecoder("utf-8");
@@ -314,22 +337,23 @@ function keyOf(bytes: Uint8Array, head: LineHead): { key: string; history: LineH
   return "error" in history ? history : { key: lineKey(head.id, history), history };
 }
 
-/** Keep `value` under `key` (`lineKey`: a pair finds a line played from the reference by its id and anchor, `lineFor`); a key seen before keeps its first value. */
-function keepFirst<T>(map: Map<string, T>, key: string, value: T): void {
-  if (!map.has(key)) map.set(key, value);
-}
-
-/** The census of one line: its id (first line of an id wins), its turn count, or the turn `run --until-anchor` stopped after. */
+/** The census of one line: its id (in the order of first lines), its turn count or the turn `run --until-anchor` stopped after (the last line of an id wins). */
 function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: number, where: { file: string; line: number }): void {
   const head = scanLineHead(bytes, start, end, false);
   if ("error" in head) return; // the scorer reports malformed lines
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;
   const after = stoppedAfterTurn(bytes, head);
-  // where a line played from the reference stopped is kept per anchor too (`lineFor` finds it); the rest is the id's first line
-  if (after !== null && keyed.key !== head.id && !census.stopped.has(keyed.key)) census.stopped.set(keyed.key, after);
-  if (census.turnCount.has(head.id) || census.stopped.has(head.id)) return;
-  census.ids.push(head.id);
+  // where a line played from the reference stopped is kept per anchor too (`lineFor` finds it); the id's own entry is its
+  // first line's then (a base item has a line per anchor), and an own-history line's last line's (a retried line replaces the earlier)
+  const reference = keyed.key !== head.id;
+  if (reference && after !== null) census.stopped.set(keyed.key, after);
+  else if (reference) census.stopped.delete(keyed.key);
+  const seen = census.turnCount.has(head.id) || census.stopped.has(head.id);
+  if (seen && reference) return;
+  if (!seen) census.ids.push(head.id);
+  census.turnCount.delete(head.id);
+  census.stopped.delete(head.id);
   if (after !== null) {
     census.stopped.set(head.id, after);
     return;
@@ -338,35 +362,36 @@ function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: 
   census.turnCount.set(head.id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
 }
 
-/** Keep the `result` text of a wanted id's first line, when the line is UTF-8 and the text parses (else the scorer reports it). */
+/** Keep the `result` text of a wanted id's last line, when the line is UTF-8 and the text parses (else the scorer reports it, and no text is kept). */
 function keepText(texts: Map<string, string>, wanted: ReadonlySet<string>, bytes: Uint8Array, start: number, end: number): void {
-  if (invalidUtf8At(bytes, start, end) >= 0) return;
   const head = scanLineHead(bytes, start, end, true);
-  if ("error" in head || !wanted.has(head.id) || head.resultStart < 0) return;
+  if ("error" in head || !wanted.has(head.id)) return;
   const keyed = keyOf(bytes, head);
-  if ("error" in keyed || texts.has(keyed.key)) return;
+  if ("error" in keyed) return;
+  texts.delete(keyed.key);
+  if (head.resultStart < 0 || invalidUtf8At(bytes, start, end) >= 0) return;
   const text = utf8Text.decode(bytes.subarray(head.resultStart, head.resultEnd));
   try {
     JSON.parse(text);
   } catch {
     return;
   }
-  keepFirst(texts, keyed.key, text);
+  texts.set(keyed.key, text);
 }
 
 const TOKENS_KEY = Buffer.from('"input_token_count"');
 const FIRST_COUNT = /^\s*:\s*\[\s*\[\s*(\d+)/;
 
-/** The first step's input token count of a line's first occurrence of its id (null for a line without one: an error line). */
+/** The first step's input token count of the last line of an id (null for a line without one: an error line). */
 function countFirstStepTokens(tokens: Map<string, number | null>, bytes: Uint8Array, start: number, end: number): void {
   const head = scanLineHead(bytes, start, end, true);
   if ("error" in head) return;
   const keyed = keyOf(bytes, head);
-  if ("error" in keyed || tokens.has(keyed.key)) return;
+  if ("error" in keyed) return;
   const at = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(TOKENS_KEY);
   if (keyed.history.kind === "reference") {
     // the played turns made no request (their counts are 0): the first step the model generated is the anchor turn's
-    keepFirst(tokens, keyed.key, at < 0 ? null : generatedFirstStepTokens(bytes, start + at + TOKENS_KEY.length, end, keyed.history.played.length));
+    tokens.set(keyed.key, at < 0 ? null : generatedFirstStepTokens(bytes, start + at + TOKENS_KEY.length, end, keyed.history.played.length));
     return;
   }
   const m = at < 0 ? null : FIRST_COUNT.exec(utf8Text.decode(bytes.subarray(start + at + TOKENS_KEY.length, Math.min(end, start + at + TOKENS_KEY.length + 40))));
@@ -413,7 +438,7 @@ function keepOpening(openings: Map<string, string>, bytes: Uint8Array, start: nu
   }
   const id = line instanceof PyDict ? line.get("id") : undefined;
   const message = openingMessageOf(line);
-  if (typeof id === "string" && message !== null && !openings.has(id)) openings.set(id, message);
+  if (typeof id === "string" && message !== null) openings.set(id, message);
 }
 
 /** The largest result file read whole: far above any BFCL result file, far below what a buffer can hold. */

@@ -82,6 +82,19 @@ export interface AssembleInput {
 }
 
 /**
+ * The longest text the page embeds for one call or one side's anchor text. A real anchor
+ * turn's text is a few kilobytes; a page holding every text of a run whose turns are
+ * millions of characters would not fit in memory (or in a string) at all.
+ */
+export const REPORT_TEXT_LIMIT = 20_000;
+
+/** A text cut to `REPORT_TEXT_LIMIT` characters, saying how much was left out and where the rest is. */
+export function boundedText(text: string, limit = REPORT_TEXT_LIMIT): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)} … [cut by the report: ${text.length - limit} more characters of ${text.length}; the whole text is in the result file]`;
+}
+
+/**
  * The anchor turn's calls with their arguments, in the order the scorer lists them
  * (`readTwin`: by step, decoded calls before the failed entries of a step), labelled
  * with the scorer's own reading; an undecoded call shows as `name(…)`.
@@ -89,11 +102,11 @@ export interface AssembleInput {
 function anchorCalls(reading: TwinReading): ReportCall[] {
   const kindOf = (c: TwinReading["anchorCalls"][number]): ReportCall["kind"] => (c.worldChanging ? "world-changing" : c.kind === "login" ? "login" : "read");
   const calls: ReportCall[] = reading.anchorCalls.map((c) => ({
-    text: c.decoded ? (c.text ?? c.name) : `${c.name}(…)`,
+    text: boundedText(c.decoded ? (c.text ?? c.name) : `${c.name}(…)`),
     kind: kindOf(c),
     ...(c.decoded ? {} : { undecoded: true }),
   }));
-  for (const name of reading.offListNames) calls.push({ text: name, kind: "off-list" });
+  for (const name of reading.offListNames) calls.push({ text: boundedText(name), kind: "off-list" });
   return calls;
 }
 
@@ -105,7 +118,7 @@ function side(reading: TwinReading, under: SideUnderReading, id: string, input: 
     scored: under.scored,
     acted: under.acted,
     calls: anchorCalls(reading),
-    text: reading.anchorText,
+    text: reading.anchorText.map((t) => boundedText(t)),
     decodeFailures: reading.decodeFailures,
     verdict: v === undefined ? null : v.pass ? "pass" : "fail",
     verdictDetail: f === null ? null : `${f.errorType}${f.failingTurn === null ? "" : ` on turn ${f.failingTurn}`}`,

@@ -14,6 +14,7 @@
  * two numeric columns in csv (`ci_low`, `ci_high`), so a spreadsheet reads numbers.
  */
 
+import { visibleText } from "../messages/index.js";
 /** The output formats every command accepts. */
 export const outputFormats = ["table", "json", "csv", "markdown", "latex"] as const;
 export type OutputFormat = (typeof outputFormats)[number];
@@ -115,14 +116,24 @@ function splitIntervals(t: PrintTable): PrintTable {
   return { id: t.id, columns, rows };
 }
 
+/** A number as a cell holds it (a negative one starts with `-` and stays a number). */
+const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?$/;
+
+/**
+ * A cell as csv writes it. A text a spreadsheet would run as a formula (starting with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return: a model's `miss_text`, a model folder's
+ * name) gets a leading `'`, which spreadsheets show as text; numbers stay as they are.
+ */
 function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const safe = /^[=+\-@\t\r]/.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** One table in one format (`tsv` for `pairs`, which also offers it). */
 export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "json"> | "tsv"): string {
   const t = format === "csv" ? splitIntervals(table) : table;
-  const cells = t.rows.map((r) => r.map(cellText));
+  // csv keeps a cell's text as it is (quoted); the other formats are read on a terminal
+  const cells = t.rows.map((r) => r.map((v) => (format === "csv" ? cellText(v) : visibleText(cellText(v)))));
   const headers = t.columns.map((c) => c.header);
   switch (format) {
     case "latex": {
@@ -155,7 +166,7 @@ export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "js
       return [head, rule, ...cells.map((line) => `| ${line.map(esc).join(" | ")} |`)].join("\n") + "\n";
     }
     case "table": {
-      const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((line) => line[i].length)));
+      const widths = headers.map((h, i) => cells.reduce((w, line) => Math.max(w, line[i].length), h.length));
       const pad = (s: string, i: number) => (t.columns[i].align === "right" ? s.padStart(widths[i]) : s.padEnd(widths[i]));
       const lines = [headers.map(pad).join("  "), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map((line) => line.map(pad).join("  "))];
       return lines.map((l) => l.trimEnd()).join("\n") + "\n";
@@ -206,13 +217,18 @@ function mergedCsv(given: readonly PrintTable[]): string {
   return renderTable({ id: "", columns: [{ header: "table" }, ...headers.map((header) => ({ header }))], rows }, "csv");
 }
 
+/** Prose as a terminal may show it: its own line breaks kept, any other control character (from a folder name, an id) made visible. */
+function visibleLines(text: string): string {
+  return text.split("\n").map(visibleText).join("\n");
+}
+
 /** Render a printout; what goes to stdout and what to stderr. */
 export function renderPrintout(p: Printout, format: Exclude<OutputFormat, "json">): { stdout: string; stderr: string } {
   const tables = p.blocks.flatMap((b) => (b.kind === "table" ? [b.table] : []));
-  const stderr = format === "table" ? "" : p.blocks.map((b) => (b.kind === "text" ? (b.elsewhere ?? "") : "")).join("");
+  const stderr = format === "table" ? "" : p.blocks.map((b) => (b.kind === "text" ? visibleLines(b.elsewhere ?? "") : "")).join("");
   switch (format) {
     case "table":
-      return { stdout: p.blocks.map((b) => (b.kind === "text" ? b.text : b.inTableFormat === false ? "" : renderTable(b.table, "table"))).join(""), stderr };
+      return { stdout: p.blocks.map((b) => (b.kind === "text" ? visibleLines(b.text) : b.inTableFormat === false ? "" : renderTable(b.table, "table"))).join(""), stderr };
     case "csv":
       return { stdout: tables.length === 1 ? renderTable(tables[0], "csv") : tables.length === 0 ? "" : mergedCsv(tables), stderr };
     case "markdown": {

@@ -9,7 +9,7 @@ import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/cat
 import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
-import { HISTORY_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, referenceAnchorOf } from "../bfcl/line-keys.js";
+import { HISTORY_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, historyKeysProblem, referenceAnchorOf } from "../bfcl/line-keys.js";
 import { anchoredKey } from "../bfcl/results.js";
 
 /** The result file name of a category, as BFCL names it. */
@@ -59,6 +59,8 @@ export type LineReading =
       readonly note: string | null;
       /** A `--history reference` line: the anchor turn it was generated for (its played-turn count); absent on a line of the ordinary loop. */
       readonly anchorTurn?: number;
+      /** Set when the line's history keys are malformed (neither history can be told): what is wrong with them. */
+      readonly historyProblem?: string;
     }
   | { readonly kind: "other" };
 
@@ -85,6 +87,8 @@ function readingOf(value: unknown, note: string | null): LineReading {
   const isError = !Array.isArray(v.result);
   const errorMessage = isError ? (typeof v.result === "string" ? (v.result.startsWith(ERROR_PREFIX) ? v.result.slice(ERROR_PREFIX.length) : v.result) : String(v.result)) : null;
   const anchorTurn = referenceAnchorOf(v);
+  const historyProblem = historyKeysProblem(v);
+  if (historyProblem !== null) return { kind: "result", id: v.id, isError, errorMessage, note, historyProblem };
   return anchorTurn === null ? { kind: "result", id: v.id, isError, errorMessage, note } : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn };
 }
 

@@ -444,6 +444,52 @@ describe("the run process killed mid-run", () => {
   }, 120_000);
 });
 
+describe("--retry-errors stopped by a signal", () => {
+  it("SIGTERM and SIGINT mid-retry: no id twice on disk, the regenerated lines kept, no lock left; a rerun completes the files", async () => {
+    const { spawn } = await import("node:child_process");
+    const { existsSync } = await import("node:fs");
+    const { projectRoot } = await import("../../testing/shared.js");
+    const reference = await referenceText();
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const out = join(tmp, `retry-${signal}`);
+      const victim = await replayDyingAfter(60);
+      const first = await runModel(request(victim.url, out, { retries: 0, maxConsecutiveErrors: 0 }));
+      if (!first.ok) throw new Error("the first run failed");
+      const errorLines = () => categories.flatMap((c) => readFileSync(resultFile(out, c), "utf8").split("\n").filter((l) => l.includes('"result": "Error during inference')));
+      const before = errorLines().length;
+      expect(before).toBeGreaterThan(recordedErrorIds.length + 2);
+
+      let child: ReturnType<typeof spawn> | null = null;
+      let served = 0;
+      const srv = await serve(
+        startReplayServer(recording, {
+          onRequest: () => {
+            if (++served === 40) child?.kill(signal);
+          },
+        }),
+      );
+      const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--concurrency", "2", "--retries", "0", "--retry-errors"];
+      child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
+      const ended = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
+      expect(ended).toBe(signal);
+      for (const c of categories) {
+        const got = readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+        expect(new Set(got).size).toBe(got.length);
+        expect(got).toEqual([...got].sort(compareIds));
+      }
+      // some error lines were regenerated and replaced, not kept beside their rerun
+      const after = errorLines().length;
+      expect(after).toBeLessThan(before);
+      expect(after).toBeGreaterThanOrEqual(recordedErrorIds.length);
+      expect(existsSync(join(out, "openai_gpt-oss-120b", ".twinscore-run.lock"))).toBe(false);
+
+      const io = memoryIo({}, tmp);
+      expect(await runCli(args, io)).toBe(1); // the recorded error lines
+      expect(canonical(allFiles(out))).toEqual(canonical(reference));
+    }
+  }, 180_000);
+});
+
 describe("the built bin", () => {
   it("`twinscore run --help` teaches the command and its exit codes, and `help generation` the rest (what `npx twinscore …` prints after npm ci)", async () => {
     const { spawnSync } = await import("node:child_process");

@@ -6,7 +6,7 @@
  */
 import { Option, type Command } from "commander";
 import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
-import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
+import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";
 import { note, problem } from "../../messages/index.js";
@@ -14,6 +14,7 @@ import { renderJson, renderPrintout, tableOf, type Column } from "../../report/p
 import { commandHelpFooter } from "../help-topics.js";
 import { ExitCode, type CliIo } from "../io.js";
 import { bfclDataGroup, formatGroup, withGroups, type ParsedOptions } from "../option-groups.js";
+import { integerOption, numberOption } from "../options.js";
 import { printNotes, printProblems } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -98,12 +99,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .requiredOption("--out <dir>", "result root: files go to <dir>/<model-dir>/multi_turn/")
     .addOption(new Option("--items <set>", "which entries to generate").choices(["pairs", "all-pairs", "all"]).default("pairs"))
     .addOption(new Option("--mode <mode>", "function calling, or Python-call text with BFCL's system prompt").choices(["fc", "prompting"]).default("fc"))
-    .option("--temperature <t>", "sampling temperature (BFCL's default)", "0.001")
-    .option("--concurrency <n>", "entries in flight at once", "4")
-    .option("--timeout <seconds>", `per-request deadline, reply body included: 0.001 to ${MAX_TIMEOUT_SECONDS} (about 24.8 days, Node's timer limit)`, "600")
-    .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors", "5")
-    .option("--max-reply-bytes <n>", `the most bytes of one reply read: 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`, String(DEFAULT_MAX_REPLY_BYTES))
-    .option("--max-consecutive-errors <n>", "requests in a row that cannot connect before the run stops (0: never)", String(DEFAULT_MAX_CONSECUTIVE_ERRORS))
+    .option("--temperature <t>", "sampling temperature, a decimal number >= 0 (BFCL's default)", "0.001")
+    .option("--concurrency <n>", "entries in flight at once: an integer >= 1", "4")
+    .option("--timeout <seconds>", `per-request deadline, reply body included: a decimal number from 0.001 to ${MAX_TIMEOUT_SECONDS} (about 24.8 days, Node's timer limit)`, "600")
+    .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors: an integer >= 0", "5")
+    .option("--max-reply-bytes <n>", `the most bytes of one reply read: an integer from 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`, String(DEFAULT_MAX_REPLY_BYTES))
+    .option("--max-consecutive-errors <n>", "requests in a row that cannot connect before the run stops: an integer >= 0 (0: never)", String(DEFAULT_MAX_CONSECUTIVE_ERRORS))
     .option("--key-env <var>", "environment variable holding the API key (none: no Authorization header)")
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
     .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)")
@@ -122,7 +123,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--user-endpoint <url>", "--user-sim llm: the simulated user's OpenAI-compatible base URL")
     .option("--user-model <name>", "--user-sim llm: the model that plays the user")
     .option("--user-key-env <var>", "--user-sim llm: environment variable holding the simulator endpoint's key")
-    .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn (default 2)")
+    .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn: an integer >= 0 (default 2)")
     .option("--user-prompt <file>", "--user-sim llm: user-simulator prompt instead of data/user-sim-prompt.md")
     .option("--verbose", "print every retry and every error line");
   withGroups(cmd, bfclData, format)
@@ -133,7 +134,6 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         commandHelpFooter(["generation", "history", "interactive", "exit-codes"]),
     )
     .action(async (opts: RunCliOptions) => {
-      const num = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));
       const d = await runCommand({
         cwd: io.cwd,
         env: io.env,
@@ -143,12 +143,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         modelDir: opts.modelDir,
         items: opts.items,
         mode: opts.mode,
-        temperature: num(opts.temperature),
-        concurrency: num(opts.concurrency),
-        timeoutSeconds: num(opts.timeout),
-        retries: num(opts.retries),
-        maxReplyBytes: num(opts.maxReplyBytes),
-        maxConsecutiveErrors: num(opts.maxConsecutiveErrors),
+        temperature: numberOption(opts.temperature),
+        concurrency: integerOption(opts.concurrency),
+        timeoutSeconds: numberOption(opts.timeout),
+        retries: integerOption(opts.retries),
+        maxReplyBytes: integerOption(opts.maxReplyBytes),
+        maxConsecutiveErrors: integerOption(opts.maxConsecutiveErrors),
         keyEnv: opts.keyEnv,
         ...bfclData.read(opts as unknown as ParsedOptions),
         untilAnchor: opts.untilAnchor === true,
@@ -163,7 +163,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         userEndpoint: opts.userEndpoint,
         userModel: opts.userModel,
         userKeyEnv: opts.userKeyEnv,
-        maxClarifications: opts.maxClarifications === undefined ? undefined : num(opts.maxClarifications),
+        maxClarifications: integerOption(opts.maxClarifications),
         userPrompt: opts.userPrompt,
         onProgress: progressLine(io),
         onRetry: (r) => {
@@ -174,7 +174,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         },
       });
       // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
-      const redactor = redactorOf([opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null, opts.userKeyEnv !== undefined ? io.env[opts.userKeyEnv] : null]);
+      const redactor = redactorOf([
+        opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null,
+        opts.userKeyEnv !== undefined ? io.env[opts.userKeyEnv] : null,
+        ...endpointSecrets(opts.endpoint),
+        ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : []),
+      ]);
       const problems = d.problems.map((p) => ({ ...p, message: redactor.text(p.message) }));
       if (d.exitCode === 2 && d.halted === null) {
         printProblems(io, problems);

@@ -10,7 +10,7 @@ import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import { undecidedWords } from "../../decision/readings.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
 import { intervalCell, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
-import { note, problem, renderProblemLine, type Note } from "../../messages/index.js";
+import { note, problem, renderProblemLine, visibleText, type Note } from "../../messages/index.js";
 import { writtenNote } from "../problems.js";
 import { alignedBlocks } from "./aligned.js";
 import { emptyTurnBlocks } from "./empty-turns.js";
@@ -95,13 +95,14 @@ function pairSetLabel(doc: ScoreDocument): string {
 function filesUsed(models: readonly ScoredModel[], every: boolean): { lines: string[]; notes: string } {
   const lines: string[] = [];
   let notes = "";
-  const width = Math.max(0, ...models.map((m) => m.model.length));
+  // each line one line on the terminal, whatever a folder name holds
+  const width = models.reduce((w, m) => Math.max(w, visibleText(m.model).length), 0);
   for (const m of models) {
     for (const [category, used] of Object.entries(m.filesUsed)) {
       // without --verbose only a file chosen among several copies is named: the others are where the model's folder has them
       if (!every && used.candidates <= 1) continue;
       const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
-      lines.push(`  ${m.model.padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`);
+      lines.push(visibleText(`  ${visibleText(m.model).padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`));
       notes += renderProblemLine(note("file-used", `${m.model}: ${category} read from ${used.file}${extra}`)) + "\n";
     }
   }
