@@ -5,6 +5,7 @@
  * interval and, with score trees for both arms, the official score change per category
  * with its flips. A model found in one arm only is named, never dropped silently.
  */
+import { describeRun } from "../rollout/run-record.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, noHeadlineShort, readingById, readingPairs } from "../decision/readings.js";
@@ -85,6 +86,8 @@ export interface CompareDocument {
    * check is made (the first requests differ by the played turns, not by a prompt block).
    */
   readonly histories?: readonly { readonly model: string; readonly a: HistorySource; readonly b: HistorySource }[];
+  /** Only when an arm's folder was made by `twinscore run` (its `run.json`): what each compared model's run is in each arm (null: no record). */
+  readonly runs?: readonly { readonly model: string; readonly a: string | null; readonly b: string | null }[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
@@ -171,6 +174,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly injectedLines: number;
     /** Where its turns before the anchor came from (a model mixing both is not scored, so not here). */
     readonly history: HistorySource;
+    /** What its run is (`run.json`), or null. */
+    readonly run: string | null;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
   const modelFiles: { model: string; files: string[] }[] = [];
@@ -191,7 +196,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
       },
       (m) => {
         // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
-        pushAll(problems, m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        // a folder of lines made with different blocks (or some without one) is named with its arm
+        pushAll(problems, m.problems.filter((p) => p.severity === "error" || req.strict === true).map((p) => (p.code === "run-mixed" ? { ...p, message: `arm ${arm} (${dir}): ${p.message}` } : p)));
         files.push({ model: `${m.model} (arm ${arm})`, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
         if (m.score === null) return null;
         // one rule with score and report: an arm past --max-undecided gives the model no headline, so no comparison
@@ -212,7 +218,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
         const history: HistorySource = m.history.protocol === "reference" ? "reference" : "own";
-        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history };
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history, run: m.runRecord === null ? null : describeRun(m.runRecord) };
       },
     );
   const armA = await readArm("A", req.a!, req.scoresA);
@@ -269,5 +275,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   });
   const exitCode: ExitCode = hasError(problems.filter((p) => p.code !== "no-headline")) ? 2 : onlyInA.length + onlyInB.length + noHeadline.length > 0 ? 1 : 0;
   const doc = done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
-  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...doc, histories } : doc;
+  const runs = names.map((n) => ({ model: n, a: inA.find((m) => m.model === n)!.run, b: inB.find((m) => m.model === n)!.run }));
+  const withRuns = runs.some((r) => r.a !== null || r.b !== null) ? { ...doc, runs } : doc;
+  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...withRuns, histories } : withRuns;
 }

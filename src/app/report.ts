@@ -4,6 +4,9 @@
  * paired comparison of two runs, the judge's labels and the workaround credit when asked.
  * The page is written atomically when `out` is given; the document says what it holds.
  */
+import { describeRun } from "../rollout/run-record.js";
+import { TWINSCORE_VERSION } from "../messages/version.js";
+import { manifestSha256 } from "../pairs/digest.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
@@ -200,7 +203,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     else pushAll(problems, read.problems);
   }
   const modelProblems: { model: string; problems: Problem[] }[] = [];
-  const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems);
+  const made: { model: string; run: string }[] = [];
+  const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems, made);
   if (!runs.ok) return done([...runs.problems]);
   const manifest = runs.value.manifest;
   const several = runs.value.runs.length > 1;
@@ -221,7 +225,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
   });
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
-  const html = renderReport(assembled.value);
+  const html = renderReport({ ...assembled.value, provenance: { twinscoreVersion: TWINSCORE_VERSION, manifestSha256: manifestSha256(manifest), runs: made } });
   const d = assembled.value;
   // no headline from a broken run, said as `score` says it (the page shows the same row empty)
   for (const m of d.models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.name}: ${m.noHeadline}`));
@@ -295,6 +299,7 @@ async function readReportRuns(
   rule: SideRule,
   problems: Problem[],
   modelProblems: { model: string; problems: Problem[] }[],
+  made: { model: string; run: string }[] = [],
 ): Promise<Result<{ manifest: Manifest; runs: ReportRunInput[] }>> {
   const scores = req.scores ?? [];
   const table1 = readingById("table-1")!;
@@ -326,6 +331,7 @@ async function readReportRuns(
         // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
         const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
         modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
+        if (m.runRecord !== null) made.push({ model: several ? `${label}/${m.model}` : m.model, run: describeRun(m.runRecord) });
         pushAll(problems, m.problems.filter(inFull));
         if (m.score === null) {
           // a model mixing both histories is not scored, and the pipeline's error says why

@@ -53,7 +53,6 @@ import {
   parseUserSimPrompt,
   STOPPED_AFTER_TURN_KEY,
   USER_SIMULATOR_KEY,
-  lineKey,
   methodParameterNames,
   playedHistory,
   withPlayedKeys,
@@ -82,6 +81,13 @@ import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { committedDataPath, loadManifest } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { contextOf, numberProblem, type ExitCode, type RequestContext } from "./common.js";
+import { MODE_KEY } from "../bfcl/line-keys.js";
+import type { RunRecord, RunSettings } from "../rollout/run-record.js";
+import type { LineReading } from "../rollout/lines.js";
+import { readRunRecord, writeRunRecord } from "../io/run-record.js";
+import { scanResultFile } from "../io/run-output.js";
+import { askedSettings, resumeRefusal, runDataSha256, startedRecord } from "./run-provenance.js";
+import { categoryOfId, generatedTurns, narrowSelection, type Job, type Narrowing, type RunPlan } from "./run-plan.js";
 
 /** Everything a run needs, already validated by the caller. */
 export interface RunRequest {
@@ -113,6 +119,14 @@ export interface RunRequest {
   readonly bfclPromptsFile?: string | null;
   /** Only these ids (tests and partial reruns); default every selected id. */
   readonly onlyIds?: readonly string[];
+  /** `--category`, `--limit`, `--ids`: a smaller run (ids outside the selection are refused). */
+  readonly narrowing?: Narrowing;
+  /** Work out the plan and stop: no request, nothing written. */
+  readonly dryRun?: boolean;
+  /** Called with the plan before the first request (and on a dry run). */
+  readonly onPlan?: (plan: RunPlan) => void;
+  /** The wall clock for `run.json`'s times (tests inject a fixed one). */
+  readonly clock?: () => Date;
   readonly backoffMs?: number;
   readonly retryAfterCapMs?: number;
   /** Seconds; injected by tests for deterministic latency. */
@@ -144,6 +158,8 @@ export interface UserSimSetup {
   /** Extra rounds inside the answer turn when the model asks again. */
   readonly maxClarifications: number;
   readonly prompt: UserSimPrompt;
+  /** The prompt file's text, as `run.json` records it (default: the parsed prompt as JSON). */
+  readonly promptText?: string;
   /** The simulator's endpoint when not over HTTP (in-process test endpoints). */
   readonly chat?: UserSimEndpoint;
 }
@@ -222,15 +238,13 @@ export interface RunDocument {
   readonly keptErrors: readonly ErrorLineNote[];
   /** Why the run stopped before its end (`endpoint-down`, `write-failed`), or null. */
   readonly halted: string | null;
+  /** What the run set out to do (null when it was refused before knowing). */
+  readonly plan: RunPlan | null;
+  /** `--dry-run`: the plan only; nothing was sent or written. */
+  readonly dryRun: boolean;
+  /** The folder's `run.json` as this run left it (null: refused or a dry run before any record). */
+  readonly record: RunRecord | null;
   readonly problems: readonly Problem[];
-}
-
-/** One line a run writes: an item, and under `--history reference` the anchor turn it is generated for. */
-interface Job {
-  readonly id: string;
-  readonly anchorTurn: number | null;
-  /** `lineKey` of the two: what resume finds the line by. */
-  readonly key: string;
 }
 
 function errorNote(job: Job, message: string): ErrorLineNote {
@@ -248,10 +262,7 @@ export interface ErrorLineNote {
   readonly message: string;
 }
 
-function categoryOf(id: string): RunCategory | null {
-  for (const c of runCategories) if (new RegExp(`^multi_turn_${c}_\\d+$`).test(id)) return c;
-  return null;
-}
+const categoryOf = categoryOfId;
 
 /** Read the docs and the entries of the run categories from a BFCL data folder (v4 unless told: run generates v4; the exact-twin proof also reads v3). */
 export function loadRunEntries(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, RolloutEntry>> {
@@ -420,11 +431,13 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     references = loaded.value;
   }
   let systemPrompt: SystemPromptBuilder | undefined;
+  let systemPromptText: string | null = null;
   if (req.mode === "prompting") {
     if (req.systemPromptFile) {
       const text = readTextIfFile(req.systemPromptFile);
       if (text === null) return err(problem("file-missing", "cannot read the system prompt file", { file: req.systemPromptFile }));
       systemPrompt = systemPromptFromFile(text);
+      systemPromptText = text;
     } else if (req.bfclPromptsFile) {
       const text = readTextIfFile(req.bfclPromptsFile);
       if (text === null) return err(problem("file-missing", "cannot read BFCL's prompt module", { file: req.bfclPromptsFile }));
@@ -435,15 +448,13 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       return err(problem("system-prompt-missing", "prompting mode needs BFCL's system prompt: install bfcl-eval (its prompt texts are read at run time) or pass --system-prompt FILE"));
     }
   }
-  const selection = selectItems(req.items, req.manifest.pairs, [...entries.value.keys()]);
+  // the lines to write: one per id; under --history reference one per id and distinct anchor of its pairs kept
+  const narrowed = narrowSelection(req.items, req.manifest, [...entries.value.keys()], history, req.narrowing ?? {});
+  if (!narrowed.ok) return narrowed;
+  const { selection } = narrowed.value;
   const only = req.onlyIds ? new Set(req.onlyIds) : null;
-  const ids = selection.ids.filter((id) => entries.value.has(id) && (only === null || only.has(id)));
-  // the lines to write: one per id; under --history reference one per id and distinct anchor of its pairs
-  const jobs: Job[] =
-    history === "reference"
-      ? ids.flatMap((id) => (selection.anchors.get(id) ?? []).map((anchorTurn) => ({ id, anchorTurn, key: lineKey(id, anchorTurn) })))
-      : ids.map((id) => ({ id, anchorTurn: null, key: id }));
-  const pairCount = (req.items === "pairs" ? req.manifest.pairs.filter((p) => p.status === "scored") : req.manifest.pairs).length;
+  const jobs: readonly Job[] = only === null ? narrowed.value.jobs : narrowed.value.jobs.filter((j) => only.has(j.id));
+  const pairCount = narrowed.value.pairs;
   const modelFolder = `${req.outDir}/${modelDir}`;
   const folder = `${modelFolder}/multi_turn`;
   const userSim = req.userSim ?? null;
@@ -452,6 +463,32 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   const redactor = redactorOf(keys);
   const fileOps = req.fileOps ?? realFileOps;
   const problems: Problem[] = [];
+  const settings = askedSettings({
+    ...req,
+    history,
+    systemPromptText,
+    userSim: userSim === null ? null : { ...userSim, promptText: userSim.promptText ?? JSON.stringify(userSim.prompt) },
+  });
+  const stopAfter = (job: Job): number | null => {
+    if (job.anchorTurn !== null) return continueAfter ? null : job.anchorTurn;
+    return req.untilAnchor ? (selection.lastTurn.get(job.id) ?? null) : null;
+  };
+  const planOf = (pending: readonly Job[]): RunPlan => ({
+    items: new Set(jobs.map((j) => j.id)).size,
+    lines: jobs.length,
+    pairs: pairCount,
+    resumed: jobs.length - pending.length,
+    pending: pending.length,
+    minRequests: pending.reduce((n, j) => n + generatedTurns(j, entries.value.get(j.id) as RolloutEntry, stopAfter(j)), 0),
+    simulatedTurns: userSim === null ? 0 : pending.filter((j) => pairsOfMiss.has(j.id)).length,
+  });
+  const pairsOfMiss = new Set(req.manifest.pairs.map((p) => p.missId));
+  const recorded = readRunRecord(modelFolder);
+  if (recorded.problem !== null) return err({ ...recorded.problem, message: `${recorded.problem.message}; a resume needs it to know what made the folder (remove it only if the folder's lines are yours to vouch for)` });
+  if (req.dryRun === true) {
+    const pending = dryRun(req, jobs, folder, (lines) => resumeRefusal(modelFolder, recorded.record, lines, settings));
+    return pending.ok ? ok(dryRunDocument(req, modelDir, history, planOf(pending.value), recorded.record, problems)) : pending;
+  }
 
   // before anything is made: a new folder only once the endpoints answered
   const existed = pathExists(modelFolder);
@@ -495,18 +532,23 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
           }),
         );
       }
+      existing.set(c, opened.value);
+    }
+    // one folder, one set of settings: a resume that asks for others is refused before anything is written
+    const refusal = resumeRefusal(modelFolder, recorded.record, [...existing.values()].flatMap((x) => x.lines.map((l) => l.reading)), settings);
+    if (refusal !== null) return err(refusal);
+    for (const [c, opened] of existing) {
       // one folder, one protocol: lines of both histories side by side would be read as one model's
-      const other = opened.value.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
+      const other = opened.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
       if (other !== undefined) {
         const theirs = history === "reference" ? "own" : "reference";
         return err(
           problem("history-mixed", `the output holds lines generated with --history ${theirs}; a --history ${history} run needs a folder of its own (another --out or --model-dir)`, {
-            file: path,
+            file: `${folder}/${resultFileName(c)}`,
             line: other.lineNo,
           }),
         );
       }
-      existing.set(c, opened.value);
     }
     const pending: Job[] = [];
     const resumedKeys = new Set<string>();
@@ -519,14 +561,21 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       } else pending.push(job);
     }
     const resumed = resumedKeys.size;
+    const plan = planOf(pending);
+    req.onPlan?.(plan);
     if (existed && pending.length > 0) {
       const probed = await probeEndpoints(req, keys);
       if (!probed.ok) return probed;
       pushAll(problems, probed.value);
     }
+    let record = recorded.record;
+    const clock = req.clock ?? (() => new Date());
     if (pending.length > 0) {
       const made = makeOutputFolder(folder);
       if (!made.ok) return made;
+      record = startedRecord(record, { endpoint: req.endpoint, userEndpoint: userSim?.endpoint ?? null, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" }, settings, clock());
+      const wrote = writeRunRecord(modelFolder, record);
+      if (wrote !== null) return err(wrote);
     }
 
     const process = newEvaluatorProcess(undefined, true);
@@ -618,7 +667,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
                 interactive,
                 played,
               });
-        const written = writableLine(id, outcome.line, redactor, job.anchorTurn);
+        const written = writableLine(id, outcome.line, redactor, job.anchorTurn, req.mode);
         const error = written.error ?? outcome.error;
         if (halt.write !== null) break;
         const category = categoryOf(id) as RunCategory;
@@ -690,6 +739,12 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
         ),
       );
     } else if (halted !== null) problems.unshift(halted);
+    if (record !== null && pending.length > 0) {
+      // the session's end: a run stopped early keeps endedAt null, so a reader can tell
+      record = { ...record, endedAt: halted === null ? clock().toISOString() : null };
+      const wrote = writeRunRecord(modelFolder, record);
+      if (wrote !== null) problems.push(wrote);
+    }
     return ok({
       command: "run",
       exitCode: halted !== null ? 2 : errors.length + keptErrors.length > 0 ? 1 : 0,
@@ -724,6 +779,9 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       errors,
       keptErrors,
       halted: halted === null ? null : halted.code,
+      plan,
+      dryRun: false,
+      record,
       problems,
     });
   } finally {
@@ -737,8 +795,10 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
  * rendered — nested deeper than `json.dumps` goes, or longer than a JavaScript string —
  * becomes the entry's error line instead, so one entry never stops the run.
  */
-function writableLine(id: string, line: PyDict, redactor: Redactor, anchorTurn: number | null): { text: string; error: string | null } {
+function writableLine(id: string, line: PyDict, redactor: Redactor, anchorTurn: number | null, mode: RunSettings["mode"]): { text: string; error: string | null } {
   let text: string;
+  // the mode ends every line: it chooses the decoder its steps are read with
+  line.set(MODE_KEY, mode);
   try {
     text = renderLine(line);
   } catch (e) {
@@ -747,7 +807,9 @@ function writableLine(id: string, line: PyDict, redactor: Redactor, anchorTurn: 
     else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded while encoding a JSON object" : `MemoryError: the result line is too long to write (${e.message})`;
     else throw e;
     const failed = errorLine(id, message, "twinscore run: the entry's result line could not be written (no Python traceback; BFCL records one)");
-    return { text: renderLine(anchorTurn === null ? failed : withPlayedKeys(failed, anchorTurn)), error: message };
+    const keyed = anchorTurn === null ? failed : withPlayedKeys(failed, anchorTurn);
+    keyed.set(MODE_KEY, mode);
+    return { text: renderLine(keyed), error: message };
   }
   if (redactor.finds(text)) text = renderLine(redactPyValue(line, redactor) as PyDict);
   return { text, error: null };
@@ -803,10 +865,20 @@ export interface RunCommandRequest extends RequestContext {
   readonly maxClarifications?: number;
   /** A user-simulator prompt file instead of the package's `data/user-sim-prompt.md`. */
   readonly userPrompt?: string;
+  /** `--limit N`: the first N pairs in manifest order, both twins of each (`items: "all"`: the first N items). */
+  readonly limit?: number;
+  /** `--ids`: only these items of the selection. */
+  readonly ids?: readonly string[];
+  /** `--category`: only the pairs whose should-ask item is of it (`items: "all"`: its items). */
+  readonly category?: string;
+  /** `--dry-run`: print the plan and stop; nothing is sent or written. */
+  readonly dryRun?: boolean;
   /** Seconds, for the latency lists (default the wall clock; tests inject a fake for byte-equal files). */
   readonly now?: () => number;
   readonly onProgress?: (p: RunProgress) => void;
   readonly onRetry?: (info: RetryInfo) => void;
+  /** Called with the plan before the first request. */
+  readonly onPlan?: (plan: RunPlan) => void;
 }
 
 /** The document of a run that stopped before generating anything. */
@@ -833,11 +905,40 @@ function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items" | "hist
     errors: [],
     keptErrors: [],
     halted: null,
+    plan: null,
+    dryRun: false,
+    record: null,
     problems,
   };
 }
 
 export { MAX_TIMEOUT_SECONDS };
+
+/**
+ * `--dry-run`: the plan from what the output holds, read without changing anything (not
+ * even a torn last line), and the resume check a real run would make.
+ */
+function dryRun(req: RunRequest, jobs: readonly Job[], folder: string, check: (lines: readonly LineReading[]) => Problem | null): Result<readonly Job[]> {
+  const indexes = new Map<RunCategory, ReturnType<typeof scanResultFile>>();
+  for (const c of runCategories) {
+    const path = `${folder}/${resultFileName(c)}`;
+    if (pathExists(path)) indexes.set(c, scanResultFile(path));
+  }
+  const refusal = check([...indexes.values()].flatMap((x) => x.lines.map((l) => l.reading)));
+  if (refusal !== null) return err(refusal);
+  return ok(
+    jobs.filter((job) => {
+      const old = indexes.get(categoryOf(job.id) as RunCategory)?.byKey.get(job.key)?.reading;
+      return !(old?.kind === "result" && !(req.retryErrors && old.isError));
+    }),
+  );
+}
+
+/** The document of `--dry-run`: the plan, nothing sent or written. */
+function dryRunDocument(req: RunRequest, modelDir: string, history: HistorySource, plan: RunPlan, record: RunRecord | null, problems: Problem[]): RunDocument {
+  req.onPlan?.(plan);
+  return { ...refused({ model: req.model, mode: req.mode, items: req.items, history }, problems), exitCode: 0, modelDir, pairs: plan.pairs, selected: plan.lines, resumed: plan.resumed, plan, dryRun: true, record };
+}
 
 /**
  * Check every argument (before reading any input), resolve the BFCL data folder, the key,
@@ -858,6 +959,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     numberProblem(req.retries, "--retries", 0, true),
     numberProblem(req.maxReplyBytes, "--max-reply-bytes", 1024, true, MAX_REPLY_BYTES_LIMIT),
     numberProblem(req.maxConsecutiveErrors, "--max-consecutive-errors", 0, true),
+    numberProblem(req.limit, "--limit", 1, true),
   ]) {
     if (p) bad.push(p);
   }
@@ -866,6 +968,8 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   const dir = modelDirProblem(req.modelDir ?? modelDirName(req.model), req.modelDir !== undefined ? "--model-dir" : "--model");
   if (dir) bad.push(dir);
   if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
+  if (req.category !== undefined && !(runCategories as readonly string[]).includes(req.category)) bad.push(problem("bad-argument", `--category must be one of ${runCategories.join(", ")}, got ${JSON.stringify(req.category)}`));
+  if (req.ids !== undefined && req.ids.length === 0) bad.push(problem("bad-argument", "--ids needs at least one id"));
   let apiKey: string | null = null;
   if (req.keyEnv !== undefined) {
     const found = keyFromEnv(ctx.env, req.keyEnv, "--key-env");
@@ -907,7 +1011,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     if (text === null) return refused(req, [problem("file-missing", "cannot read the user-simulator prompt file", { file })]);
     const parsed = parseUserSimPrompt(text);
     if (!parsed.ok) return refused(req, [problem("prompt-malformed", parsed.message, { file })]);
-    userSim = { endpoint: req.userEndpoint as string, model: req.userModel as string, apiKey: userKey, maxClarifications: req.maxClarifications ?? 2, prompt: parsed.prompt };
+    userSim = { endpoint: req.userEndpoint as string, model: req.userModel as string, apiKey: userKey, maxClarifications: req.maxClarifications ?? 2, prompt: parsed.prompt, promptText: text };
   }
   let inject: string | null = req.inject ?? null;
   if (req.injectFile !== undefined) {
@@ -947,8 +1051,11 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     bfclPromptsFile,
     onProgress: req.onProgress,
     onRetry: req.onRetry,
+    onPlan: req.onPlan,
     now: req.now,
     userSim,
+    narrowing: { limit: req.limit, ids: req.ids, category: req.category as RunCategory | undefined },
+    dryRun: req.dryRun === true,
   });
   return done.ok ? done.value : refused(req, [...done.problems]);
 }

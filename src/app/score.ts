@@ -6,6 +6,7 @@
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
  */
+import { describeRun, type RunRecord } from "../rollout/run-record.js";
 import { questionsFile, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
@@ -129,6 +130,8 @@ export interface ScoredModel {
    * scored), its lines by history, and the selected pairs by how their twins reached the anchor.
    */
   readonly history?: ModelHistory & { readonly pairs: PairHistoryCounts & { readonly selected: number } };
+  /** Only for a folder `twinscore run` made (its `run.json`): what the run is, in words, and the record itself. */
+  readonly run?: { readonly description: string; readonly record: RunRecord };
   /**
    * Only when its decision as BFCL decodes the steps (a call written where BFCL's decoder
    * fails is no call) differs from the headline's by a point or more: that reading's act,
@@ -450,6 +453,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       problems: o.read.problems.filter((p) => !LIFTED.has(p.code)),
       decoder: o.read.decoder,
       ...(o.history === undefined ? {} : { history: o.history }),
+      ...(o.read.runRecord === null ? {} : { run: { description: describeRun(o.read.runRecord), record: o.read.runRecord } }),
       ...(h === null || h.bfclDecoded === null ? {} : { bfclDecoded: h.bfclDecoded }),
       ...(o.audit === null ? {} : { parseAudit: o.audit }),
     };

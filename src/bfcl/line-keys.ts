@@ -24,7 +24,11 @@
  *   anchor turn.
  * - lines written without `--history reference` (the default, `own`) carry neither key.
  *
- * Keys are written in this order after BFCL's own: injected, history, played turns, stopped-after.
+ * Keys are written in this order after BFCL's own: injected, history, played turns, stopped-after
+ * (and an interactive line's user-simulator summary); every line `run` writes, error lines
+ * included, ends with `"twinscore_mode"`: `fc` or `prompting`, the mode that made it, which
+ * chooses the decoder its steps are read with (a text-only FC line looks like a prompting
+ * one). A per-line trial index, when runs repeat trials, goes beside it.
  */
 
 /**
@@ -34,6 +38,12 @@
  * the injection check when an arm's lines carry it.
  */
 export const INJECTED_KEY = "twinscore_injected";
+
+/** The top-level key naming the mode a line was generated in (`fc` or `prompting`); absent on lines made before it was written. */
+export const MODE_KEY = "twinscore_mode";
+
+/** How `run` asks the model: function calling, or Python-call text under BFCL's system prompt. */
+export type RunMode = "fc" | "prompting";
 
 /** The top-level key of an interactive line (`run --user-sim llm`): where the simulated user spoke, and how often. */
 export const USER_SIMULATOR_KEY = "twinscore_user_simulator";

@@ -194,7 +194,9 @@ const comparison =
   "number everywhere (the injected block's length); the table output ends with that difference's\n" +
   "distribution and the items where it breaks (JSON: `injection`). It is shown for a model when a line of\n" +
   "either arm records an injected block, and for every model with --injection-check (arms injected by other\n" +
-  "means); two arms where nothing was injected (two serving builds) get none.\n";
+  "means); two arms where nothing was injected (two serving builds) get none, and asked for, the line says no\n" +
+  "block is recorded to confirm instead of \"holds\". An arm whose lines partly lack the block is not scored,\n" +
+  "and the line names the arm.\n";
 
 const history =
   "Which history before the anchor. `run --history own` (the default) is BFCL's loop from the first turn: a\n" +
@@ -344,9 +346,22 @@ const generation =
   "of such a run means nothing, and `check` leaves the lines out. Needs --items pairs or all-pairs; a folder\n" +
   "holds one history (a run of the other refuses it).\n" +
   "How score, compare, check and report read such lines: twinscore help history.\n" +
+  "\nSmaller runs: --limit N (the first N pairs in manifest order, both twins; --items all: the first N items),\n" +
+  "--category miss_func|miss_param (that should-ask category's pairs; --items all: any category's items),\n" +
+  "--ids ID... (those items of the selection). Before the first request run prints the plan: items, pairs,\n" +
+  "lines, those already in the output, and the fewest requests the rest needs. --dry-run prints it and stops:\n" +
+  "nothing is sent (not even the probe) or written.\n" +
+  "\nrun.json: each model folder records how it was made (twinscore and BFCL versions, the data's and the\n" +
+  "manifest's sha256, the model, the endpoint without key, user or query string, mode, history, --until-anchor,\n" +
+  "--continue, temperature, digests and first characters of --inject and --system-prompt, the simulated user,\n" +
+  "trials: 1, start and end times, sessions), written atomically and updated on each resume. Every line ends\n" +
+  "with twinscore_mode (fc or prompting). score, check, compare and report take the decoder from that mode and\n" +
+  "say what the run is; a folder of two modes or two injected blocks is not scored.\n" +
   "\nResume: ids already in the output are skipped (reference history: each id and anchor; error lines too,\n" +
   "unless --retry-errors); each line is appended whole and a torn last line is cut off; at the end each file\n" +
-  "is rewritten in BFCL's order.\n" +
+  "is rewritten in BFCL's order. A resume whose settings differ from run.json (or, in a folder made before it,\n" +
+  "from what the lines show: their mode, injected block, stopped key) is refused with each setting named, and\n" +
+  "nothing is written.\n" +
   "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After header\n" +
   "is honoured up to 60 s (longer waits are cut to 60 s and reported). Every request carries\n" +
   "`x-twinscore-item: <entry id>`. The key is read from the variable named by --key-env, sent only in the\n" +

@@ -7,7 +7,7 @@ import { commandLoaders } from "./commands/index.js";
 import { helpTopics, isTopic, topicList, topicText } from "./help-topics.js";
 import { ExitCode, type CliIo } from "./io.js";
 
-const VERSION = "0.1.0";
+import { TWINSCORE_VERSION as VERSION } from "../messages/version.js";
 
 /**
  * One error line in the message form (`error: message [code]`). The renderer is loaded

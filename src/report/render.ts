@@ -358,6 +358,14 @@ function exactTwinsNote(data: ReportData): string {
   );
 }
 
+/** The lines under the title: the version that made the page, the manifest, and each model's run where `twinscore run` recorded it. */
+function provenanceHtml(data: ReportData): string {
+  const p = data.provenance;
+  if (p === undefined) return "";
+  const runs = p.runs.map((r) => `<li>${escapeHtml(r.model)}: made by twinscore run: ${escapeHtml(r.run)}</li>`).join("");
+  return `<p class="muted" id="provenance">twinscore ${escapeHtml(p.twinscoreVersion)} · pair manifest sha256 ${escapeHtml(p.manifestSha256)}</p>${runs === "" ? "" : `<ul class="muted">${runs}</ul>`}`;
+}
+
 /** Render the report; the same data gives the same bytes. */
 export function renderReport(data: ReportData): string {
   const models = data.models.map((m) => m.name);
@@ -530,7 +538,7 @@ export function renderReport(data: ReportData): string {
     `<title>${escapeHtml(data.title)}</title><style>${CSS}</style></head><body>` +
     `<header><button id="theme" type="button">light / dark</button><h1>${escapeHtml(data.title)}</h1>` +
     `<p>The decision to act on BFCL multi-turn twin pairs: on the turn BFCL never scores, did the model attempt a world-changing call when the request was complete, and hold back when information was missing?</p>` +
-    `<nav>${nav.join(" · ")}</nav></header>` +
+    `<nav>${nav.join(" · ")}</nav>${provenanceHtml(data)}</header>` +
     sections.join("\n") +
     `<script>${SCRIPT}</script></body></html>\n`
   );

@@ -195,4 +195,6 @@ export interface ReportData {
   readonly judge: readonly ReportJudge[];
   /** The skipped turn scored: BFCL's score, the strict and the world-changing counterfactual per category and model, with rankings (needs BFCL data; empty without). */
   readonly emptyTurns: readonly EmptyTurnRow[];
+  /** What made the page: the twinscore version, the manifest's digest, and what each model's run is where `twinscore run` recorded it. */
+  readonly provenance?: { readonly twinscoreVersion: string; readonly manifestSha256: string; readonly runs: readonly { readonly model: string; readonly run: string }[] };
 }

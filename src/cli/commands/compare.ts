@@ -2,6 +2,7 @@
  * `twinscore compare`: flags → `compareArms` (`src/app/compare.ts`) → the document,
  * printed in the chosen format.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { compareArms } from "../../app/compare.js";
 import { compareTrials } from "../../app/compare-trials.js";
@@ -78,7 +79,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
       state.exitCode = doc.exitCode;
       if (doc.models.length === 0) return;
       const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderJson(doc));
+      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
       else {
         const out = renderPrintout(comparePrintout(doc), chosen);
         io.stdout(out.stdout);

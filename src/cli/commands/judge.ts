@@ -2,6 +2,7 @@
  * `twinscore judge`: flags → `judgeHeldBack` (`src/app/judge.ts`) → the per-model label
  * summary (or, in a dry run, the requests), in the chosen format.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { judgeHeldBack } from "../../app/judge.js";
 import type { JudgeSummary } from "../../judge/aggregate.js";
@@ -95,7 +96,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
       printProblems(io, run.failures.map((f) => problem("judge-failed", `${f.model} ${f.missId}: ${f.message}`)));
       printNotes(io, [note("judged", `${run.labelled} labelled now, ${run.resumed} resumed, ${run.fromCache} from cache, ${run.requested} requested, ${run.failures.length} failed`)]);
       const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderJson(doc));
+      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
       else io.stdout(renderPrintout({ blocks: [{ kind: "table", table: tableOf("judge", doc.summaries, summaryColumns) }] }, chosen).stdout);
     });
 };

@@ -2,6 +2,7 @@
  * `twinscore report`: flags → `buildReport` (`src/app/report.ts`) → the HTML file, and
  * one note saying what it holds.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { buildReport } from "../../app/report.js";
 import { renderJson } from "../../report/printout.js";
@@ -88,7 +89,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
           const png = doc.figures.files.length - svg;
           printNotes(io, [writtenNote(doc.figures.dir, `${svg} ${svg === 1 ? "figure" : "figures"}: ${svg} SVG, ${png} PNG`)]);
         }
-        if (format.read(opts).format === "json") io.stdout(renderJson({ ...doc, html: undefined }));
+        if (format.read(opts).format === "json") io.stdout(renderVersionedJson({ ...doc, html: undefined }, manifestsOf(opts, io.cwd)));
       }
     });
 };

@@ -15,6 +15,7 @@ import { loadManifest } from "../../io/manifest.js";
 import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
 import type { PyDict } from "../../python/containers.js";
 import { compareIds } from "../../rollout/lines.js";
+import { MODE_KEY } from "../../bfcl/line-keys.js";
 import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
 import { parseRecording, replayResponder, sendJson, startChatServer, startReplayServer, type RecordedEntry, type TestServer } from "../../testing/replay.js";
 import { startEchoServer, startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
@@ -93,11 +94,13 @@ function allFiles(out: string): string {
   return categories.map((c) => readFileSync(resultFile(out, c), "utf8")).join("");
 }
 
-/** A result line parsed, without the keys that differ between two runs of the same rollout (latency, traceback). */
+/** A result line parsed, without the keys that differ between two runs of the same rollout (latency, traceback) and the mode key twinscore adds to BFCL's line. */
 function stableLine(line: string): PyDict {
   const v = jsonLoadsFast(line) as PyDict;
   v.delete("latency");
   v.delete("traceback");
+  if (v.has(MODE_KEY) && v.get(MODE_KEY) !== "fc") throw new Error(`an FC run's line records mode ${String(v.get(MODE_KEY))}`);
+  v.delete(MODE_KEY);
   return v;
 }
 
@@ -293,7 +296,7 @@ describe("twinscore run over HTTP", () => {
     expect(g.value.errors.length).toBe(24);
     expect(g.value.errors[0].message).toContain("not JSON");
     const first = jsonLoadsFast(readFileSync(resultFile(join(tmp, "garbage"), "base"), "utf8").split("\n")[0]) as PyDict;
-    expect([...first.keys()]).toEqual(["id", "result", "traceback"]);
+    expect([...first.keys()]).toEqual(["id", "result", "traceback", MODE_KEY]);
     expect(String(first.get("result"))).toMatch(/^Error during inference: /);
 
     const hang = await serve(startHangingServer());
@@ -374,7 +377,7 @@ describe("an endpoint that dies mid-run", () => {
     const t0 = Date.now();
     expect(await runCli(args, io)).toBe(2);
     expect(Date.now() - t0).toBeLessThan(30_000);
-    const lines = io.err.join("").split("\n").filter((l) => l !== "" && !/^run: \d+\/24 items/.test(l));
+    const lines = io.err.join("").split("\n").filter((l) => l !== "" && !/^run: \d+\/24 items/.test(l) && !l.startsWith("note: plan: "));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       new RegExp(

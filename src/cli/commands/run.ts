@@ -4,8 +4,10 @@
  * checks them), its document is printed; the loop is `rollout/`, the client
  * `io/openai-chat.ts`.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import { Option, type Command } from "commander";
 import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
+import { planText } from "../../app/run-plan.js";
 import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";
@@ -46,6 +48,10 @@ interface RunCliOptions {
   userKeyEnv?: string;
   maxClarifications?: string;
   userPrompt?: string;
+  limit?: string;
+  ids?: string[];
+  category?: string;
+  dryRun?: boolean;
   verbose?: boolean;
 }
 
@@ -125,6 +131,10 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--user-key-env <var>", "--user-sim llm: environment variable holding the simulator endpoint's key")
     .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn: an integer >= 0 (default 2)")
     .option("--user-prompt <file>", "--user-sim llm: user-simulator prompt instead of data/user-sim-prompt.md")
+    .option("--limit <n>", "only the first N pairs in manifest order, both twins of each (--items all: the first N items)")
+    .option("--ids <id...>", "only these items of the selection")
+    .addOption(new Option("--category <category>", "only the pairs whose should-ask item is of this category (--items all: only its items)").choices(["base", "miss_func", "miss_param"]))
+    .option("--dry-run", "print the plan (items, lines, requests expected) and stop: nothing is sent or written")
     .option("--verbose", "print every retry and every error line");
   withGroups(cmd, bfclData, format)
     .addHelpText(
@@ -165,6 +175,11 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         userKeyEnv: opts.userKeyEnv,
         maxClarifications: integerOption(opts.maxClarifications),
         userPrompt: opts.userPrompt,
+        limit: integerOption(opts.limit),
+        ids: opts.ids,
+        category: opts.category,
+        dryRun: opts.dryRun === true,
+        onPlan: (plan) => printNotes(io, [note(opts.dryRun ? "run-dry" : "run-plan", `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`)]),
         onProgress: progressLine(io),
         onRetry: (r) => {
           if (r.retryAfterCappedFromMs !== null) {
@@ -187,6 +202,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         return;
       }
       printProblems(io, problems, { verbose: opts.verbose });
+      if (d.dryRun) {
+        const { format: chosen } = format.read(opts as unknown as ParsedOptions);
+        if (chosen === "json") io.stdout(renderVersionedJson(d, runManifests(d)));
+        state.exitCode = d.exitCode;
+        return;
+      }
       if (d.halted !== null) {
         // stopped early: the problem line above says why and how to go on; no table of a run that did not end
         state.exitCode = ExitCode.badInput;
@@ -222,7 +243,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         printNotes(io, [note("user-simulator", simulated)]);
       }
       const { format: chosen } = format.read(opts as unknown as ParsedOptions);
-      io.stdout(chosen === "json" ? renderJson(d) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout);
+      io.stdout(chosen === "json" ? renderVersionedJson(d, runManifests(d)) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout);
       state.exitCode = d.exitCode;
     });
 };
+
+/** The manifest a run used, as its record says (the package's v4 manifest when no record was written). */
+function runManifests(d: RunDocument): Record<string, string> {
+  return d.record !== null ? { v4: d.record.manifestSha256 } : { v4: manifestsOf({}, "/").v4 };
+}

@@ -2,6 +2,7 @@
  * `twinscore score`: flags → `scoreRuns` (`src/app/score.ts`) → the document, printed in
  * the chosen format. `demo` shares most groups and the printing.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
 import { captionedTables, renderJson, renderPrintout, renderTable, type OutputFormat } from "../../report/printout.js";
@@ -47,7 +48,7 @@ export function hasRows(doc: ScoreDocument): boolean {
 export function printScoreDocument(
   io: CliIo,
   doc: ScoreDocument,
-  opts: { format: OutputFormat; verbose?: boolean; tables?: { table?: string; outDir?: string } },
+  opts: { format: OutputFormat; verbose?: boolean; manifest?: string; tables?: { table?: string; outDir?: string } },
   view: ScoreView = {},
 ): boolean {
   printProblems(io, doc.problems, { verbose: opts.verbose, byModel: doc.models.map((m) => ({ name: m.model, problems: m.problems })) });
@@ -59,7 +60,7 @@ export function printScoreDocument(
   // a failed command (exit 2) leaves stdout empty in every format, as every other command does
   if (doc.exitCode === 2) return true;
   if (opts.format === "json") {
-    io.stdout(renderJson(doc));
+    io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
     return true;
   }
   if (!hasRows(doc)) return true; // nothing could be shown: no title over an empty table
@@ -185,7 +186,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         ...(opts.perItem === undefined ? {} : { perItem: opts.perItem as string }),
         ...(opts.trialsOf === undefined ? {} : { trialsOf: opts.trialsOf as string[] }),
       });
-      const printed = printScoreDocument(io, doc, { ...readGroups(opts, format, verboseGroup), tables });
+      const printed = printScoreDocument(io, doc, { ...readGroups(opts, format, verboseGroup), ...manifestGroup.read(opts), tables });
       // a table asked for that this output does not have, or a table file not written: said on stderr, exit 2
       state.exitCode = printed ? doc.exitCode : 2;
     });

@@ -180,6 +180,12 @@ export function historyLabel(models: readonly Pick<ScoredModel, "model" | "histo
   return `; exact twins: reference history before the anchor${exactness}${which}`;
 }
 
+/** What the title says of the models `twinscore run` made (their `run.json`): what each run is. Nothing for other folders. */
+export function runLabel(models: readonly Pick<ScoredModel, "model" | "run">[]): string {
+  const made = models.filter((m) => m.run !== undefined);
+  return made.length === 0 ? "" : `; made by twinscore run: ${made.map((m) => `${m.model} (${m.run!.description})`).join("; ")}`;
+}
+
 /** Whether the models' result files are of more than one BFCL version (then every table says each model's). */
 export function mixedVersions(models: readonly ScoredModel[]): boolean {
   return new Set(models.map((m) => m.bfclVersion).filter((v) => v !== null)).size > 1;
@@ -222,7 +228,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
   // models of both histories side by side: the table says each model's
   if (new Set(rows.map((r) => r.history)).size > 1) columns.splice(1, 0, { header: "history", value: (r) => r.history });
-  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}`) + "\n\n" });
+  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}${runLabel(doc.models)}`) + "\n\n" });
   // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
   if (rows.length > 0 && withBfclDecoded) blocks.push({ kind: "text", text: `\n${BFCL_DECODED_LEGEND}\n`, elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n" });
