@@ -6,7 +6,7 @@ import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { compareArms } from "../../app/compare.js";
 import { compareTrials } from "../../app/compare-trials.js";
-import { renderJson, renderPrintout } from "../../report/printout.js";
+import { renderPrintout } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import {
   bfclDataGroup,
@@ -104,7 +104,7 @@ async function compareTrialArms(io: CliIo, opts: ParsedOptions): Promise<number>
   printProblems(io, doc.problems, verboseGroup.read(opts));
   if (doc.exitCode === 2) return 2;
   const chosen = format.read(opts).format;
-  if (chosen === "json") io.stdout(renderJson(doc));
+  if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
   else {
     const out = renderPrintout(trialsComparePrintout(doc), chosen);
     io.stdout(out.stdout);

@@ -5,6 +5,17 @@ import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 import type { ScoreDocument } from "../../app/score.js";
 import type { TrialsComparisonDocument } from "../../app/compare-trials.js";
+import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+
+const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
+/** The document, validated against the package's schema for it. */
+function validated<T>(text: string, schema: string): T {
+  const doc = JSON.parse(text) as T;
+  const validate = ajv.compile(JSON.parse(readFileSync(join(projectRoot, "data", "schemas", `${schema}.schema.json`), "utf8")) as object);
+  expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
+  return doc;
+}
 
 async function run(argv: string[]) {
   const io = memoryIo({}, projectRoot);
@@ -18,7 +29,7 @@ describe("twinscore score --trials-of", () => {
   it("prints each trial's row, the model over its trials and the pairs that changed; JSON holds the same numbers unrounded", async () => {
     const json = await run(["score", "--trials-of", ...folders, "--format", "json"]);
     expect(json.code).toBe(0);
-    const doc = JSON.parse(json.out) as ScoreDocument;
+    const doc = validated<ScoreDocument>(json.out, "score");
     const t = doc.trials!;
     expect(t.trials).toBe(2);
     const unstable = t.pairRows.filter((p) => (p.flipRate ?? 0) > 0);
@@ -49,7 +60,7 @@ describe("twinscore compare --trials-a … --trials-b …", () => {
   it("prints each arm over its trials and the paired change over the pairs both decided; JSON holds the same numbers", async () => {
     const json = await run(["compare", "--trials-a", ...folders, "--trials-b", smaller, "--format", "json"]);
     expect(json.code).toBe(0);
-    const doc = JSON.parse(json.out) as TrialsComparisonDocument;
+    const doc = validated<TrialsComparisonDocument>(json.out, "compare-trials");
     expect([doc.a!.trials, doc.b!.trials]).toEqual([2, 1]);
     expect(doc.b!.meanFlipRate).toBeNull();
     const table = await run(["compare", "--trials-a", ...folders, "--trials-b", smaller]);
