@@ -32,6 +32,8 @@ import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 import { trialsSummary, type TrialsSummary } from "./score-trials.js";
+import { runRecordAbove } from "../io/run-record.js";
+import { differencesText, settingDifferences } from "../rollout/run-record.js";
 
 export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 
@@ -576,8 +578,32 @@ function combineTrials(outputs: readonly ScoredRead[], manifests: number, bootst
   if (without.length > 0) return err(problem("trials-no-headline", `--trials-of: no decision for ${without.join(", ")}, so the trials cannot be combined`));
   if (manifests > 1) return err(badArgument("--trials-of: the trials were made on different BFCL versions (different pairs)"));
   if (outputs.length === 0) return err(problem("results-empty", "--trials-of: no model found"));
+  const differing = trialSettingsDiffer(outputs);
+  if (differing !== null) return err(badArgument(differing));
   const trials = outputs.map((o) => ({ label: o.read.model, selection: o.headline!.selection, decision: o.headline!.numbers.decision }));
   return ok(trialsSummary(names[0], trials, bootstrap));
+}
+
+/**
+ * Trials must be made alike: where the folders record how they were made (`run.json`), a
+ * trial whose settings differ from the first's, other than the seed, is no trial of the
+ * same thing; the line names each differing setting. Null when they agree.
+ */
+function trialSettingsDiffer(outputs: readonly ScoredRead[]): string | null {
+  const records = outputs.map((o) => {
+    const file = Object.values(o.read.filesUsed).find((f) => f !== undefined);
+    return file === undefined ? null : runRecordAbove(file.file);
+  });
+  const first = records[0];
+  if (first === null || first === undefined) return null;
+  const sameSeed = (r: RunRecord) => ({ ...r.settings, sampling: { ...r.settings.sampling, seed: null } });
+  for (let i = 1; i < records.length; i++) {
+    const r = records[i];
+    if (r === null) continue;
+    const differences = settingDifferences(sameSeed(first), sameSeed(r));
+    if (differences.length > 0) return `--trials-of: ${outputs[i].read.model} was made with other settings than ${outputs[0].read.model}: ${differencesText(differences, "first trial")}`;
+  }
+  return null;
 }
 
 /** A model's folder name, without the `<run>/` several runs give it. */
