@@ -52,13 +52,13 @@ interface PolicyVectors {
 const vectors = (JSON.parse(readFileSync(new URL("../stats/testdata/trial-vectors.json", import.meta.url), "utf8")) as { policy: PolicyVectors }).policy;
 
 /** K trials of the policy, each its own run folder made by its own endpoint; the model folders in trial order. */
-async function trialRuns(name: string, policy: Omit<TrialPolicy, "trial">, trials: number): Promise<string[]> {
+async function trialRuns(name: string, policy: Omit<TrialPolicy, "trial">, trials: number, temperature = 0.001): Promise<string[]> {
   const folders: string[] = [];
   for (let trial = 0; trial < trials; trial++) {
     const script = trialPolicyScript(references, manifest.pairs, { ...policy, trial });
     const srv = await serve(startPolicyServer(scriptedResponder(script, { paramNames }), { maxRequests: 2_000 }));
     const out = join(tmp, `${name}-${trial}`);
-    const doc = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference" }));
+    const doc = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference", temperature }));
     if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
     folders.push(join(out, "scripted_policy"));
   }
@@ -88,5 +88,11 @@ describe("K = 5 trials of a policy that acts with probability p on each side, ex
     expect([t.meanFlipRate, t.stableShare, t.act, t.hold, t.decision, t.decisionSpread]).toEqual([0, 100, 100, 100, 100, 0]);
     expect(t.ci95).toEqual([100, 100]);
     expect([vectors.oracle.meanFlipRate, vectors.oracle.decision95]).toEqual(["0.0", ["100.0", "100.0"]]);
+    // a "trial" made with another temperature is no trial of the same thing: its run.json says so
+    const warmer = await trialRuns("oracle-warmer", { seed: vectors.seed, pBase: 1, pMiss: 0 }, 1, 0.7);
+    const mixed = await scoreRuns({ results: [], trialsOf: [...folders.slice(0, 2), ...warmer], bootstrap: { resamples: 0 } });
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.trials).toBeNull();
+    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(/--trials-of: .*oracle-warmer-0\/scripted_policy was made with other settings than .*: --temperature \(first trial: temperature 0\.001; now: temperature 0\.7\)/);
   }, 600_000);
 });
