@@ -16,7 +16,7 @@
 import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
 import { chooseDecoder, decodeFailureMessage, fcDecoder, promptingDecoder, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
-import { parseAudit, textCallLine } from "../decision/parse-audit.js";
+import { parseAudit, textCallLine, twinsIn } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
 import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
@@ -584,12 +584,7 @@ function readingWarnings(
       continue;
     }
     const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
-    const seen = new Set<string>();
-    for (const r of records) {
-      const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
-      const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
-      if (twin === null || seen.has(key)) continue;
-      seen.add(key);
+    for (const twin of twinsIn(records, category)) {
       health.toolLooking += twin.toolCallSteps;
       health.failed += twin.decodeFailures;
     }
