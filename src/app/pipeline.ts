@@ -24,6 +24,7 @@ import { err, ok, problem, type Problem, type Result } from "../messages/index.j
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
+import type { TurnQueries } from "../bfcl/inference-log.js";
 import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
 import { committedManifestSource, recordedTurnsVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
@@ -340,8 +341,14 @@ function readModel(
 ): { model: Omit<ModelRead, "bfclVersion" | "dataCheck">; check: RolloutDataCheck } {
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
+  // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
   const builder = rolloutDataCheckBuilder([on.candidate], "all");
-  const onLine = recordedTurnsVisitor((item) => builder.add(item));
+  const unlogged: string[] = [];
+  const onLine = recordedTurnsVisitor((item) => (item.turns === null || item.turns.length === 0 ? void unlogged.push(item.id) : builder.add(item)));
+  const dataCheck = (prompts?: ReadonlyMap<string, TurnQueries>): RolloutDataCheck => {
+    for (const id of unlogged) builder.add({ id, turns: prompts?.get(id) ?? null });
+    return builder.result();
+  };
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, history: modelHistory({ own: 0, reference: 0 }) };
   // the copy of each category, then the decoder from the head of the files chosen
@@ -359,7 +366,7 @@ function readModel(
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
-    return { model: { ...base, filesUsed: {}, decoder: null, problems, ...none }, check: builder.result() };
+    return { model: { ...base, filesUsed: {}, decoder: null, problems, ...none }, check: dataCheck() };
   }
   // one pass per file: the rollouts the pairs need, and whatever else was asked for
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
@@ -396,7 +403,7 @@ function readModel(
     problems.push(
       problem("category-missing", `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`),
     );
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: builder.result() };
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: dataCheck() };
   }
   // the twins of a pair must reach the anchor the same way: a model whose lines mix both histories is not scored
   const history = modelHistory({
@@ -405,7 +412,7 @@ function readModel(
   });
   if (history.protocol === "mixed") {
     problems.push(problem("history-mixed", mixedHistoryMessage(found.name, history)));
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: builder.result() };
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: dataCheck() };
   }
   const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, choice!.decoder);
   problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed, history.protocol === "reference"));
@@ -441,7 +448,7 @@ function readModel(
   const injectedLines = needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c]!.injectedLines ?? 0), 0) : null;
   return {
     model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings, injectedLines, history },
-    check: builder.result(),
+    check: dataCheck(official?.promptTurns),
   };
 }
 
