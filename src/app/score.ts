@@ -212,6 +212,15 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
+/**
+ * What a model without a headline must do instead of regenerating failed items, when its
+ * lines are of another shape than BFCL's: they are read as missing, and regenerating
+ * failed items would not bring them back (undefined: the lines are BFCL's).
+ */
+export function reshapeFix(problems: readonly Problem[]): string | undefined {
+  return problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+}
+
 export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
@@ -358,8 +367,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       beforeReading: () => req.tuneForManyModels?.(),
     },
     (m) => {
-      // lines of another shape than BFCL's are read as missing: regenerating failed items would not bring them back
-      const reshape = m.problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+      const reshape = reshapeFix(m.problems);
       const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap, reshape);
       const shown = headline !== null && headline.noHeadline === null;
       const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);

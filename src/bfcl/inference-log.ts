@@ -60,6 +60,21 @@ export function turnQueriesOf(inferenceLog: unknown, maxTurns = Number.POSITIVE_
   return turns;
 }
 
+/**
+ * The turns BFCL sent for a test entry as a score file's `prompt` keeps it (the entry as
+ * BFCL loaded it): each question turn's messages, and on a turn `missed_function` gives
+ * functions back no data text — BFCL sends its own prompt there, or stops the item when
+ * the turn has a question (older data did). So an inference error, which has no log, can
+ * still be told from the data it was run on. Null when the prompt holds no question list.
+ */
+export function promptTurnQueries(prompt: unknown): TurnQueries | null {
+  if (prompt === null || typeof prompt !== "object" || Array.isArray(prompt)) return null;
+  const { question, missed_function: missed } = prompt as { question?: unknown; missed_function?: unknown };
+  if (!Array.isArray(question) || question.length === 0 || !question.every(Array.isArray)) return null;
+  const held = missed !== null && typeof missed === "object" && !Array.isArray(missed) ? new Set(Object.keys(missed)) : new Set<string>();
+  return question.map((turn: unknown[], t) => (held.has(String(t)) ? [] : messagesOf(turn)));
+}
+
 const utf8 = new TextDecoder("utf-8");
 
 /** Decode the JSON key (a string) at `[start, stop)`. */
