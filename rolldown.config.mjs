@@ -77,6 +77,8 @@ export default defineConfig([{
   },
   platform: "node",
   logLevel: "warn",
+  // the PNG rasterizer is a native addon: loaded from node_modules when `report --figures` asks for it
+  external: (id) => id === "@resvg/resvg-js" || id.startsWith("@resvg/"),
   plugins: [lazyChildProcess, commonJsMarker],
   output: { dir: "dist/bin", format: "cjs", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
 }, {

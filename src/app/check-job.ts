@@ -8,7 +8,7 @@
  * job on bytes the pipeline already read.
  */
 import type { MultiTurnCategory } from "../bfcl/data.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decodeFailureMessage, decoderByName, type DecodeHealth, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, checkResultFile, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
@@ -23,7 +23,8 @@ import { readCategoryInputs } from "../io/bfcl-data.js";
 import { bytesAreUtf8, ReusedBuffers } from "../io/file-buffers.js";
 import { readLongContext } from "../io/long-context.js";
 import { readFailure } from "../io/results-read.js";
-import { makeFolder, readTextIfFile, writeFileAtomic } from "../io/manifest.js";
+import { makeFolder, writeFileAtomic } from "../io/manifest.js";
+import { readScoreFileText } from "../io/scores.js";
 import { joinPath, parentOf } from "../io/paths.js";
 
 /** A model folder's result files, in path order, and the decoder its steps are read with. */
@@ -229,18 +230,19 @@ function finishFile(
   if (settings.outDir !== null && checked.scoreFile !== null) {
     const target = joinPath(settings.outDir, file.scoreRelative);
     const w = makeFolder(parentOf(target)) ?? writeFileAtomic(target, checked.scoreFile);
-    if (!w.ok) problems.push(...w.problems);
+    if (!w.ok) pushAll(problems, w.problems);
     else written = target;
   }
   let agreement: Agreement | null = null;
   let storedScoreFile: string | null = null;
   if (settings.compareStored) {
     const candidate = file.storedScore;
-    const storedText = candidate === null ? null : readTextIfFile(candidate);
+    const storedText = candidate === null ? null : readScoreFileText(candidate);
     if (candidate === null || storedText === null) problems.push(problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }));
+    else if ("reason" in storedText) problems.push(problem("file-unreadable", `cannot read score file (${storedText.reason})`, { file: candidate }));
     else {
-      const stored = parseScoreFile(storedText, candidate);
-      problems.push(...stored.problems);
+      const stored = parseScoreFile(storedText.text, candidate);
+      pushAll(problems, stored.problems);
       if (stored.content !== null) {
         agreement = compareVerdicts(checked.verdicts, stored.content);
         if (agreement.disagreeingIds.length > 0) {

@@ -12,7 +12,7 @@
  */
 import { bfclFileName, multiTurnCategories, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
 import { summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/agreement.js";
 import { countReadings, type EmptyTurnCounts } from "../official/empty-turns.js";
@@ -81,7 +81,7 @@ export function findResultFiles(dir: string, walked?: TreeWalk): { files: FoundR
         });
       }
     }
-    files.push(...own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
+    pushAll(files, own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
   }
   return { files, problems: walk.problems, runs: walk.runs };
 }
@@ -172,12 +172,12 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
   const walked = findResultFiles(resultsDir, req.walked);
   const { problems: walkProblems, runs } = walked;
   const found = req.models === undefined ? walked.files : walked.files.filter((f) => req.models!.includes(f.name) || req.models!.includes(f.model));
-  if (found.length === 0) return err(...walkProblems);
+  if (found.length === 0) return errAll(walkProblems);
   const dataDir = resolvePath(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];
   const scoresDir = req.scoresDir === undefined ? null : resolvePath(req.cwd, req.scoresDir);
   const stored = scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
-  if (stored !== null) problems.push(...stored.problems);
+  if (stored !== null) pushAll(problems, stored.problems);
   /** The stored score file of a result file: same model (and run), category and version. */
   const storedScoreOf = (f: FoundResultFile): string | null => {
     if (stored === null) return null;
@@ -195,7 +195,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
       if (read.ok) {
         longContextModule = module;
         cache.filler = read;
-      } else problems.push(...read.problems);
+      } else pushAll(problems, read.problems);
     }
   }
   // one job (one evaluator process) per model folder; files are sorted by path, so a folder's files are adjacent
@@ -212,7 +212,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
     for (const g of groups) {
       for (const f of g) {
         const clash = overwritesInput(joinPath(outDir, f.scoreRelative), [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])], "--out");
-        if (clash !== null && !clash.ok) return err(...clash.problems);
+        if (clash !== null && !clash.ok) return errAll(clash.problems);
       }
     }
   }
@@ -221,7 +221,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
   const checkedGroups: FoundResultFile[][] = [];
   for (const g of groups) {
     const decided = chooseModelDecoder(g[0].found, req.decoder ?? undefined);
-    problems.push(...decided.problems);
+    pushAll(problems, decided.problems);
     if (decided.choice === null) {
       problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
       continue;
@@ -264,7 +264,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
         return;
       }
       const c = checked.value;
-      problems.push(...c.problems);
+      pushAll(problems, c.problems);
       files.push({
         file: f.path,
         model: f.model,

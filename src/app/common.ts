@@ -37,6 +37,17 @@ export function contextOf(req: RequestContext): Context {
  */
 export type ExitCode = 0 | 1 | 2;
 
+/**
+ * A problem when a request's list of folders is not a list of non-empty strings: a library
+ * caller passing `results: "runs/"` would otherwise have each character taken for a folder
+ * (`.` and `/` among them: the whole file system). The CLI always passes a list.
+ */
+export function folderListProblem(value: unknown, name: string): Problem | null {
+  if (Array.isArray(value) && value.every((v) => typeof v === "string" && v !== "")) return null;
+  const given = typeof value === "string" ? `a string (${JSON.stringify(value)}); give [${JSON.stringify(value)}]` : value === null ? "null" : Array.isArray(value) ? "a list with an entry that is not a non-empty string" : typeof value;
+  return problem("bad-argument", `${name} must be a list of folders (string[]), not ${given}`);
+}
+
 /** The pair manifest of a request: the file named, or the package's committed one. */
 export function manifestOf(path: string | undefined, ctx: Context): Result<Manifest> {
   return path === undefined ? loadCommittedManifest() : loadManifest(resolvePath(ctx.cwd, path));
@@ -51,6 +62,20 @@ export function bootstrapOf(given: Partial<BootstrapOptions> | undefined): Resul
   }
   if (typeof seed === "number" ? !Number.isSafeInteger(seed) || seed < 0 : seed < 0n) return err(badArgument(`--seed must be a non-negative integer${givenText(seed)}`));
   return ok({ resamples, seed });
+}
+
+/**
+ * Why a numeric argument is out of its bounds, or null (also for none given): an integer
+ * (a safe one) or a finite number from `min` to `max`. Text that was not a plain decimal
+ * number reaches here as NaN (the CLI's `integerOption` / `numberOption`).
+ */
+export function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean, max = Number.POSITIVE_INFINITY): Problem | null {
+  if (value === undefined) return null;
+  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isSafeInteger(value))) {
+    const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
+    return badArgument(`${flag} must be ${integer ? "an integer" : "a number"} ${range}${Number.isNaN(value) ? ` (got text that is not ${integer ? "a whole number" : "a decimal number"})` : `, got ${value}`}`);
+  }
+  return null;
 }
 
 /** `, got 3` for a number given, nothing for text that was not a number at all (NaN). */

@@ -5,9 +5,10 @@
  * interval and, with score trees for both arms, the official score change per category
  * with its flips. A model found in one arm only is named, never dropped silently.
  */
-import { problem, type Problem } from "../messages/index.js";
+import { describeRun } from "../rollout/run-record.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import { compareArms as compareTwoArms, type Arm, type ArmComparison } from "../official/compare.js";
-import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, noHeadlineShort, readingById, readingPairs } from "../decision/readings.js";
 import type { SideRule } from "../decision/types.js";
 import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";
@@ -17,7 +18,7 @@ import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import type { HistorySource } from "../bfcl/line-keys.js";
-import { badArgument, bootstrapOf, contextOf, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
 
 /** The two arms to compare. */
@@ -44,6 +45,8 @@ export interface CompareRequest extends RequestContext {
   readonly bfclData?: string;
   /** `--decoder`: one decoder for every model of both arms; absent, each model folder's own. */
   readonly decoder?: DecoderName;
+  /** A model with more than this % of Table 1's pairs undecided in an arm has no headline there and is not compared (default 10, as `score`). */
+  readonly maxUndecided?: number;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
   /** Check the first-step token counts for every compared model; by default only where an arm's lines record an injected block (`run --inject`). */
@@ -62,6 +65,12 @@ export interface CompareDocument {
   readonly onlyInA: readonly string[];
   readonly onlyInB: readonly string[];
   /**
+   * Models found in both arms and not compared, because an arm gives them no headline (more
+   * than `maxUndecided` % of Table 1's pairs undecided under the reading, as `score` leaves
+   * its row empty): the arm and the short reason.
+   */
+  readonly noHeadline: readonly { readonly model: string; readonly arm: "A" | "B"; readonly why: string }[];
+  /**
    * Per compared model whose arms' lines record an injected prompt block (`run --inject`;
    * every compared model with `injectionCheck`): whether the block reached the model
    * (first-step input tokens B − A, its distribution, the items off it), and how many lines
@@ -77,6 +86,8 @@ export interface CompareDocument {
    * check is made (the first requests differ by the played turns, not by a prompt block).
    */
   readonly histories?: readonly { readonly model: string; readonly a: HistorySource; readonly b: HistorySource }[];
+  /** Only when an arm's folder was made by `twinscore run` (its `run.json`): what each compared model's run is in each arm (null: no record). */
+  readonly runs?: readonly { readonly model: string; readonly a: string | null; readonly b: string | null }[];
   /** Each model of each arm (`<model> (arm A)`) and its result and score files: its problems are located in them. */
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   readonly problems: readonly Problem[];
@@ -98,6 +109,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const b = req.b === undefined ? "" : resolvePath(ctx.cwd, req.b);
   /** The score folders read beside the arms' result/, once the arguments are good. */
   let scoresBeside: string[] = [];
+  let noHeadline: { model: string; arm: "A" | "B"; why: string }[] = [];
+  /** Why a model has no headline in an arm, said once the models found in both arms are known. */
+  const headlineLines = new Map<string, string>();
   const done = (
     problems: Problem[],
     models: CompareDocument["models"] = [],
@@ -114,6 +128,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     models,
     onlyInA,
     onlyInB,
+    noHeadline,
     injection,
     scoresBeside,
     modelFiles,
@@ -123,6 +138,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   // every argument before any input is read
   const bad: Problem[] = boot.ok ? [] : [...boot.problems];
   if (req.a === undefined || req.b === undefined) bad.push(badArgument("give both --a DIR and --b DIR (the two arms' result trees)"));
+  if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
+    bad.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
+  }
   if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
   // each arm walked once: its result tree, and its score tree (given, else the score/ folder beside its result/)
   const walkArm = (dir: string | undefined, scores: string | undefined): InputWalks | null => (dir === undefined ? null : walkInputs(ctx, [dir], scores === undefined ? [] : [scores]));
@@ -138,13 +156,14 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   if (req.bfclData !== undefined && bad.length === 0) {
     const read = readScoredData(resolvePath(ctx.cwd, req.bfclData));
     if (read.ok) data = read.value;
-    else bad.push(...read.problems);
+    else pushAll(bad, read.problems);
   }
   if (bad.length > 0) return done(bad);
   scoresBeside = [...(walks.A?.scoresBeside ?? []), ...(walks.B?.scoresBeside ?? [])];
   const models = req.models ?? [];
   const table1 = readingById("table-1")!;
   const rule = req.reading ?? "decided";
+  const maxUndecided = req.maxUndecided ?? DEFAULT_MAX_UNDECIDED;
   const problems: Problem[] = [];
   /** What one arm's model contributes: its scored records, verdicts, first-step tokens, and what BFCL's checker says. */
   interface ArmModel {
@@ -155,6 +174,8 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     readonly injectedLines: number;
     /** Where its turns before the anchor came from (a model mixing both is not scored, so not here). */
     readonly history: HistorySource;
+    /** What its run is (`run.json`), or null. */
+    readonly run: string | null;
   }
   const replaysOf = data === null ? null : (await import("./replays.js")).replaysOf;
   const modelFiles: { model: string; files: string[] }[] = [];
@@ -175,22 +196,29 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
       },
       (m) => {
         // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
-        problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        // a folder of lines made with different blocks (or some without one) is named with its arm
+        pushAll(problems, m.problems.filter((p) => p.severity === "error" || req.strict === true).map((p) => (p.code === "run-mixed" ? { ...p, message: `arm ${arm} (${dir}): ${p.message}` } : p)));
         files.push({ model: `${m.model} (arm ${arm})`, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
         if (m.score === null) return null;
-        const records = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
+        // one rule with score and report: an arm past --max-undecided gives the model no headline, so no comparison
+        const headline = headlineOf(m.score.records, m.manifest, table1, rule, maxUndecided, null);
+        if (headline.noHeadline !== null) {
+          noHeadline.push({ model: m.model, arm, why: noHeadlineShort(headline.undecided, maxUndecided) });
+          headlineLines.set(`${m.model}\u0000${arm}`, `model ${m.model} (arm ${arm}): ${headline.noHeadline}; it is not compared`);
+        }
+        const records = headline.selection.scored.map((x) => x.record);
         const complete = m.official !== null && m.official.categories.length === 3;
         // said whatever --strict: why an arm read from the reference has no official score change
-        problems.push(...(m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
+        pushAll(problems, (m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
         let checked: Pick<Arm, "completions" | "emptyTurns"> = {};
         if (data !== null && replaysOf !== null) {
           // what BFCL's checker says on this arm's model: its twins' completions and its entries under the empty-turn readings
           const replays = replaysOf(m, records, readingPairs(m.manifest, table1), data, { workaround: false, checker: true });
-          problems.push(...replays.problems);
+          pushAll(problems, replays.problems);
           checked = { completions: replays.completions, emptyTurns: replays.emptyTurns };
         }
         const history: HistorySource = m.history.protocol === "reference" ? "reference" : "own";
-        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history };
+        return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history, run: m.runRecord === null ? null : describeRun(m.runRecord) };
       },
     );
   const armA = await readArm("A", req.a!, req.scoresA);
@@ -209,11 +237,20 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const inB = armB.value.outputs.filter((m): m is ArmModel => m !== null);
   const namesA = inA.map((m) => m.model);
   const namesB = inB.map((m) => m.model);
-  const names = namesA.filter((m) => namesB.includes(m));
+  // one rule with score and report: a model found in both arms with no headline in either is not compared, and said so
+  const common = namesA.filter((m) => namesB.includes(m));
+  noHeadline = noHeadline.filter((x) => common.includes(x.model));
+  for (const x of noHeadline) problems.push(problem("no-headline", headlineLines.get(`${x.model}\u0000${x.arm}`)!));
+  const withoutHeadline = new Set(noHeadline.map((x) => x.model));
+  const names = common.filter((m) => !withoutHeadline.has(m));
   const onlyInA = namesA.filter((m) => !namesB.includes(m));
   const onlyInB = namesB.filter((m) => !namesA.includes(m));
   for (const m of onlyInA) problems.push(problem("model-one-arm", `model ${m} is scored in arm A only; it is not compared`, { file: a, severity: "warning" }));
   for (const m of onlyInB) problems.push(problem("model-one-arm", `model ${m} is scored in arm B only; it is not compared`, { file: b, severity: "warning" }));
+  if (names.length === 0 && withoutHeadline.size > 0 && !hasError(problems.filter((p) => p.code !== "no-headline"))) {
+    // every common model lacks a headline in an arm: nothing compared, said per model, a finding (exit 1) as in score
+    return done(problems, [], onlyInA, onlyInB, 1, [], modelFiles);
+  }
   if (names.length === 0) {
     problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
     return done(problems, [], onlyInA, onlyInB, 2, [], modelFiles);
@@ -236,7 +273,9 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     if (ma.tokens === null || mb.tokens === null) return [];
     return [{ model: n, injectedLines, check: injectionCheck(ma.tokens as Map<string, number | null>, mb.tokens as Map<string, number | null>) }];
   });
-  const exitCode: ExitCode = hasError(problems) ? 2 : onlyInA.length + onlyInB.length > 0 ? 1 : 0;
+  const exitCode: ExitCode = hasError(problems.filter((p) => p.code !== "no-headline")) ? 2 : onlyInA.length + onlyInB.length + noHeadline.length > 0 ? 1 : 0;
   const doc = done(problems, results, onlyInA, onlyInB, exitCode, injection, modelFiles);
-  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...doc, histories } : doc;
+  const runs = names.map((n) => ({ model: n, a: inA.find((m) => m.model === n)!.run, b: inB.find((m) => m.model === n)!.run }));
+  const withRuns = runs.some((r) => r.a !== null || r.b !== null) ? { ...doc, runs } : doc;
+  return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...withRuns, histories } : withRuns;
 }

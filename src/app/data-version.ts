@@ -11,7 +11,7 @@
  */
 import type { BfclVersion } from "../bfcl/categories.js";
 import { scoredResultCategories } from "../bfcl/categories.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, dataVerdict, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath } from "../io/manifest.js";
@@ -163,7 +163,7 @@ export function oneManifestForModels(
   if (!found.ok) return found;
   const { manifestOf: byModel, versionOf, problems } = found.value;
   const errors = problems.filter((p) => p.severity === "error");
-  if (errors.length > 0) return err(...errors);
+  if (errors.length > 0) return errAll(errors);
   const distinct = [...new Set(byModel.values())];
   if (distinct.length > 1) {
     return err(

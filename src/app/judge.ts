@@ -9,16 +9,18 @@ import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
 import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
 import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
+import { notRegularFile } from "../io/files.js";
 import { keyFromEnv, keyProblemText } from "../io/secrets.js";
 import { walkBfclTree } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
-import { badArgument, contextOf, givenText, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels } from "./pipeline.js";
+import { checkEndpoints, endpointArgumentProblem, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
 
 /** What to judge, and with what. */
 export interface JudgeRequest extends RequestContext {
@@ -102,12 +104,16 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const bad: Problem[] = [];
   if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
   if (!req.dryRun && (!req.endpoint || !req.judgeModel)) bad.push(badArgument("--endpoint and --judge-model are required (or use --dry-run)"));
-  const whole = (v: number | undefined, flag: string, min: number) => {
-    if (v !== undefined && (!Number.isInteger(v) || v < min)) bad.push(badArgument(`${flag} must be an integer >= ${min}${givenText(v)}`));
-  };
-  whole(req.concurrency, "--concurrency", 1);
-  whole(req.timeoutSeconds, "--timeout", 1);
-  whole(req.retries, "--retries", 0);
+  // the URL checked as run checks it, before any input is read (a dry run sends nothing)
+  const badUrl = req.dryRun || !req.endpoint ? null : endpointArgumentProblem(req.endpoint, "--endpoint");
+  if (badUrl !== null) bad.push(badUrl);
+  for (const p of [
+    numberProblem(req.concurrency, "--concurrency", 1, true),
+    numberProblem(req.timeoutSeconds, "--timeout", 0.001, false, MAX_TIMEOUT_SECONDS),
+    numberProblem(req.retries, "--retries", 0, true),
+  ]) {
+    if (p !== null) bad.push(p);
+  }
   // the key only where one is sent (a dry run sends nothing)
   let apiKey = "";
   if (!req.dryRun) {
@@ -127,7 +133,10 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const prompt = promptText === null ? null : parsePromptFile(promptText);
   if (promptText === null) bad.push(problem("file-missing", "cannot read the prompt file", { file: promptPath }));
   else if (prompt !== null && !prompt.ok) bad.push(problem("prompt-malformed", prompt.message, { file: promptPath }));
-  bad.push(...walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
+  // the labels are read and appended to: a FIFO would hang the read, a device fill the memory
+  const labelsSpecial = req.dryRun ? null : notRegularFile(resolvePath(ctx.cwd, req.labels ?? "twinscore-labels.jsonl"), "--labels");
+  if (labelsSpecial !== null) bad.push(labelsSpecial);
+  pushAll(bad, walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
   if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
   // each model on the pairs of the BFCL version its files name, its rollouts checked against that data
   const table1 = readingById("table-1")!;
@@ -154,7 +163,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
       const scored = selectUnder(m.score.records, m.manifest, table1, "decided").scored.map((x) => x.record);
       const sel = heldBackTurns(m.model, scored, new Map(m.manifest.pairs.map((p) => [p.missId, p])), m.openings ?? undefined);
       perModel.set(m.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
-      toSend.push(...sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
+      pushAll(toSend, sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
       return m.problems;
     },
   );
@@ -169,6 +178,15 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   }
   const labels = req.labels ?? "twinscore-labels.jsonl";
   const labelsFile = resolvePath(ctx.cwd, labels);
+  const timeoutMs = Math.round((req.timeoutSeconds ?? 60) * 1000);
+  // before the first request is spent: the endpoint answers and serves the judge model (nothing to send, nothing to check)
+  if (toSend.length > 0) {
+    const target = { flag: "--endpoint", endpoint: req.endpoint!, model: req.judgeModel!, apiKey: apiKey === "" ? null : apiKey };
+    const checked = await checkEndpoints([target], { otherKeys: [], timeoutMs }, "nothing was judged");
+    // one line, as run refuses: the warnings of reading the files would only bury it
+    if (!checked.ok) return done([...checked.problems], { modelFiles });
+    problems.push(...checked.value);
+  }
   const report = await runJudge(toSend, {
     endpoint: req.endpoint!,
     judgeModel: req.judgeModel!,
@@ -177,7 +195,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     labelsFile,
     cacheDir: req.cache === null ? null : resolvePath(ctx.cwd, req.cache ?? `${labels}.cache`),
     concurrency: req.concurrency ?? 4,
-    timeoutMs: (req.timeoutSeconds ?? 60) * 1000,
+    timeoutMs,
     retries: req.retries ?? 5,
     backoffMs: 1000,
     onProgress: req.onProgress,

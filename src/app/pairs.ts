@@ -4,13 +4,14 @@
  * The document holds the funnel and one row per should-ask item.
  */
 import { multiTurnCategories, scoredResultCategories } from "../bfcl/categories.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import { buildManifest } from "../pairs/build.js";
 import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pairs/listing.js";
 import type { Funnel, Manifest } from "../pairs/types.js";
 import { readBfclDataDir, resolveBfclDataDir } from "../io/bfcl-data.js";
 import { recordMismatch, withRevisions } from "../pairs/revisions.js";
 import { committedCertificationPath, committedManifestPath, committedRevisionsPath, loadCommittedRevisions, loadManifest, readTextIfFile, writeManifest } from "../io/manifest.js";
+import { overwritesInput } from "../io/files.js";
 import { joinPath, resolvePath } from "../io/paths.js";
 import { contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
 
@@ -45,7 +46,7 @@ export interface PairsDocument {
   readonly exitCode: ExitCode;
 }
 
-type Got = { manifest: Manifest; built: boolean; warnings: readonly Problem[]; readFrom: string } | { problems: readonly Problem[] };
+type Got = { manifest: Manifest; built: boolean; warnings: readonly Problem[]; readFrom: string; inputs: readonly string[] } | { problems: readonly Problem[] };
 
 function obtainManifest(req: PairsRequest, ctx: Context): Got {
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
@@ -57,10 +58,12 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
       manifest: loaded.value,
       built: false,
       warnings: [],
+      inputs: [],
       readFrom: `no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${committedManifestPath()}`,
     };
   }
-  const data = readBfclDataDir(location.dir, [...scoredResultCategories]);
+  const inputs: string[] = [];
+  const data = readBfclDataDir(location.dir, [...scoredResultCategories], (file) => inputs.push(file));
   if (!data.ok) return { problems: data.problems };
   const certDir = req.certification !== undefined ? resolvePath(ctx.cwd, req.certification) : null;
   const texts = [];
@@ -72,6 +75,7 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
     const text = file === inDir ? own : readTextIfFile(file);
     if (text === null) return { problems: [problem("file-missing", "certification file missing", { file })] };
     texts.push({ file, text });
+    inputs.push(file);
   }
   const built = buildManifest({ data: data.value, badKeys: texts[0], rulings: texts[1], certifiedContent: texts[2] });
   if (!built.ok) return { problems: built.problems };
@@ -81,8 +85,8 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
     ),
   );
   const dated = withRevisionRecord(built.value);
-  warnings.push(...dated.warnings);
-  return { manifest: dated.manifest, built: true, warnings, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
+  pushAll(warnings, dated.warnings);
+  return { manifest: dated.manifest, built: true, warnings, inputs, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
 }
 
 /**
@@ -121,9 +125,9 @@ export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
   let written: PairsDocument["written"] = null;
   if (req.writeManifest !== undefined) {
     const file = resolvePath(ctx.cwd, req.writeManifest);
-    const w = writeManifest(file, manifest);
+    const w = overwritesInput(file, got.inputs, "--write-manifest") ?? writeManifest(file, manifest);
     if (w.ok) written = { file, pairs: manifest.pairs.length, dropped: manifest.dropped.length };
-    else problems.push(...w.problems);
+    else pushAll(problems, w.problems);
   }
   return {
     command: "pairs",

@@ -14,17 +14,20 @@
  * dropped before the next model: memory stays flat in the number of models.
  */
 import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
-import { chooseDecoder, decodeFailureMessage, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import { chooseDecoder, decodeFailureMessage, fcDecoder, promptingDecoder, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
-import { parseAudit, textCallLine } from "../decision/parse-audit.js";
+import { parseAudit, textCallLine, twinsIn } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
 import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
-import { readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
+import { NO_BLOCK, readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
+import { readRunRecord } from "../io/run-record.js";
+import type { RunRecord } from "../rollout/run-record.js";
+import type { RunMode } from "../bfcl/line-keys.js";
 import { committedManifestSource, recordedTurnsVisitor } from "../io/rollout-data.js";
 import { readOfficial, type OfficialReading } from "../io/scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
@@ -126,6 +129,10 @@ export interface ModelRead {
   readonly dataCheck: RolloutDataCheck;
   /** Whose turns its lines hold before the anchor: its own, or the reference's (`run --history reference`); a model mixing both is not scored. */
   readonly history: ModelHistory;
+  /** The folder's `run.json` (written by `twinscore run`), or null: BFCL's own runs, and runs made before it was written. */
+  readonly runRecord: RunRecord | null;
+  /** Lines with turns, and how many of them record each injected block (`none`: without one); null when no file was read. */
+  readonly blocks: { readonly lines: number; readonly byBlock: ReadonlyMap<string, { readonly lines: number; readonly head: string | null }> } | null;
 }
 
 /** The run as read: what the walk found, each model's manifest, and every problem not tied to one model. */
@@ -146,7 +153,8 @@ export interface RunRead<T> {
 }
 
 /**
- * The models of a walk that `--model` names (by folder name or by `<run>/<model>`), in the
+ * The models of a walk that `--model` names (by folder name, by `<run>/<model>`, or by BFCL's
+ * model name with its `/`, as `run --model` takes it), in the
  * order named; all of them, in the order found, when none is named. A name that matches
  * nothing is a problem listing what was found.
  */
@@ -155,7 +163,9 @@ export function selectModels(walk: TreeWalk, names: readonly string[]): { models
   const problems: Problem[] = [];
   const models: TreeModel[] = [];
   for (const name of names) {
-    const hits = walk.models.filter((m) => m.name === name || m.model === name);
+    // BFCL's model name as `run --model` takes it (`openai/gpt-oss-120b`) names the folder BFCL writes (`openai_gpt-oss-120b`)
+    let hits = walk.models.filter((m) => m.name === name || m.model === name);
+    if (hits.length === 0 && name.includes("/")) hits = walk.models.filter((m) => m.model === name.replace(/\//g, "_"));
     if (hits.length === 0) {
       const known = walk.models.map((m) => m.name).join(", ") || "none";
       problems.push(problem("model-missing", `--model ${name}: no such model directory under the results (found: ${known})`));
@@ -220,7 +230,7 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   if (hasError(found.value.problems)) {
     // stopped by the file names: every model's problems, the rollouts checked too
     const full = manifestsForModels(selected.models, req.manifest, req.ctx, { source, ...hints });
-    return err(...(full.ok ? full.value.problems : full.problems));
+    return errAll((full.ok ? full.value.problems : full.problems));
   }
   const { manifestOf, versionOf, forced } = found.value;
   const distinct = [...new Set(manifestOf.values())];
@@ -269,8 +279,8 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   // the rollouts against their data, from the pass just made: a model generated on other data stops the command
   const checked = manifestsForModels(selected.models, req.manifest, req.ctx, { checks, source, ...hints });
   if (!checked.ok) return checked;
-  if (hasError(checked.value.problems)) return err(...checked.value.problems.filter((p) => p.severity === "error"));
-  problems.push(...checked.value.problems);
+  if (hasError(checked.value.problems)) return errAll(checked.value.problems.filter((p) => p.severity === "error"));
+  pushAll(problems, checked.value.problems);
   return ok({ walk, selected: toRead, manifest: fallback, manifestOf, versionOf, forced, outputs, problems });
 }
 
@@ -282,12 +292,18 @@ export function detectionFiles(found: TreeModel): string[] {
 }
 
 /**
- * A model's decoder: `--decoder`, else BFCL's registry entry for its folder, else the one
+ * A model's decoder: `--decoder`, else the mode its `run.json` records, else BFCL's registry entry for its folder, else the one
  * the head of its files decodes best (the first `DETECTION_SAMPLE` non-empty steps of
  * `detectionFiles`, in file order). `check` chooses with the same function, on the same
  * files, so both commands read a model with the same decoder, for the same reason.
  */
 export function chooseModelDecoder(found: TreeModel, override: DecoderName | undefined): { choice: DecoderChoice | null; problems: Problem[] } {
+  // a folder `run` made says its mode: a text-only FC run looks like a prompting one to detection
+  const recorded = override === undefined ? readRunRecord(found.dir).record : null;
+  if (recorded !== null) {
+    const mode = recorded.settings.mode;
+    return { choice: { decoder: mode === "fc" ? fcDecoder : promptingDecoder, source: "run", reason: `run.json: made by twinscore run in ${mode} mode` }, problems: [] };
+  }
   const folder = found.model;
   const files = detectionFiles(found);
   const problems: Problem[] = [];
@@ -328,7 +344,7 @@ function chooseCopy(paths: readonly string[], category: ScoredResultCategory, kn
   for (const path of paths) {
     const counted = readResultFile(path, category, { wanted: null, knownMissIds: known, onLine });
     if (!counted.readable) {
-      problems.push(...counted.problems);
+      pushAll(problems, counted.problems);
       continue;
     }
     if (best === null || counted.distinctIds > best.ids) best = { path, ids: counted.distinctIds };
@@ -354,7 +370,10 @@ function readModel(
   const builder = rolloutDataCheckBuilder([on.candidate], "all");
   const onLine = recordedTurnsVisitor((item) => builder.add(item));
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
-  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, history: modelHistory({ own: 0, reference: 0 }) };
+  const recorded = readRunRecord(found.dir);
+  if (recorded.problem !== null) problems.push({ ...recorded.problem, severity: "warning", message: `${recorded.problem.message}; the folder is read as one without it` });
+  const runRecord = recorded.record;
+  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, history: modelHistory({ own: 0, reference: 0 }), runRecord, blocks: null };
   // the copy of each category, then the decoder from the head of the files chosen
   const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
   const missing: string[] = [];
@@ -366,7 +385,7 @@ function readModel(
   }
   const paths = scoredResultCategories.flatMap((c) => (chosen[c] ? [chosen[c]!.path] : []));
   const decided = paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder);
-  problems.push(...decided.problems);
+  pushAll(problems, decided.problems);
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
@@ -390,7 +409,7 @@ function readModel(
       openings: needs.openings && category !== "base",
       injected: needs.injected,
     });
-    problems.push(...reading.problems);
+    pushAll(problems, reading.problems);
     if (!reading.readable) {
       missing.push(category);
       continue;
@@ -418,8 +437,15 @@ function readModel(
     problems.push(problem("history-mixed", mixedHistoryMessage(found.name, history)));
     return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: builder.result() };
   }
-  const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, choice!.decoder);
-  problems.push(...readingWarnings(found.name, scored.records, scored.missing, choice!, filesUsed, history.protocol === "reference"));
+  // what made the lines: one mode (it chooses the decoder) and one injected block, or the model is not scored
+  const made = madeBy(found.name, scoredResultCategories.map((c) => readings[c]!), runRecord);
+  if (made.refusal !== null) {
+    problems.push(made.refusal);
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }, check: builder.result() };
+  }
+  const used = req.decoder === undefined && made.mode !== null ? { decoder: made.mode === "fc" ? fcDecoder : promptingDecoder, source: "run" as const, reason: made.reason } : choice!;
+  const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, used.decoder);
+  pushAll(problems, readingWarnings(found.name, scored.records, scored.missing, used, filesUsed, history.protocol === "reference"));
   const records: readonly PairRecord[] = req.keep === "all" ? scored.records : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
   let official = scores === null ? null : readOfficial(found.name, census, scores.model);
   if (official !== null && scores!.model === null) {
@@ -451,9 +477,62 @@ function readModel(
   }
   const injectedLines = needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c]!.injectedLines ?? 0), 0) : null;
   return {
-    model: { ...base, filesUsed, decoder, problems, score: { model: found.name, counts: readingCounts(scored.records), records }, census, official, texts, bytes, firstStepTokens, openings, injectedLines, history },
+    model: {
+      ...base,
+      filesUsed,
+      decoder: summarizeChoice(used),
+      problems,
+      score: { model: found.name, counts: readingCounts(scored.records), records },
+      census,
+      official,
+      texts,
+      bytes,
+      firstStepTokens,
+      openings,
+      injectedLines,
+      history,
+      runRecord,
+      blocks: made.blocks,
+    },
     check: builder.result(),
   };
+}
+
+/**
+ * The mode and injected block a model's lines were made with: the mode from `run.json`,
+ * else from the lines' `twinscore_mode` (null: neither says, the decoder is chosen as for
+ * BFCL's runs); a refusal when the lines record two modes, a mode other than the record's,
+ * or lines with turns of which some carry an injected block and others another or none.
+ */
+export function madeBy(
+  model: string,
+  readings: readonly Pick<ResultFileReading, "modes" | "blocks">[],
+  record: RunRecord | null,
+): { mode: RunMode | null; reason: string; refusal: Problem | null; blocks: NonNullable<ModelRead["blocks"]> } {
+  const modes = { fc: 0, prompting: 0, unrecorded: 0 };
+  const byBlock = new Map<string, { lines: number; head: string | null }>();
+  for (const r of readings) {
+    modes.fc += r.modes.fc;
+    modes.prompting += r.modes.prompting;
+    modes.unrecorded += r.modes.unrecorded;
+    for (const [k, v] of r.blocks) {
+      const seen = byBlock.get(k);
+      byBlock.set(k, { lines: (seen?.lines ?? 0) + v.lines, head: v.head });
+    }
+  }
+  const blocks = { lines: modes.fc + modes.prompting + modes.unrecorded, byBlock };
+  const refuse = (message: string) => ({ mode: null, reason: "", refusal: problem("run-mixed", `model ${model}: ${message}; one folder must hold one run's lines (not scored)`), blocks });
+  if (modes.fc > 0 && modes.prompting > 0) return refuse(`its lines were made in two modes (${modes.fc} fc, ${modes.prompting} prompting), which no one decoder reads`);
+  const lineMode: RunMode | null = modes.fc > 0 ? "fc" : modes.prompting > 0 ? "prompting" : null;
+  const recordMode = record?.settings.mode ?? null;
+  if (recordMode !== null && lineMode !== null && recordMode !== lineMode) return refuse(`run.json says mode ${recordMode} and ${modes[lineMode]} lines say ${lineMode}`);
+  if (byBlock.size > 1) {
+    const parts = [...byBlock].sort((a, b) => b[1].lines - a[1].lines).map(([k, v]) => (k === NO_BLOCK ? `${v.lines} without an injected block` : `${v.lines} with ${JSON.stringify(v.head)}`));
+    return refuse(`its lines were made with different injected blocks (${parts.join(", ")})`);
+  }
+  if (recordMode !== null) return { mode: recordMode, reason: `run.json: made by twinscore run in ${recordMode} mode`, refusal: null, blocks };
+  if (lineMode !== null) return { mode: lineMode, reason: `its lines record twinscore run's ${lineMode} mode`, refusal: null, blocks };
+  return { mode: null, reason: "", refusal: null, blocks };
 }
 
 /**
@@ -516,12 +595,7 @@ function readingWarnings(
       continue;
     }
     const health = { steps: 0, toolLooking: 0, failed: 0, firstError: null };
-    const seen = new Set<string>();
-    for (const r of records) {
-      const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
-      const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
-      if (twin === null || seen.has(key)) continue;
-      seen.add(key);
+    for (const twin of twinsIn(records, category)) {
       health.toolLooking += twin.toolCallSteps;
       health.failed += twin.decodeFailures;
     }

@@ -32,7 +32,7 @@ export interface RunModel {
   readonly run: string;
   /** The file read per category (the first found when a folder holds two copies). */
   readonly files: Readonly<Partial<Record<MultiTurnCategory, string>>>;
-  /** Every line's rollout by item id (the first line of an id wins). */
+  /** Every line's rollout by item id (the last line of an id wins: a retried line replaces the one before it). */
   readonly rollouts: ReadonlyMap<string, RecordedRollout>;
 }
 

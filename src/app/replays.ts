@@ -10,7 +10,7 @@ import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js"
 import { decoderByName, plainStepDecoder } from "../bfcl/decode/index.js";
 import { lineFor } from "../bfcl/results.js";
 import type { PairRecord } from "../decision/types.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { checkPairPrefixes, twinCompletions, type PairPrefixes } from "../simulator/prefix-check.js";
 import type { TwinCompletion } from "../official/aligned.js";
@@ -30,7 +30,7 @@ export function sameVersion(model: ModelRead, data: ScoredData): Result<void> {
       problems.push(problem("bfcl-version-differs", `a BFCL ${model.bfclVersion} result file cannot be checked against the BFCL ${data.version} data in ${data.dataDir}`, { file: file.file }));
     }
   }
-  return problems.length > 0 ? err(...problems) : ok(undefined);
+  return problems.length > 0 ? errAll(problems) : ok(undefined);
 }
 
 /** What BFCL's checker said on a model's twins, and the warnings met. */
@@ -106,13 +106,13 @@ export function emptyTurnsOf(model: ModelRead, data: ScoredData): Result<ModelEm
   const warnings: Problem[] = [];
   const readings = new Map<string, EntryReadings[]>();
   checked.forEach((r, i) => {
-    if (!r.ok) errors.push(...r.problems);
+    if (!r.ok) pushAll(errors, r.problems);
     else {
-      warnings.push(...r.value.problems);
+      pushAll(warnings, r.value.problems);
       if (r.value.readings !== null) readings.set(scoredResultCategories[i], [...r.value.readings]);
     }
   });
-  return errors.length > 0 ? err(...errors) : ok({ readings, problems: warnings });
+  return errors.length > 0 ? errAll(errors) : ok({ readings, problems: warnings });
 }
 
 /**
@@ -172,20 +172,20 @@ export function replaysOf(
     say("workaround");
     const w = workaroundOf(model, records, pairs, data);
     if (w.ok) workaround = w.value;
-    else problems.push(...w.problems);
+    else pushAll(problems, w.problems);
   }
   if (want.checker) {
     say("checker");
     const prefixes = completionsOf(model, pairs, data);
     if (prefixes.ok) {
       completions = twinCompletions(prefixes.value.prefixes);
-      problems.push(...prefixes.value.problems);
-    } else problems.push(...prefixes.problems);
+      pushAll(problems, prefixes.value.problems);
+    } else pushAll(problems, prefixes.problems);
     const entries = emptyTurnsOf(model, data);
     if (entries.ok) {
       emptyTurns = entries.value.readings;
-      problems.push(...entries.value.problems);
-    } else problems.push(...entries.problems);
+      pushAll(problems, entries.value.problems);
+    } else pushAll(problems, entries.problems);
   }
   return { workaround, completions, emptyTurns, problems };
 }

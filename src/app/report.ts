@@ -4,15 +4,20 @@
  * paired comparison of two runs, the judge's labels and the workaround credit when asked.
  * The page is written atomically when `out` is given; the document says what it holds.
  */
-import { problem, type Problem } from "../messages/index.js";
+import { describeRun } from "../rollout/run-record.js";
+import { TWINSCORE_VERSION } from "../messages/version.js";
+import { manifestSha256 } from "../pairs/digest.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
 import { assembleReport, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
+import { reportFigures } from "../report/figures.js";
+import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "../io/judge-client.js";
-import { byteLength, folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
+import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
@@ -51,6 +56,8 @@ export interface ReportRequest extends RequestContext {
   readonly models?: readonly string[];
   /** The HTML file to write (atomically); without it the page is only returned. */
   readonly out?: string;
+  /** A folder to write each figure of the page to, as `NN-<title>.svg` and `.png` (atomically). */
+  readonly figures?: string;
   readonly title?: string;
   readonly bootstrap?: Partial<BootstrapOptions>;
   readonly manifest?: string;
@@ -86,6 +93,8 @@ export interface ReportDocument {
   readonly scoresBeside: readonly string[];
   /** The page itself (left out of `--format json`). */
   readonly html: string | null;
+  /** With `figures`: the folder (absolute) and the files written there, SVG and PNG of each figure, in page order. */
+  readonly figures: { readonly dir: string; readonly files: readonly string[] } | null;
   readonly problems: readonly Problem[];
   /** Problems met reading each model's files (routine warnings: printed as one line per model, as `score` prints them). */
   readonly modelProblems: readonly { readonly model: string; readonly problems: readonly Problem[] }[];
@@ -114,6 +123,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     modelFiles: [],
     scoresBeside: [],
     html: null,
+    figures: null,
     problems,
     modelProblems: [],
     exitCode: 2,
@@ -122,41 +132,50 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   // every argument before any input is read
   const bad: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
-  if (!boot.ok) bad.push(...boot.problems);
+  if (!boot.ok) pushAll(bad, boot.problems);
   if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
   if (scores.length !== 0 && scores.length !== req.results.length) {
     bad.push(badArgument(`give one --scores per --results, in the same order (got ${req.results.length} --results and ${scores.length} --scores)`));
   }
   const labels = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
+  // each run walked once, on its own (the same model folder in two runs stays two models)
+  // (its score tree: the one given, else the score/ folders beside result/ in it)
+  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
   if (req.compare !== undefined) {
     if (req.compare.length !== 2) bad.push(badArgument(`--compare takes two runs, got ${req.compare.length}`));
     else {
+      // a --results tree by its label, or a run inside a folder of runs by its folder's name
+      const runNames = comparableRunNames(labels, walks);
       for (const key of req.compare) {
-        if (!labels.includes(key) && !req.results.includes(key)) bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${labels.join(", ")})`));
+        if (!runNames.includes(key) && !req.results.includes(key)) bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${runNames.join(", ")})`));
       }
       if (bad.length === 0 && req.compare[0] === req.compare[1]) bad.push(problem("compare-same-run", `--compare needs two different runs, got ${req.compare[0]} twice`));
     }
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
-  // each run walked once, on its own (the same model folder in two runs stays two models)
-  // (its score tree: the one given, else the score/ folders beside result/ in it)
-  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
+  const figuresDir = req.figures === undefined ? null : resolvePath(ctx.cwd, req.figures);
+  if (figuresDir !== null) {
+    const there = folderExists(joinPath(figuresDir, "figure.svg"));
+    if (!there.ok) bad.push(badArgument(`--figures ${req.figures}: no such folder`));
+  }
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
   if (target !== null) {
     const folder = folderExists(target);
-    if (!folder.ok) bad.push(...folder.problems);
+    if (!folder.ok) pushAll(bad, folder.problems);
     const inputs = walks.flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])]).flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
     for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
     const clash = overwritesInput(target, inputs, "--out");
-    if (clash !== null && !clash.ok) bad.push(...clash.problems);
+    if (clash !== null && !clash.ok) pushAll(bad, clash.problems);
   }
   let judgeLabels = null;
   if (req.labels !== undefined) {
     const file = resolvePath(ctx.cwd, req.labels);
-    judgeLabels = readLabelsFile(file);
-    if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
+    const special = notRegularFile(file, "--labels");
+    judgeLabels = special === null ? readLabelsFile(file) : [];
+    if (special !== null) bad.push(special);
+    else if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
   }
   if (bad.length > 0 || !boot.ok) return done(bad);
   // one manifest for the page: the runs' file names must be of one BFCL version (unless --manifest forces one), said before anything is read
@@ -181,10 +200,11 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     req.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${bfcl.dir})`);
     const read = readScoredData(bfcl.dir);
     if (read.ok) data = read.value;
-    else problems.push(...read.problems);
+    else pushAll(problems, read.problems);
   }
   const modelProblems: { model: string; problems: Problem[] }[] = [];
-  const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems);
+  const made: { model: string; run: string }[] = [];
+  const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems, made);
   if (!runs.ok) return done([...runs.problems]);
   const manifest = runs.value.manifest;
   const several = runs.value.runs.length > 1;
@@ -205,7 +225,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
   });
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
-  const html = renderReport(assembled.value);
+  const html = renderReport({ ...assembled.value, provenance: { twinscoreVersion: TWINSCORE_VERSION, manifestSha256: manifestSha256(manifest), runs: made } });
   const d = assembled.value;
   // no headline from a broken run, said as `score` says it (the page shows the same row empty)
   for (const m of d.models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.name}: ${m.noHeadline}`));
@@ -225,8 +245,43 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     const written = writeFileAtomic(target, html);
     if (!written.ok) return done([...problems, ...written.problems], facts);
   }
+  let figures: ReportDocument["figures"] = null;
+  if (figuresDir !== null) {
+    const written = writeFigures(figuresDir, html);
+    problems.push(...written.problems);
+    figures = { dir: figuresDir, files: written.files };
+  }
   const met = [...problems, ...modelProblems.flatMap((m) => m.problems)];
-  return done(problems, { ...facts, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+  return done(problems, { ...facts, figures, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+}
+
+/** Each figure of the page as an SVG file and a PNG beside it; a PNG that cannot be made is a problem, its SVG is still written. */
+function writeFigures(dir: string, html: string): { files: string[]; problems: Problem[] } {
+  const files: string[] = [];
+  const problems: Problem[] = [];
+  for (const f of reportFigures(html)) {
+    const svgFile = joinPath(dir, `${f.name}.svg`);
+    const svg = writeFileAtomic(svgFile, f.svg);
+    if (!svg.ok) return { files, problems: [...problems, ...svg.problems] };
+    files.push(svgFile);
+    const png = svgToPng(f.svg);
+    if (!png.ok) {
+      // said once: the renderer that failed on one figure fails on the others alike
+      if (problems.length === 0) problems.push(...png.problems);
+      continue;
+    }
+    const pngFile = joinPath(dir, `${f.name}.png`);
+    const written = writeFileAtomic(pngFile, png.value);
+    if (!written.ok) return { files, problems: [...problems, ...written.problems] };
+    files.push(pngFile);
+  }
+  return { files, problems };
+}
+
+/** The runs `--compare` can name before anything is read: each `--results` tree's label, and each run a folder of runs holds. */
+function comparableRunNames(labels: readonly string[], walks: readonly InputWalks[]): string[] {
+  const inner = walks.flatMap((w) => (w.results.runs > 1 ? w.results.models.map((m) => m.run) : []));
+  return [...new Set([...labels, ...inner])];
 }
 
 /**
@@ -244,6 +299,7 @@ async function readReportRuns(
   rule: SideRule,
   problems: Problem[],
   modelProblems: { model: string; problems: Problem[] }[],
+  made: { model: string; run: string }[] = [],
 ): Promise<Result<{ manifest: Manifest; runs: ReportRunInput[] }>> {
   const scores = req.scores ?? [];
   const table1 = readingById("table-1")!;
@@ -275,30 +331,31 @@ async function readReportRuns(
         // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
         const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
         modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
-        problems.push(...m.problems.filter(inFull));
+        if (m.runRecord !== null) made.push({ model: several ? `${label}/${m.model}` : m.model, run: describeRun(m.runRecord) });
+        pushAll(problems, m.problems.filter(inFull));
         if (m.score === null) {
           // a model mixing both histories is not scored, and the pipeline's error says why
           if (m.history.protocol === "mixed") return null;
           problems.push(problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`));
           return null;
         }
-        if (scoreDir !== null) problems.push(...(m.official?.problems ?? []));
+        if (scoreDir !== null) pushAll(problems, (m.official?.problems ?? []));
         let replays: ModelReplays | null = null;
         if (data !== null) {
           const scored = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
           replays = replaysOf(m, scored, readingPairs(m.manifest, table1), data, { workaround: true, checker: true }, (what) =>
             req.progress?.(what === "workaround" ? `replaying miss_func attempts of ${label}/${m.model} (workaround credit)` : `checking ${label}/${m.model} with BFCL's checker (turn prefixes, empty-reference turns)`),
           );
-          problems.push(...replays.problems);
+          pushAll(problems, replays.problems);
         }
         const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
         const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
         const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
-        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles };
+        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder };
       },
     );
     if (!read.ok) return read;
-    problems.push(...read.value.problems);
+    pushAll(problems, read.value.problems);
     if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest)) {
       const why = read.value.manifest.source.bfclVersion === manifest.source.bfclVersion ? `their pair manifests differ` : `these runs are of several BFCL versions`;
       return err(problem("bfcl-version-mixed", `report puts every model on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`));

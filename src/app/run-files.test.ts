@@ -135,6 +135,29 @@ describe("two runs, one folder", () => {
   });
 });
 
+describe("a final rewrite killed part-way", () => {
+  it("its temporary file is removed by the next run, with a warning naming it; a file merely named like one of another kind stays", async () => {
+    const out = join(tmp, "left-temporary");
+    const folder = join(out, "files_test", "multi_turn");
+    mkdirSync(folder, { recursive: true });
+    const first = await runModel(run({ outDir: out, onlyIds: ids("base", [0, 1]) }));
+    expect(first.ok).toBe(true);
+    // what kill -9 during the rewrite leaves: part of the file, under the rewrite's temporary name
+    const left = join(folder, ".BFCL_v4_multi_turn_base_result.json.4242.1765000000000.tmp");
+    writeFileSync(left, readFileSync(resultFile(out, "base")).subarray(0, 100));
+    const other = join(folder, ".notes.1.2.tmp");
+    writeFileSync(other, "kept");
+    const second = await runModel(run({ outDir: out, onlyIds: ids("base", [0, 1, 2]) }));
+    if (!second.ok) throw new Error("the second run failed");
+    expect(existsSync(left)).toBe(false);
+    expect(readFileSync(other, "utf8")).toBe("kept");
+    expect(second.value.problems.filter((p) => p.code === "rewrite-removed").map(renderProblemLine)).toEqual([
+      `${left}: warning: removed the temporary file of a final rewrite that was killed part-way (the result file beside it is whole) [rewrite-removed]`,
+    ]);
+    expect(second.value.generated).toBe(1);
+  });
+});
+
 describe("what resume keeps", () => {
   it("every line it does not generate again stays byte for byte: a line with a byte-order mark, with NaN, with CRLF, a note; their ids are not generated again", async () => {
     const out = join(tmp, "keep");

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { HISTORY_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY } from "../bfcl/line-keys.js";
+import { HISTORY_KEY, MODE_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY } from "../bfcl/line-keys.js";
 import { pyRepr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 import { defaultScoreOptions } from "../decision/types.js";
@@ -127,10 +127,11 @@ describe("run --history reference over Table 1's pairs", () => {
         expect(turns).toEqual(Array.from({ length: anchor }, (_, t) => t));
         const result = l.result as unknown[][];
         const count = entries.get(l.id)?.turns.length ?? 0;
-        // stopped after the anchor, the key last, where turns were left out
+        // stopped after the anchor, the key after the played turns where turns were left out, and the mode last
         expect(result).toHaveLength(anchor + 1);
         expect(l[STOPPED_AFTER_TURN_KEY]).toBe(anchor + 1 < count ? anchor : undefined);
-        expect(Object.keys(l).slice(6)).toEqual(anchor + 1 < count ? [HISTORY_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY] : [HISTORY_KEY, PLAYED_TURNS_KEY]);
+        expect(Object.keys(l).slice(6)).toEqual(anchor + 1 < count ? [HISTORY_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY, MODE_KEY] : [HISTORY_KEY, PLAYED_TURNS_KEY, MODE_KEY]);
+        expect(l[MODE_KEY]).toBe("fc");
         // each played turn: one step holding the reference's calls, decoded as any step is, no tokens
         for (let t = 0; t < anchor; t++) {
           expect(result[t]).toHaveLength(1);
@@ -242,11 +243,46 @@ describe("run --history reference: options, resume and errors", () => {
       [{ history: "reference", items: "all" }, /needs --items pairs or all-pairs/],
       [{ continueAfterAnchor: true }, /--continue only applies with --history reference/],
       [{ history: "reference", continueAfterAnchor: true, untilAnchor: true }, /not both/],
-      [{}, /holds lines generated with --history reference/],
+      [{}, /^the output was made with other settings: --history \(run\.json: reference; now: own\), --continue \(run\.json: on; now: off\);/],
     ];
+    const again = (extra: Partial<RunRequest>) => runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), onlyIds: few, ...extra }));
     for (const [extra, message] of refusals) {
-      const r = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), onlyIds: few, ...extra }));
+      const r = await again(extra);
       expect(!r.ok && r.problems[0].message).toMatch(message);
+    }
+    // a folder made before run.json: its lines say which history they hold
+    rmSync(join(out, "scripted_policy", "run.json"));
+    const r = await again({});
+    expect(!r.ok && r.problems[0].message).toMatch(/holds lines generated with --history reference/);
+  }, 120_000);
+
+  it("one line with malformed history keys: resume names that line and what is malformed, not 'lines generated with --history own'", async () => {
+    const out = join(tmp, "malformed-history");
+    await runPolicy(out, oracleScript(references), { history: "reference", onlyIds: few });
+    const file = join(out, "scripted_policy", "multi_turn", "BFCL_v4_multi_turn_base_result.json");
+    const original = readFileSync(file, "utf8");
+    const lines = original.split("\n");
+    const cases: [(l: Record<string, unknown>) => void, string][] = [
+      [(l) => (l[PLAYED_TURNS_KEY] = [0, 2]), "`twinscore_played_turns` is not the list of the turns before an anchor turn T (0, 1, …, T-1)"],
+      [(l) => (l[HISTORY_KEY] = "referense"), '`twinscore_history` is "referense": neither "reference" nor "own"'],
+      [(l) => delete l[HISTORY_KEY], "`twinscore_played_turns` without `twinscore_history`: whose calls its turns hold cannot be told"],
+    ];
+    for (const [mutate, what] of cases) {
+      const line = JSON.parse(lines[1]) as Record<string, unknown>;
+      mutate(line);
+      writeFileSync(file, [lines[0], JSON.stringify(line), ...lines.slice(2)].join("\n"));
+      const r = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), history: "reference", onlyIds: few }));
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.problems).toEqual([
+        {
+          code: "history-malformed",
+          severity: "error",
+          file,
+          line: 2,
+          message: `${line.id as string}: ${what}; resume cannot tell which history the line was generated with: correct the line or remove it`,
+        },
+      ]);
     }
   }, 120_000);
 

@@ -1,7 +1,8 @@
 /**
  * Replay fidelity: `run --items all` against the replay of each of the four recorded
  * gpt-oss runs (in-process endpoint, so 2,400 entries stay fast) reproduces every recorded
- * `result` and token count exactly, every inference_log (handler logs, decoded calls,
+ * `result` and token count exactly, every line byte for byte but its latency and the mode key
+ * twinscore adds, every inference_log (handler logs, decoded calls,
  * every tool output, state snapshots) byte for byte, yields an error line for each
  * recorded error line, and `check` on the produced files agrees with BFCL's stored
  * verdicts on every entry. The replay runs tolerant (it keeps serving after a tool output
@@ -22,6 +23,7 @@ import { runModel } from "./run.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 import { table1Numbers } from "../testing/numbers.js";
 import { readForTest } from "../testing/read-models.js";
+import { MODE_KEY } from "../bfcl/line-keys.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -72,7 +74,9 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
           const recorded = (recordedText.get(c) as string).trimEnd().split("\n");
           expect(produced.length).toBe(recorded.length);
           for (let i = 0; i < recorded.length; i++) {
-            const p = withoutKeys(produced[i], ["latency", "traceback"]);
+            // the mode key twinscore adds at the end of each line, then the line as BFCL wrote it
+            expect((jsonLoadsFast(produced[i]) as PyDict).get(MODE_KEY), produced[i].slice(0, 60)).toBe("fc");
+            const p = withoutKeys(produced[i], ["latency", "traceback", MODE_KEY]);
             const r = withoutKeys(recorded[i], ["latency", "traceback"]);
             expect(p.get("id")).toBe(r.get("id"));
             const id = r.get("id") as string;

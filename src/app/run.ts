@@ -18,7 +18,7 @@
  * are per model and id) and no other line's calls reach its world.
  */
 import { docFile, multiTurnDocFiles, questionsFile, type MultiTurnClass } from "../bfcl/data.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { Manifest } from "../pairs/types.js";
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";
@@ -53,13 +53,13 @@ import {
   parseUserSimPrompt,
   STOPPED_AFTER_TURN_KEY,
   USER_SIMULATOR_KEY,
-  lineKey,
   methodParameterNames,
   playedHistory,
   withPlayedKeys,
   type PlayedHistory,
 } from "../rollout/index.js";
-import { createChatClient, endpointUrlProblem, MAX_REPLY_BYTES_LIMIT, MAX_TIMER_MS, probeEndpoint, type RetryInfo } from "../io/openai-chat.js";
+import { createChatClient, endpointSecrets, MAX_REPLY_BYTES_LIMIT, shownUrl, type RetryInfo } from "../io/openai-chat.js";
+import { checkEndpoints, endpointArgumentProblem, MAX_TIMEOUT_SECONDS, type EndpointTarget } from "./endpoint-check.js";
 import {
   acquireRunLock,
   appendLine,
@@ -69,6 +69,7 @@ import {
   pathExists,
   readTextIfFile,
   realFileOps,
+  removeInterruptedRewrites,
   rewriteSorted,
   staleLockWarning,
   type ResultFileIndex,
@@ -79,7 +80,14 @@ import { PyException } from "../python/exception.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { committedDataPath, loadManifest } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
-import { contextOf, type ExitCode, type RequestContext } from "./common.js";
+import { contextOf, numberProblem, type ExitCode, type RequestContext } from "./common.js";
+import { MODE_KEY } from "../bfcl/line-keys.js";
+import type { RunRecord, RunSettings } from "../rollout/run-record.js";
+import type { LineReading } from "../rollout/lines.js";
+import { readRunRecord, writeRunRecord } from "../io/run-record.js";
+import { scanResultFile } from "../io/run-output.js";
+import { askedSettings, resumeRefusal, runDataSha256, startedRecord } from "./run-provenance.js";
+import { categoryOfId, generatedTurns, narrowSelection, type Job, type Narrowing, type RunPlan } from "./run-plan.js";
 
 /** Everything a run needs, already validated by the caller. */
 export interface RunRequest {
@@ -111,6 +119,14 @@ export interface RunRequest {
   readonly bfclPromptsFile?: string | null;
   /** Only these ids (tests and partial reruns); default every selected id. */
   readonly onlyIds?: readonly string[];
+  /** `--category`, `--limit`, `--ids`: a smaller run (ids outside the selection are refused). */
+  readonly narrowing?: Narrowing;
+  /** Work out the plan and stop: no request, nothing written. */
+  readonly dryRun?: boolean;
+  /** Called with the plan before the first request (and on a dry run). */
+  readonly onPlan?: (plan: RunPlan) => void;
+  /** The wall clock for `run.json`'s times (tests inject a fixed one). */
+  readonly clock?: () => Date;
   readonly backoffMs?: number;
   readonly retryAfterCapMs?: number;
   /** Seconds; injected by tests for deterministic latency. */
@@ -142,6 +158,8 @@ export interface UserSimSetup {
   /** Extra rounds inside the answer turn when the model asks again. */
   readonly maxClarifications: number;
   readonly prompt: UserSimPrompt;
+  /** The prompt file's text, as `run.json` records it (default: the parsed prompt as JSON). */
+  readonly promptText?: string;
   /** The simulator's endpoint when not over HTTP (in-process test endpoints). */
   readonly chat?: UserSimEndpoint;
 }
@@ -220,15 +238,13 @@ export interface RunDocument {
   readonly keptErrors: readonly ErrorLineNote[];
   /** Why the run stopped before its end (`endpoint-down`, `write-failed`), or null. */
   readonly halted: string | null;
+  /** What the run set out to do (null when it was refused before knowing). */
+  readonly plan: RunPlan | null;
+  /** `--dry-run`: the plan only; nothing was sent or written. */
+  readonly dryRun: boolean;
+  /** The folder's `run.json` as this run left it (null: refused or a dry run before any record). */
+  readonly record: RunRecord | null;
   readonly problems: readonly Problem[];
-}
-
-/** One line a run writes: an item, and under `--history reference` the anchor turn it is generated for. */
-interface Job {
-  readonly id: string;
-  readonly anchorTurn: number | null;
-  /** `lineKey` of the two: what resume finds the line by. */
-  readonly key: string;
 }
 
 function errorNote(job: Job, message: string): ErrorLineNote {
@@ -246,10 +262,7 @@ export interface ErrorLineNote {
   readonly message: string;
 }
 
-function categoryOf(id: string): RunCategory | null {
-  for (const c of runCategories) if (new RegExp(`^multi_turn_${c}_\\d+$`).test(id)) return c;
-  return null;
-}
+const categoryOf = categoryOfId;
 
 /** Read the docs and the entries of the run categories from a BFCL data folder (v4 unless told: run generates v4; the exact-twin proof also reads v3). */
 export function loadRunEntries(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, RolloutEntry>> {
@@ -375,19 +388,13 @@ export function modelDirProblem(name: string, flag: "--model" | "--model-dir"): 
   return problem("bad-argument", `${flag} ${JSON.stringify(name)}: the result folder name (OUT/<model-dir>/multi_turn) ${why}, which would put files outside --out${hint}`);
 }
 
-/** Probe the model's endpoint and, in interactive mode, the simulator's; the first refusal as a problem, notes as warnings. */
-async function probeEndpoints(req: RunRequest, keys: readonly (string | null)[]): Promise<Result<Problem[]>> {
-  const targets: { flag: string; endpoint: string; model: string; apiKey: string | null }[] = [];
+/** Probe the model's endpoint and, in interactive mode, the simulator's (each reached over HTTP); the first refusal as a problem, notes as warnings. */
+function probeEndpoints(req: RunRequest, keys: readonly (string | null)[]): Promise<Result<Problem[]>> {
+  const targets: EndpointTarget[] = [];
   if (req.probe ?? req.chat === undefined) targets.push({ flag: "--endpoint", endpoint: req.endpoint, model: req.model, apiKey: req.apiKey });
   const sim = req.userSim ?? null;
   if (sim !== null && (req.probe ?? sim.chat === undefined)) targets.push({ flag: "--user-endpoint", endpoint: sim.endpoint, model: sim.model, apiKey: sim.apiKey });
-  const notes: Problem[] = [];
-  for (const t of targets) {
-    const out = await probeEndpoint({ endpoint: t.endpoint, model: t.model, apiKey: t.apiKey, otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes });
-    if (!out.ok) return err(problem(out.kind === "model" ? "model-not-served" : out.kind === "key" ? "key-refused" : "endpoint-unreachable", `${t.flag} ${t.endpoint}: ${out.message}; nothing was generated`));
-    if (out.note !== null) notes.push(problem("probe-note", `${t.flag} ${t.endpoint}: ${out.note}`, { severity: "warning" }));
-  }
-  return ok(notes);
+  return checkEndpoints(targets, { otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes }, "nothing was generated");
 }
 
 /** A failed request in a row of connection failures: which endpoint, and the count so far. */
@@ -405,8 +412,8 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     ["--endpoint", req.endpoint, req.chat !== undefined],
     ["--user-endpoint", req.userSim?.endpoint ?? null, req.userSim?.chat !== undefined],
   ] as const) {
-    const bad = url === null || injected ? null : endpointUrlProblem(url, flag);
-    if (bad !== null) return err(problem("bad-argument", bad));
+    const bad = url === null || injected ? null : endpointArgumentProblem(url, flag);
+    if (bad !== null) return err(bad);
   }
   const history: HistorySource = req.history ?? "own";
   const continueAfter = req.continueAfterAnchor === true;
@@ -424,11 +431,13 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
     references = loaded.value;
   }
   let systemPrompt: SystemPromptBuilder | undefined;
+  let systemPromptText: string | null = null;
   if (req.mode === "prompting") {
     if (req.systemPromptFile) {
       const text = readTextIfFile(req.systemPromptFile);
       if (text === null) return err(problem("file-missing", "cannot read the system prompt file", { file: req.systemPromptFile }));
       systemPrompt = systemPromptFromFile(text);
+      systemPromptText = text;
     } else if (req.bfclPromptsFile) {
       const text = readTextIfFile(req.bfclPromptsFile);
       if (text === null) return err(problem("file-missing", "cannot read BFCL's prompt module", { file: req.bfclPromptsFile }));
@@ -439,35 +448,70 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       return err(problem("system-prompt-missing", "prompting mode needs BFCL's system prompt: install bfcl-eval (its prompt texts are read at run time) or pass --system-prompt FILE"));
     }
   }
-  const selection = selectItems(req.items, req.manifest.pairs, [...entries.value.keys()]);
+  // the lines to write: one per id; under --history reference one per id and distinct anchor of its pairs kept
+  const narrowed = narrowSelection(req.items, req.manifest, [...entries.value.keys()], history, req.narrowing ?? {});
+  if (!narrowed.ok) return narrowed;
+  const { selection } = narrowed.value;
   const only = req.onlyIds ? new Set(req.onlyIds) : null;
-  const ids = selection.ids.filter((id) => entries.value.has(id) && (only === null || only.has(id)));
-  // the lines to write: one per id; under --history reference one per id and distinct anchor of its pairs
-  const jobs: Job[] =
-    history === "reference"
-      ? ids.flatMap((id) => (selection.anchors.get(id) ?? []).map((anchorTurn) => ({ id, anchorTurn, key: lineKey(id, anchorTurn) })))
-      : ids.map((id) => ({ id, anchorTurn: null, key: id }));
-  const pairCount = (req.items === "pairs" ? req.manifest.pairs.filter((p) => p.status === "scored") : req.manifest.pairs).length;
+  const jobs: readonly Job[] = only === null ? narrowed.value.jobs : narrowed.value.jobs.filter((j) => only.has(j.id));
+  const pairCount = narrowed.value.pairs;
   const modelFolder = `${req.outDir}/${modelDir}`;
   const folder = `${modelFolder}/multi_turn`;
   const userSim = req.userSim ?? null;
-  const keys = [req.apiKey, userSim?.apiKey ?? null];
+  // the keys, and credentials in the endpoints' query strings, kept out of every line and message
+  const keys = [req.apiKey, userSim?.apiKey ?? null, ...(req.chat === undefined ? endpointSecrets(req.endpoint) : []), ...(userSim !== null && userSim.chat === undefined ? endpointSecrets(userSim.endpoint) : [])];
   const redactor = redactorOf(keys);
   const fileOps = req.fileOps ?? realFileOps;
   const problems: Problem[] = [];
+  const settings = askedSettings({
+    ...req,
+    history,
+    systemPromptText,
+    userSim: userSim === null ? null : { ...userSim, promptText: userSim.promptText ?? JSON.stringify(userSim.prompt) },
+  });
+  const stopAfter = (job: Job): number | null => {
+    if (job.anchorTurn !== null) return continueAfter ? null : job.anchorTurn;
+    return req.untilAnchor ? (selection.lastTurn.get(job.id) ?? null) : null;
+  };
+  const planOf = (pending: readonly Job[]): RunPlan => ({
+    items: new Set(jobs.map((j) => j.id)).size,
+    lines: jobs.length,
+    pairs: pairCount,
+    resumed: jobs.length - pending.length,
+    pending: pending.length,
+    minRequests: pending.reduce((n, j) => n + generatedTurns(j, entries.value.get(j.id) as RolloutEntry, stopAfter(j)), 0),
+    simulatedTurns: userSim === null ? 0 : pending.filter((j) => pairsOfMiss.has(j.id)).length,
+  });
+  const pairsOfMiss = new Set(req.manifest.pairs.map((p) => p.missId));
+  const recorded = readRunRecord(modelFolder);
+  if (recorded.problem !== null) return err({ ...recorded.problem, message: `${recorded.problem.message}; a resume needs it to know what made the folder (remove it only if the folder's lines are yours to vouch for)` });
+  if (req.dryRun === true) {
+    const pending = dryRun(req, jobs, folder, (lines) => resumeRefusal(modelFolder, recorded.record, lines, settings));
+    return pending.ok ? ok(dryRunDocument(req, modelDir, history, planOf(pending.value), recorded.record, problems)) : pending;
+  }
 
   // before anything is made: a new folder only once the endpoints answered
   const existed = pathExists(modelFolder);
   if (!existed) {
     const probed = await probeEndpoints(req, keys);
     if (!probed.ok) return probed;
-    problems.push(...probed.value);
+    pushAll(problems, probed.value);
   }
   const locked = acquireRunLock(modelFolder);
   if (!locked.ok) return locked;
   const { lock, staleFrom } = locked.value;
   if (staleFrom !== null) problems.push(staleLockWarning(lock.file, staleFrom));
+  // a signal ends the run with the files in their final form: a retried line replaces its error line on disk at once
+  lock.onInterrupt(() => {
+    for (const c of runCategories) {
+      const path = `${folder}/${resultFileName(c)}`;
+      if (pathExists(path)) rewriteSorted(path, compareIds, fileOps);
+    }
+  });
   try {
+    const leftOver = removeInterruptedRewrites(folder);
+    if (!leftOver.ok) return leftOver;
+    for (const file of leftOver.value) problems.push(problem("rewrite-removed", "removed the temporary file of a final rewrite that was killed part-way (the result file beside it is whole)", { file, severity: "warning" }));
     // resume: what each category file already holds
     const existing = new Map<RunCategory, ResultFileIndex>();
     for (const c of runCategories) {
@@ -478,18 +522,33 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
         if (l.reading.kind === "other") problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
         else if (l.reading.note !== null) problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
       }
-      // one folder, one protocol: lines of both histories side by side would be read as one model's
-      const other = opened.value.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
-      if (other !== undefined) {
-        const theirs = history === "reference" ? "own" : "reference";
+      // a line whose history keys are malformed is neither history: named, not taken for the other protocol
+      const malformed = opened.value.lines.find((l) => l.reading.kind === "result" && l.reading.historyProblem !== undefined);
+      if (malformed !== undefined && malformed.reading.kind === "result") {
         return err(
-          problem("history-mixed", `the output holds lines generated with --history ${theirs}; a --history ${history} run needs a folder of its own (another --out or --model-dir)`, {
+          problem("history-malformed", `${malformed.reading.id}: ${malformed.reading.historyProblem}; resume cannot tell which history the line was generated with: correct the line or remove it`, {
             file: path,
-            line: other.lineNo,
+            line: malformed.lineNo,
           }),
         );
       }
       existing.set(c, opened.value);
+    }
+    // one folder, one set of settings: a resume that asks for others is refused before anything is written
+    const refusal = resumeRefusal(modelFolder, recorded.record, [...existing.values()].flatMap((x) => x.lines.map((l) => l.reading)), settings);
+    if (refusal !== null) return err(refusal);
+    for (const [c, opened] of existing) {
+      // one folder, one protocol: lines of both histories side by side would be read as one model's
+      const other = opened.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
+      if (other !== undefined) {
+        const theirs = history === "reference" ? "own" : "reference";
+        return err(
+          problem("history-mixed", `the output holds lines generated with --history ${theirs}; a --history ${history} run needs a folder of its own (another --out or --model-dir)`, {
+            file: `${folder}/${resultFileName(c)}`,
+            line: other.lineNo,
+          }),
+        );
+      }
     }
     const pending: Job[] = [];
     const resumedKeys = new Set<string>();
@@ -502,14 +561,21 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       } else pending.push(job);
     }
     const resumed = resumedKeys.size;
+    const plan = planOf(pending);
+    req.onPlan?.(plan);
     if (existed && pending.length > 0) {
       const probed = await probeEndpoints(req, keys);
       if (!probed.ok) return probed;
-      problems.push(...probed.value);
+      pushAll(problems, probed.value);
     }
+    let record = recorded.record;
+    const clock = req.clock ?? (() => new Date());
     if (pending.length > 0) {
       const made = makeOutputFolder(folder);
       if (!made.ok) return made;
+      record = startedRecord(record, { endpoint: req.endpoint, userEndpoint: userSim?.endpoint ?? null, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" }, settings, clock());
+      const wrote = writeRunRecord(modelFolder, record);
+      if (wrote !== null) return err(wrote);
     }
 
     const process = newEvaluatorProcess(undefined, true);
@@ -526,7 +592,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       streak.count++;
       streak.endpoint = endpoint;
       if (maxInRow > 0 && streak.count >= maxInRow && halt.stop === null) {
-        halt.stop = problem("endpoint-down", `${streak.count} requests in a row could not connect to ${endpoint} (--max-consecutive-errors ${maxInRow}): the run stopped`);
+        halt.stop = problem("endpoint-down", `${streak.count} requests in a row could not connect to ${shownUrl(endpoint)} (--max-consecutive-errors ${maxInRow}): the run stopped`);
       }
     };
     const baseChat = req.chat ?? endpointFor(req, keys);
@@ -601,7 +667,7 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
                 interactive,
                 played,
               });
-        const written = writableLine(id, outcome.line, redactor, job.anchorTurn);
+        const written = writableLine(id, outcome.line, redactor, job.anchorTurn, req.mode);
         const error = written.error ?? outcome.error;
         if (halt.write !== null) break;
         const category = categoryOf(id) as RunCategory;
@@ -673,6 +739,12 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
         ),
       );
     } else if (halted !== null) problems.unshift(halted);
+    if (record !== null && pending.length > 0) {
+      // the session's end: a run stopped early keeps endedAt null, so a reader can tell
+      record = { ...record, endedAt: halted === null ? clock().toISOString() : null };
+      const wrote = writeRunRecord(modelFolder, record);
+      if (wrote !== null) problems.push(wrote);
+    }
     return ok({
       command: "run",
       exitCode: halted !== null ? 2 : errors.length + keptErrors.length > 0 ? 1 : 0,
@@ -707,6 +779,9 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
       errors,
       keptErrors,
       halted: halted === null ? null : halted.code,
+      plan,
+      dryRun: false,
+      record,
       problems,
     });
   } finally {
@@ -720,8 +795,10 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
  * rendered — nested deeper than `json.dumps` goes, or longer than a JavaScript string —
  * becomes the entry's error line instead, so one entry never stops the run.
  */
-function writableLine(id: string, line: PyDict, redactor: Redactor, anchorTurn: number | null): { text: string; error: string | null } {
+function writableLine(id: string, line: PyDict, redactor: Redactor, anchorTurn: number | null, mode: RunSettings["mode"]): { text: string; error: string | null } {
   let text: string;
+  // the mode ends every line: it chooses the decoder its steps are read with
+  line.set(MODE_KEY, mode);
   try {
     text = renderLine(line);
   } catch (e) {
@@ -730,7 +807,9 @@ function writableLine(id: string, line: PyDict, redactor: Redactor, anchorTurn: 
     else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded while encoding a JSON object" : `MemoryError: the result line is too long to write (${e.message})`;
     else throw e;
     const failed = errorLine(id, message, "twinscore run: the entry's result line could not be written (no Python traceback; BFCL records one)");
-    return { text: renderLine(anchorTurn === null ? failed : withPlayedKeys(failed, anchorTurn)), error: message };
+    const keyed = anchorTurn === null ? failed : withPlayedKeys(failed, anchorTurn);
+    keyed.set(MODE_KEY, mode);
+    return { text: renderLine(keyed), error: message };
   }
   if (redactor.finds(text)) text = renderLine(redactPyValue(line, redactor) as PyDict);
   return { text, error: null };
@@ -786,10 +865,20 @@ export interface RunCommandRequest extends RequestContext {
   readonly maxClarifications?: number;
   /** A user-simulator prompt file instead of the package's `data/user-sim-prompt.md`. */
   readonly userPrompt?: string;
+  /** `--limit N`: the first N pairs in manifest order, both twins of each (`items: "all"`: the first N items). */
+  readonly limit?: number;
+  /** `--ids`: only these items of the selection. */
+  readonly ids?: readonly string[];
+  /** `--category`: only the pairs whose should-ask item is of it (`items: "all"`: its items). */
+  readonly category?: string;
+  /** `--dry-run`: print the plan and stop; nothing is sent or written. */
+  readonly dryRun?: boolean;
   /** Seconds, for the latency lists (default the wall clock; tests inject a fake for byte-equal files). */
   readonly now?: () => number;
   readonly onProgress?: (p: RunProgress) => void;
   readonly onRetry?: (info: RetryInfo) => void;
+  /** Called with the plan before the first request. */
+  readonly onPlan?: (plan: RunPlan) => void;
 }
 
 /** The document of a run that stopped before generating anything. */
@@ -816,20 +905,39 @@ function refused(req: Pick<RunCommandRequest, "model" | "mode" | "items" | "hist
     errors: [],
     keptErrors: [],
     halted: null,
+    plan: null,
+    dryRun: false,
+    record: null,
     problems,
   };
 }
 
-/** The longest `--timeout`: Node's timers hold at most 2^31 - 1 ms, and a longer delay fires at once. */
-export const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+export { MAX_TIMEOUT_SECONDS };
 
-function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean, max = Number.POSITIVE_INFINITY): Problem | null {
-  if (value === undefined) return null;
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
-    return problem("bad-argument", `${flag} must be ${integer ? "an integer" : "a number"} ${range}${Number.isNaN(value) ? " (got text that is not a number)" : `, got ${value}`}`);
+/**
+ * `--dry-run`: the plan from what the output holds, read without changing anything (not
+ * even a torn last line), and the resume check a real run would make.
+ */
+function dryRun(req: RunRequest, jobs: readonly Job[], folder: string, check: (lines: readonly LineReading[]) => Problem | null): Result<readonly Job[]> {
+  const indexes = new Map<RunCategory, ReturnType<typeof scanResultFile>>();
+  for (const c of runCategories) {
+    const path = `${folder}/${resultFileName(c)}`;
+    if (pathExists(path)) indexes.set(c, scanResultFile(path));
   }
-  return null;
+  const refusal = check([...indexes.values()].flatMap((x) => x.lines.map((l) => l.reading)));
+  if (refusal !== null) return err(refusal);
+  return ok(
+    jobs.filter((job) => {
+      const old = indexes.get(categoryOf(job.id) as RunCategory)?.byKey.get(job.key)?.reading;
+      return !(old?.kind === "result" && !(req.retryErrors && old.isError));
+    }),
+  );
+}
+
+/** The document of `--dry-run`: the plan, nothing sent or written. */
+function dryRunDocument(req: RunRequest, modelDir: string, history: HistorySource, plan: RunPlan, record: RunRecord | null, problems: Problem[]): RunDocument {
+  req.onPlan?.(plan);
+  return { ...refused({ model: req.model, mode: req.mode, items: req.items, history }, problems), exitCode: 0, modelDir, pairs: plan.pairs, selected: plan.lines, resumed: plan.resumed, plan, dryRun: true, record };
 }
 
 /**
@@ -851,14 +959,17 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     numberProblem(req.retries, "--retries", 0, true),
     numberProblem(req.maxReplyBytes, "--max-reply-bytes", 1024, true, MAX_REPLY_BYTES_LIMIT),
     numberProblem(req.maxConsecutiveErrors, "--max-consecutive-errors", 0, true),
+    numberProblem(req.limit, "--limit", 1, true),
   ]) {
     if (p) bad.push(p);
   }
-  const badUrl = endpointUrlProblem(req.endpoint, "--endpoint");
-  if (badUrl !== null) bad.push(problem("bad-argument", badUrl));
+  const badUrl = endpointArgumentProblem(req.endpoint, "--endpoint");
+  if (badUrl !== null) bad.push(badUrl);
   const dir = modelDirProblem(req.modelDir ?? modelDirName(req.model), req.modelDir !== undefined ? "--model-dir" : "--model");
   if (dir) bad.push(dir);
   if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
+  if (req.category !== undefined && !(runCategories as readonly string[]).includes(req.category)) bad.push(problem("bad-argument", `--category must be one of ${runCategories.join(", ")}, got ${JSON.stringify(req.category)}`));
+  if (req.ids !== undefined && req.ids.length === 0) bad.push(problem("bad-argument", "--ids needs at least one id"));
   let apiKey: string | null = null;
   if (req.keyEnv !== undefined) {
     const found = keyFromEnv(ctx.env, req.keyEnv, "--key-env");
@@ -870,8 +981,8 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   if (interactive) {
     if (!req.userEndpoint) bad.push(problem("bad-argument", "--user-sim llm needs --user-endpoint URL (the simulated user's OpenAI-compatible endpoint)"));
     if (!req.userModel) bad.push(problem("bad-argument", "--user-sim llm needs --user-model NAME (the model that plays the user)"));
-    const badUserUrl = req.userEndpoint ? endpointUrlProblem(req.userEndpoint, "--user-endpoint") : null;
-    if (badUserUrl !== null) bad.push(problem("bad-argument", badUserUrl));
+    const badUserUrl = req.userEndpoint ? endpointArgumentProblem(req.userEndpoint, "--user-endpoint") : null;
+    if (badUserUrl !== null) bad.push(badUserUrl);
   } else {
     const stray = (
       [
@@ -900,7 +1011,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     if (text === null) return refused(req, [problem("file-missing", "cannot read the user-simulator prompt file", { file })]);
     const parsed = parseUserSimPrompt(text);
     if (!parsed.ok) return refused(req, [problem("prompt-malformed", parsed.message, { file })]);
-    userSim = { endpoint: req.userEndpoint as string, model: req.userModel as string, apiKey: userKey, maxClarifications: req.maxClarifications ?? 2, prompt: parsed.prompt };
+    userSim = { endpoint: req.userEndpoint as string, model: req.userModel as string, apiKey: userKey, maxClarifications: req.maxClarifications ?? 2, prompt: parsed.prompt, promptText: text };
   }
   let inject: string | null = req.inject ?? null;
   if (req.injectFile !== undefined) {
@@ -940,8 +1051,11 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     bfclPromptsFile,
     onProgress: req.onProgress,
     onRetry: req.onRetry,
+    onPlan: req.onPlan,
     now: req.now,
     userSim,
+    narrowing: { limit: req.limit, ids: req.ids, category: req.category as RunCategory | undefined },
+    dryRun: req.dryRun === true,
   });
   return done.ok ? done.value : refused(req, [...done.problems]);
 }

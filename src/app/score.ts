@@ -6,15 +6,17 @@
  * document holding every number, the files used and the problems met; the CLI only
  * prints it.
  */
-import type { BfclVersion, ScoredResultCategory } from "../bfcl/categories.js";
+import { describeRun, type RunRecord } from "../rollout/run-record.js";
+import { questionsFile, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
+import type { OfficialVerdict } from "../bfcl/scores.js";
 import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { readingCounts } from "../decision/score.js";
-import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, type BfclDecodedReading, type Headline } from "../decision/readings.js";
+import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { rankOneOf } from "../official/intervals.js";
@@ -25,7 +27,7 @@ import type { BootstrapOptions } from "../stats/index.js";
 import { readScoredData, resolveBfclDataDir, type ScoredData } from "../io/bfcl-data.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, bootstrapOf, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
@@ -121,6 +123,8 @@ export interface ScoredModel {
    * scored), its lines by history, and the selected pairs by how their twins reached the anchor.
    */
   readonly history?: ModelHistory & { readonly pairs: PairHistoryCounts & { readonly selected: number } };
+  /** Only for a folder `twinscore run` made (its `run.json`): what the run is, in words, and the record itself. */
+  readonly run?: { readonly description: string; readonly record: RunRecord };
   /**
    * Only when its decision as BFCL decodes the steps (a call written where BFCL's decoder
    * fails is no call) differs from the headline's by a point or more: that reading's act,
@@ -223,7 +227,7 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   const problems: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
-  if (!boot.ok) problems.push(...boot.problems);
+  if (!boot.ok) pushAll(problems, boot.problems);
   if (req.results.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
   if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
     problems.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
@@ -231,17 +235,17 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   if (req.perItem !== undefined) {
     const target = resolvePath(ctx.cwd, req.perItem);
     const folder = folderExists(target);
-    if (!folder.ok) problems.push(...folder.problems);
+    if (!folder.ok) pushAll(problems, folder.problems);
     const inputs = [...walked.results.models, ...(walked.scores?.models ?? [])].flatMap((m) =>
       Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)),
     );
     if (req.manifest !== undefined) inputs.push(resolvePath(ctx.cwd, req.manifest));
     const clash = overwritesInput(target, inputs, "--per-item");
-    if (clash !== null && !clash.ok) problems.push(...clash.problems);
+    if (clash !== null && !clash.ok) pushAll(problems, clash.problems);
   }
   if ((req.scores ?? []).length > 0) {
     // a wrong --scores is a bad argument: said before any result file is read
-    problems.push(...(walked.scores?.problems ?? []).filter((p) => p.severity === "error"));
+    pushAll(problems, (walked.scores?.problems ?? []).filter((p) => p.severity === "error"));
   }
   return { bootstrap, problems };
 }
@@ -258,7 +262,7 @@ function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): Scor
   if (!location) return null;
   const data = readScoredData(location.dir);
   if (!data.ok) {
-    problems.push(...data.problems);
+    pushAll(problems, data.problems);
     return null;
   }
   return data.value;
@@ -271,12 +275,16 @@ interface ScoredRead {
   /** Decode failures, short rollouts and error lines over the twins of the pairs the reading selects. */
   readonly counts: ReadingCounts | null;
   readonly metrics: ModelInputs | null;
+  /** For a model with no headline under `--sensitivity`: the readings under which it has none either, with why. */
+  readonly gated: ReadonlyMap<string, string> | null;
   readonly officialProblems: readonly Problem[];
   readonly completions: ReadonlyMap<string, TwinCompletion> | null;
   readonly aligned: AlignedRow | null;
   readonly emptyTurns: EmptyTurnCounts[];
   readonly workaround: WorkaroundRow | null;
   readonly perItem: PerItemRow[];
+  /** With `--per-item` and BFCL's score files: its verdicts by item id. */
+  readonly verdicts: ReadonlyMap<string, OfficialVerdict> | null;
   readonly history: ScoredModel["history"];
   /** The parse audit of the table's pairs, when a category is past the text-call limit. */
   readonly audit: CategoryAudit[] | null;
@@ -292,6 +300,8 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
+  const listed = folderListProblem(req.results, "results") ?? (req.scores === undefined ? null : folderListProblem(req.scores, "scores"));
+  if (listed !== null) return emptyDocument({ ...req, results: [] }, { resamples: 0, seed: 0 }, [listed]);
   const ctx = contextOf(req);
   // the one walk of the inputs: the score trees given, else the score/ folders beside result/ in the runs given
   const walked = walkInputs(ctx, req.results, req.scores ?? []);
@@ -342,7 +352,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       let workaround: WorkaroundRow | null = null;
       if (ofData && companions !== null) {
         const replays = companions.replaysOf(m, scored, pairs, data!, { workaround: true, checker: aligned });
-        problems.push(...replays.problems);
+        pushAll(problems, replays.problems);
         if (aligned) readAlignedModels++;
         completions = replays.completions;
         if (completions !== null) alignedRow = companions.alignedRow(m.model, companions.alignedScore(scored, completions, bootstrap));
@@ -366,13 +376,16 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
         counts,
         read: rest,
         headline,
-        metrics: wantsMetrics && shown ? metricsInputs(m) : null,
+        metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
+        // the readings under which a model with no headline still has none (its sensitivity rows left empty)
+        gated: req.sensitivity === true && headline !== null && !shown && m.score !== null ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided) : null,
         officialProblems: official?.problems ?? [],
         completions,
         aligned: alignedRow,
         emptyTurns,
         workaround,
         perItem,
+        verdicts: req.perItem !== undefined && official !== null && official.categories.length > 0 ? official.verdicts : null,
       };
     },
   );
@@ -380,7 +393,16 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   const run = read.value;
   problems.unshift(...run.problems);
   if (versionsLeft.size > 0) {
-    problems.push(problem("bfcl-version-differs", `the BFCL checker's numbers leave out the BFCL ${[...versionsLeft].join(", ")} models: the BFCL data found is ${data!.version}`, { file: data!.dataDir, severity: "warning" }));
+    // which data to give; with no model of the data's version, nothing --bfcl-data asked for is shown: an error (exit 1)
+    const wanted = [...versionsLeft].sort();
+    const matched = run.outputs.some((o) => o.read.bfclVersion === data!.version && o.headline !== null && o.headline.noHeadline === null);
+    problems.push(
+      problem(
+        "bfcl-version-differs",
+        `the BFCL checker's numbers (aligned, skipped turn, Table F1) leave out the BFCL ${wanted.join(", ")} models: this BFCL data is ${data!.version}; give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
+        { file: data!.dataDir, severity: matched ? "warning" : "error" },
+      ),
+    );
   }
   const outputs = run.outputs;
   const shown = outputs.filter((o) => o.headline !== null && o.headline.noHeadline === null);
@@ -413,19 +435,22 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       problems: o.read.problems.filter((p) => !LIFTED.has(p.code)),
       decoder: o.read.decoder,
       ...(o.history === undefined ? {} : { history: o.history }),
+      ...(o.read.runRecord === null ? {} : { run: { description: describeRun(o.read.runRecord), record: o.read.runRecord } }),
       ...(h === null || h.bfclDecoded === null ? {} : { bfclDecoded: h.bfclDecoded }),
       ...(o.audit === null ? {} : { parseAudit: o.audit }),
     };
   });
-  problems.push(...outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
+  pushAll(problems, outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
   for (const m of models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
 
   let official: ScoreDocument["official"] = null;
   let sensitivity: ScoreDocument["sensitivity"] = null;
-  if (shown.length > 0 && wantsMetrics) {
+  // a model with no headline keeps its sensitivity rows: each reading under which it is within --max-undecided gives it numbers
+  const hidden = outputs.filter((o) => o.headline !== null && o.headline.noHeadline !== null && o.metrics !== null && o.gated !== null);
+  if ((shown.length > 0 && wantsMetrics) || hidden.length > 0) {
     // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
     const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
-    problems.push(...shown.flatMap((o) => o.officialProblems));
+    pushAll(problems, shown.flatMap((o) => o.officialProblems));
     const officialModels: OfficialRow[] = [];
     const sensitivityModels: SensitivityRow[] = [];
     let spearman: OfficialSpearman | null = null;
@@ -433,16 +458,21 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     for (const [groupManifest, group] of groups) {
       const names = group.map((o) => o.read.model);
       const metrics = computeRunMetrics(groupManifest, group.map((o) => o.metrics!), { bootstrap, rule });
-      officialModels.push(...officialRows(metrics, names));
-      sensitivityModels.push(...sensitivityRows(metrics, names));
+      pushAll(officialModels, officialRows(metrics, names));
+      pushAll(sensitivityModels, sensitivityRows(metrics, names));
       if (groups.size === 1) {
         spearman = officialSpearman(metrics);
         shares = rankOneShares(metrics, names);
       }
     }
-    const names = shown.map((o) => o.read.model);
+    for (const o of hidden) {
+      // computed on its own, so the other models' rank statistics stay those of the models with a headline
+      const alone = computeRunMetrics(o.read.manifest, [o.metrics!], { bootstrap, rule });
+      sensitivityModels.push(...sensitivityRows(alone, [o.read.model]).map((r) => withoutHeadline(r, o.gated!)));
+    }
+    const names = outputs.map((o) => o.read.model);
     const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
-    if (withScores) official = { models: inOrder(officialModels), spearman };
+    if (withScores && shown.length > 0) official = { models: inOrder(officialModels), spearman };
     if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares };
   }
   let alignedOut: { models: AlignedRow[] } | null = null;
@@ -462,9 +492,11 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
     for (const o of outputs) if (o.completions !== null) completions.set(o.read.model, o.completions);
     const file = resolvePath(ctx.cwd, req.perItem);
-    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null));
+    // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
+    const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
+    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
     if (written.ok) perItem = { file, rows: rows.length };
-    else problems.push(...written.problems);
+    else pushAll(problems, written.problems);
   }
 
   const modelProblems = models.flatMap((m) => m.problems);
@@ -510,6 +542,13 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
  * reading keeps every pair by construction when the twins are exact (both played the same
  * reference turns before the anchor); the label says so, or how many pairs it kept.
  */
+/** A sensitivity row of a model with no headline under its reading: no numbers, the reason as its note (act-per-anchor is gated as Table 1). */
+function withoutHeadline(row: SensitivityRow, gated: ReadonlyMap<string, string>): SensitivityRow {
+  const why = gated.get(row.reading === "act-per-anchor" ? "table-1" : row.reading);
+  if (why === undefined) return row;
+  return { ...row, act: Number.NaN, hold: Number.NaN, decision: Number.NaN, ci95: null, note: why };
+}
+
 function withHistoryNote(row: SensitivityRow, rows: readonly SensitivityRow[], models: readonly ScoredModel[]): SensitivityRow {
   const m = models.find((x) => x.model === row.model);
   if (m?.history?.protocol !== "reference" || row.reading !== "same-history") return row;

@@ -4,7 +4,7 @@
  * rollouts (or score files) are not under the trees is SKIPped, and a SKIP is never a
  * PASS; a verify that checked nothing ends with exit 1.
  */
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import { computeRunMetrics } from "../official/metrics.js";
 import { metricsByName } from "../official/metric-names.js";
 import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type ExpectedRun } from "../official/verify.js";
@@ -126,9 +126,9 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       { ctx, results, scores, walked, models, manifest: req.manifest, decoder: req.decoder, oneManifest: "verify", pairs: "every", keep: "all", needs: { census: true } },
       (m) => {
         // the result files' routine warnings are left out, unless --strict makes them findings
-        problems.push(...m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        pushAll(problems, m.problems.filter((p) => p.severity === "error" || req.strict === true));
         // why a run played from the reference has no official numbers to verify
-        problems.push(...(m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"));
+        pushAll(problems, (m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"));
         const name = parsed.value.runs.length > 1 ? `${run.name}/${m.model}` : m.model;
         modelFiles.push({ model: name, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
         return { inputs: metricsInputs(m), official: m.official };
@@ -136,7 +136,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
     );
     if (!read.ok) return done([...read.problems]);
     // a model the run names and the trees lack is a SKIP, not an error
-    problems.push(...read.value.problems.filter((p) => (p.severity === "error" || req.strict === true) && p.code !== "model-missing"));
+    pushAll(problems, read.value.problems.filter((p) => (p.severity === "error" || req.strict === true) && p.code !== "model-missing"));
     const loaded = read.value.outputs.filter((o) => o.inputs.records.length > 0);
     const manifest = read.value.manifest;
     const metrics = computeRunMetrics(
@@ -157,7 +157,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
     // a SKIP because of --model says so (its note lists the absent models: `rollouts absent: a, b`)
     const byFlag = (l: CheckLine) => leftOut.filter((m) => l.note.split(/[:,] /).includes(m));
     const skipNote = (l: CheckLine) => (byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
-    lines.push(...checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)));
+    pushAll(lines, checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)));
     // the trees hold models, and none in this run's folders: why is said once, for the run
     const unmatched = run.match !== null && resultWalk.models.length > 0 && walked.results.models.length === 0;
     if (unmatched) unmatchedRuns.push({ run: run.name, match: run.match!, skipped: checked.filter((l) => l.status === "SKIP").length });

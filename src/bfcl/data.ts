@@ -8,7 +8,7 @@
 import { classModules, docFile, multiTurnClasses, type MultiTurnClass } from "./classes.js";
 import { createHash } from "node:crypto";
 import * as v from "valibot";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 
 import { answersFile, bfclVersions, questionsFile, type BfclVersion, type MultiTurnCategory } from "./categories.js";
 
@@ -321,7 +321,7 @@ export function parseBfclData(
 ): Result<BfclData> {
   const missing = requiredFiles(version, categories).filter((rel) => read(rel) === null);
   if (missing.length > 0) {
-    return err(...missing.map((rel) => problem("file-missing", "file missing", { file: label(rel) })));
+    return errAll(missing.map((rel) => problem("file-missing", "file missing", { file: label(rel) })));
   }
   const docsByClass = {} as Record<MultiTurnClass, FuncDoc[]>;
   for (const cls of multiTurnClasses) {

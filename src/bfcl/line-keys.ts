@@ -24,7 +24,11 @@
  *   anchor turn.
  * - lines written without `--history reference` (the default, `own`) carry neither key.
  *
- * Keys are written in this order after BFCL's own: injected, history, played turns, stopped-after.
+ * Keys are written in this order after BFCL's own: injected, history, played turns, stopped-after
+ * (and an interactive line's user-simulator summary); every line `run` writes, error lines
+ * included, ends with `"twinscore_mode"`: `fc` or `prompting`, the mode that made it, which
+ * chooses the decoder its steps are read with (a text-only FC line looks like a prompting
+ * one). A per-line trial index, when runs repeat trials, goes beside it.
  */
 
 /**
@@ -34,6 +38,12 @@
  * the injection check when an arm's lines carry it.
  */
 export const INJECTED_KEY = "twinscore_injected";
+
+/** The top-level key naming the mode a line was generated in (`fc` or `prompting`); absent on lines made before it was written. */
+export const MODE_KEY = "twinscore_mode";
+
+/** How `run` asks the model: function calling, or Python-call text under BFCL's system prompt. */
+export type RunMode = "fc" | "prompting";
 
 /** The top-level key of an interactive line (`run --user-sim llm`): where the simulated user spoke, and how often. */
 export const USER_SIMULATOR_KEY = "twinscore_user_simulator";
@@ -63,4 +73,19 @@ export function referenceAnchorOf(line: { readonly [key: string]: unknown }): nu
   const played = line[PLAYED_TURNS_KEY];
   if (!Array.isArray(played) || !played.every((t, i) => t === i || (typeof t === "bigint" && t === BigInt(i)))) return null;
   return played.length;
+}
+
+/**
+ * What is malformed in a parsed line's history keys, in a sentence, or null when they are
+ * well formed (absent, `own`, or `reference` with the played turns `[0, …, T-1]`): a line
+ * whose keys say neither history cannot be resumed as one or the other.
+ */
+export function historyKeysProblem(line: { readonly [key: string]: unknown }): string | null {
+  const history = line[HISTORY_KEY];
+  const played = line[PLAYED_TURNS_KEY];
+  if (history === undefined) return played === undefined ? null : `\`${PLAYED_TURNS_KEY}\` without \`${HISTORY_KEY}\`: whose calls its turns hold cannot be told`;
+  if (history === "own") return played === undefined || (Array.isArray(played) && played.length === 0) ? null : `\`${HISTORY_KEY}\` is "own" and yet \`${PLAYED_TURNS_KEY}\` lists turns`;
+  if (history !== REFERENCE_HISTORY) return `\`${HISTORY_KEY}\` is ${JSON.stringify(history) ?? String(history)}: neither "reference" nor "own"`;
+  if (played === undefined) return `\`${HISTORY_KEY}\` is "reference" and the line has no \`${PLAYED_TURNS_KEY}\``;
+  return referenceAnchorOf(line) === null ? `\`${PLAYED_TURNS_KEY}\` is not the list of the turns before an anchor turn T (0, 1, …, T-1)` : null;
 }

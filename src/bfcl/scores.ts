@@ -8,7 +8,7 @@
  * the empty-turn and response-mismatch messages, from the number of execution records
  * minus one for a state mismatch, none for runner-level failures).
  */
-import { problem, type Problem } from "../messages/index.js";
+import { LineProblems, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 
@@ -110,7 +110,7 @@ export function parseScoreFile(text: string, file: string): { content: ScoreFile
   const header = parseScoreHeader(lines[0] ?? "", file);
   if ("code" in header) return { content: null, problems: [header] };
   const failed = new Map<string, FailedEntry>();
-  const problems: Problem[] = [];
+  const problems = new LineProblems();
   for (let i = 1; i < lines.length; i++) {
     const t = lines[i];
     if (t.trim() === "") continue;
@@ -128,11 +128,11 @@ export function parseScoreFile(text: string, file: string): { content: ScoreFile
         continue;
       }
       problems.push(problem("score-id-repeated", `failed entry ${entry.id} appears twice`, { file, line: i + 1 }));
-      return { content: null, problems };
+      return { content: null, problems: problems.toArray() };
     }
     failed.set(entry.id, entry);
   }
-  return { content: { header, failed }, problems };
+  return { content: { header, failed }, problems: problems.toArray() };
 }
 
 /** The official verdict of one item. */
@@ -152,7 +152,7 @@ export function verdictsOf(
   resultIds: readonly string[],
   where: { scoreFile: string; resultFile: string },
 ): { verdicts: Map<string, OfficialVerdict>; problems: Problem[] } {
-  const problems: Problem[] = [];
+  const problems = new LineProblems();
   const { header, failed } = content;
   if (header.totalCount !== resultIds.length) {
     problems.push(
@@ -179,5 +179,5 @@ export function verdictsOf(
     const failure = failed.get(id) ?? null;
     verdicts.set(id, { pass: failure === null, failure });
   }
-  return { verdicts, problems };
+  return { verdicts, problems: problems.toArray() };
 }

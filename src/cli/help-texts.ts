@@ -47,6 +47,12 @@ const readings =
   "or decision — its run is broken, not its decision. Its row says why and how to fix it (run --retry-errors)\n" +
   "and the exit is 1. Below it the numbers are shown with the counts beside them (exit 1 only under --strict).\n" +
   "A model with no decided pair has no headline either.\n" +
+  "One rule in every command: a model with no headline under a reading has no number computed from its\n" +
+  "decisions under that reading anywhere. score keeps its row, empty, and leaves it out of the tables built on\n" +
+  "the decision (official, Table F1, aligned, skipped turn); --sensitivity leaves each reading past the limit\n" +
+  "empty with its reason and shows the others (its release row, where error lines read as no call); compare\n" +
+  "does not compare it (said below the table, exit 1); report leaves its Table 1 row empty and its panel out\n" +
+  "of the paired arms. --reading release, or a higher --max-undecided, gives it numbers everywhere.\n" +
   "\nWhich pairs (score, demo): Table 1's certified pairs by default; --count-login adds the login-only pairs,\n" +
   "--uncertified takes the gold world-changing pairs before hand certification, --all-pairs every\n" +
   "content-verified pair, read-only anchors included (twinscore help pairing).\n" +
@@ -188,7 +194,9 @@ const comparison =
   "number everywhere (the injected block's length); the table output ends with that difference's\n" +
   "distribution and the items where it breaks (JSON: `injection`). It is shown for a model when a line of\n" +
   "either arm records an injected block, and for every model with --injection-check (arms injected by other\n" +
-  "means); two arms where nothing was injected (two serving builds) get none.\n";
+  "means); two arms where nothing was injected (two serving builds) get none, and asked for, the line says no\n" +
+  "block is recorded to confirm instead of \"holds\". An arm whose lines partly lack the block is not scored,\n" +
+  "and the line names the arm.\n";
 
 const history =
   "Which history before the anchor. `run --history own` (the default) is BFCL's loop from the first turn: a\n" +
@@ -233,6 +241,8 @@ const page =
   "  twinscore report --results runs/main --scores runs/main/score \\\n" +
   "                   --results runs/fixes --scores runs/fixes/score \\\n" +
   "                   --compare main fixes --out report.html\n" +
+  "--compare names a --results tree, or a run inside a folder of runs by its folder's name:\n" +
+  "  twinscore report --results runs/ --compare main fixes --out report.html\n" +
   "Give one --scores per --results, in the same order, or none. The same inputs give a byte-identical file\n" +
   "(no timestamps; paths as given). Model text is escaped and the page allows only its own script. The\n" +
   "report is refused when no model has a pair to score. --format json prints what the page holds.\n";
@@ -336,9 +346,22 @@ const generation =
   "of such a run means nothing, and `check` leaves the lines out. Needs --items pairs or all-pairs; a folder\n" +
   "holds one history (a run of the other refuses it).\n" +
   "How score, compare, check and report read such lines: twinscore help history.\n" +
+  "\nSmaller runs: --limit N (the first N pairs in manifest order, both twins; --items all: the first N items),\n" +
+  "--category miss_func|miss_param (that should-ask category's pairs; --items all: any category's items),\n" +
+  "--ids ID... (those items of the selection). Before the first request run prints the plan: items, pairs,\n" +
+  "lines, those already in the output, and the fewest requests the rest needs. --dry-run prints it and stops:\n" +
+  "nothing is sent (not even the probe) or written.\n" +
+  "\nrun.json: each model folder records how it was made (twinscore and BFCL versions, the data's and the\n" +
+  "manifest's sha256, the model, the endpoint without key, user or query string, mode, history, --until-anchor,\n" +
+  "--continue, temperature, digests and first characters of --inject and --system-prompt, the simulated user,\n" +
+  "trials: 1, start and end times, sessions), written atomically and updated on each resume. Every line ends\n" +
+  "with twinscore_mode (fc or prompting). score, check, compare and report take the decoder from that mode and\n" +
+  "say what the run is; a folder of two modes or two injected blocks is not scored.\n" +
   "\nResume: ids already in the output are skipped (reference history: each id and anchor; error lines too,\n" +
   "unless --retry-errors); each line is appended whole and a torn last line is cut off; at the end each file\n" +
-  "is rewritten in BFCL's order.\n" +
+  "is rewritten in BFCL's order. A resume whose settings differ from run.json (or, in a folder made before it,\n" +
+  "from what the lines show: their mode, injected block, stopped key) is refused with each setting named, and\n" +
+  "nothing is written.\n" +
   "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After header\n" +
   "is honoured up to 60 s (longer waits are cut to 60 s and reported). Every request carries\n" +
   "`x-twinscore-item: <entry id>`. The key is read from the variable named by --key-env, sent only in the\n" +
@@ -364,17 +387,27 @@ const interactive =
   "default) is BFCL's script: the same files as a plain run.\n";
 
 const formats =
-  "Every command prints --format table (aligned for a terminal, the default), json, csv or markdown (report:\n" +
+  "Every command prints --format table (aligned for a terminal, the default), json, csv, markdown or latex (report:\n" +
   "table or json; pairs also tsv). json is the command's whole document, numbers as numbers, unrounded (a\n" +
   "rate with no pair behind it is null). csv is always one table: several tables share one, with a `table`\n" +
   "column naming each row's table and every table's columns. An interval, printed [79.7, 86.5] in the table\n" +
   "and markdown formats, is two numeric columns in csv: ci_low and ci_high (aligned_ci_low and\n" +
   "aligned_ci_high for the aligned pair score). markdown puts a heading above each table when there are\n" +
-  "several. In csv and markdown, what the table format prints as prose (the files used, verify's summary) goes to stderr as notes, so stdout stays data.\n" +
+  "several, and its caption (the line the table format prints above it: what N counts). latex sets each\n" +
+  "table as a booktabs table (\\usepackage{booktabs}) with that caption and a label tab:<table>. In csv,\n" +
+  "markdown and latex, what the table format prints as prose (verify's summary, --verbose's files used) goes\n" +
+  "to stderr as notes, so stdout stays data.\n" +
+  "score also prints one table (--table decision|official|combined|sensitivity|table-f1|aligned|empty-turns;\n" +
+  "combined: the decision and BFCL's official score side by side), or writes each to its own file in a folder\n" +
+  "(--out-dir DIR: decision.csv, official.csv, … by --format). report --figures DIR writes each figure of the\n" +
+  "page as SVG and PNG.\n" +
+  "A csv cell (--format csv, --per-item) whose text starts with = + - @, a tab or a carriage return and is\n" +
+  "not a number gets a leading ' so that a spreadsheet shows it as text and never runs it as a formula.\n" +
   "Output is deterministic, and files are written atomically (a temporary file, then a rename).\n" +
   "\nMessages on stderr are one line each, in one form: [file:line: ]severity: message [code], with severity\n" +
   "error, warning or note (a file written, a decoder detected, a summary). Errors come first. The routine\n" +
-  "warnings met reading a model's files are summed up in one line per model (--verbose lists each). A\n" +
+  "warnings met reading a model's files are summed up in one line per model (--verbose lists each; --quiet\n" +
+  "leaves only the errors on stderr). A\n" +
   "command that could show nothing leaves stdout empty; the reason is on stderr. Progress lines\n" +
   "(`report: scoring …`, `run: 12/374 items …`, `judging: 3/10`) are not messages.\n";
 
@@ -385,7 +418,7 @@ const exitCodes =
   "\n" +
   "  score    0 scored; 1 scored with findings: a model with no headline (more than --max-undecided % of its pairs undecided, or none decided), more than 5 % of a file's anchor-turn tool calls failing to decode with a decoder chosen by --decoder or detection (one line per such file: wrong decoder?), an error met on the way (a score file cut short, a model not found), or under --strict any problem or undecided pair; 2 nothing could be scored (bad arguments, no result files, no model with a pair)\n" +
   "  demo     0 every policy scored as it must; 1 one did not; 2 the demo could not run\n" +
-  "  compare  0 compared; 1 compared, but a model is in one arm only; 2 bad arguments or no model in both arms\n" +
+  "  compare  0 compared; 1 compared, but a model is in one arm only or has no headline in an arm (not compared); 2 bad arguments or no model in both arms\n" +
   "  report   0 written; 1 written, with errors met on the way (listed first); 2 bad arguments, or nothing could be scored (no file is written)\n" +
   "  verify   0 no FAIL and something checked; 1 a FAIL, or every number skipped (nothing checked); 2 unusable input (no --expected, malformed file, missing tree)\n" +
   "  pairs    0 built (or listed); 2 bad BFCL data, a certification file missing, or the manifest could not be written\n" +

@@ -83,7 +83,8 @@ describe("the per-item file is explained in help per-item and the README (real 2
     expect(s.err).toContain(`note: wrote ${file} (446 rows) [written]`);
     const [header, ...rows] = readFileSync(file, "utf8").trimEnd().split("\n");
     const columns = header.split(",");
-    expect(columns).toEqual([...perItemColumns]);
+    // the run's score/ is read beside result/: BFCL's verdict on each twin closes the row
+    expect(columns).toEqual([...perItemColumns, "base_official", "miss_official"]);
     const help = (await run(["help", "per-item"])).out;
     const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
     const readmePerItem = readme.slice(readme.indexOf("### The per-item file"), readme.indexOf("## Which BFCL runs it reads"));

@@ -56,7 +56,7 @@ export const scoresGroup: OptionGroup<{ scores: string[] }> = {
 
 /** `--model`: keep only these models (repeatable). */
 export const modelsGroup: OptionGroup<{ models: string[] }> = {
-  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, or <run>/<model> (repeatable; default: every model found)", collect),
+  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, <run>/<model>, or BFCL's model name (openai/gpt-oss-120b) (repeatable; default: every model found)", collect),
   read: (opts) => ({ models: texts(opts, "model") }),
 };
 
@@ -73,8 +73,8 @@ export const decoderGroup: OptionGroup<{ decoder?: DecoderName }> = {
 export const bootstrapGroup: OptionGroup<{ bootstrap: Partial<BootstrapOptions> }> = {
   add: (cmd) =>
     cmd
-      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
-      .option("--seed <s>", "seed of NumPy's default_rng for the intervals (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed)),
+      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval, an integer (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
+      .option("--seed <s>", "seed of NumPy's default_rng for the intervals: an integer >= 0 (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed)),
   read: (opts) => ({
     bootstrap: {
       resamples: integerOption(text(opts, "bootstrap") ?? String(DEFAULT_BOOTSTRAP.resamples)),
@@ -112,13 +112,16 @@ export const strictGroup: OptionGroup<{ strict: boolean }> = {
 
 /** `--verbose`: every warning in full. */
 export const verboseGroup: OptionGroup<{ verbose: boolean }> = {
-  add: (cmd) => cmd.option("--verbose", "list every warning with its file:line (default: one summary line per model)"),
+  add: (cmd) =>
+    cmd
+      .option("--verbose", "list every warning with its file:line (default: one summary line per model) and every file read")
+      .option("--quiet", "on stderr only the errors: no warnings, notes or progress lines (stdout is unchanged)"),
   read: (opts) => ({ verbose: opts.verbose === true }),
 };
 
 /** `--threads`: worker threads for the files. */
 export const threadsGroup: OptionGroup<{ threads?: number }> = {
-  add: (cmd) => cmd.option("--threads <n>", "threads in all: this one plus n-1 workers reading model folders (the defaults, and when more pay: twinscore help speed)"),
+  add: (cmd) => cmd.option("--threads <n>", "threads in all, an integer >= 1: this one plus n-1 workers reading model folders (the defaults, and when more pay: twinscore help speed)"),
   read: (opts) => (opts.threads === undefined ? {} : { threads: integerOption(text(opts, "threads")) }),
 };
 
@@ -138,7 +141,7 @@ export const readingGroup: OptionGroup<{ reading: SideRule }> = {
 
 /** `--max-undecided`: when a model gets no headline (the commands that print one). */
 export const maxUndecidedGroup: OptionGroup<{ maxUndecided: number | undefined }> = {
-  add: (cmd) => cmd.option("--max-undecided <pct>", "no act/hold/decision for a model with more than this % of its pairs undecided (0-100)", String(DEFAULT_MAX_UNDECIDED)),
+  add: (cmd) => cmd.option("--max-undecided <pct>", "no act/hold/decision for a model with more than this % of its pairs undecided: a decimal number from 0 to 100", String(DEFAULT_MAX_UNDECIDED)),
   read: (opts) => ({ maxUndecided: numberOption(opts.maxUndecided as string | undefined) }),
 };
 

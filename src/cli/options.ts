@@ -9,16 +9,18 @@ export function collect(value: string, previous: string[] | undefined): string[]
 }
 
 /**
- * A whole-number flag as a number for a use case to check (NaN for text that is not a
- * plain integer, so `""` or `1.5` or `abc` is refused there with the flag's name).
+ * A whole-number flag as a number for a use case to check its bounds: decimal digits,
+ * with a minus sign at most (so the bound is what the message names). Anything else —
+ * `""`, `" 5"`, `+5`, `1.5`, `0x10`, `1e3`, `5_000` — is NaN, refused there with the
+ * flag's name.
  */
 export function integerOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  return /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
 }
 
-/** A number flag (a percentage, say) for a use case to check: NaN for text that is not a plain decimal number. */
+/** A number flag (a percentage, seconds) for a use case to check: decimal digits with one decimal point at most, and a minus sign; anything else is NaN. */
 export function numberOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  return /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(text) ? Number(text) : Number.NaN;
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
 }

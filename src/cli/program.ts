@@ -7,7 +7,7 @@ import { commandLoaders } from "./commands/index.js";
 import { helpTopics, isTopic, topicList, topicText } from "./help-topics.js";
 import { ExitCode, type CliIo } from "./io.js";
 
-const VERSION = "0.1.0";
+import { TWINSCORE_VERSION as VERSION } from "../messages/version.js";
 
 /**
  * One error line in the message form (`error: message [code]`). The renderer is loaded
@@ -46,6 +46,14 @@ function wrapped(words: readonly string[], width: number): string {
 }
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
+/** The error lines of a piece of stderr text (`[file:line: ]error: … [code]`), for `--quiet`. */
+function errorLinesOnly(text: string): string {
+  return text
+    .split(/(?<=\n)/)
+    .filter((l) => /^(\S[^:]*(:\d+)?: )?error: /.test(l))
+    .join("");
+}
+
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const state = { exitCode: ExitCode.ok as number };
   // commander's complaint about the arguments, printed once parsing has stopped
@@ -75,7 +83,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // `twinscore <command> …` needs only that command, `--version` none; anything else (help, a typo) gets them all
   const own = commandLoaders.find((c) => c.name === argv[0]);
   const versionOnly = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");
-  for (const c of own ? [own] : versionOnly ? [] : commandLoaders) (await c.load())(program, io, state);
+  // --quiet (every command): stderr keeps the error lines only, decided once the command's options are parsed
+  let quiet = false;
+  const shown: CliIo = { ...io, stderr: (text) => io.stderr(quiet ? errorLinesOnly(text) : text) };
+  program.hook("preAction", (_, action) => {
+    quiet = action.opts().quiet === true;
+  });
+  for (const c of own ? [own] : versionOnly ? [] : commandLoaders) (await c.load())(program, shown, state);
   program
     .command("help [topic]")
     .summary("a help topic (twinscore help lists them), or a command's help")

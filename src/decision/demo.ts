@@ -7,7 +7,7 @@
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { parseGoldCall } from "../catalog/gold-call.js";
 import { kindOf } from "../catalog/catalog.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
 
 /** The reference policies and the decision accuracy each must score. */
@@ -84,7 +84,7 @@ export function demoFiles(policy: ReferencePolicy, pairs: readonly ManifestPair[
   const problems: Problem[] = [];
   const place = (category: "base" | ShouldAskCategory, id: string, turnCount: number, anchor: number, steps: Result<Step[]>) => {
     if (!steps.ok) {
-      problems.push(...steps.problems);
+      pushAll(problems, steps.problems);
       return;
     }
     let turns = rollouts[category].get(id);
@@ -98,7 +98,7 @@ export function demoFiles(policy: ReferencePolicy, pairs: readonly ManifestPair[
     place("base", pair.baseId, pair.turnCount.base, pair.anchorTurn, stepsFor(policy, "base", pair));
     place(pair.category, pair.missId, pair.turnCount.miss, pair.anchorTurn, stepsFor(policy, "miss", pair));
   }
-  if (problems.length > 0) return err(...problems);
+  if (problems.length > 0) return errAll(problems);
   const render = (m: Map<string, Step[][]>) =>
     [...m]
       .sort((a, b) => indexOf(a[0]) - indexOf(b[0]))

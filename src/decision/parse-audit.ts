@@ -8,7 +8,7 @@
  */
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { StepKinds } from "../extract/types.js";
-import type { PairRecord } from "./types.js";
+import type { PairRecord, TwinReading } from "./types.js";
 
 /** One category's anchor-turn steps, by kind. */
 export interface CategoryAudit {
@@ -21,23 +21,33 @@ export interface CategoryAudit {
 /** Share of a category's call steps (native and text) that may be text calls before the audit says so. */
 export const TEXT_CALL_LIMIT = 0.05;
 
+/**
+ * The twins of `records` in one result category, each once: a base twin shared by several
+ * pairs at one anchor turn is one twin.
+ */
+export function twinsIn(records: readonly PairRecord[], category: ScoredResultCategory): TwinReading[] {
+  const twins = new Map<string, TwinReading>();
+  for (const r of records) {
+    const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
+    const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
+    if (twin !== null && !twins.has(key)) twins.set(key, twin);
+  }
+  return [...twins.values()];
+}
+
 /** The anchor-turn steps of the twins of `records`, per category (base, miss_func, miss_param), each twin once. */
 export function parseAudit(records: readonly PairRecord[]): CategoryAudit[] {
   return scoredResultCategories.map((category) => {
     const steps = { native: 0, textCalls: 0, prose: 0, empty: 0 };
-    const seen = new Set<string>();
-    for (const r of records) {
-      const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
-      const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
-      if (twin === null || seen.has(key)) continue;
-      seen.add(key);
+    const twins = twinsIn(records, category);
+    for (const twin of twins) {
       const k = twin.anchorSteps;
       steps.native += k.native;
       steps.textCalls += k.textCalls;
       steps.prose += k.prose;
       steps.empty += k.empty;
     }
-    return { category, twins: seen.size, steps };
+    return { category, twins: twins.length, steps };
   });
 }
 

@@ -439,3 +439,30 @@ export function headlineOf(
   const bfclDecoded = noHeadline === null && numbers.n > 0 ? bfclDecodedBeside(records, manifest, spec, rule, numbers) : null;
   return { selection, numbers, ci95, undecided, noHeadline, bfclDecoded };
 }
+
+/**
+ * The readings under which a model has no headline, with the short reason (`10.3 % undecided
+ * > 10 %`): the same gate as its headline, applied to each reading's pair set and side rule
+ * (a filter such as `miss_func` or `reached` leaves pairs out by design, so it is gated as
+ * the reading it filters). Under `release` an inference error reads as no call, so a model
+ * past the limit under `decided` can still have a number there.
+ */
+export function readingsWithoutHeadline(
+  records: readonly PairRecord[],
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  rule: SideRule,
+  maxUndecided: number,
+): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const r of readings) {
+    const { filter: _filter, ...unfiltered } = r;
+    const h = headlineOf(records, manifest, unfiltered, rule, maxUndecided, null);
+    if (h.noHeadline !== null) out.set(r.id, noHeadlineShort(h.undecided, maxUndecided));
+  }
+  return out;
+}
+
+/** The short form of why a reading gives no headline, as a table's note says it. */
+export function noHeadlineShort(u: Headline["undecided"], maxUndecided: number): string {
+  return u.total === u.pairs ? "no headline: no pair decided" : `no headline: ${u.share.toFixed(1)} % undecided > ${maxUndecided} %`;
+}

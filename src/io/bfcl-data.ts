@@ -72,14 +72,21 @@ export function resolveBfclDataDir(opts: {
   return found ? { dir: found, origin: "bfcl_eval" } : null;
 }
 
-/** Read and validate the given categories (plus all function docs) of a data directory. */
-export function readBfclDataDir(dir: string, categories: readonly MultiTurnCategory[]): Result<BfclData> {
+/**
+ * Read and validate the given categories (plus all function docs) of a data directory;
+ * `onRead` hears the path of each file read (a command that writes must not write over one).
+ */
+export function readBfclDataDir(dir: string, categories: readonly MultiTurnCategory[], onRead?: (file: string) => void): Result<BfclData> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     return err(problem("file-missing", "BFCL data directory not found", { file: dir }));
   }
   const version = detectVersion(dir, readdirSync(dir));
   if (!version.ok) return version;
-  return parseBfclData(version.value, categories, (rel) => readTextIfFile(join(dir, rel)), (rel) => join(dir, rel));
+  const read = (rel: string): string | null => {
+    onRead?.(join(dir, rel));
+    return readTextIfFile(join(dir, rel));
+  };
+  return parseBfclData(version.value, categories, read, (rel) => join(dir, rel));
 }
 
 /**

@@ -8,11 +8,28 @@
  */
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { err, ok, problem, type Result } from "../messages/index.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 
 /** A regular file's UTF-8 text, or null when there is none at `path` (missing, a folder, a FIFO …). */
 export function readTextIfFile(path: string): string | null {
   return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
+}
+
+/**
+ * A problem when something other than a regular file is at `path` (links followed): a
+ * FIFO with no writer would hang the read, `/dev/zero` would fill the memory. Null when
+ * `path` is a regular file or nothing is there yet. `flag` names the option in the message.
+ */
+export function notRegularFile(path: string, flag: string): Problem | null {
+  let stat;
+  try {
+    stat = statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    return problem("file-unreadable", `${flag}: cannot read it (${reason(e)})`, { file: path });
+  }
+  if (stat === undefined || stat.isFile()) return null;
+  const what = stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "a special file";
+  return problem("not-regular-file", `${flag} names ${what}, not a regular file`, { file: path });
 }
 
 /** The size of a text in bytes once written as UTF-8. */

@@ -8,6 +8,7 @@ import type { HeldBackTurn } from "../judge/types.js";
 import { projectRoot } from "../testing/shared.js";
 import { MAX_STORED_REPLY_CHARS, readLabelsFile, runJudge, type JudgeRunOptions } from "./judge-client.js";
 import { startDripServer, startEchoServer } from "../testing/stub-servers.js";
+import { startBackslashServer } from "../testing/hostile-servers.js";
 
 type Handler = (body: { messages: { content: string }[] }, req: IncomingMessage, res: ServerResponse) => void;
 
@@ -276,4 +277,22 @@ describe("runJudge: backoff, key redaction, what is cached", () => {
     expect(stored).toContain("[cut: the reply had");
     expect(readLabelsFile(join(dir, "big.jsonl"))[0].label).toBe("refuses");
   });
+});
+
+describe("a judge whose replies are 150,000 backslashes, with a key set", () => {
+  it("each reply costs time linear in its size: the run ends within its deadline and a few seconds, every turn a failure named", async () => {
+    const srv = await startBackslashServer(150_000, "stub-judge");
+    try {
+      const dir = mkdtempSync(join(tmpdir(), "judge-backslashes-"));
+      const t0 = Date.now();
+      const report = await runJudge(turns(8), options(srv.url, dir, { timeoutMs: 5_000, retries: 0, cacheDir: null }));
+      // with a redaction quadratic in the run of backslashes, each reply took over a minute
+      expect(Date.now() - t0).toBeLessThan(5_000 + 3_000);
+      expect(report.requested).toBe(8);
+      expect(report.failures).toHaveLength(8);
+      for (const f of report.failures) expect(f.message).toMatch(/^malformed judge reply: no label in reply "\\+"$/);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
 });

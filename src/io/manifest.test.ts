@@ -82,6 +82,22 @@ describe("parseManifest", () => {
     expect(!bad.ok && bad.problems[0]).toMatchObject({ code: "manifest-schema" });
     expect(!bad.ok && bad.problems[0].message).toMatch(/^invalid manifest at pairs\.0\.anchorTurn: /);
   });
+  it("refuses a manifest listing a pair twice: every pair doubled, one pair repeated, a pair also dropped", () => {
+    const m = JSON.parse(text) as { pairs: { missId: string }[]; dropped: { missId: string }[] };
+    const doubled = parseManifest(JSON.stringify({ ...m, pairs: [...m.pairs, ...m.pairs] }), "m.json");
+    expect(!doubled.ok && doubled.problems).toEqual([
+      {
+        code: "manifest-pair-repeated",
+        severity: "error",
+        file: "m.json",
+        message: `invalid manifest: ${m.pairs[0].missId} is listed twice (pairs.0 and pairs.${m.pairs.length}); each should-ask item is one pair (a pair counted twice doubles its weight in every number)`,
+      },
+    ]);
+    const once = parseManifest(JSON.stringify({ ...m, pairs: [...m.pairs, m.pairs[100]] }), "m.json");
+    expect(!once.ok && once.problems[0].message).toContain(`${m.pairs[100].missId} is listed twice (pairs.100 and pairs.${m.pairs.length})`);
+    const alsoDropped = parseManifest(JSON.stringify({ ...m, dropped: [...m.dropped, { ...m.dropped[0], missId: m.pairs[3].missId }] }), "m.json");
+    expect(!alsoDropped.ok && alsoDropped.problems[0].message).toContain(`${m.pairs[3].missId} is both a pair (pairs.3) and dropped (dropped.${m.dropped.length})`);
+  });
   it("reports a missing file", () => {
     const r = loadManifest("/nonexistent/manifest.json");
     expect(!r.ok && r.problems[0]).toMatchObject({ code: "file-missing", file: "/nonexistent/manifest.json" });

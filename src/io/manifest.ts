@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { err, ok, problem, type Result } from "../messages/index.js";
-import { writeFileAtomic } from "./files.js";
+import { notRegularFile, writeFileAtomic } from "./files.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { parseManifest, parsePackedManifest, renderManifest } from "../pairs/manifest-json.js";
@@ -53,6 +53,8 @@ export function committedDataPath(...parts: string[]): string {
 /** Read and validate a manifest file (default: the committed one). */
 export function loadManifest(path = committedManifestPath()): Result<Manifest> {
   if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
+  const special = notRegularFile(path, "the manifest");
+  if (special !== null) return err(special);
   return parseManifest(readFileSync(path, "utf8"), path);
 }
 

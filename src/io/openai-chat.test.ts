@@ -3,7 +3,8 @@ import { completionWith, startDripServer, startEchoServer, startFlakyServer, sta
 import { closedPort, keySpellings, startDeepServer, startEndlessServer, startHugeUsageServer, startKeyEchoModel, startModelListServer, type ReceivedBodies } from "../testing/hostile-servers.js";
 import { sendJson, startChatServer } from "../testing/replay.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
-import { createChatClient, probeEndpoint, pythonHttpErrorText, redactKey, retryAfterMs, type RetryInfo } from "./openai-chat.js";
+import { startLyingEncodingServer, startRawServer, startRedirectServer, startSelfSignedServer } from "../testing/broken-http.js";
+import { createChatClient, probeEndpoint, pythonHttpErrorText, redactKey, retryAfterMs, shownUrl, type RetryInfo } from "./openai-chat.js";
 import { serverPool } from "../testing/run-fixtures.js";
 
 const KEY = "sk-test-9f8e7d6c5b4a";
@@ -232,3 +233,77 @@ function stringsOf(text: string): string[] {
   }
   return out;
 }
+
+describe("servers that answer, but badly: each failure named, none left hanging", () => {
+  const kinds = [
+    ...(["gzip", "deflate", "br"] as const).map((coding) => ({ what: `Content-Encoding: ${coding} over a plain body`, start: () => startLyingEncodingServer(coding), kind: "reply", says: new RegExp(`Content-Encoding: ${coding}, but its body is not ${coding} data`) })),
+    { what: "chunked encoding with sizes that are not hexadecimal", start: () => startRawServer("bad-chunks"), kind: "reply", says: /malformed chunked encoding/ },
+    { what: "a reply with no status line (HTTP/0.9)", start: () => startRawServer("http09"), kind: "unusable", says: /no HTTP\/1\.x status line \(an HTTP\/0\.9 reply/ },
+    { what: "redirects in a loop", start: () => startRedirectServer("loop"), kind: "unusable", says: /redirects in a loop: http:\/\/127\.0\.0\.1:\d+\/v1\/(\S+) -> http:\/\/127\.0\.0\.1:\d+\/elsewhere\/v1\/\1 -> http:\/\/127\.0\.0\.1:\d+\/v1\/\1$/ },
+    { what: "a redirect to a file: URL", start: () => startRedirectServer("file"), kind: "unusable", says: /redirects to a file: URL, which is not followed/ },
+    { what: "a redirect to a data: URL", start: () => startRedirectServer("data"), kind: "unusable", says: /redirects to a data: URL, which is not followed/ },
+    { what: "a self-signed TLS certificate", start: () => startSelfSignedServer(), kind: "unusable", says: /TLS certificate is not trusted \(self[- ]signed certificate\)/ },
+  ] as const;
+
+  for (const k of kinds) {
+    it(`${k.what}: the client names it at once (not retried, not a connection error); the probe names it too`, async () => {
+      const srv = await serve(k.start());
+      const waits: number[] = [];
+      const t0 = Date.now();
+      // five requests at once: one reply left waiting would hold the test to the 10 s deadline
+      const client = createChatClient({ endpoint: srv.url, apiKey: KEY, timeoutMs: 10_000, retries: 3, sleep: async (ms) => void waits.push(ms) });
+      const outs = await Promise.all(Array.from({ length: 5 }, (_, i) => client(body, `item_${i}`)));
+      expect(Date.now() - t0).toBeLessThan(5_000);
+      for (const out of outs) {
+        expect(out.ok).toBe(false);
+        if (out.ok) return;
+        expect(out.kind).toBe(k.kind);
+        expect(out.error).toMatch(k.says);
+        expect(out.attempts).toBe(1);
+      }
+      expect(waits).toEqual([]);
+      const probed = await probeEndpoint({ endpoint: srv.url, model: "m", apiKey: KEY, timeoutMs: 10_000 });
+      if (k.kind === "unusable") {
+        expect(probed.ok).toBe(false);
+        if (probed.ok) return;
+        expect(probed.kind).toBe("unusable");
+        expect(probed.message).toMatch(k.says);
+        expect(probed.message).not.toMatch(/nothing answers/);
+      } else {
+        // the endpoint is there: a run goes on, and each item's error line names the cause
+        expect(probed.ok).toBe(true);
+        if (!probed.ok) return;
+        expect(probed.note).toMatch(k.says);
+      }
+      expect(Date.now() - t0).toBeLessThan(8_000);
+    });
+  }
+
+  it("a key in the endpoint's query string is sent with each request and never shown: messages carry the URL without it, echoes are redacted", async () => {
+    const seen: string[] = [];
+    const srv = await serve(
+      startChatServer(
+        (_b, req, res) => {
+          seen.push(req.url ?? "");
+          sendJson(res, 404, { error: { message: `no such route: ${req.url}` } });
+        },
+        { probe: "pass" },
+      ),
+    );
+    const secret = "qs-secret-0123456789abcdef";
+    const endpoint = `${srv.url}?api-key=${secret}&api-version=2024-06-01`;
+    const out = await createChatClient({ endpoint, apiKey: null, timeoutMs: 2_000, retries: 0 })(body, "x");
+    expect(seen[0]).toBe(`/v1/chat/completions?api-key=${secret}&api-version=2024-06-01`);
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.error).toContain("no such route: /v1/chat/completions?api-key=[redacted]&api-version=2024-06-01");
+    const probed = await probeEndpoint({ endpoint, model: "m", apiKey: null, timeoutMs: 2_000 });
+    expect(probed.ok).toBe(false);
+    if (probed.ok) return;
+    expect(probed.message).toContain(`at ${srv.url}/chat/completions`);
+    expect(probed.message).not.toContain(secret);
+    const closed = await probeEndpoint({ endpoint: `http://127.0.0.1:${await closedPort()}/v1?key=${secret}`, model: "m", apiKey: null, timeoutMs: 2_000 });
+    expect(closed.ok ? "" : closed.message).toMatch(/^nothing answers at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/);
+    expect(shownUrl(`https://u:p@h.example/v1?key=${secret}&x=1`)).toBe("https://h.example/v1?key=…&x=…");
+  });
+});

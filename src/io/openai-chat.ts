@@ -16,7 +16,14 @@
  *   too — and from every message this module produces; a key is only ever put in the
  *   Authorization header; a number JSON cannot write (`1e309`) is read as null;
  * - failures worded as BFCL's Python client words them (`Error code: 500 - {…}`,
- *   `Request timed out.`, `Connection error.`), so error lines match BFCL's;
+ *   `Request timed out.`, `Connection error.`), so error lines match BFCL's; a server that
+ *   answers, but not usably (a lying `Content-Encoding`, bad chunking, HTTP/0.9, an
+ *   untrusted certificate, a redirect loop: `http-transport.ts`), is named instead, and is
+ *   neither retried nor counted as a connection failure;
+ * - requests go through `http-transport.ts` (node:http), not the global fetch, whose
+ *   decoding of a lying reply could hang past any deadline; a query string in the
+ *   endpoint is sent with every request, its key-like values redacted like the keys and
+ *   never shown in a message;
  * - an item header (`x-twinscore-item`) on every request, for test endpoints.
  */
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
@@ -24,6 +31,7 @@ import { jsonLoads, jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { pyStr } from "../python/repr.js";
 import { cleanPlainValue, redactorOf, REDACTED, type Redactor } from "./secrets.js";
+import { httpRequest, ReplyBroken, shownUrl, type HttpReply } from "./http-transport.js";
 
 /** The default bound on one reply's body: far above any real chat completion (BFCL's longest recorded replies are a few kB). */
 export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -81,7 +89,8 @@ export type ChatCallOutcome =
       readonly ok: false;
       /** BFCL's wording of the final failure (`Error code: 429 - {…}`, `Request timed out.`, …), redacted. */
       readonly error: string;
-      readonly kind: "http" | "timeout" | "network" | "reply";
+      /** `reply`: this reply could not be used; `unusable`: no reply of this endpoint can be (TLS, not HTTP/1.x, redirects); neither is retried. */
+      readonly kind: "http" | "timeout" | "network" | "reply" | "unusable";
       readonly status: number | null;
       readonly attempts: number;
       /** A network failure's system code when there is one (`ECONNREFUSED`, `ENOTFOUND`, …), for messages; BFCL's wording stays `error`. */
@@ -131,11 +140,36 @@ function schemeGuess(text: string): string | null {
   return `http://${url.host}${path}${url.search}`;
 }
 
-/** The base URL the SDK wants (it appends `/chat/completions` itself). */
+/** The base URL the SDK wants (it appends `/chat/completions` itself), without the query string (see `endpointQuery`). */
 export function baseUrlOf(endpoint: string): string {
-  const trimmed = endpoint.replace(/\/+$/, "");
+  const q = endpoint.indexOf("?");
+  const trimmed = (q < 0 ? endpoint : endpoint.slice(0, q)).replace(/\/+$/, "");
   return trimmed.endsWith("/chat/completions") ? trimmed.slice(0, -"/chat/completions".length) : trimmed;
 }
+
+/** The endpoint's query parameters (`…/v1?api-key=…`), sent with every request; empty when it has none. */
+export function endpointQuery(endpoint: string): Record<string, string> {
+  const q = endpoint.indexOf("?");
+  return q < 0 ? {} : Object.fromEntries(new URLSearchParams(endpoint.slice(q + 1)));
+}
+
+/** Query parameter names that carry credentials (`key`, `api-key`, `access_token`, `sig`, …). */
+const SECRET_PARAMETER = /key|token|secret|sig|auth|pass|cred/i;
+
+/** The values of the endpoint's query parameters that look like credentials: redacted as keys are. */
+export function endpointSecrets(endpoint: string): string[] {
+  return Object.entries(endpointQuery(endpoint))
+    .filter(([name, value]) => SECRET_PARAMETER.test(name) && value !== "")
+    .map(([, value]) => value);
+}
+
+/** `base` + `/path`, with the endpoint's query string kept. */
+function endpointPath(endpoint: string, path: string): string {
+  const query = new URLSearchParams(endpointQuery(endpoint)).toString();
+  return `${baseUrlOf(endpoint)}${path}${query === "" ? "" : `?${query}`}`;
+}
+
+export { shownUrl };
 
 /** The wait a `Retry-After` (seconds or HTTP date) or `retry-after-ms` header asks for, or null. */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
@@ -167,36 +201,10 @@ interface Capture {
   /** The body as received (decoded as UTF-8), keys redacted: for error texts and snippets. */
   body: string | null;
   headers: Headers | undefined;
-  /** Set when the body was not handed on: too long, or nested too deep (the reason). */
+  /** Set when the reply was not handed on: too long, nested too deep, or broken (the reason). */
   refused: string | null;
-}
-
-/** A body read up to a bound: its bytes, or how many were read when the bound was passed. */
-type BoundedBody = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly read: number };
-
-/** Read a response body as it streams in, giving up (and cancelling the stream) once it passes `maxBytes`. */
-export async function readBodyBounded(res: Response, maxBytes: number): Promise<BoundedBody> {
-  if (res.body === null) return { ok: true, bytes: new Uint8Array(0) };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return { ok: false, read: total };
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return { ok: true, bytes };
+  /** Whether the refusal concerns this reply or every reply of the endpoint (`ReplyBroken.scope`). */
+  scope: "reply" | "endpoint";
 }
 
 /** The message of a reply over the bound. */
@@ -210,23 +218,41 @@ const TOO_DEEP_TEXT = `the endpoint's reply nests arrays or objects more than ${
 /** Thrown by the capturing fetch for a refused body (the SDK wraps it; `Capture.refused` says why). */
 class ReplyRefused extends Error {}
 
+/** The request's URL, whatever form the SDK passes it in. */
+function urlOf(input: string | URL | Request): string {
+  return typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+}
+
 /**
- * A fetch that reads the body under the attempt's signal and up to the bound, decodes it,
- * redacts the keys from every string of the decoded JSON (and from the raw text kept for
- * error messages), and hands the SDK a fresh response with the cleaned JSON (so the SDK
- * parses redacted text, and a body that drips past the deadline aborts the attempt).
+ * A fetch for the SDK that sends the request through `http-transport.ts` (under the
+ * attempt's signal, the body read up to the bound and decoded there), redacts the keys
+ * from every string of the decoded JSON (and from the raw text kept for error messages),
+ * and hands the SDK a fresh response with the cleaned JSON (so the SDK parses redacted
+ * text). A broken reply is recorded in the capture, then thrown (the SDK wraps it).
  */
 function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture): typeof fetch {
   return async (input, init) => {
-    const res = await fetch(input, init);
+    let res: HttpReply;
+    try {
+      res = await httpRequest(
+        urlOf(input),
+        { method: init?.method, headers: new Headers(init?.headers), body: typeof init?.body === "string" ? init.body : null, signal: init?.signal },
+        maxBytes,
+      );
+    } catch (e) {
+      if (e instanceof ReplyBroken) {
+        capture.refused = redactor.text(e.message);
+        capture.scope = e.scope;
+      }
+      throw e;
+    }
     capture.status = res.status;
     capture.headers = res.headers;
-    const body = await readBodyBounded(res, maxBytes);
-    if (!body.ok) {
+    if (!res.body.ok) {
       capture.refused = tooLongText(maxBytes);
       throw new ReplyRefused(capture.refused);
     }
-    const raw = new TextDecoder().decode(body.bytes);
+    const raw = new TextDecoder().decode(res.body.bytes);
     capture.body = redactor.text(raw);
     let text = capture.body;
     let parsed: unknown = undefined;
@@ -245,7 +271,8 @@ function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture):
     const headers = new Headers(res.headers);
     headers.delete("content-length");
     headers.delete("content-encoding");
-    return new Response(res.status === 204 ? null : text, { status: res.status, statusText: res.statusText, headers });
+    const noBody = res.status === 204 || res.status === 304 || (res.status >= 100 && res.status < 200);
+    return new Response(noBody ? null : text, { status: res.status, statusText: res.statusText, headers });
   };
 }
 
@@ -255,9 +282,10 @@ function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture):
  */
 export function createChatClient(opts: ChatClientOptions): (body: Record<string, unknown>, itemId: string) => Promise<ChatCallOutcome> {
   const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;
-  const redactor = redactorOf([key, ...(opts.otherKeys ?? [])]);
+  const redactor = redactorOf([key, ...endpointSecrets(opts.endpoint), ...(opts.otherKeys ?? [])]);
   const maxBytes = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const timeoutMs = Math.min(opts.timeoutMs, MAX_TIMER_MS);
+  const defaultQuery = endpointQuery(opts.endpoint);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
   const backoff = opts.backoffMs ?? 500;
@@ -266,7 +294,7 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
   const baseURL = baseUrlOf(opts.endpoint);
 
   const attempt = async (body: Record<string, unknown>, itemId: string): Promise<ChatCallOutcome & { retryAfter?: number | null; retryable?: boolean }> => {
-    const capture: Capture = { status: null, body: null, headers: undefined, refused: null };
+    const capture: Capture = { status: null, body: null, headers: undefined, refused: null, scope: "reply" };
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -276,6 +304,7 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
     const client = new OpenAI({
       apiKey: key ?? "no-key",
       baseURL,
+      defaultQuery,
       organization: null,
       project: null,
       maxRetries: 0,
@@ -297,7 +326,7 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
       }
       return { ok: true, completion: completion as Record<string, unknown>, attempts: 1 };
     } catch (e) {
-      if (capture.refused !== null && !timedOut) return { ok: false, kind: "reply", status: capture.status, attempts: 1, error: capture.refused };
+      if (capture.refused !== null && !timedOut) return { ok: false, kind: capture.scope === "endpoint" ? "unusable" : "reply", status: capture.status, attempts: 1, error: capture.refused };
       if (timedOut || e instanceof APIConnectionTimeoutError) return { ok: false, kind: "timeout", status: null, attempts: 1, error: "Request timed out.", retryable: true };
       if (e instanceof APIError && e.status !== undefined && !(e instanceof APIUserAbortError)) {
         const status = e.status;
@@ -361,7 +390,7 @@ function systemCode(e: unknown): string | undefined {
 /** How an endpoint answered the probe: usable (with a note when it was not a clean answer), or why not. */
 export type ProbeOutcome =
   | { readonly ok: true; readonly how: "listed" | "answered"; readonly note: string | null }
-  | { readonly ok: false; readonly kind: "network" | "timeout" | "key" | "model"; readonly message: string };
+  | { readonly ok: false; readonly kind: "network" | "timeout" | "key" | "model" | "unusable"; readonly message: string };
 
 /** What a probe needs: the endpoint, the model name, the key, and the bounds of the run's client. */
 export interface ProbeOptions {
@@ -387,45 +416,66 @@ function listedModels(text: string): string[] | null {
   return data.map((m) => (m !== null && typeof m === "object" ? (m as { id?: unknown }).id : undefined)).filter((id): id is string => typeof id === "string");
 }
 
+/** The refusal of an endpoint where nothing answers: the system code when there is one. */
+function nothingAnswers(base: string, code: string | undefined): ProbeOutcome {
+  return { ok: false, kind: "network", message: `nothing answers at ${base}${code !== undefined ? ` (${code})` : ""}: is the server running, and is --endpoint its address?` };
+}
+
+/**
+ * What `GET <base>/models` says: the models listed (null when the reply is no list: no
+ * such route, another status, a broken body), or the probe's refusal when the endpoint
+ * cannot be used (nothing answers, the key is refused, the list took too long, or the
+ * server answers in a way no request can get past: TLS, not HTTP/1.x, redirects).
+ */
+async function modelList(opts: ProbeOptions, key: string | null, redactor: Redactor): Promise<{ listed: string[] | null } | { refusal: ProbeOutcome }> {
+  const base = shownUrl(baseUrlOf(opts.endpoint));
+  const listMs = Math.min(opts.timeoutMs, 30_000, MAX_TIMER_MS);
+  const headers = new Headers({ accept: "application/json", "x-twinscore-item": PROBE_ITEM_ID });
+  if (key) headers.set("authorization", `Bearer ${key}`);
+  try {
+    const res = await httpRequest(endpointPath(opts.endpoint, "/models"), { headers, signal: AbortSignal.timeout(listMs) }, opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+    const text = res.body.ok ? redactor.text(new TextDecoder().decode(res.body.bytes)) : "";
+    if (res.status === 401 || res.status === 403) return { refusal: { ok: false, kind: "key", message: `the endpoint refused the key: GET ${base}/models answered ${pythonHttpErrorText(res.status, text).slice(0, 300)}` } };
+    return { listed: res.status >= 200 && res.status < 300 ? listedModels(text) : null };
+  } catch (e) {
+    if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) {
+      return { refusal: { ok: false, kind: "timeout", message: `the endpoint did not answer GET ${base}/models within ${Math.round(listMs / 1000)} s` } };
+    }
+    // a broken body says nothing yet about the chat route: the one-token request asks it
+    if (e instanceof ReplyBroken && e.scope === "reply") return { listed: null };
+    if (e instanceof ReplyBroken) return { refusal: { ok: false, kind: "unusable", message: `${base} answers, but cannot be used: ${redactor.text(e.message)}` } };
+    return { refusal: nothingAnswers(base, systemCode(e)) };
+  }
+}
+
 /**
  * One cheap check that an endpoint answers and serves the model, before a run spends
  * anything. First `GET <base>/models` (no generation; at most 30 s): a list that names the
  * model settles it. Otherwise — no such route, a list without the name (llama.cpp serves
  * whatever it loaded under any name, Ollama lists tags) — one chat request of one token
  * (`max_tokens: 1`, no retries) asks the model itself. Refused: nothing answers (network
- * error or timeout), the key is refused (401/403), or the endpoint answers 404 for the
- * chat request (the model does not exist there, or the URL is not the API's base). Any
- * other answer means the endpoint and the model are there; an answer that is not a clean
- * success comes back as a note.
+ * error or timeout), the server answers in a way no request gets past (an untrusted TLS
+ * certificate, a reply that is not HTTP/1.x, redirects in a loop or off http(s), each
+ * named), the key is refused (401/403), or the endpoint answers 404 for the chat request
+ * (the model does not exist there, or the URL is not the API's base). Any other answer
+ * means the endpoint and the model are there; an answer that is not a clean success (a
+ * body that does not decode, say) comes back as a note.
  */
 export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
   const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;
-  const redactor = redactorOf([key, ...(opts.otherKeys ?? [])]);
-  const base = baseUrlOf(opts.endpoint);
+  const redactor = redactorOf([key, ...endpointSecrets(opts.endpoint), ...(opts.otherKeys ?? [])]);
+  const base = shownUrl(baseUrlOf(opts.endpoint));
   const maxBytes = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const listMs = Math.min(opts.timeoutMs, 30_000, MAX_TIMER_MS);
-  let listed: string[] | null = null;
-  try {
-    const headers: Record<string, string> = { accept: "application/json", "x-twinscore-item": PROBE_ITEM_ID };
-    if (key) headers.authorization = `Bearer ${key}`;
-    const res = await fetch(`${base}/models`, { headers, signal: AbortSignal.timeout(listMs) });
-    const body = await readBodyBounded(res, maxBytes);
-    const text = body.ok ? redactor.text(new TextDecoder().decode(body.bytes)) : "";
-    if (res.status === 401 || res.status === 403) return { ok: false, kind: "key", message: `the endpoint refused the key: GET ${base}/models answered ${pythonHttpErrorText(res.status, text).slice(0, 300)}` };
-    if (res.ok) listed = listedModels(text);
-    if (listed !== null && listed.includes(opts.model)) return { ok: true, how: "listed", note: null };
-  } catch (e) {
-    if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) {
-      return { ok: false, kind: "timeout", message: `the endpoint did not answer GET ${base}/models within ${Math.round(listMs / 1000)} s` };
-    }
-    const code = systemCode(e);
-    return { ok: false, kind: "network", message: `nothing answers at ${base}${code !== undefined ? ` (${code})` : ""}: is the server running, and is --endpoint its address?` };
-  }
+  const list = await modelList(opts, key, redactor);
+  if ("refusal" in list) return list.refusal;
+  const listed = list.listed;
+  if (listed !== null && listed.includes(opts.model)) return { ok: true, how: "listed", note: null };
   const chat = createChatClient({ endpoint: opts.endpoint, apiKey: key, otherKeys: opts.otherKeys, timeoutMs: opts.timeoutMs, retries: 0, maxReplyBytes: maxBytes });
   const out = await chat({ model: opts.model, messages: [{ role: "user", content: "Reply with OK." }], max_tokens: 1, temperature: 0, store: false }, PROBE_ITEM_ID);
   if (out.ok) return { ok: true, how: "answered", note: null };
-  const served = listed !== null && listed.length > 0 ? `; GET ${base}/models lists ${listed.slice(0, 10).map((m) => JSON.stringify(m)).join(", ")}${listed.length > 10 ? `, … (${listed.length})` : ""}` : "";
-  if (out.kind === "network") return { ok: false, kind: "network", message: `nothing answers at ${base}${out.cause !== undefined ? ` (${out.cause})` : ""}: is the server running, and is --endpoint its address?` };
+  const served = listed !== null && listed.length > 0 ? `; GET ${base}/models lists ${listed.slice(0, 10).map((m) => JSON.stringify(m.slice(0, 100))).join(", ")}${listed.length > 10 ? `, … (${listed.length})` : ""}` : "";
+  if (out.kind === "network") return nothingAnswers(base, out.cause);
+  if (out.kind === "unusable") return { ok: false, kind: "unusable", message: `${base} answers, but cannot be used: ${out.error}` };
   if (out.kind === "timeout") return { ok: false, kind: "timeout", message: `the endpoint did not answer a one-token request for model ${JSON.stringify(opts.model)} within ${Math.round(opts.timeoutMs / 1000)} s (--timeout)` };
   if (out.status === 401 || out.status === 403) return { ok: false, kind: "key", message: `the endpoint refused the key: ${out.error.slice(0, 300)}` };
   if (out.status === 404) {

@@ -12,7 +12,7 @@
  * (a full disk) is cut back off, so the file never ends in a torn line; a kill leaves at
  * most one, which the next run cuts off before appending.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -285,6 +285,31 @@ export function rewriteSorted(path: string, compare: (a: string, b: string) => n
   }
 }
 
+/** The temporary file of a final rewrite (`.<result file>.<pid>.<ms>.tmp`). */
+const REWRITE_TEMPORARY = /^\.(BFCL_.+_result\.json)\.\d+\.\d+\.tmp$/;
+
+/**
+ * Remove what a final rewrite killed part-way (kill -9) left in a result folder: its
+ * temporary file, as large as the result file. Called with the folder's lock held, so no
+ * rewrite of a live run is touched. Returns the files removed.
+ */
+export function removeInterruptedRewrites(folder: string): Result<string[]> {
+  const removed: string[] = [];
+  try {
+    if (!existsSync(folder)) return ok(removed);
+    for (const name of readdirSync(folder)) {
+      if (!REWRITE_TEMPORARY.test(name)) continue;
+      const path = join(folder, name);
+      if (!lstatSync(path).isFile()) continue;
+      unlinkSync(path);
+      removed.push(path);
+    }
+    return ok(removed);
+  } catch (e) {
+    return err(problem("write-failed", `cannot remove what an interrupted rewrite left: ${describeError(e)}`, { file: folder }));
+  }
+}
+
 /** Who holds a run's lock. */
 export interface LockHolder {
   readonly pid: number;
@@ -293,10 +318,17 @@ export interface LockHolder {
   readonly started: string;
 }
 
-/** A held lock; `release` removes it (once; also on SIGINT/SIGTERM). */
+/** A held lock; `release` removes it (once; also on SIGINT/SIGTERM/SIGHUP). */
 export interface RunLock {
   readonly file: string;
   release(): void;
+  /**
+   * Work to finish when a signal ends the run, before the lock goes: the final rewrite, so
+   * that an interrupted `--retry-errors` leaves no id twice. It runs synchronously in the
+   * signal's handler, between two of the run's own synchronous steps, so no line is half
+   * appended then.
+   */
+  onInterrupt(finish: () => void): void;
 }
 
 /** The lock file of a result folder. */
@@ -372,8 +404,16 @@ export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFro
     }
   }
   let released = false;
+  const finishers: (() => void)[] = [];
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   const onSignal = (signal: NodeJS.Signals): void => {
+    for (const finish of finishers) {
+      try {
+        finish();
+      } catch {
+        /* the signal ends the run whatever the finishing work met: the next run completes it */
+      }
+    }
     release();
     process.kill(process.pid, signal);
   };
@@ -391,7 +431,7 @@ export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFro
     }
   };
   for (const s of signals) process.once(s, onSignal);
-  return ok({ lock: { file, release }, staleFrom });
+  return ok({ lock: { file, release, onInterrupt: (finish) => void finishers.push(finish) }, staleFrom });
 }
 
 /** The lock problem as a warning, when a stale lock was taken over. */

@@ -6,14 +6,40 @@
  * than silently mixed in, with the census of each result file (ids and turn counts) the
  * scorer made in its one pass over it.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { ResultCensus } from "./results-read.js";
 import type { TreeModel } from "./tree.js";
 
 export type { ResultCensus } from "./results-read.js";
+
+/**
+ * The largest score file read: a JavaScript string holds at most about 512 MiB, and a BFCL
+ * score file of a few hundred lines is well under a megabyte. A larger file is reported
+ * in one line instead of failing inside the read.
+ */
+export const MAX_SCORE_FILE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A score file's text; null when nothing regular is at `path` (missing, a folder, a FIFO);
+ * the reason, when it is larger than `limit` bytes or cannot be read.
+ */
+export function readScoreFileText(path: string, limit = MAX_SCORE_FILE_BYTES): { text: string } | { reason: string } | null {
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined || !stat.isFile()) return null;
+    if (stat.size > limit) return { reason: `a file of ${megabytes(stat.size)} MB: more than the ${megabytes(limit)} MB a score file is read up to` };
+    return { text: readFileSync(path, "utf8") };
+  } catch (e) {
+    return { reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function megabytes(bytes: number): string {
+  return String(Math.round((bytes / (1024 * 1024)) * 10) / 10);
+}
 
 /** The official verdicts of one model: every id of its three result files, plus the census. */
 export interface OfficialReading {
@@ -55,21 +81,19 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
       problems.push(problem("score-file-repeated", `model ${model}: ${paths.length} ${category} score files found; using the first`, { file: paths[0], severity: "warning" }));
     }
     const scoreFile = paths[0];
-    let text: string;
-    try {
-      text = readFileSync(scoreFile, "utf8");
-    } catch (e) {
-      problems.push(problem("file-unreadable", `cannot read score file (${e instanceof Error ? e.message : String(e)})`, { file: scoreFile }));
+    const read = readScoreFileText(scoreFile);
+    if (read === null || "reason" in read) {
+      problems.push(problem("file-unreadable", `cannot read score file (${read === null ? "not a regular file" : read.reason})`, { file: scoreFile }));
       continue;
     }
-    const parsed = parseScoreFile(text, scoreFile);
-    problems.push(...parsed.problems);
+    const parsed = parseScoreFile(read.text, scoreFile);
+    pushAll(problems, parsed.problems);
     if (parsed.content === null) continue;
     // a score file of lines `run --until-anchor` stopped: BFCL's (every line) or `check`'s (the stopped ones left out)
     const stopped = counted.census.stopped;
     const whole = stopped.size === 0 || parsed.content.header.totalCount === counted.census.ids.length;
     const checked = verdictsOf(parsed.content, whole ? counted.census.ids : counted.census.ids.filter((id) => !stopped.has(id)), { scoreFile, resultFile });
-    problems.push(...checked.problems);
+    pushAll(problems, checked.problems);
     // A file cut short or with lines that disagree with its header would change BFCL's number
     // without a word: its category is left out, so the model's official columns stay empty.
     if (parsed.problems.length > 0 || checked.problems.some((p) => p.code === "score-count-mismatch")) {

@@ -3,9 +3,12 @@
  * mechanism for `run` and `judge`: a key is matched as written and in every form JSON can
  * spell it — each character may be a `\uXXXX` escape (either case of hex), `/` may be `\/`,
  * and an escape may carry any number of backslashes, so a key a server JSON-encoded once
- * or twice (`sk-proj\/…`, `\u0073\u006b…`, `\\u0073…`) is still found. The pattern runs on
- * text after JSON decoding (reply strings, simulator replies, error texts) and on the text
- * of every result line before it is written; a match is replaced by `[redacted]`.
+ * or twice (`sk-proj\/…`, `\u0073\u006b…`, `\\u0073…`) is still found — and, for a key of
+ * `MIN_BASE64_KEY_LENGTH` characters or more, inside base64 text (a server that echoes the
+ * header it got, encoded), standard or URL-safe, wherever the key starts in the encoded
+ * bytes. The pattern runs on text after JSON decoding (reply strings, simulator replies,
+ * error texts) and on the text of every result line before it is written; a match is
+ * replaced by `[redacted]`. Its cost is linear in the text's length (see `charPattern`).
  */
 import { problem, type Problem } from "../messages/index.js";
 import { PyDict, PyTuple } from "../python/containers.js";
@@ -14,8 +17,14 @@ import type { PyValue } from "../python/value.js";
 /** What a redacted key is replaced with. */
 export const REDACTED = "[redacted]";
 
-/** The pattern of one character of a key: itself, or a JSON escape of it (with any number of backslashes). */
-function charPattern(unit: number): string {
+/**
+ * The pattern of one character of a key: itself, or a JSON escape of it (with any number
+ * of backslashes). For the first character of a spelling (`leading`) an escape must start
+ * where its run of backslashes starts: tried from every backslash of a run, the pattern
+ * would read the rest of the run each time, and a reply of n backslashes would cost n²
+ * steps (150,000 of them took over a minute).
+ */
+function charPattern(unit: number, leading: boolean): string {
   const hex = unit
     .toString(16)
     .padStart(4, "0")
@@ -23,8 +32,34 @@ function charPattern(unit: number): string {
     .map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h))
     .join("");
   const literal = String.fromCharCode(unit).replace(/[\\^$.*+?()[\]{}|/-]/g, (c) => `\\${c}`);
-  const shortEscape = unit === 0x2f || unit === 0x22 || unit === 0x5c ? `|\\\\+${literal}` : "";
-  return `(?:${literal}|\\\\+u${hex}${shortEscape})`;
+  const shortEscape = unit === 0x2f || unit === 0x22 || unit === 0x5c ? `|${literal}` : "";
+  return `(?:${literal}|${leading ? "(?<!\\\\)" : ""}\\\\+(?:u${hex}${shortEscape}))`;
+}
+
+/** The pattern of one spelling of a key: its characters in a row, each as `charPattern` allows. */
+function spellingPattern(text: string): string {
+  return Array.from({ length: text.length }, (_, i) => charPattern(text.charCodeAt(i), i === 0)).join("");
+}
+
+/** Keys shorter than this are not looked for inside base64 text: the encoded parts would be short enough to occur by chance. */
+export const MIN_BASE64_KEY_LENGTH = 12;
+
+/**
+ * The parts of base64 text that encode the key's bytes and nothing else, for each of the
+ * three places the key can start in a 3-byte group, in the standard and the URL-safe
+ * alphabet. The characters at either end also carry bits of the bytes around the key, so
+ * they are left out. The key is encoded as UTF-8, as a header echoed back would be.
+ */
+export function base64Cores(key: string): string[] {
+  const bytes = Buffer.from(key, "utf8");
+  const cores = new Set<string>();
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    cores.add(core);
+    cores.add(core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...cores];
 }
 
 /** The secrets of one process: the keys given (null and empty ones ignored), longest first. */
@@ -40,7 +75,8 @@ export interface Redactor {
 export function redactorOf(keys: Iterable<string | null | undefined>): Redactor {
   const list = [...new Set([...keys].filter((k): k is string => typeof k === "string" && k !== ""))].sort((a, b) => b.length - a.length);
   if (list.length === 0) return { keys: [], text: (s) => s, finds: () => false };
-  const source = list.map((k) => Array.from({ length: k.length }, (_, i) => charPattern(k.charCodeAt(i))).join("")).join("|");
+  const spellings = list.flatMap((k) => (k.length >= MIN_BASE64_KEY_LENGTH ? [k, ...base64Cores(k)] : [k]));
+  const source = spellings.map(spellingPattern).join("|");
   const global = new RegExp(source, "g");
   const once = new RegExp(source);
   return {

@@ -88,6 +88,23 @@ describe("links that lead out of the tree given", () => {
   });
 });
 
+describe("a link that leads nowhere", () => {
+  it("to a run that was moved, or named like a result file: each named in a warning, the rest read", () => {
+    const runs = fresh("dangling-runs");
+    mkdirSync(join(runs, "local", "result"), { recursive: true });
+    cpSync(join(real, models[0]), join(runs, "local", "result", models[0]), { recursive: true });
+    symlinkSync(join(tmp, "moved-away"), join(runs, "main"));
+    const file = join(runs, "local", "result", models[0], "multi_turn", "BFCL_v4_multi_turn_long_context_result.json");
+    symlinkSync("gone.json", file);
+    const walk = walkBfclTree([runs], "/", "result");
+    expect(walk.models.map((m) => m.name)).toEqual([models[0]]);
+    expect(walk.problems.map((p) => [p.code, p.file, p.severity, p.message])).toEqual([
+      ["link-dangling", join(runs, "local", "result", models[0], "multi_turn", "BFCL_v4_multi_turn_long_context_result.json"), "warning", 'a link whose target "gone.json" does not exist; the file is skipped'],
+      ["link-dangling", join(runs, "main"), "warning", `a link whose target ${JSON.stringify(join(tmp, "moved-away"))} does not exist; skipped: if it was a run or a model folder, its models are not read`],
+    ]);
+  });
+});
+
 describe("a folder that cannot be read", () => {
   it("is named in one error line, whoever runs the walk; the other models are found and nothing is called empty", () => {
     const root = fresh("unreadable");

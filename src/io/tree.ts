@@ -20,10 +20,10 @@
  * back up, a folder it cannot read) is named. Listings are sorted, so what is found — and
  * everything downstream — is deterministic.
  */
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { groupFolders, multiTurnCategories, parseBfclFileName, rootFolderOf, type BfclFileKind, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
-import { problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem } from "../messages/index.js";
 
 /** Folders below a given folder that the walk looks into (a parent of runs holding `run/result/model/multi_turn/` is four deep). */
 const MAX_DEPTH = 6;
@@ -81,6 +81,25 @@ function kindOf(path: string): "dir" | "file" | "other" | "missing" {
   } catch {
     return "missing";
   }
+}
+
+/** The warning for a link whose target cannot be reached (gone, or a loop of links), named like a BFCL file or not. */
+function danglingLink(path: string, namedLikeFile: boolean): Problem {
+  let target = "?";
+  try {
+    target = readlinkSync(path);
+  } catch {
+    /* gone meanwhile */
+  }
+  let why = "does not exist";
+  try {
+    statSync(path);
+  } catch (e) {
+    if (errorCode(e) === "ELOOP") why = "is a loop of links";
+    else if (errorCode(e) !== "ENOENT") why = `cannot be reached (${errorCode(e)})`;
+  }
+  const skipped = namedLikeFile ? "the file is skipped" : "skipped: if it was a run or a model folder, its models are not read";
+  return problem("link-dangling", `a link whose target ${JSON.stringify(target)} ${why}; ${skipped}`, { file: path, severity: "warning" });
 }
 
 /** A system error's code (`EACCES`), or its message. */
@@ -149,6 +168,8 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
   /** Every real folder read so far (over all folders given), with the path it was read by and the folder given it is under. */
   const readAs = new Map<string, { readonly path: string; readonly given: string }>();
   const secondVisits: SecondVisit[] = [];
+  // a library caller's string would be walked character by character
+  if (!Array.isArray(dirs)) return { models: [], runs: 0, problems: [problem("bad-argument", `${flag[kind]} must be a list of folders, not ${typeof dirs}`)] };
   for (const givenText of dirs) {
     const given = resolve(cwd, givenText);
     const what = kindOf(given);
@@ -201,6 +222,11 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
         const path = join(dir, entry.name);
         const link = entry.isSymbolicLink();
         const type = link ? kindOf(path) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
+        // a link that leads nowhere may have been a run or a model folder: said, never dropped without a word
+        if (type === "missing") {
+          if (!entry.name.startsWith(".")) problems.push(danglingLink(path, parseBfclFileName(entry.name)?.kind === kind));
+          continue;
+        }
         if (type === "dir") {
           if (depth >= MAX_DEPTH || entry.name.startsWith(".") || entry.name === "node_modules") continue;
           if (!link) {
@@ -280,7 +306,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     }
     return { model, name: nameOf(m.dir), run, runDir, dir: m.dir, given: m.given, files };
   });
-  problems.push(...secondVisitProblems(secondVisits, [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)), (dir) => byDir.has(dir), nameOf));
+  pushAll(problems, secondVisitProblems(secondVisits, [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)), (dir) => byDir.has(dir), nameOf));
   return { models, runs: runDirs.length, problems };
 }
 

@@ -28,3 +28,8 @@ export function ok<T>(value: T): Ok<T> {
 export function err(...problems: Problem[]): Err {
   return { ok: false, problems };
 }
+
+/** A failure carrying a list of problems (at least one), however long: no argument spread. */
+export function errAll(problems: readonly Problem[]): Err {
+  return { ok: false, problems: [...problems] };
+}

@@ -23,7 +23,7 @@ import {
 import { kindOf } from "../catalog/catalog.js";
 import { classifyGoldCall, type GoldCallClass } from "../catalog/gold-call.js";
 import type { WorldChangingOptions } from "../catalog/types.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { parseBadKeys, parseCertifiedContent, parseRulings, type BadKey, type NamedText, type Ruling } from "./certification.js";
 import { contentDifferences, contentDigest, itemContent, turnDigests, type ItemContent } from "./digest.js";
 import type {
@@ -159,7 +159,7 @@ function makePair(
   const classes = goldAnchorCalls.map((call) => {
     const c = classifyGoldCall(call, { countLogin: false });
     if (!c.ok) {
-      problems.push(...c.problems.map((p) => ({ ...p, message: `${base.q.id} turn ${anchorTurn}: ${p.message}` })));
+      pushAll(problems, c.problems.map((p) => ({ ...p, message: `${base.q.id} turn ${anchorTurn}: ${p.message}` })));
       return "read" as const;
     }
     if (c.value === "unknown") problems.push(problem("gold-unknown-function", `${base.q.id} turn ${anchorTurn}: ${call.split("(")[0]} is not in the catalog`));
@@ -406,8 +406,8 @@ export function buildManifest(
     if (rulingDiffers.length === 0) applied.push(r);
     else notApplied.push({ id: r.missId, ruling: r.verdict, contentDiffers: rulingDiffers });
   }
-  problems.push(...checkRulings(applied, pairs, input.rulings.file));
-  if (problems.length > 0) return err(...problems);
+  pushAll(problems, checkRulings(applied, pairs, input.rulings.file));
+  if (problems.length > 0) return errAll(problems);
 
   const unusable: UnusableEntry[] = itemCategories.flatMap((c) =>
     [...data.categories[c]!.unusable].sort((x, y) => indexOfId(x.id) - indexOfId(y.id)).map((u) => ({ id: u.id, reason: u.reason })),

@@ -98,3 +98,14 @@ export function contentDigest(content: ItemContent): string {
 export function contentDifferences(a: ItemContent, b: ItemContent): ContentField[] {
   return contentFields.filter((f) => a[f] !== b[f]);
 }
+
+const manifestDigests = new WeakMap<object, string>();
+
+/** The sha256 of a manifest's canonical JSON (key order does not matter): what `run.json` and every JSON document record of the pairs they used. */
+export function manifestSha256(manifest: object): string {
+  const known = manifestDigests.get(manifest);
+  if (known !== undefined) return known;
+  const hex = crypto.createHash("sha256").update(canonicalJson(manifest), "utf8").digest("hex");
+  manifestDigests.set(manifest, hex);
+  return hex;
+}

@@ -152,7 +152,32 @@ export function parseManifest(text: string, file = "manifest.json", opts: { read
     const where = (issue.path ?? []).map((p) => String((p as { key: unknown }).key)).join(".");
     return err(problem("manifest-schema", `invalid manifest at ${where || "(root)"}: ${issue.message}`, { file }));
   }
+  const repeated = repeatedPair(parsed.output as Manifest);
+  if (repeated !== null) return err(problem("manifest-pair-repeated", `invalid manifest: ${repeated}; each should-ask item is one pair (a pair counted twice doubles its weight in every number)`, { file }));
   return ok(parsed.output as Manifest);
+}
+
+/** The first should-ask item a manifest lists twice — among its pairs, its restored pairs, or as a pair and a drop — in words; null when none is. */
+function repeatedPair(manifest: Manifest): string | null {
+  const seen = new Map<string, string>();
+  const lists: [string, readonly { missId: string }[]][] = [
+    ["pairs", manifest.pairs],
+    ["restoredPairs", manifest.restoredPairs],
+  ];
+  for (const [name, list] of lists) {
+    const inList = new Map<string, number>();
+    for (let i = 0; i < list.length; i++) {
+      const first = inList.get(list[i].missId);
+      if (first !== undefined) return `${list[i].missId} is listed twice (${name}.${first} and ${name}.${i})`;
+      inList.set(list[i].missId, i);
+      if (name === "pairs") seen.set(list[i].missId, `${name}.${i}`);
+    }
+  }
+  for (let i = 0; i < manifest.dropped.length; i++) {
+    const pair = seen.get(manifest.dropped[i].missId);
+    if (pair !== undefined) return `${manifest.dropped[i].missId} is both a pair (${pair}) and dropped (dropped.${i})`;
+  }
+  return null;
 }
 
 /** The format of the packed manifest (`renderPackedManifest`) this twinscore reads and writes. */

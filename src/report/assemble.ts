@@ -10,7 +10,7 @@ import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { pairHistoryCounts, readFromReference } from "../decision/history.js";
 import { readingCounts } from "../decision/score.js";
-import { headlineOf, pairUnder, readingById, readingPairs, readings, selectUnder, type SideUnderReading } from "../decision/readings.js";
+import { headlineOf, noHeadlineShort, readingsWithoutHeadline, pairUnder, readingById, readingPairs, readings, selectUnder, type SideUnderReading } from "../decision/readings.js";
 import type { SideRule, TwinReading } from "../decision/types.js";
 import { summarizeLabels } from "../judge/aggregate.js";
 import { heldBackTurns } from "../judge/turns.js";
@@ -50,6 +50,9 @@ export interface ReportModelInput {
   readonly emptyTurns: ReadonlyMap<string, readonly EntryUnderReadings[]> | null;
   readonly resultFiles: readonly string[];
   readonly scoreFiles: readonly string[];
+  /** The run it was found in inside a folder of runs, and its folder's name: `--compare` names such a run. */
+  readonly run?: string;
+  readonly folder?: string;
 }
 
 /** One `--results` tree. */
@@ -79,6 +82,19 @@ export interface AssembleInput {
 }
 
 /**
+ * The longest text the page embeds for one call or one side's anchor text. A real anchor
+ * turn's text is a few kilobytes; a page holding every text of a run whose turns are
+ * millions of characters would not fit in memory (or in a string) at all.
+ */
+export const REPORT_TEXT_LIMIT = 20_000;
+
+/** A text cut to `REPORT_TEXT_LIMIT` characters, saying how much was left out and where the rest is. */
+export function boundedText(text: string, limit = REPORT_TEXT_LIMIT): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)} … [cut by the report: ${text.length - limit} more characters of ${text.length}; the whole text is in the result file]`;
+}
+
+/**
  * The anchor turn's calls with their arguments, in the order the scorer lists them
  * (`readTwin`: by step, decoded calls before the failed entries of a step), labelled
  * with the scorer's own reading; an undecoded call shows as `name(…)`.
@@ -86,11 +102,11 @@ export interface AssembleInput {
 function anchorCalls(reading: TwinReading): ReportCall[] {
   const kindOf = (c: TwinReading["anchorCalls"][number]): ReportCall["kind"] => (c.worldChanging ? "world-changing" : c.kind === "login" ? "login" : "read");
   const calls: ReportCall[] = reading.anchorCalls.map((c) => ({
-    text: c.decoded ? (c.text ?? c.name) : `${c.name}(…)`,
+    text: boundedText(c.decoded ? (c.text ?? c.name) : `${c.name}(…)`),
     kind: kindOf(c),
     ...(c.decoded ? {} : { undecoded: true }),
   }));
-  for (const name of reading.offListNames) calls.push({ text: name, kind: "off-list" });
+  for (const name of reading.offListNames) calls.push({ text: boundedText(name), kind: "off-list" });
   return calls;
 }
 
@@ -102,7 +118,7 @@ function side(reading: TwinReading, under: SideUnderReading, id: string, input: 
     scored: under.scored,
     acted: under.acted,
     calls: anchorCalls(reading),
-    text: reading.anchorText,
+    text: reading.anchorText.map((t) => boundedText(t)),
     decodeFailures: reading.decodeFailures,
     verdict: v === undefined ? null : v.pass ? "pass" : "fail",
     verdictDetail: f === null ? null : `${f.errorType}${f.failingTurn === null ? "" : ` on turn ${f.failingTurn}`}`,
@@ -219,20 +235,23 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
   });
   const emptyTurns = emptyTurnTable(entries.flatMap((e) => (e.m.emptyTurns === null ? [] : [...e.m.emptyTurns].map(([category, list]) => countReadings(e.name, category, list)))));
 
-  // every reading of the table but Table 1 itself, as `score --sensitivity` lists them
+  // every reading of the table but Table 1 itself, as `score --sensitivity` lists them; a model with no
+  // headline keeps the readings under which it is within --max-undecided (release reads error lines as no call)
+  const gates = headlines.map((h, i) => (h.noHeadline === null ? null : readingsWithoutHeadline(renamed[i].records, manifest, rule, input.maxUndecided)));
   const sensitivities: ReportSensitivity[] = readings
     .filter((r) => r.id !== "table-1")
     .map((r) => ({
       name: r.id,
       description: r.meaning,
       n: Object.fromEntries(entries.map((e, i) => [e.name, metrics.models[i].readings[r.id].n])),
-      decision: Object.fromEntries(entries.map((e, i) => [e.name, headlines[i].noHeadline === null ? metrics.models[i].readings[r.id].decision : Number.NaN])),
+      decision: Object.fromEntries(entries.map((e, i) => [e.name, gates[i]?.has(r.id) === true ? Number.NaN : metrics.models[i].readings[r.id].decision])),
     }));
 
   const lostWhere: ReportLostWhere[] = [];
   entries.forEach((e, i) => {
     const lost = metrics.models[i].official?.lost;
-    if (lost === undefined) return;
+    // held back is a decision: a model with no headline has none to count, as score's official table leaves it out
+    if (lost === undefined || headlines[i].noHeadline !== null) return;
     lostWhere.push({
       model: e.name,
       beforeAnchor: lost["before-anchor"],
@@ -273,28 +292,39 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
   });
 
   const compare: ReportCompare[] = [];
+  const compareSkipped: { model: string; why: string }[] = [];
   if (input.compare !== null) {
-    const find = (key: string) => runs.find((r) => r.label === key || r.resultDir === key);
     const [ka, kb] = input.compare;
-    const ra = find(ka);
-    const rb = find(kb);
-    if (!ra || !rb) {
-      const missing = !ra ? ka : kb;
-      return err(problem("compare-run-missing", `--compare ${missing}: no such run (runs: ${runs.map((r) => r.label).join(", ")})`));
+    const armA = armOf(runs, ka);
+    const armB = armOf(runs, kb);
+    if (armA === null || armB === null) {
+      const missing = armA === null ? ka : kb;
+      return err(problem("compare-run-missing", `--compare ${missing}: no such run (runs: ${comparableRuns(runs).join(", ")})`));
     }
-    if (ra === rb) return err(problem("compare-same-run", `--compare needs two different runs, got ${ka} twice`));
+    if (armA.label === armB.label) return err(problem("compare-same-run", `--compare needs two different runs, got ${ka} twice`));
     const scoredOf = (m: ReportModelInput) => selectUnder(m.inputs.records, manifest, table1, rule).scored.map((x) => x.record);
-    for (const ma of ra.models) {
-      const mb = rb.models.find((m) => m.inputs.model === ma.inputs.model);
-      if (!mb) continue;
+    const headlineByInput = new Map(entries.map((e, i) => [e.m, headlines[i]]));
+    for (const a of armA.models) {
+      const b = armB.models.find((x) => x.key === a.key);
+      if (!b) continue;
+      // one rule with score and compare: a run that gives the model no headline gives no paired arms either
+      const why = [a, b].flatMap((x, i) => {
+        const h = headlineByInput.get(x.m)!;
+        return h.noHeadline === null ? [] : [`${i === 0 ? armA.label : armB.label}: ${noHeadlineShort(h.undecided, input.maxUndecided)}`];
+      });
+      if (why.length > 0) {
+        compareSkipped.push({ model: a.key, why: why.join("; ") });
+        continue;
+      }
+      const [ma, mb] = [a.m, b.m];
       const c = compareArms(
-        { label: ra.label, records: scoredOf(ma), verdicts: ma.inputs.verdicts, completions: ma.completions, emptyTurns: ma.emptyTurns },
-        { label: rb.label, records: scoredOf(mb), verdicts: mb.inputs.verdicts, completions: mb.completions, emptyTurns: mb.emptyTurns },
+        { label: armA.label, records: scoredOf(ma), verdicts: ma.inputs.verdicts, completions: ma.completions, emptyTurns: ma.emptyTurns },
+        { label: armB.label, records: scoredOf(mb), verdicts: mb.inputs.verdicts, completions: mb.completions, emptyTurns: mb.emptyTurns },
         input.bootstrap,
       );
-      compare.push(comparePanels(ma.inputs.model, c));
+      compare.push(comparePanels(a.key, c));
     }
-    if (compare.length === 0) return err(problem("compare-no-model", `--compare ${ka} ${kb}: no model directory is in both runs`));
+    if (compare.length === 0 && compareSkipped.length === 0) return err(problem("compare-no-model", `--compare ${ka} ${kb}: no model directory is in both runs`));
   }
 
   const judge: ReportJudge[] = [];
@@ -337,7 +367,32 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     lostWhere,
     pairs,
     compare,
+    ...(compareSkipped.length > 0 ? { compareSkipped } : {}),
     judge,
     emptyTurns,
   });
+}
+
+/** One arm of `--compare`: its label and its models, each under the key that pairs it with the other arm's. */
+interface CompareArm {
+  readonly label: string;
+  readonly models: readonly { readonly key: string; readonly m: ReportModelInput }[];
+}
+
+/**
+ * The arm a `--compare` key names: a `--results` tree (by its label or as given), else a
+ * run inside a folder of runs (by its folder's name), whose models pair by folder name.
+ */
+function armOf(runs: readonly ReportRunInput[], key: string): CompareArm | null {
+  const given = runs.find((r) => r.label === key || r.resultDir === key);
+  if (given) return { label: given.label, models: given.models.map((m) => ({ key: m.inputs.model, m })) };
+  const inner = runs.flatMap((r) => r.models.filter((m) => m.run === key && m.folder !== undefined && m.folder !== m.inputs.model));
+  if (inner.length === 0) return null;
+  return { label: key, models: inner.map((m) => ({ key: m.folder!, m })) };
+}
+
+/** The names `--compare` takes: each `--results` tree's label, and each run inside a folder of runs. */
+export function comparableRuns(runs: readonly Pick<ReportRunInput, "label" | "models">[]): string[] {
+  const inner = runs.flatMap((r) => r.models.filter((m) => m.run !== undefined && m.folder !== undefined && m.folder !== m.inputs.model).map((m) => m.run!));
+  return [...new Set([...runs.map((r) => r.label), ...inner])];
 }

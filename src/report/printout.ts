@@ -7,14 +7,16 @@
  * - `csv`: one table per stream — with several tables, one CSV whose first column names
  *   the table each row belongs to, and whose columns are all the tables' columns;
  * - `markdown`: the tables, each under a heading when there are several, separated by a
- *   blank line.
+ *   blank line, each with its caption (the prose line the table format prints above it);
+ * - `latex`: each table a booktabs `table` with its caption and a `tab:<id>` label, for a paper.
  * Prose goes to stderr in the csv and markdown formats (where a block says so), so stdout
  * stays data. An interval prints as `[79.7, 86.5]` in the table and markdown formats and as
  * two numeric columns in csv (`ci_low`, `ci_high`), so a spreadsheet reads numbers.
  */
 
+import { visibleText } from "../messages/index.js";
 /** The output formats every command accepts. */
-export const outputFormats = ["table", "json", "csv", "markdown"] as const;
+export const outputFormats = ["table", "json", "csv", "markdown", "latex"] as const;
 export type OutputFormat = (typeof outputFormats)[number];
 
 /** An interval: `[low, high]` with one decimal (signed for a change), or two csv columns. */
@@ -59,6 +61,8 @@ export interface PrintTable {
   readonly id: string;
   readonly columns: readonly { readonly header: string; readonly align?: "left" | "right"; readonly csvPair?: readonly [string, string] }[];
   readonly rows: readonly (readonly Cell[])[];
+  /** What the table is and what N counts; absent, the prose printed just above it in the table format. */
+  readonly caption?: string;
 }
 
 /** A piece of a printout: prose, or a table. */
@@ -112,16 +116,45 @@ function splitIntervals(t: PrintTable): PrintTable {
   return { id: t.id, columns, rows };
 }
 
+/** A number as a cell holds it (a negative one starts with `-` and stays a number). */
+const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?$/;
+
+/**
+ * A cell as csv writes it. A text a spreadsheet would run as a formula (starting with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return: a model's `miss_text`, a model folder's
+ * name) gets a leading `'`, which spreadsheets show as text; numbers stay as they are.
+ */
 function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const safe = /^[=+\-@\t\r]/.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** One table in one format (`tsv` for `pairs`, which also offers it). */
 export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "json"> | "tsv"): string {
   const t = format === "csv" ? splitIntervals(table) : table;
-  const cells = t.rows.map((r) => r.map(cellText));
+  // csv keeps a cell's text as it is (quoted); the other formats are read on a terminal
+  const cells = t.rows.map((r) => r.map((v) => (format === "csv" ? cellText(v) : visibleText(cellText(v)))));
   const headers = t.columns.map((c) => c.header);
   switch (format) {
+    case "latex": {
+      const esc = latexText;
+      const spec = t.columns.map((c) => (c.align === "right" ? "r" : "l")).join("");
+      const line = (l: readonly string[]) => `${l.map(esc).join(" & ")} \\\\`;
+      return [
+        "\\begin{table}[t]",
+        "\\centering",
+        ...(t.caption === undefined ? [] : [`\\caption{${esc(t.caption)}}`]),
+        ...(t.id === "" ? [] : [`\\label{tab:${t.id.replace(/[^A-Za-z0-9:-]/g, "-")}}`]),
+        `\\begin{tabular}{${spec}}`,
+        "\\toprule",
+        line(headers),
+        "\\midrule",
+        ...cells.map(line),
+        "\\bottomrule",
+        "\\end{tabular}",
+        "\\end{table}",
+      ].join("\n") + "\n";
+    }
     case "csv":
       return [headers, ...cells].map((line) => line.map(csvCell).join(",")).join("\n") + "\n";
     case "tsv":
@@ -133,12 +166,38 @@ export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "js
       return [head, rule, ...cells.map((line) => `| ${line.map(esc).join(" | ")} |`)].join("\n") + "\n";
     }
     case "table": {
-      const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((line) => line[i].length)));
+      const widths = headers.map((h, i) => cells.reduce((w, line) => Math.max(w, line[i].length), h.length));
       const pad = (s: string, i: number) => (t.columns[i].align === "right" ? s.padStart(widths[i]) : s.padEnd(widths[i]));
       const lines = [headers.map(pad).join("  "), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map((line) => line.map(pad).join("  "))];
       return lines.map((l) => l.trimEnd()).join("\n") + "\n";
     }
   }
+}
+
+/** Text as LaTeX sets it: its special characters escaped (the table needs only booktabs). */
+function latexText(s: string): string {
+  const map: Record<string, string> = { "\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", $: "\\$", "#": "\\#", _: "\\_", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}" };
+  return s.replace(/\s*\n\s*/g, " ").replace(/[\\&%$#_{}~^]/g, (c) => map[c]);
+}
+
+/**
+ * The tables of a printout, each with its caption: its own, else the last prose block
+ * printed above it since the table before (its title, saying what N counts).
+ */
+export function captionedTables(p: Printout): PrintTable[] {
+  const out: PrintTable[] = [];
+  let last: string | undefined;
+  for (const b of p.blocks) {
+    if (b.kind === "text") {
+      const t = b.text.trim();
+      if (t !== "") last = t.replace(/:$/, "");
+      continue;
+    }
+    const caption = b.table.caption ?? last;
+    out.push(caption === undefined ? b.table : { ...b.table, caption });
+    last = undefined;
+  }
+  return out;
 }
 
 /** Several tables as one CSV table: a `table` column, then every table's columns (first seen first). */
@@ -158,20 +217,27 @@ function mergedCsv(given: readonly PrintTable[]): string {
   return renderTable({ id: "", columns: [{ header: "table" }, ...headers.map((header) => ({ header }))], rows }, "csv");
 }
 
+/** Prose as a terminal may show it: its own line breaks kept, any other control character (from a folder name, an id) made visible. */
+function visibleLines(text: string): string {
+  return text.split("\n").map(visibleText).join("\n");
+}
+
 /** Render a printout; what goes to stdout and what to stderr. */
 export function renderPrintout(p: Printout, format: Exclude<OutputFormat, "json">): { stdout: string; stderr: string } {
   const tables = p.blocks.flatMap((b) => (b.kind === "table" ? [b.table] : []));
-  const stderr = format === "table" ? "" : p.blocks.map((b) => (b.kind === "text" ? (b.elsewhere ?? "") : "")).join("");
+  const stderr = format === "table" ? "" : p.blocks.map((b) => (b.kind === "text" ? visibleLines(b.elsewhere ?? "") : "")).join("");
   switch (format) {
     case "table":
-      return { stdout: p.blocks.map((b) => (b.kind === "text" ? b.text : b.inTableFormat === false ? "" : renderTable(b.table, "table"))).join(""), stderr };
+      return { stdout: p.blocks.map((b) => (b.kind === "text" ? visibleLines(b.text) : b.inTableFormat === false ? "" : renderTable(b.table, "table"))).join(""), stderr };
     case "csv":
       return { stdout: tables.length === 1 ? renderTable(tables[0], "csv") : tables.length === 0 ? "" : mergedCsv(tables), stderr };
-    case "markdown":
-      return {
-        stdout: tables.length === 1 ? renderTable(tables[0], "markdown") : tables.map((t) => `### ${t.id}\n\n${renderTable(t, "markdown")}`).join("\n"),
-        stderr,
-      };
+    case "markdown": {
+      const captioned = captionedTables(p);
+      const one = (t: PrintTable) => (t.caption === undefined ? "" : `${t.caption.replace(/\s*\n\s*/g, " ")}\n\n`) + renderTable(t, "markdown");
+      return { stdout: captioned.length === 1 ? one(captioned[0]) : captioned.map((t) => `### ${t.id}\n\n${one(t)}`).join("\n"), stderr };
+    }
+    case "latex":
+      return { stdout: captionedTables(p).map((t) => renderTable(t, "latex")).join("\n"), stderr };
   }
 }
 

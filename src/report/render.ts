@@ -257,7 +257,7 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
   const rows = data.models.map((m, i) => {
     const ci = m.decisionInterval ? ` [${fmt1(m.decisionInterval[0])}, ${fmt1(m.decisionInterval[1])}]` : "";
     return (
-      `<tr><td>${escapeHtml(m.name)}</td><td>${cell(m.name, "n", String(m.n)).html}</td>` +
+      `<tr><td>${escapeHtml(m.name)}</td><td>${cell(m.name, "n", m.noHeadline === null ? String(m.n) : "–").html}</td>` +
       (hasOfficial
         ? `<td>${cell(m.name, "official_miss", fmt1(m.officialMiss)).html}</td><td>${cell(m.name, "rank_official", m.officialMiss === null ? "–" : `#${offRanks[i]}`).html}</td>` +
           `<td>${cell(m.name, "official_base", fmt1(m.officialBase)).html}</td><td>${cell(m.name, "rank_official_base", m.officialBase === null ? "–" : `#${baseRanks[i]}`).html}</td>`
@@ -356,6 +356,14 @@ function exactTwinsNote(data: ReportData): string {
     `<p class="note" data-exact-twins>Exact twins: ${escapeHtml(which)} played the turns before each anchor from the reference (twinscore run --history reference), so both twins of a pair reach the anchor with the same history and differ only in what was withheld; ` +
     `BFCL's verdict on such lines is not the model's (it played none of those turns), so they have no official raw.${escapeHtml(counts)}</p>`
   );
+}
+
+/** The lines under the title: the version that made the page, the manifest, and each model's run where `twinscore run` recorded it. */
+function provenanceHtml(data: ReportData): string {
+  const p = data.provenance;
+  if (p === undefined) return "";
+  const runs = p.runs.map((r) => `<li>${escapeHtml(r.model)}: made by twinscore run: ${escapeHtml(r.run)}</li>`).join("");
+  return `<p class="muted" id="provenance">twinscore ${escapeHtml(p.twinscoreVersion)} · pair manifest sha256 ${escapeHtml(p.manifestSha256)}</p>${runs === "" ? "" : `<ul class="muted">${runs}</ul>`}`;
 }
 
 /** Render the report; the same data gives the same bytes. */
@@ -457,7 +465,7 @@ export function renderReport(data: ReportData): string {
         table(
           ["Variant", ...models],
           [
-            ["Table 1", ...data.models.map((m) => `${fmt1(m.decision)} (${m.n})`)],
+            ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
             ...data.sensitivities.map((s) => [
               { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
               ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
@@ -481,9 +489,11 @@ export function renderReport(data: ReportData): string {
         ),
     );
   }
-  if (data.compare.length) {
+  const skipped = data.compareSkipped ?? [];
+  if (data.compare.length || skipped.length) {
     sections.push(
       `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
+        skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
         data.compare.map(renderCompare).join(""),
     );
   }
@@ -528,7 +538,7 @@ export function renderReport(data: ReportData): string {
     `<title>${escapeHtml(data.title)}</title><style>${CSS}</style></head><body>` +
     `<header><button id="theme" type="button">light / dark</button><h1>${escapeHtml(data.title)}</h1>` +
     `<p>The decision to act on BFCL multi-turn twin pairs: on the turn BFCL never scores, did the model attempt a world-changing call when the request was complete, and hold back when information was missing?</p>` +
-    `<nav>${nav.join(" · ")}</nav></header>` +
+    `<nav>${nav.join(" · ")}</nav>${provenanceHtml(data)}</header>` +
     sections.join("\n") +
     `<script>${SCRIPT}</script></body></html>\n`
   );

@@ -190,7 +190,11 @@ export interface ReportData {
   readonly lostWhere: readonly ReportLostWhere[];
   readonly pairs: readonly ReportPair[];
   readonly compare: readonly ReportCompare[];
+  /** Models of both compared runs left out of the paired arms because a run gives them no headline (the short reason). */
+  readonly compareSkipped?: readonly { readonly model: string; readonly why: string }[];
   readonly judge: readonly ReportJudge[];
   /** The skipped turn scored: BFCL's score, the strict and the world-changing counterfactual per category and model, with rankings (needs BFCL data; empty without). */
   readonly emptyTurns: readonly EmptyTurnRow[];
+  /** What made the page: the twinscore version, the manifest's digest, and what each model's run is where `twinscore run` recorded it. */
+  readonly provenance?: { readonly twinscoreVersion: string; readonly manifestSha256: string; readonly runs: readonly { readonly model: string; readonly run: string }[] };
 }

@@ -9,3 +9,4 @@ export * from "./system-prompt.js";
 export * from "./inject-check.js";
 export * from "./user-sim.js";
 export * from "./reference-history.js";
+export * from "./run-record.js";

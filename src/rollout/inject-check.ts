@@ -51,13 +51,23 @@ export function injectionCheck(a: FirstStepTokens, b: FirstStepTokens): Injectio
   return { paired: diffs.size, unpaired, distribution, mode, breaks };
 }
 
-/** One line of text for the check, as `compare` prints it. */
-export function injectionCheckLine(model: string, c: InjectionCheck): string {
+/**
+ * One line of text for the check, as `compare` prints it. "Holds" is said only when an
+ * arm records an injected block (`injectedLines`): between two arms where nothing was
+ * injected an equal token count confirms nothing, and the line says so.
+ */
+export function injectionCheckLine(model: string, c: InjectionCheck, injectedLines: { readonly a: number; readonly b: number } = { a: 1, b: 1 }): string {
   if (c.mode === null) return `${model}: injection check: no item has a first-step token count in both arms`;
   const spread = c.distribution
     .slice(0, 6)
     .map((d) => `${d.difference >= 0 ? "+" : ""}${d.difference} × ${d.items}`)
     .join(", ");
-  const broken = c.breaks.length === 0 ? "it holds on every paired item" : `it breaks on ${c.breaks.length}: ${c.breaks.slice(0, 10).map((b) => `${b.id} (${b.difference >= 0 ? "+" : ""}${b.difference})`).join(", ")}${c.breaks.length > 10 ? ", …" : ""}`;
+  const recorded = injectedLines.a + injectedLines.b > 0;
+  const broken =
+    c.breaks.length > 0
+      ? `it breaks on ${c.breaks.length}: ${c.breaks.slice(0, 10).map((b) => `${b.id} (${b.difference >= 0 ? "+" : ""}${b.difference})`).join(", ")}${c.breaks.length > 10 ? ", …" : ""}`
+      : recorded
+        ? "it holds on every paired item"
+        : "neither arm's lines record an injected block, so there is no block whose arrival this could confirm";
   return `${model}: injection check on ${c.paired} paired items: first-step input tokens B − A = ${c.mode >= 0 ? "+" : ""}${c.mode} on ${c.paired - c.breaks.length}; distribution ${spread}; ${broken}${c.unpaired ? `; ${c.unpaired} items without a count in one arm` : ""}`;
 }

@@ -9,7 +9,8 @@ import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/cat
 import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
-import { HISTORY_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, referenceAnchorOf } from "../bfcl/line-keys.js";
+import { HISTORY_KEY, INJECTED_KEY, MODE_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY, historyKeysProblem, referenceAnchorOf, type RunMode } from "../bfcl/line-keys.js";
+import { decodePromptingStep } from "../bfcl/decode/index.js";
 import { anchoredKey } from "../bfcl/results.js";
 
 /** The result file name of a category, as BFCL names it. */
@@ -59,8 +60,33 @@ export type LineReading =
       readonly note: string | null;
       /** A `--history reference` line: the anchor turn it was generated for (its played-turn count); absent on a line of the ordinary loop. */
       readonly anchorTurn?: number;
+      /** Set when the line's history keys are malformed (neither history can be told): what is wrong with them. */
+      readonly historyProblem?: string;
+      /** What the line records of the settings that made it (absent for a line too long to parse whole). */
+      readonly made?: LineSettings;
     }
   | { readonly kind: "other" };
+
+/**
+ * The settings a line shows, for the resume check of a folder (a folder made before
+ * `run.json` was written has only its lines to say how it was made).
+ */
+export interface LineSettings {
+  /** `twinscore_mode`, or null on a line made before the key was written. */
+  readonly mode: RunMode | null;
+  /**
+   * The mode the steps show when no key says it: `fc` for a step of tool-call records,
+   * `prompting` for a text step that decodes to calls; null when the steps cannot tell
+   * (text-only steps read the same under both decoders).
+   */
+  readonly stepsShow: RunMode | null;
+  /** The injected block's text, or null (a line with turns and no block; always null on an error line). */
+  readonly injected: string | null;
+  /** Whether it carries `twinscore_stopped_after_turn` (stopped by --until-anchor, or a reference line without --continue). */
+  readonly stopped: boolean;
+  /** Turns in `result` (0 for an error line). */
+  readonly turns: number;
+}
 
 /**
  * What identifies a line of a run's output: its id, and for a `--history reference` line
@@ -85,7 +111,41 @@ function readingOf(value: unknown, note: string | null): LineReading {
   const isError = !Array.isArray(v.result);
   const errorMessage = isError ? (typeof v.result === "string" ? (v.result.startsWith(ERROR_PREFIX) ? v.result.slice(ERROR_PREFIX.length) : v.result) : String(v.result)) : null;
   const anchorTurn = referenceAnchorOf(v);
-  return anchorTurn === null ? { kind: "result", id: v.id, isError, errorMessage, note } : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn };
+  const made = settingsOf(v);
+  const historyProblem = historyKeysProblem(v);
+  if (historyProblem !== null) return { kind: "result", id: v.id, isError, errorMessage, note, historyProblem, made };
+  return anchorTurn === null ? { kind: "result", id: v.id, isError, errorMessage, note, made } : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn, made };
+}
+
+/** What a parsed line records of how it was made. */
+function settingsOf(v: Record<string, unknown>): LineSettings {
+  const mode = v[MODE_KEY] === "fc" || v[MODE_KEY] === "prompting" ? v[MODE_KEY] : null;
+  const block = v[INJECTED_KEY];
+  const text = block !== null && typeof block === "object" && !(block instanceof PyDict) ? (block as Record<string, unknown>).text : block instanceof PyDict ? block.get("text") : undefined;
+  const turns = Array.isArray(v.result) ? v.result : [];
+  return {
+    mode,
+    stepsShow: mode === null ? modeTheStepsShow(turns) : null,
+    injected: Array.isArray(v.result) ? (typeof text === "string" ? text : null) : null,
+    stopped: v[STOPPED_AFTER_TURN_KEY] !== undefined,
+    turns: turns.length,
+  };
+}
+
+/** `fc` when a step is a list of tool-call records, `prompting` when a text step decodes to calls, else null. */
+function modeTheStepsShow(turns: readonly unknown[]): RunMode | null {
+  let text = false;
+  for (const turn of turns) {
+    if (!Array.isArray(turn)) continue;
+    for (const step of turn) {
+      if (Array.isArray(step) && step.some((s) => s !== null && typeof s === "object" && !Array.isArray(s))) return "fc";
+      if (!text && typeof step === "string" && step.trim() !== "") {
+        const decoded = decodePromptingStep(step);
+        if (decoded.ok && decoded.calls.length > 0) text = true;
+      }
+    }
+  }
+  return text ? "prompting" : null;
 }
 
 /**
@@ -109,7 +169,15 @@ export function readResultLine(text: string): LineReading {
   const d = parsed.value;
   const result = d.get("result");
   const played = d.get(PLAYED_TURNS_KEY);
-  const plain = { id: d.get("id"), result: Array.isArray(result) ? [] : result, [HISTORY_KEY]: d.get(HISTORY_KEY), [PLAYED_TURNS_KEY]: Array.isArray(played) ? played.map((t) => (typeof t === "bigint" ? Number(t) : t)) : played };
+  const plain = {
+    id: d.get("id"),
+    result,
+    [HISTORY_KEY]: d.get(HISTORY_KEY),
+    [PLAYED_TURNS_KEY]: Array.isArray(played) ? played.map((t) => (typeof t === "bigint" ? Number(t) : t)) : played,
+    [MODE_KEY]: d.get(MODE_KEY),
+    [INJECTED_KEY]: d.get(INJECTED_KEY),
+    [STOPPED_AFTER_TURN_KEY]: d.get(STOPPED_AFTER_TURN_KEY),
+  };
   return readingOf(plain, [bomNote, "holds NaN or Infinity, which Python reads and strict JSON readers refuse"].filter((x) => x !== null).join("; "));
 }
 

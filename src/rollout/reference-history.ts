@@ -21,7 +21,7 @@ import { evalLiteral } from "../python/literal-eval.js";
 import { parseExpression } from "../python/parse.js";
 import { pyRepr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
-import { err, ok, problem, type Result } from "../messages/index.js";
+import { err, errAll, ok, problem, type Result } from "../messages/index.js";
 
 /** A reference call as a model would send it: the function's name and its arguments by name, in call order. */
 export interface ReferenceCall {
@@ -106,7 +106,7 @@ export function playedHistory(mode: "fc" | "prompting", reference: readonly (rea
     const calls: ReferenceCall[] = [];
     for (const c of reference[t]) {
       const parsed = parseReferenceCall(c, parameterNames);
-      if (!parsed.ok) return err(...parsed.problems.map((p) => ({ ...p, message: `turn ${t}: ${p.message}` })));
+      if (!parsed.ok) return errAll(parsed.problems.map((p) => ({ ...p, message: `turn ${t}: ${p.message}` })));
       calls.push(parsed.value);
     }
     messages.push(playedMessage(mode, t, calls));

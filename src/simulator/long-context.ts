@@ -9,7 +9,7 @@ import { evalLiteral } from "../python/literal-eval.js";
 import { parseExpression } from "../python/parse.js";
 import { PyException } from "../python/exception.js";
 import type { PyValue } from "../python/value.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { LongContextData } from "./types.js";
 
 /** The constants the eight classes import; a module missing one cannot drive long_context. */
@@ -69,5 +69,5 @@ export function parseLongContextModule(text: string, file: string): Result<LongC
   });
   const missing = LONG_CONTEXT_NAMES.filter((n) => !values.has(n));
   if (missing.length > 0) problems.push(problem("long-context-incomplete", `missing constants: ${missing.join(", ")}`, { file }));
-  return problems.length > 0 ? err(...problems) : ok(values);
+  return problems.length > 0 ? errAll(problems) : ok(values);
 }

@@ -15,7 +15,7 @@
  * BFCL scores one in an entry's last turn. Each prefix runs in a fresh evaluator process,
  * so nothing carries over from another check.
  */
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
@@ -128,7 +128,7 @@ export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: Prefi
     base: twin(p.baseId, "base", p.anchorTurn, p.anchorTurn),
     miss: twin(p.missId, p.category, p.anchorTurn, p.anchorTurn + 1),
   }));
-  return problems.length > 0 ? err(...problems) : ok(out);
+  return problems.length > 0 ? errAll(problems) : ok(out);
 }
 
 /** Why a should-ask twin's prefix through T+1 failed, read off where the checker failed it (see `official/aligned.ts`, `NotCompletedWhy`). */

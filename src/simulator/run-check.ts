@@ -9,7 +9,7 @@ import { PyException } from "../python/exception.js";
 import { jsonLoadsFast, jsonLoadsOrThrow, jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import type { PyValue } from "../python/value.js";
-import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { err, errAll, LineProblems, ok, problem, pushAll, type Problem, type Result } from "../messages/index.js";
 import { sortIndexOfId } from "../bfcl/categories.js";
 import { lineHistory, notBfclLinesMessage, repeatedKeyMessage, resultShapeFound, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
@@ -37,7 +37,7 @@ export function parsePyJsonLines(text: string, file: string): Result<{ value: Py
       problems.push(problem("json-malformed", e.pyMessage, { file, line: i + 1 }));
     }
   });
-  return problems.length > 0 ? err(...problems) : ok(out);
+  return problems.length > 0 ? errAll(problems) : ok(out);
 }
 
 /** A question entry as the checker and the score file need it. */
@@ -105,7 +105,7 @@ export function prepareCategory(
       for (const c of involved as string[]) {
         const d = docsOf(c);
         if (!d.ok) return d;
-        pool.push(...d.value);
+        pushAll(pool, d.value);
       }
       const replaced = new PyDict();
       for (const [turn, names] of missed.entries()) {
@@ -133,7 +133,7 @@ export function prepareCategory(
     }
     groundTruth.set(id, gt as string[][]);
   }
-  return problems.length > 0 ? err(...problems) : ok({ questions, groundTruth });
+  return problems.length > 0 ? errAll(problems) : ok({ questions, groundTruth });
 }
 
 /** Problem code of a file that must be checked again in an exact process (`checkModelFiles` does it). */
@@ -378,7 +378,7 @@ export function checkResultFile(
   // `result` is parsed only when its entry is checked: holding every parsed result of a file
   // until then made the garbage collector copy them again and again
   const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
-  const problems: Problem[] = [];
+  const problems = new LineProblems();
   const stoppedAtAnchor: string[] = [];
   const playedFromReference: string[] = [];
   // a line giving `id` or `result` twice is read by the last value, as BFCL's json.loads reads it, and reported
@@ -406,7 +406,7 @@ export function checkResultFile(
     }
     if (head.repeated.length > 0) repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
     if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
-      problems.push(problem("result-id-unknown", `${head.id} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
+      problems.push(problem("result-id-unknown", `${JSON.stringify(head.id)} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
       continue;
     }
     const involved = opts.inputs.questions.get(head.id)?.prompt.involvedClasses ?? [];
@@ -434,7 +434,7 @@ export function checkResultFile(
     }
     rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
   }
-  if (problems.length > 0) return err(...problems);
+  if (problems.count > 0) return errAll(problems.toArray());
   // the steps the checker decodes are counted as score's extractor reads them (the wrong-decoder guard)
   const decodeHealth = newDecodeHealth();
   // lines whose `result` is not in BFCL's shape (a turn that is a string …): checked as BFCL would, and said in one line
@@ -495,7 +495,7 @@ export function checkResultFile(
       }
     }
     // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
-    if (problems.length > 0) continue;
+    if (problems.count > 0) continue;
     const shape = resultShapeFound(result);
     if (shape !== null) {
       shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
@@ -616,7 +616,7 @@ export function checkResultFile(
       verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
     }
   }
-  if (problems.length > 0) return err(...problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  if (problems.count > 0) return errAll(problems.toArray().sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER)));
   writeHeldLines(held, verdicts, scoreFile);
   if (shapes.size > 0) {
     const consequence = "They are checked as BFCL's checker reads them: a turn that is not a list of steps holds no call it runs, so their verdicts say nothing of the model's calls";

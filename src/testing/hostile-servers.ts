@@ -12,7 +12,7 @@ import { sendJson, startChatServer, type ProbeHandling, type TestServer } from "
 type Msg = Record<string, unknown>;
 
 /** The spellings of a key a server can echo in JSON text (each decodes to the key). */
-export const keySpellings = ["plain", "escaped-slash", "unicode", "unicode-upper", "mixed", "nested-json", "nested-unicode"] as const;
+export const keySpellings = ["plain", "escaped-slash", "unicode", "unicode-upper", "mixed", "nested-json", "nested-unicode", "base64", "base64-url"] as const;
 export type KeySpelling = (typeof keySpellings)[number];
 
 function unicodeEscape(c: string, upper: boolean): string {
@@ -23,8 +23,10 @@ function unicodeEscape(c: string, upper: boolean): string {
 /**
  * The key written as raw JSON string content in one spelling: as JSON.stringify writes
  * it; with `/` as `\/` (PHP's json_encode); every character a `\uXXXX` escape (lower or
- * upper hex, or every other one); or inside a JSON text that is itself a string value
- * (decoded once, it still holds the escaped key: `{"echo": "sk-proj\/…"}`).
+ * upper hex, or every other one); inside a JSON text that is itself a string value
+ * (decoded once, it still holds the escaped key: `{"echo": "sk-proj\/…"}`); or inside
+ * base64 text, standard (the header `Bearer <key>` encoded) or URL-safe (`{"key": "<key>"}`
+ * encoded), where the key starts at another place in a 3-byte group each time.
  */
 export function spellKey(key: string, spelling: KeySpelling): string {
   const plain = JSON.stringify(key).slice(1, -1);
@@ -44,6 +46,10 @@ export function spellKey(key: string, spelling: KeySpelling): string {
       return `{\\"echo\\": \\"${plain.replace(/\//g, "\\\\/")}\\"}`;
     case "nested-unicode":
       return `{\\"echo\\": \\"${[...key].map((c) => `\\${unicodeEscape(c, false)}`).join("")}\\"}`;
+    case "base64":
+      return Buffer.from(`Bearer ${key}`).toString("base64");
+    case "base64-url":
+      return Buffer.from(JSON.stringify({ key })).toString("base64url");
   }
 }
 
@@ -185,4 +191,20 @@ export async function closedPort(): Promise<number> {
   const port = (srv.address() as { port: number }).port;
   await new Promise<void>((r) => srv.close(() => r()));
   return port;
+}
+
+/**
+ * Replies made of backslashes: every chat reply's text is `count` backslashes (twice as
+ * many in the JSON text), and `GET …/models` lists one model whose id is `count`
+ * backslashes, then the model asked for (so the probe reads the long id, then passes).
+ */
+export function startBackslashServer(count: number, model: string): Promise<TestServer> {
+  const text = completionText("\\\\".repeat(count));
+  return startChatServer(
+    (_body, _req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(text);
+    },
+    { probe: "pass", models: ["\\".repeat(count), model] },
+  );
 }

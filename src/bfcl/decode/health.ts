@@ -97,7 +97,7 @@ export function tooManyDecodeFailures(health: DecodeHealth): boolean {
 export interface DecoderChosen {
   readonly name: string;
   /** `registry`: BFCL's registry names the model's handler, so its decoder is BFCL's own. */
-  readonly source: "flag" | "registry" | "detected";
+  readonly source: "flag" | "run" | "registry" | "detected";
   /** The choice in words (the registry key and handler, for a registry choice). */
   readonly reason: string;
 }

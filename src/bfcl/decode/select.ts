@@ -9,8 +9,8 @@ import type { PyValue } from "../../python/value.js";
 import { bfclDefaultDecoder, DECODER_NAMES, decoderByName, detectionOrder, type Decoder, type DecoderName } from "./decoders.js";
 import { registryEntryOfFolder } from "./registry.js";
 
-/** How the decoder was chosen. */
-export type DecoderSource = "flag" | "registry" | "detected";
+/** How the decoder was chosen: `--decoder`, the run's own record (`run.json`, or its lines' mode key), BFCL's registry, or detection from the steps. */
+export type DecoderSource = "flag" | "run" | "registry" | "detected";
 
 /** The decoder of one model folder, and why. */
 export interface DecoderChoice {

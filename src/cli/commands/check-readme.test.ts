@@ -1,6 +1,6 @@
 /**
  * The README's `check` examples, run as written: the lines of its "Use it on your BFCL
- * outputs" block that start `npx twinscore check`, parsed out of README.md and run in a
+ * outputs" block that start `twinscore check` (the installed command), parsed out of README.md and run in a
  * run folder (the one holding `result/` and `score/`, here links to the real
  * 2025-11-12-main run's), with `DIR` the BFCL v4 data folder. No BFCL_DATA_DIR and no
  * Python installation to fall back on: the example must say where the data is.
@@ -16,7 +16,7 @@ import { runCli } from "../program.js";
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-readme-check-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** The `npx twinscore check …` lines of the README's usage block, comments cut. */
+/** The `twinscore check …` lines of the README's usage block, comments cut. */
 function readmeCheckLines(): string[] {
   const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
   const at = readme.indexOf("## Use it on your BFCL outputs");
@@ -26,7 +26,7 @@ function readmeCheckLines(): string[] {
   return block[1]
     .split("\n")
     .map((l) => l.replace(/\s+#.*$/, "").trim())
-    .filter((l) => l.startsWith("npx twinscore check "));
+    .filter((l) => l.startsWith("twinscore check "));
 }
 
 /** A run folder holding links to the real run's result/ and score/. */
@@ -57,7 +57,7 @@ describe("the README's check examples", () => {
 
   it.each(lines.map((l, i) => [i, l]))("example %i runs as written in a run folder: %s", async (i, line) => {
     const cwd = runFolder(`run-${i}`);
-    const argv = line.split(/\s+/).slice(2).map((a) => (a === "DIR" ? bfclDataDir() : a));
+    const argv = line.split(/\s+/).slice(1).map((a) => (a === "DIR" ? bfclDataDir() : a));
     const io = memoryIo({ TWINSCORE_PYTHON: join(tmp, "no-python") }, cwd);
     const code = await runCli(argv, io);
     const err = io.err.join("");

@@ -2,6 +2,9 @@
  * `twinscore check`: flags → `checkRuns` (`src/app/check.ts`) → one row per result file
  * (and the agreement with the stored score files), in the chosen format.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
+import { runRecordAbove } from "../../io/run-record.js";
+import { describeRun } from "../../rollout/run-record.js";
 import { Option, type Command } from "commander";
 import { checkRuns, type CheckedFile } from "../../app/check.js";
 import type { BfclVersion } from "../../bfcl/categories.js";
@@ -127,6 +130,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({ model, files: doc.files.filter((f) => f.folder === model).map((f) => f.file) }));
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
       printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
+      printNotes(io, runNotes(doc.files));
       printNotes(io, explainedDifferenceNotes(doc.files));
       if (doc.written !== null && doc.written.files > 0) {
         const { dir, files, models } = doc.written;
@@ -135,7 +139,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       state.exitCode = doc.exitCode;
       if (doc.files.length === 0 && doc.exitCode === 2) return;
       const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderJson(doc));
+      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
       else {
         const table = tableOf("check", doc.files, scores.length > 0 ? columns : columns.slice(0, 5));
         const out = renderPrintout({ blocks: [{ kind: "table", table }, ...(doc.emptyTurns === null ? [] : emptyTurnBlocks(doc.emptyTurns))] }, chosen);
@@ -144,3 +148,16 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       }
     });
 };
+
+/** One note per model folder `twinscore run` made (its run.json): what the run is, so the check says what it checked. */
+function runNotes(files: readonly { readonly folder: string; readonly file: string; readonly decoder: { readonly source: string } | null }[]): Note[] {
+  const seen = new Set<string>();
+  const out: Note[] = [];
+  for (const f of files) {
+    if (f.decoder?.source !== "run" || seen.has(f.folder)) continue;
+    seen.add(f.folder);
+    const record = runRecordAbove(f.file);
+    if (record !== null) out.push(note("run-record", `${f.folder}: made by twinscore run: ${describeRun(record)}`));
+  }
+  return out;
+}

@@ -26,21 +26,23 @@ describe("twinscore compare", () => {
     const table = await run(["compare", "--reading", "release", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b"]);
     expect(table.out).toMatch(/\nopenai_gpt-oss-120b +decision +all +223 +83\.2 +81\.8 +-1\.3 +\[-3\.6, \+1\.1\]\n/);
   }, 120_000);
-  it("two serving builds where nothing was injected: no injection check; --injection-check asks for it", async () => {
+  it("two serving builds where nothing was injected: no injection check; --injection-check asks for it and says no \"holds\"", async () => {
     const a = join(rolloutRunDir("2025-11-12-main"), "result");
     const b = join(rolloutRunDir("2025-11-12-harmony-fixes"), "result");
-    const plain = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0"]);
+    // under release both models have a headline in both arms (on the decided pairs main's 20b has none and is not compared)
+    const plain = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release"]);
     expect(plain.code).toBe(0);
     expect(plain.out + plain.err).not.toContain("injection check");
-    const json = JSON.parse((await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--format", "json"])).out) as { injection: unknown[] };
+    const json = JSON.parse((await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release", "--format", "json"])).out) as { injection: unknown[] };
     expect(json.injection).toEqual([]);
-    const asked = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--injection-check"]);
+    const asked = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release", "--injection-check"]);
     expect(asked.code).toBe(0);
-    // the same builds' first-step prompts: B − A = +0 wherever both arms have a count
+    // the same builds' first-step prompts: B − A = +0 wherever both arms have a count, which confirms no block
     expect(asked.out.split("\n").filter((l) => l.includes(": injection check on "))).toEqual([
-      "openai_gpt-oss-120b: injection check on 588 paired items: first-step input tokens B − A = +0 on 588; distribution +0 × 588; it holds on every paired item; 12 items without a count in one arm",
-      "openai_gpt-oss-20b: injection check on 561 paired items: first-step input tokens B − A = +0 on 561; distribution +0 × 561; it holds on every paired item; 39 items without a count in one arm",
+      "openai_gpt-oss-120b: injection check on 588 paired items: first-step input tokens B − A = +0 on 588; distribution +0 × 588; neither arm's lines record an injected block, so there is no block whose arrival this could confirm; 12 items without a count in one arm",
+      "openai_gpt-oss-20b: injection check on 561 paired items: first-step input tokens B − A = +0 on 561; distribution +0 × 561; neither arm's lines record an injected block, so there is no block whose arrival this could confirm; 39 items without a count in one arm",
     ]);
+    expect(asked.out).not.toContain("holds");
   }, 120_000);
 
   it("an arm whose lines record an injected block gets the check without asking (real lines of gpt-oss-120b, the key added to arm B's)", async () => {
@@ -60,6 +62,14 @@ describe("twinscore compare", () => {
       expect(r.code).toBe(0);
       const doc = JSON.parse(r.out) as { injection: { model: string; injectedLines: { a: number; b: number }; check: { paired: number; mode: number } }[] };
       expect(doc.injection.map((i) => [i.model, i.injectedLines, i.check.paired, i.check.mode])).toEqual([["openai_gpt-oss-120b", { a: 0, b: 600 }, 588, 0]]);
+      // the block on the first 50 lines of the base file only: the arm is named, the model not compared
+      const baseFile = readdirSync(source).find((f) => f.includes("_base_"))!;
+      const lines = readFileSync(join(source, baseFile), "utf8").split("\n").map((l, i) => (l.startsWith("{") && i < 50 ? key + l.slice(1) : l));
+      for (const f of readdirSync(source)) writeFileSync(join(b, f), f === baseFile ? lines.join("\n") : readFileSync(join(source, f), "utf8"));
+      const partly = await run(["compare", "--a", join(source, "..", ".."), "--b", join(dir, "injected"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0"]);
+      expect(partly.code).toBe(2);
+      expect(partly.err).toContain(`error: arm B (${join(dir, "injected")}): model openai_gpt-oss-120b: its lines were made with different injected blocks (`);
+      expect(partly.err).toMatch(/\(\d+ without an injected block, 5\d with "Ask before you guess\."\); one folder must hold one run's lines \(not scored\) \[run-mixed\]/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

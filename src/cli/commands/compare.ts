@@ -2,6 +2,7 @@
  * `twinscore compare`: flags → `compareArms` (`src/app/compare.ts`) → the document,
  * printed in the chosen format.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { compareArms } from "../../app/compare.js";
 import { renderJson, renderPrintout } from "../../report/printout.js";
@@ -12,6 +13,7 @@ import {
   decoderGroup,
   formatGroup,
   manifestGroup,
+  maxUndecidedGroup,
   modelsGroup,
   readGroups,
   readingGroup,
@@ -45,10 +47,12 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--scores-a <dir>", "score tree of arm A (adds the official score change)")
     .option("--scores-b <dir>", "score tree of arm B")
     .option("--injection-check", "check the first-step input tokens B - A for every model, also where no line records an injected block (by default only where one does: run --inject)");
-  withGroups(cmd, modelsGroup, bfclData, readingGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
+  withGroups(cmd, modelsGroup, bfclData, readingGroup, maxUndecidedGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
       "after",
-      "\nExit: 0 compared; 1 a model is in one arm only (or any problem under --strict); 2 nothing to compare." +
+      "\nA model with no headline in an arm (more than --max-undecided % of Table 1's pairs undecided, as score\n" +
+        "leaves its row empty) is not compared; --reading release reads its error lines as no call.\n" +
+        "\nExit: 0 compared; 1 a model is in one arm only or has no headline in an arm (or any problem under --strict); 2 nothing to compare." +
         commandHelpFooter(["comparison", "history", "readings", "aligned", "decoders", "formats", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
@@ -58,7 +62,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         ...(opts.scoresA === undefined ? {} : { scoresA: opts.scoresA as string }),
         ...(opts.scoresB === undefined ? {} : { scoresB: opts.scoresB as string }),
         ...(opts.injectionCheck === true ? { injectionCheck: true } : {}),
-        ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, bfclData, decoderGroup, strictGroup),
+        ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, maxUndecidedGroup, bfclData, decoderGroup, strictGroup),
         cwd: io.cwd,
         env: io.env,
       });
@@ -68,7 +72,7 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
       state.exitCode = doc.exitCode;
       if (doc.models.length === 0) return;
       const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderJson(doc));
+      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
       else {
         const out = renderPrintout(comparePrintout(doc), chosen);
         io.stdout(out.stdout);

@@ -2,6 +2,7 @@
  * `twinscore demo`: flags → `runDemo` (`src/app/demo.ts`) → the four reference policies'
  * table, printed like `score`'s, and whether each scored as it must.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { runDemo } from "../../app/demo.js";
 import { referencePolicies } from "../../decision/demo.js";
@@ -62,7 +63,7 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
       }
       if (format === "json") {
         printProblems(io, [...doc.problems, ...doc.score.problems], { verbose, byModel: doc.score.models.map((m) => ({ name: m.model, problems: m.problems })) });
-        io.stdout(renderJson(doc));
+        io.stdout(renderVersionedJson(doc, manifestsOf({}, io.cwd)));
         return;
       }
       printScoreDocument(io, doc.score, { format, verbose }, { title: explanation(doc.pairs), showFiles: doc.kept !== null });

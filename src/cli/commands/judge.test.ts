@@ -39,7 +39,13 @@ describe("twinscore judge on the real gpt-oss rollouts", () => {
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", () => {
-        const removed = JSON.parse(body).messages[1].content.includes("Removed function: (none");
+        // the probe before the first request: no model list here, and the one-token request gets any answer
+        if (req.method === "GET") {
+          res.writeHead(404, { "content-type": "application/json" });
+          res.end('{"error": {"message": "no such route"}}');
+          return;
+        }
+        const removed = String(JSON.parse(body).messages[1]?.content ?? "").includes("Removed function: (none");
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ choices: [{ message: { content: JSON.stringify({ label: removed ? "asks_removed" : "asks_other" }) } }] }));
       });

@@ -2,6 +2,7 @@
  * `twinscore judge`: flags → `judgeHeldBack` (`src/app/judge.ts`) → the per-model label
  * summary (or, in a dry run, the requests), in the chosen format.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { judgeHeldBack } from "../../app/judge.js";
 import type { JudgeSummary } from "../../judge/aggregate.js";
@@ -11,7 +12,8 @@ import { renderJson, renderPrintout, tableOf, type Column } from "../../report/p
 import { commandHelpFooter } from "../help-topics.js";
 import type { CliIo } from "../io.js";
 import { decoderGroup, formatGroup, manifestGroup, modelsGroup, readGroups, resultsGroup, strictGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
-import { integerOption } from "../options.js";
+import { integerOption, numberOption } from "../options.js";
+import { MAX_TIMEOUT_SECONDS } from "../../app/endpoint-check.js";
 import { printNotes, printProblems, progressPrinter } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -43,9 +45,9 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--labels <file>", "JSONL file the labels are appended to (and resumed from)", "twinscore-labels.jsonl")
     .option("--cache <dir>", "response cache folder (default: <labels file>.cache)")
     .option("--no-cache-dir", "do not cache responses")
-    .option("--concurrency <n>", "requests in flight at once", "4")
-    .option("--timeout <seconds>", "per-request timeout", "60")
-    .option("--retries <n>", "retries on 429, 5xx, timeouts and network errors (exponential backoff with jitter; Retry-After honoured up to 60 s)", "5")
+    .option("--concurrency <n>", "requests in flight at once: an integer >= 1", "4")
+    .option("--timeout <seconds>", `per-request deadline, reply body included: a decimal number from 0.001 to ${MAX_TIMEOUT_SECONDS}`, "60")
+    .option("--retries <n>", "retries on 429, 5xx, timeouts and network errors: an integer >= 0 (exponential backoff with jitter; Retry-After honoured up to 60 s)", "5")
     .option("--dry-run", "print the requests that would be sent, send nothing")
     .option("--include-silent", "also send turns on which the model wrote no text");
   withGroups(cmd, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
@@ -66,7 +68,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         labels: opts.labels as string,
         cache: opts.cacheDir === false ? null : (opts.cache as string | undefined),
         concurrency: whole("concurrency"),
-        timeoutSeconds: whole("timeout"),
+        timeoutSeconds: numberOption(opts.timeout as string | undefined),
         retries: whole("retries"),
         dryRun: opts.dryRun === true,
         includeSilent: opts.includeSilent === true,
@@ -94,7 +96,7 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
       printProblems(io, run.failures.map((f) => problem("judge-failed", `${f.model} ${f.missId}: ${f.message}`)));
       printNotes(io, [note("judged", `${run.labelled} labelled now, ${run.resumed} resumed, ${run.fromCache} from cache, ${run.requested} requested, ${run.failures.length} failed`)]);
       const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderJson(doc));
+      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
       else io.stdout(renderPrintout({ blocks: [{ kind: "table", table: tableOf("judge", doc.summaries, summaryColumns) }] }, chosen).stdout);
     });
 };

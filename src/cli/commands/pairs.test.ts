@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -68,6 +68,22 @@ describe("twinscore pairs on ../shared/bfcl-v4", () => {
     expect(r.err).toMatch(/^note: wrote .*manifest\.json \(365 pairs, 35 dropped\) \[written\]\n$/);
     expect(r.out.split("\n")[0]).toBe("miss_id,category,base_id,anchor_turn,status,reason");
   });
+
+  it("refuses to write the manifest over one of the files it reads (a data file, a function doc, a certification file): one line, exit 2, the file unchanged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-pairs-input-"));
+    cpSync(bfclDataDir(), join(dir, "data"), { recursive: true });
+    cpSync(sharedPath("certification"), join(dir, "certification"), { recursive: true });
+    for (const input of [join("data", "BFCL_v4_multi_turn_base.json"), join("data", "multi_turn_func_doc", "gorilla_file_system.json"), join("certification", "rulings.tsv")]) {
+      const target = join(dir, input);
+      const before = readFileSync(target);
+      const r = await run(["pairs", "--bfcl-data", join(dir, "data"), "--certification", join(dir, "certification"), "--write-manifest", target, "--format", "csv"]);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`${target}: error: --write-manifest names a file this command reads; refusing to write over it [output-is-input]\n`);
+      expect(readFileSync(target).equals(before)).toBe(true);
+    }
+    // the data folder still loads
+    expect((await run(["pairs", "--bfcl-data", join(dir, "data"), "--format", "csv"])).code).toBe(0);
+  }, 60_000);
 
   it("finds the data through BFCL_DATA_DIR", async () => {
     const r = await run(["pairs", "--format", "markdown"], { ...noData, BFCL_DATA_DIR: bfclDataDir() });

@@ -2,6 +2,7 @@
  * `twinscore pairs`: flags → `buildPairs` (`src/app/pairs.ts`) → the funnel and one row per
  * should-ask item, in the chosen format.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { buildPairs } from "../../app/pairs.js";
 import { note } from "../../messages/index.js";
@@ -67,7 +68,7 @@ export const registerPairs: RegisterCommand = (program: Command, io: CliIo, stat
       const chosen = format.read(opts).format;
       switch (chosen) {
         case "json":
-          io.stdout(renderJson(doc));
+          io.stdout(renderVersionedJson(doc, manifestsOf({}, io.cwd)));
           break;
         case "table":
           io.stdout([doc.funnelLine, ...doc.funnelNotes, ""].join("\n") + "\n");

@@ -2,6 +2,7 @@
  * `twinscore report`: flags → `buildReport` (`src/app/report.ts`) → the HTML file, and
  * one note saying what it holds.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { buildReport } from "../../app/report.js";
 import { renderJson } from "../../report/printout.js";
@@ -44,8 +45,9 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
   withGroups(cmd, resultsGroup, scoresGroup, modelsGroup)
     .option("--out <file>", "the HTML file to write (atomically)")
     .option("--title <text>", "the report's title", "twinscore report")
-    .option("--compare <runs...>", "two runs (directory name or path as given) to compare as arm A and arm B")
-    .option("--labels <file>", "judge labels (JSON Lines from `twinscore judge --labels`)");
+    .option("--compare <runs...>", "two runs to compare as arm A and arm B: a --results tree (directory name or path as given), or a run inside a folder of runs")
+    .option("--labels <file>", "judge labels (JSON Lines from `twinscore judge --labels`)")
+    .option("--figures <dir>", "also write each figure of the page to DIR as SVG and PNG (NN-<title>.svg, .png), for a paper");
   withGroups(cmd, bfclData, readingGroup, maxUndecidedGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
       "after",
@@ -68,6 +70,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         ...(opts.labels === undefined ? {} : { labels: opts.labels as string }),
         ...bfclData.read(opts),
         ...(out === undefined ? {} : { out }),
+        ...(opts.figures === undefined ? {} : { figures: opts.figures as string }),
         title: opts.title as string,
         ...readGroups(opts, bootstrapGroup, manifestGroup, readingGroup, maxUndecidedGroup, decoderGroup, strictGroup),
         progress: (line) => io.stderr(`report: ${line}\n`),
@@ -81,7 +84,12 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
       if (beside !== null) printNotes(io, [beside]);
       if (doc.file !== null) {
         printNotes(io, [writtenNote(doc.file, `${doc.models} models, ${doc.pairs} pairs${doc.comparisons ? `, ${doc.comparisons} comparison(s)` : ""}, ${doc.bytes} bytes`)]);
-        if (format.read(opts).format === "json") io.stdout(renderJson({ ...doc, html: undefined }));
+        if (doc.figures !== null) {
+          const svg = doc.figures.files.filter((f) => f.endsWith(".svg")).length;
+          const png = doc.figures.files.length - svg;
+          printNotes(io, [writtenNote(doc.figures.dir, `${svg} ${svg === 1 ? "figure" : "figures"}: ${svg} SVG, ${png} PNG`)]);
+        }
+        if (format.read(opts).format === "json") io.stdout(renderVersionedJson({ ...doc, html: undefined }, manifestsOf(opts, io.cwd)));
       }
     });
 };

@@ -113,7 +113,8 @@ describe("keys echoed back in every JSON spelling", () => {
     expect(leaks(simSaw.bodies.join("\n"), MODEL_KEY), "the model's key sent to the simulator").toEqual([]);
     expect(leaks(modelSaw.bodies.join("\n"), SIM_KEY), "the simulator's key sent to the model").toEqual([]);
     // the echoes happened, in every spelling, and were redacted where they landed
-    expect(simSaw.bodies.length).toBeGreaterThanOrEqual(keySpellings.length);
+    // the simulated user answers five times here (the model's many requests cycle through every spelling)
+    expect(simSaw.bodies.length).toBeGreaterThanOrEqual(5);
     expect(modelSaw.bodies.length).toBeGreaterThan(2 * keySpellings.length);
     expect(files.match(/\[redacted\]/g)?.length ?? 0).toBeGreaterThan(10);
     expect(files).toContain("Error during inference: Error code: 500 - {'error': {'message': 'internal failure for token [redacted]'");
@@ -152,7 +153,7 @@ describe("replies a client must bound", () => {
     expect(endless.stats.requests).toBe(6); // not retried
     expect(r.err).toContain("6 items, 6 generated, 0 already in the output, 6 error lines");
     const help = await cli(["--help"]);
-    expect(help.out.replace(/\s+/g, " ")).toContain("--max-reply-bytes <n> the most bytes of one reply read: 1024 to 268435456; a longer reply makes the item an error line (default: \"8388608\")");
+    expect(help.out.replace(/\s+/g, " ")).toContain("--max-reply-bytes <n> the most bytes of one reply read: an integer from 1024 to 268435456; a longer reply makes the item an error line (default: \"8388608\")");
   }, 30_000);
 
   it("replies nested 3,000 levels deep, in content or in arguments sent as an object: those items are error lines, every other item is written, the files are sorted", async () => {
@@ -200,7 +201,7 @@ describe("arguments checked before anything is made", () => {
     expect(at.code).toBe(0);
     expect(resultText(out, "m").join("")).not.toContain("Request timed out.");
     const help = await cli(["--help"]);
-    expect(help.out.replace(/\s+/g, " ")).toContain("--timeout <seconds> per-request deadline, reply body included: 0.001 to 2147483 (about 24.8 days, Node's timer limit)");
+    expect(help.out.replace(/\s+/g, " ")).toContain("--timeout <seconds> per-request deadline, reply body included: a decimal number from 0.001 to 2147483 (about 24.8 days, Node's timer limit)");
   });
 
   it("a bad --endpoint or a result folder outside --out: one line, exit 2, no folder made", async () => {

@@ -15,6 +15,7 @@ import { loadManifest } from "../../io/manifest.js";
 import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
 import type { PyDict } from "../../python/containers.js";
 import { compareIds } from "../../rollout/lines.js";
+import { MODE_KEY } from "../../bfcl/line-keys.js";
 import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
 import { parseRecording, replayResponder, sendJson, startChatServer, startReplayServer, type RecordedEntry, type TestServer } from "../../testing/replay.js";
 import { startEchoServer, startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
@@ -93,11 +94,13 @@ function allFiles(out: string): string {
   return categories.map((c) => readFileSync(resultFile(out, c), "utf8")).join("");
 }
 
-/** A result line parsed, without the keys that differ between two runs of the same rollout (latency, traceback). */
+/** A result line parsed, without the keys that differ between two runs of the same rollout (latency, traceback) and the mode key twinscore adds to BFCL's line. */
 function stableLine(line: string): PyDict {
   const v = jsonLoadsFast(line) as PyDict;
   v.delete("latency");
   v.delete("traceback");
+  if (v.has(MODE_KEY) && v.get(MODE_KEY) !== "fc") throw new Error(`an FC run's line records mode ${String(v.get(MODE_KEY))}`);
+  v.delete(MODE_KEY);
   return v;
 }
 
@@ -293,7 +296,7 @@ describe("twinscore run over HTTP", () => {
     expect(g.value.errors.length).toBe(24);
     expect(g.value.errors[0].message).toContain("not JSON");
     const first = jsonLoadsFast(readFileSync(resultFile(join(tmp, "garbage"), "base"), "utf8").split("\n")[0]) as PyDict;
-    expect([...first.keys()]).toEqual(["id", "result", "traceback"]);
+    expect([...first.keys()]).toEqual(["id", "result", "traceback", MODE_KEY]);
     expect(String(first.get("result"))).toMatch(/^Error during inference: /);
 
     const hang = await serve(startHangingServer());
@@ -374,7 +377,7 @@ describe("an endpoint that dies mid-run", () => {
     const t0 = Date.now();
     expect(await runCli(args, io)).toBe(2);
     expect(Date.now() - t0).toBeLessThan(30_000);
-    const lines = io.err.join("").split("\n").filter((l) => l !== "" && !/^run: \d+\/24 items/.test(l));
+    const lines = io.err.join("").split("\n").filter((l) => l !== "" && !/^run: \d+\/24 items/.test(l) && !l.startsWith("note: plan: "));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       new RegExp(
@@ -442,6 +445,52 @@ describe("the run process killed mid-run", () => {
     // the latencies are the wall clock's here; everything else is the uninterrupted run's, in BFCL's order
     expect(canonical(allFiles(out))).toEqual(canonical(reference));
   }, 120_000);
+});
+
+describe("--retry-errors stopped by a signal", () => {
+  it("SIGTERM and SIGINT mid-retry: no id twice on disk, the regenerated lines kept, no lock left; a rerun completes the files", async () => {
+    const { spawn } = await import("node:child_process");
+    const { existsSync } = await import("node:fs");
+    const { projectRoot } = await import("../../testing/shared.js");
+    const reference = await referenceText();
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const out = join(tmp, `retry-${signal}`);
+      const victim = await replayDyingAfter(60);
+      const first = await runModel(request(victim.url, out, { retries: 0, maxConsecutiveErrors: 0 }));
+      if (!first.ok) throw new Error("the first run failed");
+      const errorLines = () => categories.flatMap((c) => readFileSync(resultFile(out, c), "utf8").split("\n").filter((l) => l.includes('"result": "Error during inference')));
+      const before = errorLines().length;
+      expect(before).toBeGreaterThan(recordedErrorIds.length + 2);
+
+      let child: ReturnType<typeof spawn> | null = null;
+      let served = 0;
+      const srv = await serve(
+        startReplayServer(recording, {
+          onRequest: () => {
+            if (++served === 40) child?.kill(signal);
+          },
+        }),
+      );
+      const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--concurrency", "2", "--retries", "0", "--retry-errors"];
+      child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
+      const ended = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
+      expect(ended).toBe(signal);
+      for (const c of categories) {
+        const got = readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+        expect(new Set(got).size).toBe(got.length);
+        expect(got).toEqual([...got].sort(compareIds));
+      }
+      // some error lines were regenerated and replaced, not kept beside their rerun
+      const after = errorLines().length;
+      expect(after).toBeLessThan(before);
+      expect(after).toBeGreaterThanOrEqual(recordedErrorIds.length);
+      expect(existsSync(join(out, "openai_gpt-oss-120b", ".twinscore-run.lock"))).toBe(false);
+
+      const io = memoryIo({}, tmp);
+      expect(await runCli(args, io)).toBe(1); // the recorded error lines
+      expect(canonical(allFiles(out))).toEqual(canonical(reference));
+    }
+  }, 180_000);
 });
 
 describe("the built bin", () => {

@@ -4,9 +4,11 @@
  * checks them), its document is printed; the loop is `rollout/`, the client
  * `io/openai-chat.ts`.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import { Option, type Command } from "commander";
 import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
-import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
+import { planText } from "../../app/run-plan.js";
+import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";
 import { note, problem } from "../../messages/index.js";
@@ -14,6 +16,7 @@ import { renderJson, renderPrintout, tableOf, type Column } from "../../report/p
 import { commandHelpFooter } from "../help-topics.js";
 import { ExitCode, type CliIo } from "../io.js";
 import { bfclDataGroup, formatGroup, withGroups, type ParsedOptions } from "../option-groups.js";
+import { integerOption, numberOption } from "../options.js";
 import { printNotes, printProblems } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -45,6 +48,10 @@ interface RunCliOptions {
   userKeyEnv?: string;
   maxClarifications?: string;
   userPrompt?: string;
+  limit?: string;
+  ids?: string[];
+  category?: string;
+  dryRun?: boolean;
   verbose?: boolean;
 }
 
@@ -98,12 +105,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .requiredOption("--out <dir>", "result root: files go to <dir>/<model-dir>/multi_turn/")
     .addOption(new Option("--items <set>", "which entries to generate").choices(["pairs", "all-pairs", "all"]).default("pairs"))
     .addOption(new Option("--mode <mode>", "function calling, or Python-call text with BFCL's system prompt").choices(["fc", "prompting"]).default("fc"))
-    .option("--temperature <t>", "sampling temperature (BFCL's default)", "0.001")
-    .option("--concurrency <n>", "entries in flight at once", "4")
-    .option("--timeout <seconds>", `per-request deadline, reply body included: 0.001 to ${MAX_TIMEOUT_SECONDS} (about 24.8 days, Node's timer limit)`, "600")
-    .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors", "5")
-    .option("--max-reply-bytes <n>", `the most bytes of one reply read: 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`, String(DEFAULT_MAX_REPLY_BYTES))
-    .option("--max-consecutive-errors <n>", "requests in a row that cannot connect before the run stops (0: never)", String(DEFAULT_MAX_CONSECUTIVE_ERRORS))
+    .option("--temperature <t>", "sampling temperature, a decimal number >= 0 (BFCL's default)", "0.001")
+    .option("--concurrency <n>", "entries in flight at once: an integer >= 1", "4")
+    .option("--timeout <seconds>", `per-request deadline, reply body included: a decimal number from 0.001 to ${MAX_TIMEOUT_SECONDS} (about 24.8 days, Node's timer limit)`, "600")
+    .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors: an integer >= 0", "5")
+    .option("--max-reply-bytes <n>", `the most bytes of one reply read: an integer from 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`, String(DEFAULT_MAX_REPLY_BYTES))
+    .option("--max-consecutive-errors <n>", "requests in a row that cannot connect before the run stops: an integer >= 0 (0: never)", String(DEFAULT_MAX_CONSECUTIVE_ERRORS))
     .option("--key-env <var>", "environment variable holding the API key (none: no Authorization header)")
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
     .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)")
@@ -122,8 +129,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--user-endpoint <url>", "--user-sim llm: the simulated user's OpenAI-compatible base URL")
     .option("--user-model <name>", "--user-sim llm: the model that plays the user")
     .option("--user-key-env <var>", "--user-sim llm: environment variable holding the simulator endpoint's key")
-    .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn (default 2)")
+    .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn: an integer >= 0 (default 2)")
     .option("--user-prompt <file>", "--user-sim llm: user-simulator prompt instead of data/user-sim-prompt.md")
+    .option("--limit <n>", "only the first N pairs in manifest order, both twins of each (--items all: the first N items)")
+    .option("--ids <id...>", "only these items of the selection")
+    .addOption(new Option("--category <category>", "only the pairs whose should-ask item is of this category (--items all: only its items)").choices(["base", "miss_func", "miss_param"]))
+    .option("--dry-run", "print the plan (items, lines, requests expected) and stop: nothing is sent or written")
     .option("--verbose", "print every retry and every error line");
   withGroups(cmd, bfclData, format)
     .addHelpText(
@@ -133,7 +144,6 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         commandHelpFooter(["generation", "history", "interactive", "exit-codes"]),
     )
     .action(async (opts: RunCliOptions) => {
-      const num = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));
       const d = await runCommand({
         cwd: io.cwd,
         env: io.env,
@@ -143,12 +153,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         modelDir: opts.modelDir,
         items: opts.items,
         mode: opts.mode,
-        temperature: num(opts.temperature),
-        concurrency: num(opts.concurrency),
-        timeoutSeconds: num(opts.timeout),
-        retries: num(opts.retries),
-        maxReplyBytes: num(opts.maxReplyBytes),
-        maxConsecutiveErrors: num(opts.maxConsecutiveErrors),
+        temperature: numberOption(opts.temperature),
+        concurrency: integerOption(opts.concurrency),
+        timeoutSeconds: numberOption(opts.timeout),
+        retries: integerOption(opts.retries),
+        maxReplyBytes: integerOption(opts.maxReplyBytes),
+        maxConsecutiveErrors: integerOption(opts.maxConsecutiveErrors),
         keyEnv: opts.keyEnv,
         ...bfclData.read(opts as unknown as ParsedOptions),
         untilAnchor: opts.untilAnchor === true,
@@ -163,8 +173,13 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         userEndpoint: opts.userEndpoint,
         userModel: opts.userModel,
         userKeyEnv: opts.userKeyEnv,
-        maxClarifications: opts.maxClarifications === undefined ? undefined : num(opts.maxClarifications),
+        maxClarifications: integerOption(opts.maxClarifications),
         userPrompt: opts.userPrompt,
+        limit: integerOption(opts.limit),
+        ids: opts.ids,
+        category: opts.category,
+        dryRun: opts.dryRun === true,
+        onPlan: (plan) => printNotes(io, [note(opts.dryRun ? "run-dry" : "run-plan", `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`)]),
         onProgress: progressLine(io),
         onRetry: (r) => {
           if (r.retryAfterCappedFromMs !== null) {
@@ -174,7 +189,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         },
       });
       // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
-      const redactor = redactorOf([opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null, opts.userKeyEnv !== undefined ? io.env[opts.userKeyEnv] : null]);
+      const redactor = redactorOf([
+        opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null,
+        opts.userKeyEnv !== undefined ? io.env[opts.userKeyEnv] : null,
+        ...endpointSecrets(opts.endpoint),
+        ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : []),
+      ]);
       const problems = d.problems.map((p) => ({ ...p, message: redactor.text(p.message) }));
       if (d.exitCode === 2 && d.halted === null) {
         printProblems(io, problems);
@@ -182,6 +202,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         return;
       }
       printProblems(io, problems, { verbose: opts.verbose });
+      if (d.dryRun) {
+        const { format: chosen } = format.read(opts as unknown as ParsedOptions);
+        if (chosen === "json") io.stdout(renderVersionedJson(d, runManifests(d)));
+        state.exitCode = d.exitCode;
+        return;
+      }
       if (d.halted !== null) {
         // stopped early: the problem line above says why and how to go on; no table of a run that did not end
         state.exitCode = ExitCode.badInput;
@@ -217,7 +243,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         printNotes(io, [note("user-simulator", simulated)]);
       }
       const { format: chosen } = format.read(opts as unknown as ParsedOptions);
-      io.stdout(chosen === "json" ? renderJson(d) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout);
+      io.stdout(chosen === "json" ? renderVersionedJson(d, runManifests(d)) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout);
       state.exitCode = d.exitCode;
     });
 };
+
+/** The manifest a run used, as its record says (the package's v4 manifest when no record was written). */
+function runManifests(d: RunDocument): Record<string, string> {
+  return d.record !== null ? { v4: d.record.manifestSha256 } : { v4: manifestsOf({}, "/").v4 };
+}

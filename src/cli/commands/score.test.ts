@@ -39,7 +39,7 @@ async function run(argv: string[]) {
 }
 
 describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracle)", () => {
-  it("prints the table, the files used, and one summary line for the model's inference-error warnings", async () => {
+  it("prints the table (the files used only under --verbose), and one summary line for the model's inference-error warnings", async () => {
     const r = await run(["score", "--results", "runs"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatchSnapshot();
@@ -67,7 +67,7 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     // the release reading reads the 9 inference-error lines and the short rollout as no call: the paper's numbers
     const release = await run(["score", "--results", "runs", "--format", "csv", "--reading", "release"]);
     expect(release.out.split("\n")[1]).toBe("openai_gpt-oss-120b,223,96.9,69.5,83.2,79.7,86.5,74.9,85.9,67.3,81.9,84.6,9,1,16");
-    const md = await run(["score", "--results", "runs", "--format", "markdown", "--model", "oracle"]);
+    const md = await run(["score", "--results", "runs", "--format", "markdown", "--model", "oracle", "--verbose"]);
     expect(md.out).toMatchSnapshot();
     expect(md.err).toContain("note: oracle: base read from <TMP>/runs/oracle/multi_turn/BFCL_v4_multi_turn_base_result.json [file-used]\n");
   });

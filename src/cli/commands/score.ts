@@ -2,9 +2,13 @@
  * `twinscore score`: flags → `scoreRuns` (`src/app/score.ts`) → the document, printed in
  * the chosen format. `demo` shares most groups and the printing.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
-import { renderJson, renderPrintout, type OutputFormat } from "../../report/printout.js";
+import { captionedTables, renderJson, renderPrintout, renderTable, type OutputFormat } from "../../report/printout.js";
+import { folderExists, writeFileAtomic } from "../../io/files.js";
+import { joinPath, resolvePath } from "../../io/paths.js";
+import { problem } from "../../messages/index.js";
 import {
   bfclDataGroup,
   bootstrapGroup,
@@ -24,10 +28,10 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printBadArgument, printNotes, printProblems, scoresBesideNote } from "../problems.js";
+import { printBadArgument, printNotes, printProblems, scoresBesideNote, writtenNote } from "../problems.js";
 import { detectedDecoderNotes } from "../decoder-option.js";
 import type { CliIo } from "../io.js";
-import { perItemNote, scorePrintout, type ScoreView } from "../views/score.js";
+import { perItemNote, scorePrintout, scoreTableIds, type ScoreView } from "../views/score.js";
 import { commandHelpFooter } from "../help-topics.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -41,7 +45,12 @@ export function hasRows(doc: ScoreDocument): boolean {
 }
 
 /** Print a score document in the chosen format: problems first (stderr), then the output. */
-export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format: OutputFormat; verbose?: boolean }, view: ScoreView = {}): void {
+export function printScoreDocument(
+  io: CliIo,
+  doc: ScoreDocument,
+  opts: { format: OutputFormat; verbose?: boolean; manifest?: string; tables?: { table?: string; outDir?: string } },
+  view: ScoreView = {},
+): boolean {
   printProblems(io, doc.problems, { verbose: opts.verbose, byModel: doc.models.map((m) => ({ name: m.model, problems: m.problems })) });
   printNotes(io, detectedDecoderNotes(doc.models));
   const beside = scoresBesideNote(doc.scoresBeside);
@@ -49,15 +58,62 @@ export function printScoreDocument(io: CliIo, doc: ScoreDocument, opts: { format
   const note = perItemNote(doc);
   if (note !== null) printNotes(io, [note]);
   // a failed command (exit 2) leaves stdout empty in every format, as every other command does
-  if (doc.exitCode === 2) return;
+  if (doc.exitCode === 2) return true;
   if (opts.format === "json") {
-    io.stdout(renderJson(doc));
-    return;
+    io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
+    return true;
   }
-  if (!hasRows(doc)) return; // nothing could be shown: no title over an empty table
-  const out = renderPrintout(scorePrintout(doc, view), opts.format);
+  if (!hasRows(doc)) return true; // nothing could be shown: no title over an empty table
+  const tables = opts.tables ?? {};
+  const printout = scorePrintout(doc, { ...view, verbose: opts.verbose === true, ...(tables.table === "combined" || tables.outDir !== undefined ? { combined: true } : {}) });
+  if (tables.outDir !== undefined) {
+    // each table its own file, with its caption where the format has one
+    const dir = resolvePath(io.cwd, tables.outDir);
+    const ext = { table: "txt", csv: "csv", markdown: "md", latex: "tex" }[opts.format];
+    const written: string[] = [];
+    for (const t of captionedTables(printout)) {
+      const text = opts.format === "markdown" ? `${t.caption === undefined ? "" : `${t.caption}\n\n`}${renderTable(t, "markdown")}` : renderTable(t, opts.format);
+      const w = writeFileAtomic(joinPath(dir, `${t.id}.${ext}`), text);
+      if (!w.ok) {
+        printProblems(io, w.problems, {});
+        return false;
+      }
+      written.push(`${t.id}.${ext}`);
+    }
+    printNotes(io, [writtenNote(dir, `${written.length} ${written.length === 1 ? "table" : "tables"}: ${written.join(", ")}`)]);
+    return true;
+  }
+  if (tables.table !== undefined) {
+    const all = captionedTables(printout);
+    const one = all.find((t) => t.id === tables.table);
+    if (one === undefined) {
+      printProblems(io, [problem("table-missing", `--table ${tables.table}: this output has no such table (its tables: ${all.map((t) => t.id).join(", ")})${tables.table === "official" || tables.table === "combined" ? "; BFCL's verdicts give it (--scores DIR, or a run's score/)" : ""}`)], {});
+      return false;
+    }
+    const out = renderPrintout({ blocks: [{ kind: "table", table: one }] }, opts.format);
+    io.stdout(out.stdout);
+    return true;
+  }
+  const out = renderPrintout(printout, opts.format);
   io.stdout(out.stdout);
   if (out.stderr) io.stderr(out.stderr);
+  return true;
+}
+
+/** `--table NAME` and `--out-dir DIR`: one table of the output, or each in its own file (any format but json). */
+function tableOptions(io: CliIo, opts: ParsedOptions, format: OutputFormat): { table?: string; outDir?: string } | string {
+  const table = opts.table as string | undefined;
+  const outDir = opts.outDir as string | undefined;
+  if (table === undefined && outDir === undefined) return {};
+  if (table !== undefined && outDir !== undefined) return "--table and --out-dir cannot be combined (--out-dir writes every table)";
+  if (format === "json") return `${table !== undefined ? "--table" : "--out-dir"} prints tables: give --format table, csv, markdown or latex (json is the whole document)`;
+  if (table !== undefined && !(scoreTableIds as readonly string[]).includes(table)) return `--table must be one of ${scoreTableIds.join(", ")} (got '${table}')`;
+  if (outDir !== undefined) {
+    const there = folderExists(joinPath(resolvePath(io.cwd, outDir), "x"));
+    if (!there.ok) return `--out-dir ${outDir}: no such folder`;
+    return { outDir };
+  }
+  return { table };
 }
 
 const format = formatGroup();
@@ -99,6 +155,8 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
     ...sharedScoreGroups,
   )
     .option("--per-item <file>", "also write one CSV row per model and pair, atomically (twinscore help per-item)")
+    .option("--table <name>", `print one table, with its caption: ${scoreTableIds.join(", ")} (combined: decision and BFCL's official score side by side)`)
+    .option("--out-dir <dir>", "write each table to its own file in DIR (<table>.csv, .md, .tex or .txt by --format), atomically")
     .addHelpText(
       "after",
       "\nExit: 0 scored; 1 scored with findings (a model with no headline, a wrong decoder, any problem\n" +
@@ -112,12 +170,19 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         state.exitCode = 2;
         return;
       }
+      const tables = tableOptions(io, opts, format.read(opts).format);
+      if (typeof tables === "string") {
+        printBadArgument(io, tables);
+        state.exitCode = 2;
+        return;
+      }
       const doc = await scoreRuns({
         ...req,
         ...readGroups(opts, resultsGroup, modelsGroup, scoresGroup, bfclData),
         ...(opts.perItem === undefined ? {} : { perItem: opts.perItem as string }),
       });
-      printScoreDocument(io, doc, readGroups(opts, format, verboseGroup));
-      state.exitCode = doc.exitCode;
+      const printed = printScoreDocument(io, doc, { ...readGroups(opts, format, verboseGroup), ...manifestGroup.read(opts), tables });
+      // a table asked for that this output does not have, or a table file not written: said on stderr, exit 2
+      state.exitCode = printed ? doc.exitCode : 2;
     });
 };

@@ -2,6 +2,7 @@
  * `twinscore verify`: flags → `verifyExpected` (`src/app/verify.ts`) → one PASS / FAIL /
  * SKIP line per number and the summary, in the chosen format.
  */
+import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { verifyExpected } from "../../app/verify.js";
 import { renderJson, renderPrintout } from "../../report/printout.js";
@@ -43,7 +44,7 @@ export const registerVerify: RegisterCommand = (program: Command, io: CliIo, sta
       if (doc.lines.length === 0 && doc.exitCode === 2) return;
       const { format: chosen } = format.read(opts);
       if (chosen === "json") {
-        io.stdout(renderJson(doc));
+        io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
         return;
       }
       const out = renderPrintout(verifyPrintout(doc), chosen);

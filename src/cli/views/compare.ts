@@ -52,6 +52,12 @@ const historyWords = { own: "own history before the anchor", reference: "referen
 
 /** What an arm's history is, when an arm played the turns before the anchor from the reference (all its models alike, or each model's). */
 function armHistory(doc: CompareDocument, arm: "a" | "b"): string {
+  const made = (doc.runs ?? []).filter((r) => r[arm] !== null);
+  const runs = made.length === 0 ? "" : `; made by twinscore run: ${made.map((r) => `${r.model} (${r[arm]})`).join("; ")}`;
+  return armHistoryOnly(doc, arm) + runs;
+}
+
+function armHistoryOnly(doc: CompareDocument, arm: "a" | "b"): string {
   if (doc.histories === undefined) return "";
   const kinds = [...new Set(doc.histories.map((h) => h[arm]))];
   return kinds.length === 1 ? ` (${historyWords[kinds[0]]})` : ` (${doc.histories.map((h) => `${h.model}: ${h[arm]}`).join(", ")})`;
@@ -71,8 +77,14 @@ function historyChange(doc: CompareDocument): string {
 export function comparePrintout(doc: CompareDocument): Printout {
   const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
   const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}${armHistory(doc, "a")}\nArm B: ${doc.b}${armHistory(doc, "b")}\n${historyChange(doc)}\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
+  if (doc.noHeadline.length > 0) {
+    const models = [...new Set(doc.noHeadline.map((x) => x.model))];
+    const why = (m: string) => doc.noHeadline.filter((x) => x.model === m).map((x) => `arm ${x.arm}: ${x.why}`).join("; ");
+    const text = `Not compared (no headline in an arm, as score leaves its row empty): ${models.map((m) => `${m} (${why(m)})`).join(", ")}\n`;
+    blocks.push({ kind: "text", text: "\n" + text, elsewhere: renderProblemLine(note("not-compared", text.trimEnd())) + "\n" });
+  }
   if (doc.injection.length > 0) {
-    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check));
+    const lines = doc.injection.map((i) => injectionCheckLine(i.model, i.check, i.injectedLines));
     const notes = lines.map((l) => renderProblemLine(note("injection-check", l)) + "\n").join("");
     blocks.push({ kind: "text", text: "\n" + lines.join("\n") + "\n", elsewhere: notes });
   }

@@ -56,6 +56,15 @@ export function perItemHelp(): string {
       ],
       width,
     ) +
+    "\nWith BFCL's score files (--scores DIR, or a run's score/), two more, BFCL's own verdict on each item\n" +
+    "(1 pass, 0 fail; empty where the item has no verdict), as the report's pair browser shows it:\n" +
+    columnMeanings(
+      [
+        { header: "base_official", meaning: "BFCL's verdict on the base twin (base_id)" },
+        { header: "miss_official", meaning: "BFCL's verdict on the should-ask item (miss_id)" },
+      ],
+      width,
+    ) +
     "\n\nSide statuses (base_status, miss_status):\n" +
     columnMeanings(
       statuses.map((s) => ({ header: s, meaning: statusMeanings[s] })),

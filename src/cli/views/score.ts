@@ -9,7 +9,7 @@ import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import { undecidedWords } from "../../decision/readings.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
 import { intervalCell, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
-import { note, problem, renderProblemLine, type Note } from "../../messages/index.js";
+import { note, problem, renderProblemLine, visibleText, type Note } from "../../messages/index.js";
 import { writtenNote } from "../problems.js";
 import { alignedBlocks } from "./aligned.js";
 import { emptyTurnBlocks } from "./empty-turns.js";
@@ -91,14 +91,17 @@ function pairSetLabel(doc: ScoreDocument): string {
 }
 
 /** The files used, per model and category: lines of the table format, and notes for stderr in the data formats. */
-function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: string } {
+function filesUsed(models: readonly ScoredModel[], every: boolean): { lines: string[]; notes: string } {
   const lines: string[] = [];
   let notes = "";
-  const width = Math.max(0, ...models.map((m) => m.model.length));
+  // each line one line on the terminal, whatever a folder name holds
+  const width = models.reduce((w, m) => Math.max(w, visibleText(m.model).length), 0);
   for (const m of models) {
     for (const [category, used] of Object.entries(m.filesUsed)) {
+      // without --verbose only a file chosen among several copies is named: the others are where the model's folder has them
+      if (!every && used.candidates <= 1) continue;
       const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
-      lines.push(`  ${m.model.padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`);
+      lines.push(visibleText(`  ${visibleText(m.model).padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`));
       notes += renderProblemLine(note("file-used", `${m.model}: ${category} read from ${used.file}${extra}`)) + "\n";
     }
   }
@@ -109,7 +112,14 @@ function filesUsed(models: readonly ScoredModel[]): { lines: string[]; notes: st
 export interface ScoreView {
   readonly title?: string;
   readonly showFiles?: boolean;
+  /** `--verbose`: the files used, every one (else only a file chosen among several copies in its folder). */
+  readonly verbose?: boolean;
+  /** Add the combined table (decision and official score side by side); `--table combined` and `--out-dir` ask for it. */
+  readonly combined?: boolean;
 }
+
+/** The tables `score` can print, by the id `--table` and `--out-dir` name them (`combined` needs BFCL's verdicts). */
+export const scoreTableIds = ["decision", "official", "combined", "sensitivity", "table-f1", "aligned", "empty-turns"] as const;
 
 type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string; bfclDecoded: ScoredModel["bfclDecoded"] };
 
@@ -144,7 +154,10 @@ function decidedLabel(doc: ScoreDocument): string {
     return `; ${u.pairs - u.total} of ${u.pairs} pairs decided${words === "" ? "" : `: ${words}`}`;
   }
   if (withPairs.every((m) => m.undecided!.total === 0)) return "; every pair decided on both twins";
-  return "; N counts the pairs decided on both twins (error, unreached, missing, undecid: the pairs left out, by why)";
+  // name only the columns the table shows (a column of zeros is hidden)
+  const byHeader = { error: "inference-error", unreached: "not-reached", missing: "missing", undecid: "undecidable" } as const;
+  const shown = UNDECIDED_HEADERS.filter((h) => withPairs.some((m) => m.undecided!.byStatus[byHeader[h as keyof typeof byHeader]] > 0));
+  return `; N counts the pairs decided on both twins (${shown.join(", ")}: the pairs left out, by why)`;
 }
 
 /**
@@ -164,6 +177,12 @@ export function historyLabel(models: readonly Pick<ScoredModel, "model" | "histo
       : ` (${notExact.map((m) => `${reference.length > 1 ? `${m.model}: ` : ""}${m.history!.pairs.exact} of ${m.history!.pairs.selected} pairs exact`).join("; ")})`;
   const which = reference.length === read.length ? "" : ` for ${reference.map((m) => m.model).join(", ")}; the others: their own history`;
   return `; exact twins: reference history before the anchor${exactness}${which}`;
+}
+
+/** What the title says of the models `twinscore run` made (their `run.json`): what each run is. Nothing for other folders. */
+export function runLabel(models: readonly Pick<ScoredModel, "model" | "run">[]): string {
+  const made = models.filter((m) => m.run !== undefined);
+  return made.length === 0 ? "" : `; made by twinscore run: ${made.map((m) => `${m.model} (${m.run!.description})`).join("; ")}`;
 }
 
 /** Whether the models' result files are of more than one BFCL version (then every table says each model's). */
@@ -208,7 +227,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
   // models of both histories side by side: the table says each model's
   if (new Set(rows.map((r) => r.history)).size > 1) columns.splice(1, 0, { header: "history", value: (r) => r.history });
-  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}`) + "\n\n" });
+  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}${runLabel(doc.models)}`) + "\n\n" });
   // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
   if (rows.length > 0 && withBfclDecoded) blocks.push({ kind: "text", text: `\n${BFCL_DECODED_LEGEND}\n`, elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n" });
@@ -256,11 +275,35 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
     });
     blocks.push({ kind: "table", table: tableOf("table-f1", doc.workaround, workaroundColumns) });
   }
+  // the README's table: the decision and BFCL's official score side by side, one row per model (asked by --table combined)
+  const combined = combinedBlock(doc, rows, columns);
+  if (combined !== null && view.combined === true) blocks.push(combined);
   if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
   if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
-  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models);
+  const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models, view.verbose === true);
   if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
+}
+
+/** The headers of the decision table the combined table keeps (the counts of left-out pairs stay in the decision table). */
+const COMBINED_HEADERS = ["model", "history", "bfcl", "N", "act", "hold", "decision", "95% CI", "hold+c", "dec+c", "pair", "mf", "mp", "note"];
+
+/**
+ * The combined table: each model's decision row and, beside it, BFCL's official raw on the
+ * same should-ask items and on their base twins (empty for a model the official table leaves out).
+ */
+function combinedBlock(doc: ScoreDocument, rows: readonly Row[], columns: readonly Column<Row>[]): PrintBlock | null {
+  if (doc.official === null || rows.length === 0) return null;
+  const official = new Map(doc.official.models.map((o) => [o.model, o]));
+  const kept = columns.filter((c) => COMBINED_HEADERS.includes(c.header));
+  const note = kept.findIndex((c) => c.header === "note");
+  const extra: Column<Row>[] = [
+    { header: "off.miss", value: (r) => f1(official.get(r.model)?.rawMiss), align: "right" },
+    { header: "off.base", value: (r) => f1(official.get(r.model)?.rawBase), align: "right" },
+  ];
+  const all = note < 0 ? [...kept, ...extra] : [...kept.slice(0, note), ...extra, ...kept.slice(note)];
+  const caption = `Decision to act and BFCL's official score on ${pairSetLabel(doc)}; N counts the pairs decided on both twins, off.miss is BFCL's pass rate on the should-ask items, off.base on their distinct base twins`;
+  return { kind: "table", table: { ...tableOf("combined", rows, all), caption }, inTableFormat: true };
 }
 
 /** The note `score` prints on stderr after writing the per-item file. */

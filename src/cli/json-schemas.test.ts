@@ -1,0 +1,85 @@
+/**
+ * Every `--format json` document carries its schema version, the twinscore version and
+ * the manifests' digests, and validates against the JSON Schema the package ships for its
+ * command (`data/schemas/`), checked with Ajv (draft 2020-12, strict): the real runs in
+ * ../shared through score, compare, check and report, and a run of a scripted policy
+ * against 127.0.0.1 with its `run.json`.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { memoryIo } from "./io.js";
+import { runCli } from "./program.js";
+import { TWINSCORE_VERSION } from "../messages/version.js";
+import { manifestSha256 } from "../pairs/digest.js";
+import { loadCommittedManifest } from "../io/manifest.js";
+import { bfclDataDir, projectRoot, rolloutRunDir, sharedPath } from "../testing/shared.js";
+import { serverPool } from "../testing/run-fixtures.js";
+import { startPolicyServer } from "../testing/policies.js";
+import { policyResponder } from "../testing/policy-runs.js";
+
+const schemaDir = join(projectRoot, "data", "schemas");
+const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
+const validators = new Map(
+  readdirSync(schemaDir).map((f) => [f.replace(".schema.json", ""), ajv.compile(JSON.parse(readFileSync(join(schemaDir, f), "utf8")) as object)] as const),
+);
+const tmp = mkdtempSync(join(tmpdir(), "twinscore-schemas-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { serve } = serverPool();
+
+const digest = (v: "v3" | "v4") => {
+  const m = loadCommittedManifest(v);
+  if (!m.ok) throw new Error(`the ${v} manifest does not load`);
+  return manifestSha256(m.value);
+};
+
+/** Run a command with --format json; its document, validated against its command's schema. */
+async function validated(args: readonly string[], schema: string): Promise<Record<string, unknown>> {
+  const io = memoryIo();
+  await runCli([...args, "--format", "json"], io);
+  const text = io.out.join("");
+  expect(text, io.err.join("")).not.toBe("");
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  const validate = validators.get(schema)!;
+  expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
+  expect(Object.keys(doc).slice(0, 4)).toEqual(["schemaVersion", "twinscoreVersion", "manifestSha256", "command"]);
+  expect(doc.twinscoreVersion).toBe(TWINSCORE_VERSION);
+  return doc;
+}
+
+describe("the shipped JSON Schemas", () => {
+  it("one schema per command with a JSON document, and one for run.json; the version is package.json's", () => {
+    expect([...validators.keys()].sort()).toEqual(["check", "compare", "demo", "judge", "pairs", "report", "run", "run-record", "score", "verify"]);
+    expect((JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { version: string }).version).toBe(TWINSCORE_VERSION);
+  });
+
+  it("score, compare, check and report on the real runs validate, with the package manifests' digests", async () => {
+    const [main, fixes] = [join(rolloutRunDir("2025-11-12-main"), "result"), join(rolloutRunDir("2025-11-12-harmony-fixes"), "result")];
+    const score = await validated(["score", "--results", main, "--bootstrap", "0"], "score");
+    expect(score.manifestSha256).toEqual({ v4: digest("v4"), v3: digest("v3") });
+    // the numbers are the runs' own (pinned elsewhere): decision 82.39 for gpt-oss-120b on main
+    expect((score.models as { model: string; numbers: { decision: number } | null }[]).find((m) => m.model === "openai_gpt-oss-120b")?.numbers?.decision).toBeCloseTo(82.394, 2);
+    await validated(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--bootstrap", "0"], "score");
+    await validated(["compare", "--a", main, "--b", fixes, "--bootstrap", "0"], "compare");
+    await validated(["check", "--results", main, "--bfcl-data", bfclDataDir()], "check");
+    await validated(["report", "--results", main, "--bootstrap", "0", "--out", join(tmp, "report.html")], "report");
+    const forced = await validated(["score", "--results", main, "--bootstrap", "0", "--manifest", join(projectRoot, "data", "manifest.json")], "score");
+    expect(forced.manifestSha256).toEqual({ forced: digest("v4") });
+  }, 600_000);
+
+  it("run's document and its run.json validate; a dry run's too", async () => {
+    const srv = await serve(startPolicyServer(policyResponder("always-ask"), { maxRequests: 50 }));
+    const out = join(tmp, "run");
+    const base = ["run", "--endpoint", srv.url, "--model", "scripted/policy", "--out", out, "--bfcl-data", bfclDataDir(), "--limit", "2"];
+    const dry = await validated([...base, "--dry-run"], "run");
+    expect(dry).toMatchObject({ dryRun: true, record: null, manifestSha256: { v4: digest("v4") } });
+    const done = await validated(base, "run");
+    expect(done).toMatchObject({ dryRun: false, manifestSha256: { v4: digest("v4") } });
+    const record = JSON.parse(readFileSync(join(out, "scripted_policy", "run.json"), "utf8")) as object;
+    const validate = validators.get("run-record")!;
+    expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
+    expect(done.record).toEqual(record);
+  }, 120_000);
+});
