@@ -313,15 +313,26 @@ export function chooseModelDecoder(found: TreeModel, override: DecoderName | und
     override: override ?? null,
     samples: () => {
       const heads: Uint8Array[] = [];
+      // the sample of the bytes read so far, kept with how many bytes of the last file it read: each head is sampled once
+      let sampled: ReturnType<typeof sampleSteps> = [];
+      let sampledBytes = -1;
       for (const file of files) {
+        sampledBytes = -1;
         try {
-          heads.push(readFileHead(file, (lines) => sampleSteps([...heads, lines]).length >= DETECTION_SAMPLE));
+          const head = readFileHead(file, (lines) => {
+            sampled = sampleSteps([...heads, lines]);
+            sampledBytes = lines.length;
+            return sampled.length >= DETECTION_SAMPLE;
+          });
+          heads.push(head);
+          if (sampledBytes !== head.length) sampled = sampleSteps(heads);
         } catch (e) {
           problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
+          sampled = sampleSteps(heads);
         }
-        if (sampleSteps(heads).length >= DETECTION_SAMPLE) break;
+        if (sampled.length >= DETECTION_SAMPLE) break;
       }
-      return sampleSteps(heads);
+      return sampled;
     },
   });
   return { choice, problems };
