@@ -25,7 +25,7 @@ function exportsWithDocs(entry: string): { name: string; value: boolean; doc: st
 describe("the library entry points", () => {
   it("twinscore: the use cases with file access, and only them (no internals such as logGamma or seedWords)", () => {
     const values = Object.keys(twinscore).sort();
-    expect(values).toEqual(["buildPairs", "buildReport", "checkRuns", "compareArms", "judgeHeldBack", "readRun", "runCommand", "runDemo", "scoreRuns", "verifyExpected"]);
+    expect(values).toEqual(["buildPairs", "buildReport", "checkRuns", "compareArms", "compareTrials", "judgeHeldBack", "readRun", "runCommand", "runDemo", "scoreRuns", "verifyExpected"]);
   });
 
   it("twinscore/core: the pure core, none of it touching files", () => {

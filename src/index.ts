@@ -15,6 +15,8 @@
 export { scoreRuns, type ScoreRequest, type ScoreDocument, type ScoredModel, type WorkaroundRow } from "./app/score.js";
 export { type CheckRequest, type CheckDocument, type CheckedFile } from "./app/check.js";
 export { compareArms, type CompareRequest, type CompareDocument } from "./app/compare.js";
+export { compareTrials, type CompareTrialsRequest, type TrialsComparisonDocument } from "./app/compare-trials.js";
+export type { TrialsSummary, PairTrials } from "./app/score-trials.js";
 export { verifyExpected, type VerifyRequest, type VerifyDocument } from "./app/verify.js";
 export { buildReport, type ReportRequest, type ReportDocument } from "./app/report.js";
 export { readRun, type ReadRunRequest, type RunReading, type RunModel } from "./app/read.js";

@@ -129,7 +129,13 @@ export function manifestsForModels(
     // against the expected data first, streamed (or made by the scorer); only when that fails
     // are the files read again against every version's data, to name the one they look like
     let check = choice.checks?.get(model.name) ?? checkRecordedTurns(model, [candidate(manifest)]);
-    if (!check.byVersion[0].matches && check.byVersion[0].compared > 0) check = checkRecordedTurns(model, allCandidates());
+    if (!check.byVersion[0].fitsAsNow && check.byVersion[0].compared > 0) {
+      // against every version's data also when only older revisions make the rollouts fit: another version's may fit closer;
+      // the expected data's own outcome stays the one made (the scorer's also read the score files' prompts)
+      const own = check.byVersion[0];
+      const every = checkRecordedTurns(model, allCandidates());
+      check = { ...every, byVersion: every.byVersion.map((v) => (v.version === own.version ? own : v)) };
+    }
     const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
     if (!verdict.ok && !forced) {
       const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);

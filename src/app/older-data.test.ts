@@ -95,6 +95,28 @@ beforeAll(() => {
   writeFileSync(join(dir, fileOf("miss_func")), missFunc.map((l) => JSON.stringify(l)).join("\n") + "\n");
 });
 
+/**
+ * The same run cut to `kept` lines per file (plus the 8 items on the older data), so those
+ * 8 are more than the few items a run may differ by; `changed` base lines get a first
+ * question no revision of the data ever had.
+ */
+function cutRun(name: string, kept: number, changed: number): string {
+  const dir = join(runDir, name, "result", model);
+  mkdirSync(dir, { recursive: true });
+  const from = join(runDir, "result", model);
+  for (const c of ["base", "miss_func", "miss_param"]) {
+    const lines = linesOf(join(from, fileOf(c)));
+    const cut = lines.filter((l, i) => i < kept || (c === "miss_func" && changedIds.includes(l.id)));
+    const out = cut.map((l, i) => {
+      if (c !== "base" || i >= changed) return l;
+      const log = (l.inference_log ?? []).map((e) => (e !== null && typeof e === "object" && "begin_of_turn_query" in e ? { ...e, begin_of_turn_query: [{ role: "user", content: `not BFCL's question ${i}` }] } : e));
+      return { ...l, inference_log: log };
+    });
+    writeFileSync(join(dir, fileOf(c)), out.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  }
+  return join(runDir, name, "result");
+}
+
 describe("a v4 run generated on the data from before the holdout-index commit", () => {
   it("the record lists the 8 items that commit changed, and in the real run they are inference errors, which cannot be checked", () => {
     expect(changedIds).toEqual([101, 102, 115, 120, 122, 124, 129, 130].map((n) => `multi_turn_miss_func_${n}`));
@@ -126,5 +148,43 @@ describe("a v4 run generated on the data from before the holdout-index commit", 
     expect(unchanged.n).toBeLessThanOrEqual(112);
     expect(unchanged.n).toBeGreaterThan(100);
     expect(unchanged.n).toBeLessThan(rows.get("table-1")!.n);
+  });
+  it("items that follow an older revision exactly do not count toward the few a run may differ by; items no revision explains do", () => {
+    const ctx = contextOf({});
+    const few = cutRun("few", 20, 0);
+    const fewModels = walkBfclTree([few], ctx.cwd, "result").models;
+    // 20 lines per file: at most 3 items may differ, and 8 follow the older data: named, and the run is still scored
+    const fewFound = manifestsForModels(fewModels, undefined, ctx);
+    if (!fewFound.ok) throw new Error(fewFound.problems[0].message);
+    expect(fewFound.value.problems.map((p) => [p.severity, p.code, p.message])).toEqual([["warning", "rollouts-older-data", named]]);
+    expect(fewFound.value.manifestOf.get(model)?.source.bfclVersion).toBe("v4");
+    // 4 base lines asked questions no revision had: more than 3, so the run is refused, the older data named in the line
+    const changed = cutRun("changed", 20, 4);
+    const refused = manifestsForModels(walkBfclTree([changed], ctx.cwd, "result").models, undefined, ctx);
+    if (!refused.ok) throw new Error(refused.problems[0].message);
+    expect(refused.value.problems.map((p) => [p.severity, p.code])).toEqual([["error", "rollouts-other-data"]]);
+    const line = refused.value.problems[0].message;
+    expect(line).toMatch(/^model openai_gpt-oss-120b: 12 of \d+ rollouts were not generated on BFCL v4 data \(first: multi_turn_base_0, turn 0\); generated on BFCL v4 data from before 06ae1c76 /);
+    expect(line).toContain("8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130; 4 other items differ from every revision known; pass --manifest to force");
+  });
+});
+
+describe("the real gpt-oss runs, whose 8 changed items are inference errors", () => {
+  it("are named from the prompts BFCL's score files keep for those entries, read in the same pass as the verdicts; without the score files nothing can be said", async () => {
+    const score = async (results: string) => {
+      const io = memoryIo({ TWINSCORE_PYTHON: "/nonexistent/python3" }, projectRoot);
+      const code = await runCli(["score", "--results", results, "--model", model, "--bootstrap", "0", "--format", "json"], io);
+      const doc = JSON.parse(io.out.join("")) as { problems: { code: string; severity: string; message: string }[]; models: unknown[] };
+      expect(code).toBe(0);
+      return { doc, err: io.err.join("") };
+    };
+    for (const run of ["2025-11-12-main", "2025-11-12-harmony-fixes"] as const) {
+      // the run folder: BFCL's score/ beside result/ is read, and its entries of 101, 102, … keep missed_function on the older turn
+      const withScores = await score(rolloutRunDir(run));
+      expect(withScores.doc.problems.filter((p) => p.code.startsWith("rollouts-")).map((p) => [p.severity, p.code, p.message])).toEqual([["warning", "rollouts-older-data", named]]);
+      expect(withScores.err).toContain(`warning: ${named} [rollouts-older-data]`);
+      const resultsOnly = await score(join(rolloutRunDir(run), "result"));
+      expect(resultsOnly.doc.problems.filter((p) => p.code.startsWith("rollouts-"))).toEqual([]);
+    }
   });
 });

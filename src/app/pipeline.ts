@@ -24,6 +24,7 @@ import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "..
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
+import type { TurnQueries } from "../bfcl/inference-log.js";
 import { NO_BLOCK, readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
 import { readRunRecord } from "../io/run-record.js";
 import type { RunRecord } from "../rollout/run-record.js";
@@ -312,15 +313,26 @@ export function chooseModelDecoder(found: TreeModel, override: DecoderName | und
     override: override ?? null,
     samples: () => {
       const heads: Uint8Array[] = [];
+      // the sample of the bytes read so far, kept with how many bytes of the last file it read: each head is sampled once
+      let sampled: ReturnType<typeof sampleSteps> = [];
+      let sampledBytes = -1;
       for (const file of files) {
+        sampledBytes = -1;
         try {
-          heads.push(readFileHead(file, (lines) => sampleSteps([...heads, lines]).length >= DETECTION_SAMPLE));
+          const head = readFileHead(file, (lines) => {
+            sampled = sampleSteps([...heads, lines]);
+            sampledBytes = lines.length;
+            return sampled.length >= DETECTION_SAMPLE;
+          });
+          heads.push(head);
+          if (sampledBytes !== head.length) sampled = sampleSteps(heads);
         } catch (e) {
           problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
+          sampled = sampleSteps(heads);
         }
-        if (sampleSteps(heads).length >= DETECTION_SAMPLE) break;
+        if (sampled.length >= DETECTION_SAMPLE) break;
       }
-      return sampleSteps(heads);
+      return sampled;
     },
   });
   return { choice, problems };
@@ -356,8 +368,14 @@ function readModel(
 ): { model: Omit<ModelRead, "bfclVersion" | "dataCheck">; check: RolloutDataCheck } {
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
+  // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
   const builder = rolloutDataCheckBuilder([on.candidate], "all");
-  const onLine = recordedTurnsVisitor((item) => builder.add(item));
+  const unlogged: string[] = [];
+  const onLine = recordedTurnsVisitor((item) => (item.turns === null || item.turns.length === 0 ? void unlogged.push(item.id) : builder.add(item)));
+  const dataCheck = (prompts?: ReadonlyMap<string, TurnQueries>): RolloutDataCheck => {
+    for (const id of unlogged) builder.add({ id, turns: prompts?.get(id) ?? null });
+    return builder.result();
+  };
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const recorded = readRunRecord(found.dir);
   if (recorded.problem !== null) problems.push({ ...recorded.problem, severity: "warning", message: `${recorded.problem.message}; the folder is read as one without it` });
@@ -378,7 +396,7 @@ function readModel(
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
-    return { model: { ...base, filesUsed: {}, decoder: null, problems, ...none }, check: builder.result() };
+    return { model: { ...base, filesUsed: {}, decoder: null, problems, ...none }, check: dataCheck() };
   }
   // one pass per file: the rollouts the pairs need, and whatever else was asked for
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
@@ -415,7 +433,7 @@ function readModel(
     problems.push(
       problem("category-missing", `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`),
     );
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: builder.result() };
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: dataCheck() };
   }
   // the twins of a pair must reach the anchor the same way: a model whose lines mix both histories is not scored
   const history = modelHistory({
@@ -424,13 +442,13 @@ function readModel(
   });
   if (history.protocol === "mixed") {
     problems.push(problem("history-mixed", mixedHistoryMessage(found.name, history)));
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: builder.result() };
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: dataCheck() };
   }
   // what made the lines: one mode (it chooses the decoder) and one injected block, or the model is not scored
   const made = madeBy(found.name, scoredResultCategories.map((c) => readings[c]!), runRecord);
   if (made.refusal !== null) {
     problems.push(made.refusal);
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }, check: builder.result() };
+    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }, check: dataCheck() };
   }
   const used = req.decoder === undefined && made.mode !== null ? { decoder: made.mode === "fc" ? fcDecoder : promptingDecoder, source: "run" as const, reason: made.reason } : choice!;
   const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, used.decoder);
@@ -483,7 +501,7 @@ function readModel(
       runRecord,
       blocks: made.blocks,
     },
-    check: builder.result(),
+    check: dataCheck(official?.promptTurns),
   };
 }
 

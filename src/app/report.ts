@@ -31,7 +31,7 @@ import { versionsOfModel, versionsText } from "./data-version.js";
 import type { SideRule } from "../decision/types.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
-import { DEFAULT_MAX_UNDECIDED, LIFTED } from "./score.js";
+import { DEFAULT_MAX_UNDECIDED, LIFTED, reshapeFix } from "./score.js";
 import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
 import { metricsInputs } from "./run-metrics.js";
@@ -351,7 +351,8 @@ async function readReportRuns(
         const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
         const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
         const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
-        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder };
+        const reshape = reshapeFix(m.problems);
+        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder, ...(reshape === undefined ? {} : { reshape }) };
       },
     );
     if (!read.ok) return read;

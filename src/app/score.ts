@@ -16,7 +16,7 @@ import { readingCounts } from "../decision/score.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
-import { pushAll, problem, type Problem } from "../messages/index.js";
+import { err, ok, pushAll, problem, type Problem, type Result } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { rankOneOf } from "../official/intervals.js";
@@ -31,6 +31,9 @@ import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasE
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
+import { trialsSummary, type TrialsSummary } from "./score-trials.js";
+import { runRecordAbove } from "../io/run-record.js";
+import { differencesText, settingDifferences } from "../rollout/run-record.js";
 
 export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 
@@ -89,6 +92,12 @@ export interface ScoreRequest extends RequestContext {
   readonly strict?: boolean;
   /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
   readonly decoder?: DecoderName;
+  /**
+   * `--trials-of`: these folders (each one model: a model folder, or a run holding one)
+   * are K trials of one model on the same pairs, read instead of `results`; the document
+   * adds the repeated-trial numbers (`trials`), and no model is ranked against its own trials.
+   */
+  readonly trialsOf?: readonly string[];
   /** Called once, just before the models are read, with how many: the bin bounds V8's heap there (`io/v8-heap.ts`). */
   readonly tuneForManyModels?: () => void;
 }
@@ -188,6 +197,8 @@ export interface ScoreDocument {
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** With `perItem`: the file written and its rows. */
   readonly perItem: { readonly file: string; readonly rows: number } | null;
+  /** With `trialsOf`: the model's numbers over its trials (means, two-level interval, flip rates, spread); else null. */
+  readonly trials: TrialsSummary | null;
   /** With no `scores` given: the `score/` folders beside `result/` in the runs given, whose verdicts were read as if given (absolute); else empty. */
   readonly scoresBeside: readonly string[];
   /** Problems not tied to one model's files (arguments, folders, score files, BFCL data). */
@@ -201,6 +212,15 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
+/**
+ * What a model without a headline must do instead of regenerating failed items, when its
+ * lines are of another shape than BFCL's: they are read as missing, and regenerating
+ * failed items would not bring them back (undefined: the lines are BFCL's).
+ */
+export function reshapeFix(problems: readonly Problem[]): string | undefined {
+  return problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+}
+
 export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
@@ -216,6 +236,7 @@ function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems:
     aligned: null,
     emptyTurns: null,
     perItem: null,
+    trials: null,
     scoresBeside: [],
     problems: [...problems],
     exitCode: 2,
@@ -228,7 +249,9 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   const boot = bootstrapOf(req.bootstrap);
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
   if (!boot.ok) pushAll(problems, boot.problems);
-  if (req.results.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
+  const trialsOf = req.trialsOf ?? [];
+  if (trialsOf.length > 0 && req.results.length > 0) problems.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
+  else if (req.results.length === 0 && trialsOf.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
   if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
     problems.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
   }
@@ -299,13 +322,19 @@ interface ScoredRead {
  * const doc = await scoreRuns({ results: ["runs/main"], scores: ["runs/main"] });
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
-export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
-  const listed = folderListProblem(req.results, "results") ?? (req.scores === undefined ? null : folderListProblem(req.scores, "scores"));
-  if (listed !== null) return emptyDocument({ ...req, results: [] }, { resamples: 0, seed: 0 }, [listed]);
+export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
+  const listed =
+    folderListProblem(request.results, "results") ??
+    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
+    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
+  if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
+  const trialsOf = request.trialsOf ?? [];
+  // the trials' folders are read as result trees; `validate` still sees the request as given
+  const req: ScoreRequest = trialsOf.length > 0 && request.results.length === 0 ? { ...request, results: trialsOf } : request;
   const ctx = contextOf(req);
   // the one walk of the inputs: the score trees given, else the score/ folders beside result/ in the runs given
   const walked = walkInputs(ctx, req.results, req.scores ?? []);
-  const checked = validate(req, ctx, walked);
+  const checked = validate(request, ctx, walked);
   const { bootstrap } = checked;
   if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
   const { rule, ...options } = scoreOptionsOf(req);
@@ -338,8 +367,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
       beforeReading: () => req.tuneForManyModels?.(),
     },
     (m) => {
-      // lines of another shape than BFCL's are read as missing: regenerating failed items would not bring them back
-      const reshape = m.problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+      const reshape = reshapeFix(m.problems);
       const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap, reshape);
       const shown = headline !== null && headline.noHeadline === null;
       const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
@@ -409,7 +437,7 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
   // models scored on different pairs (several BFCL versions) are not ranked against each other
   const groups = new Map<Manifest, ScoredRead[]>();
   for (const o of shown) groups.set(o.read.manifest, [...(groups.get(o.read.manifest) ?? []), o]);
-  const rank1 = shown.length >= 2 && groups.size === 1 ? rankOneOf(shown.map((o) => outcomesOf(o.headline!.selection)), bootstrap) : null;
+  const rank1 = shown.length >= 2 && groups.size === 1 && trialsOf.length === 0 ? rankOneOf(shown.map((o) => outcomesOf(o.headline!.selection)), bootstrap) : null;
   const pairsSelectedByVersion: Partial<Record<BfclVersion, number>> = {};
   const uncertifiedByVersion: Partial<Record<BfclVersion, number>> = {};
   const manifests = [...new Set(run.manifestOf.values())];
@@ -499,6 +527,13 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     else pushAll(problems, written.problems);
   }
 
+  let trials: TrialsSummary | null = null;
+  if (trialsOf.length > 0) {
+    const combined = combineTrials(outputs, groups.size, bootstrap);
+    if (combined.ok) trials = combined.value;
+    else problems.push(...combined.problems);
+  }
+
   const modelProblems = models.flatMap((m) => m.problems);
   let exitCode: ExitCode = 0;
   if (withRecords.length === 0) {
@@ -508,6 +543,8 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     problems.push(problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items"));
     exitCode = 2;
   } else if (hasError(problems.filter((p) => p.code !== "no-headline")) && perItem === null && req.perItem !== undefined) {
+    exitCode = 2;
+  } else if (trialsOf.length > 0 && trials === null) {
     exitCode = 2;
   } else if (
     models.some((m) => m.noHeadline !== null || m.undecided === null) ||
@@ -531,10 +568,55 @@ export async function scoreRuns(req: ScoreRequest): Promise<ScoreDocument> {
     aligned: alignedOut,
     emptyTurns,
     perItem,
+    trials,
     scoresBeside: walked.scoresBeside,
     problems,
     exitCode,
   };
+}
+
+/**
+ * The trials of `--trials-of` as one model: every folder must hold one model with a
+ * headline, all of one name and on one manifest (the same pairs); else one line says why.
+ */
+function combineTrials(outputs: readonly ScoredRead[], manifests: number, bootstrap: BootstrapOptions): Result<TrialsSummary> {
+  const names = [...new Set(outputs.map((o) => baseName(o.read.model)))];
+  if (names.length > 1) return err(badArgument(`--trials-of takes the trials of one model; found ${names.join(", ")}`));
+  const without = outputs.filter((o) => o.headline === null || o.headline.noHeadline !== null).map((o) => o.read.model);
+  if (without.length > 0) return err(problem("trials-no-headline", `--trials-of: no decision for ${without.join(", ")}, so the trials cannot be combined`));
+  if (manifests > 1) return err(badArgument("--trials-of: the trials were made on different BFCL versions (different pairs)"));
+  if (outputs.length === 0) return err(problem("results-empty", "--trials-of: no model found"));
+  const differing = trialSettingsDiffer(outputs);
+  if (differing !== null) return err(badArgument(differing));
+  const trials = outputs.map((o) => ({ label: o.read.model, selection: o.headline!.selection, decision: o.headline!.numbers.decision }));
+  return ok(trialsSummary(names[0], trials, bootstrap));
+}
+
+/**
+ * Trials must be made alike: where the folders record how they were made (`run.json`), a
+ * trial whose settings differ from the first's, other than the seed, is no trial of the
+ * same thing; the line names each differing setting. Null when they agree.
+ */
+function trialSettingsDiffer(outputs: readonly ScoredRead[]): string | null {
+  const records = outputs.map((o) => {
+    const file = Object.values(o.read.filesUsed).find((f) => f !== undefined);
+    return file === undefined ? null : runRecordAbove(file.file);
+  });
+  const first = records[0];
+  if (first === null || first === undefined) return null;
+  const sameSeed = (r: RunRecord) => ({ ...r.settings, sampling: { ...r.settings.sampling, seed: null } });
+  for (let i = 1; i < records.length; i++) {
+    const r = records[i];
+    if (r === null) continue;
+    const differences = settingDifferences(sameSeed(first), sameSeed(r));
+    if (differences.length > 0) return `--trials-of: ${outputs[i].read.model} was made with other settings than ${outputs[0].read.model}: ${differencesText(differences, "first trial")}`;
+  }
+  return null;
+}
+
+/** A model's folder name, without the `<run>/` several runs give it. */
+function baseName(model: string): string {
+  return model.slice(model.lastIndexOf("/") + 1);
 }
 
 /**

@@ -9,7 +9,7 @@
  * log. Pure; works on a parsed value or on the line's bytes, parsing only the queries.
  */
 import type { ChatMessage } from "./data.js";
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipValue } from "./json-bytes.js";
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
 
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];
@@ -58,6 +58,21 @@ export function turnQueriesOf(inferenceLog: unknown, maxTurns = Number.POSITIVE_
     }
   }
   return turns;
+}
+
+/**
+ * The turns BFCL sent for a test entry as a score file's `prompt` keeps it (the entry as
+ * BFCL loaded it): each question turn's messages, and on a turn `missed_function` gives
+ * functions back no data text — BFCL sends its own prompt there, or stops the item when
+ * the turn has a question (older data did). So an inference error, which has no log, can
+ * still be told from the data it was run on. Null when the prompt holds no question list.
+ */
+export function promptTurnQueries(prompt: unknown): TurnQueries | null {
+  if (prompt === null || typeof prompt !== "object" || Array.isArray(prompt)) return null;
+  const { question, missed_function: missed } = prompt as { question?: unknown; missed_function?: unknown };
+  if (!Array.isArray(question) || question.length === 0 || !question.every(Array.isArray)) return null;
+  const held = missed !== null && typeof missed === "object" && !Array.isArray(missed) ? new Set(Object.keys(missed)) : new Set<string>();
+  return question.map((turn: unknown[], t) => (held.has(String(t)) ? [] : messagesOf(turn)));
 }
 
 const utf8 = new TextDecoder("utf-8");
@@ -149,6 +164,101 @@ export function scanTurnQueries(bytes: Uint8Array, start: number, end: number, m
     }
     i = skipSpace(bytes, next, end);
     if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1, end);
+  }
+  return turns;
+}
+
+/**
+ * Where an `inference_log` list ends and where each turn record's `begin_of_turn_query`
+ * is in it (`queries`: start and end offsets, pair by pair), found in the one walk the head
+ * scan makes of a line, so the log is not walked a second time for its queries. Null when
+ * the log is not of the plain shape this walk accepts (an entry that is not a list, object
+ * or string, a record that is not a well-formed object, a bare value holding a bracket or
+ * quote): there the end is the bracket match and the queries are read as `scanTurnQueries`
+ * reads them, so both answers are always the same as that lenient walk's.
+ */
+export interface LogExtents {
+  readonly end: number;
+  readonly queries: readonly number[];
+}
+
+/** The extents of the log list opening at `logStart` (see `LogExtents`), or null. */
+export function walkLog(bytes: Uint8Array, logStart: number, end: number): LogExtents | null {
+  const queries: number[] = [];
+  let i = skipSpace(bytes, logStart + 1, end);
+  for (;;) {
+    if (i >= end) return null;
+    const b = bytes[i];
+    if (b === CLOSE_BRACKET) return { end: i + 1, queries };
+    const next = b === OPEN_BRACE ? walkRecord(bytes, i, end, queries) : b === OPEN_BRACKET || b === QUOTE ? skipValue(bytes, i, end) : -1;
+    if (next < 0) return null;
+    i = skipSpace(bytes, next, end);
+    if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1, end);
+  }
+}
+
+/** Whether a bare value (number, literal) holds a byte the bracket match would count. */
+function holdsStructure(bytes: Uint8Array, start: number, stop: number): boolean {
+  for (let k = start; k < stop; k++) {
+    const b = bytes[k];
+    if (b === QUOTE || b === OPEN_BRACKET || b === CLOSE_BRACKET || b === OPEN_BRACE) return true;
+  }
+  return false;
+}
+
+/** Index past the well-formed object at `i` (a log entry), its first `begin_of_turn_query` extent pushed onto `queries`; -1 when it is not plain. */
+function walkRecord(bytes: Uint8Array, i: number, end: number, queries: number[]): number {
+  let j = skipSpace(bytes, i + 1, end);
+  if (bytes[j] === CLOSE_BRACE) return j + 1;
+  let found = false;
+  for (;;) {
+    if (bytes[j] !== QUOTE) return -1;
+    const keyEnd = skipString(bytes, j, end);
+    if (keyEnd < 0) return -1;
+    const isQuery = !found && keyIs(bytes, j, keyEnd, "begin_of_turn_query");
+    j = skipSpace(bytes, keyEnd, end);
+    if (bytes[j] !== COLON) return -1;
+    j = skipSpace(bytes, j + 1, end);
+    if (j >= end) return -1;
+    const valueStart = j;
+    const valueEnd = skipValue(bytes, j, end);
+    if (valueEnd < 0 || valueEnd === valueStart) return -1;
+    const v = bytes[valueStart];
+    if (v !== QUOTE && v !== OPEN_BRACKET && v !== OPEN_BRACE && holdsStructure(bytes, valueStart, valueEnd)) return -1;
+    if (isQuery) {
+      queries.push(valueStart, valueEnd);
+      found = true;
+    }
+    j = skipSpace(bytes, valueEnd, end);
+    if (bytes[j] === CLOSE_BRACE) return j + 1;
+    if (bytes[j] !== COMMA) return -1;
+    j = skipSpace(bytes, j + 1, end);
+  }
+}
+
+/**
+ * The turn queries of a line whose log the head scan walked: parsed from the extents it
+ * found (at most `maxTurns`), null when the line has no log list, or read by
+ * `scanTurnQueries` where the head scan could not say (`known` undefined).
+ */
+export function turnQueriesAt(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  known: { readonly logStart: number; readonly logQueries: readonly number[] | null } | undefined,
+  maxTurns = Number.POSITIVE_INFINITY,
+): TurnQueries | null {
+  if (known === undefined || (known.logQueries === null && known.logStart !== -1)) return scanTurnQueries(bytes, start, end, maxTurns);
+  if (known.logQueries === null) return null; // the whole line was walked and has no `inference_log`
+  const turns: ChatMessage[][] = [];
+  for (let q = 0; q < known.logQueries.length && turns.length < maxTurns; q += 2) {
+    let value: unknown;
+    try {
+      value = JSON.parse(utf8.decode(bytes.subarray(known.logQueries[q], known.logQueries[q + 1])));
+    } catch {
+      value = null;
+    }
+    turns.push(messagesOf(value));
   }
   return turns;
 }

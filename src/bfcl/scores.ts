@@ -8,6 +8,7 @@
  * the empty-turn and response-mismatch messages, from the number of execution records
  * minus one for a state mismatch, none for runner-level failures).
  */
+import { promptTurnQueries, type TurnQueries } from "./inference-log.js";
 import { LineProblems, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
@@ -40,6 +41,8 @@ export interface FailedEntry {
    * goes on to the turn-count check, which may write a second line for the entry.
    */
   readonly more?: readonly FailedEntry[];
+  /** The turns BFCL sent, from the entry's `prompt` when the line keeps one (see `promptTurnQueries`). */
+  readonly promptTurns?: TurnQueries;
 }
 
 /** A parsed score file. */
@@ -97,7 +100,9 @@ export function parseFailedLine(text: string, file: string, line: number): Faile
   const rawMessage = error.error_message;
   const errorMessage = Array.isArray(rawMessage) ? rawMessage.map(String).join(" ") : typeof rawMessage === "string" ? rawMessage : "";
   const records = Array.isArray(error.execution_result) ? error.execution_result.length : null;
-  return { id: value.id, errorType: error.error_type, errorMessage, failingTurn: failingTurnOf(error.error_type, errorMessage, records), errorJson: JSON.stringify(error), line };
+  const entry: FailedEntry = { id: value.id, errorType: error.error_type, errorMessage, failingTurn: failingTurnOf(error.error_type, errorMessage, records), errorJson: JSON.stringify(error), line };
+  const promptTurns = promptTurnQueries(value.prompt);
+  return promptTurns === null ? entry : { ...entry, promptTurns };
 }
 
 /**

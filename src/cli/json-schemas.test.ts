@@ -51,7 +51,7 @@ async function validated(args: readonly string[], schema: string): Promise<Recor
 
 describe("the shipped JSON Schemas", () => {
   it("one schema per command with a JSON document, and one for run.json; the version is package.json's", () => {
-    expect([...validators.keys()].sort()).toEqual(["check", "compare", "demo", "judge", "pairs", "report", "run", "run-record", "score", "verify"]);
+    expect([...validators.keys()].sort()).toEqual(["check", "compare", "compare-trials", "demo", "judge", "pairs", "report", "run", "run-record", "score", "verify"]);
     expect((JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { version: string }).version).toBe(TWINSCORE_VERSION);
   });
 

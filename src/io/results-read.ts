@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { decodeResultBytes, lineHistory, lineKey, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type LineHead, type LineHistory, type RecordedRollout } from "../bfcl/results.js";
+import { decodeResultBytes, lineHistory, lineKey, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type LineHead, type LineHeadError, type LineHistory, type RecordedRollout } from "../bfcl/results.js";
 import { COLON, skipSpace, skipValue } from "../bfcl/json-bytes.js";
 import { firstInvalidUtf8, invalidUtf8Message } from "../bfcl/utf8.js";
 import { isKnownItemId } from "../decision/score.js";
@@ -195,9 +195,10 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
 
 /**
  * Called with every line whose id can be read (in file order, before any other check):
- * lets the data check read the same pass. The bytes are valid during the call only.
+ * lets the data check read the same pass. The bytes are valid during the call only; `head`
+ * is the line's head scan (its log's queries located), so the visitor need not walk it again.
  */
-export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: number) => void;
+export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: number, head?: LineHead) => void;
 
 /**
  * Read `file`, a result file of `category`. `wanted` maps each id scoring needs to the
@@ -236,9 +237,14 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
     const visit = (bytes: Uint8Array, start: number, end: number, line: number): void => {
       if (isBlank(bytes, start, end)) return;
       lines++;
-      if (census !== null) countLine(census, bytes, start, end, { file, line });
-      if (texts !== null) keepText(texts, pass.texts!, bytes, start, end);
-      if (tokens !== null) countFirstStepTokens(tokens, bytes, start, end);
+      // One scan of the line's top-level keys gives its id and where `result` is (the last
+      // of each, as json.loads reads a repeated key); a line malformed after its id still
+      // gives the id, and is reported only if scoring wants it. Every reader of the line
+      // below takes this one scan.
+      const head = scanLineHead(bytes, start, end, true);
+      if (census !== null) countLine(census, bytes, head, { file, line });
+      if (texts !== null) keepText(texts, pass.texts!, bytes, start, end, head);
+      if (tokens !== null) countFirstStepTokens(tokens, bytes, start, end, head);
       if (openings !== null) keepOpening(openings, bytes, start, end);
       if (injectedLines !== null && recordsInjection(bytes, start, end)) injectedLines++;
       // bytes that are not UTF-8 are not read as replacement characters: BFCL's reader stops on them
@@ -247,15 +253,11 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         problems.push(problem("utf8-invalid", `${invalidUtf8Message(bytes, start, badByte)}; the line is skipped`, { file, line, severity: "warning" }));
         return;
       }
-      // One scan of the line's top-level keys gives its id and where `result` is (the last
-      // of each, as json.loads reads a repeated key); a line malformed after its id still
-      // gives the id, and is reported only if scoring wants it.
-      let head = scanLineHead(bytes, start, end, true);
       if ("error" in head) {
         problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
         return;
       }
-      onLine?.(head.id, bytes, start, end);
+      onLine?.(head.id, bytes, start, end, head);
       if (!isKnownItemId(head.id, category, knownMissIds)) {
         problems.push(
           problem("id-unknown", `id ${JSON.stringify(head.id)} is not a multi_turn_${category} item the manifest knows; line skipped`, {
@@ -364,9 +366,9 @@ function keyOf(bytes: Uint8Array, head: LineHead): { key: string; history: LineH
 }
 
 /** The census of one line: its id (in the order of first lines), its turn count or the turn `run --until-anchor` stopped after (the last line of an id wins). */
-function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: number, where: { file: string; line: number }): void {
-  const head = scanLineHead(bytes, start, end, false);
-  if ("error" in head) return; // the scorer reports malformed lines
+function countLine(census: ResultCensus, bytes: Uint8Array, head: LineHead | LineHeadError, where: { file: string; line: number }): void {
+  // the id-only scan gives a line without a readable `result` no extent: such a line is malformed to the census
+  if ("error" in head || head.resultStart < 0) return; // the scorer reports malformed lines
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;
   const after = stoppedAfterTurn(bytes, head);
@@ -389,8 +391,7 @@ function countLine(census: ResultCensus, bytes: Uint8Array, start: number, end: 
 }
 
 /** Keep the `result` text of a wanted id's last line, when the line is UTF-8 and the text parses (else the scorer reports it, and no text is kept). */
-function keepText(texts: Map<string, string>, wanted: ReadonlySet<string>, bytes: Uint8Array, start: number, end: number): void {
-  const head = scanLineHead(bytes, start, end, true);
+function keepText(texts: Map<string, string>, wanted: ReadonlySet<string>, bytes: Uint8Array, start: number, end: number, head: LineHead | LineHeadError): void {
   if ("error" in head || !wanted.has(head.id)) return;
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;
@@ -409,8 +410,7 @@ const TOKENS_KEY = Buffer.from('"input_token_count"');
 const FIRST_COUNT = /^\s*:\s*\[\s*\[\s*(\d+)/;
 
 /** The first step's input token count of the last line of an id (null for a line without one: an error line). */
-function countFirstStepTokens(tokens: Map<string, number | null>, bytes: Uint8Array, start: number, end: number): void {
-  const head = scanLineHead(bytes, start, end, true);
+function countFirstStepTokens(tokens: Map<string, number | null>, bytes: Uint8Array, start: number, end: number, head: LineHead | LineHeadError): void {
   if ("error" in head) return;
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;

@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js";
 import { detectVersion } from "../bfcl/data.js";
-import { scanTurnQueries } from "../bfcl/inference-log.js";
+import { turnQueriesAt } from "../bfcl/inference-log.js";
 import { scanLineHead } from "../bfcl/results.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -35,10 +35,10 @@ export function readRecordedTurns(model: TreeModel): { items: RecordedItem[]; pr
  */
 export function recordedTurnsVisitor(onItem: (item: RecordedItem) => void): LineVisitor {
   const seen = new Set<string>();
-  return (id, bytes, start, end) => {
+  return (id, bytes, start, end, head) => {
     if (seen.has(id)) return;
     seen.add(id);
-    onItem({ id, turns: scanTurnQueries(bytes, start, end) });
+    onItem({ id, turns: turnQueriesAt(bytes, start, end, head) });
   };
 }
 
@@ -51,7 +51,7 @@ function forEachRecordedItem(model: TreeModel, onItem: (item: RecordedItem) => v
       try {
         forEachLine(file.path, (bytes, start, end) => {
           const head = scanLineHead(bytes, start, end, true);
-          if (!("error" in head)) visit(head.id, bytes, start, end);
+          if (!("error" in head)) visit(head.id, bytes, start, end, head);
         });
       } catch (e) {
         problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file: file.path }));

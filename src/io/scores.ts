@@ -8,6 +8,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
+import type { TurnQueries } from "../bfcl/inference-log.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { ResultCensus } from "./results-read.js";
@@ -51,6 +52,8 @@ export interface OfficialReading {
   readonly scoreFiles: Partial<Record<ScoredResultCategory, string>>;
   /** Result-file census per category (present whenever the result file was readable). */
   readonly census: Partial<Record<ScoredResultCategory, ResultCensus>>;
+  /** By item id: the turns BFCL sent, from the prompt a failed entry of a cross-checked score file keeps (the data check reads them for lines without a log). */
+  readonly promptTurns: ReadonlyMap<string, TurnQueries>;
   readonly problems: Problem[];
 }
 
@@ -67,6 +70,7 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
   const categories: ScoredResultCategory[] = [];
   const scoreFiles: Partial<Record<ScoredResultCategory, string>> = {};
   const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
+  const promptTurns = new Map<string, TurnQueries>();
   for (const category of scoredResultCategories) {
     const counted = { census: censuses[category] };
     if (counted.census === undefined) continue;
@@ -102,6 +106,7 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
     }
     // BFCL's verdict on a line `run --until-anchor` stopped judges a cut rollout, not the model
     for (const [id, v] of checked.verdicts) if (!stopped.has(id)) verdicts.set(id, v);
+    for (const [id, f] of parsed.content.failed) if (f.promptTurns !== undefined) promptTurns.set(id, f.promptTurns);
     if (stopped.size > 0) {
       problems.push(
         problem("score-stopped-at-anchor", `model ${model}: ${stopped.size} ${category} line(s) stopped after their anchor turn (twinscore run --until-anchor) are left out of the official numbers: they hold the decision only, not a whole rollout`, { file: resultFile, severity: "warning" }),
@@ -110,5 +115,5 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
     categories.push(category);
     scoreFiles[category] = scoreFile;
   }
-  return { model, verdicts, categories, scoreFiles, census, problems };
+  return { model, verdicts, categories, scoreFiles, census, promptTurns, problems };
 }

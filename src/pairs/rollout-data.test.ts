@@ -79,8 +79,11 @@ describe("the real xLAM rollouts (BFCL v3)", () => {
     expect(parsedAgree).toBe(true);
     const check = checkRolloutData(items, [v3, v4]);
     expect(check.byVersion[0]).toMatchObject({ version: "v3", compared: 600, equal: 600, differing: [], matches: true });
-    expect(check.byVersion[1]).toMatchObject({ version: "v4", compared: 600, matches: false });
+    // every item v3 and today's v4 differ on follows v4's data from before its first fixes: it fits v4 only through those older revisions
+    expect(check.byVersion[1]).toMatchObject({ version: "v4", compared: 600, matches: true, fitsAsNow: false });
     expect(check.byVersion[1].differing).toHaveLength(214);
+    expect(check.byVersion[1].olderData?.before.commit).toBe("e5148abe");
+    expect(check.byVersion[1].olderData?.items).toHaveLength(214);
     expect(check.looksLike).toBe("v3");
     expect(checkRolloutData(items, [v3, v4], "first").byVersion[1].differing).toHaveLength(133);
     expect(dataVerdict(check, "v3", "xlam")).toEqual({ ok: true, line: null, olderData: null });

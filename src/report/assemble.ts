@@ -50,6 +50,8 @@ export interface ReportModelInput {
   readonly emptyTurns: ReadonlyMap<string, readonly EntryUnderReadings[]> | null;
   readonly resultFiles: readonly string[];
   readonly scoreFiles: readonly string[];
+  /** What a model without a headline must do instead of regenerating failed items (its lines are not BFCL's shape), as `score` says it; absent otherwise. */
+  readonly reshape?: string;
   /** The run it was found in inside a folder of runs, and its folder's name: `--compare` names such a run. */
   readonly run?: string;
   readonly folder?: string;
@@ -184,7 +186,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
   const table1 = readingById("table-1")!;
   const scoredPairs = readingPairs(manifest, table1);
   const table1Ids = new Set(scoredPairs.map((p) => p.missId));
-  const headlines = renamed.map((m) => headlineOf(m.records, manifest, table1, rule, input.maxUndecided, input.bootstrap));
+  const headlines = renamed.map((m, i) => headlineOf(m.records, manifest, table1, rule, input.maxUndecided, input.bootstrap, entries[i].m.reshape));
   const recordsC = headlines.map((h) => h.selection.scored.map((x) => x.record));
 
   const models: ReportModel[] = entries.map((e, i) => {

@@ -5,7 +5,8 @@
 import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { compareArms } from "../../app/compare.js";
-import { renderJson, renderPrintout } from "../../report/printout.js";
+import { compareTrials } from "../../app/compare-trials.js";
+import { renderPrintout } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import {
   bfclDataGroup,
@@ -22,9 +23,9 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printNotes, printProblems, scoresBesideNote } from "../problems.js";
+import { printBadArgument, printNotes, printProblems, scoresBesideNote } from "../problems.js";
 import type { CliIo } from "../io.js";
-import { comparePrintout } from "../views/compare.js";
+import { comparePrintout, trialsComparePrintout } from "../views/compare.js";
 import type { RegisterCommand } from "./index.js";
 
 export { formatP } from "../views/compare.js";
@@ -46,6 +47,8 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--b <dir>", "result tree of arm B")
     .option("--scores-a <dir>", "score tree of arm A (adds the official score change)")
     .option("--scores-b <dir>", "score tree of arm B")
+    .option("--trials-a <dir...>", "instead of --a: arm A as repeated trials of one model (each folder one trial, as score --trials-of)")
+    .option("--trials-b <dir...>", "instead of --b: arm B as repeated trials of one model; the change is paired over pairs and each arm's trials")
     .option("--injection-check", "check the first-step input tokens B - A for every model, also where no line records an injected block (by default only where one does: run --inject)");
   withGroups(cmd, modelsGroup, bfclData, readingGroup, maxUndecidedGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
@@ -56,6 +59,10 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         commandHelpFooter(["comparison", "history", "readings", "aligned", "decoders", "formats", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
+      if (opts.trialsA !== undefined || opts.trialsB !== undefined) {
+        state.exitCode = await compareTrialArms(io, opts);
+        return;
+      }
       const doc = await compareArms({
         a: opts.a as string,
         b: opts.b as string,
@@ -80,3 +87,28 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
       }
     });
 };
+
+/** `compare --trials-a DIR… --trials-b DIR…`: the change between two arms measured over trials. */
+async function compareTrialArms(io: CliIo, opts: ParsedOptions): Promise<number> {
+  if (opts.trialsA === undefined || opts.trialsB === undefined || opts.a !== undefined || opts.b !== undefined) {
+    printBadArgument(io, "give both arms as trials (--trials-a DIR… --trials-b DIR…), not beside --a or --b");
+    return 2;
+  }
+  const doc = await compareTrials({
+    a: opts.trialsA as string[],
+    b: opts.trialsB as string[],
+    ...readGroups(opts, bootstrapGroup, manifestGroup, readingGroup, decoderGroup, strictGroup),
+    cwd: io.cwd,
+    env: io.env,
+  });
+  printProblems(io, doc.problems, verboseGroup.read(opts));
+  if (doc.exitCode === 2) return 2;
+  const chosen = format.read(opts).format;
+  if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
+  else {
+    const out = renderPrintout(trialsComparePrintout(doc), chosen);
+    io.stdout(out.stdout);
+    if (out.stderr) io.stderr(out.stderr);
+  }
+  return doc.exitCode;
+}

@@ -63,6 +63,29 @@ describe("lines whose turns are strings, not lists of steps", () => {
     expect(r.err).toContain("write the lines as bfcl generate does");
   });
 
+  it("report: the same [not-bfcl-lines] line as score, and on a model left without a headline the same fix, not regenerating failed items", async () => {
+    // every other base line rewritten: half the pairs lose their base twin, too many for a headline
+    const dir = join(scratch, "half", "my-model", "multi_turn");
+    mkdirSync(dir, { recursive: true });
+    for (const c of categories) {
+      const name = `BFCL_v4_multi_turn_${c}_result.json`;
+      const lines = readFileSync(join(SOURCE, name), "utf8").split("\n").filter((l) => l.trim() !== "");
+      const out = lines.map((l, i) => {
+        const o = JSON.parse(l) as { result: unknown };
+        if (c === "base" && i % 2 === 0 && Array.isArray(o.result)) o.result = o.result.map((turn) => JSON.stringify(turn));
+        return JSON.stringify(o);
+      });
+      writeFileSync(join(dir, name), out.join("\n") + "\n");
+    }
+    const r = await run(["report", "--results", join("half", "my-model"), "--bootstrap", "0", "--out", "half-report.html"]);
+    expect(r.code).toBe(1);
+    const shape = r.err.split("\n").filter((l) => l.endsWith("[not-bfcl-lines]"));
+    expect(shape).toHaveLength(1);
+    expect(shape[0]).toMatch(/BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) line\(s\) are not as bfcl generate writes them \(\1 where a turn of `result` is a string\)/);
+    expect(r.err).not.toContain("regenerate the failed items");
+    expect(r.err).toMatch(/error: model my-model: no act, hold or decision: .*; write the lines as bfcl generate does \(the not-bfcl-lines warning says what was found\) \[no-headline\]/);
+  });
+
   it("check: one line per file with the count of such lines, and no advice to change decoder", async () => {
     const r = await run(["check", "--results", join("strings", "my-model"), "--bfcl-data", bfclDataDir()]);
     expect(r.err).not.toContain("another decoder");

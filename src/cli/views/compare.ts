@@ -3,6 +3,7 @@
  * of each model (rates with one decimal, changes signed, p-values as the paper prints them).
  */
 import type { CompareDocument } from "../../app/compare.js";
+import type { TrialsComparisonDocument } from "../../app/compare-trials.js";
 import { comparisonRows, type ComparisonRow } from "../../official/compare.js";
 import { intervalCell, tableOf, type Column, type PrintBlock, type Printout } from "../../report/printout.js";
 import { injectionCheckLine } from "../../rollout/inject-check.js";
@@ -89,4 +90,36 @@ export function comparePrintout(doc: CompareDocument): Printout {
     blocks.push({ kind: "text", text: "\n" + lines.join("\n") + "\n", elsewhere: notes });
   }
   return { blocks };
+}
+
+/** The printout of a comparison over trials: each arm over its trials, then the paired change. */
+export function trialsComparePrintout(doc: TrialsComparisonDocument): Printout {
+  const arms = [
+    { arm: "A", t: doc.a!, decision: doc.decisionA },
+    { arm: "B", t: doc.b!, decision: doc.decisionB },
+  ];
+  const one = (v: number | null) => (v === null ? "" : v.toFixed(1));
+  const columns: Column<(typeof arms)[number]>[] = [
+    { header: "arm", value: (r) => r.arm },
+    { header: "model", value: (r) => r.t.model },
+    { header: "trials", value: (r) => String(r.t.trials), align: "right" },
+    { header: "N", value: (r) => String(r.t.pairs), align: "right" },
+    { header: "decision", value: (r) => one(r.t.decision), align: "right" },
+    { header: "95% CI", value: (r) => intervalCell(r.t.ci95), align: "right", csvPair: ["ci_low", "ci_high"] },
+    { header: "flip", value: (r) => one(r.t.meanFlipRate), align: "right" },
+    { header: "stable", value: (r) => one(r.t.stableShare), align: "right" },
+    { header: "on common pairs", value: (r) => one(r.decision), align: "right" },
+  ];
+  const change = `${doc.change! >= 0 ? "+" : ""}${doc.change!.toFixed(1)}`;
+  const ci = doc.ci95 === null ? "" : ` [${doc.ci95[0].toFixed(1)}, ${doc.ci95[1].toFixed(1)}]`;
+  return {
+    blocks: [
+      { kind: "text", text: "Decision over repeated trials, arm A against arm B (means over each pair's trials)\n\n" },
+      { kind: "table", table: tableOf("trial-arms", arms, columns) },
+      {
+        kind: "text",
+        text: `\nDecision change B - A on the ${doc.pairs} pairs both arms decided: ${change}${ci} (paired bootstrap over base twins, then each arm's trials within each pair)\n`,
+      },
+    ],
+  };
 }

@@ -5,6 +5,7 @@
  * themselves stay in the document (`--format json`).
  */
 import type { ScoreDocument, ScoredModel, WorkaroundRow } from "../../app/score.js";
+import type { PairTrials, TrialsSummary } from "../../app/score-trials.js";
 import { scoreColumns, scoreRow, type ScoreRow } from "../../decision/table.js";
 import { undecidedWords } from "../../decision/readings.js";
 import type { OfficialRow, SensitivityRow } from "../../official/readings.js";
@@ -119,7 +120,7 @@ export interface ScoreView {
 }
 
 /** The tables `score` can print, by the id `--table` and `--out-dir` name them (`combined` needs BFCL's verdicts). */
-export const scoreTableIds = ["decision", "official", "combined", "sensitivity", "table-f1", "aligned", "empty-turns"] as const;
+export const scoreTableIds = ["decision", "official", "combined", "sensitivity", "table-f1", "aligned", "empty-turns", "trials", "unstable-pairs"] as const;
 
 type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string; bfclDecoded: ScoredModel["bfclDecoded"] };
 
@@ -231,6 +232,7 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
   if (rows.length > 0 && withBfclDecoded) blocks.push({ kind: "text", text: `\n${BFCL_DECODED_LEGEND}\n`, elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n" });
+  if (doc.trials !== null) blocks.push(...trialsBlocks(doc.trials));
   if (doc.official !== null) {
     blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
     const played = doc.models.filter((m) => m.history?.protocol === "reference" && m.numbers !== null).map((m) => m.model);
@@ -283,6 +285,50 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models, view.verbose === true);
   if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
+}
+
+const trialsColumns: Column<TrialsSummary>[] = [
+  { header: "model", value: (t) => t.model },
+  { header: "trials", value: (t) => String(t.trials), align: "right" },
+  { header: "N", value: (t) => String(t.pairs), align: "right" },
+  { header: "act", value: (t) => f1(t.act), align: "right" },
+  { header: "hold", value: (t) => f1(t.hold), align: "right" },
+  { header: "decision", value: (t) => f1(t.decision), align: "right" },
+  { header: "95% CI", value: (t) => intervalCell(t.ci95), align: "right", csvPair: ["ci_low", "ci_high"] },
+  { header: "flip", value: (t) => f1(t.meanFlipRate), align: "right" },
+  { header: "stable", value: (t) => f1(t.stableShare), align: "right" },
+  { header: "spread", value: (t) => f1(t.decisionSpread), align: "right" },
+];
+
+const outcome = (act: boolean, hold: boolean) => `${act ? "A" : "a"}${hold ? "H" : "h"}`;
+
+const unstableColumns: Column<PairTrials>[] = [
+  { header: "pair", value: (p) => p.missId },
+  { header: "base", value: (p) => p.baseId },
+  { header: "trials", value: (p) => String(p.trials), align: "right" },
+  { header: "flip", value: (p) => f1(p.flipRate), align: "right" },
+  { header: "outcomes", value: (p) => p.act.map((a, i) => outcome(a, p.hold[i])).join(" ") },
+];
+
+/** The repeated-trial numbers of `--trials-of`: one row for the model over its trials, then the pairs whose outcome changed. */
+function trialsBlocks(t: TrialsSummary): PrintBlock[] {
+  const unstable = t.pairRows.filter((p) => p.flipRate !== null && p.flipRate > 0);
+  return [
+    {
+      kind: "text",
+      text:
+        `\nOver ${t.trials} trials (${t.runs.join(", ")}): act and hold are means over each pair's trials; the interval resamples base twins, then each pair's trials;\n` +
+        "flip: mean share of trial pairs whose outcome differs; stable: pairs with one outcome in every trial; spread: SD of the trials' decisions.\n\n",
+    },
+    { kind: "table", table: tableOf("trials", [t], trialsColumns) },
+    { kind: "text", text: `Decision by trial: ${t.decisionByTrial.map(f1).join(", ")}\n` },
+    ...(unstable.length === 0
+      ? [{ kind: "text" as const, text: "No pair changed its outcome between trials.\n" }]
+      : [
+          { kind: "text" as const, text: `\n${unstable.length} of ${t.pairsWithTrials} pairs changed their outcome between trials (A/a: acted or not on the base twin, H/h: held back or not on the withheld one):\n\n` },
+          { kind: "table" as const, table: tableOf("unstable-pairs", unstable, unstableColumns) },
+        ]),
+  ];
 }
 
 /** The headers of the decision table the combined table keeps (the counts of left-out pairs stay in the decision table). */

@@ -1,0 +1,49 @@
+/**
+ * A scripted model that samples: on each anchor turn it acts with probability p (one p
+ * for the base twins, one for the should-ask twins), decided by a seeded coin over the
+ * trial, the item and the anchor, so K trials of it differ the way K samples of a model
+ * do, yet every outcome is known in advance. tools/gen-trial-vectors.py flips the same
+ * coin (FNV-1a 32 of `seed:trial:id@anchor`, below p · 2^32) to compute what its runs
+ * must score. Acting plays the reference's anchor calls (on a should-ask twin, the base
+ * twin's, as the always-act policy does); holding back answers with text.
+ */
+import type { ManifestPair } from "../pairs/types.js";
+import type { CallScript } from "./policies.js";
+
+/** FNV-1a, 32-bit, over the UTF-8 bytes of `text`. */
+export function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    h ^= byte;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** Whether the policy acts on an item's anchor turn in a trial. */
+export function trialCoin(seed: number, trial: number, itemId: string, anchorTurn: number, p: number): boolean {
+  return fnv1a32(`${seed}:${trial}:${itemId}@${anchorTurn}`) / 2 ** 32 < p;
+}
+
+/** The policy's settings: the coin's seed, the trial, and the chance to act on each side. */
+export interface TrialPolicy {
+  readonly seed: number;
+  readonly trial: number;
+  /** Chance to act on a base (complete) twin's anchor turn. */
+  readonly pBase: number;
+  /** Chance to act on a should-ask (withheld) twin's anchor turn. */
+  readonly pMiss: number;
+}
+
+/** The call script of one trial of the policy over the manifest's pairs; turns that are no anchor get the reference's calls. */
+export function trialPolicyScript(reference: ReadonlyMap<string, readonly (readonly string[])[]>, pairs: readonly ManifestPair[], policy: TrialPolicy): CallScript {
+  const baseAnchors = new Set(pairs.map((p) => `${p.baseId}@${p.anchorTurn}`));
+  const missPairs = new Map(pairs.map((p) => [p.missId, p]));
+  return (id, turn) => {
+    const miss = missPairs.get(id);
+    if (miss !== undefined && miss.anchorTurn === turn) return trialCoin(policy.seed, policy.trial, id, turn, policy.pMiss) ? miss.goldAnchorCalls : [];
+    const calls = reference.get(id)?.[turn] ?? [];
+    if (baseAnchors.has(`${id}@${turn}`)) return trialCoin(policy.seed, policy.trial, id, turn, policy.pBase) ? calls : [];
+    return calls;
+  };
+}
