@@ -89,3 +89,20 @@ export function historyKeysProblem(line: { readonly [key: string]: unknown }): s
   if (played === undefined) return `\`${HISTORY_KEY}\` is "reference" and the line has no \`${PLAYED_TURNS_KEY}\``;
   return referenceAnchorOf(line) === null ? `\`${PLAYED_TURNS_KEY}\` is not the list of the turns before an anchor turn T (0, 1, …, T-1)` : null;
 }
+
+const latin1 = new TextDecoder("latin1");
+/** How far from a line's end `run` writes its own keys: they follow BFCL's, and each is short. */
+const OWN_KEYS_TAIL = 4096;
+
+/**
+ * The answer turn of an interactive line (`run --user-sim llm`), read from the simulator's
+ * key at the line's end: from that turn on, the logged user turns are the simulated user's,
+ * not BFCL's data, so the data check stops before it. Null on any other line.
+ */
+export function simulatedAnswerTurn(bytes: Uint8Array, start: number, end: number): number | null {
+  const tail = latin1.decode(bytes.subarray(Math.max(start, end - OWN_KEYS_TAIL), end));
+  const at = tail.lastIndexOf(`"${USER_SIMULATOR_KEY}"`);
+  if (at < 0) return null;
+  const answer = /^"[a-z_]+"\s*:\s*\{[^{}]*?"answer_turn"\s*:\s*(\d+)/.exec(tail.slice(at));
+  return answer === null ? null : Number(answer[1]);
+}

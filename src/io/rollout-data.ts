@@ -8,6 +8,7 @@ import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js"
 import { detectVersion } from "../bfcl/data.js";
 import { turnQueriesAt } from "../bfcl/inference-log.js";
 import { scanLineHead } from "../bfcl/results.js";
+import { simulatedAnswerTurn } from "../bfcl/line-keys.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
@@ -38,7 +39,9 @@ export function recordedTurnsVisitor(onItem: (item: RecordedItem) => void): Line
   return (id, bytes, start, end, head) => {
     if (seen.has(id)) return;
     seen.add(id);
-    onItem({ id, turns: turnQueriesAt(bytes, start, end, head) });
+    const turns = turnQueriesAt(bytes, start, end, head);
+    const answerTurn = turns === null ? null : simulatedAnswerTurn(bytes, start, end);
+    onItem({ id, turns: answerTurn === null ? turns : turns!.slice(0, answerTurn) });
   };
 }
 
