@@ -201,7 +201,7 @@ describe("arguments checked before anything is made", () => {
     expect(at.code).toBe(0);
     expect(resultText(out, "m").join("")).not.toContain("Request timed out.");
     const help = await cli(["--help"]);
-    expect(help.out.replace(/\s+/g, " ")).toContain("--timeout <seconds> per-request deadline, reply body included: a decimal number from 0.001 to 2147483 (about 24.8 days, Node's timer limit)");
+    expect(help.out.replace(/\s+/g, " ")).toContain("--timeout <seconds> per-request deadline, body included: a decimal from 0.001 to 2147483 (Node's timer limit)");
   });
 
   it("a bad --endpoint or a result folder outside --out: one line, exit 2, no folder made", async () => {
