@@ -514,8 +514,9 @@ describe("output documents", () => {
     expect(new Set(lines.slice(1).map((l) => l.split(",")[0]))).toEqual(new Set(["decision", "official", "sensitivity"]));
     expect(lines.every((l) => l.split(",").length === width)).toBe(true);
     const md = await run([...argv, "--format", "markdown"]);
-    expect(md.out).toMatch(/^### decision\n\n\| model \|/);
-    expect(md.out).toContain("|\n\n### official\n\n| model | off.miss |");
+    // each table keeps its caption (what N counts) between its heading and its rows
+    expect(md.out).toMatch(/^### decision\n\nDecision to act on 223 certified pairs \(Table 1\)[^\n]*\n\n\| model \|/);
+    expect(md.out).toContain("|\n\n### official\n\nOfficial score on the same items (BFCL's verdict, read from the score files)\n\n| model | off.miss |");
     expect(md.out).toContain("\n\n### sensitivity\n\n");
   });
 
@@ -553,6 +554,8 @@ describe("errors first, and arguments before inputs", () => {
     expect(r.err.trim().split("\n")).toEqual([
       // gpt-oss-20b's 23 undecided pairs are over the gate: errors first
       expect.stringMatching(new RegExp(`^error: model ${models[1]}: no act, hold or decision: 23 of 223 pairs undecided`)),
+      // the score files' prompts of the failed holdout items show the data from before BFCL's holdout-index fix
+      ...models.map((m) => expect.stringMatching(new RegExp(`: warning: model ${m}: generated on BFCL v4 data from before 06ae1c76 .*: 8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130 \\[rollouts-older-data\\]$`))),
       // one warning per inference-error line of the three files, whether or not a pair of this reading reads it
       `warning: ${models[0]}: 12 warnings reading its files (12 inference-error); --verbose lists each with file:line [warnings]`,
       `warning: ${models[1]}: 30 warnings reading its files (30 inference-error); --verbose lists each with file:line [warnings]`,
@@ -563,7 +566,7 @@ describe("errors first, and arguments before inputs", () => {
       `note: BFCL's verdicts read from the score/ folder beside result/: ${join(main, "score")} (--scores DIR reads others) [scores-beside]`,
     ]);
     const v = await run(["score", "--results", main, "--bootstrap", "0", "--verbose"]);
-    expect(v.err.trim().split("\n")).toHaveLength(1 + 42 + 2 + 1);
+    expect(v.err.trim().split("\n")).toHaveLength(1 + 2 + 42 + 2 + 1);
   });
 });
 
