@@ -42,8 +42,10 @@ describe("report prints problems as score does (both real gpt-oss runs)", () => 
       "2025-11-12-harmony-fixes/openai_gpt-oss-120b",
       "2025-11-12-harmony-fixes/openai_gpt-oss-20b",
     ]);
-    // nothing but the summaries and the note of the file written
-    expect(lines).toEqual([...summaries, expect.stringMatching(/^note: wrote .*report\.html \(4 models, 223 pairs, \d+ bytes\) \[written\]$/)]);
+    // nothing but each model's older-data line (its score file's prompts of the failed holdout items), the summaries and the note of the file written
+    const olderData = lines.filter((l) => l.endsWith("[rollouts-older-data]"));
+    expect(olderData).toHaveLength(4);
+    expect(lines).toEqual([...olderData, ...summaries, expect.stringMatching(/^note: wrote .*report\.html \(4 models, 223 pairs, \d+ bytes\) \[written\]$/)]);
     expect(lines.some((l) => /^\S+:\d+: warning: /.test(l))).toBe(false);
     // score prints the same form for the same models
     const s = await run(["score", ...args]);
@@ -59,7 +61,9 @@ describe("report prints problems as score does (both real gpt-oss runs)", () => 
     expect(r.code).toBe(1);
     const lines = messages(r.err);
     expect(lines[0]).toMatch(/^error: model openai_gpt-oss-20b: no act, hold or decision: 23 of 223 pairs undecided .*\[no-headline\]$/);
-    expect(lines.slice(1, 3).every((l) => MODEL_SUMMARY.test(l))).toBe(true);
+    // then the warnings: each model's older-data line (read from the run's score/), then the summaries
+    expect(lines.slice(1, 3).every((l) => l.endsWith("[rollouts-older-data]"))).toBe(true);
+    expect(lines.slice(3, 5).every((l) => MODEL_SUMMARY.test(l))).toBe(true);
   }, 60_000);
 });
 

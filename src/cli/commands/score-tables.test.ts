@@ -103,7 +103,7 @@ describe("--table and --out-dir refuse what they cannot do, in one line", () => 
   const dir = rolloutRunDir("2025-11-12-main");
   it("an unknown table, json, both at once, a missing folder: exit 2 before reading; a table this run has not: exit 2", async () => {
     for (const [extra, message] of [
-      [["--table", "nope"], "--table must be one of decision, official, combined, sensitivity, table-f1, aligned, empty-turns (got 'nope')"],
+      [["--table", "nope"], "--table must be one of decision, official, combined, sensitivity, table-f1, aligned, empty-turns, trials, unstable-pairs (got 'nope')"],
       [["--table", "decision", "--format", "json"], "--table prints tables: give --format table, csv, markdown or latex (json is the whole document)"],
       [["--table", "decision", "--out-dir", tmp], "--table and --out-dir cannot be combined (--out-dir writes every table)"],
       [["--out-dir", join(tmp, "no", "such")], `--out-dir ${join(tmp, "no", "such")}: no such folder`],
