@@ -15,38 +15,22 @@ import { HISTORY_KEY, MODE_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY } from 
 import { pyRepr } from "../python/repr.js";
 import type { PyValue } from "../python/value.js";
 import { defaultScoreOptions } from "../decision/types.js";
-import { loadManifest } from "../io/manifest.js";
 import { memoryIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { parseReferenceCall } from "../rollout/reference-history.js";
 import { requireFreshBuild } from "../testing/build.js";
 import { table1Numbers } from "../testing/numbers.js";
-import { alwaysActScript, alwaysAskScript, oracleScript, paramNamesOf, scriptedResponder, startPolicyServer, turnAndStep, type CallScript } from "../testing/policies.js";
+import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, startPolicyServer, turnAndStep, type CallScript } from "../testing/policies.js";
 import { readForTest } from "../testing/read-models.js";
-import { serverPool, inProcessRun } from "../testing/run-fixtures.js";
+import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
 import { sendJson, startChatServer } from "../testing/replay.js";
-import { loadReferenceTurns, loadRunEntries, runModel, type RunDocument, type RunRequest } from "./run.js";
+import { runModel, type RunDocument, type RunRequest } from "./run.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-reference-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const { serve } = serverPool();
-const manifest = (() => {
-  const m = loadManifest();
-  if (!m.ok) throw new Error("the committed manifest does not load");
-  return m.value;
-})();
-const entries = (() => {
-  const e = loadRunEntries(bfclDataDir());
-  if (!e.ok) throw new Error("the BFCL data does not load");
-  return e.value;
-})();
-const references = (() => {
-  const r = loadReferenceTurns(bfclDataDir());
-  if (!r.ok) throw new Error("the BFCL references do not load");
-  return r.value;
-})();
-const paramNames = paramNamesOf(entries);
+const { manifest, entries, references, paramNames } = realV4RunInputs();
 const scored = manifest.pairs.filter((p) => p.status === "scored");
 const MODEL = "scripted/policy";
 

@@ -9,34 +9,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadManifest } from "../io/manifest.js";
-import { paramNamesOf, scriptedResponder, startPolicyServer } from "../testing/policies.js";
-import { serverPool, inProcessRun } from "../testing/run-fixtures.js";
-import { bfclDataDir } from "../testing/shared.js";
+import { scriptedResponder, startPolicyServer } from "../testing/policies.js";
+import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
 import { trialPolicyScript, type TrialPolicy } from "../testing/trial-policy.js";
 import { comparable, type ReferenceTrialNumbers } from "../testing/trial-reference.js";
-import { loadReferenceTurns, loadRunEntries, runModel } from "./run.js";
+import { runModel } from "./run.js";
 import { scoreRuns } from "./score.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-trials-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const { serve } = serverPool();
-const manifest = (() => {
-  const m = loadManifest();
-  if (!m.ok) throw new Error("the committed manifest does not load");
-  return m.value;
-})();
-const entries = (() => {
-  const e = loadRunEntries(bfclDataDir());
-  if (!e.ok) throw new Error("the BFCL data does not load");
-  return e.value;
-})();
-const references = (() => {
-  const r = loadReferenceTurns(bfclDataDir());
-  if (!r.ok) throw new Error("the BFCL references do not load");
-  return r.value;
-})();
-const paramNames = paramNamesOf(entries);
+const { manifest, entries, references, paramNames } = realV4RunInputs();
 
 interface PolicyVectors {
   seed: number;

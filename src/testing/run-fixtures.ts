@@ -6,7 +6,9 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import type { RunRequest } from "../app/run.js";
+import { loadReferenceTurns, loadRunEntries, type RunRequest } from "../app/run.js";
+import { loadManifest } from "../io/manifest.js";
+import { paramNamesOf } from "./policies.js";
 import { answersFile, questionsFile, type MultiTurnCategory } from "../bfcl/categories.js";
 import { docFile, type MultiTurnClass } from "../bfcl/classes.js";
 import type { PyDict } from "../python/containers.js";
@@ -82,4 +84,18 @@ export function functionDocs(classes: readonly MultiTurnClass[]): Map<string, Py
         .map((l) => jsonLoadsFast(l) as PyDict),
     ]),
   );
+}
+
+/**
+ * What a run over the real v4 data needs, loaded once per test file: the committed manifest,
+ * BFCL's entries and reference turns, and the parameter names the scripted policies fill.
+ */
+export function realV4RunInputs() {
+  const manifest = loadManifest();
+  if (!manifest.ok) throw new Error("the committed manifest does not load");
+  const entries = loadRunEntries(bfclDataDir());
+  if (!entries.ok) throw new Error("the BFCL data does not load");
+  const references = loadReferenceTurns(bfclDataDir());
+  if (!references.ok) throw new Error("the BFCL references do not load");
+  return { manifest: manifest.value, entries: entries.value, references: references.value, paramNames: paramNamesOf(entries.value) };
 }
