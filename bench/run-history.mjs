@@ -13,26 +13,13 @@
 // Usage: npm run build && npm run build:testing && node bench/run-history.mjs
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { benchRunRequest } from "./run-common.mjs";
-import { loadReferenceTurns, loadRunEntries, runModel } from "../dist/app/run.js";
+import { join } from "node:path";
+import { benchInputs, benchRunRequest } from "./run-common.mjs";
+import { runModel } from "../dist/app/run.js";
 import { scoreRuns } from "../dist/app/score.js";
-import { loadManifest } from "../dist/io/manifest.js";
-import { alwaysActScript, alwaysAskScript, oracleScript, paramNamesOf, scriptedResponder, startPolicyServer } from "../dist-testing/testing/policies.js";
+import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, startPolicyServer } from "../dist-testing/testing/policies.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shared = process.env.TWINSCORE_SHARED ?? resolve(here, "..", "..", "shared");
-const dataDir = join(shared, "bfcl-v4");
-const delayMs = Number(process.env.DELAY_MS ?? 50);
-const concurrency = Number(process.env.CONCURRENCY ?? 8);
-const manifest = loadManifest();
-if (!manifest.ok) throw new Error("manifest");
-const entries = loadRunEntries(dataDir);
-const references = loadReferenceTurns(dataDir);
-if (!entries.ok || !references.ok) throw new Error("BFCL data");
-const paramNames = paramNamesOf(entries.value);
-const pairs = manifest.value.pairs.filter((p) => p.status === "scored").length;
+const { dataDir, delayMs, concurrency, manifest, references, paramNames, pairs } = benchInputs();
 const policies = {
   oracle: oracleScript(references.value),
   "always-act": alwaysActScript(references.value, manifest.value.pairs),

@@ -10,28 +10,15 @@
 // Usage: npm run build && npm run build:testing && node bench/run-trials.mjs
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { benchRunRequest } from "./run-common.mjs";
-import { loadReferenceTurns, loadRunEntries, runModel } from "../dist/app/run.js";
+import { join } from "node:path";
+import { benchInputs, benchRunRequest } from "./run-common.mjs";
+import { runModel } from "../dist/app/run.js";
 import { scoreRuns } from "../dist/app/score.js";
-import { loadManifest } from "../dist/io/manifest.js";
-import { paramNamesOf, scriptedResponder, startPolicyServer } from "../dist-testing/testing/policies.js";
+import { scriptedResponder, startPolicyServer } from "../dist-testing/testing/policies.js";
 import { trialPolicyScript } from "../dist-testing/testing/trial-policy.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shared = process.env.TWINSCORE_SHARED ?? resolve(here, "..", "..", "shared");
-const dataDir = join(shared, "bfcl-v4");
-const delayMs = Number(process.env.DELAY_MS ?? 50);
-const concurrency = Number(process.env.CONCURRENCY ?? 8);
 const policy = { seed: 17, pBase: 0.7, pMiss: 0.4 };
-const manifest = loadManifest();
-if (!manifest.ok) throw new Error("manifest");
-const entries = loadRunEntries(dataDir);
-const references = loadReferenceTurns(dataDir);
-if (!entries.ok || !references.ok) throw new Error("BFCL data");
-const paramNames = paramNamesOf(entries.value);
-const pairs = manifest.value.pairs.filter((p) => p.status === "scored").length;
+const { dataDir, delayMs, concurrency, manifest, references, paramNames, pairs } = benchInputs();
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-bench-trials-"));
 /** One trial's run: its model folder, requests and wall seconds. */
