@@ -10,7 +10,7 @@ import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
 import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
-import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
+import { readLabelsFile, runJudge, type JudgeRunReport } from "./judge-run.js";
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";

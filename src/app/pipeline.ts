@@ -25,12 +25,13 @@ import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type Rollou
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";
-import { NO_BLOCK, readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
+import { readFailure, readFileHead } from "../io/results-read.js";
+import { NO_BLOCK, readResultFile, type ResultCensus, type ResultFileReading } from "./result-lines.js";
 import { readRunRecord } from "../io/run-record.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
 import { committedManifestSource, recordedTurnsVisitor } from "../io/rollout-data.js";
-import { readOfficial, type OfficialReading } from "../io/scores.js";
+import { readOfficial, type OfficialReading } from "./official-scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { hasError, manifestOf as manifestFile, type Context } from "./common.js";
 import { manifestsForModels, versionsText } from "./data-version.js";

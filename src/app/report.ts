@@ -16,7 +16,7 @@ import { reportFigures } from "../report/figures.js";
 import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
-import { readLabelsFile } from "../io/judge-client.js";
+import { readLabelsFile } from "./judge-run.js";
 import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
