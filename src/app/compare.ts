@@ -14,7 +14,7 @@ import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
-import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
+import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import type { HistorySource } from "../bfcl/line-keys.js";

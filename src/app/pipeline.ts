@@ -30,7 +30,8 @@ import { NO_BLOCK, readResultFile, type ResultCensus, type ResultFileReading } f
 import { readRunRecord } from "../io/run-record.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
-import { committedManifestSource, recordedTurnsVisitor } from "../io/rollout-data.js";
+import { committedManifestSource } from "../io/rollout-data.js";
+import { recordedTurnsVisitor } from "./recorded-turns.js";
 import { readOfficial, type OfficialReading } from "./official-scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { hasError, manifestOf as manifestFile, type Context } from "./common.js";

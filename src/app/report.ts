@@ -19,7 +19,7 @@ import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "./judge-run.js";
 import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
-import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
+import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
 import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCategoryInputs } from "../io/bfcl-data.js";
+import { readCategoryInputs } from "../app/bfcl-inputs.js";
 import { loadManifest } from "../io/manifest.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { readResultFile } from "../app/result-lines.js";
