@@ -20,7 +20,7 @@ import { walkBfclTree } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels } from "./pipeline.js";
-import { checkEndpoints, endpointArgumentProblem, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
+import { checkEndpoints, endpointArgumentProblem, HTTP_CLIENT_DEFAULTS, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
 
 /** What to judge, and with what. */
 export interface JudgeRequest extends RequestContext {
@@ -32,8 +32,8 @@ export interface JudgeRequest extends RequestContext {
   readonly judgeModel?: string;
   /**
    * The environment variable holding the API key (`--key-env`): it must be set, to a key an
-   * HTTP header can carry. Absent: `OPENAI_API_KEY` when that is set, else no key (a local
-   * server needs none). Never written anywhere.
+   * HTTP header can carry. Absent: no key is sent (a local server needs none), as `run`
+   * does. Never written anywhere.
    */
   readonly keyEnv?: string;
   /** The API key itself, for a library caller (instead of `keyEnv`; may be empty for a local server); checked as `keyEnv`'s. Never written anywhere. */
@@ -84,9 +84,6 @@ export interface JudgeDocument {
   readonly exitCode: ExitCode;
 }
 
-/** The variable the key is read from when no `--key-env` is given (and it is set). */
-export const DEFAULT_KEY_ENV = "OPENAI_API_KEY";
-
 /** Judge the held-back turns. Never throws on bad input: problems are in the document.
  *
  * @example
@@ -122,8 +119,9 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
       const why = keyProblemText(req.apiKey, "apiKey", "(given)");
       if (why !== null) bad.push(problem("key-unusable", why));
       else apiKey = req.apiKey;
-    } else {
-      const found = keyFromEnv(ctx.env, req.keyEnv ?? DEFAULT_KEY_ENV, "--key-env", req.keyEnv !== undefined);
+    } else if (req.keyEnv !== undefined) {
+      // a key only where one is named: an endpoint never receives a key it was not meant to
+      const found = keyFromEnv(ctx.env, req.keyEnv, "--key-env");
       if (found.problem !== null) bad.push(found.problem);
       apiKey = found.key ?? "";
     }
@@ -178,7 +176,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   }
   const labels = req.labels ?? "twinscore-labels.jsonl";
   const labelsFile = resolvePath(ctx.cwd, labels);
-  const timeoutMs = Math.round((req.timeoutSeconds ?? 60) * 1000);
+  const timeoutMs = Math.round((req.timeoutSeconds ?? HTTP_CLIENT_DEFAULTS.timeoutSeconds) * 1000);
   // before the first request is spent: the endpoint answers and serves the judge model (nothing to send, nothing to check)
   if (toSend.length > 0) {
     const target = { flag: "--endpoint", endpoint: req.endpoint!, model: req.judgeModel!, apiKey: apiKey === "" ? null : apiKey };
@@ -194,9 +192,9 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     prompt: prompt.prompt,
     labelsFile,
     cacheDir: req.cache === null ? null : resolvePath(ctx.cwd, req.cache ?? `${labels}.cache`),
-    concurrency: req.concurrency ?? 4,
+    concurrency: req.concurrency ?? HTTP_CLIENT_DEFAULTS.concurrency,
     timeoutMs,
-    retries: req.retries ?? 5,
+    retries: req.retries ?? HTTP_CLIENT_DEFAULTS.retries,
     backoffMs: 1000,
     onProgress: req.onProgress,
     onRetry: req.onRetry,
