@@ -16,7 +16,7 @@ import { readingCounts } from "../decision/score.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
-import { err, ok, pushAll, problem, type Problem, type Result } from "../messages/index.js";
+import { err, ok, pushAll, problem, type Problem, type ProblemCode, type Result } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { rankOneOf } from "../official/intervals.js";
@@ -222,7 +222,7 @@ export function reshapeFix(problems: readonly Problem[]): string | undefined {
   return problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
 }
 
-export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
+export const LIFTED = new Set<ProblemCode>(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);
