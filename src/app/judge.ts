@@ -17,15 +17,13 @@ import { resolvePath } from "../io/paths.js";
 import { notRegularFile } from "../io/files.js";
 import { keyFromEnv, keyProblemText } from "../io/secrets.js";
 import { walkBfclTree } from "../io/tree.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
-import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { readModels } from "./pipeline.js";
 import { checkEndpoints, endpointArgumentProblem, HTTP_CLIENT_DEFAULTS, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
 
 /** What to judge, and with what. */
-export interface JudgeRequest extends RequestContext {
+export interface JudgeRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
   readonly results: readonly string[];
-  readonly models?: readonly string[];
   /** OpenAI-compatible base URL (required unless `dryRun`). */
   readonly endpoint?: string;
   /** The judge model's name at the endpoint (required unless `dryRun`). */
@@ -54,10 +52,6 @@ export interface JudgeRequest extends RequestContext {
   readonly onProgress?: (done: number, total: number) => void;
   /** Told about each retry (a `Retry-After` cut to the cap included: `retryAfterCappedFromMs`). */
   readonly onRetry?: (info: RetryInfo) => void;
-  /** Pair manifest for every model (default: the package's manifest of the BFCL version each model's files name). */
-  readonly manifest?: string;
-  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
-  readonly decoder?: DecoderName;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
 }
