@@ -86,8 +86,11 @@ describe("layers", () => {
     expect(importViolations("io/probe.ts", 'import { parseJudgeReply } from "../judge/labels.js";')).toEqual(["io/probe.ts: io may not import judge (../judge/labels.js)"]);
     expect(importViolations("io/probe.ts", 'import { runJudge } from "../app/judge-run.js";')).toEqual(["io/probe.ts: io may not import app (../app/judge-run.js)"]);
   });
-  it("io may import a listed codec of another layer, and no other module of that layer", () => {
+  it("io may import a listed parser or codec of another layer, and no other module of that layer", () => {
     expect(importViolations("io/probe.ts", 'import { parseManifest } from "../pairs/manifest-json.js";')).toEqual([]);
+    expect(importViolations("io/probe.ts", 'import { detectVersion } from "../bfcl/data.js";')).toEqual([]);
+    expect(importViolations("io/probe.ts", 'import { decodeFcStep } from "../bfcl/decode/index.js";')).toEqual(["io/probe.ts: io may not import bfcl (../bfcl/decode/index.js)"]);
+    expect(importViolations("io/probe.ts", 'import { scanLineHead } from "../bfcl/results.js";')).toEqual(["io/probe.ts: io may not import bfcl (../bfcl/results.js)"]);
     expect(importViolations("io/probe.ts", 'import { rolloutDataCheckBuilder } from "../pairs/rollout-data.js";')).toEqual(["io/probe.ts: io may not import pairs (../pairs/rollout-data.js)"]);
     expect(importViolations("io/probe.ts", 'import { runModelLoop } from "../rollout/loop.js";')).toEqual(["io/probe.ts: io may not import rollout (../rollout/loop.js)"]);
   });

@@ -8,7 +8,8 @@ import { scanLineHead } from "../bfcl/results.js";
 import { simulatedAnswerTurn } from "../bfcl/line-keys.js";
 import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
-import { forEachLine, readFailure, type LineVisitor } from "../io/results-read.js";
+import { forEachLine, readFailure } from "../io/results-read.js";
+import type { LineVisitor } from "./result-lines.js";
 import type { TreeModel } from "../io/tree.js";
 
 /**

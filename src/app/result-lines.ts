@@ -16,9 +16,7 @@ import { jsonLoadsFast } from "../python/json.js";
 import { openingMessageOf, USER_SIMULATOR_KEY } from "../rollout/user-sim.js";
 import { INJECTED_KEY, MODE_KEY, type RunMode } from "../bfcl/line-keys.js";
 import { shortDigest } from "../pairs/digest.js";
-import { forEachLine, forEachLineOf, invalidUtf8At, readFailure, readFileBytes, type LineVisitor } from "../io/results-read.js";
-
-export type { LineVisitor } from "../io/results-read.js";
+import { forEachLine, forEachLineOf, invalidUtf8At, readFailure, readFileBytes } from "../io/results-read.js";
 
 const QUOTE_BYTE = 0x22;
 const OPEN_BRACKET_BYTE = 0x5b;
@@ -76,6 +74,13 @@ export interface ResultCensus {
   /** Lines `twinscore run --until-anchor` stopped after their anchor turn, with that turn (not in `turnCount`: short by design, not cut). */
   readonly stopped: Map<string, number>;
 }
+
+/**
+ * Called with every line whose id can be read (in file order, before any other check):
+ * lets the data check read the same pass. The bytes are valid during the call only; `head`
+ * is the line's head scan (its log's queries located), so the visitor need not walk it again.
+ */
+export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: number, head?: LineHead) => void;
 
 /** What one pass over a result file collects besides the lines scoring asks for. */
 export interface FilePass {

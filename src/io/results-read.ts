@@ -6,7 +6,6 @@
  */
 import { isUtf8 } from "node:buffer";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import type { LineHead } from "../bfcl/results.js";
 import { firstInvalidUtf8 } from "../bfcl/utf8.js";
 
 /**
@@ -98,13 +97,6 @@ export function readFailure(e: unknown): string {
 export function invalidUtf8At(bytes: Uint8Array, start: number, end: number): number {
   return isUtf8(bytes.subarray(start, end)) ? -1 : firstInvalidUtf8(bytes, start, end);
 }
-
-/**
- * Called with every line whose id can be read (in file order, before any other check):
- * lets the data check read the same pass. The bytes are valid during the call only; `head`
- * is the line's head scan (its log's queries located), so the visitor need not walk it again.
- */
-export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: number, head?: LineHead) => void;
 
 /** The largest result file read whole: far above any BFCL result file, far below what a buffer can hold. */
 export const MAX_WHOLE_FILE_BYTES = 1024 * 1024 * 1024;
