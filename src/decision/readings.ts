@@ -489,7 +489,8 @@ export function headlineOf(
   const ci95 = ratesOf(selection, bootstrap).ci95;
   // the pairs left out under the reading (release scores error and not-reached sides as no call)
   const out = selection.pairs - selection.scored.length;
-  const share = selection.pairs === 0 ? 0 : (100 * out) / selection.pairs;
+  // no pair to leave out is no share past the limit: a gate, not a rate to show
+  const share = selection.pairs === 0 ? 0 : rate(out, selection.pairs);
   const undecided = { pairs: selection.pairs, total: out, share, byStatus: numbers.undecided };
   const left = undecidedWords(rule === "release" ? { ...numbers.undecided, "inference-error": 0, "not-reached": 0 } : numbers.undecided);
   let noHeadline: string | null = null;
