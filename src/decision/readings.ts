@@ -3,7 +3,9 @@
  * paper (Appendix E–F) is a pair set, a login rule, a hold rule, an optional filter of the
  * pairs and a rule for the sides that are not decisions. Every number of the decision is
  * computed by `readingRates` from a model's pair records under one of these, so `score`,
- * `--sensitivity`, `verify`, `compare` and the report never define a reading twice.
+ * `--sensitivity`, `verify`, `compare` and the report never define a reading twice. The
+ * companion tables (aligned, Table F1, the official companion, arm comparison) read act
+ * and hold through `scoredUnder`, and every percentage anywhere is formed by `rate`.
  *
  * Which sides enter (`SideRule`): under `decided` (the default) a pair is scored only
  * when both its sides are decisions; an inference-error line, a rollout that ended before
