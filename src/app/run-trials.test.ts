@@ -13,7 +13,7 @@ import { scriptedResponder, startPolicyServer } from "../testing/policies.js";
 import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
 import { trialPolicyScript, type TrialPolicy } from "../testing/trial-policy.js";
 import { comparable, type ReferenceTrialNumbers } from "../testing/trial-reference.js";
-import { runModel } from "./run.js";
+import { runModel } from "./run/index.js";
 import { scoreRuns } from "./score.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-trials-"));

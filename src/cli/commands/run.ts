@@ -6,8 +6,8 @@
  */
 import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import { Option, type Command } from "commander";
-import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
-import { planText } from "../../app/run-plan.js";
+import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run/index.js";
+import { planText } from "../../app/run/index.js";
 import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";

@@ -6,12 +6,12 @@
  * steps; the injected block; `--until-anchor` and `--continue` from the stopped key), so
  * a resume can never make a folder that reads as one model and holds two.
  */
-import { docFile, multiTurnDocFiles, questionsFile, digestTexts, type MultiTurnClass } from "../bfcl/data.js";
-import type { RunMode } from "../bfcl/line-keys.js";
-import { problem, type Problem } from "../messages/index.js";
-import { TWINSCORE_VERSION } from "../messages/version.js";
-import { manifestSha256 } from "../pairs/digest.js";
-import type { Manifest } from "../pairs/types.js";
+import { docFile, multiTurnDocFiles, questionsFile, digestTexts, type MultiTurnClass } from "../../bfcl/data.js";
+import type { RunMode } from "../../bfcl/line-keys.js";
+import { problem, type Problem } from "../../messages/index.js";
+import { TWINSCORE_VERSION } from "../../messages/version.js";
+import { manifestSha256 } from "../../pairs/digest.js";
+import type { Manifest } from "../../pairs/types.js";
 import {
   differencesText,
   endpointOrigin,
@@ -24,8 +24,8 @@ import {
   type RunRecord,
   type RunSettings,
   type SettingDifference,
-} from "../rollout/index.js";
-import { readTextIfFile } from "../io/run-output.js";
+} from "../../rollout/index.js";
+import { readTextIfFile } from "../../io/run-output.js";
 
 /** What of a run request its settings are made from. */
 export interface SettingsSource {
