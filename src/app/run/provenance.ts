@@ -38,6 +38,8 @@ export interface SettingsSource {
   readonly inject: string | null;
   readonly systemPromptText: string | null;
   readonly excludeStateLog?: boolean;
+  readonly trials?: number;
+  readonly seed?: number | null;
   readonly userSim?: { readonly model: string; readonly endpoint: string; readonly maxClarifications: number; readonly promptText: string } | null;
 }
 
@@ -49,7 +51,7 @@ export function askedSettings(s: SettingsSource): RunSettings {
     history: s.history ?? "own",
     untilAnchor: s.untilAnchor,
     continueAfterAnchor: s.continueAfterAnchor === true,
-    sampling: { temperature: s.temperature, seed: null },
+    sampling: { temperature: s.temperature, seed: s.seed ?? null },
     inject: s.inject === null ? null : textSetting(s.inject),
     systemPrompt: s.mode === "fc" ? null : s.systemPromptText === null ? "bfcl" : textSetting(s.systemPromptText),
     excludeStateLog: s.excludeStateLog === true,
@@ -57,7 +59,7 @@ export function askedSettings(s: SettingsSource): RunSettings {
       s.userSim === null || s.userSim === undefined
         ? null
         : { model: s.userSim.model, maxClarifications: s.userSim.maxClarifications, prompt: textSetting(s.userSim.promptText) },
-    trials: 1,
+    trials: s.trials ?? 1,
   };
 }
 
