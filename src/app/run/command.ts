@@ -78,7 +78,7 @@ export interface RunCommandRequest extends RequestContext {
   readonly dryRun?: boolean;
   /** `--trials K`: K independent samples of each line (default 1). */
   readonly trials?: number;
-  /** `--seed N`: the sampling seed sent with each request (several trials: N + the trial); default none (0 + the trial with several). */
+  /** `--sampling-seed N`: the seed sent with each request (several trials: N + the trial); default none (0 + the trial with several). */
   readonly seed?: number;
   /** Seconds, for the latency lists (default the wall clock; tests inject a fake for byte-equal files). */
   readonly now?: () => number;

@@ -30,7 +30,7 @@ import { errorNote, writableLine } from "./output.js";
 import { categoryOfId, type Job } from "./plan.js";
 import type { ErrorLineNote, RunProgress, RunRequest } from "./types.js";
 
-/** The seed a trial sends: none without `--seed` in a run of one; else the run's seed (0 when none is given) plus the trial. */
+/** The seed a trial sends: none without `--sampling-seed` in a run of one; else the run's seed (0 when none is given) plus the trial. */
 export function trialSeed(seed: number | null, trial: number | null): number | null {
   if (trial === null) return seed;
   return (seed ?? 0) + trial;

@@ -64,7 +64,7 @@ export function commandProblems(req: RunCommandRequest, ctx: Context): { problem
     numberProblem(req.maxConsecutiveErrors, "--max-consecutive-errors", 0, true),
     numberProblem(req.limit, "--limit", 1, true),
     numberProblem(req.trials, "--trials", 1, true),
-    numberProblem(req.seed, "--seed", 0, true),
+    numberProblem(req.seed, "--sampling-seed", 0, true),
   ]) {
     if (p) bad.push(p);
   }

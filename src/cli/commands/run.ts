@@ -53,7 +53,7 @@ interface RunCliOptions {
   category?: string;
   dryRun?: boolean;
   trials?: string;
-  seed?: string;
+  samplingSeed?: string;
   verbose?: boolean;
 }
 
@@ -137,7 +137,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--ids <id...>", "only these items of the selection")
     .addOption(new Option("--category <category>", "only the pairs whose should-ask item is of this category (--items all: only its items)").choices(["base", "miss_func", "miss_param"]))
     .option("--trials <k>", "K independent samples of each line, each its own seed: an integer >= 1")
-    .option("--seed <n>", "sampling seed sent with each request (with --trials: N + the trial)")
+    .option("--sampling-seed <n>", "seed sent with each request (with --trials: N + the trial)")
     .option("--dry-run", "print the plan and stop: nothing is sent or written")
     .option("--verbose", "print every retry and every error line");
   withGroups(cmd, bfclData, format)
@@ -184,7 +184,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         category: opts.category,
         dryRun: opts.dryRun === true,
         trials: integerOption(opts.trials),
-        seed: integerOption(opts.seed),
+        seed: integerOption(opts.samplingSeed),
         onPlan: (plan) => printNotes(io, [note(opts.dryRun ? "run-dry" : "run-plan", `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`)]),
         onProgress: progressLine(io),
         onRetry: (r) => {
