@@ -1,6 +1,6 @@
 /**
  * `twinscore run`: generate BFCL result files for a model behind an OpenAI-compatible
- * endpoint. Wiring only: flags become a request for the use case (`app/run.ts`, which
+ * endpoint. Wiring only: flags become a request for the use case (`app/run/`, which
  * checks them), its document is printed; the loop is `rollout/`, the client
  * `io/openai-chat.ts`.
  */
@@ -223,7 +223,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       const shown = listed.slice(0, opts.verbose ? listed.length : 5);
       printProblems(io, [
         ...shown.map((e) =>
-          problem("error-line", `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`, {
+          problem("error-line", `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}${e.trial !== undefined ? ` (trial ${e.trial})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`, {
             severity: "warning",
           }),
         ),
