@@ -146,6 +146,9 @@ describe("run --trials K: one folder holds K samples of each line", () => {
     expect(t.pairs).toBeGreaterThanOrEqual(chosen.length);
     expect(trialNumbers(t)).toEqual(trialNumbers(viaFolders.trials));
     expect(trialNumbers(viaResults.trials)).toEqual(trialNumbers(viaFolders.trials));
+    // the run folder above it reads the same (its one model); beside another model it is refused
+    const viaRoot = await scoreRuns({ results: [join(folder, "..")], bootstrap, maxUndecided: 100 });
+    expect(trialNumbers(viaRoot.trials)).toEqual(trialNumbers(viaFolders.trials));
     // the policy samples: some pairs flip, and the interval is wider than a point
     expect(t.meanFlipRate!).toBeGreaterThan(10);
     expect(t.ci95![1] - t.ci95![0]).toBeGreaterThan(1);

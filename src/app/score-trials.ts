@@ -139,9 +139,10 @@ export function trialsSummary(model: string, trials: readonly ScoredTrial[], boo
 export function splitTrialFolders(request: { readonly results: readonly string[]; readonly trialsOf?: readonly string[] }, cwd: string): Result<SplitTrials> | null {
   const trialsOf = request.trialsOf ?? [];
   const given = (trialsOf.length > 0 ? trialsOf : request.results).map((f) => resolvePath(cwd, f));
-  const found = given.map((f) => trialFoldersUnder(f, (m) => readRunRecord(m).record));
+  const under = given.map((f) => trialFoldersUnder(f, (m) => readRunRecord(m).record));
+  const found = under.map((u) => u.found);
   if (found.every((f) => f.length === 0)) return null;
-  if (trialsOf.length === 0 && (given.length > 1 || found[0].length > 1)) {
+  if (trialsOf.length === 0 && (given.length > 1 || found[0].length > 1 || under[0].others > 0)) {
     const many = found.flat().map((f) => `${f.modelFolder} (${f.record.settings.trials} trials)`);
     return err(badArgument(`--results: ${many.join(", ")} holds several trials of one model: score it alone (--results or --trials-of with that folder only)`));
   }

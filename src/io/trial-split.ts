@@ -50,16 +50,22 @@ export function splitTrialFolder(modelFolder: string, record: RunRecord): Result
   return ok({ folders, remove });
 }
 
-/** The model folders of several trials at or just under `folder` (the folder itself, or its subfolders), each with its record. */
-export function trialFoldersUnder(folder: string, read: (modelFolder: string) => RunRecord | null): { modelFolder: string; record: RunRecord }[] {
+/**
+ * The model folders of several trials at or just under `folder` (the folder itself, or its
+ * subfolders), each with its record; and the subfolders `folder` has besides them (other
+ * models of a run folder, which reading only the trials would leave out).
+ */
+export function trialFoldersUnder(folder: string, read: (modelFolder: string) => RunRecord | null): { found: { modelFolder: string; record: RunRecord }[]; others: number } {
   const candidates = [folder];
   try {
     for (const e of readdirSync(folder, { withFileTypes: true })) if (e.isDirectory()) candidates.push(join(folder, e.name));
   } catch {
-    return [];
+    return { found: [], others: 0 };
   }
-  return candidates.flatMap((modelFolder) => {
+  const found = candidates.flatMap((modelFolder) => {
     const record = pathExists(join(modelFolder, "run.json")) ? read(modelFolder) : null;
     return record !== null && record.settings.trials > 1 ? [{ modelFolder, record }] : [];
   });
+  const inside = found.length === 1 && found[0].modelFolder === folder;
+  return { found, others: inside ? 0 : candidates.length - 1 - found.length };
 }
