@@ -144,6 +144,7 @@ export const problemCodes = [
   "system-prompt-missing",
   "table-missing",
   "text-calls",
+  "trial-malformed",
   "trials-missing",
   "trials-no-headline",
   "tsv-columns",
