@@ -31,7 +31,7 @@ import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasE
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
-import { trialsSummary, type TrialsSummary } from "./score-trials.js";
+import { splitTrialFolders, trialsSummary, type TrialsSummary } from "./score-trials.js";
 import { runRecordAbove } from "../io/run-record.js";
 import { differencesText, settingDifferences } from "../rollout/run-record.js";
 
@@ -323,6 +323,8 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
+  const ofTrialFolder = await scoreTrialFolder(request);
+  if (ofTrialFolder !== null) return ofTrialFolder;
   const setup = scoreSetup(request);
   if ("document" in setup) return setup.document;
   const { req, bootstrap, data, aligned, problems } = setup;
@@ -369,6 +371,18 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
     problems,
     exitCode,
   };
+}
+
+/** A folder of `run --trials K` is read as its K trials: the document of that reading, or null for any other request. */
+async function scoreTrialFolder(request: ScoreRequest): Promise<ScoreDocument | null> {
+  const split = splitTrialFolders(request, contextOf(request).cwd);
+  if (split === null) return null;
+  if (!split.ok) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [...split.problems]);
+  try {
+    return await scoreRuns({ ...request, results: [], trialsOf: split.value.folders });
+  } finally {
+    split.value.remove();
+  }
 }
 
 /** What every phase of `score` reads: the request as read, its context and walked inputs, and the settings it asks for. */
