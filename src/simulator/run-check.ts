@@ -14,7 +14,7 @@ import { sortIndexOfId } from "../bfcl/categories.js";
 import { lineHistory, notBfclLinesMessage, repeatedKeyMessage, resultShapeFound, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
-import { countTurn, decodeFcStep, decodeFcStepPlain, fcDecoder, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { bfclDefaultDecoder, countTurn, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { extractTurn } from "../extract/extract.js";
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
@@ -162,11 +162,11 @@ export function checkModelFiles(
     readonly modelName: string;
     /** A fresh evaluator process; `exact` keeps every instance for the run. */
     readonly newProcess: (exact: boolean) => EvaluatorProcess;
-    /** BFCL's `decode_execute` of the model's handler, on Python values; FC by default. */
+    /** BFCL's `decode_execute` of the model's handler, on Python values; `decoder`'s by default. */
     readonly decode?: StepDecoder;
-    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
+    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); `decoder`'s when `decode` is not given. */
     readonly decodePlain?: PlainStepDecoder;
-    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; FC's by default. */
+    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; BFCL's default for record steps (FC) when absent. */
     readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
@@ -360,11 +360,11 @@ export function checkResultFile(
     readonly testCategory: string;
     readonly inputs: CategoryInputs;
     readonly process: EvaluatorProcess;
-    /** BFCL's `decode_execute` of the model's handler, on Python values; FC by default. */
+    /** BFCL's `decode_execute` of the model's handler, on Python values; `decoder`'s by default. */
     readonly decode?: StepDecoder;
-    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
+    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); `decoder`'s when `decode` is not given. */
     readonly decodePlain?: PlainStepDecoder;
-    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; FC's by default. */
+    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; BFCL's default for record steps (FC) when absent. */
     readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Reused memory for the score file (see `ScoreFileBuilder`); `scoreFile` is then a view of it. */
@@ -441,7 +441,9 @@ export function checkResultFile(
   const shapes = new Map<string, number>();
   let firstShapeLine: number | null = null;
   const version = opts.bfclVersion ?? opts.process.revision.version;
-  const extractor = { decoder: opts.decoder ?? fcDecoder };
+  // without a decoder the run is read as BFCL reads a native function-calling run
+  const decoder = opts.decoder ?? bfclDefaultDecoder("records");
+  const extractor = { decoder };
   rows.sort((a, b) => sortIndexOfId(a.id) - sortIndexOfId(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   // lines left per entry key: instances are released after the last line whose id names them
@@ -463,9 +465,9 @@ export function checkResultFile(
     return out;
   };
   // the plain (JSON.parse) path: the decoder's own, if it declares one; a decoder without one reads Python values
-  const plainDecode = opts.decode === undefined ? decodeFcStepPlain : opts.decodePlain;
+  const plainDecode = opts.decode === undefined ? decoder.plain?.decode : opts.decodePlain;
   const decodeStringArgs = plainDecode === undefined ? null : noting(plainDecode);
-  const decodePython = noting(opts.decode ?? decodeFcStep);
+  const decodePython = noting(opts.decode ?? decoder.decode);
   const revision = opts.process.revision;
   const scoreFile = opts.renderScore
     ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
@@ -544,8 +546,8 @@ export function checkResultFile(
     if (verdict.valid) officialCorrect++;
     const afterInferenceError = verdict.afterInferenceError === true;
     if (opts.emptyTurns !== undefined) {
-      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version, opts.decoder);
-      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version, opts.decoder);
+      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version, decoder);
+      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version, decoder);
       readings?.push({ id: row.id, bfcl: verdict.valid, strict: strict.valid, worldChanging: worldChanging.valid });
       verdict = opts.emptyTurns === "strict" ? strict : worldChanging;
     }
