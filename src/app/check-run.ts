@@ -216,11 +216,11 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
       }
     }
   }
-  // each model folder's decoder as `score` chooses it: --decoder, the registry, else the head of its files
+  // each model folder's decoder as `score` chooses it: --decoder, the registry of the version checked, else the head of its files
   const jobs: CheckJob[] = [];
   const checkedGroups: FoundResultFile[][] = [];
   for (const g of groups) {
-    const decided = chooseModelDecoder(g[0].found, req.decoder ?? undefined);
+    const decided = chooseModelDecoder(g[0].found, req.decoder ?? undefined, req.bfclVersion ?? g[0].version);
     pushAll(problems, decided.problems);
     if (decided.choice === null) {
       problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
