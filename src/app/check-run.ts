@@ -93,6 +93,8 @@ export interface CheckRunRequest {
   readonly resultsDir: string;
   readonly bfclDataDir: string;
   readonly scoresDir?: string;
+  /** The walk of the score trees when the command has made it (`--scores`, or the `score/` folders beside `result/`); overrides `scoresDir`. */
+  readonly scoresWalked?: TreeWalk | null;
   readonly outDir?: string;
   /** A bfcl_eval folder (or checkout) holding long_context.py; else found beside the data or via python3. */
   readonly bfclEvalDir?: string;
@@ -176,7 +178,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
   const dataDir = resolvePath(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];
   const scoresDir = req.scoresDir === undefined ? null : resolvePath(req.cwd, req.scoresDir);
-  const stored = scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
+  const stored = req.scoresWalked !== undefined ? req.scoresWalked : scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
   if (stored !== null) pushAll(problems, stored.problems);
   /** The stored score file of a result file: same model (and run), category and version. */
   const storedScoreOf = (f: FoundResultFile): string | null => {
@@ -238,7 +240,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
     longContextModule,
     emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolvePath(req.cwd, req.outDir),
-    compareStored: scoresDir !== null,
+    compareStored: stored !== null,
   };
   const outcomes = await runJobs(
     jobs,

@@ -12,10 +12,10 @@ import { resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
 import { dataFolderVersion } from "../io/rollout-data.js";
 import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
-import { walkBfclTree, type TreeModel } from "../io/tree.js";
+import { type TreeModel } from "../io/tree.js";
 import { resolvePath } from "../io/paths.js";
 import { badArgument, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
-import { selectModels } from "./pipeline.js";
+import { selectModels, walkInputs } from "./pipeline.js";
 import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "./check-run.js";
@@ -62,6 +62,8 @@ export interface CheckDocument {
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** With `out`: the folder the score files went into (absolute), how many were written, and of how many models. */
   readonly written: { readonly dir: string; readonly files: number; readonly models: number } | null;
+  /** With no `scores`: the `score/` folders beside `result/` whose stored verdicts were compared, as score reads them (absolute). */
+  readonly scoresBeside: readonly string[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -116,9 +118,11 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
     files,
     emptyTurns: emptyTurnRowsOf(files),
     written: req.out === undefined ? null : writtenOf(resolvePath(ctx.cwd, req.out), files),
+    scoresBeside,
     problems,
     exitCode: strictExitCode(exitCode, problems, req.strict),
   });
+  let scoresBeside: readonly string[] = [];
   const bad: Problem[] = [];
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
@@ -126,7 +130,10 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
-  const walk = walkBfclTree([resolvePath(ctx.cwd, req.results)], "/", "result");
+  // the score tree given, else the run's score/ beside its result/ (as score reads it)
+  const inputs = walkInputs({ ...ctx, cwd: "/" }, [resolvePath(ctx.cwd, req.results)], req.scores === undefined ? [] : [resolvePath(ctx.cwd, req.scores)]);
+  const walk = inputs.results;
+  scoresBeside = inputs.scoresBeside;
   const selected = selectModels(walk, req.models ?? []);
   if (selected.problems.length > 0) return done([...selected.problems]);
   const data = manifestsForModels(selected.models, undefined, ctx, {
@@ -145,6 +152,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
       walked: walk,
       bfclDataDir: location.dir,
       scoresDir: req.scores,
+      scoresWalked: inputs.scores,
       outDir: req.out,
       bfclEvalDir: req.bfclEval,
       decoder: req.decoder,
