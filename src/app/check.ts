@@ -8,7 +8,7 @@ import type { DecoderName } from "../bfcl/decode/index.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
-import { resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
+import { missingDataFolder, resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
 import { dataFolderVersion } from "../io/rollout-data.js";
 import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
@@ -129,6 +129,9 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (bad.length > 0) return done(bad);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  // a data folder that is not there is one line, not one per category file
+  const absent = missingDataFolder(location.dir);
+  if (absent !== null) return done([absent]);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
   // the score tree given, else the run's score/ beside its result/ (as score reads it)
   const inputs = walkInputs({ ...ctx, cwd: "/" }, [resolvePath(ctx.cwd, req.results)], req.scores === undefined ? [] : [resolvePath(ctx.cwd, req.scores)]);

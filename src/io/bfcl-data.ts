@@ -10,7 +10,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { answersFile, detectVersion, docFile, multiTurnDocFiles, parseBfclData, questionsFile, type BfclData, type BfclVersion, type MultiTurnCategory, type MultiTurnClass } from "../bfcl/data.js";
 import { prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
-import { err, ok, problem, type Result } from "../messages/index.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { readTextIfFile } from "./manifest.js";
 
@@ -70,6 +70,11 @@ export function resolveBfclDataDir(opts: {
   if (fromEnv !== undefined && fromEnv !== "") return { dir: resolve(opts.cwd, fromEnv), origin: "BFCL_DATA_DIR" };
   const found = (opts.findPython ?? (() => findBfclEvalDataDir(opts.env.TWINSCORE_PYTHON || "python3")))();
   return found ? { dir: found, origin: "bfcl_eval" } : null;
+}
+
+/** The one problem of a data folder that does not exist (or is not a folder); null when it is one. */
+export function missingDataFolder(dir: string): Problem | null {
+  return existsSync(dir) && statSync(dir).isDirectory() ? null : problem("file-missing", "BFCL data directory not found", { file: dir });
 }
 
 /**

@@ -130,7 +130,7 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       });
       const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({ model, files: doc.files.filter((f) => f.folder === model).map((f) => f.file) }));
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
-      const beside = scoresBesideNote(doc.scoresBeside, "--scores DIR reads another");
+      const beside = doc.files.length === 0 ? null : scoresBesideNote(doc.scoresBeside, "--scores DIR reads another");
       if (beside !== null) printNotes(io, [beside]);
       printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
       printNotes(io, runNotes(doc.files));
