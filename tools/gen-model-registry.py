@@ -4,6 +4,8 @@
     npm run build
     python3 tools/gen-model-registry.py /work/gorilla-6ea57973/berkeley-function-call-leaderboard \
         > src/bfcl/decode/registry-table.ts
+    python3 tools/gen-model-registry.py /work/gorilla-cd9429cc/berkeley-function-call-leaderboard \
+        --no-decoder DatabricksHandler > src/bfcl/decode/registry-table-v3.ts
 
 Reads BFCL's own `bfcl_eval/constants/model_config.py` at run time (its handler classes are
 imported from the checkout; third-party modules that are not installed get stand-ins, see
@@ -12,18 +14,28 @@ that model's steps:
 
 * the result folder BFCL writes (`registry_name.replace("/", "_")`),
 * the handler class, and the class in its MRO that defines `decode_execute`,
-* `is_fc_model` as the handler ends up with it (the config's value, unless an `__init__`
-  in the handler's MRO assigns a constant),
+* `is_fc_model` as the handler ends up with it: as BFCL's own `build_handler` leaves it
+  (v4 passes the config's value to `__init__`, whose MRO may assign a constant; v3 sets the
+  config's value after `__init__`), else, for a key `build_handler` cannot build here, the
+  config's value unless an `__init__` in the handler's MRO assigns a constant,
 * the twinscore decoder: the decoder that declares the decode_execute owner (and, for
   owners whose method reads `self.is_fc_model`, the mode) in its `owners`
   (src/bfcl/decode/decoders/*.ts, read from the built package by tools/decoder-owners.mjs:
   run `npm run build` first).
 
+The mode an owner's decode_execute decodes in is `is_fc_model` where the method reads it;
+v3's methods read `"FC" in self.model_name` instead (or as well), and v3 builds a handler
+with the registry key as its model name, so the key decides there.
+
 A handler whose decode_execute owner no decoder declares stops the tool: a new behaviour
-must be read and given a decoder before the table can be regenerated.
+must be read and given a decoder before the table can be regenerated. For an older
+revision, `--no-decoder OWNER` names an owner that BFCL has since dropped and twinscore
+does not reproduce; its keys get decoder null (twinscore then detects one, and says so).
 """
+import inspect
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -54,9 +66,11 @@ def decoders():
     return _DECODERS
 
 
-def decoder_for(owner_name, depends_on_mode, is_fc_model):
-    """The decoder of a decode_execute owner in a mode; SystemExit for an owner nobody has read."""
+def decoder_for(owner_name, depends_on_mode, is_fc_model, no_decoder=()):
+    """The decoder of a decode_execute owner in a mode (None for an owner in `no_decoder`); SystemExit for an owner nobody has read."""
     entry = decoders().get(owner_name)
+    if entry is None and owner_name in no_decoder:
+        return None
     if entry is None:
         raise SystemExit("decode_execute of %s has no twinscore decoder: read it and declare one in src/bfcl/decode/decoders/ (see its README)" % owner_name)
     if isinstance(entry, tuple):
@@ -68,21 +82,53 @@ def decoder_for(owner_name, depends_on_mode, is_fc_model):
     return entry
 
 
+FC_IN_MODEL_NAME = re.compile(r"""["']FC["']\s+(not\s+)?in\s+self\.model_name""")
+
+
+def reads_fc_in_model_name(func):
+    """Whether a method's source tests `"FC" in self.model_name` (v3's way of branching on the mode)."""
+    fn = func.__func__ if isinstance(func, (staticmethod, classmethod)) else func
+    return FC_IN_MODEL_NAME.search(inspect.getsource(fn)) is not None
+
+
 def handler_facts(cls):
     """What decides decoding for one handler class."""
     owner = bfcl_handlers.defining_class(cls, "decode_execute")
     if owner is None:
         raise SystemExit("%s has no decode_execute" % cls.__name__)
+    method = owner.__dict__["decode_execute"]
     return {
         "owner": owner.__name__,
-        "dependsOnMode": bfcl_handlers.reads_is_fc_model(owner.__dict__["decode_execute"]),
+        "dependsOnMode": bfcl_handlers.reads_is_fc_model(method) or reads_fc_in_model_name(method),
         "forcedIsFcModel": bfcl_handlers.forced_is_fc_model(cls),
+        "readsIsFcModel": bfcl_handlers.reads_is_fc_model(method),
+        "readsModelName": reads_fc_in_model_name(method),
     }
 
 
-def build(bfcl_root):
+def built_handler(gen_module, key):
+    """The handler BFCL's own build_handler makes for a key, or None when it cannot be built here."""
+    try:
+        return gen_module.build_handler(key, 0.001)
+    except Exception:
+        return None
+
+
+def decoding_mode(facts, handler, key, is_fc):
+    """Whether the owner's decode_execute takes its FC branch for this key: by is_fc_model, by
+    `"FC" in self.model_name` (the built handler's model name; v3 builds with the key), or either."""
+    by_name = "FC" in (handler.model_name if handler is not None else key)
+    if facts["readsIsFcModel"] and facts["readsModelName"]:
+        return is_fc or by_name
+    return by_name if facts["readsModelName"] else is_fc
+
+
+def build(bfcl_root, no_decoder=()):
     bfcl_handlers.load(bfcl_root)
+    os.environ.setdefault("GOOGLE_API_KEY", "stand-in")  # GeminiHandler's __init__ requires the variable; no request is ever made
     mapping = bfcl_handlers.model_registry()
+    import bfcl_eval._llm_response_generation as gen_module  # noqa: E402
+
     handlers = {}
     models = []
     folders = {}
@@ -92,14 +138,19 @@ def build(bfcl_root):
         if facts is None:
             facts = handler_facts(cls)
             handlers[cls.__name__] = facts
-        is_fc = config.is_fc_model if facts["forcedIsFcModel"] is None else facts["forcedIsFcModel"]
-        decoder = decoder_for(facts["owner"], facts["dependsOnMode"], is_fc)
+        handler = built_handler(gen_module, key)
+        static = config.is_fc_model if facts["forcedIsFcModel"] is None else facts["forcedIsFcModel"]
+        is_fc = static if handler is None else bool(handler.is_fc_model)
+        if facts["forcedIsFcModel"] is not None and is_fc != facts["forcedIsFcModel"]:
+            facts["forcedIsFcModel"] = None  # this revision's build_handler sets the mode after __init__
+        decoder = decoder_for(facts["owner"], facts["dependsOnMode"], decoding_mode(facts, handler, key, is_fc), no_decoder)
         folder = key.replace("/", "_")
         if folder in folders and folders[folder] != decoder:
             raise SystemExit("two registry keys share the folder %s with different decoders" % folder)
         folders[folder] = decoder
         models.append({"key": key, "folder": folder, "handler": cls.__name__, "isFcModel": is_fc, "decoder": decoder})
-    return {"handlers": dict(sorted(handlers.items())), "models": models}
+    shown = ("owner", "dependsOnMode", "forcedIsFcModel")
+    return {"handlers": {name: {k: facts[k] for k in shown} for name, facts in sorted(handlers.items())}, "models": models}
 
 
 def render_ts(table):
@@ -129,9 +180,14 @@ def render_ts(table):
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: gen-model-registry.py BFCL_ROOT (the berkeley-function-call-leaderboard folder)")
-    sys.stdout.write(render_ts(build(sys.argv[1])))
+    args = sys.argv[1:]
+    no_decoder = []
+    while len(args) >= 2 and args[-2] == "--no-decoder":
+        no_decoder.append(args[-1])
+        args = args[:-2]
+    if len(args) != 1:
+        raise SystemExit("usage: gen-model-registry.py BFCL_ROOT [--no-decoder OWNER]... (BFCL_ROOT: the berkeley-function-call-leaderboard folder)")
+    sys.stdout.write(render_ts(build(args[0], tuple(no_decoder))))
 
 
 if __name__ == "__main__":

@@ -94,6 +94,8 @@ export interface CheckRunRequest {
   readonly resultsDir: string;
   readonly bfclDataDir: string;
   readonly scoresDir?: string;
+  /** The walk of the score trees when the command has made it (`--scores`, or the `score/` folders beside `result/`); overrides `scoresDir`. */
+  readonly scoresWalked?: TreeWalk | null;
   readonly outDir?: string;
   /** A bfcl_eval folder (or checkout) holding long_context.py; else found beside the data or via python3. */
   readonly bfclEvalDir?: string;
@@ -177,7 +179,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
   const dataDir = resolvePath(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];
   const scoresDir = req.scoresDir === undefined ? null : resolvePath(req.cwd, req.scoresDir);
-  const stored = scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
+  const stored = req.scoresWalked !== undefined ? req.scoresWalked : scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
   if (stored !== null) pushAll(problems, stored.problems);
   /** The stored score file of a result file: same model (and run), category and version. */
   const storedScoreOf = (f: FoundResultFile): string | null => {
@@ -217,11 +219,11 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
       }
     }
   }
-  // each model folder's decoder as `score` chooses it: --decoder, the registry, else the head of its files
+  // each model folder's decoder as `score` chooses it: --decoder, the registry of the version checked, else the head of its files
   const jobs: CheckJob[] = [];
   const checkedGroups: FoundResultFile[][] = [];
   for (const g of groups) {
-    const decided = chooseModelDecoder(g[0].found, req.decoder ?? undefined);
+    const decided = chooseModelDecoder(g[0].found, req.decoder ?? undefined, req.bfclVersion ?? g[0].version);
     pushAll(problems, decided.problems);
     if (decided.choice === null) {
       problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
@@ -239,7 +241,7 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
     longContextModule,
     emptyTurns: req.emptyTurns ?? null,
     outDir: req.outDir === undefined ? null : resolvePath(req.cwd, req.outDir),
-    compareStored: scoresDir !== null,
+    compareStored: stored !== null,
   };
   const outcomes = await runJobs(
     jobs,

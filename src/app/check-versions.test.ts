@@ -32,7 +32,7 @@ describe("check on the xLAM v3 run without --decoder", () => {
     const chosen = await check([]);
     const forced = await check(["--decoder", "xlam"]);
     expect(chosen.doc.files.map((f) => f.decoder)).toEqual(
-      Array(3).fill({ name: "xlam", source: "registry", reason: "BFCL registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, function-calling mode" }),
+      Array(3).fill({ name: "xlam", source: "registry", reason: "BFCL v3 registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, prompting mode" }),
     );
     expect(forced.doc.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual(Array(3).fill(["xlam", "flag"]));
     // a registry choice is not announced (detection would be): stderr holds the verdicts that differ, the errors that

@@ -7,14 +7,14 @@ import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
-import { resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
+import { missingDataFolder, resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
 import { dataFolderVersion } from "../io/rollout-data.js";
 import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
-import { walkBfclTree, type TreeModel } from "../io/tree.js";
+import { type TreeModel } from "../io/tree.js";
 import { resolvePath } from "../io/paths.js";
 import { badArgument, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type DecoderOption } from "./common.js";
-import { selectModels } from "./pipeline.js";
+import { selectModels, walkInputs } from "./pipeline.js";
 import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "./check-run.js";
@@ -57,6 +57,8 @@ export interface CheckDocument {
   readonly emptyTurns: readonly EmptyTurnRow[] | null;
   /** With `out`: the folder the score files went into (absolute), how many were written, and of how many models. */
   readonly written: { readonly dir: string; readonly files: number; readonly models: number } | null;
+  /** With no `scores`: the `score/` folders beside `result/` whose stored verdicts were compared, as score reads them (absolute). */
+  readonly scoresBeside: readonly string[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -111,17 +113,25 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
     files,
     emptyTurns: emptyTurnRowsOf(files),
     written: req.out === undefined ? null : writtenOf(resolvePath(ctx.cwd, req.out), files),
+    scoresBeside,
     problems,
     exitCode: strictExitCode(exitCode, problems, req.strict),
   });
+  let scoresBeside: readonly string[] = [];
   const bad: Problem[] = [];
   if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
   if (bad.length > 0) return done(bad);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  // a data folder that is not there is one line, not one per category file
+  const absent = missingDataFolder(location.dir);
+  if (absent !== null) return done([absent]);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
-  const walk = walkBfclTree([resolvePath(ctx.cwd, req.results)], "/", "result");
+  // the score tree given, else the run's score/ beside its result/ (as score reads it)
+  const inputs = walkInputs({ ...ctx, cwd: "/" }, [resolvePath(ctx.cwd, req.results)], req.scores === undefined ? [] : [resolvePath(ctx.cwd, req.scores)]);
+  const walk = inputs.results;
+  scoresBeside = inputs.scoresBeside;
   const selected = selectModels(walk, req.models ?? []);
   if (selected.problems.length > 0) return done([...selected.problems]);
   const data = manifestsForModels(selected.models, undefined, ctx, {
@@ -140,6 +150,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
       walked: walk,
       bfclDataDir: location.dir,
       scoresDir: req.scores,
+      scoresWalked: inputs.scores,
       outDir: req.out,
       bfclEvalDir: req.bfclEval,
       decoder: req.decoder,

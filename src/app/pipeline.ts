@@ -289,12 +289,13 @@ export function detectionFiles(found: TreeModel): string[] {
 }
 
 /**
- * A model's decoder: `--decoder`, else the mode its `run.json` records, else BFCL's registry entry for its folder, else the one
+ * A model's decoder: `--decoder`, else the mode its `run.json` records, else the registry entry for its folder of the BFCL
+ * version the model is read as (its files' version, or the version `--manifest`/`--bfcl-data` forces), else the one
  * the head of its files decodes best (the first `DETECTION_SAMPLE` non-empty steps of
  * `detectionFiles`, in file order). `check` chooses with the same function, on the same
  * files, so both commands read a model with the same decoder, for the same reason.
  */
-export function chooseModelDecoder(found: TreeModel, override: DecoderName | undefined): { choice: DecoderChoice | null; problems: Problem[] } {
+export function chooseModelDecoder(found: TreeModel, override: DecoderName | undefined, version: BfclVersion): { choice: DecoderChoice | null; problems: Problem[] } {
   // a folder `run` made says its mode: a text-only FC run looks like a prompting one to detection
   const recorded = override === undefined ? readRunRecord(found.dir).record : null;
   if (recorded !== null) {
@@ -307,6 +308,7 @@ export function chooseModelDecoder(found: TreeModel, override: DecoderName | und
   const choice = chooseDecoder({
     folder,
     override: override ?? null,
+    version,
     samples: () => {
       const heads: Uint8Array[] = [];
       // the sample of the bytes read so far, kept with how many bytes of the last file it read: each head is sampled once
@@ -387,7 +389,7 @@ function readModel(
     else chosen[category] = c;
   }
   const paths = scoredResultCategories.flatMap((c) => (chosen[c] ? [chosen[c]!.path] : []));
-  const decided = paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder);
+  const decided = paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder, manifest.source.bfclVersion);
   pushAll(problems, decided.problems);
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {
@@ -562,7 +564,7 @@ export function notBfclLinesProblem(model: string, problems: readonly Problem[])
 
 /** The handler BFCL's registry gives a model, and its decoder, in words: `MistralHandler (BFCL registry key …, function-calling mode; decoder fc)`. */
 function handlerWords(chosen: DecoderChoiceSummary): string {
-  return `the handler BFCL's registry gives it (${chosen.reason.replace(/^BFCL registry key /, "key ")}; decoder ${chosen.name})`;
+  return `the handler BFCL's registry gives it (${chosen.reason.replace(/^BFCL (v\d+ )?registry key /, "key ")}; decoder ${chosen.name})`;
 }
 
 /** Why BFCL's verdicts on a model whose turns before the anchor were played from the reference are left out. */

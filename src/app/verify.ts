@@ -11,8 +11,9 @@ import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type Expected
 import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
 import { walkBfclTree, walkPart, type TreeModel } from "../io/tree.js";
+import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, contextOf, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
-import { readModels } from "./pipeline.js";
+import { readModels, walkInputs } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
 /** The expected file and the trees to recompute it from. */
@@ -57,6 +58,8 @@ export interface VerifyDocument {
   readonly modelFiles: readonly { readonly model: string; readonly files: readonly string[] }[];
   /** The runs with a `match` that no model folder found has in its path: each SKIPs every number that needs rollouts (said once per run, not on each line). */
   readonly unmatchedRuns: readonly UnmatchedRun[];
+  /** With no `--scores`: the `score/` folders beside `result/` whose BFCL verdicts were read, as score reads them (absolute). */
+  readonly scoresBeside: readonly string[];
   readonly problems: readonly Problem[];
   readonly exitCode: ExitCode;
 }
@@ -80,6 +83,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const file = req.expected === undefined ? "" : resolvePath(ctx.cwd, req.expected);
   const modelFiles: { model: string; files: string[] }[] = [];
   const unmatchedRuns: UnmatchedRun[] = [];
+  let scoresBeside: readonly string[] = [];
   const done = (problems: Problem[], lines: CheckLine[] = [], exitCode: ExitCode = 2): VerifyDocument => {
     const count = (s: CheckLine["status"]) => lines.filter((l) => l.status === s).length;
     return {
@@ -90,6 +94,7 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       lines,
       modelFiles,
       unmatchedRuns,
+      scoresBeside,
       problems,
       exitCode: strictExitCode(exitCode, problems, req.strict),
     };
@@ -104,9 +109,12 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const unknown = kept.filter((m) => !known.includes(m));
   if (unknown.length > 0) return done(unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`)));
   const keeps = (model: string) => kept.length === 0 || kept.includes(model);
-  // one walk of each tree; each run of the file reads the models found in its folders
-  const resultWalk = walkBfclTree(results, ctx.cwd, "result");
-  const scoreWalk = scores.length > 0 ? walkBfclTree(scores, ctx.cwd, "score") : null;
+  // one walk of each tree (the score trees given, else the score/ folders beside result/, as score reads them);
+  // each run of the file reads the models found in its folders
+  const inputs = walkInputs(ctx, results, scores);
+  const resultWalk = inputs.results;
+  const scoreWalk = inputs.scores;
+  scoresBeside = inputs.scoresBeside;
   const walkProblems = [...resultWalk.problems, ...(scoreWalk?.problems ?? [])];
   const missing = walkProblems.filter((p) => p.severity === "error");
   if (missing.length > 0) return done(missing);

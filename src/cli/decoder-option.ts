@@ -11,7 +11,8 @@ export const decoderHelp =
   "Each model folder's steps are decoded as its BFCL handler's decode_execute does. --decoder NAME forces\n" +
   "one for every model; else a folder twinscore run made gets the decoder of the mode its run.json (or its\n" +
   "lines' twinscore_mode) records; else a folder named after a BFCL registry key (with / → _) gets its\n" +
-  "handler's decoder; else the decoder is detected from the steps, and a note on stderr says which:\n" +
+  "handler's decoder, in the registry of the run's BFCL version (v3 and v4 each have theirs); else the\n" +
+  "decoder is detected from the steps, and a note on stderr says which:\n" +
   "  note: openai_gpt-oss-20b: decoder fc (not in BFCL's model registry; 200 of 200 sampled record steps …) [decoder-detected]\n" +
   "(--format json: `decoder` per model, with its name, source — flag, run, registry, detected — and reason).\n" +
   "A file whose tool-call steps fail to decode more than 5 % of the time gets one warning line and exit 1:\n" +

@@ -135,6 +135,6 @@ describe("score never gives a silent number with the wrong decoder", () => {
     expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--format", "json"], right)).toBe(0);
     expect(right.err.join("")).not.toContain("decode-failures");
     const doc = JSON.parse(right.out.join("")) as { models: { model: string; decoder: { name: string; source: string; reason: string } }[] };
-    expect(doc.models[0].decoder).toEqual({ name: "xlam", source: "registry", reason: "BFCL registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, function-calling mode" });
+    expect(doc.models[0].decoder).toEqual({ name: "xlam", source: "registry", reason: "BFCL v3 registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, prompting mode" });
   });
 });

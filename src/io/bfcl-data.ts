@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { answersFile, detectVersion, docFile, multiTurnDocFiles, parseBfclData, questionsFile, type BfclData, type BfclVersion, type MultiTurnCategory, type MultiTurnClass } from "../bfcl/data.js";
-import { err, ok, problem, type Result } from "../messages/index.js";
+import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { readTextIfFile } from "./manifest.js";
 
 /** Where the directory came from, so commands can say which one they used. */
@@ -67,6 +67,11 @@ export function resolveBfclDataDir(opts: {
   if (fromEnv !== undefined && fromEnv !== "") return { dir: resolve(opts.cwd, fromEnv), origin: "BFCL_DATA_DIR" };
   const found = (opts.findPython ?? (() => findBfclEvalDataDir(opts.env.TWINSCORE_PYTHON || "python3")))();
   return found ? { dir: found, origin: "bfcl_eval" } : null;
+}
+
+/** The one problem of a data folder that does not exist (or is not a folder); null when it is one. */
+export function missingDataFolder(dir: string): Problem | null {
+  return existsSync(dir) && statSync(dir).isDirectory() ? null : problem("file-missing", "BFCL data directory not found", { file: dir });
 }
 
 /**

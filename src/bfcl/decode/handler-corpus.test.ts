@@ -4,7 +4,7 @@
  * revisions, the result lines BFCL's own code wrote for synthetic provider responses of
  * every kind (text, one call, parallel calls, call with text, empty, reasoning, the
  * server's parser failing). Here twinscore reads each line as it reads a run:
- * - the decoder is the registry's (the decode_execute owner's, for a key only v3 has);
+ * - the decoder is the one the revision's own registry gives the key;
  * - each step decodes to what the handler's own decode_execute gave, as BFCL logged it;
  * - a text reply, in whatever form the handler stores it, is a decided "no call";
  * - the logged user turns pass the data check against the version's manifest.
@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { decodeOwnerTable, decoderByName, decodePlainStep, type Decoder } from "./decoders.js";
+import { decoderByName, decodePlainStep, type Decoder } from "./decoders.js";
 import { failureMessage, failureType } from "./outcome.js";
 import { registryEntryOfFolder } from "./registry.js";
 import { looksLikeToolCall } from "./health.js";
@@ -24,15 +24,14 @@ import { corpusText, loadCorpus, type Corpus, type CorpusHandler, type CorpusVec
 import { projectRoot, sharedPath } from "../../testing/shared.js";
 
 /**
- * The decoder twinscore applies to a handler's folder: the registry's, else the one
- * declaring the handler's decode_execute owner; undefined for an owner no decoder declares.
+ * The decoder twinscore applies to a handler's folder of a revision: that revision's
+ * registry's (as `score` and `check` choose it for a run of that version); undefined for
+ * an owner no decoder reproduces.
  */
-function decoderOf(h: CorpusHandler): Decoder | undefined {
-  const entry = registryEntryOfFolder(h.folder);
-  if (entry !== undefined && entry.handler === h.handler) return decoderByName(entry.decoder)!;
-  const owned = decodeOwnerTable()[h.decodeOwner];
-  if (owned === undefined) return undefined;
-  return decoderByName(Array.isArray(owned) ? owned[h.isFcModel ? 0 : 1] : owned)!;
+function decoderOf(h: CorpusHandler, revision: "v3" | "v4"): Decoder | undefined {
+  const entry = registryEntryOfFolder(h.folder, revision);
+  expect(entry, `${revision} registry has no key ${h.key}`).toMatchObject({ handler: h.handler, isFcModel: h.isFcModel });
+  return entry!.decoder === null ? undefined : decoderByName(entry!.decoder)!;
 }
 
 /**
@@ -80,13 +79,11 @@ function sameAsDecoded(got: ReturnType<typeof decodePlainStep>, want: { calls: s
 
 /**
  * Why twinscore's reading of a step of the older revision (v3) may differ from that
- * revision's own decode_execute: the decoders reproduce the newer handler code, and the
- * registry table is the newer registry's. Each reason leaves the decision as the newer
- * BFCL reads it; anything else is an unexplained difference.
+ * revision's own decode_execute: the registry is the revision's own, but the decoders
+ * reproduce the newer handler code. Each reason leaves the decision as the newer BFCL
+ * reads it; anything else is an unexplained difference.
  */
-function olderRevisionReason(h: CorpusHandler, step: unknown, got: ReturnType<typeof decodePlainStep>, want: { calls: string[] } | { error: string }): string | null {
-  const entry = registryEntryOfFolder(h.folder);
-  if (entry !== undefined && entry.handler === h.handler && entry.isFcModel !== h.isFcModel) return "the registry key changed mode between revisions";
+function olderRevisionReason(step: unknown, got: ReturnType<typeof decodePlainStep>, want: { calls: string[] } | { error: string }): string | null {
   if (isTextReply(step) && (step === null || (typeof step === "string" && step.trim() === ""))) return "a blank step: no call either way, the revisions raise different errors";
   if ("calls" in want && want.calls.length === 0 && !got.ok) return "the older decode_execute returns no call where the newer raises";
   return null;
@@ -103,7 +100,6 @@ function isTextReply(step: unknown): boolean {
 }
 
 const OLDER_REASONS = [
-  "the registry key changed mode between revisions",
   "a blank step: no call either way, the revisions raise different errors",
   "the older decode_execute returns no call where the newer raises",
 ];
@@ -119,7 +115,7 @@ describe.each(corpora.map((c) => [c.revision, c] as const))("the handler corpus 
   const byHandler = new Map(corpus.handlers.map((h) => [`${h.handler}/${h.key}`, h]));
 
   it("has a decoder for every decode_execute owner but the known older ones", () => {
-    const missing = [...new Set(corpus.handlers.filter((h) => decoderOf(h) === undefined).map((h) => h.decodeOwner))].sort();
+    const missing = [...new Set(corpus.handlers.filter((h) => decoderOf(h, corpus.revision) === undefined).map((h) => h.decodeOwner))].sort();
     expect(missing).toEqual(UNREPRODUCED_OWNERS[corpus.revision]);
   });
 
@@ -136,12 +132,12 @@ describe.each(corpora.map((c) => [c.revision, c] as const))("the handler corpus 
     const explained = new Map<string, number>();
     for (const v of corpus.vectors) {
       if (v.decoded === null || v.parsed.error !== undefined) continue;
-      const decoder = decoderOf(byHandler.get(`${v.handler}/${v.key}`)!);
+      const decoder = decoderOf(byHandler.get(`${v.handler}/${v.key}`)!, corpus.revision);
       if (decoder === undefined) continue;
       const got = decodePlainStep(decoder, v.parsed.model_responses);
       if (sameAsDecoded(got, v.decoded)) continue;
       const h = byHandler.get(`${v.handler}/${v.key}`)!;
-      const reason = corpus.revision === "v3" ? olderRevisionReason(h, v.parsed.model_responses, got, v.decoded) : null;
+      const reason = corpus.revision === "v3" ? olderRevisionReason(v.parsed.model_responses, got, v.decoded) : null;
       if (reason !== null) explained.set(reason, (explained.get(reason) ?? 0) + 1);
       else wrong.push(`${v.handler} ${v.kind}: ours ${JSON.stringify(got)}, BFCL ${JSON.stringify(v.decoded)}`);
     }
@@ -158,7 +154,7 @@ describe.each(corpora.map((c) => [c.revision, c] as const))("the handler corpus 
       const line = JSON.parse(v.line) as { result: unknown; inference_log?: unknown };
       if (typeof line.result === "string") continue; // an inference error line
       const h = byHandler.get(`${v.handler}/${v.key}`)!;
-      const decoder = decoderOf(h);
+      const decoder = decoderOf(h, corpus.revision);
       if (decoder === undefined) continue;
       loggedTurns(line).forEach((turn, t) => {
         const extraction = extractTurn(turn.map((s) => s.step), tools, { decoder });
@@ -171,9 +167,8 @@ describe.each(corpora.map((c) => [c.revision, c] as const))("the handler corpus 
           }
           const got = decodePlainStep(decoder, step);
           if (!sameAsLogged(got, bfcl)) {
-            const reason = corpus.revision === "v3" ? olderRevisionReason(h, step, got, bfcl) : null;
+            const reason = corpus.revision === "v3" ? olderRevisionReason(step, got, bfcl) : null;
             if (reason === null) wrong.push(`${where}: ours ${JSON.stringify(got)}, BFCL ${JSON.stringify(bfcl)}`);
-            if (reason === "the registry key changed mode between revisions") return;
           }
           const failed = extraction.decodeErrors.filter((e) => e.step === s);
           if ("calls" in bfcl && bfcl.calls.length > 0 && bfcl.calls.every((c) => tools.has(nameOf(c)))) {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "../../testing/shared.js";
 import { decoderByName } from "./decoders.js";
-import { registryEntryOfFolder, registryHandlers, registryModels } from "./registry.js";
+import { registryEntryOfFolder, registryHandlers, registryModels, registryTables } from "./registry.js";
 
 const vectors = JSON.parse(readFileSync(new URL("./testdata/handler-vectors.json", import.meta.url), "utf8")) as {
   sets: { handler: string; owner: string; isFcModel: boolean; decoder: string }[];
@@ -18,7 +18,8 @@ describe("the committed model registry table (generated from BFCL's model_config
       expect(m.folder).toBe(m.key.replaceAll("/", "_"));
       expect(folders.has(m.folder), m.folder).toBe(false);
       folders.add(m.folder);
-      expect(decoderByName(m.decoder), m.key).toBeDefined();
+      expect(m.decoder, m.key).not.toBeNull();
+      expect(decoderByName(m.decoder!), m.key).toBeDefined();
       expect(registryHandlers[m.handler], m.handler).toBeDefined();
     }
   });
@@ -31,7 +32,7 @@ describe("the committed model registry table (generated from BFCL's model_config
       const key = h.dependsOnMode ? `${h.owner}/${m.isFcModel}` : h.owner;
       const seen = byHandlerMode.get(key);
       if (seen !== undefined) expect(m.decoder, m.key).toBe(seen);
-      byHandlerMode.set(key, m.decoder);
+      byHandlerMode.set(key, m.decoder!);
     }
     // the handler vectors were generated with the same owner → decoder reading: both artifacts agree
     for (const set of vectors.sets) {
@@ -50,6 +51,37 @@ describe("the committed model registry table (generated from BFCL's model_config
   });
 });
 
+describe("the committed v3 model registry table (generated from BFCL v3's model_config.py)", () => {
+  const v3 = registryTables.v3;
+  it("has BFCL v3's 161 registry keys, each with its folder, a known handler, and a decoder but for the one owner not reproduced", () => {
+    expect(v3.models).toHaveLength(161);
+    expect(new Set(v3.models.map((m) => m.folder)).size).toBe(161);
+    for (const m of v3.models) {
+      expect(m.folder).toBe(m.key.replaceAll("/", "_"));
+      expect(v3.handlers[m.handler], m.handler).toBeDefined();
+      if (m.decoder !== null) expect(decoderByName(m.decoder), m.key).toBeDefined();
+    }
+    expect(v3.models.filter((m) => m.decoder === null).map((m) => `${m.key}: ${m.handler}`)).toEqual(["databricks-dbrx-instruct: DatabricksHandler"]);
+  });
+
+  it("is read for a v3 run: a key whose handler or mode changed gets that version's decoder", () => {
+    // Writer's palmyra-x-004 was a prompting model in v3 and is a function-calling one in v4
+    expect(registryEntryOfFolder("palmyra-x-004", "v3")).toMatchObject({ handler: "WriterHandler", isFcModel: false, decoder: "prompting" });
+    expect(registryEntryOfFolder("palmyra-x-004", "v4")).toMatchObject({ handler: "WriterHandler", isFcModel: true, decoder: "fc" });
+    expect(registryEntryOfFolder("palmyra-x-004")).toMatchObject({ decoder: "fc" });
+    // v3 configured the xLAM-2 keys as prompting models; their decoder is xlam either way
+    expect(registryEntryOfFolder("Salesforce_Llama-xLAM-2-8b-fc-r", "v3")).toMatchObject({ handler: "SalesforceLlamaHandler", isFcModel: false, decoder: "xlam" });
+    // v3's ClaudeHandler branches on "FC" in the model name (the key in v3): both modes still get their decoder
+    expect(registryEntryOfFolder("claude-opus-4-20250514-FC", "v3")).toMatchObject({ decoder: "fc" });
+    expect(registryEntryOfFolder("claude-opus-4-20250514", "v3")).toMatchObject({ decoder: "prompting" });
+    // keys of one version only
+    const v4Keys = new Set(registryModels.map((m) => m.folder));
+    const onlyV3 = v3.models.filter((m) => !v4Keys.has(m.folder));
+    expect(onlyV3.length).toBeGreaterThan(0);
+    for (const m of onlyV3) expect(registryEntryOfFolder(m.folder, "v4"), m.key).toBeUndefined();
+  });
+});
+
 /**
  * Regeneration from a Gorilla checkout (GORILLA_DIR = the berkeley-function-call-leaderboard
  * folder): the committed table and vectors are exactly what the tools write. Skipped only
@@ -64,5 +96,21 @@ describe.skipIf(!gorilla)("regenerated from GORILLA_DIR", () => {
   it("tools/gen-decode-vectors.py writes the committed handler vectors", () => {
     const out = execFileSync("python3", [join(projectRoot, "tools", "gen-decode-vectors.py"), gorilla!], { encoding: "utf8", maxBuffer: 1 << 26 });
     expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "testdata", "handler-vectors.json"), "utf8"));
+  }, 60_000);
+});
+
+/**
+ * The v3 table regenerated from the v3 checkout (GORILLA_V3_DIR = its
+ * berkeley-function-call-leaderboard folder). Skipped only when no checkout is given; a
+ * variable that names no checkout fails (the tool refuses a folder without BFCL's handlers).
+ */
+const gorillaV3 = process.env.GORILLA_V3_DIR;
+describe.skipIf(!gorillaV3)("the v3 table regenerated from GORILLA_V3_DIR", () => {
+  it("tools/gen-model-registry.py writes the committed registry-table-v3.ts", () => {
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-model-registry.py"), gorillaV3!, "--no-decoder", "DatabricksHandler"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
+    expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "registry-table-v3.ts"), "utf8"));
   }, 60_000);
 });

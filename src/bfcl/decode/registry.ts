@@ -1,11 +1,15 @@
 /**
  * BFCL's model registry as far as decoding goes: which result folder belongs to which
- * registry key, handler and mode, and so which decoder BFCL applies to its steps. The
- * table itself (`registry-table.ts`) is generated from BFCL's `constants/model_config.py`
- * by tools/gen-model-registry.py; this module types and indexes it.
+ * registry key, handler and mode, and so which decoder BFCL applies to its steps. Each
+ * BFCL version has its own registry (keys, handlers and modes changed between them), so
+ * each has its own table, generated from that revision's `constants/model_config.py` by
+ * tools/gen-model-registry.py (`registry-table.ts` for v4, `registry-table-v3.ts` for v3);
+ * this module types and indexes them.
  */
+import type { BfclVersion } from "../categories.js";
 import type { DecoderName } from "./decoders.js";
-import { registryTable } from "./registry-table.js";
+import { registryTable as registryTableV4 } from "./registry-table.js";
+import { registryTable as registryTableV3 } from "./registry-table-v3.js";
 
 /** One registry key of BFCL's `MODEL_CONFIG_MAPPING`. */
 export interface RegistryModel {
@@ -17,8 +21,8 @@ export interface RegistryModel {
   readonly handler: string;
   /** `is_fc_model` as the handler ends up with it (some handlers' `__init__` force it). */
   readonly isFcModel: boolean;
-  /** The decoder of the handler's `decode_execute` in that mode. */
-  readonly decoder: DecoderName;
+  /** The decoder of the handler's `decode_execute` in that mode; null for an owner of an older revision that twinscore does not reproduce (the folder's decoder is then detected). */
+  readonly decoder: DecoderName | null;
 }
 
 /** What decides a handler's decoding. */
@@ -37,15 +41,24 @@ export interface RegistryTable {
   readonly models: readonly RegistryModel[];
 }
 
-const byFolder = new Map<string, RegistryModel>(registryTable.models.map((m) => [m.folder, m]));
+/** Each version's table (a Record, so a new version cannot be left without one). */
+export const registryTables: Readonly<Record<BfclVersion, RegistryTable>> = { v3: registryTableV3, v4: registryTableV4 };
 
-/** Every registry key, in BFCL's order. */
-export const registryModels: readonly RegistryModel[] = registryTable.models;
+const byFolder = new Map<BfclVersion, Map<string, RegistryModel>>(
+  (Object.keys(registryTables) as BfclVersion[]).map((v) => [v, new Map(registryTables[v].models.map((m) => [m.folder, m]))]),
+);
 
-/** The handler facts, by class name. */
-export const registryHandlers: Readonly<Record<string, RegistryHandler>> = registryTable.handlers;
+/** Every registry key of the current release (v4), in BFCL's order. */
+export const registryModels: readonly RegistryModel[] = registryTableV4.models;
 
-/** The registry entry whose result folder is `folder` (a model folder's name; `org/model` read as BFCL's `org_model`), if BFCL knows it. */
-export function registryEntryOfFolder(folder: string): RegistryModel | undefined {
-  return byFolder.get(folder.replaceAll("/", "_"));
+/** The current release's (v4) handler facts, by class name. */
+export const registryHandlers: Readonly<Record<string, RegistryHandler>> = registryTableV4.handlers;
+
+/**
+ * The registry entry of a BFCL version whose result folder is `folder` (a model folder's
+ * name; `org/model` read as BFCL's `org_model`), if that version's BFCL knows it. The
+ * version defaults to the current release, v4.
+ */
+export function registryEntryOfFolder(folder: string, version: BfclVersion = "v4"): RegistryModel | undefined {
+  return byFolder.get(version)!.get(folder.replaceAll("/", "_"));
 }

@@ -21,6 +21,15 @@ describe("chooseDecoder", () => {
     expect([reg.decoder.name, reg.source, reg.reason]).toEqual(["xlam", "registry", "BFCL registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, function-calling mode"]);
     expect(chooseDecoder({ folder: "gpt-4o-2024-11-20", samples: none })!.decoder.name).toBe("prompting");
   });
+  it("reads the registry of the run's BFCL version: a key's mode, and an owner no decoder reproduces, are that version's", () => {
+    const v3 = chooseDecoder({ folder: "palmyra-x-004", version: "v3", samples: none })!;
+    expect([v3.decoder.name, v3.source, v3.reason]).toEqual(["prompting", "registry", "BFCL v3 registry key palmyra-x-004: WriterHandler, prompting mode"]);
+    expect(chooseDecoder({ folder: "palmyra-x-004", version: "v4", samples: none })!.decoder.name).toBe("fc");
+    const dbrx = chooseDecoder({ folder: "databricks-dbrx-instruct", version: "v3", samples: () => ["[cd(folder='x')]"] })!;
+    expect([dbrx.decoder.name, dbrx.source]).toEqual(["prompting", "detected"]);
+    expect(dbrx.reason).toMatch(/^BFCL v3 registry key databricks-dbrx-instruct: DatabricksHandler, prompting mode, whose decode_execute twinscore does not reproduce; /);
+    expect(chooseDecoder({ folder: "databricks-dbrx-instruct", samples: none })!.reason).toMatch(/^not in BFCL's model registry; /);
+  });
   it("detects the decoder of a folder BFCL does not know, and says so", () => {
     const c = chooseDecoder({ folder: "my-model", samples: () => ["[cd(folder='x')]", "I need the name.", "[ls(a=True), pwd()]"] })!;
     expect([c.decoder.name, c.source]).toEqual(["prompting", "detected"]);

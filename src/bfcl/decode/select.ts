@@ -1,10 +1,12 @@
 /**
  * Which decoder a model folder's steps go through, chosen the way BFCL chooses the handler:
- * `--decoder NAME` first; else the folder is a registry key (with `/` → `_`) and the key's
+ * `--decoder NAME` first; else the folder is a key (with `/` → `_`) of the registry of the
+ * run's BFCL version, and the key's
  * handler and mode give the decoder; else — a folder BFCL does not know — the decoder is
  * detected from sample steps and the choice says so. Pure: the caller reads the files and
  * hands the steps in.
  */
+import type { BfclVersion } from "../categories.js";
 import type { PyValue } from "../../python/value.js";
 import { bfclDefaultDecoder, DECODER_NAMES, decoderByName, detectionOrder, type Decoder, type DecoderName } from "./decoders.js";
 import { registryEntryOfFolder } from "./registry.js";
@@ -95,6 +97,8 @@ export interface ChooseDecoderInput {
   readonly override?: string | null;
   /** Steps of the folder's result files, in file order; read lazily, only for a folder BFCL does not know. */
   readonly samples: () => Iterable<PyValue>;
+  /** The BFCL version the run was made with, whose registry is read (default v4): a key's handler and mode differ between versions. */
+  readonly version?: BfclVersion;
 }
 
 /** A `--decoder` value that is not a decoder name. */
@@ -108,14 +112,13 @@ export function chooseDecoder(input: ChooseDecoderInput): DecoderChoice | null {
     const d = decoderByName(input.override);
     return d === undefined ? null : { decoder: d, source: "flag", reason: `--decoder ${d.name}` };
   }
-  const entry = registryEntryOfFolder(input.folder);
-  if (entry !== undefined) {
-    return {
-      decoder: decoderByName(entry.decoder)!,
-      source: "registry",
-      reason: `BFCL registry key ${entry.key}: ${entry.handler}, ${entry.isFcModel ? "function-calling" : "prompting"} mode`,
-    };
-  }
+  const version = input.version ?? "v4";
+  // the current release's registry is named plainly; an older one by its version
+  const registry = version === "v4" ? "BFCL registry" : `BFCL ${version} registry`;
+  const entry = registryEntryOfFolder(input.folder, version);
+  const words = entry === undefined ? "" : `${registry} key ${entry.key}: ${entry.handler}, ${entry.isFcModel ? "function-calling" : "prompting"} mode`;
+  if (entry !== undefined && entry.decoder !== null) return { decoder: decoderByName(entry.decoder)!, source: "registry", reason: words };
   const detected = detectDecoder(input.samples());
-  return { decoder: detected.decoder, source: "detected", reason: `not in BFCL's model registry; ${detected.reason}` };
+  const why = entry === undefined ? `not in BFCL${version === "v4" ? "" : ` ${version}`}'s model registry` : `${words}, whose decode_execute twinscore does not reproduce`;
+  return { decoder: detected.decoder, source: "detected", reason: `${why}; ${detected.reason}` };
 }

@@ -86,3 +86,27 @@ describe("check exit codes on the real xLAM v3 run", () => {
     expect(help).toContain("Every exit but 0 says why on stderr.");
   });
 });
+
+describe("check on a run folder with no --scores", () => {
+  it("compares with the score/ beside result/, as with --scores, and says so in one note", async () => {
+    const io = memoryIo();
+    const code = await runCli(["check", "--results", xlam(), "--bfcl-data", sharedPath("bfcl-v3"), "--format", "json"], io);
+    const given = await check(xlam("result"), xlam("score"), "--format", "json");
+    expect(code).toBe(given.code);
+    expect(code).toBe(1);
+    const err = io.err.join("");
+    expect(err).toContain(`note: BFCL's verdicts read from the score/ folder beside result/: ${xlam("score")} (--scores DIR reads another) [scores-beside]\n`);
+    expect(err.split("\n").filter((l) => l.endsWith("[verdicts-disagree]"))).toHaveLength(3);
+    const doc = JSON.parse(io.out.join("")) as { files: { agreement: { verdictAgree: number } | null }[]; scoresBeside: string[] };
+    expect(doc.files.map((f) => f.agreement?.verdictAgree)).toEqual([199, 199, 199]);
+    expect(doc.scoresBeside).toEqual([xlam("score")]);
+  }, 120_000);
+
+  it("a --bfcl-data folder that does not exist is one line, exit 2", async () => {
+    const io = memoryIo();
+    const missing = join(scratch, "no-such-data");
+    const code = await runCli(["check", "--results", xlam(), "--bfcl-data", missing], io);
+    expect(code).toBe(2);
+    expect(io.err.join("")).toBe(`${missing}: error: BFCL data directory not found [file-missing]\n`);
+  });
+});

@@ -26,7 +26,7 @@ import {
   withGroups,
   type ParsedOptions,
 } from "../option-groups.js";
-import { printBadArgument, printNotes, printProblems, writtenNote } from "../problems.js";
+import { printBadArgument, printNotes, printProblems, scoresBesideNote, writtenNote } from "../problems.js";
 import { detectedDecoderNotes } from "../decoder-option.js";
 import { emptyTurnBlocks } from "../views/empty-turns.js";
 import { emptyTurnReadings, type EmptyTurnReading } from "../../simulator/irrelevance.js";
@@ -130,6 +130,8 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       });
       const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({ model, files: doc.files.filter((f) => f.folder === model).map((f) => f.file) }));
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
+      const beside = doc.files.length === 0 ? null : scoresBesideNote(doc.scoresBeside, "--scores DIR reads another");
+      if (beside !== null) printNotes(io, [beside]);
       printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
       printNotes(io, runNotes(doc.files));
       printNotes(io, explainedDifferenceNotes(doc.files));

@@ -67,7 +67,7 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.out).models[0].numbers.n).toBe(234);
     // the relabelled folder ("xlam") is not in BFCL's registry: its decoder is detected from its steps, and said
-    expect(forced.err).toMatch(/^note: xlam: decoder xlam \(not in BFCL's model registry; \d+ of 200 sampled text steps decode to calls with xlam[^\n]*\) \[decoder-detected\]\n$/);
+    expect(forced.err).toMatch(/^note: xlam: decoder xlam \(not in BFCL v3's model registry; \d+ of 200 sampled text steps decode to calls with xlam[^\n]*\) \[decoder-detected\]\n$/);
     expect(JSON.parse(forced.out).models[0].decoder).toMatchObject({ name: "xlam", source: "detected" });
   }, 120_000);
 

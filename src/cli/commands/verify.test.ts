@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -46,6 +46,12 @@ describe("twinscore verify", () => {
     expectBothRunsPass(r);
   }, 300_000);
 
+  it("gpt-oss.json on the folder holding both runs, without --scores: each run's score/ beside its result/ is read, every number PASSes", async () => {
+    const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", sharedPath("rollouts", "gpt-oss")]);
+    expect(r.err).toMatch(/^note: BFCL's verdicts read from the score\/ folders beside result\/: \S+2025-11-12-harmony-fixes\/score, \S+2025-11-12-main\/score \(--scores DIR reads others\) \[scores-beside\]\n$/);
+    expectBothRunsPass({ ...r, err: "" });
+  }, 300_000);
+
   it("one run folder of two: the other run's numbers SKIP with a short reason, and why is said once", async () => {
     const main = rolloutRunDir("2025-11-12-main");
     const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--scores", main]);
@@ -59,7 +65,7 @@ describe("twinscore verify", () => {
     );
   }, 300_000);
 
-  it("a wrong expected value FAILs with exit 1; official numbers SKIP without --scores", async () => {
+  it("a wrong expected value FAILs with exit 1; official numbers come from the run's score/, and SKIP where there is none", async () => {
     const dir = mkdtempSync(join(tmpdir(), "twinscore-verify-"));
     const file = join(dir, "e.json");
     writeFileSync(
@@ -85,11 +91,18 @@ describe("twinscore verify", () => {
       "Verified: numbers recomputed under the release reading (inference-error lines and rollouts that ended before the anchor read as no call), as the published numbers were computed.",
       "FAIL main: tables.C.openai_gpt-oss-20b.decision expected=90 ±0.05 computed=82.063 (outside tolerance)",
       "PASS main: tables.C.openai_gpt-oss-20b.act expected=89.7 ±0.05 computed=89.686",
-      "SKIP main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 (score files absent: openai_gpt-oss-20b)",
+      "PASS main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 computed=44.843",
       "PASS main: companions.official_raw.openai_gpt-oss-20b.decision expected=82.1 ±0.05 computed=82.063",
-      "2 PASS, 1 FAIL, 1 SKIP",
+      "3 PASS, 1 FAIL, 0 SKIP",
     ]);
     expect(r.code).toBe(1);
+    // the same run's result/ alone, with no score/ beside it: BFCL's numbers SKIP
+    const bare = join(dir, "2025-11-12-main");
+    mkdirSync(bare);
+    symlinkSync(join(rolloutRunDir("2025-11-12-main"), "result"), join(bare, "result"));
+    const alone = await run(["verify", "--expected", file, "--results", bare]);
+    expect(alone.out).toContain("SKIP main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 (score files absent: openai_gpt-oss-20b)\n");
+    expect(alone.out.trim().split("\n").at(-1)).toBe("2 PASS, 1 FAIL, 1 SKIP");
   });
 
   it("bad input: no --expected, a missing file, a malformed file, a missing tree → exit 2 with one line", async () => {

@@ -8,7 +8,7 @@ import { verifyExpected } from "../../app/verify.js";
 import { renderJson, renderPrintout } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import { decoderGroup, formatGroup, manifestGroup, modelsGroup, readGroups, resultsGroup, scoresGroup, strictGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
-import { printNotes, printProblems } from "../problems.js";
+import { printNotes, printProblems, scoresBesideNote } from "../problems.js";
 import type { CliIo } from "../io.js";
 import { unmatchedRunNote, verifyPrintout } from "../views/verify.js";
 import type { RegisterCommand } from "./index.js";
@@ -22,7 +22,8 @@ export const registerVerify: RegisterCommand = (program: Command, io: CliIo, sta
     .summary("recompute expected numbers: one PASS / FAIL / SKIP line each")
     .description(
       "Recompute a file of expected numbers (data/expected/paper.json, data/expected/gpt-oss.json, your own) from " +
-        "the rollouts and score files under --results and --scores, and print PASS / FAIL / SKIP for each number.",
+        "the rollouts and score files under --results and --scores (without --scores: BFCL's score/ beside each run's result/), " +
+        "and print PASS / FAIL / SKIP for each number.",
     )
     .option("--expected <file>", "the expected-numbers JSON (e.g. data/expected/paper.json)");
   withGroups(cmd, resultsGroup, scoresGroup, modelsGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
@@ -40,6 +41,8 @@ export const registerVerify: RegisterCommand = (program: Command, io: CliIo, sta
       });
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
       printNotes(io, doc.unmatchedRuns.map(unmatchedRunNote));
+      const beside = scoresBesideNote(doc.scoresBeside);
+      if (beside !== null) printNotes(io, [beside]);
       state.exitCode = doc.exitCode;
       if (doc.lines.length === 0 && doc.exitCode === 2) return;
       const { format: chosen } = format.read(opts);
