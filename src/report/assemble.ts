@@ -10,8 +10,20 @@ import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { pairHistoryCounts, readFromReference } from "../decision/history.js";
 import { readingCounts } from "../decision/score.js";
-import { headlineOf, noHeadlineShort, readingsWithoutHeadline, pairUnder, readingById, readingPairs, readings, selectUnder, type SideUnderReading } from "../decision/readings.js";
-import type { SideRule, TwinReading } from "../decision/types.js";
+import {
+  headlineOf,
+  headlineSpec,
+  noHeadlineShort,
+  readingsWithoutHeadline,
+  pairUnder,
+  readingById,
+  readingPairs,
+  readings,
+  selectUnder,
+  type ReadingSpec,
+  type SideUnderReading,
+} from "../decision/readings.js";
+import type { PairSet, SideRule, TwinReading } from "../decision/types.js";
 import { summarizeLabels } from "../judge/aggregate.js";
 import { heldBackTurns } from "../judge/turns.js";
 import type { JudgeRecord } from "../judge/types.js";
@@ -36,6 +48,7 @@ import type {
   ReportPair,
   ReportSensitivity,
   ReportSide,
+  ReportTrials,
 } from "./types.js";
 
 /** One model of one run, as the io layer loaded it. */
@@ -81,6 +94,15 @@ export interface AssembleInput {
   readonly rule: SideRule;
   /** A model whose undecided pairs exceed this percentage gets no headline. */
   readonly maxUndecided: number;
+  /** The pair set of the headline and the pair browser, when not Table 1's certified pairs without logins. */
+  readonly pairSet?: { readonly set: PairSet; readonly countLogin: boolean };
+  /** With `--trials-of`: the model over its trials (the runs are its trials). */
+  readonly trials?: ReportTrials;
+}
+
+/** The reading of the headline, the pair browser and the paired arms: Table 1, or the pair set asked for. */
+export function headlineReading(pairSet: AssembleInput["pairSet"]): ReadingSpec {
+  return pairSet === undefined ? readingById("table-1")! : headlineSpec({ pairSet: pairSet.set, countLogin: pairSet.countLogin });
 }
 
 /**
@@ -183,7 +205,7 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
   const entries = runs.flatMap((run) => run.models.map((m) => ({ run, m, name: several ? `${run.label}/${m.inputs.model}` : m.inputs.model })));
   const renamed = entries.map((e) => ({ ...e.m.inputs, model: e.name }));
   const metrics = computeRunMetrics(manifest, renamed, { bootstrap: { resamples: 0, seed: input.bootstrap.seed }, rule });
-  const table1 = readingById("table-1")!;
+  const table1 = headlineReading(input.pairSet);
   const scoredPairs = readingPairs(manifest, table1);
   const table1Ids = new Set(scoredPairs.map((p) => p.missId));
   const headlines = renamed.map((m, i) => headlineOf(m.records, manifest, table1, rule, input.maxUndecided, input.bootstrap, entries[i].m.reshape));
@@ -372,6 +394,8 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     ...(compareSkipped.length > 0 ? { compareSkipped } : {}),
     judge,
     emptyTurns,
+    ...(input.pairSet === undefined ? {} : { pairSet: input.pairSet }),
+    ...(input.trials === undefined ? {} : { trials: input.trials }),
   });
 }
 
