@@ -437,160 +437,185 @@ function trialsSection(t: ReportTrials): string {
   );
 }
 
-/** Render the report; the same data gives the same bytes. */
-export function renderReport(data: ReportData): string {
-  const models = data.models.map((m) => m.name);
-  const hasOfficial = data.models.some((m) => m.officialMiss !== null);
-  const hasCredited = data.models.some((m) => m.credited !== null);
+/** Whether any model has BFCL's verdicts (official raw), and any has the workaround credit. */
+function companionsOf(data: ReportData): { hasOfficial: boolean; hasCredited: boolean } {
+  return { hasOfficial: data.models.some((m) => m.officialMiss !== null), hasCredited: data.models.some((m) => m.credited !== null) };
+}
+
+/** Table 1 with what its columns mean, the models with no headline, and the pairs left out. */
+function table1Section(data: ReportData): string {
+  const { hasOfficial, hasCredited } = companionsOf(data);
   const pc = data.pairCounts;
   const boot = data.bootstrap.resamples > 0 ? `95% cluster bootstrap over the ${pc.baseTwins} base twins (B = ${data.bootstrap.resamples}, seed ${data.bootstrap.seed})` : "no bootstrap (--bootstrap 0)";
-
-  const sections: string[] = [];
-  sections.push(
+  return (
     `<h2 id="table1">Table 1 — the action decision</h2>` +
-      `<p class="note">${pc.total} twin pairs (${shouldAskCategories.map((c) => `${pc[c]} ${c}`).join(", ")}): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
-      `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
-      `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${data.models.some((m) => m.bfclDecoded !== undefined) ? " <em>as BFCL decodes</em>: the same pairs with a call BFCL's decoder could not decode (written as text the model's handler does not parse) read as no call, as BFCL executed it; shown where the decision moves by a point or more. The headline counts such a call as the model's attempt." : ""}${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
-      `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}` +
-      `${data.pairSet === undefined ? "" : ` These are not Table 1's pairs but ${escapeHtml(pairSetWords(data))}; official raw, the sensitivities and where held-back items are lost stay on Table 1's pairs.`}</p>` +
-      exactTwinsNote(data) +
-      table1(data, hasOfficial, hasCredited) +
-      data.models
-        .filter((m) => m.noHeadline !== null)
-        .map((m) => `<p class="bad" data-no-headline="${escapeHtml(m.name)}">${escapeHtml(m.name)}: ${escapeHtml(m.noHeadline!)}</p>`)
-        .join("") +
-      `<details${data.models.some((m) => m.n < m.pairs) ? " open" : ""}><summary>Pairs left out: ${escapeHtml(data.models.map((m) => `${m.name} ${m.pairs - m.n} of ${m.pairs}`).join(", "))}</summary>` +
-      table(
-        ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines of the pairs' items", "anchor steps that failed to decode"],
-        data.models.map((m) => [
-          m.name,
-          String(m.pairs),
-          String(m.n),
-          String(m.undecided["inference-error"]),
-          String(m.undecided["not-reached"]),
-          String(m.undecided.missing),
-          String(m.undecided.undecidable),
-          String(m.counts.inferenceErrors),
-          String(m.counts.decodeFailures),
-        ]),
-      ) +
-      `<p class="note">${escapeHtml(data.rule === "release" ? "Release reading: an inference-error line or a rollout that ended before the anchor is read as no call there, as the paper's released scorer does; a missing line or an undecidable turn leaves its pair out." : "Only pairs decided on both twins are scored: an inference-error line, a rollout that ended before the anchor, a missing line or an undecidable turn is not a decision, and its pair is left out and counted here.")} A call whose arguments failed to decode still counts by its name.</p></details>`,
+    `<p class="note">${pc.total} twin pairs (${shouldAskCategories.map((c) => `${pc[c]} ${c}`).join(", ")}): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
+    `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
+    `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${data.models.some((m) => m.bfclDecoded !== undefined) ? " <em>as BFCL decodes</em>: the same pairs with a call BFCL's decoder could not decode (written as text the model's handler does not parse) read as no call, as BFCL executed it; shown where the decision moves by a point or more. The headline counts such a call as the model's attempt." : ""}${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
+    `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}` +
+    `${data.pairSet === undefined ? "" : ` These are not Table 1's pairs but ${escapeHtml(pairSetWords(data))}; official raw, the sensitivities and where held-back items are lost stay on Table 1's pairs.`}</p>` +
+    exactTwinsNote(data) +
+    table1(data, hasOfficial, hasCredited) +
+    data.models
+      .filter((m) => m.noHeadline !== null)
+      .map((m) => `<p class="bad" data-no-headline="${escapeHtml(m.name)}">${escapeHtml(m.name)}: ${escapeHtml(m.noHeadline!)}</p>`)
+      .join("") +
+    `<details${data.models.some((m) => m.n < m.pairs) ? " open" : ""}><summary>Pairs left out: ${escapeHtml(data.models.map((m) => `${m.name} ${m.pairs - m.n} of ${m.pairs}`).join(", "))}</summary>` +
+    table(
+      ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines of the pairs' items", "anchor steps that failed to decode"],
+      data.models.map((m) => [
+        m.name,
+        String(m.pairs),
+        String(m.n),
+        String(m.undecided["inference-error"]),
+        String(m.undecided["not-reached"]),
+        String(m.undecided.missing),
+        String(m.undecided.undecidable),
+        String(m.counts.inferenceErrors),
+        String(m.counts.decodeFailures),
+      ]),
+    ) +
+    `<p class="note">${escapeHtml(data.rule === "release" ? "Release reading: an inference-error line or a rollout that ended before the anchor is read as no call there, as the paper's released scorer does; a missing line or an undecidable turn leaves its pair out." : "Only pairs decided on both twins are scored: an inference-error line, a rollout that ended before the anchor, a missing line or an undecidable turn is not a decision, and its pair is left out and counted here.")} A call whose arguments failed to decode still counts by its name.</p></details>`
   );
-  const withCi = data.models.filter((m) => m.decisionInterval);
-  if (withCi.length) {
-    sections.push(
-      intervalSvg(
-        withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
-        "Decision accuracy with its 95% interval",
-        "decision accuracy (%) — dashed line: chance (50)",
-      ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`,
-    );
-  }
-  if (data.trials !== undefined) sections.push(trialsSection(data.trials));
-  const f1 = data.models.filter((m) => m.workaround !== null);
-  if (f1.length) {
-    sections.push(
-      `<h3 id="workaround">Routes around the removed function (Table F1)</h3><p class="note">miss_func attempts on the withheld turn, replayed on the simulated BFCL classes. <em>removed</em>: called the removed function by name; <em>aligned</em>: the model reached the anchor in the state the reference reaches; <em>workaround</em>: aligned, and the turn reached the reference's post-call state by other functions (references whose call changes nothing are excluded). <em>credited</em>: decision with workarounds and the compound turns counted as holding back — Table 1's credited column.</p>` +
-      table(
-        ["Model", "attempts", "removed", "aligned", "workaround", "decision", "with workarounds", "credited"],
-        f1.map((m) => [
-          m.name,
-          String(m.workaround!.attempts),
-          String(m.workaround!.removed),
-          String(m.workaround!.aligned),
-          String(m.workaround!.workarounds),
-          fmt1(m.decision),
-          fmt1(m.workaround!.accWorkaround),
-          fmt1(m.credited),
-        ]),
-      ));
-  }
-  const aligned = data.models.filter((m) => m.aligned !== null);
-  if (aligned.length) sections.push(alignedSection(data, aligned));
-  if (data.emptyTurns.length) sections.push(emptyTurnSection(data));
-  if (hasOfficial) {
-    sections.push(
-      `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score does not order the models by the decision these items were built to test.</p>` +
-        rankReversalSvg(data.models.filter((m) => m.officialMiss !== null).map((m) => ({ name: m.name, official: m.officialMiss!, decision: m.decision }))),
-    );
-    const va = data.models.filter((m) => m.verdictVsAttempt !== null);
-    if (va.length) {
-      sections.push(
-        `<p class="note">The checker skips the anchor turn, so the verdict cannot see the decision: passes and fails both contain world-changing attempts on the withheld turn.</p>` +
-          table(
-            ["Model", "should-ask items passed", "of those: attempted on the anchor (%)", "failed", "of those: attempted on the anchor (%)"],
-            va.map((m) => [m.name, String(m.verdictVsAttempt!.passes), fmt1(m.verdictVsAttempt!.passAttempt), String(m.verdictVsAttempt!.fails), fmt1(m.verdictVsAttempt!.failAttempt)]),
-          ),
-      );
-    }
-  }
-  sections.push(
-    `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
-      groupedBarsSvg(
-        data.models.map((m) => ({ label: m.name, values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)) })),
-        shouldAskCategories.map((c) => `${c} (${pc[c]} pairs)`),
-        { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
-      ),
-  );
-  if (data.sensitivities.length) {
-    sections.push(
-      `<h2 id="sensitivities">Sensitivities</h2><p class="note">Decision accuracy when the scored set or the reading changes (pairs in parentheses). Table 1's value is the first row.</p>` +
-        table(
-          ["Variant", ...models],
-          [
-            ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
-            ...data.sensitivities.map((s) => [
-              { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
-              ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
-            ]),
-          ],
-          'class="sens"',
-        ),
-    );
-  }
-  if (data.lostWhere.length) {
-    sections.push(
-      `<h2 id="lost">Where held-back items are lost</h2><p class="note">Should-ask items on which the model held back at the anchor and that BFCL still fails, by the turn BFCL failed them on. None can fail on the anchor itself: the checker skips it.</p>` +
-        stackedBarsSvg(
-          data.lostWhere.map((l) => ({ label: l.model, values: [l.beforeAnchor, l.laterEmptyTurn, l.laterDiverged, l.other] })),
-          ["before the anchor", "later turn: text, no call", "later turn: execution diverged", "no failing turn (error, force-quit)"],
-          "Where held-back items fail",
-        ) +
-        table(
-          ["Model", "held back and failed", "before the anchor", "later: text, no call", "later: diverged", "other"],
-          data.lostWhere.map((l) => [l.model, String(l.heldBackFailed), String(l.beforeAnchor), String(l.laterEmptyTurn), String(l.laterDiverged), String(l.other)]),
-        ),
-    );
-  }
-  const skipped = data.compareSkipped ?? [];
-  if (data.compare.length || skipped.length) {
-    sections.push(
-      `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
-        skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
-        data.compare.map(renderCompare).join(""),
-    );
-  }
-  if (data.judge.length) {
-    const labels = Object.keys(data.judge[0].shares);
-    sections.push(
-      `<h2 id="judge">What held-back replies say</h2><p class="note">Labels from the optional judge, as a share (%) of labelled held-back turns. Silent turns carry no text and are not judged; turns of rollouts that ended before the anchor cannot be read. No number above depends on these labels.</p>` +
-        table(
-          ["Model", "held back", "not reached", "silent", "labelled", ...labels],
-          data.judge.map((j) => [j.model, String(j.heldBack), String(j.notReached), String(j.silent), String(j.labelled), ...labels.map((l) => fmt1(j.shares[l]))]),
-        ),
-    );
-  }
-  sections.push(pairBrowser(data, models, aligned.length > 0));
-  sections.push(`<h2 id="sources">Inputs</h2><pre class="sources">${escapeHtml(data.sources.join("\n"))}</pre>`);
+}
 
-  // Only the report's own script may run, even if some text escaped escaping.
-  const scriptHash = `sha256-${createHash("sha256").update(SCRIPT).digest("base64")}`;
-  const nav = [
+/** The models' decisions with their intervals, as a chart (none without a bootstrap). */
+function intervalSection(data: ReportData): string {
+  const withCi = data.models.filter((m) => m.decisionInterval);
+  if (!withCi.length) return "";
+  return (
+    intervalSvg(
+      withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
+      "Decision accuracy with its 95% interval",
+      "decision accuracy (%) — dashed line: chance (50)",
+    ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`
+  );
+}
+
+/** Table F1, the routes around the removed function (with BFCL data). */
+function workaroundSection(data: ReportData): string {
+  const f1 = data.models.filter((m) => m.workaround !== null);
+  if (!f1.length) return "";
+  return (
+    `<h3 id="workaround">Routes around the removed function (Table F1)</h3><p class="note">miss_func attempts on the withheld turn, replayed on the simulated BFCL classes. <em>removed</em>: called the removed function by name; <em>aligned</em>: the model reached the anchor in the state the reference reaches; <em>workaround</em>: aligned, and the turn reached the reference's post-call state by other functions (references whose call changes nothing are excluded). <em>credited</em>: decision with workarounds and the compound turns counted as holding back — Table 1's credited column.</p>` +
+    table(
+      ["Model", "attempts", "removed", "aligned", "workaround", "decision", "with workarounds", "credited"],
+      f1.map((m) => [
+        m.name,
+        String(m.workaround!.attempts),
+        String(m.workaround!.removed),
+        String(m.workaround!.aligned),
+        String(m.workaround!.workarounds),
+        fmt1(m.decision),
+        fmt1(m.workaround!.accWorkaround),
+        fmt1(m.credited),
+      ]),
+    )
+  );
+}
+
+/** The official score against the decision (rank reversal), and what the verdicts hold of attempts (with score files). */
+function officialSections(data: ReportData): string[] {
+  if (!companionsOf(data).hasOfficial) return [];
+  const sections = [
+    `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score does not order the models by the decision these items were built to test.</p>` +
+      rankReversalSvg(data.models.filter((m) => m.officialMiss !== null).map((m) => ({ name: m.name, official: m.officialMiss!, decision: m.decision }))),
+  ];
+  const va = data.models.filter((m) => m.verdictVsAttempt !== null);
+  if (va.length) {
+    sections.push(
+      `<p class="note">The checker skips the anchor turn, so the verdict cannot see the decision: passes and fails both contain world-changing attempts on the withheld turn.</p>` +
+        table(
+          ["Model", "should-ask items passed", "of those: attempted on the anchor (%)", "failed", "of those: attempted on the anchor (%)"],
+          va.map((m) => [m.name, String(m.verdictVsAttempt!.passes), fmt1(m.verdictVsAttempt!.passAttempt), String(m.verdictVsAttempt!.fails), fmt1(m.verdictVsAttempt!.failAttempt)]),
+        ),
+    );
+  }
+  return sections;
+}
+
+/** The decision per category, as grouped bars. */
+function categorySection(data: ReportData): string {
+  const pc = data.pairCounts;
+  return (
+    `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
+    groupedBarsSvg(
+      data.models.map((m) => ({ label: m.name, values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)) })),
+      shouldAskCategories.map((c) => `${c} (${pc[c]} pairs)`),
+      { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
+    )
+  );
+}
+
+/** The decision under each sensitivity reading, Table 1's first. */
+function sensitivitySection(data: ReportData, models: readonly string[]): string {
+  if (!data.sensitivities.length) return "";
+  return (
+    `<h2 id="sensitivities">Sensitivities</h2><p class="note">Decision accuracy when the scored set or the reading changes (pairs in parentheses). Table 1's value is the first row.</p>` +
+    table(
+      ["Variant", ...models],
+      [
+        ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
+        ...data.sensitivities.map((s) => [
+          { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
+          ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
+        ]),
+      ],
+      'class="sens"',
+    )
+  );
+}
+
+/** Where held-back items that BFCL fails were lost (with score files). */
+function lostSection(data: ReportData): string {
+  if (!data.lostWhere.length) return "";
+  return (
+    `<h2 id="lost">Where held-back items are lost</h2><p class="note">Should-ask items on which the model held back at the anchor and that BFCL still fails, by the turn BFCL failed them on. None can fail on the anchor itself: the checker skips it.</p>` +
+    stackedBarsSvg(
+      data.lostWhere.map((l) => ({ label: l.model, values: [l.beforeAnchor, l.laterEmptyTurn, l.laterDiverged, l.other] })),
+      ["before the anchor", "later turn: text, no call", "later turn: execution diverged", "no failing turn (error, force-quit)"],
+      "Where held-back items fail",
+    ) +
+    table(
+      ["Model", "held back and failed", "before the anchor", "later: text, no call", "later: diverged", "other"],
+      data.lostWhere.map((l) => [l.model, String(l.heldBackFailed), String(l.beforeAnchor), String(l.laterEmptyTurn), String(l.laterDiverged), String(l.other)]),
+    )
+  );
+}
+
+/** The paired arms of `--compare`, and the models left out of them. */
+function compareSection(data: ReportData): string {
+  const skipped = data.compareSkipped ?? [];
+  if (!data.compare.length && !skipped.length) return "";
+  return (
+    `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
+    skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
+    data.compare.map(renderCompare).join("")
+  );
+}
+
+/** The judge's label shares (with `--labels`). */
+function judgeSection(data: ReportData): string {
+  if (!data.judge.length) return "";
+  const labels = Object.keys(data.judge[0].shares);
+  return (
+    `<h2 id="judge">What held-back replies say</h2><p class="note">Labels from the optional judge, as a share (%) of labelled held-back turns. Silent turns carry no text and are not judged; turns of rollouts that ended before the anchor cannot be read. No number above depends on these labels.</p>` +
+    table(
+      ["Model", "held back", "not reached", "silent", "labelled", ...labels],
+      data.judge.map((j) => [j.model, String(j.heldBack), String(j.notReached), String(j.silent), String(j.labelled), ...labels.map((l) => fmt1(j.shares[l]))]),
+    )
+  );
+}
+
+/** The links under the title, to the sections the page has. */
+function navLinks(data: ReportData): string[] {
+  const aligned = data.models.some((m) => m.aligned !== null);
+  return [
     `<a href="#table1">Table 1</a>`,
     data.trials !== undefined ? `<a href="#trials">repeated trials</a>` : "",
-    aligned.length ? `<a href="#aligned">asked, then did it</a>` : "",
+    aligned ? `<a href="#aligned">asked, then did it</a>` : "",
     data.emptyTurns.length ? `<a href="#empty-turns">the skipped turn, scored</a>` : "",
-    hasOfficial ? `<a href="#reversal">rank reversal</a>` : "",
+    companionsOf(data).hasOfficial ? `<a href="#reversal">rank reversal</a>` : "",
     `<a href="#categories">by category</a>`,
     data.sensitivities.length ? `<a href="#sensitivities">sensitivities</a>` : "",
     data.lostWhere.length ? `<a href="#lost">where lost</a>` : "",
@@ -598,14 +623,42 @@ export function renderReport(data: ReportData): string {
     data.judge.length ? `<a href="#judge">judge</a>` : "",
     `<a href="#pairs">pair browser</a>`,
   ].filter(Boolean);
+}
+
+/** Every section of the page, in page order (the ones with nothing to show left out). */
+function pageSections(data: ReportData): string[] {
+  const models = data.models.map((m) => m.name);
+  const aligned = data.models.filter((m) => m.aligned !== null);
+  return [
+    table1Section(data),
+    intervalSection(data),
+    data.trials === undefined ? "" : trialsSection(data.trials),
+    workaroundSection(data),
+    aligned.length ? alignedSection(data, aligned) : "",
+    data.emptyTurns.length ? emptyTurnSection(data) : "",
+    ...officialSections(data),
+    categorySection(data),
+    sensitivitySection(data, models),
+    lostSection(data),
+    compareSection(data),
+    judgeSection(data),
+    pairBrowser(data, models, aligned.length > 0),
+    `<h2 id="sources">Inputs</h2><pre class="sources">${escapeHtml(data.sources.join("\n"))}</pre>`,
+  ].filter((section) => section !== "");
+}
+
+/** Render the report; the same data gives the same bytes. */
+export function renderReport(data: ReportData): string {
+  // Only the report's own script may run, even if some text escaped escaping.
+  const scriptHash = `sha256-${createHash("sha256").update(SCRIPT).digest("base64")}`;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${scriptHash}'; img-src data:">` +
     `<title>${escapeHtml(data.title)}</title><style>${CSS}</style></head><body>` +
     `<header><button id="theme" type="button">light / dark</button><h1>${escapeHtml(data.title)}</h1>` +
     `<p>The decision to act on BFCL multi-turn twin pairs: on the turn BFCL never scores, did the model attempt a world-changing call when the request was complete, and hold back when information was missing?</p>` +
-    `<nav>${nav.join(" · ")}</nav>${provenanceHtml(data)}</header>` +
-    sections.join("\n") +
+    `<nav>${navLinks(data).join(" · ")}</nav>${provenanceHtml(data)}</header>` +
+    pageSections(data).join("\n") +
     `<script>${SCRIPT}</script></body></html>\n`
   );
 }
