@@ -30,7 +30,7 @@ import { versionsOfModel, versionsText } from "./data-version.js";
 
 import type { PairSet, SideRule } from "../decision/types.js";
 import type { RunRecord } from "../rollout/run-record.js";
-import type { TrialsSummary } from "./score-trials.js";
+import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
 import { combineTrialReads } from "./trials-of.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
@@ -124,15 +124,22 @@ export interface ReportDocument {
  * console.log(doc.file, doc.bytes, doc.models);
  */
 export async function buildReport(request: ReportRequest): Promise<ReportDocument> {
-  const trialsOf = request.trialsOf ?? [];
-  // the trials' folders are read as result trees, each a run of the page
-  const req = request;
-  const ctx = contextOf(req);
-  // the trials of --trials-of are one run of the page, walked together, so its models are named as `score --trials-of` names them
-  const given = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
-  const pageRuns: PageRun[] = trialsOf.length > 0 ? [{ label: "trials", dirs: trialsOf }] : req.results.map((d, i) => ({ label: given[i], dirs: [d] }));
-  const scores = req.scores ?? [];
-  const done = (problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument => ({
+  // a folder of `run --trials K` among --trials-of is read as its K trials, as score reads it
+  const split = (request.trialsOf ?? []).length > 0 ? splitTrialFolders({ results: [], trialsOf: request.trialsOf }, contextOf(request).cwd) : null;
+  if (split !== null) {
+    if (!split.ok) return emptyReportDocument([...split.problems]);
+    try {
+      return await buildReportOf({ ...request, trialsOf: split.value.folders });
+    } finally {
+      split.value.remove();
+    }
+  }
+  return buildReportOf(request);
+}
+
+/** A document that says why nothing was written (exit 2). */
+function emptyReportDocument(problems: Problem[]): ReportDocument {
+  return {
     command: "report",
     file: null,
     bytes: 0,
@@ -149,8 +156,20 @@ export async function buildReport(request: ReportRequest): Promise<ReportDocumen
     problems,
     modelProblems: [],
     exitCode: 2,
-    ...rest,
-  });
+  };
+}
+
+/** `buildReport` once every `--trials-of` folder holds one trial. */
+async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
+  const trialsOf = request.trialsOf ?? [];
+  // the trials' folders are read as result trees, each a run of the page
+  const req = request;
+  const ctx = contextOf(req);
+  // the trials of --trials-of are one run of the page, walked together, so its models are named as `score --trials-of` names them
+  const given = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
+  const pageRuns: PageRun[] = trialsOf.length > 0 ? [{ label: "trials", dirs: trialsOf }] : req.results.map((d, i) => ({ label: given[i], dirs: [d] }));
+  const scores = req.scores ?? [];
+  const done = (problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument => ({ ...emptyReportDocument(problems), ...rest });
   // every argument before any input is read
   const bad: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);

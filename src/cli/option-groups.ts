@@ -163,7 +163,7 @@ export const trialsOfGroup: OptionGroup<{ trialsOf?: string[] }> = {
   add: (cmd) =>
     cmd.option(
       "--trials-of <dir...>",
-      "read these folders (each one model) as repeated trials of one model instead of --results: means over trials, an interval over base twins and trials, flip rates per pair",
+      "read these folders (each one model; a folder of run --trials K counts as K) as repeated trials of one model instead of --results: means over trials, an interval over base twins and trials, flip rates per pair",
     ),
   read: (opts) => (opts.trialsOf === undefined ? {} : { trialsOf: opts.trialsOf as string[] }),
 };
