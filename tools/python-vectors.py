@@ -369,6 +369,15 @@ lit_exprs += ["str(5)", "str()", "str([1, 'a'])", "int('7')", "int(' 12 ')", "in
               "sorted([3, 1, 2], reverse=True)", "sorted('bca')", "list('ab')", "tuple([1])", "set([1, 1, 2])", "dict([('a', 1)], b=2)",
               "dict(a=1, **{'b': 2})", "dict([1])", "dict(['abc'])", "repr('x')", "float(None)", "int(None)", "nosuch(1/0)", "(1)(2)",
               "len(*[[1, 2]])", "bool(0, 1)", "float(1, 2)"]
+# the operators (src/python/operators.ts): bytes, bit and complex operands, and their error messages
+lit_exprs += ["~'a'", "~1.5", "~None", "~True", "+True", "not b''", "-b'a'", "b'a' + b'b'", "b'a' * 2", "2 * b'a'", "b'a' * -1", "b'a' + 1",
+              "1 + b'a'", "b'a' - b'b'", "b'a' * 'x'", "b'a' * 2.0", "b'a' & 1", "b'a' + 'x'", "'x' + b'a'", "[1] + b'a'", "b'a' + [1]",
+              "b'a' / 2", "b'a' ** 2", "b'' == b''", "1 & 'a'", "1.5 & 1", "1 << -1", "1 >> -1", "1 << 10**20", "1 >> 10**20",
+              "-1 >> 10**20", "0 << 10**20", "True & False", "True | 2", "True ^ True", "{1} & {2}", "{1} ^ {1, 2}", "{'a': 1} | 1",
+              "{1} | [1]", "1.0 << 1", "1 << 1.0", "[1] | [2]", "1 @ 2", "1j + 'a'", "'a' + 1j", "1j // 2", "1j % 2", "1j / 0", "1 / 0j",
+              "1j @ 1", "1j & 1", "-(1j)", "+(1j)", "~1j", "not 1j", "1j - 1", "1j * 2", "1j + None", "[1] * 1j", "'a' * 1j",
+              "(1+2j) / (3+4j)", "(1e300+1e300j) / (1e-300+3j)", "7 / (0.1+0.3j)", "(2+3j) / 7", "1j + 10**400", "... + 1",
+              "-...", "[1][0] + 1", "len('ab') + 1", "(1 < 2) + 1", "{1, 2} - {1}"]
 lit_cases = []
 for src in lit_exprs:
     def run(src=src):

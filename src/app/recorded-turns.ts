@@ -5,7 +5,7 @@
 import { scoredResultCategories } from "../bfcl/categories.js";
 import { turnQueriesAt } from "../bfcl/inference-log.js";
 import { scanLineHead } from "../bfcl/results.js";
-import { simulatedAnswerTurn } from "../bfcl/line-keys.js";
+import { OWN_KEYS_TAIL, SIMULATOR_KEY_TEXT, simulatedAnswerTurn } from "../bfcl/line-keys.js";
 import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import { forEachLine, readFailure } from "../io/results-read.js";
@@ -35,9 +35,21 @@ export function recordedTurnsVisitor(onItem: (item: RecordedItem) => void): Line
     if (seen.has(id)) return;
     seen.add(id);
     const turns = turnQueriesAt(bytes, start, end, head);
-    const answerTurn = turns === null ? null : simulatedAnswerTurn(bytes, start, end);
+    const answerTurn = turns === null ? null : simulatedAnswerTurn(bytes, start, end, simulatorKeyAt(bytes, start, end));
     onItem({ id, turns: answerTurn === null ? turns : turns!.slice(0, answerTurn) });
   };
+}
+
+const SIMULATOR_KEY = Buffer.from(SIMULATOR_KEY_TEXT);
+
+/**
+ * Where the simulator's key starts in the line's tail (-1: nowhere), by a native search of
+ * the bytes: decoding every line's tail to search it as text made a few kB of garbage a line.
+ */
+function simulatorKeyAt(bytes: Uint8Array, start: number, end: number): number {
+  const from = Math.max(start, end - OWN_KEYS_TAIL);
+  const at = Buffer.from(bytes.buffer, bytes.byteOffset + from, end - from).lastIndexOf(SIMULATOR_KEY);
+  return at < 0 ? -1 : from + at;
 }
 
 /** Call `onItem` with the recorded turns of every line, in the order `readRecordedTurns` lists them; the problems met. */

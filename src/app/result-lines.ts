@@ -206,7 +206,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       // what made the line: its mode (which decoder reads it) and its injected block, on lines with turns
       if (head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE) {
         modes[recordedMode(bytes, start, end) ?? "unrecorded"]++;
-        const block = injectedBlock(bytes, start, end);
+        const block = injectedBlock(bytes, head);
         const key = block === null ? NO_BLOCK : shortDigest(block);
         const seen = blocks.get(key);
         if (seen === undefined) blocks.set(key, { lines: 1, head: block === null ? null : block.slice(0, 80) });
@@ -356,25 +356,20 @@ function recordedMode(bytes: Uint8Array, start: number, end: number): RunMode | 
   return null;
 }
 
-/** The text of the injected block a line records (`twinscore_injected`), or null. */
-function injectedBlock(bytes: Uint8Array, start: number, end: number): string | null {
-  const line = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
-  for (let at = line.indexOf(INJECTION_KEY); at >= 0; at = line.indexOf(INJECTION_KEY, at + 1)) {
-    if (at === 0 || line[at - 1] === 0x5c) continue;
-    let i = skipSpace(bytes, start + at + INJECTION_KEY.length, end);
-    if (bytes[i] !== COLON) continue;
-    i = skipSpace(bytes, i + 1, end);
-    const valueEnd = skipValue(bytes, i, end);
-    if (valueEnd <= i) return null;
-    try {
-      const block: unknown = JSON.parse(utf8Text.decode(bytes.subarray(i, valueEnd)));
-      const text = block !== null && typeof block === "object" ? (block as Record<string, unknown>).text : undefined;
-      return typeof text === "string" ? text : null;
-    } catch {
-      return null;
-    }
+/**
+ * The text of the injected block a line records (the first top-level `twinscore_injected`,
+ * located by the head scan), or null. Searching each whole line for the key's text cost a
+ * twentieth of `score`'s time on lines that have none.
+ */
+function injectedBlock(bytes: Uint8Array, head: LineHead): string | null {
+  if (head.injectedStart < 0) return null;
+  try {
+    const block: unknown = JSON.parse(utf8Text.decode(bytes.subarray(head.injectedStart, head.injectedEnd)));
+    const text = block !== null && typeof block === "object" ? (block as Record<string, unknown>).text : undefined;
+    return typeof text === "string" ? text : null;
+  } catch {
+    return null;
   }
-  return null;
 }
 
 /** `input_token_count[turn][0]` from the bytes after the key (`: [[…], …]`), or null where there is none. */

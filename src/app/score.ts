@@ -314,21 +314,94 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
-  // a folder of `run --trials K` is read as its K trials
-  const split = splitTrialFolders(request, contextOf(request).cwd);
-  if (split !== null) {
-    if (!split.ok) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [...split.problems]);
-    try {
-      return await scoreRuns({ ...request, results: [], trialsOf: split.value.folders });
-    } finally {
-      split.value.remove();
-    }
+  const ofTrialFolder = await scoreTrialFolder(request);
+  if (ofTrialFolder !== null) return ofTrialFolder;
+  const setup = scoreSetup(request);
+  if ("document" in setup) return setup.document;
+  const { req, bootstrap, data, aligned, problems } = setup;
+  const versionsLeft = new Set<BfclVersion>();
+  const tally = { alignedModels: 0 };
+  // the checker and the simulated classes load only when BFCL data asks for them
+  const companions = data !== null ? await companionModules() : null;
+  const read = readModels<ScoredRead>(readRequestOf(setup), (m) => scoreModelRead(m, setup, companions, { versionsLeft, tally }));
+  if (!read.ok) return emptyDocument(req, bootstrap, read.problems);
+  const run = read.value;
+  problems.unshift(...run.problems);
+  if (versionsLeft.size > 0) problems.push(versionsLeftProblem(versionsLeft, run.outputs, data!));
+  const outputs = run.outputs;
+  const ranked = rankModels(setup, outputs, run);
+  const models = scoredModels(outputs, ranked.shown, ranked.rank1);
+  pushAll(problems, outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
+  for (const m of models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
+  const { official, sensitivity } = await officialAndSensitivity(setup, outputs, ranked, models);
+  const alignedTables = aligned && tally.alignedModels > 0 ? await alignedAndEmptyTurns(outputs) : { aligned: null, emptyTurns: null };
+  const workarounds = data !== null && ranked.shown.length > 0 ? outputs.flatMap((o) => (o.workaround === null ? [] : [o.workaround])) : null;
+  const workaround = workarounds !== null && (workarounds.length > 0 || versionsLeft.size === 0) ? workarounds : null;
+  const withRecords = outputs.filter((o) => o.read.score !== null);
+  const perItem = req.perItem !== undefined && withRecords.length > 0 ? writePerItem(setup, outputs, withRecords) : null;
+  let trials: TrialsSummary | null = null;
+  if (setup.trialsOf.length > 0) {
+    const combined = combineTrials(outputs, ranked.groups.size, bootstrap);
+    if (combined.ok) trials = combined.value;
+    else problems.push(...combined.problems);
   }
+  const exitCode = scoreExitCode(setup, { models, withRecords: withRecords.length, perItem, trials });
+  return {
+    command: "score",
+    options: { ...setup.options, reading: setup.rule, maxUndecided: setup.maxUndecided, pairsSelected: readingPairs(run.manifest, setup.spec).length, ...ranked.byVersion, manifestForced: run.forced },
+    bootstrap,
+    models,
+    official,
+    sensitivity,
+    workaround,
+    aligned: alignedTables.aligned,
+    emptyTurns: alignedTables.emptyTurns,
+    perItem,
+    trials,
+    scoresBeside: setup.walked.scoresBeside,
+    problems,
+    exitCode,
+  };
+}
+
+/** A folder of `run --trials K` is read as its K trials: the document of that reading, or null for any other request. */
+async function scoreTrialFolder(request: ScoreRequest): Promise<ScoreDocument | null> {
+  const split = splitTrialFolders(request, contextOf(request).cwd);
+  if (split === null) return null;
+  if (!split.ok) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [...split.problems]);
+  try {
+    return await scoreRuns({ ...request, results: [], trialsOf: split.value.folders });
+  } finally {
+    split.value.remove();
+  }
+}
+
+/** What every phase of `score` reads: the request as read, its context and walked inputs, and the settings it asks for. */
+interface ScoreSetup {
+  readonly req: ScoreRequest;
+  readonly ctx: Context;
+  readonly walked: InputWalks;
+  readonly bootstrap: BootstrapOptions;
+  readonly trialsOf: readonly string[];
+  readonly rule: SideRule;
+  readonly options: ScoreOptions;
+  readonly maxUndecided: number;
+  readonly spec: ReturnType<typeof headlineSpec>;
+  readonly withScores: boolean;
+  readonly wantsMetrics: boolean;
+  readonly data: ScoredData | null;
+  readonly aligned: boolean;
+  /** The problems met so far; the phases add theirs. */
+  readonly problems: Problem[];
+}
+
+/** Check the request and walk its inputs once: the settings, or the document that ends the command there. */
+function scoreSetup(request: ScoreRequest): ScoreSetup | { document: ScoreDocument } {
   const listed =
     folderListProblem(request.results, "results") ??
     (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
     (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
-  if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
+  if (listed !== null) return { document: emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]) };
   const trialsOf = request.trialsOf ?? [];
   // the trials' folders are read as result trees; `validate` still sees the request as given
   const req: ScoreRequest = trialsOf.length > 0 && request.results.length === 0 ? { ...request, results: trialsOf } : request;
@@ -337,117 +410,158 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   const walked = walkInputs(ctx, req.results, req.scores ?? []);
   const checked = validate(request, ctx, walked);
   const { bootstrap } = checked;
-  if (checked.problems.length > 0) return emptyDocument(req, bootstrap, checked.problems);
+  if (checked.problems.length > 0) return { document: emptyDocument(req, bootstrap, checked.problems) };
   const { rule, ...options } = scoreOptionsOf(req);
-  const maxUndecided = req.maxUndecided ?? DEFAULT_MAX_UNDECIDED;
-  const spec = headlineSpec(options);
   const problems: Problem[] = [];
   const withScores = walked.scores !== null;
-  const wantsMetrics = withScores || Boolean(req.sensitivity);
   const data = bfclDataFor(req, ctx, problems);
   const alignedAsked = req.aligned ?? typeof req.bfclData === "string";
   if (alignedAsked && data === null && problems.length === 0) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
-  const aligned = alignedAsked && data !== null;
-  const versionsLeft = new Set<BfclVersion>();
-  let readAlignedModels = 0;
+  return {
+    req,
+    ctx,
+    walked,
+    bootstrap,
+    trialsOf,
+    rule,
+    options,
+    maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
+    spec: headlineSpec(options),
+    withScores,
+    wantsMetrics: withScores || Boolean(req.sensitivity),
+    data,
+    aligned: alignedAsked && data !== null,
+    problems,
+  };
+}
 
-  // the checker and the simulated classes load only when BFCL data asks for them
-  const companions = data !== null ? await companionModules() : null;
-  const read = readModels<ScoredRead>(
-    {
-      ctx,
-      results: req.results,
-      scores: req.scores ?? [],
-      walked,
-      models: req.models,
-      manifest: req.manifest,
-      decoder: req.decoder,
-      pairs: wantsMetrics ? "every" : { headline: options },
-      keep: req.perItem !== undefined || data !== null || wantsMetrics ? "all" : "outcomes",
-      needs: { census: wantsMetrics, texts: data !== null, wholeFiles: aligned },
-      beforeReading: () => req.tuneForManyModels?.(),
-    },
-    (m) => {
-      const reshape = reshapeFix(m.problems);
-      const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap, reshape);
-      const shown = headline !== null && headline.noHeadline === null;
-      const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
-      const ofData = data !== null && shown && m.bfclVersion === data.version;
-      if (data !== null && shown && m.bfclVersion !== data.version && m.bfclVersion !== null) versionsLeft.add(m.bfclVersion);
-      const pairs = readingPairs(m.manifest, spec);
-      let completions: ReadonlyMap<string, TwinCompletion> | null = null;
-      let alignedRow: AlignedRow | null = null;
-      const emptyTurns: EmptyTurnCounts[] = [];
-      let workaround: WorkaroundRow | null = null;
-      if (ofData && companions !== null) {
-        const replays = companions.replaysOf(m, scored, pairs, data!, { workaround: true, checker: aligned });
-        pushAll(problems, replays.problems);
-        if (aligned) readAlignedModels++;
-        completions = replays.completions;
-        if (completions !== null) alignedRow = companions.alignedRow(m.model, companions.alignedScore(scored, completions, bootstrap));
-        for (const [category, readings] of replays.emptyTurns ?? []) emptyTurns.push(companions.countReadings(m.model, category, readings));
-        const s = replays.workaround;
-        if (s !== null) workaround = { model: m.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited };
-      }
-      // the records of the pairs this reading selects: with metrics wanted the pipeline scored every pair,
-      // and the counts, the per-item rows and the history describe the table's pairs only
-      const ids = readingIds(m.manifest, spec);
-      const selected = (m.score?.records ?? []).filter((r) => ids.has(r.missId));
-      const counts = m.score === null ? null : readingCounts(selected);
-      const perItem: PerItemRow[] = req.perItem !== undefined && m.score !== null ? perItemRows(m.model, selected, spec, rule) : [];
-      let history: ScoredModel["history"];
-      if (m.history.protocol !== "own") history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
-      const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
-      const audit = parseAudit(selected);
-      return {
-        history,
-        audit: audit.some(textCallsPastLimit) ? audit : null,
-        counts,
-        read: rest,
-        headline,
-        metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
-        // the readings under which a model with no headline still has none (its sensitivity rows left empty)
-        gated: req.sensitivity === true && headline !== null && !shown && m.score !== null ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided) : null,
-        officialProblems: official?.problems ?? [],
-        completions,
-        aligned: alignedRow,
-        emptyTurns,
-        workaround,
-        perItem,
-        verdicts: req.perItem !== undefined && official !== null && official.categories.length > 0 ? official.verdicts : null,
-      };
-    },
+/** The pipeline's request: which models, pairs and extra passes over the files `score` needs. */
+function readRequestOf(setup: ScoreSetup): Parameters<typeof readModels>[0] {
+  const { req, ctx, walked, options, data, wantsMetrics, aligned } = setup;
+  return {
+    ctx,
+    results: req.results,
+    scores: req.scores ?? [],
+    walked,
+    models: req.models,
+    manifest: req.manifest,
+    decoder: req.decoder,
+    pairs: wantsMetrics ? "every" : { headline: options },
+    keep: req.perItem !== undefined || data !== null || wantsMetrics ? "all" : "outcomes",
+    needs: { census: wantsMetrics, texts: data !== null, wholeFiles: aligned },
+    beforeReading: () => req.tuneForManyModels?.(),
+  };
+}
+
+/** The companion checker's modules, once loaded. */
+type Companions = Awaited<ReturnType<typeof companionModules>>;
+
+/** What the per-model phase tells the whole run: the BFCL versions the data left out, and how many models the aligned numbers read. */
+interface ReadTally {
+  readonly versionsLeft: Set<BfclVersion>;
+  readonly tally: { alignedModels: number };
+}
+
+/** Score one model as soon as it is read, keeping only what the document needs of it. */
+function scoreModelRead(m: ModelRead, setup: ScoreSetup, companions: Companions | null, run: ReadTally): ScoredRead {
+  const { req, spec, rule, maxUndecided, bootstrap, data, wantsMetrics } = setup;
+  const reshape = reshapeFix(m.problems);
+  const headline = m.score === null ? null : headlineOf(m.score.records, m.manifest, spec, rule, maxUndecided, bootstrap, reshape);
+  const shown = headline !== null && headline.noHeadline === null;
+  const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
+  if (data !== null && shown && m.bfclVersion !== data.version && m.bfclVersion !== null) run.versionsLeft.add(m.bfclVersion);
+  const companion = data !== null && shown && m.bfclVersion === data.version && companions !== null ? companionRows(m, scored, setup, companions, run) : null;
+  // the records of the pairs this reading selects: with metrics wanted the pipeline scored every pair,
+  // and the counts, the per-item rows and the history describe the table's pairs only
+  const ids = readingIds(m.manifest, spec);
+  const selected = (m.score?.records ?? []).filter((r) => ids.has(r.missId));
+  const counts = m.score === null ? null : readingCounts(selected);
+  const perItem: PerItemRow[] = req.perItem !== undefined && m.score !== null ? perItemRows(m.model, selected, spec, rule) : [];
+  let history: ScoredModel["history"];
+  if (m.history.protocol !== "own") history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
+  const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
+  const audit = parseAudit(selected);
+  return {
+    history,
+    audit: audit.some(textCallsPastLimit) ? audit : null,
+    counts,
+    read: rest,
+    headline,
+    metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
+    // the readings under which a model with no headline still has none (its sensitivity rows left empty)
+    gated: req.sensitivity === true && headline !== null && !shown && m.score !== null ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided) : null,
+    officialProblems: official?.problems ?? [],
+    completions: companion?.completions ?? null,
+    aligned: companion?.aligned ?? null,
+    emptyTurns: companion?.emptyTurns ?? [],
+    workaround: companion?.workaround ?? null,
+    perItem,
+    verdicts: req.perItem !== undefined && official !== null && official.categories.length > 0 ? official.verdicts : null,
+  };
+}
+
+/** A model of the BFCL data's version replayed through BFCL's checker: its completions, aligned row, empty-turn counts and workaround row. */
+function companionRows(
+  m: ModelRead,
+  scored: Parameters<Companions["replaysOf"]>[1],
+  setup: ScoreSetup,
+  companions: Companions,
+  run: ReadTally,
+): Pick<ScoredRead, "completions" | "aligned" | "emptyTurns" | "workaround"> {
+  const { aligned, bootstrap, problems } = setup;
+  const replays = companions.replaysOf(m, scored, readingPairs(m.manifest, setup.spec), setup.data!, { workaround: true, checker: aligned });
+  pushAll(problems, replays.problems);
+  if (aligned) run.tally.alignedModels++;
+  const completions = replays.completions;
+  const alignedRow = completions === null ? null : companions.alignedRow(m.model, companions.alignedScore(scored, completions, bootstrap));
+  const emptyTurns: EmptyTurnCounts[] = [];
+  for (const [category, readings] of replays.emptyTurns ?? []) emptyTurns.push(companions.countReadings(m.model, category, readings));
+  const s = replays.workaround;
+  const workaround: WorkaroundRow | null =
+    s === null ? null : { model: m.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited };
+  return { completions, aligned: alignedRow, emptyTurns, workaround };
+}
+
+/** Which data to give for the models the BFCL data left out; with no model of the data's version shown, nothing --bfcl-data asked for is: an error (exit 1). */
+function versionsLeftProblem(versionsLeft: ReadonlySet<BfclVersion>, outputs: readonly ScoredRead[], data: ScoredData): Problem {
+  const wanted = [...versionsLeft].sort();
+  const matched = outputs.some((o) => o.read.bfclVersion === data.version && o.headline !== null && o.headline.noHeadline === null);
+  return problem(
+    "bfcl-version-differs",
+    `the BFCL checker's numbers (aligned, skipped turn, Table F1) leave out the BFCL ${wanted.join(", ")} models: this BFCL data is ${data.version}; give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
+    { file: data.dataDir, severity: matched ? "warning" : "error" },
   );
-  if (!read.ok) return emptyDocument(req, bootstrap, read.problems);
-  const run = read.value;
-  problems.unshift(...run.problems);
-  if (versionsLeft.size > 0) {
-    // which data to give; with no model of the data's version, nothing --bfcl-data asked for is shown: an error (exit 1)
-    const wanted = [...versionsLeft].sort();
-    const matched = run.outputs.some((o) => o.read.bfclVersion === data!.version && o.headline !== null && o.headline.noHeadline === null);
-    problems.push(
-      problem(
-        "bfcl-version-differs",
-        `the BFCL checker's numbers (aligned, skipped turn, Table F1) leave out the BFCL ${wanted.join(", ")} models: this BFCL data is ${data!.version}; give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
-        { file: data!.dataDir, severity: matched ? "warning" : "error" },
-      ),
-    );
-  }
-  const outputs = run.outputs;
+}
+
+/** The models with a headline, grouped by the pairs they were scored on, their rank-1 shares, and the pairs each version's reading selects. */
+interface RankedModels {
+  readonly shown: ScoredRead[];
+  readonly groups: Map<Manifest, ScoredRead[]>;
+  readonly rank1: ReturnType<typeof rankOneOf> | null;
+  readonly byVersion: { pairsSelectedByVersion: Partial<Record<BfclVersion, number>>; uncertifiedByVersion: Partial<Record<BfclVersion, number>> };
+}
+
+/** Group and rank the models with a headline; count each version's selected and uncertified pairs. */
+function rankModels(setup: ScoreSetup, outputs: readonly ScoredRead[], run: { readonly manifestOf: ReadonlyMap<unknown, Manifest>; readonly manifest: Manifest }): RankedModels {
   const shown = outputs.filter((o) => o.headline !== null && o.headline.noHeadline === null);
   // models scored on different pairs (several BFCL versions) are not ranked against each other
   const groups = new Map<Manifest, ScoredRead[]>();
   for (const o of shown) groups.set(o.read.manifest, [...(groups.get(o.read.manifest) ?? []), o]);
-  const rank1 = shown.length >= 2 && groups.size === 1 && trialsOf.length === 0 ? rankOneOf(shown.map((o) => outcomesOf(o.headline!.selection)), bootstrap) : null;
+  const rank1 = shown.length >= 2 && groups.size === 1 && setup.trialsOf.length === 0 ? rankOneOf(shown.map((o) => outcomesOf(o.headline!.selection)), setup.bootstrap) : null;
   const pairsSelectedByVersion: Partial<Record<BfclVersion, number>> = {};
   const uncertifiedByVersion: Partial<Record<BfclVersion, number>> = {};
   const manifests = [...new Set(run.manifestOf.values())];
   for (const m of manifests.length > 0 ? manifests : [run.manifest]) {
-    const selectedPairs = readingPairs(m, spec);
+    const selectedPairs = readingPairs(m, setup.spec);
     pairsSelectedByVersion[m.source.bfclVersion] = selectedPairs.length;
     uncertifiedByVersion[m.source.bfclVersion] = selectedPairs.filter((p) => p.certification?.verdict === "uncertified").length;
   }
-  const models: ScoredModel[] = outputs.map((o) => {
+  return { shown, groups, rank1, byVersion: { pairsSelectedByVersion, uncertifiedByVersion } };
+}
+
+/** Each model's entry of the document. */
+function scoredModels(outputs: readonly ScoredRead[], shown: readonly ScoredRead[], rank1: RankedModels["rank1"]): ScoredModel[] {
+  return outputs.map((o) => {
     const h = o.headline;
     const i = shown.indexOf(o);
     return {
@@ -469,85 +583,89 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       ...(o.audit === null ? {} : { parseAudit: o.audit }),
     };
   });
-  pushAll(problems, outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
-  for (const m of models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
+}
 
-  let official: ScoreDocument["official"] = null;
-  let sensitivity: ScoreDocument["sensitivity"] = null;
+/** BFCL's official rows (with score files) and the sensitivity table (`--sensitivity`), from the run metrics of each group of models. */
+async function officialAndSensitivity(
+  setup: ScoreSetup,
+  outputs: readonly ScoredRead[],
+  ranked: RankedModels,
+  models: readonly ScoredModel[],
+): Promise<{ official: ScoreDocument["official"]; sensitivity: ScoreDocument["sensitivity"] }> {
+  const { req, bootstrap, rule, withScores, wantsMetrics, problems } = setup;
+  const { shown, groups } = ranked;
   // a model with no headline keeps its sensitivity rows: each reading under which it is within --max-undecided gives it numbers
   const hidden = outputs.filter((o) => o.headline !== null && o.headline.noHeadline !== null && o.metrics !== null && o.gated !== null);
-  if ((shown.length > 0 && wantsMetrics) || hidden.length > 0) {
-    // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
-    const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
-    pushAll(problems, shown.flatMap((o) => o.officialProblems));
-    const officialModels: OfficialRow[] = [];
-    const sensitivityModels: SensitivityRow[] = [];
-    let spearman: OfficialSpearman | null = null;
-    let shares: { readonly model: string; readonly share: number }[] | null = null;
-    for (const [groupManifest, group] of groups) {
-      const names = group.map((o) => o.read.model);
-      const metrics = computeRunMetrics(groupManifest, group.map((o) => o.metrics!), { bootstrap, rule });
-      pushAll(officialModels, officialRows(metrics, names));
-      pushAll(sensitivityModels, sensitivityRows(metrics, names));
-      if (groups.size === 1) {
-        spearman = officialSpearman(metrics);
-        shares = rankOneShares(metrics, names);
-      }
+  if (!((shown.length > 0 && wantsMetrics) || hidden.length > 0)) return { official: null, sensitivity: null };
+  // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
+  const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
+  pushAll(problems, shown.flatMap((o) => o.officialProblems));
+  const officialModels: OfficialRow[] = [];
+  const sensitivityModels: SensitivityRow[] = [];
+  let spearman: OfficialSpearman | null = null;
+  let shares: { readonly model: string; readonly share: number }[] | null = null;
+  for (const [groupManifest, group] of groups) {
+    const names = group.map((o) => o.read.model);
+    const metrics = computeRunMetrics(groupManifest, group.map((o) => o.metrics!), { bootstrap, rule });
+    pushAll(officialModels, officialRows(metrics, names));
+    pushAll(sensitivityModels, sensitivityRows(metrics, names));
+    if (groups.size === 1) {
+      spearman = officialSpearman(metrics);
+      shares = rankOneShares(metrics, names);
     }
-    for (const o of hidden) {
-      // computed on its own, so the other models' rank statistics stay those of the models with a headline
-      const alone = computeRunMetrics(o.read.manifest, [o.metrics!], { bootstrap, rule });
-      sensitivityModels.push(...sensitivityRows(alone, [o.read.model]).map((r) => withoutHeadline(r, o.gated!)));
-    }
-    const names = outputs.map((o) => o.read.model);
-    const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
-    if (withScores && shown.length > 0) official = { models: inOrder(officialModels), spearman };
-    if (req.sensitivity) sensitivity = { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares };
   }
-  let alignedOut: { models: AlignedRow[] } | null = null;
-  let emptyTurns: EmptyTurnRow[] | null = null;
-  if (aligned && readAlignedModels > 0) {
-    const { emptyTurnTable } = await import("../official/empty-turns.js");
-    alignedOut = { models: outputs.flatMap((o) => (o.aligned === null ? [] : [o.aligned])) };
-    emptyTurns = emptyTurnTable(outputs.flatMap((o) => o.emptyTurns));
+  for (const o of hidden) {
+    // computed on its own, so the other models' rank statistics stay those of the models with a headline
+    const alone = computeRunMetrics(o.read.manifest, [o.metrics!], { bootstrap, rule });
+    sensitivityModels.push(...sensitivityRows(alone, [o.read.model]).map((r) => withoutHeadline(r, o.gated!)));
   }
-  const workarounds = data !== null && shown.length > 0 ? outputs.flatMap((o) => (o.workaround === null ? [] : [o.workaround])) : null;
-  const workaround = workarounds !== null && (workarounds.length > 0 || versionsLeft.size === 0) ? workarounds : null;
+  const names = outputs.map((o) => o.read.model);
+  const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
+  const official = withScores && shown.length > 0 ? { models: inOrder(officialModels), spearman } : null;
+  const sensitivity = req.sensitivity ? { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares } : null;
+  return { official, sensitivity };
+}
 
-  let perItem: ScoreDocument["perItem"] = null;
-  const withRecords = outputs.filter((o) => o.read.score !== null);
-  if (req.perItem !== undefined && withRecords.length > 0) {
-    const rows = withRecords.flatMap((o) => o.perItem);
-    const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
-    for (const o of outputs) if (o.completions !== null) completions.set(o.read.model, o.completions);
-    const file = resolvePath(ctx.cwd, req.perItem);
-    // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
-    const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
-    const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
-    if (written.ok) perItem = { file, rows: rows.length };
-    else pushAll(problems, written.problems);
-  }
+/** The aligned numbers and the empty-turn table of the models BFCL's checker read. */
+async function alignedAndEmptyTurns(outputs: readonly ScoredRead[]): Promise<{ aligned: { models: AlignedRow[] }; emptyTurns: EmptyTurnRow[] }> {
+  const { emptyTurnTable } = await import("../official/empty-turns.js");
+  return { aligned: { models: outputs.flatMap((o) => (o.aligned === null ? [] : [o.aligned])) }, emptyTurns: emptyTurnTable(outputs.flatMap((o) => o.emptyTurns)) };
+}
 
-  let trials: TrialsSummary | null = null;
-  if (trialsOf.length > 0) {
-    const combined = combineTrials(outputs, groups.size, bootstrap);
-    if (combined.ok) trials = combined.value;
-    else problems.push(...combined.problems);
-  }
+/** Write the `--per-item` CSV; its file and row count, or null (the problem recorded) when it cannot be written. */
+function writePerItem(setup: ScoreSetup, outputs: readonly ScoredRead[], withRecords: readonly ScoredRead[]): ScoreDocument["perItem"] {
+  const { req, ctx, aligned, withScores, problems } = setup;
+  const rows = withRecords.flatMap((o) => o.perItem);
+  const completions = new Map<string, ReadonlyMap<string, TwinCompletion>>();
+  for (const o of outputs) if (o.completions !== null) completions.set(o.read.model, o.completions);
+  const file = resolvePath(ctx.cwd, req.perItem!);
+  // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
+  const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
+  const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
+  if (written.ok) return { file, rows: rows.length };
+  pushAll(problems, written.problems);
+  return null;
+}
 
+/** How `score` ended: 2 when nothing could be scored, 1 with findings, else 0. */
+function scoreExitCode(
+  setup: ScoreSetup,
+  run: { readonly models: readonly ScoredModel[]; readonly withRecords: number; readonly perItem: ScoreDocument["perItem"]; readonly trials: TrialsSummary | null },
+): ExitCode {
+  const { req, problems, trialsOf } = setup;
+  const { models, perItem, trials } = run;
   const modelProblems = models.flatMap((m) => m.problems);
-  let exitCode: ExitCode = 0;
-  if (withRecords.length === 0) {
+  if (run.withRecords === 0) {
     if (problems.length === 0 && modelProblems.length === 0) problems.push(problem("results-empty", "no result files found"));
-    exitCode = 2;
-  } else if (models.every((m) => m.undecided === null || m.undecided.byStatus.missing === m.undecided.pairs)) {
+    return 2;
+  }
+  if (models.every((m) => m.undecided === null || m.undecided.byStatus.missing === m.undecided.pairs)) {
     problems.push(problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items"));
-    exitCode = 2;
-  } else if (hasError(problems.filter((p) => p.code !== "no-headline")) && perItem === null && req.perItem !== undefined) {
-    exitCode = 2;
-  } else if (trialsOf.length > 0 && trials === null) {
-    exitCode = 2;
-  } else if (
+    return 2;
+  }
+  if (hasError(problems.filter((p) => p.code !== "no-headline")) && perItem === null && req.perItem !== undefined) return 2;
+  if (trialsOf.length > 0 && trials === null) return 2;
+  if (
     models.some((m) => m.noHeadline !== null || m.undecided === null) ||
     hasError(problems) ||
     problems.some((p) => p.code === "decode-failures") ||
@@ -556,24 +674,9 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
     // done with findings: a model with no headline (too many undecided pairs) or not scored, an error met on the way
     // (a score file cut short, a model not found), a file whose tool calls mostly fail to decode (a wrong decoder:
     // never a silent number); under --strict, also any problem and any undecided pair
-    exitCode = 1;
+    return 1;
   }
-  return {
-    command: "score",
-    options: { ...options, reading: rule, maxUndecided, pairsSelected: readingPairs(run.manifest, spec).length, pairsSelectedByVersion, uncertifiedByVersion, manifestForced: run.forced },
-    bootstrap,
-    models,
-    official,
-    sensitivity,
-    workaround,
-    aligned: alignedOut,
-    emptyTurns,
-    perItem,
-    trials,
-    scoresBeside: walked.scoresBeside,
-    problems,
-    exitCode,
-  };
+  return 0;
 }
 
 /** The trials of `--trials-of` as one model (`combineTrialReads`), each with the run record above its first file. */

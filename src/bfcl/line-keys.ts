@@ -96,17 +96,27 @@ export function historyKeysProblem(line: { readonly [key: string]: unknown }): s
 
 const latin1 = new TextDecoder("latin1");
 /** How far from a line's end `run` writes its own keys: they follow BFCL's, and each is short. */
-const OWN_KEYS_TAIL = 4096;
+export const OWN_KEYS_TAIL = 4096;
+/** The simulator's key as it stands in a line, quotes included. */
+export const SIMULATOR_KEY_TEXT = `"${USER_SIMULATOR_KEY}"`;
 
 /**
  * The answer turn of an interactive line (`run --user-sim llm`), read from the simulator's
  * key at the line's end: from that turn on, the logged user turns are the simulated user's,
- * not BFCL's data, so the data check stops before it. Null on any other line.
+ * not BFCL's data, so the data check stops before it. Null on any other line. `keyAt`: where
+ * the last `SIMULATOR_KEY_TEXT` within the line's last `OWN_KEYS_TAIL` bytes starts (-1: none),
+ * when the caller found it with a native search; else it is searched for here.
  */
-export function simulatedAnswerTurn(bytes: Uint8Array, start: number, end: number): number | null {
-  const tail = latin1.decode(bytes.subarray(Math.max(start, end - OWN_KEYS_TAIL), end));
-  const at = tail.lastIndexOf(`"${USER_SIMULATOR_KEY}"`);
+export function simulatedAnswerTurn(bytes: Uint8Array, start: number, end: number, keyAt?: number): number | null {
+  const from = Math.max(start, end - OWN_KEYS_TAIL);
+  const at = keyAt ?? lastKeyAt(latin1.decode(bytes.subarray(from, end)), from);
   if (at < 0) return null;
-  const answer = /^"[a-z_]+"\s*:\s*\{[^{}]*?"answer_turn"\s*:\s*(\d+)/.exec(tail.slice(at));
+  const answer = /^"[a-z_]+"\s*:\s*\{[^{}]*?"answer_turn"\s*:\s*(\d+)/.exec(latin1.decode(bytes.subarray(at, end)));
   return answer === null ? null : Number(answer[1]);
+}
+
+/** Where the last simulator key of a line's tail (decoded as latin1, one character per byte, from byte `from`) starts, or -1. */
+function lastKeyAt(tail: string, from: number): number {
+  const at = tail.lastIndexOf(SIMULATOR_KEY_TEXT);
+  return at < 0 ? -1 : from + at;
 }

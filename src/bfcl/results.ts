@@ -8,7 +8,7 @@
 import { problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
-import { HISTORY_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
+import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
 import { walkLog } from "./inference-log.js";
 
@@ -53,6 +53,9 @@ export interface LineHead {
   /** Where the value of `twinscore_stopped_after_turn` is (-1 when the line has none). */
   readonly stoppedStart: number;
   readonly stoppedEnd: number;
+  /** Where the value of the first `twinscore_injected` is (-1 when the line has none): the block `run --inject` added. */
+  readonly injectedStart: number;
+  readonly injectedEnd: number;
   /**
    * Where the value of the first `inference_log` is: -1 when the whole line was walked and
    * has none, -2 when the scan stopped before the end (a malformed line read for its id).
@@ -81,13 +84,14 @@ function keyIs(bytes: Uint8Array, start: number, keyEnd: number, key: string): b
 }
 
 /** The top-level keys the head scan locates. */
-type HeadKey = "id" | "result" | "history" | "played" | "stopped" | "log";
+type HeadKey = "id" | "result" | "history" | "played" | "stopped" | "injected" | "log";
 const HEAD_KEYS: readonly (readonly [string, HeadKey])[] = [
   ["id", "id"],
   ["result", "result"],
   [HISTORY_KEY, "history"],
   [PLAYED_TURNS_KEY, "played"],
   [STOPPED_AFTER_TURN_KEY, "stopped"],
+  [INJECTED_KEY, "injected"],
   ["inference_log", "log"],
 ];
 
@@ -121,7 +125,7 @@ function readId(bytes: Uint8Array, from: number, to: number): string | LineHeadE
 /** A scan that stopped at malformed bytes: with `idOnly`, the first id (nothing else located), else the error. */
 function failedHead(error: string, idOnly: boolean, firstId: string | null, repeated: ("id" | "result")[]): LineHead | LineHeadError {
   if (!idOnly || firstId === null) return { error };
-  return { id: firstId, resultStart: -1, resultEnd: -1, repeated, historyStart: -1, historyEnd: -1, playedStart: -1, playedEnd: -1, stoppedStart: -1, stoppedEnd: -1, logStart: -2, logQueries: null };
+  return { id: firstId, resultStart: -1, resultEnd: -1, repeated, historyStart: -1, historyEnd: -1, playedStart: -1, playedEnd: -1, stoppedStart: -1, stoppedEnd: -1, injectedStart: -1, injectedEnd: -1, logStart: -2, logQueries: null };
 }
 
 /**
@@ -148,6 +152,8 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
   let playedEnd = -1;
   let stoppedStart = -1;
   let stoppedEnd = -1;
+  let injectedStart = -1;
+  let injectedEnd = -1;
   let logStart = -1;
   let logQueries: readonly number[] | null = null;
   const repeated: ("id" | "result")[] = [];
@@ -191,6 +197,9 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
     } else if (key === "stopped") {
       stoppedStart = valueStart;
       stoppedEnd = valueEnd;
+    } else if (key === "injected" && injectedStart < 0) {
+      injectedStart = valueStart;
+      injectedEnd = valueEnd;
     } else if (key === "log" && logStart < 0) {
       logStart = valueStart;
       logQueries = log === null ? null : log.queries;
@@ -203,7 +212,7 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
   const id = repeated.includes("id") ? readId(bytes, idStart, idEnd) : (firstId as string);
   if (typeof id !== "string") return id;
   if (resultStart < 0 && !idOnly) return { error: "line has no `result`" };
-  return { id, resultStart, resultEnd, repeated, historyStart, historyEnd, playedStart, playedEnd, stoppedStart, stoppedEnd, logStart, logQueries };
+  return { id, resultStart, resultEnd, repeated, historyStart, historyEnd, playedStart, playedEnd, stoppedStart, stoppedEnd, injectedStart, injectedEnd, logStart, logQueries };
 }
 
 /**

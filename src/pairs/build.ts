@@ -19,6 +19,7 @@ import {
   type BfclData,
   type ChatMessage,
   type QuestionEntry,
+  type UnusableItem,
 } from "../bfcl/data.js";
 import { kindOf } from "../catalog/catalog.js";
 import { classifyGoldCall, type GoldCallClass } from "../catalog/gold-call.js";
@@ -305,17 +306,9 @@ export function buildManifest(
   input: PairBuildInput,
   options: PairBuildOptions = { worldChanging: { countLogin: false } },
 ): Result<Manifest> {
+  const lists = parseCertificationLists(input);
+  if (!lists.ok) return lists;
   const { data } = input;
-  const badKeysParsed = parseBadKeys(input.badKeys);
-  if (!badKeysParsed.ok) return badKeysParsed;
-  const rulingsParsed = parseRulings(input.rulings);
-  if (!rulingsParsed.ok) return rulingsParsed;
-  const certifiedParsed = parseCertifiedContent(input.certifiedContent);
-  if (!certifiedParsed.ok) return certifiedParsed;
-  const certified = certifiedParsed.value;
-  const badKeys = new Map<string, BadKey>(badKeysParsed.value.map((b) => [b.id, b]));
-  const rulings = new Map(rulingsParsed.value.map((r) => [r.missId, r]));
-
   const baseCat = data.categories.base;
   if (!baseCat) return err(problem("category-missing", "the base category was not read"));
   for (const category of shouldAskCategories) {
@@ -323,6 +316,7 @@ export function buildManifest(
   }
   const contents = itemContents(data);
   const contentById = new Map(contents.map((c) => [c.id, c.content]));
+  const certified = lists.value.certified;
   const differs: CertifiedCheck = (twins) =>
     twins.flatMap(({ twin, id }) => {
       const mine = contentById.get(id);
@@ -330,75 +324,121 @@ export function buildManifest(
       if (mine === undefined || theirs === undefined) return [`${twin}.absent`];
       return contentDifferences(theirs, mine).map((f) => `${twin}.${f}`);
     });
-  const baseById = new Map(baseCat.questions.map((q, i) => [q.id, { q, a: baseCat.answers[i] }]));
-  const unusableBase = new Map(baseCat.unusable.map((u) => [u.id, u]));
+  const placed: PlacedItems = { shouldAskItems: 0, problems: [], pairs: [], restoredPairs: [], dropped: [], notApplied: [] };
+  const context: PlacementContext = {
+    data,
+    options,
+    differs,
+    badKeys: lists.value.badKeys,
+    rulings: lists.value.rulings,
+    baseById: new Map(baseCat.questions.map((q, i) => [q.id, { q, a: baseCat.answers[i] }])),
+    unusableBase: new Map(baseCat.unusable.map((u) => [u.id, u])),
+  };
+  for (const category of shouldAskCategories) placeCategory(context, category, placed);
+  const applied = appliedRulings(lists.value.rulingList, differs, placed.notApplied);
+  pushAll(placed.problems, checkRulings(applied, placed.pairs, input.rulings.file));
+  if (placed.problems.length > 0) return errAll(placed.problems);
+  return ok(assembleManifest(input, contents, placed));
+}
 
-  const problems: Problem[] = [];
-  const pairs: ManifestPair[] = [];
-  const restoredPairs: ManifestPair[] = [];
-  const dropped: DroppedItem[] = [];
-  const notApplied: RulingNotApplied[] = [];
-  let shouldAskItems = 0;
-  for (const category of shouldAskCategories) {
-    const cat = data.categories[category]!;
-    const unusableMiss = new Map(cat.unusable.filter((u) => u.code !== "question-missing").map((u) => [u.id, u]));
-    const answerOf = new Map(cat.questions.map((q, i) => [q.id, cat.answers[i]]));
-    const ids = [...cat.questions.map((q) => q.id), ...unusableMiss.keys()].sort((x, y) => indexOfId(x) - indexOfId(y));
-    const questionOf = new Map(cat.questions.map((q) => [q.id, q]));
-    for (const missId of ids) {
-      shouldAskItems++;
-      const baseId = itemId("base", indexOfId(missId));
-      const base = baseById.get(baseId);
-      const badKey = badKeys.get(missId);
-      const missUnusable = unusableMiss.get(missId);
-      const baseUnusable = unusableBase.get(baseId);
-      const miss = questionOf.get(missId);
-      const misaligned = missUnusable
-        ? `${missId} ${missUnusable.reason}`
-        : baseUnusable
-          ? `base twin ${baseId} ${baseUnusable.reason}`
-          : holdoutProblem(miss!);
-      if (misaligned !== null || miss === undefined) {
-        dropped.push({ missId, category, stage: "misaligned", reason: misaligned ?? "no question", baseId: base ? baseId : null, anchorTurn: null });
-        if (badKey) notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: differs([{ twin: "miss", id: missId }]) });
-        continue;
-      }
-      const verdict = pairingVerdict(miss, answerOf.get(missId)!, base, baseId);
-      if (badKey) {
-        const badKeyDiffers = differs([{ twin: "miss", id: missId }]);
-        if (badKeyDiffers.length === 0) {
-          dropped.push({
-            missId,
-            category,
-            stage: "bad-key",
-            reason: `on the bad-key list (family ${badKey.family})`,
-            baseId: base ? baseId : null,
-            anchorTurn: verdict.anchorTurn,
-          });
-          if (verdict.kind === "pair" && base) {
-            const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, differs, options, problems);
-            if (p.status === "scored") restoredPairs.push(p);
-          }
-          continue;
-        }
-        notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: badKeyDiffers });
-      }
-      if (verdict.kind === "drop") {
-        dropped.push({
-          missId,
-          category,
-          stage: verdict.stage,
-          reason: verdict.reason,
-          baseId: base ? baseId : null,
-          anchorTurn: verdict.anchorTurn,
-        });
-        continue;
-      }
-      pairs.push(makePair(category, miss, base!, verdict.anchorTurn, data, rulings, differs, options, problems));
-    }
+/** The three certification lists, parsed: the bad keys and rulings by item id, the certified contents. */
+function parseCertificationLists(
+  input: PairBuildInput,
+): Result<{ badKeys: Map<string, BadKey>; rulingList: readonly Ruling[]; rulings: Map<string, Ruling>; certified: Map<string, ItemContent> }> {
+  const badKeysParsed = parseBadKeys(input.badKeys);
+  if (!badKeysParsed.ok) return badKeysParsed;
+  const rulingsParsed = parseRulings(input.rulings);
+  if (!rulingsParsed.ok) return rulingsParsed;
+  const certifiedParsed = parseCertifiedContent(input.certifiedContent);
+  if (!certifiedParsed.ok) return certifiedParsed;
+  return ok({
+    badKeys: new Map<string, BadKey>(badKeysParsed.value.map((b) => [b.id, b])),
+    rulingList: rulingsParsed.value,
+    rulings: new Map(rulingsParsed.value.map((r) => [r.missId, r])),
+    certified: certifiedParsed.value,
+  });
+}
+
+/** What placing the should-ask items needs: the data, the lists, the base twins. */
+interface PlacementContext {
+  readonly data: BfclData;
+  readonly options: PairBuildOptions;
+  readonly differs: CertifiedCheck;
+  readonly badKeys: Map<string, BadKey>;
+  readonly rulings: Map<string, Ruling>;
+  readonly baseById: Map<string, { q: QuestionEntry; a: AnswerEntry }>;
+  readonly unusableBase: Map<string, UnusableItem>;
+}
+
+/** Where each should-ask item went: a pair, a restored pair, dropped, or a list entry not applied. */
+interface PlacedItems {
+  shouldAskItems: number;
+  readonly problems: Problem[];
+  readonly pairs: ManifestPair[];
+  readonly restoredPairs: ManifestPair[];
+  readonly dropped: DroppedItem[];
+  readonly notApplied: RulingNotApplied[];
+}
+
+/** Place every item of one should-ask category, in index order (unusable ones included). */
+function placeCategory(context: PlacementContext, category: ShouldAskCategory, placed: PlacedItems): void {
+  const cat = context.data.categories[category]!;
+  const unusableMiss = new Map(cat.unusable.filter((u) => u.code !== "question-missing").map((u) => [u.id, u]));
+  const answerOf = new Map(cat.questions.map((q, i) => [q.id, cat.answers[i]]));
+  const ids = [...cat.questions.map((q) => q.id), ...unusableMiss.keys()].sort((x, y) => indexOfId(x) - indexOfId(y));
+  const questionOf = new Map(cat.questions.map((q) => [q.id, q]));
+  for (const missId of ids) {
+    placed.shouldAskItems++;
+    placeMissItem(context, category, missId, questionOf.get(missId), answerOf.get(missId), unusableMiss.get(missId), placed);
   }
+}
+
+/** One should-ask item: dropped as misaligned, on the bad-key list, by its pairing verdict, or paired with its base twin. */
+function placeMissItem(
+  context: PlacementContext,
+  category: ShouldAskCategory,
+  missId: string,
+  miss: QuestionEntry | undefined,
+  answer: AnswerEntry | undefined,
+  missUnusable: UnusableItem | undefined,
+  placed: PlacedItems,
+): void {
+  const { data, rulings, differs, options } = context;
+  const { dropped, notApplied, problems } = placed;
+  const baseId = itemId("base", indexOfId(missId));
+  const base = context.baseById.get(baseId);
+  const badKey = context.badKeys.get(missId);
+  const baseUnusable = context.unusableBase.get(baseId);
+  const misaligned = missUnusable ? `${missId} ${missUnusable.reason}` : baseUnusable ? `base twin ${baseId} ${baseUnusable.reason}` : holdoutProblem(miss!);
+  if (misaligned !== null || miss === undefined) {
+    dropped.push({ missId, category, stage: "misaligned", reason: misaligned ?? "no question", baseId: base ? baseId : null, anchorTurn: null });
+    if (badKey) notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: differs([{ twin: "miss", id: missId }]) });
+    return;
+  }
+  const verdict = pairingVerdict(miss, answer!, base, baseId);
+  if (badKey) {
+    const badKeyDiffers = differs([{ twin: "miss", id: missId }]);
+    if (badKeyDiffers.length === 0) {
+      dropped.push({ missId, category, stage: "bad-key", reason: `on the bad-key list (family ${badKey.family})`, baseId: base ? baseId : null, anchorTurn: verdict.anchorTurn });
+      if (verdict.kind === "pair" && base) {
+        const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, differs, options, problems);
+        if (p.status === "scored") placed.restoredPairs.push(p);
+      }
+      return;
+    }
+    notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: badKeyDiffers });
+  }
+  if (verdict.kind === "drop") {
+    dropped.push({ missId, category, stage: verdict.stage, reason: verdict.reason, baseId: base ? baseId : null, anchorTurn: verdict.anchorTurn });
+    return;
+  }
+  placed.pairs.push(makePair(category, miss, base!, verdict.anchorTurn, data, rulings, differs, options, problems));
+}
+
+/** The rulings whose twins' content is the certified one; the others are listed as not applied. */
+function appliedRulings(rulingList: readonly Ruling[], differs: CertifiedCheck, notApplied: RulingNotApplied[]): Ruling[] {
   const applied: Ruling[] = [];
-  for (const r of rulingsParsed.value) {
+  for (const r of rulingList) {
     const rulingDiffers = differs([
       { twin: "miss", id: r.missId },
       { twin: "base", id: itemId("base", indexOfId(r.missId)) },
@@ -406,14 +446,18 @@ export function buildManifest(
     if (rulingDiffers.length === 0) applied.push(r);
     else notApplied.push({ id: r.missId, ruling: r.verdict, contentDiffers: rulingDiffers });
   }
-  pushAll(problems, checkRulings(applied, pairs, input.rulings.file));
-  if (problems.length > 0) return errAll(problems);
+  return applied;
+}
 
+/** The manifest document: its sources' digest, the funnel, the placed items, the unusable ones, every item's digests. */
+function assembleManifest(input: PairBuildInput, contents: ReturnType<typeof itemContents>, placed: PlacedItems): Manifest {
+  const { data } = input;
+  const { pairs, restoredPairs, dropped, notApplied } = placed;
   const unusable: UnusableEntry[] = itemCategories.flatMap((c) =>
     [...data.categories[c]!.unusable].sort((x, y) => indexOfId(x.id) - indexOfId(y.id)).map((u) => ({ id: u.id, reason: u.reason })),
   );
   const items: ManifestItem[] = contents.map(({ id, q, content }) => ({ id, turns: turnDigests(q.question), content: contentDigest(content) }));
-  const manifest: Manifest = {
+  return {
     version: 3,
     source: {
       bfclVersion: data.version,
@@ -424,7 +468,7 @@ export function buildManifest(
         { file: "certified-content.tsv", text: input.certifiedContent.text },
       ]),
     },
-    funnel: funnelOf(shouldAskItems, pairs, dropped, restoredPairs, notApplied),
+    funnel: funnelOf(placed.shouldAskItems, pairs, dropped, restoredPairs, notApplied),
     pairs,
     restoredPairs,
     dropped,
@@ -432,5 +476,4 @@ export function buildManifest(
     notApplied,
     items,
   };
-  return ok(manifest);
 }

@@ -12,6 +12,7 @@ import { bitLength, floatToRatio, powPositive, ratioToFloat } from "./numeric.js
 import { asInt, pyTypeName } from "./kinds.js";
 import { intToFloat } from "./convert.js";
 import { PyComplex } from "./complex.js";
+import { PyBytes, bytesConcat, bytesRepeat } from "./bytes.js";
 
 function unsupported(op: string, a: PyValue, b: PyValue): PyException {
   return new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
@@ -42,8 +43,7 @@ function repeatCount(n: bigint, unitLength: number, limit: number): number {
 
 /**
  * `a op b` for Python's seven arithmetic operators (`+ - * / // % **`) on plain values —
- * the one table both evaluators (the executor's `literal-eval` and the decoder's
- * `literal`) share; undefined for any other operator, which each handles itself.
+ * the table under `pyBinaryOp` (`operators.ts`); undefined for any other operator.
  */
 export function pyArithmetic(op: string, a: PyValue, b: PyValue): PyValue | undefined {
   switch (op) {
@@ -65,7 +65,7 @@ export function pyArithmetic(op: string, a: PyValue, b: PyValue): PyValue | unde
   return undefined;
 }
 
-/** `a + b`: numbers (int stays int), str/list/tuple concatenation, with CPython's TypeErrors. */
+/** `a + b`: numbers (int stays int), str/list/tuple/bytes concatenation, with CPython's TypeErrors. */
 export function pyAdd(a: PyValue, b: PyValue): PyValue {
   const ai = asInt(a);
   const bi = asInt(b);
@@ -84,6 +84,10 @@ export function pyAdd(a: PyValue, b: PyValue): PyValue {
     if (b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
     throw new PyException("TypeError", `can only concatenate tuple (not "${pyTypeName(b)}") to tuple`);
   }
+  if (a instanceof PyBytes) {
+    if (b instanceof PyBytes) return bytesConcat(a, b);
+    throw new PyException("TypeError", `can't concat ${pyTypeName(b)} to bytes`);
+  }
   throw unsupported("+", a, b);
 }
 
@@ -98,14 +102,14 @@ export function pySub(a: PyValue, b: PyValue): PyValue {
   throw unsupported("-", a, b);
 }
 
-/** `a * b`: numbers, and str/list/tuple repetition by an int (either side). */
+/** `a * b`: numbers, and str/list/tuple/bytes repetition by an int (either side). */
 export function pyMul(a: PyValue, b: PyValue): PyValue {
   const ai = asInt(a);
   const bi = asInt(b);
   if (ai !== undefined && bi !== undefined) return ai * bi;
   const fp = floatPair(a, b);
   if (fp) return fp[0] * fp[1];
-  const isSeq = (v: PyValue) => typeof v === "string" || Array.isArray(v) || v instanceof PyTuple;
+  const isSeq = (v: PyValue) => typeof v === "string" || Array.isArray(v) || v instanceof PyTuple || v instanceof PyBytes;
   const [seq, count] = isSeq(a) ? [a, b] : isSeq(b) ? [b, a] : [null, null];
   if (seq !== null) {
     const n = asInt(count!);
@@ -113,6 +117,7 @@ export function pyMul(a: PyValue, b: PyValue): PyValue {
       throw new PyException("TypeError", `can't multiply sequence by non-int of type '${pyTypeName(count!)}'`);
     }
     if (typeof seq === "string") return seq.repeat(repeatCount(n, seq.length, MAX_STRING_LENGTH));
+    if (seq instanceof PyBytes) return bytesRepeat(seq, repeatCount(n, seq.data.length, MAX_SEQUENCE_LENGTH));
     const items = Array.isArray(seq) ? seq : (seq as PyTuple).items;
     const times = repeatCount(n, items.length, MAX_SEQUENCE_LENGTH);
     const out: PyValue[] = [];

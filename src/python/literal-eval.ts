@@ -10,8 +10,9 @@ import { PyTuple, PyDict, PySet } from "./containers.js";
 import { PyException } from "./exception.js";
 import { asInt, pyTruthy, pyTypeName } from "./kinds.js";
 import { pyEquals, pyCompare } from "./compare.js";
-import { pyArithmetic, pyNeg, pyPos } from "./arithmetic.js";
+import { pyBinaryOp, pyUnaryOp } from "./operators.js";
 import { PyComplex } from "./complex.js";
+import { PyBytes } from "./bytes.js";
 import { pyIndex } from "./convert.js";
 import { pyContains, pyIter } from "./iterables.js";
 import { pyRepr as pyReprLazy } from "./repr.js";
@@ -19,31 +20,6 @@ import { callBuiltin, MODELLED_BUILTINS, notCallable } from "./builtins.js";
 
 /** Python's `Ellipsis` singleton. */
 export const PY_ELLIPSIS: PyObject = { pyTypeName: "ellipsis", pyRepr: () => "Ellipsis" };
-
-/** A Python `bytes` value (only literals reach here; BFCL's methods never take bytes). */
-export class PyBytes implements PyObject {
-  readonly pyTypeName = "bytes";
-  constructor(readonly data: Uint8Array) {}
-  pyRepr(): string {
-    const hasSingle = this.data.includes(0x27);
-    const hasDouble = this.data.includes(0x22);
-    const q = hasSingle && !hasDouble ? '"' : "'";
-    let s = "b" + q;
-    for (const b of this.data) {
-      if (b === 0x5c) s += "\\\\";
-      else if (b === q.charCodeAt(0)) s += "\\" + q;
-      else if (b === 0x09) s += "\\t";
-      else if (b === 0x0a) s += "\\n";
-      else if (b === 0x0d) s += "\\r";
-      else if (b < 0x20 || b >= 0x7f) s += "\\x" + b.toString(16).padStart(2, "0");
-      else s += String.fromCharCode(b);
-    }
-    return s + q;
-  }
-  pyEq(other: PyValue): boolean {
-    return other instanceof PyBytes && other.data.length === this.data.length && other.data.every((b, i) => b === this.data[i]);
-  }
-}
 
 /** How names and calls inside an expression are resolved; both default to raising like Python. */
 export interface LiteralEvalHooks {
@@ -57,11 +33,6 @@ export interface LiteralEvalHooks {
 
 function nameError(id: string): PyException {
   return new PyException("NameError", `name '${id}' is not defined`);
-}
-
-function hashable(v: PyValue): PyValue {
-  // PyDict/PySet call keyOf, which raises `unhashable type: 'list'` for us
-  return v;
 }
 
 function subscript(container: PyValue, index: PyValue): PyValue {
@@ -103,41 +74,6 @@ function sliceOf(container: PyValue, lower: PyValue, upper: PyValue, step: PyVal
   else for (let i = start; i > stop; i += st) out.push(items[i]);
   if (typeof container === "string") return out.join("");
   return Array.isArray(container) ? out : new PyTuple(out);
-}
-
-function bitOp(op: string, a: PyValue, b: PyValue): PyValue {
-  const x = asInt(a);
-  const y = asInt(b);
-  if (x === undefined || y === undefined) {
-    if (a instanceof PySet && b instanceof PySet) {
-      if (op === "|") return new PySet([...a.values(), ...b.values()]);
-      if (op === "&") return new PySet(a.values().filter((v) => b.has(v)));
-      if (op === "^") return new PySet([...a.values().filter((v) => !b.has(v)), ...b.values().filter((v) => !a.has(v))]);
-    }
-    if (a instanceof PyDict && b instanceof PyDict && op === "|") {
-      const d = new PyDict(a.entries());
-      for (const [k, v] of b.entries()) d.set(k, v);
-      return d;
-    }
-    throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
-  }
-  const bothBool = typeof a === "boolean" && typeof b === "boolean";
-  switch (op) {
-    case "&":
-      return bothBool ? (a as boolean) && (b as boolean) : x & y;
-    case "|":
-      return bothBool ? (a as boolean) || (b as boolean) : x | y;
-    case "^":
-      return bothBool ? a !== b : x ^ y;
-    case "<<":
-      if (y < 0n) throw new PyException("ValueError", "negative shift count");
-      if (y > 1n << 24n) throw new PyException("OverflowError", "too many digits in integer");
-      return x << y;
-    case ">>":
-      if (y < 0n) throw new PyException("ValueError", "negative shift count");
-      return x >> y;
-  }
-  throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }
 
 function compareOne(op: string, a: PyValue, b: PyValue): boolean {
@@ -268,7 +204,7 @@ function evalNode(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyVa
       return new PyTuple(elementsOf(expr.elts, ev));
     case "set": {
       const s = new PySet();
-      for (const v of elementsOf(expr.elts, ev)) s.add(hashable(v));
+      for (const v of elementsOf(expr.elts, ev)) s.add(v);
       return s;
     }
     case "dict": {
@@ -281,35 +217,16 @@ function evalNode(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyVa
         } else {
           const key = ev(k);
           const val = ev(expr.values[i]);
-          d.set(hashable(key), val);
+          d.set(key, val);
         }
       });
       return d;
     }
-    case "unary": {
-      const v = ev(expr.operand);
-      switch (expr.op) {
-        case "-":
-          return v instanceof PyComplex ? new PyComplex(-v.re, -v.im) : pyNeg(v);
-        case "+":
-          return pyPos(v);
-        case "not":
-          return !pyTruthy(v);
-        case "~": {
-          const i = asInt(v);
-          if (i === undefined) throw new PyException("TypeError", `bad operand type for unary ~: '${pyTypeName(v)}'`);
-          return -i - 1n;
-        }
-      }
-      break;
-    }
+    case "unary":
+      return pyUnaryOp(expr.op, ev(expr.operand));
     case "binary": {
       const a = ev(expr.left);
-      const b = ev(expr.right);
-      if (a instanceof PyComplex || b instanceof PyComplex) return complexOp(expr.op, a, b);
-      if (expr.op === "@") throw new PyException("TypeError", `unsupported operand type(s) for @: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
-      const r = pyArithmetic(expr.op, a, b);
-      return r !== undefined ? r : bitOp(expr.op, a, b);
+      return pyBinaryOp(expr.op, a, ev(expr.right));
     }
     case "boolop": {
       let v: PyValue = null;
@@ -409,30 +326,4 @@ function defaultCall(expr: Extract<PyExpr, { kind: "call" }>, ev: (e: PyExpr) =>
   const r = callBuiltin(name, args, kwargs);
   if (r === undefined) throw new PyException("ValueError", `not a literal: this form of ${name}() is not modelled`);
   return r;
-}
-
-function complexOp(op: string, a: PyValue, b: PyValue): PyValue {
-  const toC = (v: PyValue): [number, number] => {
-    if (v instanceof PyComplex) return [v.re, v.im];
-    const i = asInt(v);
-    if (i !== undefined) return [Number(i), 0];
-    if (typeof v === "number") return [v, 0];
-    throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
-  };
-  const [ar, ai] = toC(a);
-  const [br, bi] = toC(b);
-  switch (op) {
-    case "+":
-      return new PyComplex(ar + br, ai + bi);
-    case "-":
-      return new PyComplex(ar - br, ai - bi);
-    case "*":
-      return new PyComplex(ar * br - ai * bi, ar * bi + ai * br);
-    case "/": {
-      if (br === 0 && bi === 0) throw new PyException("ZeroDivisionError", "complex division by zero");
-      const d = br * br + bi * bi;
-      return new PyComplex((ar * br + ai * bi) / d, (ai * br - ar * bi) / d);
-    }
-  }
-  throw new PyException("TypeError", `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }

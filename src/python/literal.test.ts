@@ -3,8 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "../testing/shared.js";
 import { parseExpression } from "./parse.js";
-import { callName, resolveCall, resolveValue, unparse, bytesRepr } from "./literal.js";
+import { callName, resolveCall, resolveValue, unparse } from "./literal.js";
+import { bytesRepr } from "./bytes.js";
 import type { PyExpr } from "./ast.js";
+import type { Outcome } from "./testing/test-vectors.js";
 
 const vectors = JSON.parse(readFileSync(join(projectRoot, "src/extract/testdata/bfcl-decode-vectors.json"), "utf8")) as {
   unparse: { source: string; unparse: string }[];
@@ -71,6 +73,47 @@ describe("resolveValue follows BFCL's resolve_ast_by_type", () => {
     expect(value("b'a\\x00'")).toEqual({ ok: true, value: "b'a\\x00'" });
     expect(value("3j")).toEqual({ ok: true, value: "3j" });
     expect(bytesRepr(new Uint8Array([0x27]))).toBe(`b"'"`);
+  });
+});
+
+describe("a binary operation is BFCL's eval(ast.unparse(value)): the same results and messages as Python's eval", () => {
+  const cases = (JSON.parse(readFileSync(join(projectRoot, "src/python/vectors/literal-eval.json"), "utf8")) as ({ src: string } & Outcome)[]).filter(
+    (c) => expr(c.src).kind === "binary",
+  );
+  it("has binary vectors, failing and not", () => {
+    expect(cases.filter((c) => c.error !== undefined).length).toBeGreaterThan(30);
+    expect(cases.filter((c) => c.error === undefined).length).toBeGreaterThan(30);
+  });
+  for (const c of cases) {
+    it(c.src, () => {
+      const r = resolveValue(expr(c.src));
+      if (c.error !== undefined) expect(r).toEqual({ ok: false, reason: `${c.error}: ${c.message}` });
+      else expect(r.ok).toBe(true);
+    });
+  }
+});
+
+describe("a unary operand is read as BFCL's `-value.operand.value`", () => {
+  // the reasons are what BFCL's resolve_ast_by_type raises on each text (run on CPython 3.11)
+  const reasons: [string, string][] = [
+    ["-a.b", "TypeError: bad operand type for unary -: 'Name'"],
+    ["-x[0]", "TypeError: bad operand type for unary -: 'Name'"],
+    ["-x", "AttributeError: 'Name' object has no attribute 'value'"],
+    ["-f(1)", "AttributeError: 'Call' object has no attribute 'value'"],
+    ["-(1+2)", "AttributeError: 'BinOp' object has no attribute 'value'"],
+    ["-{1}", "AttributeError: 'Set' object has no attribute 'value'"],
+    ["-...", "TypeError: bad operand type for unary -: 'ellipsis'"],
+    ["+'a'", "TypeError: bad operand type for unary -: 'str'"],
+    ["not None", "TypeError: bad operand type for unary -: 'NoneType'"],
+    ["-b'a'", "TypeError: bad operand type for unary -: 'bytes'"],
+  ];
+  for (const [source, reason] of reasons) {
+    it(source, () => {
+      expect(resolveValue(expr(source))).toEqual({ ok: false, reason });
+    });
+  }
+  it("negates a complex constant", () => {
+    expect(resolveValue(expr("-(2j)"))).toEqual({ ok: true, value: "(-0-2j)" });
   });
 });
 

@@ -9,8 +9,8 @@
  * - constants as they are; `...` becomes the string `"..."`;
  * - any unary operator on a constant becomes its negation (`+3` → -3, `not True` → -1);
  *   on anything else it fails;
- * - a binary operation is evaluated (`1+2` → 3, `'a'*3` → `'aaa'`); only literal operands
- *   are supported here (BFCL's `eval` would also see builtins such as `len`);
+ * - a binary operation is evaluated as `eval` would (`1+2` → 3, `'a'*3` → `'aaa'`), by the
+ *   executor's `evalLiteral`: the builtins it models are seen, any other name is a NameError;
  * - a bare name becomes its identifier string;
  * - a nested call with keywords becomes `{dotted_name: {kw: value}}`, one without keywords
  *   its unparsed source text;
@@ -32,12 +32,13 @@
 import type { PyExpr } from "./ast.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";
 import { PyException } from "./exception.js";
-import { pyTruthy, asInt } from "./kinds.js";
-import { pyArithmetic, pyNeg, pyPos } from "./arithmetic.js";
+import { pyUnaryOp } from "./operators.js";
 import { PyComplex } from "./complex.js";
+import { PyBytes, bytesRepr } from "./bytes.js";
+import { evalLiteral, PY_ELLIPSIS } from "./literal-eval.js";
 import { floatRepr, pyStr, strRepr } from "./repr.js";
 import { recursionError, UNPARSE_FRAME_BUDGET } from "./limits.js";
-import type { PyObject, PyValue } from "./value.js";
+import type { PyValue } from "./value.js";
 
 /** A JSON-like value: Python None is `null`, tuples and sets are arrays. */
 export type LiteralValue = null | boolean | number | string | LiteralValue[] | { [key: string]: LiteralValue };
@@ -135,23 +136,11 @@ function resolve(e: PyExpr, frames: number): PyValue {
     case "none":
     case "imag":
     case "bytes":
-      return constantValue(e);
+      return constantValue(e)!;
     case "ellipsis":
       return "...";
-    case "unary": {
-      // BFCL: `-value.operand.value` whatever the operator; only constants have `.value` as a number-like
-      const o = e.operand;
-      if (o.kind === "ellipsis") throw new PyException("TypeError", "bad operand type for unary -: 'ellipsis'");
-      if (!isConstant(o)) {
-        if (o.kind === "attribute" || o.kind === "subscript" || o.kind === "starred") {
-          throw new PyException("TypeError", `bad operand type for unary -: '${o.kind === "starred" ? "Starred" : o.kind === "attribute" ? "Attribute" : "Subscript"}'`);
-        }
-        throw new ResolveError(`AttributeError: '${astClassName(o)}' object has no attribute 'value'`);
-      }
-      const v = constantValue(o);
-      if (v instanceof PyComplex) return new PyComplex(-v.re, -v.im);
-      return pyNeg(v);
-    }
+    case "unary":
+      return bfclUnaryValue(e.operand);
     case "list":
       return e.elts.map((x) => resolve(x, frames + 1));
     case "tuple":
@@ -169,7 +158,7 @@ function resolve(e: PyExpr, frames: number): PyValue {
     case "binary":
       // BFCL: eval(ast.unparse(value)); the unparse can run out of Python recursion first
       unparse(e, frames);
-      return evaluate(e);
+      return evalLiteral(e);
     case "name":
       return e.id;
     case "call":
@@ -184,78 +173,42 @@ function resolve(e: PyExpr, frames: number): PyValue {
   }
 }
 
-function isConstant(e: PyExpr): boolean {
+/** The value of a constant node (`ast.Constant.value`; `...` is not one here), else undefined. */
+export function constantValue(e: PyExpr): PyValue | undefined {
   switch (e.kind) {
     case "int":
     case "float":
-    case "imag":
     case "str":
-    case "bytes":
-    case "bool":
-    case "none":
-      return true;
-    default:
-      return false;
-  }
-}
-
-function constantValue(e: PyExpr): PyValue {
-  switch (e.kind) {
-    case "int":
-      return e.value;
-    case "float":
-      return e.value;
-    case "imag":
-      return new PyComplex(0, e.value);
-    case "str":
-      return e.value;
-    case "bytes":
-      return bytesObject(e.value);
     case "bool":
       return e.value;
     case "none":
       return null;
+    case "imag":
+      return new PyComplex(0, e.value);
+    case "bytes":
+      return new PyBytes(e.value);
     default:
-      throw new ResolveError(`not a constant: ${e.kind}`);
+      return undefined;
   }
 }
 
-/** A bytes value (the value model has none): its repr, and its bytes for `+`/`*`. */
-class PyBytes implements PyObject {
-  readonly pyTypeName = "bytes";
-  constructor(readonly bytes: Uint8Array) {}
-  pyRepr(): string {
-    return bytesRepr(this.bytes);
+/**
+ * BFCL's `-value.operand.value`, whatever the unary operator: a constant's value negated;
+ * an attribute, subscript or starred operand negates its inner node (a TypeError naming
+ * that node's class); any other node has no `.value` (an AttributeError).
+ */
+export function bfclUnaryValue(operand: PyExpr): PyValue {
+  if (operand.kind === "ellipsis") return pyUnaryOp("-", PY_ELLIPSIS);
+  if (operand.kind === "attribute" || operand.kind === "subscript" || operand.kind === "starred") {
+    throw new PyException("TypeError", `bad operand type for unary -: '${astClassName(operand.value)}'`);
   }
-}
-
-function bytesObject(b: Uint8Array): PyObject {
-  return new PyBytes(b);
-}
-
-/** `bytes + bytes`, `bytes * int`, `int * bytes`; anything else with bytes is a TypeError. */
-function bytesOp(op: string, a: PyValue, b: PyValue): PyValue {
-  if (op === "+" && a instanceof PyBytes && b instanceof PyBytes) {
-    const out = new Uint8Array(a.bytes.length + b.bytes.length);
-    out.set(a.bytes);
-    out.set(b.bytes, a.bytes.length);
-    return new PyBytes(out);
-  }
-  if (op === "*") {
-    const [seq, n] = a instanceof PyBytes ? [a, asInt(b)] : [b as PyBytes, asInt(a)];
-    if (seq instanceof PyBytes && n !== undefined) {
-      const count = n <= 0n ? 0 : Number(n);
-      if (count * seq.bytes.length > 1 << 24) throw new PyException("MemoryError", "");
-      const out = new Uint8Array(count * seq.bytes.length);
-      for (let k = 0; k < count; k++) out.set(seq.bytes, k * seq.bytes.length);
-      return new PyBytes(out);
-    }
-  }
-  throw new PyException("TypeError", `unsupported operand type(s) for ${op}: bytes`);
+  const v = constantValue(operand);
+  if (v === undefined) throw new PyException("AttributeError", `'${astClassName(operand)}' object has no attribute 'value'`);
+  return pyUnaryOp("-", v);
 }
 
 /** CPython's AST class name for a node (used in BFCL-style failure reasons). */
-function astClassName(e: PyExpr): string {
+export function astClassName(e: PyExpr): string {
   switch (e.kind) {
     case "attribute":
       return "Attribute";
@@ -295,116 +248,6 @@ function astClassName(e: PyExpr): string {
       return "BinOp";
     default:
       return "Constant";
-  }
-}
-
-// ---- eval(ast.unparse(binop)) over literal operands ------------------------------------
-
-const MAX_SHIFT = 1n << 20n;
-
-function evaluate(e: PyExpr): PyValue {
-  switch (e.kind) {
-    case "int":
-    case "float":
-    case "str":
-    case "bool":
-    case "none":
-    case "imag":
-      return constantValue(e);
-    case "bytes":
-      return bytesObject(e.value);
-    case "ellipsis":
-      throw new ResolveError("Ellipsis operands are not evaluated");
-    case "list":
-      return e.elts.map(evaluate);
-    case "tuple":
-      return new PyTuple(e.elts.map(evaluate));
-    case "set":
-      return new PySet(e.elts.map(evaluate));
-    case "dict": {
-      const d = new PyDict();
-      for (let i = 0; i < e.keys.length; i++) {
-        const k = e.keys[i];
-        if (k === null || k === undefined) throw new ResolveError("dict unpacking is not evaluated");
-        d.set(evaluate(k), evaluate(e.values[i]!));
-      }
-      return d;
-    }
-    case "unary": {
-      const v = evaluate(e.operand);
-      switch (e.op) {
-        case "-":
-          return pyNeg(v);
-        case "+":
-          return pyPos(v);
-        case "not":
-          return !pyTruthy(v);
-        case "~": {
-          const i = asInt(v);
-          if (i === undefined) throw new PyException("TypeError", "bad operand type for unary ~");
-          return -i - 1n;
-        }
-      }
-      break;
-    }
-    case "binary": {
-      const a = evaluate(e.left);
-      const b = evaluate(e.right);
-      if (a instanceof PyComplex || b instanceof PyComplex) return complexOp(e.op, a, b);
-      if (a instanceof PyBytes || b instanceof PyBytes) return bytesOp(e.op, a, b);
-      if (e.op === "%" && typeof a === "string") throw new ResolveError("str % formatting is not evaluated");
-      const r = pyArithmetic(e.op, a, b);
-      return r !== undefined ? r : intBitOp(e.op, a, b);
-    }
-    case "name":
-      throw new PyException("NameError", `name '${e.id}' is not defined`);
-  }
-  throw new ResolveError(`${astClassName(e)} operands are not evaluated`);
-}
-
-/** `+ - *` with a complex operand (literals such as `3j - 1`); other operators are not evaluated here. */
-function complexOp(op: string, a: PyValue, b: PyValue): PyValue {
-  const parts = (v: PyValue): [number, number] => {
-    if (v instanceof PyComplex) return [v.re, v.im];
-    if (typeof v === "number") return [v, 0];
-    const i = asInt(v);
-    if (i !== undefined) return [Number(i), 0];
-    throw new PyException("TypeError", `unsupported operand type(s) for ${op}: complex`);
-  };
-  const [ar, ai] = parts(a);
-  const [br, bi] = parts(b);
-  switch (op) {
-    case "+":
-      return new PyComplex(ar + br, ai + bi);
-    case "-":
-      return new PyComplex(ar - br, ai - bi);
-    case "*":
-      return new PyComplex(ar * br - ai * bi, ar * bi + ai * br);
-    default:
-      throw new ResolveError(`complex ${op} is not evaluated`);
-  }
-}
-
-function intBitOp(op: string, a: PyValue, b: PyValue): PyValue {
-  const x = asInt(a);
-  const y = asInt(b);
-  if (x === undefined || y === undefined) throw new PyException("TypeError", `unsupported operand type(s) for ${op}`);
-  switch (op) {
-    case "&":
-      return typeof a === "boolean" && typeof b === "boolean" ? a && b : x & y;
-    case "|":
-      return typeof a === "boolean" && typeof b === "boolean" ? a || b : x | y;
-    case "^":
-      return typeof a === "boolean" && typeof b === "boolean" ? a !== b : x ^ y;
-    case "<<":
-      if (y < 0n) throw new PyException("ValueError", "negative shift count");
-      if (y > MAX_SHIFT) throw new PyException("MemoryError", "");
-      return x << y;
-    case ">>":
-      if (y < 0n) throw new PyException("ValueError", "negative shift count");
-      return y > MAX_SHIFT ? (x < 0n ? -1n : 0n) : x >> y;
-    default:
-      throw new PyException("TypeError", `unsupported operand type(s) for ${op}`);
   }
 }
 
@@ -598,25 +441,4 @@ function upNode(e: PyExpr, prec: Prec): string {
 function itemsView(elts: PyExpr[]): string {
   if (elts.length === 1) return `${upWithin(elts[0]!, Prec.TEST, 1)},`;
   return elts.map((x) => upWithin(x, Prec.TEST, 2)).join(", ");
-}
-
-/** `repr(bytes)`: `b'…'` with CPython's quote choice and `\\x` escapes. */
-export function bytesRepr(b: Uint8Array): string {
-  let hasSingle = false;
-  let hasDouble = false;
-  for (const c of b) {
-    if (c === 0x27) hasSingle = true;
-    else if (c === 0x22) hasDouble = true;
-  }
-  const quote = hasSingle && !hasDouble ? 0x22 : 0x27;
-  let out = "b" + String.fromCharCode(quote);
-  for (const c of b) {
-    if (c === quote || c === 0x5c) out += "\\" + String.fromCharCode(c);
-    else if (c === 0x09) out += "\\t";
-    else if (c === 0x0a) out += "\\n";
-    else if (c === 0x0d) out += "\\r";
-    else if (c < 0x20 || c >= 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
-    else out += String.fromCharCode(c);
-  }
-  return out + String.fromCharCode(quote);
 }

@@ -23,7 +23,8 @@
  * produced by `tools/python-vectors.py`):
  * - `repr.ts` `pyRepr`/`pyStr`/`floatRepr`/`strRepr`; `json.ts` `jsonDumps`/`jsonLoads`;
  * - `kinds.ts` type names, truthiness, the int view; `compare.ts` `==` and ordering;
- *   `arithmetic.ts` the operators (`complex.ts` the complex results); `convert.ts`
+ *   `arithmetic.ts` the arithmetic operators, `operators.ts` every unary and binary
+ *   operator on top of them (`complex.ts` and `bytes.ts` those two types); `convert.ts`
  *   `pyFloat`/`pyInt`/`pyRound`; `iterables.ts` `pyLen`, `pyIter`, `pySum` (3.12),
  *   `pySorted`, `pyMinMax`, `pyContains`;
  * - `limits.ts` where CPython gives up on deep nesting (`vectors/nesting.json`, produced

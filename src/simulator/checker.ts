@@ -21,7 +21,7 @@
 import { PyDict } from "../python/containers.js";
 import { pyNotEquals } from "../python/compare.js";
 import type { PyValue } from "../python/value.js";
-import { decodeFcStep, isEmptyDecoded, type DecodeOutcome } from "../bfcl/decode/index.js";
+import { bfclDefaultDecoder, isEmptyDecoded, type DecodeOutcome } from "../bfcl/decode/index.js";
 import { bindEntry, runCalls, type EntryBinding, type ExecutionContext, type EvaluatorProcess } from "./executor.js";
 import type { ApiInstance } from "./types.js";
 
@@ -133,7 +133,7 @@ function iterate(v: PyValue): PyValue[] {
  * Decode a whole result (turns × steps) the way the runner does: failing or empty steps
  * are dropped.
  */
-export function decodeTurns(result: readonly PyValue[], decode: StepDecoder = decodeFcStep): string[][][] {
+export function decodeTurns(result: readonly PyValue[], decode: StepDecoder = bfclDefaultDecoder("records").decode): string[][][] {
   return result.map((turn) => {
     const steps: string[][] = [];
     for (const step of iterate(turn)) {

@@ -19,7 +19,7 @@
  */
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
-import { PyBytes } from "../python/literal-eval.js";
+import { PyBytes } from "../python/bytes.js";
 import { pyPow } from "../python/arithmetic.js";
 import { PyComplex } from "../python/complex.js";
 import { pyFloat, pyRound } from "../python/convert.js";

@@ -21,7 +21,7 @@ import type { PyValue } from "../python/value.js";
 import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
 import { checkDecoded, decodeTurns, type CheckPrompt, type EntryVerdict, type MultiTurnErrorType, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import type { EvaluatorProcess } from "./executor.js";
-import { decodeFcStep, decodeFcStepPlain } from "../bfcl/decode/index.js";
+import { bfclDefaultDecoder } from "../bfcl/decode/index.js";
 import { lineFor } from "../bfcl/results.js";
 import { stepsAreStringArgs, type CategoryInputs } from "./run-check.js";
 
@@ -70,9 +70,11 @@ export function checkPrefix(
   if (!Array.isArray(result)) return { completed: false, reason: "inference-error" };
   if (result.length < through + 1) return { completed: false, reason: "short" };
   const turns = result.slice(0, through + 1);
+  // without a decoder the run is read as BFCL reads a native function-calling run
+  const fallback = bfclDefaultDecoder("records");
   const decoded = stepsAreStringArgs(turns)
-    ? decodeTurns(turns as PyValue[], opts.decodePlain ?? opts.decode ?? decodeFcStepPlain)
-    : decodeTurns((jsonLoadsOrThrow(resultText) as PyValue[]).slice(0, through + 1), opts.decode ?? decodeFcStep);
+    ? decodeTurns(turns as PyValue[], opts.decodePlain ?? opts.decode ?? fallback.plain?.decode ?? fallback.decode)
+    : decodeTurns((jsonLoadsOrThrow(resultText) as PyValue[]).slice(0, through + 1), opts.decode ?? fallback.decode);
   const verdict = checkDecoded(decoded, groundTruth.slice(0, through + 1), prompt, { modelName: opts.modelName, process: opts.newProcess() });
   if (verdict.valid) return { completed: true };
   return { completed: false, reason: "checker", errorType: verdict.errorType, turn: failingTurnOf(verdict) };

@@ -14,7 +14,7 @@ import { sortIndexOfId } from "../bfcl/categories.js";
 import { lineHistory, notBfclLinesMessage, repeatedKeyMessage, resultShapeFound, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
-import { countTurn, decodeFcStep, decodeFcStepPlain, fcDecoder, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import { bfclDefaultDecoder, countTurn, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
 import { extractTurn } from "../extract/extract.js";
 import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type PlainStepDecoder, type StepDecoder } from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
@@ -162,11 +162,11 @@ export function checkModelFiles(
     readonly modelName: string;
     /** A fresh evaluator process; `exact` keeps every instance for the run. */
     readonly newProcess: (exact: boolean) => EvaluatorProcess;
-    /** BFCL's `decode_execute` of the model's handler, on Python values; FC by default. */
+    /** BFCL's `decode_execute` of the model's handler, on Python values; `decoder`'s by default. */
     readonly decode?: StepDecoder;
-    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
+    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); `decoder`'s when `decode` is not given. */
     readonly decodePlain?: PlainStepDecoder;
-    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; FC's by default. */
+    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; BFCL's default for record steps (FC) when absent. */
     readonly decoder?: Decoder;
     readonly renderScore: boolean;
     /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
@@ -341,6 +341,27 @@ function renderError(error: PyDict, id: string, file: string, line: number, warn
   return bounded.text;
 }
 
+/** What `checkResultFile` is given besides the file's bytes and name. */
+export interface CheckFileOptions {
+  readonly modelName: string;
+  readonly testCategory: string;
+  readonly inputs: CategoryInputs;
+  readonly process: EvaluatorProcess;
+  /** BFCL's `decode_execute` of the model's handler, on Python values; `decoder`'s by default. */
+  readonly decode?: StepDecoder;
+  /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); `decoder`'s when `decode` is not given. */
+  readonly decodePlain?: PlainStepDecoder;
+  /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; BFCL's default for record steps (FC) when absent. */
+  readonly decoder?: Decoder;
+  readonly renderScore: boolean;
+  /** Reused memory for the score file (see `ScoreFileBuilder`); `scoreFile` is then a view of it. */
+  readonly scoreScratch?: (bytes: number) => Uint8Array;
+  /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
+  readonly emptyTurns?: EmptyTurnReading;
+  /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
+  readonly bfclVersion?: BfclVersion;
+}
+
 /**
  * Check every line of a result file (its bytes: ids and the byte range of `result` are
  * read up front; each `result` is parsed when its entry is checked, and a failed entry's
@@ -352,37 +373,59 @@ function renderError(error: PyDict, id: string, file: string, line: number, warn
  * `JSON.parse` by a decoder with such a path (FC's); anything else through Python-faithful `json.loads`. `testCategory` is `multi_turn_<category>` (BFCL
  * takes it from the file name); `modelName` is the result directory name.
  */
-export function checkResultFile(
-  bytes: Uint8Array,
-  file: string,
-  opts: {
-    readonly modelName: string;
-    readonly testCategory: string;
-    readonly inputs: CategoryInputs;
-    readonly process: EvaluatorProcess;
-    /** BFCL's `decode_execute` of the model's handler, on Python values; FC by default. */
-    readonly decode?: StepDecoder;
-    /** The same decoder on `JSON.parse` values, if it has such a path (see `PlainStepPath`); FC's when `decode` is not given. */
-    readonly decodePlain?: PlainStepDecoder;
-    /** The model's decoder, for what extracts calls: the decode health (as score reads steps) and the world-changing empty-turn reading; FC's by default. */
-    readonly decoder?: Decoder;
-    readonly renderScore: boolean;
-    /** Reused memory for the score file (see `ScoreFileBuilder`); `scoreFile` is then a view of it. */
-    readonly scoreScratch?: (bytes: number) => Uint8Array;
-    /** Also score the turns whose reference is empty (see `irrelevance.ts`); absent: BFCL's checker as is. */
-    readonly emptyTurns?: EmptyTurnReading;
-    /** The BFCL version of the data (fixes an item's tool list for the world-changing reading); default v4. */
-    readonly bfclVersion?: BfclVersion;
-  },
-): Result<FileCheck> {
-  // `result` is parsed only when its entry is checked: holding every parsed result of a file
-  // until then made the garbage collector copy them again and again
-  const rows: { id: string; line: number; start: number; end: number; resultStart: number; resultEnd: number }[] = [];
-  const problems = new LineProblems();
-  const stoppedAtAnchor: string[] = [];
-  const playedFromReference: string[] = [];
-  // a line giving `id` or `result` twice is read by the last value, as BFCL's json.loads reads it, and reported
-  const repeatedKeys: Problem[] = [];
+export function checkResultFile(bytes: Uint8Array, file: string, opts: CheckFileOptions): Result<FileCheck> {
+  const lines = readResultRows(bytes, file, opts);
+  if (lines.problems.count > 0) return errAll(lines.problems.toArray());
+  const check = newFileCheckState(bytes, file, opts, lines);
+  for (const row of lines.rows) {
+    const parsed = parseRowResult(check, row);
+    if (parsed === null) continue;
+    const verdict = verdictOfRow(check, row, parsed);
+    if (verdict === null) continue;
+    if ("stop" in verdict) return verdict.stop;
+    const scored = afterEntryChecked(check, row, parsed.result, verdict.verdict);
+    recordVerdicts(check, row, scored.verdict, scored.afterInferenceError);
+  }
+  return finishFileCheck(check, lines);
+}
+
+/** One line kept for checking: its id, number, and the byte ranges of the line and its `result`. */
+interface ResultRow {
+  readonly id: string;
+  readonly line: number;
+  readonly start: number;
+  readonly end: number;
+  readonly resultStart: number;
+  readonly resultEnd: number;
+}
+
+/** A result file's lines as read up front: the rows to check, the lines set aside, and the problems found. */
+interface ResultRows {
+  readonly rows: ResultRow[];
+  readonly problems: LineProblems;
+  readonly stoppedAtAnchor: string[];
+  readonly playedFromReference: string[];
+  /** A line giving `id` or `result` twice is read by the last value, as BFCL's json.loads reads it, and reported. */
+  readonly repeatedKeys: Problem[];
+}
+
+/** True when a line holds only spaces, tabs and carriage returns. */
+function isBlankLine(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const b = bytes[k];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * Read each line's head (id, `result`'s byte range), report the lines BFCL could not
+ * check, set aside those that are not whole rollouts of the model, and order the rest as
+ * BFCL sorts entries. `result` is parsed only when its entry is checked: holding every
+ * parsed result of a file until then made the garbage collector copy them again and again.
+ */
+function readResultRows(bytes: Uint8Array, file: string, opts: CheckFileOptions): ResultRows {
+  const out: ResultRows = { rows: [], problems: new LineProblems(), stoppedAtAnchor: [], playedFromReference: [], repeatedKeys: [] };
   let lineNo = 0;
   for (let start = 0; start < bytes.length; ) {
     let end = bytes.indexOf(0x0a, start);
@@ -390,248 +433,329 @@ export function checkResultFile(
     lineNo++;
     const lineStart = start;
     start = end + 1;
-    let blank = true;
-    for (let k = lineStart; k < end; k++) {
-      const b = bytes[k];
-      if (b !== 0x20 && b !== 0x09 && b !== 0x0d) {
-        blank = false;
-        break;
-      }
-    }
-    if (blank) continue;
-    const head = scanLineHead(bytes, lineStart, end);
-    if ("error" in head) {
-      problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
-      continue;
-    }
-    if (head.repeated.length > 0) repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
-    if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
-      problems.push(problem("result-id-unknown", `${JSON.stringify(head.id)} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
-      continue;
-    }
-    const involved = opts.inputs.questions.get(head.id)?.prompt.involvedClasses ?? [];
-    const unknown = involved.filter((c) => !opts.process.canCreate(c));
-    if (unknown.length > 0) {
-      problems.push(problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }));
-      continue;
-    }
-    // a line whose turns before the anchor were played from the reference holds the reference's calls there, not the model's
-    if (head.historyStart >= 0 || head.playedStart >= 0) {
-      const history = lineHistory(bytes, head);
-      if ("error" in history) {
-        problems.push(problem("history-malformed", history.error, { file, line: lineNo }));
-        continue;
-      }
-      if (history.kind === "reference") {
-        playedFromReference.push(head.id);
-        continue;
-      }
-    }
-    // a line cut short after its anchor turn is not a whole rollout: BFCL would count it incomplete
-    if (stoppedAfterTurn(bytes, head) !== null) {
-      stoppedAtAnchor.push(head.id);
-      continue;
-    }
-    rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
+    if (!isBlankLine(bytes, lineStart, end)) readResultRow(bytes, file, opts, lineStart, end, lineNo, out);
   }
-  if (problems.count > 0) return errAll(problems.toArray());
-  // the steps the checker decodes are counted as score's extractor reads them (the wrong-decoder guard)
-  const decodeHealth = newDecodeHealth();
-  // lines whose `result` is not in BFCL's shape (a turn that is a string …): checked as BFCL would, and said in one line
-  const shapes = new Map<string, number>();
-  let firstShapeLine: number | null = null;
-  const version = opts.bfclVersion ?? opts.process.revision.version;
-  const extractor = { decoder: opts.decoder ?? fcDecoder };
-  rows.sort((a, b) => sortIndexOfId(a.id) - sortIndexOfId(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  out.rows.sort((a, b) => sortIndexOfId(a.id) - sortIndexOfId(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return out;
+}
 
-  // lines left per entry key: instances are released after the last line whose id names them
-  // (a repeated id, or one that differs only in `-./:`, reuses them, as in BFCL's globals)
+/** One non-blank line: a problem, a line set aside, or a row to check. */
+function readResultRow(bytes: Uint8Array, file: string, opts: CheckFileOptions, lineStart: number, end: number, lineNo: number, out: ResultRows): void {
+  const { problems } = out;
+  const head = scanLineHead(bytes, lineStart, end);
+  if ("error" in head) {
+    problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
+    return;
+  }
+  if (head.repeated.length > 0) out.repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
+  if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
+    problems.push(problem("result-id-unknown", `${JSON.stringify(head.id)} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
+    return;
+  }
+  const involved = opts.inputs.questions.get(head.id)?.prompt.involvedClasses ?? [];
+  const unknown = involved.filter((c) => !opts.process.canCreate(c));
+  if (unknown.length > 0) {
+    problems.push(problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }));
+    return;
+  }
+  // a line whose turns before the anchor were played from the reference holds the reference's calls there, not the model's
+  if (head.historyStart >= 0 || head.playedStart >= 0) {
+    const history = lineHistory(bytes, head);
+    if ("error" in history) {
+      problems.push(problem("history-malformed", history.error, { file, line: lineNo }));
+      return;
+    }
+    if (history.kind === "reference") {
+      out.playedFromReference.push(head.id);
+      return;
+    }
+  }
+  // a line cut short after its anchor turn is not a whole rollout: BFCL would count it incomplete
+  if (stoppedAfterTurn(bytes, head) !== null) {
+    out.stoppedAtAnchor.push(head.id);
+    return;
+  }
+  out.rows.push({ id: head.id, line: lineNo, start: lineStart, end, resultStart: head.resultStart, resultEnd: head.resultEnd });
+}
+
+/** What checking a file's rows accumulates, and the decoders and output they share. */
+interface FileCheckState {
+  readonly bytes: Uint8Array;
+  readonly file: string;
+  readonly opts: CheckFileOptions;
+  readonly problems: LineProblems;
+  /** The steps the checker decodes, counted as score's extractor reads them (the wrong-decoder guard). */
+  readonly decodeHealth: DecodeHealth;
+  /** Lines whose `result` is not in BFCL's shape (a turn that is a string …): checked as BFCL would, and said in one line. */
+  readonly shapes: Map<string, number>;
+  firstShapeLine: number | null;
+  readonly version: BfclVersion;
+  readonly decoder: Decoder;
+  /** Lines left per entry key: instances are released after the last line whose id names them. */
+  readonly linesLeft: Map<string, number>;
+  readonly verdicts: OurVerdict[];
+  readonly warnings: Problem[];
+  /** A step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported. */
+  nestingFailure: string | null;
+  decodedEntry: boolean;
+  /** The plain (`JSON.parse`) path: the decoder's own, if it declares one; a decoder without one reads Python values. */
+  decodeStringArgs: StepDecoder | null;
+  decodePython: StepDecoder;
+  readonly scoreFile: ScoreFileBuilder | null;
+  correct: number;
+  officialCorrect: number;
+  readonly readings: EntryReadings[] | null;
+  readonly held: HeldLine[];
+}
+
+function newFileCheckState(bytes: Uint8Array, file: string, opts: CheckFileOptions, lines: ResultRows): FileCheckState {
+  // without a decoder the run is read as BFCL reads a native function-calling run
+  const decoder = opts.decoder ?? bfclDefaultDecoder("records");
+  // a repeated id, or one that differs only in `-./:`, reuses its instances, as in BFCL's globals
   const linesLeft = new Map<string, number>();
-  for (const row of rows) {
+  for (const row of lines.rows) {
     const key = opts.process.entryKey(row.id);
     linesLeft.set(key, (linesLeft.get(key) ?? 0) + 1);
   }
-  const verdicts: OurVerdict[] = [];
-  const warnings: Problem[] = [...repeatedKeys];
-  // a step nested past Python's limits is dropped, as BFCL drops it, and its entry is reported
-  let nestingFailure: string | null = null;
-  let decodedEntry = false;
+  const revision = opts.process.revision;
+  const state: FileCheckState = {
+    bytes,
+    file,
+    opts,
+    problems: lines.problems,
+    decodeHealth: newDecodeHealth(),
+    shapes: new Map(),
+    firstShapeLine: null,
+    version: opts.bfclVersion ?? revision.version,
+    decoder,
+    linesLeft,
+    verdicts: [],
+    warnings: [...lines.repeatedKeys],
+    nestingFailure: null,
+    decodedEntry: false,
+    decodeStringArgs: null,
+    decodePython: decoder.decode,
+    scoreFile: opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline }) : null,
+    correct: 0,
+    officialCorrect: 0,
+    readings: opts.emptyTurns === undefined ? null : [],
+    held: [],
+  };
   const noting = (decode: StepDecoder): StepDecoder => (step) => {
-    decodedEntry = true;
+    state.decodedEntry = true;
     const out = decode(step);
-    if (nestingFailure === null && isNestingFailure(out)) nestingFailure = out.error;
+    if (state.nestingFailure === null && isNestingFailure(out)) state.nestingFailure = out.error;
     return out;
   };
-  // the plain (JSON.parse) path: the decoder's own, if it declares one; a decoder without one reads Python values
-  const plainDecode = opts.decode === undefined ? decodeFcStepPlain : opts.decodePlain;
-  const decodeStringArgs = plainDecode === undefined ? null : noting(plainDecode);
-  const decodePython = noting(opts.decode ?? decodeFcStep);
+  const plainDecode = opts.decode === undefined ? decoder.plain?.decode : opts.decodePlain;
+  state.decodeStringArgs = plainDecode === undefined ? null : noting(plainDecode);
+  state.decodePython = noting(opts.decode ?? decoder.decode);
+  return state;
+}
+
+/** A row's `result`: as `JSON.parse` gives it, and as `json.loads` does unless the plain path reads it. */
+interface ParsedResult {
+  readonly result: unknown;
+  readonly stringArgs: boolean;
+  readonly pyResult: PyValue;
+}
+
+/** Parse a row's `result` (null: a problem was recorded, or the file is already reported and the row only parsed). */
+function parseRowResult(check: FileCheckState, row: ResultRow): ParsedResult | null {
+  const { bytes, file, problems } = check;
+  const resultText = utf8.decode(bytes.subarray(row.resultStart, row.resultEnd));
+  let result: unknown;
+  try {
+    result = JSON.parse(resultText);
+  } catch (e) {
+    problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: row.line }));
+    return null;
+  }
+  // BFCL reads each line with json.loads, which gives up past its recursion limit (the
+  // line's object is one level more than `result`): such a line is malformed like any other
+  if (resultText.length > 2 * (JSON_DECODE_MAX_DEPTH - 1) && jsonNestsDeeperThan(result, JSON_DECODE_MAX_DEPTH - 1)) {
+    const refused = jsonLoadsError(utf8.decode(bytes.subarray(row.start, row.end)));
+    if (refused !== null) {
+      problems.push(problem("json-malformed", `line is not JSON: ${refused}`, { file, line: row.line }));
+      return null;
+    }
+  }
+  // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
+  if (problems.count > 0) return null;
+  const shape = resultShapeFound(result);
+  if (shape !== null) {
+    check.shapes.set(shape, (check.shapes.get(shape) ?? 0) + 1);
+    check.firstShapeLine ??= row.line;
+  }
+  const stringArgs = check.decodeStringArgs !== null && stepsAreStringArgs(result);
+  let pyResult: PyValue = null;
+  if (!stringArgs) {
+    try {
+      pyResult = jsonLoadsOrThrow(resultText);
+    } catch (e) {
+      if (!(e instanceof PyException)) throw e;
+      problems.push(problem("json-malformed", `\`result\` is not JSON: ${e.pyType}: ${e.pyMessage}`, { file, line: row.line }));
+      return null;
+    }
+  }
+  return { result, stringArgs, pyResult };
+}
+
+/** BFCL's checker on one entry: its verdict, null when the evaluator stops (recorded), or a stop for the whole file. */
+function verdictOfRow(check: FileCheckState, row: ResultRow, parsed: ParsedResult): { verdict: EntryVerdict } | { stop: Result<FileCheck> } | null {
+  const { opts, file } = check;
+  const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
+  const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
+  check.nestingFailure = null;
+  check.decodedEntry = false;
+  try {
+    const verdict = parsed.stringArgs
+      ? checkEntry(parsed.result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: check.decodeStringArgs! })
+      : checkEntry(parsed.pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: check.decodePython });
+    return { verdict };
+  } catch (e) {
+    if (e instanceof EvaluatorStops) {
+      check.problems.push(problem("evaluator-stops", `${row.id}: BFCL ${opts.process.revision.version}'s evaluator stops the whole category here (${e.pythonError}) and writes no score file`, { file, line: row.line }));
+      return null;
+    }
+    if (!(e instanceof InstanceNamedInCall)) throw e;
+    return { stop: err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line })) };
+  }
+}
+
+/**
+ * What follows an entry's verdict: its steps counted for the decode health, its warnings,
+ * the counts and empty-turn readings, and its instances released after its last line.
+ * Returns the verdict that is scored (the empty-turn reading's when one is asked for).
+ */
+function afterEntryChecked(check: FileCheckState, row: ResultRow, result: unknown, official: EntryVerdict): { verdict: EntryVerdict; afterInferenceError: boolean } {
+  const { opts, file, version } = check;
+  const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
+  const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
+  if (check.decodedEntry && Array.isArray(result)) {
+    const tools = toolsOfClasses(q.prompt.involvedClasses, version);
+    const extractor = { decoder: check.decoder };
+    for (const turn of result) countTurn(check.decodeHealth, extractTurn(turn, tools, extractor));
+  }
+  if (check.nestingFailure !== null) {
+    check.warnings.push(
+      problem("step-too-deep", `${row.id}: a step nests too deeply to decode (${check.nestingFailure}); it is dropped, as BFCL drops it`, {
+        file,
+        line: row.line,
+        severity: "warning",
+      }),
+    );
+  }
+  if (opts.process.notes.length > 0) check.warnings.push(notesWarning(row.id, opts.process.notes.splice(0), file, row.line));
+  if (official.valid) check.officialCorrect++;
+  const afterInferenceError = official.afterInferenceError === true;
+  let verdict = official;
+  if (opts.emptyTurns !== undefined) {
+    const strict = withEmptyTurnsScored(official, "strict", result, gt, q.prompt.involvedClasses, version, check.decoder);
+    const worldChanging = withEmptyTurnsScored(official, "world-changing", result, gt, q.prompt.involvedClasses, version, check.decoder);
+    check.readings?.push({ id: row.id, bfcl: official.valid, strict: strict.valid, worldChanging: worldChanging.valid });
+    verdict = opts.emptyTurns === "strict" ? strict : worldChanging;
+  }
+  const key = opts.process.entryKey(row.id);
+  const left = (check.linesLeft.get(key) as number) - 1;
+  check.linesLeft.set(key, left);
+  if (left === 0) opts.process.releaseEntry(key);
+  if (verdict.valid) check.correct++;
+  return { verdict, afterInferenceError };
+}
+
+/** The entry's verdicts and score lines: usually none or one; v3 can write an inference-error line before another. */
+function recordVerdicts(check: FileCheckState, row: ResultRow, verdict: EntryVerdict, afterInferenceError: boolean): void {
+  const failed: FailedVerdict[] = [];
+  if (afterInferenceError) failed.push(inferenceErrorVerdict());
+  if (!verdict.valid) failed.push(verdict);
+  if (failed.length === 0) {
+    check.verdicts.push({ id: row.id, valid: true });
+    return;
+  }
+  const verbatim = check.opts.renderScore ? verbatimParts(check, row) : null;
+  if (verbatim === null && check.opts.renderScore) return;
+  for (const f of failed) {
+    const errorJson = verbatim === null ? undefined : renderFailedLine(check, row, f, verbatim);
+    check.verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
+  }
+}
+
+/**
+ * The verbatim parts of a failed entry's line (result, inference_log): copied byte for byte
+ * when already in json.dumps form; else re-dumped from the text (same bytes as json.loads +
+ * json.dumps); else json.loads when even that cannot be proven. Null when BFCL's json.loads
+ * of the whole line fails the same way (recorded: the file is reported).
+ */
+function verbatimParts(check: FileCheckState, row: ResultRow): ((key: string) => PyValue | RenderedJson | VerbatimJson) | null {
+  const parts = scoreLineParts(check.bytes, row.start, row.end);
+  if (parts !== null) return (key) => parts.get(key) ?? "";
+  let line: PyDict;
+  try {
+    line = jsonLoadsOrThrow(utf8.decode(check.bytes.subarray(row.start, row.end))) as PyDict;
+  } catch (e) {
+    if (!(e instanceof PyException)) throw e;
+    check.problems.push(problem("json-malformed", `line is not JSON: ${e.pyMessage}`, { file: check.file, line: row.line }));
+    return null;
+  }
+  return (key) => (line.has(key) ? (line.get(key) as PyValue) : "");
+}
+
+/**
+ * One failed verdict's score line, written now or held while its error names an object the
+ * process still changes. Returns the error's JSON when it was rendered now.
+ */
+function renderFailedLine(check: FileCheckState, row: ResultRow, f: FailedVerdict, verbatim: (key: string) => PyValue | RenderedJson | VerbatimJson): string | undefined {
+  const { opts, file, warnings, held } = check;
+  const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
+  const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
   const revision = opts.process.revision;
-  const scoreFile = opts.renderScore
-    ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline })
-    : null;
-  let correct = 0;
-  let officialCorrect = 0;
-  const readings: EntryReadings[] | null = opts.emptyTurns === undefined ? null : [];
-  const held: HeldLine[] = [];
-  for (const row of rows) {
-    const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
-    const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
-    const resultText = utf8.decode(bytes.subarray(row.resultStart, row.resultEnd));
-    let result: unknown;
-    try {
-      result = JSON.parse(resultText);
-    } catch (e) {
-      problems.push(problem("json-malformed", `\`result\` is not JSON: ${(e as Error).message}`, { file, line: row.line }));
-      continue;
-    }
-    // BFCL reads each line with json.loads, which gives up past its recursion limit (the
-    // line's object is one level more than `result`): such a line is malformed like any other
-    if (resultText.length > 2 * (JSON_DECODE_MAX_DEPTH - 1) && jsonNestsDeeperThan(result, JSON_DECODE_MAX_DEPTH - 1)) {
-      const refused = jsonLoadsError(utf8.decode(bytes.subarray(row.start, row.end)));
-      if (refused !== null) {
-        problems.push(problem("json-malformed", `line is not JSON: ${refused}`, { file, line: row.line }));
-        continue;
-      }
-    }
-    // after a malformed line the file is reported, not checked: the rest is only parsed, for their problems
-    if (problems.count > 0) continue;
-    const shape = resultShapeFound(result);
-    if (shape !== null) {
-      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
-      firstShapeLine ??= row.line;
-    }
-    const stringArgs = decodeStringArgs !== null && stepsAreStringArgs(result);
-    let pyResult: PyValue = null;
-    if (!stringArgs) {
-      try {
-        pyResult = jsonLoadsOrThrow(resultText);
-      } catch (e) {
-        if (!(e instanceof PyException)) throw e;
-        problems.push(problem("json-malformed", `\`result\` is not JSON: ${e.pyType}: ${e.pyMessage}`, { file, line: row.line }));
-        continue;
-      }
-    }
-    let verdict: EntryVerdict;
-    nestingFailure = null;
-    decodedEntry = false;
-    try {
-      verdict = stringArgs
-        ? checkEntry(result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodeStringArgs! })
-        : checkEntry(pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: decodePython });
-    } catch (e) {
-      if (e instanceof EvaluatorStops) {
-        problems.push(problem("evaluator-stops", `${row.id}: BFCL ${opts.process.revision.version}'s evaluator stops the whole category here (${e.pythonError}) and writes no score file`, { file, line: row.line }));
-        continue;
-      }
-      if (!(e instanceof InstanceNamedInCall)) throw e;
-      return err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }));
-    }
-    if (decodedEntry && Array.isArray(result)) {
-      const tools = toolsOfClasses(q.prompt.involvedClasses, version);
-      for (const turn of result) countTurn(decodeHealth, extractTurn(turn, tools, extractor));
-    }
-    if (nestingFailure !== null) {
-      warnings.push(
-        problem("step-too-deep", `${row.id}: a step nests too deeply to decode (${nestingFailure}); it is dropped, as BFCL drops it`, {
-          file,
-          line: row.line,
-          severity: "warning",
-        }),
-      );
-    }
-    if (opts.process.notes.length > 0) warnings.push(notesWarning(row.id, opts.process.notes.splice(0), file, row.line));
-    if (verdict.valid) officialCorrect++;
-    const afterInferenceError = verdict.afterInferenceError === true;
-    if (opts.emptyTurns !== undefined) {
-      const strict = withEmptyTurnsScored(verdict, "strict", result, gt, q.prompt.involvedClasses, version, opts.decoder);
-      const worldChanging = withEmptyTurnsScored(verdict, "world-changing", result, gt, q.prompt.involvedClasses, version, opts.decoder);
-      readings?.push({ id: row.id, bfcl: verdict.valid, strict: strict.valid, worldChanging: worldChanging.valid });
-      verdict = opts.emptyTurns === "strict" ? strict : worldChanging;
-    }
-    const key = opts.process.entryKey(row.id);
-    const left = (linesLeft.get(key) as number) - 1;
-    linesLeft.set(key, left);
-    if (left === 0) opts.process.releaseEntry(key);
-    if (verdict.valid) correct++;
-    // the entry's score lines: usually none or one; v3 can write an inference-error line before another
-    const failed: FailedVerdict[] = [];
-    if (afterInferenceError) failed.push(inferenceErrorVerdict());
-    if (!verdict.valid) failed.push(verdict);
-    if (failed.length === 0) {
-      verdicts.push({ id: row.id, valid: true });
-      continue;
-    }
-    let parts: Map<string, RenderedJson | VerbatimJson> | null = null;
-    let line: PyDict | null = null;
-    if (opts.renderScore) {
-      // the verbatim parts (result, inference_log): copied byte for byte when already in
-      // json.dumps form; else re-dumped from the text (same bytes as json.loads + json.dumps);
-      // else json.loads when even that cannot be proven
-      parts = scoreLineParts(bytes, row.start, row.end);
-      if (parts === null) {
-        try {
-          line = jsonLoadsOrThrow(utf8.decode(bytes.subarray(row.start, row.end))) as PyDict;
-        } catch (e) {
-          if (!(e instanceof PyException)) throw e;
-          // BFCL's json.loads of the whole line fails the same way: the file is reported
-          problems.push(problem("json-malformed", `line is not JSON: ${e.pyMessage}`, { file, line: row.line }));
-          continue;
-        }
-      }
-    }
-    const verbatim = (key: string): PyValue | RenderedJson | VerbatimJson => {
-      if (parts) return parts.get(key) ?? "";
-      return (line as PyDict).has(key) ? ((line as PyDict).get(key) as PyValue) : "";
-    };
-    for (const f of failed) {
-      let errorJson: string | undefined;
-      if (opts.renderScore) {
-        let prompt = renderedPrompts.get(q);
-        if (!prompt) {
-          prompt = new RenderedJson(dumpScoreValue(q.scorePrompt));
-          renderedPrompts.set(q, prompt);
-        }
-        const { id, line: lineNo } = row;
-        const chunks = (json: string) =>
-          failedEntryChunks({
-            id,
-            modelName: opts.modelName,
-            testCategory: opts.testCategory,
-            verdict: f,
-            error: new RenderedJson(json),
-            prompt,
-            result: verbatim("result"),
-            groundTruth: gt,
-            inferenceLog: f.runnerLevel && !revision.inferenceLogOnRunnerLines ? undefined : verbatim("inference_log"),
-          });
-        const live = opts.process.moduleState?.holdsSharedObject(f.error) === true;
-        if (live) held.push({ verdictIndex: verdicts.length, chunks: null, render: () => ({ json: renderError(f.error, id, file, lineNo, warnings), chunks }) });
-        else {
-          errorJson = renderError(f.error, id, file, lineNo, warnings);
-          if (held.length > 0) held.push({ verdictIndex: verdicts.length, chunks: chunks(errorJson), render: null });
-          else scoreFile?.addLine(chunks(errorJson));
-        }
-      }
-      verdicts.push({ id: row.id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson });
-    }
+  const prompt = renderedPrompts.get(q) ?? new RenderedJson(dumpScoreValue(q.scorePrompt));
+  renderedPrompts.set(q, prompt);
+  const { id, line: lineNo } = row;
+  const chunks = (json: string) =>
+    failedEntryChunks({
+      id,
+      modelName: opts.modelName,
+      testCategory: opts.testCategory,
+      verdict: f,
+      error: new RenderedJson(json),
+      prompt,
+      result: verbatim("result"),
+      groundTruth: gt,
+      inferenceLog: f.runnerLevel && !revision.inferenceLogOnRunnerLines ? undefined : verbatim("inference_log"),
+    });
+  const live = opts.process.moduleState?.holdsSharedObject(f.error) === true;
+  if (live) {
+    held.push({ verdictIndex: check.verdicts.length, chunks: null, render: () => ({ json: renderError(f.error, id, file, lineNo, warnings), chunks }) });
+    return undefined;
   }
+  const errorJson = renderError(f.error, id, file, lineNo, warnings);
+  if (held.length > 0) held.push({ verdictIndex: check.verdicts.length, chunks: chunks(errorJson), render: null });
+  else check.scoreFile?.addLine(chunks(errorJson));
+  return errorJson;
+}
+
+/** The file's result once every row is checked: its problems, or its counts, score file and warnings. */
+function finishFileCheck(check: FileCheckState, lines: ResultRows): Result<FileCheck> {
+  const { problems, warnings, opts } = check;
   if (problems.count > 0) return errAll(problems.toArray().sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER)));
-  writeHeldLines(held, verdicts, scoreFile);
-  if (shapes.size > 0) {
+  writeHeldLines(check.held, check.verdicts, check.scoreFile);
+  if (check.shapes.size > 0) {
     const consequence = "They are checked as BFCL's checker reads them: a turn that is not a list of steps holds no call it runs, so their verdicts say nothing of the model's calls";
-    warnings.push(problem("not-bfcl-lines", notBfclLinesMessage(opts.modelName, shapes, consequence), { file, line: firstShapeLine!, severity: "warning" }));
+    warnings.push(problem("not-bfcl-lines", notBfclLinesMessage(opts.modelName, check.shapes, consequence), { file: check.file, line: check.firstShapeLine!, severity: "warning" }));
   }
+  const total = lines.rows.length;
   return ok({
-    correct,
-    officialCorrect,
-    readings,
-    total: rows.length,
-    scoreFile: scoreFile === null ? null : scoreFile.finish(correct, rows.length),
-    verdicts,
-    decodeHealth,
+    correct: check.correct,
+    officialCorrect: check.officialCorrect,
+    readings: check.readings,
+    total,
+    scoreFile: check.scoreFile === null ? null : check.scoreFile.finish(check.correct, total),
+    verdicts: check.verdicts,
+    decodeHealth: check.decodeHealth,
     warnings,
-    stoppedAtAnchor,
-    playedFromReference,
+    stoppedAtAnchor: lines.stoppedAtAnchor,
+    playedFromReference: lines.playedFromReference,
   });
 }

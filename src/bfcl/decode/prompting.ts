@@ -17,54 +17,13 @@
  */
 import type { PyExpr } from "../../python/ast.js";
 import { PyDict, PyTuple } from "../../python/containers.js";
-import { callName, unparse } from "../../python/literal.js";
-import { evalLiteral, PyBytes } from "../../python/literal-eval.js";
+import { astClassName, bfclUnaryValue, callName, constantValue, unparse } from "../../python/literal.js";
+import { evalLiteral } from "../../python/literal-eval.js";
 import { pyTypeName } from "../../python/kinds.js";
-import { pyNeg } from "../../python/arithmetic.js";
-import { PyComplex } from "../../python/complex.js";
 import { parseExpression } from "../../python/parse.js";
 import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import { DecodeFailure, guarded, type DecodeOutcome } from "./outcome.js";
-
-const AST_NAMES: Partial<Record<PyExpr["kind"], string>> = {
-  attribute: "Attribute",
-  set: "Set",
-  starred: "Starred",
-  boolop: "BoolOp",
-  compare: "Compare",
-  ifexp: "IfExp",
-  comprehension: "ListComp",
-  fstring: "JoinedStr",
-  slice: "Slice",
-  name: "Name",
-  list: "List",
-  tuple: "Tuple",
-  dict: "Dict",
-  call: "Call",
-  binary: "BinOp",
-  unary: "UnaryOp",
-  subscript: "Subscript",
-  lambda: "Lambda",
-};
-
-function constant(e: PyExpr): PyValue | undefined {
-  switch (e.kind) {
-    case "int":
-    case "float":
-    case "str":
-    case "bool":
-      return e.value;
-    case "none":
-      return null;
-    case "imag":
-      return new PyComplex(0, e.value);
-    case "bytes":
-      return new PyBytes(e.value);
-    default:
-      return undefined;
-  }
-}
 
 /**
  * BFCL's `resolve_ast_by_type`, keeping Python values. `frames` counts the Python frames
@@ -72,17 +31,13 @@ function constant(e: PyExpr): PyValue | undefined {
  * generator or nested call), which its `ast.unparse` of the value cannot spend.
  */
 export function resolveAstValue(e: PyExpr, frames = 0): PyValue {
-  const c = constant(e);
+  const c = constantValue(e);
   if (c !== undefined) return c;
   switch (e.kind) {
     case "ellipsis":
       return "...";
-    case "unary": {
-      const v = constant(e.operand);
-      if (v === undefined) throw new DecodeFailure(`AttributeError: '${AST_NAMES[e.operand.kind] ?? e.operand.kind}' object has no attribute 'value'`);
-      if (v instanceof PyComplex) return new PyComplex(-v.re, -v.im);
-      return pyNeg(v);
-    }
+    case "unary":
+      return bfclUnaryValue(e.operand);
     case "list":
       return e.elts.map((x) => resolveAstValue(x, frames + 1));
     case "tuple":
@@ -106,7 +61,7 @@ export function resolveAstValue(e: PyExpr, frames = 0): PyValue {
     case "subscript":
       return `${unparse(e.value, frames)}[${unparse(e.index, frames)}]`;
     default:
-      throw new DecodeFailure(`Exception: Unsupported AST type: <class 'ast.${AST_NAMES[e.kind] ?? e.kind}'>`);
+      throw new DecodeFailure(`Exception: Unsupported AST type: <class 'ast.${astClassName(e)}'>`);
   }
 }
 
@@ -195,7 +150,7 @@ export function decodePromptingText(text: string): DecodeOutcome {
         if (el.kind !== "call") throw new DecodeFailure("AssertionError: ");
         return el;
       });
-    } else throw new DecodeFailure(`AttributeError: '${AST_NAMES[body.kind] ?? body.kind}' object has no attribute 'elts'`);
+    } else throw new DecodeFailure(`AttributeError: '${astClassName(body)}' object has no attribute 'elts'`);
     return executionList(calls);
   });
 }
