@@ -10,7 +10,7 @@ import { manifestSha256 } from "../pairs/digest.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
-import { assembleReport, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
+import { assembleReport, headlineReading, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
 import { reportFigures } from "../report/figures.js";
 import { svgToPng } from "../io/png.js";
@@ -20,7 +20,7 @@ import { readLabelsFile } from "./judge-run.js";
 import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
-import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
+import { headlineOf, readingPairs, selectUnder } from "../decision/readings.js";
 import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";
 import { err, ok, type Result } from "../messages/index.js";
@@ -28,7 +28,10 @@ import { err, ok, type Result } from "../messages/index.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { versionsOfModel, versionsText } from "./data-version.js";
 
-import type { SideRule } from "../decision/types.js";
+import type { PairSet, SideRule } from "../decision/types.js";
+import type { RunRecord } from "../rollout/run-record.js";
+import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
+import { combineTrialReads } from "./trials-of.js";
 import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { DEFAULT_MAX_UNDECIDED, LIFTED, reshapeFix } from "./score.js";
 import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
@@ -39,6 +42,16 @@ import { metricsInputs } from "./run-metrics.js";
 export interface ReportRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
   /** One result tree per run. */
   readonly results: readonly string[];
+  /**
+   * `--trials-of`: these folders (each one model) are repeated trials of one model, read
+   * instead of `results`, each as a run of the page; the page adds the model's numbers over
+   * its trials (as `score --trials-of` gives them) and each pair's flip rate.
+   */
+  readonly trialsOf?: readonly string[];
+  /** The pair set of the headline and the pair browser (default `certified`: Table 1's pairs), as `score` takes it. */
+  readonly pairSet?: PairSet;
+  /** Count login/logout as world-changing (the login-only pairs join), as `score` takes it. */
+  readonly countLogin?: boolean;
   /** The score tree of each run, in the same order (one per run, or none). */
   readonly scores?: readonly string[];
   /** Two runs (name or folder as given) to compare as arm A and arm B. */
@@ -90,6 +103,8 @@ export interface ReportDocument {
   /** With `figures`: the folder (absolute) and the files written there, SVG and PNG of each figure, in page order. */
   readonly figures: { readonly dir: string; readonly files: readonly string[] } | null;
   readonly problems: readonly Problem[];
+  /** With `trialsOf`: the model over its trials, as `score --trials-of` gives it; else null. */
+  readonly trials: TrialsSummary | null;
   /** Problems met reading each model's files (routine warnings: printed as one line per model, as `score` prints them). */
   readonly modelProblems: readonly { readonly model: string; readonly problems: readonly Problem[] }[];
   readonly exitCode: ExitCode;
@@ -102,10 +117,23 @@ export interface ReportDocument {
  * const doc = await buildReport({ results: ["runs/main", "runs/fixes"], scores: ["runs/main", "runs/fixes"], compare: ["main", "fixes"], out: "report.html" });
  * console.log(doc.file, doc.bytes, doc.models);
  */
-export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
-  const ctx = contextOf(req);
-  const scores = req.scores ?? [];
-  const done = (problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument => ({
+export async function buildReport(request: ReportRequest): Promise<ReportDocument> {
+  // a folder of `run --trials K` among --trials-of is read as its K trials, as score reads it
+  const split = (request.trialsOf ?? []).length > 0 ? splitTrialFolders({ results: [], trialsOf: request.trialsOf }, contextOf(request).cwd) : null;
+  if (split !== null) {
+    if (!split.ok) return emptyReportDocument([...split.problems]);
+    try {
+      return await buildReportOf({ ...request, trialsOf: split.value.folders });
+    } finally {
+      split.value.remove();
+    }
+  }
+  return buildReportOf(request);
+}
+
+/** A document that says why nothing was written (exit 2). */
+function emptyReportDocument(problems: Problem[]): ReportDocument {
+  return {
     command: "report",
     file: null,
     bytes: 0,
@@ -118,23 +146,37 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     scoresBeside: [],
     html: null,
     figures: null,
+    trials: null,
     problems,
     modelProblems: [],
     exitCode: 2,
-    ...rest,
-  });
+  };
+}
+
+/** `buildReport` once every `--trials-of` folder holds one trial. */
+async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
+  const trialsOf = request.trialsOf ?? [];
+  // the trials' folders are read as result trees, each a run of the page
+  const req = request;
+  const ctx = contextOf(req);
+  // the trials of --trials-of are one run of the page, walked together, so its models are named as `score --trials-of` names them
+  const given = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
+  const pageRuns: PageRun[] = trialsOf.length > 0 ? [{ label: "trials", dirs: trialsOf }] : req.results.map((d, i) => ({ label: given[i], dirs: [d] }));
+  const scores = req.scores ?? [];
+  const done = (problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument => ({ ...emptyReportDocument(problems), ...rest });
   // every argument before any input is read
   const bad: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
   if (!boot.ok) pushAll(bad, boot.problems);
-  if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
-  if (scores.length !== 0 && scores.length !== req.results.length) {
-    bad.push(badArgument(`give one --scores per --results, in the same order (got ${req.results.length} --results and ${scores.length} --scores)`));
+  if (trialsOf.length > 0 && request.results.length > 0) bad.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
+  else if (pageRuns.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
+  if (scores.length !== 0 && scores.length !== pageRuns.length) {
+    bad.push(badArgument(`give one --scores per --results, in the same order (got ${pageRuns.length} --results and ${scores.length} --scores)`));
   }
-  const labels = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
+  const labels = pageRuns.map((r) => r.label);
   // each run walked once, on its own (the same model folder in two runs stays two models)
   // (its score tree: the one given, else the score/ folders beside result/ in it)
-  const walks = req.results.map((dir, i) => walkInputs(ctx, [dir], scores[i] === undefined ? [] : [scores[i]]));
+  const walks = pageRuns.map((r, i) => walkInputs(ctx, r.dirs, scores[i] === undefined ? [] : [scores[i]]));
   if (req.compare !== undefined) {
     if (req.compare.length !== 2) bad.push(badArgument(`--compare takes two runs, got ${req.compare.length}`));
     else {
@@ -178,7 +220,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     walks.forEach((w, i) => {
       for (const m of selectModels(w.results, req.models ?? []).models) {
         const v = versionsOfModel(m);
-        if (v.length === 1) versionOf.set(req.results.length > 1 ? `${labels[i]}/${m.name}` : m.name, v[0]);
+        if (v.length === 1) versionOf.set(pageRuns.length > 1 ? `${labels[i]}/${m.name}` : m.name, v[0]);
       }
     });
     if (new Set(versionOf.values()).size > 1) {
@@ -198,7 +240,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   }
   const modelProblems: { model: string; problems: Problem[] }[] = [];
   const made: { model: string; run: string }[] = [];
-  const runs = await readReportRuns(req, ctx, labels, walks, data, rule, problems, modelProblems, made);
+  const records = new Map<ReportModelInput, RunRecord | null>();
+  const runs = await readReportRuns(req, ctx, pageRuns, walks, data, rule, problems, modelProblems, made, records);
   if (!runs.ok) return done([...runs.problems]);
   const manifest = runs.value.manifest;
   const several = runs.value.runs.length > 1;
@@ -207,6 +250,14 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
   if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
   if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing"))) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
   const bootstrap = boot.value;
+  const pairSet = pairSetOf(req);
+  let trials: TrialsSummary | null = null;
+  if (trialsOf.length > 0) {
+    req.progress?.(`combining ${runs.value.runs.flatMap((r) => r.models).length} trials${bootstrap.resamples > 0 ? ` (two-level bootstrap B = ${bootstrap.resamples})` : ""}`);
+    const combined = trialsOfRuns(runs.value, records, pairSet, rule, req.maxUndecided ?? DEFAULT_MAX_UNDECIDED, bootstrap);
+    if (!combined.ok) return done([...problems, ...combined.problems]);
+    trials = combined.value;
+  }
   req.progress?.(`gathering numbers${bootstrap.resamples > 0 ? ` (bootstrap B = ${bootstrap.resamples})` : ""}`);
   const assembled = assembleReport({
     title: req.title ?? "twinscore report",
@@ -217,6 +268,8 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     bootstrap,
     rule,
     maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
+    ...(pairSet === undefined ? {} : { pairSet }),
+    ...(trials === null ? {} : { trials }),
   });
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
   const html = renderReport({ ...assembled.value, provenance: { twinscoreVersion: TWINSCORE_VERSION, manifestSha256: manifestSha256(manifest), runs: made } });
@@ -246,7 +299,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     figures = { dir: figuresDir, files: written.files };
   }
   const met = [...problems, ...modelProblems.flatMap((m) => m.problems)];
-  return done(problems, { ...facts, figures, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+  return done(problems, { ...facts, figures, trials, modelProblems, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
 }
 
 /** Each figure of the page as an SVG file and a PNG beside it; a PNG that cannot be made is a problem, its SVG is still written. */
@@ -272,6 +325,42 @@ function writeFigures(dir: string, html: string): { files: string[]; problems: P
   return { files, problems };
 }
 
+/** A run of the page: a `--results` tree, or the trials of `--trials-of` together. */
+interface PageRun {
+  readonly label: string;
+  readonly dirs: readonly string[];
+}
+
+/** The pair set asked for, or undefined for Table 1's (certified, logins not counted). */
+function pairSetOf(req: ReportRequest): { set: PairSet; countLogin: boolean } | undefined {
+  return (req.pairSet ?? "certified") === "certified" && req.countLogin !== true ? undefined : { set: req.pairSet ?? "certified", countLogin: req.countLogin === true };
+}
+
+/**
+ * The runs of `--trials-of` as one model over its trials: each run's one model, named as
+ * the page names it, with its headline under the page's reading, combined as `score
+ * --trials-of` combines them (the same checks, the same numbers).
+ */
+function trialsOfRuns(
+  read: { manifest: Manifest; runs: readonly ReportRunInput[] },
+  records: ReadonlyMap<ReportModelInput, RunRecord | null>,
+  pairSet: { set: PairSet; countLogin: boolean } | undefined,
+  rule: SideRule,
+  maxUndecided: number,
+  bootstrap: BootstrapOptions,
+): Result<TrialsSummary> {
+  const several = read.runs.length > 1;
+  const spec = headlineReading(pairSet);
+  const reads = read.runs.flatMap((r) =>
+    r.models.map((m) => ({
+      model: several ? `${r.label}/${m.inputs.model}` : m.inputs.model,
+      headline: headlineOf(m.inputs.records, read.manifest, spec, rule, maxUndecided, null, m.reshape),
+      record: records.get(m) ?? null,
+    })),
+  );
+  return combineTrialReads(reads, 1, bootstrap);
+}
+
 /** The runs `--compare` can name before anything is read: each `--results` tree's label, and each run a folder of runs holds. */
 function comparableRunNames(labels: readonly string[], walks: readonly InputWalks[]): string[] {
   const inner = walks.flatMap((w) => (w.results.runs > 1 ? w.results.models.map((m) => m.run) : []));
@@ -287,29 +376,30 @@ function comparableRunNames(labels: readonly string[], walks: readonly InputWalk
 async function readReportRuns(
   req: ReportRequest,
   ctx: Context,
-  labels: readonly string[],
+  pageRuns: readonly PageRun[],
   walks: readonly InputWalks[],
   data: ScoredData | null,
   rule: SideRule,
   problems: Problem[],
   modelProblems: { model: string; problems: Problem[] }[],
   made: { model: string; run: string }[] = [],
+  records: Map<ReportModelInput, RunRecord | null> = new Map(),
 ): Promise<Result<{ manifest: Manifest; runs: ReportRunInput[] }>> {
   const scores = req.scores ?? [];
-  const table1 = readingById("table-1")!;
+  const table1 = headlineReading(pairSetOf(req));
   const { replaysOf } = await import("./replays.js");
   const runs: ReportRunInput[] = [];
   let manifest: Manifest | null = null;
-  for (const [i, resultDir] of req.results.entries()) {
-    const label = labels[i];
+  for (const [i, { label, dirs }] of pageRuns.entries()) {
+    const resultDir = dirs.join(", ");
     // score folders found beside result/ are named from the folder given, as the page names every path (as given)
-    const beside = walks[i].scoresBeside.map((d) => joinPath(resultDir, relativePath(resolvePath(ctx.cwd, resultDir), d)));
+    const beside = walks[i].scoresBeside.map((d) => (dirs.length === 1 ? joinPath(resultDir, relativePath(resolvePath(ctx.cwd, resultDir), d)) : d));
     const scoreDir = scores[i] ?? (beside.length > 0 ? beside.join(", ") : null);
     req.progress?.(`scoring ${label} (${resultDir})`);
     const read = readModels<ReportModelInput | null>(
       {
         ctx,
-        results: [resultDir],
+        results: dirs,
         scores: scores[i] === undefined ? [] : [scores[i]],
         models: req.models,
         manifest: req.manifest,
@@ -321,7 +411,7 @@ async function readReportRuns(
         walked: walks[i],
       },
       (m) => {
-        const several = req.results.length > 1;
+        const several = pageRuns.length > 1;
         // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
         const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
         modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
@@ -346,7 +436,9 @@ async function readReportRuns(
         const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
         const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
         const reshape = reshapeFix(m.problems);
-        return { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder, ...(reshape === undefined ? {} : { reshape }) };
+        const input: ReportModelInput = { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder, ...(reshape === undefined ? {} : { reshape }) };
+        records.set(input, m.runRecord);
+        return input;
       },
     );
     if (!read.ok) return read;

@@ -15,6 +15,7 @@ import { trialPolicyBySeed, trialPolicyScript, type TrialPolicy } from "../testi
 import { comparable, type ReferenceTrialNumbers } from "../testing/trial-reference.js";
 import { runModel, type Narrowing, type RunRequest } from "./run/index.js";
 import { scoreRuns } from "./score.js";
+import { buildReport } from "./report.js";
 import type { TrialsSummary } from "./score-trials.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-trials-"));
@@ -146,6 +147,10 @@ describe("run --trials K: one folder holds K samples of each line", () => {
     expect(t.pairs).toBeGreaterThanOrEqual(chosen.length);
     expect(trialNumbers(t)).toEqual(trialNumbers(viaFolders.trials));
     expect(trialNumbers(viaResults.trials)).toEqual(trialNumbers(viaFolders.trials));
+    // report --trials-of reads the K-trial folder as score does
+    const report = await buildReport({ results: [], trialsOf: [folder], bootstrap, maxUndecided: 100 });
+    expect(report.exitCode, report.problems.map((p) => p.message).join("\n")).toBe(0);
+    expect(trialNumbers(report.trials)).toEqual(trialNumbers(viaFolders.trials));
     // the run folder above it reads the same (its one model); beside another model it is refused
     const viaRoot = await scoreRuns({ results: [join(folder, "..")], bootstrap, maxUndecided: 100 });
     expect(trialNumbers(viaRoot.trials)).toEqual(trialNumbers(viaFolders.trials));

@@ -16,7 +16,7 @@ import { readingCounts } from "../decision/score.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
-import { err, ok, pushAll, problem, type Problem, type ProblemCode, type Result } from "../messages/index.js";
+import { pushAll, problem, type Problem, type ProblemCode, type Result } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { rankOneOf } from "../official/intervals.js";
@@ -32,9 +32,9 @@ import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasE
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
-import { splitTrialFolders, trialsSummary, type TrialsSummary } from "./score-trials.js";
+import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
+import { combineTrialReads } from "./trials-of.js";
 import { runRecordAbove } from "../io/run-record.js";
-import { differencesText, settingDifferences } from "../rollout/run-record.js";
 
 export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 
@@ -679,48 +679,13 @@ function scoreExitCode(
   return 0;
 }
 
-/**
- * The trials of `--trials-of` as one model: every folder must hold one model with a
- * headline, all of one name and on one manifest (the same pairs); else one line says why.
- */
+/** The trials of `--trials-of` as one model (`combineTrialReads`), each with the run record above its first file. */
 function combineTrials(outputs: readonly ScoredRead[], manifests: number, bootstrap: BootstrapOptions): Result<TrialsSummary> {
-  const names = [...new Set(outputs.map((o) => baseName(o.read.model)))];
-  if (names.length > 1) return err(badArgument(`--trials-of takes the trials of one model; found ${names.join(", ")}`));
-  const without = outputs.filter((o) => o.headline === null || o.headline.noHeadline !== null).map((o) => o.read.model);
-  if (without.length > 0) return err(problem("trials-no-headline", `--trials-of: no decision for ${without.join(", ")}, so the trials cannot be combined`));
-  if (manifests > 1) return err(badArgument("--trials-of: the trials were made on different BFCL versions (different pairs)"));
-  if (outputs.length === 0) return err(problem("results-empty", "--trials-of: no model found"));
-  const differing = trialSettingsDiffer(outputs);
-  if (differing !== null) return err(badArgument(differing));
-  const trials = outputs.map((o) => ({ label: o.read.model, selection: o.headline!.selection, decision: o.headline!.numbers.decision }));
-  return ok(trialsSummary(names[0], trials, bootstrap));
-}
-
-/**
- * Trials must be made alike: where the folders record how they were made (`run.json`), a
- * trial whose settings differ from the first's, other than the seed, is no trial of the
- * same thing; the line names each differing setting. Null when they agree.
- */
-function trialSettingsDiffer(outputs: readonly ScoredRead[]): string | null {
-  const records = outputs.map((o) => {
+  const reads = outputs.map((o) => {
     const file = Object.values(o.read.filesUsed).find((f) => f !== undefined);
-    return file === undefined ? null : runRecordAbove(file.file);
+    return { model: o.read.model, headline: o.headline, record: file === undefined ? null : runRecordAbove(file.file) };
   });
-  const first = records[0];
-  if (first === null || first === undefined) return null;
-  const sameSeed = (r: RunRecord) => ({ ...r.settings, sampling: { ...r.settings.sampling, seed: null } });
-  for (let i = 1; i < records.length; i++) {
-    const r = records[i];
-    if (r === null) continue;
-    const differences = settingDifferences(sameSeed(first), sameSeed(r));
-    if (differences.length > 0) return `--trials-of: ${outputs[i].read.model} was made with other settings than ${outputs[0].read.model}: ${differencesText(differences, "first trial")}`;
-  }
-  return null;
-}
-
-/** A model's folder name, without the `<run>/` several runs give it. */
-function baseName(model: string): string {
-  return model.slice(model.lastIndexOf("/") + 1);
+  return combineTrialReads(reads, manifests, bootstrap);
 }
 
 /**

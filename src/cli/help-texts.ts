@@ -233,10 +233,14 @@ const page =
   "official raw on the same should-ask items and their base twins, both rankings and the rank-reversal\n" +
   "figure; the decision by category; the sensitivities; where held-back items that BFCL fails were lost; with\n" +
   "--compare the paired-arm panels (attempt share on the under-specified turn, official score, decision;\n" +
-  "change, interval and McNemar p); with --labels the judge's label shares; and a pair browser: every\n" +
-  "scored pair with both requests (the withheld part highlighted), the gold anchor calls and each model's\n" +
-  "calls and text on the anchor turn, filterable by model, category and outcome. --bfcl-data adds the\n" +
-  "workaround credit (Table F1), Table 1's credited column and the aligned numbers (twinscore help aligned).\n" +
+  "change, interval and McNemar p); with --labels the judge's label shares; and a pair browser: each pair\n" +
+  "of Table 1 (of --uncertified or --all-pairs when given), decided or not, with both requests (the withheld\n" +
+  "part highlighted), the gold anchor calls and each model's calls and text on the anchor turn, filterable\n" +
+  "by model (which then shows only that model), category and outcome. --bfcl-data adds the workaround\n" +
+  "credit (Table F1), Table 1's credited column and the aligned numbers (twinscore help aligned).\n" +
+  "--trials-of DIR... reads the folders as trials of one model, as score --trials-of does: the page adds\n" +
+  "the model over its trials (means, two-level interval, flip, stable, spread), each pair's flip rate and\n" +
+  "a filter for the unstable pairs, those whose outcome is not the same in every trial.\n" +
   "\nExample:\n" +
   "  twinscore report --results runs/main --scores runs/main/score \\\n" +
   "                   --results runs/fixes --scores runs/fixes/score \\\n" +

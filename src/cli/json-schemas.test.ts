@@ -2,10 +2,11 @@
  * Every `--format json` document carries its schema version, the twinscore version and
  * the manifests' digests, and validates against the JSON Schema the package ships for its
  * command (`data/schemas/`), checked with Ajv (draft 2020-12, strict): the real runs in
- * ../shared through score, compare, check and report, and a run of a scripted policy
- * against 127.0.0.1 with its `run.json`.
+ * ../shared through score, compare, check, report, verify, pairs, demo and judge (against a
+ * stub judge on 127.0.0.1), and a run of a scripted policy against 127.0.0.1 with its
+ * `run.json`. The schemas of report, verify, pairs, demo and judge name every field.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,6 +20,7 @@ import { bfclDataDir, projectRoot, rolloutRunDir, sharedPath } from "../testing/
 import { serverPool } from "../testing/run-fixtures.js";
 import { startPolicyServer } from "../testing/policies.js";
 import { policyResponder } from "../testing/policy-runs.js";
+import { startKeyEchoModel } from "../testing/hostile-servers.js";
 
 const schemaDir = join(projectRoot, "data", "schemas");
 const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
@@ -35,9 +37,12 @@ const digest = (v: "v3" | "v4") => {
   return manifestSha256(m.value);
 };
 
+/** The schemas that name every top-level field of their document (additionalProperties: false). */
+const strictAtTop = new Set(["report", "verify", "pairs", "demo", "judge"]);
+
 /** Run a command with --format json; its document, validated against its command's schema. */
-async function validated(args: readonly string[], schema: string): Promise<Record<string, unknown>> {
-  const io = memoryIo();
+async function validated(args: readonly string[], schema: string, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const io = memoryIo(env);
   await runCli([...args, "--format", "json"], io);
   const text = io.out.join("");
   expect(text, io.err.join("")).not.toBe("");
@@ -46,6 +51,8 @@ async function validated(args: readonly string[], schema: string): Promise<Recor
   expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
   expect(Object.keys(doc).slice(0, 4)).toEqual(["schemaVersion", "twinscoreVersion", "manifestSha256", "command"]);
   expect(doc.twinscoreVersion).toBe(TWINSCORE_VERSION);
+  // the schemas that name every field of their document refuse one they do not name
+  if (strictAtTop.has(schema)) expect(validate({ ...doc, unnamedField: 1 })).toBe(false);
   return doc;
 }
 
@@ -67,6 +74,34 @@ describe("the shipped JSON Schemas", () => {
     await validated(["report", "--results", main, "--bootstrap", "0", "--out", join(tmp, "report.html")], "report");
     const forced = await validated(["score", "--results", main, "--bootstrap", "0", "--manifest", join(projectRoot, "data", "manifest.json")], "score");
     expect(forced.manifestSha256).toEqual({ forced: digest("v4") });
+  }, 600_000);
+
+  it("report (trials, aligned, figures), verify, pairs, demo and judge on the real runs validate against their strict schemas", async () => {
+    const [main, fixes] = [rolloutRunDir("2025-11-12-main"), rolloutRunDir("2025-11-12-harmony-fixes")];
+    const trials = [main, fixes].map((r) => join(r, "result", "openai_gpt-oss-120b"));
+    const t = await validated(["report", "--trials-of", ...trials, "--bootstrap", "200", "--out", join(tmp, "trials.html")], "report");
+    expect(t.trials).toMatchObject({ trials: 2, pairs: 216, pairsWithTrials: 213 });
+    const figures = join(tmp, "figures");
+    mkdirSync(figures);
+    const full = await validated(
+      ["report", "--results", main, "--results", fixes, "--compare", "2025-11-12-main", "2025-11-12-harmony-fixes", "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--figures", figures, "--out", join(tmp, "full.html")],
+      "report",
+    );
+    expect([(full.aligned as unknown[]).length, (full.emptyTurns as unknown[]).length, full.comparisons]).toEqual([3, 16, 1]);
+    const verify = await validated(["verify", "--expected", join(projectRoot, "data", "expected", "gpt-oss.json"), "--results", main, "--scores", main], "verify");
+    expect(verify.summary).toMatchObject({ fail: 0 });
+    const pairs = await validated(["pairs", "--bfcl-data", bfclDataDir()], "pairs");
+    expect([(pairs.funnel as { scored: number }).scored, (pairs.items as unknown[]).length]).toEqual([223, 400]);
+    const demo = await validated(["demo", "--bootstrap", "0"], "demo");
+    expect(demo.pairs).toBe(223);
+    const judge = await serve(startKeyEchoModel({ bodies: [] }, { reply: () => "asks_other" }));
+    const labels = join(tmp, "labels.jsonl");
+    const judged = await validated(
+      ["judge", "--results", main, "--model", "openai_gpt-oss-120b", "--include-silent", "--endpoint", judge.url, "--judge-model", "stub", "--key-env", "JUDGE_KEY", "--labels", labels, "--no-cache-dir"],
+      "judge",
+      { JUDGE_KEY: "sk-test" },
+    );
+    expect(judged.run).toMatchObject({ labelled: 145, failures: [] });
   }, 600_000);
 
   it("run's document and its run.json validate; a dry run's too", async () => {

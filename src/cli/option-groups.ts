@@ -159,6 +159,16 @@ export const pairSetGroup: OptionGroup<{ pairSet: PairSet; countLogin: boolean }
   },
 };
 
+/** `--trials-of`: folders read as repeated trials of one model, in place of `--results`. */
+export const trialsOfGroup: OptionGroup<{ trialsOf?: string[] }> = {
+  add: (cmd) =>
+    cmd.option(
+      "--trials-of <dir...>",
+      "read these folders (each one model; a folder of run --trials K counts as K) as repeated trials of one model instead of --results: means over trials, an interval over base twins and trials, flip rates per pair",
+    ),
+  read: (opts) => (opts.trialsOf === undefined ? {} : { trialsOf: opts.trialsOf as string[] }),
+};
+
 /** `--sensitivity`: the table under each sensitivity reading. */
 export const sensitivityGroup: OptionGroup<{ sensitivity: boolean }> = {
   add: (cmd) => cmd.option("--sensitivity", "also print the table under each sensitivity reading (Appendix F; twinscore help readings)"),

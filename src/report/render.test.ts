@@ -71,4 +71,23 @@ describe("renderReport", () => {
     expect(html).toContain('data-o1="held wrong"');
     expect(html).toContain("Official raw (%)");
   });
+  it("with trials: the trials table, each pair's flip rate and the unstable mark the trials filter reads", () => {
+    const rows = [{ missId: "multi_turn_miss_param_122", trials: 3, acted: 2, held: 1, flipRate: 200 / 3 }];
+    const trials = { model: "model-a", runs: ["t1/model-a", "t2/model-a", "t3/model-a"], trials: 3, pairs: 1, act: 66.7, hold: 33.3, decision: 50, ci95: [40, 60] as const, pairsWithTrials: 1, meanFlipRate: 200 / 3, stableShare: 0, decisionByTrial: [50, 50, 50], decisionSpread: 0, pairRows: rows };
+    const html = renderReport({ ...data("x"), trials });
+    expect(html).toContain('<a href="#trials">repeated trials</a>');
+    expect(html).toContain('data-model="model-a" data-col="trials_flip">66.7</span>');
+    expect(html).toContain('<details class="pair" id="multi_turn_miss_param_122" data-category="miss_param" data-models="2" data-o0="acted wrong" data-o1="held wrong" data-unstable="">');
+    expect(html).toContain("· flip 66.7 % over 3 trials (acted 2, held 1)</summary>");
+    expect(html).toContain('<select id="f-trials">');
+    // a stable pair carries no mark; without trials there is no trials filter
+    expect(renderReport({ ...data("x"), trials: { ...trials, pairRows: [{ ...rows[0], flipRate: 0 }] } })).not.toContain('data-unstable=""');
+    expect(renderReport(data("x"))).not.toContain('id="f-trials"');
+  });
+  it("marks each model's block inside a pair and its outcome mark with its place, for the model filter", () => {
+    const html = renderReport(data("x"));
+    expect(html).toContain('<div data-m="0"><h4>model-a ');
+    expect(html).toContain('<div data-m="1"><h4>model-b ');
+    expect(html.match(/<span class="mark [a-z]+" data-m="[01]"/g)).toHaveLength(2);
+  });
 });

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { diffRequests } from "./diff.js";
 import { escapeHtml, fmt1, fmtP, fmtSigned, table } from "./html.js";
 import { groupedBarsSvg, intervalSvg, rankReversalSvg, ranks, stackedBarsSvg } from "./svg.js";
-import type { PairOutcome, ReportArmValue, ReportCall, ReportCompare, ReportData, ReportPair, ReportSide } from "./types.js";
+import type { PairOutcome, ReportArmValue, ReportCall, ReportCompare, ReportData, ReportPair, ReportPairTrials, ReportSide, ReportTrials } from "./types.js";
 
 const CSS = `
 :root{--bg:#fff;--fg:#1b1f24;--muted:#5b6470;--line:#d0d7de;--card:#f6f8fa;--mark:#fff3b0;--mark2:#ffd6d6;
@@ -43,6 +43,7 @@ a{color:var(--s1)}a:visited{color:var(--s4)}
 th.group{text-align:center}table.sens td:first-child{width:38%;text-align:left}
 pre.sources{font-size:12px;white-space:pre-wrap;word-break:break-all;color:var(--muted)}
 h4{margin:16px 0 4px}
+[data-m][hidden]{display:none}
 `;
 
 const SCRIPT = `
@@ -52,10 +53,11 @@ const SCRIPT = `
     var dark=d? d==='dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
     root.setAttribute('data-theme',dark?'light':'dark');});
   var m=document.getElementById('f-model'),c=document.getElementById('f-category'),o=document.getElementById('f-outcome'),
-      n=document.getElementById('f-count'),pairs=document.querySelectorAll('details.pair');
+      t=document.getElementById('f-trials'),n=document.getElementById('f-count'),pairs=document.querySelectorAll('details.pair');
   function apply(){var shown=0;
     pairs.forEach(function(p){
       var ok=(c.value==='all'||p.getAttribute('data-category')===c.value);
+      if(ok&&t&&t.value==='unstable') ok=p.hasAttribute('data-unstable');
       if(ok&&o.value!=='all'){
         var idx=m.value==='all'?null:m.value, any=false;
         var count=Number(p.getAttribute('data-models'));
@@ -63,9 +65,10 @@ const SCRIPT = `
           var f=(p.getAttribute('data-o'+i)||'').split(' ');
           if(f.indexOf(o.value)>=0){any=true;break;} }
         ok=any;}
+      p.querySelectorAll('[data-m]').forEach(function(e){e.hidden=m.value!=='all'&&e.getAttribute('data-m')!==m.value;});
       p.hidden=!ok; if(ok) shown++;});
     n.textContent=shown+' of '+pairs.length+' pairs';}
-  [m,c,o].forEach(function(e){e.addEventListener('change',apply);});
+  [m,c,o,t].forEach(function(e){if(e) e.addEventListener('change',apply);});
   apply();
 })();
 `;
@@ -131,14 +134,22 @@ const outcomeMarks: Record<PairOutcome, { mark: string; cls: string; words: stri
   undecided: { mark: "?", cls: "muted", words: "not a decision on one twin (left out)" },
 };
 
-/** One model's outcome on a pair as a one-letter mark, with the model and the words on hover. */
-function outcomeMark(model: string, outcome: PairOutcome | undefined): string {
-  if (!outcome) return `<span class="mark muted" title="${escapeHtml(model)}: no rollout">·</span>`;
+/** One model's outcome on a pair as a one-letter mark, with the model and the words on hover (`index`: the model's place, which the model filter reads). */
+function outcomeMark(model: string, index: number, outcome: PairOutcome | undefined): string {
+  if (!outcome) return `<span class="mark muted" data-m="${index}" title="${escapeHtml(model)}: no rollout">·</span>`;
   const o = outcomeMarks[outcome];
-  return `<span class="mark ${o.cls}" title="${escapeHtml(`${model}: ${o.words}`)}">${o.mark}</span>`;
+  return `<span class="mark ${o.cls}" data-m="${index}" title="${escapeHtml(`${model}: ${o.words}`)}">${o.mark}</span>`;
 }
 
-function renderPair(p: ReportPair, models: readonly string[]): string {
+/** A pair's flip rate over the trials, for its summary line, and the attribute the "unstable" filter reads. */
+function flipOf(t: ReportPairTrials | undefined): { words: string; attribute: string } {
+  if (t === undefined) return { words: "", attribute: "" };
+  if (t.flipRate === null) return { words: ` · decided in ${t.trials} trial${t.trials === 1 ? "" : "s"}`, attribute: "" };
+  const words = ` · flip ${fmt1(t.flipRate)} % over ${t.trials} trials (acted ${t.acted}, held ${t.held})`;
+  return { words, attribute: t.flipRate > 0 ? ` data-unstable=""` : "" };
+}
+
+function renderPair(p: ReportPair, models: readonly string[], trials: ReadonlyMap<string, ReportPairTrials> | null): string {
   const flags = models.map((m, i) => {
     const r = p.perModel[m];
     if (!r) return "";
@@ -150,24 +161,25 @@ function renderPair(p: ReportPair, models: readonly string[]): string {
   const req = highlighted(p.requestBase, p.requestMiss);
   const parsed = parseItemId(p.missId);
   const idx = parsed === null ? p.missId : `${parsed.category}_${parsed.index}`;
-  const outcomes = models.map((m) => outcomeMark(m, p.perModel[m]?.outcome)).join(" ");
+  const outcomes = models.map((m, i) => outcomeMark(m, i, p.perModel[m]?.outcome)).join(" ");
+  const flip = trials === null ? { words: "", attribute: "" } : flipOf(trials.get(p.missId));
   const perModel = models
-    .map((m) => {
+    .map((m, i) => {
       const r = p.perModel[m];
       if (!r) return "";
       const c = r.completed;
       const aligned = c === null ? "" : c.base && c.miss && r.outcome === "both-right" ? " · aligned" : " · not aligned";
       return (
-        `<h4>${escapeHtml(m)} <span class="muted">— ${escapeHtml(r.outcome.replace(/-/g, " "))}${aligned}</span></h4><div class="twins">` +
+        `<div data-m="${i}"><h4>${escapeHtml(m)} <span class="muted">— ${escapeHtml(r.outcome.replace(/-/g, " "))}${aligned}</span></h4><div class="twins">` +
         renderSide(`complete twin ${p.baseId}`, "base", r.base, completionLine("base", p.anchorTurn, c?.base ?? null)) +
         renderSide(`withheld twin ${p.missId}`, "miss", r.miss, completionLine("miss", p.anchorTurn, c?.miss ?? null)) +
-        `</div>`
+        `</div></div>`
       );
     })
     .join("");
   return (
-    `<details class="pair" id="${escapeHtml(p.missId)}" data-category="${p.category}" data-models="${models.length}"${flags.join("")}>` +
-    `<summary><strong>${escapeHtml(idx)}</strong> · turn ${p.anchorTurn} · ${escapeHtml(p.category)}${p.compound ? " · compound" : ""} <span class="marks">${outcomes}</span></summary>` +
+    `<details class="pair" id="${escapeHtml(p.missId)}" data-category="${p.category}" data-models="${models.length}"${flags.join("")}${flip.attribute}>` +
+    `<summary><strong>${escapeHtml(idx)}</strong> · turn ${p.anchorTurn} · ${escapeHtml(p.category)}${p.compound ? " · compound" : ""} <span class="marks">${outcomes}</span>${escapeHtml(flip.words)}</summary>` +
     `<div class="twins"><div class="twin"><strong>Complete request</strong> (${escapeHtml(p.baseId)})<p>${req.base}</p></div>` +
     `<div class="twin"><strong>Withheld request</strong> (${escapeHtml(p.missId)})<p>${req.miss}</p>` +
     (p.removedFunctions.length ? `<p>Removed function: <code>${escapeHtml(p.removedFunctions.join(", "))}</code></p>` : "") +
@@ -366,165 +378,244 @@ function provenanceHtml(data: ReportData): string {
   return `<p class="muted" id="provenance">twinscore ${escapeHtml(p.twinscoreVersion)} · pair manifest sha256 ${escapeHtml(p.manifestSha256)}</p>${runs === "" ? "" : `<ul class="muted">${runs}</ul>`}`;
 }
 
-/** Render the report; the same data gives the same bytes. */
-export function renderReport(data: ReportData): string {
-  const models = data.models.map((m) => m.name);
-  const hasOfficial = data.models.some((m) => m.officialMiss !== null);
-  const hasCredited = data.models.some((m) => m.credited !== null);
+/** What the pair browser lists: the pairs of the headline's pair set, decided or not. */
+function pairSetWords(data: ReportData): string {
+  const set = data.pairSet?.set ?? "certified";
+  const words = {
+    certified: "Table 1's pair set",
+    uncertified: "the gold world-changing pairs before certification (--uncertified)",
+    all: "all content-verified pairs, read-only anchors included (--all-pairs)",
+  }[set];
+  return data.pairSet?.countLogin === true ? `${words}, with the login-only pairs (--count-login)` : words;
+}
+
+/** The pair browser: its filters (model, category, outcome, and with trials the unstable pairs), then every pair of the pair set. */
+function pairBrowser(data: ReportData, models: readonly string[], hasAligned: boolean): string {
+  const modelOptions = models.map((m, i) => `<option value="${i}">${escapeHtml(m)}</option>`).join("");
+  const trials = data.trials === undefined ? null : new Map(data.trials.pairRows.map((r) => [r.missId, r]));
+  const trialsNote = data.trials === undefined ? "" : ` Over the ${data.trials.trials} trials, each pair says how often its outcome flips (the share of trial pairs whose act or hold differs); the trials filter keeps the unstable pairs, those whose outcome is not the same in every trial.`;
+  const trialsFilter =
+    data.trials === undefined
+      ? ""
+      : `<label>Trials <select id="f-trials"><option value="all">every pair</option><option value="unstable">unstable pairs: the outcome differs between trials</option></select></label>`;
+  return (
+    `<h2 id="pairs">Pair browser</h2><p class="note">The ${data.pairs.length} pairs of ${escapeHtml(pairSetWords(data))}, decided or not (a pair a model did not decide on both twins is marked ?). Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list: a name that parsed as a call but is not on the item's tool list (never counted). Choosing a model shows only that model, in the marks and inside each pair; the outcome filter applies to the chosen model (any model when all are shown). Turns are counted from 0, as BFCL's checker reports them. The marks after each pair give each model's outcome in the order of Table 1: <span class="ok">✓</span> right on both twins, <span class="bad">A</span> acted on the withheld twin, <span class="bad">H</span> held back on the complete twin, <span class="bad">✗</span> wrong on both, <span class="muted">?</span> not a decision on one twin (left out of the numbers).${trialsNote}</p>` +
+    `<div class="controls"><label>Model <select id="f-model"><option value="all">all models</option>${modelOptions}</select></label>` +
+    `<label>Category <select id="f-category"><option value="all">all</option>${shouldAskCategories.map((c) => `<option value="${c}">${c}</option>`).join("")}</select></label>` +
+    `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option><option value="undecided">not a decision on one side (left out)</option>${hasAligned ? `<option value="aligned">aligned: right and completed on both sides</option><option value="unaligned">not aligned</option>` : ""}</select></label>` +
+    trialsFilter +
+    `<span id="f-count" class="muted"></span></div>` +
+    data.pairs.map((p) => renderPair(p, models, trials)).join("")
+  );
+}
+
+/** The model over its repeated trials (`--trials-of`): means, the two-level interval, flip rates, the stable share and the spread. */
+function trialsSection(t: ReportTrials): string {
+  const ci = t.ci95 === null ? "" : ` [${fmt1(t.ci95[0])}, ${fmt1(t.ci95[1])}]`;
+  return (
+    `<h2 id="trials">Repeated trials</h2><p class="note">${escapeHtml(t.model)} over ${t.trials} trials (${escapeHtml(t.runs.join(", "))}), each a run of the table above. ` +
+    `<em>act</em> and <em>hold back</em> are means over each pair's trials, then over the ${t.pairs} pairs decided in at least one trial; the interval resamples base twins, then each pair's trials. ` +
+    `<em>flip</em>: the mean share of a pair's trial pairs whose outcome (act, hold) differs, over the ${t.pairsWithTrials} pairs decided in two trials or more; <em>stable</em>: the share of those pairs with one outcome in every trial; <em>spread</em>: the standard deviation of the trials' decisions.</p>` +
+    table(
+      ["Model", "trials", "pairs", "act", "hold back", "decision [95% CI]", "flip (%)", "stable (%)", "spread (SD)", "decision per trial"],
+      [
+        [
+          t.model,
+          String(t.trials),
+          String(t.pairs),
+          cell(t.model, "trials_act", fmt1(t.act)),
+          cell(t.model, "trials_hold", fmt1(t.hold)),
+          { html: `${cell(t.model, "trials_decision", fmt1(t.decision)).html}<span class="muted">${escapeHtml(ci)}</span>` },
+          cell(t.model, "trials_flip", fmt1(t.meanFlipRate)),
+          cell(t.model, "trials_stable", fmt1(t.stableShare)),
+          cell(t.model, "trials_spread", fmt1(t.decisionSpread)),
+          t.decisionByTrial.map((d) => fmt1(d)).join(" · "),
+        ],
+      ],
+      'id="trials-data"',
+    )
+  );
+}
+
+/** Whether any model has BFCL's verdicts (official raw), and any has the workaround credit. */
+function companionsOf(data: ReportData): { hasOfficial: boolean; hasCredited: boolean } {
+  return { hasOfficial: data.models.some((m) => m.officialMiss !== null), hasCredited: data.models.some((m) => m.credited !== null) };
+}
+
+/** Table 1 with what its columns mean, the models with no headline, and the pairs left out. */
+function table1Section(data: ReportData): string {
+  const { hasOfficial, hasCredited } = companionsOf(data);
   const pc = data.pairCounts;
   const boot = data.bootstrap.resamples > 0 ? `95% cluster bootstrap over the ${pc.baseTwins} base twins (B = ${data.bootstrap.resamples}, seed ${data.bootstrap.seed})` : "no bootstrap (--bootstrap 0)";
-
-  const sections: string[] = [];
-  sections.push(
+  return (
     `<h2 id="table1">Table 1 — the action decision</h2>` +
-      `<p class="note">${pc.total} twin pairs (${shouldAskCategories.map((c) => `${pc[c]} ${c}`).join(", ")}): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
-      `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
-      `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${data.models.some((m) => m.bfclDecoded !== undefined) ? " <em>as BFCL decodes</em>: the same pairs with a call BFCL's decoder could not decode (written as text the model's handler does not parse) read as no call, as BFCL executed it; shown where the decision moves by a point or more. The headline counts such a call as the model's attempt." : ""}${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
-      `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}</p>` +
-      exactTwinsNote(data) +
-      table1(data, hasOfficial, hasCredited) +
-      data.models
-        .filter((m) => m.noHeadline !== null)
-        .map((m) => `<p class="bad" data-no-headline="${escapeHtml(m.name)}">${escapeHtml(m.name)}: ${escapeHtml(m.noHeadline!)}</p>`)
-        .join("") +
-      `<details${data.models.some((m) => m.n < m.pairs) ? " open" : ""}><summary>Pairs left out: ${escapeHtml(data.models.map((m) => `${m.name} ${m.pairs - m.n} of ${m.pairs}`).join(", "))}</summary>` +
-      table(
-        ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines of the pairs' items", "anchor steps that failed to decode"],
-        data.models.map((m) => [
-          m.name,
-          String(m.pairs),
-          String(m.n),
-          String(m.undecided["inference-error"]),
-          String(m.undecided["not-reached"]),
-          String(m.undecided.missing),
-          String(m.undecided.undecidable),
-          String(m.counts.inferenceErrors),
-          String(m.counts.decodeFailures),
-        ]),
-      ) +
-      `<p class="note">${escapeHtml(data.rule === "release" ? "Release reading: an inference-error line or a rollout that ended before the anchor is read as no call there, as the paper's released scorer does; a missing line or an undecidable turn leaves its pair out." : "Only pairs decided on both twins are scored: an inference-error line, a rollout that ended before the anchor, a missing line or an undecidable turn is not a decision, and its pair is left out and counted here.")} A call whose arguments failed to decode still counts by its name.</p></details>`,
+    `<p class="note">${pc.total} twin pairs (${shouldAskCategories.map((c) => `${pc[c]} ${c}`).join(", ")}): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
+    `<em>act</em>: % of complete anchor turns with a world-changing call attempted; <em>hold back</em>: % of withheld anchor turns with none; <em>decision</em>: their mean, so always acting and always asking both score 50. ` +
+    `<em>hold+c</em> / <em>dec+c</em>: on compound turns an attempt confined to the steps the request authorizes independently of what was withheld is not counted as acting. Interval: ${escapeHtml(boot)}. Ranks: 1 = highest.${data.models.some((m) => m.bfclDecoded !== undefined) ? " <em>as BFCL decodes</em>: the same pairs with a call BFCL's decoder could not decode (written as text the model's handler does not parse) read as no call, as BFCL executed it; shown where the decision moves by a point or more. The headline counts such a call as the model's attempt." : ""}${hasCredited ? " <em>credited</em>: dec+c plus, on miss_func, routes around the removed function that reach the reference's own post-call state (Table F1 below)." : ""}` +
+    `${hasOfficial ? " Official raw: BFCL's own accuracy on exactly these should-ask items, and on their distinct base twins." : " Official raw needs score files (--scores)."}` +
+    `${data.pairSet === undefined ? "" : ` These are not Table 1's pairs but ${escapeHtml(pairSetWords(data))}; official raw, the sensitivities and where held-back items are lost stay on Table 1's pairs.`}</p>` +
+    exactTwinsNote(data) +
+    table1(data, hasOfficial, hasCredited) +
+    data.models
+      .filter((m) => m.noHeadline !== null)
+      .map((m) => `<p class="bad" data-no-headline="${escapeHtml(m.name)}">${escapeHtml(m.name)}: ${escapeHtml(m.noHeadline!)}</p>`)
+      .join("") +
+    `<details${data.models.some((m) => m.n < m.pairs) ? " open" : ""}><summary>Pairs left out: ${escapeHtml(data.models.map((m) => `${m.name} ${m.pairs - m.n} of ${m.pairs}`).join(", "))}</summary>` +
+    table(
+      ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines of the pairs' items", "anchor steps that failed to decode"],
+      data.models.map((m) => [
+        m.name,
+        String(m.pairs),
+        String(m.n),
+        String(m.undecided["inference-error"]),
+        String(m.undecided["not-reached"]),
+        String(m.undecided.missing),
+        String(m.undecided.undecidable),
+        String(m.counts.inferenceErrors),
+        String(m.counts.decodeFailures),
+      ]),
+    ) +
+    `<p class="note">${escapeHtml(data.rule === "release" ? "Release reading: an inference-error line or a rollout that ended before the anchor is read as no call there, as the paper's released scorer does; a missing line or an undecidable turn leaves its pair out." : "Only pairs decided on both twins are scored: an inference-error line, a rollout that ended before the anchor, a missing line or an undecidable turn is not a decision, and its pair is left out and counted here.")} A call whose arguments failed to decode still counts by its name.</p></details>`
   );
-  const withCi = data.models.filter((m) => m.decisionInterval);
-  if (withCi.length) {
-    sections.push(
-      intervalSvg(
-        withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
-        "Decision accuracy with its 95% interval",
-        "decision accuracy (%) — dashed line: chance (50)",
-      ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`,
-    );
-  }
-  const f1 = data.models.filter((m) => m.workaround !== null);
-  if (f1.length) {
-    sections.push(
-      `<h3 id="workaround">Routes around the removed function (Table F1)</h3><p class="note">miss_func attempts on the withheld turn, replayed on the simulated BFCL classes. <em>removed</em>: called the removed function by name; <em>aligned</em>: the model reached the anchor in the state the reference reaches; <em>workaround</em>: aligned, and the turn reached the reference's post-call state by other functions (references whose call changes nothing are excluded). <em>credited</em>: decision with workarounds and the compound turns counted as holding back — Table 1's credited column.</p>` +
-      table(
-        ["Model", "attempts", "removed", "aligned", "workaround", "decision", "with workarounds", "credited"],
-        f1.map((m) => [
-          m.name,
-          String(m.workaround!.attempts),
-          String(m.workaround!.removed),
-          String(m.workaround!.aligned),
-          String(m.workaround!.workarounds),
-          fmt1(m.decision),
-          fmt1(m.workaround!.accWorkaround),
-          fmt1(m.credited),
-        ]),
-      ));
-  }
-  const aligned = data.models.filter((m) => m.aligned !== null);
-  if (aligned.length) sections.push(alignedSection(data, aligned));
-  if (data.emptyTurns.length) sections.push(emptyTurnSection(data));
-  if (hasOfficial) {
-    sections.push(
-      `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score does not order the models by the decision these items were built to test.</p>` +
-        rankReversalSvg(data.models.filter((m) => m.officialMiss !== null).map((m) => ({ name: m.name, official: m.officialMiss!, decision: m.decision }))),
-    );
-    const va = data.models.filter((m) => m.verdictVsAttempt !== null);
-    if (va.length) {
-      sections.push(
-        `<p class="note">The checker skips the anchor turn, so the verdict cannot see the decision: passes and fails both contain world-changing attempts on the withheld turn.</p>` +
-          table(
-            ["Model", "should-ask items passed", "of those: attempted on the anchor (%)", "failed", "of those: attempted on the anchor (%)"],
-            va.map((m) => [m.name, String(m.verdictVsAttempt!.passes), fmt1(m.verdictVsAttempt!.passAttempt), String(m.verdictVsAttempt!.fails), fmt1(m.verdictVsAttempt!.failAttempt)]),
-          ),
-      );
-    }
-  }
-  sections.push(
-    `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
-      groupedBarsSvg(
-        data.models.map((m) => ({ label: m.name, values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)) })),
-        shouldAskCategories.map((c) => `${c} (${pc[c]} pairs)`),
-        { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
-      ),
-  );
-  if (data.sensitivities.length) {
-    sections.push(
-      `<h2 id="sensitivities">Sensitivities</h2><p class="note">Decision accuracy when the scored set or the reading changes (pairs in parentheses). Table 1's value is the first row.</p>` +
-        table(
-          ["Variant", ...models],
-          [
-            ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
-            ...data.sensitivities.map((s) => [
-              { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
-              ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
-            ]),
-          ],
-          'class="sens"',
-        ),
-    );
-  }
-  if (data.lostWhere.length) {
-    sections.push(
-      `<h2 id="lost">Where held-back items are lost</h2><p class="note">Should-ask items on which the model held back at the anchor and that BFCL still fails, by the turn BFCL failed them on. None can fail on the anchor itself: the checker skips it.</p>` +
-        stackedBarsSvg(
-          data.lostWhere.map((l) => ({ label: l.model, values: [l.beforeAnchor, l.laterEmptyTurn, l.laterDiverged, l.other] })),
-          ["before the anchor", "later turn: text, no call", "later turn: execution diverged", "no failing turn (error, force-quit)"],
-          "Where held-back items fail",
-        ) +
-        table(
-          ["Model", "held back and failed", "before the anchor", "later: text, no call", "later: diverged", "other"],
-          data.lostWhere.map((l) => [l.model, String(l.heldBackFailed), String(l.beforeAnchor), String(l.laterEmptyTurn), String(l.laterDiverged), String(l.other)]),
-        ),
-    );
-  }
-  const skipped = data.compareSkipped ?? [];
-  if (data.compare.length || skipped.length) {
-    sections.push(
-      `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
-        skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
-        data.compare.map(renderCompare).join(""),
-    );
-  }
-  if (data.judge.length) {
-    const labels = Object.keys(data.judge[0].shares);
-    sections.push(
-      `<h2 id="judge">What held-back replies say</h2><p class="note">Labels from the optional judge, as a share (%) of labelled held-back turns. Silent turns carry no text and are not judged; turns of rollouts that ended before the anchor cannot be read. No number above depends on these labels.</p>` +
-        table(
-          ["Model", "held back", "not reached", "silent", "labelled", ...labels],
-          data.judge.map((j) => [j.model, String(j.heldBack), String(j.notReached), String(j.silent), String(j.labelled), ...labels.map((l) => fmt1(j.shares[l]))]),
-        ),
-    );
-  }
-  const modelOptions = models.map((m, i) => `<option value="${i}">${escapeHtml(m)}</option>`).join("");
-  sections.push(
-    `<h2 id="pairs">Pair browser</h2><p class="note">Every scored pair. Highlighted in the complete request: what the withheld request leaves out. Each call on the anchor turn is marked world-changing, read or login; off-list: a name that parsed as a call but is not on the item's tool list (never counted). The outcome filter applies to the chosen model (any model when all are shown). Turns are counted from 0, as BFCL's checker reports them. The marks after each pair give each model's outcome in the order of Table 1: <span class="ok">✓</span> right on both twins, <span class="bad">A</span> acted on the withheld twin, <span class="bad">H</span> held back on the complete twin, <span class="bad">✗</span> wrong on both, <span class="muted">?</span> not a decision on one twin (left out of the numbers).</p>` +
-      `<div class="controls"><label>Model <select id="f-model"><option value="all">all models</option>${modelOptions}</select></label>` +
-      `<label>Category <select id="f-category"><option value="all">all</option>${shouldAskCategories.map((c) => `<option value="${c}">${c}</option>`).join("")}</select></label>` +
-      `<label>Outcome <select id="f-outcome"><option value="all">all</option><option value="acted">acted on the complete twin</option><option value="held">held back on the withheld twin</option><option value="wrong">wrong on at least one side</option><option value="right">right on both sides</option><option value="undecided">not a decision on one side (left out)</option>${aligned.length ? `<option value="aligned">aligned: right and completed on both sides</option><option value="unaligned">not aligned</option>` : ""}</select></label>` +
-      `<span id="f-count" class="muted"></span></div>` +
-      data.pairs.map((p) => renderPair(p, models)).join(""),
-  );
-  sections.push(`<h2 id="sources">Inputs</h2><pre class="sources">${escapeHtml(data.sources.join("\n"))}</pre>`);
+}
 
-  // Only the report's own script may run, even if some text escaped escaping.
-  const scriptHash = `sha256-${createHash("sha256").update(SCRIPT).digest("base64")}`;
-  const nav = [
+/** The models' decisions with their intervals, as a chart (none without a bootstrap). */
+function intervalSection(data: ReportData): string {
+  const withCi = data.models.filter((m) => m.decisionInterval);
+  if (!withCi.length) return "";
+  return (
+    intervalSvg(
+      withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
+      "Decision accuracy with its 95% interval",
+      "decision accuracy (%) — dashed line: chance (50)",
+    ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`
+  );
+}
+
+/** Table F1, the routes around the removed function (with BFCL data). */
+function workaroundSection(data: ReportData): string {
+  const f1 = data.models.filter((m) => m.workaround !== null);
+  if (!f1.length) return "";
+  return (
+    `<h3 id="workaround">Routes around the removed function (Table F1)</h3><p class="note">miss_func attempts on the withheld turn, replayed on the simulated BFCL classes. <em>removed</em>: called the removed function by name; <em>aligned</em>: the model reached the anchor in the state the reference reaches; <em>workaround</em>: aligned, and the turn reached the reference's post-call state by other functions (references whose call changes nothing are excluded). <em>credited</em>: decision with workarounds and the compound turns counted as holding back — Table 1's credited column.</p>` +
+    table(
+      ["Model", "attempts", "removed", "aligned", "workaround", "decision", "with workarounds", "credited"],
+      f1.map((m) => [
+        m.name,
+        String(m.workaround!.attempts),
+        String(m.workaround!.removed),
+        String(m.workaround!.aligned),
+        String(m.workaround!.workarounds),
+        fmt1(m.decision),
+        fmt1(m.workaround!.accWorkaround),
+        fmt1(m.credited),
+      ]),
+    )
+  );
+}
+
+/** The official score against the decision (rank reversal), and what the verdicts hold of attempts (with score files). */
+function officialSections(data: ReportData): string[] {
+  if (!companionsOf(data).hasOfficial) return [];
+  const sections = [
+    `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score does not order the models by the decision these items were built to test.</p>` +
+      rankReversalSvg(data.models.filter((m) => m.officialMiss !== null).map((m) => ({ name: m.name, official: m.officialMiss!, decision: m.decision }))),
+  ];
+  const va = data.models.filter((m) => m.verdictVsAttempt !== null);
+  if (va.length) {
+    sections.push(
+      `<p class="note">The checker skips the anchor turn, so the verdict cannot see the decision: passes and fails both contain world-changing attempts on the withheld turn.</p>` +
+        table(
+          ["Model", "should-ask items passed", "of those: attempted on the anchor (%)", "failed", "of those: attempted on the anchor (%)"],
+          va.map((m) => [m.name, String(m.verdictVsAttempt!.passes), fmt1(m.verdictVsAttempt!.passAttempt), String(m.verdictVsAttempt!.fails), fmt1(m.verdictVsAttempt!.failAttempt)]),
+        ),
+    );
+  }
+  return sections;
+}
+
+/** The decision per category, as grouped bars. */
+function categorySection(data: ReportData): string {
+  const pc = data.pairCounts;
+  return (
+    `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
+    groupedBarsSvg(
+      data.models.map((m) => ({ label: m.name, values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)) })),
+      shouldAskCategories.map((c) => `${c} (${pc[c]} pairs)`),
+      { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
+    )
+  );
+}
+
+/** The decision under each sensitivity reading, Table 1's first. */
+function sensitivitySection(data: ReportData, models: readonly string[]): string {
+  if (!data.sensitivities.length) return "";
+  return (
+    `<h2 id="sensitivities">Sensitivities</h2><p class="note">Decision accuracy when the scored set or the reading changes (pairs in parentheses). Table 1's value is the first row.</p>` +
+    table(
+      ["Variant", ...models],
+      [
+        ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
+        ...data.sensitivities.map((s) => [
+          { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
+          ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
+        ]),
+      ],
+      'class="sens"',
+    )
+  );
+}
+
+/** Where held-back items that BFCL fails were lost (with score files). */
+function lostSection(data: ReportData): string {
+  if (!data.lostWhere.length) return "";
+  return (
+    `<h2 id="lost">Where held-back items are lost</h2><p class="note">Should-ask items on which the model held back at the anchor and that BFCL still fails, by the turn BFCL failed them on. None can fail on the anchor itself: the checker skips it.</p>` +
+    stackedBarsSvg(
+      data.lostWhere.map((l) => ({ label: l.model, values: [l.beforeAnchor, l.laterEmptyTurn, l.laterDiverged, l.other] })),
+      ["before the anchor", "later turn: text, no call", "later turn: execution diverged", "no failing turn (error, force-quit)"],
+      "Where held-back items fail",
+    ) +
+    table(
+      ["Model", "held back and failed", "before the anchor", "later: text, no call", "later: diverged", "other"],
+      data.lostWhere.map((l) => [l.model, String(l.heldBackFailed), String(l.beforeAnchor), String(l.laterEmptyTurn), String(l.laterDiverged), String(l.other)]),
+    )
+  );
+}
+
+/** The paired arms of `--compare`, and the models left out of them. */
+function compareSection(data: ReportData): string {
+  const skipped = data.compareSkipped ?? [];
+  if (!data.compare.length && !skipped.length) return "";
+  return (
+    `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
+    skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
+    data.compare.map(renderCompare).join("")
+  );
+}
+
+/** The judge's label shares (with `--labels`). */
+function judgeSection(data: ReportData): string {
+  if (!data.judge.length) return "";
+  const labels = Object.keys(data.judge[0].shares);
+  return (
+    `<h2 id="judge">What held-back replies say</h2><p class="note">Labels from the optional judge, as a share (%) of labelled held-back turns. Silent turns carry no text and are not judged; turns of rollouts that ended before the anchor cannot be read. No number above depends on these labels.</p>` +
+    table(
+      ["Model", "held back", "not reached", "silent", "labelled", ...labels],
+      data.judge.map((j) => [j.model, String(j.heldBack), String(j.notReached), String(j.silent), String(j.labelled), ...labels.map((l) => fmt1(j.shares[l]))]),
+    )
+  );
+}
+
+/** The links under the title, to the sections the page has. */
+function navLinks(data: ReportData): string[] {
+  const aligned = data.models.some((m) => m.aligned !== null);
+  return [
     `<a href="#table1">Table 1</a>`,
-    aligned.length ? `<a href="#aligned">asked, then did it</a>` : "",
+    data.trials !== undefined ? `<a href="#trials">repeated trials</a>` : "",
+    aligned ? `<a href="#aligned">asked, then did it</a>` : "",
     data.emptyTurns.length ? `<a href="#empty-turns">the skipped turn, scored</a>` : "",
-    hasOfficial ? `<a href="#reversal">rank reversal</a>` : "",
+    companionsOf(data).hasOfficial ? `<a href="#reversal">rank reversal</a>` : "",
     `<a href="#categories">by category</a>`,
     data.sensitivities.length ? `<a href="#sensitivities">sensitivities</a>` : "",
     data.lostWhere.length ? `<a href="#lost">where lost</a>` : "",
@@ -532,14 +623,42 @@ export function renderReport(data: ReportData): string {
     data.judge.length ? `<a href="#judge">judge</a>` : "",
     `<a href="#pairs">pair browser</a>`,
   ].filter(Boolean);
+}
+
+/** Every section of the page, in page order (the ones with nothing to show left out). */
+function pageSections(data: ReportData): string[] {
+  const models = data.models.map((m) => m.name);
+  const aligned = data.models.filter((m) => m.aligned !== null);
+  return [
+    table1Section(data),
+    intervalSection(data),
+    data.trials === undefined ? "" : trialsSection(data.trials),
+    workaroundSection(data),
+    aligned.length ? alignedSection(data, aligned) : "",
+    data.emptyTurns.length ? emptyTurnSection(data) : "",
+    ...officialSections(data),
+    categorySection(data),
+    sensitivitySection(data, models),
+    lostSection(data),
+    compareSection(data),
+    judgeSection(data),
+    pairBrowser(data, models, aligned.length > 0),
+    `<h2 id="sources">Inputs</h2><pre class="sources">${escapeHtml(data.sources.join("\n"))}</pre>`,
+  ].filter((section) => section !== "");
+}
+
+/** Render the report; the same data gives the same bytes. */
+export function renderReport(data: ReportData): string {
+  // Only the report's own script may run, even if some text escaped escaping.
+  const scriptHash = `sha256-${createHash("sha256").update(SCRIPT).digest("base64")}`;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${scriptHash}'; img-src data:">` +
     `<title>${escapeHtml(data.title)}</title><style>${CSS}</style></head><body>` +
     `<header><button id="theme" type="button">light / dark</button><h1>${escapeHtml(data.title)}</h1>` +
     `<p>The decision to act on BFCL multi-turn twin pairs: on the turn BFCL never scores, did the model attempt a world-changing call when the request was complete, and hold back when information was missing?</p>` +
-    `<nav>${nav.join(" · ")}</nav>${provenanceHtml(data)}</header>` +
-    sections.join("\n") +
+    `<nav>${navLinks(data).join(" · ")}</nav>${provenanceHtml(data)}</header>` +
+    pageSections(data).join("\n") +
     `<script>${SCRIPT}</script></body></html>\n`
   );
 }

@@ -133,6 +133,25 @@ describe("the report in headless Chromium (file://)", () => {
     expect(await page.textContent("#f-count")).toBe("223 of 223 pairs");
   });
 
+  it("shows only the chosen model inside an opened pair and in its marks, and every model again with all", async () => {
+    const pair = page.locator(`details.pair[id="${planted.missId}"]`);
+    await pair.evaluate(openDetails);
+    const visible = async () => ({
+      blocks: await pair.locator("div[data-m]:visible h4").allTextContents(),
+      marks: await pair.locator("summary .mark:visible").count(),
+    });
+    const all = await visible();
+    expect([all.blocks.length, all.marks]).toEqual([4, 4]);
+    await page.selectOption("#f-model", { label: `${fixes}/openai_gpt-oss-120b` });
+    const one = await visible();
+    expect(one.marks).toBe(1);
+    expect(one.blocks).toHaveLength(1);
+    expect(one.blocks[0]).toMatch(new RegExp(`^${fixes}/openai_gpt-oss-120b `));
+    await page.selectOption("#f-model", "all");
+    expect(await visible()).toEqual(all);
+    await pair.evaluate(closeDetails);
+  });
+
   it(`shows the text planted in ${"openai_gpt-oss-120b"}'s output literally and runs none of it`, async () => {
     const pair = page.locator(`details.pair[id="${planted.missId}"]`);
     await pair.evaluate(openDetails);
@@ -158,6 +177,28 @@ describe("the report in headless Chromium (file://)", () => {
     expect(await page.locator("svg.chart").count()).toBeGreaterThan(8);
     expect(outside).toEqual([]);
   });
+
+  it("with --trials-of, the trials filter keeps exactly the pairs whose outcome changed between the trials (score --trials-of's)", async () => {
+    const trials = rolloutRuns.map((r) => join(rolloutRunDir(r), "result", "openai_gpt-oss-120b"));
+    const score = await run(["score", "--trials-of", ...trials, "--bootstrap", "0", "--format", "json"]);
+    const rows = (JSON.parse(score.out) as { trials: { pairRows: { missId: string; flipRate: number | null }[] } }).trials.pairRows;
+    const unstable = rows.filter((p) => (p.flipRate ?? 0) > 0).map((p) => p.missId);
+    const out = join(tmp, "trials.html");
+    const r = await run(["report", "--trials-of", ...trials, "--bootstrap", "0", "--out", out]);
+    expect(r.code, r.err).toBe(0);
+    const trialsPage = await browser!.context.newPage();
+    try {
+      await trialsPage.goto(pathToFileURL(out).href);
+      expect(await trialsPage.textContent("#f-count")).toBe("223 of 223 pairs");
+      await trialsPage.selectOption("#f-trials", "unstable");
+      expect((await trialsPage.locator("details.pair:not([hidden])").evaluateAll((ps) => ps.map((p) => p.id))).sort()).toEqual([...unstable].sort());
+      expect(await trialsPage.textContent("#f-count")).toBe(`${unstable.length} of 223 pairs`);
+      await trialsPage.selectOption("#f-trials", "all");
+      expect(await trialsPage.textContent("#f-count")).toBe("223 of 223 pairs");
+    } finally {
+      await trialsPage.close();
+    }
+  }, 120_000);
 
   it("switches to the dark theme and back, with screenshots of both", async () => {
     mkdirSync(shots, { recursive: true });

@@ -4,7 +4,7 @@
  * so the same inputs give a byte-identical file.
  */
 import type { ShouldAskCategory } from "../bfcl/categories.js";
-import type { SideRule, SideStatus, UndecidedCounts } from "../decision/types.js";
+import type { PairSet, SideRule, SideStatus, UndecidedCounts } from "../decision/types.js";
 import type { BfclDecodedReading } from "../decision/readings.js";
 
 import type { AlignedRow } from "../official/aligned.js";
@@ -174,6 +174,40 @@ export interface ReportJudge {
   readonly shares: Readonly<Record<string, number>>;
 }
 
+/** One pair across the trials of `--trials-of`: in how many trials it is decided, and how often its outcome flips. */
+export interface ReportPairTrials {
+  readonly missId: string;
+  readonly trials: number;
+  /** Trials in which the model acted on the base twin / held back on the withheld one. */
+  readonly acted: number;
+  readonly held: number;
+  /** Share (%) of the pair's trial pairs whose outcome (act, hold) differs; null with one trial. */
+  readonly flipRate: number | null;
+}
+
+/** One model measured over repeated trials (`report --trials-of`): the numbers `score --trials-of` gives. */
+export interface ReportTrials {
+  readonly model: string;
+  /** The trials' labels, in trial order. */
+  readonly runs: readonly string[];
+  readonly trials: number;
+  readonly pairs: number;
+  /** Means over each pair's trials, then over pairs. */
+  readonly act: number;
+  readonly hold: number;
+  readonly decision: number;
+  /** Two-level bootstrap (base twins, then each pair's trials); null without resamples. */
+  readonly ci95: readonly [number, number] | null;
+  /** Pairs decided in at least two trials, their mean flip rate and the share with one outcome in every trial (%). */
+  readonly pairsWithTrials: number;
+  readonly meanFlipRate: number | null;
+  readonly stableShare: number | null;
+  /** Each trial's decision, and their sample standard deviation (null with one trial). */
+  readonly decisionByTrial: readonly number[];
+  readonly decisionSpread: number | null;
+  readonly pairRows: readonly ReportPairTrials[];
+}
+
 /** The whole report. */
 export interface ReportData {
   readonly title: string;
@@ -197,4 +231,8 @@ export interface ReportData {
   readonly emptyTurns: readonly EmptyTurnRow[];
   /** What made the page: the twinscore version, the manifest's digest, and what each model's run is where `twinscore run` recorded it. */
   readonly provenance?: { readonly twinscoreVersion: string; readonly manifestSha256: string; readonly runs: readonly { readonly model: string; readonly run: string }[] };
+  /** The pair set of the headline and the pair browser when it is not Table 1's (`--uncertified`, `--all-pairs`, `--count-login`); absent for Table 1. */
+  readonly pairSet?: { readonly set: PairSet; readonly countLogin: boolean };
+  /** With `--trials-of`: the model over its trials, and each pair's flip rate; absent otherwise. */
+  readonly trials?: ReportTrials;
 }

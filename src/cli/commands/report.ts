@@ -15,11 +15,13 @@ import {
   manifestGroup,
   maxUndecidedGroup,
   modelsGroup,
+  pairSetGroup,
   readGroups,
   readingGroup,
   resultsGroup,
   scoresGroup,
   strictGroup,
+  trialsOfGroup,
   verboseGroup,
   withGroups,
   type ParsedOptions,
@@ -42,13 +44,13 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
       "Write one self-contained HTML report (works offline from file://) of the runs under --results: Table 1, " +
         "the official score beside it, the sensitivities, paired comparisons and a browser of every scored pair.",
     );
-  withGroups(cmd, resultsGroup, scoresGroup, modelsGroup)
+  withGroups(cmd, resultsGroup, trialsOfGroup, scoresGroup, modelsGroup)
     .option("--out <file>", "the HTML file to write (atomically)")
     .option("--title <text>", "the report's title", "twinscore report")
     .option("--compare <runs...>", "two runs to compare as arm A and arm B: a --results tree (directory name or path as given), or a run inside a folder of runs")
     .option("--labels <file>", "judge labels (JSON Lines from `twinscore judge --labels`)")
     .option("--figures <dir>", "also write each figure of the page to DIR as SVG and PNG (NN-<title>.svg, .png), for a paper");
-  withGroups(cmd, bfclData, readingGroup, maxUndecidedGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
+  withGroups(cmd, bfclData, readingGroup, maxUndecidedGroup, pairSetGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
     .addHelpText(
       "after",
       "\n--scores: one per --results, in the same order, or none.\n" +
@@ -57,14 +59,23 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
     )
     .action(async (opts: ParsedOptions) => {
       const { results } = resultsGroup.read(opts);
+      const trials = trialsOfGroup.read(opts);
       const out = opts.out as string | undefined;
       if (out === undefined) {
         printBadArgument(io, "give --out FILE (the HTML file to write)");
         state.exitCode = 2;
-        if (results.length > 0) return;
+        if (results.length > 0 || trials.trialsOf !== undefined) return;
+      }
+      const pairSet = pairSetGroup.read(opts);
+      if (typeof pairSet === "string") {
+        printBadArgument(io, pairSet);
+        state.exitCode = 2;
+        return;
       }
       const doc = await buildReport({
         results,
+        ...trials,
+        ...pairSet,
         ...readGroups(opts, scoresGroup, modelsGroup),
         ...(opts.compare === undefined ? {} : { compare: opts.compare as string[] }),
         ...(opts.labels === undefined ? {} : { labels: opts.labels as string }),

@@ -24,6 +24,7 @@ import {
   scoresGroup,
   sensitivityGroup,
   strictGroup,
+  trialsOfGroup,
   verboseGroup,
   withGroups,
   type ParsedOptions,
@@ -154,11 +155,8 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
     bfclData,
     ...sharedScoreGroups,
   )
-    .option("--per-item <file>", "also write one CSV row per model and pair, atomically (twinscore help per-item)")
-    .option(
-      "--trials-of <dir...>",
-      "read these folders (each one model; a folder of run --trials K counts as K) as repeated trials of one model instead of --results: means over trials, an interval over base twins and trials, flip rates per pair",
-    )
+    .option("--per-item <file>", "also write one CSV row per model and pair, atomically (twinscore help per-item)");
+  withGroups(cmd, trialsOfGroup)
     .option("--table <name>", `print one table, with its caption: ${scoreTableIds.join(", ")} (combined: decision and BFCL's official score side by side)`)
     .option("--out-dir <dir>", "write each table to its own file in DIR (<table>.csv, .md, .tex or .txt by --format), atomically")
     .addHelpText(
@@ -184,7 +182,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
         ...req,
         ...readGroups(opts, resultsGroup, modelsGroup, scoresGroup, bfclData),
         ...(opts.perItem === undefined ? {} : { perItem: opts.perItem as string }),
-        ...(opts.trialsOf === undefined ? {} : { trialsOf: opts.trialsOf as string[] }),
+        ...trialsOfGroup.read(opts),
       });
       const printed = printScoreDocument(io, doc, { ...readGroups(opts, format, verboseGroup), ...manifestGroup.read(opts), tables });
       // a table asked for that this output does not have, or a table file not written: said on stderr, exit 2
