@@ -11,7 +11,8 @@ import { planText } from "../../app/run-plan.js";
 import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";
-import { note, problem } from "../../messages/index.js";
+import { modelDirName } from "../../rollout/lines.js";
+import { counted, note, problem, renderProblemLine, type Problem } from "../../messages/index.js";
 import { renderJson, renderPrintout, tableOf, type Column } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import { ExitCode, type CliIo } from "../io.js";
@@ -144,6 +145,13 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         commandHelpFooter(["generation", "history", "interactive", "exit-codes"]),
     )
     .action(async (opts: RunCliOptions) => {
+      // a signal (Ctrl-C) ends the process at once: before it goes, one line says what is on disk and how to go on
+      const progress = progressLine(io);
+      const seen: { first: RunProgress | null; latest: RunProgress | null } = { first: null, latest: null };
+      const stopListening = io.onInterrupt?.((signal) => {
+        const line = renderProblemLine(interruptedProblem(signal, seen, `${opts.out}/${opts.modelDir ?? modelDirName(opts.model)}/multi_turn`, resumeCommand(state.argv ?? [], opts)));
+        io.stderr(`${io.isTTY ? "\n" : ""}${line}\n`);
+      });
       const d = await runCommand({
         cwd: io.cwd,
         env: io.env,
@@ -180,14 +188,18 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         category: opts.category,
         dryRun: opts.dryRun === true,
         onPlan: (plan) => printNotes(io, [note(opts.dryRun ? "run-dry" : "run-plan", `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`)]),
-        onProgress: progressLine(io),
+        onProgress: (p) => {
+          seen.first ??= p;
+          seen.latest = p;
+          progress(p);
+        },
         onRetry: (r) => {
           if (r.retryAfterCappedFromMs !== null) {
             const message = `${r.itemId}: the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead`;
             printProblems(io, [problem("retry-after-capped", message, { severity: "warning" })]);
           } else if (opts.verbose) printNotes(io, [note("retry", `${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}`)]);
         },
-      });
+      }).finally(() => stopListening?.());
       // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
       const redactor = redactorOf([
         opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null,
@@ -247,6 +259,34 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       state.exitCode = d.exitCode;
     });
 };
+
+/**
+ * The line printed when a signal ends a run: the lines of the selection on disk (the
+ * appends are whole, and the lock's handler puts the files in BFCL's order before the
+ * process goes), how many this run wrote, and the command that resumes it — the same one.
+ */
+function interruptedProblem(signal: NodeJS.Signals, seen: { first: RunProgress | null; latest: RunProgress | null }, folder: string, command: string): Problem {
+  const { first, latest } = seen;
+  if (first === null || latest === null) {
+    return problem("run-interrupted", `${signal} stopped the run before it generated anything; nothing was written; the same command starts it again: ${command}`);
+  }
+  const errors = latest.errors > 0 ? `; ${counted(latest.errors, "error line")} among them` : "";
+  return problem(
+    "run-interrupted",
+    `${signal} stopped the run: ${latest.done} of ${counted(latest.total, "line")} are in ${folder}, whole (${latest.done - first.done} written by this run${errors}); the same command goes on from there: ${command}`,
+  );
+}
+
+/** The command line as given, quoted for a POSIX shell, with the endpoints' query-string keys redacted. */
+function resumeCommand(args: readonly string[], opts: RunCliOptions): string {
+  const redactor = redactorOf([...endpointSecrets(opts.endpoint), ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : [])]);
+  return ["twinscore", ...args].map((a) => redactor.text(shellWord(a))).join(" ");
+}
+
+/** A word a POSIX shell reads back as `text`: as it is when it holds nothing special, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
 
 /** The manifest a run used, as its record says (the package's v4 manifest when no record was written). */
 function runManifests(d: RunDocument): Record<string, string> {
