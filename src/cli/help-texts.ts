@@ -76,7 +76,9 @@ const official =
   "With --scores DIR (the score files `bfcl evaluate` wrote, found the way --results are; without it, the\n" +
   "score/ beside result/ in each run given), per model, BFCL's own verdict on the same items:\n" +
   columnMeanings(officialColumns, 10) +
-  "\nThen Spearman's rank correlation of decision with official raw on the miss items and on the base twins.\n" +
+  "\nThen, from 5 models on, Spearman's rank correlation of decision with official raw on the miss items and\n" +
+  "on the base twins (with fewer models no ranking can reach p < 0.05: the smallest exact p is 2/n!, so the\n" +
+  "line is left out; --format json keeps it from 3 models on).\n" +
   "A score file cut short is an error (exit 1); a model without score files is named and left out.\n";
 
 const layouts =

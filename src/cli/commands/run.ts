@@ -87,7 +87,7 @@ function progressLine(io: CliIo): (p: RunProgress) => void {
     const fresh = p.done - firstDone;
     const eta = fresh > 0 && p.done < p.total ? `, ETA ${duration((p.elapsedMs / fresh) * (p.total - p.done))}` : "";
     const sim = p.simRequests > 0 ? `, ${p.simRequests} simulated-user requests` : "";
-    const text = `run: ${p.done}/${p.total} items, ${p.requests} requests${sim}, ${p.errors} error lines, tokens ${p.inputTokens} in / ${p.outputTokens} out${eta}`;
+    const text = `run: ${p.done}/${p.total} items, ${p.requests} requests${sim}, ${counted(p.errors, "error line")}, tokens ${p.inputTokens} in / ${p.outputTokens} out${eta}`;
     io.stderr(io.isTTY ? `\r${text}${p.done === p.total ? "\n" : ""}` : `${text}\n`);
   };
 }
@@ -233,25 +233,25 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
             severity: "warning",
           }),
         ),
-        ...(listed.length > shown.length ? [problem("more", `${listed.length - shown.length} more error lines not shown; --verbose lists each`, { severity: "warning" })] : []),
+        ...(listed.length > shown.length ? [problem("more", `${counted(listed.length - shown.length, "more error line")} not shown; --verbose lists each`, { severity: "warning" })] : []),
       ], { verbose: opts.verbose });
       const allErrors = d.errors.length + d.keptErrors.length;
       const errorText =
         d.keptErrors.length === 0
-          ? `${allErrors} error lines`
-          : `${allErrors} error lines (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
+          ? counted(allErrors, "error line")
+          : `${counted(allErrors, "error line")} (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
       const reference = d.history === "reference";
       const perPair = d.pairs > 0 && d.items !== "all" ? `; ${(d.requests / d.pairs).toFixed(2)} requests per pair (${d.pairs} pairs)` : "";
       const summary =
         `${d.model} (${d.mode}${reference ? ", reference history" : ""}): ${d.selected} ${reference ? "lines (one per item and anchor)" : "items"}, ${d.generated} generated, ${d.resumed} already in the output, ${errorText}; ` +
         `${d.requests} requests${reference ? ` (${d.playedSteps} steps played from the reference)` : ""}, tokens ${d.inputTokens} in / ${d.outputTokens} out${perPair}` +
-        `${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}`;
+        `${d.stoppedAtAnchor ? `; ${counted(d.stoppedAtAnchor, "line")} stopped after their anchor turn` : ""}`;
       printNotes(io, [note("run-summary", summary)]);
       const u = d.userSimulator;
       if (u !== null) {
         const simulated =
           `simulated user ${u.model}: ${u.interactiveItems} answer turns (${u.openings.answered} answered, ${u.openings.noQuestion} no question, ${u.openings.silent} no text: scripted line), ` +
-          `${u.clarifications} clarification rounds (at most ${u.maxClarifications} per item); ${u.requests} requests, tokens ${u.inputTokens} in / ${u.outputTokens} out`;
+          `${counted(u.clarifications, "clarification round")} (at most ${u.maxClarifications} per item); ${u.requests} requests, tokens ${u.inputTokens} in / ${u.outputTokens} out`;
         printNotes(io, [note("user-simulator", simulated)]);
       }
       const { format: chosen } = format.read(opts as unknown as ParsedOptions);
