@@ -20,6 +20,7 @@ import type { DecoderName } from "../bfcl/decode/index.js";
 import type { HistorySource } from "../bfcl/line-keys.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
 import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** The two arms to compare. */
 export interface CompareRequest extends RequestContext {
@@ -52,6 +53,23 @@ export interface CompareRequest extends RequestContext {
   /** Check the first-step token counts for every compared model; by default only where an arm's lines record an injected block (`run --inject`). */
   readonly injectionCheck?: boolean;
 }
+
+/** What a library caller's compare request must hold (see `request-shape.ts`). */
+const compareShape: RequestShape = {
+  a: { rule: "string" },
+  b: { rule: "string" },
+  scoresA: { rule: "string" },
+  scoresB: { rule: "string" },
+  models: { rule: "list" },
+  bootstrap: { rule: "bootstrap" },
+  manifest: { rule: "string" },
+  reading: { rule: "string" },
+  bfclData: { rule: "string" },
+  decoder: { rule: "string" },
+  maxUndecided: { rule: "number" },
+  strict: { rule: "boolean" },
+  injectionCheck: { rule: "boolean" },
+};
 
 /** What `compare` found and computed. */
 export interface CompareDocument {
@@ -101,7 +119,10 @@ export interface CompareDocument {
  * const doc = await compareArms({ a: "runs/main", b: "runs/fixes", scoresA: "runs/main", scoresB: "runs/fixes" });
  * for (const m of doc.models) console.log(m.model, m.comparison.decision.change, m.comparison.decision.ci95);
  */
-export async function compareArms(req: CompareRequest): Promise<CompareDocument> {
+export async function compareArms(request: CompareRequest): Promise<CompareDocument> {
+  const shape = requestShapeProblems(request, compareShape, '{ a: "runs/main", b: "runs/fixes" }');
+  // a request of the wrong shape is answered with its problems alone, from an empty request
+  const req: CompareRequest = shape.length > 0 ? ({} as CompareRequest) : request;
   const ctx = contextOf(req);
   const boot = bootstrapOf(req.bootstrap);
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
@@ -135,6 +156,7 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     problems,
     exitCode: strictExitCode(exitCode, problems, req.strict),
   });
+  if (shape.length > 0) return done(shape);
   // every argument before any input is read
   const bad: Problem[] = boot.ok ? [] : [...boot.problems];
   if (req.a === undefined || req.b === undefined) bad.push(badArgument("give both --a DIR and --b DIR (the two arms' result trees)"));

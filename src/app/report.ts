@@ -35,6 +35,7 @@ import { DEFAULT_MAX_UNDECIDED, LIFTED, reshapeFix } from "./score.js";
 import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
 import { metricsInputs } from "./run-metrics.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** What the report shows. */
 export interface ReportRequest extends RequestContext {
@@ -73,6 +74,26 @@ export interface ReportRequest extends RequestContext {
   readonly progress?: (line: string) => void;
 }
 
+/** What a library caller's report request must hold (see `request-shape.ts`). */
+const reportShape: RequestShape = {
+  results: { rule: "list", required: true },
+  scores: { rule: "list" },
+  compare: { rule: "list" },
+  labels: { rule: "string" },
+  bfclData: { rule: "string" },
+  models: { rule: "list" },
+  out: { rule: "string" },
+  figures: { rule: "string" },
+  title: { rule: "string" },
+  bootstrap: { rule: "bootstrap" },
+  manifest: { rule: "string" },
+  reading: { rule: "string" },
+  decoder: { rule: "string" },
+  strict: { rule: "boolean" },
+  maxUndecided: { rule: "number" },
+  progress: { rule: "function" },
+};
+
 /** What was written. */
 export interface ReportDocument {
   readonly command: "report";
@@ -109,8 +130,9 @@ export interface ReportDocument {
  * console.log(doc.file, doc.bytes, doc.models);
  */
 export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
-  const ctx = contextOf(req);
-  const scores = req.scores ?? [];
+  const shape = requestShapeProblems(req, reportShape, '{ results: ["runs/main"] }');
+  const ctx = shape.length > 0 ? contextOf({}) : contextOf(req);
+  const scores = shape.length > 0 ? [] : (req.scores ?? []);
   const done = (problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument => ({
     command: "report",
     file: null,
@@ -129,6 +151,7 @@ export async function buildReport(req: ReportRequest): Promise<ReportDocument> {
     exitCode: 2,
     ...rest,
   });
+  if (shape.length > 0) return done(shape);
   // every argument before any input is read
   const bad: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
