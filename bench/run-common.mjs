@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadReferenceTurns, loadRunEntries } from "../dist/app/run.js";
+import { loadReferenceTurns, loadRunEntries } from "../dist/app/run/index.js";
 import { loadManifest } from "../dist/io/manifest.js";
 import { paramNamesOf } from "../dist-testing/testing/policies.js";
 

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchInputs, benchRunRequest } from "./run-common.mjs";
-import { runModel } from "../dist/app/run.js";
+import { runModel } from "../dist/app/run/index.js";
 import { scoreRuns } from "../dist/app/score.js";
 import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, startPolicyServer } from "../dist-testing/testing/policies.js";
 

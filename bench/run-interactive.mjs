@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchRunRequest } from "./run-common.mjs";
-import { loadRunEntries, runModel } from "../dist/app/run.js";
+import { loadRunEntries, runModel } from "../dist/app/run/index.js";
 import { readCategoryInputs } from "../dist/io/bfcl-data.js";
 import { loadManifest } from "../dist/io/manifest.js";
 import { parseUserSimPrompt } from "../dist/rollout/user-sim.js";

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchInputs, benchRunRequest } from "./run-common.mjs";
-import { runModel } from "../dist/app/run.js";
+import { runModel } from "../dist/app/run/index.js";
 import { scoreRuns } from "../dist/app/score.js";
 import { scriptedResponder, startPolicyServer } from "../dist-testing/testing/policies.js";
 import { trialPolicyScript } from "../dist-testing/testing/trial-policy.js";

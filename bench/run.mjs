@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchRunRequest } from "./run-common.mjs";
-import { runModel } from "../dist/app/run.js";
+import { runModel } from "../dist/app/run/index.js";
 import { loadManifest } from "../dist/io/manifest.js";
 import { selectItems } from "../dist/rollout/selection.js";
 import { inProcessEndpoint, parseRecording, replayResponder, startReplayServer } from "../dist-testing/testing/replay.js";

@@ -23,7 +23,7 @@ export { readRun, type ReadRunRequest, type RunReading, type RunModel } from "./
 export { runDemo, type DemoRequest, type DemoDocument, type DemoPolicy } from "./app/demo.js";
 export { buildPairs, type PairsRequest, type PairsDocument } from "./app/pairs.js";
 export { judgeHeldBack, type JudgeRequest, type JudgeDocument } from "./app/judge.js";
-export { runCommand, type RunCommandRequest, type RunDocument } from "./app/run.js";
+export { runCommand, type RunCommandRequest, type RunDocument } from "./app/run/index.js";
 export type { RequestContext, ExitCode } from "./app/common.js";
 import { checkRuns as checkRunsOnThisThread, type CheckDocument, type CheckRequest } from "./app/check.js";
 import { checkWorkerSpawner } from "./cli/workers.js";

@@ -33,7 +33,7 @@ import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { oracleScript, paramNamesOf, SCRIPTED_CLOSING_TEXT, scriptedResponder, turnAndStep } from "../testing/policies.js";
 import { inProcessEndpoint } from "../testing/replay.js";
 import { sharedPath } from "../testing/shared.js";
-import { loadReferenceTurns, loadRunEntries } from "./run.js";
+import { loadReferenceTurns, loadRunEntries } from "./run/index.js";
 
 type Mode = "fc" | "prompting";
 type Msg = Record<string, unknown>;

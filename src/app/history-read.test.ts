@@ -23,7 +23,7 @@ import { runCheck } from "./check-run.js";
 import { compareArms } from "./compare.js";
 import { buildReport } from "./report.js";
 import { scoreRuns } from "./score.js";
-import type { RunDocument } from "./run.js";
+import type { RunDocument } from "./run/index.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-history-read-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -15,7 +15,7 @@ import { renderProblemLine } from "../messages/index.js";
 import type { ChatEndpoint } from "../rollout/loop.js";
 import { startHugeUsageServer } from "../testing/hostile-servers.js";
 import { inProcessRun, serverPool, subsetBfclData } from "../testing/run-fixtures.js";
-import { runModel, type RunRequest } from "./run.js";
+import { runModel, type RunRequest } from "./run/index.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-files-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

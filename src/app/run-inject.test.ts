@@ -15,7 +15,7 @@ import { INJECTED_KEY, injectionCheck } from "../rollout/inject-check.js";
 import { bfclDataDir } from "../testing/shared.js";
 import { alwaysAskScript, scriptedResponder } from "../testing/policies.js";
 import { inProcessEndpoint } from "../testing/replay.js";
-import { runModel, type RunRequest } from "./run.js";
+import { runModel, type RunRequest } from "./run/index.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-inject-"));

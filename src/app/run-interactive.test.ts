@@ -39,7 +39,7 @@ import {
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
 import { compareArms } from "./compare.js";
 import { judgeHeldBack } from "./judge.js";
-import { loadRunEntries, runModel, type RunRequest } from "./run.js";
+import { loadRunEntries, runModel, type RunRequest } from "./run/index.js";
 import { scoreRuns, type ScoredModel } from "./score.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 

@@ -18,7 +18,7 @@ import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { bfclDataDir } from "../testing/shared.js";
 import { alwaysActScript, alwaysAskScript, oracleScript, paramNamesOf, scriptedResponder, type CallScript } from "../testing/policies.js";
 import { inProcessEndpoint } from "../testing/replay.js";
-import { loadRunEntries, runModel, type RunRequest } from "./run.js";
+import { loadRunEntries, runModel, type RunRequest } from "./run/index.js";
 import { scoreRuns } from "./score.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 import { table1Numbers } from "../testing/numbers.js";

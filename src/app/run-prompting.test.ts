@@ -18,7 +18,7 @@ import { jsonDumps, jsonLoadsFast } from "../python/json.js";
 import { systemPromptFromBfcl } from "../rollout/system-prompt.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { inProcessEndpoint, parseRecording, renderAsPythonCalls, replayResponder } from "../testing/replay.js";
-import { runModel } from "./run.js";
+import { runModel } from "./run/index.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-prompting-"));

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, u
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runModel, type RunRequest } from "./run.js";
+import { runModel, type RunRequest } from "./run/index.js";
 import { MODE_KEY } from "../bfcl/line-keys.js";
 import { RUN_RECORD_FILE, type RunRecord } from "../rollout/run-record.js";
 import { TWINSCORE_VERSION } from "../messages/version.js";

@@ -25,7 +25,7 @@ import { readForTest } from "../testing/read-models.js";
 import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
 import { sendJson, startChatServer } from "../testing/replay.js";
-import { runModel, type RunDocument, type RunRequest } from "./run.js";
+import { runModel, type RunDocument, type RunRequest } from "./run/index.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-reference-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -19,7 +19,7 @@ import { runCheck } from "./check-run.js";
 import { defaultScoreOptions } from "../decision/types.js";
 import { bfclDataDir, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { inProcessEndpoint, parseRecording, replayResponder, type RecordedEntry } from "../testing/replay.js";
-import { runModel } from "./run.js";
+import { runModel } from "./run/index.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 import { table1Numbers } from "../testing/numbers.js";
 import { readForTest } from "../testing/read-models.js";

@@ -22,7 +22,7 @@ import type { ChatEndpoint } from "../rollout/loop.js";
 import { pyToPlain } from "../rollout/serialize.js";
 import { systemPromptFromBfcl } from "../rollout/system-prompt.js";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
-import { loadRunEntries, runModel } from "./run.js";
+import { loadRunEntries, runModel } from "./run/index.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-tools-"));

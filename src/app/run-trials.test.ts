@@ -6,15 +6,16 @@
  * the same coins itself (tools/gen-trial-vectors.py). The oracle never flips.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scriptedResponder, startPolicyServer } from "../testing/policies.js";
 import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
-import { trialPolicyScript, type TrialPolicy } from "../testing/trial-policy.js";
+import { trialPolicyBySeed, trialPolicyScript, type TrialPolicy } from "../testing/trial-policy.js";
 import { comparable, type ReferenceTrialNumbers } from "../testing/trial-reference.js";
-import { runModel } from "./run.js";
+import { runModel, type Narrowing, type RunRequest } from "./run/index.js";
 import { scoreRuns } from "./score.js";
+import type { TrialsSummary } from "./score-trials.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-trials-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -35,13 +36,13 @@ interface PolicyVectors {
 const vectors = (JSON.parse(readFileSync(new URL("../stats/testdata/trial-vectors.json", import.meta.url), "utf8")) as { policy: PolicyVectors }).policy;
 
 /** K trials of the policy, each its own run folder made by its own endpoint; the model folders in trial order. */
-async function trialRuns(name: string, policy: Omit<TrialPolicy, "trial">, trials: number, temperature = 0.001): Promise<string[]> {
+async function trialRuns(name: string, policy: Omit<TrialPolicy, "trial">, trials: number, temperature = 0.001, narrowing: Narrowing = {}): Promise<string[]> {
   const folders: string[] = [];
   for (let trial = 0; trial < trials; trial++) {
     const script = trialPolicyScript(references, manifest.pairs, { ...policy, trial });
     const srv = await serve(startPolicyServer(scriptedResponder(script, { paramNames }), { maxRequests: 2_000 }));
     const out = join(tmp, `${name}-${trial}`);
-    const doc = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference", temperature }));
+    const doc = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference", temperature, narrowing }));
     if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
     folders.push(join(out, "scripted_policy"));
   }
@@ -77,5 +78,132 @@ describe("K = 5 trials of a policy that acts with probability p on each side, ex
     expect(mixed.exitCode).toBe(2);
     expect(mixed.trials).toBeNull();
     expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(/--trials-of: .*oracle-warmer-0\/scripted_policy was made with other settings than .*: --temperature \(first trial: temperature 0\.001; now: temperature 0\.7\)/);
+  }, 600_000);
+});
+
+/** The numbers of a trials summary that do not depend on how its trials were labelled. */
+function trialNumbers(t: TrialsSummary | null) {
+  if (t === null) throw new Error("no trials summary");
+  const { model: _model, runs: _runs, ...numbers } = t;
+  return numbers;
+}
+
+/** Every result file of a model folder, by name. */
+function resultFiles(modelFolder: string): Map<string, string> {
+  const dir = join(modelFolder, "multi_turn");
+  return new Map(readdirSync(dir).filter((n) => n.endsWith("_result.json")).map((n) => [n, readFileSync(join(dir, n), "utf8")]));
+}
+
+describe("run --trials K: one folder holds K samples of each line", () => {
+  // the first 15 scored pairs of each should-ask category (--limit alone would take miss_func pairs only, and score needs every category's file)
+  const scoredPairs = manifest.pairs.filter((p) => p.status === "scored");
+  const chosen = ["miss_func", "miss_param"].flatMap((c) => scoredPairs.filter((p) => p.missId.startsWith(`multi_turn_${c}_`)).slice(0, 15));
+  const narrowing: Narrowing = { ids: [...new Set(chosen.flatMap((p) => [p.baseId, p.missId]))] };
+  const runSeed = 11;
+  const bootstrap = { resamples: vectors.B, seed: vectors.bootstrapSeed };
+  /** A K-trial run of the policy into `name`, one server answering each trial by the request's seed. */
+  async function kTrialRun(name: string, policy: Omit<TrialPolicy, "trial">, trials: number, more: Partial<RunRequest> = {}) {
+    const respond = trialPolicyBySeed(references, manifest.pairs, policy, { seed: runSeed, trials }, (script) => scriptedResponder(script, { paramNames }));
+    const srv = await serve(startPolicyServer(respond, { maxRequests: 5_000 }));
+    const out = join(tmp, name);
+    const request = inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference", narrowing, trials, seed: runSeed, ...more });
+    return { doc: await runModel(request), folder: join(out, "scripted_policy"), request };
+  }
+
+  it("K = 3 with --ids: the folder scores as three one-trial folders do with --trials-of; the plan counts every trial", async () => {
+    const policy = { seed: vectors.seed, pBase: vectors.pBase, pMiss: vectors.pMiss };
+    const plans = [];
+    for (const trials of [1, 3]) {
+      const dry = await kTrialRun(`k-dry-${trials}`, policy, trials, { dryRun: true });
+      if (!dry.doc.ok) throw new Error(dry.doc.problems.map((p) => p.message).join("; "));
+      plans.push(dry.doc.value.plan!);
+    }
+    expect(plans[1].lines).toBe(3 * plans[0].lines);
+    expect(plans[1].minRequests).toBe(3 * plans[0].minRequests);
+    expect([plans[0].trials, plans[1].trials, plans[1].items]).toEqual([1, 3, plans[0].items]);
+
+    const { doc, folder } = await kTrialRun("k3", policy, 3);
+    if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
+    expect(doc.value.exitCode).toBe(0);
+    expect(doc.value.generated).toBe(plans[1].lines);
+    expect(doc.value.record!.settings.trials).toBe(3);
+    expect(doc.value.record!.settings.sampling.seed).toBe(runSeed);
+    // each (id, anchor) three times, trial 0, 1, 2 in order, each line ending with its trial
+    for (const text of resultFiles(folder).values()) {
+      const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.length % 3).toBe(0);
+      lines.forEach((l, i) => expect([Object.keys(l).at(-1), l.twinscore_trial]).toEqual(["twinscore_trial", i % 3]));
+    }
+
+    const separate = await trialRuns("k3-separate", policy, 3, 0.001, narrowing);
+    const viaTrialsOf = await scoreRuns({ results: [], trialsOf: [folder], bootstrap, maxUndecided: 100 });
+    const viaResults = await scoreRuns({ results: [folder], bootstrap, maxUndecided: 100 });
+    const viaFolders = await scoreRuns({ results: [], trialsOf: separate, bootstrap, maxUndecided: 100 });
+    expect(viaFolders.exitCode, viaFolders.problems.map((p) => p.message).join("\n")).toBe(0);
+    expect(viaTrialsOf.exitCode, viaTrialsOf.problems.map((p) => p.message).join("\n")).toBe(0);
+    const t = viaTrialsOf.trials!;
+    expect(t.trials).toBe(3);
+    expect(t.pairs).toBeGreaterThanOrEqual(chosen.length);
+    expect(trialNumbers(t)).toEqual(trialNumbers(viaFolders.trials));
+    expect(trialNumbers(viaResults.trials)).toEqual(trialNumbers(viaFolders.trials));
+    // the run folder above it reads the same (its one model); beside another model it is refused
+    const viaRoot = await scoreRuns({ results: [join(folder, "..")], bootstrap, maxUndecided: 100 });
+    expect(trialNumbers(viaRoot.trials)).toEqual(trialNumbers(viaFolders.trials));
+    // the policy samples: some pairs flip, and the interval is wider than a point
+    expect(t.meanFlipRate!).toBeGreaterThan(10);
+    expect(t.ci95![1] - t.ci95![0]).toBeGreaterThan(1);
+    // a K-trial folder beside another --results would read as one sample: refused
+    const mixed = await scoreRuns({ results: [folder, separate[0]], bootstrap: { resamples: 0 } });
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(/holds several trials of one model: score it alone/);
+  }, 600_000);
+
+  it("the oracle run as K = 3 trials in one folder never flips", async () => {
+    const { doc, folder } = await kTrialRun("k3-oracle", { seed: vectors.seed, pBase: 1, pMiss: 0 }, 3);
+    expect(doc.ok && doc.value.exitCode).toBe(0);
+    const t = (await scoreRuns({ results: [], trialsOf: [folder], bootstrap, maxUndecided: 100 })).trials!;
+    expect(t.pairs).toBeGreaterThanOrEqual(chosen.length);
+    expect([t.trials, t.meanFlipRate, t.stableShare, t.act, t.hold, t.decision, t.decisionSpread]).toEqual([3, 0, 100, 100, 100, 100, 0]);
+  }, 600_000);
+
+  it("resume generates only the missing (id, trial) lines; --retry-errors reruns one trial's error line; another --trials is refused", async () => {
+    const policy = { seed: vectors.seed, pBase: vectors.pBase, pMiss: vectors.pMiss };
+    const first = await kTrialRun("k3-resume", policy, 3);
+    if (!first.doc.ok) throw new Error(first.doc.problems.map((p) => p.message).join("; "));
+    const whole = resultFiles(first.folder);
+    // an interrupted run: some lines of trial 2 (and one of trial 0) never written, one line of trial 1 an error line
+    let removed = 0;
+    let errorId = "";
+    for (const [name, text] of whole) {
+      const lines = text.trimEnd().split("\n");
+      const kept = lines.filter((l, i) => {
+        const trial = (JSON.parse(l) as { twinscore_trial: number }).twinscore_trial;
+        const drop = (trial === 2 && i < 15) || i === 3;
+        if (drop) removed++;
+        return !drop;
+      });
+      if (errorId === "") {
+        const at = kept.findIndex((l) => (JSON.parse(l) as { twinscore_trial: number }).twinscore_trial === 1);
+        const line = JSON.parse(kept[at]) as Record<string, unknown>;
+        errorId = line.id as string;
+        kept[at] = JSON.stringify({ ...line, result: "Error during inference: Connection error." });
+      }
+      writeFileSync(join(first.folder, "multi_turn", name), kept.map((l) => `${l}\n`).join(""));
+    }
+    expect(removed).toBeGreaterThan(3);
+    const again = await kTrialRun("k3-resume", policy, 3);
+    if (!again.doc.ok) throw new Error(again.doc.problems.map((p) => p.message).join("; "));
+    expect(again.doc.value.generated).toBe(removed);
+    expect(again.doc.value.resumed).toBe(first.doc.value.selected - removed);
+    expect(again.doc.value.keptErrors).toEqual([expect.objectContaining({ id: errorId, trial: 1, message: "Connection error." })]);
+    expect(again.doc.value.exitCode).toBe(1);
+    const retried = await kTrialRun("k3-resume", policy, 3, { retryErrors: true });
+    if (!retried.doc.ok) throw new Error(retried.doc.problems.map((p) => p.message).join("; "));
+    expect([retried.doc.value.generated, retried.doc.value.exitCode]).toEqual([1, 0]);
+    expect(resultFiles(first.folder)).toEqual(whole);
+    const other = await kTrialRun("k3-resume", policy, 2);
+    expect(other.doc.ok).toBe(false);
+    if (!other.doc.ok) expect(other.doc.problems[0].message).toMatch(/--trials \(run\.json: 3; now: 2\)/);
+    expect(resultFiles(first.folder)).toEqual(whole);
   }, 600_000);
 });

@@ -31,7 +31,7 @@ import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasE
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
-import { trialsSummary, type TrialsSummary } from "./score-trials.js";
+import { splitTrialFolders, trialsSummary, type TrialsSummary } from "./score-trials.js";
 import { runRecordAbove } from "../io/run-record.js";
 import { differencesText, settingDifferences } from "../rollout/run-record.js";
 
@@ -323,6 +323,16 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
+  // a folder of `run --trials K` is read as its K trials
+  const split = splitTrialFolders(request, contextOf(request).cwd);
+  if (split !== null) {
+    if (!split.ok) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [...split.problems]);
+    try {
+      return await scoreRuns({ ...request, results: [], trialsOf: split.value.folders });
+    } finally {
+      split.value.remove();
+    }
+  }
   const listed =
     folderListProblem(request.results, "results") ??
     (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??

@@ -28,7 +28,8 @@
  * (and an interactive line's user-simulator summary); every line `run` writes, error lines
  * included, ends with `"twinscore_mode"`: `fc` or `prompting`, the mode that made it, which
  * chooses the decoder its steps are read with (a text-only FC line looks like a prompting
- * one). A per-line trial index, when runs repeat trials, goes beside it.
+ * one). A run of several trials (`run --trials K`, K > 1) writes `"twinscore_trial": t`
+ * (0 to K − 1) after it on every line; each trial has its own line of each id (and anchor).
  */
 
 /**
@@ -41,6 +42,9 @@ export const INJECTED_KEY = "twinscore_injected";
 
 /** The top-level key naming the mode a line was generated in (`fc` or `prompting`); absent on lines made before it was written. */
 export const MODE_KEY = "twinscore_mode";
+
+/** The key of a line's trial index (0 to K − 1) in a run of K > 1 trials; absent on a run of one. */
+export const TRIAL_KEY = "twinscore_trial";
 
 /** How `run` asks the model: function calling, or Python-call text under BFCL's system prompt. */
 export type RunMode = "fc" | "prompting";

@@ -356,14 +356,17 @@ const generation =
   "\nrun.json: each model folder records how it was made (twinscore and BFCL versions, the data's and the\n" +
   "manifest's sha256, the model, the endpoint without key, user or query string, mode, history, --until-anchor,\n" +
   "--continue, temperature, digests and first characters of --inject and --system-prompt, the simulated user,\n" +
-  "trials: 1, start and end times, sessions), written atomically and updated on each resume. Every line ends\n" +
-  "with twinscore_mode (fc or prompting). score, check, compare and report take the decoder from that mode and\n" +
-  "say what the run is; a folder of two modes or two injected blocks is not scored.\n" +
-  "\nResume: ids already in the output are skipped (reference history: each id and anchor; error lines too,\n" +
-  "unless --retry-errors); each line is appended whole and a torn last line is cut off; at the end each file\n" +
-  "is rewritten in BFCL's order. A resume whose settings differ from run.json (or, in a folder made before it,\n" +
-  "from what the lines show: their mode, injected block, stopped key) is refused with each setting named, and\n" +
-  "nothing is written.\n" +
+  "--trials and --sampling-seed, start and end times, sessions), written atomically and updated on each resume.\n" +
+  "Every line ends with twinscore_mode (fc or prompting). score, check, compare and report take the decoder\n" +
+  "from that mode and say what the run is; a folder of two modes or two injected blocks is not scored.\n" +
+  "\nTrials: --trials K writes K lines of each item (and anchor), trial by trial, each ending with\n" +
+  "twinscore_trial t (0 to K-1); trial t sends seed N + t (N from --sampling-seed, default 0; one trial sends a\n" +
+  "seed only with --sampling-seed). score --trials-of DIR reads such a folder as its K trials.\n" +
+  "\nResume: lines already in the output are skipped (reference history: each id and anchor; with --trials, each\n" +
+  "trial's line; error lines too, unless --retry-errors); each line is appended whole and a torn last line is\n" +
+  "cut off; at the end each file is rewritten in BFCL's order. A resume whose settings differ from run.json\n" +
+  "(or, in a folder made before it, from what the lines show: their mode, injected block, stopped key) is\n" +
+  "refused with each setting named, and nothing is written.\n" +
   "Retries: 429, 5xx, timeouts and network errors, with exponential backoff and jitter; a Retry-After header\n" +
   "is honoured up to 60 s (longer waits are cut to 60 s and reported). Every request carries\n" +
   "`x-twinscore-item: <entry id>`. The key is read from the variable named by --key-env, sent only in the\n" +

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ScoreDocument } from "../app/score.js";
-import { loadRunEntries, runModel } from "../app/run.js";
+import { loadRunEntries, runModel } from "../app/run/index.js";
 import { loadManifest } from "../io/manifest.js";
 import { counted } from "../messages/index.js";
 import { renderPrintout } from "../report/printout.js";

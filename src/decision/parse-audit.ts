@@ -8,6 +8,7 @@
  */
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { StepKinds } from "../extract/types.js";
+import { rate } from "./readings.js";
 import type { PairRecord, TwinReading } from "./types.js";
 
 /** One category's anchor-turn steps, by kind. */
@@ -67,7 +68,7 @@ export function textCallLine(model: string, audit: CategoryAudit, handler: strin
   if (!textCallsPastLimit(audit)) return null;
   const { native, textCalls } = audit.steps;
   const calls = native + textCalls;
-  const pct = ((100 * textCalls) / calls).toFixed(1);
+  const pct = rate(textCalls, calls).toFixed(1);
   return (
     `model ${model}: ${textCalls} of ${calls} anchor-turn call steps in ${audit.category} (${pct} %) are calls written as text that ${handler} does not parse, so BFCL executed no call there; ` +
     `likely cause: the server's tool-call parser or chat template returned the calls as text instead of tool calls. ` +

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decodeResult, type RecordedRollout } from "../bfcl/results.js";
 import { loadManifest } from "../io/manifest.js";
 import { rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { headlineOf, pairUnder, readingById, readingPairs, readingRates, readings, selectUnder, summarize } from "./readings.js";
+import { headlineOf, pairRates, pairUnder, rate, rateOf, readingById, readingPairs, readingRates, readings, scoredUnder, selectUnder, summarize } from "./readings.js";
 import { scoreModel } from "./score.js";
 import type { PairRecord } from "./types.js";
 
@@ -122,5 +122,31 @@ describe("the headline gate", () => {
     expect(h.noHeadline).toMatch(/^no pair decided on both twins \(223 of 223 undecided: 223 with an inference-error side\)/);
     const rel = headlineOf(broken, manifest, t1, "release", 10, null);
     expect([rel.noHeadline, rel.numbers.n, rel.numbers.act]).toEqual([null, 223, 0]);
+  });
+});
+
+describe("one rate function and one empty-set convention", () => {
+  it("an empty set has no rate: NaN, written as null in JSON, never 0", () => {
+    expect(rate(0, 0)).toBeNaN();
+    expect(rateOf([])).toBeNaN();
+    expect(JSON.stringify({ act: pairRates([]).act, decision: pairRates([]).decision })).toBe('{"act":null,"decision":null}');
+    expect(rate(1, 3)).toBe(100 / 3);
+    expect(rateOf([true, false, false, true])).toBe(50);
+  });
+
+  it("records read by scoredUnder act and hold as the selection of the same reading scores them (2025-11-12-main, both models)", () => {
+    for (const records of [main20, main120]) {
+      for (const id of ["table-1", "credited", "logins", "bfcl-decoded"]) {
+        const selection = selectUnder(records, manifest, reading(id), "decided");
+        const again = scoredUnder(selection.scored.map((s) => s.record), reading(id));
+        expect(again.map((s) => [s.act, s.hold])).toEqual(selection.scored.map((s) => [s.act, s.hold]));
+        expect(pairRates(again)).toEqual(pairRates(selection.scored));
+      }
+    }
+    // Table 1's act and hold are the records' own flags; the credited reading's hold is the compound credit
+    const t1 = selectUnder(main120, manifest, reading("table-1"), "decided").scored.map((s) => s.record);
+    expect(scoredUnder(t1).map((s) => [s.act, s.hold])).toEqual(t1.map((r) => [r.actedOnBase, r.heldBack]));
+    expect(scoredUnder(t1, reading("credited")).map((s) => s.hold)).toEqual(t1.map((r) => r.heldBackCredited));
+    expect(scoredUnder(t1, reading("credited")).filter((s, i) => s.hold !== !t1[i].actedOnMiss).length).toBeGreaterThan(0);
   });
 });

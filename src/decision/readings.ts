@@ -3,7 +3,9 @@
  * paper (Appendix E–F) is a pair set, a login rule, a hold rule, an optional filter of the
  * pairs and a rule for the sides that are not decisions. Every number of the decision is
  * computed by `readingRates` from a model's pair records under one of these, so `score`,
- * `--sensitivity`, `verify`, `compare` and the report never define a reading twice.
+ * `--sensitivity`, `verify`, `compare` and the report never define a reading twice. The
+ * companion tables (aligned, Table F1, the official companion, arm comparison) read act
+ * and hold through `scoredUnder`, and every percentage anywhere is formed by `rate`.
  *
  * Which sides enter (`SideRule`): under `decided` (the default) a pair is scored only
  * when both its sides are decisions; an inference-error line, a rollout that ended before
@@ -196,10 +198,35 @@ export function pairUnder(r: PairRecord, spec: ReadingSpec, rule: SideRule): Pai
   const base = { ...b, scored: sideEnters(b.status, sides) };
   const miss = { ...m, scored: sideEnters(m.status, sides) };
   const scored = base.scored && miss.scored && (spec.filter === undefined || passes(r, spec.filter));
+  return { status: pairStatus(b.status, m.status), scored, act: b.acted, hold: holdUnder(r, spec, m.acted), base, miss };
+}
+
+/** Whether the withheld side held back under the reading's hold rule (`missActed`: its attempt as the reading reads it). */
+function holdUnder(r: PairRecord, spec: ReadingSpec, missActed: boolean): boolean {
   // the compound credit reads the undecodable-attempt rule's calls: under BFCL's decoding the hold is strict
-  const credited = spec.hold === "credited" && !bfclDecoding;
-  const hold = credited ? (spec.countLogin ? r.heldBackCreditedWithLogin : r.heldBackCredited) : !m.acted;
-  return { status: pairStatus(b.status, m.status), scored, act: b.acted, hold, base, miss };
+  const credited = spec.hold === "credited" && spec.decoding !== "bfcl";
+  return credited ? (spec.countLogin ? r.heldBackCreditedWithLogin : r.heldBackCredited) : !missActed;
+}
+
+/** One scored pair of a reading: its record, and its act and hold as the reading counts them. */
+export interface ScoredPair {
+  readonly record: PairRecord;
+  readonly act: boolean;
+  readonly hold: boolean;
+}
+
+/**
+ * Records a caller has already selected (a headline's scored pairs, one arm of a
+ * comparison), read under a reading — Table 1's by default: the act and hold every
+ * companion table counts, from the same rule as the headline's.
+ */
+export function scoredUnder(records: readonly PairRecord[], spec: ReadingSpec = table1): ScoredPair[] {
+  const bfclDecoding = spec.decoding === "bfcl";
+  return records.map((record) => {
+    const act = sideUnder(record.base, bfclDecoding, spec.countLogin).acted;
+    const missActed = sideUnder(record.miss, bfclDecoding, spec.countLogin).acted;
+    return { record, act, hold: holdUnder(record, spec, missActed) };
+  });
 }
 
 function passes(r: PairRecord, filter: PairFilter): boolean {
@@ -231,7 +258,7 @@ export interface ReadingSelection {
   /** Pairs of the reading's set (a pair the caller has no record of counts as missing). */
   readonly pairs: number;
   /** The scored records, in record order, with their act and hold under the reading. */
-  readonly scored: readonly { readonly record: PairRecord; readonly act: boolean; readonly hold: boolean }[];
+  readonly scored: readonly ScoredPair[];
   /** Pairs not decided, by status (whether or not the reading scores them). */
   readonly undecided: UndecidedCounts;
 }
@@ -240,7 +267,7 @@ export interface ReadingSelection {
 export function selectUnder(records: readonly PairRecord[], manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec, rule: SideRule): ReadingSelection {
   const ids = readingIds(manifest, spec);
   const undecided = { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 };
-  const scored: { record: PairRecord; act: boolean; hold: boolean }[] = [];
+  const scored: ScoredPair[] = [];
   let seen = 0;
   for (const r of records) {
     if (!ids.has(r.missId)) continue;
@@ -258,8 +285,54 @@ export function undecidedTotal(u: UndecidedCounts): number {
   return u.missing + u["inference-error"] + u["not-reached"] + u.undecidable;
 }
 
-/** A percentage; NaN with nothing to divide by (an empty cell, `null` in JSON). */
-export const pct = (count: number, n: number): number => (n === 0 ? Number.NaN : (100 * count) / n);
+/**
+ * The one percentage every table of the decision and its companions shows: `count` of `n`.
+ * An empty set has no rate: NaN, which JSON writes as `null` and the tables show as a dash
+ * or a blank — never a 0, which would read like a score.
+ */
+export function rate(count: number, n: number): number {
+  return n === 0 ? Number.NaN : (100 * count) / n;
+}
+
+/** The share of true flags, in % (no rate on an empty list): a pass rate, an aligned share, one arm's act. */
+export function rateOf(flags: readonly boolean[]): number {
+  let count = 0;
+  for (const f of flags) if (f) count++;
+  return rate(count, flags.length);
+}
+
+/** The share of items a test holds for, in % (no rate on an empty list). */
+export function rateWhere<T>(items: readonly T[], test: (item: T) => boolean): number {
+  let count = 0;
+  for (const x of items) if (test(x)) count++;
+  return rate(count, items.length);
+}
+
+/** Act, hold, their mean and both right, in %, of scored pairs (no rate on none). */
+export interface PairRates {
+  readonly n: number;
+  readonly act: number;
+  readonly hold: number;
+  readonly decision: number;
+  /** Both twins decided right, %. */
+  readonly both: number;
+}
+
+/** The one rate function: act, hold, decision and both-right of the pairs a reading scores. */
+export function pairRates(scored: readonly Pick<ScoredPair, "act" | "hold">[]): PairRates {
+  const n = scored.length;
+  let acts = 0;
+  let holds = 0;
+  let both = 0;
+  for (const s of scored) {
+    if (s.act) acts++;
+    if (s.hold) holds++;
+    if (s.act && s.hold) both++;
+  }
+  const act = rate(acts, n);
+  const hold = rate(holds, n);
+  return { n, act, hold, decision: (act + hold) / 2, both: rate(both, n) };
+}
 
 /** The rates of one reading: act, hold, their mean, both right, with the cluster-bootstrap intervals when asked. */
 export interface ReadingRates {
@@ -277,24 +350,15 @@ export interface ReadingRates {
   readonly holdCi95: readonly [number, number] | null;
 }
 
-/** The scored pairs as bootstrap outcomes, clustered on the base twin. */
-export function outcomesOf(selection: ReadingSelection): PairOutcome[] {
-  return selection.scored.map((s) => ({ cluster: s.record.baseId, act: s.act, hold: s.hold }));
+/** The scored pairs (a selection's, or records read by `scoredUnder`) as bootstrap outcomes, clustered on the base twin. */
+export function outcomesOf(selection: Pick<ReadingSelection, "scored"> | readonly ScoredPair[]): PairOutcome[] {
+  const scored = "scored" in selection ? selection.scored : selection;
+  return scored.map((s) => ({ cluster: s.record.baseId, act: s.act, hold: s.hold }));
 }
 
-/** The one rate function: a reading's numbers from what it scores (intervals on a fresh stream when resamples > 0). */
+/** A reading's numbers from what it scores, by `pairRates` (intervals on a fresh stream when resamples > 0). */
 export function ratesOf(selection: ReadingSelection, bootstrap: BootstrapOptions | null = null): ReadingRates {
-  const n = selection.scored.length;
-  let acts = 0;
-  let holds = 0;
-  let both = 0;
-  for (const s of selection.scored) {
-    if (s.act) acts++;
-    if (s.hold) holds++;
-    if (s.act && s.hold) both++;
-  }
-  const act = pct(acts, n);
-  const hold = pct(holds, n);
+  const { n, act, hold, decision, both } = pairRates(selection.scored);
   const ci = bootstrap !== null && bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(clusterTotals(outcomesOf(selection)), bootstrap) : null;
   return {
     pairs: selection.pairs,
@@ -302,8 +366,8 @@ export function ratesOf(selection: ReadingSelection, bootstrap: BootstrapOptions
     n,
     act,
     hold,
-    decision: (act + hold) / 2,
-    both: pct(both, n),
+    decision,
+    both,
     ci95: ci?.decision ?? null,
     actCi95: ci?.act ?? null,
     holdCi95: ci?.hold ?? null,
@@ -427,7 +491,8 @@ export function headlineOf(
   const ci95 = ratesOf(selection, bootstrap).ci95;
   // the pairs left out under the reading (release scores error and not-reached sides as no call)
   const out = selection.pairs - selection.scored.length;
-  const share = selection.pairs === 0 ? 0 : (100 * out) / selection.pairs;
+  // no pair to leave out is no share past the limit: a gate, not a rate to show
+  const share = selection.pairs === 0 ? 0 : rate(out, selection.pairs);
   const undecided = { pairs: selection.pairs, total: out, share, byStatus: numbers.undecided };
   const left = undecidedWords(rule === "release" ? { ...numbers.undecided, "inference-error": 0, "not-reached": 0 } : numbers.undecided);
   let noHeadline: string | null = null;

@@ -242,10 +242,11 @@ export function rewriteSorted(path: string, compare: (a: string, b: string) => n
   } catch (e) {
     return err(problem("write-failed", `cannot read for the final rewrite: ${describeError(e)}`, { file: path }));
   }
-  // by id as BFCL sorts, then a reference-history base item's lines by anchor
+  // by id as BFCL sorts, then a reference-history base item's lines by anchor, then a line's trials in order
   const anchorOf = (l: IndexedLine) => (l.reading.kind === "result" ? (l.reading.anchorTurn ?? -1) : -1);
   const idOf = (l: IndexedLine) => (l.reading.kind === "result" ? l.reading.id : "");
-  const winners = [...index.byKey.values()].sort((a, b) => compare(idOf(a), idOf(b)) || anchorOf(a) - anchorOf(b));
+  const trialOf = (l: IndexedLine) => (l.reading.kind === "result" ? (l.reading.trial ?? -1) : -1);
+  const winners = [...index.byKey.values()].sort((a, b) => compare(idOf(a), idOf(b)) || anchorOf(a) - anchorOf(b) || trialOf(a) - trialOf(b));
   const others = index.lines.filter((l) => l.reading.kind === "other");
   const order = [...winners, ...others];
   const errors = winners.filter((l) => l.reading.kind === "result" && l.reading.isError).length;

@@ -2,6 +2,7 @@
  * Per-model shares of each label plus the silent turns, the numbers the paper reports
  * (76–91% asking or naming what is missing, 3–9% proceeding in prose).
  */
+import { rate } from "../decision/readings.js";
 import { judgeLabels, type JudgeLabel, type JudgeRecord } from "./types.js";
 
 /** One model's label distribution. */
@@ -16,7 +17,7 @@ export interface JudgeSummary {
   /** Turns that carry a label. */
   readonly labelled: number;
   readonly counts: Readonly<Record<JudgeLabel, number>>;
-  /** Percent of labelled turns, per label. */
+  /** Percent of labelled turns, per label (NaN, no rate, when none is labelled). */
   readonly shares: Readonly<Record<JudgeLabel, number>>;
 }
 
@@ -35,7 +36,7 @@ export function summarizeLabels(
       counts[r.label]++;
     }
     const labelled = seen.size;
-    const shares = Object.fromEntries(judgeLabels.map((l) => [l, labelled ? (100 * counts[l]) / labelled : 0])) as Record<JudgeLabel, number>;
+    const shares = Object.fromEntries(judgeLabels.map((l) => [l, rate(counts[l], labelled)])) as Record<JudgeLabel, number>;
     out.push({ model, heldBack: info.heldBack, notReached: info.notReached, silent: info.silent, labelled, counts, shares });
   }
   return out;

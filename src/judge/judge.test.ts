@@ -85,6 +85,11 @@ describe("summarizeLabels", () => {
     expect(s.shares.proceeds_in_prose).toBeCloseTo(33.333, 2);
     expect(s.silent).toBe(2);
   });
+  it("a model with no labelled turn has no share (null in JSON), not a 0 that reads like one", () => {
+    const [s] = summarizeLabels(new Map([["m", { heldBack: 2, notReached: 0, silent: 2, missIds: new Set(["a", "b"]) }]]), []);
+    expect(s.labelled).toBe(0);
+    expect(JSON.parse(JSON.stringify(s.shares))).toEqual(Object.fromEntries(Object.keys(s.shares).map((l) => [l, null])));
+  });
   it("calls a turn silent only when it has no text", () => {
     expect(isSilent({ ...turn, reply: "  \n" })).toBe(true);
     expect(isSilent(turn)).toBe(false);

@@ -34,7 +34,7 @@ function recordsOf(run: (typeof rolloutRuns)[number]): Map<string, PairRecord[]>
 }
 
 describe("alignedOutcome: the four cells and the aligned pair", () => {
-  const record = (actedOnBase: boolean, heldBack: boolean) => ({ missId: "m", baseId: "b", category: "miss_param", actedOnBase, heldBack }) as PairRecord;
+  const record = (act: boolean, hold: boolean) => ({ record: { missId: "m", baseId: "b", category: "miss_param" } as PairRecord, act, hold });
   it("places the withheld twin by held back × completed and requires both twins right and completed", () => {
     expect(alignedOutcome(record(true, true), { baseCompleted: true, missCompleted: true })).toMatchObject({ withheld: "held-completed", baseActedCompleted: true, aligned: true });
     expect(alignedOutcome(record(true, true), { baseCompleted: false, missCompleted: true })).toMatchObject({ withheld: "held-completed", aligned: false });

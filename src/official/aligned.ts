@@ -20,6 +20,7 @@
  * decision score (which never looks past T): it is the share of pairs on which the model
  * both decided right and carried the request out through the turn that answers it.
  */
+import { rate, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
 import { bootstrapIntervals, clusterOrder, clusterTotals, type BootstrapOptions, type ClusterTotals, type Interval, type PairOutcome } from "../stats/index.js";
@@ -62,16 +63,20 @@ export interface AlignedOutcome {
   readonly aligned: boolean;
 }
 
-/** Read one pair: the withheld twin's cell, the base twin's acted∧completed, and whether the pair is aligned (strict hold, no compound credit). */
-export function alignedOutcome(record: PairRecord, completion: TwinCompletion): AlignedOutcome {
-  const withheld: WithheldCell = record.heldBack
+/**
+ * Read one pair: the withheld twin's cell, the base twin's acted∧completed, and whether the
+ * pair is aligned. Act and hold are as a reading counts them (`scoredUnder`: Table 1's,
+ * strict hold, no compound credit).
+ */
+export function alignedOutcome({ record, act, hold }: ScoredPair, completion: TwinCompletion): AlignedOutcome {
+  const withheld: WithheldCell = hold
     ? completion.missCompleted
       ? "held-completed"
       : "held-not-completed"
     : completion.missCompleted
       ? "acted-completed"
       : "acted-not-completed";
-  const baseActedCompleted = record.actedOnBase && completion.baseCompleted;
+  const baseActedCompleted = act && completion.baseCompleted;
   return {
     missId: record.missId,
     baseId: record.baseId,
@@ -94,7 +99,7 @@ export interface AlignedScore {
   readonly aligned: number;
   /** Held back and not completed, by why (counts; a pair whose reason is not known is in none). */
   readonly heldNotCompletedWhy: Readonly<Record<NotCompletedWhy, number>>;
-  /** Percentages of n (NaN when n = 0). */
+  /** Percentages of n (NaN, no rate, when n = 0). */
   readonly alignedPct: number;
   readonly baseActedCompletedPct: number;
   /** Held back and completed, % of n: "asked, then did it". */
@@ -122,16 +127,14 @@ export function alignedClusterTotals(outcomes: readonly AlignedOutcome[], keys?:
   return clusterTotals(pairs, keys ?? clusterOrder(pairs));
 }
 
-const pct = (count: number, n: number): number => (n === 0 ? Number.NaN : (100 * count) / n);
-
 /** Score a model's pair records with their twins' completions (by should-ask id). */
 export function alignedScore(records: readonly PairRecord[], completions: ReadonlyMap<string, TwinCompletion>, bootstrap: BootstrapOptions): AlignedScore {
   const outcomes: AlignedOutcome[] = [];
   const missingCompletion: string[] = [];
-  for (const r of records) {
-    const c = completions.get(r.missId);
-    if (c === undefined) missingCompletion.push(r.missId);
-    else outcomes.push(alignedOutcome(r, c));
+  for (const s of scoredUnder(records)) {
+    const c = completions.get(s.record.missId);
+    if (c === undefined) missingCompletion.push(s.record.missId);
+    else outcomes.push(alignedOutcome(s, c));
   }
   const withheld: Record<WithheldCell, number> = { "held-completed": 0, "held-not-completed": 0, "acted-completed": 0, "acted-not-completed": 0 };
   let baseActedCompleted = 0;
@@ -152,9 +155,9 @@ export function alignedScore(records: readonly PairRecord[], completions: Readon
     baseActedCompleted,
     aligned,
     heldNotCompletedWhy,
-    alignedPct: pct(aligned, n),
-    baseActedCompletedPct: pct(baseActedCompleted, n),
-    askedThenDidPct: pct(withheld["held-completed"], n),
+    alignedPct: rate(aligned, n),
+    baseActedCompletedPct: rate(baseActedCompleted, n),
+    askedThenDidPct: rate(withheld["held-completed"], n),
     ci95,
     missingCompletion,
     outcomes,

@@ -9,6 +9,7 @@
  * diverged. Pure: verdicts come from `src/bfcl/scores.ts` via the io layer.
  */
 import type { OfficialVerdict } from "../bfcl/scores.js";
+import { rate, scoredUnder } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";
 
 /** Where a held-back item that fails officially was lost. */
@@ -36,10 +37,10 @@ export interface FailedItem {
 /** Passes and fails among the scored should-ask items, with the share that attempted a world-changing call on the anchor. */
 export interface VerdictVsAttempt {
   readonly passes: number;
-  /** % of passes that attempted a world-changing call on the anchor (null when no pass). */
-  readonly passAttempt: number | null;
+  /** % of passes that attempted a world-changing call on the anchor (NaN, no rate, when no pass). */
+  readonly passAttempt: number;
   readonly fails: number;
-  readonly failAttempt: number | null;
+  readonly failAttempt: number;
 }
 
 /** Counts of the places where held-back items that fail officially were lost. */
@@ -73,10 +74,6 @@ export function lossPlace(failingTurn: number | null, anchorTurn: number, errorT
   return errorType === "multi_turn:empty_turn_model_response" ? "later-empty-turn" : "later-diverged";
 }
 
-function pct(count: number, n: number): number | null {
-  return n === 0 ? null : (100 * count) / n;
-}
-
 /** The official companion of one model's records (one per scored pair). */
 export function officialCompanion(records: readonly PairRecord[], verdicts: ReadonlyMap<string, OfficialVerdict>): OfficialCompanion {
   const missingVerdicts: string[] = [];
@@ -87,7 +84,9 @@ export function officialCompanion(records: readonly PairRecord[], verdicts: Read
   const failed: FailedItem[] = [];
   const losses: Record<LossPlace, number> = { "before-anchor": 0, "on-anchor": 0, "later-empty-turn": 0, "later-diverged": 0, "no-turn": 0 };
   let heldBackFailed = 0;
-  for (const r of records) {
+  // act and hold as Table 1 reads them: an attempt on the withheld anchor is not holding back
+  for (const { record: r, hold } of scoredUnder(records)) {
+    const attempted = !hold;
     const v = verdicts.get(r.missId);
     if (v === undefined) {
       missingVerdicts.push(r.missId);
@@ -96,14 +95,14 @@ export function officialCompanion(records: readonly PairRecord[], verdicts: Read
     missItems++;
     if (v.pass) {
       missPasses++;
-      if (r.actedOnMiss) passAttempts++;
+      if (attempted) passAttempts++;
       continue;
     }
-    if (r.actedOnMiss) failAttempts++;
+    if (attempted) failAttempts++;
     const f = v.failure!;
     const place = lossPlace(f.failingTurn, r.anchorTurn, f.errorType);
-    failed.push({ missId: r.missId, anchorTurn: r.anchorTurn, errorType: f.errorType, failingTurn: f.failingTurn, heldBack: r.heldBack, place });
-    if (r.heldBack) {
+    failed.push({ missId: r.missId, anchorTurn: r.anchorTurn, errorType: f.errorType, failingTurn: f.failingTurn, heldBack: hold, place });
+    if (hold) {
       heldBackFailed++;
       losses[place]++;
     }
@@ -124,11 +123,11 @@ export function officialCompanion(records: readonly PairRecord[], verdicts: Read
   return {
     missItems,
     missPasses,
-    rawMiss: pct(missPasses, missItems) ?? Number.NaN,
+    rawMiss: rate(missPasses, missItems),
     baseTwins,
     basePasses,
-    rawBase: pct(basePasses, baseTwins) ?? Number.NaN,
-    verdictVsAttempt: { passes: missPasses, passAttempt: pct(passAttempts, missPasses), fails, failAttempt: pct(failAttempts, fails) },
+    rawBase: rate(basePasses, baseTwins),
+    verdictVsAttempt: { passes: missPasses, passAttempt: rate(passAttempts, missPasses), fails, failAttempt: rate(failAttempts, fails) },
     losses: { ...losses, heldBackFailed },
     failed,
     missingVerdicts,

@@ -9,8 +9,9 @@
  */
 import { categoryOfItemId, scoredResultCategories, shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
+import { outcomesOf, pairRates, rateOf, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";
-import { clusterOrder, clusterTotals, mcnemarPaired, pairedDifferenceInterval, type BootstrapOptions, type McNemarResult, type PairOutcome } from "../stats/index.js";
+import { clusterOrder, clusterTotals, mcnemarPaired, pairedDifferenceInterval, type BootstrapOptions, type McNemarResult } from "../stats/index.js";
 import { alignedClusterTotals, alignedOutcome, alignedPairOutcomes, withheldCells, type AlignedOutcome, type TwinCompletion, type WithheldCell } from "./aligned.js";
 import { emptyTurnScores, emptyTurnShifts, type EmptyTurnScore, type EmptyTurnShift, type EntryUnderReadings } from "./empty-turns.js";
 
@@ -87,92 +88,110 @@ export interface ArmComparison {
   readonly emptyTurns: Readonly<Record<string, Readonly<Record<EmptyTurnScore, EmptyTurnShift>>>> | null;
 }
 
+/** One pair both arms scored: arm A's reading of it and arm B's. */
+type ArmPair = readonly [ScoredPair, ScoredPair];
+
+/** A 0/1 outcome's rate in both arms, on the same items in the same order, with the McNemar test of its shift. */
 function shift(a: readonly boolean[], b: readonly boolean[]): Shift {
-  const n = a.length;
-  const rate = (xs: readonly boolean[]) => (n === 0 ? Number.NaN : (100 * xs.filter(Boolean).length) / n);
-  const ra = rate(a);
-  const rb = rate(b);
-  return { n, a: ra, b: rb, change: rb - ra, test: mcnemarPaired(a, b) };
+  const ra = rateOf(a);
+  const rb = rateOf(b);
+  return { n: a.length, a: ra, b: rb, change: rb - ra, test: mcnemarPaired(a, b) };
 }
 
-function sides(pairs: readonly (readonly [PairRecord, PairRecord])[]): SideShifts {
-  return {
-    act: shift(pairs.map(([a]) => a.actedOnBase), pairs.map(([, b]) => b.actedOnBase)),
-    hold: shift(pairs.map(([a]) => a.heldBack), pairs.map(([, b]) => b.heldBack)),
-    attempt: shift(pairs.map(([a]) => a.actedOnMiss), pairs.map(([, b]) => b.actedOnMiss)),
-  };
+/** The shift of one flag of paired items. */
+function shiftOf<T>(pairs: readonly (readonly [T, T])[], flag: (x: T) => boolean): Shift {
+  return shift(
+    pairs.map(([x]) => flag(x)),
+    pairs.map(([, y]) => flag(y)),
+  );
+}
+
+/** Act, hold and the withheld-side attempt (under Table 1's strict hold, the opposite of holding back). */
+function sides(pairs: readonly ArmPair[]): SideShifts {
+  return { act: shiftOf(pairs, (s) => s.act), hold: shiftOf(pairs, (s) => s.hold), attempt: shiftOf(pairs, (s) => !s.hold) };
+}
+
+/** The pairs both arms scored, in arm A's order, each read as Table 1 reads it. */
+function pairArms(a: Arm, b: Arm): ArmPair[] {
+  const byMiss = new Map(scoredUnder(b.records).map((s) => [s.record.missId, s]));
+  return scoredUnder(a.records)
+    .filter((s) => byMiss.has(s.record.missId))
+    .map((s) => [s, byMiss.get(s.record.missId)!] as const);
+}
+
+/** The decision in both arms and its change, with the paired cluster-bootstrap interval (the same base twins drawn for both). */
+function decisionChange(pairs: readonly ArmPair[], bootstrap: BootstrapOptions): ArmComparison["decision"] {
+  const sa = pairs.map(([x]) => x);
+  const sb = pairs.map(([, y]) => y);
+  const keys = clusterOrder(outcomesOf(sa));
+  const ci95 = bootstrap.resamples > 0 && pairs.length > 0 ? pairedDifferenceInterval(clusterTotals(outcomesOf(sa), keys), clusterTotals(outcomesOf(sb), keys), bootstrap) : null;
+  const da = pairRates(sa).decision;
+  const db = pairRates(sb).decision;
+  return { a: da, b: db, change: db - da, ci95 };
 }
 
 function officialShift(ids: readonly string[], a: ReadonlyMap<string, OfficialVerdict>, b: ReadonlyMap<string, OfficialVerdict>): OfficialShift {
   const both = ids.filter((id) => a.has(id) && b.has(id));
-  const pa = both.map((id) => a.get(id)!.pass);
-  const pb = both.map((id) => b.get(id)!.pass);
-  const s = shift(pa, pb);
+  const s = shiftOf(
+    both.map((id) => [a.get(id)!, b.get(id)!] as const),
+    (v) => v.pass,
+  );
   return { ...s, failToPass: s.test.bOnly, passToFail: s.test.aOnly };
 }
 
-const decisionOf = (rs: readonly PairRecord[]) => {
-  const n = rs.length;
-  return ((100 * rs.filter((r) => r.actedOnBase).length) / n + (100 * rs.filter((r) => r.heldBack).length) / n) / 2;
-};
+/** The official score change (null unless both arms have verdicts): per result category over every item both have, and on the scored items and their base twins. */
+function officialChange(pairs: readonly ArmPair[], a: Arm, b: Arm): ArmComparison["official"] {
+  if (a.verdicts === null || b.verdicts === null) return null;
+  const va = a.verdicts;
+  const vb = b.verdicts;
+  const ids = [...va.keys()].filter((id) => vb.has(id)).sort();
+  const byCategory: Record<string, OfficialShift> = {};
+  for (const c of scoredResultCategories) {
+    const inCat = ids.filter((id) => categoryOfItemId(id) === c);
+    if (inCat.length > 0) byCategory[c] = officialShift(inCat, va, vb);
+  }
+  const records = pairs.map(([x]) => x.record);
+  return {
+    byCategory,
+    rawMiss: officialShift(records.map((r) => r.missId), va, vb),
+    rawBase: officialShift([...new Set(records.map((r) => r.baseId))], va, vb),
+  };
+}
 
 /** The aligned comparison on the pairs both arms have a completion for (null when either arm has none). */
-function alignedComparison(pairs: readonly (readonly [PairRecord, PairRecord])[], a: Arm, b: Arm, bootstrap: BootstrapOptions): AlignedComparison | null {
+function alignedComparison(pairs: readonly ArmPair[], a: Arm, b: Arm, bootstrap: BootstrapOptions): AlignedComparison | null {
   if (!a.completions || !b.completions) return null;
   const both: [AlignedOutcome, AlignedOutcome][] = [];
-  for (const [ra, rb] of pairs) {
-    const ca = a.completions.get(ra.missId);
-    const cb = b.completions.get(rb.missId);
-    if (ca && cb) both.push([alignedOutcome(ra, ca), alignedOutcome(rb, cb)]);
+  for (const [sa, sb] of pairs) {
+    const ca = a.completions.get(sa.record.missId);
+    const cb = b.completions.get(sb.record.missId);
+    if (ca && cb) both.push([alignedOutcome(sa, ca), alignedOutcome(sb, cb)]);
   }
-  const of = (f: (o: AlignedOutcome) => boolean, subset = both) => shift(subset.map(([x]) => f(x)), subset.map(([, y]) => f(y)));
   const oa = both.map(([x]) => x);
   const ob = both.map(([, y]) => y);
   const keys = clusterOrder(alignedPairOutcomes(oa));
   const ci95 = bootstrap.resamples > 0 && both.length > 0 ? pairedDifferenceInterval(alignedClusterTotals(oa, keys), alignedClusterTotals(ob, keys), bootstrap) : null;
-  const cat = (c: ShouldAskCategory) => of((o) => o.aligned, both.filter(([x]) => x.category === c));
+  const cat = (c: ShouldAskCategory) => shiftOf(both.filter(([x]) => x.category === c), (o) => o.aligned);
   return {
     pairs: both.length,
-    aligned: { ...of((o) => o.aligned), ci95 },
+    aligned: { ...shiftOf(both, (o) => o.aligned), ci95 },
     byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, cat(c)])) as Record<ShouldAskCategory, Shift>,
-    cells: Object.fromEntries(withheldCells.map((c) => [c, of((o) => o.withheld === c)])) as Record<WithheldCell, Shift>,
-    baseActedCompleted: of((o) => o.baseActedCompleted),
+    cells: Object.fromEntries(withheldCells.map((c) => [c, shiftOf(both, (o) => o.withheld === c)])) as Record<WithheldCell, Shift>,
+    baseActedCompleted: shiftOf(both, (o) => o.baseActedCompleted),
   };
 }
 
-/** Compare two arms on the pairs both scored. */
+/** Compare two arms on the pairs both scored (each arm's records read as Table 1 reads them). */
 export function compareArms(a: Arm, b: Arm, bootstrap: BootstrapOptions): ArmComparison {
-  const byMiss = new Map(b.records.map((r) => [r.missId, r]));
-  const pairs = a.records.filter((r) => byMiss.has(r.missId)).map((r) => [r, byMiss.get(r.missId)!] as const);
-  const cat = (c: ShouldAskCategory) => sides(pairs.filter(([r]) => r.category === c));
-  const ra = pairs.map(([r]) => r);
-  const rb = pairs.map(([, r]) => r);
-  const outcomes = (rs: readonly PairRecord[]): PairOutcome[] => rs.map((r) => ({ cluster: r.baseId, act: r.actedOnBase, hold: r.heldBack }));
-  const keys = clusterOrder(outcomes(ra));
-  const ci95 = bootstrap.resamples > 0 && pairs.length > 0 ? pairedDifferenceInterval(clusterTotals(outcomes(ra), keys), clusterTotals(outcomes(rb), keys), bootstrap) : null;
-  const da = decisionOf(ra);
-  const db = decisionOf(rb);
-  let official: ArmComparison["official"] = null;
-  if (a.verdicts !== null && b.verdicts !== null) {
-    const ids = [...a.verdicts.keys()].filter((id) => b.verdicts!.has(id)).sort();
-    const byCategory: Record<string, OfficialShift> = {};
-    for (const c of scoredResultCategories) {
-      const inCat = ids.filter((id) => categoryOfItemId(id) === c);
-      if (inCat.length > 0) byCategory[c] = officialShift(inCat, a.verdicts, b.verdicts);
-    }
-    official = {
-      byCategory,
-      rawMiss: officialShift(ra.map((r) => r.missId), a.verdicts, b.verdicts),
-      rawBase: officialShift([...new Set(ra.map((r) => r.baseId))], a.verdicts, b.verdicts),
-    };
-  }
+  const pairs = pairArms(a, b);
+  const cat = (c: ShouldAskCategory) => sides(pairs.filter(([s]) => s.record.category === c));
   return {
     labels: [a.label, b.label],
     pairs: pairs.length,
     all: sides(pairs),
     byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, cat(c)])) as Record<ShouldAskCategory, SideShifts>,
-    decision: { a: da, b: db, change: db - da, ci95 },
-    official,
+    decision: decisionChange(pairs, bootstrap),
+    official: officialChange(pairs, a, b),
     aligned: alignedComparison(pairs, a, b, bootstrap),
     emptyTurns: a.emptyTurns && b.emptyTurns ? emptyTurnShifts(a.emptyTurns, b.emptyTurns) : null,
   };

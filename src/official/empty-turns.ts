@@ -13,6 +13,7 @@
  * Both counterfactuals only remove passes: an entry passes them only if BFCL's checker
  * passes it. The counts come from `simulator/run-check.ts`; this module only tabulates.
  */
+import { rate, rateOf } from "../decision/readings.js";
 import { mcnemarPaired, type McNemarResult } from "../stats/index.js";
 
 /** The three readings of the empty-reference turns, in table order. */
@@ -77,8 +78,6 @@ function ranksOf(values: readonly number[]): number[] {
   return values.map((v) => 1 + values.filter((w) => key(w) > key(v)).length);
 }
 
-const pct = (n: number, d: number) => (d === 0 ? Number.NaN : (100 * n) / d);
-
 /**
  * The table: per category (in the order first met) one row per model (in the order
  * given), each score with its rank among the models in that category; then, when every
@@ -99,7 +98,7 @@ export function emptyTurnTable(counts: readonly EmptyTurnCounts[]): EmptyTurnRow
     const group = models.flatMap((model) => {
       const c = counts.find((x) => x.model === model && x.category === category);
       if (c === undefined) return [];
-      const accuracy = Object.fromEntries(emptyTurnScores.map((s) => [s, pct(c.correct[s], c.entries)])) as Record<EmptyTurnScore, number>;
+      const accuracy = Object.fromEntries(emptyTurnScores.map((s) => [s, rate(c.correct[s], c.entries)])) as Record<EmptyTurnScore, number>;
       return [{ model, category, entries: c.entries, correct: { ...c.correct }, accuracy }];
     });
     ranked(group);
@@ -150,8 +149,8 @@ export function emptyTurnShifts(
     const shift = (s: EmptyTurnScore): EmptyTurnShift => {
       const xa = both.map(([x]) => x[s]);
       const xb = both.map(([, y]) => y[s]);
-      const ra = pct(xa.filter(Boolean).length, both.length);
-      const rb = pct(xb.filter(Boolean).length, both.length);
+      const ra = rateOf(xa);
+      const rb = rateOf(xb);
       return { n: both.length, a: ra, b: rb, change: rb - ra, test: mcnemarPaired(xa, xb) };
     };
     out[category] = { bfcl: shift("bfcl"), strict: shift("strict"), worldChanging: shift("worldChanging") };

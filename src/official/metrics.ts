@@ -9,8 +9,8 @@
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { CertificationVerdict, Manifest, ManifestPair } from "../pairs/types.js";
-import { outcomesOf, pct, ratesOf, readingById, readingPairs, readings, selectUnder, type ReadingRates, type ReadingSelection } from "../decision/readings.js";
-import type { SideRule } from "../decision/types.js";
+import { outcomesOf, pairRates, rateOf, rateWhere, ratesOf, readingById, readingPairs, readings, selectUnder, type ReadingRates, type ReadingSelection } from "../decision/readings.js";
+import type { PairRecord, SideRule } from "../decision/types.js";
 import { clusterOrder, clusterTotals, rankOneFrequencies, spearman, type BootstrapOptions } from "../stats/index.js";
 import { officialCompanion, type LossPlace } from "./companion.js";
 import { definitionReadings, definitions, rankedDefinitions, type Definition, type ModelInputs } from "./definitions.js";
@@ -196,80 +196,89 @@ function tableSelection(selections: ReadonlyMap<string, ReadingSelection>, def: 
   return selections.get(definitionReadings.find((r) => r.metric === def)!.id)!;
 }
 
+/** How often the model attempted a world-changing call on the excluded pairs whose reference only reads or logs in, as the all-pairs reading scores them. */
+function excludedAttemptsOf(manifest: Manifest, allPairs: ReadingSelection): ModelMetrics["excludedAttempts"] {
+  const readOnlyIds = new Set(manifest.pairs.filter((p) => p.goldAnchorKind !== "world-changing").map((p) => p.missId));
+  const ex = allPairs.scored.filter((s) => readOnlyIds.has(s.record.missId));
+  return {
+    n: ex.length,
+    actBase: rateWhere(ex, (s) => s.act),
+    actMiss: rateWhere(ex, (s) => !s.hold),
+    either: rateWhere(ex, (s) => s.act || !s.hold),
+  };
+}
+
+/** Act per scored pair, and counted once per distinct base anchor turn (its first pair's act). */
+function actPerAnchorOf(table1: ReadingSelection): ModelMetrics["actPerAnchor"] {
+  const anchors = new Map<string, boolean>();
+  for (const { record: r, act } of table1.scored) {
+    const key = `${r.baseId}#${r.anchorTurn}`;
+    if (!anchors.has(key)) anchors.set(key, act);
+  }
+  return { anchors: anchors.size, actPerPair: pairRates(table1.scored).act, actPerAnchor: rateOf([...anchors.values()]) };
+}
+
+/** Rollouts BFCL force-terminated among the scored items: distinct base twins and should-ask items shorter than their entries (null without turn counts). */
+function truncationOf(manifest: Manifest, model: ModelInputs, records: readonly PairRecord[]): readonly [number, number] | null {
+  if (model.turnCounts === null) return null;
+  const pairOf = new Map(manifest.pairs.map((p) => [p.missId, p]));
+  const baseShort = new Set<string>();
+  let missShort = 0;
+  for (const r of records) {
+    const p = pairOf.get(r.missId)!;
+    const bt = model.turnCounts.get(r.baseId);
+    if (typeof bt === "number" && bt < p.turnCount.base) baseShort.add(r.baseId);
+    const mt = model.turnCounts.get(r.missId);
+    if (typeof mt === "number" && mt < p.turnCount.miss) missShort++;
+  }
+  return [baseShort.size, missShort];
+}
+
+/** BFCL's verdict on the scored items, from the official companion (null without a verdict for every one of them). */
+function officialRawOf(records: readonly PairRecord[], verdicts: ModelInputs["verdicts"]): OfficialRaw | null {
+  if (verdicts === null) return null;
+  const oc = officialCompanion(records, verdicts);
+  if (oc.missingVerdicts.length > 0) return null;
+  const va = oc.verdictVsAttempt;
+  return {
+    miss: oc.rawMiss,
+    base: oc.rawBase,
+    missItems: oc.missItems,
+    baseTwins: oc.baseTwins,
+    verdictVsAttempt: { passes: va.passes, passAttempt: va.passAttempt, fails: va.fails, failAttempt: va.failAttempt },
+    lost: { ...stripHeld(oc.losses), heldFailed: oc.losses.heldBackFailed },
+  };
+}
+
 /** Everything of one model but rank-1 (which needs every model). */
 function modelMetrics(manifest: Manifest, model: ModelInputs, selections: ReadonlyMap<string, ReadingSelection>, options: RunMetricsOptions): Omit<ModelMetrics, "rank1"> {
   // intervals for the readings with a table name; the slices without one are shown without
   const byReading = Object.fromEntries(readings.map((r) => [r.id, ratesOf(selections.get(r.id)!, r.metric !== null ? options.bootstrap : null)])) as Record<string, ReadingRates>;
   const tables = Object.fromEntries(definitionReadings.map((r) => [r.metric, byReading[r.id]])) as Record<Definition, ReadingRates>;
-  const records = selections.get("table-1")!.scored.map((s) => s.record);
+  const table1 = selections.get("table-1")!;
+  const records = table1.scored.map((s) => s.record);
   const byCategory = Object.fromEntries(shouldAskCategories.map((c) => [c, rates(byReading[c])])) as Record<ShouldAskCategory, SliceRates>;
-  // the pairs whose reference only reads or logs in, as the all-pairs reading scores them
-  const readOnlyIds = new Set(manifest.pairs.filter((p) => p.goldAnchorKind !== "world-changing").map((p) => p.missId));
-  const ex = selections.get("all-pairs")!.scored.filter((s) => readOnlyIds.has(s.record.missId)).map((s) => s.record);
-  const anchors = new Map<string, boolean>();
-  for (const r of records) {
-    const key = `${r.baseId}#${r.anchorTurn}`;
-    if (!anchors.has(key)) anchors.set(key, r.actedOnBase);
-  }
-  const held = records.filter((r) => r.heldBack);
+  const held = table1.scored.filter((s) => s.hold).map((s) => s.record);
   const withText = held.filter((r) => r.miss.anchorText.some((t) => t.trim() !== ""));
-  const noAttempt = records.filter((r) => !r.actedOnBase);
+  const noAttempt = table1.scored.filter((s) => !s.act).map((s) => s.record);
   const zeroCalls = noAttempt.filter((r) => r.base.anchorCalls.length === 0).length;
   const base = tables.C;
   const restored = tables["C-restored"];
-  let truncation: readonly [number, number] | null = null;
-  if (model.turnCounts !== null) {
-    const pairOf = new Map(manifest.pairs.map((p) => [p.missId, p]));
-    const baseShort = new Set<string>();
-    let missShort = 0;
-    for (const r of records) {
-      const p = pairOf.get(r.missId)!;
-      const bt = model.turnCounts.get(r.baseId);
-      if (typeof bt === "number" && bt < p.turnCount.base) baseShort.add(r.baseId);
-      const mt = model.turnCounts.get(r.missId);
-      if (typeof mt === "number" && mt < p.turnCount.miss) missShort++;
-    }
-    truncation = [baseShort.size, missShort];
-  }
-  let official: OfficialRaw | null = null;
-  if (model.verdicts !== null) {
-    const oc = officialCompanion(records, model.verdicts);
-    if (oc.missingVerdicts.length === 0) {
-      const va = oc.verdictVsAttempt;
-      official = {
-        miss: oc.rawMiss,
-        base: oc.rawBase,
-        missItems: oc.missItems,
-        baseTwins: oc.baseTwins,
-        verdictVsAttempt: { passes: va.passes, passAttempt: va.passAttempt ?? Number.NaN, fails: va.fails, failAttempt: va.failAttempt ?? Number.NaN },
-        lost: { ...stripHeld(oc.losses), heldFailed: oc.losses.heldBackFailed },
-      };
-    }
-  }
   return {
     model: model.model,
     display: options.displayNames?.get(model.model) ?? null,
     readings: byReading,
     tables,
     byCategory,
-    excludedAttempts: {
-      n: ex.length,
-      actBase: pct(ex.filter((r) => r.actedOnBase).length, ex.length),
-      actMiss: pct(ex.filter((r) => r.actedOnMiss).length, ex.length),
-      either: pct(ex.filter((r) => r.actedOnBase || r.actedOnMiss).length, ex.length),
-    },
-    actPerAnchor: {
-      anchors: anchors.size,
-      actPerPair: pct(records.filter((r) => r.actedOnBase).length, records.length),
-      actPerAnchor: pct([...anchors.values()].filter(Boolean).length, anchors.size),
-    },
+    excludedAttempts: excludedAttemptsOf(manifest, selections.get("all-pairs")!),
+    actPerAnchor: actPerAnchorOf(table1),
     sameHistory: rates(byReading["same-history"]),
     heldbackContent: { held: held.length, readOnly: held.filter((r) => r.miss.anchorCalls.length > 0).length, text: withText.length, silent: held.length - withText.length },
     baseNoAttempt: { n: noAttempt.length, zeroCalls, readOnly: noAttempt.length - zeroCalls },
     badKeysRestored: { decision: base.decision, restored: restored.decision, change: restored.decision - base.decision },
-    truncation,
+    truncation: truncationOf(manifest, model, records),
     officialDecision: base.decision,
-    official,
+    official: officialRawOf(records, model.verdicts),
   };
 }
 

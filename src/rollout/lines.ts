@@ -9,7 +9,7 @@ import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/cat
 import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
-import { HISTORY_KEY, INJECTED_KEY, MODE_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY, historyKeysProblem, referenceAnchorOf, type RunMode } from "../bfcl/line-keys.js";
+import { HISTORY_KEY, INJECTED_KEY, MODE_KEY, PLAYED_TURNS_KEY, TRIAL_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY, historyKeysProblem, referenceAnchorOf, type RunMode } from "../bfcl/line-keys.js";
 import { decodePromptingStep } from "../bfcl/decode/index.js";
 import { anchoredKey } from "../bfcl/results.js";
 
@@ -60,6 +60,8 @@ export type LineReading =
       readonly note: string | null;
       /** A `--history reference` line: the anchor turn it was generated for (its played-turn count); absent on a line of the ordinary loop. */
       readonly anchorTurn?: number;
+      /** The line's trial (`twinscore_trial`) in a run of several trials; absent on a run of one. */
+      readonly trial?: number;
       /** Set when the line's history keys are malformed (neither history can be told): what is wrong with them. */
       readonly historyProblem?: string;
       /** What the line records of the settings that made it (absent for a line too long to parse whole). */
@@ -89,17 +91,19 @@ export interface LineSettings {
 }
 
 /**
- * What identifies a line of a run's output: its id, and for a `--history reference` line
- * also its anchor turn (a base item has one line per distinct anchor of its pairs). The
- * same key the readers keep a line under (`anchoredKey`), so resume and score agree.
+ * What identifies a line of a run's output: its id, for a `--history reference` line
+ * also its anchor turn (a base item has one line per distinct anchor of its pairs), and
+ * in a run of several trials its trial. Without a trial, the same key the readers keep a
+ * line under (`anchoredKey`), so resume and score agree.
  */
-export function lineKey(id: string, anchorTurn: number | null | undefined): string {
-  return anchorTurn === null || anchorTurn === undefined ? id : anchoredKey(id, anchorTurn);
+export function lineKey(id: string, anchorTurn: number | null | undefined, trial: number | null | undefined = null): string {
+  const key = anchorTurn === null || anchorTurn === undefined ? id : anchoredKey(id, anchorTurn);
+  return trial === null || trial === undefined ? key : `${key}#${trial}`;
 }
 
-/** The key of a line as resume reads it (`lineKey` of its id and anchor). */
+/** The key of a line as resume reads it (`lineKey` of its id, anchor and trial). */
 export function lineKeyOf(reading: Extract<LineReading, { kind: "result" }>): string {
-  return lineKey(reading.id, reading.anchorTurn);
+  return lineKey(reading.id, reading.anchorTurn, reading.trial);
 }
 
 const ERROR_PREFIX = "Error during inference: ";
@@ -113,8 +117,16 @@ function readingOf(value: unknown, note: string | null): LineReading {
   const anchorTurn = referenceAnchorOf(v);
   const made = settingsOf(v);
   const historyProblem = historyKeysProblem(v);
-  if (historyProblem !== null) return { kind: "result", id: v.id, isError, errorMessage, note, historyProblem, made };
-  return anchorTurn === null ? { kind: "result", id: v.id, isError, errorMessage, note, made } : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn, made };
+  const trial = trialOf(v[TRIAL_KEY]);
+  const withTrial = trial === null ? {} : { trial };
+  if (historyProblem !== null) return { kind: "result", id: v.id, isError, errorMessage, note, historyProblem, made, ...withTrial };
+  return anchorTurn === null ? { kind: "result", id: v.id, isError, errorMessage, note, made, ...withTrial } : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn, made, ...withTrial };
+}
+
+/** A trial index as a line holds it (a whole number >= 0), else null. */
+function trialOf(value: unknown): number | null {
+  const n = typeof value === "bigint" ? Number(value) : value;
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /** What a parsed line records of how it was made. */
@@ -177,12 +189,16 @@ export function readResultLine(text: string): LineReading {
     [MODE_KEY]: d.get(MODE_KEY),
     [INJECTED_KEY]: d.get(INJECTED_KEY),
     [STOPPED_AFTER_TURN_KEY]: d.get(STOPPED_AFTER_TURN_KEY),
+    [TRIAL_KEY]: d.get(TRIAL_KEY),
   };
   return readingOf(plain, [bomNote, "holds NaN or Infinity, which Python reads and strict JSON readers refuse"].filter((x) => x !== null).join("; "));
 }
 
 /** The played turns as the writer renders them (`withPlayedKeys`); bare quotes, so never inside a JSON string. */
 const PLAYED_KEYS = new RegExp(`, ${JSON.stringify(HISTORY_KEY)}: ${JSON.stringify(REFERENCE_HISTORY)}, ${JSON.stringify(PLAYED_TURNS_KEY)}: \\[((?:\\d+(?:, \\d+)*)?)\\]`, "g");
+
+/** The trial key as the writer renders it, the line's last key. */
+const TRIAL_KEYS = new RegExp(`, ${JSON.stringify(TRIAL_KEY)}: (\\d+)\\}$`, "g");
 
 /**
  * The same reading from the start of a line too long to parse whole (resume copies such a
@@ -200,7 +216,8 @@ export function sniffResultLine(head: string, tail = ""): LineReading {
   }
   if (typeof id !== "string") return { kind: "other" };
   const isError = m[2] === '"';
-  const reading = { kind: "result" as const, id, isError, errorMessage: isError ? "(the line is too long to read its message)" : null, note: null };
+  const trialKey = [...tail.matchAll(TRIAL_KEYS)].at(-1);
+  const reading = { kind: "result" as const, id, isError, errorMessage: isError ? "(the line is too long to read its message)" : null, note: null, ...(trialKey === undefined ? {} : { trial: Number(trialKey[1]) }) };
   const played = [...tail.matchAll(PLAYED_KEYS)].at(-1);
   if (played === undefined) return reading;
   const turns = played[1] === "" ? [] : played[1].split(", ").map(Number);

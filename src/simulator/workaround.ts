@@ -16,6 +16,7 @@
  * decision on the withheld side (acc′), and together with the compound-turn credit gives
  * the paper's "credited" column.
  */
+import { pairRates, readingById, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";
 import type { ManifestPair } from "../pairs/types.js";
 import type { PyValue } from "../python/value.js";
@@ -51,7 +52,7 @@ export interface WorkaroundPairOutcome {
   readonly differingClasses: string[];
 }
 
-/** A model's Table F1 row. Accuracies in percent, over all pairs given (both categories). */
+/** A model's Table F1 row. Accuracies in percent, over all pairs given (both categories); NaN (no rate) without pairs. */
 export interface WorkaroundSummary {
   readonly pairs: number;
   readonly missFuncPairs: number;
@@ -69,6 +70,9 @@ export interface WorkaroundSummary {
   readonly accCredited: number;
   readonly outcomes: WorkaroundPairOutcome[];
 }
+
+const table1 = readingById("table-1")!;
+const creditedReading = readingById("credited")!;
 
 function statesEqual(a: ReadonlyMap<string, ApiInstance>, b: ReadonlyMap<string, ApiInstance>): string[] {
   const differing: string[] = [];
@@ -146,23 +150,20 @@ export function workaroundCredit(
     outcomes.push(o);
     if (o.workaround) credited.add(r.missId);
   }
-  const n = records.length;
-  const pct = (k: number) => (n === 0 ? 0 : (100 * k) / n);
-  const act = pct(records.filter((r) => r.actedOnBase).length);
-  const hold = pct(records.filter((r) => r.heldBack).length);
-  const holdW = pct(records.filter((r) => r.heldBack || credited.has(r.missId)).length);
-  const holdC = pct(records.filter((r) => r.heldBackCredited || credited.has(r.missId)).length);
+  const strict = scoredUnder(records, table1);
+  // a credited workaround is a hold on the withheld side, on top of the reading's own hold rule
+  const withWorkarounds = (scored: readonly ScoredPair[]) => scored.map((s) => ({ act: s.act, hold: s.hold || credited.has(s.record.missId) }));
   return {
-    pairs: n,
+    pairs: records.length,
     missFuncPairs: records.filter((r) => r.category === "miss_func").length,
     attempts: outcomes.filter((o) => o.attempt).length,
     removed: outcomes.filter((o) => o.calledRemoved).length,
     aligned: outcomes.filter((o) => o.aligned).length,
     workarounds: credited.size,
     noOpExcluded: outcomes.filter((o) => o.aligned && o.referenceNoOp).length,
-    acc: (act + hold) / 2,
-    accWorkaround: (act + holdW) / 2,
-    accCredited: (act + holdC) / 2,
+    acc: pairRates(strict).decision,
+    accWorkaround: pairRates(withWorkarounds(strict)).decision,
+    accCredited: pairRates(withWorkarounds(scoredUnder(records, creditedReading))).decision,
     outcomes,
   };
 }

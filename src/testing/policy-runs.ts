@@ -3,7 +3,7 @@
  * `twinscore run` in process, for tests that read what a run writes: the oracle, the
  * policy that always acts and the one that always asks, under either history.
  */
-import { loadReferenceTurns, loadRunEntries, runModel, type RunDocument, type RunRequest } from "../app/run.js";
+import { loadReferenceTurns, loadRunEntries, runModel, type RunDocument, type RunRequest } from "../app/run/index.js";
 import { loadManifest } from "../io/manifest.js";
 import type { Manifest } from "../pairs/types.js";
 import { alwaysActScript, alwaysAskScript, oracleScript, paramNamesOf, scriptedResponder, type CallScript } from "./policies.js";

@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { loadReferenceTurns, loadRunEntries, type RunRequest } from "../app/run.js";
+import { loadReferenceTurns, loadRunEntries, type RunRequest } from "../app/run/index.js";
 import { loadManifest } from "../io/manifest.js";
 import { paramNamesOf } from "./policies.js";
 import { answersFile, questionsFile, type MultiTurnCategory } from "../bfcl/categories.js";

@@ -9,6 +9,9 @@
  */
 import type { ManifestPair } from "../pairs/types.js";
 import type { CallScript } from "./policies.js";
+import type { ReplayAnswer } from "./replay.js";
+
+type Msg = Record<string, unknown>;
 
 /** FNV-1a, 32-bit, over the UTF-8 bytes of `text`. */
 export function fnv1a32(text: string): number {
@@ -45,5 +48,27 @@ export function trialPolicyScript(reference: ReadonlyMap<string, readonly (reado
     const calls = reference.get(id)?.[turn] ?? [];
     if (baseAnchors.has(`${id}@${turn}`)) return trialCoin(policy.seed, policy.trial, id, turn, policy.pBase) ? calls : [];
     return calls;
+  };
+}
+
+/**
+ * The policy over all the trials of one run (`run --trials K --seed S`): the trial of a
+ * request is its `seed` less S (run sends seed S + t in trial t), and each trial answers
+ * with its own script, so one server plays the K endpoints K separate runs would have.
+ * A request without a seed, or with one outside S … S + K − 1, gets HTTP 400.
+ */
+export function trialPolicyBySeed(
+  reference: ReadonlyMap<string, readonly (readonly string[])[]>,
+  pairs: readonly ManifestPair[],
+  policy: Omit<TrialPolicy, "trial">,
+  run: { readonly seed: number; readonly trials: number },
+  responderOf: (script: CallScript) => (body: Msg, itemId: string) => ReplayAnswer,
+): (body: Msg, itemId: string) => ReplayAnswer {
+  const byTrial = Array.from({ length: run.trials }, (_, trial) => responderOf(trialPolicyScript(reference, pairs, { ...policy, trial })));
+  return (body, itemId) => {
+    const trial = typeof body.seed === "number" ? body.seed - run.seed : -1;
+    const respond = byTrial[trial];
+    if (respond === undefined) return { status: 400, body: { error: { message: `seed ${String(body.seed)} is no trial's seed (${run.seed} to ${run.seed + run.trials - 1})` } } };
+    return respond(body, itemId);
   };
 }

@@ -8,6 +8,7 @@ import { describeRun } from "../../rollout/run-record.js";
 import { Option, type Command } from "commander";
 import { checkRuns, type CheckedFile } from "../../app/check.js";
 import type { BfclVersion } from "../../bfcl/categories.js";
+import { rate } from "../../decision/readings.js";
 import { renderJson, renderPrintout, tableOf, type Column } from "../../report/printout.js";
 import type { CliIo } from "../io.js";
 import { commandHelpFooter } from "../help-topics.js";
@@ -49,7 +50,7 @@ function explainedDifferenceNotes(files: readonly CheckedFile[]): Note[] {
 const bfclData = bfclDataGroup("the questions and references to check against (else BFCL_DATA_DIR, else a bfcl_eval installation)");
 
 function pct(n: number, d: number): string {
-  return d === 0 ? "" : `${((100 * n) / d).toFixed(2)}%`;
+  return d === 0 ? "" : `${rate(n, d).toFixed(2)}%`;
 }
 
 const columns: Column<CheckedFile>[] = [

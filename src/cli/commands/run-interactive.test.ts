@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadRunEntries, runCommand, type RunCommandRequest } from "../../app/run.js";
+import { loadRunEntries, runCommand, type RunCommandRequest } from "../../app/run/index.js";
 import { loadManifest } from "../../io/manifest.js";
 import { newEvaluatorProcess } from "../../simulator/runtime.js";
 import { sendJson, startChatServer, type TestServer } from "../../testing/replay.js";

@@ -56,6 +56,17 @@ describe("run: smaller runs and the plan", () => {
     expect(existsSync(out)).toBe(false);
     expect(io.err.join("")).toMatch(/^note: dry run, nothing sent or written: \d+ items of \d+ pairs, \d+ lines: 0 already in the output, \d+ to generate; at least \d+ requests to the model expected/);
     expect(io.out).toEqual([]);
+    // --trials K: every trial's lines and requests counted; a bad K refused before anything
+    const plan = (text: string) => /: (\d+) items of (\d+) pairs, (\d+) lines(?: \(× 3 trials\))?: 0 already in the output, (\d+) to generate; at least (\d+) requests/.exec(text)!.slice(1).map(Number);
+    const three = memoryIo();
+    expect(await runCli([...base(srv.url, out), "--category", "miss_param", "--dry-run", "--trials", "3"], three), three.err.join("")).toBe(0);
+    expect(three.err.join("")).toContain("lines (× 3 trials)");
+    const [items, pairs, lines, pending, requests] = plan(io.err.join(""));
+    expect(plan(three.err.join(""))).toEqual([items, pairs, 3 * lines, 3 * pending, 3 * requests]);
+    const zero = memoryIo();
+    expect(await runCli([...base(srv.url, out), "--dry-run", "--trials", "0"], zero)).toBe(2);
+    expect(zero.err.join("")).toBe("error: --trials must be an integer >= 1, got 0 [bad-argument]\n");
+    expect(srv.stats).toMatchObject({ requests: 0, probes: 0 });
   }, 120_000);
 
   it("--ids outside the selection and --category base with pairs are refused in one line, before any request", async () => {

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCommand, runModel, type RunRequest } from "../../app/run.js";
+import { runCommand, runModel, type RunRequest } from "../../app/run/index.js";
 import { loadManifest } from "../../io/manifest.js";
 import { jsonDumps, jsonLoadsFast } from "../../python/json.js";
 import type { PyDict } from "../../python/containers.js";

@@ -1,13 +1,13 @@
 /**
  * `twinscore run`: generate BFCL result files for a model behind an OpenAI-compatible
- * endpoint. Wiring only: flags become a request for the use case (`app/run.ts`, which
+ * endpoint. Wiring only: flags become a request for the use case (`app/run/`, which
  * checks them), its document is printed; the loop is `rollout/`, the client
  * `io/openai-chat.ts`.
  */
 import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import { Option, type Command } from "commander";
-import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run.js";
-import { planText } from "../../app/run-plan.js";
+import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run/index.js";
+import { planText } from "../../app/run/index.js";
 import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";
@@ -53,6 +53,8 @@ interface RunCliOptions {
   ids?: string[];
   category?: string;
   dryRun?: boolean;
+  trials?: string;
+  samplingSeed?: string;
   verbose?: boolean;
 }
 
@@ -120,9 +122,9 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         .choices(["own", "reference"])
         .default("own"),
     )
-    .option("--continue", "--history reference: generate the turns after the anchor too (default: stop after it)")
+    .option("--continue", "--history reference: also generate the turns after the anchor")
     .option("--retry-errors", "generate the error lines already in the output again")
-    .option("--exclude-state-log", "no state snapshots in inference_log (bfcl generate's flag of that name)")
+    .option("--exclude-state-log", "no state snapshots in inference_log (bfcl generate's flag)")
     .option("--inject <text>", "prompt arm: one extra block (FC: a developer message before turn 0; prompting: after the system prompt)")
     .option("--inject-file <file>", "the same, read from a file")
     .option("--system-prompt <file>", "prompting mode: system prompt file instead of BFCL's ({functions} marks the docs)")
@@ -131,10 +133,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--user-model <name>", "--user-sim llm: the model that plays the user")
     .option("--user-key-env <var>", "--user-sim llm: environment variable holding the simulator endpoint's key")
     .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn: an integer >= 0 (default 2)")
-    .option("--user-prompt <file>", "--user-sim llm: user-simulator prompt instead of data/user-sim-prompt.md")
-    .option("--limit <n>", "the first N pairs in manifest order, both twins (--items all: N items)")
+    .option("--user-prompt <file>", "--user-sim llm: prompt file instead of data/user-sim-prompt.md")
+    .option("--limit <n>", "the first N pairs in manifest order, both twins (all: N items)")
     .option("--ids <id...>", "only these items of the selection")
     .addOption(new Option("--category <category>", "only the pairs whose should-ask item is of this category (--items all: only its items)").choices(["base", "miss_func", "miss_param"]))
+    .option("--trials <k>", "K independent samples of each line, each its own seed: an integer >= 1")
+    .option("--sampling-seed <n>", "seed sent with each request (with --trials: N + the trial)")
     .option("--dry-run", "print the plan and stop: nothing is sent or written")
     .option("--verbose", "print every retry and every error line");
   withGroups(cmd, bfclData, format)
@@ -187,6 +191,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         ids: opts.ids,
         category: opts.category,
         dryRun: opts.dryRun === true,
+        trials: integerOption(opts.trials),
+        seed: integerOption(opts.samplingSeed),
         onPlan: (plan) => printNotes(io, [note(opts.dryRun ? "run-dry" : "run-plan", `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`)]),
         onProgress: (p) => {
           seen.first ??= p;
@@ -229,7 +235,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       const shown = listed.slice(0, opts.verbose ? listed.length : 5);
       printProblems(io, [
         ...shown.map((e) =>
-          problem("error-line", `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`, {
+          problem("error-line", `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}${e.trial !== undefined ? ` (trial ${e.trial})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`, {
             severity: "warning",
           }),
         ),

@@ -157,7 +157,7 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
     .option("--per-item <file>", "also write one CSV row per model and pair, atomically (twinscore help per-item)")
     .option(
       "--trials-of <dir...>",
-      "read these folders (each one model) as repeated trials of one model instead of --results: means over trials, an interval over base twins and trials, flip rates per pair",
+      "read these folders (each one model; a folder of run --trials K counts as K) as repeated trials of one model instead of --results: means over trials, an interval over base twins and trials, flip rates per pair",
     )
     .option("--table <name>", `print one table, with its caption: ${scoreTableIds.join(", ")} (combined: decision and BFCL's official score side by side)`)
     .option("--out-dir <dir>", "write each table to its own file in DIR (<table>.csv, .md, .tex or .txt by --format), atomically")

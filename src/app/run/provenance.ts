@@ -6,12 +6,12 @@
  * steps; the injected block; `--until-anchor` and `--continue` from the stopped key), so
  * a resume can never make a folder that reads as one model and holds two.
  */
-import { docFile, multiTurnDocFiles, questionsFile, digestTexts, type MultiTurnClass } from "../bfcl/data.js";
-import type { RunMode } from "../bfcl/line-keys.js";
-import { problem, type Problem } from "../messages/index.js";
-import { TWINSCORE_VERSION } from "../messages/version.js";
-import { manifestSha256 } from "../pairs/digest.js";
-import type { Manifest } from "../pairs/types.js";
+import { docFile, multiTurnDocFiles, questionsFile, digestTexts, type MultiTurnClass } from "../../bfcl/data.js";
+import type { RunMode } from "../../bfcl/line-keys.js";
+import { problem, type Problem } from "../../messages/index.js";
+import { TWINSCORE_VERSION } from "../../messages/version.js";
+import { manifestSha256 } from "../../pairs/digest.js";
+import type { Manifest } from "../../pairs/types.js";
 import {
   differencesText,
   endpointOrigin,
@@ -24,8 +24,8 @@ import {
   type RunRecord,
   type RunSettings,
   type SettingDifference,
-} from "../rollout/index.js";
-import { readTextIfFile } from "../io/run-output.js";
+} from "../../rollout/index.js";
+import { readTextIfFile } from "../../io/run-output.js";
 
 /** What of a run request its settings are made from. */
 export interface SettingsSource {
@@ -38,6 +38,8 @@ export interface SettingsSource {
   readonly inject: string | null;
   readonly systemPromptText: string | null;
   readonly excludeStateLog?: boolean;
+  readonly trials?: number;
+  readonly seed?: number | null;
   readonly userSim?: { readonly model: string; readonly endpoint: string; readonly maxClarifications: number; readonly promptText: string } | null;
 }
 
@@ -49,7 +51,7 @@ export function askedSettings(s: SettingsSource): RunSettings {
     history: s.history ?? "own",
     untilAnchor: s.untilAnchor,
     continueAfterAnchor: s.continueAfterAnchor === true,
-    sampling: { temperature: s.temperature, seed: null },
+    sampling: { temperature: s.temperature, seed: s.seed ?? null },
     inject: s.inject === null ? null : textSetting(s.inject),
     systemPrompt: s.mode === "fc" ? null : s.systemPromptText === null ? "bfcl" : textSetting(s.systemPromptText),
     excludeStateLog: s.excludeStateLog === true,
@@ -57,7 +59,7 @@ export function askedSettings(s: SettingsSource): RunSettings {
       s.userSim === null || s.userSim === undefined
         ? null
         : { model: s.userSim.model, maxClarifications: s.userSim.maxClarifications, prompt: textSetting(s.userSim.promptText) },
-    trials: 1,
+    trials: s.trials ?? 1,
   };
 }
 

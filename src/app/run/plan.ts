@@ -3,10 +3,10 @@
  * `--limit` and `--ids`), the lines to write, and the fewest requests they need. `run`
  * prints this before its first request; `--dry-run` prints it and stops.
  */
-import { counted, err, ok, problem, type Result } from "../messages/index.js";
-import type { Manifest, ManifestPair } from "../pairs/types.js";
-import { lineKey, runCategories, selectItems, type ItemSelection, type RolloutEntry, type RunCategory, type Selection } from "../rollout/index.js";
-import type { HistorySource } from "../bfcl/line-keys.js";
+import { counted, err, ok, problem, type Result } from "../../messages/index.js";
+import type { Manifest, ManifestPair } from "../../pairs/types.js";
+import { lineKey, runCategories, selectItems, type ItemSelection, type RolloutEntry, type RunCategory, type Selection } from "../../rollout/index.js";
+import type { HistorySource } from "../../bfcl/line-keys.js";
 
 /** How the command line narrows the selection. */
 export interface Narrowing {
@@ -18,11 +18,13 @@ export interface Narrowing {
   readonly ids?: readonly string[];
 }
 
-/** One line a run writes: an item, and under `--history reference` the anchor turn it is generated for. */
+/** One line a run writes: an item, under `--history reference` the anchor turn it is generated for, and in a run of several trials its trial. */
 export interface Job {
   readonly id: string;
   readonly anchorTurn: number | null;
-  /** `lineKey` of the two: what resume finds the line by. */
+  /** 0 to K − 1 in a run of K > 1 trials; null in a run of one (its lines carry no trial). */
+  readonly trial: number | null;
+  /** `lineKey` of the three: what resume finds the line by. */
   readonly key: string;
 }
 
@@ -41,8 +43,12 @@ export function categoryOfId(id: string): RunCategory | null {
   return null;
 }
 
-/** Select the items, narrow them, and make the jobs (one per id; under `--history reference` one per id and anchor of its pairs kept). */
-export function narrowSelection(items: ItemSelection, manifest: Manifest, allIds: readonly string[], history: HistorySource, narrowing: Narrowing): Result<NarrowedSelection> {
+/**
+ * Select the items, narrow them, and make the jobs: one per id (under `--history
+ * reference` one per id and anchor of its pairs kept), each K times in a run of K > 1
+ * trials, trial by trial (so a run stopped part-way holds whole trials first).
+ */
+export function narrowSelection(items: ItemSelection, manifest: Manifest, allIds: readonly string[], history: HistorySource, narrowing: Narrowing, trials = 1): Result<NarrowedSelection> {
   const selection = selectItems(items, manifest.pairs, allIds);
   const known = new Set(allIds);
   let pairs: readonly ManifestPair[] = items === "pairs" ? manifest.pairs.filter((p) => p.status === "scored") : manifest.pairs;
@@ -73,10 +79,10 @@ export function narrowSelection(items: ItemSelection, manifest: Manifest, allIds
   // a reference line per anchor of the pairs kept: a base item twinned at anchors outside them needs no line here
   const anchors = new Map<string, Set<number>>();
   for (const p of pairs) for (const id of [p.baseId, p.missId]) anchors.set(id, (anchors.get(id) ?? new Set<number>()).add(p.anchorTurn));
-  const jobs: Job[] =
-    history === "reference"
-      ? ids.flatMap((id) => [...(anchors.get(id) ?? [])].sort((a, b) => a - b).map((anchorTurn) => ({ id, anchorTurn, key: lineKey(id, anchorTurn) })))
-      : ids.map((id) => ({ id, anchorTurn: null, key: id }));
+  const lines: { id: string; anchorTurn: number | null }[] =
+    history === "reference" ? ids.flatMap((id) => [...(anchors.get(id) ?? [])].sort((a, b) => a - b).map((anchorTurn) => ({ id, anchorTurn }))) : ids.map((id) => ({ id, anchorTurn: null }));
+  const trialList: (number | null)[] = trials === 1 ? [null] : Array.from({ length: trials }, (_, t) => t);
+  const jobs: Job[] = trialList.flatMap((trial) => lines.map((l) => ({ ...l, trial, key: lineKey(l.id, l.anchorTurn, trial) })));
   return ok({ selection, ids, jobs, pairs: pairs.length });
 }
 
@@ -93,6 +99,8 @@ export interface RunPlan {
   readonly minRequests: number;
   /** Interactive runs: should-ask items whose answer turn the simulated user speaks (at least one request each). */
   readonly simulatedTurns: number;
+  /** Independent samples of each line (1: a plain run); `lines` and the requests count every trial. */
+  readonly trials: number;
 }
 
 /** The turns a job generates: the anchor turn alone (a reference line without --continue), up to the stop turn, or every turn. */
@@ -105,7 +113,8 @@ export function generatedTurns(job: Job, entry: RolloutEntry, stopAfter: number 
 
 /** One line for the plan: `run: plan: … requests expected`. */
 export function planText(plan: RunPlan, history: HistorySource): string {
-  const lines = history === "reference" ? `${counted(plan.lines, "line")} (one per item and anchor)` : counted(plan.lines, "line");
+  const per = [history === "reference" ? "one per item and anchor" : null, plan.trials > 1 ? `× ${plan.trials} trials` : null].filter((x) => x !== null);
+  const lines = per.length > 0 ? `${counted(plan.lines, "line")} (${per.join(", ")})` : counted(plan.lines, "line");
   const sim = plan.simulatedTurns > 0 ? `, and at least ${plan.simulatedTurns} to the simulated user` : "";
   return `${counted(plan.items, "item")} of ${counted(plan.pairs, "pair")}, ${lines}: ${plan.resumed} already in the output, ${plan.pending} to generate; at least ${counted(plan.minRequests, "request")} to the model expected (one per generated turn; each tool call adds one)${sim}`;
 }
