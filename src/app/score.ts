@@ -323,6 +323,11 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
+  const listed =
+    folderListProblem(request.results, "results") ??
+    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
+    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
+  if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
   // a folder of `run --trials K` is read as its K trials
   const split = splitTrialFolders(request, contextOf(request).cwd);
   if (split !== null) {
@@ -333,11 +338,6 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
       split.value.remove();
     }
   }
-  const listed =
-    folderListProblem(request.results, "results") ??
-    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
-    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
-  if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
   const trialsOf = request.trialsOf ?? [];
   // the trials' folders are read as result trees; `validate` still sees the request as given
   const req: ScoreRequest = trialsOf.length > 0 && request.results.length === 0 ? { ...request, results: trialsOf } : request;
