@@ -16,7 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchRunRequest } from "./run-common.mjs";
 import { loadRunEntries, runModel } from "../dist/app/run/index.js";
-import { readCategoryInputs } from "../dist/io/bfcl-data.js";
+import { readCategoryInputs } from "../dist/app/bfcl-inputs.js";
 import { loadManifest } from "../dist/io/manifest.js";
 import { parseUserSimPrompt } from "../dist/rollout/user-sim.js";
 import { newEvaluatorProcess } from "../dist/simulator/runtime.js";

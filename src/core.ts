@@ -50,7 +50,7 @@ export { multiTurnCategories, shouldAskCategories, scoredResultCategories, bfclV
 export type { BfclVersion, MultiTurnCategory, ShouldAskCategory, ScoredResultCategory } from "./bfcl/categories.js";
 export { decodeResultLine, type RecordedRollout } from "./bfcl/results.js";
 export type { ScoreFileContent, ScoreHeader, FailedEntry, OfficialVerdict } from "./bfcl/scores.js";
-export type { Problem, Severity } from "./messages/problem.js";
+export type { Problem, ProblemCode, Severity } from "./messages/problem.js";
 export type { Result } from "./messages/result.js";
 export type { Manifest, ManifestPair } from "./pairs/types.js";
 export type { ScoreOptions, PairSet, PairRecord, TwinReading, AnchorCall, ModelScore, DecisionNumbers, ReadingCounts, SideRule, SideStatus, UndecidedCounts } from "./decision/types.js";

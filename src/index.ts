@@ -27,7 +27,7 @@ export { runCommand, type RunCommandRequest, type RunDocument } from "./app/run/
 export type { RequestContext, ExitCode } from "./app/common.js";
 import { checkRuns as checkRunsOnThisThread, type CheckDocument, type CheckRequest } from "./app/check.js";
 import { checkWorkerSpawner } from "./cli/workers.js";
-export type { Problem, Severity } from "./messages/problem.js";
+export type { Problem, ProblemCode, Severity } from "./messages/problem.js";
 export type { DecisionNumbers, ReadingCounts, PairRecord, PairSet } from "./decision/types.js";
 export type { RecordedRollout } from "./bfcl/results.js";
 

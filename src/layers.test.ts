@@ -12,6 +12,8 @@ interface LayerFile {
   layers: Record<string, string[]>;
   nodeBuiltinsAllowed: string[];
   nodeBuiltinsEverywhere: string[];
+  /** Per folder: single modules (path under src/) it may import from a layer it may not import as a whole, with why. */
+  moduleImports: Record<string, Record<string, string>>;
 }
 
 const config = JSON.parse(readFileSync(join(projectRoot, "layers.json"), "utf8")) as LayerFile;
@@ -29,6 +31,32 @@ function sourceFiles(dir: string): string[] {
 
 const importRe = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
+/** The violations of one source file, `rel` its path under src/ and `text` its source. */
+export function importViolations(rel: string, text: string): string[] {
+  const bad: string[] = [];
+  const layer = rel.split("/")[0];
+  const allowed = config.layers[layer];
+  if (!allowed) return [`${rel}: folder ${layer} is not declared in layers.json`];
+  const modules = config.moduleImports[layer] ?? {};
+  for (const m of text.matchAll(importRe)) {
+    const spec = m[1] ?? m[2];
+    if (spec.startsWith(".")) {
+      const target = relative(srcDir, resolve(srcDir, dirname(rel), spec));
+      const targetLayer = target.split("/")[0];
+      const targetModule = target.replace(/\.js$/, ".ts");
+      if (target.startsWith("..")) bad.push(`${rel}: imports outside src: ${spec}`);
+      else if (targetLayer === "testing") bad.push(`${rel}: production code imports test helpers: ${spec}`);
+      else if (targetLayer !== layer && !allowed.includes(targetLayer) && !(targetModule in modules)) bad.push(`${rel}: ${layer} may not import ${targetLayer} (${spec})`);
+    } else if (spec.startsWith("node:") || ["fs", "path", "os", "child_process", "worker_threads", "http", "https", "net"].includes(spec.split("/")[0])) {
+      if (!spec.startsWith("node:")) bad.push(`${rel}: use the node: prefix for ${spec}`);
+      else if (!config.nodeBuiltinsAllowed.includes(layer) && !config.nodeBuiltinsEverywhere.includes(spec)) {
+        bad.push(`${rel}: only ${config.nodeBuiltinsAllowed.join("/")} may import ${spec}`);
+      }
+    }
+  }
+  return bad;
+}
+
 /** Returns "layer: file imports X" strings for every violation found. */
 export function layerViolations(): string[] {
   const bad: string[] = [];
@@ -36,27 +64,7 @@ export function layerViolations(): string[] {
     const rel = relative(srcDir, file);
     const layer = rel.split("/")[0];
     if (layer === "testing" || !rel.includes("/")) continue;
-    const allowed = config.layers[layer];
-    if (!allowed) {
-      bad.push(`${rel}: folder ${layer} is not declared in layers.json`);
-      continue;
-    }
-    const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(importRe)) {
-      const spec = m[1] ?? m[2];
-      if (spec.startsWith(".")) {
-        const target = relative(srcDir, resolve(dirname(file), spec));
-        const targetLayer = target.split("/")[0];
-        if (target.startsWith("..")) bad.push(`${rel}: imports outside src: ${spec}`);
-        else if (targetLayer === "testing") bad.push(`${rel}: production code imports test helpers: ${spec}`);
-        else if (targetLayer !== layer && !allowed.includes(targetLayer)) bad.push(`${rel}: ${layer} may not import ${targetLayer} (${spec})`);
-      } else if (spec.startsWith("node:") || ["fs", "path", "os", "child_process", "worker_threads", "http", "https", "net"].includes(spec.split("/")[0])) {
-        if (!spec.startsWith("node:")) bad.push(`${rel}: use the node: prefix for ${spec}`);
-        else if (!config.nodeBuiltinsAllowed.includes(layer) && !config.nodeBuiltinsEverywhere.includes(spec)) {
-          bad.push(`${rel}: only ${config.nodeBuiltinsAllowed.join("/")} may import ${spec}`);
-        }
-      }
-    }
+    bad.push(...importViolations(rel, readFileSync(file, "utf8")));
   }
   return bad;
 }
@@ -70,5 +78,29 @@ describe("layers", () => {
     const m = [...probe.matchAll(importRe)];
     expect(m[0][1]).toBe("node:fs");
     expect(config.nodeBuiltinsAllowed).not.toContain("decision");
+    expect(importViolations("decision/probe.ts", probe)).toEqual(["decision/probe.ts: only io/cli may import node:fs"]);
+  });
+  it("io holds adapters only: an io file importing decision, a use case's module or the judge is caught", () => {
+    expect(importViolations("io/probe.ts", 'import { isKnownItemId } from "../decision/score.js";')).toEqual(["io/probe.ts: io may not import decision (../decision/score.js)"]);
+    expect(importViolations("io/probe.ts", 'import type { DemoFiles } from "../decision/demo.js";')).toEqual(["io/probe.ts: io may not import decision (../decision/demo.js)"]);
+    expect(importViolations("io/probe.ts", 'import { parseJudgeReply } from "../judge/labels.js";')).toEqual(["io/probe.ts: io may not import judge (../judge/labels.js)"]);
+    expect(importViolations("io/probe.ts", 'import { runJudge } from "../app/judge-run.js";')).toEqual(["io/probe.ts: io may not import app (../app/judge-run.js)"]);
+  });
+  it("io may import a listed parser or codec of another layer, and no other module of that layer", () => {
+    expect(importViolations("io/probe.ts", 'import { parseManifest } from "../pairs/manifest-json.js";')).toEqual([]);
+    expect(importViolations("io/probe.ts", 'import { detectVersion } from "../bfcl/data.js";')).toEqual([]);
+    expect(importViolations("io/probe.ts", 'import { decodeFcStep } from "../bfcl/decode/index.js";')).toEqual(["io/probe.ts: io may not import bfcl (../bfcl/decode/index.js)"]);
+    expect(importViolations("io/probe.ts", 'import { scanLineHead } from "../bfcl/results.js";')).toEqual(["io/probe.ts: io may not import bfcl (../bfcl/results.js)"]);
+    expect(importViolations("io/probe.ts", 'import { rolloutDataCheckBuilder } from "../pairs/rollout-data.js";')).toEqual(["io/probe.ts: io may not import pairs (../pairs/rollout-data.js)"]);
+    expect(importViolations("io/probe.ts", 'import { runModelLoop } from "../rollout/loop.js";')).toEqual(["io/probe.ts: io may not import rollout (../rollout/loop.js)"]);
+  });
+  it("every module listed in moduleImports exists and says why", () => {
+    for (const [layer, modules] of Object.entries(config.moduleImports)) {
+      if (layer === "$comment") continue;
+      for (const [module, why] of Object.entries(modules)) {
+        expect(statSync(join(srcDir, module)).isFile(), module).toBe(true);
+        expect(why.length, module).toBeGreaterThan(20);
+      }
+    }
   });
 });

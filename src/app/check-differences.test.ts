@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
-import { readCategoryInputs } from "../io/bfcl-data.js";
+import { readCategoryInputs } from "./bfcl-inputs.js";
 import { checkResultFile } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { bfclDataDir, rolloutRunDir, sharedPath } from "../testing/shared.js";

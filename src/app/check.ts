@@ -4,7 +4,6 @@
  * files when asked; and, given the stored score files, say how far the verdicts agree.
  */
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
@@ -14,14 +13,14 @@ import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
 import { walkBfclTree, type TreeModel } from "../io/tree.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, givenText, hasError, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type DecoderOption } from "./common.js";
 import { selectModels } from "./pipeline.js";
 import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "./check-run.js";
 
 /** What to check. */
-export interface CheckRequest extends RequestContext {
+export interface CheckRequest extends RequestContext, ModelsOption, DecoderOption {
   /** A result tree (a model folder, a result root, a run, or a folder of runs). */
   readonly results: string;
   /** BFCL data folder (else `BFCL_DATA_DIR`, else a `bfcl_eval` installation). */
@@ -32,8 +31,6 @@ export interface CheckRequest extends RequestContext {
   readonly scores?: string;
   /** Folder to write BFCL-format score files into. */
   readonly out?: string;
-  /** `--decoder`: one decoder for every model folder; absent, each folder's own (BFCL's registry, else detected from its steps). */
-  readonly decoder?: DecoderName;
   /** Also score the turns whose reference is empty: BFCL's irrelevance checker (`strict`) or the world-changing reading. */
   readonly emptyTurns?: EmptyTurnReading;
   /** The BFCL release to emulate for every file (data file names, executor, classes, runner, score files); else each file's name says. */
@@ -42,8 +39,6 @@ export interface CheckRequest extends RequestContext {
   readonly threads?: number;
   /** Starts a worker thread for `threads` > 1 (the CLI and the library entry give one; without it every job runs on this thread). */
   readonly spawnWorker?: CheckWorkerSpawner | null;
-  /** Only these models, by folder name or `<run>/<model>` (default: every model folder found). */
-  readonly models?: readonly string[];
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
   /** Called once before the first entry is checked (the CLI tunes V8 for a short run there). */

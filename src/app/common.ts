@@ -4,6 +4,7 @@
  * with. A use case checks its whole request before it reads any input, so a bad argument
  * is reported before (and instead of) a screenful of input warnings.
  */
+import type { DecoderName } from "../bfcl/decode/index.js";
 import type { Manifest } from "../pairs/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES, type BootstrapOptions } from "../stats/index.js";
@@ -17,6 +18,25 @@ export interface RequestContext {
   readonly cwd?: string;
   /** Environment variables (`BFCL_DATA_DIR`, `TWINSCORE_PYTHON`, …). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** `--model`: only these models, by folder name, `<run>/<model>` or BFCL's model name, in this order (default: every model found). */
+export interface ModelsOption {
+  readonly models?: readonly string[];
+}
+
+/**
+ * `--manifest`: one pair manifest for every model (default: the package's manifest of the BFCL
+ * version each model's files name; rollouts generated on other data stop the command, unless
+ * this forces one manifest).
+ */
+export interface ManifestOption {
+  readonly manifest?: string;
+}
+
+/** `--decoder`: one BFCL handler decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
+export interface DecoderOption {
+  readonly decoder?: DecoderName;
 }
 
 /** A context with its defaults filled in. */

@@ -14,16 +14,15 @@ import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolvePath } from "../io/paths.js";
-import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
+import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
 import type { HistorySource } from "../bfcl/line-keys.js";
-import { badArgument, bootstrapOf, contextOf, givenText, hasError, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, contextOf, givenText, hasError, strictExitCode, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { readModels, walkInputs, type InputWalks, type ModelRead } from "./pipeline.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** The two arms to compare. */
-export interface CompareRequest extends RequestContext {
+export interface CompareRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
   /** Result tree of arm A (the reference arm). */
   readonly a: string;
   /** Result tree of arm B. */
@@ -31,11 +30,8 @@ export interface CompareRequest extends RequestContext {
   /** Score trees of the arms (both or neither): adds the official score change. */
   readonly scoresA?: string;
   readonly scoresB?: string;
-  /** Models to compare (default: every model found in both arms). */
-  readonly models?: readonly string[];
   /** Resamples and seed of the paired interval (default: 10,000 and the paper's seed). */
   readonly bootstrap?: Partial<BootstrapOptions>;
-  readonly manifest?: string;
   /** How sides that are not decisions are read (default `decided`: a pair is compared when both arms decided both its twins). */
   readonly reading?: SideRule;
   /**
@@ -44,8 +40,6 @@ export interface CompareRequest extends RequestContext {
    * model of both arms (a few seconds each), so only when named.
    */
   readonly bfclData?: string;
-  /** `--decoder`: one decoder for every model of both arms; absent, each model folder's own. */
-  readonly decoder?: DecoderName;
   /** A model with more than this % of Table 1's pairs undecided in an arm has no headline there and is not compared (default 10, as `score`). */
   readonly maxUndecided?: number;
   /** Count every problem as a finding (exit 1). */

@@ -15,7 +15,8 @@ import { err, errAll, ok, problem, type Problem, type Result } from "../messages
 import { dataCandidate, dataVerdict, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
 import { committedManifestPath } from "../io/manifest.js";
-import { checkRecordedTurns, committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
+import { committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
+import { checkRecordedTurns } from "./recorded-turns.js";
 import type { TreeModel } from "../io/tree.js";
 import { manifestOf, type Context } from "./common.js";
 

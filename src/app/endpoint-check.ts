@@ -13,6 +13,13 @@ import { endpointUrlProblem, MAX_TIMER_MS, probeEndpoint, shownUrl } from "../io
 /** The longest `--timeout`: Node's timers hold at most 2^31 - 1 ms, and a longer delay fires at once. */
 export const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
+/**
+ * The HTTP client's defaults, one set for every command that sends requests (run, judge):
+ * items in flight at once, the per-request deadline (a generation may think for minutes),
+ * and the retries on 429, 5xx, timeouts and network errors.
+ */
+export const HTTP_CLIENT_DEFAULTS = { concurrency: 4, timeoutSeconds: 600, retries: 5 } as const;
+
 /** One endpoint to check: the flag that named it, its URL, the model asked for there, and its key. */
 export interface EndpointTarget {
   readonly flag: string;

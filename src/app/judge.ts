@@ -10,31 +10,29 @@ import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
 import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
-import { readLabelsFile, runJudge, type JudgeRunReport } from "../io/judge-client.js";
+import { readLabelsFile, runJudge, type JudgeRunReport } from "./judge-run.js";
 import type { RetryInfo } from "../io/openai-chat.js";
 import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
 import { notRegularFile } from "../io/files.js";
 import { keyFromEnv, keyProblemText } from "../io/secrets.js";
 import { walkBfclTree } from "../io/tree.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
-import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { readModels } from "./pipeline.js";
-import { checkEndpoints, endpointArgumentProblem, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
+import { checkEndpoints, endpointArgumentProblem, HTTP_CLIENT_DEFAULTS, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** What to judge, and with what. */
-export interface JudgeRequest extends RequestContext {
+export interface JudgeRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
   readonly results: readonly string[];
-  readonly models?: readonly string[];
   /** OpenAI-compatible base URL (required unless `dryRun`). */
   readonly endpoint?: string;
   /** The judge model's name at the endpoint (required unless `dryRun`). */
   readonly judgeModel?: string;
   /**
    * The environment variable holding the API key (`--key-env`): it must be set, to a key an
-   * HTTP header can carry. Absent: `OPENAI_API_KEY` when that is set, else no key (a local
-   * server needs none). Never written anywhere.
+   * HTTP header can carry. Absent: no key is sent (a local server needs none), as `run`
+   * does. Never written anywhere.
    */
   readonly keyEnv?: string;
   /** The API key itself, for a library caller (instead of `keyEnv`; may be empty for a local server); checked as `keyEnv`'s. Never written anywhere. */
@@ -55,10 +53,6 @@ export interface JudgeRequest extends RequestContext {
   readonly onProgress?: (done: number, total: number) => void;
   /** Told about each retry (a `Retry-After` cut to the cap included: `retryAfterCappedFromMs`). */
   readonly onRetry?: (info: RetryInfo) => void;
-  /** Pair manifest for every model (default: the package's manifest of the BFCL version each model's files name). */
-  readonly manifest?: string;
-  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
-  readonly decoder?: DecoderName;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
 }
@@ -108,9 +102,6 @@ export interface JudgeDocument {
   readonly exitCode: ExitCode;
 }
 
-/** The variable the key is read from when no `--key-env` is given (and it is set). */
-export const DEFAULT_KEY_ENV = "OPENAI_API_KEY";
-
 /** Judge the held-back turns. Never throws on bad input: problems are in the document.
  *
  * @example
@@ -148,8 +139,9 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
       const why = keyProblemText(req.apiKey, "apiKey", "(given)");
       if (why !== null) bad.push(problem("key-unusable", why));
       else apiKey = req.apiKey;
-    } else {
-      const found = keyFromEnv(ctx.env, req.keyEnv ?? DEFAULT_KEY_ENV, "--key-env", req.keyEnv !== undefined);
+    } else if (req.keyEnv !== undefined) {
+      // a key only where one is named: an endpoint never receives a key it was not meant to
+      const found = keyFromEnv(ctx.env, req.keyEnv, "--key-env");
       if (found.problem !== null) bad.push(found.problem);
       apiKey = found.key ?? "";
     }
@@ -204,7 +196,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   }
   const labels = req.labels ?? "twinscore-labels.jsonl";
   const labelsFile = resolvePath(ctx.cwd, labels);
-  const timeoutMs = Math.round((req.timeoutSeconds ?? 60) * 1000);
+  const timeoutMs = Math.round((req.timeoutSeconds ?? HTTP_CLIENT_DEFAULTS.timeoutSeconds) * 1000);
   // before the first request is spent: the endpoint answers and serves the judge model (nothing to send, nothing to check)
   if (toSend.length > 0) {
     const target = { flag: "--endpoint", endpoint: req.endpoint!, model: req.judgeModel!, apiKey: apiKey === "" ? null : apiKey };
@@ -220,9 +212,9 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     prompt: prompt.prompt,
     labelsFile,
     cacheDir: req.cache === null ? null : resolvePath(ctx.cwd, req.cache ?? `${labels}.cache`),
-    concurrency: req.concurrency ?? 4,
+    concurrency: req.concurrency ?? HTTP_CLIENT_DEFAULTS.concurrency,
     timeoutMs,
-    retries: req.retries ?? 5,
+    retries: req.retries ?? HTTP_CLIENT_DEFAULTS.retries,
     backoffMs: 1000,
     onProgress: req.onProgress,
     onRetry: req.onRetry,

@@ -25,14 +25,16 @@ import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type Rollou
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";
-import { NO_BLOCK, readFailure, readFileHead, readResultFile, type ResultCensus, type ResultFileReading } from "../io/results-read.js";
+import { readFailure, readFileHead } from "../io/results-read.js";
+import { NO_BLOCK, readResultFile, type ResultCensus, type ResultFileReading } from "./result-lines.js";
 import { readRunRecord } from "../io/run-record.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
-import { committedManifestSource, recordedTurnsVisitor } from "../io/rollout-data.js";
-import { readOfficial, type OfficialReading } from "../io/scores.js";
+import { committedManifestSource } from "../io/rollout-data.js";
+import { recordedTurnsVisitor } from "./recorded-turns.js";
+import { readOfficial, type OfficialReading } from "./official-scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
-import { hasError, manifestOf as manifestFile, type Context } from "./common.js";
+import { hasError, manifestOf as manifestFile, type Context, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { manifestsForModels, versionsText } from "./data-version.js";
 
 /**
@@ -60,20 +62,14 @@ export interface ReadNeeds {
 }
 
 /** What to read. */
-export interface ReadRequest {
+export interface ReadRequest extends ModelsOption, ManifestOption, DecoderOption {
   readonly ctx: Context;
   /** Result trees (a model folder, a result root, a run, or a folder of runs). */
   readonly results: readonly string[];
   /** Score trees: each model's official verdicts are read and cross-checked. */
   readonly scores?: readonly string[];
-  /** Models to keep, by folder name or `<run>/<model>`, in this order (default: all, in the order found). */
-  readonly models?: readonly string[];
-  /** A manifest file forced for every model (`--manifest`). */
-  readonly manifest?: string;
   /** When every model must be on one manifest, the command's name for the line that says they are not. */
   readonly oneManifest?: string;
-  /** `--decoder`: one decoder for every model; absent, each folder's own. */
-  readonly decoder?: DecoderName;
   /** The pairs each model is scored on: the headline reading's, or every pair any reading reads. */
   readonly pairs: { readonly headline: Pick<ScoreOptions, "pairSet" | "countLogin"> } | "every";
   readonly keep: RecordsKept;

@@ -11,15 +11,13 @@ import { problem, type Problem } from "../messages/index.js";
 import { forEachLine, readFailure } from "../io/results-read.js";
 import { selectModels } from "./pipeline.js";
 import { walkBfclTree } from "../io/tree.js";
-import { contextOf, type RequestContext } from "./common.js";
+import { contextOf, type RequestContext, type ModelsOption } from "./common.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** Which run to read. */
-export interface ReadRunRequest extends RequestContext {
+export interface ReadRunRequest extends RequestContext, ModelsOption {
   /** Result trees (a model folder, a result root, a run, or a folder of runs). */
   readonly results: readonly string[];
-  /** Models to keep, by folder name or `<run>/<model>` (default: all). */
-  readonly models?: readonly string[];
   /** Categories to read (default: every multi-turn category found). */
   readonly categories?: readonly MultiTurnCategory[];
 }

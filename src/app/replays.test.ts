@@ -5,7 +5,7 @@ import { defaultScoreOptions } from "../decision/types.js";
 import { bfclDataDir, rolloutRunDir, rolloutRuns, sharedPath } from "../testing/shared.js";
 import { readForTest } from "../testing/read-models.js";
 import { committedManifestPath, loadManifest } from "../io/manifest.js";
-import { readScoredData } from "../io/bfcl-data.js";
+import { readScoredData } from "./bfcl-inputs.js";
 import { table1Numbers } from "../testing/numbers.js";
 import { workaroundOf } from "./replays.js";
 

@@ -17,7 +17,7 @@ import type { TwinCompletion } from "../official/aligned.js";
 import type { EntryReadings } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { workaroundCredit, type WorkaroundPairInput, type WorkaroundSummary } from "../simulator/workaround.js";
-import type { ScoredData } from "../io/bfcl-data.js";
+import type { ScoredData } from "./bfcl-inputs.js";
 import { CheckJobCache, runCheckJob, type CheckJob } from "./check-job.js";
 import type { ModelRead } from "./pipeline.js";
 

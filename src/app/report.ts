@@ -16,10 +16,10 @@ import { reportFigures } from "../report/figures.js";
 import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
-import { readLabelsFile } from "../io/judge-client.js";
+import { readLabelsFile } from "./judge-run.js";
 import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
-import { readScoredData, type ScoredData } from "../io/bfcl-data.js";
+import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { readingById, readingPairs, selectUnder } from "../decision/readings.js";
 import type { Manifest } from "../pairs/types.js";
 import { sameManifest } from "../pairs/manifest-json.js";
@@ -29,8 +29,7 @@ import type { BfclVersion } from "../bfcl/categories.js";
 import { versionsOfModel, versionsText } from "./data-version.js";
 
 import type { SideRule } from "../decision/types.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
-import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { DEFAULT_MAX_UNDECIDED, LIFTED, reshapeFix } from "./score.js";
 import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
@@ -38,7 +37,7 @@ import { metricsInputs } from "./run-metrics.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** What the report shows. */
-export interface ReportRequest extends RequestContext {
+export interface ReportRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
   /** One result tree per run. */
   readonly results: readonly string[];
   /** The score tree of each run, in the same order (one per run, or none). */
@@ -53,19 +52,14 @@ export interface ReportRequest extends RequestContext {
    * prefixes, and on every entry with the empty-reference turns scored).
    */
   readonly bfclData?: string;
-  /** Models to keep (default: all). */
-  readonly models?: readonly string[];
   /** The HTML file to write (atomically); without it the page is only returned. */
   readonly out?: string;
   /** A folder to write each figure of the page to, as `NN-<title>.svg` and `.png` (atomically). */
   readonly figures?: string;
   readonly title?: string;
   readonly bootstrap?: Partial<BootstrapOptions>;
-  readonly manifest?: string;
   /** How sides that are not decisions are read (default `decided`). */
   readonly reading?: SideRule;
-  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
-  readonly decoder?: DecoderName;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
   /** A model whose undecided pairs exceed this percentage gets no headline (default 10, as `score`). */

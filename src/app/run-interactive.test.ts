@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readCategoryInputs } from "../io/bfcl-data.js";
+import { readCategoryInputs } from "./bfcl-inputs.js";
 import { runCheck } from "./check-run.js";
 import { loadManifest } from "../io/manifest.js";
 import { PyDict } from "../python/containers.js";

@@ -13,7 +13,7 @@ import { bfclVersionInfo } from "../bfcl/versions.js";
 import { rolloutRunDir, sharedPath } from "../testing/shared.js";
 import { readForTest } from "../testing/read-models.js";
 import { committedManifestPath, loadCommittedManifest, loadManifest } from "../io/manifest.js";
-import { checkRecordedTurns, readRecordedTurns } from "../io/rollout-data.js";
+import { checkRecordedTurns, readRecordedTurns } from "./recorded-turns.js";
 import { walkBfclTree } from "../io/tree.js";
 import type { RecordsKept } from "./pipeline.js";
 import { defaultScoreOptions } from "../decision/types.js";

@@ -9,14 +9,14 @@
 import { describeRun, type RunRecord } from "../rollout/run-record.js";
 import { questionsFile, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
-import type { DecoderChoiceSummary, DecoderName } from "../bfcl/decode/index.js";
+import type { DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { readingCounts } from "../decision/score.js";
 import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
-import { err, ok, pushAll, problem, type Problem, type Result } from "../messages/index.js";
+import { err, ok, pushAll, problem, type Problem, type ProblemCode, type Result } from "../messages/index.js";
 import type { AlignedRow, TwinCompletion } from "../official/aligned.js";
 import type { EmptyTurnCounts, EmptyTurnRow } from "../official/empty-turns.js";
 import { rankOneOf } from "../official/intervals.js";
@@ -24,10 +24,11 @@ import type { ModelInputs } from "../official/metrics.js";
 import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
 import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
-import { readScoredData, resolveBfclDataDir, type ScoredData } from "../io/bfcl-data.js";
+import { resolveBfclDataDir } from "../io/bfcl-data.js";
+import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
@@ -38,11 +39,9 @@ import { differencesText, settingDifferences } from "../rollout/run-record.js";
 export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 
 /** What to score. Only `results` is required. */
-export interface ScoreRequest extends RequestContext {
+export interface ScoreRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
   /** BFCL result trees (a model folder, a result root, a run, or a folder of runs). */
   readonly results: readonly string[];
-  /** Models to keep, by folder name or `<run>/<model>`, in this order (default: all, in the order found). */
-  readonly models?: readonly string[];
   /** BFCL score trees: adds BFCL's own verdict on the same items. */
   readonly scores?: readonly string[];
   /** Which pairs (default: Table 1's certified pairs). */
@@ -80,18 +79,10 @@ export interface ScoreRequest extends RequestContext {
    * the data folder's BFCL version get them.
    */
   readonly aligned?: boolean;
-  /**
-   * Pair manifest file for every model (default: the package's manifest of the BFCL
-   * version each model's result files name; rollouts generated on other data stop the
-   * command, unless this forces one manifest).
-   */
-  readonly manifest?: string;
   /** Also write one CSV row per model and pair to this file. */
   readonly perItem?: string;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
-  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
-  readonly decoder?: DecoderName;
   /**
    * `--trials-of`: these folders (each one model: a model folder, or a run holding one)
    * are K trials of one model on the same pairs, read instead of `results`; the document
@@ -221,7 +212,7 @@ export function reshapeFix(problems: readonly Problem[]): string | undefined {
   return problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
 }
 
-export const LIFTED = new Set(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
+export const LIFTED = new Set<ProblemCode>(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);

@@ -11,22 +11,16 @@ import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type Expected
 import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
 import { walkBfclTree, walkPart, type TreeModel } from "../io/tree.js";
-import type { DecoderName } from "../bfcl/decode/index.js";
-import { badArgument, contextOf, strictExitCode, type ExitCode, type RequestContext } from "./common.js";
+import { badArgument, contextOf, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { readModels } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
 /** The expected file and the trees to recompute it from. */
-export interface VerifyRequest extends RequestContext {
+export interface VerifyRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
   /** The expected-numbers JSON (e.g. the package's `data/expected/paper.json`). */
   readonly expected: string;
   readonly results?: readonly string[];
   readonly scores?: readonly string[];
-  readonly manifest?: string;
-  /** Only these models of the expected file (default: all); a number that needs another model SKIPs. */
-  readonly models?: readonly string[];
-  /** `--decoder`: one decoder for every model; absent, each model folder's own (BFCL's registry, else detected from its steps). */
-  readonly decoder?: DecoderName;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
 }

@@ -274,7 +274,7 @@ const labels =
   "\n\nLabels are appended to --labels as they arrive (JSONL), so an interrupted run resumes where it stopped;\n" +
   "responses are cached by request, so a rerun costs nothing. Turns with no text are counted as silent and\n" +
   "not sent unless --include-silent. The API key is read from the environment variable named by --key-env\n" +
-  "(OPENAI_API_KEY when not given and set); it goes only into the Authorization header and is redacted, in\n" +
+  "(none given: no key is sent, as in run); it goes only into the Authorization header and is redacted, in\n" +
   "every spelling JSON allows, from every reply and error before anything is written or shown. A key with a\n" +
   "newline or another control character is refused before anything is read or sent, as run refuses it.\n" +
   "No score depends on the labels.\n" +

@@ -53,6 +53,12 @@ const shared: readonly { readonly flag: string; readonly commands: readonly stri
   { flag: "--manifest", commands: ["score", "demo", "compare", "report", "verify", "judge"], sameText: true },
   { flag: "--decoder", commands: ["score", "demo", "compare", "report", "verify", "check", "judge"], sameText: true },
   { flag: "--threads", commands: ["check"], sameText: true },
+  // the HTTP client's flags: one default and one help text each (a default is part of the help text)
+  { flag: "--endpoint", commands: ["run", "judge"], sameText: true },
+  { flag: "--key-env", commands: ["run", "judge"], sameText: true },
+  { flag: "--concurrency", commands: ["run", "judge"], sameText: true },
+  { flag: "--timeout", commands: ["run", "judge"], sameText: true },
+  { flag: "--retries", commands: ["run", "judge"], sameText: true },
   { flag: "--strict", commands: ["score", "demo", "compare", "report", "verify", "check", "judge", "pairs"], sameText: true },
   { flag: "--verbose", commands: ["score", "demo", "compare", "report", "verify", "check", "judge", "pairs", "run"], sameText: false },
   { flag: "--format", commands: ["score", "demo", "compare", "report", "verify", "check", "judge", "pairs", "run"], sameText: false },

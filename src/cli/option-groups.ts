@@ -12,6 +12,7 @@ import { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 import { sideRules, type PairSet, type SideRule } from "../decision/types.js";
 import { outputFormats, type OutputFormat } from "../report/printout.js";
 import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES, type BootstrapOptions } from "../stats/index.js";
+import { HTTP_CLIENT_DEFAULTS, MAX_TIMEOUT_SECONDS } from "../app/endpoint-check.js";
 import { collect, integerOption, numberOption } from "./options.js";
 
 /** The parsed flags of a command, as commander hands them over. */
@@ -175,4 +176,42 @@ function readBfclData(opts: ParsedOptions): { bfclData?: string } {
  */
 export function bfclDataGroup(what: string): OptionGroup<{ bfclData?: string }> {
   return { add: (cmd) => cmd.option("--bfcl-data <dir>", `BFCL data directory: ${what}`), read: readBfclData };
+}
+
+/** What the HTTP-client flags give a request (the numbers as given, for the use case to check). */
+export interface HttpClientFlags {
+  endpoint?: string;
+  keyEnv?: string;
+  concurrency: number | undefined;
+  timeoutSeconds: number | undefined;
+  retries: number | undefined;
+}
+
+/**
+ * `--endpoint`, `--key-env`, `--concurrency`, `--timeout`, `--retries`: the HTTP client of
+ * every command that sends requests, with one default and one help text each. A key is
+ * sent only when `--key-env` names its variable. `run` requires the endpoint; `judge`
+ * does not (a dry run sends nothing).
+ */
+export function httpClientGroup(endpoint: "required"): OptionGroup<HttpClientFlags & { endpoint: string }>;
+export function httpClientGroup(endpoint: "optional"): OptionGroup<HttpClientFlags>;
+export function httpClientGroup(endpoint: "required" | "optional"): OptionGroup<HttpClientFlags> {
+  const endpointOption = new Option("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1");
+  if (endpoint === "required") endpointOption.makeOptionMandatory();
+  return {
+    add: (cmd) =>
+      cmd
+        .addOption(endpointOption)
+        .option("--key-env <var>", "environment variable holding the API key (none: no Authorization header)")
+        .option("--concurrency <n>", "items in flight at once: an integer >= 1", String(HTTP_CLIENT_DEFAULTS.concurrency))
+        .option("--timeout <seconds>", `per-request deadline, body included: a decimal from 0.001 to ${MAX_TIMEOUT_SECONDS} (Node's timer limit)`, String(HTTP_CLIENT_DEFAULTS.timeoutSeconds))
+        .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors: an integer >= 0", String(HTTP_CLIENT_DEFAULTS.retries)),
+    read: (opts) => ({
+      ...(opts.endpoint === undefined ? {} : { endpoint: opts.endpoint as string }),
+      ...(opts.keyEnv === undefined ? {} : { keyEnv: opts.keyEnv as string }),
+      concurrency: integerOption(text(opts, "concurrency")),
+      timeoutSeconds: numberOption(text(opts, "timeout")),
+      retries: integerOption(text(opts, "retries")),
+    }),
+  };
 }

@@ -7,7 +7,7 @@
  * with `--verbose`; so are the folders the tree walk found twice. Notes (a file written,
  * a decoder detected) come last.
  */
-import { countByCode, counted, note, problem, renderProblemLine, type Note, type Problem } from "../messages/index.js";
+import { countByCode, counted, note, problem, renderProblemLine, type Note, type Problem, type ProblemCode } from "../messages/index.js";
 import type { CliIo } from "./io.js";
 
 const PROBLEM_LINES = 20;
@@ -22,7 +22,7 @@ const SAME_FOLDER = "same-folder";
  * verdicts or error details that differ from BFCL's stored ones, and lines a score leaves out.
  * (`score`'s use case lifts the same codes out of its models' problems.)
  */
-const LISTED_IN_FULL = new Set([
+const LISTED_IN_FULL = new Set<ProblemCode>([
   "decode-failures",
   "undecoded-steps",
   "text-calls",

@@ -8,13 +8,14 @@ import { helpTopics, isTopic, topicList, topicText } from "./help-topics.js";
 import { ExitCode, type CliIo } from "./io.js";
 
 import { TWINSCORE_VERSION as VERSION } from "../messages/version.js";
+import type { ProblemCode } from "../messages/codes.js";
 
 /**
  * One error line in the message form (`error: message [code]`). The renderer is loaded
  * only when there is an error to print: `--version` and a command's start load no more
  * of the CLI than they need.
  */
-async function errorLine(code: string, message: string): Promise<string> {
+async function errorLine(code: ProblemCode, message: string): Promise<string> {
   const { problem, renderProblemLine } = await import("../messages/index.js");
   return renderProblemLine(problem(code, message)) + "\n";
 }

@@ -4,14 +4,11 @@
  * found through `python3`. Reading hands the file texts to the pure parser in
  * `src/bfcl/data.ts`, which does every check.
  */
-import { evaluatorRevision } from "../bfcl/evaluator-versions.js";
 import { createRequire } from "node:module";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { answersFile, detectVersion, docFile, multiTurnDocFiles, parseBfclData, questionsFile, type BfclData, type BfclVersion, type MultiTurnCategory, type MultiTurnClass } from "../bfcl/data.js";
-import { prepareCategory, type CategoryInputs } from "../simulator/run-check.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
-import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { readTextIfFile } from "./manifest.js";
 
 /** Where the directory came from, so commands can say which one they used. */
@@ -89,12 +86,22 @@ export function readBfclDataDir(dir: string, categories: readonly MultiTurnCateg
   return parseBfclData(version.value, categories, read, (rel) => join(dir, rel));
 }
 
+/** The texts of one category's questions and references, with every class's function docs, and where they were read from. */
+export interface CategoryTexts {
+  readonly questions: string;
+  readonly questionsPath: string;
+  readonly answers: string;
+  readonly answersPath: string;
+  /** Function-doc text by class. */
+  readonly docs: Map<string, string>;
+}
+
 /**
  * One category's questions and references, with every class's function docs, read from a
- * data folder and prepared for the checker (`check`, the workaround credit). A missing
- * file is one problem naming it.
+ * data folder (prepared for the checker by `app/bfcl-inputs.ts`). A missing file is one
+ * problem naming it.
  */
-export function readCategoryInputs(dataDir: string, version: BfclVersion, category: MultiTurnCategory): Result<CategoryInputs> {
+export function readCategoryTexts(dataDir: string, version: BfclVersion, category: MultiTurnCategory): Result<CategoryTexts> {
   const read = (rel: string): string | null => readTextIfFile(join(dataDir, rel));
   const qRel = questionsFile(version, category);
   const aRel = answersFile(version, category);
@@ -108,31 +115,14 @@ export function readCategoryInputs(dataDir: string, version: BfclVersion, catego
     if (text === null) return err(problem("file-missing", "BFCL function-doc file missing", { file: join(dataDir, docFile(cls)) }));
     docs.set(cls, text);
   }
-  return prepareCategory(qText, join(dataDir, qRel), aText, join(dataDir, aRel), docs, evaluatorRevision(version));
+  return ok({ questions: qText, questionsPath: join(dataDir, qRel), answers: aText, answersPath: join(dataDir, aRel), docs });
 }
 
-/** The BFCL data of the scored categories (base, miss_func, miss_param), read once for every model: what BFCL's checker and the replays check against. */
-export interface ScoredData {
-  readonly dataDir: string;
-  readonly version: BfclVersion;
-  readonly inputs: Readonly<Record<ScoredResultCategory, CategoryInputs>>;
-}
-
-/** Read and prepare base, miss_func and miss_param of a BFCL data folder (its version detected from the file names). */
-export function readScoredData(dataDir: string): Result<ScoredData> {
-  let names: string[];
+/** The file names of a data folder; one problem when it cannot be read. */
+export function listDataFolder(dataDir: string): Result<string[]> {
   try {
-    names = readdirSync(dataDir);
+    return ok(readdirSync(dataDir));
   } catch (e) {
     return err(problem("file-missing", `BFCL data directory cannot be read (${e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : String(e)})`, { file: dataDir }));
   }
-  const version = detectVersion(dataDir, names);
-  if (!version.ok) return version;
-  const inputs: Partial<Record<ScoredResultCategory, CategoryInputs>> = {};
-  for (const c of scoredResultCategories) {
-    const r = readCategoryInputs(dataDir, version.value, c);
-    if (!r.ok) return r;
-    inputs[c] = r.value;
-  }
-  return ok({ dataDir, version: version.value, inputs: inputs as Record<ScoredResultCategory, CategoryInputs> });
 }

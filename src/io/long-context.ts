@@ -7,10 +7,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { err, problem, type Result } from "../messages/index.js";
+import { err, ok, problem, type Result } from "../messages/index.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
-import { parseLongContextModule } from "../simulator/long-context.js";
-import type { LongContextData } from "../simulator/types.js";
 
 /** Where the module sits inside a `bfcl_eval` package folder. */
 export const LONG_CONTEXT_RELATIVE = join("eval_checker", "multi_turn_eval", "func_source_code", "long_context.py");
@@ -41,8 +39,8 @@ export function findLongContextModule(opts: { flag?: string; env: Record<string,
   return pkg ? longContextPathIn(pkg) : null;
 }
 
-/** Read and parse the module at `path`. */
-export function readLongContext(path: string): Result<LongContextData> {
+/** The text of the module at `path` (parsed by `app/bfcl-inputs.ts`). */
+export function readLongContextText(path: string): Result<string> {
   if (!existsSync(path)) return err(problem("file-missing", "long_context.py not found", { file: path }));
-  return parseLongContextModule(readFileSync(path, "utf8"), path);
+  return ok(readFileSync(path, "utf8"));
 }

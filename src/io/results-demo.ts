@@ -6,8 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bfclFileName, scoredResultCategories } from "../bfcl/categories.js";
-import type { DemoFiles } from "../decision/demo.js";
+import { bfclFileName, scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 
 /** The folder for the demo's runs: `keep` (made if need be), or a fresh temporary one. */
@@ -26,8 +25,8 @@ export function removeDemoDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Write one policy's files under `dir/<policy>/multi_turn/`. */
-export function writeDemoRun(dir: string, policy: string, files: DemoFiles): Result<string> {
+/** Write one policy's files (each category's file text) under `dir/<policy>/multi_turn/`. */
+export function writeDemoRun(dir: string, policy: string, files: Readonly<Record<ScoredResultCategory, string>>): Result<string> {
   const target = join(dir, policy, "multi_turn");
   try {
     mkdirSync(target, { recursive: true });

@@ -1,20 +1,9 @@
 /**
- * Reading BFCL score files from disk for the official-score companion (`--scores DIR`):
- * the walk (`tree.ts`) finds them, `src/bfcl/scores.ts` parses them, and this module
- * cross-checks each against the result file the scorer
- * used — its line count, its ids — so a score file from another run is reported rather
- * than silently mixed in, with the census of each result file (ids and turn counts) the
- * scorer made in its one pass over it.
+ * Reading BFCL score files from disk for the official-score companion (`--scores DIR`),
+ * bounded in size; what they say, and whether they agree with the result files, is
+ * `app/official-scores.ts`'s.
  */
 import { readFileSync, statSync } from "node:fs";
-import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
-import type { TurnQueries } from "../bfcl/inference-log.js";
-import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
-import { counted as countOf, pushAll, problem, type Problem } from "../messages/index.js";
-import type { ResultCensus } from "./results-read.js";
-import type { TreeModel } from "./tree.js";
-
-export type { ResultCensus } from "./results-read.js";
 
 /**
  * The largest score file read: a JavaScript string holds at most about 512 MiB, and a BFCL
@@ -40,80 +29,4 @@ export function readScoreFileText(path: string, limit = MAX_SCORE_FILE_BYTES): {
 
 function megabytes(bytes: number): string {
   return String(Math.round((bytes / (1024 * 1024)) * 10) / 10);
-}
-
-/** The official verdicts of one model: every id of its three result files, plus the census. */
-export interface OfficialReading {
-  readonly model: string;
-  /** Verdict per item id (all categories); empty when no usable score file was found. */
-  readonly verdicts: Map<string, OfficialVerdict>;
-  /** Categories whose score file was found and cross-checked. */
-  readonly categories: ScoredResultCategory[];
-  readonly scoreFiles: Partial<Record<ScoredResultCategory, string>>;
-  /** Result-file census per category (present whenever the result file was readable). */
-  readonly census: Partial<Record<ScoredResultCategory, ResultCensus>>;
-  /** By item id: the turns BFCL sent, from the prompt a failed entry of a cross-checked score file keeps (the data check reads them for lines without a log). */
-  readonly promptTurns: ReadonlyMap<string, TurnQueries>;
-  readonly problems: Problem[];
-}
-
-/**
- * Read a model's score files and cross-check them against the result files the scorer
- * used (their census, per category, from the scorer's own pass over them). A category without a score file is reported; a
- * file with malformed lines (cut short, say) or whose header counts disagree with its
- * failed lines or with the result file is reported as an error and left out, so no
- * official number is computed from half a file.
- */
-export function readOfficial(model: string, censuses: Partial<Record<ScoredResultCategory, ResultCensus>>, scores: TreeModel | null): OfficialReading {
-  const verdicts = new Map<string, OfficialVerdict>();
-  const problems: Problem[] = [];
-  const categories: ScoredResultCategory[] = [];
-  const scoreFiles: Partial<Record<ScoredResultCategory, string>> = {};
-  const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
-  const promptTurns = new Map<string, TurnQueries>();
-  for (const category of scoredResultCategories) {
-    const counted = { census: censuses[category] };
-    if (counted.census === undefined) continue;
-    const resultFile = counted.census.file;
-    census[category] = counted.census;
-    const paths = (scores?.files[category] ?? []).map((f) => f.path);
-    if (paths.length === 0) {
-      problems.push(problem("score-file-missing", `model ${model}: no ${category} score file; official numbers for it are not computed`, { severity: "warning" }));
-      continue;
-    }
-    if (paths.length > 1) {
-      problems.push(problem("score-file-repeated", `model ${model}: ${paths.length} ${category} score files found; using the first`, { file: paths[0], severity: "warning" }));
-    }
-    const scoreFile = paths[0];
-    const read = readScoreFileText(scoreFile);
-    if (read === null || "reason" in read) {
-      problems.push(problem("file-unreadable", `cannot read score file (${read === null ? "not a regular file" : read.reason})`, { file: scoreFile }));
-      continue;
-    }
-    const parsed = parseScoreFile(read.text, scoreFile);
-    pushAll(problems, parsed.problems);
-    if (parsed.content === null) continue;
-    // a score file of lines `run --until-anchor` stopped: BFCL's (every line) or `check`'s (the stopped ones left out)
-    const stopped = counted.census.stopped;
-    const whole = stopped.size === 0 || parsed.content.header.totalCount === counted.census.ids.length;
-    const checked = verdictsOf(parsed.content, whole ? counted.census.ids : counted.census.ids.filter((id) => !stopped.has(id)), { scoreFile, resultFile });
-    pushAll(problems, checked.problems);
-    // A file cut short or with lines that disagree with its header would change BFCL's number
-    // without a word: its category is left out, so the model's official columns stay empty.
-    if (parsed.problems.length > 0 || checked.problems.some((p) => p.code === "score-count-mismatch")) {
-      problems.push(problem("score-file-unusable", `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`, { file: scoreFile }));
-      continue;
-    }
-    // BFCL's verdict on a line `run --until-anchor` stopped judges a cut rollout, not the model
-    for (const [id, v] of checked.verdicts) if (!stopped.has(id)) verdicts.set(id, v);
-    for (const [id, f] of parsed.content.failed) if (f.promptTurns !== undefined) promptTurns.set(id, f.promptTurns);
-    if (stopped.size > 0) {
-      problems.push(
-        problem("score-stopped-at-anchor", `model ${model}: ${countOf(stopped.size, `${category} line`)} stopped after their anchor turn (twinscore run --until-anchor), left out of the official numbers: they hold the decision only, not a whole rollout`, { file: resultFile, severity: "warning" }),
-      );
-    }
-    categories.push(category);
-    scoreFiles[category] = scoreFile;
-  }
-  return { model, verdicts, categories, scoreFiles, census, promptTurns, problems };
 }

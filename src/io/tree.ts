@@ -23,7 +23,7 @@
 import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { groupFolders, multiTurnCategories, parseBfclFileName, rootFolderOf, type BfclFileKind, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
-import { pushAll, problem, type Problem } from "../messages/index.js";
+import { pushAll, problem, type Problem, type ProblemCode } from "../messages/index.js";
 
 /** Folders below a given folder that the walk looks into (a parent of runs holding `run/result/model/multi_turn/` is four deep). */
 const MAX_DEPTH = 6;
@@ -62,8 +62,8 @@ export interface TreeWalk {
 }
 
 const flag: Readonly<Record<BfclFileKind, string>> = { result: "--results", score: "--scores" };
-const missingCode: Readonly<Record<BfclFileKind, string>> = { result: "results-missing", score: "scores-missing" };
-const emptyCode: Readonly<Record<BfclFileKind, string>> = { result: "results-empty", score: "scores-empty" };
+const missingCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-missing", score: "scores-missing" };
+const emptyCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-empty", score: "scores-empty" };
 
 /** How the walk lists a folder (throws when it cannot): node's, or a stand-in a test gives to make a folder unreadable whoever runs it. */
 export type FolderLister = (dir: string) => Dirent[];

@@ -3,7 +3,7 @@
  * model may wrap it in prose or code fences; anything that does not name exactly one
  * label is a malformed reply, reported rather than guessed.
  */
-import { judgeLabels, type JudgeLabel } from "./types.js";
+import { judgeLabels, type JudgeLabel, type JudgeRecord } from "./types.js";
 
 /** Parse a judge reply into a label, or say why it cannot be read. */
 export function parseJudgeReply(content: string): { ok: true; label: JudgeLabel } | { ok: false; message: string } {
@@ -25,4 +25,29 @@ export function parseJudgeReply(content: string): { ok: true; label: JudgeLabel 
   if (found.length === 1) return { ok: true, label: found[0] };
   if (found.length > 1) return { ok: false, message: `reply names several labels (${found.join(", ")})` };
   return { ok: false, message: `no label in reply ${JSON.stringify(trimmed.slice(0, 80))}` };
+}
+
+/** The well-formed label records among the values of a labels file (anything else is left out: its turn is judged again). */
+export function judgeRecordsOf(values: readonly unknown[]): JudgeRecord[] {
+  const out: JudgeRecord[] = [];
+  for (const v of values) {
+    const r = v as JudgeRecord | null;
+    if (r && typeof r.missId === "string" && typeof r.requestKey === "string" && typeof r.label === "string") out.push(r);
+  }
+  return out;
+}
+
+/**
+ * The label of a cache entry, or null (none, or an older entry whose reply has no label).
+ * Entries hold `{label, raw}`; an older shape kept only the reply (`content`), read again here.
+ */
+export function cachedLabel(entry: unknown): { label: JudgeLabel; raw: string } | null {
+  if (entry === null || typeof entry !== "object") return null;
+  const c = entry as { label?: unknown; raw?: unknown; content?: unknown };
+  if (typeof c.label === "string" && (judgeLabels as readonly string[]).includes(c.label) && typeof c.raw === "string") return { label: c.label as JudgeLabel, raw: c.raw };
+  if (typeof c.content === "string") {
+    const parsed = parseJudgeReply(c.content);
+    return parsed.ok ? { label: parsed.label, raw: c.content } : null;
+  }
+  return null;
 }

@@ -7,11 +7,11 @@ describe("renderProblemLine", () => {
     expect(renderProblemLine(p)).toBe("a.json:3: error: malformed JSON line [json-malformed]");
   });
   it("omits the location when there is none", () => {
-    const p = problem("no-models", "no model has base, miss_func and miss_param", { severity: "warning" });
-    expect(renderProblemLine(p)).toBe("warning: no model has base, miss_func and miss_param [no-models]");
+    const p = problem("nothing-scored", "no model has base, miss_func and miss_param", { severity: "warning" });
+    expect(renderProblemLine(p)).toBe("warning: no model has base, miss_func and miss_param [nothing-scored]");
   });
   it("counts by code", () => {
-    const c = countByCode([problem("a", "x"), problem("a", "y"), problem("b", "z")]);
-    expect([...c.entries()]).toEqual([["a", 2], ["b", 1]]);
+    const c = countByCode([problem("file-missing", "x"), problem("file-missing", "y"), problem("json-malformed", "z")]);
+    expect([...c.entries()]).toEqual([["file-missing", 2], ["json-malformed", 1]]);
   });
 });

@@ -4,13 +4,17 @@
  * HTML report renders the same fields, so wording never drifts between the two.
  */
 
+import type { ProblemCode } from "./codes.js";
+
+export type { ProblemCode } from "./codes.js";
+
 /** How bad a problem is: an `error` stops the unit it concerns, a `warning` is counted and reported. */
 export type Severity = "error" | "warning";
 
 /** A located, coded problem. `file`/`line` are set wherever the input has them. */
 export interface Problem {
-  /** Stable machine-readable code, e.g. `json-malformed`, `file-missing`. */
-  readonly code: string;
+  /** Stable machine-readable code, e.g. `json-malformed`, `file-missing` (`codes.ts` lists them all). */
+  readonly code: ProblemCode;
   readonly severity: Severity;
   /** Human sentence without location; no trailing period needed. */
   readonly message: string;
@@ -21,7 +25,7 @@ export interface Problem {
 
 /** Build a problem; a small helper so call sites stay one line. */
 export function problem(
-  code: string,
+  code: ProblemCode,
   message: string,
   where: { file?: string; line?: number; severity?: Severity } = {},
 ): Problem {
@@ -72,8 +76,8 @@ export function renderProblemLine(p: Problem | Note): string {
 }
 
 /** Count problems per code, for the summaries printed after long work. */
-export function countByCode(problems: readonly Problem[]): Map<string, number> {
-  const counts = new Map<string, number>();
+export function countByCode(problems: readonly Problem[]): Map<ProblemCode, number> {
+  const counts = new Map<ProblemCode, number>();
   for (const p of problems) counts.set(p.code, (counts.get(p.code) ?? 0) + 1);
   return counts;
 }
@@ -99,7 +103,7 @@ export const LINE_PROBLEMS_IN_FULL = 1000;
  */
 export class LineProblems {
   private readonly kept: Problem[] = [];
-  private readonly extra = new Map<string, { first: Problem; lines: [number, number][]; count: number }>();
+  private readonly extra = new Map<ProblemCode, { first: Problem; lines: [number, number][]; count: number }>();
   private readonly perCode = new Map<string, number>();
   private readonly withdrawn = new Set<Problem>();
   private readonly keptSet = new Set<Problem>();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { BfclVersion, MultiTurnCategory } from "../bfcl/data.js";
-import { readCategoryInputs } from "../io/bfcl-data.js";
-import { findLongContextModule, readLongContext } from "../io/long-context.js";
+import { readCategoryInputs } from "../app/bfcl-inputs.js";
+import { findLongContextModule } from "../io/long-context.js";
+import { readLongContext } from "../app/bfcl-inputs.js";
 import type { PyValue } from "../python/value.js";
 import { sharedPath } from "../testing/shared.js";
 import { checkEntry } from "./checker.js";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCategoryInputs } from "../io/bfcl-data.js";
+import { readCategoryInputs } from "../app/bfcl-inputs.js";
 import { loadManifest } from "../io/manifest.js";
 import { loadInputsForTest } from "../testing/read-models.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCategoryInputs } from "../io/bfcl-data.js";
+import { readCategoryInputs } from "../app/bfcl-inputs.js";
 import { loadManifest } from "../io/manifest.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { readResultFile } from "../io/results-read.js";
+import { readResultFile } from "../app/result-lines.js";
 import { checkPairPrefixes, checkPrefix, twinCompletions, type PrefixOutcome } from "./prefix-check.js";
 import type { CategoryInputs } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";

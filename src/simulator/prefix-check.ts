@@ -57,7 +57,7 @@ export function failingTurnOf(verdict: Extract<EntryVerdict, { valid: false }>):
 /**
  * BFCL's checker on turns 0..`through` of one result line's `result` (its JSON text),
  * against `groundTruth` cut after `through`. Throws only on text that is not JSON (the
- * pipeline's texts, kept by `io/results-read.ts` `readResultFile`, are only texts that parse).
+ * pipeline's texts, kept by `app/result-lines.ts` `readResultFile`, are only texts that parse).
  */
 export function checkPrefix(
   resultText: string,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { evaluatorRevision } from "../bfcl/evaluator-versions.js";
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import type { ApiClass } from "../catalog/types.js";
-import { readCategoryInputs } from "../io/bfcl-data.js";
+import { readCategoryInputs } from "../app/bfcl-inputs.js";
 import { loggedDecodes, loggedDecoder } from "../testing/logged-decodes.js";
 import { sharedPath } from "../testing/shared.js";
 import { apiFactories, PythonProcess } from "./classes/index.js";

@@ -7,7 +7,7 @@ import { contextOf } from "../app/common.js";
 import type { Problem } from "../messages/index.js";
 import type { ScoredResultCategory } from "../bfcl/categories.js";
 import type { ModelInputs } from "../official/metrics.js";
-import type { OfficialReading } from "../io/scores.js";
+import type { OfficialReading } from "../app/official-scores.js";
 import { metricsInputs } from "../app/run-metrics.js";
 
 /** Read result trees as a command would (every pair any reading reads, all records kept, unless said otherwise). */

@@ -17,6 +17,7 @@ import { runModel } from "./model.js";
 import type { RunPlan } from "./plan.js";
 import { commandProblems } from "./validate.js";
 import type { RunDocument, RunProgress, UserSimSetup } from "./types.js";
+import { HTTP_CLIENT_DEFAULTS } from "../endpoint-check.js";
 
 /**
  * `twinscore run` as a command: flags as given (unchecked), the folder and environment
@@ -139,9 +140,9 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     items: req.items ?? "pairs",
     mode: req.mode ?? "fc",
     temperature: req.temperature ?? 0.001,
-    concurrency: req.concurrency ?? 4,
-    timeoutMs: Math.round((req.timeoutSeconds ?? 600) * 1000),
-    retries: req.retries ?? 5,
+    concurrency: req.concurrency ?? HTTP_CLIENT_DEFAULTS.concurrency,
+    timeoutMs: Math.round((req.timeoutSeconds ?? HTTP_CLIENT_DEFAULTS.timeoutSeconds) * 1000),
+    retries: req.retries ?? HTTP_CLIENT_DEFAULTS.retries,
     maxReplyBytes: req.maxReplyBytes,
     maxConsecutiveErrors: req.maxConsecutiveErrors,
     apiKey: checked.keys.apiKey,

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { judgeHeldBack } from "../../app/judge.js";
 import { redactorOf } from "../../io/secrets.js";
-import { startKeyEchoModel, type ReceivedBodies } from "../../testing/hostile-servers.js";
-import type { TestServer } from "../../testing/replay.js";
+import { bearerKey, completionText, startKeyEchoModel, type ReceivedBodies } from "../../testing/hostile-servers.js";
+import { startChatServer, type TestServer } from "../../testing/replay.js";
 import { rolloutRunDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
@@ -88,10 +88,7 @@ describe("judge and its API key", () => {
   });
   const judgeArgv = (url: string, ...more: string[]) => ["judge", "--results", run, "--model", "openai_gpt-oss-120b", "--include-silent", "--endpoint", url, "--judge-model", "judge", ...more];
 
-  it.each([
-    ["--key-env", ["--key-env", "JUDGE_KEY"], "JUDGE_KEY"],
-    ["the default variable", [], "OPENAI_API_KEY"],
-  ])("a key with a newline (KEY=$(cat two-line-file)) from %s is refused before anything is read or sent: one line that does not show it, exit 2", async (_, flags, variable) => {
+  it.each([["--key-env", ["--key-env", "JUDGE_KEY"], "JUDGE_KEY"]])("a key with a newline (KEY=$(cat two-line-file)) from %s is refused before anything is read or sent: one line that does not show it, exit 2", async (_, flags, variable) => {
     const received: ReceivedBodies = { bodies: [] };
     echo = await startKeyEchoModel(received);
     const key = "sk-live-Judge7c1f\nsecond-line-of-the-key-file";
@@ -104,6 +101,25 @@ describe("judge and its API key", () => {
     for (const part of key.split("\n")) expect(err).not.toContain(part);
     expect(echo.stats.requests + echo.stats.probes).toBe(0);
     expect(existsSync(join(dir, "twinscore-labels.jsonl"))).toBe(false);
+  });
+
+  it("sends a key only with --key-env, as run does: OPENAI_API_KEY set in the environment never reaches the endpoint unasked", async () => {
+    const keys: string[] = [];
+    echo = await startChatServer((_body, req, res) => {
+      keys.push(bearerKey(req));
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(completionText('{\\"label\\": \\"refuses\\"}'));
+    });
+    const dir = mkdtempSync(join(tmpdir(), "judge-nokey-"));
+    const io = memoryIo({ OPENAI_API_KEY: "sk-ambient-Key-9f3a", JUDGE_KEY: "sk-named-Key-77c2" }, dir);
+    expect(await runCli(judgeArgv(echo.url, "--retries", "0", "--format", "json"), io)).toBe(0);
+    const sent = keys.length;
+    expect(sent).toBeGreaterThan(0);
+    expect(new Set(keys)).toEqual(new Set([""]));
+    // named, the key is sent (and nothing else is)
+    expect(await runCli(judgeArgv(echo.url, "--retries", "0", "--format", "json", "--key-env", "JUDGE_KEY", "--labels", "named.jsonl", "--no-cache-dir"), io)).toBe(0);
+    expect(keys.length).toBeGreaterThan(sent);
+    expect(new Set(keys.slice(sent))).toEqual(new Set(["sk-named-Key-77c2"]));
   });
 
   it("a library caller's key with a newline is refused the same way", async () => {

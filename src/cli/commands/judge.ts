@@ -11,12 +11,11 @@ import { note, problem } from "../../messages/index.js";
 import { renderJson, renderPrintout, tableOf, type Column } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import type { CliIo } from "../io.js";
-import { decoderGroup, formatGroup, manifestGroup, modelsGroup, readGroups, resultsGroup, strictGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
-import { integerOption, numberOption } from "../options.js";
-import { MAX_TIMEOUT_SECONDS } from "../../app/endpoint-check.js";
+import { decoderGroup, formatGroup, httpClientGroup, manifestGroup, modelsGroup, readGroups, resultsGroup, strictGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
 import { printNotes, printProblems, progressPrinter } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
+const httpClient = httpClientGroup("optional");
 const format = formatGroup(undefined, "summary format: table, json (the whole document), csv, markdown (twinscore help formats)");
 
 const summaryColumns: Column<JudgeSummary>[] = [
@@ -37,17 +36,12 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
       "Label what each model wrote on the withheld anchor turns where it held back, with a judge model behind an " +
         "OpenAI-compatible endpoint: one of five labels per turn, appended to --labels as they arrive (resumable).",
     );
-  withGroups(cmd, resultsGroup, modelsGroup)
-    .option("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+  withGroups(cmd, resultsGroup, modelsGroup, httpClient)
     .option("--judge-model <name>", "the judge model's name at the endpoint")
-    .option("--key-env <var>", "environment variable holding the API key (default: OPENAI_API_KEY when it is set; none: no key)")
     .option("--prompt <file>", "prompt file to use instead of the shipped data/judge-prompt.md")
     .option("--labels <file>", "JSONL file the labels are appended to (and resumed from)", "twinscore-labels.jsonl")
     .option("--cache <dir>", "response cache folder (default: <labels file>.cache)")
     .option("--no-cache-dir", "do not cache responses")
-    .option("--concurrency <n>", "requests in flight at once: an integer >= 1", "4")
-    .option("--timeout <seconds>", `per-request deadline, reply body included: a decimal number from 0.001 to ${MAX_TIMEOUT_SECONDS}`, "60")
-    .option("--retries <n>", "retries on 429, 5xx, timeouts and network errors: an integer >= 0 (exponential backoff with jitter; Retry-After honoured up to 60 s)", "5")
     .option("--dry-run", "print the requests that would be sent, send nothing")
     .option("--include-silent", "also send turns on which the model wrote no text");
   withGroups(cmd, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
@@ -58,18 +52,12 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         commandHelpFooter(["labels", "readings", "decoders", "exit-codes"]),
     )
     .action(async (opts: ParsedOptions) => {
-      const whole = (key: string) => integerOption(opts[key] as string);
       const doc = await judgeHeldBack({
-        ...readGroups(opts, resultsGroup, modelsGroup),
-        ...(opts.endpoint === undefined ? {} : { endpoint: opts.endpoint as string }),
+        ...readGroups(opts, resultsGroup, modelsGroup, httpClient),
         ...(opts.judgeModel === undefined ? {} : { judgeModel: opts.judgeModel as string }),
-        ...(opts.keyEnv === undefined ? {} : { keyEnv: opts.keyEnv as string }),
         ...(opts.prompt === undefined ? {} : { prompt: opts.prompt as string }),
         labels: opts.labels as string,
         cache: opts.cacheDir === false ? null : (opts.cache as string | undefined),
-        concurrency: whole("concurrency"),
-        timeoutSeconds: numberOption(opts.timeout as string | undefined),
-        retries: whole("retries"),
         dryRun: opts.dryRun === true,
         includeSilent: opts.includeSilent === true,
         ...readGroups(opts, manifestGroup, decoderGroup, strictGroup),

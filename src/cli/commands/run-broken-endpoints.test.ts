@@ -171,9 +171,12 @@ describe("numbers are decimal digits, within the bounds --help gives", () => {
       expect(messageLines(r.err), `judge ${flag} ${value}`).toEqual([line]);
     }
     // and what --help says is what is checked
-    const help = (await cli(["judge", "--help"])).out.replace(/\s+/g, " ");
-    expect(help).toContain("--timeout <seconds> per-request deadline, reply body included: a decimal number from 0.001 to 2147483");
-    expect(help).toContain("--concurrency <n> requests in flight at once: an integer >= 1");
+    for (const command of ["run", "judge"]) {
+      const help = (await cli([command, "--help"])).out.replace(/\s+/g, " ");
+      expect(help).toContain("--timeout <seconds> per-request deadline, body included: a decimal from 0.001 to 2147483");
+      expect(help).toContain("--concurrency <n> items in flight at once: an integer >= 1");
+      expect(help).toContain("--retries <n> retries per request on 429, 5xx, timeouts and network errors: an integer >= 0");
+    }
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import { Option, type Command } from "commander";
-import { DEFAULT_MAX_CONSECUTIVE_ERRORS, MAX_TIMEOUT_SECONDS, runCommand, type RunDocument, type RunProgress } from "../../app/run/index.js";
+import { DEFAULT_MAX_CONSECUTIVE_ERRORS, runCommand, type RunDocument, type RunProgress } from "../../app/run/index.js";
 import { planText } from "../../app/run/index.js";
 import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
@@ -16,7 +16,7 @@ import { counted, note, problem, renderProblemLine, type Problem } from "../../m
 import { renderJson, renderPrintout, tableOf, type Column } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import { ExitCode, type CliIo } from "../io.js";
-import { bfclDataGroup, formatGroup, withGroups, type ParsedOptions } from "../option-groups.js";
+import { bfclDataGroup, formatGroup, httpClientGroup, withGroups, type ParsedOptions } from "../option-groups.js";
 import { integerOption, numberOption } from "../options.js";
 import { printNotes, printProblems } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
@@ -28,9 +28,6 @@ interface RunCliOptions {
   items: ItemSelection;
   mode: "fc" | "prompting";
   temperature: string;
-  concurrency: string;
-  timeout: string;
-  retries: string;
   maxReplyBytes: string;
   maxConsecutiveErrors: string;
   keyEnv?: string;
@@ -58,6 +55,7 @@ interface RunCliOptions {
   verbose?: boolean;
 }
 
+const httpClient = httpClientGroup("required");
 const format = formatGroup(undefined, "summary format: table, json (the whole document), csv, markdown");
 const bfclData = bfclDataGroup("the questions to run (default: BFCL_DATA_DIR, else the installed bfcl_eval's data)");
 
@@ -102,19 +100,15 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .description(
       "Run BFCL's multi-turn generation loop against an OpenAI-compatible endpoint and write result files that " +
         "score, check and BFCL's own `bfcl evaluate` read (OUT/<model-dir>/multi_turn/BFCL_v4_multi_turn_<category>_result.json).",
-    )
-    .requiredOption("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+    );
+  withGroups(cmd, httpClient)
     .requiredOption("--model <name>", "the model name the endpoint serves (sent as `model`)")
     .requiredOption("--out <dir>", "result root: files go to <dir>/<model-dir>/multi_turn/")
     .addOption(new Option("--items <set>", "which entries to generate").choices(["pairs", "all-pairs", "all"]).default("pairs"))
     .addOption(new Option("--mode <mode>", "function calling, or Python-call text with BFCL's system prompt").choices(["fc", "prompting"]).default("fc"))
     .option("--temperature <t>", "sampling temperature, a decimal number >= 0 (BFCL's default)", "0.001")
-    .option("--concurrency <n>", "entries in flight at once: an integer >= 1", "4")
-    .option("--timeout <seconds>", `per-request deadline, body included: a decimal from 0.001 to ${MAX_TIMEOUT_SECONDS} (Node's timer limit)`, "600")
-    .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors: an integer >= 0", "5")
     .option("--max-reply-bytes <n>", `the most bytes of one reply read: an integer from 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`, String(DEFAULT_MAX_REPLY_BYTES))
     .option("--max-consecutive-errors <n>", "requests in a row that cannot connect before the run stops: an integer >= 0 (0: never)", String(DEFAULT_MAX_CONSECUTIVE_ERRORS))
-    .option("--key-env <var>", "environment variable holding the API key (none: no Authorization header)")
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
     .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)")
     .addOption(
@@ -159,19 +153,15 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       const d = await runCommand({
         cwd: io.cwd,
         env: io.env,
-        endpoint: opts.endpoint,
+        ...httpClient.read(opts as unknown as ParsedOptions),
         model: opts.model,
         out: opts.out,
         modelDir: opts.modelDir,
         items: opts.items,
         mode: opts.mode,
         temperature: numberOption(opts.temperature),
-        concurrency: integerOption(opts.concurrency),
-        timeoutSeconds: numberOption(opts.timeout),
-        retries: integerOption(opts.retries),
         maxReplyBytes: integerOption(opts.maxReplyBytes),
         maxConsecutiveErrors: integerOption(opts.maxConsecutiveErrors),
-        keyEnv: opts.keyEnv,
         ...bfclData.read(opts as unknown as ParsedOptions),
         untilAnchor: opts.untilAnchor === true,
         history: opts.history,

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parsePromptFile } from "../judge/prompt.js";
 import type { HeldBackTurn } from "../judge/types.js";
 import { projectRoot } from "../testing/shared.js";
-import { MAX_STORED_REPLY_CHARS, readLabelsFile, runJudge, type JudgeRunOptions } from "./judge-client.js";
+import { MAX_STORED_REPLY_CHARS } from "../io/judge-client.js";
+import { readLabelsFile, runJudge, type JudgeRunOptions } from "./judge-run.js";
 import { startDripServer, startEchoServer } from "../testing/stub-servers.js";
 import { startBackslashServer } from "../testing/hostile-servers.js";
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readOfficial } from "./scores.js";
-import { readResultFile, type ResultCensus } from "./results-read.js";
-import { walkBfclTree } from "./tree.js";
+import { readOfficial } from "./official-scores.js";
+import { readResultFile, type ResultCensus } from "./result-lines.js";
+import { walkBfclTree } from "../io/tree.js";
 import { rolloutRunDir } from "../testing/shared.js";
 
 const main = rolloutRunDir("2025-11-12-main");
