@@ -8,7 +8,7 @@
  * job on bytes the pipeline already read.
  */
 import type { MultiTurnCategory } from "../bfcl/data.js";
-import { pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { counted, pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decodeFailureMessage, decoderByName, type DecodeHealth, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import { checkModelFiles, checkResultFile, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
@@ -193,6 +193,11 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
   return out as Result<CheckedFileData>[];
 }
 
+/** The lines of a checked file: those checked and those left out. */
+function linesOf(checked: FileCheck): number {
+  return checked.total + checked.stoppedAtAnchor.length + checked.playedFromReference.length;
+}
+
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(
   settings: CheckJobSettings,
@@ -211,7 +216,7 @@ function finishFile(
     problems.push(
       problem(
         "stopped-at-anchor",
-        `${checked.stoppedAtAnchor.length} line(s) stopped after their anchor turn (twinscore run --until-anchor) are left out of this score: they hold the decision only, not a whole rollout`,
+        `${counted(checked.stoppedAtAnchor.length, "line")} of ${linesOf(checked)} in this file stopped after their anchor turn (twinscore run --until-anchor), left out of this score: they hold the decision only, not a whole rollout`,
         { file: file.path, severity: "warning" },
       ),
     );
@@ -220,7 +225,7 @@ function finishFile(
     problems.push(
       problem(
         "played-from-reference",
-        `${checked.playedFromReference.length} line(s) whose turns before the anchor were played from the reference (twinscore run --history reference) are left out of this score: BFCL's checker would read the reference's calls there as the model's`,
+        `${counted(checked.playedFromReference.length, "line")} of ${linesOf(checked)} in this file had their turns before the anchor played from the reference (twinscore run --history reference), left out of this score: BFCL's checker would read the reference's calls there as the model's`,
         { file: file.path, severity: "warning" },
       ),
     );

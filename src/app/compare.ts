@@ -19,6 +19,7 @@ import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js"
 import type { HistorySource } from "../bfcl/line-keys.js";
 import { badArgument, bootstrapOf, contextOf, givenText, hasError, strictExitCode, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { readModels, walkInputs, type InputWalks, type ModelRead } from "./pipeline.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** The two arms to compare. */
 export interface CompareRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
@@ -46,6 +47,23 @@ export interface CompareRequest extends RequestContext, ModelsOption, ManifestOp
   /** Check the first-step token counts for every compared model; by default only where an arm's lines record an injected block (`run --inject`). */
   readonly injectionCheck?: boolean;
 }
+
+/** What a library caller's compare request must hold (see `request-shape.ts`). */
+const compareShape: RequestShape = {
+  a: { rule: "string" },
+  b: { rule: "string" },
+  scoresA: { rule: "string" },
+  scoresB: { rule: "string" },
+  models: { rule: "list" },
+  bootstrap: { rule: "bootstrap" },
+  manifest: { rule: "string" },
+  reading: { rule: "string" },
+  bfclData: { rule: "string" },
+  decoder: { rule: "string" },
+  maxUndecided: { rule: "number" },
+  strict: { rule: "boolean" },
+  injectionCheck: { rule: "boolean" },
+};
 
 /** What `compare` found and computed. */
 export interface CompareDocument {
@@ -300,6 +318,8 @@ function comparedModels(req: CompareRequest, pairs: readonly (readonly [ArmModel
  * for (const m of doc.models) console.log(m.model, m.comparison.decision.change, m.comparison.decision.ci95);
  */
 export async function compareArms(req: CompareRequest): Promise<CompareDocument> {
+  const shape = requestShapeProblems(req, compareShape, '{ a: "runs/main", b: "runs/fixes" }');
+  if (shape.length > 0) return compareDocument({ head: { a: "", b: "", bootstrap: { resamples: 0, seed: 0 }, scoresBeside: [], noHeadline: [] }, problems: shape }, undefined);
   const ctx = contextOf(req);
   const boot = bootstrapOf(req.bootstrap);
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };

@@ -6,7 +6,7 @@
  */
 import { fcDecoder } from "../bfcl/decode/index.js";
 import { checkReferenceDecision, demoFiles, referencePolicies } from "../decision/demo.js";
-import { readingPairs } from "../decision/readings.js";
+import { everyReadingPair, readingPairs } from "../decision/readings.js";
 import type { Problem } from "../messages/index.js";
 import { makeDemoDir, removeDemoDir, writeDemoRun } from "../io/results-demo.js";
 import { resolvePath } from "../io/paths.js";
@@ -57,14 +57,16 @@ export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
   if (!manifest.ok) return empty([...manifest.problems]);
   const options = { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin) } as const;
   const pairs = readingPairs(manifest.value, options);
+  // the sensitivity readings go beyond the pair set (uncertified, all, restored pairs): the runs hold every pair any reading reads, so none is missing
+  const written = req.sensitivity === true ? everyReadingPair(manifest.value) : pairs;
   const made = makeDemoDir(req.keep === undefined ? null : resolvePath(ctx.cwd, req.keep));
   if (!made.ok) return empty([...made.problems]);
   const dir = made.value;
   try {
     for (const policy of referencePolicies) {
-      const files = demoFiles(policy.name, pairs);
-      const written = files.ok ? writeDemoRun(dir, policy.name, files.value) : files;
-      if (!written.ok) return empty([...written.problems]);
+      const files = demoFiles(policy.name, written);
+      const wrote = files.ok ? writeDemoRun(dir, policy.name, files.value) : files;
+      if (!wrote.ok) return empty([...wrote.problems]);
     }
     const score = await scoreRuns({
       ...req,

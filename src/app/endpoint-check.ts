@@ -2,8 +2,9 @@
  * The check every command that sends requests makes before it spends anything (`run` on
  * its model and simulator endpoints, `judge` on its judge endpoint): the URL first, with
  * the arguments (an http(s) URL with a host, no user name or password in it), then the
- * probe (`probeEndpoint`: nothing answers, a server no request gets past, a refused key,
- * a model that is not served). One line per refusal, naming the flag and the endpoint as
+ * probe (`probeEndpoint`: nothing answers, a server no request gets past, an https URL on
+ * a plain-HTTP server, a refused key, an API served under `/v1` below the URL given, a
+ * model that is not served). One line per refusal, naming the flag and the endpoint as
  * messages show URLs (no query values: a key may travel there).
  */
 import { problem, err, ok, type Problem, type Result } from "../messages/index.js";
@@ -34,7 +35,15 @@ export function endpointArgumentProblem(endpoint: string, flag: string): Problem
 }
 
 /** The problem code of each way the probe refuses an endpoint. */
-const refusalCodes = { model: "model-not-served", key: "key-refused", unusable: "endpoint-unusable", network: "endpoint-unreachable", timeout: "endpoint-unreachable" } as const;
+const refusalCodes = {
+  model: "model-not-served",
+  path: "endpoint-path",
+  key: "key-refused",
+  "plain-http": "endpoint-plain-http",
+  unusable: "endpoint-unusable",
+  network: "endpoint-unreachable",
+  timeout: "endpoint-unreachable",
+} as const;
 
 /**
  * Probe each endpoint in turn: the first refusal as an error (`consequence` says what was

@@ -20,6 +20,7 @@ import { walkBfclTree } from "../io/tree.js";
 import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
 import { readModels } from "./pipeline.js";
 import { checkEndpoints, endpointArgumentProblem, HTTP_CLIENT_DEFAULTS, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** What to judge, and with what. */
 export interface JudgeRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
@@ -56,6 +57,29 @@ export interface JudgeRequest extends RequestContext, ModelsOption, ManifestOpti
   readonly strict?: boolean;
 }
 
+/** What a library caller's judge request must hold (see `request-shape.ts`). */
+const judgeShape: RequestShape = {
+  results: { rule: "list", required: true },
+  models: { rule: "list" },
+  endpoint: { rule: "string" },
+  judgeModel: { rule: "string" },
+  keyEnv: { rule: "string" },
+  apiKey: { rule: "string" },
+  prompt: { rule: "string" },
+  labels: { rule: "string" },
+  cache: { rule: "string-or-null" },
+  concurrency: { rule: "number" },
+  timeoutSeconds: { rule: "number" },
+  retries: { rule: "number" },
+  dryRun: { rule: "boolean" },
+  includeSilent: { rule: "boolean" },
+  onProgress: { rule: "function" },
+  onRetry: { rule: "function" },
+  manifest: { rule: "string" },
+  decoder: { rule: "string" },
+  strict: { rule: "boolean" },
+};
+
 /** What was judged (or, in a dry run, would be). */
 export interface JudgeDocument {
   readonly command: "judge";
@@ -86,6 +110,8 @@ export interface JudgeDocument {
  * console.log(doc.summaries.map((s) => [s.model, s.shares.asks_removed]));
  */
 export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
+  const shape = requestShapeProblems(req, judgeShape, '{ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge" }');
+  if (shape.length > 0) return { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems: shape, exitCode: 2 };
   const ctx = contextOf(req);
   const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => {
     const doc: JudgeDocument = { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems, exitCode: 2, ...rest };

@@ -8,7 +8,7 @@
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
-import { pushAll, problem, type Problem } from "../messages/index.js";
+import { counted as countOf, pushAll, problem, type Problem } from "../messages/index.js";
 import { readScoreFileText } from "../io/scores.js";
 import type { TreeModel } from "../io/tree.js";
 import type { ResultCensus } from "./result-lines.js";
@@ -82,7 +82,7 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
     for (const [id, f] of parsed.content.failed) if (f.promptTurns !== undefined) promptTurns.set(id, f.promptTurns);
     if (stopped.size > 0) {
       problems.push(
-        problem("score-stopped-at-anchor", `model ${model}: ${stopped.size} ${category} line(s) stopped after their anchor turn (twinscore run --until-anchor) are left out of the official numbers: they hold the decision only, not a whole rollout`, { file: resultFile, severity: "warning" }),
+        problem("score-stopped-at-anchor", `model ${model}: ${countOf(stopped.size, `${category} line`)} stopped after their anchor turn (twinscore run --until-anchor), left out of the official numbers: they hold the decision only, not a whole rollout`, { file: resultFile, severity: "warning" }),
       );
     }
     categories.push(category);

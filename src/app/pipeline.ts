@@ -20,7 +20,7 @@ import { parseAudit, textCallLine, twinsIn } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
 import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
-import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { counted, pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
@@ -626,7 +626,7 @@ function readingWarnings(
     problems.push(
       problem(
         "history-anchor-played",
-        `model ${model}: ${anchorPlayed.length} pair(s) have a twin whose anchor turn itself was played from the reference, not generated (${ids(anchorPlayed)}); that side holds no decision of the model's and is read as missing`,
+        `model ${model}: ${counted(anchorPlayed.length, "pair")} ${anchorPlayed.length === 1 ? "has" : "have"} a twin whose anchor turn itself was played from the reference, not generated (${ids(anchorPlayed)}); that side holds no decision of the model's and is read as missing`,
         { severity: "warning" },
       ),
     );
@@ -636,7 +636,7 @@ function readingWarnings(
     problems.push(
       problem(
         "history-partial",
-        `model ${model}: ${partial.length} pair(s) are not exact twins: a twin's line played from the reference only some of the turns before this pair's anchor, the others are the model's (${ids(partial)}); they are scored as read`,
+        `model ${model}: ${counted(partial.length, "pair")} ${partial.length === 1 ? "is not an exact twin" : "are not exact twins"}: a twin's line played from the reference only some of the turns before this pair's anchor, the others are the model's (${ids(partial)}); they are scored as read`,
         { severity: "warning" },
       ),
     );
@@ -645,7 +645,7 @@ function readingWarnings(
   if (undecidable.length > 0) {
     const first = undecidable.slice(0, 3).map((r) => r.missId).join(", ");
     problems.push(
-      problem("pair-undecidable", `model ${model}: ${undecidable.length} pair(s) undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`, {
+      problem("pair-undecidable", `model ${model}: ${counted(undecidable.length, "pair")} undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`, {
         severity: "warning",
       }),
     );

@@ -12,6 +12,7 @@ import { forEachLine, readFailure } from "../io/results-read.js";
 import { selectModels } from "./pipeline.js";
 import { walkBfclTree } from "../io/tree.js";
 import { contextOf, type RequestContext, type ModelsOption } from "./common.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** Which run to read. */
 export interface ReadRunRequest extends RequestContext, ModelsOption {
@@ -20,6 +21,9 @@ export interface ReadRunRequest extends RequestContext, ModelsOption {
   /** Categories to read (default: every multi-turn category found). */
   readonly categories?: readonly MultiTurnCategory[];
 }
+
+/** What a library caller's read request must hold (see `request-shape.ts`). */
+const readShape: RequestShape = { results: { rule: "list", required: true }, models: { rule: "list" }, categories: { rule: "list" } };
 
 /** One model's rollouts. */
 export interface RunModel {
@@ -50,6 +54,8 @@ export interface RunReading {
  * if (r?.kind === "turns") console.log(r.turnCount, r.turns[0]);
  */
 export async function readRun(req: ReadRunRequest): Promise<RunReading> {
+  const shape = requestShapeProblems(req, readShape, '{ results: ["runs/main"] }');
+  if (shape.length > 0) return { models: [], problems: shape };
   const ctx = contextOf(req);
   const walk = walkBfclTree(req.results, ctx.cwd, "result");
   const selected = selectModels(walk, req.models ?? []);

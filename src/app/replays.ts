@@ -10,7 +10,7 @@ import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js"
 import { decoderByName, plainStepDecoder } from "../bfcl/decode/index.js";
 import { lineFor } from "../bfcl/results.js";
 import type { PairRecord } from "../decision/types.js";
-import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { counted, pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { checkPairPrefixes, twinCompletions, type PairPrefixes } from "../simulator/prefix-check.js";
 import type { TwinCompletion } from "../official/aligned.js";
@@ -68,7 +68,7 @@ export function completionsOf(model: ModelRead, pairs: readonly ManifestPair[], 
     problems.push(
       problem(
         "completion-unknown",
-        `model ${model.folder}: ${pairs.length - known.length} pair(s) have a twin that twinscore run stopped (--until-anchor, or --history reference without --continue) before the turn its completion needs (base: the anchor turn, withheld: the turn after); they are left out of the aligned numbers`,
+        `model ${model.folder}: ${counted(pairs.length - known.length, "pair")} ${pairs.length - known.length === 1 ? "has" : "have"} a twin that twinscore run stopped (--until-anchor, or --history reference without --continue) before the turn its completion needs (base: the anchor turn, withheld: the turn after); they are left out of the aligned numbers`,
         { severity: "warning" },
       ),
     );

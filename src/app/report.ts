@@ -37,6 +37,7 @@ import { DEFAULT_MAX_UNDECIDED, LIFTED, reshapeFix } from "./score.js";
 import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
 import { metricsInputs } from "./run-metrics.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 /** What the report shows. */
 export interface ReportRequest extends RequestContext, ModelsOption, ManifestOption, DecoderOption {
@@ -80,6 +81,26 @@ export interface ReportRequest extends RequestContext, ModelsOption, ManifestOpt
   readonly progress?: (line: string) => void;
 }
 
+/** What a library caller's report request must hold (see `request-shape.ts`). */
+const reportShape: RequestShape = {
+  results: { rule: "list", required: true },
+  scores: { rule: "list" },
+  compare: { rule: "list" },
+  labels: { rule: "string" },
+  bfclData: { rule: "string" },
+  models: { rule: "list" },
+  out: { rule: "string" },
+  figures: { rule: "string" },
+  title: { rule: "string" },
+  bootstrap: { rule: "bootstrap" },
+  manifest: { rule: "string" },
+  reading: { rule: "string" },
+  decoder: { rule: "string" },
+  strict: { rule: "boolean" },
+  maxUndecided: { rule: "number" },
+  progress: { rule: "function" },
+};
+
 /** What was written. */
 export interface ReportDocument {
   readonly command: "report";
@@ -118,6 +139,8 @@ export interface ReportDocument {
  * console.log(doc.file, doc.bytes, doc.models);
  */
 export async function buildReport(request: ReportRequest): Promise<ReportDocument> {
+  const shape = requestShapeProblems(request, reportShape, '{ results: ["runs/main"] }');
+  if (shape.length > 0) return emptyReportDocument(shape);
   // a folder of `run --trials K` among --trials-of is read as its K trials, as score reads it
   const split = (request.trialsOf ?? []).length > 0 ? splitTrialFolders({ results: [], trialsOf: request.trialsOf }, contextOf(request).cwd) : null;
   if (split !== null) {

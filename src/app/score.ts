@@ -314,6 +314,12 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
+  // the folder lists are checked before anything reads them, the trial-folder split included
+  const listed =
+    folderListProblem(request.results, "results") ??
+    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
+    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
+  if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
   const ofTrialFolder = await scoreTrialFolder(request);
   if (ofTrialFolder !== null) return ofTrialFolder;
   const setup = scoreSetup(request);
@@ -397,11 +403,6 @@ interface ScoreSetup {
 
 /** Check the request and walk its inputs once: the settings, or the document that ends the command there. */
 function scoreSetup(request: ScoreRequest): ScoreSetup | { document: ScoreDocument } {
-  const listed =
-    folderListProblem(request.results, "results") ??
-    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
-    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
-  if (listed !== null) return { document: emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]) };
   const trialsOf = request.trialsOf ?? [];
   // the trials' folders are read as result trees; `validate` still sees the request as given
   const req: ScoreRequest = trialsOf.length > 0 && request.results.length === 0 ? { ...request, results: trialsOf } : request;

@@ -5,7 +5,7 @@
  * the byte level — keys, strings (with escapes) and bracket depth — until both are found,
  * and only the `result` slice is decoded and `JSON.parse`d. Pure: works on `Uint8Array`.
  */
-import { problem, type Problem } from "../messages/index.js";
+import { counted, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
@@ -343,7 +343,7 @@ export function resultShapeFound(value: unknown): string | null {
 export function notBfclLinesMessage(who: string, found: ReadonlyMap<string, number>, consequence: string): string {
   const total = [...found.values()].reduce((a, b) => a + b, 0);
   const shapes = [...found].map(([what, n]) => `${n} where ${what}`).join(", ");
-  return `${who}: ${total} line(s) are not as bfcl generate writes them (${shapes}); ${BFCL_RESULT_SHAPE}. ${consequence}`;
+  return `${who}: ${counted(total, "line")} ${total === 1 ? "is" : "are"} not as bfcl generate writes them (${shapes}); ${BFCL_RESULT_SHAPE}. ${consequence}`;
 }
 
 /**

@@ -76,7 +76,9 @@ const official =
   "With --scores DIR (the score files `bfcl evaluate` wrote, found the way --results are; without it, the\n" +
   "score/ beside result/ in each run given), per model, BFCL's own verdict on the same items:\n" +
   columnMeanings(officialColumns, 10) +
-  "\nThen Spearman's rank correlation of decision with official raw on the miss items and on the base twins.\n" +
+  "\nThen, from 5 models on, Spearman's rank correlation of decision with official raw on the miss items and\n" +
+  "on the base twins (with fewer models no ranking can reach p < 0.05: the smallest exact p is 2/n!, so the\n" +
+  "line is left out; --format json keeps it from 3 models on).\n" +
   "A score file cut short is an error (exit 1); a model without score files is named and left out.\n";
 
 const layouts =
@@ -431,7 +433,7 @@ const exitCodes =
   "  pairs    0 built (or listed); 2 bad BFCL data, a certification file missing, or the manifest could not be written\n" +
   "  check    0 checked (and, with --scores, every verdict agrees; entries whose error type, message or object alone differ are counted and named on stderr, a finding only under --strict); 1 checked, some verdicts disagree (one line per file on stderr), or more than 5 % of a file's tool-call steps fail to decode with a decoder chosen by --decoder or detection (wrong decoder?); 2 bad arguments, no BFCL data, no result file, or a file that could not be checked\n" +
   "  judge    0 every turn sent got a label (or a dry run); 1 some requests failed or replies could not be read (listed on stderr; rerun to retry them); 2 bad arguments or nothing to judge\n" +
-  "  run      0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an endpoint that does not answer, a folder another run holds, or a run stopped early\n";
+  "  run      0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments or input, an endpoint that does not answer, a folder another run holds, or a run stopped early; Ctrl-C (SIGINT, also SIGTERM, SIGHUP) ends it by that signal (a shell shows 130 for SIGINT) after one line naming the lines on disk and the command that goes on (the same one)\n";
 
 const speed =
   "check --threads N: this thread plus N-1 workers, each checking one model folder at a time; default 1:\n" +

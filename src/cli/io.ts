@@ -22,6 +22,12 @@ export interface CliIo {
    * starts (`io/v8-heap.ts`). Test harnesses leave it out.
    */
   tuneForManyModels?: () => void;
+  /**
+   * Hear the signals that end a process (SIGINT, SIGTERM, SIGHUP) while `handler` has
+   * something to say about them; returns the way to stop listening. Only the real process
+   * has it: test harnesses leave their own process's signals alone.
+   */
+  onInterrupt?: (handler: (signal: NodeJS.Signals) => void) => () => void;
 }
 
 /** Exit codes scripts can rely on. */
@@ -45,7 +51,29 @@ export function processIo(): CliIo {
     tuneForShortRun: tuneV8ForShortRun,
     // not while the build writes the code cache: V8 refuses a cache made under other flags
     ...(process.env.TWINSCORE_CODE_CACHE === "write" ? {} : { tuneForManyModels: () => boundOldGeneration(process.env) }),
+    onInterrupt: listenForInterrupt,
   };
+}
+
+const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * The real process's `onInterrupt`: the handler speaks first, once; then whoever else
+ * listens (a run's lock, which finishes its files, removes itself and raises the signal
+ * again) ends the process. With no one else listening the signal is raised again here,
+ * so the process still ends by it (a shell shows 130 for SIGINT), as it would have unheard.
+ */
+function listenForInterrupt(handler: (signal: NodeJS.Signals) => void): () => void {
+  const stop = (): void => {
+    for (const s of ENDING_SIGNALS) process.removeListener(s, heard);
+  };
+  const heard = (signal: NodeJS.Signals): void => {
+    stop();
+    handler(signal);
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  for (const s of ENDING_SIGNALS) process.on(s, heard);
+  return stop;
 }
 
 /** A buffer-backed implementation for tests. */

@@ -7,7 +7,7 @@
  * with `--verbose`; so are the folders the tree walk found twice. Notes (a file written,
  * a decoder detected) come last.
  */
-import { countByCode, note, problem, renderProblemLine, type Note, type Problem, type ProblemCode } from "../messages/index.js";
+import { countByCode, counted, note, problem, renderProblemLine, type Note, type Problem, type ProblemCode } from "../messages/index.js";
 import type { CliIo } from "./io.js";
 
 const PROBLEM_LINES = 20;
@@ -19,10 +19,22 @@ const SAME_FOLDER = "same-folder";
  * Warnings a user must see in full, never summed up with a model's routine warnings: a
  * file whose steps mostly fail to decode (a wrong decoder, or BFCL's own failing too),
  * calls written as text the handler does not parse, pairs left out as undecidable,
- * verdicts or error details that differ from BFCL's stored ones.
+ * verdicts or error details that differ from BFCL's stored ones, and lines a score leaves out.
  * (`score`'s use case lifts the same codes out of its models' problems.)
  */
-const LISTED_IN_FULL = new Set<ProblemCode>(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "verdicts-disagree", "error-details-differ"]);
+const LISTED_IN_FULL = new Set<ProblemCode>([
+  "decode-failures",
+  "undecoded-steps",
+  "text-calls",
+  "not-bfcl-lines",
+  "pair-undecidable",
+  "verdicts-disagree",
+  "error-details-differ",
+  // lines a checker's score leaves out, with how many of the file's and why: a count of warnings would hide that
+  "stopped-at-anchor",
+  "played-from-reference",
+  "score-stopped-at-anchor",
+]);
 
 function printLines(io: CliIo, lines: readonly (Problem | Note)[]): void {
   for (const p of lines) io.stderr(renderProblemLine(p) + "\n");
@@ -35,7 +47,7 @@ function printCapped(io: CliIo, problems: readonly Problem[], cap: number | null
     const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
     const severity = problems[0].severity;
     const rest = problems.length - cap;
-    io.stderr(renderProblemLine(problem("more", `${rest} more ${severity}${rest === 1 ? "" : "s"} not shown (${problems.length} in all: ${byCode}); --verbose lists each`, { severity })) + "\n");
+    io.stderr(renderProblemLine(problem("more", `${counted(rest, `more ${severity}`)} not shown (${problems.length} in all: ${byCode}); --verbose lists each`, { severity })) + "\n");
   }
 }
 
@@ -99,7 +111,7 @@ export function printProblems(
   for (const m of modelWarnings) {
     const byCode = [...countByCode(m.warnings)].map(([code, n]) => `${n} ${code}`).join(", ");
     const n = m.warnings.length;
-    printLines(io, [problem("warnings", `${m.name}: ${n} warning${n === 1 ? "" : "s"} reading its files (${byCode}); --verbose lists each with file:line`, { severity: "warning" })]);
+    printLines(io, [problem("warnings", `${m.name}: ${counted(n, "warning")} reading its files (${byCode}); --verbose lists each with file:line`, { severity: "warning" })]);
   }
 }
 

@@ -56,7 +56,7 @@ function errorLinesOnly(text: string): string {
 }
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const state = { exitCode: ExitCode.ok as number };
+  const state = { exitCode: ExitCode.ok as number, argv };
   // commander's complaint about the arguments, printed once parsing has stopped
   let argumentError: string | null = null;
   const program = new Command("twinscore");

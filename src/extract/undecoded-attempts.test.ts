@@ -74,7 +74,7 @@ describe("undecodable call text on a withheld anchor turn (real gpt-oss-120b run
       expect([x.n, x.undecided.undecidable]).toEqual([rule === "decided" ? 212 : 222, 1]);
     }
     expect(run.problems.filter((p) => p.code === "pair-undecidable").map((p) => p.message)).toEqual([
-      `model openai_gpt-oss-120b: 1 pair(s) undecidable: an anchor turn holds call-like text that names no function (${held.missId})`,
+      `model openai_gpt-oss-120b: 1 pair undecidable: an anchor turn holds call-like text that names no function (${held.missId})`,
     ]);
   });
 });

@@ -36,6 +36,8 @@ export class ReplyBroken extends Error {
   constructor(
     message: string,
     readonly scope: "endpoint" | "reply",
+    /** `no-tls`: an https URL whose server answered without TLS (the probe then asks it over http). */
+    readonly failure: "no-tls" | null = null,
   ) {
     super(message);
     this.name = "ReplyBroken";
@@ -279,7 +281,9 @@ function namedFailure(e: unknown): unknown {
     return new ReplyBroken(`the endpoint's TLS certificate is not trusted (${reason}); NODE_EXTRA_CA_CERTS=<its CA file> makes Node trust it`, "endpoint");
   }
   if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || code === "EPROTO" || /wrong version number|packet length too long/i.test(reason)) {
-    return new ReplyBroken(`the endpoint does not answer TLS (${reason}): is it an http:// URL?`, "endpoint");
+    // OpenSSL's own text names a source file and line: only its reason is said
+    const why = /wrong version number|packet length too long/i.exec(reason)?.[0].toLowerCase() ?? code;
+    return new ReplyBroken(`the endpoint does not answer TLS (${why}): is it an http:// URL?`, "endpoint", "no-tls");
   }
   return e;
 }

@@ -390,7 +390,7 @@ function systemCode(e: unknown): string | undefined {
 /** How an endpoint answered the probe: usable (with a note when it was not a clean answer), or why not. */
 export type ProbeOutcome =
   | { readonly ok: true; readonly how: "listed" | "answered"; readonly note: string | null }
-  | { readonly ok: false; readonly kind: "network" | "timeout" | "key" | "model" | "unusable"; readonly message: string };
+  | { readonly ok: false; readonly kind: "network" | "timeout" | "key" | "model" | "path" | "plain-http" | "unusable"; readonly message: string };
 
 /** What a probe needs: the endpoint, the model name, the key, and the bounds of the run's client. */
 export interface ProbeOptions {
@@ -401,6 +401,11 @@ export interface ProbeOptions {
   /** The run's deadline per request; the model list gets at most 30 s of it. */
   readonly timeoutMs: number;
   readonly maxReplyBytes?: number;
+}
+
+/** The endpoint's base URL as messages show it (no query values), without the lone `/` of an empty path. */
+function shownBase(endpoint: string): string {
+  return shownUrl(baseUrlOf(endpoint)).replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?]+)\/(?=\?|$)/i, "$1");
 }
 
 /** The model ids of an OpenAI-style model list (`{"data": [{"id": …}]}`), or null when the text is not one. */
@@ -428,7 +433,7 @@ function nothingAnswers(base: string, code: string | undefined): ProbeOutcome {
  * server answers in a way no request can get past: TLS, not HTTP/1.x, redirects).
  */
 async function modelList(opts: ProbeOptions, key: string | null, redactor: Redactor): Promise<{ listed: string[] | null } | { refusal: ProbeOutcome }> {
-  const base = shownUrl(baseUrlOf(opts.endpoint));
+  const base = shownBase(opts.endpoint);
   const listMs = Math.min(opts.timeoutMs, 30_000, MAX_TIMER_MS);
   const headers = new Headers({ accept: "application/json", "x-twinscore-item": PROBE_ITEM_ID });
   if (key) headers.set("authorization", `Bearer ${key}`);
@@ -443,8 +448,47 @@ async function modelList(opts: ProbeOptions, key: string | null, redactor: Redac
     }
     // a broken body says nothing yet about the chat route: the one-token request asks it
     if (e instanceof ReplyBroken && e.scope === "reply") return { listed: null };
+    if (e instanceof ReplyBroken && e.failure === "no-tls" && (await answersPlainHttp(opts.endpoint, headers, listMs))) {
+      const plain = shownBase(opts.endpoint.replace(/^https:/i, "http:"));
+      return { refusal: { ok: false, kind: "plain-http", message: `${base} answers in plain HTTP, not TLS: use --endpoint ${plain}` } };
+    }
     if (e instanceof ReplyBroken) return { refusal: { ok: false, kind: "unusable", message: `${base} answers, but cannot be used: ${redactor.text(e.message)}` } };
     return { refusal: nothingAnswers(base, systemCode(e)) };
+  }
+}
+
+/** Whether `GET <base>/models` over plain http gets an HTTP reply (any status): the server of an https URL that did not answer TLS. */
+async function answersPlainHttp(endpoint: string, headers: Headers, timeoutMs: number): Promise<boolean> {
+  try {
+    await httpRequest(endpointPath(endpoint.replace(/^https:/i, "http:"), "/models"), { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) }, 64 * 1024);
+    return true;
+  } catch (e) {
+    return e instanceof ReplyBroken && e.scope === "reply";
+  }
+}
+
+/**
+ * Whether the API answers one level down, under `/v1`, when the endpoint's path does not
+ * end in a version (`http://host:8000` for vLLM's `http://host:8000/v1`): `GET <base>/v1/models`
+ * gets a 2xx reply.
+ */
+async function servedUnderV1(endpoint: string, key: string | null, timeoutMs: number): Promise<boolean> {
+  let path: string;
+  try {
+    path = new URL(baseUrlOf(endpoint)).pathname;
+  } catch {
+    return false;
+  }
+  if (/\/v\d+$/i.test(path.replace(/\/+$/, ""))) return false;
+  const headers = new Headers({ accept: "application/json", "x-twinscore-item": PROBE_ITEM_ID });
+  if (key) headers.set("authorization", `Bearer ${key}`);
+  const q = endpoint.indexOf("?");
+  const below = `${baseUrlOf(endpoint)}/v1${q < 0 ? "" : endpoint.slice(q)}`;
+  try {
+    const res = await httpRequest(endpointPath(below, "/models"), { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) }, 1024 * 1024);
+    return res.status >= 200 && res.status < 300;
+  } catch {
+    return false;
   }
 }
 
@@ -456,15 +500,17 @@ async function modelList(opts: ProbeOptions, key: string | null, redactor: Redac
  * (`max_tokens: 1`, no retries) asks the model itself. Refused: nothing answers (network
  * error or timeout), the server answers in a way no request gets past (an untrusted TLS
  * certificate, a reply that is not HTTP/1.x, redirects in a loop or off http(s), each
- * named), the key is refused (401/403), or the endpoint answers 404 for the chat request
- * (the model does not exist there, or the URL is not the API's base). Any other answer
+ * named; an https URL on a server that speaks plain HTTP, with the http URL to use), the
+ * key is refused (401/403), or the endpoint answers 404 for the chat request: the API is
+ * served under `/v1` below the URL given (`GET <base>/v1/models` answers), or else the
+ * model does not exist there. Any other answer
  * means the endpoint and the model are there; an answer that is not a clean success (a
  * body that does not decode, say) comes back as a note.
  */
 export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
   const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;
   const redactor = redactorOf([key, ...endpointSecrets(opts.endpoint), ...(opts.otherKeys ?? [])]);
-  const base = shownUrl(baseUrlOf(opts.endpoint));
+  const base = shownBase(opts.endpoint);
   const maxBytes = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const list = await modelList(opts, key, redactor);
   if ("refusal" in list) return list.refusal;
@@ -478,6 +524,9 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
   if (out.kind === "unusable") return { ok: false, kind: "unusable", message: `${base} answers, but cannot be used: ${out.error}` };
   if (out.kind === "timeout") return { ok: false, kind: "timeout", message: `the endpoint did not answer a one-token request for model ${JSON.stringify(opts.model)} within ${Math.round(opts.timeoutMs / 1000)} s (--timeout)` };
   if (out.status === 401 || out.status === 403) return { ok: false, kind: "key", message: `the endpoint refused the key: ${out.error.slice(0, 300)}` };
+  if (out.status === 404 && (await servedUnderV1(opts.endpoint, key, opts.timeoutMs))) {
+    return { ok: false, kind: "path", message: `${base}/chat/completions answers 404, but ${base}/v1/models answers: the API is served under /v1; use --endpoint ${base}/v1` };
+  }
   if (out.status === 404) {
     return { ok: false, kind: "model", message: `the endpoint answers 404 to a request for model ${JSON.stringify(opts.model)} at ${base}/chat/completions: ${out.error.slice(0, 300)}${served} (check --model, and that --endpoint is the API's base URL, e.g. …/v1)` };
   }

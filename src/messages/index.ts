@@ -1,2 +1,3 @@
+export * from "./counted.js";
 export * from "./problem.js";
 export * from "./result.js";

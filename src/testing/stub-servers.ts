@@ -4,8 +4,9 @@
  * in a 401 body), one that fails N times before answering, one that drips its body
  * slower than any timeout, one that never answers, one that sends garbage.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendJson, startChatServer, type TestServer } from "./replay.js";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readBody, sendJson, startChatServer, type TestServer } from "./replay.js";
 
 type Msg = Record<string, unknown>;
 
@@ -82,4 +83,41 @@ export function startGarbageServer(json = false): Promise<TestServer> {
       res.end("<html>502 Bad Gateway</html>");
     }
   });
+}
+
+/**
+ * Serves the API under `/v1` only, as vLLM and most OpenAI-compatible servers do: `GET
+ * /v1/models` lists `model`, `POST /v1/chat/completions` answers "OK", and every other
+ * path gets FastAPI's 404 (`{"detail": "Not Found"}`). Its `url` is the server's root, without
+ * `/v1`: the base URL a user gives when they leave the path out. Bounded in requests and time.
+ */
+export async function startV1OnlyServer(model: string, opts: { maxRequests?: number; lifetimeMs?: number } = {}): Promise<TestServer> {
+  const stats = { requests: 0, mismatches: [] as string[], busyMs: 0, probes: 0 };
+  const maxRequests = opts.maxRequests ?? 50;
+  const server = createServer((req, res) => {
+    stats.requests++;
+    readBody(req)
+      .then(() => {
+        const path = (req.url ?? "").split("?")[0];
+        if (stats.requests > maxRequests) sendJson(res, 503, { detail: "test server: request limit reached" });
+        else if (req.method === "GET" && path === "/v1/models") sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", owned_by: "test" }] });
+        else if (req.method === "POST" && path === "/v1/chat/completions") sendJson(res, 200, completionWith("OK", model));
+        else sendJson(res, 404, { detail: "Not Found" });
+      })
+      .catch(() => sendJson(res, 400, { detail: "test server: unreadable body" }));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  let closed: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((r) => {
+      clearTimeout(lifetime);
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+    return closed;
+  };
+  const lifetime = setTimeout(() => void close(), opts.lifetimeMs ?? 60_000);
+  lifetime.unref();
+  return { url: `http://127.0.0.1:${port}`, server, stats, close };
 }

@@ -3,7 +3,7 @@
  * `--limit` and `--ids`), the lines to write, and the fewest requests they need. `run`
  * prints this before its first request; `--dry-run` prints it and stops.
  */
-import { err, ok, problem, type Result } from "../../messages/index.js";
+import { counted, err, ok, problem, type Result } from "../../messages/index.js";
 import type { Manifest, ManifestPair } from "../../pairs/types.js";
 import { lineKey, runCategories, selectItems, type ItemSelection, type RolloutEntry, type RunCategory, type Selection } from "../../rollout/index.js";
 import type { HistorySource } from "../../bfcl/line-keys.js";
@@ -114,7 +114,7 @@ export function generatedTurns(job: Job, entry: RolloutEntry, stopAfter: number 
 /** One line for the plan: `run: plan: … requests expected`. */
 export function planText(plan: RunPlan, history: HistorySource): string {
   const per = [history === "reference" ? "one per item and anchor" : null, plan.trials > 1 ? `× ${plan.trials} trials` : null].filter((x) => x !== null);
-  const lines = per.length > 0 ? `${plan.lines} lines (${per.join(", ")})` : `${plan.lines} lines`;
+  const lines = per.length > 0 ? `${counted(plan.lines, "line")} (${per.join(", ")})` : counted(plan.lines, "line");
   const sim = plan.simulatedTurns > 0 ? `, and at least ${plan.simulatedTurns} to the simulated user` : "";
-  return `${plan.items} items of ${plan.pairs} pairs, ${lines}: ${plan.resumed} already in the output, ${plan.pending} to generate; at least ${plan.minRequests} requests to the model expected (one per generated turn; each tool call adds one)${sim}`;
+  return `${counted(plan.items, "item")} of ${counted(plan.pairs, "pair")}, ${lines}: ${plan.resumed} already in the output, ${plan.pending} to generate; at least ${counted(plan.minRequests, "request")} to the model expected (one per generated turn; each tool call adds one)${sim}`;
 }

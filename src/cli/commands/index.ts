@@ -4,8 +4,8 @@
  */
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
-/** A command module: adds itself to the program; sets `state.exitCode` when it runs. */
-export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
+/** A command module: adds itself to the program; sets `state.exitCode` when it runs (`state.argv`: the arguments as given). */
+export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number; readonly argv?: readonly string[] }) => void;
 
 /**
  * The commands in help order, each behind a loader: a run imports only its own command's

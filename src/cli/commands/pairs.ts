@@ -5,7 +5,7 @@
 import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { buildPairs } from "../../app/pairs.js";
-import { note } from "../../messages/index.js";
+import { counted, note } from "../../messages/index.js";
 import type { PairListingRow } from "../../pairs/listing.js";
 import { renderJson, renderTable, tableOf, type Column } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
@@ -63,7 +63,7 @@ export const registerPairs: RegisterCommand = (program: Command, io: CliIo, stat
       state.exitCode = doc.exitCode;
       if (doc.funnel === null) return;
       if (doc.readFrom) printNotes(io, [note("data-source", doc.readFrom)]);
-      if (doc.written !== null) printNotes(io, [writtenNote(doc.written.file, `${doc.written.pairs} pairs, ${doc.written.dropped} dropped`)]);
+      if (doc.written !== null) printNotes(io, [writtenNote(doc.written.file, `${counted(doc.written.pairs, "pair")}, ${doc.written.dropped} dropped`)]);
       const table = tableOf("pairs", doc.items, columns);
       const chosen = format.read(opts).format;
       switch (chosen) {

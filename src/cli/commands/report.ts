@@ -27,6 +27,7 @@ import {
   type ParsedOptions,
 } from "../option-groups.js";
 import { printBadArgument, printNotes, printProblems, scoresBesideNote, writtenNote } from "../problems.js";
+import { counted } from "../../messages/index.js";
 import type { CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -94,7 +95,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
       const beside = scoresBesideNote(doc.scoresBeside);
       if (beside !== null) printNotes(io, [beside]);
       if (doc.file !== null) {
-        printNotes(io, [writtenNote(doc.file, `${doc.models} models, ${doc.pairs} pairs${doc.comparisons ? `, ${doc.comparisons} comparison(s)` : ""}, ${doc.bytes} bytes`)]);
+        printNotes(io, [writtenNote(doc.file, `${counted(doc.models, "model")}, ${counted(doc.pairs, "pair")}${doc.comparisons ? `, ${counted(doc.comparisons, "comparison")}` : ""}, ${doc.bytes} bytes`)]);
         if (doc.figures !== null) {
           const svg = doc.figures.files.filter((f) => f.endsWith(".svg")).length;
           const png = doc.figures.files.length - svg;

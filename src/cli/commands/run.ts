@@ -11,7 +11,8 @@ import { planText } from "../../app/run/index.js";
 import { DEFAULT_MAX_REPLY_BYTES, endpointSecrets, MAX_REPLY_BYTES_LIMIT } from "../../io/openai-chat.js";
 import { redactorOf } from "../../io/secrets.js";
 import type { ItemSelection } from "../../rollout/selection.js";
-import { note, problem } from "../../messages/index.js";
+import { modelDirName } from "../../rollout/lines.js";
+import { counted, note, problem, renderProblemLine, type Problem } from "../../messages/index.js";
 import { renderJson, renderPrintout, tableOf, type Column } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import { ExitCode, type CliIo } from "../io.js";
@@ -86,7 +87,7 @@ function progressLine(io: CliIo): (p: RunProgress) => void {
     const fresh = p.done - firstDone;
     const eta = fresh > 0 && p.done < p.total ? `, ETA ${duration((p.elapsedMs / fresh) * (p.total - p.done))}` : "";
     const sim = p.simRequests > 0 ? `, ${p.simRequests} simulated-user requests` : "";
-    const text = `run: ${p.done}/${p.total} items, ${p.requests} requests${sim}, ${p.errors} error lines, tokens ${p.inputTokens} in / ${p.outputTokens} out${eta}`;
+    const text = `run: ${p.done}/${p.total} items, ${p.requests} requests${sim}, ${counted(p.errors, "error line")}, tokens ${p.inputTokens} in / ${p.outputTokens} out${eta}`;
     io.stderr(io.isTTY ? `\r${text}${p.done === p.total ? "\n" : ""}` : `${text}\n`);
   };
 }
@@ -142,6 +143,13 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         commandHelpFooter(["generation", "history", "interactive", "exit-codes"]),
     )
     .action(async (opts: RunCliOptions) => {
+      // a signal (Ctrl-C) ends the process at once: before it goes, one line says what is on disk and how to go on
+      const progress = progressLine(io);
+      const seen: { first: RunProgress | null; latest: RunProgress | null } = { first: null, latest: null };
+      const stopListening = io.onInterrupt?.((signal) => {
+        const line = renderProblemLine(interruptedProblem(signal, seen, `${opts.out}/${opts.modelDir ?? modelDirName(opts.model)}/multi_turn`, resumeCommand(state.argv ?? [], opts)));
+        io.stderr(`${io.isTTY ? "\n" : ""}${line}\n`);
+      });
       const d = await runCommand({
         cwd: io.cwd,
         env: io.env,
@@ -176,14 +184,18 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         trials: integerOption(opts.trials),
         seed: integerOption(opts.samplingSeed),
         onPlan: (plan) => printNotes(io, [note(opts.dryRun ? "run-dry" : "run-plan", `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`)]),
-        onProgress: progressLine(io),
+        onProgress: (p) => {
+          seen.first ??= p;
+          seen.latest = p;
+          progress(p);
+        },
         onRetry: (r) => {
           if (r.retryAfterCappedFromMs !== null) {
             const message = `${r.itemId}: the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead`;
             printProblems(io, [problem("retry-after-capped", message, { severity: "warning" })]);
           } else if (opts.verbose) printNotes(io, [note("retry", `${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}`)]);
         },
-      });
+      }).finally(() => stopListening?.());
       // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
       const redactor = redactorOf([
         opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null,
@@ -217,25 +229,25 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
             severity: "warning",
           }),
         ),
-        ...(listed.length > shown.length ? [problem("more", `${listed.length - shown.length} more error lines not shown; --verbose lists each`, { severity: "warning" })] : []),
+        ...(listed.length > shown.length ? [problem("more", `${counted(listed.length - shown.length, "more error line")} not shown; --verbose lists each`, { severity: "warning" })] : []),
       ], { verbose: opts.verbose });
       const allErrors = d.errors.length + d.keptErrors.length;
       const errorText =
         d.keptErrors.length === 0
-          ? `${allErrors} error lines`
-          : `${allErrors} error lines (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
+          ? counted(allErrors, "error line")
+          : `${counted(allErrors, "error line")} (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
       const reference = d.history === "reference";
       const perPair = d.pairs > 0 && d.items !== "all" ? `; ${(d.requests / d.pairs).toFixed(2)} requests per pair (${d.pairs} pairs)` : "";
       const summary =
         `${d.model} (${d.mode}${reference ? ", reference history" : ""}): ${d.selected} ${reference ? "lines (one per item and anchor)" : "items"}, ${d.generated} generated, ${d.resumed} already in the output, ${errorText}; ` +
         `${d.requests} requests${reference ? ` (${d.playedSteps} steps played from the reference)` : ""}, tokens ${d.inputTokens} in / ${d.outputTokens} out${perPair}` +
-        `${d.stoppedAtAnchor ? `; ${d.stoppedAtAnchor} lines stopped after their anchor turn` : ""}`;
+        `${d.stoppedAtAnchor ? `; ${counted(d.stoppedAtAnchor, "line")} stopped after their anchor turn` : ""}`;
       printNotes(io, [note("run-summary", summary)]);
       const u = d.userSimulator;
       if (u !== null) {
         const simulated =
           `simulated user ${u.model}: ${u.interactiveItems} answer turns (${u.openings.answered} answered, ${u.openings.noQuestion} no question, ${u.openings.silent} no text: scripted line), ` +
-          `${u.clarifications} clarification rounds (at most ${u.maxClarifications} per item); ${u.requests} requests, tokens ${u.inputTokens} in / ${u.outputTokens} out`;
+          `${counted(u.clarifications, "clarification round")} (at most ${u.maxClarifications} per item); ${u.requests} requests, tokens ${u.inputTokens} in / ${u.outputTokens} out`;
         printNotes(io, [note("user-simulator", simulated)]);
       }
       const { format: chosen } = format.read(opts as unknown as ParsedOptions);
@@ -243,6 +255,34 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       state.exitCode = d.exitCode;
     });
 };
+
+/**
+ * The line printed when a signal ends a run: the lines of the selection on disk (the
+ * appends are whole, and the lock's handler puts the files in BFCL's order before the
+ * process goes), how many this run wrote, and the command that resumes it — the same one.
+ */
+function interruptedProblem(signal: NodeJS.Signals, seen: { first: RunProgress | null; latest: RunProgress | null }, folder: string, command: string): Problem {
+  const { first, latest } = seen;
+  if (first === null || latest === null) {
+    return problem("run-interrupted", `${signal} stopped the run before it generated anything; nothing was written; the same command starts it again: ${command}`);
+  }
+  const errors = latest.errors > 0 ? `; ${counted(latest.errors, "error line")} among them` : "";
+  return problem(
+    "run-interrupted",
+    `${signal} stopped the run: ${latest.done} of ${counted(latest.total, "line")} are in ${folder}, whole (${latest.done - first.done} written by this run${errors}); the same command goes on from there: ${command}`,
+  );
+}
+
+/** The command line as given, quoted for a POSIX shell, with the endpoints' query-string keys redacted. */
+function resumeCommand(args: readonly string[], opts: RunCliOptions): string {
+  const redactor = redactorOf([...endpointSecrets(opts.endpoint), ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : [])]);
+  return ["twinscore", ...args].map((a) => redactor.text(shellWord(a))).join(" ");
+}
+
+/** A word a POSIX shell reads back as `text`: as it is when it holds nothing special, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
 
 /** The manifest a run used, as its record says (the package's v4 manifest when no record was written). */
 function runManifests(d: RunDocument): Record<string, string> {

@@ -247,7 +247,7 @@ describe("score --bfcl-data on lines stopped by `run --until-anchor`", () => {
     const a = d.aligned.models[0];
     expect([a.n, a.missingCompletion]).toEqual([223 - stopped, stopped]);
     const warnings = d.problems.map((p: { code: string; message: string }) => `${p.code}: ${p.message}`);
-    expect(warnings.some((w: string) => w.startsWith(`completion-unknown: model openai_gpt-oss-120b: ${stopped} pair(s)`))).toBe(true);
+    expect(warnings.some((w: string) => w.startsWith(`completion-unknown: model openai_gpt-oss-120b: ${stopped} ${stopped === 1 ? "pair has" : "pairs have"}`))).toBe(true);
     expect(warnings.some((w: string) => w.includes("stopped after their anchor turn"))).toBe(true);
     const rows = readFileSync(csv, "utf8").trimEnd().split("\n").slice(1);
     const blank = rows.filter((l) => l.endsWith(",,")).map((l) => l.split(",")[1]);

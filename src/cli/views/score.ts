@@ -120,6 +120,13 @@ export interface ScoreView {
 }
 
 /** The tables `score` can print, by the id `--table` and `--out-dir` name them (`combined` needs BFCL's verdicts). */
+/**
+ * The fewest models whose Spearman correlation is printed: with n models the smallest
+ * two-sided exact p is 2 / n!, which first falls below 0.05 at n = 5 (2/120); with 3 or 4
+ * models rho takes a handful of values and no p can be significant. `--format json` keeps it.
+ */
+export const SPEARMAN_MIN_MODELS = 5;
+
 export const scoreTableIds = ["decision", "official", "combined", "sensitivity", "table-f1", "aligned", "empty-turns", "trials", "unstable-pairs"] as const;
 
 type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string; bfclDecoded: ScoredModel["bfclDecoded"] };
@@ -249,7 +256,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
       const missing = problem("official-missing", "no model has complete score files", { severity: "warning" });
       blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: renderProblemLine(missing) + "\n" });
     }
-    const s = doc.official.spearman;
+    // below SPEARMAN_MIN_MODELS no ranking of the models can reach p < 0.05: the line would say nothing
+    const s = doc.official.models.length >= SPEARMAN_MIN_MODELS ? doc.official.spearman : null;
     if (s !== null) {
       blocks.push({
         kind: "text",
