@@ -1,5 +1,6 @@
 /**
- * `run --history reference` against scripted policies behind a 127.0.0.1 server, over
+ * `run --history reference` against scripted policies answering in process (behind a
+ * 127.0.0.1 server where the transport is part of the case: an error reply, a killed CLI), over
  * Table 1's pairs of BFCL v4: the oracle acts on every complete anchor turn and holds back
  * on every incomplete one (act = hold = 100 on all 223 pairs), always-act and always-ask
  * score 50; the requests per pair against the model's own history, whole and cut at the
@@ -24,7 +25,7 @@ import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, star
 import { readForTest } from "../testing/read-models.js";
 import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
-import { sendJson, startChatServer } from "../testing/replay.js";
+import { inProcessEndpoint, sendJson, startChatServer } from "../testing/replay.js";
 import { runModel, type RunDocument, type RunRequest } from "./run/index.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-reference-"));
@@ -49,9 +50,14 @@ function linesOf(out: string): Line[] {
     );
 }
 
+/**
+ * A policy's run over Table 1's pairs, answered in process: what these runs check is what
+ * `run` plays and writes, not the transport, which the server-backed tests below (and the
+ * killed CLI run, whose lines must equal these) keep exercising.
+ */
 async function runPolicy(out: string, script: CallScript, extra: Partial<RunRequest> = {}): Promise<RunDocument> {
-  const srv = await serve(startPolicyServer(scriptedResponder(script, { paramNames })));
-  const doc = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, ...extra }));
+  const chat = inProcessEndpoint(scriptedResponder(script, { paramNames }), MODEL);
+  const doc = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat, concurrency: 8, ...extra }));
   if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
   return doc.value;
 }
@@ -171,8 +177,8 @@ describe("run --history reference in prompting mode", () => {
     const promptFile = join(tmp, "system.txt");
     writeFileSync(promptFile, "Answer with the calls as a Python list, e.g. [f(a=1)], and nothing else.\n\n{functions}\n");
     const out = join(tmp, "prompting-reference");
-    const srv = await serve(startPolicyServer(scriptedResponder(oracleScript(references), { paramNames, mode: "prompting" })));
-    const run = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, mode: "prompting", systemPromptFile: promptFile, history: "reference" }));
+    const chat = inProcessEndpoint(scriptedResponder(oracleScript(references), { paramNames, mode: "prompting" }), MODEL);
+    const run = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat, mode: "prompting", systemPromptFile: promptFile, history: "reference" }));
     if (!run.ok) throw new Error(run.problems[0].message);
     expect(run.value.errors).toEqual([]);
     // the FC run of the same policy: the same world, output for output
