@@ -11,10 +11,25 @@ import { projectRoot, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 
-async function json(argv: string[]) {
+async function runJson(argv: string[]) {
   const io = memoryIo({}, projectRoot);
   const code = await runCli([...argv, "--format", "json"], io);
   return { code, doc: JSON.parse(io.out.join("")), err: io.err.join("") };
+}
+
+const outputs = new Map<string, ReturnType<typeof runJson>>();
+/**
+ * A command's JSON document, run once per argument list in this file: several tests read
+ * the same `score` or `check` of a real run, each for its own part (nothing mutates it).
+ */
+function json(argv: string[]) {
+  const key = JSON.stringify(argv);
+  let output = outputs.get(key);
+  if (output === undefined) {
+    output = runJson(argv);
+    outputs.set(key, output);
+  }
+  return output;
 }
 
 interface Decoder {
