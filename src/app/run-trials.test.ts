@@ -1,15 +1,17 @@
 /**
  * Repeated trials end to end on the real BFCL v4 data: a scripted model that acts with
  * probability p on each side, run K = 5 times with exact twins (`run --history
- * reference`) against a 127.0.0.1 endpoint, scored with `--trials-of`; its flip rates,
- * means, spread and two-level interval equal the stdlib-Python reference's, which flips
- * the same coins itself (tools/gen-trial-vectors.py). The oracle never flips.
+ * reference`) against an in-process endpoint (the K-trial folders below against a
+ * 127.0.0.1 one), scored with `--trials-of`; its flip rates, means, spread and two-level
+ * interval equal the stdlib-Python reference's, which flips the same coins itself
+ * (tools/gen-trial-vectors.py). The oracle never flips.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scriptedResponder, startPolicyServer } from "../testing/policies.js";
+import { inProcessEndpoint } from "../testing/replay.js";
 import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
 import { trialPolicyBySeed, trialPolicyScript, type TrialPolicy } from "../testing/trial-policy.js";
 import { comparable, type ReferenceTrialNumbers } from "../testing/trial-reference.js";
@@ -36,14 +38,14 @@ interface PolicyVectors {
 }
 const vectors = (JSON.parse(readFileSync(new URL("../stats/testdata/trial-vectors.json", import.meta.url), "utf8")) as { policy: PolicyVectors }).policy;
 
-/** K trials of the policy, each its own run folder made by its own endpoint; the model folders in trial order. */
+/** K trials of the policy, each its own run folder made by its own endpoint (in process: the transport is not the subject here); the model folders in trial order. */
 async function trialRuns(name: string, policy: Omit<TrialPolicy, "trial">, trials: number, temperature = 0.001, narrowing: Narrowing = {}): Promise<string[]> {
   const folders: string[] = [];
   for (let trial = 0; trial < trials; trial++) {
     const script = trialPolicyScript(references, manifest.pairs, { ...policy, trial });
-    const srv = await serve(startPolicyServer(scriptedResponder(script, { paramNames }), { maxRequests: 2_000 }));
+    const chat = inProcessEndpoint(scriptedResponder(script, { paramNames }), "scripted/policy");
     const out = join(tmp, `${name}-${trial}`);
-    const doc = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference", temperature, narrowing }));
+    const doc = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, chat, concurrency: 8, history: "reference", temperature, narrowing }));
     if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
     folders.push(join(out, "scripted_policy"));
   }
