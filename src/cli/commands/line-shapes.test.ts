@@ -57,7 +57,7 @@ describe("lines whose turns are strings, not lists of steps", () => {
     const shape = r.err.split("\n").filter((l) => l.endsWith("[not-bfcl-lines]"));
     // every line of the three files the pairs read is one of them (the inference-error lines are BFCL's own shape)
     expect(shape).toHaveLength(1);
-    expect(shape[0]).toMatch(/BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) line\(s\) are not as bfcl generate writes them \(\1 where a turn of `result` is a string\); bfcl generate writes `result` as a list of turns, each turn a list of steps/);
+    expect(shape[0]).toMatch(/BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) lines? are not as bfcl generate writes them \(\1 where a turn of `result` is a string\); bfcl generate writes `result` as a list of turns, each turn a list of steps/);
     expect(r.err).not.toContain("regenerate the failed items");
     expect(r.err).not.toContain("another decoder");
     expect(r.err).toContain("write the lines as bfcl generate does");
@@ -81,7 +81,7 @@ describe("lines whose turns are strings, not lists of steps", () => {
     expect(r.code).toBe(1);
     const shape = r.err.split("\n").filter((l) => l.endsWith("[not-bfcl-lines]"));
     expect(shape).toHaveLength(1);
-    expect(shape[0]).toMatch(/BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) line\(s\) are not as bfcl generate writes them \(\1 where a turn of `result` is a string\)/);
+    expect(shape[0]).toMatch(/BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) lines? are not as bfcl generate writes them \(\1 where a turn of `result` is a string\)/);
     expect(r.err).not.toContain("regenerate the failed items");
     expect(r.err).toMatch(/error: model my-model: no act, hold or decision: .*; write the lines as bfcl generate does \(the not-bfcl-lines warning says what was found\) \[no-headline\]/);
   });
@@ -90,7 +90,7 @@ describe("lines whose turns are strings, not lists of steps", () => {
     const r = await run(["check", "--results", join("strings", "my-model"), "--bfcl-data", bfclDataDir()]);
     expect(r.err).not.toContain("another decoder");
     const shape = r.err.split("\n").filter((l) => l.endsWith("[not-bfcl-lines]"));
-    expect(shape.map((l) => l.replace(/^.*BFCL_v4_multi_turn_(\w+)_result\.json:\d+: warning: my-model: (\d+) line\(s\) are not as bfcl generate writes them \(\2 where a turn of `result` is a string\).*$/, "$1 $2"))).toEqual(
+    expect(shape.map((l) => l.replace(/^.*BFCL_v4_multi_turn_(\w+)_result\.json:\d+: warning: my-model: (\d+) lines? are not as bfcl generate writes them \(\2 where a turn of `result` is a string\).*$/, "$1 $2"))).toEqual(
       categories.map((c) => `${c} ${rewritten[c]}`),
     );
   });

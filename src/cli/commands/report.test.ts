@@ -50,7 +50,7 @@ describe("twinscore report on both gpt-oss runs", () => {
     const r = await run(bothRunsArgs(first));
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/report: scoring 2025-11-12-main/);
-    expect(r.err).toMatch(/wrote .*first\.html \(4 models, 223 pairs, 2 comparison\(s\)/);
+    expect(r.err).toMatch(/wrote .*first\.html \(4 models, 223 pairs, 2 comparisons?/);
     const html = readFileSync(first, "utf8");
     const cells = tableCells(html);
     let checked = 0;
