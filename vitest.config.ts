@@ -16,6 +16,7 @@ export const END_TO_END = [
   "src/app/run-inject.test.ts",
   "src/app/run-interactive.test.ts",
   "src/app/run-reference.test.ts",
+  "src/app/run-replay.test.ts",
   "src/app/run-tools.test.ts",
   "src/app/run-trials.test.ts",
   "src/app/v3-data-numbers.test.ts",
