@@ -11,7 +11,14 @@ import type { MultiTurnCategory } from "../bfcl/data.js";
 import { counted, pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { decodeFailureMessage, decoderByName, type DecodeHealth, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
-import { checkModelFiles, checkResultFile, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
+import {
+  checkModelFiles,
+  checkResultFile,
+  type CategoryInputs,
+  type EntryReadings,
+  type FileCheck,
+  type ModelFileInput,
+} from "../simulator/run-check.js";
 import { explainDifferences, type CheckVariant } from "../simulator/difference-causes.js";
 import type { OurVerdict } from "../simulator/scorefile.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
@@ -153,7 +160,8 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     });
   });
   const decoder = decoderByName(job.decoder.name);
-  if (decoder === undefined) return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${job.decoder.name}`, { file: f.path })));
+  if (decoder === undefined)
+    return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${job.decoder.name}`, { file: f.path })));
   // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
   for (const version of ["v3", "v4"] as const) {
     const mine = inputs.filter((f) => job.files[f.index].version === version);
@@ -211,7 +219,10 @@ function finishFile(
   const reshaped = checked.warnings.some((w) => w.code === "not-bfcl-lines");
   const tooMany = reshaped ? null : decodeFailureMessage(checked.decodeHealth, decoder);
   // with the decoder of the model's handler in BFCL's registry the steps failed in BFCL too: said, not a wrong decoder
-  if (tooMany !== null) problems.push(problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }));
+  if (tooMany !== null)
+    problems.push(
+      problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }),
+    );
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(
@@ -242,21 +253,39 @@ function finishFile(
   if (settings.compareStored) {
     const candidate = file.storedScore;
     const storedText = candidate === null ? null : readScoreFileText(candidate);
-    if (candidate === null || storedText === null) problems.push(problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }));
-    else if ("reason" in storedText) problems.push(problem("file-unreadable", `cannot read score file (${storedText.reason})`, { file: candidate }));
+    if (candidate === null || storedText === null)
+      problems.push(
+        problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }),
+      );
+    else if ("reason" in storedText)
+      problems.push(problem("file-unreadable", `cannot read score file (${storedText.reason})`, { file: candidate }));
     else {
       const stored = parseScoreFile(storedText.text, candidate);
       pushAll(problems, stored.problems);
       if (stored.content !== null) {
         agreement = compareVerdicts(checked.verdicts, stored.content);
         if (agreement.disagreeingIds.length > 0) {
-          agreement = { ...agreement, explained: explainDifferences(checked.verdicts, stored.content, agreement.disagreeingIds, file.version, recheck) };
+          agreement = {
+            ...agreement,
+            explained: explainDifferences(checked.verdicts, stored.content, agreement.disagreeingIds, file.version, recheck),
+          };
         }
         storedScoreFile = candidate;
       }
     }
   }
-  return { total: checked.total, correct: checked.correct, officialCorrect: checked.officialCorrect, readings: checked.readings, written, agreement, storedScoreFile, problems, decoder, decodeHealth: checked.decodeHealth };
+  return {
+    total: checked.total,
+    correct: checked.correct,
+    officialCorrect: checked.officialCorrect,
+    readings: checked.readings,
+    written,
+    agreement,
+    storedScoreFile,
+    problems,
+    decoder,
+    decodeHealth: checked.decodeHealth,
+  };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */

@@ -49,7 +49,9 @@ describe("the README's usage block", () => {
     const code = await runCli(first.split(/\s+/).slice(1), io);
     expect(code).toBe(1);
     const err = io.err.join("");
-    expect(err).toMatch(/^error: model openai_gpt-oss-20b: no act, hold or decision: 23 of 223 pairs undecided \(10\.3 % > --max-undecided 10 %/m);
+    expect(err).toMatch(
+      /^error: model openai_gpt-oss-20b: no act, hold or decision: 23 of 223 pairs undecided \(10\.3 % > --max-undecided 10 %/m,
+    );
     expect(prose).toContain("23 of its 223 pairs undecided (10.3 % > 10 %)");
     expect(io.out.join("")).toMatch(/^openai_gpt-oss-120b +213 +96\.7 +68\.1 +82\.4 /m);
   }, 120_000);
