@@ -1,6 +1,7 @@
 /**
  * One job of `twinscore check`: a model folder's result files, checked in one evaluator
- * process with the decoder the pipeline chose for the model (`chooseModelDecoder`). The
+ * process with the decoder the pipeline's rule chooses for the model (`chooseFolderDecoder`,
+ * its detection sampling the bytes the job reads). The
  * same function runs on the main thread and in a worker (`cli/check-worker.ts`), so a run
  * gives the same output whatever the thread count. The job writes its score files and
  * compares them with the stored ones itself, and returns only plain data (counts, paths,
@@ -232,6 +233,7 @@ function chosenDecoder(toChoose: DecoderToChoose, read: ReadonlyMap<string, Uint
   return choice === null ? null : summarizeChoice(choice);
 }
 
+/** The bytes `read` gives, or null when it throws (the file's own problem is reported where it is checked). */
 function readOrNull(read: () => Uint8Array): Uint8Array | null {
   try {
     return read();
