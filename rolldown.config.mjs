@@ -30,7 +30,8 @@ import { defineConfig } from "rolldown";
 const lazyChildProcess = {
   name: "lazy-child-process",
   resolveId(source, importer) {
-    if (source === "node:child_process" && importer !== undefined && importer.includes("/node_modules/commander/")) return "\0lazy-child-process";
+    if (source === "node:child_process" && importer !== undefined && importer.includes("/node_modules/commander/"))
+      return "\0lazy-child-process";
     return null;
   },
   load(id) {
@@ -69,27 +70,30 @@ const commonJsDeclarations = {
 
 const dependencies = Object.keys(JSON.parse(readFileSync("package.json", "utf8")).dependencies);
 
-export default defineConfig([{
-  input: {
-    twinscore: "dist/cli/bin.js",
-    cli: "dist/cli/main.js",
-    "check-worker": "dist/cli/check-worker.js",
+export default defineConfig([
+  {
+    input: {
+      twinscore: "dist/cli/bin.js",
+      cli: "dist/cli/main.js",
+      "check-worker": "dist/cli/check-worker.js",
+    },
+    platform: "node",
+    logLevel: "warn",
+    // the PNG rasterizer is a native addon: loaded from node_modules when `report --figures` asks for it
+    external: (id) => id === "@resvg/resvg-js" || id.startsWith("@resvg/"),
+    plugins: [lazyChildProcess, commonJsMarker],
+    output: { dir: "dist/bin", format: "cjs", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
   },
-  platform: "node",
-  logLevel: "warn",
-  // the PNG rasterizer is a native addon: loaded from node_modules when `report --figures` asks for it
-  external: (id) => id === "@resvg/resvg-js" || id.startsWith("@resvg/"),
-  plugins: [lazyChildProcess, commonJsMarker],
-  output: { dir: "dist/bin", format: "cjs", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
-}, {
-  input: {
-    index: "dist/index.js",
-    core: "dist/core.js",
-    "check-worker": "dist/cli/check-worker.js",
+  {
+    input: {
+      index: "dist/index.js",
+      core: "dist/core.js",
+      "check-worker": "dist/cli/check-worker.js",
+    },
+    platform: "node",
+    logLevel: "warn",
+    external: (id) => dependencies.some((d) => id === d || id.startsWith(`${d}/`)),
+    plugins: [commonJsMarker, commonJsDeclarations],
+    output: { dir: "dist/cjs", format: "cjs", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
   },
-  platform: "node",
-  logLevel: "warn",
-  external: (id) => dependencies.some((d) => id === d || id.startsWith(`${d}/`)),
-  plugins: [commonJsMarker, commonJsDeclarations],
-  output: { dir: "dist/cjs", format: "cjs", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
-}]);
+]);

@@ -48,7 +48,8 @@ function copiesOfTree(copies) {
       for (const model of readdirSync(result).sort()) {
         const into = join(root, `${run}-copy${c}`, "result", model, "multi_turn");
         mkdirSync(into, { recursive: true });
-        for (const f of readdirSync(join(result, model, "multi_turn")).sort()) symlinkSync(join(result, model, "multi_turn", f), join(into, f));
+        for (const f of readdirSync(join(result, model, "multi_turn")).sort())
+          symlinkSync(join(result, model, "multi_turn", f), join(into, f));
       }
     }
   }
@@ -57,7 +58,9 @@ function copiesOfTree(copies) {
 
 function timeOnce(args) {
   const out = join(work, "time.txt");
-  execFileSync("/usr/bin/time", ["-f", "%e %U %S %M", "-o", out, process.execPath, cli, ...args], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("/usr/bin/time", ["-f", "%e %U %S %M", "-o", out, process.execPath, cli, ...args], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const [wall, user, sys, rss] = readFileSync(out, "utf8").trim().split(/\s+/).map(Number);
   return { wall, cpu: user + sys, rss };
 }
@@ -66,7 +69,16 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
 try {
   for (const s of sizes) {
-    const args = s.args ?? ["check", "--results", s.results, "--bfcl-data", data, "--out", join(work, "out"), ...(threads ? ["--threads", threads] : [])];
+    const args = s.args ?? [
+      "check",
+      "--results",
+      s.results,
+      "--bfcl-data",
+      data,
+      "--out",
+      join(work, "out"),
+      ...(threads ? ["--threads", threads] : []),
+    ];
     const runs = [];
     for (let i = 0; i < repeats; i++) {
       rmSync(join(work, "out"), { recursive: true, force: true });
@@ -83,7 +95,10 @@ try {
       load: loadavg()[0].toFixed(2),
     };
     rows.push(row);
-    const per = s.entries > 0 ? `  per entry (incl. start-up): wall ${((row.wallBest / s.entries) * 1000).toFixed(3)} ms, cpu ${((row.cpuBest / s.entries) * 1000).toFixed(3)} ms` : "";
+    const per =
+      s.entries > 0
+        ? `  per entry (incl. start-up): wall ${((row.wallBest / s.entries) * 1000).toFixed(3)} ms, cpu ${((row.cpuBest / s.entries) * 1000).toFixed(3)} ms`
+        : "";
     console.log(
       `${s.label.padEnd(24)} wall best ${row.wallBest.toFixed(2)} s (median ${row.wallMedian.toFixed(2)}), cpu best ${row.cpuBest.toFixed(2)} s (median ${row.cpuMedian.toFixed(2)}), rss ${(row.rssMax / 1024).toFixed(0)} MB, load ${row.load}${per}`,
     );

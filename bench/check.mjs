@@ -44,7 +44,13 @@ const load = cpuMs(() => {
   const docs = new Map(Object.keys(multiTurnDocFiles).map((c) => [c, readFileSync(join(dataDir, docFile(c)), "utf8")]));
   const inputs = new Map();
   for (const c of categories) {
-    const r = prepareCategory(readFileSync(join(dataDir, questionsFile("v4", c)), "utf8"), c, readFileSync(join(dataDir, answersFile("v4", c)), "utf8"), c, docs);
+    const r = prepareCategory(
+      readFileSync(join(dataDir, questionsFile("v4", c)), "utf8"),
+      c,
+      readFileSync(join(dataDir, answersFile("v4", c)), "utf8"),
+      c,
+      docs,
+    );
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     inputs.set(c, r.value);
   }
@@ -101,4 +107,6 @@ console.log(`entries ${n}, passing ${verdicts.value.correct}, ${files.length} fi
 console.log(`load BFCL data (once): ${load.cpu.toFixed(0)} ms CPU`);
 console.log(`verdicts:              ${fmt(verdicts)}`);
 console.log(`verdicts + score files: ${fmt(score)}`);
-console.log(`official Python checker (brief): ~2.3 ms/entry -> speed-up ${(2.3 / (score.cpu / n)).toFixed(1)}x with score files, ${(2.3 / (verdicts.cpu / n)).toFixed(1)}x verdicts only`);
+console.log(
+  `official Python checker (brief): ~2.3 ms/entry -> speed-up ${(2.3 / (score.cpu / n)).toFixed(1)}x with score files, ${(2.3 / (verdicts.cpu / n)).toFixed(1)}x verdicts only`,
+);

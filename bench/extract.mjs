@@ -18,18 +18,28 @@ import { parseExpression } from "../dist/python/parse.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const shared = process.env.TWINSCORE_SHARED ?? resolve(here, "..", "..", "shared");
 const repeats = Number(process.argv[2] ?? 5);
-const lines = (p) => readFileSync(p, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+const lines = (p) =>
+  readFileSync(p, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
 
 const docs = {
-  GorillaFileSystem: "gorilla_file_system.json", MathAPI: "math_api.json", MessageAPI: "message_api.json",
-  TwitterAPI: "posting_api.json", TicketAPI: "ticket_api.json", TradingBot: "trading_bot.json",
-  TravelAPI: "travel_booking.json", VehicleControlAPI: "vehicle_control.json",
+  GorillaFileSystem: "gorilla_file_system.json",
+  MathAPI: "math_api.json",
+  MessageAPI: "message_api.json",
+  TwitterAPI: "posting_api.json",
+  TicketAPI: "ticket_api.json",
+  TradingBot: "trading_bot.json",
+  TravelAPI: "travel_booking.json",
+  VehicleControlAPI: "vehicle_control.json",
 };
 const data = join(shared, "bfcl-v4");
 const names = Object.fromEntries(Object.entries(docs).map(([c, f]) => [c, lines(join(data, "multi_turn_func_doc", f)).map((d) => d.name)]));
 const tools = new Map();
 for (const cat of ["base", "miss_func", "miss_param", "long_context"]) {
-  for (const q of lines(join(data, `BFCL_v4_multi_turn_${cat}.json`))) tools.set(q.id, new Set(q.involved_classes.flatMap((c) => names[c])));
+  for (const q of lines(join(data, `BFCL_v4_multi_turn_${cat}.json`)))
+    tools.set(q.id, new Set(q.involved_classes.flatMap((c) => names[c])));
 }
 
 const turns = [];
@@ -63,7 +73,9 @@ function time(label, unit, count, fn) {
     const c = process.cpuUsage(c0);
     bestCpu = Math.min(bestCpu, (c.user + c.system) / 1000);
   }
-  console.log(`${label}: ${bestCpu.toFixed(1)} ms CPU (${best.toFixed(1)} ms wall) for ${count} ${unit} (${((bestCpu * 1000) / count).toFixed(2)} µs CPU each)`);
+  console.log(
+    `${label}: ${bestCpu.toFixed(1)} ms CPU (${best.toFixed(1)} ms wall) for ${count} ${unit} (${((bestCpu * 1000) / count).toFixed(2)} µs CPU each)`,
+  );
   return bestCpu;
 }
 

@@ -17,4 +17,6 @@ const t1 = performance.now();
 for (let i = 0; i < buf.length; i += page) buf[i] = 2;
 const t2 = performance.now();
 const pages = buf.length / page;
-console.log(`${mb} MB: first touch ${(t1 - t0).toFixed(1)} ms (${((1000 * (t1 - t0)) / pages).toFixed(1)} µs a page), second ${(t2 - t1).toFixed(1)} ms`);
+console.log(
+  `${mb} MB: first touch ${(t1 - t0).toFixed(1)} ms (${((1000 * (t1 - t0)) / pages).toFixed(1)} µs a page), second ${(t2 - t1).toFixed(1)} ms`,
+);

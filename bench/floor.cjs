@@ -24,7 +24,10 @@ let lines = 0;
 let results = 0;
 
 for (const category of ["base", "miss_func", "miss_param"]) {
-  const file = join(folder, readdirSync(folder).find((f) => f.endsWith(`_multi_turn_${category}_result.json`)));
+  const file = join(
+    folder,
+    readdirSync(folder).find((f) => f.endsWith(`_multi_turn_${category}_result.json`)),
+  );
   if (mode === "parse") {
     for (const line of readFileSync(file, "utf8").split("\n")) {
       if (line.trim() !== "") {

@@ -86,11 +86,17 @@ for (const model of readdirSync(tree).sort()) {
       const id = stringAt(buf, idAt + ID.length, end);
       const logAt = buf.indexOf(LOG, idAt);
       const userAt = logAt < 0 || logAt >= end ? -1 : buf.indexOf(USER, logAt);
-      if (userAt >= 0 && userAt < end && hash("sha256", stringAt(buf, userAt + USER.length, end), "hex").slice(0, 16) !== firstTurnDigest.get(id)) differingFirstTurns++;
+      if (
+        userAt >= 0 &&
+        userAt < end &&
+        hash("sha256", stringAt(buf, userAt + USER.length, end), "hex").slice(0, 16) !== firstTurnDigest.get(id)
+      )
+        differingFirstTurns++;
       const readings = readingsOf.get(id);
       if (readings === undefined) return;
       const result = resultField(buf, idAt, end);
-      for (const [anchor, tools] of readings) acted.set(key(id, anchor, tools), Array.isArray(result) && actsAt(result[anchor], toolSets[tools]));
+      for (const [anchor, tools] of readings)
+        acted.set(key(id, anchor, tools), Array.isArray(result) && actsAt(result[anchor], toolSets[tools]));
     });
   }
   const act = (100 * pairs.filter((p) => acted.get(key(p.baseId, p.anchorTurn, p.tools)) === true).length) / pairs.length;

@@ -24,7 +24,10 @@ const rounds = Number(process.argv[2] ?? 30);
 // the probe's world-changing names come from the built catalog, so they cannot drift from score's
 const { catalog } = await import(pathToFileURL(join(root, "dist", "catalog", "catalog.js")).href);
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-floor-"));
-const { dir: tree, models: [model] } = modelTree(tmp, 1);
+const {
+  dir: tree,
+  models: [model],
+} = modelTree(tmp, 1);
 
 const node = process.execPath;
 const mutateFile = join(tmp, "mutate.json");
@@ -45,10 +48,14 @@ const contenders = [
 /** Throws unless the probe gives score's act, hold and decision on the model, with every first turn matching the manifest. */
 function checkProbe() {
   const probe = JSON.parse(spawnSync(node, lean, { encoding: "utf8" }).stdout);
-  const scored = JSON.parse(spawnSync(node, [cli, "score", "--results", tree, "--bootstrap", "0", "--format", "json"], { encoding: "utf8" }).stdout).models[0].numbers;
+  const scored = JSON.parse(
+    spawnSync(node, [cli, "score", "--results", tree, "--bootstrap", "0", "--format", "json"], { encoding: "utf8" }).stdout,
+  ).models[0].numbers;
   const differs = ["act", "hold", "decision"].filter((k) => Math.abs(probe[k] - scored[k]) > 1e-9);
   if (differs.length > 0 || probe.differingFirstTurns !== 0) {
-    throw new Error(`lean-score.cjs does not agree with score (${differs.join(", ") || "first turns"}): ${JSON.stringify(probe)} against ${JSON.stringify(scored)}`);
+    throw new Error(
+      `lean-score.cjs does not agree with score (${differs.join(", ") || "first turns"}): ${JSON.stringify(probe)} against ${JSON.stringify(scored)}`,
+    );
   }
   return probe;
 }
@@ -56,7 +63,8 @@ function checkProbe() {
 function wall(cmd, args) {
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
   return (performance.now() - t0) / 1000;
 }
 
@@ -72,11 +80,15 @@ try {
   for (const [, cmd, args] of contenders) wall(cmd, args); // page cache and a first run of each
   const samples = alternate(contenders.length, rounds, (i) => wall(contenders[i][1], contenders[i][2]));
   console.log(`node ${process.version}, ${python}, one model (${sources[0]}), ${rounds} rounds`);
-  console.log(`  the probe agrees with score: act ${probe.act.toFixed(1)}, hold ${probe.hold.toFixed(1)}, decision ${probe.decision.toFixed(1)} on ${probe.n} pairs`);
+  console.log(
+    `  the probe agrees with score: act ${probe.act.toFixed(1)}, hold ${probe.hold.toFixed(1)}, decision ${probe.decision.toFixed(1)} on ${probe.n} pairs`,
+  );
   for (const [i, [label, cmd, args]] of contenders.entries()) {
     const ratio = median(samples[i].map((w, k) => w / samples[0][k]));
     const { minorFaults, maxRssKb } = rusage(cmd, args);
-    console.log(`  ${label.padEnd(48)} ${median(samples[i]).toFixed(3)} s   ${ratio.toFixed(2)}× the yardstick   ${String(minorFaults).padStart(5)} page faults   ${(maxRssKb / 1024).toFixed(0)} MB`);
+    console.log(
+      `  ${label.padEnd(48)} ${median(samples[i]).toFixed(3)} s   ${ratio.toFixed(2)}× the yardstick   ${String(minorFaults).padStart(5)} page faults   ${(maxRssKb / 1024).toFixed(0)} MB`,
+    );
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

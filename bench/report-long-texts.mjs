@@ -24,7 +24,8 @@ const tmp = mkdtempSync(join(tmpdir(), "twinscore-long-texts-"));
 try {
   const folder = join(tmp, "run", "result", "long_texts", "multi_turn");
   mkdirSync(folder, { recursive: true });
-  for (const c of ["base", "miss_func"]) copyFileSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(folder, `BFCL_v4_multi_turn_${c}_result.json`));
+  for (const c of ["base", "miss_func"])
+    copyFileSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(folder, `BFCL_v4_multi_turn_${c}_result.json`));
   // the long text written once per turn, straight from one buffer: the generator itself stays small
   const text = Buffer.from(JSON.stringify("y".repeat(chars)));
   const out = openSync(join(folder, "BFCL_v4_multi_turn_miss_param_result.json"), "w");
@@ -59,7 +60,23 @@ try {
 
   const page = join(tmp, "report.html");
   const t0 = Date.now();
-  const run = spawnSync("/usr/bin/time", ["-v", process.execPath, cli, "report", "--results", join(tmp, "run"), "--bootstrap", "0", "--out", page, ...(process.env.BFCL_DATA ? ["--bfcl-data", process.env.BFCL_DATA] : [])], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(
+    "/usr/bin/time",
+    [
+      "-v",
+      process.execPath,
+      cli,
+      "report",
+      "--results",
+      join(tmp, "run"),
+      "--bootstrap",
+      "0",
+      "--out",
+      page,
+      ...(process.env.BFCL_DATA ? ["--bfcl-data", process.env.BFCL_DATA] : []),
+    ],
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
   const seconds = (Date.now() - t0) / 1000;
   const peak = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN);
   const exit = Number(/Exit status: (\d+)/.exec(run.stderr)?.[1] ?? NaN);
@@ -71,7 +88,9 @@ try {
     }
   })();
   const marks = html === null ? 0 : html.split("[cut by the report:").length - 1;
-  console.log(`report: exit ${exit}, ${seconds.toFixed(1)} s, peak RSS ${(peak / 1024).toFixed(0)} MB, page ${html === null ? "not written" : `${(html.length / 1e6).toFixed(1)} MB, ${marks} texts cut and marked`}`);
+  console.log(
+    `report: exit ${exit}, ${seconds.toFixed(1)} s, peak RSS ${(peak / 1024).toFixed(0)} MB, page ${html === null ? "not written" : `${(html.length / 1e6).toFixed(1)} MB, ${marks} texts cut and marked`}`,
+  );
   const messages = run.stderr.split("\n").filter((l) => /^(\S[^:]*: )?(error|warning): /.test(l));
   if (messages.length > 0) console.log(messages.slice(0, 5).join("\n"));
 } finally {

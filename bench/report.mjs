@@ -24,9 +24,20 @@ try {
     for (let i = 0; i < REPEAT; i++) {
       const out = join(tmp, `r${i}.html`);
       const args = [
-        "/usr/bin/time", "-f", "%e %U %S %M", process.execPath, cli, "report",
+        "/usr/bin/time",
+        "-f",
+        "%e %U %S %M",
+        process.execPath,
+        cli,
+        "report",
         ...runs.flatMap((r) => ["--results", r, "--scores", r]),
-        "--compare", "2025-11-12-main", "2025-11-12-harmony-fixes", "--bootstrap", bootstrap, "--out", out,
+        "--compare",
+        "2025-11-12-main",
+        "2025-11-12-harmony-fixes",
+        "--bootstrap",
+        bootstrap,
+        "--out",
+        out,
       ];
       const p = spawnSync(args[0], args.slice(1), { encoding: "utf8" });
       if (p.status !== 0) throw new Error(p.stderr);
@@ -37,7 +48,9 @@ try {
       size = statSync(out).size;
     }
     walls.sort((a, b) => a - b);
-    console.log(`--bootstrap ${bootstrap}: wall median ${walls[1].toFixed(2)} s (min ${walls[0].toFixed(2)}), cpu ${cpu.toFixed(2)} s, peak RSS ${rss.toFixed(0)} MB, ${(size / 1e6).toFixed(2)} MB of HTML`);
+    console.log(
+      `--bootstrap ${bootstrap}: wall median ${walls[1].toFixed(2)} s (min ${walls[0].toFixed(2)}), cpu ${cpu.toFixed(2)} s, peak RSS ${rss.toFixed(0)} MB, ${(size / 1e6).toFixed(2)} MB of HTML`,
+    );
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -44,7 +44,17 @@ for (const [policy, script] of Object.entries(policies)) {
     const srv = await startPolicyServer(counted, { delayMs });
     const out = join(tmp, `${policy}-${way.replace(/\W+/g, "-")}`);
     const t0 = performance.now();
-    const doc = await runModel(benchRunRequest({ endpoint: srv.url, model: "scripted/policy", outDir: out, concurrency, bfclDataDir: dataDir, manifest: manifest.value, ...extra }));
+    const doc = await runModel(
+      benchRunRequest({
+        endpoint: srv.url,
+        model: "scripted/policy",
+        outDir: out,
+        concurrency,
+        bfclDataDir: dataDir,
+        manifest: manifest.value,
+        ...extra,
+      }),
+    );
     const wall = (performance.now() - t0) / 1000;
     await srv.close();
     if (!doc.ok) throw new Error(`${policy} ${way}: ${doc.problems.map((p) => p.message).join("; ")}`);
@@ -53,28 +63,47 @@ for (const [policy, script] of Object.entries(policies)) {
     const folder = join(out, "scripted_policy", "multi_turn");
     let steps = 0;
     for (const f of readdirSync(folder).filter((f) => f.endsWith("_result.json"))) {
-      for (const l of readFileSync(join(folder, f), "utf8").split("\n")) if (l !== "") for (const turn of JSON.parse(l).result) steps += turn.length;
+      for (const l of readFileSync(join(folder, f), "utf8").split("\n"))
+        if (l !== "") for (const turn of JSON.parse(l).result) steps += turn.length;
     }
     const completed = steps - doc.value.playedSteps;
     const scored = await scoreRuns({ results: [out], bootstrap: { resamples: 0 }, cwd: "/", env: {} });
     const m = scored.models[0].numbers;
-    rows.push({ policy, way, lines: doc.value.selected, requests: doc.value.requests, completed, played: doc.value.playedSteps, promptChars, wall, act: m.act, hold: m.hold, decision: m.decision });
+    rows.push({
+      policy,
+      way,
+      lines: doc.value.selected,
+      requests: doc.value.requests,
+      completed,
+      played: doc.value.playedSteps,
+      promptChars,
+      wall,
+      act: m.act,
+      hold: m.hold,
+      decision: m.decision,
+    });
   }
 }
 rmSync(tmp, { recursive: true, force: true });
 
 const f1 = (x) => x.toFixed(1);
 console.log(`## the history before the anchor: Table 1's ${pairs} pairs, concurrency ${concurrency}, ${delayMs} ms per request`);
-console.log("| policy | history | lines | requests / pair | prompt kchars / pair | completion steps / pair | played steps / pair | wall s | act | hold | decision |");
+console.log(
+  "| policy | history | lines | requests / pair | prompt kchars / pair | completion steps / pair | played steps / pair | wall s | act | hold | decision |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(
     `| ${r.policy} | ${r.way} | ${r.lines} | ${(r.requests / pairs).toFixed(2)} | ${(r.promptChars / 1000 / pairs).toFixed(1)} | ${(r.completed / pairs).toFixed(2)} | ${(r.played / pairs).toFixed(2)} | ${r.wall.toFixed(1)} | ${f1(r.act)} | ${f1(r.hold)} | ${f1(r.decision)} |`,
   );
 }
-console.log("\n| policy | reference / own: requests | prompt chars | wall | reference / own --until-anchor: requests | prompt chars | wall |\n|---|---|---|---|---|---|---|");
+console.log(
+  "\n| policy | reference / own: requests | prompt chars | wall | reference / own --until-anchor: requests | prompt chars | wall |\n|---|---|---|---|---|---|---|",
+);
 for (const policy of Object.keys(policies)) {
   const [own, cut, ref] = Object.keys(ways).map((w) => rows.find((r) => r.policy === policy && r.way === w));
   const pct = (a, b) => `${((100 * a) / b).toFixed(0)} %`;
-  console.log(`| ${policy} | ${pct(ref.requests, own.requests)} | ${pct(ref.promptChars, own.promptChars)} | ${pct(ref.wall, own.wall)} | ${pct(ref.requests, cut.requests)} | ${pct(ref.promptChars, cut.promptChars)} | ${pct(ref.wall, cut.wall)} |`);
+  console.log(
+    `| ${policy} | ${pct(ref.requests, own.requests)} | ${pct(ref.promptChars, own.promptChars)} | ${pct(ref.wall, own.wall)} | ${pct(ref.requests, cut.requests)} | ${pct(ref.promptChars, cut.promptChars)} | ${pct(ref.wall, cut.wall)} |`,
+  );
 }

@@ -9,7 +9,18 @@
 // Usage: npm run build && npm run build:testing && node bench/run-hostile.mjs [TWINSCORE_BIN]
 // (TWINSCORE_BIN: another build's dist/cli/main.js, to measure it the same way.)
 import { spawn } from "node:child_process";
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +39,8 @@ function subset(n) {
   const sub = join(tmp, `data-${n}`);
   mkdirSync(join(sub, "multi_turn_func_doc"), { recursive: true });
   mkdirSync(join(sub, "possible_answer"), { recursive: true });
-  for (const f of readdirSync(join(dataDir, "multi_turn_func_doc"))) copyFileSync(join(dataDir, "multi_turn_func_doc", f), join(sub, "multi_turn_func_doc", f));
+  for (const f of readdirSync(join(dataDir, "multi_turn_func_doc")))
+    copyFileSync(join(dataDir, "multi_turn_func_doc", f), join(sub, "multi_turn_func_doc", f));
   for (const c of categories) {
     for (const rel of [`BFCL_v4_multi_turn_${c}.json`, `possible_answer/BFCL_v4_multi_turn_${c}.json`]) {
       writeFileSync(join(sub, rel), readFileSync(join(dataDir, rel), "utf8").split("\n").slice(0, n).join("\n") + "\n");
@@ -41,7 +53,9 @@ function subset(n) {
 function measured(args) {
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
-    const child = spawn("python3", [join(here, "rusage.py"), process.execPath, bin, "run", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("python3", [join(here, "rusage.py"), process.execPath, bin, "run", ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.on("error", reject);
@@ -55,13 +69,50 @@ function measured(args) {
 const rows = [];
 try {
   const endless = await startEndlessServer({ lifetimeMs: 30 * 60_000 });
-  const all = await measured(["--endpoint", endless.url, "--model", "m", "--out", join(tmp, "out-default"), "--bfcl-data", dataDir, "--timeout", "30"]);
+  const all = await measured([
+    "--endpoint",
+    endless.url,
+    "--model",
+    "m",
+    "--out",
+    join(tmp, "out-default"),
+    "--bfcl-data",
+    dataDir,
+    "--timeout",
+    "30",
+  ]);
   rows.push(["endless reply, default --max-reply-bytes (8 MiB), --items pairs (374 items)", all]);
-  const max = await measured(["--endpoint", endless.url, "--model", "m", "--out", join(tmp, "out-max"), "--bfcl-data", subset(4), "--items", "all", "--timeout", "30", "--max-reply-bytes", "268435456", "--retries", "0"]);
+  const max = await measured([
+    "--endpoint",
+    endless.url,
+    "--model",
+    "m",
+    "--out",
+    join(tmp, "out-max"),
+    "--bfcl-data",
+    subset(4),
+    "--items",
+    "all",
+    "--timeout",
+    "30",
+    "--max-reply-bytes",
+    "268435456",
+    "--retries",
+    "0",
+  ]);
   rows.push(["endless reply, --max-reply-bytes 268435456 (the largest), 12 items", max]);
   await endless.close();
 
-  const text = await startChatServer((_b, _r, res) => sendJson(res, 200, { id: "t", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Nothing to do." }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1 } }));
+  const text = await startChatServer((_b, _r, res) =>
+    sendJson(res, 200, {
+      id: "t",
+      object: "chat.completion",
+      created: 0,
+      model: "m",
+      choices: [{ index: 0, message: { role: "assistant", content: "Nothing to do." }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 1, completion_tokens: 1 },
+    }),
+  );
   const out = join(tmp, "out-huge");
   const folder = join(out, "m", "multi_turn");
   mkdirSync(folder, { recursive: true });
@@ -72,7 +123,20 @@ try {
     writeSync(fd, `"]]}\n`, i * LINE - 5);
   }
   closeSync(fd);
-  const huge = await measured(["--endpoint", text.url, "--model", "m", "--out", out, "--bfcl-data", subset(4), "--items", "all", "--retries", "0"]);
+  const huge = await measured([
+    "--endpoint",
+    text.url,
+    "--model",
+    "m",
+    "--out",
+    out,
+    "--bfcl-data",
+    subset(4),
+    "--items",
+    "all",
+    "--retries",
+    "0",
+  ]);
   rows.push(["resume of a 600 MB result file (three 200 MB lines), 10 items generated, final rewrite", huge]);
   await text.close();
 } finally {

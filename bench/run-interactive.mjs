@@ -21,7 +21,16 @@ import { loadManifest } from "../dist/io/manifest.js";
 import { parseUserSimPrompt } from "../dist/rollout/user-sim.js";
 import { newEvaluatorProcess } from "../dist/simulator/runtime.js";
 import { inProcessEndpoint } from "../dist-testing/testing/replay.js";
-import { askingOracle, confirmingPolicy, expectedFacts, guessingPolicy, inProcessUserSim, paramNamesOf, policyResponder, userSimStub } from "../dist-testing/testing/interactive.js";
+import {
+  askingOracle,
+  confirmingPolicy,
+  expectedFacts,
+  guessingPolicy,
+  inProcessUserSim,
+  paramNamesOf,
+  policyResponder,
+  userSimStub,
+} from "../dist-testing/testing/interactive.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
@@ -54,23 +63,37 @@ async function once(policy, interactive, tag) {
     return stub(body, id);
   };
   const t0 = performance.now();
-  const doc = await runModel(benchRunRequest({
-    endpoint: "in-process",
-    model: "scripted/policy",
-    outDir: join(tmp, tag),
-    bfclDataDir: dataDir,
-    manifest: manifest.value,
-    now: () => 0,
-    chat: inProcessEndpoint(policyResponder(policy, { pairs, entries: entries.value, paramNames }), "scripted/policy"),
-    userSim: interactive ? { endpoint: "in-process", model: "stub/user", apiKey: null, maxClarifications: 2, prompt: prompt.prompt, chat: inProcessUserSim(counted, "stub/user") } : null,
-  }));
+  const doc = await runModel(
+    benchRunRequest({
+      endpoint: "in-process",
+      model: "scripted/policy",
+      outDir: join(tmp, tag),
+      bfclDataDir: dataDir,
+      manifest: manifest.value,
+      now: () => 0,
+      chat: inProcessEndpoint(policyResponder(policy, { pairs, entries: entries.value, paramNames }), "scripted/policy"),
+      userSim: interactive
+        ? {
+            endpoint: "in-process",
+            model: "stub/user",
+            apiKey: null,
+            maxClarifications: 2,
+            prompt: prompt.prompt,
+            chat: inProcessUserSim(counted, "stub/user"),
+          }
+        : null,
+    }),
+  );
   const ms = performance.now() - t0;
-  if (!doc.ok || doc.value.errors.length > 0 || log.mismatches.length > 0) throw new Error(`${tag}: ${JSON.stringify(doc.ok ? doc.value.errors.slice(0, 2) : doc.problems)} ${log.mismatches.slice(0, 2)}`);
+  if (!doc.ok || doc.value.errors.length > 0 || log.mismatches.length > 0)
+    throw new Error(`${tag}: ${JSON.stringify(doc.ok ? doc.value.errors.slice(0, 2) : doc.problems)} ${log.mismatches.slice(0, 2)}`);
   return { ms, requests: doc.value.requests, sim: doc.value.userSimulator?.requests ?? 0, simChars, items: doc.value.selected };
 }
 
 console.log(`## interactive mode vs a plain run: ${scoredPairs} scored pairs, --items pairs, concurrency 8, in process`);
-console.log("| policy | model requests per pair: plain → interactive | simulator requests per pair | simulator input per request (chars) | wall s: plain → interactive |\n|---|---|---|---|---|");
+console.log(
+  "| policy | model requests per pair: plain → interactive | simulator requests per pair | simulator input per request (chars) | wall s: plain → interactive |\n|---|---|---|---|---|",
+);
 for (const [name, policy] of [
   ["asking oracle", askingOracle(groundTruth)],
   ["guesser", guessingPolicy(groundTruth)],
@@ -84,6 +107,8 @@ for (const [name, policy] of [
   const plain = await best(false);
   const inter = await best(true);
   const per = (n) => (n / scoredPairs).toFixed(2);
-  console.log(`| ${name} | ${per(plain.requests)} → ${per(inter.requests)} | ${per(inter.sim)} | ${inter.sim ? Math.round(inter.simChars / inter.sim) : 0} | ${(plain.ms / 1000).toFixed(1)} → ${(inter.ms / 1000).toFixed(1)} |`);
+  console.log(
+    `| ${name} | ${per(plain.requests)} → ${per(inter.requests)} | ${per(inter.sim)} | ${inter.sim ? Math.round(inter.simChars / inter.sim) : 0} | ${(plain.ms / 1000).toFixed(1)} → ${(inter.ms / 1000).toFixed(1)} |`,
+  );
 }
 rmSync(tmp, { recursive: true, force: true });

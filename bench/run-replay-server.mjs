@@ -57,12 +57,22 @@ const recording = new Map();
 for (const f of files) {
   for (const [id, e] of parseRecording(readFileSync(join(dir, f), "utf8"))) recording.set(id, e);
 }
-const srv = await startReplayServer(recording, { delayMs: flag("--delay-ms", 0, 0), lifetimeMs: minutes * 60_000, maxRequests, port, tolerate: !args.includes("--strict") });
-process.stdout.write(`replaying ${recording.size} entries at ${srv.url} (stops after ${minutes} min or ${maxRequests} requests; Ctrl-C stops it now)\n`);
+const srv = await startReplayServer(recording, {
+  delayMs: flag("--delay-ms", 0, 0),
+  lifetimeMs: minutes * 60_000,
+  maxRequests,
+  port,
+  tolerate: !args.includes("--strict"),
+});
+process.stdout.write(
+  `replaying ${recording.size} entries at ${srv.url} (stops after ${minutes} min or ${maxRequests} requests; Ctrl-C stops it now)\n`,
+);
 process.on("SIGTERM", () => void srv.close());
 process.on("SIGINT", () => void srv.close());
 srv.server.on("close", () => {
   for (const m of srv.stats.mismatches) process.stderr.write(`${m}\n`);
-  process.stdout.write(`replay stopped: ${srv.stats.requests} requests served, ${srv.stats.mismatches.length} differences from the recording\n`);
+  process.stdout.write(
+    `replay stopped: ${srv.stats.requests} requests served, ${srv.stats.mismatches.length} differences from the recording\n`,
+  );
   process.exit(0);
 });

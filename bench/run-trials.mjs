@@ -27,7 +27,17 @@ async function trialRun(trial) {
   const srv = await startPolicyServer(scriptedResponder(script, { paramNames }), { delayMs });
   const out = join(tmp, `trial-${trial}`);
   const t0 = performance.now();
-  const doc = await runModel(benchRunRequest({ endpoint: srv.url, model: "scripted/policy", outDir: out, concurrency, bfclDataDir: dataDir, manifest: manifest.value, history: "reference" }));
+  const doc = await runModel(
+    benchRunRequest({
+      endpoint: srv.url,
+      model: "scripted/policy",
+      outDir: out,
+      concurrency,
+      bfclDataDir: dataDir,
+      manifest: manifest.value,
+      history: "reference",
+    }),
+  );
   const wall = (performance.now() - t0) / 1000;
   await srv.close();
   if (!doc.ok) throw new Error(`trial ${trial}: ${doc.problems.map((p) => p.message).join("; ")}`);
@@ -40,7 +50,13 @@ for (let trial = 0; trial < 5; trial++) runs.push(await trialRun(trial));
 const rows = [];
 for (const k of [1, 3, 5]) {
   const used = runs.slice(0, k);
-  const doc = await scoreRuns({ results: [], trialsOf: used.map((r) => r.folder), bootstrap: { resamples: 10000, seed: 20260612 }, cwd: "/", env: {} });
+  const doc = await scoreRuns({
+    results: [],
+    trialsOf: used.map((r) => r.folder),
+    bootstrap: { resamples: 10000, seed: 20260612 },
+    cwd: "/",
+    env: {},
+  });
   const t = doc.trials;
   if (t === null) throw new Error(`K=${k}: ${doc.problems.map((p) => p.message).join("; ")}`);
   rows.push({ k, requests: used.reduce((a, r) => a + r.requests, 0), wall: used.reduce((a, r) => a + r.wall, 0), t });
@@ -48,8 +64,12 @@ for (const k of [1, 3, 5]) {
 rmSync(tmp, { recursive: true, force: true });
 
 const f1 = (x) => (x === null ? "" : x.toFixed(1));
-console.log(`## repeated trials with exact twins: Table 1's ${pairs} pairs, p = ${policy.pBase} / ${policy.pMiss}, concurrency ${concurrency}, ${delayMs} ms per request`);
-console.log("| K | requests | requests / pair | wall s | act | hold | decision | 95% CI (two-level) | width | flip % | stable % | spread |");
+console.log(
+  `## repeated trials with exact twins: Table 1's ${pairs} pairs, p = ${policy.pBase} / ${policy.pMiss}, concurrency ${concurrency}, ${delayMs} ms per request`,
+);
+console.log(
+  "| K | requests | requests / pair | wall s | act | hold | decision | 95% CI (two-level) | width | flip % | stable % | spread |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const { k, requests, wall, t } of rows) {
   console.log(

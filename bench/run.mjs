@@ -32,7 +32,8 @@ const tmp = mkdtempSync(join(tmpdir(), "twinscore-bench-run-"));
 const sub = join(tmp, "data");
 mkdirSync(join(sub, "multi_turn_func_doc"), { recursive: true });
 mkdirSync(join(sub, "possible_answer"), { recursive: true });
-for (const f of readdirSync(join(dataDir, "multi_turn_func_doc"))) copyFileSync(join(dataDir, "multi_turn_func_doc", f), join(sub, "multi_turn_func_doc", f));
+for (const f of readdirSync(join(dataDir, "multi_turn_func_doc")))
+  copyFileSync(join(dataDir, "multi_turn_func_doc", f), join(sub, "multi_turn_func_doc", f));
 for (const c of categories) {
   for (const rel of [`BFCL_v4_multi_turn_${c}.json`, `possible_answer/BFCL_v4_multi_turn_${c}.json`]) {
     writeFileSync(join(sub, rel), readFileSync(join(dataDir, rel), "utf8").split("\n").slice(0, perCategory).join("\n") + "\n");
@@ -40,10 +41,21 @@ for (const c of categories) {
 }
 const modelFolder = join(runsDir, "2025-11-12-main", "result", "openai_gpt-oss-120b", "multi_turn");
 const recording = new Map();
-for (const c of categories) for (const [id, e] of parseRecording(readFileSync(join(modelFolder, `BFCL_v4_multi_turn_${c}_result.json`), "utf8"))) recording.set(id, e);
+for (const c of categories)
+  for (const [id, e] of parseRecording(readFileSync(join(modelFolder, `BFCL_v4_multi_turn_${c}_result.json`), "utf8")))
+    recording.set(id, e);
 
 const request = (endpoint, out, extra = {}) =>
-  benchRunRequest({ endpoint, model: "openai/gpt-oss-120b", outDir: out, items: "all", concurrency: 1, bfclDataDir: sub, manifest: manifest.value, ...extra });
+  benchRunRequest({
+    endpoint,
+    model: "openai/gpt-oss-120b",
+    outDir: out,
+    items: "all",
+    concurrency: 1,
+    bfclDataDir: sub,
+    manifest: manifest.value,
+    ...extra,
+  });
 
 const rows = [];
 // warm-up (JIT, caches), then measured runs
@@ -66,7 +78,9 @@ for (let round = 0; round < 3; round++) {
     return a;
   };
   const t1 = performance.now();
-  const inproc = await runModel(request("in-process", join(tmp, `inproc-${round}`), { chat: inProcessEndpoint(timed, "openai/gpt-oss-120b") }));
+  const inproc = await runModel(
+    request("in-process", join(tmp, `inproc-${round}`), { chat: inProcessEndpoint(timed, "openai/gpt-oss-120b") }),
+  );
   const wallIn = performance.now() - t1;
   if (!inproc.ok) throw new Error("in-process run failed");
   rows.push({
@@ -82,8 +96,12 @@ for (let round = 0; round < 3; round++) {
 }
 const best = rows.slice(1).reduce((a, b) => (b.overheadPerStepMs < a.overheadPerStepMs ? b : a));
 console.log(`## overhead (${best.items} entries, ${best.requests} requests, concurrency 1, best of ${rows.length - 1} after a warm-up)`);
-console.log(`harness over HTTP: ${best.overheadPerStepMs.toFixed(2)} ms per step (wall ${best.httpWallMs.toFixed(0)} ms − server busy ${best.serverBusyMs.toFixed(0)} ms); process CPU incl. server ${best.processCpuPerStepMs.toFixed(2)} ms per step`);
-console.log(`loop with the replay in-process (no HTTP, no client): ${best.inProcessPerStepMs.toFixed(2)} ms per step (replay's own time excluded)`);
+console.log(
+  `harness over HTTP: ${best.overheadPerStepMs.toFixed(2)} ms per step (wall ${best.httpWallMs.toFixed(0)} ms − server busy ${best.serverBusyMs.toFixed(0)} ms); process CPU incl. server ${best.processCpuPerStepMs.toFixed(2)} ms per step`,
+);
+console.log(
+  `loop with the replay in-process (no HTTP, no client): ${best.inProcessPerStepMs.toFixed(2)} ms per step (replay's own time excluded)`,
+);
 
 console.log(`\n## throughput against a replay adding 50 ms per request (${best.items} entries)`);
 console.log("| concurrency | wall s | items/s | requests/s |\n|---|---|---|---|");
@@ -98,12 +116,16 @@ for (const concurrency of [1, 8, 32]) {
 }
 
 console.log("\n## requests and tokens saved by --until-anchor, counted on the recordings");
-console.log("| run | model | items | requests | with --until-anchor | saved | tokens (in+out) | with --until-anchor | saved |\n|---|---|---|---|---|---|---|---|---|");
+console.log(
+  "| run | model | items | requests | with --until-anchor | saved | tokens (in+out) | with --until-anchor | saved |\n|---|---|---|---|---|---|---|---|---|",
+);
 for (const run of readdirSync(runsDir).sort()) {
   for (const model of readdirSync(join(runsDir, run, "result")).sort()) {
     const lines = new Map();
     for (const c of categories) {
-      for (const l of readFileSync(join(runsDir, run, "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8").split("\n")) {
+      for (const l of readFileSync(join(runsDir, run, "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8").split(
+        "\n",
+      )) {
         if (l.trim() === "") continue;
         const v = JSON.parse(l);
         lines.set(v.id, v);
@@ -111,7 +133,11 @@ for (const run of readdirSync(runsDir).sort()) {
     }
     for (const items of ["pairs", "all-pairs"]) {
       const sel = selectItems(items, manifest.value.pairs, [...lines.keys()]);
-      let req = 0, reqCut = 0, tok = 0, tokCut = 0, measured = 0;
+      let req = 0,
+        reqCut = 0,
+        tok = 0,
+        tokCut = 0,
+        measured = 0;
       for (const id of sel.ids) {
         const v = lines.get(id);
         if (!v || !Array.isArray(v.result)) continue; // error lines hold no steps
@@ -130,7 +156,9 @@ for (const run of readdirSync(runsDir).sort()) {
         );
       }
       const pct = (a, b) => `${(100 * (1 - b / a)).toFixed(1)} %`;
-      console.log(`| ${run} | ${model} | ${items}: ${measured} | ${req} | ${reqCut} | ${pct(req, reqCut)} | ${tok} | ${tokCut} | ${pct(tok, tokCut)} |`);
+      console.log(
+        `| ${run} | ${model} | ${items}: ${measured} | ${req} | ${reqCut} | ${pct(req, reqCut)} | ${tok} | ${tokCut} | ${pct(tok, tokCut)} |`,
+      );
     }
   }
 }

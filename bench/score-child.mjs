@@ -10,5 +10,11 @@ io.stdout = (t) => void out.push(t);
 const code = await runCli(process.argv.slice(2), io);
 const ru = process.resourceUsage();
 process.stderr.write(
-  JSON.stringify({ code, wall: process.uptime(), cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssMB: ru.maxRSS / 1024, stdoutBytes: out.join("").length }) + "\n",
+  JSON.stringify({
+    code,
+    wall: process.uptime(),
+    cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6,
+    maxRssMB: ru.maxRSS / 1024,
+    stdoutBytes: out.join("").length,
+  }) + "\n",
 );

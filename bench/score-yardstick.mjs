@@ -32,7 +32,8 @@ function measure(cmd, args) {
   const t0 = performance.now();
   const r = spawnSync(full[0], full[1], { stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
   const wall = (performance.now() - t0) / 1000;
-  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 2000)}`);
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 2000)}`);
   const [kb, user, sys] = timeBin ? readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number) : [NaN, NaN, NaN];
   return { wall, rss: kb / 1024, cpu: user + sys };
 }
@@ -41,7 +42,9 @@ const iqr = (xs, digits) => `${quantile(xs, 0.25).toFixed(digits)}–${quantile(
 
 try {
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-  console.log(`node ${process.version}, ${python}, ${cli}, ${rounds} rounds per size unless given, load average at start ${existsSync("/proc/loadavg") ? load() : "?"}`);
+  console.log(
+    `node ${process.version}, ${python}, ${cli}, ${rounds} rounds per size unless given, load average at start ${existsSync("/proc/loadavg") ? load() : "?"}`,
+  );
   for (const [n, roundsHere = rounds] of sizes) {
     const t = modelTree(tmp, n);
     const contenders = [
@@ -61,7 +64,9 @@ try {
       const rss = samples[i].map((s) => s.rss);
       console.log(
         `  ${c.label.padEnd(22)} wall median ${median(walls).toFixed(3)} s (IQR ${iqr(walls, 3)})  cpu median ${median(cpus).toFixed(2)} s  ` +
-          (i === 0 ? "" : `ratio to yardstick: wall ${median(ratios).toFixed(2)} (IQR ${iqr(ratios, 2)}), cpu ${median(cpuRatios).toFixed(2)} (IQR ${iqr(cpuRatios, 2)})  `) +
+          (i === 0
+            ? ""
+            : `ratio to yardstick: wall ${median(ratios).toFixed(2)} (IQR ${iqr(ratios, 2)}), cpu ${median(cpuRatios).toFixed(2)} (IQR ${iqr(cpuRatios, 2)})  `) +
           `peak RSS median ${median(rss).toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB`,
       );
     });

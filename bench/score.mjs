@@ -45,7 +45,12 @@ try {
     try {
       return JSON.parse(line);
     } catch {
-      throw new Error(`the scoring process failed (exit ${r.status}):\n${r.stderr.split("\n").filter((l) => !l.includes("[inference-error]")).join("\n")}`);
+      throw new Error(
+        `the scoring process failed (exit ${r.status}):\n${r.stderr
+          .split("\n")
+          .filter((l) => !l.includes("[inference-error]"))
+          .join("\n")}`,
+      );
     }
   };
   const names = (n) => Array.from({ length: n }, (_, i) => `model-${String(i).padStart(3, "0")}`);
@@ -69,7 +74,9 @@ try {
       const samples = Array.from({ length: REPEAT }, () => run(n === count ? [] : names(n), extra));
       const best = samples.reduce((a, b) => (b.wall < a.wall ? b : a));
       const rss = Math.max(...samples.map((s) => s.maxRssMB));
-      console.log(`models=${String(n).padStart(3)}  wall ${best.wall.toFixed(2)} s (best of ${REPEAT})  cpu ${best.cpu.toFixed(2)} s  peak RSS ${rss.toFixed(0)} MB  exit ${best.code}`);
+      console.log(
+        `models=${String(n).padStart(3)}  wall ${best.wall.toFixed(2)} s (best of ${REPEAT})  cpu ${best.cpu.toFixed(2)} s  peak RSS ${rss.toFixed(0)} MB  exit ${best.code}`,
+      );
     }
   }
 } finally {

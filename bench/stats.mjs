@@ -23,7 +23,9 @@ const MODELS = 10;
 // Seeded outcomes: model m acts with probability 0.8 + 0.015m and holds with 0.75 − 0.02m.
 const rng = stats.defaultRng(7);
 const coin = (p) => rng.integers(1000000, 1)[0] < p * 1000000;
-const models = Array.from({ length: MODELS }, (_, m) => scored.map((p) => ({ cluster: p.baseId, act: coin(0.8 + 0.015 * m), hold: coin(0.75 - 0.02 * m) })));
+const models = Array.from({ length: MODELS }, (_, m) =>
+  scored.map((p) => ({ cluster: p.baseId, act: coin(0.8 + 0.015 * m), hold: coin(0.75 - 0.02 * m) })),
+);
 const keys = stats.clusterOrder(models[0]);
 const totals = models.map((pairs) => stats.clusterTotals(pairs, keys));
 
@@ -55,7 +57,11 @@ for (let r = 0; r < repeats; r++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(0).padStart(6);
-console.log(`node ${process.version}, ${scored.length} pairs on ${keys.length} clusters, B=${B}, ${MODELS} models, ${repeats} repeats (ms)`);
+console.log(
+  `node ${process.version}, ${scored.length} pairs on ${keys.length} clusters, B=${B}, ${MODELS} models, ${repeats} repeats (ms)`,
+);
 console.log("repeat  intervals  rank-1   total  raw-stream");
 rows.forEach((r, i) => console.log(`${String(i + 1).padStart(6)}  ${fmt(r.intervals)}    ${fmt(r.rank1)}  ${fmt(r.total)}  ${fmt(r.raw)}`));
-console.log(`median  ${fmt(median(rows.map((r) => r.intervals)))}    ${fmt(median(rows.map((r) => r.rank1)))}  ${fmt(median(rows.map((r) => r.total)))}  ${fmt(median(rows.map((r) => r.raw)))}`);
+console.log(
+  `median  ${fmt(median(rows.map((r) => r.intervals)))}    ${fmt(median(rows.map((r) => r.rank1)))}  ${fmt(median(rows.map((r) => r.total)))}  ${fmt(median(rows.map((r) => r.raw)))}`,
+);

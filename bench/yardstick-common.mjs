@@ -19,12 +19,17 @@ const runsDir = join(shared, "rollouts", "gpt-oss");
 export const cli = join(root, JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin.twinscore);
 
 /** The Python interpreter that runs bench/yardstick.py. */
-export const python = process.env.YARDSTICK_PYTHON ?? execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+export const python =
+  process.env.YARDSTICK_PYTHON ?? execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 /** The `multi_turn` folders of the four real gpt-oss models, runs then models in name order. */
 export const sources = readdirSync(runsDir)
   .sort()
-  .flatMap((run) => readdirSync(join(runsDir, run, "result")).sort().map((model) => join(runsDir, run, "result", model, "multi_turn")));
+  .flatMap((run) =>
+    readdirSync(join(runsDir, run, "result"))
+      .sort()
+      .map((model) => join(runsDir, run, "result", model, "multi_turn")),
+  );
 
 /** A tree of `n` model folders under `parent/models-<n>`, each a copy (by symlinks, nothing copied) of one of `sources` in turn. */
 export function modelTree(parent, n) {

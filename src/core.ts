@@ -37,14 +37,22 @@ import { injectionCheck as injectionCheckImpl } from "./rollout/inject-check.js"
 import { renderLine as renderLineImpl } from "./rollout/lines.js";
 import { runEntry as runEntryImpl, scriptedTurns as scriptedTurnsImpl } from "./rollout/loop.js";
 import { selectItems as selectItemsImpl } from "./rollout/selection.js";
-import { chooseDecoder as chooseDecoderImpl, decoderByName as decoderByNameImpl, DECODER_NAMES as DECODER_NAMES_IMPL } from "./bfcl/decode/index.js";
+import {
+  chooseDecoder as chooseDecoderImpl,
+  decoderByName as decoderByNameImpl,
+  DECODER_NAMES as DECODER_NAMES_IMPL,
+} from "./bfcl/decode/index.js";
 import { prepareCategory as prepareCategoryImpl, checkResultFile as checkResultFileImpl } from "./simulator/run-check.js";
 import { newEvaluatorProcess as newEvaluatorProcessImpl } from "./simulator/runtime.js";
 import { decodeResult as decodeResultImpl } from "./bfcl/results.js";
 import { checkPairPrefixes as checkPairPrefixesImpl, twinCompletions as twinCompletionsImpl } from "./simulator/prefix-check.js";
 import { alignedScore as alignedScoreImpl } from "./official/aligned.js";
 import { countReadings as countReadingsImpl, emptyTurnTable as emptyTurnTableImpl } from "./official/empty-turns.js";
-import { llmUser as llmUserImpl, parseUserSimPrompt as parseUserSimPromptImpl, NO_QUESTION as NO_QUESTION_IMPL } from "./rollout/user-sim.js";
+import {
+  llmUser as llmUserImpl,
+  parseUserSimPrompt as parseUserSimPromptImpl,
+  NO_QUESTION as NO_QUESTION_IMPL,
+} from "./rollout/user-sim.js";
 
 export { multiTurnCategories, shouldAskCategories, scoredResultCategories, bfclVersions } from "./bfcl/categories.js";
 export type { BfclVersion, MultiTurnCategory, ShouldAskCategory, ScoredResultCategory } from "./bfcl/categories.js";
@@ -53,7 +61,19 @@ export type { ScoreFileContent, ScoreHeader, FailedEntry, OfficialVerdict } from
 export type { Problem, ProblemCode, Severity } from "./messages/problem.js";
 export type { Result } from "./messages/result.js";
 export type { Manifest, ManifestPair } from "./pairs/types.js";
-export type { ScoreOptions, PairSet, PairRecord, TwinReading, AnchorCall, ModelScore, DecisionNumbers, ReadingCounts, SideRule, SideStatus, UndecidedCounts } from "./decision/types.js";
+export type {
+  ScoreOptions,
+  PairSet,
+  PairRecord,
+  TwinReading,
+  AnchorCall,
+  ModelScore,
+  DecisionNumbers,
+  ReadingCounts,
+  SideRule,
+  SideStatus,
+  UndecidedCounts,
+} from "./decision/types.js";
 export type { Reading, ReadingSpec, ReadingRates, PairUnderReading, Headline } from "./decision/readings.js";
 export type { ModelRollouts } from "./decision/score.js";
 export type { FunctionKind } from "./catalog/types.js";
@@ -64,7 +84,16 @@ export type { Arm, ArmComparison } from "./official/compare.js";
 export type { BootstrapOptions } from "./stats/bootstrap.js";
 export type { AssembleInput, ReportRunInput, ReportModelInput } from "./report/assemble.js";
 export type { ReportData } from "./report/types.js";
-export type { ChatEndpoint, ChatRequest, ChatOutcome, UserTurns, LoopOptions, EntryExecutor, RolloutEntry, InjectionCheck } from "./rollout/index.js";
+export type {
+  ChatEndpoint,
+  ChatRequest,
+  ChatOutcome,
+  UserTurns,
+  LoopOptions,
+  EntryExecutor,
+  RolloutEntry,
+  InjectionCheck,
+} from "./rollout/index.js";
 export type { Decoder, DecoderName, DecoderChoice, ChooseDecoderInput, DecodeOutcome } from "./bfcl/decode/index.js";
 export type { InteractiveUser, UserSimEndpoint, UserSimPrompt, WithheldFacts } from "./rollout/index.js";
 export type { CategoryInputs, EntryReadings, FileCheck } from "./simulator/run-check.js";

@@ -10,7 +10,13 @@ import { bfclDataDir, projectRoot, rolloutRunDir } from "./testing/shared.js";
 /** Every export of an entry file, with the doc comment of what it resolves to. */
 function exportsWithDocs(entry: string): { name: string; value: boolean; doc: string }[] {
   const file = join(projectRoot, "src", entry);
-  const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true });
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file)!;
   const moduleSymbol = checker.getSymbolAtLocation(source)!;
@@ -25,7 +31,19 @@ function exportsWithDocs(entry: string): { name: string; value: boolean; doc: st
 describe("the library entry points", () => {
   it("twinscore: the use cases with file access, and only them (no internals such as logGamma or seedWords)", () => {
     const values = Object.keys(twinscore).sort();
-    expect(values).toEqual(["buildPairs", "buildReport", "checkRuns", "compareArms", "compareTrials", "judgeHeldBack", "readRun", "runCommand", "runDemo", "scoreRuns", "verifyExpected"]);
+    expect(values).toEqual([
+      "buildPairs",
+      "buildReport",
+      "checkRuns",
+      "compareArms",
+      "compareTrials",
+      "judgeHeldBack",
+      "readRun",
+      "runCommand",
+      "runDemo",
+      "scoreRuns",
+      "verifyExpected",
+    ]);
   });
 
   it("twinscore/core: the pure core, none of it touching files", () => {
@@ -40,7 +58,10 @@ describe("the library entry points", () => {
     expect(parsed.ok).toBe(true);
     expect(core.isWorldChanging({ name: "mv", positional: [], keywords: [] })).toBe(true);
     expect(core.isWorldChanging({ name: "ls", positional: [], keywords: [] })).toBe(false);
-    const line = readFileSync(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8").split("\n")[0];
+    const line = readFileSync(
+      join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json"),
+      "utf8",
+    ).split("\n")[0];
     const decoded = core.decodeResultLine(line);
     expect("code" in decoded).toBe(false);
     if (!("code" in decoded)) expect([decoded.id, decoded.rollout.kind]).toEqual(["multi_turn_base_0", "turns"]);
@@ -50,15 +71,31 @@ describe("the library entry points", () => {
     const exported = exportsWithDocs(entry);
     expect(exported.length).toBeGreaterThan(5);
     expect(exported.filter((e) => e.doc.trim() === "").map((e) => e.name)).toEqual([]);
-    expect(exported.filter((e) => e.value && !/@example/.test(e.doc) && !Array.isArray((core as Record<string, unknown>)[e.name])).map((e) => e.name)).toEqual([]);
+    expect(
+      exported
+        .filter((e) => e.value && !/@example/.test(e.doc) && !Array.isArray((core as Record<string, unknown>)[e.name]))
+        .map((e) => e.name),
+    ).toEqual([]);
   });
   it("exposes BFCL's decoders and the choice of a folder's decoder", () => {
-    expect(core.decoderByName("xlam")!.decode('[{"name": "cd", "arguments": {"folder": "x"}}]')).toEqual({ ok: true, calls: ["cd(folder='x')"] });
+    expect(core.decoderByName("xlam")!.decode('[{"name": "cd", "arguments": {"folder": "x"}}]')).toEqual({
+      ok: true,
+      calls: ["cd(folder='x')"],
+    });
     expect(core.chooseDecoder({ folder: "Salesforce_Llama-xLAM-2-8b-fc-r", samples: () => [] })!.decoder.name).toBe("xlam");
     expect(core.DECODER_NAMES).toContain("tool-call");
   });
   it("exposes the prompt-arm injection check (and the generation loop beside it)", () => {
-    const check = core.injectionCheck(new Map([["a", 10], ["b", 3]]), new Map([["a", 25], ["b", 18]]));
+    const check = core.injectionCheck(
+      new Map([
+        ["a", 10],
+        ["b", 3],
+      ]),
+      new Map([
+        ["a", 25],
+        ["b", 18],
+      ]),
+    );
     expect(check.mode).toBe(15);
     expect(check.breaks).toEqual([]);
   });
@@ -82,9 +119,17 @@ describe("twinscore/core: the aligned numbers from file texts (2025-11-12-main, 
       }),
     ) as Record<(typeof categories)[number], core.CategoryInputs>;
     const texts = new Map<string, string>();
-    const rollouts = { base: new Map(), miss_func: new Map(), miss_param: new Map() } as Record<(typeof categories)[number], Map<string, core.RecordedRollout>>;
+    const rollouts = { base: new Map(), miss_func: new Map(), miss_param: new Map() } as Record<
+      (typeof categories)[number],
+      Map<string, core.RecordedRollout>
+    >;
     const model = "openai_gpt-oss-120b";
-    const files = Object.fromEntries(categories.map((c) => [c, join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`)]));
+    const files = Object.fromEntries(
+      categories.map((c) => [
+        c,
+        join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`),
+      ]),
+    );
     for (const c of categories) {
       readFileSync(files[c], "utf8")
         .split("\n")
@@ -98,7 +143,11 @@ describe("twinscore/core: the aligned numbers from file texts (2025-11-12-main, 
         });
     }
     const scored = core.scoreModel(model, pairs, rollouts);
-    const prefixes = core.checkPairPrefixes(pairs, { inputs, results: texts }, { modelName: model, newProcess: () => core.newEvaluatorProcess(undefined, true) });
+    const prefixes = core.checkPairPrefixes(
+      pairs,
+      { inputs, results: texts },
+      { modelName: model, newProcess: () => core.newEvaluatorProcess(undefined, true) },
+    );
     if (!prefixes.ok) throw new Error(JSON.stringify(prefixes.problems));
     const s = core.alignedScore(scored.records, core.twinCompletions(prefixes.value), { resamples: 0, seed: 0 });
     expect(s.withheld).toEqual({ "held-completed": 104, "held-not-completed": 51, "acted-completed": 25, "acted-not-completed": 43 });
@@ -114,11 +163,21 @@ describe("twinscore/core: the aligned numbers from file texts (2025-11-12-main, 
       });
       if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
       // the README's worked example: BFCL passes it, its irrelevance checker fails the lookup on turn 0, the world-changing reading does not
-      if (c === "miss_func") expect(checked.value.readings!.find((e) => e.id === "multi_turn_miss_func_111")).toEqual({ id: "multi_turn_miss_func_111", bfcl: true, strict: false, worldChanging: true });
+      if (c === "miss_func")
+        expect(checked.value.readings!.find((e) => e.id === "multi_turn_miss_func_111")).toEqual({
+          id: "multi_turn_miss_func_111",
+          bfcl: true,
+          strict: false,
+          worldChanging: true,
+        });
       return core.countReadings(model, c, checked.value.readings!);
     });
     // BFCL's score and its own irrelevance checker on these files (src/simulator/testdata/irrelevance-vectors.json)
-    expect(counts.map((c) => [c.correct.bfcl, c.correct.strict])).toEqual([[100, 99], [91, 33], [83, 63]]);
+    expect(counts.map((c) => [c.correct.bfcl, c.correct.strict])).toEqual([
+      [100, 99],
+      [91, 33],
+      [83, 63],
+    ]);
     const table = core.emptyTurnTable(counts);
     expect(table.map((r) => r.category)).toEqual(["base", "miss_func", "miss_param", "mean"]);
     expect(table[3].strict.accuracy).toBeCloseTo((49.5 + 16.5 + 31.5) / 3, 10);

@@ -46,8 +46,12 @@ export function importViolations(rel: string, text: string): string[] {
       const targetModule = target.replace(/\.js$/, ".ts");
       if (target.startsWith("..")) bad.push(`${rel}: imports outside src: ${spec}`);
       else if (targetLayer === "testing") bad.push(`${rel}: production code imports test helpers: ${spec}`);
-      else if (targetLayer !== layer && !allowed.includes(targetLayer) && !(targetModule in modules)) bad.push(`${rel}: ${layer} may not import ${targetLayer} (${spec})`);
-    } else if (spec.startsWith("node:") || ["fs", "path", "os", "child_process", "worker_threads", "http", "https", "net"].includes(spec.split("/")[0])) {
+      else if (targetLayer !== layer && !allowed.includes(targetLayer) && !(targetModule in modules))
+        bad.push(`${rel}: ${layer} may not import ${targetLayer} (${spec})`);
+    } else if (
+      spec.startsWith("node:") ||
+      ["fs", "path", "os", "child_process", "worker_threads", "http", "https", "net"].includes(spec.split("/")[0])
+    ) {
       if (!spec.startsWith("node:")) bad.push(`${rel}: use the node: prefix for ${spec}`);
       else if (!config.nodeBuiltinsAllowed.includes(layer) && !config.nodeBuiltinsEverywhere.includes(spec)) {
         bad.push(`${rel}: only ${config.nodeBuiltinsAllowed.join("/")} may import ${spec}`);
@@ -74,25 +78,41 @@ describe("layers", () => {
     expect(layerViolations()).toEqual([]);
   });
   it("the check can fail: a core file importing node:fs is caught", () => {
-    const probe = "import { readFileSync } from \"node:fs\";";
+    const probe = 'import { readFileSync } from "node:fs";';
     const m = [...probe.matchAll(importRe)];
     expect(m[0][1]).toBe("node:fs");
     expect(config.nodeBuiltinsAllowed).not.toContain("decision");
     expect(importViolations("decision/probe.ts", probe)).toEqual(["decision/probe.ts: only io/cli may import node:fs"]);
   });
   it("io holds adapters only: an io file importing decision, a use case's module or the judge is caught", () => {
-    expect(importViolations("io/probe.ts", 'import { isKnownItemId } from "../decision/score.js";')).toEqual(["io/probe.ts: io may not import decision (../decision/score.js)"]);
-    expect(importViolations("io/probe.ts", 'import type { DemoFiles } from "../decision/demo.js";')).toEqual(["io/probe.ts: io may not import decision (../decision/demo.js)"]);
-    expect(importViolations("io/probe.ts", 'import { parseJudgeReply } from "../judge/labels.js";')).toEqual(["io/probe.ts: io may not import judge (../judge/labels.js)"]);
-    expect(importViolations("io/probe.ts", 'import { runJudge } from "../app/judge-run.js";')).toEqual(["io/probe.ts: io may not import app (../app/judge-run.js)"]);
+    expect(importViolations("io/probe.ts", 'import { isKnownItemId } from "../decision/score.js";')).toEqual([
+      "io/probe.ts: io may not import decision (../decision/score.js)",
+    ]);
+    expect(importViolations("io/probe.ts", 'import type { DemoFiles } from "../decision/demo.js";')).toEqual([
+      "io/probe.ts: io may not import decision (../decision/demo.js)",
+    ]);
+    expect(importViolations("io/probe.ts", 'import { parseJudgeReply } from "../judge/labels.js";')).toEqual([
+      "io/probe.ts: io may not import judge (../judge/labels.js)",
+    ]);
+    expect(importViolations("io/probe.ts", 'import { runJudge } from "../app/judge-run.js";')).toEqual([
+      "io/probe.ts: io may not import app (../app/judge-run.js)",
+    ]);
   });
   it("io may import a listed parser or codec of another layer, and no other module of that layer", () => {
     expect(importViolations("io/probe.ts", 'import { parseManifest } from "../pairs/manifest-json.js";')).toEqual([]);
     expect(importViolations("io/probe.ts", 'import { detectVersion } from "../bfcl/data.js";')).toEqual([]);
-    expect(importViolations("io/probe.ts", 'import { decodeFcStep } from "../bfcl/decode/index.js";')).toEqual(["io/probe.ts: io may not import bfcl (../bfcl/decode/index.js)"]);
-    expect(importViolations("io/probe.ts", 'import { scanLineHead } from "../bfcl/results.js";')).toEqual(["io/probe.ts: io may not import bfcl (../bfcl/results.js)"]);
-    expect(importViolations("io/probe.ts", 'import { rolloutDataCheckBuilder } from "../pairs/rollout-data.js";')).toEqual(["io/probe.ts: io may not import pairs (../pairs/rollout-data.js)"]);
-    expect(importViolations("io/probe.ts", 'import { runModelLoop } from "../rollout/loop.js";')).toEqual(["io/probe.ts: io may not import rollout (../rollout/loop.js)"]);
+    expect(importViolations("io/probe.ts", 'import { decodeFcStep } from "../bfcl/decode/index.js";')).toEqual([
+      "io/probe.ts: io may not import bfcl (../bfcl/decode/index.js)",
+    ]);
+    expect(importViolations("io/probe.ts", 'import { scanLineHead } from "../bfcl/results.js";')).toEqual([
+      "io/probe.ts: io may not import bfcl (../bfcl/results.js)",
+    ]);
+    expect(importViolations("io/probe.ts", 'import { rolloutDataCheckBuilder } from "../pairs/rollout-data.js";')).toEqual([
+      "io/probe.ts: io may not import pairs (../pairs/rollout-data.js)",
+    ]);
+    expect(importViolations("io/probe.ts", 'import { runModelLoop } from "../rollout/loop.js";')).toEqual([
+      "io/probe.ts: io may not import rollout (../rollout/loop.js)",
+    ]);
   });
   it("every module listed in moduleImports exists and says why", () => {
     for (const [layer, modules] of Object.entries(config.moduleImports)) {

@@ -22,7 +22,10 @@ describe("buildReport", () => {
       [null, [bad('the request must be an object, e.g. { results: ["runs/main"] }, not null')]],
       [{}, [bad("results is required: a list of non-empty strings (string[])")]],
       [{ results: "runs" }, [bad('results must be a list of non-empty strings (string[]), not a string ("runs"); give ["runs"]')]],
-      [{ results: [realRun, 1] }, [bad("results must be a list of non-empty strings (string[]), not a list with an entry that is not a non-empty string")]],
+      [
+        { results: [realRun, 1] },
+        [bad("results must be a list of non-empty strings (string[]), not a list with an entry that is not a non-empty string")],
+      ],
       [
         { results: [realRun], out: 5, models: "openai_gpt-oss-120b", bootstrap: "none", strict: "yes" },
         [
@@ -45,9 +48,15 @@ describe("buildReport", () => {
 
 describe("compareArms", () => {
   it("no request, a number and a list for the arms, a string for models: the problems, exit 2", async () => {
-    expect((await compareArms(loose(undefined))).problems).toEqual([bad('the request must be an object, e.g. { a: "runs/main", b: "runs/fixes" }, not undefined')]);
+    expect((await compareArms(loose(undefined))).problems).toEqual([
+      bad('the request must be an object, e.g. { a: "runs/main", b: "runs/fixes" }, not undefined'),
+    ]);
     const doc = await compareArms(loose({ a: 5, b: [realRun], models: "m" }));
-    expect(doc.problems).toEqual([bad("a must be a string, not number 5"), bad("b must be a string, not a list"), bad('models must be a list of non-empty strings (string[]), not a string ("m"); give ["m"]')]);
+    expect(doc.problems).toEqual([
+      bad("a must be a string, not number 5"),
+      bad("b must be a string, not a list"),
+      bad('models must be a list of non-empty strings (string[]), not a string ("m"); give ["m"]'),
+    ]);
     expect(doc.exitCode).toBe(2);
     expect(doc.models).toEqual([]);
   });
@@ -58,7 +67,9 @@ describe("judgeHeldBack", () => {
     expect((await judgeHeldBack(loose(undefined))).problems).toHaveLength(1);
     const doc = await judgeHeldBack(loose({ results: realRun, dryRun: true, concurrency: "4", onProgress: "log" }));
     expect(doc.problems).toEqual([
-      bad(`results must be a list of non-empty strings (string[]), not a string (${JSON.stringify(realRun.length > 60 ? `${realRun.slice(0, 60)}…` : realRun)}); give [${JSON.stringify(realRun)}]`),
+      bad(
+        `results must be a list of non-empty strings (string[]), not a string (${JSON.stringify(realRun.length > 60 ? `${realRun.slice(0, 60)}…` : realRun)}); give [${JSON.stringify(realRun)}]`,
+      ),
       bad('concurrency must be a number, not a string ("4")'),
       bad('onProgress must be a function, not a string ("log")'),
     ]);
@@ -69,11 +80,17 @@ describe("judgeHeldBack", () => {
 
 describe("readRun", () => {
   it("no request, a string for categories, a number for models: the problems, no model read", async () => {
-    expect(await readRun(loose(undefined))).toEqual({ models: [], problems: [bad('the request must be an object, e.g. { results: ["runs/main"] }, not undefined')] });
+    expect(await readRun(loose(undefined))).toEqual({
+      models: [],
+      problems: [bad('the request must be an object, e.g. { results: ["runs/main"] }, not undefined')],
+    });
     const doc = await readRun(loose({ results: [realRun], categories: "base", models: 3 }));
     expect(doc).toEqual({
       models: [],
-      problems: [bad("models must be a list of non-empty strings (string[]), not number 3"), bad('categories must be a list of non-empty strings (string[]), not a string ("base"); give ["base"]')],
+      problems: [
+        bad("models must be a list of non-empty strings (string[]), not number 3"),
+        bad('categories must be a list of non-empty strings (string[]), not a string ("base"); give ["base"]'),
+      ],
     });
   });
 

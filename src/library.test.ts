@@ -69,7 +69,8 @@ beforeAll(() => {
   tarball = join(packs, run(npm, ["pack", "--ignore-scripts", "--pack-destination", packs, projectRoot], tmp).trim().split("\n").pop()!);
   const deps = join(tmp, "deps");
   mkdirSync(deps);
-  for (const dep of ["commander", "openai", "valibot"]) run(npm, ["pack", "--ignore-scripts", "--pack-destination", deps, join(projectRoot, "node_modules", dep)], tmp);
+  for (const dep of ["commander", "openai", "valibot"])
+    run(npm, ["pack", "--ignore-scripts", "--pack-destination", deps, join(projectRoot, "node_modules", dep)], tmp);
   mkdirSync(project);
   run(npm, ["init", "-y"], project);
   expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).type).toBe("commonjs");
@@ -83,7 +84,8 @@ describe("the packed package in a fresh project", () => {
       expect(existsSync(join(installed, "dist", f)), f).toBe(true);
     }
     expect(existsSync(join(installed, "data", "manifest.json"))).toBe(true);
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
     const shipped = files(join(installed, "dist"));
     expect(shipped.filter((f) => f.includes(".test.") || f.includes("/testing/"))).toEqual([]);
     // no stale output of a source that is gone (the build starts from an empty dist/); dist/bin/ and
@@ -107,13 +109,27 @@ describe("the packed package in a fresh project", () => {
       'export const count = (m: Manifest): number => readingPairs(m, { pairSet: "certified", countLogin: false }).length;\n';
     writeFileSync(join(project, "core-check.mts"), coreCheck);
     // In a .cts file the import compiles to require(): it resolves through the `require` condition.
-    writeFileSync(join(project, "core-check.cts"), coreCheck + 'import { scoreRuns } from "twinscore";\nexport const scoring: Promise<{ exitCode: 0 | 1 | 2 }> = scoreRuns({ results: ["result/"] });\n');
+    writeFileSync(
+      join(project, "core-check.cts"),
+      coreCheck +
+        'import { scoreRuns } from "twinscore";\nexport const scoring: Promise<{ exitCode: 0 | 1 | 2 }> = scoreRuns({ results: ["result/"] });\n',
+    );
     // Node16, not NodeNext: TypeScript's NodeNext lets CommonJS require() ES modules, as Node 22
     // does; Node 20 does not, and under Node16 a require() of the ES declarations is an error.
     writeFileSync(
       join(project, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { module: "Node16", moduleResolution: "Node16", target: "ES2022", strict: true, noEmit: true, allowJs: true, checkJs: true, types: ["node"], typeRoots: [join(projectRoot, "node_modules", "@types")] },
+        compilerOptions: {
+          module: "Node16",
+          moduleResolution: "Node16",
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          allowJs: true,
+          checkJs: true,
+          types: ["node"],
+          typeRoots: [join(projectRoot, "node_modules", "@types")],
+        },
         files: ["example.mts", "example-check.cjs", "core-check.mts", "core-check.cts"],
       }),
     );
@@ -128,34 +144,48 @@ describe("the packed package in a fresh project", () => {
   it.each([
     ["esm", "index.mjs"],
     ["cjs", "index.js"],
-  ] as const)("runs the %s example (%s in the npm init -y project) on the real 2025-11-12-main run, with the CLI's numbers", async (kind, file) => {
-    writeFileSync(join(project, file), examples[kind]);
-    const r = spawn(process.execPath, [join(project, file), main], project);
-    // gpt-oss-20b has 23 of 223 pairs undecided on this run: no headline, exit 1, the reason on stderr
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^error: model openai_gpt-oss-20b: no act, hold or decision: 23 of 223 pairs undecided .*\[no-headline\]\n$/);
-    const printed = r.out.trim().split("\n");
-    const io = memoryIo({}, projectRoot);
-    expect(await runCli(["score", "--results", main, "--bootstrap", "0", "--format", "json"], io)).toBe(1);
-    const cli = JSON.parse(io.out.join("")) as { models: { model: string; numbers: { decision: number; n: number } | null; noHeadline: string | null }[] };
-    expect(printed).toEqual(cli.models.map((m) => (m.numbers ? `${m.model}: decision ${m.numbers.decision.toFixed(1)} on ${m.numbers.n} pairs` : `${m.model}: ${m.noHeadline}`)));
-    expect(printed[0]).toBe("openai_gpt-oss-120b: decision 82.4 on 213 pairs");
-    expect(printed[1]).toMatch(/^openai_gpt-oss-20b: no act, hold or decision: 23 of 223/);
-  }, 120_000);
+  ] as const)(
+    "runs the %s example (%s in the npm init -y project) on the real 2025-11-12-main run, with the CLI's numbers",
+    async (kind, file) => {
+      writeFileSync(join(project, file), examples[kind]);
+      const r = spawn(process.execPath, [join(project, file), main], project);
+      // gpt-oss-20b has 23 of 223 pairs undecided on this run: no headline, exit 1, the reason on stderr
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^error: model openai_gpt-oss-20b: no act, hold or decision: 23 of 223 pairs undecided .*\[no-headline\]\n$/);
+      const printed = r.out.trim().split("\n");
+      const io = memoryIo({}, projectRoot);
+      expect(await runCli(["score", "--results", main, "--bootstrap", "0", "--format", "json"], io)).toBe(1);
+      const cli = JSON.parse(io.out.join("")) as {
+        models: { model: string; numbers: { decision: number; n: number } | null; noHeadline: string | null }[];
+      };
+      expect(printed).toEqual(
+        cli.models.map((m) =>
+          m.numbers ? `${m.model}: decision ${m.numbers.decision.toFixed(1)} on ${m.numbers.n} pairs` : `${m.model}: ${m.noHeadline}`,
+        ),
+      );
+      expect(printed[0]).toBe("openai_gpt-oss-120b: decision 82.4 on 213 pairs");
+      expect(printed[1]).toMatch(/^openai_gpt-oss-20b: no act, hold or decision: 23 of 223/);
+    },
+    120_000,
+  );
 
   it.each([
     ["esm", "failing.mjs"],
     ["cjs", "failing.js"],
-  ] as const)("the %s example, run where there is no result/, prints the problem and exits 2 as the CLI does", async (kind, file) => {
-    const empty = join(tmp, `empty-${kind}`);
-    mkdirSync(empty);
-    writeFileSync(join(project, file), examples[kind]);
-    const r = spawn(process.execPath, [join(project, file)], empty);
-    expect(r).toEqual({ code: 2, out: "", err: `${join(empty, "result")}: error: results directory not found [results-missing]\n` });
-    const io = memoryIo({}, empty);
-    expect(await runCli(["score", "--results", "result/"], io)).toBe(2);
-    expect(io.err.join("")).toContain(r.err.trim());
-  }, 120_000);
+  ] as const)(
+    "the %s example, run where there is no result/, prints the problem and exits 2 as the CLI does",
+    async (kind, file) => {
+      const empty = join(tmp, `empty-${kind}`);
+      mkdirSync(empty);
+      writeFileSync(join(project, file), examples[kind]);
+      const r = spawn(process.execPath, [join(project, file)], empty);
+      expect(r).toEqual({ code: 2, out: "", err: `${join(empty, "result")}: error: results directory not found [results-missing]\n` });
+      const io = memoryIo({}, empty);
+      expect(await runCli(["score", "--results", "result/"], io)).toBe(2);
+      expect(io.err.join("")).toContain(r.err.trim());
+    },
+    120_000,
+  );
 });
 
 describe("the packed copy installed globally (npm install -g --ignore-scripts --prefix <tmp> twinscore-<version>.tgz)", () => {

@@ -52,13 +52,17 @@ describe("one rate function", () => {
   const files = sourceFiles(srcDir).filter((f) => !relative(srcDir, f).startsWith("testing/"));
 
   it("the pattern finds a percentage however it is written, and nothing else", () => {
-    for (const yes of ["(100 * k) / n", "k / n * 100", "((a / n + h / n) / 2) * 100", "100*x/n"]) expect(percentArithmetic.test(yes), yes).toBe(true);
-    for (const no of ["resamples: 100_000", "x * 1000", "1100 * y", "0.100 * z", "n / 100"]) expect(percentArithmetic.test(no), no).toBe(false);
+    for (const yes of ["(100 * k) / n", "k / n * 100", "((a / n + h / n) / 2) * 100", "100*x/n"])
+      expect(percentArithmetic.test(yes), yes).toBe(true);
+    for (const no of ["resamples: 100_000", "x * 1000", "1100 * y", "0.100 * z", "n / 100"])
+      expect(percentArithmetic.test(no), no).toBe(false);
   });
 
   it("decision/readings.ts forms its percentages in rate alone, and rate is there", () => {
     const readings = join(srcDir, "decision", "readings.ts");
-    expect(readFileSync(readings, "utf8")).toMatch(/^export function rate\(count: number, n: number\): number \{\n {2}return n === 0 \? Number\.NaN : \(100 \* count\) \/ n;\n\}$/m);
+    expect(readFileSync(readings, "utf8")).toMatch(
+      /^export function rate\(count: number, n: number\): number \{\n {2}return n === 0 \? Number\.NaN : \(100 \* count\) \/ n;\n\}$/m,
+    );
     expect(percentLines(readings)).toEqual([]);
   });
 

@@ -25,7 +25,12 @@ function runVitest(files: Record<string, string>): { code: number | null; last: 
   for (const [name, source] of Object.entries(files)) writeFileSync(join(root, name), source);
   // The child is a run of its own, not a worker of this one.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST") && k !== "NODE_OPTIONS"));
-  const r = spawnSync(process.execPath, [vitestBin, "run", "--root", root, "--globals", "--reporter", reporter], { cwd: root, encoding: "utf8", timeout: 60_000, env });
+  const r = spawnSync(process.execPath, [vitestBin, "run", "--root", root, "--globals", "--reporter", reporter], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+    env,
+  });
   if (r.error) throw r.error;
   const lines = r.stdout.trimEnd().split("\n");
   return { code: r.status, last: lines[lines.length - 1] };

@@ -25,7 +25,11 @@ function enclosingSuiteFailed(test: TestCase): boolean {
 }
 
 /** The run's counts, failed whenever vitest failed the run. */
-export function countTests(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): TestCounts {
+export function countTests(
+  modules: ReadonlyArray<TestModule>,
+  unhandledErrors: ReadonlyArray<SerializedError>,
+  reason: TestRunEndReason,
+): TestCounts {
   const counts: TestCounts = { passed: 0, failed: 0, skipped: 0 };
   for (const mod of modules) {
     let failedHere = 0;

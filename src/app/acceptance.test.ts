@@ -25,7 +25,9 @@ async function row(run: Run, model: string, options: ScoreOptions, rule: SideRul
   const score = outcome.models[0].score!;
   const numbers = summarize(score.records, manifest, headlineSpec(options), rule);
   const r = scoreRow({ model, numbers, pairs: numbers.pairs, undecided: numbers.undecided, counts: score.counts, note: null });
-  return [r.n, r.act, r.hold, r.decision, r.holdCredited, r.decisionCredited, r.pair, r.byCategory.miss_func, r.byCategory.miss_param].join(" / ");
+  return [r.n, r.act, r.hold, r.decision, r.holdCredited, r.decisionCredited, r.pair, r.byCategory.miss_func, r.byCategory.miss_param].join(
+    " / ",
+  );
 }
 
 const table1: ScoreOptions = { pairSet: "certified", countLogin: false };

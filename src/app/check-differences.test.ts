@@ -24,16 +24,27 @@ type Doc = { files: { category: string; agreement: { disagreeingIds: string[]; e
 
 async function check(results: string, scores: string, data: string): Promise<{ code: number; err: string; doc: Doc }> {
   const io = memoryIo();
-  const code = await runCli(["check", "--results", results, "--scores", scores, "--bfcl-data", data, "--format", "json", "--threads", "1"], io);
+  const code = await runCli(
+    ["check", "--results", results, "--scores", scores, "--bfcl-data", data, "--format", "json", "--threads", "1"],
+    io,
+  );
   return { code, err: io.err.join(""), doc: JSON.parse(io.out.join("")) as Doc };
 }
 
 /** A copy of one gpt-oss model's result and score file of a category, as a run in `tmp/<name>`. */
-function copyRun(name: string, run: "2025-11-12-main" | "2025-11-12-harmony-fixes", model: string, category: string): { results: string; scores: string; result: string; score: string } {
+function copyRun(
+  name: string,
+  run: "2025-11-12-main" | "2025-11-12-harmony-fixes",
+  model: string,
+  category: string,
+): { results: string; scores: string; result: string; score: string } {
   const results = join(tmp, name, "result");
   const scores = join(tmp, name, "score");
   const file = (root: string, kind: string) => join(root, model, "multi_turn", `BFCL_v4_multi_turn_${category}_${kind}.json`);
-  for (const [root, kind] of [[results, "result"], [scores, "score"]] as const) {
+  for (const [root, kind] of [
+    [results, "result"],
+    [scores, "score"],
+  ] as const) {
     mkdirSync(join(root, model, "multi_turn"), { recursive: true });
     copyFileSync(file(join(rolloutRunDir(run), kind), kind), file(root, kind));
   }
@@ -46,7 +57,9 @@ describe("check names the causes of differences from BFCL's stored score files",
     const { doc, err } = await check(xlam("result"), xlam("score"), sharedPath("bfcl-v3"));
     expect(doc.files.map((f) => f.agreement.disagreeingIds.length)).toEqual([4, 8, 3]);
     for (const f of doc.files) {
-      expect(f.agreement.explained).toEqual([{ cause: "shared-default-start", detail: expect.stringContaining('mentions=["@technewsworld"]'), ids: f.agreement.disagreeingIds }]);
+      expect(f.agreement.explained).toEqual([
+        { cause: "shared-default-start", detail: expect.stringContaining('mentions=["@technewsworld"]'), ids: f.agreement.disagreeingIds },
+      ]);
     }
     expect(err.match(/\[difference-shared-default-start\]/g)?.length).toBe(3);
   }, 120_000);
@@ -62,7 +75,9 @@ describe("check names the causes of differences from BFCL's stored score files",
     writeFileSync(run.result, results.join("\n"));
     // the score file BFCL writes for the changed file, then the same words as Python 3.12+ put them
     const out = join(tmp, "suggestion-out");
-    expect(await runCli(["check", "--results", run.results, "--bfcl-data", bfclDataDir(), "--out", out, "--threads", "1"], memoryIo())).toBe(0);
+    expect(
+      await runCli(["check", "--results", run.results, "--bfcl-data", bfclDataDir(), "--out", out, "--threads", "1"], memoryIo()),
+    ).toBe(0);
     const written = readFileSync(join(out, "openai_gpt-oss-20b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"), "utf8").split("\n");
     const s = written.findIndex((l) => l.startsWith(`{"id": "${id}",`));
     expect(JSON.stringify(JSON.parse(written[s]).error)).toContain("name 'head' is not defined");
@@ -70,7 +85,9 @@ describe("check names the causes of differences from BFCL's stored score files",
     writeFileSync(run.score, written.join("\n"));
     const { doc, err } = await check(run.results, run.scores, bfclDataDir());
     expect(doc.files[0].agreement.disagreeingIds).toEqual([id]);
-    expect(doc.files[0].agreement.explained).toEqual([{ cause: "python-suggestion", detail: expect.stringContaining("Did you mean"), ids: [id] }]);
+    expect(doc.files[0].agreement.explained).toEqual([
+      { cause: "python-suggestion", detail: expect.stringContaining("Did you mean"), ids: [id] },
+    ]);
     expect(err).toContain("[difference-python-suggestion]");
   }, 120_000);
 
@@ -100,7 +117,11 @@ describe("check names the causes of differences from BFCL's stored score files",
     const { doc, err } = await check(run.results, run.scores, bfclDataDir());
     expect(doc.files[0].agreement.disagreeingIds).toEqual([id]);
     const [explained] = doc.files[0].agreement.explained;
-    expect(explained).toEqual({ cause: "executor-change", detail: expect.stringContaining("659c7165 (2025-10-19) GorillaFileSystem.echo"), ids: [id] });
+    expect(explained).toEqual({
+      cause: "executor-change",
+      detail: expect.stringContaining("659c7165 (2025-10-19) GorillaFileSystem.echo"),
+      ids: [id],
+    });
     expect(explained.detail).toContain("self._current_dir._add_file(file_name, content)");
     expect(err).toContain("[difference-executor-change]");
   }, 120_000);

@@ -10,11 +10,26 @@
  */
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { counted, pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { decodeFailureMessage, decoderByName, sampleSteps, summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import {
+  decodeFailureMessage,
+  decoderByName,
+  sampleSteps,
+  summarizeChoice,
+  type DecodeHealth,
+  type DecoderChoiceSummary,
+  type DecoderName,
+} from "../bfcl/decode/index.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { chooseFolderDecoder, type FolderToDecode } from "./pipeline.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
-import { checkModelFiles, checkResultFile, type CategoryInputs, type EntryReadings, type FileCheck, type ModelFileInput } from "../simulator/run-check.js";
+import {
+  checkModelFiles,
+  checkResultFile,
+  type CategoryInputs,
+  type EntryReadings,
+  type FileCheck,
+  type ModelFileInput,
+} from "../simulator/run-check.js";
 import { explainDifferences, type CheckVariant } from "../simulator/difference-causes.js";
 import type { OurVerdict } from "../simulator/scorefile.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
@@ -222,14 +237,20 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
  * data is missing) is read here, when the sample reaches it; one that cannot be read is
  * passed over.
  */
-function chosenDecoder(toChoose: DecoderToChoose, read: ReadonlyMap<string, Uint8Array>, buffers: ReusedBuffers): DecoderChoiceSummary | null {
+function chosenDecoder(
+  toChoose: DecoderToChoose,
+  read: ReadonlyMap<string, Uint8Array>,
+  buffers: ReusedBuffers,
+): DecoderChoiceSummary | null {
   function* bytesOf(files: readonly string[]): Generator<Uint8Array> {
     for (const f of files) {
       const bytes = read.get(f) ?? readOrNull(() => buffers.readFile(f, -1));
       if (bytes !== null) yield bytes;
     }
   }
-  const choice = chooseFolderDecoder(toChoose.folder, toChoose.override ?? undefined, toChoose.version, (files) => sampleSteps(bytesOf(files)));
+  const choice = chooseFolderDecoder(toChoose.folder, toChoose.override ?? undefined, toChoose.version, (files) =>
+    sampleSteps(bytesOf(files)),
+  );
   return choice === null ? null : summarizeChoice(choice);
 }
 
@@ -260,7 +281,10 @@ function finishFile(
   const reshaped = checked.warnings.some((w) => w.code === "not-bfcl-lines");
   const tooMany = reshaped ? null : decodeFailureMessage(checked.decodeHealth, decoder);
   // with the decoder of the model's handler in BFCL's registry the steps failed in BFCL too: said, not a wrong decoder
-  if (tooMany !== null) problems.push(problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }));
+  if (tooMany !== null)
+    problems.push(
+      problem(decoder.source === "registry" ? "undecoded-steps" : "decode-failures", tooMany, { file: file.path, severity: "warning" }),
+    );
   if (checked.stoppedAtAnchor.length > 0) {
     problems.push(
       problem(
@@ -291,21 +315,39 @@ function finishFile(
   if (settings.compareStored) {
     const candidate = file.storedScore;
     const storedText = candidate === null ? null : readScoreFileText(candidate);
-    if (candidate === null || storedText === null) problems.push(problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }));
-    else if ("reason" in storedText) problems.push(problem("file-unreadable", `cannot read score file (${storedText.reason})`, { file: candidate }));
+    if (candidate === null || storedText === null)
+      problems.push(
+        problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }),
+      );
+    else if ("reason" in storedText)
+      problems.push(problem("file-unreadable", `cannot read score file (${storedText.reason})`, { file: candidate }));
     else {
       const stored = parseScoreFile(storedText.text, candidate);
       pushAll(problems, stored.problems);
       if (stored.content !== null) {
         agreement = compareVerdicts(checked.verdicts, stored.content);
         if (agreement.disagreeingIds.length > 0) {
-          agreement = { ...agreement, explained: explainDifferences(checked.verdicts, stored.content, agreement.disagreeingIds, file.version, recheck) };
+          agreement = {
+            ...agreement,
+            explained: explainDifferences(checked.verdicts, stored.content, agreement.disagreeingIds, file.version, recheck),
+          };
         }
         storedScoreFile = candidate;
       }
     }
   }
-  return { total: checked.total, correct: checked.correct, officialCorrect: checked.officialCorrect, readings: checked.readings, written, agreement, storedScoreFile, problems, decoder, decodeHealth: checked.decodeHealth };
+  return {
+    total: checked.total,
+    correct: checked.correct,
+    officialCorrect: checked.officialCorrect,
+    readings: checked.readings,
+    written,
+    agreement,
+    storedScoreFile,
+    problems,
+    decoder,
+    decodeHealth: checked.decodeHealth,
+  };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */

@@ -68,7 +68,14 @@ function buildTrees(): { fc: string; prompting: string; kept: Record<string, num
   return { fc, prompting, kept };
 }
 
-type CheckedFile = { folder: string; category: string; entries: number; correct: number; decoder: { name: string; source: string; reason: string }; decodeHealth: { toolLooking: number; failed: number } };
+type CheckedFile = {
+  folder: string;
+  category: string;
+  entries: number;
+  correct: number;
+  decoder: { name: string; source: string; reason: string };
+  decodeHealth: { toolLooking: number; failed: number };
+};
 
 /** `check --format json` on a tree, writing score files under `out`. */
 async function check(results: string, out: string, extra: string[] = []): Promise<{ code: number; err: string; files: CheckedFile[] }> {
@@ -86,8 +93,14 @@ function failingIds(out: string): Map<string, string[]> {
   for (const folder of readdirSync(out)) {
     for (const file of readdirSync(join(out, folder, "multi_turn")).sort()) {
       const category = /^BFCL_v4_multi_turn_(\w+)_score\.json$/.exec(file)![1];
-      const lines = readFileSync(join(out, folder, "multi_turn", file), "utf8").trimEnd().split("\n").slice(1);
-      ids.set(`${folder} ${category}`, lines.map((l) => (JSON.parse(l) as { id: string }).id));
+      const lines = readFileSync(join(out, folder, "multi_turn", file), "utf8")
+        .trimEnd()
+        .split("\n")
+        .slice(1);
+      ids.set(
+        `${folder} ${category}`,
+        lines.map((l) => (JSON.parse(l) as { id: string }).id),
+      );
     }
   }
   return ids;
@@ -104,7 +117,11 @@ describe("check on a prompting run without --decoder", () => {
 
     // the detected folder gets one line on stderr; the registry folder needs none
     expect(chosen.err.split("\n")).toEqual([
-      expect.stringMatching(new RegExp(`^note: ${UNKNOWN_FOLDER}: decoder prompting \\(not in BFCL's model registry; \\d+ of 200 sampled text steps decode to calls with prompting[^)]*\\) \\[decoder-detected\\]$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^note: ${UNKNOWN_FOLDER}: decoder prompting \\(not in BFCL's model registry; \\d+ of 200 sampled text steps decode to calls with prompting[^)]*\\) \\[decoder-detected\\]$`,
+        ),
+      ),
       "",
     ]);
     expect(forced.err).toBe("");
@@ -114,7 +131,10 @@ describe("check on a prompting run without --decoder", () => {
       ...CATEGORIES.map((c) => `${REGISTRY_FOLDER} ${c} prompting registry`),
     ]);
     expect(chosen.files[3].decoder.reason).toBe(`BFCL registry key ${REGISTRY_FOLDER}: OpenAIResponsesHandler, prompting mode`);
-    expect(decoders(forced.files)).toEqual([...CATEGORIES.map((c) => `${UNKNOWN_FOLDER} ${c} prompting flag`), ...CATEGORIES.map((c) => `${REGISTRY_FOLDER} ${c} prompting flag`)]);
+    expect(decoders(forced.files)).toEqual([
+      ...CATEGORIES.map((c) => `${UNKNOWN_FOLDER} ${c} prompting flag`),
+      ...CATEGORIES.map((c) => `${REGISTRY_FOLDER} ${c} prompting flag`),
+    ]);
     expect([chosen.code, forced.code, asFc.code]).toEqual([0, 0, 0]);
 
     // every tool-looking step decodes

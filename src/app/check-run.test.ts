@@ -15,7 +15,14 @@ describe("twinscore check on the real gpt-oss runs (2 runs × 2 models × base/m
   for (const run of rolloutRuns) {
     it(`agrees with every stored verdict, error type, message and error object of ${run}`, async () => {
       const dir = rolloutRunDir(run);
-      const r = await runCheck({ resultsDir: join(dir, "result"), bfclDataDir: bfclDataDir(), scoresDir: join(dir, "score"), outDir: join(out, run), env: {}, cwd: "/" });
+      const r = await runCheck({
+        resultsDir: join(dir, "result"),
+        bfclDataDir: bfclDataDir(),
+        scoresDir: join(dir, "score"),
+        outDir: join(out, run),
+        env: {},
+        cwd: "/",
+      });
       if (!r.ok) throw new Error(JSON.stringify(r.problems));
       expect(r.value.problems).toEqual([]);
       expect(r.value.files.map((f) => `${f.model}/${f.category}`)).toEqual([
@@ -39,7 +46,10 @@ describe("twinscore check on the real gpt-oss runs (2 runs × 2 models × base/m
         const stored = readFileSync(f.storedScoreFile as string, "utf8").split("\n");
         expect(written.length).toBe(stored.length);
         const differing = written.filter((l, i) => l !== stored[i]).map((l) => JSON.parse(l).id as string);
-        expect(differing.every((id) => PRE_1254.has(id)), differing.join(" ")).toBe(true);
+        expect(
+          differing.every((id) => PRE_1254.has(id)),
+          differing.join(" "),
+        ).toBe(true);
       }
     });
   }
@@ -50,7 +60,9 @@ describe("twinscore check on the real gpt-oss runs (2 runs × 2 models × base/m
     expect(found).toHaveLength(12);
     const targets = found.map((f) => f.scoreRelative);
     expect(new Set(targets).size).toBe(12);
-    expect(targets[0]).toBe(join("2025-11-12-harmony-fixes", "score", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));
+    expect(targets[0]).toBe(
+      join("2025-11-12-harmony-fixes", "score", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"),
+    );
     // a result root or one model folder keeps BFCL's <model>/… layout
     const root = findResultFiles(join(rolloutRunDir("2025-11-12-main"), "result")).files;
     expect(root[0].scoreRelative).toBe(join("openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_score.json"));

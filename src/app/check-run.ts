@@ -50,7 +50,14 @@ export interface FoundResultFile {
  * several runs `<run>/score/<model>/…` (the run's folder relative to `--results`), so
  * runs with the same model names do not overwrite each other.
  */
-function scoreRelativeOf(m: TreeModel, given: string, runs: number, inModel: string, version: BfclVersion, category: MultiTurnCategory): string {
+function scoreRelativeOf(
+  m: TreeModel,
+  given: string,
+  runs: number,
+  inModel: string,
+  version: BfclVersion,
+  category: MultiTurnCategory,
+): string {
   const file = joinPath(inModel.includes("/") ? inModel.slice(0, inModel.lastIndexOf("/")) : "", bfclFileName(version, category, "score"));
   if (runs <= 1) return joinPath(m.model, file);
   const runRel = relativePath(given, m.runDir);
@@ -82,7 +89,10 @@ export function findResultFiles(dir: string, walked?: TreeWalk): { files: FoundR
         });
       }
     }
-    pushAll(files, own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
+    pushAll(
+      files,
+      own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    );
   }
   return { files, problems: walk.problems, runs: walk.runs };
 }
@@ -153,11 +163,20 @@ export interface CheckRunReport {
 function longContextMissing(found: readonly FoundResultFile[], flag: string | undefined): Problem {
   const files = found.filter((f) => f.category === "long_context");
   const where = files.length === 1 ? { file: files[0].path } : {};
-  if (flag !== undefined) return problem("long-context-missing", `--bfcl-eval ${flag} holds no long_context.py (give the bfcl_eval package folder, or a checkout holding it)`, where);
+  if (flag !== undefined)
+    return problem(
+      "long-context-missing",
+      `--bfcl-eval ${flag} holds no long_context.py (give the bfcl_eval package folder, or a checkout holding it)`,
+      where,
+    );
   const how = "BFCL's long_context.py: pass --bfcl-eval DIR (the bfcl_eval folder) or set BFCL_EVAL_DIR";
   if (files.length === found.length) return problem("long-context-missing", `long_context result files need ${how}`, where);
   const n = files.length === 1 ? "1 long_context result file" : `${files.length} long_context result files`;
-  return problem("long-context-skipped", `${n} not checked (long_context is optional; checking it needs ${how}); the other categories are checked`, { ...where, severity: "warning" });
+  return problem(
+    "long-context-skipped",
+    `${n} not checked (long_context is optional; checking it needs ${how}); the other categories are checked`,
+    { ...where, severity: "warning" },
+  );
 }
 
 /** Starts one worker thread running `runCheckJob` with the run's settings (the CLI's `cli/check-worker.ts`); without one every job runs here. */
@@ -170,11 +189,16 @@ export type CheckWorkerSpawner = (settings: CheckJobSettings) => JobWorker<Check
  * machine this was measured on, a second thread made runs of 2 and 4 model folders
  * slower (each thread loads the data and warms up the checker on its own; bench/RESULTS.md).
  */
-export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: CheckWorkerSpawner | null = null): Promise<Result<CheckRunReport>> {
+export async function runCheck(
+  req: CheckRunRequest,
+  threads = 1,
+  spawnWorker: CheckWorkerSpawner | null = null,
+): Promise<Result<CheckRunReport>> {
   const resultsDir = resolvePath(req.cwd, req.resultsDir);
   const walked = findResultFiles(resultsDir, req.walked);
   const { problems: walkProblems, runs } = walked;
-  const found = req.models === undefined ? walked.files : walked.files.filter((f) => req.models!.includes(f.name) || req.models!.includes(f.model));
+  const found =
+    req.models === undefined ? walked.files : walked.files.filter((f) => req.models!.includes(f.name) || req.models!.includes(f.model));
   if (found.length === 0) return errAll(walkProblems);
   const dataDir = resolvePath(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];
@@ -214,7 +238,11 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
     const outDir = resolvePath(req.cwd, req.outDir);
     for (const g of groups) {
       for (const f of g) {
-        const clash = overwritesInput(joinPath(outDir, f.scoreRelative), [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])], "--out");
+        const clash = overwritesInput(
+          joinPath(outDir, f.scoreRelative),
+          [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])],
+          "--out",
+        );
         if (clash !== null && !clash.ok) return errAll(clash.problems);
       }
     }
@@ -232,8 +260,18 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
     const found = g[0].found;
     jobs.push({
       model: g[0].model,
-      decoder: { folder: { folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) }, override: req.decoder ?? null, version: req.bfclVersion ?? g[0].version },
-      files: g.map((f) => ({ path: f.path, version: req.bfclVersion ?? f.version, category: f.category, scoreRelative: f.scoreRelative, storedScore: storedScoreOf(f) })),
+      decoder: {
+        folder: { folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) },
+        override: req.decoder ?? null,
+        version: req.bfclVersion ?? g[0].version,
+      },
+      files: g.map((f) => ({
+        path: f.path,
+        version: req.bfclVersion ?? f.version,
+        category: f.category,
+        scoreRelative: f.scoreRelative,
+        storedScore: storedScoreOf(f),
+      })),
     });
   }
   const settings: CheckJobSettings = {
@@ -243,15 +281,12 @@ export async function runCheck(req: CheckRunRequest, threads = 1, spawnWorker: C
     outDir: req.outDir === undefined ? null : resolvePath(req.cwd, req.outDir),
     compareStored: stored !== null,
   };
-  const outcomes = await runJobs(
-    jobs,
-    {
-      threads,
-      spawn: spawnWorker === null ? null : () => spawnWorker(settings),
-      inline: (job) => runCheckJob(job, settings, cache),
-      failed: failedJob,
-    },
-  );
+  const outcomes = await runJobs(jobs, {
+    threads,
+    spawn: spawnWorker === null ? null : () => spawnWorker(settings),
+    inline: (job) => runCheckJob(job, settings, cache),
+    failed: failedJob,
+  });
   const files: CheckedFile[] = [];
   const reported = new Set<string>();
   checkedGroups.forEach((group, gi) => {

@@ -19,11 +19,17 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const xlam = (...parts: string[]) => sharedPath("rollouts", "xlam-v3", ...parts);
 
-type Doc = { files: { decoder: { name: string; source: string; reason: string }; agreement: { verdictAgree: number } }[]; exitCode: number };
+type Doc = {
+  files: { decoder: { name: string; source: string; reason: string }; agreement: { verdictAgree: number } }[];
+  exitCode: number;
+};
 
 async function check(extra: string[]): Promise<{ code: number; err: string; doc: Doc }> {
   const io = memoryIo();
-  const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--scores", xlam("score"), "--format", "json", ...extra], io);
+  const code = await runCli(
+    ["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--scores", xlam("score"), "--format", "json", ...extra],
+    io,
+  );
   return { code, err: io.err.join(""), doc: JSON.parse(io.out.join("")) as Doc };
 }
 
@@ -32,12 +38,20 @@ describe("check on the xLAM v3 run without --decoder", () => {
     const chosen = await check([]);
     const forced = await check(["--decoder", "xlam"]);
     expect(chosen.doc.files.map((f) => f.decoder)).toEqual(
-      Array(3).fill({ name: "xlam", source: "registry", reason: "BFCL v3 registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, prompting mode" }),
+      Array(3).fill({
+        name: "xlam",
+        source: "registry",
+        reason: "BFCL v3 registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, prompting mode",
+      }),
     );
     expect(forced.doc.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual(Array(3).fill(["xlam", "flag"]));
     // a registry choice is not announced (detection would be): stderr holds the verdicts that differ, the errors that
     // differ alone, and the notes naming why entries differ from the stored files
-    expect(chosen.err.split("\n").filter((l) => l !== "" && !/\[(verdicts-disagree|error-details-differ|difference-shared-default-start)\]$/.test(l))).toEqual([]);
+    expect(
+      chosen.err
+        .split("\n")
+        .filter((l) => l !== "" && !/\[(verdicts-disagree|error-details-differ|difference-shared-default-start)\]$/.test(l)),
+    ).toEqual([]);
     expect(chosen.err.split("\n").filter((l) => l.endsWith("[verdicts-disagree]"))).toHaveLength(3);
     const withoutChoice = (d: Doc) => ({ ...d, files: d.files.map((f) => ({ ...f, decoder: f.decoder.name })) });
     expect(withoutChoice(chosen.doc)).toEqual(withoutChoice(forced.doc));
@@ -51,7 +65,8 @@ describe("check --bfcl-version decides the data the rollouts are checked against
     const dir = join(tmp, "renamed", "model");
     mkdirSync(dir, { recursive: true });
     const source = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b", "multi_turn");
-    for (const c of ["base", "miss_func", "miss_param"]) copyFileSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(dir, `BFCL_v3_multi_turn_${c}_result.json`));
+    for (const c of ["base", "miss_func", "miss_param"])
+      copyFileSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(dir, `BFCL_v3_multi_turn_${c}_result.json`));
 
     const asNamed = memoryIo();
     expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir()], asNamed)).toBe(2);
@@ -64,10 +79,14 @@ describe("check --bfcl-version decides the data the rollouts are checked against
     const scored = memoryIo();
     expect(await runCli(["score", "--results", dir, "--bootstrap", "0"], scored)).toBe(2);
     expect(scored.out.join("")).toBe("");
-    expect(scored.err.join("")).toMatch(/^\S+model: error: model model: \d+ of \d+ rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn \d+\); rollouts look like BFCL v4 data; pass --manifest to force \[rollouts-other-data\]\n$/);
+    expect(scored.err.join("")).toMatch(
+      /^\S+model: error: model model: \d+ of \d+ rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn \d+\); rollouts look like BFCL v4 data; pass --manifest to force \[rollouts-other-data\]\n$/,
+    );
 
     const asV4 = memoryIo();
-    expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--bfcl-version", "v4", "--format", "json"], asV4)).toBe(0);
+    expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--bfcl-version", "v4", "--format", "json"], asV4)).toBe(
+      0,
+    );
     const doc = JSON.parse(asV4.out.join("")) as { files: { category: string; version: string; entries: number; correct: number }[] };
     // the numbers of the same run under its own names (src/cli/commands/check.test.ts)
     expect(doc.files.map((f) => [f.category, f.version, f.entries, f.correct])).toEqual([
@@ -88,7 +107,8 @@ describe("a package without the v3 pair manifest", () => {
     copyFileSync(join(projectRoot, "package.json"), join(pkg, "package.json"));
     symlinkSync(join(projectRoot, "node_modules"), join(pkg, "node_modules"));
     rmSync(join(pkg, "data", "manifest-v3.json"));
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(pkg, "dist", "cli", "main.js"), ...args], { encoding: "utf8", timeout: 120_000 });
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(pkg, "dist", "cli", "main.js"), ...args], { encoding: "utf8", timeout: 120_000 });
     const missing = `error: model Salesforce_Llama-xLAM-2-8b-fc-r holds BFCL v3 results and the package has no v3 pair manifest (${join(pkg, "data", "manifest-v3.json")}); build one with twinscore pairs --bfcl-data DIR --write-manifest FILE and`;
 
     const score = cli("score", "--results", xlam("result"), "--bootstrap", "0");
@@ -96,9 +116,19 @@ describe("a package without the v3 pair manifest", () => {
     expect(score.stderr).toBe(`${missing} pass --manifest FILE [manifest-missing]\n`);
     const check = cli("check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"));
     expect([check.status, check.stdout]).toEqual([2, ""]);
-    expect(check.stderr).toBe(`${missing} put it at that path (check compares each rollout's recorded user turns with it) [manifest-missing]\n`);
+    expect(check.stderr).toBe(
+      `${missing} put it at that path (check compares each rollout's recorded user turns with it) [manifest-missing]\n`,
+    );
 
-    const v4 = cli("score", "--results", join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b"), "--bootstrap", "0", "--reading", "release");
+    const v4 = cli(
+      "score",
+      "--results",
+      join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b"),
+      "--bootstrap",
+      "0",
+      "--reading",
+      "release",
+    );
     expect(v4.status).toBe(0);
     expect(v4.stdout.split("\n")[0]).toMatch(/^Decision to act on 223 certified pairs \(Table 1\); release reading/);
   }, 120_000);

@@ -17,7 +17,18 @@ import { dataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import { checkRecordedTurnsWithPrompts } from "./recorded-turns.js";
 import { readScorePrompts } from "./official-scores.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, contextOf, givenText, hasError, strictExitCode, type Context, type ExitCode, type RequestContext, type ModelsOption, type DecoderOption } from "./common.js";
+import {
+  badArgument,
+  contextOf,
+  givenText,
+  hasError,
+  strictExitCode,
+  type Context,
+  type ExitCode,
+  type RequestContext,
+  type ModelsOption,
+  type DecoderOption,
+} from "./common.js";
 import { selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import { manifestsForModels } from "./data-version.js";
 
@@ -69,7 +80,9 @@ export interface CheckDocument {
 
 /** The empty-turn table of the files checked with their empty-reference turns scored (null when none was). */
 function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
-  const counts: EmptyTurnCounts[] = files.flatMap((f) => (f.emptyTurns === null ? [] : [{ model: f.folder, category: f.category, entries: f.entries, correct: f.emptyTurns }]));
+  const counts: EmptyTurnCounts[] = files.flatMap((f) =>
+    f.emptyTurns === null ? [] : [{ model: f.folder, category: f.category, entries: f.entries, correct: f.emptyTurns }],
+  );
   return counts.length === 0 ? null : emptyTurnTable(counts);
 }
 
@@ -87,9 +100,23 @@ function dataOfOtherVersion(models: readonly TreeModel[], location: BfclDataLoca
   const others = models.filter((m) => [...versionsOf(m)].some((v) => v !== held));
   if (others.length === 0) return null;
   const wanted = [...new Set(others.flatMap((m) => [...versionsOf(m)].filter((v) => v !== held)))].sort();
-  const named = others.length <= 3 ? others.map((m) => m.name).join(", ") : `${others.slice(0, 3).map((m) => m.name).join(", ")} and ${others.length - 3} more`;
-  const what = forced !== undefined ? `--bfcl-version ${forced} checks the results as BFCL ${forced}` : `these are BFCL ${wanted.join(" and ")} results (${named})`;
-  const from = location.origin === "--bfcl-data" ? "--bfcl-data" : location.origin === "BFCL_DATA_DIR" ? "BFCL_DATA_DIR" : "the bfcl_eval installation";
+  const named =
+    others.length <= 3
+      ? others.map((m) => m.name).join(", ")
+      : `${others
+          .slice(0, 3)
+          .map((m) => m.name)
+          .join(", ")} and ${others.length - 3} more`;
+  const what =
+    forced !== undefined
+      ? `--bfcl-version ${forced} checks the results as BFCL ${forced}`
+      : `these are BFCL ${wanted.join(" and ")} results (${named})`;
+  const from =
+    location.origin === "--bfcl-data"
+      ? "--bfcl-data"
+      : location.origin === "BFCL_DATA_DIR"
+        ? "BFCL_DATA_DIR"
+        : "the bfcl_eval installation";
   return problem(
     "bfcl-version-differs",
     `${what}, and this BFCL data (${from}) is ${held}: give the ${wanted.join(" or ")} data with --bfcl-data DIR (the folder holding ${wanted.map((v) => questionsFile(v, "base")).join(" or ")})`,
@@ -103,7 +130,12 @@ function dataOfOtherVersion(models: readonly TreeModel[], location: BfclDataLoca
  * pass over its files (the job's read is the second), its lines without a log compared
  * with the prompts its score files keep for failed entries, as `score` compares them.
  */
-function checkedAgainstData(models: readonly TreeModel[], inputs: InputWalks, ctx: Context, version: BfclVersion | undefined): ReturnType<typeof manifestsForModels> {
+function checkedAgainstData(
+  models: readonly TreeModel[],
+  inputs: InputWalks,
+  ctx: Context,
+  version: BfclVersion | undefined,
+): ReturnType<typeof manifestsForModels> {
   const choice = {
     version,
     forceHint: "check them with the BFCL data they were generated on",
@@ -118,7 +150,10 @@ function checkedAgainstData(models: readonly TreeModel[], inputs: InputWalks, ct
     const manifest = named.value.manifestOf.get(model.name);
     if (manifest === undefined) continue;
     const scores = inputs.scores === null ? null : matchingModel(model, inputs.results.runs, inputs.scores.models);
-    checks.set(model.name, checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores)));
+    checks.set(
+      model.name,
+      checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores)),
+    );
   }
   return manifestsForModels(models, undefined, ctx, { ...choice, checks });
 }
@@ -149,7 +184,8 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   });
   let scoresBeside: readonly string[] = [];
   const bad: Problem[] = [];
-  if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1)) bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
+  if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1))
+    bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
   if (bad.length > 0) return done(bad);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
@@ -159,7 +195,11 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   if (absent !== null) return done([absent]);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
   // the score tree given, else the run's score/ beside its result/ (as score reads it)
-  const inputs = walkInputs({ ...ctx, cwd: "/" }, [resolvePath(ctx.cwd, req.results)], req.scores === undefined ? [] : [resolvePath(ctx.cwd, req.scores)]);
+  const inputs = walkInputs(
+    { ...ctx, cwd: "/" },
+    [resolvePath(ctx.cwd, req.results)],
+    req.scores === undefined ? [] : [resolvePath(ctx.cwd, req.scores)],
+  );
   const walk = inputs.results;
   scoresBeside = inputs.scoresBeside;
   const selected = selectModels(walk, req.models ?? []);
@@ -219,10 +259,14 @@ export function agreementProblems(files: readonly CheckedFile[]): Problem[] {
     const verdicts = a.verdictDisagreeingIds;
     if (verdicts.length > 0) {
       problems.push(
-        problem("verdicts-disagree", `${verdicts.length} of ${a.entries} verdicts differ from the stored score file (${f.storedScoreFile ?? "--scores"}): ${idsText(verdicts)}`, {
-          file: f.file,
-          severity: "warning",
-        }),
+        problem(
+          "verdicts-disagree",
+          `${verdicts.length} of ${a.entries} verdicts differ from the stored score file (${f.storedScoreFile ?? "--scores"}): ${idsText(verdicts)}`,
+          {
+            file: f.file,
+            severity: "warning",
+          },
+        ),
       );
     }
     const details = a.disagreeingIds.filter((id) => !verdicts.includes(id));

@@ -58,7 +58,10 @@ function claudeLine(line: string): string {
   const o = jsonLoadsOrThrow(line) as PyDict;
   const result = o.get("result");
   if (!Array.isArray(result)) return line;
-  o.set("result", result.map((turn) => (turn as PyValue[]).map(claudeStep)));
+  o.set(
+    "result",
+    result.map((turn) => (turn as PyValue[]).map(claudeStep)),
+  );
   const log = o.get("inference_log");
   if (Array.isArray(log)) {
     const turns = log.filter((e) => isDict(e) && e.has("begin_of_turn_query")).length;
@@ -81,7 +84,9 @@ beforeAll(() => {
   const to = join(tmp, "result", CLAUDE, "multi_turn");
   mkdirSync(to, { recursive: true });
   for (const f of readdirSync(from)) {
-    const lines = readFileSync(join(from, f), "utf8").split("\n").filter((l) => l.trim() !== "");
+    const lines = readFileSync(join(from, f), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
     const out = lines.map(claudeLine);
     for (const l of out) textReplies += (l.match(/\[\[?"(?:[^"\\]|\\.)*"\]/g) ?? []).length;
     writeFileSync(join(to, f), out.join("\n") + "\n");
@@ -115,13 +120,25 @@ describe("a Claude-shaped run (gpt-oss-120b of 2025-11-12-main written as Claude
     expect(c.decoder).toMatchObject({ name: "fc", source: "registry" });
     // the same notes as the original (its inference errors), nothing about decoding or data
     expect(c.problems.map((p) => p.message)).toEqual(o.problems.map((p) => p.message));
-    expect([c.numbers?.n, c.numbers?.act, c.numbers?.hold, c.numbers?.decision]).toEqual([o.numbers?.n, o.numbers?.act, o.numbers?.hold, o.numbers?.decision]);
+    expect([c.numbers?.n, c.numbers?.act, c.numbers?.hold, c.numbers?.decision]).toEqual([
+      o.numbers?.n,
+      o.numbers?.act,
+      o.numbers?.hold,
+      o.numbers?.decision,
+    ]);
     expect(c.numbers?.n).toBe(213);
     // no pair is left out for the shapes: the undecided ones are the original run's inference errors and short rollouts
     expect(c.undecided).toEqual(o.undecided);
     expect(c.undecided?.byStatus.undecidable).toBe(0);
     // pair by pair, the same reading
-    const rows = (f: string) => readFileSync(f, "utf8").replaceAll(ORIGINAL, CLAUDE).replaceAll(join(run, "result"), "").split("\n").slice(1).filter((l) => l !== "").sort();
+    const rows = (f: string) =>
+      readFileSync(f, "utf8")
+        .replaceAll(ORIGINAL, CLAUDE)
+        .replaceAll(join(run, "result"), "")
+        .split("\n")
+        .slice(1)
+        .filter((l) => l !== "")
+        .sort();
     expect(rows(itemsClaude).length).toBe(223);
     expect(rows(itemsClaude)).toEqual(rows(itemsOriginal).map((r) => r.replaceAll(join(tmp, "result"), "")));
   }, 120_000);

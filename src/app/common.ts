@@ -64,7 +64,14 @@ export type ExitCode = 0 | 1 | 2;
  */
 export function folderListProblem(value: unknown, name: string): Problem | null {
   if (Array.isArray(value) && value.every((v) => typeof v === "string" && v !== "")) return null;
-  const given = typeof value === "string" ? `a string (${JSON.stringify(value)}); give [${JSON.stringify(value)}]` : value === null ? "null" : Array.isArray(value) ? "a list with an entry that is not a non-empty string" : typeof value;
+  const given =
+    typeof value === "string"
+      ? `a string (${JSON.stringify(value)}); give [${JSON.stringify(value)}]`
+      : value === null
+        ? "null"
+        : Array.isArray(value)
+          ? "a list with an entry that is not a non-empty string"
+          : typeof value;
   return problem("bad-argument", `${name} must be a list of folders (string[]), not ${given}`);
 }
 
@@ -80,7 +87,8 @@ export function bootstrapOf(given: Partial<BootstrapOptions> | undefined): Resul
   if (!Number.isInteger(resamples) || resamples < 0 || resamples > MAX_BOOTSTRAP_RESAMPLES) {
     return err(badArgument(`--bootstrap must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}${givenText(resamples)}`));
   }
-  if (typeof seed === "number" ? !Number.isSafeInteger(seed) || seed < 0 : seed < 0n) return err(badArgument(`--seed must be a non-negative integer${givenText(seed)}`));
+  if (typeof seed === "number" ? !Number.isSafeInteger(seed) || seed < 0 : seed < 0n)
+    return err(badArgument(`--seed must be a non-negative integer${givenText(seed)}`));
   return ok({ resamples, seed });
 }
 
@@ -89,11 +97,19 @@ export function bootstrapOf(given: Partial<BootstrapOptions> | undefined): Resul
  * (a safe one) or a finite number from `min` to `max`. Text that was not a plain decimal
  * number reaches here as NaN (the CLI's `integerOption` / `numberOption`).
  */
-export function numberProblem(value: number | undefined, flag: string, min: number, integer: boolean, max = Number.POSITIVE_INFINITY): Problem | null {
+export function numberProblem(
+  value: number | undefined,
+  flag: string,
+  min: number,
+  integer: boolean,
+  max = Number.POSITIVE_INFINITY,
+): Problem | null {
   if (value === undefined) return null;
   if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isSafeInteger(value))) {
     const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
-    return badArgument(`${flag} must be ${integer ? "an integer" : "a number"} ${range}${Number.isNaN(value) ? ` (got text that is not ${integer ? "a whole number" : "a decimal number"})` : `, got ${value}`}`);
+    return badArgument(
+      `${flag} must be ${integer ? "an integer" : "a number"} ${range}${Number.isNaN(value) ? ` (got text that is not ${integer ? "a whole number" : "a decimal number"})` : `, got ${value}`}`,
+    );
   }
   return null;
 }

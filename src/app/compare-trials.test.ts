@@ -26,9 +26,15 @@ describe("compare over trials: two real models, each over its two gpt-oss runs a
     expect(doc.ci95![1]).toBeGreaterThan(doc.change!);
   }, 240_000);
   it("an arm whose trials cannot be combined stops the comparison, naming the arm", async () => {
-    const doc = await compareTrials({ a: foldersOf("openai_gpt-oss-120b"), b: foldersOf("openai_gpt-oss-20b"), bootstrap: { resamples: 0 } });
+    const doc = await compareTrials({
+      a: foldersOf("openai_gpt-oss-120b"),
+      b: foldersOf("openai_gpt-oss-20b"),
+      bootstrap: { resamples: 0 },
+    });
     expect(doc.exitCode).toBe(2);
     expect(doc.ci95).toBeNull();
-    expect(doc.problems.map((p) => p.message)).toContain("arm B: --trials-of: no decision for 2025-11-12-main/openai_gpt-oss-20b, so the trials cannot be combined");
+    expect(doc.problems.map((p) => p.message)).toContain(
+      "arm B: --trials-of: no decision for 2025-11-12-main/openai_gpt-oss-20b, so the trials cannot be combined",
+    );
   }, 240_000);
 });

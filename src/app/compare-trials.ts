@@ -7,12 +7,22 @@
  * of the other).
  */
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { pairedTwoLevelDifference, trialClusters, trialMeans, type BootstrapOptions, type Interval, type TrialPair } from "../stats/index.js";
+import {
+  pairedTwoLevelDifference,
+  trialClusters,
+  trialMeans,
+  type BootstrapOptions,
+  type Interval,
+  type TrialPair,
+} from "../stats/index.js";
 import { scoreRuns, type ScoreRequest } from "./score.js";
 import type { PairTrials, TrialsSummary } from "./score-trials.js";
 
 /** What to compare: each arm's trial folders, and the reading shared with `score`. */
-export interface CompareTrialsRequest extends Omit<ScoreRequest, "results" | "trialsOf" | "scores" | "perItem" | "sensitivity" | "aligned" | "bfclData"> {
+export interface CompareTrialsRequest extends Omit<
+  ScoreRequest,
+  "results" | "trialsOf" | "scores" | "perItem" | "sensitivity" | "aligned" | "bfclData"
+> {
   readonly a: readonly string[];
   readonly b: readonly string[];
 }
@@ -57,9 +67,22 @@ export function commonTrialPairs(a: TrialsSummary, b: TrialsSummary): { a: Trial
  */
 export async function compareTrials(req: CompareTrialsRequest): Promise<TrialsComparisonDocument> {
   const { a: foldersA, b: foldersB, ...rest } = req;
-  const [docA, docB] = [await scoreRuns({ ...rest, results: [], trialsOf: foldersA }), await scoreRuns({ ...rest, results: [], trialsOf: foldersB })];
+  const [docA, docB] = [
+    await scoreRuns({ ...rest, results: [], trialsOf: foldersA }),
+    await scoreRuns({ ...rest, results: [], trialsOf: foldersB }),
+  ];
   const problems = [...docA.problems.map((p) => armed("A", p)), ...docB.problems.map((p) => armed("B", p))];
-  const empty = { command: "compare-trials" as const, bootstrap: docA.bootstrap, a: docA.trials, b: docB.trials, pairs: 0, decisionA: null, decisionB: null, change: null, ci95: null };
+  const empty = {
+    command: "compare-trials" as const,
+    bootstrap: docA.bootstrap,
+    a: docA.trials,
+    b: docB.trials,
+    pairs: 0,
+    decisionA: null,
+    decisionB: null,
+    change: null,
+    ci95: null,
+  };
   const compared = comparison(docA.trials, docB.trials, docA.bootstrap);
   if (!compared.ok) return { ...empty, problems: [...problems, ...compared.problems], exitCode: 2 };
   return { ...empty, ...compared.value, problems, exitCode: problems.some((p) => p.severity === "error") ? 1 : 0 };
@@ -69,13 +92,18 @@ function armed(arm: "A" | "B", p: Problem): Problem {
   return { ...p, message: `arm ${arm}: ${p.message}` };
 }
 
-function comparison(a: TrialsSummary | null, b: TrialsSummary | null, bootstrap: BootstrapOptions): Result<{ pairs: number; decisionA: number; decisionB: number; change: number; ci95: Interval | null }> {
+function comparison(
+  a: TrialsSummary | null,
+  b: TrialsSummary | null,
+  bootstrap: BootstrapOptions,
+): Result<{ pairs: number; decisionA: number; decisionB: number; change: number; ci95: Interval | null }> {
   if (a === null || b === null) return err(problem("trials-missing", `no trials to compare in arm ${a === null ? "A" : "B"}`));
   const common = commonTrialPairs(a, b);
   if (common.a.length === 0) return err(problem("no-pairs", "the two arms have no decided pair in common"));
   const decisionA = trialMeans(common.a).decision;
   const decisionB = trialMeans(common.b).decision;
   const keys = [...new Set(common.a.map((p) => p.cluster))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-  const ci95 = bootstrap.resamples > 0 ? pairedTwoLevelDifference(trialClusters(common.a, keys), trialClusters(common.b, keys), bootstrap) : null;
+  const ci95 =
+    bootstrap.resamples > 0 ? pairedTwoLevelDifference(trialClusters(common.a, keys), trialClusters(common.b, keys), bootstrap) : null;
   return ok({ pairs: common.a.length, decisionA, decisionB, change: decisionB - decisionA, ci95 });
 }

@@ -17,7 +17,20 @@ import { resolvePath } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { injectionCheck, type InjectionCheck } from "../rollout/inject-check.js";
 import type { HistorySource } from "../bfcl/line-keys.js";
-import { badArgument, bootstrapOf, contextOf, givenText, hasError, strictExitCode, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
+import {
+  badArgument,
+  bootstrapOf,
+  contextOf,
+  givenText,
+  hasError,
+  strictExitCode,
+  type Context,
+  type ExitCode,
+  type RequestContext,
+  type ModelsOption,
+  type ManifestOption,
+  type DecoderOption,
+} from "./common.js";
 import { readModels, walkInputs, type InputWalks, type ModelRead } from "./pipeline.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
@@ -88,7 +101,11 @@ export interface CompareDocument {
    * (first-step input tokens B − A, its distribution, the items off it), and how many lines
    * of each arm record one. Empty for two arms where nothing was injected.
    */
-  readonly injection: readonly { readonly model: string; readonly injectedLines: { readonly a: number; readonly b: number }; readonly check: InjectionCheck }[];
+  readonly injection: readonly {
+    readonly model: string;
+    readonly injectedLines: { readonly a: number; readonly b: number };
+    readonly check: InjectionCheck;
+  }[];
   /** With neither `scoresA` nor `scoresB`: the `score/` folders beside both arms' `result/`, whose verdicts were read as if given (absolute); else empty. */
   readonly scoresBeside: readonly string[];
   /**
@@ -137,10 +154,17 @@ function compareInputs(req: CompareRequest, ctx: Context, boot: Result<Bootstrap
   if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
     bad.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
   }
-  if ((req.scoresA === undefined) !== (req.scoresB === undefined)) bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
-  const walkArm = (dir: string | undefined, scores: string | undefined): InputWalks | null => (dir === undefined ? null : walkInputs(ctx, [dir], scores === undefined ? [] : [scores]));
+  if ((req.scoresA === undefined) !== (req.scoresB === undefined))
+    bad.push(badArgument("give --scores-a and --scores-b together (or neither)"));
+  const walkArm = (dir: string | undefined, scores: string | undefined): InputWalks | null =>
+    dir === undefined ? null : walkInputs(ctx, [dir], scores === undefined ? [] : [scores]);
   const walks = { A: walkArm(req.a, req.scoresA), B: walkArm(req.b, req.scoresB) };
-  for (const w of [walks.A, walks.B]) if (w !== null) bad.push(...w.results.problems.filter((p) => p.severity === "error"), ...(w.scores?.problems ?? []).filter((p) => p.severity === "error"));
+  for (const w of [walks.A, walks.B])
+    if (w !== null)
+      bad.push(
+        ...w.results.problems.filter((p) => p.severity === "error"),
+        ...(w.scores?.problems ?? []).filter((p) => p.severity === "error"),
+      );
   // the official change needs both arms' verdicts: score folders found beside one arm only are not used
   const beside = walks.A !== null && walks.B !== null && walks.A.scoresBeside.length > 0 && walks.B.scoresBeside.length > 0;
   for (const arm of ["A", "B"] as const) {
@@ -188,7 +212,13 @@ function readArm(env: ArmReading, arm: "A" | "B", dir: string, scores: string | 
       oneManifest: "compare",
       pairs: { headline: table1 },
       keep: "all",
-      needs: { census: walked.scores !== null, texts: inputs.data !== null, wholeFiles: inputs.data !== null, firstStepTokens: true, injected: true },
+      needs: {
+        census: walked.scores !== null,
+        texts: inputs.data !== null,
+        wholeFiles: inputs.data !== null,
+        firstStepTokens: true,
+        injected: true,
+      },
       decoder: req.decoder,
     },
     (m) => armModel(env, arm, dir, m),
@@ -200,8 +230,16 @@ function armModel(env: ArmReading, arm: "A" | "B", dir: string, m: ModelRead): A
   const { req, problems, maxUndecided } = env;
   // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
   // a folder of lines made with different blocks (or some without one) is named with its arm
-  pushAll(problems, m.problems.filter((p) => p.severity === "error" || req.strict === true).map((p) => (p.code === "run-mixed" ? { ...p, message: `arm ${arm} (${dir}): ${p.message}` } : p)));
-  env.modelFiles.push({ model: `${m.model} (arm ${arm})`, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
+  pushAll(
+    problems,
+    m.problems
+      .filter((p) => p.severity === "error" || req.strict === true)
+      .map((p) => (p.code === "run-mixed" ? { ...p, message: `arm ${arm} (${dir}): ${p.message}` } : p)),
+  );
+  env.modelFiles.push({
+    model: `${m.model} (arm ${arm})`,
+    files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})],
+  });
   if (m.score === null) return null;
   // one rule with score and report: an arm past --max-undecided gives the model no headline, so no comparison
   const headline = headlineOf(m.score.records, m.manifest, table1, env.rule, maxUndecided, null);
@@ -212,7 +250,10 @@ function armModel(env: ArmReading, arm: "A" | "B", dir: string, m: ModelRead): A
   const records = headline.selection.scored.map((x) => x.record);
   const complete = m.official !== null && m.official.categories.length === 3;
   // said whatever --strict: why an arm read from the reference has no official score change
-  pushAll(problems, (m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true));
+  pushAll(
+    problems,
+    (m.official?.problems ?? []).filter((p) => p.severity === "error" || p.code === "official-meaningless" || req.strict === true),
+  );
   let checked: Pick<Arm, "completions" | "emptyTurns"> = {};
   if (env.inputs.data !== null && env.replaysOf !== null) {
     // what BFCL's checker says on this arm's model: its twins' completions and its entries under the empty-turn readings
@@ -222,7 +263,15 @@ function armModel(env: ArmReading, arm: "A" | "B", dir: string, m: ModelRead): A
   }
   const history: HistorySource = m.history.protocol === "reference" ? "reference" : "own";
   const run = m.runRecord === null ? null : describeRun(m.runRecord);
-  return { model: m.model, manifest: m.manifest, arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked }, tokens: m.firstStepTokens, injectedLines: m.injectedLines ?? 0, history, run };
+  return {
+    model: m.model,
+    manifest: m.manifest,
+    arm: { records, verdicts: complete ? m.official!.verdicts : null, ...checked },
+    tokens: m.firstStepTokens,
+    injectedLines: m.injectedLines ?? 0,
+    history,
+    run,
+  };
 }
 
 /** Which models are compared: those scored in both arms with a headline in each; the others are said in `problems`. */
@@ -247,8 +296,10 @@ function matchModels(env: ArmReading, inA: readonly ArmModel[], inB: readonly Ar
   const names = common.filter((m) => !withoutHeadline.has(m));
   const onlyInA = namesA.filter((m) => !namesB.includes(m));
   const onlyInB = namesB.filter((m) => !namesA.includes(m));
-  for (const m of onlyInA) problems.push(problem("model-one-arm", `model ${m} is scored in arm A only; it is not compared`, { file: a, severity: "warning" }));
-  for (const m of onlyInB) problems.push(problem("model-one-arm", `model ${m} is scored in arm B only; it is not compared`, { file: b, severity: "warning" }));
+  for (const m of onlyInA)
+    problems.push(problem("model-one-arm", `model ${m} is scored in arm A only; it is not compared`, { file: a, severity: "warning" }));
+  for (const m of onlyInB)
+    problems.push(problem("model-one-arm", `model ${m} is scored in arm B only; it is not compared`, { file: b, severity: "warning" }));
   return { names, onlyInA, onlyInB, noHeadline };
 }
 
@@ -264,7 +315,13 @@ function injectionChecks(req: CompareRequest, pairs: readonly (readonly [ArmMode
     const injectedLines = { a: ma.injectedLines, b: mb.injectedLines };
     if (injectedLines.a + injectedLines.b === 0 && req.injectionCheck !== true) return [];
     if (ma.tokens === null || mb.tokens === null) return [];
-    return [{ model: ma.model, injectedLines, check: injectionCheck(ma.tokens as Map<string, number | null>, mb.tokens as Map<string, number | null>) }];
+    return [
+      {
+        model: ma.model,
+        injectedLines,
+        check: injectionCheck(ma.tokens as Map<string, number | null>, mb.tokens as Map<string, number | null>),
+      },
+    ];
   });
 }
 
@@ -301,8 +358,16 @@ function compareDocument(p: DocumentParts, strict: boolean | undefined): Compare
 }
 
 /** Compare each model found in both arms, and add its histories and runs when an arm records them. */
-function comparedModels(req: CompareRequest, pairs: readonly (readonly [ArmModel, ArmModel])[], bootstrap: BootstrapOptions, doc: CompareDocument): CompareDocument {
-  const models = pairs.map(([ma, mb]) => ({ model: ma.model, comparison: compareTwoArms({ label: "A", ...ma.arm }, { label: "B", ...mb.arm }, bootstrap) }));
+function comparedModels(
+  req: CompareRequest,
+  pairs: readonly (readonly [ArmModel, ArmModel])[],
+  bootstrap: BootstrapOptions,
+  doc: CompareDocument,
+): CompareDocument {
+  const models = pairs.map(([ma, mb]) => ({
+    model: ma.model,
+    comparison: compareTwoArms({ label: "A", ...ma.arm }, { label: "B", ...mb.arm }, bootstrap),
+  }));
   const histories = pairs.map(([ma, mb]) => ({ model: ma.model, a: ma.history, b: mb.history }));
   const runs = pairs.map(([ma, mb]) => ({ model: ma.model, a: ma.run, b: mb.run }));
   const compared: CompareDocument = { ...doc, models, injection: injectionChecks(req, pairs) };
@@ -319,16 +384,37 @@ function comparedModels(req: CompareRequest, pairs: readonly (readonly [ArmModel
  */
 export async function compareArms(req: CompareRequest): Promise<CompareDocument> {
   const shape = requestShapeProblems(req, compareShape, '{ a: "runs/main", b: "runs/fixes" }');
-  if (shape.length > 0) return compareDocument({ head: { a: "", b: "", bootstrap: { resamples: 0, seed: 0 }, scoresBeside: [], noHeadline: [] }, problems: shape }, undefined);
+  if (shape.length > 0)
+    return compareDocument(
+      { head: { a: "", b: "", bootstrap: { resamples: 0, seed: 0 }, scoresBeside: [], noHeadline: [] }, problems: shape },
+      undefined,
+    );
   const ctx = contextOf(req);
   const boot = bootstrapOf(req.bootstrap);
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
-  const head = { a: req.a === undefined ? "" : resolvePath(ctx.cwd, req.a), b: req.b === undefined ? "" : resolvePath(ctx.cwd, req.b), bootstrap, scoresBeside: [] as string[], noHeadline: [] as NoHeadline[] };
+  const head = {
+    a: req.a === undefined ? "" : resolvePath(ctx.cwd, req.a),
+    b: req.b === undefined ? "" : resolvePath(ctx.cwd, req.b),
+    bootstrap,
+    scoresBeside: [] as string[],
+    noHeadline: [] as NoHeadline[],
+  };
   const inputs = compareInputs(req, ctx, boot);
   if (inputs.problems.length > 0) return compareDocument({ head, problems: inputs.problems }, req.strict);
   head.scoresBeside = [...(inputs.walks.A?.scoresBeside ?? []), ...(inputs.walks.B?.scoresBeside ?? [])];
   const replaysOf = inputs.data === null ? null : (await import("./replays.js")).replaysOf;
-  const env: ArmReading = { req, ctx, inputs, replaysOf, rule: req.reading ?? "decided", maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED, problems: [], modelFiles: [], noHeadline: head.noHeadline, headlineLines: new Map() };
+  const env: ArmReading = {
+    req,
+    ctx,
+    inputs,
+    replaysOf,
+    rule: req.reading ?? "decided",
+    maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
+    problems: [],
+    modelFiles: [],
+    noHeadline: head.noHeadline,
+    headlineLines: new Map(),
+  };
   const armA = await readArm(env, "A", req.a!, req.scoresA);
   if (!armA.ok) return compareDocument({ head, problems: [...armA.problems] }, req.strict);
   const armB = await readArm(env, "B", req.b!, req.scoresB);
@@ -336,8 +422,20 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   // both arms on one manifest: the BFCL version their result files name
   if (!sameManifest(armA.value.manifest, armB.value.manifest) && armA.value.selected.length > 0 && armB.value.selected.length > 0) {
     const [va, vb] = [armA.value.manifest.source.bfclVersion, armB.value.manifest.source.bfclVersion];
-    const why = va === vb ? `their pair manifests differ (both BFCL ${va})` : `their result files are of different BFCL versions (${va} and ${vb})`;
-    return compareDocument({ head, problems: [problem("bfcl-version-mixed", `compare puts both arms on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`)] }, req.strict);
+    const why =
+      va === vb ? `their pair manifests differ (both BFCL ${va})` : `their result files are of different BFCL versions (${va} and ${vb})`;
+    return compareDocument(
+      {
+        head,
+        problems: [
+          problem(
+            "bfcl-version-mixed",
+            `compare puts both arms on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`,
+          ),
+        ],
+      },
+      req.strict,
+    );
   }
   const { problems, modelFiles } = env;
   // a model named and found in one arm only is said below, once
@@ -353,10 +451,16 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   }
   if (names.length === 0) {
     const models = req.models ?? [];
-    problems.push(problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`));
+    problems.push(
+      problem("no-common-model", `no model scored in both arms${models.length > 0 ? ` (asked for ${models.join(", ")})` : ""}`),
+    );
     return compareDocument({ head, problems, onlyInA, onlyInB, exitCode: 2, modelFiles }, req.strict);
   }
-  const exitCode: ExitCode = hasError(problems.filter((p) => p.code !== "no-headline")) ? 2 : onlyInA.length + onlyInB.length + match.noHeadline.length > 0 ? 1 : 0;
+  const exitCode: ExitCode = hasError(problems.filter((p) => p.code !== "no-headline"))
+    ? 2
+    : onlyInA.length + onlyInB.length + match.noHeadline.length > 0
+      ? 1
+      : 0;
   const pairs = names.map((n) => [inA.find((m) => m.model === n)!, inB.find((m) => m.model === n)!] as const);
   return comparedModels(req, pairs, bootstrap, compareDocument({ head, problems, onlyInA, onlyInB, exitCode, modelFiles }, req.strict));
 }

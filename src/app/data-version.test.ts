@@ -36,7 +36,10 @@ beforeAll(() => {
 
 describe("the manifest each model is scored on", () => {
   it("is the package's manifest of the version the file names say, when the rollouts were generated on that data", () => {
-    for (const [dir, version] of [[gptDir(), "v4"], [xlamDir(), "v3"]] as const) {
+    for (const [dir, version] of [
+      [gptDir(), "v4"],
+      [xlamDir(), "v3"],
+    ] as const) {
       const found = manifestsForModels(modelsUnder(dir), undefined, ctx);
       if (!found.ok) throw new Error(found.problems[0].message);
       const [model] = modelsUnder(dir);
@@ -53,20 +56,28 @@ describe("the manifest each model is scored on", () => {
       {
         code: "rollouts-other-data",
         severity: "error",
-        message: "model model: 214 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_6, turn 4); rollouts look like BFCL v3 data; pass --manifest to force",
+        message:
+          "model model: 214 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_6, turn 4); rollouts look like BFCL v3 data; pass --manifest to force",
         file: join(fakeV4, "result", "model"),
       },
     ]);
     expect(a.ok && a.value.manifestOf.size).toBe(0);
     const b = manifestsForModels(modelsUnder(fakeV3), undefined, ctx);
     expect(b.ok && b.value.problems.map((p) => [p.severity, p.message])).toEqual([
-      ["error", expect.stringMatching(/^model model: 2\d\d of 5\d\d rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn \d+\); rollouts look like BFCL v4 data; pass --manifest to force$/)],
+      [
+        "error",
+        expect.stringMatching(
+          /^model model: 2\d\d of 5\d\d rollouts were not generated on BFCL v3 data \(first: multi_turn_base_\d+, turn \d+\); rollouts look like BFCL v4 data; pass --manifest to force$/,
+        ),
+      ],
     ]);
   });
 
   it("takes --manifest for every model: silent when the data match it, a warning when they do not", () => {
     const forcedV3 = manifestsForModels(modelsUnder(fakeV4), committedManifestPath("v3"), ctx);
-    expect(forcedV3.ok && [forcedV3.value.forced, forcedV3.value.problems, forcedV3.value.manifestOf.get("model")?.source.bfclVersion]).toEqual([true, [], "v3"]);
+    expect(
+      forcedV3.ok && [forcedV3.value.forced, forcedV3.value.problems, forcedV3.value.manifestOf.get("model")?.source.bfclVersion],
+    ).toEqual([true, [], "v3"]);
     const forcedV4 = manifestsForModels(modelsUnder(xlamDir()), committedManifestPath("v4"), ctx);
     expect(forcedV4.ok && forcedV4.value.problems.map((p) => [p.severity, p.message])).toEqual([
       [
@@ -82,11 +93,15 @@ describe("the manifest each model is scored on", () => {
   it("says so when a model folder mixes versions, or when no manifest of a version is available", () => {
     const mixed = relabel(xlamDir(), "v3", "v4", ["base"]);
     const m = manifestsForModels(modelsUnder(mixed), undefined, ctx);
-    expect(m.ok && m.value.problems.map((p) => [p.code, p.message])).toEqual([["bfcl-version-mixed", "model model mixes BFCL v3 and v4 result files; keep one version in a model folder"]]);
+    expect(m.ok && m.value.problems.map((p) => [p.code, p.message])).toEqual([
+      ["bfcl-version-mixed", "model model mixes BFCL v3 and v4 result files; keep one version in a model folder"],
+    ]);
     const onlyV4 = new Map([...committedManifests()].filter(([v]) => v === "v4"));
     const none = manifestsForModels(modelsUnder(xlamDir()), undefined, ctx, { committed: onlyV4 });
     expect(none.ok && none.value.problems[0]).toMatchObject({ code: "manifest-missing", severity: "error" });
-    expect(none.ok && none.value.problems[0].message).toMatch(/^model Salesforce_Llama-xLAM-2-8b-fc-r holds BFCL v3 results and the package has no v3 pair manifest /);
+    expect(none.ok && none.value.problems[0].message).toMatch(
+      /^model Salesforce_Llama-xLAM-2-8b-fc-r holds BFCL v3 results and the package has no v3 pair manifest /,
+    );
   });
 
   it("puts report, compare and verify on one manifest, and refuses runs of two versions without --manifest", () => {

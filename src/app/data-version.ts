@@ -42,7 +42,10 @@ export function versionsOfModel(model: TreeModel): BfclVersion[] {
 export function versionsText(versionOf: ReadonlyMap<string, BfclVersion>): string {
   const byVersion = new Map<BfclVersion, string[]>();
   for (const [model, v] of versionOf) byVersion.set(v, [...(byVersion.get(v) ?? []), model]);
-  return [...byVersion].sort(([a], [b]) => (a < b ? -1 : 1)).map(([v, ms]) => `${v} (${ms.join(", ")})`).join("; ");
+  return [...byVersion]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([v, ms]) => `${v} (${ms.join(", ")})`)
+    .join("; ");
 }
 
 /** How `manifestsForModels` decides, beyond the file names. */
@@ -79,7 +82,9 @@ export function manifestsForModels(
   choice: ManifestChoice = {},
 ): Result<ModelManifests> {
   const given = choice.committed;
-  const committed: ManifestSource = given ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) } : (choice.source ?? committedManifestSource());
+  const committed: ManifestSource = given
+    ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) }
+    : (choice.source ?? committedManifestSource());
   const forced = manifestFlag !== undefined;
   let forcedManifest: Manifest | null = null;
   if (forced) {
@@ -106,7 +111,13 @@ export function manifestsForModels(
     const versions = choice.version !== undefined ? [choice.version] : versionsOfModel(model);
     if (versions.length === 0) continue; // no scored file: the scorer reports the missing categories
     if (versions.length > 1) {
-      problems.push(problem("bfcl-version-mixed", `model ${model.name} mixes BFCL ${versions.join(" and ")} result files; keep one version in a model folder`, { file: model.dir }));
+      problems.push(
+        problem(
+          "bfcl-version-mixed",
+          `model ${model.name} mixes BFCL ${versions.join(" and ")} result files; keep one version in a model folder`,
+          { file: model.dir },
+        ),
+      );
       continue;
     }
     const version = versions[0];
@@ -174,7 +185,10 @@ export function oneManifestForModels(
   const distinct = [...new Set(byModel.values())];
   if (distinct.length > 1) {
     return err(
-      problem("bfcl-version-mixed", `${command} puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`),
+      problem(
+        "bfcl-version-mixed",
+        `${command} puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`,
+      ),
     );
   }
   if (distinct.length === 0) {

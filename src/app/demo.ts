@@ -52,7 +52,16 @@ export interface DemoDocument {
  */
 export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
   const ctx = contextOf(req);
-  const empty = (problems: Problem[]): DemoDocument => ({ command: "demo", pairs: 0, policies: [], checked: false, kept: null, score: null, problems, exitCode: 2 });
+  const empty = (problems: Problem[]): DemoDocument => ({
+    command: "demo",
+    pairs: 0,
+    policies: [],
+    checked: false,
+    kept: null,
+    score: null,
+    problems,
+    exitCode: 2,
+  });
   const manifest = manifestOf(req.manifest, ctx);
   if (!manifest.ok) return empty([...manifest.problems]);
   const options = { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin) } as const;

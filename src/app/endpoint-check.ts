@@ -56,7 +56,14 @@ export async function checkEndpoints(
 ): Promise<Result<Problem[]>> {
   const notes: Problem[] = [];
   for (const t of targets) {
-    const out = await probeEndpoint({ endpoint: t.endpoint, model: t.model, apiKey: t.apiKey, otherKeys: client.otherKeys, timeoutMs: client.timeoutMs, maxReplyBytes: client.maxReplyBytes });
+    const out = await probeEndpoint({
+      endpoint: t.endpoint,
+      model: t.model,
+      apiKey: t.apiKey,
+      otherKeys: client.otherKeys,
+      timeoutMs: client.timeoutMs,
+      maxReplyBytes: client.maxReplyBytes,
+    });
     if (!out.ok) return err(problem(refusalCodes[out.kind], `${t.flag} ${shownUrl(t.endpoint)}: ${out.message}; ${consequence}`));
     if (out.note !== null) notes.push(problem("probe-note", `${t.flag} ${shownUrl(t.endpoint)}: ${out.note}`, { severity: "warning" }));
   }

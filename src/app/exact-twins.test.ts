@@ -40,11 +40,20 @@ type Msg = Record<string, unknown>;
 const modes: readonly Mode[] = ["fc", "prompting"];
 
 /** A system prompt of BFCL's shape: a fixed text and the docs where `{functions}` stands (tests never read a BFCL installation). */
-const systemPrompt = systemPromptFromFile("Answer with Python calls in brackets, e.g. [f(a=1)].\n\nHere is a list of functions in json format that you can invoke.\n{functions}\n");
+const systemPrompt = systemPromptFromFile(
+  "Answer with Python calls in brackets, e.g. [f(a=1)].\n\nHere is a list of functions in json format that you can invoke.\n{functions}\n",
+);
 
 /** The should-ask items whose anchor turn BFCL's data words otherwise than the base twin's, though only a function is removed. */
 const rewordedAnchors: Record<BfclVersion, readonly string[]> = {
-  v4: ["multi_turn_miss_func_3", "multi_turn_miss_func_5", "multi_turn_miss_func_8", "multi_turn_miss_func_32", "multi_turn_miss_func_48", "multi_turn_miss_func_187"],
+  v4: [
+    "multi_turn_miss_func_3",
+    "multi_turn_miss_func_5",
+    "multi_turn_miss_func_8",
+    "multi_turn_miss_func_32",
+    "multi_turn_miss_func_48",
+    "multi_turn_miss_func_187",
+  ],
   v3: ["multi_turn_miss_func_3", "multi_turn_miss_func_5", "multi_turn_miss_func_8", "multi_turn_miss_func_32", "multi_turn_miss_func_48"],
 };
 /** The scored ones of them, the four the pairing's content check (turns before the anchor only) lets into Table 1 on v4. */
@@ -76,7 +85,14 @@ class Captured extends Error {}
  * The first request of `turn` of an entry run through the loop, and the entry stopped
  * there: with the reference played before `turn` (`played`), or with `chat` answering.
  */
-async function requestAt(version: BfclVersion, data: VersionData, id: string, turn: number, mode: Mode, chat: ChatEndpoint | null): Promise<ChatRequest> {
+async function requestAt(
+  version: BfclVersion,
+  data: VersionData,
+  id: string,
+  turn: number,
+  mode: Mode,
+  chat: ChatEndpoint | null,
+): Promise<ChatRequest> {
   const entry = data.entries.get(id);
   if (entry === undefined) throw new Error(`${id} is not in the data`);
   const process = newEvaluatorProcess(undefined, true, version);
@@ -120,22 +136,37 @@ const docName = (d: PyDict) => d.get("name") as string;
  * `anchor-request`; the removed functions, in the tools or the system prompt, where it has
  * `tools`), after checking that the withheld part is really what differs.
  */
-function unexpectedDifferences(pair: ManifestPair, entries: Map<string, RolloutEntry>, base: ChatRequest, miss: ChatRequest, mode: Mode): string[] {
+function unexpectedDifferences(
+  pair: ManifestPair,
+  entries: Map<string, RolloutEntry>,
+  base: ChatRequest,
+  miss: ChatRequest,
+  mode: Mode,
+): string[] {
   const out: string[] = [];
   const removed = new Set(pair.removedFunctions);
   const baseEntry = entries.get(pair.baseId) as RolloutEntry;
   const missEntry = entries.get(pair.missId) as RolloutEntry;
   // the docs offered: the base twin's without the removed ones, in order
   const kept = baseEntry.functions.filter((d) => !removed.has(docName(d)));
-  if (!isDeepStrictEqual(pyToPlain(missEntry.functions as PyValue[]), pyToPlain(kept as PyValue[]))) out.push("functions: the should-ask twin's docs are not the base twin's without the removed ones");
-  if (baseEntry.functions.length - kept.length !== removed.size) out.push("functions: a removed function is not among the base twin's docs");
+  if (!isDeepStrictEqual(pyToPlain(missEntry.functions as PyValue[]), pyToPlain(kept as PyValue[])))
+    out.push("functions: the should-ask twin's docs are not the base twin's without the removed ones");
+  if (baseEntry.functions.length - kept.length !== removed.size)
+    out.push("functions: a removed function is not among the base twin's docs");
   // tools: FC only, the base twin's minus the removed entries
   if (mode === "fc") {
     const baseTools = (base.tools ?? []) as Msg[];
     const missTools = (miss.tools ?? []) as Msg[];
     if (!isDeepStrictEqual(baseTools, toolsOf(baseEntry.functions))) out.push("tools: the base request's tools are not its docs converted");
-    if (!isDeepStrictEqual(missTools, baseTools.filter((t) => !removed.has(toolName(t))))) out.push("tools: differ otherwise than by the removed functions");
-    if (pair.differsIn.includes("tools") !== baseTools.length > missTools.length) out.push(`tools: the manifest says differsIn ${JSON.stringify(pair.differsIn)}`);
+    if (
+      !isDeepStrictEqual(
+        missTools,
+        baseTools.filter((t) => !removed.has(toolName(t))),
+      )
+    )
+      out.push("tools: differ otherwise than by the removed functions");
+    if (pair.differsIn.includes("tools") !== baseTools.length > missTools.length)
+      out.push(`tools: the manifest says differsIn ${JSON.stringify(pair.differsIn)}`);
   } else if (base.tools !== null || miss.tools !== null) out.push("tools: a prompting request sends tools");
   const [b, m] = [base.messages as Msg[], miss.messages as Msg[]];
   if (b.length !== m.length) return [...out, `messages: ${b.length} on the base twin, ${m.length} on the should-ask twin`];
@@ -146,15 +177,20 @@ function unexpectedDifferences(pair: ManifestPair, entries: Map<string, RolloutE
     const inAnchorTurn = i >= b.length - anchorTurnMessages;
     if (mode === "prompting" && i === 0 && b[0].role === "system") {
       // the system prompt: built from each twin's docs, the removed ones absent on the should-ask side
-      if (b[0].content !== systemPrompt(baseEntry.functions) || m[0].content !== systemPrompt(kept)) out.push("messages[0]: a system prompt is not the template filled with its twin's docs");
+      if (b[0].content !== systemPrompt(baseEntry.functions) || m[0].content !== systemPrompt(kept))
+        out.push("messages[0]: a system prompt is not the template filled with its twin's docs");
       if (!pair.differsIn.includes("tools")) out.push("messages[0]: the system prompts differ and the manifest lists no tools difference");
       continue;
     }
-    const onlyContent = b[i].role === m[i].role && Object.keys(b[i]).join() === Object.keys(m[i]).join() && Object.keys(b[i]).every((k) => k === "content" || isDeepStrictEqual(b[i][k], m[i][k]));
+    const onlyContent =
+      b[i].role === m[i].role &&
+      Object.keys(b[i]).join() === Object.keys(m[i]).join() &&
+      Object.keys(b[i]).every((k) => k === "content" || isDeepStrictEqual(b[i][k], m[i][k]));
     if (inAnchorTurn && b[i].role === "user" && onlyContent && pair.differsIn.includes("anchor-request")) continue;
     out.push(`messages[${i}] (${String(b[i].role)}${inAnchorTurn ? ", anchor turn" : ", before the anchor"}) differ`);
   }
-  if (pair.differsIn.includes("anchor-request") && isDeepStrictEqual(b.slice(-anchorTurnMessages), m.slice(-anchorTurnMessages))) out.push("the manifest lists an anchor-request difference the requests do not show");
+  if (pair.differsIn.includes("anchor-request") && isDeepStrictEqual(b.slice(-anchorTurnMessages), m.slice(-anchorTurnMessages)))
+    out.push("the manifest lists an anchor-request difference the requests do not show");
   return out;
 }
 
@@ -168,7 +204,8 @@ for (const version of ["v4", "v3"] as const) {
       expect(reworded).toEqual(rewordedAnchors[version]);
       const unchanged = pairs.filter((p) => p.category === "miss_param" && !p.differsIn.includes("anchor-request")).map((p) => p.missId);
       expect(unchanged).toEqual(unchangedAnchors[version]);
-      if (version === "v4") expect(reworded.filter((id) => pairs.find((p) => p.missId === id)?.status === "scored")).toEqual(rewordedScoredV4);
+      if (version === "v4")
+        expect(reworded.filter((id) => pairs.find((p) => p.missId === id)?.status === "scored")).toEqual(rewordedScoredV4);
       // what the manifest says agrees with the data: every miss_func pair removes functions, no miss_param pair does
       for (const p of pairs) expect(p.differsIn.includes("tools"), p.missId).toBe(p.category === "miss_func");
       // and with the text it records
@@ -204,7 +241,8 @@ describe("the played prefix is BFCL's history for the reference's calls", () => 
 
   /** A closing step of the policy: FC, its closing text without calls; prompting, empty text. */
   const isClosing = (m: Msg, mode: Mode) =>
-    m.role === "assistant" && (mode === "fc" ? m.content === SCRIPTED_CLOSING_TEXT && Array.isArray(m.tool_calls) && m.tool_calls.length === 0 : m.content === "");
+    m.role === "assistant" &&
+    (mode === "fc" ? m.content === SCRIPTED_CLOSING_TEXT && Array.isArray(m.tool_calls) && m.tool_calls.length === 0 : m.content === "");
 
   for (const mode of modes) {
     it(`${mode}: message for message, on every item and anchor of the v4 pairs, apart from the policy's closing steps`, async () => {

@@ -75,7 +75,11 @@ describe("score on runs played from the reference", () => {
     expect(doc.exitCode, JSON.stringify(doc.problems)).toBe(0);
     const m = doc.models[0];
     expect(m.numbers).toMatchObject({ n: 223, act: 100, hold: 100, decision: 100 });
-    expect(m.history).toEqual({ protocol: "reference", lines: { own: 0, reference: docs.oracle.selected }, pairs: { exact: 223, partial: 0, anchorPlayed: 0, selected: 223 } });
+    expect(m.history).toEqual({
+      protocol: "reference",
+      lines: { own: 0, reference: docs.oracle.selected },
+      pairs: { exact: 223, partial: 0, anchorPlayed: 0, selected: 223 },
+    });
     // one line per item and anchor: 151 base twins, 184 distinct base anchor turns
     expect(readFileSync(files(runs.oracle, "base"), "utf8").trim().split("\n").length).toBe(184);
     expect(m.filesUsed.base).toMatchObject({ lines: 184, distinctIds: 151 });
@@ -191,10 +195,17 @@ describe("what must not take the played reference calls for the model's", () => 
   it("report says its models are exact twins and shows no official raw for them", async () => {
     const scores = join(tmp, "oracle-own-scores-report");
     expect((await runCheck({ resultsDir: runs.oracleOwn, bfclDataDir: bfclDataDir(), outDir: scores, env: {}, cwd: "/" })).ok).toBe(true);
-    const doc = await buildReport({ results: [runs.oracle, runs.oracleOwn], scores: [scores, scores], bootstrap: { resamples: 0 }, ...env });
+    const doc = await buildReport({
+      results: [runs.oracle, runs.oracleOwn],
+      scores: [scores, scores],
+      bootstrap: { resamples: 0 },
+      ...env,
+    });
     expect(doc.html, JSON.stringify(doc.problems)).not.toBeNull();
     const html = doc.html!;
-    expect(html).toContain("<p class=\"note\" data-exact-twins>Exact twins: oracle/scripted_policy played the turns before each anchor from the reference");
+    expect(html).toContain(
+      '<p class="note" data-exact-twins>Exact twins: oracle/scripted_policy played the turns before each anchor from the reference',
+    );
     expect(doc.problems.filter((p) => p.code === "official-meaningless").length).toBe(1);
     const own = await buildReport({ results: [runs.oracleOwn], bootstrap: { resamples: 0 }, ...env });
     expect(own.html).not.toContain("data-exact-twins");
@@ -227,7 +238,9 @@ describe("what must not take the played reference calls for the model's", () => 
     expect(at).toBeGreaterThanOrEqual(0);
     const other = table1.find((p) => p.baseId !== pair.baseId && table1.filter((q) => q.baseId === p.baseId).length === 1)!;
     const bad = lines.findIndex((l) => l.startsWith(`{"id": "${other.baseId}",`));
-    const kept = lines.filter((_, i) => i !== at).map((l, i, all) => (all[i] === lines[bad] ? l.replace('"twinscore_history": "reference"', '"twinscore_history": "theirs"') : l));
+    const kept = lines
+      .filter((_, i) => i !== at)
+      .map((l, i, all) => (all[i] === lines[bad] ? l.replace('"twinscore_history": "reference"', '"twinscore_history": "theirs"') : l));
     writeFileSync(files(cut, "base"), kept.join("\n") + "\n");
     const doc = await scoreRuns({ results: [cut], bootstrap: { resamples: 0 }, ...env });
     const m = doc.models[0];
@@ -235,7 +248,9 @@ describe("what must not take the played reference calls for the model's", () => 
     expect(m.problems.find((p) => p.code === "rollout-missing")?.message).toBe(
       `${pair.baseId} has no line for anchor turn ${pair.anchorTurn} in this file; the pairs on it are not scored for scripted_policy`,
     );
-    expect(m.problems.find((p) => p.code === "history-malformed")?.message).toBe('`twinscore_history` is "theirs": neither "reference" nor "own"; the line is skipped');
+    expect(m.problems.find((p) => p.code === "history-malformed")?.message).toBe(
+      '`twinscore_history` is "theirs": neither "reference" nor "own"; the line is skipped',
+    );
   });
 });
 
@@ -246,7 +261,10 @@ describe("compare of an own-history arm and a reference-history arm", () => {
     expect(doc.histories).toEqual([{ model: "scripted_policy", a: "own", b: "reference" }]);
     expect(doc.injection).toEqual([]);
     // not even when asked: the first requests differ by the played turns, not by a prompt block
-    expect((await compareArms({ a: runs.sensitiveOwn, b: runs.sensitiveReference, bootstrap: { resamples: 0 }, injectionCheck: true, ...env })).injection).toEqual([]);
+    expect(
+      (await compareArms({ a: runs.sensitiveOwn, b: runs.sensitiveReference, bootstrap: { resamples: 0 }, injectionCheck: true, ...env }))
+        .injection,
+    ).toEqual([]);
     const c = doc.models[0].comparison;
     expect(c.pairs).toBe(223);
     // under its own history the policy guesses on every withheld anchor after turn 0; played from the reference it asks

@@ -42,7 +42,12 @@ function reply(res: ServerResponse, content: string, status = 200): void {
   res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content } }] }));
 }
 
-const prompt = (parsePromptFile(readFileSync(join(projectRoot, "data", "judge-prompt.md"), "utf8")) as { ok: true; prompt: { system: string; user: string } }).prompt;
+const prompt = (
+  parsePromptFile(readFileSync(join(projectRoot, "data", "judge-prompt.md"), "utf8")) as {
+    ok: true;
+    prompt: { system: string; user: string };
+  }
+).prompt;
 
 function turns(n: number): HeldBackTurn[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -89,7 +94,11 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     expect(recs.map((r) => r.label).sort()).toEqual(["asks_other", "asks_other", "asks_other", "refuses", "refuses", "refuses"]);
     expect(progress.at(-1)).toBe(6);
     expect(seenAuth.every((a) => a === "Bearer sk-secret-test-key")).toBe(true);
-    const written = readFileSync(join(dir, "labels.jsonl"), "utf8") + readdirSync(join(dir, "cache")).map((f) => readFileSync(join(dir, "cache", f), "utf8")).join("");
+    const written =
+      readFileSync(join(dir, "labels.jsonl"), "utf8") +
+      readdirSync(join(dir, "cache"))
+        .map((f) => readFileSync(join(dir, "cache", f), "utf8"))
+        .join("");
     expect(written).not.toContain("sk-secret-test-key");
   });
 
@@ -166,7 +175,9 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     appendFileSync(file, '{"model":"m","missId":"multi_turn_miss_param_2","requestK');
     const report = await runJudge(all, options(url, dir, { cacheDir: null }));
     expect(report).toMatchObject({ resumed: 2, labelled: 3 });
-    const ids = readLabelsFile(file).map((r) => r.missId).sort();
+    const ids = readLabelsFile(file)
+      .map((r) => r.missId)
+      .sort();
     expect(ids).toEqual(all.map((t) => t.missId).sort());
     expect(new Set(ids).size).toBe(5);
   });
@@ -215,7 +226,14 @@ describe("runJudge: backoff, key redaction, what is cached", () => {
     });
     const waits2: number[] = [];
     const capped: (number | null)[] = [];
-    const r2 = await runJudge(turns(1), options(url2, mkdtempSync(join(tmpdir(), "judge-")), { retryAfterCapMs: 2_000, sleep: async (ms) => void waits2.push(ms), onRetry: (i) => capped.push(i.retryAfterCappedFromMs) }));
+    const r2 = await runJudge(
+      turns(1),
+      options(url2, mkdtempSync(join(tmpdir(), "judge-")), {
+        retryAfterCapMs: 2_000,
+        sleep: async (ms) => void waits2.push(ms),
+        onRetry: (i) => capped.push(i.retryAfterCappedFromMs),
+      }),
+    );
     expect(r2.labelled).toBe(1);
     expect(waits2).toEqual([2_000]);
     expect(capped).toEqual([3_600_000]);
@@ -239,7 +257,11 @@ describe("runJudge: backoff, key redaction, what is cached", () => {
     try {
       const r = await runJudge(turns(2), options(echo200.url, dir));
       expect(r.labelled).toBe(2);
-      const stored = readFileSync(join(dir, "labels.jsonl"), "utf8") + readdirSync(join(dir, "cache")).map((f) => readFileSync(join(dir, "cache", f), "utf8")).join("");
+      const stored =
+        readFileSync(join(dir, "labels.jsonl"), "utf8") +
+        readdirSync(join(dir, "cache"))
+          .map((f) => readFileSync(join(dir, "cache", f), "utf8"))
+          .join("");
       expect(stored).toContain("[redacted]");
       expect(stored).not.toContain(key);
     } finally {

@@ -9,7 +9,15 @@
 import { cachedLabel, judgeRecordsOf, parseJudgeReply } from "../judge/labels.js";
 import { buildJudgeRequest, type JudgePrompt } from "../judge/prompt.js";
 import type { HeldBackTurn, JudgeLabel, JudgeRecord } from "../judge/types.js";
-import { appendJsonLine, endTornLine, judgePoster, readCacheEntry, readJsonLines, storedReply, writeCacheEntry } from "../io/judge-client.js";
+import {
+  appendJsonLine,
+  endTornLine,
+  judgePoster,
+  readCacheEntry,
+  readJsonLines,
+  storedReply,
+  writeCacheEntry,
+} from "../io/judge-client.js";
 import { redactKey, type RetryInfo } from "../io/openai-chat.js";
 
 /** Settings of one judge run. */
@@ -88,7 +96,12 @@ export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOpt
           if (!reply.ok) failures.push({ model: turn.model, missId: turn.missId, message: reply.message });
           else {
             const parsed = parseJudgeReply(reply.content);
-            if (!parsed.ok) failures.push({ model: turn.model, missId: turn.missId, message: `malformed judge reply: ${redactKey(parsed.message, key).slice(0, 300)}` });
+            if (!parsed.ok)
+              failures.push({
+                model: turn.model,
+                missId: turn.missId,
+                message: `malformed judge reply: ${redactKey(parsed.message, key).slice(0, 300)}`,
+              });
             else {
               found = { label: parsed.label, raw: storedReply(reply.content, key) };
               // only replies that gave a label are cached: a bad reply is asked again next time
@@ -97,7 +110,13 @@ export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOpt
           }
         }
         if (found !== null) {
-          const record: JudgeRecord = { model: turn.model, missId: turn.missId, requestKey: req.key, label: found.label, raw: storedReply(found.raw, key) };
+          const record: JudgeRecord = {
+            model: turn.model,
+            missId: turn.missId,
+            requestKey: req.key,
+            label: found.label,
+            raw: storedReply(found.raw, key),
+          };
           appendJsonLine(opts.labelsFile, record);
           labelled++;
         }

@@ -17,7 +17,17 @@ import { resolvePath } from "../io/paths.js";
 import { notRegularFile } from "../io/files.js";
 import { keyFromEnv, keyProblemText } from "../io/secrets.js";
 import { walkBfclTree } from "../io/tree.js";
-import { badArgument, contextOf, numberProblem, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
+import {
+  badArgument,
+  contextOf,
+  numberProblem,
+  strictExitCode,
+  type ExitCode,
+  type RequestContext,
+  type ModelsOption,
+  type ManifestOption,
+  type DecoderOption,
+} from "./common.js";
 import { readModels } from "./pipeline.js";
 import { checkEndpoints, endpointArgumentProblem, HTTP_CLIENT_DEFAULTS, MAX_TIMEOUT_SECONDS } from "./endpoint-check.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
@@ -110,17 +120,33 @@ export interface JudgeDocument {
  * console.log(doc.summaries.map((s) => [s.model, s.shares.asks_removed]));
  */
 export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
-  const shape = requestShapeProblems(req, judgeShape, '{ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge" }');
-  if (shape.length > 0) return { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems: shape, exitCode: 2 };
+  const shape = requestShapeProblems(
+    req,
+    judgeShape,
+    '{ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge" }',
+  );
+  if (shape.length > 0)
+    return { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems: shape, exitCode: 2 };
   const ctx = contextOf(req);
   const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => {
-    const doc: JudgeDocument = { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems, exitCode: 2, ...rest };
+    const doc: JudgeDocument = {
+      command: "judge",
+      labelsFile: null,
+      summaries: [],
+      dryRun: null,
+      run: null,
+      modelFiles: [],
+      problems,
+      exitCode: 2,
+      ...rest,
+    };
     return { ...doc, exitCode: strictExitCode(doc.exitCode, problems, req.strict) };
   };
   // every argument before any input is read
   const bad: Problem[] = [];
   if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
-  if (!req.dryRun && (!req.endpoint || !req.judgeModel)) bad.push(badArgument("--endpoint and --judge-model are required (or use --dry-run)"));
+  if (!req.dryRun && (!req.endpoint || !req.judgeModel))
+    bad.push(badArgument("--endpoint and --judge-model are required (or use --dry-run)"));
   // the URL checked as run checks it, before any input is read (a dry run sends nothing)
   const badUrl = req.dryRun || !req.endpoint ? null : endpointArgumentProblem(req.endpoint, "--endpoint");
   if (badUrl !== null) bad.push(badUrl);
@@ -154,7 +180,10 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   // the labels are read and appended to: a FIFO would hang the read, a device fill the memory
   const labelsSpecial = req.dryRun ? null : notRegularFile(resolvePath(ctx.cwd, req.labels ?? "twinscore-labels.jsonl"), "--labels");
   if (labelsSpecial !== null) bad.push(labelsSpecial);
-  pushAll(bad, walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"));
+  pushAll(
+    bad,
+    walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"),
+  );
   if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
   // each model on the pairs of the BFCL version its files name, its rollouts checked against that data
   const table1 = readingById("table-1")!;
@@ -180,19 +209,36 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
       // the anchor reply the simulated user answered, for turns whose steps kept no text
       const scored = selectUnder(m.score.records, m.manifest, table1, "decided").scored.map((x) => x.record);
       const sel = heldBackTurns(m.model, scored, new Map(m.manifest.pairs.map((p) => [p.missId, p])), m.openings ?? undefined);
-      perModel.set(m.model, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
-      pushAll(toSend, sel.turns.filter((t) => req.includeSilent || !isSilent(t)));
+      perModel.set(m.model, {
+        heldBack: sel.turns.length + sel.notReached,
+        notReached: sel.notReached,
+        silent: sel.silent,
+        missIds: new Set(sel.turns.map((t) => t.missId)),
+      });
+      pushAll(
+        toSend,
+        sel.turns.filter((t) => req.includeSilent || !isSilent(t)),
+      );
       return m.problems;
     },
   );
   if (!read.ok) return done([...read.problems]);
   const problems: Problem[] = [...read.value.problems, ...read.value.outputs.flat()];
-  if (perModel.size === 0) return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")], { modelFiles });
+  if (perModel.size === 0)
+    return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")], { modelFiles });
   const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
   if (req.dryRun) {
     const judgeModel = req.judgeModel || "<judge-model>";
-    const requests = toSend.map((t) => ({ model: t.model, missId: t.missId, request: buildJudgeRequest(t, prompt.prompt, judgeModel).body }));
-    return done(problems, { dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) }, modelFiles, exitCode: 0 });
+    const requests = toSend.map((t) => ({
+      model: t.model,
+      missId: t.missId,
+      request: buildJudgeRequest(t, prompt.prompt, judgeModel).body,
+    }));
+    return done(problems, {
+      dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) },
+      modelFiles,
+      exitCode: 0,
+    });
   }
   const labels = req.labels ?? "twinscore-labels.jsonl";
   const labelsFile = resolvePath(ctx.cwd, labels);

@@ -37,7 +37,11 @@ export interface OfficialReading {
  * failed lines or with the result file is reported as an error and left out, so no
  * official number is computed from half a file.
  */
-export function readOfficial(model: string, censuses: Partial<Record<ScoredResultCategory, ResultCensus>>, scores: TreeModel | null): OfficialReading {
+export function readOfficial(
+  model: string,
+  censuses: Partial<Record<ScoredResultCategory, ResultCensus>>,
+  scores: TreeModel | null,
+): OfficialReading {
   const verdicts = new Map<string, OfficialVerdict>();
   const problems: Problem[] = [];
   const categories: ScoredResultCategory[] = [];
@@ -51,16 +55,27 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
     census[category] = counted.census;
     const paths = (scores?.files[category] ?? []).map((f) => f.path);
     if (paths.length === 0) {
-      problems.push(problem("score-file-missing", `model ${model}: no ${category} score file; official numbers for it are not computed`, { severity: "warning" }));
+      problems.push(
+        problem("score-file-missing", `model ${model}: no ${category} score file; official numbers for it are not computed`, {
+          severity: "warning",
+        }),
+      );
       continue;
     }
     if (paths.length > 1) {
-      problems.push(problem("score-file-repeated", `model ${model}: ${paths.length} ${category} score files found; using the first`, { file: paths[0], severity: "warning" }));
+      problems.push(
+        problem("score-file-repeated", `model ${model}: ${paths.length} ${category} score files found; using the first`, {
+          file: paths[0],
+          severity: "warning",
+        }),
+      );
     }
     const scoreFile = paths[0];
     const read = readScoreFileText(scoreFile);
     if (read === null || "reason" in read) {
-      problems.push(problem("file-unreadable", `cannot read score file (${read === null ? "not a regular file" : read.reason})`, { file: scoreFile }));
+      problems.push(
+        problem("file-unreadable", `cannot read score file (${read === null ? "not a regular file" : read.reason})`, { file: scoreFile }),
+      );
       continue;
     }
     const parsed = parseScoreFile(read.text, scoreFile);
@@ -69,12 +84,21 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
     // a score file of lines `run --until-anchor` stopped: BFCL's (every line) or `check`'s (the stopped ones left out)
     const stopped = counted.census.stopped;
     const whole = stopped.size === 0 || parsed.content.header.totalCount === counted.census.ids.length;
-    const checked = verdictsOf(parsed.content, whole ? counted.census.ids : counted.census.ids.filter((id) => !stopped.has(id)), { scoreFile, resultFile });
+    const checked = verdictsOf(parsed.content, whole ? counted.census.ids : counted.census.ids.filter((id) => !stopped.has(id)), {
+      scoreFile,
+      resultFile,
+    });
     pushAll(problems, checked.problems);
     // A file cut short or with lines that disagree with its header would change BFCL's number
     // without a word: its category is left out, so the model's official columns stay empty.
     if (parsed.problems.length > 0 || checked.problems.some((p) => p.code === "score-count-mismatch")) {
-      problems.push(problem("score-file-unusable", `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`, { file: scoreFile }));
+      problems.push(
+        problem(
+          "score-file-unusable",
+          `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`,
+          { file: scoreFile },
+        ),
+      );
       continue;
     }
     // BFCL's verdict on a line `run --until-anchor` stopped judges a cut rollout, not the model
@@ -82,7 +106,11 @@ export function readOfficial(model: string, censuses: Partial<Record<ScoredResul
     for (const [id, f] of parsed.content.failed) if (f.promptTurns !== undefined) promptTurns.set(id, f.promptTurns);
     if (stopped.size > 0) {
       problems.push(
-        problem("score-stopped-at-anchor", `model ${model}: ${countOf(stopped.size, `${category} line`)} stopped after their anchor turn (twinscore run --until-anchor), left out of the official numbers: they hold the decision only, not a whole rollout`, { file: resultFile, severity: "warning" }),
+        problem(
+          "score-stopped-at-anchor",
+          `model ${model}: ${countOf(stopped.size, `${category} line`)} stopped after their anchor turn (twinscore run --until-anchor), left out of the official numbers: they hold the decision only, not a whole rollout`,
+          { file: resultFile, severity: "warning" },
+        ),
       );
     }
     categories.push(category);

@@ -55,7 +55,9 @@ function lineOnOlderData(question: QuestionEntry, change: ItemChange, baseLine: 
   const heldNow = after.findIndex((d, t) => d === null && question.question[t].length === 0);
   const heldBefore = before.findIndex((d, t) => d === null && after[t] !== null);
   expect([heldNow, heldBefore].every((t) => t >= 0)).toBe(true);
-  const baseEntries = (baseLine.inference_log ?? []).filter((e) => e !== null && typeof e === "object" && !Array.isArray(e) && "begin_of_turn_query" in e);
+  const baseEntries = (baseLine.inference_log ?? []).filter(
+    (e) => e !== null && typeof e === "object" && !Array.isArray(e) && "begin_of_turn_query" in e,
+  );
   const result: unknown[] = [];
   const log: unknown[] = [];
   for (let t = 0; t < question.question.length; t++) {
@@ -69,7 +71,10 @@ function lineOnOlderData(question: QuestionEntry, change: ItemChange, baseLine: 
     const text = question.question[t].map((m) => m.content).join("\n\n");
     expect(shortDigest(text)).toBe(before[t]);
     const b = t < heldNow ? t : t - 1;
-    log.push({ ...(baseEntries[b] as object), begin_of_turn_query: question.question[t].map((m) => ({ role: m.role, content: m.content })) });
+    log.push({
+      ...(baseEntries[b] as object),
+      begin_of_turn_query: question.question[t].map((m) => ({ role: m.role, content: m.content })),
+    });
     result.push(baseLine.result[b]);
   }
   return { id: question.id, result, inference_log: log };
@@ -83,7 +88,9 @@ beforeAll(() => {
   const data = readBfclDataDir(sharedPath("bfcl-v4"), ["miss_func"]);
   if (!data.ok) throw new Error(data.problems[0].message);
   const questions = new Map(data.value.categories.miss_func!.questions.map((q) => [q.id, q]));
-  const changes = Object.entries(record.value.items).flatMap(([id, cs]) => cs.filter((c) => c.commit === holdoutFix).map((c) => [id, c] as const));
+  const changes = Object.entries(record.value.items).flatMap(([id, cs]) =>
+    cs.filter((c) => c.commit === holdoutFix).map((c) => [id, c] as const),
+  );
   changedIds = changes.map(([id]) => id);
   const base = new Map(linesOf(join(realDir(), fileOf("base"))).map((l) => [l.id, l]));
   const older = new Map(changes.map(([id, c]) => [id, lineOnOlderData(questions.get(id)!, c, base.get(id.replace("miss_func", "base"))!)]));
@@ -109,7 +116,11 @@ function cutRun(name: string, kept: number, changed: number): string {
     const cut = lines.filter((l, i) => i < kept || (c === "miss_func" && changedIds.includes(l.id)));
     const out = cut.map((l, i) => {
       if (c !== "base" || i >= changed) return l;
-      const log = (l.inference_log ?? []).map((e) => (e !== null && typeof e === "object" && "begin_of_turn_query" in e ? { ...e, begin_of_turn_query: [{ role: "user", content: `not BFCL's question ${i}` }] } : e));
+      const log = (l.inference_log ?? []).map((e) =>
+        e !== null && typeof e === "object" && "begin_of_turn_query" in e
+          ? { ...e, begin_of_turn_query: [{ role: "user", content: `not BFCL's question ${i}` }] }
+          : e,
+      );
       return { ...l, inference_log: log };
     });
     writeFileSync(join(dir, fileOf(c)), out.map((l) => JSON.stringify(l)).join("\n") + "\n");
@@ -131,7 +142,11 @@ describe("a v4 run generated on the data from before the holdout-index commit", 
     expect(found.value.problems.map((p) => [p.severity, p.code, p.message])).toEqual([["warning", "rollouts-older-data", named]]);
     expect(found.value.manifestOf.get(model)?.source.bfclVersion).toBe("v4");
     // the real run, the same files with those lines as the errors they are, is named nothing
-    const real = manifestsForModels(walkBfclTree([join(rolloutRunDir("2025-11-12-main"), "result", model)], ctx.cwd, "result").models, undefined, ctx);
+    const real = manifestsForModels(
+      walkBfclTree([join(rolloutRunDir("2025-11-12-main"), "result", model)], ctx.cwd, "result").models,
+      undefined,
+      ctx,
+    );
     expect(real.ok && real.value.problems).toEqual([]);
   });
 
@@ -164,8 +179,12 @@ describe("a v4 run generated on the data from before the holdout-index commit", 
     if (!refused.ok) throw new Error(refused.problems[0].message);
     expect(refused.value.problems.map((p) => [p.severity, p.code])).toEqual([["error", "rollouts-other-data"]]);
     const line = refused.value.problems[0].message;
-    expect(line).toMatch(/^model openai_gpt-oss-120b: 12 of \d+ rollouts were not generated on BFCL v4 data \(first: multi_turn_base_0, turn 0\); generated on BFCL v4 data from before 06ae1c76 /);
-    expect(line).toContain("8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130; 4 other items differ from every revision known; pass --manifest to force");
+    expect(line).toMatch(
+      /^model openai_gpt-oss-120b: 12 of \d+ rollouts were not generated on BFCL v4 data \(first: multi_turn_base_0, turn 0\); generated on BFCL v4 data from before 06ae1c76 /,
+    );
+    expect(line).toContain(
+      "8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130; 4 other items differ from every revision known; pass --manifest to force",
+    );
   });
 });
 
@@ -181,7 +200,9 @@ describe("the real gpt-oss runs, whose 8 changed items are inference errors", ()
     for (const run of ["2025-11-12-main", "2025-11-12-harmony-fixes"] as const) {
       // the run folder: BFCL's score/ beside result/ is read, and its entries of 101, 102, … keep missed_function on the older turn
       const withScores = await score(rolloutRunDir(run));
-      expect(withScores.doc.problems.filter((p) => p.code.startsWith("rollouts-")).map((p) => [p.severity, p.code, p.message])).toEqual([["warning", "rollouts-older-data", named]]);
+      expect(withScores.doc.problems.filter((p) => p.code.startsWith("rollouts-")).map((p) => [p.severity, p.code, p.message])).toEqual([
+        ["warning", "rollouts-older-data", named],
+      ]);
       expect(withScores.err).toContain(`warning: ${named} [rollouts-older-data]`);
       const resultsOnly = await score(join(rolloutRunDir(run), "result"));
       expect(resultsOnly.doc.problems.filter((p) => p.code.startsWith("rollouts-"))).toEqual([]);
@@ -194,9 +215,14 @@ describe("check reads the prompts BFCL's score files keep for failed entries, as
     const io = memoryIo({ TWINSCORE_PYTHON: "/nonexistent/python3" }, projectRoot);
     const code = await runCli([...args, "--format", "json"], io);
     const doc = JSON.parse(io.out.join("")) as { problems: { code: string; severity: string; message: string }[] };
-    return { code, named: doc.problems.filter((p) => p.code.startsWith("rollouts-")).map((p) => [p.severity, p.code, p.message]), err: io.err.join("") };
+    return {
+      code,
+      named: doc.problems.filter((p) => p.code.startsWith("rollouts-")).map((p) => [p.severity, p.code, p.message]),
+      err: io.err.join(""),
+    };
   };
-  const check = (results: string) => rolloutProblems(["check", "--results", results, "--model", model, "--bfcl-data", sharedPath("bfcl-v4")]);
+  const check = (results: string) =>
+    rolloutProblems(["check", "--results", results, "--model", model, "--bfcl-data", sharedPath("bfcl-v4")]);
   const score = (results: string) => rolloutProblems(["score", "--results", results, "--model", model, "--bootstrap", "0"]);
 
   it("on the real runs: the 8 inference errors on the changed items are named from their score-file prompts, with score/ beside result/ and not without", async () => {
@@ -214,7 +240,9 @@ describe("check reads the prompts BFCL's score files keep for failed entries, as
   it("a copy of a real run whose score files hold today's prompts for those entries is named nothing, by check as by score", async () => {
     const data = readBfclDataDir(sharedPath("bfcl-v4"), ["miss_func"]);
     if (!data.ok) throw new Error(data.problems[0].message);
-    const today = new Map(data.value.categories.miss_func!.questions.map((q) => [q.id, q as QuestionEntry & { missed_function?: unknown }]));
+    const today = new Map(
+      data.value.categories.miss_func!.questions.map((q) => [q.id, q as QuestionEntry & { missed_function?: unknown }]),
+    );
     const copy = mkdtempSync(join(tmpdir(), "twinscore-older-prompts-"));
     const real = rolloutRunDir("2025-11-12-main");
     let edited = 0;
@@ -228,7 +256,9 @@ describe("check reads the prompts BFCL's score files keep for failed entries, as
           copyFileSync(join(from, file), join(to, file));
           continue;
         }
-        const lines = readFileSync(join(from, file), "utf8").split("\n").filter((l) => l !== "");
+        const lines = readFileSync(join(from, file), "utf8")
+          .split("\n")
+          .filter((l) => l !== "");
         const out = lines.map((l) => {
           const entry = JSON.parse(l) as { id?: string; prompt?: { question: unknown; missed_function: unknown } };
           if (entry.id === undefined || !changedIds.includes(entry.id) || entry.prompt === undefined) return l;

@@ -10,7 +10,15 @@ import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pa
 import type { Funnel, Manifest } from "../pairs/types.js";
 import { readBfclDataDir, resolveBfclDataDir } from "../io/bfcl-data.js";
 import { recordMismatch, withRevisions } from "../pairs/revisions.js";
-import { committedCertificationPath, committedManifestPath, committedRevisionsPath, loadCommittedRevisions, loadManifest, readTextIfFile, writeManifest } from "../io/manifest.js";
+import {
+  committedCertificationPath,
+  committedManifestPath,
+  committedRevisionsPath,
+  loadCommittedRevisions,
+  loadManifest,
+  readTextIfFile,
+  writeManifest,
+} from "../io/manifest.js";
 import { overwritesInput } from "../io/files.js";
 import { joinPath, resolvePath } from "../io/paths.js";
 import { contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
@@ -46,12 +54,15 @@ export interface PairsDocument {
   readonly exitCode: ExitCode;
 }
 
-type Got = { manifest: Manifest; built: boolean; warnings: readonly Problem[]; readFrom: string; inputs: readonly string[] } | { problems: readonly Problem[] };
+type Got =
+  | { manifest: Manifest; built: boolean; warnings: readonly Problem[]; readFrom: string; inputs: readonly string[] }
+  | { problems: readonly Problem[] };
 
 function obtainManifest(req: PairsRequest, ctx: Context): Got {
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) {
-    if (req.writeManifest !== undefined) return { problems: [problem("bfcl-data-missing", "--write-manifest needs BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")] };
+    if (req.writeManifest !== undefined)
+      return { problems: [problem("bfcl-data-missing", "--write-manifest needs BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")] };
     const loaded = loadManifest();
     if (!loaded.ok) return { problems: loaded.problems };
     return {
@@ -81,12 +92,22 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
   if (!built.ok) return { problems: built.problems };
   const warnings = multiTurnCategories.flatMap((c) =>
     (data.value.categories[c]?.unusable ?? []).map((u) =>
-      problem(u.code, `${u.id} ${u.reason}; left out of the pairs`, { file: u.file, ...(u.line === null ? {} : { line: u.line }), severity: "warning" }),
+      problem(u.code, `${u.id} ${u.reason}; left out of the pairs`, {
+        file: u.file,
+        ...(u.line === null ? {} : { line: u.line }),
+        severity: "warning",
+      }),
     ),
   );
   const dated = withRevisionRecord(built.value);
   pushAll(warnings, dated.warnings);
-  return { manifest: dated.manifest, built: true, warnings, inputs, readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "" };
+  return {
+    manifest: dated.manifest,
+    built: true,
+    warnings,
+    inputs,
+    readFrom: location.origin === "bfcl_eval" ? `reading BFCL data from the bfcl_eval installation at ${location.dir}` : "",
+  };
 }
 
 /**
@@ -118,7 +139,19 @@ export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
   const ctx = contextOf(req);
   const got = obtainManifest(req, ctx);
   if ("problems" in got) {
-    return { command: "pairs", built: false, source: null, funnel: null, funnelLine: "", funnelNotes: [], items: [], written: null, readFrom: "", problems: [...got.problems], exitCode: 2 };
+    return {
+      command: "pairs",
+      built: false,
+      source: null,
+      funnel: null,
+      funnelLine: "",
+      funnelNotes: [],
+      items: [],
+      written: null,
+      readFrom: "",
+      problems: [...got.problems],
+      exitCode: 2,
+    };
   }
   const { manifest } = got;
   const problems: Problem[] = [...got.warnings];

@@ -21,7 +21,10 @@ export function perItemCsv(
   verdicts: ReadonlyMap<string, ReadonlyMap<string, OfficialVerdict>> | null = null,
 ): string {
   const bit = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
-  const extra = [...(verdicts === null ? [] : ["base_official", "miss_official"]), ...(completions === null ? [] : ["base_completed", "miss_completed"])];
+  const extra = [
+    ...(verdicts === null ? [] : ["base_official", "miss_official"]),
+    ...(completions === null ? [] : ["base_completed", "miss_completed"]),
+  ];
   return renderTable(
     {
       id: "per-item",

@@ -50,7 +50,9 @@ describe("the walk over result trees: the layouts BFCL writes", () => {
     expect(found.models.map((m) => m.model)).toEqual(["modelA", "modelB", "modelC", "modelD"]);
     // four runs: each model is named after its run
     expect(found.models.map((m) => m.name)).toEqual(["v4/modelA", "b/modelB", "c/modelC", "d/modelD"]);
-    expect(found.models[0].files.miss_func?.map((f) => f.path)).toEqual([join(root, "a", "v4", "modelA", "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json")]);
+    expect(found.models[0].files.miss_func?.map((f) => f.path)).toEqual([
+      join(root, "a", "v4", "modelA", "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json"),
+    ]);
     expect(found.models[2].files.base?.map((f) => f.path)).toEqual([join(root, "c", "modelC", "BFCL_v3_multi_turn_base_result.json")]);
   });
 
@@ -73,7 +75,11 @@ describe("the walk over result trees: the layouts BFCL writes", () => {
       copyFileSync(realFile(model, c), put(join(root, "bare", "gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
     }
     // v4 rollouts under v3 file names: the v4 manifest forced, as --manifest does
-    const outcome = await readForTest([join(root, "v3"), join(root, "bare", "gpt-oss-120b")], { pairs: { headline: defaultScoreOptions }, manifest: committedManifestPath("v4"), cwd: "/" });
+    const outcome = await readForTest([join(root, "v3"), join(root, "bare", "gpt-oss-120b")], {
+      pairs: { headline: defaultScoreOptions },
+      manifest: committedManifestPath("v4"),
+      cwd: "/",
+    });
     expect(outcome.models.map((r) => r.model)).toEqual([`v3/${model}`, "bare/gpt-oss-120b"]);
     const [flat, bare] = outcome.models.map((r) => table1Numbers(r.score!.records, manifest, "release"));
     expect(flat).toEqual(bare);
@@ -95,7 +101,10 @@ describe("choosing among copies of one (model, category) in one model folder", (
       // flat copy: full real files; multi_turn/ copy: the 20b rollouts, base cut to 150 lines
       put(join(root, model, `BFCL_v4_multi_turn_${c}_result.json`), readFileSync(realFile(model, c), "utf8"));
       const lines = realLines("openai_gpt-oss-20b", c);
-      put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), (c === "base" ? lines.slice(0, 150) : lines).join("\n") + "\n");
+      put(
+        join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`),
+        (c === "base" ? lines.slice(0, 150) : lines).join("\n") + "\n",
+      );
     }
     const outcome = await readForTest([root], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
     expect(outcome.models).toHaveLength(1);
@@ -115,7 +124,8 @@ describe("bad input", () => {
   const model = "openai_gpt-oss-20b";
   const tree = () => {
     const root = tmp();
-    for (const c of categories) copyFileSync(realFile(model, c), put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
+    for (const c of categories)
+      copyFileSync(realFile(model, c), put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
     return root;
   };
 
@@ -137,7 +147,9 @@ describe("bad input", () => {
     const outcome = await readForTest([root], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
     const run = outcome.models[0];
     const seen = run.problems.filter((p) => p.file === baseFile).map((p) => `${p.line}:${p.code}`);
-    expect(seen).toEqual(expect.arrayContaining(["1:json-malformed", "6:id-unknown", "7:id-unknown", "8:id-duplicate", "9:inference-error"]));
+    expect(seen).toEqual(
+      expect.arrayContaining(["1:json-malformed", "6:id-unknown", "7:id-unknown", "8:id-duplicate", "9:inference-error"]),
+    );
     expect(run.problems.some((p) => p.code === "rollout-missing" && p.message.startsWith("multi_turn_base_0 has no line"))).toBe(true);
     expect(run.score).not.toBeNull();
     const pairsOnBase0 = manifest.pairs.filter((p) => p.status === "scored" && p.baseId === "multi_turn_base_0").length;
@@ -148,7 +160,8 @@ describe("bad input", () => {
 
   it("does not score a model with a category missing, and says which", async () => {
     const root = tmp();
-    for (const c of ["base", "miss_func"]) copyFileSync(realFile(model, c), put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
+    for (const c of ["base", "miss_func"])
+      copyFileSync(realFile(model, c), put(join(root, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), ""));
     const outcome = await readForTest([root], { pairs: { headline: defaultScoreOptions }, cwd: "/" });
     expect(outcome.models[0].score).toBeNull();
     expect(outcome.models[0].problems.map((p) => p.message)).toContain(

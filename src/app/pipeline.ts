@@ -14,7 +14,18 @@
  * dropped before the next model: memory stays flat in the number of models.
  */
 import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
-import { chooseDecoder, decodeFailureMessage, fcDecoder, promptingDecoder, sampleSteps, summarizeChoice, DETECTION_SAMPLE, type DecoderChoice, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import {
+  chooseDecoder,
+  decodeFailureMessage,
+  fcDecoder,
+  promptingDecoder,
+  sampleSteps,
+  summarizeChoice,
+  DETECTION_SAMPLE,
+  type DecoderChoice,
+  type DecoderChoiceSummary,
+  type DecoderName,
+} from "../bfcl/decode/index.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
 import { parseAudit, textCallLine, twinsIn } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
@@ -35,7 +46,14 @@ import { committedManifestSource } from "../io/rollout-data.js";
 import { dataCheckWithPrompts, recordedTurnsVisitor } from "./recorded-turns.js";
 import { readOfficial, type OfficialReading } from "./official-scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
-import { hasError, manifestOf as manifestFile, type Context, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
+import {
+  hasError,
+  manifestOf as manifestFile,
+  type Context,
+  type ModelsOption,
+  type ManifestOption,
+  type DecoderOption,
+} from "./common.js";
 import { manifestsForModels, versionsText } from "./data-version.js";
 
 /**
@@ -130,7 +148,10 @@ export interface ModelRead {
   /** The folder's `run.json` (written by `twinscore run`), or null: BFCL's own runs, and runs made before it was written. */
   readonly runRecord: RunRecord | null;
   /** Lines with turns, and how many of them record each injected block (`none`: without one); null when no file was read. */
-  readonly blocks: { readonly lines: number; readonly byBlock: ReadonlyMap<string, { readonly lines: number; readonly head: string | null }> } | null;
+  readonly blocks: {
+    readonly lines: number;
+    readonly byBlock: ReadonlyMap<string, { readonly lines: number; readonly head: string | null }>;
+  } | null;
 }
 
 /** The run as read: what the walk found, each model's manifest, and every problem not tied to one model. */
@@ -215,7 +236,8 @@ interface OnManifest {
  */
 export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T): Result<RunRead<T>> {
   const walk = req.walked?.results ?? walkBfclTree(req.results, req.ctx.cwd, "result");
-  const scores = req.walked !== undefined ? req.walked.scores : (req.scores ?? []).length > 0 ? walkBfclTree(req.scores!, req.ctx.cwd, "score") : null;
+  const scores =
+    req.walked !== undefined ? req.walked.scores : (req.scores ?? []).length > 0 ? walkBfclTree(req.scores!, req.ctx.cwd, "score") : null;
   const selected = selectModels(walk, req.models ?? []);
   const problems: Problem[] = [...walk.problems, ...selected.problems, ...(scores?.problems ?? [])];
   // each model on the manifest of the BFCL version its files name; its rollouts are checked
@@ -228,7 +250,7 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   if (hasError(found.value.problems)) {
     // stopped by the file names: every model's problems, the rollouts checked too
     const full = manifestsForModels(selected.models, req.manifest, req.ctx, { source, ...hints });
-    return errAll((full.ok ? full.value.problems : full.problems));
+    return errAll(full.ok ? full.value.problems : full.problems);
   }
   const { manifestOf, versionOf, forced } = found.value;
   const distinct = [...new Set(manifestOf.values())];
@@ -296,9 +318,18 @@ export function detectionFiles(found: TreeModel): string[] {
  * `detectionFiles`, in file order). `check` chooses with the same function, on the same
  * files, so both commands read a model with the same decoder, for the same reason.
  */
-export function chooseModelDecoder(found: TreeModel, override: DecoderName | undefined, version: BfclVersion): { choice: DecoderChoice | null; problems: Problem[] } {
+export function chooseModelDecoder(
+  found: TreeModel,
+  override: DecoderName | undefined,
+  version: BfclVersion,
+): { choice: DecoderChoice | null; problems: Problem[] } {
   const problems: Problem[] = [];
-  const choice = chooseFolderDecoder({ folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) }, override, version, (files) => headSamples(files, problems));
+  const choice = chooseFolderDecoder(
+    { folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) },
+    override,
+    version,
+    (files) => headSamples(files, problems),
+  );
   return { choice, problems };
 }
 
@@ -317,12 +348,21 @@ export interface FolderToDecode {
  * `samples` (called only when detection decides): `check` samples the bytes its job has
  * read already, so a result file is not opened again for its head.
  */
-export function chooseFolderDecoder(folder: FolderToDecode, override: DecoderName | undefined, version: BfclVersion, samples: (files: readonly string[]) => PyValue[]): DecoderChoice | null {
+export function chooseFolderDecoder(
+  folder: FolderToDecode,
+  override: DecoderName | undefined,
+  version: BfclVersion,
+  samples: (files: readonly string[]) => PyValue[],
+): DecoderChoice | null {
   // a folder `run` made says its mode: a text-only FC run looks like a prompting one to detection
   const recorded = override === undefined ? readRunRecord(folder.dir).record : null;
   if (recorded !== null) {
     const mode = recorded.settings.mode;
-    return { decoder: mode === "fc" ? fcDecoder : promptingDecoder, source: "run", reason: `run.json: made by twinscore run in ${mode} mode` };
+    return {
+      decoder: mode === "fc" ? fcDecoder : promptingDecoder,
+      source: "run",
+      reason: `run.json: made by twinscore run in ${mode} mode`,
+    };
   }
   return chooseDecoder({ folder: folder.folder, override: override ?? null, version, samples: () => samples(folder.detectionFiles) });
 }
@@ -353,7 +393,13 @@ function headSamples(files: readonly string[], problems: Problem[]): PyValue[] {
 }
 
 /** The copy of one (model, category) to use: the one with the most distinct ids, the first found on a tie; unreadable copies are passed over. */
-function chooseCopy(paths: readonly string[], category: ScoredResultCategory, known: ReadonlySet<string>, problems: Problem[], onLine: ReturnType<typeof recordedTurnsVisitor>): { path: string; candidates: number } | null {
+function chooseCopy(
+  paths: readonly string[],
+  category: ScoredResultCategory,
+  known: ReadonlySet<string>,
+  problems: Problem[],
+  onLine: ReturnType<typeof recordedTurnsVisitor>,
+): { path: string; candidates: number } | null {
   if (paths.length === 1) return { path: paths[0], candidates: 1 };
   let best: { path: string; ids: number } | null = null;
   for (const path of paths) {
@@ -388,9 +434,26 @@ function readModel(
   const dataCheck = streamed.result;
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const recorded = readRunRecord(found.dir);
-  if (recorded.problem !== null) problems.push({ ...recorded.problem, severity: "warning", message: `${recorded.problem.message}; the folder is read as one without it` });
+  if (recorded.problem !== null)
+    problems.push({
+      ...recorded.problem,
+      severity: "warning",
+      message: `${recorded.problem.message}; the folder is read as one without it`,
+    });
   const runRecord = recorded.record;
-  const none = { score: null, census: {}, official: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, history: modelHistory({ own: 0, reference: 0 }), runRecord, blocks: null };
+  const none = {
+    score: null,
+    census: {},
+    official: null,
+    texts: null,
+    bytes: null,
+    firstStepTokens: null,
+    openings: null,
+    injectedLines: null,
+    history: modelHistory({ own: 0, reference: 0 }),
+    runRecord,
+    blocks: null,
+  };
   // the copy of each category, then the decoder from the head of the files chosen
   const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
   const missing: string[] = [];
@@ -414,7 +477,8 @@ function readModel(
   for (const category of scoredResultCategories) {
     const c = chosen[category];
     if (c === undefined) continue;
-    const wanted = category === "base" ? on.need.base : new Map([...on.need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
+    const wanted =
+      category === "base" ? on.need.base : new Map([...on.need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
     const reading = readResultFile(c.path, category, {
       wanted,
       knownMissIds: on.known,
@@ -441,7 +505,10 @@ function readModel(
   const decoder = choice === null ? null : summarizeChoice(choice);
   if (missing.length > 0) {
     problems.push(
-      problem("category-missing", `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`),
+      problem(
+        "category-missing",
+        `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
+      ),
     );
     return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: dataCheck() };
   }
@@ -455,22 +522,48 @@ function readModel(
     return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: dataCheck() };
   }
   // what made the lines: one mode (it chooses the decoder) and one injected block, or the model is not scored
-  const made = madeBy(found.name, scoredResultCategories.map((c) => readings[c]!), runRecord);
+  const made = madeBy(
+    found.name,
+    scoredResultCategories.map((c) => readings[c]!),
+    runRecord,
+  );
   if (made.refusal !== null) {
     problems.push(made.refusal);
     return { model: { ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }, check: dataCheck() };
   }
-  const used = req.decoder === undefined && made.mode !== null ? { decoder: made.mode === "fc" ? fcDecoder : promptingDecoder, source: "run" as const, reason: made.reason } : choice!;
-  const scored = scoreModel(found.name, on.pairs, { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts }, used.decoder);
+  const used =
+    req.decoder === undefined && made.mode !== null
+      ? { decoder: made.mode === "fc" ? fcDecoder : promptingDecoder, source: "run" as const, reason: made.reason }
+      : choice!;
+  const scored = scoreModel(
+    found.name,
+    on.pairs,
+    { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts },
+    used.decoder,
+  );
   pushAll(problems, readingWarnings(found.name, scored.records, scored.missing, used, filesUsed, history.protocol === "reference"));
-  const records: readonly PairRecord[] = req.keep === "all" ? scored.records : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
+  const records: readonly PairRecord[] =
+    req.keep === "all"
+      ? scored.records
+      : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
   let official = scores === null ? null : readOfficial(found.name, census, scores.model);
   if (official !== null && scores!.model === null) {
-    official = { ...official, problems: [problem("score-model-missing", `model ${found.name}: no score files under the --scores directories`, { severity: "warning" }), ...official.problems] };
+    official = {
+      ...official,
+      problems: [
+        problem("score-model-missing", `model ${found.name}: no score files under the --scores directories`, { severity: "warning" }),
+        ...official.problems,
+      ],
+    };
   }
   if (official !== null && history.protocol === "reference") {
     // BFCL's checker read the reference's calls on the played turns as the model's: no verdict of its files is the model's
-    official = { ...official, verdicts: new Map(), categories: [], problems: [problem("official-meaningless", officialMeaninglessMessage(found.name), { severity: "warning" })] };
+    official = {
+      ...official,
+      verdicts: new Map(),
+      categories: [],
+      problems: [problem("official-meaningless", officialMeaninglessMessage(found.name), { severity: "warning" })],
+    };
   }
   let texts: Map<string, string> | null = null;
   if (needs.texts) {
@@ -538,16 +631,26 @@ export function madeBy(
     }
   }
   const blocks = { lines: modes.fc + modes.prompting + modes.unrecorded, byBlock };
-  const refuse = (message: string) => ({ mode: null, reason: "", refusal: problem("run-mixed", `model ${model}: ${message}; one folder must hold one run's lines (not scored)`), blocks });
-  if (modes.fc > 0 && modes.prompting > 0) return refuse(`its lines were made in two modes (${modes.fc} fc, ${modes.prompting} prompting), which no one decoder reads`);
+  const refuse = (message: string) => ({
+    mode: null,
+    reason: "",
+    refusal: problem("run-mixed", `model ${model}: ${message}; one folder must hold one run's lines (not scored)`),
+    blocks,
+  });
+  if (modes.fc > 0 && modes.prompting > 0)
+    return refuse(`its lines were made in two modes (${modes.fc} fc, ${modes.prompting} prompting), which no one decoder reads`);
   const lineMode: RunMode | null = modes.fc > 0 ? "fc" : modes.prompting > 0 ? "prompting" : null;
   const recordMode = record?.settings.mode ?? null;
-  if (recordMode !== null && lineMode !== null && recordMode !== lineMode) return refuse(`run.json says mode ${recordMode} and ${modes[lineMode]} lines say ${lineMode}`);
+  if (recordMode !== null && lineMode !== null && recordMode !== lineMode)
+    return refuse(`run.json says mode ${recordMode} and ${modes[lineMode]} lines say ${lineMode}`);
   if (byBlock.size > 1) {
-    const parts = [...byBlock].sort((a, b) => b[1].lines - a[1].lines).map(([k, v]) => (k === NO_BLOCK ? `${v.lines} without an injected block` : `${v.lines} with ${JSON.stringify(v.head)}`));
+    const parts = [...byBlock]
+      .sort((a, b) => b[1].lines - a[1].lines)
+      .map(([k, v]) => (k === NO_BLOCK ? `${v.lines} without an injected block` : `${v.lines} with ${JSON.stringify(v.head)}`));
     return refuse(`its lines were made with different injected blocks (${parts.join(", ")})`);
   }
-  if (recordMode !== null) return { mode: recordMode, reason: `run.json: made by twinscore run in ${recordMode} mode`, refusal: null, blocks };
+  if (recordMode !== null)
+    return { mode: recordMode, reason: `run.json: made by twinscore run in ${recordMode} mode`, refusal: null, blocks };
   if (lineMode !== null) return { mode: lineMode, reason: `its lines record twinscore run's ${lineMode} mode`, refusal: null, blocks };
   return { mode: null, reason: "", refusal: null, blocks };
 }
@@ -563,14 +666,24 @@ export function notBfclLinesProblem(model: string, problems: readonly Problem[])
   if (shaped.length === 0) return null;
   const found = new Map<string, number>();
   for (const p of shaped) {
-    const what = p.message.replace(/^turn \d+ of /, "a turn of ").replace(/, (not a list of steps|neither a list of turns nor an error string)$/, "");
+    const what = p.message
+      .replace(/^turn \d+ of /, "a turn of ")
+      .replace(/, (not a list of steps|neither a list of turns nor an error string)$/, "");
     found.set(what, (found.get(what) ?? 0) + 1);
   }
   const first = shaped[0];
   return problem(
     "not-bfcl-lines",
-    notBfclLinesMessage(`model ${model}`, found, "These lines are read as missing: write them in BFCL's shape (or generate them with bfcl generate or twinscore run)"),
-    { ...(first.file !== undefined ? { file: first.file } : {}), ...(first.line !== undefined ? { line: first.line } : {}), severity: "warning" },
+    notBfclLinesMessage(
+      `model ${model}`,
+      found,
+      "These lines are read as missing: write them in BFCL's shape (or generate them with bfcl generate or twinscore run)",
+    ),
+    {
+      ...(first.file !== undefined ? { file: first.file } : {}),
+      ...(first.line !== undefined ? { line: first.line } : {}),
+      severity: "warning",
+    },
   );
 }
 
@@ -606,7 +719,14 @@ function readingWarnings(
   // with the decoder of the model's handler in BFCL's registry, calls written as text are the server's doing, and the audit says so
   for (const category of scoredResultCategories) {
     const file = filesUsed[category]!.file;
-    const textCalls = chosen.source === "registry" ? textCallLine(model, audit.find((a) => a.category === category)!, handlerWords(chosen)) : null;
+    const textCalls =
+      chosen.source === "registry"
+        ? textCallLine(
+            model,
+            audit.find((a) => a.category === category)!,
+            handlerWords(chosen),
+          )
+        : null;
     if (textCalls !== null) {
       problems.push(problem("text-calls", textCalls, { file, severity: "warning" }));
       continue;
@@ -617,7 +737,8 @@ function readingWarnings(
       health.failed += twin.decodeFailures;
     }
     const line = decodeFailureMessage(health, chosen, "anchor-turn tool-call steps");
-    if (line !== null) problems.push(problem(chosen.source === "registry" ? "undecoded-steps" : "decode-failures", line, { file, severity: "warning" }));
+    if (line !== null)
+      problems.push(problem(chosen.source === "registry" ? "undecoded-steps" : "decode-failures", line, { file, severity: "warning" }));
   }
   const reported = new Set<string>();
   for (const m of missing) {
@@ -628,11 +749,20 @@ function readingWarnings(
       reported.add(key);
       const category = id.startsWith("multi_turn_base_") ? "base" : m.pair.category;
       const line = reference ? `no line for anchor turn ${m.pair.anchorTurn}` : "no line";
-      problems.push(problem("rollout-missing", `${id} has ${line} in this file; the pairs on it are not scored for ${model}`, { file: filesUsed[category]!.file, severity: "warning" }));
+      problems.push(
+        problem("rollout-missing", `${id} has ${line} in this file; the pairs on it are not scored for ${model}`, {
+          file: filesUsed[category]!.file,
+          severity: "warning",
+        }),
+      );
     }
   }
   // lines played from the reference: the pairs whose twins did not both reach the anchor on the reference's turns
-  const ids = (rs: readonly PairRecord[]) => `${rs.slice(0, 3).map((r) => r.missId).join(", ")}${rs.length > 3 ? ", …" : ""}`;
+  const ids = (rs: readonly PairRecord[]) =>
+    `${rs
+      .slice(0, 3)
+      .map((r) => r.missId)
+      .join(", ")}${rs.length > 3 ? ", …" : ""}`;
   const anchorPlayed = records.filter((r) => r.base.history === "anchor-played" || r.miss.history === "anchor-played");
   if (anchorPlayed.length > 0) {
     problems.push(
@@ -655,11 +785,18 @@ function readingWarnings(
   }
   const undecidable = records.filter((r) => r.status === "undecidable");
   if (undecidable.length > 0) {
-    const first = undecidable.slice(0, 3).map((r) => r.missId).join(", ");
+    const first = undecidable
+      .slice(0, 3)
+      .map((r) => r.missId)
+      .join(", ");
     problems.push(
-      problem("pair-undecidable", `model ${model}: ${counted(undecidable.length, "pair")} undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`, {
-        severity: "warning",
-      }),
+      problem(
+        "pair-undecidable",
+        `model ${model}: ${counted(undecidable.length, "pair")} undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`,
+        {
+          severity: "warning",
+        },
+      ),
     );
   }
   return problems;

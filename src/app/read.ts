@@ -72,7 +72,8 @@ export async function readRun(req: ReadRunRequest): Promise<RunReading> {
         forEachLine(file, (bytes, start, end, line) => {
           const head = scanLineHead(bytes, start, end);
           if ("error" in head) {
-            if (bytes.subarray(start, end).some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d)) problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
+            if (bytes.subarray(start, end).some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d))
+              problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
             return;
           }
           if (rollouts.has(head.id)) return;

@@ -24,20 +24,36 @@ function opens(args: string[]): { status: number | null; counts: Map<string, num
     env: { ...process.env, TWINSCORE_OPEN_LOG: log, NODE_OPTIONS: `--import ${counter}` },
   });
   const counts = new Map<string, number>();
-  for (const line of readFileSync(log, "utf8").split("\n").filter((l) => l !== "")) {
+  for (const line of readFileSync(log, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")) {
     for (const [path, n] of Object.entries(JSON.parse(line) as Record<string, number>)) counts.set(path, (counts.get(path) ?? 0) + n);
   }
   return { status: r.status, counts, stderr: r.stderr };
 }
 
-const under = (counts: Map<string, number>, dir: string, suffix: string) => [...counts].filter(([p]) => p.startsWith(dir) && p.endsWith(suffix));
+const under = (counts: Map<string, number>, dir: string, suffix: string) =>
+  [...counts].filter(([p]) => p.startsWith(dir) && p.endsWith(suffix));
 
 describe("each input file is opened once (a result file: at most once more, for its head)", () => {
   requireFreshBuild("bin/twinscore.js");
   const run = rolloutRunDir("2025-11-12-main");
 
   it("score --scores --sensitivity --bfcl-data on one real run of two models", () => {
-    const r = opens(["score", "--results", run, "--scores", run, "--sensitivity", "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--format", "json"]);
+    const r = opens([
+      "score",
+      "--results",
+      run,
+      "--scores",
+      run,
+      "--sensitivity",
+      "--bfcl-data",
+      bfclDataDir(),
+      "--bootstrap",
+      "0",
+      "--format",
+      "json",
+    ]);
     // gpt-oss-20b has too many undecided pairs for a headline: exit 1, every file read all the same
     expect(r.status, r.stderr).toBe(1);
     const results = under(r.counts, run, "_result.json");
@@ -46,7 +62,10 @@ describe("each input file is opened once (a result file: at most once more, for 
     expect(scores).toHaveLength(6);
     for (const [path, n] of results) expect([path, n <= 2]).toEqual([path, true]);
     // the head sample reads the first file of the three only, when its steps are enough
-    expect(results.filter(([, n]) => n === 2).map(([p]) => p.slice(p.lastIndexOf("/") + 1))).toEqual(["BFCL_v4_multi_turn_base_result.json", "BFCL_v4_multi_turn_base_result.json"]);
+    expect(results.filter(([, n]) => n === 2).map(([p]) => p.slice(p.lastIndexOf("/") + 1))).toEqual([
+      "BFCL_v4_multi_turn_base_result.json",
+      "BFCL_v4_multi_turn_base_result.json",
+    ]);
     for (const [path, n] of scores) expect([path, n]).toEqual([path, 1]);
     const questions = under(r.counts, bfclDataDir(), "_multi_turn_base.json");
     expect(questions.map(([, n]) => n)).toEqual([1, 1]); // the questions and the possible answers
@@ -54,9 +73,34 @@ describe("each input file is opened once (a result file: at most once more, for 
 
   it("report and compare with --bfcl-data on both real runs: the same bound", () => {
     const out = join(mkdtempSync(join(tmpdir(), "twinscore-opens-report-")), "report.html");
-    const report = opens(["report", ...rolloutRuns.flatMap((n) => ["--results", rolloutRunDir(n)]), ...rolloutRuns.flatMap((n) => ["--scores", rolloutRunDir(n)]), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--out", out]);
-    const compare = opens(["compare", "--a", rolloutRunDir(rolloutRuns[0]), "--b", rolloutRunDir(rolloutRuns[1]), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--format", "json"]);
-    for (const [name, r] of [["report", report], ["compare", compare]] as const) {
+    const report = opens([
+      "report",
+      ...rolloutRuns.flatMap((n) => ["--results", rolloutRunDir(n)]),
+      ...rolloutRuns.flatMap((n) => ["--scores", rolloutRunDir(n)]),
+      "--bfcl-data",
+      bfclDataDir(),
+      "--bootstrap",
+      "0",
+      "--out",
+      out,
+    ]);
+    const compare = opens([
+      "compare",
+      "--a",
+      rolloutRunDir(rolloutRuns[0]),
+      "--b",
+      rolloutRunDir(rolloutRuns[1]),
+      "--bfcl-data",
+      bfclDataDir(),
+      "--bootstrap",
+      "0",
+      "--format",
+      "json",
+    ]);
+    for (const [name, r] of [
+      ["report", report],
+      ["compare", compare],
+    ] as const) {
       const results = under(r.counts, join(sharedDir(), "rollouts"), "_result.json");
       expect([name, results.length]).toEqual([name, 12]);
       for (const [path, n] of results) expect([name, path, n <= 2]).toEqual([name, path, true]);
@@ -84,9 +128,32 @@ describe("each input file is opened once (a result file: at most once more, for 
     expect(alone.status, alone.stderr).toBe(0);
     expect(under(alone.counts, run, "_score.json")).toEqual([]);
     const labels = join(mkdtempSync(join(tmpdir(), "twinscore-opens-judge-")), "labels.jsonl");
-    const verify = opens(["verify", "--expected", join(projectRoot, "data", "expected", "gpt-oss.json"), "--results", join(sharedDir(), "rollouts", "gpt-oss"), "--format", "json"]);
-    const judge = opens(["judge", "--results", run, "--dry-run", "--endpoint", "http://127.0.0.1:9/v1", "--judge-model", "judge", "--labels", labels]);
-    for (const [name, r, files] of [["check", alone, 6], ["verify", verify, 12], ["judge", judge, 6]] as const) {
+    const verify = opens([
+      "verify",
+      "--expected",
+      join(projectRoot, "data", "expected", "gpt-oss.json"),
+      "--results",
+      join(sharedDir(), "rollouts", "gpt-oss"),
+      "--format",
+      "json",
+    ]);
+    const judge = opens([
+      "judge",
+      "--results",
+      run,
+      "--dry-run",
+      "--endpoint",
+      "http://127.0.0.1:9/v1",
+      "--judge-model",
+      "judge",
+      "--labels",
+      labels,
+    ]);
+    for (const [name, r, files] of [
+      ["check", alone, 6],
+      ["verify", verify, 12],
+      ["judge", judge, 6],
+    ] as const) {
       expect([name, r.status], r.stderr).toEqual([name, 0]);
       const results = under(r.counts, join(sharedDir(), "rollouts"), "_result.json");
       expect([name, results.length]).toEqual([name, files]);

@@ -89,7 +89,11 @@ export function checkRecordedTurns(model: TreeModel, candidates: readonly DataCa
  * errors) wait until the end: then they are compared with the turns `prompts` gives them,
  * the prompt BFCL's score file keeps for a failed entry, when the caller has read it.
  */
-export function dataCheckWithPrompts(candidate: DataCandidate): { readonly onItem: (item: RecordedItem) => void; readonly result: (prompts?: ReadonlyMap<string, TurnQueries>) => RolloutDataCheck; readonly unlogged: () => number } {
+export function dataCheckWithPrompts(candidate: DataCandidate): {
+  readonly onItem: (item: RecordedItem) => void;
+  readonly result: (prompts?: ReadonlyMap<string, TurnQueries>) => RolloutDataCheck;
+  readonly unlogged: () => number;
+} {
   const builder = rolloutDataCheckBuilder([candidate], "all");
   const unlogged: string[] = [];
   return {
@@ -107,7 +111,11 @@ export function dataCheckWithPrompts(candidate: DataCandidate): { readonly onIte
  * that logged no turn compared with the prompts of its score files' failed entries:
  * `prompts` is called only when the model has such lines.
  */
-export function checkRecordedTurnsWithPrompts(model: TreeModel, candidate: DataCandidate, prompts: () => ReadonlyMap<string, TurnQueries>): RolloutDataCheck {
+export function checkRecordedTurnsWithPrompts(
+  model: TreeModel,
+  candidate: DataCandidate,
+  prompts: () => ReadonlyMap<string, TurnQueries>,
+): RolloutDataCheck {
   const check = dataCheckWithPrompts(candidate);
   forEachRecordedItem(model, check.onItem);
   return check.result(check.unlogged() > 0 ? prompts() : undefined);

@@ -80,6 +80,12 @@ describe("workaround credit (Table F1) on the real xLAM run, BFCL v3", () => {
     // the same replay on v4's classes: references whose place_order / cancel_order change v3's state do nothing there
     const noOps = (s: typeof v3) => s.outcomes.filter((o) => o.referenceNoOp).map((o) => o.missId);
     const onlyUnderV4 = noOps(replay("v4")).filter((id) => !noOps(v3).includes(id));
-    expect(onlyUnderV4).toEqual(["multi_turn_miss_func_102", "multi_turn_miss_func_122", "multi_turn_miss_func_123", "multi_turn_miss_func_138", "multi_turn_miss_func_146"]);
+    expect(onlyUnderV4).toEqual([
+      "multi_turn_miss_func_102",
+      "multi_turn_miss_func_122",
+      "multi_turn_miss_func_123",
+      "multi_turn_miss_func_138",
+      "multi_turn_miss_func_146",
+    ]);
   });
 });

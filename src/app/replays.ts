@@ -27,7 +27,13 @@ export function sameVersion(model: ModelRead, data: ScoredData): Result<void> {
   for (const c of scoredResultCategories) {
     const file = model.filesUsed[c];
     if (file !== undefined && model.bfclVersion !== null && model.bfclVersion !== data.version) {
-      problems.push(problem("bfcl-version-differs", `a BFCL ${model.bfclVersion} result file cannot be checked against the BFCL ${data.version} data in ${data.dataDir}`, { file: file.file }));
+      problems.push(
+        problem(
+          "bfcl-version-differs",
+          `a BFCL ${model.bfclVersion} result file cannot be checked against the BFCL ${data.version} data in ${data.dataDir}`,
+          { file: file.file },
+        ),
+      );
     }
   }
   return problems.length > 0 ? errAll(problems) : ok(undefined);
@@ -60,7 +66,12 @@ export function completionsOf(model: ModelRead, pairs: readonly ManifestPair[], 
   const checked = checkPairPrefixes(
     known,
     { inputs: data.inputs, results: texts },
-    { modelName: model.folder, newProcess: () => newEvaluatorProcess(undefined, true, data.version), decode: decoder?.decode, decodePlain: decoder?.plain?.decode },
+    {
+      modelName: model.folder,
+      newProcess: () => newEvaluatorProcess(undefined, true, data.version),
+      decode: decoder?.decode,
+      decodePlain: decoder?.plain?.decode,
+    },
   );
   if (!checked.ok) return checked;
   const problems: Problem[] = [];
@@ -93,15 +104,27 @@ export function emptyTurnsOf(model: ModelRead, data: ScoredData): Result<ModelEm
   const version = sameVersion(model, data);
   if (!version.ok) return version;
   const missing = scoredResultCategories.filter((c) => model.filesUsed[c] === undefined || model.bytes?.[c] === undefined);
-  if (missing.length > 0 || model.decoder === null) return err(problem("category-missing", `model ${model.folder}: no ${missing.join(", ")} result file to check`));
+  if (missing.length > 0 || model.decoder === null)
+    return err(problem("category-missing", `model ${model.folder}: no ${missing.join(", ")} result file to check`));
   const cache = new CheckJobCache();
   for (const c of scoredResultCategories) cache.categories.set(`${data.version}/${c}`, ok(data.inputs[c]));
   const job: CheckJob = {
     model: model.folder,
     decoder: model.decoder,
-    files: scoredResultCategories.map((category) => ({ path: model.filesUsed[category]!.file, version: data.version, category, scoreRelative: "", storedScore: null, bytes: model.bytes![category] })),
+    files: scoredResultCategories.map((category) => ({
+      path: model.filesUsed[category]!.file,
+      version: data.version,
+      category,
+      scoreRelative: "",
+      storedScore: null,
+      bytes: model.bytes![category],
+    })),
   };
-  const checked = runCheckJob(job, { dataDir: data.dataDir, longContextModule: null, emptyTurns: "strict", outDir: null, compareStored: false }, cache);
+  const checked = runCheckJob(
+    job,
+    { dataDir: data.dataDir, longContextModule: null, emptyTurns: "strict", outDir: null, compareStored: false },
+    cache,
+  );
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   const readings = new Map<string, EntryReadings[]>();
@@ -120,7 +143,12 @@ export function emptyTurnsOf(model: ModelRead, data: ScoredData): Result<ModelEm
  * reading scores) on the simulated BFCL classes of the data's version, from the texts the
  * pipeline read.
  */
-export function workaroundOf(model: ModelRead, records: readonly PairRecord[], pairs: readonly ManifestPair[], data: ScoredData): Result<WorkaroundSummary> {
+export function workaroundOf(
+  model: ModelRead,
+  records: readonly PairRecord[],
+  pairs: readonly ManifestPair[],
+  data: ScoredData,
+): Result<WorkaroundSummary> {
   const byId = new Map(pairs.map((p) => [p.missId, p]));
   const missIds = new Set(records.filter((r) => r.category === "miss_func").map((r) => r.missId));
   const inputs = new Map<string, Omit<WorkaroundPairInput, "record">>();
@@ -131,7 +159,13 @@ export function workaroundOf(model: ModelRead, records: readonly PairRecord[], p
     const gt = pair ? data.inputs.base.groundTruth.get(pair.baseId) : undefined;
     if (!pair || !miss || !base || !gt) return err(problem("bfcl-data-mismatch", `${id}: pair or its BFCL entries not found`));
     const text = model.texts?.get(id);
-    inputs.set(id, { pair, missResult: text === undefined ? undefined : (JSON.parse(text) as unknown), missPrompt: miss.prompt, basePrompt: base.prompt, baseGroundTruth: gt });
+    inputs.set(id, {
+      pair,
+      missResult: text === undefined ? undefined : (JSON.parse(text) as unknown),
+      missPrompt: miss.prompt,
+      basePrompt: base.prompt,
+      baseGroundTruth: gt,
+    });
   }
   // the replay decodes the recorded steps (as JSON.parse gives them) with the model's decoder
   const decoder = model.decoder === null ? undefined : decoderByName(model.decoder.name);

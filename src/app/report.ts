@@ -33,7 +33,18 @@ import type { DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
 import { combineTrialReads } from "./trials-of.js";
-import { badArgument, bootstrapOf, contextOf, strictExitCode, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
+import {
+  badArgument,
+  bootstrapOf,
+  contextOf,
+  strictExitCode,
+  type Context,
+  type ExitCode,
+  type RequestContext,
+  type ModelsOption,
+  type ManifestOption,
+  type DecoderOption,
+} from "./common.js";
 import { DEFAULT_MAX_UNDECIDED, LIFTED, reshapeFix } from "./score.js";
 import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
@@ -145,7 +156,8 @@ export async function buildReport(request: ReportRequest): Promise<ReportDocumen
   const shape = requestShapeProblems(request, reportShape, '{ results: ["runs/main"] }');
   if (shape.length > 0) return emptyReportDocument(shape);
   // a folder of `run --trials K` among --trials-of is read as its K trials, as score reads it
-  const split = (request.trialsOf ?? []).length > 0 ? splitTrialFolders({ results: [], trialsOf: request.trialsOf }, contextOf(request).cwd) : null;
+  const split =
+    (request.trialsOf ?? []).length > 0 ? splitTrialFolders({ results: [], trialsOf: request.trialsOf }, contextOf(request).cwd) : null;
   if (split !== null) {
     if (!split.ok) return emptyReportDocument([...split.problems]);
     try {
@@ -188,17 +200,21 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
   const ctx = contextOf(req);
   // the trials of --trials-of are one run of the page, walked together, so its models are named as `score --trials-of` names them
   const given = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
-  const pageRuns: PageRun[] = trialsOf.length > 0 ? [{ label: "trials", dirs: trialsOf }] : req.results.map((d, i) => ({ label: given[i], dirs: [d] }));
+  const pageRuns: PageRun[] =
+    trialsOf.length > 0 ? [{ label: "trials", dirs: trialsOf }] : req.results.map((d, i) => ({ label: given[i], dirs: [d] }));
   const scores = req.scores ?? [];
   const done = (problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument => ({ ...emptyReportDocument(problems), ...rest });
   // every argument before any input is read
   const bad: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
   if (!boot.ok) pushAll(bad, boot.problems);
-  if (trialsOf.length > 0 && request.results.length > 0) bad.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
+  if (trialsOf.length > 0 && request.results.length > 0)
+    bad.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
   else if (pageRuns.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
   if (scores.length !== 0 && scores.length !== pageRuns.length) {
-    bad.push(badArgument(`give one --scores per --results, in the same order (got ${pageRuns.length} --results and ${scores.length} --scores)`));
+    bad.push(
+      badArgument(`give one --scores per --results, in the same order (got ${pageRuns.length} --results and ${scores.length} --scores)`),
+    );
   }
   const labels = pageRuns.map((r) => r.label);
   // each run walked once, on its own (the same model folder in two runs stays two models)
@@ -210,9 +226,11 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
       // a --results tree by its label, or a run inside a folder of runs by its folder's name
       const runNames = comparableRunNames(labels, walks);
       for (const key of req.compare) {
-        if (!runNames.includes(key) && !req.results.includes(key)) bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${runNames.join(", ")})`));
+        if (!runNames.includes(key) && !req.results.includes(key))
+          bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${runNames.join(", ")})`));
       }
-      if (bad.length === 0 && req.compare[0] === req.compare[1]) bad.push(problem("compare-same-run", `--compare needs two different runs, got ${req.compare[0]} twice`));
+      if (bad.length === 0 && req.compare[0] === req.compare[1])
+        bad.push(problem("compare-same-run", `--compare needs two different runs, got ${req.compare[0]} twice`));
     }
   }
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
@@ -227,7 +245,9 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
   if (target !== null) {
     const folder = folderExists(target);
     if (!folder.ok) pushAll(bad, folder.problems);
-    const inputs = walks.flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])]).flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
+    const inputs = walks
+      .flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])])
+      .flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
     for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
     const clash = overwritesInput(target, inputs, "--out");
     if (clash !== null && !clash.ok) pushAll(bad, clash.problems);
@@ -251,7 +271,12 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
       }
     });
     if (new Set(versionOf.values()).size > 1) {
-      return done([problem("bfcl-version-mixed", `report puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`)]);
+      return done([
+        problem(
+          "bfcl-version-mixed",
+          `report puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`,
+        ),
+      ]);
     }
   }
   const rule = req.reading ?? "decided";
@@ -273,15 +298,27 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
   if (!runs.ok) return done([...runs.problems]);
   const manifest = runs.value.manifest;
   const several = runs.value.runs.length > 1;
-  const modelFiles = runs.value.runs.flatMap((r) => r.models.map((m) => ({ model: several ? `${r.label}/${m.inputs.model}` : m.inputs.model, files: [...m.resultFiles, ...m.scoreFiles] })));
+  const modelFiles = runs.value.runs.flatMap((r) =>
+    r.models.map((m) => ({ model: several ? `${r.label}/${m.inputs.model}` : m.inputs.model, files: [...m.resultFiles, ...m.scoreFiles] })),
+  );
   const scoredModels = runs.value.runs.flatMap((r) => r.models);
-  if (scoredModels.length === 0) return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
-  if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing"))) return done([...problems, problem("no-pairs", "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written")]);
+  if (scoredModels.length === 0)
+    return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
+  if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing")))
+    return done([
+      ...problems,
+      problem(
+        "no-pairs",
+        "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written",
+      ),
+    ]);
   const bootstrap = boot.value;
   const pairSet = pairSetOf(req);
   let trials: TrialsSummary | null = null;
   if (trialsOf.length > 0) {
-    req.progress?.(`combining ${runs.value.runs.flatMap((r) => r.models).length} trials${bootstrap.resamples > 0 ? ` (two-level bootstrap B = ${bootstrap.resamples})` : ""}`);
+    req.progress?.(
+      `combining ${runs.value.runs.flatMap((r) => r.models).length} trials${bootstrap.resamples > 0 ? ` (two-level bootstrap B = ${bootstrap.resamples})` : ""}`,
+    );
     const combined = trialsOfRuns(runs.value, records, pairSet, rule, req.maxUndecided ?? DEFAULT_MAX_UNDECIDED, bootstrap);
     if (!combined.ok) return done([...problems, ...combined.problems]);
     trials = combined.value;
@@ -300,7 +337,10 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
     ...(trials === null ? {} : { trials }),
   });
   if (!assembled.ok) return done([...problems, ...assembled.problems]);
-  const html = renderReport({ ...assembled.value, provenance: { twinscoreVersion: TWINSCORE_VERSION, manifestSha256: manifestSha256(manifest), runs: made } });
+  const html = renderReport({
+    ...assembled.value,
+    provenance: { twinscoreVersion: TWINSCORE_VERSION, manifestSha256: manifestSha256(manifest), runs: made },
+  });
   const d = assembled.value;
   // no headline from a broken run, said as `score` says it (the page shows the same row empty)
   for (const m of d.models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.name}: ${m.noHeadline}`));
@@ -327,7 +367,16 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
     figures = { dir: figuresDir, files: written.files };
   }
   const met = [...problems, ...modelProblems.flatMap((m) => m.problems)];
-  return done(problems, { ...facts, figures, trials, modelProblems, modelDecoders, modelFiles, file: target, exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict) });
+  return done(problems, {
+    ...facts,
+    figures,
+    trials,
+    modelProblems,
+    modelDecoders,
+    modelFiles,
+    file: target,
+    exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict),
+  });
 }
 
 /** Each figure of the page as an SVG file and a PNG beside it; a PNG that cannot be made is a problem, its SVG is still written. */
@@ -361,7 +410,9 @@ interface PageRun {
 
 /** The pair set asked for, or undefined for Table 1's (certified, logins not counted). */
 function pairSetOf(req: ReportRequest): { set: PairSet; countLogin: boolean } | undefined {
-  return (req.pairSet ?? "certified") === "certified" && req.countLogin !== true ? undefined : { set: req.pairSet ?? "certified", countLogin: req.countLogin === true };
+  return (req.pairSet ?? "certified") === "certified" && req.countLogin !== true
+    ? undefined
+    : { set: req.pairSet ?? "certified", countLogin: req.countLogin === true };
 }
 
 /**
@@ -422,7 +473,9 @@ async function readReportRuns(
   for (const [i, { label, dirs }] of pageRuns.entries()) {
     const resultDir = dirs.join(", ");
     // score folders found beside result/ are named from the folder given, as the page names every path (as given)
-    const beside = walks[i].scoresBeside.map((d) => (dirs.length === 1 ? joinPath(resultDir, relativePath(resolvePath(ctx.cwd, resultDir), d)) : d));
+    const beside = walks[i].scoresBeside.map((d) =>
+      dirs.length === 1 ? joinPath(resultDir, relativePath(resolvePath(ctx.cwd, resultDir), d)) : d,
+    );
     const scoreDir = scores[i] ?? (beside.length > 0 ? beside.join(", ") : null);
     req.progress?.(`scoring ${label} (${resultDir})`);
     const read = readModels<ReportModelInput | null>(
@@ -450,23 +503,41 @@ async function readReportRuns(
         if (m.score === null) {
           // a model mixing both histories is not scored, and the pipeline's error says why
           if (m.history.protocol === "mixed") return null;
-          problems.push(problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`));
+          problems.push(
+            problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`),
+          );
           return null;
         }
-        if (scoreDir !== null) pushAll(problems, (m.official?.problems ?? []));
+        if (scoreDir !== null) pushAll(problems, m.official?.problems ?? []);
         let replays: ModelReplays | null = null;
         if (data !== null) {
           const scored = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
           replays = replaysOf(m, scored, readingPairs(m.manifest, table1), data, { workaround: true, checker: true }, (what) =>
-            req.progress?.(what === "workaround" ? `replaying miss_func attempts of ${label}/${m.model} (workaround credit)` : `checking ${label}/${m.model} with BFCL's checker (turn prefixes, empty-reference turns)`),
+            req.progress?.(
+              what === "workaround"
+                ? `replaying miss_func attempts of ${label}/${m.model} (workaround credit)`
+                : `checking ${label}/${m.model} with BFCL's checker (turn prefixes, empty-reference turns)`,
+            ),
           );
           pushAll(problems, replays.problems);
         }
         const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
-        const resultFiles = Object.values(m.filesUsed).map((f) => f.file).sort();
+        const resultFiles = Object.values(m.filesUsed)
+          .map((f) => f.file)
+          .sort();
         const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
         const reshape = reshapeFix(m.problems);
-        const input: ReportModelInput = { inputs: metricsInputs(m), workaround, completions, emptyTurns, resultFiles, scoreFiles, run: m.run, folder: m.folder, ...(reshape === undefined ? {} : { reshape }) };
+        const input: ReportModelInput = {
+          inputs: metricsInputs(m),
+          workaround,
+          completions,
+          emptyTurns,
+          resultFiles,
+          scoreFiles,
+          run: m.run,
+          folder: m.folder,
+          ...(reshape === undefined ? {} : { reshape }),
+        };
         records.set(input, m.runRecord);
         return input;
       },
@@ -474,8 +545,16 @@ async function readReportRuns(
     if (!read.ok) return read;
     pushAll(problems, read.value.problems);
     if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest)) {
-      const why = read.value.manifest.source.bfclVersion === manifest.source.bfclVersion ? `their pair manifests differ` : `these runs are of several BFCL versions`;
-      return err(problem("bfcl-version-mixed", `report puts every model on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`));
+      const why =
+        read.value.manifest.source.bfclVersion === manifest.source.bfclVersion
+          ? `their pair manifests differ`
+          : `these runs are of several BFCL versions`;
+      return err(
+        problem(
+          "bfcl-version-mixed",
+          `report puts every model on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`,
+        ),
+      );
     }
     if (read.value.selected.length > 0 || manifest === null) manifest = read.value.manifest;
     runs.push({ label, resultDir, scoreDir, models: read.value.outputs.filter((m): m is ReportModelInput => m !== null) });

@@ -83,8 +83,10 @@ function fieldProblem(name: string, value: unknown, rule: FieldRule): Problem | 
   })();
   if (fits) return null;
   // a lone string where a list belongs: each character would be taken for an entry
-  if (rule === "list" && typeof value === "string") return problem("bad-argument", `${name} must be ${ruleWords.list}, not ${described(value)}; give [${JSON.stringify(value)}]`);
-  if (rule === "list" && Array.isArray(value)) return problem("bad-argument", `${name} must be ${ruleWords.list}, not a list with an entry that is not a non-empty string`);
+  if (rule === "list" && typeof value === "string")
+    return problem("bad-argument", `${name} must be ${ruleWords.list}, not ${described(value)}; give [${JSON.stringify(value)}]`);
+  if (rule === "list" && Array.isArray(value))
+    return problem("bad-argument", `${name} must be ${ruleWords.list}, not a list with an entry that is not a non-empty string`);
   return problem("bad-argument", `${name} must be ${ruleWords[rule]}, not ${described(value)}`);
 }
 

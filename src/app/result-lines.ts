@@ -6,7 +6,18 @@
  * that is not UTF-8 becomes a warning with file:line. The file itself is streamed by io's
  * line reader (`io/results-read.ts`): memory is one chunk plus the decoded results.
  */
-import { decodeResultBytes, lineHistory, lineKey, repeatedKeyMessage, scanLineHead, stoppedAfterTurn, type LineHead, type LineHeadError, type LineHistory, type RecordedRollout } from "../bfcl/results.js";
+import {
+  decodeResultBytes,
+  lineHistory,
+  lineKey,
+  repeatedKeyMessage,
+  scanLineHead,
+  stoppedAfterTurn,
+  type LineHead,
+  type LineHeadError,
+  type LineHistory,
+  type RecordedRollout,
+} from "../bfcl/results.js";
 import { COLON, skipSpace, skipValue } from "../bfcl/json-bytes.js";
 import { invalidUtf8Message } from "../bfcl/utf8.js";
 import { isKnownItemId } from "../decision/score.js";
@@ -162,7 +173,9 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       // bytes that are not UTF-8 are not read as replacement characters: BFCL's reader stops on them
       const badByte = invalidUtf8At(bytes, start, end);
       if (badByte >= 0) {
-        problems.push(problem("utf8-invalid", `${invalidUtf8Message(bytes, start, badByte)}; the line is skipped`, { file, line, severity: "warning" }));
+        problems.push(
+          problem("utf8-invalid", `${invalidUtf8Message(bytes, start, badByte)}; the line is skipped`, { file, line, severity: "warning" }),
+        );
         return;
       }
       if ("error" in head) {
@@ -192,7 +205,13 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       const earlier = keys.get(keyed.key);
       if (earlier !== undefined) {
         const anchor = keyed.history.kind === "reference" ? ` for anchor turn ${keyed.history.played.length}` : "";
-        problems.push(problem("id-duplicate", `id ${head.id} appears again${anchor} (first on line ${earlier}); the last line of an id is read`, { file, line, severity: "warning" }));
+        problems.push(
+          problem("id-duplicate", `id ${head.id} appears again${anchor} (first on line ${earlier}); the last line of an id is read`, {
+            file,
+            line,
+            severity: "warning",
+          }),
+        );
         forgetLine(keyed.key);
       }
       keys.set(keyed.key, line);
@@ -223,7 +242,11 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         }
         if (typeof message === "string") {
           const msg = message.length > 100 ? message.slice(0, 100) + "…" : message;
-          const warning = problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, { file, line, severity: "warning" });
+          const warning = problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, {
+            file,
+            line,
+            severity: "warning",
+          });
           problems.push(warning);
           errorWarnings.set(keyed.key, warning);
         }
@@ -232,7 +255,9 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       if (keep === undefined) return;
       if (head.resultStart < 0) {
         const malformed = scanLineHead(bytes, start, end, false);
-        problems.push(problem("json-malformed", "error" in malformed ? malformed.error : "line has no `result`", { file, line, severity: "warning" }));
+        problems.push(
+          problem("json-malformed", "error" in malformed ? malformed.error : "line has no `result`", { file, line, severity: "warning" }),
+        );
         return;
       }
       const decoded = decodeResultBytes(bytes, head, keep, { file, line });
@@ -260,10 +285,42 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
     } else forEachLine(file, visit);
   } catch (e) {
     const why = readFailure(e);
-    const failed = { file, lines, distinctIds: 0, rollouts: new Map(), lineOf: new Map(), census: null, texts: null, bytes: null, firstStepTokens: null, openings: null, injectedLines: null, histories, modes, blocks };
+    const failed = {
+      file,
+      lines,
+      distinctIds: 0,
+      rollouts: new Map(),
+      lineOf: new Map(),
+      census: null,
+      texts: null,
+      bytes: null,
+      firstStepTokens: null,
+      openings: null,
+      injectedLines: null,
+      histories,
+      modes,
+      blocks,
+    };
     return { ...failed, problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
   }
-  return { file, lines, distinctIds: ids.size, rollouts, lineOf, problems: problems.toArray(), readable: true, census, texts, bytes: whole, firstStepTokens: tokens, openings, injectedLines, histories, modes, blocks };
+  return {
+    file,
+    lines,
+    distinctIds: ids.size,
+    rollouts,
+    lineOf,
+    problems: problems.toArray(),
+    readable: true,
+    census,
+    texts,
+    bytes: whole,
+    firstStepTokens: tokens,
+    openings,
+    injectedLines,
+    histories,
+    modes,
+    blocks,
+  };
 }
 
 const utf8Text = new TextDecoder("utf-8");
@@ -303,7 +360,14 @@ function countLine(census: ResultCensus, bytes: Uint8Array, head: LineHead | Lin
 }
 
 /** Keep the `result` text of a wanted id's last line, when the line is UTF-8 and the text parses (else the scorer reports it, and no text is kept). */
-function keepText(texts: Map<string, string>, wanted: ReadonlySet<string>, bytes: Uint8Array, start: number, end: number, head: LineHead | LineHeadError): void {
+function keepText(
+  texts: Map<string, string>,
+  wanted: ReadonlySet<string>,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  head: LineHead | LineHeadError,
+): void {
   if ("error" in head || !wanted.has(head.id)) return;
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;
@@ -322,17 +386,31 @@ const TOKENS_KEY = Buffer.from('"input_token_count"');
 const FIRST_COUNT = /^\s*:\s*\[\s*\[\s*(\d+)/;
 
 /** The first step's input token count of the last line of an id (null for a line without one: an error line). */
-function countFirstStepTokens(tokens: Map<string, number | null>, bytes: Uint8Array, start: number, end: number, head: LineHead | LineHeadError): void {
+function countFirstStepTokens(
+  tokens: Map<string, number | null>,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  head: LineHead | LineHeadError,
+): void {
   if ("error" in head) return;
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;
   const at = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(TOKENS_KEY);
   if (keyed.history.kind === "reference") {
     // the played turns made no request (their counts are 0): the first step the model generated is the anchor turn's
-    tokens.set(keyed.key, at < 0 ? null : generatedFirstStepTokens(bytes, start + at + TOKENS_KEY.length, end, keyed.history.played.length));
+    tokens.set(
+      keyed.key,
+      at < 0 ? null : generatedFirstStepTokens(bytes, start + at + TOKENS_KEY.length, end, keyed.history.played.length),
+    );
     return;
   }
-  const m = at < 0 ? null : FIRST_COUNT.exec(utf8Text.decode(bytes.subarray(start + at + TOKENS_KEY.length, Math.min(end, start + at + TOKENS_KEY.length + 40))));
+  const m =
+    at < 0
+      ? null
+      : FIRST_COUNT.exec(
+          utf8Text.decode(bytes.subarray(start + at + TOKENS_KEY.length, Math.min(end, start + at + TOKENS_KEY.length + 40))),
+        );
   tokens.set(head.id, m === null ? null : Number(m[1]));
 }
 
@@ -347,7 +425,9 @@ function recordsInjection(bytes: Uint8Array, start: number, end: number): boolea
   return false;
 }
 
-const MODE_VALUES: readonly (readonly [Buffer, RunMode])[] = (["fc", "prompting"] as const).map((m) => [Buffer.from(`"${MODE_KEY}": "${m}"`), m] as const);
+const MODE_VALUES: readonly (readonly [Buffer, RunMode])[] = (["fc", "prompting"] as const).map(
+  (m) => [Buffer.from(`"${MODE_KEY}": "${m}"`), m] as const,
+);
 
 /** The mode a line records (`twinscore_mode`, as the writer renders it at the line's end), or null. */
 function recordedMode(bytes: Uint8Array, start: number, end: number): RunMode | null {

@@ -5,7 +5,19 @@
  * (kept by the final rewrite), lines resume must keep byte for byte, numbers JSON cannot
  * hold, and a disk that fills up mid-run.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -29,13 +41,27 @@ const manifest = (() => {
 })();
 
 /** A model that answers every request with text and no call (each turn ends after one step). */
-const textModel: ChatEndpoint = async () => ({ ok: true, message: { role: "assistant", content: "Nothing to do." }, usage: { prompt_tokens: 7, completion_tokens: 3 } });
+const textModel: ChatEndpoint = async () => ({
+  ok: true,
+  message: { role: "assistant", content: "Nothing to do." },
+  usage: { prompt_tokens: 7, completion_tokens: 3 },
+});
 
 let n = 0;
 function run(extra: Partial<RunRequest> & { outDir?: string } = {}): RunRequest {
-  return inProcessRun({ model: "files/test", outDir: extra.outDir ?? join(tmp, `out-${++n}`), items: "all", manifest, chat: textModel, bfclDataDir: data, concurrency: 2, ...extra });
+  return inProcessRun({
+    model: "files/test",
+    outDir: extra.outDir ?? join(tmp, `out-${++n}`),
+    items: "all",
+    manifest,
+    chat: textModel,
+    bfclDataDir: data,
+    concurrency: 2,
+    ...extra,
+  });
 }
-const resultFile = (out: string, c: (typeof categories)[number]) => join(out, "files_test", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
+const resultFile = (out: string, c: (typeof categories)[number]) =>
+  join(out, "files_test", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
 const ids = (c: string, xs: number[]) => xs.map((i) => `multi_turn_${c}_${i}`);
 
 /** A write call that fails with ENOSPC from its `failAt`-th use on, after writing part of the first failed write. */
@@ -121,11 +147,15 @@ describe("two runs, one folder", () => {
     expect(second.ok).toBe(false);
     if (second.ok) return;
     expect(second.problems[0].code).toBe("output-locked");
-    expect(renderProblemLine(second.problems[0])).toMatch(/\.twinscore-run\.lock: error: another twinscore run is writing this folder: pid \d+ on .+, started \d{4}-\d\d-\d\dT.+ \[output-locked\]$/);
+    expect(renderProblemLine(second.problems[0])).toMatch(
+      /\.twinscore-run\.lock: error: another twinscore run is writing this folder: pid \d+ on .+, started \d{4}-\d\d-\d\dT.+ \[output-locked\]$/,
+    );
     release();
     const done = await first;
     expect(done.ok && done.value.generated).toBe(3);
-    const missParam = readFileSync(resultFile(out, "miss_param"), "utf8").split("\n").filter((l) => l !== "");
+    const missParam = readFileSync(resultFile(out, "miss_param"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "");
     expect(missParam.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(["multi_turn_miss_param_0", "multi_turn_miss_param_4"]);
     expect(missParam[1] + "\n").toBe(foreign);
     expect(existsSync(join(out, "files_test", ".twinscore-run.lock"))).toBe(false);
@@ -174,7 +204,12 @@ describe("what resume keeps", () => {
     expect([doc.value.generated, doc.value.resumed]).toEqual([2, 3]);
     const text = readFileSync(resultFile(out, "base"), "utf8");
     for (const kept of [bom, nan, crlf, note]) expect(text).toContain(kept);
-    expect(text.split("\n").filter((l) => l !== "").map((l) => /multi_turn_base_\d/.exec(l)?.[0] ?? l)).toEqual([
+    expect(
+      text
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => /multi_turn_base_\d/.exec(l)?.[0] ?? l),
+    ).toEqual([
       "multi_turn_base_0",
       "multi_turn_base_1",
       "multi_turn_base_2",
@@ -226,10 +261,20 @@ describe("a disk that fills up mid-run", () => {
     );
     const text = readFileSync(resultFile(out, "base"), "utf8");
     expect(text.endsWith("\n")).toBe(true);
-    expect(text.split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(ids("base", [0, 1]));
+    expect(
+      text
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(ids("base", [0, 1]));
     expect(doc.value.generated).toBe(2);
     const rerun = await runModel(run({ outDir: out, onlyIds: only }));
     expect(rerun.ok && [rerun.value.exitCode, rerun.value.generated, rerun.value.resumed]).toEqual([0, 4, 2]);
-    expect(readFileSync(resultFile(out, "base"), "utf8").split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(ids("base", [0, 1, 2, 3]));
+    expect(
+      readFileSync(resultFile(out, "base"), "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(ids("base", [0, 1, 2, 3]));
   });
 });

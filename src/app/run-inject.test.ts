@@ -48,23 +48,33 @@ describe("prompt arms and compare's injection check", () => {
     expect((await runModel(arm(b, INJECT))).ok).toBe(true);
     const words = INJECT.split(/\s+/).length;
     // the injected arm's lines record the block and where it went; the neutral arm's record none
-    const lineOf = (dir: string) => JSON.parse(readFileSync(join(dir, "scripted_arm", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8").split("\n")[0]) as Record<string, unknown>;
+    const lineOf = (dir: string) =>
+      JSON.parse(
+        readFileSync(join(dir, "scripted_arm", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8").split("\n")[0],
+      ) as Record<string, unknown>;
     expect(lineOf(b)[INJECTED_KEY]).toEqual({ placement: "developer-message", text: INJECT });
     expect(INJECTED_KEY in lineOf(a)).toBe(false);
     const io = memoryIo({}, tmp);
     expect(await runCli(["compare", "--a", a, "--b", b, "--bootstrap", "0"], io)).toBe(0);
     const out = io.out.join("");
-    expect(out).toContain(`scripted_arm: injection check on 374 paired items: first-step input tokens B − A = +${words} on 374; distribution +${words} × 374; it holds on every paired item`);
+    expect(out).toContain(
+      `scripted_arm: injection check on 374 paired items: first-step input tokens B − A = +${words} on 374; distribution +${words} × 374; it holds on every paired item`,
+    );
 
     // one line whose first step did not get the block
     const file = join(b, "scripted_arm", "multi_turn", "BFCL_v4_multi_turn_base_result.json");
     const lines = readFileSync(file, "utf8").split("\n");
     const first = JSON.parse(lines[0]) as { id: string; input_token_count: number[][] };
-    lines[0] = lines[0].replace(`"input_token_count": [[${first.input_token_count[0][0]}`, `"input_token_count": [[${first.input_token_count[0][0] - words}`);
+    lines[0] = lines[0].replace(
+      `"input_token_count": [[${first.input_token_count[0][0]}`,
+      `"input_token_count": [[${first.input_token_count[0][0] - words}`,
+    );
     writeFileSync(file, lines.join("\n"));
     const io2 = memoryIo({}, tmp);
     expect(await runCli(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--format", "json"], io2)).toBe(0);
-    const json = JSON.parse(io2.out.join("")) as { injection: { model: string; injectedLines: { a: number; b: number }; check: ReturnType<typeof injectionCheck> }[] };
+    const json = JSON.parse(io2.out.join("")) as {
+      injection: { model: string; injectedLines: { a: number; b: number }; check: ReturnType<typeof injectionCheck> }[];
+    };
     expect(json.injection[0].injectedLines).toEqual({ a: 0, b: 374 });
     expect(json.injection[0].check.breaks).toEqual([{ id: first.id, difference: 0 }]);
     expect(json.injection[0].check.distribution).toEqual([
@@ -76,10 +86,17 @@ describe("prompt arms and compare's injection check", () => {
   it("FC mode sends the block as one developer message before the first turn, on every request of the entry", async () => {
     const seen: { messages: readonly unknown[] }[] = [];
     const inner = inProcessEndpoint(scriptedResponder(alwaysAskScript), "scripted/arm");
-    const doc = await runModel({ ...arm(join(tmp, "fc-role"), INJECT), untilAnchor: false, onlyIds: ["multi_turn_base_0"], chat: (req) => (seen.push(req), inner(req)) });
+    const doc = await runModel({
+      ...arm(join(tmp, "fc-role"), INJECT),
+      untilAnchor: false,
+      onlyIds: ["multi_turn_base_0"],
+      chat: (req) => (seen.push(req), inner(req)),
+    });
     expect(doc.ok && doc.value.errors).toEqual([]);
     expect(seen.length).toBeGreaterThan(1);
-    const firstQuery = JSON.parse(readFileSync(join(bfclDataDir(), "BFCL_v4_multi_turn_base.json"), "utf8").split("\n")[0]) as { question: { role: string; content: string }[][] };
+    const firstQuery = JSON.parse(readFileSync(join(bfclDataDir(), "BFCL_v4_multi_turn_base.json"), "utf8").split("\n")[0]) as {
+      question: { role: string; content: string }[][];
+    };
     for (const r of seen) {
       expect(r.messages[0]).toEqual({ role: "developer", content: INJECT });
       expect(r.messages[1]).toEqual(firstQuery.question[0][0]);
@@ -93,7 +110,9 @@ describe("prompt arms and compare's injection check", () => {
     const out = join(tmp, "prompting");
     const doc = await runModel({ ...arm(out, INJECT, "prompting"), systemPromptFile: prompt, onlyIds: ["multi_turn_base_0"] });
     expect(doc.ok).toBe(true);
-    const line = JSON.parse(readFileSync(join(out, "scripted_arm", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8")) as { inference_log: { begin_of_turn_query?: { role: string; content: string }[] }[] };
+    const line = JSON.parse(readFileSync(join(out, "scripted_arm", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8")) as {
+      inference_log: { begin_of_turn_query?: { role: string; content: string }[] }[];
+    };
     const system = line.inference_log[1].begin_of_turn_query?.[0];
     expect(system?.role).toBe("system");
     expect(system?.content.endsWith(`\n\n${INJECT}`)).toBe(true);

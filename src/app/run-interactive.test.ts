@@ -78,7 +78,11 @@ const shippedPrompt = (() => {
 const MODEL = "scripted/asker";
 const MODEL_DIR = "scripted_asker";
 
-function request(out: string, policy: InteractivePolicy, opts: { sim?: UserSimStubLog | null; maxClarifications?: number; prompt?: UserSimPrompt; emptyCalls?: boolean } = {}): RunRequest {
+function request(
+  out: string,
+  policy: InteractivePolicy,
+  opts: { sim?: UserSimStubLog | null; maxClarifications?: number; prompt?: UserSimPrompt; emptyCalls?: boolean } = {},
+): RunRequest {
   const sim = opts.sim === undefined ? { asks: [], mismatches: [] } : opts.sim;
   return inProcessRun({
     model: MODEL,
@@ -130,7 +134,8 @@ let oracleRequests = 0;
 function oracle(): Promise<void> {
   oracleRun ??= (async () => {
     const doc = await runModel(request(oracleOut, askingOracle(groundTruth), { sim: oracleLog }));
-    if (!doc.ok || doc.value.errors.length > 0) throw new Error(`the oracle run failed: ${JSON.stringify(doc.ok ? doc.value.errors.slice(0, 3) : doc.problems)}`);
+    if (!doc.ok || doc.value.errors.length > 0)
+      throw new Error(`the oracle run failed: ${JSON.stringify(doc.ok ? doc.value.errors.slice(0, 3) : doc.problems)}`);
     oracleRequests = doc.value.requests;
   })();
   return oracleRun;
@@ -153,10 +158,17 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect([a.askedThenDidPct, a.alignedPct]).toEqual([100, 100]);
     // one opening per should-ask item (answered: the oracle asks), one "Done." per answer turn (NO_QUESTION), nothing else
     const shouldAsk = new Set(scored.map((p) => p.missId));
-    expect(oracleLog.asks.filter((a) => a.answered).map((a) => a.itemId).sort()).toEqual([...shouldAsk].sort());
+    expect(
+      oracleLog.asks
+        .filter((a) => a.answered)
+        .map((a) => a.itemId)
+        .sort(),
+    ).toEqual([...shouldAsk].sort());
     expect(oracleLog.asks.filter((a) => a.answered).every((a) => a.message === anchorQuestion(a.itemId))).toBe(true);
     expect(oracleLog.asks.filter((a) => !a.answered)).toHaveLength(223);
-    console.log(`interactive stubs: asking oracle, decision ${model.numbers?.decision}, asked-then-did-it ${a.withheld["held-completed"]}/223, aligned ${a.aligned}/223, ${oracleLog.asks.length} simulator requests`);
+    console.log(
+      `interactive stubs: asking oracle, decision ${model.numbers?.decision}, asked-then-did-it ${a.withheld["held-completed"]}/223, aligned ${a.aligned}/223, ${oracleLog.asks.length} simulator requests`,
+    );
     // the answer replaced the scripted line on T+1, and the line says so
     for (const c of ["miss_func", "miss_param"] as const) {
       for (const line of lines(oracleOut, c)) {
@@ -167,7 +179,7 @@ describe("interactive runs against scripted models and a stub simulated user", (
         expect(summary.get("opening")).toBe("answered");
         expect(summary.get("clarifications")).toBe(0n);
         const turn = (line.get("inference_log") as PyValue[]).filter((x) => x instanceof PyDict)[pair.anchorTurn + 1] as PyDict;
-        const sent = ((turn.get("begin_of_turn_query") as PyDict[])[0].get("content")) as string;
+        const sent = (turn.get("begin_of_turn_query") as PyDict[])[0].get("content") as string;
         const known = facts.get(id)!;
         expect(sent).toBe(c === "miss_func" ? `You can use ${known.removedFunctions.join(" and ")} now.` : known.scriptedLine.trim()); // an answer is sent trimmed
       }
@@ -178,7 +190,13 @@ describe("interactive runs against scripted models and a stub simulated user", (
 
   it("check reads the interactive files unchanged: the oracle's withheld twins pass BFCL's checker through the answer turn", async () => {
     await oracle();
-    const checked = await runCheck({ resultsDir: oracleOut, bfclDataDir: bfclDataDir(), outDir: join(tmp, "oracle-scores"), env: {}, cwd: "/" });
+    const checked = await runCheck({
+      resultsDir: oracleOut,
+      bfclDataDir: bfclDataDir(),
+      outDir: join(tmp, "oracle-scores"),
+      env: {},
+      cwd: "/",
+    });
     expect(checked.ok).toBe(true);
     if (!checked.ok) return;
     expect(checked.value.files.reduce((a, f) => a + f.entries, 0)).toBe(374);
@@ -191,7 +209,8 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect(doc.exitCode).toBe(0);
     expect(doc.dryRun?.requests).toHaveLength(223);
     expect(doc.dryRun?.silent).toBe(0);
-    for (const r of doc.dryRun?.requests ?? []) expect(JSON.stringify(r.request)).toContain(JSON.stringify(anchorQuestion(r.missId)).slice(1, -1));
+    for (const r of doc.dryRun?.requests ?? [])
+      expect(JSON.stringify(r.request)).toContain(JSON.stringify(anchorQuestion(r.missId)).slice(1, -1));
   }, 300_000);
 
   it("--until-anchor stops interactive should-ask items after the answer turn: the same decision and aligned numbers, fewer requests", async () => {
@@ -233,7 +252,8 @@ describe("interactive runs against scripted models and a stub simulated user", (
         expect((line.get("twinscore_user_simulator") as PyDict).get("opening")).toBe("answered");
       }
     }
-    for (const line of lines(out, "base")) expect((line.get("result") as PyValue[]).length).toBe((line.get("twinscore_played_turns") as PyValue[]).length + 1);
+    for (const line of lines(out, "base"))
+      expect((line.get("result") as PyValue[]).length).toBe((line.get("twinscore_played_turns") as PyValue[]).length + 1);
     expect(doc.value.userSimulator?.interactiveItems).toBe(223);
     const scoredDoc = await scoreRuns({ results: [out], bootstrap: { resamples: 0 }, cwd: "/", env: {} });
     const model = scoredDoc.models.find((m) => m.model === MODEL_DIR);
@@ -281,16 +301,22 @@ describe("interactive runs against scripted models and a stub simulated user", (
       const judged = await judgeHeldBack({ results: [out], dryRun: true, cwd: "/", env: {} });
       expect(judged.dryRun?.silent).toBe(0);
       expect(judged.dryRun?.requests).toHaveLength(223);
-      for (const r of judged.dryRun?.requests ?? []) expect(JSON.stringify(r.request)).toContain(JSON.stringify(anchorQuestion(r.missId)).slice(1, -1));
+      for (const r of judged.dryRun?.requests ?? [])
+        expect(JSON.stringify(r.request)).toContain(JSON.stringify(anchorQuestion(r.missId)).slice(1, -1));
     }
   }, 300_000);
 
   it("the stub refuses a request without the withheld facts: a prompt that leaves them out gives error lines, never a quiet pass", async () => {
-    const bare = parseUserSimPrompt("Answer the user's assistant. Say NO_QUESTION when nothing is asked.\n---user---\nThe assistant's latest message, which you reply to now:\n{{message}}");
+    const bare = parseUserSimPrompt(
+      "Answer the user's assistant. Say NO_QUESTION when nothing is asked.\n---user---\nThe assistant's latest message, which you reply to now:\n{{message}}",
+    );
     expect(bare.ok).toBe(true);
     if (!bare.ok) return;
     const log: UserSimStubLog = { asks: [], mismatches: [] };
-    const doc = await runModel({ ...request(join(tmp, "bare-prompt"), askingOracle(groundTruth), { sim: log, prompt: bare.prompt }), onlyIds: ["multi_turn_miss_param_122", "multi_turn_miss_func_1", "multi_turn_base_122"] });
+    const doc = await runModel({
+      ...request(join(tmp, "bare-prompt"), askingOracle(groundTruth), { sim: log, prompt: bare.prompt }),
+      onlyIds: ["multi_turn_miss_param_122", "multi_turn_miss_func_1", "multi_turn_base_122"],
+    });
     expect(doc.ok).toBe(true);
     if (!doc.ok) return;
     expect(doc.value.exitCode).toBe(1);
@@ -310,7 +336,15 @@ describe("interactive runs against scripted models and a stub simulated user", (
     const base = (out: string) => readFileSync(join(out, MODEL_DIR, "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8");
     expect(base(interactiveArm)).toBe(base(scriptedArm));
     // nothing was injected: the token check is asked for, to see both arms send the same first request
-    const doc = await compareArms({ a: scriptedArm, b: interactiveArm, bfclData: bfclDataDir(), cwd: "/", env: {}, bootstrap: { resamples: 200 }, injectionCheck: true });
+    const doc = await compareArms({
+      a: scriptedArm,
+      b: interactiveArm,
+      bfclData: bfclDataDir(),
+      cwd: "/",
+      env: {},
+      bootstrap: { resamples: 200 },
+      injectionCheck: true,
+    });
     expect(doc.exitCode).toBe(0);
     expect(doc.models).toHaveLength(1);
     const cmp = doc.models[0].comparison;
@@ -326,6 +360,8 @@ describe("interactive runs against scripted models and a stub simulated user", (
     expect([sa.withheld["held-completed"], sa.aligned]).toEqual([0, 0]);
     expect([ia.withheld["held-completed"], ia.aligned]).toEqual([223, 223]);
     expect(b.ok && b.value.userSimulator).toMatchObject({ requests: 669, clarifications: 223 }); // the anchor question, the confirmation, the closing "Done."
-    console.log(`interactive stubs: confirming policy, asked-then-did-it scripted ${sa.withheld["held-completed"]}/223 → interactive ${ia.withheld["held-completed"]}/223; aligned ${sa.aligned} → ${ia.aligned}`);
+    console.log(
+      `interactive stubs: confirming policy, asked-then-did-it scripted ${sa.withheld["held-completed"]}/223 → interactive ${ia.withheld["held-completed"]}/223; aligned ${sa.aligned} → ${ia.aligned}`,
+    );
   }, 300_000);
 });

@@ -18,8 +18,22 @@ function metricsOf(run: (typeof rolloutRuns)[number]): { run: ReturnType<typeof 
   let got = loaded.get(run);
   if (!got) {
     const dir = rolloutRunDir(run);
-    const r = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b", "openai_gpt-oss-20b"], cwd: dir });
-    got = { run: r, metrics: metricsByName(computeRunMetrics(manifest, r.models.map((m) => m.inputs), { bootstrap: DEFAULT_BOOTSTRAP, rule: "release" })) };
+    const r = loadInputsForTest({
+      resultDirs: [join(dir, "result")],
+      scoreDirs: [join(dir, "score")],
+      models: ["openai_gpt-oss-120b", "openai_gpt-oss-20b"],
+      cwd: dir,
+    });
+    got = {
+      run: r,
+      metrics: metricsByName(
+        computeRunMetrics(
+          manifest,
+          r.models.map((m) => m.inputs),
+          { bootstrap: DEFAULT_BOOTSTRAP, rule: "release" },
+        ),
+      ),
+    };
     loaded.set(run, got);
   }
   return got;

@@ -80,7 +80,10 @@ describe("run against scripted policies", () => {
     if (!checked.ok) return;
     const failed = new Set<string>();
     for (const c of categories) {
-      const lines = readFileSync(join(scores, "scripted_policy", "multi_turn", `BFCL_v4_multi_turn_${c}_score.json`), "utf8").trim().split("\n").slice(1);
+      const lines = readFileSync(join(scores, "scripted_policy", "multi_turn", `BFCL_v4_multi_turn_${c}_score.json`), "utf8")
+        .trim()
+        .split("\n")
+        .slice(1);
       for (const l of lines) failed.add((JSON.parse(l) as { id: string }).id);
     }
     // which references do not execute cleanly (a call errors), run on their own
@@ -89,12 +92,21 @@ describe("run against scripted policies", () => {
     const unclean = new Set<string>();
     for (const [id, e] of entries.value) {
       for (const turn of groundTruth.get(id) ?? []) {
-        const out = executeCalls(process, turn, { initialConfig: e.initialConfig, involvedClasses: e.involvedClasses, modelName: "reference_probe", entryId: id, longContext: false, evalRun: false });
+        const out = executeCalls(process, turn, {
+          initialConfig: e.initialConfig,
+          involvedClasses: e.involvedClasses,
+          modelName: "reference_probe",
+          entryId: id,
+          longContext: false,
+          evalRun: false,
+        });
         if (out.results.some((r) => r.startsWith("Error during execution"))) unclean.add(id);
       }
     }
     const passedAmongClean = [...entries.value.keys()].filter((id) => !unclean.has(id) && !failed.has(id)).length;
-    console.log(`oracle: ${600 - failed.size}/600 pass check; ${unclean.size} references have a call that errors; failing with a clean reference: ${[...failed].filter((id) => !unclean.has(id)).join(", ") || "none"}`);
+    console.log(
+      `oracle: ${600 - failed.size}/600 pass check; ${unclean.size} references have a call that errors; failing with a clean reference: ${[...failed].filter((id) => !unclean.has(id)).join(", ") || "none"}`,
+    );
     expect([...failed].filter((id) => !unclean.has(id))).toEqual([]);
     expect(passedAmongClean).toBe(600 - unclean.size);
     const total = checked.value.files.reduce((a, f) => a + f.entries, 0);
@@ -145,7 +157,11 @@ describe("run against scripted policies", () => {
       expect(doc.exitCode, JSON.stringify(doc.problems)).toBe(0);
       expect(doc.problems.filter((p) => p.severity === "error")).toEqual([]);
       const stopped = doc.problems.filter((p) => p.code === "score-stopped-at-anchor");
-      expect(stopped.map((p) => p.file?.split("/").at(-1)).sort()).toEqual(["BFCL_v4_multi_turn_base_result.json", "BFCL_v4_multi_turn_miss_func_result.json", "BFCL_v4_multi_turn_miss_param_result.json"]);
+      expect(stopped.map((p) => p.file?.split("/").at(-1)).sort()).toEqual([
+        "BFCL_v4_multi_turn_base_result.json",
+        "BFCL_v4_multi_turn_miss_func_result.json",
+        "BFCL_v4_multi_turn_miss_param_result.json",
+      ]);
       expect(stopped.reduce((a, p) => a + Number(/: (\d+) \S+ lines? stopped/.exec(p.message)?.[1]), 0)).toBe(cutDoc.value.stoppedAtAnchor);
       // no official number is computed from verdicts on cut rollouts
       expect(doc.official?.models ?? []).toEqual([]);

@@ -46,32 +46,49 @@ function toolsAndStates(line: PyDict): string {
 
 describe("run --mode prompting", () => {
   it("reproduces every tool output and state snapshot of the recorded run rendered as Python calls", async () => {
-    const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json");
+    const file = join(
+      rolloutRunDir("2025-11-12-main"),
+      "result",
+      "openai_gpt-oss-120b",
+      "multi_turn",
+      "BFCL_v4_multi_turn_base_result.json",
+    );
     const text = readFileSync(file, "utf8");
     const recording = parseRecording(text);
-    const renderable = [...recording.values()].filter((e) => e.error === null && e.steps.every((s) => renderAsPythonCalls(s.response) !== null)).map((e) => e.id);
+    const renderable = [...recording.values()]
+      .filter((e) => e.error === null && e.steps.every((s) => renderAsPythonCalls(s.response) !== null))
+      .map((e) => e.id);
     expect(renderable.length).toBeGreaterThan(150);
     const promptFile = join(tmp, "system.txt");
     writeFileSync(promptFile, "Call the functions below as a Python list of calls, e.g. [f(a=1)], and nothing else.\n\n{functions}\n");
     const mismatches: string[] = [];
     const out = join(tmp, "out");
-    const doc = await runModel(inProcessRun({
-      model: "openai/gpt-oss-120b",
-      outDir: out,
-      items: "all",
-      mode: "prompting",
-      manifest,
-      inject: "Ask before acting when something is missing.",
-      systemPromptFile: promptFile,
-      onlyIds: renderable,
-      chat: inProcessEndpoint(replayResponder(recording, { mode: "prompting", mismatches }), "openai/gpt-oss-120b"),
-    }));
+    const doc = await runModel(
+      inProcessRun({
+        model: "openai/gpt-oss-120b",
+        outDir: out,
+        items: "all",
+        mode: "prompting",
+        manifest,
+        inject: "Ask before acting when something is missing.",
+        systemPromptFile: promptFile,
+        onlyIds: renderable,
+        chat: inProcessEndpoint(replayResponder(recording, { mode: "prompting", mismatches }), "openai/gpt-oss-120b"),
+      }),
+    );
     expect(doc.ok).toBe(true);
     if (!doc.ok) return;
     expect(mismatches).toEqual([]);
     expect(doc.value.errors).toEqual([]);
-    const recordedById = new Map(text.trimEnd().split("\n").map((l) => [(JSON.parse(l) as { id: string }).id, l]));
-    const produced = readFileSync(join(out, "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8").trimEnd().split("\n");
+    const recordedById = new Map(
+      text
+        .trimEnd()
+        .split("\n")
+        .map((l) => [(JSON.parse(l) as { id: string }).id, l]),
+    );
+    const produced = readFileSync(join(out, "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), "utf8")
+      .trimEnd()
+      .split("\n");
     expect(produced.length).toBe(renderable.length);
     let executedSteps = 0;
     for (const l of produced) {
@@ -79,14 +96,20 @@ describe("run --mode prompting", () => {
       const id = p.get("id") as string;
       const r = jsonLoadsFast(recordedById.get(id) as string) as PyDict;
       // same course: steps per turn, tool outputs and state snapshots
-      expect((p.get("result") as unknown[][]).map((t) => t.length), id).toEqual((r.get("result") as unknown[][]).map((t) => t.length));
+      expect(
+        (p.get("result") as unknown[][]).map((t) => t.length),
+        id,
+      ).toEqual((r.get("result") as unknown[][]).map((t) => t.length));
       expect(toolsAndStates(p), id).toBe(toolsAndStates(r));
       // each step is the model's text; the system prompt (with the injected block) opens turn 0
       const firstTurn = (p.get("inference_log") as unknown[])[1] as PyDict;
       const query = firstTurn.get("begin_of_turn_query") as PyDict[];
       expect(query[0].get("role")).toBe("system");
-      expect(String(query[0].get("content"))).toMatch(/^Call the functions below[\s\S]*"name": "[\s\S]*\n\nAsk before acting when something is missing\.$/);
-      for (const turn of p.get("result") as unknown[][]) for (const step of turn) if (typeof step === "string" && step !== "") executedSteps++;
+      expect(String(query[0].get("content"))).toMatch(
+        /^Call the functions below[\s\S]*"name": "[\s\S]*\n\nAsk before acting when something is missing\.$/,
+      );
+      for (const turn of p.get("result") as unknown[][])
+        for (const step of turn) if (typeof step === "string" && step !== "") executedSteps++;
     }
     expect(executedSteps).toBeGreaterThan(1000);
   }, 300_000);

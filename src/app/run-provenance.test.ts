@@ -28,13 +28,19 @@ writeFileSync(systemPrompt, "Call the functions as Python. {functions}");
 
 // a few scored pairs of each should-ask category, so every result file exists and score reads the folder
 const scored = manifest.pairs.filter((p) => p.status === "scored");
-const somePairs = [...scored.filter((p) => p.missId.includes("miss_func")).slice(0, 3), ...scored.filter((p) => p.missId.includes("miss_param")).slice(0, 3)];
+const somePairs = [
+  ...scored.filter((p) => p.missId.includes("miss_func")).slice(0, 3),
+  ...scored.filter((p) => p.missId.includes("miss_param")).slice(0, 3),
+];
 const someIds = [...new Set(somePairs.flatMap((p) => [p.baseId, p.missId]))];
 
 /** Text that reads as a Python call under the prompting decoder and as no call under FC's. */
 const callLikeText = () => ({
   status: 200,
-  body: { choices: [{ index: 0, message: { role: "assistant", content: "[ls(a=True)]" }, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 2 } },
+  body: {
+    choices: [{ index: 0, message: { role: "assistant", content: "[ls(a=True)]" }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 3, completion_tokens: 2 },
+  },
 });
 
 function request(outDir: string, extra: Partial<RunRequest> = {}): RunRequest {
@@ -74,8 +80,15 @@ function finishWith(into: string, from: string): void {
   const dir = join(into, "m", "multi_turn");
   for (const f of readdirSync(join(from, "m", "multi_turn"))) {
     const have = existsSync(join(dir, f)) ? readFileSync(join(dir, f), "utf8") : "";
-    const haveIds = new Set(have.split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id));
-    const extra = readFileSync(join(from, "m", "multi_turn", f), "utf8").split("\n").filter((l) => l && !haveIds.has((JSON.parse(l) as { id: string }).id));
+    const haveIds = new Set(
+      have
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    );
+    const extra = readFileSync(join(from, "m", "multi_turn", f), "utf8")
+      .split("\n")
+      .filter((l) => l && !haveIds.has((JSON.parse(l) as { id: string }).id));
     writeFileSync(join(dir, f), have + extra.map((l) => l + "\n").join(""));
   }
 }
@@ -91,14 +104,23 @@ function asBeforeRecordsKeepingNone(outDir: string): void {
   const dir = join(outDir, "m", "multi_turn");
   for (const f of readdirSync(dir)) {
     const lines = readFileSync(join(dir, f), "utf8").trimEnd().split("\n");
-    writeFileSync(join(dir, f), lines.map((l) => l.replace(`, "${MODE_KEY}": "fc"`, "").replace(`, "${MODE_KEY}": "prompting"`, "")).join("\n") + "\n");
+    writeFileSync(
+      join(dir, f),
+      lines.map((l) => l.replace(`, "${MODE_KEY}": "fc"`, "").replace(`, "${MODE_KEY}": "prompting"`, "")).join("\n") + "\n",
+    );
   }
 }
 
 describe("run.json", () => {
   it("records versions, digests and settings, never a key or query string; a resume counts a session", async () => {
     const out = join(tmp, "record");
-    const first = await runModel(request(out, { endpoint: "http://user:pw@127.0.0.1:9/v1?api_key=sekrit#frag", narrowing: { ids: someIds.slice(0, 4) }, inject: "Always ask first." }));
+    const first = await runModel(
+      request(out, {
+        endpoint: "http://user:pw@127.0.0.1:9/v1?api_key=sekrit#frag",
+        narrowing: { ids: someIds.slice(0, 4) },
+        inject: "Always ask first.",
+      }),
+    );
     expect(first.ok).toBe(true);
     const r = record(out);
     expect(r).toMatchObject({
@@ -106,7 +128,16 @@ describe("run.json", () => {
       twinscoreVersion: TWINSCORE_VERSION,
       manifestSha256: manifestSha256(manifest),
       endpoint: "http://127.0.0.1:9/v1",
-      settings: { model: "scripted/policy", mode: "fc", history: "own", untilAnchor: false, continueAfterAnchor: false, sampling: { temperature: 0.001, seed: null }, systemPrompt: null, trials: 1 },
+      settings: {
+        model: "scripted/policy",
+        mode: "fc",
+        history: "own",
+        untilAnchor: false,
+        continueAfterAnchor: false,
+        sampling: { temperature: 0.001, seed: null },
+        systemPrompt: null,
+        trials: 1,
+      },
       startedAt: "2026-01-02T03:04:05.000Z",
       endedAt: "2026-01-02T03:04:05.000Z",
       sessions: 1,
@@ -117,11 +148,19 @@ describe("run.json", () => {
     for (const secret of ["sekrit", "pw@", "user:", "?", "#frag"]) expect(text).not.toContain(secret);
     // every line ends with its mode
     for (const f of readdirSync(join(out, "m", "multi_turn"))) {
-      for (const l of readFileSync(join(out, "m", "multi_turn", f), "utf8").trimEnd().split("\n")) expect(l.endsWith(`, "${MODE_KEY}": "fc"}`), l.slice(0, 80)).toBe(true);
+      for (const l of readFileSync(join(out, "m", "multi_turn", f), "utf8")
+        .trimEnd()
+        .split("\n"))
+        expect(l.endsWith(`, "${MODE_KEY}": "fc"}`), l.slice(0, 80)).toBe(true);
     }
     const resumed = await runModel(request(out, { inject: "Always ask first.", clock: () => new Date("2026-02-03T00:00:00.000Z") }));
     expect(resumed.ok && resumed.value.generated).toBe(someIds.length - 4);
-    expect(record(out)).toMatchObject({ startedAt: "2026-01-02T03:04:05.000Z", lastStartedAt: "2026-02-03T00:00:00.000Z", endedAt: "2026-02-03T00:00:00.000Z", sessions: 2 });
+    expect(record(out)).toMatchObject({
+      startedAt: "2026-01-02T03:04:05.000Z",
+      lastStartedAt: "2026-02-03T00:00:00.000Z",
+      endedAt: "2026-02-03T00:00:00.000Z",
+      sessions: 2,
+    });
   });
 
   const changes: [string, Partial<RunRequest>, Partial<RunRequest>, string][] = [
@@ -181,13 +220,21 @@ describe("run.json", () => {
   it("--dry-run reads the folder, plans, and changes nothing", async () => {
     const out = join(tmp, "dry");
     let planned: unknown = null;
-    const dry = await runModel(request(out, { dryRun: true, onPlan: (p) => (planned = p), chat: () => Promise.reject(new Error("a dry run sent a request")) }));
+    const dry = await runModel(
+      request(out, { dryRun: true, onPlan: (p) => (planned = p), chat: () => Promise.reject(new Error("a dry run sent a request")) }),
+    );
     expect(dry.ok).toBe(true);
     if (!dry.ok) return;
     expect(dry.value).toMatchObject({ dryRun: true, exitCode: 0, generated: 0, requests: 0, record: null });
     expect(planned).toEqual(dry.value.plan);
     const pairsTouched = scored.filter((p) => someIds.includes(p.baseId) || someIds.includes(p.missId)).length;
-    expect(dry.value.plan).toMatchObject({ items: someIds.length, lines: someIds.length, pairs: pairsTouched, resumed: 0, pending: someIds.length });
+    expect(dry.value.plan).toMatchObject({
+      items: someIds.length,
+      lines: someIds.length,
+      pairs: pairsTouched,
+      resumed: 0,
+      pending: someIds.length,
+    });
     expect(dry.value.plan!.minRequests).toBeGreaterThanOrEqual(someIds.length);
     expect(existsSync(out)).toBe(false);
   });
@@ -214,7 +261,9 @@ describe("the readers and what made a folder", () => {
     // a record that cannot be read is said, and the folder read as one without it
     writeFileSync(join(out, "m", RUN_RECORD_FILE), "{}");
     const broken = readForTest([out]);
-    expect(broken.models[0].problems.find((p) => p.code === "run-record-malformed")?.message).toBe("the run record cannot be read: schemaVersion undefined is not 1; the folder is read as one without it");
+    expect(broken.models[0].problems.find((p) => p.code === "run-record-malformed")?.message).toBe(
+      "the run record cannot be read: schemaVersion undefined is not 1; the folder is read as one without it",
+    );
   });
 
   it("a folder holding two modes, or lines with and without the injected block, is not scored", async () => {
@@ -224,7 +273,13 @@ describe("the readers and what made a folder", () => {
     // finished by a run of the old code in the other mode: no record to refuse it
     unlinkSync(join(out, "m", RUN_RECORD_FILE));
     const other = join(tmp, "mixed-other");
-    const second = await runModel(request(other, { mode: "prompting", systemPromptFile: systemPrompt, chat: inProcessEndpoint(policyResponder("always-act", "prompting"), "scripted/policy") }));
+    const second = await runModel(
+      request(other, {
+        mode: "prompting",
+        systemPromptFile: systemPrompt,
+        chat: inProcessEndpoint(policyResponder("always-act", "prompting"), "scripted/policy"),
+      }),
+    );
     expect(second.ok).toBe(true);
     finishWith(out, other);
     const m = readForTest([out]).models[0];
@@ -240,7 +295,9 @@ describe("the readers and what made a folder", () => {
     finishWith(injected, join(tmp, "mixed-inject-b"));
     const mi = readForTest([injected]).models[0];
     expect(mi.score).toBeNull();
-    expect(mi.problems.find((p) => p.code === "run-mixed")?.message).toMatch(/different injected blocks \(\d+ without an injected block, \d+ with "Always ask before acting\."\)|different injected blocks \(\d+ with "Always ask before acting\.", \d+ without an injected block\)/);
+    expect(mi.problems.find((p) => p.code === "run-mixed")?.message).toMatch(
+      /different injected blocks \(\d+ without an injected block, \d+ with "Always ask before acting\."\)|different injected blocks \(\d+ with "Always ask before acting\.", \d+ without an injected block\)/,
+    );
   });
 
   it("the real runs in ../shared have no run.json and read as before: decoder detected, one mode, no block", () => {

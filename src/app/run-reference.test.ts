@@ -20,7 +20,15 @@ import { runCli } from "../cli/program.js";
 import { parseReferenceCall } from "../rollout/reference-history.js";
 import { requireFreshBuild } from "../testing/build.js";
 import { table1Numbers } from "../testing/numbers.js";
-import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, startPolicyServer, turnAndStep, type CallScript } from "../testing/policies.js";
+import {
+  alwaysActScript,
+  alwaysAskScript,
+  oracleScript,
+  scriptedResponder,
+  startPolicyServer,
+  turnAndStep,
+  type CallScript,
+} from "../testing/policies.js";
 import { readForTest } from "../testing/read-models.js";
 import { realV4RunInputs, serverPool, inProcessRun } from "../testing/run-fixtures.js";
 import { bfclDataDir, projectRoot } from "../testing/shared.js";
@@ -51,7 +59,9 @@ function linesOf(out: string): Line[] {
 
 async function runPolicy(out: string, script: CallScript, extra: Partial<RunRequest> = {}): Promise<RunDocument> {
   const srv = await serve(startPolicyServer(scriptedResponder(script, { paramNames })));
-  const doc = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, ...extra }));
+  const doc = await runModel(
+    inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, ...extra }),
+  );
   if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
   return doc.value;
 }
@@ -114,7 +124,11 @@ describe("run --history reference over Table 1's pairs", () => {
         // stopped after the anchor, the key after the played turns where turns were left out, and the mode last
         expect(result).toHaveLength(anchor + 1);
         expect(l[STOPPED_AFTER_TURN_KEY]).toBe(anchor + 1 < count ? anchor : undefined);
-        expect(Object.keys(l).slice(6)).toEqual(anchor + 1 < count ? [HISTORY_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY, MODE_KEY] : [HISTORY_KEY, PLAYED_TURNS_KEY, MODE_KEY]);
+        expect(Object.keys(l).slice(6)).toEqual(
+          anchor + 1 < count
+            ? [HISTORY_KEY, PLAYED_TURNS_KEY, STOPPED_AFTER_TURN_KEY, MODE_KEY]
+            : [HISTORY_KEY, PLAYED_TURNS_KEY, MODE_KEY],
+        );
         expect(l[MODE_KEY]).toBe("fc");
         // each played turn: one step holding the reference's calls, decoded as any step is, no tokens
         for (let t = 0; t < anchor; t++) {
@@ -172,7 +186,19 @@ describe("run --history reference in prompting mode", () => {
     writeFileSync(promptFile, "Answer with the calls as a Python list, e.g. [f(a=1)], and nothing else.\n\n{functions}\n");
     const out = join(tmp, "prompting-reference");
     const srv = await serve(startPolicyServer(scriptedResponder(oracleScript(references), { paramNames, mode: "prompting" })));
-    const run = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, mode: "prompting", systemPromptFile: promptFile, history: "reference" }));
+    const run = await runModel(
+      inProcessRun({
+        model: MODEL,
+        outDir: out,
+        items: "pairs",
+        manifest,
+        endpoint: srv.url,
+        chat: undefined,
+        mode: "prompting",
+        systemPromptFile: promptFile,
+        history: "reference",
+      }),
+    );
     if (!run.ok) throw new Error(run.problems[0].message);
     expect(run.value.errors).toEqual([]);
     // the FC run of the same policy: the same world, output for output
@@ -214,7 +240,9 @@ describe("run --history reference: options, resume and errors", () => {
     const lines = linesOf(out);
     // one line per item and anchor of the scored pairs among these items
     const key = (l: Line) => `${l.id}@${(l[PLAYED_TURNS_KEY] as number[]).length}`;
-    const wanted = scored.flatMap((p) => [`${p.baseId}@${p.anchorTurn}`, `${p.missId}@${p.anchorTurn}`]).filter((k) => few.includes(k.split("@")[0]));
+    const wanted = scored
+      .flatMap((p) => [`${p.baseId}@${p.anchorTurn}`, `${p.missId}@${p.anchorTurn}`])
+      .filter((k) => few.includes(k.split("@")[0]));
     expect(new Set(lines.map(key))).toEqual(new Set(wanted));
     expect(lines).toHaveLength(new Set(wanted).size);
     // base_5 is the twin of pairs at two anchors: a line for each
@@ -227,9 +255,23 @@ describe("run --history reference: options, resume and errors", () => {
       [{ history: "reference", items: "all" }, /needs --items pairs or all-pairs/],
       [{ continueAfterAnchor: true }, /--continue only applies with --history reference/],
       [{ history: "reference", continueAfterAnchor: true, untilAnchor: true }, /not both/],
-      [{}, /^the output was made with other settings: --history \(run\.json: reference; now: own\), --continue \(run\.json: on; now: off\);/],
+      [
+        {},
+        /^the output was made with other settings: --history \(run\.json: reference; now: own\), --continue \(run\.json: on; now: off\);/,
+      ],
     ];
-    const again = (extra: Partial<RunRequest>) => runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), onlyIds: few, ...extra }));
+    const again = (extra: Partial<RunRequest>) =>
+      runModel(
+        inProcessRun({
+          model: MODEL,
+          outDir: out,
+          items: "pairs",
+          manifest,
+          chat: async () => ({ ok: false, error: "no request expected" }),
+          onlyIds: few,
+          ...extra,
+        }),
+      );
     for (const [extra, message] of refusals) {
       const r = await again(extra);
       expect(!r.ok && r.problems[0].message).toMatch(message);
@@ -247,7 +289,10 @@ describe("run --history reference: options, resume and errors", () => {
     const original = readFileSync(file, "utf8");
     const lines = original.split("\n");
     const cases: [(l: Record<string, unknown>) => void, string][] = [
-      [(l) => (l[PLAYED_TURNS_KEY] = [0, 2]), "`twinscore_played_turns` is not the list of the turns before an anchor turn T (0, 1, …, T-1)"],
+      [
+        (l) => (l[PLAYED_TURNS_KEY] = [0, 2]),
+        "`twinscore_played_turns` is not the list of the turns before an anchor turn T (0, 1, …, T-1)",
+      ],
       [(l) => (l[HISTORY_KEY] = "referense"), '`twinscore_history` is "referense": neither "reference" nor "own"'],
       [(l) => delete l[HISTORY_KEY], "`twinscore_played_turns` without `twinscore_history`: whose calls its turns hold cannot be told"],
     ];
@@ -255,7 +300,17 @@ describe("run --history reference: options, resume and errors", () => {
       const line = JSON.parse(lines[1]) as Record<string, unknown>;
       mutate(line);
       writeFileSync(file, [lines[0], JSON.stringify(line), ...lines.slice(2)].join("\n"));
-      const r = await runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, chat: async () => ({ ok: false, error: "no request expected" }), history: "reference", onlyIds: few }));
+      const r = await runModel(
+        inProcessRun({
+          model: MODEL,
+          outDir: out,
+          items: "pairs",
+          manifest,
+          chat: async () => ({ ok: false, error: "no request expected" }),
+          history: "reference",
+          onlyIds: few,
+        }),
+      );
       expect(r.ok).toBe(false);
       if (r.ok) continue;
       expect(r.problems).toEqual([
@@ -288,7 +343,19 @@ describe("run --history reference: options, resume and errors", () => {
       }),
     );
     const request = (extra: Partial<RunRequest> = {}) =>
-      runModel(inProcessRun({ model: MODEL, outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, history: "reference", onlyIds: few, ...extra }));
+      runModel(
+        inProcessRun({
+          model: MODEL,
+          outDir: out,
+          items: "pairs",
+          manifest,
+          endpoint: srv.url,
+          chat: undefined,
+          history: "reference",
+          onlyIds: few,
+          ...extra,
+        }),
+      );
     const first = await request();
     expect(first.ok && first.value.errors.map((e) => [e.id, e.anchorTurn])).toEqual([["multi_turn_base_5", 3]]);
     const failed = linesOf(out).find((l) => typeof l.result === "string");
@@ -297,9 +364,15 @@ describe("run --history reference: options, resume and errors", () => {
     expect(again.ok && [again.value.generated, again.value.keptErrors.map((e) => e.anchorTurn)]).toEqual([0, [3]]);
     failing = false;
     const retried = await request({ retryErrors: true });
-    expect(retried.ok && [retried.value.generated, retried.value.errors, retried.value.resumed]).toEqual([1, [], retried.ok ? retried.value.selected - 1 : -1]);
+    expect(retried.ok && [retried.value.generated, retried.value.errors, retried.value.resumed]).toEqual([
+      1,
+      [],
+      retried.ok ? retried.value.selected - 1 : -1,
+    ]);
     const lines = linesOf(out);
-    expect(lines.filter((l) => l.id === "multi_turn_base_5").map((l) => [(l[PLAYED_TURNS_KEY] as number[]).length, Array.isArray(l.result)])).toEqual([
+    expect(
+      lines.filter((l) => l.id === "multi_turn_base_5").map((l) => [(l[PLAYED_TURNS_KEY] as number[]).length, Array.isArray(l.result)]),
+    ).toEqual([
       [2, true],
       [3, true],
     ]);
@@ -322,7 +395,25 @@ describe("run --history reference: options, resume and errors", () => {
       }),
     );
     const out = join(tmp, "killed");
-    const args = ["run", "--endpoint", srv.url, "--model", MODEL, "--out", out, "--items", "pairs", "--history", "reference", "--bfcl-data", bfclDataDir(), "--concurrency", "8", "--retries", "0"];
+    const args = [
+      "run",
+      "--endpoint",
+      srv.url,
+      "--model",
+      MODEL,
+      "--out",
+      out,
+      "--items",
+      "pairs",
+      "--history",
+      "reference",
+      "--bfcl-data",
+      bfclDataDir(),
+      "--concurrency",
+      "8",
+      "--retries",
+      "0",
+    ];
     child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
     expect(signal).toBe("SIGKILL");
@@ -339,7 +430,9 @@ describe("run --history reference: options, resume and errors", () => {
     const io = memoryIo({}, tmp);
     expect(await runCli(args, io)).toBe(0);
     const summary = io.err.join("");
-    expect(summary).toContain(`${wholeLines.length} lines (one per item and anchor), ${wholeLines.length - kept} generated, ${kept} already in the output`);
+    expect(summary).toContain(
+      `${wholeLines.length} lines (one per item and anchor), ${wholeLines.length - kept} generated, ${kept} already in the output`,
+    );
     expect(summary).toMatch(/requests per pair \(223 pairs\)/);
     const resumed = linesOf(out);
     const key = (l: Line) => `${l.id}@${(l[PLAYED_TURNS_KEY] as number[]).length}`;

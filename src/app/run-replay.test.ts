@@ -53,13 +53,15 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
         const mismatches: string[] = [];
         const apiModel = model.replace("openai_", "openai/");
         const out = join(tmp, run, "result");
-        const doc = await runModel(inProcessRun({
-          model: apiModel,
-          outDir: out,
-          items: "all",
-          manifest,
-          chat: inProcessEndpoint(replayResponder(recording, { tolerate: true, mismatches }), apiModel),
-        }));
+        const doc = await runModel(
+          inProcessRun({
+            model: apiModel,
+            outDir: out,
+            items: "all",
+            manifest,
+            chat: inProcessEndpoint(replayResponder(recording, { tolerate: true, mismatches }), apiModel),
+          }),
+        );
         expect(doc.ok).toBe(true);
         if (!doc.ok) return;
         expect(doc.value.selected).toBe(600);
@@ -70,7 +72,9 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
         let identical = 0;
         let errorLines = 0;
         for (const c of categories) {
-          const produced = readFileSync(join(out, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8").trimEnd().split("\n");
+          const produced = readFileSync(join(out, model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8")
+            .trimEnd()
+            .split("\n");
           const recorded = (recordedText.get(c) as string).trimEnd().split("\n");
           expect(produced.length).toBe(recorded.length);
           for (let i = 0; i < recorded.length; i++) {
@@ -91,7 +95,8 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
               else expect(pResult, id).toContain(`the recording of ${id} is an error line without steps: ${rResult}`);
               continue;
             }
-            for (const k of ["result", "input_token_count", "output_token_count"]) expect(jsonDumps(p.get(k) ?? null), `${id} ${k}`).toBe(jsonDumps(r.get(k) ?? null));
+            for (const k of ["result", "input_token_count", "output_token_count"])
+              expect(jsonDumps(p.get(k) ?? null), `${id} ${k}`).toBe(jsonDumps(r.get(k) ?? null));
             expect(jsonDumps(p), id).toBe(jsonDumps(r));
             identical++;
           }
@@ -100,7 +105,13 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
         expect(identical + errorLines).toBe(600);
         expect(doc.value.errors.length).toBe(errorLines);
 
-        const checked = await runCheck({ resultsDir: out, bfclDataDir: bfclDataDir(), scoresDir: join(rolloutRunDir(run), "score"), env: {}, cwd: "/" });
+        const checked = await runCheck({
+          resultsDir: out,
+          bfclDataDir: bfclDataDir(),
+          scoresDir: join(rolloutRunDir(run), "score"),
+          env: {},
+          cwd: "/",
+        });
         expect(checked.ok).toBe(true);
         if (!checked.ok) return;
         const files = checked.value.files.filter((f) => f.model === model);
@@ -113,14 +124,16 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
 
         // --until-anchor on the scored pairs: score gives the recording's numbers, with fewer requests
         const cut = join(tmp, run, "until-anchor");
-        const cutDoc = await runModel(inProcessRun({
-          model: apiModel,
-          outDir: cut,
-          items: "pairs",
-          manifest,
-          untilAnchor: true,
-          chat: inProcessEndpoint(replayResponder(recording, { tolerate: true }), apiModel),
-        }));
+        const cutDoc = await runModel(
+          inProcessRun({
+            model: apiModel,
+            outDir: cut,
+            items: "pairs",
+            manifest,
+            untilAnchor: true,
+            chat: inProcessEndpoint(replayResponder(recording, { tolerate: true }), apiModel),
+          }),
+        );
         expect(cutDoc.ok).toBe(true);
         if (!cutDoc.ok) return;
         const score = async (dir: string) => {
@@ -131,7 +144,9 @@ describe("run --items all against the replay of the recorded gpt-oss runs", () =
         const recordedNumbers = await score(join(rolloutRunDir(run), "result"));
         expect(recordedNumbers).toBeTruthy();
         expect(await score(cut)).toEqual(recordedNumbers);
-        console.log(`${run} ${model} --until-anchor: ${cutDoc.value.requests} requests for the 374 items (${cutDoc.value.stoppedAtAnchor} lines stopped at their anchor), the same decision numbers`);
+        console.log(
+          `${run} ${model} --until-anchor: ${cutDoc.value.requests} requests for the 374 items (${cutDoc.value.stoppedAtAnchor} lines stopped at their anchor), the same decision numbers`,
+        );
       }, 300_000);
     }
   }

@@ -28,7 +28,9 @@ import { inProcessRun } from "../testing/run-fixtures.js";
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-tools-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const vectors = JSON.parse(readFileSync(join(projectRoot, "src", "rollout", "testdata", "tool-vectors.json"), "utf8")) as { entries: Record<string, [number, string][]> };
+const vectors = JSON.parse(readFileSync(join(projectRoot, "src", "rollout", "testdata", "tool-vectors.json"), "utf8")) as {
+  entries: Record<string, [number, string][]>;
+};
 
 describe("the tools of every entry, against BFCL's convert_to_tool", () => {
   it("600 entries: the tool list of turn 0 and of every holdout turn equals BFCL's", async () => {
@@ -39,16 +41,22 @@ describe("the tools of every entry, against BFCL's convert_to_tool", () => {
       const list = sent.get(req.itemId) ?? [];
       list.push(createHash("sha256").update(JSON.stringify(req.tools)).digest("hex"));
       sent.set(req.itemId, list);
-      return { ok: true, message: { role: "assistant", content: "Which one do you mean?" }, usage: { prompt_tokens: 1, completion_tokens: 1 } };
+      return {
+        ok: true,
+        message: { role: "assistant", content: "Which one do you mean?" },
+        usage: { prompt_tokens: 1, completion_tokens: 1 },
+      };
     };
-    const doc = await runModel(inProcessRun({
-      model: "stub/text",
-      outDir: join(tmp, "out"),
-      items: "all",
-      concurrency: 8,
-      manifest: manifest.value,
-      chat,
-    }));
+    const doc = await runModel(
+      inProcessRun({
+        model: "stub/text",
+        outDir: join(tmp, "out"),
+        items: "all",
+        concurrency: 8,
+        manifest: manifest.value,
+        chat,
+      }),
+    );
     expect(doc.ok && doc.value.errors).toEqual([]);
     expect(Object.keys(vectors.entries)).toHaveLength(600);
     expect(sent.size).toBe(600);
@@ -56,7 +64,9 @@ describe("the tools of every entry, against BFCL's convert_to_tool", () => {
     for (const [id, expected] of Object.entries(vectors.entries)) {
       const got = sent.get(id) ?? [];
       // request k is turn k; the list changes only where BFCL's does
-      const changes: [number, string][] = got.flatMap((d, turn) => (turn === 0 || d !== got[turn - 1] ? [[turn, d] as [number, string]] : []));
+      const changes: [number, string][] = got.flatMap((d, turn) =>
+        turn === 0 || d !== got[turn - 1] ? [[turn, d] as [number, string]] : [],
+      );
       expect(changes, id).toEqual(expected);
       handbacks += expected.length - 1;
     }
@@ -67,7 +77,11 @@ describe("the tools of every entry, against BFCL's convert_to_tool", () => {
 const gorilla = process.env.GORILLA_DIR;
 describe.skipIf(!gorilla)("against the Gorilla checkout in GORILLA_DIR", () => {
   it("tools/gen-tool-vectors.py writes the committed vectors", () => {
-    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-tool-vectors.py"), "--bfcl-root", gorilla!, "--data", bfclDataDir()], { encoding: "utf8", maxBuffer: 1 << 26 });
+    const out = execFileSync(
+      "python3",
+      [join(projectRoot, "tools", "gen-tool-vectors.py"), "--bfcl-root", gorilla!, "--data", bfclDataDir()],
+      { encoding: "utf8", maxBuffer: 1 << 26 },
+    );
     expect(out).toBe(readFileSync(join(projectRoot, "src", "rollout", "testdata", "tool-vectors.json"), "utf8"));
   }, 60_000);
 
@@ -83,7 +97,13 @@ describe.skipIf(!gorilla)("against the Gorilla checkout in GORILLA_DIR", () => {
       functions[id] = pyToPlain([...e.functions]);
       ours[id] = createHash("sha256").update(built.value(e.functions)).digest("hex");
     }
-    const bfcl = JSON.parse(execFileSync("python3", [join(projectRoot, "tools", "bfcl-system-prompts.py"), gorilla!], { input: JSON.stringify(functions), encoding: "utf8", maxBuffer: 1 << 26 })) as Record<string, string>;
+    const bfcl = JSON.parse(
+      execFileSync("python3", [join(projectRoot, "tools", "bfcl-system-prompts.py"), gorilla!], {
+        input: JSON.stringify(functions),
+        encoding: "utf8",
+        maxBuffer: 1 << 26,
+      }),
+    ) as Record<string, string>;
     expect(Object.keys(ours)).toHaveLength(600);
     expect(ours).toEqual(bfcl);
   }, 120_000);

@@ -34,16 +34,37 @@ interface PolicyVectors {
   expected: ReferenceTrialNumbers;
   oracle: ReferenceTrialNumbers;
 }
-const vectors = (JSON.parse(readFileSync(new URL("../stats/testdata/trial-vectors.json", import.meta.url), "utf8")) as { policy: PolicyVectors }).policy;
+const vectors = (
+  JSON.parse(readFileSync(new URL("../stats/testdata/trial-vectors.json", import.meta.url), "utf8")) as { policy: PolicyVectors }
+).policy;
 
 /** K trials of the policy, each its own run folder made by its own endpoint; the model folders in trial order. */
-async function trialRuns(name: string, policy: Omit<TrialPolicy, "trial">, trials: number, temperature = 0.001, narrowing: Narrowing = {}): Promise<string[]> {
+async function trialRuns(
+  name: string,
+  policy: Omit<TrialPolicy, "trial">,
+  trials: number,
+  temperature = 0.001,
+  narrowing: Narrowing = {},
+): Promise<string[]> {
   const folders: string[] = [];
   for (let trial = 0; trial < trials; trial++) {
     const script = trialPolicyScript(references, manifest.pairs, { ...policy, trial });
     const srv = await serve(startPolicyServer(scriptedResponder(script, { paramNames }), { maxRequests: 2_000 }));
     const out = join(tmp, `${name}-${trial}`);
-    const doc = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference", temperature, narrowing }));
+    const doc = await runModel(
+      inProcessRun({
+        model: "scripted/policy",
+        outDir: out,
+        items: "pairs",
+        manifest,
+        endpoint: srv.url,
+        chat: undefined,
+        concurrency: 8,
+        history: "reference",
+        temperature,
+        narrowing,
+      }),
+    );
     if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
     folders.push(join(out, "scripted_policy"));
   }
@@ -78,7 +99,9 @@ describe("K = 5 trials of a policy that acts with probability p on each side, ex
     const mixed = await scoreRuns({ results: [], trialsOf: [...folders.slice(0, 2), ...warmer], bootstrap: { resamples: 0 } });
     expect(mixed.exitCode).toBe(2);
     expect(mixed.trials).toBeNull();
-    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(/--trials-of: .*oracle-warmer-0\/scripted_policy was made with other settings than .*: --temperature \(first trial: temperature 0\.001; now: temperature 0\.7\)/);
+    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(
+      /--trials-of: .*oracle-warmer-0\/scripted_policy was made with other settings than .*: --temperature \(first trial: temperature 0\.001; now: temperature 0\.7\)/,
+    );
   }, 600_000);
 });
 
@@ -92,22 +115,43 @@ function trialNumbers(t: TrialsSummary | null) {
 /** Every result file of a model folder, by name. */
 function resultFiles(modelFolder: string): Map<string, string> {
   const dir = join(modelFolder, "multi_turn");
-  return new Map(readdirSync(dir).filter((n) => n.endsWith("_result.json")).map((n) => [n, readFileSync(join(dir, n), "utf8")]));
+  return new Map(
+    readdirSync(dir)
+      .filter((n) => n.endsWith("_result.json"))
+      .map((n) => [n, readFileSync(join(dir, n), "utf8")]),
+  );
 }
 
 describe("run --trials K: one folder holds K samples of each line", () => {
   // the first 15 scored pairs of each should-ask category (--limit alone would take miss_func pairs only, and score needs every category's file)
   const scoredPairs = manifest.pairs.filter((p) => p.status === "scored");
-  const chosen = ["miss_func", "miss_param"].flatMap((c) => scoredPairs.filter((p) => p.missId.startsWith(`multi_turn_${c}_`)).slice(0, 15));
+  const chosen = ["miss_func", "miss_param"].flatMap((c) =>
+    scoredPairs.filter((p) => p.missId.startsWith(`multi_turn_${c}_`)).slice(0, 15),
+  );
   const narrowing: Narrowing = { ids: [...new Set(chosen.flatMap((p) => [p.baseId, p.missId]))] };
   const runSeed = 11;
   const bootstrap = { resamples: vectors.B, seed: vectors.bootstrapSeed };
   /** A K-trial run of the policy into `name`, one server answering each trial by the request's seed. */
   async function kTrialRun(name: string, policy: Omit<TrialPolicy, "trial">, trials: number, more: Partial<RunRequest> = {}) {
-    const respond = trialPolicyBySeed(references, manifest.pairs, policy, { seed: runSeed, trials }, (script) => scriptedResponder(script, { paramNames }));
+    const respond = trialPolicyBySeed(references, manifest.pairs, policy, { seed: runSeed, trials }, (script) =>
+      scriptedResponder(script, { paramNames }),
+    );
     const srv = await serve(startPolicyServer(respond, { maxRequests: 5_000 }));
     const out = join(tmp, name);
-    const request = inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, endpoint: srv.url, chat: undefined, concurrency: 8, history: "reference", narrowing, trials, seed: runSeed, ...more });
+    const request = inProcessRun({
+      model: "scripted/policy",
+      outDir: out,
+      items: "pairs",
+      manifest,
+      endpoint: srv.url,
+      chat: undefined,
+      concurrency: 8,
+      history: "reference",
+      narrowing,
+      trials,
+      seed: runSeed,
+      ...more,
+    });
     return { doc: await runModel(request), folder: join(out, "scripted_policy"), request };
   }
 
@@ -131,7 +175,10 @@ describe("run --trials K: one folder holds K samples of each line", () => {
     expect(doc.value.record!.settings.sampling.seed).toBe(runSeed);
     // each (id, anchor) three times, trial 0, 1, 2 in order, each line ending with its trial
     for (const text of resultFiles(folder).values()) {
-      const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines.length % 3).toBe(0);
       lines.forEach((l, i) => expect([Object.keys(l).at(-1), l.twinscore_trial]).toEqual(["twinscore_trial", i % 3]));
     }

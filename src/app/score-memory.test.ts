@@ -39,25 +39,34 @@ describe("the package's manifests, read without the schema check", () => {
 
 describe("pair records kept after scoring (real 2025-11-12-main run, both models)", () => {
   const manifest = committed("v4");
-  const read = (keep: RecordsKept) => readForTest([join(rolloutRunDir("2025-11-12-main"), "result")], { keep, pairs: { headline: defaultScoreOptions } }).models;
+  const read = (keep: RecordsKept) =>
+    readForTest([join(rolloutRunDir("2025-11-12-main"), "result")], { keep, pairs: { headline: defaultScoreOptions } }).models;
 
   it("outcomes give the same numbers, counts, problems, intervals and rank-1 shares as all", () => {
     const all = read("all");
     const outcomes = read("outcomes");
     expect(all.map((r) => r.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
-    expect(outcomes.map((r) => table1Numbers(r.score!.records, manifest))).toEqual(all.map((r) => table1Numbers(r.score!.records, manifest)));
+    expect(outcomes.map((r) => table1Numbers(r.score!.records, manifest))).toEqual(
+      all.map((r) => table1Numbers(r.score!.records, manifest)),
+    );
     expect(outcomes.map((r) => r.score?.counts)).toEqual(all.map((r) => r.score?.counts));
     expect(outcomes.map((r) => r.problems)).toEqual(all.map((r) => r.problems));
     expect(all[0].score!.records.length).toBe(223);
     const boot = { resamples: 2000, seed: 20260612 };
     for (let i = 0; i < 2; i++) {
       const [o, a] = [outcomes[i].score!.records, all[i].score!.records];
-      expect(o.map((r) => [r.missId, r.status, r.actedOnBase, r.heldBack])).toEqual(a.map((r) => [r.missId, r.status, r.actedOnBase, r.heldBack]));
+      expect(o.map((r) => [r.missId, r.status, r.actedOnBase, r.heldBack])).toEqual(
+        a.map((r) => [r.missId, r.status, r.actedOnBase, r.heldBack]),
+      );
       expect(o.every((r) => r.base.anchorCalls.length === 0 && r.miss.anchorCalls.length === 0)).toBe(true);
       expect(a.some((r) => r.base.anchorCalls.length > 0)).toBe(true);
       expect(readingRates(o, manifest, table1, "decided", boot).ci95).toEqual(readingRates(a, manifest, table1, "decided", boot).ci95);
     }
-    const shares = (models: typeof all) => rankOneOf(models.map((r) => outcomesOf(selectUnder(r.score!.records, manifest, table1, "decided"))), boot);
+    const shares = (models: typeof all) =>
+      rankOneOf(
+        models.map((r) => outcomesOf(selectUnder(r.score!.records, manifest, table1, "decided"))),
+        boot,
+      );
     expect(shares(outcomes)).toEqual(shares(all));
   });
 });
@@ -85,10 +94,13 @@ describe("the data check of every recorded turn in the reading pass", () => {
   };
   it("gives the check made alone, on the manifest of each run's version: a v4 run, the v3 xLAM run", () => {
     expect(sameAsAlone(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b"), "v4").byVersion[0].matches).toBe(true);
-    expect(sameAsAlone(sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r"), "v3").byVersion[0].matches).toBe(true);
+    expect(sameAsAlone(sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r"), "v3").byVersion[0].matches).toBe(
+      true,
+    );
     // and the same check can fail: the v3 run against v4's data does not fit it as it is now
     // (its differing items match v4's data as it was before e5148abe, which only another version's fit can rule on)
-    const xlam = walkBfclTree([sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r")], process.cwd(), "result").models[0];
+    const xlam = walkBfclTree([sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r")], process.cwd(), "result")
+      .models[0];
     const againstV4 = checkRecordedTurns(xlam, [dataCandidate(committed("v4"))]).byVersion[0];
     expect(againstV4.fitsAsNow).toBe(false);
     expect(againstV4.differing.length).toBeGreaterThan(100);
@@ -97,10 +109,19 @@ describe("the data check of every recorded turn in the reading pass", () => {
     const dir = join(mkdtempSync(join(tmpdir(), "twinscore-check-pass-")), "openai_gpt-oss-120b");
     const real = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
     mkdirSync(join(dir, "multi_turn"), { recursive: true });
-    for (const c of ["base", "miss_func", "miss_param"]) symlinkSync(join(real, `BFCL_v4_multi_turn_${c}_result.json`), join(dir, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`));
+    for (const c of ["base", "miss_func", "miss_param"])
+      symlinkSync(join(real, `BFCL_v4_multi_turn_${c}_result.json`), join(dir, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`));
     // a flat copy of base with every other line, in reverse order: other first lines for half the ids
-    const lines = readFileSync(join(real, "BFCL_v4_multi_turn_base_result.json"), "utf8").split("\n").filter((l) => l !== "");
-    writeFileSync(join(dir, "BFCL_v4_multi_turn_base_result.json"), lines.filter((_, i) => i % 2 === 0).reverse().join("\n") + "\n");
+    const lines = readFileSync(join(real, "BFCL_v4_multi_turn_base_result.json"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "");
+    writeFileSync(
+      join(dir, "BFCL_v4_multi_turn_base_result.json"),
+      lines
+        .filter((_, i) => i % 2 === 0)
+        .reverse()
+        .join("\n") + "\n",
+    );
     const read = readForTest([dir]).models[0];
     expect(read.filesUsed.base!.file).toBe(join(dir, "multi_turn", "BFCL_v4_multi_turn_base_result.json"));
     expect(sameAsAlone(dir, "v4").lines).toBe(600);

@@ -43,16 +43,26 @@ describe("score --trials-of on the two real gpt-oss runs of each model, as two t
     const doc = await scoreRuns({ results: [], trialsOf: rolloutRuns.map((r) => modelIn(r, models[1])), bootstrap: { resamples: 0 } });
     expect(doc.exitCode).toBe(2);
     expect(doc.trials).toBeNull();
-    expect(doc.problems.map((p) => p.message)).toContain("--trials-of: no decision for 2025-11-12-main/openai_gpt-oss-20b, so the trials cannot be combined");
+    expect(doc.problems.map((p) => p.message)).toContain(
+      "--trials-of: no decision for 2025-11-12-main/openai_gpt-oss-20b, so the trials cannot be combined",
+    );
   }, 120_000);
 
   it("refuses folders of two different models, and --trials-of beside --results, in one line", async () => {
-    const two = await scoreRuns({ results: [], trialsOf: [modelIn(rolloutRuns[0], models[0]), modelIn(rolloutRuns[1], models[1])], bootstrap: { resamples: 0 } });
+    const two = await scoreRuns({
+      results: [],
+      trialsOf: [modelIn(rolloutRuns[0], models[0]), modelIn(rolloutRuns[1], models[1])],
+      bootstrap: { resamples: 0 },
+    });
     expect(two.exitCode).toBe(2);
     expect(two.trials).toBeNull();
-    expect(two.problems.map((p) => p.message)).toContain("--trials-of takes the trials of one model; found openai_gpt-oss-120b, openai_gpt-oss-20b");
+    expect(two.problems.map((p) => p.message)).toContain(
+      "--trials-of takes the trials of one model; found openai_gpt-oss-120b, openai_gpt-oss-20b",
+    );
     const beside = await scoreRuns({ results: [modelIn(rolloutRuns[0], models[0])], trialsOf: [modelIn(rolloutRuns[1], models[0])] });
     expect(beside.exitCode).toBe(2);
-    expect(beside.problems.map((p) => p.message)).toEqual(["give the trials of one model with --trials-of DIR… alone, not beside --results"]);
+    expect(beside.problems.map((p) => p.message)).toEqual([
+      "give the trials of one model with --trials-of DIR… alone, not beside --results",
+    ]);
   }, 120_000);
 });

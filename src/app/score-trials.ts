@@ -136,7 +136,10 @@ export function trialsSummary(model: string, trials: readonly ScoredTrial[], boo
  * K-trial folder among several `--results` is refused: read as one run, its trials would
  * read as one sample.
  */
-export function splitTrialFolders(request: { readonly results: readonly string[]; readonly trialsOf?: readonly string[] }, cwd: string): Result<SplitTrials> | null {
+export function splitTrialFolders(
+  request: { readonly results: readonly string[]; readonly trialsOf?: readonly string[] },
+  cwd: string,
+): Result<SplitTrials> | null {
   const trialsOf = request.trialsOf ?? [];
   const given = (trialsOf.length > 0 ? trialsOf : request.results).map((f) => resolvePath(cwd, f));
   const under = given.map((f) => trialFoldersUnder(f, (m) => readRunRecord(m).record));
@@ -144,7 +147,11 @@ export function splitTrialFolders(request: { readonly results: readonly string[]
   if (found.every((f) => f.length === 0)) return null;
   if (trialsOf.length === 0 && (given.length > 1 || found[0].length > 1 || under[0].others > 0)) {
     const many = found.flat().map((f) => `${f.modelFolder} (${f.record.settings.trials} trials)`);
-    return err(badArgument(`--results: ${many.join(", ")} holds several trials of one model: score it alone (--results or --trials-of with that folder only)`));
+    return err(
+      badArgument(
+        `--results: ${many.join(", ")} holds several trials of one model: score it alone (--results or --trials-of with that folder only)`,
+      ),
+    );
   }
   const folders: string[] = [];
   const removers: (() => void)[] = [];

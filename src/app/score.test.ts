@@ -15,12 +15,25 @@ describe("scoreRuns on 2025-11-12-main (two models)", () => {
     const doc = await scoreRuns({ results: [main], bootstrap: { resamples: 0 } });
     expect(doc.options).toMatchObject({ reading: "decided", maxUndecided: 10, pairSet: "certified", pairsSelected: 223 });
     const [big, small] = doc.models;
-    expect([big.model, big.scored, big.numbers?.n, r1(big.numbers?.act), r1(big.numbers?.hold), r1(big.numbers?.decision)]).toEqual(["openai_gpt-oss-120b", true, 213, 96.7, 68.1, 82.4]);
-    expect(big.undecided).toMatchObject({ pairs: 223, total: 10, byStatus: { "inference-error": 9, "not-reached": 1, missing: 0, undecidable: 0 } });
+    expect([big.model, big.scored, big.numbers?.n, r1(big.numbers?.act), r1(big.numbers?.hold), r1(big.numbers?.decision)]).toEqual([
+      "openai_gpt-oss-120b",
+      true,
+      213,
+      96.7,
+      68.1,
+      82.4,
+    ]);
+    expect(big.undecided).toMatchObject({
+      pairs: 223,
+      total: 10,
+      byStatus: { "inference-error": 9, "not-reached": 1, missing: 0, undecidable: 0 },
+    });
     expect([small.model, small.scored, small.numbers, small.ci95]).toEqual(["openai_gpt-oss-20b", true, null, null]);
     expect(small.undecided).toMatchObject({ total: 23, byStatus: { "inference-error": 21, "not-reached": 2 } });
     expect(small.noHeadline).toMatch(/^no act, hold or decision: 23 of 223 pairs undecided \(10\.3 % > --max-undecided 10 %/);
-    expect(doc.problems.filter((p) => p.code === "no-headline").map((p) => p.message)).toEqual([`model openai_gpt-oss-20b: ${small.noHeadline}`]);
+    expect(doc.problems.filter((p) => p.code === "no-headline").map((p) => p.message)).toEqual([
+      `model openai_gpt-oss-20b: ${small.noHeadline}`,
+    ]);
     // one model with a headline: no rank-1 share
     expect(big.rank1).toBeNull();
     expect(doc.exitCode).toBe(1);
@@ -48,7 +61,9 @@ describe("scoreRuns on 2025-11-12-main (two models)", () => {
   it("sensitivity: one row per model and reading of the readings table (then its act per anchor), the headline's own row equal to it", async () => {
     const doc = await scoreRuns({ results: [main], sensitivity: true, maxUndecided: 15, bootstrap: { resamples: 0 } });
     const rows = doc.sensitivity!.rows;
-    expect(rows.map((r) => `${r.model} ${r.reading}`)).toEqual(doc.models.flatMap((m) => [...readings.map((r) => `${m.model} ${r.id}`), `${m.model} act-per-anchor`]));
+    expect(rows.map((r) => `${r.model} ${r.reading}`)).toEqual(
+      doc.models.flatMap((m) => [...readings.map((r) => `${m.model} ${r.id}`), `${m.model} act-per-anchor`]),
+    );
     for (const m of doc.models) {
       const own = rows.find((r) => r.model === m.model && r.reading === "decided")!;
       expect([own.n, own.act, own.hold, own.decision]).toEqual([m.numbers!.n, m.numbers!.act, m.numbers!.hold, m.numbers!.decision]);
@@ -71,7 +86,11 @@ describe("scoreRuns on 2025-11-12-main (two models)", () => {
 
   it("a bad argument is said before anything is read, with exit 2", async () => {
     const doc = await scoreRuns({ results: [main], maxUndecided: 150 });
-    expect([doc.exitCode, doc.models, doc.problems.map((p) => p.message)]).toEqual([2, [], ["--max-undecided must be a percentage from 0 to 100, got 150"]]);
+    expect([doc.exitCode, doc.models, doc.problems.map((p) => p.message)]).toEqual([
+      2,
+      [],
+      ["--max-undecided must be a percentage from 0 to 100, got 150"],
+    ]);
     const none = await scoreRuns({ results: [] });
     expect([none.exitCode, none.problems.map((p) => p.code)]).toEqual([2, ["bad-argument"]]);
   });

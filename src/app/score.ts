@@ -13,7 +13,17 @@ import type { DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import { pairHistoryCounts, type ModelHistory, type PairHistoryCounts } from "../decision/history.js";
 import { perItemRows, type PerItemRow } from "../decision/table.js";
 import { readingCounts } from "../decision/score.js";
-import { DEFAULT_MAX_UNDECIDED, headlineOf, headlineSpec, outcomesOf, readingIds, readingPairs, readingsWithoutHeadline, type BfclDecodedReading, type Headline } from "../decision/readings.js";
+import {
+  DEFAULT_MAX_UNDECIDED,
+  headlineOf,
+  headlineSpec,
+  outcomesOf,
+  readingIds,
+  readingPairs,
+  readingsWithoutHeadline,
+  type BfclDecodedReading,
+  type Headline,
+} from "../decision/readings.js";
 import { parseAudit, textCallsPastLimit, type CategoryAudit } from "../decision/parse-audit.js";
 import type { DecisionNumbers, PairSet, ReadingCounts, ScoreOptions, SideRule } from "../decision/types.js";
 import { pushAll, problem, type Problem, type ProblemCode, type Result } from "../messages/index.js";
@@ -28,7 +38,20 @@ import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
-import { badArgument, bootstrapOf, folderListProblem, contextOf, givenText, hasError, type Context, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
+import {
+  badArgument,
+  bootstrapOf,
+  folderListProblem,
+  contextOf,
+  givenText,
+  hasError,
+  type Context,
+  type ExitCode,
+  type RequestContext,
+  type ModelsOption,
+  type ManifestOption,
+  type DecoderOption,
+} from "./common.js";
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
@@ -175,7 +198,10 @@ export interface ScoreDocument {
   /** With score trees: BFCL's verdict on the same items, per model, and the rank correlation (three models or more). */
   readonly official: { readonly models: readonly OfficialRow[]; readonly spearman: OfficialSpearman | null } | null;
   /** With `sensitivity`: the table under each reading, and the rank-1 shares on Table 1. */
-  readonly sensitivity: { readonly rows: readonly SensitivityRow[]; readonly rank1: readonly { readonly model: string; readonly share: number }[] | null } | null;
+  readonly sensitivity: {
+    readonly rows: readonly SensitivityRow[];
+    readonly rank1: readonly { readonly model: string; readonly share: number }[] | null;
+  } | null;
   /** With BFCL data: Table F1. */
   readonly workaround: readonly WorkaroundRow[] | null;
   /**
@@ -199,7 +225,12 @@ export interface ScoreDocument {
 
 /** The reading a request asks for. */
 function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
-  return { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin), rule: req.reading ?? "decided", ...(req.decoder !== undefined ? { decoder: req.decoder } : {}) };
+  return {
+    pairSet: req.pairSet ?? "certified",
+    countLogin: Boolean(req.countLogin),
+    rule: req.reading ?? "decided",
+    ...(req.decoder !== undefined ? { decoder: req.decoder } : {}),
+  };
 }
 
 /** Problems a user must see in full, not summed up with a model's routine warnings: a wrong decoder, pairs left out. */
@@ -209,16 +240,34 @@ function scoreOptionsOf(req: ScoreRequest): ScoreOptions & { rule: SideRule } {
  * failed items would not bring them back (undefined: the lines are BFCL's).
  */
 export function reshapeFix(problems: readonly Problem[]): string | undefined {
-  return problems.some((p) => p.code === "not-bfcl-lines") ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)" : undefined;
+  return problems.some((p) => p.code === "not-bfcl-lines")
+    ? "write the lines as bfcl generate does (the not-bfcl-lines warning says what was found)"
+    : undefined;
 }
 
-export const LIFTED = new Set<ProblemCode>(["decode-failures", "undecoded-steps", "text-calls", "not-bfcl-lines", "pair-undecidable", "history-anchor-played", "history-partial"]);
+export const LIFTED = new Set<ProblemCode>([
+  "decode-failures",
+  "undecoded-steps",
+  "text-calls",
+  "not-bfcl-lines",
+  "pair-undecidable",
+  "history-anchor-played",
+  "history-partial",
+]);
 
 function emptyDocument(req: ScoreRequest, bootstrap: BootstrapOptions, problems: readonly Problem[]): ScoreDocument {
   const { rule, ...options } = scoreOptionsOf(req);
   return {
     command: "score",
-    options: { ...options, reading: rule, maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED, pairsSelected: 0, pairsSelectedByVersion: {}, uncertifiedByVersion: {}, manifestForced: req.manifest !== undefined },
+    options: {
+      ...options,
+      reading: rule,
+      maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
+      pairsSelected: 0,
+      pairsSelectedByVersion: {},
+      uncertifiedByVersion: {},
+      manifestForced: req.manifest !== undefined,
+    },
     bootstrap,
     models: [],
     official: null,
@@ -241,8 +290,10 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   const bootstrap = boot.ok ? boot.value : { resamples: 0, seed: 0 };
   if (!boot.ok) pushAll(problems, boot.problems);
   const trialsOf = req.trialsOf ?? [];
-  if (trialsOf.length > 0 && req.results.length > 0) problems.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
-  else if (req.results.length === 0 && trialsOf.length === 0) problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
+  if (trialsOf.length > 0 && req.results.length > 0)
+    problems.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
+  else if (req.results.length === 0 && trialsOf.length === 0)
+    problems.push(badArgument("give at least one --results DIR (a BFCL result directory)"));
   if (req.maxUndecided !== undefined && !(Number.isFinite(req.maxUndecided) && req.maxUndecided >= 0 && req.maxUndecided <= 100)) {
     problems.push(badArgument(`--max-undecided must be a percentage from 0 to 100${givenText(req.maxUndecided)}`));
   }
@@ -259,7 +310,10 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   }
   if ((req.scores ?? []).length > 0) {
     // a wrong --scores is a bad argument: said before any result file is read
-    pushAll(problems, (walked.scores?.problems ?? []).filter((p) => p.severity === "error"));
+    pushAll(
+      problems,
+      (walked.scores?.problems ?? []).filter((p) => p.severity === "error"),
+    );
   }
   return { bootstrap, problems };
 }
@@ -337,11 +391,15 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   const outputs = run.outputs;
   const ranked = rankModels(setup, outputs, run);
   const models = scoredModels(outputs, ranked.shown, ranked.rank1);
-  pushAll(problems, outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))));
+  pushAll(
+    problems,
+    outputs.flatMap((o) => o.read.problems.filter((p) => LIFTED.has(p.code))),
+  );
   for (const m of models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
   const { official, sensitivity } = await officialAndSensitivity(setup, outputs, ranked, models);
   const alignedTables = aligned && tally.alignedModels > 0 ? await alignedAndEmptyTurns(outputs) : { aligned: null, emptyTurns: null };
-  const workarounds = data !== null && ranked.shown.length > 0 ? outputs.flatMap((o) => (o.workaround === null ? [] : [o.workaround])) : null;
+  const workarounds =
+    data !== null && ranked.shown.length > 0 ? outputs.flatMap((o) => (o.workaround === null ? [] : [o.workaround])) : null;
   const workaround = workarounds !== null && (workarounds.length > 0 || versionsLeft.size === 0) ? workarounds : null;
   const withRecords = outputs.filter((o) => o.read.score !== null);
   const perItem = req.perItem !== undefined && withRecords.length > 0 ? writePerItem(setup, outputs, withRecords) : null;
@@ -354,7 +412,14 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   const exitCode = scoreExitCode(setup, { models, withRecords: withRecords.length, perItem, trials });
   return {
     command: "score",
-    options: { ...setup.options, reading: setup.rule, maxUndecided: setup.maxUndecided, pairsSelected: readingPairs(run.manifest, setup.spec).length, ...ranked.byVersion, manifestForced: run.forced },
+    options: {
+      ...setup.options,
+      reading: setup.rule,
+      maxUndecided: setup.maxUndecided,
+      pairsSelected: readingPairs(run.manifest, setup.spec).length,
+      ...ranked.byVersion,
+      manifestForced: run.forced,
+    },
     bootstrap,
     models,
     official,
@@ -417,7 +482,8 @@ function scoreSetup(request: ScoreRequest): ScoreSetup | { document: ScoreDocume
   const withScores = walked.scores !== null;
   const data = bfclDataFor(req, ctx, problems);
   const alignedAsked = req.aligned ?? typeof req.bfclData === "string";
-  if (alignedAsked && data === null && problems.length === 0) problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
+  if (alignedAsked && data === null && problems.length === 0)
+    problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));
   return {
     req,
     ctx,
@@ -471,7 +537,10 @@ function scoreModelRead(m: ModelRead, setup: ScoreSetup, companions: Companions 
   const shown = headline !== null && headline.noHeadline === null;
   const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
   if (data !== null && shown && m.bfclVersion !== data.version && m.bfclVersion !== null) run.versionsLeft.add(m.bfclVersion);
-  const companion = data !== null && shown && m.bfclVersion === data.version && companions !== null ? companionRows(m, scored, setup, companions, run) : null;
+  const companion =
+    data !== null && shown && m.bfclVersion === data.version && companions !== null
+      ? companionRows(m, scored, setup, companions, run)
+      : null;
   // the records of the pairs this reading selects: with metrics wanted the pipeline scored every pair,
   // and the counts, the per-item rows and the history describe the table's pairs only
   const ids = readingIds(m.manifest, spec);
@@ -490,7 +559,10 @@ function scoreModelRead(m: ModelRead, setup: ScoreSetup, companions: Companions 
     headline,
     metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
     // the readings under which a model with no headline still has none (its sensitivity rows left empty)
-    gated: req.sensitivity === true && headline !== null && !shown && m.score !== null ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided) : null,
+    gated:
+      req.sensitivity === true && headline !== null && !shown && m.score !== null
+        ? readingsWithoutHeadline(m.score.records, m.manifest, rule, maxUndecided)
+        : null,
     officialProblems: official?.problems ?? [],
     completions: companion?.completions ?? null,
     aligned: companion?.aligned ?? null,
@@ -510,7 +582,10 @@ function companionRows(
   run: ReadTally,
 ): Pick<ScoredRead, "completions" | "aligned" | "emptyTurns" | "workaround"> {
   const { aligned, bootstrap, problems } = setup;
-  const replays = companions.replaysOf(m, scored, readingPairs(m.manifest, setup.spec), setup.data!, { workaround: true, checker: aligned });
+  const replays = companions.replaysOf(m, scored, readingPairs(m.manifest, setup.spec), setup.data!, {
+    workaround: true,
+    checker: aligned,
+  });
   pushAll(problems, replays.problems);
   if (aligned) run.tally.alignedModels++;
   const completions = replays.completions;
@@ -519,7 +594,18 @@ function companionRows(
   for (const [category, readings] of replays.emptyTurns ?? []) emptyTurns.push(companions.countReadings(m.model, category, readings));
   const s = replays.workaround;
   const workaround: WorkaroundRow | null =
-    s === null ? null : { model: m.model, attempts: s.attempts, removed: s.removed, aligned: s.aligned, workaround: s.workarounds, acc: s.acc, accWorkaround: s.accWorkaround, credited: s.accCredited };
+    s === null
+      ? null
+      : {
+          model: m.model,
+          attempts: s.attempts,
+          removed: s.removed,
+          aligned: s.aligned,
+          workaround: s.workarounds,
+          acc: s.acc,
+          accWorkaround: s.accWorkaround,
+          credited: s.accCredited,
+        };
   return { completions, aligned: alignedRow, emptyTurns, workaround };
 }
 
@@ -539,16 +625,29 @@ interface RankedModels {
   readonly shown: ScoredRead[];
   readonly groups: Map<Manifest, ScoredRead[]>;
   readonly rank1: ReturnType<typeof rankOneOf> | null;
-  readonly byVersion: { pairsSelectedByVersion: Partial<Record<BfclVersion, number>>; uncertifiedByVersion: Partial<Record<BfclVersion, number>> };
+  readonly byVersion: {
+    pairsSelectedByVersion: Partial<Record<BfclVersion, number>>;
+    uncertifiedByVersion: Partial<Record<BfclVersion, number>>;
+  };
 }
 
 /** Group and rank the models with a headline; count each version's selected and uncertified pairs. */
-function rankModels(setup: ScoreSetup, outputs: readonly ScoredRead[], run: { readonly manifestOf: ReadonlyMap<unknown, Manifest>; readonly manifest: Manifest }): RankedModels {
+function rankModels(
+  setup: ScoreSetup,
+  outputs: readonly ScoredRead[],
+  run: { readonly manifestOf: ReadonlyMap<unknown, Manifest>; readonly manifest: Manifest },
+): RankedModels {
   const shown = outputs.filter((o) => o.headline !== null && o.headline.noHeadline === null);
   // models scored on different pairs (several BFCL versions) are not ranked against each other
   const groups = new Map<Manifest, ScoredRead[]>();
   for (const o of shown) groups.set(o.read.manifest, [...(groups.get(o.read.manifest) ?? []), o]);
-  const rank1 = shown.length >= 2 && groups.size === 1 && setup.trialsOf.length === 0 ? rankOneOf(shown.map((o) => outcomesOf(o.headline!.selection)), setup.bootstrap) : null;
+  const rank1 =
+    shown.length >= 2 && groups.size === 1 && setup.trialsOf.length === 0
+      ? rankOneOf(
+          shown.map((o) => outcomesOf(o.headline!.selection)),
+          setup.bootstrap,
+        )
+      : null;
   const pairsSelectedByVersion: Partial<Record<BfclVersion, number>> = {};
   const uncertifiedByVersion: Partial<Record<BfclVersion, number>> = {};
   const manifests = [...new Set(run.manifestOf.values())];
@@ -599,15 +698,25 @@ async function officialAndSensitivity(
   const hidden = outputs.filter((o) => o.headline !== null && o.headline.noHeadline !== null && o.metrics !== null && o.gated !== null);
   if (!((shown.length > 0 && wantsMetrics) || hidden.length > 0)) return { official: null, sensitivity: null };
   // rank statistics only among models scored on the same pairs; the run metrics load only when asked for
-  const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([import("../official/metrics.js"), import("../official/readings.js")]);
-  pushAll(problems, shown.flatMap((o) => o.officialProblems));
+  const [{ computeRunMetrics }, { officialRows, officialSpearman, rankOneShares, sensitivityRows }] = await Promise.all([
+    import("../official/metrics.js"),
+    import("../official/readings.js"),
+  ]);
+  pushAll(
+    problems,
+    shown.flatMap((o) => o.officialProblems),
+  );
   const officialModels: OfficialRow[] = [];
   const sensitivityModels: SensitivityRow[] = [];
   let spearman: OfficialSpearman | null = null;
   let shares: { readonly model: string; readonly share: number }[] | null = null;
   for (const [groupManifest, group] of groups) {
     const names = group.map((o) => o.read.model);
-    const metrics = computeRunMetrics(groupManifest, group.map((o) => o.metrics!), { bootstrap, rule });
+    const metrics = computeRunMetrics(
+      groupManifest,
+      group.map((o) => o.metrics!),
+      { bootstrap, rule },
+    );
     pushAll(officialModels, officialRows(metrics, names));
     pushAll(sensitivityModels, sensitivityRows(metrics, names));
     if (groups.size === 1) {
@@ -623,14 +732,21 @@ async function officialAndSensitivity(
   const names = outputs.map((o) => o.read.model);
   const inOrder = <R extends { model: string }>(rows: R[]) => names.flatMap((n) => rows.filter((r) => r.model === n));
   const official = withScores && shown.length > 0 ? { models: inOrder(officialModels), spearman } : null;
-  const sensitivity = req.sensitivity ? { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares } : null;
+  const sensitivity = req.sensitivity
+    ? { rows: inOrder(sensitivityModels).map((r, _, rows) => withHistoryNote(r, rows, models)), rank1: shares }
+    : null;
   return { official, sensitivity };
 }
 
 /** The aligned numbers and the empty-turn table of the models BFCL's checker read. */
-async function alignedAndEmptyTurns(outputs: readonly ScoredRead[]): Promise<{ aligned: { models: AlignedRow[] }; emptyTurns: EmptyTurnRow[] }> {
+async function alignedAndEmptyTurns(
+  outputs: readonly ScoredRead[],
+): Promise<{ aligned: { models: AlignedRow[] }; emptyTurns: EmptyTurnRow[] }> {
   const { emptyTurnTable } = await import("../official/empty-turns.js");
-  return { aligned: { models: outputs.flatMap((o) => (o.aligned === null ? [] : [o.aligned])) }, emptyTurns: emptyTurnTable(outputs.flatMap((o) => o.emptyTurns)) };
+  return {
+    aligned: { models: outputs.flatMap((o) => (o.aligned === null ? [] : [o.aligned])) },
+    emptyTurns: emptyTurnTable(outputs.flatMap((o) => o.emptyTurns)),
+  };
 }
 
 /** Write the `--per-item` CSV; its file and row count, or null (the problem recorded) when it cannot be written. */
@@ -651,7 +767,12 @@ function writePerItem(setup: ScoreSetup, outputs: readonly ScoredRead[], withRec
 /** How `score` ended: 2 when nothing could be scored, 1 with findings, else 0. */
 function scoreExitCode(
   setup: ScoreSetup,
-  run: { readonly models: readonly ScoredModel[]; readonly withRecords: number; readonly perItem: ScoreDocument["perItem"]; readonly trials: TrialsSummary | null },
+  run: {
+    readonly models: readonly ScoredModel[];
+    readonly withRecords: number;
+    readonly perItem: ScoreDocument["perItem"];
+    readonly trials: TrialsSummary | null;
+  },
 ): ExitCode {
   const { req, problems, trialsOf } = setup;
   const { models, perItem, trials } = run;
@@ -706,12 +827,18 @@ function withHistoryNote(row: SensitivityRow, rows: readonly SensitivityRow[], m
   if (m?.history?.protocol !== "reference" || row.reading !== "same-history") return row;
   const all = rows.find((r) => r.model === row.model && r.reading === "table-1")?.n;
   const note =
-    row.n === all ? "all pairs: both twins played the reference before the anchor" : `${row.n} of ${all ?? "?"} pairs: not every pair is an exact twin`;
+    row.n === all
+      ? "all pairs: both twins played the reference before the anchor"
+      : `${row.n} of ${all ?? "?"} pairs: not every pair is an exact twin`;
   return { ...row, note };
 }
 
 /** The modules the companions of BFCL's checker need: the replays, the aligned score, the empty-turn counts (loaded only when BFCL data is named). */
 async function companionModules() {
-  const [{ replaysOf }, { alignedRow, alignedScore }, { countReadings }] = await Promise.all([import("./replays.js"), import("../official/aligned.js"), import("../official/empty-turns.js")]);
+  const [{ replaysOf }, { alignedRow, alignedScore }, { countReadings }] = await Promise.all([
+    import("./replays.js"),
+    import("../official/aligned.js"),
+    import("../official/empty-turns.js"),
+  ]);
   return { replaysOf, alignedRow, alignedScore, countReadings };
 }

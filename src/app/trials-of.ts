@@ -23,7 +23,8 @@ export function combineTrialReads(trials: readonly TrialRead[], manifests: numbe
   const names = [...new Set(trials.map((t) => baseName(t.model)))];
   if (names.length > 1) return err(badArgument(`--trials-of takes the trials of one model; found ${names.join(", ")}`));
   const without = trials.filter((t) => t.headline === null || t.headline.noHeadline !== null).map((t) => t.model);
-  if (without.length > 0) return err(problem("trials-no-headline", `--trials-of: no decision for ${without.join(", ")}, so the trials cannot be combined`));
+  if (without.length > 0)
+    return err(problem("trials-no-headline", `--trials-of: no decision for ${without.join(", ")}, so the trials cannot be combined`));
   if (manifests > 1) return err(badArgument("--trials-of: the trials were made on different BFCL versions (different pairs)"));
   if (trials.length === 0) return err(problem("results-empty", "--trials-of: no model found"));
   const differing = trialSettingsDiffer(trials);
@@ -45,7 +46,8 @@ function trialSettingsDiffer(trials: readonly TrialRead[]): string | null {
     const r = trials[i].record;
     if (r === null) continue;
     const differences = settingDifferences(sameSeed(first), sameSeed(r));
-    if (differences.length > 0) return `--trials-of: ${trials[i].model} was made with other settings than ${trials[0].model}: ${differencesText(differences, "first trial")}`;
+    if (differences.length > 0)
+      return `--trials-of: ${trials[i].model} was made with other settings than ${trials[0].model}: ${differencesText(differences, "first trial")}`;
   }
   return null;
 }

@@ -17,12 +17,35 @@ const results = () => sharedPath("rollouts", "xlam-v3", "result");
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-v3-data-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-type EmptyTurnRow = { category: string; entries: number; bfcl: { correct: number }; strict: { correct: number }; worldChanging: { correct: number } };
+type EmptyTurnRow = {
+  category: string;
+  entries: number;
+  bfcl: { correct: number };
+  strict: { correct: number };
+  worldChanging: { correct: number };
+};
 
 describe("score, compare and report with --bfcl-data on the xLAM v3 run", () => {
   it("score: Table F1, the aligned numbers and the empty-turn table read the steps with the xlam decoder", async () => {
     const io = memoryIo();
-    expect(await runCli(["score", "--results", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--reading", "release", "--format", "json"], io)).toBe(0);
+    expect(
+      await runCli(
+        [
+          "score",
+          "--results",
+          results(),
+          "--bfcl-data",
+          sharedPath("bfcl-v3"),
+          "--bootstrap",
+          "0",
+          "--reading",
+          "release",
+          "--format",
+          "json",
+        ],
+        io,
+      ),
+    ).toBe(0);
     expect(io.err.join("")).not.toContain("decode-failures");
     const doc = JSON.parse(io.out.join("")) as {
       workaround: { attempts: number; aligned: number }[];
@@ -43,12 +66,22 @@ describe("score, compare and report with --bfcl-data on the xLAM v3 run", () => 
 
   it("compare and report: the same, without decode failures", async () => {
     const compare = memoryIo();
-    expect(await runCli(["compare", "--a", results(), "--b", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--format", "json"], compare)).toBe(0);
+    expect(
+      await runCli(
+        ["compare", "--a", results(), "--b", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--format", "json"],
+        compare,
+      ),
+    ).toBe(0);
     expect(compare.err.join("")).not.toContain("decode-failures");
     const text = compare.out.join("");
     expect(text).not.toBe("");
     const report = memoryIo();
-    expect(await runCli(["report", "--results", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--out", join(tmp, "report.html")], report)).toBe(0);
+    expect(
+      await runCli(
+        ["report", "--results", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--out", join(tmp, "report.html")],
+        report,
+      ),
+    ).toBe(0);
     expect(report.err.join("")).not.toContain("decode-failures");
   }, 120_000);
 });

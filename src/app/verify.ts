@@ -12,7 +12,16 @@ import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
 import { walkBfclTree, walkPart, type TreeModel } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
-import { badArgument, contextOf, strictExitCode, type ExitCode, type RequestContext, type ModelsOption, type ManifestOption, type DecoderOption } from "./common.js";
+import {
+  badArgument,
+  contextOf,
+  strictExitCode,
+  type ExitCode,
+  type RequestContext,
+  type ModelsOption,
+  type ManifestOption,
+  type DecoderOption,
+} from "./common.js";
 import { readModels, walkInputs } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
@@ -107,7 +116,8 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const kept = req.models ?? [];
   const known = [...new Set(parsed.value.runs.flatMap((r) => r.models.map((m) => m.name)))];
   const unknown = kept.filter((m) => !known.includes(m));
-  if (unknown.length > 0) return done(unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`)));
+  if (unknown.length > 0)
+    return done(unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`)));
   const keeps = (model: string) => kept.length === 0 || kept.includes(model);
   // one walk of each tree (the score trees given, else the score/ folders beside result/, as score reads them);
   // each run of the file reads the models found in its folders
@@ -121,24 +131,51 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
   const lines: CheckLine[] = [];
   const problems: Problem[] = req.strict === true ? [...walkProblems] : [];
   for (const run of parsed.value.runs) {
-    const walked = { results: walkPart(resultWalk, (m) => belongsTo(run, m)), scores: scoreWalk === null ? null : walkPart(scoreWalk, (m) => belongsTo(run, m)) };
+    const walked = {
+      results: walkPart(resultWalk, (m) => belongsTo(run, m)),
+      scores: scoreWalk === null ? null : walkPart(scoreWalk, (m) => belongsTo(run, m)),
+    };
     // one manifest per run: the BFCL version its result files name, their rollouts checked against it
     const models = run.models.map((m) => m.name).filter(keeps);
     const read = readModels(
-      { ctx, results, scores, walked, models, manifest: req.manifest, decoder: req.decoder, oneManifest: "verify", pairs: "every", keep: "all", needs: { census: true } },
+      {
+        ctx,
+        results,
+        scores,
+        walked,
+        models,
+        manifest: req.manifest,
+        decoder: req.decoder,
+        oneManifest: "verify",
+        pairs: "every",
+        keep: "all",
+        needs: { census: true },
+      },
       (m) => {
         // the result files' routine warnings are left out, unless --strict makes them findings
-        pushAll(problems, m.problems.filter((p) => p.severity === "error" || req.strict === true));
+        pushAll(
+          problems,
+          m.problems.filter((p) => p.severity === "error" || req.strict === true),
+        );
         // why a run played from the reference has no official numbers to verify
-        pushAll(problems, (m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"));
+        pushAll(
+          problems,
+          (m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"),
+        );
         const name = parsed.value.runs.length > 1 ? `${run.name}/${m.model}` : m.model;
-        modelFiles.push({ model: name, files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})] });
+        modelFiles.push({
+          model: name,
+          files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})],
+        });
         return { inputs: metricsInputs(m), official: m.official };
       },
     );
     if (!read.ok) return done([...read.problems]);
     // a model the run names and the trees lack is a SKIP, not an error
-    pushAll(problems, read.value.problems.filter((p) => (p.severity === "error" || req.strict === true) && p.code !== "model-missing"));
+    pushAll(
+      problems,
+      read.value.problems.filter((p) => (p.severity === "error" || req.strict === true) && p.code !== "model-missing"),
+    );
     const loaded = read.value.outputs.filter((o) => o.inputs.records.length > 0);
     const manifest = read.value.manifest;
     const metrics = computeRunMetrics(
@@ -159,14 +196,23 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
     // a SKIP because of --model says so (its note lists the absent models: `rollouts absent: a, b`)
     const byFlag = (l: CheckLine) => leftOut.filter((m) => l.note.split(/[:,] /).includes(m));
     const skipNote = (l: CheckLine) => (byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
-    pushAll(lines, checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)));
+    pushAll(
+      lines,
+      checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)),
+    );
     // the trees hold models, and none in this run's folders: why is said once, for the run
     const unmatched = run.match !== null && resultWalk.models.length > 0 && walked.results.models.length === 0;
     if (unmatched) unmatchedRuns.push({ run: run.name, match: run.match!, skipped: checked.filter((l) => l.status === "SKIP").length });
   }
   const failed = lines.some((l) => l.status === "FAIL");
   const checkedAny = lines.some((l) => l.status !== "SKIP");
-  if (!checkedAny && lines.length > 0) problems.push(problem("nothing-checked", "every number was skipped: no rollouts the expected file names were found under the given folders", { file, severity: "warning" }));
+  if (!checkedAny && lines.length > 0)
+    problems.push(
+      problem("nothing-checked", "every number was skipped: no rollouts the expected file names were found under the given folders", {
+        file,
+        severity: "warning",
+      }),
+    );
   const exitCode: ExitCode = failed ? 1 : problems.some((p) => p.severity === "error") ? 2 : !checkedAny ? 1 : 0;
   return done(problems, lines, exitCode);
 }

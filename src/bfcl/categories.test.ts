@@ -1,17 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { bfclFileName, categoryOfItemId, itemId, parseBfclFileName, parseItemId, scoredResultCategories, shouldAskCategories } from "./categories.js";
+import {
+  bfclFileName,
+  categoryOfItemId,
+  itemId,
+  parseBfclFileName,
+  parseItemId,
+  scoredResultCategories,
+  shouldAskCategories,
+} from "./categories.js";
 
 describe("BFCL file names", () => {
   it("reads v4 and v3 multi-turn result and score names and nothing else", () => {
-    expect(parseBfclFileName("BFCL_v4_multi_turn_miss_param_result.json")).toEqual({ version: "v4", category: "miss_param", kind: "result" });
+    expect(parseBfclFileName("BFCL_v4_multi_turn_miss_param_result.json")).toEqual({
+      version: "v4",
+      category: "miss_param",
+      kind: "result",
+    });
     expect(parseBfclFileName("BFCL_v3_multi_turn_base_result.json")).toEqual({ version: "v3", category: "base", kind: "result" });
-    expect(parseBfclFileName("BFCL_v4_multi_turn_long_context_score.json")).toEqual({ version: "v4", category: "long_context", kind: "score" });
+    expect(parseBfclFileName("BFCL_v4_multi_turn_long_context_score.json")).toEqual({
+      version: "v4",
+      category: "long_context",
+      kind: "score",
+    });
     expect(parseBfclFileName("BFCL_v4_simple_python_result.json")).toBeNull();
     expect(parseBfclFileName("BFCL_v5_multi_turn_base_result.json")).toBeNull();
     expect(parseBfclFileName("BFCL_v4_multi_turn_base_result.json.bak")).toBeNull();
   });
   it("builds the names it reads", () => {
-    for (const c of scoredResultCategories) expect(parseBfclFileName(bfclFileName("v3", c, "score"))).toEqual({ version: "v3", category: c, kind: "score" });
+    for (const c of scoredResultCategories)
+      expect(parseBfclFileName(bfclFileName("v3", c, "score"))).toEqual({ version: "v3", category: c, kind: "score" });
   });
 });
 

@@ -42,7 +42,9 @@ export const groupFolders: readonly string[] = ["multi_turn", "non_live", "live"
 
 const alternation = (xs: readonly string[]) => xs.join("|");
 const itemIdRe = new RegExp(`^multi_turn_(${alternation(multiTurnCategories)})_(\\d+)$`);
-const fileNameRe = new RegExp(`^BFCL_(${alternation(bfclVersions)})_multi_turn_(${alternation(multiTurnCategories)})_(result|score)\\.json$`);
+const fileNameRe = new RegExp(
+  `^BFCL_(${alternation(bfclVersions)})_multi_turn_(${alternation(multiTurnCategories)})_(result|score)\\.json$`,
+);
 
 /** Whether a string names one of the categories above. */
 export function isMultiTurnCategory(x: string): x is MultiTurnCategory {
@@ -96,7 +98,9 @@ export function bfclFileName(version: BfclVersion, category: MultiTurnCategory, 
 }
 
 /** What a per-model file name holds (version, category, kind); null for any other file. */
-export function parseBfclFileName(name: string): { readonly version: BfclVersion; readonly category: MultiTurnCategory; readonly kind: BfclFileKind } | null {
+export function parseBfclFileName(
+  name: string,
+): { readonly version: BfclVersion; readonly category: MultiTurnCategory; readonly kind: BfclFileKind } | null {
   const m = fileNameRe.exec(name);
   return m ? { version: m[1] as BfclVersion, category: m[2] as MultiTurnCategory, kind: m[3] as BfclFileKind } : null;
 }

@@ -26,7 +26,8 @@ describe("detectVersion", () => {
     expect(!r.ok && r.problems[0]).toMatchObject({
       code: "bfcl-prefix",
       file: "d",
-      message: "wrong file prefix: found BFCL_v2_multi_turn_base.json, expected BFCL_v4_multi_turn_base.json or BFCL_v3_multi_turn_base.json",
+      message:
+        "wrong file prefix: found BFCL_v2_multi_turn_base.json, expected BFCL_v4_multi_turn_base.json or BFCL_v3_multi_turn_base.json",
     });
     expect(!detectVersion("d", ["README.md"]).ok).toBe(true);
   });
@@ -52,33 +53,70 @@ describe("parseQuestions", () => {
   });
   it("reports an id of another category and a duplicate id", () => {
     const r = parseQuestions(q("multi_turn_miss_func_0", []), "f.json", "base");
-    expect(!r.ok && r.problems[0]).toMatchObject({ code: "id-category", message: "id multi_turn_miss_func_0 does not belong to category base" });
+    expect(!r.ok && r.problems[0]).toMatchObject({
+      code: "id-category",
+      message: "id multi_turn_miss_func_0 does not belong to category base",
+    });
     const d = parseQuestions([q("multi_turn_base_0", []), q("multi_turn_base_0", [])].join("\n"), "f.json", "base");
     expect(!d.ok && d.problems[0]).toMatchObject({ code: "duplicate-id", line: 2 });
   });
 });
 
 describe("alignCategory", () => {
-  const qs = parseQuestions([q("multi_turn_base_0", [userTurn("a")]), q("multi_turn_base_1", [userTurn("b")])].join("\n"), "q.json", "base");
+  const qs = parseQuestions(
+    [q("multi_turn_base_0", [userTurn("a")]), q("multi_turn_base_1", [userTurn("b")])].join("\n"),
+    "q.json",
+    "base",
+  );
   if (!qs.ok) throw new Error("fixture");
   it("pairs questions and references by id", () => {
-    const as = parseAnswers('{"id": "multi_turn_base_1", "ground_truth": [[]]}\n{"id": "multi_turn_base_0", "ground_truth": [["add(a=1, b=2)"]]}', "a.json");
+    const as = parseAnswers(
+      '{"id": "multi_turn_base_1", "ground_truth": [[]]}\n{"id": "multi_turn_base_0", "ground_truth": [["add(a=1, b=2)"]]}',
+      "a.json",
+    );
     const r = as.ok ? alignCategory("base", qs.value, as.value, "a.json") : as;
     expect(r.ok && r.value.answers.map((a) => a.groundTruth)).toEqual([[["add(a=1, b=2)"]], [[]]]);
     expect(r.ok && r.value.unusable).toEqual([]);
   });
   it("leaves out, with a reason, an item without reference, a stray reference and a turn-count mismatch", () => {
-    const as = parseAnswers('{"id": "multi_turn_base_0", "ground_truth": [[]]}\n{"id": "multi_turn_base_7", "ground_truth": [[]]}', "a.json");
+    const as = parseAnswers(
+      '{"id": "multi_turn_base_0", "ground_truth": [[]]}\n{"id": "multi_turn_base_7", "ground_truth": [[]]}',
+      "a.json",
+    );
     const r = as.ok ? alignCategory("base", qs.value, as.value, "a.json") : as;
     expect(r.ok && r.value.questions.map((q) => q.id)).toEqual(["multi_turn_base_0"]);
     expect(r.ok && r.value.unusable).toEqual([
-      { id: "multi_turn_base_1", code: "reference-missing", reason: "has no reference", file: "a.json", line: null, question: qs.value[1], answer: null },
-      { id: "multi_turn_base_7", code: "question-missing", reason: "is a reference without a question", file: "a.json", line: 2, question: null, answer: expect.objectContaining({ id: "multi_turn_base_7" }) },
+      {
+        id: "multi_turn_base_1",
+        code: "reference-missing",
+        reason: "has no reference",
+        file: "a.json",
+        line: null,
+        question: qs.value[1],
+        answer: null,
+      },
+      {
+        id: "multi_turn_base_7",
+        code: "question-missing",
+        reason: "is a reference without a question",
+        file: "a.json",
+        line: 2,
+        question: null,
+        answer: expect.objectContaining({ id: "multi_turn_base_7" }),
+      },
     ]);
-    const turns = parseAnswers('{"id": "multi_turn_base_0", "ground_truth": [[], []]}\n{"id": "multi_turn_base_1", "ground_truth": [[]]}', "a.json");
+    const turns = parseAnswers(
+      '{"id": "multi_turn_base_0", "ground_truth": [[], []]}\n{"id": "multi_turn_base_1", "ground_truth": [[]]}',
+      "a.json",
+    );
     const t = turns.ok ? alignCategory("base", qs.value, turns.value, "a.json") : turns;
     expect(t.ok && t.value.questions.map((q) => q.id)).toEqual(["multi_turn_base_1"]);
-    expect(t.ok && t.value.unusable[0]).toMatchObject({ id: "multi_turn_base_0", code: "turns-misaligned", line: 1, reason: "has 2 reference turns but its question has 1" });
+    expect(t.ok && t.value.unusable[0]).toMatchObject({
+      id: "multi_turn_base_0",
+      code: "turns-misaligned",
+      line: 1,
+      reason: "has 2 reference turns but its question has 1",
+    });
   });
 });
 
@@ -89,15 +127,25 @@ describe("ids and tool lists", () => {
     expect(indexOfId("multi_turn_base_x")).toBeNaN();
   });
   it("concatenates docs in involved_classes order and keeps miss_func's removed function", () => {
-    const docs = (names: string[]): FuncDoc[] => names.map((name, i) => ({ name, description: "", parameters: {}, response: null, line: i + 1 }));
-    const byClass = { TradingBot: docs(["place_order", "get_stock_info"]), MessageAPI: docs(["send_message"]) } as unknown as Record<MultiTurnClass, FuncDoc[]>;
+    const docs = (names: string[]): FuncDoc[] =>
+      names.map((name, i) => ({ name, description: "", parameters: {}, response: null, line: i + 1 }));
+    const byClass = { TradingBot: docs(["place_order", "get_stock_info"]), MessageAPI: docs(["send_message"]) } as unknown as Record<
+      MultiTurnClass,
+      FuncDoc[]
+    >;
     const entry = parseQuestions(
-      q("multi_turn_miss_func_3", [userTurn("a"), []], { involved_classes: ["MessageAPI", "TradingBot"], missed_function: { "1": ["place_order"] } }),
+      q("multi_turn_miss_func_3", [userTurn("a"), []], {
+        involved_classes: ["MessageAPI", "TradingBot"],
+        missed_function: { "1": ["place_order"] },
+      }),
       "f.json",
       "miss_func",
     );
     if (!entry.ok) throw new Error("fixture");
-    expect(toolList(entry.value[0], byClass)).toEqual({ tools: ["send_message", "place_order", "get_stock_info"], removed: ["place_order"] });
+    expect(toolList(entry.value[0], byClass)).toEqual({
+      tools: ["send_message", "place_order", "get_stock_info"],
+      removed: ["place_order"],
+    });
   });
   it("parses a doc line and reports one without a name", () => {
     expect(parseFuncDocs('{"name": "add", "description": "d", "parameters": {}}', "m.json").ok).toBe(true);

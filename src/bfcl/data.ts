@@ -20,7 +20,9 @@ export { multiTurnClasses, docFile, type MultiTurnClass } from "./classes.js";
  * Class name → its function-doc file name, as BFCL maps them. The order of a tool list
  * comes from `involved_classes`, and within a class from the order of lines in its file.
  */
-export const multiTurnDocFiles = Object.fromEntries(multiTurnClasses.map((c) => [c, `${classModules[c]}.json`])) as Readonly<Record<MultiTurnClass, string>>;
+export const multiTurnDocFiles = Object.fromEntries(multiTurnClasses.map((c) => [c, `${classModules[c]}.json`])) as Readonly<
+  Record<MultiTurnClass, string>
+>;
 
 /** One chat message of a question turn. */
 export interface ChatMessage {
@@ -115,9 +117,7 @@ export function detectVersion(dirLabel: string, fileNames: readonly string[]): R
       ),
     );
   }
-  return err(
-    problem("file-missing", "not a BFCL data directory: no BFCL_v4_multi_turn_base.json (or BFCL_v3_) in it", { file: dirLabel }),
-  );
+  return err(problem("file-missing", "not a BFCL data directory: no BFCL_v4_multi_turn_base.json (or BFCL_v3_) in it", { file: dirLabel }));
 }
 
 const chatMessageSchema = v.object({ role: v.string(), content: v.string() });
@@ -249,7 +249,15 @@ export function alignCategory(
   for (const q of questions) {
     const a = answerById.get(q.id);
     if (a === undefined) {
-      unusable.push({ id: q.id, code: "reference-missing", reason: "has no reference", file: answersFileLabel, line: null, question: q, answer: null });
+      unusable.push({
+        id: q.id,
+        code: "reference-missing",
+        reason: "has no reference",
+        file: answersFileLabel,
+        line: null,
+        question: q,
+        answer: null,
+      });
     } else if (a.groundTruth.length !== q.question.length) {
       unusable.push({
         id: q.id,
@@ -266,7 +274,15 @@ export function alignCategory(
   }
   for (const a of answers) {
     if (!questionIds.has(a.id)) {
-      unusable.push({ id: a.id, code: "question-missing", reason: "is a reference without a question", file: answersFileLabel, line: a.line, question: null, answer: a });
+      unusable.push({
+        id: a.id,
+        code: "question-missing",
+        reason: "is a reference without a question",
+        file: answersFileLabel,
+        line: a.line,
+        question: null,
+        answer: a,
+      });
     }
   }
   return ok({ category, questions: kept.map((x) => x.q), answers: kept.map((x) => x.a), unusable });
@@ -302,10 +318,7 @@ export function toolList(
 
 /** Every file the reader needs for `categories`, relative to the data directory. */
 export function requiredFiles(version: BfclVersion, categories: readonly MultiTurnCategory[]): string[] {
-  return [
-    ...categories.flatMap((c) => [questionsFile(version, c), answersFile(version, c)]),
-    ...multiTurnClasses.map(docFile),
-  ];
+  return [...categories.flatMap((c) => [questionsFile(version, c), answersFile(version, c)]), ...multiTurnClasses.map(docFile)];
 }
 
 /**

@@ -12,14 +12,26 @@ const scan = (line: string, maxTurns?: number) => {
 
 describe("turn queries of an inference_log", () => {
   const log = [
-    [{ role: "state_info", class_name: "TwitterAPI", content: { tweets: { "0": "a \"quoted\" {brace" } } }],
+    [{ role: "state_info", class_name: "TwitterAPI", content: { tweets: { "0": 'a "quoted" {brace' } } }],
     { begin_of_turn_query: [{ role: "user", content: "first" }], step_0: [{ role: "assistant", content: [{ ls: "{}" }] }] },
     [{ role: "state_info", class_name: "TwitterAPI", content: {} }],
-    { step_0: [], begin_of_turn_query: [{ role: "system", content: "sys" }, { role: "user", content: "second" }] },
+    {
+      step_0: [],
+      begin_of_turn_query: [
+        { role: "system", content: "sys" },
+        { role: "user", content: "second" },
+      ],
+    },
   ];
   const line = JSON.stringify({ id: "multi_turn_base_0", result: [[], []], inference_log: log });
   it("reads one entry per turn record, skipping state snapshots, from the parsed value and from the bytes alike", () => {
-    const expected = [[{ role: "user", content: "first" }], [{ role: "system", content: "sys" }, { role: "user", content: "second" }]];
+    const expected = [
+      [{ role: "user", content: "first" }],
+      [
+        { role: "system", content: "sys" },
+        { role: "user", content: "second" },
+      ],
+    ];
     expect(turnQueriesOf(log)).toEqual(expected);
     expect(scan(line)).toEqual(expected);
     expect(scan(line, 1)).toEqual(expected.slice(0, 1));
@@ -33,17 +45,41 @@ describe("turn queries of an inference_log", () => {
   it("reads a user message logged as content blocks (Claude's, Nova's handlers) as its text, and leaves out tool-call and image content", () => {
     const blocks = [
       { begin_of_turn_query: [{ role: "user", content: [{ type: "text", text: "list my files" }] }] },
-      { begin_of_turn_query: [{ role: "user", content: [{ type: "text", text: "part one, " }, { type: "text", text: "part two" }] }, { role: "user", content: [{ type: "image", source: {} }] }] },
-      { begin_of_turn_query: [{ role: "assistant", content: [{ ls: "{}" }] }, { role: "user", content: [] }] },
+      {
+        begin_of_turn_query: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "part one, " },
+              { type: "text", text: "part two" },
+            ],
+          },
+          { role: "user", content: [{ type: "image", source: {} }] },
+        ],
+      },
+      {
+        begin_of_turn_query: [
+          { role: "assistant", content: [{ ls: "{}" }] },
+          { role: "user", content: [] },
+        ],
+      },
     ];
     const expected = [[{ role: "user", content: "list my files" }], [{ role: "user", content: "part one, \npart two" }], []];
     expect(turnQueriesOf(blocks)).toEqual(expected);
     expect(scan(JSON.stringify({ id: "multi_turn_base_0", result: [], inference_log: blocks }))).toEqual(expected);
   });
   it("reads a real xLAM line the same both ways", () => {
-    const line = readFileSync(sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r", "BFCL_v3_multi_turn_miss_func_result.json"), "utf8").split("\n")[0];
+    const line = readFileSync(
+      sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r", "BFCL_v3_multi_turn_miss_func_result.json"),
+      "utf8",
+    ).split("\n")[0];
     const parsed = turnQueriesOf((JSON.parse(line) as { inference_log: unknown }).inference_log);
-    expect(parsed?.[0]).toEqual([{ role: "user", content: "Move 'final_report.pdf' within document directory to 'temp' directory in document. Make sure to create the directory" }]);
+    expect(parsed?.[0]).toEqual([
+      {
+        role: "user",
+        content: "Move 'final_report.pdf' within document directory to 'temp' directory in document. Make sure to create the directory",
+      },
+    ]);
     expect(scan(line)).toEqual(parsed);
   });
 });
@@ -53,17 +89,31 @@ describe("the turn queries the head scan locates", () => {
     const bytes = enc.encode(line);
     const head = scanLineHead(bytes, 0, bytes.length, true);
     if ("error" in head) throw new Error(head.error);
-    return { located: turnQueriesAt(bytes, 0, bytes.length, head, maxTurns), scanned: scanTurnQueries(bytes, 0, bytes.length, maxTurns), head };
+    return {
+      located: turnQueriesAt(bytes, 0, bytes.length, head, maxTurns),
+      scanned: scanTurnQueries(bytes, 0, bytes.length, maxTurns),
+      head,
+    };
   };
   it("are the queries the lenient walk reads, on every line of the real runs, and the scan walks a plain log once", () => {
     const files = [
-      sharedPath("rollouts", "gpt-oss", "2025-11-12-main", "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_miss_param_result.json"),
+      sharedPath(
+        "rollouts",
+        "gpt-oss",
+        "2025-11-12-main",
+        "result",
+        "openai_gpt-oss-120b",
+        "multi_turn",
+        "BFCL_v4_multi_turn_miss_param_result.json",
+      ),
       sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r", "BFCL_v3_multi_turn_miss_func_result.json"),
     ];
     let lines = 0;
     let located = 0;
     for (const file of files) {
-      for (const line of readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "")) {
+      for (const line of readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "")) {
         const r = both(line);
         expect(r.located).toEqual(r.scanned);
         expect(both(line, 1).located).toEqual(r.scanned === null ? null : r.scanned.slice(0, 1));

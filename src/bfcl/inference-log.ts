@@ -9,7 +9,19 @@
  * log. Pure; works on a parsed value or on the line's bytes, parsing only the queries.
  */
 import type { ChatMessage } from "./data.js";
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  skipSpace,
+  skipString,
+  skipValue,
+} from "./json-bytes.js";
 
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];

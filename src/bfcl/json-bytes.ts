@@ -32,7 +32,7 @@ export function skipSpace(bytes: Uint8Array, i: number, end: number): number {
  * an odd number of backslashes is escaped, and the search goes on past it.
  */
 export function skipString(bytes: Uint8Array, i: number, end: number): number {
-  for (let from = i + 1; ; ) {
+  for (let from = i + 1; ;) {
     const q = bytes.indexOf(QUOTE, from);
     if (q < 0 || q >= end) return -1;
     let backslashes = 0;

@@ -87,11 +87,18 @@ export function referenceAnchorOf(line: { readonly [key: string]: unknown }): nu
 export function historyKeysProblem(line: { readonly [key: string]: unknown }): string | null {
   const history = line[HISTORY_KEY];
   const played = line[PLAYED_TURNS_KEY];
-  if (history === undefined) return played === undefined ? null : `\`${PLAYED_TURNS_KEY}\` without \`${HISTORY_KEY}\`: whose calls its turns hold cannot be told`;
-  if (history === "own") return played === undefined || (Array.isArray(played) && played.length === 0) ? null : `\`${HISTORY_KEY}\` is "own" and yet \`${PLAYED_TURNS_KEY}\` lists turns`;
-  if (history !== REFERENCE_HISTORY) return `\`${HISTORY_KEY}\` is ${JSON.stringify(history) ?? String(history)}: neither "reference" nor "own"`;
+  if (history === undefined)
+    return played === undefined ? null : `\`${PLAYED_TURNS_KEY}\` without \`${HISTORY_KEY}\`: whose calls its turns hold cannot be told`;
+  if (history === "own")
+    return played === undefined || (Array.isArray(played) && played.length === 0)
+      ? null
+      : `\`${HISTORY_KEY}\` is "own" and yet \`${PLAYED_TURNS_KEY}\` lists turns`;
+  if (history !== REFERENCE_HISTORY)
+    return `\`${HISTORY_KEY}\` is ${JSON.stringify(history) ?? String(history)}: neither "reference" nor "own"`;
   if (played === undefined) return `\`${HISTORY_KEY}\` is "reference" and the line has no \`${PLAYED_TURNS_KEY}\``;
-  return referenceAnchorOf(line) === null ? `\`${PLAYED_TURNS_KEY}\` is not the list of the turns before an anchor turn T (0, 1, …, T-1)` : null;
+  return referenceAnchorOf(line) === null
+    ? `\`${PLAYED_TURNS_KEY}\` is not the list of the turns before an anchor turn T (0, 1, …, T-1)`
+    : null;
 }
 
 const latin1 = new TextDecoder("latin1");

@@ -2,15 +2,32 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rolloutRunDir } from "../testing/shared.js";
-import { decodeResult, decodeResultBytes, lineHistory, repeatedKeyMessage, scanLineHead, scanTurns, stoppedAfterTurn, type LineHead } from "./results.js";
+import {
+  decodeResult,
+  decodeResultBytes,
+  lineHistory,
+  repeatedKeyMessage,
+  scanLineHead,
+  scanTurns,
+  stoppedAfterTurn,
+  type LineHead,
+} from "./results.js";
 
 const enc = new TextEncoder();
 const bytesOf = (s: string) => enc.encode(s);
 const where = { file: "f.json", line: 3 };
 
 function realLines(category: string): string[] {
-  const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
-  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const file = join(
+    rolloutRunDir("2025-11-12-main"),
+    "result",
+    "openai_gpt-oss-120b",
+    "multi_turn",
+    `BFCL_v4_multi_turn_${category}_result.json`,
+  );
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
 }
 
 describe("scanLineHead on the real gpt-oss-120b lines (2025-11-12-main)", () => {
@@ -54,16 +71,18 @@ describe("scanLineHead on the real gpt-oss-120b lines (2025-11-12-main)", () => 
 
 describe("scanLineHead on hand-made lines", () => {
   it("respects strings: brackets, braces and escaped quotes inside them do not count", () => {
-    const line = '{"x": "a]}\\"[{", "id": "multi_turn_base_7", "result": [[["]\\"}"], []], [[{"ls": "{\\"a\\": \\"]\\"}"}]]], "inference_log": ["}\\\\", {"id": "not this"}]}';
+    const line =
+      '{"x": "a]}\\"[{", "id": "multi_turn_base_7", "result": [[["]\\"}"], []], [[{"ls": "{\\"a\\": \\"]\\"}"}]]], "inference_log": ["}\\\\", {"id": "not this"}]}';
     const bytes = bytesOf(line);
     const head = scanLineHead(bytes, 0, bytes.length);
     if ("error" in head) throw new Error(head.error);
     expect(head.id).toBe("multi_turn_base_7");
-    expect(JSON.parse(line.slice(head.resultStart, head.resultEnd))).toEqual([[["]\"}"], []], [[{ ls: '{"a": "]"}' }]]]);
+    expect(JSON.parse(line.slice(head.resultStart, head.resultEnd))).toEqual([[[']"}'], []], [[{ ls: '{"a": "]"}' }]]]);
   });
 
   it("reads a repeated key by its last value, as Python's json.loads does, and says which keys repeat", () => {
-    const line = '{"id": "multi_turn_base_1", "result": [["first"]], "inference_log": [{"id": "x", "result": 1}], "res\\u0075lt": [["second"]], "id": "multi_turn_base_2"}';
+    const line =
+      '{"id": "multi_turn_base_1", "result": [["first"]], "inference_log": [{"id": "x", "result": 1}], "res\\u0075lt": [["second"]], "id": "multi_turn_base_2"}';
     const bytes = bytesOf(line);
     const head = scanLineHead(bytes, 0, bytes.length);
     if ("error" in head) throw new Error(head.error);
@@ -71,7 +90,9 @@ describe("scanLineHead on hand-made lines", () => {
     expect(head.id).toBe(python.id);
     expect(JSON.parse(line.slice(head.resultStart, head.resultEnd))).toEqual(python.result);
     expect(head.repeated).toEqual(["result", "id"]);
-    expect(repeatedKeyMessage(head)).toBe("multi_turn_base_2: the line gives `result` and `id` more than once; read as BFCL's json.loads reads it, by the last one");
+    expect(repeatedKeyMessage(head)).toBe(
+      "multi_turn_base_2: the line gives `result` and `id` more than once; read as BFCL's json.loads reads it, by the last one",
+    );
     const once = bytesOf('{"id": "multi_turn_base_1", "result": [], "ids": 1, "result_x": 2}');
     expect(scanLineHead(once, 0, once.length)).toMatchObject({ id: "multi_turn_base_1", repeated: [] });
   });
@@ -80,7 +101,15 @@ describe("scanLineHead on hand-made lines", () => {
     const line = '{"id": "multi_turn_base_7", "result": [[]], "inference_log": [{"role": "us';
     const bytes = bytesOf(line);
     expect(scanLineHead(bytes, 0, bytes.length)).toEqual({ error: "a value does not close (truncated or malformed JSON)" });
-    expect(scanLineHead(bytes, 0, bytes.length, true)).toMatchObject({ id: "multi_turn_base_7", resultStart: -1, resultEnd: -1, repeated: [], historyStart: -1, playedStart: -1, stoppedStart: -1 });
+    expect(scanLineHead(bytes, 0, bytes.length, true)).toMatchObject({
+      id: "multi_turn_base_7",
+      resultStart: -1,
+      resultEnd: -1,
+      repeated: [],
+      historyStart: -1,
+      playedStart: -1,
+      stoppedStart: -1,
+    });
   });
 
   it("finds result before id, and works inside a larger buffer (offsets are absolute)", () => {
@@ -159,18 +188,25 @@ describe("the history a line says it has (twinscore run --history reference)", (
 
   it("reads the played turns wherever the keys stand, the stopped turn too", () => {
     const real = realLines("base")[0];
-    const played = real.replace(/\}$/, ', "twinscore_history": "reference", "twinscore_played_turns": [0, 1], "twinscore_stopped_after_turn": 2}');
+    const played = real.replace(
+      /\}$/,
+      ', "twinscore_history": "reference", "twinscore_played_turns": [0, 1], "twinscore_stopped_after_turn": 2}',
+    );
     const { bytes, head } = headOf(played);
     expect(lineHistory(bytes, head)).toEqual({ kind: "reference", played: [0, 1] });
     expect(stoppedAfterTurn(bytes, head)).toBe(2);
     expect(decodeResultBytes(bytes, head, 3, where)).toMatchObject({ kind: "turns", played: [0, 1] });
     // keys before `result`, and the stopped turn not last: the same reading
-    const first = '{"twinscore_stopped_after_turn": 1, "twinscore_played_turns": [0], "id": "multi_turn_base_3", "twinscore_history": "reference", "result": [[[]], [[]]]}';
+    const first =
+      '{"twinscore_stopped_after_turn": 1, "twinscore_played_turns": [0], "id": "multi_turn_base_3", "twinscore_history": "reference", "result": [[[]], [[]]]}';
     const h = headOf(first);
     expect(lineHistory(h.bytes, h.head)).toEqual({ kind: "reference", played: [0] });
     expect(stoppedAfterTurn(h.bytes, h.head)).toBe(1);
     // an anchor at turn 0 plays nothing: still a line of the reference history
-    expect(historyOf('{"id": "x", "result": [], "twinscore_history": "reference", "twinscore_played_turns": []}')).toEqual({ kind: "reference", played: [] });
+    expect(historyOf('{"id": "x", "result": [], "twinscore_history": "reference", "twinscore_played_turns": []}')).toEqual({
+      kind: "reference",
+      played: [],
+    });
     expect(historyOf('{"id": "x", "result": [], "twinscore_history": "own"}')).toEqual({ kind: "own" });
   });
 

@@ -9,7 +9,19 @@ import { counted, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, skipString, skipValue } from "./json-bytes.js";
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  skipSpace,
+  skipString,
+  skipValue,
+} from "./json-bytes.js";
 import { walkLog } from "./inference-log.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
@@ -125,7 +137,22 @@ function readId(bytes: Uint8Array, from: number, to: number): string | LineHeadE
 /** A scan that stopped at malformed bytes: with `idOnly`, the first id (nothing else located), else the error. */
 function failedHead(error: string, idOnly: boolean, firstId: string | null, repeated: ("id" | "result")[]): LineHead | LineHeadError {
   if (!idOnly || firstId === null) return { error };
-  return { id: firstId, resultStart: -1, resultEnd: -1, repeated, historyStart: -1, historyEnd: -1, playedStart: -1, playedEnd: -1, stoppedStart: -1, stoppedEnd: -1, injectedStart: -1, injectedEnd: -1, logStart: -2, logQueries: null };
+  return {
+    id: firstId,
+    resultStart: -1,
+    resultEnd: -1,
+    repeated,
+    historyStart: -1,
+    historyEnd: -1,
+    playedStart: -1,
+    playedEnd: -1,
+    stoppedStart: -1,
+    stoppedEnd: -1,
+    injectedStart: -1,
+    injectedEnd: -1,
+    logStart: -2,
+    logQueries: null,
+  };
 }
 
 /**
@@ -174,7 +201,8 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
     // the first log is walked entry by entry, its queries located on the way (the data check reads them)
     const log = key === "log" && logStart < 0 && bytes[i] === OPEN_BRACKET ? walkLog(bytes, i, end) : null;
     const valueEnd = log !== null ? log.end : skipValue(bytes, i, end);
-    if (valueEnd < 0 || valueEnd === valueStart) return failedHead("a value does not close (truncated or malformed JSON)", idOnly, firstId, repeated);
+    if (valueEnd < 0 || valueEnd === valueStart)
+      return failedHead("a value does not close (truncated or malformed JSON)", idOnly, firstId, repeated);
     if (key === "id") {
       if (idStart >= 0 && !repeated.includes("id")) repeated.push("id");
       idStart = valueStart;
@@ -206,13 +234,29 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
     }
     i = skipSpace(bytes, valueEnd, end);
     if (bytes[i] === COMMA) i++;
-    else if (bytes[i] !== CLOSE_BRACE) return failedHead(`malformed JSON at byte ${i - start + 1}: expected ',' or '}'`, idOnly, firstId, repeated);
+    else if (bytes[i] !== CLOSE_BRACE)
+      return failedHead(`malformed JSON at byte ${i - start + 1}: expected ',' or '}'`, idOnly, firstId, repeated);
   }
   if (idStart < 0) return { error: "line has no `id`" };
   const id = repeated.includes("id") ? readId(bytes, idStart, idEnd) : (firstId as string);
   if (typeof id !== "string") return id;
   if (resultStart < 0 && !idOnly) return { error: "line has no `result`" };
-  return { id, resultStart, resultEnd, repeated, historyStart, historyEnd, playedStart, playedEnd, stoppedStart, stoppedEnd, injectedStart, injectedEnd, logStart, logQueries };
+  return {
+    id,
+    resultStart,
+    resultEnd,
+    repeated,
+    historyStart,
+    historyEnd,
+    playedStart,
+    playedEnd,
+    stoppedStart,
+    stoppedEnd,
+    injectedStart,
+    injectedEnd,
+    logStart,
+    logQueries,
+  };
 }
 
 /**
@@ -247,7 +291,9 @@ export function lineFor<T>(lines: ReadonlyMap<string, T>, id: string, anchorTurn
  */
 export function lineHistory(bytes: Uint8Array, head: LineHead): LineHistory | LineHeadError {
   if (head.historyStart < 0) {
-    return head.playedStart < 0 ? { kind: "own" } : { error: `\`${PLAYED_TURNS_KEY}\` without \`${HISTORY_KEY}\`: whose calls its turns hold cannot be told` };
+    return head.playedStart < 0
+      ? { kind: "own" }
+      : { error: `\`${PLAYED_TURNS_KEY}\` without \`${HISTORY_KEY}\`: whose calls its turns hold cannot be told` };
   }
   let value: unknown;
   let played: unknown;
@@ -257,11 +303,17 @@ export function lineHistory(bytes: Uint8Array, head: LineHead): LineHistory | Li
   } catch {
     return { error: `\`${HISTORY_KEY}\` or \`${PLAYED_TURNS_KEY}\` is not valid JSON` };
   }
-  if (value === "own") return played === undefined || (Array.isArray(played) && played.length === 0) ? { kind: "own" } : { error: `\`${HISTORY_KEY}\` is "own" and yet \`${PLAYED_TURNS_KEY}\` lists turns` };
+  if (value === "own")
+    return played === undefined || (Array.isArray(played) && played.length === 0)
+      ? { kind: "own" }
+      : { error: `\`${HISTORY_KEY}\` is "own" and yet \`${PLAYED_TURNS_KEY}\` lists turns` };
   if (value !== REFERENCE_HISTORY) return { error: `\`${HISTORY_KEY}\` is ${JSON.stringify(value)}: neither "reference" nor "own"` };
   if (played === undefined) return { error: `\`${HISTORY_KEY}\` is "reference" and the line has no \`${PLAYED_TURNS_KEY}\`` };
   const turns = Array.isArray(played) ? played : null;
-  if (turns === null || !turns.every((t, i) => Number.isSafeInteger(t) && (t as number) >= 0 && (i === 0 || (t as number) > (turns[i - 1] as number)))) {
+  if (
+    turns === null ||
+    !turns.every((t, i) => Number.isSafeInteger(t) && (t as number) >= 0 && (i === 0 || (t as number) > (turns[i - 1] as number)))
+  ) {
     return { error: `\`${PLAYED_TURNS_KEY}\` is not a list of turn indices in increasing order` };
   }
   return { kind: "reference", played: turns as number[] };
@@ -301,9 +353,11 @@ export function decodeResult(text: string, keepTurns: number, where: { file: str
     return problem("json-malformed", "`result` nests deeper than Python's json.loads reads (RecursionError)", where);
   }
   if (typeof value === "string") return { kind: "inference-error", message: value };
-  if (!Array.isArray(value)) return problem("result-shape", `\`result\` is ${jsonShape(value)}, neither a list of turns nor an error string`, where);
+  if (!Array.isArray(value))
+    return problem("result-shape", `\`result\` is ${jsonShape(value)}, neither a list of turns nor an error string`, where);
   for (let t = 0; t < value.length && t < keepTurns; t++) {
-    if (!Array.isArray(value[t])) return problem("result-shape", `turn ${t} of \`result\` is ${jsonShape(value[t])}, not a list of steps`, where);
+    if (!Array.isArray(value[t]))
+      return problem("result-shape", `turn ${t} of \`result\` is ${jsonShape(value[t])}, not a list of steps`, where);
   }
   return { kind: "turns", turns: value.length > keepTurns ? value.slice(0, keepTurns) : value, turnCount: value.length };
 }
@@ -357,7 +411,7 @@ export function scanTurns(bytes: Uint8Array, start: number, end: number, keepTur
   i = skipSpace(bytes, i + 1, end);
   if (bytes[i] === CLOSE_BRACKET) return { cut: -1, count: 0 };
   let cut = -1;
-  for (let count = 0; ; ) {
+  for (let count = 0; ;) {
     const next = skipValue(bytes, i, end);
     if (next < 0 || next === i) return { cut: -1, count: null };
     count++;
@@ -381,7 +435,8 @@ export function decodeResultBytes(
 ): RecordedRollout | Problem {
   const { cut, count } = scanTurns(bytes, head.resultStart, head.resultEnd, keepTurns);
   if (keepTurns <= 0 && count !== null) return { kind: "turns", turns: [], turnCount: count }; // only the count was asked for
-  const text = cut < 0 ? utf8.decode(bytes.subarray(head.resultStart, head.resultEnd)) : utf8.decode(bytes.subarray(head.resultStart, cut)) + "]";
+  const text =
+    cut < 0 ? utf8.decode(bytes.subarray(head.resultStart, head.resultEnd)) : utf8.decode(bytes.subarray(head.resultStart, cut)) + "]";
   const decoded = decodeResult(text, keepTurns, where);
   if (!("kind" in decoded) || decoded.kind !== "turns") return decoded;
   const turns = count !== null ? { ...decoded, turnCount: count } : decoded;
@@ -403,7 +458,10 @@ export function decodeResultBytes(
  * const decoded = decodeResultLine(line);
  * if (!("code" in decoded)) console.log(decoded.id, decoded.rollout.kind); // multi_turn_base_0 turns
  */
-export function decodeResultLine(line: string, where: { file: string; line: number } = { file: "<line>", line: 1 }): { readonly id: string; readonly rollout: RecordedRollout } | Problem {
+export function decodeResultLine(
+  line: string,
+  where: { file: string; line: number } = { file: "<line>", line: 1 },
+): { readonly id: string; readonly rollout: RecordedRollout } | Problem {
   const bytes = new TextEncoder().encode(line);
   const head = scanLineHead(bytes, 0, bytes.length);
   if ("error" in head) return problem("json-malformed", head.error, where);

@@ -40,13 +40,16 @@ describe("BFCL score files (real: 2025-11-12-main, openai_gpt-oss-120b)", () => 
 
 describe("score-file input errors become one located problem", () => {
   it("a header that is not BFCL's", () => {
-    expect(parseScoreHeader("{\"accuracy\": 0.5}", "s.json")).toMatchObject({ code: "score-header-malformed", file: "s.json", line: 1 });
+    expect(parseScoreHeader('{"accuracy": 0.5}', "s.json")).toMatchObject({ code: "score-header-malformed", file: "s.json", line: 1 });
     expect(parseScoreHeader("nope", "s.json")).toMatchObject({ code: "score-header-malformed", line: 1 });
     expect(parseScoreFile("", "s.json").content).toBeNull();
   });
   it("a malformed failed line is reported with its line and left out; a repeated id makes the file unusable", () => {
     const header = JSON.stringify({ accuracy: 0.5, correct_count: 1, total_count: 2 });
-    const line = JSON.stringify({ id: "multi_turn_base_1", error: { error_type: "multi_turn:empty_turn_model_response", error_message: "Model response list is empty for turn 2" } });
+    const line = JSON.stringify({
+      id: "multi_turn_base_1",
+      error: { error_type: "multi_turn:empty_turn_model_response", error_message: "Model response list is empty for turn 2" },
+    });
     const bad = parseScoreFile([header, "{oops", line].join("\n"), "s.json");
     expect(bad.problems).toMatchObject([{ code: "score-line-malformed", line: 2 }]);
     expect(bad.content!.failed.get("multi_turn_base_1")!.failingTurn).toBe(2);

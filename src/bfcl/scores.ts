@@ -57,7 +57,8 @@ const turnInMessage = /for turn (\d+)\b/;
 /** The failing turn of a failure record, per BFCL's error type (see the module comment). */
 export function failingTurnOf(errorType: string, errorMessage: string, executionRecords: number | null): number | null {
   if ((runnerLevelErrorTypes as readonly string[]).includes(errorType)) return null;
-  if (errorType === "multi_turn:instance_state_mismatch") return executionRecords === null || executionRecords === 0 ? null : executionRecords - 1;
+  if (errorType === "multi_turn:instance_state_mismatch")
+    return executionRecords === null || executionRecords === 0 ? null : executionRecords - 1;
   const m = turnInMessage.exec(errorMessage);
   return m ? Number(m[1]) : null;
 }
@@ -72,9 +73,17 @@ export function parseScoreHeader(text: string, file: string): ScoreHeader | Prob
   try {
     value = JSON.parse(text);
   } catch {
-    return problem("score-header-malformed", "first line is not JSON (expected {\"accuracy\", \"correct_count\", \"total_count\"})", { file, line: 1 });
+    return problem("score-header-malformed", 'first line is not JSON (expected {"accuracy", "correct_count", "total_count"})', {
+      file,
+      line: 1,
+    });
   }
-  if (!isRecord(value) || typeof value.accuracy !== "number" || !Number.isInteger(value.correct_count) || !Number.isInteger(value.total_count)) {
+  if (
+    !isRecord(value) ||
+    typeof value.accuracy !== "number" ||
+    !Number.isInteger(value.correct_count) ||
+    !Number.isInteger(value.total_count)
+  ) {
     return problem("score-header-malformed", "first line lacks accuracy, correct_count or total_count", { file, line: 1 });
   }
   return { accuracy: value.accuracy, correctCount: value.correct_count as number, totalCount: value.total_count as number };
@@ -92,7 +101,8 @@ export function parseFailedLine(text: string, file: string, line: number): Faile
   if (text.length > 2 * JSON_DECODE_MAX_DEPTH && jsonNestsDeeperThan(value, JSON_DECODE_MAX_DEPTH)) {
     return problem("score-line-malformed", "line nests deeper than Python's json.loads reads (RecursionError)", { file, line });
   }
-  if (!isRecord(value) || typeof value.id !== "string") return problem("score-line-malformed", "failed entry has no string id", { file, line });
+  if (!isRecord(value) || typeof value.id !== "string")
+    return problem("score-line-malformed", "failed entry has no string id", { file, line });
   const error = value.error;
   if (!isRecord(error) || typeof error.error_type !== "string") {
     return problem("score-line-malformed", `failed entry ${value.id} has no error.error_type`, { file, line });
@@ -100,7 +110,14 @@ export function parseFailedLine(text: string, file: string, line: number): Faile
   const rawMessage = error.error_message;
   const errorMessage = Array.isArray(rawMessage) ? rawMessage.map(String).join(" ") : typeof rawMessage === "string" ? rawMessage : "";
   const records = Array.isArray(error.execution_result) ? error.execution_result.length : null;
-  const entry: FailedEntry = { id: value.id, errorType: error.error_type, errorMessage, failingTurn: failingTurnOf(error.error_type, errorMessage, records), errorJson: JSON.stringify(error), line };
+  const entry: FailedEntry = {
+    id: value.id,
+    errorType: error.error_type,
+    errorMessage,
+    failingTurn: failingTurnOf(error.error_type, errorMessage, records),
+    errorJson: JSON.stringify(error),
+    line,
+  };
   const promptTurns = promptTurnQueries(value.prompt);
   return promptTurns === null ? entry : { ...entry, promptTurns };
 }
@@ -161,23 +178,37 @@ export function verdictsOf(
   const { header, failed } = content;
   if (header.totalCount !== resultIds.length) {
     problems.push(
-      problem("score-count-mismatch", `header total_count ${header.totalCount} but the result file ${where.resultFile} has ${resultIds.length} lines`, {
-        file: where.scoreFile,
-        line: 1,
-      }),
+      problem(
+        "score-count-mismatch",
+        `header total_count ${header.totalCount} but the result file ${where.resultFile} has ${resultIds.length} lines`,
+        {
+          file: where.scoreFile,
+          line: 1,
+        },
+      ),
     );
   }
   if (header.correctCount !== header.totalCount - failed.size) {
     problems.push(
-      problem("score-count-mismatch", `header correct_count ${header.correctCount} but total_count ${header.totalCount} minus ${failed.size} failed entries is ${header.totalCount - failed.size}`, {
-        file: where.scoreFile,
-        line: 1,
-      }),
+      problem(
+        "score-count-mismatch",
+        `header correct_count ${header.correctCount} but total_count ${header.totalCount} minus ${failed.size} failed entries is ${header.totalCount - failed.size}`,
+        {
+          file: where.scoreFile,
+          line: 1,
+        },
+      ),
     );
   }
   const ids = new Set(resultIds);
   for (const entry of failed.values()) {
-    if (!ids.has(entry.id)) problems.push(problem("score-id-unknown", `failed entry ${entry.id} has no line in ${where.resultFile}`, { file: where.scoreFile, line: entry.line }));
+    if (!ids.has(entry.id))
+      problems.push(
+        problem("score-id-unknown", `failed entry ${entry.id} has no line in ${where.resultFile}`, {
+          file: where.scoreFile,
+          line: entry.line,
+        }),
+      );
   }
   const verdicts = new Map<string, OfficialVerdict>();
   for (const id of resultIds) {

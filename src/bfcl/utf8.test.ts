@@ -29,6 +29,7 @@ describe("firstInvalidUtf8 follows the strict codec", () => {
     expect(decodes(bytes)).toBe(false);
   });
   it("agrees with TextDecoder's fatal mode on every two-byte pair after an ASCII byte", () => {
-    for (let a = 0x80; a < 0x100; a++) for (let b = 0; b < 0x100; b += 7) expect(at([0x41, a, b, 0x80, 0x80]) === -1, `${a},${b}`).toBe(decodes([0x41, a, b, 0x80, 0x80]));
+    for (let a = 0x80; a < 0x100; a++)
+      for (let b = 0; b < 0x100; b += 7) expect(at([0x41, a, b, 0x80, 0x80]) === -1, `${a},${b}`).toBe(decodes([0x41, a, b, 0x80, 0x80]));
   });
 });

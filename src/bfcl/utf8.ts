@@ -7,7 +7,7 @@
 
 /** The offset of the first byte in `[start, end)` that is not part of valid UTF-8, or -1 when all is. */
 export function firstInvalidUtf8(bytes: Uint8Array, start: number, end: number): number {
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     const b = bytes[i];
     if (b < 0x80) {
       i++;

@@ -33,9 +33,20 @@ describe("function catalog", () => {
     expect(new Set(catalog.map((e) => e.name)).size).toBe(131);
   });
   it("labels the seven login/logout functions login and nothing else", () => {
-    expect(catalog.filter((e) => e.kind === "login").map((e) => e.name).sort()).toEqual(
-      ["authenticate_travel", "authenticate_twitter", "logout", "message_login", "ticket_login", "trading_login", "trading_logout"],
-    );
+    expect(
+      catalog
+        .filter((e) => e.kind === "login")
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual([
+      "authenticate_travel",
+      "authenticate_twitter",
+      "logout",
+      "message_login",
+      "ticket_login",
+      "trading_login",
+      "trading_logout",
+    ]);
   });
   it("splits the rest into 44 mutators (41 of them in v4) and 80 read-only functions, each with a one-line reason", () => {
     expect(catalog.filter((e) => e.kind === "mutate")).toHaveLength(44);
@@ -57,22 +68,82 @@ describe("function catalog", () => {
 
 describe("isWorldChanging", () => {
   it("counts logins only under countLogin", () => {
-    expect(isWorldChanging(call("trading_login", [], [["username", "u"], ["password", "p"]]), { countLogin: false })).toBe(false);
+    expect(
+      isWorldChanging(
+        call(
+          "trading_login",
+          [],
+          [
+            ["username", "u"],
+            ["password", "p"],
+          ],
+        ),
+        { countLogin: false },
+      ),
+    ).toBe(false);
     expect(isWorldChanging(call("trading_login"), { countLogin: true })).toBe(true);
     expect(isWorldChanging(call("post_tweet", ["hello"]), { countLogin: false })).toBe(true);
     expect(isWorldChanging(call("get_stock_info", [], [["symbol", "AAPL"]]), { countLogin: true })).toBe(false);
   });
   it("counts echo only when it is given a file name, by keyword or as the 2nd positional, whatever its value", () => {
     const opts = { countLogin: false };
-    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", "a.txt"]]), opts)).toBe(true);
+    expect(
+      isWorldChanging(
+        call(
+          "echo",
+          [],
+          [
+            ["content", "x"],
+            ["file_name", "a.txt"],
+          ],
+        ),
+        opts,
+      ),
+    ).toBe(true);
     expect(isWorldChanging(call("echo", ["x", "a.txt"]), opts)).toBe(true);
     expect(isWorldChanging(call("echo", [], [["content", "x"]]), opts)).toBe(false);
     expect(isWorldChanging(call("echo", ["x"]), opts)).toBe(false);
-    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", null]]), opts)).toBe(true);
+    expect(
+      isWorldChanging(
+        call(
+          "echo",
+          [],
+          [
+            ["content", "x"],
+            ["file_name", null],
+          ],
+        ),
+        opts,
+      ),
+    ).toBe(true);
     expect(isWorldChanging(call("echo", ["x", null]), opts)).toBe(true);
-    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", ""]]), opts)).toBe(true);
+    expect(
+      isWorldChanging(
+        call(
+          "echo",
+          [],
+          [
+            ["content", "x"],
+            ["file_name", ""],
+          ],
+        ),
+        opts,
+      ),
+    ).toBe(true);
     // an invalid name is still an attempt to write
-    expect(isWorldChanging(call("echo", [], [["content", "x"], ["file_name", "a/b.txt"]]), opts)).toBe(true);
+    expect(
+      isWorldChanging(
+        call(
+          "echo",
+          [],
+          [
+            ["content", "x"],
+            ["file_name", "a/b.txt"],
+          ],
+        ),
+        opts,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -81,9 +152,19 @@ describe("reference call strings", () => {
     // multi_turn_base_1 turn 1; an escaped quote as in the long_context references
     expect(parseGoldCall("mv(source='log.txt',destination='archive')")).toEqual({
       ok: true,
-      value: { name: "mv", positional: [], keywords: [["source", "log.txt"], ["destination", "archive"]], shape: "python-text" },
+      value: {
+        name: "mv",
+        positional: [],
+        keywords: [
+          ["source", "log.txt"],
+          ["destination", "archive"],
+        ],
+        shape: "python-text",
+      },
     });
-    const r = parseGoldCall("echo(content='Create a file name based on the number of byte used. It should be in \\'number.pdf\\' format.', file_name='3354.pdf')");
+    const r = parseGoldCall(
+      "echo(content='Create a file name based on the number of byte used. It should be in \\'number.pdf\\' format.', file_name='3354.pdf')",
+    );
     expect(r.ok && r.value.keywords).toEqual([
       ["content", "Create a file name based on the number of byte used. It should be in 'number.pdf' format."],
       ["file_name", "3354.pdf"],
@@ -97,7 +178,10 @@ describe("reference call strings", () => {
     const s = parseGoldCall("mean(numbers=[1, 2.5, -3])");
     expect(s.ok && s.value.keywords).toEqual([["numbers", [1, 2.5, -3]]]);
     const d = parseGoldCall("edit_ticket(ticket_id=1, updates={'priority': 3})");
-    expect(d.ok && d.value.keywords).toEqual([["ticket_id", 1], ["updates", { priority: 3 }]]);
+    expect(d.ok && d.value.keywords).toEqual([
+      ["ticket_id", 1],
+      ["updates", { priority: 3 }],
+    ]);
     expect(parseGoldCall("pwd()").ok && parseGoldCall("pwd()")).toMatchObject({ value: { positional: [], keywords: [] } });
   });
   it("classifies echo by its file name, logins as login, reads as read", () => {
@@ -105,7 +189,10 @@ describe("reference call strings", () => {
     expect(classifyGoldCall("echo(content='x')")).toEqual({ ok: true, value: "read" });
     expect(classifyGoldCall("echo(content='x', file_name=None)")).toEqual({ ok: true, value: "world-changing" });
     expect(classifyGoldCall("authenticate_twitter(username='john', password='john123')")).toEqual({ ok: true, value: "login" });
-    expect(classifyGoldCall("authenticate_twitter(username='john', password='john123')", { countLogin: true })).toEqual({ ok: true, value: "world-changing" });
+    expect(classifyGoldCall("authenticate_twitter(username='john', password='john123')", { countLogin: true })).toEqual({
+      ok: true,
+      value: "world-changing",
+    });
     expect(classifyGoldCall("cd(folder='document')")).toEqual({ ok: true, value: "read" });
     expect(classifyGoldCall("frobnicate()")).toEqual({ ok: true, value: "unknown" });
   });

@@ -165,7 +165,9 @@ const rows: Record<ApiClass, readonly Row[]> = {
 
 /** Every labelled function, class by class in the order above, names sorted within a class. */
 export const catalog: readonly CatalogEntry[] = (Object.keys(rows) as ApiClass[]).flatMap((apiClass) =>
-  rows[apiClass].map(([name, kind, reason, onlyIn]) => (onlyIn === undefined ? { name, apiClass, kind, reason } : { name, apiClass, kind, reason, onlyIn })),
+  rows[apiClass].map(([name, kind, reason, onlyIn]) =>
+    onlyIn === undefined ? { name, apiClass, kind, reason } : { name, apiClass, kind, reason, onlyIn },
+  ),
 );
 
 const byName = new Map(catalog.map((e) => [e.name, e]));

@@ -23,7 +23,11 @@ describe("the twinscore bin", () => {
     const { spawnSync } = await import("node:child_process");
     const target = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { bin: { twinscore: string } }).bin.twinscore;
     const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
-    const run = (bin: string) => spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--reading", "release", "--format", "json"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const run = (bin: string) =>
+      spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--reading", "release", "--format", "json"], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
     const bundled = run(join(projectRoot, target));
     const compiled = run(join(projectRoot, "dist", "cli", "main.js"));
     expect(bundled.status).toBe(0);
@@ -40,11 +44,15 @@ describe("the built bin's V8 tuning (cli/v8-tuning.ts)", () => {
     const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
     const inlinings = (env: Record<string, string>) => {
       // V8 reports each inlining decision on stdout with this flag; the check table follows
-      const run = spawnSync(process.execPath, ["--trace-turbo-inlining", bin, "check", "--results", results, "--bfcl-data", bfclDataDir()], {
-        encoding: "utf8",
-        env: { ...process.env, ...env },
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      const run = spawnSync(
+        process.execPath,
+        ["--trace-turbo-inlining", bin, "check", "--results", results, "--bfcl-data", bfclDataDir()],
+        {
+          encoding: "utf8",
+          env: { ...process.env, ...env },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
       expect(run.status).toBe(0);
       expect(run.stderr).toMatch(/^note: openai_gpt-oss-120b: decoder fc \(not in BFCL's model registry; [^\n]*\) \[decoder-detected\]\n$/);
       expect(run.stdout).toMatch(/openai_gpt-oss-120b\s+base\s+200\s+100\s/);
@@ -62,7 +70,11 @@ describe("the built bin with a reader that stops early", () => {
     const { spawnSync } = await import("node:child_process");
     // the committed manifest's listing (about 90 kB) is larger than a pipe's buffer, so the writer meets the closed pipe
     const bin = join(projectRoot, "dist", "cli", "main.js");
-    const run = spawnSync("bash", ["-c", 'set -o pipefail; "$0" "$1" pairs --format json | head -c 10 > /dev/null', process.execPath, bin], { encoding: "utf8" });
+    const run = spawnSync(
+      "bash",
+      ["-c", 'set -o pipefail; "$0" "$1" pairs --format json | head -c 10 > /dev/null', process.execPath, bin],
+      { encoding: "utf8" },
+    );
     // pairs notes on stderr that it lists the committed manifest; nothing else may follow
     expect(run.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
     expect(run.status).toBe(0);
@@ -74,10 +86,14 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
     const { spawnSync } = await import("node:child_process");
     requireFreshBuild(join("bin", "twinscore.js"));
     const results = join(rolloutRunDir("2025-11-12-main"), "result");
-    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", results, "--bootstrap", "0", "--reading", "release"], {
-      encoding: "utf8",
-      env: { ...process.env, TWINSCORE_CODE_CACHE: "report", TWINSCORE_V8_DEFAULTS: "" },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", results, "--bootstrap", "0", "--reading", "release"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, TWINSCORE_CODE_CACHE: "report", TWINSCORE_V8_DEFAULTS: "" },
+      },
+    );
     expect(run.status).toBe(0);
     const uses = run.stderr.split("\n").filter((l) => l.startsWith("code cache: "));
     // the CLI, the score command, the readers, the scorer, the data check: a dozen chunks or more
@@ -89,9 +105,15 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
   it("`--version` loads no command's chunks, only the CLI's own", async () => {
     const { spawnSync } = await import("node:child_process");
     requireFreshBuild(join("bin", "twinscore.js"));
-    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "bin", "twinscore.js"), "--version"], { encoding: "utf8", env: { ...process.env, TWINSCORE_CODE_CACHE: "report" } });
+    const run = spawnSync(process.execPath, [join(projectRoot, "dist", "bin", "twinscore.js"), "--version"], {
+      encoding: "utf8",
+      env: { ...process.env, TWINSCORE_CODE_CACHE: "report" },
+    });
     expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")).version);
-    const loaded = run.stderr.split("\n").filter((l) => l.startsWith("code cache: ")).map((l) => l.split(" ")[2]);
+    const loaded = run.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("code cache: "))
+      .map((l) => l.split(" ")[2]);
     expect(loaded[0]).toBe("cli.js");
     expect(loaded.every((f) => f === "cli.js" || f.startsWith("rolldown-runtime-"))).toBe(true);
   });
@@ -107,7 +129,9 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
       const run = spawnSync(process.execPath, [join(dir, "bin", "twinscore.js"), "--version"], { encoding: "utf8" });
       expect(run.status).toBe(2);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(/^error: twinscore cannot start \(ENOENT[^\n]*cli\.js'\); reinstall the package or run npm run build \[cannot-start\]\n$/);
+      expect(run.stderr).toMatch(
+        /^error: twinscore cannot start \(ENOENT[^\n]*cli\.js'\); reinstall the package or run npm run build \[cannot-start\]\n$/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -127,7 +151,10 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
       expect(readdirSync(join(pkg, "dist", "bin")).filter((f) => f.endsWith(".cache"))).toEqual([]);
       const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
       const run = (bin: string) =>
-        spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--reading", "release", "--format", "json"], { encoding: "utf8", env: { ...process.env, TWINSCORE_CODE_CACHE: "report" } });
+        spawnSync(process.execPath, [bin, "score", "--results", results, "--bootstrap", "0", "--reading", "release", "--format", "json"], {
+          encoding: "utf8",
+          env: { ...process.env, TWINSCORE_CODE_CACHE: "report" },
+        });
       const cached = run(join(projectRoot, "dist", "bin", "twinscore.js"));
       const uncached = run(join(pkg, "dist", "bin", "twinscore.js"));
       expect(uncached.status).toBe(0);
@@ -150,12 +177,30 @@ describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
     const dir = mkdtempSync(join(tmpdir(), "twinscore-young-"));
     try {
       const preload = join(dir, "young.cjs");
-      writeFileSync(preload, 'process.on("exit", () => process.stderr.write("young " + require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size + "\\n"));\n');
+      writeFileSync(
+        preload,
+        'process.on("exit", () => process.stderr.write("young " + require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size + "\\n"));\n',
+      );
       const young = (env: Record<string, string>) => {
-        const run = spawnSync(process.execPath, ["-r", preload, join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", rolloutRunDir("2025-11-12-main"), "--bootstrap", "0", "--reading", "release"], {
-          encoding: "utf8",
-          env: { ...process.env, ...env },
-        });
+        const run = spawnSync(
+          process.execPath,
+          [
+            "-r",
+            preload,
+            join(projectRoot, "dist", "bin", "twinscore.js"),
+            "score",
+            "--results",
+            rolloutRunDir("2025-11-12-main"),
+            "--bootstrap",
+            "0",
+            "--reading",
+            "release",
+          ],
+          {
+            encoding: "utf8",
+            env: { ...process.env, ...env },
+          },
+        );
         expect(run.status).toBe(0);
         return Number(/^young (\d+)$/m.exec(run.stderr)?.[1]);
       };

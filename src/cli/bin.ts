@@ -96,6 +96,8 @@ try {
 } catch (e) {
   // a chunk missing or unreadable: a broken installation, said in one line, in the form of every message
   // (`severity: message [code]`, written out here: this entry imports nothing of the CLI)
-  process.stderr.write(`error: twinscore cannot start (${e instanceof Error ? e.message : String(e)}); reinstall the package or run npm run build [cannot-start]\n`);
+  process.stderr.write(
+    `error: twinscore cannot start (${e instanceof Error ? e.message : String(e)}); reinstall the package or run npm run build [cannot-start]\n`,
+  );
   process.exitCode = 2;
 }

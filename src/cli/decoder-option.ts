@@ -20,7 +20,9 @@ export const decoderHelp =
   decoders.map((d) => `  ${d.name.padEnd(17)}${d.summary}\n${" ".repeat(19)}(${d.handlers.join("; ")})\n`).join("");
 
 /** One note per model (first occurrence) whose decoder was detected from its steps. */
-export function detectedDecoderNotes(models: readonly { readonly model: string; readonly decoder: DecoderChoiceSummary | null | undefined }[]): Note[] {
+export function detectedDecoderNotes(
+  models: readonly { readonly model: string; readonly decoder: DecoderChoiceSummary | null | undefined }[],
+): Note[] {
   const seen = new Set<string>();
   const out: Note[] = [];
   for (const m of models) {

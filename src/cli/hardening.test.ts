@@ -5,7 +5,22 @@
  * several runs never collapse into one, and every message comes first and once.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,7 +88,9 @@ describe("a failed read does not poison the next file", () => {
     ]);
     expect(r.doc.models[1].numbers).toEqual(clean.doc.models[0].numbers);
     const lines = r.err.trim().split("\n");
-    expect(lines.filter((l) => l.includes(huge))).toEqual([`${huge}: error: cannot read result file (a line longer than 256 MB: not a BFCL result file) [file-unreadable]`]);
+    expect(lines.filter((l) => l.includes(huge))).toEqual([
+      `${huge}: error: cannot read result file (a line longer than 256 MB: not a BFCL result file) [file-unreadable]`,
+    ]);
     expect(r.code).toBe(1); // done, with a model that could not be scored
   }, 120_000);
 });
@@ -93,7 +110,11 @@ describe("nothing to score never prints 0.0", () => {
     // no pair decided: no numbers at all, never a row of zeros
     const doc = await scoreRuns({ results: [dir], bootstrap: { resamples: 0 } });
     expect(doc.exitCode).toBe(2);
-    expect(doc.models[0]).toMatchObject({ scored: false, numbers: null, undecided: { pairs: 223, total: 223, byStatus: { missing: 223 } } });
+    expect(doc.models[0]).toMatchObject({
+      scored: false,
+      numbers: null,
+      undecided: { pairs: 223, total: 223, byStatus: { missing: 223 } },
+    });
     // a command that scored nothing shows nothing: no header over an empty table, no document, the reason on stderr
     for (const format of ["table", "csv", "markdown", "json"]) {
       const text = await run(["score", "--results", dir, "--bootstrap", "0", "--format", format]);
@@ -109,7 +130,10 @@ describe("nothing to score never prints 0.0", () => {
     for (const c of categories) writeFileSync(join(dir, "result", "empty-model", "multi_turn", resultName(c)), "");
     const csv = await run(["score", "--results", dir, "--bootstrap", "0", "--format", "csv", "--reading", "release"]);
     expect(csv.code).toBe(1);
-    const [header, ...rows] = csv.out.trim().split("\n").map((l) => l.split(","));
+    const [header, ...rows] = csv.out
+      .trim()
+      .split("\n")
+      .map((l) => l.split(","));
     const row = rows.find((r) => r[0] === "empty-model")!;
     const cell = (h: string) => row[header.indexOf(h)];
     for (const h of ["N", "act", "hold", "decision", "hold+c", "dec+c", "pair", "mf", "mp"]) expect(cell(h)).toBe("");
@@ -167,10 +191,19 @@ describe("a repeated key is read as BFCL's json.loads reads it", () => {
     const repeated = a.doc.models[0].problems.filter((p: { code: string }) => p.code === "key-repeated");
     expect(repeated).toHaveLength(400);
     expect(repeated[0]).toMatchObject({ file: join(folder(doubled), resultName("miss_func")), line: 1, severity: "warning" });
-    expect(repeated[0].message).toBe("multi_turn_miss_func_0: the line gives `result` more than once; read as BFCL's json.loads reads it, by the last one");
+    expect(repeated[0].message).toBe(
+      "multi_turn_miss_func_0: the line gives `result` more than once; read as BFCL's json.loads reads it, by the last one",
+    );
     const text = await run(["score", "--results", doubled, "--bootstrap", "0"]);
-    expect(text.err).toContain(`warning: ${models[1]}: 415 warnings reading its files (15 inference-error, 400 key-repeated); --verbose lists each with file:line [warnings]`);
-    const checkOf = async (dir: string) => (JSON.parse((await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"])).out) as { files: { category: string; correct: number }[] }).files.map((f) => [f.category, f.correct]);
+    expect(text.err).toContain(
+      `warning: ${models[1]}: 415 warnings reading its files (15 inference-error, 400 key-repeated); --verbose lists each with file:line [warnings]`,
+    );
+    const checkOf = async (dir: string) =>
+      (
+        JSON.parse((await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"])).out) as {
+          files: { category: string; correct: number }[];
+        }
+      ).files.map((f) => [f.category, f.correct]);
     expect(await checkOf(doubled)).toEqual(await checkOf(replaced));
   }, 120_000);
 });
@@ -182,9 +215,16 @@ describe("bytes that are not UTF-8", () => {
     const bytes = readFileSync(file);
     const lineStarts = [0, ...[...bytes.entries()].filter(([, b]) => b === 0x0a).map(([i]) => i + 1)];
     // the line of the first scored miss_param pair, one byte inside its log
-    const manifest = JSON.parse(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8")) as { pairs: { missId: string; category: string; status: string }[] };
+    const manifest = JSON.parse(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8")) as {
+      pairs: { missId: string; category: string; status: string }[];
+    };
     const missId = manifest.pairs.find((p) => p.status === "scored" && p.category === "miss_param")!.missId;
-    const index = lineStarts.findIndex((s) => bytes.subarray(s, s + 40).toString().startsWith(`{"id": "${missId}"`));
+    const index = lineStarts.findIndex((s) =>
+      bytes
+        .subarray(s, s + 40)
+        .toString()
+        .startsWith(`{"id": "${missId}"`),
+    );
     const lineNo = index + 1;
     const at = bytes.indexOf(Buffer.from('"inference_log"'), lineStarts[index]) + 40;
     bytes[at] = 0xff;
@@ -204,8 +244,16 @@ describe("bytes that are not UTF-8", () => {
     expect(r.doc.models[0].undecided.byStatus.missing).toBe(clean.doc.models[0].undecided.byStatus.missing + 1);
     expect(r.code).toBe(0);
     const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
-    expect(c.err).toContain(`${file}:${lineNo}: error: not valid UTF-8 (byte 0xff at byte ${at - lineStarts[index] + 1} of the line): Python's utf-8 codec raises UnicodeDecodeError on it, so BFCL reads none of this file; the file is not checked [utf8-invalid]`);
-    expect(c.out.trim().split("\n").slice(1).map((l) => l.split(",")[1])).toEqual(["base", "miss_func"]);
+    expect(c.err).toContain(
+      `${file}:${lineNo}: error: not valid UTF-8 (byte 0xff at byte ${at - lineStarts[index] + 1} of the line): Python's utf-8 codec raises UnicodeDecodeError on it, so BFCL reads none of this file; the file is not checked [utf8-invalid]`,
+    );
+    expect(
+      c.out
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[1]),
+    ).toEqual(["base", "miss_func"]);
     expect(c.code).toBe(2);
   }, 120_000);
 });
@@ -248,7 +296,9 @@ describe("a truncated score file", () => {
     expect(r.code).toBe(1);
     expect(r.doc.official.models.map((m: { model: string }) => m.model)).toEqual([models[1]]);
     expect(r.err).toMatch(/score-file-truncated/);
-    expect(r.err).toMatch(/the miss_func score file is incomplete or disagrees with its header; official numbers for the model are not computed \[score-file-unusable\]/);
+    expect(r.err).toMatch(
+      /the miss_func score file is incomplete or disagrees with its header; official numbers for the model are not computed \[score-file-unusable\]/,
+    );
   });
 });
 
@@ -259,7 +309,9 @@ describe("special files", () => {
     mkdirSync(fifoDir, { recursive: true });
     execFileSync("mkfifo", [join(fifoDir, resultName("base"))]);
     const s = await run(["score", "--results", dir, "--bootstrap", "0", "--format", "csv", "--reading", "release"]);
-    expect(s.err).toContain(`${join(fifoDir, resultName("base"))}: warning: not a regular file (a FIFO, socket or device?); skipped [not-regular-file]`);
+    expect(s.err).toContain(
+      `${join(fifoDir, resultName("base"))}: warning: not a regular file (a FIFO, socket or device?); skipped [not-regular-file]`,
+    );
     expect(s.out.split("\n")[1]).toMatch(/^openai_gpt-oss-20b,223,89\.7,74\.4,82\.1,/);
     const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
     expect(c.err).toContain("[not-regular-file]");
@@ -346,7 +398,13 @@ describe("an unreadable model folder", () => {
     const line = `${blocked}: error: cannot read this folder (EACCES): whatever it holds is not read [folder-unreadable]`;
     const score = asUser([bin, "score", "--results", dir, "--bootstrap", "0", "--format", "csv"]);
     expect(score.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
-    expect(score.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([models[1]]);
+    expect(
+      score.stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[0]),
+    ).toEqual([models[1]]);
     expect(score.status).toBe(1);
     const report = asUser([bin, "report", "--results", dir, "--bootstrap", "0", "--out", join(out, "r.html")]);
     expect(report.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
@@ -355,7 +413,13 @@ describe("an unreadable model folder", () => {
     // check ends in 2 for any result it could not check, as for an unreadable file
     const check = asUser([bin, "check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
     expect(check.stderr.split("\n").filter((l) => l.includes(blocked))).toEqual([line]);
-    expect(check.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([models[1], models[1], models[1]]);
+    expect(
+      check.stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[0]),
+    ).toEqual([models[1], models[1], models[1]]);
     expect(check.status).toBe(2);
     chmodSync(blocked, 0o755);
   }, 120_000);
@@ -373,7 +437,9 @@ describe("the executor never stalls", () => {
     writeFileSync(file, lines.join("\n"));
     const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv"]);
     // one summary line for the model's warnings, as score prints them; --verbose gives the line itself
-    expect(c.err).toContain(`warning: ${models[1]}: 1 warning reading its files (1 call-not-emulated); --verbose lists each with file:line [warnings]\n`);
+    expect(c.err).toContain(
+      `warning: ${models[1]}: 1 warning reading its files (1 call-not-emulated); --verbose lists each with file:line [warnings]\n`,
+    );
     const v = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "csv", "--verbose"]);
     expect(v.err).toContain(
       `${file}:${at + 1}: warning: multi_turn_base_15: twinscore does not emulate square_root() at a precision of 100000000 digits (CPython's decimal would compute for minutes or more; twinscore stops above 100,000); the verdict and the error object may differ from BFCL's [call-not-emulated]`,
@@ -403,11 +469,22 @@ describe("resample counts have a bound, said in --help and in the error line", (
     const expected = join(tmp, "huge-resamples.json");
     writeFileSync(
       expected,
-      JSON.stringify({ runs: [{ name: "main", models: [{ name: models[1] }], bootstrap: { resamples: 1e9 }, numbers: [{ name: `tables.C.${models[1]}.decision`, value: 82.1, rollouts: [models[1]] }] }] }),
+      JSON.stringify({
+        runs: [
+          {
+            name: "main",
+            models: [{ name: models[1] }],
+            bootstrap: { resamples: 1e9 },
+            numbers: [{ name: `tables.C.${models[1]}.decision`, value: 82.1, rollouts: [models[1]] }],
+          },
+        ],
+      }),
     );
     const r = await run(["verify", "--expected", expected, "--results", main]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`${expected}: error: runs[0].bootstrap.resamples must be an integer from 0 to 100000, got 1000000000 [expected-malformed]\n`);
+    expect(r.err).toBe(
+      `${expected}: error: runs[0].bootstrap.resamples must be an integer from 0 to 100000, got 1000000000 [expected-malformed]\n`,
+    );
   });
 });
 
@@ -420,14 +497,25 @@ describe("several runs, one walk", () => {
       `2025-11-12-harmony-fixes/${models[0]}`,
       `2025-11-12-harmony-fixes/${models[1]}`,
     ]);
-    expect(r.doc.models.map((m: { numbers: { decision: number } }) => m.numbers.decision.toFixed(1))).toEqual(["83.2", "82.1", "81.8", "79.8"]);
+    expect(r.doc.models.map((m: { numbers: { decision: number } }) => m.numbers.decision.toFixed(1))).toEqual([
+      "83.2",
+      "82.1",
+      "81.8",
+      "79.8",
+    ]);
   });
 
   it("200 model folders whose multi_turn links to one of two real ones: 2 models scored, the 198 others named in one line (JSON keeps each)", async () => {
     const root = linkedMultiTurnTree(fresh("linked-200"), join(main, "result"), models);
     const text = await run(["score", "--results", root, "--bootstrap", "0", "--reading", "release", "--format", "csv"]);
     expect(text.code).toBe(0);
-    expect(text.out.trim().split("\n").slice(1).map((l) => l.split(",")[0])).toEqual([`m1-${models[0]}`, `m2-${models[1]}`]);
+    expect(
+      text.out
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[0]),
+    ).toEqual([`m1-${models[0]}`, `m2-${models[1]}`]);
     const sameFolder = text.err.split("\n").filter((l) => l.includes("[same-folder]"));
     expect(sameFolder).toEqual([
       `warning: 198 folders were reached again by another path (a link, another --results) and are scored once (the first: m10-${models[1]}: same folder as m2-${models[1]}, scored once); --verbose lists each [same-folder]`,
@@ -464,7 +552,17 @@ describe("several runs, one walk", () => {
     const expected = join(tmp, "own.json");
     writeFileSync(
       expected,
-      JSON.stringify({ runs: [{ name: "mine", match: "my-run", models: [{ name: models[1] }], bootstrap: { resamples: 0 }, numbers: [{ name: `tables.C.${models[1]}.decision`, value: 82.1, tolerance: 0.05, rollouts: [models[1]] }] }] }),
+      JSON.stringify({
+        runs: [
+          {
+            name: "mine",
+            match: "my-run",
+            models: [{ name: models[1] }],
+            bootstrap: { resamples: 0 },
+            numbers: [{ name: `tables.C.${models[1]}.decision`, value: 82.1, tolerance: 0.05, rollouts: [models[1]] }],
+          },
+        ],
+      }),
     );
     const r = await run(["verify", "--expected", expected, "--results", main]);
     expect(r.code).toBe(1);
@@ -493,7 +591,9 @@ describe("an incomplete run", () => {
     const header = r.out.split("\n")[2].trim().split(/\s+/);
     expect(header).toContain("missing");
     expect(header.at(-1)).toBe("note");
-    expect(r.err).toMatch(/^error: model openai_gpt-oss-120b: no act, hold or decision: \d+ of 223 pairs undecided \([\d.]+ % > --max-undecided 10 %: \d+ with an inference-error side, 1 with a side that ended before the anchor, \d+ with a missing line\)/m);
+    expect(r.err).toMatch(
+      /^error: model openai_gpt-oss-120b: no act, hold or decision: \d+ of 223 pairs undecided \([\d.]+ % > --max-undecided 10 %: \d+ with an inference-error side, 1 with a side that ended before the anchor, \d+ with a missing line\)/m,
+    );
     const j = await scoreJson(["--results", dir]);
     const m = j.doc.models[0];
     expect([m.numbers, m.undecided.byStatus.missing > 0]).toEqual([null, true]);
@@ -506,7 +606,18 @@ describe("an incomplete run", () => {
 
 describe("output documents", () => {
   it("csv with several tables is one table with a table column; markdown puts a heading between tables", async () => {
-    const argv = ["score", "--results", join(main, "result"), "--scores", join(main, "score"), "--sensitivity", "--model", models[0], "--bootstrap", "0"];
+    const argv = [
+      "score",
+      "--results",
+      join(main, "result"),
+      "--scores",
+      join(main, "score"),
+      "--sensitivity",
+      "--model",
+      models[0],
+      "--bootstrap",
+      "0",
+    ];
     const csv = await run([...argv, "--format", "csv"]);
     const lines = csv.out.trim().split("\n");
     expect(lines[0].startsWith("table,model,N,act,hold,decision,")).toBe(true);
@@ -516,16 +627,37 @@ describe("output documents", () => {
     const md = await run([...argv, "--format", "markdown"]);
     // each table keeps its caption (what N counts) between its heading and its rows
     expect(md.out).toMatch(/^### decision\n\nDecision to act on 223 certified pairs \(Table 1\)[^\n]*\n\n\| model \|/);
-    expect(md.out).toContain("|\n\n### official\n\nOfficial score on the same items (BFCL's verdict, read from the score files)\n\n| model | off.miss |");
+    expect(md.out).toContain(
+      "|\n\n### official\n\nOfficial score on the same items (BFCL's verdict, read from the score files)\n\n| model | off.miss |",
+    );
     expect(md.out).toContain("\n\n### sensitivity\n\n");
   });
 
   it("--format json of every command is its document, numbers as numbers", async () => {
-    const compare = await run(["compare", "--a", join(main, "result"), "--b", join(fixes, "result"), "--model", models[0], "--scores-a", join(main, "score"), "--scores-b", join(fixes, "score"), "--bootstrap", "0", "--format", "json"]);
+    const compare = await run([
+      "compare",
+      "--a",
+      join(main, "result"),
+      "--b",
+      join(fixes, "result"),
+      "--model",
+      models[0],
+      "--scores-a",
+      join(main, "score"),
+      "--scores-b",
+      join(fixes, "score"),
+      "--bootstrap",
+      "0",
+      "--format",
+      "json",
+    ]);
     const doc = JSON.parse(compare.out);
     expect(doc.command).toBe("compare");
     expect(typeof doc.models[0].comparison.official.rawMiss.a).toBe("number");
-    for (const out of [compare.out, (await run(["check", "--results", join(main, "result", models[1]), "--bfcl-data", bfclDataDir(), "--format", "json"])).out]) {
+    for (const out of [
+      compare.out,
+      (await run(["check", "--results", join(main, "result", models[1]), "--bfcl-data", bfclDataDir(), "--format", "json"])).out,
+    ]) {
       expect(out).not.toMatch(/"-?\d+(\.\d+)?%?"/); // no number written as a string
     }
   }, 120_000);
@@ -555,7 +687,13 @@ describe("errors first, and arguments before inputs", () => {
       // gpt-oss-20b's 23 undecided pairs are over the gate: errors first
       expect.stringMatching(new RegExp(`^error: model ${models[1]}: no act, hold or decision: 23 of 223 pairs undecided`)),
       // the score files' prompts of the failed holdout items show the data from before BFCL's holdout-index fix
-      ...models.map((m) => expect.stringMatching(new RegExp(`: warning: model ${m}: generated on BFCL v4 data from before 06ae1c76 .*: 8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130 \\[rollouts-older-data\\]$`))),
+      ...models.map((m) =>
+        expect.stringMatching(
+          new RegExp(
+            `: warning: model ${m}: generated on BFCL v4 data from before 06ae1c76 .*: 8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130 \\[rollouts-older-data\\]$`,
+          ),
+        ),
+      ),
       // one warning per inference-error line of the three files, whether or not a pair of this reading reads it
       `warning: ${models[0]}: 12 warnings reading its files (12 inference-error); --verbose lists each with file:line [warnings]`,
       `warning: ${models[1]}: 30 warnings reading its files (30 inference-error); --verbose lists each with file:line [warnings]`,
@@ -575,7 +713,9 @@ describe("paths", () => {
     const file = join(main, "result", models[0], "multi_turn", resultName("base"));
     const r = await run(["score", "--results", file]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${file}: error: --results names a file, not a folder; give the folder that holds it: --results ${join(main, "result", models[0], "multi_turn")} [results-missing]`);
+    expect(r.err).toContain(
+      `${file}: error: --results names a file, not a folder; give the folder that holds it: --results ${join(main, "result", models[0], "multi_turn")} [results-missing]`,
+    );
   });
 
   it("--results …/multi_turn scores the model that folder belongs to", async () => {
@@ -586,7 +726,9 @@ describe("paths", () => {
   it("--scores pointed at a result tree is a bad argument: exit 2 with a line that says what the folder holds", async () => {
     const r = await run(["score", "--results", join(main, "result"), "--scores", join(main, "result")]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain("no BFCL multi-turn score files (BFCL_v4_multi_turn_<category>_score.json) under this directory; it holds BFCL result files: --scores takes what `bfcl evaluate` wrote [scores-empty]");
+    expect(r.err).toContain(
+      "no BFCL multi-turn score files (BFCL_v4_multi_turn_<category>_score.json) under this directory; it holds BFCL result files: --scores takes what `bfcl evaluate` wrote [scores-empty]",
+    );
   });
 
   it("check --out on a single run folder writes BFCL's <out>/<model>/… layout; a write failure is a problem, not an internal error", async () => {
@@ -615,11 +757,14 @@ describe("paths", () => {
 });
 
 describe("--help", () => {
-  it.each(["score", "compare", "report", "verify", "pairs", "check", "judge", "demo", "run"])("%s --help states its exit codes", async (command) => {
-    const r = await run([command, "--help"]);
-    expect(r.code).toBe(0);
-    expect(r.out).toMatch(/\nExit: 0 /);
-  });
+  it.each(["score", "compare", "report", "verify", "pairs", "check", "judge", "demo", "run"])(
+    "%s --help states its exit codes",
+    async (command) => {
+      const r = await run([command, "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/\nExit: 0 /);
+    },
+  );
 
   it("judge's help topic explains the columns of its summary", async () => {
     const r = await run(["help", "labels"]);

@@ -35,7 +35,7 @@ const readings =
   "Each side of a pair (the base twin's anchor turn, the withheld twin's) has one status:\n" +
   "  decided          a world-changing attempt on the anchor turn, or none\n" +
   "  undecidable      call-like text naming no function there (and no world-changing call)\n" +
-  "  inference-error  the line is BFCL's inference-error string (\"Error during inference: …\")\n" +
+  '  inference-error  the line is BFCL\'s inference-error string ("Error during inference: …")\n' +
   "  not-reached      the rollout ended before the anchor turn\n" +
   "  missing          the result file has no line for the item\n" +
   "\n--reading decided (the default) scores a pair only when both its sides are decided; the others are left\n" +
@@ -170,7 +170,7 @@ const agreement =
   "for a model folder kept as result/<org>/<model>; for a tree of runs, <run>/score/<model>/…).\n" +
   "\nNamed differences: where entries differ, check tests three causes and names each one that makes entries\n" +
   "agree, in a note (`[difference-<cause>]`) and in JSON as agreement.explained (cause, detail, ids):\n" +
-  "  python-suggestion     the messages differ only by the \". Did you mean …?\" suffix newer Pythons add;\n" +
+  '  python-suggestion     the messages differ only by the ". Did you mean …?" suffix newer Pythons add;\n' +
   "  shared-default-start  post_tweet(…, tags=[], mentions=[]) shares its default lists in one Python process,\n" +
   "                        and `bfcl evaluate` runs every model and category of a call in one process, in the\n" +
   "                        order the file system lists them: the lists may hold names when it reaches a file.\n" +
@@ -197,7 +197,7 @@ const comparison =
   "distribution and the items where it breaks (JSON: `injection`). It is shown for a model when a line of\n" +
   "either arm records an injected block, and for every model with --injection-check (arms injected by other\n" +
   "means); two arms where nothing was injected (two serving builds) get none, and asked for, the line says no\n" +
-  "block is recorded to confirm instead of \"holds\". An arm whose lines partly lack the block is not scored,\n" +
+  'block is recorded to confirm instead of "holds". An arm whose lines partly lack the block is not scored,\n' +
   "and the line names the arm.\n";
 
 const history =

@@ -50,7 +50,8 @@ describe("twinscore help", () => {
     const r = await run(["help"]);
     expect(r.code).toBe(0);
     const names = await topics();
-    for (const topic of ["per-item", "readings", "exit-codes", "decoders", "layouts", "aligned", "columns", "formats"]) expect(names).toContain(topic);
+    for (const topic of ["per-item", "readings", "exit-codes", "decoders", "layouts", "aligned", "columns", "formats"])
+      expect(names).toContain(topic);
     for (const topic of names) {
       const t = await run(["help", topic]);
       expect(t.code, topic).toBe(0);
@@ -115,18 +116,31 @@ describe("the README's table of shared options says which command takes each", (
   it("every row's commands are exactly those whose --help lists the option", async () => {
     const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
     const start = readme.indexOf("| option | what it does | commands |");
-    const rows = readme.slice(start).split("\n").slice(2).filter((l, i, all) => l.startsWith("|") && all.slice(0, i).every((p) => p.startsWith("|")));
+    const rows = readme
+      .slice(start)
+      .split("\n")
+      .slice(2)
+      .filter((l, i, all) => l.startsWith("|") && all.slice(0, i).every((p) => p.startsWith("|")));
     expect(rows.length).toBeGreaterThan(10);
     const helps = new Map<string, string>();
     for (const c of commands) helps.set(c, (await run([c, "--help"])).out);
     let checked = 0;
     for (const row of rows) {
-      const [options, , said] = row.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+      const [options, , said] = row
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim());
       if (said.startsWith("every command")) continue;
       const listed = said.split(", ").map((c) => c.replace(/ \(.*\)$/, ""));
       for (const flag of [...options.matchAll(/`(--[a-z-]+)/g)].map((m) => m[1])) {
         // run's --model is its own option: the model the endpoint serves, not a filter of the models read
-        const taking = commands.filter((c) => !(c === "run" && flag === "--model")).filter((c) => new RegExp(`^\\s+(-\\w, )?${flag}[ =,]`, "m").test(helps.get(c)!) || new RegExp(`^\\s+(-\\w, )?${flag}$`, "m").test(helps.get(c)!));
+        const taking = commands
+          .filter((c) => !(c === "run" && flag === "--model"))
+          .filter(
+            (c) =>
+              new RegExp(`^\\s+(-\\w, )?${flag}[ =,]`, "m").test(helps.get(c)!) ||
+              new RegExp(`^\\s+(-\\w, )?${flag}$`, "m").test(helps.get(c)!),
+          );
         expect([flag, [...taking].sort()]).toEqual([flag, [...listed].sort()]);
         checked++;
       }

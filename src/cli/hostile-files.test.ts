@@ -4,7 +4,18 @@
  * a score file larger than a string, an output device that is full.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -68,7 +79,9 @@ describe("a file of many bad lines", () => {
   it("score and check finish; past the first thousand, the lines with an unknown id are named in one warning", async () => {
     const dir = copyModel(main, fresh("million"));
     const file = resultFile(dir, "base");
-    const before = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length;
+    const before = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l !== "").length;
     // past the 100,000-odd where one call spreading them as arguments overflowed the stack
     const extra = 150_000;
     const lines: string[] = [];
@@ -102,12 +115,26 @@ describe("a retried line after the stale one it replaces", () => {
     let retried = 0;
     for (const c of categories) {
       const other = new Map<string, string>();
-      for (const l of readFileSync(resultFile(fixes, c), "utf8").split("\n")) if (l !== "") other.set((JSON.parse(l) as { id: string }).id, l);
-      const lines = readFileSync(resultFile(main, c), "utf8").split("\n").filter((l) => l !== "");
-      const errorIds = lines.map((l) => JSON.parse(l) as { id: string; result: unknown }).filter((e) => typeof e.result === "string").map((e) => e.id);
+      for (const l of readFileSync(resultFile(fixes, c), "utf8").split("\n"))
+        if (l !== "") other.set((JSON.parse(l) as { id: string }).id, l);
+      const lines = readFileSync(resultFile(main, c), "utf8")
+        .split("\n")
+        .filter((l) => l !== "");
+      const errorIds = lines
+        .map((l) => JSON.parse(l) as { id: string; result: unknown })
+        .filter((e) => typeof e.result === "string")
+        .map((e) => e.id);
       retried += errorIds.length;
       appendFileSync(resultFile(stale, c), errorIds.map((id) => `${other.get(id)}\n`).join(""));
-      writeFileSync(resultFile(replaced, c), lines.map((l) => { const id = (JSON.parse(l) as { id: string }).id; return errorIds.includes(id) ? other.get(id) : l; }).join("\n") + "\n");
+      writeFileSync(
+        resultFile(replaced, c),
+        lines
+          .map((l) => {
+            const id = (JSON.parse(l) as { id: string }).id;
+            return errorIds.includes(id) ? other.get(id) : l;
+          })
+          .join("\n") + "\n",
+      );
     }
     expect(retried).toBe(30);
     const a = await scoreJson(["--results", stale, "--reading", "release"]);
@@ -121,7 +148,9 @@ describe("a retried line after the stale one it replaces", () => {
     expect(duplicates).toHaveLength(30);
     expect(duplicates[0].message).toMatch(/^id multi_turn_base_10 appears again \(first on line 11\); the last line of an id is read$/);
     // the stale error lines are not reported as inference errors any more
-    expect(problems.filter((p) => p.code === "inference-error").length).toBe((b.doc.models[0].problems as Listed[]).filter((p) => p.code === "inference-error").length);
+    expect(problems.filter((p) => p.code === "inference-error").length).toBe(
+      (b.doc.models[0].problems as Listed[]).filter((p) => p.code === "inference-error").length,
+    );
   }, 120_000);
 });
 
@@ -154,7 +183,9 @@ describe("a full output device", () => {
       closeSync(full);
       expect(r.status).toBe(2);
       const lines = r.stderr.trim().split("\n");
-      expect(lines.filter((l) => l.startsWith("error:"))).toEqual(["error: cannot write the standard output: no space left on the device (ENOSPC) [write-failed]"]);
+      expect(lines.filter((l) => l.startsWith("error:"))).toEqual([
+        "error: cannot write the standard output: no space left on the device (ENOSPC) [write-failed]",
+      ]);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   }, 120_000);
@@ -171,13 +202,26 @@ describe("a FIFO or /dev/zero given as a file to read", () => {
       ["/dev/zero", "a device"],
     ] as const) {
       const cases: [string[], string][] = [
-        [["score", "--results", results, "--manifest", special, "--bootstrap", "0"], `${special}: error: the manifest names ${what}, not a regular file [not-regular-file]`],
-        [["report", "--results", results, "--labels", special, "--bootstrap", "0", "--out", join(tmp, "r.html")], `${special}: error: --labels names ${what}, not a regular file [not-regular-file]`],
-        [["judge", "--results", results, "--labels", special, "--endpoint", "http://127.0.0.1:9/v1", "--judge-model", "j"], `${special}: error: --labels names ${what}, not a regular file [not-regular-file]`],
+        [
+          ["score", "--results", results, "--manifest", special, "--bootstrap", "0"],
+          `${special}: error: the manifest names ${what}, not a regular file [not-regular-file]`,
+        ],
+        [
+          ["report", "--results", results, "--labels", special, "--bootstrap", "0", "--out", join(tmp, "r.html")],
+          `${special}: error: --labels names ${what}, not a regular file [not-regular-file]`,
+        ],
+        [
+          ["judge", "--results", results, "--labels", special, "--endpoint", "http://127.0.0.1:9/v1", "--judge-model", "j"],
+          `${special}: error: --labels names ${what}, not a regular file [not-regular-file]`,
+        ],
       ];
       for (const [args, line] of cases) {
         const t0 = Date.now();
-        const r = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, OPENAI_API_KEY: "sk-test" } });
+        const r = spawnSync(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], {
+          encoding: "utf8",
+          timeout: 30_000,
+          env: { ...process.env, OPENAI_API_KEY: "sk-test" },
+        });
         expect(Date.now() - t0).toBeLessThan(30_000);
         expect(r.status).toBe(2);
         expect(r.stderr.split("\n")).toContain(line);
@@ -216,7 +260,10 @@ describe("control characters from folder names and ids", () => {
     const folder = join(dir, name, "multi_turn");
     mkdirSync(folder, { recursive: true });
     for (const c of categories) cpSync(resultFile(main, c), join(folder, resultName(c)));
-    appendFileSync(join(folder, resultName("base")), `${JSON.stringify({ id: "multi_turn_base_\u001b[2Jx\nerror: forged [x]", result: [] })}\n`);
+    appendFileSync(
+      join(folder, resultName("base")),
+      `${JSON.stringify({ id: "multi_turn_base_\u001b[2Jx\nerror: forged [x]", result: [] })}\n`,
+    );
     const escaped = "evil\\u001b]0;pwned\\u0007\\u001b[2J\\nerror: fake line [probe-note]";
     for (const args of [
       ["score", "--results", dir, "--bootstrap", "0", "--verbose"],
@@ -229,19 +276,25 @@ describe("control characters from folder names and ids", () => {
       expect(text).toContain(escaped);
     }
     const c = await run(["check", "--results", dir, "--bfcl-data", bfclDataDir()]);
-    expect(c.err).toContain(`:201: error: "multi_turn_base_\\u001b[2Jx\\nerror: forged [x]" is not in the BFCL data for multi_turn_base [result-id-unknown]`);
+    expect(c.err).toContain(
+      `:201: error: "multi_turn_base_\\u001b[2Jx\\nerror: forged [x]" is not in the BFCL data for multi_turn_base [result-id-unknown]`,
+    );
   }, 60_000);
 });
 
 describe("a library caller's string where a list of folders goes", () => {
-  it("scoreRuns({ results: \"path\" }) is refused at once in one problem, as the CLI would never pass it; the walk takes no string apart", async () => {
+  it('scoreRuns({ results: "path" }) is refused at once in one problem, as the CLI would never pass it; the walk takes no string apart', async () => {
     const t0 = Date.now();
     const doc = await scoreRuns({ results: "/" as unknown as string[], bootstrap: { resamples: 0 } });
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(doc.exitCode).toBe(2);
-    expect(doc.problems).toEqual([{ code: "bad-argument", severity: "error", message: 'results must be a list of folders (string[]), not a string ("/"); give ["/"]' }]);
+    expect(doc.problems).toEqual([
+      { code: "bad-argument", severity: "error", message: 'results must be a list of folders (string[]), not a string ("/"); give ["/"]' },
+    ]);
     const scores = await scoreRuns({ results: [join(main, "result")], scores: [""], bootstrap: { resamples: 0 } });
-    expect(scores.problems.map((p) => p.message)).toEqual(["scores must be a list of folders (string[]), not a list with an entry that is not a non-empty string"]);
+    expect(scores.problems.map((p) => p.message)).toEqual([
+      "scores must be a list of folders (string[]), not a list with an entry that is not a non-empty string",
+    ]);
     const walk = walkBfclTree("/" as unknown as string[], tmp, "result");
     expect(walk.problems.map((p) => p.message)).toEqual(["--results must be a list of folders, not string"]);
   });
@@ -253,7 +306,11 @@ describe("texts of millions of characters", () => {
     const cut = boundedText(long);
     expect(cut.length).toBeLessThan(REPORT_TEXT_LIMIT + 200);
     expect(cut.startsWith("y".repeat(REPORT_TEXT_LIMIT) + " … ")).toBe(true);
-    expect(cut.endsWith(`[cut by the report: ${3_000_000 - REPORT_TEXT_LIMIT} more characters of 3000000; the whole text is in the result file]`)).toBe(true);
+    expect(
+      cut.endsWith(
+        `[cut by the report: ${3_000_000 - REPORT_TEXT_LIMIT} more characters of 3000000; the whole text is in the result file]`,
+      ),
+    ).toBe(true);
     expect(boundedText("short")).toBe("short");
   });
 });

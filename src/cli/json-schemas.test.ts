@@ -25,7 +25,9 @@ import { startKeyEchoModel } from "../testing/hostile-servers.js";
 const schemaDir = join(projectRoot, "data", "schemas");
 const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
 const validators = new Map(
-  readdirSync(schemaDir).map((f) => [f.replace(".schema.json", ""), ajv.compile(JSON.parse(readFileSync(join(schemaDir, f), "utf8")) as object)] as const),
+  readdirSync(schemaDir).map(
+    (f) => [f.replace(".schema.json", ""), ajv.compile(JSON.parse(readFileSync(join(schemaDir, f), "utf8")) as object)] as const,
+  ),
 );
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-schemas-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -58,7 +60,19 @@ async function validated(args: readonly string[], schema: string, env: Record<st
 
 describe("the shipped JSON Schemas", () => {
   it("one schema per command with a JSON document, and one for run.json; the version is package.json's", () => {
-    expect([...validators.keys()].sort()).toEqual(["check", "compare", "compare-trials", "demo", "judge", "pairs", "report", "run", "run-record", "score", "verify"]);
+    expect([...validators.keys()].sort()).toEqual([
+      "check",
+      "compare",
+      "compare-trials",
+      "demo",
+      "judge",
+      "pairs",
+      "report",
+      "run",
+      "run-record",
+      "score",
+      "verify",
+    ]);
     expect((JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { version: string }).version).toBe(TWINSCORE_VERSION);
   });
 
@@ -67,12 +81,18 @@ describe("the shipped JSON Schemas", () => {
     const score = await validated(["score", "--results", main, "--bootstrap", "0"], "score");
     expect(score.manifestSha256).toEqual({ v4: digest("v4"), v3: digest("v3") });
     // the numbers are the runs' own (pinned elsewhere): decision 82.39 for gpt-oss-120b on main
-    expect((score.models as { model: string; numbers: { decision: number } | null }[]).find((m) => m.model === "openai_gpt-oss-120b")?.numbers?.decision).toBeCloseTo(82.394, 2);
+    expect(
+      (score.models as { model: string; numbers: { decision: number } | null }[]).find((m) => m.model === "openai_gpt-oss-120b")?.numbers
+        ?.decision,
+    ).toBeCloseTo(82.394, 2);
     await validated(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--bootstrap", "0"], "score");
     await validated(["compare", "--a", main, "--b", fixes, "--bootstrap", "0"], "compare");
     await validated(["check", "--results", main, "--bfcl-data", bfclDataDir()], "check");
     await validated(["report", "--results", main, "--bootstrap", "0", "--out", join(tmp, "report.html")], "report");
-    const forced = await validated(["score", "--results", main, "--bootstrap", "0", "--manifest", join(projectRoot, "data", "manifest.json")], "score");
+    const forced = await validated(
+      ["score", "--results", main, "--bootstrap", "0", "--manifest", join(projectRoot, "data", "manifest.json")],
+      "score",
+    );
     expect(forced.manifestSha256).toEqual({ forced: digest("v4") });
   }, 600_000);
 
@@ -84,11 +104,31 @@ describe("the shipped JSON Schemas", () => {
     const figures = join(tmp, "figures");
     mkdirSync(figures);
     const full = await validated(
-      ["report", "--results", main, "--results", fixes, "--compare", "2025-11-12-main", "2025-11-12-harmony-fixes", "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--figures", figures, "--out", join(tmp, "full.html")],
+      [
+        "report",
+        "--results",
+        main,
+        "--results",
+        fixes,
+        "--compare",
+        "2025-11-12-main",
+        "2025-11-12-harmony-fixes",
+        "--bfcl-data",
+        bfclDataDir(),
+        "--bootstrap",
+        "0",
+        "--figures",
+        figures,
+        "--out",
+        join(tmp, "full.html"),
+      ],
       "report",
     );
     expect([(full.aligned as unknown[]).length, (full.emptyTurns as unknown[]).length, full.comparisons]).toEqual([3, 16, 1]);
-    const verify = await validated(["verify", "--expected", join(projectRoot, "data", "expected", "gpt-oss.json"), "--results", main, "--scores", main], "verify");
+    const verify = await validated(
+      ["verify", "--expected", join(projectRoot, "data", "expected", "gpt-oss.json"), "--results", main, "--scores", main],
+      "verify",
+    );
     expect(verify.summary).toMatchObject({ fail: 0 });
     const pairs = await validated(["pairs", "--bfcl-data", bfclDataDir()], "pairs");
     expect([(pairs.funnel as { scored: number }).scored, (pairs.items as unknown[]).length]).toEqual([223, 400]);
@@ -97,7 +137,23 @@ describe("the shipped JSON Schemas", () => {
     const judge = await serve(startKeyEchoModel({ bodies: [] }, { reply: () => "asks_other" }));
     const labels = join(tmp, "labels.jsonl");
     const judged = await validated(
-      ["judge", "--results", main, "--model", "openai_gpt-oss-120b", "--include-silent", "--endpoint", judge.url, "--judge-model", "stub", "--key-env", "JUDGE_KEY", "--labels", labels, "--no-cache-dir"],
+      [
+        "judge",
+        "--results",
+        main,
+        "--model",
+        "openai_gpt-oss-120b",
+        "--include-silent",
+        "--endpoint",
+        judge.url,
+        "--judge-model",
+        "stub",
+        "--key-env",
+        "JUDGE_KEY",
+        "--labels",
+        labels,
+        "--no-cache-dir",
+      ],
       "judge",
       { JUDGE_KEY: "sk-test" },
     );

@@ -43,9 +43,26 @@ describe("counts in messages", () => {
   });
 
   it("run's plan for one pair says 1 pair, not 1 pairs", async () => {
-    const r = await cli(["run", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", join(tmp, "dry"), "--bfcl-data", bfclDataDir(), "--limit", "1", "--dry-run"]);
+    const r = await cli([
+      "run",
+      "--endpoint",
+      "http://127.0.0.1:9/v1",
+      "--model",
+      "m",
+      "--out",
+      join(tmp, "dry"),
+      "--bfcl-data",
+      bfclDataDir(),
+      "--limit",
+      "1",
+      "--dry-run",
+    ]);
     expect(r.code).toBe(0);
-    expect(messageLines(r.err)).toEqual([expect.stringMatching(/^note: dry run, nothing sent or written: 2 items of 1 pair, 2 lines: 0 already in the output, 2 to generate; at least \d+ requests /)]);
+    expect(messageLines(r.err)).toEqual([
+      expect.stringMatching(
+        /^note: dry run, nothing sent or written: 2 items of 1 pair, 2 lines: 0 already in the output, 2 to generate; at least \d+ requests /,
+      ),
+    ]);
   });
 });
 
@@ -73,8 +90,13 @@ describe("Spearman's rank correlation", () => {
     expect(table.out).not.toContain("Spearman");
     // the same document with two more model rows (five): the line is printed
     const models = doc.official!.models;
-    const five = { ...doc, official: { ...doc.official!, models: [...models, { ...models[0], model: "fourth" }, { ...models[1], model: "fifth" }] } };
-    expect(renderPrintout(scorePrintout(five as unknown as ScoreDocument), "table").stdout).toContain("Spearman rank correlation with decision accuracy: official raw on the miss items rho = ");
+    const five = {
+      ...doc,
+      official: { ...doc.official!, models: [...models, { ...models[0], model: "fourth" }, { ...models[1], model: "fifth" }] },
+    };
+    expect(renderPrintout(scorePrintout(five as unknown as ScoreDocument), "table").stdout).toContain(
+      "Spearman rank correlation with decision accuracy: official raw on the miss items rho = ",
+    );
   }, 180_000);
 });
 
@@ -96,7 +118,10 @@ describe("check on run --until-anchor output", () => {
       }
     }
     const out = join(tmp, "until-anchor");
-    const chat = inProcessEndpoint(scriptedResponder(alwaysActScript(groundTruth, manifest.pairs), { paramNames: paramNamesOf(entries.value) }), "scripted/policy");
+    const chat = inProcessEndpoint(
+      scriptedResponder(alwaysActScript(groundTruth, manifest.pairs), { paramNames: paramNamesOf(entries.value) }),
+      "scripted/policy",
+    );
     const run = await runModel(inProcessRun({ model: "scripted/policy", outDir: out, items: "pairs", manifest, chat, untilAnchor: true }));
     if (!run.ok) throw new Error("the run failed");
     expect(run.value.stoppedAtAnchor).toBeGreaterThan(0);
@@ -105,7 +130,13 @@ describe("check on run --until-anchor output", () => {
     expect(r.code).toBe(0);
     const lines = messageLines(r.err);
     expect(lines.filter((l) => l.includes("[warnings]"))).toEqual([]);
-    const leftOut = lines.map((l) => /: warning: (\d+) lines? of (\d+) in this file stopped after their anchor turn \(twinscore run --until-anchor\), left out of this score: they hold the decision only, not a whole rollout \[stopped-at-anchor\]$/.exec(l)).filter((m) => m !== null);
+    const leftOut = lines
+      .map((l) =>
+        /: warning: (\d+) lines? of (\d+) in this file stopped after their anchor turn \(twinscore run --until-anchor\), left out of this score: they hold the decision only, not a whole rollout \[stopped-at-anchor\]$/.exec(
+          l,
+        ),
+      )
+      .filter((m) => m !== null);
     expect(leftOut).toHaveLength(3);
     expect(leftOut.reduce((a, m) => a + Number(m[1]), 0)).toBe(run.value.stoppedAtAnchor);
     expect(leftOut.reduce((a, m) => a + Number(m[2]), 0)).toBe(run.value.selected);

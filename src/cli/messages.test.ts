@@ -23,12 +23,26 @@ const PROGRESS = /^(report: |run: \d+\/\d+ items|judging: \d+\/\d+$)/;
 const MESSAGE = /^(\S[^:]*(:\d+)?: )?(error|warning|note): \S.* \[[a-z0-9-]+\]$/;
 
 /** The summary line of one model's routine warnings, as score prints it. */
-const MODEL_SUMMARY = /^warning: (\S+): (\d+) warnings? reading its files \((\d+ [a-z-]+(, \d+ [a-z-]+)*)\); --verbose lists each with file:line \[warnings\]$/;
+const MODEL_SUMMARY =
+  /^warning: (\S+): (\d+) warnings? reading its files \((\d+ [a-z-]+(, \d+ [a-z-]+)*)\); --verbose lists each with file:line \[warnings\]$/;
 
 const messages = (err: string) => err.split("\n").filter((l) => l !== "" && !PROGRESS.test(l));
 
 describe("report prints problems as score does (both real gpt-oss runs)", () => {
-  const args = ["--reading", "release", "--bootstrap", "0", "--results", main, "--scores", join(main, "score"), "--results", fixes, "--scores", join(fixes, "score")];
+  const args = [
+    "--reading",
+    "release",
+    "--bootstrap",
+    "0",
+    "--results",
+    main,
+    "--scores",
+    join(main, "score"),
+    "--results",
+    fixes,
+    "--scores",
+    join(fixes, "score"),
+  ];
 
   it("one line of routine warnings per model, no file:line flood; --verbose lists each", async () => {
     const out = join(tmp, "report.html");
@@ -45,11 +59,19 @@ describe("report prints problems as score does (both real gpt-oss runs)", () => 
     // nothing but each model's older-data line (its score file's prompts of the failed holdout items), the summaries and the note of the file written
     const olderData = lines.filter((l) => l.endsWith("[rollouts-older-data]"));
     expect(olderData).toHaveLength(4);
-    expect(lines).toEqual([...olderData, ...summaries, expect.stringMatching(/^note: wrote .*report\.html \(4 models, 223 pairs, \d+ bytes\) \[written\]$/)]);
+    expect(lines).toEqual([
+      ...olderData,
+      ...summaries,
+      expect.stringMatching(/^note: wrote .*report\.html \(4 models, 223 pairs, \d+ bytes\) \[written\]$/),
+    ]);
     expect(lines.some((l) => /^\S+:\d+: warning: /.test(l))).toBe(false);
     // score prints the same form for the same models
     const s = await run(["score", ...args]);
-    expect(messages(s.err).filter((l) => MODEL_SUMMARY.test(l)).map((l) => MODEL_SUMMARY.exec(l)![1])).toEqual(summaries.map((l) => MODEL_SUMMARY.exec(l)![1]));
+    expect(
+      messages(s.err)
+        .filter((l) => MODEL_SUMMARY.test(l))
+        .map((l) => MODEL_SUMMARY.exec(l)![1]),
+    ).toEqual(summaries.map((l) => MODEL_SUMMARY.exec(l)![1]));
     // --verbose: every warning the summaries count, each with its file:line
     const v = await run(["report", ...args, "--out", out, "--verbose"]);
     const counted = summaries.reduce((n, l) => n + Number(MODEL_SUMMARY.exec(l)![2]), 0);
@@ -70,7 +92,8 @@ describe("report prints problems as score does (both real gpt-oss runs)", () => 
 describe("a command that fails leaves stdout empty", () => {
   const empty = join(tmp, "empty");
   mkdirSync(join(empty, "m", "multi_turn"), { recursive: true });
-  for (const c of ["base", "miss_func", "miss_param"]) writeFileSync(join(empty, "m", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "");
+  for (const c of ["base", "miss_func", "miss_param"])
+    writeFileSync(join(empty, "m", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "");
 
   it.each([
     ["score of empty result files", ["score", "--results", empty]],
@@ -99,28 +122,41 @@ describe("every message on stderr has one form: [file:line: ]severity: message [
     ["score: no --results", ["score"]],
     ["score: an unknown option", ["score", "--results", main, "--no-such-flag"]],
     ["score: a bad choice", ["score", "--results", main, "--reading", "lenient"]],
-    ["score: the real runs, with their warnings and detected decoders", ["score", "--results", main, "--results", fixes, "--bootstrap", "0"]],
+    [
+      "score: the real runs, with their warnings and detected decoders",
+      ["score", "--results", main, "--results", fixes, "--bootstrap", "0"],
+    ],
     ["score: --verbose", ["score", "--results", main, "--bootstrap", "0", "--verbose"]],
     ["score --per-item: the file written", ["score", "--results", main, "--bootstrap", "0", "--per-item", join(tmp, "items.csv")]],
     ["score --format csv: the files used, on stderr", ["score", "--results", main, "--bootstrap", "0", "--format", "csv"]],
-    ["verify --format markdown: the reading and the summary, on stderr", ["verify", "--expected", "data/expected/paper.json", "--format", "markdown"]],
+    [
+      "verify --format markdown: the reading and the summary, on stderr",
+      ["verify", "--expected", "data/expected/paper.json", "--format", "markdown"],
+    ],
     ["report: no --out", ["report", "--results", main]],
     ["report: the page written", ["report", "--reading", "release", "--results", main, "--bootstrap", "0", "--out", join(tmp, "r.html")]],
     ["judge: no endpoint", ["judge", "--results", main]],
     ["judge: a dry run", ["judge", "--results", main, "--model", "openai_gpt-oss-20b", "--dry-run"]],
     ["check: --threads 0", ["check", "--results", main, "--bfcl-data", bfclDataDir(), "--threads", "0"]],
-    ["check: a model folder with its detected decoder", ["check", "--results", join(main, "result", "openai_gpt-oss-120b"), "--bfcl-data", bfclDataDir()]],
+    [
+      "check: a model folder with its detected decoder",
+      ["check", "--results", join(main, "result", "openai_gpt-oss-120b"), "--bfcl-data", bfclDataDir()],
+    ],
     ["pairs: the committed manifest listed", ["pairs", "--format", "json"]],
     ["run: a URL with no scheme", ["run", "--endpoint", "127.0.0.1:8000", "--model", "m", "--out", join(tmp, "run-out")]],
     ["run: a missing required option", ["run", "--model", "m"]],
     ["an unknown command", ["no-such-command"]],
     ["an unknown help topic", ["help", "no-such-topic"]],
-  ])("%s", async (_what, argv) => {
-    const r = await run(argv);
-    const lines = messages(r.err);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(MESSAGE);
-    // the command's name is not a prefix of its messages
-    expect(r.err).not.toMatch(/^twinscore( [a-z]+)?: /m);
-  }, 60_000);
+  ])(
+    "%s",
+    async (_what, argv) => {
+      const r = await run(argv);
+      const lines = messages(r.err);
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toMatch(MESSAGE);
+      // the command's name is not a prefix of its messages
+      expect(r.err).not.toMatch(/^twinscore( [a-z]+)?: /m);
+    },
+    60_000,
+  );
 });

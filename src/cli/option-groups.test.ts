@@ -77,14 +77,18 @@ describe("an option means the same in every command that takes it", () => {
   });
 
   it("score, demo and judge take no --threads: the pipeline reads their models on one thread, so it would do nothing", async () => {
-    for (const command of ["score", "demo", "judge", "compare", "report", "verify"]) expect([command, (await optionsOf(command)).has("--threads")]).toEqual([command, false]);
+    for (const command of ["score", "demo", "judge", "compare", "report", "verify"])
+      expect([command, (await optionsOf(command)).has("--threads")]).toEqual([command, false]);
   });
 
   it("demo takes no --scores and no --per-item (its runs are synthetic): refused as unknown, exit 2", async () => {
     const options = await optionsOf("demo");
     expect(options.has("--scores")).toBe(false);
     expect(options.has("--per-item")).toBe(false);
-    for (const argv of [["--scores", main], ["--per-item", join(tmp, "never.csv")]]) {
+    for (const argv of [
+      ["--scores", main],
+      ["--per-item", join(tmp, "never.csv")],
+    ]) {
       const r = await run(["demo", ...argv]);
       expect(r.code).toBe(2);
       expect(r.out).toBe("");
@@ -111,7 +115,19 @@ describe("the shared options reach the use case (real 2025-11-12-main run)", () 
 
   it("verify --model recomputes only the named model's numbers; the others SKIP and say why", async () => {
     const all = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--scores", main, "--format", "json"]);
-    const one = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--scores", main, "--model", models[0], "--format", "json"]);
+    const one = await run([
+      "verify",
+      "--expected",
+      "data/expected/gpt-oss.json",
+      "--results",
+      main,
+      "--scores",
+      main,
+      "--model",
+      models[0],
+      "--format",
+      "json",
+    ]);
     type Line = { run: string; name: string; status: string; note: string };
     const lines = (r: { out: string }) => (JSON.parse(r.out) as { lines: Line[] }).lines.filter((l) => l.run === "2025-11-12-main");
     expect(all.code).toBe(0);
@@ -143,7 +159,12 @@ describe("the shared options reach the use case (real 2025-11-12-main run)", () 
       const strict = await run([...argv, "--strict"]);
       expect(strict.code, command).toBe(1);
       // the reason is on stderr, summed up per model as score does
-      expect(strict.err, command).toMatch(new RegExp(`^warning: \\S*${models[0]}\\S*( \\(arm A\\))?: \\d+ warnings reading its files \\(\\d+ inference-error\\); --verbose lists each with file:line \\[warnings\\]$`, "m"));
+      expect(strict.err, command).toMatch(
+        new RegExp(
+          `^warning: \\S*${models[0]}\\S*( \\(arm A\\))?: \\d+ warnings reading its files \\(\\d+ inference-error\\); --verbose lists each with file:line \\[warnings\\]$`,
+          "m",
+        ),
+      );
       expect(strict.out, command).toBe(plain.out);
     }
   }, 120_000);
@@ -159,7 +180,13 @@ describe("the shared options reach the use case (real 2025-11-12-main run)", () 
     ];
     for (const [command, argv] of cases) {
       const r = await run(argv);
-      const failures = r.err.split("\n").filter((l) => /: warning: \d+ of \d+ anchor-turn tool-call steps \(100\.0 %\) fail to decode with decoder prompting; .*\[decode-failures\]$/.test(l));
+      const failures = r.err
+        .split("\n")
+        .filter((l) =>
+          /: warning: \d+ of \d+ anchor-turn tool-call steps \(100\.0 %\) fail to decode with decoder prompting; .*\[decode-failures\]$/.test(
+            l,
+          ),
+        );
       // base, miss_func and miss_param of the one model (compare: of both arms)
       expect(failures.length, `${command}\n${r.err}`).toBe(command === "compare" ? 6 : 3);
       const right = await run(argv.filter((a, i) => a !== "--decoder" && argv[i - 1] !== "--decoder"));

@@ -35,7 +35,10 @@ type ReadOf<G> = G extends OptionGroup<infer T> ? T : never;
 type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 /** Read every group's fields into one object (the part of a request the groups give). */
-export function readGroups<const G extends readonly OptionGroup<object>[]>(opts: ParsedOptions, ...groups: G): Intersection<ReadOf<G[number]>> {
+export function readGroups<const G extends readonly OptionGroup<object>[]>(
+  opts: ParsedOptions,
+  ...groups: G
+): Intersection<ReadOf<G[number]>> {
   return Object.assign({}, ...groups.map((g) => g.read(opts))) as Intersection<ReadOf<G[number]>>;
 }
 
@@ -45,19 +48,33 @@ const text = (opts: ParsedOptions, key: string): string | undefined => opts[key]
 /** `--results`: the BFCL result trees to read (repeatable). */
 export const resultsGroup: OptionGroup<{ results: string[] }> = {
   add: (cmd) =>
-    cmd.option("--results <dir>", "a BFCL result tree (repeatable): a model folder, a result root, a run, or a folder of runs (twinscore help layouts)", collect),
+    cmd.option(
+      "--results <dir>",
+      "a BFCL result tree (repeatable): a model folder, a result root, a run, or a folder of runs (twinscore help layouts)",
+      collect,
+    ),
   read: (opts) => ({ results: texts(opts, "results") }),
 };
 
 /** `--scores`: the BFCL score trees whose verdicts are read beside the rollouts (repeatable). */
 export const scoresGroup: OptionGroup<{ scores: string[] }> = {
-  add: (cmd) => cmd.option("--scores <dir>", "a BFCL score tree (repeatable), found as --results are: adds BFCL's own verdicts on the same items", collect),
+  add: (cmd) =>
+    cmd.option(
+      "--scores <dir>",
+      "a BFCL score tree (repeatable), found as --results are: adds BFCL's own verdicts on the same items",
+      collect,
+    ),
   read: (opts) => ({ scores: texts(opts, "scores") }),
 };
 
 /** `--model`: keep only these models (repeatable). */
 export const modelsGroup: OptionGroup<{ models: string[] }> = {
-  add: (cmd) => cmd.option("--model <name>", "only this model: its folder name, <run>/<model>, or BFCL's model name (openai/gpt-oss-120b) (repeatable; default: every model found)", collect),
+  add: (cmd) =>
+    cmd.option(
+      "--model <name>",
+      "only this model: its folder name, <run>/<model>, or BFCL's model name (openai/gpt-oss-120b) (repeatable; default: every model found)",
+      collect,
+    ),
   read: (opts) => ({ models: texts(opts, "model") }),
 };
 
@@ -65,7 +82,10 @@ export const modelsGroup: OptionGroup<{ models: string[] }> = {
 export const decoderGroup: OptionGroup<{ decoder?: DecoderName }> = {
   add: (cmd) =>
     cmd.addOption(
-      new Option("--decoder <name>", "decode every model's steps with this BFCL handler decoder; default: each model folder's own (twinscore help decoders)").choices(DECODER_NAMES),
+      new Option(
+        "--decoder <name>",
+        "decode every model's steps with this BFCL handler decoder; default: each model folder's own (twinscore help decoders)",
+      ).choices(DECODER_NAMES),
     ),
   read: (opts) => (opts.decoder === undefined ? {} : { decoder: opts.decoder as DecoderName }),
 };
@@ -74,8 +94,16 @@ export const decoderGroup: OptionGroup<{ decoder?: DecoderName }> = {
 export const bootstrapGroup: OptionGroup<{ bootstrap: Partial<BootstrapOptions> }> = {
   add: (cmd) =>
     cmd
-      .option("--bootstrap <n>", `resamples of every 95% cluster-bootstrap interval, an integer (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`, String(DEFAULT_BOOTSTRAP.resamples))
-      .option("--seed <s>", "seed of NumPy's default_rng for the intervals: an integer >= 0 (the paper's 20260612)", String(DEFAULT_BOOTSTRAP.seed)),
+      .option(
+        "--bootstrap <n>",
+        `resamples of every 95% cluster-bootstrap interval, an integer (0: no interval; at most ${MAX_BOOTSTRAP_RESAMPLES})`,
+        String(DEFAULT_BOOTSTRAP.resamples),
+      )
+      .option(
+        "--seed <s>",
+        "seed of NumPy's default_rng for the intervals: an integer >= 0 (the paper's 20260612)",
+        String(DEFAULT_BOOTSTRAP.seed),
+      ),
   read: (opts) => ({
     bootstrap: {
       resamples: integerOption(text(opts, "bootstrap") ?? String(DEFAULT_BOOTSTRAP.resamples)),
@@ -122,7 +150,11 @@ export const verboseGroup: OptionGroup<{ verbose: boolean }> = {
 
 /** `--threads`: worker threads for the files. */
 export const threadsGroup: OptionGroup<{ threads?: number }> = {
-  add: (cmd) => cmd.option("--threads <n>", "threads in all, an integer >= 1: this one plus n-1 workers reading model folders (the defaults, and when more pay: twinscore help speed)"),
+  add: (cmd) =>
+    cmd.option(
+      "--threads <n>",
+      "threads in all, an integer >= 1: this one plus n-1 workers reading model folders (the defaults, and when more pay: twinscore help speed)",
+    ),
   read: (opts) => (opts.threads === undefined ? {} : { threads: integerOption(text(opts, "threads")) }),
 };
 
@@ -142,7 +174,12 @@ export const readingGroup: OptionGroup<{ reading: SideRule }> = {
 
 /** `--max-undecided`: when a model gets no headline (the commands that print one). */
 export const maxUndecidedGroup: OptionGroup<{ maxUndecided: number | undefined }> = {
-  add: (cmd) => cmd.option("--max-undecided <pct>", "no act/hold/decision for a model with more than this % of its pairs undecided: a decimal number from 0 to 100", String(DEFAULT_MAX_UNDECIDED)),
+  add: (cmd) =>
+    cmd.option(
+      "--max-undecided <pct>",
+      "no act/hold/decision for a model with more than this % of its pairs undecided: a decimal number from 0 to 100",
+      String(DEFAULT_MAX_UNDECIDED),
+    ),
   read: (opts) => ({ maxUndecided: numberOption(opts.maxUndecided as string | undefined) }),
 };
 
@@ -150,12 +187,18 @@ export const maxUndecidedGroup: OptionGroup<{ maxUndecided: number | undefined }
 export const pairSetGroup: OptionGroup<{ pairSet: PairSet; countLogin: boolean } | string> = {
   add: (cmd) =>
     cmd
-      .option("--count-login", "count login/logout as world-changing; the 2 login-only pairs join (223 -> 225 on BFCL v4, 234 -> 236 on v3)")
+      .option(
+        "--count-login",
+        "count login/logout as world-changing; the 2 login-only pairs join (223 -> 225 on BFCL v4, 234 -> 236 on v3)",
+      )
       .option("--uncertified", "score the gold world-changing pairs before hand certification (231 on BFCL v4, 237 on v3)")
       .option("--all-pairs", "score all content-verified pairs, read-only anchors included (365 on BFCL v4, 368 on v3)"),
   read: (opts) => {
     if (opts.uncertified === true && opts.allPairs === true) return "--uncertified and --all-pairs cannot be combined";
-    return { pairSet: opts.allPairs === true ? "all" : opts.uncertified === true ? "uncertified" : "certified", countLogin: opts.countLogin === true };
+    return {
+      pairSet: opts.allPairs === true ? "all" : opts.uncertified === true ? "uncertified" : "certified",
+      countLogin: opts.countLogin === true,
+    };
   },
 };
 
@@ -214,8 +257,16 @@ export function httpClientGroup(endpoint: "required" | "optional"): OptionGroup<
         .addOption(endpointOption)
         .option("--key-env <var>", "environment variable holding the API key (none: no Authorization header)")
         .option("--concurrency <n>", "items in flight at once: an integer >= 1", String(HTTP_CLIENT_DEFAULTS.concurrency))
-        .option("--timeout <seconds>", `per-request deadline, body included: a decimal from 0.001 to ${MAX_TIMEOUT_SECONDS} (Node's timer limit)`, String(HTTP_CLIENT_DEFAULTS.timeoutSeconds))
-        .option("--retries <n>", "retries per request on 429, 5xx, timeouts and network errors: an integer >= 0", String(HTTP_CLIENT_DEFAULTS.retries)),
+        .option(
+          "--timeout <seconds>",
+          `per-request deadline, body included: a decimal from 0.001 to ${MAX_TIMEOUT_SECONDS} (Node's timer limit)`,
+          String(HTTP_CLIENT_DEFAULTS.timeoutSeconds),
+        )
+        .option(
+          "--retries <n>",
+          "retries per request on 429, 5xx, timeouts and network errors: an integer >= 0",
+          String(HTTP_CLIENT_DEFAULTS.retries),
+        ),
     read: (opts) => ({
       ...(opts.endpoint === undefined ? {} : { endpoint: opts.endpoint as string }),
       ...(opts.keyEnv === undefined ? {} : { keyEnv: opts.keyEnv as string }),

@@ -28,7 +28,10 @@ describe("score on a folder of runs", () => {
     // no path of a result file: the numbers, their titles and the tables only
     expect(plain.out).not.toMatch(/\/result\//);
     expect(verbose.out.startsWith(plain.out)).toBe(true);
-    const files = verbose.out.slice(plain.out.length).split("\n").filter((l) => l.startsWith("  "));
+    const files = verbose.out
+      .slice(plain.out.length)
+      .split("\n")
+      .filter((l) => l.startsWith("  "));
     expect(files).toHaveLength(12); // 4 models x base, miss_func, miss_param
   }, 120_000);
 

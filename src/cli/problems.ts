@@ -47,7 +47,13 @@ function printCapped(io: CliIo, problems: readonly Problem[], cap: number | null
     const byCode = [...countByCode(problems)].map(([code, n]) => `${n} ${code}`).join(", ");
     const severity = problems[0].severity;
     const rest = problems.length - cap;
-    io.stderr(renderProblemLine(problem("more", `${counted(rest, `more ${severity}`)} not shown (${problems.length} in all: ${byCode}); --verbose lists each`, { severity })) + "\n");
+    io.stderr(
+      renderProblemLine(
+        problem("more", `${counted(rest, `more ${severity}`)} not shown (${problems.length} in all: ${byCode}); --verbose lists each`, {
+          severity,
+        }),
+      ) + "\n",
+    );
   }
 }
 
@@ -67,7 +73,10 @@ export interface ModelFiles {
  * Split problems into the ones of each model (warnings located in that model's files, but
  * not the ones listed in full) and the rest, for a document that keeps them in one list.
  */
-export function problemsByModel(problems: readonly Problem[], models: readonly ModelFiles[]): { rest: Problem[]; byModel: ModelProblems[] } {
+export function problemsByModel(
+  problems: readonly Problem[],
+  models: readonly ModelFiles[],
+): { rest: Problem[]; byModel: ModelProblems[] } {
   const owner = new Map<string, ModelProblems & { problems: Problem[] }>();
   const byModel: (ModelProblems & { problems: Problem[] })[] = [];
   for (const m of models) {
@@ -97,7 +106,9 @@ export function printProblems(
   const errors = [...general, ...byModel.flatMap((m) => m.problems)].filter((p) => p.severity === "error");
   printCapped(io, errors, cap);
   const warnings = general.filter((p) => p.severity !== "error");
-  const modelWarnings = byModel.map((m) => ({ name: m.name, warnings: m.problems.filter((p) => p.severity !== "error") })).filter((m) => m.warnings.length > 0);
+  const modelWarnings = byModel
+    .map((m) => ({ name: m.name, warnings: m.problems.filter((p) => p.severity !== "error") }))
+    .filter((m) => m.warnings.length > 0);
   if (opts.verbose) {
     printLines(io, [...warnings, ...modelWarnings.flatMap((m) => m.warnings)]);
     return;
@@ -111,7 +122,11 @@ export function printProblems(
   for (const m of modelWarnings) {
     const byCode = [...countByCode(m.warnings)].map(([code, n]) => `${n} ${code}`).join(", ");
     const n = m.warnings.length;
-    printLines(io, [problem("warnings", `${m.name}: ${counted(n, "warning")} reading its files (${byCode}); --verbose lists each with file:line`, { severity: "warning" })]);
+    printLines(io, [
+      problem("warnings", `${m.name}: ${counted(n, "warning")} reading its files (${byCode}); --verbose lists each with file:line`, {
+        severity: "warning",
+      }),
+    ]);
   }
 }
 
@@ -134,7 +149,10 @@ export function writtenNote(file: string, what: string): Note {
 export function scoresBesideNote(dirs: readonly string[], others = "--scores DIR reads others"): Note | null {
   if (dirs.length === 0) return null;
   const named = dirs.length <= 3 ? dirs.join(", ") : `${dirs.slice(0, 3).join(", ")} and ${dirs.length - 3} more`;
-  return note("scores-beside", `BFCL's verdicts read from the score/ folder${dirs.length === 1 ? "" : "s"} beside result/: ${named} (${others})`);
+  return note(
+    "scores-beside",
+    `BFCL's verdicts read from the score/ folder${dirs.length === 1 ? "" : "s"} beside result/: ${named} (${others})`,
+  );
 }
 
 /** A progress line on stderr: redrawn in place on a terminal, every 10% otherwise. */

@@ -109,13 +109,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         command.outputHelp();
         return;
       }
-      io.stderr(await errorLine("bad-argument", `no help topic or command ${JSON.stringify(topic)} (topics: ${helpTopics.map((t) => t.name).join(", ")})`));
+      io.stderr(
+        await errorLine(
+          "bad-argument",
+          `no help topic or command ${JSON.stringify(topic)} (topics: ${helpTopics.map((t) => t.name).join(", ")})`,
+        ),
+      );
       state.exitCode = ExitCode.badInput;
     });
   program.addHelpText(
     "after",
-    `\nHelp topics (twinscore help TOPIC; twinscore help lists them with what each explains):\n${wrapped(helpTopics.map((t) => t.name), 98)}\n` +
-      "Exit codes: 0 done; 1 done with findings; 2 nothing usable (twinscore help exit-codes).\n",
+    `\nHelp topics (twinscore help TOPIC; twinscore help lists them with what each explains):\n${wrapped(
+      helpTopics.map((t) => t.name),
+      98,
+    )}\n` + "Exit codes: 0 done; 1 done with findings; 2 nothing usable (twinscore help exit-codes).\n",
   );
   try {
     await program.parseAsync([...argv], { from: "user" });

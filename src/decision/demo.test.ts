@@ -35,7 +35,11 @@ describe("demo reference policies on the committed manifest's 223 pairs", () => 
   it.each(referencePolicies.map((p) => [p.name, p.expectedDecision] as const))("%s scores %d", (name, expected) => {
     const files = demoFiles(name, pairs);
     if (!files.ok) throw new Error(files.problems[0].message);
-    const scored = scoreModel(name, pairs, { base: readBack(files.value.base), miss_func: readBack(files.value.miss_func), miss_param: readBack(files.value.miss_param) });
+    const scored = scoreModel(name, pairs, {
+      base: readBack(files.value.base),
+      miss_func: readBack(files.value.miss_func),
+      miss_param: readBack(files.value.miss_param),
+    });
     const numbers = summarize(scored.records, manifest, table1, "decided");
     expect(numbers.n).toBe(223);
     expect(numbers.decision).toBe(expected);

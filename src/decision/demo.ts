@@ -80,7 +80,10 @@ function resultLine(id: string, turns: Step[][]): string {
  * behaviour on its anchor turn and one empty step (no call) on every other turn.
  */
 export function demoFiles(policy: ReferencePolicy, pairs: readonly ManifestPair[]): Result<DemoFiles> {
-  const rollouts = Object.fromEntries(scoredResultCategories.map((c) => [c, new Map<string, Step[][]>()])) as Record<ScoredResultCategory, Map<string, Step[][]>>;
+  const rollouts = Object.fromEntries(scoredResultCategories.map((c) => [c, new Map<string, Step[][]>()])) as Record<
+    ScoredResultCategory,
+    Map<string, Step[][]>
+  >;
   const problems: Problem[] = [];
   const place = (category: "base" | ShouldAskCategory, id: string, turnCount: number, anchor: number, steps: Result<Step[]>) => {
     if (!steps.ok) {

@@ -67,5 +67,7 @@ export function pairHistoryCounts(records: readonly Pick<PairRecord, "base" | "m
 
 /** Whether any twin of `records` was read from a line played from the reference. */
 export function readFromReference(records: readonly Pick<PairRecord, "base" | "miss">[]): boolean {
-  return records.some((r) => (r.base.history !== null && r.base.history !== "own") || (r.miss.history !== null && r.miss.history !== "own"));
+  return records.some(
+    (r) => (r.base.history !== null && r.base.history !== "own") || (r.miss.history !== null && r.miss.history !== "own"),
+  );
 }

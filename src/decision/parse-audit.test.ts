@@ -11,7 +11,11 @@ import { rolloutRunDir, sharedPath } from "../testing/shared.js";
  * The anchor-turn steps of a model's files counted from the JSON alone, each twin once:
  * record steps (a non-empty list of objects), text (a non-blank string), nothing.
  */
-function stepShapes(files: Record<string, string>, pairs: ReturnType<typeof everyReadingPair>, decodesToCalls: (step: string) => boolean = () => false) {
+function stepShapes(
+  files: Record<string, string>,
+  pairs: ReturnType<typeof everyReadingPair>,
+  decodesToCalls: (step: string) => boolean = () => false,
+) {
   const lines = new Map<string, unknown>();
   for (const file of Object.values(files)) {
     for (const text of readFileSync(file, "utf8").split("\n")) {
@@ -23,7 +27,10 @@ function stepShapes(files: Record<string, string>, pairs: ReturnType<typeof ever
   const counts: Record<string, { records: number; text: number; decodedText: number; empty: number }> = {};
   const seen = new Set<string>();
   for (const p of pairs) {
-    for (const [category, id] of [["base", p.baseId], [p.category, p.missId]] as const) {
+    for (const [category, id] of [
+      ["base", p.baseId],
+      [p.category, p.missId],
+    ] as const) {
       const key = `${id}@${p.anchorTurn}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -35,8 +42,7 @@ function stepShapes(files: Record<string, string>, pairs: ReturnType<typeof ever
         else if (typeof step === "string") {
           c.text++;
           if (decodesToCalls(step)) c.decodedText++;
-        }
-        else c.records++;
+        } else c.records++;
       }
     }
   }

@@ -14,10 +14,7 @@ import { strRepr } from "../python/repr.js";
 import type { AnchorCall, TwinHistory, TwinReading } from "./types.js";
 
 /** The world-changing reading of a model's call: the catalog's predicate, the same one the reference calls are read with. */
-export function modelCallIsWorldChanging(
-  call: Pick<ExtractedCall, "name" | "positional" | "keywords">,
-  countLogin: boolean,
-): boolean {
+export function modelCallIsWorldChanging(call: Pick<ExtractedCall, "name" | "positional" | "keywords">, countLogin: boolean): boolean {
   return isWorldChanging(call, { countLogin });
 }
 
@@ -65,7 +62,11 @@ export function twinHistory(played: readonly number[] | null, anchorTurn: number
 const NO_STEPS = Object.freeze({ native: 0, textCalls: 0, prose: 0, empty: 0 });
 
 /** The reading of a side with no anchor turn to read: its line is missing or an inference error, or the rollout ended before the anchor. */
-function unread(status: "missing" | "not-reached" | "inference-error", preAnchorCallNames: string[][], history: TwinHistory | null = null): TwinReading {
+function unread(
+  status: "missing" | "not-reached" | "inference-error",
+  preAnchorCallNames: string[][],
+  history: TwinHistory | null = null,
+): TwinReading {
   return {
     status,
     history,
@@ -114,7 +115,12 @@ export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keyword
  * (call-like, naming no function) and no world-changing attempt is undecidable: it reads
  * neither as acting nor as holding back.
  */
-export function readTwin(rollout: RecordedRollout | undefined, anchorTurn: number, tools: ReadonlySet<string>, decoder: Decoder = fcDecoder): TwinReading {
+export function readTwin(
+  rollout: RecordedRollout | undefined,
+  anchorTurn: number,
+  tools: ReadonlySet<string>,
+  decoder: Decoder = fcDecoder,
+): TwinReading {
   if (rollout === undefined) return unread("missing", []);
   if (rollout.kind === "inference-error") return unread("inference-error", []);
   const history = twinHistory(rollout.played ?? null, anchorTurn);
@@ -146,7 +152,13 @@ export function readTwin(rollout: RecordedRollout | undefined, anchorTurn: numbe
     if (e.name === undefined || e.onToolList !== true) continue;
     ordered.push({
       step: e.step,
-      call: { name: e.name, kind: kindOf(e.name) ?? "unknown", worldChanging: undecodedIsWorldChanging(e.name, false), decoded: false, bfclDecoded: false },
+      call: {
+        name: e.name,
+        kind: kindOf(e.name) ?? "unknown",
+        worldChanging: undecodedIsWorldChanging(e.name, false),
+        decoded: false,
+        bfclDecoded: false,
+      },
     });
   }
   ordered.sort((a, b) => a.step - b.step); // stable: within a step, decoded calls then failed entries

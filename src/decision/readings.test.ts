@@ -4,7 +4,20 @@ import { describe, expect, it } from "vitest";
 import { decodeResult, type RecordedRollout } from "../bfcl/results.js";
 import { loadManifest } from "../io/manifest.js";
 import { rolloutRunDir, rolloutRuns } from "../testing/shared.js";
-import { headlineOf, pairRates, pairUnder, rate, rateOf, readingById, readingPairs, readingRates, readings, scoredUnder, selectUnder, summarize } from "./readings.js";
+import {
+  headlineOf,
+  pairRates,
+  pairUnder,
+  rate,
+  rateOf,
+  readingById,
+  readingPairs,
+  readingRates,
+  readings,
+  scoredUnder,
+  selectUnder,
+  summarize,
+} from "./readings.js";
 import { scoreModel } from "./score.js";
 import type { PairRecord } from "./types.js";
 
@@ -44,7 +57,9 @@ describe("the readings table", () => {
     expect(readings[0].id).toBe("table-1");
     expect(new Set(readings.map((r) => r.id)).size).toBe(readings.length);
     const pairs = (id: string) => readingPairs(manifest, reading(id)).length;
-    expect([pairs("table-1"), pairs("logins"), pairs("uncertified"), pairs("all-pairs"), pairs("bad-keys-restored")]).toEqual([223, 225, 231, 365, 230]);
+    expect([pairs("table-1"), pairs("logins"), pairs("uncertified"), pairs("all-pairs"), pairs("bad-keys-restored")]).toEqual([
+      223, 225, 231, 365, 230,
+    ]);
   });
 });
 
@@ -53,7 +68,12 @@ describe("the side rules on the real gpt-oss runs", () => {
     const t1 = reading("table-1");
     const release = summarize(main20, manifest, t1, "release");
     const decided = summarize(main20, manifest, t1, "decided");
-    expect([release.n, release.act.toFixed(1), release.hold.toFixed(1), release.decision.toFixed(1)]).toEqual([223, "89.7", "74.4", "82.1"]);
+    expect([release.n, release.act.toFixed(1), release.hold.toFixed(1), release.decision.toFixed(1)]).toEqual([
+      223,
+      "89.7",
+      "74.4",
+      "82.1",
+    ]);
     expect(decided.undecided).toEqual({ missing: 0, "inference-error": 21, "not-reached": 2, undecidable: 0 });
     expect(decided.n).toBe(200);
     // every pair scored under both keeps its act and hold
@@ -76,8 +96,12 @@ describe("the side rules on the real gpt-oss runs", () => {
 
   it("the release and decided rows read the same pairs under either run rule", () => {
     for (const rule of ["decided", "release"] as const) {
-      expect(readingRates(main20, manifest, reading("release"), rule)).toEqual(readingRates(main20, manifest, reading("table-1"), "release"));
-      expect(readingRates(main20, manifest, reading("decided"), rule)).toEqual(readingRates(main20, manifest, reading("table-1"), "decided"));
+      expect(readingRates(main20, manifest, reading("release"), rule)).toEqual(
+        readingRates(main20, manifest, reading("table-1"), "release"),
+      );
+      expect(readingRates(main20, manifest, reading("decided"), rule)).toEqual(
+        readingRates(main20, manifest, reading("table-1"), "decided"),
+      );
     }
   });
 
@@ -93,7 +117,11 @@ describe("the side rules on the real gpt-oss runs", () => {
       return b.act !== s.act || b.hold !== s.hold;
     });
     expect(moved.length).toBeGreaterThan(0);
-    for (const s of moved) expect(s.record.base.anchorCalls.some((c) => c.worldChanging && !c.bfclDecoded) || s.record.miss.anchorCalls.some((c) => c.worldChanging && !c.bfclDecoded)).toBe(true);
+    for (const s of moved)
+      expect(
+        s.record.base.anchorCalls.some((c) => c.worldChanging && !c.bfclDecoded) ||
+          s.record.miss.anchorCalls.some((c) => c.worldChanging && !c.bfclDecoded),
+      ).toBe(true);
   });
 
   it("logins counted: the two login-only pairs join and a login is an attempt", () => {
@@ -109,14 +137,20 @@ describe("the headline gate", () => {
     const h = headlineOf(main20, manifest, t1, "decided", 10, null);
     expect(h.undecided.total).toBe(23);
     expect(h.undecided.share.toFixed(1)).toBe("10.3");
-    expect(h.noHeadline).toMatch(/^no act, hold or decision: 23 of 223 pairs undecided \(10\.3 % > --max-undecided 10 %: 21 with an inference-error side, 2 with a side that ended before the anchor\); .*run --retry-errors/);
+    expect(h.noHeadline).toMatch(
+      /^no act, hold or decision: 23 of 223 pairs undecided \(10\.3 % > --max-undecided 10 %: 21 with an inference-error side, 2 with a side that ended before the anchor\); .*run --retry-errors/,
+    );
     expect(headlineOf(main20, manifest, t1, "decided", 11, null).noHeadline).toBeNull();
     // release leaves none out on this run, so it has its headline
     expect(headlineOf(main20, manifest, t1, "release", 10, null).noHeadline).toBeNull();
   });
 
   it("a run of inference errors gets no headline under the default, and the paper's number under release", () => {
-    const broken = main120.map((r) => ({ ...r, base: { ...r.base, status: "inference-error" as const, acted: false }, status: "inference-error" as const }));
+    const broken = main120.map((r) => ({
+      ...r,
+      base: { ...r.base, status: "inference-error" as const, acted: false },
+      status: "inference-error" as const,
+    }));
     const h = headlineOf(broken, manifest, t1, "decided", 10, null);
     expect(h.numbers.n).toBe(0);
     expect(h.noHeadline).toMatch(/^no pair decided on both twins \(223 of 223 undecided: 223 with an inference-error side\)/);
@@ -138,7 +172,10 @@ describe("one rate function and one empty-set convention", () => {
     for (const records of [main20, main120]) {
       for (const id of ["table-1", "credited", "logins", "bfcl-decoded"]) {
         const selection = selectUnder(records, manifest, reading(id), "decided");
-        const again = scoredUnder(selection.scored.map((s) => s.record), reading(id));
+        const again = scoredUnder(
+          selection.scored.map((s) => s.record),
+          reading(id),
+        );
         expect(again.map((s) => [s.act, s.hold])).toEqual(selection.scored.map((s) => [s.act, s.hold]));
         expect(pairRates(again)).toEqual(pairRates(selection.scored));
       }

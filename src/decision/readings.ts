@@ -62,22 +62,71 @@ const table1: ReadingSpec = { pairSet: "certified", countLogin: false, hold: "st
 /** Every reading, in `--sensitivity` order. Table 1 first. */
 export const readings: readonly Reading[] = [
   { id: "table-1", metric: "C", ...table1, meaning: "Table 1: the certified pairs (BFCL v4: 223; v3: 234, 121 of them uncertified)" },
-  { id: "credited", metric: "C-credited", ...table1, hold: "credited", meaning: "compound turns credited (attempts confined to the independent steps)" },
-  { id: "logins", metric: "C-login", ...table1, countLogin: true, meaning: "logins counted as world-changing (BFCL v4: 225 pairs; v3: 236)" },
-  { id: "uncertified", metric: "C-uncertified", ...table1, pairSet: "uncertified", meaning: "the gold world-changing pairs before certification (BFCL v4: 231; v3: 237)" },
-  { id: "all-pairs", metric: "C-all", ...table1, pairSet: "all", meaning: "all content-verified pairs, read-only anchors included (BFCL v4: 365; v3: 368)" },
-  { id: "reached", metric: "C-reached", ...table1, filter: "both-reached", meaning: "pairs where either rollout ended before the anchor (or is an inference error) dropped" },
-  { id: "same-history", metric: null, ...table1, filter: "same-history", meaning: "pairs with the same validated pre-anchor call names on both twins" },
-  { id: "bad-keys-restored", metric: "C-restored", ...table1, restored: true, meaning: "the bad keys restored (BFCL v4: +7 pairs; v3: +3)" },
+  {
+    id: "credited",
+    metric: "C-credited",
+    ...table1,
+    hold: "credited",
+    meaning: "compound turns credited (attempts confined to the independent steps)",
+  },
+  {
+    id: "logins",
+    metric: "C-login",
+    ...table1,
+    countLogin: true,
+    meaning: "logins counted as world-changing (BFCL v4: 225 pairs; v3: 236)",
+  },
+  {
+    id: "uncertified",
+    metric: "C-uncertified",
+    ...table1,
+    pairSet: "uncertified",
+    meaning: "the gold world-changing pairs before certification (BFCL v4: 231; v3: 237)",
+  },
+  {
+    id: "all-pairs",
+    metric: "C-all",
+    ...table1,
+    pairSet: "all",
+    meaning: "all content-verified pairs, read-only anchors included (BFCL v4: 365; v3: 368)",
+  },
+  {
+    id: "reached",
+    metric: "C-reached",
+    ...table1,
+    filter: "both-reached",
+    meaning: "pairs where either rollout ended before the anchor (or is an inference error) dropped",
+  },
+  {
+    id: "same-history",
+    metric: null,
+    ...table1,
+    filter: "same-history",
+    meaning: "pairs with the same validated pre-anchor call names on both twins",
+  },
+  {
+    id: "bad-keys-restored",
+    metric: "C-restored",
+    ...table1,
+    restored: true,
+    meaning: "the bad keys restored (BFCL v4: +7 pairs; v3: +3)",
+  },
   ...shouldAskCategories.map((c): Reading => ({ id: c, metric: null, ...table1, filter: c, meaning: `the ${c} pairs alone` })),
   {
     id: "unrevised-pairs",
     metric: null,
     ...table1,
     unchangedAcrossRevisions: true,
-    meaning: "pairs unchanged across revisions: neither twin edited by a BFCL data commit since the release (BFCL v4: 112 of 223; v3: none of 234)",
+    meaning:
+      "pairs unchanged across revisions: neither twin edited by a BFCL data commit since the release (BFCL v4: 112 of 223; v3: none of 234)",
   },
-  { id: "decided", metric: "C-decided", ...table1, sides: "decided", meaning: "only pairs decided on both sides (the default reading of every table)" },
+  {
+    id: "decided",
+    metric: "C-decided",
+    ...table1,
+    sides: "decided",
+    meaning: "only pairs decided on both sides (the default reading of every table)",
+  },
   {
     id: "release",
     metric: "C-release",
@@ -264,7 +313,12 @@ export interface ReadingSelection {
 }
 
 /** The records of a reading's pairs as it reads them. */
-export function selectUnder(records: readonly PairRecord[], manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec, rule: SideRule): ReadingSelection {
+export function selectUnder(
+  records: readonly PairRecord[],
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  spec: ReadingSpec,
+  rule: SideRule,
+): ReadingSelection {
   const ids = readingIds(manifest, spec);
   const undecided = { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 };
   const scored: ScoredPair[] = [];
@@ -359,7 +413,8 @@ export function outcomesOf(selection: Pick<ReadingSelection, "scored"> | readonl
 /** A reading's numbers from what it scores, by `pairRates` (intervals on a fresh stream when resamples > 0). */
 export function ratesOf(selection: ReadingSelection, bootstrap: BootstrapOptions | null = null): ReadingRates {
   const { n, act, hold, decision, both } = pairRates(selection.scored);
-  const ci = bootstrap !== null && bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(clusterTotals(outcomesOf(selection)), bootstrap) : null;
+  const ci =
+    bootstrap !== null && bootstrap.resamples > 0 && n > 0 ? bootstrapIntervals(clusterTotals(outcomesOf(selection)), bootstrap) : null;
   return {
     pairs: selection.pairs,
     undecided: selection.undecided,
@@ -391,7 +446,12 @@ export function readingRates(
  * filter changed. With no pair scored every percentage is NaN (an empty cell, `null` in
  * JSON), never a 0 that reads like a score.
  */
-export function summarize(records: readonly PairRecord[], manifest: Pick<Manifest, "pairs" | "restoredPairs">, spec: ReadingSpec, rule: SideRule): DecisionNumbers {
+export function summarize(
+  records: readonly PairRecord[],
+  manifest: Pick<Manifest, "pairs" | "restoredPairs">,
+  spec: ReadingSpec,
+  rule: SideRule,
+): DecisionNumbers {
   const main = readingRates(records, manifest, spec, rule);
   const credited = readingRates(records, manifest, { ...spec, hold: "credited" }, rule);
   const byCategory = Object.fromEntries(

@@ -23,7 +23,13 @@ const pairOf = (missId: string): ManifestPair => manifest.pairs.find((p) => p.mi
 const real = (() => {
   const out = new Map<string, RecordedRollout>();
   for (const category of ["base", "miss_func", "miss_param"]) {
-    const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
+    const file = join(
+      rolloutRunDir("2025-11-12-main"),
+      "result",
+      "openai_gpt-oss-120b",
+      "multi_turn",
+      `BFCL_v4_multi_turn_${category}_result.json`,
+    );
     readFileSync(file, "utf8")
       .split("\n")
       .filter((l) => l.trim() !== "")
@@ -45,7 +51,13 @@ describe("reading a twin on real gpt-oss-120b turns", () => {
     const twin = readTwin(rollout("multi_turn_base_5"), pair.anchorTurn, new Set(pair.tools));
     expect(twin.status).toBe("decided");
     expect(twin.decodeFailures).toBeGreaterThan(0);
-    expect(twin.anchorCalls).toContainEqual({ name: "post_tweet", kind: "mutate", worldChanging: true, decoded: false, bfclDecoded: false });
+    expect(twin.anchorCalls).toContainEqual({
+      name: "post_tweet",
+      kind: "mutate",
+      worldChanging: true,
+      decoded: false,
+      bfclDecoded: false,
+    });
     // BFCL's own decoder never ran it: under the bfcl-decoded reading it is no call
     expect([twin.acted, twin.actedAsBfclDecodes]).toEqual([true, twin.anchorCalls.some((c) => c.worldChanging && c.bfclDecoded)]);
   });
@@ -111,12 +123,16 @@ describe("scorePair on hand-made turns of real pairs", () => {
     const r = scorePair(pair, at([[{ ls: "{}" }], "Which file?"]), at([[{ ls: '{"a": true}' }], "What should the file say?"]));
     expect([r.actedOnBase, r.heldBack]).toEqual([false, true]);
     expect(r.miss.anchorText).toEqual(["What should the file say?"]);
-    expect(r.miss.anchorCalls).toEqual([{ name: "ls", kind: "read", worldChanging: false, decoded: true, bfclDecoded: true, text: "ls(a=True)" }]);
+    expect(r.miss.anchorCalls).toEqual([
+      { name: "ls", kind: "read", worldChanging: false, decoded: true, bfclDecoded: true, text: "ls(a=True)" },
+    ]);
   });
 
   it("keeps a login apart: not world-changing, but an attempt when logins are counted", () => {
     const login = pairOf("multi_turn_miss_func_0"); // twitter tools on the list
-    const t = turns(...Array.from({ length: login.anchorTurn }, () => [[]] as unknown[]), [[{ authenticate_twitter: '{"username": "u", "password": "p"}' }]]);
+    const t = turns(...Array.from({ length: login.anchorTurn }, () => [[]] as unknown[]), [
+      [{ authenticate_twitter: '{"username": "u", "password": "p"}' }],
+    ]);
     const r = scorePair(login, t, t);
     expect([r.actedOnBase, r.base.acted, r.base.actedWithLogin, r.heldBackCreditedWithLogin]).toEqual([false, false, true, false]);
   });
@@ -125,7 +141,12 @@ describe("scorePair on hand-made turns of real pairs", () => {
     const cut = '<tool_call>\n{"arguments": {"a": 1}'; // a cut block: no name to read
     const r = scorePair(pair, at(["x"]), at([cut]), decoderByName("tool-call"));
     expect([r.miss.undecidableStep, r.miss.status, r.status]).toEqual([true, "undecidable", "undecidable"]);
-    const acted = scorePair(pair, at(["x"]), at([cut, '<tool_call>\n{"name": "echo", "arguments": {"content": "x", "file_name": "a"}}\n</tool_call>']), decoderByName("tool-call"));
+    const acted = scorePair(
+      pair,
+      at(["x"]),
+      at([cut, '<tool_call>\n{"name": "echo", "arguments": {"content": "x", "file_name": "a"}}\n</tool_call>']),
+      decoderByName("tool-call"),
+    );
     expect([acted.miss.undecidableStep, acted.miss.status]).toEqual([true, "decided"]);
   });
 });
@@ -146,8 +167,24 @@ describe("modelCallIsWorldChanging", () => {
   const echo = (keywords: [string, unknown][], positional: unknown[] = []) =>
     ({ name: "echo", positional, keywords }) as Parameters<typeof modelCallIsWorldChanging>[0];
   it("counts echo when a file_name argument is given at all, by keyword or 2nd positional", () => {
-    expect(modelCallIsWorldChanging(echo([["content", "x"], ["file_name", "a.txt"]]), false)).toBe(true);
-    expect(modelCallIsWorldChanging(echo([["content", "x"], ["file_name", null]]), false)).toBe(true);
+    expect(
+      modelCallIsWorldChanging(
+        echo([
+          ["content", "x"],
+          ["file_name", "a.txt"],
+        ]),
+        false,
+      ),
+    ).toBe(true);
+    expect(
+      modelCallIsWorldChanging(
+        echo([
+          ["content", "x"],
+          ["file_name", null],
+        ]),
+        false,
+      ),
+    ).toBe(true);
     expect(modelCallIsWorldChanging(echo([], ["x", "a.txt"]), false)).toBe(true);
     expect(modelCallIsWorldChanging(echo([["content", "x"]]), false)).toBe(false);
   });

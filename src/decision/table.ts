@@ -49,7 +49,10 @@ export function scoreRow(input: ScoreRowInput): ScoreRow {
     holdCredited: cell(x?.holdCredited),
     decisionCredited: cell(x?.decisionCredited),
     pair: cell(x?.pair),
-    byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, x === null ? "" : formatPercent(x.decisionByCategory[c])])) as Record<ShouldAskCategory, string>,
+    byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, x === null ? "" : formatPercent(x.decisionByCategory[c])])) as Record<
+      ShouldAskCategory,
+      string
+    >,
     undecided: input.undecided,
     decodeFailures: input.counts.decodeFailures,
     note: input.note ?? "",
@@ -74,18 +77,38 @@ export interface ScoreColumn {
 /** The table's columns in print order. */
 export const scoreColumns: readonly ScoreColumn[] = [
   { header: "model", meaning: "model directory name (<run>/<model> when several runs are scored)", cell: (r) => r.model },
-  { header: "N", meaning: "twin pairs scored: decided on both sides (the release reading also scores error and not-reached sides, as no call)", cell: (r) => r.n },
+  {
+    header: "N",
+    meaning: "twin pairs scored: decided on both sides (the release reading also scores error and not-reached sides, as no call)",
+    cell: (r) => r.n,
+  },
   { header: "act", meaning: "% of pairs with a world-changing call attempted on the complete (base) anchor turn", cell: (r) => r.act },
   { header: "hold", meaning: "% of pairs with no world-changing call attempted on the incomplete (miss) anchor turn", cell: (r) => r.hold },
   { header: "decision", meaning: "(act + hold) / 2; any policy that ignores the missing information scores 50", cell: (r) => r.decision },
-  { header: "hold+c", meaning: "hold, crediting on the 27 compound turns an attempt confined to the certified independent steps", cell: (r) => r.holdCredited },
+  {
+    header: "hold+c",
+    meaning: "hold, crediting on the 27 compound turns an attempt confined to the certified independent steps",
+    cell: (r) => r.holdCredited,
+  },
   { header: "dec+c", meaning: "(act + hold+c) / 2", cell: (r) => r.decisionCredited },
   { header: "pair", meaning: "% of pairs decided right on both twins (acted on base and held back on miss)", cell: (r) => r.pair },
-  ...shouldAskCategories.map((c) => ({ header: categoryHeader(c), meaning: `decision on the ${c} pairs alone`, cell: (r: ScoreRow) => r.byCategory[c] })),
-  { header: "error", meaning: "pairs with a side whose line is BFCL's inference-error string", cell: (r) => r.undecided["inference-error"] },
+  ...shouldAskCategories.map((c) => ({
+    header: categoryHeader(c),
+    meaning: `decision on the ${c} pairs alone`,
+    cell: (r: ScoreRow) => r.byCategory[c],
+  })),
+  {
+    header: "error",
+    meaning: "pairs with a side whose line is BFCL's inference-error string",
+    cell: (r) => r.undecided["inference-error"],
+  },
   { header: "unreached", meaning: "pairs with a side whose rollout ended before the anchor turn", cell: (r) => r.undecided["not-reached"] },
   { header: "missing", meaning: "pairs with a side that has no line in its result file", cell: (r) => r.undecided.missing },
-  { header: "undecid", meaning: "pairs with a side whose anchor turn holds call-like text naming no function (and no world-changing call)", cell: (r) => r.undecided.undecidable },
+  {
+    header: "undecid",
+    meaning: "pairs with a side whose anchor turn holds call-like text naming no function (and no world-changing call)",
+    cell: (r) => r.undecided.undecidable,
+  },
   { header: "undecoded", meaning: "anchor-turn steps that failed to decode (on-list names still count)", cell: (r) => r.decodeFailures },
 ];
 

@@ -35,7 +35,9 @@ type HandlerLog = { role: string; content?: string; model_response_decoded?: str
 
 /** The handler logs of a turn's steps (BFCL writes one per step it decoded or failed to). */
 function handlerLogs(line: Line, turn: number): HandlerLog[] {
-  const turns = (line.inference_log ?? []).filter((e): e is Record<string, unknown> => !Array.isArray(e) && typeof e === "object" && e !== null);
+  const turns = (line.inference_log ?? []).filter(
+    (e): e is Record<string, unknown> => !Array.isArray(e) && typeof e === "object" && e !== null,
+  );
   const record = turns[turn] ?? {};
   return Object.keys(record)
     .filter((k) => k.startsWith("step_"))
@@ -68,7 +70,14 @@ function bfclDecodeFailed(line: Line, turn: number): boolean {
 function perItemRows(text: string): Record<string, string>[] {
   const [head, ...rows] = text.trimEnd().split("\n");
   const columns = head.split(",");
-  return rows.map((r) => Object.fromEntries(r.split(",").slice(0, columns.length - 1).map((v, i) => [columns[i], v])));
+  return rows.map((r) =>
+    Object.fromEntries(
+      r
+        .split(",")
+        .slice(0, columns.length - 1)
+        .map((v, i) => [columns[i], v]),
+    ),
+  );
 }
 
 describe("score --all-pairs on the real xLAM run equals BFCL's own recorded decoding", () => {
@@ -80,7 +89,25 @@ describe("score --all-pairs on the real xLAM run equals BFCL's own recorded deco
       const csv = join(tmp, "per-item.csv");
       const io = memoryIo();
       // the release reading, as BFCL reads it: a rollout that ended before the anchor is no call there
-      expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--all-pairs", "--reading", "release", "--per-item", csv, "--bootstrap", "0", "--format", "json"], io)).toBe(0);
+      expect(
+        await runCli(
+          [
+            "score",
+            "--results",
+            sharedPath("rollouts", "xlam-v3", "result"),
+            "--all-pairs",
+            "--reading",
+            "release",
+            "--per-item",
+            csv,
+            "--bootstrap",
+            "0",
+            "--format",
+            "json",
+          ],
+          io,
+        ),
+      ).toBe(0);
       const doc = JSON.parse(io.out.join("")) as { models: { bfclVersion: string; decoder: { name: string; source: string } }[] };
       expect(doc.models.map((m) => [m.bfclVersion, m.decoder.name, m.decoder.source])).toEqual([["v3", "xlam", "registry"]]);
 
@@ -124,17 +151,32 @@ describe("score never gives a silent number with the wrong decoder", () => {
     const { runCli } = await import("../cli/program.js");
     const { memoryIo } = await import("../cli/io.js");
     const wrong = memoryIo();
-    expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--decoder", "fc", "--format", "json"], wrong)).toBe(1);
-    const lines = wrong.err.join("").trim().split("\n").filter((l) => l.includes("[decode-failures]"));
-    expect(lines.map((l) => l.replace(/^.*(BFCL_v3_multi_turn_\w+)\.json: warning: \d+ of \d+ anchor-turn tool-call steps \(100\.0 %\) fail to decode with decoder fc; .*$/, "$1"))).toEqual([
-      "BFCL_v3_multi_turn_base_result",
-      "BFCL_v3_multi_turn_miss_func_result",
-      "BFCL_v3_multi_turn_miss_param_result",
-    ]);
+    expect(
+      await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--decoder", "fc", "--format", "json"], wrong),
+    ).toBe(1);
+    const lines = wrong.err
+      .join("")
+      .trim()
+      .split("\n")
+      .filter((l) => l.includes("[decode-failures]"));
+    expect(
+      lines.map((l) =>
+        l.replace(
+          /^.*(BFCL_v3_multi_turn_\w+)\.json: warning: \d+ of \d+ anchor-turn tool-call steps \(100\.0 %\) fail to decode with decoder fc; .*$/,
+          "$1",
+        ),
+      ),
+    ).toEqual(["BFCL_v3_multi_turn_base_result", "BFCL_v3_multi_turn_miss_func_result", "BFCL_v3_multi_turn_miss_param_result"]);
     const right = memoryIo();
     expect(await runCli(["score", "--results", sharedPath("rollouts", "xlam-v3", "result"), "--format", "json"], right)).toBe(0);
     expect(right.err.join("")).not.toContain("decode-failures");
-    const doc = JSON.parse(right.out.join("")) as { models: { model: string; decoder: { name: string; source: string; reason: string } }[] };
-    expect(doc.models[0].decoder).toEqual({ name: "xlam", source: "registry", reason: "BFCL v3 registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, prompting mode" });
+    const doc = JSON.parse(right.out.join("")) as {
+      models: { model: string; decoder: { name: string; source: string; reason: string } }[];
+    };
+    expect(doc.models[0].decoder).toEqual({
+      name: "xlam",
+      source: "registry",
+      reason: "BFCL v3 registry key Salesforce/Llama-xLAM-2-8b-fc-r: SalesforceLlamaHandler, prompting mode",
+    });
   });
 });

@@ -98,7 +98,9 @@ function decodedForm(calls: readonly { name: string; keywords: readonly (readonl
 }
 
 function canonical(x: unknown): string {
-  return JSON.stringify(x).replace(/[\u007f-\uffff]/g, (ch) => (ch === "\u007f" ? ch : "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")));
+  return JSON.stringify(x).replace(/[\u007f-\uffff]/g, (ch) =>
+    ch === "\u007f" ? ch : "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
 }
 
 describe("decodePythonText agrees with BFCL's default prompting decoder", () => {
@@ -145,7 +147,9 @@ describe("extractTurn on native function-calling records agrees with convert_to_
 });
 
 describe("decodePythonText against BFCL's decoder on 1,500 seeded fuzz texts (tools/gen-bfcl-decode-vectors.py)", () => {
-  const fuzz = JSON.parse(readFileSync(join(projectRoot, "src/extract/testdata/decode-fuzz.json"), "utf8")) as { cases: [string, string][] };
+  const fuzz = JSON.parse(readFileSync(join(projectRoot, "src/extract/testdata/decode-fuzz.json"), "utf8")) as {
+    cases: [string, string][];
+  };
   it("fails exactly where BFCL fails and decodes the same names and values elsewhere", () => {
     expect(fuzz.cases).toHaveLength(1500);
     const wrong: string[] = [];
@@ -159,7 +163,10 @@ describe("decodePythonText against BFCL's decoder on 1,500 seeded fuzz texts (to
       // values are compared where the two documented differences cannot arise (dict key order, opaque layouts)
       if (outcome === "E" || /lambda|\bfor\b|f'|f"|\{/.test(text)) continue;
       compared++;
-      const hash = createHash("sha256").update(canonical(decodedForm(d.calls)), "ascii").digest("hex").slice(0, 12);
+      const hash = createHash("sha256")
+        .update(canonical(decodedForm(d.calls)), "ascii")
+        .digest("hex")
+        .slice(0, 12);
       if (hash !== outcome) wrong.push(`${JSON.stringify(text)}: decoded differently ${canonical(decodedForm(d.calls)).slice(0, 160)}`);
     }
     expect(wrong).toEqual([]);
@@ -175,7 +182,9 @@ describe("gold-derived Python-call text: every ground-truth call is recovered", 
     const mismatched: string[] = [];
     const missing: string[] = [];
     for (const category of ["base", "long_context", "miss_func", "miss_param"]) {
-      for (const entry of jsonLines<{ id: string; ground_truth: string[][] }>(join(bfclDataDir(), "possible_answer", `BFCL_v4_multi_turn_${category}.json`))) {
+      for (const entry of jsonLines<{ id: string; ground_truth: string[][] }>(
+        join(bfclDataDir(), "possible_answer", `BFCL_v4_multi_turn_${category}.json`),
+      )) {
         const tools = toolsOf(entry.id);
         const turns = entry.ground_truth.map((turn, t) => {
           calls += turn.length;
@@ -215,7 +224,10 @@ describe("extractTurn on the real gpt-oss rollouts", () => {
     expect(x.steps).toBe(18);
     expect(x.calls.map((c) => c.name)).toEqual(expected);
     expect(x.calls.every((c) => c.shape === "fc-json-string")).toBe(true);
-    expect(x.calls[16]!.keywords).toEqual([["source", "final_report.pdf"], ["destination", "temp"]]);
+    expect(x.calls[16]!.keywords).toEqual([
+      ["source", "final_report.pdf"],
+      ["destination", "temp"],
+    ]);
     expect(x.calls[13]!.step).toBe(13);
     expect(x.calls[0]!.keywords).toEqual([["a", false]]);
     expect(x).toMatchObject({ decodeFailures: 0, offListNames: [], text: [] });
@@ -236,7 +248,13 @@ describe("extractTurn on the real gpt-oss rollouts", () => {
     const x = extractTurn(turnOf(line, 2), toolsOf(line.id));
     expect(x.decodeFailures).toBe(1);
     expect(x.decodeErrors).toEqual([
-      { step: 2, shape: "fc-json-string", message: "Expecting ':' delimiter: line 1 column 4 (char 3)", name: "view_messages_sent", onToolList: true },
+      {
+        step: 2,
+        shape: "fc-json-string",
+        message: "Expecting ':' delimiter: line 1 column 4 (char 3)",
+        name: "view_messages_sent",
+        onToolList: true,
+      },
     ]);
     expect(x.calls.map((c) => c.name)).not.toContain("view_messages_sent");
   });
@@ -247,12 +265,29 @@ describe("extractTurn on the real gpt-oss rollouts", () => {
     const echo = x.calls.find((c) => c.step === 6 && c.name === "echo");
     expect(echo).toBeDefined();
     expect(echo!.stepDecodeFailed).toBe(true);
-    expect(echo!.keywords).toEqual([["content", "Hi World!"], ["file_name", "index.html"]]);
-    expect(x.decodeErrors.some((e) => e.step === 6 && e.message === "Expecting value: line 1 column 1 (char 0)" && e.onToolList === false)).toBe(true);
+    expect(echo!.keywords).toEqual([
+      ["content", "Hi World!"],
+      ["file_name", "index.html"],
+    ]);
+    expect(
+      x.decodeErrors.some((e) => e.step === 6 && e.message === "Expecting value: line 1 column 1 (char 0)" && e.onToolList === false),
+    ).toBe(true);
   });
 
   it("agrees with BFCL's inference log on every step of all 12 result files (decoded / empty / decode error, with Python's message)", () => {
-    const totals = { files: 0, lines: 0, errorLines: 0, turns: 0, steps: 0, emptySteps: 0, decodedSteps: 0, decodeErrorSteps: 0, calls: 0, offList: 0, leaked: 0 };
+    const totals = {
+      files: 0,
+      lines: 0,
+      errorLines: 0,
+      turns: 0,
+      steps: 0,
+      emptySteps: 0,
+      decodedSteps: 0,
+      decodeErrorSteps: 0,
+      calls: 0,
+      offList: 0,
+      leaked: 0,
+    };
     const disagreements: string[] = [];
     for (const run of rolloutRuns) {
       for (const model of models) {
@@ -264,7 +299,9 @@ describe("extractTurn on the real gpt-oss rollouts", () => {
               totals.errorLines++;
               continue;
             }
-            const logTurns = (line.inference_log ?? []).filter((e): e is Record<string, unknown> => !Array.isArray(e) && typeof e === "object" && e !== null);
+            const logTurns = (line.inference_log ?? []).filter(
+              (e): e is Record<string, unknown> => !Array.isArray(e) && typeof e === "object" && e !== null,
+            );
             const tools = toolsOf(line.id);
             (line.result as unknown[][]).forEach((steps, t) => {
               totals.turns++;
@@ -274,18 +311,27 @@ describe("extractTurn on the real gpt-oss rollouts", () => {
               totals.leaked += x.offListNames.filter((n) => n.includes("<|")).length;
               steps.forEach((step, s) => {
                 totals.steps++;
-                const log = (logTurns[t]?.[`step_${s}`] ?? []) as { role: string; content?: string; error?: string; model_response_decoded?: string[] }[];
+                const log = (logTurns[t]?.[`step_${s}`] ?? []) as {
+                  role: string;
+                  content?: string;
+                  error?: string;
+                  model_response_decoded?: string[];
+                }[];
                 const handler = log.find((m) => m.role === "handler_log");
                 const ours = { failed: x.decodeErrors.filter((e) => e.step === s), calls: x.calls.filter((c) => c.step === s).length };
                 const where = `${run}/${model}/${line.id} turn ${t} step ${s}`;
                 if (Array.isArray(step) && step.length === 0) totals.emptySteps++;
                 if (handler?.content?.startsWith("Error decoding")) {
                   totals.decodeErrorSteps++;
-                  if (ours.failed.length === 0 || ours.failed[0]!.message !== handler.error) disagreements.push(`${where}: BFCL error ${handler.error}, ours ${JSON.stringify(ours.failed)}`);
+                  if (ours.failed.length === 0 || ours.failed[0]!.message !== handler.error)
+                    disagreements.push(`${where}: BFCL error ${handler.error}, ours ${JSON.stringify(ours.failed)}`);
                 } else if (handler?.content?.startsWith("Successfully decoded")) {
                   totals.decodedSteps++;
-                  const offListHere = (step as Record<string, unknown>[]).flatMap((e) => Object.keys(e)).filter((n) => !tools.has(n)).length;
-                  if (ours.failed.length > 0 || ours.calls + offListHere !== handler.model_response_decoded!.length) disagreements.push(`${where}: decoded ${handler.model_response_decoded!.length}, ours ${ours.calls}+${offListHere}`);
+                  const offListHere = (step as Record<string, unknown>[])
+                    .flatMap((e) => Object.keys(e))
+                    .filter((n) => !tools.has(n)).length;
+                  if (ours.failed.length > 0 || ours.calls + offListHere !== handler.model_response_decoded!.length)
+                    disagreements.push(`${where}: decoded ${handler.model_response_decoded!.length}, ours ${ours.calls}+${offListHere}`);
                 } else if (handler?.content?.startsWith("Empty response")) {
                   if (ours.failed.length > 0 || ours.calls > 0) disagreements.push(`${where}: BFCL empty, ours ${JSON.stringify(ours)}`);
                 }
@@ -312,7 +358,15 @@ describe("extractTurn with each model's decoder", () => {
   it("reads {name: {…args}} records and a bare dict step (fc)", () => {
     const x = extractTurn([[{ mv: { source: "a", destination: "b" } }], { cd: { folder: "x" } }], tools);
     expect(x.calls.map((c) => [c.name, c.shape, c.step, c.keywords])).toEqual([
-      ["mv", "fc-object", 0, [["source", "a"], ["destination", "b"]]],
+      [
+        "mv",
+        "fc-object",
+        0,
+        [
+          ["source", "a"],
+          ["destination", "b"],
+        ],
+      ],
       ["cd", "fc-object", 1, [["folder", "x"]]],
     ]);
   });
@@ -323,28 +377,60 @@ describe("extractTurn with each model's decoder", () => {
     const x = extractTurn([text], tools, dec("tool-call"));
     expect(x.calls.map((c) => [c.name, c.shape, c.keywords])).toEqual([
       ["cd", "tool-call-tag", [["folder", "docs"]]],
-      ["echo", "tool-call-tag", [["content", "hi"], ["file_name", "a.txt"]]],
+      [
+        "echo",
+        "tool-call-tag",
+        [
+          ["content", "hi"],
+          ["file_name", "a.txt"],
+        ],
+      ],
     ]);
     expect(x.text).toEqual(["Let me do that."]);
     expect(x.decodeFailures).toBe(0);
   });
 
   it("reads xLAM's JSON text and Llama 3.1's {name, parameters} text through their decoders", () => {
-    const x = extractTurn(['[{"name": "cd", "arguments": {"folder": "x"}}, {"name": "nope", "arguments": {}}]', "Done."], tools, dec("xlam"));
+    const x = extractTurn(
+      ['[{"name": "cd", "arguments": {"folder": "x"}}, {"name": "nope", "arguments": {}}]', "Done."],
+      tools,
+      dec("xlam"),
+    );
     expect(x.calls.map((c) => [c.name, c.shape, c.keywords])).toEqual([["cd", "json-text", [["folder", "x"]]]]);
     expect(x).toMatchObject({ offListNames: ["nope"], decodeFailures: 0, text: ["Done."] });
-    const y = extractTurn(['<|python_tag|>{"name": "mv", "parameters": {"source": "a", "destination": "b"}}; {"name": "ls", "parameters": {}}'], tools, dec("llama-3.1"));
+    const y = extractTurn(
+      ['<|python_tag|>{"name": "mv", "parameters": {"source": "a", "destination": "b"}}; {"name": "ls", "parameters": {}}'],
+      tools,
+      dec("llama-3.1"),
+    );
     expect(y.calls.map((c) => [c.name, c.keywords])).toEqual([
-      ["mv", [["source", "a"], ["destination", "b"]]],
+      [
+        "mv",
+        [
+          ["source", "a"],
+          ["destination", "b"],
+        ],
+      ],
       ["ls", []],
     ]);
   });
 
   it("reads prose as text, never as a call or a failure, whatever the decoder", () => {
     for (const name of ["prompting", "xlam", "tool-call", "llama-3.1", "fc"]) {
-      for (const prose of ["I need the file name first. Which file?", "confirm you are already logged in", "Sure", "Rivermist is a nice destination."]) {
+      for (const prose of [
+        "I need the file name first. Which file?",
+        "confirm you are already logged in",
+        "Sure",
+        "Rivermist is a nice destination.",
+      ]) {
         const x = extractTurn([prose], tools, dec(name));
-        expect(x, `${name}: ${prose}`).toMatchObject({ calls: [], offListNames: [], decodeFailures: 0, undecidableSteps: 0, text: [prose] });
+        expect(x, `${name}: ${prose}`).toMatchObject({
+          calls: [],
+          offListNames: [],
+          decodeFailures: 0,
+          undecidableSteps: 0,
+          text: [prose],
+        });
       }
     }
   });
@@ -355,19 +441,37 @@ describe("extractTurn with each model's decoder", () => {
     expect(extractTurn(["[ls<|channel|>commentary(a=True)]"], tools, prompting).decodeFailures).toBe(1);
     const x = extractTurn(["[mv(source=a.b, destination='c')]"], tools, prompting);
     expect(x.decodeFailures).toBe(1);
-    expect(x.calls).toEqual([{ name: "mv", positional: [], keywords: [["source", "a.b"], ["destination", "c"]], shape: "python-text", step: 0, stepDecodeFailed: true }]);
+    expect(x.calls).toEqual([
+      {
+        name: "mv",
+        positional: [],
+        keywords: [
+          ["source", "a.b"],
+          ["destination", "c"],
+        ],
+        shape: "python-text",
+        step: 0,
+        stepDecodeFailed: true,
+      },
+    ]);
   });
 
   it("counts the calls inside a code fence BFCL's default decoder rejects, flagged stepDecodeFailed", () => {
     const x = extractTurn(["```python\n[cd(folder='x'), mv(source='a', destination='b')]\n```"], tools, prompting);
     expect(x.decodeFailures).toBe(1);
-    expect(x.calls.map((c) => [c.name, c.stepDecodeFailed])).toEqual([["cd", true], ["mv", true]]);
+    expect(x.calls.map((c) => [c.name, c.stepDecodeFailed])).toEqual([
+      ["cd", true],
+      ["mv", true],
+    ]);
     expect(extractTurn(["```\nNo call needed here.\n```"], tools, prompting)).toMatchObject({ calls: [], decodeFailures: 0 });
   });
 
   it("reads Gemini's ```tool_code fence through the gemini-prompting decoder (the default prompting decoder fails on it)", () => {
     const text = "```tool_code\n[cd(folder='x')]\n```";
-    expect(extractTurn([text], tools, dec("gemini-prompting"))).toMatchObject({ decodeFailures: 0, calls: [{ name: "cd", keywords: [["folder", "x"]], shape: "python-text" }] });
+    expect(extractTurn([text], tools, dec("gemini-prompting"))).toMatchObject({
+      decodeFailures: 0,
+      calls: [{ name: "cd", keywords: [["folder", "x"]], shape: "python-text" }],
+    });
     expect(extractTurn([text], tools, prompting)).toMatchObject({ decodeFailures: 1, calls: [{ name: "cd", stepDecodeFailed: true }] });
   });
 
@@ -407,7 +511,14 @@ describe("extractTurn with each model's decoder", () => {
 
   it("builds keyword lists lazily but serialises like plain calls", () => {
     const c: ExtractedCall = extractTurn([[{ cd: '{"folder": "x"}' }]], tools).calls[0]!;
-    expect(JSON.parse(JSON.stringify(c))).toEqual({ name: "cd", positional: [], keywords: [["folder", "x"]], shape: "fc-json-string", step: 0, stepDecodeFailed: false });
+    expect(JSON.parse(JSON.stringify(c))).toEqual({
+      name: "cd",
+      positional: [],
+      keywords: [["folder", "x"]],
+      shape: "fc-json-string",
+      step: 0,
+      stepDecodeFailed: false,
+    });
   });
 });
 
@@ -424,12 +535,22 @@ describe("undecodable call text is an attempt by name, or undecidable — never 
     const y = extractTurn([cut], tools, dec("tool-call"));
     expect(y.decodeErrors.map((e) => [e.name, e.onToolList])).toEqual([["cp", true]]);
     // the same text under xLAM's decoder: it fails, and names cp too
-    expect(extractTurn(['[{"name": "cp", "arguments": {"source": "lo'], tools, dec("xlam")).decodeErrors.map((e) => e.name)).toEqual(["cp"]);
+    expect(extractTurn(['[{"name": "cp", "arguments": {"source": "lo'], tools, dec("xlam")).decodeErrors.map((e) => e.name)).toEqual([
+      "cp",
+    ]);
   });
 
   it("call-like text that names no function is undecidable; naming only off-list functions is not an attempt", () => {
-    expect(extractTurn(['<tool_call>\n{"arguments": {"source": "lo'], tools, dec("tool-call"))).toMatchObject({ calls: [], decodeFailures: 1, undecidableSteps: 1 });
+    expect(extractTurn(['<tool_call>\n{"arguments": {"source": "lo'], tools, dec("tool-call"))).toMatchObject({
+      calls: [],
+      decodeFailures: 1,
+      undecidableSteps: 1,
+    });
     expect(extractTurn(['[{"arguments": {"folder": "x"}}]'], tools, dec("xlam"))).toMatchObject({ decodeFailures: 1, undecidableSteps: 1 });
-    expect(extractTurn(["[fetch(url='x'"], tools, prompting)).toMatchObject({ offListNames: ["fetch"], decodeFailures: 1, undecidableSteps: 0 });
+    expect(extractTurn(["[fetch(url='x'"], tools, prompting)).toMatchObject({
+      offListNames: ["fetch"],
+      decodeFailures: 1,
+      undecidableSteps: 0,
+    });
   });
 });

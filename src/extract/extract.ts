@@ -19,7 +19,16 @@
  *
  * The rules are written out in `src/extract/README.md`.
  */
-import { decodePlainStep, promptingSource, fcDecoder, looksLikeToolCall, failureMessage, toolCallTags, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import {
+  decodePlainStep,
+  promptingSource,
+  fcDecoder,
+  looksLikeToolCall,
+  failureMessage,
+  toolCallTags,
+  type DecodeOutcome,
+  type Decoder,
+} from "../bfcl/decode/index.js";
 import { parseExpression } from "../python/parse.js";
 import { resolveValue, unparse } from "../python/literal.js";
 import type { PyExpr } from "../python/ast.js";
@@ -64,7 +73,14 @@ class JsonArgsCall implements ExtractedCall {
   }
 
   toJSON(): object {
-    return { name: this.name, positional: this.positional, keywords: this.keywords, shape: this.shape, step: this.step, stepDecodeFailed: this.stepDecodeFailed };
+    return {
+      name: this.name,
+      positional: this.positional,
+      keywords: this.keywords,
+      shape: this.shape,
+      step: this.step,
+      stepDecodeFailed: this.stepDecodeFailed,
+    };
   }
 }
 
@@ -199,7 +215,8 @@ export function listCallNames(steps: unknown, tools: ReadonlySet<string>, option
 /** The shape a decoder's calls are reported under. */
 function shapeOf(decoder: Decoder, step: unknown): CallShape {
   if (decoder.records) {
-    if (Array.isArray(step) && step.some((e) => isJsonObject(e) && Object.values(e).some((v) => typeof v === "string"))) return "fc-json-string";
+    if (Array.isArray(step) && step.some((e) => isJsonObject(e) && Object.values(e).some((v) => typeof v === "string")))
+      return "fc-json-string";
     return "fc-object";
   }
   if (decoder.pythonSource) return "python-text";

@@ -44,7 +44,9 @@ function mutated(name: string, id: string, anchorTurn: number, step: unknown): s
 describe("undecodable call text on a withheld anchor turn (real gpt-oss-120b run, mutated)", async () => {
   const clean = await score(join(rolloutRunDir("2025-11-12-main"), "result"));
   // a certified pair the model held back on, whose tool list has cp
-  const held = clean.score!.records.find((r) => r.status === "decided" && r.heldBack && manifest.pairs.find((p) => p.missId === r.missId)!.tools.includes("cp"))!;
+  const held = clean.score!.records.find(
+    (r) => r.status === "decided" && r.heldBack && manifest.pairs.find((p) => p.missId === r.missId)!.tools.includes("cp"),
+  )!;
 
   it("finds a held-back pair to mutate", () => {
     expect(held).toBeDefined();

@@ -81,7 +81,11 @@ describe("readBfclDataDir on bad directories", () => {
       return lines.join("\n");
     });
     const r = readBfclDataDir(dir, ["miss_func"]);
-    expect(!r.ok && r.problems[0]).toMatchObject({ code: "json-malformed", file: join(dir, "BFCL_v4_multi_turn_miss_func.json"), line: 42 });
+    expect(!r.ok && r.problems[0]).toMatchObject({
+      code: "json-malformed",
+      file: join(dir, "BFCL_v4_multi_turn_miss_func.json"),
+      line: 42,
+    });
   });
   it("leaves out, with the reason, an item whose reference id does not match, and reads the rest", () => {
     const dir = copyData("BFCL_v4_", (rel, text) =>
@@ -90,8 +94,24 @@ describe("readBfclDataDir on bad directories", () => {
     const r = readBfclDataDir(dir, ["base"]);
     expect(r.ok && r.value.categories.base?.questions).toHaveLength(199);
     expect(r.ok && r.value.categories.base?.unusable).toEqual([
-      { id: "multi_turn_base_5", code: "reference-missing", reason: "has no reference", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: null, question: expect.objectContaining({ id: "multi_turn_base_5" }), answer: null },
-      { id: "multi_turn_base_500", code: "question-missing", reason: "is a reference without a question", file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"), line: 6, question: null, answer: expect.objectContaining({ id: "multi_turn_base_500" }) },
+      {
+        id: "multi_turn_base_5",
+        code: "reference-missing",
+        reason: "has no reference",
+        file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"),
+        line: null,
+        question: expect.objectContaining({ id: "multi_turn_base_5" }),
+        answer: null,
+      },
+      {
+        id: "multi_turn_base_500",
+        code: "question-missing",
+        reason: "is a reference without a question",
+        file: join(dir, "possible_answer/BFCL_v4_multi_turn_base.json"),
+        line: 6,
+        question: null,
+        answer: expect.objectContaining({ id: "multi_turn_base_500" }),
+      },
     ]);
   });
   it("reports a directory that does not exist", () => {
@@ -103,8 +123,14 @@ describe("readBfclDataDir on bad directories", () => {
 describe("resolveBfclDataDir", () => {
   const python = () => "/site/bfcl_eval/data";
   it("takes --bfcl-data first (relative to cwd), then BFCL_DATA_DIR, then a bfcl_eval installation", () => {
-    expect(resolveBfclDataDir({ flag: "d", env: { BFCL_DATA_DIR: "/e" }, cwd: "/w", findPython: python })).toEqual({ dir: "/w/d", origin: "--bfcl-data" });
-    expect(resolveBfclDataDir({ env: { BFCL_DATA_DIR: "/e" }, cwd: "/w", findPython: python })).toEqual({ dir: "/e", origin: "BFCL_DATA_DIR" });
+    expect(resolveBfclDataDir({ flag: "d", env: { BFCL_DATA_DIR: "/e" }, cwd: "/w", findPython: python })).toEqual({
+      dir: "/w/d",
+      origin: "--bfcl-data",
+    });
+    expect(resolveBfclDataDir({ env: { BFCL_DATA_DIR: "/e" }, cwd: "/w", findPython: python })).toEqual({
+      dir: "/e",
+      origin: "BFCL_DATA_DIR",
+    });
     expect(resolveBfclDataDir({ env: {}, cwd: "/w", findPython: python })).toEqual({ dir: "/site/bfcl_eval/data", origin: "bfcl_eval" });
     expect(resolveBfclDataDir({ env: {}, cwd: "/w", findPython: () => null })).toBeNull();
   });

@@ -7,7 +7,18 @@
 import { createRequire } from "node:module";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { answersFile, detectVersion, docFile, multiTurnDocFiles, parseBfclData, questionsFile, type BfclData, type BfclVersion, type MultiTurnCategory, type MultiTurnClass } from "../bfcl/data.js";
+import {
+  answersFile,
+  detectVersion,
+  docFile,
+  multiTurnDocFiles,
+  parseBfclData,
+  questionsFile,
+  type BfclData,
+  type BfclVersion,
+  type MultiTurnCategory,
+  type MultiTurnClass,
+} from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { readTextIfFile } from "./manifest.js";
 
@@ -128,6 +139,12 @@ export function listDataFolder(dataDir: string): Result<string[]> {
   try {
     return ok(readdirSync(dataDir));
   } catch (e) {
-    return err(problem("file-missing", `BFCL data directory cannot be read (${e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : String(e)})`, { file: dataDir }));
+    return err(
+      problem(
+        "file-missing",
+        `BFCL data directory cannot be read (${e instanceof Error && "code" in e ? String((e as NodeJS.ErrnoException).code) : String(e)})`,
+        { file: dataDir },
+      ),
+    );
   }
 }

@@ -13,4 +13,3 @@ export function processCwd(): string {
 export function processEnv(): Record<string, string | undefined> {
   return process.env;
 }
-

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { rolloutRunDir } from "../testing/shared.js";
 import { ReusedBuffers } from "./file-buffers.js";
 
-const file = (model: string, c: string) => join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
+const file = (model: string, c: string) =>
+  join(rolloutRunDir("2025-11-12-main"), "result", model, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
 
 describe("ReusedBuffers: result files read into reused memory (real 2025-11-12-main result files)", () => {
   it("gives each file's exact bytes, reusing one slot's memory for a smaller file and growing it for a larger one", () => {

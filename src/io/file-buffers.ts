@@ -27,7 +27,10 @@ export class ReusedBuffers {
     const fd = openSync(path, "r");
     try {
       const size = fstatSync(fd).size;
-      if (size > MAX_WHOLE_FILE_BYTES) throw new Error(`file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`);
+      if (size > MAX_WHOLE_FILE_BYTES)
+        throw new Error(
+          `file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`,
+        );
       const into = this.buffer(`in${slot}`, size);
       let n = 0;
       for (;;) {

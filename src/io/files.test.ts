@@ -40,7 +40,10 @@ describe("writeFileAtomic follows links as the shell's > does", () => {
     symlinkSync(join(dir, "nowhere", "x.csv"), join(dir, "to-missing-folder"));
     const missing = writeFileAtomic(join(dir, "to-missing-folder"), "x");
     expect(missing.ok).toBe(false);
-    if (!missing.ok) expect(missing.problems.map((p) => [p.code, p.message, p.file])).toEqual([["file-missing", "output folder does not exist", join(dir, "nowhere")]]);
+    if (!missing.ok)
+      expect(missing.problems.map((p) => [p.code, p.message, p.file])).toEqual([
+        ["file-missing", "output folder does not exist", join(dir, "nowhere")],
+      ]);
     symlinkSync("loop-b", join(dir, "loop-a"));
     symlinkSync("loop-a", join(dir, "loop-b"));
     const loop = writeFileAtomic(join(dir, "loop-a"), "x");

@@ -6,7 +6,21 @@
  * file, and a symbolic link is followed as the shell's `>` follows it, so the file it points
  * to gets the output — or is created, when it does not exist yet — and the link stays. A command never writes over one of its own input files.
  */
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 
@@ -28,7 +42,15 @@ export function notRegularFile(path: string, flag: string): Problem | null {
     return problem("file-unreadable", `${flag}: cannot read it (${reason(e)})`, { file: path });
   }
   if (stat === undefined || stat.isFile()) return null;
-  const what = stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "a special file";
+  const what = stat.isDirectory()
+    ? "a folder"
+    : stat.isFIFO()
+      ? "a FIFO"
+      : stat.isSocket()
+        ? "a socket"
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? "a device"
+          : "a special file";
   return problem("not-regular-file", `${flag} names ${what}, not a regular file`, { file: path });
 }
 
@@ -40,7 +62,9 @@ export function byteLength(text: string): number {
 /** Check, before any work, that the folder an output file goes into exists. */
 export function folderExists(file: string): Result<void> {
   const dir = dirname(file);
-  return existsSync(dir) && statSync(dir).isDirectory() ? ok(undefined) : err(problem("file-missing", "output folder does not exist", { file: dir }));
+  return existsSync(dir) && statSync(dir).isDirectory()
+    ? ok(undefined)
+    : err(problem("file-missing", "output folder does not exist", { file: dir }));
 }
 
 function reason(e: unknown): string {
@@ -73,7 +97,8 @@ export function realPathOf(path: string): string {
 export function overwritesInput(target: string, inputs: Iterable<string>, flag: string): Result<void> | null {
   const real = realPathOf(target);
   for (const input of inputs) {
-    if (realPathOf(input) === real) return err(problem("output-is-input", `${flag} names a file this command reads; refusing to write over it`, { file: target }));
+    if (realPathOf(input) === real)
+      return err(problem("output-is-input", `${flag} names a file this command reads; refusing to write over it`, { file: target }));
   }
   return null;
 }
@@ -122,7 +147,7 @@ export function writeFileAtomic(path: string, text: string | Uint8Array): Result
     try {
       fd = openSync(target, "w");
       const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
       return ok(undefined);
     } catch (e) {
       return err(problem("write-failed", `cannot write (${reason(e)})`, { file: path }));

@@ -94,7 +94,8 @@ export async function httpRequest(url: string, init: HttpRequestInit, maxBytes: 
     const { res, failure } = await sendOnce(at, method, headers, body, init.signal ?? null);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
-    if (![301, 302, 303, 307, 308].includes(status) || location === undefined) return readReply(res, failure, maxBytes, init.signal ?? null);
+    if (![301, 302, 303, 307, 308].includes(status) || location === undefined)
+      return readReply(res, failure, maxBytes, init.signal ?? null);
     res.destroy();
     const next = redirectTarget(at, location, visited);
     if ((status === 303 && method !== "HEAD") || ((status === 301 || status === 302) && method === "POST")) {
@@ -122,7 +123,8 @@ function redirectTarget(from: URL, location: string, visited: readonly string[])
   if (visited.includes(next.href)) {
     throw new ReplyBroken(`the endpoint redirects in a loop: ${[...visited, next.href].map(shownUrl).join(" -> ")}`, "endpoint");
   }
-  if (visited.length > MAX_REDIRECTS) throw new ReplyBroken(`the endpoint redirects more than ${MAX_REDIRECTS} times (last to ${shownUrl(next)})`, "endpoint");
+  if (visited.length > MAX_REDIRECTS)
+    throw new ReplyBroken(`the endpoint redirects more than ${MAX_REDIRECTS} times (last to ${shownUrl(next)})`, "endpoint");
   return next;
 }
 
@@ -143,7 +145,13 @@ interface RequestFailure {
 }
 
 /** One request, up to the reply's head. */
-function sendOnce(url: URL, method: string, headers: Headers, body: string | Uint8Array | null, signal: AbortSignal | null): Promise<{ res: IncomingMessage; failure: RequestFailure }> {
+function sendOnce(
+  url: URL,
+  method: string,
+  headers: Headers,
+  body: string | Uint8Array | null,
+  signal: AbortSignal | null,
+): Promise<{ res: IncomingMessage; failure: RequestFailure }> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortReason(signal));
@@ -215,7 +223,8 @@ function readRaw(res: IncomingMessage, failure: RequestFailure, maxBytes: number
       else chunks.push(chunk);
     });
     res.on("end", () => finish({ ok: true, value: { ok: true, bytes: new Uint8Array(Buffer.concat(chunks, total)) } }));
-    const cut = (): unknown => failure.error ?? Object.assign(new Error("the connection closed in the middle of the reply"), { code: "ECONNRESET" });
+    const cut = (): unknown =>
+      failure.error ?? Object.assign(new Error("the connection closed in the middle of the reply"), { code: "ECONNRESET" });
     if (failure.error !== null) {
       finish({ ok: false, error: failure.error });
       return;
@@ -253,7 +262,10 @@ export function decodedBody(bytes: Uint8Array, header: string | undefined, maxBy
     } catch (e) {
       if ((e as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") return { ok: false, read: maxBytes + 1 };
       const why = e instanceof Error ? e.message : String(e);
-      throw new ReplyBroken(`the endpoint's reply says Content-Encoding: ${header.slice(0, 100)}, but its body is not ${coding} data (${why})`, "reply");
+      throw new ReplyBroken(
+        `the endpoint's reply says Content-Encoding: ${header.slice(0, 100)}, but its body is not ${coding} data (${why})`,
+        "reply",
+      );
     }
   }
   return { ok: true, bytes: out };
@@ -271,14 +283,20 @@ function namedFailure(e: unknown): unknown {
   const code = String((e as { code?: unknown }).code ?? "");
   const reason = String((e as { reason?: unknown }).reason ?? (e instanceof Error ? e.message : e));
   if (code === "HPE_INVALID_CONSTANT" || code === "HPE_INVALID_VERSION") {
-    return new ReplyBroken("the endpoint's reply has no HTTP/1.x status line (an HTTP/0.9 reply, or a server that does not speak HTTP/1.x)", "endpoint");
+    return new ReplyBroken(
+      "the endpoint's reply has no HTTP/1.x status line (an HTTP/0.9 reply, or a server that does not speak HTTP/1.x)",
+      "endpoint",
+    );
   }
   if (code === "HPE_INVALID_CHUNK_SIZE" || code === "HPE_STRICT" || code === "HPE_INVALID_EOF_STATE") {
     return new ReplyBroken(`the endpoint's reply has malformed chunked encoding (${reason})`, "reply");
   }
   if (code.startsWith("HPE_")) return new ReplyBroken(`the endpoint's reply is not valid HTTP (${code}: ${reason})`, "reply");
   if (CERTIFICATE_CODES.test(code)) {
-    return new ReplyBroken(`the endpoint's TLS certificate is not trusted (${reason}); NODE_EXTRA_CA_CERTS=<its CA file> makes Node trust it`, "endpoint");
+    return new ReplyBroken(
+      `the endpoint's TLS certificate is not trusted (${reason}); NODE_EXTRA_CA_CERTS=<its CA file> makes Node trust it`,
+      "endpoint",
+    );
   }
   if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || code === "EPROTO" || /wrong version number|packet length too long/i.test(reason)) {
     // OpenSSL's own text names a source file and line: only its reason is said

@@ -30,7 +30,10 @@ export interface JudgePostOptions {
 }
 
 /** Send one request body (cached under `key`); the reply's text, or why there is none (redacted). */
-export type JudgePost = (body: Record<string, unknown>, key: string) => Promise<{ ok: true; content: string } | { ok: false; message: string }>;
+export type JudgePost = (
+  body: Record<string, unknown>,
+  key: string,
+) => Promise<{ ok: true; content: string } | { ok: false; message: string }>;
 
 /** The longest raw reply kept in a labels line or a cache file (a huge reply is cut, with a note of its length). */
 export const MAX_STORED_REPLY_CHARS = 16_384;
@@ -38,7 +41,9 @@ export const MAX_STORED_REPLY_CHARS = 16_384;
 /** A reply as stored: redacted and capped. */
 export function storedReply(content: string, key: string | null): string {
   const clean = redactKey(content, key);
-  return clean.length <= MAX_STORED_REPLY_CHARS ? clean : `${clean.slice(0, MAX_STORED_REPLY_CHARS)}… [cut: the reply had ${clean.length} characters]`;
+  return clean.length <= MAX_STORED_REPLY_CHARS
+    ? clean
+    : `${clean.slice(0, MAX_STORED_REPLY_CHARS)}… [cut: the reply had ${clean.length} characters]`;
 }
 
 /** The chat-completions URL for an endpoint given either as a base or as the full path. */
@@ -64,7 +69,13 @@ export function judgePoster(opts: JudgePostOptions): JudgePost {
     const out = await client(body, requestKey);
     if (!out.ok) {
       const why =
-        out.kind === "timeout" ? `timed out after ${opts.timeoutMs} ms` : out.kind === "network" ? `network error: ${out.error}` : out.kind === "http" ? `HTTP ${out.status}: ${out.error}` : out.error;
+        out.kind === "timeout"
+          ? `timed out after ${opts.timeoutMs} ms`
+          : out.kind === "network"
+            ? `network error: ${out.error}`
+            : out.kind === "http"
+              ? `HTTP ${out.status}: ${out.error}`
+              : out.error;
       return { ok: false, message: redactKey(why, key).slice(0, 500) };
     }
     const choices = out.completion.choices;

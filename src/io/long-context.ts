@@ -15,7 +15,11 @@ export const LONG_CONTEXT_RELATIVE = join("eval_checker", "multi_turn_eval", "fu
 
 /** The module path inside a folder that is either the `bfcl_eval` package or a checkout holding it; null if absent. */
 export function longContextPathIn(dir: string): string | null {
-  for (const candidate of [join(dir, LONG_CONTEXT_RELATIVE), join(dir, "bfcl_eval", LONG_CONTEXT_RELATIVE), join(dir, "berkeley-function-call-leaderboard", "bfcl_eval", LONG_CONTEXT_RELATIVE)]) {
+  for (const candidate of [
+    join(dir, LONG_CONTEXT_RELATIVE),
+    join(dir, "bfcl_eval", LONG_CONTEXT_RELATIVE),
+    join(dir, "berkeley-function-call-leaderboard", "bfcl_eval", LONG_CONTEXT_RELATIVE),
+  ]) {
     if (existsSync(candidate)) return candidate;
   }
   return null;
@@ -25,7 +29,13 @@ export function longContextPathIn(dir: string): string | null {
  * Locate long_context.py: `flag` (a bfcl_eval folder or checkout), else `BFCL_EVAL_DIR`,
  * else beside the data folder, else the Python installation. Null when none has it.
  */
-export function findLongContextModule(opts: { flag?: string; env: Record<string, string | undefined>; cwd: string; dataDir?: string | null; askPython?: boolean }): string | null {
+export function findLongContextModule(opts: {
+  flag?: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  dataDir?: string | null;
+  askPython?: boolean;
+}): string | null {
   const dirs: string[] = [];
   if (opts.flag) dirs.push(resolve(opts.cwd, opts.flag));
   if (opts.env.BFCL_EVAL_DIR) dirs.push(resolve(opts.cwd, opts.env.BFCL_EVAL_DIR));

@@ -26,12 +26,20 @@ import {
 
 describe("committed manifests", () => {
   const cert = (name: string) => ({ file: name, text: readFileSync(sharedPath("certification", name), "utf8") });
-  const certifiedContent = () => ({ file: "certified-content.tsv", text: readFileSync(committedCertificationPath("certified-content.tsv"), "utf8") });
+  const certifiedContent = () => ({
+    file: "certified-content.tsv",
+    text: readFileSync(committedCertificationPath("certified-content.tsv"), "utf8"),
+  });
   for (const { version } of Object.values(bfclVersionInfo)) {
     it(`${version}: ${bfclVersionInfo[version].manifestFile} is byte-identical to a rebuild from ../shared/bfcl-${version}, the certification files and revisions-${version}.json`, () => {
       const data = readBfclDataDir(sharedPath(`bfcl-${version}`), ["base", "miss_func", "miss_param"]);
       if (!data.ok) throw new Error(data.problems[0].message);
-      const built = buildManifest({ data: data.value, badKeys: cert("bad-keys.tsv"), rulings: cert("rulings.tsv"), certifiedContent: certifiedContent() });
+      const built = buildManifest({
+        data: data.value,
+        badKeys: cert("bad-keys.tsv"),
+        rulings: cert("rulings.tsv"),
+        certifiedContent: certifiedContent(),
+      });
       if (!built.ok) throw new Error(built.problems[0].message);
       expect(built.value.source.bfclVersion).toBe(version);
       const record = loadCommittedRevisions(version);
@@ -77,7 +85,9 @@ describe("parseManifest", () => {
     const cut = parseManifest(text.slice(0, 1000), "m.json");
     expect(!cut.ok && cut.problems[0]).toMatchObject({ code: "json-malformed", file: "m.json" });
     const v2 = parseManifest(text.replace('"version": 3', '"version": 2'), "m.json");
-    expect(!v2.ok && v2.problems[0].message).toBe("unsupported manifest version 2 (this twinscore reads version 3; rebuild it with twinscore pairs)");
+    expect(!v2.ok && v2.problems[0].message).toBe(
+      "unsupported manifest version 2 (this twinscore reads version 3; rebuild it with twinscore pairs)",
+    );
     const bad = parseManifest(text.replace('"anchorTurn": 2', '"anchorTurn": "2"'), "m.json");
     expect(!bad.ok && bad.problems[0]).toMatchObject({ code: "manifest-schema" });
     expect(!bad.ok && bad.problems[0].message).toMatch(/^invalid manifest at pairs\.0\.anchorTurn: /);
@@ -94,9 +104,16 @@ describe("parseManifest", () => {
       },
     ]);
     const once = parseManifest(JSON.stringify({ ...m, pairs: [...m.pairs, m.pairs[100]] }), "m.json");
-    expect(!once.ok && once.problems[0].message).toContain(`${m.pairs[100].missId} is listed twice (pairs.100 and pairs.${m.pairs.length})`);
-    const alsoDropped = parseManifest(JSON.stringify({ ...m, dropped: [...m.dropped, { ...m.dropped[0], missId: m.pairs[3].missId }] }), "m.json");
-    expect(!alsoDropped.ok && alsoDropped.problems[0].message).toContain(`${m.pairs[3].missId} is both a pair (pairs.3) and dropped (dropped.${m.dropped.length})`);
+    expect(!once.ok && once.problems[0].message).toContain(
+      `${m.pairs[100].missId} is listed twice (pairs.100 and pairs.${m.pairs.length})`,
+    );
+    const alsoDropped = parseManifest(
+      JSON.stringify({ ...m, dropped: [...m.dropped, { ...m.dropped[0], missId: m.pairs[3].missId }] }),
+      "m.json",
+    );
+    expect(!alsoDropped.ok && alsoDropped.problems[0].message).toContain(
+      `${m.pairs[3].missId} is both a pair (pairs.3) and dropped (dropped.${m.dropped.length})`,
+    );
   });
   it("reports a missing file", () => {
     const r = loadManifest("/nonexistent/manifest.json");
@@ -131,8 +148,14 @@ describe("packed manifests", () => {
   it("reports a packed file that is malformed, of another format or points at a tool list it does not have", () => {
     const { bytes, manifest } = committed("v4");
     const packedText = renderPackedManifest(manifest, bytes);
-    expect(parsePackedManifest(packedText.slice(0, 500), "p.json")).toMatchObject({ ok: false, problems: [{ code: "json-malformed", file: "p.json" }] });
-    expect(parsePackedManifest(packedText.replace('{"packed":1,', '{"packed":2,'), "p.json")).toMatchObject({ ok: false, problems: [{ code: "manifest-version" }] });
+    expect(parsePackedManifest(packedText.slice(0, 500), "p.json")).toMatchObject({
+      ok: false,
+      problems: [{ code: "json-malformed", file: "p.json" }],
+    });
+    expect(parsePackedManifest(packedText.replace('{"packed":1,', '{"packed":2,'), "p.json")).toMatchObject({
+      ok: false,
+      problems: [{ code: "manifest-version" }],
+    });
     expect(parsePackedManifest(packedText.replace('"tools":0,', '"tools":999,'), "p.json")).toMatchObject({
       ok: false,
       problems: [{ code: "manifest-schema", message: "packed manifest: tool list 999 does not exist" }],

@@ -1,6 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { completionWith, startDripServer, startEchoServer, startFlakyServer, startGarbageServer, startHangingServer } from "../testing/stub-servers.js";
-import { closedPort, keySpellings, startDeepServer, startEndlessServer, startHugeUsageServer, startKeyEchoModel, startModelListServer, type ReceivedBodies } from "../testing/hostile-servers.js";
+import {
+  completionWith,
+  startDripServer,
+  startEchoServer,
+  startFlakyServer,
+  startGarbageServer,
+  startHangingServer,
+} from "../testing/stub-servers.js";
+import {
+  closedPort,
+  keySpellings,
+  startDeepServer,
+  startEndlessServer,
+  startHugeUsageServer,
+  startKeyEchoModel,
+  startModelListServer,
+  type ReceivedBodies,
+} from "../testing/hostile-servers.js";
 import { sendJson, startChatServer } from "../testing/replay.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { startLyingEncodingServer, startRawServer, startRedirectServer, startSelfSignedServer } from "../testing/broken-http.js";
@@ -16,7 +32,15 @@ describe("the chat client (openai package)", () => {
     const srv = await serve(startFlakyServer(3, 429, {}, (_b, _r, res) => sendJson(res, 200, completionWith("ok"))));
     const waits: number[] = [];
     const randoms = [0, 0.5, 1];
-    const client = createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 2000, retries: 5, backoffMs: 100, sleep: async (ms) => void waits.push(ms), random: () => randoms[waits.length] ?? 0 });
+    const client = createChatClient({
+      endpoint: srv.url,
+      apiKey: null,
+      timeoutMs: 2000,
+      retries: 5,
+      backoffMs: 100,
+      sleep: async (ms) => void waits.push(ms),
+      random: () => randoms[waits.length] ?? 0,
+    });
     const out = await client(body, "item_1");
     expect(out.ok).toBe(true);
     expect(out.attempts).toBe(4);
@@ -28,13 +52,29 @@ describe("the chat client (openai package)", () => {
     const srv = await serve(startFlakyServer(1, 429, { "retry-after": "3600" }, (_b, _r, res) => sendJson(res, 200, completionWith("ok"))));
     const infos: RetryInfo[] = [];
     const waits: number[] = [];
-    const client = createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 2000, retries: 2, backoffMs: 10, retryAfterCapMs: 5_000, onRetry: (i) => infos.push(i), sleep: async (ms) => void waits.push(ms) });
+    const client = createChatClient({
+      endpoint: srv.url,
+      apiKey: null,
+      timeoutMs: 2000,
+      retries: 2,
+      backoffMs: 10,
+      retryAfterCapMs: 5_000,
+      onRetry: (i) => infos.push(i),
+      sleep: async (ms) => void waits.push(ms),
+    });
     expect((await client(body, "x")).ok).toBe(true);
     expect(waits).toEqual([5_000]);
     expect(infos[0].retryAfterCappedFromMs).toBe(3_600_000);
     const short = await serve(startFlakyServer(1, 503, { "retry-after": "2" }, (_b, _r, res) => sendJson(res, 200, completionWith("ok"))));
     const w2: number[] = [];
-    const c2 = createChatClient({ endpoint: short.url, apiKey: null, timeoutMs: 2000, retries: 2, backoffMs: 10, sleep: async (ms) => void w2.push(ms) });
+    const c2 = createChatClient({
+      endpoint: short.url,
+      apiKey: null,
+      timeoutMs: 2000,
+      retries: 2,
+      backoffMs: 10,
+      sleep: async (ms) => void w2.push(ms),
+    });
     expect((await c2(body, "x")).ok).toBe(true);
     expect(w2).toEqual([2000]);
     expect(retryAfterMs(new Headers({ "retry-after-ms": "250" }))).toBe(250);
@@ -44,11 +84,19 @@ describe("the chat client (openai package)", () => {
   it("words a final HTTP failure as BFCL's Python client does, and does not retry a 400", async () => {
     const srv = await serve(startFlakyServer(99, 400, {}, () => undefined));
     const waits: number[] = [];
-    const client = createChatClient({ endpoint: `${srv.url}/chat/completions`, apiKey: null, timeoutMs: 2000, retries: 3, sleep: async (ms) => void waits.push(ms) });
+    const client = createChatClient({
+      endpoint: `${srv.url}/chat/completions`,
+      apiKey: null,
+      timeoutMs: 2000,
+      retries: 3,
+      sleep: async (ms) => void waits.push(ms),
+    });
     const out = await client(body, "x");
     expect(out.ok).toBe(false);
     if (out.ok) return;
-    expect(out.error).toBe("Error code: 400 - {'error': {'message': 'try again later (1)', 'type': 'rate_limit', 'param': None, 'code': 400}}");
+    expect(out.error).toBe(
+      "Error code: 400 - {'error': {'message': 'try again later (1)', 'type': 'rate_limit', 'param': None, 'code': 400}}",
+    );
     expect(waits).toEqual([]);
     expect(pythonHttpErrorText(502, "Bad Gateway")).toBe("Bad Gateway");
     expect(pythonHttpErrorText(502, "")).toBe("Error code: 502");
@@ -57,7 +105,14 @@ describe("the chat client (openai package)", () => {
   it("a body that drips past the deadline is a timeout (retried), not a reply that is not JSON", async () => {
     const srv = await serve(startDripServer(50, 400));
     const waits: number[] = [];
-    const client = createChatClient({ endpoint: srv.url, apiKey: null, timeoutMs: 300, retries: 1, backoffMs: 1, sleep: async (ms) => void waits.push(ms) });
+    const client = createChatClient({
+      endpoint: srv.url,
+      apiKey: null,
+      timeoutMs: 300,
+      retries: 1,
+      backoffMs: 1,
+      sleep: async (ms) => void waits.push(ms),
+    });
     const out = await client(body, "x");
     expect(out.ok).toBe(false);
     if (out.ok) return;
@@ -111,7 +166,14 @@ describe("the chat client (openai package)", () => {
     const url = srv.url;
     await srv.close();
     const waits: number[] = [];
-    const out = await createChatClient({ endpoint: url, apiKey: null, timeoutMs: 2000, retries: 2, backoffMs: 1, sleep: async (ms) => void waits.push(ms) })(body, "x");
+    const out = await createChatClient({
+      endpoint: url,
+      apiKey: null,
+      timeoutMs: 2000,
+      retries: 2,
+      backoffMs: 1,
+      sleep: async (ms) => void waits.push(ms),
+    })(body, "x");
     expect(out.ok === false && out.kind).toBe("network");
     expect(out.ok === false && out.error).toBe("Connection error.");
     expect(waits.length).toBe(2);
@@ -122,10 +184,15 @@ describe("the chat client against a hostile endpoint", () => {
   it("reads a reply that never ends only up to maxReplyBytes: a reply failure, not retried, at once", async () => {
     const endless = await serve(startEndlessServer());
     const t0 = Date.now();
-    const out = await createChatClient({ endpoint: endless.url, apiKey: null, timeoutMs: 20_000, retries: 3, maxReplyBytes: 256 * 1024 })(body, "x");
+    const out = await createChatClient({ endpoint: endless.url, apiKey: null, timeoutMs: 20_000, retries: 3, maxReplyBytes: 256 * 1024 })(
+      body,
+      "x",
+    );
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(out.ok === false && out.kind).toBe("reply");
-    expect(out.ok === false && out.error).toBe("the endpoint's reply is longer than 262144 bytes (--max-reply-bytes); it was not read further");
+    expect(out.ok === false && out.error).toBe(
+      "the endpoint's reply is longer than 262144 bytes (--max-reply-bytes); it was not read further",
+    );
     expect(out.attempts).toBe(1);
   });
 
@@ -157,7 +224,10 @@ describe("the chat client against a hostile endpoint", () => {
     expect(texts.filter((t) => t.startsWith("Error code: 500"))).toHaveLength(keySpellings.length);
     for (const t of texts) {
       expect(t).toContain("[redacted]");
-      expect(stringsOf(t).some((s) => s.includes(SLASH_KEY)), t).toBe(false);
+      expect(
+        stringsOf(t).some((s) => s.includes(SLASH_KEY)),
+        t,
+      ).toBe(false);
     }
     const huge = await serve(startHugeUsageServer());
     const h = await createChatClient({ endpoint: huge.url, apiKey: null, timeoutMs: 5_000, retries: 0 })(body, "x");
@@ -181,14 +251,19 @@ describe("the chat client against a hostile endpoint", () => {
 });
 
 describe("the probe before a run", () => {
-  const probe = (endpoint: string, model: string, apiKey: string | null = null) => probeEndpoint({ endpoint, model, apiKey, timeoutMs: 5_000 });
+  const probe = (endpoint: string, model: string, apiKey: string | null = null) =>
+    probeEndpoint({ endpoint, model, apiKey, timeoutMs: 5_000 });
 
   it("nothing listening: refused at once, naming the address", async () => {
     const port = await closedPort();
     const t0 = Date.now();
     const out = await probe(`http://127.0.0.1:${port}/v1`, "m");
     expect(Date.now() - t0).toBeLessThan(3_000);
-    expect(out).toEqual({ ok: false, kind: "network", message: `nothing answers at http://127.0.0.1:${port}/v1 (ECONNREFUSED): is the server running, and is --endpoint its address?` });
+    expect(out).toEqual({
+      ok: false,
+      kind: "network",
+      message: `nothing answers at http://127.0.0.1:${port}/v1 (ECONNREFUSED): is the server running, and is --endpoint its address?`,
+    });
   });
 
   it("a vLLM-like server: a listed model passes on the model list alone; another is refused with what is served", async () => {
@@ -210,7 +285,11 @@ describe("the probe before a run", () => {
     expect(await probe(srv.url, "anything")).toEqual({ ok: true, how: "answered", note: null });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ model: "anything", max_tokens: 1 });
-    const locked = await serve(startChatServer((_b, req, res) => sendJson(res, 401, { error: { message: `bad key ${String(req.headers.authorization)}` } }), { probe: "pass" }));
+    const locked = await serve(
+      startChatServer((_b, req, res) => sendJson(res, 401, { error: { message: `bad key ${String(req.headers.authorization)}` } }), {
+        probe: "pass",
+      }),
+    );
     const refused = await probe(locked.url, "m", KEY);
     expect(refused.ok === false && refused.kind).toBe("key");
     expect(JSON.stringify(refused)).not.toContain(KEY);
@@ -236,13 +315,48 @@ function stringsOf(text: string): string[] {
 
 describe("servers that answer, but badly: each failure named, none left hanging", () => {
   const kinds = [
-    ...(["gzip", "deflate", "br"] as const).map((coding) => ({ what: `Content-Encoding: ${coding} over a plain body`, start: () => startLyingEncodingServer(coding), kind: "reply", says: new RegExp(`Content-Encoding: ${coding}, but its body is not ${coding} data`) })),
-    { what: "chunked encoding with sizes that are not hexadecimal", start: () => startRawServer("bad-chunks"), kind: "reply", says: /malformed chunked encoding/ },
-    { what: "a reply with no status line (HTTP/0.9)", start: () => startRawServer("http09"), kind: "unusable", says: /no HTTP\/1\.x status line \(an HTTP\/0\.9 reply/ },
-    { what: "redirects in a loop", start: () => startRedirectServer("loop"), kind: "unusable", says: /redirects in a loop: http:\/\/127\.0\.0\.1:\d+\/v1\/(\S+) -> http:\/\/127\.0\.0\.1:\d+\/elsewhere\/v1\/\1 -> http:\/\/127\.0\.0\.1:\d+\/v1\/\1$/ },
-    { what: "a redirect to a file: URL", start: () => startRedirectServer("file"), kind: "unusable", says: /redirects to a file: URL, which is not followed/ },
-    { what: "a redirect to a data: URL", start: () => startRedirectServer("data"), kind: "unusable", says: /redirects to a data: URL, which is not followed/ },
-    { what: "a self-signed TLS certificate", start: () => startSelfSignedServer(), kind: "unusable", says: /TLS certificate is not trusted \(self[- ]signed certificate\)/ },
+    ...(["gzip", "deflate", "br"] as const).map((coding) => ({
+      what: `Content-Encoding: ${coding} over a plain body`,
+      start: () => startLyingEncodingServer(coding),
+      kind: "reply",
+      says: new RegExp(`Content-Encoding: ${coding}, but its body is not ${coding} data`),
+    })),
+    {
+      what: "chunked encoding with sizes that are not hexadecimal",
+      start: () => startRawServer("bad-chunks"),
+      kind: "reply",
+      says: /malformed chunked encoding/,
+    },
+    {
+      what: "a reply with no status line (HTTP/0.9)",
+      start: () => startRawServer("http09"),
+      kind: "unusable",
+      says: /no HTTP\/1\.x status line \(an HTTP\/0\.9 reply/,
+    },
+    {
+      what: "redirects in a loop",
+      start: () => startRedirectServer("loop"),
+      kind: "unusable",
+      says: /redirects in a loop: http:\/\/127\.0\.0\.1:\d+\/v1\/(\S+) -> http:\/\/127\.0\.0\.1:\d+\/elsewhere\/v1\/\1 -> http:\/\/127\.0\.0\.1:\d+\/v1\/\1$/,
+    },
+    {
+      what: "a redirect to a file: URL",
+      start: () => startRedirectServer("file"),
+      kind: "unusable",
+      says: /redirects to a file: URL, which is not followed/,
+    },
+    {
+      what: "a redirect to a data: URL",
+      start: () => startRedirectServer("data"),
+      kind: "unusable",
+      says: /redirects to a data: URL, which is not followed/,
+    },
+    {
+      what: "a self-signed TLS certificate",
+      start: () => startSelfSignedServer(),
+      kind: "unusable",
+      says: /TLS certificate is not trusted \(self[- ]signed certificate\)/,
+    },
   ] as const;
 
   for (const k of kinds) {
@@ -251,7 +365,13 @@ describe("servers that answer, but badly: each failure named, none left hanging"
       const waits: number[] = [];
       const t0 = Date.now();
       // five requests at once: one reply left waiting would hold the test to the 10 s deadline
-      const client = createChatClient({ endpoint: srv.url, apiKey: KEY, timeoutMs: 10_000, retries: 3, sleep: async (ms) => void waits.push(ms) });
+      const client = createChatClient({
+        endpoint: srv.url,
+        apiKey: KEY,
+        timeoutMs: 10_000,
+        retries: 3,
+        sleep: async (ms) => void waits.push(ms),
+      });
       const outs = await Promise.all(Array.from({ length: 5 }, (_, i) => client(body, `item_${i}`)));
       expect(Date.now() - t0).toBeLessThan(5_000);
       for (const out of outs) {
@@ -302,7 +422,12 @@ describe("servers that answer, but badly: each failure named, none left hanging"
     if (probed.ok) return;
     expect(probed.message).toContain(`at ${srv.url}/chat/completions`);
     expect(probed.message).not.toContain(secret);
-    const closed = await probeEndpoint({ endpoint: `http://127.0.0.1:${await closedPort()}/v1?key=${secret}`, model: "m", apiKey: null, timeoutMs: 2_000 });
+    const closed = await probeEndpoint({
+      endpoint: `http://127.0.0.1:${await closedPort()}/v1?key=${secret}`,
+      model: "m",
+      apiKey: null,
+      timeoutMs: 2_000,
+    });
     expect(closed.ok ? "" : closed.message).toMatch(/^nothing answers at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/);
     expect(shownUrl(`https://u:p@h.example/v1?key=${secret}&x=1`)).toBe("https://h.example/v1?key=…&x=…");
   });

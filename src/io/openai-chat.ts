@@ -117,7 +117,8 @@ export function endpointUrlProblem(text: string, flag: string): string | null {
     url = null;
   }
   if (url !== null && (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "") {
-    if (url.username !== "" || url.password !== "") return `${flag}: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env)`;
+    if (url.username !== "" || url.password !== "")
+      return `${flag}: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env)`;
     return null;
   }
   const guess = schemeGuess(text);
@@ -236,7 +237,12 @@ function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture):
     try {
       res = await httpRequest(
         urlOf(input),
-        { method: init?.method, headers: new Headers(init?.headers), body: typeof init?.body === "string" ? init.body : null, signal: init?.signal },
+        {
+          method: init?.method,
+          headers: new Headers(init?.headers),
+          body: typeof init?.body === "string" ? init.body : null,
+          signal: init?.signal,
+        },
         maxBytes,
       );
     } catch (e) {
@@ -293,7 +299,10 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
   const retryAfterCap = opts.retryAfterCapMs ?? 60_000;
   const baseURL = baseUrlOf(opts.endpoint);
 
-  const attempt = async (body: Record<string, unknown>, itemId: string): Promise<ChatCallOutcome & { retryAfter?: number | null; retryable?: boolean }> => {
+  const attempt = async (
+    body: Record<string, unknown>,
+    itemId: string,
+  ): Promise<ChatCallOutcome & { retryAfter?: number | null; retryable?: boolean }> => {
     const capture: Capture = { status: null, body: null, headers: undefined, refused: null, scope: "reply" };
     const controller = new AbortController();
     let timedOut = false;
@@ -322,12 +331,26 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
       })) as unknown;
       if (completion === null || typeof completion !== "object" || Array.isArray(completion)) {
         const snippet = redactor.text(String(capture.body ?? completion).slice(0, 200));
-        return { ok: false, kind: "reply", status: capture.status, attempts: 1, error: `the endpoint's reply is not a chat completion: ${JSON.stringify(snippet)}` };
+        return {
+          ok: false,
+          kind: "reply",
+          status: capture.status,
+          attempts: 1,
+          error: `the endpoint's reply is not a chat completion: ${JSON.stringify(snippet)}`,
+        };
       }
       return { ok: true, completion: completion as Record<string, unknown>, attempts: 1 };
     } catch (e) {
-      if (capture.refused !== null && !timedOut) return { ok: false, kind: capture.scope === "endpoint" ? "unusable" : "reply", status: capture.status, attempts: 1, error: capture.refused };
-      if (timedOut || e instanceof APIConnectionTimeoutError) return { ok: false, kind: "timeout", status: null, attempts: 1, error: "Request timed out.", retryable: true };
+      if (capture.refused !== null && !timedOut)
+        return {
+          ok: false,
+          kind: capture.scope === "endpoint" ? "unusable" : "reply",
+          status: capture.status,
+          attempts: 1,
+          error: capture.refused,
+        };
+      if (timedOut || e instanceof APIConnectionTimeoutError)
+        return { ok: false, kind: "timeout", status: null, attempts: 1, error: "Request timed out.", retryable: true };
       if (e instanceof APIError && e.status !== undefined && !(e instanceof APIUserAbortError)) {
         const status = e.status;
         const text = capture.body !== null ? pythonHttpErrorText(status, capture.body) : `Error code: ${status}`;
@@ -343,9 +366,16 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
       }
       if (e instanceof SyntaxError) {
         const snippet = redactor.text((capture.body ?? "").slice(0, 200));
-        return { ok: false, kind: "reply", status: capture.status, attempts: 1, error: `the endpoint's reply is not JSON: ${JSON.stringify(snippet)}` };
+        return {
+          ok: false,
+          kind: "reply",
+          status: capture.status,
+          attempts: 1,
+          error: `the endpoint's reply is not JSON: ${JSON.stringify(snippet)}`,
+        };
       }
-      if (e instanceof APIError) return { ok: false, kind: "network", status: null, attempts: 1, error: "Connection error.", retryable: true, cause: systemCode(e) };
+      if (e instanceof APIError)
+        return { ok: false, kind: "network", status: null, attempts: 1, error: "Connection error.", retryable: true, cause: systemCode(e) };
       throw e;
     } finally {
       clearTimeout(timer);
@@ -357,7 +387,14 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
       const out = await attempt(body, itemId);
       if (out.ok || !out.retryable || n >= opts.retries) {
         if (out.ok) return { ...out, attempts: n + 1 };
-        return { ok: false, kind: out.kind, status: out.status, error: out.error, attempts: n + 1, ...(out.cause !== undefined ? { cause: out.cause } : {}) };
+        return {
+          ok: false,
+          kind: out.kind,
+          status: out.status,
+          error: out.error,
+          attempts: n + 1,
+          ...(out.cause !== undefined ? { cause: out.cause } : {}),
+        };
       }
       // exponential backoff with "equal jitter": half the step fixed, half random
       const step = Math.min(maxBackoff, backoff * 2 ** n);
@@ -390,7 +427,11 @@ function systemCode(e: unknown): string | undefined {
 /** How an endpoint answered the probe: usable (with a note when it was not a clean answer), or why not. */
 export type ProbeOutcome =
   | { readonly ok: true; readonly how: "listed" | "answered"; readonly note: string | null }
-  | { readonly ok: false; readonly kind: "network" | "timeout" | "key" | "model" | "path" | "plain-http" | "unusable"; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly kind: "network" | "timeout" | "key" | "model" | "path" | "plain-http" | "unusable";
+      readonly message: string;
+    };
 
 /** What a probe needs: the endpoint, the model name, the key, and the bounds of the run's client. */
 export interface ProbeOptions {
@@ -418,12 +459,18 @@ function listedModels(text: string): string[] | null {
   }
   const data = v !== null && typeof v === "object" ? (v as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) return null;
-  return data.map((m) => (m !== null && typeof m === "object" ? (m as { id?: unknown }).id : undefined)).filter((id): id is string => typeof id === "string");
+  return data
+    .map((m) => (m !== null && typeof m === "object" ? (m as { id?: unknown }).id : undefined))
+    .filter((id): id is string => typeof id === "string");
 }
 
 /** The refusal of an endpoint where nothing answers: the system code when there is one. */
 function nothingAnswers(base: string, code: string | undefined): ProbeOutcome {
-  return { ok: false, kind: "network", message: `nothing answers at ${base}${code !== undefined ? ` (${code})` : ""}: is the server running, and is --endpoint its address?` };
+  return {
+    ok: false,
+    kind: "network",
+    message: `nothing answers at ${base}${code !== undefined ? ` (${code})` : ""}: is the server running, and is --endpoint its address?`,
+  };
 }
 
 /**
@@ -432,19 +479,40 @@ function nothingAnswers(base: string, code: string | undefined): ProbeOutcome {
  * cannot be used (nothing answers, the key is refused, the list took too long, or the
  * server answers in a way no request can get past: TLS, not HTTP/1.x, redirects).
  */
-async function modelList(opts: ProbeOptions, key: string | null, redactor: Redactor): Promise<{ listed: string[] | null } | { refusal: ProbeOutcome }> {
+async function modelList(
+  opts: ProbeOptions,
+  key: string | null,
+  redactor: Redactor,
+): Promise<{ listed: string[] | null } | { refusal: ProbeOutcome }> {
   const base = shownBase(opts.endpoint);
   const listMs = Math.min(opts.timeoutMs, 30_000, MAX_TIMER_MS);
   const headers = new Headers({ accept: "application/json", "x-twinscore-item": PROBE_ITEM_ID });
   if (key) headers.set("authorization", `Bearer ${key}`);
   try {
-    const res = await httpRequest(endpointPath(opts.endpoint, "/models"), { headers, signal: AbortSignal.timeout(listMs) }, opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+    const res = await httpRequest(
+      endpointPath(opts.endpoint, "/models"),
+      { headers, signal: AbortSignal.timeout(listMs) },
+      opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+    );
     const text = res.body.ok ? redactor.text(new TextDecoder().decode(res.body.bytes)) : "";
-    if (res.status === 401 || res.status === 403) return { refusal: { ok: false, kind: "key", message: `the endpoint refused the key: GET ${base}/models answered ${pythonHttpErrorText(res.status, text).slice(0, 300)}` } };
+    if (res.status === 401 || res.status === 403)
+      return {
+        refusal: {
+          ok: false,
+          kind: "key",
+          message: `the endpoint refused the key: GET ${base}/models answered ${pythonHttpErrorText(res.status, text).slice(0, 300)}`,
+        },
+      };
     return { listed: res.status >= 200 && res.status < 300 ? listedModels(text) : null };
   } catch (e) {
     if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) {
-      return { refusal: { ok: false, kind: "timeout", message: `the endpoint did not answer GET ${base}/models within ${Math.round(listMs / 1000)} s` } };
+      return {
+        refusal: {
+          ok: false,
+          kind: "timeout",
+          message: `the endpoint did not answer GET ${base}/models within ${Math.round(listMs / 1000)} s`,
+        },
+      };
     }
     // a broken body says nothing yet about the chat route: the one-token request asks it
     if (e instanceof ReplyBroken && e.scope === "reply") return { listed: null };
@@ -452,7 +520,8 @@ async function modelList(opts: ProbeOptions, key: string | null, redactor: Redac
       const plain = shownBase(opts.endpoint.replace(/^https:/i, "http:"));
       return { refusal: { ok: false, kind: "plain-http", message: `${base} answers in plain HTTP, not TLS: use --endpoint ${plain}` } };
     }
-    if (e instanceof ReplyBroken) return { refusal: { ok: false, kind: "unusable", message: `${base} answers, but cannot be used: ${redactor.text(e.message)}` } };
+    if (e instanceof ReplyBroken)
+      return { refusal: { ok: false, kind: "unusable", message: `${base} answers, but cannot be used: ${redactor.text(e.message)}` } };
     return { refusal: nothingAnswers(base, systemCode(e)) };
   }
 }
@@ -460,7 +529,11 @@ async function modelList(opts: ProbeOptions, key: string | null, redactor: Redac
 /** Whether `GET <base>/models` over plain http gets an HTTP reply (any status): the server of an https URL that did not answer TLS. */
 async function answersPlainHttp(endpoint: string, headers: Headers, timeoutMs: number): Promise<boolean> {
   try {
-    await httpRequest(endpointPath(endpoint.replace(/^https:/i, "http:"), "/models"), { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) }, 64 * 1024);
+    await httpRequest(
+      endpointPath(endpoint.replace(/^https:/i, "http:"), "/models"),
+      { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) },
+      64 * 1024,
+    );
     return true;
   } catch (e) {
     return e instanceof ReplyBroken && e.scope === "reply";
@@ -485,7 +558,11 @@ async function servedUnderV1(endpoint: string, key: string | null, timeoutMs: nu
   const q = endpoint.indexOf("?");
   const below = `${baseUrlOf(endpoint)}/v1${q < 0 ? "" : endpoint.slice(q)}`;
   try {
-    const res = await httpRequest(endpointPath(below, "/models"), { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) }, 1024 * 1024);
+    const res = await httpRequest(
+      endpointPath(below, "/models"),
+      { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) },
+      1024 * 1024,
+    );
     return res.status >= 200 && res.status < 300;
   } catch {
     return false;
@@ -516,19 +593,53 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
   if ("refusal" in list) return list.refusal;
   const listed = list.listed;
   if (listed !== null && listed.includes(opts.model)) return { ok: true, how: "listed", note: null };
-  const chat = createChatClient({ endpoint: opts.endpoint, apiKey: key, otherKeys: opts.otherKeys, timeoutMs: opts.timeoutMs, retries: 0, maxReplyBytes: maxBytes });
-  const out = await chat({ model: opts.model, messages: [{ role: "user", content: "Reply with OK." }], max_tokens: 1, temperature: 0, store: false }, PROBE_ITEM_ID);
+  const chat = createChatClient({
+    endpoint: opts.endpoint,
+    apiKey: key,
+    otherKeys: opts.otherKeys,
+    timeoutMs: opts.timeoutMs,
+    retries: 0,
+    maxReplyBytes: maxBytes,
+  });
+  const out = await chat(
+    { model: opts.model, messages: [{ role: "user", content: "Reply with OK." }], max_tokens: 1, temperature: 0, store: false },
+    PROBE_ITEM_ID,
+  );
   if (out.ok) return { ok: true, how: "answered", note: null };
-  const served = listed !== null && listed.length > 0 ? `; GET ${base}/models lists ${listed.slice(0, 10).map((m) => JSON.stringify(m.slice(0, 100))).join(", ")}${listed.length > 10 ? `, … (${listed.length})` : ""}` : "";
+  const served =
+    listed !== null && listed.length > 0
+      ? `; GET ${base}/models lists ${listed
+          .slice(0, 10)
+          .map((m) => JSON.stringify(m.slice(0, 100)))
+          .join(", ")}${listed.length > 10 ? `, … (${listed.length})` : ""}`
+      : "";
   if (out.kind === "network") return nothingAnswers(base, out.cause);
   if (out.kind === "unusable") return { ok: false, kind: "unusable", message: `${base} answers, but cannot be used: ${out.error}` };
-  if (out.kind === "timeout") return { ok: false, kind: "timeout", message: `the endpoint did not answer a one-token request for model ${JSON.stringify(opts.model)} within ${Math.round(opts.timeoutMs / 1000)} s (--timeout)` };
-  if (out.status === 401 || out.status === 403) return { ok: false, kind: "key", message: `the endpoint refused the key: ${out.error.slice(0, 300)}` };
+  if (out.kind === "timeout")
+    return {
+      ok: false,
+      kind: "timeout",
+      message: `the endpoint did not answer a one-token request for model ${JSON.stringify(opts.model)} within ${Math.round(opts.timeoutMs / 1000)} s (--timeout)`,
+    };
+  if (out.status === 401 || out.status === 403)
+    return { ok: false, kind: "key", message: `the endpoint refused the key: ${out.error.slice(0, 300)}` };
   if (out.status === 404 && (await servedUnderV1(opts.endpoint, key, opts.timeoutMs))) {
-    return { ok: false, kind: "path", message: `${base}/chat/completions answers 404, but ${base}/v1/models answers: the API is served under /v1; use --endpoint ${base}/v1` };
+    return {
+      ok: false,
+      kind: "path",
+      message: `${base}/chat/completions answers 404, but ${base}/v1/models answers: the API is served under /v1; use --endpoint ${base}/v1`,
+    };
   }
   if (out.status === 404) {
-    return { ok: false, kind: "model", message: `the endpoint answers 404 to a request for model ${JSON.stringify(opts.model)} at ${base}/chat/completions: ${out.error.slice(0, 300)}${served} (check --model, and that --endpoint is the API's base URL, e.g. …/v1)` };
+    return {
+      ok: false,
+      kind: "model",
+      message: `the endpoint answers 404 to a request for model ${JSON.stringify(opts.model)} at ${base}/chat/completions: ${out.error.slice(0, 300)}${served} (check --model, and that --endpoint is the API's base URL, e.g. …/v1)`,
+    };
   }
-  return { ok: true, how: "answered", note: `the one-token probe request for model ${JSON.stringify(opts.model)} got: ${out.error.slice(0, 300)}` };
+  return {
+    ok: true,
+    how: "answered",
+    note: `the one-token probe request for model ${JSON.stringify(opts.model)} got: ${out.error.slice(0, 300)}`,
+  };
 }

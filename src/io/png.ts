@@ -15,10 +15,18 @@ export function svgToPng(svg: string, scale = 2): Result<Uint8Array> {
     // required, not imported: the bin's chunks run as scripts, where import() has no loader
     ({ Resvg } = createRequire(import.meta.url)("@resvg/resvg-js") as ResvgModule);
   } catch (e) {
-    return err(problem("png-unavailable", `cannot load the PNG renderer @resvg/resvg-js (${(e as Error).message.split("\n")[0]}); the SVG files are written`));
+    return err(
+      problem(
+        "png-unavailable",
+        `cannot load the PNG renderer @resvg/resvg-js (${(e as Error).message.split("\n")[0]}); the SVG files are written`,
+      ),
+    );
   }
   try {
-    const image = new Resvg(svg, { fitTo: { mode: "zoom", value: scale }, font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" } }).render();
+    const image = new Resvg(svg, {
+      fitTo: { mode: "zoom", value: scale },
+      font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" },
+    }).render();
     return ok(new Uint8Array(image.asPng()));
   } catch (e) {
     return err(problem("png-failed", `cannot render the figure as PNG: ${(e as Error).message.split("\n")[0]}`));

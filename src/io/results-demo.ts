@@ -16,7 +16,11 @@ export function makeDemoDir(keep: string | null): Result<string> {
     mkdirSync(keep, { recursive: true });
     return ok(keep);
   } catch (e) {
-    return err(problem("write-failed", `cannot make a folder for the runs: ${e instanceof Error ? e.message : String(e)}`, { file: keep ?? tmpdir() }));
+    return err(
+      problem("write-failed", `cannot make a folder for the runs: ${e instanceof Error ? e.message : String(e)}`, {
+        file: keep ?? tmpdir(),
+      }),
+    );
   }
 }
 

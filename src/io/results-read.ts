@@ -41,7 +41,11 @@ let sharedBuffer: Buffer | null = null;
  * longer than `maxLine` bytes (`LineTooLongError`). Whatever happens, the next file
  * starts with a clean chunk-sized buffer: a buffer grown for one long line is dropped.
  */
-export function forEachLine(file: string, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void, maxLine = MAX_LINE_BYTES): void {
+export function forEachLine(
+  file: string,
+  onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void,
+  maxLine = MAX_LINE_BYTES,
+): void {
   const fd = openSync(file, "r");
   // taken while in use, so a nested call (none today) would allocate its own
   const chunk = sharedBuffer ?? Buffer.allocUnsafe(CHUNK);
@@ -104,12 +108,19 @@ export const MAX_WHOLE_FILE_BYTES = 1024 * 1024 * 1024;
 /** A file's bytes, read whole (BFCL's checker needs every line at once). Throws on I/O errors and past `MAX_WHOLE_FILE_BYTES`. */
 export function readFileBytes(file: string): Uint8Array {
   const size = statSync(file).size;
-  if (size > MAX_WHOLE_FILE_BYTES) throw new Error(`file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`);
+  if (size > MAX_WHOLE_FILE_BYTES)
+    throw new Error(
+      `file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`,
+    );
   return readFileSync(file);
 }
 
 /** Call `onLine(bytes, start, end, lineNumber)` for every line of bytes already read (without the newline). */
-export function forEachLineOf(bytes: Uint8Array, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void, maxLine = MAX_LINE_BYTES): void {
+export function forEachLineOf(
+  bytes: Uint8Array,
+  onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void,
+  maxLine = MAX_LINE_BYTES,
+): void {
   let start = 0;
   let lineNo = 0;
   while (start < bytes.length) {

@@ -4,12 +4,31 @@
  * final rewrite from what is on disk, and the lock of a result folder.
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compareIds } from "../rollout/lines.js";
-import { acquireRunLock, appendLine, LOCK_FILE_NAME, openResultFile, rewriteSorted, scanResultFile, type ResultFileOps } from "./run-output.js";
+import {
+  acquireRunLock,
+  appendLine,
+  LOCK_FILE_NAME,
+  openResultFile,
+  rewriteSorted,
+  scanResultFile,
+  type ResultFileOps,
+} from "./run-output.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-output-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -43,16 +62,18 @@ describe("the index of a result file", () => {
     const text = `${line(2)}\n# a note\n${line(1, '"Error during inference: Connection error."')}${bom}{"id": "multi_turn_base_3", "result": [[NaN]]}\r\n{"id": "multi_turn_base_9", "res`;
     const f = file(text);
     const index = scanResultFile(f);
-    expect(index.lines.map((l) => (l.reading.kind === "result" ? `${l.reading.id}${l.reading.isError ? "!" : ""}` : `other@${l.lineNo}`))).toEqual([
-      "multi_turn_base_2",
-      "other@3",
-      "multi_turn_base_1!",
-      "multi_turn_base_5",
-      "multi_turn_base_3",
-    ]);
+    expect(
+      index.lines.map((l) => (l.reading.kind === "result" ? `${l.reading.id}${l.reading.isError ? "!" : ""}` : `other@${l.lineNo}`)),
+    ).toEqual(["multi_turn_base_2", "other@3", "multi_turn_base_1!", "multi_turn_base_5", "multi_turn_base_3"]);
     expect(index.torn).toBe(true);
     const bytes = readFileSync(f);
-    for (const l of index.lines) expect(bytes.subarray(l.offset, l.offset + l.length).toString("utf8").endsWith("\n")).toBe(true);
+    for (const l of index.lines)
+      expect(
+        bytes
+          .subarray(l.offset, l.offset + l.length)
+          .toString("utf8")
+          .endsWith("\n"),
+      ).toBe(true);
     const opened = openResultFile(f);
     expect(opened.ok && opened.value.torn).toBe(false);
     expect(readFileSync(f, "utf8")).toBe(text.slice(0, text.lastIndexOf("\n") + 1));
@@ -121,7 +142,9 @@ describe("the lock of a result folder", () => {
     const p = second.problems[0];
     expect(p.code).toBe("output-locked");
     expect(p.file).toBe(join(dir, LOCK_FILE_NAME));
-    expect(p.message).toMatch(new RegExp(`^another twinscore run is writing this folder: pid ${process.pid} on ${hostname()}, started \\d{4}-\\d\\d-\\d\\dT`));
+    expect(p.message).toMatch(
+      new RegExp(`^another twinscore run is writing this folder: pid ${process.pid} on ${hostname()}, started \\d{4}-\\d\\d-\\d\\dT`),
+    );
     first.value.lock.release();
     expect(existsSync(join(dir, LOCK_FILE_NAME))).toBe(false);
     const third = acquireRunLock(dir);

@@ -12,7 +12,26 @@
  * (a full disk) is cut back off, so the file never ends in a torn line; a kill leaves at
  * most one, which the next run cuts off before appending.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
@@ -182,7 +201,7 @@ export function appendLine(path: string, text: string, ops: ResultFileOps = real
   try {
     const before = fstatSync(fd).size;
     try {
-      for (let at = 0; at < bytes.length; ) at += ops.writeSync(fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += ops.writeSync(fd, bytes, at, bytes.length - at);
       return ok(undefined);
     } catch (e) {
       let restored = true;
@@ -191,7 +210,13 @@ export function appendLine(path: string, text: string, ops: ResultFileOps = real
       } catch {
         restored = false;
       }
-      return err(problem("write-failed", `cannot append a result line: ${describeError(e)}; ${restored ? "the file holds every line written before it, whole" : "the file could not be cut back: the next run cuts its torn last line"}`, { file: path }));
+      return err(
+        problem(
+          "write-failed",
+          `cannot append a result line: ${describeError(e)}; ${restored ? "the file holds every line written before it, whole" : "the file could not be cut back: the next run cuts its torn last line"}`,
+          { file: path },
+        ),
+      );
     }
   } finally {
     closeSync(fd);
@@ -229,7 +254,11 @@ export interface RewrittenFile {
  * which then replaces it; nothing is written when the file is already in that order. On
  * failure the temporary file is removed and the file is as it was.
  */
-export function rewriteSorted(path: string, compare: (a: string, b: string) => number, ops: ResultFileOps = realFileOps): Result<RewrittenFile> {
+export function rewriteSorted(
+  path: string,
+  compare: (a: string, b: string) => number,
+  ops: ResultFileOps = realFileOps,
+): Result<RewrittenFile> {
   let target = path;
   try {
     if (existsSync(path) && lstatSync(path).isSymbolicLink()) target = realpathSync(path);
@@ -246,13 +275,16 @@ export function rewriteSorted(path: string, compare: (a: string, b: string) => n
   const anchorOf = (l: IndexedLine) => (l.reading.kind === "result" ? (l.reading.anchorTurn ?? -1) : -1);
   const idOf = (l: IndexedLine) => (l.reading.kind === "result" ? l.reading.id : "");
   const trialOf = (l: IndexedLine) => (l.reading.kind === "result" ? (l.reading.trial ?? -1) : -1);
-  const winners = [...index.byKey.values()].sort((a, b) => compare(idOf(a), idOf(b)) || anchorOf(a) - anchorOf(b) || trialOf(a) - trialOf(b));
+  const winners = [...index.byKey.values()].sort(
+    (a, b) => compare(idOf(a), idOf(b)) || anchorOf(a) - anchorOf(b) || trialOf(a) - trialOf(b),
+  );
   const others = index.lines.filter((l) => l.reading.kind === "other");
   const order = [...winners, ...others];
   const errors = winners.filter((l) => l.reading.kind === "result" && l.reading.isError).length;
   const summary = { lines: order.length, errors };
   const kept = order.reduce((n, l) => n + l.length, 0);
-  const unchanged = !index.torn && kept === index.intactBytes && order.length === index.lines.length && order.every((l, i) => l === index.lines[i]);
+  const unchanged =
+    !index.torn && kept === index.intactBytes && order.length === index.lines.length && order.every((l, i) => l === index.lines[i]);
   if (unchanged) return ok(summary);
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   let src: number | null = null;
@@ -262,10 +294,10 @@ export function rewriteSorted(path: string, compare: (a: string, b: string) => n
     out = openSync(tmp, "w");
     const buf = Buffer.allocUnsafe(CHUNK);
     for (const l of order) {
-      for (let done = 0; done < l.length; ) {
+      for (let done = 0; done < l.length;) {
         const n = readSync(src, buf, 0, Math.min(CHUNK, l.length - done), l.offset + done);
         if (n === 0) throw new Error("the file got shorter while it was rewritten");
-        for (let at = 0; at < n; ) at += ops.writeSync(out, buf, at, n - at);
+        for (let at = 0; at < n;) at += ops.writeSync(out, buf, at, n - at);
         done += n;
       }
     }
@@ -280,7 +312,13 @@ export function rewriteSorted(path: string, compare: (a: string, b: string) => n
     } catch {
       /* the temporary file is already gone */
     }
-    return err(problem("write-failed", `cannot rewrite in BFCL's order: ${describeError(e)}; the file is as it was (whole, not sorted: the next run sorts it)`, { file: path }));
+    return err(
+      problem(
+        "write-failed",
+        `cannot rewrite in BFCL's order: ${describeError(e)}; the file is as it was (whole, not sorted: the next run sorts it)`,
+        { file: path },
+      ),
+    );
   } finally {
     if (src !== null) closeSync(src);
   }
@@ -344,7 +382,8 @@ function readHolder(file: string): { text: string; holder: LockHolder | null } |
   }
   try {
     const v = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof v.pid === "number" && typeof v.host === "string" && typeof v.started === "string") return { text, holder: { pid: v.pid, host: v.host, started: v.started } };
+    if (typeof v.pid === "number" && typeof v.host === "string" && typeof v.started === "string")
+      return { text, holder: { pid: v.pid, host: v.host, started: v.started } };
   } catch {
     /* not a lock this project wrote */
   }
@@ -386,9 +425,22 @@ export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFro
       const found = readHolder(file);
       if (found === null) continue; // it went away in between: try again
       const h = found.holder;
-      if (h === null) return err(problem("output-locked", "a lock file is in the way and does not say which run holds it; if no twinscore run is writing this folder, remove it", { file }));
+      if (h === null)
+        return err(
+          problem(
+            "output-locked",
+            "a lock file is in the way and does not say which run holds it; if no twinscore run is writing this folder, remove it",
+            { file },
+          ),
+        );
       if (h.host !== me.host || processAlive(h.pid)) {
-        return err(problem("output-locked", `another twinscore run is writing this folder: pid ${h.pid} on ${h.host}, started ${h.started}; wait for it to end, or, if that run is gone, remove the lock file`, { file }));
+        return err(
+          problem(
+            "output-locked",
+            `another twinscore run is writing this folder: pid ${h.pid} on ${h.host}, started ${h.started}; wait for it to end, or, if that run is gone, remove the lock file`,
+            { file },
+          ),
+        );
       }
       // left by a process of this host that is gone: take it over, unless it changed meanwhile
       const again = readHolder(file);
@@ -437,7 +489,10 @@ export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFro
 
 /** The lock problem as a warning, when a stale lock was taken over. */
 export function staleLockWarning(file: string, h: LockHolder): Problem {
-  return problem("stale-lock", `took over the lock left by pid ${h.pid} (started ${h.started}), which is no longer running`, { file, severity: "warning" });
+  return problem("stale-lock", `took over the lock left by pid ${h.pid} (started ${h.started}), which is no longer running`, {
+    file,
+    severity: "warning",
+  });
 }
 
 /** BFCL's prompt module in the user's installation (`bfcl_eval/constants/default_prompts.py`), or null. */
@@ -446,4 +501,3 @@ export function findBfclPromptsFile(python = "python3"): string | null {
   const file = pkg === null ? null : join(pkg, "constants", "default_prompts.py");
   return file !== null && existsSync(file) ? file : null;
 }
-

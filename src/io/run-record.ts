@@ -13,9 +13,12 @@ export function readRunRecord(modelFolder: string): { record: RunRecord | null; 
   const file = join(modelFolder, RUN_RECORD_FILE);
   if (!pathExists(file)) return { record: null, problem: null };
   const text = readTextIfFile(file);
-  if (text === null) return { record: null, problem: problem("run-record-unreadable", "cannot read the run record (not a regular file?)", { file }) };
+  if (text === null)
+    return { record: null, problem: problem("run-record-unreadable", "cannot read the run record (not a regular file?)", { file }) };
   const parsed = parseRunRecord(text);
-  return parsed.ok ? { record: parsed.record, problem: null } : { record: null, problem: problem("run-record-malformed", `the run record cannot be read: ${parsed.why}`, { file }) };
+  return parsed.ok
+    ? { record: parsed.record, problem: null }
+    : { record: null, problem: problem("run-record-malformed", `the run record cannot be read: ${parsed.why}`, { file }) };
 }
 
 /** Write the record into a model folder, atomically. */

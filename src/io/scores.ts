@@ -20,7 +20,8 @@ export function readScoreFileText(path: string, limit = MAX_SCORE_FILE_BYTES): {
   try {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (stat === undefined || !stat.isFile()) return null;
-    if (stat.size > limit) return { reason: `a file of ${megabytes(stat.size)} MB: more than the ${megabytes(limit)} MB a score file is read up to` };
+    if (stat.size > limit)
+      return { reason: `a file of ${megabytes(stat.size)} MB: more than the ${megabytes(limit)} MB a score file is read up to` };
     return { text: readFileSync(path, "utf8") };
   } catch (e) {
     return { reason: e instanceof Error ? e.message : String(e) };

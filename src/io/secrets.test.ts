@@ -25,7 +25,7 @@ describe("one redactor for every spelling of a key", () => {
 
   it("finds a key inside base64 text wherever it starts in a 3-byte group, standard and URL-safe, and leaves the rest of the text", () => {
     const r = redactorOf([KEY]);
-    for (const prefix of ["", "a", "ab", "Bearer ", "{\"key\": \""]) {
+    for (const prefix of ["", "a", "ab", "Bearer ", '{"key": "']) {
       for (const encoding of ["base64", "base64url"] as const) {
         const encoded = Buffer.from(`${prefix}${KEY} and more text after it`).toString(encoding);
         const text = `echo: ${encoded} end`;
@@ -43,7 +43,12 @@ describe("one redactor for every spelling of a key", () => {
 
   it("takes time linear in the text: runs of backslashes, escapes and near-misses of the key", () => {
     const r = redactorOf([KEY, "sk-sim/Us3r-Key_1357"]);
-    for (const text of ["\\".repeat(40_000), "\\u0073".repeat(6_000), `${"\\".repeat(20_000)}u0073${"\\".repeat(20_000)}`, "sk-proj/Ab9_xY-4".repeat(4_000)]) {
+    for (const text of [
+      "\\".repeat(40_000),
+      "\\u0073".repeat(6_000),
+      `${"\\".repeat(20_000)}u0073${"\\".repeat(20_000)}`,
+      "sk-proj/Ab9_xY-4".repeat(4_000),
+    ]) {
       const t0 = performance.now();
       expect(r.text(text)).toBe(text);
       expect(r.finds(text)).toBe(false);
@@ -57,7 +62,9 @@ describe("one redactor for every spelling of a key", () => {
   it("leaves everything else alone: other text, a key cut short, no key at all", () => {
     const r = redactorOf([KEY, null, ""]);
     expect(r.keys).toEqual([KEY]);
-    expect(r.text("sk-proj/Ab9_xY-4 is not it; u0073k-proj/Ab9_xY-42 has no backslash")).toBe("sk-proj/Ab9_xY-4 is not it; u0073k-proj/Ab9_xY-42 has no backslash");
+    expect(r.text("sk-proj/Ab9_xY-4 is not it; u0073k-proj/Ab9_xY-42 has no backslash")).toBe(
+      "sk-proj/Ab9_xY-4 is not it; u0073k-proj/Ab9_xY-42 has no backslash",
+    );
     expect(redactorOf([]).text(KEY)).toBe(KEY);
     // both keys of an interactive run, the longer first
     const both = redactorOf(["sk-a/1234567", "sk-a/1234567-long"]);
@@ -69,7 +76,10 @@ describe("one redactor for every spelling of a key", () => {
     const raw = `{"content": "${spellKey(KEY, "unicode")}", "${spellKey(KEY, "escaped-slash")}": [1e309, -1e309, 2, {"deep": "x ${spellKey(KEY, "nested-json")}"}]}`;
     const clean = JSON.stringify(cleanPlainValue(JSON.parse(raw), r));
     expect(clean).toBe('{"content":"[redacted]","[redacted]":[null,null,2,{"deep":"x {\\"echo\\": \\"[redacted]\\"}"}]}');
-    const line = new PyDict([["result", [[`said ${KEY}`]]], [KEY, "v"]]);
+    const line = new PyDict([
+      ["result", [[`said ${KEY}`]]],
+      [KEY, "v"],
+    ]);
     expect(JSON.stringify((redactPyValue(line, r) as PyDict).entries())).toBe('[["result",[["said [redacted]"]]],["[redacted]","v"]]');
   });
 

@@ -160,10 +160,18 @@ export function keyProblemText(key: string, flag: string, variable: string): str
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) {
-      const what = c === 0x0a ? "a newline" : c === 0x0d ? "a carriage return" : c === 0x09 ? "a tab" : `a control character (U+${c.toString(16).toUpperCase().padStart(4, "0")})`;
+      const what =
+        c === 0x0a
+          ? "a newline"
+          : c === 0x0d
+            ? "a carriage return"
+            : c === 0x09
+              ? "a tab"
+              : `a control character (U+${c.toString(16).toUpperCase().padStart(4, "0")})`;
       return `${flag} ${variable}: the key contains ${what} at character ${i + 1} of ${key.length}; an HTTP header cannot carry it (a key read from a file often ends with a newline: strip it)`;
     }
-    if (c > 0xff) return `${flag} ${variable}: the key contains a character an HTTP header cannot carry (beyond Latin-1) at character ${i + 1} of ${key.length}`;
+    if (c > 0xff)
+      return `${flag} ${variable}: the key contains a character an HTTP header cannot carry (beyond Latin-1) at character ${i + 1} of ${key.length}`;
   }
   return null;
 }
@@ -182,7 +190,11 @@ export function keyFromEnv(
   required = true,
 ): { key: string | null; problem: Problem | null } {
   const key = env[variable] ?? null;
-  if (!key) return { key: null, problem: required ? problem("key-missing", `${flag} ${variable}: that environment variable is not set or empty`) : null };
+  if (!key)
+    return {
+      key: null,
+      problem: required ? problem("key-missing", `${flag} ${variable}: that environment variable is not set or empty`) : null,
+    };
   const bad = keyProblemText(key, flag, variable);
   return bad === null ? { key, problem: null } : { key: null, problem: problem("key-unusable", bad) };
 }

@@ -47,7 +47,9 @@ describe("a tree of links", () => {
     symlinkSync(join("..", ".."), join(root, "result", models[0], "multi_turn", "back"));
     const walk = walkBfclTree([root], "/", "result");
     expect(walk.models.map((m) => m.name)).toEqual([...models]);
-    expect(walk.problems.map((p) => [p.code, p.message])).toEqual([["same-folder", `result/${models[0]}/multi_turn/back: same folder as result, scored once`]]);
+    expect(walk.problems.map((p) => [p.code, p.message])).toEqual([
+      ["same-folder", `result/${models[0]}/multi_turn/back: same folder as result, scored once`],
+    ]);
   });
 
   it("the same folder given twice, once through a link: read once, the second named", () => {
@@ -71,7 +73,9 @@ describe("links that lead out of the tree given", () => {
     expect(walk.models.map((m) => m.name)).toEqual([...models]);
     expect(walk.models.every((m) => m.dir.startsWith(join(runs, "mine")))).toBe(true);
     expect(walk.problems.map((p) => [p.code, p.file, p.severity])).toEqual([["link-loop", link, "warning"]]);
-    expect(walk.problems[0].message).toBe(`a link back to ${runs}, which holds --results ${join(runs, "mine", "result")}: not followed (it would read this tree again, and every folder beside it)`);
+    expect(walk.problems[0].message).toBe(
+      `a link back to ${runs}, which holds --results ${join(runs, "mine", "result")}: not followed (it would read this tree again, and every folder beside it)`,
+    );
   });
 
   it("a link to a run kept elsewhere is followed: a runs folder can be made of links, each run named by its link", () => {
@@ -99,8 +103,18 @@ describe("a link that leads nowhere", () => {
     const walk = walkBfclTree([runs], "/", "result");
     expect(walk.models.map((m) => m.name)).toEqual([models[0]]);
     expect(walk.problems.map((p) => [p.code, p.file, p.severity, p.message])).toEqual([
-      ["link-dangling", join(runs, "local", "result", models[0], "multi_turn", "BFCL_v4_multi_turn_long_context_result.json"), "warning", 'a link whose target "gone.json" does not exist; the file is skipped'],
-      ["link-dangling", join(runs, "main"), "warning", `a link whose target ${JSON.stringify(join(tmp, "moved-away"))} does not exist; skipped: if it was a run or a model folder, its models are not read`],
+      [
+        "link-dangling",
+        join(runs, "local", "result", models[0], "multi_turn", "BFCL_v4_multi_turn_long_context_result.json"),
+        "warning",
+        'a link whose target "gone.json" does not exist; the file is skipped',
+      ],
+      [
+        "link-dangling",
+        join(runs, "main"),
+        "warning",
+        `a link whose target ${JSON.stringify(join(tmp, "moved-away"))} does not exist; skipped: if it was a run or a model folder, its models are not read`,
+      ],
     ]);
   });
 });

@@ -22,7 +22,15 @@
  */
 import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { groupFolders, multiTurnCategories, parseBfclFileName, rootFolderOf, type BfclFileKind, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
+import {
+  groupFolders,
+  multiTurnCategories,
+  parseBfclFileName,
+  rootFolderOf,
+  type BfclFileKind,
+  type BfclVersion,
+  type MultiTurnCategory,
+} from "../bfcl/categories.js";
 import { pushAll, problem, type Problem, type ProblemCode } from "../messages/index.js";
 
 /** Folders below a given folder that the walk looks into (a parent of runs holding `run/result/model/multi_turn/` is four deep). */
@@ -169,7 +177,8 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
   const readAs = new Map<string, { readonly path: string; readonly given: string }>();
   const secondVisits: SecondVisit[] = [];
   // a library caller's string would be walked character by character
-  if (!Array.isArray(dirs)) return { models: [], runs: 0, problems: [problem("bad-argument", `${flag[kind]} must be a list of folders, not ${typeof dirs}`)] };
+  if (!Array.isArray(dirs))
+    return { models: [], runs: 0, problems: [problem("bad-argument", `${flag[kind]} must be a list of folders, not ${typeof dirs}`)] };
   for (const givenText of dirs) {
     const given = resolve(cwd, givenText);
     const what = kindOf(given);
@@ -180,7 +189,11 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     if (what !== "dir") {
       const named = parseBfclFileName(basename(given));
       const hint = named ? `; give the folder that holds it: ${flag[kind]} ${dirname(given)}` : "";
-      problems.push(problem(missingCode[kind], `${flag[kind]} names a ${what === "file" ? "file" : "special file"}, not a folder${hint}`, { file: given }));
+      problems.push(
+        problem(missingCode[kind], `${flag[kind]} names a ${what === "file" ? "file" : "special file"}, not a folder${hint}`, {
+          file: given,
+        }),
+      );
       continue;
     }
     const givenReal = realPathOrNull(given) ?? given;
@@ -190,7 +203,9 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     let repeated = false;
     const cannotRead = (dir: string, e: unknown) => {
       unreadable++;
-      problems.push(problem("folder-unreadable", `cannot read this folder (${errorCode(e)}): whatever it holds is not read`, { file: dir }));
+      problems.push(
+        problem("folder-unreadable", `cannot read this folder (${errorCode(e)}): whatever it holds is not read`, { file: dir }),
+      );
     };
     /** Folder links met, walked once the real folders are done. */
     const linked: { path: string; depth: number }[] = [];
@@ -236,10 +251,14 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
           const target = realPathOrNull(path);
           if (target !== null && holds(target, givenReal)) {
             problems.push(
-              problem("link-loop", `a link back to ${target}, which holds ${flag[kind]} ${given}: not followed (it would read this tree again, and every folder beside it)`, {
-                file: path,
-                severity: "warning",
-              }),
+              problem(
+                "link-loop",
+                `a link back to ${target}, which holds ${flag[kind]} ${given}: not followed (it would read this tree again, and every folder beside it)`,
+                {
+                  file: path,
+                  severity: "warning",
+                },
+              ),
             );
             continue;
           }
@@ -250,7 +269,9 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
         if (named !== null && named.kind !== kind) otherKind++;
         if (named === null || named.kind !== kind) continue;
         if (type !== "file") {
-          problems.push(problem("not-regular-file", "not a regular file (a FIFO, socket or device?); skipped", { file: path, severity: "warning" }));
+          problems.push(
+            problem("not-regular-file", "not a regular file (a FIFO, socket or device?); skipped", { file: path, severity: "warning" }),
+          );
           continue;
         }
         const modelDir = modelDirOf(path);
@@ -267,10 +288,24 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     };
     walk(given, 0);
     for (let i = 0; i < linked.length; i++) walk(linked[i].path, linked[i].depth);
-    if (found === 0 && unreadable === 0 && !repeated && ![...byDir.values()].some((m) => m.dir === given || m.dir.startsWith(given + sep))) {
+    if (
+      found === 0 &&
+      unreadable === 0 &&
+      !repeated &&
+      ![...byDir.values()].some((m) => m.dir === given || m.dir.startsWith(given + sep))
+    ) {
       const other = kind === "result" ? "score" : "result";
-      const wrongTree = otherKind > 0 ? `; it holds BFCL ${other} files: ${flag[kind]} takes what \`bfcl ${kind === "result" ? "generate" : "evaluate"}\` wrote` : "";
-      problems.push(problem(emptyCode[kind], `no BFCL multi-turn ${kind} files (BFCL_v4_multi_turn_<category>_${kind}.json) under this directory${wrongTree}`, { file: given }));
+      const wrongTree =
+        otherKind > 0
+          ? `; it holds BFCL ${other} files: ${flag[kind]} takes what \`bfcl ${kind === "result" ? "generate" : "evaluate"}\` wrote`
+          : "";
+      problems.push(
+        problem(
+          emptyCode[kind],
+          `no BFCL multi-turn ${kind} files (BFCL_v4_multi_turn_<category>_${kind}.json) under this directory${wrongTree}`,
+          { file: given },
+        ),
+      );
     }
   }
   // runs and names
@@ -306,7 +341,15 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     }
     return { model, name: nameOf(m.dir), run, runDir, dir: m.dir, given: m.given, files };
   });
-  pushAll(problems, secondVisitProblems(secondVisits, [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)), (dir) => byDir.has(dir), nameOf));
+  pushAll(
+    problems,
+    secondVisitProblems(
+      secondVisits,
+      [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)),
+      (dir) => byDir.has(dir),
+      nameOf,
+    ),
+  );
   return { models, runs: runDirs.length, problems };
 }
 
@@ -324,7 +367,12 @@ function realPathOrNull(path: string): string | null {
  * it — the model it is (or whose test-group folder it is), else its path below the folder
  * given — and the same for the path it was read by.
  */
-function secondVisitProblems(visits: readonly SecondVisit[], files: readonly string[], isModelDir: (dir: string) => boolean, nameOf: (modelDir: string) => string): Problem[] {
+function secondVisitProblems(
+  visits: readonly SecondVisit[],
+  files: readonly string[],
+  isModelDir: (dir: string) => boolean,
+  nameOf: (modelDir: string) => string,
+): Problem[] {
   const label = (path: string, given: string): string => {
     if (groupFolders.includes(basename(path))) return nameOf(dirname(path));
     if (isModelDir(path)) return nameOf(path);
@@ -335,7 +383,11 @@ function secondVisitProblems(visits: readonly SecondVisit[], files: readonly str
   for (const v of visits) {
     const inside = v.first.endsWith(sep) ? v.first : v.first + sep;
     if (!files.some((f) => f.startsWith(inside))) continue; // nothing there was read: nothing left out
-    out.push(problem("same-folder", `${label(v.path, v.given)}: same folder as ${label(v.first, v.firstGiven)}, scored once`, { severity: "warning" }));
+    out.push(
+      problem("same-folder", `${label(v.path, v.given)}: same folder as ${label(v.first, v.firstGiven)}, scored once`, {
+        severity: "warning",
+      }),
+    );
   }
   return out;
 }

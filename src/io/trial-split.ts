@@ -40,7 +40,8 @@ export function splitTrialFolder(modelFolder: string, record: RunRecord): Result
       const trial = line.reading.kind === "result" ? line.reading.trial : undefined;
       if (trial === undefined || trial >= trials) {
         remove();
-        const why = trial === undefined ? "has no trial index (twinscore_trial)" : `is of trial ${trial}, past the ${trials} trials run.json records`;
+        const why =
+          trial === undefined ? "has no trial index (twinscore_trial)" : `is of trial ${trial}, past the ${trials} trials run.json records`;
         return err(problem("trial-malformed", `the line ${why}, in a folder of ${trials} trials`, { file: path, line: line.lineNo }));
       }
       parts[trial].push(bytes.subarray(line.offset, line.offset + line.length));
@@ -55,7 +56,10 @@ export function splitTrialFolder(modelFolder: string, record: RunRecord): Result
  * subfolders), each with its record; and the subfolders `folder` has besides them (other
  * models of a run folder, which reading only the trials would leave out).
  */
-export function trialFoldersUnder(folder: string, read: (modelFolder: string) => RunRecord | null): { found: { modelFolder: string; record: RunRecord }[]; others: number } {
+export function trialFoldersUnder(
+  folder: string,
+  read: (modelFolder: string) => RunRecord | null,
+): { found: { modelFolder: string; record: RunRecord }[]; others: number } {
   const candidates = [folder];
   try {
     for (const e of readdirSync(folder, { withFileTypes: true })) if (e.isDirectory()) candidates.push(join(folder, e.name));

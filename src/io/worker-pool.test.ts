@@ -31,7 +31,11 @@ describe("runJobs: one queue for this thread and worker threads", () => {
 
   it("runs everything here with one thread or without a worker script", async () => {
     const log: string[] = [];
-    expect(await runJobs([1, 2, 3], { threads: 1, spawn: () => fakeWorker(log, "w"), inline: inline(log), failed })).toEqual(["m1", "m4", "m9"]);
+    expect(await runJobs([1, 2, 3], { threads: 1, spawn: () => fakeWorker(log, "w"), inline: inline(log), failed })).toEqual([
+      "m1",
+      "m4",
+      "m9",
+    ]);
     expect(await runJobs([1, 2], { threads: 4, spawn: null, inline: inline(log), failed })).toEqual(["m1", "m4"]);
     expect(log.every((l) => l.startsWith("main:"))).toBe(true);
   });

@@ -28,7 +28,8 @@ describe("the shipped prompt file", () => {
     const parsed = parsePromptFile(shippedPrompt);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    for (const ph of ["{{request}}", "{{base_request}}", "{{removed}}", "{{lookups}}", "{{reply}}"]) expect(parsed.prompt.user).toContain(ph);
+    for (const ph of ["{{request}}", "{{base_request}}", "{{removed}}", "{{lookups}}", "{{reply}}"])
+      expect(parsed.prompt.user).toContain(ph);
   });
   it("rejects a prompt file without the separator", () => {
     expect(parsePromptFile("just text {{reply}}").ok).toBe(false);

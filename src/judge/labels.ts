@@ -13,7 +13,9 @@ export function parseJudgeReply(content: string): { ok: true; label: JudgeLabel 
     try {
       const parsed: unknown = JSON.parse(jsonMatch[0]);
       if (parsed && typeof parsed === "object" && "label" in parsed) {
-        const label = String((parsed as { label: unknown }).label).trim().toLowerCase();
+        const label = String((parsed as { label: unknown }).label)
+          .trim()
+          .toLowerCase();
         if ((judgeLabels as readonly string[]).includes(label)) return { ok: true, label: label as JudgeLabel };
         return { ok: false, message: `unknown label ${JSON.stringify(label)}` };
       }
@@ -44,7 +46,8 @@ export function judgeRecordsOf(values: readonly unknown[]): JudgeRecord[] {
 export function cachedLabel(entry: unknown): { label: JudgeLabel; raw: string } | null {
   if (entry === null || typeof entry !== "object") return null;
   const c = entry as { label?: unknown; raw?: unknown; content?: unknown };
-  if (typeof c.label === "string" && (judgeLabels as readonly string[]).includes(c.label) && typeof c.raw === "string") return { label: c.label as JudgeLabel, raw: c.raw };
+  if (typeof c.label === "string" && (judgeLabels as readonly string[]).includes(c.label) && typeof c.raw === "string")
+    return { label: c.label as JudgeLabel, raw: c.raw };
   if (typeof c.content === "string") {
     const parsed = parseJudgeReply(c.content);
     return parsed.ok ? { label: parsed.label, raw: c.content } : null;

@@ -22,7 +22,8 @@ export interface JudgePrompt {
  */
 export function parsePromptFile(text: string): { ok: true; prompt: JudgePrompt } | { ok: false; message: string } {
   const parts = text.split(/^---user---\s*$/m);
-  if (parts.length !== 2) return { ok: false, message: "the prompt file needs exactly one line `---user---` separating the system part from the user template" };
+  if (parts.length !== 2)
+    return { ok: false, message: "the prompt file needs exactly one line `---user---` separating the system part from the user template" };
   const user = parts[1].trim();
   if (!user.includes("{{reply}}")) return { ok: false, message: "the user template must contain {{reply}}" };
   return { ok: true, prompt: { system: parts[0].trim(), user } };
@@ -32,7 +33,9 @@ function fill(template: string, turn: HeldBackTurn): string {
   const values: Record<string, string> = {
     "{{request}}": turn.request,
     "{{base_request}}": turn.baseRequest,
-    "{{removed}}": turn.removedFunctions.length ? turn.removedFunctions.join(", ") : "(none: a value was removed from the request, not a function)",
+    "{{removed}}": turn.removedFunctions.length
+      ? turn.removedFunctions.join(", ")
+      : "(none: a value was removed from the request, not a function)",
     "{{lookups}}": turn.lookups.length ? turn.lookups.join("\n") : "(none)",
     "{{reply}}": turn.reply.trim() === "" ? "(no text)" : turn.reply,
     "{{labels}}": judgeLabels.join(", "),

@@ -22,7 +22,12 @@ export interface HeldBackSelection {
  * interactive run records the model's last reply on the anchor turn with the simulated
  * user's exchange, where a server's `tool_calls: []` left BFCL's step as `[]`.
  */
-export function heldBackTurns(model: string, records: readonly PairRecord[], pairs: ReadonlyMap<string, ManifestPair>, recordedReplies?: ReadonlyMap<string, string>): HeldBackSelection {
+export function heldBackTurns(
+  model: string,
+  records: readonly PairRecord[],
+  pairs: ReadonlyMap<string, ManifestPair>,
+  recordedReplies?: ReadonlyMap<string, string>,
+): HeldBackSelection {
   const turns: HeldBackTurn[] = [];
   let notReached = 0;
   let silent = 0;
@@ -44,7 +49,9 @@ export function heldBackTurns(model: string, records: readonly PairRecord[], pai
       baseRequest: pair.anchorRequest.base,
       removedFunctions: pair.removedFunctions,
       lookups: r.miss.anchorCalls.filter((c) => !c.worldChanging).map((c) => c.name),
-      reply: r.miss.anchorText.some((t) => t.trim() !== "") ? r.miss.anchorText.join("\n\n") : (recordedReplies?.get(r.missId) ?? r.miss.anchorText.join("\n\n")),
+      reply: r.miss.anchorText.some((t) => t.trim() !== "")
+        ? r.miss.anchorText.join("\n\n")
+        : (recordedReplies?.get(r.missId) ?? r.miss.anchorText.join("\n\n")),
     };
     if (isSilent(turn)) silent++;
     turns.push(turn);

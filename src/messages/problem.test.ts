@@ -12,6 +12,9 @@ describe("renderProblemLine", () => {
   });
   it("counts by code", () => {
     const c = countByCode([problem("file-missing", "x"), problem("file-missing", "y"), problem("json-malformed", "z")]);
-    expect([...c.entries()]).toEqual([["file-missing", 2], ["json-malformed", 1]]);
+    expect([...c.entries()]).toEqual([
+      ["file-missing", 2],
+      ["json-malformed", 1],
+    ]);
   });
 });

@@ -24,11 +24,7 @@ export interface Problem {
 }
 
 /** Build a problem; a small helper so call sites stay one line. */
-export function problem(
-  code: ProblemCode,
-  message: string,
-  where: { file?: string; line?: number; severity?: Severity } = {},
-): Problem {
+export function problem(code: ProblemCode, message: string, where: { file?: string; line?: number; severity?: Severity } = {}): Problem {
   return {
     code,
     severity: where.severity ?? "error",
@@ -54,7 +50,13 @@ export interface Note {
 
 /** Build a note. */
 export function note(code: string, message: string, where: { file?: string; line?: number } = {}): Note {
-  return { code, severity: "note", message, ...(where.file !== undefined ? { file: where.file } : {}), ...(where.line !== undefined ? { line: where.line } : {}) };
+  return {
+    code,
+    severity: "note",
+    message,
+    ...(where.file !== undefined ? { file: where.file } : {}),
+    ...(where.line !== undefined ? { line: where.line } : {}),
+  };
 }
 
 /** C0 and C1 control characters and DEL: a terminal acts on them (a title set, the screen cleared, a line forged). */

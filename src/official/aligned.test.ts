@@ -34,13 +34,33 @@ function recordsOf(run: (typeof rolloutRuns)[number]): Map<string, PairRecord[]>
 }
 
 describe("alignedOutcome: the four cells and the aligned pair", () => {
-  const record = (act: boolean, hold: boolean) => ({ record: { missId: "m", baseId: "b", category: "miss_param" } as PairRecord, act, hold });
+  const record = (act: boolean, hold: boolean) => ({
+    record: { missId: "m", baseId: "b", category: "miss_param" } as PairRecord,
+    act,
+    hold,
+  });
   it("places the withheld twin by held back × completed and requires both twins right and completed", () => {
-    expect(alignedOutcome(record(true, true), { baseCompleted: true, missCompleted: true })).toMatchObject({ withheld: "held-completed", baseActedCompleted: true, aligned: true });
-    expect(alignedOutcome(record(true, true), { baseCompleted: false, missCompleted: true })).toMatchObject({ withheld: "held-completed", aligned: false });
-    expect(alignedOutcome(record(true, true), { baseCompleted: true, missCompleted: false })).toMatchObject({ withheld: "held-not-completed", aligned: false });
-    expect(alignedOutcome(record(true, false), { baseCompleted: true, missCompleted: true })).toMatchObject({ withheld: "acted-completed", aligned: false });
-    expect(alignedOutcome(record(false, false), { baseCompleted: true, missCompleted: false })).toMatchObject({ withheld: "acted-not-completed", baseActedCompleted: false });
+    expect(alignedOutcome(record(true, true), { baseCompleted: true, missCompleted: true })).toMatchObject({
+      withheld: "held-completed",
+      baseActedCompleted: true,
+      aligned: true,
+    });
+    expect(alignedOutcome(record(true, true), { baseCompleted: false, missCompleted: true })).toMatchObject({
+      withheld: "held-completed",
+      aligned: false,
+    });
+    expect(alignedOutcome(record(true, true), { baseCompleted: true, missCompleted: false })).toMatchObject({
+      withheld: "held-not-completed",
+      aligned: false,
+    });
+    expect(alignedOutcome(record(true, false), { baseCompleted: true, missCompleted: true })).toMatchObject({
+      withheld: "acted-completed",
+      aligned: false,
+    });
+    expect(alignedOutcome(record(false, false), { baseCompleted: true, missCompleted: false })).toMatchObject({
+      withheld: "acted-not-completed",
+      baseActedCompleted: false,
+    });
   });
 });
 
@@ -62,7 +82,9 @@ describe("aligned pair score on the 223 scored pairs of both gpt-oss runs (compl
         expect(s.withheld["acted-completed"] + s.withheld["acted-not-completed"]).toBe(223 - held);
         // recount straight from the records and BFCL's prefix verdicts
         const c = (id: string) => completions.get(id)!;
-        expect(s.aligned).toBe(records.filter((r) => r.actedOnBase && r.heldBack && c(r.missId).baseCompleted && c(r.missId).missCompleted).length);
+        expect(s.aligned).toBe(
+          records.filter((r) => r.actedOnBase && r.heldBack && c(r.missId).baseCompleted && c(r.missId).missCompleted).length,
+        );
         expect(s.baseActedCompleted).toBe(records.filter((r) => r.actedOnBase && c(r.missId).baseCompleted).length);
         expect(s.withheld["acted-completed"]).toBe(records.filter((r) => r.actedOnMiss && c(r.missId).missCompleted).length);
         // aligned needs the decision right on both twins, so it sits under the decision's pair rate
@@ -84,7 +106,11 @@ describe("aligned pair score on the 223 scored pairs of both gpt-oss runs (compl
 
   it("multi_turn_miss_param_122 (main, 120b) is aligned: no call on turn 0, place_order(AAPL) once the user names it; the base twin places it on turn 0", () => {
     const s = scores.get("2025-11-12-main/openai_gpt-oss-120b")!;
-    expect(s.outcomes.find((o) => o.missId === "multi_turn_miss_param_122")).toMatchObject({ withheld: "held-completed", baseActedCompleted: true, aligned: true });
+    expect(s.outcomes.find((o) => o.missId === "multi_turn_miss_param_122")).toMatchObject({
+      withheld: "held-completed",
+      baseActedCompleted: true,
+      aligned: true,
+    });
   });
 
   it("two serving builds as arms: the paired cluster-bootstrap interval of the change in aligned share (120b)", () => {

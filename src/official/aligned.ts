@@ -23,7 +23,15 @@
 import { rate, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";
 import type { ShouldAskCategory } from "../pairs/types.js";
-import { bootstrapIntervals, clusterOrder, clusterTotals, type BootstrapOptions, type ClusterTotals, type Interval, type PairOutcome } from "../stats/index.js";
+import {
+  bootstrapIntervals,
+  clusterOrder,
+  clusterTotals,
+  type BootstrapOptions,
+  type ClusterTotals,
+  type Interval,
+  type PairOutcome,
+} from "../stats/index.js";
 
 /**
  * Why a withheld twin is not completed through T+1, from where BFCL's checker failed its
@@ -35,7 +43,12 @@ import { bootstrapIntervals, clusterOrder, clusterTotals, type BootstrapOptions,
 export type NotCompletedWhy = "no-call-on-answer" | "failed-on-answer" | "failed-before-answer" | "no-rollout";
 
 /** The reasons in table order. */
-export const notCompletedReasons: readonly NotCompletedWhy[] = ["no-call-on-answer", "failed-on-answer", "failed-before-answer", "no-rollout"];
+export const notCompletedReasons: readonly NotCompletedWhy[] = [
+  "no-call-on-answer",
+  "failed-on-answer",
+  "failed-before-answer",
+  "no-rollout",
+];
 
 /** Whether each twin of a pair passes BFCL's checker on its prefix (base through T, withheld through T+1). */
 export interface TwinCompletion {
@@ -128,7 +141,11 @@ export function alignedClusterTotals(outcomes: readonly AlignedOutcome[], keys?:
 }
 
 /** Score a model's pair records with their twins' completions (by should-ask id). */
-export function alignedScore(records: readonly PairRecord[], completions: ReadonlyMap<string, TwinCompletion>, bootstrap: BootstrapOptions): AlignedScore {
+export function alignedScore(
+  records: readonly PairRecord[],
+  completions: ReadonlyMap<string, TwinCompletion>,
+  bootstrap: BootstrapOptions,
+): AlignedScore {
   const outcomes: AlignedOutcome[] = [];
   const missingCompletion: string[] = [];
   for (const s of scoredUnder(records)) {
@@ -136,10 +153,20 @@ export function alignedScore(records: readonly PairRecord[], completions: Readon
     if (c === undefined) missingCompletion.push(s.record.missId);
     else outcomes.push(alignedOutcome(s, c));
   }
-  const withheld: Record<WithheldCell, number> = { "held-completed": 0, "held-not-completed": 0, "acted-completed": 0, "acted-not-completed": 0 };
+  const withheld: Record<WithheldCell, number> = {
+    "held-completed": 0,
+    "held-not-completed": 0,
+    "acted-completed": 0,
+    "acted-not-completed": 0,
+  };
   let baseActedCompleted = 0;
   let aligned = 0;
-  const heldNotCompletedWhy: Record<NotCompletedWhy, number> = { "no-call-on-answer": 0, "failed-on-answer": 0, "failed-before-answer": 0, "no-rollout": 0 };
+  const heldNotCompletedWhy: Record<NotCompletedWhy, number> = {
+    "no-call-on-answer": 0,
+    "failed-on-answer": 0,
+    "failed-before-answer": 0,
+    "no-rollout": 0,
+  };
   for (const o of outcomes) {
     const why = completions.get(o.missId)?.missWhy;
     if (o.withheld === "held-not-completed" && why) heldNotCompletedWhy[why]++;

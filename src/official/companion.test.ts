@@ -20,7 +20,12 @@ describe("official companion on 2025-11-12-main, openai_gpt-oss-120b", () => {
   const m = loadManifest();
   if (!m.ok) throw new Error("manifest");
   const dir = rolloutRunDir("2025-11-12-main");
-  const run = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], cwd: dir });
+  const run = loadInputsForTest({
+    resultDirs: [join(dir, "result")],
+    scoreDirs: [join(dir, "score")],
+    models: ["openai_gpt-oss-120b"],
+    cwd: dir,
+  });
   const inputs = run.models[0].inputs;
   const scored = table1Ids(m.value);
   const records = inputs.records.filter((r) => scored.has(r.missId));
@@ -42,10 +47,15 @@ describe("official companion on 2025-11-12-main, openai_gpt-oss-120b", () => {
     const va = oc.verdictVsAttempt;
     expect(va.passes + va.fails).toBe(223);
     expect(va.passAttempt!).toBeGreaterThan(0);
-    expect(records.filter((r) => r.actedOnMiss && inputs.verdicts!.get(r.missId)!.pass).length).toBe(Math.round((va.passAttempt! * va.passes) / 100));
+    expect(records.filter((r) => r.actedOnMiss && inputs.verdicts!.get(r.missId)!.pass).length).toBe(
+      Math.round((va.passAttempt! * va.passes) / 100),
+    );
   });
   it("names the failing turn of multi_turn_miss_func_8 (empty turn 3) and of the inference errors (none)", () => {
-    expect(oc.failed.find((f) => f.missId === "multi_turn_miss_func_8")).toMatchObject({ failingTurn: 3, errorType: "multi_turn:empty_turn_model_response" });
+    expect(oc.failed.find((f) => f.missId === "multi_turn_miss_func_8")).toMatchObject({
+      failingTurn: 3,
+      errorType: "multi_turn:empty_turn_model_response",
+    });
     expect(oc.failed.find((f) => f.missId === "multi_turn_miss_param_17")).toMatchObject({ failingTurn: 3, anchorTurn: 2 });
     const inferenceErrors = oc.failed.filter((f) => f.errorType === "multi_turn:inference_error");
     expect(inferenceErrors.length).toBeGreaterThan(0);

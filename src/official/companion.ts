@@ -82,7 +82,13 @@ export function officialCompanion(records: readonly PairRecord[], verdicts: Read
   let passAttempts = 0;
   let failAttempts = 0;
   const failed: FailedItem[] = [];
-  const losses: Record<LossPlace, number> = { "before-anchor": 0, "on-anchor": 0, "later-empty-turn": 0, "later-diverged": 0, "no-turn": 0 };
+  const losses: Record<LossPlace, number> = {
+    "before-anchor": 0,
+    "on-anchor": 0,
+    "later-empty-turn": 0,
+    "later-diverged": 0,
+    "no-turn": 0,
+  };
   let heldBackFailed = 0;
   // act and hold as Table 1 reads them: an attempt on the withheld anchor is not holding back
   for (const { record: r, hold } of scoredUnder(records)) {

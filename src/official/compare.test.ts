@@ -12,7 +12,12 @@ describe("compare: the two gpt-oss runs as arms of gpt-oss-120b (main → harmon
   const scored = table1Ids(m.value);
   const arm = (run: "2025-11-12-main" | "2025-11-12-harmony-fixes") => {
     const dir = rolloutRunDir(run);
-    const loaded = loadInputsForTest({ resultDirs: [join(dir, "result")], scoreDirs: [join(dir, "score")], models: ["openai_gpt-oss-120b"], cwd: dir });
+    const loaded = loadInputsForTest({
+      resultDirs: [join(dir, "result")],
+      scoreDirs: [join(dir, "score")],
+      models: ["openai_gpt-oss-120b"],
+      cwd: dir,
+    });
     const inputs = loaded.models[0].inputs;
     return { label: run, records: inputs.records.filter((r) => scored.has(r.missId)), verdicts: inputs.verdicts };
   };
@@ -34,7 +39,7 @@ describe("compare: the two gpt-oss runs as arms of gpt-oss-120b (main → harmon
     expect(o.rawMiss.b.toFixed(1)).toBe("50.2");
     expect(o.rawMiss.failToPass - o.rawMiss.passToFail).toBe(Math.round(((o.rawMiss.b - o.rawMiss.a) * 223) / 100));
     expect(o.byCategory.base.n).toBe(200);
-    expect((o.byCategory.base.a).toFixed(1)).toBe("50.0");
+    expect(o.byCategory.base.a.toFixed(1)).toBe("50.0");
   });
   it("McNemar's discordant counts agree with the rate shifts on every side and category", () => {
     for (const s of [c.all, c.byCategory.miss_func, c.byCategory.miss_param]) {

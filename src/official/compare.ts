@@ -11,8 +11,23 @@ import { categoryOfItemId, scoredResultCategories, shouldAskCategories, type Sho
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { outcomesOf, pairRates, rateOf, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";
-import { clusterOrder, clusterTotals, mcnemarPaired, pairedDifferenceInterval, type BootstrapOptions, type McNemarResult } from "../stats/index.js";
-import { alignedClusterTotals, alignedOutcome, alignedPairOutcomes, withheldCells, type AlignedOutcome, type TwinCompletion, type WithheldCell } from "./aligned.js";
+import {
+  clusterOrder,
+  clusterTotals,
+  mcnemarPaired,
+  pairedDifferenceInterval,
+  type BootstrapOptions,
+  type McNemarResult,
+} from "../stats/index.js";
+import {
+  alignedClusterTotals,
+  alignedOutcome,
+  alignedPairOutcomes,
+  withheldCells,
+  type AlignedOutcome,
+  type TwinCompletion,
+  type WithheldCell,
+} from "./aligned.js";
 import { emptyTurnScores, emptyTurnShifts, type EmptyTurnScore, type EmptyTurnShift, type EntryUnderReadings } from "./empty-turns.js";
 
 /** One arm: its per-pair records on Table 1's pairs and, optionally, its official verdicts and what BFCL's checker says with BFCL data. */
@@ -124,13 +139,20 @@ function decisionChange(pairs: readonly ArmPair[], bootstrap: BootstrapOptions):
   const sa = pairs.map(([x]) => x);
   const sb = pairs.map(([, y]) => y);
   const keys = clusterOrder(outcomesOf(sa));
-  const ci95 = bootstrap.resamples > 0 && pairs.length > 0 ? pairedDifferenceInterval(clusterTotals(outcomesOf(sa), keys), clusterTotals(outcomesOf(sb), keys), bootstrap) : null;
+  const ci95 =
+    bootstrap.resamples > 0 && pairs.length > 0
+      ? pairedDifferenceInterval(clusterTotals(outcomesOf(sa), keys), clusterTotals(outcomesOf(sb), keys), bootstrap)
+      : null;
   const da = pairRates(sa).decision;
   const db = pairRates(sb).decision;
   return { a: da, b: db, change: db - da, ci95 };
 }
 
-function officialShift(ids: readonly string[], a: ReadonlyMap<string, OfficialVerdict>, b: ReadonlyMap<string, OfficialVerdict>): OfficialShift {
+function officialShift(
+  ids: readonly string[],
+  a: ReadonlyMap<string, OfficialVerdict>,
+  b: ReadonlyMap<string, OfficialVerdict>,
+): OfficialShift {
   const both = ids.filter((id) => a.has(id) && b.has(id));
   const s = shiftOf(
     both.map((id) => [a.get(id)!, b.get(id)!] as const),
@@ -153,7 +175,11 @@ function officialChange(pairs: readonly ArmPair[], a: Arm, b: Arm): ArmCompariso
   const records = pairs.map(([x]) => x.record);
   return {
     byCategory,
-    rawMiss: officialShift(records.map((r) => r.missId), va, vb),
+    rawMiss: officialShift(
+      records.map((r) => r.missId),
+      va,
+      vb,
+    ),
     rawBase: officialShift([...new Set(records.map((r) => r.baseId))], va, vb),
   };
 }
@@ -170,8 +196,15 @@ function alignedComparison(pairs: readonly ArmPair[], a: Arm, b: Arm, bootstrap:
   const oa = both.map(([x]) => x);
   const ob = both.map(([, y]) => y);
   const keys = clusterOrder(alignedPairOutcomes(oa));
-  const ci95 = bootstrap.resamples > 0 && both.length > 0 ? pairedDifferenceInterval(alignedClusterTotals(oa, keys), alignedClusterTotals(ob, keys), bootstrap) : null;
-  const cat = (c: ShouldAskCategory) => shiftOf(both.filter(([x]) => x.category === c), (o) => o.aligned);
+  const ci95 =
+    bootstrap.resamples > 0 && both.length > 0
+      ? pairedDifferenceInterval(alignedClusterTotals(oa, keys), alignedClusterTotals(ob, keys), bootstrap)
+      : null;
+  const cat = (c: ShouldAskCategory) =>
+    shiftOf(
+      both.filter(([x]) => x.category === c),
+      (o) => o.aligned,
+    );
   return {
     pairs: both.length,
     aligned: { ...shiftOf(both, (o) => o.aligned), ci95 },
@@ -206,7 +239,11 @@ export const cellLabel: Readonly<Record<WithheldCell, string>> = {
 };
 
 /** Short names of the empty-turn readings, as the tables print them. */
-export const emptyTurnLabel: Readonly<Record<EmptyTurnScore, string>> = { bfcl: "BFCL checker", strict: "strict", worldChanging: "world-changing" };
+export const emptyTurnLabel: Readonly<Record<EmptyTurnScore, string>> = {
+  bfcl: "BFCL checker",
+  strict: "strict",
+  worldChanging: "world-changing",
+};
 
 /** One printable row of a comparison: what is compared, the two arms, the change and the test. */
 export interface ComparisonRow {
@@ -226,12 +263,34 @@ export interface ComparisonRow {
 export function comparisonRows(c: ArmComparison): ComparisonRow[] {
   const rows: ComparisonRow[] = [];
   const push = (measure: string, slice: string, s: Shift) =>
-    rows.push({ measure, slice, n: s.n, a: s.a, b: s.b, change: s.change, aOnly: s.test.aOnly, bOnly: s.test.bOnly, p: s.test.p, ci95: null });
+    rows.push({
+      measure,
+      slice,
+      n: s.n,
+      a: s.a,
+      b: s.b,
+      change: s.change,
+      aOnly: s.test.aOnly,
+      bOnly: s.test.bOnly,
+      p: s.test.p,
+      ci95: null,
+    });
   for (const [slice, s] of [["all", c.all] as const, ...shouldAskCategories.map((k) => [k, c.byCategory[k]] as const)]) {
     push("act (base anchor)", slice, s.act);
     push("hold (miss anchor)", slice, s.hold);
   }
-  rows.push({ measure: "decision", slice: "all", n: c.pairs, a: c.decision.a, b: c.decision.b, change: c.decision.change, aOnly: null, bOnly: null, p: null, ci95: c.decision.ci95 });
+  rows.push({
+    measure: "decision",
+    slice: "all",
+    n: c.pairs,
+    a: c.decision.a,
+    b: c.decision.b,
+    change: c.decision.change,
+    aOnly: null,
+    bOnly: null,
+    p: null,
+    ci95: c.decision.ci95,
+  });
   if (c.official !== null) {
     for (const [category, s] of Object.entries(c.official.byCategory)) push("official (all items)", category, s);
     push("official raw", "scored miss items", c.official.rawMiss);
@@ -239,7 +298,18 @@ export function comparisonRows(c: ArmComparison): ComparisonRow[] {
   }
   if (c.aligned !== null) {
     const al = c.aligned;
-    rows.push({ measure: "aligned pair", slice: "all", n: al.pairs, a: al.aligned.a, b: al.aligned.b, change: al.aligned.change, aOnly: al.aligned.test.aOnly, bOnly: al.aligned.test.bOnly, p: al.aligned.test.p, ci95: al.aligned.ci95 });
+    rows.push({
+      measure: "aligned pair",
+      slice: "all",
+      n: al.pairs,
+      a: al.aligned.a,
+      b: al.aligned.b,
+      change: al.aligned.change,
+      aOnly: al.aligned.test.aOnly,
+      bOnly: al.aligned.test.bOnly,
+      p: al.aligned.test.p,
+      ci95: al.aligned.ci95,
+    });
     for (const category of shouldAskCategories) push("aligned pair", category, al.byCategory[category]);
     for (const cell of withheldCells) push(`withheld ${cellLabel[cell]}`, "all", al.cells[cell]);
     push("base acted+done", "all", al.baseActedCompleted);

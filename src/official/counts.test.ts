@@ -40,13 +40,23 @@ describe("the pair counts --help states per BFCL version", () => {
     const v4 = counts("v4").counts;
     const v3 = counts("v3").counts;
     const meaning = (reading: string) => sensitivityReadings.find((r) => r.reading === reading)?.meaning;
-    expect(meaning("table-1")).toBe(`Table 1: the certified pairs (BFCL v4: ${v4.scoredPairs}; v3: ${v3.scoredPairs}, ${v3.certificationVerdicts.uncertified} of them uncertified)`);
+    expect(meaning("table-1")).toBe(
+      `Table 1: the certified pairs (BFCL v4: ${v4.scoredPairs}; v3: ${v3.scoredPairs}, ${v3.certificationVerdicts.uncertified} of them uncertified)`,
+    );
     expect(meaning("logins")).toBe(`logins counted as world-changing (BFCL v4: ${v4.scoredPairsLogin} pairs; v3: ${v3.scoredPairsLogin})`);
-    expect(meaning("uncertified")).toBe(`the gold world-changing pairs before certification (BFCL v4: ${v4.certifiedPairs}; v3: ${v3.certifiedPairs})`);
-    expect(meaning("all-pairs")).toBe(`all content-verified pairs, read-only anchors included (BFCL v4: ${v4.contentVerifiedPairs}; v3: ${v3.contentVerifiedPairs})`);
-    expect(meaning("bad-keys-restored")).toBe(`the bad keys restored (BFCL v4: +${v4.badKeyRestoredAdded} pairs; v3: +${v3.badKeyRestoredAdded})`);
+    expect(meaning("uncertified")).toBe(
+      `the gold world-changing pairs before certification (BFCL v4: ${v4.certifiedPairs}; v3: ${v3.certifiedPairs})`,
+    );
+    expect(meaning("all-pairs")).toBe(
+      `all content-verified pairs, read-only anchors included (BFCL v4: ${v4.contentVerifiedPairs}; v3: ${v3.contentVerifiedPairs})`,
+    );
+    expect(meaning("bad-keys-restored")).toBe(
+      `the bad keys restored (BFCL v4: +${v4.badKeyRestoredAdded} pairs; v3: +${v3.badKeyRestoredAdded})`,
+    );
     const scoreCommand = readFileSync(`${projectRoot}/src/cli/option-groups.ts`, "utf8");
-    expect(scoreCommand).toContain(`(${v4.scoredPairs} -> ${v4.scoredPairsLogin} on BFCL v4, ${v3.scoredPairs} -> ${v3.scoredPairsLogin} on v3)`);
+    expect(scoreCommand).toContain(
+      `(${v4.scoredPairs} -> ${v4.scoredPairsLogin} on BFCL v4, ${v3.scoredPairs} -> ${v3.scoredPairsLogin} on v3)`,
+    );
     expect(scoreCommand).toContain(`(${v4.certifiedPairs} on BFCL v4, ${v3.certifiedPairs} on v3)`);
     expect(scoreCommand).toContain(`(${v4.contentVerifiedPairs} on BFCL v4, ${v3.contentVerifiedPairs} on v3)`);
   });

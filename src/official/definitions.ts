@@ -8,7 +8,9 @@ import { readings, type Reading } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";
 
 /** The readings with a table name, in table order. */
-export const definitionReadings: readonly (Reading & { readonly metric: string })[] = readings.filter((r): r is Reading & { metric: string } => r.metric !== null);
+export const definitionReadings: readonly (Reading & { readonly metric: string })[] = readings.filter(
+  (r): r is Reading & { metric: string } => r.metric !== null,
+);
 
 /** The table names, `C` first. */
 export const definitions: readonly string[] = definitionReadings.map((r) => r.metric);
@@ -20,7 +22,9 @@ export type Definition = string;
  * The readings a model ranks first on in resamples: those that read every side by the
  * run's rule and keep every pair of their set (the paper's rank-1 frequencies).
  */
-export const rankedDefinitions: readonly string[] = definitionReadings.filter((r) => r.sides === undefined && r.filter === undefined).map((r) => r.metric);
+export const rankedDefinitions: readonly string[] = definitionReadings
+  .filter((r) => r.sides === undefined && r.filter === undefined)
+  .map((r) => r.metric);
 
 /** What one model contributes. */
 export interface ModelInputs {

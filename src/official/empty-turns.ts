@@ -87,11 +87,29 @@ export function emptyTurnTable(counts: readonly EmptyTurnCounts[]): EmptyTurnRow
   const categories = [...new Set(counts.map((c) => c.category))];
   const models = [...new Set(counts.map((c) => c.model))];
   const rows: EmptyTurnRow[] = [];
-  const ranked = (group: readonly { model: string; category: string; entries: number; correct: Record<EmptyTurnScore, number>; accuracy: Record<EmptyTurnScore, number> }[]) => {
-    const ranks = Object.fromEntries(emptyTurnScores.map((s) => [s, ranksOf(group.map((g) => g.accuracy[s]))])) as Record<EmptyTurnScore, number[]>;
+  const ranked = (
+    group: readonly {
+      model: string;
+      category: string;
+      entries: number;
+      correct: Record<EmptyTurnScore, number>;
+      accuracy: Record<EmptyTurnScore, number>;
+    }[],
+  ) => {
+    const ranks = Object.fromEntries(emptyTurnScores.map((s) => [s, ranksOf(group.map((g) => g.accuracy[s]))])) as Record<
+      EmptyTurnScore,
+      number[]
+    >;
     group.forEach((g, i) => {
       const cell = (s: EmptyTurnScore): EmptyTurnCell => ({ correct: g.correct[s], accuracy: g.accuracy[s], rank: ranks[s][i] });
-      rows.push({ model: g.model, category: g.category, entries: g.entries, bfcl: cell("bfcl"), strict: cell("strict"), worldChanging: cell("worldChanging") });
+      rows.push({
+        model: g.model,
+        category: g.category,
+        entries: g.entries,
+        bfcl: cell("bfcl"),
+        strict: cell("strict"),
+        worldChanging: cell("worldChanging"),
+      });
     });
   };
   for (const category of categories) {

@@ -14,5 +14,8 @@ import { clusterOrder, clusterTotals, rankOneFrequencies, type BootstrapOptions,
 export function rankOneOf(models: readonly (readonly PairOutcome[])[], bootstrap: BootstrapOptions): number[] | null {
   if (bootstrap.resamples === 0 || models.some((o) => o.length === 0)) return null;
   const keys = clusterOrder(models.flat());
-  return rankOneFrequencies(models.map((o) => clusterTotals(o, keys)), bootstrap);
+  return rankOneFrequencies(
+    models.map((o) => clusterTotals(o, keys)),
+    bootstrap,
+  );
 }

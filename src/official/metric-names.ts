@@ -19,7 +19,8 @@ export type MetricsByName = Map<string, MetricValue>;
 export function countsByName(c: ManifestCounts, out: MetricsByName = new Map()): MetricsByName {
   out.set("counts.content_verified_pairs", c.contentVerifiedPairs);
   out.set("counts.certified_pairs", c.certifiedPairs);
-  for (const v of ["valid", "compound", "construction", "uncertified"] as const) out.set(`counts.certification_verdicts.${v}`, c.certificationVerdicts[v]);
+  for (const v of ["valid", "compound", "construction", "uncertified"] as const)
+    out.set(`counts.certification_verdicts.${v}`, c.certificationVerdicts[v]);
   out.set("counts.construction_errors", c.constructionErrors);
   out.set("counts.compound_pairs", c.compoundPairs);
   out.set("counts.scored_pairs", c.scoredPairs);

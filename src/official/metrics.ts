@@ -9,7 +9,19 @@
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { CertificationVerdict, Manifest, ManifestPair } from "../pairs/types.js";
-import { outcomesOf, pairRates, rateOf, rateWhere, ratesOf, readingById, readingPairs, readings, selectUnder, type ReadingRates, type ReadingSelection } from "../decision/readings.js";
+import {
+  outcomesOf,
+  pairRates,
+  rateOf,
+  rateWhere,
+  ratesOf,
+  readingById,
+  readingPairs,
+  readings,
+  selectUnder,
+  type ReadingRates,
+  type ReadingSelection,
+} from "../decision/readings.js";
 import type { PairRecord, SideRule } from "../decision/types.js";
 import { clusterOrder, clusterTotals, rankOneFrequencies, spearman, type BootstrapOptions } from "../stats/index.js";
 import { officialCompanion, type LossPlace } from "./companion.js";
@@ -44,13 +56,20 @@ export interface ManifestCounts {
   /** The candidate pairs (gold world-changing anchor) put through certification; their verdicts below sum to this. */
   readonly certifiedPairs: number;
   /** Candidates per verdict; `uncertified`: no hand ruling covers the pair's items (BFCL v3 items that differ from v4's), scored all the same. */
-  readonly certificationVerdicts: { readonly valid: number; readonly compound: number; readonly construction: number; readonly uncertified: number };
+  readonly certificationVerdicts: {
+    readonly valid: number;
+    readonly compound: number;
+    readonly construction: number;
+    readonly uncertified: number;
+  };
   readonly constructionErrors: number;
   readonly compoundPairs: number;
   readonly scoredPairs: number;
   readonly excludedPairs: number;
   readonly scoredPairsLogin: number;
-  readonly byCategory: Readonly<Record<ShouldAskCategory, { readonly scored: number; readonly excluded: number; readonly readOnlyExcluded: number }>>;
+  readonly byCategory: Readonly<
+    Record<ShouldAskCategory, { readonly scored: number; readonly excluded: number; readonly readOnlyExcluded: number }>
+  >;
   /** Excluded pairs per reason, in reason order. */
   readonly excludedReasons: readonly { readonly reason: string; readonly count: number }[];
   readonly readOnlyExcludedPairs: number;
@@ -70,7 +89,12 @@ export interface OfficialRaw {
   readonly base: number;
   readonly missItems: number;
   readonly baseTwins: number;
-  readonly verdictVsAttempt: { readonly passes: number; readonly passAttempt: number; readonly fails: number; readonly failAttempt: number };
+  readonly verdictVsAttempt: {
+    readonly passes: number;
+    readonly passAttempt: number;
+    readonly fails: number;
+    readonly failAttempt: number;
+  };
   /** Held-back items that BFCL fails, and the turn where each was lost. */
   readonly lost: Readonly<Record<LossPlace, number>> & { readonly heldFailed: number };
 }
@@ -154,7 +178,12 @@ export function manifestCounts(manifest: Manifest): ManifestCounts {
   return {
     contentVerifiedPairs: pairs.length,
     certifiedPairs: certified.length,
-    certificationVerdicts: { valid: verdicts("valid"), compound: verdicts("compound"), construction: verdicts("construction"), uncertified: verdicts("uncertified") },
+    certificationVerdicts: {
+      valid: verdicts("valid"),
+      compound: verdicts("compound"),
+      construction: verdicts("construction"),
+      uncertified: verdicts("uncertified"),
+    },
     constructionErrors: verdicts("construction"),
     compoundPairs: verdicts("compound"),
     scoredPairs: scored.length,
@@ -251,9 +280,16 @@ function officialRawOf(records: readonly PairRecord[], verdicts: ModelInputs["ve
 }
 
 /** Everything of one model but rank-1 (which needs every model). */
-function modelMetrics(manifest: Manifest, model: ModelInputs, selections: ReadonlyMap<string, ReadingSelection>, options: RunMetricsOptions): Omit<ModelMetrics, "rank1"> {
+function modelMetrics(
+  manifest: Manifest,
+  model: ModelInputs,
+  selections: ReadonlyMap<string, ReadingSelection>,
+  options: RunMetricsOptions,
+): Omit<ModelMetrics, "rank1"> {
   // intervals for the readings with a table name; the slices without one are shown without
-  const byReading = Object.fromEntries(readings.map((r) => [r.id, ratesOf(selections.get(r.id)!, r.metric !== null ? options.bootstrap : null)])) as Record<string, ReadingRates>;
+  const byReading = Object.fromEntries(
+    readings.map((r) => [r.id, ratesOf(selections.get(r.id)!, r.metric !== null ? options.bootstrap : null)]),
+  ) as Record<string, ReadingRates>;
   const tables = Object.fromEntries(definitionReadings.map((r) => [r.metric, byReading[r.id]])) as Record<Definition, ReadingRates>;
   const table1 = selections.get("table-1")!;
   const records = table1.scored.map((s) => s.record);
@@ -273,7 +309,12 @@ function modelMetrics(manifest: Manifest, model: ModelInputs, selections: Readon
     excludedAttempts: excludedAttemptsOf(manifest, selections.get("all-pairs")!),
     actPerAnchor: actPerAnchorOf(table1),
     sameHistory: rates(byReading["same-history"]),
-    heldbackContent: { held: held.length, readOnly: held.filter((r) => r.miss.anchorCalls.length > 0).length, text: withText.length, silent: held.length - withText.length },
+    heldbackContent: {
+      held: held.length,
+      readOnly: held.filter((r) => r.miss.anchorCalls.length > 0).length,
+      text: withText.length,
+      silent: held.length - withText.length,
+    },
     baseNoAttempt: { n: noAttempt.length, zeroCalls, readOnly: noAttempt.length - zeroCalls },
     badKeysRestored: { decision: base.decision, restored: restored.decision, change: restored.decision - base.decision },
     truncation: truncationOf(manifest, model, records),
@@ -334,13 +375,19 @@ export function computeRunMetrics(manifest: Manifest, models: readonly ModelInpu
     };
   }
   return {
-    bootstrap: { resamples: options.bootstrap.resamples, seed: typeof options.bootstrap.seed === "bigint" ? Number(options.bootstrap.seed) : options.bootstrap.seed },
+    bootstrap: {
+      resamples: options.bootstrap.resamples,
+      seed: typeof options.bootstrap.seed === "bigint" ? Number(options.bootstrap.seed) : options.bootstrap.seed,
+    },
     rule,
     models: all,
     counts: manifestCounts(manifest),
     spread,
     badKeysRestored: { pairs: readingPairs(manifest, readingById("bad-keys-restored")!).length, added: manifest.restoredPairs.length },
-    heldbackPooled: all.length > 0 ? { held: all.reduce((a, m) => a + m.heldbackContent.held, 0), silent: all.reduce((a, m) => a + m.heldbackContent.silent, 0) } : null,
+    heldbackPooled:
+      all.length > 0
+        ? { held: all.reduce((a, m) => a + m.heldbackContent.held, 0), silent: all.reduce((a, m) => a + m.heldbackContent.silent, 0) }
+        : null,
     ranks: {
       decision: all.length > 0 ? rankedBy(names, decision) : [],
       official: everyOfficial ? rankedBy(names, (m) => byName.get(m)!.official!.miss) : null,

@@ -79,7 +79,10 @@ export interface SensitivityRow {
 }
 
 /** The readings `--sensitivity` shows, in order, with what each is: every reading of `decision/readings.ts`. */
-export const sensitivityReadings: readonly { readonly reading: string; readonly meaning: string }[] = readings.map((r) => ({ reading: r.id, meaning: r.meaning }));
+export const sensitivityReadings: readonly { readonly reading: string; readonly meaning: string }[] = readings.map((r) => ({
+  reading: r.id,
+  meaning: r.meaning,
+}));
 
 /** The sensitivity rows, model by model (every reading, then act-per-anchor). */
 export function sensitivityRows(metrics: RunMetrics, models: readonly string[]): SensitivityRow[] {
@@ -91,7 +94,15 @@ export function sensitivityRows(metrics: RunMetrics, models: readonly string[]):
       const x = m.readings[r.id];
       rows.push({ model: name, reading: r.id, n: x.n, act: x.act, hold: x.hold, decision: x.decision, ci95: x.ci95 });
     }
-    rows.push({ model: name, reading: "act-per-anchor", n: m.actPerAnchor.anchors, act: m.actPerAnchor.actPerAnchor, hold: Number.NaN, decision: Number.NaN, ci95: null });
+    rows.push({
+      model: name,
+      reading: "act-per-anchor",
+      n: m.actPerAnchor.anchors,
+      act: m.actPerAnchor.actPerAnchor,
+      hold: Number.NaN,
+      decision: Number.NaN,
+      ci95: null,
+    });
   }
   return rows;
 }

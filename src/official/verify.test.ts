@@ -29,14 +29,21 @@ const run: ExpectedRun = {
 
 describe("checking expected numbers", () => {
   it("SKIP when rollouts are absent, never a PASS — even if a value happens to be computed", () => {
-    const computed = new Map<string, number | number[]>([["counts.scored_pairs", 223], ["tables.C.m1.decision", 80.7]]);
+    const computed = new Map<string, number | number[]>([
+      ["counts.scored_pairs", 223],
+      ["tables.C.m1.decision", 80.7],
+    ]);
     const lines = checkRun(run, computed, { rollouts: new Set(), scores: new Set() });
     expect(lines.map((l) => l.status)).toEqual(["PASS", "SKIP", "SKIP", "SKIP"]);
     expect(summaryLine(lines)).toBe("1 PASS, 0 FAIL, 3 SKIP");
     expect(renderCheckLine(lines[1])).toBe("SKIP t: tables.C.m1.decision expected=80.7 ±0.05 (rollouts absent: m1)");
   });
   it("SKIP an official number when only the score files are absent; FAIL outside tolerance or not computed", () => {
-    const computed = new Map<string, number | number[]>([["counts.scored_pairs", 222], ["tables.C.m1.decision", 80.76], ["tables.C.m1.ci95", [77.35, 84.0]]]);
+    const computed = new Map<string, number | number[]>([
+      ["counts.scored_pairs", 222],
+      ["tables.C.m1.decision", 80.76],
+      ["tables.C.m1.ci95", [77.35, 84.0]],
+    ]);
     const lines = checkRun(run, computed, { rollouts: new Set(["m1"]), scores: new Set() });
     expect(lines.map((l) => l.status)).toEqual(["FAIL", "FAIL", "SKIP", "PASS"]);
     expect(lines[2].note).toBe("score files absent: m1");
@@ -53,17 +60,32 @@ describe("checking expected numbers", () => {
   });
   it("a malformed expected file is one clear problem", () => {
     expect(parseExpectedFile("{", "e.json")).toMatchObject({ ok: false, problems: [{ code: "json-malformed", file: "e.json" }] });
-    expect(parseExpectedFile("{\"runs\": [{\"name\": \"x\", \"models\": [], \"numbers\": [{\"name\": \"a\"}]}]}", "e.json")).toMatchObject({
+    expect(parseExpectedFile('{"runs": [{"name": "x", "models": [], "numbers": [{"name": "a"}]}]}', "e.json")).toMatchObject({
       ok: false,
       problems: [{ code: "expected-malformed" }],
     });
-    const twice = JSON.stringify({ runs: [{ name: "x", models: [], numbers: [{ name: "a", value: 1 }, { name: "a", value: 2 }] }] });
+    const twice = JSON.stringify({
+      runs: [
+        {
+          name: "x",
+          models: [],
+          numbers: [
+            { name: "a", value: 1 },
+            { name: "a", value: 2 },
+          ],
+        },
+      ],
+    });
     expect(parseExpectedFile(twice, "e.json")).toMatchObject({ ok: false });
   });
 });
 
 describe("data/expected/paper.json is published.tsv, and every key kind is recomputable", () => {
-  const tsv = readFileSync(sharedPath("paper-numbers", "published.tsv"), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"));
+  const tsv = readFileSync(sharedPath("paper-numbers", "published.tsv"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split("\t"));
   const paper = parseExpectedFile(readFileSync(join(projectRoot, "data", "expected", "paper.json"), "utf8"), "paper.json");
   if (!paper.ok) throw new Error("paper.json does not parse");
   const numbers = paper.value.runs[0].numbers;
@@ -73,7 +95,9 @@ describe("data/expected/paper.json is published.tsv, and every key kind is recom
     const byName = new Map(numbers.map((n) => [n.name, n]));
     for (const [k, v] of tsv) {
       const n = byName.get(k)!;
-      expect(Array.isArray(n.value) ? n.value.join(",") : String(n.value), k).toBe(v.includes(",") ? v.split(",").map(Number).join(",") : String(typeof n.value === "number" ? Number(v) : v));
+      expect(Array.isArray(n.value) ? n.value.join(",") : String(n.value), k).toBe(
+        v.includes(",") ? v.split(",").map(Number).join(",") : String(typeof n.value === "number" ? Number(v) : v),
+      );
     }
     expect(byName.get("tables.C.gpt-5.4-FC.decision")).toMatchObject({ tolerance: 0.05, rollouts: ["gpt-5.4-FC"] });
     expect(byName.get("tables.C.gpt-5.4-FC.ci95")).toMatchObject({ value: [77.3, 84.1], tolerance: 0.1 });
@@ -107,7 +131,13 @@ describe("data/expected/paper.json is published.tsv, and every key kind is recom
     const lines = checkRun(paper.value.runs[0], computed, { rollouts: new Set(paperModels), scores: new Set(paperModels) });
     expect(lines.some((l) => l.status === "SKIP")).toBe(false);
     // Without score files, every number not marked `scores` is still computed.
-    const noScores = metricsByName(computeRunMetrics(manifest, standIns.map((m) => ({ ...m, verdicts: null })), { bootstrap: { resamples: 0, seed: 1 } }));
+    const noScores = metricsByName(
+      computeRunMetrics(
+        manifest,
+        standIns.map((m) => ({ ...m, verdicts: null })),
+        { bootstrap: { resamples: 0, seed: 1 } },
+      ),
+    );
     const needsBootstrap = (name: string) => name.endsWith(".ci95") || name.startsWith("rank1.") || name.endsWith(".display");
     expect(numbers.filter((n) => !n.scores && !needsBootstrap(n.name) && !noScores.has(n.name)).map((n) => n.name)).toEqual([]);
   });

@@ -69,7 +69,8 @@ export function parseExpectedFile(text: string, file: string): Result<ExpectedFi
   } catch (e) {
     return err(problem("json-malformed", `expected file is not JSON (${e instanceof Error ? e.message : String(e)})`, { file }));
   }
-  if (!isRecord(data) || !Array.isArray(data.runs)) return err(problem("expected-malformed", "expected file needs a `runs` list", { file }));
+  if (!isRecord(data) || !Array.isArray(data.runs))
+    return err(problem("expected-malformed", "expected file needs a `runs` list", { file }));
   const runs: ExpectedRun[] = [];
   for (const [i, r] of data.runs.entries()) {
     const where = `runs[${i}]`;
@@ -78,20 +79,29 @@ export function parseExpectedFile(text: string, file: string): Result<ExpectedFi
     }
     const models: { name: string; display: string | null }[] = [];
     for (const m of r.models) {
-      if (!isRecord(m) || typeof m.name !== "string") return err(problem("expected-malformed", `${where}.models: each model needs a name`, { file }));
+      if (!isRecord(m) || typeof m.name !== "string")
+        return err(problem("expected-malformed", `${where}.models: each model needs a name`, { file }));
       models.push({ name: m.name, display: typeof m.display === "string" ? m.display : null });
     }
     const boot = isRecord(r.bootstrap) ? r.bootstrap : {};
     const resamples = typeof boot.resamples === "number" ? boot.resamples : 10000;
     if (!Number.isInteger(resamples) || resamples < 0 || resamples > MAX_BOOTSTRAP_RESAMPLES) {
-      return err(problem("expected-malformed", `${where}.bootstrap.resamples must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${resamples}`, { file }));
+      return err(
+        problem(
+          "expected-malformed",
+          `${where}.bootstrap.resamples must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${resamples}`,
+          { file },
+        ),
+      );
     }
     const seed = typeof boot.seed === "number" ? boot.seed : 20260612;
     const numbers: ExpectedNumber[] = [];
     const seen = new Set<string>();
     for (const [j, n] of r.numbers.entries()) {
       if (!isRecord(n) || typeof n.name !== "string" || !isValue(n.value)) {
-        return err(problem("expected-malformed", `${where}.numbers[${j}] needs a name and a number, string or list of numbers as value`, { file }));
+        return err(
+          problem("expected-malformed", `${where}.numbers[${j}] needs a name and a number, string or list of numbers as value`, { file }),
+        );
       }
       if (seen.has(n.name)) return err(problem("expected-malformed", `${where}: ${n.name} is listed twice`, { file }));
       seen.add(n.name);
@@ -125,7 +135,11 @@ function within(computed: number, expected: number, tolerance: number): boolean 
 export function matches(computed: MetricValue, expected: ExpectedNumber["value"], tolerance: number): boolean {
   if (typeof expected === "string") return computed === expected;
   if (typeof expected === "number") return typeof computed === "number" && within(computed, expected, tolerance);
-  return Array.isArray(computed) && computed.length === expected.length && expected.every((e, i) => within((computed as readonly number[])[i], e, tolerance));
+  return (
+    Array.isArray(computed) &&
+    computed.length === expected.length &&
+    expected.every((e, i) => within((computed as readonly number[])[i], e, tolerance))
+  );
 }
 
 /** Check every number of a run against the computed metrics. */

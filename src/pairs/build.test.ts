@@ -28,7 +28,10 @@ beforeAll(() => {
   data = read.value;
   badKeys = cert("bad-keys.tsv");
   rulings = cert("rulings.tsv");
-  certifiedContent = { file: "certified-content.tsv", text: readFileSync(join(projectRoot, "data", "certification", "certified-content.tsv"), "utf8") };
+  certifiedContent = {
+    file: "certified-content.tsv",
+    text: readFileSync(join(projectRoot, "data", "certification", "certified-content.tsv"), "utf8"),
+  };
   const built = buildManifest({ data, badKeys, rulings, certifiedContent });
   if (!built.ok) throw new Error(built.problems.map((p) => p.message).join("; "));
   manifest = built.value;
@@ -128,7 +131,12 @@ describe("pair builder on ../shared/bfcl-v4", () => {
 
   it("drops items 167 and 180 in both categories for having more than one empty reference turn", () => {
     const multi = manifest.dropped.filter((d) => d.stage === "multi-anchor").map((d) => d.missId);
-    expect(multi).toEqual(["multi_turn_miss_func_167", "multi_turn_miss_func_180", "multi_turn_miss_param_167", "multi_turn_miss_param_180"]);
+    expect(multi).toEqual([
+      "multi_turn_miss_func_167",
+      "multi_turn_miss_func_180",
+      "multi_turn_miss_param_167",
+      "multi_turn_miss_param_180",
+    ]);
     expect(drop("miss_func_180")).toMatchObject({ anchorTurn: null, reason: "3 reference turns are empty (turns 0, 4, 5)" });
   });
 
@@ -141,32 +149,72 @@ describe("pair builder on ../shared/bfcl-v4", () => {
 
   it("drops the six whose call strings differ and the nine whose dialogue before the anchor differs", () => {
     expect(manifest.dropped.filter((d) => d.stage === "calls-differ").map((d) => d.missId.replace("multi_turn_", ""))).toEqual([
-      "miss_func_29", "miss_func_140", "miss_func_143", "miss_param_68", "miss_param_140", "miss_param_143",
+      "miss_func_29",
+      "miss_func_140",
+      "miss_func_143",
+      "miss_param_68",
+      "miss_param_140",
+      "miss_param_143",
     ]);
     expect(manifest.dropped.filter((d) => d.stage === "dialogue-differs").map((d) => d.missId.replace("multi_turn_", ""))).toEqual([
-      "miss_func_2", "miss_func_9", "miss_func_11", "miss_func_33", "miss_func_178",
-      "miss_param_8", "miss_param_9", "miss_param_33", "miss_param_163",
+      "miss_func_2",
+      "miss_func_9",
+      "miss_func_11",
+      "miss_func_33",
+      "miss_func_178",
+      "miss_param_8",
+      "miss_param_9",
+      "miss_param_33",
+      "miss_param_163",
     ]);
     expect(drop("miss_func_2")?.reason).toBe("user turn 0 before the anchor differs from multi_turn_base_2");
   });
 
   it("excludes read-only and login-only anchors and the eight construction errors, with the release's reasons", () => {
     // multi_turn_base_0 turn 2 is sort('final_report.pdf'): a read
-    expect(pair("miss_func_0")).toMatchObject({ status: "excluded", goldAnchorKind: "read-only", exclusionReason: "gold anchor turn is read-only", certification: null });
+    expect(pair("miss_func_0")).toMatchObject({
+      status: "excluded",
+      goldAnchorKind: "read-only",
+      exclusionReason: "gold anchor turn is read-only",
+      certification: null,
+    });
     const login = manifest.pairs.filter((p) => p.goldAnchorKind === "login-only");
     expect(login).toHaveLength(2);
     for (const p of login) expect(p.exclusionReason).toBe("gold anchor turn is login only");
-    const construction = manifest.pairs.filter((p) => p.certification?.verdict === "construction").map((p) => p.missId.replace("multi_turn_", ""));
+    const construction = manifest.pairs
+      .filter((p) => p.certification?.verdict === "construction")
+      .map((p) => p.missId.replace("multi_turn_", ""));
     expect(construction.sort()).toEqual(
-      ["miss_func_42", "miss_param_101", "miss_param_104", "miss_param_115", "miss_param_185", "miss_param_199", "miss_param_88", "miss_param_95"].sort(),
+      [
+        "miss_func_42",
+        "miss_param_101",
+        "miss_param_104",
+        "miss_param_115",
+        "miss_param_185",
+        "miss_param_199",
+        "miss_param_88",
+        "miss_param_95",
+      ].sort(),
     );
     expect(pair("miss_param_199")).toMatchObject({ status: "excluded", exclusionReason: "anchor certification: construction error" });
   });
 
   it("carries the compound turns' independent and gated steps (miss_func_37, miss_param_17)", () => {
-    expect(pair("miss_func_37").certification).toEqual({ verdict: "compound", withheld: ["echo"], independent: ["touch"], gated: ["echo"], contentDiffers: [] });
+    expect(pair("miss_func_37").certification).toEqual({
+      verdict: "compound",
+      withheld: ["echo"],
+      independent: ["touch"],
+      gated: ["echo"],
+      contentDiffers: [],
+    });
     expect(pair("miss_func_37").status).toBe("scored");
-    expect(pair("miss_param_17").certification).toEqual({ verdict: "compound", withheld: [], independent: ["add_contact"], gated: ["send_message"], contentDiffers: [] });
+    expect(pair("miss_param_17").certification).toEqual({
+      verdict: "compound",
+      withheld: [],
+      independent: ["add_contact"],
+      gated: ["send_message"],
+      contentDiffers: [],
+    });
   });
 
   it("keeps the removed function on miss_func's tool list and records both user requests at the anchor", () => {
@@ -184,7 +232,13 @@ describe("pair builder on ../shared/bfcl-v4", () => {
 
   it("lists the 7 pairs the bad keys bring back, all scored", () => {
     expect(manifest.restoredPairs.map((p) => p.missId.replace("multi_turn_", ""))).toEqual([
-      "miss_func_83", "miss_func_133", "miss_param_4", "miss_param_30", "miss_param_178", "miss_param_195", "miss_param_197",
+      "miss_func_83",
+      "miss_func_133",
+      "miss_param_4",
+      "miss_param_30",
+      "miss_param_178",
+      "miss_param_195",
+      "miss_param_197",
     ]);
     for (const p of manifest.restoredPairs) expect(p.status).toBe("scored");
   });
@@ -287,10 +341,17 @@ describe("pair builder on ../shared/bfcl-v3 (the hand rulings were made on v4's 
     };
     const fields = (d: BfclData, id: string) => {
       const { q, a } = raw(d, id);
-      return { question: q.question, initial_config: q.initialConfig, involved_classes: q.involvedClasses, missed_function: q.missedFunction, reference: a.groundTruth };
+      return {
+        question: q.question,
+        initial_config: q.initialConfig,
+        involved_classes: q.involvedClasses,
+        missed_function: q.missedFunction,
+        reference: a.groundTruth,
+      };
     };
     const sameJson = (x: unknown, y: unknown): boolean => {
-      if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => sameJson(v, y[i]));
+      if (Array.isArray(x) || Array.isArray(y))
+        return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => sameJson(v, y[i]));
       if (x && y && typeof x === "object" && typeof y === "object") {
         const kx = Object.keys(x).sort();
         const ky = Object.keys(y).sort();
@@ -301,7 +362,10 @@ describe("pair builder on ../shared/bfcl-v3 (the hand rulings were made on v4's 
     let checked = 0;
     for (const p of v3.pairs.filter((x) => x.certification !== null)) {
       const expected: string[] = [];
-      for (const [twin, id] of [["miss", p.missId], ["base", p.baseId]] as const) {
+      for (const [twin, id] of [
+        ["miss", p.missId],
+        ["base", p.baseId],
+      ] as const) {
         const a = fields(v3Data, id);
         const b = fields(data, id);
         for (const f of Object.keys(a) as (keyof typeof a)[]) if (!sameJson(a[f], b[f])) expected.push(`${twin}.${f}`);
@@ -314,11 +378,23 @@ describe("pair builder on ../shared/bfcl-v3 (the hand rulings were made on v4's 
 
   it("applies a bad key only where the should-ask item equals v4's, and says which were not applied", () => {
     expect(v3.dropped.filter((d) => d.stage === "bad-key").map((d) => d.missId.replace("multi_turn_", ""))).toEqual([
-      "miss_func_4", "miss_func_30", "miss_func_83", "miss_param_4", "miss_param_30",
+      "miss_func_4",
+      "miss_func_30",
+      "miss_func_83",
+      "miss_param_4",
+      "miss_param_30",
     ]);
     const notApplied = v3.notApplied.filter((n) => n.ruling === "bad-key");
     expect(notApplied.map((n) => n.id.replace("multi_turn_", ""))).toEqual([
-      "miss_func_15", "miss_func_133", "miss_func_172", "miss_func_197", "miss_param_172", "miss_param_178", "miss_param_187", "miss_param_195", "miss_param_197",
+      "miss_func_15",
+      "miss_func_133",
+      "miss_func_172",
+      "miss_func_197",
+      "miss_param_172",
+      "miss_param_178",
+      "miss_param_187",
+      "miss_param_195",
+      "miss_param_197",
     ]);
     expect(notApplied.every((n) => n.contentDiffers.length > 0 && n.contentDiffers.every((f) => f.startsWith("miss.")))).toBe(true);
   });
@@ -334,15 +410,28 @@ describe("certified content", () => {
     const built = buildManifest({ data, badKeys, rulings, certifiedContent: { file: "c.tsv", text: lines.join("\n") } });
     if (!built.ok) throw new Error(built.problems[0].message);
     const p = built.value.pairs.find((x) => x.missId === "multi_turn_miss_func_37");
-    expect(p?.certification).toEqual({ verdict: "uncertified", withheld: ["echo"], independent: [], gated: [], contentDiffers: ["base.reference"] });
-    expect(built.value.notApplied).toEqual([
-      { id: "multi_turn_miss_func_37", ruling: "compound", contentDiffers: ["base.reference"] },
-      { id: "multi_turn_miss_param_37", ruling: "compound", contentDiffers: ["base.reference"] },
-    ].filter((n) => rulings.text.includes(`${n.id}\t`)));
+    expect(p?.certification).toEqual({
+      verdict: "uncertified",
+      withheld: ["echo"],
+      independent: [],
+      gated: [],
+      contentDiffers: ["base.reference"],
+    });
+    expect(built.value.notApplied).toEqual(
+      [
+        { id: "multi_turn_miss_func_37", ruling: "compound", contentDiffers: ["base.reference"] },
+        { id: "multi_turn_miss_param_37", ruling: "compound", contentDiffers: ["base.reference"] },
+      ].filter((n) => rulings.text.includes(`${n.id}\t`)),
+    );
     expect(built.value.funnel.uncertified).toBeGreaterThanOrEqual(1);
   });
   it("reports a malformed row at its line", () => {
-    const built = buildManifest({ data, badKeys, rulings, certifiedContent: { file: "c.tsv", text: certifiedContent.text.replace(/\t[0-9a-f]{16}\n/, "\tXYZ\n") } });
+    const built = buildManifest({
+      data,
+      badKeys,
+      rulings,
+      certifiedContent: { file: "c.tsv", text: certifiedContent.text.replace(/\t[0-9a-f]{16}\n/, "\tXYZ\n") },
+    });
     expect(!built.ok && built.problems[0]).toMatchObject({ code: "content-digest", file: "c.tsv", line: 2 });
   });
 });

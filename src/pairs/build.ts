@@ -64,8 +64,8 @@ export interface PairBuildOptions {
   readonly worldChanging: WorldChangingOptions;
 }
 
-
-type Verdict = { kind: "pair"; anchorTurn: number } | { kind: "drop"; stage: DroppedItem["stage"]; reason: string; anchorTurn: number | null };
+type Verdict =
+  { kind: "pair"; anchorTurn: number } | { kind: "drop"; stage: DroppedItem["stage"]; reason: string; anchorTurn: number | null };
 
 const sameTurn = (a: readonly ChatMessage[], b: readonly ChatMessage[]) =>
   a.length === b.length && a.every((m, i) => m.role === b[i].role && m.content === b[i].content);
@@ -79,7 +79,8 @@ function pairingVerdict(
 ): Verdict {
   const empty = missAnswer.groundTruth.flatMap((turn, i) => (turn.length === 0 ? [i] : []));
   if (empty.length !== 1) {
-    const reason = empty.length === 0 ? "no reference turn is empty" : `${empty.length} reference turns are empty (turns ${empty.join(", ")})`;
+    const reason =
+      empty.length === 0 ? "no reference turn is empty" : `${empty.length} reference turns are empty (turns ${empty.join(", ")})`;
     return { kind: "drop", stage: "multi-anchor", reason, anchorTurn: null };
   }
   const anchorTurn = empty[0];
@@ -120,7 +121,8 @@ function pairingVerdict(
 function holdoutProblem(miss: QuestionEntry): string | null {
   for (const key of Object.keys(miss.missedFunction ?? {})) {
     const turn = /^\d+$/.test(key) ? Number(key) : Number.NaN;
-    if (!(turn < miss.question.length)) return `missed_function gives functions back on turn ${key}, which its ${miss.question.length}-turn question does not have`;
+    if (!(turn < miss.question.length))
+      return `missed_function gives functions back on turn ${key}, which its ${miss.question.length}-turn question does not have`;
     if (miss.question[turn].length > 0) {
       return `missed_function gives functions back on turn ${key}, whose question is not empty (BFCL stops the item: "Holdout turn should not have user message.")`;
     }
@@ -160,10 +162,14 @@ function makePair(
   const classes = goldAnchorCalls.map((call) => {
     const c = classifyGoldCall(call, { countLogin: false });
     if (!c.ok) {
-      pushAll(problems, c.problems.map((p) => ({ ...p, message: `${base.q.id} turn ${anchorTurn}: ${p.message}` })));
+      pushAll(
+        problems,
+        c.problems.map((p) => ({ ...p, message: `${base.q.id} turn ${anchorTurn}: ${p.message}` })),
+      );
       return "read" as const;
     }
-    if (c.value === "unknown") problems.push(problem("gold-unknown-function", `${base.q.id} turn ${anchorTurn}: ${call.split("(")[0]} is not in the catalog`));
+    if (c.value === "unknown")
+      problems.push(problem("gold-unknown-function", `${base.q.id} turn ${anchorTurn}: ${call.split("(")[0]} is not in the catalog`));
     return c.value;
   });
   const kind = goldAnchorKind(classes);
@@ -200,7 +206,10 @@ function makePair(
     exclusionReason,
     certification,
     anchorRequest: { base: turnText(base.q.question[anchorTurn]), miss: turnText(miss.question[anchorTurn]) },
-    differsIn: [...(removed.length > 0 ? (["tools"] as const) : []), ...(sameTurn(miss.question[anchorTurn], base.q.question[anchorTurn]) ? [] : (["anchor-request"] as const))],
+    differsIn: [
+      ...(removed.length > 0 ? (["tools"] as const) : []),
+      ...(sameTurn(miss.question[anchorTurn], base.q.question[anchorTurn]) ? [] : (["anchor-request"] as const)),
+    ],
     turnCount: { base: base.q.question.length, miss: miss.question.length },
   };
 }
@@ -221,7 +230,11 @@ function checkRulings(rulings: readonly Ruling[], pairs: readonly ManifestPair[]
       problems.push(problem("ruling-function", `${r.missId}: ${unknown.join(", ")} is not a catalogued function`, where));
     } else if (!sameSet(p.removedFunctions, r.withheld)) {
       problems.push(
-        problem("ruling-withheld", `${r.missId}: ruling withholds ${r.withheld.join(";") || "a value"}, the data removes ${p.removedFunctions.join(";") || "no function"}`, where),
+        problem(
+          "ruling-withheld",
+          `${r.missId}: ruling withholds ${r.withheld.join(";") || "a value"}, the data removes ${p.removedFunctions.join(";") || "no function"}`,
+          where,
+        ),
       );
     }
   }
@@ -342,9 +355,12 @@ export function buildManifest(
 }
 
 /** The three certification lists, parsed: the bad keys and rulings by item id, the certified contents. */
-function parseCertificationLists(
-  input: PairBuildInput,
-): Result<{ badKeys: Map<string, BadKey>; rulingList: readonly Ruling[]; rulings: Map<string, Ruling>; certified: Map<string, ItemContent> }> {
+function parseCertificationLists(input: PairBuildInput): Result<{
+  badKeys: Map<string, BadKey>;
+  rulingList: readonly Ruling[];
+  rulings: Map<string, Ruling>;
+  certified: Map<string, ItemContent>;
+}> {
   const badKeysParsed = parseBadKeys(input.badKeys);
   if (!badKeysParsed.ok) return badKeysParsed;
   const rulingsParsed = parseRulings(input.rulings);
@@ -409,9 +425,20 @@ function placeMissItem(
   const base = context.baseById.get(baseId);
   const badKey = context.badKeys.get(missId);
   const baseUnusable = context.unusableBase.get(baseId);
-  const misaligned = missUnusable ? `${missId} ${missUnusable.reason}` : baseUnusable ? `base twin ${baseId} ${baseUnusable.reason}` : holdoutProblem(miss!);
+  const misaligned = missUnusable
+    ? `${missId} ${missUnusable.reason}`
+    : baseUnusable
+      ? `base twin ${baseId} ${baseUnusable.reason}`
+      : holdoutProblem(miss!);
   if (misaligned !== null || miss === undefined) {
-    dropped.push({ missId, category, stage: "misaligned", reason: misaligned ?? "no question", baseId: base ? baseId : null, anchorTurn: null });
+    dropped.push({
+      missId,
+      category,
+      stage: "misaligned",
+      reason: misaligned ?? "no question",
+      baseId: base ? baseId : null,
+      anchorTurn: null,
+    });
     if (badKey) notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: differs([{ twin: "miss", id: missId }]) });
     return;
   }
@@ -419,7 +446,14 @@ function placeMissItem(
   if (badKey) {
     const badKeyDiffers = differs([{ twin: "miss", id: missId }]);
     if (badKeyDiffers.length === 0) {
-      dropped.push({ missId, category, stage: "bad-key", reason: `on the bad-key list (family ${badKey.family})`, baseId: base ? baseId : null, anchorTurn: verdict.anchorTurn });
+      dropped.push({
+        missId,
+        category,
+        stage: "bad-key",
+        reason: `on the bad-key list (family ${badKey.family})`,
+        baseId: base ? baseId : null,
+        anchorTurn: verdict.anchorTurn,
+      });
       if (verdict.kind === "pair" && base) {
         const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, differs, options, problems);
         if (p.status === "scored") placed.restoredPairs.push(p);
@@ -429,7 +463,14 @@ function placeMissItem(
     notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: badKeyDiffers });
   }
   if (verdict.kind === "drop") {
-    dropped.push({ missId, category, stage: verdict.stage, reason: verdict.reason, baseId: base ? baseId : null, anchorTurn: verdict.anchorTurn });
+    dropped.push({
+      missId,
+      category,
+      stage: verdict.stage,
+      reason: verdict.reason,
+      baseId: base ? baseId : null,
+      anchorTurn: verdict.anchorTurn,
+    });
     return;
   }
   placed.pairs.push(makePair(category, miss, base!, verdict.anchorTurn, data, rulings, differs, options, problems));
@@ -456,7 +497,11 @@ function assembleManifest(input: PairBuildInput, contents: ReturnType<typeof ite
   const unusable: UnusableEntry[] = itemCategories.flatMap((c) =>
     [...data.categories[c]!.unusable].sort((x, y) => indexOfId(x.id) - indexOfId(y.id)).map((u) => ({ id: u.id, reason: u.reason })),
   );
-  const items: ManifestItem[] = contents.map(({ id, q, content }) => ({ id, turns: turnDigests(q.question), content: contentDigest(content) }));
+  const items: ManifestItem[] = contents.map(({ id, q, content }) => ({
+    id,
+    turns: turnDigests(q.question),
+    content: contentDigest(content),
+  }));
   return {
     version: 3,
     source: {

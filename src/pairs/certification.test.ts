@@ -13,9 +13,18 @@ describe("bad-key list", () => {
     expect(r.ok && r.value.find((b) => b.id === "multi_turn_miss_func_83")).toMatchObject({ family: "C", line: 22 });
   });
   it("reports a wrong header, a short row and a non-id with file and line", () => {
-    expect(parseBadKeys({ file: "b.tsv", text: "name\tfamily\n" })).toMatchObject({ ok: false, problems: [{ code: "tsv-header", file: "b.tsv", line: 1 }] });
-    expect(parseBadKeys({ file: "b.tsv", text: "id\tfamily\nmulti_turn_base_4\n" })).toMatchObject({ ok: false, problems: [{ code: "tsv-columns", line: 2 }] });
-    expect(parseBadKeys({ file: "b.tsv", text: "id\tfamily\nbase_4\tA\n" })).toMatchObject({ ok: false, problems: [{ code: "bad-key-id", line: 2 }] });
+    expect(parseBadKeys({ file: "b.tsv", text: "name\tfamily\n" })).toMatchObject({
+      ok: false,
+      problems: [{ code: "tsv-header", file: "b.tsv", line: 1 }],
+    });
+    expect(parseBadKeys({ file: "b.tsv", text: "id\tfamily\nmulti_turn_base_4\n" })).toMatchObject({
+      ok: false,
+      problems: [{ code: "tsv-columns", line: 2 }],
+    });
+    expect(parseBadKeys({ file: "b.tsv", text: "id\tfamily\nbase_4\tA\n" })).toMatchObject({
+      ok: false,
+      problems: [{ code: "bad-key-id", line: 2 }],
+    });
   });
 });
 
@@ -36,8 +45,14 @@ describe("certification rulings", () => {
   it("reports an unknown verdict, a non-numeric turn and a second ruling for one pair", () => {
     const head = "miss_id\tanchor_turn\twithheld\tverdict\tindependent\tgated\n";
     const row = (turn: string, verdict: string) => `multi_turn_miss_param_5\t${turn}\t\t${verdict}\t\t\n`;
-    expect(parseRulings({ file: "r.tsv", text: head + row("1", "maybe") })).toMatchObject({ ok: false, problems: [{ code: "ruling-verdict", line: 2 }] });
-    expect(parseRulings({ file: "r.tsv", text: head + row("x", "construction") })).toMatchObject({ ok: false, problems: [{ code: "ruling-turn", line: 2 }] });
+    expect(parseRulings({ file: "r.tsv", text: head + row("1", "maybe") })).toMatchObject({
+      ok: false,
+      problems: [{ code: "ruling-verdict", line: 2 }],
+    });
+    expect(parseRulings({ file: "r.tsv", text: head + row("x", "construction") })).toMatchObject({
+      ok: false,
+      problems: [{ code: "ruling-turn", line: 2 }],
+    });
     expect(parseRulings({ file: "r.tsv", text: head + row("1", "construction") + row("1", "compound") })).toMatchObject({
       ok: false,
       problems: [{ code: "ruling-duplicate", line: 3 }],

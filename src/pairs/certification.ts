@@ -44,7 +44,9 @@ function tsvRows(input: NamedText, header: readonly string[]): Result<{ cells: s
     if (lines[i].trim() === "") continue;
     const cells = lines[i].split("\t");
     if (cells.length !== header.length) {
-      return err(problem("tsv-columns", `expected ${header.length} tab-separated columns, found ${cells.length}`, { file: input.file, line: i + 1 }));
+      return err(
+        problem("tsv-columns", `expected ${header.length} tab-separated columns, found ${cells.length}`, { file: input.file, line: i + 1 }),
+      );
     }
     rows.push({ cells, line: i + 1 });
   }
@@ -116,7 +118,8 @@ export function parseCertifiedContent(input: NamedText): Result<Map<string, Item
     if (!idRe.test(id)) return err(problem("content-id", `not a multi-turn item id: ${id}`, where));
     if (out.has(id)) return err(problem("content-duplicate", `second row for ${id}`, where));
     const bad = digests.findIndex((d) => !digestRe.test(d));
-    if (bad >= 0) return err(problem("content-digest", `${contentFields[bad]} is not a ${digestLength}-digit hex digest: ${digests[bad]}`, where));
+    if (bad >= 0)
+      return err(problem("content-digest", `${contentFields[bad]} is not a ${digestLength}-digit hex digest: ${digests[bad]}`, where));
     out.set(id, Object.fromEntries(contentFields.map((f, i) => [f, digests[i]])) as ItemContent);
   }
   return ok(out);
@@ -124,6 +127,9 @@ export function parseCertifiedContent(input: NamedText): Result<Map<string, Item
 
 /** Render `certified-content.tsv` from item contents, in the order given. */
 export function renderCertifiedContent(items: readonly { readonly id: string; readonly content: ItemContent }[]): string {
-  const lines = [certifiedContentHeader.join("\t"), ...items.map(({ id, content }) => [id, ...contentFields.map((f) => content[f])].join("\t"))];
+  const lines = [
+    certifiedContentHeader.join("\t"),
+    ...items.map(({ id, content }) => [id, ...contentFields.map((f) => content[f])].join("\t")),
+  ];
   return lines.join("\n") + "\n";
 }

@@ -9,7 +9,8 @@ describe("item digests", () => {
   it("are the same when asked again (remembered) and for texts outside ASCII, 5000 texts past the memory bound", () => {
     const texts = Array.from({ length: 5000 }, (_, i) => `turn ${i % 4500}: caf\u00e9 \u2014 \u{1f600} ${"x".repeat(i % 300)}`);
     for (const round of [0, 1]) {
-      for (const text of texts) expect(shortDigest(text), `round ${round}`).toBe(createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16));
+      for (const text of texts)
+        expect(shortDigest(text), `round ${round}`).toBe(createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16));
     }
   });
   it("compare JSON values whatever the key order", () => {

@@ -25,7 +25,8 @@ const MAX_REMEMBERED = 4096;
 export function shortDigest(text: string): string {
   const known = digestOfText.get(text);
   if (known !== undefined) return known;
-  const hex = oneShotHash !== undefined ? oneShotHash("sha256", text, "hex") : crypto.createHash("sha256").update(text, "utf8").digest("hex");
+  const hex =
+    oneShotHash !== undefined ? oneShotHash("sha256", text, "hex") : crypto.createHash("sha256").update(text, "utf8").digest("hex");
   const digest = hex.slice(0, digestLength);
   if (digestOfText.size >= MAX_REMEMBERED) digestOfText.clear();
   digestOfText.set(text, digest);

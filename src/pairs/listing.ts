@@ -13,7 +13,8 @@ import type { Funnel, Manifest, ManifestPair, ShouldAskCategory } from "./types.
  */
 export function funnelLine(f: Funnel): string {
   const misaligned = f.droppedMisaligned > 0 ? `${f.droppedMisaligned} misaligned, ` : "";
-  const uncertified = f.uncertified > 0 ? `, ${f.uncertified} uncertified (their items differ from the ones the hand rulings were made on)` : "";
+  const uncertified =
+    f.uncertified > 0 ? `, ${f.uncertified} uncertified (their items differ from the ones the hand rulings were made on)` : "";
   return (
     `${f.shouldAskItems} should-ask items → dropped ${f.droppedBadKeys} bad keys, ${misaligned}${f.droppedMultiAnchor} multi-anchor, ` +
     `${f.droppedShape} shape differs → ${f.afterStructural} → dropped ${f.droppedCallsDiffer} whose call strings differ, ` +

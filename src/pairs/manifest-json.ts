@@ -124,7 +124,12 @@ export function renderManifest(manifest: Manifest): string {
 
 /** Whether two manifests are one: the same object, or loaded twice from files that render the same. */
 export function sameManifest(a: Manifest, b: Manifest): boolean {
-  return a === b || (a.source.bfclVersion === b.source.bfclVersion && a.source.inputsSha256 === b.source.inputsSha256 && renderManifest(a) === renderManifest(b));
+  return (
+    a === b ||
+    (a.source.bfclVersion === b.source.bfclVersion &&
+      a.source.inputsSha256 === b.source.inputsSha256 &&
+      renderManifest(a) === renderManifest(b))
+  );
 }
 
 /**
@@ -142,7 +147,11 @@ export function parseManifest(text: string, file = "manifest.json", opts: { read
   const version = (json as { version?: unknown } | null)?.version;
   if (version !== manifestFormatVersion) {
     return err(
-      problem("manifest-version", `unsupported manifest version ${JSON.stringify(version)} (this twinscore reads version ${manifestFormatVersion}; rebuild it with twinscore pairs)`, { file }),
+      problem(
+        "manifest-version",
+        `unsupported manifest version ${JSON.stringify(version)} (this twinscore reads version ${manifestFormatVersion}; rebuild it with twinscore pairs)`,
+        { file },
+      ),
     );
   }
   if (opts.validate === false) return ok(json as Manifest);
@@ -153,7 +162,14 @@ export function parseManifest(text: string, file = "manifest.json", opts: { read
     return err(problem("manifest-schema", `invalid manifest at ${where || "(root)"}: ${issue.message}`, { file }));
   }
   const repeated = repeatedPair(parsed.output as Manifest);
-  if (repeated !== null) return err(problem("manifest-pair-repeated", `invalid manifest: ${repeated}; each should-ask item is one pair (a pair counted twice doubles its weight in every number)`, { file }));
+  if (repeated !== null)
+    return err(
+      problem(
+        "manifest-pair-repeated",
+        `invalid manifest: ${repeated}; each should-ask item is one pair (a pair counted twice doubles its weight in every number)`,
+        { file },
+      ),
+    );
   return ok(parsed.output as Manifest);
 }
 
@@ -229,21 +245,38 @@ export function renderPackedManifest(manifest: Manifest, sourceBytes: number): s
  * so the caller falls back to the committed file on any problem.
  */
 export function parsePackedManifest(text: string, file: string): Result<{ readonly manifest: Manifest; readonly sourceBytes: number }> {
-  let json: { packed?: unknown; sourceBytes?: unknown; toolLists?: unknown; manifest?: { version?: unknown; pairs?: unknown; restoredPairs?: unknown } };
+  let json: {
+    packed?: unknown;
+    sourceBytes?: unknown;
+    toolLists?: unknown;
+    manifest?: { version?: unknown; pairs?: unknown; restoredPairs?: unknown };
+  };
   try {
     json = JSON.parse(text) as typeof json;
   } catch (e) {
     return err(problem("json-malformed", `malformed packed manifest: ${e instanceof Error ? e.message : String(e)}`, { file }));
   }
   const { packed, sourceBytes, toolLists, manifest } = json ?? {};
-  if (packed !== packedManifestFormat || typeof sourceBytes !== "number" || !Array.isArray(toolLists) || manifest?.version !== manifestFormatVersion) {
-    return err(problem("manifest-version", `not a packed manifest of format ${packedManifestFormat} (manifest version ${manifestFormatVersion}); rebuild with npm run build`, { file }));
+  if (
+    packed !== packedManifestFormat ||
+    typeof sourceBytes !== "number" ||
+    !Array.isArray(toolLists) ||
+    manifest?.version !== manifestFormatVersion
+  ) {
+    return err(
+      problem(
+        "manifest-version",
+        `not a packed manifest of format ${packedManifestFormat} (manifest version ${manifestFormatVersion}); rebuild with npm run build`,
+        { file },
+      ),
+    );
   }
   for (const pairs of [manifest.pairs, manifest.restoredPairs]) {
     if (!Array.isArray(pairs)) return err(problem("manifest-schema", "packed manifest without its pair lists", { file }));
     for (const p of pairs as { tools: unknown }[]) {
       const list = typeof p.tools === "number" ? (toolLists[p.tools] as unknown) : undefined;
-      if (!Array.isArray(list)) return err(problem("manifest-schema", `packed manifest: tool list ${JSON.stringify(p.tools)} does not exist`, { file }));
+      if (!Array.isArray(list))
+        return err(problem("manifest-schema", `packed manifest: tool list ${JSON.stringify(p.tools)} does not exist`, { file }));
       p.tools = list;
     }
   }

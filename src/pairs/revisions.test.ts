@@ -8,7 +8,15 @@ import { committedManifestPath, committedRevisionsPath } from "../io/manifest.js
 import { projectRoot, sharedPath } from "../testing/shared.js";
 import { shortDigest } from "./digest.js";
 import { parseManifest } from "./manifest-json.js";
-import { itemRevisions, pairCommits, parseDataRevisions, recordMismatch, unchangedPairIds, withRevisions, type DataRevisions } from "./revisions.js";
+import {
+  itemRevisions,
+  pairCommits,
+  parseDataRevisions,
+  recordMismatch,
+  unchangedPairIds,
+  withRevisions,
+  type DataRevisions,
+} from "./revisions.js";
 import type { Manifest } from "./types.js";
 
 const versions: BfclVersion[] = ["v3", "v4"];
@@ -104,7 +112,10 @@ describe("the committed records of BFCL data commits", () => {
   it("a record that names a commit it does not list, or is not a record, is one problem", () => {
     const r = record("v4");
     const stray = { ...r, items: { x: [{ commit: "00000000", fields: [], turnsBefore: null, turnsAfter: null }] } };
-    expect(parseDataRevisions(JSON.stringify(stray), "r.json")).toMatchObject({ ok: false, problems: [{ message: "invalid revision record: x names commit 00000000, which the record does not list" }] });
+    expect(parseDataRevisions(JSON.stringify(stray), "r.json")).toMatchObject({
+      ok: false,
+      problems: [{ message: "invalid revision record: x names commit 00000000, which the record does not list" }],
+    });
     expect(parseDataRevisions("{", "r.json")).toMatchObject({ ok: false, problems: [{ code: "json-malformed", file: "r.json" }] });
     expect(parseDataRevisions("{}", "r.json")).toMatchObject({ ok: false, problems: [{ code: "revisions-schema" }] });
   });
@@ -118,7 +129,10 @@ describe("the committed records of BFCL data commits", () => {
 const gitDir = process.env.GORILLA_GIT_DIR;
 describe.skipIf(!gitDir)("regenerated from Gorilla's history", () => {
   it("tools/gen-data-revisions.py --check finds the committed revisions-v3.json and revisions-v4.json as it would write them", () => {
-    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-data-revisions.py"), "--git-dir", gitDir!, "--check"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-data-revisions.py"), "--git-dir", gitDir!, "--check"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     expect(out).toBe("");
   }, 120_000);
 });

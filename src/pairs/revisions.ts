@@ -55,7 +55,9 @@ const schema = v.object({
   bfclVersion: v.picklist(["v3", "v4"]),
   release: commit,
   supported: sha,
-  commits: v.array(v.object({ ...commit.entries, items: v.pipe(v.number(), v.integer(), v.minValue(0)), unreadable: v.optional(v.array(v.string())) })),
+  commits: v.array(
+    v.object({ ...commit.entries, items: v.pipe(v.number(), v.integer(), v.minValue(0)), unreadable: v.optional(v.array(v.string())) }),
+  ),
   items: v.record(v.string(), v.array(v.object({ commit: sha, fields: v.array(v.string()), turnsBefore: turns, turnsAfter: turns }))),
 });
 
@@ -77,7 +79,12 @@ export function parseDataRevisions(text: string, file: string): Result<DataRevis
   const known = new Set(record.commits.map((c) => c.commit));
   for (const [id, changes] of Object.entries(record.items)) {
     const stray = changes.find((c) => !known.has(c.commit));
-    if (stray) return err(problem("revisions-schema", `invalid revision record: ${id} names commit ${stray.commit}, which the record does not list`, { file }));
+    if (stray)
+      return err(
+        problem("revisions-schema", `invalid revision record: ${id} names commit ${stray.commit}, which the record does not list`, {
+          file,
+        }),
+      );
   }
   return ok(record);
 }
@@ -108,12 +115,14 @@ export interface ManifestRevisions {
  * folder is another revision than the record's `supported`).
  */
 export function recordMismatch(manifest: Pick<Manifest, "source" | "items">, record: DataRevisions): string | null {
-  if (record.bfclVersion !== manifest.source.bfclVersion) return `the record is of BFCL ${record.bfclVersion}, the data of ${manifest.source.bfclVersion}`;
+  if (record.bfclVersion !== manifest.source.bfclVersion)
+    return `the record is of BFCL ${record.bfclVersion}, the data of ${manifest.source.bfclVersion}`;
   const turnsOf = new Map(manifest.items.map((i) => [i.id, i.turns]));
   for (const [id, changes] of Object.entries(record.items)) {
     const last = changes[changes.length - 1].turnsAfter;
     const mine = turnsOf.get(id);
-    if (mine === undefined ? last !== null : JSON.stringify(mine) !== JSON.stringify(last)) return `${id} differs from its state at ${record.supported}`;
+    if (mine === undefined ? last !== null : JSON.stringify(mine) !== JSON.stringify(last))
+      return `${id} differs from its state at ${record.supported}`;
   }
   return null;
 }
@@ -172,5 +181,7 @@ export function withRevisions(manifest: Manifest, record: DataRevisions): Manife
 /** The pairs (by should-ask id) neither of whose twins changed since the release; null when the manifest records no revisions. */
 export function unchangedPairIds(manifest: Pick<Manifest, "pairs" | "revisions">): Set<string> | null {
   if (manifest.revisions === undefined) return null;
-  return new Set(manifest.pairs.filter((p) => p.revisions === undefined || p.revisions.base.length + p.revisions.miss.length === 0).map((p) => p.missId));
+  return new Set(
+    manifest.pairs.filter((p) => p.revisions === undefined || p.revisions.base.length + p.revisions.miss.length === 0).map((p) => p.missId),
+  );
 }

@@ -6,7 +6,15 @@ import { committedManifestPath } from "../io/manifest.js";
 import { rolloutRunDir, rolloutRuns, sharedPath } from "../testing/shared.js";
 import { shortDigest } from "./digest.js";
 import { parseManifest } from "./manifest-json.js";
-import { allowedDifferences, checkRolloutData, compareItem, dataCandidate, dataVerdict, type DataCandidate, type RecordedItem } from "./rollout-data.js";
+import {
+  allowedDifferences,
+  checkRolloutData,
+  compareItem,
+  dataCandidate,
+  dataVerdict,
+  type DataCandidate,
+  type RecordedItem,
+} from "./rollout-data.js";
 
 const enc = new TextEncoder();
 
@@ -15,7 +23,9 @@ function readGroup(dir: string): { items: RecordedItem[]; errorIds: string[]; pa
   const items: RecordedItem[] = [];
   const errorIds: string[] = [];
   let parsedAgree = true;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith("_result.json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith("_result.json"))
+    .sort()) {
     for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
       if (line.trim() === "") continue;
       const json = JSON.parse(line) as { id: string; result: unknown; inference_log?: unknown };
@@ -63,7 +73,11 @@ describe("the real gpt-oss rollouts (BFCL v4)", () => {
         expect(dataVerdict(check, "v4", model)).toEqual({ ok: true, line: null, olderData: null });
         const wrong = dataVerdict(check, "v3", model);
         expect(wrong.ok).toBe(false);
-        expect(wrong.line).toMatch(new RegExp(`^${model}: \\d+ of ${onV3.compared} rollouts were not generated on BFCL v3 data \\(first: multi_turn_base_\\d+, turn \\d\\); rollouts look like BFCL v4 data; pass --manifest to force$`));
+        expect(wrong.line).toMatch(
+          new RegExp(
+            `^${model}: \\d+ of ${onV3.compared} rollouts were not generated on BFCL v3 data \\(first: multi_turn_base_\\d+, turn \\d\\); rollouts look like BFCL v4 data; pass --manifest to force$`,
+          ),
+        );
         // the first user turn alone tells them apart too
         const first = checkRolloutData(items, [v3, v4], "first");
         expect([first.byVersion[1].differing.length, first.looksLike]).toEqual([0, "v4"]);
@@ -94,15 +108,39 @@ describe("the real xLAM rollouts (BFCL v3)", () => {
 });
 
 describe("comparing one item", () => {
-  const data: DataCandidate = { version: "v4", turnsById: new Map([["multi_turn_miss_func_1", [shortDigest("list my files"), null, shortDigest("now move it")]]]) };
-  const item = (turns: string[][]): RecordedItem => ({ id: "multi_turn_miss_func_1", turns: turns.map((t) => t.map((content) => ({ role: "user", content }))) });
+  const data: DataCandidate = {
+    version: "v4",
+    turnsById: new Map([["multi_turn_miss_func_1", [shortDigest("list my files"), null, shortDigest("now move it")]]]),
+  };
+  const item = (turns: string[][]): RecordedItem => ({
+    id: "multi_turn_miss_func_1",
+    turns: turns.map((t) => t.map((content) => ({ role: "user", content }))),
+  });
   it("skips the holdout turn, where BFCL writes its own prompt, and stops at the turns the log has", () => {
-    expect(compareItem(item([["list my files"], ["I have updated some more functions you can choose from. What about now?"], ["now move it"]]), data)).toEqual({ kind: "equal", turnsCompared: 2 });
+    expect(
+      compareItem(
+        item([["list my files"], ["I have updated some more functions you can choose from. What about now?"], ["now move it"]]),
+        data,
+      ),
+    ).toEqual({ kind: "equal", turnsCompared: 2 });
     expect(compareItem(item([["list my files"]]), data)).toEqual({ kind: "equal", turnsCompared: 1 });
   });
   it("accepts a system prompt that the handler merged in front of the first user message", () => {
     expect(compareItem(item([["You are a helpful assistant.\n\nTools: …\n\nlist my files"]]), data).kind).toBe("equal");
-    expect(compareItem({ id: "multi_turn_miss_func_1", turns: [[{ role: "system", content: "sys" }, { role: "user", content: "list my files" }]] }, data).kind).toBe("equal");
+    expect(
+      compareItem(
+        {
+          id: "multi_turn_miss_func_1",
+          turns: [
+            [
+              { role: "system", content: "sys" },
+              { role: "user", content: "list my files" },
+            ],
+          ],
+        },
+        data,
+      ).kind,
+    ).toBe("equal");
   });
   it("names the first turn that differs, and tells an unknown item and a missing log apart", () => {
     expect(compareItem(item([["list my files"], [], ["now copy it"]]), data)).toEqual({ kind: "differs", turn: 2 });
@@ -122,14 +160,19 @@ describe("the verdict on a group", () => {
   const a = candidate("v3", (i) => i % 3 === 0);
   const b = candidate("v4", (i) => i % 3 === 0);
   const rollouts = (v: string, edited: number) =>
-    ids.map((id, i): RecordedItem => ({ id, turns: [[{ role: "user", content: i < edited ? "edited later" : text(id, i % 3 === 0 ? v : "same") }]] }));
+    ids.map((id, i): RecordedItem => ({
+      id,
+      turns: [[{ role: "user", content: i < edited ? "edited later" : text(id, i % 3 === 0 ? v : "same") }]],
+    }));
   it("tolerates a few items edited after the run, not more", () => {
     expect(allowedDifferences(200)).toBe(4);
     expect(allowedDifferences(10)).toBe(3);
     expect(checkRolloutData(rollouts("v4", 4), [a, b]).looksLike).toBe("v4");
     const many = checkRolloutData(rollouts("v4", 5), [a, b]);
     expect(many.looksLike).toBe(null);
-    expect(dataVerdict(many, "v4", "m").line).toBe("m: 5 of 200 rollouts were not generated on BFCL v4 data (first: multi_turn_base_0, turn 0); pass --manifest to force");
+    expect(dataVerdict(many, "v4", "m").line).toBe(
+      "m: 5 of 200 rollouts were not generated on BFCL v4 data (first: multi_turn_base_0, turn 0); pass --manifest to force",
+    );
   });
   it("cannot tell the versions apart on items equal in both, and then accepts either", () => {
     const shared = rollouts("v4", 0).filter((_, i) => i % 3 !== 0);
@@ -138,9 +181,20 @@ describe("the verdict on a group", () => {
     expect(dataVerdict(check, "v3", "m")).toEqual({ ok: true, line: null, olderData: null });
   });
   it("says so when no line has a log, and when the expected version has no manifest", () => {
-    const none = checkRolloutData(ids.map((id) => ({ id, turns: null })), [a, b]);
-    expect(dataVerdict(none, "v4", "m")).toEqual({ ok: true, line: "m: no recorded question to check against BFCL v4 data (200 of 200 lines have no inference_log)", olderData: null });
-    expect(dataVerdict(checkRolloutData(rollouts("v4", 0), [b]), "v3", "m")).toEqual({ ok: false, line: "m: no BFCL v3 manifest to check the rollouts against", olderData: null });
+    const none = checkRolloutData(
+      ids.map((id) => ({ id, turns: null })),
+      [a, b],
+    );
+    expect(dataVerdict(none, "v4", "m")).toEqual({
+      ok: true,
+      line: "m: no recorded question to check against BFCL v4 data (200 of 200 lines have no inference_log)",
+      olderData: null,
+    });
+    expect(dataVerdict(checkRolloutData(rollouts("v4", 0), [b]), "v3", "m")).toEqual({
+      ok: false,
+      line: "m: no BFCL v3 manifest to check the rollouts against",
+      olderData: null,
+    });
   });
 });
 
@@ -157,20 +211,38 @@ describe("items that follow older data of the version", () => {
     version: "v4",
     turnsById: new Map(ids.map((id) => [id, now])),
     olderById: new Map([
-      ["multi_turn_miss_func_3", [{ commit: "06ae1c76", turns: older }, { commit: "26ad99ed", turns: oldest }]],
+      [
+        "multi_turn_miss_func_3",
+        [
+          { commit: "06ae1c76", turns: older },
+          { commit: "26ad99ed", turns: oldest },
+        ],
+      ],
       ["multi_turn_miss_func_7", [{ commit: "06ae1c76", turns: older }]],
     ]),
     commits,
   };
   const sent = (first: string, second: string | null): RecordedItem["turns"] => [
     [{ role: "user", content: first }],
-    second === null ? [{ role: "user", content: "I have updated some more functions you can choose from. What about now?" }] : [{ role: "user", content: second }],
+    second === null
+      ? [{ role: "user", content: "I have updated some more functions you can choose from. What about now?" }]
+      : [{ role: "user", content: second }],
     [],
     [{ role: "user", content: "and copy it" }],
   ];
-  const run = (turnsOf: (id: string) => RecordedItem["turns"]) => checkRolloutData(ids.map((id) => ({ id, turns: turnsOf(id) })), [data]);
+  const run = (turnsOf: (id: string) => RecordedItem["turns"]) =>
+    checkRolloutData(
+      ids.map((id) => ({ id, turns: turnsOf(id) })),
+      [data],
+    );
   it("names the earliest commit the items were recorded before, and the items, in a warning when few enough differ", () => {
-    const check = run((id) => (id.endsWith("_3") ? sent("list the files", null) : id.endsWith("_7") ? sent("list my files", null) : sent("list my files", "now move it")));
+    const check = run((id) =>
+      id.endsWith("_3")
+        ? sent("list the files", null)
+        : id.endsWith("_7")
+          ? sent("list my files", null)
+          : sent("list my files", "now move it"),
+    );
     expect(check.byVersion[0].differing).toEqual([
       { id: "multi_turn_miss_func_3", turn: 0, before: "26ad99ed" },
       { id: "multi_turn_miss_func_7", turn: 1, before: "06ae1c76" },
@@ -178,11 +250,18 @@ describe("items that follow older data of the version", () => {
     expect(dataVerdict(check, "v4", "m")).toEqual({
       ok: true,
       line: null,
-      olderData: "m: generated on BFCL v4 data from before 26ad99ed 'Remove update_market_status' (2025-11-07): 2 items differ: multi_turn_miss_func 3, 7",
+      olderData:
+        "m: generated on BFCL v4 data from before 26ad99ed 'Remove update_market_status' (2025-11-07): 2 items differ: multi_turn_miss_func 3, 7",
     });
   });
   it("puts the named data in the error line when too many items differ, with the items no known revision explains", () => {
-    const check = run((id) => (Number(id.split("_").pop()) < 4 ? sent("something else", "x") : id.endsWith("_7") ? sent("list my files", null) : sent("list my files", "now move it")));
+    const check = run((id) =>
+      Number(id.split("_").pop()) < 4
+        ? sent("something else", "x")
+        : id.endsWith("_7")
+          ? sent("list my files", null)
+          : sent("list my files", "now move it"),
+    );
     const verdict = dataVerdict(check, "v4", "m");
     expect(verdict.ok).toBe(false);
     expect(verdict.line).toBe(

@@ -159,7 +159,10 @@ export function rolloutDataCheckBuilder(candidates: readonly DataCandidate[], sc
       candidates.forEach((data, k) => {
         const c = compareItem(item, data, scope);
         if (c.kind === "equal") tallies[k].equal++;
-        else if (c.kind === "differs") tallies[k].differing.push(c.before === undefined ? { id: item.id, turn: c.turn } : { id: item.id, turn: c.turn, before: c.before });
+        else if (c.kind === "differs")
+          tallies[k].differing.push(
+            c.before === undefined ? { id: item.id, turn: c.turn } : { id: item.id, turn: c.turn, before: c.before },
+          );
         else if (c.kind === "unknown-item") tallies[k].unknown++;
       });
     },
@@ -169,7 +172,16 @@ export function rolloutDataCheckBuilder(candidates: readonly DataCandidate[], sc
         const compared = equal + differing.length;
         const matches = compared > 0 && unexplained(differing) <= allowedDifferences(compared);
         const fitsAsNow = compared > 0 && differing.length <= allowedDifferences(compared);
-        return { version: data.version, compared, equal, differing: [...differing], unknown, matches, fitsAsNow, olderData: olderData(differing, data) };
+        return {
+          version: data.version,
+          compared,
+          equal,
+          differing: [...differing],
+          unknown,
+          matches,
+          fitsAsNow,
+          olderData: olderData(differing, data),
+        };
       });
       // the closest data: fewest items differing at all (a v3 run follows v4's data from before its first fixes on every item v3 and v4 differ on)
       const fitting = byVersion.filter((v) => v.matches).sort((a, b) => a.differing.length / a.compared - b.differing.length / b.compared);
@@ -190,7 +202,11 @@ function olderData(differing: readonly { id: string; before?: string }[], data: 
 }
 
 /** Compare a group of rollouts (one file, or one model's files) with every data set available. */
-export function checkRolloutData(items: readonly RecordedItem[], candidates: readonly DataCandidate[], scope: TurnScope = "all"): RolloutDataCheck {
+export function checkRolloutData(
+  items: readonly RecordedItem[],
+  candidates: readonly DataCandidate[],
+  scope: TurnScope = "all",
+): RolloutDataCheck {
   const check = rolloutDataCheckBuilder(candidates, scope);
   for (const item of items) check.add(item);
   return check.result();
@@ -240,9 +256,14 @@ export function olderDataLine(match: VersionMatch, label: string): string | null
  */
 export function dataVerdict(check: RolloutDataCheck, expected: BfclVersion, label: string): DataVerdict {
   const mine = check.byVersion.find((v) => v.version === expected);
-  if (mine === undefined) return { ok: false, line: `${label}: no BFCL ${expected} manifest to check the rollouts against`, olderData: null };
+  if (mine === undefined)
+    return { ok: false, line: `${label}: no BFCL ${expected} manifest to check the rollouts against`, olderData: null };
   if (mine.compared === 0) {
-    return { ok: true, line: `${label}: no recorded question to check against BFCL ${expected} data (${check.noLog} of ${check.lines} lines have no inference_log)`, olderData: null };
+    return {
+      ok: true,
+      line: `${label}: no recorded question to check against BFCL ${expected} data (${check.noLog} of ${check.lines} lines have no inference_log)`,
+      olderData: null,
+    };
   }
   const older = olderDataLine(mine, label);
   const other = check.looksLike !== null && check.looksLike !== expected ? check.looksLike : null;
@@ -250,6 +271,11 @@ export function dataVerdict(check: RolloutDataCheck, expected: BfclVersion, labe
   if (mine.matches && (mine.fitsAsNow || other === null)) return { ok: true, line: null, olderData: older };
   const first = mine.differing[0];
   const head = `${label}: ${mine.differing.length} of ${mine.compared} rollouts were not generated on BFCL ${expected} data (first: ${first.id}, turn ${first.turn})`;
-  if (other === null && older !== null) return { ok: false, line: `${head}; ${older.slice(label.length + 2)}; pass --manifest to force`, olderData: older };
-  return { ok: false, line: other ? `${head}; rollouts look like BFCL ${other} data; pass --manifest to force` : `${head}; pass --manifest to force`, olderData: older };
+  if (other === null && older !== null)
+    return { ok: false, line: `${head}; ${older.slice(label.length + 2)}; pass --manifest to force`, olderData: older };
+  return {
+    ok: false,
+    line: other ? `${head}; rollouts look like BFCL ${other} data; pass --manifest to force` : `${head}; pass --manifest to force`,
+    olderData: older,
+  };
 }

@@ -172,7 +172,7 @@ function floatDivmod(vx: number, wx: number): [number, number] {
 
 function intFloorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** `a // b`: floor division (int or float), with CPython's ZeroDivisionError wording. */
@@ -267,7 +267,8 @@ export function pyPow(a: PyValue, b: PyValue): PyValue {
 }
 
 function checkFloatResult(r: number, base: number, exponent = 0): number {
-  if (!Number.isFinite(r) && Number.isFinite(base) && Number.isFinite(exponent)) throw new PyException("OverflowError", "(34, 'Numerical result out of range')");
+  if (!Number.isFinite(r) && Number.isFinite(base) && Number.isFinite(exponent))
+    throw new PyException("OverflowError", "(34, 'Numerical result out of range')");
   return r;
 }
 

@@ -34,7 +34,12 @@ export type PyExpr =
   | ({ kind: "dict"; keys: (PyExpr | null)[]; values: PyExpr[] } & Span)
   | ({ kind: "starred"; value: PyExpr } & Span)
   | ({ kind: "unary"; op: "-" | "+" | "~" | "not"; operand: PyExpr } & Span)
-  | ({ kind: "binary"; op: "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "<<" | ">>" | "&" | "|" | "^"; left: PyExpr; right: PyExpr } & Span)
+  | ({
+      kind: "binary";
+      op: "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "<<" | ">>" | "&" | "|" | "^";
+      left: PyExpr;
+      right: PyExpr;
+    } & Span)
   | ({ kind: "boolop"; op: "and" | "or"; values: PyExpr[] } & Span)
   | ({ kind: "compare"; left: PyExpr; ops: string[]; comparators: PyExpr[] } & Span)
   | ({ kind: "ifexp"; test: PyExpr; body: PyExpr; orelse: PyExpr } & Span)

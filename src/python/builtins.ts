@@ -14,7 +14,22 @@ import { pyRepr, pyStr } from "./repr.js";
 
 /** Names `callBuiltin` models. */
 export const MODELLED_BUILTINS: ReadonlySet<string> = new Set([
-  "abs", "bool", "dict", "float", "int", "len", "list", "max", "min", "repr", "round", "set", "sorted", "str", "sum", "tuple",
+  "abs",
+  "bool",
+  "dict",
+  "float",
+  "int",
+  "len",
+  "list",
+  "max",
+  "min",
+  "repr",
+  "round",
+  "set",
+  "sorted",
+  "str",
+  "sum",
+  "tuple",
 ]);
 
 function exactlyOne(name: string, args: PyValue[]): PyValue {
@@ -82,7 +97,13 @@ export function callBuiltin(name: string, args: PyValue[], kwargs: [string, PyVa
         if (src instanceof PyDict) for (const [k, v] of src.entries()) d.set(k, v);
         else {
           pyIter(src).forEach((item, i) => {
-            const pair = Array.isArray(item) ? item : item instanceof PyTuple ? item.items : typeof item === "string" ? Array.from(item) : null;
+            const pair = Array.isArray(item)
+              ? item
+              : item instanceof PyTuple
+                ? item.items
+                : typeof item === "string"
+                  ? Array.from(item)
+                  : null;
             if (pair === null) throw new PyException("TypeError", `cannot convert dictionary update sequence element #${i} to a sequence`);
             if (pair.length !== 2) {
               throw new PyException("ValueError", `dictionary update sequence element #${i} has length ${pair.length}; 2 is required`);

@@ -41,7 +41,18 @@ describe("equality follows Python", () => {
     expect(pyEquals("1", 1n)).toBe(false);
     expect(pyEquals([1n, [2.0]], [1.0, [2n]])).toBe(true);
     expect(pyEquals([1n], new PyTuple([1n]))).toBe(false);
-    expect(pyEquals(new PyDict([["a", 1n], ["b", 2n]]), new PyDict([["b", 2.0], ["a", true]]))).toBe(true);
+    expect(
+      pyEquals(
+        new PyDict([
+          ["a", 1n],
+          ["b", 2n],
+        ]),
+        new PyDict([
+          ["b", 2.0],
+          ["a", true],
+        ]),
+      ),
+    ).toBe(true);
     expect(pyEquals(new PySet([1n, 2n]), new PySet([2.0, 1.0]))).toBe(true);
     expect(pyEquals(NaN, NaN)).toBe(false);
     expect(pyEquals(2n ** 60n + 1n, 2 ** 60)).toBe(false);

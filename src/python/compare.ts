@@ -178,8 +178,8 @@ export function pyCompare(op: CmpOp, a: PyValue, b: PyValue): boolean {
   const seqB = Array.isArray(b) ? b : null;
   const tupA = a instanceof PyTuple ? a.items : null;
   const tupB = b instanceof PyTuple ? b.items : null;
-  const xs = (seqA && seqB) ? seqA : (tupA && tupB) ? tupA : null;
-  const ys = (seqA && seqB) ? seqB : (tupA && tupB) ? tupB : null;
+  const xs = seqA && seqB ? seqA : tupA && tupB ? tupA : null;
+  const ys = seqA && seqB ? seqB : tupA && tupB ? tupB : null;
   if (xs && ys) {
     enterNested();
     try {
@@ -205,7 +205,8 @@ export function pyCompare(op: CmpOp, a: PyValue, b: PyValue): boolean {
         return a.size > b.size && subset(b, a);
     }
   }
-  const hook = (o: PyValue) => (isPyObject(o) ? (o as PyObject & { pyCompare?: (op: CmpOp, other: PyValue) => boolean | undefined }).pyCompare : undefined);
+  const hook = (o: PyValue) =>
+    isPyObject(o) ? (o as PyObject & { pyCompare?: (op: CmpOp, other: PyValue) => boolean | undefined }).pyCompare : undefined;
   const ha = hook(a);
   if (ha) {
     const r = ha.call(a, op, b);

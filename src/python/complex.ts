@@ -10,7 +10,10 @@ import { floatRepr } from "./repr.js";
 /** A complex number, produced only by a negative float raised to a fractional power. */
 export class PyComplex implements PyObject {
   readonly pyTypeName = "complex";
-  constructor(readonly re: number, readonly im: number) {}
+  constructor(
+    readonly re: number,
+    readonly im: number,
+  ) {}
   pyBool(): boolean {
     return this.re !== 0 || this.im !== 0;
   }

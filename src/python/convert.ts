@@ -77,7 +77,8 @@ function roundObject(x: PyValue, ndigits: PyValue | undefined): PyValue {
 }
 
 /** Python's `str.isspace()` set plus what `float()`/`int()` strip. */
-const PY_WHITESPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const PY_WHITESPACE =
+  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 /** Convert Unicode decimal digits (e.g. Arabic-Indic) to ASCII, as int()/float() accept them. */
 function asciiDigits(s: string): string {

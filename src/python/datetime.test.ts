@@ -13,7 +13,11 @@ describe("datetime.strptime matches CPython's _strptime", () => {
   const cases = load<({ text: TaggedValue; format: string } & Outcome)[]>("strptime");
   test.each(cases.map((c) => [`${JSON.stringify(c.text)} ${c.format}`, c] as const))("%s", (_, c) => {
     // valid inputs are compared through strftime; non-str inputs raise before formatting
-    const got = compareOutcome(() => pyStrptime(decodeTagged(c.text), c.format).strftime("%Y-%m-%d %H:%M:%S"), c, (v) => pyRepr(v));
+    const got = compareOutcome(
+      () => pyStrptime(decodeTagged(c.text), c.format).strftime("%Y-%m-%d %H:%M:%S"),
+      c,
+      (v) => pyRepr(v),
+    );
     expect(got).toBeNull();
   });
   test("non-str argument is a TypeError", () => {

@@ -12,7 +12,11 @@ describe('format(x, ".Nf") matches CPython (half-even on the exact binary value)
     const bad: string[] = [];
     for (const c of cases) {
       const x = decodeTagged(c.x);
-      const d = compareOutcome(() => formatFixed(x, c.digits), c, (v) => pyRepr(v));
+      const d = compareOutcome(
+        () => formatFixed(x, c.digits),
+        c,
+        (v) => pyRepr(v),
+      );
       if (d) bad.push(`format(${pyRepr(x)}, ".${c.digits}f"): ${d}`);
     }
     expect(bad).toEqual([]);

@@ -32,7 +32,14 @@ describe("json.dumps matches CPython's defaults", () => {
     ]);
     expect(jsonDumps(d)).toBe('{"1": "\\u00e9\\ud83d\\ude00", "false": NaN, "null": [Infinity, -0.0], "2.5": 1e+16}');
     // 1 and True are one key in Python: the first key object stays, the last value wins
-    expect(jsonDumps(new PyDict([[1n, "a"], [true, "b"]]))).toBe('{"1": "b"}');
+    expect(
+      jsonDumps(
+        new PyDict([
+          [1n, "a"],
+          [true, "b"],
+        ]),
+      ),
+    ).toBe('{"1": "b"}');
     expect(() => jsonDumps(new PySet([1n]))).toThrow("Object of type set is not JSON serializable");
     expect(() => jsonDumps(new PyDict([[new PyTuple([1n]), 1n]]))).toThrow("keys must be str, int, float, bool or None, not tuple");
   });
@@ -62,7 +69,8 @@ function storedResultStrings(): string[] {
       for (const f of readdirSync(dir)) {
         const lines = readFileSync(join(dir, f), "utf8").split("\n").slice(1).filter(Boolean);
         for (const line of lines) {
-          const exec = (JSON.parse(line) as { error?: { execution_result?: { model: string[][]; ground_truth: string[] }[] } }).error?.execution_result;
+          const exec = (JSON.parse(line) as { error?: { execution_result?: { model: string[][]; ground_truth: string[] }[] } }).error
+            ?.execution_result;
           for (const turn of exec ?? []) {
             for (const step of turn.model) out.push(...step);
             out.push(...turn.ground_truth);

@@ -16,6 +16,14 @@ describe("truthiness matches CPython's bool()", () => {
 
 test("type names as type(x).__name__ prints them", () => {
   expect([null, true, 1n, 1.5, "s", [], new PyTuple([]), new PyDict(), new PySet()].map(pyTypeName)).toEqual([
-    "NoneType", "bool", "int", "float", "str", "list", "tuple", "dict", "set",
+    "NoneType",
+    "bool",
+    "int",
+    "float",
+    "str",
+    "list",
+    "tuple",
+    "dict",
+    "set",
   ]);
 });

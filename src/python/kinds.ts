@@ -8,7 +8,9 @@ import { PyTuple, PyDict, PySet } from "./containers.js";
 
 /** True for a value implementing PyObject (not None, a primitive or a built-in container). */
 export function isPyObject(v: PyValue): v is PyObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyTuple) && !(v instanceof PyDict) && !(v instanceof PySet);
+  return (
+    v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyTuple) && !(v instanceof PyDict) && !(v instanceof PySet)
+  );
 }
 
 /** `type(x).__name__`, used in every TypeError message. */

@@ -37,7 +37,8 @@ function nameError(id: string): PyException {
 
 function subscript(container: PyValue, index: PyValue): PyValue {
   if (Array.isArray(container) || container instanceof PyTuple || typeof container === "string") {
-    const items: readonly PyValue[] = typeof container === "string" ? Array.from(container) : Array.isArray(container) ? container : container.items;
+    const items: readonly PyValue[] =
+      typeof container === "string" ? Array.from(container) : Array.isArray(container) ? container : container.items;
     const kind = typeof container === "string" ? "string" : Array.isArray(container) ? "list" : "tuple";
     const i = asInt(index);
     if (i === undefined) throw new PyException("TypeError", `${kind} indices must be integers or slices, not ${pyTypeName(index)}`);
@@ -54,9 +55,15 @@ function subscript(container: PyValue, index: PyValue): PyValue {
   throw new PyException("TypeError", `'${pyTypeName(container)}' object is not subscriptable`);
 }
 
-
 function sliceOf(container: PyValue, lower: PyValue, upper: PyValue, step: PyValue): PyValue {
-  const items: readonly PyValue[] | null = typeof container === "string" ? Array.from(container) : Array.isArray(container) ? container : container instanceof PyTuple ? container.items : null;
+  const items: readonly PyValue[] | null =
+    typeof container === "string"
+      ? Array.from(container)
+      : Array.isArray(container)
+        ? container
+        : container instanceof PyTuple
+          ? container.items
+          : null;
   if (items === null) throw new PyException("TypeError", `'${pyTypeName(container)}' object is not subscriptable`);
   const n = items.length;
   const st = step === null ? 1 : Number(pyIndex(step));

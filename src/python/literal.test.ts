@@ -77,9 +77,9 @@ describe("resolveValue follows BFCL's resolve_ast_by_type", () => {
 });
 
 describe("a binary operation is BFCL's eval(ast.unparse(value)): the same results and messages as Python's eval", () => {
-  const cases = (JSON.parse(readFileSync(join(projectRoot, "src/python/vectors/literal-eval.json"), "utf8")) as ({ src: string } & Outcome)[]).filter(
-    (c) => expr(c.src).kind === "binary",
-  );
+  const cases = (
+    JSON.parse(readFileSync(join(projectRoot, "src/python/vectors/literal-eval.json"), "utf8")) as ({ src: string } & Outcome)[]
+  ).filter((c) => expr(c.src).kind === "binary");
   it("has binary vectors, failing and not", () => {
     expect(cases.filter((c) => c.error !== undefined).length).toBeGreaterThan(30);
     expect(cases.filter((c) => c.error === undefined).length).toBeGreaterThan(30);
@@ -131,6 +131,9 @@ describe("resolveCall", () => {
   it("reports the first unresolvable keyword and keeps its source text", () => {
     const call = resolveCall(expr("mv(source=a.b, destination='c')") as Extract<PyExpr, { kind: "call" }>);
     expect(call.failure).toBe("Exception: Unsupported AST type: <class 'ast.Attribute'>");
-    expect(call.keywords).toEqual([["source", "a.b"], ["destination", "c"]]);
+    expect(call.keywords).toEqual([
+      ["source", "a.b"],
+      ["destination", "c"],
+    ]);
   });
 });

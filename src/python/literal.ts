@@ -298,8 +298,19 @@ const Prec = {
 type Prec = number;
 
 const BINOP_PREC: Record<string, Prec> = {
-  "+": Prec.ARITH, "-": Prec.ARITH, "*": Prec.TERM, "@": Prec.TERM, "/": Prec.TERM, "%": Prec.TERM,
-  "<<": Prec.SHIFT, ">>": Prec.SHIFT, "|": Prec.EXPR, "^": Prec.BXOR, "&": Prec.BAND, "//": Prec.TERM, "**": Prec.POWER,
+  "+": Prec.ARITH,
+  "-": Prec.ARITH,
+  "*": Prec.TERM,
+  "@": Prec.TERM,
+  "/": Prec.TERM,
+  "%": Prec.TERM,
+  "<<": Prec.SHIFT,
+  ">>": Prec.SHIFT,
+  "|": Prec.EXPR,
+  "^": Prec.BXOR,
+  "&": Prec.BAND,
+  "//": Prec.TERM,
+  "**": Prec.POWER,
 };
 
 /**
@@ -394,7 +405,11 @@ function upNode(e: PyExpr, prec: Prec): string {
       return e.elts.length === 0 ? "{*()}" : `{${e.elts.map((x) => upWithin(x, Prec.TEST, 1)).join(", ")}}`;
     case "dict":
       return `{${e.keys
-        .map((k, i) => (k === null ? `**${upWithin(e.values[i]!, Prec.EXPR, 2)}` : `${upWithin(k, Prec.TEST, 3)}: ${upWithin(e.values[i]!, Prec.TEST, 3)}`))
+        .map((k, i) =>
+          k === null
+            ? `**${upWithin(e.values[i]!, Prec.EXPR, 2)}`
+            : `${upWithin(k, Prec.TEST, 3)}: ${upWithin(e.values[i]!, Prec.TEST, 3)}`,
+        )
         .join(", ")}}`;
     case "starred":
       return `*${up(e.value, Prec.EXPR)}`;
@@ -431,7 +446,10 @@ function upNode(e: PyExpr, prec: Prec): string {
     case "fstring":
       return e.source;
     case "call": {
-      const parts = [...e.args.map((a) => up(a, Prec.TEST)), ...e.keywords.map((k) => (k.arg === null ? `**${upWithin(k.value, Prec.TEST, 3)}` : `${k.arg}=${upWithin(k.value, Prec.TEST, 3)}`))];
+      const parts = [
+        ...e.args.map((a) => up(a, Prec.TEST)),
+        ...e.keywords.map((k) => (k.arg === null ? `**${upWithin(k.value, Prec.TEST, 3)}` : `${k.arg}=${upWithin(k.value, Prec.TEST, 3)}`)),
+      ];
       return `${up(e.func, Prec.ATOM)}(${parts.join(", ")})`;
     }
   }

@@ -35,7 +35,8 @@ describe("mpmath 1.3.0 logarithm: log(value)/log(base) at mp.dps = precision", (
     for (const c of cases) {
       const want = c.error !== undefined ? `${c.error}: ${c.message}` : (decodeTagged(c.ok!) as string);
       const got = logarithm(decodeTagged(c.value), decodeTagged(c.base), decodeTagged(c.precision));
-      if (got !== want) bad.push(`log(${JSON.stringify(c.value)}, ${JSON.stringify(c.base)}, ${JSON.stringify(c.precision)}): want ${want} got ${got}`);
+      if (got !== want)
+        bad.push(`log(${JSON.stringify(c.value)}, ${JSON.stringify(c.base)}, ${JSON.stringify(c.precision)}): want ${want} got ${got}`);
     }
     expect(bad).toEqual([]);
   });

@@ -396,7 +396,14 @@ export function mpPrecFromDps(precision: PyValue): number {
   } else if (typeof precision === "string") {
     throw new PyException("ValueError", `invalid literal for int() with base 10: ${strRepr(precision)}`);
   } else {
-    const t = precision === null ? "NoneType" : Array.isArray(precision) ? "list" : typeof precision === "object" ? (precision as { pyTypeName?: string }).pyTypeName ?? "object" : typeof precision;
+    const t =
+      precision === null
+        ? "NoneType"
+        : Array.isArray(precision)
+          ? "list"
+          : typeof precision === "object"
+            ? ((precision as { pyTypeName?: string }).pyTypeName ?? "object")
+            : typeof precision;
     throw new PyException("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${t}'`);
   }
   return dpsToPrec(n);

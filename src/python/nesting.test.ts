@@ -11,7 +11,15 @@ import type { PyExpr } from "./ast.js";
 import { parseExpression, type ParseMode } from "./parse.js";
 import { evalLiteral, type LiteralEvalHooks } from "./literal-eval.js";
 import { PyException } from "./exception.js";
-import { NESTED_ARGUMENT, NESTED_JSON, NESTED_SOURCE, NESTED_VALUES, nestingDifference, nestingMeasurements, type NestingVectors } from "./testing/nesting.js";
+import {
+  NESTED_ARGUMENT,
+  NESTED_JSON,
+  NESTED_SOURCE,
+  NESTED_VALUES,
+  nestingDifference,
+  nestingMeasurements,
+  type NestingVectors,
+} from "./testing/nesting.js";
 
 const VECTORS = JSON.parse(readFileSync(new URL("./vectors/nesting.json", import.meta.url), "utf8")) as NestingVectors;
 
@@ -33,27 +41,69 @@ describe("deep nesting fails where CPython 3.12 fails, with its RecursionError",
     expect(differences("json.loads", (form, n) => () => (jsonLoadsFast(NESTED_JSON[form](n)), null))).toEqual([]);
   });
   test("repr of nested lists, dicts and tuples", () => {
-    expect(differences("repr", (form, n) => { const v = NESTED_VALUES[form](n); return () => pyRepr(v); })).toEqual([]);
+    expect(
+      differences("repr", (form, n) => {
+        const v = NESTED_VALUES[form](n);
+        return () => pyRepr(v);
+      }),
+    ).toEqual([]);
   });
   test("json.dumps of nested lists and dicts", () => {
-    expect(differences("json.dumps", (form, n) => { const v = NESTED_VALUES[form](n); return () => jsonDumps(v); })).toEqual([]);
+    expect(
+      differences("json.dumps", (form, n) => {
+        const v = NESTED_VALUES[form](n);
+        return () => jsonDumps(v);
+      }),
+    ).toEqual([]);
   });
   test("== and < on nested containers", () => {
-    expect(differences("==", (form, n) => { const a = NESTED_VALUES[form](n), b = NESTED_VALUES[form](n); return () => pyEquals(a, b) || null; })).toEqual([]);
-    expect(differences("<", (form, n) => { const a = NESTED_VALUES[form](n), b = NESTED_VALUES[form](n + 1); return () => pyLt(a, b) || null; })).toEqual([]);
+    expect(
+      differences("==", (form, n) => {
+        const a = NESTED_VALUES[form](n),
+          b = NESTED_VALUES[form](n);
+        return () => pyEquals(a, b) || null;
+      }),
+    ).toEqual([]);
+    expect(
+      differences("<", (form, n) => {
+        const a = NESTED_VALUES[form](n),
+          b = NESTED_VALUES[form](n + 1);
+        return () => pyLt(a, b) || null;
+      }),
+    ).toEqual([]);
   });
   test("copy.deepcopy (Python recursion: a third of the depth)", () => {
-    expect(differences("copy.deepcopy", (form, n) => { const v = NESTED_VALUES[form](n); return () => (pyDeepCopy(v), null); })).toEqual([]);
+    expect(
+      differences("copy.deepcopy", (form, n) => {
+        const v = NESTED_VALUES[form](n);
+        return () => (pyDeepCopy(v), null);
+      }),
+    ).toEqual([]);
   });
   test("hash of nested tuples has no limit (a set member, a dict key)", () => {
-    expect(differences("hash", (form, n) => { const v = NESTED_VALUES[form](n); return () => (new PySet([v as PyValue]), pyHash(v), null); })).toEqual([]);
+    expect(
+      differences("hash", (form, n) => {
+        const v = NESTED_VALUES[form](n);
+        return () => (new PySet([v as PyValue]), pyHash(v), null);
+      }),
+    ).toEqual([]);
   });
 });
 
 /** Python's AST class name of a parsed root (what the generator records for `ast.parse`). */
 const AST_CLASS: Record<string, string> = {
-  list: "List", tuple: "Tuple", int: "Constant", float: "Constant", unary: "UnaryOp", binary: "BinOp", attribute: "Attribute",
-  call: "Call", subscript: "Subscript", ifexp: "IfExp", lambda: "Lambda", name: "Name",
+  list: "List",
+  tuple: "Tuple",
+  int: "Constant",
+  float: "Constant",
+  unary: "UnaryOp",
+  binary: "BinOp",
+  attribute: "Attribute",
+  call: "Call",
+  subscript: "Subscript",
+  ifexp: "IfExp",
+  lambda: "Lambda",
+  name: "Name",
 };
 
 /** Parse as the given entry point; a failure becomes the exception CPython raises (SyntaxError text with its suffix). */
@@ -82,10 +132,20 @@ const CALLABLES: LiteralEvalHooks = {
 
 describe("deep source text fails where CPython 3.12's compiler fails", () => {
   test("ast.parse: 200 brackets, the parser stack (** and lambda chains), the AST depth", () => {
-    expect(differences("ast.parse", (form, n) => { const s = NESTED_SOURCE[form](n); return () => AST_CLASS[parsed(s, "ast", "<unknown>").kind]; })).toEqual([]);
+    expect(
+      differences("ast.parse", (form, n) => {
+        const s = NESTED_SOURCE[form](n);
+        return () => AST_CLASS[parsed(s, "ast", "<unknown>").kind];
+      }),
+    ).toEqual([]);
   });
   test("compile (eval's parser and compiler)", () => {
-    expect(differences("compile", (form, n) => { const s = NESTED_SOURCE[form](n); return () => (parsed(s, "eval", "<string>"), "'<module>'"); })).toEqual([]);
+    expect(
+      differences("compile", (form, n) => {
+        const s = NESTED_SOURCE[form](n);
+        return () => (parsed(s, "eval", "<string>"), "'<module>'");
+      }),
+    ).toEqual([]);
   });
   test("eval of a call whose argument nests: parsed and evaluated without running out of stack", () => {
     expect(

@@ -166,11 +166,13 @@ describe("parseExpression against 2,000 seeded fuzz expressions (tools/gen-pytho
     for (const [source, expected] of fuzz.cases) {
       const r = parseExpression(source);
       if (expected === "E" || expected === "U") {
-        if (r.ok) wrong.push(`${JSON.stringify(source)}: CPython ${expected === "E" ? "rejects" : "has an unsupported node"}, we parsed it`);
+        if (r.ok)
+          wrong.push(`${JSON.stringify(source)}: CPython ${expected === "E" ? "rejects" : "has an unsupported node"}, we parsed it`);
       } else {
         accepted++;
         if (!r.ok) wrong.push(`${JSON.stringify(source)}: CPython accepts, we said ${r.error.message}`);
-        else if (shortHash(dumpExpr(r.expr)).slice(0, 12) !== expected) wrong.push(`${JSON.stringify(source)}: different tree ${canonicalJson(dumpExpr(r.expr)).slice(0, 200)}`);
+        else if (shortHash(dumpExpr(r.expr)).slice(0, 12) !== expected)
+          wrong.push(`${JSON.stringify(source)}: different tree ${canonicalJson(dumpExpr(r.expr)).slice(0, 200)}`);
       }
     }
     expect(wrong).toEqual([]);

@@ -54,9 +54,41 @@ const LEVELS_DEFAULT = 10;
 const MAX_TREE_DEPTH = 2996;
 
 const KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+  "False",
+  "None",
+  "True",
+  "and",
+  "as",
+  "assert",
+  "async",
+  "await",
+  "break",
+  "class",
+  "continue",
+  "def",
+  "del",
+  "elif",
+  "else",
+  "except",
+  "finally",
+  "for",
+  "from",
+  "global",
+  "if",
+  "import",
+  "in",
+  "is",
+  "lambda",
+  "nonlocal",
+  "not",
+  "or",
+  "pass",
+  "raise",
+  "return",
+  "try",
+  "while",
+  "with",
+  "yield",
 ]);
 
 const COMPARE_OPS = new Set(["==", "!=", "<", "<=", ">", ">="]);
@@ -81,7 +113,11 @@ export function parseExpression(source: string, mode: ParseMode = "ast"): ParseR
   try {
     expr = new Parser(source, new TokenStream(source)).parseEval();
   } catch (e) {
-    if (e instanceof ParseError) return { ok: false, error: e.type ? { message: e.message, offset: e.offset, type: e.type } : { message: e.message, offset: e.offset } };
+    if (e instanceof ParseError)
+      return {
+        ok: false,
+        error: e.type ? { message: e.message, offset: e.offset, type: e.type } : { message: e.message, offset: e.offset },
+      };
     if (e instanceof TokenizeError) return { ok: false, error: { message: e.message, offset: e.offset } };
     return { ok: false, error: { message: `internal parser error: ${String(e)}`, offset: 0 } };
   }
@@ -223,7 +259,8 @@ class Parser {
   }
   /** Raise CPython's MemoryError when the modelled parser stack has overflowed. */
   private checkStack(): void {
-    if (this.level >= PARSER_STACK_LIMIT) throw new ParseError("Parser stack overflowed - Python source too complex to parse", this.peek().start, "MemoryError");
+    if (this.level >= PARSER_STACK_LIMIT)
+      throw new ParseError("Parser stack overflowed - Python source too complex to parse", this.peek().start, "MemoryError");
   }
   /** Parse `f` with `levels` more parser levels (a bracket, a call's arguments …). */
   private within<T>(levels: number, f: () => T): T {
@@ -241,7 +278,15 @@ class Parser {
       case "string":
         return true;
       case "name":
-        return !KEYWORDS.has(t.id) || t.id === "True" || t.id === "False" || t.id === "None" || t.id === "not" || t.id === "lambda" || t.id === "await";
+        return (
+          !KEYWORDS.has(t.id) ||
+          t.id === "True" ||
+          t.id === "False" ||
+          t.id === "None" ||
+          t.id === "not" ||
+          t.id === "lambda" ||
+          t.id === "await"
+        );
       case "op":
         return ["(", "[", "{", "-", "+", "~", "...", "*"].includes(t.op);
       default:
@@ -569,14 +614,19 @@ class Parser {
       } else {
         // after a keyword argument CPython's error pass reads `args ',' args` first: whatever
         // stops a positional argument there is "positional argument follows keyword argument"
-        const afterKeyword = sawDoubleStar ? "positional argument follows keyword argument unpacking" : sawKeyword ? "positional argument follows keyword argument" : null;
+        const afterKeyword = sawDoubleStar
+          ? "positional argument follows keyword argument unpacking"
+          : sawKeyword
+            ? "positional argument follows keyword argument"
+            : null;
         let v: PyExpr;
         try {
           v = this.namedExpression();
         } catch (e) {
           // a plain syntax error inside it, or a token the tokenizer cannot read (`file?=`)
           const plain = (e instanceof ParseError && e.type === undefined) || e instanceof TokenizeError;
-          if (afterKeyword !== null && plain && (e as ParseError | TokenizeError).message === "invalid syntax") throw new ParseError(afterKeyword, (e as ParseError).offset);
+          if (afterKeyword !== null && plain && (e as ParseError | TokenizeError).message === "invalid syntax")
+            throw new ParseError(afterKeyword, (e as ParseError).offset);
           throw e;
         }
         if (this.isOp("=")) {
@@ -609,7 +659,10 @@ class Parser {
       return this.isOp("=", 1);
     } catch (e) {
       if (e instanceof TokenizeError && e.message === "invalid syntax" && (sawKeyword || sawDoubleStar)) {
-        throw new ParseError(sawDoubleStar ? "positional argument follows keyword argument unpacking" : "positional argument follows keyword argument", e.offset);
+        throw new ParseError(
+          sawDoubleStar ? "positional argument follows keyword argument unpacking" : "positional argument follows keyword argument",
+          e.offset,
+        );
       }
       throw e;
     }
@@ -702,7 +755,11 @@ class Parser {
         }
         this.next();
         const after = this.peek();
-        if ((t.id === "print" || t.id === "exec") && (after.kind === "string" || after.kind === "number" || after.kind === "name") && !(after.kind === "name" && KEYWORDS.has(after.id))) {
+        if (
+          (t.id === "print" || t.id === "exec") &&
+          (after.kind === "string" || after.kind === "number" || after.kind === "name") &&
+          !(after.kind === "name" && KEYWORDS.has(after.id))
+        ) {
           this.fail(`Missing parentheses in call to '${t.id}'. Did you mean ${t.id}(...)?`, t);
         }
         return { kind: "name", id: t.id, start: t.start, end: t.end };
@@ -1015,7 +1072,8 @@ function scanField(body: string, i: number, raw: boolean, level: number): number
     if (ch === "#") return "f-string expression part cannot include '#'";
     if (stack.length > 0 && (ch === "]" || ch === ")" || ch === "}")) {
       const open = stack.pop()!;
-      if ({ "]": "[", ")": "(", "}": "{" }[ch] !== open) return `f-string: closing parenthesis '${ch}' does not match opening parenthesis '${open}'`;
+      if ({ "]": "[", ")": "(", "}": "{" }[ch] !== open)
+        return `f-string: closing parenthesis '${ch}' does not match opening parenthesis '${open}'`;
       continue;
     }
     if (stack.length === 0 && (ch === "]" || ch === ")")) return `f-string: unmatched '${ch}'`;

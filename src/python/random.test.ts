@@ -35,43 +35,46 @@ describe("PyRandom streams match CPython call by call", () => {
     seed: string;
     calls: [string, TaggedValue[], TaggedValue][];
   }[];
-  test.each(cases.map((c) => [c.seed, c] as const))("seed %s: random, getrandbits, randint, randrange, uniform, choice, shuffle", (_, c) => {
-    const r = new PyRandom(BigInt(c.seed));
-    for (const [method, rawArgs, rawWant] of c.calls) {
-      const args = rawArgs.map(decodeTagged);
-      const want = decodeTagged(rawWant);
-      let got: PyValue;
-      switch (method) {
-        case "random":
-          got = r.random();
-          break;
-        case "getrandbits":
-          got = r.getrandbits(Number(args[0]));
-          break;
-        case "randint":
-          got = r.randint(args[0] as bigint, args[1] as bigint);
-          break;
-        case "randrange":
-          got = r.randrange(args[0] as bigint, args[1] as bigint, args[2] as bigint);
-          break;
-        case "uniform":
-          got = r.uniform(args[0] as number, args[1] as number);
-          break;
-        case "choice":
-          got = r.choice(args[0] as PyValue[]);
-          break;
-        case "shuffle": {
-          const xs: PyValue[] = Array.from({ length: Number(args[0]) }, (_, i) => BigInt(i));
-          r.shuffle(xs);
-          got = xs;
-          break;
+  test.each(cases.map((c) => [c.seed, c] as const))(
+    "seed %s: random, getrandbits, randint, randrange, uniform, choice, shuffle",
+    (_, c) => {
+      const r = new PyRandom(BigInt(c.seed));
+      for (const [method, rawArgs, rawWant] of c.calls) {
+        const args = rawArgs.map(decodeTagged);
+        const want = decodeTagged(rawWant);
+        let got: PyValue;
+        switch (method) {
+          case "random":
+            got = r.random();
+            break;
+          case "getrandbits":
+            got = r.getrandbits(Number(args[0]));
+            break;
+          case "randint":
+            got = r.randint(args[0] as bigint, args[1] as bigint);
+            break;
+          case "randrange":
+            got = r.randrange(args[0] as bigint, args[1] as bigint, args[2] as bigint);
+            break;
+          case "uniform":
+            got = r.uniform(args[0] as number, args[1] as number);
+            break;
+          case "choice":
+            got = r.choice(args[0] as PyValue[]);
+            break;
+          case "shuffle": {
+            const xs: PyValue[] = Array.from({ length: Number(args[0]) }, (_, i) => BigInt(i));
+            r.shuffle(xs);
+            got = xs;
+            break;
+          }
+          default:
+            throw new Error(method);
         }
-        default:
-          throw new Error(method);
+        expect(`${method} ${pyRepr(got)}`).toBe(`${method} ${pyRepr(want)}`);
       }
-      expect(`${method} ${pyRepr(got)}`).toBe(`${method} ${pyRepr(want)}`);
-    }
-  });
+    },
+  );
   test("empty ranges raise Python >= 3.12's messages", () => {
     const r = new PyRandom(1n);
     expect(() => r.randint(5n, 4n)).toThrow("empty range in randrange(5, 5)");

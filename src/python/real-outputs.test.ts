@@ -34,7 +34,9 @@ function readSteps(): Step[] {
           const entry = JSON.parse(line) as { inference_log?: unknown[] };
           for (const turn of entry.inference_log ?? []) {
             if (turn === null || typeof turn !== "object" || Array.isArray(turn)) continue;
-            for (const [key, messages] of Object.entries(turn as Record<string, { role: string; content: unknown; model_response_decoded?: string[] }[]>)) {
+            for (const [key, messages] of Object.entries(
+              turn as Record<string, { role: string; content: unknown; model_response_decoded?: string[] }[]>,
+            )) {
               if (!key.startsWith("step_")) continue;
               const step: Step = { decoded: [], tools: [] };
               for (const m of messages) {

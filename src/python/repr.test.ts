@@ -19,7 +19,15 @@ describe("repr(float) matches CPython", () => {
     expect(bad).toEqual([]);
   });
   test("the examples of BFCL's outputs", () => {
-    expect([1e-5, 1e16, 40.0, -0, 30.0 + 10, Infinity, NaN].map(floatRepr)).toEqual(["1e-05", "1e+16", "40.0", "-0.0", "40.0", "inf", "nan"]);
+    expect([1e-5, 1e16, 40.0, -0, 30.0 + 10, Infinity, NaN].map(floatRepr)).toEqual([
+      "1e-05",
+      "1e+16",
+      "40.0",
+      "-0.0",
+      "40.0",
+      "inf",
+      "nan",
+    ]);
   });
 });
 
@@ -54,7 +62,9 @@ describe("repr/str of containers match CPython", () => {
     expect(pyRepr([true, false, null])).toBe("[True, False, None]");
   });
   test("ints beyond 4300 digits raise CPython's ValueError", () => {
-    expect(() => intRepr(10n ** 4300n)).toThrow(/Exceeds the limit \(4300 digits\) for integer string conversion; use sys.set_int_max_str_digits\(\) to increase the limit/);
+    expect(() => intRepr(10n ** 4300n)).toThrow(
+      /Exceeds the limit \(4300 digits\) for integer string conversion; use sys.set_int_max_str_digits\(\) to increase the limit/,
+    );
     expect(intRepr(10n ** 4299n).length).toBe(4300);
     expect(intRepr(10n ** 4300n - 1n)).toBe("9".repeat(4300));
     expect(intRepr(-(10n ** 4300n) + 1n)).toBe("-" + "9".repeat(4300));

@@ -90,7 +90,7 @@ export function strRepr(s: string): string {
   if (PLAIN_REPR.test(s)) return `'${s}'`;
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const cp = s.codePointAt(i)!;
     i += cp > 0xffff ? 2 : 1;
     if (cp === quote.charCodeAt(0) || cp === 0x5c) out += "\\" + String.fromCharCode(cp);
@@ -147,7 +147,10 @@ function containerRepr(v: Exclude<PyValue, null | boolean | bigint | number | st
     inProgress.add(v);
     try {
       if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-      return `{${v.entries().map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
+      return `{${v
+        .entries()
+        .map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`)
+        .join(", ")}}`;
     } finally {
       inProgress.delete(v);
     }
@@ -166,7 +169,14 @@ const inProgress = new Set<object>();
 /** `str(x)`: the text itself for str, the object's `__str__` where it has one, else `repr`. */
 export function pyStr(v: PyValue): string {
   if (typeof v === "string") return v;
-  if (v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyTuple) && !(v instanceof PyDict) && !(v instanceof PySet)) {
+  if (
+    v !== null &&
+    typeof v === "object" &&
+    !Array.isArray(v) &&
+    !(v instanceof PyTuple) &&
+    !(v instanceof PyDict) &&
+    !(v instanceof PySet)
+  ) {
     return v.pyStr ? v.pyStr() : v.pyRepr();
   }
   return pyRepr(v);

@@ -48,8 +48,25 @@ export const MAX_BRACKET_DEPTH = 200;
 
 const THREE_CHAR_OPS = new Set(["**=", "//=", ">>=", "<<=", "..."]);
 const TWO_CHAR_OPS = new Set([
-  "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+  "->",
+  ":=",
+  "**",
+  "//",
+  "<<",
+  ">>",
+  "<=",
+  ">=",
+  "==",
+  "!=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "@=",
 ]);
 const ONE_CHAR_OPS = ["+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "="];
 /** Single-character operators by char code (undefined where none). */
@@ -74,7 +91,10 @@ function isHexDigit(c: number): boolean {
 
 /** A tokenizer error (thrown inside the tokenizer and by `TokenStream.next`). */
 export class TokenizeError {
-  constructor(readonly message: string, readonly offset: number) {}
+  constructor(
+    readonly message: string,
+    readonly offset: number,
+  ) {}
 }
 
 /** Split `source` into tokens the way CPython 3.11 does for `mode="eval"`. */
@@ -320,7 +340,8 @@ class Tokenizer {
       if (c < 128) break;
       const cp = src.codePointAt(i)!;
       const ch = String.fromCodePoint(cp);
-      const ok = i === start ? ID_START.test(ch) || ID_START.test(ch.normalize("NFKC").slice(0, 1)) : ID_CONTINUE.test(ch) || isNfkcIdContinue(ch);
+      const ok =
+        i === start ? ID_START.test(ch) || ID_START.test(ch.normalize("NFKC").slice(0, 1)) : ID_CONTINUE.test(ch) || isNfkcIdContinue(ch);
       if (!ok) break;
       ascii = false;
       i += ch.length;
@@ -362,8 +383,14 @@ class Tokenizer {
     if (!(isAsciiIdStart(c) || isDigit(c))) return;
     const rest = src.slice(p, p + 4);
     const keywordFollows =
-      rest.startsWith("and") || rest.startsWith("else") || rest.startsWith("for") || rest.startsWith("if") ||
-      rest.startsWith("in") || rest.startsWith("is") || rest.startsWith("not") || rest.startsWith("or");
+      rest.startsWith("and") ||
+      rest.startsWith("else") ||
+      rest.startsWith("for") ||
+      rest.startsWith("if") ||
+      rest.startsWith("in") ||
+      rest.startsWith("is") ||
+      rest.startsWith("not") ||
+      rest.startsWith("or");
     if (keywordFollows) return;
     throw new TokenizeError(`invalid ${kind} literal`, p);
   }
@@ -436,10 +463,7 @@ class Tokenizer {
     }
     // leading zeros are only allowed for zero itself
     if (text.length > 1 && text.charCodeAt(0) === 48 && /[1-9]/.test(text)) {
-      throw new TokenizeError(
-        "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
-        start,
-      );
+      throw new TokenizeError("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", start);
     }
     void intEnd;
     if (text.length > INT_MAX_STR_DIGITS) {
@@ -538,7 +562,7 @@ function isNfkcIdContinue(ch: string): boolean {
 function isValidIdentifier(id: string): boolean {
   let first = true;
   for (const ch of id) {
-    if (first ? !(ID_START.test(ch)) : !ID_CONTINUE.test(ch)) return false;
+    if (first ? !ID_START.test(ch) : !ID_CONTINUE.test(ch)) return false;
     first = false;
   }
   return !first;
@@ -550,7 +574,16 @@ function normalizeNewlines(s: string): string {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
 };
 
 /**
@@ -575,7 +608,9 @@ function decodeEscapes(body: string, bytes: boolean, bodyStart: number): string 
   let i = 0;
   const codecError = (what: string, at: number): TokenizeError =>
     new TokenizeError(
-      bytes ? `(value error) invalid \\x escape at position ${at}` : `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + 1}: ${what}`,
+      bytes
+        ? `(value error) invalid \\x escape at position ${at}`
+        : `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + 1}: ${what}`,
       bodyStart,
     );
   while (i < body.length) {

@@ -124,7 +124,8 @@ export function boundedText(text: string, limit = REPORT_TEXT_LIMIT): string {
  * with the scorer's own reading; an undecoded call shows as `name(…)`.
  */
 function anchorCalls(reading: TwinReading): ReportCall[] {
-  const kindOf = (c: TwinReading["anchorCalls"][number]): ReportCall["kind"] => (c.worldChanging ? "world-changing" : c.kind === "login" ? "login" : "read");
+  const kindOf = (c: TwinReading["anchorCalls"][number]): ReportCall["kind"] =>
+    c.worldChanging ? "world-changing" : c.kind === "login" ? "login" : "read";
   const calls: ReportCall[] = reading.anchorCalls.map((c) => ({
     text: boundedText(c.decoded ? (c.text ?? c.name) : `${c.name}(…)`),
     kind: kindOf(c),
@@ -173,10 +174,7 @@ function comparePanels(model: string, c: ArmComparison): ReportCompare {
     model,
     labelA: c.labels[0],
     labelB: c.labels[1],
-    attempt: [
-      ...shouldAskCategories.map((k) => armValue(k, c.byCategory[k].attempt)),
-      armValue("both categories", c.all.attempt),
-    ],
+    attempt: [...shouldAskCategories.map((k) => armValue(k, c.byCategory[k].attempt)), armValue("both categories", c.all.attempt)],
     official,
     decision: [
       { label: "decision accuracy", a: c.decision.a, b: c.decision.b, deltaInterval: c.decision.ci95, p: null, n: c.pairs },
@@ -187,14 +185,23 @@ function comparePanels(model: string, c: ArmComparison): ReportCompare {
       c.aligned === null
         ? []
         : [
-            { label: "aligned pair score", a: c.aligned.aligned.a, b: c.aligned.aligned.b, deltaInterval: c.aligned.aligned.ci95, p: c.aligned.aligned.test.p, n: c.aligned.pairs },
+            {
+              label: "aligned pair score",
+              a: c.aligned.aligned.a,
+              b: c.aligned.aligned.b,
+              deltaInterval: c.aligned.aligned.ci95,
+              p: c.aligned.aligned.test.p,
+              n: c.aligned.pairs,
+            },
             ...withheldCells.map((cell) => armValue(`withheld: ${cellLabel[cell]}`, c.aligned!.cells[cell])),
             armValue("base: acted+done", c.aligned.baseActedCompleted),
           ],
     emptyTurns:
       c.emptyTurns === null
         ? []
-        : Object.entries(c.emptyTurns).flatMap(([category, byScore]) => emptyTurnScores.map((score) => armValue(`${category}: ${emptyTurnLabel[score]}`, byScore[score]))),
+        : Object.entries(c.emptyTurns).flatMap(([category, byScore]) =>
+            emptyTurnScores.map((score) => armValue(`${category}: ${emptyTurnLabel[score]}`, byScore[score])),
+          ),
   };
 }
 
@@ -226,12 +233,16 @@ type PairRecordOf = ModelInputs["records"][number];
 function gather(input: AssembleInput): Gathered {
   const { manifest, runs, rule } = input;
   const several = runs.length > 1;
-  const entries = runs.flatMap((run) => run.models.map((m) => ({ run, m, name: several ? `${run.label}/${m.inputs.model}` : m.inputs.model })));
+  const entries = runs.flatMap((run) =>
+    run.models.map((m) => ({ run, m, name: several ? `${run.label}/${m.inputs.model}` : m.inputs.model })),
+  );
   const renamed = entries.map((e) => ({ ...e.m.inputs, model: e.name }));
   const metrics = computeRunMetrics(manifest, renamed, { bootstrap: { resamples: 0, seed: input.bootstrap.seed }, rule });
   const table1 = headlineReading(input.pairSet);
   const scoredPairs = readingPairs(manifest, table1);
-  const headlines = renamed.map((m, i) => headlineOf(m.records, manifest, table1, rule, input.maxUndecided, input.bootstrap, entries[i].m.reshape));
+  const headlines = renamed.map((m, i) =>
+    headlineOf(m.records, manifest, table1, rule, input.maxUndecided, input.bootstrap, entries[i].m.reshape),
+  );
   const recordsC = headlines.map((h) => h.selection.scored.map((x) => x.record));
   return { input, entries, renamed, metrics, table1, scoredPairs, headlines, recordsC };
 }
@@ -264,7 +275,10 @@ function reportModel(g: Gathered, e: PageModel, i: number, table1Ids: ReadonlySe
     decisionCredited: v(x.decisionCredited),
     credited: shown ? (e.m.workaround?.accCredited ?? null) : null,
     workaround: shown ? workaroundOf(e.m.workaround) : null,
-    byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, v(x.decisionByCategory[c] ?? Number.NaN)])) as Record<ShouldAskCategory, number>,
+    byCategory: Object.fromEntries(shouldAskCategories.map((c) => [c, v(x.decisionByCategory[c] ?? Number.NaN)])) as Record<
+      ShouldAskCategory,
+      number
+    >,
     officialMiss: official?.miss ?? null,
     officialBase: official?.base ?? null,
     verdictVsAttempt: official === null || official === undefined ? null : { ...official.verdictVsAttempt },
@@ -277,7 +291,14 @@ function reportModel(g: Gathered, e: PageModel, i: number, table1Ids: ReadonlySe
 /** Table F1's row of a model (the workaround credit), or null without BFCL data. */
 function workaroundOf(w: WorkaroundSummary | null): ReportModel["workaround"] {
   if (w === null) return null;
-  return { attempts: w.attempts, removed: w.removed, aligned: w.aligned, workarounds: w.workarounds, noOpExcluded: w.noOpExcluded, accWorkaround: w.accWorkaround };
+  return {
+    attempts: w.attempts,
+    removed: w.removed,
+    aligned: w.aligned,
+    workarounds: w.workarounds,
+    noOpExcluded: w.noOpExcluded,
+    accWorkaround: w.accWorkaround,
+  };
 }
 
 /**
@@ -287,14 +308,18 @@ function workaroundOf(w: WorkaroundSummary | null): ReportModel["workaround"] {
  */
 function sensitivityRows(g: Gathered): ReportSensitivity[] {
   const { manifest, rule, maxUndecided } = g.input;
-  const gates = g.headlines.map((h, i) => (h.noHeadline === null ? null : readingsWithoutHeadline(g.renamed[i].records, manifest, rule, maxUndecided)));
+  const gates = g.headlines.map((h, i) =>
+    h.noHeadline === null ? null : readingsWithoutHeadline(g.renamed[i].records, manifest, rule, maxUndecided),
+  );
   return readings
     .filter((r) => r.id !== "table-1")
     .map((r) => ({
       name: r.id,
       description: r.meaning,
       n: Object.fromEntries(g.entries.map((e, i) => [e.name, g.metrics.models[i].readings[r.id].n])),
-      decision: Object.fromEntries(g.entries.map((e, i) => [e.name, gates[i]?.has(r.id) === true ? Number.NaN : g.metrics.models[i].readings[r.id].decision])),
+      decision: Object.fromEntries(
+        g.entries.map((e, i) => [e.name, gates[i]?.has(r.id) === true ? Number.NaN : g.metrics.models[i].readings[r.id].decision]),
+      ),
     }));
 }
 
@@ -389,7 +414,8 @@ function comparePanelsOf(g: Gathered): Result<{ compare: ReportCompare[]; compar
     );
     compare.push(comparePanels(a.key, c));
   }
-  if (compare.length === 0 && compareSkipped.length === 0) return err(problem("compare-no-model", `--compare ${ka} ${kb}: no model directory is in both runs`));
+  if (compare.length === 0 && compareSkipped.length === 0)
+    return err(problem("compare-no-model", `--compare ${ka} ${kb}: no model directory is in both runs`));
   return ok({ compare, compareSkipped });
 }
 
@@ -405,13 +431,25 @@ function judgeRows(g: Gathered): ReportJudge[] {
   const labels: JudgeRecord[] = [];
   g.entries.forEach((e, i) => {
     const sel = heldBackTurns(e.name, g.recordsC[i], pairsById);
-    perModel.set(e.name, { heldBack: sel.turns.length + sel.notReached, notReached: sel.notReached, silent: sel.silent, missIds: new Set(sel.turns.map((t) => t.missId)) });
+    perModel.set(e.name, {
+      heldBack: sel.turns.length + sel.notReached,
+      notReached: sel.notReached,
+      silent: sel.silent,
+      missIds: new Set(sel.turns.map((t) => t.missId)),
+    });
     // A label names the model directory; with one run of that name it is unambiguous.
     const unique = dirCount.get(e.m.inputs.model) === 1;
     for (const r of input.labels!) if (r.model === e.name || (unique && r.model === e.m.inputs.model)) labels.push({ ...r, model: e.name });
   });
   for (const s of summarizeLabels(perModel, labels)) {
-    judge.push({ model: s.model, heldBack: s.heldBack, notReached: s.notReached, silent: s.silent, labelled: s.labelled, shares: s.shares });
+    judge.push({
+      model: s.model,
+      heldBack: s.heldBack,
+      notReached: s.notReached,
+      silent: s.silent,
+      labelled: s.labelled,
+      shares: s.shares,
+    });
   }
   return judge;
 }
@@ -431,7 +469,11 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
   const g = gather(input);
   const table1Ids = new Set(g.scoredPairs.map((p) => p.missId));
   const models = g.entries.map((e, i) => reportModel(g, e, i, table1Ids));
-  const emptyTurns = emptyTurnTable(g.entries.flatMap((e) => (e.m.emptyTurns === null ? [] : [...e.m.emptyTurns].map(([category, list]) => countReadings(e.name, category, list)))));
+  const emptyTurns = emptyTurnTable(
+    g.entries.flatMap((e) =>
+      e.m.emptyTurns === null ? [] : [...e.m.emptyTurns].map(([category, list]) => countReadings(e.name, category, list)),
+    ),
+  );
   const compared = comparePanelsOf(g);
   if (!compared.ok) return compared;
   const { compare, compareSkipped } = compared.value;
@@ -442,7 +484,10 @@ export function assembleReport(input: AssembleInput): Result<ReportData> {
     bootstrap: { resamples: input.bootstrap.resamples, seed: Number(input.bootstrap.seed) },
     pairCounts: {
       total: scoredPairs.length,
-      ...(Object.fromEntries(shouldAskCategories.map((c) => [c, scoredPairs.filter((p) => p.category === c).length])) as Record<ShouldAskCategory, number>),
+      ...(Object.fromEntries(shouldAskCategories.map((c) => [c, scoredPairs.filter((p) => p.category === c).length])) as Record<
+        ShouldAskCategory,
+        number
+      >),
       baseTwins: new Set(scoredPairs.map((p) => p.baseId)).size,
     },
     sources: sourceLines(input.runs),
@@ -479,6 +524,8 @@ function armOf(runs: readonly ReportRunInput[], key: string): CompareArm | null 
 
 /** The names `--compare` takes: each `--results` tree's label, and each run inside a folder of runs. */
 export function comparableRuns(runs: readonly Pick<ReportRunInput, "label" | "models">[]): string[] {
-  const inner = runs.flatMap((r) => r.models.filter((m) => m.run !== undefined && m.folder !== undefined && m.folder !== m.inputs.model).map((m) => m.run!));
+  const inner = runs.flatMap((r) =>
+    r.models.filter((m) => m.run !== undefined && m.folder !== undefined && m.folder !== m.inputs.model).map((m) => m.run!),
+  );
   return [...new Set([...runs.map((r) => r.label), ...inner])];
 }

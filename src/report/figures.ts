@@ -14,7 +14,13 @@ export interface Figure {
 }
 
 /** The light theme's colours of the page (render.ts), by the names its charts use. */
-const LIGHT = { fg: "#1b1f24", muted: "#5b6470", line: "#d0d7de", bg: "#ffffff", series: ["#0969da", "#d1242f", "#1a7f37", "#8250df", "#bf8700", "#0e7490", "#c2410c", "#57606a"] };
+const LIGHT = {
+  fg: "#1b1f24",
+  muted: "#5b6470",
+  line: "#d0d7de",
+  bg: "#ffffff",
+  series: ["#0969da", "#d1242f", "#1a7f37", "#8250df", "#bf8700", "#0e7490", "#c2410c", "#57606a"],
+};
 
 /** The chart rules of the page with the light colours written in (no variables, no `:not`). */
 const FIGURE_CSS =
@@ -24,7 +30,10 @@ const FIGURE_CSS =
   `.axis,.tick{stroke:${LIGHT.fg}}.grid{stroke:${LIGHT.line}}.chance{stroke:${LIGHT.muted};stroke-dasharray:4 3}` +
   `.series{stroke-width:2;fill:none}.leader{fill:none;stroke-width:1;opacity:.75}text.seg-label{fill:${LIGHT.bg};font-size:11px}` +
   LIGHT.series
-    .map((c, i) => `line.s${i + 1},polyline.s${i + 1},circle.s${i + 1},path.s${i + 1}{stroke:${c}}.dot.s${i + 1},.bar.s${i + 1}{fill:${c}}text.series-label.s${i + 1}{fill:${c}}`)
+    .map(
+      (c, i) =>
+        `line.s${i + 1},polyline.s${i + 1},circle.s${i + 1},path.s${i + 1}{stroke:${c}}.dot.s${i + 1},.bar.s${i + 1}{fill:${c}}text.series-label.s${i + 1}{fill:${c}}`,
+    )
     .join("");
 
 const CHART = /<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" class="chart"([^>]*)>([\s\S]*?)<\/svg>/g;

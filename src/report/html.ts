@@ -27,7 +27,13 @@ export function fmtSigned(x: number | null | undefined): string {
  */
 export function fmtP(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return "–";
-  if (p >= 0.001) return p >= 0.995 ? "1" : p.toPrecision(2).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  if (p >= 0.001)
+    return p >= 0.995
+      ? "1"
+      : p
+          .toPrecision(2)
+          .replace(/(\.\d*?)0+$/, "$1")
+          .replace(/\.$/, "");
   const [m, e] = p.toExponential(1).split("e");
   return `${m}×10<sup>−${-Number(e)}</sup>`;
 }

@@ -5,7 +5,10 @@ const cols: Column<{ m: string; v: number }>[] = [
   { header: "model", value: (r) => r.m },
   { header: "decision", value: (r) => r.v, align: "right" },
 ];
-const rows = [{ m: "a,b", v: 83.2 }, { m: "c|d", v: 9 }];
+const rows = [
+  { m: "a,b", v: 83.2 },
+  { m: "c|d", v: 9 },
+];
 
 describe("renderRows", () => {
   it("quotes CSV cells that need it", () => {
@@ -32,14 +35,24 @@ describe("an interval cell", () => {
   ];
 
   it("is [low, high] in the table and markdown formats (signed for a change) and two numeric columns in csv", () => {
-    expect(renderRows(ciRows, withCi, "table")).toBe("model         95% CI\n------  ------------\na       [79.7, 86.5]\nchange  [-3.6, +1.1]\nnone\n");
+    expect(renderRows(ciRows, withCi, "table")).toBe(
+      "model         95% CI\n------  ------------\na       [79.7, 86.5]\nchange  [-3.6, +1.1]\nnone\n",
+    );
     expect(renderRows(ciRows, withCi, "markdown")).toContain("| a | [79.7, 86.5] |");
     expect(renderRows(ciRows, withCi, "csv")).toBe("model,ci_low,ci_high\na,79.7,86.5\nchange,-3.6,1.1\nnone,,\n");
   });
 
   it("keeps its two columns when several tables share one csv", () => {
     const other: Column<{ m: string }>[] = [{ header: "model", value: (r) => r.m }];
-    const out = renderPrintout({ blocks: [{ kind: "table", table: tableOf("decision", ciRows.slice(0, 1), withCi) }, { kind: "table", table: tableOf("other", [{ m: "b" }], other) }] }, "csv");
+    const out = renderPrintout(
+      {
+        blocks: [
+          { kind: "table", table: tableOf("decision", ciRows.slice(0, 1), withCi) },
+          { kind: "table", table: tableOf("other", [{ m: "b" }], other) },
+        ],
+      },
+      "csv",
+    );
     expect(out.stdout).toBe("table,model,ci_low,ci_high\ndecision,a,79.7,86.5\nother,b,,\n");
   });
 });

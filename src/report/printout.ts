@@ -140,20 +140,22 @@ export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "js
       const esc = latexText;
       const spec = t.columns.map((c) => (c.align === "right" ? "r" : "l")).join("");
       const line = (l: readonly string[]) => `${l.map(esc).join(" & ")} \\\\`;
-      return [
-        "\\begin{table}[t]",
-        "\\centering",
-        ...(t.caption === undefined ? [] : [`\\caption{${esc(t.caption)}}`]),
-        ...(t.id === "" ? [] : [`\\label{tab:${t.id.replace(/[^A-Za-z0-9:-]/g, "-")}}`]),
-        `\\begin{tabular}{${spec}}`,
-        "\\toprule",
-        line(headers),
-        "\\midrule",
-        ...cells.map(line),
-        "\\bottomrule",
-        "\\end{tabular}",
-        "\\end{table}",
-      ].join("\n") + "\n";
+      return (
+        [
+          "\\begin{table}[t]",
+          "\\centering",
+          ...(t.caption === undefined ? [] : [`\\caption{${esc(t.caption)}}`]),
+          ...(t.id === "" ? [] : [`\\label{tab:${t.id.replace(/[^A-Za-z0-9:-]/g, "-")}}`]),
+          `\\begin{tabular}{${spec}}`,
+          "\\toprule",
+          line(headers),
+          "\\midrule",
+          ...cells.map(line),
+          "\\bottomrule",
+          "\\end{tabular}",
+          "\\end{table}",
+        ].join("\n") + "\n"
+      );
     }
     case "csv":
       return [headers, ...cells].map((line) => line.map(csvCell).join(",")).join("\n") + "\n";
@@ -168,7 +170,11 @@ export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "js
     case "table": {
       const widths = headers.map((h, i) => cells.reduce((w, line) => Math.max(w, line[i].length), h.length));
       const pad = (s: string, i: number) => (t.columns[i].align === "right" ? s.padStart(widths[i]) : s.padEnd(widths[i]));
-      const lines = [headers.map(pad).join("  "), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map((line) => line.map(pad).join("  "))];
+      const lines = [
+        headers.map(pad).join("  "),
+        widths.map((w) => "-".repeat(w)).join("  "),
+        ...cells.map((line) => line.map(pad).join("  ")),
+      ];
       return lines.map((l) => l.trimEnd()).join("\n") + "\n";
     }
   }
@@ -176,7 +182,18 @@ export function renderTable(table: PrintTable, format: Exclude<OutputFormat, "js
 
 /** Text as LaTeX sets it: its special characters escaped (the table needs only booktabs). */
 function latexText(s: string): string {
-  const map: Record<string, string> = { "\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", $: "\\$", "#": "\\#", _: "\\_", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}" };
+  const map: Record<string, string> = {
+    "\\": "\\textbackslash{}",
+    "&": "\\&",
+    "%": "\\%",
+    $: "\\$",
+    "#": "\\#",
+    _: "\\_",
+    "{": "\\{",
+    "}": "\\}",
+    "~": "\\textasciitilde{}",
+    "^": "\\textasciicircum{}",
+  };
   return s.replace(/\s*\n\s*/g, " ").replace(/[\\&%$#_{}~^]/g, (c) => map[c]);
 }
 
@@ -228,16 +245,27 @@ export function renderPrintout(p: Printout, format: Exclude<OutputFormat, "json"
   const stderr = format === "table" ? "" : p.blocks.map((b) => (b.kind === "text" ? visibleLines(b.elsewhere ?? "") : "")).join("");
   switch (format) {
     case "table":
-      return { stdout: p.blocks.map((b) => (b.kind === "text" ? visibleLines(b.text) : b.inTableFormat === false ? "" : renderTable(b.table, "table"))).join(""), stderr };
+      return {
+        stdout: p.blocks
+          .map((b) => (b.kind === "text" ? visibleLines(b.text) : b.inTableFormat === false ? "" : renderTable(b.table, "table")))
+          .join(""),
+        stderr,
+      };
     case "csv":
       return { stdout: tables.length === 1 ? renderTable(tables[0], "csv") : tables.length === 0 ? "" : mergedCsv(tables), stderr };
     case "markdown": {
       const captioned = captionedTables(p);
-      const one = (t: PrintTable) => (t.caption === undefined ? "" : `${t.caption.replace(/\s*\n\s*/g, " ")}\n\n`) + renderTable(t, "markdown");
+      const one = (t: PrintTable) =>
+        (t.caption === undefined ? "" : `${t.caption.replace(/\s*\n\s*/g, " ")}\n\n`) + renderTable(t, "markdown");
       return { stdout: captioned.length === 1 ? one(captioned[0]) : captioned.map((t) => `### ${t.id}\n\n${one(t)}`).join("\n"), stderr };
     }
     case "latex":
-      return { stdout: captionedTables(p).map((t) => renderTable(t, "latex")).join("\n"), stderr };
+      return {
+        stdout: captionedTables(p)
+          .map((t) => renderTable(t, "latex"))
+          .join("\n"),
+        stderr,
+      };
   }
 }
 
@@ -247,6 +275,10 @@ export function renderJson(value: unknown): string {
 }
 
 /** Rows as one table in one format: the shortcut for a command that prints a single table. */
-export function renderRows<R>(rows: readonly R[], columns: readonly Column<R>[], format: Exclude<OutputFormat, "json"> | "tsv" | "json"): string {
+export function renderRows<R>(
+  rows: readonly R[],
+  columns: readonly Column<R>[],
+  format: Exclude<OutputFormat, "json"> | "tsv" | "json",
+): string {
   return renderTable(tableOf("", rows, columns), format === "json" ? "table" : format);
 }

@@ -21,8 +21,52 @@ function data(modelText: string): ReportData {
     pairCounts: { total: 1, miss_func: 0, miss_param: 1, baseTwins: 1 },
     sources: ["/runs/a"],
     models: [
-      { name: "model-a", run: "r", model: "model-a", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, pairs: 2, undecided: { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 }, noHeadline: null, act: 100, hold: 50, decision: 75, decisionInterval: [60, 90], holdCredited: 50, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 75, miss_param: 75 }, officialMiss: 40, officialBase: 50, aligned: null },
-      { name: "model-b", run: "r", model: "model-b", verdictVsAttempt: null, counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 }, n: 2, pairs: 2, undecided: { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 }, noHeadline: null, act: 50, hold: 100, decision: 75, decisionInterval: [55, 95], holdCredited: 100, decisionCredited: 75, credited: null, workaround: null, byCategory: { miss_func: 70, miss_param: 80 }, officialMiss: 60, officialBase: 55, aligned: null },
+      {
+        name: "model-a",
+        run: "r",
+        model: "model-a",
+        verdictVsAttempt: null,
+        counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 },
+        n: 2,
+        pairs: 2,
+        undecided: { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 },
+        noHeadline: null,
+        act: 100,
+        hold: 50,
+        decision: 75,
+        decisionInterval: [60, 90],
+        holdCredited: 50,
+        decisionCredited: 75,
+        credited: null,
+        workaround: null,
+        byCategory: { miss_func: 75, miss_param: 75 },
+        officialMiss: 40,
+        officialBase: 50,
+        aligned: null,
+      },
+      {
+        name: "model-b",
+        run: "r",
+        model: "model-b",
+        verdictVsAttempt: null,
+        counts: { shortRollouts: 0, inferenceErrors: 0, decodeFailures: 0 },
+        n: 2,
+        pairs: 2,
+        undecided: { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 },
+        noHeadline: null,
+        act: 50,
+        hold: 100,
+        decision: 75,
+        decisionInterval: [55, 95],
+        holdCredited: 100,
+        decisionCredited: 75,
+        credited: null,
+        workaround: null,
+        byCategory: { miss_func: 70, miss_param: 80 },
+        officialMiss: 60,
+        officialBase: 55,
+        aligned: null,
+      },
     ],
     sensitivities: [],
     lostWhere: [],
@@ -55,7 +99,9 @@ describe("renderReport", () => {
     const html = renderReport(data(evil));
     expect(html).not.toContain("<script>window.pwned");
     expect(html).not.toContain("<img src=x");
-    expect(html).toContain("&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;b&gt;bold&lt;/b&gt;");
+    expect(html).toContain(
+      "&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;b&gt;bold&lt;/b&gt;",
+    );
     // Exactly one script element: the report's own, pinned by hash in the CSP.
     expect(html.match(/<script>/g)).toHaveLength(1);
     expect(html).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
@@ -73,15 +119,34 @@ describe("renderReport", () => {
   });
   it("with trials: the trials table, each pair's flip rate and the unstable mark the trials filter reads", () => {
     const rows = [{ missId: "multi_turn_miss_param_122", trials: 3, acted: 2, held: 1, flipRate: 200 / 3 }];
-    const trials = { model: "model-a", runs: ["t1/model-a", "t2/model-a", "t3/model-a"], trials: 3, pairs: 1, act: 66.7, hold: 33.3, decision: 50, ci95: [40, 60] as const, pairsWithTrials: 1, meanFlipRate: 200 / 3, stableShare: 0, decisionByTrial: [50, 50, 50], decisionSpread: 0, pairRows: rows };
+    const trials = {
+      model: "model-a",
+      runs: ["t1/model-a", "t2/model-a", "t3/model-a"],
+      trials: 3,
+      pairs: 1,
+      act: 66.7,
+      hold: 33.3,
+      decision: 50,
+      ci95: [40, 60] as const,
+      pairsWithTrials: 1,
+      meanFlipRate: 200 / 3,
+      stableShare: 0,
+      decisionByTrial: [50, 50, 50],
+      decisionSpread: 0,
+      pairRows: rows,
+    };
     const html = renderReport({ ...data("x"), trials });
     expect(html).toContain('<a href="#trials">repeated trials</a>');
     expect(html).toContain('data-model="model-a" data-col="trials_flip">66.7</span>');
-    expect(html).toContain('<details class="pair" id="multi_turn_miss_param_122" data-category="miss_param" data-models="2" data-o0="acted wrong" data-o1="held wrong" data-unstable="">');
+    expect(html).toContain(
+      '<details class="pair" id="multi_turn_miss_param_122" data-category="miss_param" data-models="2" data-o0="acted wrong" data-o1="held wrong" data-unstable="">',
+    );
     expect(html).toContain("· flip 66.7 % over 3 trials (acted 2, held 1)</summary>");
     expect(html).toContain('<select id="f-trials">');
     // a stable pair carries no mark; without trials there is no trials filter
-    expect(renderReport({ ...data("x"), trials: { ...trials, pairRows: [{ ...rows[0], flipRate: 0 }] } })).not.toContain('data-unstable=""');
+    expect(renderReport({ ...data("x"), trials: { ...trials, pairRows: [{ ...rows[0], flipRate: 0 }] } })).not.toContain(
+      'data-unstable=""',
+    );
     expect(renderReport(data("x"))).not.toContain('id="f-trials"');
   });
   it("marks each model's block inside a pair and its outcome mark with its place, for the model filter", () => {

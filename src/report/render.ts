@@ -8,7 +8,17 @@ import { createHash } from "node:crypto";
 import { diffRequests } from "./diff.js";
 import { escapeHtml, fmt1, fmtP, fmtSigned, table } from "./html.js";
 import { groupedBarsSvg, intervalSvg, rankReversalSvg, ranks, stackedBarsSvg } from "./svg.js";
-import type { PairOutcome, ReportArmValue, ReportCall, ReportCompare, ReportData, ReportPair, ReportPairTrials, ReportSide, ReportTrials } from "./types.js";
+import type {
+  PairOutcome,
+  ReportArmValue,
+  ReportCall,
+  ReportCompare,
+  ReportData,
+  ReportPair,
+  ReportPairTrials,
+  ReportSide,
+  ReportTrials,
+} from "./types.js";
 
 const CSS = `
 :root{--bg:#fff;--fg:#1b1f24;--muted:#5b6470;--line:#d0d7de;--card:#f6f8fa;--mark:#fff3b0;--mark2:#ffd6d6;
@@ -114,15 +124,23 @@ function renderSide(title: string, twin: "base" | "miss", s: ReportSide | undefi
     s.status === "inference-error" || s.status === "not-reached" || s.status === "missing"
       ? `<p class="muted">${escapeHtml(why ?? "")}</p>`
       : (s.calls.length ? s.calls.map(renderCall).join("") : `<p class="muted">no call on this turn</p>`) +
-      (s.text.length ? s.text.map((t) => `<pre class="text">${escapeHtml(t)}</pre>`).join("") : `<p class="muted">no text recorded on this turn</p>`) +
-      (s.decodeFailures ? `<p class="bad">${s.decodeFailures} step(s) failed to decode</p>` : "");
+        (s.text.length
+          ? s.text.map((t) => `<pre class="text">${escapeHtml(t)}</pre>`).join("")
+          : `<p class="muted">no text recorded on this turn</p>`) +
+        (s.decodeFailures ? `<p class="bad">${s.decodeFailures} step(s) failed to decode</p>` : "");
   return `<div class="twin"><strong>${escapeHtml(title)}</strong>${decision}${body}${completion}${verdict}</div>`;
 }
 
 function highlighted(base: string, miss: string): { base: string; miss: string } {
   const parts = diffRequests(base, miss);
-  const b = parts.filter((p) => p.side !== "miss").map((p) => (p.side === "base" ? `<mark class="withheld">${escapeHtml(p.text)}</mark>` : escapeHtml(p.text))).join("");
-  const m = parts.filter((p) => p.side !== "base").map((p) => (p.side === "miss" ? `<mark class="changed">${escapeHtml(p.text)}</mark>` : escapeHtml(p.text))).join("");
+  const b = parts
+    .filter((p) => p.side !== "miss")
+    .map((p) => (p.side === "base" ? `<mark class="withheld">${escapeHtml(p.text)}</mark>` : escapeHtml(p.text)))
+    .join("");
+  const m = parts
+    .filter((p) => p.side !== "base")
+    .map((p) => (p.side === "miss" ? `<mark class="changed">${escapeHtml(p.text)}</mark>` : escapeHtml(p.text)))
+    .join("");
   return { base: b, miss: m };
 }
 
@@ -155,7 +173,12 @@ function renderPair(p: ReportPair, models: readonly string[], trials: ReadonlyMa
     if (!r) return "";
     const c = r.completed;
     const aligned = c === null ? "" : c.base && c.miss && r.outcome === "both-right" ? "aligned" : "unaligned";
-    const f = [sideFlags("base", r.base), sideFlags("miss", r.miss), r.outcome === "both-right" ? "right" : r.outcome === "undecided" ? "" : "wrong", aligned].filter(Boolean);
+    const f = [
+      sideFlags("base", r.base),
+      sideFlags("miss", r.miss),
+      r.outcome === "both-right" ? "right" : r.outcome === "undecided" ? "" : "wrong",
+      aligned,
+    ].filter(Boolean);
     return ` data-o${i}="${f.join(" ")}"`;
   });
   const req = highlighted(p.requestBase, p.requestMiss);
@@ -294,7 +317,12 @@ function table1(data: ReportData, hasOfficial: boolean, hasCredited: boolean): s
 /** The aligned pair score: the withheld twin's cells, the base twin acted and completed, the aligned share with its interval. */
 function alignedSection(data: ReportData, models: readonly ReportData["models"][number][]): string {
   const cells = ["held-completed", "held-not-completed", "acted-completed", "acted-not-completed"] as const;
-  const words = ["held back, completed (asked, then did it)", "held back, not completed", "acted, completed (lucky guess)", "acted, not completed"];
+  const words = [
+    "held back, completed (asked, then did it)",
+    "held back, not completed",
+    "acted, completed (lucky guess)",
+    "acted, not completed",
+  ];
   return (
     `<h2 id="aligned">Asked, then did it — the aligned pair score</h2>` +
     `<p class="note">BFCL's checker (twinscore's TypeScript one) on a prefix of each twin's turns: the complete twin is <em>completed</em> when it passes every turn through the anchor turn T, the withheld twin when it passes every turn through T+1 — the scripted turn that supplies the missing value or hands back the function, the answer to the question the model should have asked. ` +
@@ -308,7 +336,15 @@ function alignedSection(data: ReportData, models: readonly ReportData["models"][
       "scored pairs (count; total at the end of each bar)",
     ) +
     table(
-      ["Model", "pairs", ...words, "of held back, not completed: no call on T+1", "complete twin acted and completed", "decision", "aligned [95% CI]"],
+      [
+        "Model",
+        "pairs",
+        ...words,
+        "of held back, not completed: no call on T+1",
+        "complete twin acted and completed",
+        "decision",
+        "aligned [95% CI]",
+      ],
       models.map((m) => {
         const a = m.aligned!;
         const ci = a.ci95 ? ` [${fmt1(a.ci95[0])}, ${fmt1(a.ci95[1])}]` : "";
@@ -393,7 +429,10 @@ function pairSetWords(data: ReportData): string {
 function pairBrowser(data: ReportData, models: readonly string[], hasAligned: boolean): string {
   const modelOptions = models.map((m, i) => `<option value="${i}">${escapeHtml(m)}</option>`).join("");
   const trials = data.trials === undefined ? null : new Map(data.trials.pairRows.map((r) => [r.missId, r]));
-  const trialsNote = data.trials === undefined ? "" : ` Over the ${data.trials.trials} trials, each pair says how often its outcome flips (the share of trial pairs whose act or hold differs); the trials filter keeps the unstable pairs, those whose outcome is not the same in every trial.`;
+  const trialsNote =
+    data.trials === undefined
+      ? ""
+      : ` Over the ${data.trials.trials} trials, each pair says how often its outcome flips (the share of trial pairs whose act or hold differs); the trials filter keeps the unstable pairs, those whose outcome is not the same in every trial.`;
   const trialsFilter =
     data.trials === undefined
       ? ""
@@ -446,7 +485,10 @@ function companionsOf(data: ReportData): { hasOfficial: boolean; hasCredited: bo
 function table1Section(data: ReportData): string {
   const { hasOfficial, hasCredited } = companionsOf(data);
   const pc = data.pairCounts;
-  const boot = data.bootstrap.resamples > 0 ? `95% cluster bootstrap over the ${pc.baseTwins} base twins (B = ${data.bootstrap.resamples}, seed ${data.bootstrap.seed})` : "no bootstrap (--bootstrap 0)";
+  const boot =
+    data.bootstrap.resamples > 0
+      ? `95% cluster bootstrap over the ${pc.baseTwins} base twins (B = ${data.bootstrap.resamples}, seed ${data.bootstrap.seed})`
+      : "no bootstrap (--bootstrap 0)";
   return (
     `<h2 id="table1">Table 1 — the action decision</h2>` +
     `<p class="note">${pc.total} twin pairs (${shouldAskCategories.map((c) => `${pc[c]} ${c}`).join(", ")}): the same request at the same turn (the <em>anchor</em>), once complete (the base twin) and once with a function or a value removed (the withheld twin). ` +
@@ -462,7 +504,17 @@ function table1Section(data: ReportData): string {
       .join("") +
     `<details${data.models.some((m) => m.n < m.pairs) ? " open" : ""}><summary>Pairs left out: ${escapeHtml(data.models.map((m) => `${m.name} ${m.pairs - m.n} of ${m.pairs}`).join(", "))}</summary>` +
     table(
-      ["Model", "pairs", "scored", "inference-error side", "ended before the anchor", "missing line", "undecidable", "inference-error lines of the pairs' items", "anchor steps that failed to decode"],
+      [
+        "Model",
+        "pairs",
+        "scored",
+        "inference-error side",
+        "ended before the anchor",
+        "missing line",
+        "undecidable",
+        "inference-error lines of the pairs' items",
+        "anchor steps that failed to decode",
+      ],
       data.models.map((m) => [
         m.name,
         String(m.pairs),
@@ -488,7 +540,8 @@ function intervalSection(data: ReportData): string {
       withCi.map((m) => ({ label: m.name, value: m.decision, lo: m.decisionInterval![0], hi: m.decisionInterval![1] })),
       "Decision accuracy with its 95% interval",
       "decision accuracy (%) — dashed line: chance (50)",
-    ) + `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`
+    ) +
+    `<p class="note">Decision accuracy of each model (dot) with its 95% interval (bar); intervals that overlap do not separate the models.</p>`
   );
 }
 
@@ -519,7 +572,9 @@ function officialSections(data: ReportData): string[] {
   if (!companionsOf(data).hasOfficial) return [];
   const sections = [
     `<h2 id="reversal">Official score against the decision</h2><p class="note">Each line joins a model's official accuracy on the should-ask items (left) to its decision accuracy on the same items (right); #n is the rank on each scale. Lines that cross are rank reversals: the official score does not order the models by the decision these items were built to test.</p>` +
-      rankReversalSvg(data.models.filter((m) => m.officialMiss !== null).map((m) => ({ name: m.name, official: m.officialMiss!, decision: m.decision }))),
+      rankReversalSvg(
+        data.models.filter((m) => m.officialMiss !== null).map((m) => ({ name: m.name, official: m.officialMiss!, decision: m.decision })),
+      ),
   ];
   const va = data.models.filter((m) => m.verdictVsAttempt !== null);
   if (va.length) {
@@ -527,7 +582,13 @@ function officialSections(data: ReportData): string[] {
       `<p class="note">The checker skips the anchor turn, so the verdict cannot see the decision: passes and fails both contain world-changing attempts on the withheld turn.</p>` +
         table(
           ["Model", "should-ask items passed", "of those: attempted on the anchor (%)", "failed", "of those: attempted on the anchor (%)"],
-          va.map((m) => [m.name, String(m.verdictVsAttempt!.passes), fmt1(m.verdictVsAttempt!.passAttempt), String(m.verdictVsAttempt!.fails), fmt1(m.verdictVsAttempt!.failAttempt)]),
+          va.map((m) => [
+            m.name,
+            String(m.verdictVsAttempt!.passes),
+            fmt1(m.verdictVsAttempt!.passAttempt),
+            String(m.verdictVsAttempt!.fails),
+            fmt1(m.verdictVsAttempt!.failAttempt),
+          ]),
         ),
     );
   }
@@ -540,7 +601,10 @@ function categorySection(data: ReportData): string {
   return (
     `<h2 id="categories">Decision by category</h2><p class="note">miss_func removes a function from the tool list; miss_param removes a value from the request.</p>` +
     groupedBarsSvg(
-      data.models.map((m) => ({ label: m.name, values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)) })),
+      data.models.map((m) => ({
+        label: m.name,
+        values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)),
+      })),
       shouldAskCategories.map((c) => `${c} (${pc[c]} pairs)`),
       { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },
     )
@@ -558,7 +622,9 @@ function sensitivitySection(data: ReportData, models: readonly string[]): string
         ["Table 1", ...data.models.map((m) => (m.noHeadline === null ? `${fmt1(m.decision)} (${m.n})` : "–"))],
         ...data.sensitivities.map((s) => [
           { html: `${escapeHtml(s.name)}<br><span class="muted">${escapeHtml(s.description)}</span>` },
-          ...models.map((m) => (s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`)),
+          ...models.map((m) =>
+            s.decision[m] === undefined || !Number.isFinite(s.decision[m]) ? "–" : `${fmt1(s.decision[m])} (${s.n[m]})`,
+          ),
         ]),
       ],
       'class="sens"',
@@ -578,7 +644,14 @@ function lostSection(data: ReportData): string {
     ) +
     table(
       ["Model", "held back and failed", "before the anchor", "later: text, no call", "later: diverged", "other"],
-      data.lostWhere.map((l) => [l.model, String(l.heldBackFailed), String(l.beforeAnchor), String(l.laterEmptyTurn), String(l.laterDiverged), String(l.other)]),
+      data.lostWhere.map((l) => [
+        l.model,
+        String(l.heldBackFailed),
+        String(l.beforeAnchor),
+        String(l.laterEmptyTurn),
+        String(l.laterDiverged),
+        String(l.other),
+      ]),
     )
   );
 }
@@ -589,7 +662,12 @@ function compareSection(data: ReportData): string {
   if (!data.compare.length && !skipped.length) return "";
   return (
     `<h2 id="compare">Paired arms</h2><p class="note">The same items under two runs of the same model (arm A, arm B): does behaviour on the under-specified turn move, does the official score move with it?</p>` +
-    skipped.map((x) => `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`).join("") +
+    skipped
+      .map(
+        (x) =>
+          `<p class="bad" data-not-compared="${escapeHtml(x.model)}">${escapeHtml(x.model)}: not compared, no headline in a run (${escapeHtml(x.why)})</p>`,
+      )
+      .join("") +
     data.compare.map(renderCompare).join("")
   );
 }
@@ -602,7 +680,14 @@ function judgeSection(data: ReportData): string {
     `<h2 id="judge">What held-back replies say</h2><p class="note">Labels from the optional judge, as a share (%) of labelled held-back turns. Silent turns carry no text and are not judged; turns of rollouts that ended before the anchor cannot be read. No number above depends on these labels.</p>` +
     table(
       ["Model", "held back", "not reached", "silent", "labelled", ...labels],
-      data.judge.map((j) => [j.model, String(j.heldBack), String(j.notReached), String(j.silent), String(j.labelled), ...labels.map((l) => fmt1(j.shares[l]))]),
+      data.judge.map((j) => [
+        j.model,
+        String(j.heldBack),
+        String(j.notReached),
+        String(j.silent),
+        String(j.labelled),
+        ...labels.map((l) => fmt1(j.shares[l])),
+      ]),
     )
   );
 }

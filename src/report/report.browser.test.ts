@@ -49,30 +49,76 @@ beforeAll(async () => {
   const out = join(tmp, "report.html");
   const r = await run([
     "report",
-    "--reading", "release",
-    "--results", planted.runDir, "--scores", planted.runDir,
-    "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
-    "--compare", main, fixes, "--bfcl-data", bfclDataDir(), "--out", out,
+    "--reading",
+    "release",
+    "--results",
+    planted.runDir,
+    "--scores",
+    planted.runDir,
+    "--results",
+    rolloutRunDir(fixes),
+    "--scores",
+    rolloutRunDir(fixes),
+    "--compare",
+    main,
+    fixes,
+    "--bfcl-data",
+    bfclDataDir(),
+    "--out",
+    out,
   ]);
   if (r.code !== 0) throw new Error(`twinscore report failed: ${r.err}`);
   // What the table must show: `score --format json` of each run (the planted copy for main).
-  for (const [name, dir] of [[main, planted.runDir], [fixes, rolloutRunDir(fixes)]] as const) {
+  for (const [name, dir] of [
+    [main, planted.runDir],
+    [fixes, rolloutRunDir(fixes)],
+  ] as const) {
     const s = await run(["score", "--reading", "release", "--results", dir, "--format", "json"]);
     for (const m of (JSON.parse(s.out) as ScoreJson).models) {
-      for (const [col, key] of [["n", "n"], ["act", "act"], ["hold", "hold"], ["decision", "decision"], ["hold_c", "holdCredited"], ["dec_c", "decisionCredited"]]) {
+      for (const [col, key] of [
+        ["n", "n"],
+        ["act", "act"],
+        ["hold", "hold"],
+        ["decision", "decision"],
+        ["hold_c", "holdCredited"],
+        ["dec_c", "decisionCredited"],
+      ]) {
         expected.set(`${name}/${m.model}|${col}`, key === "n" ? String(m.numbers.n) : formatDecimal1(m.numbers[key]));
       }
     }
   }
   const csv = join(tmp, "per-item.csv");
-  const p = await run(["score", "--reading", "release", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--per-item", csv, "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--format", "json"]);
+  const p = await run([
+    "score",
+    "--reading",
+    "release",
+    "--results",
+    planted.runDir,
+    "--model",
+    "openai_gpt-oss-120b",
+    "--per-item",
+    csv,
+    "--bfcl-data",
+    bfclDataDir(),
+    "--bootstrap",
+    "0",
+    "--format",
+    "json",
+  ]);
   if (p.code !== 0) throw new Error(p.err);
   const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
   const cols = header.split(",");
   perItem = rows.map((line) => {
     const v = line.split(",");
     const at = (k: string) => v[cols.indexOf(k)];
-    return { model: at("model"), category: at("category"), act: Number(at("act")), hold: Number(at("hold")), baseCompleted: Number(v[v.length - 2]), missCompleted: Number(v[v.length - 1]) };
+    return {
+      model: at("model"),
+      category: at("category"),
+      act: Number(at("act")),
+      hold: Number(at("hold")),
+      baseCompleted: Number(v[v.length - 2]),
+      missCompleted: Number(v[v.length - 1]),
+    };
   });
 
   browser = await launchHeadless({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
@@ -90,7 +136,8 @@ afterAll(async () => {
   const keep = process.env.TWINSCORE_REPORT_SHOTS;
   if (keep && existsSync(shots)) {
     mkdirSync(keep, { recursive: true });
-    for (const f of ["light-top.png", "light-reversal.png", "light-pair.png", "dark-top.png", "dark-reversal.png", "dark-pair.png"]) copyFileSync(join(shots, f), join(keep, f));
+    for (const f of ["light-top.png", "light-reversal.png", "light-pair.png", "dark-top.png", "dark-reversal.png", "dark-pair.png"])
+      copyFileSync(join(shots, f), join(keep, f));
   }
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -191,7 +238,9 @@ describe("the report in headless Chromium (file://)", () => {
       await trialsPage.goto(pathToFileURL(out).href);
       expect(await trialsPage.textContent("#f-count")).toBe("223 of 223 pairs");
       await trialsPage.selectOption("#f-trials", "unstable");
-      expect((await trialsPage.locator("details.pair:not([hidden])").evaluateAll((ps) => ps.map((p) => p.id))).sort()).toEqual([...unstable].sort());
+      expect((await trialsPage.locator("details.pair:not([hidden])").evaluateAll((ps) => ps.map((p) => p.id))).sort()).toEqual(
+        [...unstable].sort(),
+      );
       expect(await trialsPage.textContent("#f-count")).toBe(`${unstable.length} of 223 pairs`);
       await trialsPage.selectOption("#f-trials", "all");
       expect(await trialsPage.textContent("#f-count")).toBe("223 of 223 pairs");

@@ -8,19 +8,27 @@ import { rankReversalSvg, ranks } from "./svg.js";
 function paperFigure1b(): { name: string; official: number; decision: number }[] {
   const rows = readFileSync(sharedPath("paper-numbers", "published.tsv"), "utf8").trim().split("\n");
   const byKey = new Map(rows.map((r) => r.split("\t") as [string, string]));
-  const models = [...byKey.keys()].map((k) => /^companions\.official_raw\.(.+)\.miss$/.exec(k)?.[1]).filter((m): m is string => m !== undefined);
-  return models.map((m) => ({ name: m, official: Number(byKey.get(`companions.official_raw.${m}.miss`)), decision: Number(byKey.get(`companions.official_raw.${m}.decision`)) }));
+  const models = [...byKey.keys()]
+    .map((k) => /^companions\.official_raw\.(.+)\.miss$/.exec(k)?.[1])
+    .filter((m): m is string => m !== undefined);
+  return models.map((m) => ({
+    name: m,
+    official: Number(byKey.get(`companions.official_raw.${m}.miss`)),
+    decision: Number(byKey.get(`companions.official_raw.${m}.decision`)),
+  }));
 }
 
 describe("rankReversalSvg on the paper's seven models", () => {
   const models = paperFigure1b();
   const svg = rankReversalSvg(models);
-  const labels = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" class="series-label[^"]*"( text-anchor="end")?>([^<]*)<\/text>/g)].map((m) => ({
-    x: Number(m[1]),
-    y: Number(m[2]),
-    left: m[3] !== undefined,
-    text: m[4],
-  }));
+  const labels = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" class="series-label[^"]*"( text-anchor="end")?>([^<]*)<\/text>/g)].map(
+    (m) => ({
+      x: Number(m[1]),
+      y: Number(m[2]),
+      left: m[3] !== undefined,
+      text: m[4],
+    }),
+  );
   it("ranks gpt-5.4 sixth on the official score and first on the decision (the reversal)", () => {
     expect(models).toHaveLength(7);
     expect(labels.filter((l) => l.left).map((l) => l.text)).toContain("gpt-5.4-FC  32.7  #6");
@@ -30,7 +38,10 @@ describe("rankReversalSvg on the paper's seven models", () => {
   it("spreads close labels at least one line apart and keeps them inside the chart", () => {
     const width = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)![1]);
     for (const side of [true, false]) {
-      const ys = labels.filter((l) => l.left === side).map((l) => l.y).sort((a, b) => a - b);
+      const ys = labels
+        .filter((l) => l.left === side)
+        .map((l) => l.y)
+        .sort((a, b) => a - b);
       for (let i = 1; i < ys.length; i++) expect(ys[i] - ys[i - 1]).toBeGreaterThanOrEqual(15.9);
     }
     // 7.2 px per character is the width the chart reserves; the labels must fit it.

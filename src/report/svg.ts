@@ -84,17 +84,33 @@ export function rankReversalSvg(models: readonly { name: string; official: numbe
   }
   parts.push(`<line class="chance" x1="${xr - 50}" y1="${y(50).toFixed(1)}" x2="${xr}" y2="${y(50).toFixed(1)}"/>`);
   parts.push(text(xr - 6, y(50) + 15, "chance (50)", 'class="tick-label halo" text-anchor="end"'));
-  const ly = spread(models.map((m) => y(m.official)), gap, top, bottom);
-  const ry = spread(models.map((m) => y(m.decision)), gap, top, bottom);
+  const ly = spread(
+    models.map((m) => y(m.official)),
+    gap,
+    top,
+    bottom,
+  );
+  const ry = spread(
+    models.map((m) => y(m.decision)),
+    gap,
+    top,
+    bottom,
+  );
   models.forEach((m, i) => {
     const cls = `s${(i % 8) + 1}`;
     const yo = y(m.official);
     const yd = y(m.decision);
-    parts.push(`<line class="series ${cls}" x1="${xl}" y1="${yo.toFixed(1)}" x2="${xr}" y2="${yd.toFixed(1)}"><title>${escapeHtml(`${m.name}: official ${fmt1(m.official)} (#${offR[i]}), decision ${fmt1(m.decision)} (#${decR[i]})`)}</title></line>`);
+    parts.push(
+      `<line class="series ${cls}" x1="${xl}" y1="${yo.toFixed(1)}" x2="${xr}" y2="${yd.toFixed(1)}"><title>${escapeHtml(`${m.name}: official ${fmt1(m.official)} (#${offR[i]}), decision ${fmt1(m.decision)} (#${decR[i]})`)}</title></line>`,
+    );
     parts.push(`<circle class="dot ${cls}" cx="${xl}" cy="${yo.toFixed(1)}" r="4"/>`);
     parts.push(`<circle class="dot ${cls}" cx="${xr}" cy="${yd.toFixed(1)}" r="4"/>`);
-    parts.push(`<polyline class="leader ${cls}" points="${xl - 5},${yo.toFixed(1)} ${xl - 22},${ly[i].toFixed(1)} ${xl - 28},${ly[i].toFixed(1)}"/>`);
-    parts.push(`<polyline class="leader ${cls}" points="${xr + 5},${yd.toFixed(1)} ${xr + 22},${ry[i].toFixed(1)} ${xr + 28},${ry[i].toFixed(1)}"/>`);
+    parts.push(
+      `<polyline class="leader ${cls}" points="${xl - 5},${yo.toFixed(1)} ${xl - 22},${ly[i].toFixed(1)} ${xl - 28},${ly[i].toFixed(1)}"/>`,
+    );
+    parts.push(
+      `<polyline class="leader ${cls}" points="${xr + 5},${yd.toFixed(1)} ${xr + 22},${ry[i].toFixed(1)} ${xr + 28},${ry[i].toFixed(1)}"/>`,
+    );
     parts.push(text(xl - 32, ly[i] + 4, leftLabels[i], `class="series-label ${cls}" text-anchor="end"`));
     parts.push(text(xr + 32, ry[i] + 4, rightLabels[i], `class="series-label ${cls}"`));
   });
@@ -133,7 +149,9 @@ export function groupedBarsSvg(
     r.values.forEach((v, si) => {
       if (v === null) return;
       const by = gy + si * barH;
-      parts.push(`<rect class="bar s${si + 1}" x="${left}" y="${by}" width="${Math.max(0, x(v) - left).toFixed(1)}" height="${barH - 2}"><title>${escapeHtml(`${r.label} — ${series[si]}: ${fmt1(v)}`)}</title></rect>`);
+      parts.push(
+        `<rect class="bar s${si + 1}" x="${left}" y="${by}" width="${Math.max(0, x(v) - left).toFixed(1)}" height="${barH - 2}"><title>${escapeHtml(`${r.label} — ${series[si]}: ${fmt1(v)}`)}</title></rect>`,
+      );
       parts.push(text(x(v) + 4, by + barH - 4, fmt1(v), 'class="value-label"'));
     });
   });
@@ -172,7 +190,9 @@ export function stackedBarsSvg(
     r.values.forEach((v, si) => {
       if (v <= 0) return;
       const segW = x(acc + v) - x(acc);
-      parts.push(`<rect class="bar s${si + 1}" x="${x(acc).toFixed(1)}" y="${y}" width="${segW.toFixed(1)}" height="${barH}"><title>${escapeHtml(`${r.label} — ${series[si]}: ${v}`)}</title></rect>`);
+      parts.push(
+        `<rect class="bar s${si + 1}" x="${x(acc).toFixed(1)}" y="${y}" width="${segW.toFixed(1)}" height="${barH}"><title>${escapeHtml(`${r.label} — ${series[si]}: ${v}`)}</title></rect>`,
+      );
       if (segW >= 22) parts.push(text(x(acc) + segW / 2, y + barH - 5, String(v), 'class="seg-label" text-anchor="middle"'));
       acc += v;
     });
@@ -183,7 +203,11 @@ export function stackedBarsSvg(
 }
 
 /** A dot with a horizontal interval per row (decision accuracy with its 95% interval). */
-export function intervalSvg(rows: readonly { label: string; value: number; lo: number; hi: number }[], title: string, axisLabel: string): string {
+export function intervalSvg(
+  rows: readonly { label: string; value: number; lo: number; hi: number }[],
+  title: string,
+  axisLabel: string,
+): string {
   const left = leftFor(rows.map((r) => r.label));
   const right = left + 420;
   const top = 20;
@@ -203,7 +227,9 @@ export function intervalSvg(rows: readonly { label: string; value: number; lo: n
     const cls = `s${(i % 8) + 1}`;
     parts.push(text(left - 8, y + 4, r.label, 'class="row-label" text-anchor="end"'));
     parts.push(`<line class="series ${cls}" x1="${x(r.lo).toFixed(1)}" y1="${y}" x2="${x(r.hi).toFixed(1)}" y2="${y}"/>`);
-    parts.push(`<circle class="dot ${cls}" cx="${x(r.value).toFixed(1)}" cy="${y}" r="4"><title>${escapeHtml(`${r.label}: ${fmt1(r.value)} [${fmt1(r.lo)}, ${fmt1(r.hi)}]`)}</title></circle>`);
+    parts.push(
+      `<circle class="dot ${cls}" cx="${x(r.value).toFixed(1)}" cy="${y}" r="4"><title>${escapeHtml(`${r.label}: ${fmt1(r.value)} [${fmt1(r.lo)}, ${fmt1(r.hi)}]`)}</title></circle>`,
+    );
     parts.push(text(x(r.hi) + 6, y + 4, `${fmt1(r.value)} [${fmt1(r.lo)}, ${fmt1(r.hi)}]`, 'class="value-label"'));
   });
   parts.push(text((left + right) / 2, h - 6, axisLabel, 'class="label" text-anchor="middle"'));

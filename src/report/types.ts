@@ -51,7 +51,12 @@ export interface ReportModel {
   /** Official raw accuracy on their distinct base twins, or null without score files. */
   readonly officialBase: number | null;
   /** Passes among the scored should-ask items, and the share of those with a world-changing attempt on the anchor (and the same for fails). */
-  readonly verdictVsAttempt: { readonly passes: number; readonly passAttempt: number | null; readonly fails: number; readonly failAttempt: number | null } | null;
+  readonly verdictVsAttempt: {
+    readonly passes: number;
+    readonly passAttempt: number | null;
+    readonly fails: number;
+    readonly failAttempt: number | null;
+  } | null;
   /** What could not be read cleanly on the scored pairs. */
   readonly counts: { readonly shortRollouts: number; readonly inferenceErrors: number; readonly decodeFailures: number };
   /** The aligned numbers on Table 1's pairs (needs BFCL data): the withheld twin's cells, base acted and completed, the aligned pair score with its interval; or null. */
@@ -230,7 +235,11 @@ export interface ReportData {
   /** The skipped turn scored: BFCL's score, the strict and the world-changing counterfactual per category and model, with rankings (needs BFCL data; empty without). */
   readonly emptyTurns: readonly EmptyTurnRow[];
   /** What made the page: the twinscore version, the manifest's digest, and what each model's run is where `twinscore run` recorded it. */
-  readonly provenance?: { readonly twinscoreVersion: string; readonly manifestSha256: string; readonly runs: readonly { readonly model: string; readonly run: string }[] };
+  readonly provenance?: {
+    readonly twinscoreVersion: string;
+    readonly manifestSha256: string;
+    readonly runs: readonly { readonly model: string; readonly run: string }[];
+  };
   /** The pair set of the headline and the pair browser when it is not Table 1's (`--uncertified`, `--all-pairs`, `--count-login`); absent for Table 1. */
   readonly pairSet?: { readonly set: PairSet; readonly countLogin: boolean };
   /** With `--trials-of`: the model over its trials, and each pair's flip rate; absent otherwise. */

@@ -67,7 +67,11 @@ export interface RolloutEntry {
  * Prepare one question line (parsed with Python JSON semantics) against the docs of every
  * class (class name → docs in file order).
  */
-export function prepareEntry(question: PyValue, docsByClass: ReadonlyMap<string, readonly PyDict[]>, where: { file: string; line: number }): Result<RolloutEntry> {
+export function prepareEntry(
+  question: PyValue,
+  docsByClass: ReadonlyMap<string, readonly PyDict[]>,
+  where: { file: string; line: number },
+): Result<RolloutEntry> {
   const bad = (msg: string) => err(problem("question-malformed", msg, where));
   if (!(question instanceof PyDict)) return bad("a question line must be an object");
   const id = question.get("id");

@@ -11,7 +11,12 @@ import type { RolloutEntry } from "./entry.js";
 import { makeJsonSerializable } from "./serialize.js";
 
 /** Classes BFCL keeps out of the state log (too verbose): the memory back-ends and web search. */
-export const OMIT_STATE_INFO_CLASSES: ReadonlySet<string> = new Set(["MemoryAPI_kv", "MemoryAPI_vector", "MemoryAPI_rec_sum", "WebSearchAPI"]);
+export const OMIT_STATE_INFO_CLASSES: ReadonlySet<string> = new Set([
+  "MemoryAPI_kv",
+  "MemoryAPI_vector",
+  "MemoryAPI_rec_sum",
+  "WebSearchAPI",
+]);
 
 /** What the loop needs from the executor for one entry. */
 export interface EntryExecutor {
@@ -62,12 +67,20 @@ export function processExecutor(process: EvaluatorProcess, entry: RolloutEntry, 
  * from the re-implemented classes (the last class with the method wins, as the executor
  * binds it): how a reference call's positional arguments are named when it is played.
  */
-export function methodParameterNames(process: EvaluatorProcess, involvedClasses: readonly string[]): (method: string) => readonly string[] | undefined {
+export function methodParameterNames(
+  process: EvaluatorProcess,
+  involvedClasses: readonly string[],
+): (method: string) => readonly string[] | undefined {
   const names = new Map<string, readonly string[]>();
   for (const cls of involvedClasses) {
     const inst = process.factory(cls);
     if (!inst) continue;
-    for (const [method, spec] of inst.methods) if (!method.startsWith("_")) names.set(method, spec.params.map((p) => p.name));
+    for (const [method, spec] of inst.methods)
+      if (!method.startsWith("_"))
+        names.set(
+          method,
+          spec.params.map((p) => p.name),
+        );
   }
   return (method) => names.get(method);
 }

@@ -56,7 +56,11 @@ export function injectionCheck(a: FirstStepTokens, b: FirstStepTokens): Injectio
  * arm records an injected block (`injectedLines`): between two arms where nothing was
  * injected an equal token count confirms nothing, and the line says so.
  */
-export function injectionCheckLine(model: string, c: InjectionCheck, injectedLines: { readonly a: number; readonly b: number } = { a: 1, b: 1 }): string {
+export function injectionCheckLine(
+  model: string,
+  c: InjectionCheck,
+  injectedLines: { readonly a: number; readonly b: number } = { a: 1, b: 1 },
+): string {
   if (c.mode === null) return `${model}: injection check: no item has a first-step token count in both arms`;
   const spread = c.distribution
     .slice(0, 6)
@@ -65,7 +69,10 @@ export function injectionCheckLine(model: string, c: InjectionCheck, injectedLin
   const recorded = injectedLines.a + injectedLines.b > 0;
   const broken =
     c.breaks.length > 0
-      ? `it breaks on ${c.breaks.length}: ${c.breaks.slice(0, 10).map((b) => `${b.id} (${b.difference >= 0 ? "+" : ""}${b.difference})`).join(", ")}${c.breaks.length > 10 ? ", …" : ""}`
+      ? `it breaks on ${c.breaks.length}: ${c.breaks
+          .slice(0, 10)
+          .map((b) => `${b.id} (${b.difference >= 0 ? "+" : ""}${b.difference})`)
+          .join(", ")}${c.breaks.length > 10 ? ", …" : ""}`
       : recorded
         ? "it holds on every paired item"
         : "neither arm's lines record an injected block, so there is no block whose arrival this could confirm";

@@ -9,7 +9,18 @@ import { bfclFileName, sortIndexOfId, type MultiTurnCategory } from "../bfcl/cat
 import { jsonDumps, jsonLoads } from "../python/json.js";
 import { PyDict } from "../python/containers.js";
 import { makeJsonSerializable } from "./serialize.js";
-import { HISTORY_KEY, INJECTED_KEY, MODE_KEY, PLAYED_TURNS_KEY, TRIAL_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY, historyKeysProblem, referenceAnchorOf, type RunMode } from "../bfcl/line-keys.js";
+import {
+  HISTORY_KEY,
+  INJECTED_KEY,
+  MODE_KEY,
+  PLAYED_TURNS_KEY,
+  TRIAL_KEY,
+  REFERENCE_HISTORY,
+  STOPPED_AFTER_TURN_KEY,
+  historyKeysProblem,
+  referenceAnchorOf,
+  type RunMode,
+} from "../bfcl/line-keys.js";
 import { decodePromptingStep } from "../bfcl/decode/index.js";
 import { anchoredKey } from "../bfcl/results.js";
 
@@ -113,14 +124,22 @@ function readingOf(value: unknown, note: string | null): LineReading {
   const v = value as Record<string, unknown>;
   if (typeof v.id !== "string") return { kind: "other" };
   const isError = !Array.isArray(v.result);
-  const errorMessage = isError ? (typeof v.result === "string" ? (v.result.startsWith(ERROR_PREFIX) ? v.result.slice(ERROR_PREFIX.length) : v.result) : String(v.result)) : null;
+  const errorMessage = isError
+    ? typeof v.result === "string"
+      ? v.result.startsWith(ERROR_PREFIX)
+        ? v.result.slice(ERROR_PREFIX.length)
+        : v.result
+      : String(v.result)
+    : null;
   const anchorTurn = referenceAnchorOf(v);
   const made = settingsOf(v);
   const historyProblem = historyKeysProblem(v);
   const trial = trialOf(v[TRIAL_KEY]);
   const withTrial = trial === null ? {} : { trial };
   if (historyProblem !== null) return { kind: "result", id: v.id, isError, errorMessage, note, historyProblem, made, ...withTrial };
-  return anchorTurn === null ? { kind: "result", id: v.id, isError, errorMessage, note, made, ...withTrial } : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn, made, ...withTrial };
+  return anchorTurn === null
+    ? { kind: "result", id: v.id, isError, errorMessage, note, made, ...withTrial }
+    : { kind: "result", id: v.id, isError, errorMessage, note, anchorTurn, made, ...withTrial };
 }
 
 /** A trial index as a line holds it (a whole number >= 0), else null. */
@@ -133,7 +152,12 @@ function trialOf(value: unknown): number | null {
 function settingsOf(v: Record<string, unknown>): LineSettings {
   const mode = v[MODE_KEY] === "fc" || v[MODE_KEY] === "prompting" ? v[MODE_KEY] : null;
   const block = v[INJECTED_KEY];
-  const text = block !== null && typeof block === "object" && !(block instanceof PyDict) ? (block as Record<string, unknown>).text : block instanceof PyDict ? block.get("text") : undefined;
+  const text =
+    block !== null && typeof block === "object" && !(block instanceof PyDict)
+      ? (block as Record<string, unknown>).text
+      : block instanceof PyDict
+        ? block.get("text")
+        : undefined;
   const turns = Array.isArray(v.result) ? v.result : [];
   return {
     mode,
@@ -191,11 +215,17 @@ export function readResultLine(text: string): LineReading {
     [STOPPED_AFTER_TURN_KEY]: d.get(STOPPED_AFTER_TURN_KEY),
     [TRIAL_KEY]: d.get(TRIAL_KEY),
   };
-  return readingOf(plain, [bomNote, "holds NaN or Infinity, which Python reads and strict JSON readers refuse"].filter((x) => x !== null).join("; "));
+  return readingOf(
+    plain,
+    [bomNote, "holds NaN or Infinity, which Python reads and strict JSON readers refuse"].filter((x) => x !== null).join("; "),
+  );
 }
 
 /** The played turns as the writer renders them (`withPlayedKeys`); bare quotes, so never inside a JSON string. */
-const PLAYED_KEYS = new RegExp(`, ${JSON.stringify(HISTORY_KEY)}: ${JSON.stringify(REFERENCE_HISTORY)}, ${JSON.stringify(PLAYED_TURNS_KEY)}: \\[((?:\\d+(?:, \\d+)*)?)\\]`, "g");
+const PLAYED_KEYS = new RegExp(
+  `, ${JSON.stringify(HISTORY_KEY)}: ${JSON.stringify(REFERENCE_HISTORY)}, ${JSON.stringify(PLAYED_TURNS_KEY)}: \\[((?:\\d+(?:, \\d+)*)?)\\]`,
+  "g",
+);
 
 /** The trial key as the writer renders it, the line's last key. */
 const TRIAL_KEYS = new RegExp(`, ${JSON.stringify(TRIAL_KEY)}: (\\d+)\\}$`, "g");
@@ -217,7 +247,14 @@ export function sniffResultLine(head: string, tail = ""): LineReading {
   if (typeof id !== "string") return { kind: "other" };
   const isError = m[2] === '"';
   const trialKey = [...tail.matchAll(TRIAL_KEYS)].at(-1);
-  const reading = { kind: "result" as const, id, isError, errorMessage: isError ? "(the line is too long to read its message)" : null, note: null, ...(trialKey === undefined ? {} : { trial: Number(trialKey[1]) }) };
+  const reading = {
+    kind: "result" as const,
+    id,
+    isError,
+    errorMessage: isError ? "(the line is too long to read its message)" : null,
+    note: null,
+    ...(trialKey === undefined ? {} : { trial: Number(trialKey[1]) }),
+  };
   const played = [...tail.matchAll(PLAYED_KEYS)].at(-1);
   if (played === undefined) return reading;
   const turns = played[1] === "" ? [] : played[1].split(", ").map(Number);

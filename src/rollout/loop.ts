@@ -158,7 +158,9 @@ function parseFcMessage(message: Record<string, unknown>): { responses: PyValue;
         break;
       }
       const name = (fn as Record<string, unknown>).name;
-      responses.push(new PyDict([[typeof name === "string" ? name : pyRepr(plainToPy(name)), plainToPy((fn as Record<string, unknown>).arguments)]]));
+      responses.push(
+        new PyDict([[typeof name === "string" ? name : pyRepr(plainToPy(name)), plainToPy((fn as Record<string, unknown>).arguments)]]),
+      );
       ids.push((c as Record<string, unknown>).id ?? null);
     }
     if (fine) return { responses, ids };
@@ -168,7 +170,16 @@ function parseFcMessage(message: Record<string, unknown>): { responses: PyValue;
 
 /** Generate one entry; never throws for endpoint or model behaviour (those become lines). */
 export async function runEntry(entry: RolloutEntry, opts: LoopOptions): Promise<EntryOutcome> {
-  const stats: EntryStats = { requests: 0, inputTokens: 0, outputTokens: 0, steps: 0, simRequests: 0, simInputTokens: 0, simOutputTokens: 0, playedSteps: 0 };
+  const stats: EntryStats = {
+    requests: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    steps: 0,
+    simRequests: 0,
+    simInputTokens: 0,
+    simOutputTokens: 0,
+    playedSteps: 0,
+  };
   try {
     return { line: await generate(entry, opts, stats), error: null, stats };
   } catch (e) {
@@ -176,7 +187,8 @@ export async function runEntry(entry: RolloutEntry, opts: LoopOptions): Promise<
     if (e instanceof EntryAbort) message = e.message;
     else if (e instanceof PyException) message = e.pyMessage;
     // what an input too deep or too large does to JavaScript (Python raises RecursionError / MemoryError): this entry's error, not the run's
-    else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded" : `MemoryError: ${e.message}`;
+    else if (e instanceof RangeError)
+      message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded" : `MemoryError: ${e.message}`;
     else throw e;
     const line = errorLine(entry.id, message, "twinscore run: the entry stopped here (no Python traceback; BFCL records one)");
     return { line: opts.played ? withPlayedKeys(line, opts.played.anchorTurn) : line, error: message, stats };
@@ -331,7 +343,12 @@ async function generateTurn(run: EntryRun, t: number, turnsSource: UserTurns): P
     count++;
     if (count > MAXIMUM_STEP_LIMIT) {
       forceQuit = true;
-      step.push(dict([["role", "handler_log"], ["content", `Model has been forced to quit after ${MAXIMUM_STEP_LIMIT} steps.`]]));
+      step.push(
+        dict([
+          ["role", "handler_log"],
+          ["content", `Model has been forced to quit after ${MAXIMUM_STEP_LIMIT} steps.`],
+        ]),
+      );
       break;
     }
     // the played turn is over: no closing request, so no text the model did not write
@@ -356,7 +373,15 @@ function turnWithHeldBack(run: EntryRun, t: number, turnMessages: PyDict[]): { t
   }
   if (turnMessages.length !== 0) throw new EntryAbort("Holdout turn should not have user message.");
   const fixedPrefix = run.fc ? "" : `${pyRepr([...handedBack])}\n`;
-  return { turnMessages: [dict([["role", "user"], ["content", `${fixedPrefix}${ADDITIONAL_FUNCTION_NOTICE}`]])], fixedPrefix };
+  return {
+    turnMessages: [
+      dict([
+        ["role", "user"],
+        ["content", `${fixedPrefix}${ADDITIONAL_FUNCTION_NOTICE}`],
+      ]),
+    ],
+    fixedPrefix,
+  };
 }
 
 /**
@@ -404,7 +429,13 @@ function withSystemPrompt(turnMessages: PyDict[], systemPrompt: string): void {
   if (first !== undefined && first.get("role") === "system") {
     turnMessages[0] = new PyDict(first.entries());
     turnMessages[0].set("content", `${systemPrompt}\n\n${String(first.get("content"))}`);
-  } else turnMessages.unshift(dict([["role", "system"], ["content", systemPrompt]]));
+  } else
+    turnMessages.unshift(
+      dict([
+        ["role", "system"],
+        ["content", systemPrompt],
+      ]),
+    );
 }
 
 /**
@@ -429,7 +460,12 @@ async function generateStep(run: EntryRun, turn: TurnRun, stepIndex: number): Pr
   turn.turnOut.push(outTok);
   turn.turnLatency.push(latency);
   turn.turnResults.push(parsed.responses);
-  stepLog.push(dict([["role", "assistant"], ["content", parsed.responses]]));
+  stepLog.push(
+    dict([
+      ["role", "assistant"],
+      ["content", parsed.responses],
+    ]),
+  );
   const decoded = run.opts.decode(parsed.responses);
   const content = typeof message.content === "string" ? message.content : "";
   // the reply's text: FC, the message content beside the (absent) calls; prompting, the content when it is not calls
@@ -445,7 +481,13 @@ async function generateStep(run: EntryRun, turn: TurnRun, stepIndex: number): Pr
     );
     return "end";
   }
-  stepLog.push(dict([["role", "handler_log"], ["content", "Successfully decoded model response."], ["model_response_decoded", [...decoded.calls]]]));
+  stepLog.push(
+    dict([
+      ["role", "handler_log"],
+      ["content", "Successfully decoded model response."],
+      ["model_response_decoded", [...decoded.calls]],
+    ]),
+  );
   if (isEmptyDecoded(decoded.calls)) {
     if (await clarify(run, turn, stepLog, run.endText, null)) return "again";
     stepLog.push(
@@ -469,7 +511,11 @@ async function nextReply(run: EntryRun, turn: TurnRun): Promise<{ reply: Extract
     return { reply: { ok: true, message: played.message(turn.t), usage: { prompt_tokens: 0, completion_tokens: 0 } }, latency: 0 };
   }
   const started = opts.now();
-  const answered = await opts.chat({ itemId: run.entry.id, messages: run.history.slice(), tools: run.fc ? (run.tools.length > 0 ? run.tools : null) : null });
+  const answered = await opts.chat({
+    itemId: run.entry.id,
+    messages: run.history.slice(),
+    tools: run.fc ? (run.tools.length > 0 ? run.tools : null) : null,
+  });
   const latency = opts.now() - started;
   if (!answered.ok) throw new EntryAbort(answered.error);
   stats.requests++;
@@ -485,10 +531,23 @@ function executeCalls(run: EntryRun, calls: readonly string[], ids: readonly unk
   } else {
     const n = Math.min(outputs.length, calls.length);
     const records: PyValue[] = [];
-    for (let i = 0; i < n; i++) records.push(dict([["role", "tool"], ["name", calls[i]], ["content", outputs[i]]]));
+    for (let i = 0; i < n; i++)
+      records.push(
+        dict([
+          ["role", "tool"],
+          ["name", calls[i]],
+          ["content", outputs[i]],
+        ]),
+      );
     run.history.push({ role: "user", content: pyRepr(records) });
   }
-  for (const o of outputs) stepLog.push(dict([["role", "tool"], ["content", o]]));
+  for (const o of outputs)
+    stepLog.push(
+      dict([
+        ["role", "tool"],
+        ["content", o],
+      ]),
+    );
 }
 
 /**
@@ -503,7 +562,13 @@ async function clarify(run: EntryRun, turn: TurnRun, stepLog: PyValue[], text: s
     stepLog.push(clarificationLimitLog(user.maxClarifications));
     return false;
   }
-  const reply = await user.respond({ itemId: run.entry.id, round: run.rounds + 1, message: text, earlier: [...run.exchange], scriptedLine: run.scriptedLine });
+  const reply = await user.respond({
+    itemId: run.entry.id,
+    round: run.rounds + 1,
+    message: text,
+    earlier: [...run.exchange],
+    scriptedLine: run.scriptedLine,
+  });
   if (!reply.ok) throw new EntryAbort(reply.error);
   countSim(run.stats, reply);
   if (reply.answer === null) {
@@ -511,7 +576,14 @@ async function clarify(run: EntryRun, turn: TurnRun, stepLog: PyValue[], text: s
     return false;
   }
   run.rounds++;
-  stepLog.push(clarificationLog(run.rounds, user.maxClarifications, decodeError), reply.log, dict([["role", "user"], ["content", reply.answer]]));
+  stepLog.push(
+    clarificationLog(run.rounds, user.maxClarifications, decodeError),
+    reply.log,
+    dict([
+      ["role", "user"],
+      ["content", reply.answer],
+    ]),
+  );
   run.history.push({ role: "user", content: reply.answer });
   run.exchange.push({ role: "assistant", content: text }, { role: "user", content: reply.answer });
   return true;
@@ -529,10 +601,18 @@ function entryLine(run: EntryRun, stoppedAfter: number | null): PyDict {
     ["inference_log", run.inferenceLog],
   ]);
   // the prompt arm says so in its lines: what compare's injection check looks for (before the history keys, which end a line)
-  if (opts.inject) line.set(INJECTED_KEY, dict([["placement", (run.fc ? "developer-message" : "system-prompt") satisfies InjectedPlacement], ["text", opts.inject]]));
+  if (opts.inject)
+    line.set(
+      INJECTED_KEY,
+      dict([
+        ["placement", (run.fc ? "developer-message" : "system-prompt") satisfies InjectedPlacement],
+        ["text", opts.inject],
+      ]),
+    );
   if (played !== null) withPlayedKeys(line, played.anchorTurn);
   if (stoppedAfter !== null) line.set(STOPPED_AFTER_TURN_KEY, BigInt(stoppedAfter));
-  if (user !== null && run.opening !== null) line.set(USER_SIMULATOR_KEY, interactiveSummary(user.answerTurn, run.opening, run.rounds, run.stats.simRequests));
+  if (user !== null && run.opening !== null)
+    line.set(USER_SIMULATOR_KEY, interactiveSummary(user.answerTurn, run.opening, run.rounds, run.stats.simRequests));
   return line;
 }
 

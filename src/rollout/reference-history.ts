@@ -83,7 +83,11 @@ export function playedMessage(mode: "fc" | "prompting", turn: number, calls: rea
   return {
     role: "assistant",
     content: null,
-    tool_calls: calls.map((c, i) => ({ id: playedCallId(turn, i), type: "function", function: { name: c.name, arguments: jsonDumps(c.args) } })),
+    tool_calls: calls.map((c, i) => ({
+      id: playedCallId(turn, i),
+      type: "function",
+      function: { name: c.name, arguments: jsonDumps(c.args) },
+    })),
   };
 }
 
@@ -99,8 +103,14 @@ export interface PlayedHistory {
  * turns): every reference call of turns before the anchor converted up front, so a call
  * that cannot be played is found before any request is sent.
  */
-export function playedHistory(mode: "fc" | "prompting", reference: readonly (readonly string[])[], anchorTurn: number, parameterNames: ParameterNames): Result<PlayedHistory> {
-  if (anchorTurn > reference.length) return err(problem("reference-short", `the reference has ${reference.length} turns, fewer than the ${anchorTurn} before the anchor`));
+export function playedHistory(
+  mode: "fc" | "prompting",
+  reference: readonly (readonly string[])[],
+  anchorTurn: number,
+  parameterNames: ParameterNames,
+): Result<PlayedHistory> {
+  if (anchorTurn > reference.length)
+    return err(problem("reference-short", `the reference has ${reference.length} turns, fewer than the ${anchorTurn} before the anchor`));
   const messages: Record<string, unknown>[] = [];
   for (let t = 0; t < anchorTurn; t++) {
     const calls: ReferenceCall[] = [];

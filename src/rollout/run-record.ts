@@ -159,26 +159,36 @@ export function describeRun(record: RunRecord): string {
 }
 
 function isText(v: unknown): v is TextSetting {
-  return v !== null && typeof v === "object" && typeof (v as TextSetting).sha256 === "string" && typeof (v as TextSetting).chars === "number" && typeof (v as TextSetting).head === "string";
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    typeof (v as TextSetting).sha256 === "string" &&
+    typeof (v as TextSetting).chars === "number" &&
+    typeof (v as TextSetting).head === "string"
+  );
 }
 
 /** Why a parsed `run.json` is not a record this version reads, or null. */
 function recordProblem(v: unknown): string | null {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return "not a JSON object";
   const r = v as Record<string, unknown>;
-  if (r.schemaVersion !== RUN_RECORD_SCHEMA_VERSION) return `schemaVersion ${JSON.stringify(r.schemaVersion)} is not ${RUN_RECORD_SCHEMA_VERSION}`;
+  if (r.schemaVersion !== RUN_RECORD_SCHEMA_VERSION)
+    return `schemaVersion ${JSON.stringify(r.schemaVersion)} is not ${RUN_RECORD_SCHEMA_VERSION}`;
   const s = r.settings as Record<string, unknown> | undefined;
   if (s === null || typeof s !== "object") return "no settings";
   if (s.mode !== "fc" && s.mode !== "prompting") return "settings.mode is neither fc nor prompting";
   if (s.history !== "own" && s.history !== "reference") return "settings.history is neither own nor reference";
   if (typeof s.model !== "string") return "settings.model is not a string";
-  for (const k of ["untilAnchor", "continueAfterAnchor", "excludeStateLog"]) if (typeof s[k] !== "boolean") return `settings.${k} is not true or false`;
+  for (const k of ["untilAnchor", "continueAfterAnchor", "excludeStateLog"])
+    if (typeof s[k] !== "boolean") return `settings.${k} is not true or false`;
   const sampling = s.sampling as Record<string, unknown> | undefined;
-  if (sampling === null || typeof sampling !== "object" || typeof sampling.temperature !== "number") return "settings.sampling.temperature is not a number";
+  if (sampling === null || typeof sampling !== "object" || typeof sampling.temperature !== "number")
+    return "settings.sampling.temperature is not a number";
   if (s.inject !== null && !isText(s.inject)) return "settings.inject is malformed";
   if (s.systemPrompt !== null && s.systemPrompt !== "bfcl" && !isText(s.systemPrompt)) return "settings.systemPrompt is malformed";
   if (!Number.isInteger(s.trials) || (s.trials as number) < 1) return "settings.trials is not a positive integer";
-  for (const k of ["twinscoreVersion", "manifestSha256", "endpoint", "startedAt", "lastStartedAt"]) if (typeof r[k] !== "string") return `${k} is not a string`;
+  for (const k of ["twinscoreVersion", "manifestSha256", "endpoint", "startedAt", "lastStartedAt"])
+    if (typeof r[k] !== "string") return `${k} is not a string`;
   if (!Number.isInteger(r.sessions)) return "sessions is not an integer";
   return null;
 }

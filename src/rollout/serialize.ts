@@ -17,7 +17,9 @@ import type { PyValue } from "../python/value.js";
  * and replaced by `str(value)` otherwise (sets, directories, mpf numbers).
  */
 export function makeJsonSerializable(v: PyValue, opts: { readonly nonFiniteAsNull?: boolean } = {}): PyValue {
-  const leaf = opts.nonFiniteAsNull ? (x: PyValue) => (typeof x === "number" && !Number.isFinite(x) ? null : serializableLeaf(x)) : serializableLeaf;
+  const leaf = opts.nonFiniteAsNull
+    ? (x: PyValue) => (typeof x === "number" && !Number.isFinite(x) ? null : serializableLeaf(x))
+    : serializableLeaf;
   // an explicit stack: state values may nest deeply, and the walk must not recurse on input depth
   const out: PyValue[] = [null];
   type Frame = { readonly src: PyValue; readonly set: (x: PyValue) => void };

@@ -18,7 +18,12 @@ import type { PyValue } from "../python/value.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
 
 /** The format BFCL uses for every multi-turn prompting entry. */
-export const DEFAULT_PROMPT_FORMAT = { returnFormat: "python", functionDocFormat: "json", promptFormat: "plaintext", style: "classic" } as const;
+export const DEFAULT_PROMPT_FORMAT = {
+  returnFormat: "python",
+  functionDocFormat: "json",
+  promptFormat: "plaintext",
+  style: "classic",
+} as const;
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)/;
 
@@ -86,7 +91,8 @@ export function jsonDumpsIndent(v: PyValue, indent = 4, depth = 0): string {
   if (typeof v === "number") return jsonFloat(v);
   if (typeof v === "string") return jsonQuote(v);
   const items = Array.isArray(v) ? v : v instanceof PyTuple ? v.items : null;
-  if (items) return items.length === 0 ? "[]" : `[\n${items.map((x) => pad + jsonDumpsIndent(x, indent, depth + 1)).join(",\n")}\n${close}]`;
+  if (items)
+    return items.length === 0 ? "[]" : `[\n${items.map((x) => pad + jsonDumpsIndent(x, indent, depth + 1)).join(",\n")}\n${close}]`;
   if (v instanceof PyDict) {
     const entries = v.entries();
     if (entries.length === 0) return "{}";
@@ -109,7 +115,8 @@ export function systemPromptFromBfcl(moduleText: string, file: string): Result<S
   const outputs = c.get("OUTPUT_FORMAT_MAPPING");
   const paramTypes = c.get("PARAM_TYPE_MAPPING");
   const style = styles instanceof PyDict ? styles.get(DEFAULT_PROMPT_FORMAT.style) : undefined;
-  const text = (d: PyValue | undefined, k: string): string | null => (d instanceof PyDict && typeof d.get(k) === "string" ? (d.get(k) as string) : null);
+  const text = (d: PyValue | undefined, k: string): string | null =>
+    d instanceof PyDict && typeof d.get(k) === "string" ? (d.get(k) as string) : null;
   const pieces = {
     persona: text(style, "persona"),
     task: text(style, "task"),
@@ -123,7 +130,13 @@ export function systemPromptFromBfcl(moduleText: string, file: string): Result<S
     .filter(([, v]) => v === null)
     .map(([k]) => k);
   if (typeof template !== "string" || missing.length > 0) {
-    return err(problem("bfcl-prompts-unreadable", `cannot find BFCL's default system prompt pieces${missing.length ? ` (${missing.join(", ")})` : " (_PLAINTEXT_SYSTEM_PROMPT_TEMPLATE)"}`, { file }));
+    return err(
+      problem(
+        "bfcl-prompts-unreadable",
+        `cannot find BFCL's default system prompt pieces${missing.length ? ` (${missing.join(", ")})` : " (_PLAINTEXT_SYSTEM_PROMPT_TEMPLATE)"}`,
+        { file },
+      ),
+    );
   }
   const p = pieces as Record<keyof typeof pieces, string>;
   const toolCallFormat = formatNamed(p.toolCall, { output_format: p.output, param_types: p.params });
@@ -133,7 +146,10 @@ export function systemPromptFromBfcl(moduleText: string, file: string): Result<S
       task: p.task,
       tool_call_format: toolCallFormat,
       multiturn_behavior: p.multiturn,
-      available_tools: formatNamed(p.tools, { format: DEFAULT_PROMPT_FORMAT.functionDocFormat, functions: jsonDumpsIndent([...functions]) }),
+      available_tools: formatNamed(p.tools, {
+        format: DEFAULT_PROMPT_FORMAT.functionDocFormat,
+        functions: jsonDumpsIndent([...functions]),
+      }),
     }),
   );
 }

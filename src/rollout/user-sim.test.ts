@@ -32,7 +32,11 @@ const prompt = (() => {
 
 const docs = functionDocs(["GorillaFileSystem", "MathAPI"]);
 
-const userMsg = (content: string) => new PyDict([["role", "user"], ["content", content]]);
+const userMsg = (content: string) =>
+  new PyDict([
+    ["role", "user"],
+    ["content", content],
+  ]);
 
 /** A three-turn entry: turn 0 the anchor, turn 1 the answer turn (a holdout turn when `holdout`), turn 2 a later turn. */
 function entry(holdout: boolean): RolloutEntry {
@@ -51,8 +55,16 @@ function entry(holdout: boolean): RolloutEntry {
 const facts: WithheldFacts = { request: "Move the report.", baseRequest: "Move the report to archive/.", removedFunctions: [] };
 const echoExecutor: EntryExecutor = { run: (calls) => calls.map((c) => `ran ${c}`), state: () => [] };
 
-const said = (content: string, emptyCalls = true): ChatOutcome => ({ ok: true, message: emptyCalls ? { role: "assistant", content, tool_calls: [] } : { role: "assistant", content }, usage: { prompt_tokens: 5, completion_tokens: 3 } });
-const calls = (name: string, args: string): ChatOutcome => ({ ok: true, message: { role: "assistant", content: null, tool_calls: [{ id: `c_${name}`, type: "function", function: { name, arguments: args } }] }, usage: { prompt_tokens: 5, completion_tokens: 3 } });
+const said = (content: string, emptyCalls = true): ChatOutcome => ({
+  ok: true,
+  message: emptyCalls ? { role: "assistant", content, tool_calls: [] } : { role: "assistant", content },
+  usage: { prompt_tokens: 5, completion_tokens: 3 },
+});
+const calls = (name: string, args: string): ChatOutcome => ({
+  ok: true,
+  message: { role: "assistant", content: null, tool_calls: [{ id: `c_${name}`, type: "function", function: { name, arguments: args } }] },
+  usage: { prompt_tokens: 5, completion_tokens: 3 },
+});
 
 /** A model driven by the number of user messages (turn + answers) and the step since the last one. */
 function model(script: (users: number, step: number) => ChatOutcome, seen: ChatRequest[] = []) {
@@ -82,11 +94,17 @@ function user(endpoint: UserSimEndpoint, maxClarifications = 2, withFacts: Withh
 describe("the user-simulator prompt", () => {
   it("the shipped file parses, names every placeholder, and fills in one pass", () => {
     for (const ph of userSimPlaceholders) expect(shipped, ph).toContain(ph);
-    const text = fillUserSimTemplate(prompt.user, { ...facts, removedFunctions: ["mv"] }, { itemId: "x", round: 0, message: "Where to {{request}}?", earlier: [], scriptedLine: "Move it to archive/." });
+    const text = fillUserSimTemplate(
+      prompt.user,
+      { ...facts, removedFunctions: ["mv"] },
+      { itemId: "x", round: 0, message: "Where to {{request}}?", earlier: [], scriptedLine: "Move it to archive/." },
+    );
     expect(text).toContain("Where to {{request}}?"); // a filled value is not expanded again
     expect(text).toContain("Move the report to archive/.");
     expect(text).toContain("Withheld function: mv");
-    expect(fillUserSimTemplate(prompt.system, facts, { itemId: "x", round: 0, message: "m", earlier: [], scriptedLine: "s" })).toContain(NO_QUESTION);
+    expect(fillUserSimTemplate(prompt.system, facts, { itemId: "x", round: 0, message: "m", earlier: [], scriptedLine: "s" })).toContain(
+      NO_QUESTION,
+    );
   });
   it("a file without the separator or without {{message}} is refused", () => {
     expect(parseUserSimPrompt("just text {{message}}").ok).toBe(false);
@@ -96,7 +114,10 @@ describe("the user-simulator prompt", () => {
     expect(readSimReply("NO_QUESTION")).toEqual({ kind: "no-question" });
     expect(readSimReply(' "NO_QUESTION." ')).toEqual({ kind: "no-question" });
     expect(readSimReply("<think>hmm</think>\nThe folder is archive/.")).toEqual({ kind: "answer", answer: "The folder is archive/." });
-    expect(readSimReply("NO_QUESTION, but the folder is archive/.")).toEqual({ kind: "answer", answer: "NO_QUESTION, but the folder is archive/." });
+    expect(readSimReply("NO_QUESTION, but the folder is archive/.")).toEqual({
+      kind: "answer",
+      answer: "NO_QUESTION, but the folder is archive/.",
+    });
     expect(readSimReply("  ")).toBeNull();
     expect(readSimReply("<think>only thoughts</think>")).toBeNull();
   });
@@ -113,7 +134,14 @@ describe("the loop with a simulated user", () => {
       if (users === 3) return step === 0 ? calls("mv", '{"source": "report.txt", "destination": "archive"}') : said("Done.");
       return said("Listed.");
     }, seen);
-    const out = await runEntry(entry(false), { mode: "fc", chat: m, now: () => 0, executor: echoExecutor, decode: decodeFcStep, interactive: user(simulator("Into archive/.", sims)) });
+    const out = await runEntry(entry(false), {
+      mode: "fc",
+      chat: m,
+      now: () => 0,
+      executor: echoExecutor,
+      decode: decodeFcStep,
+      interactive: user(simulator("Into archive/.", sims)),
+    });
     expect(out.error).toBeNull();
     const line = out.line;
     const result = line.get("result") as PyValue[][];
@@ -121,11 +149,17 @@ describe("the loop with a simulated user", () => {
     expect(jsonDumps(result[1])).toBe('[[], [{"mv": "{\\"source\\": \\"report.txt\\", \\"destination\\": \\"archive\\"}"}], []]');
     expect((line.get("input_token_count") as PyValue[][]).map((t) => t.length)).toEqual([1, 3, 1]);
     // the simulator: the anchor reply, the question inside T+1, the closing "Done." (NO_QUESTION: the turn ends)
-    expect(sims.map((r) => r.messages[1].content.split("which you reply to now:\n")[1].trim())).toEqual(["Where should the report go?", "Into archive/ itself, or a subfolder?", "Done."]);
+    expect(sims.map((r) => r.messages[1].content.split("which you reply to now:\n")[1].trim())).toEqual([
+      "Where should the report go?",
+      "Into archive/ itself, or a subfolder?",
+      "Done.",
+    ]);
     expect(sims.every((r) => r.itemId === "multi_turn_miss_param_900")).toBe(true);
     expect(sims[1].messages[1].content).toContain("Assistant: Where should the report go?\n\nYou: Into archive/.");
     // the model's history: the answer replaces the scripted line; the clarification answer follows the asking message in the same turn
-    const roles = (seen[3].messages as { role: string; content: unknown }[]).map((m) => `${m.role}:${typeof m.content === "string" ? m.content : ""}`);
+    const roles = (seen[3].messages as { role: string; content: unknown }[]).map(
+      (m) => `${m.role}:${typeof m.content === "string" ? m.content : ""}`,
+    );
     expect(roles).toEqual([
       "user:Move the report.",
       "assistant:Where should the report go?",
@@ -146,15 +180,26 @@ describe("the loop with a simulated user", () => {
     expect(((opening.get("messages") as PyDict[])[0].get("content") as string).length).toBeGreaterThan(100);
     const step0 = turn1.get("step_0") as PyDict[];
     expect(step0.map((e) => e.get("role"))).toEqual(["assistant", "handler_log", "handler_log", "user_simulator", "user"]);
-    expect(step0[2].get("content")).toBe("No call: the model asks the user, and the simulated user answers (clarification round 1 of at most 2).");
+    expect(step0[2].get("content")).toBe(
+      "No call: the model asks the user, and the simulated user answers (clarification round 1 of at most 2).",
+    );
     expect(step0[4].get("content")).toBe("Into archive/.");
     const step2 = turn1.get("step_2") as PyDict[];
     expect(step2.map((e) => e.get("role"))).toEqual(["assistant", "handler_log", "user_simulator", "handler_log"]);
     expect(step2[3].get("content")).toBe("Empty response from the model. Proceed to next turn.");
-    expect(jsonDumps(line.get("twinscore_user_simulator") as PyValue)).toBe('{"answer_turn": 1, "opening": "answered", "clarifications": 1, "simulator_requests": 3}');
+    expect(jsonDumps(line.get("twinscore_user_simulator") as PyValue)).toBe(
+      '{"answer_turn": 1, "opening": "answered", "clarifications": 1, "simulator_requests": 3}',
+    );
     expect([...line.keys()].at(-1)).toBe("twinscore_user_simulator");
     expect(openingMessageOf(line)).toBe("Where should the report go?"); // BFCL recorded `[]` for that step: the text lives in the exchange
-    expect(openingMessageOf(new PyDict([["id", "x"], ["result", []]]))).toBeNull();
+    expect(
+      openingMessageOf(
+        new PyDict([
+          ["id", "x"],
+          ["result", []],
+        ]),
+      ),
+    ).toBeNull();
     expect(out.stats).toMatchObject({ requests: 5, simRequests: 3, simInputTokens: 300, simOutputTokens: 21 });
   });
 
@@ -162,14 +207,24 @@ describe("the loop with a simulated user", () => {
     for (const max of [0, 1, 3]) {
       const sims: UserSimRequest[] = [];
       const m = model((users) => (users >= 2 && users < 99 ? said(`Which exactly (${users})?`, false) : said("Where to?", false)));
-      const out = await runEntry(entry(false), { mode: "fc", chat: m, now: () => 0, executor: echoExecutor, decode: decodeFcStep, interactive: user(simulator("Into archive/.", sims), max) });
+      const out = await runEntry(entry(false), {
+        mode: "fc",
+        chat: m,
+        now: () => 0,
+        executor: echoExecutor,
+        decode: decodeFcStep,
+        interactive: user(simulator("Into archive/.", sims), max),
+      });
       const result = out.line.get("result") as PyValue[][];
       expect(result[1], `max ${max}`).toHaveLength(max + 1);
       expect(sims).toHaveLength(1 + max);
       const turn1 = (out.line.get("inference_log") as PyValue[]).filter((x) => x instanceof PyDict)[1] as PyDict;
       const last = turn1.get(`step_${max}`) as PyDict[];
       // a text step (no tool_calls key) fails to decode, as in BFCL; the bound's note, then BFCL's own entry
-      expect(last.map((e) => e.get("content")).slice(-2)).toEqual([`Clarification limit reached (${max} rounds): the simulated user does not answer again, and the turn ends.`, "Error decoding the model response. Proceed to next turn."]);
+      expect(last.map((e) => e.get("content")).slice(-2)).toEqual([
+        `Clarification limit reached (${max} rounds): the simulated user does not answer again, and the turn ends.`,
+        "Error decoding the model response. Proceed to next turn.",
+      ]);
       expect((out.line.get("twinscore_user_simulator") as PyDict).get("clarifications")).toBe(BigInt(max));
     }
   });
@@ -177,15 +232,38 @@ describe("the loop with a simulated user", () => {
   it("when the model asks nothing the scripted line is sent verbatim; a reply with no text is not sent to the simulator", async () => {
     const sims: UserSimRequest[] = [];
     const seen: ChatRequest[] = [];
-    const acted = model((users, step) => (users === 1 && step === 0 ? calls("mv", '{"source": "a", "destination": "b"}') : said("Done.")), seen);
-    const out = await runEntry(entry(false), { mode: "fc", chat: acted, now: () => 0, executor: echoExecutor, decode: decodeFcStep, interactive: user(simulator("x", sims)) });
+    const acted = model(
+      (users, step) => (users === 1 && step === 0 ? calls("mv", '{"source": "a", "destination": "b"}') : said("Done.")),
+      seen,
+    );
+    const out = await runEntry(entry(false), {
+      mode: "fc",
+      chat: acted,
+      now: () => 0,
+      executor: echoExecutor,
+      decode: decodeFcStep,
+      interactive: user(simulator("x", sims)),
+    });
     expect(sims).toHaveLength(2); // "Done." on T, "Done." closing T+1: both NO_QUESTION
-    expect(seen.find((r) => r.messages.length > 0 && (r.messages.at(-1) as { content: unknown }).content === "Move it to archive/.")).toBeDefined();
+    expect(
+      seen.find((r) => r.messages.length > 0 && (r.messages.at(-1) as { content: unknown }).content === "Move it to archive/."),
+    ).toBeDefined();
     expect((out.line.get("twinscore_user_simulator") as PyDict).get("opening")).toBe("no-question");
 
     const silentSims: UserSimRequest[] = [];
-    const silent = model(() => ({ ok: true, message: { role: "assistant", content: null, tool_calls: [] }, usage: { prompt_tokens: 1, completion_tokens: 1 } }));
-    const quiet = await runEntry(entry(false), { mode: "fc", chat: silent, now: () => 0, executor: echoExecutor, decode: decodeFcStep, interactive: user(simulator("x", silentSims)) });
+    const silent = model(() => ({
+      ok: true,
+      message: { role: "assistant", content: null, tool_calls: [] },
+      usage: { prompt_tokens: 1, completion_tokens: 1 },
+    }));
+    const quiet = await runEntry(entry(false), {
+      mode: "fc",
+      chat: silent,
+      now: () => 0,
+      executor: echoExecutor,
+      decode: decodeFcStep,
+      interactive: user(simulator("x", silentSims)),
+    });
     expect(silentSims).toHaveLength(0);
     const turn1 = (quiet.line.get("inference_log") as PyValue[]).filter((x) => x instanceof PyDict)[1] as PyDict;
     expect(jsonDumps(turn1.get("begin_of_turn_query") as PyValue)).toBe('[{"role": "user", "content": "Move it to archive/."}]');
@@ -197,7 +275,14 @@ describe("the loop with a simulated user", () => {
     const seen: ChatRequest[] = [];
     const sims: UserSimRequest[] = [];
     const m = model((users) => (users === 1 ? said("I have no function to move files. Can you help?") : said("Done.")), seen);
-    await runEntry(entry(true), { mode: "fc", chat: m, now: () => 0, executor: echoExecutor, decode: decodeFcStep, interactive: user(simulator("You can use mv now.", sims), 2, removed) });
+    await runEntry(entry(true), {
+      mode: "fc",
+      chat: m,
+      now: () => 0,
+      executor: echoExecutor,
+      decode: decodeFcStep,
+      interactive: user(simulator("You can use mv now.", sims), 2, removed),
+    });
     const answerTurn = seen[1];
     expect((answerTurn.tools ?? []).map((t) => (t as { function: { name: string } }).function.name).at(-1)).toBe("mv");
     expect(answerTurn.messages.at(-1)).toEqual({ role: "user", content: "You can use mv now." });
@@ -223,10 +308,28 @@ describe("the loop with a simulated user", () => {
   it("the simulator failing ends the entry with an error line naming it", async () => {
     const failing: UserSimEndpoint = async () => ({ ok: false, error: "Error code: 503 - {'error': 'down'}" });
     const m = model(() => said("Where to?"));
-    const out = await runEntry(entry(false), { mode: "fc", chat: m, now: () => 0, executor: echoExecutor, decode: decodeFcStep, interactive: user(failing) });
+    const out = await runEntry(entry(false), {
+      mode: "fc",
+      chat: m,
+      now: () => 0,
+      executor: echoExecutor,
+      decode: decodeFcStep,
+      interactive: user(failing),
+    });
     expect(out.error).toBe("user simulator: Error code: 503 - {'error': 'down'}");
     expect(jsonDumps(out.line)).toContain('"result": "Error during inference: user simulator: Error code: 503');
     const empty: UserSimEndpoint = async () => ({ ok: true, text: "", usage: null });
-    expect((await runEntry(entry(false), { mode: "fc", chat: m, now: () => 0, executor: echoExecutor, decode: decodeFcStep, interactive: user(empty) })).error).toBe("user simulator: the reply has no text");
+    expect(
+      (
+        await runEntry(entry(false), {
+          mode: "fc",
+          chat: m,
+          now: () => 0,
+          executor: echoExecutor,
+          decode: decodeFcStep,
+          interactive: user(empty),
+        })
+      ).error,
+    ).toBe("user simulator: the reply has no text");
   });
 });

@@ -59,7 +59,15 @@ export interface UserSimPrompt {
 }
 
 /** The placeholders a user-simulator prompt may use; `{{message}}` is required. */
-export const userSimPlaceholders = ["{{request}}", "{{base_request}}", "{{removed}}", "{{scripted_line}}", "{{conversation}}", "{{message}}", "{{no_question}}"] as const;
+export const userSimPlaceholders = [
+  "{{request}}",
+  "{{base_request}}",
+  "{{removed}}",
+  "{{scripted_line}}",
+  "{{conversation}}",
+  "{{message}}",
+  "{{no_question}}",
+] as const;
 
 /**
  * Split a prompt file at its line `---user---`: above it the system message, below it
@@ -67,9 +75,14 @@ export const userSimPlaceholders = ["{{request}}", "{{base_request}}", "{{remove
  */
 export function parseUserSimPrompt(text: string): { ok: true; prompt: UserSimPrompt } | { ok: false; message: string } {
   const parts = text.split(/^---user---[ \t]*\r?$/m);
-  if (parts.length !== 2) return { ok: false, message: "the user-simulator prompt needs exactly one line `---user---` between the system part and the user template" };
+  if (parts.length !== 2)
+    return {
+      ok: false,
+      message: "the user-simulator prompt needs exactly one line `---user---` between the system part and the user template",
+    };
   const user = parts[1].trim();
-  if (!user.includes("{{message}}")) return { ok: false, message: "the user template must contain {{message}} (the model's reply the user answers)" };
+  if (!user.includes("{{message}}"))
+    return { ok: false, message: "the user template must contain {{message}} (the model's reply the user answers)" };
   return { ok: true, prompt: { system: parts[0].trim(), user } };
 }
 
@@ -117,11 +130,17 @@ export interface InteractiveUser {
 }
 
 function placeholderValues(facts: WithheldFacts, ask: UserAsk): Record<string, string> {
-  const conversation = ask.earlier.length === 0 ? "(none)" : ask.earlier.map((m) => `${m.role === "assistant" ? "Assistant" : "You"}: ${m.content}`).join("\n\n");
+  const conversation =
+    ask.earlier.length === 0
+      ? "(none)"
+      : ask.earlier.map((m) => `${m.role === "assistant" ? "Assistant" : "You"}: ${m.content}`).join("\n\n");
   return {
     "{{request}}": facts.request,
     "{{base_request}}": facts.baseRequest,
-    "{{removed}}": facts.removedFunctions.length > 0 ? facts.removedFunctions.join(", ") : "(none: a value was left out of the request, no function was withheld)",
+    "{{removed}}":
+      facts.removedFunctions.length > 0
+        ? facts.removedFunctions.join(", ")
+        : "(none: a value was left out of the request, no function was withheld)",
     "{{scripted_line}}": ask.scriptedLine,
     "{{conversation}}": conversation,
     "{{message}}": ask.message,
@@ -152,7 +171,10 @@ export function userSimMessages(prompt: UserSimPrompt, facts: WithheldFacts, ask
 export function readSimReply(text: string): { kind: "answer"; answer: string } | { kind: "no-question" } | null {
   const visible = text.replace(/^\s*<think>[\s\S]*?<\/think>/, "").trim();
   if (visible === "") return null;
-  const bare = visible.replace(/^["'`*]+|["'`*]+$/g, "").replace(/\.$/, "").trim();
+  const bare = visible
+    .replace(/^["'`*]+|["'`*]+$/g, "")
+    .replace(/\.$/, "")
+    .trim();
   if (bare === NO_QUESTION) return { kind: "no-question" };
   return { kind: "answer", answer: visible };
 }
@@ -195,7 +217,15 @@ export function llmUser(opts: {
         ["model", opts.model],
         // the model's reply it answers: in FC the text of a no-call step may live only here (BFCL records `[]` when a server sends `tool_calls: []`)
         ["message", ask.message],
-        ["messages", messages.map((m) => dict([["role", m.role], ["content", m.content]]))],
+        [
+          "messages",
+          messages.map((m) =>
+            dict([
+              ["role", m.role],
+              ["content", m.content],
+            ]),
+          ),
+        ],
         ["reply", reply.text],
         ["answer", answer],
         ["input_token_count", inTok === null ? null : plainToPy(inTok)],
@@ -210,7 +240,10 @@ export function llmUser(opts: {
 export function clarificationLog(round: number, max: number, decodeError: string | null): PyDict {
   const entries: [string, PyValue][] = [
     ["role", "handler_log"],
-    ["content", `${decodeError === null ? "No call" : "Error decoding the model response"}: the model asks the user, and the simulated user answers (clarification round ${round} of at most ${max}).`],
+    [
+      "content",
+      `${decodeError === null ? "No call" : "Error decoding the model response"}: the model asks the user, and the simulated user answers (clarification round ${round} of at most ${max}).`,
+    ],
   ];
   entries.push(decodeError === null ? ["model_response_decoded", []] : ["error", decodeError]);
   return dict(entries);

@@ -22,7 +22,9 @@ describe("agreement of check's verdicts with a stored score file (the real 2025-
       const id = `multi_turn_base_${i}`;
       const first = stored.failed.get(id);
       if (!first) out.push({ id, valid: true });
-      else for (const f of [first, ...(first.more ?? [])]) out.push({ id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson: f.errorJson });
+      else
+        for (const f of [first, ...(first.more ?? [])])
+          out.push({ id, valid: false, errorType: f.errorType, errorMessage: f.errorMessage, errorJson: f.errorJson });
     }
     return out;
   };
@@ -70,31 +72,60 @@ describe("agreement of check's verdicts with a stored score file (the real 2025-
     const ours = asVerdicts(storedText).map((v): OurVerdict => {
       if (v.id === failed[0]) return { ...v, errorMessage: "another message" };
       if (v.id === failed[1]) return { ...v, errorType: "multi_turn:force_terminated" };
-      if (v.id === passing) return { id: v.id, valid: false, errorType: "multi_turn:empty_turn_model_response", errorMessage: "x", errorJson: "{}" };
+      if (v.id === passing)
+        return { id: v.id, valid: false, errorType: "multi_turn:empty_turn_model_response", errorMessage: "x", errorJson: "{}" };
       return v;
     });
     const a = compareVerdicts(ours, stored);
     expect(a.verdictAgree).toBe(199);
-    expect(a.disagreeingIds).toEqual([failed[0], failed[1], passing].sort((x, y) => Number(x.split("_").pop()) - Number(y.split("_").pop())));
+    expect(a.disagreeingIds).toEqual(
+      [failed[0], failed[1], passing].sort((x, y) => Number(x.split("_").pop()) - Number(y.split("_").pop())),
+    );
   });
 
   it("reads BFCL v3's second line for an entry (an inference error, then the turn-count check) and compares both lines in order", () => {
     const lines = storedText.split("\n");
     const header = lines[0];
     const id = "multi_turn_base_0";
-    const common = { id, model_name: "m", test_category: "multi_turn_base", valid: false, prompt: {}, model_result: "Error during inference: boom", possible_answer: [] };
-    const inference = { ...common, error: { error_message: ["Error during inference phase. Model did not output a list of model responses."], error_type: "multi_turn:inference_error" } };
+    const common = {
+      id,
+      model_name: "m",
+      test_category: "multi_turn_base",
+      valid: false,
+      prompt: {},
+      model_result: "Error during inference: boom",
+      possible_answer: [],
+    };
+    const inference = {
+      ...common,
+      error: {
+        error_message: ["Error during inference phase. Model did not output a list of model responses."],
+        error_type: "multi_turn:inference_error",
+      },
+    };
     const terminated = {
       ...common,
       error: {
-        error_message: ["Model was force-terminated during inference phase. The length of the model result turns (28) does not match the length of the ground truth turns (4)."],
+        error_message: [
+          "Model was force-terminated during inference phase. The length of the model result turns (28) does not match the length of the ground truth turns (4).",
+        ],
         error_type: "multi_turn:force_terminated",
       },
     };
-    const text = [header.replace(/"correct_count": \d+/, '"correct_count": 199').replace(/"accuracy": [\d.]+/, '"accuracy": 0.995'), JSON.stringify(inference), JSON.stringify(terminated)].join("\n");
+    const text = [
+      header.replace(/"correct_count": \d+/, '"correct_count": 199').replace(/"accuracy": [\d.]+/, '"accuracy": 0.995'),
+      JSON.stringify(inference),
+      JSON.stringify(terminated),
+    ].join("\n");
     const stored = parse(text);
     expect(stored.failed.get(id)?.more?.map((f) => f.errorType)).toEqual(["multi_turn:force_terminated"]);
-    const line = (o: typeof inference): OurVerdict => ({ id, valid: false, errorType: o.error.error_type, errorMessage: o.error.error_message[0], errorJson: JSON.stringify(o.error) });
+    const line = (o: typeof inference): OurVerdict => ({
+      id,
+      valid: false,
+      errorType: o.error.error_type,
+      errorMessage: o.error.error_message[0],
+      errorJson: JSON.stringify(o.error),
+    });
     expect(compareVerdicts([line(inference), line(terminated)], stored).disagreeingIds).toEqual([]);
     // one line where BFCL wrote two
     const a = compareVerdicts([line(inference)], stored);

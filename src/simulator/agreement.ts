@@ -58,7 +58,7 @@ export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileCo
   let entries = 0;
   const disagreeing: string[] = [];
   const verdictDisagreeing: string[] = [];
-  for (let i = 0; i < ours.length; ) {
+  for (let i = 0; i < ours.length;) {
     const id = ours[i].id;
     let j = i + 1;
     while (j < ours.length && ours[j].id === id) j++;

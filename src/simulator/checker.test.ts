@@ -32,14 +32,32 @@ function newTagger(): ApiInstance {
         }),
       ],
       ["count", m([], () => BigInt(tags.size))],
-      ["whoami", m([], () => new PyDict([["owner", owner], ["calls", BigInt(privateCalls)]]))],
+      [
+        "whoami",
+        m(
+          [],
+          () =>
+            new PyDict([
+              ["owner", owner],
+              ["calls", BigInt(privateCalls)],
+            ]),
+        ),
+      ],
     ]),
   };
 }
 
 const prompt: CheckPrompt = {
   id: "multi_turn_base_7",
-  initialConfig: new PyDict([["TicketAPI", new PyDict([["tags", ["a"]], ["owner", "kim"]])]]),
+  initialConfig: new PyDict([
+    [
+      "TicketAPI",
+      new PyDict([
+        ["tags", ["a"]],
+        ["owner", "kim"],
+      ]),
+    ],
+  ]),
   involvedClasses: ["TicketAPI"],
 };
 const process = () => new EvaluatorProcess((cls) => (cls === "TicketAPI" ? newTagger() : undefined));

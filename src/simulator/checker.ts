@@ -145,7 +145,12 @@ export function decodeTurns(result: readonly PyValue[], decode: StepDecoder = bf
 }
 
 /** Check one result line: the runner's pre-checks, decoding, then the turn-by-turn checker. */
-export function checkEntry(result: PyValue, groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
+export function checkEntry(
+  result: PyValue,
+  groundTruth: readonly (readonly string[])[],
+  prompt: CheckPrompt,
+  opts: CheckOptions,
+): EntryVerdict {
   if (!Array.isArray(result)) {
     if (!opts.process.revision.inferenceErrorFallsThrough) return runnerFailure("multi_turn:inference_error", INFERENCE_ERROR_MESSAGE);
     // v3 goes on with `len(result)` and, when that equals the reference's turn count, iterates the value as turns
@@ -157,7 +162,12 @@ export function checkEntry(result: PyValue, groundTruth: readonly (readonly stri
 }
 
 /** The runner's turn-count check, decoding, then the checker. */
-function checkTurns(result: readonly PyValue[], groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
+function checkTurns(
+  result: readonly PyValue[],
+  groundTruth: readonly (readonly string[])[],
+  prompt: CheckPrompt,
+  opts: CheckOptions,
+): EntryVerdict {
   if (result.length !== groundTruth.length) {
     return runnerFailure(
       "multi_turn:force_terminated",
@@ -174,7 +184,16 @@ function checkTurns(result: readonly PyValue[], groundTruth: readonly (readonly 
  */
 function lenAndTurns(result: PyValue): PyValue[] {
   if (typeof result === "string" || result instanceof PyDict) return iterate(result);
-  const type = result === null ? "NoneType" : typeof result === "boolean" ? "bool" : typeof result === "bigint" ? "int" : typeof result === "number" ? "float" : "object";
+  const type =
+    result === null
+      ? "NoneType"
+      : typeof result === "boolean"
+        ? "bool"
+        : typeof result === "bigint"
+          ? "int"
+          : typeof result === "number"
+            ? "float"
+            : "object";
   throw new EvaluatorStops(`TypeError: object of type '${type}' has no len()`);
 }
 
@@ -212,7 +231,12 @@ export function stateDifferences(model: ApiInstance, reference: ApiInstance): [s
 }
 
 /** `multi_turn_checker` on already-decoded steps (`decoded[turn][step][call]`). */
-export function checkDecoded(decoded: string[][][], groundTruth: readonly (readonly string[])[], prompt: CheckPrompt, opts: CheckOptions): EntryVerdict {
+export function checkDecoded(
+  decoded: string[][][],
+  groundTruth: readonly (readonly string[])[],
+  prompt: CheckPrompt,
+  opts: CheckOptions,
+): EntryVerdict {
   const category = testCategoryOfId(prompt.id);
   const longContext = category.includes("long_context") || category.includes("composite");
   // two literals of one shape (an object spread here cost more than the rest of this function)
@@ -228,7 +252,13 @@ export function checkDecoded(decoded: string[][][], groundTruth: readonly (reado
   const refCtx = context(`${opts.modelName}_ground_truth`);
   // per turn: the model's results per step and the reference's; made Python dicts only for an error object
   const turnResults: { readonly model: PyValue[]; readonly reference: string[] }[] = [];
-  const executionResults = (): PyValue[] => turnResults.map((t) => dict([["model", t.model], ["ground_truth", t.reference]]));
+  const executionResults = (): PyValue[] =>
+    turnResults.map((t) =>
+      dict([
+        ["model", t.model],
+        ["ground_truth", t.reference],
+      ]),
+    );
   const allModelResults: string[] = [];
   let modelBinding: EntryBinding | undefined;
   let refBinding: EntryBinding | undefined;
@@ -270,18 +300,30 @@ export function checkDecoded(decoded: string[][][], groundTruth: readonly (reado
       if (!modelInstance) continue;
       const diffs = stateDifferences(modelInstance, refInstance);
       if (diffs.length > 0) {
-        const differences = dict(diffs.map(([n, m, r]) => [n, dict([["model", m], ["ground_truth", r]])]));
-        return fail("multi_turn:instance_state_mismatch", `Model instance for ${cls} does not match the state with ground truth instance.`, [
-          [
-            "details",
+        const differences = dict(
+          diffs.map(([n, m, r]) => [
+            n,
             dict([
-              ["differences", differences],
-              ["model_instance_state", dict(modelInstance.publicState())],
-              ["ground_truth_instance_state", dict(refInstance.publicState())],
+              ["model", m],
+              ["ground_truth", r],
             ]),
+          ]),
+        );
+        return fail(
+          "multi_turn:instance_state_mismatch",
+          `Model instance for ${cls} does not match the state with ground truth instance.`,
+          [
+            [
+              "details",
+              dict([
+                ["differences", differences],
+                ["model_instance_state", dict(modelInstance.publicState())],
+                ["ground_truth_instance_state", dict(refInstance.publicState())],
+              ]),
+            ],
+            ["execution_result", executionResults()],
           ],
-          ["execution_result", executionResults()],
-        ]);
+        );
       }
     }
 

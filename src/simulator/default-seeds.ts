@@ -101,6 +101,7 @@ export function inferDefaultSeeds(marked: readonly OurVerdict[], stored: ScoreFi
 /** The seeds in words: `mentions` started as ["@a"], for the agreement report. */
 export function describeSeeds(seeds: DefaultSeeds): string {
   const parts: string[] = [];
-  for (const [, lists] of seeds) for (const [param, start] of Object.entries(lists)) if (start.length > 0) parts.push(`${param}=${JSON.stringify(start)}`);
+  for (const [, lists] of seeds)
+    for (const [param, start] of Object.entries(lists)) if (start.length > 0) parts.push(`${param}=${JSON.stringify(start)}`);
   return parts.join(", ");
 }

@@ -69,7 +69,9 @@ export function changesShown(version: BfclVersion, ours: readonly string[], thei
     if (c.version !== version) return false;
     const after = c.after === null ? null : templatePattern(c.after);
     const before = c.before === null ? null : templatePattern(c.before);
-    return (after !== null && inAny(ours, after) && !inAny(theirs, after)) || (before !== null && inAny(theirs, before) && !inAny(ours, before));
+    return (
+      (after !== null && inAny(ours, after) && !inAny(theirs, after)) || (before !== null && inAny(theirs, before) && !inAny(ours, before))
+    );
   });
 }
 
@@ -140,7 +142,11 @@ export function explainDifferences(
   const named = shown(left);
   if (named.length > 0 && left.length > 0) {
     const ids = left.filter((id) => shown([id]).length > 0);
-    take("executor-change", `the differing messages are ones BFCL's classes changed after the ${version} release: ${named.map(describeChange).join("; ")}`, ids);
+    take(
+      "executor-change",
+      `the differing messages are ones BFCL's classes changed after the ${version} release: ${named.map(describeChange).join("; ")}`,
+      ids,
+    );
   }
   return out;
 }

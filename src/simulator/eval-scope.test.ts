@@ -70,12 +70,19 @@ function replay(version: BfclVersion) {
     }
     if (c.machine) {
       machine++;
-      if (!noted.includes("machine")) mismatches.push(`${JSON.stringify(c.calls)}: a machine-dependent result without a note (got ${JSON.stringify(first)})`);
+      if (!noted.includes("machine"))
+        mismatches.push(`${JSON.stringify(c.calls)}: a machine-dependent result without a note (got ${JSON.stringify(first)})`);
       return;
     }
     exact++;
-    if (JSON.stringify(first) !== JSON.stringify(c.first)) mismatches.push(`${JSON.stringify(c.calls)} first: want ${JSON.stringify(c.first).slice(0, 300)} got ${JSON.stringify(first).slice(0, 300)}`);
-    if (JSON.stringify(again) !== JSON.stringify(c.again)) mismatches.push(`${JSON.stringify(c.calls)} again: want ${JSON.stringify(c.again).slice(0, 300)} got ${JSON.stringify(again).slice(0, 300)}`);
+    if (JSON.stringify(first) !== JSON.stringify(c.first))
+      mismatches.push(
+        `${JSON.stringify(c.calls)} first: want ${JSON.stringify(c.first).slice(0, 300)} got ${JSON.stringify(first).slice(0, 300)}`,
+      );
+    if (JSON.stringify(again) !== JSON.stringify(c.again))
+      mismatches.push(
+        `${JSON.stringify(c.calls)} again: want ${JSON.stringify(c.again).slice(0, 300)} got ${JSON.stringify(again).slice(0, 300)}`,
+      );
     if (noted.length > 0) mismatches.push(`${JSON.stringify(c.calls)}: noted ${JSON.stringify(process.notes)}`);
   });
   return { mismatches, machine, exact, notEmulated };

@@ -125,7 +125,8 @@ function plural(n: number, word: string): string {
  * keyword argument". Returns the values by parameter name.
  */
 function clinic(name: string, params: readonly string[], required: number, keywords: Keywords): Map<string, PyValue> {
-  if (keywords.length > params.length) throw typeError(`${name}() takes at most ${plural(params.length, "keyword argument")} (${keywords.length} given)`);
+  if (keywords.length > params.length)
+    throw typeError(`${name}() takes at most ${plural(params.length, "keyword argument")} (${keywords.length} given)`);
   const got = new Map(keywords.map(([k, v]) => [k, v] as const));
   params.forEach((p, i) => {
     if (i < required && !got.has(p)) throw typeError(`${name}() missing required argument '${p}' (pos ${i + 1})`);
@@ -137,7 +138,8 @@ function clinic(name: string, params: readonly string[], required: number, keywo
 
 /** `PyArg_ParseTupleAndKeywords` with optional parameters only: count, then the first unknown name. */
 function optionalKeywords(name: string, params: readonly string[], keywords: Keywords, countFirst = true): Map<string, PyValue> {
-  if (countFirst && keywords.length > params.length) throw typeError(`${name}() takes at most ${plural(params.length, "keyword argument")} (${keywords.length} given)`);
+  if (countFirst && keywords.length > params.length)
+    throw typeError(`${name}() takes at most ${plural(params.length, "keyword argument")} (${keywords.length} given)`);
   const unknown = keywords.find(([k]) => !params.includes(k));
   if (unknown) throw typeError(`'${unknown[0]}' is an invalid keyword argument for ${name}()`);
   return new Map(keywords.map(([k, v]) => [k, v] as const));
@@ -175,25 +177,85 @@ function builtin(
 
 const fn = (name: string, zero: (frame: ExecutorFrame) => PyValue, kw: ((k: Keywords, f: ExecutorFrame) => PyValue) | "none" = "none") =>
   builtin("builtin_function_or_method", name, `<built-in function ${name}>`, zero, kw);
-const type = (name: string, zero: (frame: ExecutorFrame) => PyValue, kw: ((k: Keywords, f: ExecutorFrame) => PyValue) | "none" = "none", shown = name) =>
-  builtin("type", name, `<class '${shown}'>`, zero, kw, shown);
-const fails = (message: string, pyType = "TypeError") => (): never => {
-  throw new PyException(pyType, message);
-};
+const type = (
+  name: string,
+  zero: (frame: ExecutorFrame) => PyValue,
+  kw: ((k: Keywords, f: ExecutorFrame) => PyValue) | "none" = "none",
+  shown = name,
+) => builtin("type", name, `<class '${shown}'>`, zero, kw, shown);
+const fails =
+  (message: string, pyType = "TypeError") =>
+  (): never => {
+    throw new PyException(pyType, message);
+  };
 
 /** A set-like repr for `frozenset()`. */
 const EMPTY_FROZENSET = new OpaqueValue("frozenset", "frozenset()");
 
 /** The exception classes of Python 3.11's builtins, with the `str()` of an instance made without arguments. */
 const EXCEPTION_CLASSES = [
-  "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning",
-  "ChildProcessError", "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning", "EOFError",
-  "EncodingWarning", "Exception", "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "ImportError",
-  "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError",
-  "MemoryError", "ModuleNotFoundError", "NameError", "NotADirectoryError", "NotImplementedError", "OSError", "OverflowError",
-  "PendingDeprecationWarning", "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError",
-  "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError",
-  "TypeError", "UnboundLocalError", "UnicodeError", "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError",
+  "ArithmeticError",
+  "AssertionError",
+  "AttributeError",
+  "BaseException",
+  "BlockingIOError",
+  "BrokenPipeError",
+  "BufferError",
+  "BytesWarning",
+  "ChildProcessError",
+  "ConnectionAbortedError",
+  "ConnectionError",
+  "ConnectionRefusedError",
+  "ConnectionResetError",
+  "DeprecationWarning",
+  "EOFError",
+  "EncodingWarning",
+  "Exception",
+  "FileExistsError",
+  "FileNotFoundError",
+  "FloatingPointError",
+  "FutureWarning",
+  "GeneratorExit",
+  "ImportError",
+  "ImportWarning",
+  "IndentationError",
+  "IndexError",
+  "InterruptedError",
+  "IsADirectoryError",
+  "KeyError",
+  "KeyboardInterrupt",
+  "LookupError",
+  "MemoryError",
+  "ModuleNotFoundError",
+  "NameError",
+  "NotADirectoryError",
+  "NotImplementedError",
+  "OSError",
+  "OverflowError",
+  "PendingDeprecationWarning",
+  "PermissionError",
+  "ProcessLookupError",
+  "RecursionError",
+  "ReferenceError",
+  "ResourceWarning",
+  "RuntimeError",
+  "RuntimeWarning",
+  "StopAsyncIteration",
+  "StopIteration",
+  "SyntaxError",
+  "SyntaxWarning",
+  "SystemError",
+  "SystemExit",
+  "TabError",
+  "TimeoutError",
+  "TypeError",
+  "UnboundLocalError",
+  "UnicodeError",
+  "UnicodeWarning",
+  "UserWarning",
+  "ValueError",
+  "Warning",
+  "ZeroDivisionError",
 ];
 
 /** Exception classes that take keywords: the names they accept and the name their messages use. */
@@ -347,7 +409,8 @@ function powCall(keywords: Keywords, frame: ExecutorFrame): PyValue {
   const mod = got.get("mod");
   if (mod === undefined || mod === null) return pyPow(base, exp);
   const [b, e, m] = [asInt(base), asInt(exp), asInt(mod)];
-  if (b === undefined || e === undefined || m === undefined) throw typeError("pow() 3rd argument not allowed unless all arguments are integers");
+  if (b === undefined || e === undefined || m === undefined)
+    throw typeError("pow() 3rd argument not allowed unless all arguments are integers");
   if (m === 0n) throw new PyException("ValueError", "pow() 3rd argument cannot be 0");
   if (e < 0n) {
     frame.note("not-emulated", "pow() with a negative exponent and a modulus");
@@ -380,63 +443,126 @@ function openCall(keywords: Keywords, frame: ExecutorFrame): PyValue {
 const BUILTINS: ReadonlyMap<string, PyValue> = (() => {
   const m = new Map<string, PyValue>();
   const exactlyOne = (name: string) => fails(`${name}() takes exactly one argument (0 given)`);
-  for (const n of ["abs", "aiter", "all", "any", "ascii", "bin", "callable", "chr", "hash", "hex", "id", "len", "oct", "ord", "repr"]) m.set(n, fn(n, exactlyOne(n)));
+  for (const n of ["abs", "aiter", "all", "any", "ascii", "bin", "callable", "chr", "hash", "hex", "id", "len", "oct", "ord", "repr"])
+    m.set(n, fn(n, exactlyOne(n)));
   // called bare, these say how many arguments they expected
   const expected = (n: string, what: string) => fails(`${n} expected ${what}, got 0`);
   const expectedArguments: readonly (readonly [string, string])[] = [
-    ["anext", "at least 1 argument"], ["delattr", "2 arguments"], ["divmod", "2 arguments"], ["eval", "at least 1 argument"],
-    ["format", "at least 1 argument"], ["getattr", "at least 2 arguments"], ["hasattr", "2 arguments"], ["isinstance", "2 arguments"],
-    ["issubclass", "2 arguments"], ["iter", "at least 1 argument"], ["next", "at least 1 argument"], ["setattr", "3 arguments"],
+    ["anext", "at least 1 argument"],
+    ["delattr", "2 arguments"],
+    ["divmod", "2 arguments"],
+    ["eval", "at least 1 argument"],
+    ["format", "at least 1 argument"],
+    ["getattr", "at least 2 arguments"],
+    ["hasattr", "2 arguments"],
+    ["isinstance", "2 arguments"],
+    ["issubclass", "2 arguments"],
+    ["iter", "at least 1 argument"],
+    ["next", "at least 1 argument"],
+    ["setattr", "3 arguments"],
   ];
   for (const [n, what] of expectedArguments) m.set(n, fn(n, expected(n, what)));
   // these refuse a call without positional arguments with one message, keywords or not
   const noPositional: readonly (readonly [string, string])[] = [
-    ["exec", "exec() takes at least 1 positional argument (0 given)"], ["max", "max expected at least 1 argument, got 0"],
-    ["min", "min expected at least 1 argument, got 0"], ["sorted", "sorted expected 1 argument, got 0"],
-    ["sum", "sum() takes at least 1 positional argument (0 given)"], ["__build_class__", "__build_class__: not enough arguments"],
+    ["exec", "exec() takes at least 1 positional argument (0 given)"],
+    ["max", "max expected at least 1 argument, got 0"],
+    ["min", "min expected at least 1 argument, got 0"],
+    ["sorted", "sorted expected 1 argument, got 0"],
+    ["sum", "sum() takes at least 1 positional argument (0 given)"],
+    ["__build_class__", "__build_class__: not enough arguments"],
   ];
   for (const [n, message] of noPositional) m.set(n, fn(n, fails(message), fails(message)));
-  m.set("print", fn("print", () => null, printCall));
-  m.set("round", fn("round", fails("round() missing required argument 'number' (pos 1)"), (kw) => {
-    const got = clinic("round", ["number", "ndigits"], 1, kw);
-    const nd = got.get("ndigits");
-    return pyRound(got.get("number") as PyValue, nd === undefined || nd === null ? undefined : nd);
-  }));
+  m.set(
+    "print",
+    fn("print", () => null, printCall),
+  );
+  m.set(
+    "round",
+    fn("round", fails("round() missing required argument 'number' (pos 1)"), (kw) => {
+      const got = clinic("round", ["number", "ndigits"], 1, kw);
+      const nd = got.get("ndigits");
+      return pyRound(got.get("number") as PyValue, nd === undefined || nd === null ? undefined : nd);
+    }),
+  );
   m.set("pow", fn("pow", fails("pow() missing required argument 'base' (pos 1)"), powCall));
   m.set("open", fn("open", fails("open() missing required argument 'file' (pos 1)"), openCall));
-  m.set("compile", fn("compile", fails("compile() missing required argument 'source' (pos 1)"), (kw, frame) => {
-    const got = clinic("compile", ["source", "filename", "mode", "flags", "dont_inherit", "optimize", "_feature_version"], 3, kw);
-    return machineText(frame, "compile(): a code object's address", `<code object <module> at 0x…, file ${JSON.stringify(pyStr(got.get("filename") as PyValue))}, line 1>`);
-  }));
-  m.set("__import__", fn("__import__", fails("__import__() missing required argument 'name' (pos 1)"), (kw, frame) => {
-    const got = clinic("__import__", ["name", "globals", "locals", "fromlist", "level"], 1, kw);
-    const name = got.get("name") as PyValue;
-    frame.note("machine", `__import__(name=${pyRepr(name)}): the modules installed with BFCL`);
-    throw new PyException("ModuleNotFoundError", `No module named ${pyRepr(name)}`);
-  }));
-  m.set("breakpoint", fn("breakpoint", (frame) => {
-    frame.note("machine", "breakpoint(): the debugger reads BFCL's stdin");
-    throw new PyException("BdbQuit", "");
-  }, (kw, frame) => {
-    pythonKeywords("set_trace", ["header"], kw);
-    frame.note("machine", "breakpoint(): the debugger reads BFCL's stdin");
-    throw new PyException("BdbQuit", "");
-  }));
-  m.set("input", fn("input", (frame) => {
-    frame.note("machine", "input(): BFCL's stdin");
-    throw new PyException("EOFError", "EOF when reading a line");
-  }));
-  m.set("dir", fn("dir", (frame) => localNames(frame)));
+  m.set(
+    "compile",
+    fn("compile", fails("compile() missing required argument 'source' (pos 1)"), (kw, frame) => {
+      const got = clinic("compile", ["source", "filename", "mode", "flags", "dont_inherit", "optimize", "_feature_version"], 3, kw);
+      return machineText(
+        frame,
+        "compile(): a code object's address",
+        `<code object <module> at 0x…, file ${JSON.stringify(pyStr(got.get("filename") as PyValue))}, line 1>`,
+      );
+    }),
+  );
+  m.set(
+    "__import__",
+    fn("__import__", fails("__import__() missing required argument 'name' (pos 1)"), (kw, frame) => {
+      const got = clinic("__import__", ["name", "globals", "locals", "fromlist", "level"], 1, kw);
+      const name = got.get("name") as PyValue;
+      frame.note("machine", `__import__(name=${pyRepr(name)}): the modules installed with BFCL`);
+      throw new PyException("ModuleNotFoundError", `No module named ${pyRepr(name)}`);
+    }),
+  );
+  m.set(
+    "breakpoint",
+    fn(
+      "breakpoint",
+      (frame) => {
+        frame.note("machine", "breakpoint(): the debugger reads BFCL's stdin");
+        throw new PyException("BdbQuit", "");
+      },
+      (kw, frame) => {
+        pythonKeywords("set_trace", ["header"], kw);
+        frame.note("machine", "breakpoint(): the debugger reads BFCL's stdin");
+        throw new PyException("BdbQuit", "");
+      },
+    ),
+  );
+  m.set(
+    "input",
+    fn("input", (frame) => {
+      frame.note("machine", "input(): BFCL's stdin");
+      throw new PyException("EOFError", "EOF when reading a line");
+    }),
+  );
+  m.set(
+    "dir",
+    fn("dir", (frame) => localNames(frame)),
+  );
   for (const n of ["globals", "locals", "vars"]) {
-    m.set(n, fn(n, (frame) => machineText(frame, `${n}(): object addresses and installation paths`, `<${n}() of BFCL's executor>`)));
+    m.set(
+      n,
+      fn(n, (frame) => machineText(frame, `${n}(): object addresses and installation paths`, `<${n}() of BFCL's executor>`)),
+    );
   }
   // the types
-  m.set("bool", type("bool", () => false));
-  m.set("float", type("float", () => 0));
-  m.set("list", type("list", () => []));
-  m.set("tuple", type("tuple", () => new PyTuple([])));
-  m.set("set", type("set", () => new PySet()));
-  m.set("frozenset", type("frozenset", () => EMPTY_FROZENSET));
+  m.set(
+    "bool",
+    type("bool", () => false),
+  );
+  m.set(
+    "float",
+    type("float", () => 0),
+  );
+  m.set(
+    "list",
+    type("list", () => []),
+  );
+  m.set(
+    "tuple",
+    type("tuple", () => new PyTuple([])),
+  );
+  m.set(
+    "set",
+    type("set", () => new PySet()),
+  );
+  m.set(
+    "frozenset",
+    type("frozenset", () => EMPTY_FROZENSET),
+  );
   m.set("filter", type("filter", expected("filter", "2 arguments")));
   m.set("reversed", type("reversed", expected("reversed", "1 argument")));
   m.set("range", type("range", expected("range", "at least 1 argument")));
@@ -446,50 +572,122 @@ const BUILTINS: ReadonlyMap<string, PyValue> = (() => {
   m.set("map", type("map", fails("map() must have at least two arguments.")));
   m.set("super", type("super", fails("super(): no arguments", "RuntimeError")));
   m.set("type", type("type", fails("type() takes 1 or 3 arguments"), fails("type() takes 1 or 3 arguments")));
-  m.set("object", type("object", (frame) => machineText(frame, "object(): a memory address", "<object object at 0x…>"), fails("object() takes no arguments")));
-  m.set("dict", type("dict", () => new PyDict(), (kw) => new PyDict(kw.map(([k, v]) => [k, v] as const))));
-  m.set("int", type("int", () => 0n, (kw) => {
-    const unknown = kw.find(([k]) => k !== "base");
-    if (kw.length > 2) throw typeError(`int() takes at most 2 keyword arguments (${kw.length} given)`);
-    if (unknown) throw typeError(`'${unknown[0]}' is an invalid keyword argument for int()`);
-    throw typeError("int() missing string argument");
-  }));
-  m.set("str", type("str", () => "", (kw, frame) => {
-    const got = optionalKeywords("str", ["object", "encoding", "errors"], kw);
-    const object = got.get("object");
-    if (object === undefined) return "";
-    if (!got.has("encoding") && !got.has("errors")) return pyStr(object);
-    if (typeof object === "string") throw typeError("decoding str is not supported");
-    frame.note("not-emulated", "str() with an encoding");
-    throw typeError("str() with an encoding is not emulated");
-  }));
-  m.set("bytes", type("bytes", () => new PyBytes(new Uint8Array()), (kw, frame) => new PyBytes(bytesCall("bytes", kw, frame))));
-  m.set("bytearray", type("bytearray", () => new ByteArray(new Uint8Array()), (kw, frame) => new ByteArray(bytesCall("bytearray", kw, frame))));
-  m.set("complex", type("complex", () => new PyComplex(0, 0), complexCall));
-  m.set("memoryview", type("memoryview", fails("memoryview() missing required argument 'object' (pos 1)"), (kw) => {
-    const got = clinic("memoryview", ["object"], 1, kw);
-    throw typeError(`memoryview: a bytes-like object is required, not '${pyTypeName(got.get("object") as PyValue)}'`);
-  }));
-  m.set("enumerate", type("enumerate", fails("enumerate() missing required argument 'iterable'"), (kw, frame) => {
-    if (kw.length > 2) throw typeError(`enumerate() takes at most 2 arguments (${kw.length} given)`);
-    if (kw[0][0] !== "iterable") throw typeError(`'${kw[0][0]}' is an invalid keyword argument for enumerate()`);
-    if (kw.length === 2 && kw[1][0] !== "start") throw typeError(`'${kw[1][0]}' is an invalid keyword argument for enumerate()`);
-    return machineText(frame, "enumerate(): a memory address", "<enumerate object at 0x…>");
-  }));
-  m.set("zip", type("zip", (frame) => machineText(frame, "zip(): a memory address", "<zip object at 0x…>"), (kw, frame) => {
-    optionalKeywords("zip", ["strict"], kw);
-    return machineText(frame, "zip(): a memory address", "<zip object at 0x…>");
-  }));
-  m.set("property", type("property", (frame) => machineText(frame, "property(): a memory address", "<property object at 0x…>"), (kw, frame) => {
-    optionalKeywords("property", ["fget", "fset", "fdel", "doc"], kw);
-    return machineText(frame, "property(): a memory address", "<property object at 0x…>");
-  }));
+  m.set(
+    "object",
+    type(
+      "object",
+      (frame) => machineText(frame, "object(): a memory address", "<object object at 0x…>"),
+      fails("object() takes no arguments"),
+    ),
+  );
+  m.set(
+    "dict",
+    type(
+      "dict",
+      () => new PyDict(),
+      (kw) => new PyDict(kw.map(([k, v]) => [k, v] as const)),
+    ),
+  );
+  m.set(
+    "int",
+    type(
+      "int",
+      () => 0n,
+      (kw) => {
+        const unknown = kw.find(([k]) => k !== "base");
+        if (kw.length > 2) throw typeError(`int() takes at most 2 keyword arguments (${kw.length} given)`);
+        if (unknown) throw typeError(`'${unknown[0]}' is an invalid keyword argument for int()`);
+        throw typeError("int() missing string argument");
+      },
+    ),
+  );
+  m.set(
+    "str",
+    type(
+      "str",
+      () => "",
+      (kw, frame) => {
+        const got = optionalKeywords("str", ["object", "encoding", "errors"], kw);
+        const object = got.get("object");
+        if (object === undefined) return "";
+        if (!got.has("encoding") && !got.has("errors")) return pyStr(object);
+        if (typeof object === "string") throw typeError("decoding str is not supported");
+        frame.note("not-emulated", "str() with an encoding");
+        throw typeError("str() with an encoding is not emulated");
+      },
+    ),
+  );
+  m.set(
+    "bytes",
+    type(
+      "bytes",
+      () => new PyBytes(new Uint8Array()),
+      (kw, frame) => new PyBytes(bytesCall("bytes", kw, frame)),
+    ),
+  );
+  m.set(
+    "bytearray",
+    type(
+      "bytearray",
+      () => new ByteArray(new Uint8Array()),
+      (kw, frame) => new ByteArray(bytesCall("bytearray", kw, frame)),
+    ),
+  );
+  m.set(
+    "complex",
+    type("complex", () => new PyComplex(0, 0), complexCall),
+  );
+  m.set(
+    "memoryview",
+    type("memoryview", fails("memoryview() missing required argument 'object' (pos 1)"), (kw) => {
+      const got = clinic("memoryview", ["object"], 1, kw);
+      throw typeError(`memoryview: a bytes-like object is required, not '${pyTypeName(got.get("object") as PyValue)}'`);
+    }),
+  );
+  m.set(
+    "enumerate",
+    type("enumerate", fails("enumerate() missing required argument 'iterable'"), (kw, frame) => {
+      if (kw.length > 2) throw typeError(`enumerate() takes at most 2 arguments (${kw.length} given)`);
+      if (kw[0][0] !== "iterable") throw typeError(`'${kw[0][0]}' is an invalid keyword argument for enumerate()`);
+      if (kw.length === 2 && kw[1][0] !== "start") throw typeError(`'${kw[1][0]}' is an invalid keyword argument for enumerate()`);
+      return machineText(frame, "enumerate(): a memory address", "<enumerate object at 0x…>");
+    }),
+  );
+  m.set(
+    "zip",
+    type(
+      "zip",
+      (frame) => machineText(frame, "zip(): a memory address", "<zip object at 0x…>"),
+      (kw, frame) => {
+        optionalKeywords("zip", ["strict"], kw);
+        return machineText(frame, "zip(): a memory address", "<zip object at 0x…>");
+      },
+    ),
+  );
+  m.set(
+    "property",
+    type(
+      "property",
+      (frame) => machineText(frame, "property(): a memory address", "<property object at 0x…>"),
+      (kw, frame) => {
+        optionalKeywords("property", ["fget", "fset", "fdel", "doc"], kw);
+        return machineText(frame, "property(): a memory address", "<property object at 0x…>");
+      },
+    ),
+  );
   // the exceptions
   for (const n of EXCEPTION_CLASSES) m.set(n, exceptionClass(n));
   m.set("EnvironmentError", exceptionClass("OSError"));
   m.set("IOError", exceptionClass("OSError"));
   for (const n of ["BaseExceptionGroup", "ExceptionGroup"]) {
-    m.set(n, type(n, fails("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)"), fails("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)")));
+    m.set(
+      n,
+      type(
+        n,
+        fails("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)"),
+        fails("BaseExceptionGroup.__new__() takes exactly 2 arguments (0 given)"),
+      ),
+    );
   }
   m.set("UnicodeDecodeError", type("UnicodeDecodeError", fails("function takes exactly 5 arguments (0 given)")));
   m.set("UnicodeEncodeError", type("UnicodeEncodeError", fails("function takes exactly 5 arguments (0 given)")));
@@ -501,23 +699,37 @@ const BUILTINS: ReadonlyMap<string, PyValue> = (() => {
       if (kw.length > 0) throw typeError(`_Printer.__call__() got an unexpected keyword argument '${kw[0][0]}'`);
       return zero(frame);
     });
-  m.set("copyright", printer("copyright", () => null));
-  m.set("credits", printer("credits", () => null));
-  m.set("license", printer("license", (frame) => {
-    frame.note("machine", "license(): the pager reads BFCL's stdin");
-    throw new PyException("EOFError", "EOF when reading a line");
-  }));
+  m.set(
+    "copyright",
+    printer("copyright", () => null),
+  );
+  m.set(
+    "credits",
+    printer("credits", () => null),
+  );
+  m.set(
+    "license",
+    printer("license", (frame) => {
+      frame.note("machine", "license(): the pager reads BFCL's stdin");
+      throw new PyException("EOFError", "EOF when reading a line");
+    }),
+  );
   m.set(
     "help",
-    new EmulatedCallable("_Helper", "help", "Type help() for interactive help, or help(object) for help about object.", (positional, kw, frame) => {
-      if (positional.length > 0) {
-        frame.note("not-emulated", "help() with positional arguments");
+    new EmulatedCallable(
+      "_Helper",
+      "help",
+      "Type help() for interactive help, or help(object) for help about object.",
+      (positional, kw, frame) => {
+        if (positional.length > 0) {
+          frame.note("not-emulated", "help() with positional arguments");
+          return null;
+        }
+        pythonKeywords("Helper.__call__", ["request"], kw);
+        if (kw.length === 0) frame.note("machine", "help(): interactive help reads BFCL's stdin");
         return null;
-      }
-      pythonKeywords("Helper.__call__", ["request"], kw);
-      if (kw.length === 0) frame.note("machine", "help(): interactive help reads BFCL's stdin");
-      return null;
-    }),
+      },
+    ),
   );
   m.set("Ellipsis", new OpaqueValue("ellipsis", "Ellipsis"));
   m.set("NotImplemented", new OpaqueValue("NotImplementedType", "NotImplemented"));
@@ -532,7 +744,12 @@ const MODULE = "bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils";
 const PACKAGE = "bfcl_eval.eval_checker.multi_turn_eval";
 
 /** A function of BFCL's executor module, bound like a Python function (keywords only). */
-function moduleFunction(name: string, params: readonly string[], required: number, body: (args: Map<string, PyValue>, frame: ExecutorFrame) => PyValue): EmulatedCallable {
+function moduleFunction(
+  name: string,
+  params: readonly string[],
+  required: number,
+  body: (args: Map<string, PyValue>, frame: ExecutorFrame) => PyValue,
+): EmulatedCallable {
   return new EmulatedCallable("function", name, `<function ${name} at 0x…>`, (positional, kw, frame) => {
     if (positional.length > 0) {
       frame.note("not-emulated", `${name}() with positional arguments`);
@@ -560,14 +777,24 @@ const MODULE_GLOBALS: ReadonlyMap<string, PyValue> = new Map<string, PyValue>([
   ["__cached__", `…/${PACKAGE.replace(/\./g, "/")}/__pycache__/multi_turn_utils.pyc`],
   ["__builtins__", new OpaqueValue("dict", "{'__name__': 'builtins', …}")],
   ...["copy", "importlib", "inspect", "json", "re"].map((n) => [n, new OpaqueValue("module", `<module '${n}'>`)] as const),
-  ["CLASS_FILE_PATH_MAPPING", new PyDict(Object.entries(CLASS_MODULES).map(([c, mod]) => [c, `bfcl_eval.eval_checker.multi_turn_eval.func_source_code.${mod}`] as const))],
+  [
+    "CLASS_FILE_PATH_MAPPING",
+    new PyDict(
+      Object.entries(CLASS_MODULES).map(([c, mod]) => [c, `bfcl_eval.eval_checker.multi_turn_eval.func_source_code.${mod}`] as const),
+    ),
+  ],
   ["STATELESS_CLASSES", ["MathAPI"]],
   [
     "execute_multi_turn_func_call",
-    moduleFunction("execute_multi_turn_func_call", ["func_call_list", "initial_config", "involved_classes", "model_name", "test_entry_id", "long_context", "is_evaL_run"], 5, (_a, frame) => {
-      frame.note("not-emulated", "a call of execute_multi_turn_func_call itself");
-      throw typeError("execute_multi_turn_func_call() called from a call string is not emulated");
-    }),
+    moduleFunction(
+      "execute_multi_turn_func_call",
+      ["func_call_list", "initial_config", "involved_classes", "model_name", "test_entry_id", "long_context", "is_evaL_run"],
+      5,
+      (_a, frame) => {
+        frame.note("not-emulated", "a call of execute_multi_turn_func_call itself");
+        throw typeError("execute_multi_turn_func_call() called from a call string is not emulated");
+      },
+    ),
   ],
   [
     "is_empty_execute_response",

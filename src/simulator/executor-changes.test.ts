@@ -10,7 +10,13 @@ import { executorChanges, releaseClasses } from "./executor-changes.js";
 describe("BFCL's executor changes after each release (generated from Gorilla's history)", () => {
   it("holds the v4 changes twinscore has to name: echo no longer creates a missing file, cat quotes its file name", () => {
     const echo = executorChanges.find((c) => c.version === "v4" && c.method === "echo" && c.before === null);
-    expect(echo).toMatchObject({ commit: "659c7165", date: "2025-10-19", className: "GorillaFileSystem", after: "echo: cannot write to '{file_name}': No such file", beforeCode: "self._current_dir._add_file(file_name, content)" });
+    expect(echo).toMatchObject({
+      commit: "659c7165",
+      date: "2025-10-19",
+      className: "GorillaFileSystem",
+      after: "echo: cannot write to '{file_name}': No such file",
+      beforeCode: "self._current_dir._add_file(file_name, content)",
+    });
     expect(executorChanges.filter((c) => c.version === "v4" && c.method === "cat").map((c) => [c.before, c.after])).toEqual([
       ["cat: {file_name}: Is a directory", "cat: '{file_name}': Is a directory"],
       ["cat: {file_name}: No such file or directory", "cat: '{file_name}': No such file or directory"],
@@ -35,9 +41,13 @@ describe("BFCL's executor changes after each release (generated from Gorilla's h
   });
 
   it("drops the suggestion suffix of newer Pythons, nothing else", () => {
-    expect(withoutSuggestions("Error during execution: name 'head' is not defined. Did you mean: 'help'?")).toBe("Error during execution: name 'head' is not defined");
+    expect(withoutSuggestions("Error during execution: name 'head' is not defined. Did you mean: 'help'?")).toBe(
+      "Error during execution: name 'head' is not defined",
+    );
     expect(withoutSuggestions("name 'x' is not defined. Did you forget to import 'sys'?")).toBe("name 'x' is not defined");
-    expect(withoutSuggestions("Missing parentheses in call to 'print'. Did you mean print(...)?")).toBe("Missing parentheses in call to 'print'");
+    expect(withoutSuggestions("Missing parentheses in call to 'print'. Did you mean print(...)?")).toBe(
+      "Missing parentheses in call to 'print'",
+    );
     expect(withoutSuggestions("cat: 'a': No such file or directory")).toBe("cat: 'a': No such file or directory");
   });
 });
@@ -49,7 +59,9 @@ describe.skipIf(!gitDir)("regenerated from GORILLA_GIT_DIR", () => {
     const dir = mkdtempSync(join(tmpdir(), "twinscore-executor-changes-"));
     try {
       const out = join(dir, "executor-changes.ts");
-      execFileSync("python3", [join(projectRoot, "tools", "gen-executor-changes.py"), "--git-dir", gitDir!, "--out", out], { stdio: "pipe" });
+      execFileSync("python3", [join(projectRoot, "tools", "gen-executor-changes.py"), "--git-dir", gitDir!, "--out", out], {
+        stdio: "pipe",
+      });
       expect(readFileSync(out, "utf8")).toBe(readFileSync(join(projectRoot, "src", "simulator", "executor-changes.ts"), "utf8"));
     } finally {
       rmSync(dir, { recursive: true, force: true });

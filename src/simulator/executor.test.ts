@@ -37,7 +37,8 @@ function newCounter(): ApiInstance {
           try {
             total = pyAdd(total, pyMul(x, y));
           } catch (e) {
-            if (e instanceof PyException && e.pyType === "TypeError") throw new PyException("TypeError", e.pyMessage.replace("for +:", "for +=:"));
+            if (e instanceof PyException && e.pyType === "TypeError")
+              throw new PyException("TypeError", e.pyMessage.replace("for +:", "for +=:"));
             throw e;
           }
           return new PyDict([["total", total]]);
@@ -90,7 +91,9 @@ describe("executor against CPython vectors (fake Counter class)", () => {
   });
 
   it("names instances like BFCL (model, _eval, id, class; -./: become _)", () => {
-    expect(instanceName("openai_gpt-oss-120b_eval", "multi_turn_base_0", "TravelAPI")).toBe("openai_gpt_oss_120b_eval_multi_turn_base_0_TravelAPI_instance");
+    expect(instanceName("openai_gpt-oss-120b_eval", "multi_turn_base_0", "TravelAPI")).toBe(
+      "openai_gpt_oss_120b_eval_multi_turn_base_0_TravelAPI_instance",
+    );
     const process = counterProcess();
     executeCalls(process, ["add(x=1)"], ctx);
     executeCalls(process, ["add(x=1)"], { ...ctx, modelName: "m_ground_truth" });
@@ -120,7 +123,8 @@ describe("which instance a method name goes to (BFCL's method → instance map: 
     ["A", new PyDict()],
     ["B", new PyDict()],
   ]);
-  const run = (classes: string[], calls: string[]) => executeCalls(twoClasses(), calls, { ...ctx, initialConfig: config, involvedClasses: classes }).results;
+  const run = (classes: string[], calls: string[]) =>
+    executeCalls(twoClasses(), calls, { ...ctx, initialConfig: config, involvedClasses: classes }).results;
 
   it("takes the later class, with repeats counted where they stand (A, B, A: A)", () => {
     expect(run(["A", "B"], ["add(x=1)"])).toEqual(["B"]);

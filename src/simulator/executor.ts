@@ -49,7 +49,6 @@ export const STATELESS_CLASSES: ReadonlySet<string> = new Set(["MathAPI"]);
 /** BFCL's evaluator blocks these names before evaluating a call. */
 export const BLOCKED_NAMES: ReadonlySet<string> = new Set(["kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run"]);
 
-
 /**
  * The Python process BFCL's evaluator runs in: the instances it has created so far,
  * by instance name. The model's and the reference's instances of every entry live side
@@ -184,7 +183,12 @@ export interface ExecutionOutcome {
 }
 
 /** BFCL's instance name (`modelName` with its `_eval` suffix); v4's form unless another revision is given. */
-export function instanceName(modelName: string, entryId: string, className: string, revision: EvaluatorRevision = evaluatorRevision("v4")): string {
+export function instanceName(
+  modelName: string,
+  entryId: string,
+  className: string,
+  revision: EvaluatorRevision = evaluatorRevision("v4"),
+): string {
   return bfclInstanceName(revision, modelName, entryId, className);
 }
 
@@ -232,7 +236,12 @@ function quoteList(names: readonly string[]): string {
  * filled → "multiple values"); then too many positionals; then missing required ones.
  * Defaults are produced only after binding succeeds. Counts include `self`.
  */
-export function bindArguments(qualname: string, spec: MethodSpec, positional: readonly PyValue[], keywords: readonly (readonly [string, PyValue])[]): PyValue[] {
+export function bindArguments(
+  qualname: string,
+  spec: MethodSpec,
+  positional: readonly PyValue[],
+  keywords: readonly (readonly [string, PyValue])[],
+): PyValue[] {
   const params = spec.params;
   const count = params.length;
   const args = new Array<PyValue>(count);
@@ -358,7 +367,6 @@ function compileCheck(expr: PyExpr): string | null {
   }
   return null;
 }
-
 
 /**
  * An entry's instances on one side (the model's or the reference's), as BFCL's
@@ -524,10 +532,12 @@ class CallHooks implements LiteralEvalHooks, ExecutorFrame {
         keywords.push([kw.arg, v]);
         continue;
       }
-      if (!(v instanceof PyDict)) throw new PyException("TypeError", `${module()}() argument after ** must be a mapping, not ${pyTypeName(v)}`);
+      if (!(v instanceof PyDict))
+        throw new PyException("TypeError", `${module()}() argument after ** must be a mapping, not ${pyTypeName(v)}`);
       for (const [k, x] of v.entries()) {
         if (typeof k !== "string") throw new PyException("TypeError", "keywords must be strings");
-        if (keywords.some(([e]) => e === k)) throw new PyException("TypeError", `${module()}() got multiple values for keyword argument '${k}'`);
+        if (keywords.some(([e]) => e === k))
+          throw new PyException("TypeError", `${module()}() got multiple values for keyword argument '${k}'`);
         keywords.push([k, x]);
       }
     }

@@ -16,7 +16,11 @@ import type { LongContextData } from "./types.js";
  * It runs every reference call of the real data through the executor and the eight
  * classes; an entry fails only when its reference cannot be what a run produces.
  */
-function replay(version: BfclVersion, category: MultiTurnCategory, filler?: LongContextData): { passed: number; failed: Map<string, string> } {
+function replay(
+  version: BfclVersion,
+  category: MultiTurnCategory,
+  filler?: LongContextData,
+): { passed: number; failed: Map<string, string> } {
   const inputs = readCategoryInputs(sharedPath(`bfcl-${version}`), version, category);
   if (!inputs.ok) throw new Error(JSON.stringify(inputs.problems));
   const process = newEvaluatorProcess(filler, false, version);
@@ -26,7 +30,11 @@ function replay(version: BfclVersion, category: MultiTurnCategory, filler?: Long
     const gt = inputs.value.groundTruth.get(id) as string[][];
     const questionTurns = (q.scorePrompt.get("question") as PyValue[]).length;
     const result: PyValue[] = Array.from({ length: questionTurns }, (_, t) => ((gt[t] ?? []).length > 0 ? [[...gt[t]]] : []));
-    const verdict = checkEntry(result, gt, q.prompt, { modelName: "gold_replay", process, decode: (step) => ({ ok: true, calls: step as string[] }) });
+    const verdict = checkEntry(result, gt, q.prompt, {
+      modelName: "gold_replay",
+      process,
+      decode: (step) => ({ ok: true, calls: step as string[] }),
+    });
     if (verdict.valid) passed++;
     else failed.set(id, `${verdict.errorType}: ${verdict.errorMessage}`);
   }
@@ -79,4 +87,3 @@ describe("gold replay of multi_turn_long_context (BFCL_EVAL_DIR set)", () => {
     });
   }
 });
-

@@ -8,7 +8,14 @@ import { loadInputsForTest } from "../testing/read-models.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns } from "../testing/shared.js";
 import { PyDict } from "../python/containers.js";
 import type { EntryVerdict, MultiTurnErrorType } from "./checker.js";
-import { checkIrrelevance, checkWorldChangingOnEmptyTurns, IRRELEVANCE_ERROR, toolsOfClasses, withEmptyTurnsScored, WORLD_CHANGING_ERROR } from "./irrelevance.js";
+import {
+  checkIrrelevance,
+  checkWorldChangingOnEmptyTurns,
+  IRRELEVANCE_ERROR,
+  toolsOfClasses,
+  withEmptyTurnsScored,
+  WORLD_CHANGING_ERROR,
+} from "./irrelevance.js";
 import { checkResultFile, type CategoryInputs, type FileCheck } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
 
@@ -43,7 +50,13 @@ function inputs(category: (typeof categories)[number]): CategoryInputs {
 }
 
 function resultPath(run: string, model: string, category: string): string {
-  return join(rolloutRunDir(run as (typeof rolloutRuns)[number]), "result", model, "multi_turn", `BFCL_v4_multi_turn_${category}_result.json`);
+  return join(
+    rolloutRunDir(run as (typeof rolloutRuns)[number]),
+    "result",
+    model,
+    "multi_turn",
+    `BFCL_v4_multi_turn_${category}_result.json`,
+  );
 }
 
 /** One model folder checked in one process, files in path order, as `check` does. */
@@ -75,7 +88,11 @@ describe("checkIrrelevance: BFCL's multi_turn_irrelevance_checker", () => {
     const r = checkIrrelevance([[], [["pwd()"], ["ls(a=True)"]], [], [["rm(file_name='x')"]]], gt);
     expect(r.valid).toBe(false);
     if (r.valid) return;
-    expect([r.turn, r.errorType, r.errorMessage]).toEqual([1, IRRELEVANCE_ERROR, "Model outputs valid function calls when it should not for turn 1."]);
+    expect([r.turn, r.errorType, r.errorMessage]).toEqual([
+      1,
+      IRRELEVANCE_ERROR,
+      "Model outputs valid function calls when it should not for turn 1.",
+    ]);
     expect(r.error.keys()).toEqual(["error_message", "error_type", "details"]);
     expect((r.error.get("details") as { get(k: string): unknown }).get("model response decoded")).toEqual([["pwd()"], ["ls(a=True)"]]);
   });
@@ -92,7 +109,11 @@ describe("the world-changing reading of empty-reference turns", () => {
     const r = checkWorldChangingOnEmptyTurns(write, [[], [["cat(file_name='a')"], ["echo(content='hi',file_name='a')"]], []], gt, tools);
     expect(r.valid).toBe(false);
     if (r.valid) return;
-    expect([r.turn, r.errorType, r.errorMessage]).toEqual([1, WORLD_CHANGING_ERROR, "Model attempts a world-changing call when it should not for turn 1."]);
+    expect([r.turn, r.errorType, r.errorMessage]).toEqual([
+      1,
+      WORLD_CHANGING_ERROR,
+      "Model attempts a world-changing call when it should not for turn 1.",
+    ]);
     expect((r.error.get("details") as { get(k: string): unknown }).get("world-changing calls")).toEqual(["echo"]);
   });
   it("counts a write whose arguments do not decode (the decision was the model's) but not a name off the tool list", () => {
@@ -105,7 +126,14 @@ describe("withEmptyTurnsScored: which error is written", () => {
   const gt = [["ls()"], []];
   const decoded = [[["ls()"]], [["pwd()"]]];
   const otherError = new PyDict([["error_type", "other"]]);
-  const failed = (errorType: MultiTurnErrorType, runnerLevel: boolean): EntryVerdict => ({ valid: false, runnerLevel, errorType, errorMessage: "m", error: otherError, decoded: runnerLevel ? null : decoded });
+  const failed = (errorType: MultiTurnErrorType, runnerLevel: boolean): EntryVerdict => ({
+    valid: false,
+    runnerLevel,
+    errorType,
+    errorMessage: "m",
+    error: otherError,
+    decoded: runnerLevel ? null : decoded,
+  });
   it("both checks fail: the irrelevance error is written", () => {
     const v = withEmptyTurnsScored(failed("multi_turn:instance_state_mismatch", false), "strict", [], gt, ["GorillaFileSystem"], "v4");
     expect(!v.valid && [v.errorType, v.runnerLevel, v.decoded]).toEqual([IRRELEVANCE_ERROR, false, decoded]);
@@ -131,7 +159,11 @@ describe("check --score-empty-turns=strict equals BFCL's own irrelevance checker
           const v = vectors.files[`${run}/${model}`][category];
           const f = ours[category];
           expect([f.total, f.officialCorrect, f.correct], category).toEqual([v.total, v.correct, v.strictCorrect]);
-          const expected = new Map(v.failures.map((line) => line.split(" ")).map(([id, turn, official, d]) => [id, { turn: Number(turn), official: official === "1", digest: d }]));
+          const expected = new Map(
+            v.failures
+              .map((line) => line.split(" "))
+              .map(([id, turn, official, d]) => [id, { turn: Number(turn), official: official === "1", digest: d }]),
+          );
           const irrelevant = f.verdicts.filter((x) => !x.valid && x.errorType === IRRELEVANCE_ERROR);
           expect(irrelevant.map((x) => x.id).sort(), category).toEqual([...expected.keys()].sort());
           for (const x of irrelevant) {
@@ -140,8 +172,15 @@ describe("check --score-empty-turns=strict equals BFCL's own irrelevance checker
             expect(digest(x.errorJson as string), x.id).toBe(e.digest);
           }
           // the written score file carries the counterfactual header and one line per failed entry
-          const lines = new TextDecoder().decode(f.scoreFile!).split("\n").filter((l) => l !== "");
-          expect(JSON.parse(lines[0])).toEqual({ accuracy: v.strictCorrect / v.total, correct_count: v.strictCorrect, total_count: v.total });
+          const lines = new TextDecoder()
+            .decode(f.scoreFile!)
+            .split("\n")
+            .filter((l) => l !== "");
+          expect(JSON.parse(lines[0])).toEqual({
+            accuracy: v.strictCorrect / v.total,
+            correct_count: v.strictCorrect,
+            total_count: v.total,
+          });
           expect(lines.length - 1).toBe(v.total - v.strictCorrect);
           const written = lines.slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } });
           expect(written.filter((l) => l.error.error_type === IRRELEVANCE_ERROR).length).toBe(v.irrelevanceFailures);
@@ -183,7 +222,10 @@ describe("the world-changing reading agrees with the decision score on the ancho
           const v = verdicts.get(p.missId)!;
           // the runner's pre-checks come first and fail the entry whatever the empty turns hold
           if (!v.valid && (v.errorType === "multi_turn:force_terminated" || v.errorType === "multi_turn:inference_error")) continue;
-          const failsOnAnchor = !v.valid && v.errorType === WORLD_CHANGING_ERROR && v.errorMessage === `Model attempts a world-changing call when it should not for turn ${p.anchorTurn}.`;
+          const failsOnAnchor =
+            !v.valid &&
+            v.errorType === WORLD_CHANGING_ERROR &&
+            v.errorMessage === `Model attempts a world-changing call when it should not for turn ${p.anchorTurn}.`;
           expect(failsOnAnchor, `${model} ${p.missId}`).toBe(r.actedOnMiss);
           if (r.actedOnMiss) acted++;
         }

@@ -74,7 +74,10 @@ function turnIsEmpty(steps: readonly (readonly string[])[]): boolean {
  * failing and empty steps already dropped): the first empty-reference turn with a decoded
  * call fails, with BFCL's message and the turn's decoded steps as details.
  */
-export function checkIrrelevance(decoded: readonly (readonly (readonly string[])[])[], groundTruth: readonly (readonly string[])[]): EmptyTurnOutcome {
+export function checkIrrelevance(
+  decoded: readonly (readonly (readonly string[])[])[],
+  groundTruth: readonly (readonly string[])[],
+): EmptyTurnOutcome {
   for (const turn of emptyReferenceTurns(groundTruth)) {
     const steps = decoded[turn] ?? [];
     if (turnIsEmpty(steps)) continue;
@@ -102,7 +105,11 @@ export function toolsOfClasses(involvedClasses: readonly string[], version: Bfcl
   let set = toolSets.get(key);
   if (set === undefined) {
     const classes = new Set(involvedClasses);
-    set = new Set(catalogOf(version).filter((e) => classes.has(e.apiClass)).map((e) => e.name));
+    set = new Set(
+      catalogOf(version)
+        .filter((e) => classes.has(e.apiClass))
+        .map((e) => e.name),
+    );
     toolSets.set(key, set);
   }
   return set;
@@ -170,7 +177,13 @@ export function withEmptyTurnsScored(
   const outcome =
     reading === "strict"
       ? checkIrrelevance(decoded, groundTruth)
-      : checkWorldChangingOnEmptyTurns(Array.isArray(turns) ? turns : [], decoded, groundTruth, toolsOfClasses(involvedClasses, version), decoder);
+      : checkWorldChangingOnEmptyTurns(
+          Array.isArray(turns) ? turns : [],
+          decoded,
+          groundTruth,
+          toolsOfClasses(involvedClasses, version),
+          decoder,
+        );
   if (outcome.valid) return verdict;
   return {
     valid: false,

@@ -49,7 +49,8 @@ export function parseLongContextModule(text: string, file: string): Result<LongC
   const problems: Problem[] = [];
   for (let i = 0; i < (starts[0]?.line ?? lines.length); i++) {
     const t = lines[i].trim();
-    if (t !== "" && !t.startsWith("#")) problems.push(problem("long-context-syntax", "expected `NAME = value` at the start of the module", { file, line: i + 1 }));
+    if (t !== "" && !t.startsWith("#"))
+      problems.push(problem("long-context-syntax", "expected `NAME = value` at the start of the module", { file, line: i + 1 }));
   }
   const values = new Map<string, PyValue>();
   starts.forEach((s, k) => {

@@ -12,7 +12,9 @@ describe("the score-file writer stops at json's limits instead of the JavaScript
       return x;
     };
     expect(dumpScoreValue(nested(JSON_ENCODE_MAX_DEPTH))).toBe(list(JSON_ENCODE_MAX_DEPTH).replaceAll("][", "], ["));
-    expect(() => dumpScoreValue(nested(JSON_ENCODE_MAX_DEPTH + 1))).toThrow("maximum recursion depth exceeded while encoding a JSON object");
+    expect(() => dumpScoreValue(nested(JSON_ENCODE_MAX_DEPTH + 1))).toThrow(
+      "maximum recursion depth exceeded while encoding a JSON object",
+    );
   });
   test("dumpScoreValueBounded writes the RecursionError's text in place of the value too deep, and says so", () => {
     let deep: PyValue = [];

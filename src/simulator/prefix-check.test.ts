@@ -48,7 +48,12 @@ function token(o: PrefixOutcome): string {
     case "missing":
       return "?";
     case "checker": {
-      const letter = { "multi_turn:empty_turn_model_response": "E", "multi_turn:instance_state_mismatch": "S", "multi_turn:execution_response_mismatch": "R" }[o.errorType as string] ?? "X";
+      const letter =
+        {
+          "multi_turn:empty_turn_model_response": "E",
+          "multi_turn:instance_state_mismatch": "S",
+          "multi_turn:execution_response_mismatch": "R",
+        }[o.errorType as string] ?? "X";
       return `${letter}${o.turn}`;
     }
   }
@@ -66,14 +71,22 @@ describe("checkPrefix on hand-made cuts of a real rollout (2025-11-12-main, gpt-
   const gt = inputs.miss_param.groundTruth.get(id)!;
   const opts = { modelName: "openai_gpt-oss-120b", newProcess: () => newEvaluatorProcess(undefined, true) };
   it("an inference-error line and a rollout shorter than the prefix are not completed", () => {
-    expect(checkPrefix(JSON.stringify("Error during inference: boom"), gt, q.prompt, 1, opts)).toEqual({ completed: false, reason: "inference-error" });
+    expect(checkPrefix(JSON.stringify("Error during inference: boom"), gt, q.prompt, 1, opts)).toEqual({
+      completed: false,
+      reason: "inference-error",
+    });
     const cut = JSON.stringify((JSON.parse(results.get(id)!) as unknown[]).slice(0, 1));
     expect(checkPrefix(cut, gt, q.prompt, 1, opts)).toEqual({ completed: false, reason: "short" });
   });
   it("silence on the answer turn fails it by the empty-turn rule", () => {
     const silent = JSON.parse(results.get(id)!) as unknown[][];
     silent[1] = [[]];
-    expect(checkPrefix(JSON.stringify(silent), gt, q.prompt, 1, opts)).toEqual({ completed: false, reason: "checker", errorType: "multi_turn:empty_turn_model_response", turn: 1 });
+    expect(checkPrefix(JSON.stringify(silent), gt, q.prompt, 1, opts)).toEqual({
+      completed: false,
+      reason: "checker",
+      errorType: "multi_turn:empty_turn_model_response",
+      turn: 1,
+    });
   });
 });
 
@@ -84,7 +97,11 @@ describe("base_completed / miss_completed equal BFCL's prefix checks on every pa
   for (const run of rolloutRuns) {
     for (const model of models) {
       it(`${run}/${model}`, () => {
-        const r = checkPairPrefixes(pairs, { inputs, results: modelResults(run, model) }, { modelName: model, newProcess: () => newEvaluatorProcess(undefined, true) });
+        const r = checkPairPrefixes(
+          pairs,
+          { inputs, results: modelResults(run, model) },
+          { modelName: model, newProcess: () => newEvaluatorProcess(undefined, true) },
+        );
         if (!r.ok) throw new Error(JSON.stringify(r.problems));
         const expected = vectors.runs[`${run}/${model}`];
         const base = r.value.map((p) => token(p.base));
@@ -99,7 +116,9 @@ describe("base_completed / miss_completed equal BFCL's prefix checks on every pa
         expect(base.join(" ")).toBe(expected.base);
         expect(miss.join(" ")).toBe(expected.miss);
         const bits = twinCompletions(r.value);
-        expect(pairs.filter((p) => bits.get(p.missId)?.missCompleted).length).toBe(expected.miss.split(" ").filter((t) => t === "1").length);
+        expect(pairs.filter((p) => bits.get(p.missId)?.missCompleted).length).toBe(
+          expected.miss.split(" ").filter((t) => t === "1").length,
+        );
         // both outcomes occur on both sides
         expect(new Set(base.map((t) => t === "1")).size).toBe(2);
         expect(new Set(miss.map((t) => t === "1")).size).toBe(2);

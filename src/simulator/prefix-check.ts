@@ -19,7 +19,15 @@ import { err, errAll, ok, problem, type Problem, type Result } from "../messages
 import { jsonLoadsOrThrow } from "../python/json.js";
 import type { PyValue } from "../python/value.js";
 import type { ManifestPair, ShouldAskCategory } from "../pairs/types.js";
-import { checkDecoded, decodeTurns, type CheckPrompt, type EntryVerdict, type MultiTurnErrorType, type PlainStepDecoder, type StepDecoder } from "./checker.js";
+import {
+  checkDecoded,
+  decodeTurns,
+  type CheckPrompt,
+  type EntryVerdict,
+  type MultiTurnErrorType,
+  type PlainStepDecoder,
+  type StepDecoder,
+} from "./checker.js";
 import type { EvaluatorProcess } from "./executor.js";
 import { bfclDefaultDecoder } from "../bfcl/decode/index.js";
 import { lineFor } from "../bfcl/results.js";
@@ -75,7 +83,10 @@ export function checkPrefix(
   const decoded = stepsAreStringArgs(turns)
     ? decodeTurns(turns as PyValue[], opts.decodePlain ?? opts.decode ?? fallback.plain?.decode ?? fallback.decode)
     : decodeTurns((jsonLoadsOrThrow(resultText) as PyValue[]).slice(0, through + 1), opts.decode ?? fallback.decode);
-  const verdict = checkDecoded(decoded, groundTruth.slice(0, through + 1), prompt, { modelName: opts.modelName, process: opts.newProcess() });
+  const verdict = checkDecoded(decoded, groundTruth.slice(0, through + 1), prompt, {
+    modelName: opts.modelName,
+    process: opts.newProcess(),
+  });
   if (verdict.valid) return { completed: true };
   return { completed: false, reason: "checker", errorType: verdict.errorType, turn: failingTurnOf(verdict) };
 }
@@ -103,7 +114,11 @@ export interface PrefixSources {
  * T+1. A base twin shared by pairs with the same anchor is checked once. An id the BFCL
  * data does not know is a problem (the manifest and the data disagree).
  */
-export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: PrefixSources, opts: PrefixCheckOptions): Result<PairPrefixes[]> {
+export function checkPairPrefixes(
+  pairs: readonly ManifestPair[],
+  sources: PrefixSources,
+  opts: PrefixCheckOptions,
+): Result<PairPrefixes[]> {
   const done = new Map<string, PrefixOutcome>();
   const problems: Problem[] = [];
   const twin = (id: string, category: "base" | ShouldAskCategory, anchorTurn: number, through: number): PrefixOutcome => {
@@ -134,15 +149,27 @@ export function checkPairPrefixes(pairs: readonly ManifestPair[], sources: Prefi
 }
 
 /** Why a should-ask twin's prefix through T+1 failed, read off where the checker failed it (see `official/aligned.ts`, `NotCompletedWhy`). */
-export function notCompletedWhy(miss: PrefixOutcome, anchorTurn: number): "no-call-on-answer" | "failed-on-answer" | "failed-before-answer" | "no-rollout" | null {
+export function notCompletedWhy(
+  miss: PrefixOutcome,
+  anchorTurn: number,
+): "no-call-on-answer" | "failed-on-answer" | "failed-before-answer" | "no-rollout" | null {
   if (miss.completed) return null;
   if (miss.reason !== "checker") return "no-rollout";
   if (miss.turn < 0) return null; // the checker's message named no turn
   if (miss.turn < anchorTurn) return "failed-before-answer";
-  return miss.turn === anchorTurn + 1 && miss.errorType === "multi_turn:empty_turn_model_response" ? "no-call-on-answer" : "failed-on-answer";
+  return miss.turn === anchorTurn + 1 && miss.errorType === "multi_turn:empty_turn_model_response"
+    ? "no-call-on-answer"
+    : "failed-on-answer";
 }
 
 /** Each pair's completion bits by should-ask id, with why the should-ask twin is not completed (`official/aligned.ts` reads them as `TwinCompletion`). */
-export function twinCompletions(prefixes: readonly PairPrefixes[]): Map<string, { readonly baseCompleted: boolean; readonly missCompleted: boolean; readonly missWhy: ReturnType<typeof notCompletedWhy> }> {
-  return new Map(prefixes.map((p) => [p.missId, { baseCompleted: p.base.completed, missCompleted: p.miss.completed, missWhy: notCompletedWhy(p.miss, p.anchorTurn) }]));
+export function twinCompletions(
+  prefixes: readonly PairPrefixes[],
+): Map<string, { readonly baseCompleted: boolean; readonly missCompleted: boolean; readonly missWhy: ReturnType<typeof notCompletedWhy> }> {
+  return new Map(
+    prefixes.map((p) => [
+      p.missId,
+      { baseCompleted: p.base.completed, missCompleted: p.miss.completed, missWhy: notCompletedWhy(p.miss, p.anchorTurn) },
+    ]),
+  );
 }

@@ -14,12 +14,37 @@ import { sortIndexOfId } from "../bfcl/categories.js";
 import { lineHistory, notBfclLinesMessage, repeatedKeyMessage, resultShapeFound, scanLineHead, stoppedAfterTurn } from "../bfcl/results.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { evaluatorRevision, type EvaluatorRevision } from "../bfcl/evaluator-versions.js";
-import { bfclDefaultDecoder, countTurn, newDecodeHealth, type DecodeHealth, type DecodeOutcome, type Decoder } from "../bfcl/decode/index.js";
+import {
+  bfclDefaultDecoder,
+  countTurn,
+  newDecodeHealth,
+  type DecodeHealth,
+  type DecodeOutcome,
+  type Decoder,
+} from "../bfcl/decode/index.js";
 import { extractTurn } from "../extract/extract.js";
-import { checkEntry, EvaluatorStops, inferenceErrorVerdict, type CheckPrompt, type EntryVerdict, type FailedVerdict, type PlainStepDecoder, type StepDecoder } from "./checker.js";
+import {
+  checkEntry,
+  EvaluatorStops,
+  inferenceErrorVerdict,
+  type CheckPrompt,
+  type EntryVerdict,
+  type FailedVerdict,
+  type PlainStepDecoder,
+  type StepDecoder,
+} from "./checker.js";
 import { InstanceNamedInCall, type EvalNote, type EvaluatorProcess } from "./executor.js";
 import { toolsOfClasses, withEmptyTurnsScored, type EmptyTurnReading } from "./irrelevance.js";
-import { dumpScoreValue, dumpScoreValueBounded, failedEntryChunks, RenderedJson, ScoreFileBuilder, scoreLineParts, VerbatimJson, type OurVerdict } from "./scorefile.js";
+import {
+  dumpScoreValue,
+  dumpScoreValueBounded,
+  failedEntryChunks,
+  RenderedJson,
+  ScoreFileBuilder,
+  scoreLineParts,
+  VerbatimJson,
+  type OurVerdict,
+} from "./scorefile.js";
 
 /** Prompts rendered once per question entry (the same entry fails for many models). */
 const renderedPrompts = new WeakMap<PreparedQuestion, RenderedJson>();
@@ -95,7 +120,12 @@ export function prepareCategory(
     const involved = value.get("involved_classes");
     const config = value.get("initial_config");
     if (!Array.isArray(involved) || !involved.every((c) => typeof c === "string" && docs.has(c)) || !(config instanceof PyDict)) {
-      problems.push(problem("question-malformed", `${id}: involved_classes must name known classes and initial_config must be an object`, { file: questionsFile, line }));
+      problems.push(
+        problem("question-malformed", `${id}: involved_classes must name known classes and initial_config must be an object`, {
+          file: questionsFile,
+          line,
+        }),
+      );
       continue;
     }
     const scorePrompt = new PyDict(value.entries());
@@ -128,7 +158,9 @@ export function prepareCategory(
     const id = value instanceof PyDict ? value.get("id") : undefined;
     const gt = value instanceof PyDict ? value.get("ground_truth") : undefined;
     if (typeof id !== "string" || !Array.isArray(gt) || !gt.every((t) => Array.isArray(t) && t.every((c) => typeof c === "string"))) {
-      problems.push(problem("answer-malformed", "reference entry needs an id and ground_truth: list of lists of strings", { file: answersFile, line }));
+      problems.push(
+        problem("answer-malformed", "reference entry needs an id and ground_truth: list of lists of strings", { file: answersFile, line }),
+      );
       continue;
     }
     groundTruth.set(id, gt as string[][]);
@@ -273,7 +305,11 @@ function jsonLoadsError(text: string): string | null {
 function isNestingFailure(outcome: DecodeOutcome): outcome is { ok: false; error: string } {
   if (outcome.ok) return false;
   const e = outcome.error;
-  return e.startsWith("RecursionError: ") || e.startsWith("MemoryError: Parser stack overflowed") || e.startsWith("SyntaxError: too many nested parentheses");
+  return (
+    e.startsWith("RecursionError: ") ||
+    e.startsWith("MemoryError: Parser stack overflowed") ||
+    e.startsWith("SyntaxError: too many nested parentheses")
+  );
 }
 
 /** One warning for an entry's calls whose results may differ from BFCL's. */
@@ -284,11 +320,15 @@ function notesWarning(id: string, notes: readonly EvalNote[], file: string, line
   const other = describe("not-emulated");
   if (machine !== "") parts.push(`a call's result comes from the machine BFCL ran on (${machine})`);
   if (other !== "") parts.push(`twinscore does not emulate ${other}`);
-  return problem(other !== "" ? "call-not-emulated" : "call-machine-dependent", `${id}: ${parts.join("; ")}; ${other !== "" ? "the verdict and the error object" : "the error object (not the verdict)"} may differ from BFCL's`, {
-    file,
-    line,
-    severity: "warning",
-  });
+  return problem(
+    other !== "" ? "call-not-emulated" : "call-machine-dependent",
+    `${id}: ${parts.join("; ")}; ${other !== "" ? "the verdict and the error object" : "the error object (not the verdict)"} may differ from BFCL's`,
+    {
+      file,
+      line,
+      severity: "warning",
+    },
+  );
 }
 
 /**
@@ -427,7 +467,7 @@ function isBlankLine(bytes: Uint8Array, start: number, end: number): boolean {
 function readResultRows(bytes: Uint8Array, file: string, opts: CheckFileOptions): ResultRows {
   const out: ResultRows = { rows: [], problems: new LineProblems(), stoppedAtAnchor: [], playedFromReference: [], repeatedKeys: [] };
   let lineNo = 0;
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     let end = bytes.indexOf(0x0a, start);
     if (end < 0) end = bytes.length;
     lineNo++;
@@ -440,22 +480,35 @@ function readResultRows(bytes: Uint8Array, file: string, opts: CheckFileOptions)
 }
 
 /** One non-blank line: a problem, a line set aside, or a row to check. */
-function readResultRow(bytes: Uint8Array, file: string, opts: CheckFileOptions, lineStart: number, end: number, lineNo: number, out: ResultRows): void {
+function readResultRow(
+  bytes: Uint8Array,
+  file: string,
+  opts: CheckFileOptions,
+  lineStart: number,
+  end: number,
+  lineNo: number,
+  out: ResultRows,
+): void {
   const { problems } = out;
   const head = scanLineHead(bytes, lineStart, end);
   if ("error" in head) {
     problems.push(problem("result-line-malformed", head.error, { file, line: lineNo }));
     return;
   }
-  if (head.repeated.length > 0) out.repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
+  if (head.repeated.length > 0)
+    out.repeatedKeys.push(problem("key-repeated", repeatedKeyMessage(head), { file, line: lineNo, severity: "warning" }));
   if (!opts.inputs.questions.has(head.id) || !opts.inputs.groundTruth.has(head.id)) {
-    problems.push(problem("result-id-unknown", `${JSON.stringify(head.id)} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }));
+    problems.push(
+      problem("result-id-unknown", `${JSON.stringify(head.id)} is not in the BFCL data for ${opts.testCategory}`, { file, line: lineNo }),
+    );
     return;
   }
   const involved = opts.inputs.questions.get(head.id)?.prompt.involvedClasses ?? [];
   const unknown = involved.filter((c) => !opts.process.canCreate(c));
   if (unknown.length > 0) {
-    problems.push(problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }));
+    problems.push(
+      problem("class-not-simulated", `${head.id} involves ${unknown.join(", ")}, which the simulator cannot build`, { file, line: lineNo }),
+    );
     return;
   }
   // a line whose turns before the anchor were played from the reference holds the reference's calls there, not the model's
@@ -535,18 +588,25 @@ function newFileCheckState(bytes: Uint8Array, file: string, opts: CheckFileOptio
     decodedEntry: false,
     decodeStringArgs: null,
     decodePython: decoder.decode,
-    scoreFile: opts.renderScore ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, { ascii: revision.scoreFileAscii, finalNewline: revision.scoreFileFinalNewline }) : null,
+    scoreFile: opts.renderScore
+      ? new ScoreFileBuilder(bytes.length, opts.scoreScratch, {
+          ascii: revision.scoreFileAscii,
+          finalNewline: revision.scoreFileFinalNewline,
+        })
+      : null,
     correct: 0,
     officialCorrect: 0,
     readings: opts.emptyTurns === undefined ? null : [],
     held: [],
   };
-  const noting = (decode: StepDecoder): StepDecoder => (step) => {
-    state.decodedEntry = true;
-    const out = decode(step);
-    if (state.nestingFailure === null && isNestingFailure(out)) state.nestingFailure = out.error;
-    return out;
-  };
+  const noting =
+    (decode: StepDecoder): StepDecoder =>
+    (step) => {
+      state.decodedEntry = true;
+      const out = decode(step);
+      if (state.nestingFailure === null && isNestingFailure(out)) state.nestingFailure = out.error;
+      return out;
+    };
   const plainDecode = opts.decode === undefined ? decoder.plain?.decode : opts.decodePlain;
   state.decodeStringArgs = plainDecode === undefined ? null : noting(plainDecode);
   state.decodePython = noting(opts.decode ?? decoder.decode);
@@ -602,7 +662,11 @@ function parseRowResult(check: FileCheckState, row: ResultRow): ParsedResult | n
 }
 
 /** BFCL's checker on one entry: its verdict, null when the evaluator stops (recorded), or a stop for the whole file. */
-function verdictOfRow(check: FileCheckState, row: ResultRow, parsed: ParsedResult): { verdict: EntryVerdict } | { stop: Result<FileCheck> } | null {
+function verdictOfRow(
+  check: FileCheckState,
+  row: ResultRow,
+  parsed: ParsedResult,
+): { verdict: EntryVerdict } | { stop: Result<FileCheck> } | null {
   const { opts, file } = check;
   const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
   const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -610,16 +674,30 @@ function verdictOfRow(check: FileCheckState, row: ResultRow, parsed: ParsedResul
   check.decodedEntry = false;
   try {
     const verdict = parsed.stringArgs
-      ? checkEntry(parsed.result as PyValue, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: check.decodeStringArgs! })
+      ? checkEntry(parsed.result as PyValue, gt, q.prompt, {
+          modelName: opts.modelName,
+          process: opts.process,
+          decode: check.decodeStringArgs!,
+        })
       : checkEntry(parsed.pyResult, gt, q.prompt, { modelName: opts.modelName, process: opts.process, decode: check.decodePython });
     return { verdict };
   } catch (e) {
     if (e instanceof EvaluatorStops) {
-      check.problems.push(problem("evaluator-stops", `${row.id}: BFCL ${opts.process.revision.version}'s evaluator stops the whole category here (${e.pythonError}) and writes no score file`, { file, line: row.line }));
+      check.problems.push(
+        problem(
+          "evaluator-stops",
+          `${row.id}: BFCL ${opts.process.revision.version}'s evaluator stops the whole category here (${e.pythonError}) and writes no score file`,
+          { file, line: row.line },
+        ),
+      );
       return null;
     }
     if (!(e instanceof InstanceNamedInCall)) throw e;
-    return { stop: err(problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line })) };
+    return {
+      stop: err(
+        problem(INSTANCE_NAMED, `${row.id} names the instance ${e.instanceName}: rerun in an exact process`, { file, line: row.line }),
+      ),
+    };
   }
 }
 
@@ -628,7 +706,12 @@ function verdictOfRow(check: FileCheckState, row: ResultRow, parsed: ParsedResul
  * the counts and empty-turn readings, and its instances released after its last line.
  * Returns the verdict that is scored (the empty-turn reading's when one is asked for).
  */
-function afterEntryChecked(check: FileCheckState, row: ResultRow, result: unknown, official: EntryVerdict): { verdict: EntryVerdict; afterInferenceError: boolean } {
+function afterEntryChecked(
+  check: FileCheckState,
+  row: ResultRow,
+  result: unknown,
+  official: EntryVerdict,
+): { verdict: EntryVerdict; afterInferenceError: boolean } {
   const { opts, file, version } = check;
   const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
   const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -705,7 +788,12 @@ function verbatimParts(check: FileCheckState, row: ResultRow): ((key: string) =>
  * One failed verdict's score line, written now or held while its error names an object the
  * process still changes. Returns the error's JSON when it was rendered now.
  */
-function renderFailedLine(check: FileCheckState, row: ResultRow, f: FailedVerdict, verbatim: (key: string) => PyValue | RenderedJson | VerbatimJson): string | undefined {
+function renderFailedLine(
+  check: FileCheckState,
+  row: ResultRow,
+  f: FailedVerdict,
+  verbatim: (key: string) => PyValue | RenderedJson | VerbatimJson,
+): string | undefined {
   const { opts, file, warnings, held } = check;
   const q = opts.inputs.questions.get(row.id) as PreparedQuestion;
   const gt = opts.inputs.groundTruth.get(row.id) as readonly (readonly string[])[];
@@ -727,7 +815,11 @@ function renderFailedLine(check: FileCheckState, row: ResultRow, f: FailedVerdic
     });
   const live = opts.process.moduleState?.holdsSharedObject(f.error) === true;
   if (live) {
-    held.push({ verdictIndex: check.verdicts.length, chunks: null, render: () => ({ json: renderError(f.error, id, file, lineNo, warnings), chunks }) });
+    held.push({
+      verdictIndex: check.verdicts.length,
+      chunks: null,
+      render: () => ({ json: renderError(f.error, id, file, lineNo, warnings), chunks }),
+    });
     return undefined;
   }
   const errorJson = renderError(f.error, id, file, lineNo, warnings);
@@ -739,11 +831,19 @@ function renderFailedLine(check: FileCheckState, row: ResultRow, f: FailedVerdic
 /** The file's result once every row is checked: its problems, or its counts, score file and warnings. */
 function finishFileCheck(check: FileCheckState, lines: ResultRows): Result<FileCheck> {
   const { problems, warnings, opts } = check;
-  if (problems.count > 0) return errAll(problems.toArray().sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER)));
+  if (problems.count > 0)
+    return errAll(problems.toArray().sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER)));
   writeHeldLines(check.held, check.verdicts, check.scoreFile);
   if (check.shapes.size > 0) {
-    const consequence = "They are checked as BFCL's checker reads them: a turn that is not a list of steps holds no call it runs, so their verdicts say nothing of the model's calls";
-    warnings.push(problem("not-bfcl-lines", notBfclLinesMessage(opts.modelName, check.shapes, consequence), { file: check.file, line: check.firstShapeLine!, severity: "warning" }));
+    const consequence =
+      "They are checked as BFCL's checker reads them: a turn that is not a list of steps holds no call it runs, so their verdicts say nothing of the model's calls";
+    warnings.push(
+      problem("not-bfcl-lines", notBfclLinesMessage(opts.modelName, check.shapes, consequence), {
+        file: check.file,
+        line: check.firstShapeLine!,
+        severity: "warning",
+      }),
+    );
   }
   const total = lines.rows.length;
   return ok({

@@ -16,12 +16,13 @@ const partsText = (bytes: Uint8Array): Map<string, string> | null => {
   return parts && new Map([...parts].map(([k, v]) => [k, v instanceof VerbatimJson ? dec.decode(v.bytes) : v.text]));
 };
 /** The keys whose values are copied as bytes. */
-const verbatimKeys = (bytes: Uint8Array): string[] => [...(scoreLineParts(bytes, 0, bytes.length) ?? [])].filter(([, v]) => v instanceof VerbatimJson).map(([k]) => k);
+const verbatimKeys = (bytes: Uint8Array): string[] =>
+  [...(scoreLineParts(bytes, 0, bytes.length) ?? [])].filter(([, v]) => v instanceof VerbatimJson).map(([k]) => k);
 
 describe("score-file JSON (make_json_serializable + json.dumps(ensure_ascii=False))", () => {
   it("keeps non-ASCII, escapes controls, stringifies sets and objects, turns tuples into arrays", () => {
     const v = new PyDict([
-      ["s", "é\n\"\u0001"],
+      ["s", 'é\n"\u0001'],
       [1n, new PySet(["a"])],
       ["t", new PyTuple([1n, 2.0])],
       ["u", new PyTuple([new PySet([])])],
@@ -54,8 +55,16 @@ describe("redumpTopLevel equals json.loads + json.dumps", () => {
     expect(redumpTopLevel('{"a": tru}')).toBeNull();
   });
   it("on every line of a real result file (2025-11-12-main, gpt-oss-20b, miss_param)", () => {
-    const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-20b", "multi_turn", "BFCL_v4_multi_turn_miss_param_result.json");
-    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+    const file = join(
+      rolloutRunDir("2025-11-12-main"),
+      "result",
+      "openai_gpt-oss-20b",
+      "multi_turn",
+      "BFCL_v4_multi_turn_miss_param_result.json",
+    );
+    const lines = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l !== "");
     for (const l of lines) expect(redumpTopLevel(l)).toEqual(faithful(l));
     expect(lines).toHaveLength(200);
   });
@@ -85,14 +94,34 @@ describe("scoreLineParts: bytes copied only where re-dumping changes nothing", (
   });
   it("declines any value re-dumping would change", () => {
     expect(redumpTopLevel('{"a": "raw \u0001 control"}')).toBeNull();
-    for (const text of ['{"a": "raw \u0001 control"}', '{"a": [0.10]}', '{"a": [1e400]}', '{"a": -0}', '{"a": "x\\/y"}', '{"a": "\\u00e9"}', '{"a": [1,2]}', '{"a": {"k":1}}', '{"a": [1 ]}', '{"a": {"k": 1, "k": 2}}', '[1]', '{"a": tru}', '{"a": 1} x'])
+    for (const text of [
+      '{"a": "raw \u0001 control"}',
+      '{"a": [0.10]}',
+      '{"a": [1e400]}',
+      '{"a": -0}',
+      '{"a": "x\\/y"}',
+      '{"a": "\\u00e9"}',
+      '{"a": [1,2]}',
+      '{"a": {"k":1}}',
+      '{"a": [1 ]}',
+      '{"a": {"k": 1, "k": 2}}',
+      "[1]",
+      '{"a": tru}',
+      '{"a": 1} x',
+    ])
       expect(ranges(text), text).toBeNull();
   });
   it("covers the real result files: every value equals the re-dumped one, copied on most lines (2025-11-12-main, gpt-oss-120b, all three files)", () => {
     let withRanges = 0;
     let lines = 0;
     for (const c of ["base", "miss_func", "miss_param"]) {
-      const file = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`);
+      const file = join(
+        rolloutRunDir("2025-11-12-main"),
+        "result",
+        "openai_gpt-oss-120b",
+        "multi_turn",
+        `BFCL_v4_multi_turn_${c}_result.json`,
+      );
       for (const l of readFileSync(file, "utf8").split("\n")) {
         if (l === "") continue;
         lines++;
@@ -111,7 +140,6 @@ describe("scoreLineParts: bytes copied only where re-dumping changes nothing", (
 });
 
 describe("scoreLineParts: the byte scan gives the same score-file parts as json.loads + json.dumps", () => {
-
   it("copies valid UTF-8 and canonical values as bytes, re-dumps the rest, and agrees with redumpTopLevel", () => {
     const cases: [string, string[]][] = [
       ['{"a": "ünï 😀 ok", "b": [1, 2.5, -0.0, 1e+16, NaN, -Infinity], "c": {"k": "v", "j": {}}}', ["a", "b", "c"]],
@@ -193,7 +221,21 @@ describe("canonical float tokens: the fixed-notation shortcut agrees with printi
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed / 2 ** 32;
     };
-    const tokens: string[] = ["0.0", "-0.0", "0.0001", "0.00001", "0.00010", "1.0", "1.50", "1000000000000000.0", "123456789012345.6", "0.1", "0.30000000000000004", "9999999999999998.0", "12345678901234567.0"];
+    const tokens: string[] = [
+      "0.0",
+      "-0.0",
+      "0.0001",
+      "0.00001",
+      "0.00010",
+      "1.0",
+      "1.50",
+      "1000000000000000.0",
+      "123456789012345.6",
+      "0.1",
+      "0.30000000000000004",
+      "9999999999999998.0",
+      "12345678901234567.0",
+    ];
     for (let n = 0; n < 20_000; n++) {
       const magnitude = 10 ** Math.floor(rand() * 24 - 8);
       const x = (rand() - 0.5) * magnitude;

@@ -448,9 +448,6 @@ export function redumpTopLevel(text: string): Map<string, string> | null {
   }
 }
 
-
-
-
 /** Length of a valid UTF-8 sequence for a character ≥ U+0080 at `i` (no overlong form, no surrogate, ≤ U+10FFFF), or 0. */
 function utf8SequenceLength(bytes: Uint8Array, i: number, end: number): number {
   const b0 = bytes[i];
@@ -508,7 +505,8 @@ function canonicalStringEnd(bytes: Uint8Array, i: number, end: number): number {
       const e = bytes[i + 1];
       if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
       else return -1;
-    } else if (b < 0x80) return -1; // a raw control character
+    } else if (b < 0x80)
+      return -1; // a raw control character
     else {
       const n = utf8SequenceLength(bytes, i, end);
       if (n === 0) return -1;

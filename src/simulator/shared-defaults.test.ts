@@ -18,15 +18,25 @@ import { POST_TWEET_DEFAULTS } from "./classes/twitter-api.js";
 const run = rolloutRunDir("2025-11-12-main");
 const resultLine = (model: string, id: string): Record<string, unknown> => {
   const path = join(run, "result", model, "multi_turn", "BFCL_v4_multi_turn_base_result.json");
-  const line = readFileSync(path, "utf8").split("\n").find((l) => l.startsWith(`{"id": "${id}",`));
+  const line = readFileSync(path, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`{"id": "${id}",`));
   if (line === undefined) throw new Error(`${id} not in ${path}`);
   return JSON.parse(line) as Record<string, unknown>;
 };
 
 function baseInputs(): CategoryInputs {
   const data = bfclDataDir();
-  const docs = new Map(Object.keys(multiTurnDocFiles).map((c) => [c, readFileSync(join(data, docFile(c as keyof typeof multiTurnDocFiles)), "utf8")]));
-  const r = prepareCategory(readFileSync(join(data, questionsFile("v4", "base")), "utf8"), "questions", readFileSync(join(data, answersFile("v4", "base")), "utf8"), "answers", docs);
+  const docs = new Map(
+    Object.keys(multiTurnDocFiles).map((c) => [c, readFileSync(join(data, docFile(c as keyof typeof multiTurnDocFiles)), "utf8")]),
+  );
+  const r = prepareCategory(
+    readFileSync(join(data, questionsFile("v4", "base")), "utf8"),
+    "questions",
+    readFileSync(join(data, answersFile("v4", "base")), "utf8"),
+    "answers",
+    docs,
+  );
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   return r.value;
 }
@@ -45,8 +55,15 @@ function mentionOnDefaultTweet(): Record<string, unknown> {
   return line;
 }
 
-const encode = (lines: readonly Record<string, unknown>[]) => new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-const scoreLines = (bytes: Uint8Array | null) => new TextDecoder().decode(bytes ?? new Uint8Array()).trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+const encode = (lines: readonly Record<string, unknown>[]) =>
+  new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+const scoreLines = (bytes: Uint8Array | null) =>
+  new TextDecoder()
+    .decode(bytes ?? new Uint8Array())
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("post_tweet's shared default lists in a check run", () => {
   const inputs = baseInputs();
@@ -66,7 +83,10 @@ describe("post_tweet's shared default lists in a check run", () => {
     const checked = check([resultLine("openai_gpt-oss-120b", "multi_turn_base_5"), mentionOnDefaultTweet()]);
     const lines = scoreLines(checked.scoreFile);
     expect(lines.map((l) => l.id)).toEqual(["multi_turn_base_5", "multi_turn_base_147"]);
-    const error = lines[0].error as { details: { ground_truth_instance_state: { tweets: Record<string, { mentions: string[] }> } }; execution_result: { ground_truth: string[] }[] };
+    const error = lines[0].error as {
+      details: { ground_truth_instance_state: { tweets: Record<string, { mentions: string[] }> } };
+      execution_result: { ground_truth: string[] }[];
+    };
     // entry 147's mention step (its tweet's text differs from the reference's, so the checker stops after that turn)
     expect(Object.values(error.details.ground_truth_instance_state.tweets).map((t) => t.mentions)).toEqual([["@industryexperts"]]);
     // the reference's post_tweet result was rendered when it ran, before entry 147 extended the list
@@ -87,7 +107,10 @@ describe("post_tweet's shared default lists in a check run", () => {
   });
 
   it("starts the lists with a seed: what BFCL's process had added before it reached the file", () => {
-    const seeded = check([resultLine("openai_gpt-oss-120b", "multi_turn_base_5")], new Map([[POST_TWEET_DEFAULTS, { mentions: ["@earlier"] }]]));
+    const seeded = check(
+      [resultLine("openai_gpt-oss-120b", "multi_turn_base_5")],
+      new Map([[POST_TWEET_DEFAULTS, { mentions: ["@earlier"] }]]),
+    );
     const error = scoreLines(seeded.scoreFile)[0].error as { execution_result: { ground_truth: string[] }[] };
     const posted = error.execution_result.flatMap((t) => t.ground_truth).filter((r) => r.includes('"mentions"'));
     for (const r of posted) expect(JSON.parse(r).mentions).toEqual(["@earlier"]);

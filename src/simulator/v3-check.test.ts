@@ -87,7 +87,12 @@ describe("check on the real BFCL v3 xLAM run (600 entries) with BFCL's logged de
       expect(agreement.verdictAgree).toBe(199);
       disagreeing.push(agreement.disagreeingIds.length);
       // every other difference is an error object that holds a tweet with the default mentions list
-      const ours = new Map(text(c.scoreFile).split("\n").slice(1).map((l) => [JSON.parse(l).id as string, l]));
+      const ours = new Map(
+        text(c.scoreFile)
+          .split("\n")
+          .slice(1)
+          .map((l) => [JSON.parse(l).id as string, l]),
+      );
       for (const id of agreement.disagreeingIds) {
         if (id.endsWith("_109")) continue;
         expect(stored.text.split("\n").find((l) => l.includes(`"id": "${id}"`))).toContain("@technewsworld");
@@ -103,9 +108,13 @@ describe("check on the real BFCL v3 xLAM run (600 entries) with BFCL's logged de
     const baseText = text(base.scoreFile);
     expect(baseText.endsWith("\n")).toBe(false);
     expect(/[^\x00-\x7e]/.test(baseText)).toBe(false);
-    const forceTerminated = baseText.split("\n").map((l) => JSON.parse(l)).filter((l) => l.error?.error_type === "multi_turn:force_terminated");
+    const forceTerminated = baseText
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.error?.error_type === "multi_turn:force_terminated");
     expect(forceTerminated.length).toBe(2);
-    for (const l of forceTerminated) expect(Object.keys(l)).toEqual(["id", "model_name", "test_category", "valid", "error", "prompt", "model_result", "possible_answer"]);
+    for (const l of forceTerminated)
+      expect(Object.keys(l)).toEqual(["id", "model_name", "test_category", "valid", "error", "prompt", "model_result", "possible_answer"]);
     const missLine = JSON.parse(text(missFunc.scoreFile).split("\n")[1]);
     expect(Object.values(missLine.prompt.missed_function)[0]).toEqual(expect.arrayContaining([expect.any(String)]));
   });
@@ -123,7 +132,12 @@ describe("v3's runner on results that are not lists (the real xLAM base file wit
     return new TextEncoder().encode(lines.join("\n"));
   };
   const check = (bytes: Uint8Array, version: "v3" | "v4") =>
-    checkModelFiles([{ ...base, bytes }], { modelName: model, newProcess: (exact) => newEvaluatorProcess(undefined, exact, version), decode: loggedDecoder(decodes), renderScore: true })[0];
+    checkModelFiles([{ ...base, bytes }], {
+      modelName: model,
+      newProcess: (exact) => newEvaluatorProcess(undefined, exact, version),
+      decode: loggedDecoder(decodes),
+      renderScore: true,
+    })[0];
 
   it("writes an inference-error line and then the turn-count check's line for an error string (v4 writes one line)", () => {
     const bytes = withResult("Error during inference: the server hung up");
@@ -139,7 +153,9 @@ describe("v3's runner on results that are not lists (the real xLAM base file wit
     expect(v3.value.verdicts.filter((v) => v.id === "multi_turn_base_0").length).toBe(2);
     const v4 = check(bytes, "v4");
     if (!v4.ok) throw new Error(JSON.stringify(v4.problems));
-    const v4lines = text(v4.value.scoreFile).split("\n").filter((l) => l.includes('"id": "multi_turn_base_0"'));
+    const v4lines = text(v4.value.scoreFile)
+      .split("\n")
+      .filter((l) => l.includes('"id": "multi_turn_base_0"'));
     expect(v4lines.map((l) => JSON.parse(l).error.error_type)).toEqual(["multi_turn:inference_error"]);
   });
 

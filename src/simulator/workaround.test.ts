@@ -34,6 +34,10 @@ describe("Table F1's accuracies come from the readings table", () => {
   it("with no pair there is no rate: null in JSON, not a 0 that reads like a score", () => {
     const s = workaroundCredit([], new Map(), noProcess);
     expect([s.pairs, s.attempts, s.workarounds]).toEqual([0, 0, 0]);
-    expect(JSON.parse(JSON.stringify({ acc: s.acc, accWorkaround: s.accWorkaround, accCredited: s.accCredited }))).toEqual({ acc: null, accWorkaround: null, accCredited: null });
+    expect(JSON.parse(JSON.stringify({ acc: s.acc, accWorkaround: s.accWorkaround, accCredited: s.accCredited }))).toEqual({
+      acc: null,
+      accWorkaround: null,
+      accCredited: null,
+    });
   });
 });

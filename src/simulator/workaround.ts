@@ -84,14 +84,25 @@ function statesEqual(a: ReadonlyMap<string, ApiInstance>, b: ReadonlyMap<string,
 }
 
 /** Run `turns` (each a list of steps, each a list of calls) on one instance set; returns the set. */
-function run(process: EvaluatorProcess, ctx: ExecutionContext, turns: readonly (readonly (readonly string[])[])[]): Map<string, ApiInstance> {
+function run(
+  process: EvaluatorProcess,
+  ctx: ExecutionContext,
+  turns: readonly (readonly (readonly string[])[])[],
+): Map<string, ApiInstance> {
   let instances = executeCalls(process, [], ctx).instances;
   for (const steps of turns) for (const step of steps) instances = executeCalls(process, step, ctx).instances;
   return instances;
 }
 
 function context(prompt: CheckPrompt, modelName: string): ExecutionContext {
-  return { initialConfig: prompt.initialConfig, involvedClasses: prompt.involvedClasses, entryId: prompt.id, modelName, longContext: false, evalRun: true };
+  return {
+    initialConfig: prompt.initialConfig,
+    involvedClasses: prompt.involvedClasses,
+    entryId: prompt.id,
+    modelName,
+    longContext: false,
+    evalRun: true,
+  };
 }
 
 /**
@@ -99,19 +110,39 @@ function context(prompt: CheckPrompt, modelName: string): ExecutionContext {
  * item's config, its decoded turns), the reference before the anchor and the reference
  * through the anchor (base item's config and reference calls).
  */
-export function replayWorkaround(input: WorkaroundPairInput, process: EvaluatorProcess, decode: StepDecoder = decodeFcStepPlain): WorkaroundPairOutcome {
+export function replayWorkaround(
+  input: WorkaroundPairInput,
+  process: EvaluatorProcess,
+  decode: StepDecoder = decodeFcStepPlain,
+): WorkaroundPairOutcome {
   const { pair, record } = input;
   const anchor = pair.anchorTurn;
   const removed = new Set(pair.removedFunctions);
   const attempt = record.actedOnMiss;
   const calledRemoved = attempt && record.miss.anchorCalls.some((c) => removed.has(c.name));
-  const none = { missId: pair.missId, attempt, calledRemoved, aligned: false, referenceNoOp: false, workaround: false, differingClasses: [] as string[] };
+  const none = {
+    missId: pair.missId,
+    attempt,
+    calledRemoved,
+    aligned: false,
+    referenceNoOp: false,
+    workaround: false,
+    differingClasses: [] as string[],
+  };
   if (!attempt || !Array.isArray(input.missResult) || input.missResult.length <= anchor) return none;
 
   const decoded = decodeTurns((input.missResult as PyValue[]).slice(0, anchor + 1), decode);
   const gt = input.baseGroundTruth;
-  const refPre = run(process, context(input.basePrompt, "workaround_reference_pre"), gt.slice(0, anchor).map((t) => [t]));
-  const refPost = run(process, context(input.basePrompt, "workaround_reference_post"), gt.slice(0, anchor + 1).map((t) => [t]));
+  const refPre = run(
+    process,
+    context(input.basePrompt, "workaround_reference_pre"),
+    gt.slice(0, anchor).map((t) => [t]),
+  );
+  const refPost = run(
+    process,
+    context(input.basePrompt, "workaround_reference_post"),
+    gt.slice(0, anchor + 1).map((t) => [t]),
+  );
   const modelCtx = context(input.missPrompt, "workaround_model");
   const modelPre = run(process, modelCtx, decoded.slice(0, anchor));
   const preDiff = statesEqual(modelPre, refPre);
@@ -152,7 +183,8 @@ export function workaroundCredit(
   }
   const strict = scoredUnder(records, table1);
   // a credited workaround is a hold on the withheld side, on top of the reading's own hold rule
-  const withWorkarounds = (scored: readonly ScoredPair[]) => scored.map((s) => ({ act: s.act, hold: s.hold || credited.has(s.record.missId) }));
+  const withWorkarounds = (scored: readonly ScoredPair[]) =>
+    scored.map((s) => ({ act: s.act, hold: s.hold || credited.has(s.record.missId) }));
   return {
     pairs: records.length,
     missFuncPairs: records.filter((r) => r.category === "miss_func").length,

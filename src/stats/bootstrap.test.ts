@@ -1,10 +1,33 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { bootstrapIntervals, MAX_BOOTSTRAP_RESAMPLES, clusterOrder, clusterTotals, pairedDifferenceInterval, rankOneFrequencies, resampleSeries, type PairOutcome } from "./bootstrap.js";
+import {
+  bootstrapIntervals,
+  MAX_BOOTSTRAP_RESAMPLES,
+  clusterOrder,
+  clusterTotals,
+  pairedDifferenceInterval,
+  rankOneFrequencies,
+  resampleSeries,
+  type PairOutcome,
+} from "./bootstrap.js";
 import { percentiles } from "./percentile.js";
 
-interface BootModel { act: number[]; hold: number[]; decision95: string[]; act95: string[]; hold95: string[]; decisionFirst5: string[] }
-interface BootCase { B: number; seed: number; clusters: string[]; models: BootModel[]; rank1: string[]; paired95: string[] }
+interface BootModel {
+  act: number[];
+  hold: number[];
+  decision95: string[];
+  act95: string[];
+  hold95: string[];
+  decisionFirst5: string[];
+}
+interface BootCase {
+  B: number;
+  seed: number;
+  clusters: string[];
+  models: BootModel[];
+  rank1: string[];
+  paired95: string[];
+}
 const vectors = JSON.parse(readFileSync(new URL("./testdata/vectors.json", import.meta.url), "utf8")) as {
   percentile: { values: string[]; q: number[]; expected: string[] }[];
   bootstrap: BootCase[];
@@ -22,7 +45,8 @@ describe("numpy.percentile (linear) re-implemented", () => {
 
 describe("cluster bootstrap equals the plain NumPy gather-and-mean script", () => {
   for (const c of vectors.bootstrap) {
-    const pairsOf = (m: BootModel): PairOutcome[] => c.clusters.map((cluster, i) => ({ cluster, act: m.act[i] === 1, hold: m.hold[i] === 1 }));
+    const pairsOf = (m: BootModel): PairOutcome[] =>
+      c.clusters.map((cluster, i) => ({ cluster, act: m.act[i] === 1, hold: m.hold[i] === 1 }));
     const keys = clusterOrder(pairsOf(c.models[0]));
     it(`${keys.length} clusters, B=${c.B}, seed ${c.seed}: clusters ordered as strings`, () => {
       expect(keys).toEqual([...new Set(c.clusters)].sort());
@@ -57,7 +81,9 @@ describe("cluster bootstrap equals the plain NumPy gather-and-mean script", () =
   });
   it("refuses more resamples than the bound before drawing any", () => {
     const a = clusterTotals([{ cluster: "x", act: true, hold: true }]);
-    expect(() => bootstrapIntervals(a, { resamples: MAX_BOOTSTRAP_RESAMPLES + 1, seed: 1 })).toThrow(`resamples must be an integer from 1 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${MAX_BOOTSTRAP_RESAMPLES + 1}`);
+    expect(() => bootstrapIntervals(a, { resamples: MAX_BOOTSTRAP_RESAMPLES + 1, seed: 1 })).toThrow(
+      `resamples must be an integer from 1 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${MAX_BOOTSTRAP_RESAMPLES + 1}`,
+    );
     expect(() => rankOneFrequencies([a, a], { resamples: 1e8, seed: 1 })).toThrow(RangeError);
     expect(bootstrapIntervals(a, { resamples: MAX_BOOTSTRAP_RESAMPLES, seed: 1 }).decision).toEqual([100, 100]);
   });

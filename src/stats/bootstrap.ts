@@ -227,11 +227,17 @@ export function rankOneFrequencies(models: readonly ClusterTotals[], options: Bo
 export function pairedDifferenceInterval(a: ClusterTotals, b: ClusterTotals, options: BootstrapOptions): Interval {
   checkResamples(options.resamples);
   const k = a.keys.length;
-  if (b.keys.length !== k || b.keys.some((key, i) => key !== a.keys[i])) throw new RangeError("paired bootstrap needs both arms on the same clusters");
+  if (b.keys.length !== k || b.keys.some((key, i) => key !== a.keys[i]))
+    throw new RangeError("paired bootstrap needs both arms on the same clusters");
   const draws = clusterDraws(options.seed, k, options.resamples);
   const diffs = new Float64Array(options.resamples);
   for (let r = 0, row = 0; r < options.resamples; r++, row += k) {
-    let na = 0, aa = 0, ha = 0, nb = 0, ab = 0, hb = 0;
+    let na = 0,
+      aa = 0,
+      ha = 0,
+      nb = 0,
+      ab = 0,
+      hb = 0;
     for (let i = 0; i < k; i++) {
       const c = draws[row + i];
       na += a.pairs[c];

@@ -45,7 +45,9 @@ describe("NumPy's default_rng re-implemented (vectors from tools/gen-stats-vecto
       // Mixing the fast path and the generic path keeps the shared 32-bit buffer in step.
       const k = defaultRng(seed);
       const small = new Int32Array(5);
-      const mixed = v.chainedOdd7.map((row, i) => (i % 2 === 0 ? (k.integersInto(7, 5, small), Array.from(small)) : Array.from(k.integers(7, row.length))));
+      const mixed = v.chainedOdd7.map((row, i) =>
+        i % 2 === 0 ? (k.integersInto(7, 5, small), Array.from(small)) : Array.from(k.integers(7, row.length)),
+      );
       expect(mixed).toEqual(v.chainedOdd7);
     });
   }

@@ -97,7 +97,12 @@ function toLimbs(v: bigint): number[] {
 
 /** One LCG step, state = state × MULT + inc (mod 2^128), on 24-bit limbs in place. */
 function stepLimbs(s: Int32Array, c: Int32Array): void {
-  const s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4], s5 = s[5];
+  const s0 = s[0],
+    s1 = s[1],
+    s2 = s[2],
+    s3 = s[3],
+    s4 = s[4],
+    s5 = s[5];
   let r = s0 * M0 + c[0];
   let q = Math.floor(r * INV24);
   let lo = r - q * 16777216;
@@ -208,8 +213,18 @@ export class Pcg64 {
     const threshold = (MASK32 - (n - 1)) % n;
     const st = this.state;
     const c = this.inc;
-    let s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3], s4 = st[4], s5 = st[5];
-    const c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4], c5 = c[5];
+    let s0 = st[0],
+      s1 = st[1],
+      s2 = st[2],
+      s3 = st[3],
+      s4 = st[4],
+      s5 = st[5];
+    const c0 = c[0],
+      c1 = c[1],
+      c2 = c[2],
+      c3 = c[3],
+      c4 = c[4],
+      c5 = c[5];
     let has = this.hasUint32;
     let buffered = this.uinteger;
     for (let i = 0; i < size; i++) {
@@ -221,7 +236,7 @@ export class Pcg64 {
         } else {
           let r = s0 * M0 + c0;
           let q = Math.floor(r * INV24);
-  let lo = r - q * 16777216;
+          let lo = r - q * 16777216;
           const n0 = lo;
           r = q + s0 * M1 + s1 * M0 + c1;
           q = Math.floor(r * INV24);
@@ -320,7 +335,8 @@ export class NumpyGenerator {
 
   /** As `integers`, writing into a caller-owned buffer (no allocation on the hot path). */
   integersInto(n: number, size: number, out: Int32Array | Float64Array): void {
-    if (!Number.isInteger(n) || n < 1 || n > MAX_INTEGERS_BOUND) throw new RangeError(`integers: bound must be an integer in [1, 2^32], got ${n}`);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_INTEGERS_BOUND)
+      throw new RangeError(`integers: bound must be an integer in [1, 2^32], got ${n}`);
     const bits = this.bitGenerator;
     if (n === 1) {
       out.fill(0, 0, size);

@@ -3,7 +3,16 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bootstrapIntervals, clusterOrder, clusterTotals, pairedDifferenceInterval, resampleSeries } from "./bootstrap.js";
-import { pairFlipRate, pairedTwoLevelDifference, trialClusters, trialMeans, trialStability, twoLevelIntervals, twoLevelSeries, type TrialPair } from "./trials.js";
+import {
+  pairFlipRate,
+  pairedTwoLevelDifference,
+  trialClusters,
+  trialMeans,
+  trialStability,
+  twoLevelIntervals,
+  twoLevelSeries,
+  type TrialPair,
+} from "./trials.js";
 
 type Num = string | null;
 interface Expected {
@@ -18,7 +27,13 @@ interface Expected {
   hold95: string[];
   decisionFirst5: string[];
 }
-interface Case { name: string; B: number; seed: number; pairs: TrialPair[]; expected: Expected }
+interface Case {
+  name: string;
+  B: number;
+  seed: number;
+  pairs: TrialPair[];
+  expected: Expected;
+}
 const vectorsPath = new URL("./testdata/trial-vectors.json", import.meta.url);
 const vectors = JSON.parse(readFileSync(vectorsPath, "utf8")) as {
   cases: Case[];
@@ -60,12 +75,19 @@ describe("repeated-trial statistics equal the independent stdlib-Python implemen
     expect(twoLevelIntervals(trialClusters(one!.pairs), options)).toEqual(bootstrapIntervals(totals, options));
     expect(Array.from(twoLevelSeries(trialClusters(one!.pairs), options).act)).toEqual(Array.from(resampleSeries(totals, options).act));
     const flipped = one!.pairs.map((p) => ({ ...p, hold: p.hold.map((h) => !h) }));
-    const other = clusterTotals(flipped.map((p) => ({ cluster: p.cluster, act: p.act[0], hold: p.hold[0] })), clusterOrder(pairs));
-    expect(pairedTwoLevelDifference(trialClusters(one!.pairs), trialClusters(flipped), options)).toEqual(pairedDifferenceInterval(totals, other, options));
+    const other = clusterTotals(
+      flipped.map((p) => ({ cluster: p.cluster, act: p.act[0], hold: p.hold[0] })),
+      clusterOrder(pairs),
+    );
+    expect(pairedTwoLevelDifference(trialClusters(one!.pairs), trialClusters(flipped), options)).toEqual(
+      pairedDifferenceInterval(totals, other, options),
+    );
     expect(trialStability(one!.pairs).meanFlipRate).toBeNull();
   });
   it("refuses a pair whose act and hold trials differ in number, and arms on different pairs", () => {
-    expect(() => trialMeans([{ cluster: "b", id: "m", act: [true, false], hold: [true] }])).toThrow("pair m: act and hold need the same number of trials");
+    expect(() => trialMeans([{ cluster: "b", id: "m", act: [true, false], hold: [true] }])).toThrow(
+      "pair m: act and hold need the same number of trials",
+    );
     const a = trialClusters([{ cluster: "b", id: "m1", act: [true], hold: [true] }]);
     const b = trialClusters([{ cluster: "b", id: "m2", act: [true], hold: [true] }]);
     expect(() => pairedTwoLevelDifference(a, b, { resamples: 10, seed: 1 })).toThrow("same pairs");

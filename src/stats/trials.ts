@@ -51,7 +51,8 @@ function byString(a: string, b: string): number {
 }
 
 function trialCount(p: TrialPair): number {
-  if (p.act.length !== p.hold.length || p.act.length === 0) throw new RangeError(`pair ${p.id}: act and hold need the same number of trials, at least one`);
+  if (p.act.length !== p.hold.length || p.act.length === 0)
+    throw new RangeError(`pair ${p.id}: act and hold need the same number of trials, at least one`);
   return p.act.length;
 }
 
@@ -145,7 +146,10 @@ export interface TrialClusters {
 }
 
 /** Group pairs by cluster along `keys` (default: their own clusters in string order); a key with no pair is an empty cluster. */
-export function trialClusters(pairs: readonly TrialPair[], keys: readonly string[] = [...new Set(pairs.map((p) => p.cluster))].sort(byString)): TrialClusters {
+export function trialClusters(
+  pairs: readonly TrialPair[],
+  keys: readonly string[] = [...new Set(pairs.map((p) => p.cluster))].sort(byString),
+): TrialClusters {
   const index = new Map(keys.map((k, i) => [k, i]));
   const members: TrialPair[][] = keys.map(() => []);
   for (const p of pairs) {
@@ -245,11 +249,13 @@ export function twoLevelIntervals(clusters: TrialClusters, options: BootstrapOpt
 export function pairedTwoLevelDifference(a: TrialClusters, b: TrialClusters, options: BootstrapOptions): Interval {
   checkResamples(options.resamples);
   const c = a.keys.length;
-  if (b.keys.length !== c || b.keys.some((key, i) => key !== a.keys[i])) throw new RangeError("paired bootstrap needs both arms on the same clusters");
+  if (b.keys.length !== c || b.keys.some((key, i) => key !== a.keys[i]))
+    throw new RangeError("paired bootstrap needs both arms on the same clusters");
   for (let i = 0; i < c; i++) {
     const ma = a.members[i];
     const mb = b.members[i];
-    if (ma.length !== mb.length || ma.some((p, j) => p.id !== mb[j].id)) throw new RangeError(`paired bootstrap needs both arms on the same pairs (cluster ${a.keys[i]})`);
+    if (ma.length !== mb.length || ma.some((p, j) => p.id !== mb[j].id))
+      throw new RangeError(`paired bootstrap needs both arms on the same pairs (cluster ${a.keys[i]})`);
   }
   const rng = defaultRng(options.seed);
   const picks = new Int32Array(c);
@@ -257,7 +263,11 @@ export function pairedTwoLevelDifference(a: TrialClusters, b: TrialClusters, opt
   const diffs = new Float64Array(options.resamples);
   for (let r = 0; r < options.resamples; r++) {
     rng.integersInto(c, c, picks);
-    let n = 0, aa = 0, ha = 0, ab = 0, hb = 0;
+    let n = 0,
+      aa = 0,
+      ha = 0,
+      ab = 0,
+      hb = 0;
     for (let i = 0; i < c; i++) {
       const ma = a.members[picks[i]];
       const mb = b.members[picks[i]];

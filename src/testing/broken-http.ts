@@ -72,7 +72,10 @@ export type RawReply = "http09" | "bad-chunks";
  * With `probeAnswered`, the probe of a run gets a healthy answer, so only the run's own
  * requests meet the broken replies.
  */
-export async function startRawServer(reply: RawReply, opts: { maxConnections?: number; lifetimeMs?: number; probeAnswered?: boolean } = {}): Promise<TestServer> {
+export async function startRawServer(
+  reply: RawReply,
+  opts: { maxConnections?: number; lifetimeMs?: number; probeAnswered?: boolean } = {},
+): Promise<TestServer> {
   const stats = { requests: 0, mismatches: [] as string[], busyMs: 0, probes: 0 };
   const maxConnections = opts.maxConnections ?? 2_000;
   const sockets = new Set<Socket>();
@@ -97,7 +100,10 @@ export async function startRawServer(reply: RawReply, opts: { maxConnections?: n
         stats.probes++;
         socket.end(PROBE_ANSWER(/^GET/.test(head) ? '{"object": "list", "data": []}' : PLAIN_COMPLETION));
       } else if (reply === "http09") socket.end(PLAIN_COMPLETION);
-      else socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n${PLAIN_COMPLETION}\r\n0\r\n\r\n`);
+      else
+        socket.end(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n${PLAIN_COMPLETION}\r\n0\r\n\r\n`,
+        );
     });
   });
   return listening(server, "http", stats, opts.lifetimeMs ?? 120_000, () => sockets.forEach((s) => s.destroy()));
@@ -110,16 +116,26 @@ export type RedirectKind = "loop" | "file" | "data";
  * Answers every request (the model list included) with a 307 redirect of the given kind;
  * at most `maxRequests` of them. With `probeAnswered`, the probe of a run is answered well.
  */
-export function startRedirectServer(kind: RedirectKind, opts: { maxRequests?: number; lifetimeMs?: number; probeAnswered?: boolean } = {}): Promise<TestServer> {
+export function startRedirectServer(
+  kind: RedirectKind,
+  opts: { maxRequests?: number; lifetimeMs?: number; probeAnswered?: boolean } = {},
+): Promise<TestServer> {
   const stats = { requests: 0, mismatches: [] as string[], busyMs: 0, probes: 0 };
   const target = (path: string): string =>
-    kind === "file" ? "file:///etc/passwd" : kind === "data" ? `data:application/json,${encodeURIComponent(PLAIN_COMPLETION)}` : path.startsWith("/elsewhere") ? path.slice("/elsewhere".length) : `/elsewhere${path}`;
+    kind === "file"
+      ? "file:///etc/passwd"
+      : kind === "data"
+        ? `data:application/json,${encodeURIComponent(PLAIN_COMPLETION)}`
+        : path.startsWith("/elsewhere")
+          ? path.slice("/elsewhere".length)
+          : `/elsewhere${path}`;
   const server = createHttpServer((req, res) => {
     req.resume();
     if (opts.probeAnswered === true && (req.method === "GET" || req.headers["x-twinscore-item"] === PROBE_ITEM_ID)) {
       stats.probes++;
       sendJson(res, 200, req.method === "GET" ? { object: "list", data: [] } : completionWith("OK"));
-    } else if (++stats.requests > (opts.maxRequests ?? 2_000)) sendJson(res, 503, { error: { message: "test server: request limit reached" } });
+    } else if (++stats.requests > (opts.maxRequests ?? 2_000))
+      sendJson(res, 503, { error: { message: "test server: request limit reached" } });
     else {
       res.writeHead(307, { location: target(req.url ?? "/") });
       res.end();
@@ -137,7 +153,9 @@ export async function startSelfSignedServer(opts: { maxRequests?: number; lifeti
     else sendJson(res, 200, req.method === "GET" ? { object: "list", data: [] } : completionWith("Nothing to do."));
   });
   server.on("tlsClientError", () => undefined);
-  return listening(server as unknown as Server, "https", stats, opts.lifetimeMs ?? 120_000, () => (server as unknown as Server).closeAllConnections?.());
+  return listening(server as unknown as Server, "https", stats, opts.lifetimeMs ?? 120_000, () =>
+    (server as unknown as Server).closeAllConnections?.(),
+  );
 }
 
 /** Listen on 127.0.0.1 and wrap the server as a `TestServer` that closes itself after `lifetimeMs`. */

@@ -39,7 +39,9 @@ function binDir(dirName: string, name: string, script: string): string {
 
 describe("locateChromium", () => {
   it("takes the npm package's build on Linux x64, and says why not elsewhere", () => {
-    const pkg = JSON.parse(readFileSync(join(projectRoot, "node_modules", ...npmChromiumPackage.split("/"), "package.json"), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(join(projectRoot, "node_modules", ...npmChromiumPackage.split("/"), "package.json"), "utf8")) as {
+      version: string;
+    };
     const empty = join(tmp, "empty-path");
     mkdirSync(empty);
     if (process.platform === "linux" && process.arch === "x64") {
@@ -57,11 +59,20 @@ describe("locateChromium", () => {
   it("falls back to a system chromium on the PATH", () => {
     const dir = binDir("system", "chromium", 'echo "Chromium 1.2.3 built here"');
     const found = locateChromium({ env: { PATH: `${join(tmp, "nowhere")}:${dir}` }, npm: false });
-    expect(found).toEqual({ executablePath: join(dir, "chromium"), source: "system", version: "Chromium 1.2.3 built here", passedOver: [] });
+    expect(found).toEqual({
+      executablePath: join(dir, "chromium"),
+      source: "system",
+      version: "Chromium 1.2.3 built here",
+      passedOver: [],
+    });
   });
 
   it("names every candidate and why it was passed over when none starts", () => {
-    const dir = binDir("broken", "chromium-browser", 'echo "chromium: error while loading shared libraries: libnss3.so: cannot open shared object file" >&2; exit 127');
+    const dir = binDir(
+      "broken",
+      "chromium-browser",
+      'echo "chromium: error while loading shared libraries: libnss3.so: cannot open shared object file" >&2; exit 127',
+    );
     expect(() => locateChromium({ env: { PATH: dir }, npm: false })).toThrow(
       `no Chromium for the browser tests: ${join(dir, "chromium-browser")} does not start: exit 127: chromium: error while loading shared libraries: libnss3.so: cannot open shared object file. Set TWINSCORE_CHROMIUM to a Chromium binary.`,
     );
@@ -78,7 +89,9 @@ describe("locateChromium", () => {
       version: "Chromium 9.9.9",
       passedOver: [],
     });
-    expect(() => locateChromium({ env: { TWINSCORE_CHROMIUM: join(tmp, "missing-chrome"), PATH: "" } })).toThrow(`TWINSCORE_CHROMIUM=${join(tmp, "missing-chrome")} does not start: spawnSync ${join(tmp, "missing-chrome")} ENOENT`);
+    expect(() => locateChromium({ env: { TWINSCORE_CHROMIUM: join(tmp, "missing-chrome"), PATH: "" } })).toThrow(
+      `TWINSCORE_CHROMIUM=${join(tmp, "missing-chrome")} does not start: spawnSync ${join(tmp, "missing-chrome")} ENOENT`,
+    );
   });
 });
 

@@ -62,7 +62,8 @@ function probe(executablePath: string): { version: string } | { error: string } 
   const r = spawnSync(executablePath, ["--version"], { encoding: "utf8", timeout: 30_000 });
   if (r.error) return { error: r.error.message };
   const version = r.stdout.trim();
-  if (r.status !== 0 || version === "") return { error: `exit ${r.status ?? r.signal}: ${(r.stderr || r.stdout).trim().split("\n")[0] ?? ""}` };
+  if (r.status !== 0 || version === "")
+    return { error: `exit ${r.status ?? r.signal}: ${(r.stderr || r.stdout).trim().split("\n")[0] ?? ""}` };
   return { version };
 }
 
@@ -134,7 +135,8 @@ export function locateChromium(options: LocateOptions = {}): LocatedChromium {
   if (options.npm ?? true) {
     const dir = npmPackageDir();
     if (dir === undefined) passedOver.push(`${npmChromiumPackage} is not installed (run npm ci)`);
-    else if (process.platform !== "linux" || process.arch !== "x64") passedOver.push(`${npmChromiumPackage} ships a Linux x64 build only (this is ${process.platform} ${process.arch})`);
+    else if (process.platform !== "linux" || process.arch !== "x64")
+      passedOver.push(`${npmChromiumPackage} ships a Linux x64 build only (this is ${process.platform} ${process.arch})`);
     else {
       const binary = unpackNpmChromium(dir);
       const p = probe(binary);
@@ -163,7 +165,10 @@ export interface HeadlessBrowser {
 }
 
 /** Start the located Chromium headless with `headlessFlags` and a new, empty user-data-dir. */
-export async function launchHeadless(options: { viewport: { width: number; height: number }; colorScheme: "light" | "dark" }): Promise<HeadlessBrowser> {
+export async function launchHeadless(options: {
+  viewport: { width: number; height: number };
+  colorScheme: "light" | "dark";
+}): Promise<HeadlessBrowser> {
   const located = locateChromium();
   const profile = mkdtempSync(join(tmpdir(), "twinscore-chromium-profile-"));
   try {

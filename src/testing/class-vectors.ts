@@ -138,7 +138,13 @@ function decodedModelSteps(version: BfclVersion, run: string, model: string, cat
  * records read item by item (`{name: "<json args>"}`, any argument name), xLAM's steps from
  * the calls BFCL logged for them (parsed; a call that does not parse is left out of its step's count).
  */
-function modelStepCalls(version: BfclVersion, run: string, model: string, category: string, id: string): { name: string; kwargs: () => PyDict }[][][] {
+function modelStepCalls(
+  version: BfclVersion,
+  run: string,
+  model: string,
+  category: string,
+  id: string,
+): { name: string; kwargs: () => PyDict }[][][] {
   if (version === "v3") {
     return decodedModelSteps(version, run, model, category, id).map((turn) =>
       turn.map((step) =>
@@ -157,7 +163,12 @@ function modelStepCalls(version: BfclVersion, run: string, model: string, catego
     (Array.isArray(turn) ? turn : []).map((step) =>
       (Array.isArray(step) ? step : []).flatMap((item) =>
         // arguments are read only for the calls a vector names (others may not even be JSON)
-        item instanceof PyDict ? item.entries().map(([name, args]) => ({ name: name as string, kwargs: () => (typeof args === "string" ? jsonLoadsOrThrow(args) : args) as PyDict })) : [],
+        item instanceof PyDict
+          ? item.entries().map(([name, args]) => ({
+              name: name as string,
+              kwargs: () => (typeof args === "string" ? jsonLoadsOrThrow(args) : args) as PyDict,
+            }))
+          : [],
       ),
     ),
   );
@@ -182,7 +193,12 @@ function parseLiteralCall(text: string): LiteralCall | null {
 }
 
 /** A method call on an instance, bound like Python binds it: the result string, or a TypeError from binding. */
-function invoke(inst: ApiInstance, name: string, positional: readonly PyValue[], keywords: readonly (readonly [string, PyValue])[]): { bound: false; error: string } | { bound: true; run: () => PyValue } {
+function invoke(
+  inst: ApiInstance,
+  name: string,
+  positional: readonly PyValue[],
+  keywords: readonly (readonly [string, PyValue])[],
+): { bound: false; error: string } | { bound: true; run: () => PyValue } {
   const spec = inst.methods.get(name);
   if (!spec) throw new Error(`${inst.className} has no method ${name}`);
   try {
@@ -357,7 +373,10 @@ function check(inst: ApiInstance, name: string, args: PyValue[], kwargs: PyDict,
   try {
     const text = resultToString(call.run());
     if (want.r !== undefined) return text === want.r ? null : `want ${JSON.stringify(want.r)} got ${JSON.stringify(text.slice(0, 400))}`;
-    if (want.h !== undefined) return digest(text) === want.h ? null : `want digest of ${want.n} chars, got ${text.length} chars: ${JSON.stringify(text.slice(0, 300))}`;
+    if (want.h !== undefined)
+      return digest(text) === want.h
+        ? null
+        : `want digest of ${want.n} chars, got ${text.length} chars: ${JSON.stringify(text.slice(0, 300))}`;
     got = `ok ${JSON.stringify(text.slice(0, 300))}`;
   } catch (e) {
     if (!(e instanceof PyException)) return `JS error ${(e as Error).stack}`;
@@ -382,7 +401,11 @@ function fail(report: ReplayReport, text: string): void {
 function parseCall(source: string): { name: string; args: PyValue[]; kwargs: PyDict } {
   const call = parseLiteralCall(source);
   if (!call) throw new Error(`not a call: ${source}`);
-  return { name: call.name, args: call.args.map((a) => evalLiteral(a)), kwargs: new PyDict(call.keywords.map((k) => [k.arg, evalLiteral(k.value)] as const)) };
+  return {
+    name: call.name,
+    args: call.args.map((a) => evalLiteral(a)),
+    kwargs: new PyDict(call.keywords.map((k) => [k.arg, evalLiteral(k.value)] as const)),
+  };
 }
 
 /** Replays every reference call of `cls` in the four categories, turn by turn, comparing results and states. */
@@ -392,7 +415,12 @@ export function replayGroundTruth(cls: ApiClass, version: BfclVersion = "v4"): R
     if (!seq.classes.includes(cls)) continue;
     report.sequences++;
     const cat = categoryOf(seq.id);
-    const inst = loaded(cls, questionEntry(version, cat, seq.id).get("initial_config") as PyDict, cat === "long_context", newProcess(version));
+    const inst = loaded(
+      cls,
+      questionEntry(version, cat, seq.id).get("initial_config") as PyDict,
+      cat === "long_context",
+      newProcess(version),
+    );
     if (cls !== "MathAPI") {
       report.states++;
       if (stateDigest(inst) === seq.init![cls]) report.statesPassed++;
@@ -432,7 +460,10 @@ export function replayModelCalls(cls: ApiClass, version: BfclVersion = "v4"): Re
         const call = steps[t][s][c];
         if (!inst.methods.has(call.name)) continue;
         const kwargs = call.kwargs();
-        const text = `${call.name}(${kwargs.entries().map(([k, v]) => `${String(k)}=${pyRepr(v)}`).join(",")})`;
+        const text = `${call.name}(${kwargs
+          .entries()
+          .map(([k, v]) => `${String(k)}=${pyRepr(v)}`)
+          .join(",")})`;
         touched = true;
         report.calls++;
         const diff = check(inst, call.name, [], kwargs, want);
@@ -463,7 +494,10 @@ export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" =
       const label = `${seq.id}${seq.longContext ? " (long_context)" : ""} ${want.name}(${JSON.stringify(want.args)} ${JSON.stringify(want.kwargs)})`;
       if (want.name === "@repr") {
         report.calls++;
-        const text = inst.publicState().map(([k, v]) => `${k}=${pyRepr(v)}`).join("; ");
+        const text = inst
+          .publicState()
+          .map(([k, v]) => `${k}=${pyRepr(v)}`)
+          .join("; ");
         const ok = want.r !== undefined ? text === want.r : digest(text) === want.h;
         if (ok) report.passed++;
         else fail(report, `${label}: repr of the state differs: ${text.slice(0, 400)}`);
@@ -477,7 +511,10 @@ export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" =
       else fail(report, `${label}: ${diff}`);
     }
     if (cls !== "MathAPI") {
-      for (const [which, state] of [[inst, seq.state!], [instB, seq.stateB!]] as const) {
+      for (const [which, state] of [
+        [inst, seq.state!],
+        [instB, seq.stateB!],
+      ] as const) {
         report.states++;
         if (stateDigest(which) === state[cls]) report.statesPassed++;
         else fail(report, `${seq.id} final state of instance ${which === inst ? "A" : "B"} differs`);
@@ -493,7 +530,12 @@ export function replayErrorPaths(cls: ApiClass, family: "error-paths" | "fuzz" =
  * builds CPython's binding messages from these, so they must be exact.
  */
 export function signatureDifferences(cls: ApiClass, version: BfclVersion = "v4"): string[] {
-  const want = (JSON.parse(readFileSync(join(sequenceVectorsDir(version), "signatures.json"), "utf8")) as Record<string, Record<string, { name: string; default?: string }[]>>)[cls];
+  const want = (
+    JSON.parse(readFileSync(join(sequenceVectorsDir(version), "signatures.json"), "utf8")) as Record<
+      string,
+      Record<string, { name: string; default?: string }[]>
+    >
+  )[cls];
   const inst = apiFactories(newProcess(version)).get(cls)!();
   const out: string[] = [];
   const have = [...inst.methods.keys()].sort();
@@ -603,21 +645,26 @@ function replayCase(doc: VectorDoc, c: RecordedCase, make: MakeInstance, today: 
     texts.forEach((text, ci) => {
       calls++;
       const got = runCall(inst, text);
-      if (got !== turn.results[ci]) mismatches.push(`${c.name} turn ${ti} call ${ci} ${short(text)}\n  expected ${short(turn.results[ci])}\n  got      ${short(got)}`);
+      if (got !== turn.results[ci])
+        mismatches.push(`${c.name} turn ${ti} call ${ci} ${short(text)}\n  expected ${short(turn.results[ci])}\n  got      ${short(got)}`);
     });
     for (const [k, v] of Object.entries(turn.state)) expected.set(k, v);
     const now = stateReprs(inst);
     const names = now.map(([k]) => k);
     if (names.join(",") !== doc.attributes.join(",")) mismatches.push(`${c.name} turn ${ti}: attributes ${names.join(",")}`);
     for (const [k, got] of now) {
-      if (got !== expected.get(k)) mismatches.push(`${c.name} turn ${ti} state ${k}\n  expected ${short(expected.get(k) ?? "(none)")}\n  got      ${short(got)}`);
+      if (got !== expected.get(k))
+        mismatches.push(`${c.name} turn ${ti} state ${k}\n  expected ${short(expected.get(k) ?? "(none)")}\n  got      ${short(got)}`);
     }
   });
   return { name: c.name, kind: src.kind, calls, mismatches };
 }
 
 /** Totals over the outcomes of one kind of case, with the mismatches (first 20) for a readable failure. */
-export function summarize(outcomes: readonly CaseOutcome[], kind: CaseOutcome["kind"]): { cases: number; calls: number; failedCases: number; mismatches: string[] } {
+export function summarize(
+  outcomes: readonly CaseOutcome[],
+  kind: CaseOutcome["kind"],
+): { cases: number; calls: number; failedCases: number; mismatches: string[] } {
   const mine = outcomes.filter((o) => o.kind === kind);
   const failed = mine.filter((o) => o.mismatches.length > 0);
   return {
@@ -666,7 +713,8 @@ export function describeVectorReplay(r: VectorReplay): CaseOutcome[] {
       const s = summarize(outcomes, "gt");
       expect(s.mismatches).toEqual([]);
       expect(s.cases).toBe(r.gtCases);
-      if (r.gtExampleCalls !== undefined) expect(outcomes.some((o) => o.name === `gt ${r.gtExample}` && o.calls === r.gtExampleCalls)).toBe(true);
+      if (r.gtExampleCalls !== undefined)
+        expect(outcomes.some((o) => o.name === `gt ${r.gtExample}` && o.calls === r.gtExampleCalls)).toBe(true);
     });
     it(`matches on ${r.inlineCovers}`, () => {
       const s = summarize(outcomes, "inline");
@@ -691,7 +739,6 @@ export function describeVectorReplay(r: VectorReplay): CaseOutcome[] {
  * class of both versions (vectors of tools/class-vectors.py).
  */
 export function describeClassAgainstBfcl(className: ApiClass): void {
-
   describe(`${className} against BFCL's Python class (vectors of tools/class-vectors.py)`, () => {
     it("declares every public method with Python's parameter names, order and defaults", () => {
       expect(signatureDifferences(className)).toEqual([]);

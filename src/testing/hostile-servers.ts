@@ -12,7 +12,17 @@ import { sendJson, startChatServer, type ProbeHandling, type TestServer } from "
 type Msg = Record<string, unknown>;
 
 /** The spellings of a key a server can echo in JSON text (each decodes to the key). */
-export const keySpellings = ["plain", "escaped-slash", "unicode", "unicode-upper", "mixed", "nested-json", "nested-unicode", "base64", "base64-url"] as const;
+export const keySpellings = [
+  "plain",
+  "escaped-slash",
+  "unicode",
+  "unicode-upper",
+  "mixed",
+  "nested-json",
+  "nested-unicode",
+  "base64",
+  "base64-url",
+] as const;
 export type KeySpelling = (typeof keySpellings)[number];
 
 function unicodeEscape(c: string, upper: boolean): string {
@@ -75,7 +85,10 @@ export interface ReceivedBodies {
  * its simulated user; `reply` words it otherwise, e.g. as a judge's label), and on every
  * `errorEvery`-th request in an HTTP 500 error body. Every request body is recorded.
  */
-export function startKeyEchoModel(received: ReceivedBodies, opts: { errorEvery?: number; reply?: (spelled: string) => string } = {}): Promise<TestServer> {
+export function startKeyEchoModel(
+  received: ReceivedBodies,
+  opts: { errorEvery?: number; reply?: (spelled: string) => string } = {},
+): Promise<TestServer> {
   let n = 0;
   return startChatServer((body, req, res) => {
     received.bodies.push(JSON.stringify(body));
@@ -140,7 +153,9 @@ export function nestedJson(depth: number, kind: "array" | "object"): string {
  * array nested `depth` levels, or one tool call whose `arguments` is an object (not a
  * string) nested that deep; items not named get a plain text reply.
  */
-export function startDeepServer(plan: ReadonlyMap<string, { readonly where: "content" | "arguments"; readonly depth: number }>): Promise<TestServer> {
+export function startDeepServer(
+  plan: ReadonlyMap<string, { readonly where: "content" | "arguments"; readonly depth: number }>,
+): Promise<TestServer> {
   return startChatServer((_body, req, res) => {
     const p = plan.get(String(req.headers["x-twinscore-item"] ?? ""));
     res.writeHead(200, { "content-type": "application/json" });
@@ -153,7 +168,9 @@ export function startDeepServer(plan: ReadonlyMap<string, { readonly where: "con
       p.where === "content"
         ? `{"role": "assistant", "content": ${nestedJson(p.depth, "array")}}`
         : `{"role": "assistant", "content": null, "tool_calls": [{"id": "call_0", "type": "function", "function": {"name": "ls", "arguments": ${nestedJson(p.depth, "object")}}}]}`;
-    res.end(`{"id": "deep", "object": "chat.completion", "created": 0, "model": "deep", "choices": [{"index": 0, "message": ${message}, "finish_reason": "stop"}], "usage": ${usage}}`);
+    res.end(
+      `{"id": "deep", "object": "chat.completion", "created": 0, "model": "deep", "choices": [{"index": 0, "message": ${message}, "finish_reason": "stop"}], "usage": ${usage}}`,
+    );
   });
 }
 
@@ -174,7 +191,14 @@ export function startModelListServer(models: readonly string[], opts: ProbeHandl
   return startChatServer(
     (body, _req, res: ServerResponse) => {
       const model = String((body as Msg).model);
-      if (!models.includes(model)) sendJson(res, 404, { object: "error", message: `The model \`${model}\` does not exist.`, type: "NotFoundError", param: null, code: 404 });
+      if (!models.includes(model))
+        sendJson(res, 404, {
+          object: "error",
+          message: `The model \`${model}\` does not exist.`,
+          type: "NotFoundError",
+          param: null,
+          code: 404,
+        });
       else {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(completionText("Nothing to do."));

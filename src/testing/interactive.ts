@@ -42,7 +42,11 @@ export interface TurnPosition {
  * next turn is the simulated user answering a clarification. (Without an answer turn,
  * every user message opens a turn, as in BFCL.)
  */
-export function interactivePosition(messages: readonly Msg[], dataTurns: readonly (string | null)[], answerTurn: number | null): TurnPosition {
+export function interactivePosition(
+  messages: readonly Msg[],
+  dataTurns: readonly (string | null)[],
+  answerTurn: number | null,
+): TurnPosition {
   let next = 0;
   let turn = -1;
   let step = 0;
@@ -126,7 +130,13 @@ export function confirmingPolicy(gt: GroundTruth): InteractivePolicy {
  */
 export function policyResponder(
   policy: InteractivePolicy,
-  ctx: { readonly pairs: readonly ManifestPair[]; readonly entries: ReadonlyMap<string, RolloutEntry>; readonly paramNames?: ParamNames; readonly emptyCalls?: boolean; readonly interactive?: boolean },
+  ctx: {
+    readonly pairs: readonly ManifestPair[];
+    readonly entries: ReadonlyMap<string, RolloutEntry>;
+    readonly paramNames?: ParamNames;
+    readonly emptyCalls?: boolean;
+    readonly interactive?: boolean;
+  },
 ): (body: Msg, itemId: string) => ReplayAnswer {
   const pairs = new Map(ctx.pairs.map((p) => [p.missId, p]));
   const texts = new Map<string, (string | null)[]>();
@@ -229,7 +239,8 @@ export function userSimStub(facts: ReadonlyMap<string, ExpectedFacts>, log: User
     const user = typeof messages[1]?.content === "string" ? messages[1].content : "";
     const expected = facts.get(id);
     const bad: string[] = [];
-    if (messages.length !== 2 || messages[0].role !== "system" || messages[1].role !== "user") bad.push("expected a system and a user message");
+    if (messages.length !== 2 || messages[0].role !== "system" || messages[1].role !== "user")
+      bad.push("expected a system and a user message");
     if (!expected) bad.push("not a should-ask item of a pair");
     const cut = user.lastIndexOf(MESSAGE_MARKER);
     const message = cut < 0 ? "" : user.slice(cut + MESSAGE_MARKER.length).trim();
@@ -248,7 +259,11 @@ export function userSimStub(facts: ReadonlyMap<string, ExpectedFacts>, log: User
     const known = expected as ExpectedFacts;
     const answered = message.endsWith("?");
     log.asks.push({ itemId: id, message, answered });
-    const text = !answered ? NO_QUESTION : known.removedFunctions.length > 0 ? `You can use ${known.removedFunctions.join(" and ")} now.` : known.scriptedLine;
+    const text = !answered
+      ? NO_QUESTION
+      : known.removedFunctions.length > 0
+        ? `You can use ${known.removedFunctions.join(" and ")} now.`
+        : known.scriptedLine;
     const promptTokens = wordCount(messages);
     const completionTokens = text.split(/\s+/).length;
     return {
@@ -269,7 +284,11 @@ export function userSimStub(facts: ReadonlyMap<string, ExpectedFacts>, log: User
 export function inProcessUserSim(respond: (body: Msg, itemId: string) => ReplayAnswer, model: string): UserSimEndpoint {
   return async (req) => {
     const answer = respond({ model, messages: req.messages, temperature: 0 }, req.itemId);
-    if (answer.status !== 200) return { ok: false, error: pythonHttpErrorText(answer.status, typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body)) };
+    if (answer.status !== 200)
+      return {
+        ok: false,
+        error: pythonHttpErrorText(answer.status, typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body)),
+      };
     const completion = answer.body as { choices: { message: { content: unknown } }[]; usage: unknown };
     const content = completion.choices[0].message.content;
     return { ok: true, text: typeof content === "string" ? content : "", usage: completion.usage };
@@ -277,7 +296,10 @@ export function inProcessUserSim(respond: (body: Msg, itemId: string) => ReplayA
 }
 
 /** A responder served over HTTP on 127.0.0.1 (bounded like every test server). */
-export function serveResponder(respond: (body: Msg, itemId: string) => ReplayAnswer, opts: { maxRequests?: number; lifetimeMs?: number } = {}): Promise<TestServer> {
+export function serveResponder(
+  respond: (body: Msg, itemId: string) => ReplayAnswer,
+  opts: { maxRequests?: number; lifetimeMs?: number } = {},
+): Promise<TestServer> {
   return startChatServer((body, req, res) => {
     const a = respond(body, String(req.headers["x-twinscore-item"] ?? ""));
     sendJson(res, a.status, a.body);

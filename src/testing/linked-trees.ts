@@ -31,6 +31,7 @@ export function linkedMultiTurnTree(root: string, realResult: string, models: re
 export function linkedFilesTree(root: string, realResult: string, models: readonly string[]): string {
   return twoHundred(root, models, (dir, _i, model) => {
     mkdirSync(join(dir, "multi_turn"));
-    for (const f of readdirSync(join(realResult, model, "multi_turn"))) symlinkSync(join(realResult, model, "multi_turn", f), join(dir, "multi_turn", f));
+    for (const f of readdirSync(join(realResult, model, "multi_turn")))
+      symlinkSync(join(realResult, model, "multi_turn", f), join(dir, "multi_turn", f));
   });
 }

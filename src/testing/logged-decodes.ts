@@ -23,7 +23,9 @@ export function loggedDecodes(resultFileText: string): Map<string, DecodeOutcome
     if (raw.trim() === "") continue;
     const line = JSON.parse(raw) as { id: string; result: unknown; inference_log?: unknown };
     if (!Array.isArray(line.result) || !Array.isArray(line.inference_log)) continue;
-    const turnLogs = line.inference_log.filter((x): x is Record<string, LogMessage[]> => x !== null && typeof x === "object" && !Array.isArray(x));
+    const turnLogs = line.inference_log.filter(
+      (x): x is Record<string, LogMessage[]> => x !== null && typeof x === "object" && !Array.isArray(x),
+    );
     line.result.forEach((turn, t) => {
       if (!Array.isArray(turn)) return;
       turn.forEach((step, s) => {
@@ -31,12 +33,14 @@ export function loggedDecodes(resultFileText: string): Map<string, DecodeOutcome
         const messages = turnLogs[t]?.[`step_${s}`] ?? [];
         const assistant = messages.find((m) => m.role === "assistant");
         const handler = messages.find((m) => m.role === "handler_log");
-        if (assistant?.content !== step || handler === undefined) throw new Error(`${line.id}: turn ${t} step ${s} is not in inference_log`);
+        if (assistant?.content !== step || handler === undefined)
+          throw new Error(`${line.id}: turn ${t} step ${s} is not in inference_log`);
         const outcome: DecodeOutcome = Array.isArray(handler.model_response_decoded)
           ? { ok: true, calls: handler.model_response_decoded as string[] }
           : { ok: false, error: String(handler.error) };
         const known = out.get(step);
-        if (known !== undefined && JSON.stringify(known) !== JSON.stringify(outcome)) throw new Error(`${line.id}: one step text logged with two decodings`);
+        if (known !== undefined && JSON.stringify(known) !== JSON.stringify(outcome))
+          throw new Error(`${line.id}: one step text logged with two decodings`);
         out.set(step, outcome);
       });
     });

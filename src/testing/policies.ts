@@ -70,7 +70,10 @@ export function oracleScript(groundTruth: ReadonlyMap<string, readonly (readonly
 export const alwaysAskScript: CallScript = () => [];
 
 /** The reference calls, and on a should-ask item's anchor turn the base twin's anchor calls (it never holds back). */
-export function alwaysActScript(groundTruth: ReadonlyMap<string, readonly (readonly string[])[]>, pairs: readonly ManifestPair[]): CallScript {
+export function alwaysActScript(
+  groundTruth: ReadonlyMap<string, readonly (readonly string[])[]>,
+  pairs: readonly ManifestPair[],
+): CallScript {
   const anchors = new Map(pairs.map((p) => [p.missId, p]));
   return (id, turn) => {
     const p = anchors.get(id);
@@ -88,7 +91,10 @@ export const SCRIPTED_CLOSING_TEXT = "I need more information to do that.";
  * those calls (its tool-call ids, keyword text in prompting mode), so the history it
  * builds is the played one plus the closing steps.
  */
-export function scriptedResponder(script: CallScript, opts: { mode?: "fc" | "prompting"; paramNames?: ParamNames; asPlayed?: boolean } = {}): (body: Msg, itemId: string) => ReplayAnswer {
+export function scriptedResponder(
+  script: CallScript,
+  opts: { mode?: "fc" | "prompting"; paramNames?: ParamNames; asPlayed?: boolean } = {},
+): (body: Msg, itemId: string) => ReplayAnswer {
   const mode = opts.mode ?? "fc";
   return (body, id) => {
     const messages = (Array.isArray(body.messages) ? body.messages : []) as Msg[];
@@ -129,7 +135,10 @@ export function scriptedResponder(script: CallScript, opts: { mode?: "fc" | "pro
 }
 
 /** Parameter names of each item's methods (the run's classes), for scripted calls that pass arguments by position. */
-export function paramNamesOf(entries: ReadonlyMap<string, { readonly involvedClasses: readonly string[] }>, process: EvaluatorProcess = newEvaluatorProcess(undefined, true)): ParamNames {
+export function paramNamesOf(
+  entries: ReadonlyMap<string, { readonly involvedClasses: readonly string[] }>,
+  process: EvaluatorProcess = newEvaluatorProcess(undefined, true),
+): ParamNames {
   const byClasses = new Map<string, (method: string) => readonly string[] | undefined>();
   return (itemId, method) => {
     const classes = entries.get(itemId)?.involvedClasses ?? [];

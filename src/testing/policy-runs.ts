@@ -21,11 +21,23 @@ export function v4Manifest(): Manifest {
 export type PolicyName = "oracle" | "always-act" | "always-ask";
 
 /** The call script of a policy. */
-export function policyScript(policy: PolicyName, reference: ReadonlyMap<string, readonly (readonly string[])[]>, manifest: Manifest): CallScript {
-  return policy === "oracle" ? oracleScript(reference) : policy === "always-act" ? alwaysActScript(reference, manifest.pairs) : alwaysAskScript;
+export function policyScript(
+  policy: PolicyName,
+  reference: ReadonlyMap<string, readonly (readonly string[])[]>,
+  manifest: Manifest,
+): CallScript {
+  return policy === "oracle"
+    ? oracleScript(reference)
+    : policy === "always-act"
+      ? alwaysActScript(reference, manifest.pairs)
+      : alwaysAskScript;
 }
 
-let shared: { reference: ReadonlyMap<string, readonly (readonly string[])[]>; manifest: Manifest; paramNames: ReturnType<typeof paramNamesOf> } | null = null;
+let shared: {
+  reference: ReadonlyMap<string, readonly (readonly string[])[]>;
+  manifest: Manifest;
+  paramNames: ReturnType<typeof paramNamesOf>;
+} | null = null;
 
 function sharedInputs() {
   if (shared === null) {
@@ -52,7 +64,12 @@ export function policyResponder(policy: PolicyName, mode: "fc" | "prompting" = "
  * with the run options given (`history`, `continueAfterAnchor`, `untilAnchor`, `mode` …);
  * `responder` replaces the policy's own.
  */
-export async function policyRun(policy: PolicyName, outDir: string, extra: Partial<RunRequest> = {}, responder?: PolicyResponder): Promise<RunDocument> {
+export async function policyRun(
+  policy: PolicyName,
+  outDir: string,
+  extra: Partial<RunRequest> = {},
+  responder?: PolicyResponder,
+): Promise<RunDocument> {
   const doc = await runModel(
     inProcessRun({
       model: "scripted/policy",

@@ -11,7 +11,10 @@ import type { OfficialReading } from "../app/official-scores.js";
 import { metricsInputs } from "../app/run-metrics.js";
 
 /** Read result trees as a command would (every pair any reading reads, all records kept, unless said otherwise). */
-export function readForTest(results: readonly string[], more: Partial<Omit<ReadRequest, "ctx" | "results">> & { cwd?: string } = {}): { models: ModelRead[]; problems: readonly Problem[] } {
+export function readForTest(
+  results: readonly string[],
+  more: Partial<Omit<ReadRequest, "ctx" | "results">> & { cwd?: string } = {},
+): { models: ModelRead[]; problems: readonly Problem[] } {
   const { cwd, ...rest } = more;
   const read = readModels({ ctx: contextOf({ cwd: cwd ?? "/" }), results, pairs: "every", keep: "all", ...rest }, (m) => m);
   if (!read.ok) throw new Error(read.problems.map((p) => p.message).join("; "));
@@ -28,15 +31,27 @@ export interface LoadedForTest {
 }
 
 /** Models read for the run metrics (every reading's pairs, census and score files): `inputs` is what `computeRunMetrics` takes. */
-export function loadInputsForTest(req: { resultDirs: readonly string[]; scoreDirs?: readonly string[]; models?: readonly string[]; cwd?: string }): { models: LoadedForTest[]; problems: readonly Problem[] } {
-  const read = readForTest(req.resultDirs, { scores: req.scoreDirs ?? [], models: req.models ?? [], needs: { census: true }, cwd: req.cwd });
+export function loadInputsForTest(req: {
+  resultDirs: readonly string[];
+  scoreDirs?: readonly string[];
+  models?: readonly string[];
+  cwd?: string;
+}): { models: LoadedForTest[]; problems: readonly Problem[] } {
+  const read = readForTest(req.resultDirs, {
+    scores: req.scoreDirs ?? [],
+    models: req.models ?? [],
+    needs: { census: true },
+    cwd: req.cwd,
+  });
   const models = read.models
     .filter((m) => m.score !== null)
     .map((m) => ({
       inputs: metricsInputs(m),
       folder: m.folder,
       official: m.official,
-      resultFiles: Object.fromEntries(Object.entries(m.filesUsed).map(([c, f]) => [c, f.file])) as Partial<Record<ScoredResultCategory, string>>,
+      resultFiles: Object.fromEntries(Object.entries(m.filesUsed).map(([c, f]) => [c, f.file])) as Partial<
+        Record<ScoredResultCategory, string>
+      >,
       read: m,
     }));
   return { models, problems: read.problems };

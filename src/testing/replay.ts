@@ -65,12 +65,24 @@ export function parseRecording(text: string): Map<string, RecordedEntry> {
     const queries: { role: string; content: unknown }[][] = [];
     result.forEach((turnSteps, t) => {
       const log = turnLogs[t];
-      queries.push(((log?.begin_of_turn_query as { role: string; content: unknown }[]) ?? []).map((m) => ({ role: m.role, content: m.content })));
+      queries.push(
+        ((log?.begin_of_turn_query as { role: string; content: unknown }[]) ?? []).map((m) => ({ role: m.role, content: m.content })),
+      );
       turnSteps.forEach((response, k) => {
         const entries = (log?.[`step_${k}`] as Record<string, unknown>[]) ?? [];
         const tools = entries.filter((e) => e.role === "tool").map((e) => String(e.content));
-        const executed = entries.some((e) => e.role === "tool") || (entries.some((e) => e.content === "Successfully decoded model response.") && !entries.some((e) => String(e.content).startsWith("Empty response")));
-        steps.push({ turn: t, step: k, response, promptTokens: inTok[t][k], completionTokens: outTok[t][k], toolOutputs: executed ? tools : null });
+        const executed =
+          entries.some((e) => e.role === "tool") ||
+          (entries.some((e) => e.content === "Successfully decoded model response.") &&
+            !entries.some((e) => String(e.content).startsWith("Empty response")));
+        steps.push({
+          turn: t,
+          step: k,
+          response,
+          promptTokens: inTok[t][k],
+          completionTokens: outTok[t][k],
+          toolOutputs: executed ? tools : null,
+        });
       });
     });
     out.set(id, { id, steps, queries, error: null });
@@ -101,11 +113,14 @@ export function renderAsPythonCalls(response: unknown): string | null {
         return null;
       }
       const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
-      if (!(args instanceof PyDict) || !identifier.test(name) || !args.keys().every((k) => typeof k === "string" && identifier.test(k))) return null;
-      calls.push(`${name}(${args
-        .entries()
-        .map(([k, v]) => `${String(k)}=${pyRepr(v)}`)
-        .join(", ")})`);
+      if (!(args instanceof PyDict) || !identifier.test(name) || !args.keys().every((k) => typeof k === "string" && identifier.test(k)))
+        return null;
+      calls.push(
+        `${name}(${args
+          .entries()
+          .map(([k, v]) => `${String(k)}=${pyRepr(v)}`)
+          .join(", ")})`,
+      );
     }
   }
   return calls.length === 0 ? "" : `[${calls.join(", ")}]`;
@@ -182,13 +197,16 @@ export function checkHistory(rec: RecordedEntry, messages: Msg[], n: number, mod
         const want = `call_${step.turn}_${step.step}_${c}`;
         if (!tm || tm.role !== "tool") return `turn ${step.turn} step ${step.step}: expected tool message ${c}`;
         if (tm.tool_call_id !== want) return `turn ${step.turn} step ${step.step}: tool_call_id ${String(tm.tool_call_id)}, issued ${want}`;
-        if (tm.content !== step.toolOutputs[c]) return `turn ${step.turn} step ${step.step}: tool output ${c} differs: got ${JSON.stringify(tm.content)}, recorded ${JSON.stringify(step.toolOutputs[c])}`;
+        if (tm.content !== step.toolOutputs[c])
+          return `turn ${step.turn} step ${step.step}: tool output ${c} differs: got ${JSON.stringify(tm.content)}, recorded ${JSON.stringify(step.toolOutputs[c])}`;
       }
     } else {
       const um = convo[i++];
-      if (!um || um.role !== "user" || typeof um.content !== "string") return `turn ${step.turn} step ${step.step}: expected the execution-results message`;
+      if (!um || um.role !== "user" || typeof um.content !== "string")
+        return `turn ${step.turn} step ${step.step}: expected the execution-results message`;
       for (const out of step.toolOutputs) {
-        if (!um.content.includes(`'content': ${pyRepr(out)}`)) return `turn ${step.turn} step ${step.step}: tool output differs from the recorded ${JSON.stringify(out)}`;
+        if (!um.content.includes(`'content': ${pyRepr(out)}`))
+          return `turn ${step.turn} step ${step.step}: tool output differs from the recorded ${JSON.stringify(out)}`;
       }
     }
   }
@@ -216,7 +234,11 @@ function stepReply(rec: RecordedEntry, n: number, model: unknown, mode: "fc" | "
       role: "assistant",
       content: null,
       tool_calls: (step.response as Record<string, unknown>[]).flatMap((item, c) =>
-        Object.entries(item).map(([name, args]) => ({ id: `call_${step.turn}_${step.step}_${c}`, type: "function", function: { name, arguments: args } })),
+        Object.entries(item).map(([name, args]) => ({
+          id: `call_${step.turn}_${step.step}_${c}`,
+          type: "function",
+          function: { name, arguments: args },
+        })),
       ),
     };
   } else message = { role: "assistant", content: step.response ?? null, tool_calls: null };
@@ -226,7 +248,11 @@ function stepReply(rec: RecordedEntry, n: number, model: unknown, mode: "fc" | "
     created: 0,
     model,
     choices: [{ index: 0, message, finish_reason: "stop" }],
-    usage: { prompt_tokens: step.promptTokens, completion_tokens: step.completionTokens, total_tokens: Number(step.promptTokens) + Number(step.completionTokens) },
+    usage: {
+      prompt_tokens: step.promptTokens,
+      completion_tokens: step.completionTokens,
+      total_tokens: Number(step.promptTokens) + Number(step.completionTokens),
+    },
   };
 }
 
@@ -279,7 +305,14 @@ export async function startChatServer(
       readBody(req)
         .then((text) => {
           const model = (JSON.parse(text) as Msg).model ?? null;
-          sendJson(res, 200, { id: "probe", object: "chat.completion", created: 0, model, choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "length" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+          sendJson(res, 200, {
+            id: "probe",
+            object: "chat.completion",
+            created: 0,
+            model,
+            choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "length" }],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          });
         })
         .catch(() => sendJson(res, 400, { error: { message: "test server: the probe body is not JSON" } }));
       return;
@@ -342,11 +375,25 @@ export function replayResponder(
   const mismatches = opts.mismatches ?? [];
   return (body, id) => {
     const rec = recording.get(id);
-    if (!rec) return { status: 404, body: { error: { message: `replay: no recording of item ${JSON.stringify(id)}`, type: "not_found", param: null, code: 404 } } };
+    if (!rec)
+      return {
+        status: 404,
+        body: { error: { message: `replay: no recording of item ${JSON.stringify(id)}`, type: "not_found", param: null, code: 404 } },
+      };
     if (rec.error !== null) {
       const http = recordedHttpError(rec.error);
       if (http) return { status: http.status, body: http.body };
-      return { status: 404, body: { error: { message: `replay: the recording of ${id} is an error line without steps: ${rec.error}`, type: "not_recorded", param: null, code: 404 } } };
+      return {
+        status: 404,
+        body: {
+          error: {
+            message: `replay: the recording of ${id} is an error line without steps: ${rec.error}`,
+            type: "not_recorded",
+            param: null,
+            code: 404,
+          },
+        },
+      };
     }
     const messages = (Array.isArray(body.messages) ? body.messages : []) as Msg[];
     const n = messages.filter((m) => m.role === "assistant").length;
@@ -360,14 +407,18 @@ export function replayResponder(
       const why = `replay: ${id}: ${bad}`;
       const toolOnly = / tool output \d+ differs| tool output differs/.test(bad);
       if (!(opts.tolerate && toolOnly) || !mismatches.includes(why)) mismatches.push(why);
-      if (!(opts.tolerate && toolOnly)) return { status: 409, body: { error: { message: why, type: "replay_mismatch", param: null, code: 409 } } };
+      if (!(opts.tolerate && toolOnly))
+        return { status: 409, body: { error: { message: why, type: "replay_mismatch", param: null, code: 409 } } };
     }
     return { status: 200, body: stepReply(rec, n, body.model ?? null, mode) };
   };
 }
 
 /** Start a replay server over recorded entries (several files may be merged into one map). */
-export async function startReplayServer(recording: ReadonlyMap<string, RecordedEntry>, opts: ReplayOptions & { tolerate?: boolean } = {}): Promise<TestServer> {
+export async function startReplayServer(
+  recording: ReadonlyMap<string, RecordedEntry>,
+  opts: ReplayOptions & { tolerate?: boolean } = {},
+): Promise<TestServer> {
   const mismatches: string[] = [];
   const respond = replayResponder(recording, { mode: opts.mode, tolerate: opts.tolerate, mismatches });
   const srv = await startChatServer(
@@ -396,7 +447,11 @@ export function inProcessEndpoint(respond: (body: Msg, itemId: string) => Replay
     const body: Msg = { messages: req.messages, model, temperature: 0.001, store: false };
     if (req.tools !== null && req.tools.length > 0) body.tools = req.tools;
     const answer = respond(body, req.itemId);
-    if (answer.status !== 200) return { ok: false, error: pythonHttpErrorText(answer.status, typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body)) };
+    if (answer.status !== 200)
+      return {
+        ok: false,
+        error: pythonHttpErrorText(answer.status, typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body)),
+      };
     const completion = answer.body as { choices: { message: Record<string, unknown> }[]; usage: unknown };
     // the wire would hand over a fresh copy; so does this
     return { ok: true, message: structuredClone(completion.choices[0].message), usage: completion.usage };

@@ -63,7 +63,8 @@ export function subsetBfclData(dir: string, categories: readonly MultiTurnCatego
   const data = bfclDataDir();
   mkdirSync(join(dir, "multi_turn_func_doc"), { recursive: true });
   mkdirSync(join(dir, "possible_answer"), { recursive: true });
-  for (const f of readdirSync(join(data, "multi_turn_func_doc"))) copyFileSync(join(data, "multi_turn_func_doc", f), join(dir, "multi_turn_func_doc", f));
+  for (const f of readdirSync(join(data, "multi_turn_func_doc")))
+    copyFileSync(join(data, "multi_turn_func_doc", f), join(dir, "multi_turn_func_doc", f));
   for (const c of categories) {
     for (const rel of [questionsFile("v4", c), answersFile("v4", c)]) {
       const lines = readFileSync(join(data, rel), "utf8").split("\n").slice(0, perCategory);

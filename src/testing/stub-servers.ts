@@ -26,7 +26,8 @@ export function completionWith(content: string, model: unknown = "stub"): Msg {
 export function startEchoServer(status = 200): Promise<TestServer> {
   return startChatServer((_body, req, res) => {
     const headers = JSON.stringify(req.headers);
-    if (status !== 200) sendJson(res, status, { error: { message: `unauthorized; you sent ${headers}`, type: "auth", param: null, code: status } });
+    if (status !== 200)
+      sendJson(res, status, { error: { message: `unauthorized; you sent ${headers}`, type: "auth", param: null, code: status } });
     else sendJson(res, 200, completionWith(`{"label": "refuses", "echo": ${JSON.stringify(headers)}}`));
   });
 }
@@ -46,7 +47,8 @@ export function startFlakyServer(
     const key = String(req.headers["x-twinscore-item"] ?? "") + "\u0000" + JSON.stringify(body.messages ?? null).length;
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
-    if (n < failures) sendJson(res, status, { error: { message: `try again later (${n + 1})`, type: "rate_limit", param: null, code: status } }, headers);
+    if (n < failures)
+      sendJson(res, status, { error: { message: `try again later (${n + 1})`, type: "rate_limit", param: null, code: status } }, headers);
     else then(body, req, res);
   });
 }
@@ -100,7 +102,8 @@ export async function startV1OnlyServer(model: string, opts: { maxRequests?: num
       .then(() => {
         const path = (req.url ?? "").split("?")[0];
         if (stats.requests > maxRequests) sendJson(res, 503, { detail: "test server: request limit reached" });
-        else if (req.method === "GET" && path === "/v1/models") sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", owned_by: "test" }] });
+        else if (req.method === "GET" && path === "/v1/models")
+          sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", owned_by: "test" }] });
         else if (req.method === "POST" && path === "/v1/chat/completions") sendJson(res, 200, completionWith("OK", model));
         else sendJson(res, 404, { detail: "Not Found" });
       })

@@ -39,12 +39,17 @@ export interface TrialPolicy {
 }
 
 /** The call script of one trial of the policy over the manifest's pairs; turns that are no anchor get the reference's calls. */
-export function trialPolicyScript(reference: ReadonlyMap<string, readonly (readonly string[])[]>, pairs: readonly ManifestPair[], policy: TrialPolicy): CallScript {
+export function trialPolicyScript(
+  reference: ReadonlyMap<string, readonly (readonly string[])[]>,
+  pairs: readonly ManifestPair[],
+  policy: TrialPolicy,
+): CallScript {
   const baseAnchors = new Set(pairs.map((p) => `${p.baseId}@${p.anchorTurn}`));
   const missPairs = new Map(pairs.map((p) => [p.missId, p]));
   return (id, turn) => {
     const miss = missPairs.get(id);
-    if (miss !== undefined && miss.anchorTurn === turn) return trialCoin(policy.seed, policy.trial, id, turn, policy.pMiss) ? miss.goldAnchorCalls : [];
+    if (miss !== undefined && miss.anchorTurn === turn)
+      return trialCoin(policy.seed, policy.trial, id, turn, policy.pMiss) ? miss.goldAnchorCalls : [];
     const calls = reference.get(id)?.[turn] ?? [];
     if (baseAnchors.has(`${id}@${turn}`)) return trialCoin(policy.seed, policy.trial, id, turn, policy.pBase) ? calls : [];
     return calls;
@@ -68,7 +73,11 @@ export function trialPolicyBySeed(
   return (body, itemId) => {
     const trial = typeof body.seed === "number" ? body.seed - run.seed : -1;
     const respond = byTrial[trial];
-    if (respond === undefined) return { status: 400, body: { error: { message: `seed ${String(body.seed)} is no trial's seed (${run.seed} to ${run.seed + run.trials - 1})` } } };
+    if (respond === undefined)
+      return {
+        status: 400,
+        body: { error: { message: `seed ${String(body.seed)} is no trial's seed (${run.seed} to ${run.seed + run.trials - 1})` } },
+      };
     return respond(body, itemId);
   };
 }

@@ -50,14 +50,21 @@ export function comparable(summary: TrialsSummary, reference: ReferenceTrialNumb
       flipRates: reference.flipRates.map(num),
       meanFlipRate: num(reference.meanFlipRate),
       stableShare: num(reference.stableShare),
-      ...(perTrialFromReference ? { decisionByTrial: reference.decisionByTrial.map(num), decisionSpread: num(reference.decisionSpread) } : {}),
+      ...(perTrialFromReference
+        ? { decisionByTrial: reference.decisionByTrial.map(num), decisionSpread: num(reference.decisionSpread) }
+        : {}),
       intervals: [reference.decision95, reference.act95, reference.hold95].map((i) => i.map(num)),
     },
   };
 }
 
 /** The reference's paired two-level interval of decision(b) − decision(a) over the same pairs. */
-export function referencePairedDifference(a: readonly TrialPair[], b: readonly TrialPair[], resamples: number, seed: number): [number, number] {
+export function referencePairedDifference(
+  a: readonly TrialPair[],
+  b: readonly TrialPair[],
+  resamples: number,
+  seed: number,
+): [number, number] {
   const out = execFileSync("python3", [join(projectRoot, "tools", "gen-trial-vectors.py"), "--stdin"], {
     input: JSON.stringify({ a, b, B: resamples, seed }),
     encoding: "utf8",

@@ -89,7 +89,6 @@ export interface RunCommandRequest extends RequestContext {
   readonly onPlan?: (plan: RunPlan) => void;
 }
 
-
 /** The simulated user of an interactive run (null for a scripted one): its prompt file read and parsed. */
 function userSimOf(req: RunCommandRequest, ctx: Context, userKey: string | null): { setup: UserSimSetup | null } | { problem: Problem } {
   if (req.userSim !== "llm") return { setup: null };
@@ -98,7 +97,16 @@ function userSimOf(req: RunCommandRequest, ctx: Context, userKey: string | null)
   if (text === null) return { problem: problem("file-missing", "cannot read the user-simulator prompt file", { file }) };
   const parsed = parseUserSimPrompt(text);
   if (!parsed.ok) return { problem: problem("prompt-malformed", parsed.message, { file }) };
-  return { setup: { endpoint: req.userEndpoint as string, model: req.userModel as string, apiKey: userKey, maxClarifications: req.maxClarifications ?? 2, prompt: parsed.prompt, promptText: text } };
+  return {
+    setup: {
+      endpoint: req.userEndpoint as string,
+      model: req.userModel as string,
+      apiKey: userKey,
+      maxClarifications: req.maxClarifications ?? 2,
+      prompt: parsed.prompt,
+      promptText: text,
+    },
+  };
 }
 
 /** The injected block: `--inject` as given, or the text of `--inject-file`; null when neither. */
@@ -127,9 +135,11 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   const inject = injectOf(req, ctx);
   if ("problem" in inject) return emptyDocument(req, [inject.problem]);
   const location = resolveBfclDataDir({ flag: req.bfclData, env: { ...ctx.env }, cwd: ctx.cwd });
-  if (!location) return emptyDocument(req, [problem("bfcl-data-missing", "run needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
+  if (!location)
+    return emptyDocument(req, [problem("bfcl-data-missing", "run needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
   const systemPromptFile = req.systemPrompt !== undefined ? resolvePath(ctx.cwd, req.systemPrompt) : null;
-  const bfclPromptsFile = req.mode === "prompting" && systemPromptFile === null ? findBfclPromptsFile(ctx.env.TWINSCORE_PYTHON || "python3") : null;
+  const bfclPromptsFile =
+    req.mode === "prompting" && systemPromptFile === null ? findBfclPromptsFile(ctx.env.TWINSCORE_PYTHON || "python3") : null;
   const manifest = loadManifest();
   if (!manifest.ok) return emptyDocument(req, [...manifest.problems]);
   const done = await runModel({

@@ -5,7 +5,10 @@ import type { HistorySource } from "../../bfcl/line-keys.js";
 import type { RunDocument } from "./types.js";
 
 /** The document of a run that stopped before generating anything (exit 2), with every count 0. */
-export function emptyDocument(req: { readonly model: string; readonly mode?: "fc" | "prompting"; readonly items?: ItemSelection; readonly history?: HistorySource }, problems: Problem[]): RunDocument {
+export function emptyDocument(
+  req: { readonly model: string; readonly mode?: "fc" | "prompting"; readonly items?: ItemSelection; readonly history?: HistorySource },
+  problems: Problem[],
+): RunDocument {
   return {
     command: "run",
     exitCode: 2,

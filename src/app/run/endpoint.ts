@@ -11,10 +11,16 @@ import { checkEndpoints, type EndpointTarget } from "../endpoint-check.js";
 import type { RunRequest, UserSimSetup } from "./types.js";
 
 /** The client settings a run's endpoints share. */
-export type ClientSettings = Pick<RunRequest, "timeoutMs" | "retries" | "apiKey" | "backoffMs" | "retryAfterCapMs" | "onRetry" | "maxReplyBytes">;
+export type ClientSettings = Pick<
+  RunRequest,
+  "timeoutMs" | "retries" | "apiKey" | "backoffMs" | "retryAfterCapMs" | "onRetry" | "maxReplyBytes"
+>;
 
 /** The chat endpoint the loop talks to: the body BFCL's handler sends, through the project's client (with `seed` only when one is given). */
-export function endpointFor(req: Pick<RunRequest, "endpoint" | "model" | "temperature"> & ClientSettings & { readonly seed?: number | null }, otherKeys: readonly (string | null)[] = []): ChatEndpoint {
+export function endpointFor(
+  req: Pick<RunRequest, "endpoint" | "model" | "temperature"> & ClientSettings & { readonly seed?: number | null },
+  otherKeys: readonly (string | null)[] = [],
+): ChatEndpoint {
   const client = createChatClient({
     endpoint: req.endpoint,
     apiKey: req.apiKey,
@@ -34,7 +40,8 @@ export function endpointFor(req: Pick<RunRequest, "endpoint" | "model" | "temper
     if (!out.ok) return { ok: false, error: out.error, connectionFailed: out.kind === "network" };
     const choices = out.completion.choices;
     const first = Array.isArray(choices) ? (choices[0] as Record<string, unknown> | undefined) : undefined;
-    if (first === undefined) return { ok: false, error: Array.isArray(choices) ? "list index out of range" : "'NoneType' object is not subscriptable" };
+    if (first === undefined)
+      return { ok: false, error: Array.isArray(choices) ? "list index out of range" : "'NoneType' object is not subscriptable" };
     const message = first.message;
     if (message === null || typeof message !== "object") return { ok: false, error: "'NoneType' object has no attribute 'tool_calls'" };
     return { ok: true, message: message as Record<string, unknown>, usage: out.completion.usage };
@@ -42,7 +49,11 @@ export function endpointFor(req: Pick<RunRequest, "endpoint" | "model" | "temper
 }
 
 /** The simulated user's endpoint: the simulator's request through the project's client, the reply's text. */
-export function userSimEndpointFor(setup: Pick<UserSimSetup, "endpoint" | "model" | "apiKey">, client: Omit<ClientSettings, "apiKey">, otherKeys: readonly (string | null)[] = []): UserSimEndpoint {
+export function userSimEndpointFor(
+  setup: Pick<UserSimSetup, "endpoint" | "model" | "apiKey">,
+  client: Omit<ClientSettings, "apiKey">,
+  otherKeys: readonly (string | null)[] = [],
+): UserSimEndpoint {
   const post = createChatClient({
     endpoint: setup.endpoint,
     apiKey: setup.apiKey,
@@ -67,7 +78,12 @@ export function userSimEndpointFor(setup: Pick<UserSimSetup, "endpoint" | "model
 }
 
 /** The simulated user of one entry: only should-ask items of the manifest's pairs have one. */
-export function interactiveUserFor(entry: RolloutEntry, pairsByMiss: ReadonlyMap<string, Manifest["pairs"][number]>, setup: UserSimSetup, endpoint: UserSimEndpoint): InteractiveUser | null {
+export function interactiveUserFor(
+  entry: RolloutEntry,
+  pairsByMiss: ReadonlyMap<string, Manifest["pairs"][number]>,
+  setup: UserSimSetup,
+  endpoint: UserSimEndpoint,
+): InteractiveUser | null {
   const pair = pairsByMiss.get(entry.id);
   if (pair === undefined || pair.anchorTurn + 1 >= entry.turns.length) return null;
   return llmUser({
@@ -83,9 +99,11 @@ export function interactiveUserFor(entry: RolloutEntry, pairsByMiss: ReadonlyMap
 /** Probe the model's endpoint and, in interactive mode, the simulator's (each reached over HTTP); the first refusal as a problem, notes as warnings. */
 export function probeEndpoints(req: RunRequest, keys: readonly (string | null)[]): Promise<Result<Problem[]>> {
   const targets: EndpointTarget[] = [];
-  if (req.probe ?? req.chat === undefined) targets.push({ flag: "--endpoint", endpoint: req.endpoint, model: req.model, apiKey: req.apiKey });
+  if (req.probe ?? req.chat === undefined)
+    targets.push({ flag: "--endpoint", endpoint: req.endpoint, model: req.model, apiKey: req.apiKey });
   const sim = req.userSim ?? null;
-  if (sim !== null && (req.probe ?? sim.chat === undefined)) targets.push({ flag: "--user-endpoint", endpoint: sim.endpoint, model: sim.model, apiKey: sim.apiKey });
+  if (sim !== null && (req.probe ?? sim.chat === undefined))
+    targets.push({ flag: "--user-endpoint", endpoint: sim.endpoint, model: sim.model, apiKey: sim.apiKey });
   return checkEndpoints(targets, { otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes }, "nothing was generated");
 }
 
@@ -115,14 +133,19 @@ export function watchedEndpoints(req: RunRequest, keys: readonly (string | null)
     streak.count++;
     streak.endpoint = endpoint;
     if (maxInRow > 0 && streak.count >= maxInRow && halt.stop === null) {
-      halt.stop = problem("endpoint-down", `${streak.count} requests in a row could not connect to ${shownUrl(endpoint)} (--max-consecutive-errors ${maxInRow}): the run stopped`);
+      halt.stop = problem(
+        "endpoint-down",
+        `${streak.count} requests in a row could not connect to ${shownUrl(endpoint)} (--max-consecutive-errors ${maxInRow}): the run stopped`,
+      );
     }
   };
-  const watched = (base: ChatEndpoint): ChatEndpoint => async (r) => {
-    const out = await base(r);
-    watch(req.endpoint, !out.ok && out.connectionFailed === true);
-    return out;
-  };
+  const watched =
+    (base: ChatEndpoint): ChatEndpoint =>
+    async (r) => {
+      const out = await base(r);
+      watch(req.endpoint, !out.ok && out.connectionFailed === true);
+      return out;
+    };
   const bySeed = new Map<number | null, ChatEndpoint>();
   const chatOf = (seed: number | null): ChatEndpoint => {
     let chat = bySeed.get(seed);

@@ -56,7 +56,16 @@ export interface Generated {
   readonly generatedKeys: Set<string>;
   readonly errors: ErrorLineNote[];
   readonly counts: { requests: number; playedSteps: number; inputTokens: number; outputTokens: number; stopped: number };
-  readonly sim: { items: number; answered: number; noQuestion: number; silent: number; clarifications: number; requests: number; inputTokens: number; outputTokens: number };
+  readonly sim: {
+    items: number;
+    answered: number;
+    noQuestion: number;
+    silent: number;
+    clarifications: number;
+    requests: number;
+    inputTokens: number;
+    outputTokens: number;
+  };
 }
 
 /** A line as generated, or as refused before any request (a reference that cannot be played: no stats). */
@@ -68,7 +77,8 @@ async function generateLine(setup: GenerationSetup, job: Job, shared: ReturnType
   const id = job.id;
   const entry = setup.entries.get(id) as RolloutEntry;
   const userSim = req.userSim ?? null;
-  const interactive = userSim !== null && endpoints.sim !== null ? interactiveUserFor(entry, setup.pairsByMiss, userSim, endpoints.sim) : null;
+  const interactive =
+    userSim !== null && endpoints.sim !== null ? interactiveUserFor(entry, setup.pairsByMiss, userSim, endpoints.sim) : null;
   // a reference-history line stops after its own anchor (unless --continue); an own-history one after its latest under --until-anchor
   const anchorStop = job.anchorTurn ?? selection.lastTurn.get(id) ?? null;
   const stopHere = job.anchorTurn !== null ? req.continueAfterAnchor !== true : req.untilAnchor;
@@ -76,10 +86,22 @@ async function generateLine(setup: GenerationSetup, job: Job, shared: ReturnType
   const lineProcess = job.anchorTurn !== null ? newEvaluatorProcess(undefined, true) : shared;
   let played: PlayedHistory | null = null;
   if (job.anchorTurn !== null) {
-    const built = playedHistory(req.mode, setup.references?.get(id) ?? [], job.anchorTurn, methodParameterNames(lineProcess, entry.involvedClasses));
+    const built = playedHistory(
+      req.mode,
+      setup.references?.get(id) ?? [],
+      job.anchorTurn,
+      methodParameterNames(lineProcess, entry.involvedClasses),
+    );
     if (!built.ok) {
       const playError = built.problems.map((p) => p.message).join("; ");
-      return { line: withPlayedKeys(errorLine(id, playError, "twinscore run: the reference could not be played (no request was sent)"), job.anchorTurn), error: playError, stats: null };
+      return {
+        line: withPlayedKeys(
+          errorLine(id, playError, "twinscore run: the reference could not be played (no request was sent)"),
+          job.anchorTurn,
+        ),
+        error: playError,
+        stats: null,
+      };
     }
     played = built.value;
   }
@@ -125,7 +147,11 @@ function countLine(done: Generated, outcome: Outcome, writeError: string | null)
 }
 
 /** Run the pending jobs with `concurrency` workers until done or halted; `progress` is told after each line (and once before the first). */
-export async function generateAll(setup: GenerationSetup, pending: readonly Job[], progress: (done: number, g: Generated) => void): Promise<Generated> {
+export async function generateAll(
+  setup: GenerationSetup,
+  pending: readonly Job[],
+  progress: (done: number, g: Generated) => void,
+): Promise<Generated> {
   const { req, endpoints } = setup;
   const { halt } = endpoints;
   const done: Generated = {

@@ -8,7 +8,14 @@ import { answersFile, type BfclVersion } from "../../bfcl/categories.js";
 import { err, ok, problem, type Result } from "../../messages/index.js";
 import { PyDict } from "../../python/containers.js";
 import { parsePyJsonLines } from "../../simulator/run-check.js";
-import { prepareEntry, runCategories, systemPromptFromBfcl, systemPromptFromFile, type RolloutEntry, type SystemPromptBuilder } from "../../rollout/index.js";
+import {
+  prepareEntry,
+  runCategories,
+  systemPromptFromBfcl,
+  systemPromptFromFile,
+  type RolloutEntry,
+  type SystemPromptBuilder,
+} from "../../rollout/index.js";
 import { readTextIfFile } from "../../io/run-output.js";
 import type { RunRequest } from "./types.js";
 
@@ -77,5 +84,10 @@ export function loadSystemPrompt(req: Pick<RunRequest, "mode" | "systemPromptFil
     if (!built.ok) return built;
     return ok({ builder: built.value, text: null });
   }
-  return err(problem("system-prompt-missing", "prompting mode needs BFCL's system prompt: install bfcl-eval (its prompt texts are read at run time) or pass --system-prompt FILE"));
+  return err(
+    problem(
+      "system-prompt-missing",
+      "prompting mode needs BFCL's system prompt: install bfcl-eval (its prompt texts are read at run time) or pass --system-prompt FILE",
+    ),
+  );
 }

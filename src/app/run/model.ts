@@ -65,7 +65,12 @@ function readInputs(req: RunRequest): Result<RunInputs> {
     modelDir,
     modelFolder: `${req.outDir}/${modelDir}`,
     folder: `${req.outDir}/${modelDir}/multi_turn`,
-    keys: [req.apiKey, userSim?.apiKey ?? null, ...(req.chat === undefined ? endpointSecrets(req.endpoint) : []), ...(userSim !== null && userSim.chat === undefined ? endpointSecrets(userSim.endpoint) : [])],
+    keys: [
+      req.apiKey,
+      userSim?.apiKey ?? null,
+      ...(req.chat === undefined ? endpointSecrets(req.endpoint) : []),
+      ...(userSim !== null && userSim.chat === undefined ? endpointSecrets(userSim.endpoint) : []),
+    ],
     settings: askedSettings({
       ...req,
       history,
@@ -97,7 +102,9 @@ function planOf(req: RunRequest, inputs: RunInputs, pending: readonly Job[]): Ru
 
 /** `--dry-run`: the plan from what the output holds, and the resume check a real run would make; nothing sent or written. */
 function dryRunOf(req: RunRequest, inputs: RunInputs, record: RunRecord | null): Result<RunDocument> {
-  const pending = pendingWithoutWriting(inputs.jobs, inputs.folder, req.retryErrors, (lines) => resumeRefusal(inputs.modelFolder, record, lines, inputs.settings));
+  const pending = pendingWithoutWriting(inputs.jobs, inputs.folder, req.retryErrors, (lines) =>
+    resumeRefusal(inputs.modelFolder, record, lines, inputs.settings),
+  );
   if (!pending.ok) return pending;
   const plan = planOf(req, inputs, pending.value);
   req.onPlan?.(plan);
@@ -122,7 +129,11 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   if (!read.ok) return read;
   const inputs = read.value;
   const recorded = readRunRecord(inputs.modelFolder);
-  if (recorded.problem !== null) return err({ ...recorded.problem, message: `${recorded.problem.message}; a resume needs it to know what made the folder (remove it only if the folder's lines are yours to vouch for)` });
+  if (recorded.problem !== null)
+    return err({
+      ...recorded.problem,
+      message: `${recorded.problem.message}; a resume needs it to know what made the folder (remove it only if the folder's lines are yours to vouch for)`,
+    });
   if (req.dryRun === true) return dryRunOf(req, inputs, recorded.record);
   const problems: Problem[] = [];
   // before anything is made: a new folder only once the endpoints answered
@@ -147,7 +158,13 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
 }
 
 /** With the folder locked: check what it holds, plan, record the session, generate the missing lines, and finish. */
-async function resumeAndGenerate(req: RunRequest, inputs: RunInputs, previous: RunRecord | null, existed: boolean, problems: Problem[]): Promise<Result<RunDocument>> {
+async function resumeAndGenerate(
+  req: RunRequest,
+  inputs: RunInputs,
+  previous: RunRecord | null,
+  existed: boolean,
+  problems: Problem[],
+): Promise<Result<RunDocument>> {
   const existing = openOutput(inputs.folder, problems);
   if (!existing.ok) return existing;
   // one folder, one set of settings: a resume that asks for others is refused before anything is written
@@ -167,7 +184,12 @@ async function resumeAndGenerate(req: RunRequest, inputs: RunInputs, previous: R
     const made = makeOutputFolder(inputs.folder);
     if (!made.ok) return made;
     const userEndpoint = req.userSim?.endpoint ?? null;
-    record = startedRecord(record, { endpoint: req.endpoint, userEndpoint, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" }, inputs.settings, clock());
+    record = startedRecord(
+      record,
+      { endpoint: req.endpoint, userEndpoint, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" },
+      inputs.settings,
+      clock(),
+    );
     const wrote = writeRunRecord(inputs.modelFolder, record);
     if (wrote !== null) return err(wrote);
   }
@@ -210,7 +232,14 @@ async function resumeAndGenerate(req: RunRequest, inputs: RunInputs, previous: R
 }
 
 /** The end of a run: the files rewritten in BFCL's order, why it stopped early (if it did), and its document. */
-function finish(req: RunRequest, inputs: RunInputs, split: ResumeSplit, g: Generated, halt: { stop: Problem | null; write: Problem | null }, problems: Problem[]): { document: RunDocument; halted: Problem | null } {
+function finish(
+  req: RunRequest,
+  inputs: RunInputs,
+  split: ResumeSplit,
+  g: Generated,
+  halt: { stop: Problem | null; write: Problem | null },
+  problems: Problem[],
+): { document: RunDocument; halted: Problem | null } {
   let files: RunDocument["files"] = [];
   if (halt.write === null) {
     const rewritten = finalFiles(inputs.folder, inputs.jobs, g.generatedKeys, split.resumedKeys, req.fileOps ?? realFileOps);
@@ -221,7 +250,16 @@ function finish(req: RunRequest, inputs: RunInputs, split: ResumeSplit, g: Gener
   split.keptErrors.sort(byIdAndAnchor);
   const halted: Problem | null = halt.write ?? halt.stop;
   if (halted !== null && halted === halt.stop) {
-    problems.unshift(stoppedProblem(halted, halt.write !== null, g.generatedKeys.size, split.pending.length, inputs.history === "reference" ? "lines" : "items", g.errors));
+    problems.unshift(
+      stoppedProblem(
+        halted,
+        halt.write !== null,
+        g.generatedKeys.size,
+        split.pending.length,
+        inputs.history === "reference" ? "lines" : "items",
+        g.errors,
+      ),
+    );
   } else if (halted !== null) problems.unshift(halted);
   const userSim = req.userSim ?? null;
   const { counts, sim } = g;

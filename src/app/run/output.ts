@@ -16,7 +16,12 @@ import type { ErrorLineNote, RunFileSummary } from "./types.js";
 
 /** The note of an error line: its id, its anchor (reference history) and trial (several trials) when it has them, BFCL's message. */
 export function errorNote(job: Job, message: string): ErrorLineNote {
-  return { id: job.id, ...(job.anchorTurn === null ? {} : { anchorTurn: job.anchorTurn }), ...(job.trial === null ? {} : { trial: job.trial }), message };
+  return {
+    id: job.id,
+    ...(job.anchorTurn === null ? {} : { anchorTurn: job.anchorTurn }),
+    ...(job.trial === null ? {} : { trial: job.trial }),
+    message,
+  };
 }
 
 /** Error notes in the files' order: id, then anchor, then trial. */
@@ -37,16 +42,28 @@ function endKeys(line: PyDict, mode: RunSettings["mode"], trial: number | null):
  * rendered — nested deeper than `json.dumps` goes, or longer than a JavaScript string —
  * becomes the entry's error line instead, so one entry never stops the run.
  */
-export function writableLine(job: Job, line: PyDict, redactor: Redactor, mode: RunSettings["mode"]): { text: string; error: string | null } {
+export function writableLine(
+  job: Job,
+  line: PyDict,
+  redactor: Redactor,
+  mode: RunSettings["mode"],
+): { text: string; error: string | null } {
   let text: string;
   try {
     text = renderLine(endKeys(line, mode, job.trial));
   } catch (e) {
     let message: string;
     if (e instanceof PyException) message = e.pyMessage;
-    else if (e instanceof RangeError) message = /call stack/i.test(e.message) ? "maximum recursion depth exceeded while encoding a JSON object" : `MemoryError: the result line is too long to write (${e.message})`;
+    else if (e instanceof RangeError)
+      message = /call stack/i.test(e.message)
+        ? "maximum recursion depth exceeded while encoding a JSON object"
+        : `MemoryError: the result line is too long to write (${e.message})`;
     else throw e;
-    const failed = errorLine(job.id, message, "twinscore run: the entry's result line could not be written (no Python traceback; BFCL records one)");
+    const failed = errorLine(
+      job.id,
+      message,
+      "twinscore run: the entry's result line could not be written (no Python traceback; BFCL records one)",
+    );
     const keyed = job.anchorTurn === null ? failed : withPlayedKeys(failed, job.anchorTurn);
     return { text: renderLine(endKeys(keyed, mode, job.trial)), error: message };
   }
@@ -67,7 +84,13 @@ export function rewriteAll(folder: string, fileOps: ResultFileOps): void {
  * error line replaced by its rerun); per file, the lines generated and resumed among the
  * jobs. A failed rewrite stops at that file, as a problem.
  */
-export function finalFiles(folder: string, jobs: readonly Job[], generatedKeys: ReadonlySet<string>, resumedKeys: ReadonlySet<string>, fileOps: ResultFileOps): { files: RunFileSummary[]; failed: Problem | null } {
+export function finalFiles(
+  folder: string,
+  jobs: readonly Job[],
+  generatedKeys: ReadonlySet<string>,
+  resumedKeys: ReadonlySet<string>,
+  fileOps: ResultFileOps,
+): { files: RunFileSummary[]; failed: Problem | null } {
   const files: RunFileSummary[] = [];
   for (const c of runCategories) {
     const path = `${folder}/${resultFileName(c)}`;
@@ -89,7 +112,14 @@ export function finalFiles(folder: string, jobs: readonly Job[], generatedKeys: 
 }
 
 /** The line that says a run stopped early: why, how far it got, and how to go on. */
-export function stoppedProblem(halted: Problem, writeFailed: boolean, generated: number, pending: number, lineWord: string, errors: readonly ErrorLineNote[]): Problem {
+export function stoppedProblem(
+  halted: Problem,
+  writeFailed: boolean,
+  generated: number,
+  pending: number,
+  lineWord: string,
+  errors: readonly ErrorLineNote[],
+): Problem {
   const notGenerated = pending - generated;
   const inRow = errors.filter((e) => e.message === "Connection error." || e.message === "user simulator: Connection error.").length;
   return problem(

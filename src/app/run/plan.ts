@@ -5,7 +5,15 @@
  */
 import { counted, err, ok, problem, type Result } from "../../messages/index.js";
 import type { Manifest, ManifestPair } from "../../pairs/types.js";
-import { lineKey, runCategories, selectItems, type ItemSelection, type RolloutEntry, type RunCategory, type Selection } from "../../rollout/index.js";
+import {
+  lineKey,
+  runCategories,
+  selectItems,
+  type ItemSelection,
+  type RolloutEntry,
+  type RunCategory,
+  type Selection,
+} from "../../rollout/index.js";
 import type { HistorySource } from "../../bfcl/line-keys.js";
 
 /** How the command line narrows the selection. */
@@ -48,13 +56,26 @@ export function categoryOfId(id: string): RunCategory | null {
  * reference` one per id and anchor of its pairs kept), each K times in a run of K > 1
  * trials, trial by trial (so a run stopped part-way holds whole trials first).
  */
-export function narrowSelection(items: ItemSelection, manifest: Manifest, allIds: readonly string[], history: HistorySource, narrowing: Narrowing, trials = 1): Result<NarrowedSelection> {
+export function narrowSelection(
+  items: ItemSelection,
+  manifest: Manifest,
+  allIds: readonly string[],
+  history: HistorySource,
+  narrowing: Narrowing,
+  trials = 1,
+): Result<NarrowedSelection> {
   const selection = selectItems(items, manifest.pairs, allIds);
   const known = new Set(allIds);
   let pairs: readonly ManifestPair[] = items === "pairs" ? manifest.pairs.filter((p) => p.status === "scored") : manifest.pairs;
   let ids: string[] = selection.ids.filter((id) => known.has(id));
   if (narrowing.category !== undefined) {
-    if (items !== "all" && narrowing.category === "base") return err(problem("bad-argument", "--category base: every pair has a base item; with --items pairs or all-pairs give miss_func or miss_param (the pairs' should-ask category), or use --items all"));
+    if (items !== "all" && narrowing.category === "base")
+      return err(
+        problem(
+          "bad-argument",
+          "--category base: every pair has a base item; with --items pairs or all-pairs give miss_func or miss_param (the pairs' should-ask category), or use --items all",
+        ),
+      );
     if (items === "all") ids = ids.filter((id) => categoryOfId(id) === narrowing.category);
     else pairs = pairs.filter((p) => categoryOfId(p.missId) === narrowing.category);
   }
@@ -70,7 +91,17 @@ export function narrowSelection(items: ItemSelection, manifest: Manifest, allIds
     const chosen = new Set(ids);
     const outside = narrowing.ids.filter((id) => !chosen.has(id));
     if (outside.length > 0) {
-      return err(problem("bad-argument", `--ids: ${outside.slice(0, 5).map((id) => JSON.stringify(id)).join(", ")}${outside.length > 5 ? ` and ${outside.length - 5} more` : ""} not among the items selected (--items ${items}${narrowing.category ? `, --category ${narrowing.category}` : ""}${narrowing.limit !== undefined ? `, --limit ${narrowing.limit}` : ""})`));
+      return err(
+        problem(
+          "bad-argument",
+          `--ids: ${outside
+            .slice(0, 5)
+            .map((id) => JSON.stringify(id))
+            .join(
+              ", ",
+            )}${outside.length > 5 ? ` and ${outside.length - 5} more` : ""} not among the items selected (--items ${items}${narrowing.category ? `, --category ${narrowing.category}` : ""}${narrowing.limit !== undefined ? `, --limit ${narrowing.limit}` : ""})`,
+        ),
+      );
     }
     const wanted = new Set(narrowing.ids);
     ids = ids.filter((id) => wanted.has(id));
@@ -80,7 +111,9 @@ export function narrowSelection(items: ItemSelection, manifest: Manifest, allIds
   const anchors = new Map<string, Set<number>>();
   for (const p of pairs) for (const id of [p.baseId, p.missId]) anchors.set(id, (anchors.get(id) ?? new Set<number>()).add(p.anchorTurn));
   const lines: { id: string; anchorTurn: number | null }[] =
-    history === "reference" ? ids.flatMap((id) => [...(anchors.get(id) ?? [])].sort((a, b) => a - b).map((anchorTurn) => ({ id, anchorTurn }))) : ids.map((id) => ({ id, anchorTurn: null }));
+    history === "reference"
+      ? ids.flatMap((id) => [...(anchors.get(id) ?? [])].sort((a, b) => a - b).map((anchorTurn) => ({ id, anchorTurn })))
+      : ids.map((id) => ({ id, anchorTurn: null }));
   const trialList: (number | null)[] = trials === 1 ? [null] : Array.from({ length: trials }, (_, t) => t);
   const jobs: Job[] = trialList.flatMap((trial) => lines.map((l) => ({ ...l, trial, key: lineKey(l.id, l.anchorTurn, trial) })));
   return ok({ selection, ids, jobs, pairs: pairs.length });
@@ -113,7 +146,9 @@ export function generatedTurns(job: Job, entry: RolloutEntry, stopAfter: number 
 
 /** One line for the plan: `run: plan: … requests expected`. */
 export function planText(plan: RunPlan, history: HistorySource): string {
-  const per = [history === "reference" ? "one per item and anchor" : null, plan.trials > 1 ? `× ${plan.trials} trials` : null].filter((x) => x !== null);
+  const per = [history === "reference" ? "one per item and anchor" : null, plan.trials > 1 ? `× ${plan.trials} trials` : null].filter(
+    (x) => x !== null,
+  );
   const lines = per.length > 0 ? `${counted(plan.lines, "line")} (${per.join(", ")})` : counted(plan.lines, "line");
   const sim = plan.simulatedTurns > 0 ? `, and at least ${plan.simulatedTurns} to the simulated user` : "";
   return `${counted(plan.items, "item")} of ${counted(plan.pairs, "pair")}, ${lines}: ${plan.resumed} already in the output, ${plan.pending} to generate; at least ${counted(plan.minRequests, "request")} to the model expected (one per generated turn; each tool call adds one)${sim}`;

@@ -40,7 +40,12 @@ export interface SettingsSource {
   readonly excludeStateLog?: boolean;
   readonly trials?: number;
   readonly seed?: number | null;
-  readonly userSim?: { readonly model: string; readonly endpoint: string; readonly maxClarifications: number; readonly promptText: string } | null;
+  readonly userSim?: {
+    readonly model: string;
+    readonly endpoint: string;
+    readonly maxClarifications: number;
+    readonly promptText: string;
+  } | null;
 }
 
 /** The settings a run asks for, as `run.json` records them. */
@@ -65,7 +70,10 @@ export function askedSettings(s: SettingsSource): RunSettings {
 
 /** sha256 over the BFCL files `run` reads (the function docs and the questions of the run categories), or null when one cannot be read. */
 export function runDataSha256(dataDir: string): string | null {
-  const files = [...(Object.keys(multiTurnDocFiles) as MultiTurnClass[]).map((c) => docFile(c)), ...runCategories.map((c) => questionsFile("v4", c))];
+  const files = [
+    ...(Object.keys(multiTurnDocFiles) as MultiTurnClass[]).map((c) => docFile(c)),
+    ...runCategories.map((c) => questionsFile("v4", c)),
+  ];
   const texts: { file: string; text: string }[] = [];
   for (const file of files) {
     const text = readTextIfFile(`${dataDir}/${file}`);
@@ -76,7 +84,12 @@ export function runDataSha256(dataDir: string): string | null {
 }
 
 /** The record of a session starting: a new one, or the folder's record carried on (its first start kept, one more session). */
-export function startedRecord(previous: RunRecord | null, req: { endpoint: string; userEndpoint: string | null; manifest: Manifest; dataSha256: string }, settings: RunSettings, now: Date): RunRecord {
+export function startedRecord(
+  previous: RunRecord | null,
+  req: { endpoint: string; userEndpoint: string | null; manifest: Manifest; dataSha256: string },
+  settings: RunSettings,
+  now: Date,
+): RunRecord {
   const at = now.toISOString();
   return {
     schemaVersion: RUN_RECORD_SCHEMA_VERSION,
@@ -113,15 +126,24 @@ export function lineDifferences(lines: readonly LineReading[], asked: RunSetting
   const out: SettingDifference[] = [];
   const other = [...modes].filter((m) => m !== asked.mode);
   if (other.length > 0) out.push({ flag: "--mode", recorded: [...modes].join(" and "), asked: asked.mode });
-  const otherBlocks = [...injected].filter((t) => (t === null ? asked.inject !== null : asked.inject === null || textSetting(t).sha256 !== asked.inject.sha256));
+  const otherBlocks = [...injected].filter((t) =>
+    t === null ? asked.inject !== null : asked.inject === null || textSetting(t).sha256 !== asked.inject.sha256,
+  );
   if (otherBlocks.length > 0) {
     const say = (t: string | null) => (t === null ? "none" : JSON.stringify(t.length > 40 ? `${t.slice(0, 40)}…` : t));
-    out.push({ flag: "--inject", recorded: [...injected].map(say).join(" and "), asked: asked.inject === null ? "none" : say(asked.inject.head) });
+    out.push({
+      flag: "--inject",
+      recorded: [...injected].map(say).join(" and "),
+      asked: asked.inject === null ? "none" : say(asked.inject.head),
+    });
   }
-  if (ownStopped && !asked.untilAnchor && asked.history === "own") out.push({ flag: "--until-anchor", recorded: "on (lines stopped after their anchor)", asked: "off" });
+  if (ownStopped && !asked.untilAnchor && asked.history === "own")
+    out.push({ flag: "--until-anchor", recorded: "on (lines stopped after their anchor)", asked: "off" });
   if (asked.history === "reference") {
-    if (referenceStopped && asked.continueAfterAnchor) out.push({ flag: "--continue", recorded: "off (lines stopped after their anchor)", asked: "on" });
-    if (referenceContinued && !asked.continueAfterAnchor) out.push({ flag: "--continue", recorded: "on (lines run past their anchor)", asked: "off" });
+    if (referenceStopped && asked.continueAfterAnchor)
+      out.push({ flag: "--continue", recorded: "off (lines stopped after their anchor)", asked: "on" });
+    if (referenceContinued && !asked.continueAfterAnchor)
+      out.push({ flag: "--continue", recorded: "on (lines run past their anchor)", asked: "off" });
   }
   return out;
 }
@@ -130,7 +152,12 @@ export function lineDifferences(lines: readonly LineReading[], asked: RunSetting
  * Why a resume into this folder is refused, or null: each setting that differs from the
  * folder's record (or, without one, from what its lines show), in one line.
  */
-export function resumeRefusal(modelFolder: string, record: RunRecord | null, lines: readonly LineReading[], asked: RunSettings): Problem | null {
+export function resumeRefusal(
+  modelFolder: string,
+  record: RunRecord | null,
+  lines: readonly LineReading[],
+  asked: RunSettings,
+): Problem | null {
   const recorded = record === null ? null : settingDifferences(record.settings, asked);
   const differences = recorded ?? lineDifferences(lines, asked);
   if (differences.length === 0) return null;

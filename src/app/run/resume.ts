@@ -25,23 +25,36 @@ export type ExistingLines = ReadonlyMap<RunCategory, ResultFileIndex>;
 export function openOutput(folder: string, problems: Problem[]): Result<ExistingLines> {
   const leftOver = removeInterruptedRewrites(folder);
   if (!leftOver.ok) return leftOver;
-  for (const file of leftOver.value) problems.push(problem("rewrite-removed", "removed the temporary file of a final rewrite that was killed part-way (the result file beside it is whole)", { file, severity: "warning" }));
+  for (const file of leftOver.value)
+    problems.push(
+      problem(
+        "rewrite-removed",
+        "removed the temporary file of a final rewrite that was killed part-way (the result file beside it is whole)",
+        { file, severity: "warning" },
+      ),
+    );
   const existing = new Map<RunCategory, ResultFileIndex>();
   for (const c of runCategories) {
     const path = `${folder}/${resultFileName(c)}`;
     const opened = openResultFile(path);
     if (!opened.ok) return opened;
     for (const l of opened.value.lines) {
-      if (l.reading.kind === "other") problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
-      else if (l.reading.note !== null) problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
+      if (l.reading.kind === "other")
+        problems.push(problem("line-malformed", "not a result line; kept as it is", { file: path, line: l.lineNo, severity: "warning" }));
+      else if (l.reading.note !== null)
+        problems.push(problem("line-kept", `${l.reading.note}; kept as it is`, { file: path, line: l.lineNo, severity: "warning" }));
     }
     const malformed = opened.value.lines.find((l) => l.reading.kind === "result" && l.reading.historyProblem !== undefined);
     if (malformed !== undefined && malformed.reading.kind === "result") {
       return err(
-        problem("history-malformed", `${malformed.reading.id}: ${malformed.reading.historyProblem}; resume cannot tell which history the line was generated with: correct the line or remove it`, {
-          file: path,
-          line: malformed.lineNo,
-        }),
+        problem(
+          "history-malformed",
+          `${malformed.reading.id}: ${malformed.reading.historyProblem}; resume cannot tell which history the line was generated with: correct the line or remove it`,
+          {
+            file: path,
+            line: malformed.lineNo,
+          },
+        ),
       );
     }
     existing.set(c, opened.value);
@@ -58,18 +71,31 @@ function readingsOf(existing: ExistingLines): LineReading[] {
  * Why this run may not write into the folder, or null: settings other than the ones that
  * made it (`run.json`, else what its lines show), or lines of the other history.
  */
-export function folderRefusal(folder: string, modelFolder: string, record: RunRecord | null, existing: ExistingLines, settings: RunSettings, history: HistorySource): Problem | null {
+export function folderRefusal(
+  folder: string,
+  modelFolder: string,
+  record: RunRecord | null,
+  existing: ExistingLines,
+  settings: RunSettings,
+  history: HistorySource,
+): Problem | null {
   const refusal = resumeRefusal(modelFolder, record, readingsOf(existing), settings);
   if (refusal !== null) return refusal;
   for (const [c, opened] of existing) {
     // one folder, one protocol: lines of both histories side by side would be read as one model's
-    const other = opened.lines.find((l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"));
+    const other = opened.lines.find(
+      (l) => l.reading.kind === "result" && (l.reading.anchorTurn !== undefined) !== (history === "reference"),
+    );
     if (other !== undefined) {
       const theirs = history === "reference" ? "own" : "reference";
-      return problem("history-mixed", `the output holds lines generated with --history ${theirs}; a --history ${history} run needs a folder of its own (another --out or --model-dir)`, {
-        file: `${folder}/${resultFileName(c)}`,
-        line: other.lineNo,
-      });
+      return problem(
+        "history-mixed",
+        `the output holds lines generated with --history ${theirs}; a --history ${history} run needs a folder of its own (another --out or --model-dir)`,
+        {
+          file: `${folder}/${resultFileName(c)}`,
+          line: other.lineNo,
+        },
+      );
     }
   }
   return null;
@@ -101,7 +127,12 @@ export function splitJobs(jobs: readonly Job[], existing: ExistingLines, retryEr
  * `--dry-run`: the jobs to generate from what the output holds, read without changing
  * anything (not even a torn last line), and the resume check a real run would make.
  */
-export function pendingWithoutWriting(jobs: readonly Job[], folder: string, retryErrors: boolean, check: (lines: readonly LineReading[]) => Problem | null): Result<readonly Job[]> {
+export function pendingWithoutWriting(
+  jobs: readonly Job[],
+  folder: string,
+  retryErrors: boolean,
+  check: (lines: readonly LineReading[]) => Problem | null,
+): Result<readonly Job[]> {
   const indexes = new Map<RunCategory, ReturnType<typeof scanResultFile>>();
   for (const c of runCategories) {
     const path = `${folder}/${resultFileName(c)}`;

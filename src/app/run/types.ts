@@ -182,4 +182,3 @@ export interface ErrorLineNote {
   readonly trial?: number;
   readonly message: string;
 }
-

@@ -16,10 +16,22 @@ import type { RunCommandRequest } from "./command.js";
  * the files stay inside `--out` (`..`, `a/b` or an absolute path would not).
  */
 export function modelDirProblem(name: string, flag: "--model" | "--model-dir"): Problem | null {
-  const why = name === "" ? "is empty" : name === "." || name === ".." ? `is ${JSON.stringify(name)}` : /[/\\]/.test(name) ? "holds a path separator" : name.includes("\0") ? "holds a NUL character" : null;
+  const why =
+    name === ""
+      ? "is empty"
+      : name === "." || name === ".."
+        ? `is ${JSON.stringify(name)}`
+        : /[/\\]/.test(name)
+          ? "holds a path separator"
+          : name.includes("\0")
+            ? "holds a NUL character"
+            : null;
   if (why === null) return null;
   const hint = flag === "--model" ? "; name the folder with --model-dir NAME" : "";
-  return problem("bad-argument", `${flag} ${JSON.stringify(name)}: the result folder name (OUT/<model-dir>/multi_turn) ${why}, which would put files outside --out${hint}`);
+  return problem(
+    "bad-argument",
+    `${flag} ${JSON.stringify(name)}: the result folder name (OUT/<model-dir>/multi_turn) ${why}, which would put files outside --out${hint}`,
+  );
 }
 
 /** Why the use case refuses a request before reading anything, or null: the folder name, the endpoint URLs, and the history flags that do not go together. */
@@ -37,9 +49,13 @@ export function requestProblem(req: RunRequest): Problem | null {
   const history = req.history ?? "own";
   const continueAfter = req.continueAfterAnchor === true;
   if (history === "reference" && req.items === "all") {
-    return problem("bad-argument", "--history reference plays the turns before each pair's anchor: it needs --items pairs or all-pairs (an item in no pair has no anchor)");
+    return problem(
+      "bad-argument",
+      "--history reference plays the turns before each pair's anchor: it needs --items pairs or all-pairs (an item in no pair has no anchor)",
+    );
   }
-  if (continueAfter && history !== "reference") return problem("bad-argument", "--continue only applies with --history reference (the turns after the anchor)");
+  if (continueAfter && history !== "reference")
+    return problem("bad-argument", "--continue only applies with --history reference (the turns after the anchor)");
   if (continueAfter && req.untilAnchor) return problem("bad-argument", "give --until-anchor or --continue, not both");
   const trials = req.trials ?? 1;
   if (!Number.isInteger(trials) || trials < 1) return problem("bad-argument", `--trials must be an integer >= 1, got ${trials}`);
@@ -72,8 +88,10 @@ export function commandProblems(req: RunCommandRequest, ctx: Context): { problem
   if (badUrl !== null) bad.push(badUrl);
   const dir = modelDirProblem(req.modelDir ?? modelDirName(req.model), req.modelDir !== undefined ? "--model-dir" : "--model");
   if (dir) bad.push(dir);
-  if (req.inject !== undefined && req.injectFile !== undefined) bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
-  if (req.category !== undefined && !(runCategories as readonly string[]).includes(req.category)) bad.push(problem("bad-argument", `--category must be one of ${runCategories.join(", ")}, got ${JSON.stringify(req.category)}`));
+  if (req.inject !== undefined && req.injectFile !== undefined)
+    bad.push(problem("bad-argument", "give --inject or --inject-file, not both"));
+  if (req.category !== undefined && !(runCategories as readonly string[]).includes(req.category))
+    bad.push(problem("bad-argument", `--category must be one of ${runCategories.join(", ")}, got ${JSON.stringify(req.category)}`));
   if (req.ids !== undefined && req.ids.length === 0) bad.push(problem("bad-argument", "--ids needs at least one id"));
   let apiKey: string | null = null;
   if (req.keyEnv !== undefined) {
@@ -99,9 +117,11 @@ function pushAllOf(into: Problem[], more: readonly Problem[]): void {
 /** The simulated user's flags: required with `--user-sim llm`, refused without it. */
 function userSimProblems(req: RunCommandRequest): Problem[] {
   const bad: Problem[] = [];
-  if (req.userSim !== undefined && req.userSim !== "scripted" && req.userSim !== "llm") bad.push(problem("bad-argument", `--user-sim must be scripted or llm, got ${String(req.userSim)}`));
+  if (req.userSim !== undefined && req.userSim !== "scripted" && req.userSim !== "llm")
+    bad.push(problem("bad-argument", `--user-sim must be scripted or llm, got ${String(req.userSim)}`));
   if (req.userSim === "llm") {
-    if (!req.userEndpoint) bad.push(problem("bad-argument", "--user-sim llm needs --user-endpoint URL (the simulated user's OpenAI-compatible endpoint)"));
+    if (!req.userEndpoint)
+      bad.push(problem("bad-argument", "--user-sim llm needs --user-endpoint URL (the simulated user's OpenAI-compatible endpoint)"));
     if (!req.userModel) bad.push(problem("bad-argument", "--user-sim llm needs --user-model NAME (the model that plays the user)"));
     const badUserUrl = req.userEndpoint ? endpointArgumentProblem(req.userEndpoint, "--user-endpoint") : null;
     if (badUserUrl !== null) bad.push(badUserUrl);

@@ -5,12 +5,23 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "../../testing/shared.js";
 import { declarationsTable, handlersTable, withDecoderTable } from "./decoder-docs.js";
-import { decodeOwnerTable, decoders, DECODER_NAMES, detectionOrder, fcDecoder, promptingDecoder, toolCallTags, type Decoder } from "./decoders.js";
+import {
+  decodeOwnerTable,
+  decoders,
+  DECODER_NAMES,
+  detectionOrder,
+  fcDecoder,
+  promptingDecoder,
+  toolCallTags,
+  type Decoder,
+} from "./decoders.js";
 import { declaredDecoders } from "./decoders/index.js";
 import { registryHandlers, registryModels } from "./registry.js";
 
 const decodersDir = join(projectRoot, "src", "bfcl", "decode", "decoders");
-const vectors = JSON.parse(readFileSync(new URL("./testdata/handler-vectors.json", import.meta.url), "utf8")) as { sets: { owner: string }[] };
+const vectors = JSON.parse(readFileSync(new URL("./testdata/handler-vectors.json", import.meta.url), "utf8")) as {
+  sets: { owner: string }[];
+};
 
 /** What is wrong with a list of declarations, one line each (none for a consistent list). */
 function declarationProblems(list: readonly Decoder[]): string[] {
@@ -28,7 +39,8 @@ function declarationProblems(list: readonly Decoder[]): string[] {
     }
     if (d.nameKeyed && !d.records) problems.push(`${d.name}: name-keyed steps are records`);
     if (d.records && (d.pythonSource !== undefined || d.tags.length > 0)) problems.push(`${d.name}: records have no Python source or tags`);
-    if (d.bfclDefaultFor !== undefined && d.bfclDefaultFor !== (d.records ? "records" : "text")) problems.push(`${d.name}: BFCL's default for ${d.bfclDefaultFor} reads the other kind`);
+    if (d.bfclDefaultFor !== undefined && d.bfclDefaultFor !== (d.records ? "records" : "text"))
+      problems.push(`${d.name}: BFCL's default for ${d.bfclDefaultFor} reads the other kind`);
     if (d.owners.length === 0) problems.push(`${d.name}: no decode_execute owner`);
     for (const o of d.owners) {
       const key = `${o.owner}/${o.mode ?? "any"}`;
@@ -43,7 +55,8 @@ function declarationProblems(list: readonly Decoder[]): string[] {
   }
   for (const key of owners.keys()) {
     const [owner, mode] = key.split("/");
-    if (mode === "any" && (owners.has(`${owner}/fc`) || owners.has(`${owner}/prompting`))) problems.push(`${owner}: declared with and without a mode`);
+    if (mode === "any" && (owners.has(`${owner}/fc`) || owners.has(`${owner}/prompting`)))
+      problems.push(`${owner}: declared with and without a mode`);
     if (mode === "fc" && !owners.has(`${owner}/prompting`)) problems.push(`${owner}: FC mode declared, prompting mode not`);
     if (mode === "prompting" && !owners.has(`${owner}/fc`)) problems.push(`${owner}: prompting mode declared, FC mode not`);
   }
@@ -64,7 +77,10 @@ describe("the decoder declarations (one file per decoder, listed once in decoder
     for (const f of files) {
       const mod = (await import(pathToFileURL(join(decodersDir, f)).href)) as { decoder: Decoder };
       expect(mod.decoder.name, f).toBe(f.slice(0, -3));
-      expect(declaredDecoders.filter((d) => d === mod.decoder), f).toHaveLength(1);
+      expect(
+        declaredDecoders.filter((d) => d === mod.decoder),
+        f,
+      ).toHaveLength(1);
     }
   });
 
@@ -77,10 +93,18 @@ describe("the decoder declarations (one file per decoder, listed once in decoder
     const xlam = decoders.find((d) => d.name === "xlam")!;
     const prompting = decoders.find((d) => d.name === "prompting")!;
     expect(declarationProblems([...decoders, xlam])).toContain("xlam: declared twice");
-    expect(declarationProblems(decoders.map((d) => (d.name === "hammer" ? { ...d, detectionRank: xlam.detectionRank } : d)))).toContain("hammer: detection rank 60 is xlam's too");
-    expect(declarationProblems(decoders.filter((d) => d.name !== "gemini-prompting"))).toContain("GeminiHandler: FC mode declared, prompting mode not");
-    expect(declarationProblems(decoders.map((d) => (d.name === "xlam" ? { ...d, bfclDefaultFor: "text" as const } : d)))).toContain("BFCL's default for text: prompting, xlam");
-    expect(declarationProblems(decoders.map((d) => (d.name === "bitagent" ? { ...d, owners: prompting.owners.slice(0, 1) } : d)))).toContain("bitagent: OSSHandler/any is prompting's");
+    expect(declarationProblems(decoders.map((d) => (d.name === "hammer" ? { ...d, detectionRank: xlam.detectionRank } : d)))).toContain(
+      "hammer: detection rank 60 is xlam's too",
+    );
+    expect(declarationProblems(decoders.filter((d) => d.name !== "gemini-prompting"))).toContain(
+      "GeminiHandler: FC mode declared, prompting mode not",
+    );
+    expect(declarationProblems(decoders.map((d) => (d.name === "xlam" ? { ...d, bfclDefaultFor: "text" as const } : d)))).toContain(
+      "BFCL's default for text: prompting, xlam",
+    );
+    expect(
+      declarationProblems(decoders.map((d) => (d.name === "bitagent" ? { ...d, owners: prompting.owners.slice(0, 1) } : d))),
+    ).toContain("bitagent: OSSHandler/any is prompting's");
   });
 
   it("detection tries the ranked decoders in rank order, records first and BFCL's defaults first", () => {
@@ -88,9 +112,29 @@ describe("the decoder declarations (one file per decoder, listed once in decoder
     expect(ranks).toEqual([...ranks].sort((a, b) => a! - b!));
     expect(detectionOrder).toHaveLength(decoders.filter((d) => d.detectionRank !== null).length);
     // the order these decoders have always been tried in (a new decoder goes between them)
-    const known = ["fc", "mining", "cohere", "gemini-fc", "prompting", "xlam", "llama-3.1", "tool-call", "functiongemma", "nemotron", "minicpm-fc", "gemini-prompting", "phi", "hammer", "bitagent", "falcon", "granite", "glm"];
+    const known = [
+      "fc",
+      "mining",
+      "cohere",
+      "gemini-fc",
+      "prompting",
+      "xlam",
+      "llama-3.1",
+      "tool-call",
+      "functiongemma",
+      "nemotron",
+      "minicpm-fc",
+      "gemini-prompting",
+      "phi",
+      "hammer",
+      "bitagent",
+      "falcon",
+      "granite",
+      "glm",
+    ];
     expect(detectionOrder.map((d) => d.name).filter((n) => known.includes(n))).toEqual(known);
-    for (const name of ["fc-list", "fc-dict-list", "think-agent", "gorilla", "nexus"]) expect(decoders.find((d) => d.name === name)!.detectionRank, name).toBeNull();
+    for (const name of ["fc-list", "fc-dict-list", "think-agent", "gorilla", "nexus"])
+      expect(decoders.find((d) => d.name === name)!.detectionRank, name).toBeNull();
   });
 
   it("call extraction cuts prose at every declared tag pair, each once", () => {
@@ -102,7 +146,9 @@ describe("the decoder declarations (one file per decoder, listed once in decoder
 
 describe("the generated artifacts agree with the declarations", () => {
   it("every registry model's decoder is the one declaring its handler's decode_execute owner (and mode)", () => {
-    const wrong = registryModels.filter((m) => declaredDecoderOf(m.handler, m.isFcModel) !== m.decoder).map((m) => `${m.key}: ${m.decoder} vs ${declaredDecoderOf(m.handler, m.isFcModel)}`);
+    const wrong = registryModels
+      .filter((m) => declaredDecoderOf(m.handler, m.isFcModel) !== m.decoder)
+      .map((m) => `${m.key}: ${m.decoder} vs ${declaredDecoderOf(m.handler, m.isFcModel)}`);
     expect(wrong).toEqual([]);
     // and every declared owner is a real one: in BFCL's registry, or a handler the vectors were made with
     const real = new Set([...Object.values(registryHandlers).map((h) => h.owner), ...vectors.sets.map((s) => s.owner)]);

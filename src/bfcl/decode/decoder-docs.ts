@@ -6,7 +6,8 @@
 import type { Decoder } from "./decoders.js";
 
 /** The line before a generated table. */
-export const DECODER_TABLE_BEGIN = "<!-- decoder table: generated from src/bfcl/decode/decoders/ by tools/gen-decoder-docs.mjs; do not edit -->";
+export const DECODER_TABLE_BEGIN =
+  "<!-- decoder table: generated from src/bfcl/decode/decoders/ by tools/gen-decoder-docs.mjs; do not edit -->";
 /** The line after it. */
 export const DECODER_TABLE_END = "<!-- end of decoder table -->";
 
@@ -29,7 +30,9 @@ export function handlersTable(decoders: readonly Decoder[]): string {
 /** src/bfcl/decode/README.md's table: everything each decoder declares besides its code. */
 export function declarationsTable(decoders: readonly Decoder[]): string {
   const rows = decoders.map((d) => {
-    const owners = d.owners.map((o) => code(o.owner) + (o.mode === undefined ? "" : ` (${o.mode === "fc" ? "FC" : "prompting"})`)).join(", ");
+    const owners = d.owners
+      .map((o) => code(o.owner) + (o.mode === undefined ? "" : ` (${o.mode === "fc" ? "FC" : "prompting"})`))
+      .join(", ");
     const tags = d.tags.length === 0 ? "—" : d.tags.map(([open, close]) => `${code(open)} … ${code(close)}`).join(", ");
     const hooks = [
       d.bfclDefaultFor === undefined ? null : `BFCL's default for ${d.bfclDefaultFor}`,

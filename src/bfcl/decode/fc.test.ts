@@ -22,7 +22,10 @@ describe("convert_to_function_call on hand-made steps", () => {
   it("fails where Python fails, with Python's exception text", () => {
     expect(decodeFcStep("some text")).toEqual({ ok: false, error: "AttributeError: 'str' object has no attribute 'items'" });
     expect(decodeFcStep(null)).toEqual({ ok: false, error: "TypeError: 'NoneType' object is not iterable" });
-    expect(decodeFcStep([new PyDict([["ls", "[1]"]])])).toEqual({ ok: false, error: "AttributeError: 'list' object has no attribute 'items'" });
+    expect(decodeFcStep([new PyDict([["ls", "[1]"]])])).toEqual({
+      ok: false,
+      error: "AttributeError: 'list' object has no attribute 'items'",
+    });
     expect(decodeFcStep([new PyDict([["ls", "{bad"]])])).toEqual({
       ok: false,
       error: "JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
@@ -52,16 +55,20 @@ describe("FC decoding on the real gpt-oss rollouts (both runs, both models, base
               turn++;
               const steps = Object.keys(record as object).filter((k) => k.startsWith("step_"));
               steps.forEach((key, s) => {
-                const msgs = (record as Record<string, { role: string; content?: string; error?: string; model_response_decoded?: string[] }[]>)[key];
+                const msgs = (
+                  record as Record<string, { role: string; content?: string; error?: string; model_response_decoded?: string[] }[]>
+                )[key];
                 const log = msgs.find((m) => m.role === "handler_log");
                 if (!log) return;
                 const out = decodeFcStep(result[turn][s]);
                 if (log.model_response_decoded !== undefined) {
                   decodedSteps++;
-                  if (!out.ok || JSON.stringify(out.calls) !== JSON.stringify(log.model_response_decoded)) mismatches.push(`${run}/${model}/${plain.id} turn ${turn} step ${s}`);
+                  if (!out.ok || JSON.stringify(out.calls) !== JSON.stringify(log.model_response_decoded))
+                    mismatches.push(`${run}/${model}/${plain.id} turn ${turn} step ${s}`);
                 } else if (log.content?.startsWith("Error decoding")) {
                   decodeErrors++;
-                  if (out.ok || out.error.replace(/^\w+: /, "") !== log.error) mismatches.push(`${run}/${model}/${plain.id} turn ${turn} step ${s} (error)`);
+                  if (out.ok || out.error.replace(/^\w+: /, "") !== log.error)
+                    mismatches.push(`${run}/${model}/${plain.id} turn ${turn} step ${s} (error)`);
                 }
               });
             }

@@ -119,7 +119,10 @@ export function decodeFcStepPlain(step: unknown): DecodeOutcome {
 export function plainToPy(v: unknown, depth = 0): PyValue {
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
   if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
-  if (depth >= JSON_DECODE_MAX_DEPTH) throw recursionError(Array.isArray(v) ? " while decoding a JSON array from a unicode string" : " while decoding a JSON object from a unicode string");
+  if (depth >= JSON_DECODE_MAX_DEPTH)
+    throw recursionError(
+      Array.isArray(v) ? " while decoding a JSON array from a unicode string" : " while decoding a JSON object from a unicode string",
+    );
   if (Array.isArray(v)) return v.map((x) => plainToPy(x, depth + 1));
   return new PyDict(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, plainToPy(x, depth + 1)] as const));
 }

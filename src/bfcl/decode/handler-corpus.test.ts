@@ -55,7 +55,12 @@ function loggedTurns(line: { result: unknown; inference_log?: unknown }): Logged
   const result = line.result as unknown[][];
   return result.map((steps, t) =>
     steps.map((step, s) => {
-      const log = (records[t]?.[`step_${s}`] ?? []) as { role: string; content: unknown; model_response_decoded?: string[]; error?: string }[];
+      const log = (records[t]?.[`step_${s}`] ?? []) as {
+        role: string;
+        content: unknown;
+        model_response_decoded?: string[];
+        error?: string;
+      }[];
       const h = log.find((e) => e.role === "handler_log" && ("model_response_decoded" in e || "error" in e));
       const bfcl = h === undefined ? null : h.error !== undefined ? { error: h.error } : { calls: h.model_response_decoded! };
       return { step, bfcl };
@@ -83,8 +88,13 @@ function sameAsDecoded(got: ReturnType<typeof decodePlainStep>, want: { calls: s
  * reproduce the newer handler code. Each reason leaves the decision as the newer BFCL
  * reads it; anything else is an unexplained difference.
  */
-function olderRevisionReason(step: unknown, got: ReturnType<typeof decodePlainStep>, want: { calls: string[] } | { error: string }): string | null {
-  if (isTextReply(step) && (step === null || (typeof step === "string" && step.trim() === ""))) return "a blank step: no call either way, the revisions raise different errors";
+function olderRevisionReason(
+  step: unknown,
+  got: ReturnType<typeof decodePlainStep>,
+  want: { calls: string[] } | { error: string },
+): string | null {
+  if (isTextReply(step) && (step === null || (typeof step === "string" && step.trim() === "")))
+    return "a blank step: no call either way, the revisions raise different errors";
   if ("calls" in want && want.calls.length === 0 && !got.ok) return "the older decode_execute returns no call where the newer raises";
   return null;
 }
@@ -109,111 +119,126 @@ const nameOf = (call: string): string => call.slice(0, call.indexOf("("));
 
 const corpora = (["v4", "v3"] as const).map(loadCorpus);
 
-describe.each(corpora.map((c) => [c.revision, c] as const))("the handler corpus of %s (BFCL's own handler code)", (_rev, corpus: Corpus) => {
-  const manifest = loadCommittedManifest(corpus.revision);
-  const tools = new Set(corpus.tools);
-  const byHandler = new Map(corpus.handlers.map((h) => [`${h.handler}/${h.key}`, h]));
+describe.each(corpora.map((c) => [c.revision, c] as const))(
+  "the handler corpus of %s (BFCL's own handler code)",
+  (_rev, corpus: Corpus) => {
+    const manifest = loadCommittedManifest(corpus.revision);
+    const tools = new Set(corpus.tools);
+    const byHandler = new Map(corpus.handlers.map((h) => [`${h.handler}/${h.key}`, h]));
 
-  it("has a decoder for every decode_execute owner but the known older ones", () => {
-    const missing = [...new Set(corpus.handlers.filter((h) => decoderOf(h, corpus.revision) === undefined).map((h) => h.decodeOwner))].sort();
-    expect(missing).toEqual(UNREPRODUCED_OWNERS[corpus.revision]);
-  });
+    it("has a decoder for every decode_execute owner but the known older ones", () => {
+      const missing = [
+        ...new Set(corpus.handlers.filter((h) => decoderOf(h, corpus.revision) === undefined).map((h) => h.decodeOwner)),
+      ].sort();
+      expect(missing).toEqual(UNREPRODUCED_OWNERS[corpus.revision]);
+    });
 
-  it("covers every handler class the registry maps but those BFCL's own code cannot build", () => {
-    const driven = new Set(corpus.handlers.map((h) => h.handler));
-    expect(driven.size).toBe(corpus.drivenClasses);
-    expect(corpus.drivenClasses + new Set(corpus.notDriven.map((n) => n.handler)).size).toBe(corpus.handlerClasses);
-    for (const n of corpus.notDriven) expect(n.reason, n.handler).toMatch(/^BFCL's build_handler raises /);
-    expect(corpus.vectors).toHaveLength(corpus.handlers.length * 7);
-  });
+    it("covers every handler class the registry maps but those BFCL's own code cannot build", () => {
+      const driven = new Set(corpus.handlers.map((h) => h.handler));
+      expect(driven.size).toBe(corpus.drivenClasses);
+      expect(corpus.drivenClasses + new Set(corpus.notDriven.map((n) => n.handler)).size).toBe(corpus.handlerClasses);
+      for (const n of corpus.notDriven) expect(n.reason, n.handler).toMatch(/^BFCL's build_handler raises /);
+      expect(corpus.vectors).toHaveLength(corpus.handlers.length * 7);
+    });
 
-  it("decodes every parsed response with the registry's decoder as the handler's decode_execute does", () => {
-    const wrong: string[] = [];
-    const explained = new Map<string, number>();
-    for (const v of corpus.vectors) {
-      if (v.decoded === null || v.parsed.error !== undefined) continue;
-      const decoder = decoderOf(byHandler.get(`${v.handler}/${v.key}`)!, corpus.revision);
-      if (decoder === undefined) continue;
-      const got = decodePlainStep(decoder, v.parsed.model_responses);
-      if (sameAsDecoded(got, v.decoded)) continue;
-      const h = byHandler.get(`${v.handler}/${v.key}`)!;
-      const reason = corpus.revision === "v3" ? olderRevisionReason(v.parsed.model_responses, got, v.decoded) : null;
-      if (reason !== null) explained.set(reason, (explained.get(reason) ?? 0) + 1);
-      else wrong.push(`${v.handler} ${v.kind}: ours ${JSON.stringify(got)}, BFCL ${JSON.stringify(v.decoded)}`);
-    }
-    expect(wrong).toEqual([]);
-    // every explanation is needed (the older revision's differences are of these kinds and no other)
-    expect([...explained.keys()].sort()).toEqual(corpus.revision === "v3" ? [...OLDER_REASONS].sort() : []);
-  });
+    it("decodes every parsed response with the registry's decoder as the handler's decode_execute does", () => {
+      const wrong: string[] = [];
+      const explained = new Map<string, number>();
+      for (const v of corpus.vectors) {
+        if (v.decoded === null || v.parsed.error !== undefined) continue;
+        const decoder = decoderOf(byHandler.get(`${v.handler}/${v.key}`)!, corpus.revision);
+        if (decoder === undefined) continue;
+        const got = decodePlainStep(decoder, v.parsed.model_responses);
+        if (sameAsDecoded(got, v.decoded)) continue;
+        const h = byHandler.get(`${v.handler}/${v.key}`)!;
+        const reason = corpus.revision === "v3" ? olderRevisionReason(v.parsed.model_responses, got, v.decoded) : null;
+        if (reason !== null) explained.set(reason, (explained.get(reason) ?? 0) + 1);
+        else wrong.push(`${v.handler} ${v.kind}: ours ${JSON.stringify(got)}, BFCL ${JSON.stringify(v.decoded)}`);
+      }
+      expect(wrong).toEqual([]);
+      // every explanation is needed (the older revision's differences are of these kinds and no other)
+      expect([...explained.keys()].sort()).toEqual(corpus.revision === "v3" ? [...OLDER_REASONS].sort() : []);
+    });
 
-  it("decodes every logged step to what BFCL logged for it, and reads text replies as decided no-calls", () => {
-    const wrong: string[] = [];
-    let steps = 0;
-    let textReplies = 0;
-    for (const v of corpus.vectors) {
-      const line = JSON.parse(v.line) as { result: unknown; inference_log?: unknown };
-      if (typeof line.result === "string") continue; // an inference error line
-      const h = byHandler.get(`${v.handler}/${v.key}`)!;
-      const decoder = decoderOf(h, corpus.revision);
-      if (decoder === undefined) continue;
-      loggedTurns(line).forEach((turn, t) => {
-        const extraction = extractTurn(turn.map((s) => s.step), tools, { decoder });
-        turn.forEach(({ step, bfcl }, s) => {
-          steps++;
-          const where = `${v.handler} (${h.loop}) ${v.kind} turn ${t} step ${s}`;
-          if (bfcl === null) {
-            wrong.push(`${where}: no handler_log`);
-            return;
-          }
-          const got = decodePlainStep(decoder, step);
-          if (!sameAsLogged(got, bfcl)) {
-            const reason = corpus.revision === "v3" ? olderRevisionReason(step, got, bfcl) : null;
-            if (reason === null) wrong.push(`${where}: ours ${JSON.stringify(got)}, BFCL ${JSON.stringify(bfcl)}`);
-          }
-          const failed = extraction.decodeErrors.filter((e) => e.step === s);
-          if ("calls" in bfcl && bfcl.calls.length > 0 && bfcl.calls.every((c) => tools.has(nameOf(c)))) {
-            const names = extraction.calls.filter((c) => c.step === s).map((c) => c.name);
-            if (JSON.stringify(names) !== JSON.stringify(bfcl.calls.map(nameOf))) wrong.push(`${where}: calls ${JSON.stringify(names)}, BFCL ${JSON.stringify(bfcl.calls)}`);
-            if (failed.length > 0) wrong.push(`${where}: decoded by BFCL but read as a decode failure`);
-          }
-          if (isTextReply(step)) {
-            textReplies++;
-            if (failed.length > 0) wrong.push(`${where}: text reply ${JSON.stringify(step)} read as a decode failure`);
-            if (looksLikeToolCall(step)) wrong.push(`${where}: text reply ${JSON.stringify(step)} counted as a tool-call attempt`);
-            if (extraction.calls.some((c) => c.step === s)) wrong.push(`${where}: text reply read as a call`);
-          }
+    it("decodes every logged step to what BFCL logged for it, and reads text replies as decided no-calls", () => {
+      const wrong: string[] = [];
+      let steps = 0;
+      let textReplies = 0;
+      for (const v of corpus.vectors) {
+        const line = JSON.parse(v.line) as { result: unknown; inference_log?: unknown };
+        if (typeof line.result === "string") continue; // an inference error line
+        const h = byHandler.get(`${v.handler}/${v.key}`)!;
+        const decoder = decoderOf(h, corpus.revision);
+        if (decoder === undefined) continue;
+        loggedTurns(line).forEach((turn, t) => {
+          const extraction = extractTurn(
+            turn.map((s) => s.step),
+            tools,
+            { decoder },
+          );
+          turn.forEach(({ step, bfcl }, s) => {
+            steps++;
+            const where = `${v.handler} (${h.loop}) ${v.kind} turn ${t} step ${s}`;
+            if (bfcl === null) {
+              wrong.push(`${where}: no handler_log`);
+              return;
+            }
+            const got = decodePlainStep(decoder, step);
+            if (!sameAsLogged(got, bfcl)) {
+              const reason = corpus.revision === "v3" ? olderRevisionReason(step, got, bfcl) : null;
+              if (reason === null) wrong.push(`${where}: ours ${JSON.stringify(got)}, BFCL ${JSON.stringify(bfcl)}`);
+            }
+            const failed = extraction.decodeErrors.filter((e) => e.step === s);
+            if ("calls" in bfcl && bfcl.calls.length > 0 && bfcl.calls.every((c) => tools.has(nameOf(c)))) {
+              const names = extraction.calls.filter((c) => c.step === s).map((c) => c.name);
+              if (JSON.stringify(names) !== JSON.stringify(bfcl.calls.map(nameOf)))
+                wrong.push(`${where}: calls ${JSON.stringify(names)}, BFCL ${JSON.stringify(bfcl.calls)}`);
+              if (failed.length > 0) wrong.push(`${where}: decoded by BFCL but read as a decode failure`);
+            }
+            if (isTextReply(step)) {
+              textReplies++;
+              if (failed.length > 0) wrong.push(`${where}: text reply ${JSON.stringify(step)} read as a decode failure`);
+              if (looksLikeToolCall(step)) wrong.push(`${where}: text reply ${JSON.stringify(step)} counted as a tool-call attempt`);
+              if (extraction.calls.some((c) => c.step === s)) wrong.push(`${where}: text reply read as a call`);
+            }
+          });
+          if (turn.every((s) => isTextReply(s.step)) && extraction.undecidableSteps > 0)
+            wrong.push(`${v.handler} ${v.kind} turn ${t}: text replies left undecidable`);
         });
-        if (turn.every((s) => isTextReply(s.step)) && extraction.undecidableSteps > 0) wrong.push(`${v.handler} ${v.kind} turn ${t}: text replies left undecidable`);
-      });
-    }
-    expect(wrong).toEqual([]);
-    expect(steps).toBeGreaterThan(corpus.vectors.length * 2);
-    expect(textReplies).toBeGreaterThan(corpus.vectors.length);
-  });
+      }
+      expect(wrong).toEqual([]);
+      expect(steps).toBeGreaterThan(corpus.vectors.length * 2);
+      expect(textReplies).toBeGreaterThan(corpus.vectors.length);
+    });
 
-  it("passes the data check on every logged user turn, whatever form the handler logs it in", () => {
-    expect(manifest.ok).toBe(true);
-    if (!manifest.ok) return;
-    const data = dataCandidate(manifest.value);
-    const wrong: string[] = [];
-    const forms = new Set<string>();
-    for (const v of corpus.vectors) {
-      const line = JSON.parse(v.line) as { id: string; result: unknown; inference_log?: unknown };
-      if (typeof line.result === "string") continue;
-      const turns = turnQueriesOf(line.inference_log);
-      const bytes = new TextEncoder().encode(v.line);
-      expect(scanTurnQueries(bytes, 0, bytes.length)).toEqual(turns);
-      const cmp = compareItem({ id: line.id, turns }, data, "all");
-      if (cmp.kind !== "equal" || cmp.turnsCompared !== (line.result as unknown[]).length) wrong.push(`${v.handler} ${v.kind}: ${JSON.stringify(cmp)}`);
-      for (const rec of line.inference_log as Record<string, unknown>[])
-        if (rec !== null && typeof rec === "object" && "begin_of_turn_query" in rec)
-          for (const m of rec.begin_of_turn_query as { content: unknown }[]) forms.add(typeof m.content === "string" ? "string" : JSON.stringify(Object.keys((m.content as object[])[0] ?? {})));
-    }
-    expect(wrong).toEqual([]);
-    // the content-block forms are in the corpus (Claude's {type, text}, Nova's {text})
-    expect([...forms].sort()).toEqual(corpus.revision === "v4" ? ['["text"]', '["type","text"]', "string"].sort() : expect.arrayContaining(["string", '["type","text"]']));
-  });
-});
+    it("passes the data check on every logged user turn, whatever form the handler logs it in", () => {
+      expect(manifest.ok).toBe(true);
+      if (!manifest.ok) return;
+      const data = dataCandidate(manifest.value);
+      const wrong: string[] = [];
+      const forms = new Set<string>();
+      for (const v of corpus.vectors) {
+        const line = JSON.parse(v.line) as { id: string; result: unknown; inference_log?: unknown };
+        if (typeof line.result === "string") continue;
+        const turns = turnQueriesOf(line.inference_log);
+        const bytes = new TextEncoder().encode(v.line);
+        expect(scanTurnQueries(bytes, 0, bytes.length)).toEqual(turns);
+        const cmp = compareItem({ id: line.id, turns }, data, "all");
+        if (cmp.kind !== "equal" || cmp.turnsCompared !== (line.result as unknown[]).length)
+          wrong.push(`${v.handler} ${v.kind}: ${JSON.stringify(cmp)}`);
+        for (const rec of line.inference_log as Record<string, unknown>[])
+          if (rec !== null && typeof rec === "object" && "begin_of_turn_query" in rec)
+            for (const m of rec.begin_of_turn_query as { content: unknown }[])
+              forms.add(typeof m.content === "string" ? "string" : JSON.stringify(Object.keys((m.content as object[])[0] ?? {})));
+      }
+      expect(wrong).toEqual([]);
+      // the content-block forms are in the corpus (Claude's {type, text}, Nova's {text})
+      expect([...forms].sort()).toEqual(
+        corpus.revision === "v4" ? ['["text"]', '["type","text"]', "string"].sort() : expect.arrayContaining(["string", '["type","text"]']),
+      );
+    });
+  },
+);
 
 /** A vector the tests above lean on, to show they can fail. */
 function claudeText(corpus: Corpus): CorpusVector {

@@ -14,10 +14,14 @@ const vectors = JSON.parse(readFileSync(new URL("./testdata/handler-vectors.json
  * CPython's SyntaxError texts come from its own parser; ours says the same kind of thing in
  * other words, so for a SyntaxError only the type is compared.
  */
-function sameOutcome(got: ReturnType<NonNullable<ReturnType<typeof decoderByName>>["decode"]>, want: { calls: string[] } | { error: string }): boolean {
+function sameOutcome(
+  got: ReturnType<NonNullable<ReturnType<typeof decoderByName>>["decode"]>,
+  want: { calls: string[] } | { error: string },
+): boolean {
   if ("calls" in want) return got.ok && JSON.stringify(got.calls) === JSON.stringify(want.calls);
   if (got.ok) return false;
-  if (want.error.startsWith("SyntaxError:") || want.error.startsWith("IndentationError:")) return failureType(got) === want.error.split(":")[0];
+  if (want.error.startsWith("SyntaxError:") || want.error.startsWith("IndentationError:"))
+    return failureType(got) === want.error.split(":")[0];
   return got.error === want.error;
 }
 

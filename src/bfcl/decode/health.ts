@@ -8,7 +8,15 @@
 /** Share of a file's tool-looking steps that may fail to decode before the file is reported. */
 export const DECODE_FAILURE_LIMIT = 0.05;
 
-const MARKERS = ["<tool_call>", "<TOOLCALL>", "<function_call>", "<start_function_call>", "<|tool_call_start|>", "<|python_tag|>", "```tool_code"];
+const MARKERS = [
+  "<tool_call>",
+  "<TOOLCALL>",
+  "<function_call>",
+  "<start_function_call>",
+  "<|tool_call_start|>",
+  "<|python_tag|>",
+  "```tool_code",
+];
 
 /** The first key of a JSON call object in the formats BFCL's handlers read. */
 const CALL_KEYS = ["name", "arguments", "parameters", "tool_name", "function"];
@@ -80,7 +88,12 @@ export function newDecodeHealth(): DecodeHealth {
  */
 export function countTurn(
   health: DecodeHealth,
-  turn: { readonly steps: number; readonly toolCallSteps: number; readonly decodeFailures: number; readonly firstDecodeFailure?: string | null },
+  turn: {
+    readonly steps: number;
+    readonly toolCallSteps: number;
+    readonly decodeFailures: number;
+    readonly firstDecodeFailure?: string | null;
+  },
 ): void {
   health.steps += turn.steps;
   health.toolLooking += turn.toolCallSteps;
@@ -113,8 +126,12 @@ export function decodeFailureMessage(health: DecodeHealth, decoder: string | Dec
   if (!tooManyDecodeFailures(health)) return null;
   const chosen: DecoderChosen = typeof decoder === "string" ? { name: decoder, source: "detected", reason: "" } : decoder;
   const pct = ((100 * health.failed) / health.toolLooking).toFixed(1);
-  const first = health.firstError === null ? "" : ` (first: ${health.firstError.length > 120 ? health.firstError.slice(0, 120) + "…" : health.firstError})`;
+  const first =
+    health.firstError === null
+      ? ""
+      : ` (first: ${health.firstError.length > 120 ? health.firstError.slice(0, 120) + "…" : health.firstError})`;
   const head = `${health.failed} of ${health.toolLooking} ${what} (${pct} %) fail to decode with decoder ${chosen.name}${first}`;
-  if (chosen.source === "registry") return `${head}; it is the decoder of ${chosen.reason}, so BFCL decoded these steps the same way and executed no call there`;
+  if (chosen.source === "registry")
+    return `${head}; it is the decoder of ${chosen.reason}, so BFCL decoded these steps the same way and executed no call there`;
   return `${head}; the steps may need another decoder: pass --decoder NAME (see --help)`;
 }

@@ -30,17 +30,38 @@ function differences(stage: string, run: (form: string, depth: number) => () => 
 describe("BFCL's decoders on deeply nested steps fail as CPython 3.12 runs them", () => {
   test("FC (convert_to_function_call): the argument string's json.loads gives up at its recursion limit", () => {
     const text = (n: number) => NESTED_JSON["args-list"](n);
-    expect(differences("bfcl.fc", (_, n) => { const raw = text(n); return () => asPython(decodeFcStepPlain([{ f: raw }])); })).toEqual([]);
-    expect(differences("bfcl.fc", (_, n) => { const raw = text(n); return () => asPython(decodeFcStep([new PyDict([["f", raw]])])); })).toEqual([]);
+    expect(
+      differences("bfcl.fc", (_, n) => {
+        const raw = text(n);
+        return () => asPython(decodeFcStepPlain([{ f: raw }]));
+      }),
+    ).toEqual([]);
+    expect(
+      differences("bfcl.fc", (_, n) => {
+        const raw = text(n);
+        return () => asPython(decodeFcStep([new PyDict([["f", raw]])]));
+      }),
+    ).toEqual([]);
   });
   test("prompting (ast.parse, resolve_ast_by_type, ast.unparse): brackets at 200, unparse's Python recursion", () => {
-    expect(differences("bfcl.prompting", (form, n) => { const s = "[f(a=" + NESTED_ARGUMENT[form](n) + ")]"; return () => asPython(decodePromptingStep(s)); })).toEqual([]);
+    expect(
+      differences("bfcl.prompting", (form, n) => {
+        const s = "[f(a=" + NESTED_ARGUMENT[form](n) + ")]";
+        return () => asPython(decodePromptingStep(s));
+      }),
+    ).toEqual([]);
   });
   test("an argument object whose value nests 10,000 lists (the reported crash) is a RecursionError, not a stack overflow", () => {
     const raw = NESTED_JSON["args-list"](10_000);
-    expect(decodeFcStepPlain([{ mkdir: raw }])).toEqual({ ok: false, error: "RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string" });
+    expect(decodeFcStepPlain([{ mkdir: raw }])).toEqual({
+      ok: false,
+      error: "RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string",
+    });
     // a step whose structure itself nests (arguments as an object) is refused the same way, by the line's json.loads
     const deepStep = JSON.parse(`[{"mkdir": ${raw}}]`) as unknown;
-    expect(decodeFcStepPlain(deepStep)).toMatchObject({ ok: false, error: expect.stringMatching(/^RecursionError: maximum recursion depth exceeded while decoding a JSON (array|object)/) });
+    expect(decodeFcStepPlain(deepStep)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^RecursionError: maximum recursion depth exceeded while decoding a JSON (array|object)/),
+    });
   });
 });

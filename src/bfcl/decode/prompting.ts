@@ -96,7 +96,8 @@ function stripChars(s: string, chars: string): string {
   return s.slice(a, b);
 }
 
-const PY_WHITESPACE = " \t\n\r\v\f\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+const PY_WHITESPACE =
+  " \t\n\r\v\f\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
 
 /**
  * The text `default_decode_execute_prompting` hands to `ast.parse`: stripped of backticks,
@@ -123,10 +124,12 @@ function executionList(calls: readonly Extract<PyExpr, { kind: "call" }>[]): str
   for (const call of calls) {
     const resolved = resolveAstCall(call);
     for (const [name, args] of resolved.entries()) {
-      out.push(`${pyStr(name)}(${(args as PyDict)
-        .entries()
-        .map(([k, v]) => `${pyStr(k)}=${nested(v)}`)
-        .join(", ")})`);
+      out.push(
+        `${pyStr(name)}(${(args as PyDict)
+          .entries()
+          .map(([k, v]) => `${pyStr(k)}=${nested(v)}`)
+          .join(", ")})`,
+      );
     }
   }
   return out;

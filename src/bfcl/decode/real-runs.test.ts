@@ -43,11 +43,13 @@ function replayFile(path: string, decoder: Decoder, tally: Tally): void {
         if (log.model_response_decoded !== undefined) {
           tally.decoded++;
           if (!out.ok) tally.mismatches.push(`${where}: we fail (${out.error}), BFCL decoded`);
-          else if (JSON.stringify(out.calls) !== JSON.stringify(log.model_response_decoded)) tally.mismatches.push(`${where}: ${JSON.stringify(out.calls)} vs ${JSON.stringify(log.model_response_decoded)}`);
+          else if (JSON.stringify(out.calls) !== JSON.stringify(log.model_response_decoded))
+            tally.mismatches.push(`${where}: ${JSON.stringify(out.calls)} vs ${JSON.stringify(log.model_response_decoded)}`);
         } else if (typeof log.content === "string" && log.content.startsWith("Error decoding")) {
           tally.errors++;
           if (out.ok) tally.mismatches.push(`${where}: we decode, BFCL failed with ${log.error}`);
-          else if (failureMessage(out) !== log.error) tally.mismatches.push(`${where}: ${JSON.stringify(failureMessage(out))} vs ${JSON.stringify(log.error)}`);
+          else if (failureMessage(out) !== log.error)
+            tally.mismatches.push(`${where}: ${JSON.stringify(failureMessage(out))} vs ${JSON.stringify(log.error)}`);
         }
       });
     }

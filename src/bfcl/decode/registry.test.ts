@@ -42,7 +42,11 @@ describe("the committed model registry table (generated from BFCL's model_config
   });
 
   it("finds models by their result folder", () => {
-    expect(registryEntryOfFolder("Salesforce_Llama-xLAM-2-8b-fc-r")).toMatchObject({ handler: "SalesforceLlamaHandler", decoder: "xlam", isFcModel: true });
+    expect(registryEntryOfFolder("Salesforce_Llama-xLAM-2-8b-fc-r")).toMatchObject({
+      handler: "SalesforceLlamaHandler",
+      decoder: "xlam",
+      isFcModel: true,
+    });
     expect(registryEntryOfFolder("gpt-4o-2024-11-20-FC")).toMatchObject({ handler: "OpenAIResponsesHandler", decoder: "fc" });
     expect(registryEntryOfFolder("gpt-4o-2024-11-20")).toMatchObject({ handler: "OpenAIResponsesHandler", decoder: "prompting" });
     expect(registryEntryOfFolder("Qwen_Qwen3-8B-FC")).toMatchObject({ handler: "QwenFCHandler", decoder: "tool-call" });
@@ -61,16 +65,26 @@ describe("the committed v3 model registry table (generated from BFCL v3's model_
       expect(v3.handlers[m.handler], m.handler).toBeDefined();
       if (m.decoder !== null) expect(decoderByName(m.decoder), m.key).toBeDefined();
     }
-    expect(v3.models.filter((m) => m.decoder === null).map((m) => `${m.key}: ${m.handler}`)).toEqual(["databricks-dbrx-instruct: DatabricksHandler"]);
+    expect(v3.models.filter((m) => m.decoder === null).map((m) => `${m.key}: ${m.handler}`)).toEqual([
+      "databricks-dbrx-instruct: DatabricksHandler",
+    ]);
   });
 
   it("is read for a v3 run: a key whose handler or mode changed gets that version's decoder", () => {
     // Writer's palmyra-x-004 was a prompting model in v3 and is a function-calling one in v4
-    expect(registryEntryOfFolder("palmyra-x-004", "v3")).toMatchObject({ handler: "WriterHandler", isFcModel: false, decoder: "prompting" });
+    expect(registryEntryOfFolder("palmyra-x-004", "v3")).toMatchObject({
+      handler: "WriterHandler",
+      isFcModel: false,
+      decoder: "prompting",
+    });
     expect(registryEntryOfFolder("palmyra-x-004", "v4")).toMatchObject({ handler: "WriterHandler", isFcModel: true, decoder: "fc" });
     expect(registryEntryOfFolder("palmyra-x-004")).toMatchObject({ decoder: "fc" });
     // v3 configured the xLAM-2 keys as prompting models; their decoder is xlam either way
-    expect(registryEntryOfFolder("Salesforce_Llama-xLAM-2-8b-fc-r", "v3")).toMatchObject({ handler: "SalesforceLlamaHandler", isFcModel: false, decoder: "xlam" });
+    expect(registryEntryOfFolder("Salesforce_Llama-xLAM-2-8b-fc-r", "v3")).toMatchObject({
+      handler: "SalesforceLlamaHandler",
+      isFcModel: false,
+      decoder: "xlam",
+    });
     // v3's ClaudeHandler branches on "FC" in the model name (the key in v3): both modes still get their decoder
     expect(registryEntryOfFolder("claude-opus-4-20250514-FC", "v3")).toMatchObject({ decoder: "fc" });
     expect(registryEntryOfFolder("claude-opus-4-20250514", "v3")).toMatchObject({ decoder: "prompting" });
@@ -90,11 +104,17 @@ describe("the committed v3 model registry table (generated from BFCL v3's model_
 const gorilla = process.env.GORILLA_DIR;
 describe.skipIf(!gorilla)("regenerated from GORILLA_DIR", () => {
   it("tools/gen-model-registry.py writes the committed registry-table.ts", () => {
-    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-model-registry.py"), gorilla!], { encoding: "utf8", maxBuffer: 1 << 26 });
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-model-registry.py"), gorilla!], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
     expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "registry-table.ts"), "utf8"));
   });
   it("tools/gen-decode-vectors.py writes the committed handler vectors", () => {
-    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-decode-vectors.py"), gorilla!], { encoding: "utf8", maxBuffer: 1 << 26 });
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-decode-vectors.py"), gorilla!], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
     expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "testdata", "handler-vectors.json"), "utf8"));
   }, 60_000);
 });
@@ -107,10 +127,14 @@ describe.skipIf(!gorilla)("regenerated from GORILLA_DIR", () => {
 const gorillaV3 = process.env.GORILLA_V3_DIR;
 describe.skipIf(!gorillaV3)("the v3 table regenerated from GORILLA_V3_DIR", () => {
   it("tools/gen-model-registry.py writes the committed registry-table-v3.ts", () => {
-    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-model-registry.py"), gorillaV3!, "--no-decoder", "DatabricksHandler"], {
-      encoding: "utf8",
-      maxBuffer: 1 << 26,
-    });
+    const out = execFileSync(
+      "python3",
+      [join(projectRoot, "tools", "gen-model-registry.py"), gorillaV3!, "--no-decoder", "DatabricksHandler"],
+      {
+        encoding: "utf8",
+        maxBuffer: 1 << 26,
+      },
+    );
     expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "registry-table-v3.ts"), "utf8"));
   }, 60_000);
 });

@@ -49,7 +49,7 @@ function forEachStepRange(bytes: Uint8Array, start: number, end: number, onStep:
 export function sampleSteps(files: Iterable<Uint8Array>, limit = DETECTION_SAMPLE): PyValue[] {
   const out: PyValue[] = [];
   for (const bytes of files) {
-    for (let start = 0; start < bytes.length && out.length < limit; ) {
+    for (let start = 0; start < bytes.length && out.length < limit;) {
       let end = bytes.indexOf(0x0a, start);
       if (end < 0) end = bytes.length;
       const head = scanLineHead(bytes, start, end);

@@ -66,7 +66,8 @@ export function detectDecoder(samples: Iterable<PyValue>): { decoder: Decoder; r
     steps.push(s);
     if (steps.length >= DETECTION_SAMPLE) break;
   }
-  if (steps.length === 0) return { decoder: bfclDefaultDecoder("records"), reason: "no step with content to look at; BFCL's function-calling decoder" };
+  if (steps.length === 0)
+    return { decoder: bfclDefaultDecoder("records"), reason: "no step with content to look at; BFCL's function-calling decoder" };
   const texts = steps.filter((s) => typeof s === "string").length;
   const scores: { decoder: Decoder; n: number }[] = [];
   for (const decoder of detectionOrder) {
@@ -86,7 +87,10 @@ export function detectDecoder(samples: Iterable<PyValue>): { decoder: Decoder; r
     };
   }
   const runnerUp = next && next.n > 0 ? `; next best ${next.decoder.name}: ${next.n}` : "";
-  return { decoder: best.decoder, reason: `${best.n} of ${steps.length} sampled ${kind} decode to calls with ${best.decoder.name}${runnerUp}` };
+  return {
+    decoder: best.decoder,
+    reason: `${best.n} of ${steps.length} sampled ${kind} decode to calls with ${best.decoder.name}${runnerUp}`,
+  };
 }
 
 /** What choosing needs: the folder's name, a `--decoder` value if given, and (only consulted for unknown folders) sample steps. */
@@ -116,9 +120,13 @@ export function chooseDecoder(input: ChooseDecoderInput): DecoderChoice | null {
   // the current release's registry is named plainly; an older one by its version
   const registry = version === "v4" ? "BFCL registry" : `BFCL ${version} registry`;
   const entry = registryEntryOfFolder(input.folder, version);
-  const words = entry === undefined ? "" : `${registry} key ${entry.key}: ${entry.handler}, ${entry.isFcModel ? "function-calling" : "prompting"} mode`;
+  const words =
+    entry === undefined ? "" : `${registry} key ${entry.key}: ${entry.handler}, ${entry.isFcModel ? "function-calling" : "prompting"} mode`;
   if (entry !== undefined && entry.decoder !== null) return { decoder: decoderByName(entry.decoder)!, source: "registry", reason: words };
   const detected = detectDecoder(input.samples());
-  const why = entry === undefined ? `not in BFCL${version === "v4" ? "" : ` ${version}`}'s model registry` : `${words}, whose decode_execute twinscore does not reproduce`;
+  const why =
+    entry === undefined
+      ? `not in BFCL${version === "v4" ? "" : ` ${version}`}'s model registry`
+      : `${words}, whose decode_execute twinscore does not reproduce`;
   return { decoder: detected.decoder, source: "detected", reason: `${why}; ${detected.reason}` };
 }

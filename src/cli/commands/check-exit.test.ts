@@ -28,7 +28,9 @@ async function check(results: string, scores: string, ...more: string[]) {
 function storedFailures(): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   for (const c of categories) {
-    const lines = readFileSync(xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`), "utf8").split("\n").filter((l) => l.trim() !== "");
+    const lines = readFileSync(xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
     const failed = new Map<string, string>();
     for (const l of lines.slice(1)) {
       const o = JSON.parse(l) as { id: string; error?: unknown };
@@ -46,7 +48,10 @@ describe("check exit codes on the real xLAM v3 run", () => {
       expect(r.code).toBe(1);
       const lines = r.err.split("\n").filter((l) => l.endsWith("[verdicts-disagree]"));
       expect(lines.map((l) => l.replace(/^.*BFCL_v3_multi_turn_(\w+)_result\.json: warning: /, "$1: "))).toEqual(
-        categories.map((c) => `${c}: 1 of 200 verdicts differ from the stored score file (${xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`)}): multi_turn_${c}_109 [verdicts-disagree]`),
+        categories.map(
+          (c) =>
+            `${c}: 1 of 200 verdicts differ from the stored score file (${xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`)}): multi_turn_${c}_109 [verdicts-disagree]`,
+        ),
       );
     }
   });
@@ -56,13 +61,17 @@ describe("check exit codes on the real xLAM v3 run", () => {
     cpSync(xlam("result", model), results, { recursive: true });
     for (const c of categories) {
       const file = join(results, `BFCL_v3_multi_turn_${c}_result.json`);
-      const kept = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "" && (JSON.parse(l) as { id: string }).id !== `multi_turn_${c}_109`);
+      const kept = readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "" && (JSON.parse(l) as { id: string }).id !== `multi_turn_${c}_109`);
       writeFileSync(file, kept.join("\n") + "\n");
     }
     const r = await check(join(scratch, "result"), xlam("score"), "--decoder", "xlam", "--format", "json");
     expect(r.err).not.toContain("[verdicts-disagree]");
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.out) as { files: { category: string; agreement: { entries: number; verdictAgree: number; disagreeingIds: string[] } }[] };
+    const doc = JSON.parse(r.out) as {
+      files: { category: string; agreement: { entries: number; verdictAgree: number; disagreeingIds: string[] } }[];
+    };
     const stored = storedFailures();
     const lines = r.err.split("\n").filter((l) => l.endsWith("[error-details-differ]"));
     expect(lines).toHaveLength(3);
@@ -71,7 +80,9 @@ describe("check exit codes on the real xLAM v3 run", () => {
       // each one named is an entry both sides fail, with the stored error object
       expect(f.agreement.disagreeingIds.length).toBeGreaterThan(0);
       for (const id of f.agreement.disagreeingIds) expect(stored.get(f.category)!.has(id)).toBe(true);
-      expect(lines[i]).toContain(`${f.agreement.disagreeingIds.length} of 199 entries have the stored verdict but differ in the error's type, message or object: ${f.agreement.disagreeingIds.slice(0, 5).join(", ")}`);
+      expect(lines[i]).toContain(
+        `${f.agreement.disagreeingIds.length} of 199 entries have the stored verdict but differ in the error's type, message or object: ${f.agreement.disagreeingIds.slice(0, 5).join(", ")}`,
+      );
     }
     const strict = await check(join(scratch, "result"), xlam("score"), "--decoder", "xlam", "--strict");
     expect(strict.code).toBe(1);
@@ -95,7 +106,9 @@ describe("check on a run folder with no --scores", () => {
     expect(code).toBe(given.code);
     expect(code).toBe(1);
     const err = io.err.join("");
-    expect(err).toContain(`note: BFCL's verdicts read from the score/ folder beside result/: ${xlam("score")} (--scores DIR reads another) [scores-beside]\n`);
+    expect(err).toContain(
+      `note: BFCL's verdicts read from the score/ folder beside result/: ${xlam("score")} (--scores DIR reads another) [scores-beside]\n`,
+    );
     expect(err.split("\n").filter((l) => l.endsWith("[verdicts-disagree]"))).toHaveLength(3);
     const doc = JSON.parse(io.out.join("")) as { files: { agreement: { verdictAgree: number } | null }[]; scoresBeside: string[] };
     expect(doc.files.map((f) => f.agreement?.verdictAgree)).toEqual([199, 199, 199]);

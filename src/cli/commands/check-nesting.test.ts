@@ -22,7 +22,9 @@ interface Chosen {
 
 /** The first entry BFCL passed whose step is a single file-system write, with its `{name: "<json args>"}` step. */
 function chooseEntry(run: string): Chosen {
-  const scoreLines = readFileSync(join(run, "score", SCORE), "utf8").split("\n").filter((l) => l !== "");
+  const scoreLines = readFileSync(join(run, "score", SCORE), "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   const failed = new Set(scoreLines.slice(1).map((l) => (JSON.parse(l) as { id: string }).id));
   const lines = readFileSync(join(run, "result", RESULT), "utf8").split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -66,9 +68,18 @@ function tree(dir: string): Map<string, string> {
 async function check(runDir: string, out: string): Promise<{ code: number; err: string[] }> {
   const io = memoryIo();
   // --verbose: each warning with its file:line (by default a model's warnings are one summary line)
-  const code = await runCli(["check", "--results", join(runDir, "result"), "--bfcl-data", bfclDataDir(), "--out", out, "--format", "json", "--verbose"], io);
+  const code = await runCli(
+    ["check", "--results", join(runDir, "result"), "--bfcl-data", bfclDataDir(), "--out", out, "--format", "json", "--verbose"],
+    io,
+  );
   // the folders are not in BFCL's model registry: the lines naming their detected decoder are left aside here, and the one saying what --out wrote
-  return { code, err: io.err.join("").split("\n").filter((l) => l !== "" && !DETECTED.test(l) && l !== `note: wrote ${out} (6 BFCL score files of 2 models) [written]`) };
+  return {
+    code,
+    err: io.err
+      .join("")
+      .split("\n")
+      .filter((l) => l !== "" && !DETECTED.test(l) && l !== `note: wrote ${out} (6 BFCL score files of 2 models) [written]`),
+  };
 }
 
 /** The line a model folder BFCL's registry does not know gets: the decoder detected from its steps. */
@@ -165,7 +176,10 @@ describe("check and score on a real run with one argument nested 10,000 deep", (
   it("score reads the same copy without a crash: the write still counts as an attempt by name, its arguments as undecoded", async () => {
     const scoreOf = async (dir: string) => {
       const io = memoryIo();
-      const code = await runCli(["score", "--results", join(dir, "result"), "--scores", join(dir, "score"), "--bootstrap", "0", "--format", "json"], io);
+      const code = await runCli(
+        ["score", "--results", join(dir, "result"), "--scores", join(dir, "score"), "--bootstrap", "0", "--format", "json"],
+        io,
+      );
       return { code, out: io.out.join("").replaceAll(dir, "<run>"), err: io.err.join("") };
     };
     const cleanScore = await scoreOf(join(base, "clean"));
@@ -199,7 +213,13 @@ describe("check on a real model folder whose line itself nests past json.loads' 
       writeFileSync(path, lines.join("\n"));
       const io = memoryIo();
       const code = await runCli(["check", "--results", results, "--bfcl-data", bfclDataDir(), "--format", "json"], io);
-      expect(io.err.join("").trim().split("\n").filter((l) => !DETECTED.test(l))).toEqual([
+      expect(
+        io.err
+          .join("")
+          .trim()
+          .split("\n")
+          .filter((l) => !DETECTED.test(l)),
+      ).toEqual([
         `${path}:${chosen.line}: error: line is not JSON: RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string [json-malformed]`,
       ]);
       expect(code).toBe(2);
@@ -224,7 +244,10 @@ describe("check on a real run where one entry's calls nest a folder 1,000 deep",
       // 1,000 × (mkdir d, cd d) before the entry's write: the model's file system is 1,000 folders deep,
       // too deep for Python's repr of the state that the failed entry's error object holds
       const deepDir = mutatedCopy(run, join(base, "deep"), chosen, (result) => {
-        const calls = Array.from({ length: 1000 }, () => [[{ mkdir: JSON.stringify({ dir_name: "d" }) }], [{ cd: JSON.stringify({ folder: "d" }) }]]).flat();
+        const calls = Array.from({ length: 1000 }, () => [
+          [{ mkdir: JSON.stringify({ dir_name: "d" }) }],
+          [{ cd: JSON.stringify({ folder: "d" }) }],
+        ]).flat();
         result[chosen.turn].splice(chosen.step, 0, ...calls);
       });
       const cleanRun = await check(cleanDir, join(base, "out-clean"));
@@ -241,9 +264,13 @@ describe("check on a real run where one entry's calls nest a folder 1,000 deep",
       const before = failedLines(clean.get(SCORE) as string);
       const after = failedLines(deep.get(SCORE) as string);
       expect(before.byId.has(chosen.id)).toBe(false);
-      const line = JSON.parse(after.byId.get(chosen.id) as string) as { error: { error_type: string; details: { differences: Record<string, { model: string }> } } };
+      const line = JSON.parse(after.byId.get(chosen.id) as string) as {
+        error: { error_type: string; details: { differences: Record<string, { model: string }> } };
+      };
       expect(line.error.error_type).toBe("multi_turn:instance_state_mismatch");
-      expect(Object.values(line.error.details.differences).map((d) => d.model)).toContain("RecursionError: maximum recursion depth exceeded while getting the repr of an object");
+      expect(Object.values(line.error.details.differences).map((d) => d.model)).toContain(
+        "RecursionError: maximum recursion depth exceeded while getting the repr of an object",
+      );
       for (const id of before.byId.keys()) expect(after.byId.get(id), id).toBe(before.byId.get(id));
     } finally {
       rmSync(base, { recursive: true, force: true });

@@ -55,22 +55,39 @@ describe("the README's check examples", () => {
     expect(lines[1]).toContain("--score-empty-turns");
   });
 
-  it.each(lines.map((l, i) => [i, l]))("example %i runs as written in a run folder: %s", async (i, line) => {
-    const cwd = runFolder(`run-${i}`);
-    const argv = line.split(/\s+/).slice(1).map((a) => (a === "DIR" ? bfclDataDir() : a));
-    const io = memoryIo({ TWINSCORE_PYTHON: join(tmp, "no-python") }, cwd);
-    const code = await runCli(argv, io);
-    const err = io.err.join("");
-    expect(err).not.toContain("error:");
-    // every verdict agrees with BFCL's stored score files (2 models x 3 categories)
-    expect(code).toBe(0);
-    const out = join(cwd, "rescored");
-    expect(err).toContain(`note: wrote ${out} (6 BFCL score files of 2 models) [written]\n`);
-    expect(filesBelow(out)).toEqual(
-      ["openai_gpt-oss-120b", "openai_gpt-oss-20b"].flatMap((m) => ["base", "miss_func", "miss_param"].map((c) => join(m, "multi_turn", `BFCL_v4_multi_turn_${c}_score.json`))),
-    );
-    // the first table: each file's passing entries, BFCL's checker's 95 of 200 for 20b's base, 93 with its irrelevance checker added (strict)
-    const row = io.out.join("").split("\n").find((l) => /^openai_gpt-oss-20b\s+base\s/.test(l));
-    expect(row?.split(/\s+/).slice(0, 4)).toEqual(["openai_gpt-oss-20b", "base", "200", line.includes("--score-empty-turns") ? "93" : "95"]);
-  }, 120_000);
+  it.each(lines.map((l, i) => [i, l]))(
+    "example %i runs as written in a run folder: %s",
+    async (i, line) => {
+      const cwd = runFolder(`run-${i}`);
+      const argv = line
+        .split(/\s+/)
+        .slice(1)
+        .map((a) => (a === "DIR" ? bfclDataDir() : a));
+      const io = memoryIo({ TWINSCORE_PYTHON: join(tmp, "no-python") }, cwd);
+      const code = await runCli(argv, io);
+      const err = io.err.join("");
+      expect(err).not.toContain("error:");
+      // every verdict agrees with BFCL's stored score files (2 models x 3 categories)
+      expect(code).toBe(0);
+      const out = join(cwd, "rescored");
+      expect(err).toContain(`note: wrote ${out} (6 BFCL score files of 2 models) [written]\n`);
+      expect(filesBelow(out)).toEqual(
+        ["openai_gpt-oss-120b", "openai_gpt-oss-20b"].flatMap((m) =>
+          ["base", "miss_func", "miss_param"].map((c) => join(m, "multi_turn", `BFCL_v4_multi_turn_${c}_score.json`)),
+        ),
+      );
+      // the first table: each file's passing entries, BFCL's checker's 95 of 200 for 20b's base, 93 with its irrelevance checker added (strict)
+      const row = io.out
+        .join("")
+        .split("\n")
+        .find((l) => /^openai_gpt-oss-20b\s+base\s/.test(l));
+      expect(row?.split(/\s+/).slice(0, 4)).toEqual([
+        "openai_gpt-oss-20b",
+        "base",
+        "200",
+        line.includes("--score-empty-turns") ? "93" : "95",
+      ]);
+    },
+    120_000,
+  );
 });

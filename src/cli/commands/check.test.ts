@@ -24,19 +24,39 @@ describe("twinscore check (CLI)", () => {
     const run = rolloutRunDir("2025-11-12-main");
     const io = memoryIo();
     const code = await runCli(
-      ["check", "--results", join(run, "result", "openai_gpt-oss-20b"), "--bfcl-data", bfclDataDir(), "--scores", join(run, "score"), "--format", "json"],
+      [
+        "check",
+        "--results",
+        join(run, "result", "openai_gpt-oss-20b"),
+        "--bfcl-data",
+        bfclDataDir(),
+        "--scores",
+        join(run, "score"),
+        "--format",
+        "json",
+      ],
       io,
     );
     // the prompts BFCL's score files keep for its 8 inference errors on the changed holdout items name the older data, as score does;
     // gpt-oss is not in BFCL's registry: its decoder is detected from its steps, and said once
     expect(io.err.join("").split("\n")).toEqual([
       `${join(run, "result", "openai_gpt-oss-20b")}: warning: model openai_gpt-oss-20b: generated on BFCL v4 data from before 06ae1c76 '[BFCL] Fix holdout function index for a few missed_function test cases (#1254)' (2025-11-19): 8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130 [rollouts-older-data]`,
-      expect.stringMatching(/^note: openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; 198 of 200 sampled record steps decode to calls with fc\) \[decoder-detected\]$/),
+      expect.stringMatching(
+        /^note: openai_gpt-oss-20b: decoder fc \(not in BFCL's model registry; 198 of 200 sampled record steps decode to calls with fc\) \[decoder-detected\]$/,
+      ),
       "",
     ]);
     expect(code).toBe(0);
     const out = JSON.parse(io.out.join("")) as {
-      files: { model: string; folder: string; category: string; entries: number; correct: number; agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] }; decoder: { name: string; source: string } }[];
+      files: {
+        model: string;
+        folder: string;
+        category: string;
+        entries: number;
+        correct: number;
+        agreement: { verdictAgree: number; messageAgree: number; disagreeingIds: string[] };
+        decoder: { name: string; source: string };
+      }[];
     };
     expect(out.files.map((f) => `${f.model} ${f.folder}`)).toEqual(Array(3).fill("openai_gpt-oss-20b openai_gpt-oss-20b"));
     expect(out.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual(Array(3).fill(["fc", "detected"]));
@@ -45,7 +65,8 @@ describe("twinscore check (CLI)", () => {
       ["miss_func", 200, 82],
       ["miss_param", 200, 83],
     ]);
-    for (const f of out.files) expect([f.agreement.verdictAgree, f.agreement.messageAgree, f.agreement.disagreeingIds]).toEqual([200, 200, []]);
+    for (const f of out.files)
+      expect([f.agreement.verdictAgree, f.agreement.messageAgree, f.agreement.disagreeingIds]).toEqual([200, 200, []]);
   });
 
   it("prints a table without --scores", async () => {
@@ -90,10 +111,18 @@ describe("twinscore check --decoder prompting", () => {
     const dir = mkdtempSync(join(tmpdir(), "twinscore-prompting-"));
     try {
       mkdirSync(join(dir, "prompting-model", "multi_turn"), { recursive: true });
-      const lines = chosen.map((a) => JSON.stringify({ id: a.id, result: a.ground_truth.map((t) => (t.length > 0 ? ["```\n[" + t.join(", ") + "]\n```", ""] : ["I need more information."])) }));
+      const lines = chosen.map((a) =>
+        JSON.stringify({
+          id: a.id,
+          result: a.ground_truth.map((t) => (t.length > 0 ? ["```\n[" + t.join(", ") + "]\n```", ""] : ["I need more information."])),
+        }),
+      );
       writeFileSync(join(dir, "prompting-model", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), lines.join("\n") + "\n");
       const io = memoryIo();
-      const code = await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"], io);
+      const code = await runCli(
+        ["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"],
+        io,
+      );
       expect(code).toBe(0);
       const out = JSON.parse(io.out.join("")) as { files: { entries: number; correct: number }[] };
       expect(chosen.length).toBeGreaterThan(150);
@@ -119,11 +148,33 @@ describe("twinscore check on long_context files", () => {
       copyFileSync(join(projectRoot, "src", "simulator", "classes", "testdata", "synthetic-long-context.py"), module);
       const results = join(dir, "results", "prompting-model", "multi_turn");
       mkdirSync(results, { recursive: true });
-      const lines = chosen.map((a) => JSON.stringify({ id: a.id, result: a.ground_truth.map((t) => (t.length > 0 ? ["[" + t.join(", ") + "]", ""] : ["I need more information."])) }));
+      const lines = chosen.map((a) =>
+        JSON.stringify({
+          id: a.id,
+          result: a.ground_truth.map((t) => (t.length > 0 ? ["[" + t.join(", ") + "]", ""] : ["I need more information."])),
+        }),
+      );
       writeFileSync(join(results, "BFCL_v4_multi_turn_long_context_result.json"), lines.join("\n") + "\n");
 
       const io = memoryIo();
-      const code = await runCli(["check", "--results", join(dir, "results"), "--bfcl-data", bfclDataDir(), "--bfcl-eval", join(dir, "bfcl_eval"), "--decoder", "prompting", "--out", join(dir, "out"), "--format", "json"], io);
+      const code = await runCli(
+        [
+          "check",
+          "--results",
+          join(dir, "results"),
+          "--bfcl-data",
+          bfclDataDir(),
+          "--bfcl-eval",
+          join(dir, "bfcl_eval"),
+          "--decoder",
+          "prompting",
+          "--out",
+          join(dir, "out"),
+          "--format",
+          "json",
+        ],
+        io,
+      );
       expect(io.err.join("")).toBe(`note: wrote ${join(dir, "out")} (1 BFCL score file of 1 model) [written]\n`);
       expect(code).toBe(0);
       const out = JSON.parse(io.out.join("")) as { files: { category: string; entries: number; correct: number }[] };
@@ -132,7 +183,10 @@ describe("twinscore check on long_context files", () => {
       expect(out.files[0]).toMatchObject({ category: "long_context", entries: chosen.length, correct: chosen.length });
 
       const missing = memoryIo();
-      const code2 = await runCli(["check", "--results", join(dir, "results"), "--bfcl-data", bfclDataDir(), "--bfcl-eval", join(dir, "nowhere")], { ...missing, env: {} });
+      const code2 = await runCli(
+        ["check", "--results", join(dir, "results"), "--bfcl-data", bfclDataDir(), "--bfcl-eval", join(dir, "nowhere")],
+        { ...missing, env: {} },
+      );
       expect(code2).toBe(2);
       expect(missing.err.join("")).toContain("[long-context-missing]");
     } finally {
@@ -177,25 +231,43 @@ describe("twinscore check on a prompting run without --decoder", () => {
       }
       const auto = memoryIo();
       expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"], auto)).toBe(0);
-      expect(auto.err.join("")).toMatch(/^note: my-prompting-model: decoder prompting \(not in BFCL's model registry; \d+ of 200 sampled text steps decode to calls with prompting/);
+      expect(auto.err.join("")).toMatch(
+        /^note: my-prompting-model: decoder prompting \(not in BFCL's model registry; \d+ of 200 sampled text steps decode to calls with prompting/,
+      );
       const flagged = memoryIo();
-      expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"], flagged)).toBe(0);
+      expect(
+        await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "prompting", "--format", "json"], flagged),
+      ).toBe(0);
       expect(flagged.err.join("")).toBe("");
       type Out = { files: { category: string; entries: number; correct: number; decoder: { name: string; source: string } }[] };
       const a = JSON.parse(auto.out.join("")) as Out;
       const b = JSON.parse(flagged.out.join("")) as Out;
-      expect(a.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual([["prompting", "detected"], ["prompting", "detected"]]);
-      expect(b.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual([["prompting", "flag"], ["prompting", "flag"]]);
+      expect(a.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual([
+        ["prompting", "detected"],
+        ["prompting", "detected"],
+      ]);
+      expect(b.files.map((f) => [f.decoder.name, f.decoder.source])).toEqual([
+        ["prompting", "flag"],
+        ["prompting", "flag"],
+      ]);
       expect(a.files.map(({ decoder: _, ...rest }) => rest)).toEqual(b.files.map(({ decoder: _, ...rest }) => rest));
       // the same calls as text pass about as often as the FC original (95 and 76 of 200 there)
       expect(a.files.map((f) => f.correct).every((n) => n > 50)).toBe(true);
       // and with the FC decoder the same files fail entirely, which the guard reports: one line per file, exit 1
       const wrong = memoryIo();
       expect(await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--decoder", "fc"], wrong)).toBe(1);
-      expect(wrong.err.join("").trim().split("\n").map((l) => l.replace(/^.*(BFCL_v4\w+)\.json: warning: \d+ of \d+ tool-call steps \(100\.0 %\) fail to decode with decoder fc .*\[decode-failures\]$/, "$1"))).toEqual([
-        "BFCL_v4_multi_turn_base_result",
-        "BFCL_v4_multi_turn_miss_param_result",
-      ]);
+      expect(
+        wrong.err
+          .join("")
+          .trim()
+          .split("\n")
+          .map((l) =>
+            l.replace(
+              /^.*(BFCL_v4\w+)\.json: warning: \d+ of \d+ tool-call steps \(100\.0 %\) fail to decode with decoder fc .*\[decode-failures\]$/,
+              "$1",
+            ),
+          ),
+      ).toEqual(["BFCL_v4_multi_turn_base_result", "BFCL_v4_multi_turn_miss_param_result"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -208,17 +280,48 @@ describe("twinscore check on BFCL v3 (CLI, the real xLAM run with BFCL's xLAM de
 
   it("checks the three BFCL_v3_ files as v3 final did: 597 of 600 verdicts agree; the three that do not (entry 109) and the error objects that do not hold tweets posted with the shared `mentions` default BFCL's process had already filled; exit 1", async () => {
     const io = memoryIo();
-    const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--scores", xlam("score"), "--decoder", "xlam", "--format", "json"], io);
+    const code = await runCli(
+      [
+        "check",
+        "--results",
+        xlam("result"),
+        "--bfcl-data",
+        sharedPath("bfcl-v3"),
+        "--scores",
+        xlam("score"),
+        "--decoder",
+        "xlam",
+        "--format",
+        "json",
+      ],
+      io,
+    );
     expect(code).toBe(1);
     const out = JSON.parse(io.out.join("")) as {
-      files: { version: string; category: string; entries: number; correct: number; storedScoreFile: string; agreement: { verdictAgree: number; errorTypeAgree: number; messageAgree: number; errorObjectAgree: number; bothFailed: number; disagreeingIds: string[] } }[];
+      files: {
+        version: string;
+        category: string;
+        entries: number;
+        correct: number;
+        storedScoreFile: string;
+        agreement: {
+          verdictAgree: number;
+          errorTypeAgree: number;
+          messageAgree: number;
+          errorObjectAgree: number;
+          bothFailed: number;
+          disagreeingIds: string[];
+        };
+      }[];
     };
     expect(out.files.map((f) => [f.version, f.category, f.entries, f.correct])).toEqual([
       ["v3", "base", 200, 154],
       ["v3", "miss_func", 200, 110],
       ["v3", "miss_param", 200, 130],
     ]);
-    expect(out.files.map((f) => f.storedScoreFile)).toEqual(["base", "miss_func", "miss_param"].map((c) => xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`)));
+    expect(out.files.map((f) => f.storedScoreFile)).toEqual(
+      ["base", "miss_func", "miss_param"].map((c) => xlam("score", model, `BFCL_v3_multi_turn_${c}_score.json`)),
+    );
     for (const f of out.files) {
       expect([f.agreement.verdictAgree, f.agreement.errorTypeAgree, f.agreement.messageAgree]).toEqual([199, 199, 199]);
       expect(f.agreement.disagreeingIds).toContain(`multi_turn_${f.category}_109`);
@@ -230,7 +333,10 @@ describe("twinscore check on BFCL v3 (CLI, the real xLAM run with BFCL's xLAM de
 
   it("with --bfcl-version v4: the rollouts are checked against the v4 data, which they were not generated on: one line, exit 2", async () => {
     const io = memoryIo();
-    const code = await runCli(["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--decoder", "xlam", "--bfcl-version", "v4"], io);
+    const code = await runCli(
+      ["check", "--results", xlam("result"), "--bfcl-data", sharedPath("bfcl-v3"), "--decoder", "xlam", "--bfcl-version", "v4"],
+      io,
+    );
     expect(code).toBe(2);
     expect(io.err.join("")).toBe(
       `${xlam("result", model)}: error: model ${model}: 214 of 600 rollouts were not generated on BFCL v4 data (first: multi_turn_base_6, turn 4); rollouts look like BFCL v3 data; check them with the BFCL data they were generated on [rollouts-other-data]\n`,
@@ -281,9 +387,16 @@ describe("twinscore check on a run folder that also holds a long_context result 
       // the real model folder's three files, and a long_context file beside them (the base lines under long_context ids)
       const folder = join(dir, "result", "openai_gpt-oss-20b", "multi_turn");
       mkdirSync(folder, { recursive: true });
-      for (const c of ["base", "miss_func", "miss_param"]) symlinkSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(folder, `BFCL_v4_multi_turn_${c}_result.json`));
+      for (const c of ["base", "miss_func", "miss_param"])
+        symlinkSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(folder, `BFCL_v4_multi_turn_${c}_result.json`));
       const longContext = join(folder, "BFCL_v4_multi_turn_long_context_result.json");
-      writeFileSync(longContext, readFileSync(join(source, "BFCL_v4_multi_turn_base_result.json"), "utf8").replaceAll('"multi_turn_base_', '"multi_turn_long_context_'));
+      writeFileSync(
+        longContext,
+        readFileSync(join(source, "BFCL_v4_multi_turn_base_result.json"), "utf8").replaceAll(
+          '"multi_turn_base_',
+          '"multi_turn_long_context_',
+        ),
+      );
       const io = memoryIo({ TWINSCORE_PYTHON: join(dir, "no-python") });
       const code = await runCli(["check", "--results", dir, "--bfcl-data", bfclDataDir(), "--format", "json"], io);
       expect(code).toBe(0);

@@ -81,8 +81,14 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "far the verdicts agree with the stored score files.",
     );
   withGroups(cmd, resultsGroup, modelsGroup, bfclData, scoresGroup)
-    .option("--bfcl-eval <dir>", "bfcl_eval package folder holding long_context.py (only for long_context files, which are skipped without it)")
-    .option("--out <dir>", "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)")
+    .option(
+      "--bfcl-eval <dir>",
+      "bfcl_eval package folder holding long_context.py (only for long_context files, which are skipped without it)",
+    )
+    .option(
+      "--out <dir>",
+      "write BFCL-format score files here (<model>/multi_turn/BFCL_v4_<category>_score.json; for a tree of runs, <run>/score/<model>/…)",
+    )
     .addOption(
       new Option(
         "--score-empty-turns [reading]",
@@ -111,7 +117,10 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       const { results } = resultsGroup.read(opts);
       const { scores } = scoresGroup.read(opts);
       if (results.length > 1 || scores.length > 1) {
-        printBadArgument(io, `check takes one --results DIR and at most one --scores DIR (got ${results.length} and ${scores.length}); give a folder holding the runs instead`);
+        printBadArgument(
+          io,
+          `check takes one --results DIR and at most one --scores DIR (got ${results.length} and ${scores.length}); give a folder holding the runs instead`,
+        );
         state.exitCode = 2;
         return;
       }
@@ -128,7 +137,10 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         cwd: io.cwd,
         env: io.env,
       });
-      const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({ model, files: doc.files.filter((f) => f.folder === model).map((f) => f.file) }));
+      const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({
+        model,
+        files: doc.files.filter((f) => f.folder === model).map((f) => f.file),
+      }));
       printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
       const beside = doc.files.length === 0 ? null : scoresBesideNote(doc.scoresBeside, "--scores DIR reads another");
       if (beside !== null) printNotes(io, [beside]);
@@ -137,7 +149,9 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       printNotes(io, explainedDifferenceNotes(doc.files));
       if (doc.written !== null && doc.written.files > 0) {
         const { dir, files, models } = doc.written;
-        printNotes(io, [writtenNote(dir, `${files} BFCL score file${files === 1 ? "" : "s"} of ${models} model${models === 1 ? "" : "s"}`)]);
+        printNotes(io, [
+          writtenNote(dir, `${files} BFCL score file${files === 1 ? "" : "s"} of ${models} model${models === 1 ? "" : "s"}`),
+        ]);
       }
       state.exitCode = doc.exitCode;
       if (doc.files.length === 0 && doc.exitCode === 2) return;
@@ -145,7 +159,10 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
       if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
       else {
         const table = tableOf("check", doc.files, scores.length > 0 ? columns : columns.slice(0, 5));
-        const out = renderPrintout({ blocks: [{ kind: "table", table }, ...(doc.emptyTurns === null ? [] : emptyTurnBlocks(doc.emptyTurns))] }, chosen);
+        const out = renderPrintout(
+          { blocks: [{ kind: "table", table }, ...(doc.emptyTurns === null ? [] : emptyTurnBlocks(doc.emptyTurns))] },
+          chosen,
+        );
         io.stdout(out.stdout);
         if (out.stderr) io.stderr(out.stderr);
       }
@@ -153,7 +170,9 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
 };
 
 /** One note per model folder `twinscore run` made (its run.json): what the run is, so the check says what it checked. */
-function runNotes(files: readonly { readonly folder: string; readonly file: string; readonly decoder: { readonly source: string } | null }[]): Note[] {
+function runNotes(
+  files: readonly { readonly folder: string; readonly file: string; readonly decoder: { readonly source: string } | null }[],
+): Note[] {
   const seen = new Set<string>();
   const out: Note[] = [];
   for (const f of files) {

@@ -42,7 +42,19 @@ function alignedByPair(run: (typeof rolloutRuns)[number], model: string): Map<st
 
 describe("compare --bfcl-data: does an arm trade resolution for restraint? (main vs harmony-fixes, gpt-oss-120b)", () => {
   const [main, fixes] = rolloutRuns;
-  const args = ["compare", "--reading", "release", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--model", "openai_gpt-oss-120b", "--bfcl-data", bfclDataDir()];
+  const args = [
+    "compare",
+    "--reading",
+    "release",
+    "--a",
+    rolloutRunDir(main),
+    "--b",
+    rolloutRunDir(fixes),
+    "--model",
+    "openai_gpt-oss-120b",
+    "--bfcl-data",
+    bfclDataDir(),
+  ];
 
   it("--format json: the aligned change with its paired interval and McNemar on the aligned outcome, recounted from BFCL's own prefix checks", async () => {
     const r = await run([...args, "--format", "json"]);
@@ -78,7 +90,7 @@ describe("compare --bfcl-data: does an arm trade resolution for restraint? (main
     // without resamples no interval: its two csv columns are empty
     expect(lines[0]).toBe("model,measure,slice,N,A,B,B-A,A only,B only,McNemar p,ci_low,ci_high");
     expect(lines).toContain("openai_gpt-oss-120b,aligned pair,all,223,42.2,50.2,+8.1,11,29,0.0064,,");
-    expect(lines).toContain("openai_gpt-oss-120b,\"withheld held+done (asked, then did it)\",all,223,46.6,51.1,+4.5,12,22,0.12,,");
+    expect(lines).toContain('openai_gpt-oss-120b,"withheld held+done (asked, then did it)",all,223,46.6,51.1,+4.5,12,22,0.12,,');
     expect(lines).toContain("openai_gpt-oss-120b,empty turns: strict,miss_func,200,16.5,22.5,+6.0,9,21,0.043,,");
     const md = await run([...args, "--format", "markdown", "--bootstrap", "0"]);
     expect(md.out).toContain("| openai_gpt-oss-120b | aligned pair | all | 223 | 42.2 | 50.2 | +8.1 | 11 | 29 | 0.0064 |  |");
@@ -87,7 +99,17 @@ describe("compare --bfcl-data: does an arm trade resolution for restraint? (main
   }, 120_000);
 
   it("a BFCL data folder that is not one is a bad argument: exit 2 before anything is scored", async () => {
-    const r = await run(["compare", "--reading", "release", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--bfcl-data", join(projectRoot, "src")]);
+    const r = await run([
+      "compare",
+      "--reading",
+      "release",
+      "--a",
+      rolloutRunDir(main),
+      "--b",
+      rolloutRunDir(fixes),
+      "--bfcl-data",
+      join(projectRoot, "src"),
+    ]);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err.trim().split("\n")).toHaveLength(1);

@@ -15,7 +15,23 @@ describe("twinscore compare", () => {
   it("main vs harmony-fixes for gpt-oss-120b: decision 83.2 → 81.8 with a paired interval; official raw on the miss items 43.9 → 50.2", async () => {
     const a = rolloutRunDir("2025-11-12-main");
     const b = rolloutRunDir("2025-11-12-harmony-fixes");
-    const r = await run(["compare", "--reading", "release", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b", "--scores-a", join(a, "score"), "--scores-b", join(b, "score"), "--format", "csv"]);
+    const r = await run([
+      "compare",
+      "--reading",
+      "release",
+      "--a",
+      join(a, "result"),
+      "--b",
+      join(b, "result"),
+      "--model",
+      "openai_gpt-oss-120b",
+      "--scores-a",
+      join(a, "score"),
+      "--scores-b",
+      join(b, "score"),
+      "--format",
+      "csv",
+    ]);
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
     // the interval of the change is two numeric columns in csv, its bracketed text in the table
@@ -23,17 +39,29 @@ describe("twinscore compare", () => {
     expect(lines).toContain("openai_gpt-oss-120b,decision,all,223,83.2,81.8,-1.3,,,,-3.6,1.1");
     expect(lines).toContain("openai_gpt-oss-120b,official raw,scored miss items,223,43.9,50.2,+6.3,18,32,0.065,,");
     expect(lines).toContain("openai_gpt-oss-120b,act (base anchor),all,223,96.9,94.6,-2.2,8,3,0.23,,");
-    const table = await run(["compare", "--reading", "release", "--a", join(a, "result"), "--b", join(b, "result"), "--model", "openai_gpt-oss-120b"]);
+    const table = await run([
+      "compare",
+      "--reading",
+      "release",
+      "--a",
+      join(a, "result"),
+      "--b",
+      join(b, "result"),
+      "--model",
+      "openai_gpt-oss-120b",
+    ]);
     expect(table.out).toMatch(/\nopenai_gpt-oss-120b +decision +all +223 +83\.2 +81\.8 +-1\.3 +\[-3\.6, \+1\.1\]\n/);
   }, 120_000);
-  it("two serving builds where nothing was injected: no injection check; --injection-check asks for it and says no \"holds\"", async () => {
+  it('two serving builds where nothing was injected: no injection check; --injection-check asks for it and says no "holds"', async () => {
     const a = join(rolloutRunDir("2025-11-12-main"), "result");
     const b = join(rolloutRunDir("2025-11-12-harmony-fixes"), "result");
     // under release both models have a headline in both arms (on the decided pairs main's 20b has none and is not compared)
     const plain = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release"]);
     expect(plain.code).toBe(0);
     expect(plain.out + plain.err).not.toContain("injection check");
-    const json = JSON.parse((await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release", "--format", "json"])).out) as { injection: unknown[] };
+    const json = JSON.parse(
+      (await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release", "--format", "json"])).out,
+    ) as { injection: unknown[] };
     expect(json.injection).toEqual([]);
     const asked = await run(["compare", "--a", a, "--b", b, "--bootstrap", "0", "--reading", "release", "--injection-check"]);
     expect(asked.code).toBe(0);
@@ -55,21 +83,56 @@ describe("twinscore compare", () => {
       mkdirSync(b, { recursive: true });
       const key = '{"twinscore_injected": {"placement": "developer-message", "text": "Ask before you guess."}, ';
       for (const f of readdirSync(source)) {
-        const lines = readFileSync(join(source, f), "utf8").split("\n").map((l) => (l.startsWith("{") ? key + l.slice(1) : l));
+        const lines = readFileSync(join(source, f), "utf8")
+          .split("\n")
+          .map((l) => (l.startsWith("{") ? key + l.slice(1) : l));
         writeFileSync(join(b, f), lines.join("\n"));
       }
-      const r = await run(["compare", "--a", join(source, "..", ".."), "--b", join(dir, "injected"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--format", "json"]);
+      const r = await run([
+        "compare",
+        "--a",
+        join(source, "..", ".."),
+        "--b",
+        join(dir, "injected"),
+        "--model",
+        "openai_gpt-oss-120b",
+        "--bootstrap",
+        "0",
+        "--format",
+        "json",
+      ]);
       expect(r.code).toBe(0);
-      const doc = JSON.parse(r.out) as { injection: { model: string; injectedLines: { a: number; b: number }; check: { paired: number; mode: number } }[] };
-      expect(doc.injection.map((i) => [i.model, i.injectedLines, i.check.paired, i.check.mode])).toEqual([["openai_gpt-oss-120b", { a: 0, b: 600 }, 588, 0]]);
+      const doc = JSON.parse(r.out) as {
+        injection: { model: string; injectedLines: { a: number; b: number }; check: { paired: number; mode: number } }[];
+      };
+      expect(doc.injection.map((i) => [i.model, i.injectedLines, i.check.paired, i.check.mode])).toEqual([
+        ["openai_gpt-oss-120b", { a: 0, b: 600 }, 588, 0],
+      ]);
       // the block on the first 50 lines of the base file only: the arm is named, the model not compared
       const baseFile = readdirSync(source).find((f) => f.includes("_base_"))!;
-      const lines = readFileSync(join(source, baseFile), "utf8").split("\n").map((l, i) => (l.startsWith("{") && i < 50 ? key + l.slice(1) : l));
-      for (const f of readdirSync(source)) writeFileSync(join(b, f), f === baseFile ? lines.join("\n") : readFileSync(join(source, f), "utf8"));
-      const partly = await run(["compare", "--a", join(source, "..", ".."), "--b", join(dir, "injected"), "--model", "openai_gpt-oss-120b", "--bootstrap", "0"]);
+      const lines = readFileSync(join(source, baseFile), "utf8")
+        .split("\n")
+        .map((l, i) => (l.startsWith("{") && i < 50 ? key + l.slice(1) : l));
+      for (const f of readdirSync(source))
+        writeFileSync(join(b, f), f === baseFile ? lines.join("\n") : readFileSync(join(source, f), "utf8"));
+      const partly = await run([
+        "compare",
+        "--a",
+        join(source, "..", ".."),
+        "--b",
+        join(dir, "injected"),
+        "--model",
+        "openai_gpt-oss-120b",
+        "--bootstrap",
+        "0",
+      ]);
       expect(partly.code).toBe(2);
-      expect(partly.err).toContain(`error: arm B (${join(dir, "injected")}): model openai_gpt-oss-120b: its lines were made with different injected blocks (`);
-      expect(partly.err).toMatch(/\(\d+ without an injected block, 5\d with "Ask before you guess\."\); one folder must hold one run's lines \(not scored\) \[run-mixed\]/);
+      expect(partly.err).toContain(
+        `error: arm B (${join(dir, "injected")}): model openai_gpt-oss-120b: its lines were made with different injected blocks (`,
+      );
+      expect(partly.err).toMatch(
+        /\(\d+ without an injected block, 5\d with "Ask before you guess\."\); one folder must hold one run's lines \(not scored\) \[run-mixed\]/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -31,7 +31,9 @@ import type { RegisterCommand } from "./index.js";
 export { formatP } from "../views/compare.js";
 
 const format = formatGroup();
-const bfclData = bfclDataGroup("adds the aligned comparison (asked, then did it) and the skipped turn scored, per arm (runs BFCL's checker on both arms)");
+const bfclData = bfclDataGroup(
+  "adds the aligned comparison (asked, then did it) and the skipped turn scored, per arm (runs BFCL's checker on both arms)",
+);
 
 /** Register `twinscore compare`. */
 export const registerCompare: RegisterCommand = (program: Command, io: CliIo, state) => {
@@ -48,9 +50,27 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
     .option("--scores-a <dir>", "score tree of arm A (adds the official score change)")
     .option("--scores-b <dir>", "score tree of arm B")
     .option("--trials-a <dir...>", "instead of --a: arm A as repeated trials of one model (each folder one trial, as score --trials-of)")
-    .option("--trials-b <dir...>", "instead of --b: arm B as repeated trials of one model; the change is paired over pairs and each arm's trials")
-    .option("--injection-check", "check the first-step input tokens B - A for every model, also where no line records an injected block (by default only where one does: run --inject)");
-  withGroups(cmd, modelsGroup, bfclData, readingGroup, maxUndecidedGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
+    .option(
+      "--trials-b <dir...>",
+      "instead of --b: arm B as repeated trials of one model; the change is paired over pairs and each arm's trials",
+    )
+    .option(
+      "--injection-check",
+      "check the first-step input tokens B - A for every model, also where no line records an injected block (by default only where one does: run --inject)",
+    );
+  withGroups(
+    cmd,
+    modelsGroup,
+    bfclData,
+    readingGroup,
+    maxUndecidedGroup,
+    bootstrapGroup,
+    format,
+    manifestGroup,
+    decoderGroup,
+    strictGroup,
+    verboseGroup,
+  )
     .addHelpText(
       "after",
       "\nA model with no headline in an arm (more than --max-undecided % of Table 1's pairs undecided, as score\n" +
@@ -69,7 +89,17 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         ...(opts.scoresA === undefined ? {} : { scoresA: opts.scoresA as string }),
         ...(opts.scoresB === undefined ? {} : { scoresB: opts.scoresB as string }),
         ...(opts.injectionCheck === true ? { injectionCheck: true } : {}),
-        ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, maxUndecidedGroup, bfclData, decoderGroup, strictGroup),
+        ...readGroups(
+          opts,
+          modelsGroup,
+          bootstrapGroup,
+          manifestGroup,
+          readingGroup,
+          maxUndecidedGroup,
+          bfclData,
+          decoderGroup,
+          strictGroup,
+        ),
         cwd: io.cwd,
         env: io.env,
       });

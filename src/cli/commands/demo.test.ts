@@ -23,7 +23,12 @@ describe("twinscore demo (committed manifest, synthetic runs, no downloads)", ()
     const dir = mkdtempSync(join(tmpdir(), "twinscore-demo-test-"));
     const r = await run(["demo", "--format", "csv", "--keep", "runs"], dir);
     expect(r.code).toBe(0);
-    expect(r.out.split("\n").slice(1, 5).map((l) => l.split(",").slice(0, 5).join(","))).toEqual([
+    expect(
+      r.out
+        .split("\n")
+        .slice(1, 5)
+        .map((l) => l.split(",").slice(0, 5).join(",")),
+    ).toEqual([
       "always-act,223,100.0,0.0,50.0",
       "never-act,223,0.0,100.0,50.0",
       "oracle,223,100.0,100.0,100.0",

@@ -45,7 +45,11 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
     )
     .option("--keep <dir>", "write the synthetic result files to DIR and keep them (default: a temporary folder, removed)");
   withGroups(cmd, ...sharedScoreGroups)
-    .addHelpText("after", "\nExit: 0 every policy scored as it must; 1 one did not; 2 the demo could not run." + commandHelpFooter(["what-counts", "columns", "readings", "formats", "exit-codes"]))
+    .addHelpText(
+      "after",
+      "\nExit: 0 every policy scored as it must; 1 one did not; 2 the demo could not run." +
+        commandHelpFooter(["what-counts", "columns", "readings", "formats", "exit-codes"]),
+    )
     .action(async (opts: ParsedOptions) => {
       const req = scoreRequestOf(io, opts);
       if (typeof req === "string") {
@@ -62,7 +66,10 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
         return;
       }
       if (format === "json") {
-        printProblems(io, [...doc.problems, ...doc.score.problems], { verbose, byModel: doc.score.models.map((m) => ({ name: m.model, problems: m.problems })) });
+        printProblems(io, [...doc.problems, ...doc.score.problems], {
+          verbose,
+          byModel: doc.score.models.map((m) => ({ name: m.model, problems: m.problems })),
+        });
         io.stdout(renderVersionedJson(doc, manifestsOf({}, io.cwd)));
         return;
       }

@@ -24,7 +24,11 @@ describe("twinscore judge on the real gpt-oss rollouts", () => {
     const io = memoryIo();
     const code = await runCli(["judge", "--results", run, "--model", "openai_gpt-oss-120b", "--dry-run", "--include-silent"], io);
     expect(code).toBe(0);
-    const lines = io.out.join("").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = io.out
+      .join("")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     // 213 pairs decided on both twins (10 have an inference-error or short side), hold 68.1% → 145 held back.
     expect(lines).toHaveLength(145);
     const first = lines.find((l) => l.missId === "multi_turn_miss_param_122");
@@ -47,14 +51,31 @@ describe("twinscore judge on the real gpt-oss rollouts", () => {
         }
         const removed = String(JSON.parse(body).messages[1]?.content ?? "").includes("Removed function: (none");
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ choices: [{ message: { content: JSON.stringify({ label: removed ? "asks_removed" : "asks_other" }) } }] }));
+        res.end(
+          JSON.stringify({ choices: [{ message: { content: JSON.stringify({ label: removed ? "asks_removed" : "asks_other" }) } }] }),
+        );
       });
     });
     await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
     const dir = mkdtempSync(join(tmpdir(), "judge-cli-"));
     const io = memoryIo({ TEST_JUDGE_KEY: "sk-do-not-log" }, dir);
-    const argv = ["judge", "--results", run, "--model", "openai_gpt-oss-20b", "--include-silent", "--endpoint", `http://127.0.0.1:${port}/v1`, "--judge-model", "stub", "--key-env", "TEST_JUDGE_KEY", "--format", "json"];
+    const argv = [
+      "judge",
+      "--results",
+      run,
+      "--model",
+      "openai_gpt-oss-20b",
+      "--include-silent",
+      "--endpoint",
+      `http://127.0.0.1:${port}/v1`,
+      "--judge-model",
+      "stub",
+      "--key-env",
+      "TEST_JUDGE_KEY",
+      "--format",
+      "json",
+    ];
     expect(await runCli(argv, io)).toBe(0);
     const doc = JSON.parse(io.out.join(""));
     const s = doc.summaries[0];
@@ -86,22 +107,39 @@ describe("judge and its API key", () => {
     await echo?.close();
     echo = null;
   });
-  const judgeArgv = (url: string, ...more: string[]) => ["judge", "--results", run, "--model", "openai_gpt-oss-120b", "--include-silent", "--endpoint", url, "--judge-model", "judge", ...more];
+  const judgeArgv = (url: string, ...more: string[]) => [
+    "judge",
+    "--results",
+    run,
+    "--model",
+    "openai_gpt-oss-120b",
+    "--include-silent",
+    "--endpoint",
+    url,
+    "--judge-model",
+    "judge",
+    ...more,
+  ];
 
-  it.each([["--key-env", ["--key-env", "JUDGE_KEY"], "JUDGE_KEY"]])("a key with a newline (KEY=$(cat two-line-file)) from %s is refused before anything is read or sent: one line that does not show it, exit 2", async (_, flags, variable) => {
-    const received: ReceivedBodies = { bodies: [] };
-    echo = await startKeyEchoModel(received);
-    const key = "sk-live-Judge7c1f\nsecond-line-of-the-key-file";
-    const dir = mkdtempSync(join(tmpdir(), "judge-key-"));
-    const io = memoryIo({ [variable]: key }, dir);
-    expect(await runCli(judgeArgv(echo.url, ...flags), io)).toBe(2);
-    expect(io.out.join("")).toBe("");
-    const err = io.err.join("");
-    expect(err).toMatch(new RegExp(`^error: --key-env ${variable}: the key contains a newline at character 18 of 45; [^\n]* \\[key-unusable\\]\n$`));
-    for (const part of key.split("\n")) expect(err).not.toContain(part);
-    expect(echo.stats.requests + echo.stats.probes).toBe(0);
-    expect(existsSync(join(dir, "twinscore-labels.jsonl"))).toBe(false);
-  });
+  it.each([["--key-env", ["--key-env", "JUDGE_KEY"], "JUDGE_KEY"]])(
+    "a key with a newline (KEY=$(cat two-line-file)) from %s is refused before anything is read or sent: one line that does not show it, exit 2",
+    async (_, flags, variable) => {
+      const received: ReceivedBodies = { bodies: [] };
+      echo = await startKeyEchoModel(received);
+      const key = "sk-live-Judge7c1f\nsecond-line-of-the-key-file";
+      const dir = mkdtempSync(join(tmpdir(), "judge-key-"));
+      const io = memoryIo({ [variable]: key }, dir);
+      expect(await runCli(judgeArgv(echo.url, ...flags), io)).toBe(2);
+      expect(io.out.join("")).toBe("");
+      const err = io.err.join("");
+      expect(err).toMatch(
+        new RegExp(`^error: --key-env ${variable}: the key contains a newline at character 18 of 45; [^\n]* \\[key-unusable\\]\n$`),
+      );
+      for (const part of key.split("\n")) expect(err).not.toContain(part);
+      expect(echo.stats.requests + echo.stats.probes).toBe(0);
+      expect(existsSync(join(dir, "twinscore-labels.jsonl"))).toBe(false);
+    },
+  );
 
   it("sends a key only with --key-env, as run does: OPENAI_API_KEY set in the environment never reaches the endpoint unasked", async () => {
     const keys: string[] = [];
@@ -117,7 +155,12 @@ describe("judge and its API key", () => {
     expect(sent).toBeGreaterThan(0);
     expect(new Set(keys)).toEqual(new Set([""]));
     // named, the key is sent (and nothing else is)
-    expect(await runCli(judgeArgv(echo.url, "--retries", "0", "--format", "json", "--key-env", "JUDGE_KEY", "--labels", "named.jsonl", "--no-cache-dir"), io)).toBe(0);
+    expect(
+      await runCli(
+        judgeArgv(echo.url, "--retries", "0", "--format", "json", "--key-env", "JUDGE_KEY", "--labels", "named.jsonl", "--no-cache-dir"),
+        io,
+      ),
+    ).toBe(0);
     expect(keys.length).toBeGreaterThan(sent);
     expect(new Set(keys.slice(sent))).toEqual(new Set(["sk-named-Key-77c2"]));
   });
@@ -125,7 +168,9 @@ describe("judge and its API key", () => {
   it("a library caller's key with a newline is refused the same way", async () => {
     const doc = await judgeHeldBack({ results: [run], endpoint: "http://127.0.0.1:9/v1", judgeModel: "judge", apiKey: "sk-lib-Key\n" });
     expect(doc.exitCode).toBe(2);
-    expect(doc.problems.map((p) => [p.code, p.message])).toEqual([["key-unusable", expect.stringContaining("a newline at character 11 of 11")]]);
+    expect(doc.problems.map((p) => [p.code, p.message])).toEqual([
+      ["key-unusable", expect.stringContaining("a newline at character 11 of 11")],
+    ]);
     expect(doc.problems[0].message).not.toContain("sk-lib-Key");
   });
 
@@ -147,7 +192,10 @@ describe("judge and its API key", () => {
     expect(doc.run.labelled).toBeGreaterThan(100);
     expect(doc.run.failures.length).toBeGreaterThan(20);
     const cache = join(dir, "twinscore-labels.jsonl.cache");
-    const written = [readFileSync(join(dir, "twinscore-labels.jsonl"), "utf8"), ...readdirSync(cache).map((f) => readFileSync(join(cache, f), "utf8"))].join("\n");
+    const written = [
+      readFileSync(join(dir, "twinscore-labels.jsonl"), "utf8"),
+      ...readdirSync(cache).map((f) => readFileSync(join(cache, f), "utf8")),
+    ].join("\n");
     const shown = io.out.join("") + io.err.join("");
     const anySpelling = redactorOf([key]);
     expect(written).toContain("[redacted]");

@@ -11,7 +11,19 @@ import { note, problem } from "../../messages/index.js";
 import { renderJson, renderPrintout, tableOf, type Column } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
 import type { CliIo } from "../io.js";
-import { decoderGroup, formatGroup, httpClientGroup, manifestGroup, modelsGroup, readGroups, resultsGroup, strictGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
+import {
+  decoderGroup,
+  formatGroup,
+  httpClientGroup,
+  manifestGroup,
+  modelsGroup,
+  readGroups,
+  resultsGroup,
+  strictGroup,
+  verboseGroup,
+  withGroups,
+  type ParsedOptions,
+} from "../option-groups.js";
 import { printNotes, printProblems, progressPrinter } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -24,7 +36,11 @@ const summaryColumns: Column<JudgeSummary>[] = [
   { header: "not reached", value: (s) => s.notReached, align: "right" },
   { header: "silent", value: (s) => s.silent, align: "right" },
   { header: "labelled", value: (s) => s.labelled, align: "right" },
-  ...judgeLabels.map((l) => ({ header: l, value: (s: JudgeSummary) => (s.labelled ? s.shares[l].toFixed(1) : "–"), align: "right" as const })),
+  ...judgeLabels.map((l) => ({
+    header: l,
+    value: (s: JudgeSummary) => (s.labelled ? s.shares[l].toFixed(1) : "–"),
+    align: "right" as const,
+  })),
 ];
 
 /** Registers `twinscore judge`. */
@@ -76,15 +92,29 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         for (const r of doc.dryRun.requests) io.stdout(JSON.stringify(r) + "\n");
         const d = doc.dryRun;
         const notReached = d.notReached > 0 ? `; ${d.notReached} held back only because the rollout never reached the anchor` : "";
-        printNotes(io, [note("dry-run", `dry run: ${d.requests.length} request(s) would be sent; ${d.silent} silent turn(s)${d.silentIncluded ? " included" : " left out"}${notReached}`)]);
+        printNotes(io, [
+          note(
+            "dry-run",
+            `dry run: ${d.requests.length} request(s) would be sent; ${d.silent} silent turn(s)${d.silentIncluded ? " included" : " left out"}${notReached}`,
+          ),
+        ]);
         return;
       }
       const run = doc.run;
       if (run === null) return;
-      printProblems(io, run.failures.map((f) => problem("judge-failed", `${f.model} ${f.missId}: ${f.message}`)));
-      printNotes(io, [note("judged", `${run.labelled} labelled now, ${run.resumed} resumed, ${run.fromCache} from cache, ${run.requested} requested, ${run.failures.length} failed`)]);
+      printProblems(
+        io,
+        run.failures.map((f) => problem("judge-failed", `${f.model} ${f.missId}: ${f.message}`)),
+      );
+      printNotes(io, [
+        note(
+          "judged",
+          `${run.labelled} labelled now, ${run.resumed} resumed, ${run.fromCache} from cache, ${run.requested} requested, ${run.failures.length} failed`,
+        ),
+      ]);
       const chosen = format.read(opts).format;
       if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
-      else io.stdout(renderPrintout({ blocks: [{ kind: "table", table: tableOf("judge", doc.summaries, summaryColumns) }] }, chosen).stdout);
+      else
+        io.stdout(renderPrintout({ blocks: [{ kind: "table", table: tableOf("judge", doc.summaries, summaryColumns) }] }, chosen).stdout);
     });
 };

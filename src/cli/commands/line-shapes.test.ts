@@ -57,7 +57,9 @@ describe("lines whose turns are strings, not lists of steps", () => {
     const shape = r.err.split("\n").filter((l) => l.endsWith("[not-bfcl-lines]"));
     // every line of the three files the pairs read is one of them (the inference-error lines are BFCL's own shape)
     expect(shape).toHaveLength(1);
-    expect(shape[0]).toMatch(/BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) line\(s\) are not as bfcl generate writes them \(\1 where a turn of `result` is a string\); bfcl generate writes `result` as a list of turns, each turn a list of steps/);
+    expect(shape[0]).toMatch(
+      /BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) lines? are not as bfcl generate writes them \(\1 where a turn of `result` is a string\); bfcl generate writes `result` as a list of turns, each turn a list of steps/,
+    );
     expect(r.err).not.toContain("regenerate the failed items");
     expect(r.err).not.toContain("another decoder");
     expect(r.err).toContain("write the lines as bfcl generate does");
@@ -69,7 +71,9 @@ describe("lines whose turns are strings, not lists of steps", () => {
     mkdirSync(dir, { recursive: true });
     for (const c of categories) {
       const name = `BFCL_v4_multi_turn_${c}_result.json`;
-      const lines = readFileSync(join(SOURCE, name), "utf8").split("\n").filter((l) => l.trim() !== "");
+      const lines = readFileSync(join(SOURCE, name), "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "");
       const out = lines.map((l, i) => {
         const o = JSON.parse(l) as { result: unknown };
         if (c === "base" && i % 2 === 0 && Array.isArray(o.result)) o.result = o.result.map((turn) => JSON.stringify(turn));
@@ -81,18 +85,27 @@ describe("lines whose turns are strings, not lists of steps", () => {
     expect(r.code).toBe(1);
     const shape = r.err.split("\n").filter((l) => l.endsWith("[not-bfcl-lines]"));
     expect(shape).toHaveLength(1);
-    expect(shape[0]).toMatch(/BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) line\(s\) are not as bfcl generate writes them \(\1 where a turn of `result` is a string\)/);
+    expect(shape[0]).toMatch(
+      /BFCL_v4_multi_turn_base_result\.json:\d+: warning: model my-model: (\d+) lines? are not as bfcl generate writes them \(\1 where a turn of `result` is a string\)/,
+    );
     expect(r.err).not.toContain("regenerate the failed items");
-    expect(r.err).toMatch(/error: model my-model: no act, hold or decision: .*; write the lines as bfcl generate does \(the not-bfcl-lines warning says what was found\) \[no-headline\]/);
+    expect(r.err).toMatch(
+      /error: model my-model: no act, hold or decision: .*; write the lines as bfcl generate does \(the not-bfcl-lines warning says what was found\) \[no-headline\]/,
+    );
   });
 
   it("check: one line per file with the count of such lines, and no advice to change decoder", async () => {
     const r = await run(["check", "--results", join("strings", "my-model"), "--bfcl-data", bfclDataDir()]);
     expect(r.err).not.toContain("another decoder");
     const shape = r.err.split("\n").filter((l) => l.endsWith("[not-bfcl-lines]"));
-    expect(shape.map((l) => l.replace(/^.*BFCL_v4_multi_turn_(\w+)_result\.json:\d+: warning: my-model: (\d+) line\(s\) are not as bfcl generate writes them \(\2 where a turn of `result` is a string\).*$/, "$1 $2"))).toEqual(
-      categories.map((c) => `${c} ${rewritten[c]}`),
-    );
+    expect(
+      shape.map((l) =>
+        l.replace(
+          /^.*BFCL_v4_multi_turn_(\w+)_result\.json:\d+: warning: my-model: (\d+) lines? are not as bfcl generate writes them \(\2 where a turn of `result` is a string\).*$/,
+          "$1 $2",
+        ),
+      ),
+    ).toEqual(categories.map((c) => `${c} ${rewritten[c]}`));
   });
 });
 

@@ -38,14 +38,31 @@ describe("twinscore pairs on ../shared/bfcl-v4", () => {
 
   it("lists one TSV row per should-ask item, base_id/anchor_turn empty where they do not exist", async () => {
     const r = await run(["pairs", "--bfcl-data", bfclDataDir(), "--format", "tsv"]);
-    const rows = r.out.trimEnd().split("\n").map((l) => l.split("\t"));
+    const rows = r.out
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.split("\t"));
     expect(rows[0]).toEqual(["miss_id", "category", "base_id", "anchor_turn", "status", "reason"]);
     expect(rows).toHaveLength(401);
     const status = (s: string) => rows.filter((c) => c[4] === s).length;
     expect([status("scored"), status("excluded"), status("dropped")]).toEqual([223, 142, 35]);
     const row = (id: string) => rows.find((c) => c[0] === `multi_turn_${id}`);
-    expect(row("miss_func_167")).toEqual(["multi_turn_miss_func_167", "miss_func", "multi_turn_base_167", "", "dropped", expect.stringMatching(/^multi-anchor: /)]);
-    expect(row("miss_param_122")).toEqual(["multi_turn_miss_param_122", "miss_param", "multi_turn_base_122", "0", "scored", "certified valid"]);
+    expect(row("miss_func_167")).toEqual([
+      "multi_turn_miss_func_167",
+      "miss_func",
+      "multi_turn_base_167",
+      "",
+      "dropped",
+      expect.stringMatching(/^multi-anchor: /),
+    ]);
+    expect(row("miss_param_122")).toEqual([
+      "multi_turn_miss_param_122",
+      "miss_param",
+      "multi_turn_base_122",
+      "0",
+      "scored",
+      "certified valid",
+    ]);
     expect(row("miss_func_42")?.slice(4)).toEqual(["excluded", "anchor certification: construction error"]);
     expect(row("miss_func_37")?.slice(4)).toEqual(["scored", "certified compound"]);
   });
@@ -61,7 +78,17 @@ describe("twinscore pairs on ../shared/bfcl-v4", () => {
   it("writes a manifest byte-identical to the committed one, atomically", async () => {
     const dir = mkdtempSync(join(tmpdir(), "twinscore-pairs-"));
     const target = join(dir, "manifest.json");
-    const r = await run(["pairs", "--bfcl-data", bfclDataDir(), "--certification", sharedPath("certification"), "--write-manifest", target, "--format", "csv"]);
+    const r = await run([
+      "pairs",
+      "--bfcl-data",
+      bfclDataDir(),
+      "--certification",
+      sharedPath("certification"),
+      "--write-manifest",
+      target,
+      "--format",
+      "csv",
+    ]);
     expect(r.code).toBe(0);
     expect(readFileSync(target, "utf8")).toBe(readFileSync(join(projectRoot, "data", "manifest.json"), "utf8"));
     expect(readdirSync(dir)).toEqual(["manifest.json"]);
@@ -73,12 +100,28 @@ describe("twinscore pairs on ../shared/bfcl-v4", () => {
     const dir = mkdtempSync(join(tmpdir(), "twinscore-pairs-input-"));
     cpSync(bfclDataDir(), join(dir, "data"), { recursive: true });
     cpSync(sharedPath("certification"), join(dir, "certification"), { recursive: true });
-    for (const input of [join("data", "BFCL_v4_multi_turn_base.json"), join("data", "multi_turn_func_doc", "gorilla_file_system.json"), join("certification", "rulings.tsv")]) {
+    for (const input of [
+      join("data", "BFCL_v4_multi_turn_base.json"),
+      join("data", "multi_turn_func_doc", "gorilla_file_system.json"),
+      join("certification", "rulings.tsv"),
+    ]) {
       const target = join(dir, input);
       const before = readFileSync(target);
-      const r = await run(["pairs", "--bfcl-data", join(dir, "data"), "--certification", join(dir, "certification"), "--write-manifest", target, "--format", "csv"]);
+      const r = await run([
+        "pairs",
+        "--bfcl-data",
+        join(dir, "data"),
+        "--certification",
+        join(dir, "certification"),
+        "--write-manifest",
+        target,
+        "--format",
+        "csv",
+      ]);
       expect(r.code).toBe(2);
-      expect(r.err).toBe(`${target}: error: --write-manifest names a file this command reads; refusing to write over it [output-is-input]\n`);
+      expect(r.err).toBe(
+        `${target}: error: --write-manifest names a file this command reads; refusing to write over it [output-is-input]\n`,
+      );
       expect(readFileSync(target).equals(before)).toBe(true);
     }
     // the data folder still loads
@@ -119,9 +162,15 @@ describe("twinscore pairs on ../shared/bfcl-v3", () => {
   });
   it("says per row which pairs are uncertified and why, and which items are misaligned", async () => {
     const r = await run(["pairs", "--bfcl-data", sharedPath("bfcl-v3"), "--format", "tsv"]);
-    const rows = r.out.trimEnd().split("\n").map((l) => l.split("\t"));
+    const rows = r.out
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.split("\t"));
     const row = (id: string) => rows.find((c) => c[0] === `multi_turn_${id}`);
-    expect(row("miss_func_154")?.slice(4)).toEqual(["dropped", "misaligned: base twin multi_turn_base_154 has 6 reference turns but its question has 5"]);
+    expect(row("miss_func_154")?.slice(4)).toEqual([
+      "dropped",
+      "misaligned: base twin multi_turn_base_154 has 6 reference turns but its question has 5",
+    ]);
     expect(rows.filter((c) => c[5].startsWith("uncertified: differs in "))).toHaveLength(121);
     expect(row("miss_func_37")?.slice(4)).toEqual(["scored", "certified compound"]);
   });

@@ -14,8 +14,13 @@ import { bfclDataGroup, formatGroup, strictGroup, verboseGroup, withGroups, type
 import { printNotes, printProblems, writtenNote } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
-const format = formatGroup(["table", "tsv", "json", "csv", "markdown"] as const, "table: funnel + one row per item; tsv/csv/markdown: rows; json: funnel + rows");
-const bfclData = bfclDataGroup("the data to build the pairs from (else BFCL_DATA_DIR, else a bfcl_eval installation; none: the committed manifest is listed)");
+const format = formatGroup(
+  ["table", "tsv", "json", "csv", "markdown"] as const,
+  "table: funnel + one row per item; tsv/csv/markdown: rows; json: funnel + rows",
+);
+const bfclData = bfclDataGroup(
+  "the data to build the pairs from (else BFCL_DATA_DIR, else a bfcl_eval installation; none: the committed manifest is listed)",
+);
 
 const columns: Column<PairListingRow>[] = [
   { header: "miss_id", value: (r) => r.miss_id },
@@ -25,7 +30,6 @@ const columns: Column<PairListingRow>[] = [
   { header: "status", value: (r) => r.status },
   { header: "reason", value: (r) => r.reason },
 ];
-
 
 /** Register `twinscore pairs`. */
 export const registerPairs: RegisterCommand = (program: Command, io: CliIo, state) => {
@@ -63,7 +67,8 @@ export const registerPairs: RegisterCommand = (program: Command, io: CliIo, stat
       state.exitCode = doc.exitCode;
       if (doc.funnel === null) return;
       if (doc.readFrom) printNotes(io, [note("data-source", doc.readFrom)]);
-      if (doc.written !== null) printNotes(io, [writtenNote(doc.written.file, `${counted(doc.written.pairs, "pair")}, ${doc.written.dropped} dropped`)]);
+      if (doc.written !== null)
+        printNotes(io, [writtenNote(doc.written.file, `${counted(doc.written.pairs, "pair")}, ${doc.written.dropped} dropped`)]);
       const table = tableOf("pairs", doc.items, columns);
       const chosen = format.read(opts).format;
       switch (chosen) {

@@ -42,15 +42,43 @@ describe("report --bfcl-data on both gpt-oss runs with --compare: the aligned pa
       "report",
       "--reading",
       "release",
-      "--results", rolloutRunDir(main), "--scores", rolloutRunDir(main),
-      "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
-      "--compare", main, fixes, "--bfcl-data", bfclDataDir(), "--bootstrap", "1000", "--out", out, "--format", "json",
+      "--results",
+      rolloutRunDir(main),
+      "--scores",
+      rolloutRunDir(main),
+      "--results",
+      rolloutRunDir(fixes),
+      "--scores",
+      rolloutRunDir(fixes),
+      "--compare",
+      main,
+      fixes,
+      "--bfcl-data",
+      bfclDataDir(),
+      "--bootstrap",
+      "1000",
+      "--out",
+      out,
+      "--format",
+      "json",
     ]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/checking 2025-11-12-harmony-fixes\/openai_gpt-oss-20b with BFCL's checker/);
     doc = JSON.parse(r.out);
     html = readFileSync(out, "utf8");
-    const s = await run(["score", "--reading", "release", "--results", join(rolloutRunDir(main), ".."), "--bfcl-data", bfclDataDir(), "--bootstrap", "1000", "--format", "json"]);
+    const s = await run([
+      "score",
+      "--reading",
+      "release",
+      "--results",
+      join(rolloutRunDir(main), ".."),
+      "--bfcl-data",
+      bfclDataDir(),
+      "--bootstrap",
+      "1000",
+      "--format",
+      "json",
+    ]);
     const score = JSON.parse(s.out) as { aligned: { models: AlignedJson[] }; emptyTurns: EmptyTurnJson[] };
     const byName = (rows: readonly { model: string }[]) => [...rows].sort((a, b) => (a.model < b.model ? -1 : 1));
     expect(doc.aligned).toHaveLength(4);
@@ -63,7 +91,8 @@ describe("report --bfcl-data on both gpt-oss runs with --compare: the aligned pa
   it("the page: the aligned panel's cells and the empty-turn cells are the document's numbers", () => {
     expect(html).toContain('<h2 id="aligned">Asked, then did it');
     expect(html).toContain('<h2 id="empty-turns">The skipped turn, scored');
-    const cell = (model: string, col: string) => new RegExp(`data-model="${model.replace(/[/.|]/g, (c) => `\\${c}`)}" data-col="${col}">([^<]*)<`).exec(html)?.[1];
+    const cell = (model: string, col: string) =>
+      new RegExp(`data-model="${model.replace(/[/.|]/g, (c) => `\\${c}`)}" data-col="${col}">([^<]*)<`).exec(html)?.[1];
     for (const a of doc.aligned) {
       expect(cell(a.model, "aligned")).toBe(formatDecimal1(a.alignedPct));
       expect(cell(a.model, "aligned_held_completed")).toBe(String(a.withheld["held-completed"]));
@@ -89,8 +118,11 @@ describe("report --bfcl-data on both gpt-oss runs with --compare: the aligned pa
     expect(html.match(/data-completed="miss"/g)).toHaveLength(4 * 223);
     expect(html).toContain('<option value="aligned">aligned: right and completed on both sides</option>');
     // the worked example of the README: both twins completed for main's gpt-oss-120b
-    const pair = html.slice(html.indexOf('id="multi_turn_miss_func_111"'), html.indexOf("</details>", html.indexOf('id="multi_turn_miss_func_111"')));
-    expect(pair).toContain("2025-11-12-main/openai_gpt-oss-120b <span class=\"muted\">— both right · aligned</span>");
+    const pair = html.slice(
+      html.indexOf('id="multi_turn_miss_func_111"'),
+      html.indexOf("</details>", html.indexOf('id="multi_turn_miss_func_111"')),
+    );
+    expect(pair).toContain('2025-11-12-main/openai_gpt-oss-120b <span class="muted">— both right · aligned</span>');
   });
 
   it("the compare panels carry the change in aligned score with its interval and McNemar p, and the empty-turn readings", () => {

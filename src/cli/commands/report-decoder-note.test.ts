@@ -13,7 +13,13 @@ import { runCli } from "../program.js";
 async function decoderNotes(argv: string[]): Promise<{ code: number; notes: string[] }> {
   const io = memoryIo({ TWINSCORE_PYTHON: "/nonexistent/python3" }, projectRoot);
   const code = await runCli(argv, io);
-  return { code, notes: io.err.join("").split("\n").filter((l) => l.endsWith("[decoder-detected]")) };
+  return {
+    code,
+    notes: io.err
+      .join("")
+      .split("\n")
+      .filter((l) => l.endsWith("[decoder-detected]")),
+  };
 }
 
 describe("report prints score's decoder-detected note", () => {

@@ -30,7 +30,9 @@ interface ScoreJson {
 
 /** The `<title>` texts of the elements of one class in an SVG. */
 function titles(svg: string, element: string): string[] {
-  return [...svg.matchAll(new RegExp(`<${element} class="[^"]*"[^>]*><title>([^<]*)</title>`, "g"))].map((m) => m[1].replace(/&#39;/g, "'").replace(/&amp;/g, "&"));
+  return [...svg.matchAll(new RegExp(`<${element} class="[^"]*"[^>]*><title>([^<]*)</title>`, "g"))].map((m) =>
+    m[1].replace(/&#39;/g, "'").replace(/&amp;/g, "&"),
+  );
 }
 
 /** A PNG's width and height, from its IHDR chunk. */
@@ -66,19 +68,31 @@ describe("report --figures", () => {
     const shown = score.models.filter((m) => m.numbers !== null);
     expect(shown).toHaveLength(3);
     // the rank-reversal figure: official raw and decision of each model with a headline, as score gives them
-    const reversal = readFileSync(join(dir, svgs.find((f) => f.includes("official-raw-against-decision"))!), "utf8");
+    const reversal = readFileSync(
+      join(
+        dir,
+        svgs.find((f) => f.includes("official-raw-against-decision"))!,
+      ),
+      "utf8",
+    );
     const lines = titles(reversal, "line");
     expect(lines).toHaveLength(3);
     for (const m of shown) {
       const o = score.official.models.find((x) => x.model === m.model)!;
-      expect(lines.find((l) => l.startsWith(`${m.model}: `))).toMatch(new RegExp(`^${m.model}: official ${formatDecimal1(o.rawMiss)} \\(#\\d\\), decision ${formatDecimal1(m.numbers!.decision)} \\(#\\d\\)$`));
+      expect(lines.find((l) => l.startsWith(`${m.model}: `))).toMatch(
+        new RegExp(
+          `^${m.model}: official ${formatDecimal1(o.rawMiss)} \\(#\\d\\), decision ${formatDecimal1(m.numbers!.decision)} \\(#\\d\\)$`,
+        ),
+      );
     }
     // the interval figure: each decision and its 95% interval, the no-headline model absent
     const interval = svgs.map((f) => readFileSync(join(dir, f), "utf8")).find((s) => titles(s, "circle").some((t) => / \[\d/.test(t)))!;
     const dots = titles(interval, "circle");
     expect(dots.map((t) => t.split(": ")[0]).sort()).toEqual(shown.map((m) => m.model).sort());
     for (const m of shown) {
-      expect(dots).toContain(`${m.model}: ${formatDecimal1(m.numbers!.decision)} [${formatDecimal1(m.ci95![0])}, ${formatDecimal1(m.ci95![1])}]`);
+      expect(dots).toContain(
+        `${m.model}: ${formatDecimal1(m.numbers!.decision)} [${formatDecimal1(m.ci95![0])}, ${formatDecimal1(m.ci95![1])}]`,
+      );
     }
   }, 300_000);
 

@@ -30,7 +30,9 @@ const main = join(rolloutRunDir("2025-11-12-main"), "result");
 
 /** The text of every `data-col` cell of the page: `model|column` → text. */
 function cells(html: string): Map<string, string> {
-  return new Map([...html.matchAll(/<span data-model="([^"]*)" data-col="([^"]*)">([^<]*)<\/span>/g)].map((m) => [`${m[1]}|${m[2]}`, m[3]]));
+  return new Map(
+    [...html.matchAll(/<span data-model="([^"]*)" data-col="([^"]*)">([^<]*)<\/span>/g)].map((m) => [`${m[1]}|${m[2]}`, m[3]]),
+  );
 }
 
 describe("twinscore report --trials-of", () => {
@@ -47,7 +49,14 @@ describe("twinscore report --trials-of", () => {
     expect([doc.models, t.trials, t.pairs, t.pairsWithTrials]).toEqual([2, 2, 216, 213]);
     const html = readFileSync(out, "utf8");
     const shown = cells(html);
-    for (const [col, v] of [["trials_act", t.act], ["trials_hold", t.hold], ["trials_decision", t.decision], ["trials_flip", t.meanFlipRate!], ["trials_stable", t.stableShare!], ["trials_spread", t.decisionSpread!]] as const) {
+    for (const [col, v] of [
+      ["trials_act", t.act],
+      ["trials_hold", t.hold],
+      ["trials_decision", t.decision],
+      ["trials_flip", t.meanFlipRate!],
+      ["trials_stable", t.stableShare!],
+      ["trials_spread", t.decisionSpread!],
+    ] as const) {
       expect(shown.get(`openai_gpt-oss-120b|${col}`), col).toBe(formatDecimal1(v));
     }
     expect(html).toContain(`<span class="muted"> [${formatDecimal1(t.ci95![0])}, ${formatDecimal1(t.ci95![1])}]</span>`);
@@ -59,7 +68,10 @@ describe("twinscore report --trials-of", () => {
     expect(marked).toEqual(unstable);
     for (const p of t.pairRows) {
       const summary = new RegExp(`<details class="pair" id="${p.missId}"[^>]*><summary>.*?</summary>`).exec(html)![0];
-      const words = p.flipRate === null ? `· decided in ${p.trials} trial` : `· flip ${formatDecimal1(p.flipRate)} % over ${p.trials} trials (acted ${p.acted}, held ${p.held})`;
+      const words =
+        p.flipRate === null
+          ? `· decided in ${p.trials} trial`
+          : `· flip ${formatDecimal1(p.flipRate)} % over ${p.trials} trials (acted ${p.acted}, held ${p.held})`;
       expect(summary, p.missId).toContain(words);
     }
     expect(html).toContain(`<option value="unstable">unstable pairs: the outcome differs between trials</option>`);
@@ -72,7 +84,9 @@ describe("twinscore report --trials-of", () => {
     const other = join(rolloutRunDir("2025-11-12-harmony-fixes"), "result", "openai_gpt-oss-20b");
     const two = await run(["report", "--trials-of", trials[0], other, "--out", out, "--bootstrap", "0"]);
     expect(two.code).toBe(2);
-    expect(two.err).toMatch(/^error: --trials-of takes the trials of one model; found openai_gpt-oss-120b, openai_gpt-oss-20b \[bad-argument\]$/m);
+    expect(two.err).toMatch(
+      /^error: --trials-of takes the trials of one model; found openai_gpt-oss-120b, openai_gpt-oss-20b \[bad-argument\]$/m,
+    );
     const beside = await run(["report", "--results", main, "--trials-of", ...trials, "--out", out]);
     expect(beside.code).toBe(2);
     expect(beside.err).toContain("give the trials of one model with --trials-of DIR… alone, not beside --results");
@@ -82,14 +96,19 @@ describe("twinscore report --trials-of", () => {
 
 describe("twinscore report --all-pairs / --uncertified", () => {
   it("lists the pair set asked for in the pair browser, with the numbers score gives on it", async () => {
-    for (const [flag, pairs] of [["--all-pairs", 365], ["--uncertified", 231]] as const) {
+    for (const [flag, pairs] of [
+      ["--all-pairs", 365],
+      ["--uncertified", 231],
+    ] as const) {
       const out = join(tmp, `${flag.slice(2)}.html`);
       const report = await run(["report", "--results", main, flag, "--bootstrap", "0", "--out", out, "--format", "json"]);
       expect(report.code, report.err).toBeLessThanOrEqual(1);
       expect((JSON.parse(report.out) as ReportDocument).pairs).toBe(pairs);
       const html = readFileSync(out, "utf8");
       expect(html.match(/<details class="pair"/g)).toHaveLength(pairs);
-      expect(html).toContain(`<p class="note">The ${pairs} pairs of ${flag === "--all-pairs" ? "all content-verified pairs, read-only anchors included (--all-pairs)" : "the gold world-changing pairs before certification (--uncertified)"}, decided or not`);
+      expect(html).toContain(
+        `<p class="note">The ${pairs} pairs of ${flag === "--all-pairs" ? "all content-verified pairs, read-only anchors included (--all-pairs)" : "the gold world-changing pairs before certification (--uncertified)"}, decided or not`,
+      );
       const score = await run(["score", "--results", main, flag, "--bootstrap", "0", "--format", "json"]);
       const shown = cells(html);
       for (const m of (JSON.parse(score.out) as ScoreDocument).models) {
@@ -108,7 +127,9 @@ describe("twinscore report --all-pairs / --uncertified", () => {
     const report = await run(["report", "--results", main, "--bootstrap", "0", "--out", out]);
     expect(report.code, report.err).toBe(1);
     const html = readFileSync(out, "utf8");
-    expect(html).toContain(`<p class="note">The 223 pairs of Table 1&#39;s pair set, decided or not (a pair a model did not decide on both twins is marked ?).`);
+    expect(html).toContain(
+      `<p class="note">The 223 pairs of Table 1&#39;s pair set, decided or not (a pair a model did not decide on both twins is marked ?).`,
+    );
     expect(html).not.toContain("Every scored pair");
     // no trials: no flip rates and no trials filter
     expect(html).not.toContain('id="f-trials"');

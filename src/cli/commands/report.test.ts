@@ -28,7 +28,10 @@ interface CompareJson {
 }
 
 interface ScoreJson {
-  models: { model: string; numbers: { n: number; act: number; hold: number; decision: number; holdCredited: number; decisionCredited: number } }[];
+  models: {
+    model: string;
+    numbers: { n: number; act: number; hold: number; decision: number; holdCredited: number; decisionCredited: number };
+  }[];
 }
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-report-"));
@@ -37,11 +40,21 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const [main, fixes] = rolloutRuns;
 const bothRunsArgs = (out: string) => [
   "report",
-  "--reading", "release",
-  "--results", rolloutRunDir(main), "--scores", rolloutRunDir(main),
-  "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(fixes),
-  "--compare", main, fixes,
-  "--out", out,
+  "--reading",
+  "release",
+  "--results",
+  rolloutRunDir(main),
+  "--scores",
+  rolloutRunDir(main),
+  "--results",
+  rolloutRunDir(fixes),
+  "--scores",
+  rolloutRunDir(fixes),
+  "--compare",
+  main,
+  fixes,
+  "--out",
+  out,
 ];
 
 describe("twinscore report on both gpt-oss runs", () => {
@@ -50,7 +63,7 @@ describe("twinscore report on both gpt-oss runs", () => {
     const r = await run(bothRunsArgs(first));
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/report: scoring 2025-11-12-main/);
-    expect(r.err).toMatch(/wrote .*first\.html \(4 models, 223 pairs, 2 comparison\(s\)/);
+    expect(r.err).toMatch(/wrote .*first\.html \(4 models, 223 pairs, 2 comparisons?/);
     const html = readFileSync(first, "utf8");
     const cells = tableCells(html);
     let checked = 0;
@@ -74,8 +87,21 @@ describe("twinscore report on both gpt-oss runs", () => {
     // Official raw on the scored items: arm A and arm B of `compare` for each model.
     for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
       const c = await run([
-        "compare", "--reading", "release", "--a", rolloutRunDir(main), "--b", rolloutRunDir(fixes), "--scores-a", rolloutRunDir(main), "--scores-b", rolloutRunDir(fixes),
-        "--model", model, "--format", "json",
+        "compare",
+        "--reading",
+        "release",
+        "--a",
+        rolloutRunDir(main),
+        "--b",
+        rolloutRunDir(fixes),
+        "--scores-a",
+        rolloutRunDir(main),
+        "--scores-b",
+        rolloutRunDir(fixes),
+        "--model",
+        model,
+        "--format",
+        "json",
       ]);
       expect(c.code).toBe(0);
       const comparison = (JSON.parse(c.out) as { models: { comparison: CompareJson }[] }).models[0].comparison;
@@ -95,7 +121,8 @@ describe("twinscore report on both gpt-oss runs", () => {
     expect(cells.get(`${main}/openai_gpt-oss-120b|official_miss`)).toBe("43.9");
     expect(html).toContain("<td>decision accuracy</td><td>83.2</td><td>81.8</td><td>−1.3</td><td>[−3.6, +1.1]</td>");
     // The sections and the browser are all there.
-    for (const id of ["table1", "reversal", "categories", "sensitivities", "lost", "compare", "pairs"]) expect(html).toContain(`<h2 id="${id}">`);
+    for (const id of ["table1", "reversal", "categories", "sensitivities", "lost", "compare", "pairs"])
+      expect(html).toContain(`<h2 id="${id}">`);
     expect(html.match(/<details class="pair"/g)).toHaveLength(223);
     expect(html).toContain('id="multi_turn_miss_param_122"');
     expect(html).toContain("<h3>openai_gpt-oss-120b: A = 2025-11-12-main, B = 2025-11-12-harmony-fixes</h3>");
@@ -127,7 +154,9 @@ describe("twinscore report under the default reading (2025-11-12-main)", () => {
     // multi_turn_miss_func_101 is an inference-error line for both models (the holdout assertion)
     const pair = html.slice(html.indexOf('id="multi_turn_miss_func_101"'));
     const body = pair.slice(0, pair.indexOf("</details>"));
-    expect(body).toContain('<div class="undecided" data-status="inference-error">not a decision: the result line is an inference error; this pair is left out of the numbers</div>');
+    expect(body).toContain(
+      '<div class="undecided" data-status="inference-error">not a decision: the result line is an inference error; this pair is left out of the numbers</div>',
+    );
     expect(body).not.toMatch(/should hold back/);
     expect(body).toContain('title="openai_gpt-oss-120b: not a decision on one twin (left out)"');
   });
@@ -140,11 +169,21 @@ describe("twinscore report counts what it leaves out as score does (both real gp
     const r = await run(["report", "--results", results, "--bootstrap", "0", "--out", out]);
     expect(r.code).toBe(1); // main/gpt-oss-20b has no headline, as in score
     const html = readFileSync(out, "utf8");
-    const section = html.slice(html.indexOf("<summary>Pairs left out"), html.indexOf("</details>", html.indexOf("<summary>Pairs left out")));
-    const rows = [...section.matchAll(/<tr><td>([^<]+)<\/td>((?:<td>\d+<\/td>)+)<\/tr>/g)].map((m) => [m[1], ...[...m[2].matchAll(/<td>(\d+)<\/td>/g)].map((c) => Number(c[1]))]);
+    const section = html.slice(
+      html.indexOf("<summary>Pairs left out"),
+      html.indexOf("</details>", html.indexOf("<summary>Pairs left out")),
+    );
+    const rows = [...section.matchAll(/<tr><td>([^<]+)<\/td>((?:<td>\d+<\/td>)+)<\/tr>/g)].map((m) => [
+      m[1],
+      ...[...m[2].matchAll(/<td>(\d+)<\/td>/g)].map((c) => Number(c[1])),
+    ]);
     const s = await run(["score", "--results", results, "--bootstrap", "0", "--format", "json"]);
     type Counts = { decodeFailures: number; shortRollouts: number; inferenceErrors: number };
-    type Undecided = { pairs: number; total: number; byStatus: Record<"missing" | "inference-error" | "not-reached" | "undecidable", number> };
+    type Undecided = {
+      pairs: number;
+      total: number;
+      byStatus: Record<"missing" | "inference-error" | "not-reached" | "undecidable", number>;
+    };
     const models = (JSON.parse(s.out) as { models: { model: string; counts: Counts; undecided: Undecided }[] }).models;
     expect(models).toHaveLength(4);
     expect(rows).toEqual(
@@ -161,7 +200,17 @@ describe("twinscore report counts what it leaves out as score does (both real gp
       ]),
     );
     // what there is to count: main/gpt-oss-120b's 9 error lines and 16 undecodable anchor steps
-    expect(rows.find((row) => row[0] === "2025-11-12-main/openai_gpt-oss-120b")).toEqual(["2025-11-12-main/openai_gpt-oss-120b", 223, 213, 9, 1, 0, 0, 9, 16]);
+    expect(rows.find((row) => row[0] === "2025-11-12-main/openai_gpt-oss-120b")).toEqual([
+      "2025-11-12-main/openai_gpt-oss-120b",
+      223,
+      213,
+      9,
+      1,
+      0,
+      0,
+      9,
+      16,
+    ]);
   }, 120_000);
 });
 
@@ -169,7 +218,19 @@ describe("twinscore report escapes model text", () => {
   it("shows <script> and raw HTML planted in gpt-oss-120b's output literally, and runs none of it", async () => {
     const planted = plantHostileText(join(tmp, "planted"), main, "openai_gpt-oss-120b");
     const out = join(tmp, "planted.html");
-    const r = await run(["report", "--reading", "release", "--results", planted.runDir, "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--out", out]);
+    const r = await run([
+      "report",
+      "--reading",
+      "release",
+      "--results",
+      planted.runDir,
+      "--model",
+      "openai_gpt-oss-120b",
+      "--bootstrap",
+      "0",
+      "--out",
+      out,
+    ]);
     expect(r.code, r.err).toBe(0);
     const html = readFileSync(out, "utf8");
     const start = html.indexOf(`<details class="pair" id="${planted.missId}"`);
@@ -180,7 +241,10 @@ describe("twinscore report escapes model text", () => {
     expect(html).not.toContain("<img src=x");
     expect(html.match(/<script>/g)).toHaveLength(1);
     // The planted text step changes no number: the table still equals the real run's.
-    const real = JSON.parse((await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-120b", "--format", "json"])).out) as ScoreJson;
+    const real = JSON.parse(
+      (await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-120b", "--format", "json"]))
+        .out,
+    ) as ScoreJson;
     const cells = tableCells(html);
     expect(cells.get("openai_gpt-oss-120b|decision")).toBe(formatDecimal1(real.models[0].numbers.decision));
     expect(cells.get("openai_gpt-oss-120b|hold")).toBe(formatDecimal1(real.models[0].numbers.hold));
@@ -190,11 +254,34 @@ describe("twinscore report escapes model text", () => {
 describe("twinscore report --bfcl-data", () => {
   it("adds Table F1 and the credited column, equal to `score --bfcl-data --format json` on main", async () => {
     const out = join(tmp, "credited.html");
-    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--out", out]);
+    const r = await run([
+      "report",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir(main),
+      "--bfcl-data",
+      bfclDataDir(),
+      "--bootstrap",
+      "0",
+      "--out",
+      out,
+    ]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/replaying miss_func attempts of 2025-11-12-main\/openai_gpt-oss-120b/);
-    const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--bfcl-data", bfclDataDir(), "--format", "json"]);
-    const rows = (JSON.parse(s.out) as { workaround: { model: string; attempts: number; workaround: number; credited: number }[] }).workaround;
+    const s = await run([
+      "score",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir(main),
+      "--bfcl-data",
+      bfclDataDir(),
+      "--format",
+      "json",
+    ]);
+    const rows = (JSON.parse(s.out) as { workaround: { model: string; attempts: number; workaround: number; credited: number }[] })
+      .workaround;
     expect(rows.map((w) => w.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
     const html = readFileSync(out, "utf8");
     const cells = tableCells(html);
@@ -209,7 +296,19 @@ describe("twinscore report --bfcl-data", () => {
 describe("twinscore report --labels", () => {
   it("shows the judge's label shares for gpt-oss-20b's held-back turns on main", async () => {
     const csv = join(tmp, "per-item-20b.csv");
-    const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--per-item", csv, "--format", "json"]);
+    const s = await run([
+      "score",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir(main),
+      "--model",
+      "openai_gpt-oss-20b",
+      "--per-item",
+      csv,
+      "--format",
+      "json",
+    ]);
     expect(s.code).toBe(0);
     const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
     const cols = header.split(",");
@@ -227,11 +326,28 @@ describe("twinscore report --labels", () => {
     const file = join(tmp, "labels.jsonl");
     writeFileSync(file, labels.map((l) => JSON.stringify(l)).join("\n") + "\n");
     const out = join(tmp, "labels.html");
-    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--labels", file, "--out", out]);
+    const r = await run([
+      "report",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir(main),
+      "--model",
+      "openai_gpt-oss-20b",
+      "--bootstrap",
+      "0",
+      "--labels",
+      file,
+      "--out",
+      out,
+    ]);
     expect(r.code, r.err).toBe(0);
     const html = readFileSync(out, "utf8");
     const section = html.slice(html.indexOf('<h2 id="judge">'));
-    const row = /<tr><td>openai_gpt-oss-20b<\/td>((?:<td>[^<]*<\/td>)+)<\/tr>/.exec(section)![1].match(/<td>([^<]*)<\/td>/g)!.map((c) => c.slice(4, -5));
+    const row = /<tr><td>openai_gpt-oss-20b<\/td>((?:<td>[^<]*<\/td>)+)<\/tr>/
+      .exec(section)![1]
+      .match(/<td>([^<]*)<\/td>/g)!
+      .map((c) => c.slice(4, -5));
     const holdCount = rows.filter((x) => at(x, "hold") === "1").length;
     // held back, not reached, silent, labelled, then asks_removed, asks_other, refuses, proceeds_in_prose, none (%)
     expect(row[0]).toBe(String(holdCount));
@@ -250,13 +366,40 @@ describe("twinscore report: bad input", () => {
     expect(b.err).toBe("error: give --out FILE (the HTML file to write) [bad-argument]\n");
   });
   it("pairs --scores with --results by position", async () => {
-    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--results", rolloutRunDir(fixes), "--scores", rolloutRunDir(main), "--out", join(tmp, "x.html")]);
+    const r = await run([
+      "report",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir(main),
+      "--results",
+      rolloutRunDir(fixes),
+      "--scores",
+      rolloutRunDir(main),
+      "--out",
+      join(tmp, "x.html"),
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/give one --scores per --results, in the same order \(got 2 --results and 1 --scores\)/);
   });
   it("names an unknown --compare run and writes nothing", async () => {
     const out = join(tmp, "nope.html");
-    const r = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--compare", main, "elsewhere", "--out", out]);
+    const r = await run([
+      "report",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir(main),
+      "--model",
+      "openai_gpt-oss-20b",
+      "--bootstrap",
+      "0",
+      "--compare",
+      main,
+      "elsewhere",
+      "--out",
+      out,
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--compare elsewhere: no such run \(runs: 2025-11-12-main\)/);
     expect(existsSync(out)).toBe(false);
@@ -267,7 +410,19 @@ describe("twinscore report: bad input", () => {
     // the missing folder is found before anything is read: one line, nothing else
     expect(a.err.trim().split("\n")).toEqual([`${join(tmp, "no-such-run")}: error: results directory not found [results-missing]`]);
     const out = join(tmp, "missing-folder", "r.html");
-    const b = await run(["report", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-20b", "--bootstrap", "0", "--out", out]);
+    const b = await run([
+      "report",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir(main),
+      "--model",
+      "openai_gpt-oss-20b",
+      "--bootstrap",
+      "0",
+      "--out",
+      out,
+    ]);
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/output folder does not exist/);
     expect(existsSync(out)).toBe(false);

@@ -32,7 +32,10 @@ import { counted } from "../../messages/index.js";
 import type { CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
 
-const format = formatGroup(["table", "json"] as const, "what is printed on stdout: table (nothing; the page is the output) or json (what the page holds)");
+const format = formatGroup(
+  ["table", "json"] as const,
+  "what is printed on stdout: table (nothing; the page is the output) or json (what the page holds)",
+);
 const bfclData = bfclDataGroup(
   "(else BFCL_DATA_DIR) adds the workaround credit (Table F1), Table 1's credited column, the aligned pair score, the skipped turn scored, and each twin's completion in the pair browser",
 );
@@ -49,10 +52,25 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
   withGroups(cmd, resultsGroup, trialsOfGroup, scoresGroup, modelsGroup)
     .option("--out <file>", "the HTML file to write (atomically)")
     .option("--title <text>", "the report's title", "twinscore report")
-    .option("--compare <runs...>", "two runs to compare as arm A and arm B: a --results tree (directory name or path as given), or a run inside a folder of runs")
+    .option(
+      "--compare <runs...>",
+      "two runs to compare as arm A and arm B: a --results tree (directory name or path as given), or a run inside a folder of runs",
+    )
     .option("--labels <file>", "judge labels (JSON Lines from `twinscore judge --labels`)")
     .option("--figures <dir>", "also write each figure of the page to DIR as SVG and PNG (NN-<title>.svg, .png), for a paper");
-  withGroups(cmd, bfclData, readingGroup, maxUndecidedGroup, pairSetGroup, bootstrapGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup)
+  withGroups(
+    cmd,
+    bfclData,
+    readingGroup,
+    maxUndecidedGroup,
+    pairSetGroup,
+    bootstrapGroup,
+    format,
+    manifestGroup,
+    decoderGroup,
+    strictGroup,
+    verboseGroup,
+  )
     .addHelpText(
       "after",
       "\n--scores: one per --results, in the same order, or none.\n" +
@@ -90,20 +108,29 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         cwd: io.cwd,
         env: io.env,
       });
-      printProblems(io, doc.problems, { ...verboseGroup.read(opts), byModel: doc.modelProblems.map((m) => ({ name: m.model, problems: m.problems })) });
+      printProblems(io, doc.problems, {
+        ...verboseGroup.read(opts),
+        byModel: doc.modelProblems.map((m) => ({ name: m.model, problems: m.problems })),
+      });
       printNotes(io, detectedDecoderNotes(doc.modelDecoders));
       if (out === undefined) return;
       state.exitCode = doc.exitCode;
       const beside = scoresBesideNote(doc.scoresBeside);
       if (beside !== null) printNotes(io, [beside]);
       if (doc.file !== null) {
-        printNotes(io, [writtenNote(doc.file, `${counted(doc.models, "model")}, ${counted(doc.pairs, "pair")}${doc.comparisons ? `, ${counted(doc.comparisons, "comparison")}` : ""}, ${doc.bytes} bytes`)]);
+        printNotes(io, [
+          writtenNote(
+            doc.file,
+            `${counted(doc.models, "model")}, ${counted(doc.pairs, "pair")}${doc.comparisons ? `, ${counted(doc.comparisons, "comparison")}` : ""}, ${doc.bytes} bytes`,
+          ),
+        ]);
         if (doc.figures !== null) {
           const svg = doc.figures.files.filter((f) => f.endsWith(".svg")).length;
           const png = doc.figures.files.length - svg;
           printNotes(io, [writtenNote(doc.figures.dir, `${svg} ${svg === 1 ? "figure" : "figures"}: ${svg} SVG, ${png} PNG`)]);
         }
-        if (format.read(opts).format === "json") io.stdout(renderVersionedJson({ ...doc, html: undefined, modelDecoders: undefined }, manifestsOf(opts, io.cwd)));
+        if (format.read(opts).format === "json")
+          io.stdout(renderVersionedJson({ ...doc, html: undefined, modelDecoders: undefined }, manifestsOf(opts, io.cwd)));
       }
     });
 };

@@ -33,21 +33,54 @@ const messageLines = (err: string) => err.split("\n").filter((l) => /^(error|war
 
 describe("an https:// URL on a server that speaks plain HTTP", () => {
   it("run and judge: one line saying the server answers in plain HTTP and the http:// URL to use; that URL works", async () => {
-    const srv = await serve(startChatServer((_b, _r, res) => sendJson(res, 200, completionWith("Nothing to do.")), { maxRequests: 20, lifetimeMs: 60_000 }));
+    const srv = await serve(
+      startChatServer((_b, _r, res) => sendJson(res, 200, completionWith("Nothing to do.")), { maxRequests: 20, lifetimeMs: 60_000 }),
+    );
     const https = srv.url.replace(/^http:/, "https:");
     const out = join(tmp, "plain-http");
     const r = await cli(["run", "--bfcl-data", data, "--endpoint", https, "--model", "m", "--out", out, "--limit", "1", "--retries", "0"]);
     expect(r.code).toBe(2);
-    expect(messageLines(r.err)).toEqual([`error: --endpoint ${https}: ${https} answers in plain HTTP, not TLS: use --endpoint ${srv.url}; nothing was generated [endpoint-plain-http]`]);
+    expect(messageLines(r.err)).toEqual([
+      `error: --endpoint ${https}: ${https} answers in plain HTTP, not TLS: use --endpoint ${srv.url}; nothing was generated [endpoint-plain-http]`,
+    ]);
     expect(r.err).not.toContain("nothing answers");
     expect(r.err).not.toMatch(/ssl3|\.c:\d+/); // OpenSSL's source file and line are not the user's business
     expect(existsSync(out)).toBe(false);
 
-    const judged = await cli(["judge", "--results", realRun, "--model", "openai_gpt-oss-20b", "--include-silent", "--endpoint", https, "--judge-model", "j", "--labels", join(tmp, "never.jsonl")]);
+    const judged = await cli([
+      "judge",
+      "--results",
+      realRun,
+      "--model",
+      "openai_gpt-oss-20b",
+      "--include-silent",
+      "--endpoint",
+      https,
+      "--judge-model",
+      "j",
+      "--labels",
+      join(tmp, "never.jsonl"),
+    ]);
     expect(judged.code).toBe(2);
-    expect(messageLines(judged.err)).toEqual([`error: --endpoint ${https}: ${https} answers in plain HTTP, not TLS: use --endpoint ${srv.url}; nothing was judged [endpoint-plain-http]`]);
+    expect(messageLines(judged.err)).toEqual([
+      `error: --endpoint ${https}: ${https} answers in plain HTTP, not TLS: use --endpoint ${srv.url}; nothing was judged [endpoint-plain-http]`,
+    ]);
 
-    const suggested = await cli(["run", "--bfcl-data", data, "--endpoint", srv.url, "--model", "m", "--out", out, "--limit", "1", "--retries", "0"]);
+    const suggested = await cli([
+      "run",
+      "--bfcl-data",
+      data,
+      "--endpoint",
+      srv.url,
+      "--model",
+      "m",
+      "--out",
+      out,
+      "--limit",
+      "1",
+      "--retries",
+      "0",
+    ]);
     expect(suggested.code).toBe(0);
   }, 60_000);
 
@@ -57,7 +90,9 @@ describe("an https:// URL on a server that speaks plain HTTP", () => {
     await srv.close();
     const r = await cli(["run", "--bfcl-data", data, "--endpoint", url, "--model", "m", "--out", join(tmp, "nothing"), "--limit", "1"]);
     expect(r.code).toBe(2);
-    expect(messageLines(r.err)).toEqual([`error: --endpoint ${url}: nothing answers at ${url} (ECONNREFUSED): is the server running, and is --endpoint its address?; nothing was generated [endpoint-unreachable]`]);
+    expect(messageLines(r.err)).toEqual([
+      `error: --endpoint ${url}: nothing answers at ${url} (ECONNREFUSED): is the server running, and is --endpoint its address?; nothing was generated [endpoint-unreachable]`,
+    ]);
   });
 });
 
@@ -67,7 +102,21 @@ describe("a base URL without the /v1 the API is served under", () => {
     const out = join(tmp, "no-v1");
     // the flag's URL as messages show URLs (a root path is "/"), with or without the slash given
     for (const given of [srv.url, `${srv.url}/`]) {
-      const r = await cli(["run", "--bfcl-data", data, "--endpoint", given, "--model", "m", "--out", out, "--limit", "1", "--retries", "0"]);
+      const r = await cli([
+        "run",
+        "--bfcl-data",
+        data,
+        "--endpoint",
+        given,
+        "--model",
+        "m",
+        "--out",
+        out,
+        "--limit",
+        "1",
+        "--retries",
+        "0",
+      ]);
       expect(r.code).toBe(2);
       expect(messageLines(r.err)).toEqual([
         `error: --endpoint ${srv.url}/: ${srv.url}/chat/completions answers 404, but ${srv.url}/v1/models answers: the API is served under /v1; use --endpoint ${srv.url}/v1; nothing was generated [endpoint-path]`,
@@ -75,17 +124,63 @@ describe("a base URL without the /v1 the API is served under", () => {
       expect(r.err).not.toContain("model-not-served");
       expect(existsSync(out)).toBe(false);
     }
-    const judged = await cli(["judge", "--results", realRun, "--model", "openai_gpt-oss-20b", "--include-silent", "--endpoint", srv.url, "--judge-model", "m", "--labels", join(tmp, "never.jsonl")]);
+    const judged = await cli([
+      "judge",
+      "--results",
+      realRun,
+      "--model",
+      "openai_gpt-oss-20b",
+      "--include-silent",
+      "--endpoint",
+      srv.url,
+      "--judge-model",
+      "m",
+      "--labels",
+      join(tmp, "never.jsonl"),
+    ]);
     expect(judged.code).toBe(2);
-    expect(messageLines(judged.err)).toEqual([`error: --endpoint ${srv.url}/: ${srv.url}/chat/completions answers 404, but ${srv.url}/v1/models answers: the API is served under /v1; use --endpoint ${srv.url}/v1; nothing was judged [endpoint-path]`]);
+    expect(messageLines(judged.err)).toEqual([
+      `error: --endpoint ${srv.url}/: ${srv.url}/chat/completions answers 404, but ${srv.url}/v1/models answers: the API is served under /v1; use --endpoint ${srv.url}/v1; nothing was judged [endpoint-path]`,
+    ]);
 
-    const suggested = await cli(["run", "--bfcl-data", data, "--endpoint", `${srv.url}/v1`, "--model", "m", "--out", out, "--limit", "1", "--retries", "0"]);
+    const suggested = await cli([
+      "run",
+      "--bfcl-data",
+      data,
+      "--endpoint",
+      `${srv.url}/v1`,
+      "--model",
+      "m",
+      "--out",
+      out,
+      "--limit",
+      "1",
+      "--retries",
+      "0",
+    ]);
     expect(suggested.code).toBe(0);
   }, 60_000);
 
   it("a model the /v1 URL does not serve keeps model-not-served: the path is right, the model is not", async () => {
-    const srv = await serve(startChatServer((body, _req, res) => sendJson(res, 404, { object: "error", message: `The model \`${String(body.model)}\` does not exist.` }), { probe: "pass", models: ["other"] }));
-    const r = await cli(["run", "--bfcl-data", data, "--endpoint", srv.url, "--model", "m", "--out", join(tmp, "wrong-model"), "--limit", "1"]);
+    const srv = await serve(
+      startChatServer(
+        (body, _req, res) => sendJson(res, 404, { object: "error", message: `The model \`${String(body.model)}\` does not exist.` }),
+        { probe: "pass", models: ["other"] },
+      ),
+    );
+    const r = await cli([
+      "run",
+      "--bfcl-data",
+      data,
+      "--endpoint",
+      srv.url,
+      "--model",
+      "m",
+      "--out",
+      join(tmp, "wrong-model"),
+      "--limit",
+      "1",
+    ]);
     expect(r.code).toBe(2);
     expect(messageLines(r.err)).toHaveLength(1);
     expect(messageLines(r.err)[0]).toMatch(/the endpoint answers 404 to a request for model "m" .*\[model-not-served\]$/);

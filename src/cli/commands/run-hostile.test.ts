@@ -91,16 +91,23 @@ describe("keys echoed back in every JSON spelling", () => {
     const sim = await serve(startKeyEchoSimulator(simSaw));
     const out = fresh("echo");
     const r = await cli(
-      ["--endpoint", model.url, "--model", "m", "--out", out, "--items", "all", "--key-env", "M_KEY", "--retries", "0", "--verbose", "--format", "json"].concat([
-        "--user-sim",
-        "llm",
-        "--user-endpoint",
-        sim.url,
-        "--user-model",
-        "s",
-        "--user-key-env",
-        "S_KEY",
-      ]),
+      [
+        "--endpoint",
+        model.url,
+        "--model",
+        "m",
+        "--out",
+        out,
+        "--items",
+        "all",
+        "--key-env",
+        "M_KEY",
+        "--retries",
+        "0",
+        "--verbose",
+        "--format",
+        "json",
+      ].concat(["--user-sim", "llm", "--user-endpoint", sim.url, "--user-model", "s", "--user-key-env", "S_KEY"]),
       { M_KEY: MODEL_KEY, S_KEY: SIM_KEY },
     );
     expect(r.code).toBe(1); // the 500s are error lines
@@ -131,9 +138,13 @@ describe("a key that cannot go into a header", () => {
       ["--user-key-env", ["--user-sim", "llm", "--user-endpoint", srv.url, "--user-model", "s"]],
     ] as const) {
       const out = fresh("bad-key");
-      const r = await cli(["--endpoint", srv.url, "--model", "m", "--out", out, flag, "K", ...extra], { K: `${SECRET}\nsecond line of the key file` });
+      const r = await cli(["--endpoint", srv.url, "--model", "m", "--out", out, flag, "K", ...extra], {
+        K: `${SECRET}\nsecond line of the key file`,
+      });
       expect(r.code, flag).toBe(2);
-      expect(errorLines(r.err), flag).toEqual([`error: ${flag} K: the key contains a newline at character 19 of 46; an HTTP header cannot carry it (a key read from a file often ends with a newline: strip it) [key-unusable]`]);
+      expect(errorLines(r.err), flag).toEqual([
+        `error: ${flag} K: the key contains a newline at character 19 of 46; an HTTP header cannot carry it (a key read from a file often ends with a newline: strip it) [key-unusable]`,
+      ]);
       expect(r.err + r.out).not.toContain("Secret9876");
       expect(existsSync(out)).toBe(false);
     }
@@ -145,15 +156,35 @@ describe("replies a client must bound", () => {
   it("a reply that never ends: each item an error line at --max-reply-bytes, and the run goes on to the end", async () => {
     const endless = await serve(startEndlessServer());
     const out = fresh("endless");
-    const r = await cli(["--endpoint", endless.url, "--model", "m", "--out", out, "--items", "all", "--max-reply-bytes", "100000", "--retries", "2", "--timeout", "30"]);
+    const r = await cli([
+      "--endpoint",
+      endless.url,
+      "--model",
+      "m",
+      "--out",
+      out,
+      "--items",
+      "all",
+      "--max-reply-bytes",
+      "100000",
+      "--retries",
+      "2",
+      "--timeout",
+      "30",
+    ]);
     expect(r.code).toBe(1);
     const lines = resultText(out, "m").join("").trimEnd().split("\n");
     expect(lines).toHaveLength(6);
-    for (const l of lines) expect(JSON.parse(l).result).toBe("Error during inference: the endpoint's reply is longer than 100000 bytes (--max-reply-bytes); it was not read further");
+    for (const l of lines)
+      expect(JSON.parse(l).result).toBe(
+        "Error during inference: the endpoint's reply is longer than 100000 bytes (--max-reply-bytes); it was not read further",
+      );
     expect(endless.stats.requests).toBe(6); // not retried
     expect(r.err).toContain("6 items, 6 generated, 0 already in the output, 6 error lines");
     const help = await cli(["--help"]);
-    expect(help.out.replace(/\s+/g, " ")).toContain("--max-reply-bytes <n> the most bytes of one reply read: an integer from 1024 to 268435456; a longer reply makes the item an error line (default: \"8388608\")");
+    expect(help.out.replace(/\s+/g, " ")).toContain(
+      '--max-reply-bytes <n> the most bytes of one reply read: an integer from 1024 to 268435456; a longer reply makes the item an error line (default: "8388608")',
+    );
   }, 30_000);
 
   it("replies nested 3,000 levels deep, in content or in arguments sent as an object: those items are error lines, every other item is written, the files are sorted", async () => {
@@ -180,9 +211,18 @@ describe("replies a client must bound", () => {
         .map((l) => JSON.parse(l) as { id: string; result: unknown })
         .map((v) => [v.id, v.result]),
     );
-    expect([...byId.keys()]).toEqual(["multi_turn_base_0", "multi_turn_base_1", "multi_turn_miss_func_0", "multi_turn_miss_func_1", "multi_turn_miss_param_0", "multi_turn_miss_param_1"]);
+    expect([...byId.keys()]).toEqual([
+      "multi_turn_base_0",
+      "multi_turn_base_1",
+      "multi_turn_miss_func_0",
+      "multi_turn_miss_func_1",
+      "multi_turn_miss_param_0",
+      "multi_turn_miss_param_1",
+    ]);
     for (const id of ["multi_turn_base_0", "multi_turn_base_1", "multi_turn_miss_func_0"]) {
-      expect(byId.get(id), id).toBe("Error during inference: the endpoint's reply nests arrays or objects more than 1497 levels deep, where Python's json.loads raises RecursionError; it was not read");
+      expect(byId.get(id), id).toBe(
+        "Error during inference: the endpoint's reply nests arrays or objects more than 1497 levels deep, where Python's json.loads raises RecursionError; it was not read",
+      );
     }
     expect(String(byId.get("multi_turn_miss_param_0"))).toMatch(/^Error during inference: maximum recursion depth exceeded/);
     for (const id of ["multi_turn_miss_func_1", "multi_turn_miss_param_1"]) expect(Array.isArray(byId.get(id)), id).toBe(true);
@@ -201,20 +241,43 @@ describe("arguments checked before anything is made", () => {
     expect(at.code).toBe(0);
     expect(resultText(out, "m").join("")).not.toContain("Request timed out.");
     const help = await cli(["--help"]);
-    expect(help.out.replace(/\s+/g, " ")).toContain("--timeout <seconds> per-request deadline, body included: a decimal from 0.001 to 2147483 (Node's timer limit)");
+    expect(help.out.replace(/\s+/g, " ")).toContain(
+      "--timeout <seconds> per-request deadline, body included: a decimal from 0.001 to 2147483 (Node's timer limit)",
+    );
   });
 
   it("a bad --endpoint or a result folder outside --out: one line, exit 2, no folder made", async () => {
     const parent = fresh("args");
     const out = join(parent, "out");
     for (const [args, line] of [
-      [["--endpoint", "notaurl"], `error: --endpoint "notaurl" is not an http(s) URL: give the endpoint's base URL, e.g. http://127.0.0.1:8000/v1 [bad-argument]`],
-      [["--endpoint", "127.0.0.1:8000"], `error: --endpoint "127.0.0.1:8000" is not an http(s) URL: did you mean http://127.0.0.1:8000/v1? [bad-argument]`],
-      [["--endpoint", "localhost:8000/v1"], `error: --endpoint "localhost:8000/v1" is not an http(s) URL: did you mean http://localhost:8000/v1? [bad-argument]`],
-      [["--endpoint", "http://user:pw@127.0.0.1:8000/v1"], "error: --endpoint: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env) [bad-argument]"],
-      [["--model", ".."], `error: --model "..": the result folder name (OUT/<model-dir>/multi_turn) is "..", which would put files outside --out; name the folder with --model-dir NAME [bad-argument]`],
-      [["--model-dir", "../x"], `error: --model-dir "../x": the result folder name (OUT/<model-dir>/multi_turn) holds a path separator, which would put files outside --out [bad-argument]`],
-      [["--user-sim", "llm", "--user-endpoint", "127.0.0.1:9000", "--user-model", "s"], `error: --user-endpoint "127.0.0.1:9000" is not an http(s) URL: did you mean http://127.0.0.1:9000/v1? [bad-argument]`],
+      [
+        ["--endpoint", "notaurl"],
+        `error: --endpoint "notaurl" is not an http(s) URL: give the endpoint's base URL, e.g. http://127.0.0.1:8000/v1 [bad-argument]`,
+      ],
+      [
+        ["--endpoint", "127.0.0.1:8000"],
+        `error: --endpoint "127.0.0.1:8000" is not an http(s) URL: did you mean http://127.0.0.1:8000/v1? [bad-argument]`,
+      ],
+      [
+        ["--endpoint", "localhost:8000/v1"],
+        `error: --endpoint "localhost:8000/v1" is not an http(s) URL: did you mean http://localhost:8000/v1? [bad-argument]`,
+      ],
+      [
+        ["--endpoint", "http://user:pw@127.0.0.1:8000/v1"],
+        "error: --endpoint: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env) [bad-argument]",
+      ],
+      [
+        ["--model", ".."],
+        `error: --model "..": the result folder name (OUT/<model-dir>/multi_turn) is "..", which would put files outside --out; name the folder with --model-dir NAME [bad-argument]`,
+      ],
+      [
+        ["--model-dir", "../x"],
+        `error: --model-dir "../x": the result folder name (OUT/<model-dir>/multi_turn) holds a path separator, which would put files outside --out [bad-argument]`,
+      ],
+      [
+        ["--user-sim", "llm", "--user-endpoint", "127.0.0.1:9000", "--user-model", "s"],
+        `error: --user-endpoint "127.0.0.1:9000" is not an http(s) URL: did you mean http://127.0.0.1:9000/v1? [bad-argument]`,
+      ],
     ] as const) {
       const argv = ["--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", out, ...args];
       const r = await cli(argv);

@@ -14,7 +14,15 @@ import { loadRunEntries, runCommand, type RunCommandRequest } from "../../app/ru
 import { loadManifest } from "../../io/manifest.js";
 import { newEvaluatorProcess } from "../../simulator/runtime.js";
 import { sendJson, startChatServer, type TestServer } from "../../testing/replay.js";
-import { askingOracle, expectedFacts, paramNamesOf, policyResponder, serveResponder, userSimStub, type UserSimStubLog } from "../../testing/interactive.js";
+import {
+  askingOracle,
+  expectedFacts,
+  paramNamesOf,
+  policyResponder,
+  serveResponder,
+  userSimStub,
+  type UserSimStubLog,
+} from "../../testing/interactive.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 import { serverPool, subsetBfclData } from "../../testing/run-fixtures.js";
@@ -49,14 +57,33 @@ for (const c of categories) {
 /** The subset's should-ask items that get a simulated user: those of the manifest's pairs. */
 const interactiveIds = manifest.pairs.map((p) => p.missId).filter((id) => entries.has(id));
 const facts = expectedFacts(manifest.pairs, entries);
-const oracleResponder = policyResponder(askingOracle(groundTruth), { pairs: manifest.pairs, entries, paramNames: paramNamesOf(entries, newEvaluatorProcess(undefined, true)) });
+const oracleResponder = policyResponder(askingOracle(groundTruth), {
+  pairs: manifest.pairs,
+  entries,
+  paramNames: paramNamesOf(entries, newEvaluatorProcess(undefined, true)),
+});
 
 function base(url: string, out: string, extra: Partial<RunCommandRequest> = {}): RunCommandRequest {
-  return { endpoint: url, model: "scripted/asker", out, items: "all", bfclData: subsetData, concurrency: 4, retries: 1, timeoutSeconds: 10, now: () => 0, cwd: tmp, env: {}, ...extra };
+  return {
+    endpoint: url,
+    model: "scripted/asker",
+    out,
+    items: "all",
+    bfclData: subsetData,
+    concurrency: 4,
+    retries: 1,
+    timeoutSeconds: 10,
+    now: () => 0,
+    cwd: tmp,
+    env: {},
+    ...extra,
+  };
 }
 
 function allFiles(out: string): string {
-  return categories.map((c) => readFileSync(join(out, "scripted_asker", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8")).join("");
+  return categories
+    .map((c) => readFileSync(join(out, "scripted_asker", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8"))
+    .join("");
 }
 
 /** The interactive run without faults, made once and shared by the fault tests. */
@@ -117,7 +144,29 @@ describe("twinscore run --user-sim over HTTP", () => {
     );
     const out = join(tmp, "cli");
     const io = memoryIo({ SIM_KEY: KEY }, tmp);
-    const args = ["run", "--endpoint", model.url, "--model", "scripted/asker", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--user-sim", "llm", "--user-endpoint", sim.url, "--user-model", "stub/user", "--user-key-env", "SIM_KEY", "--max-clarifications", "1"];
+    const args = [
+      "run",
+      "--endpoint",
+      model.url,
+      "--model",
+      "scripted/asker",
+      "--out",
+      out,
+      "--items",
+      "all",
+      "--bfcl-data",
+      subsetData,
+      "--user-sim",
+      "llm",
+      "--user-endpoint",
+      sim.url,
+      "--user-model",
+      "stub/user",
+      "--user-key-env",
+      "SIM_KEY",
+      "--max-clarifications",
+      "1",
+    ];
     const code = await runCli(args, io);
     const err = io.err.join("");
     expect(code, err).toBe(0);
@@ -125,7 +174,9 @@ describe("twinscore run --user-sim over HTTP", () => {
     expect(seen.length).toBe(2 * interactiveIds.length); // the anchor question, the closing "Done."
     expect(new Set(seen.map((s) => s.item))).toEqual(new Set(interactiveIds));
     expect(seen.every((s) => s.auth === `Bearer ${KEY}`)).toBe(true);
-    expect(err).toContain(`note: simulated user stub/user: ${interactiveIds.length} answer turns (${interactiveIds.length} answered, 0 no question, 0 no text: scripted line), 0 clarification rounds (at most 1 per item); ${2 * interactiveIds.length} requests`);
+    expect(err).toContain(
+      `note: simulated user stub/user: ${interactiveIds.length} answer turns (${interactiveIds.length} answered, 0 no question, 0 no text: scripted line), 0 clarification rounds (at most 1 per item); ${2 * interactiveIds.length} requests`,
+    );
     expect(err + io.out.join("") + allFiles(out)).not.toContain(KEY);
   }, 120_000);
 
@@ -133,15 +184,30 @@ describe("twinscore run --user-sim over HTTP", () => {
     const cases: [string[], RegExp][] = [
       [["--user-sim", "llm", "--user-model", "u"], /--user-sim llm needs --user-endpoint/],
       [["--user-sim", "llm", "--user-endpoint", "http://127.0.0.1:9/v1"], /--user-sim llm needs --user-model/],
-      [["--user-endpoint", "http://127.0.0.1:9/v1", "--max-clarifications", "1"], /--user-endpoint, --max-clarifications only apply with --user-sim llm/],
-      [["--user-sim", "llm", "--user-endpoint", "http://127.0.0.1:9/v1", "--user-model", "u", "--max-clarifications", "-1"], /--max-clarifications must be an integer >= 0/],
-      [["--user-sim", "llm", "--user-endpoint", "http://127.0.0.1:9/v1", "--user-model", "u", "--user-key-env", "NOT_SET_ANYWHERE"], /--user-key-env NOT_SET_ANYWHERE/],
-      [["--user-sim", "llm", "--user-endpoint", "http://127.0.0.1:9/v1", "--user-model", "u", "--user-prompt", "nowhere.md"], /cannot read the user-simulator prompt file/],
+      [
+        ["--user-endpoint", "http://127.0.0.1:9/v1", "--max-clarifications", "1"],
+        /--user-endpoint, --max-clarifications only apply with --user-sim llm/,
+      ],
+      [
+        ["--user-sim", "llm", "--user-endpoint", "http://127.0.0.1:9/v1", "--user-model", "u", "--max-clarifications", "-1"],
+        /--max-clarifications must be an integer >= 0/,
+      ],
+      [
+        ["--user-sim", "llm", "--user-endpoint", "http://127.0.0.1:9/v1", "--user-model", "u", "--user-key-env", "NOT_SET_ANYWHERE"],
+        /--user-key-env NOT_SET_ANYWHERE/,
+      ],
+      [
+        ["--user-sim", "llm", "--user-endpoint", "http://127.0.0.1:9/v1", "--user-model", "u", "--user-prompt", "nowhere.md"],
+        /cannot read the user-simulator prompt file/,
+      ],
       [["--user-sim", "maybe"], /maybe/],
     ];
     for (const [extra, message] of cases) {
       const io = memoryIo({}, tmp);
-      const code = await runCli(["run", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", join(tmp, "never"), "--bfcl-data", subsetData, ...extra], io);
+      const code = await runCli(
+        ["run", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", join(tmp, "never"), "--bfcl-data", subsetData, ...extra],
+        io,
+      );
       const err = io.err.join("");
       expect(code, extra.join(" ")).toBe(2);
       expect(err).toMatch(message);
@@ -155,7 +221,18 @@ describe("twinscore run --user-sim over HTTP", () => {
     await runCli(["run", "--help"], io);
     await runCli(["help", "interactive"], io);
     const help = io.out.join("") + io.err.join("");
-    for (const text of ["--user-sim <kind>", "--user-endpoint <url>", "--user-model <name>", "--user-key-env <var>", "--max-clarifications <n>", "--user-prompt <file>", "NO_QUESTION", "answer turn", "Cost:"]) expect(help, text).toContain(text);
+    for (const text of [
+      "--user-sim <kind>",
+      "--user-endpoint <url>",
+      "--user-model <name>",
+      "--user-key-env <var>",
+      "--max-clarifications <n>",
+      "--user-prompt <file>",
+      "NO_QUESTION",
+      "answer turn",
+      "Cost:",
+    ])
+      expect(help, text).toContain(text);
   });
 
   it("the simulator failing: each request retried, then an error line naming the simulator; a resume with --retry-errors gives the uninterrupted run's files", async () => {
@@ -172,12 +249,20 @@ describe("twinscore run --user-sim over HTTP", () => {
     const first = await runCommand(base(model.url, out, { userSim: "llm", userEndpoint: broken.url, userModel: "stub/user", retries: 1 }));
     expect(first.exitCode).toBe(1);
     expect(first.errors.map((e) => e.id).sort()).toEqual([...interactiveIds].sort());
-    expect(first.errors.every((e) => e.message === "user simulator: Error code: 500 - {'error': {'message': 'simulator overloaded', 'type': 'server_error', 'param': None, 'code': 500}}")).toBe(true);
+    expect(
+      first.errors.every(
+        (e) =>
+          e.message ===
+          "user simulator: Error code: 500 - {'error': {'message': 'simulator overloaded', 'type': 'server_error', 'param': None, 'code': 500}}",
+      ),
+    ).toBe(true);
     expect(attempts).toBe(2 * interactiveIds.length); // the first try and one retry each
     expect(allFiles(out)).toContain('"result": "Error during inference: user simulator: Error code: 500');
 
     const sim = await serve(serveResponder(userSimStub(facts, { asks: [], mismatches: [] })));
-    const second = await runCommand(base(model.url, out, { userSim: "llm", userEndpoint: sim.url, userModel: "stub/user", retryErrors: true }));
+    const second = await runCommand(
+      base(model.url, out, { userSim: "llm", userEndpoint: sim.url, userModel: "stub/user", retryErrors: true }),
+    );
     expect(second.exitCode).toBe(0);
     expect(second.generated).toBe(interactiveIds.length);
     expect(allFiles(out)).toBe(expected);
@@ -208,7 +293,9 @@ describe("twinscore run --user-sim over HTTP", () => {
     expect(first.errors.every((e) => e.message === "user simulator: Connection error.")).toBe(true);
 
     const revived = await serve(serveResponder(stub));
-    const second = await runCommand(base(model.url, out, { userSim: "llm", userEndpoint: revived.url, userModel: "stub/user", retryErrors: true }));
+    const second = await runCommand(
+      base(model.url, out, { userSim: "llm", userEndpoint: revived.url, userModel: "stub/user", retryErrors: true }),
+    );
     expect(second.exitCode).toBe(0);
     expect(second.generated).toBe(first.errors.length);
     expect(second.resumed).toBe(3 * PER_CATEGORY - first.errors.length);

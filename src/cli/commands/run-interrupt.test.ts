@@ -26,7 +26,9 @@ const subsetData = subsetBfclData(join(tmp, "bfcl-data"), categories, PER_CATEGO
 
 const recordedDir = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
 const recording = new Map<string, RecordedEntry>();
-for (const c of categories) for (const [id, e] of parseRecording(readFileSync(join(recordedDir, `BFCL_v4_multi_turn_${c}_result.json`), "utf8"))) recording.set(id, e);
+for (const c of categories)
+  for (const [id, e] of parseRecording(readFileSync(join(recordedDir, `BFCL_v4_multi_turn_${c}_result.json`), "utf8")))
+    recording.set(id, e);
 
 /** The bin run as a child: its stderr, and how it ended. */
 interface Ended {
@@ -45,7 +47,11 @@ function startBin(args: readonly string[]): { child: ReturnType<typeof spawn>; e
 
 function resultLines(folder: string, category: string): string[] {
   const file = join(folder, `BFCL_v4_multi_turn_${category}_result.json`);
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+    : [];
 }
 
 /** Only the lines of the message format (the progress lines are not messages). */
@@ -59,7 +65,23 @@ describe("Ctrl-C in run", () => {
     let child: ReturnType<typeof spawn> | null = null;
     const srv = await serve(startReplayServer(recording, { onRequest: () => void (++served === 40 && child?.kill("SIGINT")) }));
     const out = join(tmp, "mid-run");
-    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--concurrency", "2", "--retries", "0"];
+    const args = [
+      "run",
+      "--endpoint",
+      srv.url,
+      "--model",
+      "openai/gpt-oss-120b",
+      "--out",
+      out,
+      "--items",
+      "all",
+      "--bfcl-data",
+      subsetData,
+      "--concurrency",
+      "2",
+      "--retries",
+      "0",
+    ];
     const started = startBin(args);
     child = started.child;
     const ended = await started.ended;
@@ -68,7 +90,10 @@ describe("Ctrl-C in run", () => {
 
     const folder = join(out, "openai_gpt-oss-120b", "multi_turn");
     const last = messageLines(ended.stderr).at(-1) ?? "";
-    const said = /^error: SIGINT stopped the run: (\d+) of 24 lines are in (\S+), whole \((\d+) written by this run(?:; \d+ error lines? among them)?\); the same command goes on from there: (.*) \[run-interrupted\]$/.exec(last);
+    const said =
+      /^error: SIGINT stopped the run: (\d+) of 24 lines are in (\S+), whole \((\d+) written by this run(?:; \d+ error lines? among them)?\); the same command goes on from there: (.*) \[run-interrupted\]$/.exec(
+        last,
+      );
     expect(said, ended.stderr).not.toBeNull();
     const [, onDisk, where, written, command] = said as RegExpExecArray;
     expect(where).toBe(folder);
@@ -100,12 +125,28 @@ describe("Ctrl-C in run", () => {
     // the probe's one-token request never gets its answer: the run is still checking the endpoint
     const srv = await serve(startChatServer(() => void child?.kill("SIGINT"), { probe: "pass", maxRequests: 5, lifetimeMs: 60_000 }));
     const out = join(tmp, "at-probe");
-    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--limit", "2", "--bfcl-data", subsetData, "--timeout", "30"];
+    const args = [
+      "run",
+      "--endpoint",
+      srv.url,
+      "--model",
+      "openai/gpt-oss-120b",
+      "--out",
+      out,
+      "--limit",
+      "2",
+      "--bfcl-data",
+      subsetData,
+      "--timeout",
+      "30",
+    ];
     const started = startBin(args);
     child = started.child;
     const ended = await started.ended;
     expect(ended.signal).toBe("SIGINT");
-    expect(messageLines(ended.stderr)).toEqual([`error: SIGINT stopped the run before it generated anything; nothing was written; the same command starts it again: ${["twinscore", ...args].join(" ")} [run-interrupted]`]);
+    expect(messageLines(ended.stderr)).toEqual([
+      `error: SIGINT stopped the run before it generated anything; nothing was written; the same command starts it again: ${["twinscore", ...args].join(" ")} [run-interrupted]`,
+    ]);
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 });

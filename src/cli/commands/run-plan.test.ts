@@ -19,7 +19,19 @@ const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-plan-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const { serve } = serverPool();
 
-const base = (url: string, out: string) => ["run", "--endpoint", url, "--model", "scripted/policy", "--out", out, "--bfcl-data", bfclDataDir(), "--retries", "0"];
+const base = (url: string, out: string) => [
+  "run",
+  "--endpoint",
+  url,
+  "--model",
+  "scripted/policy",
+  "--out",
+  out,
+  "--bfcl-data",
+  bfclDataDir(),
+  "--retries",
+  "0",
+];
 
 describe("run: smaller runs and the plan", () => {
   it("--limit 3 --history reference: the plan first, then at most 3 × 2 anchor-turn generations and the probe", async () => {
@@ -28,7 +40,13 @@ describe("run: smaller runs and the plan", () => {
     const io = memoryIo();
     const code = await runCli([...base(srv.url, out), "--limit", "3", "--history", "reference", "--format", "json"], io);
     expect(code, io.err.join("")).toBe(0);
-    const doc = JSON.parse(io.out.join("")) as { selected: number; generated: number; requests: number; pairs: number; plan: { lines: number; minRequests: number } };
+    const doc = JSON.parse(io.out.join("")) as {
+      selected: number;
+      generated: number;
+      requests: number;
+      pairs: number;
+      plan: { lines: number; minRequests: number };
+    };
     expect(doc.pairs).toBe(3);
     expect(doc.selected).toBeLessThanOrEqual(6);
     expect(doc.generated).toBe(doc.selected);
@@ -38,10 +56,17 @@ describe("run: smaller runs and the plan", () => {
     expect(doc.plan.minRequests).toBe(doc.selected);
     const plan = io.err.find((l) => l.startsWith("note: plan: "));
     const n = doc.plan.lines;
-    expect(plan).toMatch(new RegExp(`^note: plan: \\d+ items of 3 pairs, ${n} lines \\(one per item and anchor\\): 0 already in the output, ${n} to generate; at least ${n} requests to the model expected \\(one per generated turn; each tool call adds one\\) \\[run-plan\\]\n$`));
+    expect(plan).toMatch(
+      new RegExp(
+        `^note: plan: \\d+ items of 3 pairs, ${n} lines \\(one per item and anchor\\): 0 already in the output, ${n} to generate; at least ${n} requests to the model expected \\(one per generated turn; each tool call adds one\\) \\[run-plan\\]\n$`,
+      ),
+    );
     // printed before the first request: before the first progress line
     expect(io.err.findIndex((l) => l.startsWith("note: plan: "))).toBeLessThan(io.err.findIndex((l) => l.startsWith("run: ")));
-    const record = JSON.parse(readFileSync(join(out, "scripted_policy", "run.json"), "utf8")) as { endpoint: string; settings: { history: string } };
+    const record = JSON.parse(readFileSync(join(out, "scripted_policy", "run.json"), "utf8")) as {
+      endpoint: string;
+      settings: { history: string };
+    };
     expect(record.settings.history).toBe("reference");
     expect(record.endpoint).toBe(srv.url);
   }, 120_000);
@@ -54,12 +79,20 @@ describe("run: smaller runs and the plan", () => {
     expect(code, io.err.join("")).toBe(0);
     expect(srv.stats).toMatchObject({ requests: 0, probes: 0 });
     expect(existsSync(out)).toBe(false);
-    expect(io.err.join("")).toMatch(/^note: dry run, nothing sent or written: \d+ items of \d+ pairs, \d+ lines: 0 already in the output, \d+ to generate; at least \d+ requests to the model expected/);
+    expect(io.err.join("")).toMatch(
+      /^note: dry run, nothing sent or written: \d+ items of \d+ pairs, \d+ lines: 0 already in the output, \d+ to generate; at least \d+ requests to the model expected/,
+    );
     expect(io.out).toEqual([]);
     // --trials K: every trial's lines and requests counted; a bad K refused before anything
-    const plan = (text: string) => /: (\d+) items of (\d+) pairs, (\d+) lines(?: \(× 3 trials\))?: 0 already in the output, (\d+) to generate; at least (\d+) requests/.exec(text)!.slice(1).map(Number);
+    const plan = (text: string) =>
+      /: (\d+) items of (\d+) pairs, (\d+) lines(?: \(× 3 trials\))?: 0 already in the output, (\d+) to generate; at least (\d+) requests/
+        .exec(text)!
+        .slice(1)
+        .map(Number);
     const three = memoryIo();
-    expect(await runCli([...base(srv.url, out), "--category", "miss_param", "--dry-run", "--trials", "3"], three), three.err.join("")).toBe(0);
+    expect(await runCli([...base(srv.url, out), "--category", "miss_param", "--dry-run", "--trials", "3"], three), three.err.join("")).toBe(
+      0,
+    );
     expect(three.err.join("")).toContain("lines (× 3 trials)");
     const [items, pairs, lines, pending, requests] = plan(io.err.join(""));
     expect(plan(three.err.join(""))).toEqual([items, pairs, 3 * lines, 3 * pending, 3 * requests]);
@@ -73,7 +106,9 @@ describe("run: smaller runs and the plan", () => {
     const srv = await serve(startPolicyServer(policyResponder("always-ask"), { maxRequests: 5 }));
     const io = memoryIo();
     expect(await runCli([...base(srv.url, join(tmp, "ids")), "--ids", "multi_turn_base_0", "multi_turn_base_9999"], io)).toBe(2);
-    expect(io.err.join("")).toMatch(/^error: --ids: "multi_turn_base_9999" not among the items selected \(--items pairs\) \[bad-argument\]\n$/);
+    expect(io.err.join("")).toMatch(
+      /^error: --ids: "multi_turn_base_9999" not among the items selected \(--items pairs\) \[bad-argument\]\n$/,
+    );
     const io2 = memoryIo();
     expect(await runCli([...base(srv.url, join(tmp, "ids")), "--category", "base"], io2)).toBe(2);
     expect(io2.err.join("")).toContain("--category base: every pair has a base item");
@@ -86,7 +121,10 @@ describe("run: smaller runs and the plan", () => {
     const pairs = [scored.find((p) => p.missId.includes("miss_func"))!, scored.find((p) => p.missId.includes("miss_param"))!];
     const out = join(tmp, "titled");
     const io = memoryIo();
-    const code = await runCli([...base(srv.url, out), "--ids", ...pairs.flatMap((p) => [p.baseId, p.missId]), "--until-anchor", "--inject", "Ask when unsure."], io);
+    const code = await runCli(
+      [...base(srv.url, out), "--ids", ...pairs.flatMap((p) => [p.baseId, p.missId]), "--until-anchor", "--inject", "Ask when unsure."],
+      io,
+    );
     expect(code, io.err.join("")).toBe(0);
     const described = 'scripted/policy via run, fc, own history, until the anchor, temperature 0.001, injected "Ask when unsure." (sha256 ';
     const score = memoryIo();

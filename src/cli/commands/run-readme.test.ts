@@ -58,7 +58,10 @@ function readmeRow(run: string, model: string): string[] {
   const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
   const line = readme.split("\n").find((l) => l.startsWith(`| ${run} | ${model} |`));
   if (!line) throw new Error(`README has no table row for ${run} ${model}`);
-  return line.split("|").slice(1, -1).map((c) => c.trim());
+  return line
+    .split("|")
+    .slice(1, -1)
+    .map((c) => c.trim());
 }
 
 function freePort(): Promise<number> {
@@ -73,7 +76,13 @@ function freePort(): Promise<number> {
   });
 }
 
-const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
+const env = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+  npm_config_update_notifier: "false",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+};
 
 describe("the README's replay example", () => {
   it("serves the recorded run, `run` reproduces it (exit 1: its recorded error lines), `score` prints the README's row", async () => {
@@ -105,7 +114,9 @@ describe("the README's replay example", () => {
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toContain("Usage: twinscore run [options]");
     expect(help.stdout).toMatch(/\nExit: 0 .*; 1 .*; 2 /);
-    const results = clientBlock.map((cmd) => spawnSync("bash", ["-c", local(cmd)], { cwd: projectRoot, env, encoding: "utf8", timeout: 400_000 }));
+    const results = clientBlock.map((cmd) =>
+      spawnSync("bash", ["-c", local(cmd)], { cwd: projectRoot, env, encoding: "utf8", timeout: 400_000 }),
+    );
     const [run, score] = results;
 
     // Ctrl-C in terminal 1

@@ -17,7 +17,15 @@ import type { PyDict } from "../../python/containers.js";
 import { compareIds } from "../../rollout/lines.js";
 import { MODE_KEY } from "../../bfcl/line-keys.js";
 import { bfclDataDir, rolloutRunDir } from "../../testing/shared.js";
-import { parseRecording, replayResponder, sendJson, startChatServer, startReplayServer, type RecordedEntry, type TestServer } from "../../testing/replay.js";
+import {
+  parseRecording,
+  replayResponder,
+  sendJson,
+  startChatServer,
+  startReplayServer,
+  type RecordedEntry,
+  type TestServer,
+} from "../../testing/replay.js";
 import { startEchoServer, startGarbageServer, startHangingServer } from "../../testing/stub-servers.js";
 import { counted } from "../../messages/index.js";
 import { memoryIo } from "../io.js";
@@ -140,10 +148,35 @@ describe("twinscore run over HTTP", () => {
   it("replays a recorded run through the CLI: the item header on every request, the key only in Authorization, the recorded lines", async () => {
     const KEY = "sk-run-test-123456";
     const headers: { item: string; auth: string }[] = [];
-    const srv = await serve(startReplayServer(recording, { onRequest: (h) => headers.push({ item: String(h["x-twinscore-item"]), auth: String(h.authorization) }) }));
+    const srv = await serve(
+      startReplayServer(recording, {
+        onRequest: (h) => headers.push({ item: String(h["x-twinscore-item"]), auth: String(h.authorization) }),
+      }),
+    );
     const out = join(tmp, "cli");
     const io = memoryIo({ TS_KEY: KEY }, tmp);
-    const code = await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY", "--concurrency", "4", "--retries", "0"], io);
+    const code = await runCli(
+      [
+        "run",
+        "--endpoint",
+        srv.url,
+        "--model",
+        "openai/gpt-oss-120b",
+        "--out",
+        out,
+        "--items",
+        "all",
+        "--bfcl-data",
+        subsetData,
+        "--key-env",
+        "TS_KEY",
+        "--concurrency",
+        "4",
+        "--retries",
+        "0",
+      ],
+      io,
+    );
     const errText = io.err.join("");
     expect(srv.stats.mismatches).toEqual([]);
     expect(headers.length).toBeGreaterThan(100);
@@ -164,13 +197,41 @@ describe("twinscore run over HTTP", () => {
     expect(errText + io.out.join("") + allFiles(out)).not.toContain(KEY);
     // a second run finds everything in place, and counts and names the error lines it kept (exit 1: they are still error lines)
     const again = memoryIo({ TS_KEY: KEY }, tmp);
-    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY"], again)).toBe(1);
-    const inFile = allFiles(out).split("\n").filter((l) => l.includes('"result": "Error during inference')).length;
+    expect(
+      await runCli(
+        [
+          "run",
+          "--endpoint",
+          srv.url,
+          "--model",
+          "openai/gpt-oss-120b",
+          "--out",
+          out,
+          "--items",
+          "all",
+          "--bfcl-data",
+          subsetData,
+          "--key-env",
+          "TS_KEY",
+        ],
+        again,
+      ),
+    ).toBe(1);
+    const inFile = allFiles(out)
+      .split("\n")
+      .filter((l) => l.includes('"result": "Error during inference')).length;
     expect(inFile).toBe(recordedErrorIds.length);
     const againErr = again.err.join("");
-    expect(againErr).toContain(`0 generated, 24 already in the output, ${counted(inFile, "error line")} (0 new, ${inFile} kept from an earlier run: --retry-errors generates them again)`);
+    expect(againErr).toContain(
+      `0 generated, 24 already in the output, ${counted(inFile, "error line")} (0 new, ${inFile} kept from an earlier run: --retry-errors generates them again)`,
+    );
     expect(againErr).toContain(`warning: ${recordedErrorIds[0]}: error line kept from an earlier run: Error code: 500`);
-    expect(againErr.split("\n").filter((l) => /^run: 24\/24 items, /.test(l)).at(-1)).toMatch(new RegExp(`, ${counted(inFile, "error line")}, `));
+    expect(
+      againErr
+        .split("\n")
+        .filter((l) => /^run: 24\/24 items, /.test(l))
+        .at(-1),
+    ).toMatch(new RegExp(`, ${counted(inFile, "error line")}, `));
   }, 120_000);
 
   it("the request BFCL's handler sends (model, temperature, store: false, tools) with --temperature, and --model-dir names the folder", async () => {
@@ -178,7 +239,21 @@ describe("twinscore run over HTTP", () => {
     const srv = await serve(startReplayServer(recording, { onRequest: (_h, body) => bodies.push(body) }));
     const out = join(tmp, "request-shape");
     const io = memoryIo({}, tmp);
-    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--retries", "0"];
+    const args = [
+      "run",
+      "--endpoint",
+      srv.url,
+      "--model",
+      "openai/gpt-oss-120b",
+      "--out",
+      out,
+      "--items",
+      "all",
+      "--bfcl-data",
+      subsetData,
+      "--retries",
+      "0",
+    ];
     expect(await runCli([...args, "--temperature", "0.7", "--model-dir", "my-folder", "--timeout", "30"], io)).toBe(1);
     expect(bodies.length).toBeGreaterThan(100);
     for (const b of bodies) {
@@ -190,7 +265,26 @@ describe("twinscore run over HTTP", () => {
     // the default: BFCL's temperature, and the folder BFCL names after the model (/ → _)
     bodies.length = 0;
     const plain = join(tmp, "request-default");
-    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", plain, "--items", "all", "--bfcl-data", subsetData, "--retries", "0"], memoryIo({}, tmp))).toBe(1);
+    expect(
+      await runCli(
+        [
+          "run",
+          "--endpoint",
+          srv.url,
+          "--model",
+          "openai/gpt-oss-120b",
+          "--out",
+          plain,
+          "--items",
+          "all",
+          "--bfcl-data",
+          subsetData,
+          "--retries",
+          "0",
+        ],
+        memoryIo({}, tmp),
+      ),
+    ).toBe(1);
     expect(bodies.every((b) => b.temperature === 0.001)).toBe(true);
     expect(readdirSync(plain)).toEqual(["openai_gpt-oss-120b"]);
   }, 120_000);
@@ -199,7 +293,25 @@ describe("twinscore run over HTTP", () => {
     const srv = await serve(startReplayServer(recording));
     const out = join(tmp, "no-state");
     const io = memoryIo({}, tmp);
-    const code = await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--exclude-state-log", "--retries", "0"], io);
+    const code = await runCli(
+      [
+        "run",
+        "--endpoint",
+        srv.url,
+        "--model",
+        "openai/gpt-oss-120b",
+        "--out",
+        out,
+        "--items",
+        "all",
+        "--bfcl-data",
+        subsetData,
+        "--exclude-state-log",
+        "--retries",
+        "0",
+      ],
+      io,
+    );
     expect(code).toBe(1); // the recorded error lines
     expect(srv.stats.mismatches).toEqual([]);
     let snapshotsDropped = 0;
@@ -234,23 +346,58 @@ describe("twinscore run over HTTP", () => {
   it("progress on stderr: items done and total, requests, error lines, tokens, ETA; the summary's totals at the end", async () => {
     const srv = await serve(startReplayServer(recording, { delayMs: 40 }));
     const io = memoryIo({}, tmp);
-    expect(await runCli(["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", join(tmp, "progress"), "--items", "all", "--bfcl-data", subsetData, "--retries", "0"], io)).toBe(1);
+    expect(
+      await runCli(
+        [
+          "run",
+          "--endpoint",
+          srv.url,
+          "--model",
+          "openai/gpt-oss-120b",
+          "--out",
+          join(tmp, "progress"),
+          "--items",
+          "all",
+          "--bfcl-data",
+          subsetData,
+          "--retries",
+          "0",
+        ],
+        io,
+      ),
+    ).toBe(1);
     const lines = io.err.join("").split("\n");
     const progress = lines.filter((l) => /^run: \d+\/24 items, /.test(l));
     expect(progress[0]).toBe("run: 0/24 items, 0 requests, 0 error lines, tokens 0 in / 0 out");
-    expect(progress.some((l) => /^run: \d+\/24 items, \d+ requests, \d+ error lines?, tokens \d+ in \/ \d+ out, ETA \d+s$/.test(l))).toBe(true);
+    expect(progress.some((l) => /^run: \d+\/24 items, \d+ requests, \d+ error lines?, tokens \d+ in \/ \d+ out, ETA \d+s$/.test(l))).toBe(
+      true,
+    );
     const last = /^run: 24\/24 items, (\d+) requests, (\d+) error lines?, tokens (\d+) in \/ (\d+) out$/.exec(progress.at(-1) ?? "");
     expect(last).not.toBeNull();
     const [, requests, errors, tokensIn, tokensOut] = last ?? [];
     expect(Number(errors)).toBe(recordedErrorIds.length);
-    expect(lines).toContain(`note: openai/gpt-oss-120b (fc): 24 items, 24 generated, 0 already in the output, ${counted(Number(errors), "error line")}; ${requests} requests, tokens ${tokensIn} in / ${tokensOut} out [run-summary]`);
+    expect(lines).toContain(
+      `note: openai/gpt-oss-120b (fc): 24 items, 24 generated, 0 already in the output, ${counted(Number(errors), "error line")}; ${requests} requests, tokens ${tokensIn} in / ${tokensOut} out [run-summary]`,
+    );
   }, 120_000);
 
   it("--user-sim scripted against the replay of the recorded run: the same bytes as a plain run", async () => {
     const reference = await referenceText();
     const srv = await serve(startReplayServer(recording));
     const out = join(tmp, "user-sim-scripted");
-    const doc = await runCommand({ endpoint: srv.url, model: "openai/gpt-oss-120b", out, items: "all", bfclData: subsetData, concurrency: 4, retries: 0, now: () => 0, cwd: tmp, env: {}, userSim: "scripted" });
+    const doc = await runCommand({
+      endpoint: srv.url,
+      model: "openai/gpt-oss-120b",
+      out,
+      items: "all",
+      bfclData: subsetData,
+      concurrency: 4,
+      retries: 0,
+      now: () => 0,
+      cwd: tmp,
+      env: {},
+      userSim: "scripted",
+    });
     expect(doc.exitCode).toBe(1); // the recorded error lines
     expect(doc.userSimulator).toBeNull();
     expect(srv.stats.mismatches).toEqual([]);
@@ -266,7 +413,10 @@ describe("twinscore run over HTTP", () => {
     ];
     for (const extra of cases) {
       const io = memoryIo({}, tmp);
-      const code = await runCli(["run", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", join(tmp, "never"), "--bfcl-data", subsetData, ...extra], io);
+      const code = await runCli(
+        ["run", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--out", join(tmp, "never"), "--bfcl-data", subsetData, ...extra],
+        io,
+      );
       expect(code, extra.join(" ")).toBe(2);
       expect(io.err.join("").trim().split("\n").length, io.err.join("")).toBeLessThanOrEqual(2);
       expect(io.err.join("")).not.toMatch(/at .*\.js:\d+/);
@@ -279,9 +429,31 @@ describe("twinscore run over HTTP", () => {
       const echo = await serve(startEchoServer(status));
       const out = join(tmp, `echo-${status}`);
       const io = memoryIo({ TS_KEY: KEY }, tmp);
-      const code = await runCli(["run", "--endpoint", echo.url, "--model", "m", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--key-env", "TS_KEY", "--retries", "0", "--verbose"], io);
+      const code = await runCli(
+        [
+          "run",
+          "--endpoint",
+          echo.url,
+          "--model",
+          "m",
+          "--out",
+          out,
+          "--items",
+          "all",
+          "--bfcl-data",
+          subsetData,
+          "--key-env",
+          "TS_KEY",
+          "--retries",
+          "0",
+          "--verbose",
+        ],
+        io,
+      );
       const everything = io.err.join("") + io.out.join("");
-      const files = categories.map((c) => readFileSync(join(out, "m", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8")).join("");
+      const files = categories
+        .map((c) => readFileSync(join(out, "m", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), "utf8"))
+        .join("");
       expect(code).toBe(status === 200 ? 0 : 1);
       expect(files + everything).not.toContain(KEY);
       // a 401's echo lands in the error lines, redacted; a 200's only in the content FC drops (the history keeps it, redacted)
@@ -373,12 +545,29 @@ describe("an endpoint that dies mid-run", () => {
     const reference = await referenceText();
     const victim = await replayDyingAfter(60);
     const out = join(tmp, "died");
-    const args = ["run", "--endpoint", victim.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--retries", "1"];
+    const args = [
+      "run",
+      "--endpoint",
+      victim.url,
+      "--model",
+      "openai/gpt-oss-120b",
+      "--out",
+      out,
+      "--items",
+      "all",
+      "--bfcl-data",
+      subsetData,
+      "--retries",
+      "1",
+    ];
     const io = memoryIo({}, tmp);
     const t0 = Date.now();
     expect(await runCli(args, io)).toBe(2);
     expect(Date.now() - t0).toBeLessThan(30_000);
-    const lines = io.err.join("").split("\n").filter((l) => l !== "" && !/^run: \d+\/24 items/.test(l) && !l.startsWith("note: plan: "));
+    const lines = io.err
+      .join("")
+      .split("\n")
+      .filter((l) => l !== "" && !/^run: \d+\/24 items/.test(l) && !l.startsWith("note: plan: "));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       new RegExp(
@@ -395,7 +584,10 @@ describe("an endpoint that dies mid-run", () => {
         continue;
       }
       expect(text.endsWith("\n")).toBe(true);
-      const got = text.trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+      const got = text
+        .trimEnd()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { id: string }).id);
       expect(got).toEqual([...got].sort(compareIds));
       written += got.length;
     }
@@ -424,13 +616,31 @@ describe("the run process killed mid-run", () => {
       }),
     );
     const out = join(tmp, "process-killed");
-    const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--concurrency", "4", "--retries", "0"];
+    const args = [
+      "run",
+      "--endpoint",
+      srv.url,
+      "--model",
+      "openai/gpt-oss-120b",
+      "--out",
+      out,
+      "--items",
+      "all",
+      "--bfcl-data",
+      subsetData,
+      "--concurrency",
+      "4",
+      "--retries",
+      "0",
+    ];
     child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
     expect(signal).toBe("SIGKILL");
     const kept = categories.flatMap((c) => {
       try {
-        return readFileSync(resultFile(out, c), "utf8").split("\n").filter((l) => l.startsWith("{") && l.endsWith("}"));
+        return readFileSync(resultFile(out, c), "utf8")
+          .split("\n")
+          .filter((l) => l.startsWith("{") && l.endsWith("}"));
       } catch {
         return [];
       }
@@ -459,7 +669,12 @@ describe("--retry-errors stopped by a signal", () => {
       const victim = await replayDyingAfter(60);
       const first = await runModel(request(victim.url, out, { retries: 0, maxConsecutiveErrors: 0 }));
       if (!first.ok) throw new Error("the first run failed");
-      const errorLines = () => categories.flatMap((c) => readFileSync(resultFile(out, c), "utf8").split("\n").filter((l) => l.includes('"result": "Error during inference')));
+      const errorLines = () =>
+        categories.flatMap((c) =>
+          readFileSync(resultFile(out, c), "utf8")
+            .split("\n")
+            .filter((l) => l.includes('"result": "Error during inference')),
+        );
       const before = errorLines().length;
       expect(before).toBeGreaterThan(recordedErrorIds.length + 2);
 
@@ -472,12 +687,32 @@ describe("--retry-errors stopped by a signal", () => {
           },
         }),
       );
-      const args = ["run", "--endpoint", srv.url, "--model", "openai/gpt-oss-120b", "--out", out, "--items", "all", "--bfcl-data", subsetData, "--concurrency", "2", "--retries", "0", "--retry-errors"];
+      const args = [
+        "run",
+        "--endpoint",
+        srv.url,
+        "--model",
+        "openai/gpt-oss-120b",
+        "--out",
+        out,
+        "--items",
+        "all",
+        "--bfcl-data",
+        subsetData,
+        "--concurrency",
+        "2",
+        "--retries",
+        "0",
+        "--retry-errors",
+      ];
       child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
       const ended = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
       expect(ended).toBe(signal);
       for (const c of categories) {
-        const got = readFileSync(resultFile(out, c), "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+        const got = readFileSync(resultFile(out, c), "utf8")
+          .trimEnd()
+          .split("\n")
+          .map((l) => (JSON.parse(l) as { id: string }).id);
         expect(new Set(got).size).toBe(got.length);
         expect(got).toEqual([...got].sort(compareIds));
       }

@@ -72,7 +72,11 @@ const fileColumns: Column<FileRow>[] = [
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
+      : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }
 
 /** The progress line: items done and total, requests, errors, tokens, ETA; at most every 2 s (and at the end). */
@@ -105,14 +109,29 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .requiredOption("--model <name>", "the model name the endpoint serves (sent as `model`)")
     .requiredOption("--out <dir>", "result root: files go to <dir>/<model-dir>/multi_turn/")
     .addOption(new Option("--items <set>", "which entries to generate").choices(["pairs", "all-pairs", "all"]).default("pairs"))
-    .addOption(new Option("--mode <mode>", "function calling, or Python-call text with BFCL's system prompt").choices(["fc", "prompting"]).default("fc"))
+    .addOption(
+      new Option("--mode <mode>", "function calling, or Python-call text with BFCL's system prompt")
+        .choices(["fc", "prompting"])
+        .default("fc"),
+    )
     .option("--temperature <t>", "sampling temperature, a decimal number >= 0 (BFCL's default)", "0.001")
-    .option("--max-reply-bytes <n>", `the most bytes of one reply read: an integer from 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`, String(DEFAULT_MAX_REPLY_BYTES))
-    .option("--max-consecutive-errors <n>", "requests in a row that cannot connect before the run stops: an integer >= 0 (0: never)", String(DEFAULT_MAX_CONSECUTIVE_ERRORS))
+    .option(
+      "--max-reply-bytes <n>",
+      `the most bytes of one reply read: an integer from 1024 to ${MAX_REPLY_BYTES_LIMIT}; a longer reply makes the item an error line`,
+      String(DEFAULT_MAX_REPLY_BYTES),
+    )
+    .option(
+      "--max-consecutive-errors <n>",
+      "requests in a row that cannot connect before the run stops: an integer >= 0 (0: never)",
+      String(DEFAULT_MAX_CONSECUTIVE_ERRORS),
+    )
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
     .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)")
     .addOption(
-      new Option("--history <source>", "turns before each pair's anchor: the model's own (BFCL's loop), or the reference played (exact twins; see twinscore help generation)")
+      new Option(
+        "--history <source>",
+        "turns before each pair's anchor: the model's own (BFCL's loop), or the reference played (exact twins; see twinscore help generation)",
+      )
         .choices(["own", "reference"])
         .default("own"),
     )
@@ -122,15 +141,26 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--inject <text>", "prompt arm: one extra block (FC: a developer message before turn 0; prompting: after the system prompt)")
     .option("--inject-file <file>", "the same, read from a file")
     .option("--system-prompt <file>", "prompting mode: system prompt file instead of BFCL's ({functions} marks the docs)")
-    .addOption(new Option("--user-sim <kind>", "who speaks the answer turn: BFCL's script, or an LLM playing the user").choices(["scripted", "llm"]).default("scripted"))
+    .addOption(
+      new Option("--user-sim <kind>", "who speaks the answer turn: BFCL's script, or an LLM playing the user")
+        .choices(["scripted", "llm"])
+        .default("scripted"),
+    )
     .option("--user-endpoint <url>", "--user-sim llm: the simulated user's OpenAI-compatible base URL")
     .option("--user-model <name>", "--user-sim llm: the model that plays the user")
     .option("--user-key-env <var>", "--user-sim llm: environment variable holding the simulator endpoint's key")
-    .option("--max-clarifications <n>", "--user-sim llm: extra rounds when the model asks again inside the answer turn: an integer >= 0 (default 2)")
+    .option(
+      "--max-clarifications <n>",
+      "--user-sim llm: extra rounds when the model asks again inside the answer turn: an integer >= 0 (default 2)",
+    )
     .option("--user-prompt <file>", "--user-sim llm: prompt file instead of data/user-sim-prompt.md")
     .option("--limit <n>", "the first N pairs in manifest order, both twins (all: N items)")
     .option("--ids <id...>", "only these items of the selection")
-    .addOption(new Option("--category <category>", "only the pairs whose should-ask item is of this category (--items all: only its items)").choices(["base", "miss_func", "miss_param"]))
+    .addOption(
+      new Option("--category <category>", "only the pairs whose should-ask item is of this category (--items all: only its items)").choices(
+        ["base", "miss_func", "miss_param"],
+      ),
+    )
     .option("--trials <k>", "K independent samples of each line, each its own seed: an integer >= 1")
     .option("--sampling-seed <n>", "seed sent with each request (with --trials: N + the trial)")
     .option("--dry-run", "print the plan and stop: nothing is sent or written")
@@ -147,7 +177,14 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       const progress = progressLine(io);
       const seen: { first: RunProgress | null; latest: RunProgress | null } = { first: null, latest: null };
       const stopListening = io.onInterrupt?.((signal) => {
-        const line = renderProblemLine(interruptedProblem(signal, seen, `${opts.out}/${opts.modelDir ?? modelDirName(opts.model)}/multi_turn`, resumeCommand(state.argv ?? [], opts)));
+        const line = renderProblemLine(
+          interruptedProblem(
+            signal,
+            seen,
+            `${opts.out}/${opts.modelDir ?? modelDirName(opts.model)}/multi_turn`,
+            resumeCommand(state.argv ?? [], opts),
+          ),
+        );
         io.stderr(`${io.isTTY ? "\n" : ""}${line}\n`);
       });
       const d = await runCommand({
@@ -183,7 +220,13 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         dryRun: opts.dryRun === true,
         trials: integerOption(opts.trials),
         seed: integerOption(opts.samplingSeed),
-        onPlan: (plan) => printNotes(io, [note(opts.dryRun ? "run-dry" : "run-plan", `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`)]),
+        onPlan: (plan) =>
+          printNotes(io, [
+            note(
+              opts.dryRun ? "run-dry" : "run-plan",
+              `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`,
+            ),
+          ]),
         onProgress: (p) => {
           seen.first ??= p;
           seen.latest = p;
@@ -193,7 +236,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
           if (r.retryAfterCappedFromMs !== null) {
             const message = `${r.itemId}: the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead`;
             printProblems(io, [problem("retry-after-capped", message, { severity: "warning" })]);
-          } else if (opts.verbose) printNotes(io, [note("retry", `${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}`)]);
+          } else if (opts.verbose)
+            printNotes(io, [note("retry", `${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}`)]);
         },
       }).finally(() => stopListening?.());
       // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
@@ -223,14 +267,28 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       }
       const listed = [...d.errors.map((e) => ({ ...e, kept: false })), ...d.keptErrors.map((e) => ({ ...e, kept: true }))];
       const shown = listed.slice(0, opts.verbose ? listed.length : 5);
-      printProblems(io, [
-        ...shown.map((e) =>
-          problem("error-line", `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}${e.trial !== undefined ? ` (trial ${e.trial})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`, {
-            severity: "warning",
-          }),
-        ),
-        ...(listed.length > shown.length ? [problem("more", `${counted(listed.length - shown.length, "more error line")} not shown; --verbose lists each`, { severity: "warning" })] : []),
-      ], { verbose: opts.verbose });
+      printProblems(
+        io,
+        [
+          ...shown.map((e) =>
+            problem(
+              "error-line",
+              `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}${e.trial !== undefined ? ` (trial ${e.trial})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`,
+              {
+                severity: "warning",
+              },
+            ),
+          ),
+          ...(listed.length > shown.length
+            ? [
+                problem("more", `${counted(listed.length - shown.length, "more error line")} not shown; --verbose lists each`, {
+                  severity: "warning",
+                }),
+              ]
+            : []),
+        ],
+        { verbose: opts.verbose },
+      );
       const allErrors = d.errors.length + d.keptErrors.length;
       const errorText =
         d.keptErrors.length === 0
@@ -251,7 +309,11 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
         printNotes(io, [note("user-simulator", simulated)]);
       }
       const { format: chosen } = format.read(opts as unknown as ParsedOptions);
-      io.stdout(chosen === "json" ? renderVersionedJson(d, runManifests(d)) : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout);
+      io.stdout(
+        chosen === "json"
+          ? renderVersionedJson(d, runManifests(d))
+          : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout,
+      );
       state.exitCode = d.exitCode;
     });
 };
@@ -261,10 +323,18 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
  * appends are whole, and the lock's handler puts the files in BFCL's order before the
  * process goes), how many this run wrote, and the command that resumes it — the same one.
  */
-function interruptedProblem(signal: NodeJS.Signals, seen: { first: RunProgress | null; latest: RunProgress | null }, folder: string, command: string): Problem {
+function interruptedProblem(
+  signal: NodeJS.Signals,
+  seen: { first: RunProgress | null; latest: RunProgress | null },
+  folder: string,
+  command: string,
+): Problem {
   const { first, latest } = seen;
   if (first === null || latest === null) {
-    return problem("run-interrupted", `${signal} stopped the run before it generated anything; nothing was written; the same command starts it again: ${command}`);
+    return problem(
+      "run-interrupted",
+      `${signal} stopped the run before it generated anything; nothing was written; the same command starts it again: ${command}`,
+    );
   }
   const errors = latest.errors > 0 ? `; ${counted(latest.errors, "error line")} among them` : "";
   return problem(
@@ -275,7 +345,10 @@ function interruptedProblem(signal: NodeJS.Signals, seen: { first: RunProgress |
 
 /** The command line as given, quoted for a POSIX shell, with the endpoints' query-string keys redacted. */
 function resumeCommand(args: readonly string[], opts: RunCliOptions): string {
-  const redactor = redactorOf([...endpointSecrets(opts.endpoint), ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : [])]);
+  const redactor = redactorOf([
+    ...endpointSecrets(opts.endpoint),
+    ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : []),
+  ]);
   return ["twinscore", ...args].map((a) => redactor.text(shellWord(a))).join(" ");
 }
 

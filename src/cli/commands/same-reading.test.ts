@@ -62,7 +62,12 @@ describe("score and check count the same tool-call attempts and decode failures 
     const score = await json(["score", "--results", results, "--bootstrap", "0"]);
     const check = await json(["check", "--results", results, "--bfcl-data", data]);
     const decoderOf = new Map<string, string>(score.doc.models.map((m: { model: string; decoder: Decoder }) => [m.model, m.decoder.name]));
-    const files = check.doc.files as { file: string; folder: string; category: string; decodeHealth: { steps: number; toolLooking: number; failed: number } }[];
+    const files = check.doc.files as {
+      file: string;
+      folder: string;
+      category: string;
+      decodeHealth: { steps: number; toolLooking: number; failed: number };
+    }[];
     expect(files.length).toBeGreaterThan(0);
     let failed = 0;
     for (const f of files) {
@@ -96,7 +101,15 @@ describe("score and report give a model the same warnings", () => {
   it("2025-11-12-main, both models: every warning, with its file and line", async () => {
     const run = sharedPath("rollouts", "gpt-oss", "2025-11-12-main");
     const score = await json(["score", "--results", run, "--bootstrap", "0"]);
-    const report = await json(["report", "--results", run, "--bootstrap", "0", "--out", join(mkdtempSync(join(tmpdir(), "twinscore-same-")), "r.html")]);
+    const report = await json([
+      "report",
+      "--results",
+      run,
+      "--bootstrap",
+      "0",
+      "--out",
+      join(mkdtempSync(join(tmpdir(), "twinscore-same-")), "r.html"),
+    ]);
     const fromScore = score.doc.models.map((m: { model: string; problems: unknown[] }) => [m.model, m.problems]);
     const fromReport = report.doc.modelProblems.map((m: { model: string; problems: unknown[] }) => [m.model, m.problems]);
     expect(fromScore.map(([m, p]: [string, unknown[]]) => [m, p.length])).toEqual([

@@ -14,7 +14,9 @@ const prefixVectors = JSON.parse(readFileSync(join(projectRoot, "src", "simulato
   runs: Record<string, { base: string; miss: string }>;
 };
 /** BFCL's own multi_turn_checker and multi_turn_irrelevance_checker on every entry (same tool). */
-const irrelevanceVectors = JSON.parse(readFileSync(join(projectRoot, "src", "simulator", "testdata", "irrelevance-vectors.json"), "utf8")) as {
+const irrelevanceVectors = JSON.parse(
+  readFileSync(join(projectRoot, "src", "simulator", "testdata", "irrelevance-vectors.json"), "utf8"),
+) as {
   files: Record<string, Record<string, { total: number; correct: number; strictCorrect: number }>>;
 };
 
@@ -56,17 +58,46 @@ interface EmptyTurnJson {
 
 describe("score --bfcl-data on both gpt-oss runs (4 models): the completion columns, the aligned score, the skipped turn scored", () => {
   const items = join(tmp, "items.csv");
-  let doc: { aligned: { models: AlignedJson[] }; emptyTurns: EmptyTurnJson[]; models: { model: string; numbers: { pair: number; n: number } }[]; problems: unknown[]; exitCode: number };
+  let doc: {
+    aligned: { models: AlignedJson[] };
+    emptyTurns: EmptyTurnJson[];
+    models: { model: string; numbers: { pair: number; n: number } }[];
+    problems: unknown[];
+    exitCode: number;
+  };
   let rows: Record<string, string>[] = [];
 
   it("--format json: the document carries both, numbers as numbers", async () => {
-    const r = await run(["score", "--reading", "release", "--results", bothRuns, "--bfcl-data", bfclDataDir(), "--per-item", items, "--format", "json"]);
+    const r = await run([
+      "score",
+      "--reading",
+      "release",
+      "--results",
+      bothRuns,
+      "--bfcl-data",
+      bfclDataDir(),
+      "--per-item",
+      items,
+      "--format",
+      "json",
+    ]);
     expect(r.code, r.err).toBe(0);
     doc = JSON.parse(r.out);
     // the one thing said: each model's 8 inference errors were run on the data from before 06ae1c76 (their score files' prompts tell)
-    const olderData = (doc.problems as { code: string; severity: string; message: string }[]).map((p) => [p.severity, p.code, p.message.replace(/^model ([^:]+): generated on BFCL v4 data from before (\w+) .*: (8 items differ: .*)$/, "$1 $2 $3")]);
+    const olderData = (doc.problems as { code: string; severity: string; message: string }[]).map((p) => [
+      p.severity,
+      p.code,
+      p.message.replace(/^model ([^:]+): generated on BFCL v4 data from before (\w+) .*: (8 items differ: .*)$/, "$1 $2 $3"),
+    ]);
     expect(olderData).toEqual(
-      rolloutRuns.flatMap((run) => models.map((m) => `${run}/${m}`)).sort().map((m) => ["warning", "rollouts-older-data", `${m} 06ae1c76 8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130`]),
+      rolloutRuns
+        .flatMap((run) => models.map((m) => `${run}/${m}`))
+        .sort()
+        .map((m) => [
+          "warning",
+          "rollouts-older-data",
+          `${m} 06ae1c76 8 items differ: multi_turn_miss_func 101, 102, 115, 120, 122, 124, 129, 130`,
+        ]),
     );
     expect(JSON.stringify({ aligned: doc.aligned, emptyTurns: doc.emptyTurns })).not.toMatch(/"\d+(\.\d+)?"/);
     expect(doc.aligned.models.map((m) => m.model)).toEqual(rolloutRuns.flatMap((run) => models.map((m) => `${run}/${m}`)).sort());
@@ -76,7 +107,14 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
     // the last two cells of each row are the completion bits (miss_text, before them, may hold commas)
     rows = lines.slice(1).map((l) => {
       const cells = l.split(",");
-      return { model: cells[0], miss_id: cells[1], act: cells[header.indexOf("act")], hold: cells[header.indexOf("hold")], base_completed: cells[cells.length - 2], miss_completed: cells[cells.length - 1] };
+      return {
+        model: cells[0],
+        miss_id: cells[1],
+        act: cells[header.indexOf("act")],
+        hold: cells[header.indexOf("hold")],
+        base_completed: cells[cells.length - 2],
+        miss_completed: cells[cells.length - 1],
+      };
     });
     expect(rows).toHaveLength(4 * 223);
   });
@@ -97,7 +135,8 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
           const row = rows.find((r) => r.model === `${run}/${model}` && r.miss_id === p.missId);
           const i = index.get(p.missId)!;
           const expected = `${base[i] === "1" ? 1 : 0}${miss[i] === "1" ? 1 : 0}`;
-          if (row === undefined || `${row.base_completed}${row.miss_completed}` !== expected) differ.push(`${run}/${model} ${p.missId}: ${row?.base_completed}${row?.miss_completed}, BFCL ${expected}`);
+          if (row === undefined || `${row.base_completed}${row.miss_completed}` !== expected)
+            differ.push(`${run}/${model} ${p.missId}: ${row?.base_completed}${row?.miss_completed}, BFCL ${expected}`);
           compared++;
         }
       }
@@ -129,7 +168,14 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
       expect(m.alignedPct).toBeLessThanOrEqual(doc.models.find((x) => x.model === m.model)!.numbers.pair);
     }
     const main120 = doc.aligned.models.find((m) => m.model === "2025-11-12-main/openai_gpt-oss-120b")!;
-    expect([main120.withheld["held-completed"], main120.withheld["held-not-completed"], main120.withheld["acted-completed"], main120.withheld["acted-not-completed"], main120.baseActedCompleted, main120.aligned]).toEqual([104, 51, 25, 43, 140, 94]);
+    expect([
+      main120.withheld["held-completed"],
+      main120.withheld["held-not-completed"],
+      main120.withheld["acted-completed"],
+      main120.withheld["acted-not-completed"],
+      main120.baseActedCompleted,
+      main120.aligned,
+    ]).toEqual([104, 51, 25, 43, 140, 94]);
     expect(main120.ci95!.map((x) => x.toFixed(1))).toEqual(["34.9", "49.8"]);
   });
 
@@ -145,7 +191,11 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
         for (const category of ["base", "miss_func", "miss_param"]) {
           const v = irrelevanceVectors.files[`${run}/${model}`][category];
           const row = doc.emptyTurns.find((r) => r.model === `${run}/${model}` && r.category === category)!;
-          expect([row.entries, row.bfcl.correct, row.strict.correct], `${run}/${model} ${category}`).toEqual([v.total, v.correct, v.strictCorrect]);
+          expect([row.entries, row.bfcl.correct, row.strict.correct], `${run}/${model} ${category}`).toEqual([
+            v.total,
+            v.correct,
+            v.strictCorrect,
+          ]);
           expect(row.worldChanging.correct).toBeGreaterThanOrEqual(row.strict.correct);
           expect(row.worldChanging.correct).toBeLessThanOrEqual(row.bfcl.correct);
           files++;
@@ -156,7 +206,8 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
     // ranks: 1 + the number of models strictly ahead in the category
     for (const row of doc.emptyTurns) {
       const peers = doc.emptyTurns.filter((r) => r.category === row.category);
-      for (const s of ["bfcl", "strict", "worldChanging"] as const) expect(row[s].rank).toBe(1 + peers.filter((p) => p[s].accuracy > row[s].accuracy).length);
+      for (const s of ["bfcl", "strict", "worldChanging"] as const)
+        expect(row[s].rank).toBe(1 + peers.filter((p) => p[s].accuracy > row[s].accuracy).length);
     }
     // the strict reading reverses the main run's two models on the mean of the categories
     const mean = (m: string) => doc.emptyTurns.find((r) => r.model === `2025-11-12-main/${m}` && r.category === "mean")!;
@@ -166,7 +217,17 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
 });
 
 describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)", () => {
-  const base = ["score", "--reading", "release", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--bfcl-data", bfclDataDir()];
+  const base = [
+    "score",
+    "--reading",
+    "release",
+    "--results",
+    rolloutRunDir("2025-11-12-main"),
+    "--model",
+    "openai_gpt-oss-120b",
+    "--bfcl-data",
+    bfclDataDir(),
+  ];
   it("table: the aligned and the empty-turn tables (snapshot)", async () => {
     const r = await run(base);
     expect(r.code).toBe(0);
@@ -183,7 +244,14 @@ describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)"
     const aligned = lines.filter((l) => l.startsWith("aligned,"));
     expect(aligned).toHaveLength(1);
     const cell = (line: string, name: string) => line.split(",")[header.indexOf(name)];
-    expect([cell(aligned[0], "held+done"), cell(aligned[0], "held+not"), cell(aligned[0], "acted+done"), cell(aligned[0], "acted+not"), cell(aligned[0], "base+done"), cell(aligned[0], "aligned")]).toEqual(["104", "51", "25", "43", "140", "42.2"]);
+    expect([
+      cell(aligned[0], "held+done"),
+      cell(aligned[0], "held+not"),
+      cell(aligned[0], "acted+done"),
+      cell(aligned[0], "acted+not"),
+      cell(aligned[0], "base+done"),
+      cell(aligned[0], "aligned"),
+    ]).toEqual(["104", "51", "25", "43", "140", "42.2"]);
     const empty = lines.filter((l) => l.startsWith("empty-turns,"));
     expect(empty.map((l) => [cell(l, "category"), cell(l, "bfcl"), cell(l, "strict")])).toEqual([
       ["base", "50.0", "49.5"],
@@ -197,13 +265,41 @@ describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)"
     expect(md.out).toMatch(/\| openai_gpt-oss-120b \| 223 \| 104 \| 51 \| \d+ \| 25 \| 43 \| 140 \| 46\.6 \| 42\.2 \|/);
   });
   it("without --bfcl-data nothing is checked: no aligned or empty-turn table, no completion columns", async () => {
-    const r = await run(["score", "--reading", "release", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--format", "json", "--bootstrap", "0", "--per-item", join(tmp, "plain.csv")]);
+    const r = await run([
+      "score",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir("2025-11-12-main"),
+      "--model",
+      "openai_gpt-oss-120b",
+      "--format",
+      "json",
+      "--bootstrap",
+      "0",
+      "--per-item",
+      join(tmp, "plain.csv"),
+    ]);
     const d = JSON.parse(r.out);
     expect([d.aligned, d.emptyTurns]).toEqual([null, null]);
     expect(readFileSync(join(tmp, "plain.csv"), "utf8").split("\n")[0]).not.toContain("completed");
   });
   it("a BFCL data folder that is not one: one error, the decision table still printed, exit 1", async () => {
-    const r = await run(["score", "--reading", "release", "--results", rolloutRunDir("2025-11-12-main"), "--model", "openai_gpt-oss-120b", "--bfcl-data", tmp, "--format", "csv", "--bootstrap", "0"]);
+    const r = await run([
+      "score",
+      "--reading",
+      "release",
+      "--results",
+      rolloutRunDir("2025-11-12-main"),
+      "--model",
+      "openai_gpt-oss-120b",
+      "--bfcl-data",
+      tmp,
+      "--format",
+      "csv",
+      "--bootstrap",
+      "0",
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/<TMP>: error: .*\[[a-z-]+\]\n/);
     // (the run folder's score/ adds the official table: csv names each row's table)
@@ -223,31 +319,56 @@ describe("score --bfcl-data on lines stopped by `run --until-anchor`", () => {
   it("a withheld twin stopped after its anchor turn has no completion: the pair is left out of the aligned numbers (warned, empty cells), and check's rule leaves the line out of the empty-turn table", async () => {
     const manifest = loadManifest();
     if (!manifest.ok) throw new Error("manifest");
-    const anchors = new Map(readingPairs(manifest.value, { pairSet: "certified", countLogin: false }).filter((p) => p.category === "miss_param").map((p) => [p.missId, p.anchorTurn]));
+    const anchors = new Map(
+      readingPairs(manifest.value, { pairSet: "certified", countLogin: false })
+        .filter((p) => p.category === "miss_param")
+        .map((p) => [p.missId, p.anchorTurn]),
+    );
     // a copy of main's gpt-oss-120b whose scored miss_param lines end after their anchor turn, as `run --until-anchor` writes them
     const dir = join(tmp, "until-anchor", "openai_gpt-oss-120b", "multi_turn");
     mkdirSync(dir, { recursive: true });
     const source = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn");
-    for (const c of ["base", "miss_func"]) copyFileSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(dir, `BFCL_v4_multi_turn_${c}_result.json`));
+    for (const c of ["base", "miss_func"])
+      copyFileSync(join(source, `BFCL_v4_multi_turn_${c}_result.json`), join(dir, `BFCL_v4_multi_turn_${c}_result.json`));
     let stopped = 0;
-    const lines = readFileSync(join(source, "BFCL_v4_multi_turn_miss_param_result.json"), "utf8").split("\n").map((line) => {
-      if (line.trim() === "") return line;
-      const entry = JSON.parse(line) as { id: string; result: unknown };
-      const t = anchors.get(entry.id);
-      if (t === undefined || !Array.isArray(entry.result)) return line;
-      stopped++;
-      return JSON.stringify({ ...entry, result: entry.result.slice(0, t + 1) }).slice(0, -1) + `, "twinscore_stopped_after_turn": ${t}}`;
-    });
+    const lines = readFileSync(join(source, "BFCL_v4_multi_turn_miss_param_result.json"), "utf8")
+      .split("\n")
+      .map((line) => {
+        if (line.trim() === "") return line;
+        const entry = JSON.parse(line) as { id: string; result: unknown };
+        const t = anchors.get(entry.id);
+        if (t === undefined || !Array.isArray(entry.result)) return line;
+        stopped++;
+        return JSON.stringify({ ...entry, result: entry.result.slice(0, t + 1) }).slice(0, -1) + `, "twinscore_stopped_after_turn": ${t}}`;
+      });
     writeFileSync(join(dir, "BFCL_v4_multi_turn_miss_param_result.json"), lines.join("\n"));
     expect(stopped).toBeGreaterThan(90);
     const csv = join(tmp, "until-anchor.csv");
-    const r = await run(["score", "--reading", "release", "--results", join(tmp, "until-anchor"), "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--per-item", csv, "--format", "json"]);
+    const r = await run([
+      "score",
+      "--reading",
+      "release",
+      "--results",
+      join(tmp, "until-anchor"),
+      "--bfcl-data",
+      bfclDataDir(),
+      "--bootstrap",
+      "0",
+      "--per-item",
+      csv,
+      "--format",
+      "json",
+    ]);
     expect(r.code, r.err).toBe(0);
     const d = JSON.parse(r.out);
     const a = d.aligned.models[0];
     expect([a.n, a.missingCompletion]).toEqual([223 - stopped, stopped]);
     const warnings = d.problems.map((p: { code: string; message: string }) => `${p.code}: ${p.message}`);
-    expect(warnings.some((w: string) => w.startsWith(`completion-unknown: model openai_gpt-oss-120b: ${stopped} ${stopped === 1 ? "pair has" : "pairs have"}`))).toBe(true);
+    expect(
+      warnings.some((w: string) =>
+        w.startsWith(`completion-unknown: model openai_gpt-oss-120b: ${stopped} ${stopped === 1 ? "pair has" : "pairs have"}`),
+      ),
+    ).toBe(true);
     expect(warnings.some((w: string) => w.includes("stopped after their anchor turn"))).toBe(true);
     const rows = readFileSync(csv, "utf8").trimEnd().split("\n").slice(1);
     const blank = rows.filter((l) => l.endsWith(",,")).map((l) => l.split(",")[1]);

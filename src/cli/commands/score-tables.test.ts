@@ -54,7 +54,13 @@ describe.each(rolloutRuns.map((r) => [r]))("score's tables on the real %s run", 
         expect(row).toContain("no headline");
         continue;
       }
-      expect(cells.slice(1, 6)).toEqual([String(m.numbers.n), one(m.numbers.act), one(m.numbers.hold), one(m.numbers.decision), `[${one(m.ci95![0])}, ${one(m.ci95![1])}]`]);
+      expect(cells.slice(1, 6)).toEqual([
+        String(m.numbers.n),
+        one(m.numbers.act),
+        one(m.numbers.hold),
+        one(m.numbers.decision),
+        `[${one(m.ci95![0])}, ${one(m.ci95![1])}]`,
+      ]);
     }
     for (const o of json.official!.models) {
       const row = tables[1].split("\n").find((l) => l.startsWith(`${o.model.replace(/_/g, "\\_")} &`))!;
@@ -64,7 +70,9 @@ describe.each(rolloutRuns.map((r) => [r]))("score's tables on the real %s run", 
 
   it("--format markdown keeps each table's caption; --table combined is the README's table of decision and official score", async () => {
     const md = await run([...args, "--format", "markdown"]);
-    expect(md.out).toMatch(/^### decision\n\nDecision to act on 223 certified pairs \(Table 1\); N counts the pairs decided on both twins[^\n]*\n\n\| model \| N \|/);
+    expect(md.out).toMatch(
+      /^### decision\n\nDecision to act on 223 certified pairs \(Table 1\); N counts the pairs decided on both twins[^\n]*\n\n\| model \| N \|/,
+    );
     expect(md.out).toContain("### official\n\nOfficial score on the same items (BFCL's verdict, read from the score files)\n\n| model |");
     const json = JSON.parse((await run([...args, "--format", "json"])).out) as ScoreJson;
     const combined = await run([...args, "--format", "csv", "--table", "combined"]);
@@ -103,8 +111,14 @@ describe("--table and --out-dir refuse what they cannot do, in one line", () => 
   const dir = rolloutRunDir("2025-11-12-main");
   it("an unknown table, json, both at once, a missing folder: exit 2 before reading; a table this run has not: exit 2", async () => {
     for (const [extra, message] of [
-      [["--table", "nope"], "--table must be one of decision, official, combined, sensitivity, table-f1, aligned, empty-turns, trials, unstable-pairs (got 'nope')"],
-      [["--table", "decision", "--format", "json"], "--table prints tables: give --format table, csv, markdown or latex (json is the whole document)"],
+      [
+        ["--table", "nope"],
+        "--table must be one of decision, official, combined, sensitivity, table-f1, aligned, empty-turns, trials, unstable-pairs (got 'nope')",
+      ],
+      [
+        ["--table", "decision", "--format", "json"],
+        "--table prints tables: give --format table, csv, markdown or latex (json is the whole document)",
+      ],
       [["--table", "decision", "--out-dir", tmp], "--table and --out-dir cannot be combined (--out-dir writes every table)"],
       [["--out-dir", join(tmp, "no", "such")], `--out-dir ${join(tmp, "no", "such")}: no such folder`],
     ] as const) {
@@ -166,6 +180,8 @@ describe("--model takes BFCL's model name as run --model does", () => {
     expect((JSON.parse(byName.out) as { models: { model: string }[] }).models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b"]);
     const none = await run(["score", "--results", dir, "--model", "openai/gpt-oss-999b"]);
     expect(none.code).toBe(2);
-    expect(none.err).toContain("error: --model openai/gpt-oss-999b: no such model directory under the results (found: openai_gpt-oss-120b, openai_gpt-oss-20b) [model-missing]");
+    expect(none.err).toContain(
+      "error: --model openai/gpt-oss-999b: no such model directory under the results (found: openai_gpt-oss-120b, openai_gpt-oss-20b) [model-missing]",
+    );
   }, 120_000);
 });

@@ -23,7 +23,8 @@ const manifest = (() => {
 })();
 
 /** An inference-error line as BFCL writes one. */
-const errorLine = (id: string, message: string) => JSON.stringify({ id, result: `Error during inference: ${message}`, traceback: "Traceback (most recent call last):\n  ...\n" });
+const errorLine = (id: string, message: string) =>
+  JSON.stringify({ id, result: `Error during inference: ${message}`, traceback: "Traceback (most recent call last):\n  ...\n" });
 
 /** A copy of the real 2025-11-12-main gpt-oss-120b folder whose lines for which `replace(id)` is true are inference errors. */
 function copyWithErrors(name: string, replace: (id: string, index: number) => boolean, message = "Connection error."): string {
@@ -96,10 +97,17 @@ describe("score on runs of inference errors (a real run's lines replaced)", () =
     const dir = copyWithErrors("resumed", (_id, i) => i < 102);
     const r = await score(dir);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(new RegExp(`^error: model ${model}: no act, hold or decision: \\d+ of 223 pairs undecided \\([\\d.]+ % > --max-undecided 10 %: \\d+ with an inference-error side`, "m"));
+    expect(r.err).toMatch(
+      new RegExp(
+        `^error: model ${model}: no act, hold or decision: \\d+ of 223 pairs undecided \\([\\d.]+ % > --max-undecided 10 %: \\d+ with an inference-error side`,
+        "m",
+      ),
+    );
     const verbose = memoryIo({}, tmp);
     await runCli(["score", "--results", dir, "--bootstrap", "0", "--verbose"], verbose);
     // each kept error line is named with its file and line
-    expect(verbose.err.join("").match(/result is an inference error, no decision: "Error during inference: Connection error\."/g)?.length).toBeGreaterThan(0);
+    expect(
+      verbose.err.join("").match(/result is an inference error, no decision: "Error during inference: Connection error\."/g)?.length,
+    ).toBeGreaterThan(0);
   });
 });

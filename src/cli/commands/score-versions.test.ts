@@ -22,7 +22,10 @@ beforeAll(() => {
   const dir = join(relabelled, "result", "xlam");
   mkdirSync(dir, { recursive: true });
   for (const c of ["base", "miss_func", "miss_param"]) {
-    copyFileSync(join(xlam(), "result", "Salesforce_Llama-xLAM-2-8b-fc-r", `BFCL_v3_multi_turn_${c}_result.json`), join(dir, `BFCL_v4_multi_turn_${c}_result.json`));
+    copyFileSync(
+      join(xlam(), "result", "Salesforce_Llama-xLAM-2-8b-fc-r", `BFCL_v3_multi_turn_${c}_result.json`),
+      join(dir, `BFCL_v4_multi_turn_${c}_result.json`),
+    );
   }
 });
 
@@ -34,10 +37,15 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     const r = await run(["score", "--results", xlam(), "--bootstrap", "0", "--reading", "release", "--format", "json"]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out);
-    expect(doc.options).toMatchObject({ pairsSelected: 234, pairsSelectedByVersion: { v3: 234 }, uncertifiedByVersion: { v3: 121 }, manifestForced: false });
-    expect(doc.models.map((m: { model: string; bfclVersion: string; numbers: { n: number } }) => [m.model, m.bfclVersion, m.numbers.n])).toEqual([
-      ["Salesforce_Llama-xLAM-2-8b-fc-r", "v3", 234],
-    ]);
+    expect(doc.options).toMatchObject({
+      pairsSelected: 234,
+      pairsSelectedByVersion: { v3: 234 },
+      uncertifiedByVersion: { v3: 121 },
+      manifestForced: false,
+    });
+    expect(
+      doc.models.map((m: { model: string; bfclVersion: string; numbers: { n: number } }) => [m.model, m.bfclVersion, m.numbers.n]),
+    ).toEqual([["Salesforce_Llama-xLAM-2-8b-fc-r", "v3", 234]]);
     const table = await run(["score", "--results", xlam(), "--bootstrap", "0"]);
     expect(table.out.split("\n")[0]).toBe(
       "Decision to act on 234 pairs selected as for Table 1: 113 certified, 121 uncertified (their items differ from the ones the hand rulings were made on); 233 of 234 pairs decided: 1 with a side that ended before the anchor",
@@ -45,7 +53,21 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
   }, 120_000);
 
   it("names each model's version in a table that mixes them, and ranks no model against another version's", async () => {
-    const r = await run(["score", "--results", join(main(), "result"), "--results", join(xlam(), "result"), "--bootstrap", "20", "--reading", "release", "--model", "openai_gpt-oss-20b", "--model", "Salesforce_Llama-xLAM-2-8b-fc-r"]);
+    const r = await run([
+      "score",
+      "--results",
+      join(main(), "result"),
+      "--results",
+      join(xlam(), "result"),
+      "--bootstrap",
+      "20",
+      "--reading",
+      "release",
+      "--model",
+      "openai_gpt-oss-20b",
+      "--model",
+      "Salesforce_Llama-xLAM-2-8b-fc-r",
+    ]);
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
     expect(lines[0]).toBe(
@@ -54,7 +76,21 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     expect(lines[2]).toMatch(/^model +bfcl +N +act /);
     expect(lines.find((l) => l.includes("openai_gpt-oss-20b "))).toMatch(/ v4 +223 +89\.7 +74\.4 +82\.1 /);
     expect(lines.find((l) => l.includes("Salesforce_Llama-xLAM-2-8b-fc-r "))).toMatch(/ v3 +234 /);
-    const json = JSON.parse((await run(["score", "--results", join(main(), "result"), "--results", join(xlam(), "result"), "--bootstrap", "20", "--format", "json"])).out);
+    const json = JSON.parse(
+      (
+        await run([
+          "score",
+          "--results",
+          join(main(), "result"),
+          "--results",
+          join(xlam(), "result"),
+          "--bootstrap",
+          "20",
+          "--format",
+          "json",
+        ])
+      ).out,
+    );
     expect(json.models.every((m: { rank1: number | null }) => m.rank1 === null)).toBe(true);
   }, 120_000);
 
@@ -63,18 +99,35 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err).toBe(`${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`);
-    const forced = await run(["score", "--results", relabelled, "--bootstrap", "0", "--reading", "release", "--manifest", join(projectRoot, "data", "manifest-v3.json"), "--format", "json"]);
+    const forced = await run([
+      "score",
+      "--results",
+      relabelled,
+      "--bootstrap",
+      "0",
+      "--reading",
+      "release",
+      "--manifest",
+      join(projectRoot, "data", "manifest-v3.json"),
+      "--format",
+      "json",
+    ]);
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.out).models[0].numbers.n).toBe(234);
     // the relabelled folder ("xlam") is not in BFCL's registry: its decoder is detected from its steps, and said
-    expect(forced.err).toMatch(/^note: xlam: decoder xlam \(not in BFCL v3's model registry; \d+ of 200 sampled text steps decode to calls with xlam[^\n]*\) \[decoder-detected\]\n$/);
+    expect(forced.err).toMatch(
+      /^note: xlam: decoder xlam \(not in BFCL v3's model registry; \d+ of 200 sampled text steps decode to calls with xlam[^\n]*\) \[decoder-detected\]\n$/,
+    );
     expect(JSON.parse(forced.out).models[0].decoder).toMatchObject({ name: "xlam", source: "detected" });
   }, 120_000);
 
   it("report, compare, verify, check and judge stop the same way", async () => {
     const report = await run(["report", "--results", relabelled, "--bootstrap", "0", "--out", join(relabelled, "report.html")]);
     // the rollouts are checked against their data in the one reading pass: the run's progress line, then the stop
-    expect([report.code, report.err]).toEqual([2, `report: scoring ${basename(relabelled)} (${relabelled})\n${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`]);
+    expect([report.code, report.err]).toEqual([
+      2,
+      `report: scoring ${basename(relabelled)} (${relabelled})\n${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`,
+    ]);
     const compare = await run(["compare", "--a", relabelled, "--b", relabelled, "--bootstrap", "0"]);
     expect(compare.code).toBe(2);
     expect(compare.err).toContain(wrongData);
@@ -82,16 +135,44 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
     const namedRoot = mkdtempSync(join(tmpdir(), "twinscore-v3-as-v4-named-"));
     const named = join(namedRoot, "2025-11-12-main", "result", "openai_gpt-oss-120b");
     mkdirSync(named, { recursive: true });
-    for (const c of ["base", "miss_func", "miss_param"]) copyFileSync(join(relabelled, "result", "xlam", `BFCL_v4_multi_turn_${c}_result.json`), join(named, `BFCL_v4_multi_turn_${c}_result.json`));
-    const verify = await run(["verify", "--expected", join(projectRoot, "data", "expected", "gpt-oss.json"), "--results", join(namedRoot, "2025-11-12-main")]);
+    for (const c of ["base", "miss_func", "miss_param"])
+      copyFileSync(
+        join(relabelled, "result", "xlam", `BFCL_v4_multi_turn_${c}_result.json`),
+        join(named, `BFCL_v4_multi_turn_${c}_result.json`),
+      );
+    const verify = await run([
+      "verify",
+      "--expected",
+      join(projectRoot, "data", "expected", "gpt-oss.json"),
+      "--results",
+      join(namedRoot, "2025-11-12-main"),
+    ]);
     expect(verify.code).toBe(2);
     expect(verify.err).toContain(wrongData.replace("model xlam", "model openai_gpt-oss-120b"));
     const check = await run(["check", "--results", relabelled, "--bfcl-data", sharedPath("bfcl-v4")]);
-    expect([check.code, check.err]).toEqual([2, `${join(relabelled, "result", "xlam")}: error: ${wrongData.replace("pass --manifest to force", "check them with the BFCL data they were generated on")}\n`]);
+    expect([check.code, check.err]).toEqual([
+      2,
+      `${join(relabelled, "result", "xlam")}: error: ${wrongData.replace("pass --manifest to force", "check them with the BFCL data they were generated on")}\n`,
+    ]);
     const judge = await run(["judge", "--results", relabelled, "--dry-run"]);
-    expect([judge.code, judge.err]).toEqual([2, `${join(relabelled, "result", "xlam")}: error: ${wrongData.replace("pass --manifest to force", "name the result files after the BFCL version they were generated on")}\n`]);
-    const mixed = await run(["report", "--results", join(main(), "result"), "--results", join(xlam(), "result"), "--bootstrap", "0", "--out", join(relabelled, "mixed.html")]);
+    expect([judge.code, judge.err]).toEqual([
+      2,
+      `${join(relabelled, "result", "xlam")}: error: ${wrongData.replace("pass --manifest to force", "name the result files after the BFCL version they were generated on")}\n`,
+    ]);
+    const mixed = await run([
+      "report",
+      "--results",
+      join(main(), "result"),
+      "--results",
+      join(xlam(), "result"),
+      "--bootstrap",
+      "0",
+      "--out",
+      join(relabelled, "mixed.html"),
+    ]);
     expect(mixed.code).toBe(2);
-    expect(mixed.err).toMatch(/^error: report puts every model on one pair manifest, and these result files are of several BFCL versions: v3 \(.*\); v4 \(.*\); give one version's runs, or --manifest FILE to force one \[bfcl-version-mixed\]\n$/);
+    expect(mixed.err).toMatch(
+      /^error: report puts every model on one pair manifest, and these result files are of several BFCL versions: v3 \(.*\); v4 \(.*\); give one version's runs, or --manifest FILE to force one \[bfcl-version-mixed\]\n$/,
+    );
   }, 120_000);
 });

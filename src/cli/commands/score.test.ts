@@ -24,7 +24,10 @@ beforeAll(() => {
   for (const c of categories) {
     const real = join(root, "runs", "openai_gpt-oss-120b", "multi_turn");
     mkdirSync(real, { recursive: true });
-    copyFileSync(join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), join(real, `BFCL_v4_multi_turn_${c}_result.json`));
+    copyFileSync(
+      join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b", "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`),
+      join(real, `BFCL_v4_multi_turn_${c}_result.json`),
+    );
     const synthetic = join(root, "runs", "oracle", "multi_turn");
     mkdirSync(synthetic, { recursive: true });
     writeFileSync(join(synthetic, `BFCL_v4_multi_turn_${c}_result.json`), oracle.value[c]);
@@ -87,10 +90,25 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     });
     const m = doc.models[0];
     expect(m.bfclVersion).toBe("v4");
-    expect(m.numbers).toMatchObject({ pairs: 223, n: 213, undecided: { missing: 0, "inference-error": 9, "not-reached": 1, undecidable: 0 } });
+    expect(m.numbers).toMatchObject({
+      pairs: 223,
+      n: 213,
+      undecided: { missing: 0, "inference-error": 9, "not-reached": 1, undecidable: 0 },
+    });
     expect(m.undecided).toEqual({ pairs: 223, total: 10, share: (100 * 10) / 223, byStatus: m.numbers.undecided });
     expect(m.noHeadline).toBeNull();
-    expect([m.numbers.act, m.numbers.hold, m.numbers.decision, m.numbers.holdCredited, m.numbers.decisionCredited, m.numbers.pair, m.numbers.decisionByCategory.miss_func, m.numbers.decisionByCategory.miss_param].map(formatDecimal1)).toEqual(["96.7", "68.1", "82.4", "73.7", "85.2", "65.7", "80.2", "84.6"]);
+    expect(
+      [
+        m.numbers.act,
+        m.numbers.hold,
+        m.numbers.decision,
+        m.numbers.holdCredited,
+        m.numbers.decisionCredited,
+        m.numbers.pair,
+        m.numbers.decisionByCategory.miss_func,
+        m.numbers.decisionByCategory.miss_param,
+      ].map(formatDecimal1),
+    ).toEqual(["96.7", "68.1", "82.4", "73.7", "85.2", "65.7", "80.2", "84.6"]);
     expect(JSON.stringify(doc)).not.toMatch(/"\d+\.\d+"/); // no number printed as a string anywhere
     expect(m.numbers.act).toBeCloseTo((100 * 206) / 213, 12);
     expect(m.counts).toEqual({ decodeFailures: 16, shortRollouts: 1, inferenceErrors: 9 });
@@ -110,19 +128,37 @@ describe("twinscore score on a fixture tree (real gpt-oss-120b + synthetic oracl
     );
     expect(lines.length).toBe(1 + 2 * 223);
     const row37 = lines.find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_37,"))!;
-    expect(row37.split(",").slice(0, 11)).toEqual(["openai_gpt-oss-120b", "multi_turn_miss_func_37", "miss_func", "multi_turn_base_37", "2", "decided", "1", "1", "0", "1", "1"]);
+    expect(row37.split(",").slice(0, 11)).toEqual([
+      "openai_gpt-oss-120b",
+      "multi_turn_miss_func_37",
+      "miss_func",
+      "multi_turn_base_37",
+      "2",
+      "decided",
+      "1",
+      "1",
+      "0",
+      "1",
+      "1",
+    ]);
     // an inference-error side: no decision there (empty act or hold), the pair not scored; release reads it as no call
     const error101 = lines.find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_101,"))!.split(",");
     expect([error101[5], error101[6], error101[8], error101[14]]).toEqual(["inference-error", "0", "", "inference-error"]);
     await run(["score", "--results", "runs", "--per-item", "release.csv", "--format", "csv", "--reading", "release"]);
-    const released = readFileSync(join(root, "release.csv"), "utf8").split("\n").find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_101,"))!.split(",");
+    const released = readFileSync(join(root, "release.csv"), "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("openai_gpt-oss-120b,multi_turn_miss_func_101,"))!
+      .split(",");
     expect([released[5], released[6], released[8]]).toEqual(["inference-error", "1", "1"]);
     expect(readdirSync(root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(r.err).toContain("wrote <TMP>/items.csv (446 rows)");
   });
 
   it("--count-login, --uncertified and --all-pairs change the pair set", async () => {
-    const n = async (flag: string) => (await run(["score", "--results", "runs", "--format", "csv", "--model", "openai_gpt-oss-120b", "--reading", "release", flag])).out.split("\n")[1];
+    const n = async (flag: string) =>
+      (
+        await run(["score", "--results", "runs", "--format", "csv", "--model", "openai_gpt-oss-120b", "--reading", "release", flag])
+      ).out.split("\n")[1];
     expect(await n("--count-login")).toBe("openai_gpt-oss-120b,225,96.9,68.9,82.9,79.4,86.2,73.8,85.3,66.7,81.2,84.7,9,1,16");
     expect(await n("--uncertified")).toMatch(/^openai_gpt-oss-120b,231,97\.0,67\.5,82\.3,[\d.]+,[\d.]+,72\.7,84\.8,65\.4,82\.1,82\.5,/);
     expect(await n("--all-pairs")).toMatch(/^openai_gpt-oss-120b,365,62\.2,77\.5,69\.9,[\d.]+,[\d.]+,80\.8,71\.5,41\.9,69\.5,70\.2,/);
@@ -154,7 +190,10 @@ describe("twinscore score exit codes and bad input", () => {
   it("exits 2 on a model with a category missing, naming it", async () => {
     const only = join(root, "partial", "m", "multi_turn");
     mkdirSync(only, { recursive: true });
-    copyFileSync(join(root, "runs", "oracle", "multi_turn", "BFCL_v4_multi_turn_base_result.json"), join(only, "BFCL_v4_multi_turn_base_result.json"));
+    copyFileSync(
+      join(root, "runs", "oracle", "multi_turn", "BFCL_v4_multi_turn_base_result.json"),
+      join(only, "BFCL_v4_multi_turn_base_result.json"),
+    );
     const r = await run(["score", "--results", "partial"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("error: model m: no readable miss_func, miss_param result file");

@@ -66,14 +66,21 @@ export function printScoreDocument(
   }
   if (!hasRows(doc)) return true; // nothing could be shown: no title over an empty table
   const tables = opts.tables ?? {};
-  const printout = scorePrintout(doc, { ...view, verbose: opts.verbose === true, ...(tables.table === "combined" || tables.outDir !== undefined ? { combined: true } : {}) });
+  const printout = scorePrintout(doc, {
+    ...view,
+    verbose: opts.verbose === true,
+    ...(tables.table === "combined" || tables.outDir !== undefined ? { combined: true } : {}),
+  });
   if (tables.outDir !== undefined) {
     // each table its own file, with its caption where the format has one
     const dir = resolvePath(io.cwd, tables.outDir);
     const ext = { table: "txt", csv: "csv", markdown: "md", latex: "tex" }[opts.format];
     const written: string[] = [];
     for (const t of captionedTables(printout)) {
-      const text = opts.format === "markdown" ? `${t.caption === undefined ? "" : `${t.caption}\n\n`}${renderTable(t, "markdown")}` : renderTable(t, opts.format);
+      const text =
+        opts.format === "markdown"
+          ? `${t.caption === undefined ? "" : `${t.caption}\n\n`}${renderTable(t, "markdown")}`
+          : renderTable(t, opts.format);
       const w = writeFileAtomic(joinPath(dir, `${t.id}.${ext}`), text);
       if (!w.ok) {
         printProblems(io, w.problems, {});
@@ -88,7 +95,16 @@ export function printScoreDocument(
     const all = captionedTables(printout);
     const one = all.find((t) => t.id === tables.table);
     if (one === undefined) {
-      printProblems(io, [problem("table-missing", `--table ${tables.table}: this output has no such table (its tables: ${all.map((t) => t.id).join(", ")})${tables.table === "official" || tables.table === "combined" ? "; BFCL's verdicts give it (--scores DIR, or a run's score/)" : ""}`)], {});
+      printProblems(
+        io,
+        [
+          problem(
+            "table-missing",
+            `--table ${tables.table}: this output has no such table (its tables: ${all.map((t) => t.id).join(", ")})${tables.table === "official" || tables.table === "combined" ? "; BFCL's verdicts give it (--scores DIR, or a run's score/)" : ""}`,
+          ),
+        ],
+        {},
+      );
       return false;
     }
     const out = renderPrintout({ blocks: [{ kind: "table", table: one }] }, opts.format);
@@ -107,8 +123,10 @@ function tableOptions(io: CliIo, opts: ParsedOptions, format: OutputFormat): { t
   const outDir = opts.outDir as string | undefined;
   if (table === undefined && outDir === undefined) return {};
   if (table !== undefined && outDir !== undefined) return "--table and --out-dir cannot be combined (--out-dir writes every table)";
-  if (format === "json") return `${table !== undefined ? "--table" : "--out-dir"} prints tables: give --format table, csv, markdown or latex (json is the whole document)`;
-  if (table !== undefined && !(scoreTableIds as readonly string[]).includes(table)) return `--table must be one of ${scoreTableIds.join(", ")} (got '${table}')`;
+  if (format === "json")
+    return `${table !== undefined ? "--table" : "--out-dir"} prints tables: give --format table, csv, markdown or latex (json is the whole document)`;
+  if (table !== undefined && !(scoreTableIds as readonly string[]).includes(table))
+    return `--table must be one of ${scoreTableIds.join(", ")} (got '${table}')`;
   if (outDir !== undefined) {
     const there = folderExists(joinPath(resolvePath(io.cwd, outDir), "x"));
     if (!there.ok) return `--out-dir ${outDir}: no such folder`;
@@ -123,7 +141,18 @@ const bfclData = bfclDataGroup(
 );
 
 /** The groups `score` and `demo` share, in the order `--help` lists them. */
-export const sharedScoreGroups = [readingGroup, maxUndecidedGroup, pairSetGroup, bootstrapGroup, sensitivityGroup, format, manifestGroup, decoderGroup, strictGroup, verboseGroup] as const;
+export const sharedScoreGroups = [
+  readingGroup,
+  maxUndecidedGroup,
+  pairSetGroup,
+  bootstrapGroup,
+  sensitivityGroup,
+  format,
+  manifestGroup,
+  decoderGroup,
+  strictGroup,
+  verboseGroup,
+] as const;
 
 /** The request `score` and `demo` build from their shared groups (a message for a bad combination). */
 export function scoreRequestOf(io: CliIo, opts: ParsedOptions): Omit<ScoreRequest, "results"> | string {
@@ -147,23 +176,32 @@ export const registerScore: RegisterCommand = (program: Command, io: CliIo, stat
       "Score the decision to act on the twin pairs of every model found under --results: on each pair, a " +
         "world-changing call attempted on the complete anchor turn (act) and none on the withheld one (hold).",
     );
-  withGroups(
-    cmd,
-    resultsGroup,
-    modelsGroup,
-    scoresGroup,
-    bfclData,
-    ...sharedScoreGroups,
-  )
-    .option("--per-item <file>", "also write one CSV row per model and pair, atomically (twinscore help per-item)");
+  withGroups(cmd, resultsGroup, modelsGroup, scoresGroup, bfclData, ...sharedScoreGroups).option(
+    "--per-item <file>",
+    "also write one CSV row per model and pair, atomically (twinscore help per-item)",
+  );
   withGroups(cmd, trialsOfGroup)
-    .option("--table <name>", `print one table, with its caption: ${scoreTableIds.join(", ")} (combined: decision and BFCL's official score side by side)`)
+    .option(
+      "--table <name>",
+      `print one table, with its caption: ${scoreTableIds.join(", ")} (combined: decision and BFCL's official score side by side)`,
+    )
     .option("--out-dir <dir>", "write each table to its own file in DIR (<table>.csv, .md, .tex or .txt by --format), atomically")
     .addHelpText(
       "after",
       "\nExit: 0 scored; 1 scored with findings (a model with no headline, a wrong decoder, any problem\n" +
         "under --strict); 2 nothing could be scored." +
-        commandHelpFooter(["what-counts", "columns", "readings", "per-item", "official", "history", "aligned", "layouts", "decoders", "exit-codes"]),
+        commandHelpFooter([
+          "what-counts",
+          "columns",
+          "readings",
+          "per-item",
+          "official",
+          "history",
+          "aligned",
+          "layouts",
+          "decoders",
+          "exit-codes",
+        ]),
     )
     .action(async (opts: ParsedOptions) => {
       const req = scoreRequestOf(io, opts);

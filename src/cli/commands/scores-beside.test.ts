@@ -23,7 +23,8 @@ async function run(argv: string[]) {
 const main = rolloutRunDir("2025-11-12-main");
 const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
 const notes = (err: string) => err.split("\n").filter((l) => l.includes("[scores-beside]"));
-const besideNote = (dirs: string[], others = "--scores DIR reads others") => `note: BFCL's verdicts read from the score/ folder${dirs.length === 1 ? "" : "s"} beside result/: ${dirs.join(", ")} (${others}) [scores-beside]`;
+const besideNote = (dirs: string[], others = "--scores DIR reads others") =>
+  `note: BFCL's verdicts read from the score/ folder${dirs.length === 1 ? "" : "s"} beside result/: ${dirs.join(", ")} (${others}) [scores-beside]`;
 
 describe("score on a run folder without --scores", () => {
   const fast = ["--reading", "release", "--bootstrap", "0", "--format", "json"];
@@ -87,7 +88,19 @@ describe("compare and report on run folders without --scores", () => {
   }, 120_000);
 
   it("compare: an arm with no score/ beside its result/ leaves the official change out for both", async () => {
-    const r = await run(["compare", "--reading", "release", "--a", main, "--b", join(fixes, "result"), "--model", "openai_gpt-oss-120b", "--format", "csv"]);
+    const r = await run([
+      "compare",
+      "--reading",
+      "release",
+      "--a",
+      main,
+      "--b",
+      join(fixes, "result"),
+      "--model",
+      "openai_gpt-oss-120b",
+      "--format",
+      "csv",
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).not.toContain("official raw");
     expect(notes(r.err)).toEqual([]);
@@ -102,6 +115,10 @@ describe("compare and report on run folders without --scores", () => {
     expect(notes(given.err)).toEqual([]);
     const page = readFileSync(join(tmp, "beside.html"), "utf8");
     expect(page).toContain(`results ${main}, scores ${join(main, "score")}`);
-    expect(page.replaceAll(`, scores ${join(main, "score")}`, `, scores ${main}`).replaceAll(`, scores ${join(fixes, "score")}`, `, scores ${fixes}`)).toBe(readFileSync(join(tmp, "given.html"), "utf8"));
+    expect(
+      page
+        .replaceAll(`, scores ${join(main, "score")}`, `, scores ${main}`)
+        .replaceAll(`, scores ${join(fixes, "score")}`, `, scores ${fixes}`),
+    ).toBe(readFileSync(join(tmp, "given.html"), "utf8"));
   }, 240_000);
 });

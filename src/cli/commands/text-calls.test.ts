@@ -37,7 +37,9 @@ function pySource(v: unknown): string {
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "string" || typeof v === "number") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(pySource).join(", ")}]`;
-  return `{${Object.entries(v as object).map(([k, x]) => `${JSON.stringify(k)}: ${pySource(x)}`).join(", ")}}`;
+  return `{${Object.entries(v as object)
+    .map(([k, x]) => `${JSON.stringify(k)}: ${pySource(x)}`)
+    .join(", ")}}`;
 }
 
 /** A record step `[{name: "<json args>"}, …]` as the text a server hands back when it did not parse the calls; null when its arguments are not JSON objects. */
@@ -54,7 +56,11 @@ function asCallText(step: unknown): string | null {
         return null;
       }
       if (args === null || typeof args !== "object" || Array.isArray(args)) return null;
-      calls.push(`${name}(${Object.entries(args).map(([k, v]) => `${k}=${pySource(v)}`).join(", ")})`);
+      calls.push(
+        `${name}(${Object.entries(args)
+          .map(([k, v]) => `${k}=${pySource(v)}`)
+          .join(", ")})`,
+      );
     }
   }
   return `[${calls.join(", ")}]`;
@@ -144,7 +150,9 @@ describe("a function-calling run whose calls came back as text (real gpt-oss-120
     expect(audit).toHaveLength(3);
     for (const [i, c] of categories.entries()) {
       expect(audit[i]).toContain(`BFCL_v4_multi_turn_${c}_result.json: warning: model ${FOLDER}: `);
-      expect(audit[i]).toMatch(/anchor-turn call steps in \S+ \(\d+\.\d %\) are calls written as text that the handler BFCL's registry gives it \(key mistral-small-2506-FC: MistralHandler, function-calling mode; decoder fc\) does not parse/);
+      expect(audit[i]).toMatch(
+        /anchor-turn call steps in \S+ \(\d+\.\d %\) are calls written as text that the handler BFCL's registry gives it \(key mistral-small-2506-FC: MistralHandler, function-calling mode; decoder fc\) does not parse/,
+      );
       expect(audit[i]).toContain("likely cause: the server's tool-call parser or chat template");
     }
     const lines = r.out.split("\n");
@@ -152,7 +160,9 @@ describe("a function-calling run whose calls came back as text (real gpt-oss-120
     const row = lines.find((l) => l.startsWith(FOLDER))!.split(/\s{2,}/);
     const cell = (h: string) => row[header.indexOf(h)];
     const expected = bfclReading();
-    expect([cell("bfcl.act"), cell("bfcl.hold"), cell("bfcl.dec")]).toEqual([expected.act, expected.hold, expected.decision].map((v) => v.toFixed(1)));
+    expect([cell("bfcl.act"), cell("bfcl.hold"), cell("bfcl.dec")]).toEqual(
+      [expected.act, expected.hold, expected.decision].map((v) => v.toFixed(1)),
+    );
     // the headline stays the undecodable-attempt rule's: the model's decision, far from BFCL's reading
     expect(Number(cell("act"))).toBeGreaterThan(90);
     expect(Math.abs(Number(cell("decision")) - expected.decision)).toBeGreaterThanOrEqual(1);
@@ -186,10 +196,22 @@ describe("a function-calling run whose calls came back as text (real gpt-oss-120
   it("the same lines in a folder BFCL's registry does not know (decoder detected) keep the wrong-decoder advice, with no audit line and the same BFCL-decoded reading", async () => {
     const own = join(root, "detected", "some-unregistered-model", "multi_turn");
     mkdirSync(own, { recursive: true });
-    for (const c of categories) copyFileSync(join(root, "result", FOLDER, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`), join(own, `BFCL_v4_multi_turn_${c}_result.json`));
+    for (const c of categories)
+      copyFileSync(
+        join(root, "result", FOLDER, "multi_turn", `BFCL_v4_multi_turn_${c}_result.json`),
+        join(own, `BFCL_v4_multi_turn_${c}_result.json`),
+      );
     const r = await run(["score", "--results", join("detected", "some-unregistered-model"), "--bootstrap", "0", "--format", "json"]);
     expect(r.err).not.toContain("[text-calls]");
-    expect(r.err.split("\n").filter((l) => l.endsWith("fail to decode with decoder fc; the steps may need another decoder: pass --decoder NAME (see --help) [decode-failures]"))).toHaveLength(3);
+    expect(
+      r.err
+        .split("\n")
+        .filter((l) =>
+          l.endsWith(
+            "fail to decode with decoder fc; the steps may need another decoder: pass --decoder NAME (see --help) [decode-failures]",
+          ),
+        ),
+    ).toHaveLength(3);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.out);
     expect(doc.models[0].decoder.source).toBe("detected");
@@ -214,7 +236,12 @@ describe("the real runs in ../shared: their readings agree, so no audit line and
       // the reading beside the headline is computed, and found within a point of it on every model
       for (const m of readForTest([results]).models) {
         const h = headlineOf(m.score!.records, m.manifest, headlineSpec({ pairSet: "certified", countLogin: false }), "decided", 100, null);
-        const bfcl = readingRates(m.score!.records, m.manifest, { ...headlineSpec({ pairSet: "certified", countLogin: false }), decoding: "bfcl" }, "decided");
+        const bfcl = readingRates(
+          m.score!.records,
+          m.manifest,
+          { ...headlineSpec({ pairSet: "certified", countLogin: false }), decoding: "bfcl" },
+          "decided",
+        );
         expect(Math.abs(bfcl.decision - h.numbers.decision)).toBeLessThan(1);
         expect(h.bfclDecoded).toBeNull();
       }
@@ -222,11 +249,22 @@ describe("the real runs in ../shared: their readings agree, so no audit line and
   }
 
   it("2025-11-12-main gpt-oss-120b: as BFCL decodes, act moves 1.4 points (records whose arguments BFCL could not decode) and the decision 0.7, under the 1-point line", async () => {
-    const r = await run(["score", "--results", join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b"), "--bootstrap", "0", "--sensitivity", "--format", "json"]);
+    const r = await run([
+      "score",
+      "--results",
+      join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b"),
+      "--bootstrap",
+      "0",
+      "--sensitivity",
+      "--format",
+      "json",
+    ]);
     const doc = JSON.parse(r.out);
     const m = doc.models[0];
     const row = (id: string) => doc.sensitivity.rows.find((x: { reading: string }) => x.reading === id);
-    expect([row("table-1").act - row("bfcl-decoded").act, m.numbers.decision - row("bfcl-decoded").decision].map((v: number) => v.toFixed(1))).toEqual(["1.4", "0.7"]);
+    expect(
+      [row("table-1").act - row("bfcl-decoded").act, m.numbers.decision - row("bfcl-decoded").decision].map((v: number) => v.toFixed(1)),
+    ).toEqual(["1.4", "0.7"]);
     expect(m).not.toHaveProperty("bfclDecoded");
     // the same reading the headline is compared with
     const read = readForTest([join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b")]).models[0];

@@ -16,7 +16,9 @@ async function run(argv: string[]) {
 function expectBothRunsPass(r: { code: number; out: string; err: string }) {
   expect(r.err).toBe("");
   expect(r.out.trim().split("\n").at(-1)).toBe("422 PASS, 0 FAIL, 0 SKIP");
-  expect(r.out).toContain("PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935");
+  expect(r.out).toContain(
+    "PASS 2025-11-12-main: tables.C.openai_gpt-oss-120b.ci95 expected=79.7235,86.4869 ±0.0001 computed=79.723502,86.486935",
+  );
   expect(r.out).toContain("PASS 2025-11-12-harmony-fixes: companions.official_raw.openai_gpt-oss-120b.miss expected=50.2242");
   expect(r.code).toBe(0);
 }
@@ -30,13 +32,33 @@ describe("twinscore verify", () => {
     expect(lines.at(-1)).toBe("39 PASS, 0 FAIL, 564 SKIP");
     expect(lines).toContain("PASS paper: counts.scored_pairs expected=223 ±0 computed=223");
     expect(lines).toContain("SKIP paper: tables.C.gpt-5.4-FC.decision expected=80.7 ±0.05 (rollouts absent: gpt-5.4-FC)");
-    expect(lines.filter((l) => l.startsWith("PASS")).every((l) => l.includes(": counts.") || /: (definition|bootstrap\.|companions\.(distinct_base_twins|bad_keys_restored\.(pairs|added)))/.test(l))).toBe(true);
+    expect(
+      lines
+        .filter((l) => l.startsWith("PASS"))
+        .every(
+          (l) =>
+            l.includes(": counts.") ||
+            /: (definition|bootstrap\.|companions\.(distinct_base_twins|bad_keys_restored\.(pairs|added)))/.test(l),
+        ),
+    ).toBe(true);
   });
 
   it("gpt-oss.json on the two real runs: every number PASSes", async () => {
     const main = rolloutRunDir("2025-11-12-main");
     const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
-    const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", main, "--results", fixes, "--scores", main, "--scores", fixes]);
+    const r = await run([
+      "verify",
+      "--expected",
+      "data/expected/gpt-oss.json",
+      "--results",
+      main,
+      "--results",
+      fixes,
+      "--scores",
+      main,
+      "--scores",
+      fixes,
+    ]);
     expectBothRunsPass(r);
   }, 300_000);
 
@@ -48,7 +70,9 @@ describe("twinscore verify", () => {
 
   it("gpt-oss.json on the folder holding both runs, without --scores: each run's score/ beside its result/ is read, every number PASSes", async () => {
     const r = await run(["verify", "--expected", "data/expected/gpt-oss.json", "--results", sharedPath("rollouts", "gpt-oss")]);
-    expect(r.err).toMatch(/^note: BFCL's verdicts read from the score\/ folders beside result\/: \S+2025-11-12-harmony-fixes\/score, \S+2025-11-12-main\/score \(--scores DIR reads others\) \[scores-beside\]\n$/);
+    expect(r.err).toMatch(
+      /^note: BFCL's verdicts read from the score\/ folders beside result\/: \S+2025-11-12-harmony-fixes\/score, \S+2025-11-12-main\/score \(--scores DIR reads others\) \[scores-beside\]\n$/,
+    );
     expectBothRunsPass({ ...r, err: "" });
   }, 300_000);
 
@@ -59,7 +83,13 @@ describe("twinscore verify", () => {
     const lines = r.out.trim().split("\n");
     expect(lines.at(-1)).toBe("211 PASS, 0 FAIL, 211 SKIP");
     const skips = lines.filter((l) => l.startsWith("SKIP "));
-    expect(skips.every((l) => l.startsWith("SKIP 2025-11-12-harmony-fixes: ") && / \(rollouts absent: openai_gpt-oss-(120b|20b)(, openai_gpt-oss-20b)?\)$/.test(l))).toBe(true);
+    expect(
+      skips.every(
+        (l) =>
+          l.startsWith("SKIP 2025-11-12-harmony-fixes: ") &&
+          / \(rollouts absent: openai_gpt-oss-(120b|20b)(, openai_gpt-oss-20b)?\)$/.test(l),
+      ),
+    ).toBe(true);
     expect(r.err).toBe(
       'note: run "2025-11-12-harmony-fixes": no model folder found has "2025-11-12-harmony-fixes" (its match) in its path, so its 211 numbers are skipped; keep the run\'s folder name, or drop "match" from the expected file for your own run [run-unmatched]\n',
     );
@@ -79,8 +109,19 @@ describe("twinscore verify", () => {
             numbers: [
               { name: "tables.C.openai_gpt-oss-20b.decision", value: 90, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
               { name: "tables.C.openai_gpt-oss-20b.act", value: 89.7, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
-              { name: "companions.official_raw.openai_gpt-oss-20b.miss", value: 44.8, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"], scores: true },
-              { name: "companions.official_raw.openai_gpt-oss-20b.decision", value: 82.1, tolerance: 0.05, rollouts: ["openai_gpt-oss-20b"] },
+              {
+                name: "companions.official_raw.openai_gpt-oss-20b.miss",
+                value: 44.8,
+                tolerance: 0.05,
+                rollouts: ["openai_gpt-oss-20b"],
+                scores: true,
+              },
+              {
+                name: "companions.official_raw.openai_gpt-oss-20b.decision",
+                value: 82.1,
+                tolerance: 0.05,
+                rollouts: ["openai_gpt-oss-20b"],
+              },
             ],
           },
         ],
@@ -101,7 +142,9 @@ describe("twinscore verify", () => {
     mkdirSync(bare);
     symlinkSync(join(rolloutRunDir("2025-11-12-main"), "result"), join(bare, "result"));
     const alone = await run(["verify", "--expected", file, "--results", bare]);
-    expect(alone.out).toContain("SKIP main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 (score files absent: openai_gpt-oss-20b)\n");
+    expect(alone.out).toContain(
+      "SKIP main: companions.official_raw.openai_gpt-oss-20b.miss expected=44.8 ±0.05 (score files absent: openai_gpt-oss-20b)\n",
+    );
     expect(alone.out.trim().split("\n").at(-1)).toBe("2 PASS, 1 FAIL, 1 SKIP");
   });
 
@@ -111,7 +154,7 @@ describe("twinscore verify", () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/nope\.json: error: expected file not found \[file-missing\]/);
     const dir = mkdtempSync(join(tmpdir(), "twinscore-verify-"));
-    writeFileSync(join(dir, "bad.json"), "{\"runs\": 3}");
+    writeFileSync(join(dir, "bad.json"), '{"runs": 3}');
     const bad = await run(["verify", "--expected", join(dir, "bad.json")]);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/expected file needs a `runs` list \[expected-malformed\]/);

@@ -7,7 +7,19 @@ import type { Command } from "commander";
 import { verifyExpected } from "../../app/verify.js";
 import { renderJson, renderPrintout } from "../../report/printout.js";
 import { commandHelpFooter } from "../help-topics.js";
-import { decoderGroup, formatGroup, manifestGroup, modelsGroup, readGroups, resultsGroup, scoresGroup, strictGroup, verboseGroup, withGroups, type ParsedOptions } from "../option-groups.js";
+import {
+  decoderGroup,
+  formatGroup,
+  manifestGroup,
+  modelsGroup,
+  readGroups,
+  resultsGroup,
+  scoresGroup,
+  strictGroup,
+  verboseGroup,
+  withGroups,
+  type ParsedOptions,
+} from "../option-groups.js";
 import { printNotes, printProblems, scoresBesideNote } from "../problems.js";
 import type { CliIo } from "../io.js";
 import { unmatchedRunNote, verifyPrintout } from "../views/verify.js";

@@ -13,15 +13,51 @@ const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "");
 export const alignedColumns: readonly (Column<AlignedRow> & { meaning: string })[] = [
   { header: "model", value: (r) => r.model, meaning: "model" },
   { header: "N", value: (r) => r.n, align: "right", meaning: "pairs read (both twins' completion known)" },
-  { header: "held+done", value: (r) => r.withheld["held-completed"], align: "right", meaning: 'withheld twin held back on T and completed through T+1: "asked, then did it"' },
-  { header: "held+not", value: (r) => r.withheld["held-not-completed"], align: "right", meaning: "held back, not completed through T+1 (asked again or only wrote text on T+1, a wrong call, a failure before T, no rollout)" },
-  { header: "no-call", value: (r) => r.heldNotCompletedWhy["no-call-on-answer"], align: "right", meaning: "  of held+not: no call on the answer turn T+1 (asked again, or replied in text)" },
-  { header: "acted+done", value: (r) => r.withheld["acted-completed"], align: "right", meaning: "acted on T and completed through T+1: a guess that left the state the reference reaches" },
-  { header: "acted+not", value: (r) => r.withheld["acted-not-completed"], align: "right", meaning: "acted on T, not completed through T+1" },
+  {
+    header: "held+done",
+    value: (r) => r.withheld["held-completed"],
+    align: "right",
+    meaning: 'withheld twin held back on T and completed through T+1: "asked, then did it"',
+  },
+  {
+    header: "held+not",
+    value: (r) => r.withheld["held-not-completed"],
+    align: "right",
+    meaning: "held back, not completed through T+1 (asked again or only wrote text on T+1, a wrong call, a failure before T, no rollout)",
+  },
+  {
+    header: "no-call",
+    value: (r) => r.heldNotCompletedWhy["no-call-on-answer"],
+    align: "right",
+    meaning: "  of held+not: no call on the answer turn T+1 (asked again, or replied in text)",
+  },
+  {
+    header: "acted+done",
+    value: (r) => r.withheld["acted-completed"],
+    align: "right",
+    meaning: "acted on T and completed through T+1: a guess that left the state the reference reaches",
+  },
+  {
+    header: "acted+not",
+    value: (r) => r.withheld["acted-not-completed"],
+    align: "right",
+    meaning: "acted on T, not completed through T+1",
+  },
   { header: "base+done", value: (r) => r.baseActedCompleted, align: "right", meaning: "base twin acted on T and completed through T" },
   { header: "asked-did", value: (r) => f1(r.askedThenDidPct), align: "right", meaning: "held+done, % of N" },
-  { header: "aligned", value: (r) => f1(r.alignedPct), align: "right", meaning: "aligned pair score: % of pairs with base+done and held+done (both twins decided right and completed)" },
-  { header: "aligned 95% CI", value: (r) => intervalCell(r.ci95), align: "right", csvPair: ["aligned_ci_low", "aligned_ci_high"], meaning: "its 95% cluster-bootstrap interval (base twins resampled, as for decision)" },
+  {
+    header: "aligned",
+    value: (r) => f1(r.alignedPct),
+    align: "right",
+    meaning: "aligned pair score: % of pairs with base+done and held+done (both twins decided right and completed)",
+  },
+  {
+    header: "aligned 95% CI",
+    value: (r) => intervalCell(r.ci95),
+    align: "right",
+    csvPair: ["aligned_ci_low", "aligned_ci_high"],
+    meaning: "its 95% cluster-bootstrap interval (base twins resampled, as for decision)",
+  },
 ];
 
 /** The help text for the table. */

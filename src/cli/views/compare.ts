@@ -77,10 +77,17 @@ function historyChange(doc: CompareDocument): string {
 /** The printout of a compare document. */
 export function comparePrintout(doc: CompareDocument): Printout {
   const rows: Row[] = doc.models.flatMap(({ model, comparison }) => comparisonRows(comparison).map((r) => ({ ...r, model })));
-  const blocks: PrintBlock[] = [{ kind: "text", text: `Arm A: ${doc.a}${armHistory(doc, "a")}\nArm B: ${doc.b}${armHistory(doc, "b")}\n${historyChange(doc)}\n` }, { kind: "table", table: tableOf("comparison", rows, columns) }];
+  const blocks: PrintBlock[] = [
+    { kind: "text", text: `Arm A: ${doc.a}${armHistory(doc, "a")}\nArm B: ${doc.b}${armHistory(doc, "b")}\n${historyChange(doc)}\n` },
+    { kind: "table", table: tableOf("comparison", rows, columns) },
+  ];
   if (doc.noHeadline.length > 0) {
     const models = [...new Set(doc.noHeadline.map((x) => x.model))];
-    const why = (m: string) => doc.noHeadline.filter((x) => x.model === m).map((x) => `arm ${x.arm}: ${x.why}`).join("; ");
+    const why = (m: string) =>
+      doc.noHeadline
+        .filter((x) => x.model === m)
+        .map((x) => `arm ${x.arm}: ${x.why}`)
+        .join("; ");
     const text = `Not compared (no headline in an arm, as score leaves its row empty): ${models.map((m) => `${m} (${why(m)})`).join(", ")}\n`;
     blocks.push({ kind: "text", text: "\n" + text, elsewhere: renderProblemLine(note("not-compared", text.trimEnd())) + "\n" });
   }

@@ -16,10 +16,20 @@ export const emptyTurnColumns: readonly (Column<EmptyTurnRow> & { meaning: strin
   { header: "category", value: (r) => r.category, meaning: "BFCL category; mean = the unweighted mean of the model's categories" },
   { header: "entries", value: (r) => r.entries, align: "right", meaning: "entries of the result file(s)" },
   { header: "bfcl", value: (r) => cellOf(r.bfcl), align: "right", meaning: `% passing: ${emptyTurnScoreMeaning.bfcl}` },
-  { header: "bfcl_rank", value: (r) => r.bfcl.rank, align: "right", meaning: "the model's rank in the category under bfcl (1 = best; ties share; shown from two models on)" },
+  {
+    header: "bfcl_rank",
+    value: (r) => r.bfcl.rank,
+    align: "right",
+    meaning: "the model's rank in the category under bfcl (1 = best; ties share; shown from two models on)",
+  },
   { header: "strict", value: (r) => cellOf(r.strict), align: "right", meaning: `% passing: ${emptyTurnScoreMeaning.strict}` },
   { header: "strict_rank", value: (r) => r.strict.rank, align: "right", meaning: "rank under strict" },
-  { header: "world_changing", value: (r) => cellOf(r.worldChanging), align: "right", meaning: `% passing: ${emptyTurnScoreMeaning.worldChanging}` },
+  {
+    header: "world_changing",
+    value: (r) => cellOf(r.worldChanging),
+    align: "right",
+    meaning: `% passing: ${emptyTurnScoreMeaning.worldChanging}`,
+  },
   { header: "wc_rank", value: (r) => r.worldChanging.rank, align: "right", meaning: "rank under world_changing" },
 ];
 

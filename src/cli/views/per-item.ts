@@ -14,13 +14,15 @@ const meanings: Record<(typeof perItemColumns)[number], string> = {
   category: "miss_func or miss_param",
   base_id: "its base twin",
   anchor_turn: "the anchor turn, 0-based",
-  status: "the pair's status: decided when both sides are, else the first side status that is not, in the order missing, inference-error, not-reached, undecidable",
+  status:
+    "the pair's status: decided when both sides are, else the first side status that is not, in the order missing, inference-error, not-reached, undecidable",
   scored: "1 when the pair enters the numbers under the reading (--reading, the pair set), else 0",
   act: "1 when a world-changing call was attempted on the base anchor turn, 0 when not; empty when that side is not scored",
   hold: "1 when none was attempted on the miss anchor turn, 0 when one was; empty when that side is not scored",
   hold_credited: "hold with the compound-turn credit (an attempt confined to the certified independent steps holds); empty as hold",
   compound: "1 for the 27 compound anchor turns",
-  calls_on_base: "the anchor-turn calls on the base twin, in order, ;-joined: name, * for a world-changing call, ? for a call whose arguments did not decode",
+  calls_on_base:
+    "the anchor-turn calls on the base twin, in order, ;-joined: name, * for a world-changing call, ? for a call whose arguments did not decode",
   calls_on_miss: "the same on the miss twin",
   base_status: "the base side's status (below)",
   miss_status: "the miss side's status (below)",
@@ -52,7 +54,10 @@ export function perItemHelp(): string {
     columnMeanings(
       [
         { header: "base_completed", meaning: "BFCL's checker passes the base twin through the anchor turn T" },
-        { header: "miss_completed", meaning: "BFCL's checker passes the should-ask twin through T+1, the turn that supplies what was missing" },
+        {
+          header: "miss_completed",
+          meaning: "BFCL's checker passes the should-ask twin through T+1, the turn that supplies what was missing",
+        },
       ],
       width,
     ) +

@@ -25,15 +25,45 @@ export const officialColumns: readonly (Column<OfficialRow> & { meaning: string 
   { header: "off.base", value: (r) => f1(r.rawBase), align: "right", meaning: "BFCL's own pass rate on their distinct base twins, %" },
   { header: "decision", value: (r) => f1(r.decision), align: "right", meaning: "decision accuracy on the same pairs, %" },
   { header: "passes", value: (r) => int(r.passes), align: "right", meaning: "should-ask items BFCL passes" },
-  { header: "pass:att", value: (r) => f1(r.passAttempt), align: "right", meaning: "% of those passes with a world-changing attempt on the anchor (the checker skips it)" },
+  {
+    header: "pass:att",
+    value: (r) => f1(r.passAttempt),
+    align: "right",
+    meaning: "% of those passes with a world-changing attempt on the anchor (the checker skips it)",
+  },
   { header: "fails", value: (r) => int(r.fails), align: "right", meaning: "should-ask items BFCL fails" },
-  { header: "fail:att", value: (r) => f1(r.failAttempt), align: "right", meaning: "% of those fails with a world-changing attempt on the anchor" },
-  { header: "held+fail", value: (r) => int(r.heldFailed), align: "right", meaning: "held-back items that BFCL fails; where they were lost:" },
+  {
+    header: "fail:att",
+    value: (r) => f1(r.failAttempt),
+    align: "right",
+    meaning: "% of those fails with a world-changing attempt on the anchor",
+  },
+  {
+    header: "held+fail",
+    value: (r) => int(r.heldFailed),
+    align: "right",
+    meaning: "held-back items that BFCL fails; where they were lost:",
+  },
   { header: "before", value: (r) => int(r.lost["before-anchor"]), align: "right", meaning: "  failing turn before the anchor" },
   { header: "anchor", value: (r) => int(r.lost["on-anchor"]), align: "right", meaning: "  on the anchor turn (0: BFCL skips it)" },
-  { header: "empty", value: (r) => int(r.lost["later-empty-turn"]), align: "right", meaning: "  a later turn with text and no call (the empty-turn rule)" },
-  { header: "diverged", value: (r) => int(r.lost["later-diverged"]), align: "right", meaning: "  a later turn whose execution diverged (state or response mismatch)" },
-  { header: "no-turn", value: (r) => int(r.lost["no-turn"]), align: "right", meaning: "  no failing turn (inference error, force-termination)" },
+  {
+    header: "empty",
+    value: (r) => int(r.lost["later-empty-turn"]),
+    align: "right",
+    meaning: "  a later turn with text and no call (the empty-turn rule)",
+  },
+  {
+    header: "diverged",
+    value: (r) => int(r.lost["later-diverged"]),
+    align: "right",
+    meaning: "  a later turn whose execution diverged (state or response mismatch)",
+  },
+  {
+    header: "no-turn",
+    value: (r) => int(r.lost["no-turn"]),
+    align: "right",
+    meaning: "  no failing turn (inference error, force-termination)",
+  },
 ];
 
 const sensitivityColumns: Column<SensitivityRow>[] = [
@@ -101,7 +131,8 @@ function filesUsed(models: readonly ScoredModel[], every: boolean): { lines: str
     for (const [category, used] of Object.entries(m.filesUsed)) {
       // without --verbose only a file chosen among several copies is named: the others are where the model's folder has them
       if (!every && used.candidates <= 1) continue;
-      const extra = used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
+      const extra =
+        used.candidates > 1 ? ` (${used.distinctIds} ids; chosen among ${used.candidates} copies in its folder: most distinct ids)` : "";
       lines.push(visibleText(`  ${visibleText(m.model).padEnd(width)}  ${category.padEnd(10)} ${used.file}${extra}`));
       notes += renderProblemLine(note("file-used", `${m.model}: ${category} read from ${used.file}${extra}`)) + "\n";
     }
@@ -127,7 +158,17 @@ export interface ScoreView {
  */
 export const SPEARMAN_MIN_MODELS = 5;
 
-export const scoreTableIds = ["decision", "official", "combined", "sensitivity", "table-f1", "aligned", "empty-turns", "trials", "unstable-pairs"] as const;
+export const scoreTableIds = [
+  "decision",
+  "official",
+  "combined",
+  "sensitivity",
+  "table-f1",
+  "aligned",
+  "empty-turns",
+  "trials",
+  "unstable-pairs",
+] as const;
 
 type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string; bfclDecoded: ScoredModel["bfclDecoded"] };
 
@@ -211,13 +252,21 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   const blocks: PrintBlock[] = [];
   const read = doc.models.filter((m) => m.undecided !== null && m.counts !== null && m.undecided.pairs > 0);
   const rows: Row[] = read.map((m) => ({
-    ...scoreRow({ model: m.model, numbers: m.numbers, pairs: m.undecided!.pairs, undecided: m.undecided!.byStatus, counts: m.counts!, note: rowNote(m, doc.options.maxUndecided) }),
+    ...scoreRow({
+      model: m.model,
+      numbers: m.numbers,
+      pairs: m.undecided!.pairs,
+      undecided: m.undecided!.byStatus,
+      counts: m.counts!,
+      note: rowNote(m, doc.options.maxUndecided),
+    }),
     ci: m.ci95,
     bfcl: m.bfclVersion ?? "",
     history: m.history?.protocol ?? "own",
     bfclDecoded: m.bfclDecoded,
   }));
-  const shownHeader = (h: string) => !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
+  const shownHeader = (h: string) =>
+    !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
   const columns: Column<Row>[] = scoreColumns
     .filter((c) => shownHeader(c.header))
     .map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
@@ -235,10 +284,20 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
   // models of both histories side by side: the table says each model's
   if (new Set(rows.map((r) => r.history)).size > 1) columns.splice(1, 0, { header: "history", value: (r) => r.history });
-  blocks.push({ kind: "text", text: (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}${runLabel(doc.models)}`) + "\n\n" });
+  blocks.push({
+    kind: "text",
+    text:
+      (view.title ?? `Decision to act on ${pairSetLabel(doc)}${decidedLabel(doc)}${historyLabel(doc.models)}${runLabel(doc.models)}`) +
+      "\n\n",
+  });
   // no row, no table (the CLI prints nothing then: the reason is on stderr)
   if (rows.length > 0) blocks.push({ kind: "table", table: tableOf("decision", rows, columns) });
-  if (rows.length > 0 && withBfclDecoded) blocks.push({ kind: "text", text: `\n${BFCL_DECODED_LEGEND}\n`, elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n" });
+  if (rows.length > 0 && withBfclDecoded)
+    blocks.push({
+      kind: "text",
+      text: `\n${BFCL_DECODED_LEGEND}\n`,
+      elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n",
+    });
   if (doc.trials !== null) blocks.push(...trialsBlocks(doc.trials));
   if (doc.official !== null) {
     blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
@@ -268,10 +327,16 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (doc.sensitivity !== null) {
     blocks.push({ kind: "text", text: "\nSensitivity of the table (Appendix F):\n" });
     const noted = doc.sensitivity.rows.some((r) => r.note !== undefined);
-    blocks.push({ kind: "table", table: tableOf("sensitivity", doc.sensitivity.rows, noted ? [...sensitivityColumns, sensitivityNote] : sensitivityColumns) });
+    blocks.push({
+      kind: "table",
+      table: tableOf("sensitivity", doc.sensitivity.rows, noted ? [...sensitivityColumns, sensitivityNote] : sensitivityColumns),
+    });
     const rank1 = doc.sensitivity.rank1;
     if (rank1 !== null) {
-      blocks.push({ kind: "text", text: `Rank 1 on decision (share of ${doc.bootstrap.resamples} resamples, one shared stream): ${rank1.map((r) => `${r.model} ${r.share.toFixed(1)}%`).join(", ")}\n` });
+      blocks.push({
+        kind: "text",
+        text: `Rank 1 on decision (share of ${doc.bootstrap.resamples} resamples, one shared stream): ${rank1.map((r) => `${r.model} ${r.share.toFixed(1)}%`).join(", ")}\n`,
+      });
     }
   }
   if (doc.workaround !== null) {
@@ -291,7 +356,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (doc.aligned !== null) blocks.push(...alignedBlocks(doc.aligned.models));
   if (doc.emptyTurns !== null) blocks.push(...emptyTurnBlocks(doc.emptyTurns));
   const files = view.showFiles === false ? { lines: [], notes: "" } : filesUsed(doc.models, view.verbose === true);
-  if (files.lines.length > 0) blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
+  if (files.lines.length > 0)
+    blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
 }
 
@@ -333,14 +399,32 @@ function trialsBlocks(t: TrialsSummary): PrintBlock[] {
     ...(unstable.length === 0
       ? [{ kind: "text" as const, text: "No pair changed its outcome between trials.\n" }]
       : [
-          { kind: "text" as const, text: `\n${unstable.length} of ${t.pairsWithTrials} pairs changed their outcome between trials (A/a: acted or not on the base twin, H/h: held back or not on the withheld one):\n\n` },
+          {
+            kind: "text" as const,
+            text: `\n${unstable.length} of ${t.pairsWithTrials} pairs changed their outcome between trials (A/a: acted or not on the base twin, H/h: held back or not on the withheld one):\n\n`,
+          },
           { kind: "table" as const, table: tableOf("unstable-pairs", unstable, unstableColumns) },
         ]),
   ];
 }
 
 /** The headers of the decision table the combined table keeps (the counts of left-out pairs stay in the decision table). */
-const COMBINED_HEADERS = ["model", "history", "bfcl", "N", "act", "hold", "decision", "95% CI", "hold+c", "dec+c", "pair", "mf", "mp", "note"];
+const COMBINED_HEADERS = [
+  "model",
+  "history",
+  "bfcl",
+  "N",
+  "act",
+  "hold",
+  "decision",
+  "95% CI",
+  "hold+c",
+  "dec+c",
+  "pair",
+  "mf",
+  "mp",
+  "note",
+];
 
 /**
  * The combined table: each model's decision row and, beside it, BFCL's official raw on the

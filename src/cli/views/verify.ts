@@ -26,8 +26,15 @@ export function verifyPrintout(doc: VerifyDocument): Printout {
     blocks: [
       {
         kind: "text",
-        text: `Verified: ${doc.reading.note}.\n` + doc.lines.map(renderCheckLine).join("\n") + (doc.lines.length > 0 ? "\n" : "") + doc.summary.line + "\n",
-        elsewhere: [note("reading", `verified: ${doc.reading.note}`), note("summary", doc.summary.line)].map((n) => renderProblemLine(n) + "\n").join(""),
+        text:
+          `Verified: ${doc.reading.note}.\n` +
+          doc.lines.map(renderCheckLine).join("\n") +
+          (doc.lines.length > 0 ? "\n" : "") +
+          doc.summary.line +
+          "\n",
+        elsewhere: [note("reading", `verified: ${doc.reading.note}`), note("summary", doc.summary.line)]
+          .map((n) => renderProblemLine(n) + "\n")
+          .join(""),
       },
       // the rows are what csv and markdown print; the table format prints the lines above instead
       { kind: "table", table: tableOf("verify", doc.lines, columns), inTableFormat: false },

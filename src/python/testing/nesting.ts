@@ -107,6 +107,8 @@ export function nestingDifference(f: () => unknown, want: NestingOutcome, wantMe
     got = { error: e.pyType, message: e.pyMessage };
   }
   const same =
-    "ok" in want ? "ok" in got && (want.ok === true || got.ok === want.ok) : "error" in got && got.error === want.error && got.message === wantMessage(want.message);
+    "ok" in want
+      ? "ok" in got && (want.ok === true || got.ok === want.ok)
+      : "error" in got && got.error === want.error && got.message === wantMessage(want.message);
   return same ? null : `depth ${want.depth}: want ${JSON.stringify(want)} got ${JSON.stringify(got)}`;
 }

@@ -63,6 +63,12 @@ export function compareOutcome(run: () => PyValue, want: Outcome, repr: (v: PyVa
     got = x.pyType !== undefined ? `${x.pyType}: ${x.pyMessage}` : `JS ${x.message}`;
   }
   const expected =
-    want.complexRepr !== undefined ? `ok ${want.complexRepr}` : want.reprOnly !== undefined ? `ok ${want.reprOnly}` : want.error !== undefined ? `${want.error}: ${want.message}` : `ok ${repr(decodeTagged(want.ok ?? null))}`;
+    want.complexRepr !== undefined
+      ? `ok ${want.complexRepr}`
+      : want.reprOnly !== undefined
+        ? `ok ${want.reprOnly}`
+        : want.error !== undefined
+          ? `${want.error}: ${want.message}`
+          : `ok ${repr(decodeTagged(want.ok ?? null))}`;
   return got === expected ? null : `want ${expected} | got ${got}`;
 }

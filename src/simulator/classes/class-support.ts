@@ -175,7 +175,10 @@ export function opt(name: string, value: PyValue): ParamSpec {
  * A method from its signature and body. The body gets the instance it was looked up on, so
  * a class can build its table once (a static) instead of closures per instance.
  */
-export function method<Self extends ApiInstance>(params: readonly ParamSpec[], invoke: (args: PyValue[], self: Self) => PyValue): MethodSpec {
+export function method<Self extends ApiInstance>(
+  params: readonly ParamSpec[],
+  invoke: (args: PyValue[], self: Self) => PyValue,
+): MethodSpec {
   return { params, invoke: invoke as (args: PyValue[], self: ApiInstance) => PyValue };
 }
 

@@ -444,10 +444,13 @@ class GorillaFileSystem implements ApiInstance {
     const here = this.currentDir;
     if (!here.contents.has(source)) return errorDict(`mv: cannot move '${fmt(source)}': No such file or directory`);
     const item = here.getItem(source);
-    if (!(item instanceof PyFile || item instanceof PyDirectory)) return errorDict(`mv: cannot move '${fmt(source)}': Not a file or directory`);
+    if (!(item instanceof PyFile || item instanceof PyDirectory))
+      return errorDict(`mv: cannot move '${fmt(source)}': Not a file or directory`);
     if (pyContains(destination, "/")) {
       return errorDict(
-        this.v3 ? "mv: no path allowed in destination. Only file name and folder name is supported for this operation." : "mv: path not allowed in destination. Provide only a file or directory name.",
+        this.v3
+          ? "mv: no path allowed in destination. Only file name and folder name is supported for this operation."
+          : "mv: path not allowed in destination. Provide only a file or directory name.",
       );
     }
     if (here.contents.has(destination)) {
@@ -484,7 +487,8 @@ class GorillaFileSystem implements ApiInstance {
     if (this.currentDir.contents.has(dirName)) {
       const item = this.currentDir.getItem(dirName);
       if (item instanceof PyDirectory) {
-        if (item.contents.size > 0) return errorDict(`rmdir: ${this.v3 ? "failed to" : "cannot"} remove '${fmt(dirName)}': Directory not empty`);
+        if (item.contents.size > 0)
+          return errorDict(`rmdir: ${this.v3 ? "failed to" : "cannot"} remove '${fmt(dirName)}': Directory not empty`);
         this.currentDir.contents.delete(dirName);
         return dict({ result: `'${fmt(dirName)}' removed` });
       }
@@ -497,10 +501,13 @@ class GorillaFileSystem implements ApiInstance {
     const here = this.currentDir;
     if (!here.contents.has(source)) return errorDict(`cp: cannot copy '${fmt(source)}': No such file or directory`);
     const item = here.getItem(source);
-    if (!(item instanceof PyFile || item instanceof PyDirectory)) return errorDict(`cp: cannot copy '${fmt(source)}': Not a file or directory`);
+    if (!(item instanceof PyFile || item instanceof PyDirectory))
+      return errorDict(`cp: cannot copy '${fmt(source)}': Not a file or directory`);
     if (pyContains(destination, "/")) {
       return errorDict(
-        this.v3 ? "cp: don't allow path in destination. Only file name and folder name is supported for this operation." : "cp: path not allowed in destination. Provide only a file or directory name.",
+        this.v3
+          ? "cp: don't allow path in destination. Only file name and folder name is supported for this operation."
+          : "cp: path not allowed in destination. Provide only a file or directory name.",
       );
     }
     if (here.contents.has(destination)) {

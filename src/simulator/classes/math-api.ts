@@ -293,7 +293,9 @@ function buildMathMethods(): ReadonlyMap<string, MethodSpec> {
     });
   });
   def("add", params("a", "b"), ([a, b]) => catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyAdd(a, b) })));
-  def("subtract", params("a", "b"), ([a, b]) => catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pySub(a, b) })));
+  def("subtract", params("a", "b"), ([a, b]) =>
+    catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pySub(a, b) })),
+  );
   def("multiply", params("a", "b"), ([a, b]) => {
     if (!isNumber(a) || !isNumber(b)) return errorDict("Both inputs must be numbers");
     return catching(["TypeError"], "Both inputs must be numbers", () => dict({ result: pyMul(a, b) }));
@@ -315,14 +317,21 @@ function buildMathMethods(): ReadonlyMap<string, MethodSpec> {
       const x = decimalFromNumber(number as bigint | number | boolean);
       // only a finite non-zero number makes decimal work at that precision
       if (prec > MAX_SQRT_DIGITS && x.special === undefined && x.coef !== 0n) {
-        throw beyondBound(notes, `square_root() at a precision of ${prec} digits (CPython's decimal would compute for minutes or more; twinscore stops above ${MAX_SQRT_DIGITS.toLocaleString("en-US")})`);
+        throw beyondBound(
+          notes,
+          `square_root() at a precision of ${prec} digits (CPython's decimal would compute for minutes or more; twinscore stops above ${MAX_SQRT_DIGITS.toLocaleString("en-US")})`,
+        );
       }
       return dict({ result: new PyDecimal(decimalSqrt(x, prec)) });
     }),
   );
-  def("absolute_value", params("number"), ([number]) => catching(["TypeError"], "Input must be a number", () => dict({ result: pyAbs(number) })));
+  def("absolute_value", params("number"), ([number]) =>
+    catching(["TypeError"], "Input must be a number", () => dict({ result: pyAbs(number) })),
+  );
   def("round_number", params("number", ["decimal_places", () => 0n]), ([number, places]) =>
-    catching(["TypeError"], "First input must be a number, second input must be an integer", () => dict({ result: pyRound(number, places) })),
+    catching(["TypeError"], "First input must be a number, second input must be an integer", () =>
+      dict({ result: pyRound(number, places) }),
+    ),
   );
   def("percentage", params("part", "whole"), ([part, whole]) =>
     catching(["TypeError"], "Both inputs must be numbers", () => {
@@ -392,7 +401,10 @@ function hugePrecisionGuard(prec: number, notes: CallNotes | undefined): void {
 
 /** The bound of `logarithm`'s precision (see `MAX_LOG_PREC`): past it mpmath would compute for minutes to hours. */
 function logarithmBound(prec: number, notes: CallNotes | undefined): PyException {
-  return beyondBound(notes, `logarithm() at ${prec} bits of precision (mpmath would compute for minutes or more; twinscore stops above ${MAX_LOG_PREC} bits, about 39,000 digits)`);
+  return beyondBound(
+    notes,
+    `logarithm() at ${prec} bits of precision (mpmath would compute for minutes or more; twinscore stops above ${MAX_LOG_PREC} bits, about 39,000 digits)`,
+  );
 }
 
 /**

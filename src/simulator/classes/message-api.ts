@@ -93,7 +93,11 @@ function defaultState(): Record<string, PyValue> {
     generated_ids: new CPythonIntSet(),
     user_count: 4n,
     user_map: dict({ Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" }),
-    inbox: [dict({ USR002: "My name is Alice. I want to connect." }), dict({ USR003: "Could you upload the file?" }), dict({ USR004: "Could you upload the file?" })],
+    inbox: [
+      dict({ USR002: "My name is Alice. I want to connect." }),
+      dict({ USR003: "Could you upload the file?" }),
+      dict({ USR004: "Could you upload the file?" }),
+    ],
     message_count: 3n,
     current_user: null,
   };

@@ -37,6 +37,8 @@ describe("TicketAPI: behaviours checked by hand", () => {
     t.loadScenario(new PyDict(), false);
     expect(runCall(t, "ticket_login(username='a', password='b')")).toBe('{"success": true}');
     expect(runCall(t, "create_ticket(title='x', priority=6)")).toBe('{"error": "Invalid priority. Priority must be between 1 and 5."}');
-    expect(runCall(t, "create_ticket(title='x', priority='2')")).toBe("Error during execution: '<' not supported between instances of 'str' and 'int'");
+    expect(runCall(t, "create_ticket(title='x', priority='2')")).toBe(
+      "Error during execution: '<' not supported between instances of 'str' and 'int'",
+    );
   });
 });

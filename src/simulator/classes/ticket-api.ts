@@ -28,7 +28,10 @@ class TicketApi implements ApiInstance {
   /** The public methods, built once per class: each body acts on the instance it is called on. */
   private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
     ["close_ticket", method([req("ticket_id")], ([id], self: TicketApi) => self.closeTicket(id))],
-    ["create_ticket", method([req("title"), opt("description", ""), opt("priority", 1n)], ([t, d, p], self: TicketApi) => self.createTicket(t, d, p))],
+    [
+      "create_ticket",
+      method([req("title"), opt("description", ""), opt("priority", 1n)], ([t, d, p], self: TicketApi) => self.createTicket(t, d, p)),
+    ],
     ["edit_ticket", method([req("ticket_id"), req("updates")], ([id, u], self: TicketApi) => self.editTicket(id, u))],
     ["get_ticket", method([req("ticket_id")], ([id], self: TicketApi) => self.getTicket(id))],
     ["get_user_tickets", method([opt("status", null)], ([s], self: TicketApi) => self.getUserTickets(s))],
@@ -47,7 +50,6 @@ class TicketApi implements ApiInstance {
   constructor(classSource: BfclVersion) {
     this.methods = classSource === "v3" ? TicketApi.METHODS_V3 : TicketApi.METHODS;
   }
-
 
   loadScenario(config: PyDict): void {
     this.ticketQueue = dictGet(config, "ticket_queue", []);

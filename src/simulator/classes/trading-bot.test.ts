@@ -36,7 +36,9 @@ describe("TradingBot: behaviours checked by hand", () => {
     t.loadScenario(new PyDict(), false);
     runCall(t, "trading_login(username='a', password='b')");
     expect(runCall(t, "fund_account(amount=5)")).toBe('{"status": "Account funded successfully", "new_balance": 10005.0}');
-    expect(runCall(t, "get_transaction_history()")).toBe('{"transaction_history": [{"type": "deposit", "amount": 5, "timestamp": "2024-09-02 05:40:15"}]}');
+    expect(runCall(t, "get_transaction_history()")).toBe(
+      '{"transaction_history": [{"type": "deposit", "amount": 5, "timestamp": "2024-09-02 05:40:15"}]}',
+    );
     expect(runCall(t, "get_current_time()")).toBe('{"current_time": "10:30 AM"}');
   });
 });

@@ -51,11 +51,39 @@ const DEFAULT_STATE: ReadonlyMap<string, () => PyValue> = new Map<string, () => 
     "orders",
     () =>
       dict([
-        [12345n, dict([["id", 12345n], ["order_type", "Buy"], ["symbol", "AAPL"], ["price", 210.65], ["amount", 10n], ["status", "Completed"]])],
-        [12446n, dict([["id", 12446n], ["order_type", "Sell"], ["symbol", "GOOG"], ["price", 2840.56], ["amount", 5n], ["status", "Pending"]])],
+        [
+          12345n,
+          dict([
+            ["id", 12345n],
+            ["order_type", "Buy"],
+            ["symbol", "AAPL"],
+            ["price", 210.65],
+            ["amount", 10n],
+            ["status", "Completed"],
+          ]),
+        ],
+        [
+          12446n,
+          dict([
+            ["id", 12446n],
+            ["order_type", "Sell"],
+            ["symbol", "GOOG"],
+            ["price", 2840.56],
+            ["amount", 5n],
+            ["status", "Pending"],
+          ]),
+        ],
       ]),
   ],
-  ["account_info", () => dict([["account_id", 12345n], ["balance", 10000.0], ["binding_card", 1974202140965533n]])],
+  [
+    "account_info",
+    () =>
+      dict([
+        ["account_id", 12345n],
+        ["balance", 10000.0],
+        ["binding_card", 1974202140965533n],
+      ]),
+  ],
   ["authenticated", () => false],
   ["market_status", () => "Closed"],
   ["order_counter", () => 12446n],
@@ -163,7 +191,10 @@ class TradingBot implements ApiInstance {
   private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
     ["add_to_watchlist", method([req("stock")], ([s], self: TradingBot) => self.addToWatchlist(s))],
     ["cancel_order", method([req("order_id")], ([id], self: TradingBot) => self.cancelOrder(id))],
-    ["filter_stocks_by_price", method([req("stocks"), req("min_price"), req("max_price")], ([s, lo, hi], self: TradingBot) => self.filterStocksByPrice(s, lo, hi))],
+    [
+      "filter_stocks_by_price",
+      method([req("stocks"), req("min_price"), req("max_price")], ([s, lo, hi], self: TradingBot) => self.filterStocksByPrice(s, lo, hi)),
+    ],
     ["fund_account", method([req("amount")], ([a], self: TradingBot) => self.fundAccount(a))],
     ["get_account_info", method([], (_args, self: TradingBot) => self.getAccountInfo())],
     ["get_available_stocks", method([req("sector")], ([s], self: TradingBot) => self.getAvailableStocks(s))],
@@ -172,10 +203,18 @@ class TradingBot implements ApiInstance {
     ["get_order_history", method([], (_args, self: TradingBot) => self.getOrderHistory())],
     ["get_stock_info", method([req("symbol")], ([s], self: TradingBot) => self.getStockInfo(s))],
     ["get_symbol_by_name", method([req("name")], ([n]) => dict([["symbol", dictGet(SYMBOL_BY_NAME, n, "Stock not found")]]))],
-    ["get_transaction_history", method([opt("start_date", null), opt("end_date", null)], ([s, e], self: TradingBot) => self.getTransactionHistory(s, e))],
+    [
+      "get_transaction_history",
+      method([opt("start_date", null), opt("end_date", null)], ([s, e], self: TradingBot) => self.getTransactionHistory(s, e)),
+    ],
     ["get_watchlist", method([], (_args, self: TradingBot) => self.getWatchlist())],
     ["notify_price_change", method([req("stocks"), req("threshold")], ([s, t], self: TradingBot) => self.notifyPriceChange(s, t))],
-    ["place_order", method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a], self: TradingBot) => self.placeOrder(t, s, p, a))],
+    [
+      "place_order",
+      method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a], self: TradingBot) =>
+        self.placeOrder(t, s, p, a),
+      ),
+    ],
     ["remove_stock_from_watchlist", method([req("symbol")], ([s], self: TradingBot) => self.removeStockFromWatchlist(s))],
     ["trading_get_login_status", method([], (_args, self: TradingBot) => dict([["status", pyTruthy(self.authenticated)]]))],
     ["trading_login", method([req("username"), req("password")], (_args, self: TradingBot) => self.tradingLogin())],
@@ -187,17 +226,23 @@ class TradingBot implements ApiInstance {
    * withdrawals on an account id), `update_market_status` and `update_stock_price`;
    * `place_order` does not check the balance; `add_to_watchlist` answers under `symbol`.
    */
-  private static readonly METHODS_V3: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>(
+  private static readonly METHODS_V3: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
+    ...[...TradingBot.METHODS].filter(([name]) => name !== "withdraw_funds"),
+    ["add_to_watchlist", method([req("stock")], ([s], self: TradingBot) => self.addToWatchlist(s, "symbol"))],
+    ["get_symbol_by_name", method([req("name")], ([n]) => dict([["symbol", dictGet(SYMBOL_BY_NAME_V3, n, "Stock not found")]]))],
     [
-      ...[...TradingBot.METHODS].filter(([name]) => name !== "withdraw_funds"),
-      ["add_to_watchlist", method([req("stock")], ([s], self: TradingBot) => self.addToWatchlist(s, "symbol"))],
-      ["get_symbol_by_name", method([req("name")], ([n]) => dict([["symbol", dictGet(SYMBOL_BY_NAME_V3, n, "Stock not found")]]))],
-      ["make_transaction", method([req("account_id"), req("xact_type"), req("amount")], ([id, t, a], self: TradingBot) => self.makeTransaction(id, t, a))],
-      ["place_order", method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a], self: TradingBot) => self.placeOrder(t, s, p, a, false))],
-      ["update_market_status", method([req("current_time_str")], ([t], self: TradingBot) => self.updateMarketStatus(t))],
-      ["update_stock_price", method([req("symbol"), req("new_price")], ([s, p], self: TradingBot) => self.updateStockPrice(s, p))],
-    ] as [string, MethodSpec][],
-  );
+      "make_transaction",
+      method([req("account_id"), req("xact_type"), req("amount")], ([id, t, a], self: TradingBot) => self.makeTransaction(id, t, a)),
+    ],
+    [
+      "place_order",
+      method([req("order_type"), req("symbol"), req("price"), req("amount")], ([t, s, p, a], self: TradingBot) =>
+        self.placeOrder(t, s, p, a, false),
+      ),
+    ],
+    ["update_market_status", method([req("current_time_str")], ([t], self: TradingBot) => self.updateMarketStatus(t))],
+    ["update_stock_price", method([req("symbol"), req("new_price")], ([s, p], self: TradingBot) => self.updateStockPrice(s, p))],
+  ] as [string, MethodSpec][]);
   readonly methods: ReadonlyMap<string, MethodSpec>;
 
   constructor(classSource: BfclVersion) {
@@ -298,9 +343,13 @@ class TradingBot implements ApiInstance {
   private cancelOrder(orderId: PyValue): PyValue {
     if (!pyContains(this.orders, orderId)) return dict([["error", `Order with ID ${pyStr(orderId)} not found.`]]);
     const order = getItem(this.orders, orderId);
-    if (pyEquals(getItem(order, "status"), "Completed")) return dict([["error", `Can't cancel order ${pyStr(orderId)}. Order is already completed.`]]);
+    if (pyEquals(getItem(order, "status"), "Completed"))
+      return dict([["error", `Can't cancel order ${pyStr(orderId)}. Order is already completed.`]]);
     setItem(order, "status", "Cancelled");
-    return dict([["order_id", orderId], ["status", "Cancelled"]]);
+    return dict([
+      ["order_id", orderId],
+      ["status", "Cancelled"],
+    ]);
   }
 
   private placeOrder(orderType: PyValue, symbol: PyValue, price: PyValue, amount: PyValue, checkFunds = true): PyValue {
@@ -311,7 +360,9 @@ class TradingBot implements ApiInstance {
       const totalCost = pyMul(pyFloat(price), pyInt(amount));
       if (pyGt(totalCost, anyGet(this.accountInfo, "balance", 0n))) {
         const balance = anyGet(this.accountInfo, "balance", 0n);
-        return dict([["error", "Insufficient funds: required " + `$${formatFixed(totalCost, 2)} but only $${formatFixed(balance, 2)} available.`]]);
+        return dict([
+          ["error", "Insufficient funds: required " + `$${formatFixed(totalCost, 2)} but only $${formatFixed(balance, 2)} available.`],
+        ]);
       }
     }
     const floatPrice = pyFloat(price);
@@ -344,8 +395,18 @@ class TradingBot implements ApiInstance {
     if (pyLe(amount, 0n)) return dict([["error", "Transaction amount must be positive."]]);
     if (pyGt(amount, getItem(this.accountInfo, "balance"))) return dict([["error", "Insufficient funds for withdrawal."]]);
     setItem(this.accountInfo, "balance", pySub(getItem(this.accountInfo, "balance"), amount));
-    listAppend(this.transactionHistory, dict([["type", "withdrawal"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
-    return dict([["status", "Withdrawal successful"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+    listAppend(
+      this.transactionHistory,
+      dict([
+        ["type", "withdrawal"],
+        ["amount", amount],
+        ["timestamp", this.transactionTimestamp()],
+      ]),
+    );
+    return dict([
+      ["status", "Withdrawal successful"],
+      ["new_balance", getItem(this.accountInfo, "balance")],
+    ]);
   }
 
   private getAccountInfo(): PyValue {
@@ -369,8 +430,18 @@ class TradingBot implements ApiInstance {
     if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to fund the account."]]);
     if (pyLe(amount, 0n)) return dict([["error", "Funding amount must be positive."]]);
     setItem(this.accountInfo, "balance", pyAdd(getItem(this.accountInfo, "balance"), amount));
-    listAppend(this.transactionHistory, dict([["type", "deposit"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
-    return dict([["status", "Account funded successfully"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+    listAppend(
+      this.transactionHistory,
+      dict([
+        ["type", "deposit"],
+        ["amount", amount],
+        ["timestamp", this.transactionTimestamp()],
+      ]),
+    );
+    return dict([
+      ["status", "Account funded successfully"],
+      ["new_balance", getItem(this.accountInfo, "balance")],
+    ]);
   }
 
   private removeStockFromWatchlist(symbol: PyValue): PyValue {
@@ -437,18 +508,39 @@ class TradingBot implements ApiInstance {
   private makeTransaction(accountId: PyValue, kind: PyValue, amount: PyValue): PyValue {
     if (!pyTruthy(this.authenticated)) return dict([["error", "User not authenticated. Please log in to make a transaction."]]);
     if (pyNotEquals(this.marketStatus, "Open")) return dict([["error", "Market is closed. Transactions are not allowed."]]);
-    if (pyNotEquals(accountId, getItem(this.accountInfo, "account_id"))) return dict([["error", `Account with ID ${pyStr(accountId)} not found.`]]);
+    if (pyNotEquals(accountId, getItem(this.accountInfo, "account_id")))
+      return dict([["error", `Account with ID ${pyStr(accountId)} not found.`]]);
     if (pyLe(amount, 0n)) return dict([["error", "Transaction amount must be positive."]]);
     if (pyEquals(kind, "deposit")) {
       setItem(this.accountInfo, "balance", augmented("+=", getItem(this.accountInfo, "balance"), amount));
-      listAppend(this.transactionHistory, dict([["type", "deposit"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
-      return dict([["status", "Deposit successful"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+      listAppend(
+        this.transactionHistory,
+        dict([
+          ["type", "deposit"],
+          ["amount", amount],
+          ["timestamp", this.transactionTimestamp()],
+        ]),
+      );
+      return dict([
+        ["status", "Deposit successful"],
+        ["new_balance", getItem(this.accountInfo, "balance")],
+      ]);
     }
     if (pyEquals(kind, "withdrawal")) {
       if (pyGt(amount, getItem(this.accountInfo, "balance"))) return dict([["error", "Insufficient funds for withdrawal."]]);
       setItem(this.accountInfo, "balance", augmented("-=", getItem(this.accountInfo, "balance"), amount));
-      listAppend(this.transactionHistory, dict([["type", "withdrawal"], ["amount", amount], ["timestamp", this.transactionTimestamp()]]));
-      return dict([["status", "Withdrawal successful"], ["new_balance", getItem(this.accountInfo, "balance")]]);
+      listAppend(
+        this.transactionHistory,
+        dict([
+          ["type", "withdrawal"],
+          ["amount", amount],
+          ["timestamp", this.transactionTimestamp()],
+        ]),
+      );
+      return dict([
+        ["status", "Withdrawal successful"],
+        ["new_balance", getItem(this.accountInfo, "balance")],
+      ]);
     }
     return dict([["error", "Invalid transaction type. Use 'deposit' or 'withdrawal'."]]);
   }
@@ -469,7 +561,11 @@ class TradingBot implements ApiInstance {
     const oldPrice = getItem(stock, "price");
     setItem(stock, "price", newPrice);
     setItem(stock, "percent_change", pyMul(pyTrueDiv(pySub(newPrice, oldPrice), oldPrice), 100n));
-    return dict([["symbol", symbol], ["old_price", oldPrice], ["new_price", newPrice]]);
+    return dict([
+      ["symbol", symbol],
+      ["old_price", oldPrice],
+      ["new_price", newPrice],
+    ]);
   }
 
   private notifyPriceChange(stocks: PyValue, threshold: PyValue): PyValue {

@@ -28,7 +28,20 @@ import { pyRepr, pyStr } from "../../python/repr.js";
 import type { PyValue } from "../../python/value.js";
 import type { ApiInstance, LongContextData, MethodSpec } from "../types.js";
 import type { PythonProcess } from "./process.js";
-import { type TodayClock, augmented, dict, dictGet, getItem, method, noAttribute, opt, req, setItem, strStartsWith, systemToday } from "./class-support.js";
+import {
+  type TodayClock,
+  augmented,
+  dict,
+  dictGet,
+  getItem,
+  method,
+  noAttribute,
+  opt,
+  req,
+  setItem,
+  strStartsWith,
+  systemToday,
+} from "./class-support.js";
 
 const RANDOM_SEED = 141053n;
 
@@ -65,7 +78,31 @@ for (const [from, to, cost] of ROUTES) {
   ROUTE_COST.get(from)!.set(to, cost);
 }
 
-const AIRPORTS = ["RMS", "SBK", "MPC", "SVP", "SHD", "CDG", "LHR", "SSV", "OKD", "WLB", "PEK", "HND", "HKG", "CIA", "CRH", "ATV", "PHV", "GFD", "SFO", "LAX", "JFK", "ORD", "BOS"];
+const AIRPORTS = [
+  "RMS",
+  "SBK",
+  "MPC",
+  "SVP",
+  "SHD",
+  "CDG",
+  "LHR",
+  "SSV",
+  "OKD",
+  "WLB",
+  "PEK",
+  "HND",
+  "HKG",
+  "CIA",
+  "CRH",
+  "ATV",
+  "PHV",
+  "GFD",
+  "SFO",
+  "LAX",
+  "JFK",
+  "ORD",
+  "BOS",
+];
 
 const AIRPORT_BY_CITY = dict(
   (
@@ -140,27 +177,83 @@ class TravelApi implements ApiInstance {
   private loaded = false;
   /** The public methods, built once per class: each body acts on the instance it is called on. */
   private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
-    ["authenticate_travel", method(["client_id", "client_secret", "refresh_token", "grant_type", "user_first_name", "user_last_name"].map(req), (a, self: TravelApi) => self.authenticate(a[3], a[4], a[5]))],
-    ["book_flight", method(["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(req), (a, self: TravelApi) => self.bookFlight(a[0], a[1], a[2], a[3], a[4], a[5]))],
+    [
+      "authenticate_travel",
+      method(
+        ["client_id", "client_secret", "refresh_token", "grant_type", "user_first_name", "user_last_name"].map(req),
+        (a, self: TravelApi) => self.authenticate(a[3], a[4], a[5]),
+      ),
+    ],
+    [
+      "book_flight",
+      method(["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(req), (a, self: TravelApi) =>
+        self.bookFlight(a[0], a[1], a[2], a[3], a[4], a[5]),
+      ),
+    ],
     ["cancel_booking", method([req("access_token"), req("booking_id")], ([t, b], self: TravelApi) => self.cancelBooking(t, b))],
-    ["compute_exchange_rate", method([req("base_currency"), req("target_currency"), req("value")], ([b, t, v], self: TravelApi) => self.computeExchangeRate(b, t, v))],
+    [
+      "compute_exchange_rate",
+      method([req("base_currency"), req("target_currency"), req("value")], ([b, t, v], self: TravelApi) =>
+        self.computeExchangeRate(b, t, v),
+      ),
+    ],
     ["contact_customer_support", method([req("booking_id"), req("message")], ([b], self: TravelApi) => self.contactCustomerSupport(b))],
     ["get_all_credit_cards", method([], (_args, self: TravelApi) => dict([["credit_card_list", self.creditCardList]]))],
     ["get_booking_history", method([req("access_token")], ([t], self: TravelApi) => self.getBookingHistory(t))],
-    ["get_budget_fiscal_year", method([opt("lastModifiedAfter", null), opt("includeRemoved", null)], () => dict([["budget_fiscal_year", "2018"]]))],
-    ["get_credit_card_balance", method([req("access_token"), req("card_id")], ([t, c], self: TravelApi) => self.getCreditCardBalance(t, c))],
-    ["get_flight_cost", method(["travel_from", "travel_to", "travel_date", "travel_class"].map(req), ([f, t, d, c], self: TravelApi) => self.getFlightCost(f, t, d, c))],
-    ["get_nearest_airport_by_city", method([req("location")], ([l]) => dict([["nearest_airport", dictGet(AIRPORT_BY_CITY, l, "Unknown")]]))],
+    [
+      "get_budget_fiscal_year",
+      method([opt("lastModifiedAfter", null), opt("includeRemoved", null)], () => dict([["budget_fiscal_year", "2018"]])),
+    ],
+    [
+      "get_credit_card_balance",
+      method([req("access_token"), req("card_id")], ([t, c], self: TravelApi) => self.getCreditCardBalance(t, c)),
+    ],
+    [
+      "get_flight_cost",
+      method(["travel_from", "travel_to", "travel_date", "travel_class"].map(req), ([f, t, d, c], self: TravelApi) =>
+        self.getFlightCost(f, t, d, c),
+      ),
+    ],
+    [
+      "get_nearest_airport_by_city",
+      method([req("location")], ([l]) => dict([["nearest_airport", dictGet(AIRPORT_BY_CITY, l, "Unknown")]])),
+    ],
     ["list_all_airports", method([], () => [...AIRPORTS])],
-    ["purchase_insurance", method(["access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"].map(req), (a, self: TravelApi) => self.purchaseInsurance(a[0], a[2], a[3], a[4]))],
-    ["register_credit_card", method(["access_token", "card_number", "expiration_date", "cardholder_name", "card_verification_number"].map(req), (a, self: TravelApi) => self.registerCreditCard(a[0], a[1], a[2], a[3], a[4]))],
-    ["retrieve_invoice", method([req("access_token"), opt("booking_id", null), opt("insurance_id", null)], ([t, b], self: TravelApi) => self.retrieveInvoice(t, b))],
+    [
+      "purchase_insurance",
+      method(["access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"].map(req), (a, self: TravelApi) =>
+        self.purchaseInsurance(a[0], a[2], a[3], a[4]),
+      ),
+    ],
+    [
+      "register_credit_card",
+      method(
+        ["access_token", "card_number", "expiration_date", "cardholder_name", "card_verification_number"].map(req),
+        (a, self: TravelApi) => self.registerCreditCard(a[0], a[1], a[2], a[3], a[4]),
+      ),
+    ],
+    [
+      "retrieve_invoice",
+      method([req("access_token"), opt("booking_id", null), opt("insurance_id", null)], ([t, b], self: TravelApi) =>
+        self.retrieveInvoice(t, b),
+      ),
+    ],
     ["set_budget_limit", method([req("access_token"), req("budget_limit")], ([t, b], self: TravelApi) => self.setBudgetLimit(t, b))],
-    ["travel_get_login_status", method([], (_args, self: TravelApi) => dict([["status", !(self.tokenExpiresIn === null || pyEquals(self.tokenExpiresIn, 0n))]]))],
-    ["verify_traveler_information", method(["first_name", "last_name", "date_of_birth", "passport_number"].map(req), ([f, l, d, p], self: TravelApi) => self.verifyTraveler(f, l, d, p))],
+    [
+      "travel_get_login_status",
+      method([], (_args, self: TravelApi) => dict([["status", !(self.tokenExpiresIn === null || pyEquals(self.tokenExpiresIn, 0n))]])),
+    ],
+    [
+      "verify_traveler_information",
+      method(["first_name", "last_name", "date_of_birth", "passport_number"].map(req), ([f, l, d, p], self: TravelApi) =>
+        self.verifyTraveler(f, l, d, p),
+      ),
+    ],
   ]);
   /** v3 final's class has no `get_booking_history`. */
-  private static readonly METHODS_V3: ReadonlyMap<string, MethodSpec> = new Map([...TravelApi.METHODS].filter(([name]) => name !== "get_booking_history"));
+  private static readonly METHODS_V3: ReadonlyMap<string, MethodSpec> = new Map(
+    [...TravelApi.METHODS].filter(([name]) => name !== "get_booking_history"),
+  );
   readonly methods: ReadonlyMap<string, MethodSpec>;
   /** v3 final's class: a wrong access token costs one of the token's remaining uses; exchanged values are not made floats. */
   private readonly v3: boolean;
@@ -323,7 +416,8 @@ class TravelApi implements ApiInstance {
       throw e;
     }
     keyOf(travelClass); // `in` on a set hashes the operand
-    if (!(typeof travelClass === "string" && TRAVEL_CLASSES.includes(travelClass))) return fail(`Invalid travel class. Must be one of ${VALID_CLASSES_REPR}`);
+    if (!(typeof travelClass === "string" && TRAVEL_CLASSES.includes(travelClass)))
+      return fail(`Invalid travel class. Must be one of ${VALID_CLASSES_REPR}`);
     let travelCost: number;
     try {
       travelCost = this.flightCost(from, to, date, travelClass).cost;
@@ -364,7 +458,9 @@ class TravelApi implements ApiInstance {
     const record = getItem(this.bookingRecord, bookingId);
     const invoice = dict([
       ["booking_id", bookingId],
-      ...["travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"].map((k) => [k, getItem(record, k)] as const),
+      ...["travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"].map(
+        (k) => [k, getItem(record, k)] as const,
+      ),
     ]);
     return dict([["invoice", invoice]]);
   }
@@ -395,7 +491,8 @@ class TravelApi implements ApiInstance {
 
   private computeExchangeRate(base: PyValue, target: PyValue, value: PyValue): PyValue {
     for (const [from, to, rate] of EXCHANGE_RATES) {
-      if (pyEquals(base, from) && pyEquals(target, to)) return dict([["exchanged_value", this.v3 ? pyMul(value, rate) : pyFloat(pyMul(value, rate))]]);
+      if (pyEquals(base, from) && pyEquals(target, to))
+        return dict([["exchanged_value", this.v3 ? pyMul(value, rate) : pyFloat(pyMul(value, rate))]]);
       if (pyEquals(base, to) && pyEquals(target, from)) return dict([["exchanged_value", pyRound(pyTrueDiv(value, rate), 2n)]]);
     }
     throw new PyException("ValueError", "No available exchange rate for the given currencies.");
@@ -471,7 +568,12 @@ class TravelApi implements ApiInstance {
 
   private contactCustomerSupport(bookingId: PyValue): PyValue {
     if (!pyContains(this.bookingRecord, bookingId)) return dict([["error", "Booking not found"]]);
-    return dict([["customer_support_message", "Thank you for contacting customer support. Your message has been received and we will get back to you shortly."]]);
+    return dict([
+      [
+        "customer_support_message",
+        "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
+      ],
+    ]);
   }
 }
 
@@ -484,4 +586,3 @@ export function newTravelApi(process?: PythonProcess, today?: TodayClock): ApiIn
   const clock = today ?? process?.global<TodayClock>("datetime.today", () => systemToday) ?? systemToday;
   return new TravelApi(process, clock);
 }
-

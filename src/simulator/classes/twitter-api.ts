@@ -113,7 +113,11 @@ class TwitterApi implements ApiInstance {
     const defaults = defaultState();
     const s = {} as Record<StateKey, PyValue>;
     for (const key of STATE_KEYS) s[key] = scenario.has(key) ? scenario.get(key)! : defaults[key];
-    s.tweets = new PyDict(asDict(s.tweets, "items").entries().map(([k, v]) => [pyInt(k), v] as const));
+    s.tweets = new PyDict(
+      asDict(s.tweets, "items")
+        .entries()
+        .map(([k, v]) => [pyInt(k), v] as const),
+    );
     this.s = s;
     this.loaded = true;
   }

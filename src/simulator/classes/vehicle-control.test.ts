@@ -34,7 +34,21 @@ describeVectorReplay({
 describe("VehicleControlAPI: behaviours checked by hand", () => {
   it("draws uniform(-10, 40) from Random(141053) and recomputes the unlocked-door count at load", () => {
     const v = newVehicleControlApi();
-    v.loadScenario(new PyDict([["remainingUnlockedDoors", 4n], ["doorStatus", new PyDict([["driver", "locked"], ["passenger", "locked"], ["rear_left", "unlocked"], ["rear_right", "locked"]])]]), false);
+    v.loadScenario(
+      new PyDict([
+        ["remainingUnlockedDoors", 4n],
+        [
+          "doorStatus",
+          new PyDict([
+            ["driver", "locked"],
+            ["passenger", "locked"],
+            ["rear_left", "unlocked"],
+            ["rear_right", "locked"],
+          ]),
+        ],
+      ]),
+      false,
+    );
     expect(runCall(v, "get_outside_temperature_from_google()")).toBe('{"outsideTemperature": 36.63485703790535}');
     expect(v.publicState().find(([k]) => k === "remainingUnlockedDoors")?.[1]).toBe(1n);
     expect(runCall(v, "lockDoors(unlock=False, door=['rear_left', 'trunk'])")).toBe("Error during execution: 'trunk'");
@@ -53,4 +67,3 @@ describe("VehicleControlAPI: behaviours checked by hand", () => {
     expect((second as PyDict).get("outsideTemperature")).toBe(36.63485703790535);
   });
 });
-

@@ -101,12 +101,21 @@ class VehicleControlApi implements ApiInstance {
   /** The public methods, built once per class: each body acts on the instance it is called on. */
   private static readonly METHODS: ReadonlyMap<string, MethodSpec> = new Map<string, MethodSpec>([
     ["activateParkingBrake", method([req("mode")], ([m], self: VehicleControlApi) => self.activateParkingBrake(m))],
-    ["adjustClimateControl", method([req("temperature"), opt("unit", "celsius"), opt("fanSpeed", 50n), opt("mode", "auto")], ([t, u, f, m], self: VehicleControlApi) => self.adjustClimateControl(t, u, f, m))],
+    [
+      "adjustClimateControl",
+      method(
+        [req("temperature"), opt("unit", "celsius"), opt("fanSpeed", 50n), opt("mode", "auto")],
+        ([t, u, f, m], self: VehicleControlApi) => self.adjustClimateControl(t, u, f, m),
+      ),
+    ],
     ["check_tire_pressure", method([], (_args, self: VehicleControlApi) => self.checkTirePressure())],
     ["displayCarStatus", method([req("option")], ([o], self: VehicleControlApi) => self.displayCarStatus(o))],
     ["display_log", method([req("messages")], ([m]) => dict([["log", m]]))],
     ["estimate_distance", method([req("cityA"), req("cityB")], ([a, b], self: VehicleControlApi) => self.estimateDistance(a, b))],
-    ["estimate_drive_feasibility_by_mileage", method([req("distance")], ([d], self: VehicleControlApi) => dict([["canDrive", !pyLt(pyMul(self.fuelLevel, MILE_PER_GALLON), d)]]))],
+    [
+      "estimate_drive_feasibility_by_mileage",
+      method([req("distance")], ([d], self: VehicleControlApi) => dict([["canDrive", !pyLt(pyMul(self.fuelLevel, MILE_PER_GALLON), d)]])),
+    ],
     ["fillFuelTank", method([req("fuelAmount")], ([f], self: VehicleControlApi) => self.fillFuelTank(f))],
     ["find_nearest_tire_shop", method([], () => dict([["shopLocation", "456 Oakwood Avenue, Rivermist, 83214"]]))],
     ["gallon_to_liter", method([req("gallon")], ([g]) => dict([["liter", pyMul(g, 3.78541)]]))],
@@ -118,15 +127,19 @@ class VehicleControlApi implements ApiInstance {
     ["lockDoors", method([req("unlock"), req("door")], ([u, d], self: VehicleControlApi) => self.lockDoors(u, d))],
     ["pressBrakePedal", method([req("pedalPosition")], ([p], self: VehicleControlApi) => self.pressBrakePedal(p))],
     ["releaseBrakePedal", method([], (_args, self: VehicleControlApi) => self.releaseBrakePedal())],
-    ["setCruiseControl", method([req("speed"), req("activate"), req("distanceToNextVehicle")], ([s, a, d], self: VehicleControlApi) => self.setCruiseControl(s, a, d))],
+    [
+      "setCruiseControl",
+      method([req("speed"), req("activate"), req("distanceToNextVehicle")], ([s, a, d], self: VehicleControlApi) =>
+        self.setCruiseControl(s, a, d),
+      ),
+    ],
     ["setHeadlights", method([req("mode")], ([m], self: VehicleControlApi) => self.setHeadlights(m))],
     ["set_navigation", method([req("destination")], ([d], self: VehicleControlApi) => self.setNavigation(d))],
     ["startEngine", method([req("ignitionMode")], ([m], self: VehicleControlApi) => self.startEngine(m))],
   ]);
   readonly methods: ReadonlyMap<string, MethodSpec> = VehicleControlApi.METHODS;
 
-  constructor(private readonly process: PythonProcess | undefined) {
-  }
+  constructor(private readonly process: PythonProcess | undefined) {}
 
   loadScenario(config: PyDict, longContext: boolean, filler?: LongContextData): void {
     const get = (key: string, fallback: PyValue) => dictGet(config, key, fallback);
@@ -198,9 +211,12 @@ class VehicleControlApi implements ApiInstance {
     if (pyGt(this.remainingUnlockedDoors, 0n)) {
       const doors = this.doorStatus instanceof PyDict ? this.doorStatus.entries() : [];
       const unlocked = doors.filter(([, status]) => pyEquals(status, "unlocked")).map(([door]) => door);
-      return dict([["error", "All doors must be locked before starting the engine. Here are the unlocked doors: " + joinStr(", ", unlocked)]]);
+      return dict([
+        ["error", "All doors must be locked before starting the engine. Here are the unlocked doors: " + joinStr(", ", unlocked)],
+      ]);
     }
-    if (pyNotEquals(this.brakePedalStatus, "pressed")) return dict([["error", "Brake pedal needs to be pressed when starting the engine."]]);
+    if (pyNotEquals(this.brakePedalStatus, "pressed"))
+      return dict([["error", "Brake pedal needs to be pressed when starting the engine."]]);
     if (pyNotEquals(this.brakePedalForce, 1000.0)) return dict([["error", "Must press the brake fully before starting the engine."]]);
     if (pyLt(this.fuelLevel, MIN_FUEL_LEVEL)) return dict([["error", "Fuel tank is empty."]]);
     if (pyEquals(mode, "START")) this.engineState = "running";
@@ -372,7 +388,10 @@ class VehicleControlApi implements ApiInstance {
   }
 
   private checkTirePressure(): PyValue {
-    const total = pyAdd(pyAdd(pyAdd(this.frontLeftTirePressure, this.frontRightTirePressure), this.rearLeftTirePressure), this.rearRightTirePressure);
+    const total = pyAdd(
+      pyAdd(pyAdd(this.frontLeftTirePressure, this.frontRightTirePressure), this.rearLeftTirePressure),
+      this.rearRightTirePressure,
+    );
     const mean = pyTrueDiv(total, 4n);
     const healthy = pyLe(30n, mean) && pyLe(mean, 35n);
     return dict([

@@ -14,7 +14,8 @@ export function decodeFalcon(step: PyValue): DecodeOutcome {
     const failed = (): never => {
       throw new PyException("ValueError", `Failed to decode the model's response: ${pyStr(step)}`);
     };
-    if (!pyContains(step, "<tool_call>")) throw new PyException("ValueError", `No <tool_call> found in the model's response: ${pyStr(step)}`);
+    if (!pyContains(step, "<tool_call>"))
+      throw new PyException("ValueError", `No <tool_call> found in the model's response: ${pyStr(step)}`);
     const text = needStr(step, "split");
     const parts = text.split("<tool_call>");
     let body = strStrip(parts[1].split("</tool_call>")[0]);

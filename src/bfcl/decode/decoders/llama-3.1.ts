@@ -48,7 +48,8 @@ export function decodeLlama31(step: PyValue): DecodeOutcome {
 
 export const decoder = defineDecoder({
   name: "llama-3.1",
-  summary: 'text without <|python_tag|>: {"name", "parameters"} JSON objects split on ";", else a Python literal (read as eval would, never run)',
+  summary:
+    'text without <|python_tag|>: {"name", "parameters"} JSON objects split on ";", else a Python literal (read as eval would, never run)',
   handlers: ["LlamaHandler_3_1"],
   owners: [{ owner: "LlamaHandler_3_1" }],
   decode: decodeLlama31,

@@ -30,7 +30,8 @@ export function decodeToolCall(step: PyValue): DecodeOutcome {
         throw e;
       }
     }
-    if (calls.some((c) => !(c instanceof PyDict))) throw new PyException("ValueError", `Model did not return a list of function calls: ${text}`);
+    if (calls.some((c) => !(c instanceof PyDict)))
+      throw new PyException("ValueError", `Model did not return a list of function calls: ${text}`);
     const records = calls.map((c) => singleEntryDict(getItem(c, "name"), getItem(c, "arguments")));
     const out = decodeFcStep(records);
     if (!out.ok) throw new DecodeFailure(out.error);
