@@ -1,6 +1,7 @@
 /**
  * One job of `twinscore check`: a model folder's result files, checked in one evaluator
- * process with the decoder the pipeline chose for the model (`chooseModelDecoder`). The
+ * process with the decoder the pipeline's rule chooses for the model (`chooseFolderDecoder`,
+ * its detection sampling the bytes the job reads). The
  * same function runs on the main thread and in a worker (`cli/check-worker.ts`), so a run
  * gives the same output whatever the thread count. The job writes its score files and
  * compares them with the stored ones itself, and returns only plain data (counts, paths,
@@ -9,7 +10,17 @@
  */
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { counted, pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { decodeFailureMessage, decoderByName, type DecodeHealth, type DecoderChoiceSummary } from "../bfcl/decode/index.js";
+import {
+  decodeFailureMessage,
+  decoderByName,
+  sampleSteps,
+  summarizeChoice,
+  type DecodeHealth,
+  type DecoderChoiceSummary,
+  type DecoderName,
+} from "../bfcl/decode/index.js";
+import type { BfclVersion } from "../bfcl/categories.js";
+import { chooseFolderDecoder, type FolderToDecode } from "./pipeline.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import {
   checkModelFiles,
@@ -33,10 +44,22 @@ import { makeFolder, writeFileAtomic } from "../io/manifest.js";
 import { readScoreFileText } from "../io/scores.js";
 import { joinPath, parentOf } from "../io/paths.js";
 
-/** A model folder's result files, in path order, and the decoder its steps are read with. */
+/**
+ * A model folder's decoder left for the job to choose (`chooseFolderDecoder`): detection
+ * samples the bytes the job reads anyway, so a result file is not opened once more for its head.
+ */
+export interface DecoderToChoose {
+  readonly folder: FolderToDecode;
+  /** `--decoder`, or null. */
+  readonly override: DecoderName | null;
+  /** The BFCL version the folder is checked as (its registry is that version's). */
+  readonly version: BfclVersion;
+}
+
+/** A model folder's result files, in path order, and the decoder its steps are read with (chosen already, or by the job). */
 export interface CheckJob {
   readonly model: string;
-  readonly decoder: DecoderChoiceSummary;
+  readonly decoder: DecoderChoiceSummary | DecoderToChoose;
   readonly files: readonly {
     readonly path: string;
     readonly version: "v3" | "v4";
@@ -116,6 +139,8 @@ function invalidUtf8Problem(bytes: Uint8Array, file: string): Problem | null {
 export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: CheckJobCache): Result<CheckedFileData>[] {
   const out: (Result<CheckedFileData> | null)[] = job.files.map(() => null);
   const inputs: (ModelFileInput & { readonly index: number })[] = [];
+  // every file's bytes as read, for the decoder's detection sample (a file not checked, for bytes not UTF-8, kept in a copy: its buffer is reused)
+  const read = new Map<string, Uint8Array>();
   let filler: LongContextData | undefined;
   job.files.forEach((f, index) => {
     const key = `${f.version}/${f.category}`;
@@ -147,9 +172,11 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     }
     const notUtf8 = invalidUtf8Problem(bytes, f.path);
     if (notUtf8 !== null) {
+      read.set(f.path, bytes.slice());
       out[index] = err(notUtf8);
       return;
     }
+    read.set(f.path, bytes);
     inputs.push({
       index,
       bytes,
@@ -159,9 +186,12 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       scoreScratch: (bytes) => cache.buffers.buffer(`out${slot}`, bytes),
     });
   });
-  const decoder = decoderByName(job.decoder.name);
-  if (decoder === undefined)
-    return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${job.decoder.name}`, { file: f.path })));
+  const summary = "name" in job.decoder ? job.decoder : chosenDecoder(job.decoder, read, cache.buffers);
+  const decoder = summary === null ? undefined : decoderByName(summary.name);
+  if (summary === null || decoder === undefined) {
+    const name = "name" in job.decoder ? job.decoder.name : job.decoder.override;
+    return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${name}`, { file: f.path })));
+  }
   // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
   for (const version of ["v3", "v4"] as const) {
     const mine = inputs.filter((f) => job.files[f.index].version === version);
@@ -195,10 +225,42 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
         });
         return again.ok ? again.value.verdicts : null;
       };
-      out[input.index] = r.ok ? ok(finishFile(settings, job.files[input.index], r.value, job.decoder, recheck)) : r;
+      out[input.index] = r.ok ? ok(finishFile(settings, job.files[input.index], r.value, summary, recheck)) : r;
     });
   }
   return out as Result<CheckedFileData>[];
+}
+
+/**
+ * The decoder the pipeline would choose for the folder, its detection sampling the bytes
+ * the job read (`read`, by path). A detection file the job did not read (its category's
+ * data is missing) is read here, when the sample reaches it; one that cannot be read is
+ * passed over.
+ */
+function chosenDecoder(
+  toChoose: DecoderToChoose,
+  read: ReadonlyMap<string, Uint8Array>,
+  buffers: ReusedBuffers,
+): DecoderChoiceSummary | null {
+  function* bytesOf(files: readonly string[]): Generator<Uint8Array> {
+    for (const f of files) {
+      const bytes = read.get(f) ?? readOrNull(() => buffers.readFile(f, -1));
+      if (bytes !== null) yield bytes;
+    }
+  }
+  const choice = chooseFolderDecoder(toChoose.folder, toChoose.override ?? undefined, toChoose.version, (files) =>
+    sampleSteps(bytesOf(files)),
+  );
+  return choice === null ? null : summarizeChoice(choice);
+}
+
+/** The bytes `read` gives, or null when it throws (the file's own problem is reported where it is checked). */
+function readOrNull(read: () => Uint8Array): Uint8Array | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 /** The lines of a checked file: those checked and those left out. */

@@ -11,7 +11,7 @@
  * for a tree of several runs); stored ones are found by the same walk under `--scores`.
  */
 import { bfclFileName, multiTurnCategories, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
-import { summarizeChoice, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
+import { decoderByName, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
 import { pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { Agreement } from "../simulator/agreement.js";
@@ -23,7 +23,7 @@ import { readLongContext } from "./bfcl-inputs.js";
 import { overwritesInput } from "../io/files.js";
 import { joinPath, relativePath, resolvePath } from "../io/paths.js";
 import { matchingModel, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
-import { chooseModelDecoder } from "./pipeline.js";
+import { detectionFiles } from "./pipeline.js";
 
 /** One result file found under `--results`. */
 export interface FoundResultFile {
@@ -247,20 +247,24 @@ export async function runCheck(
       }
     }
   }
-  // each model folder's decoder as `score` chooses it: --decoder, the registry of the version checked, else the head of its files
+  // each model folder's decoder as `score` chooses it: --decoder, the registry of the version checked, else the head of
+  // its files, which the job samples from the bytes it reads (so no result file is opened again for its head)
   const jobs: CheckJob[] = [];
   const checkedGroups: FoundResultFile[][] = [];
   for (const g of groups) {
-    const decided = chooseModelDecoder(g[0].found, req.decoder ?? undefined, req.bfclVersion ?? g[0].version);
-    pushAll(problems, decided.problems);
-    if (decided.choice === null) {
+    if (req.decoder !== undefined && req.decoder !== null && decoderByName(req.decoder) === undefined) {
       problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
       continue;
     }
     checkedGroups.push(g);
+    const found = g[0].found;
     jobs.push({
       model: g[0].model,
-      decoder: summarizeChoice(decided.choice),
+      decoder: {
+        folder: { folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) },
+        override: req.decoder ?? null,
+        version: req.bfclVersion ?? g[0].version,
+      },
       files: g.map((f) => ({
         path: f.path,
         version: req.bfclVersion ?? f.version,

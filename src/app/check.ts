@@ -11,7 +11,11 @@ import { missingDataFolder, resolveBfclDataDir, type BfclDataLocation } from "..
 import { dataFolderVersion } from "../io/rollout-data.js";
 import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
-import { type TreeModel } from "../io/tree.js";
+import { matchingModel, type TreeModel } from "../io/tree.js";
+import { committedManifestSource } from "../io/rollout-data.js";
+import { dataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
+import { checkRecordedTurnsWithPrompts } from "./recorded-turns.js";
+import { readScorePrompts } from "./official-scores.js";
 import { resolvePath } from "../io/paths.js";
 import {
   badArgument,
@@ -19,12 +23,13 @@ import {
   givenText,
   hasError,
   strictExitCode,
+  type Context,
   type ExitCode,
   type RequestContext,
   type ModelsOption,
   type DecoderOption,
 } from "./common.js";
-import { selectModels, walkInputs } from "./pipeline.js";
+import { selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import { manifestsForModels } from "./data-version.js";
 
 export type { CheckedFile } from "./check-run.js";
@@ -119,6 +124,40 @@ function dataOfOtherVersion(models: readonly TreeModel[], location: BfclDataLoca
   );
 }
 
+/**
+ * Each model's manifest, its rollouts checked against that data first (a model generated
+ * on other data stops the command before anything is checked or written): one streamed
+ * pass over its files (the job's read is the second), its lines without a log compared
+ * with the prompts its score files keep for failed entries, as `score` compares them.
+ */
+function checkedAgainstData(
+  models: readonly TreeModel[],
+  inputs: InputWalks,
+  ctx: Context,
+  version: BfclVersion | undefined,
+): ReturnType<typeof manifestsForModels> {
+  const choice = {
+    version,
+    forceHint: "check them with the BFCL data they were generated on",
+    missingHint: `put it at that path (check compares each rollout's recorded user turns with it)`,
+    source: committedManifestSource(),
+  };
+  const named = manifestsForModels(models, undefined, ctx, { ...choice, rollouts: "defer" });
+  // stopped by the file names: every model's problems, its rollouts checked too
+  if (!named.ok || hasError(named.value.problems)) return manifestsForModels(models, undefined, ctx, choice);
+  const checks = new Map<string, RolloutDataCheck>();
+  for (const model of models) {
+    const manifest = named.value.manifestOf.get(model.name);
+    if (manifest === undefined) continue;
+    const scores = inputs.scores === null ? null : matchingModel(model, inputs.results.runs, inputs.scores.models);
+    checks.set(
+      model.name,
+      checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores)),
+    );
+  }
+  return manifestsForModels(models, undefined, ctx, { ...choice, checks });
+}
+
 /** What went into the out folder. */
 function writtenOf(dir: string, files: readonly CheckedFile[]): CheckDocument["written"] {
   const written = files.filter((f) => f.written !== null);
@@ -165,11 +204,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   scoresBeside = inputs.scoresBeside;
   const selected = selectModels(walk, req.models ?? []);
   if (selected.problems.length > 0) return done([...selected.problems]);
-  const data = manifestsForModels(selected.models, undefined, ctx, {
-    version: req.bfclVersion,
-    forceHint: "check them with the BFCL data they were generated on",
-    missingHint: `put it at that path (check compares each rollout's recorded user turns with it)`,
-  });
+  const data = checkedAgainstData(selected.models, inputs, ctx, req.bfclVersion);
   if (!data.ok) return done([...data.problems]);
   if (hasError(data.value.problems)) return done([...data.value.problems]);
   const otherData = dataOfOtherVersion(selected.models, location, req.bfclVersion);
@@ -194,9 +229,10 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
     req.threads,
     req.spawnWorker ?? null,
   );
-  if (!run.ok) return done([...run.problems]);
+  if (!run.ok) return done([...data.value.problems, ...run.problems]);
   const { files } = run.value;
-  const problems = [...run.value.problems, ...agreementProblems(files)];
+  // the data check's warnings (rollouts that follow older data of the version, say) first: they were found first
+  const problems = [...data.value.problems, ...run.value.problems, ...agreementProblems(files)];
   // verdicts that disagree are the finding; so is a file whose tool-call steps mostly fail to decode
   // with a decoder that may be the wrong one (never a silent 0 %). Differences in the error alone are counted, not findings.
   const findings = problems.some((p) => p.code === "verdicts-disagree" || p.code === "decode-failures");

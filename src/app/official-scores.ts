@@ -118,3 +118,23 @@ export function readOfficial(
   }
   return { model, verdicts, categories, scoreFiles, census, promptTurns, problems };
 }
+
+/**
+ * The turns BFCL sent on each failed entry whose prompt a model's score files keep (the
+ * first score file of each scored category, when it parses whole): what `check`'s data
+ * check reads for lines without a log, as `readOfficial`'s `promptTurns` are for `score`.
+ * A score file that cannot be read or parsed gives none (the job reports it).
+ */
+export function readScorePrompts(scores: TreeModel | null): Map<string, TurnQueries> {
+  const prompts = new Map<string, TurnQueries>();
+  for (const category of scoredResultCategories) {
+    const scoreFile = scores?.files[category]?.[0]?.path;
+    if (scoreFile === undefined) continue;
+    const read = readScoreFileText(scoreFile);
+    if (read === null || "reason" in read) continue;
+    const parsed = parseScoreFile(read.text, scoreFile);
+    if (parsed.content === null || parsed.problems.length > 0) continue;
+    for (const [id, f] of parsed.content.failed) if (f.promptTurns !== undefined) prompts.set(id, f.promptTurns);
+  }
+  return prompts;
+}

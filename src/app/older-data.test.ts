@@ -209,3 +209,71 @@ describe("the real gpt-oss runs, whose 8 changed items are inference errors", ()
     }
   });
 });
+
+describe("check reads the prompts BFCL's score files keep for failed entries, as score does", () => {
+  const rolloutProblems = async (args: string[]) => {
+    const io = memoryIo({ TWINSCORE_PYTHON: "/nonexistent/python3" }, projectRoot);
+    const code = await runCli([...args, "--format", "json"], io);
+    const doc = JSON.parse(io.out.join("")) as { problems: { code: string; severity: string; message: string }[] };
+    return {
+      code,
+      named: doc.problems.filter((p) => p.code.startsWith("rollouts-")).map((p) => [p.severity, p.code, p.message]),
+      err: io.err.join(""),
+    };
+  };
+  const check = (results: string) =>
+    rolloutProblems(["check", "--results", results, "--model", model, "--bfcl-data", sharedPath("bfcl-v4")]);
+  const score = (results: string) => rolloutProblems(["score", "--results", results, "--model", model, "--bootstrap", "0"]);
+
+  it("on the real runs: the 8 inference errors on the changed items are named from their score-file prompts, with score/ beside result/ and not without", async () => {
+    for (const run of ["2025-11-12-main", "2025-11-12-harmony-fixes"] as const) {
+      const withScores = await check(rolloutRunDir(run));
+      expect(withScores.code).toBe(0);
+      expect(withScores.named).toEqual([["warning", "rollouts-older-data", named]]);
+      expect(withScores.err).toContain(`warning: ${named} [rollouts-older-data]`);
+      expect(withScores.named).toEqual((await score(rolloutRunDir(run))).named);
+      const resultsOnly = await check(join(rolloutRunDir(run), "result"));
+      expect([resultsOnly.code, resultsOnly.named]).toEqual([0, []]);
+    }
+  });
+
+  it("a copy of a real run whose score files hold today's prompts for those entries is named nothing, by check as by score", async () => {
+    const data = readBfclDataDir(sharedPath("bfcl-v4"), ["miss_func"]);
+    if (!data.ok) throw new Error(data.problems[0].message);
+    const today = new Map(
+      data.value.categories.miss_func!.questions.map((q) => [q.id, q as QuestionEntry & { missed_function?: unknown }]),
+    );
+    const copy = mkdtempSync(join(tmpdir(), "twinscore-older-prompts-"));
+    const real = rolloutRunDir("2025-11-12-main");
+    let edited = 0;
+    for (const kind of ["result", "score"] as const) {
+      const from = join(real, kind, model, "multi_turn");
+      const to = join(copy, kind, model, "multi_turn");
+      mkdirSync(to, { recursive: true });
+      for (const c of ["base", "miss_func", "miss_param"]) {
+        const file = `BFCL_v4_multi_turn_${c}_${kind}.json`;
+        if (kind === "result" || c !== "miss_func") {
+          copyFileSync(join(from, file), join(to, file));
+          continue;
+        }
+        const lines = readFileSync(join(from, file), "utf8")
+          .split("\n")
+          .filter((l) => l !== "");
+        const out = lines.map((l) => {
+          const entry = JSON.parse(l) as { id?: string; prompt?: { question: unknown; missed_function: unknown } };
+          if (entry.id === undefined || !changedIds.includes(entry.id) || entry.prompt === undefined) return l;
+          const now = today.get(entry.id)!;
+          // the older data held the function back one turn earlier; today's prompt is the data file's
+          expect(entry.prompt.missed_function).not.toEqual(now.missed_function);
+          edited++;
+          return JSON.stringify({ ...entry, prompt: { ...entry.prompt, question: now.question, missed_function: now.missed_function } });
+        });
+        writeFileSync(join(to, file), out.join("\n") + "\n");
+      }
+    }
+    expect(edited).toBe(8);
+    const checked = await check(copy);
+    expect([checked.code, checked.named]).toEqual([0, []]);
+    expect((await score(copy)).named).toEqual([]);
+  });
+});

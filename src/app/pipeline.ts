@@ -41,8 +41,9 @@ import { NO_BLOCK, readResultFile, type ResultCensus, type ResultFileReading } f
 import { readRunRecord } from "../io/run-record.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
+import type { PyValue } from "../python/value.js";
 import { committedManifestSource } from "../io/rollout-data.js";
-import { recordedTurnsVisitor } from "./recorded-turns.js";
+import { dataCheckWithPrompts, recordedTurnsVisitor } from "./recorded-turns.js";
 import { readOfficial, type OfficialReading } from "./official-scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import {
@@ -322,51 +323,73 @@ export function chooseModelDecoder(
   override: DecoderName | undefined,
   version: BfclVersion,
 ): { choice: DecoderChoice | null; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const choice = chooseFolderDecoder(
+    { folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) },
+    override,
+    version,
+    (files) => headSamples(files, problems),
+  );
+  return { choice, problems };
+}
+
+/** What choosing a model folder's decoder needs to know of it (plain data: `check` sends it to the thread that reads the files). */
+export interface FolderToDecode {
+  /** The folder's name, looked up in BFCL's registry. */
+  readonly folder: string;
+  /** The folder, where `run` leaves its run.json. */
+  readonly dir: string;
+  /** The files whose head detection samples, in order (`detectionFiles`). */
+  readonly detectionFiles: readonly string[];
+}
+
+/**
+ * `chooseModelDecoder`'s rule, with the sample of the detection files' steps taken by
+ * `samples` (called only when detection decides): `check` samples the bytes its job has
+ * read already, so a result file is not opened again for its head.
+ */
+export function chooseFolderDecoder(
+  folder: FolderToDecode,
+  override: DecoderName | undefined,
+  version: BfclVersion,
+  samples: (files: readonly string[]) => PyValue[],
+): DecoderChoice | null {
   // a folder `run` made says its mode: a text-only FC run looks like a prompting one to detection
-  const recorded = override === undefined ? readRunRecord(found.dir).record : null;
+  const recorded = override === undefined ? readRunRecord(folder.dir).record : null;
   if (recorded !== null) {
     const mode = recorded.settings.mode;
     return {
-      choice: {
-        decoder: mode === "fc" ? fcDecoder : promptingDecoder,
-        source: "run",
-        reason: `run.json: made by twinscore run in ${mode} mode`,
-      },
-      problems: [],
+      decoder: mode === "fc" ? fcDecoder : promptingDecoder,
+      source: "run",
+      reason: `run.json: made by twinscore run in ${mode} mode`,
     };
   }
-  const folder = found.model;
-  const files = detectionFiles(found);
-  const problems: Problem[] = [];
-  const choice = chooseDecoder({
-    folder,
-    override: override ?? null,
-    version,
-    samples: () => {
-      const heads: Uint8Array[] = [];
-      // the sample of the bytes read so far, kept with how many bytes of the last file it read: each head is sampled once
-      let sampled: ReturnType<typeof sampleSteps> = [];
-      let sampledBytes = -1;
-      for (const file of files) {
-        sampledBytes = -1;
-        try {
-          const head = readFileHead(file, (lines) => {
-            sampled = sampleSteps([...heads, lines]);
-            sampledBytes = lines.length;
-            return sampled.length >= DETECTION_SAMPLE;
-          });
-          heads.push(head);
-          if (sampledBytes !== head.length) sampled = sampleSteps(heads);
-        } catch (e) {
-          problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
-          sampled = sampleSteps(heads);
-        }
-        if (sampled.length >= DETECTION_SAMPLE) break;
-      }
-      return sampled;
-    },
-  });
-  return { choice, problems };
+  return chooseDecoder({ folder: folder.folder, override: override ?? null, version, samples: () => samples(folder.detectionFiles) });
+}
+
+/** The first `DETECTION_SAMPLE` non-empty steps of `files`, reading only as much of each file's head as they take; a file that cannot be read is a problem and passed over. */
+function headSamples(files: readonly string[], problems: Problem[]): PyValue[] {
+  const heads: Uint8Array[] = [];
+  // the sample of the bytes read so far, kept with how many bytes of the last file it read: each head is sampled once
+  let sampled: PyValue[] = [];
+  let sampledBytes = -1;
+  for (const file of files) {
+    sampledBytes = -1;
+    try {
+      const head = readFileHead(file, (lines) => {
+        sampled = sampleSteps([...heads, lines]);
+        sampledBytes = lines.length;
+        return sampled.length >= DETECTION_SAMPLE;
+      });
+      heads.push(head);
+      if (sampledBytes !== head.length) sampled = sampleSteps(heads);
+    } catch (e) {
+      problems.push(problem("file-unreadable", `cannot read result file (${readFailure(e)})`, { file }));
+      sampled = sampleSteps(heads);
+    }
+    if (sampled.length >= DETECTION_SAMPLE) break;
+  }
+  return sampled;
 }
 
 /** The copy of one (model, category) to use: the one with the most distinct ids, the first found on a tie; unreadable copies are passed over. */
@@ -406,15 +429,9 @@ function readModel(
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
   // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
-  const builder = rolloutDataCheckBuilder([on.candidate], "all");
-  const unlogged: string[] = [];
-  const onLine = recordedTurnsVisitor((item) =>
-    item.turns === null || item.turns.length === 0 ? void unlogged.push(item.id) : builder.add(item),
-  );
-  const dataCheck = (prompts?: ReadonlyMap<string, TurnQueries>): RolloutDataCheck => {
-    for (const id of unlogged) builder.add({ id, turns: prompts?.get(id) ?? null });
-    return builder.result();
-  };
+  const streamed = dataCheckWithPrompts(on.candidate);
+  const onLine = recordedTurnsVisitor(streamed.onItem);
+  const dataCheck = streamed.result;
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const recorded = readRunRecord(found.dir);
   if (recorded.problem !== null)

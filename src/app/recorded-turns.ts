@@ -3,7 +3,7 @@
  * against the data's candidates (`src/pairs/rollout-data.ts`) as the lines stream by.
  */
 import { scoredResultCategories } from "../bfcl/categories.js";
-import { turnQueriesAt } from "../bfcl/inference-log.js";
+import { turnQueriesAt, type TurnQueries } from "../bfcl/inference-log.js";
 import { scanLineHead } from "../bfcl/results.js";
 import { OWN_KEYS_TAIL, SIMULATOR_KEY_TEXT, simulatedAnswerTurn } from "../bfcl/line-keys.js";
 import { problem, type Problem } from "../messages/index.js";
@@ -82,4 +82,41 @@ export function checkRecordedTurns(model: TreeModel, candidates: readonly DataCa
   const check = rolloutDataCheckBuilder(candidates, "all");
   forEachRecordedItem(model, (item) => check.add(item));
   return check.result();
+}
+
+/**
+ * A streamed check against one data set in which lines that logged no turn (inference
+ * errors) wait until the end: then they are compared with the turns `prompts` gives them,
+ * the prompt BFCL's score file keeps for a failed entry, when the caller has read it.
+ */
+export function dataCheckWithPrompts(candidate: DataCandidate): {
+  readonly onItem: (item: RecordedItem) => void;
+  readonly result: (prompts?: ReadonlyMap<string, TurnQueries>) => RolloutDataCheck;
+  readonly unlogged: () => number;
+} {
+  const builder = rolloutDataCheckBuilder([candidate], "all");
+  const unlogged: string[] = [];
+  return {
+    onItem: (item) => (item.turns === null || item.turns.length === 0 ? void unlogged.push(item.id) : builder.add(item)),
+    result: (prompts) => {
+      for (const id of unlogged) builder.add({ id, turns: prompts?.get(id) ?? null });
+      return builder.result();
+    },
+    unlogged: () => unlogged.length,
+  };
+}
+
+/**
+ * `checkRecordedTurns` against the one data set a model is checked on, with its lines
+ * that logged no turn compared with the prompts of its score files' failed entries:
+ * `prompts` is called only when the model has such lines.
+ */
+export function checkRecordedTurnsWithPrompts(
+  model: TreeModel,
+  candidate: DataCandidate,
+  prompts: () => ReadonlyMap<string, TurnQueries>,
+): RolloutDataCheck {
+  const check = dataCheckWithPrompts(candidate);
+  forEachRecordedItem(model, check.onItem);
+  return check.result(check.unlogged() > 0 ? prompts() : undefined);
 }

@@ -29,6 +29,7 @@ import type { BfclVersion } from "../bfcl/categories.js";
 import { versionsOfModel, versionsText } from "./data-version.js";
 
 import type { PairSet, SideRule } from "../decision/types.js";
+import type { DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
 import { combineTrialReads } from "./trials-of.js";
@@ -139,6 +140,8 @@ export interface ReportDocument {
   readonly trials: TrialsSummary | null;
   /** Problems met reading each model's files (routine warnings: printed as one line per model, as `score` prints them). */
   readonly modelProblems: readonly { readonly model: string; readonly problems: readonly Problem[] }[];
+  /** Each model read and its decoder, named as `modelProblems` names it: the CLI notes the detected ones, as `score` does (left out of `--format json`, as `html` is). */
+  readonly modelDecoders: readonly { readonly model: string; readonly decoder: DecoderChoiceSummary | null }[];
   readonly exitCode: ExitCode;
 }
 
@@ -184,6 +187,7 @@ function emptyReportDocument(problems: Problem[]): ReportDocument {
     trials: null,
     problems,
     modelProblems: [],
+    modelDecoders: [],
     exitCode: 2,
   };
 }
@@ -289,7 +293,8 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
   const modelProblems: { model: string; problems: Problem[] }[] = [];
   const made: { model: string; run: string }[] = [];
   const records = new Map<ReportModelInput, RunRecord | null>();
-  const runs = await readReportRuns(req, ctx, pageRuns, walks, data, rule, problems, modelProblems, made, records);
+  const modelDecoders: { model: string; decoder: DecoderChoiceSummary | null }[] = [];
+  const runs = await readReportRuns(req, ctx, pageRuns, walks, data, rule, problems, modelProblems, modelDecoders, made, records);
   if (!runs.ok) return done([...runs.problems]);
   const manifest = runs.value.manifest;
   const several = runs.value.runs.length > 1;
@@ -367,6 +372,7 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
     figures,
     trials,
     modelProblems,
+    modelDecoders,
     modelFiles,
     file: target,
     exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict),
@@ -455,6 +461,7 @@ async function readReportRuns(
   rule: SideRule,
   problems: Problem[],
   modelProblems: { model: string; problems: Problem[] }[],
+  modelDecoders: { model: string; decoder: DecoderChoiceSummary | null }[],
   made: { model: string; run: string }[] = [],
   records: Map<ReportModelInput, RunRecord | null> = new Map(),
 ): Promise<Result<{ manifest: Manifest; runs: ReportRunInput[] }>> {
@@ -490,6 +497,7 @@ async function readReportRuns(
         // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
         const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
         modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
+        modelDecoders.push({ model: several ? `${label}/${m.model}` : m.model, decoder: m.decoder });
         if (m.runRecord !== null) made.push({ model: several ? `${label}/${m.model}` : m.model, run: describeRun(m.runRecord) });
         pushAll(problems, m.problems.filter(inFull));
         if (m.score === null) {

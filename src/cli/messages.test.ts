@@ -56,12 +56,16 @@ describe("report prints problems as score does (both real gpt-oss runs)", () => 
       "2025-11-12-harmony-fixes/openai_gpt-oss-120b",
       "2025-11-12-harmony-fixes/openai_gpt-oss-20b",
     ]);
-    // nothing but each model's older-data line (its score file's prompts of the failed holdout items), the summaries and the note of the file written
+    // nothing but each model's older-data line (its score file's prompts of the failed holdout items), the summaries,
+    // score's note of each model's detected decoder (gpt-oss is not in BFCL's registry) and the note of the file written
     const olderData = lines.filter((l) => l.endsWith("[rollouts-older-data]"));
     expect(olderData).toHaveLength(4);
+    const detected = lines.filter((l) => l.endsWith("[decoder-detected]"));
+    expect(detected.map((l) => l.slice(0, l.indexOf(":", 6)))).toEqual(summaries.map((l) => `note: ${MODEL_SUMMARY.exec(l)![1]}`));
     expect(lines).toEqual([
       ...olderData,
       ...summaries,
+      ...detected,
       expect.stringMatching(/^note: wrote .*report\.html \(4 models, 223 pairs, \d+ bytes\) \[written\]$/),
     ]);
     expect(lines.some((l) => /^\S+:\d+: warning: /.test(l))).toBe(false);

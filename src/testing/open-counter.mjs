@@ -1,8 +1,11 @@
 // Loaded with `node --import` into a command under test: counts how many times each file is
 // opened for reading (fs.openSync, fs.readFileSync and their promise forms) and, as the
 // process exits, appends one JSON line {path: count} to $TWINSCORE_OPEN_LOG. A process the
-// command spawns inherits NODE_OPTIONS and logs its own line.
+// command spawns inherits NODE_OPTIONS and logs its own line; a worker thread (which node
+// preloads this into too) logs each open as it happens, since a worker that is terminated
+// gets no exit event.
 import fs from "node:fs";
+import { isMainThread } from "node:worker_threads";
 import { syncBuiltinESMExports } from "node:module";
 import { resolve } from "node:path";
 
@@ -12,7 +15,8 @@ if (log) {
   const count = (path) => {
     if (typeof path === "string" || path instanceof URL) {
       const p = resolve(String(path instanceof URL ? path.pathname : path));
-      counts.set(p, (counts.get(p) ?? 0) + 1);
+      if (isMainThread) counts.set(p, (counts.get(p) ?? 0) + 1);
+      else fs.appendFileSync(log, JSON.stringify({ [p]: 1 }) + "\n");
     }
   };
   const reading = (flags) => flags === undefined || flags === "r" || flags === fs.constants.O_RDONLY;

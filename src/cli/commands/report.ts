@@ -27,6 +27,7 @@ import {
   type ParsedOptions,
 } from "../option-groups.js";
 import { printBadArgument, printNotes, printProblems, scoresBesideNote, writtenNote } from "../problems.js";
+import { detectedDecoderNotes } from "../decoder-option.js";
 import { counted } from "../../messages/index.js";
 import type { CliIo } from "../io.js";
 import type { RegisterCommand } from "./index.js";
@@ -111,6 +112,7 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         ...verboseGroup.read(opts),
         byModel: doc.modelProblems.map((m) => ({ name: m.model, problems: m.problems })),
       });
+      printNotes(io, detectedDecoderNotes(doc.modelDecoders));
       if (out === undefined) return;
       state.exitCode = doc.exitCode;
       const beside = scoresBesideNote(doc.scoresBeside);
@@ -127,7 +129,8 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
           const png = doc.figures.files.length - svg;
           printNotes(io, [writtenNote(doc.figures.dir, `${svg} ${svg === 1 ? "figure" : "figures"}: ${svg} SVG, ${png} PNG`)]);
         }
-        if (format.read(opts).format === "json") io.stdout(renderVersionedJson({ ...doc, html: undefined }, manifestsOf(opts, io.cwd)));
+        if (format.read(opts).format === "json")
+          io.stdout(renderVersionedJson({ ...doc, html: undefined, modelDecoders: undefined }, manifestsOf(opts, io.cwd)));
       }
     });
 };
