@@ -9,7 +9,7 @@
  * minus one for a state mismatch, none for runner-level failures).
  */
 import { promptTurnQueries, type TurnQueries } from "./inference-log.js";
-import { LineProblems, problem, type Problem } from "../messages/index.js";
+import { counted, LineProblems, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 
@@ -180,7 +180,7 @@ export function verdictsOf(
     problems.push(
       problem(
         "score-count-mismatch",
-        `header total_count ${header.totalCount} but the result file ${where.resultFile} has ${resultIds.length} lines`,
+        `header total_count ${header.totalCount} but the result file ${where.resultFile} has ${counted(resultIds.length, "line")}`,
         {
           file: where.scoreFile,
           line: 1,

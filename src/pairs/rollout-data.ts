@@ -11,6 +11,7 @@ import type { TurnQueries } from "../bfcl/inference-log.js";
 import { shortDigest, turnText } from "./digest.js";
 import type { DataCommit, ItemRevision } from "./revisions.js";
 import type { Manifest } from "./types.js";
+import { counted } from "../messages/index.js";
 
 /** One result line as the check needs it: the item id and what BFCL recorded (null: no log, e.g. an inference error). */
 export interface RecordedItem {
@@ -261,7 +262,7 @@ export function dataVerdict(check: RolloutDataCheck, expected: BfclVersion, labe
   if (mine.compared === 0) {
     return {
       ok: true,
-      line: `${label}: no recorded question to check against BFCL ${expected} data (${check.noLog} of ${check.lines} lines have no inference_log)`,
+      line: `${label}: no recorded question to check against BFCL ${expected} data (${check.noLog} of ${counted(check.lines, "line")} ${check.noLog === 1 ? "has" : "have"} no inference_log)`,
       olderData: null,
     };
   }

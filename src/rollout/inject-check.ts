@@ -6,6 +6,8 @@
  * dropped a developer message, a different template).
  */
 
+import { counted } from "../messages/index.js";
+
 export { INJECTED_KEY } from "../bfcl/line-keys.js";
 
 /** Where a run put the injected block. */
@@ -76,5 +78,5 @@ export function injectionCheckLine(
       : recorded
         ? "it holds on every paired item"
         : "neither arm's lines record an injected block, so there is no block whose arrival this could confirm";
-  return `${model}: injection check on ${c.paired} paired items: first-step input tokens B − A = ${c.mode >= 0 ? "+" : ""}${c.mode} on ${c.paired - c.breaks.length}; distribution ${spread}; ${broken}${c.unpaired ? `; ${c.unpaired} items without a count in one arm` : ""}`;
+  return `${model}: injection check on ${counted(c.paired, "paired item")}: first-step input tokens B − A = ${c.mode >= 0 ? "+" : ""}${c.mode} on ${c.paired - c.breaks.length}; distribution ${spread}; ${broken}${c.unpaired ? `; ${counted(c.unpaired, "item")} without a count in one arm` : ""}`;
 }
