@@ -5,12 +5,15 @@
  * case given an in-memory host runs the same adapter code on bytes held in memory.
  */
 import {
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  readSync,
   realpathSync,
   rmSync,
   statSync,
@@ -52,6 +55,11 @@ export interface FileSystem {
   /** The entries of a folder, with their kinds. */
   listEntries(dir: string): FolderEntry[];
   readBytes(path: string): Uint8Array;
+  /** Open a file for reading in chunks: its descriptor. */
+  openRead(path: string): number;
+  /** Read up to `length` bytes at the descriptor's position into `buf` from `offset`; how many were read (0 at the end). */
+  readInto(fd: number, buf: Uint8Array, offset: number, length: number): number;
+  close(fd: number): void;
   readText(path: string): string;
   realPath(path: string): string;
   readLink(path: string): string;
@@ -75,6 +83,9 @@ export const nodeFileSystem: FileSystem = {
   list: (dir) => readdirSync(dir),
   listEntries: (dir) => readdirSync(dir, { withFileTypes: true }),
   readBytes: (path) => readFileSync(path),
+  openRead: (path) => openSync(path, "r"),
+  readInto: (fd, buf, offset, length) => readSync(fd, buf, offset, length, null),
+  close: (fd) => closeSync(fd),
   readText: (path) => readFileSync(path, "utf8"),
   realPath: (path) => realpathSync(path),
   readLink: (path) => readlinkSync(path),

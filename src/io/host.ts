@@ -24,6 +24,7 @@ import {
   packageRoot,
   writeManifest,
 } from "./manifest.js";
+import { forEachLine, readFileBytes, readFileHead } from "./results-read.js";
 import { makeDemoDir, removeDemoDir, writeDemoRun } from "./results-demo.js";
 import { scoreFoldersBeside, walkBfclTree, type TreeWalk } from "./tree.js";
 
@@ -53,6 +54,10 @@ export interface Host {
   resolveBfclDataDir(opts: { flag?: string; env: Record<string, string | undefined>; cwd: string }): BfclDataLocation | null;
   missingDataFolder(dir: string): Problem | null;
   readBfclDataDir(dir: string, categories: readonly MultiTurnCategory[], onRead?: (file: string) => void): Result<BfclData>;
+
+  forEachLine(file: string, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void, maxLine?: number): void;
+  readFileHead(file: string, enough: (lines: Uint8Array) => boolean): Uint8Array;
+  readFileBytes(file: string): Uint8Array;
 
   walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFileKind): TreeWalk;
   scoreFoldersBeside(walk: TreeWalk): string[];
@@ -89,6 +94,10 @@ export function hostOn(fs: FileSystem, root: string, findBfclEval: (python: stri
     resolveBfclDataDir: (opts) => resolveBfclDataDir({ ...opts, findPython: () => findBfclEval(opts.env.TWINSCORE_PYTHON || "python3") }),
     missingDataFolder: (dir) => missingDataFolder(dir, fs),
     readBfclDataDir: (dir, categories, onRead) => readBfclDataDir(dir, categories, onRead, fs),
+
+    forEachLine: (file, onLine, maxLine) => forEachLine(file, onLine, maxLine, fs),
+    readFileHead: (file, enough) => readFileHead(file, enough, fs),
+    readFileBytes: (file) => readFileBytes(file, fs),
 
     walkBfclTree: (dirs, cwd, kind) => walkBfclTree(dirs, cwd, kind, (dir) => fs.listEntries(dir), fs),
     scoreFoldersBeside: (walk) => scoreFoldersBeside(walk, fs),

@@ -39,6 +39,9 @@ export class MemoryFileSystem implements FileSystem {
   readonly files = new Map<string, Uint8Array>();
   private readonly folders = new Map<string, Set<string>>([["/", new Set()]]);
   private temps = 0;
+  /** Open files: their bytes and the position reached. */
+  private readonly open = new Map<number, { bytes: Uint8Array; at: number }>();
+  private nextFd = 3;
   /** Every path read, in order (a test can say which files a use case opened). */
   readonly reads: string[] = [];
 
@@ -92,6 +95,22 @@ export class MemoryFileSystem implements FileSystem {
     if (file === undefined) throw failure(this.folders.has(abs) ? "EISDIR" : "ENOENT", "open", path);
     this.reads.push(abs);
     return file;
+  }
+  openRead(path: string): number {
+    const fd = this.nextFd++;
+    this.open.set(fd, { bytes: this.readBytes(path), at: 0 });
+    return fd;
+  }
+  readInto(fd: number, buf: Uint8Array, offset: number, length: number): number {
+    const file = this.open.get(fd);
+    if (file === undefined) throw failure("EBADF", "read", String(fd));
+    const part = file.bytes.subarray(file.at, file.at + length);
+    buf.set(part, offset);
+    file.at += part.length;
+    return part.length;
+  }
+  close(fd: number): void {
+    this.open.delete(fd);
   }
   readText(path: string): string {
     const bytes = this.readBytes(path);
