@@ -25,6 +25,10 @@ import {
   writeManifest,
 } from "./manifest.js";
 import { forEachLine, readFileBytes, readFileHead } from "./results-read.js";
+import { readRunRecord, runRecordAbove } from "./run-record.js";
+import { readScoreFileText } from "./scores.js";
+import { committedManifestSource, type ManifestSource } from "./rollout-data.js";
+import type { RunRecord } from "../rollout/run-record.js";
 import { makeDemoDir, removeDemoDir, writeDemoRun } from "./results-demo.js";
 import { scoreFoldersBeside, walkBfclTree, type TreeWalk } from "./tree.js";
 
@@ -50,6 +54,11 @@ export interface Host {
   loadCommittedManifest(version?: BfclVersion): Result<Manifest>;
   loadCommittedRevisions(version: BfclVersion): Result<DataRevisions> | null;
   writeManifest(path: string, manifest: Manifest): Result<void>;
+  /** The package's manifests, each read once when first asked for. */
+  committedManifestSource(): ManifestSource;
+  readRunRecord(modelFolder: string): { record: RunRecord | null; problem: Problem | null };
+  runRecordAbove(resultFile: string): RunRecord | null;
+  readScoreFileText(path: string): { text: string } | { reason: string } | null;
 
   resolveBfclDataDir(opts: { flag?: string; env: Record<string, string | undefined>; cwd: string }): BfclDataLocation | null;
   missingDataFolder(dir: string): Problem | null;
@@ -90,6 +99,10 @@ export function hostOn(fs: FileSystem, root: string, findBfclEval: (python: stri
     loadCommittedManifest: (version) => loadCommittedManifest(version, fs, root),
     loadCommittedRevisions: (version) => loadCommittedRevisions(version, fs, root),
     writeManifest: (path, manifest) => writeManifest(path, manifest, fs),
+    committedManifestSource: () => committedManifestSource((version) => loadCommittedManifest(version, fs, root)),
+    readRunRecord: (modelFolder) => readRunRecord(modelFolder, fs),
+    runRecordAbove: (resultFile) => runRecordAbove(resultFile, fs),
+    readScoreFileText: (path) => readScoreFileText(path, undefined, fs),
 
     resolveBfclDataDir: (opts) => resolveBfclDataDir({ ...opts, findPython: () => findBfclEval(opts.env.TWINSCORE_PYTHON || "python3") }),
     missingDataFolder: (dir) => missingDataFolder(dir, fs),
