@@ -237,7 +237,11 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   const { host } = req.ctx;
   const walk = req.walked?.results ?? host.walkBfclTree(req.results, req.ctx.cwd, "result");
   const scores =
-    req.walked !== undefined ? req.walked.scores : (req.scores ?? []).length > 0 ? host.walkBfclTree(req.scores!, req.ctx.cwd, "score") : null;
+    req.walked !== undefined
+      ? req.walked.scores
+      : (req.scores ?? []).length > 0
+        ? host.walkBfclTree(req.scores!, req.ctx.cwd, "score")
+        : null;
   const selected = selectModels(walk, req.models ?? []);
   const problems: Problem[] = [...walk.problems, ...selected.problems, ...(scores?.problems ?? [])];
   // each model on the manifest of the BFCL version its files name; its rollouts are checked
@@ -469,7 +473,8 @@ function readModel(
     else chosen[category] = c;
   }
   const paths = scoredResultCategories.flatMap((c) => (chosen[c] ? [chosen[c]!.path] : []));
-  const decided = paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder, manifest.source.bfclVersion, host);
+  const decided =
+    paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder, manifest.source.bfclVersion, host);
   pushAll(problems, decided.problems);
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {

@@ -757,7 +757,10 @@ function writePerItem(setup: ScoreSetup, outputs: readonly ScoredRead[], withRec
   const file = resolvePath(ctx.cwd, req.perItem!);
   // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
   const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
-  const written = ctx.host.writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
+  const written = ctx.host.writeFileAtomic(
+    file,
+    perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null),
+  );
   if (written.ok) return { file, rows: rows.length };
   pushAll(problems, written.problems);
   return null;

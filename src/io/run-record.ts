@@ -9,10 +9,7 @@ import { readTextIfFile, writeFileAtomic } from "./files.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** The record of a model folder: null when it has none; a problem when it has one that cannot be read. */
-export function readRunRecord(
-  modelFolder: string,
-  fs: FileSystem = nodeFileSystem,
-): { record: RunRecord | null; problem: Problem | null } {
+export function readRunRecord(modelFolder: string, fs: FileSystem = nodeFileSystem): { record: RunRecord | null; problem: Problem | null } {
   const file = join(modelFolder, RUN_RECORD_FILE);
   if (!fs.exists(file)) return { record: null, problem: null };
   const text = readTextIfFile(file, fs);
