@@ -30,6 +30,7 @@ import {
   type BfclVersion,
   type MultiTurnCategory,
 } from "../bfcl/categories.js";
+import type { Dirent } from "node:fs";
 import { pushAll, problem, type Problem, type ProblemCode } from "../messages/index.js";
 import { nodeFileSystem, type FileSystem, type FolderEntry } from "./file-system.js";
 
@@ -73,8 +74,8 @@ const flag: Readonly<Record<BfclFileKind, string>> = { result: "--results", scor
 const missingCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-missing", score: "scores-missing" };
 const emptyCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-empty", score: "scores-empty" };
 
-/** How the walk lists a folder (throws when it cannot): node's, or a stand-in a test gives to make a folder unreadable whoever runs it. */
-export type FolderLister = (dir: string) => FolderEntry[];
+/** How the walk lists a folder (throws when it cannot): node's, a host's in-memory one, or a stand-in a test gives to make a folder unreadable whoever runs it. */
+export type FolderLister = (dir: string) => (Dirent | FolderEntry)[];
 
 const listFolder: FolderLister = (dir) => nodeFileSystem.listEntries(dir);
 
