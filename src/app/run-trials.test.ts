@@ -18,6 +18,8 @@ import { comparable, type ReferenceTrialNumbers } from "../testing/trial-referen
 import { runModel, type Narrowing, type RunRequest } from "./run/index.js";
 import { scoreRuns } from "./score.js";
 import { buildReport } from "./report.js";
+import { compareTrials } from "./compare-trials.js";
+import { compareArms } from "./compare.js";
 import type { TrialsSummary } from "./score-trials.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-trials-"));
@@ -205,10 +207,49 @@ describe("run --trials K: one folder holds K samples of each line", () => {
     // the policy samples: some pairs flip, and the interval is wider than a point
     expect(t.meanFlipRate!).toBeGreaterThan(10);
     expect(t.ci95![1] - t.ci95![0]).toBeGreaterThan(1);
+    // each trial is read from the folder once, as its lines: no trial is read as another's repeat
+    expect(viaTrialsOf.models.map((m) => m.model)).toEqual([0, 1, 2].map((t) => `trial-${t}/scripted_policy`));
+    expect(viaTrialsOf.problems.filter((p) => p.code === "id-duplicate")).toEqual([]);
     // a K-trial folder beside another --results would read as one sample: refused
     const mixed = await scoreRuns({ results: [folder, separate[0]], bootstrap: { resamples: 0 } });
     expect(mixed.exitCode).toBe(2);
-    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(/holds several trials of one model: score it alone/);
+    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(
+      /holds several trials of one model: score it alone \(--results or --trials-of/,
+    );
+
+    // compare's paired two-level change reads the folder's trials as the three folders' trials
+    const numbersOf = (d: Awaited<ReturnType<typeof compareTrials>>) => ({
+      ...d,
+      a: trialNumbers(d.a),
+      b: trialNumbers(d.b),
+    });
+    const comparedFolder = await compareTrials({ a: [folder], b: [folder], bootstrap, maxUndecided: 100 });
+    const comparedFolders = await compareTrials({ a: separate, b: separate, bootstrap, maxUndecided: 100 });
+    expect(comparedFolder.exitCode).toBe(0);
+    expect(numbersOf(comparedFolder)).toEqual(numbersOf(comparedFolders));
+    expect(comparedFolder.pairs).toBe(t.pairs);
+    // as one arm of a plain compare, its trials would be compared as models: refused, naming --trials-a
+    const plain = await compareArms({ a: folder, b: separate[0], bootstrap: { resamples: 0 } });
+    expect(plain.exitCode).toBe(2);
+    expect(plain.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^--a: .* holds 3 trials of one model: compare trials with --trials-a/),
+    ]);
+    // report: as a --results run it is refused, naming --trials-of; --trials-of with --compare is refused
+    const asRun = await buildReport({ results: [folder], bootstrap: { resamples: 0 } });
+    expect([asRun.exitCode, asRun.html]).toEqual([2, null]);
+    expect(asRun.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^--results: .* holds 3 trials of one model: give it with --trials-of /),
+    ]);
+    const withCompare = await buildReport({ results: [], trialsOf: [folder], compare: ["a", "b"], bootstrap: { resamples: 0 } });
+    expect(withCompare.exitCode).toBe(2);
+    expect(withCompare.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^--compare takes two --results runs, and --trials-of reads/),
+    ]);
+    // the page's pair browser marks the pairs that flip, and its trials filter keeps them
+    const unstable = t.pairRows.filter((p) => p.flipRate !== null && p.flipRate > 0).length;
+    expect(unstable).toBeGreaterThan(0);
+    expect(report.html!.match(/<details class="pair"[^>]* data-unstable=""/g)?.length).toBe(unstable);
+    expect(report.html!).toContain(`<option value="unstable">`);
   }, 600_000);
 
   it("the oracle run as K = 3 trials in one folder never flips", async () => {
