@@ -7,7 +7,7 @@
  * (tools/gen-trial-vectors.py). The oracle never flips.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scriptedResponder, startPolicyServer } from "../testing/policies.js";
@@ -20,6 +20,8 @@ import { scoreRuns } from "./score.js";
 import { buildReport } from "./report.js";
 import { compareTrials } from "./compare-trials.js";
 import { compareArms } from "./compare.js";
+import { checkRuns } from "./check.js";
+import { bfclDataDir } from "../testing/shared.js";
 import type { TrialsSummary } from "./score-trials.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-trials-"));
@@ -250,6 +252,38 @@ describe("run --trials K: one folder holds K samples of each line", () => {
     expect(unstable).toBeGreaterThan(0);
     expect(report.html!.match(/<details class="pair"[^>]* data-unstable=""/g)?.length).toBe(unstable);
     expect(report.html!).toContain(`<option value="unstable">`);
+  }, 600_000);
+
+  it("check reads each trial's lines of a K = 2 folder as a file of its own, as it checks that trial's lines alone", async () => {
+    const policy = { seed: vectors.seed, pBase: vectors.pBase, pMiss: vectors.pMiss };
+    // the model's own history (BFCL's checker leaves out lines played from the reference), two pairs of each category
+    const few = ["miss_func", "miss_param"].flatMap((c) => chosen.filter((p) => p.missId.startsWith(`multi_turn_${c}_`)).slice(0, 2));
+    const ids = [...new Set(few.flatMap((p) => [p.baseId, p.missId]))];
+    const { doc, folder } = await kTrialRun("k2-check", policy, 2, { history: "own", narrowing: { ids } });
+    if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
+    const checked = await checkRuns({ results: folder, bfclData: bfclDataDir(), threads: 1 });
+    expect(checked.exitCode, checked.problems.map((p) => p.message).join("\n")).toBeLessThan(2);
+    // each trial's lines written alone into a folder of one trial, by the test's own reading of the lines
+    const record = JSON.parse(readFileSync(join(folder, "run.json"), "utf8")) as { settings: { trials: number } };
+    const alone = [0, 1].map((trial) => {
+      const dir = join(tmp, `k2-check-trial-${trial}`, "scripted_policy");
+      mkdirSync(join(dir, "multi_turn"), { recursive: true });
+      writeFileSync(join(dir, "run.json"), JSON.stringify({ ...record, settings: { ...record.settings, trials: 1 } }));
+      for (const [name, text] of resultFiles(folder)) {
+        const lines = text.split("\n").filter((l) => l !== "" && (JSON.parse(l) as { twinscore_trial: number }).twinscore_trial === trial);
+        writeFileSync(join(dir, "multi_turn", name), lines.map((l) => `${l}\n`).join(""));
+      }
+      return dir;
+    });
+    const verdicts = (files: typeof checked.files) => files.map((f) => [f.category, f.entries, f.correct]);
+    for (const trial of [0, 1]) {
+      const mine = checked.files.filter((f) => f.trial === trial);
+      expect(mine.map((f) => f.folder)).toEqual(mine.map(() => `trial-${trial}/scripted_policy`));
+      expect(mine.length).toBe(3);
+      const one = await checkRuns({ results: alone[trial], bfclData: bfclDataDir(), threads: 1 });
+      expect(verdicts(mine)).toEqual(verdicts(one.files));
+      expect(mine.reduce((n, f) => n + f.entries, 0)).toBe(doc.value.generated / 2);
+    }
   }, 600_000);
 
   it("the oracle run as K = 3 trials in one folder never flips", async () => {
