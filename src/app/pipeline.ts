@@ -550,7 +550,7 @@ function readModel(
     return { models: [{ ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }], check: dataCheck() };
   }
   const folder = { ...base, filesUsed, history, runRecord, blocks: made.blocks };
-  if (trials === 1) {
+  if (trials === 1 && readings.base!.trials.indexed + readings.miss_func!.trials.indexed + readings.miss_param!.trials.indexed === 0) {
     const one = scoreReadings(folder, readings as Record<ScoredResultCategory, ResultFileReading>, used, problems, req, on, scores);
     return { models: [one], check: dataCheck(one.official?.promptTurns) };
   }
@@ -585,15 +585,25 @@ function trialCount(model: string, record: RunRecord | null, readings: readonly 
     const why =
       indexed === 0
         ? `run.json records ${recorded} trials and its lines carry no trial index (${TRIAL_KEY})`
-        : `${counted(unindexed, "line")} carry no trial index (${TRIAL_KEY}) beside ${counted(indexed, "line")} that do`;
+        : `${counted(unindexed, "line")} ${unindexed === 1 ? "carries" : "carry"} no trial index (${TRIAL_KEY}) beside ${counted(indexed, "line")} that ${indexed === 1 ? "does" : "do"}`;
     return refuse(why, { file: bare.file, line: bare.trials.firstUnindexed! });
   }
   const max = Math.max(...readings.map((r) => r.trials.max));
+  if (recorded !== null && recorded <= 1) {
+    const first = readings.find((r) => r.trials.firstIndexed !== null)!;
+    return refuse(
+      `run.json records one trial and ${counted(indexed, "line")} ${indexed === 1 ? "carries" : "carry"} a trial index (${TRIAL_KEY})`,
+      {
+        file: first.file,
+        line: first.trials.firstIndexed!,
+      },
+    );
+  }
   if (recorded !== null && max >= recorded) {
     const past = readings.find((r) => r.trials.max === max)!;
     return refuse(`a line is of trial ${max}, past the ${counted(recorded, "trial")} run.json records`, {
       file: past.file,
-      line: past.trials.firstIndexed!,
+      line: past.trials.maxLine!,
     });
   }
   return recorded ?? max + 1;

@@ -77,8 +77,9 @@ export interface ResultFileReading {
 export interface TrialLines {
   indexed: number;
   unindexed: number;
-  /** The largest trial index read (-1 with none). */
+  /** The largest trial index read (-1 with none), and the first line of it. */
   max: number;
+  maxLine: number | null;
   firstIndexed: number | null;
   firstUnindexed: number | null;
 }
@@ -183,7 +184,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
   const histories = { own: 0, reference: 0 };
   const modes: LineModes = { fc: 0, prompting: 0, unrecorded: 0 };
   const blocks = new Map<string, { lines: number; head: string | null }>();
-  const trials: TrialLines = { indexed: 0, unindexed: 0, max: -1, firstIndexed: null, firstUnindexed: null };
+  const trials: TrialLines = { indexed: 0, unindexed: 0, max: -1, maxLine: null, firstIndexed: null, firstUnindexed: null };
   let whole: Uint8Array | null = null;
   let lines = 0;
   try {
@@ -236,7 +237,11 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       } else {
         trials.indexed++;
         trials.firstIndexed ??= line;
-        trials.max = Math.max(trials.max, Number(keyed.trial.slice(1)));
+        const trial = Number(keyed.trial.slice(1));
+        if (trial > trials.max) {
+          trials.max = trial;
+          trials.maxLine = line;
+        }
       }
       // a later line of an id replaces the earlier one: `run` appends a retried line after the line it
       // replaces, and an interrupted rewrite may leave both

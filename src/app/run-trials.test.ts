@@ -286,6 +286,32 @@ describe("run --trials K: one folder holds K samples of each line", () => {
     }
   }, 600_000);
 
+  it("a K = 2 folder with a line of no trial, or of a trial past run.json's count, is not scored: one line with file:line", async () => {
+    const policy = { seed: vectors.seed, pBase: vectors.pBase, pMiss: vectors.pMiss };
+    const few = ["miss_func", "miss_param"].flatMap((c) => chosen.filter((p) => p.missId.startsWith(`multi_turn_${c}_`)).slice(0, 2));
+    const ids = [...new Set(few.flatMap((p) => [p.baseId, p.missId]))];
+    const { doc, folder } = await kTrialRun("k2-malformed", policy, 2, { narrowing: { ids } });
+    if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
+    const file = join(folder, "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json");
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const edited = (line: string) => writeFileSync(file, [lines[0], line, ...lines.slice(2)].map((l) => `${l}\n`).join(""));
+    const refusal = async () => {
+      const scored = await scoreRuns({ results: [], trialsOf: [folder], bootstrap: { resamples: 0 }, maxUndecided: 100 });
+      expect(scored.exitCode).toBe(2);
+      return scored.models[0].problems.filter((p) => p.code === "trial-malformed").map((p) => [p.message, p.file, p.line]);
+    };
+    edited(lines[1].replace(/, "twinscore_trial": \d+\}$/, "}"));
+    expect(await refusal()).toEqual([
+      [
+        expect.stringMatching(/^model scripted_policy: 1 line carries no trial index \(twinscore_trial\) beside \d+ lines that do; /),
+        file,
+        2,
+      ],
+    ]);
+    edited(lines[1].replace(/"twinscore_trial": \d+\}$/, `"twinscore_trial": 7}`));
+    expect(await refusal()).toEqual([[expect.stringMatching(/: a line is of trial 7, past the 2 trials run\.json records; /), file, 2]]);
+  }, 600_000);
+
   it("the oracle run as K = 3 trials in one folder never flips", async () => {
     const { doc, folder } = await kTrialRun("k3-oracle", { seed: vectors.seed, pBase: 1, pMiss: 0 }, 3);
     expect(doc.ok && doc.value.exitCode).toBe(0);
