@@ -77,6 +77,36 @@ export function lossPlace(failingTurn: number | null, anchorTurn: number, errorT
 /** The official companion of one model's records (one per scored pair). */
 export function officialCompanion(records: readonly PairRecord[], verdicts: ReadonlyMap<string, OfficialVerdict>): OfficialCompanion {
   const missingVerdicts: string[] = [];
+  const miss = missItemTally(records, verdicts, missingVerdicts);
+  let baseTwins = 0;
+  let basePasses = 0;
+  for (const id of new Set(records.map((r) => r.baseId))) {
+    const v = verdicts.get(id);
+    if (v === undefined) {
+      missingVerdicts.push(id);
+      continue;
+    }
+    baseTwins++;
+    if (v.pass) basePasses++;
+  }
+  const { missItems, missPasses, passAttempts, failAttempts } = miss;
+  const fails = missItems - missPasses;
+  return {
+    missItems,
+    missPasses,
+    rawMiss: rate(missPasses, missItems),
+    baseTwins,
+    basePasses,
+    rawBase: rate(basePasses, baseTwins),
+    verdictVsAttempt: { passes: missPasses, passAttempt: rate(passAttempts, missPasses), fails, failAttempt: rate(failAttempts, fails) },
+    losses: { ...miss.losses, heldBackFailed: miss.heldBackFailed },
+    failed: miss.failed,
+    missingVerdicts,
+  };
+}
+
+/** The miss items' verdicts beside the decision: passes, attempts among passes and fails, and where each held-back item was lost. */
+function missItemTally(records: readonly PairRecord[], verdicts: ReadonlyMap<string, OfficialVerdict>, missingVerdicts: string[]) {
   let missItems = 0;
   let missPasses = 0;
   let passAttempts = 0;
@@ -113,29 +143,5 @@ export function officialCompanion(records: readonly PairRecord[], verdicts: Read
       losses[place]++;
     }
   }
-  const baseIds = [...new Set(records.map((r) => r.baseId))];
-  let baseTwins = 0;
-  let basePasses = 0;
-  for (const id of baseIds) {
-    const v = verdicts.get(id);
-    if (v === undefined) {
-      missingVerdicts.push(id);
-      continue;
-    }
-    baseTwins++;
-    if (v.pass) basePasses++;
-  }
-  const fails = missItems - missPasses;
-  return {
-    missItems,
-    missPasses,
-    rawMiss: rate(missPasses, missItems),
-    baseTwins,
-    basePasses,
-    rawBase: rate(basePasses, baseTwins),
-    verdictVsAttempt: { passes: missPasses, passAttempt: rate(passAttempts, missPasses), fails, failAttempt: rate(failAttempts, fails) },
-    losses: { ...losses, heldBackFailed },
-    failed,
-    missingVerdicts,
-  };
+  return { missItems, missPasses, passAttempts, failAttempts, failed, losses, heldBackFailed };
 }
