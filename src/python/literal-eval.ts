@@ -209,11 +209,8 @@ function evalNode(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyVa
       return elementsOf(expr.elts, ev);
     case "tuple":
       return new PyTuple(elementsOf(expr.elts, ev));
-    case "set": {
-      const s = new PySet();
-      for (const v of elementsOf(expr.elts, ev)) s.add(v);
-      return s;
-    }
+    case "set":
+      return new PySet(elementsOf(expr.elts, ev));
     case "dict":
       return dictOf(expr, ev);
     case "unary":
@@ -232,10 +229,7 @@ function evalNode(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyVa
       return subscriptOf(expr, ev);
     case "attribute":
       if (hooks.attribute) return hooks.attribute(expr, ev);
-      {
-        const v = ev(expr.value);
-        throw new PyException("AttributeError", `'${pyTypeName(v)}' object has no attribute '${expr.attr}'`);
-      }
+      throw new PyException("AttributeError", `'${pyTypeName(ev(expr.value))}' object has no attribute '${expr.attr}'`);
     case "call":
       if (hooks.call) return hooks.call(expr, ev);
       return defaultCall(expr, ev);

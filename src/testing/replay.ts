@@ -280,6 +280,41 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A probe of the endpoint (`GET /models`, or the probe item's request), answered as `probe` asks; whether it was one. */
+function answeredProbe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  probe: NonNullable<ProbeHandling["probe"]>,
+  models: readonly string[] | undefined,
+  stats: { probes: number },
+): boolean {
+  if (req.method === "GET" && /\/models\/?(\?.*)?$/.test(req.url ?? "")) {
+    stats.probes++;
+    req.resume();
+    if (probe === "pass" && models === undefined) sendJson(res, 404, { error: { message: "test server: no such route" } });
+    else sendJson(res, 200, { object: "list", data: (models ?? []).map((id) => ({ id, object: "model", owned_by: "test" })) });
+    return true;
+  }
+  if (probe === "answer" && req.headers["x-twinscore-item"] === PROBE_ITEM_ID) {
+    stats.probes++;
+    readBody(req)
+      .then((text) => {
+        const model = (JSON.parse(text) as Msg).model ?? null;
+        sendJson(res, 200, {
+          id: "probe",
+          object: "chat.completion",
+          created: 0,
+          model,
+          choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "length" }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
+      })
+      .catch(() => sendJson(res, 400, { error: { message: "test server: the probe body is not JSON" } }));
+    return true;
+  }
+  return false;
+}
+
 /**
  * Start a chat-completions server on 127.0.0.1 whose replies come from `respond`
  * (request body and headers in, status and body out). Bounded by `maxRequests` and
@@ -293,30 +328,7 @@ export async function startChatServer(
   const maxRequests = opts.maxRequests ?? 200_000;
   const probe = opts.probe ?? "answer";
   const server = createServer((req, res) => {
-    if (req.method === "GET" && /\/models\/?(\?.*)?$/.test(req.url ?? "")) {
-      stats.probes++;
-      req.resume();
-      if (probe === "pass" && opts.models === undefined) sendJson(res, 404, { error: { message: "test server: no such route" } });
-      else sendJson(res, 200, { object: "list", data: (opts.models ?? []).map((id) => ({ id, object: "model", owned_by: "test" })) });
-      return;
-    }
-    if (probe === "answer" && req.headers["x-twinscore-item"] === PROBE_ITEM_ID) {
-      stats.probes++;
-      readBody(req)
-        .then((text) => {
-          const model = (JSON.parse(text) as Msg).model ?? null;
-          sendJson(res, 200, {
-            id: "probe",
-            object: "chat.completion",
-            created: 0,
-            model,
-            choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "length" }],
-            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-          });
-        })
-        .catch(() => sendJson(res, 400, { error: { message: "test server: the probe body is not JSON" } }));
-      return;
-    }
+    if (answeredProbe(req, res, probe, opts.models, stats)) return;
     stats.requests++;
     const t0 = performance.now();
     res.on("finish", () => (stats.busyMs += performance.now() - t0));
