@@ -1,30 +1,6 @@
 /**
- * The project's one HTTP client for chat-completions endpoints (OpenAI, vLLM, SGLang,
- * Ollama, llama.cpp server, hosted ones), built on the official `openai` package. Used
- * by `run` and `judge`. What it adds around the SDK:
- *
- * - retries with exponential backoff and jitter on 429, 5xx, timeouts and network errors
- *   (the SDK's own retries are off, so the count and the waits are ours), honouring
- *   `Retry-After` / `retry-after-ms` up to a cap, and saying when it capped one;
- * - one deadline per attempt that covers the whole body: a reply that drips slowly past
- *   the timeout is a timeout (retried), never a truncated "not JSON";
- * - a bound on what is read: the body is streamed and given up past `maxReplyBytes` (a
- *   reply that never ends costs that much memory at most), and a JSON body nested deeper
- *   than Python's `json.loads` goes is not handed on (nothing downstream recurses on it);
- * - the keys (`secrets.ts`) are redacted from everything the server sends back before
- *   anyone sees it — after JSON decoding, so an escaped echo (`\/`, `\u0073…`) is caught
- *   too — and from every message this module produces; a key is only ever put in the
- *   Authorization header; a number JSON cannot write (`1e309`) is read as null;
- * - failures worded as BFCL's Python client words them (`Error code: 500 - {…}`,
- *   `Request timed out.`, `Connection error.`), so error lines match BFCL's; a server that
- *   answers, but not usably (a lying `Content-Encoding`, bad chunking, HTTP/0.9, an
- *   untrusted certificate, a redirect loop: `http-transport.ts`), is named instead, and is
- *   neither retried nor counted as a connection failure;
- * - requests go through `http-transport.ts` (node:http), not the global fetch, whose
- *   decoding of a lying reply could hang past any deadline; a query string in the
- *   endpoint is sent with every request, its key-like values redacted like the keys and
- *   never shown in a message;
- * - an item header (`x-twinscore-item`) on every request, for test endpoints.
+ * The project's one HTTP client for chat-completions endpoints (OpenAI, vLLM, SGLang, Ollama, llama.cpp
+ * server, hosted ones), built on the official `openai` package. More in this folder's README.md.
  */
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { jsonLoads, jsonNestsDeeperThan } from "../python/json.js";

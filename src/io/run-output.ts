@@ -1,16 +1,7 @@
 /**
- * The file side of `twinscore run`: the result files it appends to, resumes from and
- * rewrites in BFCL's order, the lock that keeps a second run out of the same folder, and
- * the places it reads BFCL's own texts from (the data folder, the installation's prompt
- * module).
- *
- * Memory stays bounded whatever the files hold: a file is read in 1 MiB pieces into an
- * index of its lines (offset, length, id), never into one string, and the final rewrite
- * copies each line's bytes from the file on disk into a temporary file that then replaces
- * it. So the rewrite merges what is on disk at the end — this run's lines and any other
- * writer's — not a view taken at the start. Lines are appended whole: a failed write
- * (a full disk) is cut back off, so the file never ends in a torn line; a kill leaves at
- * most one, which the next run cuts off before appending.
+ * The file side of `twinscore run`: the result files it appends to, resumes from and rewrites in BFCL's order,
+ * the lock that keeps a second run out of the same folder, and the places it reads BFCL's own texts from (the
+ * data folder, the installation's prompt module). More in this folder's README.md.
  */
 import {
   closeSync,

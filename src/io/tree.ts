@@ -1,24 +1,7 @@
 /**
- * The one walk over the folders a user names with `--results` or `--scores`: every
- * command finds its models here, so `score`, `check`, `compare`, `verify`, `report` and
- * `judge` see the same models in the same tree.
- *
- * Below each folder given, every BFCL multi-turn file (`BFCL_v{3,4}_multi_turn_<category>_
- * {result,score}.json`) is found, a few folders deep. Its model folder is the folder
- * holding it, or the one above when that is a BFCL test-group folder (`multi_turn`, …).
- * So these all work, and can be mixed:
- * - a model folder (`…/result/<model>`, v4 `multi_turn/…` inside or the flat v3 files);
- * - a BFCL result (or score) root (`…/result`), or the project root above it;
- * - a parent folder of several runs (`runs/<run>/result/<model>/…`).
- * A model's run is the folder holding its model folder (above the `result` / `score`
- * folder, where BFCL puts one). When models of more than one run are found, each is
- * named `<run>/<model>`; run names shared by different folders get `#2`, `#3`.
- * Only regular files are read: anything else named like a BFCL file (a FIFO, a device)
- * is reported and skipped, so a command never blocks on it. Links to files and folders
- * are followed, except a folder link back to a folder holding the tree given; each real
- * folder is read once, and whatever the walk leaves out (a folder reached again, a link
- * back up, a folder it cannot read) is named. Listings are sorted, so what is found — and
- * everything downstream — is deterministic.
+ * The one walk over the folders a user names with `--results` or `--scores`: every command finds its models
+ * here, so `score`, `check`, `compare`, `verify`, `report` and `judge` see the same models in the same tree.
+ * More in this folder's README.md.
  */
 import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";

@@ -1,12 +1,6 @@
 /**
- * The official-score companion (paper §5.1, Appendix F): what BFCL's own verdict says on
- * exactly the items the decision is scored on, and why that verdict cannot see the
- * decision. Official raw on the scored should-ask items and on their distinct base
- * twins; the "verdict vs attempt" table (the anchor turn is skipped by the checker, so
- * passes and fails both contain world-changing attempts there); and where the held-back
- * items that fail officially were lost — never on the anchor, but before it, on a later
- * turn with text and no call (the empty-turn rule), or on a later turn whose execution
- * diverged. Pure: verdicts come from `src/bfcl/scores.ts` via the io layer.
+ * The official-score companion (paper §5.1, Appendix F): what BFCL's own verdict says on exactly the items the
+ * decision is scored on, and why that verdict cannot see the decision. More in this folder's README.md.
  */
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { rate, scoredUnder } from "../decision/readings.js";

@@ -1,11 +1,6 @@
 /**
- * Two arms of the same model (paper §5.4): a neutral and an injected prompt, two serving
- * builds, two checkpoints — the same items under both. On the anchor turns: the act and
- * hold shifts with exact two-sided McNemar tests (per side and per category); the change
- * in decision accuracy with a paired cluster-bootstrap interval (one stream, the same base
- * twins drawn for both arms); and, with score files, the official score change per
- * category over every item both arms have, with McNemar and the fail→pass / pass→fail
- * flips, plus official raw on the scored items. Pure: the io layer supplies the arms.
+ * Two arms of the same model (paper §5.4): a neutral and an injected prompt, two serving builds, two
+ * checkpoints — the same items under both. More in this folder's README.md.
  */
 import { categoryOfItemId, scoredResultCategories, shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";

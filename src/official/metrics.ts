@@ -1,11 +1,8 @@
 /**
- * Every number the paper publishes about a run, computed in one pass from the per-pair
- * records, the official verdicts and the manifest, as one typed object: the table under
- * each reading per model, rank-1 frequencies, the companions (official raw, where
- * held-back items were lost, the sensitivities, …) and the manifest's counts. One source
- * for `verify` (which looks numbers up by the dotted names of its expected files,
- * `metric-names.ts`), for `score --scores/--sensitivity` and for the report: a number
- * shown anywhere is read here.
+ * Every number the paper publishes about a run, computed in one pass from the per-pair records, the official
+ * verdicts and the manifest, as one typed object: the table under each reading per model, rank-1 frequencies,
+ * the companions (official raw, where held-back items were lost, the sensitivities, …) and the manifest's
+ * counts. More in this folder's README.md.
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { CertificationVerdict, Manifest, ManifestPair } from "../pairs/types.js";

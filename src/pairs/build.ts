@@ -1,14 +1,6 @@
 /**
- * The pair builder: from BFCL's base, miss_func and miss_param data and the paper's
- * rulings files, the twin-pair manifest exactly as §4.2 and Appendix D define it. Pure:
- * the caller reads the files. Filters run in a fixed order and the first one that
- * applies names the drop, so every should-ask item lands in exactly one place.
- *
- * The hand rulings were made on particular items (BFCL v4's); they apply to an item only
- * where its content equals the content recorded in `certified-content.tsv`. A bad key
- * applies when the should-ask item is equal; a certification ruling (and the `valid`
- * default) when both twins are. Any other candidate pair is `uncertified`: scored, and
- * counted apart.
+ * The pair builder: from BFCL's base, miss_func and miss_param data and the paper's rulings files, the
+ * twin-pair manifest exactly as §4.2 and Appendix D define it. More in this folder's README.md.
  */
 import { itemId, scoredResultCategories, shouldAskCategories } from "../bfcl/categories.js";
 import {

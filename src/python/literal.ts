@@ -1,33 +1,8 @@
 /**
- * Reading argument values out of a parsed call the way BFCL's prompting decoder does
- * (`resolve_ast_call` / `resolve_ast_by_type` in `model_handler/utils.py`), plus
- * CPython's `ast.unparse` for expressions, which that decoder uses to turn a nested call
- * without keywords or a subscript into text. Twinscore keeps each call's arguments so the
- * `echo` rule (writes only when given a file name) can be decided; the values must be
- * what BFCL would have executed, quirks included:
- *
- * - constants as they are; `...` becomes the string `"..."`;
- * - any unary operator on a constant becomes its negation (`+3` → -3, `not True` → -1);
- *   on anything else it fails;
- * - a binary operation is evaluated as `eval` would (`1+2` → 3, `'a'*3` → `'aaa'`), by the
- *   executor's `evalLiteral`: the builtins it models are seen, any other name is a NameError;
- * - a bare name becomes its identifier string;
- * - a nested call with keywords becomes `{dotted_name: {kw: value}}`, one without keywords
- *   its unparsed source text;
- * - lists, tuples (as arrays) and dicts recurse; a subscript becomes its unparsed text;
- * - everything else (attribute, set, comparison, boolean operation, conditional, starred,
- *   lambda, comprehension, f-string) fails, as in BFCL.
- *
- * Values come out JSON-like (`LiteralValue`, structurally the extractor's `ArgValue`):
- * ints become JS numbers, tuples and sets arrays, dict keys Python's `str(key)` (what
- * BFCL's execution string does to them), and bytes/complex their Python repr text.
- *
- * Known differences from BFCL (found by fuzzing 20,000 call texts against BFCL's own
- * functions; whether a text decodes agreed on all of them): a JS object lists
- * integer-like keys (`"10"`) first, so a dict argument mixing them with other keys comes
- * out in another key order; and lambdas, comprehensions and f-strings inside a text
- * argument (a subscript or a keyword-less call) keep their written layout where
- * `ast.unparse` would re-lay them out.
+ * Reading argument values out of a parsed call the way BFCL's prompting decoder does (`resolve_ast_call` /
+ * `resolve_ast_by_type` in `model_handler/utils.py`), plus CPython's `ast.unparse` for expressions, which that
+ * decoder uses to turn a nested call without keywords or a subscript into text. More in this folder's
+ * README.md.
  */
 import type { PyExpr } from "./ast.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";

@@ -1,24 +1,6 @@
 /**
- * A real Python 3 expression parser (the `mode="eval"` subset of CPython 3.11's grammar)
- * producing the agreed `PyExpr` tree. BFCL decodes prompting output with `ast.parse` and
- * executes call strings with `eval`; twinscore parses the same text here and interprets
- * the tree, never evaluating anything.
- *
- * Result shape: `{ ok: true, expr }` or `{ ok: false, error: PySyntaxError }` — a plain
- * discriminated union rather than `messages/Result`, because the decoders call this on
- * every model step and a syntax error is an ordinary outcome there, not a reportable
- * problem; callers that report turn the error into a `Problem` themselves. No exception
- * escapes, and deep input fails where CPython's compiler fails, with its error: 200 open
- * brackets (the tokenizer's "too many nested parentheses"), the PEG parser's stack of
- * 6000 rule calls (MemoryError "Parser stack overflowed …", reached by long `**` and
- * `lambda` chains; modelled by a level count per construct), and the depth of the tree
- * (RecursionError "… during ast construction" for `ast.parse`, "… during compilation" for
- * `eval`). Right-recursive chains such as `- - x`, `a ** b ** c`, `lambda: lambda: x` and
- * `x if c else y if d else z` are parsed in loops, so the JavaScript stack stays shallow.
- *
- * Lambdas, comprehensions and f-strings are recognised and returned as opaque nodes with
- * their source text. Not supported (reported as syntax errors although CPython accepts
- * them): assignment expressions `(x := 1)`, `await`, `yield`, and `\N{...}` escapes.
+ * A real Python 3 expression parser (the `mode="eval"` subset of CPython 3.11's grammar) producing the agreed
+ * `PyExpr` tree. More in this folder's README.md.
  */
 import type { PyExpr, PySyntaxError } from "./ast.js";
 import { checkStrEscapes, TokenizeError, TokenStream, type Token } from "./tokenize.js";

@@ -1,10 +1,6 @@
 /**
- * Tokenizer for one Python 3 expression (what `ast.parse(source, mode="eval")` reads).
- * BFCL hands model text and its own ground-truth call strings to Python's parser; this
- * reproduces CPython 3.11's tokenizer rules for the parts an expression can use, so the
- * parser accepts and rejects the same text. It scans character codes in one linear pass
- * (no regular expressions over the input, so no backtracking on huge or hostile text)
- * and never throws: problems come back as a `PySyntaxError`.
+ * Tokenizer for one Python 3 expression (what `ast.parse(source, mode="eval")` reads). More in this folder's
+ * README.md.
  */
 import type { PySyntaxError } from "./ast.js";
 

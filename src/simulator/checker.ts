@@ -1,22 +1,6 @@
 /**
- * BFCL's multi-turn checker (`_evaluate_single_multi_turn_entry` + `multi_turn_checker`),
- * re-implemented on the simulated classes. The rules, all from BFCL:
- *
- * - runner pre-checks: a `result` that is not a list is an inference error; a turn count
- *   different from the reference's is force-termination;
- * - every step is decoded (a pluggable decoder; FC by default) and steps that fail to
- *   decode or decode to nothing are dropped;
- * - per turn: the model's steps run on the model's instances, then the reference calls
- *   as one batch on separate reference instances; both persist across turns;
- * - a turn with reference calls but no model step fails (`empty_turn_model_response`);
- *   a turn without reference calls is skipped (its model calls still ran);
- * - state check: public attributes of every involved class, in `involved_classes`
- *   order, compared with Python equality; then the response check: the reference's
- *   results of this turn must be contained (as a multiset) in all model results so far;
- * - the first failure ends the entry.
- *
- * Error objects keep BFCL's key order and hold references to the live values (as BFCL's
- * do until it writes the score file); `scorefile.ts` serialises them.
+ * BFCL's multi-turn checker (`_evaluate_single_multi_turn_entry` + `multi_turn_checker`), re-implemented on
+ * the simulated classes. More in this folder's README.md.
  */
 import { PyDict } from "../python/containers.js";
 import { pyNotEquals } from "../python/compare.js";

@@ -1,16 +1,6 @@
 /**
- * Named causes for the entries where `check` and a stored BFCL score file differ, so the
- * agreement report says why instead of leaving a difference unexplained. Each cause is
- * tested, not assumed: an entry is explained when it agrees once the cause is accounted for.
- *
- * - `python-suggestion`: the messages differ only by the ". Did you mean: 'x'?" (or "Did
- *   you forget to import") suffix that newer Pythons add to AttributeError and NameError.
- * - `shared-default-start`: `post_tweet`'s shared default lists held names when BFCL's
- *   process reached the file (left by files or models it evaluated first); the file is
- *   checked again with the lists starting so (`default-seeds.ts`).
- * - `executor-change`: BFCL's classes changed after the release (Gorilla's history,
- *   `executor-changes.ts`); the file is checked again with the classes as released where
- *   twinscore has them, and the changes whose messages show in the differing entries are named.
+ * Named causes for the entries where `check` and a stored BFCL score file differ, so the agreement report says
+ * why instead of leaving a difference unexplained. More in this folder's README.md.
  */
 import type { BfclVersion } from "../bfcl/data.js";
 import type { FailedEntry, ScoreFileContent } from "../bfcl/scores.js";

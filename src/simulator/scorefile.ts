@@ -1,10 +1,8 @@
 /**
- * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line
- * `{"accuracy", "correct_count", "total_count"}` and one line per failed entry, written
- * with BFCL's `make_json_serializable` (values `json.dumps` cannot take — sets, files,
- * directories, mpf — become their `str`) and `json.dumps(..., ensure_ascii=False)`.
- * This is the writer; stored score files are read by `bfcl/scores.ts` and compared with
- * our verdicts in `agreement.ts`.
+ * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line `{"accuracy", "correct_count",
+ * "total_count"}` and one line per failed entry, written with BFCL's `make_json_serializable` (values
+ * `json.dumps` cannot take — sets, files, directories, mpf — become their `str`) and `json.dumps(...,
+ * ensure_ascii=False)`. More in this folder's README.md.
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";

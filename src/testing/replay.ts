@@ -1,17 +1,6 @@
 /**
- * Test endpoints for `twinscore run`: an OpenAI-compatible chat-completions server on
- * 127.0.0.1 that replays a recorded BFCL run. A request is keyed by the
- * `x-twinscore-item` header and by the number of assistant messages already in its
- * history (the global step index); the reply is that recorded step, with the recorded
- * token counts. Before answering, the server checks the history it was sent against the
- * recording — every user query, every issued tool-call id, and every tool output the
- * client computed against the recorded one — and answers a mismatch with HTTP 409 and a
- * diagnostic, so a wrong tool output can never pass silently. Recorded inference-error
- * lines are served as HTTP errors with the recorded body. An error line that is not an
- * HTTP error (the holdout assertions of the eight miss_func entries whose held-back turn
- * the data moved after the recordings) has no step to serve: the replay answers 404
- * quoting it, so the entry stays an error line. Bounded: a request cap and a lifetime
- * after which it closes itself.
+ * Test endpoints for `twinscore run`: an OpenAI-compatible chat-completions server on 127.0.0.1 that replays a
+ * recorded BFCL run. More in this folder's README.md.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
