@@ -1,10 +1,8 @@
 /**
- * Where `bfcl evaluate` behaves differently between the BFCL releases twinscore checks,
- * as data: the executor, the multi-turn runner and the score-file writer of BFCL v3 final
- * (Gorilla cd9429cc, the last release with `BFCL_v3_` files) and of bfcl-eval 2026.3.23
- * (Gorilla 6ea57973, `BFCL_v4_`). The checker (`simulator/`) reads these flags instead of
- * testing version names, so a further release is a new entry here plus its class
- * differences.
+ * Where `bfcl evaluate` behaves differently between the BFCL releases twinscore checks, as data: the executor,
+ * the multi-turn runner and the score-file writer of BFCL v3 final (Gorilla cd9429cc, the last release with
+ * `BFCL_v3_` files) and of bfcl-eval 2026.3.23 (Gorilla 6ea57973, `BFCL_v4_`). More in this folder's
+ * README.md.
  */
 import type { BfclVersion } from "./data.js";
 

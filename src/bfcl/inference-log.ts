@@ -1,12 +1,6 @@
 /**
- * What a result line's `inference_log` says about the data a rollout was generated on.
- * BFCL logs, for every turn it ran, a record whose `begin_of_turn_query` holds the
- * messages it sent at the start of that turn — the item's question turn, with the
- * handler's additions (a system prompt merged in, miss_func's "I have updated some more
- * functions" prompt on the holdout turn), each content as a string or as the list of
- * text blocks some handlers send. The log is a list: state snapshots (lists) and
- * turn records (objects), turn records in turn order. Lines of inference errors have no
- * log. Pure; works on a parsed value or on the line's bytes, parsing only the queries.
+ * What a result line's `inference_log` says about the data a rollout was generated on. More in this folder's
+ * README.md.
  */
 import type { ChatMessage } from "./data.js";
 import {

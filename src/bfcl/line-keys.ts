@@ -1,35 +1,6 @@
 /**
- * The top-level keys `twinscore run` adds to BFCL's result lines (BFCL's own readers
- * ignore keys they do not know), in one place for the writer and every reader.
- *
- * Line format of `run --history reference` (exact twins):
- *
- * - every line written under it, error lines included, carries
- *   `"twinscore_history": "reference"` and `"twinscore_played_turns": [0, 1, …, T-1]`: the
- *   turns before the anchor turn T, played from the reference rather than generated. The
- *   anchor a line was generated for is the count of its played turns.
- * - without `--continue` a line also carries `"twinscore_stopped_after_turn": T` (the last
- *   key, as `--until-anchor` lines do; an interactive should-ask item stops after its answer
- *   turn T+1 instead, as under `--until-anchor`); with `--continue` the turns after the
- *   anchor follow, generated, and the key is absent.
- * - `result[t]` of a played turn is the one step BFCL records for those calls: FC, a list
- *   of `{name: arguments-JSON-string}`; prompting, the Python-call text. Its token counts
- *   and latency are 0 (no request was made for it).
- * - one line per item and anchor: a base item that is the twin of should-ask items with
- *   different anchor turns has one line per distinct anchor, all with the same `id`,
- *   told apart by `twinscore_played_turns`. Each is exact for the pairs with that anchor:
- *   playing only up to the earliest anchor would let the model's own turns into the later
- *   pair's prefix, and playing up to the latest would play the earlier pair's anchor turn.
- *   Readers pair a should-ask line with the base line whose played-turn count is the pair's
- *   anchor turn.
- * - lines written without `--history reference` (the default, `own`) carry neither key.
- *
- * Keys are written in this order after BFCL's own: injected, history, played turns, stopped-after
- * (and an interactive line's user-simulator summary); every line `run` writes, error lines
- * included, ends with `"twinscore_mode"`: `fc` or `prompting`, the mode that made it, which
- * chooses the decoder its steps are read with (a text-only FC line looks like a prompting
- * one). A run of several trials (`run --trials K`, K > 1) writes `"twinscore_trial": t`
- * (0 to K − 1) after it on every line; each trial has its own line of each id (and anchor).
+ * The top-level keys `twinscore run` adds to BFCL's result lines (BFCL's own readers ignore keys they do not
+ * know), in one place for the writer and every reader. More in this folder's README.md.
  */
 
 /**

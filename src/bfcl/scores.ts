@@ -1,12 +1,6 @@
 /**
- * BFCL score files (`bfcl evaluate` output): the header line with accuracy and counts,
- * then one line per FAILED entry only. A passing entry is one present in the result file
- * and absent here. This is the one parser of score files: the official-score companion
- * and `check`'s agreement both read them here; reading files and matching them to result
- * files is `src/io/`. For each failure it keeps the error type, its message, the whole
- * error object (for `check`'s full comparison) and the failing turn (from `turn {i}` in
- * the empty-turn and response-mismatch messages, from the number of execution records
- * minus one for a state mismatch, none for runner-level failures).
+ * BFCL score files (`bfcl evaluate` output): the header line with accuracy and counts, then one line per
+ * FAILED entry only. More in this folder's README.md.
  */
 import { promptTurnQueries, type TurnQueries } from "./inference-log.js";
 import { counted, LineProblems, problem, type Problem } from "../messages/index.js";

@@ -1,12 +1,7 @@
 /**
- * The function catalog: every public function of the eight multi-turn API classes,
- * labelled once from what a successful call does to the public (non-underscore)
- * attributes that BFCL's state checker compares between the model's world and the
- * reference's. Labels were decided by reading each method of the classes' Python
- * source; the reasons are ours. `echo` is labelled `mutate` here and narrowed per call
- * by `isWorldChanging` (it only writes when given a file name). BFCL v3's TradingBot has
- * three functions v4 dropped (labelled from Gorilla cd9429cc's source); v4 has two that v3
- * lacks (`withdraw_funds`, `get_booking_history`).
+ * The function catalog: every public function of the eight multi-turn API classes, labelled once from what a
+ * successful call does to the public (non-underscore) attributes that BFCL's state checker compares between
+ * the model's world and the reference's. More in this folder's README.md.
  */
 import type { BfclVersion } from "../bfcl/data.js";
 import type { ApiClass, CatalogEntry, FunctionKind } from "./types.js";

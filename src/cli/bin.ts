@@ -1,19 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `twinscore` bin's entry: loads the bundled CLI (`cli.js` and the chunks it asks
- * for, all in this folder) with V8's code cache. Compiling the bundle's JavaScript was
- * about a third of the start-up of `score` on one model; with the cache, V8 reads the
- * bytecode the build's warm-up run left next to each chunk (`<chunk>.cache`) instead.
- *
- * The cache is a build product: `npm run build` runs the bin with
- * `TWINSCORE_CODE_CACHE=write` (tools/warm-code-cache.mjs), and only then are cache files
- * written (each through a temporary file and a rename). A cache that does not fit this
- * Node (another V8 version, or other V8 flags when the chunk loads: the flag below is set
- * in the warm-up too, the commands' own after their chunks are loaded) is refused by V8
- * and the chunk is compiled as usual; a missing one is the same. V8 tells a cache from another source by its length
- * only, so dist/bin's files are rebuilt, never edited. `TWINSCORE_CODE_CACHE=report`
- * lists on stderr, at exit, which chunks were loaded from their cache. Built-in and
- * package modules go to Node's own `require`.
+ * The `twinscore` bin's entry: loads the bundled CLI (`cli.js` and the chunks it asks for, all in this folder)
+ * with V8's code cache. More in this folder's README.md.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,10 +1,7 @@
 /**
- * Options that mean the same thing in every command that takes them, declared once as
- * groups: each group adds its flags to a command and reads them back into the request's
- * fields, so a flag cannot drift between commands. A command is composed of groups
- * (`withGroups`) plus the few flags that are its own. The long explanations are help
- * topics (`twinscore help TOPIC`, `help-topics.ts`); a flag's help says what it does and,
- * where there is more, which topic tells it.
+ * Options that mean the same thing in every command that takes them, declared once as groups: each group adds
+ * its flags to a command and reads them back into the request's fields, so a flag cannot drift between
+ * commands. More in this folder's README.md.
  */
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { DECODER_NAMES, type DecoderName } from "../bfcl/decode/index.js";

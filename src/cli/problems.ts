@@ -1,11 +1,6 @@
 /**
- * Printing messages on stderr, the same way in every command, each line in the one form
- * `renderProblemLine` gives (`[file:line: ]severity: message [code]`). Errors first, always,
- * so the reason for an exit 2 is never buried; then warnings — the first twenty in full,
- * then a count per code. Warnings met reading one model's files (inference errors, foreign
- * ids, …) are routine on real runs: they are summed up in one line per model, and listed
- * with `--verbose`; so are the folders the tree walk found twice. Notes (a file written,
- * a decoder detected) come last.
+ * Printing messages on stderr, the same way in every command, each line in the one form `renderProblemLine`
+ * gives (`[file:line: ]severity: message [code]`). More in this folder's README.md.
  */
 import { countByCode, counted, note, problem, renderProblemLine, type Note, type Problem, type ProblemCode } from "../messages/index.js";
 import type { CliIo } from "./io.js";

@@ -46,7 +46,6 @@ function wrapped(words: readonly string[], width: number): string {
   return lines.map((l) => `  ${l}`).join("\n");
 }
 
-/** Run the CLI with `argv` (without node and script) and return the exit code. */
 /** The error lines of a piece of stderr text (`[file:line: ]error: … [code]`), for `--quiet`. */
 function errorLinesOnly(text: string): string {
   return text
@@ -55,12 +54,42 @@ function errorLinesOnly(text: string): string {
     .join("");
 }
 
+/** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const state = { exitCode: ExitCode.ok as number, argv };
   // commander's complaint about the arguments, printed once parsing has stopped
   let argumentError: string | null = null;
-  const program = new Command("twinscore");
-  program
+  const program = newProgram(io, (message) => {
+    argumentError = message;
+  });
+  // `twinscore <command> …` needs only that command, `--version` none; anything else (help, a typo) gets them all
+  const own = commandLoaders.find((c) => c.name === argv[0]);
+  const versionOnly = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");
+  // --quiet (every command): stderr keeps the error lines only, decided once the command's options are parsed
+  let quiet = false;
+  const shown: CliIo = { ...io, stderr: (text) => io.stderr(quiet ? errorLinesOnly(text) : text) };
+  program.hook("preAction", (_, action) => {
+    quiet = action.opts().quiet === true;
+  });
+  for (const c of own ? [own] : versionOnly ? [] : commandLoaders) (await c.load())(program, shown, state);
+  addHelpCommand(program, io, state);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (argumentError !== null) io.stderr(await errorLine("bad-argument", argumentError));
+      return e.exitCode === 0 ? ExitCode.ok : ExitCode.badInput;
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    io.stderr(await errorLine("internal", `internal error: ${message}`));
+    return ExitCode.badInput;
+  }
+  return state.exitCode;
+}
+
+/** The program with its description and version, writing to `io`; commander's own complaints go to `onArgumentError`. */
+function newProgram(io: CliIo, onArgumentError: (message: string) => void): Command {
+  return new Command("twinscore")
     .description(
       "Score the decision to act on BFCL multi-turn twin pairs.\n\n" +
         "A should-ask item (miss_func, miss_param) is a base item with one piece of information " +
@@ -75,22 +104,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({
       writeOut: io.stdout,
       writeErr: io.stderr,
-      outputError: (text) => {
-        argumentError = argumentErrorMessage(text);
-      },
+      outputError: (text) => onArgumentError(argumentErrorMessage(text)),
       getOutHelpWidth: () => 100,
       getErrHelpWidth: () => 100,
     });
-  // `twinscore <command> …` needs only that command, `--version` none; anything else (help, a typo) gets them all
-  const own = commandLoaders.find((c) => c.name === argv[0]);
-  const versionOnly = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");
-  // --quiet (every command): stderr keeps the error lines only, decided once the command's options are parsed
-  let quiet = false;
-  const shown: CliIo = { ...io, stderr: (text) => io.stderr(quiet ? errorLinesOnly(text) : text) };
-  program.hook("preAction", (_, action) => {
-    quiet = action.opts().quiet === true;
-  });
-  for (const c of own ? [own] : versionOnly ? [] : commandLoaders) (await c.load())(program, shown, state);
+}
+
+/** `twinscore help [topic]`, and the list of topics under the program's own --help. */
+function addHelpCommand(program: Command, io: CliIo, state: { exitCode: number }): void {
   program
     .command("help [topic]")
     .summary("a help topic (twinscore help lists them), or a command's help")
@@ -124,16 +145,4 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       98,
     )}\n` + "Exit codes: 0 done; 1 done with findings; 2 nothing usable (twinscore help exit-codes).\n",
   );
-  try {
-    await program.parseAsync([...argv], { from: "user" });
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      if (argumentError !== null) io.stderr(await errorLine("bad-argument", argumentError));
-      return e.exitCode === 0 ? ExitCode.ok : ExitCode.badInput;
-    }
-    const message = e instanceof Error ? e.message : String(e);
-    io.stderr(await errorLine("internal", `internal error: ${message}`));
-    return ExitCode.badInput;
-  }
-  return state.exitCode;
 }

@@ -1,10 +1,8 @@
 /**
- * Whose turns a model's lines hold before the anchor. `twinscore run --history reference`
- * plays each turn before the anchor from the reference trajectory instead of generating
- * it, so both twins of a pair reach the anchor turn with the same history and differ in
- * exactly what was withheld: exact twins. Reading such lines, the decision is the same
- * measure; what changes is what it is conditioned on, and that BFCL's verdict on the line
- * is no longer the model's (it played none of those turns). Pure.
+ * Whose turns a model's lines hold before the anchor. `twinscore run --history reference` plays each turn
+ * before the anchor from the reference trajectory instead of generating it, so both twins of a pair reach the
+ * anchor turn with the same history and differ in exactly what was withheld: exact twins. More in this
+ * folder's README.md.
  */
 import type { PairRecord, TwinReading } from "./types.js";
 

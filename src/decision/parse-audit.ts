@@ -1,10 +1,7 @@
 /**
- * The parse audit: what the handler made of each anchor-turn step of a model's twins, per
- * result category — native calls, calls written as text that the handler does not parse,
- * prose, nothing. Text calls are what a serving stack leaves behind when its tool-call
- * parser or chat template did not turn the model's calls into tool calls: the model
- * decided to act (the headline counts the attempt), and BFCL executed nothing there (the
- * BFCL-decoded reading, `bfclDecodedBeside`, counts no call). The audit says how many.
+ * The parse audit: what the handler made of each anchor-turn step of a model's twins, per result category —
+ * native calls, calls written as text that the handler does not parse, prose, nothing. More in this folder's
+ * README.md.
  */
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { StepKinds } from "../extract/types.js";

@@ -1,20 +1,7 @@
 /**
- * The readings of the decision table, in one table: Table 1 and each sensitivity of the
- * paper (Appendix E–F) is a pair set, a login rule, a hold rule, an optional filter of the
- * pairs and a rule for the sides that are not decisions. Every number of the decision is
- * computed by `readingRates` from a model's pair records under one of these, so `score`,
- * `--sensitivity`, `verify`, `compare` and the report never define a reading twice. The
- * companion tables (aligned, Table F1, the official companion, arm comparison) read act
- * and hold through `scoredUnder`, and every percentage anywhere is formed by `rate`.
- *
- * Which sides enter (`SideRule`): under `decided` (the default) a pair is scored only
- * when both its sides are decisions; an inference-error line, a rollout that ended before
- * the anchor, a missing line or an undecidable turn leaves it out, counted by status.
- * Under `release` the first two read as no call, as the paper's released scorer reads
- * them. Under BFCL's decoding (`decoding: "bfcl"`) only the calls BFCL's own decoder
- * decodes count: an undecodable step is no call, so an undecidable turn is a decision
- * there. The `bfcl-decoded` row reads so under `decided`; beside a headline that differs
- * from it (`bfclDecodedBeside`) it is the headline's reading with BFCL's decoding.
+ * The readings of the decision table, in one table: Table 1 and each sensitivity of the paper (Appendix E–F)
+ * is a pair set, a login rule, a hold rule, an optional filter of the pairs and a rule for the sides that are
+ * not decisions. More in this folder's README.md.
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";

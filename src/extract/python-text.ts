@@ -1,15 +1,8 @@
 /**
- * Python-call text as BFCL's default prompting decoder reads it
- * (`default_decode_execute_prompting`): strip `` ` ``, newline and space from both ends,
- * add `[` / `]` where missing, `ast.parse` in eval mode, and take the body if it is a call
- * or each element of a list/tuple/set, every element having to be a call. Names are the
- * dotted attribute chain; keyword values are resolved with BFCL's quirks
- * (`python/literal.ts`), positional arguments are kept too (BFCL drops them; the echo
- * rule needs them). The text is parsed with the real grammar and never evaluated.
- *
- * BFCL's decoder also rejects prose, which for a prompting model is how it declines to
- * call. `looksLikeCallText` separates the two so that a failed decode is reported only
- * for text that was trying to be a call.
+ * Python-call text as BFCL's default prompting decoder reads it (`default_decode_execute_prompting`): strip ``
+ * ` ``, newline and space from both ends, add `[` / `]` where missing, `ast.parse` in eval mode, and take the
+ * body if it is a call or each element of a list/tuple/set, every element having to be a call. More in this
+ * folder's README.md.
  */
 import type { PyExpr } from "../python/ast.js";
 import { resolveCall, type LiteralValue, type ResolvedCall } from "../python/literal.js";

@@ -1,28 +1,7 @@
 /**
- * The HTTP requests of the chat client and of the endpoint probe, made with `node:http`
- * and `node:https` instead of the global `fetch`, so that every way a server can answer
- * badly ends the request with an error that names it. Under `fetch` (Node's undici) a
- * reply whose `Content-Encoding` lies (gzip, deflate or br over a plain body) could leave
- * the body's read pending forever, deaf to the abort signal: the process then ran out of
- * work and exited 0 in the middle of a run. Here the body is read, decoded and bounded in
- * one place, and what fails is sorted:
- *
- * - `ReplyBroken` — the server answered, but not usably: a body that does not decode as
- *   its `Content-Encoding` says, malformed chunking, a reply that is not HTTP/1.x (an
- *   HTTP/0.9 reply, or another protocol), a TLS certificate that is not trusted, an
- *   https URL on a server that does not speak TLS, a redirect loop, too many redirects,
- *   or a redirect to a URL that is not http(s) (`file:`, `data:`). Its `scope` says
- *   whether the endpoint cannot be used at all (`endpoint`) or this one reply is broken
- *   (`reply`);
- * - the signal's reason (`AbortError`, `TimeoutError`) when the caller gave up;
- * - any other error is a connection failure (`ECONNREFUSED`, `ECONNRESET`, …).
- *
- * The body is read whole (bounded) and then decoded in one call, so a decoder's failure is
- * an exception where it happens, never a stream left waiting.
- *
- * Redirects are followed as `fetch` follows them (303, and 301/302 after a POST, turn into
- * a GET without body), and the Authorization header is dropped when one leads to another
- * origin, so a key never reaches a host the user did not name.
+ * The HTTP requests of the chat client and of the endpoint probe, made with `node:http` and `node:https`
+ * instead of the global `fetch`, so that every way a server can answer badly ends the request with an error
+ * that names it. More in this folder's README.md.
  */
 import { request as httpRequestOf, type IncomingMessage } from "node:http";
 import { request as httpsRequestOf } from "node:https";

@@ -1,11 +1,8 @@
 /**
- * The judge's adapters: the HTTP client that sends one judge request (the project's one
- * client, `openai-chat.ts`, with its backoff, `Retry-After` cap and deadline), and the
- * files a judge run keeps — the labels file appended to line by line, and the response
- * cache, one file per request key. What to send, what to resume and how a reply reads
- * is the use case's (`app/judge-run.ts`). The key is only ever put in the Authorization
- * header; every echo of its value in a reply or an error is redacted before it is shown
- * or stored, and the stored raw reply is capped.
+ * The judge's adapters: the HTTP client that sends one judge request (the project's one client,
+ * `openai-chat.ts`, with its backoff, `Retry-After` cap and deadline), and the files a judge run keeps — the
+ * labels file appended to line by line, and the response cache, one file per request key. More in this
+ * folder's README.md.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,30 +1,6 @@
 /**
- * The project's one HTTP client for chat-completions endpoints (OpenAI, vLLM, SGLang,
- * Ollama, llama.cpp server, hosted ones), built on the official `openai` package. Used
- * by `run` and `judge`. What it adds around the SDK:
- *
- * - retries with exponential backoff and jitter on 429, 5xx, timeouts and network errors
- *   (the SDK's own retries are off, so the count and the waits are ours), honouring
- *   `Retry-After` / `retry-after-ms` up to a cap, and saying when it capped one;
- * - one deadline per attempt that covers the whole body: a reply that drips slowly past
- *   the timeout is a timeout (retried), never a truncated "not JSON";
- * - a bound on what is read: the body is streamed and given up past `maxReplyBytes` (a
- *   reply that never ends costs that much memory at most), and a JSON body nested deeper
- *   than Python's `json.loads` goes is not handed on (nothing downstream recurses on it);
- * - the keys (`secrets.ts`) are redacted from everything the server sends back before
- *   anyone sees it — after JSON decoding, so an escaped echo (`\/`, `\u0073…`) is caught
- *   too — and from every message this module produces; a key is only ever put in the
- *   Authorization header; a number JSON cannot write (`1e309`) is read as null;
- * - failures worded as BFCL's Python client words them (`Error code: 500 - {…}`,
- *   `Request timed out.`, `Connection error.`), so error lines match BFCL's; a server that
- *   answers, but not usably (a lying `Content-Encoding`, bad chunking, HTTP/0.9, an
- *   untrusted certificate, a redirect loop: `http-transport.ts`), is named instead, and is
- *   neither retried nor counted as a connection failure;
- * - requests go through `http-transport.ts` (node:http), not the global fetch, whose
- *   decoding of a lying reply could hang past any deadline; a query string in the
- *   endpoint is sent with every request, its key-like values redacted like the keys and
- *   never shown in a message;
- * - an item header (`x-twinscore-item`) on every request, for test endpoints.
+ * The project's one HTTP client for chat-completions endpoints (OpenAI, vLLM, SGLang, Ollama, llama.cpp
+ * server, hosted ones), built on the official `openai` package. More in this folder's README.md.
  */
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { jsonLoads, jsonNestsDeeperThan } from "../python/json.js";
@@ -287,104 +263,10 @@ function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture):
  * completion (as the server sent it, key redacted) or the final failure.
  */
 export function createChatClient(opts: ChatClientOptions): (body: Record<string, unknown>, itemId: string) => Promise<ChatCallOutcome> {
-  const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;
-  const redactor = redactorOf([key, ...endpointSecrets(opts.endpoint), ...(opts.otherKeys ?? [])]);
-  const maxBytes = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const timeoutMs = Math.min(opts.timeoutMs, MAX_TIMER_MS);
-  const defaultQuery = endpointQuery(opts.endpoint);
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const random = opts.random ?? Math.random;
-  const backoff = opts.backoffMs ?? 500;
-  const maxBackoff = opts.maxBackoffMs ?? 30_000;
-  const retryAfterCap = opts.retryAfterCapMs ?? 60_000;
-  const baseURL = baseUrlOf(opts.endpoint);
-
-  const attempt = async (
-    body: Record<string, unknown>,
-    itemId: string,
-  ): Promise<ChatCallOutcome & { retryAfter?: number | null; retryable?: boolean }> => {
-    const capture: Capture = { status: null, body: null, headers: undefined, refused: null, scope: "reply" };
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const client = new OpenAI({
-      apiKey: key ?? "no-key",
-      baseURL,
-      defaultQuery,
-      organization: null,
-      project: null,
-      maxRetries: 0,
-      // the SDK's own timer only backs ours up; both stay within what Node's timers hold
-      timeout: Math.min(timeoutMs + 1_000, MAX_TIMER_MS),
-      logLevel: "off",
-      fetch: capturingFetch(redactor, maxBytes, capture),
-      // without a key no Authorization header is sent at all (local servers)
-      defaultHeaders: key ? {} : { Authorization: null },
-    });
-    try {
-      const completion = (await client.chat.completions.create(body as never, {
-        headers: { "x-twinscore-item": itemId },
-        signal: controller.signal,
-      })) as unknown;
-      if (completion === null || typeof completion !== "object" || Array.isArray(completion)) {
-        const snippet = redactor.text(String(capture.body ?? completion).slice(0, 200));
-        return {
-          ok: false,
-          kind: "reply",
-          status: capture.status,
-          attempts: 1,
-          error: `the endpoint's reply is not a chat completion: ${JSON.stringify(snippet)}`,
-        };
-      }
-      return { ok: true, completion: completion as Record<string, unknown>, attempts: 1 };
-    } catch (e) {
-      if (capture.refused !== null && !timedOut)
-        return {
-          ok: false,
-          kind: capture.scope === "endpoint" ? "unusable" : "reply",
-          status: capture.status,
-          attempts: 1,
-          error: capture.refused,
-        };
-      if (timedOut || e instanceof APIConnectionTimeoutError)
-        return { ok: false, kind: "timeout", status: null, attempts: 1, error: "Request timed out.", retryable: true };
-      if (e instanceof APIError && e.status !== undefined && !(e instanceof APIUserAbortError)) {
-        const status = e.status;
-        const text = capture.body !== null ? pythonHttpErrorText(status, capture.body) : `Error code: ${status}`;
-        return {
-          ok: false,
-          kind: "http",
-          status,
-          attempts: 1,
-          error: redactor.text(text),
-          retryable: isRetryableStatus(status),
-          retryAfter: retryAfterMs(capture.headers),
-        };
-      }
-      if (e instanceof SyntaxError) {
-        const snippet = redactor.text((capture.body ?? "").slice(0, 200));
-        return {
-          ok: false,
-          kind: "reply",
-          status: capture.status,
-          attempts: 1,
-          error: `the endpoint's reply is not JSON: ${JSON.stringify(snippet)}`,
-        };
-      }
-      if (e instanceof APIError)
-        return { ok: false, kind: "network", status: null, attempts: 1, error: "Connection error.", retryable: true, cause: systemCode(e) };
-      throw e;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
+  const settings = clientSettings(opts);
   return async (body, itemId) => {
     for (let n = 0; ; n++) {
-      const out = await attempt(body, itemId);
+      const out = await attempt(settings, body, itemId);
       if (out.ok || !out.retryable || n >= opts.retries) {
         if (out.ok) return { ...out, attempts: n + 1 };
         return {
@@ -396,20 +278,133 @@ export function createChatClient(opts: ChatClientOptions): (body: Record<string,
           ...(out.cause !== undefined ? { cause: out.cause } : {}),
         };
       }
-      // exponential backoff with "equal jitter": half the step fixed, half random
-      const step = Math.min(maxBackoff, backoff * 2 ** n);
-      let wait = step / 2 + random() * (step / 2);
-      let capped: number | null = null;
-      if (out.retryAfter !== undefined && out.retryAfter !== null) {
-        if (out.retryAfter > retryAfterCap) {
-          capped = out.retryAfter;
-          wait = retryAfterCap;
-        } else wait = Math.max(wait, out.retryAfter);
-      }
+      const { wait, capped } = retryWait(settings, n, out.retryAfter);
       opts.onRetry?.({ itemId, attempt: n + 1, waitMs: wait, reason: out.error, retryAfterCappedFromMs: capped });
-      await sleep(wait);
+      await settings.sleep(wait);
     }
   };
+}
+
+/** The client's options with every default filled in, and the redactor of every secret it knows. */
+function clientSettings(opts: ChatClientOptions) {
+  const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;
+  return {
+    key,
+    redactor: redactorOf([key, ...endpointSecrets(opts.endpoint), ...(opts.otherKeys ?? [])]),
+    maxBytes: opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+    timeoutMs: Math.min(opts.timeoutMs, MAX_TIMER_MS),
+    defaultQuery: endpointQuery(opts.endpoint),
+    sleep: opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+    random: opts.random ?? Math.random,
+    backoff: opts.backoffMs ?? 500,
+    maxBackoff: opts.maxBackoffMs ?? 30_000,
+    retryAfterCap: opts.retryAfterCapMs ?? 60_000,
+    baseURL: baseUrlOf(opts.endpoint),
+  };
+}
+
+type ClientSettings = ReturnType<typeof clientSettings>;
+type AttemptOutcome = ChatCallOutcome & { retryAfter?: number | null; retryable?: boolean };
+
+/** The wait before retry `n + 1`: exponential backoff with "equal jitter" (half the step fixed, half random), or the server's Retry-After up to the cap. */
+function retryWait(settings: ClientSettings, n: number, retryAfter: number | null | undefined): { wait: number; capped: number | null } {
+  const step = Math.min(settings.maxBackoff, settings.backoff * 2 ** n);
+  let wait = step / 2 + settings.random() * (step / 2);
+  let capped: number | null = null;
+  if (retryAfter !== undefined && retryAfter !== null) {
+    if (retryAfter > settings.retryAfterCap) {
+      capped = retryAfter;
+      wait = settings.retryAfterCap;
+    } else wait = Math.max(wait, retryAfter);
+  }
+  return { wait, capped };
+}
+
+/** One request, under our own timer, with the reply captured so a failure can say what came back. */
+async function attempt(settings: ClientSettings, body: Record<string, unknown>, itemId: string): Promise<AttemptOutcome> {
+  const { key, redactor, timeoutMs } = settings;
+  const capture: Capture = { status: null, body: null, headers: undefined, refused: null, scope: "reply" };
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const client = new OpenAI({
+    apiKey: key ?? "no-key",
+    baseURL: settings.baseURL,
+    defaultQuery: settings.defaultQuery,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    // the SDK's own timer only backs ours up; both stay within what Node's timers hold
+    timeout: Math.min(timeoutMs + 1_000, MAX_TIMER_MS),
+    logLevel: "off",
+    fetch: capturingFetch(redactor, settings.maxBytes, capture),
+    // without a key no Authorization header is sent at all (local servers)
+    defaultHeaders: key ? {} : { Authorization: null },
+  });
+  try {
+    const completion = (await client.chat.completions.create(body as never, {
+      headers: { "x-twinscore-item": itemId },
+      signal: controller.signal,
+    })) as unknown;
+    if (completion === null || typeof completion !== "object" || Array.isArray(completion)) {
+      const snippet = redactor.text(String(capture.body ?? completion).slice(0, 200));
+      return {
+        ok: false,
+        kind: "reply",
+        status: capture.status,
+        attempts: 1,
+        error: `the endpoint's reply is not a chat completion: ${JSON.stringify(snippet)}`,
+      };
+    }
+    return { ok: true, completion: completion as Record<string, unknown>, attempts: 1 };
+  } catch (e) {
+    return failedAttempt(e, capture, timedOut, redactor);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What a thrown request means: a refused reply, a timeout, an HTTP status, a reply that is not JSON, or no connection. */
+function failedAttempt(e: unknown, capture: Capture, timedOut: boolean, redactor: ClientSettings["redactor"]): AttemptOutcome {
+  if (capture.refused !== null && !timedOut)
+    return {
+      ok: false,
+      kind: capture.scope === "endpoint" ? "unusable" : "reply",
+      status: capture.status,
+      attempts: 1,
+      error: capture.refused,
+    };
+  if (timedOut || e instanceof APIConnectionTimeoutError)
+    return { ok: false, kind: "timeout", status: null, attempts: 1, error: "Request timed out.", retryable: true };
+  if (e instanceof APIError && e.status !== undefined && !(e instanceof APIUserAbortError)) {
+    const status = e.status;
+    const text = capture.body !== null ? pythonHttpErrorText(status, capture.body) : `Error code: ${status}`;
+    return {
+      ok: false,
+      kind: "http",
+      status,
+      attempts: 1,
+      error: redactor.text(text),
+      retryable: isRetryableStatus(status),
+      retryAfter: retryAfterMs(capture.headers),
+    };
+  }
+  if (e instanceof SyntaxError) {
+    const snippet = redactor.text((capture.body ?? "").slice(0, 200));
+    return {
+      ok: false,
+      kind: "reply",
+      status: capture.status,
+      attempts: 1,
+      error: `the endpoint's reply is not JSON: ${JSON.stringify(snippet)}`,
+    };
+  }
+  if (e instanceof APIError)
+    return { ok: false, kind: "network", status: null, attempts: 1, error: "Connection error.", retryable: true, cause: systemCode(e) };
+  throw e;
 }
 
 /** The system error code (`ECONNREFUSED`, …) somewhere down an error's causes, if any. */

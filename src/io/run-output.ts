@@ -1,16 +1,7 @@
 /**
- * The file side of `twinscore run`: the result files it appends to, resumes from and
- * rewrites in BFCL's order, the lock that keeps a second run out of the same folder, and
- * the places it reads BFCL's own texts from (the data folder, the installation's prompt
- * module).
- *
- * Memory stays bounded whatever the files hold: a file is read in 1 MiB pieces into an
- * index of its lines (offset, length, id), never into one string, and the final rewrite
- * copies each line's bytes from the file on disk into a temporary file that then replaces
- * it. So the rewrite merges what is on disk at the end — this run's lines and any other
- * writer's — not a view taken at the start. Lines are appended whole: a failed write
- * (a full disk) is cut back off, so the file never ends in a torn line; a kill leaves at
- * most one, which the next run cuts off before appending.
+ * The file side of `twinscore run`: the result files it appends to, resumes from and rewrites in BFCL's order,
+ * the lock that keeps a second run out of the same folder, and the places it reads BFCL's own texts from (the
+ * data folder, the installation's prompt module). More in this folder's README.md.
  */
 import {
   closeSync,
@@ -105,30 +96,9 @@ export function scanResultFile(path: string): ResultFileIndex {
   if (!existsSync(path)) return emptyIndex();
   const fd = openSync(path, "r");
   try {
-    const lines: IndexedLine[] = [];
-    const byKey = new Map<string, IndexedLine>();
+    const index = new LineIndexer();
     const buf = Buffer.allocUnsafe(CHUNK);
-    // the line being read: its pieces while it may still be parsed whole, else only its head and its last bytes
-    let pieces: Buffer[] = [];
-    let lineBytes = 0;
-    let head: Buffer | null = null;
-    let tail: Buffer = Buffer.alloc(0);
-    let lineStart = 0;
-    let lineNo = 0;
     let pos = 0;
-    const finish = (): void => {
-      lineNo++;
-      let reading: LineReading;
-      if (head === null) {
-        const text = (pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, lineBytes)).toString("utf8");
-        // a blank line carries nothing (and BFCL's json.loads of it raises): it is not kept
-        if (text.trim() === "") return;
-        reading = readResultLine(text);
-      } else reading = sniffResultLine(head.toString("utf8"), tail.toString("utf8"));
-      const line: IndexedLine = { lineNo, offset: lineStart, length: lineBytes + 1, reading };
-      lines.push(line);
-      if (reading.kind === "result") byKey.set(lineKeyOf(reading), line);
-    };
     for (;;) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
       if (n === 0) break;
@@ -136,37 +106,79 @@ export function scanResultFile(path: string): ResultFileIndex {
       for (;;) {
         const nl = buf.indexOf(0x0a, from);
         const end = nl < 0 || nl >= n ? n : nl;
-        const part = buf.subarray(from, end);
-        if (part.length > 0) {
-          if (head === null && lineBytes + part.length > PARSE_LIMIT) {
-            // from here on only the head is kept: the pieces it spans are the first ones
-            const first: Buffer[] = [];
-            let kept = 0;
-            for (const p of [...pieces, part]) {
-              if (kept >= HEAD_BYTES) break;
-              first.push(p.subarray(0, HEAD_BYTES - kept));
-              kept += Math.min(p.length, HEAD_BYTES - kept);
-            }
-            head = Buffer.from(Buffer.concat(first, kept));
-            pieces = [];
-          } else if (head === null) pieces.push(Buffer.from(part));
-          if (head !== null) tail = Buffer.from(Buffer.concat([tail, part]).subarray(-TAIL_BYTES));
-          lineBytes += part.length;
-        }
+        index.add(buf.subarray(from, end));
         if (end === n) break;
-        finish();
-        lineStart = pos + nl + 1;
-        pieces = [];
-        lineBytes = 0;
-        head = null;
-        tail = Buffer.alloc(0);
+        index.endLine(pos + nl + 1);
         from = nl + 1;
       }
       pos += n;
     }
-    return { lines, byKey, intactBytes: lineStart, torn: lineBytes > 0 };
+    return index.done();
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The lines of a file as its chunks arrive: the line being read is kept in pieces while it
+ * may still be parsed whole, else only its head and its last bytes.
+ */
+class LineIndexer {
+  private readonly lines: IndexedLine[] = [];
+  private readonly byKey = new Map<string, IndexedLine>();
+  private pieces: Buffer[] = [];
+  private lineBytes = 0;
+  private head: Buffer | null = null;
+  private tail: Buffer = Buffer.alloc(0);
+  private lineStart = 0;
+  private lineNo = 0;
+
+  /** A piece of the line being read (no newline in it). */
+  add(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.head === null && this.lineBytes + part.length > PARSE_LIMIT) {
+      // from here on only the head is kept: the pieces it spans are the first ones
+      const first: Buffer[] = [];
+      let kept = 0;
+      for (const p of [...this.pieces, part]) {
+        if (kept >= HEAD_BYTES) break;
+        first.push(p.subarray(0, HEAD_BYTES - kept));
+        kept += Math.min(p.length, HEAD_BYTES - kept);
+      }
+      this.head = Buffer.from(Buffer.concat(first, kept));
+      this.pieces = [];
+    } else if (this.head === null) this.pieces.push(Buffer.from(part));
+    if (this.head !== null) this.tail = Buffer.from(Buffer.concat([this.tail, part]).subarray(-TAIL_BYTES));
+    this.lineBytes += part.length;
+  }
+
+  /** The newline of the line being read; the next line starts at byte `next`. */
+  endLine(next: number): void {
+    this.finishLine();
+    this.lineStart = next;
+    this.pieces = [];
+    this.lineBytes = 0;
+    this.head = null;
+    this.tail = Buffer.alloc(0);
+  }
+
+  private finishLine(): void {
+    this.lineNo++;
+    let reading: LineReading;
+    if (this.head === null) {
+      const text = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces, this.lineBytes)).toString("utf8");
+      // a blank line carries nothing (and BFCL's json.loads of it raises): it is not kept
+      if (text.trim() === "") return;
+      reading = readResultLine(text);
+    } else reading = sniffResultLine(this.head.toString("utf8"), this.tail.toString("utf8"));
+    const line: IndexedLine = { lineNo: this.lineNo, offset: this.lineStart, length: this.lineBytes + 1, reading };
+    this.lines.push(line);
+    if (reading.kind === "result") this.byKey.set(lineKeyOf(reading), line);
+  }
+
+  /** The index; bytes after the last newline are a torn line, not indexed. */
+  done(): ResultFileIndex {
+    return { lines: this.lines, byKey: this.byKey, intactBytes: this.lineStart, torn: this.lineBytes > 0 };
   }
 }
 
@@ -271,7 +283,27 @@ export function rewriteSorted(
   } catch (e) {
     return err(problem("write-failed", `cannot read for the final rewrite: ${describeError(e)}`, { file: path }));
   }
-  // by id as BFCL sorts, then a reference-history base item's lines by anchor, then a line's trials in order
+  const order = sortedLines(index, compare);
+  const errors = order.filter((l) => l.reading.kind === "result" && l.reading.isError).length;
+  const summary = { lines: order.length, errors };
+  const kept = order.reduce((n, l) => n + l.length, 0);
+  const unchanged =
+    !index.torn && kept === index.intactBytes && order.length === index.lines.length && order.every((l, i) => l === index.lines[i]);
+  if (unchanged) return ok(summary);
+  const copied = copyLines(target, order, ops);
+  if (copied !== null)
+    return err(
+      problem(
+        "write-failed",
+        `cannot rewrite in BFCL's order: ${describeError(copied.error)}; the file is as it was (whole, not sorted: the next run sorts it)`,
+        { file: path },
+      ),
+    );
+  return ok(summary);
+}
+
+/** The last line of each key, by id as BFCL sorts, then a reference-history base item's lines by anchor, then a line's trials in order; then the lines without an id. */
+function sortedLines(index: ResultFileIndex, compare: (a: string, b: string) => number): IndexedLine[] {
   const anchorOf = (l: IndexedLine) => (l.reading.kind === "result" ? (l.reading.anchorTurn ?? -1) : -1);
   const idOf = (l: IndexedLine) => (l.reading.kind === "result" ? l.reading.id : "");
   const trialOf = (l: IndexedLine) => (l.reading.kind === "result" ? (l.reading.trial ?? -1) : -1);
@@ -279,13 +311,11 @@ export function rewriteSorted(
     (a, b) => compare(idOf(a), idOf(b)) || anchorOf(a) - anchorOf(b) || trialOf(a) - trialOf(b),
   );
   const others = index.lines.filter((l) => l.reading.kind === "other");
-  const order = [...winners, ...others];
-  const errors = winners.filter((l) => l.reading.kind === "result" && l.reading.isError).length;
-  const summary = { lines: order.length, errors };
-  const kept = order.reduce((n, l) => n + l.length, 0);
-  const unchanged =
-    !index.torn && kept === index.intactBytes && order.length === index.lines.length && order.every((l, i) => l === index.lines[i]);
-  if (unchanged) return ok(summary);
+  return [...winners, ...others];
+}
+
+/** Copies `order`'s bytes into a temporary file that then replaces `target`; the error met, else null (the temporary file removed). */
+function copyLines(target: string, order: readonly IndexedLine[], ops: ResultFileOps): { error: unknown } | null {
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   let src: number | null = null;
   let out: number | null = null;
@@ -304,7 +334,7 @@ export function rewriteSorted(
     closeSync(out);
     out = null;
     renameSync(tmp, target);
-    return ok(summary);
+    return null;
   } catch (e) {
     if (out !== null) closeSync(out);
     try {
@@ -312,13 +342,7 @@ export function rewriteSorted(
     } catch {
       /* the temporary file is already gone */
     }
-    return err(
-      problem(
-        "write-failed",
-        `cannot rewrite in BFCL's order: ${describeError(e)}; the file is as it was (whole, not sorted: the next run sorts it)`,
-        { file: path },
-      ),
-    );
+    return { error: e };
   } finally {
     if (src !== null) closeSync(src);
   }
@@ -411,6 +435,16 @@ export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFro
   const file = join(folder, LOCK_FILE_NAME);
   const me: LockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const text = `${JSON.stringify(me)}\n`;
+  const taken = takeLockFile(folder, file, me, text);
+  if (!taken.ok) return taken;
+  return ok({ lock: heldLock(file, text), staleFrom: taken.value });
+}
+
+/**
+ * Links a whole lock file into place; one left by a gone process of this host is taken
+ * over (and returned), one of a live or unknown holder refuses.
+ */
+function takeLockFile(folder: string, file: string, me: LockHolder, text: string): Result<LockHolder | null> {
   const tmp = join(folder, `${LOCK_FILE_NAME}.${process.pid}.${Date.now()}.tmp`);
   let staleFrom: LockHolder | null = null;
   try {
@@ -456,6 +490,11 @@ export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFro
       /* already gone */
     }
   }
+  return ok(staleFrom);
+}
+
+/** The lock once taken: released once (only while it is still ours), and on a signal after the finishing work. */
+function heldLock(file: string, text: string): RunLock {
   let released = false;
   const finishers: (() => void)[] = [];
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -484,7 +523,7 @@ export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFro
     }
   };
   for (const s of signals) process.once(s, onSignal);
-  return ok({ lock: { file, release, onInterrupt: (finish) => void finishers.push(finish) }, staleFrom });
+  return { file, release, onInterrupt: (finish) => void finishers.push(finish) };
 }
 
 /** The lock problem as a warning, when a stale lock was taken over. */

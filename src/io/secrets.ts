@@ -1,14 +1,6 @@
 /**
- * The API keys of a process, kept out of everything it writes, prints or sends on. One
- * mechanism for `run` and `judge`: a key is matched as written and in every form JSON can
- * spell it — each character may be a `\uXXXX` escape (either case of hex), `/` may be `\/`,
- * and an escape may carry any number of backslashes, so a key a server JSON-encoded once
- * or twice (`sk-proj\/…`, `\u0073\u006b…`, `\\u0073…`) is still found — and, for a key of
- * `MIN_BASE64_KEY_LENGTH` characters or more, inside base64 text (a server that echoes the
- * header it got, encoded), standard or URL-safe, wherever the key starts in the encoded
- * bytes. The pattern runs on text after JSON decoding (reply strings, simulator replies,
- * error texts) and on the text of every result line before it is written; a match is
- * replaced by `[redacted]`. Its cost is linear in the text's length (see `charPattern`).
+ * The API keys of a process, kept out of everything it writes, prints or sends on. More in this folder's
+ * README.md.
  */
 import { problem, type Problem } from "../messages/index.js";
 import { PyDict, PyTuple } from "../python/containers.js";

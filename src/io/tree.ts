@@ -1,24 +1,7 @@
 /**
- * The one walk over the folders a user names with `--results` or `--scores`: every
- * command finds its models here, so `score`, `check`, `compare`, `verify`, `report` and
- * `judge` see the same models in the same tree.
- *
- * Below each folder given, every BFCL multi-turn file (`BFCL_v{3,4}_multi_turn_<category>_
- * {result,score}.json`) is found, a few folders deep. Its model folder is the folder
- * holding it, or the one above when that is a BFCL test-group folder (`multi_turn`, …).
- * So these all work, and can be mixed:
- * - a model folder (`…/result/<model>`, v4 `multi_turn/…` inside or the flat v3 files);
- * - a BFCL result (or score) root (`…/result`), or the project root above it;
- * - a parent folder of several runs (`runs/<run>/result/<model>/…`).
- * A model's run is the folder holding its model folder (above the `result` / `score`
- * folder, where BFCL puts one). When models of more than one run are found, each is
- * named `<run>/<model>`; run names shared by different folders get `#2`, `#3`.
- * Only regular files are read: anything else named like a BFCL file (a FIFO, a device)
- * is reported and skipped, so a command never blocks on it. Links to files and folders
- * are followed, except a folder link back to a folder holding the tree given; each real
- * folder is read once, and whatever the walk leaves out (a folder reached again, a link
- * back up, a folder it cannot read) is named. Listings are sorted, so what is found — and
- * everything downstream — is deterministic.
+ * The one walk over the folders a user names with `--results` or `--scores`: every command finds its models
+ * here, so `score`, `check`, `compare`, `verify`, `report` and `judge` see the same models in the same tree.
+ * More in this folder's README.md.
  */
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import {
@@ -74,7 +57,7 @@ const flag: Readonly<Record<BfclFileKind, string>> = { result: "--results", scor
 const missingCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-missing", score: "scores-missing" };
 const emptyCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-empty", score: "scores-empty" };
 
-/** How the walk lists a folder (throws when it cannot): node's, a host's in-memory one, or a stand-in a test gives to make a folder unreadable whoever runs it. */
+/** How the walk lists a folder (throws when it cannot): node's, or a stand-in a test gives to make a folder unreadable whoever runs it. */
 export type FolderLister = (dir: string) => (Dirent | FolderEntry)[];
 
 const listFolder: FolderLister = (dir) => nodeFileSystem.listEntries(dir);
@@ -178,144 +161,190 @@ export function walkBfclTree(
   list: FolderLister = listFolder,
   fs: FileSystem = nodeFileSystem,
 ): TreeWalk {
-  const problems: Problem[] = [];
-  const byDir = new Map<string, { dir: string; given: string; files: TreeFile[] }>();
-  /** Every real folder read so far (over all folders given), with the path it was read by and the folder given it is under. */
-  const readAs = new Map<string, { readonly path: string; readonly given: string }>();
-  const secondVisits: SecondVisit[] = [];
   // a library caller's string would be walked character by character
   if (!Array.isArray(dirs))
     return { models: [], runs: 0, problems: [problem("bad-argument", `${flag[kind]} must be a list of folders, not ${typeof dirs}`)] };
-  for (const givenText of dirs) {
-    const given = resolve(cwd, givenText);
-    const what = kindOf(given, fs);
-    if (what === "missing") {
-      problems.push(problem(missingCode[kind], `${kind === "result" ? "results" : "scores"} directory not found`, { file: given }));
-      continue;
-    }
-    if (what !== "dir") {
-      const named = parseBfclFileName(basename(given));
-      const hint = named ? `; give the folder that holds it: ${flag[kind]} ${dirname(given)}` : "";
-      problems.push(
-        problem(missingCode[kind], `${flag[kind]} names a ${what === "file" ? "file" : "special file"}, not a folder${hint}`, {
+  const walk: Walk = { kind, list, fs, problems: [], byDir: new Map(), readAs: new Map(), secondVisits: [] };
+  for (const givenText of dirs) walkGiven(walk, resolve(cwd, givenText));
+  const { models, runs, nameOf } = namedModels(walk.byDir, kind);
+  pushAll(
+    walk.problems,
+    secondVisitProblems(
+      walk.secondVisits,
+      [...walk.byDir.values()].flatMap((m) => m.files.map((f) => f.path)),
+      (dir) => walk.byDir.has(dir),
+      nameOf,
+    ),
+  );
+  return { models, runs, problems: walk.problems };
+}
+
+/** What a walk over every folder given has found so far. */
+interface Walk {
+  readonly kind: BfclFileKind;
+  readonly list: FolderLister;
+  readonly fs: FileSystem;
+  readonly problems: Problem[];
+  readonly byDir: Map<string, { dir: string; given: string; files: TreeFile[] }>;
+  /** Every real folder read so far (over all folders given), with the path it was read by and the folder given it is under. */
+  readonly readAs: Map<string, { readonly path: string; readonly given: string }>;
+  readonly secondVisits: SecondVisit[];
+}
+
+/** The walk of one folder given: what it found, and the folder links met, walked once the real folders are done. */
+interface GivenWalk {
+  readonly given: string;
+  readonly givenReal: string;
+  found: number;
+  otherKind: number;
+  unreadable: number;
+  repeated: boolean;
+  readonly linked: { path: string; depth: number }[];
+}
+
+/** One folder given: checked to be a folder, walked (real folders, then links), and named when it holds nothing. */
+function walkGiven(walk: Walk, given: string): void {
+  const { kind, problems } = walk;
+  const what = kindOf(given, walk.fs);
+  if (what === "missing") {
+    problems.push(problem(missingCode[kind], `${kind === "result" ? "results" : "scores"} directory not found`, { file: given }));
+    return;
+  }
+  if (what !== "dir") {
+    const named = parseBfclFileName(basename(given));
+    const hint = named ? `; give the folder that holds it: ${flag[kind]} ${dirname(given)}` : "";
+    problems.push(
+      problem(missingCode[kind], `${flag[kind]} names a ${what === "file" ? "file" : "special file"}, not a folder${hint}`, {
+        file: given,
+      }),
+    );
+    return;
+  }
+  const g: GivenWalk = {
+    given,
+    givenReal: realPathOrNull(given, walk.fs) ?? given,
+    found: 0,
+    otherKind: 0,
+    unreadable: 0,
+    repeated: false,
+    linked: [],
+  };
+  walkFolder(walk, g, given, 0);
+  for (let i = 0; i < g.linked.length; i++) walkFolder(walk, g, g.linked[i].path, g.linked[i].depth);
+  if (
+    g.found === 0 &&
+    g.unreadable === 0 &&
+    !g.repeated &&
+    ![...walk.byDir.values()].some((m) => m.dir === given || m.dir.startsWith(given + sep))
+  ) {
+    const other = kind === "result" ? "score" : "result";
+    const wrongTree =
+      g.otherKind > 0
+        ? `; it holds BFCL ${other} files: ${flag[kind]} takes what \`bfcl ${kind === "result" ? "generate" : "evaluate"}\` wrote`
+        : "";
+    problems.push(
+      problem(
+        emptyCode[kind],
+        `no BFCL multi-turn ${kind} files (BFCL_v4_multi_turn_<category>_${kind}.json) under this directory${wrongTree}`,
+        {
           file: given,
-        }),
-      );
-      continue;
+        },
+      ),
+    );
+  }
+}
+
+function cannotRead(walk: Walk, g: GivenWalk, dir: string, e: unknown): void {
+  g.unreadable++;
+  walk.problems.push(
+    problem("folder-unreadable", `cannot read this folder (${errorCode(e)}): whatever it holds is not read`, { file: dir }),
+  );
+}
+
+/** One folder, read once however many paths reach it: its entries visited in name order. */
+function walkFolder(walk: Walk, g: GivenWalk, dir: string, depth: number): void {
+  let real: string;
+  try {
+    real = walk.fs.realPath(dir);
+  } catch (e) {
+    cannotRead(walk, g, dir, e);
+    return;
+  }
+  const first = walk.readAs.get(real);
+  if (first !== undefined) {
+    if (first.path !== dir) {
+      walk.secondVisits.push({ path: dir, given: g.given, first: first.path, firstGiven: first.given });
+      if (dir === g.given) g.repeated = true; // the whole folder given is one read before, under another path
     }
-    const givenReal = realPathOrNull(given, fs) ?? given;
-    let found = 0;
-    let otherKind = 0;
-    let unreadable = 0;
-    let repeated = false;
-    const cannotRead = (dir: string, e: unknown) => {
-      unreadable++;
-      problems.push(
-        problem("folder-unreadable", `cannot read this folder (${errorCode(e)}): whatever it holds is not read`, { file: dir }),
-      );
-    };
-    /** Folder links met, walked once the real folders are done. */
-    const linked: { path: string; depth: number }[] = [];
-    const walk = (dir: string, depth: number): void => {
-      let real: string;
-      try {
-        real = fs.realPath(dir);
-      } catch (e) {
-        cannotRead(dir, e);
-        return;
-      }
-      const first = readAs.get(real);
-      if (first !== undefined) {
-        if (first.path !== dir) {
-          secondVisits.push({ path: dir, given, first: first.path, firstGiven: first.given });
-          if (dir === given) repeated = true; // the whole folder given is one read before, under another path
-        }
-        return;
-      }
-      readAs.set(real, { path: dir, given });
-      let entries: FolderEntry[];
-      try {
-        entries = list(dir).sort(byName);
-      } catch (e) {
-        cannotRead(dir, e);
-        return;
-      }
-      for (const entry of entries) {
-        const path = join(dir, entry.name);
-        const link = entry.isSymbolicLink();
-        const type = link ? kindOf(path, fs) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
-        // a link that leads nowhere may have been a run or a model folder: said, never dropped without a word
-        if (type === "missing") {
-          if (!entry.name.startsWith(".")) problems.push(danglingLink(path, parseBfclFileName(entry.name)?.kind === kind, fs));
-          continue;
-        }
-        if (type === "dir") {
-          if (depth >= MAX_DEPTH || entry.name.startsWith(".") || entry.name === "node_modules") continue;
-          if (!link) {
-            walk(path, depth + 1);
-            continue;
-          }
-          const target = realPathOrNull(path, fs);
-          if (target !== null && holds(target, givenReal)) {
-            problems.push(
-              problem(
-                "link-loop",
-                `a link back to ${target}, which holds ${flag[kind]} ${given}: not followed (it would read this tree again, and every folder beside it)`,
-                {
-                  file: path,
-                  severity: "warning",
-                },
-              ),
-            );
-            continue;
-          }
-          linked.push({ path, depth: depth + 1 });
-          continue;
-        }
-        const named = parseBfclFileName(entry.name);
-        if (named !== null && named.kind !== kind) otherKind++;
-        if (named === null || named.kind !== kind) continue;
-        if (type !== "file") {
-          problems.push(
-            problem("not-regular-file", "not a regular file (a FIFO, socket or device?); skipped", { file: path, severity: "warning" }),
-          );
-          continue;
-        }
-        const modelDir = modelDirOf(path);
-        let entryFor = byDir.get(modelDir);
-        if (entryFor === undefined) {
-          entryFor = { dir: modelDir, given, files: [] };
-          byDir.set(modelDir, entryFor);
-        }
-        if (!entryFor.files.some((f) => f.path === path)) {
-          entryFor.files.push({ path, version: named.version, category: named.category, inModel: relative(modelDir, path) });
-          found++;
-        }
-      }
-    };
-    walk(given, 0);
-    for (let i = 0; i < linked.length; i++) walk(linked[i].path, linked[i].depth);
-    if (
-      found === 0 &&
-      unreadable === 0 &&
-      !repeated &&
-      ![...byDir.values()].some((m) => m.dir === given || m.dir.startsWith(given + sep))
-    ) {
-      const other = kind === "result" ? "score" : "result";
-      const wrongTree =
-        otherKind > 0
-          ? `; it holds BFCL ${other} files: ${flag[kind]} takes what \`bfcl ${kind === "result" ? "generate" : "evaluate"}\` wrote`
-          : "";
+    return;
+  }
+  walk.readAs.set(real, { path: dir, given: g.given });
+  let entries: FolderEntry[];
+  try {
+    entries = walk.list(dir).sort(byName);
+  } catch (e) {
+    cannotRead(walk, g, dir, e);
+    return;
+  }
+  for (const entry of entries) visitEntry(walk, g, join(dir, entry.name), entry, depth);
+}
+
+/** One entry of a folder: a folder walked (a link to one queued), a file of the kind sought kept, anything else counted or named. */
+function visitEntry(walk: Walk, g: GivenWalk, path: string, entry: FolderEntry, depth: number): void {
+  const { kind, problems } = walk;
+  const link = entry.isSymbolicLink();
+  const type = link ? kindOf(path, walk.fs) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
+  // a link that leads nowhere may have been a run or a model folder: said, never dropped without a word
+  if (type === "missing") {
+    if (!entry.name.startsWith(".")) problems.push(danglingLink(path, parseBfclFileName(entry.name)?.kind === kind, walk.fs));
+    return;
+  }
+  if (type === "dir") {
+    if (depth >= MAX_DEPTH || entry.name.startsWith(".") || entry.name === "node_modules") return;
+    if (!link) return walkFolder(walk, g, path, depth + 1);
+    const target = realPathOrNull(path, walk.fs);
+    if (target !== null && holds(target, g.givenReal)) {
       problems.push(
         problem(
-          emptyCode[kind],
-          `no BFCL multi-turn ${kind} files (BFCL_v4_multi_turn_<category>_${kind}.json) under this directory${wrongTree}`,
-          { file: given },
+          "link-loop",
+          `a link back to ${target}, which holds ${flag[kind]} ${g.given}: not followed (it would read this tree again, and every folder beside it)`,
+          {
+            file: path,
+            severity: "warning",
+          },
         ),
       );
+      return;
     }
+    g.linked.push({ path, depth: depth + 1 });
+    return;
   }
-  // runs and names
+  const named = parseBfclFileName(entry.name);
+  if (named !== null && named.kind !== kind) g.otherKind++;
+  if (named === null || named.kind !== kind) return;
+  if (type !== "file") {
+    problems.push(
+      problem("not-regular-file", "not a regular file (a FIFO, socket or device?); skipped", { file: path, severity: "warning" }),
+    );
+    return;
+  }
+  const modelDir = modelDirOf(path);
+  let entryFor = walk.byDir.get(modelDir);
+  if (entryFor === undefined) {
+    entryFor = { dir: modelDir, given: g.given, files: [] };
+    walk.byDir.set(modelDir, entryFor);
+  }
+  if (!entryFor.files.some((f) => f.path === path)) {
+    entryFor.files.push({ path, version: named.version, category: named.category, inModel: relative(modelDir, path) });
+    g.found++;
+  }
+}
+
+/** The models found, each named by its run (`run/model` when there are several runs) with its files by category. */
+function namedModels(
+  byDir: Walk["byDir"],
+  kind: BfclFileKind,
+): { models: TreeModel[]; runs: number; nameOf: (modelDir: string) => string } {
   const runDirs: string[] = [];
   for (const m of byDir.values()) {
     const r = runDirOf(m.dir, kind);
@@ -348,16 +377,7 @@ export function walkBfclTree(
     }
     return { model, name: nameOf(m.dir), run, runDir, dir: m.dir, given: m.given, files };
   });
-  pushAll(
-    problems,
-    secondVisitProblems(
-      secondVisits,
-      [...byDir.values()].flatMap((m) => m.files.map((f) => f.path)),
-      (dir) => byDir.has(dir),
-      nameOf,
-    ),
-  );
-  return { models, runs: runDirs.length, problems };
+  return { models, runs: runDirs.length, nameOf };
 }
 
 /** The real path, or null when there is none (a dangling link, a folder that cannot be read). */

@@ -1,14 +1,7 @@
 /**
- * Keeping V8's old generation small while one process scores many models. Each model's
- * files are read, scored and dropped, so little stays alive (under 15 MB at 200 models),
- * but V8's defaults let the old generation grow to several times that before collecting
- * it. `--heap-growing-percent` is one of the sizing flags V8 reads while it runs (the
- * semi-space sizes are not), so it is set here: the old generation is collected once it
- * has grown by a tenth. With the young generation the bin holds at its first size
- * (`cli/bin.ts`), 200 models peak at about 75 MB instead of 95 MB, for about 8 % more time
- * (bench/RESULTS.md). The bin sets this for `score` (the CLI's `tuneForManyModels`);
- * library callers' own processes are left alone. `TWINSCORE_V8_DEFAULTS=1` keeps V8's
- * defaults.
+ * Keeping V8's old generation small while one process scores many models. Each model's files are read, scored
+ * and dropped, so little stays alive (under 15 MB at 200 models), but V8's defaults let the old generation
+ * grow to several times that before collecting it. More in this folder's README.md.
  */
 import { createRequire } from "node:module";
 

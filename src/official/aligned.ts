@@ -1,24 +1,6 @@
 /**
- * The aligned pair score: what a scorer aligned with the task definition would credit on a
- * twin pair, read off the same rollouts with no judge. The decision score asks whether the
- * model acted on the complete anchor turn and held back on the withheld one; BFCL's score
- * asks whether it matched the reference on every other turn. Neither asks whether the model
- * held back *and then did the work once the scripted user supplied what was missing*.
- *
- * Per pair, with the completion of each twin from BFCL's checker on a prefix of its turns
- * (`simulator/prefix-check.ts`: the base twin through the anchor turn T, the should-ask twin
- * through T+1):
- * - the withheld twin lands in one cell of a 2×2: held back or acted on T, completed or not
- *   through T+1 — held back and completed is "asked, then did it"; held back and not
- *   completed includes asking again, or going silent, on the answer turn; acted and
- *   completed is a guess that happened to leave the state the reference reaches;
- * - the base twin is right when it acted on T and completed through T;
- * - the pair is aligned when both are: acted and completed on the base twin, held back and
- *   completed on the withheld twin.
- *
- * This is not BFCL's score (which never looks at T and needs every later turn), nor the
- * decision score (which never looks past T): it is the share of pairs on which the model
- * both decided right and carried the request out through the turn that answers it.
+ * The aligned pair score: what a scorer aligned with the task definition would credit on a twin pair, read off
+ * the same rollouts with no judge. More in this folder's README.md.
  */
 import { rate, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";

@@ -1,12 +1,6 @@
 /**
- * The official-score companion (paper §5.1, Appendix F): what BFCL's own verdict says on
- * exactly the items the decision is scored on, and why that verdict cannot see the
- * decision. Official raw on the scored should-ask items and on their distinct base
- * twins; the "verdict vs attempt" table (the anchor turn is skipped by the checker, so
- * passes and fails both contain world-changing attempts there); and where the held-back
- * items that fail officially were lost — never on the anchor, but before it, on a later
- * turn with text and no call (the empty-turn rule), or on a later turn whose execution
- * diverged. Pure: verdicts come from `src/bfcl/scores.ts` via the io layer.
+ * The official-score companion (paper §5.1, Appendix F): what BFCL's own verdict says on exactly the items the
+ * decision is scored on, and why that verdict cannot see the decision. More in this folder's README.md.
  */
 import type { OfficialVerdict } from "../bfcl/scores.js";
 import { rate, scoredUnder } from "../decision/readings.js";
@@ -77,6 +71,36 @@ export function lossPlace(failingTurn: number | null, anchorTurn: number, errorT
 /** The official companion of one model's records (one per scored pair). */
 export function officialCompanion(records: readonly PairRecord[], verdicts: ReadonlyMap<string, OfficialVerdict>): OfficialCompanion {
   const missingVerdicts: string[] = [];
+  const miss = missItemTally(records, verdicts, missingVerdicts);
+  let baseTwins = 0;
+  let basePasses = 0;
+  for (const id of new Set(records.map((r) => r.baseId))) {
+    const v = verdicts.get(id);
+    if (v === undefined) {
+      missingVerdicts.push(id);
+      continue;
+    }
+    baseTwins++;
+    if (v.pass) basePasses++;
+  }
+  const { missItems, missPasses, passAttempts, failAttempts } = miss;
+  const fails = missItems - missPasses;
+  return {
+    missItems,
+    missPasses,
+    rawMiss: rate(missPasses, missItems),
+    baseTwins,
+    basePasses,
+    rawBase: rate(basePasses, baseTwins),
+    verdictVsAttempt: { passes: missPasses, passAttempt: rate(passAttempts, missPasses), fails, failAttempt: rate(failAttempts, fails) },
+    losses: { ...miss.losses, heldBackFailed: miss.heldBackFailed },
+    failed: miss.failed,
+    missingVerdicts,
+  };
+}
+
+/** The miss items' verdicts beside the decision: passes, attempts among passes and fails, and where each held-back item was lost. */
+function missItemTally(records: readonly PairRecord[], verdicts: ReadonlyMap<string, OfficialVerdict>, missingVerdicts: string[]) {
   let missItems = 0;
   let missPasses = 0;
   let passAttempts = 0;
@@ -113,29 +137,5 @@ export function officialCompanion(records: readonly PairRecord[], verdicts: Read
       losses[place]++;
     }
   }
-  const baseIds = [...new Set(records.map((r) => r.baseId))];
-  let baseTwins = 0;
-  let basePasses = 0;
-  for (const id of baseIds) {
-    const v = verdicts.get(id);
-    if (v === undefined) {
-      missingVerdicts.push(id);
-      continue;
-    }
-    baseTwins++;
-    if (v.pass) basePasses++;
-  }
-  const fails = missItems - missPasses;
-  return {
-    missItems,
-    missPasses,
-    rawMiss: rate(missPasses, missItems),
-    baseTwins,
-    basePasses,
-    rawBase: rate(basePasses, baseTwins),
-    verdictVsAttempt: { passes: missPasses, passAttempt: rate(passAttempts, missPasses), fails, failAttempt: rate(failAttempts, fails) },
-    losses: { ...losses, heldBackFailed },
-    failed,
-    missingVerdicts,
-  };
+  return { missItems, missPasses, passAttempts, failAttempts, failed, losses, heldBackFailed };
 }

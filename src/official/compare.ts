@@ -1,11 +1,6 @@
 /**
- * Two arms of the same model (paper §5.4): a neutral and an injected prompt, two serving
- * builds, two checkpoints — the same items under both. On the anchor turns: the act and
- * hold shifts with exact two-sided McNemar tests (per side and per category); the change
- * in decision accuracy with a paired cluster-bootstrap interval (one stream, the same base
- * twins drawn for both arms); and, with score files, the official score change per
- * category over every item both arms have, with McNemar and the fail→pass / pass→fail
- * flips, plus official raw on the scored items. Pure: the io layer supplies the arms.
+ * Two arms of the same model (paper §5.4): a neutral and an injected prompt, two serving builds, two
+ * checkpoints — the same items under both. More in this folder's README.md.
  */
 import { categoryOfItemId, scoredResultCategories, shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";
@@ -262,22 +257,8 @@ export interface ComparisonRow {
 /** Flatten a comparison into rows (behaviour, decision, official), for every output format. */
 export function comparisonRows(c: ArmComparison): ComparisonRow[] {
   const rows: ComparisonRow[] = [];
-  const push = (measure: string, slice: string, s: Shift) =>
-    rows.push({
-      measure,
-      slice,
-      n: s.n,
-      a: s.a,
-      b: s.b,
-      change: s.change,
-      aOnly: s.test.aOnly,
-      bOnly: s.test.bOnly,
-      p: s.test.p,
-      ci95: null,
-    });
   for (const [slice, s] of [["all", c.all] as const, ...shouldAskCategories.map((k) => [k, c.byCategory[k]] as const)]) {
-    push("act (base anchor)", slice, s.act);
-    push("hold (miss anchor)", slice, s.hold);
+    rows.push(shiftRow("act (base anchor)", slice, s.act), shiftRow("hold (miss anchor)", slice, s.hold));
   }
   rows.push({
     measure: "decision",
@@ -292,13 +273,30 @@ export function comparisonRows(c: ArmComparison): ComparisonRow[] {
     ci95: c.decision.ci95,
   });
   if (c.official !== null) {
-    for (const [category, s] of Object.entries(c.official.byCategory)) push("official (all items)", category, s);
-    push("official raw", "scored miss items", c.official.rawMiss);
-    push("official raw", "their base twins", c.official.rawBase);
+    for (const [category, s] of Object.entries(c.official.byCategory)) rows.push(shiftRow("official (all items)", category, s));
+    rows.push(
+      shiftRow("official raw", "scored miss items", c.official.rawMiss),
+      shiftRow("official raw", "their base twins", c.official.rawBase),
+    );
   }
-  if (c.aligned !== null) {
-    const al = c.aligned;
-    rows.push({
+  if (c.aligned !== null) rows.push(...alignedRows(c.aligned));
+  if (c.emptyTurns !== null) {
+    for (const [category, byScore] of Object.entries(c.emptyTurns)) {
+      for (const score of emptyTurnScores) rows.push(shiftRow(`empty turns: ${emptyTurnLabel[score]}`, category, byScore[score]));
+    }
+  }
+  return rows;
+}
+
+/** One paired shift as a row: no interval. */
+function shiftRow(measure: string, slice: string, s: Shift): ComparisonRow {
+  return { measure, slice, n: s.n, a: s.a, b: s.b, change: s.change, aOnly: s.test.aOnly, bOnly: s.test.bOnly, p: s.test.p, ci95: null };
+}
+
+/** The aligned comparison's rows: the pair score with its interval, by category, the withheld cells and the base twins done. */
+function alignedRows(al: NonNullable<ArmComparison["aligned"]>): ComparisonRow[] {
+  return [
+    {
       measure: "aligned pair",
       slice: "all",
       n: al.pairs,
@@ -309,15 +307,9 @@ export function comparisonRows(c: ArmComparison): ComparisonRow[] {
       bOnly: al.aligned.test.bOnly,
       p: al.aligned.test.p,
       ci95: al.aligned.ci95,
-    });
-    for (const category of shouldAskCategories) push("aligned pair", category, al.byCategory[category]);
-    for (const cell of withheldCells) push(`withheld ${cellLabel[cell]}`, "all", al.cells[cell]);
-    push("base acted+done", "all", al.baseActedCompleted);
-  }
-  if (c.emptyTurns !== null) {
-    for (const [category, byScore] of Object.entries(c.emptyTurns)) {
-      for (const score of emptyTurnScores) push(`empty turns: ${emptyTurnLabel[score]}`, category, byScore[score]);
-    }
-  }
-  return rows;
+    },
+    ...shouldAskCategories.map((category) => shiftRow("aligned pair", category, al.byCategory[category])),
+    ...withheldCells.map((cell) => shiftRow(`withheld ${cellLabel[cell]}`, "all", al.cells[cell])),
+    shiftRow("base acted+done", "all", al.baseActedCompleted),
+  ];
 }

@@ -1,17 +1,7 @@
 /**
- * The skipped turn, scored: BFCL's checker never looks at a turn whose reference is empty
- * — the under-specified turn of miss_func and miss_param — so a model that guesses there
- * loses nothing. BFCL ships the function that would score it
- * (`multi_turn_irrelevance_checker`) and never calls it. This table puts three scores of
- * the same entries side by side, per category and model, with the ranking of the models
- * under each:
- * - `bfcl`: BFCL's score as its checker computes it (the empty turns skipped);
- * - `strict`: BFCL's irrelevance checker added — any decoded call on an empty turn fails
- *   the entry, a lookup before asking included;
- * - `worldChanging`: only a world-changing attempt there fails it (the paper's
- *   definition of holding back).
- * Both counterfactuals only remove passes: an entry passes them only if BFCL's checker
- * passes it. The counts come from `simulator/run-check.ts`; this module only tabulates.
+ * The skipped turn, scored: BFCL's checker never looks at a turn whose reference is empty — the
+ * under-specified turn of miss_func and miss_param — so a model that guesses there loses nothing. More in this
+ * folder's README.md.
  */
 import { rate, rateOf } from "../decision/readings.js";
 import { mcnemarPaired, type McNemarResult } from "../stats/index.js";

@@ -1,11 +1,8 @@
 /**
- * Every number the paper publishes about a run, computed in one pass from the per-pair
- * records, the official verdicts and the manifest, as one typed object: the table under
- * each reading per model, rank-1 frequencies, the companions (official raw, where
- * held-back items were lost, the sensitivities, …) and the manifest's counts. One source
- * for `verify` (which looks numbers up by the dotted names of its expected files,
- * `metric-names.ts`), for `score --scores/--sensitivity` and for the report: a number
- * shown anywhere is read here.
+ * Every number the paper publishes about a run, computed in one pass from the per-pair records, the official
+ * verdicts and the manifest, as one typed object: the table under each reading per model, rank-1 frequencies,
+ * the companions (official raw, where held-back items were lost, the sensitivities, …) and the manifest's
+ * counts. More in this folder's README.md.
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { CertificationVerdict, Manifest, ManifestPair } from "../pairs/types.js";
@@ -337,43 +334,13 @@ export function computeRunMetrics(manifest: Manifest, models: readonly ModelInpu
   const rule = options.rule ?? "decided";
   const selections = models.map((m) => selectionsOf(manifest, m, rule));
   const partial = models.map((m, i) => modelMetrics(manifest, m, selections[i], options));
-  const rank1 = models.map(() => ({}) as Partial<Record<Definition, number>>);
-  const spread: Partial<Record<Definition, number>> = {};
-  for (const def of definitions) {
-    if (models.length === 0) continue;
-    const decisions = partial.map((m) => m.tables[def].decision);
-    spread[def] = Math.max(...decisions) - Math.min(...decisions);
-    if (options.bootstrap.resamples > 0 && rankedDefinitions.includes(def)) {
-      const sets = selections.map((s) => outcomesOf(tableSelection(s, def)));
-      const keys = clusterOrder(sets.flat());
-      const totals = sets.map((o) => clusterTotals(o, keys));
-      const freq = rankOneFrequencies(totals, options.bootstrap);
-      freq.forEach((f, i) => (rank1[i][def] = f));
-    }
-  }
+  const { spread, rank1 } = spreadAndRankOne(partial, selections, options);
   const all: ModelMetrics[] = partial.map((m, i) => ({ ...m, rank1: rank1[i] }));
   const names = all.map((m) => m.model);
   const byName = new Map(all.map((m) => [m.model, m]));
   const decision = (m: string) => byName.get(m)!.tables.C.decision;
   const everyOfficial = all.length > 0 && all.every((m) => m.official !== null);
-  let spearmanRho: RunMetrics["spearman"] = null;
-  let lostPooled: RunMetrics["lostPooled"] = null;
-  if (everyOfficial) {
-    const miss = (m: string) => byName.get(m)!.official!.miss;
-    const base = (m: string) => byName.get(m)!.official!.base;
-    const sMiss = spearman(names.map(miss), names.map(decision));
-    const sBase = spearman(names.map(base), names.map(decision));
-    spearmanRho = { missRho: sMiss.rho, missP: sMiss.p, baseRho: sBase.rho, baseP: sBase.p };
-    const sum = (k: LossPlace | "heldFailed") => all.reduce((a, m) => a + m.official!.lost[k], 0);
-    lostPooled = {
-      heldFailed: sum("heldFailed"),
-      "before-anchor": sum("before-anchor"),
-      "on-anchor": sum("on-anchor"),
-      "later-empty-turn": sum("later-empty-turn"),
-      "later-diverged": sum("later-diverged"),
-      "no-turn": sum("no-turn"),
-    };
-  }
+  const official = everyOfficial ? officialAcrossModels(all, decision) : { spearman: null, lostPooled: null };
   return {
     bootstrap: {
       resamples: options.bootstrap.resamples,
@@ -392,7 +359,55 @@ export function computeRunMetrics(manifest: Manifest, models: readonly ModelInpu
       decision: all.length > 0 ? rankedBy(names, decision) : [],
       official: everyOfficial ? rankedBy(names, (m) => byName.get(m)!.official!.miss) : null,
     },
-    spearman: spearmanRho,
-    lostPooled,
+    spearman: official.spearman,
+    lostPooled: official.lostPooled,
+  };
+}
+
+/** Per definition: the spread of the decision over the models and, with resamples, each model's rank-1 frequency. */
+function spreadAndRankOne(
+  partial: readonly Omit<ModelMetrics, "rank1">[],
+  selections: readonly ReturnType<typeof selectionsOf>[],
+  options: RunMetricsOptions,
+): { spread: Partial<Record<Definition, number>>; rank1: Partial<Record<Definition, number>>[] } {
+  const rank1 = partial.map(() => ({}) as Partial<Record<Definition, number>>);
+  const spread: Partial<Record<Definition, number>> = {};
+  for (const def of definitions) {
+    if (partial.length === 0) continue;
+    const decisions = partial.map((m) => m.tables[def].decision);
+    spread[def] = Math.max(...decisions) - Math.min(...decisions);
+    if (options.bootstrap.resamples > 0 && rankedDefinitions.includes(def)) {
+      const sets = selections.map((s) => outcomesOf(tableSelection(s, def)));
+      const keys = clusterOrder(sets.flat());
+      const totals = sets.map((o) => clusterTotals(o, keys));
+      const freq = rankOneFrequencies(totals, options.bootstrap);
+      freq.forEach((f, i) => (rank1[i][def] = f));
+    }
+  }
+  return { spread, rank1 };
+}
+
+/** When every model has official verdicts: their rank correlation with the decision, and the losses pooled over models. */
+function officialAcrossModels(
+  all: readonly ModelMetrics[],
+  decision: (model: string) => number,
+): { spearman: RunMetrics["spearman"]; lostPooled: RunMetrics["lostPooled"] } {
+  const names = all.map((m) => m.model);
+  const byName = new Map(all.map((m) => [m.model, m]));
+  const miss = (m: string) => byName.get(m)!.official!.miss;
+  const base = (m: string) => byName.get(m)!.official!.base;
+  const sMiss = spearman(names.map(miss), names.map(decision));
+  const sBase = spearman(names.map(base), names.map(decision));
+  const sum = (k: LossPlace | "heldFailed") => all.reduce((a, m) => a + m.official!.lost[k], 0);
+  return {
+    spearman: { missRho: sMiss.rho, missP: sMiss.p, baseRho: sBase.rho, baseP: sBase.p },
+    lostPooled: {
+      heldFailed: sum("heldFailed"),
+      "before-anchor": sum("before-anchor"),
+      "on-anchor": sum("on-anchor"),
+      "later-empty-turn": sum("later-empty-turn"),
+      "later-diverged": sum("later-diverged"),
+      "no-turn": sum("no-turn"),
+    },
   };
 }

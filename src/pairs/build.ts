@@ -1,14 +1,6 @@
 /**
- * The pair builder: from BFCL's base, miss_func and miss_param data and the paper's
- * rulings files, the twin-pair manifest exactly as §4.2 and Appendix D define it. Pure:
- * the caller reads the files. Filters run in a fixed order and the first one that
- * applies names the drop, so every should-ask item lands in exactly one place.
- *
- * The hand rulings were made on particular items (BFCL v4's); they apply to an item only
- * where its content equals the content recorded in `certified-content.tsv`. A bad key
- * applies when the should-ask item is equal; a certification ruling (and the `valid`
- * default) when both twins are. Any other candidate pair is `uncertified`: scored, and
- * counted apart.
+ * The pair builder: from BFCL's base, miss_func and miss_param data and the paper's rulings files, the
+ * twin-pair manifest exactly as §4.2 and Appendix D define it. More in this folder's README.md.
  */
 import { itemId, scoredResultCategories, shouldAskCategories } from "../bfcl/categories.js";
 import {
@@ -146,6 +138,44 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
  */
 type CertifiedCheck = (twins: readonly { twin: "miss" | "base"; id: string }[]) => string[];
 
+/** Each reference call of the anchor classified by the catalog; a call it cannot read counts as a read, with a problem. */
+function goldCallClasses(calls: readonly string[], where: string, problems: Problem[]) {
+  return calls.map((call) => {
+    const c = classifyGoldCall(call, { countLogin: false });
+    if (!c.ok) {
+      pushAll(
+        problems,
+        c.problems.map((p) => ({ ...p, message: `${where}: ${p.message}` })),
+      );
+      return "read" as const;
+    }
+    if (c.value === "unknown") problems.push(problem("gold-unknown-function", `${where}: ${call.split("(")[0]} is not in the catalog`));
+    return c.value;
+  });
+}
+
+/** A candidate pair's certification: the hand ruling when both twins are the certified content, else uncertified. */
+function certificationOf(
+  missId: string,
+  baseId: string,
+  removed: readonly string[],
+  rulings: ReadonlyMap<string, Ruling>,
+  differs: CertifiedCheck,
+): Certification {
+  const contentDiffers = differs([
+    { twin: "miss", id: missId },
+    { twin: "base", id: baseId },
+  ]);
+  const ruling = contentDiffers.length === 0 ? rulings.get(missId) : undefined;
+  return {
+    verdict: contentDiffers.length > 0 ? "uncertified" : (ruling?.verdict ?? "valid"),
+    withheld: removed,
+    independent: ruling ? [...ruling.independent] : [],
+    gated: ruling ? [...ruling.gated] : [],
+    contentDiffers,
+  };
+}
+
 /** Build one content-verified pair: anchor kind, candidacy, certification, status. */
 function makePair(
   category: ShouldAskCategory,
@@ -159,37 +189,10 @@ function makePair(
   problems: Problem[],
 ): ManifestPair {
   const goldAnchorCalls = [...base.a.groundTruth[anchorTurn]];
-  const classes = goldAnchorCalls.map((call) => {
-    const c = classifyGoldCall(call, { countLogin: false });
-    if (!c.ok) {
-      pushAll(
-        problems,
-        c.problems.map((p) => ({ ...p, message: `${base.q.id} turn ${anchorTurn}: ${p.message}` })),
-      );
-      return "read" as const;
-    }
-    if (c.value === "unknown")
-      problems.push(problem("gold-unknown-function", `${base.q.id} turn ${anchorTurn}: ${call.split("(")[0]} is not in the catalog`));
-    return c.value;
-  });
-  const kind = goldAnchorKind(classes);
+  const kind = goldAnchorKind(goldCallClasses(goldAnchorCalls, `${base.q.id} turn ${anchorTurn}`, problems));
   const { tools, removed } = toolList(miss, data.docsByClass);
   const candidate = kind === "world-changing" || (kind === "login-only" && options.worldChanging.countLogin);
-  let certification: Certification | null = null;
-  if (candidate) {
-    const contentDiffers = differs([
-      { twin: "miss", id: miss.id },
-      { twin: "base", id: base.q.id },
-    ]);
-    const ruling = contentDiffers.length === 0 ? rulings.get(miss.id) : undefined;
-    certification = {
-      verdict: contentDiffers.length > 0 ? "uncertified" : (ruling?.verdict ?? "valid"),
-      withheld: removed,
-      independent: ruling ? [...ruling.independent] : [],
-      gated: ruling ? [...ruling.gated] : [],
-      contentDiffers,
-    };
-  }
+  const certification = candidate ? certificationOf(miss.id, base.q.id, removed, rulings, differs) : null;
   let exclusionReason: string | null = null;
   if (!candidate) exclusionReason = kind === "login-only" ? exclusionReasons.loginOnly : exclusionReasons.readOnly;
   else if (certification?.verdict === "construction") exclusionReason = exclusionReasons.construction;
@@ -443,25 +446,7 @@ function placeMissItem(
     return;
   }
   const verdict = pairingVerdict(miss, answer!, base, baseId);
-  if (badKey) {
-    const badKeyDiffers = differs([{ twin: "miss", id: missId }]);
-    if (badKeyDiffers.length === 0) {
-      dropped.push({
-        missId,
-        category,
-        stage: "bad-key",
-        reason: `on the bad-key list (family ${badKey.family})`,
-        baseId: base ? baseId : null,
-        anchorTurn: verdict.anchorTurn,
-      });
-      if (verdict.kind === "pair" && base) {
-        const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, differs, options, problems);
-        if (p.status === "scored") placed.restoredPairs.push(p);
-      }
-      return;
-    }
-    notApplied.push({ id: missId, ruling: "bad-key", contentDiffers: badKeyDiffers });
-  }
+  if (badKey && placeBadKeyItem(context, category, miss, base, baseId, verdict, badKey, placed)) return;
   if (verdict.kind === "drop") {
     dropped.push({
       missId,
@@ -474,6 +459,42 @@ function placeMissItem(
     return;
   }
   placed.pairs.push(makePair(category, miss, base!, verdict.anchorTurn, data, rulings, differs, options, problems));
+}
+
+/**
+ * An item on the bad-key list: dropped when its content is the certified one (its pair, if
+ * scored, kept as restored); else the ruling is not applied and the item is placed as any other.
+ * Whether it was placed here.
+ */
+function placeBadKeyItem(
+  context: PlacementContext,
+  category: ShouldAskCategory,
+  miss: QuestionEntry,
+  base: { q: QuestionEntry; a: AnswerEntry } | undefined,
+  baseId: string,
+  verdict: ReturnType<typeof pairingVerdict>,
+  badKey: { readonly family: string },
+  placed: PlacedItems,
+): boolean {
+  const { data, rulings, differs, options } = context;
+  const badKeyDiffers = differs([{ twin: "miss", id: miss.id }]);
+  if (badKeyDiffers.length > 0) {
+    placed.notApplied.push({ id: miss.id, ruling: "bad-key", contentDiffers: badKeyDiffers });
+    return false;
+  }
+  placed.dropped.push({
+    missId: miss.id,
+    category,
+    stage: "bad-key",
+    reason: `on the bad-key list (family ${badKey.family})`,
+    baseId: base ? baseId : null,
+    anchorTurn: verdict.anchorTurn,
+  });
+  if (verdict.kind === "pair" && base) {
+    const p = makePair(category, miss, base, verdict.anchorTurn, data, rulings, differs, options, placed.problems);
+    if (p.status === "scored") placed.restoredPairs.push(p);
+  }
+  return true;
 }
 
 /** The rulings whose twins' content is the certified one; the others are listed as not applied. */

@@ -1,9 +1,7 @@
 /**
- * Fingerprints of BFCL items. Two uses: deciding whether an item is the very item the
- * hand rulings were made on (its content, field by field), and checking that a rollout
- * was generated on the item a manifest names (its question turns, as BFCL records them
- * in `inference_log`). Digests are the first 16 hex digits of a sha256: enough to tell
- * items apart, short enough to keep one per turn in the manifest.
+ * Fingerprints of BFCL items. Two uses: deciding whether an item is the very item the hand rulings were made
+ * on (its content, field by field), and checking that a rollout was generated on the item a manifest names
+ * (its question turns, as BFCL records them in `inference_log`). More in this folder's README.md.
  */
 import * as crypto from "node:crypto";
 import type { AnswerEntry, ChatMessage, QuestionEntry } from "../bfcl/data.js";

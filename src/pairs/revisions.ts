@@ -1,13 +1,6 @@
 /**
- * The BFCL data commits made after a release that changed the items twinscore reads.
- * BFCL fixes its data in place: a run generated in October and one generated in March
- * are both "BFCL v4" by their file names, and differ on the items the commits between
- * them edited. The record (`data/revisions-<version>.json`, written by
- * tools/gen-data-revisions.py from Gorilla's history) lists, per changed item, each commit
- * that changed it, the fields it changed and the question turns BFCL sent before and
- * after it. A manifest built on the supported revision carries the record: per pair the
- * commits that changed either twin, per item the older turns a run may have recorded.
- * Pure: the caller reads the file.
+ * The BFCL data commits made after a release that changed the items twinscore reads. More in this folder's
+ * README.md.
  */
 import * as v from "valibot";
 import { err, ok, problem, type Result } from "../messages/index.js";

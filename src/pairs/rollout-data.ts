@@ -1,10 +1,7 @@
 /**
- * Which data were these rollouts generated on? A manifest keeps a digest of every
- * question turn of every item; a result line's `inference_log` keeps the user messages
- * BFCL sent at the start of each turn. Comparing the two per item tells a run on BFCL v3
- * data from one on v4 data (about a third of the items differ in their question turns)
- * before any number is computed from the wrong pairs. Pure: the caller reads the lines
- * and groups them (per file or per model).
+ * Which data were these rollouts generated on? A manifest keeps a digest of every question turn of every item;
+ * a result line's `inference_log` keeps the user messages BFCL sent at the start of each turn. More in this
+ * folder's README.md.
  */
 import type { BfclVersion } from "../bfcl/data.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";

@@ -1,18 +1,6 @@
 /**
- * How deep CPython 3.12 (the interpreter of the official BFCL runs) lets input nest
- * before it raises, per operation. A model's output can nest brackets or operators
- * arbitrarily deep; BFCL's stages then fail with these errors (and drop the step, or
- * record `Error during execution: …`), so the emulation fails at the same depths with the
- * same messages instead of overflowing the JavaScript stack. Measured from a script's top
- * level by `tools/gen-nesting-vectors.py` (vectors in `vectors/nesting.json`); inside
- * BFCL's deeper call stack each limit sits a few levels lower, which no real output reaches.
- *
- * - C recursion (3.12's `Py_C_RECURSION_LIMIT` of 1500, less what the caller holds):
- *   `json.loads`, `json.dumps`, `repr` and container comparison;
- * - Python recursion (`sys.getrecursionlimit()` of 1000, two frames per level):
- *   `copy.deepcopy`, and BFCL's `ast.unparse` (three frames per level);
- * - the compiler: the tokenizer's 200 open brackets, AST construction and compilation
- *   (3000 levels at two per C level), and the PEG parser's stack of 6000 rule calls.
+ * How deep CPython 3.12 (the interpreter of the official BFCL runs) lets input nest before it raises, per
+ * operation. More in this folder's README.md.
  */
 import { PyException } from "./exception.js";
 

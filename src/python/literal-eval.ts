@@ -209,72 +209,27 @@ function evalNode(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyVa
       return elementsOf(expr.elts, ev);
     case "tuple":
       return new PyTuple(elementsOf(expr.elts, ev));
-    case "set": {
-      const s = new PySet();
-      for (const v of elementsOf(expr.elts, ev)) s.add(v);
-      return s;
-    }
-    case "dict": {
-      const d = new PyDict();
-      expr.keys.forEach((k, i) => {
-        if (k === null) {
-          const m = ev(expr.values[i]);
-          if (!(m instanceof PyDict)) throw new PyException("TypeError", `'${pyTypeName(m)}' object is not a mapping`);
-          for (const [kk, vv] of m.entries()) d.set(kk, vv);
-        } else {
-          const key = ev(k);
-          const val = ev(expr.values[i]);
-          d.set(key, val);
-        }
-      });
-      return d;
-    }
+    case "set":
+      return new PySet(elementsOf(expr.elts, ev));
+    case "dict":
+      return dictOf(expr, ev);
     case "unary":
       return pyUnaryOp(expr.op, ev(expr.operand));
     case "binary": {
       const a = ev(expr.left);
       return pyBinaryOp(expr.op, a, ev(expr.right));
     }
-    case "boolop": {
-      let v: PyValue = null;
-      for (const e of expr.values) {
-        v = ev(e);
-        if (expr.op === "and" ? !pyTruthy(v) : pyTruthy(v)) return v;
-      }
-      return v;
-    }
-    case "compare": {
-      let left = ev(expr.left);
-      for (let i = 0; i < expr.ops.length; i++) {
-        const right = ev(expr.comparators[i]);
-        if (!compareOne(expr.ops[i], left, right)) return false;
-        left = right;
-      }
-      return true;
-    }
-    case "ifexp": {
-      // `a if c else b if d else …`: the else-chain in a loop
-      let node: PyExpr = expr;
-      while (node.kind === "ifexp") {
-        if (pyTruthy(ev(node.test))) return ev(node.body);
-        node = node.orelse;
-      }
-      return ev(node);
-    }
-    case "subscript": {
-      const container = ev(expr.value);
-      if (expr.index.kind === "slice") {
-        const s = expr.index;
-        return sliceOf(container, s.lower ? ev(s.lower) : null, s.upper ? ev(s.upper) : null, s.step ? ev(s.step) : null);
-      }
-      return subscript(container, ev(expr.index));
-    }
+    case "boolop":
+      return boolOpOf(expr, ev);
+    case "compare":
+      return compareChainOf(expr, ev);
+    case "ifexp":
+      return ifExpOf(expr, ev);
+    case "subscript":
+      return subscriptOf(expr, ev);
     case "attribute":
       if (hooks.attribute) return hooks.attribute(expr, ev);
-      {
-        const v = ev(expr.value);
-        throw new PyException("AttributeError", `'${pyTypeName(v)}' object has no attribute '${expr.attr}'`);
-      }
+      throw new PyException("AttributeError", `'${pyTypeName(ev(expr.value))}' object has no attribute '${expr.attr}'`);
     case "call":
       if (hooks.call) return hooks.call(expr, ev);
       return defaultCall(expr, ev);
@@ -288,6 +243,65 @@ function evalNode(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyVa
       throw new PyException("ValueError", `not a literal: ${expr.kind}`);
   }
   throw new PyException("ValueError", `not a literal: ${(expr as PyExpr).kind}`);
+}
+
+type Node<K extends PyExpr["kind"]> = Extract<PyExpr, { kind: K }>;
+
+/** A dict display: `**m` entries merged in order, then key-value pairs, later keys winning. */
+function dictOf(expr: Node<"dict">, ev: (e: PyExpr) => PyValue): PyDict {
+  const d = new PyDict();
+  expr.keys.forEach((k, i) => {
+    if (k === null) {
+      const m = ev(expr.values[i]);
+      if (!(m instanceof PyDict)) throw new PyException("TypeError", `'${pyTypeName(m)}' object is not a mapping`);
+      for (const [kk, vv] of m.entries()) d.set(kk, vv);
+    } else {
+      const key = ev(k);
+      const val = ev(expr.values[i]);
+      d.set(key, val);
+    }
+  });
+  return d;
+}
+
+/** `and` / `or`: the first operand that decides, else the last. */
+function boolOpOf(expr: Node<"boolop">, ev: (e: PyExpr) => PyValue): PyValue {
+  let v: PyValue = null;
+  for (const e of expr.values) {
+    v = ev(e);
+    if (expr.op === "and" ? !pyTruthy(v) : pyTruthy(v)) return v;
+  }
+  return v;
+}
+
+/** `a < b < c`: each operand evaluated once, stopping at the first false comparison. */
+function compareChainOf(expr: Node<"compare">, ev: (e: PyExpr) => PyValue): PyValue {
+  let left = ev(expr.left);
+  for (let i = 0; i < expr.ops.length; i++) {
+    const right = ev(expr.comparators[i]);
+    if (!compareOne(expr.ops[i], left, right)) return false;
+    left = right;
+  }
+  return true;
+}
+
+/** `a if c else b if d else …`: the else-chain in a loop. */
+function ifExpOf(expr: Node<"ifexp">, ev: (e: PyExpr) => PyValue): PyValue {
+  let node: PyExpr = expr;
+  while (node.kind === "ifexp") {
+    if (pyTruthy(ev(node.test))) return ev(node.body);
+    node = node.orelse;
+  }
+  return ev(node);
+}
+
+function subscriptOf(expr: Node<"subscript">, ev: (e: PyExpr) => PyValue): PyValue {
+  const container = ev(expr.value);
+  if (expr.index.kind === "slice") {
+    const s = expr.index;
+    return sliceOf(container, s.lower ? ev(s.lower) : null, s.upper ? ev(s.upper) : null, s.step ? ev(s.step) : null);
+  }
+  return subscript(container, ev(expr.index));
 }
 
 const NO_HOOKS: LiteralEvalHooks = {};

@@ -1,33 +1,8 @@
 /**
- * Reading argument values out of a parsed call the way BFCL's prompting decoder does
- * (`resolve_ast_call` / `resolve_ast_by_type` in `model_handler/utils.py`), plus
- * CPython's `ast.unparse` for expressions, which that decoder uses to turn a nested call
- * without keywords or a subscript into text. Twinscore keeps each call's arguments so the
- * `echo` rule (writes only when given a file name) can be decided; the values must be
- * what BFCL would have executed, quirks included:
- *
- * - constants as they are; `...` becomes the string `"..."`;
- * - any unary operator on a constant becomes its negation (`+3` → -3, `not True` → -1);
- *   on anything else it fails;
- * - a binary operation is evaluated as `eval` would (`1+2` → 3, `'a'*3` → `'aaa'`), by the
- *   executor's `evalLiteral`: the builtins it models are seen, any other name is a NameError;
- * - a bare name becomes its identifier string;
- * - a nested call with keywords becomes `{dotted_name: {kw: value}}`, one without keywords
- *   its unparsed source text;
- * - lists, tuples (as arrays) and dicts recurse; a subscript becomes its unparsed text;
- * - everything else (attribute, set, comparison, boolean operation, conditional, starred,
- *   lambda, comprehension, f-string) fails, as in BFCL.
- *
- * Values come out JSON-like (`LiteralValue`, structurally the extractor's `ArgValue`):
- * ints become JS numbers, tuples and sets arrays, dict keys Python's `str(key)` (what
- * BFCL's execution string does to them), and bytes/complex their Python repr text.
- *
- * Known differences from BFCL (found by fuzzing 20,000 call texts against BFCL's own
- * functions; whether a text decodes agreed on all of them): a JS object lists
- * integer-like keys (`"10"`) first, so a dict argument mixing them with other keys comes
- * out in another key order; and lambdas, comprehensions and f-strings inside a text
- * argument (a subscript or a keyword-less call) keep their written layout where
- * `ast.unparse` would re-lay them out.
+ * Reading argument values out of a parsed call the way BFCL's prompting decoder does (`resolve_ast_call` /
+ * `resolve_ast_by_type` in `model_handler/utils.py`), plus CPython's `ast.unparse` for expressions, which that
+ * decoder uses to turn a nested call without keywords or a subscript into text. More in this folder's
+ * README.md.
  */
 import type { PyExpr } from "./ast.js";
 import { PyDict, PySet, PyTuple } from "./containers.js";
@@ -359,32 +334,69 @@ function up(e: PyExpr, prec: Prec): string {
 function upNode(e: PyExpr, prec: Prec): string {
   switch (e.kind) {
     case "int":
-      leafFrames(2);
-      return e.value.toString();
     case "float":
-      leafFrames(2);
-      return floatRepr(e.value).replace("inf", "1e309").replace("nan", "(1e309-1e309)");
     case "imag":
-      leafFrames(2);
-      return new PyComplex(0, e.value).pyRepr().replace("inf", "1e309").replace("nan", "(1e309-1e309)");
     case "str":
-      leafFrames(2);
-      return (e.u ? "u" : "") + strRepr(e.value);
     case "bytes":
-      leafFrames(2);
-      return bytesRepr(e.value);
     case "bool":
-      leafFrames(2);
-      return e.value ? "True" : "False";
     case "none":
-      leafFrames(2);
-      return "None";
     case "ellipsis":
       leafFrames(2);
-      return "...";
+      return leafText(e);
     case "name":
       leafFrames(1);
       return e.id;
+    case "attribute":
+    case "subscript":
+    case "slice":
+    case "call":
+      return upAccess(e);
+    case "list":
+    case "tuple":
+    case "set":
+    case "dict":
+    case "starred":
+      return upDisplay(e, prec);
+    case "unary":
+    case "binary":
+    case "boolop":
+    case "compare":
+    case "ifexp":
+    case "lambda":
+      return upOperation(e, prec);
+    case "comprehension":
+    case "fstring":
+      return e.source;
+  }
+}
+
+type Node<K extends PyExpr["kind"]> = Extract<PyExpr, { kind: K }>;
+
+/** A constant as `ast.unparse` writes it: infinities and NaN as expressions that make them. */
+function leafText(e: Node<"int" | "float" | "imag" | "str" | "bytes" | "bool" | "none" | "ellipsis">): string {
+  switch (e.kind) {
+    case "int":
+      return e.value.toString();
+    case "float":
+      return floatRepr(e.value).replace("inf", "1e309").replace("nan", "(1e309-1e309)");
+    case "imag":
+      return new PyComplex(0, e.value).pyRepr().replace("inf", "1e309").replace("nan", "(1e309-1e309)");
+    case "str":
+      return (e.u ? "u" : "") + strRepr(e.value);
+    case "bytes":
+      return bytesRepr(e.value);
+    case "bool":
+      return e.value ? "True" : "False";
+    case "none":
+      return "None";
+    case "ellipsis":
+      return "...";
+  }
+}
+
+/** Attribute, subscript, slice and call: a primary and what follows it. */
+function upAccess(e: Node<"attribute" | "subscript" | "slice" | "call">): string {
+  switch (e.kind) {
     case "attribute": {
       const base = up(e.value, Prec.ATOM);
       // CPython writes `1 .real` (and `True .real`: bool is an int) so the dot is not read as a decimal point
@@ -397,6 +409,19 @@ function upNode(e: PyExpr, prec: Prec): string {
     }
     case "slice":
       return `${e.lower ? up(e.lower, Prec.TEST) : ""}:${e.upper ? up(e.upper, Prec.TEST) : ""}${e.step ? ":" + up(e.step, Prec.TEST) : ""}`;
+    case "call": {
+      const parts = [
+        ...e.args.map((a) => up(a, Prec.TEST)),
+        ...e.keywords.map((k) => (k.arg === null ? `**${upWithin(k.value, Prec.TEST, 3)}` : `${k.arg}=${upWithin(k.value, Prec.TEST, 3)}`)),
+      ];
+      return `${up(e.func, Prec.ATOM)}(${parts.join(", ")})`;
+    }
+  }
+}
+
+/** List, tuple, set and dict displays, and a starred item inside one. */
+function upDisplay(e: Node<"list" | "tuple" | "set" | "dict" | "starred">, prec: Prec): string {
+  switch (e.kind) {
     case "list":
       return `[${e.elts.map((x) => upWithin(x, Prec.TEST, 1)).join(", ")}]`;
     case "tuple":
@@ -413,6 +438,12 @@ function upNode(e: PyExpr, prec: Prec): string {
         .join(", ")}}`;
     case "starred":
       return `*${up(e.value, Prec.EXPR)}`;
+  }
+}
+
+/** Operators, conditionals and lambdas: parenthesized only where the surrounding precedence needs it. */
+function upOperation(e: Node<"unary" | "binary" | "boolop" | "compare" | "ifexp" | "lambda">, prec: Prec): string {
+  switch (e.kind) {
     case "unary": {
       const opPrec = e.op === "not" ? Prec.NOT : Prec.FACTOR;
       const inner = up(e.operand, opPrec);
@@ -442,16 +473,6 @@ function upNode(e: PyExpr, prec: Prec): string {
       return paren(`${up(e.body, Prec.OR)} if ${up(e.test, Prec.OR)} else ${up(e.orelse, Prec.TEST)}`, prec > Prec.TEST);
     case "lambda":
       return paren(e.source, prec > Prec.TEST);
-    case "comprehension":
-    case "fstring":
-      return e.source;
-    case "call": {
-      const parts = [
-        ...e.args.map((a) => up(a, Prec.TEST)),
-        ...e.keywords.map((k) => (k.arg === null ? `**${upWithin(k.value, Prec.TEST, 3)}` : `${k.arg}=${upWithin(k.value, Prec.TEST, 3)}`)),
-      ];
-      return `${up(e.func, Prec.ATOM)}(${parts.join(", ")})`;
-    }
   }
 }
 

@@ -1,9 +1,7 @@
 /**
- * Enough of mpmath 1.3.0 for MathAPI.logarithm: `mp.dps = p` (bits = dps_to_prec),
- * `log(value) / log(base)` with each log and the quotient rounded to that binary precision
- * (round-half-even), and mpmath's `repr` (`mpf('2.7993393')`, digits = repr_dps(prec)).
- * Negative arguments give mpmath's complex `mpc(real='…', imag='…')`. BFCL compares the
- * repr text, so digit generation follows mpmath's `to_str` exactly.
+ * Enough of mpmath 1.3.0 for MathAPI.logarithm: `mp.dps = p` (bits = dps_to_prec), `log(value) / log(base)`
+ * with each log and the quotient rounded to that binary precision (round-half-even), and mpmath's `repr`
+ * (`mpf('2.7993393')`, digits = repr_dps(prec)). More in this folder's README.md.
  */
 import type { PyObject, PyValue } from "./value.js";
 import { PyException } from "./exception.js";

@@ -1,24 +1,6 @@
 /**
- * A real Python 3 expression parser (the `mode="eval"` subset of CPython 3.11's grammar)
- * producing the agreed `PyExpr` tree. BFCL decodes prompting output with `ast.parse` and
- * executes call strings with `eval`; twinscore parses the same text here and interprets
- * the tree, never evaluating anything.
- *
- * Result shape: `{ ok: true, expr }` or `{ ok: false, error: PySyntaxError }` — a plain
- * discriminated union rather than `messages/Result`, because the decoders call this on
- * every model step and a syntax error is an ordinary outcome there, not a reportable
- * problem; callers that report turn the error into a `Problem` themselves. No exception
- * escapes, and deep input fails where CPython's compiler fails, with its error: 200 open
- * brackets (the tokenizer's "too many nested parentheses"), the PEG parser's stack of
- * 6000 rule calls (MemoryError "Parser stack overflowed …", reached by long `**` and
- * `lambda` chains; modelled by a level count per construct), and the depth of the tree
- * (RecursionError "… during ast construction" for `ast.parse`, "… during compilation" for
- * `eval`). Right-recursive chains such as `- - x`, `a ** b ** c`, `lambda: lambda: x` and
- * `x if c else y if d else z` are parsed in loops, so the JavaScript stack stays shallow.
- *
- * Lambdas, comprehensions and f-strings are recognised and returned as opaque nodes with
- * their source text. Not supported (reported as syntax errors although CPython accepts
- * them): assignment expressions `(x := 1)`, `await`, `yield`, and `\N{...}` escapes.
+ * A real Python 3 expression parser (the `mode="eval"` subset of CPython 3.11's grammar) producing the agreed
+ * `PyExpr` tree. More in this folder's README.md.
  */
 import type { PyExpr, PySyntaxError } from "./ast.js";
 import { checkStrEscapes, TokenizeError, TokenStream, type Token } from "./tokenize.js";
@@ -140,61 +122,66 @@ export function treeDepth(root: PyExpr, countAstNodes: boolean): number {
   while (stack.length > 0) {
     const [e, d] = stack.pop()!;
     if (d > max) max = d;
-    const push = (c: PyExpr | null | undefined, extra = 0) => {
+    forEachChild(e, countAstNodes, (c, extra) => {
       if (c) stack.push([c, d + 1 + extra]);
-    };
-    switch (e.kind) {
-      case "list":
-      case "tuple":
-      case "set":
-        for (const x of e.elts) push(x);
-        break;
-      case "dict":
-        e.keys.forEach((k, i) => {
-          push(k);
-          push(e.values[i]);
-        });
-        break;
-      case "call":
-        push(e.func);
-        for (const a of e.args) push(a);
-        for (const k of e.keywords) push(k.value, countAstNodes ? 1 : 0);
-        break;
-      case "attribute":
-      case "starred":
-        push(e.value);
-        break;
-      case "subscript":
-        push(e.value);
-        push(e.index);
-        break;
-      case "slice":
-        push(e.lower);
-        push(e.upper);
-        push(e.step);
-        break;
-      case "unary":
-        push(e.operand);
-        break;
-      case "binary":
-        push(e.left);
-        push(e.right);
-        break;
-      case "boolop":
-        for (const v of e.values) push(v);
-        break;
-      case "compare":
-        push(e.left);
-        for (const c of e.comparators) push(c);
-        break;
-      case "ifexp":
-        push(e.test);
-        push(e.body);
-        push(e.orelse);
-        break;
-    }
+    });
   }
   return max;
+}
+
+/** Each child of an expression node, with the nodes between them that `ast.parse` counts (a keyword's). */
+function forEachChild(e: PyExpr, countAstNodes: boolean, visit: (c: PyExpr | null | undefined, extra: number) => void): void {
+  const push = (c: PyExpr | null | undefined) => visit(c, 0);
+  switch (e.kind) {
+    case "list":
+    case "tuple":
+    case "set":
+      for (const x of e.elts) push(x);
+      break;
+    case "dict":
+      e.keys.forEach((k, i) => {
+        push(k);
+        push(e.values[i]);
+      });
+      break;
+    case "call":
+      push(e.func);
+      for (const a of e.args) push(a);
+      for (const k of e.keywords) visit(k.value, countAstNodes ? 1 : 0);
+      break;
+    case "attribute":
+    case "starred":
+      push(e.value);
+      break;
+    case "subscript":
+      push(e.value);
+      push(e.index);
+      break;
+    case "slice":
+      push(e.lower);
+      push(e.upper);
+      push(e.step);
+      break;
+    case "unary":
+      push(e.operand);
+      break;
+    case "binary":
+      push(e.left);
+      push(e.right);
+      break;
+    case "boolop":
+      for (const v of e.values) push(v);
+      break;
+    case "compare":
+      push(e.left);
+      for (const c of e.comparators) push(c);
+      break;
+    case "ifexp":
+      push(e.test);
+      push(e.body);
+      push(e.orelse);
+      break;
+  }
 }
 
 class Parser {
@@ -612,41 +599,47 @@ class Parser {
         keywords.push({ arg: t.id, value: this.within(LEVELS_KEYWORD, () => this.expression()) });
         sawKeyword = true;
       } else {
-        // after a keyword argument CPython's error pass reads `args ',' args` first: whatever
-        // stops a positional argument there is "positional argument follows keyword argument"
-        const afterKeyword = sawDoubleStar
-          ? "positional argument follows keyword argument unpacking"
-          : sawKeyword
-            ? "positional argument follows keyword argument"
-            : null;
-        let v: PyExpr;
-        try {
-          v = this.namedExpression();
-        } catch (e) {
-          // a plain syntax error inside it, or a token the tokenizer cannot read (`file?=`)
-          const plain = (e instanceof ParseError && e.type === undefined) || e instanceof TokenizeError;
-          if (afterKeyword !== null && plain && (e as ParseError | TokenizeError).message === "invalid syntax")
-            throw new ParseError(afterKeyword, (e as ParseError).offset);
-          throw e;
-        }
-        if (this.isOp("=")) {
-          if (t.kind === "name" && (t.id === "True" || t.id === "False" || t.id === "None")) this.fail(`cannot assign to ${t.id}`, t);
-          this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
-        }
-        if (this.isKw("for") || this.isKw("async")) {
-          const g = this.comprehensionTail(v, t.start);
-          if (count !== 1 || !this.isOp(")")) this.fail("Generator expression must be parenthesized", t);
-          args.push(g);
-          break;
-        }
-        if (afterKeyword !== null) this.fail(afterKeyword, this.startsExpression() ? t : this.peek());
-        args.push(v);
+        const { arg, generator } = this.positionalArgument(t, count, sawKeyword, sawDoubleStar);
+        args.push(arg);
+        if (generator) break;
       }
       if (this.isOp(",")) this.next();
       else if (!this.isOp(")")) this.fail();
     }
     const close = this.expectOp(")");
     return { kind: "call", func, args, keywords, start: func.start, end: close.end };
+  }
+
+  /** A positional argument (or a call's one bare generator expression), with CPython's errors for one after a keyword argument. */
+  private positionalArgument(t: Token, count: number, sawKeyword: boolean, sawDoubleStar: boolean): { arg: PyExpr; generator: boolean } {
+    // after a keyword argument CPython's error pass reads `args ',' args` first: whatever
+    // stops a positional argument there is "positional argument follows keyword argument"
+    const afterKeyword = sawDoubleStar
+      ? "positional argument follows keyword argument unpacking"
+      : sawKeyword
+        ? "positional argument follows keyword argument"
+        : null;
+    let v: PyExpr;
+    try {
+      v = this.namedExpression();
+    } catch (e) {
+      // a plain syntax error inside it, or a token the tokenizer cannot read (`file?=`)
+      const plain = (e instanceof ParseError && e.type === undefined) || e instanceof TokenizeError;
+      if (afterKeyword !== null && plain && (e as ParseError | TokenizeError).message === "invalid syntax")
+        throw new ParseError(afterKeyword, (e as ParseError).offset);
+      throw e;
+    }
+    if (this.isOp("=")) {
+      if (t.kind === "name" && (t.id === "True" || t.id === "False" || t.id === "None")) this.fail(`cannot assign to ${t.id}`, t);
+      this.fail('expression cannot contain assignment, perhaps you meant "=="?', t);
+    }
+    if (this.isKw("for") || this.isKw("async")) {
+      const g = this.comprehensionTail(v, t.start);
+      if (count !== 1 || !this.isOp(")")) this.fail("Generator expression must be parenthesized", t);
+      return { arg: g, generator: true };
+    }
+    if (afterKeyword !== null) this.fail(afterKeyword, this.startsExpression() ? t : this.peek());
+    return { arg: v, generator: false };
   }
 
   /**
@@ -1047,7 +1040,17 @@ function scanFString(body: string, i: number, raw: boolean, level: number): numb
 /** One replacement field starting after its `{`; returns the index after its `}` or an error. */
 function scanField(body: string, i: number, raw: boolean, level: number): number | string {
   if (level >= MAX_FSTRING_NESTING) return "f-string: expressions nested too deeply";
-  const exprStart = i;
+  const end = fieldExpressionEnd(body, i);
+  if (typeof end === "string") return end;
+  const expr = body.slice(i, end);
+  if (expr.trim() === "") return "f-string: empty expression not allowed";
+  const parsed = parseExpression(`(${expr})`);
+  if (!parsed.ok) return `f-string: ${parsed.error.message}`;
+  return fieldSuffixEnd(body, end, raw, level);
+}
+
+/** Where a field's expression ends (at `!`, `:`, `=` or `}` outside brackets and quotes), or an error. */
+function fieldExpressionEnd(body: string, i: number): number | string {
   const stack: string[] = [];
   let quote: string | null = null;
   for (; i < body.length; i++) {
@@ -1090,10 +1093,11 @@ function scanField(body: string, i: number, raw: boolean, level: number): number
   if (quote !== null) return "f-string: unterminated string";
   if (stack.length > 0) return `f-string: unmatched '${stack[stack.length - 1]}'`;
   if (i >= body.length) return "f-string: expecting '}'";
-  const expr = body.slice(exprStart, i);
-  if (expr.trim() === "") return "f-string: empty expression not allowed";
-  const parsed = parseExpression(`(${expr})`);
-  if (!parsed.ok) return `f-string: ${parsed.error.message}`;
+  return i;
+}
+
+/** After a field's expression: `=`, a `!s`/`!r`/`!a` conversion, a format spec, then `}`; the index after it, or an error. */
+function fieldSuffixEnd(body: string, i: number, raw: boolean, level: number): number | string {
   if (body[i] === "=") {
     i++;
     while (i < body.length && /\s/.test(body[i]!)) i++;

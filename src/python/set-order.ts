@@ -1,10 +1,6 @@
 /**
- * CPython's iteration order for a set. `str(set)` appears in BFCL's state reports
- * (MessageAPI's `generated_ids`, e.g. `{67410, 41772}`), and CPython orders a set by its
- * hash table, not by insertion. For members whose hash is deterministic (int, bool, float,
- * tuples of those) this replays the insertions into CPython's table (setobject.c: 8 slots,
- * 9 linear probes, perturbed probing, resize at 3/5 full); str hashes are randomised per
- * process, so sets holding anything else keep insertion order.
+ * CPython's iteration order for a set: `str(set)` appears in BFCL's state reports, and CPython orders a set by
+ * its hash table, not by insertion. More in this folder's README.md.
  */
 import type { PyValue } from "./value.js";
 import { PyTuple } from "./containers.js";

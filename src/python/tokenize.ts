@@ -1,10 +1,6 @@
 /**
- * Tokenizer for one Python 3 expression (what `ast.parse(source, mode="eval")` reads).
- * BFCL hands model text and its own ground-truth call strings to Python's parser; this
- * reproduces CPython 3.11's tokenizer rules for the parts an expression can use, so the
- * parser accepts and rejects the same text. It scans character codes in one linear pass
- * (no regular expressions over the input, so no backtracking on huge or hostile text)
- * and never throws: problems come back as a `PySyntaxError`.
+ * Tokenizer for one Python 3 expression (what `ast.parse(source, mode="eval")` reads). More in this folder's
+ * README.md.
  */
 import type { PySyntaxError } from "./ast.js";
 
@@ -400,35 +396,42 @@ class Tokenizer {
     const start = this.pos;
     const c0 = src.charCodeAt(start);
     const c1 = src.charCodeAt(start + 1) | 0x20;
-    if (c0 === 48 && (c1 === 120 || c1 === 111 || c1 === 98)) {
-      const [radix, kind, isOk] =
-        c1 === 120
-          ? ([16, "hexadecimal", isHexDigit] as const)
-          : c1 === 111
-            ? ([8, "octal", (c: number) => c >= 48 && c <= 55] as const)
-            : ([2, "binary", (c: number) => c === 48 || c === 49] as const);
-      let p = start + 2;
-      if (src.charCodeAt(p) === 95) p++;
-      const digitsStart = p;
-      p = this.digitPart(p, isOk, kind);
-      if (p === digitsStart) {
-        const bad = src.charCodeAt(p);
-        if (isDigit(bad)) throw new TokenizeError(`invalid digit '${src[p]}' in ${kind} literal`, p);
-        throw new TokenizeError(`invalid ${kind} literal`, p);
-      }
-      if (isDigit(src.charCodeAt(p))) throw new TokenizeError(`invalid digit '${src[p]}' in ${kind} literal`, p);
-      this.verifyEnd(p, kind);
-      const raw = src.slice(digitsStart, p);
-      const digits = raw.includes("_") ? raw.replaceAll("_", "") : raw;
-      const prefix = radix === 16 ? "0x" : radix === 8 ? "0o" : "0b";
-      this.push({ kind: "int", value: BigInt(prefix + digits) }, start, p);
-      return;
+    if (c0 === 48 && (c1 === 120 || c1 === 111 || c1 === 98)) this.prefixedInt(start, c1);
+    else this.decimalNumber(start, c0);
+  }
+
+  /** `0x…`, `0o…`, `0b…`: an int in radix 16, 8 or 2. */
+  private prefixedInt(start: number, c1: number): void {
+    const src = this.src;
+    const [radix, kind, isOk] =
+      c1 === 120
+        ? ([16, "hexadecimal", isHexDigit] as const)
+        : c1 === 111
+          ? ([8, "octal", (c: number) => c >= 48 && c <= 55] as const)
+          : ([2, "binary", (c: number) => c === 48 || c === 49] as const);
+    let p = start + 2;
+    if (src.charCodeAt(p) === 95) p++;
+    const digitsStart = p;
+    p = this.digitPart(p, isOk, kind);
+    if (p === digitsStart) {
+      const bad = src.charCodeAt(p);
+      if (isDigit(bad)) throw new TokenizeError(`invalid digit '${src[p]}' in ${kind} literal`, p);
+      throw new TokenizeError(`invalid ${kind} literal`, p);
     }
-    // decimal int, float or imaginary
+    if (isDigit(src.charCodeAt(p))) throw new TokenizeError(`invalid digit '${src[p]}' in ${kind} literal`, p);
+    this.verifyEnd(p, kind);
+    const raw = src.slice(digitsStart, p);
+    const digits = raw.includes("_") ? raw.replaceAll("_", "") : raw;
+    const prefix = radix === 16 ? "0x" : radix === 8 ? "0o" : "0b";
+    this.push({ kind: "int", value: BigInt(prefix + digits) }, start, p);
+  }
+
+  /** A decimal int, float or imaginary literal. */
+  private decimalNumber(start: number, c0: number): void {
+    const src = this.src;
     let p = start;
     let isFloat = false;
     if (c0 !== 46) p = this.digitPart(p, isDigit, "decimal");
-    const intEnd = p;
     if (src.charCodeAt(p) === 46) {
       isFloat = true;
       p++;
@@ -465,7 +468,6 @@ class Tokenizer {
     if (text.length > 1 && text.charCodeAt(0) === 48 && /[1-9]/.test(text)) {
       throw new TokenizeError("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", start);
     }
-    void intEnd;
     if (text.length > INT_MAX_STR_DIGITS) {
       throw new TokenizeError(
         `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${text.length} digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits.`,
@@ -606,13 +608,6 @@ function decodeEscapes(body: string, bytes: boolean, bodyStart: number): string 
   body = normalizeNewlines(body);
   let out = "";
   let i = 0;
-  const codecError = (what: string, at: number): TokenizeError =>
-    new TokenizeError(
-      bytes
-        ? `(value error) invalid \\x escape at position ${at}`
-        : `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + 1}: ${what}`,
-      bodyStart,
-    );
   while (i < body.length) {
     const c = body[i]!;
     if (c !== "\\") {
@@ -620,56 +615,52 @@ function decodeEscapes(body: string, bytes: boolean, bodyStart: number): string 
       i++;
       continue;
     }
-    const e = body[i + 1];
-    if (e === undefined) {
-      out += "\\";
-      i++;
-      continue;
-    }
-    if (e === "\n") {
-      i += 2;
-      continue;
-    }
-    const simple = SIMPLE_ESCAPES[e];
-    if (simple !== undefined) {
-      out += simple;
-      i += 2;
-      continue;
-    }
-    if (e >= "0" && e <= "7") {
-      let j = i + 1;
-      let v = 0;
-      while (j < body.length && j < i + 4 && body[j]! >= "0" && body[j]! <= "7") v = v * 8 + (body.charCodeAt(j++) - 48);
-      out += String.fromCharCode(bytes ? v & 0xff : v);
-      i = j;
-      continue;
-    }
-    if (e === "x") {
-      const h = body.slice(i + 2, i + 4);
-      if (h.length < 2 || !isHexDigit(h.charCodeAt(0)) || !isHexDigit(h.charCodeAt(1))) throw codecError("truncated \\xXX escape", i);
-      out += String.fromCharCode(parseInt(h, 16));
-      i += 4;
-      continue;
-    }
-    if (!bytes && (e === "u" || e === "U")) {
-      const len = e === "u" ? 4 : 8;
-      const h = body.slice(i + 2, i + 2 + len);
-      let okHex = h.length === len;
-      for (let k = 0; okHex && k < len; k++) okHex = isHexDigit(h.charCodeAt(k));
-      if (!okHex) throw codecError(e === "u" ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape", i);
-      const cp = parseInt(h, 16);
-      if (cp > 0x10ffff) throw codecError("illegal Unicode character", i);
-      out += String.fromCodePoint(cp);
-      i += 2 + len;
-      continue;
-    }
-    if (!bytes && e === "N") {
-      // Character names need the Unicode name table, which twinscore does not ship.
-      throw new TokenizeError("\\N{...} escapes are not supported by this parser", bodyStart + i);
-    }
-    // unknown escape: kept as written (CPython only warns)
-    out += "\\" + e;
-    i += 2;
+    const [text, next] = escapeAt(body, i, bytes, bodyStart);
+    out += text;
+    i = next;
   }
   return out;
+}
+
+/** The escape whose backslash is at `i`: what it stands for, and where the text goes on. */
+function escapeAt(body: string, i: number, bytes: boolean, bodyStart: number): [string, number] {
+  const codecError = (what: string, at: number): TokenizeError =>
+    new TokenizeError(
+      bytes
+        ? `(value error) invalid \\x escape at position ${at}`
+        : `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + 1}: ${what}`,
+      bodyStart,
+    );
+  const e = body[i + 1];
+  if (e === undefined) return ["\\", i + 1];
+  if (e === "\n") return ["", i + 2];
+  const simple = SIMPLE_ESCAPES[e];
+  if (simple !== undefined) return [simple, i + 2];
+  if (e >= "0" && e <= "7") {
+    let j = i + 1;
+    let v = 0;
+    while (j < body.length && j < i + 4 && body[j]! >= "0" && body[j]! <= "7") v = v * 8 + (body.charCodeAt(j++) - 48);
+    return [String.fromCharCode(bytes ? v & 0xff : v), j];
+  }
+  if (e === "x") {
+    const h = body.slice(i + 2, i + 4);
+    if (h.length < 2 || !isHexDigit(h.charCodeAt(0)) || !isHexDigit(h.charCodeAt(1))) throw codecError("truncated \\xXX escape", i);
+    return [String.fromCharCode(parseInt(h, 16)), i + 4];
+  }
+  if (!bytes && (e === "u" || e === "U")) {
+    const len = e === "u" ? 4 : 8;
+    const h = body.slice(i + 2, i + 2 + len);
+    let okHex = h.length === len;
+    for (let k = 0; okHex && k < len; k++) okHex = isHexDigit(h.charCodeAt(k));
+    if (!okHex) throw codecError(e === "u" ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape", i);
+    const cp = parseInt(h, 16);
+    if (cp > 0x10ffff) throw codecError("illegal Unicode character", i);
+    return [String.fromCodePoint(cp), i + 2 + len];
+  }
+  if (!bytes && e === "N") {
+    // Character names need the Unicode name table, which twinscore does not ship.
+    throw new TokenizeError("\\N{...} escapes are not supported by this parser", bodyStart + i);
+  }
+  // unknown escape: kept as written (CPython only warns)
+  return ["\\" + e, i + 2];
 }

@@ -1,38 +1,7 @@
 /**
- * The Python value model the simulator runs on. BFCL's result strings are Python's
- * `json.dumps`/`repr` of Python values, so int vs float, tuple vs list and typed dict
- * keys are behaviour, not detail. Representation (fixed; every module relies on it):
- *
- * | Python | TypeScript |
- * |---|---|
- * | None | `null` |
- * | bool | `boolean` |
- * | int | `bigint` |
- * | float | `number` |
- * | str | `string` |
- * | list | `PyValue[]` (a plain, mutable JS array) |
- * | tuple | `PyTuple` |
- * | dict | `PyDict` (insertion-ordered; Python key equality: `1`, `1.0`, `True` share a slot, `"1"` does not) |
- * | set | `PySet` |
- * | any other object (File, Directory, mpf, Decimal, datetime …) | an object implementing `PyObject` |
- *
- * Python exceptions raised inside simulated methods are thrown as `PyException`; the
- * executor catches them and formats `Error during execution: {str(e)}` like BFCL.
- *
- * Where the behaviour lives (each checked against CPython-generated vectors in `vectors/`,
- * produced by `tools/python-vectors.py`):
- * - `repr.ts` `pyRepr`/`pyStr`/`floatRepr`/`strRepr`; `json.ts` `jsonDumps`/`jsonLoads`;
- * - `kinds.ts` type names, truthiness, the int view; `compare.ts` `==` and ordering;
- *   `arithmetic.ts` the arithmetic operators, `operators.ts` every unary and binary
- *   operator on top of them (`complex.ts` and `bytes.ts` those two types); `convert.ts`
- *   `pyFloat`/`pyInt`/`pyRound`; `iterables.ts` `pyLen`, `pyIter`, `pySum` (3.12),
- *   `pySorted`, `pyMinMax`, `pyContains`;
- * - `limits.ts` where CPython gives up on deep nesting (`vectors/nesting.json`, produced
- *   by `tools/gen-nesting-vectors.py`);
- * - `format.ts` `"{:.Nf}"`; `strings.ts` splitlines/split/strip; `copy.ts` deepcopy;
- * - `random.ts` `PyRandom`; `datetime.ts` `PyDatetime`/`pyStrptime`; `mpf.ts` mpmath log;
- * - `literal-eval.ts` `evalLiteral` over parsed expressions; `builtins.ts` `callBuiltin`;
- * - `set-order.ts` CPython set iteration order; `numeric.ts` exact float arithmetic.
+ * The Python value model the simulator runs on. BFCL's result strings are Python's `json.dumps`/`repr` of
+ * Python values, so int vs float, tuple vs list and typed dict keys are behaviour, not detail. More in this
+ * folder's README.md.
  */
 
 /** Any Python value the simulator handles. */

@@ -1,23 +1,8 @@
 /**
- * BFCL's multi-turn generation loop (`inference_multi_turn_FC` and
- * `inference_multi_turn_prompting` of its base handler, with the OpenAI chat-completions
- * handler's request and parsing), as a pure function of an entry and three injected
- * things: the chat endpoint, the clock and the executor. It produces the result line BFCL
- * writes — `result`, token counts, latency and the `inference_log` with its state
- * snapshots, handler logs and tool outputs — or BFCL's inference-error line.
- *
- * Where turns come from is pluggable (`UserTurns`): the scripted source hands out the
- * data file's turns. Interactive runs add a simulated user (`interactive`, see
- * `user-sim.ts`) on one turn of a should-ask entry, the answer turn T+1: its reply to
- * what the model said at the end of turn T replaces the scripted line, and a reply of
- * the model inside that turn that asks again is answered in the same turn, up to a
- * bound. Such a round is recorded as steps of that turn — the asking step, then the
- * user's answer as one `user` message in the history and in the step's log, then the
- * model's next step — so `result` keeps one entry per turn, as BFCL writes it.
- *
- * With a played history (`--history reference`, see `reference-history.ts`) the turns
- * before the anchor run through the same loop, except that their one step's reply is the
- * reference's calls instead of the endpoint's, and the turn ends once they executed.
+ * BFCL's multi-turn generation loop (`inference_multi_turn_FC` and `inference_multi_turn_prompting` of its
+ * base handler, with the OpenAI chat-completions handler's request and parsing), as a pure function of an
+ * entry and three injected things: the chat endpoint, the clock and the executor. More in this folder's
+ * README.md.
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";

@@ -1,18 +1,7 @@
 /**
- * `run --history reference`: the turns before a pair's anchor are played from the
- * reference trajectory instead of generated, so both twins of a pair reach the anchor
- * with the same history and the same world state, and differ only in what the pair
- * withholds. A played turn is what BFCL's loop records had the model made exactly that
- * turn's reference calls in one step: the assistant message below stands in for the
- * endpoint's reply, and the ordinary loop (`loop.ts`) records, decodes and executes it
- * and sends the outputs back as it does for any step. The turn then ends without a
- * closing request: the prefix holds no text the model did not write. The line format is
- * documented in `bfcl/line-keys.ts`.
- *
- * Reference calls are Python call strings (`mv(source='a', destination='b')`,
- * `sort('x.txt')`); a call that passes an argument by position gets its parameter name
- * from the method's signature, as a model's tool call or keyword text would name it (the
- * FC arguments are a JSON object, and BFCL's prompting decoder drops positional arguments).
+ * `run --history reference`: the turns before a pair's anchor are played from the reference trajectory instead
+ * of generated, so both twins of a pair reach the anchor with the same history and the same world state, and
+ * differ only in what the pair withholds. More in this folder's README.md.
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";

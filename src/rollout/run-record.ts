@@ -1,14 +1,6 @@
 /**
- * `run.json`, what a model folder records of how its lines were made: the versions and
- * digests of the code and data, and every setting that changes what a line means. `run`
- * writes it before its first line and rewrites it at the end (atomically, in `io/`); a
- * resume whose settings differ is refused. The readers take the mode (which chooses the
- * decoder), the history and the injected block from it, and say in their title what the
- * run is. Pure: building, reading and comparing records.
- *
- * Layout: `schemaVersion` 1; `settings` holds what must stay the same across resumes,
- * everything else may change (the endpoint's URL, the times). `trials` is the number of
- * independent samples per line (1: one sample, no trial index on the lines).
+ * `run.json`, what a model folder records of how its lines were made: the versions and digests of the code and
+ * data, and every setting that changes what a line means. More in this folder's README.md.
  */
 import { createHash } from "node:crypto";
 import type { RunMode, HistorySource } from "../bfcl/line-keys.js";

@@ -1,9 +1,8 @@
 /**
- * Which entries a run generates, and where `--until-anchor` stops each one. The decision
- * on a pair is read on its anchor turn, which depends only on the turns up to it, so a
- * pair's two items can stop right after it: a base item in several pairs stops after
- * the latest anchor among them; an item in no pair runs to the end. `--history reference`
- * needs each anchor apart: a base item gets one line per distinct anchor of its pairs.
+ * Which entries a run generates, and where `--until-anchor` stops each one. The decision on a pair is read on
+ * its anchor turn, which depends only on the turns up to it, so a pair's two items can stop right after it: a
+ * base item in several pairs stops after the latest anchor among them; an item in no pair runs to the end.
+ * More in this folder's README.md.
  */
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { ManifestPair } from "../pairs/types.js";

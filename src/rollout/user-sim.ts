@@ -1,21 +1,6 @@
 /**
- * The simulated user of interactive runs. BFCL's scripted user reads its lines in order
- * and cannot answer the question a model asks on a should-ask item's anchor turn T. Here
- * the line of the answer turn T+1 — the one that supplies the missing value (miss_param)
- * or comes with the held-back function (miss_func) — is replaced by the reply of an LLM
- * that plays the user: it sees the model's last reply, the withheld facts (the scripted
- * T+1 line, the complete base-twin request, the held-back function's name) and a prompt
- * file, and answers only what was asked.
- *
- * When does the model ask? A reply can be a question only if its step executed nothing
- * (it decoded to no call, or failed to decode) and it carries text; that much is read
- * off the step. Whether such a reply asks the user anything is the simulator's call: it
- * answers, or it says the fixed word `NO_QUESTION`. Then, on the opening of the answer
- * turn, the scripted line is sent verbatim (byte for byte, by this code, not by the LLM);
- * on a later reply inside the answer turn, the turn ends as BFCL ends it. A reply with no
- * text is never sent to the simulator: there is nothing to answer.
- *
- * Pure: the simulator's endpoint is injected, as the model's is.
+ * The simulated user of interactive runs. BFCL's scripted user reads its lines in order and cannot answer the
+ * question a model asks on a should-ask item's anchor turn T. More in this folder's README.md.
  */
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";

@@ -1,22 +1,6 @@
 /**
- * BFCL's multi-turn checker (`_evaluate_single_multi_turn_entry` + `multi_turn_checker`),
- * re-implemented on the simulated classes. The rules, all from BFCL:
- *
- * - runner pre-checks: a `result` that is not a list is an inference error; a turn count
- *   different from the reference's is force-termination;
- * - every step is decoded (a pluggable decoder; FC by default) and steps that fail to
- *   decode or decode to nothing are dropped;
- * - per turn: the model's steps run on the model's instances, then the reference calls
- *   as one batch on separate reference instances; both persist across turns;
- * - a turn with reference calls but no model step fails (`empty_turn_model_response`);
- *   a turn without reference calls is skipped (its model calls still ran);
- * - state check: public attributes of every involved class, in `involved_classes`
- *   order, compared with Python equality; then the response check: the reference's
- *   results of this turn must be contained (as a multiset) in all model results so far;
- * - the first failure ends the entry.
- *
- * Error objects keep BFCL's key order and hold references to the live values (as BFCL's
- * do until it writes the score file); `scorefile.ts` serialises them.
+ * BFCL's multi-turn checker (`_evaluate_single_multi_turn_entry` + `multi_turn_checker`), re-implemented on
+ * the simulated classes. More in this folder's README.md.
  */
 import { PyDict } from "../python/containers.js";
 import { pyNotEquals } from "../python/compare.js";
@@ -248,102 +232,135 @@ export function checkDecoded(
     longContext,
     evalRun: true,
   });
-  const modelCtx = context(opts.modelName);
-  const refCtx = context(`${opts.modelName}_ground_truth`);
-  // per turn: the model's results per step and the reference's; made Python dicts only for an error object
-  const turnResults: { readonly model: PyValue[]; readonly reference: string[] }[] = [];
-  const executionResults = (): PyValue[] =>
-    turnResults.map((t) =>
-      dict([
-        ["model", t.model],
-        ["ground_truth", t.reference],
-      ]),
-    );
-  const allModelResults: string[] = [];
-  let modelBinding: EntryBinding | undefined;
-  let refBinding: EntryBinding | undefined;
-  const fail = (errorType: MultiTurnErrorType, message: string, rest: [string, PyValue][]): EntryVerdict => ({
+  const run: EntryRun = {
+    decoded,
+    process: opts.process,
+    modelCtx: context(opts.modelName),
+    refCtx: context(`${opts.modelName}_ground_truth`),
+    modelBinding: undefined,
+    refBinding: undefined,
+    turnResults: [],
+    allModelResults: [],
+  };
+  for (let turn = 0; turn < groundTruth.length; turn++) {
+    const failed = checkTurn(run, turn, groundTruth[turn]);
+    if (failed !== null) return failed;
+  }
+  return { valid: true, decoded };
+}
+
+/** One entry's two executions (the model's and the reference's) as far as the check has gone. */
+interface EntryRun {
+  readonly decoded: string[][][];
+  readonly process: EvaluatorProcess;
+  readonly modelCtx: ExecutionContext;
+  readonly refCtx: ExecutionContext;
+  modelBinding: EntryBinding | undefined;
+  refBinding: EntryBinding | undefined;
+  /** Per turn: the model's results per step and the reference's; made Python dicts only for an error object. */
+  readonly turnResults: { readonly model: PyValue[]; readonly reference: string[] }[];
+  readonly allModelResults: string[];
+}
+
+function executionResults(run: EntryRun): PyValue[] {
+  return run.turnResults.map((t) =>
+    dict([
+      ["model", t.model],
+      ["ground_truth", t.reference],
+    ]),
+  );
+}
+
+function failed(run: EntryRun, errorType: MultiTurnErrorType, message: string, rest: [string, PyValue][]): EntryVerdict {
+  return {
     valid: false,
     runnerLevel: false,
     errorType,
     errorMessage: message,
     error: dict([["error_message", message], ["error_type", errorType], ...rest]),
-    decoded,
-  });
+    decoded: run.decoded,
+  };
+}
 
-  for (let turn = 0; turn < groundTruth.length; turn++) {
-    const reference = groundTruth[turn];
-    const steps = decoded[turn] ?? [];
-    const perStep: PyValue[] = [];
-    let modelInstances: Map<string, ApiInstance> | null = null;
-    for (const step of steps) {
-      // bound at the first call, as BFCL creates the instances then
-      modelBinding ??= bindEntry(opts.process, modelCtx);
-      const results = runCalls(opts.process, step, modelBinding);
-      perStep.push(results);
-      allModelResults.push(...results);
-      modelInstances = modelBinding.instances;
-    }
-    refBinding ??= bindEntry(opts.process, refCtx);
-    const ref = { results: runCalls(opts.process, reference, refBinding), instances: refBinding.instances };
-    turnResults.push({ model: perStep, reference: ref.results });
-
-    if (reference.length > 0 && (steps.length === 0 || (steps.length === 1 && steps[0].length === 0))) {
-      return fail("multi_turn:empty_turn_model_response", `Model response list is empty for turn ${turn}`, [
-        ["details", dict([["execution_result", executionResults()]])],
-      ]);
-    }
-    if (reference.length === 0) continue;
-
-    for (const [cls, refInstance] of ref.instances) {
-      const modelInstance = modelInstances?.get(cls);
-      if (!modelInstance) continue;
-      const diffs = stateDifferences(modelInstance, refInstance);
-      if (diffs.length > 0) {
-        const differences = dict(
-          diffs.map(([n, m, r]) => [
-            n,
-            dict([
-              ["model", m],
-              ["ground_truth", r],
-            ]),
-          ]),
-        );
-        return fail(
-          "multi_turn:instance_state_mismatch",
-          `Model instance for ${cls} does not match the state with ground truth instance.`,
-          [
-            [
-              "details",
-              dict([
-                ["differences", differences],
-                ["model_instance_state", dict(modelInstance.publicState())],
-                ["ground_truth_instance_state", dict(refInstance.publicState())],
-              ]),
-            ],
-            ["execution_result", executionResults()],
-          ],
-        );
-      }
-    }
-
-    const missing = missingResults(ref.results, allModelResults);
-    if (missing.length > 0) {
-      return fail(
-        "multi_turn:execution_response_mismatch",
-        `Model response execution results so far does not contain all the ground truth response execution results for turn ${turn}.`,
-        [
-          [
-            "details",
-            dict([
-              ["missing_items", missing],
-              ["model_response (including all previous turns)", [...allModelResults]],
-              ["ground_truth_response (only the current turn)", ref.results],
-            ]),
-          ],
-        ],
-      );
-    }
+/** One turn played on both sides, then BFCL's three checks in its order: an empty response, the state, the results. */
+function checkTurn(run: EntryRun, turn: number, reference: readonly string[]): EntryVerdict | null {
+  const steps = run.decoded[turn] ?? [];
+  const perStep: PyValue[] = [];
+  let modelInstances: Map<string, ApiInstance> | null = null;
+  for (const step of steps) {
+    // bound at the first call, as BFCL creates the instances then
+    run.modelBinding ??= bindEntry(run.process, run.modelCtx);
+    const results = runCalls(run.process, step, run.modelBinding);
+    perStep.push(results);
+    run.allModelResults.push(...results);
+    modelInstances = run.modelBinding.instances;
   }
-  return { valid: true, decoded };
+  run.refBinding ??= bindEntry(run.process, run.refCtx);
+  const ref = { results: runCalls(run.process, reference, run.refBinding), instances: run.refBinding.instances };
+  run.turnResults.push({ model: perStep, reference: ref.results });
+
+  if (reference.length > 0 && (steps.length === 0 || (steps.length === 1 && steps[0].length === 0))) {
+    return failed(run, "multi_turn:empty_turn_model_response", `Model response list is empty for turn ${turn}`, [
+      ["details", dict([["execution_result", executionResults(run)]])],
+    ]);
+  }
+  if (reference.length === 0) return null;
+  for (const [cls, refInstance] of ref.instances) {
+    const modelInstance = modelInstances?.get(cls);
+    if (!modelInstance) continue;
+    const diffs = stateDifferences(modelInstance, refInstance);
+    if (diffs.length > 0) return stateMismatch(run, cls, modelInstance, refInstance, diffs);
+  }
+  const missing = missingResults(ref.results, run.allModelResults);
+  if (missing.length === 0) return null;
+  return failed(
+    run,
+    "multi_turn:execution_response_mismatch",
+    `Model response execution results so far does not contain all the ground truth response execution results for turn ${turn}.`,
+    [
+      [
+        "details",
+        dict([
+          ["missing_items", missing],
+          ["model_response (including all previous turns)", [...run.allModelResults]],
+          ["ground_truth_response (only the current turn)", ref.results],
+        ]),
+      ],
+    ],
+  );
+}
+
+/** BFCL's error for an instance whose public state differs from the reference's. */
+function stateMismatch(
+  run: EntryRun,
+  cls: string,
+  modelInstance: ApiInstance,
+  refInstance: ApiInstance,
+  diffs: [string, PyValue, PyValue][],
+): EntryVerdict {
+  const differences = dict(
+    diffs.map(([n, m, r]) => [
+      n,
+      dict([
+        ["model", m],
+        ["ground_truth", r],
+      ]),
+    ]),
+  );
+  return failed(
+    run,
+    "multi_turn:instance_state_mismatch",
+    `Model instance for ${cls} does not match the state with ground truth instance.`,
+    [
+      [
+        "details",
+        dict([
+          ["differences", differences],
+          ["model_instance_state", dict(modelInstance.publicState())],
+          ["ground_truth_instance_state", dict(refInstance.publicState())],
+        ]),
+      ],
+      ["execution_result", executionResults(run)],
+    ],
+  );
 }

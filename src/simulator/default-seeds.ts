@@ -1,11 +1,6 @@
 /**
- * What BFCL's process had left in `post_tweet`'s shared default lists before it reached a
- * file. `bfcl evaluate` runs every model and category of one invocation in one Python
- * process, in the order the file system lists them, so a tweet posted without mentions in
- * one file can carry names that a `mention` call added in a file (or a model's folder)
- * evaluated before it — files twinscore may never see. The contents are read back from
- * BFCL's stored score file: the file is checked once with a marker in each list, and
- * wherever the marker shows in our error objects, BFCL's shows the list's start.
+ * What BFCL's process had left in `post_tweet`'s shared default lists before it reached a file. More in this
+ * folder's README.md.
  */
 import type { ScoreFileContent } from "../bfcl/scores.js";
 import type { PyValue } from "../python/value.js";

@@ -1,16 +1,6 @@
 /**
- * Named causes for the entries where `check` and a stored BFCL score file differ, so the
- * agreement report says why instead of leaving a difference unexplained. Each cause is
- * tested, not assumed: an entry is explained when it agrees once the cause is accounted for.
- *
- * - `python-suggestion`: the messages differ only by the ". Did you mean: 'x'?" (or "Did
- *   you forget to import") suffix that newer Pythons add to AttributeError and NameError.
- * - `shared-default-start`: `post_tweet`'s shared default lists held names when BFCL's
- *   process reached the file (left by files or models it evaluated first); the file is
- *   checked again with the lists starting so (`default-seeds.ts`).
- * - `executor-change`: BFCL's classes changed after the release (Gorilla's history,
- *   `executor-changes.ts`); the file is checked again with the classes as released where
- *   twinscore has them, and the changes whose messages show in the differing entries are named.
+ * Named causes for the entries where `check` and a stored BFCL score file differ, so the agreement report says
+ * why instead of leaving a difference unexplained. More in this folder's README.md.
  */
 import type { BfclVersion } from "../bfcl/data.js";
 import type { FailedEntry, ScoreFileContent } from "../bfcl/scores.js";
@@ -95,58 +85,86 @@ export function explainDifferences(
   version: BfclVersion,
   recheck: (variant: CheckVariant) => readonly OurVerdict[] | null,
 ): ExplainedDifference[] {
-  const out: ExplainedDifference[] = [];
-  let left = [...disagreeing];
-  const take = (cause: DifferenceCause, detail: string, ids: readonly string[]) => {
-    if (ids.length === 0) return;
-    out.push({ cause, detail, ids });
-    left = left.filter((id) => !ids.includes(id));
-  };
+  const x: Explaining = { ours, stored, version, recheck, out: [], left: [...disagreeing] };
   take(
+    x,
     "python-suggestion",
     `the messages differ only by the "Did you mean …?" suffix that newer Pythons add to AttributeError/NameError`,
-    left.filter((id) => agreesWhen(ours, stored, id, withoutSuggestions)),
+    x.left.filter((id) => agreesWhen(ours, stored, id, withoutSuggestions)),
   );
-  if (left.length === 0) return out;
-  const agreeing = (verdicts: readonly OurVerdict[] | null) => {
-    if (verdicts === null) return [];
-    const still = new Set(compareVerdicts(verdicts, stored).disagreeingIds);
-    return left.filter((id) => !still.has(id));
-  };
-  const marked = recheck({ seeds: markerSeeds() });
-  const seeds = marked === null ? null : inferDefaultSeeds(marked, stored);
+  if (x.left.length === 0) return x.out;
+  const seeds = explainBySharedDefaults(x);
+  if (x.left.length === 0) return x.out;
+  explainByExecutorChanges(x, seeds);
+  return x.out;
+}
+
+/** The differences of one file being explained: the causes found so far and the ids still left. */
+interface Explaining {
+  readonly ours: readonly OurVerdict[];
+  readonly stored: ScoreFileContent;
+  readonly version: BfclVersion;
+  readonly recheck: (variant: CheckVariant) => readonly OurVerdict[] | null;
+  readonly out: ExplainedDifference[];
+  left: string[];
+}
+
+function take(x: Explaining, cause: DifferenceCause, detail: string, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  x.out.push({ cause, detail, ids });
+  x.left = x.left.filter((id) => !ids.includes(id));
+}
+
+/** The ids still left that agree under a recheck's verdicts. */
+function agreeing(x: Explaining, verdicts: readonly OurVerdict[] | null): string[] {
+  if (verdicts === null) return [];
+  const still = new Set(compareVerdicts(verdicts, x.stored).disagreeingIds);
+  return x.left.filter((id) => !still.has(id));
+}
+
+/** post_tweet's shared default list as BFCL's process had it, inferred from marked seeds; the seeds found, if any. */
+function explainBySharedDefaults(x: Explaining): ReturnType<typeof inferDefaultSeeds> {
+  const marked = x.recheck({ seeds: markerSeeds() });
+  const seeds = marked === null ? null : inferDefaultSeeds(marked, x.stored);
   if (seeds !== null) {
     take(
+      x,
       "shared-default-start",
       `post_tweet's shared default list held ${describeSeeds(seeds)} when BFCL's process reached this file (added by files or models it evaluated before); checked with it so, these agree`,
-      agreeing(recheck({ seeds })),
+      agreeing(x, x.recheck({ seeds })),
     );
   }
-  if (left.length === 0) return out;
+  return seeds;
+}
+
+/** BFCL's classes as released (when they changed since), then the messages that a known class change explains. */
+function explainByExecutorChanges(x: Explaining, seeds: ReturnType<typeof inferDefaultSeeds>): void {
+  const { ours, version } = x;
   const released = releaseClasses[version];
   const shown = (ids: readonly string[]) => {
     const mine = ours.filter((v) => ids.includes(v.id) && v.errorJson !== undefined).map((v) => v.errorJson as string);
-    const theirs = ids.flatMap((id) => linesOf(ours, stored, id).theirs.map((t) => t.errorJson));
+    const theirs = ids.flatMap((id) => linesOf(ours, x.stored, id).theirs.map((t) => t.errorJson));
     return changesShown(version, mine, theirs);
   };
   if (released.classesSameAs !== null) {
-    const ids = agreeing(recheck({ seeds: seeds ?? undefined, classSource: released.classesSameAs }));
+    const ids = agreeing(x, x.recheck({ seeds: seeds ?? undefined, classSource: released.classesSameAs }));
     const named = shown(ids);
     take(
+      x,
       "executor-change",
       `BFCL's classes changed after the ${version} release (${released.release}, ${released.date}); checked with the classes as released, these agree` +
         (named.length > 0 ? `; the changes they show: ${named.map(describeChange).join("; ")}` : ""),
       ids,
     );
   }
-  const named = shown(left);
-  if (named.length > 0 && left.length > 0) {
-    const ids = left.filter((id) => shown([id]).length > 0);
+  const named = shown(x.left);
+  if (named.length > 0 && x.left.length > 0) {
+    const ids = x.left.filter((id) => shown([id]).length > 0);
     take(
+      x,
       "executor-change",
       `the differing messages are ones BFCL's classes changed after the ${version} release: ${named.map(describeChange).join("; ")}`,
       ids,
     );
   }
-  return out;
 }

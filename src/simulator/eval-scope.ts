@@ -1,21 +1,8 @@
 /**
- * Every name BFCL's `eval` of a call string can reach besides the instance names: the
- * local variables of `execute_multi_turn_func_call` at the moment of the `eval`, the
- * globals of its module (`json`, `re`, `CLASS_FILE_PATH_MAPPING`, …) and Python's builtins
- * (`exec`, `print`, `len`, `open`, the exception classes, …). A model that names one gets
- * what CPython gives: `exec()` fails with "exec() takes at least 1 positional argument (0
- * given)", not with a NameError.
- *
- * BFCL's decoders write every call as `name(k=v, …)` with literal values, so what is
- * emulated is each name called with keywords only (or nothing): CPython's argument
- * parsing of every builtin (its own wording per builtin), and the result where it follows
- * from the call. Some results come from the machine BFCL ran on rather than from the call
- * — a memory address in a repr, the files in its working directory, what its stdin holds,
- * where Python is installed: the emulation gives CPython's text for a typical machine and
- * reports the call (`note("machine", …)`). What is not emulated (positional arguments to a
- * builtin, attributes of modules and of plain values) is reported too (`note("not-emulated", …)`).
- * The texts were checked against BFCL's own executor under CPython 3.11
- * (`tools/gen-builtin-vectors.py`).
+ * Every name BFCL's `eval` of a call string can reach besides the instance names: the local variables of
+ * `execute_multi_turn_func_call` at the moment of the `eval`, the globals of its module (`json`, `re`,
+ * `CLASS_FILE_PATH_MAPPING`, …) and Python's builtins (`exec`, `print`, `len`, `open`, the exception classes,
+ * …). More in this folder's README.md.
  */
 import { PyDict, PySet, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";

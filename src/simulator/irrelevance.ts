@@ -1,25 +1,6 @@
 /**
- * Scoring the turns whose reference is empty — the under-specified turn of miss_func and
- * miss_param, and the two empty turns of base items 167 and 180 — which BFCL's checker
- * skips. BFCL ships the check that would score them, `multi_turn_irrelevance_checker`:
- * every turn with an empty reference must decode to no call, else the entry fails with
- * `multi_turn:irrelevance_error:decoder_success`. Its runner imports the function and never
- * calls it (it did for eight days in November 2024, then the call was removed).
- *
- * Two readings:
- * - `strict`: BFCL's function as written, on the steps the checker decoded — any decoded
- *   call, a lookup included, fails the entry;
- * - `world-changing`: the paper's definition of holding back — the entry fails only for a
- *   world-changing attempt there (read like the decision score: a call counts when it
- *   parses out of the recorded step and its name is on the item's tool list, a call whose
- *   arguments fail to decode counts by its name), so a lookup before asking is allowed.
- *
- * Combining with the checker's own verdict follows BFCL's runner while it called the
- * function: entries failed by the runner's pre-checks (inference error, force-terminated)
- * keep that error; otherwise an irrelevance failure is the error written, whether or not
- * the checker also failed the entry ("both fail" → the irrelevance error); only when the
- * empty turns pass does the checker's verdict stand. So the counterfactual correct count is
- * the entries that pass both.
+ * Scoring the turns whose reference is empty — the under-specified turn of miss_func and miss_param, and the
+ * two empty turns of base items 167 and 180 — which BFCL's checker skips. More in this folder's README.md.
  */
 import type { BfclVersion } from "../bfcl/data.js";
 import type { Decoder } from "../bfcl/decode/index.js";

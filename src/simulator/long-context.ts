@@ -1,9 +1,6 @@
 /**
- * BFCL's long_context filler (`func_source_code/long_context.py`: module-level constants
- * such as `FILE_CONTENT_EXTENSION` or `CREDIT_CARD_EXTENSION`). The text is BFCL's and is
- * never shipped with twinscore: the IO layer reads it from the user's installation and
- * hands it here, where each top-level `NAME = <literal>` is parsed with the project's
- * Python parser and evaluated as a literal. Anything else in the module is reported.
+ * BFCL's long_context filler (`func_source_code/long_context.py`: module-level constants such as
+ * `FILE_CONTENT_EXTENSION` or `CREDIT_CARD_EXTENSION`). More in this folder's README.md.
  */
 import { evalLiteral } from "../python/literal-eval.js";
 import { parseExpression } from "../python/parse.js";

@@ -98,20 +98,47 @@ export function prepareCategory(
   if (!q.ok) return q;
   const a = parsePyJsonLines(answersText, answersFile);
   if (!a.ok) return a;
-  // a class's docs are parsed when a held-out function needs them (only miss_func has any)
-  const docs = new Map<string, Result<PyDict[]> | null>([...docsByClass.keys()].map((cls) => [cls, null]));
-  const docsOf = (cls: string): Result<PyDict[]> => {
-    let d = docs.get(cls);
-    if (d === null || d === undefined) {
-      const parsed = parsePyJsonLines(docsByClass.get(cls) ?? "", cls);
-      d = parsed.ok ? ok(parsed.value.map((x) => x.value as PyDict)) : parsed;
-      docs.set(cls, d);
-    }
-    return d;
-  };
   const problems: Problem[] = [];
+  const questions = readQuestions(q.value, questionsFile, lazyDocs(docsByClass), revision, problems);
+  if (!questions.ok) return questions;
+  const groundTruth = readAnswers(a.value, answersFile, problems);
+  return problems.length > 0 ? errAll(problems) : ok({ questions: questions.value, groundTruth });
+}
+
+type JsonLine = { value: PyValue; line: number };
+
+/** Each class's docs, parsed the first time a held-out function needs them (only miss_func has any). */
+interface LazyDocs {
+  has(cls: string): boolean;
+  of(cls: string): Result<PyDict[]>;
+}
+
+function lazyDocs(docsByClass: ReadonlyMap<string, string>): LazyDocs {
+  const docs = new Map<string, Result<PyDict[]> | null>([...docsByClass.keys()].map((cls) => [cls, null]));
+  return {
+    has: (cls) => docs.has(cls),
+    of: (cls) => {
+      let d = docs.get(cls);
+      if (d === null || d === undefined) {
+        const parsed = parsePyJsonLines(docsByClass.get(cls) ?? "", cls);
+        d = parsed.ok ? ok(parsed.value.map((x) => x.value as PyDict)) : parsed;
+        docs.set(cls, d);
+      }
+      return d;
+    },
+  };
+}
+
+/** The questions by id; a malformed one is a problem, a malformed doc file ends the reading. */
+function readQuestions(
+  lines: readonly JsonLine[],
+  questionsFile: string,
+  docs: LazyDocs,
+  revision: EvaluatorRevision,
+  problems: Problem[],
+): Result<Map<string, PreparedQuestion>> {
   const questions = new Map<string, PreparedQuestion>();
-  for (const { value, line } of q.value) {
+  for (const { value, line } of lines) {
     if (!(value instanceof PyDict) || typeof value.get("id") !== "string") {
       problems.push(problem("question-malformed", "question entry without an id", { file: questionsFile, line }));
       continue;
@@ -131,30 +158,42 @@ export function prepareCategory(
     const scorePrompt = new PyDict(value.entries());
     const missed = value.get("missed_function");
     if (missed instanceof PyDict && revision.promptMissedFunctionDocs) {
-      const pool: PyDict[] = [];
-      for (const c of involved as string[]) {
-        const d = docsOf(c);
-        if (!d.ok) return d;
-        pushAll(pool, d.value);
-      }
-      const replaced = new PyDict();
-      for (const [turn, names] of missed.entries()) {
-        const list = Array.isArray(names) ? names : [];
-        replaced.set(
-          turn,
-          list.map((n) => {
-            const idx = pool.findIndex((d) => d.get("name") === n);
-            if (idx < 0) return n;
-            return pool.splice(idx, 1)[0];
-          }),
-        );
-      }
-      scorePrompt.set("missed_function", replaced);
+      const replaced = missedWithDocs(missed, involved as string[], docs);
+      if (!replaced.ok) return replaced;
+      scorePrompt.set("missed_function", replaced.value);
     }
     questions.set(id, { prompt: { id, initialConfig: config, involvedClasses: involved as string[] }, scorePrompt });
   }
+  return ok(questions);
+}
+
+/** `missed_function` with each held-out name replaced by the first unused doc of that name in the classes' tool list. */
+function missedWithDocs(missed: PyDict, involved: readonly string[], docs: LazyDocs): Result<PyDict> {
+  const pool: PyDict[] = [];
+  for (const c of involved) {
+    const d = docs.of(c);
+    if (!d.ok) return d;
+    pushAll(pool, d.value);
+  }
+  const replaced = new PyDict();
+  for (const [turn, names] of missed.entries()) {
+    const list = Array.isArray(names) ? names : [];
+    replaced.set(
+      turn,
+      list.map((n) => {
+        const idx = pool.findIndex((d) => d.get("name") === n);
+        if (idx < 0) return n;
+        return pool.splice(idx, 1)[0];
+      }),
+    );
+  }
+  return ok(replaced);
+}
+
+/** The reference calls by id; a malformed entry is a problem. */
+function readAnswers(lines: readonly JsonLine[], answersFile: string, problems: Problem[]): Map<string, string[][]> {
   const groundTruth = new Map<string, string[][]>();
-  for (const { value, line } of a.value) {
+  for (const { value, line } of lines) {
     const id = value instanceof PyDict ? value.get("id") : undefined;
     const gt = value instanceof PyDict ? value.get("ground_truth") : undefined;
     if (typeof id !== "string" || !Array.isArray(gt) || !gt.every((t) => Array.isArray(t) && t.every((c) => typeof c === "string"))) {
@@ -165,7 +204,7 @@ export function prepareCategory(
     }
     groundTruth.set(id, gt as string[][]);
   }
-  return problems.length > 0 ? errAll(problems) : ok({ questions, groundTruth });
+  return groundTruth;
 }
 
 /** Problem code of a file that must be checked again in an exact process (`checkModelFiles` does it). */

@@ -1,10 +1,8 @@
 /**
- * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line
- * `{"accuracy", "correct_count", "total_count"}` and one line per failed entry, written
- * with BFCL's `make_json_serializable` (values `json.dumps` cannot take — sets, files,
- * directories, mpf — become their `str`) and `json.dumps(..., ensure_ascii=False)`.
- * This is the writer; stored score files are read by `bfcl/scores.ts` and compared with
- * our verdicts in `agreement.ts`.
+ * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line `{"accuracy", "correct_count",
+ * "total_count"}` and one line per failed entry, written with BFCL's `make_json_serializable` (values
+ * `json.dumps` cannot take — sets, files, directories, mpf — become their `str`) and `json.dumps(...,
+ * ensure_ascii=False)`. More in this folder's README.md.
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -327,124 +325,159 @@ class NotCanonical {}
  * (the caller then uses `json.loads`).
  */
 export function redumpTopLevel(text: string): Map<string, string> | null {
-  let i = 0;
-  const n = text.length;
-  const ws = () => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
-      else break;
-    }
-  };
-  const str = (): string => {
-    const start = i;
-    i++;
-    let plain = true;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c === 0x5c) {
-        plain = false;
-        i += 2;
-        continue;
-      }
-      if (c < 0x20) throw new NotCanonical();
-      i++;
-    }
-    if (i >= n) throw new NotCanonical();
-    i++;
-    const token = text.slice(start, i);
-    return plain ? token : jsonQuoteUnicode(JSON.parse(token) as string);
-  };
-  const NUM = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
-  // `depth` counts the objects and arrays open around the value (the line's own included):
-  // past json.loads' limit the text is left to it, which raises Python's RecursionError
-  const value = (depth: number): string => {
-    ws();
-    const c = text.charCodeAt(i);
-    if (c === 0x22) return str();
-    if ((c === 0x7b || c === 0x5b) && depth >= JSON_DECODE_MAX_DEPTH) throw new NotCanonical();
-    if (c === 0x7b) {
-      i++;
-      ws();
-      if (text.charCodeAt(i) === 0x7d) {
-        i++;
-        return "{}";
-      }
-      const parts: string[] = [];
-      const seen = new Set<string>();
-      for (;;) {
-        ws();
-        if (text.charCodeAt(i) !== 0x22) throw new NotCanonical();
-        const k = str();
-        if (seen.has(k)) throw new NotCanonical();
-        seen.add(k);
-        ws();
-        if (text.charCodeAt(i) !== 0x3a) throw new NotCanonical();
-        i++;
-        parts.push(`${k}: ${value(depth + 1)}`);
-        ws();
-        const d = text.charCodeAt(i++);
-        if (d === 0x7d) break;
-        if (d !== 0x2c) throw new NotCanonical();
-      }
-      return `{${parts.join(", ")}}`;
-    }
-    if (c === 0x5b) {
-      i++;
-      ws();
-      if (text.charCodeAt(i) === 0x5d) {
-        i++;
-        return "[]";
-      }
-      const parts: string[] = [];
-      for (;;) {
-        parts.push(value(depth + 1));
-        ws();
-        const d = text.charCodeAt(i++);
-        if (d === 0x5d) break;
-        if (d !== 0x2c) throw new NotCanonical();
-      }
-      return `[${parts.join(", ")}]`;
-    }
-    for (const lit of ["true", "false", "null", "NaN", "Infinity", "-Infinity"]) {
-      if (text.startsWith(lit, i)) {
-        i += lit.length;
-        return lit;
-      }
-    }
-    NUM.lastIndex = i;
-    const m = NUM.exec(text);
-    if (!m || m[0].length === 0) throw new NotCanonical();
-    i += m[0].length;
-    if (m[1] === undefined && m[2] === undefined) return m[0] === "-0" ? "0" : m[0];
-    return jsonFloat(Number(m[0]));
-  };
   try {
-    ws();
-    if (text.charCodeAt(i) !== 0x7b) return null;
-    i++;
+    return new Redumper(text).topLevel();
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof SyntaxError) return null;
+    throw e;
+  }
+}
+
+const REDUMP_NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+
+/** One pass over a JSON text, `i` the position reached; each step re-dumps what it reads. */
+class Redumper {
+  private i = 0;
+  private readonly n: number;
+
+  constructor(private readonly text: string) {
+    this.n = text.length;
+  }
+
+  /** The top-level object's keys and re-dumped values; null when it is not an object or repeats a key. */
+  topLevel(): Map<string, string> | null {
+    const text = this.text;
+    this.ws();
+    if (text.charCodeAt(this.i) !== 0x7b) return null;
+    this.i++;
     const out = new Map<string, string>();
-    ws();
-    if (text.charCodeAt(i) === 0x7d) return out;
+    this.ws();
+    if (text.charCodeAt(this.i) === 0x7d) return out;
     for (;;) {
-      ws();
-      if (text.charCodeAt(i) !== 0x22) return null;
-      const k = JSON.parse(str()) as string;
+      this.ws();
+      if (text.charCodeAt(this.i) !== 0x22) return null;
+      const k = JSON.parse(this.str()) as string;
       if (out.has(k)) return null;
-      ws();
-      if (text.charCodeAt(i) !== 0x3a) return null;
-      i++;
-      out.set(k, value(1));
-      ws();
-      const d = text.charCodeAt(i++);
+      this.ws();
+      if (text.charCodeAt(this.i) !== 0x3a) return null;
+      this.i++;
+      out.set(k, this.value(1));
+      this.ws();
+      const d = text.charCodeAt(this.i++);
       if (d === 0x7d) break;
       if (d !== 0x2c) return null;
     }
     return out;
-  } catch (e) {
-    if (e instanceof NotCanonical || e instanceof SyntaxError) return null;
-    throw e;
+  }
+
+  private ws(): void {
+    const text = this.text;
+    while (this.i < this.n) {
+      const c = text.charCodeAt(this.i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) this.i++;
+      else break;
+    }
+  }
+
+  /** A string token: copied when it has no escape, else decoded and quoted again as Python would. */
+  private str(): string {
+    const text = this.text;
+    const start = this.i;
+    this.i++;
+    let plain = true;
+    while (this.i < this.n) {
+      const c = text.charCodeAt(this.i);
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        plain = false;
+        this.i += 2;
+        continue;
+      }
+      if (c < 0x20) throw new NotCanonical();
+      this.i++;
+    }
+    if (this.i >= this.n) throw new NotCanonical();
+    this.i++;
+    const token = text.slice(start, this.i);
+    return plain ? token : jsonQuoteUnicode(JSON.parse(token) as string);
+  }
+
+  /**
+   * `depth` counts the objects and arrays open around the value (the line's own included):
+   * past json.loads' limit the text is left to it, which raises Python's RecursionError.
+   */
+  private value(depth: number): string {
+    this.ws();
+    const c = this.text.charCodeAt(this.i);
+    if (c === 0x22) return this.str();
+    if ((c === 0x7b || c === 0x5b) && depth >= JSON_DECODE_MAX_DEPTH) throw new NotCanonical();
+    if (c === 0x7b) return this.object(depth);
+    if (c === 0x5b) return this.array(depth);
+    return this.scalar();
+  }
+
+  private object(depth: number): string {
+    const text = this.text;
+    this.i++;
+    this.ws();
+    if (text.charCodeAt(this.i) === 0x7d) {
+      this.i++;
+      return "{}";
+    }
+    const parts: string[] = [];
+    const seen = new Set<string>();
+    for (;;) {
+      this.ws();
+      if (text.charCodeAt(this.i) !== 0x22) throw new NotCanonical();
+      const k = this.str();
+      if (seen.has(k)) throw new NotCanonical();
+      seen.add(k);
+      this.ws();
+      if (text.charCodeAt(this.i) !== 0x3a) throw new NotCanonical();
+      this.i++;
+      parts.push(`${k}: ${this.value(depth + 1)}`);
+      this.ws();
+      const d = text.charCodeAt(this.i++);
+      if (d === 0x7d) break;
+      if (d !== 0x2c) throw new NotCanonical();
+    }
+    return `{${parts.join(", ")}}`;
+  }
+
+  private array(depth: number): string {
+    const text = this.text;
+    this.i++;
+    this.ws();
+    if (text.charCodeAt(this.i) === 0x5d) {
+      this.i++;
+      return "[]";
+    }
+    const parts: string[] = [];
+    for (;;) {
+      parts.push(this.value(depth + 1));
+      this.ws();
+      const d = text.charCodeAt(this.i++);
+      if (d === 0x5d) break;
+      if (d !== 0x2c) throw new NotCanonical();
+    }
+    return `[${parts.join(", ")}]`;
+  }
+
+  /** A literal as written, or a number as Python prints what it loaded (ints as digits, floats by repr). */
+  private scalar(): string {
+    const text = this.text;
+    for (const lit of ["true", "false", "null", "NaN", "Infinity", "-Infinity"]) {
+      if (text.startsWith(lit, this.i)) {
+        this.i += lit.length;
+        return lit;
+      }
+    }
+    REDUMP_NUMBER.lastIndex = this.i;
+    const m = REDUMP_NUMBER.exec(text);
+    if (!m || m[0].length === 0) throw new NotCanonical();
+    this.i += m[0].length;
+    if (m[1] === undefined && m[2] === undefined) return m[0] === "-0" ? "0" : m[0];
+    return jsonFloat(Number(m[0]));
   }
 }
 

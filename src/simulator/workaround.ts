@@ -1,20 +1,6 @@
 /**
- * The workaround credit of the paper's §5.3 and Table F1 — the one reading its own
- * package cannot compute, because it needs BFCL's executor. On a miss_func pair the model
- * may route around the withheld function (copy + delete instead of mv). Replaying the
- * model's own turns up to and including the anchor on simulated instances:
- *
- * - aligned: after the model's pre-anchor turns, the public state equals the state the
- *   base twin's reference reaches before its anchor;
- * - workaround: aligned, and after the model's anchor turn the state equals the state
- *   the reference reaches after its anchor calls, by other functions than the removed
- *   one — except on pairs whose reference anchor calls leave the state unchanged (a
- *   failed attempt would match trivially).
- *
- * Counted over a model's miss_func attempts (world-changing call on the withheld anchor
- * turn, as the decision scorer reads it); a credited workaround counts as a correct
- * decision on the withheld side (acc′), and together with the compound-turn credit gives
- * the paper's "credited" column.
+ * The workaround credit of the paper's §5.3 and Table F1 — the one reading its own package cannot compute,
+ * because it needs BFCL's executor. More in this folder's README.md.
  */
 import { pairRates, readingById, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";

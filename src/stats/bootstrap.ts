@@ -1,12 +1,6 @@
 /**
- * The cluster bootstrap of the paper (§5.2, Table 1): pairs that share a base twin are
- * not independent, so whole base twins are resampled. Clusters are ordered by base id as
- * a string, each resample draws `integers(0, K, size=K)` cluster indices from NumPy's
- * stream, gathers every pair of the drawn clusters, and computes act and hold as means
- * over the gathered pairs and decision = (act + hold) / 2 × 100. The interval is the
- * 2.5 / 97.5 percentile pair with NumPy's linear interpolation. Per-cluster totals make a
- * resample K additions, and the draws depend only on (seed, K, B), so they are drawn once
- * and shared by every model (`clusterDraws`): B = 10000 over ten models costs one stream.
+ * The cluster bootstrap of the paper (§5.2, Table 1): pairs that share a base twin are not independent, so
+ * whole base twins are resampled. More in this folder's README.md.
  */
 import { defaultRng } from "./pcg64.js";
 import { percentileSorted } from "./percentile.js";

@@ -1,17 +1,6 @@
 /**
- * NumPy's default random stream, re-implemented so that twinscore's bootstrap intervals
- * equal the ones a NumPy script computes to the last digit, without depending on Python.
- *
- * `defaultRng(seed)` is `numpy.random.default_rng(seed)`: a PCG64 generator (128-bit LCG,
- * XSL-RR 64-bit output) seeded through `SeedSequence` (hash-mixed entropy pool,
- * `generate_state(4, uint64)`). `integers(n, size)` is `Generator.integers(0, n, size)`
- * for the default int64 dtype: NumPy draws from its 32-bit path (Lemire's nearly
- * divisionless method on buffered 32-bit halves of the 64-bit output) whenever the range
- * fits in 32 bits, which is every range this project needs.
- *
- * The 128-bit state is kept as six 24-bit limbs in plain numbers: a column of 24×24-bit
- * products plus its carry stays below 2^53, so the multiply is exact in doubles and fast
- * (no BigInt on the hot path).
+ * NumPy's default random stream, re-implemented so that twinscore's bootstrap intervals equal the ones a NumPy
+ * script computes to the last digit, without depending on Python. More in this folder's README.md.
  */
 
 const MASK32 = 0xffffffff;

@@ -1,12 +1,7 @@
 /**
- * Statistics of a model measured over repeated trials: each pair was run K times, and
- * trial t of a pair is the outcome of its two twins in that trial (acted on the base
- * twin, held back on the should-ask twin). Act and hold are means over trials, then over
- * pairs; the decision's interval comes from a two-level bootstrap that resamples base
- * twins (clusters) and then, inside each drawn pair, the pair's trials, so an interval
- * counts both the items' and the sampling's variation. With one trial per pair every
- * number here equals the single-run cluster bootstrap's (`bootstrap.ts`), bit for bit:
- * `integers(0, 1)` draws nothing from NumPy's stream.
+ * Statistics of a model measured over repeated trials: each pair was run K times, and trial t of a pair is the
+ * outcome of its two twins in that trial (acted on the base twin, held back on the should-ask twin). More in
+ * this folder's README.md.
  */
 import { defaultRng, type NumpyGenerator } from "./pcg64.js";
 import {

@@ -1,12 +1,6 @@
 /**
- * The Chromium the browser tests drive, found the way the project finds everything else:
- * from the npm registry. `@sparticuz/chromium` (a devDependency) ships a headless Chromium
- * build for Linux x64 inside the package, brotli-compressed; it is unpacked once per
- * package version into `node_modules/.cache/` (so `npm ci` starts it afresh) and needs
- * only shared libraries a fresh Debian machine has (libnss3, libnspr4, libexpat1, libc).
- * Where that build cannot run (another platform, a library missing), a system `chromium`
- * on the PATH is used instead; `TWINSCORE_CHROMIUM` names a binary outright. Nothing found
- * is an error that says what was tried: a browser test never skips.
+ * The Chromium the browser tests drive, found the way the project finds everything else: from the npm
+ * registry. More in this folder's README.md.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";

@@ -776,7 +776,11 @@ export function describeClassAgainstBfcl(className: ApiClass): void {
       expect(r.statesPassed).toBe(r.states);
     });
   });
+  describeV3ClassAgainstBfcl(className);
+}
 
+/** The same suites against BFCL v3 final's class, on the v3 data and the xLAM v3 run. */
+function describeV3ClassAgainstBfcl(className: ApiClass): void {
   describe(`${className} of BFCL v3 final against its Python class (vectors of tools/class-vectors.py --version v3)`, () => {
     it("declares every public method with v3's parameter names, order and defaults", () => {
       expect(signatureDifferences(className, "v3")).toEqual([]);

@@ -1,11 +1,6 @@
 /**
- * Scripted chat endpoints for `twinscore run` tests: models whose every decision is
- * known in advance. The oracle makes every reference call of each turn in its first
- * step and then stops; always-ask never calls anything; always-act makes the reference
- * calls and, on a should-ask item's anchor turn, the base twin's anchor calls anyway.
- * They answer in FC form (tool calls) or as Python-call text (prompting), and report
- * token counts computed from the request (words of every message), so a prompt arm's
- * injected block shows up as the same difference on every first step.
+ * Scripted chat endpoints for `twinscore run` tests: models whose every decision is known in advance. More in
+ * this folder's README.md.
  */
 import { jsonDumps } from "../python/json.js";
 import type { ManifestPair } from "../pairs/types.js";

@@ -1,17 +1,6 @@
 /**
- * Test endpoints for `twinscore run`: an OpenAI-compatible chat-completions server on
- * 127.0.0.1 that replays a recorded BFCL run. A request is keyed by the
- * `x-twinscore-item` header and by the number of assistant messages already in its
- * history (the global step index); the reply is that recorded step, with the recorded
- * token counts. Before answering, the server checks the history it was sent against the
- * recording — every user query, every issued tool-call id, and every tool output the
- * client computed against the recorded one — and answers a mismatch with HTTP 409 and a
- * diagnostic, so a wrong tool output can never pass silently. Recorded inference-error
- * lines are served as HTTP errors with the recorded body. An error line that is not an
- * HTTP error (the holdout assertions of the eight miss_func entries whose held-back turn
- * the data moved after the recordings) has no step to serve: the replay answers 404
- * quoting it, so the entry stays an error line. Bounded: a request cap and a lifetime
- * after which it closes itself.
+ * Test endpoints for `twinscore run`: an OpenAI-compatible chat-completions server on 127.0.0.1 that replays a
+ * recorded BFCL run. More in this folder's README.md.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -280,6 +269,41 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A probe of the endpoint (`GET /models`, or the probe item's request), answered as `probe` asks; whether it was one. */
+function answeredProbe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  probe: NonNullable<ProbeHandling["probe"]>,
+  models: readonly string[] | undefined,
+  stats: { probes: number },
+): boolean {
+  if (req.method === "GET" && /\/models\/?(\?.*)?$/.test(req.url ?? "")) {
+    stats.probes++;
+    req.resume();
+    if (probe === "pass" && models === undefined) sendJson(res, 404, { error: { message: "test server: no such route" } });
+    else sendJson(res, 200, { object: "list", data: (models ?? []).map((id) => ({ id, object: "model", owned_by: "test" })) });
+    return true;
+  }
+  if (probe === "answer" && req.headers["x-twinscore-item"] === PROBE_ITEM_ID) {
+    stats.probes++;
+    readBody(req)
+      .then((text) => {
+        const model = (JSON.parse(text) as Msg).model ?? null;
+        sendJson(res, 200, {
+          id: "probe",
+          object: "chat.completion",
+          created: 0,
+          model,
+          choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "length" }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
+      })
+      .catch(() => sendJson(res, 400, { error: { message: "test server: the probe body is not JSON" } }));
+    return true;
+  }
+  return false;
+}
+
 /**
  * Start a chat-completions server on 127.0.0.1 whose replies come from `respond`
  * (request body and headers in, status and body out). Bounded by `maxRequests` and
@@ -293,30 +317,7 @@ export async function startChatServer(
   const maxRequests = opts.maxRequests ?? 200_000;
   const probe = opts.probe ?? "answer";
   const server = createServer((req, res) => {
-    if (req.method === "GET" && /\/models\/?(\?.*)?$/.test(req.url ?? "")) {
-      stats.probes++;
-      req.resume();
-      if (probe === "pass" && opts.models === undefined) sendJson(res, 404, { error: { message: "test server: no such route" } });
-      else sendJson(res, 200, { object: "list", data: (opts.models ?? []).map((id) => ({ id, object: "model", owned_by: "test" })) });
-      return;
-    }
-    if (probe === "answer" && req.headers["x-twinscore-item"] === PROBE_ITEM_ID) {
-      stats.probes++;
-      readBody(req)
-        .then((text) => {
-          const model = (JSON.parse(text) as Msg).model ?? null;
-          sendJson(res, 200, {
-            id: "probe",
-            object: "chat.completion",
-            created: 0,
-            model,
-            choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "length" }],
-            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-          });
-        })
-        .catch(() => sendJson(res, 400, { error: { message: "test server: the probe body is not JSON" } }));
-      return;
-    }
+    if (answeredProbe(req, res, probe, opts.models, stats)) return;
     stats.requests++;
     const t0 = performance.now();
     res.on("finish", () => (stats.busyMs += performance.now() - t0));

@@ -113,61 +113,69 @@ export const registerCheck: RegisterCommand = (program: Command, io: CliIo, stat
         "checked, or a file that could not be checked. Every exit but 0 says why on stderr." +
         commandHelpFooter(["agreement", "empty-turns", "history", "layouts", "decoders", "speed", "formats", "exit-codes"]),
     )
-    .action(async (opts: ParsedOptions) => {
-      const { results } = resultsGroup.read(opts);
-      const { scores } = scoresGroup.read(opts);
-      if (results.length > 1 || scores.length > 1) {
-        printBadArgument(
-          io,
-          `check takes one --results DIR and at most one --scores DIR (got ${results.length} and ${scores.length}); give a folder holding the runs instead`,
-        );
-        state.exitCode = 2;
-        return;
-      }
-      const doc = await checkRuns({
-        spawnWorker: checkWorkerSpawner,
-        results: results[0],
-        ...readGroups(opts, bfclData, decoderGroup, threadsGroup, modelsGroup, strictGroup),
-        ...(opts.bfclEval === undefined ? {} : { bfclEval: opts.bfclEval as string }),
-        ...(scores.length === 0 ? {} : { scores: scores[0] }),
-        ...(opts.out === undefined ? {} : { out: opts.out as string }),
-        ...(opts.bfclVersion === undefined ? {} : { bfclVersion: opts.bfclVersion as BfclVersion }),
-        beforeChecking: io.tuneForShortRun,
-        ...(opts.scoreEmptyTurns === undefined ? {} : { emptyTurns: opts.scoreEmptyTurns as EmptyTurnReading }),
-        cwd: io.cwd,
-        env: io.env,
-      });
-      const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({
-        model,
-        files: doc.files.filter((f) => f.folder === model).map((f) => f.file),
-      }));
-      printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
-      const beside = doc.files.length === 0 ? null : scoresBesideNote(doc.scoresBeside, "--scores DIR reads another");
-      if (beside !== null) printNotes(io, [beside]);
-      printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
-      printNotes(io, runNotes(doc.files));
-      printNotes(io, explainedDifferenceNotes(doc.files));
-      if (doc.written !== null && doc.written.files > 0) {
-        const { dir, files, models } = doc.written;
-        printNotes(io, [
-          writtenNote(dir, `${files} BFCL score file${files === 1 ? "" : "s"} of ${models} model${models === 1 ? "" : "s"}`),
-        ]);
-      }
-      state.exitCode = doc.exitCode;
-      if (doc.files.length === 0 && doc.exitCode === 2) return;
-      const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
-      else {
-        const table = tableOf("check", doc.files, scores.length > 0 ? columns : columns.slice(0, 5));
-        const out = renderPrintout(
-          { blocks: [{ kind: "table", table }, ...(doc.emptyTurns === null ? [] : emptyTurnBlocks(doc.emptyTurns))] },
-          chosen,
-        );
-        io.stdout(out.stdout);
-        if (out.stderr) io.stderr(out.stderr);
-      }
-    });
+    .action((opts: ParsedOptions) => checkAction(io, state, opts));
 };
+
+type CheckDocument = Awaited<ReturnType<typeof checkRuns>>;
+
+/** One folder of results, checked; its notes on stderr and its table on stdout. */
+async function checkAction(io: CliIo, state: Parameters<RegisterCommand>[2], opts: ParsedOptions): Promise<void> {
+  const { results } = resultsGroup.read(opts);
+  const { scores } = scoresGroup.read(opts);
+  if (results.length > 1 || scores.length > 1) {
+    printBadArgument(
+      io,
+      `check takes one --results DIR and at most one --scores DIR (got ${results.length} and ${scores.length}); give a folder holding the runs instead`,
+    );
+    state.exitCode = 2;
+    return;
+  }
+  const doc = await checkRuns({
+    spawnWorker: checkWorkerSpawner,
+    results: results[0],
+    ...readGroups(opts, bfclData, decoderGroup, threadsGroup, modelsGroup, strictGroup),
+    ...(opts.bfclEval === undefined ? {} : { bfclEval: opts.bfclEval as string }),
+    ...(scores.length === 0 ? {} : { scores: scores[0] }),
+    ...(opts.out === undefined ? {} : { out: opts.out as string }),
+    ...(opts.bfclVersion === undefined ? {} : { bfclVersion: opts.bfclVersion as BfclVersion }),
+    beforeChecking: io.tuneForShortRun,
+    ...(opts.scoreEmptyTurns === undefined ? {} : { emptyTurns: opts.scoreEmptyTurns as EmptyTurnReading }),
+    cwd: io.cwd,
+    env: io.env,
+  });
+  printCheckNotes(io, opts, doc);
+  state.exitCode = doc.exitCode;
+  if (doc.files.length === 0 && doc.exitCode === 2) return;
+  const chosen = format.read(opts).format;
+  if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
+  else {
+    const table = tableOf("check", doc.files, scores.length > 0 ? columns : columns.slice(0, 5));
+    const out = renderPrintout(
+      { blocks: [{ kind: "table", table }, ...(doc.emptyTurns === null ? [] : emptyTurnBlocks(doc.emptyTurns))] },
+      chosen,
+    );
+    io.stdout(out.stdout);
+    if (out.stderr) io.stderr(out.stderr);
+  }
+}
+
+/** The check's problems and notes: score files beside, decoders, runs, explained differences, files written. */
+function printCheckNotes(io: CliIo, opts: ParsedOptions, doc: CheckDocument): void {
+  const owners = [...new Set(doc.files.map((f) => f.folder))].map((model) => ({
+    model,
+    files: doc.files.filter((f) => f.folder === model).map((f) => f.file),
+  }));
+  printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners });
+  const beside = doc.files.length === 0 ? null : scoresBesideNote(doc.scoresBeside, "--scores DIR reads another");
+  if (beside !== null) printNotes(io, [beside]);
+  printNotes(io, detectedDecoderNotes(doc.files.map((f) => ({ model: f.folder, decoder: f.decoder }))));
+  printNotes(io, runNotes(doc.files));
+  printNotes(io, explainedDifferenceNotes(doc.files));
+  if (doc.written !== null && doc.written.files > 0) {
+    const { dir, files, models } = doc.written;
+    printNotes(io, [writtenNote(dir, `${files} BFCL score file${files === 1 ? "" : "s"} of ${models} model${models === 1 ? "" : "s"}`)]);
+  }
+}
 
 /** One note per model folder `twinscore run` made (its run.json): what the run is, so the check says what it checked. */
 function runNotes(

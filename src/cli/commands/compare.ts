@@ -78,45 +78,38 @@ export const registerCompare: RegisterCommand = (program: Command, io: CliIo, st
         "\nExit: 0 compared; 1 a model is in one arm only or has no headline in an arm (or any problem under --strict); 2 nothing to compare." +
         commandHelpFooter(["comparison", "history", "readings", "aligned", "decoders", "formats", "exit-codes"]),
     )
-    .action(async (opts: ParsedOptions) => {
-      if (opts.trialsA !== undefined || opts.trialsB !== undefined) {
-        state.exitCode = await compareTrialArms(io, opts);
-        return;
-      }
-      const doc = await compareArms({
-        a: opts.a as string,
-        b: opts.b as string,
-        ...(opts.scoresA === undefined ? {} : { scoresA: opts.scoresA as string }),
-        ...(opts.scoresB === undefined ? {} : { scoresB: opts.scoresB as string }),
-        ...(opts.injectionCheck === true ? { injectionCheck: true } : {}),
-        ...readGroups(
-          opts,
-          modelsGroup,
-          bootstrapGroup,
-          manifestGroup,
-          readingGroup,
-          maxUndecidedGroup,
-          bfclData,
-          decoderGroup,
-          strictGroup,
-        ),
-        cwd: io.cwd,
-        env: io.env,
-      });
-      printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
-      const beside = scoresBesideNote(doc.scoresBeside, "--scores-a and --scores-b read others");
-      if (beside !== null) printNotes(io, [beside]);
-      state.exitCode = doc.exitCode;
-      if (doc.models.length === 0) return;
-      const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
-      else {
-        const out = renderPrintout(comparePrintout(doc), chosen);
-        io.stdout(out.stdout);
-        if (out.stderr) io.stderr(out.stderr);
-      }
-    });
+    .action((opts: ParsedOptions) => compareAction(io, state, opts));
 };
+
+/** Compares the two arms (or two sets of trials) and prints the comparison. */
+async function compareAction(io: CliIo, state: Parameters<RegisterCommand>[2], opts: ParsedOptions): Promise<void> {
+  if (opts.trialsA !== undefined || opts.trialsB !== undefined) {
+    state.exitCode = await compareTrialArms(io, opts);
+    return;
+  }
+  const doc = await compareArms({
+    a: opts.a as string,
+    b: opts.b as string,
+    ...(opts.scoresA === undefined ? {} : { scoresA: opts.scoresA as string }),
+    ...(opts.scoresB === undefined ? {} : { scoresB: opts.scoresB as string }),
+    ...(opts.injectionCheck === true ? { injectionCheck: true } : {}),
+    ...readGroups(opts, modelsGroup, bootstrapGroup, manifestGroup, readingGroup, maxUndecidedGroup, bfclData, decoderGroup, strictGroup),
+    cwd: io.cwd,
+    env: io.env,
+  });
+  printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
+  const beside = scoresBesideNote(doc.scoresBeside, "--scores-a and --scores-b read others");
+  if (beside !== null) printNotes(io, [beside]);
+  state.exitCode = doc.exitCode;
+  if (doc.models.length === 0) return;
+  const chosen = format.read(opts).format;
+  if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
+  else {
+    const out = renderPrintout(comparePrintout(doc), chosen);
+    io.stdout(out.stdout);
+    if (out.stderr) io.stderr(out.stderr);
+  }
+}
 
 /** `compare --trials-a DIR… --trials-b DIR…`: the change between two arms measured over trials. */
 async function compareTrialArms(io: CliIo, opts: ParsedOptions): Promise<number> {

@@ -67,54 +67,56 @@ export const registerJudge: RegisterCommand = (program: Command, io: CliIo, stat
         "problem under --strict; 2 nothing to judge." +
         commandHelpFooter(["labels", "readings", "decoders", "exit-codes"]),
     )
-    .action(async (opts: ParsedOptions) => {
-      const doc = await judgeHeldBack({
-        ...readGroups(opts, resultsGroup, modelsGroup, httpClient),
-        ...(opts.judgeModel === undefined ? {} : { judgeModel: opts.judgeModel as string }),
-        ...(opts.prompt === undefined ? {} : { prompt: opts.prompt as string }),
-        labels: opts.labels as string,
-        cache: opts.cacheDir === false ? null : (opts.cache as string | undefined),
-        dryRun: opts.dryRun === true,
-        includeSilent: opts.includeSilent === true,
-        ...readGroups(opts, manifestGroup, decoderGroup, strictGroup),
-        onProgress: progressPrinter(io, "judging"),
-        onRetry: (r) => {
-          if (r.retryAfterCappedFromMs === null) return;
-          const message = `the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead`;
-          printProblems(io, [problem("retry-after-capped", message, { severity: "warning" })]);
-        },
-        cwd: io.cwd,
-        env: io.env,
-      });
-      printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
-      state.exitCode = doc.exitCode;
-      if (doc.dryRun !== null) {
-        for (const r of doc.dryRun.requests) io.stdout(JSON.stringify(r) + "\n");
-        const d = doc.dryRun;
-        const notReached = d.notReached > 0 ? `; ${d.notReached} held back only because the rollout never reached the anchor` : "";
-        printNotes(io, [
-          note(
-            "dry-run",
-            `dry run: ${d.requests.length} request(s) would be sent; ${d.silent} silent turn(s)${d.silentIncluded ? " included" : " left out"}${notReached}`,
-          ),
-        ]);
-        return;
-      }
-      const run = doc.run;
-      if (run === null) return;
-      printProblems(
-        io,
-        run.failures.map((f) => problem("judge-failed", `${f.model} ${f.missId}: ${f.message}`)),
-      );
-      printNotes(io, [
-        note(
-          "judged",
-          `${run.labelled} labelled now, ${run.resumed} resumed, ${run.fromCache} from cache, ${run.requested} requested, ${run.failures.length} failed`,
-        ),
-      ]);
-      const chosen = format.read(opts).format;
-      if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
-      else
-        io.stdout(renderPrintout({ blocks: [{ kind: "table", table: tableOf("judge", doc.summaries, summaryColumns) }] }, chosen).stdout);
-    });
+    .action((opts: ParsedOptions) => judgeAction(io, state, opts));
 };
+
+/** Labels the held-back turns (or prints the requests of a dry run) and prints the summary. */
+async function judgeAction(io: CliIo, state: Parameters<RegisterCommand>[2], opts: ParsedOptions): Promise<void> {
+  const doc = await judgeHeldBack({
+    ...readGroups(opts, resultsGroup, modelsGroup, httpClient),
+    ...(opts.judgeModel === undefined ? {} : { judgeModel: opts.judgeModel as string }),
+    ...(opts.prompt === undefined ? {} : { prompt: opts.prompt as string }),
+    labels: opts.labels as string,
+    cache: opts.cacheDir === false ? null : (opts.cache as string | undefined),
+    dryRun: opts.dryRun === true,
+    includeSilent: opts.includeSilent === true,
+    ...readGroups(opts, manifestGroup, decoderGroup, strictGroup),
+    onProgress: progressPrinter(io, "judging"),
+    onRetry: (r) => {
+      if (r.retryAfterCappedFromMs === null) return;
+      const message = `the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead`;
+      printProblems(io, [problem("retry-after-capped", message, { severity: "warning" })]);
+    },
+    cwd: io.cwd,
+    env: io.env,
+  });
+  printProblems(io, doc.problems, { ...verboseGroup.read(opts), owners: doc.modelFiles });
+  state.exitCode = doc.exitCode;
+  if (doc.dryRun !== null) {
+    for (const r of doc.dryRun.requests) io.stdout(JSON.stringify(r) + "\n");
+    const d = doc.dryRun;
+    const notReached = d.notReached > 0 ? `; ${d.notReached} held back only because the rollout never reached the anchor` : "";
+    printNotes(io, [
+      note(
+        "dry-run",
+        `dry run: ${d.requests.length} request(s) would be sent; ${d.silent} silent turn(s)${d.silentIncluded ? " included" : " left out"}${notReached}`,
+      ),
+    ]);
+    return;
+  }
+  const run = doc.run;
+  if (run === null) return;
+  printProblems(
+    io,
+    run.failures.map((f) => problem("judge-failed", `${f.model} ${f.missId}: ${f.message}`)),
+  );
+  printNotes(io, [
+    note(
+      "judged",
+      `${run.labelled} labelled now, ${run.resumed} resumed, ${run.fromCache} from cache, ${run.requested} requested, ${run.failures.length} failed`,
+    ),
+  ]);
+  const chosen = format.read(opts).format;
+  if (chosen === "json") io.stdout(renderVersionedJson(doc, manifestsOf(opts, io.cwd)));
+  else io.stdout(renderPrintout({ blocks: [{ kind: "table", table: tableOf("judge", doc.summaries, summaryColumns) }] }, chosen).stdout);
+}

@@ -77,60 +77,70 @@ export const registerReport: RegisterCommand = (program: Command, io: CliIo, sta
         "Exit: 0 written; 1 written, with errors met on the way (or any problem under --strict); 2 nothing written." +
         commandHelpFooter(["page", "readings", "history", "aligned", "layouts", "decoders", "exit-codes"]),
     )
-    .action(async (opts: ParsedOptions) => {
-      const { results } = resultsGroup.read(opts);
-      const trials = trialsOfGroup.read(opts);
-      const out = opts.out as string | undefined;
-      if (out === undefined) {
-        printBadArgument(io, "give --out FILE (the HTML file to write)");
-        state.exitCode = 2;
-        if (results.length > 0 || trials.trialsOf !== undefined) return;
-      }
-      const pairSet = pairSetGroup.read(opts);
-      if (typeof pairSet === "string") {
-        printBadArgument(io, pairSet);
-        state.exitCode = 2;
-        return;
-      }
-      const doc = await buildReport({
-        results,
-        ...trials,
-        ...pairSet,
-        ...readGroups(opts, scoresGroup, modelsGroup),
-        ...(opts.compare === undefined ? {} : { compare: opts.compare as string[] }),
-        ...(opts.labels === undefined ? {} : { labels: opts.labels as string }),
-        ...bfclData.read(opts),
-        ...(out === undefined ? {} : { out }),
-        ...(opts.figures === undefined ? {} : { figures: opts.figures as string }),
-        title: opts.title as string,
-        ...readGroups(opts, bootstrapGroup, manifestGroup, readingGroup, maxUndecidedGroup, decoderGroup, strictGroup),
-        progress: (line) => io.stderr(`report: ${line}\n`),
-        cwd: io.cwd,
-        env: io.env,
-      });
-      printProblems(io, doc.problems, {
-        ...verboseGroup.read(opts),
-        byModel: doc.modelProblems.map((m) => ({ name: m.model, problems: m.problems })),
-      });
-      printNotes(io, detectedDecoderNotes(doc.modelDecoders));
-      if (out === undefined) return;
-      state.exitCode = doc.exitCode;
-      const beside = scoresBesideNote(doc.scoresBeside);
-      if (beside !== null) printNotes(io, [beside]);
-      if (doc.file !== null) {
-        printNotes(io, [
-          writtenNote(
-            doc.file,
-            `${counted(doc.models, "model")}, ${counted(doc.pairs, "pair")}${doc.comparisons ? `, ${counted(doc.comparisons, "comparison")}` : ""}, ${doc.bytes} bytes`,
-          ),
-        ]);
-        if (doc.figures !== null) {
-          const svg = doc.figures.files.filter((f) => f.endsWith(".svg")).length;
-          const png = doc.figures.files.length - svg;
-          printNotes(io, [writtenNote(doc.figures.dir, `${svg} ${svg === 1 ? "figure" : "figures"}: ${svg} SVG, ${png} PNG`)]);
-        }
-        if (format.read(opts).format === "json")
-          io.stdout(renderVersionedJson({ ...doc, html: undefined, modelDecoders: undefined }, manifestsOf(opts, io.cwd)));
-      }
-    });
+    .action((opts: ParsedOptions) => reportAction(io, state, opts));
 };
+
+type ReportDocument = Awaited<ReturnType<typeof buildReport>>;
+
+/** Builds the report the flags ask for, then says what it wrote. */
+async function reportAction(io: CliIo, state: Parameters<RegisterCommand>[2], opts: ParsedOptions): Promise<void> {
+  const { results } = resultsGroup.read(opts);
+  const trials = trialsOfGroup.read(opts);
+  const out = opts.out as string | undefined;
+  if (out === undefined) {
+    printBadArgument(io, "give --out FILE (the HTML file to write)");
+    state.exitCode = 2;
+    if (results.length > 0 || trials.trialsOf !== undefined) return;
+  }
+  const pairSet = pairSetGroup.read(opts);
+  if (typeof pairSet === "string") {
+    printBadArgument(io, pairSet);
+    state.exitCode = 2;
+    return;
+  }
+  const doc = await buildReport({
+    results,
+    ...trials,
+    ...pairSet,
+    ...readGroups(opts, scoresGroup, modelsGroup),
+    ...(opts.compare === undefined ? {} : { compare: opts.compare as string[] }),
+    ...(opts.labels === undefined ? {} : { labels: opts.labels as string }),
+    ...bfclData.read(opts),
+    ...(out === undefined ? {} : { out }),
+    ...(opts.figures === undefined ? {} : { figures: opts.figures as string }),
+    title: opts.title as string,
+    ...readGroups(opts, bootstrapGroup, manifestGroup, readingGroup, maxUndecidedGroup, decoderGroup, strictGroup),
+    progress: (line) => io.stderr(`report: ${line}\n`),
+    cwd: io.cwd,
+    env: io.env,
+  });
+  printProblems(io, doc.problems, {
+    ...verboseGroup.read(opts),
+    byModel: doc.modelProblems.map((m) => ({ name: m.model, problems: m.problems })),
+  });
+  printNotes(io, detectedDecoderNotes(doc.modelDecoders));
+  if (out === undefined) return;
+  state.exitCode = doc.exitCode;
+  printWritten(io, opts, doc);
+}
+
+/** Says what was written (the page, the figures), and prints the JSON document when asked. */
+function printWritten(io: CliIo, opts: ParsedOptions, doc: ReportDocument): void {
+  const beside = scoresBesideNote(doc.scoresBeside);
+  if (beside !== null) printNotes(io, [beside]);
+  if (doc.file !== null) {
+    printNotes(io, [
+      writtenNote(
+        doc.file,
+        `${counted(doc.models, "model")}, ${counted(doc.pairs, "pair")}${doc.comparisons ? `, ${counted(doc.comparisons, "comparison")}` : ""}, ${doc.bytes} bytes`,
+      ),
+    ]);
+    if (doc.figures !== null) {
+      const svg = doc.figures.files.filter((f) => f.endsWith(".svg")).length;
+      const png = doc.figures.files.length - svg;
+      printNotes(io, [writtenNote(doc.figures.dir, `${svg} ${svg === 1 ? "figure" : "figures"}: ${svg} SVG, ${png} PNG`)]);
+    }
+    if (format.read(opts).format === "json")
+      io.stdout(renderVersionedJson({ ...doc, html: undefined, modelDecoders: undefined }, manifestsOf(opts, io.cwd)));
+  }
+}

@@ -105,7 +105,24 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       "Run BFCL's multi-turn generation loop against an OpenAI-compatible endpoint and write result files that " +
         "score, check and BFCL's own `bfcl evaluate` read (OUT/<model-dir>/multi_turn/BFCL_v4_multi_turn_<category>_result.json).",
     );
-  withGroups(cmd, httpClient)
+  withGroups(cmd, httpClient);
+  addGenerationOptions(cmd);
+  addHistoryAndPromptOptions(cmd);
+  addUserSimOptions(cmd);
+  addSelectionOptions(cmd);
+  withGroups(cmd, bfclData, format)
+    .addHelpText(
+      "after",
+      "\nExit: 0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments, an endpoint that\n" +
+        "does not answer, a folder another run holds, or a run stopped early." +
+        commandHelpFooter(["generation", "history", "interactive", "exit-codes"]),
+    )
+    .action((opts: RunCliOptions) => runAction(io, state, opts));
+};
+
+/** The model, the output and how each reply is sampled and read. */
+function addGenerationOptions(cmd: Command): void {
+  cmd
     .requiredOption("--model <name>", "the model name the endpoint serves (sent as `model`)")
     .requiredOption("--out <dir>", "result root: files go to <dir>/<model-dir>/multi_turn/")
     .addOption(new Option("--items <set>", "which entries to generate").choices(["pairs", "all-pairs", "all"]).default("pairs"))
@@ -126,7 +143,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       String(DEFAULT_MAX_CONSECUTIVE_ERRORS),
     )
     .option("--model-dir <name>", "result folder name (default: the model name with / replaced by _)")
-    .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)")
+    .option("--until-anchor", "stop each pair's items after the anchor turn (decision only)");
+}
+
+/** What the model sees before the anchor, and the extra prompt text of an arm. */
+function addHistoryAndPromptOptions(cmd: Command): void {
+  cmd
     .addOption(
       new Option(
         "--history <source>",
@@ -140,7 +162,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--exclude-state-log", "no state snapshots in inference_log (bfcl generate's flag)")
     .option("--inject <text>", "prompt arm: one extra block (FC: a developer message before turn 0; prompting: after the system prompt)")
     .option("--inject-file <file>", "the same, read from a file")
-    .option("--system-prompt <file>", "prompting mode: system prompt file instead of BFCL's ({functions} marks the docs)")
+    .option("--system-prompt <file>", "prompting mode: system prompt file instead of BFCL's ({functions} marks the docs)");
+}
+
+/** Who speaks the answer turn, and the simulated user's endpoint when an LLM does. */
+function addUserSimOptions(cmd: Command): void {
+  cmd
     .addOption(
       new Option("--user-sim <kind>", "who speaks the answer turn: BFCL's script, or an LLM playing the user")
         .choices(["scripted", "llm"])
@@ -153,7 +180,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
       "--max-clarifications <n>",
       "--user-sim llm: extra rounds when the model asks again inside the answer turn: an integer >= 0 (default 2)",
     )
-    .option("--user-prompt <file>", "--user-sim llm: prompt file instead of data/user-sim-prompt.md")
+    .option("--user-prompt <file>", "--user-sim llm: prompt file instead of data/user-sim-prompt.md");
+}
+
+/** Which items run, how many times, and whether anything is sent at all. */
+function addSelectionOptions(cmd: Command): void {
+  cmd
     .option("--limit <n>", "the first N pairs in manifest order, both twins (all: N items)")
     .option("--ids <id...>", "only these items of the selection")
     .addOption(
@@ -165,158 +197,166 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIo, state)
     .option("--sampling-seed <n>", "seed sent with each request (with --trials: N + the trial)")
     .option("--dry-run", "print the plan and stop: nothing is sent or written")
     .option("--verbose", "print every retry and every error line");
-  withGroups(cmd, bfclData, format)
-    .addHelpText(
-      "after",
-      "\nExit: 0 every line generated; 1 done, with error lines (new or kept); 2 bad arguments, an endpoint that\n" +
-        "does not answer, a folder another run holds, or a run stopped early." +
-        commandHelpFooter(["generation", "history", "interactive", "exit-codes"]),
-    )
-    .action(async (opts: RunCliOptions) => {
-      // a signal (Ctrl-C) ends the process at once: before it goes, one line says what is on disk and how to go on
-      const progress = progressLine(io);
-      const seen: { first: RunProgress | null; latest: RunProgress | null } = { first: null, latest: null };
-      const stopListening = io.onInterrupt?.((signal) => {
-        const line = renderProblemLine(
-          interruptedProblem(
-            signal,
-            seen,
-            `${opts.out}/${opts.modelDir ?? modelDirName(opts.model)}/multi_turn`,
-            resumeCommand(state.argv ?? [], opts),
-          ),
-        );
-        io.stderr(`${io.isTTY ? "\n" : ""}${line}\n`);
-      });
-      const d = await runCommand({
-        cwd: io.cwd,
-        env: io.env,
-        ...httpClient.read(opts as unknown as ParsedOptions),
-        model: opts.model,
-        out: opts.out,
-        modelDir: opts.modelDir,
-        items: opts.items,
-        mode: opts.mode,
-        temperature: numberOption(opts.temperature),
-        maxReplyBytes: integerOption(opts.maxReplyBytes),
-        maxConsecutiveErrors: integerOption(opts.maxConsecutiveErrors),
-        ...bfclData.read(opts as unknown as ParsedOptions),
-        untilAnchor: opts.untilAnchor === true,
-        history: opts.history,
-        continueAfterAnchor: opts.continue === true,
-        retryErrors: opts.retryErrors === true,
-        excludeStateLog: opts.excludeStateLog === true,
-        inject: opts.inject,
-        injectFile: opts.injectFile,
-        systemPrompt: opts.systemPrompt,
-        userSim: opts.userSim,
-        userEndpoint: opts.userEndpoint,
-        userModel: opts.userModel,
-        userKeyEnv: opts.userKeyEnv,
-        maxClarifications: integerOption(opts.maxClarifications),
-        userPrompt: opts.userPrompt,
-        limit: integerOption(opts.limit),
-        ids: opts.ids,
-        category: opts.category,
-        dryRun: opts.dryRun === true,
-        trials: integerOption(opts.trials),
-        seed: integerOption(opts.samplingSeed),
-        onPlan: (plan) =>
-          printNotes(io, [
-            note(
-              opts.dryRun ? "run-dry" : "run-plan",
-              `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`,
-            ),
-          ]),
-        onProgress: (p) => {
-          seen.first ??= p;
-          seen.latest = p;
-          progress(p);
+}
+
+type RunState = Parameters<RegisterCommand>[2];
+type Seen = { first: RunProgress | null; latest: RunProgress | null };
+
+/** Runs the use case with a line for Ctrl-C, then prints what it did. */
+async function runAction(io: CliIo, state: RunState, opts: RunCliOptions): Promise<void> {
+  // a signal (Ctrl-C) ends the process at once: before it goes, one line says what is on disk and how to go on
+  const seen: Seen = { first: null, latest: null };
+  const stopListening = io.onInterrupt?.((signal) => {
+    const line = renderProblemLine(
+      interruptedProblem(
+        signal,
+        seen,
+        `${opts.out}/${opts.modelDir ?? modelDirName(opts.model)}/multi_turn`,
+        resumeCommand(state.argv ?? [], opts),
+      ),
+    );
+    io.stderr(`${io.isTTY ? "\n" : ""}${line}\n`);
+  });
+  const d = await runCommand(runRequest(io, opts, seen)).finally(() => stopListening?.());
+  state.exitCode = printRunDocument(io, opts, d);
+}
+
+/** The use case's request: the flags, parsed, and the callbacks that print plan, progress and retries. */
+function runRequest(io: CliIo, opts: RunCliOptions, seen: Seen): Parameters<typeof runCommand>[0] {
+  const progress = progressLine(io);
+  return {
+    cwd: io.cwd,
+    env: io.env,
+    ...httpClient.read(opts as unknown as ParsedOptions),
+    model: opts.model,
+    out: opts.out,
+    modelDir: opts.modelDir,
+    items: opts.items,
+    mode: opts.mode,
+    temperature: numberOption(opts.temperature),
+    maxReplyBytes: integerOption(opts.maxReplyBytes),
+    maxConsecutiveErrors: integerOption(opts.maxConsecutiveErrors),
+    ...bfclData.read(opts as unknown as ParsedOptions),
+    untilAnchor: opts.untilAnchor === true,
+    history: opts.history,
+    continueAfterAnchor: opts.continue === true,
+    retryErrors: opts.retryErrors === true,
+    excludeStateLog: opts.excludeStateLog === true,
+    inject: opts.inject,
+    injectFile: opts.injectFile,
+    systemPrompt: opts.systemPrompt,
+    userSim: opts.userSim,
+    userEndpoint: opts.userEndpoint,
+    userModel: opts.userModel,
+    userKeyEnv: opts.userKeyEnv,
+    maxClarifications: integerOption(opts.maxClarifications),
+    userPrompt: opts.userPrompt,
+    limit: integerOption(opts.limit),
+    ids: opts.ids,
+    category: opts.category,
+    dryRun: opts.dryRun === true,
+    trials: integerOption(opts.trials),
+    seed: integerOption(opts.samplingSeed),
+    onPlan: (plan) =>
+      printNotes(io, [
+        note(
+          opts.dryRun ? "run-dry" : "run-plan",
+          `${opts.dryRun ? "dry run, nothing sent or written" : "plan"}: ${planText(plan, opts.history)}`,
+        ),
+      ]),
+    onProgress: (p) => {
+      seen.first ??= p;
+      seen.latest = p;
+      progress(p);
+    },
+    onRetry: (r) => {
+      if (r.retryAfterCappedFromMs !== null) {
+        const message = `${r.itemId}: the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead`;
+        printProblems(io, [problem("retry-after-capped", message, { severity: "warning" })]);
+      } else if (opts.verbose)
+        printNotes(io, [note("retry", `${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}`)]);
+    },
+  };
+}
+
+/** Prints a run's problems, error lines, summary and files table; returns the exit code. */
+function printRunDocument(io: CliIo, opts: RunCliOptions, d: RunDocument): number {
+  // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
+  const redactor = redactorOf([
+    opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null,
+    opts.userKeyEnv !== undefined ? io.env[opts.userKeyEnv] : null,
+    ...endpointSecrets(opts.endpoint),
+    ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : []),
+  ]);
+  const problems = d.problems.map((p) => ({ ...p, message: redactor.text(p.message) }));
+  if (d.exitCode === 2 && d.halted === null) {
+    printProblems(io, problems);
+    return ExitCode.badInput;
+  }
+  printProblems(io, problems, { verbose: opts.verbose });
+  const { format: chosen } = format.read(opts as unknown as ParsedOptions);
+  if (d.dryRun) {
+    if (chosen === "json") io.stdout(renderVersionedJson(d, runManifests(d)));
+    return d.exitCode;
+  }
+  // stopped early: the problem line above says why and how to go on; no table of a run that did not end
+  if (d.halted !== null) return ExitCode.badInput;
+  printProblems(io, errorLineProblems(d, opts.verbose === true, redactor.text), { verbose: opts.verbose });
+  printNotes(io, [note("run-summary", runSummary(d))]);
+  const u = d.userSimulator;
+  if (u !== null) {
+    const simulated =
+      `simulated user ${u.model}: ${u.interactiveItems} answer turns (${u.openings.answered} answered, ${u.openings.noQuestion} no question, ${u.openings.silent} no text: scripted line), ` +
+      `${counted(u.clarifications, "clarification round")} (at most ${u.maxClarifications} per item); ${u.requests} requests, tokens ${u.inputTokens} in / ${u.outputTokens} out`;
+    printNotes(io, [note("user-simulator", simulated)]);
+  }
+  io.stdout(
+    chosen === "json"
+      ? renderVersionedJson(d, runManifests(d))
+      : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout,
+  );
+  return d.exitCode;
+}
+
+/** The error lines, new and kept, as warnings: the first five, or all with --verbose. */
+function errorLineProblems(d: RunDocument, verbose: boolean, redact: (text: string) => string): Problem[] {
+  const listed = [...d.errors.map((e) => ({ ...e, kept: false })), ...d.keptErrors.map((e) => ({ ...e, kept: true }))];
+  const shown = listed.slice(0, verbose ? listed.length : 5);
+  return [
+    ...shown.map((e) =>
+      problem(
+        "error-line",
+        `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}${e.trial !== undefined ? ` (trial ${e.trial})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redact(e.message).slice(0, 300)}`,
+        {
+          severity: "warning",
         },
-        onRetry: (r) => {
-          if (r.retryAfterCappedFromMs !== null) {
-            const message = `${r.itemId}: the server asked to wait ${Math.round(r.retryAfterCappedFromMs / 1000)} s (Retry-After); waiting the 60 s cap instead`;
-            printProblems(io, [problem("retry-after-capped", message, { severity: "warning" })]);
-          } else if (opts.verbose)
-            printNotes(io, [note("retry", `${r.itemId}: retry ${r.attempt} in ${Math.round(r.waitMs)} ms after: ${r.reason}`)]);
-        },
-      }).finally(() => stopListening?.());
-      // every message below comes from the client or the loop, where the keys are already redacted; once more, to be sure
-      const redactor = redactorOf([
-        opts.keyEnv !== undefined ? io.env[opts.keyEnv] : null,
-        opts.userKeyEnv !== undefined ? io.env[opts.userKeyEnv] : null,
-        ...endpointSecrets(opts.endpoint),
-        ...(opts.userEndpoint !== undefined ? endpointSecrets(opts.userEndpoint) : []),
-      ]);
-      const problems = d.problems.map((p) => ({ ...p, message: redactor.text(p.message) }));
-      if (d.exitCode === 2 && d.halted === null) {
-        printProblems(io, problems);
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      printProblems(io, problems, { verbose: opts.verbose });
-      if (d.dryRun) {
-        const { format: chosen } = format.read(opts as unknown as ParsedOptions);
-        if (chosen === "json") io.stdout(renderVersionedJson(d, runManifests(d)));
-        state.exitCode = d.exitCode;
-        return;
-      }
-      if (d.halted !== null) {
-        // stopped early: the problem line above says why and how to go on; no table of a run that did not end
-        state.exitCode = ExitCode.badInput;
-        return;
-      }
-      const listed = [...d.errors.map((e) => ({ ...e, kept: false })), ...d.keptErrors.map((e) => ({ ...e, kept: true }))];
-      const shown = listed.slice(0, opts.verbose ? listed.length : 5);
-      printProblems(
-        io,
-        [
-          ...shown.map((e) =>
-            problem(
-              "error-line",
-              `${e.id}${e.anchorTurn !== undefined ? ` (anchor turn ${e.anchorTurn})` : ""}${e.trial !== undefined ? ` (trial ${e.trial})` : ""}: ${e.kept ? "error line kept from an earlier run" : "error line"}: ${redactor.text(e.message).slice(0, 300)}`,
-              {
-                severity: "warning",
-              },
-            ),
-          ),
-          ...(listed.length > shown.length
-            ? [
-                problem("more", `${counted(listed.length - shown.length, "more error line")} not shown; --verbose lists each`, {
-                  severity: "warning",
-                }),
-              ]
-            : []),
-        ],
-        { verbose: opts.verbose },
-      );
-      const allErrors = d.errors.length + d.keptErrors.length;
-      const errorText =
-        d.keptErrors.length === 0
-          ? counted(allErrors, "error line")
-          : `${counted(allErrors, "error line")} (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
-      const reference = d.history === "reference";
-      const perPair = d.pairs > 0 && d.items !== "all" ? `; ${(d.requests / d.pairs).toFixed(2)} requests per pair (${d.pairs} pairs)` : "";
-      const summary =
-        `${d.model} (${d.mode}${reference ? ", reference history" : ""}): ${d.selected} ${reference ? "lines (one per item and anchor)" : "items"}, ${d.generated} generated, ${d.resumed} already in the output, ${errorText}; ` +
-        `${d.requests} requests${reference ? ` (${d.playedSteps} steps played from the reference)` : ""}, tokens ${d.inputTokens} in / ${d.outputTokens} out${perPair}` +
-        `${d.stoppedAtAnchor ? `; ${counted(d.stoppedAtAnchor, "line")} stopped after their anchor turn` : ""}`;
-      printNotes(io, [note("run-summary", summary)]);
-      const u = d.userSimulator;
-      if (u !== null) {
-        const simulated =
-          `simulated user ${u.model}: ${u.interactiveItems} answer turns (${u.openings.answered} answered, ${u.openings.noQuestion} no question, ${u.openings.silent} no text: scripted line), ` +
-          `${counted(u.clarifications, "clarification round")} (at most ${u.maxClarifications} per item); ${u.requests} requests, tokens ${u.inputTokens} in / ${u.outputTokens} out`;
-        printNotes(io, [note("user-simulator", simulated)]);
-      }
-      const { format: chosen } = format.read(opts as unknown as ParsedOptions);
-      io.stdout(
-        chosen === "json"
-          ? renderVersionedJson(d, runManifests(d))
-          : renderPrintout({ blocks: [{ kind: "table", table: tableOf("files", d.files, fileColumns) }] }, chosen).stdout,
-      );
-      state.exitCode = d.exitCode;
-    });
-};
+      ),
+    ),
+    ...(listed.length > shown.length
+      ? [
+          problem("more", `${counted(listed.length - shown.length, "more error line")} not shown; --verbose lists each`, {
+            severity: "warning",
+          }),
+        ]
+      : []),
+  ];
+}
+
+/** The run's one-line summary: lines, generated, resumed, errors, requests and tokens. */
+function runSummary(d: RunDocument): string {
+  const allErrors = d.errors.length + d.keptErrors.length;
+  const errorText =
+    d.keptErrors.length === 0
+      ? counted(allErrors, "error line")
+      : `${counted(allErrors, "error line")} (${d.errors.length} new, ${d.keptErrors.length} kept from an earlier run: --retry-errors generates them again)`;
+  const reference = d.history === "reference";
+  const perPair = d.pairs > 0 && d.items !== "all" ? `; ${(d.requests / d.pairs).toFixed(2)} requests per pair (${d.pairs} pairs)` : "";
+  return (
+    `${d.model} (${d.mode}${reference ? ", reference history" : ""}): ${d.selected} ${reference ? "lines (one per item and anchor)" : "items"}, ${d.generated} generated, ${d.resumed} already in the output, ${errorText}; ` +
+    `${d.requests} requests${reference ? ` (${d.playedSteps} steps played from the reference)` : ""}, tokens ${d.inputTokens} in / ${d.outputTokens} out${perPair}` +
+    `${d.stoppedAtAnchor ? `; ${counted(d.stoppedAtAnchor, "line")} stopped after their anchor turn` : ""}`
+  );
+}
 
 /**
  * The line printed when a signal ends a run: the lines of the selection on disk (the

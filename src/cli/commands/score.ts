@@ -5,7 +5,7 @@
 import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
-import { captionedTables, renderJson, renderPrintout, renderTable, type OutputFormat } from "../../report/printout.js";
+import { captionedTables, renderJson, renderPrintout, renderTable, type OutputFormat, type Printout } from "../../report/printout.js";
 import { folderExists, writeFileAtomic } from "../../io/files.js";
 import { joinPath, resolvePath } from "../../io/paths.js";
 import { problem } from "../../messages/index.js";
@@ -71,49 +71,52 @@ export function printScoreDocument(
     verbose: opts.verbose === true,
     ...(tables.table === "combined" || tables.outDir !== undefined ? { combined: true } : {}),
   });
-  if (tables.outDir !== undefined) {
-    // each table its own file, with its caption where the format has one
-    const dir = resolvePath(io.cwd, tables.outDir);
-    const ext = { table: "txt", csv: "csv", markdown: "md", latex: "tex" }[opts.format];
-    const written: string[] = [];
-    for (const t of captionedTables(printout)) {
-      const text =
-        opts.format === "markdown"
-          ? `${t.caption === undefined ? "" : `${t.caption}\n\n`}${renderTable(t, "markdown")}`
-          : renderTable(t, opts.format);
-      const w = writeFileAtomic(joinPath(dir, `${t.id}.${ext}`), text);
-      if (!w.ok) {
-        printProblems(io, w.problems, {});
-        return false;
-      }
-      written.push(`${t.id}.${ext}`);
-    }
-    printNotes(io, [writtenNote(dir, `${written.length} ${written.length === 1 ? "table" : "tables"}: ${written.join(", ")}`)]);
-    return true;
-  }
-  if (tables.table !== undefined) {
-    const all = captionedTables(printout);
-    const one = all.find((t) => t.id === tables.table);
-    if (one === undefined) {
-      printProblems(
-        io,
-        [
-          problem(
-            "table-missing",
-            `--table ${tables.table}: this output has no such table (its tables: ${all.map((t) => t.id).join(", ")})${tables.table === "official" || tables.table === "combined" ? "; BFCL's verdicts give it (--scores DIR, or a run's score/)" : ""}`,
-          ),
-        ],
-        {},
-      );
-      return false;
-    }
-    const out = renderPrintout({ blocks: [{ kind: "table", table: one }] }, opts.format);
-    io.stdout(out.stdout);
-    return true;
-  }
+  if (tables.outDir !== undefined) return writeTableFiles(io, printout, opts.format, tables.outDir);
+  if (tables.table !== undefined) return printOneTable(io, printout, opts.format, tables.table);
   const out = renderPrintout(printout, opts.format);
   io.stdout(out.stdout);
   if (out.stderr) io.stderr(out.stderr);
+  return true;
+}
+
+/** `--out-dir DIR`: each table its own file, with its caption where the format has one. */
+function writeTableFiles(io: CliIo, printout: Printout, format: Exclude<OutputFormat, "json">, outDir: string): boolean {
+  const dir = resolvePath(io.cwd, outDir);
+  const ext = { table: "txt", csv: "csv", markdown: "md", latex: "tex" }[format];
+  const written: string[] = [];
+  for (const t of captionedTables(printout)) {
+    const text =
+      format === "markdown" ? `${t.caption === undefined ? "" : `${t.caption}\n\n`}${renderTable(t, "markdown")}` : renderTable(t, format);
+    const w = writeFileAtomic(joinPath(dir, `${t.id}.${ext}`), text);
+    if (!w.ok) {
+      printProblems(io, w.problems, {});
+      return false;
+    }
+    written.push(`${t.id}.${ext}`);
+  }
+  printNotes(io, [writtenNote(dir, `${written.length} ${written.length === 1 ? "table" : "tables"}: ${written.join(", ")}`)]);
+  return true;
+}
+
+/** `--table NAME`: one table of the output, or a problem naming the tables there are. */
+function printOneTable(io: CliIo, printout: Printout, format: Exclude<OutputFormat, "json">, name: string): boolean {
+  const all = captionedTables(printout);
+  const one = all.find((t) => t.id === name);
+  if (one === undefined) {
+    printProblems(
+      io,
+      [
+        problem(
+          "table-missing",
+          `--table ${name}: this output has no such table (its tables: ${all.map((t) => t.id).join(", ")})${name === "official" || name === "combined" ? "; BFCL's verdicts give it (--scores DIR, or a run's score/)" : ""}`,
+        ),
+      ],
+      {},
+    );
+    return false;
+  }
+  const out = renderPrintout({ blocks: [{ kind: "table", table: one }] }, format);
+  io.stdout(out.stdout);
   return true;
 }
 

@@ -250,40 +250,9 @@ function rowNote(m: ScoredModel, maxUndecided: number): string | null {
 /** The printout of a score document. */
 export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printout {
   const blocks: PrintBlock[] = [];
-  const read = doc.models.filter((m) => m.undecided !== null && m.counts !== null && m.undecided.pairs > 0);
-  const rows: Row[] = read.map((m) => ({
-    ...scoreRow({
-      model: m.model,
-      numbers: m.numbers,
-      pairs: m.undecided!.pairs,
-      undecided: m.undecided!.byStatus,
-      counts: m.counts!,
-      note: rowNote(m, doc.options.maxUndecided),
-    }),
-    ci: m.ci95,
-    bfcl: m.bfclVersion ?? "",
-    history: m.history?.protocol ?? "own",
-    bfclDecoded: m.bfclDecoded,
-  }));
-  const shownHeader = (h: string) =>
-    !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
-  const columns: Column<Row>[] = scoreColumns
-    .filter((c) => shownHeader(c.header))
-    .map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
-  if (doc.bootstrap.resamples > 0) {
-    const at = columns.findIndex((c) => c.header === "decision");
-    columns.splice(at + 1, 0, { header: "95% CI", value: (r) => intervalCell(r.ci), align: "right", csvPair: ["ci_low", "ci_high"] });
-  }
+  const rows = decisionRows(doc);
+  const columns = decisionColumns(doc, rows);
   const withBfclDecoded = rows.some((r) => r.bfclDecoded !== undefined);
-  if (withBfclDecoded) {
-    const after = columns.findIndex((c) => c.header === (doc.bootstrap.resamples > 0 ? "95% CI" : "decision"));
-    columns.splice(after + 1, 0, ...BFCL_DECODED_COLUMNS);
-  }
-  if (rows.some((r) => r.note !== "")) columns.push({ header: "note", value: (r) => r.note });
-  // models of several BFCL versions are scored on different pairs: the table says which
-  if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
-  // models of both histories side by side: the table says each model's
-  if (new Set(rows.map((r) => r.history)).size > 1) columns.splice(1, 0, { header: "history", value: (r) => r.history });
   blocks.push({
     kind: "text",
     text:
@@ -299,46 +268,8 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
       elsewhere: renderProblemLine(note("bfcl-decoded", BFCL_DECODED_LEGEND)) + "\n",
     });
   if (doc.trials !== null) blocks.push(...trialsBlocks(doc.trials));
-  if (doc.official !== null) {
-    blocks.push({ kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" });
-    const played = doc.models.filter((m) => m.history?.protocol === "reference" && m.numbers !== null).map((m) => m.model);
-    if (played.length > 0) {
-      blocks.push({
-        kind: "text",
-        text: `(meaningless for ${played.join(", ")}, left out: their turns before the anchor were played from the reference, not by the model, so BFCL's verdict is not the model's)\n`,
-      });
-    }
-    if (doc.official.models.length > 0) blocks.push({ kind: "table", table: tableOf("official", doc.official.models, officialColumns) });
-    else if (played.length > 0) {
-      // every model was read from the reference: there is nothing official to show, and the line above says why
-    } else {
-      const missing = problem("official-missing", "no model has complete score files", { severity: "warning" });
-      blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: renderProblemLine(missing) + "\n" });
-    }
-    // below SPEARMAN_MIN_MODELS no ranking of the models can reach p < 0.05: the line would say nothing
-    const s = doc.official.models.length >= SPEARMAN_MIN_MODELS ? doc.official.spearman : null;
-    if (s !== null) {
-      blocks.push({
-        kind: "text",
-        text: `Spearman rank correlation with decision accuracy: official raw on the miss items rho = ${s.missRho.toFixed(2)} (p = ${s.missP.toFixed(2)}), on the base twins rho = ${s.baseRho.toFixed(2)} (p = ${s.baseP.toFixed(2)})\n`,
-      });
-    }
-  }
-  if (doc.sensitivity !== null) {
-    blocks.push({ kind: "text", text: "\nSensitivity of the table (Appendix F):\n" });
-    const noted = doc.sensitivity.rows.some((r) => r.note !== undefined);
-    blocks.push({
-      kind: "table",
-      table: tableOf("sensitivity", doc.sensitivity.rows, noted ? [...sensitivityColumns, sensitivityNote] : sensitivityColumns),
-    });
-    const rank1 = doc.sensitivity.rank1;
-    if (rank1 !== null) {
-      blocks.push({
-        kind: "text",
-        text: `Rank 1 on decision (share of ${doc.bootstrap.resamples} resamples, one shared stream): ${rank1.map((r) => `${r.model} ${r.share.toFixed(1)}%`).join(", ")}\n`,
-      });
-    }
-  }
+  if (doc.official !== null) blocks.push(...officialBlocks(doc, doc.official));
+  if (doc.sensitivity !== null) blocks.push(...sensitivityBlocks(doc, doc.sensitivity));
   if (doc.workaround !== null) {
     blocks.push({
       kind: "text",
@@ -359,6 +290,98 @@ export function scorePrintout(doc: ScoreDocument, view: ScoreView = {}): Printou
   if (files.lines.length > 0)
     blocks.push({ kind: "text", text: ["", "Files used:", ...files.lines, ""].join("\n"), elsewhere: files.notes });
   return { blocks };
+}
+
+/** One row per model with a pair read. */
+function decisionRows(doc: ScoreDocument): Row[] {
+  const read = doc.models.filter((m) => m.undecided !== null && m.counts !== null && m.undecided.pairs > 0);
+  return read.map((m) => ({
+    ...scoreRow({
+      model: m.model,
+      numbers: m.numbers,
+      pairs: m.undecided!.pairs,
+      undecided: m.undecided!.byStatus,
+      counts: m.counts!,
+      note: rowNote(m, doc.options.maxUndecided),
+    }),
+    ci: m.ci95,
+    bfcl: m.bfclVersion ?? "",
+    history: m.history?.protocol ?? "own",
+    bfclDecoded: m.bfclDecoded,
+  }));
+}
+
+/** The decision table's columns: undecided kinds only where some row has one, the interval, the decoded share, notes, version, history. */
+function decisionColumns(doc: ScoreDocument, rows: readonly Row[]): Column<Row>[] {
+  const shownHeader = (h: string) =>
+    !UNDECIDED_HEADERS.includes(h) || rows.some((r) => Number(scoreColumns.find((c) => c.header === h)!.cell(r)) > 0);
+  const columns: Column<Row>[] = scoreColumns
+    .filter((c) => shownHeader(c.header))
+    .map((c) => ({ header: c.header, value: (r: Row) => c.cell(r), align: c.header === "model" ? "left" : "right" }));
+  if (doc.bootstrap.resamples > 0) {
+    const at = columns.findIndex((c) => c.header === "decision");
+    columns.splice(at + 1, 0, { header: "95% CI", value: (r) => intervalCell(r.ci), align: "right", csvPair: ["ci_low", "ci_high"] });
+  }
+  if (rows.some((r) => r.bfclDecoded !== undefined)) {
+    const after = columns.findIndex((c) => c.header === (doc.bootstrap.resamples > 0 ? "95% CI" : "decision"));
+    columns.splice(after + 1, 0, ...BFCL_DECODED_COLUMNS);
+  }
+  if (rows.some((r) => r.note !== "")) columns.push({ header: "note", value: (r) => r.note });
+  // models of several BFCL versions are scored on different pairs: the table says which
+  if (mixedVersions(doc.models)) columns.splice(1, 0, { header: "bfcl", value: (r) => r.bfcl });
+  // models of both histories side by side: the table says each model's
+  if (new Set(rows.map((r) => r.history)).size > 1) columns.splice(1, 0, { header: "history", value: (r) => r.history });
+  return columns;
+}
+
+/** BFCL's official score on the same items, and its rank correlation with the decision. */
+function officialBlocks(doc: ScoreDocument, official: NonNullable<ScoreDocument["official"]>): PrintBlock[] {
+  const blocks: PrintBlock[] = [
+    { kind: "text", text: "\nOfficial score on the same items (BFCL's verdict, read from the score files):\n" },
+  ];
+  const played = doc.models.filter((m) => m.history?.protocol === "reference" && m.numbers !== null).map((m) => m.model);
+  if (played.length > 0) {
+    blocks.push({
+      kind: "text",
+      text: `(meaningless for ${played.join(", ")}, left out: their turns before the anchor were played from the reference, not by the model, so BFCL's verdict is not the model's)\n`,
+    });
+  }
+  if (official.models.length > 0) blocks.push({ kind: "table", table: tableOf("official", official.models, officialColumns) });
+  else if (played.length > 0) {
+    // every model was read from the reference: there is nothing official to show, and the line above says why
+  } else {
+    const missing = problem("official-missing", "no model has complete score files", { severity: "warning" });
+    blocks.push({ kind: "text", text: "(no model has complete score files)\n", elsewhere: renderProblemLine(missing) + "\n" });
+  }
+  // below SPEARMAN_MIN_MODELS no ranking of the models can reach p < 0.05: the line would say nothing
+  const s = official.models.length >= SPEARMAN_MIN_MODELS ? official.spearman : null;
+  if (s !== null) {
+    blocks.push({
+      kind: "text",
+      text: `Spearman rank correlation with decision accuracy: official raw on the miss items rho = ${s.missRho.toFixed(2)} (p = ${s.missP.toFixed(2)}), on the base twins rho = ${s.baseRho.toFixed(2)} (p = ${s.baseP.toFixed(2)})\n`,
+    });
+  }
+  return blocks;
+}
+
+/** The sensitivity table (Appendix F) and the rank-1 shares under resampling. */
+function sensitivityBlocks(doc: ScoreDocument, sensitivity: NonNullable<ScoreDocument["sensitivity"]>): PrintBlock[] {
+  const noted = sensitivity.rows.some((r) => r.note !== undefined);
+  const blocks: PrintBlock[] = [
+    { kind: "text", text: "\nSensitivity of the table (Appendix F):\n" },
+    {
+      kind: "table",
+      table: tableOf("sensitivity", sensitivity.rows, noted ? [...sensitivityColumns, sensitivityNote] : sensitivityColumns),
+    },
+  ];
+  const rank1 = sensitivity.rank1;
+  if (rank1 !== null) {
+    blocks.push({
+      kind: "text",
+      text: `Rank 1 on decision (share of ${doc.bootstrap.resamples} resamples, one shared stream): ${rank1.map((r) => `${r.model} ${r.share.toFixed(1)}%`).join(", ")}\n`,
+    });
+  }
+  return blocks;
 }
 
 const trialsColumns: Column<TrialsSummary>[] = [

@@ -1,9 +1,8 @@
 /**
- * Small Python idioms the eight class ports share: dict literals, subscripting that
- * raises KeyError like `d[k]`, attribute errors for `x.lower()` on a non-str, `dict.get`
- * with Python key rules, f-string interpolation, slicing by a Python int, UTF-8 lengths,
- * augmented assignment, and the shorthand for method signatures. Kept here so each class
- * file reads like the Python it mirrors; the messages are CPython's.
+ * Small Python idioms the eight class ports share: dict literals, subscripting that raises KeyError like
+ * `d[k]`, attribute errors for `x.lower()` on a non-str, `dict.get` with Python key rules, f-string
+ * interpolation, slicing by a Python int, UTF-8 lengths, augmented assignment, and the shorthand for method
+ * signatures. More in this folder's README.md.
  */
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";

@@ -1,11 +1,6 @@
 /**
- * BFCL's GorillaFileSystem (`gorilla_file_system.py`) with its `File` and `Directory`
- * helpers, re-implemented over the Python value model. The checker compares `root` with
- * Python equality (names and contents, parents ignored) and the response check compares
- * result strings, so every quirk is kept: `cd ..` at the root, `mv x ..` renaming to `..`,
- * directory moves/copies that share child objects, `cp` into a directory that already
- * holds the name raising ValueError, `sort` returning (not writing) the sorted lines, and
- * Python's own errors when a model passes a wrong-typed argument.
+ * BFCL's GorillaFileSystem (`gorilla_file_system.py`) with its `File` and `Directory` helpers, re-implemented
+ * over the Python value model. More in this folder's README.md.
  */
 import type { ApiInstance, LongContextData, MethodSpec, ParamSpec } from "../types.js";
 import type { PyObject, PyValue } from "../../python/value.js";

@@ -1,10 +1,6 @@
 /**
- * Registry of the eight re-implemented BFCL API classes: class name → constructor.
- * BFCL's Python keeps some state at module level (TwitterAPI's shared mutable default
- * arguments, TravelAPI's long_context card records, VehicleControlAPI's weather blob),
- * shared by every instance the checker process creates. That state lives in a
- * `PythonProcess` here: the executor creates one per simulated checker run and passes it
- * to every constructor, which makes the order-dependence reproducible within one run.
+ * Registry of the eight re-implemented BFCL API classes: class name → constructor. More in this folder's
+ * README.md.
  */
 import type { ApiClass } from "../../catalog/types.js";
 import type { ApiFactory, ApiInstance } from "../types.js";

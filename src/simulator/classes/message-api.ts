@@ -1,11 +1,6 @@
 /**
- * BFCL's MessageAPI (`message_api.py`): users, a login, and an inbox of one-entry
- * `{receiver_id: message}` dicts. `send_message` draws a message id from
- * `random.Random(200191)` (re-drawn while already used) and records it in the compared
- * `generated_ids` set, so the CPython random stream is behaviour. Quirks kept:
- * `delete_message` removes the first *equal* message (Python's `list.remove`), not
- * necessarily the latest one it found; `add_contact` increments `user_count` before its
- * duplicate-id check; `message_count` is never decremented.
+ * BFCL's MessageAPI (`message_api.py`): users, a login, and an inbox of one-entry `{receiver_id: message}`
+ * dicts. More in this folder's README.md.
  */
 import type { ApiInstance, CallNotes, MethodSpec, ParamSpec } from "../types.js";
 import type { PyValue } from "../../python/value.js";

@@ -1,11 +1,7 @@
 /**
- * Module-level ("process-global") state of BFCL's Python classes. In BFCL one Python
- * process evaluates every entry, so a mutable default argument or a module constant that
- * a method mutates is shared by all instances, model and ground truth alike. A
- * `PythonProcess` stands for that process: whoever runs a checker creates one and hands it
- * to every class constructor, so results stay reproducible (same order → same output).
- * It also says which BFCL release's class sources the process imported: the classes of
- * v3 final and of v4 differ in results, messages and methods.
+ * Module-level ("process-global") state of BFCL's Python classes. In BFCL one Python process evaluates every
+ * entry, so a mutable default argument or a module constant that a method mutates is shared by all instances,
+ * model and ground truth alike. More in this folder's README.md.
  */
 import type { BfclVersion } from "../../bfcl/data.js";
 import type { PyValue } from "../../python/value.js";

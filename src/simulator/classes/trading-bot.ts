@@ -1,13 +1,6 @@
 /**
- * BFCL's `TradingBot` (`trading_bot.py`): orders, an account, a watch list and stock
- * quotes. Behaviour that the checker sees and that is easy to get wrong: digit-string
- * order keys of a config become ints at load; `place_order` stores status `Open` but
- * answers `Pending`, casts the price to float and only checks the balance for buys (never
- * debits it); deposits and withdrawals draw a timestamp from `random.Random(1053520)`
- * (2024-09-01 10:30:00 plus `randint` over one day, which BFCL renders back through local
- * time — the same wall-clock text in every time zone without a DST change that day);
- * `get_current_time` is the fixed `10:30 AM`; long_context swaps in filler from
- * `long_context.py` (moving averages, order metadata, watch list, transactions, sectors).
+ * BFCL's `TradingBot` (`trading_bot.py`): orders, an account, a watch list and stock quotes. More in this
+ * folder's README.md.
  */
 import { PyDict } from "../../python/containers.js";
 import { PyDatetime, pyStrptime } from "../../python/datetime.js";

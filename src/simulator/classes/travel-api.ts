@@ -1,19 +1,6 @@
 /**
- * BFCL's `TravelAPI` (`travel_booking.py`): token login, credit cards, flight costs and
- * bookings. What the checker sees and a port must keep: ids and tokens drawn from
- * `random.Random(141053)` in BFCL's order (a fresh instance's first booking id is
- * 3426812 when nothing else drew before it — the ground truth relies on that);
- * `book_flight`'s validation order; `get_flight_cost` = route table × class factor
- * (1/2/5) × 2 when the date's digit sum is even, raising for unknown routes/classes;
- * `compute_exchange_rate` forward `float(value * rate)` vs reverse `round(value / rate, 2)`;
- * `verify_traveler_information` measuring age against today's date (injectable clock).
- *
- * long_context: BFCL inserts the module-level `CREDIT_CARD_EXTENSION` /
- * `BOOKING_RECORD_EXTENSION` records **by reference**, so a balance changed through one
- * instance changes it for every instance of the same Python process (model and ground
- * truth alike, and later entries). Reproduced per `PythonProcess`: the process holds one
- * deep copy of each extension, taken from the filler the first time a long_context
- * instance loads, and every instance of that process shares its records.
+ * BFCL's `TravelAPI` (`travel_booking.py`): token login, credit cards, flight costs and bookings. More in this
+ * folder's README.md.
  */
 import { PyDict, PyTuple, keyOf } from "../../python/containers.js";
 import { pyDeepCopy } from "../../python/copy.js";

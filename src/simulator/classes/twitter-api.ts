@@ -1,13 +1,6 @@
 /**
- * BFCL's TwitterAPI (`posting_api.py`): login, tweets keyed by int id, comments,
- * retweets and a following list. Two Python behaviours are reproduced on purpose:
- *
- * - `post_tweet(content, tags=[], mentions=[])` has mutable default arguments, so every
- *   tweet posted without tags/mentions shares one list per process; `mention()` on such a
- *   tweet extends it for all of them, in every instance (model or ground truth, any
- *   entry). The shared lists live in the `PythonProcess` the instance was built with.
- * - Loading converts tweet keys to int, but comment keys stay as loaded (str), so
- *   `comment(1, …)` creates an int key beside an existing `"1"`.
+ * BFCL's TwitterAPI (`posting_api.py`): login, tweets keyed by int id, comments, retweets and a following
+ * list. More in this folder's README.md.
  */
 import type { ApiInstance, MethodSpec, ParamSpec } from "../types.js";
 import type { PyValue } from "../../python/value.js";

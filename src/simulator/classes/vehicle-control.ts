@@ -1,17 +1,6 @@
 /**
- * BFCL's `VehicleControlAPI` (`vehicle_control.py`): engine, doors, brakes, climate,
- * cruise control, navigation and a few converters. Quirks the checker can see and a port
- * must keep: the config's `engineState` lands in `engine_state`; `remainingUnlockedDoors`
- * is recomputed from `doorStatus` at load (the config value is ignored); `lockDoors` raises
- * KeyError on an unknown door after updating the doors before it; `startEngine('STOP')`
- * stops the engine before any check; Fahrenheit is converted for the stored temperature
- * but echoed unconverted; `setCruiseControl` stores the distance even when the speed is
- * rejected; temperatures and speeds are `uniform` draws from `random.Random(141053)`;
- * the weather.com call always answers `{"error": 404}`.
- *
- * long_context: `get_outside_temperature_from_google` writes into and returns BFCL's
- * module-level `LONG_WEATHER_EXTENSION` dict, shared by every instance of the Python
- * process; here one deep copy of it lives in the `PythonProcess`.
+ * BFCL's `VehicleControlAPI` (`vehicle_control.py`): engine, doors, brakes, climate, cruise control,
+ * navigation and a few converters. More in this folder's README.md.
  */
 import { PyDict } from "../../python/containers.js";
 import { pyDeepCopy } from "../../python/copy.js";
