@@ -43,7 +43,7 @@ import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
 import type { PyValue } from "../python/value.js";
 import { committedManifestSource } from "../io/rollout-data.js";
-import { dataCheckWithPrompts, recordedTurnsVisitor } from "./recorded-turns.js";
+import { dataCheckWithPrompts, LoggedTurnsMemo, recordedTurnsVisitor } from "./recorded-turns.js";
 import { readOfficial, type OfficialReading } from "./official-scores.js";
 import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import {
@@ -289,10 +289,12 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   req.beforeReading?.(toRead.length);
   const outputs: T[] = [];
   const checks = new Map<string, RolloutDataCheck>();
+  // models run on the same data log the same questions: each is parsed and checked once for the whole read
+  const logged = new LoggedTurnsMemo();
   for (const found of toRead) {
     const manifest = manifestOf.get(found.name)!;
     const scoreModel = scores === null ? null : matchingModel(found, walk.runs, scores.models);
-    const { model, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel });
+    const { model, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel }, logged);
     checks.set(found.name, check);
     outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));
   }
@@ -413,9 +415,12 @@ function chooseCopy(
   return best ? { path: best.path, candidates: paths.length } : null;
 }
 
+/** The one empty list every reduced record shares (none is ever added to: the record types are read-only). */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** A twin reading reduced to its status and decisions (see `RecordsKept`). */
 function bareReading(t: TwinReading): TwinReading {
-  return { ...t, anchorCalls: [], preAnchorCallNames: [], anchorText: [], offListNames: [] };
+  return { ...t, anchorCalls: NONE, preAnchorCallNames: NONE, anchorText: NONE, offListNames: NONE };
 }
 
 /** Read one model's files in one pass each, and score it. */
@@ -425,12 +430,13 @@ function readModel(
   on: OnManifest,
   req: ReadRequest,
   scores: { model: TreeModel | null } | null,
+  logged: LoggedTurnsMemo,
 ): { model: Omit<ModelRead, "bfclVersion" | "dataCheck">; check: RolloutDataCheck } {
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
   // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
   const streamed = dataCheckWithPrompts(on.candidate);
-  const onLine = recordedTurnsVisitor(streamed.onItem);
+  const onLine = recordedTurnsVisitor(streamed.onItem, logged);
   const dataCheck = streamed.result;
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const recorded = readRunRecord(found.dir);
@@ -545,7 +551,7 @@ function readModel(
   const records: readonly PairRecord[] =
     req.keep === "all"
       ? scored.records
-      : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
+      : scored.records.map((r) => ({ ...r, independentSteps: NONE, base: bareReading(r.base), miss: bareReading(r.miss) }));
   let official = scores === null ? null : readOfficial(found.name, census, scores.model);
   if (official !== null && scores!.model === null) {
     official = {
