@@ -708,7 +708,8 @@ export function officialMeaninglessMessage(model: string): string {
 
 /**
  * What reading a model's records is warned about: a file whose anchor-turn tool calls
- * mostly fail to decode (a wrong decoder), each missing line, the undecidable pairs.
+ * mostly fail to decode (a wrong decoder), each missing line, the twins whose history is
+ * not exact, the undecidable pairs.
  */
 function readingWarnings(
   model: string,
@@ -718,11 +719,28 @@ function readingWarnings(
   filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
   reference: boolean,
 ): Problem[] {
+  return [
+    ...decoderWarnings(model, records, choice, filesUsed),
+    ...missingLineWarnings(model, missing, filesUsed, reference),
+    ...historyWarnings(model, records),
+    ...undecidableWarnings(model, records),
+  ];
+}
+
+/**
+ * The wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 %
+ * failures; with the decoder of the model's handler in BFCL's registry, calls written as text
+ * are the server's doing, and the audit says so.
+ */
+function decoderWarnings(
+  model: string,
+  records: readonly PairRecord[],
+  choice: DecoderChoice,
+  filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
+): Problem[] {
   const problems: Problem[] = [];
   const chosen = summarizeChoice(choice);
   const audit = parseAudit(records);
-  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures;
-  // with the decoder of the model's handler in BFCL's registry, calls written as text are the server's doing, and the audit says so
   for (const category of scoredResultCategories) {
     const file = filesUsed[category]!.file;
     const textCalls =
@@ -746,6 +764,17 @@ function readingWarnings(
     if (line !== null)
       problems.push(problem(chosen.source === "registry" ? "undecoded-steps" : "decode-failures", line, { file, severity: "warning" }));
   }
+  return problems;
+}
+
+/** One warning per line the pairs need and the files lack (per item and anchor for lines played from the reference). */
+function missingLineWarnings(
+  model: string,
+  missing: readonly { pair: ManifestPair; absent: string[] }[],
+  filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
+  reference: boolean,
+): Problem[] {
+  const problems: Problem[] = [];
   const reported = new Set<string>();
   for (const m of missing) {
     for (const id of m.absent) {
@@ -763,18 +792,26 @@ function readingWarnings(
       );
     }
   }
-  // lines played from the reference: the pairs whose twins did not both reach the anchor on the reference's turns
-  const ids = (rs: readonly PairRecord[]) =>
-    `${rs
-      .slice(0, 3)
-      .map((r) => r.missId)
-      .join(", ")}${rs.length > 3 ? ", …" : ""}`;
+  return problems;
+}
+
+/** The first few pairs of `rs`, by their should-ask ids. */
+function firstIds(rs: readonly PairRecord[]): string {
+  return `${rs
+    .slice(0, 3)
+    .map((r) => r.missId)
+    .join(", ")}${rs.length > 3 ? ", …" : ""}`;
+}
+
+/** Lines played from the reference: the pairs whose twins did not both reach the anchor on the reference's turns. */
+function historyWarnings(model: string, records: readonly PairRecord[]): Problem[] {
+  const problems: Problem[] = [];
   const anchorPlayed = records.filter((r) => r.base.history === "anchor-played" || r.miss.history === "anchor-played");
   if (anchorPlayed.length > 0) {
     problems.push(
       problem(
         "history-anchor-played",
-        `model ${model}: ${counted(anchorPlayed.length, "pair")} ${anchorPlayed.length === 1 ? "has" : "have"} a twin whose anchor turn itself was played from the reference, not generated (${ids(anchorPlayed)}); that side holds no decision of the model's and is read as missing`,
+        `model ${model}: ${counted(anchorPlayed.length, "pair")} ${anchorPlayed.length === 1 ? "has" : "have"} a twin whose anchor turn itself was played from the reference, not generated (${firstIds(anchorPlayed)}); that side holds no decision of the model's and is read as missing`,
         { severity: "warning" },
       ),
     );
@@ -784,26 +821,29 @@ function readingWarnings(
     problems.push(
       problem(
         "history-partial",
-        `model ${model}: ${counted(partial.length, "pair")} ${partial.length === 1 ? "is not an exact twin" : "are not exact twins"}: a twin's line played from the reference only some of the turns before this pair's anchor, the others are the model's (${ids(partial)}); they are scored as read`,
+        `model ${model}: ${counted(partial.length, "pair")} ${partial.length === 1 ? "is not an exact twin" : "are not exact twins"}: a twin's line played from the reference only some of the turns before this pair's anchor, the others are the model's (${firstIds(partial)}); they are scored as read`,
         { severity: "warning" },
       ),
     );
   }
-  const undecidable = records.filter((r) => r.status === "undecidable");
-  if (undecidable.length > 0) {
-    const first = undecidable
-      .slice(0, 3)
-      .map((r) => r.missId)
-      .join(", ");
-    problems.push(
-      problem(
-        "pair-undecidable",
-        `model ${model}: ${counted(undecidable.length, "pair")} undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`,
-        {
-          severity: "warning",
-        },
-      ),
-    );
-  }
   return problems;
+}
+
+/** The pairs whose anchor turn holds call-like text that names no function. */
+function undecidableWarnings(model: string, records: readonly PairRecord[]): Problem[] {
+  const undecidable = records.filter((r) => r.status === "undecidable");
+  if (undecidable.length === 0) return [];
+  const first = undecidable
+    .slice(0, 3)
+    .map((r) => r.missId)
+    .join(", ");
+  return [
+    problem(
+      "pair-undecidable",
+      `model ${model}: ${counted(undecidable.length, "pair")} undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`,
+      {
+        severity: "warning",
+      },
+    ),
+  ];
 }
