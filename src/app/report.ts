@@ -31,7 +31,7 @@ import { versionsOfModel, versionsText } from "./data-version.js";
 import type { PairSet, SideRule } from "../decision/types.js";
 import type { DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RunRecord } from "../rollout/run-record.js";
-import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
+import type { TrialsSummary } from "./score-trials.js";
 import { combineTrialReads } from "./trials-of.js";
 import {
   badArgument,
@@ -155,17 +155,6 @@ export interface ReportDocument {
 export async function buildReport(request: ReportRequest): Promise<ReportDocument> {
   const shape = requestShapeProblems(request, reportShape, '{ results: ["runs/main"] }');
   if (shape.length > 0) return emptyReportDocument(shape);
-  // a folder of `run --trials K` among --trials-of is read as its K trials, as score reads it
-  const split =
-    (request.trialsOf ?? []).length > 0 ? splitTrialFolders({ results: [], trialsOf: request.trialsOf }, contextOf(request).cwd) : null;
-  if (split !== null) {
-    if (!split.ok) return emptyReportDocument([...split.problems]);
-    try {
-      return await buildReportOf({ ...request, trialsOf: split.value.folders });
-    } finally {
-      split.value.remove();
-    }
-  }
   return buildReportOf(request);
 }
 
@@ -220,7 +209,13 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
   // each run walked once, on its own (the same model folder in two runs stays two models)
   // (its score tree: the one given, else the score/ folders beside result/ in it)
   const walks = pageRuns.map((r, i) => walkInputs(ctx, r.dirs, scores[i] === undefined ? [] : [scores[i]]));
-  if (req.compare !== undefined) {
+  if (req.compare !== undefined && trialsOf.length > 0)
+    bad.push(
+      badArgument(
+        "--compare takes two --results runs, and --trials-of reads the trials of one model: give one or the other (two arms' trials compare with twinscore compare --trials-a DIR… --trials-b DIR…)",
+      ),
+    );
+  else if (req.compare !== undefined) {
     if (req.compare.length !== 2) bad.push(badArgument(`--compare takes two runs, got ${req.compare.length}`));
     else {
       // a --results tree by its label, or a run inside a folder of runs by its folder's name
@@ -470,6 +465,7 @@ async function readReportRuns(
   const { replaysOf } = await import("./replays.js");
   const runs: ReportRunInput[] = [];
   let manifest: Manifest | null = null;
+  const trialFolders = new Map<string, number>();
   for (const [i, { label, dirs }] of pageRuns.entries()) {
     const resultDir = dirs.join(", ");
     // score folders found beside result/ are named from the folder given, as the page names every path (as given)
@@ -493,6 +489,11 @@ async function readReportRuns(
         walked: walks[i],
       },
       (m) => {
+        // a folder of `run --trials K` is read as trials only with --trials-of: as a --results run its trials would be models of the page
+        if (m.trial !== null && (req.trialsOf ?? []).length === 0) {
+          trialFolders.set(m.found.dir, m.trial.of);
+          return null;
+        }
         const several = pageRuns.length > 1;
         // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
         const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
@@ -543,6 +544,10 @@ async function readReportRuns(
       },
     );
     if (!read.ok) return read;
+    if (trialFolders.size > 0) {
+      const [dir, trials] = [...trialFolders][0];
+      return err(badArgument(`--results: ${dir} holds ${trials} trials of one model: give it with --trials-of ${dir}`));
+    }
     pushAll(problems, read.value.problems);
     if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest)) {
       const why =

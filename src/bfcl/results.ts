@@ -8,7 +8,7 @@
 import { counted, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
-import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
+import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY, TRIAL_KEY } from "./line-keys.js";
 import {
   BACKSLASH,
   CLOSE_BRACE,
@@ -68,6 +68,9 @@ export interface LineHead {
   /** Where the value of the first `twinscore_injected` is (-1 when the line has none): the block `run --inject` added. */
   readonly injectedStart: number;
   readonly injectedEnd: number;
+  /** Where the value of `twinscore_trial` is (-1 when the line has none; the last, as json.loads reads it): the line's trial in a run of several. */
+  readonly trialStart: number;
+  readonly trialEnd: number;
   /**
    * Where the value of the first `inference_log` is: -1 when the whole line was walked and
    * has none, -2 when the scan stopped before the end (a malformed line read for its id).
@@ -96,7 +99,7 @@ function keyIs(bytes: Uint8Array, start: number, keyEnd: number, key: string): b
 }
 
 /** The top-level keys the head scan locates. */
-type HeadKey = "id" | "result" | "history" | "played" | "stopped" | "injected" | "log";
+type HeadKey = "id" | "result" | "history" | "played" | "stopped" | "injected" | "trial" | "log";
 const HEAD_KEYS: readonly (readonly [string, HeadKey])[] = [
   ["id", "id"],
   ["result", "result"],
@@ -104,6 +107,7 @@ const HEAD_KEYS: readonly (readonly [string, HeadKey])[] = [
   [PLAYED_TURNS_KEY, "played"],
   [STOPPED_AFTER_TURN_KEY, "stopped"],
   [INJECTED_KEY, "injected"],
+  [TRIAL_KEY, "trial"],
   ["inference_log", "log"],
 ];
 
@@ -149,6 +153,8 @@ interface HeadFound {
   stoppedEnd: number;
   injectedStart: number;
   injectedEnd: number;
+  trialStart: number;
+  trialEnd: number;
   logStart: number;
   logQueries: readonly number[] | null;
   readonly repeated: ("id" | "result")[];
@@ -170,6 +176,8 @@ function nothingFound(): HeadFound {
     stoppedEnd: -1,
     injectedStart: -1,
     injectedEnd: -1,
+    trialStart: -1,
+    trialEnd: -1,
     logStart: -1,
     logQueries: null,
     repeated: [],
@@ -192,6 +200,8 @@ function failedHead(error: string, idOnly: boolean, found: HeadFound): LineHead 
     stoppedEnd: -1,
     injectedStart: -1,
     injectedEnd: -1,
+    trialStart: -1,
+    trialEnd: -1,
     logStart: -2,
     logQueries: null,
   };
@@ -234,6 +244,9 @@ function noteValue(
   } else if (key === "injected" && found.injectedStart < 0) {
     found.injectedStart = start;
     found.injectedEnd = end;
+  } else if (key === "trial") {
+    found.trialStart = start;
+    found.trialEnd = end;
   } else if (key === "log" && found.logStart < 0) {
     found.logStart = start;
     found.logQueries = log === null ? null : log.queries;
