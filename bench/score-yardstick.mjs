@@ -11,6 +11,8 @@
 // Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200]
 //   a size may carry its own rounds: 1,10,50:10,200:4
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
+//   BEFORE_CLI: another build's bin (say, main's), run in the same rounds as a third contender,
+//     so before and after are measured under the same load
 //   YARDSTICK_PYTHON: the Python to run (default: the real interpreter behind `python3`,
 //     so a version manager's shim script does not add its own start-up to the yardstick)
 import { spawnSync } from "node:child_process";
@@ -50,6 +52,14 @@ try {
     const contenders = [
       { label: "yardstick", run: () => measure(python, [join(here, "yardstick.py"), ...t.models]) },
       { label: "twinscore", run: () => measure(process.execPath, [cli, "score", "--results", t.dir, "--bootstrap", "0"]) },
+      ...(process.env.BEFORE_CLI
+        ? [
+            {
+              label: "before",
+              run: () => measure(process.execPath, [process.env.BEFORE_CLI, "score", "--results", t.dir, "--bootstrap", "0"]),
+            },
+          ]
+        : []),
     ];
     for (const c of contenders) c.run(); // page cache and a first run of each
     const samples = alternate(contenders.length, roundsHere, (i) => contenders[i].run());

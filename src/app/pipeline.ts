@@ -42,7 +42,7 @@ import { TRIAL_KEY } from "../bfcl/line-keys.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
 import type { PyValue } from "../python/value.js";
-import { dataCheckWithPrompts, recordedTurnsVisitor } from "./recorded-turns.js";
+import { dataCheckWithPrompts, LoggedTurnsMemo, recordedTurnsVisitor } from "./recorded-turns.js";
 import { readOfficial, type OfficialReading } from "./official-scores.js";
 import { matchingModel, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { nodeHost, type Host } from "../io/host.js";
@@ -296,10 +296,12 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   req.beforeReading?.(toRead.length);
   const outputs: T[] = [];
   const checks = new Map<string, RolloutDataCheck>();
+  // models run on the same data log the same questions: each is parsed and checked once for the whole read
+  const logged = new LoggedTurnsMemo();
   for (const found of toRead) {
     const manifest = manifestOf.get(found.name)!;
     const scoreModel = scores === null ? null : matchingModel(found, walk.runs, scores.models);
-    const { models, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel });
+    const { models, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel }, logged);
     checks.set(found.name, check);
     for (const model of models) outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));
   }
@@ -424,9 +426,12 @@ function chooseCopy(
   return best ? { path: best.path, candidates: paths.length } : null;
 }
 
+/** The one empty list every reduced record shares (none is ever added to: the record types are read-only). */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** A twin reading reduced to its status and decisions (see `RecordsKept`). */
 function bareReading(t: TwinReading): TwinReading {
-  return { ...t, anchorCalls: [], preAnchorCallNames: [], anchorText: [], offListNames: [] };
+  return { ...t, anchorCalls: NONE, preAnchorCallNames: NONE, anchorText: NONE, offListNames: NONE };
 }
 
 /** Read one model's files in one pass each, and score it. */
@@ -436,12 +441,13 @@ function readModel(
   on: OnManifest,
   req: ReadRequest,
   scores: { model: TreeModel | null } | null,
+  logged: LoggedTurnsMemo,
 ): { models: Omit<ModelRead, "bfclVersion" | "dataCheck">[]; check: RolloutDataCheck } {
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
   // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
   const streamed = dataCheckWithPrompts(on.candidate);
-  const onLine = recordedTurnsVisitor(streamed.onItem);
+  const onLine = recordedTurnsVisitor(streamed.onItem, logged);
   const dataCheck = streamed.result;
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const { host } = req.ctx;
@@ -675,7 +681,7 @@ function scoreReadings(
   const records: readonly PairRecord[] =
     req.keep === "all"
       ? scored.records
-      : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
+      : scored.records.map((r) => ({ ...r, independentSteps: NONE, base: bareReading(r.base), miss: bareReading(r.miss) }));
   let official = scores === null ? null : readOfficial(name, census, scores.model, req.ctx.host);
   if (official !== null && scores!.model === null) {
     official = {
@@ -815,7 +821,8 @@ export function officialMeaninglessMessage(model: string): string {
 
 /**
  * What reading a model's records is warned about: a file whose anchor-turn tool calls
- * mostly fail to decode (a wrong decoder), each missing line, the undecidable pairs.
+ * mostly fail to decode (a wrong decoder), each missing line, the twins whose history is
+ * not exact, the undecidable pairs.
  */
 function readingWarnings(
   model: string,
@@ -825,11 +832,28 @@ function readingWarnings(
   filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
   reference: boolean,
 ): Problem[] {
+  return [
+    ...decoderWarnings(model, records, choice, filesUsed),
+    ...missingLineWarnings(model, missing, filesUsed, reference),
+    ...historyWarnings(model, records),
+    ...undecidableWarnings(model, records),
+  ];
+}
+
+/**
+ * The wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 %
+ * failures; with the decoder of the model's handler in BFCL's registry, calls written as text
+ * are the server's doing, and the audit says so.
+ */
+function decoderWarnings(
+  model: string,
+  records: readonly PairRecord[],
+  choice: DecoderChoice,
+  filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
+): Problem[] {
   const problems: Problem[] = [];
   const chosen = summarizeChoice(choice);
   const audit = parseAudit(records);
-  // the wrong-decoder guard, on the anchor-turn steps scoring read: one line per file past 5 % failures;
-  // with the decoder of the model's handler in BFCL's registry, calls written as text are the server's doing, and the audit says so
   for (const category of scoredResultCategories) {
     const file = filesUsed[category]!.file;
     const textCalls =
@@ -853,6 +877,17 @@ function readingWarnings(
     if (line !== null)
       problems.push(problem(chosen.source === "registry" ? "undecoded-steps" : "decode-failures", line, { file, severity: "warning" }));
   }
+  return problems;
+}
+
+/** One warning per line the pairs need and the files lack (per item and anchor for lines played from the reference). */
+function missingLineWarnings(
+  model: string,
+  missing: readonly { pair: ManifestPair; absent: string[] }[],
+  filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>,
+  reference: boolean,
+): Problem[] {
+  const problems: Problem[] = [];
   const reported = new Set<string>();
   for (const m of missing) {
     for (const id of m.absent) {
@@ -870,18 +905,26 @@ function readingWarnings(
       );
     }
   }
-  // lines played from the reference: the pairs whose twins did not both reach the anchor on the reference's turns
-  const ids = (rs: readonly PairRecord[]) =>
-    `${rs
-      .slice(0, 3)
-      .map((r) => r.missId)
-      .join(", ")}${rs.length > 3 ? ", …" : ""}`;
+  return problems;
+}
+
+/** The first few pairs of `rs`, by their should-ask ids. */
+function firstIds(rs: readonly PairRecord[]): string {
+  return `${rs
+    .slice(0, 3)
+    .map((r) => r.missId)
+    .join(", ")}${rs.length > 3 ? ", …" : ""}`;
+}
+
+/** Lines played from the reference: the pairs whose twins did not both reach the anchor on the reference's turns. */
+function historyWarnings(model: string, records: readonly PairRecord[]): Problem[] {
+  const problems: Problem[] = [];
   const anchorPlayed = records.filter((r) => r.base.history === "anchor-played" || r.miss.history === "anchor-played");
   if (anchorPlayed.length > 0) {
     problems.push(
       problem(
         "history-anchor-played",
-        `model ${model}: ${counted(anchorPlayed.length, "pair")} ${anchorPlayed.length === 1 ? "has" : "have"} a twin whose anchor turn itself was played from the reference, not generated (${ids(anchorPlayed)}); that side holds no decision of the model's and is read as missing`,
+        `model ${model}: ${counted(anchorPlayed.length, "pair")} ${anchorPlayed.length === 1 ? "has" : "have"} a twin whose anchor turn itself was played from the reference, not generated (${firstIds(anchorPlayed)}); that side holds no decision of the model's and is read as missing`,
         { severity: "warning" },
       ),
     );
@@ -891,26 +934,29 @@ function readingWarnings(
     problems.push(
       problem(
         "history-partial",
-        `model ${model}: ${counted(partial.length, "pair")} ${partial.length === 1 ? "is not an exact twin" : "are not exact twins"}: a twin's line played from the reference only some of the turns before this pair's anchor, the others are the model's (${ids(partial)}); they are scored as read`,
+        `model ${model}: ${counted(partial.length, "pair")} ${partial.length === 1 ? "is not an exact twin" : "are not exact twins"}: a twin's line played from the reference only some of the turns before this pair's anchor, the others are the model's (${firstIds(partial)}); they are scored as read`,
         { severity: "warning" },
       ),
     );
   }
-  const undecidable = records.filter((r) => r.status === "undecidable");
-  if (undecidable.length > 0) {
-    const first = undecidable
-      .slice(0, 3)
-      .map((r) => r.missId)
-      .join(", ");
-    problems.push(
-      problem(
-        "pair-undecidable",
-        `model ${model}: ${counted(undecidable.length, "pair")} undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`,
-        {
-          severity: "warning",
-        },
-      ),
-    );
-  }
   return problems;
+}
+
+/** The pairs whose anchor turn holds call-like text that names no function. */
+function undecidableWarnings(model: string, records: readonly PairRecord[]): Problem[] {
+  const undecidable = records.filter((r) => r.status === "undecidable");
+  if (undecidable.length === 0) return [];
+  const first = undecidable
+    .slice(0, 3)
+    .map((r) => r.missId)
+    .join(", ");
+  return [
+    problem(
+      "pair-undecidable",
+      `model ${model}: ${counted(undecidable.length, "pair")} undecidable: an anchor turn holds call-like text that names no function (${first}${undecidable.length > 3 ? ", …" : ""})`,
+      {
+        severity: "warning",
+      },
+    ),
+  ];
 }

@@ -4,11 +4,11 @@
  */
 import { scoredResultCategories } from "../bfcl/categories.js";
 import { turnQueriesAt, type TurnQueries } from "../bfcl/inference-log.js";
-import { scanLineHead } from "../bfcl/results.js";
+import { scanLineHead, type LineHead } from "../bfcl/results.js";
 import { OWN_KEYS_TAIL, SIMULATOR_KEY_TEXT, simulatedAnswerTurn } from "../bfcl/line-keys.js";
 import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
-import { forEachLine, readFailure } from "../io/results-read.js";
+import { forEachLine, lastIndexOfBytes, readFailure } from "../io/results-read.js";
 import type { LineVisitor } from "./result-lines.js";
 import type { TreeModel } from "../io/tree.js";
 
@@ -29,27 +29,84 @@ export function readRecordedTurns(model: TreeModel): { items: RecordedItem[]; pr
  * (categories in order, each category's files in order): the scorer runs the data check
  * in its own pass over the files with it.
  */
-export function recordedTurnsVisitor(onItem: (item: RecordedItem) => void): LineVisitor {
+export function recordedTurnsVisitor(onItem: (item: RecordedItem) => void, memo: LoggedTurnsMemo = new LoggedTurnsMemo()): LineVisitor {
   const seen = new Set<string>();
   return (id, bytes, start, end, head) => {
     if (seen.has(id)) return;
     seen.add(id);
-    const turns = turnQueriesAt(bytes, start, end, head);
+    const turns = memo.turnsOf(id, bytes, start, end, head);
     const answerTurn = turns === null ? null : simulatedAnswerTurn(bytes, start, end, simulatorKeyAt(bytes, start, end));
     onItem({ id, turns: answerTurn === null ? turns : turns!.slice(0, answerTurn) });
   };
 }
 
-const SIMULATOR_KEY = Buffer.from(SIMULATOR_KEY_TEXT);
+const SIMULATOR_KEY = new TextEncoder().encode(SIMULATOR_KEY_TEXT);
+
+/** Where the simulator's key starts in the line's tail (-1: nowhere), by a native search of the bytes (no string decoded per line). */
+function simulatorKeyAt(bytes: Uint8Array, start: number, end: number): number {
+  return lastIndexOfBytes(bytes, SIMULATOR_KEY, Math.max(start, end - OWN_KEYS_TAIL), end);
+}
+
+/** The most items a memo keeps (the ids come from the files read: bounded, as a manifest's items are). */
+const MEMO_ITEMS = 4096;
 
 /**
- * Where the simulator's key starts in the line's tail (-1: nowhere), by a native search of
- * the bytes: decoding every line's tail to search it as text made a few kB of garbage a line.
+ * The turns last read from each item's log, with the bytes of the queries they were parsed
+ * from. Models run on the same data log the same questions byte for byte, so a line whose
+ * query bytes equal the last ones of its id gets the very same turns object: not parsed
+ * again, and compared with the data once (`compareItem` keeps its comparison of an object).
+ * One memo serves one read of a run, every model of it.
  */
-function simulatorKeyAt(bytes: Uint8Array, start: number, end: number): number {
-  const from = Math.max(start, end - OWN_KEYS_TAIL);
-  const at = Buffer.from(bytes.buffer, bytes.byteOffset + from, end - from).lastIndexOf(SIMULATOR_KEY);
-  return at < 0 ? -1 : from + at;
+export class LoggedTurnsMemo {
+  private readonly byId = new Map<
+    string,
+    { readonly bytes: Uint8Array; readonly queries: readonly number[]; readonly turns: TurnQueries }
+  >();
+
+  /** The turns of the line `bytes[start, end)` of item `id` (see `turnQueriesAt`); `head`: its head scan. */
+  turnsOf(id: string, bytes: Uint8Array, start: number, end: number, head: LineHead | undefined): TurnQueries | null {
+    const queries = head?.logQueries ?? null;
+    if (head === undefined || queries === null) return turnQueriesAt(bytes, start, end, head);
+    const known = this.byId.get(id);
+    if (known !== undefined && sameQueries(known, bytes, queries)) return known.turns;
+    const turns = turnQueriesAt(bytes, start, end, head);
+    if (turns === null) return turns;
+    if (this.byId.size >= MEMO_ITEMS) this.byId.clear();
+    this.byId.set(id, { ...copyQueries(bytes, queries), turns });
+    return turns;
+  }
+}
+
+/** The query bytes of a line (`queries`: start and end pairs) copied end to end, with their extents in the copy. */
+function copyQueries(bytes: Uint8Array, queries: readonly number[]): { bytes: Uint8Array; queries: number[] } {
+  let length = 0;
+  for (let q = 0; q < queries.length; q += 2) length += queries[q + 1] - queries[q];
+  const copy = new Uint8Array(length);
+  const extents: number[] = [];
+  let at = 0;
+  for (let q = 0; q < queries.length; q += 2) {
+    copy.set(bytes.subarray(queries[q], queries[q + 1]), at);
+    extents.push(at, at + queries[q + 1] - queries[q]);
+    at += queries[q + 1] - queries[q];
+  }
+  return { bytes: copy, queries: extents };
+}
+
+/** Whether a line's query bytes are, query by query, the ones `known` was copied from. */
+function sameQueries(
+  known: { readonly bytes: Uint8Array; readonly queries: readonly number[] },
+  bytes: Uint8Array,
+  queries: readonly number[],
+): boolean {
+  if (known.queries.length !== queries.length) return false;
+  for (let q = 0; q < queries.length; q += 2) {
+    const from = queries[q];
+    const length = queries[q + 1] - from;
+    const at = known.queries[q];
+    if (known.queries[q + 1] - at !== length) return false;
+    for (let k = 0; k < length; k++) if (known.bytes[at + k] !== bytes[from + k]) return false;
+  }
+  return true;
 }
 
 /** Call `onItem` with the recorded turns of every line, in the order `readRecordedTurns` lists them; the problems met. */

@@ -27,7 +27,7 @@ import { jsonLoadsFast } from "../python/json.js";
 import { openingMessageOf, USER_SIMULATOR_KEY } from "../rollout/user-sim.js";
 import { INJECTED_KEY, MODE_KEY, TRIAL_KEY, type RunMode } from "../bfcl/line-keys.js";
 import { shortDigest } from "../pairs/digest.js";
-import { forEachLineOf, invalidUtf8At, readFailure } from "../io/results-read.js";
+import { forEachLineOf, indexOfBytes, invalidUtf8At, readFailure } from "../io/results-read.js";
 import { nodeHost, type Host } from "../io/host.js";
 
 const QUOTE_BYTE = 0x22;
@@ -372,6 +372,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
 }
 
 const utf8Text = new TextDecoder("utf-8");
+const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 const OWN: LineHistory = { kind: "own" };
 
@@ -447,7 +448,7 @@ function keepText(
   texts.set(keyed.key, text);
 }
 
-const TOKENS_KEY = Buffer.from('"input_token_count"');
+const TOKENS_KEY = bytesOf('"input_token_count"');
 const FIRST_COUNT = /^\s*:\s*\[\s*\[\s*(\d+)/;
 
 /** The first step's input token count of the last line of an id (null for a line without one: an error line). */
@@ -461,7 +462,8 @@ function countFirstStepTokens(
   if ("error" in head) return;
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;
-  const at = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(TOKENS_KEY);
+  const found = indexOfBytes(bytes, TOKENS_KEY, start, end);
+  const at = found < 0 ? -1 : found - start;
   if (keyed.history.kind === "reference") {
     // the played turns made no request (their counts are 0): the first step the model generated is the anchor turn's
     tokens.set(
@@ -479,25 +481,24 @@ function countFirstStepTokens(
   tokens.set(keyed.key, m === null ? null : Number(m[1]));
 }
 
-const INJECTION_KEY = Buffer.from(`"${INJECTED_KEY}"`);
+const INJECTION_KEY = bytesOf(`"${INJECTED_KEY}"`);
 
 /** Whether a line carries the key `run --inject` writes (as a key: not the same text inside a string, where its quotes are escaped). */
 function recordsInjection(bytes: Uint8Array, start: number, end: number): boolean {
-  const line = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
-  for (let at = line.indexOf(INJECTION_KEY); at >= 0; at = line.indexOf(INJECTION_KEY, at + 1)) {
-    if (at > 0 && line[at - 1] !== 0x5c) return true;
+  for (let at = indexOfBytes(bytes, INJECTION_KEY, start, end); at >= 0; at = indexOfBytes(bytes, INJECTION_KEY, at + 1, end)) {
+    if (at > start && bytes[at - 1] !== 0x5c) return true;
   }
   return false;
 }
 
-const MODE_VALUES: readonly (readonly [Buffer, RunMode])[] = (["fc", "prompting"] as const).map(
-  (m) => [Buffer.from(`"${MODE_KEY}": "${m}"`), m] as const,
+const MODE_VALUES: readonly (readonly [Uint8Array, RunMode])[] = (["fc", "prompting"] as const).map(
+  (m) => [bytesOf(`"${MODE_KEY}": "${m}"`), m] as const,
 );
 
 /** The mode a line records (`twinscore_mode`, as the writer renders it at the line's end), or null. */
 function recordedMode(bytes: Uint8Array, start: number, end: number): RunMode | null {
-  const tail = Buffer.from(bytes.buffer, bytes.byteOffset + Math.max(start, end - 64), end - Math.max(start, end - 64));
-  for (const [text, mode] of MODE_VALUES) if (tail.includes(text)) return mode;
+  const from = Math.max(start, end - 64);
+  for (const [text, mode] of MODE_VALUES) if (indexOfBytes(bytes, text, from, end) >= 0) return mode;
   return null;
 }
 
@@ -533,11 +534,11 @@ function generatedFirstStepTokens(bytes: Uint8Array, from: number, end: number, 
   }
 }
 
-const SIMULATOR_KEY = Buffer.from(`"${USER_SIMULATOR_KEY}"`);
+const SIMULATOR_KEY = bytesOf(`"${USER_SIMULATOR_KEY}"`);
 
 /** The reply the simulated user answered, of an interactive line (parsed only when the line carries the simulator's key). */
 function keepOpening(openings: Map<string, string>, bytes: Uint8Array, start: number, end: number): void {
-  if (Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).indexOf(SIMULATOR_KEY) < 0) return;
+  if (indexOfBytes(bytes, SIMULATOR_KEY, start, end) < 0) return;
   let line;
   try {
     line = jsonLoadsFast(utf8Text.decode(bytes.subarray(start, end)));

@@ -33,7 +33,7 @@ import { rankOneOf } from "../official/intervals.js";
 import type { ModelInputs } from "../official/metrics.js";
 import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
 import type { Manifest } from "../pairs/types.js";
-import type { BootstrapOptions } from "../stats/index.js";
+import type { BootstrapOptions, PairOutcome } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { resolvePath } from "../io/paths.js";
@@ -338,7 +338,10 @@ function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): Scor
 /** What `score` keeps of one model once it is read. */
 interface ScoredRead {
   readonly read: Omit<ModelRead, "texts" | "bytes" | "census" | "official">;
+  /** Its headline; without trials, its selection keeps no pair (`outcomes` holds what the ranks read). */
   readonly headline: Headline | null;
+  /** The outcome of each pair its headline scores (what the rank-1 shares resample); null without a headline shown. */
+  readonly outcomes: readonly PairOutcome[] | null;
   /** Decode failures, short rollouts and error lines over the twins of the pairs the reading selects. */
   readonly counts: ReadingCounts | null;
   readonly metrics: ModelInputs | null;
@@ -529,6 +532,24 @@ interface ReadTally {
   readonly tally: { alignedModels: number };
 }
 
+/**
+ * What a model's read keeps once it is scored: its records and its headline's pairs only for
+ * the trials (`--trials-of`, or a K-trial folder's), which combine them after every model is read. Everything else the document
+ * needs of them is computed per model, so 200 models do not hold 200 models' records.
+ */
+function keptOfRead(
+  read: ScoredRead["read"],
+  headline: Headline | null,
+  setup: ScoreSetup,
+): { read: ScoredRead["read"]; headline: Headline | null } {
+  // a trial of a `run --trials K` folder is combined with its folder's other trials, as `--trials-of` ones are
+  if (setup.trialsOf.length > 0 || read.trial !== null) return { read, headline };
+  return {
+    read: read.score === null ? read : { ...read, score: { ...read.score, records: [] } },
+    headline: headline === null ? null : { ...headline, selection: { ...headline.selection, scored: [] } },
+  };
+}
+
 /** Score one model as soon as it is read, keeping only what the document needs of it. */
 function scoreModelRead(m: ModelRead, setup: ScoreSetup, companions: Companions | null, run: ReadTally): ScoredRead {
   const { req, spec, rule, maxUndecided, bootstrap, data, wantsMetrics } = setup;
@@ -551,12 +572,14 @@ function scoreModelRead(m: ModelRead, setup: ScoreSetup, companions: Companions 
   if (m.history.protocol !== "own") history = { ...m.history, pairs: { ...pairHistoryCounts(selected), selected: ids.size } };
   const { texts: _t, bytes: _b, census: _c, official, ...rest } = m;
   const audit = parseAudit(selected);
+  const kept = keptOfRead(rest, headline, setup);
   return {
     history,
     audit: audit.some(textCallsPastLimit) ? audit : null,
     counts,
-    read: rest,
-    headline,
+    read: kept.read,
+    headline: kept.headline,
+    outcomes: shown ? outcomesOf(headline.selection) : null,
     metrics: wantsMetrics && headline !== null && (shown || req.sensitivity === true) ? metricsInputs(m) : null,
     // the readings under which a model with no headline still has none (its sensitivity rows left empty)
     gated:
@@ -644,7 +667,7 @@ function rankModels(
   const rank1 =
     shown.length >= 2 && groups.size === 1 && setup.trialsOf.length === 0
       ? rankOneOf(
-          shown.map((o) => outcomesOf(o.headline!.selection)),
+          shown.map((o) => o.outcomes!),
           setup.bootstrap,
         )
       : null;

@@ -22,7 +22,7 @@ import {
   skipString,
   skipValue,
 } from "./json-bytes.js";
-import { walkLog } from "./inference-log.js";
+import { walkLog, type LogExtents } from "./inference-log.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
 
@@ -138,14 +138,60 @@ function readId(bytes: Uint8Array, from: number, to: number): string | LineHeadE
   }
 }
 
-/** A scan that stopped at malformed bytes: with `idOnly`, the first id (nothing else located), else the error. */
-function failedHead(error: string, idOnly: boolean, firstId: string | null, repeated: ("id" | "result")[]): LineHead | LineHeadError {
-  if (!idOnly || firstId === null) return { error };
+/** What a head scan has found so far: the extents of the keys it locates (the last of each, the first for the injected block and the log). */
+interface HeadFound {
+  idStart: number;
+  idEnd: number;
+  firstId: string | null;
+  resultStart: number;
+  resultEnd: number;
+  historyStart: number;
+  historyEnd: number;
+  playedStart: number;
+  playedEnd: number;
+  stoppedStart: number;
+  stoppedEnd: number;
+  injectedStart: number;
+  injectedEnd: number;
+  trialStart: number;
+  trialEnd: number;
+  logStart: number;
+  logQueries: readonly number[] | null;
+  readonly repeated: ("id" | "result")[];
+}
+
+/** Nothing found yet. */
+function nothingFound(): HeadFound {
   return {
-    id: firstId,
+    idStart: -1,
+    idEnd: -1,
+    firstId: null,
     resultStart: -1,
     resultEnd: -1,
-    repeated,
+    historyStart: -1,
+    historyEnd: -1,
+    playedStart: -1,
+    playedEnd: -1,
+    stoppedStart: -1,
+    stoppedEnd: -1,
+    injectedStart: -1,
+    injectedEnd: -1,
+    trialStart: -1,
+    trialEnd: -1,
+    logStart: -1,
+    logQueries: null,
+    repeated: [],
+  };
+}
+
+/** A scan that stopped at malformed bytes: with `idOnly`, the first id (nothing else located), else the error. */
+function failedHead(error: string, idOnly: boolean, found: HeadFound): LineHead | LineHeadError {
+  if (!idOnly || found.firstId === null) return { error };
+  return {
+    id: found.firstId,
+    resultStart: -1,
+    resultEnd: -1,
+    repeated: found.repeated,
     historyStart: -1,
     historyEnd: -1,
     playedStart: -1,
@@ -162,6 +208,63 @@ function failedHead(error: string, idOnly: boolean, firstId: string | null, repe
 }
 
 /**
+ * Note the value `[start, end)` of the top-level key `key` in `found` (`log`: the walk of the
+ * first log's entries, when it was walked); an error when the first `id` is no string.
+ */
+function noteValue(
+  found: HeadFound,
+  key: HeadKey,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  log: LogExtents | null,
+): LineHeadError | null {
+  if (key === "id") {
+    if (found.idStart >= 0 && !found.repeated.includes("id")) found.repeated.push("id");
+    found.idStart = start;
+    found.idEnd = end;
+    if (found.firstId === null) {
+      const first = readId(bytes, start, end);
+      if (typeof first !== "string") return first;
+      found.firstId = first;
+    }
+  } else if (key === "result") {
+    if (found.resultStart >= 0 && !found.repeated.includes("result")) found.repeated.push("result");
+    found.resultStart = start;
+    found.resultEnd = end;
+  } else if (key === "history") {
+    found.historyStart = start;
+    found.historyEnd = end;
+  } else if (key === "played") {
+    found.playedStart = start;
+    found.playedEnd = end;
+  } else if (key === "stopped") {
+    found.stoppedStart = start;
+    found.stoppedEnd = end;
+  } else if (key === "injected" && found.injectedStart < 0) {
+    found.injectedStart = start;
+    found.injectedEnd = end;
+  } else if (key === "trial") {
+    found.trialStart = start;
+    found.trialEnd = end;
+  } else if (key === "log" && found.logStart < 0) {
+    found.logStart = start;
+    found.logQueries = log === null ? null : log.queries;
+  }
+  return null;
+}
+
+/** The head of a line whose object closed: its id (decoded again when repeated: the last one counts), or why it has none. */
+function closedHead(found: HeadFound, bytes: Uint8Array, idOnly: boolean): LineHead | LineHeadError {
+  if (found.idStart < 0) return { error: "line has no `id`" };
+  const id = found.repeated.includes("id") ? readId(bytes, found.idStart, found.idEnd) : (found.firstId as string);
+  if (typeof id !== "string") return id;
+  if (found.resultStart < 0 && !idOnly) return { error: "line has no `result`" };
+  const { idStart: _s, idEnd: _e, firstId: _f, ...extents } = found;
+  return { id, ...extents };
+}
+
+/**
  * Find `id` (decoded) and the extent of `result` in the line `bytes[start, end)`, as
  * Python's `json.loads` reads the line: a key given twice counts by its last value (and is
  * listed in `repeated`). Every top-level value is skipped at the byte level — strings by a
@@ -174,102 +277,33 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
   let i = skipSpace(bytes, start, end);
   if (bytes[i] !== OPEN_BRACE) return { error: "line is not a JSON object" };
   i++;
-  let idStart = -1;
-  let idEnd = -1;
-  let firstId: string | null = null;
-  let resultStart = -1;
-  let resultEnd = -1;
-  let historyStart = -1;
-  let historyEnd = -1;
-  let playedStart = -1;
-  let playedEnd = -1;
-  let stoppedStart = -1;
-  let stoppedEnd = -1;
-  let injectedStart = -1;
-  let injectedEnd = -1;
-  let trialStart = -1;
-  let trialEnd = -1;
-  let logStart = -1;
-  let logQueries: readonly number[] | null = null;
-  const repeated: ("id" | "result")[] = [];
+  const found = nothingFound();
   for (;;) {
     i = skipSpace(bytes, i, end);
-    if (i >= end) return failedHead("line ends inside the object (truncated JSON)", idOnly, firstId, repeated);
-    if (bytes[i] === CLOSE_BRACE) break;
-    if (bytes[i] !== QUOTE) return failedHead(`malformed JSON at byte ${i - start + 1}: expected a key`, idOnly, firstId, repeated);
+    if (i >= end) return failedHead("line ends inside the object (truncated JSON)", idOnly, found);
+    if (bytes[i] === CLOSE_BRACE) return closedHead(found, bytes, idOnly);
+    if (bytes[i] !== QUOTE) return failedHead(`malformed JSON at byte ${i - start + 1}: expected a key`, idOnly, found);
     const keyStart = i;
     const keyEnd = skipString(bytes, i, end);
-    if (keyEnd < 0) return failedHead("line ends inside a key (truncated JSON)", idOnly, firstId, repeated);
+    if (keyEnd < 0) return failedHead("line ends inside a key (truncated JSON)", idOnly, found);
     i = skipSpace(bytes, keyEnd, end);
-    if (bytes[i] !== COLON) return failedHead(`malformed JSON at byte ${i - start + 1}: expected ':'`, idOnly, firstId, repeated);
+    if (bytes[i] !== COLON) return failedHead(`malformed JSON at byte ${i - start + 1}: expected ':'`, idOnly, found);
     i = skipSpace(bytes, i + 1, end);
-    if (i >= end) return failedHead("line ends before a value (truncated JSON)", idOnly, firstId, repeated);
+    if (i >= end) return failedHead("line ends before a value (truncated JSON)", idOnly, found);
     const valueStart = i;
     const key = headKey(bytes, keyStart, keyEnd);
     // the first log is walked entry by entry, its queries located on the way (the data check reads them)
-    const log = key === "log" && logStart < 0 && bytes[i] === OPEN_BRACKET ? walkLog(bytes, i, end) : null;
+    const log = key === "log" && found.logStart < 0 && bytes[i] === OPEN_BRACKET ? walkLog(bytes, i, end) : null;
     const valueEnd = log !== null ? log.end : skipValue(bytes, i, end);
-    if (valueEnd < 0 || valueEnd === valueStart)
-      return failedHead("a value does not close (truncated or malformed JSON)", idOnly, firstId, repeated);
-    if (key === "id") {
-      if (idStart >= 0 && !repeated.includes("id")) repeated.push("id");
-      idStart = valueStart;
-      idEnd = valueEnd;
-      if (firstId === null) {
-        const first = readId(bytes, valueStart, valueEnd);
-        if (typeof first !== "string") return first;
-        firstId = first;
-      }
-    } else if (key === "result") {
-      if (resultStart >= 0 && !repeated.includes("result")) repeated.push("result");
-      resultStart = valueStart;
-      resultEnd = valueEnd;
-    } else if (key === "history") {
-      historyStart = valueStart;
-      historyEnd = valueEnd;
-    } else if (key === "played") {
-      playedStart = valueStart;
-      playedEnd = valueEnd;
-    } else if (key === "stopped") {
-      stoppedStart = valueStart;
-      stoppedEnd = valueEnd;
-    } else if (key === "injected" && injectedStart < 0) {
-      injectedStart = valueStart;
-      injectedEnd = valueEnd;
-    } else if (key === "trial") {
-      trialStart = valueStart;
-      trialEnd = valueEnd;
-    } else if (key === "log" && logStart < 0) {
-      logStart = valueStart;
-      logQueries = log === null ? null : log.queries;
+    if (valueEnd < 0 || valueEnd === valueStart) return failedHead("a value does not close (truncated or malformed JSON)", idOnly, found);
+    if (key !== null) {
+      const wrong = noteValue(found, key, bytes, valueStart, valueEnd, log);
+      if (wrong !== null) return wrong;
     }
     i = skipSpace(bytes, valueEnd, end);
     if (bytes[i] === COMMA) i++;
-    else if (bytes[i] !== CLOSE_BRACE)
-      return failedHead(`malformed JSON at byte ${i - start + 1}: expected ',' or '}'`, idOnly, firstId, repeated);
+    else if (bytes[i] !== CLOSE_BRACE) return failedHead(`malformed JSON at byte ${i - start + 1}: expected ',' or '}'`, idOnly, found);
   }
-  if (idStart < 0) return { error: "line has no `id`" };
-  const id = repeated.includes("id") ? readId(bytes, idStart, idEnd) : (firstId as string);
-  if (typeof id !== "string") return id;
-  if (resultStart < 0 && !idOnly) return { error: "line has no `result`" };
-  return {
-    id,
-    resultStart,
-    resultEnd,
-    repeated,
-    historyStart,
-    historyEnd,
-    playedStart,
-    playedEnd,
-    stoppedStart,
-    stoppedEnd,
-    injectedStart,
-    injectedEnd,
-    trialStart,
-    trialEnd,
-    logStart,
-    logQueries,
-  };
 }
 
 /**

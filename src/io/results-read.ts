@@ -161,3 +161,15 @@ export function readFileHead(file: string, enough: (lines: Uint8Array) => boolea
     fs.close(fd);
   }
 }
+
+/** Where the last `pattern` within `bytes[from, to)` starts (-1: nowhere), by a native search of the bytes. */
+export function lastIndexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from: number, to: number): number {
+  const at = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).lastIndexOf(pattern);
+  return at < 0 ? -1 : from + at;
+}
+
+/** Where the first `pattern` within `bytes[from, to)` starts (-1: nowhere), by a native search of the bytes. */
+export function indexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from: number, to: number): number {
+  const at = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).indexOf(pattern);
+  return at < 0 ? -1 : from + at;
+}

@@ -82,11 +82,27 @@ function firstDifference(turns: TurnQueries, digests: readonly (string | null)[]
  */
 export function compareItem(item: RecordedItem, data: DataCandidate, scope: TurnScope = "all"): ItemComparison {
   if (item.turns === null || item.turns.length === 0) return { kind: "no-log" };
-  const digests = data.turnsById.get(item.id);
+  // a reader that meets the same logged turns again (the same item of another model run on the same data) hands over the same object
+  const known = comparedBefore.get(item.turns);
+  if (known !== undefined && known.id === item.id && known.data === data && known.scope === scope) return known.comparison;
+  const comparison = compareTurns(item.id, item.turns, data, scope);
+  comparedBefore.set(item.turns, { id: item.id, data, scope, comparison });
+  return comparison;
+}
+
+/** The last comparison made of each turns object (held weakly: a reader's objects go when it drops them). */
+const comparedBefore = new WeakMap<
+  TurnQueries,
+  { readonly id: string; readonly data: DataCandidate; readonly scope: TurnScope; readonly comparison: ItemComparison }
+>();
+
+/** `compareItem` on a log with turns. */
+function compareTurns(id: string, turns: TurnQueries, data: DataCandidate, scope: TurnScope): ItemComparison {
+  const digests = data.turnsById.get(id);
   if (digests === undefined) return { kind: "unknown-item" };
-  const now = firstDifference(item.turns, digests, scope);
+  const now = firstDifference(turns, digests, scope);
   if (now.turn < 0) return { kind: "equal", turnsCompared: now.compared };
-  const older = (data.olderById?.get(item.id) ?? []).find((r) => firstDifference(item.turns!, r.turns, scope).turn < 0);
+  const older = (data.olderById?.get(id) ?? []).find((r) => firstDifference(turns, r.turns, scope).turn < 0);
   return older === undefined ? { kind: "differs", turn: now.turn } : { kind: "differs", turn: now.turn, before: older.commit };
 }
 
