@@ -22,7 +22,7 @@ import {
   type ManifestOption,
   type DecoderOption,
 } from "./common.js";
-import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
+import { readModels, walkInputs, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
 /** The expected file and the trees to recompute it from. */
@@ -114,6 +114,25 @@ function walkedFor(run: ExpectedRun, inputs: InputWalks) {
   };
 }
 
+/** What verify keeps of one model read: its findings and files into `into`, its metrics inputs returned. */
+function gatherModel(req: VerifyRequest, run: ExpectedRun, named: boolean, m: ModelRead, into: Gathered) {
+  // the result files' routine warnings are left out, unless --strict makes them findings
+  pushAll(
+    into.problems,
+    m.problems.filter((p) => p.severity === "error" || req.strict === true),
+  );
+  // why a run played from the reference has no official numbers to verify
+  pushAll(
+    into.problems,
+    (m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"),
+  );
+  into.modelFiles.push({
+    model: named ? `${run.name}/${m.model}` : m.model,
+    files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})],
+  });
+  return { inputs: metricsInputs(m), official: m.official };
+}
+
 /** Read one run's models (on one manifest: the BFCL version its result files name) and compute its metrics; the problems when it cannot be read. */
 function runMetrics(
   req: VerifyRequest,
@@ -138,23 +157,7 @@ function runMetrics(
       keep: "all",
       needs: { census: true },
     },
-    (m) => {
-      // the result files' routine warnings are left out, unless --strict makes them findings
-      pushAll(
-        into.problems,
-        m.problems.filter((p) => p.severity === "error" || req.strict === true),
-      );
-      // why a run played from the reference has no official numbers to verify
-      pushAll(
-        into.problems,
-        (m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"),
-      );
-      into.modelFiles.push({
-        model: named ? `${run.name}/${m.model}` : m.model,
-        files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})],
-      });
-      return { inputs: metricsInputs(m), official: m.official };
-    },
+    (m) => gatherModel(req, run, named, m, into),
   );
   if (!read.ok) return read;
   // a model the run names and the trees lack is a SKIP, not an error
