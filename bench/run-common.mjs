@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadReferenceTurns, loadRunEntries } from "../dist/app/run/index.js";
+import { loadReferenceTurns, loadRunEntries, runModel } from "../dist/app/run/index.js";
 import { loadManifest } from "../dist/io/manifest.js";
-import { paramNamesOf } from "../dist-testing/testing/policies.js";
+import { paramNamesOf, startPolicyServer } from "../dist-testing/testing/policies.js";
 
 /**
  * The run request the run benches share: what `twinscore run` is given by default for a
@@ -48,4 +48,34 @@ export function benchInputs() {
     paramNames: paramNamesOf(entries.value),
     pairs: manifest.value.pairs.filter((p) => p.status === "scored").length,
   };
+}
+
+/**
+ * One bench run of the scripted model `scripted/policy`: a chat server on 127.0.0.1 answering
+ * with `respond` after `inputs.delayMs`, `twinscore run` against it with the bench's request
+ * and `fields`, the server closed. The run's document and its wall seconds; a run that fails
+ * or writes an error line stops the bench, named by `label`.
+ */
+export async function benchRun(label, inputs, respond, fields) {
+  const srv = await startPolicyServer(respond, { delayMs: inputs.delayMs });
+  const t0 = performance.now();
+  let doc;
+  try {
+    doc = await runModel(
+      benchRunRequest({
+        endpoint: srv.url,
+        model: "scripted/policy",
+        concurrency: inputs.concurrency,
+        bfclDataDir: inputs.dataDir,
+        manifest: inputs.manifest.value,
+        ...fields,
+      }),
+    );
+  } finally {
+    await srv.close();
+  }
+  const wall = (performance.now() - t0) / 1000;
+  if (!doc.ok) throw new Error(`${label}: ${doc.problems.map((p) => p.message).join("; ")}`);
+  if (doc.value.errors.length > 0) throw new Error(`${label}: error lines`);
+  return { doc: doc.value, wall };
 }

@@ -14,12 +14,12 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchInputs, benchRunRequest } from "./run-common.mjs";
-import { runModel } from "../dist/app/run/index.js";
+import { benchInputs, benchRun } from "./run-common.mjs";
 import { scoreRuns } from "../dist/app/score.js";
-import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder, startPolicyServer } from "../dist-testing/testing/policies.js";
+import { alwaysActScript, alwaysAskScript, oracleScript, scriptedResponder } from "../dist-testing/testing/policies.js";
 
-const { dataDir, delayMs, concurrency, manifest, references, paramNames, pairs } = benchInputs();
+const inputs = benchInputs();
+const { delayMs, concurrency, manifest, references, paramNames, pairs } = inputs;
 const policies = {
   oracle: oracleScript(references.value),
   "always-act": alwaysActScript(references.value, manifest.value.pairs),
@@ -41,24 +41,8 @@ for (const [policy, script] of Object.entries(policies)) {
       promptChars += JSON.stringify(body.messages ?? []).length + (body.tools === undefined ? 0 : JSON.stringify(body.tools).length);
       return respond(body, id);
     };
-    const srv = await startPolicyServer(counted, { delayMs });
     const out = join(tmp, `${policy}-${way.replace(/\W+/g, "-")}`);
-    const t0 = performance.now();
-    const doc = await runModel(
-      benchRunRequest({
-        endpoint: srv.url,
-        model: "scripted/policy",
-        outDir: out,
-        concurrency,
-        bfclDataDir: dataDir,
-        manifest: manifest.value,
-        ...extra,
-      }),
-    );
-    const wall = (performance.now() - t0) / 1000;
-    await srv.close();
-    if (!doc.ok) throw new Error(`${policy} ${way}: ${doc.problems.map((p) => p.message).join("; ")}`);
-    if (doc.value.errors.length > 0) throw new Error(`${policy} ${way}: error lines`);
+    const { doc, wall } = await benchRun(`${policy} ${way}`, inputs, counted, { outDir: out, ...extra });
     // the steps the lines record, less the played ones: what the model completed
     const folder = join(out, "scripted_policy", "multi_turn");
     let steps = 0;
@@ -66,16 +50,16 @@ for (const [policy, script] of Object.entries(policies)) {
       for (const l of readFileSync(join(folder, f), "utf8").split("\n"))
         if (l !== "") for (const turn of JSON.parse(l).result) steps += turn.length;
     }
-    const completed = steps - doc.value.playedSteps;
+    const completed = steps - doc.playedSteps;
     const scored = await scoreRuns({ results: [out], bootstrap: { resamples: 0 }, cwd: "/", env: {} });
     const m = scored.models[0].numbers;
     rows.push({
       policy,
       way,
-      lines: doc.value.selected,
-      requests: doc.value.requests,
+      lines: doc.selected,
+      requests: doc.requests,
       completed,
-      played: doc.value.playedSteps,
+      played: doc.playedSteps,
       promptChars,
       wall,
       act: m.act,

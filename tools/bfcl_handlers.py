@@ -180,10 +180,11 @@ def reads_is_fc_model(func):
 
 
 def bare_handler(cls, is_fc_model):
-    """An instance without running `__init__` (which would build API clients): only what decoding reads."""
+    """An instance without running `__init__` (which would build API clients): only what decoding reads.
+    The model name carries "FC" in function-calling mode: v3's handlers branch on `"FC" in self.model_name`."""
     h = cls.__new__(cls)
     h.is_fc_model = is_fc_model
-    h.model_name = "model"
-    h.registry_name = "model"
+    h.model_name = "model-FC" if is_fc_model else "model"
+    h.registry_name = h.model_name
     h.temperature = 0.0
     return h

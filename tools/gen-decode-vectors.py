@@ -3,18 +3,21 @@
 
     python3 tools/gen-decode-vectors.py /work/gorilla-6ea57973/berkeley-function-call-leaderboard \
         > src/bfcl/decode/testdata/handler-vectors.json
+    python3 tools/gen-decode-vectors.py /work/gorilla-cd9429cc/berkeley-function-call-leaderboard \
+        --revision v3 > src/bfcl/decode/testdata/handler-vectors-v3.json
 
 Every handler whose `decode_execute` BFCL defines differently (one class per owner of the
 method, in each mode for the owners that read `self.is_fc_model`) is imported from the
 checkout (tools/bfcl_handlers.py) and its real `decode_execute(step, has_tool_call_tag=False)`
-— the call BFCL's inference loop and checker make — is run on every step of the corpus
+(v3's takes the step alone) — the call BFCL's inference loop and checker make — is run on every step of the corpus
 below: BFCL's call strings, or `Type: str(e)` of what it raises. The steps are our own,
 written to reach each handler's branches (records, Python call text, JSON text, tags,
 prose, truncated and malformed input); each is stored as the JSON text a result file
 holds, so both sides read the same value. The decoder each vector set must match is the
-one tools/gen-model-registry.py assigns (the decoders' declared owners, from the built
-package: run `npm run build` first).
+one tools/gen-model-registry.py assigns for the checkout's revision (`--revision`, v4 by
+default; the decoders' declared owners, from the built package: run `npm run build` first).
 """
+import inspect
 import json
 import os
 import sys
@@ -176,16 +179,21 @@ STEPS = [
 
 
 def outcome(handler, step):
+    takes_flag = "has_tool_call_tag" in inspect.signature(handler.decode_execute).parameters
     try:
-        return {"calls": handler.decode_execute(step, has_tool_call_tag=False)}
+        return {"calls": handler.decode_execute(step, has_tool_call_tag=False) if takes_flag else handler.decode_execute(step)}
     except Exception as e:  # noqa: BLE001 - every exception is the handler's decode failure
         return {"error": "%s: %s" % (type(e).__name__, e)}
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: gen-decode-vectors.py BFCL_ROOT")
-    bfcl_handlers.load(sys.argv[1])
+    args = sys.argv[1:]
+    if len(args) == 3 and args[1] == "--revision" and args[2] in ("v4", "v3"):
+        reg.REVISION = args[2]
+        args = args[:1]
+    if len(args) != 1:
+        raise SystemExit("usage: gen-decode-vectors.py BFCL_ROOT [--revision v4|v3]")
+    bfcl_handlers.load(args[0])
     mapping = bfcl_handlers.model_registry()
     from bfcl_eval.model_handler.api_inference.nexus import NexusHandler  # not in the registry, still a handler
 

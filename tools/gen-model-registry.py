@@ -5,7 +5,7 @@
     python3 tools/gen-model-registry.py /work/gorilla-6ea57973/berkeley-function-call-leaderboard \
         > src/bfcl/decode/registry-table.ts
     python3 tools/gen-model-registry.py /work/gorilla-cd9429cc/berkeley-function-call-leaderboard \
-        --no-decoder DatabricksHandler > src/bfcl/decode/registry-table-v3.ts
+        --revision v3 > src/bfcl/decode/registry-table-v3.ts
 
 Reads BFCL's own `bfcl_eval/constants/model_config.py` at run time (its handler classes are
 imported from the checkout; third-party modules that are not installed get stand-ins, see
@@ -19,18 +19,17 @@ that model's steps:
   config's value after `__init__`), else, for a key `build_handler` cannot build here, the
   config's value unless an `__init__` in the handler's MRO assigns a constant,
 * the twinscore decoder: the decoder that declares the decode_execute owner (and, for
-  owners whose method reads `self.is_fc_model`, the mode) in its `owners`
-  (src/bfcl/decode/decoders/*.ts, read from the built package by tools/decoder-owners.mjs:
-  run `npm run build` first).
+  owners whose method reads `self.is_fc_model`, the mode) in its `owners` for the
+  checkout's BFCL revision (`--revision`, v4 by default: where an owner's code changed
+  between revisions, each revision's code has its own decoder) — src/bfcl/decode/decoders/*.ts,
+  read from the built package by tools/decoder-owners.mjs: run `npm run build` first.
 
 The mode an owner's decode_execute decodes in is `is_fc_model` where the method reads it;
 v3's methods read `"FC" in self.model_name` instead (or as well), and v3 builds a handler
 with the registry key as its model name, so the key decides there.
 
-A handler whose decode_execute owner no decoder declares stops the tool: a new behaviour
-must be read and given a decoder before the table can be regenerated. For an older
-revision, `--no-decoder OWNER` names an owner that BFCL has since dropped and twinscore
-does not reproduce; its keys get decoder null (twinscore then detects one, and says so).
+A handler whose decode_execute owner no decoder declares for the revision stops the tool:
+a new behaviour must be read and given a decoder before the table can be regenerated.
 """
 import inspect
 import json
@@ -49,13 +48,14 @@ def declared_decoders():
     for owners whose decode_execute branches on self.is_fc_model: what the decoder files in
     src/bfcl/decode/decoders/ declare (their `owners`), as tools/decoder-owners.mjs prints it
     from the built package."""
-    out = subprocess.run(["node", os.path.join(HERE, "decoder-owners.mjs")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out = subprocess.run(["node", os.path.join(HERE, "decoder-owners.mjs"), REVISION], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if out.returncode != 0:
         raise SystemExit(out.stderr.strip() or "tools/decoder-owners.mjs failed")
     return {owner: tuple(entry) if isinstance(entry, list) else entry for owner, entry in json.loads(out.stdout).items()}
 
 
 _DECODERS = None
+REVISION = "v4"  # the BFCL revision of the checkout (--revision)
 
 
 def decoders():
@@ -66,13 +66,11 @@ def decoders():
     return _DECODERS
 
 
-def decoder_for(owner_name, depends_on_mode, is_fc_model, no_decoder=()):
-    """The decoder of a decode_execute owner in a mode (None for an owner in `no_decoder`); SystemExit for an owner nobody has read."""
+def decoder_for(owner_name, depends_on_mode, is_fc_model):
+    """The decoder of a decode_execute owner in a mode; SystemExit for an owner nobody has read."""
     entry = decoders().get(owner_name)
-    if entry is None and owner_name in no_decoder:
-        return None
     if entry is None:
-        raise SystemExit("decode_execute of %s has no twinscore decoder: read it and declare one in src/bfcl/decode/decoders/ (see its README)" % owner_name)
+        raise SystemExit("decode_execute of %s has no twinscore decoder for BFCL %s: read it and declare one in src/bfcl/decode/decoders/ (see its README)" % (owner_name, REVISION))
     if isinstance(entry, tuple):
         if not depends_on_mode:
             raise SystemExit("%s is declared with two modes but its decode_execute does not read is_fc_model" % owner_name)
@@ -123,7 +121,7 @@ def decoding_mode(facts, handler, key, is_fc):
     return by_name if facts["readsModelName"] else is_fc
 
 
-def build(bfcl_root, no_decoder=()):
+def build(bfcl_root):
     bfcl_handlers.load(bfcl_root)
     os.environ.setdefault("GOOGLE_API_KEY", "stand-in")  # GeminiHandler's __init__ requires the variable; no request is ever made
     mapping = bfcl_handlers.model_registry()
@@ -143,7 +141,7 @@ def build(bfcl_root, no_decoder=()):
         is_fc = static if handler is None else bool(handler.is_fc_model)
         if facts["forcedIsFcModel"] is not None and is_fc != facts["forcedIsFcModel"]:
             facts["forcedIsFcModel"] = None  # this revision's build_handler sets the mode after __init__
-        decoder = decoder_for(facts["owner"], facts["dependsOnMode"], decoding_mode(facts, handler, key, is_fc), no_decoder)
+        decoder = decoder_for(facts["owner"], facts["dependsOnMode"], decoding_mode(facts, handler, key, is_fc))
         folder = key.replace("/", "_")
         if folder in folders and folders[folder] != decoder:
             raise SystemExit("two registry keys share the folder %s with different decoders" % folder)
@@ -180,14 +178,14 @@ def render_ts(table):
 
 
 def main():
+    global REVISION
     args = sys.argv[1:]
-    no_decoder = []
-    while len(args) >= 2 and args[-2] == "--no-decoder":
-        no_decoder.append(args[-1])
-        args = args[:-2]
+    if len(args) == 3 and args[1] == "--revision" and args[2] in ("v4", "v3"):
+        REVISION = args[2]
+        args = args[:1]
     if len(args) != 1:
-        raise SystemExit("usage: gen-model-registry.py BFCL_ROOT [--no-decoder OWNER]... (BFCL_ROOT: the berkeley-function-call-leaderboard folder)")
-    sys.stdout.write(render_ts(build(args[0], tuple(no_decoder))))
+        raise SystemExit("usage: gen-model-registry.py BFCL_ROOT [--revision v4|v3] (BFCL_ROOT: the berkeley-function-call-leaderboard folder)")
+    sys.stdout.write(render_ts(build(args[0])))
 
 
 if __name__ == "__main__":

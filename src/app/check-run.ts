@@ -24,6 +24,9 @@ import { overwritesInput } from "../io/files.js";
 import { joinPath, relativePath, resolvePath } from "../io/paths.js";
 import { matchingModel, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { detectionFiles } from "./pipeline.js";
+import { linesOfTrial } from "./result-lines.js";
+import { readRunRecord } from "../io/run-record.js";
+import { readFileBytes } from "../io/results-read.js";
 
 /** One result file found under `--results`. */
 export interface FoundResultFile {
@@ -145,6 +148,8 @@ export interface CheckedFile {
   readonly decoder: DecoderChoiceSummary;
   /** How the file's steps decoded: tool-looking steps and how many of them failed. */
   readonly decodeHealth: DecodeHealth;
+  /** In a folder of `run --trials K`: the trial whose lines these are (each trial's lines are checked as a file of their own, `folder` named `trial-<t>/<model>`). */
+  readonly trial?: number;
 }
 
 /** The whole run. */
@@ -250,15 +255,14 @@ export async function runCheck(
   // each model folder's decoder as `score` chooses it: --decoder, the registry of the version checked, else the head of
   // its files, which the job samples from the bytes it reads (so no result file is opened again for its head)
   const jobs: CheckJob[] = [];
-  const checkedGroups: FoundResultFile[][] = [];
+  const checkedGroups: { files: FoundResultFile[]; trial: number | null }[] = [];
   for (const g of groups) {
     if (req.decoder !== undefined && req.decoder !== null && decoderByName(req.decoder) === undefined) {
       problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
       continue;
     }
-    checkedGroups.push(g);
     const found = g[0].found;
-    jobs.push({
+    const job: CheckJob = {
       model: g[0].model,
       decoder: {
         folder: { folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) },
@@ -272,7 +276,26 @@ export async function runCheck(
         scoreRelative: f.scoreRelative,
         storedScore: storedScoreOf(f),
       })),
-    });
+    };
+    const trials = readRunRecord(found.dir).record?.settings.trials ?? 1;
+    if (trials <= 1) {
+      checkedGroups.push({ files: g, trial: null });
+      jobs.push(job);
+      continue;
+    }
+    // a folder of `run --trials K`: each trial's lines are checked as a file of their own (BFCL's checker reads an id once), each file read once
+    const bytes = job.files.map((f) => bytesOrUndefined(f.path));
+    for (let t = 0; t < trials; t++) {
+      checkedGroups.push({ files: g, trial: t });
+      jobs.push({
+        ...job,
+        files: job.files.map((f, i) => ({
+          ...f,
+          scoreRelative: joinPath(`trial-${t}`, f.scoreRelative),
+          ...(bytes[i] === undefined ? {} : { bytes: linesOfTrial(bytes[i]!, t) }),
+        })),
+      });
+    }
   }
   const settings: CheckJobSettings = {
     dataDir,
@@ -289,9 +312,10 @@ export async function runCheck(
   });
   const files: CheckedFile[] = [];
   const reported = new Set<string>();
-  checkedGroups.forEach((group, gi) => {
-    outcomes[gi].forEach((checked, fi) => {
+  checkedGroups.forEach(({ files: group, trial }, gi) => {
+    outcomes[gi].forEach((result, fi) => {
       const f = group[fi];
+      const checked = trial === null ? result : inTrial(result, trial);
       if (!checked.ok) {
         // a category's missing data is one problem, however many files need it
         for (const p of checked.problems) {
@@ -306,7 +330,8 @@ export async function runCheck(
       files.push({
         file: f.path,
         model: f.model,
-        folder: f.name,
+        folder: trial === null ? f.name : `trial-${trial}/${f.name}`,
+        ...(trial === null ? {} : { trial }),
         category: f.category,
         version: req.bfclVersion ?? f.version,
         entries: c.total,
@@ -322,4 +347,25 @@ export async function runCheck(
     });
   });
   return ok({ files, problems });
+}
+
+/** A file's bytes, or undefined when it cannot be read (the job that reads it then says why). */
+function bytesOrUndefined(path: string): Uint8Array | undefined {
+  try {
+    return readFileBytes(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The outcome of one trial's lines of a file, its problems naming the trial: a line number
+ * there counts that trial's lines, so it is said in the message rather than as the file's line.
+ */
+function inTrial<T extends { problems: Problem[] }>(r: Result<T>, trial: number): Result<T> {
+  const named = (p: Problem): Problem => {
+    const { line, ...rest } = p;
+    return { ...rest, message: `trial ${trial}${line === undefined ? "" : ` (its line ${line})`}: ${p.message}` };
+  };
+  return r.ok ? ok({ ...r.value, problems: r.value.problems.map(named) }) : errAll(r.problems.map(named));
 }

@@ -193,6 +193,8 @@ interface ArmReading {
   readonly noHeadline: NoHeadline[];
   /** Why a model has no headline in an arm, said once the models found in both arms are known. */
   readonly headlineLines: Map<string, string>;
+  /** Folders of `run --trials K` met in an arm (by arm: the folder and its trial count): compared only as trials (`--trials-a`/`--trials-b`). */
+  readonly trialFolders: Map<"A" | "B", { dir: string; trials: number }>;
 }
 
 const table1 = readingById("table-1")!;
@@ -228,6 +230,10 @@ function readArm(env: ArmReading, arm: "A" | "B", dir: string, scores: string | 
 /** One arm's model: its problems said, its files named, its headline gated as `score` gates it, and what BFCL's checker says on it. */
 function armModel(env: ArmReading, arm: "A" | "B", dir: string, m: ModelRead): ArmModel | null {
   const { req, problems, maxUndecided } = env;
+  if (m.trial !== null) {
+    env.trialFolders.set(arm, { dir: m.found.dir, trials: m.trial.of });
+    return null;
+  }
   // the arms' routine warnings are left out, unless --strict makes them findings (then they say why the exit is 1)
   // a folder of lines made with different blocks (or some without one) is named with its arm
   pushAll(
@@ -414,11 +420,28 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     modelFiles: [],
     noHeadline: head.noHeadline,
     headlineLines: new Map(),
+    trialFolders: new Map(),
   };
   const armA = await readArm(env, "A", req.a!, req.scoresA);
   if (!armA.ok) return compareDocument({ head, problems: [...armA.problems] }, req.strict);
   const armB = await readArm(env, "B", req.b!, req.scoresB);
   if (!armB.ok) return compareDocument({ head, problems: [...armB.problems] }, req.strict);
+  // an arm of K trials read as one run would compare its trials as models
+  if (env.trialFolders.size > 0) {
+    const [arm, { dir, trials }] = [...env.trialFolders][0];
+    const flag = arm === "A" ? "a" : "b";
+    return compareDocument(
+      {
+        head,
+        problems: [
+          badArgument(
+            `--${flag}: ${dir} holds ${trials} trials of one model: compare trials with --trials-${flag} (and the other arm's with --trials-${arm === "A" ? "b" : "a"})`,
+          ),
+        ],
+      },
+      req.strict,
+    );
+  }
   // both arms on one manifest: the BFCL version their result files name
   if (!sameManifest(armA.value.manifest, armB.value.manifest) && armA.value.selected.length > 0 && armB.value.selected.length > 0) {
     const [va, vb] = [armA.value.manifest.source.bfclVersion, armB.value.manifest.source.bfclVersion];

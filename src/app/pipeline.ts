@@ -37,7 +37,8 @@ import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";
 import { readFailure, readFileHead } from "../io/results-read.js";
-import { NO_BLOCK, readResultFile, type ResultCensus, type ResultFileReading } from "./result-lines.js";
+import { linesOfTrial, NO_BLOCK, readResultFile, trialKey, trialPart, type ResultCensus, type ResultFileReading } from "./result-lines.js";
+import { TRIAL_KEY } from "../bfcl/line-keys.js";
 import { readRunRecord } from "../io/run-record.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
@@ -154,6 +155,8 @@ export interface ModelRead {
   readonly history: ModelHistory;
   /** The folder's `run.json` (written by `twinscore run`), or null: BFCL's own runs, and runs made before it was written. */
   readonly runRecord: RunRecord | null;
+  /** In a folder of `run --trials K` (K > 1), the trial this model read is (0 to K − 1) of K: each trial is read as a model of its own, named `trial-<t>/<model>`; null for a run of one. */
+  readonly trial: { readonly index: number; readonly of: number } | null;
   /** Lines with turns, and how many of them record each injected block (`none`: without one); null when no file was read. */
   readonly blocks: {
     readonly lines: number;
@@ -299,9 +302,9 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   for (const found of toRead) {
     const manifest = manifestOf.get(found.name)!;
     const scoreModel = scores === null ? null : matchingModel(found, walk.runs, scores.models);
-    const { model, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel });
+    const { models, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel });
     checks.set(found.name, check);
-    outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));
+    for (const model of models) outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));
   }
   // the rollouts against their data, from the pass just made: a model generated on other data stops the command
   const checked = manifestsForModels(selected.models, req.manifest, req.ctx, { checks, source, ...hints });
@@ -432,7 +435,7 @@ function readModel(
   on: OnManifest,
   req: ReadRequest,
   scores: { model: TreeModel | null } | null,
-): { model: Omit<ModelRead, "bfclVersion" | "dataCheck">; check: RolloutDataCheck } {
+): { models: Omit<ModelRead, "bfclVersion" | "dataCheck">[]; check: RolloutDataCheck } {
   const needs = req.needs ?? {};
   const problems: Problem[] = [];
   // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
@@ -460,6 +463,7 @@ function readModel(
     history: modelHistory({ own: 0, reference: 0 }),
     runRecord,
     blocks: null,
+    trial: null,
   };
   // the copy of each category, then the decoder from the head of the files chosen
   const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
@@ -476,7 +480,7 @@ function readModel(
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {
     problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
-    return { model: { ...base, filesUsed: {}, decoder: null, problems, ...none }, check: dataCheck() };
+    return { models: [{ ...base, filesUsed: {}, decoder: null, problems, ...none }], check: dataCheck() };
   }
   // one pass per file: the rollouts the pairs need (their long texts cut when asked), and whatever else was asked for
   const cutter =
@@ -526,7 +530,7 @@ function readModel(
         `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
       ),
     );
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census }, check: dataCheck() };
+    return { models: [{ ...base, filesUsed, decoder, problems, ...none, census }], check: dataCheck() };
   }
   // the twins of a pair must reach the anchor the same way: a model whose lines mix both histories is not scored
   const history = modelHistory({
@@ -535,7 +539,7 @@ function readModel(
   });
   if (history.protocol === "mixed") {
     problems.push(problem("history-mixed", mixedHistoryMessage(found.name, history)));
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history }, check: dataCheck() };
+    return { models: [{ ...base, filesUsed, decoder, problems, ...none, census, history }], check: dataCheck() };
   }
   // what made the lines: one mode (it chooses the decoder) and one injected block, or the model is not scored
   const made = madeBy(
@@ -545,7 +549,7 @@ function readModel(
   );
   if (made.refusal !== null) {
     problems.push(made.refusal);
-    return { model: { ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }, check: dataCheck() };
+    return { models: [{ ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }], check: dataCheck() };
   }
   const used =
     req.decoder === undefined && made.mode !== null
@@ -554,23 +558,138 @@ function readModel(
   // texts cut for a decoder other than the one the lines record: read again with them whole
   if (cutter !== undefined && cutter.cutLines() > 0 && cutter.decoder !== used.decoder)
     return readModel(found, manifest, on, { ...req, textLimit: undefined }, scores);
-  const scored = scoreModel(
+  // a folder of `run --trials K` is K models of one pass: each trial's lines scored on their own
+  const trials = trialCount(
     found.name,
+    runRecord,
+    scoredResultCategories.map((c) => readings[c]!),
+  );
+  if (typeof trials !== "number") {
+    problems.push(trials);
+    return { models: [{ ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }], check: dataCheck() };
+  }
+  const folder = { ...base, filesUsed, history, runRecord, blocks: made.blocks };
+  if (trials === 1 && readings.base!.trials.indexed + readings.miss_func!.trials.indexed + readings.miss_param!.trials.indexed === 0) {
+    const one = scoreReadings(folder, readings as Record<ScoredResultCategory, ResultFileReading>, used, problems, req, on, scores);
+    return { models: [one], check: dataCheck(one.official?.promptTurns) };
+  }
+  const models = Array.from({ length: trials }, (_, t) => {
+    const view = Object.fromEntries(scoredResultCategories.map((c) => [c, trialReading(readings[c]!, t)]));
+    // the folder's own problems go with its first trial; each trial's reading warnings with it
+    const name = `trial-${t}/${found.name}`;
+    const trial = { index: t, of: trials };
+    return scoreReadings(
+      { ...folder, model: name, trial },
+      view as Record<ScoredResultCategory, ResultFileReading>,
+      used,
+      t === 0 ? problems : [],
+      req,
+      on,
+      scores,
+    );
+  });
+  return { models, check: dataCheck(models[0].official?.promptTurns) };
+}
+
+/** How many trials a model's lines hold (1: a run of one), or the problem that keeps it from being scored: lines with and without a trial index, or indices past `run.json`'s count. */
+function trialCount(model: string, record: RunRecord | null, readings: readonly ResultFileReading[]): number | Problem {
+  const recorded = record?.settings.trials ?? null;
+  const indexed = readings.reduce((n, r) => n + r.trials.indexed, 0);
+  if (indexed === 0 && (recorded === null || recorded <= 1)) return 1;
+  const refuse = (why: string, at?: { file: string; line: number }) =>
+    problem("trial-malformed", `model ${model}: ${why}; a folder of run --trials K holds one line of each item per trial (not scored)`, at);
+  const bare = readings.find((r) => r.trials.firstUnindexed !== null);
+  if (bare !== undefined) {
+    const unindexed = readings.reduce((n, r) => n + r.trials.unindexed, 0);
+    const why =
+      indexed === 0
+        ? `run.json records ${recorded} trials and its lines carry no trial index (${TRIAL_KEY})`
+        : `${counted(unindexed, "line")} ${unindexed === 1 ? "carries" : "carry"} no trial index (${TRIAL_KEY}) beside ${counted(indexed, "line")} that ${indexed === 1 ? "does" : "do"}`;
+    return refuse(why, { file: bare.file, line: bare.trials.firstUnindexed! });
+  }
+  const max = Math.max(...readings.map((r) => r.trials.max));
+  if (recorded !== null && recorded <= 1) {
+    const first = readings.find((r) => r.trials.firstIndexed !== null)!;
+    return refuse(
+      `run.json records one trial and ${counted(indexed, "line")} ${indexed === 1 ? "carries" : "carry"} a trial index (${TRIAL_KEY})`,
+      {
+        file: first.file,
+        line: first.trials.firstIndexed!,
+      },
+    );
+  }
+  if (recorded !== null && max >= recorded) {
+    const past = readings.find((r) => r.trials.max === max)!;
+    return refuse(`a line is of trial ${max}, past the ${counted(recorded, "trial")} run.json records`, {
+      file: past.file,
+      line: past.trials.maxLine!,
+    });
+  }
+  return recorded ?? max + 1;
+}
+
+/** One trial's part of a file's reading: its lines' rollouts, census, texts and counts, under their own keys. */
+function trialReading(r: ResultFileReading, t: number): ResultFileReading {
+  const census = r.census === null ? null : censusOfTrial(r.census, t);
+  return {
+    ...r,
+    rollouts: trialPart(r.rollouts, t),
+    lineOf: trialPart(r.lineOf, t),
+    census,
+    texts: r.texts === null ? null : trialPart(r.texts, t),
+    bytes: r.bytes === null ? null : linesOfTrial(r.bytes, t),
+    firstStepTokens: r.firstStepTokens === null ? null : trialPart(r.firstStepTokens, t),
+    openings: r.openings === null ? null : trialPart(r.openings, t),
+  };
+}
+
+/** One trial's part of a file's census. */
+function censusOfTrial(c: ResultCensus, t: number): ResultCensus {
+  const suffix = trialKey("", t);
+  return {
+    file: c.file,
+    ids: c.ids.filter((id) => id.endsWith(suffix)).map((id) => id.slice(0, -suffix.length)),
+    turnCount: trialPart(c.turnCount, t),
+    stopped: trialPart(c.stopped, t),
+  };
+}
+
+/** What a model's scoring reads of its folder besides its lines: its names, files used, history, record and blocks (a trial also its index). */
+type FolderRead = Pick<ModelRead, "model" | "folder" | "run" | "found" | "manifest" | "filesUsed" | "history" | "runRecord" | "blocks"> & {
+  readonly trial?: ModelRead["trial"];
+};
+
+/** Score one model (or one trial of it) from its files' readings, with the extras asked for. */
+function scoreReadings(
+  folder: FolderRead,
+  readings: Record<ScoredResultCategory, ResultFileReading>,
+  used: DecoderChoice,
+  problems: Problem[],
+  req: ReadRequest,
+  on: OnManifest,
+  scores: { model: TreeModel | null } | null,
+): Omit<ModelRead, "bfclVersion" | "dataCheck"> {
+  const needs = req.needs ?? {};
+  const { model: name, filesUsed, history } = folder;
+  const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
+  for (const c of scoredResultCategories) if (readings[c].census) census[c] = readings[c].census!;
+  const scored = scoreModel(
+    name,
     on.pairs,
-    { base: readings.base!.rollouts, miss_func: readings.miss_func!.rollouts, miss_param: readings.miss_param!.rollouts },
+    { base: readings.base.rollouts, miss_func: readings.miss_func.rollouts, miss_param: readings.miss_param.rollouts },
     used.decoder,
   );
-  pushAll(problems, readingWarnings(found.name, scored.records, scored.missing, used, filesUsed, history.protocol === "reference"));
+  pushAll(problems, readingWarnings(name, scored.records, scored.missing, used, filesUsed, history.protocol === "reference"));
   const records: readonly PairRecord[] =
     req.keep === "all"
       ? scored.records
       : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
-  let official = scores === null ? null : readOfficial(found.name, census, scores.model);
+  let official = scores === null ? null : readOfficial(name, census, scores.model);
   if (official !== null && scores!.model === null) {
     official = {
       ...official,
       problems: [
-        problem("score-model-missing", `model ${found.name}: no score files under the --scores directories`, { severity: "warning" }),
+        problem("score-model-missing", `model ${name}: no score files under the --scores directories`, { severity: "warning" }),
         ...official.problems,
       ],
     };
@@ -581,49 +700,32 @@ function readModel(
       ...official,
       verdicts: new Map(),
       categories: [],
-      problems: [problem("official-meaningless", officialMeaninglessMessage(found.name), { severity: "warning" })],
+      problems: [problem("official-meaningless", officialMeaninglessMessage(name), { severity: "warning" })],
     };
   }
-  let texts: Map<string, string> | null = null;
-  if (needs.texts) {
-    texts = new Map();
-    for (const c of scoredResultCategories) for (const [id, t] of readings[c]!.texts ?? []) texts.set(id, t);
-  }
+  const merged = <V>(pick: (r: ResultFileReading) => ReadonlyMap<string, V> | null): Map<string, V> => {
+    const all = new Map<string, V>();
+    for (const c of scoredResultCategories) for (const [id, v] of pick(readings[c]) ?? []) all.set(id, v);
+    return all;
+  };
   let bytes: Partial<Record<ScoredResultCategory, Uint8Array>> | null = null;
   if (needs.wholeFiles) {
     bytes = {};
-    for (const c of scoredResultCategories) if (readings[c]!.bytes) bytes[c] = readings[c]!.bytes!;
+    for (const c of scoredResultCategories) if (readings[c].bytes) bytes[c] = readings[c].bytes!;
   }
-  let firstStepTokens: Map<string, number | null> | null = null;
-  if (needs.firstStepTokens) {
-    firstStepTokens = new Map();
-    for (const c of scoredResultCategories) for (const [id, n] of readings[c]!.firstStepTokens ?? []) firstStepTokens.set(id, n);
-  }
-  let openings: Map<string, string> | null = null;
-  if (needs.openings) {
-    openings = new Map();
-    for (const c of scoredResultCategories) for (const [id, t] of readings[c]!.openings ?? []) openings.set(id, t);
-  }
-  const injectedLines = needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c]!.injectedLines ?? 0), 0) : null;
   return {
-    model: {
-      ...base,
-      filesUsed,
-      decoder: summarizeChoice(used),
-      problems,
-      score: { model: found.name, counts: readingCounts(scored.records), records },
-      census,
-      official,
-      texts,
-      bytes,
-      firstStepTokens,
-      openings,
-      injectedLines,
-      history,
-      runRecord,
-      blocks: made.blocks,
-    },
-    check: dataCheck(official?.promptTurns),
+    ...folder,
+    trial: folder.trial ?? null,
+    decoder: summarizeChoice(used),
+    problems,
+    score: { model: name, counts: readingCounts(scored.records), records },
+    census,
+    official,
+    texts: needs.texts ? merged((r) => r.texts) : null,
+    bytes,
+    firstStepTokens: needs.firstStepTokens ? merged((r) => r.firstStepTokens) : null,
+    openings: needs.openings ? merged((r) => r.openings) : null,
+    injectedLines: needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c].injectedLines ?? 0), 0) : null,
   };
 }
 

@@ -33,7 +33,7 @@ import { versionsOfModel, versionsText } from "./data-version.js";
 import { pairSets, sideRules, type PairSet, type SideRule } from "../decision/types.js";
 import type { DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RunRecord } from "../rollout/run-record.js";
-import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
+import type { TrialsSummary } from "./score-trials.js";
 import { combineTrialReads } from "./trials-of.js";
 import {
   badArgument,
@@ -160,17 +160,6 @@ export interface ReportDocument {
 export async function buildReport(request: ReportRequest): Promise<ReportDocument> {
   const shape = requestShapeProblems(request, reportShape, '{ results: ["runs/main"] }');
   if (shape.length > 0) return emptyReportDocument(shape);
-  // a folder of `run --trials K` among --trials-of is read as its K trials, as score reads it
-  const split =
-    (request.trialsOf ?? []).length > 0 ? splitTrialFolders({ results: [], trialsOf: request.trialsOf }, contextOf(request).cwd) : null;
-  if (split !== null) {
-    if (!split.ok) return emptyReportDocument([...split.problems]);
-    try {
-      return await buildReportOf({ ...request, trialsOf: split.value.folders });
-    } finally {
-      split.value.remove();
-    }
-  }
   return buildReportOf(request);
 }
 
@@ -197,7 +186,7 @@ function emptyReportDocument(problems: Problem[]): ReportDocument {
   };
 }
 
-/** `buildReport` once every `--trials-of` folder holds one trial: the arguments checked, the runs read, the page assembled and written. */
+/** The report once the request has its shape: the arguments checked, the runs read, the page assembled and written. */
 async function buildReportOf(req: ReportRequest): Promise<ReportDocument> {
   const ctx = contextOf(req);
   const pageRuns = pageRunsOf(req, ctx);
@@ -288,7 +277,13 @@ function checkArguments(req: ReportRequest, ctx: Context, pageRuns: readonly Pag
       badArgument(`give one --scores per --results, in the same order (got ${pageRuns.length} --results and ${scores.length} --scores)`),
     );
   }
-  if (req.compare !== undefined) pushAll(bad, compareProblems(req.compare, req.results, pageRuns, walks, bad.length === 0));
+  if (req.compare !== undefined && (req.trialsOf ?? []).length > 0)
+    bad.push(
+      badArgument(
+        "--compare takes two --results runs, and --trials-of reads the trials of one model: give one or the other (two arms' trials compare with twinscore compare --trials-a DIR… --trials-b DIR…)",
+      ),
+    );
+  else if (req.compare !== undefined) pushAll(bad, compareProblems(req.compare, req.results, pageRuns, walks, bad.length === 0));
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
   const figuresDir = req.figures === undefined ? null : resolvePath(ctx.cwd, req.figures);
   if (figuresDir !== null && !folderExists(joinPath(figuresDir, "figure.svg")).ok)
@@ -533,10 +528,12 @@ interface RunsReading {
   /** What each model's run is, where `twinscore run` recorded it. */
   readonly made: { model: string; run: string }[];
   readonly records: Map<ReportModelInput, RunRecord | null>;
+  /** Folders of `run --trials K` given as `--results` runs (their trials would be models of the page): each with its K. */
+  readonly trialFolders: Map<string, number>;
 }
 
 function newRunsReading(problems: Problem[]): RunsReading {
-  return { problems, modelProblems: [], modelDecoders: [], made: [], records: new Map() };
+  return { problems, modelProblems: [], modelDecoders: [], made: [], records: new Map(), trialFolders: new Map() };
 }
 
 /**
@@ -558,6 +555,7 @@ async function readReportRuns(
   const { replaysOf } = await import("./replays.js");
   const runs: ReportRunInput[] = [];
   let manifest: Manifest | null = null;
+  const trialFolders = new Map<string, number>();
   for (const [i, { label, dirs }] of pageRuns.entries()) {
     const resultDir = dirs.join(", ");
     // score folders found beside result/ are named from the folder given, as the page names every path (as given)
@@ -586,6 +584,10 @@ async function readReportRuns(
       (m) => reportModelOf(m, req, page, reading),
     );
     if (!read.ok) return read;
+    if (reading.trialFolders.size > 0) {
+      const [dir, trials] = [...reading.trialFolders][0];
+      return err(badArgument(`--results: ${dir} holds ${trials} trials of one model: give it with --trials-of ${dir}`));
+    }
     pushAll(reading.problems, read.value.problems);
     if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest))
       return err(manifestClash(read.value.manifest, manifest));
@@ -617,6 +619,11 @@ interface ModelPage {
 
 /** One model as read, made the page's input (null when it is not scored), its problems, decoder and run record noted in `reading`. */
 function reportModelOf(m: ModelRead, req: ReportRequest, page: ModelPage, reading: RunsReading): ReportModelInput | null {
+  // a folder of `run --trials K` is read as trials only with --trials-of: as a --results run its trials would be models of the page
+  if (m.trial !== null && (req.trialsOf ?? []).length === 0) {
+    reading.trialFolders.set(m.found.dir, m.trial.of);
+    return null;
+  }
   const { label, scoreDir, data } = page;
   const name = page.several ? `${label}/${m.model}` : m.model;
   // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score

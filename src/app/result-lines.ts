@@ -25,7 +25,7 @@ import { LineProblems, problem, type Problem } from "../messages/index.js";
 import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";
 import { openingMessageOf, USER_SIMULATOR_KEY } from "../rollout/user-sim.js";
-import { INJECTED_KEY, MODE_KEY, type RunMode } from "../bfcl/line-keys.js";
+import { INJECTED_KEY, MODE_KEY, TRIAL_KEY, type RunMode } from "../bfcl/line-keys.js";
 import { shortDigest } from "../pairs/digest.js";
 import { forEachLine, forEachLineOf, invalidUtf8At, readFailure, readFileBytes } from "../io/results-read.js";
 
@@ -65,6 +65,36 @@ export interface ResultFileReading {
   readonly modes: LineModes;
   /** Lines with turns by the injected block they record: its short digest, or `none`, with the count and the block's first characters. */
   readonly blocks: Map<string, { lines: number; head: string | null }>;
+  /** Lines by whether they record a trial index (`run --trials K`), the largest index, and the first line of each kind. */
+  readonly trials: TrialLines;
+}
+
+/**
+ * The lines of a file by trial. A line of trial t (`twinscore_trial`) is kept under its key
+ * with `#t` after it (`trialKey`), in every map a reading returns, so the K lines of an id in a
+ * K-trial folder are K lines, not repeats; `trialPart` takes one trial's entries back out.
+ */
+export interface TrialLines {
+  indexed: number;
+  unindexed: number;
+  /** The largest trial index read (-1 with none), and the first line of it. */
+  max: number;
+  maxLine: number | null;
+  firstIndexed: number | null;
+  firstUnindexed: number | null;
+}
+
+/** The key a line of `trial` is kept under (`trial` null: a line of no trial, kept under its own key). */
+export function trialKey(key: string, trial: number | null): string {
+  return trial === null ? key : `${key}#${trial}`;
+}
+
+/** The entries of `map` kept for `trial` (`trialKey`), under their own keys again. */
+export function trialPart<V>(map: ReadonlyMap<string, V>, trial: number): Map<string, V> {
+  const suffix = `#${trial}`;
+  const part = new Map<string, V>();
+  for (const [key, value] of map) if (key.endsWith(suffix)) part.set(key.slice(0, -suffix.length), value);
+  return part;
 }
 
 /** Lines with turns by the mode their `twinscore_mode` key names. */
@@ -156,6 +186,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
   const histories = { own: 0, reference: 0 };
   const modes: LineModes = { fc: 0, prompting: 0, unrecorded: 0 };
   const blocks = new Map<string, { lines: number; head: string | null }>();
+  const trials: TrialLines = { indexed: 0, unindexed: 0, max: -1, maxLine: null, firstIndexed: null, firstUnindexed: null };
   let whole: Uint8Array | null = null;
   let lines = 0;
   try {
@@ -199,8 +230,20 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       // per anchor (a base item twinned at two anchors has a line for each, under one id)
       const keyed = keyOf(bytes, head);
       if ("error" in keyed) {
-        problems.push(problem("history-malformed", `${keyed.error}; the line is skipped`, { file, line, severity: "warning" }));
+        problems.push(problem(keyed.code, `${keyed.error}; the line is skipped`, { file, line, severity: "warning" }));
         return;
+      }
+      if (keyed.trial === "") {
+        trials.unindexed++;
+        trials.firstUnindexed ??= line;
+      } else {
+        trials.indexed++;
+        trials.firstIndexed ??= line;
+        const trial = Number(keyed.trial.slice(1));
+        if (trial > trials.max) {
+          trials.max = trial;
+          trials.maxLine = line;
+        }
       }
       // a later line of an id replaces the earlier one: `run` appends a retried line after the line it
       // replaces, and an interrupted rewrite may leave both
@@ -302,6 +345,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       histories,
       modes,
       blocks,
+      trials,
     };
     return { ...failed, problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
   }
@@ -322,6 +366,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
     histories,
     modes,
     blocks,
+    trials,
   };
 }
 
@@ -329,11 +374,27 @@ const utf8Text = new TextDecoder("utf-8");
 
 const OWN: LineHistory = { kind: "own" };
 
-/** The key a line is kept under (`lineKey`: its id, or `id@T` for a line played from the reference for anchor T) and its history; an error sentence for a malformed history. */
-function keyOf(bytes: Uint8Array, head: LineHead): { key: string; history: LineHistory } | { error: string } {
-  if (head.historyStart < 0 && head.playedStart < 0) return { key: head.id, history: OWN };
+/**
+ * The key a line is kept under (`lineKey`: its id, or `id@T` for a line played from the
+ * reference for anchor T; then `#t` for a line of trial t, `trialKey`), its history and its
+ * trial suffix (empty for a line of no trial); an error sentence for a malformed history or trial.
+ */
+function keyOf(
+  bytes: Uint8Array,
+  head: LineHead,
+): { key: string; history: LineHistory; trial: string } | { error: string; code: "history-malformed" | "trial-malformed" } {
+  const trial = head.trialStart < 0 ? "" : trialSuffix(bytes, head.trialStart, head.trialEnd);
+  if (trial === null) return { error: `\`${TRIAL_KEY}\` is not a whole number`, code: "trial-malformed" };
+  if (head.historyStart < 0 && head.playedStart < 0) return { key: head.id + trial, history: OWN, trial };
   const history = lineHistory(bytes, head);
-  return "error" in history ? history : { key: lineKey(head.id, history), history };
+  return "error" in history ? { ...history, code: "history-malformed" } : { key: lineKey(head.id, history) + trial, history, trial };
+}
+
+/** `#t` for the trial index `bytes[start, end)` (a whole number, as the writer renders it), else null. */
+function trialSuffix(bytes: Uint8Array, start: number, end: number): string | null {
+  if (end - start < 1 || end - start > 9) return null;
+  for (let i = start; i < end; i++) if (bytes[i] < 0x30 || bytes[i] > 0x39) return null;
+  return `#${Number(utf8Text.decode(bytes.subarray(start, end)))}`;
 }
 
 /** The census of one line: its id (in the order of first lines), its turn count or the turn `run --until-anchor` stopped after (the last line of an id wins). */
@@ -342,23 +403,24 @@ function countLine(census: ResultCensus, bytes: Uint8Array, head: LineHead | Lin
   if ("error" in head || head.resultStart < 0) return; // the scorer reports malformed lines
   const keyed = keyOf(bytes, head);
   if ("error" in keyed) return;
+  const id = head.id + keyed.trial;
   const after = stoppedAfterTurn(bytes, head);
   // where a line played from the reference stopped is kept per anchor too (`lineFor` finds it); the id's own entry is its
   // first line's then (a base item has a line per anchor), and an own-history line's last line's (a retried line replaces the earlier)
-  const reference = keyed.key !== head.id;
+  const reference = keyed.key !== id;
   if (reference && after !== null) census.stopped.set(keyed.key, after);
   else if (reference) census.stopped.delete(keyed.key);
-  const seen = census.turnCount.has(head.id) || census.stopped.has(head.id);
+  const seen = census.turnCount.has(id) || census.stopped.has(id);
   if (seen && reference) return;
-  if (!seen) census.ids.push(head.id);
-  census.turnCount.delete(head.id);
-  census.stopped.delete(head.id);
+  if (!seen) census.ids.push(id);
+  census.turnCount.delete(id);
+  census.stopped.delete(id);
   if (after !== null) {
-    census.stopped.set(head.id, after);
+    census.stopped.set(id, after);
     return;
   }
   const decoded = decodeResultBytes(bytes, head, 0, where);
-  census.turnCount.set(head.id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
+  census.turnCount.set(id, "code" in decoded || decoded.kind !== "turns" ? null : decoded.turnCount);
 }
 
 /** Keep the `result` text of a wanted id's last line, when the line is UTF-8 and the text parses (else the scorer reports it, and no text is kept). */
@@ -413,7 +475,7 @@ function countFirstStepTokens(
       : FIRST_COUNT.exec(
           utf8Text.decode(bytes.subarray(start + at + TOKENS_KEY.length, Math.min(end, start + at + TOKENS_KEY.length + 40))),
         );
-  tokens.set(head.id, m === null ? null : Number(m[1]));
+  tokens.set(keyed.key, m === null ? null : Number(m[1]));
 }
 
 const INJECTION_KEY = Buffer.from(`"${INJECTED_KEY}"`);
@@ -482,6 +544,33 @@ function keepOpening(openings: Map<string, string>, bytes: Uint8Array, start: nu
     return;
   }
   const id = line instanceof PyDict ? line.get("id") : undefined;
+  const trial = line instanceof PyDict ? line.get(TRIAL_KEY) : undefined;
   const message = openingMessageOf(line);
-  if (typeof id === "string" && message !== null) openings.set(id, message);
+  if (typeof id === "string" && message !== null)
+    openings.set(trialKey(id, typeof trial === "bigint" || typeof trial === "number" ? Number(trial) : null), message);
+}
+
+/**
+ * The lines of trial `trial` of a file's bytes (`twinscore_trial`, read by the head scan),
+ * newline-ended, in file order: a K-trial file as the file of one trial, for BFCL's checker,
+ * which reads each id once. Lines without a readable trial are left out.
+ */
+export function linesOfTrial(bytes: Uint8Array, trial: number): Uint8Array {
+  const wanted = `#${trial}`;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  forEachLineOf(bytes, (b, start, end) => {
+    const head = scanLineHead(b, start, end, true);
+    if ("error" in head || head.trialStart < 0 || trialSuffix(b, head.trialStart, head.trialEnd) !== wanted) return;
+    parts.push(b.subarray(start, end));
+    size += end - start + 1;
+  });
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+    out[at++] = 0x0a;
+  }
+  return out;
 }

@@ -7,7 +7,7 @@
  * (tools/gen-trial-vectors.py). The oracle never flips.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scriptedResponder, startPolicyServer } from "../testing/policies.js";
@@ -18,6 +18,10 @@ import { comparable, type ReferenceTrialNumbers } from "../testing/trial-referen
 import { runModel, type Narrowing, type RunRequest } from "./run/index.js";
 import { scoreRuns } from "./score.js";
 import { buildReport } from "./report.js";
+import { compareTrials } from "./compare-trials.js";
+import { compareArms } from "./compare.js";
+import { checkRuns } from "./check.js";
+import { bfclDataDir } from "../testing/shared.js";
 import type { TrialsSummary } from "./score-trials.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-trials-"));
@@ -205,10 +209,107 @@ describe("run --trials K: one folder holds K samples of each line", () => {
     // the policy samples: some pairs flip, and the interval is wider than a point
     expect(t.meanFlipRate!).toBeGreaterThan(10);
     expect(t.ci95![1] - t.ci95![0]).toBeGreaterThan(1);
+    // each trial is read from the folder once, as its lines: no trial is read as another's repeat
+    expect(viaTrialsOf.models.map((m) => m.model)).toEqual([0, 1, 2].map((t) => `trial-${t}/scripted_policy`));
+    expect(viaTrialsOf.problems.filter((p) => p.code === "id-duplicate")).toEqual([]);
     // a K-trial folder beside another --results would read as one sample: refused
     const mixed = await scoreRuns({ results: [folder, separate[0]], bootstrap: { resamples: 0 } });
     expect(mixed.exitCode).toBe(2);
-    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(/holds several trials of one model: score it alone/);
+    expect(mixed.problems.map((p) => p.message).join("\n")).toMatch(
+      /holds several trials of one model: score it alone \(--results or --trials-of/,
+    );
+
+    // compare's paired two-level change reads the folder's trials as the three folders' trials
+    const numbersOf = (d: Awaited<ReturnType<typeof compareTrials>>) => ({
+      ...d,
+      a: trialNumbers(d.a),
+      b: trialNumbers(d.b),
+    });
+    const comparedFolder = await compareTrials({ a: [folder], b: [folder], bootstrap, maxUndecided: 100 });
+    const comparedFolders = await compareTrials({ a: separate, b: separate, bootstrap, maxUndecided: 100 });
+    expect(comparedFolder.exitCode).toBe(0);
+    expect(numbersOf(comparedFolder)).toEqual(numbersOf(comparedFolders));
+    expect(comparedFolder.pairs).toBe(t.pairs);
+    // as one arm of a plain compare, its trials would be compared as models: refused, naming --trials-a
+    const plain = await compareArms({ a: folder, b: separate[0], bootstrap: { resamples: 0 } });
+    expect(plain.exitCode).toBe(2);
+    expect(plain.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^--a: .* holds 3 trials of one model: compare trials with --trials-a/),
+    ]);
+    // report: as a --results run it is refused, naming --trials-of; --trials-of with --compare is refused
+    const asRun = await buildReport({ results: [folder], bootstrap: { resamples: 0 } });
+    expect([asRun.exitCode, asRun.html]).toEqual([2, null]);
+    expect(asRun.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^--results: .* holds 3 trials of one model: give it with --trials-of /),
+    ]);
+    const withCompare = await buildReport({ results: [], trialsOf: [folder], compare: ["a", "b"], bootstrap: { resamples: 0 } });
+    expect(withCompare.exitCode).toBe(2);
+    expect(withCompare.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^--compare takes two --results runs, and --trials-of reads/),
+    ]);
+    // the page's pair browser marks the pairs that flip, and its trials filter keeps them
+    const unstable = t.pairRows.filter((p) => p.flipRate !== null && p.flipRate > 0).length;
+    expect(unstable).toBeGreaterThan(0);
+    expect(report.html!.match(/<details class="pair"[^>]* data-unstable=""/g)?.length).toBe(unstable);
+    expect(report.html!).toContain(`<option value="unstable">`);
+  }, 600_000);
+
+  it("check reads each trial's lines of a K = 2 folder as a file of its own, as it checks that trial's lines alone", async () => {
+    const policy = { seed: vectors.seed, pBase: vectors.pBase, pMiss: vectors.pMiss };
+    // the model's own history (BFCL's checker leaves out lines played from the reference), two pairs of each category
+    const few = ["miss_func", "miss_param"].flatMap((c) => chosen.filter((p) => p.missId.startsWith(`multi_turn_${c}_`)).slice(0, 2));
+    const ids = [...new Set(few.flatMap((p) => [p.baseId, p.missId]))];
+    const { doc, folder } = await kTrialRun("k2-check", policy, 2, { history: "own", narrowing: { ids } });
+    if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
+    const checked = await checkRuns({ results: folder, bfclData: bfclDataDir(), threads: 1 });
+    expect(checked.exitCode, checked.problems.map((p) => p.message).join("\n")).toBeLessThan(2);
+    // each trial's lines written alone into a folder of one trial, by the test's own reading of the lines
+    const record = JSON.parse(readFileSync(join(folder, "run.json"), "utf8")) as { settings: { trials: number } };
+    const alone = [0, 1].map((trial) => {
+      const dir = join(tmp, `k2-check-trial-${trial}`, "scripted_policy");
+      mkdirSync(join(dir, "multi_turn"), { recursive: true });
+      writeFileSync(join(dir, "run.json"), JSON.stringify({ ...record, settings: { ...record.settings, trials: 1 } }));
+      for (const [name, text] of resultFiles(folder)) {
+        const lines = text.split("\n").filter((l) => l !== "" && (JSON.parse(l) as { twinscore_trial: number }).twinscore_trial === trial);
+        writeFileSync(join(dir, "multi_turn", name), lines.map((l) => `${l}\n`).join(""));
+      }
+      return dir;
+    });
+    const verdicts = (files: typeof checked.files) => files.map((f) => [f.category, f.entries, f.correct]);
+    for (const trial of [0, 1]) {
+      const mine = checked.files.filter((f) => f.trial === trial);
+      expect(mine.map((f) => f.folder)).toEqual(mine.map(() => `trial-${trial}/scripted_policy`));
+      expect(mine.length).toBe(3);
+      const one = await checkRuns({ results: alone[trial], bfclData: bfclDataDir(), threads: 1 });
+      expect(verdicts(mine)).toEqual(verdicts(one.files));
+      expect(mine.reduce((n, f) => n + f.entries, 0)).toBe(doc.value.generated / 2);
+    }
+  }, 600_000);
+
+  it("a K = 2 folder with a line of no trial, or of a trial past run.json's count, is not scored: one line with file:line", async () => {
+    const policy = { seed: vectors.seed, pBase: vectors.pBase, pMiss: vectors.pMiss };
+    const few = ["miss_func", "miss_param"].flatMap((c) => chosen.filter((p) => p.missId.startsWith(`multi_turn_${c}_`)).slice(0, 2));
+    const ids = [...new Set(few.flatMap((p) => [p.baseId, p.missId]))];
+    const { doc, folder } = await kTrialRun("k2-malformed", policy, 2, { narrowing: { ids } });
+    if (!doc.ok) throw new Error(doc.problems.map((p) => p.message).join("; "));
+    const file = join(folder, "multi_turn", "BFCL_v4_multi_turn_miss_func_result.json");
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const edited = (line: string) => writeFileSync(file, [lines[0], line, ...lines.slice(2)].map((l) => `${l}\n`).join(""));
+    const refusal = async () => {
+      const scored = await scoreRuns({ results: [], trialsOf: [folder], bootstrap: { resamples: 0 }, maxUndecided: 100 });
+      expect(scored.exitCode).toBe(2);
+      return scored.models[0].problems.filter((p) => p.code === "trial-malformed").map((p) => [p.message, p.file, p.line]);
+    };
+    edited(lines[1].replace(/, "twinscore_trial": \d+\}$/, "}"));
+    expect(await refusal()).toEqual([
+      [
+        expect.stringMatching(/^model scripted_policy: 1 line carries no trial index \(twinscore_trial\) beside \d+ lines that do; /),
+        file,
+        2,
+      ],
+    ]);
+    edited(lines[1].replace(/"twinscore_trial": \d+\}$/, `"twinscore_trial": 7}`));
+    expect(await refusal()).toEqual([[expect.stringMatching(/: a line is of trial 7, past the 2 trials run\.json records; /), file, 2]]);
   }, 600_000);
 
   it("the oracle run as K = 3 trials in one folder never flips", async () => {

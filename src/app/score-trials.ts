@@ -1,15 +1,11 @@
 /**
  * One model measured over repeated trials (`score --trials-of DIR…`): the folders given are
- * K runs of the same model on the same pairs (a folder of `run --trials K` counts as K), each scored as `score` scores a model, and
+ * K runs of the same model on the same pairs (a folder of `run --trials K` counts as K: the pipeline reads
+ * each of its trials as a model), each scored as `score` scores a model, and
  * combined pair by pair. A pair's trials are the trials in which it is decided under the
  * reading (a trial whose line failed leaves the pair with fewer trials, never a guess).
  */
 import type { ReadingSelection } from "../decision/readings.js";
-import { err, ok, type Result } from "../messages/index.js";
-import { readRunRecord } from "../io/run-record.js";
-import { splitTrialFolder, trialFoldersUnder, type SplitTrials } from "../io/trial-split.js";
-import { resolvePath } from "../io/paths.js";
-import { badArgument } from "./common.js";
 import {
   pairFlipRate,
   sampleStandardDeviation,
@@ -127,49 +123,4 @@ export function trialsSummary(model: string, trials: readonly ScoredTrial[], boo
       flipRate: pairFlipRate(p),
     })),
   };
-}
-
-/**
- * The trials of a folder made by `run --trials K`: each `--trials-of` folder (or the one
- * `--results` folder) that holds K > 1 trials, split into K one-trial folders that `score`
- * reads as any `--trials-of` list; null when no folder given holds several trials. A
- * K-trial folder among several `--results` is refused: read as one run, its trials would
- * read as one sample.
- */
-export function splitTrialFolders(
-  request: { readonly results: readonly string[]; readonly trialsOf?: readonly string[] },
-  cwd: string,
-): Result<SplitTrials> | null {
-  const trialsOf = request.trialsOf ?? [];
-  const given = (trialsOf.length > 0 ? trialsOf : request.results).map((f) => resolvePath(cwd, f));
-  const under = given.map((f) => trialFoldersUnder(f, (m) => readRunRecord(m).record));
-  const found = under.map((u) => u.found);
-  if (found.every((f) => f.length === 0)) return null;
-  if (trialsOf.length === 0 && (given.length > 1 || found[0].length > 1 || under[0].others > 0)) {
-    const many = found.flat().map((f) => `${f.modelFolder} (${f.record.settings.trials} trials)`);
-    return err(
-      badArgument(
-        `--results: ${many.join(", ")} holds several trials of one model: score it alone (--results or --trials-of with that folder only)`,
-      ),
-    );
-  }
-  const folders: string[] = [];
-  const removers: (() => void)[] = [];
-  const remove = () => removers.forEach((r) => r());
-  for (let i = 0; i < given.length; i++) {
-    if (found[i].length === 0) {
-      folders.push(given[i]);
-      continue;
-    }
-    for (const { modelFolder, record } of found[i]) {
-      const split = splitTrialFolder(modelFolder, record);
-      if (!split.ok) {
-        remove();
-        return split;
-      }
-      removers.push(split.value.remove);
-      folders.push(...split.value.folders);
-    }
-  }
-  return ok({ folders, remove });
 }

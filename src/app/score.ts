@@ -55,7 +55,7 @@ import {
 import { perItemCsv } from "./per-item.js";
 import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
-import { splitTrialFolders, type TrialsSummary } from "./score-trials.js";
+import type { TrialsSummary } from "./score-trials.js";
 import { combineTrialReads } from "./trials-of.js";
 import { runRecordAbove } from "../io/run-record.js";
 
@@ -368,16 +368,15 @@ interface ScoredRead {
  * for (const m of doc.models) console.log(m.model, m.numbers?.decision, m.ci95);
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
-  // the folder lists are checked before anything reads them, the trial-folder split included
+  // the folder lists are checked before anything reads them
   const listed =
     folderListProblem(request.results, "results") ??
     (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
     (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
   if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
-  const ofTrialFolder = await scoreTrialFolder(request);
-  if (ofTrialFolder !== null) return ofTrialFolder;
-  const setup = scoreSetup(request);
-  if ("document" in setup) return setup.document;
+  const given = scoreSetup(request);
+  if ("document" in given) return given.document;
+  let setup: ScoreSetup = given;
   const { req, bootstrap, data, aligned, problems } = setup;
   const versionsLeft = new Set<BfclVersion>();
   const tally = { alignedModels: 0 };
@@ -386,6 +385,20 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   const read = readModels<ScoredRead>(readRequestOf(setup), (m) => scoreModelRead(m, setup, companions, { versionsLeft, tally }));
   if (!read.ok) return emptyDocument(req, bootstrap, read.problems);
   const run = read.value;
+  // a folder of `run --trials K` is read as its K trials, alone: beside other models its trials would rank as models
+  const trialModels = run.outputs.filter((o) => o.read.trial !== null);
+  if (trialModels.length > 0 && setup.trialsOf.length === 0) {
+    const folders = [...new Set(trialModels.map((o) => o.read.found.dir))];
+    if (folders.length > 1 || trialModels.length < run.outputs.length) {
+      const many = folders.map((dir) => `${dir} (${trialModels.find((o) => o.read.found.dir === dir)!.read.trial!.of} trials)`);
+      return emptyDocument(req, bootstrap, [
+        badArgument(
+          `--results: ${many.join(", ")} holds several trials of one model: score it alone (--results or --trials-of with that folder only)`,
+        ),
+      ]);
+    }
+    setup = { ...setup, trialsOf: req.results };
+  }
   problems.unshift(...run.problems);
   if (versionsLeft.size > 0) problems.push(versionsLeftProblem(versionsLeft, run.outputs, data!));
   const outputs = run.outputs;
@@ -433,18 +446,6 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
     problems,
     exitCode,
   };
-}
-
-/** A folder of `run --trials K` is read as its K trials: the document of that reading, or null for any other request. */
-async function scoreTrialFolder(request: ScoreRequest): Promise<ScoreDocument | null> {
-  const split = splitTrialFolders(request, contextOf(request).cwd);
-  if (split === null) return null;
-  if (!split.ok) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [...split.problems]);
-  try {
-    return await scoreRuns({ ...request, results: [], trialsOf: split.value.folders });
-  } finally {
-    split.value.remove();
-  }
 }
 
 /** What every phase of `score` reads: the request as read, its context and walked inputs, and the settings it asks for. */

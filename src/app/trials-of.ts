@@ -35,13 +35,14 @@ export function combineTrialReads(trials: readonly TrialRead[], manifests: numbe
 
 /**
  * Trials must be made alike: where the folders record how they were made (`run.json`), a
- * trial whose settings differ from the first's, other than the seed, is no trial of the
+ * trial whose settings differ from the first's, other than the seed and the folder's trial count, is no trial of the
  * same thing; the line names each differing setting. Null when they agree.
  */
 function trialSettingsDiffer(trials: readonly TrialRead[]): string | null {
   const first = trials[0]?.record ?? null;
   if (first === null) return null;
-  const sameSeed = (r: RunRecord) => ({ ...r.settings, sampling: { ...r.settings.sampling, seed: null } });
+  // the seed varies by trial, and a folder of K trials holds trials as a folder of one does
+  const sameSeed = (r: RunRecord) => ({ ...r.settings, trials: 1, sampling: { ...r.settings.sampling, seed: null } });
   for (let i = 1; i < trials.length; i++) {
     const r = trials[i].record;
     if (r === null) continue;

@@ -8,7 +8,7 @@
 import { counted, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
-import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY } from "./line-keys.js";
+import { HISTORY_KEY, INJECTED_KEY, PLAYED_TURNS_KEY, REFERENCE_HISTORY, STOPPED_AFTER_TURN_KEY, TRIAL_KEY } from "./line-keys.js";
 import {
   BACKSLASH,
   CLOSE_BRACE,
@@ -68,6 +68,9 @@ export interface LineHead {
   /** Where the value of the first `twinscore_injected` is (-1 when the line has none): the block `run --inject` added. */
   readonly injectedStart: number;
   readonly injectedEnd: number;
+  /** Where the value of `twinscore_trial` is (-1 when the line has none; the last, as json.loads reads it): the line's trial in a run of several. */
+  readonly trialStart: number;
+  readonly trialEnd: number;
   /**
    * Where the value of the first `inference_log` is: -1 when the whole line was walked and
    * has none, -2 when the scan stopped before the end (a malformed line read for its id).
@@ -96,7 +99,7 @@ function keyIs(bytes: Uint8Array, start: number, keyEnd: number, key: string): b
 }
 
 /** The top-level keys the head scan locates. */
-type HeadKey = "id" | "result" | "history" | "played" | "stopped" | "injected" | "log";
+type HeadKey = "id" | "result" | "history" | "played" | "stopped" | "injected" | "trial" | "log";
 const HEAD_KEYS: readonly (readonly [string, HeadKey])[] = [
   ["id", "id"],
   ["result", "result"],
@@ -104,6 +107,7 @@ const HEAD_KEYS: readonly (readonly [string, HeadKey])[] = [
   [PLAYED_TURNS_KEY, "played"],
   [STOPPED_AFTER_TURN_KEY, "stopped"],
   [INJECTED_KEY, "injected"],
+  [TRIAL_KEY, "trial"],
   ["inference_log", "log"],
 ];
 
@@ -150,6 +154,8 @@ function failedHead(error: string, idOnly: boolean, firstId: string | null, repe
     stoppedEnd: -1,
     injectedStart: -1,
     injectedEnd: -1,
+    trialStart: -1,
+    trialEnd: -1,
     logStart: -2,
     logQueries: null,
   };
@@ -181,6 +187,8 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
   let stoppedEnd = -1;
   let injectedStart = -1;
   let injectedEnd = -1;
+  let trialStart = -1;
+  let trialEnd = -1;
   let logStart = -1;
   let logQueries: readonly number[] | null = null;
   const repeated: ("id" | "result")[] = [];
@@ -228,6 +236,9 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
     } else if (key === "injected" && injectedStart < 0) {
       injectedStart = valueStart;
       injectedEnd = valueEnd;
+    } else if (key === "trial") {
+      trialStart = valueStart;
+      trialEnd = valueEnd;
     } else if (key === "log" && logStart < 0) {
       logStart = valueStart;
       logQueries = log === null ? null : log.queries;
@@ -254,6 +265,8 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
     stoppedEnd,
     injectedStart,
     injectedEnd,
+    trialStart,
+    trialEnd,
     logStart,
     logQueries,
   };

@@ -26,51 +26,33 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoreRuns } from "../app/score.js";
 import { requireFreshBuild } from "../testing/build.js";
+import {
+  copyRun as copyRunOf,
+  resultName,
+  runCliCaptured,
+  scoreJson as scoreJsonOf,
+  scoreName,
+  scratchFolder,
+  TWIN_CATEGORIES,
+} from "../testing/cli-runs.js";
 import { linkedFilesTree, linkedMultiTurnTree } from "../testing/linked-trees.js";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
-import { memoryIo } from "./io.js";
-import { runCli } from "./program.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "twinscore-hardening-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const scratch = scratchFolder("twinscore-hardening-");
+const tmp = scratch.dir;
+const fresh = scratch.fresh;
+afterAll(scratch.remove);
 
 const main = rolloutRunDir("2025-11-12-main");
 const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
 const models = ["openai_gpt-oss-120b", "openai_gpt-oss-20b"] as const;
-const categories = ["base", "miss_func", "miss_param"] as const;
-const resultName = (c: string) => `BFCL_v4_multi_turn_${c}_result.json`;
-const scoreName = (c: string) => `BFCL_v4_multi_turn_${c}_score.json`;
+const categories = TWIN_CATEGORIES;
 
 /** A writable copy of a real run (`result/` and `score/`), as `<dest>/result/<model>/multi_turn/…`. */
-function copyRun(from: string, dest: string, opts: { scores?: boolean; only?: readonly string[] } = {}): string {
-  for (const model of opts.only ?? models) {
-    for (const c of categories) {
-      const r = join(dest, "result", model, "multi_turn");
-      mkdirSync(r, { recursive: true });
-      writeFileSync(join(r, resultName(c)), readFileSync(join(from, "result", model, "multi_turn", resultName(c))));
-      if (opts.scores) {
-        const s = join(dest, "score", model, "multi_turn");
-        mkdirSync(s, { recursive: true });
-        writeFileSync(join(s, scoreName(c)), readFileSync(join(from, "score", model, "multi_turn", scoreName(c))));
-      }
-    }
-  }
-  return dest;
-}
-
-let n = 0;
-const fresh = (name: string) => join(tmp, `${++n}-${name}`);
-
-async function run(argv: string[], cwd = tmp) {
-  const io = memoryIo({}, cwd);
-  const code = await runCli(argv, io);
-  return { code, out: io.out.join(""), err: io.err.join("") };
-}
-
-async function scoreJson(argv: string[]) {
-  const r = await run(["score", ...argv, "--bootstrap", "0", "--format", "json"]);
-  return { ...r, doc: r.out === "" ? null : JSON.parse(r.out) };
-}
+const copyRun = (from: string, dest: string, opts: { scores?: boolean; only?: readonly string[] } = {}) =>
+  copyRunOf(from, dest, opts.only ?? models, opts);
+const run = (argv: string[], cwd = tmp) => runCliCaptured(argv, cwd);
+const scoreJson = (argv: string[]) => scoreJsonOf(argv, tmp);
 
 describe("a failed read does not poison the next file", () => {
   it("a 2.2 GB sparse miss_param file is one line, and the other model scores exactly as in the clean run", async () => {

@@ -242,7 +242,8 @@ const page =
   "credit (Table F1), Table 1's credited column and the aligned numbers (twinscore help aligned).\n" +
   "--trials-of DIR... reads the folders as trials of one model, as score --trials-of does: the page adds\n" +
   "the model over its trials (means, two-level interval, flip, stable, spread), each pair's flip rate and\n" +
-  "a filter for the unstable pairs, those whose outcome is not the same in every trial.\n" +
+  "a filter for the unstable pairs, those whose outcome is not the same in every trial. A folder of\n" +
+  "run --trials K is read with --trials-of, not as a --results run; --trials-of does not take --compare.\n" +
   "\nExample:\n" +
   "  twinscore report --results runs/main --scores runs/main/score \\\n" +
   "                   --results runs/fixes --scores runs/fixes/score \\\n" +
@@ -365,7 +366,8 @@ const generation =
   "from that mode and say what the run is; a folder of two modes or two injected blocks is not scored.\n" +
   "\nTrials: --trials K writes K lines of each item (and anchor), trial by trial, each ending with\n" +
   "twinscore_trial t (0 to K-1); trial t sends seed N + t (N from --sampling-seed, default 0; one trial sends a\n" +
-  "seed only with --sampling-seed). score --trials-of DIR reads such a folder as its K trials.\n" +
+  "seed only with --sampling-seed). score --trials-of DIR, report --trials-of DIR and compare --trials-a/-b\n" +
+  "read such a folder as its K trials (trial t named trial-t/<model>); check checks each trial's lines apart.\n" +
   "\nResume: lines already in the output are skipped (reference history: each id and anchor; with --trials, each\n" +
   "trial's line; error lines too, unless --retry-errors); each line is appended whole and a torn last line is\n" +
   "cut off; at the end each file is rewritten in BFCL's order. A resume whose settings differ from run.json\n" +

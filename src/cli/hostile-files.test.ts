@@ -4,69 +4,39 @@
  * a score file larger than a string, an output device that is full.
  */
 import { spawnSync } from "node:child_process";
-import {
-  appendFileSync,
-  closeSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { scoreRuns } from "../app/score.js";
 import { boundedText, REPORT_TEXT_LIMIT } from "../report/assemble.js";
 import { walkBfclTree } from "../io/tree.js";
 import { requireFreshBuild } from "../testing/build.js";
+import {
+  copyRun,
+  resultName,
+  runCliCaptured,
+  scoreJson as scoreJsonOf,
+  scoreName,
+  scratchFolder,
+  TWIN_CATEGORIES,
+} from "../testing/cli-runs.js";
 import { bfclDataDir, projectRoot, rolloutRunDir } from "../testing/shared.js";
-import { memoryIo } from "./io.js";
-import { runCli } from "./program.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "twinscore-hostile-files-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const scratch = scratchFolder("twinscore-hostile-files-");
+const tmp = scratch.dir;
+const fresh = scratch.fresh;
+afterAll(scratch.remove);
 
 const main = rolloutRunDir("2025-11-12-main");
 const fixes = rolloutRunDir("2025-11-12-harmony-fixes");
 const model = "openai_gpt-oss-20b";
-const categories = ["base", "miss_func", "miss_param"] as const;
-const resultName = (c: string) => `BFCL_v4_multi_turn_${c}_result.json`;
-const scoreName = (c: string) => `BFCL_v4_multi_turn_${c}_score.json`;
-
-let n = 0;
-const fresh = (name: string) => join(tmp, `${++n}-${name}`);
+const categories = TWIN_CATEGORIES;
 
 /** A writable copy of one model of a real run: `<dest>/result/<model>/multi_turn/…` (and `score/` with `scores`). */
-function copyModel(from: string, dest: string, opts: { scores?: boolean } = {}): string {
-  for (const c of categories) {
-    const r = join(dest, "result", model, "multi_turn");
-    mkdirSync(r, { recursive: true });
-    writeFileSync(join(r, resultName(c)), readFileSync(join(from, "result", model, "multi_turn", resultName(c))));
-    if (opts.scores) {
-      const s = join(dest, "score", model, "multi_turn");
-      mkdirSync(s, { recursive: true });
-      cpSync(join(from, "score", model, "multi_turn", scoreName(c)), join(s, scoreName(c)));
-    }
-  }
-  return dest;
-}
-
+const copyModel = (from: string, dest: string, opts: { scores?: boolean } = {}) => copyRun(from, dest, [model], opts);
 const resultFile = (dir: string, c: string) => join(dir, "result", model, "multi_turn", resultName(c));
-
-async function run(argv: string[]) {
-  const io = memoryIo({}, tmp);
-  const code = await runCli(argv, io);
-  return { code, out: io.out.join(""), err: io.err.join("") };
-}
-
-async function scoreJson(argv: string[]) {
-  const r = await run(["score", ...argv, "--bootstrap", "0", "--format", "json"]);
-  return { ...r, doc: r.out === "" ? null : JSON.parse(r.out) };
-}
+const run = (argv: string[]) => runCliCaptured(argv, tmp);
+const scoreJson = (argv: string[]) => scoreJsonOf(argv, tmp);
 
 interface Listed {
   code: string;

@@ -6,7 +6,7 @@
  * topics (`twinscore help TOPIC`, `help-topics.ts`); a flag's help says what it does and,
  * where there is more, which topic tells it.
  */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { DECODER_NAMES, type DecoderName } from "../bfcl/decode/index.js";
 import { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 import { sideRules, type PairSet, type SideRule } from "../decision/types.js";
@@ -78,14 +78,24 @@ export const modelsGroup: OptionGroup<{ models: string[] }> = {
   read: (opts) => ({ models: texts(opts, "model") }),
 };
 
+/**
+ * A `--decoder` value: a decoder's name, refused as commander refuses a choice outside
+ * `.choices()` — whose list of every name would fill every command's help.
+ */
+function decoderName(value: string): string {
+  if (!(DECODER_NAMES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`Allowed choices are ${DECODER_NAMES.join(", ")}.`);
+  return value;
+}
+
 /** `--decoder`: one BFCL handler decoder for every model's steps. */
 export const decoderGroup: OptionGroup<{ decoder?: DecoderName }> = {
   add: (cmd) =>
     cmd.addOption(
       new Option(
         "--decoder <name>",
-        "decode every model's steps with this BFCL handler decoder; default: each model folder's own (twinscore help decoders)",
-      ).choices(DECODER_NAMES),
+        "decode every model's steps with this BFCL handler decoder, one of those twinscore help decoders lists; default: each model folder's own",
+      ).argParser(decoderName),
     ),
   read: (opts) => (opts.decoder === undefined ? {} : { decoder: opts.decoder as DecoderName }),
 };

@@ -604,6 +604,7 @@ function categorySection(data: ReportData): string {
       data.models.map((m) => ({
         label: m.name,
         values: shouldAskCategories.map((c) => m.byCategory[c]).map((v) => (Number.isFinite(v) ? v : null)),
+        empty: m.noHeadline === null ? "no decided pair" : "no headline (see Table 1)",
       })),
       shouldAskCategories.map((c) => `${c} (${pc[c]} pairs)`),
       { title: "Decision accuracy by category", axisLabel: "decision accuracy (%) — dashed line: chance (50)", chance: 50 },

@@ -117,9 +117,12 @@ export function rankReversalSvg(models: readonly { name: string; official: numbe
   return svg(w, h, parts, "Official raw against decision accuracy on the same items");
 }
 
-/** Grouped horizontal bars: one group per row, one bar per series, 0–100 with a chance line at 50. */
+/**
+ * Grouped horizontal bars: one group per row, one bar per series, 0–100 with a chance line at 50.
+ * A row with no value at all shows its `empty` text, so a blank row never reads as zero.
+ */
 export function groupedBarsSvg(
-  rows: readonly { label: string; values: readonly (number | null)[] }[],
+  rows: readonly { label: string; values: readonly (number | null)[]; empty?: string }[],
   series: readonly string[],
   opts: { title: string; axisLabel: string; chance?: number; max?: number } = { title: "", axisLabel: "%" },
 ): string {
@@ -146,6 +149,8 @@ export function groupedBarsSvg(
   rows.forEach((r, gi) => {
     const gy = top + gi * groupH;
     parts.push(text(left - 8, gy + (series.length * barH) / 2 + 4, r.label, 'class="row-label" text-anchor="end"'));
+    if (r.empty !== undefined && r.values.every((v) => v === null))
+      parts.push(text(left + 6, gy + (series.length * barH) / 2 + 4, r.empty, 'class="value-label"'));
     r.values.forEach((v, si) => {
       if (v === null) return;
       const by = gy + si * barH;

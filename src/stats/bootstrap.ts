@@ -129,7 +129,7 @@ export function clusterDraws(seed: number | bigint, k: number, resamples: number
 const DRAW_CACHE_ENTRIES = 4;
 const drawCache = new Map<string, Int32Array>();
 
-function checkResamples(resamples: number): void {
+export function checkResamples(resamples: number): void {
   if (!Number.isInteger(resamples) || resamples < 1 || resamples > MAX_BOOTSTRAP_RESAMPLES) {
     throw new RangeError(`resamples must be an integer from 1 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${resamples}`);
   }
@@ -144,9 +144,7 @@ export function resampleSeries(totals: ClusterTotals, options: BootstrapOptions)
   const resamples = options.resamples;
   const k = totals.keys.length;
   const draws = clusterDraws(options.seed, k, resamples);
-  const decision = new Float64Array(resamples);
-  const act = new Float64Array(resamples);
-  const hold = new Float64Array(resamples);
+  const series = emptySeries(resamples);
   const { pairs, act: a, hold: h } = totals;
   for (let b = 0, row = 0; b < resamples; b++, row += k) {
     let n = 0;
@@ -158,13 +156,23 @@ export function resampleSeries(totals: ClusterTotals, options: BootstrapOptions)
       sa += a[c];
       sh += h[c];
     }
-    const fa = sa / n;
-    const fh = sh / n;
-    act[b] = fa * 100;
-    hold[b] = fh * 100;
-    decision[b] = ((fa + fh) / 2) * 100;
+    recordResample(series, b, n, sa, sh);
   }
-  return { decision, act, hold };
+  return series;
+}
+
+/** A series of `resamples` zeroed rows. */
+export function emptySeries(resamples: number): ResampleSeries {
+  return { decision: new Float64Array(resamples), act: new Float64Array(resamples), hold: new Float64Array(resamples) };
+}
+
+/** Row b of a series from one resample's sums over its n pairs: act and hold as fractions ×100, decision their mean. */
+export function recordResample(series: ResampleSeries, b: number, n: number, actSum: number, holdSum: number): void {
+  const fa = actSum / n;
+  const fh = holdSum / n;
+  series.act[b] = fa * 100;
+  series.hold[b] = fh * 100;
+  series.decision[b] = ((fa + fh) / 2) * 100;
 }
 
 /** The 95% percentile intervals of decision, act and hold for one model (fresh stream). */

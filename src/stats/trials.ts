@@ -9,8 +9,16 @@
  * `integers(0, 1)` draws nothing from NumPy's stream.
  */
 import { defaultRng, type NumpyGenerator } from "./pcg64.js";
-import { percentileSorted } from "./percentile.js";
-import { MAX_BOOTSTRAP_RESAMPLES, type BootstrapOptions, type Interval, type ModelIntervals, type ResampleSeries } from "./bootstrap.js";
+import {
+  checkResamples,
+  emptySeries,
+  percentileInterval,
+  recordResample,
+  type BootstrapOptions,
+  type Interval,
+  type ModelIntervals,
+  type ResampleSeries,
+} from "./bootstrap.js";
 
 /** One pair of one model across its trials: trial t is (`act[t]`, `hold[t]`). */
 export interface TrialPair {
@@ -162,12 +170,6 @@ export function trialClusters(
   return { keys, members };
 }
 
-function checkResamples(resamples: number): void {
-  if (!Number.isInteger(resamples) || resamples < 1 || resamples > MAX_BOOTSTRAP_RESAMPLES) {
-    throw new RangeError(`resamples must be an integer from 1 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${resamples}`);
-  }
-}
-
 /**
  * One pair's resampled act and hold (fractions): `integers(0, T, size=T)` trial indices
  * from the shared stream, the drawn trials' outcomes counted and divided by T.
@@ -203,9 +205,7 @@ export function twoLevelSeries(clusters: TrialClusters, options: BootstrapOption
   const rng = defaultRng(options.seed);
   const picks = new Int32Array(c);
   const scratch = scratchFor(clusters);
-  const decision = new Float64Array(options.resamples);
-  const act = new Float64Array(options.resamples);
-  const hold = new Float64Array(options.resamples);
+  const series = emptySeries(options.resamples);
   for (let b = 0; b < options.resamples; b++) {
     rng.integersInto(c, c, picks);
     let n = 0;
@@ -219,24 +219,15 @@ export function twoLevelSeries(clusters: TrialClusters, options: BootstrapOption
         sh += r.hold;
       }
     }
-    const fa = sa / n;
-    const fh = sh / n;
-    act[b] = fa * 100;
-    hold[b] = fh * 100;
-    decision[b] = ((fa + fh) / 2) * 100;
+    recordResample(series, b, n, sa, sh);
   }
-  return { decision, act, hold };
-}
-
-function sortedInterval(values: Float64Array): Interval {
-  const sorted = Float64Array.from(values).sort();
-  return [percentileSorted(sorted, 2.5), percentileSorted(sorted, 97.5)];
+  return series;
 }
 
 /** The 95% percentile intervals of decision, act and hold from the two-level bootstrap. */
 export function twoLevelIntervals(clusters: TrialClusters, options: BootstrapOptions): ModelIntervals {
   const s = twoLevelSeries(clusters, options);
-  return { decision: sortedInterval(s.decision), act: sortedInterval(s.act), hold: sortedInterval(s.hold) };
+  return { decision: percentileInterval(s.decision), act: percentileInterval(s.act), hold: percentileInterval(s.hold) };
 }
 
 /**
@@ -283,5 +274,5 @@ export function pairedTwoLevelDifference(a: TrialClusters, b: TrialClusters, opt
     }
     diffs[r] = ((ab / n + hb / n) / 2) * 100 - ((aa / n + ha / n) / 2) * 100;
   }
-  return sortedInterval(diffs);
+  return percentileInterval(diffs);
 }

@@ -31,7 +31,10 @@ export function handlersTable(decoders: readonly Decoder[]): string {
 export function declarationsTable(decoders: readonly Decoder[]): string {
   const rows = decoders.map((d) => {
     const owners = d.owners
-      .map((o) => code(o.owner) + (o.mode === undefined ? "" : ` (${o.mode === "fc" ? "FC" : "prompting"})`))
+      .map((o) => {
+        const notes = [o.mode === undefined ? null : o.mode === "fc" ? "FC" : "prompting", o.revision ?? null].filter((n) => n !== null);
+        return code(o.owner) + (notes.length === 0 ? "" : ` (${notes.join(", ")})`);
+      })
       .join(", ");
     const tags = d.tags.length === 0 ? "—" : d.tags.map(([open, close]) => `${code(open)} … ${code(close)}`).join(", ");
     const hooks = [

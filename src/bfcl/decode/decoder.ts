@@ -6,14 +6,25 @@
  * (`decoders.ts`), so no code outside a decoder's own file asks for it by name.
  */
 import type { PyValue } from "../../python/value.js";
+import type { BfclVersion } from "../categories.js";
 import type { DecodeOutcome } from "./outcome.js";
 
-/** A BFCL class that defines `decode_execute` (the registry table's `owner`) and, where that method reads `self.is_fc_model`, the mode. */
+/**
+ * A BFCL class that defines `decode_execute` (the registry table's `owner`) and, where that
+ * method reads `self.is_fc_model`, the mode; where its code differs between BFCL
+ * revisions, the revision.
+ */
 export interface DecodeOwner {
   /** The class in a handler's MRO that defines `decode_execute`. */
   readonly owner: string;
   /** Only for an owner whose `decode_execute` branches on `is_fc_model`: the mode this decoder reproduces. */
   readonly mode?: "fc" | "prompting";
+  /**
+   * Only for an owner whose `decode_execute` (or what it calls) changed between the BFCL
+   * revisions twinscore reads: the revision whose code this decoder reproduces. Absent:
+   * the owner decodes alike at every revision.
+   */
+  readonly revision?: BfclVersion;
 }
 
 /**

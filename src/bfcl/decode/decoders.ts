@@ -1,10 +1,11 @@
 /**
  * The decoders by name: one per distinct `decode_execute` behaviour among BFCL's model
- * handlers (bfcl_eval 2026.3.23), each declared in its own file under `decoders/`. Every
- * list and lookup here is derived from those declarations. The names are what
+ * handlers (bfcl_eval 2026.3.23, and BFCL v3's where they differ), each declared in its
+ * own file under `decoders/`. Every list and lookup here is derived from those declarations. The names are what
  * `--decoder` takes and what every output reports, so they never change meaning.
  */
 import type { PyValue } from "../../python/value.js";
+import type { BfclVersion } from "../categories.js";
 import { PyException } from "../../python/exception.js";
 import type { DecoderSpec } from "./decoder.js";
 import { declaredDecoders } from "./decoders/index.js";
@@ -63,14 +64,17 @@ export const toolCallTags: readonly (readonly [string, string])[] = (() => {
 })();
 
 /**
- * The decoder of each BFCL `decode_execute` owner: a name, or `[FC mode, prompting mode]`
- * for an owner whose method reads `is_fc_model`. What tools/gen-model-registry.py maps
- * the registry's handlers with (tools/decoder-owners.mjs prints it).
+ * The decoder of each BFCL `decode_execute` owner at a BFCL revision: a name, or
+ * `[FC mode, prompting mode]` for an owner whose method reads `is_fc_model`. An owner
+ * declared for a revision is that revision's alone; one declared without is every
+ * revision's. What tools/gen-model-registry.py maps the registry's handlers with
+ * (tools/decoder-owners.mjs prints it).
  */
-export function decodeOwnerTable(): Record<string, DecoderName | [DecoderName, DecoderName]> {
+export function decodeOwnerTable(revision: BfclVersion = "v4"): Record<string, DecoderName | [DecoderName, DecoderName]> {
   const out: Record<string, DecoderName | [DecoderName, DecoderName]> = {};
   for (const d of decoders)
     for (const o of d.owners) {
+      if (o.revision !== undefined && o.revision !== revision) continue;
       if (o.mode === undefined) out[o.owner] = d.name;
       else {
         const pair = (Array.isArray(out[o.owner]) ? out[o.owner] : []) as [DecoderName, DecoderName];

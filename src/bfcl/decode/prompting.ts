@@ -66,7 +66,7 @@ export function resolveAstValue(e: PyExpr, frames = 0): PyValue {
 }
 
 /** BFCL's `resolve_ast_call`: `{dotted_name: {kw: value}}`; positional arguments dropped, `**m` keyed by None. */
-export function resolveAstCall(call: Extract<PyExpr, { kind: "call" }>, frames = 0): PyDict {
+export function resolveAstCall(call: CallExpr, frames = 0): PyDict {
   const args = new PyDict();
   for (const kw of call.keywords) args.set(kw.arg, resolveAstValue(kw.value, frames));
   return new PyDict([[callName(call.func), args]]);
@@ -88,7 +88,7 @@ function nested(v: PyValue): string {
 }
 
 /** Python's `str.strip(chars)`. */
-function stripChars(s: string, chars: string): string {
+export function stripChars(s: string, chars: string): string {
   let a = 0;
   let b = s.length;
   while (a < b && chars.includes(s[a])) a++;
@@ -119,10 +119,9 @@ function syntaxErrorText(source: string, message: string, offset: number): strin
 }
 
 /** `decoded_output_to_execution_list`: `name(k=v, …)` with `parse_nested_value` for each value. */
-function executionList(calls: readonly Extract<PyExpr, { kind: "call" }>[]): string[] {
+export function executionList(decoded: readonly PyDict[]): string[] {
   const out: string[] = [];
-  for (const call of calls) {
-    const resolved = resolveAstCall(call);
+  for (const resolved of decoded) {
     for (const [name, args] of resolved.entries()) {
       out.push(
         `${pyStr(name)}(${(args as PyDict)
@@ -135,27 +134,42 @@ function executionList(calls: readonly Extract<PyExpr, { kind: "call" }>[]): str
   return out;
 }
 
+/** A call node of the parsed text. */
+export type CallExpr = Extract<PyExpr, { kind: "call" }>;
+
+/**
+ * `ast_parse`'s Python branch after its cleaning: `ast.parse(source, mode="eval")`, whose
+ * body must be a call or a list/tuple of calls, each resolved (`resolve_ast_call`);
+ * Python's exception otherwise.
+ */
+export function astParseCalls(source: string): PyDict[] {
+  return parseCalls(source).map((c) => resolveAstCall(c));
+}
+
+/** The call nodes of `ast.parse(source, mode="eval")`: its body as a call or a list/tuple of calls. */
+function parseCalls(source: string): CallExpr[] {
+  const parsed = parseExpression(source);
+  if (!parsed.ok) {
+    // too deep for CPython's compiler: a RecursionError or MemoryError, its message alone
+    if (parsed.error.type !== undefined) throw new DecodeFailure(`${parsed.error.type}: ${parsed.error.message}`);
+    // CPython's parser reports nothing at all as "invalid syntax" on line 0, and a leading indent as its own subclass
+    if (source === "") throw new DecodeFailure("SyntaxError: invalid syntax (<unknown>, line 0)");
+    const type = parsed.error.message === "unexpected indent" ? "IndentationError" : "SyntaxError";
+    throw new DecodeFailure(`${type}: ${syntaxErrorText(source, parsed.error.message, parsed.error.offset)}`);
+  }
+  const body = parsed.expr;
+  if (body.kind === "call") return [body];
+  if (body.kind === "list" || body.kind === "tuple" || body.kind === "set")
+    return body.elts.map((el) => {
+      if (el.kind !== "call") throw new DecodeFailure("AssertionError: ");
+      return el;
+    });
+  throw new DecodeFailure(`AttributeError: '${astClassName(body)}' object has no attribute 'elts'`);
+}
+
 /** BFCL's `default_decode_execute_prompting` on a text: its execution strings or its exception. */
 export function decodePromptingText(text: string): DecodeOutcome {
-  return guarded(() => {
-    const source = promptingSource(text);
-    const parsed = parseExpression(source);
-    if (!parsed.ok) {
-      // too deep for CPython's compiler: a RecursionError or MemoryError, its message alone
-      if (parsed.error.type !== undefined) throw new DecodeFailure(`${parsed.error.type}: ${parsed.error.message}`);
-      throw new DecodeFailure(`SyntaxError: ${syntaxErrorText(source, parsed.error.message, parsed.error.offset)}`);
-    }
-    const body = parsed.expr;
-    let calls: Extract<PyExpr, { kind: "call" }>[];
-    if (body.kind === "call") calls = [body];
-    else if (body.kind === "list" || body.kind === "tuple" || body.kind === "set") {
-      calls = body.elts.map((el) => {
-        if (el.kind !== "call") throw new DecodeFailure("AssertionError: ");
-        return el;
-      });
-    } else throw new DecodeFailure(`AttributeError: '${astClassName(body)}' object has no attribute 'elts'`);
-    return executionList(calls);
-  });
+  return guarded(() => executionList(astParseCalls(promptingSource(text))));
 }
 
 /** Decode one prompting step (the raw model text) into BFCL's execution strings. */

@@ -57,16 +57,24 @@ describe("the committed model registry table (generated from BFCL's model_config
 
 describe("the committed v3 model registry table (generated from BFCL v3's model_config.py)", () => {
   const v3 = registryTables.v3;
-  it("has BFCL v3's 161 registry keys, each with its folder, a known handler, and a decoder but for the one owner not reproduced", () => {
+  it("has BFCL v3's 161 registry keys, each with its folder, a known handler, and a decoder of v3's code", () => {
     expect(v3.models).toHaveLength(161);
     expect(new Set(v3.models.map((m) => m.folder)).size).toBe(161);
     for (const m of v3.models) {
       expect(m.folder).toBe(m.key.replaceAll("/", "_"));
       expect(v3.handlers[m.handler], m.handler).toBeDefined();
-      if (m.decoder !== null) expect(decoderByName(m.decoder), m.key).toBeDefined();
+      const d = decoderByName(m.decoder)!;
+      expect(d, m.key).toBeDefined();
+      // the decoder reproduces this owner at v3: declared for it without a revision, or for v3
+      const owner = v3.handlers[m.handler].owner;
+      expect(
+        d.owners.some((o) => o.owner === owner && (o.revision ?? "v3") === "v3"),
+        `${m.key}: ${d.name}`,
+      ).toBe(true);
     }
-    expect(v3.models.filter((m) => m.decoder === null).map((m) => `${m.key}: ${m.handler}`)).toEqual([
-      "databricks-dbrx-instruct: DatabricksHandler",
+    // the handler BFCL dropped after v3 has its own decoder
+    expect(v3.models.filter((m) => m.handler === "DatabricksHandler").map((m) => `${m.key}: ${m.decoder}`)).toEqual([
+      "databricks-dbrx-instruct: databricks",
     ]);
   });
 
@@ -75,7 +83,7 @@ describe("the committed v3 model registry table (generated from BFCL v3's model_
     expect(registryEntryOfFolder("palmyra-x-004", "v3")).toMatchObject({
       handler: "WriterHandler",
       isFcModel: false,
-      decoder: "prompting",
+      decoder: "prompting-v3",
     });
     expect(registryEntryOfFolder("palmyra-x-004", "v4")).toMatchObject({ handler: "WriterHandler", isFcModel: true, decoder: "fc" });
     expect(registryEntryOfFolder("palmyra-x-004")).toMatchObject({ decoder: "fc" });
@@ -87,7 +95,9 @@ describe("the committed v3 model registry table (generated from BFCL v3's model_
     });
     // v3's ClaudeHandler branches on "FC" in the model name (the key in v3): both modes still get their decoder
     expect(registryEntryOfFolder("claude-opus-4-20250514-FC", "v3")).toMatchObject({ decoder: "fc" });
-    expect(registryEntryOfFolder("claude-opus-4-20250514", "v3")).toMatchObject({ decoder: "prompting" });
+    expect(registryEntryOfFolder("claude-opus-4-20250514", "v3")).toMatchObject({ decoder: "claude-prompting-v3" });
+    // where v3's handler code differs from today's, its key gets the decoder of v3's code
+    expect(registryEntryOfFolder("Qwen_Qwen3-4B-FC", "v3")).toMatchObject({ decoder: "tool-call-v3" });
     // keys of one version only
     const v4Keys = new Set(registryModels.map((m) => m.folder));
     const onlyV3 = v3.models.filter((m) => !v4Keys.has(m.folder));
@@ -127,14 +137,17 @@ describe.skipIf(!gorilla)("regenerated from GORILLA_DIR", () => {
 const gorillaV3 = process.env.GORILLA_V3_DIR;
 describe.skipIf(!gorillaV3)("the v3 table regenerated from GORILLA_V3_DIR", () => {
   it("tools/gen-model-registry.py writes the committed registry-table-v3.ts", () => {
-    const out = execFileSync(
-      "python3",
-      [join(projectRoot, "tools", "gen-model-registry.py"), gorillaV3!, "--no-decoder", "DatabricksHandler"],
-      {
-        encoding: "utf8",
-        maxBuffer: 1 << 26,
-      },
-    );
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-model-registry.py"), gorillaV3!, "--revision", "v3"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
     expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "registry-table-v3.ts"), "utf8"));
+  }, 60_000);
+  it("tools/gen-decode-vectors.py writes the committed v3 handler vectors", () => {
+    const out = execFileSync("python3", [join(projectRoot, "tools", "gen-decode-vectors.py"), gorillaV3!, "--revision", "v3"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
+    expect(out).toBe(readFileSync(join(projectRoot, "src", "bfcl", "decode", "testdata", "handler-vectors-v3.json"), "utf8"));
   }, 60_000);
 });

@@ -21,8 +21,8 @@ export interface RegistryModel {
   readonly handler: string;
   /** `is_fc_model` as the handler ends up with it (some handlers' `__init__` force it). */
   readonly isFcModel: boolean;
-  /** The decoder of the handler's `decode_execute` in that mode; null for an owner of an older revision that twinscore does not reproduce (the folder's decoder is then detected). */
-  readonly decoder: DecoderName | null;
+  /** The decoder of the handler's `decode_execute` in that mode, as that revision's code decodes. */
+  readonly decoder: DecoderName;
 }
 
 /** What decides a handler's decoding. */

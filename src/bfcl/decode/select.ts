@@ -122,11 +122,8 @@ export function chooseDecoder(input: ChooseDecoderInput): DecoderChoice | null {
   const entry = registryEntryOfFolder(input.folder, version);
   const words =
     entry === undefined ? "" : `${registry} key ${entry.key}: ${entry.handler}, ${entry.isFcModel ? "function-calling" : "prompting"} mode`;
-  if (entry !== undefined && entry.decoder !== null) return { decoder: decoderByName(entry.decoder)!, source: "registry", reason: words };
+  if (entry !== undefined) return { decoder: decoderByName(entry.decoder)!, source: "registry", reason: words };
   const detected = detectDecoder(input.samples());
-  const why =
-    entry === undefined
-      ? `not in BFCL${version === "v4" ? "" : ` ${version}`}'s model registry`
-      : `${words}, whose decode_execute twinscore does not reproduce`;
+  const why = `not in BFCL${version === "v4" ? "" : ` ${version}`}'s model registry`;
   return { decoder: detected.decoder, source: "detected", reason: `${why}; ${detected.reason}` };
 }

@@ -85,6 +85,17 @@ describe("report --figures", () => {
         ),
       );
     }
+    // the category figure: a model with no headline gets a labelled empty row, never a blank one
+    const byCategory = readFileSync(
+      join(
+        dir,
+        svgs.find((f) => f.includes("decision-accuracy-by-category"))!,
+      ),
+      "utf8",
+    );
+    const unshown = score.models.filter((m) => m.numbers === null);
+    expect(unshown.length).toBeGreaterThan(0);
+    expect(byCategory.split("no headline (see Table 1)").length - 1).toBe(unshown.length);
     // the interval figure: each decision and its 95% interval, the no-headline model absent
     const interval = svgs.map((f) => readFileSync(join(dir, f), "utf8")).find((s) => titles(s, "circle").some((t) => / \[\d/.test(t)))!;
     const dots = titles(interval, "circle");

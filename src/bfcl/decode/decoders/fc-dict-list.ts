@@ -17,7 +17,11 @@ export const decoder = defineDecoder({
   name: "fc-dict-list",
   summary: "records as fc, but only a list of dicts is accepted (else ValueError)",
   handlers: ["ArchHandler", "Granite3FCHandler", "PhiFCHandler"],
-  owners: [{ owner: "ArchHandler" }, { owner: "Granite3FCHandler" }, { owner: "PhiFCHandler" }],
+  owners: [
+    { owner: "ArchHandler", revision: "v4" },
+    { owner: "Granite3FCHandler", revision: "v4" },
+    { owner: "PhiFCHandler", revision: "v4" },
+  ],
   decode: decodeFcDictList,
   records: true,
   nameKeyed: true,

@@ -16,7 +16,10 @@ export const decoder = defineDecoder({
   name: "fc-list",
   summary: "records as fc, but a step that is not a list raises ValueError",
   handlers: ["NovaHandler", "MistralFCHandler"],
-  owners: [{ owner: "NovaHandler" }, { owner: "MistralFCHandler" }],
+  owners: [
+    { owner: "NovaHandler", revision: "v4" },
+    { owner: "MistralFCHandler", revision: "v4" },
+  ],
   decode: decodeFcList,
   records: true,
   nameKeyed: true,

@@ -17,7 +17,7 @@ export const decoder = defineDecoder({
   name: "gemini-prompting",
   summary: "Python call text after removing ```tool_code fences",
   handlers: ["GeminiHandler (prompting)"],
-  owners: [{ owner: "GeminiHandler", mode: "prompting" }],
+  owners: [{ owner: "GeminiHandler", mode: "prompting", revision: "v4" }],
   decode: decodeGeminiPrompting,
   records: false,
   nameKeyed: false,

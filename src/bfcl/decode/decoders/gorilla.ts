@@ -17,7 +17,7 @@ export const decoder = defineDecoder({
   name: "gorilla",
   summary: 'BFCL passes the tool-call flag as the language: every text raises "Unsupported language: False"',
   handlers: ["GorillaHandler"],
-  owners: [{ owner: "GorillaHandler" }],
+  owners: [{ owner: "GorillaHandler", revision: "v4" }],
   decode: decodeGorilla,
   records: false,
   nameKeyed: false,

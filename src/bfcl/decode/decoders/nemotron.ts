@@ -22,7 +22,7 @@ export const decoder = defineDecoder({
   name: "nemotron",
   summary: "Python call text inside <TOOLCALL>…</TOOLCALL>; no tag is no call",
   handlers: ["NemotronHandler"],
-  owners: [{ owner: "NemotronHandler" }],
+  owners: [{ owner: "NemotronHandler", revision: "v4" }],
   decode: decodeNemotron,
   records: false,
   nameKeyed: false,

@@ -14,7 +14,7 @@ export const decoder = defineDecoder({
   name: "nexus",
   summary: 'as gorilla after ";" handling: every text raises "Unsupported language: False"',
   handlers: ["NexusHandler"],
-  owners: [{ owner: "NexusHandler" }],
+  owners: [{ owner: "NexusHandler", revision: "v4" }],
   decode: decodeNexus,
   records: false,
   nameKeyed: false,

@@ -20,7 +20,7 @@ export const decoder = defineDecoder({
   name: "phi",
   summary: "Python call text after cutting a leading ```json or ```python",
   handlers: ["PhiHandler"],
-  owners: [{ owner: "PhiHandler" }],
+  owners: [{ owner: "PhiHandler", revision: "v4" }],
   decode: decodePhi,
   records: false,
   nameKeyed: false,

@@ -18,7 +18,14 @@ function toolCallBlocks(text: string): string[] {
  * that is JSON (others are dropped silently), every one a dict, `{name: arguments}`, then
  * `convert_to_function_call`.
  */
-export function decodeToolCall(step: PyValue): DecodeOutcome {
+export const decodeToolCall = (step: PyValue): DecodeOutcome => decodeToolCallOf(step, false);
+
+/**
+ * The tool-call decoding of either revision: BFCL v3's Qwen FC (`v3`) keeps a block that
+ * is not JSON as its text, and anything but a list of dicts is then no call, where the
+ * current release drops such blocks and raises for a list with other entries.
+ */
+export function decodeToolCallOf(step: PyValue, v3: boolean): DecodeOutcome {
   return guarded(() => {
     const text = needReText(step);
     const calls: PyValue[] = [];
@@ -26,12 +33,14 @@ export function decodeToolCall(step: PyValue): DecodeOutcome {
       try {
         calls.push(jsonLoads(block));
       } catch (e) {
-        if (e instanceof PyException || e instanceof RangeError) continue;
-        throw e;
+        if (!(e instanceof PyException || e instanceof RangeError)) throw e;
+        if (v3) calls.push(block);
       }
     }
-    if (calls.some((c) => !(c instanceof PyDict)))
+    if (calls.some((c) => !(c instanceof PyDict))) {
+      if (v3) return [];
       throw new PyException("ValueError", `Model did not return a list of function calls: ${text}`);
+    }
     const records = calls.map((c) => singleEntryDict(getItem(c, "name"), getItem(c, "arguments")));
     const out = decodeFcStep(records);
     if (!out.ok) throw new DecodeFailure(out.error);
@@ -43,7 +52,12 @@ export const decoder = defineDecoder({
   name: "tool-call",
   summary: '<tool_call>\\n{"name", "arguments"}\\n</tool_call> blocks (blocks that are not JSON are dropped)',
   handlers: ["QwenFCHandler", "Granite4FCHandler", "NanbeigeFCHandler", "PelicanVLFCHandler"],
-  owners: [{ owner: "QwenFCHandler" }, { owner: "Granite4FCHandler" }, { owner: "NanbeigeFCHandler" }, { owner: "PelicanVLFCHandler" }],
+  owners: [
+    { owner: "QwenFCHandler", revision: "v4" },
+    { owner: "Granite4FCHandler" },
+    { owner: "NanbeigeFCHandler" },
+    { owner: "PelicanVLFCHandler" },
+  ],
   decode: decodeToolCall,
   records: false,
   nameKeyed: false,
