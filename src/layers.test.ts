@@ -14,6 +14,8 @@ interface LayerFile {
   nodeBuiltinsEverywhere: string[];
   /** Per folder: single modules (path under src/) it may import from a layer it may not import as a whole, with why. */
   moduleImports: Record<string, Record<string, string>>;
+  /** Per folder, per io/ module: the names a use case reaches only through its host; `notYet`: the files that still import some, and why. */
+  hostOnly: Record<string, Record<string, string[]>> & { notYet: Record<string, { names: string[]; why: string }> };
 }
 
 const config = JSON.parse(readFileSync(join(projectRoot, "layers.json"), "utf8")) as LayerFile;
@@ -61,6 +63,30 @@ export function importViolations(rel: string, text: string): string[] {
   return bad;
 }
 
+const namedImportRe = /(?:^|\n)\s*import\s+(type\s+)?\{([^}]*)\}\s*from\s+["']([^"']+)["']/g;
+
+/** The names of io/ functions `rel` imports that its folder reaches only through its host (type-only imports are fine). */
+export function hostOnlyViolations(rel: string, text: string): string[] {
+  const layer = rel.split("/")[0];
+  const banned = layer === "notYet" ? undefined : config.hostOnly[layer];
+  if (banned === undefined) return [];
+  const excused = config.hostOnly.notYet[rel]?.names ?? [];
+  const bad: string[] = [];
+  for (const m of text.matchAll(namedImportRe)) {
+    if (m[1] !== undefined || !m[3].startsWith(".")) continue;
+    const target = relative(srcDir, resolve(srcDir, dirname(rel), m[3])).replace(/\.js$/, ".ts");
+    const names = m[2]
+      .split(",")
+      .map((n) => n.trim())
+      .filter((n) => n !== "" && !n.startsWith("type "))
+      .map((n) => n.split(/\s+as\s+/)[0]);
+    for (const name of names)
+      if ((banned[target] ?? []).includes(name) && !excused.includes(name))
+        bad.push(`${rel}: ${layer} reaches ${name} through its host (ctx.host.${name}), not from ${m[3]}`);
+  }
+  return bad;
+}
+
 /** Returns "layer: file imports X" strings for every violation found. */
 export function layerViolations(): string[] {
   const bad: string[] = [];
@@ -68,7 +94,8 @@ export function layerViolations(): string[] {
     const rel = relative(srcDir, file);
     const layer = rel.split("/")[0];
     if (layer === "testing" || !rel.includes("/")) continue;
-    bad.push(...importViolations(rel, readFileSync(file, "utf8")));
+    const text = readFileSync(file, "utf8");
+    bad.push(...importViolations(rel, text), ...hostOnlyViolations(rel, text));
   }
   return bad;
 }
@@ -113,6 +140,32 @@ describe("layers", () => {
     expect(importViolations("io/probe.ts", 'import { runModelLoop } from "../rollout/loop.js";')).toEqual([
       "io/probe.ts: io may not import rollout (../rollout/loop.js)",
     ]);
+  });
+  it("a use case importing a file function the host provides is caught, a type from the same module is not", () => {
+    expect(hostOnlyViolations("app/probe.ts", 'import { walkBfclTree, type TreeModel } from "../io/tree.js";')).toEqual([
+      "app/probe.ts: app reaches walkBfclTree through its host (ctx.host.walkBfclTree), not from ../io/tree.js",
+    ]);
+    expect(hostOnlyViolations("app/probe.ts", 'import {\n  readTextIfFile as read,\n} from "../io/manifest.js";')).toEqual([
+      "app/probe.ts: app reaches readTextIfFile through its host (ctx.host.readTextIfFile), not from ../io/manifest.js",
+    ]);
+    expect(hostOnlyViolations("app/probe.ts", 'import type { TreeWalk } from "../io/tree.js";')).toEqual([]);
+    expect(hostOnlyViolations("app/probe.ts", 'import { walkPart, matchingModel } from "../io/tree.js";')).toEqual([]);
+    expect(hostOnlyViolations("cli/probe.ts", 'import { walkBfclTree } from "../io/tree.js";')).toEqual([]);
+  });
+  it("every host-only name exists in its module, and every file still excused imports what it is excused for", () => {
+    for (const [layer, modules] of Object.entries(config.hostOnly)) {
+      if (layer === "$comment" || layer === "notYet") continue;
+      for (const [module, names] of Object.entries(modules)) {
+        const text = readFileSync(join(srcDir, module), "utf8");
+        for (const name of names)
+          expect(text, `${module} ${name}`).toMatch(new RegExp(`export (?:const |function |\\{[^}]*\\b)${name}\\b`));
+      }
+    }
+    for (const [file, { names, why }] of Object.entries(config.hostOnly.notYet)) {
+      const text = readFileSync(join(srcDir, file), "utf8");
+      for (const name of names) expect(text, `${file} ${name}`).toMatch(new RegExp(`\\b${name}\\(`));
+      expect(why.length, file).toBeGreaterThan(20);
+    }
   });
   it("every module listed in moduleImports exists and says why", () => {
     for (const [layer, modules] of Object.entries(config.moduleImports)) {

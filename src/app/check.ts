@@ -167,7 +167,7 @@ function checkedAgainstData(
     const scores = inputs.scores === null ? null : matchingModel(model, inputs.results.runs, inputs.scores.models);
     checks.set(
       model.name,
-      checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores)),
+      checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores, ctx.host)),
     );
   }
   return manifestsForModels(models, undefined, ctx, { ...choice, checks });

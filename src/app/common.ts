@@ -9,7 +9,7 @@ import type { Manifest } from "../pairs/types.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { DEFAULT_BOOTSTRAP, MAX_BOOTSTRAP_RESAMPLES, type BootstrapOptions } from "../stats/index.js";
 import { processCwd, processEnv } from "../io/environment.js";
-import { loadCommittedManifest, loadManifest } from "../io/manifest.js";
+import { nodeHost, type Host } from "../io/host.js";
 import { resolvePath } from "../io/paths.js";
 
 /** Where a request's relative paths and environment variables come from (default: the process's). */
@@ -18,6 +18,8 @@ export interface RequestContext {
   readonly cwd?: string;
   /** Environment variables (`BFCL_DATA_DIR`, `TWINSCORE_PYTHON`, …). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The files the use case reads and writes (default: the real ones, `nodeHost()`; a test gives an in-memory one). */
+  readonly host?: Host;
 }
 
 /** `--model`: only these models, by folder name, `<run>/<model>` or BFCL's model name, in this order (default: every model found). */
@@ -43,11 +45,12 @@ export interface DecoderOption {
 export interface Context {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  readonly host: Host;
 }
 
-/** Fill in the process's folder and environment where the request gives none. */
+/** Fill in the process's folder, environment and files where the request gives none. */
 export function contextOf(req: RequestContext): Context {
-  return { cwd: req.cwd ?? processCwd(), env: req.env ?? processEnv() };
+  return { cwd: req.cwd ?? processCwd(), env: req.env ?? processEnv(), host: req.host ?? nodeHost() };
 }
 
 /**
@@ -77,7 +80,7 @@ export function folderListProblem(value: unknown, name: string): Problem | null 
 
 /** The pair manifest of a request: the file named, or the package's committed one. */
 export function manifestOf(path: string | undefined, ctx: Context): Result<Manifest> {
-  return path === undefined ? loadCommittedManifest() : loadManifest(resolvePath(ctx.cwd, path));
+  return path === undefined ? ctx.host.loadCommittedManifest() : ctx.host.loadManifest(resolvePath(ctx.cwd, path));
 }
 
 /** Bootstrap settings with the paper's defaults; a problem when either is not a non-negative integer, or there are more resamples than the bound. */

@@ -14,8 +14,7 @@ import { scoredResultCategories } from "../bfcl/categories.js";
 import { err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, dataVerdict, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import type { Manifest } from "../pairs/types.js";
-import { committedManifestPath } from "../io/manifest.js";
-import { committedManifestSource, type ManifestSource } from "../io/rollout-data.js";
+import type { ManifestSource } from "../io/rollout-data.js";
 import { checkRecordedTurns } from "./recorded-turns.js";
 import type { TreeModel } from "../io/tree.js";
 import { manifestOf, type Context } from "./common.js";
@@ -84,7 +83,7 @@ export function manifestsForModels(
   const given = choice.committed;
   const committed: ManifestSource = given
     ? { get: (v) => given.get(v) ?? null, all: () => new Map(given) }
-    : (choice.source ?? committedManifestSource());
+    : (choice.source ?? ctx.host.committedManifestSource());
   const forced = manifestFlag !== undefined;
   let forcedManifest: Manifest | null = null;
   if (forced) {
@@ -127,7 +126,7 @@ export function manifestsForModels(
       problems.push(
         problem(
           "manifest-missing",
-          `model ${model.name} holds BFCL ${version} results and the package has no ${version} pair manifest (${committedManifestPath(version)}); build one with twinscore pairs --bfcl-data DIR --write-manifest FILE and ${choice.missingHint ?? "pass --manifest FILE"}`,
+          `model ${model.name} holds BFCL ${version} results and the package has no ${version} pair manifest (${ctx.host.committedManifestPath(version)}); build one with twinscore pairs --bfcl-data DIR --write-manifest FILE and ${choice.missingHint ?? "pass --manifest FILE"}`,
         ),
       );
       continue;

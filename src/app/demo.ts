@@ -8,7 +8,6 @@ import { fcDecoder } from "../bfcl/decode/index.js";
 import { checkReferenceDecision, demoFiles, referencePolicies } from "../decision/demo.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
 import type { Problem } from "../messages/index.js";
-import { makeDemoDir, removeDemoDir, writeDemoRun } from "../io/results-demo.js";
 import { resolvePath } from "../io/paths.js";
 import { contextOf, manifestOf, type ExitCode } from "./common.js";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "./score.js";
@@ -68,19 +67,20 @@ export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
   const pairs = readingPairs(manifest.value, options);
   // the sensitivity readings go beyond the pair set (uncertified, all, restored pairs): the runs hold every pair any reading reads, so none is missing
   const written = req.sensitivity === true ? everyReadingPair(manifest.value) : pairs;
-  const made = makeDemoDir(req.keep === undefined ? null : resolvePath(ctx.cwd, req.keep));
+  const made = ctx.host.makeDemoDir(req.keep === undefined ? null : resolvePath(ctx.cwd, req.keep));
   if (!made.ok) return empty([...made.problems]);
   const dir = made.value;
   try {
     for (const policy of referencePolicies) {
       const files = demoFiles(policy.name, written);
-      const wrote = files.ok ? writeDemoRun(dir, policy.name, files.value) : files;
+      const wrote = files.ok ? ctx.host.writeDemoRun(dir, policy.name, files.value) : files;
       if (!wrote.ok) return empty([...wrote.problems]);
     }
     const score = await scoreRuns({
       ...req,
       cwd: ctx.cwd,
       env: ctx.env,
+      host: ctx.host,
       results: [dir],
       models: referencePolicies.map((p) => p.name),
       // Table F1 needs BFCL data and a while; the demo shows it only for runs it keeps
@@ -112,6 +112,6 @@ export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
       exitCode: problems.length > 0 ? 1 : score.exitCode,
     };
   } finally {
-    if (req.keep === undefined) removeDemoDir(dir);
+    if (req.keep === undefined) ctx.host.removeDemoDir(dir);
   }
 }

@@ -6,21 +6,19 @@
  */
 import { readingById, selectUnder } from "../decision/readings.js";
 import { summarizeLabels, type JudgeSummary } from "../judge/aggregate.js";
-import { buildJudgeRequest, parsePromptFile } from "../judge/prompt.js";
+import { buildJudgeRequest, parsePromptFile, type JudgePrompt } from "../judge/prompt.js";
 import { heldBackTurns } from "../judge/turns.js";
 import { isSilent, type HeldBackTurn } from "../judge/types.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
 import { readLabelsFile, runJudge, type JudgeRunReport } from "./judge-run.js";
 import type { RetryInfo } from "../io/openai-chat.js";
-import { committedDataPath, readTextIfFile } from "../io/manifest.js";
 import { resolvePath } from "../io/paths.js";
-import { notRegularFile } from "../io/files.js";
 import { keyFromEnv, keyProblemText } from "../io/secrets.js";
-import { walkBfclTree } from "../io/tree.js";
 import {
   badArgument,
   contextOf,
   numberProblem,
+  type Context,
   strictExitCode,
   type ExitCode,
   type RequestContext,
@@ -112,37 +110,11 @@ export interface JudgeDocument {
   readonly exitCode: ExitCode;
 }
 
-/** Judge the held-back turns. Never throws on bad input: problems are in the document.
- *
- * @example
- * import { judgeHeldBack } from "twinscore";
- * const doc = await judgeHeldBack({ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge", apiKey: process.env.OPENAI_API_KEY });
- * console.log(doc.summaries.map((s) => [s.model, s.shares.asks_removed]));
- */
-export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
-  const shape = requestShapeProblems(
-    req,
-    judgeShape,
-    '{ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge" }',
-  );
-  if (shape.length > 0)
-    return { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems: shape, exitCode: 2 };
-  const ctx = contextOf(req);
-  const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => {
-    const doc: JudgeDocument = {
-      command: "judge",
-      labelsFile: null,
-      summaries: [],
-      dryRun: null,
-      run: null,
-      modelFiles: [],
-      problems,
-      exitCode: 2,
-      ...rest,
-    };
-    return { ...doc, exitCode: strictExitCode(doc.exitCode, problems, req.strict) };
-  };
-  // every argument before any input is read
+/** The arguments checked before any input is read: the key to send (none: empty), the prompt, or the problems. */
+function checkArguments(
+  req: JudgeRequest,
+  ctx: Context,
+): { apiKey: string; prompt: ReturnType<typeof parsePromptFile> | null; bad: Problem[] } {
   const bad: Problem[] = [];
   if (req.results.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
   if (!req.dryRun && (!req.endpoint || !req.judgeModel))
@@ -157,37 +129,50 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   ]) {
     if (p !== null) bad.push(p);
   }
-  // the key only where one is sent (a dry run sends nothing)
-  let apiKey = "";
-  if (!req.dryRun) {
-    if (req.keyEnv !== undefined && req.apiKey !== undefined) bad.push(badArgument("give keyEnv or apiKey, not both"));
-    else if (req.apiKey !== undefined) {
-      const why = keyProblemText(req.apiKey, "apiKey", "(given)");
-      if (why !== null) bad.push(problem("key-unusable", why));
-      else apiKey = req.apiKey;
-    } else if (req.keyEnv !== undefined) {
-      // a key only where one is named: an endpoint never receives a key it was not meant to
-      const found = keyFromEnv(ctx.env, req.keyEnv, "--key-env");
-      if (found.problem !== null) bad.push(found.problem);
-      apiKey = found.key ?? "";
-    }
-  }
-  const promptPath = req.prompt !== undefined ? resolvePath(ctx.cwd, req.prompt) : committedDataPath("judge-prompt.md");
-  const promptText = readTextIfFile(promptPath);
+  const apiKey = req.dryRun ? "" : keyToSend(req, ctx, bad);
+  const promptPath = req.prompt !== undefined ? resolvePath(ctx.cwd, req.prompt) : ctx.host.committedDataPath("judge-prompt.md");
+  const promptText = ctx.host.readTextIfFile(promptPath);
   const prompt = promptText === null ? null : parsePromptFile(promptText);
   if (promptText === null) bad.push(problem("file-missing", "cannot read the prompt file", { file: promptPath }));
   else if (prompt !== null && !prompt.ok) bad.push(problem("prompt-malformed", prompt.message, { file: promptPath }));
   // the labels are read and appended to: a FIFO would hang the read, a device fill the memory
-  const labelsSpecial = req.dryRun ? null : notRegularFile(resolvePath(ctx.cwd, req.labels ?? "twinscore-labels.jsonl"), "--labels");
+  const labelsPath = resolvePath(ctx.cwd, req.labels ?? "twinscore-labels.jsonl");
+  const labelsSpecial = req.dryRun ? null : ctx.host.notRegularFile(labelsPath, "--labels");
   if (labelsSpecial !== null) bad.push(labelsSpecial);
   pushAll(
     bad,
-    walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"),
+    ctx.host.walkBfclTree(req.results, ctx.cwd, "result").problems.filter((p) => p.severity === "error"),
   );
-  if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
+  return { apiKey, prompt, bad };
+}
+
+/** The key a request sends: only one named (`keyEnv`) or given (`apiKey`), never both; empty when none. */
+function keyToSend(req: JudgeRequest, ctx: Context, bad: Problem[]): string {
+  if (req.keyEnv !== undefined && req.apiKey !== undefined) {
+    bad.push(badArgument("give keyEnv or apiKey, not both"));
+    return "";
+  }
+  if (req.apiKey !== undefined) {
+    const why = keyProblemText(req.apiKey, "apiKey", "(given)");
+    if (why === null) return req.apiKey;
+    bad.push(problem("key-unusable", why));
+    return "";
+  }
+  if (req.keyEnv === undefined) return "";
+  // a key only where one is named: an endpoint never receives a key it was not meant to
+  const found = keyFromEnv(ctx.env, req.keyEnv, "--key-env");
+  if (found.problem !== null) bad.push(found.problem);
+  return found.key ?? "";
+}
+
+/** Per model: its held-back turns, those not reached, the silent ones, and the miss ids sent. */
+type HeldBackCounts = Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>;
+
+/** The held-back turns of every model, read on the pairs Table 1 scores; the problems met when the models cannot be read. */
+function selectHeldBack(req: JudgeRequest, ctx: Context) {
   // each model on the pairs of the BFCL version its files name, its rollouts checked against that data
   const table1 = readingById("table-1")!;
-  const perModel = new Map<string, { heldBack: number; notReached: number; silent: number; missIds: Set<string> }>();
+  const perModel: HeldBackCounts = new Map();
   const toSend: HeldBackTurn[] = [];
   const modelFiles: { model: string; files: string[] }[] = [];
   const read = readModels(
@@ -222,24 +207,62 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
       return m.problems;
     },
   );
-  if (!read.ok) return done([...read.problems]);
-  const problems: Problem[] = [...read.value.problems, ...read.value.outputs.flat()];
+  if (!read.ok) return read;
+  return { ok: true as const, perModel, toSend, modelFiles, problems: [...read.value.problems, ...read.value.outputs.flat()] };
+}
+
+/** What a dry run lists: each request as it would be sent, and the turns left out. */
+function dryRunOf(
+  req: JudgeRequest,
+  toSend: readonly HeldBackTurn[],
+  perModel: HeldBackCounts,
+  prompt: JudgePrompt,
+): JudgeDocument["dryRun"] {
+  const judgeModel = req.judgeModel || "<judge-model>";
+  const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
+  const requests = toSend.map((t) => ({ model: t.model, missId: t.missId, request: buildJudgeRequest(t, prompt, judgeModel).body }));
+  return { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) };
+}
+
+/** Judge the held-back turns. Never throws on bad input: problems are in the document.
+ *
+ * @example
+ * import { judgeHeldBack } from "twinscore";
+ * const doc = await judgeHeldBack({ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge", apiKey: process.env.OPENAI_API_KEY });
+ * console.log(doc.summaries.map((s) => [s.model, s.shares.asks_removed]));
+ */
+export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
+  const shape = requestShapeProblems(
+    req,
+    judgeShape,
+    '{ results: ["runs/main"], endpoint: "http://127.0.0.1:8000/v1", judgeModel: "judge" }',
+  );
+  if (shape.length > 0)
+    return { command: "judge", labelsFile: null, summaries: [], dryRun: null, run: null, modelFiles: [], problems: shape, exitCode: 2 };
+  const ctx = contextOf(req);
+  const done = (problems: Problem[], rest: Partial<JudgeDocument> = {}): JudgeDocument => {
+    const doc: JudgeDocument = {
+      command: "judge",
+      labelsFile: null,
+      summaries: [],
+      dryRun: null,
+      run: null,
+      modelFiles: [],
+      problems,
+      exitCode: 2,
+      ...rest,
+    };
+    return { ...doc, exitCode: strictExitCode(doc.exitCode, problems, req.strict) };
+  };
+  // every argument before any input is read
+  const { apiKey, prompt, bad } = checkArguments(req, ctx);
+  if (bad.length > 0 || prompt === null || !prompt.ok) return done(bad);
+  const selected = selectHeldBack(req, ctx);
+  if (!selected.ok) return done([...selected.problems]);
+  const { perModel, toSend, modelFiles, problems } = selected;
   if (perModel.size === 0)
     return done([...problems, problem("nothing-scored", "no model could be scored, so there is nothing to judge")], { modelFiles });
-  const sum = (k: "silent" | "notReached") => [...perModel.values()].reduce((a, m) => a + m[k], 0);
-  if (req.dryRun) {
-    const judgeModel = req.judgeModel || "<judge-model>";
-    const requests = toSend.map((t) => ({
-      model: t.model,
-      missId: t.missId,
-      request: buildJudgeRequest(t, prompt.prompt, judgeModel).body,
-    }));
-    return done(problems, {
-      dryRun: { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) },
-      modelFiles,
-      exitCode: 0,
-    });
-  }
+  if (req.dryRun) return done(problems, { dryRun: dryRunOf(req, toSend, perModel, prompt.prompt), modelFiles, exitCode: 0 });
   const labels = req.labels ?? "twinscore-labels.jsonl";
   const labelsFile = resolvePath(ctx.cwd, labels);
   const timeoutMs = Math.round((req.timeoutSeconds ?? HTTP_CLIENT_DEFAULTS.timeoutSeconds) * 1000);

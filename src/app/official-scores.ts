@@ -9,7 +9,7 @@ import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categ
 import type { TurnQueries } from "../bfcl/inference-log.js";
 import { parseScoreFile, verdictsOf, type OfficialVerdict } from "../bfcl/scores.js";
 import { counted as countOf, pushAll, problem, type Problem } from "../messages/index.js";
-import { readScoreFileText } from "../io/scores.js";
+import { nodeHost, type Host } from "../io/host.js";
 import type { TreeModel } from "../io/tree.js";
 import type { ResultCensus } from "./result-lines.js";
 
@@ -41,6 +41,7 @@ export function readOfficial(
   model: string,
   censuses: Partial<Record<ScoredResultCategory, ResultCensus>>,
   scores: TreeModel | null,
+  host: Host = nodeHost(),
 ): OfficialReading {
   const verdicts = new Map<string, OfficialVerdict>();
   const problems: Problem[] = [];
@@ -71,7 +72,7 @@ export function readOfficial(
       );
     }
     const scoreFile = paths[0];
-    const read = readScoreFileText(scoreFile);
+    const read = host.readScoreFileText(scoreFile);
     if (read === null || "reason" in read) {
       problems.push(
         problem("file-unreadable", `cannot read score file (${read === null ? "not a regular file" : read.reason})`, { file: scoreFile }),
@@ -125,12 +126,12 @@ export function readOfficial(
  * check reads for lines without a log, as `readOfficial`'s `promptTurns` are for `score`.
  * A score file that cannot be read or parsed gives none (the job reports it).
  */
-export function readScorePrompts(scores: TreeModel | null): Map<string, TurnQueries> {
+export function readScorePrompts(scores: TreeModel | null, host: Host): Map<string, TurnQueries> {
   const prompts = new Map<string, TurnQueries>();
   for (const category of scoredResultCategories) {
     const scoreFile = scores?.files[category]?.[0]?.path;
     if (scoreFile === undefined) continue;
-    const read = readScoreFileText(scoreFile);
+    const read = host.readScoreFileText(scoreFile);
     if (read === null || "reason" in read) continue;
     const parsed = parseScoreFile(read.text, scoreFile);
     if (parsed.content === null || parsed.problems.length > 0) continue;

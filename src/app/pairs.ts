@@ -8,19 +8,9 @@ import { pushAll, problem, type Problem } from "../messages/index.js";
 import { buildManifest } from "../pairs/build.js";
 import { funnelLine, funnelNotes, listingRows, type PairListingRow } from "../pairs/listing.js";
 import type { Funnel, Manifest } from "../pairs/types.js";
-import { readBfclDataDir, resolveBfclDataDir } from "../io/bfcl-data.js";
 import { recordMismatch, withRevisions } from "../pairs/revisions.js";
-import {
-  committedCertificationPath,
-  committedManifestPath,
-  committedRevisionsPath,
-  loadCommittedRevisions,
-  loadManifest,
-  readTextIfFile,
-  writeManifest,
-} from "../io/manifest.js";
-import { overwritesInput } from "../io/files.js";
 import { joinPath, resolvePath } from "../io/paths.js";
+import type { Host } from "../io/host.js";
 import { contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
@@ -68,31 +58,32 @@ type Got =
   | { problems: readonly Problem[] };
 
 function obtainManifest(req: PairsRequest, ctx: Context): Got {
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
+  const { host } = ctx;
+  const location = host.resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) {
     if (req.writeManifest !== undefined)
       return { problems: [problem("bfcl-data-missing", "--write-manifest needs BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")] };
-    const loaded = loadManifest();
+    const loaded = host.loadManifest();
     if (!loaded.ok) return { problems: loaded.problems };
     return {
       manifest: loaded.value,
       built: false,
       warnings: [],
       inputs: [],
-      readFrom: `no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${committedManifestPath()}`,
+      readFrom: `no BFCL data directory given (--bfcl-data, BFCL_DATA_DIR, or a bfcl_eval installation); listing ${host.committedManifestPath()}`,
     };
   }
   const inputs: string[] = [];
-  const data = readBfclDataDir(location.dir, [...scoredResultCategories], (file) => inputs.push(file));
+  const data = host.readBfclDataDir(location.dir, [...scoredResultCategories], (file) => inputs.push(file));
   if (!data.ok) return { problems: data.problems };
   const certDir = req.certification !== undefined ? resolvePath(ctx.cwd, req.certification) : null;
   const texts = [];
   for (const name of ["bad-keys.tsv", "rulings.tsv", "certified-content.tsv"] as const) {
     const inDir = certDir ? joinPath(certDir, name) : null;
     // a rulings folder without its own content record was made on the package's (BFCL v4) items
-    const own = inDir === null ? null : readTextIfFile(inDir);
-    const file = inDir !== null && (name !== "certified-content.tsv" || own !== null) ? inDir : committedCertificationPath(name);
-    const text = file === inDir ? own : readTextIfFile(file);
+    const own = inDir === null ? null : host.readTextIfFile(inDir);
+    const file = inDir !== null && (name !== "certified-content.tsv" || own !== null) ? inDir : host.committedCertificationPath(name);
+    const text = file === inDir ? own : host.readTextIfFile(file);
     if (text === null) return { problems: [problem("file-missing", "certification file missing", { file })] };
     texts.push({ file, text });
     inputs.push(file);
@@ -108,7 +99,7 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
       }),
     ),
   );
-  const dated = withRevisionRecord(built.value);
+  const dated = withRevisionRecord(built.value, host);
   pushAll(warnings, dated.warnings);
   return {
     manifest: dated.manifest,
@@ -124,15 +115,18 @@ function obtainManifest(req: PairsRequest, ctx: Context): Got {
  * record belongs to this data (the revision it was made for); otherwise the manifest as
  * built, and a warning saying why it lists no revisions.
  */
-function withRevisionRecord(manifest: Manifest): { manifest: Manifest; warnings: Problem[] } {
+function withRevisionRecord(manifest: Manifest, host: Host): { manifest: Manifest; warnings: Problem[] } {
   const version = manifest.source.bfclVersion;
-  const loaded = loadCommittedRevisions(version);
+  const loaded = host.loadCommittedRevisions(version);
   if (loaded === null) return { manifest, warnings: [] };
   if (!loaded.ok) return { manifest, warnings: loaded.problems.map((p) => ({ ...p, severity: "warning" as const })) };
   const mismatch = recordMismatch(manifest, loaded.value);
   if (mismatch !== null) {
     const line = `the package's record of BFCL ${version} data commits is for Gorilla ${loaded.value.supported} and this data is another revision (${mismatch}); the manifest lists no revisions`;
-    return { manifest, warnings: [problem("revisions-other-data", line, { file: committedRevisionsPath(version), severity: "warning" })] };
+    return {
+      manifest,
+      warnings: [problem("revisions-other-data", line, { file: host.committedRevisionsPath(version), severity: "warning" })],
+    };
   }
   return { manifest: withRevisions(manifest, loaded.value), warnings: [] };
 }
@@ -155,7 +149,7 @@ export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
   let written: PairsDocument["written"] = null;
   if (req.writeManifest !== undefined) {
     const file = resolvePath(ctx.cwd, req.writeManifest);
-    const w = overwritesInput(file, got.inputs, "--write-manifest") ?? writeManifest(file, manifest);
+    const w = ctx.host.overwritesInput(file, got.inputs, "--write-manifest") ?? ctx.host.writeManifest(file, manifest);
     if (w.ok) written = { file, pairs: manifest.pairs.length, dropped: manifest.dropped.length };
     else pushAll(problems, w.problems);
   }

@@ -36,17 +36,16 @@ import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type Rollou
 import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";
-import { readFailure, readFileHead } from "../io/results-read.js";
+import { readFailure } from "../io/results-read.js";
 import { linesOfTrial, NO_BLOCK, readResultFile, trialKey, trialPart, type ResultCensus, type ResultFileReading } from "./result-lines.js";
 import { TRIAL_KEY } from "../bfcl/line-keys.js";
-import { readRunRecord } from "../io/run-record.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
 import type { PyValue } from "../python/value.js";
-import { committedManifestSource } from "../io/rollout-data.js";
 import { dataCheckWithPrompts, recordedTurnsVisitor } from "./recorded-turns.js";
 import { readOfficial, type OfficialReading } from "./official-scores.js";
-import { matchingModel, scoreFoldersBeside, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { matchingModel, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { nodeHost, type Host } from "../io/host.js";
 import {
   hasError,
   manifestOf as manifestFile,
@@ -220,10 +219,10 @@ export interface InputWalks {
  * Score folders given always win.
  */
 export function walkInputs(ctx: Context, results: readonly string[], scores: readonly string[]): InputWalks {
-  const walk = walkBfclTree(results, ctx.cwd, "result");
-  if (scores.length > 0) return { results: walk, scores: walkBfclTree(scores, ctx.cwd, "score"), scoresBeside: [] };
-  const beside = scoreFoldersBeside(walk);
-  const found = beside.length === 0 ? null : walkBfclTree(beside, ctx.cwd, "score");
+  const walk = ctx.host.walkBfclTree(results, ctx.cwd, "result");
+  if (scores.length > 0) return { results: walk, scores: ctx.host.walkBfclTree(scores, ctx.cwd, "score"), scoresBeside: [] };
+  const beside = ctx.host.scoreFoldersBeside(walk);
+  const found = beside.length === 0 ? null : ctx.host.walkBfclTree(beside, ctx.cwd, "score");
   // a score/ folder without multi-turn score files is simply not used
   const used = found === null ? [] : beside.filter((dir) => found.models.some((m) => m.given === dir));
   if (found === null || used.length === 0) return { results: walk, scores: null, scoresBeside: [] };
@@ -245,15 +244,20 @@ interface OnManifest {
  * are returned); a model whose files cannot be read is one model with problems.
  */
 export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T): Result<RunRead<T>> {
-  const walk = req.walked?.results ?? walkBfclTree(req.results, req.ctx.cwd, "result");
+  const { host } = req.ctx;
+  const walk = req.walked?.results ?? host.walkBfclTree(req.results, req.ctx.cwd, "result");
   const scores =
-    req.walked !== undefined ? req.walked.scores : (req.scores ?? []).length > 0 ? walkBfclTree(req.scores!, req.ctx.cwd, "score") : null;
+    req.walked !== undefined
+      ? req.walked.scores
+      : (req.scores ?? []).length > 0
+        ? host.walkBfclTree(req.scores!, req.ctx.cwd, "score")
+        : null;
   const selected = selectModels(walk, req.models ?? []);
   const problems: Problem[] = [...walk.problems, ...selected.problems, ...(scores?.problems ?? [])];
   // each model on the manifest of the BFCL version its files name; its rollouts are checked
   // against that data in the one pass over its files, and a model generated on other data
   // stops the command before anything is shown
-  const source = committedManifestSource();
+  const source = host.committedManifestSource();
   const hints = { forceHint: req.hints?.force, missingHint: req.hints?.missing };
   const found = manifestsForModels(selected.models, req.manifest, req.ctx, { rollouts: "defer", source, ...hints });
   if (!found.ok) return found;
@@ -332,13 +336,15 @@ export function chooseModelDecoder(
   found: TreeModel,
   override: DecoderName | undefined,
   version: BfclVersion,
+  host: Host,
 ): { choice: DecoderChoice | null; problems: Problem[] } {
   const problems: Problem[] = [];
   const choice = chooseFolderDecoder(
     { folder: found.model, dir: found.dir, detectionFiles: detectionFiles(found) },
     override,
     version,
-    (files) => headSamples(files, problems),
+    (files) => headSamples(files, problems, host),
+    host,
   );
   return { choice, problems };
 }
@@ -363,9 +369,10 @@ export function chooseFolderDecoder(
   override: DecoderName | undefined,
   version: BfclVersion,
   samples: (files: readonly string[]) => PyValue[],
+  host: Host = nodeHost(),
 ): DecoderChoice | null {
   // a folder `run` made says its mode: a text-only FC run looks like a prompting one to detection
-  const recorded = override === undefined ? readRunRecord(folder.dir).record : null;
+  const recorded = override === undefined ? host.readRunRecord(folder.dir).record : null;
   if (recorded !== null) {
     const mode = recorded.settings.mode;
     return {
@@ -378,7 +385,7 @@ export function chooseFolderDecoder(
 }
 
 /** The first `DETECTION_SAMPLE` non-empty steps of `files`, reading only as much of each file's head as they take; a file that cannot be read is a problem and passed over. */
-function headSamples(files: readonly string[], problems: Problem[]): PyValue[] {
+function headSamples(files: readonly string[], problems: Problem[], host: Host): PyValue[] {
   const heads: Uint8Array[] = [];
   // the sample of the bytes read so far, kept with how many bytes of the last file it read: each head is sampled once
   let sampled: PyValue[] = [];
@@ -386,7 +393,7 @@ function headSamples(files: readonly string[], problems: Problem[]): PyValue[] {
   for (const file of files) {
     sampledBytes = -1;
     try {
-      const head = readFileHead(file, (lines) => {
+      const head = host.readFileHead(file, (lines) => {
         sampled = sampleSteps([...heads, lines]);
         sampledBytes = lines.length;
         return sampled.length >= DETECTION_SAMPLE;
@@ -409,11 +416,12 @@ function chooseCopy(
   known: ReadonlySet<string>,
   problems: Problem[],
   onLine: ReturnType<typeof recordedTurnsVisitor>,
+  host: Host,
 ): { path: string; candidates: number } | null {
   if (paths.length === 1) return { path: paths[0], candidates: 1 };
   let best: { path: string; ids: number } | null = null;
   for (const path of paths) {
-    const counted = readResultFile(path, category, { wanted: null, knownMissIds: known, onLine });
+    const counted = readResultFile(path, category, { host, wanted: null, knownMissIds: known, onLine });
     if (!counted.readable) {
       pushAll(problems, counted.problems);
       continue;
@@ -443,7 +451,8 @@ function readModel(
   const onLine = recordedTurnsVisitor(streamed.onItem);
   const dataCheck = streamed.result;
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
-  const recorded = readRunRecord(found.dir);
+  const { host } = req.ctx;
+  const recorded = host.readRunRecord(found.dir);
   if (recorded.problem !== null)
     problems.push({
       ...recorded.problem,
@@ -470,12 +479,13 @@ function readModel(
   const missing: string[] = [];
   for (const category of scoredResultCategories) {
     const paths = (found.files[category] ?? []).map((f) => f.path);
-    const c = paths.length === 0 ? null : chooseCopy(paths, category, on.known, problems, onLine);
+    const c = paths.length === 0 ? null : chooseCopy(paths, category, on.known, problems, onLine, host);
     if (c === null) missing.push(category);
     else chosen[category] = c;
   }
   const paths = scoredResultCategories.flatMap((c) => (chosen[c] ? [chosen[c]!.path] : []));
-  const decided = paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder, manifest.source.bfclVersion);
+  const decided =
+    paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder, manifest.source.bfclVersion, host);
   pushAll(problems, decided.problems);
   const choice = decided.choice;
   if (paths.length > 0 && choice === null) {
@@ -499,6 +509,7 @@ function readModel(
     const wanted =
       category === "base" ? on.need.base : new Map([...on.need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
     const reading = readResultFile(c.path, category, {
+      host,
       wanted,
       knownMissIds: on.known,
       onLine,
@@ -684,7 +695,7 @@ function scoreReadings(
     req.keep === "all"
       ? scored.records
       : scored.records.map((r) => ({ ...r, independentSteps: [], base: bareReading(r.base), miss: bareReading(r.miss) }));
-  let official = scores === null ? null : readOfficial(name, census, scores.model);
+  let official = scores === null ? null : readOfficial(name, census, scores.model, req.ctx.host);
   if (official !== null && scores!.model === null) {
     official = {
       ...official,

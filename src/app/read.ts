@@ -8,9 +8,8 @@
 import { isMultiTurnCategory, multiTurnCategories, type MultiTurnCategory } from "../bfcl/categories.js";
 import { decodeResultBytes, scanLineHead, type RecordedRollout } from "../bfcl/results.js";
 import { problem, type Problem } from "../messages/index.js";
-import { forEachLine, readFailure } from "../io/results-read.js";
+import { readFailure } from "../io/results-read.js";
 import { selectModels } from "./pipeline.js";
-import { walkBfclTree } from "../io/tree.js";
 import { contextOf, type RequestContext, type ModelsOption } from "./common.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
@@ -57,7 +56,7 @@ export async function readRun(req: ReadRunRequest): Promise<RunReading> {
   const shape = requestShapeProblems(req, readShape, '{ results: ["runs/main"] }');
   if (shape.length > 0) return { models: [], problems: shape };
   const ctx = contextOf(req);
-  const walk = walkBfclTree(req.results, ctx.cwd, "result");
+  const walk = ctx.host.walkBfclTree(req.results, ctx.cwd, "result");
   const selected = selectModels(walk, req.models ?? []);
   const problems: Problem[] = [...walk.problems, ...selected.problems];
   const wanted = (req.categories ?? multiTurnCategories).filter(isMultiTurnCategory);
@@ -69,7 +68,7 @@ export async function readRun(req: ReadRunRequest): Promise<RunReading> {
       if (file === undefined) continue;
       files[category] = file;
       try {
-        forEachLine(file, (bytes, start, end, line) => {
+        ctx.host.forEachLine(file, (bytes, start, end, line) => {
           const head = scanLineHead(bytes, start, end);
           if ("error" in head) {
             if (bytes.subarray(start, end).some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d))

@@ -27,7 +27,8 @@ import { jsonLoadsFast } from "../python/json.js";
 import { openingMessageOf, USER_SIMULATOR_KEY } from "../rollout/user-sim.js";
 import { INJECTED_KEY, MODE_KEY, TRIAL_KEY, type RunMode } from "../bfcl/line-keys.js";
 import { shortDigest } from "../pairs/digest.js";
-import { forEachLine, forEachLineOf, invalidUtf8At, readFailure, readFileBytes } from "../io/results-read.js";
+import { forEachLineOf, invalidUtf8At, readFailure } from "../io/results-read.js";
+import { nodeHost, type Host } from "../io/host.js";
 
 const QUOTE_BYTE = 0x22;
 const OPEN_BRACKET_BYTE = 0x5b;
@@ -125,6 +126,8 @@ export type LineVisitor = (id: string, bytes: Uint8Array, start: number, end: nu
 
 /** What one pass over a result file collects besides the lines scoring asks for. */
 export interface FilePass {
+  /** The files the result file is read from (default: the real ones). */
+  readonly host?: Host;
   /** Each id scoring needs, with the turns to keep (anchor + 1); null only counts distinct ids. */
   readonly wanted: ReadonlyMap<string, number> | null;
   /** The manifest's should-ask ids: any other miss id is foreign (null accepts any). */
@@ -325,9 +328,9 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
       errorWarnings.delete(key);
     };
     if (pass.wholeFile) {
-      whole = readFileBytes(file);
+      whole = (pass.host ?? nodeHost()).readFileBytes(file);
       forEachLineOf(whole, visit);
-    } else forEachLine(file, visit);
+    } else (pass.host ?? nodeHost()).forEachLine(file, visit);
   } catch (e) {
     const why = readFailure(e);
     const failed = {

@@ -36,7 +36,6 @@ import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
-import { folderExists, overwritesInput, writeFileAtomic } from "../io/files.js";
 import { resolvePath } from "../io/paths.js";
 import {
   badArgument,
@@ -299,13 +298,13 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
   }
   if (req.perItem !== undefined) {
     const target = resolvePath(ctx.cwd, req.perItem);
-    const folder = folderExists(target);
+    const folder = ctx.host.folderExists(target);
     if (!folder.ok) pushAll(problems, folder.problems);
     const inputs = [...walked.results.models, ...(walked.scores?.models ?? [])].flatMap((m) =>
       Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)),
     );
     if (req.manifest !== undefined) inputs.push(resolvePath(ctx.cwd, req.manifest));
-    const clash = overwritesInput(target, inputs, "--per-item");
+    const clash = ctx.host.overwritesInput(target, inputs, "--per-item");
     if (clash !== null && !clash.ok) pushAll(problems, clash.problems);
   }
   if ((req.scores ?? []).length > 0) {
@@ -759,7 +758,10 @@ function writePerItem(setup: ScoreSetup, outputs: readonly ScoredRead[], withRec
   const file = resolvePath(ctx.cwd, req.perItem!);
   // BFCL's own pass/fail per item, when its score files were read (as the report's pair browser shows them)
   const verdicts = new Map(outputs.flatMap((o) => (o.verdicts === null ? [] : [[o.read.model, o.verdicts] as const])));
-  const written = writeFileAtomic(file, perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null));
+  const written = ctx.host.writeFileAtomic(
+    file,
+    perItemCsv(rows, aligned ? completions : null, withScores && verdicts.size > 0 ? verdicts : null),
+  );
   if (written.ok) return { file, rows: rows.length };
   pushAll(problems, written.problems);
   return null;

@@ -8,21 +8,21 @@ import { pushAll, problem, type Problem } from "../messages/index.js";
 import { computeRunMetrics } from "../official/metrics.js";
 import { metricsByName } from "../official/metric-names.js";
 import { checkRun, parseExpectedFile, summaryLine, type CheckLine, type ExpectedRun } from "../official/verify.js";
-import { readTextIfFile } from "../io/manifest.js";
 import { pathHasComponent, resolvePath } from "../io/paths.js";
-import { walkBfclTree, walkPart, type TreeModel } from "../io/tree.js";
+import { walkPart, type TreeModel } from "../io/tree.js";
 import type { DecoderName } from "../bfcl/decode/index.js";
 import {
   badArgument,
   contextOf,
   strictExitCode,
+  type Context,
   type ExitCode,
   type RequestContext,
   type ModelsOption,
   type ManifestOption,
   type DecoderOption,
 } from "./common.js";
-import { readModels, walkInputs } from "./pipeline.js";
+import { readModels, walkInputs, type InputWalks } from "./pipeline.js";
 import { metricsInputs } from "./run-metrics.js";
 
 /** The expected file and the trees to recompute it from. */
@@ -78,6 +78,134 @@ function belongsTo(run: ExpectedRun, model: TreeModel): boolean {
   return run.match === null || pathHasComponent(model.dir, run.match);
 }
 
+/** The expected file read and parsed, and the models kept (`--model`, each one the file names); else the problems. */
+function readExpected(req: VerifyRequest, ctx: Context, file: string): { runs: readonly ExpectedRun[] } | Problem[] {
+  if (req.expected === undefined) return [badArgument("give --expected FILE (e.g. data/expected/paper.json)")];
+  const text = ctx.host.readTextIfFile(file);
+  if (text === null) return [problem("file-missing", "expected file not found", { file })];
+  const parsed = parseExpectedFile(text, file);
+  if (!parsed.ok) return [...parsed.problems];
+  const kept = req.models ?? [];
+  const known = [...new Set(parsed.value.runs.flatMap((r) => r.models.map((m) => m.name)))];
+  const unknown = kept.filter((m) => !known.includes(m));
+  if (unknown.length > 0)
+    return unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`));
+  return { runs: parsed.value.runs };
+}
+
+/** Whether `--model` keeps a model of the file (no `--model`: every one). */
+function keeps(req: VerifyRequest, model: string): boolean {
+  return req.models === undefined || req.models.length === 0 || req.models.includes(model);
+}
+
+/** What verifying the runs of the file gathers, run by run. */
+interface Gathered {
+  readonly lines: CheckLine[];
+  readonly problems: Problem[];
+  readonly modelFiles: { model: string; files: string[] }[];
+  readonly unmatchedRuns: UnmatchedRun[];
+}
+
+/** The walks of the trees given, with the run's models kept: those in its folders. */
+function walkedFor(run: ExpectedRun, inputs: InputWalks) {
+  return {
+    results: walkPart(inputs.results, (m) => belongsTo(run, m)),
+    scores: inputs.scores === null ? null : walkPart(inputs.scores, (m) => belongsTo(run, m)),
+  };
+}
+
+/** Read one run's models (on one manifest: the BFCL version its result files name) and compute its metrics; the problems when it cannot be read. */
+function runMetrics(
+  req: VerifyRequest,
+  ctx: Context,
+  run: ExpectedRun,
+  named: boolean,
+  walked: ReturnType<typeof walkedFor>,
+  into: Gathered,
+) {
+  const models = run.models.map((m) => m.name).filter((m) => keeps(req, m));
+  const read = readModels(
+    {
+      ctx,
+      results: req.results ?? [],
+      scores: req.scores ?? [],
+      walked,
+      models,
+      manifest: req.manifest,
+      decoder: req.decoder,
+      oneManifest: "verify",
+      pairs: "every",
+      keep: "all",
+      needs: { census: true },
+    },
+    (m) => {
+      // the result files' routine warnings are left out, unless --strict makes them findings
+      pushAll(
+        into.problems,
+        m.problems.filter((p) => p.severity === "error" || req.strict === true),
+      );
+      // why a run played from the reference has no official numbers to verify
+      pushAll(
+        into.problems,
+        (m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"),
+      );
+      into.modelFiles.push({
+        model: named ? `${run.name}/${m.model}` : m.model,
+        files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})],
+      });
+      return { inputs: metricsInputs(m), official: m.official };
+    },
+  );
+  if (!read.ok) return read;
+  // a model the run names and the trees lack is a SKIP, not an error
+  pushAll(
+    into.problems,
+    read.value.problems.filter((p) => (p.severity === "error" || req.strict === true) && p.code !== "model-missing"),
+  );
+  const loaded = read.value.outputs.filter((o) => o.inputs.records.length > 0);
+  const metrics = computeRunMetrics(
+    read.value.manifest,
+    loaded.map((m) => m.inputs),
+    {
+      bootstrap: { resamples: run.bootstrap.resamples, seed: run.bootstrap.seed },
+      rule: VERIFY_READING,
+      displayNames: new Map(run.models.filter((m) => m.display !== null).map((m) => [m.name, m.display!])),
+    },
+  );
+  const available = {
+    rollouts: new Set(loaded.map((m) => m.inputs.model)),
+    scores: new Set(loaded.filter((m) => m.inputs.verdicts !== null).map((m) => m.inputs.model)),
+  };
+  return { ok: true as const, checked: checkRun(run, metricsByName(metrics), available) };
+}
+
+/** Check one run of the file against the trees: its lines (a SKIP says when `--model` left its model out), and why it matched no folder. */
+function verifyRun(
+  req: VerifyRequest,
+  ctx: Context,
+  run: ExpectedRun,
+  named: boolean,
+  inputs: InputWalks,
+  into: Gathered,
+): Problem[] | null {
+  const walked = walkedFor(run, inputs);
+  const computed = runMetrics(req, ctx, run, named, walked, into);
+  if (!computed.ok) return [...computed.problems];
+  const { checked } = computed;
+  const leftOut = run.models.map((m) => m.name).filter((m) => !keeps(req, m));
+  // a SKIP because of --model says so (its note lists the absent models: `rollouts absent: a, b`)
+  const byFlag = (l: CheckLine) => leftOut.filter((m) => l.note.split(/[:,] /).includes(m));
+  const skipNote = (l: CheckLine) => (byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
+  pushAll(
+    into.lines,
+    checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)),
+  );
+  // the trees hold models, and none in this run's folders: why is said once, for the run
+  const unmatched = run.match !== null && inputs.results.models.length > 0 && walked.results.models.length === 0;
+  if (unmatched) into.unmatchedRuns.push({ run: run.name, match: run.match!, skipped: checked.filter((l) => l.status === "SKIP").length });
+  return null;
+}
+
 /** Recompute and compare. Never throws on bad input: problems are in the document.
  *
  * @example
@@ -87,11 +215,8 @@ function belongsTo(run: ExpectedRun, model: TreeModel): boolean {
  */
 export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument> {
   const ctx = contextOf(req);
-  const results = req.results ?? [];
-  const scores = req.scores ?? [];
   const file = req.expected === undefined ? "" : resolvePath(ctx.cwd, req.expected);
-  const modelFiles: { model: string; files: string[] }[] = [];
-  const unmatchedRuns: UnmatchedRun[] = [];
+  const into: Gathered = { lines: [], problems: [], modelFiles: [], unmatchedRuns: [] };
   let scoresBeside: readonly string[] = [];
   const done = (problems: Problem[], lines: CheckLine[] = [], exitCode: ExitCode = 2): VerifyDocument => {
     const count = (s: CheckLine["status"]) => lines.filter((l) => l.status === s).length;
@@ -101,109 +226,28 @@ export async function verifyExpected(req: VerifyRequest): Promise<VerifyDocument
       reading: { rule: VERIFY_READING, note: verifyReadingNote },
       summary: { pass: count("PASS"), fail: count("FAIL"), skip: count("SKIP"), line: summaryLine(lines) },
       lines,
-      modelFiles,
-      unmatchedRuns,
+      modelFiles: into.modelFiles,
+      unmatchedRuns: into.unmatchedRuns,
       scoresBeside,
       problems,
       exitCode: strictExitCode(exitCode, problems, req.strict),
     };
   };
-  if (req.expected === undefined) return done([badArgument("give --expected FILE (e.g. data/expected/paper.json)")]);
-  const text = readTextIfFile(file);
-  if (text === null) return done([problem("file-missing", "expected file not found", { file })]);
-  const parsed = parseExpectedFile(text, file);
-  if (!parsed.ok) return done([...parsed.problems]);
-  const kept = req.models ?? [];
-  const known = [...new Set(parsed.value.runs.flatMap((r) => r.models.map((m) => m.name)))];
-  const unknown = kept.filter((m) => !known.includes(m));
-  if (unknown.length > 0)
-    return done(unknown.map((m) => badArgument(`--model ${m}: not a model of the expected file (its models: ${known.join(", ")})`)));
-  const keeps = (model: string) => kept.length === 0 || kept.includes(model);
+  const expected = readExpected(req, ctx, file);
+  if (Array.isArray(expected)) return done(expected);
   // one walk of each tree (the score trees given, else the score/ folders beside result/, as score reads them);
   // each run of the file reads the models found in its folders
-  const inputs = walkInputs(ctx, results, scores);
-  const resultWalk = inputs.results;
-  const scoreWalk = inputs.scores;
+  const inputs = walkInputs(ctx, req.results ?? [], req.scores ?? []);
   scoresBeside = inputs.scoresBeside;
-  const walkProblems = [...resultWalk.problems, ...(scoreWalk?.problems ?? [])];
+  const walkProblems = [...inputs.results.problems, ...(inputs.scores?.problems ?? [])];
   const missing = walkProblems.filter((p) => p.severity === "error");
   if (missing.length > 0) return done(missing);
-  const lines: CheckLine[] = [];
-  const problems: Problem[] = req.strict === true ? [...walkProblems] : [];
-  for (const run of parsed.value.runs) {
-    const walked = {
-      results: walkPart(resultWalk, (m) => belongsTo(run, m)),
-      scores: scoreWalk === null ? null : walkPart(scoreWalk, (m) => belongsTo(run, m)),
-    };
-    // one manifest per run: the BFCL version its result files name, their rollouts checked against it
-    const models = run.models.map((m) => m.name).filter(keeps);
-    const read = readModels(
-      {
-        ctx,
-        results,
-        scores,
-        walked,
-        models,
-        manifest: req.manifest,
-        decoder: req.decoder,
-        oneManifest: "verify",
-        pairs: "every",
-        keep: "all",
-        needs: { census: true },
-      },
-      (m) => {
-        // the result files' routine warnings are left out, unless --strict makes them findings
-        pushAll(
-          problems,
-          m.problems.filter((p) => p.severity === "error" || req.strict === true),
-        );
-        // why a run played from the reference has no official numbers to verify
-        pushAll(
-          problems,
-          (m.official?.problems ?? []).filter((p) => p.code === "official-meaningless"),
-        );
-        const name = parsed.value.runs.length > 1 ? `${run.name}/${m.model}` : m.model;
-        modelFiles.push({
-          model: name,
-          files: [...Object.values(m.filesUsed).map((f) => f.file), ...Object.values(m.official?.scoreFiles ?? {})],
-        });
-        return { inputs: metricsInputs(m), official: m.official };
-      },
-    );
-    if (!read.ok) return done([...read.problems]);
-    // a model the run names and the trees lack is a SKIP, not an error
-    pushAll(
-      problems,
-      read.value.problems.filter((p) => (p.severity === "error" || req.strict === true) && p.code !== "model-missing"),
-    );
-    const loaded = read.value.outputs.filter((o) => o.inputs.records.length > 0);
-    const manifest = read.value.manifest;
-    const metrics = computeRunMetrics(
-      manifest,
-      loaded.map((m) => m.inputs),
-      {
-        bootstrap: { resamples: run.bootstrap.resamples, seed: run.bootstrap.seed },
-        rule: VERIFY_READING,
-        displayNames: new Map(run.models.filter((m) => m.display !== null).map((m) => [m.name, m.display!])),
-      },
-    );
-    const available = {
-      rollouts: new Set(loaded.map((m) => m.inputs.model)),
-      scores: new Set(loaded.filter((m) => m.inputs.verdicts !== null).map((m) => m.inputs.model)),
-    };
-    const checked = checkRun(run, metricsByName(metrics), available);
-    const leftOut = run.models.map((m) => m.name).filter((m) => !keeps(m));
-    // a SKIP because of --model says so (its note lists the absent models: `rollouts absent: a, b`)
-    const byFlag = (l: CheckLine) => leftOut.filter((m) => l.note.split(/[:,] /).includes(m));
-    const skipNote = (l: CheckLine) => (byFlag(l).length > 0 ? ` (left out by --model: ${byFlag(l).join(", ")})` : "");
-    pushAll(
-      lines,
-      checked.map((l) => (l.status === "SKIP" ? { ...l, note: l.note + skipNote(l) } : l)),
-    );
-    // the trees hold models, and none in this run's folders: why is said once, for the run
-    const unmatched = run.match !== null && resultWalk.models.length > 0 && walked.results.models.length === 0;
-    if (unmatched) unmatchedRuns.push({ run: run.name, match: run.match!, skipped: checked.filter((l) => l.status === "SKIP").length });
+  if (req.strict === true) pushAll(into.problems, walkProblems);
+  for (const run of expected.runs) {
+    const stopped = verifyRun(req, ctx, run, expected.runs.length > 1, inputs, into);
+    if (stopped !== null) return done(stopped);
   }
+  const { lines, problems } = into;
   const failed = lines.some((l) => l.status === "FAIL");
   const checkedAny = lines.some((l) => l.status !== "SKIP");
   if (!checkedAny && lines.length > 0)

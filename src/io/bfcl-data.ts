@@ -5,7 +5,7 @@
  * `src/bfcl/data.ts`, which does every check.
  */
 import { createRequire } from "node:module";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   answersFile,
@@ -20,7 +20,8 @@ import {
   type MultiTurnClass,
 } from "../bfcl/data.js";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
-import { readTextIfFile } from "./manifest.js";
+import { readTextIfFile } from "./files.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** Where the directory came from, so commands can say which one they used. */
 export type BfclDataOrigin = "--bfcl-data" | "BFCL_DATA_DIR" | "bfcl_eval";
@@ -81,23 +82,28 @@ export function resolveBfclDataDir(opts: {
 }
 
 /** The one problem of a data folder that does not exist (or is not a folder); null when it is one. */
-export function missingDataFolder(dir: string): Problem | null {
-  return existsSync(dir) && statSync(dir).isDirectory() ? null : problem("file-missing", "BFCL data directory not found", { file: dir });
+export function missingDataFolder(dir: string, fs: FileSystem = nodeFileSystem): Problem | null {
+  return fs.exists(dir) && fs.stat(dir).isDirectory() ? null : problem("file-missing", "BFCL data directory not found", { file: dir });
 }
 
 /**
  * Read and validate the given categories (plus all function docs) of a data directory;
  * `onRead` hears the path of each file read (a command that writes must not write over one).
  */
-export function readBfclDataDir(dir: string, categories: readonly MultiTurnCategory[], onRead?: (file: string) => void): Result<BfclData> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+export function readBfclDataDir(
+  dir: string,
+  categories: readonly MultiTurnCategory[],
+  onRead?: (file: string) => void,
+  fs: FileSystem = nodeFileSystem,
+): Result<BfclData> {
+  if (!fs.exists(dir) || !fs.stat(dir).isDirectory()) {
     return err(problem("file-missing", "BFCL data directory not found", { file: dir }));
   }
-  const version = detectVersion(dir, readdirSync(dir));
+  const version = detectVersion(dir, fs.list(dir));
   if (!version.ok) return version;
   const read = (rel: string): string | null => {
     onRead?.(join(dir, rel));
-    return readTextIfFile(join(dir, rel));
+    return readTextIfFile(join(dir, rel), fs);
   };
   return parseBfclData(version.value, categories, read, (rel) => join(dir, rel));
 }
@@ -117,8 +123,13 @@ export interface CategoryTexts {
  * data folder (prepared for the checker by `app/bfcl-inputs.ts`). A missing file is one
  * problem naming it.
  */
-export function readCategoryTexts(dataDir: string, version: BfclVersion, category: MultiTurnCategory): Result<CategoryTexts> {
-  const read = (rel: string): string | null => readTextIfFile(join(dataDir, rel));
+export function readCategoryTexts(
+  dataDir: string,
+  version: BfclVersion,
+  category: MultiTurnCategory,
+  fs: FileSystem = nodeFileSystem,
+): Result<CategoryTexts> {
+  const read = (rel: string): string | null => readTextIfFile(join(dataDir, rel), fs);
   const qRel = questionsFile(version, category);
   const aRel = answersFile(version, category);
   const qText = read(qRel);
@@ -135,9 +146,9 @@ export function readCategoryTexts(dataDir: string, version: BfclVersion, categor
 }
 
 /** The file names of a data folder; one problem when it cannot be read. */
-export function listDataFolder(dataDir: string): Result<string[]> {
+export function listDataFolder(dataDir: string, fs: FileSystem = nodeFileSystem): Result<string[]> {
   try {
-    return ok(readdirSync(dataDir));
+    return ok(fs.list(dataDir));
   } catch (e) {
     return err(
       problem(

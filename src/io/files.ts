@@ -10,11 +10,8 @@ import {
   closeSync,
   existsSync,
   lstatSync,
-  mkdirSync,
   openSync,
-  readFileSync,
   readlinkSync,
-  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -23,10 +20,11 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** A regular file's UTF-8 text, or null when there is none at `path` (missing, a folder, a FIFO …). */
-export function readTextIfFile(path: string): string | null {
-  return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : null;
+export function readTextIfFile(path: string, fs: FileSystem = nodeFileSystem): string | null {
+  return fs.exists(path) && fs.stat(path).isFile() ? fs.readText(path) : null;
 }
 
 /**
@@ -34,10 +32,10 @@ export function readTextIfFile(path: string): string | null {
  * FIFO with no writer would hang the read, `/dev/zero` would fill the memory. Null when
  * `path` is a regular file or nothing is there yet. `flag` names the option in the message.
  */
-export function notRegularFile(path: string, flag: string): Problem | null {
+export function notRegularFile(path: string, flag: string, fs: FileSystem = nodeFileSystem): Problem | null {
   let stat;
   try {
-    stat = statSync(path, { throwIfNoEntry: false });
+    stat = fs.statIfAny(path);
   } catch (e) {
     return problem("file-unreadable", `${flag}: cannot read it (${reason(e)})`, { file: path });
   }
@@ -60,9 +58,9 @@ export function byteLength(text: string): number {
 }
 
 /** Check, before any work, that the folder an output file goes into exists. */
-export function folderExists(file: string): Result<void> {
+export function folderExists(file: string, fs: FileSystem = nodeFileSystem): Result<void> {
   const dir = dirname(file);
-  return existsSync(dir) && statSync(dir).isDirectory()
+  return fs.exists(dir) && fs.stat(dir).isDirectory()
     ? ok(undefined)
     : err(problem("file-missing", "output folder does not exist", { file: dir }));
 }
@@ -72,9 +70,9 @@ function reason(e: unknown): string {
 }
 
 /** Make a folder (and its parents) for output; null when it exists or was made, else a failed result naming it. */
-export function makeFolder(dir: string): Result<void> | null {
+export function makeFolder(dir: string, fs: FileSystem = nodeFileSystem): Result<void> | null {
   try {
-    mkdirSync(dir, { recursive: true });
+    fs.makeFolder(dir);
     return null;
   } catch (e) {
     return err(problem("write-failed", `cannot make the output folder (${reason(e)})`, { file: dir }));
@@ -82,9 +80,9 @@ export function makeFolder(dir: string): Result<void> | null {
 }
 
 /** The real path of a file (links followed), or the path itself when it does not exist yet. */
-export function realPathOf(path: string): string {
+export function realPathOf(path: string, fs: FileSystem = nodeFileSystem): string {
   try {
-    return realpathSync(path);
+    return fs.realPath(path);
   } catch {
     return path;
   }
@@ -94,10 +92,15 @@ export function realPathOf(path: string): string {
  * A problem when writing `target` would replace one of `inputs` (compared after links are
  * followed), else null. Commands check this before they write.
  */
-export function overwritesInput(target: string, inputs: Iterable<string>, flag: string): Result<void> | null {
-  const real = realPathOf(target);
+export function overwritesInput(
+  target: string,
+  inputs: Iterable<string>,
+  flag: string,
+  fs: FileSystem = nodeFileSystem,
+): Result<void> | null {
+  const real = realPathOf(target, fs);
   for (const input of inputs) {
-    if (realPathOf(input) === real)
+    if (realPathOf(input, fs) === real)
       return err(problem("output-is-input", `${flag} names a file this command reads; refusing to write over it`, { file: target }));
   }
   return null;

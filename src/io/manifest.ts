@@ -2,11 +2,12 @@
  * The committed manifest on disk: loading it (scoring needs nothing else from BFCL) and
  * writing a rebuilt one atomically, so an interrupted write never leaves half a file.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { err, ok, problem, type Result } from "../messages/index.js";
-import { notRegularFile, writeFileAtomic } from "./files.js";
+import { notRegularFile } from "./files.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import type { BfclVersion } from "../bfcl/data.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import { parseManifest, parsePackedManifest, renderManifest } from "../pairs/manifest-json.js";
@@ -33,16 +34,19 @@ function findPackageRoot(): string {
 
 /** The package root once found: it does not move while the process runs, and loading a committed manifest asks for it twice. */
 let packageRootFound: string | undefined;
-const packageRoot = (): string => (packageRootFound ??= findPackageRoot());
+export const packageRoot = (): string => (packageRootFound ??= findPackageRoot());
 
 /** Path of the committed manifest of a BFCL version inside the package (default v4; works from `src/` and from `dist/`). */
-export function committedManifestPath(version: BfclVersion = "v4"): string {
-  return join(packageRoot(), "data", bfclVersionInfo[version].manifestFile);
+export function committedManifestPath(version: BfclVersion = "v4", root: string = packageRoot()): string {
+  return join(root, "data", bfclVersionInfo[version].manifestFile);
 }
 
 /** Path of a committed certification file (`bad-keys.tsv`, `rulings.tsv`, `certified-content.tsv`). */
-export function committedCertificationPath(name: "bad-keys.tsv" | "rulings.tsv" | "certified-content.tsv"): string {
-  return join(packageRoot(), "data", "certification", name);
+export function committedCertificationPath(
+  name: "bad-keys.tsv" | "rulings.tsv" | "certified-content.tsv",
+  root: string = packageRoot(),
+): string {
+  return join(root, "data", "certification", name);
 }
 
 /** Path of any file shipped in the package's `data/` folder (the judge prompt, expected numbers). */
@@ -51,16 +55,16 @@ export function committedDataPath(...parts: string[]): string {
 }
 
 /** Read and validate a manifest file (default: the committed one). */
-export function loadManifest(path = committedManifestPath()): Result<Manifest> {
-  if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
-  const special = notRegularFile(path, "the manifest");
+export function loadManifest(path = committedManifestPath(), fs: FileSystem = nodeFileSystem): Result<Manifest> {
+  if (!fs.exists(path)) return err(problem("file-missing", "manifest not found", { file: path }));
+  const special = notRegularFile(path, "the manifest", fs);
   if (special !== null) return err(special);
-  return parseManifest(readFileSync(path, "utf8"), path);
+  return parseManifest(fs.readText(path), path);
 }
 
 /** Where the build writes the packed form of a committed manifest (tools/pack-manifests.mjs): `dist/data/<its file name>`. */
-export function packedManifestPath(version: BfclVersion = "v4"): string {
-  return join(packageRoot(), "dist", "data", bfclVersionInfo[version].manifestFile);
+export function packedManifestPath(version: BfclVersion = "v4", root: string = packageRoot()): string {
+  return join(root, "dist", "data", bfclVersionInfo[version].manifestFile);
 }
 
 /**
@@ -71,12 +75,13 @@ export function packedManifestPath(version: BfclVersion = "v4"): string {
  * one that keeps its length; an installed package's files share one time) and recorded
  * its byte length.
  */
-export function readPackedManifest(packedPath: string, sourcePath: string): Manifest | null {
+export function readPackedManifest(packedPath: string, sourcePath: string, fs: FileSystem = nodeFileSystem): Manifest | null {
   let text: string;
   let source: { size: number; mtimeMs: number };
   try {
-    if (statSync(packedPath).mtimeMs < (source = statSync(sourcePath)).mtimeMs) return null;
-    text = readFileSync(packedPath, "latin1"); // ASCII by construction
+    if (fs.stat(packedPath).mtimeMs < (source = fs.stat(sourcePath)).mtimeMs) return null;
+    const bytes = fs.readBytes(packedPath);
+    text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"); // ASCII by construction
   } catch {
     return null;
   }
@@ -89,27 +94,35 @@ export function readPackedManifest(packedPath: string, sourcePath: string): Mani
  * validates both committed files and rebuilds them byte for byte): from its packed form
  * when the build left one that matches it, which reads in a fraction of the time.
  */
-export function loadCommittedManifest(version: BfclVersion = "v4"): Result<Manifest> {
-  const path = committedManifestPath(version);
-  const packed = readPackedManifest(packedManifestPath(version), path);
+export function loadCommittedManifest(
+  version: BfclVersion = "v4",
+  fs: FileSystem = nodeFileSystem,
+  root: string = packageRoot(),
+): Result<Manifest> {
+  const path = committedManifestPath(version, root);
+  const packed = readPackedManifest(packedManifestPath(version, root), path, fs);
   if (packed !== null) return ok(packed);
-  if (!existsSync(path)) return err(problem("file-missing", "manifest not found", { file: path }));
-  return parseManifest(readFileSync(path, "utf8"), path, { validate: false });
+  if (!fs.exists(path)) return err(problem("file-missing", "manifest not found", { file: path }));
+  return parseManifest(fs.readText(path), path, { validate: false });
 }
 
 /** Path of the committed record of a version's data commits since its release (tools/gen-data-revisions.py). */
-export function committedRevisionsPath(version: BfclVersion): string {
-  return join(packageRoot(), "data", `revisions-${version}.json`);
+export function committedRevisionsPath(version: BfclVersion, root: string = packageRoot()): string {
+  return join(root, "data", `revisions-${version}.json`);
 }
 
 /** The package's revision record of a BFCL version; null when the package has none. */
-export function loadCommittedRevisions(version: BfclVersion): Result<DataRevisions> | null {
-  const path = committedRevisionsPath(version);
-  if (!existsSync(path)) return null;
-  return parseDataRevisions(readFileSync(path, "utf8"), path);
+export function loadCommittedRevisions(
+  version: BfclVersion,
+  fs: FileSystem = nodeFileSystem,
+  root: string = packageRoot(),
+): Result<DataRevisions> | null {
+  const path = committedRevisionsPath(version, root);
+  if (!fs.exists(path)) return null;
+  return parseDataRevisions(fs.readText(path), path);
 }
 
 /** Write a manifest atomically in its one rendering. */
-export function writeManifest(path: string, manifest: Manifest): Result<void> {
-  return writeFileAtomic(path, renderManifest(manifest));
+export function writeManifest(path: string, manifest: Manifest, fs: FileSystem = nodeFileSystem): Result<void> {
+  return fs.writeFileAtomic(path, renderManifest(manifest));
 }

@@ -3,17 +3,17 @@
  * (`DIR/<policy>/multi_turn/BFCL_v4_multi_turn_<category>_result.json`), so the demo
  * reads them back through exactly the discovery and reading code of `score`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bfclFileName, scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import { err, ok, problem, type Result } from "../messages/index.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** The folder for the demo's runs: `keep` (made if need be), or a fresh temporary one. */
-export function makeDemoDir(keep: string | null): Result<string> {
+export function makeDemoDir(keep: string | null, fs: FileSystem = nodeFileSystem): Result<string> {
   try {
-    if (keep === null) return ok(mkdtempSync(join(tmpdir(), "twinscore-demo-")));
-    mkdirSync(keep, { recursive: true });
+    if (keep === null) return ok(fs.makeTempFolder("twinscore-demo-"));
+    fs.makeFolder(keep);
     return ok(keep);
   } catch (e) {
     return err(
@@ -25,17 +25,22 @@ export function makeDemoDir(keep: string | null): Result<string> {
 }
 
 /** Remove a folder made by `makeDemoDir` (best effort). */
-export function removeDemoDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+export function removeDemoDir(dir: string, fs: FileSystem = nodeFileSystem): void {
+  fs.remove(dir);
 }
 
 /** Write one policy's files (each category's file text) under `dir/<policy>/multi_turn/`. */
-export function writeDemoRun(dir: string, policy: string, files: Readonly<Record<ScoredResultCategory, string>>): Result<string> {
+export function writeDemoRun(
+  dir: string,
+  policy: string,
+  files: Readonly<Record<ScoredResultCategory, string>>,
+  fs: FileSystem = nodeFileSystem,
+): Result<string> {
   const target = join(dir, policy, "multi_turn");
   try {
-    mkdirSync(target, { recursive: true });
+    fs.makeFolder(target);
     for (const category of scoredResultCategories) {
-      writeFileSync(join(target, bfclFileName("v4", category, "result")), files[category]);
+      fs.writeFile(join(target, bfclFileName("v4", category, "result")), files[category]);
     }
     return ok(target);
   } catch (e) {

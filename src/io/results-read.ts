@@ -5,8 +5,8 @@
  * What a line means to scoring is the reader's (`app/result-lines.ts`).
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { firstInvalidUtf8 } from "../bfcl/utf8.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /**
  * The read size, and the buffer's size until a longer line grows it. Small on purpose:
@@ -45,8 +45,9 @@ export function forEachLine(
   file: string,
   onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void,
   maxLine = MAX_LINE_BYTES,
+  fs: FileSystem = nodeFileSystem,
 ): void {
-  const fd = openSync(file, "r");
+  const fd = fs.openRead(file);
   // taken while in use, so a nested call (none today) would allocate its own
   const chunk = sharedBuffer ?? Buffer.allocUnsafe(CHUNK);
   sharedBuffer = null;
@@ -62,7 +63,7 @@ export function forEachLine(
         buf.copy(bigger, 0, 0, filled);
         buf = bigger;
       }
-      const got = readSync(fd, buf, filled, Math.min(buf.length - filled, CHUNK * 16), null);
+      const got = fs.readInto(fd, buf, filled, Math.min(buf.length - filled, CHUNK * 16));
       const end = filled + got;
       let start = 0;
       for (;;) {
@@ -83,7 +84,7 @@ export function forEachLine(
       filled = end - start;
     }
   } finally {
-    closeSync(fd);
+    fs.close(fd);
     sharedBuffer = chunk;
   }
 }
@@ -106,13 +107,13 @@ export function invalidUtf8At(bytes: Uint8Array, start: number, end: number): nu
 export const MAX_WHOLE_FILE_BYTES = 1024 * 1024 * 1024;
 
 /** A file's bytes, read whole (BFCL's checker needs every line at once). Throws on I/O errors and past `MAX_WHOLE_FILE_BYTES`. */
-export function readFileBytes(file: string): Uint8Array {
-  const size = statSync(file).size;
+export function readFileBytes(file: string, fs: FileSystem = nodeFileSystem): Uint8Array {
+  const size = fs.stat(file).size;
   if (size > MAX_WHOLE_FILE_BYTES)
     throw new Error(
       `file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`,
     );
-  return readFileSync(file);
+  return fs.readBytes(file);
 }
 
 /** Call `onLine(bytes, start, end, lineNumber)` for every line of bytes already read (without the newline). */
@@ -138,8 +139,8 @@ export function forEachLineOf(
  * ends: what decoder detection samples, without reading the rest. The bytes end at a
  * line's end (or the file's). Throws on I/O errors and on a line longer than `MAX_LINE_BYTES`.
  */
-export function readFileHead(file: string, enough: (lines: Uint8Array) => boolean): Uint8Array {
-  const fd = openSync(file, "r");
+export function readFileHead(file: string, enough: (lines: Uint8Array) => boolean, fs: FileSystem = nodeFileSystem): Uint8Array {
+  const fd = fs.openRead(file);
   try {
     let buf = Buffer.allocUnsafe(CHUNK * 4);
     let filled = 0;
@@ -150,13 +151,13 @@ export function readFileHead(file: string, enough: (lines: Uint8Array) => boolea
         buf.copy(bigger, 0, 0, filled);
         buf = bigger;
       }
-      const got = readSync(fd, buf, filled, buf.length - filled, null);
+      const got = fs.readInto(fd, buf, filled, buf.length - filled);
       filled += got;
       if (got === 0) return buf.subarray(0, filled);
       const lastNewline = buf.lastIndexOf(NEWLINE, filled - 1);
       if (lastNewline >= 0 && enough(buf.subarray(0, lastNewline + 1))) return buf.subarray(0, lastNewline + 1);
     }
   } finally {
-    closeSync(fd);
+    fs.close(fd);
   }
 }

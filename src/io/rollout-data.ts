@@ -8,6 +8,7 @@ import type { BfclVersion } from "../bfcl/categories.js";
 import { detectVersion } from "../bfcl/data.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import type { Manifest } from "../pairs/types.js";
+import type { Result } from "../messages/index.js";
 import { loadCommittedManifest } from "./manifest.js";
 
 /** Manifests by BFCL version, read when first asked for (each is most of a megabyte of JSON to validate). */
@@ -19,11 +20,11 @@ export interface ManifestSource {
 }
 
 /** The package's manifests (`data/manifest*.json`), each read once when first needed; a missing or invalid file counts as none. */
-export function committedManifestSource(): ManifestSource {
+export function committedManifestSource(load: (version: BfclVersion) => Result<Manifest> = loadCommittedManifest): ManifestSource {
   const cache = new Map<BfclVersion, Manifest | null>();
   const get = (version: BfclVersion): Manifest | null => {
     if (!cache.has(version)) {
-      const loaded = loadCommittedManifest(version);
+      const loaded = load(version);
       cache.set(version, loaded.ok ? loaded.value : null);
     }
     return cache.get(version)!;

@@ -5,14 +5,14 @@
 import { dirname, join } from "node:path";
 import { problem, type Problem } from "../messages/index.js";
 import { parseRunRecord, renderRunRecord, RUN_RECORD_FILE, type RunRecord } from "../rollout/run-record.js";
-import { pathExists, readTextIfFile } from "./run-output.js";
-import { writeFileAtomic } from "./files.js";
+import { readTextIfFile, writeFileAtomic } from "./files.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** The record of a model folder: null when it has none; a problem when it has one that cannot be read. */
-export function readRunRecord(modelFolder: string): { record: RunRecord | null; problem: Problem | null } {
+export function readRunRecord(modelFolder: string, fs: FileSystem = nodeFileSystem): { record: RunRecord | null; problem: Problem | null } {
   const file = join(modelFolder, RUN_RECORD_FILE);
-  if (!pathExists(file)) return { record: null, problem: null };
-  const text = readTextIfFile(file);
+  if (!fs.exists(file)) return { record: null, problem: null };
+  const text = readTextIfFile(file, fs);
   if (text === null)
     return { record: null, problem: problem("run-record-unreadable", "cannot read the run record (not a regular file?)", { file }) };
   const parsed = parseRunRecord(text);
@@ -28,11 +28,11 @@ export function writeRunRecord(modelFolder: string, record: RunRecord): Problem 
 }
 
 /** The record of the model folder a result file sits in (its folder, or up to two folders above: `multi_turn/`, a test-group folder), or null. */
-export function runRecordAbove(resultFile: string): RunRecord | null {
+export function runRecordAbove(resultFile: string, fs: FileSystem = nodeFileSystem): RunRecord | null {
   let dir = dirname(resultFile);
   for (let up = 0; up < 3; up++) {
     dir = dirname(dir);
-    if (pathExists(join(dir, RUN_RECORD_FILE))) return readRunRecord(dir).record;
+    if (fs.exists(join(dir, RUN_RECORD_FILE))) return readRunRecord(dir, fs).record;
   }
   return null;
 }

@@ -3,7 +3,7 @@
  * bounded in size; what they say, and whether they agree with the result files, is
  * `app/official-scores.ts`'s.
  */
-import { readFileSync, statSync } from "node:fs";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /**
  * The largest score file read: a JavaScript string holds at most about 512 MiB, and a BFCL
@@ -16,13 +16,17 @@ export const MAX_SCORE_FILE_BYTES = 512 * 1024 * 1024;
  * A score file's text; null when nothing regular is at `path` (missing, a folder, a FIFO);
  * the reason, when it is larger than `limit` bytes or cannot be read.
  */
-export function readScoreFileText(path: string, limit = MAX_SCORE_FILE_BYTES): { text: string } | { reason: string } | null {
+export function readScoreFileText(
+  path: string,
+  limit = MAX_SCORE_FILE_BYTES,
+  fs: FileSystem = nodeFileSystem,
+): { text: string } | { reason: string } | null {
   try {
-    const stat = statSync(path, { throwIfNoEntry: false });
+    const stat = fs.statIfAny(path);
     if (stat === undefined || !stat.isFile()) return null;
     if (stat.size > limit)
       return { reason: `a file of ${megabytes(stat.size)} MB: more than the ${megabytes(limit)} MB a score file is read up to` };
-    return { text: readFileSync(path, "utf8") };
+    return { text: fs.readText(path) };
   } catch (e) {
     return { reason: e instanceof Error ? e.message : String(e) };
   }

@@ -20,7 +20,6 @@
  * back up, a folder it cannot read) is named. Listings are sorted, so what is found — and
  * everything downstream — is deterministic.
  */
-import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import {
   groupFolders,
@@ -31,7 +30,9 @@ import {
   type BfclVersion,
   type MultiTurnCategory,
 } from "../bfcl/categories.js";
+import type { Dirent } from "node:fs";
 import { pushAll, problem, type Problem, type ProblemCode } from "../messages/index.js";
+import { nodeFileSystem, type FileSystem, type FolderEntry } from "./file-system.js";
 
 /** Folders below a given folder that the walk looks into (a parent of runs holding `run/result/model/multi_turn/` is four deep). */
 const MAX_DEPTH = 6;
@@ -73,18 +74,18 @@ const flag: Readonly<Record<BfclFileKind, string>> = { result: "--results", scor
 const missingCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-missing", score: "scores-missing" };
 const emptyCode: Readonly<Record<BfclFileKind, ProblemCode>> = { result: "results-empty", score: "scores-empty" };
 
-/** How the walk lists a folder (throws when it cannot): node's, or a stand-in a test gives to make a folder unreadable whoever runs it. */
-export type FolderLister = (dir: string) => Dirent[];
+/** How the walk lists a folder (throws when it cannot): node's, a host's in-memory one, or a stand-in a test gives to make a folder unreadable whoever runs it. */
+export type FolderLister = (dir: string) => (Dirent | FolderEntry)[];
 
-const listFolder: FolderLister = (dir) => readdirSync(dir, { withFileTypes: true });
+const listFolder: FolderLister = (dir) => nodeFileSystem.listEntries(dir);
 
-function byName(a: Dirent, b: Dirent): number {
+function byName(a: FolderEntry, b: FolderEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function kindOf(path: string): "dir" | "file" | "other" | "missing" {
+function kindOf(path: string, fs: FileSystem): "dir" | "file" | "other" | "missing" {
   try {
-    const s = statSync(path);
+    const s = fs.stat(path);
     return s.isDirectory() ? "dir" : s.isFile() ? "file" : "other";
   } catch {
     return "missing";
@@ -92,16 +93,16 @@ function kindOf(path: string): "dir" | "file" | "other" | "missing" {
 }
 
 /** The warning for a link whose target cannot be reached (gone, or a loop of links), named like a BFCL file or not. */
-function danglingLink(path: string, namedLikeFile: boolean): Problem {
+function danglingLink(path: string, namedLikeFile: boolean, fs: FileSystem): Problem {
   let target = "?";
   try {
-    target = readlinkSync(path);
+    target = fs.readLink(path);
   } catch {
     /* gone meanwhile */
   }
   let why = "does not exist";
   try {
-    statSync(path);
+    fs.stat(path);
   } catch (e) {
     if (errorCode(e) === "ELOOP") why = "is a loop of links";
     else if (errorCode(e) !== "ENOENT") why = `cannot be reached (${errorCode(e)})`;
@@ -170,7 +171,13 @@ interface SecondVisit {
  * again. A link back to a folder that holds the tree given (`../../..`) is not followed —
  * it would read the tree again and every folder beside it — and is named.
  */
-export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFileKind, list: FolderLister = listFolder): TreeWalk {
+export function walkBfclTree(
+  dirs: readonly string[],
+  cwd: string,
+  kind: BfclFileKind,
+  list: FolderLister = listFolder,
+  fs: FileSystem = nodeFileSystem,
+): TreeWalk {
   const problems: Problem[] = [];
   const byDir = new Map<string, { dir: string; given: string; files: TreeFile[] }>();
   /** Every real folder read so far (over all folders given), with the path it was read by and the folder given it is under. */
@@ -181,7 +188,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     return { models: [], runs: 0, problems: [problem("bad-argument", `${flag[kind]} must be a list of folders, not ${typeof dirs}`)] };
   for (const givenText of dirs) {
     const given = resolve(cwd, givenText);
-    const what = kindOf(given);
+    const what = kindOf(given, fs);
     if (what === "missing") {
       problems.push(problem(missingCode[kind], `${kind === "result" ? "results" : "scores"} directory not found`, { file: given }));
       continue;
@@ -196,7 +203,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
       );
       continue;
     }
-    const givenReal = realPathOrNull(given) ?? given;
+    const givenReal = realPathOrNull(given, fs) ?? given;
     let found = 0;
     let otherKind = 0;
     let unreadable = 0;
@@ -212,7 +219,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
     const walk = (dir: string, depth: number): void => {
       let real: string;
       try {
-        real = realpathSync(dir);
+        real = fs.realPath(dir);
       } catch (e) {
         cannotRead(dir, e);
         return;
@@ -226,7 +233,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
         return;
       }
       readAs.set(real, { path: dir, given });
-      let entries: Dirent[];
+      let entries: FolderEntry[];
       try {
         entries = list(dir).sort(byName);
       } catch (e) {
@@ -236,10 +243,10 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
       for (const entry of entries) {
         const path = join(dir, entry.name);
         const link = entry.isSymbolicLink();
-        const type = link ? kindOf(path) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
+        const type = link ? kindOf(path, fs) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
         // a link that leads nowhere may have been a run or a model folder: said, never dropped without a word
         if (type === "missing") {
-          if (!entry.name.startsWith(".")) problems.push(danglingLink(path, parseBfclFileName(entry.name)?.kind === kind));
+          if (!entry.name.startsWith(".")) problems.push(danglingLink(path, parseBfclFileName(entry.name)?.kind === kind, fs));
           continue;
         }
         if (type === "dir") {
@@ -248,7 +255,7 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
             walk(path, depth + 1);
             continue;
           }
-          const target = realPathOrNull(path);
+          const target = realPathOrNull(path, fs);
           if (target !== null && holds(target, givenReal)) {
             problems.push(
               problem(
@@ -354,9 +361,9 @@ export function walkBfclTree(dirs: readonly string[], cwd: string, kind: BfclFil
 }
 
 /** The real path, or null when there is none (a dangling link, a folder that cannot be read). */
-function realPathOrNull(path: string): string | null {
+function realPathOrNull(path: string, fs: FileSystem): string | null {
   try {
-    return realpathSync(path);
+    return fs.realPath(path);
   } catch {
     return null;
   }
@@ -422,13 +429,13 @@ export function walkPart(walk: TreeWalk, keep: (model: TreeModel) => boolean): T
  * or lies below one, `<run>/score` when it is a folder. In the order the runs were found,
  * each once. (A result root or a model folder given names no run folder: none is looked for.)
  */
-export function scoreFoldersBeside(walk: TreeWalk): string[] {
+export function scoreFoldersBeside(walk: TreeWalk, fs: FileSystem = nodeFileSystem): string[] {
   const out: string[] = [];
   for (const m of walk.models) {
     if (basename(dirname(m.dir)) !== rootFolderOf.result) continue;
     if (m.runDir !== m.given && !m.runDir.startsWith(m.given.endsWith(sep) ? m.given : m.given + sep)) continue;
     const dir = join(m.runDir, rootFolderOf.score);
-    if (!out.includes(dir) && kindOf(dir) === "dir") out.push(dir);
+    if (!out.includes(dir) && kindOf(dir, fs) === "dir") out.push(dir);
   }
   return out;
 }

@@ -1,0 +1,97 @@
+/**
+ * The few file-system calls io/'s adapters make, as one object: node's, or an in-memory
+ * one a test gives (src/testing/memory-host.ts). The adapters keep their logic (links
+ * followed, writes atomic, problems worded) and only reach files through this, so a use
+ * case given an in-memory host runs the same adapter code on bytes held in memory.
+ */
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Result } from "../messages/index.js";
+import { writeFileAtomic } from "./files.js";
+
+/** What a stat says of a path (links followed), as node's Stats says it. */
+export interface FileStat {
+  readonly size: number;
+  readonly mtimeMs: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}
+
+/** One entry of a folder listing, as node's Dirent says it. */
+export interface FolderEntry {
+  readonly name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** The file-system calls the adapters make; each throws as node's does (an Error with a `code`: ENOENT, EACCES, …). */
+export interface FileSystem {
+  exists(path: string): boolean;
+  stat(path: string): FileStat;
+  /** What a stat says, or undefined when nothing is there (node's `throwIfNoEntry: false`). */
+  statIfAny(path: string): FileStat | undefined;
+  /** The names in a folder. */
+  list(dir: string): string[];
+  /** The entries of a folder, with their kinds. */
+  listEntries(dir: string): FolderEntry[];
+  readBytes(path: string): Uint8Array;
+  /** Open a file for reading in chunks: its descriptor. */
+  openRead(path: string): number;
+  /** Read up to `length` bytes at the descriptor's position into `buf` from `offset`; how many were read (0 at the end). */
+  readInto(fd: number, buf: Uint8Array, offset: number, length: number): number;
+  close(fd: number): void;
+  readText(path: string): string;
+  realPath(path: string): string;
+  readLink(path: string): string;
+  /** Write a file in place. */
+  writeFile(path: string, data: string | Uint8Array): void;
+  /** Write a file so an interrupted write never leaves half of it (see `io/files.ts`). */
+  writeFileAtomic(path: string, data: string | Uint8Array): Result<void>;
+  /** Make a folder and its parents. */
+  makeFolder(dir: string): void;
+  /** Make a fresh temporary folder whose name starts with `prefix`; its path. */
+  makeTempFolder(prefix: string): string;
+  /** Remove a folder and everything in it (nothing when it is gone). */
+  remove(path: string): void;
+}
+
+/** Node's file system. */
+export const nodeFileSystem: FileSystem = {
+  exists: (path) => existsSync(path),
+  stat: (path) => statSync(path),
+  statIfAny: (path) => statSync(path, { throwIfNoEntry: false }),
+  list: (dir) => readdirSync(dir),
+  listEntries: (dir) => readdirSync(dir, { withFileTypes: true }),
+  readBytes: (path) => readFileSync(path),
+  openRead: (path) => openSync(path, "r"),
+  readInto: (fd, buf, offset, length) => readSync(fd, buf, offset, length, null),
+  close: (fd) => closeSync(fd),
+  readText: (path) => readFileSync(path, "utf8"),
+  realPath: (path) => realpathSync(path),
+  readLink: (path) => readlinkSync(path),
+  writeFile: (path, data) => writeFileSync(path, data),
+  writeFileAtomic: (path, data) => writeFileAtomic(path, data),
+  makeFolder: (dir) => void mkdirSync(dir, { recursive: true }),
+  makeTempFolder: (prefix) => mkdtempSync(join(tmpdir(), prefix)),
+  remove: (path) => rmSync(path, { recursive: true, force: true }),
+};
