@@ -3,7 +3,7 @@
 // line, a text step of CHARS characters (default 3,000,000: about 2.5 GB of miss_param
 // file). Generated under a temporary folder, never committed; the built CLI's report runs
 // in a child process under /usr/bin/time -v, and its wall time, peak RSS, exit code, page
-// size and the report's cut marks are printed.
+// size and the report's cut marks are printed (CPU: user + system, the figure to compare under load).
 // Usage: npm run build && node bench/report-long-texts.mjs [CHARS] [LINES]
 //   (BFCL_DATA=DIR adds --bfcl-data DIR: the report then also keeps the twins' result texts for BFCL's checker)
 //   (LINES: only the first LINES miss_param lines get the texts; default all; TWINSCORE_CLI=path/to/main.js for another build)
@@ -80,6 +80,10 @@ try {
   const seconds = (Date.now() - t0) / 1000;
   const peak = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN);
   const exit = Number(/Exit status: (\d+)/.exec(run.stderr)?.[1] ?? NaN);
+  const cpu = ["User", "System"].reduce(
+    (s, k) => s + Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(run.stderr)?.[1] ?? NaN),
+    0,
+  );
   const html = (() => {
     try {
       return readFileSync(page, "utf8");
@@ -89,7 +93,7 @@ try {
   })();
   const marks = html === null ? 0 : html.split("[cut by the report:").length - 1;
   console.log(
-    `report: exit ${exit}, ${seconds.toFixed(1)} s, peak RSS ${(peak / 1024).toFixed(0)} MB, page ${html === null ? "not written" : `${(html.length / 1e6).toFixed(1)} MB, ${marks} texts cut and marked`}`,
+    `report: exit ${exit}, ${seconds.toFixed(1)} s (CPU ${cpu.toFixed(1)} s), peak RSS ${(peak / 1024).toFixed(0)} MB, page ${html === null ? "not written" : `${(html.length / 1e6).toFixed(1)} MB, ${marks} texts cut and marked`}`,
   );
   const messages = run.stderr.split("\n").filter((l) => /^(\S[^:]*: )?(error|warning): /.test(l));
   if (messages.length > 0) console.log(messages.slice(0, 5).join("\n"));

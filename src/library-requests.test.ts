@@ -2,12 +2,12 @@
  * Requests of the wrong shape through the public library entry (`src/index.ts`), as a
  * JavaScript caller can send them: no request, a string where a list belongs, a number
  * where a path belongs, a list where a string belongs. `buildReport`, `compareArms`,
- * `judgeHeldBack` and `readRun` answer each with their document — one `bad-argument`
+ * `judgeHeldBack`, `readRun`, `buildPairs` and `checkRuns` answer each with their document — one `bad-argument`
  * problem per wrong field, exit code 2 where the document has one — never a TypeError,
  * and read nothing. A request of the right shape still reads the real run.
  */
 import { describe, expect, it } from "vitest";
-import { buildReport, compareArms, judgeHeldBack, readRun } from "./index.js";
+import { buildPairs, buildReport, checkRuns, compareArms, judgeHeldBack, readRun } from "./index.js";
 import { rolloutRunDir } from "./testing/shared.js";
 
 const realRun = rolloutRunDir("2025-11-12-main");
@@ -43,6 +43,42 @@ describe("buildReport", () => {
       expect(doc.html).toBeNull();
       expect(doc.file).toBeNull();
     }
+  });
+});
+
+describe("buildReport's trials and names", () => {
+  it("a string for trialsOf, a pair set or a reading it does not know, a string for countLogin: the problems, exit 2, no page", async () => {
+    for (const [req, problems] of [
+      [
+        { results: [], trialsOf: "runs" },
+        [bad('trialsOf must be a list of non-empty strings (string[]), not a string ("runs"); give ["runs"]')],
+      ],
+      [{ results: [realRun], countLogin: "yes" }, [bad('countLogin must be true or false, not a string ("yes")')]],
+      [{ results: [realRun], pairSet: "most" }, [bad('pairSet must be one of certified, uncertified, all, not "most"')]],
+      [{ results: [realRun], reading: "loose" }, [bad('reading must be one of decided, release, not "loose"')]],
+    ] as const) {
+      const doc = await buildReport(loose(req));
+      expect(doc.problems, JSON.stringify(req)).toEqual(problems);
+      expect(doc.exitCode).toBe(2);
+      expect(doc.html).toBeNull();
+    }
+  });
+});
+
+describe("buildPairs and checkRuns", () => {
+  it("a list or a number where a folder goes: the problems, exit 2, nothing read", async () => {
+    const pairs = await buildPairs(loose({ bfclData: ["bfcl-v4"], strict: 1 }));
+    expect(pairs.problems).toEqual([bad("bfclData must be a string, not a list"), bad("strict must be true or false, not number 1")]);
+    expect(pairs.exitCode).toBe(2);
+    expect(pairs.built).toBe(false);
+    const check = await checkRuns(loose({ results: [realRun], bfclData: 5, threads: "2" }));
+    expect(check.problems).toEqual([
+      bad("results must be a string, not a list"),
+      bad("bfclData must be a string, not number 5"),
+      bad('threads must be a number, not a string ("2")'),
+    ]);
+    expect(check.exitCode).toBe(2);
+    expect(check.files).toEqual([]);
   });
 });
 

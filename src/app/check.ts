@@ -31,8 +31,23 @@ import {
 } from "./common.js";
 import { selectModels, walkInputs, type InputWalks } from "./pipeline.js";
 import { manifestsForModels } from "./data-version.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
 
 export type { CheckedFile } from "./check-run.js";
+
+/** What a library caller's check request must hold (see `request-shape.ts`); `bfclVersion` and `emptyTurns` are named values, checked where they are read. */
+const checkShape: RequestShape = {
+  results: { rule: "string" },
+  bfclData: { rule: "string" },
+  bfclEval: { rule: "string" },
+  scores: { rule: "string" },
+  out: { rule: "string" },
+  bfclVersion: { rule: "string" },
+  emptyTurns: { rule: "string" },
+  threads: { rule: "number" },
+  strict: { rule: "boolean" },
+  beforeChecking: { rule: "function" },
+};
 
 /** What to check. */
 export interface CheckRequest extends RequestContext, ModelsOption, DecoderOption {
@@ -172,6 +187,9 @@ function writtenOf(dir: string, files: readonly CheckedFile[]): CheckDocument["w
  * for (const f of doc.files) console.log(f.folder, f.category, f.correct, f.entries, f.agreement?.disagreeingIds);
  */
 export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
+  const shape = requestShapeProblems(req, checkShape, '{ results: "runs/main", bfclData: "bfcl-v4" }');
+  if (shape.length > 0)
+    return { command: "check", files: [], emptyTurns: null, written: null, scoresBeside: [], problems: shape, exitCode: 2 };
   const ctx = contextOf(req);
   const done = (problems: Problem[], files: CheckedFile[] = [], exitCode: ExitCode = 2): CheckDocument => ({
     command: "check",

@@ -12,6 +12,15 @@ import { recordMismatch, withRevisions } from "../pairs/revisions.js";
 import { joinPath, resolvePath } from "../io/paths.js";
 import type { Host } from "../io/host.js";
 import { contextOf, strictExitCode, type Context, type ExitCode, type RequestContext } from "./common.js";
+import { requestShapeProblems, type RequestShape } from "./request-shape.js";
+
+/** What a library caller's pairs request must hold (see `request-shape.ts`). */
+const pairsShape: RequestShape = {
+  bfclData: { rule: "string" },
+  writeManifest: { rule: "string" },
+  certification: { rule: "string" },
+  strict: { rule: "boolean" },
+};
 
 /** Where the pairs come from and where they go. */
 export interface PairsRequest extends RequestContext {
@@ -130,23 +139,11 @@ function withRevisionRecord(manifest: Manifest, host: Host): { manifest: Manifes
  * console.log(doc.funnelLine, doc.items.filter((i) => i.status === "scored").length);
  */
 export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
+  const shape = requestShapeProblems(req, pairsShape, '{ bfclData: "bfcl-v4" }');
+  if (shape.length > 0) return unbuiltPairs(shape);
   const ctx = contextOf(req);
   const got = obtainManifest(req, ctx);
-  if ("problems" in got) {
-    return {
-      command: "pairs",
-      built: false,
-      source: null,
-      funnel: null,
-      funnelLine: "",
-      funnelNotes: [],
-      items: [],
-      written: null,
-      readFrom: "",
-      problems: [...got.problems],
-      exitCode: 2,
-    };
-  }
+  if ("problems" in got) return unbuiltPairs([...got.problems]);
   const { manifest } = got;
   const problems: Problem[] = [...got.warnings];
   let written: PairsDocument["written"] = null;
@@ -168,5 +165,22 @@ export async function buildPairs(req: PairsRequest): Promise<PairsDocument> {
     readFrom: got.readFrom,
     problems,
     exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 2 : 0, problems, req.strict),
+  };
+}
+
+/** A document that says why no manifest was built (exit 2). */
+function unbuiltPairs(problems: Problem[]): PairsDocument {
+  return {
+    command: "pairs",
+    built: false,
+    source: null,
+    funnel: null,
+    funnelLine: "",
+    funnelNotes: [],
+    items: [],
+    written: null,
+    readFrom: "",
+    problems,
+    exitCode: 2,
   };
 }

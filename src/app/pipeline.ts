@@ -55,6 +55,7 @@ import {
   type DecoderOption,
 } from "./common.js";
 import { manifestsForModels, versionsText } from "./data-version.js";
+import { decoderExpected, longTextCutter } from "./long-texts.js";
 
 /**
  * How much of a model's pair records the caller keeps: `all` (per-item rows, the
@@ -97,6 +98,12 @@ export interface ReadRequest extends ModelsOption, ManifestOption, DecoderOption
   readonly hints?: { readonly force?: string; readonly missing?: string };
   /** Called once the models are known, before the first is read (the bin bounds V8's heap there). */
   readonly beforeReading?: (models: number) => void;
+  /**
+   * Cut each text step longer than this many characters as its line is read, where the cut
+   * changes no reading (`app/long-texts.ts`): for a command that shows texts bounded (the
+   * report); the records' anchor texts are then cut too. Absent: every text is kept whole.
+   */
+  readonly textLimit?: number;
   /** The walks of `results` and `scores` when the command has made them already (to check its arguments), so the trees are walked once. */
   readonly walked?: { readonly results: TreeWalk; readonly scores: TreeWalk | null };
 }
@@ -491,7 +498,15 @@ function readModel(
     problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
     return { models: [{ ...base, filesUsed: {}, decoder: null, problems, ...none }], check: dataCheck() };
   }
-  // one pass per file: the rollouts the pairs need, and whatever else was asked for
+  // one pass per file: the rollouts the pairs need (their long texts cut when asked), and whatever else was asked for
+  const cutter =
+    req.textLimit === undefined || choice === null
+      ? undefined
+      : longTextCutter(
+          on.pairs,
+          decoderExpected(choice.decoder, req.decoder !== undefined, runRecord?.settings.mode ?? null),
+          req.textLimit,
+        );
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
   const readings: Partial<Record<ScoredResultCategory, ResultFileReading>> = {};
   for (const category of scoredResultCategories) {
@@ -510,6 +525,7 @@ function readModel(
       firstStepTokens: needs.firstStepTokens,
       openings: needs.openings && category !== "base",
       injected: needs.injected,
+      keepRollout: cutter?.keep,
     });
     pushAll(problems, reading.problems);
     if (!reading.readable) {
@@ -556,6 +572,9 @@ function readModel(
     req.decoder === undefined && made.mode !== null
       ? { decoder: made.mode === "fc" ? fcDecoder : promptingDecoder, source: "run" as const, reason: made.reason }
       : choice!;
+  // texts cut for a decoder other than the one the lines record: read again with them whole
+  if (cutter !== undefined && cutter.cutLines() > 0 && cutter.decoder !== used.decoder)
+    return readModel(found, manifest, on, { ...req, textLimit: undefined }, scores, logged);
   // a folder of `run --trials K` is K models of one pass: each trial's lines scored on their own
   const trials = trialCount(
     found.name,

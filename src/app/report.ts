@@ -10,8 +10,10 @@ import { manifestSha256 } from "../pairs/digest.js";
 import { pushAll, problem, type Problem } from "../messages/index.js";
 import type { AlignedRow } from "../official/aligned.js";
 import type { EmptyTurnRow } from "../official/empty-turns.js";
-import { assembleReport, headlineReading, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
+import { assembleReport, headlineReading, REPORT_TEXT_LIMIT, type ReportModelInput, type ReportRunInput } from "../report/assemble.js";
 import { renderReport } from "../report/render.js";
+import type { ReportData } from "../report/types.js";
+import type { JudgeRecord } from "../judge/types.js";
 import { reportFigures } from "../report/figures.js";
 import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
@@ -28,7 +30,7 @@ import { err, ok, type Result } from "../messages/index.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { versionsOfModel, versionsText } from "./data-version.js";
 
-import type { PairSet, SideRule } from "../decision/types.js";
+import { pairSets, sideRules, type PairSet, type SideRule } from "../decision/types.js";
 import type { DecoderChoiceSummary } from "../bfcl/decode/index.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { TrialsSummary } from "./score-trials.js";
@@ -46,7 +48,7 @@ import {
   type DecoderOption,
 } from "./common.js";
 import { DEFAULT_MAX_UNDECIDED, LIFTED, reshapeFix } from "./score.js";
-import { readModels, selectModels, walkInputs, type InputWalks } from "./pipeline.js";
+import { readModels, selectModels, walkInputs, type InputWalks, type ModelRead } from "./pipeline.js";
 import type { ModelReplays } from "./replays.js";
 import { metricsInputs } from "./run-metrics.js";
 import { requestShapeProblems, type RequestShape } from "./request-shape.js";
@@ -96,6 +98,9 @@ export interface ReportRequest extends RequestContext, ModelsOption, ManifestOpt
 /** What a library caller's report request must hold (see `request-shape.ts`). */
 const reportShape: RequestShape = {
   results: { rule: "list", required: true },
+  trialsOf: { rule: "list" },
+  pairSet: { rule: "string" },
+  countLogin: { rule: "boolean" },
   scores: { rule: "list" },
   compare: { rule: "list" },
   labels: { rule: "string" },
@@ -181,23 +186,90 @@ function emptyReportDocument(problems: Problem[]): ReportDocument {
   };
 }
 
-/** `buildReport` once every `--trials-of` folder holds one trial. */
-async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
-  const trialsOf = request.trialsOf ?? [];
-  // the trials' folders are read as result trees, each a run of the page
-  const req = request;
+/** The report once the request has its shape: the arguments checked, the runs read, the page assembled and written. */
+async function buildReportOf(req: ReportRequest): Promise<ReportDocument> {
   const ctx = contextOf(req);
-  // the trials of --trials-of are one run of the page, walked together, so its models are named as `score --trials-of` names them
-  const given = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
-  const pageRuns: PageRun[] =
-    trialsOf.length > 0 ? [{ label: "trials", dirs: trialsOf }] : req.results.map((d, i) => ({ label: given[i], dirs: [d] }));
+  const pageRuns = pageRunsOf(req, ctx);
+  // each run walked once, on its own (the same model folder in two runs stays two models)
+  // (its score tree: the one given, else the score/ folders beside result/ in it)
   const scores = req.scores ?? [];
-  const done = (problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument => ({ ...emptyReportDocument(problems), ...rest });
-  // every argument before any input is read
+  const walks = pageRuns.map((r, i) => walkInputs(ctx, r.dirs, scores[i] === undefined ? [] : [scores[i]]));
+  const args = checkArguments(req, ctx, pageRuns, walks);
+  if (args.problems.length > 0 || args.bootstrap === null) return failedReport(args.problems);
+  // one manifest for the page: the runs' file names must be of one BFCL version (unless --manifest forces one), said before anything is read
+  const mixed = req.manifest === undefined ? mixedVersions(req, pageRuns, walks) : null;
+  if (mixed !== null) return failedReport([mixed]);
+  const rule = req.reading ?? "decided";
+  const problems: Problem[] = [];
+  const data = readBfclDataFor(req, ctx, problems);
+  const reading = newRunsReading(problems);
+  const runs = await readReportRuns(req, ctx, pageRuns, walks, data, rule, reading);
+  if (!runs.ok) return failedReport([...runs.problems]);
+  const nothing = nothingToReport(runs.value.runs);
+  if (nothing !== null) return failedReport([...problems, nothing]);
+  const page = assemblePage(req, runs.value, reading, args.judgeLabels, args.bootstrap, rule);
+  if (!page.ok) return failedReport([...problems, ...page.problems]);
+  const { assembled, html, trials } = page.value;
+  // no headline from a broken run, said as `score` says it (the page shows the same row empty)
+  for (const m of assembled.models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.name}: ${m.noHeadline}`));
+  const facts = reportFacts(assembled, html, modelFilesOf(runs.value.runs), walks);
+  if (args.target !== null) {
+    const written = writeFileAtomic(args.target, html);
+    if (!written.ok) return failedReport([...problems, ...written.problems], facts);
+  }
+  let figures: ReportDocument["figures"] = null;
+  if (args.figuresDir !== null) {
+    const written = writeFigures(args.figuresDir, html);
+    problems.push(...written.problems);
+    figures = { dir: args.figuresDir, files: written.files };
+  }
+  const met = [...problems, ...reading.modelProblems.flatMap((m) => m.problems)];
+  return failedReport(problems, {
+    ...facts,
+    figures,
+    trials,
+    modelProblems: reading.modelProblems,
+    modelDecoders: reading.modelDecoders,
+    file: args.target,
+    exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict),
+  });
+}
+
+/** A document with `problems` and whatever is known (`rest`); exit 2 unless `rest` says otherwise. */
+function failedReport(problems: Problem[], rest: Partial<ReportDocument> = {}): ReportDocument {
+  return { ...emptyReportDocument(problems), ...rest };
+}
+
+/** The runs of the page: each `--results` tree, or the trials of `--trials-of` as one run (its models named as `score --trials-of` names them). */
+function pageRunsOf(req: ReportRequest, ctx: Context): PageRun[] {
+  const trialsOf = req.trialsOf ?? [];
+  if (trialsOf.length > 0) return [{ label: "trials", dirs: trialsOf }];
+  const given = runLabels(req.results.map((d) => resolvePath(ctx.cwd, d)));
+  return req.results.map((d, i) => ({ label: given[i], dirs: [d] }));
+}
+
+/** What the arguments give once checked (before any input is read), or the problems with them. */
+interface CheckedArguments {
+  readonly problems: Problem[];
+  readonly bootstrap: BootstrapOptions | null;
+  /** The page's file and the figures' folder (absolute), when asked for. */
+  readonly target: string | null;
+  readonly figuresDir: string | null;
+  readonly judgeLabels: JudgeRecord[] | null;
+}
+
+/** Every argument checked before any input is read: the runs, the scores, `--compare`, the outputs, the judge's labels. */
+function checkArguments(req: ReportRequest, ctx: Context, pageRuns: readonly PageRun[], walks: readonly InputWalks[]): CheckedArguments {
   const bad: Problem[] = [];
   const boot = bootstrapOf(req.bootstrap);
   if (!boot.ok) pushAll(bad, boot.problems);
-  if (trialsOf.length > 0 && request.results.length > 0)
+  // a library caller's names, checked as the CLI's choices are
+  if (req.reading !== undefined && !sideRules.includes(req.reading))
+    bad.push(badArgument(`reading must be one of ${sideRules.join(", ")}, not ${JSON.stringify(req.reading)}`));
+  if (req.pairSet !== undefined && !pairSets.includes(req.pairSet))
+    bad.push(badArgument(`pairSet must be one of ${pairSets.join(", ")}, not ${JSON.stringify(req.pairSet)}`));
+  const scores = req.scores ?? [];
+  if ((req.trialsOf ?? []).length > 0 && req.results.length > 0)
     bad.push(badArgument("give the trials of one model with --trials-of DIR… alone, not beside --results"));
   else if (pageRuns.length === 0) bad.push(badArgument("give at least one --results DIR (a BFCL result tree)"));
   if (scores.length !== 0 && scores.length !== pageRuns.length) {
@@ -205,142 +277,168 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
       badArgument(`give one --scores per --results, in the same order (got ${pageRuns.length} --results and ${scores.length} --scores)`),
     );
   }
-  const labels = pageRuns.map((r) => r.label);
-  // each run walked once, on its own (the same model folder in two runs stays two models)
-  // (its score tree: the one given, else the score/ folders beside result/ in it)
-  const walks = pageRuns.map((r, i) => walkInputs(ctx, r.dirs, scores[i] === undefined ? [] : [scores[i]]));
-  if (req.compare !== undefined && trialsOf.length > 0)
+  if (req.compare !== undefined && (req.trialsOf ?? []).length > 0)
     bad.push(
       badArgument(
         "--compare takes two --results runs, and --trials-of reads the trials of one model: give one or the other (two arms' trials compare with twinscore compare --trials-a DIR… --trials-b DIR…)",
       ),
     );
-  else if (req.compare !== undefined) {
-    if (req.compare.length !== 2) bad.push(badArgument(`--compare takes two runs, got ${req.compare.length}`));
-    else {
-      // a --results tree by its label, or a run inside a folder of runs by its folder's name
-      const runNames = comparableRunNames(labels, walks);
-      for (const key of req.compare) {
-        if (!runNames.includes(key) && !req.results.includes(key))
-          bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${runNames.join(", ")})`));
-      }
-      if (bad.length === 0 && req.compare[0] === req.compare[1])
-        bad.push(problem("compare-same-run", `--compare needs two different runs, got ${req.compare[0]} twice`));
-    }
-  }
+  else if (req.compare !== undefined) pushAll(bad, compareProblems(req.compare, req.results, pageRuns, walks, bad.length === 0));
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
   const figuresDir = req.figures === undefined ? null : resolvePath(ctx.cwd, req.figures);
-  if (figuresDir !== null) {
-    const there = folderExists(joinPath(figuresDir, "figure.svg"));
-    if (!there.ok) bad.push(badArgument(`--figures ${req.figures}: no such folder`));
-  }
+  if (figuresDir !== null && !folderExists(joinPath(figuresDir, "figure.svg")).ok)
+    bad.push(badArgument(`--figures ${req.figures}: no such folder`));
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
-  if (target !== null) {
-    const folder = folderExists(target);
-    if (!folder.ok) pushAll(bad, folder.problems);
-    const inputs = walks
-      .flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])])
-      .flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
-    for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
-    const clash = overwritesInput(target, inputs, "--out");
-    if (clash !== null && !clash.ok) pushAll(bad, clash.problems);
-  }
-  let judgeLabels = null;
-  if (req.labels !== undefined) {
-    const file = resolvePath(ctx.cwd, req.labels);
-    const special = notRegularFile(file, "--labels");
-    judgeLabels = special === null ? readLabelsFile(file) : [];
-    if (special !== null) bad.push(special);
-    else if (judgeLabels.length === 0) bad.push(problem("labels-empty", "no judge label could be read", { file }));
-  }
-  if (bad.length > 0 || !boot.ok) return done(bad);
-  // one manifest for the page: the runs' file names must be of one BFCL version (unless --manifest forces one), said before anything is read
-  if (req.manifest === undefined) {
-    const versionOf = new Map<string, BfclVersion>();
-    walks.forEach((w, i) => {
-      for (const m of selectModels(w.results, req.models ?? []).models) {
-        const v = versionsOfModel(m);
-        if (v.length === 1) versionOf.set(pageRuns.length > 1 ? `${labels[i]}/${m.name}` : m.name, v[0]);
-      }
-    });
-    if (new Set(versionOf.values()).size > 1) {
-      return done([
-        problem(
-          "bfcl-version-mixed",
-          `report puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`,
-        ),
-      ]);
-    }
-  }
-  const rule = req.reading ?? "decided";
-  // The workaround credit and the aligned numbers only when BFCL data is named (--bfcl-data or BFCL_DATA_DIR): they take a while.
-  const problems: Problem[] = [];
-  const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
-  let data: ScoredData | null = null;
-  if (bfcl !== null) {
-    req.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${bfcl.dir})`);
-    const read = readScoredData(bfcl.dir);
-    if (read.ok) data = read.value;
-    else pushAll(problems, read.problems);
-  }
-  const modelProblems: { model: string; problems: Problem[] }[] = [];
-  const made: { model: string; run: string }[] = [];
-  const records = new Map<ReportModelInput, RunRecord | null>();
-  const modelDecoders: { model: string; decoder: DecoderChoiceSummary | null }[] = [];
-  const runs = await readReportRuns(req, ctx, pageRuns, walks, data, rule, problems, modelProblems, modelDecoders, made, records);
-  if (!runs.ok) return done([...runs.problems]);
-  const manifest = runs.value.manifest;
-  const several = runs.value.runs.length > 1;
-  const modelFiles = runs.value.runs.flatMap((r) =>
-    r.models.map((m) => ({ model: several ? `${r.label}/${m.inputs.model}` : m.inputs.model, files: [...m.resultFiles, ...m.scoreFiles] })),
+  if (target !== null) pushAll(bad, outputProblems(target, req, ctx, walks));
+  const labels = req.labels === undefined ? null : judgeLabelsOf(resolvePath(ctx.cwd, req.labels));
+  if (labels !== null) pushAll(bad, labels.problems);
+  return { problems: bad, bootstrap: boot.ok ? boot.value : null, target, figuresDir, judgeLabels: labels?.records ?? null };
+}
+
+/** `--compare`'s two runs: each a run of the page (a `--results` tree by its label, or a run inside a folder of runs by its folder's name), and two different ones. */
+function compareProblems(
+  compare: readonly string[],
+  results: readonly string[],
+  pageRuns: readonly PageRun[],
+  walks: readonly InputWalks[],
+  noneYet: boolean,
+): Problem[] {
+  if (compare.length !== 2) return [badArgument(`--compare takes two runs, got ${compare.length}`)];
+  const bad: Problem[] = [];
+  const runNames = comparableRunNames(
+    pageRuns.map((r) => r.label),
+    walks,
   );
-  const scoredModels = runs.value.runs.flatMap((r) => r.models);
-  if (scoredModels.length === 0)
-    return done([...problems, problem("nothing-scored", "no model could be scored under the --results directories")]);
+  for (const key of compare) {
+    if (!runNames.includes(key) && !results.includes(key))
+      bad.push(problem("compare-run-missing", `--compare ${key}: no such run (runs: ${runNames.join(", ")})`));
+  }
+  if (noneYet && bad.length === 0 && compare[0] === compare[1])
+    bad.push(problem("compare-same-run", `--compare needs two different runs, got ${compare[0]} twice`));
+  return bad;
+}
+
+/** The page's file must be in a folder that exists, and must not name one of the inputs. */
+function outputProblems(target: string, req: ReportRequest, ctx: Context, walks: readonly InputWalks[]): Problem[] {
+  const bad: Problem[] = [];
+  const folder = folderExists(target);
+  if (!folder.ok) pushAll(bad, folder.problems);
+  const inputs = walks
+    .flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])])
+    .flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
+  for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
+  const clash = overwritesInput(target, inputs, "--out");
+  if (clash !== null && !clash.ok) pushAll(bad, clash.problems);
+  return bad;
+}
+
+/** The judge's labels of `--labels` (a regular file holding at least one label), or why not. */
+function judgeLabelsOf(file: string): { records: JudgeRecord[]; problems: Problem[] } {
+  const special = notRegularFile(file, "--labels");
+  if (special !== null) return { records: [], problems: [special] };
+  const records = readLabelsFile(file);
+  return { records, problems: records.length === 0 ? [problem("labels-empty", "no judge label could be read", { file })] : [] };
+}
+
+/** The refusal when the runs' file names are of several BFCL versions (the page has one manifest), or null. */
+function mixedVersions(req: ReportRequest, pageRuns: readonly PageRun[], walks: readonly InputWalks[]): Problem | null {
+  const versionOf = new Map<string, BfclVersion>();
+  walks.forEach((w, i) => {
+    for (const m of selectModels(w.results, req.models ?? []).models) {
+      const v = versionsOfModel(m);
+      if (v.length === 1) versionOf.set(pageRuns.length > 1 ? `${pageRuns[i].label}/${m.name}` : m.name, v[0]);
+    }
+  });
+  if (new Set(versionOf.values()).size <= 1) return null;
+  return problem(
+    "bfcl-version-mixed",
+    `report puts every model on one pair manifest, and these result files are of several BFCL versions: ${versionsText(versionOf)}; give one version's runs, or --manifest FILE to force one`,
+  );
+}
+
+/** BFCL's data when it is named (`--bfcl-data` or `BFCL_DATA_DIR`): the workaround credit and the aligned numbers need it, and take a while. */
+function readBfclDataFor(req: ReportRequest, ctx: Context, problems: Problem[]): ScoredData | null {
+  const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
+  if (bfcl === null) return null;
+  req.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${bfcl.dir})`);
+  const read = readScoredData(bfcl.dir);
+  if (read.ok) return read.value;
+  pushAll(problems, read.problems);
+  return null;
+}
+
+/** Why there is no page when no model was scored, or none has a pair; else null. */
+function nothingToReport(runs: readonly ReportRunInput[]): Problem | null {
+  const scoredModels = runs.flatMap((r) => r.models);
+  if (scoredModels.length === 0) return problem("nothing-scored", "no model could be scored under the --results directories");
   if (scoredModels.every((m) => m.inputs.records.every((r) => r.status === "missing")))
-    return done([
-      ...problems,
-      problem(
-        "no-pairs",
-        "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written",
-      ),
-    ]);
-  const bootstrap = boot.value;
-  const pairSet = pairSetOf(req);
-  let trials: TrialsSummary | null = null;
-  if (trialsOf.length > 0) {
-    req.progress?.(
-      `combining ${runs.value.runs.flatMap((r) => r.models).length} trials${bootstrap.resamples > 0 ? ` (two-level bootstrap B = ${bootstrap.resamples})` : ""}`,
+    return problem(
+      "no-pairs",
+      "no model has a pair to score: every result file is empty or holds none of the manifest's items; no report is written",
     );
-    const combined = trialsOfRuns(runs.value, records, pairSet, rule, req.maxUndecided ?? DEFAULT_MAX_UNDECIDED, bootstrap);
-    if (!combined.ok) return done([...problems, ...combined.problems]);
+  return null;
+}
+
+/** The page's numbers gathered (with the trials combined under `--trials-of`) and rendered. */
+function assemblePage(
+  req: ReportRequest,
+  read: { manifest: Manifest; runs: ReportRunInput[] },
+  reading: RunsReading,
+  judgeLabels: JudgeRecord[] | null,
+  bootstrap: BootstrapOptions,
+  rule: SideRule,
+): Result<{ assembled: ReportData; html: string; trials: TrialsSummary | null }> {
+  const pairSet = pairSetOf(req);
+  const maxUndecided = req.maxUndecided ?? DEFAULT_MAX_UNDECIDED;
+  let trials: TrialsSummary | null = null;
+  if ((req.trialsOf ?? []).length > 0) {
+    req.progress?.(
+      `combining ${read.runs.flatMap((r) => r.models).length} trials${bootstrap.resamples > 0 ? ` (two-level bootstrap B = ${bootstrap.resamples})` : ""}`,
+    );
+    const combined = trialsOfRuns(read, reading.records, pairSet, rule, maxUndecided, bootstrap);
+    if (!combined.ok) return combined;
     trials = combined.value;
   }
   req.progress?.(`gathering numbers${bootstrap.resamples > 0 ? ` (bootstrap B = ${bootstrap.resamples})` : ""}`);
   const assembled = assembleReport({
     title: req.title ?? "twinscore report",
-    manifest,
-    runs: runs.value.runs,
+    manifest: read.manifest,
+    runs: read.runs,
     compare: req.compare ? [req.compare[0], req.compare[1]] : null,
     labels: judgeLabels,
     bootstrap,
     rule,
-    maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
+    maxUndecided,
     ...(pairSet === undefined ? {} : { pairSet }),
     ...(trials === null ? {} : { trials }),
   });
-  if (!assembled.ok) return done([...problems, ...assembled.problems]);
+  if (!assembled.ok) return assembled;
   const html = renderReport({
     ...assembled.value,
-    provenance: { twinscoreVersion: TWINSCORE_VERSION, manifestSha256: manifestSha256(manifest), runs: made },
+    provenance: { twinscoreVersion: TWINSCORE_VERSION, manifestSha256: manifestSha256(read.manifest), runs: reading.made },
   });
-  const d = assembled.value;
-  // no headline from a broken run, said as `score` says it (the page shows the same row empty)
-  for (const m of d.models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.name}: ${m.noHeadline}`));
+  return ok({ assembled: assembled.value, html, trials });
+}
+
+/** Each model of the page (named as the page names it) and the result and score files it was read from. */
+function modelFilesOf(runs: readonly ReportRunInput[]): ReportDocument["modelFiles"] {
+  const several = runs.length > 1;
+  return runs.flatMap((r) =>
+    r.models.map((m) => ({ model: several ? `${r.label}/${m.inputs.model}` : m.inputs.model, files: [...m.resultFiles, ...m.scoreFiles] })),
+  );
+}
+
+/** What the document says of the page. */
+function reportFacts(
+  d: ReportData,
+  html: string,
+  modelFiles: ReportDocument["modelFiles"],
+  walks: readonly InputWalks[],
+): Partial<ReportDocument> {
   const withAligned = d.models.filter((m) => m.aligned !== null);
-  const facts = {
+  return {
     models: d.models.length,
     pairs: d.pairs.length,
     comparisons: d.compare.length,
@@ -351,27 +449,6 @@ async function buildReportOf(request: ReportRequest): Promise<ReportDocument> {
     scoresBeside: walks.flatMap((w) => w.scoresBeside),
     html,
   };
-  if (target !== null) {
-    const written = writeFileAtomic(target, html);
-    if (!written.ok) return done([...problems, ...written.problems], facts);
-  }
-  let figures: ReportDocument["figures"] = null;
-  if (figuresDir !== null) {
-    const written = writeFigures(figuresDir, html);
-    problems.push(...written.problems);
-    figures = { dir: figuresDir, files: written.files };
-  }
-  const met = [...problems, ...modelProblems.flatMap((m) => m.problems)];
-  return done(problems, {
-    ...facts,
-    figures,
-    trials,
-    modelProblems,
-    modelDecoders,
-    modelFiles,
-    file: target,
-    exitCode: strictExitCode(problems.some((p) => p.severity === "error") ? 1 : 0, met, req.strict),
-  });
 }
 
 /** Each figure of the page as an SVG file and a PNG beside it; a PNG that cannot be made is a problem, its SVG is still written. */
@@ -441,6 +518,24 @@ function comparableRunNames(labels: readonly string[], walks: readonly InputWalk
   return [...new Set([...labels, ...inner])];
 }
 
+/** What reading the runs gathers besides the runs themselves: the problems, each model's warnings, decoder and run record. */
+interface RunsReading {
+  /** Problems said in full (errors, a wrong decoder, undecidable pairs, the replays'). */
+  readonly problems: Problem[];
+  /** Each model's routine warnings, summed up per model as `score` prints them. */
+  readonly modelProblems: { model: string; problems: Problem[] }[];
+  readonly modelDecoders: { model: string; decoder: DecoderChoiceSummary | null }[];
+  /** What each model's run is, where `twinscore run` recorded it. */
+  readonly made: { model: string; run: string }[];
+  readonly records: Map<ReportModelInput, RunRecord | null>;
+  /** Folders of `run --trials K` given as `--results` runs (their trials would be models of the page): each with its K. */
+  readonly trialFolders: Map<string, number>;
+}
+
+function newRunsReading(problems: Problem[]): RunsReading {
+  return { problems, modelProblems: [], modelDecoders: [], made: [], records: new Map(), trialFolders: new Map() };
+}
+
 /**
  * Every run of the page read by the pipeline (each `--results` tree on its own, so the
  * same model folder in two runs stays two models), with what BFCL's checker and the
@@ -454,14 +549,9 @@ async function readReportRuns(
   walks: readonly InputWalks[],
   data: ScoredData | null,
   rule: SideRule,
-  problems: Problem[],
-  modelProblems: { model: string; problems: Problem[] }[],
-  modelDecoders: { model: string; decoder: DecoderChoiceSummary | null }[],
-  made: { model: string; run: string }[] = [],
-  records: Map<ReportModelInput, RunRecord | null> = new Map(),
+  reading: RunsReading,
 ): Promise<Result<{ manifest: Manifest; runs: ReportRunInput[] }>> {
   const scores = req.scores ?? [];
-  const table1 = headlineReading(pairSetOf(req));
   const { replaysOf } = await import("./replays.js");
   const runs: ReportRunInput[] = [];
   let manifest: Manifest | null = null;
@@ -474,6 +564,7 @@ async function readReportRuns(
     );
     const scoreDir = scores[i] ?? (beside.length > 0 ? beside.join(", ") : null);
     req.progress?.(`scoring ${label} (${resultDir})`);
+    const page = { label, several: pageRuns.length > 1, scoreDir, data, rule, replaysOf };
     const read = readModels<ReportModelInput | null>(
       {
         ctx,
@@ -485,84 +576,101 @@ async function readReportRuns(
         pairs: "every",
         keep: "all",
         needs: { census: true, texts: data !== null, wholeFiles: data !== null },
+        // the page shows each text cut to its bound: a longer one is cut as it is read, never kept whole
+        textLimit: REPORT_TEXT_LIMIT,
         decoder: req.decoder,
         walked: walks[i],
       },
-      (m) => {
-        // a folder of `run --trials K` is read as trials only with --trials-of: as a --results run its trials would be models of the page
-        if (m.trial !== null && (req.trialsOf ?? []).length === 0) {
-          trialFolders.set(m.found.dir, m.trial.of);
-          return null;
-        }
-        const several = pageRuns.length > 1;
-        // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
-        const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
-        modelProblems.push({ model: several ? `${label}/${m.model}` : m.model, problems: m.problems.filter((p) => !inFull(p)) });
-        modelDecoders.push({ model: several ? `${label}/${m.model}` : m.model, decoder: m.decoder });
-        if (m.runRecord !== null) made.push({ model: several ? `${label}/${m.model}` : m.model, run: describeRun(m.runRecord) });
-        pushAll(problems, m.problems.filter(inFull));
-        if (m.score === null) {
-          // a model mixing both histories is not scored, and the pipeline's error says why
-          if (m.history.protocol === "mixed") return null;
-          problems.push(
-            problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`),
-          );
-          return null;
-        }
-        if (scoreDir !== null) pushAll(problems, m.official?.problems ?? []);
-        let replays: ModelReplays | null = null;
-        if (data !== null) {
-          const scored = selectUnder(m.score.records, m.manifest, table1, rule).scored.map((x) => x.record);
-          replays = replaysOf(m, scored, readingPairs(m.manifest, table1), data, { workaround: true, checker: true }, (what) =>
-            req.progress?.(
-              what === "workaround"
-                ? `replaying miss_func attempts of ${label}/${m.model} (workaround credit)`
-                : `checking ${label}/${m.model} with BFCL's checker (turn prefixes, empty-reference turns)`,
-            ),
-          );
-          pushAll(problems, replays.problems);
-        }
-        const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
-        const resultFiles = Object.values(m.filesUsed)
-          .map((f) => f.file)
-          .sort();
-        const scoreFiles = Object.values(m.official?.scoreFiles ?? {}).sort();
-        const reshape = reshapeFix(m.problems);
-        const input: ReportModelInput = {
-          inputs: metricsInputs(m),
-          workaround,
-          completions,
-          emptyTurns,
-          resultFiles,
-          scoreFiles,
-          run: m.run,
-          folder: m.folder,
-          ...(reshape === undefined ? {} : { reshape }),
-        };
-        records.set(input, m.runRecord);
-        return input;
-      },
+      (m) => reportModelOf(m, req, page, reading),
     );
     if (!read.ok) return read;
-    if (trialFolders.size > 0) {
-      const [dir, trials] = [...trialFolders][0];
+    if (reading.trialFolders.size > 0) {
+      const [dir, trials] = [...reading.trialFolders][0];
       return err(badArgument(`--results: ${dir} holds ${trials} trials of one model: give it with --trials-of ${dir}`));
     }
-    pushAll(problems, read.value.problems);
-    if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest)) {
-      const why =
-        read.value.manifest.source.bfclVersion === manifest.source.bfclVersion
-          ? `their pair manifests differ`
-          : `these runs are of several BFCL versions`;
-      return err(
-        problem(
-          "bfcl-version-mixed",
-          `report puts every model on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`,
-        ),
-      );
-    }
+    pushAll(reading.problems, read.value.problems);
+    if (manifest !== null && read.value.selected.length > 0 && !sameManifest(read.value.manifest, manifest))
+      return err(manifestClash(read.value.manifest, manifest));
     if (read.value.selected.length > 0 || manifest === null) manifest = read.value.manifest;
     runs.push({ label, resultDir, scoreDir, models: read.value.outputs.filter((m): m is ReportModelInput => m !== null) });
   }
   return ok({ manifest: manifest!, runs });
+}
+
+/** The refusal when a run's manifest is not the page's. */
+function manifestClash(found: Manifest, page: Manifest): Problem {
+  const why =
+    found.source.bfclVersion === page.source.bfclVersion ? `their pair manifests differ` : `these runs are of several BFCL versions`;
+  return problem(
+    "bfcl-version-mixed",
+    `report puts every model on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`,
+  );
+}
+
+/** The run of the page a model is read in, and what the page adds to each model: its score tree, BFCL's data, the reading. */
+interface ModelPage {
+  readonly label: string;
+  readonly several: boolean;
+  readonly scoreDir: string | null;
+  readonly data: ScoredData | null;
+  readonly rule: SideRule;
+  readonly replaysOf: typeof import("./replays.js").replaysOf;
+}
+
+/** One model as read, made the page's input (null when it is not scored), its problems, decoder and run record noted in `reading`. */
+function reportModelOf(m: ModelRead, req: ReportRequest, page: ModelPage, reading: RunsReading): ReportModelInput | null {
+  // a folder of `run --trials K` is read as trials only with --trials-of: as a --results run its trials would be models of the page
+  if (m.trial !== null && (req.trialsOf ?? []).length === 0) {
+    reading.trialFolders.set(m.found.dir, m.trial.of);
+    return null;
+  }
+  const { label, scoreDir, data } = page;
+  const name = page.several ? `${label}/${m.model}` : m.model;
+  // routine warnings summed up per model; errors, a wrong decoder and undecidable pairs said in full, as in score
+  const inFull = (p: Problem) => p.severity === "error" || LIFTED.has(p.code);
+  reading.modelProblems.push({ model: name, problems: m.problems.filter((p) => !inFull(p)) });
+  reading.modelDecoders.push({ model: name, decoder: m.decoder });
+  if (m.runRecord !== null) reading.made.push({ model: name, run: describeRun(m.runRecord) });
+  pushAll(reading.problems, m.problems.filter(inFull));
+  if (m.score === null) {
+    // a model mixing both histories is not scored, and the pipeline's error says why
+    if (m.history.protocol === "mixed") return null;
+    reading.problems.push(
+      problem("model-missing", `run ${label}: model ${m.model} has no complete set of result files (base, miss_func, miss_param)`),
+    );
+    return null;
+  }
+  if (scoreDir !== null) pushAll(reading.problems, m.official?.problems ?? []);
+  const replays = data === null ? null : modelReplays(m, req, page, data);
+  if (replays !== null) pushAll(reading.problems, replays.problems);
+  const { workaround, completions, emptyTurns } = replays ?? { workaround: null, completions: null, emptyTurns: null };
+  const reshape = reshapeFix(m.problems);
+  const input: ReportModelInput = {
+    inputs: metricsInputs(m),
+    workaround,
+    completions,
+    emptyTurns,
+    resultFiles: Object.values(m.filesUsed)
+      .map((f) => f.file)
+      .sort(),
+    scoreFiles: Object.values(m.official?.scoreFiles ?? {}).sort(),
+    run: m.run,
+    folder: m.folder,
+    ...(reshape === undefined ? {} : { reshape }),
+  };
+  reading.records.set(input, m.runRecord);
+  return input;
+}
+
+/** With BFCL data: the workaround credit and BFCL's checker on the model's pairs of the headline reading. */
+function modelReplays(m: ModelRead, req: ReportRequest, page: ModelPage, data: ScoredData): ModelReplays {
+  const table1 = headlineReading(pairSetOf(req));
+  const scored = selectUnder(m.score!.records, m.manifest, table1, page.rule).scored.map((x) => x.record);
+  return page.replaysOf(m, scored, readingPairs(m.manifest, table1), data, { workaround: true, checker: true }, (what) =>
+    req.progress?.(
+      what === "workaround"
+        ? `replaying miss_func attempts of ${page.label}/${m.model} (workaround credit)`
+        : `checking ${page.label}/${m.model} with BFCL's checker (turn prefixes, empty-reference turns)`,
+    ),
+  );
 }

@@ -146,6 +146,8 @@ export interface FilePass {
   readonly openings?: boolean;
   /** Count the lines that record an injected prompt block (`run --inject`: the injection check of two arms). */
   readonly injected?: boolean;
+  /** What of each wanted line's decoded rollout to keep (the report cuts long texts there: `app/long-texts.ts`); all of it when absent. */
+  readonly keepRollout?: (id: string, rollout: RecordedRollout) => RecordedRollout;
 }
 
 function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
@@ -311,7 +313,7 @@ export function readResultFile(file: string, category: string, pass: FilePass): 
         problems.push({ ...decoded, severity: "warning" });
         return;
       }
-      rollouts.set(keyed.key, decoded);
+      rollouts.set(keyed.key, pass.keepRollout === undefined ? decoded : pass.keepRollout(head.id, decoded));
       lineOf.set(keyed.key, line);
     };
     /** What an earlier line of a key left: its rollout, its count among the histories, its inference-error warning. */

@@ -15,6 +15,9 @@ import type { ShouldAskCategory } from "../pairs/types.js";
  */
 export type PairSet = "certified" | "uncertified" | "all";
 
+/** Every pair set, in the order help lists them. */
+export const pairSets: readonly PairSet[] = ["certified", "uncertified", "all"];
+
 /**
  * How the sides that are not decisions are read. `decided`: only pairs decided on both
  * sides are scored. `release`: an inference-error line and a rollout that ended before the

@@ -112,9 +112,15 @@ export function headlineReading(pairSet: AssembleInput["pairSet"]): ReadingSpec 
  */
 export const REPORT_TEXT_LIMIT = 20_000;
 
-/** A text cut to `REPORT_TEXT_LIMIT` characters, saying how much was left out and where the rest is. */
+/** What follows the first `limit` characters of a text the report cut. */
+const CUT_MARK = /^ … \[cut by the report: \d+ more characters of \d+; the whole text is in the result file\]$/;
+
+/**
+ * A text cut to `REPORT_TEXT_LIMIT` characters, saying how much was left out and where the
+ * rest is. A text cut already (as the report's reader cuts long texts) is returned as it is.
+ */
 export function boundedText(text: string, limit = REPORT_TEXT_LIMIT): string {
-  if (text.length <= limit) return text;
+  if (text.length <= limit || CUT_MARK.test(text.slice(limit))) return text;
   return `${text.slice(0, limit)} … [cut by the report: ${text.length - limit} more characters of ${text.length}; the whole text is in the result file]`;
 }
 

@@ -1,0 +1,81 @@
+/**
+ * Cutting a rollout's long texts as its line is read, for a command that shows texts (the
+ * report) rather than one that hands them on whole (`score --per-item`, `judge`). A run
+ * whose turns hold millions of characters would otherwise keep every such text of every
+ * twin until the model is scored. A text step is cut to the page's bound (`boundedText`)
+ * only where the cut leaves every reading of the line as it was: the line is read both
+ * ways, on each pair it is a twin of, under the decoder expected to read it, and must give
+ * the same calls, decisions, counts and the same (cut) anchor text; else the line keeps its
+ * texts whole. A model that ends up read with another decoder is read again, texts whole.
+ */
+import type { RecordedRollout } from "../bfcl/results.js";
+import { fcDecoder, promptingDecoder, type Decoder } from "../bfcl/decode/index.js";
+import type { RunMode } from "../bfcl/line-keys.js";
+import { readTwin } from "../decision/read-twin.js";
+import type { TwinReading } from "../decision/types.js";
+import type { ManifestPair } from "../pairs/types.js";
+import { boundedText } from "../report/assemble.js";
+
+/** What of a decoded rollout to keep, given its line's id. */
+export type RolloutKeeper = (id: string, rollout: RecordedRollout) => RecordedRollout;
+
+/** Cuts the long texts of the lines it is given, and counts the lines it cut. */
+export interface TextCutter {
+  readonly keep: RolloutKeeper;
+  /** The decoder every cut was checked under: a model read with another must be read again with its texts whole. */
+  readonly decoder: Decoder;
+  /** Lines whose texts were cut so far. */
+  cutLines(): number;
+}
+
+/**
+ * The decoder a model's lines will be read with, as far as it is known before they are
+ * read: the one given, or the one its `run.json` mode names, else the one chosen from its
+ * files' heads (a mode recorded on its lines, known only after the pass, may name another).
+ */
+export function decoderExpected(chosen: Decoder, given: boolean, recordMode: RunMode | null): Decoder {
+  if (given || recordMode === null) return chosen;
+  return recordMode === "fc" ? fcDecoder : promptingDecoder;
+}
+
+/** Keeps each rollout with its text steps over `limit` characters cut, where the cut changes no reading of it on `pairs` under `decoder`. */
+export function longTextCutter(pairs: readonly ManifestPair[], decoder: Decoder, limit: number): TextCutter {
+  const readers = new Map<string, { anchorTurn: number; tools: ReadonlySet<string> }[]>();
+  for (const p of pairs) {
+    const reader = { anchorTurn: p.anchorTurn, tools: new Set(p.tools) };
+    for (const id of [p.baseId, p.missId]) readers.set(id, [...(readers.get(id) ?? []), reader]);
+  }
+  let cutLines = 0;
+  const keep: RolloutKeeper = (id, rollout) => {
+    const cut = withTextStepsCut(rollout, limit);
+    if (cut === rollout) return rollout;
+    for (const { anchorTurn, tools } of readers.get(id) ?? []) {
+      const whole = readTwin(rollout, anchorTurn, tools, decoder);
+      const shown = readTwin(cut, anchorTurn, tools, decoder);
+      if (readingKey(whole, (t) => boundedText(t, limit)) !== readingKey(shown, (t) => t)) return rollout;
+    }
+    cutLines++;
+    return cut;
+  };
+  return { keep, decoder, cutLines: () => cutLines };
+}
+
+/** The rollout with every text step longer than `limit` cut (`boundedText`); the same object when none is. */
+export function withTextStepsCut(rollout: RecordedRollout, limit: number): RecordedRollout {
+  if (rollout.kind !== "turns") return rollout;
+  const long = (step: unknown) => typeof step === "string" && step.length > limit;
+  if (!rollout.turns.some((turn) => Array.isArray(turn) && turn.some(long))) return rollout;
+  const turns = rollout.turns.map((turn) =>
+    Array.isArray(turn) && turn.some(long) ? turn.map((step: unknown) => (long(step) ? boundedText(step as string, limit) : step)) : turn,
+  );
+  return { ...rollout, turns };
+}
+
+/** Everything a reading says, as one string (its anchor text through `text`): two readings are the same when their keys are. */
+function readingKey(r: TwinReading, text: (t: string) => string): string {
+  return JSON.stringify({
+    ...r,
+    anchorCalls: r.anchorCalls.map((c) => [c.name, c.kind, c.worldChanging, c.decoded, c.bfclDecoded, c.text ?? null]),
+    anchorText: r.anchorText.map(text),
+  });
+}
