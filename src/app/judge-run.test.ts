@@ -309,8 +309,9 @@ describe("a judge whose replies are 150,000 backslashes, with a key set", () => 
       const dir = mkdtempSync(join(tmpdir(), "judge-backslashes-"));
       const t0 = Date.now();
       const report = await runJudge(turns(8), options(srv.url, dir, { timeoutMs: 5_000, retries: 0, cacheDir: null }));
-      // with a redaction quadratic in the run of backslashes, each reply took over a minute
-      expect(Date.now() - t0).toBeLessThan(5_000 + 3_000);
+      // with a redaction quadratic in the run of backslashes, each reply took over a minute;
+      // the slack is for a loaded 2-core machine
+      expect(Date.now() - t0).toBeLessThan(5_000 + 15_000);
       expect(report.requested).toBe(8);
       expect(report.failures).toHaveLength(8);
       for (const f of report.failures) expect(f.message).toMatch(/^malformed judge reply: no label in reply "\\+"$/);

@@ -196,8 +196,9 @@ describe("replies of 150,000 backslashes with a key set", () => {
       ],
       { K: KEY },
     );
-    // with a redaction quadratic in the run of backslashes, one such reply took over a minute
-    expect(r.ms).toBeLessThan(5_000 + 5_000);
+    // with a redaction quadratic in the run of backslashes, one such reply took over a minute;
+    // the slack is for the process's own work on a loaded 2-core machine
+    expect(r.ms).toBeLessThan(5_000 + 20_000);
     expect(r.code).toBe(0);
     expect(srv.stats.requests).toBeGreaterThanOrEqual(3);
     expect(resultLines(out)).toHaveLength(3);
