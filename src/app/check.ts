@@ -10,7 +10,7 @@ import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../offi
 import { missingDataFolder, resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
 import { dataFolderVersion } from "../io/rollout-data.js";
 import { questionsFile } from "../bfcl/categories.js";
-import { runCheck, type CheckedFile, type CheckWorkerSpawner } from "./check-run.js";
+import { runCheck, type CheckedFile, type CheckRunRequest, type CheckWorkerSpawner } from "./check-run.js";
 import { matchingModel, type TreeModel } from "../io/tree.js";
 import { committedManifestSource } from "../io/rollout-data.js";
 import { dataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
@@ -179,6 +179,40 @@ function writtenOf(dir: string, files: readonly CheckedFile[]): CheckDocument["w
   return { dir, files: written.length, models: new Set(written.map((f) => f.folder)).size };
 }
 
+/** The request's settings checked and its BFCL data folder found: the folder, else the problems that stop the check. */
+function checkedSettings(req: CheckRequest, ctx: Context): BfclDataLocation | Problem[] {
+  const bad: Problem[] = [];
+  if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1))
+    bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
+  if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
+  if (bad.length > 0) return bad;
+  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
+  if (!location) return [problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")];
+  // a data folder that is not there is one line, not one per category file
+  const absent = missingDataFolder(location.dir);
+  if (absent !== null) return [absent];
+  return location;
+}
+
+/** What the checker runs on: the walked result tree (and score tree), the data folder and the request's options. */
+function checkRunRequestOf(req: CheckRequest, inputs: InputWalks, location: BfclDataLocation, ctx: Context): CheckRunRequest {
+  return {
+    resultsDir: req.results,
+    walked: inputs.results,
+    bfclDataDir: location.dir,
+    scoresDir: req.scores,
+    scoresWalked: inputs.scores,
+    outDir: req.out,
+    bfclEvalDir: req.bfclEval,
+    decoder: req.decoder,
+    emptyTurns: req.emptyTurns,
+    bfclVersion: req.bfclVersion,
+    ...(req.models !== undefined && req.models.length > 0 ? { models: req.models } : {}),
+    env: { ...ctx.env },
+    cwd: ctx.cwd,
+  };
+}
+
 /** Check every result file. Never throws on bad input: problems are in the document.
  *
  * @example
@@ -201,16 +235,8 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
     exitCode: strictExitCode(exitCode, problems, req.strict),
   });
   let scoresBeside: readonly string[] = [];
-  const bad: Problem[] = [];
-  if (req.threads !== undefined && (!Number.isInteger(req.threads) || req.threads < 1))
-    bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
-  if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
-  if (bad.length > 0) return done(bad);
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
-  if (!location) return done([problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
-  // a data folder that is not there is one line, not one per category file
-  const absent = missingDataFolder(location.dir);
-  if (absent !== null) return done([absent]);
+  const location = checkedSettings(req, ctx);
+  if (Array.isArray(location)) return done(location);
   // the rollouts must have been generated on the data of the version checked: --bfcl-version's, else their file names'
   // the score tree given, else the run's score/ beside its result/ (as score reads it)
   const inputs = walkInputs(
@@ -228,25 +254,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const otherData = dataOfOtherVersion(selected.models, location, req.bfclVersion);
   if (otherData !== null) return done([otherData]);
   req.beforeChecking?.();
-  const run = await runCheck(
-    {
-      resultsDir: req.results,
-      walked: walk,
-      bfclDataDir: location.dir,
-      scoresDir: req.scores,
-      scoresWalked: inputs.scores,
-      outDir: req.out,
-      bfclEvalDir: req.bfclEval,
-      decoder: req.decoder,
-      emptyTurns: req.emptyTurns,
-      bfclVersion: req.bfclVersion,
-      ...(req.models !== undefined && req.models.length > 0 ? { models: req.models } : {}),
-      env: { ...ctx.env },
-      cwd: ctx.cwd,
-    },
-    req.threads,
-    req.spawnWorker ?? null,
-  );
+  const run = await runCheck(checkRunRequestOf(req, inputs, location, ctx), req.threads, req.spawnWorker ?? null);
   if (!run.ok) return done([...data.value.problems, ...run.problems]);
   const { files } = run.value;
   // the data check's warnings (rollouts that follow older data of the version, say) first: they were found first
