@@ -91,35 +91,13 @@ export function manifestsForModels(
     if (!loaded.ok) return loaded;
     forcedManifest = loaded.value;
   }
-  // the data a model's rollouts may have been generated on: every version's, the forced manifest for its own version
-  const candidateOf = new Map<Manifest, DataCandidate>();
-  const candidate = (m: Manifest) => candidateOf.get(m) ?? candidateOf.set(m, dataCandidate(m)).get(m)!;
-  let everyCandidate: DataCandidate[] | null = null;
-  const allCandidates = (): DataCandidate[] => {
-    if (everyCandidate === null) {
-      const byVersion = committed.all();
-      if (forcedManifest !== null) byVersion.set(forcedManifest.source.bfclVersion, forcedManifest);
-      everyCandidate = [...byVersion.values()].map(candidate);
-    }
-    return everyCandidate;
-  };
+  const candidates = dataCandidates(committed, forcedManifest);
   const manifests = new Map<string, Manifest>();
   const versionOf = new Map<string, BfclVersion>();
   const problems: Problem[] = [];
   for (const model of models) {
-    const versions = choice.version !== undefined ? [choice.version] : versionsOfModel(model);
-    if (versions.length === 0) continue; // no scored file: the scorer reports the missing categories
-    if (versions.length > 1) {
-      problems.push(
-        problem(
-          "bfcl-version-mixed",
-          `model ${model.name} mixes BFCL ${versions.join(" and ")} result files; keep one version in a model folder`,
-          { file: model.dir },
-        ),
-      );
-      continue;
-    }
-    const version = versions[0];
+    const version = versionOfModel(model, choice, problems);
+    if (version === null) continue;
     versionOf.set(model.name, version);
     const manifest = forcedManifest ?? committed.get(version);
     if (manifest === null) {
@@ -133,36 +111,83 @@ export function manifestsForModels(
     }
     // a file that cannot be read is the scorer's to report, once, and only that model goes
     // unscored: it must not stop the other models (a failed read never poisons the rest)
-    if (choice.rollouts === "defer") {
+    if (choice.rollouts === "defer" || rolloutsFitManifest(model, manifest, forced, choice, candidates, problems))
       manifests.set(model.name, manifest);
-      continue;
-    }
-    // against the expected data first, streamed (or made by the scorer); only when that fails
-    // are the files read again against every version's data, to name the one they look like
-    let check = choice.checks?.get(model.name) ?? checkRecordedTurns(model, [candidate(manifest)]);
-    if (!check.byVersion[0].fitsAsNow && check.byVersion[0].compared > 0) {
-      // against every version's data also when only older revisions make the rollouts fit: another version's may fit closer;
-      // the expected data's own outcome stays the one made (the scorer's also read the score files' prompts)
-      const own = check.byVersion[0];
-      const every = checkRecordedTurns(model, allCandidates());
-      check = { ...every, byVersion: every.byVersion.map((v) => (v.version === own.version ? own : v)) };
-    }
-    const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
-    if (!verdict.ok && !forced) {
-      const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);
-      problems.push(problem("rollouts-other-data", line, { file: model.dir }));
-      continue;
-    }
-    // rollouts without any inference_log (other tools' files) cannot be checked: nothing to say
-    if (!verdict.ok) {
-      const line = verdict.line!.replace(/; pass --manifest to force$/, "; scored on the --manifest given anyway");
-      problems.push(problem("rollouts-other-data", line, { file: model.dir, severity: "warning" }));
-    } else if (verdict.olderData !== null) {
-      problems.push(problem("rollouts-older-data", verdict.olderData, { file: model.dir, severity: "warning" }));
-    }
-    manifests.set(model.name, manifest);
   }
   return ok({ manifestOf: manifests, versionOf, forced, problems });
+}
+
+/** The data a model's rollouts may have been generated on: each manifest's, made once; every version's (the forced manifest for its own version) made only when asked for. */
+interface DataCandidates {
+  readonly of: (m: Manifest) => DataCandidate;
+  readonly all: () => DataCandidate[];
+}
+
+function dataCandidates(committed: ManifestSource, forcedManifest: Manifest | null): DataCandidates {
+  const candidateOf = new Map<Manifest, DataCandidate>();
+  const candidate = (m: Manifest) => candidateOf.get(m) ?? candidateOf.set(m, dataCandidate(m)).get(m)!;
+  let everyCandidate: DataCandidate[] | null = null;
+  const allCandidates = (): DataCandidate[] => {
+    if (everyCandidate === null) {
+      const byVersion = committed.all();
+      if (forcedManifest !== null) byVersion.set(forcedManifest.source.bfclVersion, forcedManifest);
+      everyCandidate = [...byVersion.values()].map(candidate);
+    }
+    return everyCandidate;
+  };
+  return { of: candidate, all: allCandidates };
+}
+
+/** The one BFCL version a model is checked as (the chosen one, else its files'), or null: no scored file, or files of several versions (reported). */
+function versionOfModel(model: TreeModel, choice: ManifestChoice, problems: Problem[]): BfclVersion | null {
+  const versions = choice.version !== undefined ? [choice.version] : versionsOfModel(model);
+  if (versions.length === 0) return null; // no scored file: the scorer reports the missing categories
+  if (versions.length > 1) {
+    problems.push(
+      problem(
+        "bfcl-version-mixed",
+        `model ${model.name} mixes BFCL ${versions.join(" and ")} result files; keep one version in a model folder`,
+        { file: model.dir },
+      ),
+    );
+    return null;
+  }
+  return versions[0];
+}
+
+/** Whether a model's rollouts may be scored on the manifest: they follow its data, or it was forced; what was found is reported. */
+function rolloutsFitManifest(
+  model: TreeModel,
+  manifest: Manifest,
+  forced: boolean,
+  choice: ManifestChoice,
+  candidates: DataCandidates,
+  problems: Problem[],
+): boolean {
+  // against the expected data first, streamed (or made by the scorer); only when that fails
+  // are the files read again against every version's data, to name the one they look like
+  let check = choice.checks?.get(model.name) ?? checkRecordedTurns(model, [candidates.of(manifest)]);
+  if (!check.byVersion[0].fitsAsNow && check.byVersion[0].compared > 0) {
+    // against every version's data also when only older revisions make the rollouts fit: another version's may fit closer;
+    // the expected data's own outcome stays the one made (the scorer's also read the score files' prompts)
+    const own = check.byVersion[0];
+    const every = checkRecordedTurns(model, candidates.all());
+    check = { ...every, byVersion: every.byVersion.map((v) => (v.version === own.version ? own : v)) };
+  }
+  const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);
+  if (!verdict.ok && !forced) {
+    const line = choice.forceHint === undefined ? verdict.line! : verdict.line!.replace(/pass --manifest to force$/, choice.forceHint);
+    problems.push(problem("rollouts-other-data", line, { file: model.dir }));
+    return false;
+  }
+  // rollouts without any inference_log (other tools' files) cannot be checked: nothing to say
+  if (!verdict.ok) {
+    const line = verdict.line!.replace(/; pass --manifest to force$/, "; scored on the --manifest given anyway");
+    problems.push(problem("rollouts-other-data", line, { file: model.dir, severity: "warning" }));
+  } else if (verdict.olderData !== null) {
+    problems.push(problem("rollouts-older-data", verdict.olderData, { file: model.dir, severity: "warning" }));
+  }
+  return true;
 }
 
 /**
