@@ -43,81 +43,109 @@ export function readOfficial(
   scores: TreeModel | null,
   host: Host = nodeHost(),
 ): OfficialReading {
-  const verdicts = new Map<string, OfficialVerdict>();
-  const problems: Problem[] = [];
-  const categories: ScoredResultCategory[] = [];
-  const scoreFiles: Partial<Record<ScoredResultCategory, string>> = {};
-  const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
-  const promptTurns = new Map<string, TurnQueries>();
+  const reading: ReadingUnderWay = {
+    model,
+    verdicts: new Map<string, OfficialVerdict>(),
+    categories: [],
+    scoreFiles: {},
+    census: {},
+    promptTurns: new Map<string, TurnQueries>(),
+    problems: [],
+  };
   for (const category of scoredResultCategories) {
-    const counted = { census: censuses[category] };
-    if (counted.census === undefined) continue;
-    const resultFile = counted.census.file;
-    census[category] = counted.census;
-    const paths = (scores?.files[category] ?? []).map((f) => f.path);
-    if (paths.length === 0) {
-      problems.push(
-        problem("score-file-missing", `model ${model}: no ${category} score file; official numbers for it are not computed`, {
-          severity: "warning",
-        }),
-      );
-      continue;
-    }
-    if (paths.length > 1) {
-      problems.push(
-        problem("score-file-repeated", `model ${model}: ${paths.length} ${category} score files found; using the first`, {
-          file: paths[0],
-          severity: "warning",
-        }),
-      );
-    }
-    const scoreFile = paths[0];
-    const read = host.readScoreFileText(scoreFile);
-    if (read === null || "reason" in read) {
-      problems.push(
-        problem("file-unreadable", `cannot read score file (${read === null ? "not a regular file" : read.reason})`, { file: scoreFile }),
-      );
-      continue;
-    }
-    const parsed = parseScoreFile(read.text, scoreFile);
-    pushAll(problems, parsed.problems);
-    if (parsed.content === null) continue;
-    // a score file of lines `run --until-anchor` stopped: BFCL's (every line) or `check`'s (the stopped ones left out)
-    const stopped = counted.census.stopped;
-    const whole = stopped.size === 0 || parsed.content.header.totalCount === counted.census.ids.length;
-    const checked = verdictsOf(parsed.content, whole ? counted.census.ids : counted.census.ids.filter((id) => !stopped.has(id)), {
-      scoreFile,
-      resultFile,
-    });
-    pushAll(problems, checked.problems);
-    // A file cut short or with lines that disagree with its header would change BFCL's number
-    // without a word: its category is left out, so the model's official columns stay empty.
-    if (parsed.problems.length > 0 || checked.problems.some((p) => p.code === "score-count-mismatch")) {
-      problems.push(
-        problem(
-          "score-file-unusable",
-          `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`,
-          { file: scoreFile },
-        ),
-      );
-      continue;
-    }
-    // BFCL's verdict on a line `run --until-anchor` stopped judges a cut rollout, not the model
-    for (const [id, v] of checked.verdicts) if (!stopped.has(id)) verdicts.set(id, v);
-    for (const [id, f] of parsed.content.failed) if (f.promptTurns !== undefined) promptTurns.set(id, f.promptTurns);
-    if (stopped.size > 0) {
-      problems.push(
-        problem(
-          "score-stopped-at-anchor",
-          `model ${model}: ${countOf(stopped.size, `${category} line`)} stopped after their anchor turn (twinscore run --until-anchor), left out of the official numbers: they hold the decision only, not a whole rollout`,
-          { file: resultFile, severity: "warning" },
-        ),
-      );
-    }
-    categories.push(category);
-    scoreFiles[category] = scoreFile;
+    const counted = censuses[category];
+    if (counted === undefined) continue;
+    reading.census[category] = counted;
+    const scoreFile = chosenScoreFile(model, category, scores, reading.problems);
+    if (scoreFile === null) continue;
+    if (!addScoreFile(reading, category, counted, scoreFile, host)) continue;
+    reading.categories.push(category);
+    reading.scoreFiles[category] = scoreFile;
   }
-  return { model, verdicts, categories, scoreFiles, census, promptTurns, problems };
+  return reading;
+}
+
+/** A reading being filled, category by category. */
+type ReadingUnderWay = OfficialReading & { readonly promptTurns: Map<string, TurnQueries> };
+
+/** The score file of a category (the first, when there are several, which is reported), or null when there is none (reported). */
+function chosenScoreFile(model: string, category: ScoredResultCategory, scores: TreeModel | null, problems: Problem[]): string | null {
+  const paths = (scores?.files[category] ?? []).map((f) => f.path);
+  if (paths.length === 0) {
+    problems.push(
+      problem("score-file-missing", `model ${model}: no ${category} score file; official numbers for it are not computed`, {
+        severity: "warning",
+      }),
+    );
+    return null;
+  }
+  if (paths.length > 1) {
+    problems.push(
+      problem("score-file-repeated", `model ${model}: ${paths.length} ${category} score files found; using the first`, {
+        file: paths[0],
+        severity: "warning",
+      }),
+    );
+  }
+  return paths[0];
+}
+
+/**
+ * Read one category's score file, cross-check it against its result file's census and add
+ * its verdicts and prompts to the reading; false when it cannot be used (reported).
+ */
+function addScoreFile(
+  reading: ReadingUnderWay,
+  category: ScoredResultCategory,
+  census: ResultCensus,
+  scoreFile: string,
+  host: Host,
+): boolean {
+  const { model, problems } = reading;
+  const resultFile = census.file;
+  const read = host.readScoreFileText(scoreFile);
+  if (read === null || "reason" in read) {
+    problems.push(
+      problem("file-unreadable", `cannot read score file (${read === null ? "not a regular file" : read.reason})`, { file: scoreFile }),
+    );
+    return false;
+  }
+  const parsed = parseScoreFile(read.text, scoreFile);
+  pushAll(problems, parsed.problems);
+  if (parsed.content === null) return false;
+  // a score file of lines `run --until-anchor` stopped: BFCL's (every line) or `check`'s (the stopped ones left out)
+  const stopped = census.stopped;
+  const whole = stopped.size === 0 || parsed.content.header.totalCount === census.ids.length;
+  const checked = verdictsOf(parsed.content, whole ? census.ids : census.ids.filter((id) => !stopped.has(id)), {
+    scoreFile,
+    resultFile,
+  });
+  pushAll(problems, checked.problems);
+  // A file cut short or with lines that disagree with its header would change BFCL's number
+  // without a word: its category is left out, so the model's official columns stay empty.
+  if (parsed.problems.length > 0 || checked.problems.some((p) => p.code === "score-count-mismatch")) {
+    problems.push(
+      problem(
+        "score-file-unusable",
+        `model ${model}: the ${category} score file is incomplete or disagrees with its header; official numbers for the model are not computed`,
+        { file: scoreFile },
+      ),
+    );
+    return false;
+  }
+  // BFCL's verdict on a line `run --until-anchor` stopped judges a cut rollout, not the model
+  for (const [id, v] of checked.verdicts) if (!stopped.has(id)) reading.verdicts.set(id, v);
+  for (const [id, f] of parsed.content.failed) if (f.promptTurns !== undefined) reading.promptTurns.set(id, f.promptTurns);
+  if (stopped.size > 0) {
+    problems.push(
+      problem(
+        "score-stopped-at-anchor",
+        `model ${model}: ${countOf(stopped.size, `${category} line`)} stopped after their anchor turn (twinscore run --until-anchor), left out of the official numbers: they hold the decision only, not a whole rollout`,
+        { file: resultFile, severity: "warning" },
+      ),
+    );
+  }
+  return true;
 }
 
 /**
