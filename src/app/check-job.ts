@@ -303,39 +303,10 @@ function finishFile(
       ),
     );
   }
-  let written: string | null = null;
-  if (settings.outDir !== null && checked.scoreFile !== null) {
-    const target = joinPath(settings.outDir, file.scoreRelative);
-    const w = makeFolder(parentOf(target)) ?? writeFileAtomic(target, checked.scoreFile);
-    if (!w.ok) pushAll(problems, w.problems);
-    else written = target;
-  }
-  let agreement: Agreement | null = null;
-  let storedScoreFile: string | null = null;
-  if (settings.compareStored) {
-    const candidate = file.storedScore;
-    const storedText = candidate === null ? null : readScoreFileText(candidate);
-    if (candidate === null || storedText === null)
-      problems.push(
-        problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }),
-      );
-    else if ("reason" in storedText)
-      problems.push(problem("file-unreadable", `cannot read score file (${storedText.reason})`, { file: candidate }));
-    else {
-      const stored = parseScoreFile(storedText.text, candidate);
-      pushAll(problems, stored.problems);
-      if (stored.content !== null) {
-        agreement = compareVerdicts(checked.verdicts, stored.content);
-        if (agreement.disagreeingIds.length > 0) {
-          agreement = {
-            ...agreement,
-            explained: explainDifferences(checked.verdicts, stored.content, agreement.disagreeingIds, file.version, recheck),
-          };
-        }
-        storedScoreFile = candidate;
-      }
-    }
-  }
+  const written = writtenScoreFile(settings, file, checked, problems);
+  const { agreement, storedScoreFile } = settings.compareStored
+    ? storedAgreement(file, checked, recheck, problems)
+    : { agreement: null, storedScoreFile: null };
   return {
     total: checked.total,
     correct: checked.correct,
@@ -348,6 +319,55 @@ function finishFile(
     decoder,
     decodeHealth: checked.decodeHealth,
   };
+}
+
+/** Write the file's score file under --out; its path, or null when none is asked for or the write failed (reported). */
+function writtenScoreFile(
+  settings: CheckJobSettings,
+  file: CheckJob["files"][number],
+  checked: FileCheck,
+  problems: Problem[],
+): string | null {
+  if (settings.outDir === null || checked.scoreFile === null) return null;
+  const target = joinPath(settings.outDir, file.scoreRelative);
+  const w = makeFolder(parentOf(target)) ?? writeFileAtomic(target, checked.scoreFile);
+  if (!w.ok) {
+    pushAll(problems, w.problems);
+    return null;
+  }
+  return target;
+}
+
+/** The file's verdicts compared with its stored score file, differences explained; nulls when that file is missing or unreadable (reported). */
+function storedAgreement(
+  file: CheckJob["files"][number],
+  checked: FileCheck,
+  recheck: (variant: CheckVariant) => readonly OurVerdict[] | null,
+  problems: Problem[],
+): { agreement: Agreement | null; storedScoreFile: string | null } {
+  const candidate = file.storedScore;
+  const storedText = candidate === null ? null : readScoreFileText(candidate);
+  if (candidate === null || storedText === null) {
+    problems.push(
+      problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }),
+    );
+    return { agreement: null, storedScoreFile: null };
+  }
+  if ("reason" in storedText) {
+    problems.push(problem("file-unreadable", `cannot read score file (${storedText.reason})`, { file: candidate }));
+    return { agreement: null, storedScoreFile: null };
+  }
+  const stored = parseScoreFile(storedText.text, candidate);
+  pushAll(problems, stored.problems);
+  if (stored.content === null) return { agreement: null, storedScoreFile: null };
+  let agreement = compareVerdicts(checked.verdicts, stored.content);
+  if (agreement.disagreeingIds.length > 0) {
+    agreement = {
+      ...agreement,
+      explained: explainDifferences(checked.verdicts, stored.content, agreement.disagreeingIds, file.version, recheck),
+    };
+  }
+  return { agreement, storedScoreFile: candidate };
 }
 
 /** Problems of a job that failed as a whole (a worker crash), one per file. */
