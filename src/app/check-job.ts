@@ -137,8 +137,55 @@ function invalidUtf8Problem(bytes: Uint8Array, file: string): Problem | null {
  * BFCL data of its category missing or malformed, a malformed result line …), in file order.
  */
 export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: CheckJobCache): Result<CheckedFileData>[] {
+  const { out, inputs, read, filler } = readJobFiles(job, settings, cache);
+  const summary = "name" in job.decoder ? job.decoder : chosenDecoder(job.decoder, read, cache.buffers);
+  const decoder = summary === null ? undefined : decoderByName(summary.name);
+  if (summary === null || decoder === undefined) {
+    const name = "name" in job.decoder ? job.decoder.name : job.decoder.override;
+    return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${name}`, { file: f.path })));
+  }
+  // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
+  for (const version of ["v3", "v4"] as const) {
+    const mine = inputs.filter((f) => job.files[f.index].version === version);
+    if (mine.length === 0) continue;
+    const results = checkModelFiles(mine, {
+      // BFCL's checker knows a model by its result folder's name, `/` written as `_`
+      modelName: job.model.replaceAll("/", "_"),
+      newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
+      decode: decoder.decode,
+      decodePlain: decoder.plain?.decode,
+      decoder,
+      renderScore: settings.outDir !== null || settings.compareStored,
+      emptyTurns: settings.emptyTurns ?? undefined,
+      bfclVersion: version,
+    });
+    results.forEach((r, i) => {
+      const input = mine[i];
+      const recheck = recheckerOf(input, job.model, filler, version, decoder, settings);
+      out[input.index] = r.ok ? ok(finishFile(settings, job.files[input.index], r.value, summary, recheck)) : r;
+    });
+  }
+  return out as Result<CheckedFileData>[];
+}
+
+/** An input of the evaluator and the index of its file in the job. */
+type IndexedInput = ModelFileInput & { readonly index: number };
+
+/** A job's files as read: the outcome of each file not checked (null for the others), the evaluator's inputs, the bytes by path, the long_context filler. */
+interface JobFiles {
+  readonly out: (Result<CheckedFileData> | null)[];
+  readonly inputs: IndexedInput[];
+  readonly read: Map<string, Uint8Array>;
+  readonly filler: LongContextData | undefined;
+}
+
+/**
+ * Read a job's files and their category's data: the evaluator's inputs, and the outcome
+ * of each file that cannot be checked (its data missing, its bytes unreadable or not UTF-8).
+ */
+function readJobFiles(job: CheckJob, settings: CheckJobSettings, cache: CheckJobCache): JobFiles {
   const out: (Result<CheckedFileData> | null)[] = job.files.map(() => null);
-  const inputs: (ModelFileInput & { readonly index: number })[] = [];
+  const inputs: IndexedInput[] = [];
   // every file's bytes as read, for the decoder's detection sample (a file not checked, for bytes not UTF-8, kept in a copy: its buffer is reused)
   const read = new Map<string, Uint8Array>();
   let filler: LongContextData | undefined;
@@ -186,49 +233,33 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
       scoreScratch: (bytes) => cache.buffers.buffer(`out${slot}`, bytes),
     });
   });
-  const summary = "name" in job.decoder ? job.decoder : chosenDecoder(job.decoder, read, cache.buffers);
-  const decoder = summary === null ? undefined : decoderByName(summary.name);
-  if (summary === null || decoder === undefined) {
-    const name = "name" in job.decoder ? job.decoder.name : job.decoder.override;
-    return job.files.map((f) => err(problem("decoder-unknown", `unknown decoder ${name}`, { file: f.path })));
-  }
-  // one evaluator process per BFCL release: a folder holding v3 and v4 files is two evaluations
-  for (const version of ["v3", "v4"] as const) {
-    const mine = inputs.filter((f) => job.files[f.index].version === version);
-    if (mine.length === 0) continue;
-    const results = checkModelFiles(mine, {
-      // BFCL's checker knows a model by its result folder's name, `/` written as `_`
-      modelName: job.model.replaceAll("/", "_"),
-      newProcess: (exact) => newEvaluatorProcess(filler, exact, version),
+  return { out, inputs, read, filler };
+}
+
+/** The same file alone in a fresh process of another kind, to test what explains a difference from BFCL's stored verdicts. */
+function recheckerOf(
+  input: IndexedInput,
+  model: string,
+  filler: LongContextData | undefined,
+  version: BfclVersion,
+  decoder: NonNullable<ReturnType<typeof decoderByName>>,
+  settings: CheckJobSettings,
+): (variant: CheckVariant) => readonly OurVerdict[] | null {
+  return (variant) => {
+    const again = checkResultFile(input.bytes, input.file, {
+      modelName: model,
+      testCategory: input.testCategory,
+      inputs: input.inputs,
+      process: newEvaluatorProcess(filler, true, version, variant.seeds, variant.classSource),
       decode: decoder.decode,
       decodePlain: decoder.plain?.decode,
       decoder,
-      renderScore: settings.outDir !== null || settings.compareStored,
+      renderScore: true,
       emptyTurns: settings.emptyTurns ?? undefined,
       bfclVersion: version,
     });
-    results.forEach((r, i) => {
-      const input = mine[i];
-      // the same file alone in a fresh process of another kind, to test what explains a difference from BFCL's stored verdicts
-      const recheck = (variant: CheckVariant): readonly OurVerdict[] | null => {
-        const again = checkResultFile(input.bytes, input.file, {
-          modelName: job.model,
-          testCategory: input.testCategory,
-          inputs: input.inputs,
-          process: newEvaluatorProcess(filler, true, version, variant.seeds, variant.classSource),
-          decode: decoder.decode,
-          decodePlain: decoder.plain?.decode,
-          decoder,
-          renderScore: true,
-          emptyTurns: settings.emptyTurns ?? undefined,
-          bfclVersion: version,
-        });
-        return again.ok ? again.value.verdicts : null;
-      };
-      out[input.index] = r.ok ? ok(finishFile(settings, job.files[input.index], r.value, summary, recheck)) : r;
-    });
-  }
-  return out as Result<CheckedFileData>[];
+    return again.ok ? again.value.verdicts : null;
+  };
 }
 
 /**
