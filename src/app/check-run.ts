@@ -211,26 +211,69 @@ export async function runCheck(
   const stored = req.scoresWalked !== undefined ? req.scoresWalked : scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
   if (stored !== null) pushAll(problems, stored.problems);
   /** The stored score file of a result file: same model (and run), category and version. */
-  const storedScoreOf = (f: FoundResultFile): string | null => {
+  const storedScoreOf: StoredScoreOf = (f) => {
     if (stored === null) return null;
     const m = matchingModel(f.found, runs, stored.models);
     return m?.files[f.category]?.find((s) => s.version === f.version)?.path ?? null;
   };
-  let longContextModule: string | null = null;
   const cache = new CheckJobCache(); // this thread's: the data read here serves its jobs
-  if (found.some((f) => f.category === "long_context")) {
-    const module = findLongContextModule({ flag: req.bfclEvalDir, env: req.env, cwd: req.cwd, dataDir });
-    if (module === null) problems.push(longContextMissing(found, req.bfclEvalDir));
-    else {
-      // read once here so a bad module is one problem, not one per file
-      const read = readLongContext(module);
-      if (read.ok) {
-        longContextModule = module;
-        cache.filler = read;
-      } else pushAll(problems, read.problems);
-    }
+  const longContextModule = longContextOf(found, req, dataDir, cache, problems);
+  const groups = modelGroups(found, longContextModule);
+  const clash = outClash(req, groups, storedScoreOf);
+  if (clash !== null) return errAll(clash);
+  const { jobs, checkedGroups } = jobsOf(groups, req, storedScoreOf, problems);
+  const settings: CheckJobSettings = {
+    dataDir,
+    longContextModule,
+    emptyTurns: req.emptyTurns ?? null,
+    outDir: req.outDir === undefined ? null : resolvePath(req.cwd, req.outDir),
+    compareStored: stored !== null,
+  };
+  const outcomes = await runJobs(jobs, {
+    threads,
+    spawn: spawnWorker === null ? null : () => spawnWorker(settings),
+    inline: (job) => runCheckJob(job, settings, cache),
+    failed: failedJob,
+  });
+  const files = checkedFilesOf(checkedGroups, outcomes, req, problems);
+  return ok({ files, problems });
+}
+
+/** The stored score file of a result file: same model (and run), category and version. */
+type StoredScoreOf = (f: FoundResultFile) => string | null;
+
+/** A model folder's files checked together, as one trial of a `run --trials K` folder or whole (trial null). */
+interface CheckedGroup {
+  readonly files: FoundResultFile[];
+  readonly trial: number | null;
+}
+
+/** BFCL's long_context.py, read into the cache, when long_context files are checked; null when none are or it is missing or bad (reported). */
+function longContextOf(
+  found: readonly FoundResultFile[],
+  req: CheckRunRequest,
+  dataDir: string,
+  cache: CheckJobCache,
+  problems: Problem[],
+): string | null {
+  if (!found.some((f) => f.category === "long_context")) return null;
+  const module = findLongContextModule({ flag: req.bfclEvalDir, env: req.env, cwd: req.cwd, dataDir });
+  if (module === null) {
+    problems.push(longContextMissing(found, req.bfclEvalDir));
+    return null;
   }
-  // one job (one evaluator process) per model folder; files are sorted by path, so a folder's files are adjacent
+  // read once here so a bad module is one problem, not one per file
+  const read = readLongContext(module);
+  if (!read.ok) {
+    pushAll(problems, read.problems);
+    return null;
+  }
+  cache.filler = read;
+  return module;
+}
+
+/** One job (one evaluator process) per model folder; files are sorted by path, so a folder's files are adjacent. */
+function modelGroups(found: readonly FoundResultFile[], longContextModule: string | null): FoundResultFile[][] {
   const groups: FoundResultFile[][] = [];
   for (const f of found) {
     if (f.category === "long_context" && longContextModule === null) continue;
@@ -238,24 +281,37 @@ export async function runCheck(
     if (last && last[0].modelDir === f.modelDir) last.push(f);
     else groups.push([f]);
   }
-  if (req.outDir !== undefined) {
-    // --out must not write a score file over a file this run reads (a stored score file, say)
-    const outDir = resolvePath(req.cwd, req.outDir);
-    for (const g of groups) {
-      for (const f of g) {
-        const clash = overwritesInput(
-          joinPath(outDir, f.scoreRelative),
-          [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])],
-          "--out",
-        );
-        if (clash !== null && !clash.ok) return errAll(clash.problems);
-      }
+  return groups;
+}
+
+/** --out must not write a score file over a file this run reads (a stored score file, say): the problems of the first clash, or null. */
+function outClash(req: CheckRunRequest, groups: readonly FoundResultFile[][], storedScoreOf: StoredScoreOf): readonly Problem[] | null {
+  if (req.outDir === undefined) return null;
+  const outDir = resolvePath(req.cwd, req.outDir);
+  for (const g of groups) {
+    for (const f of g) {
+      const clash = overwritesInput(
+        joinPath(outDir, f.scoreRelative),
+        [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])],
+        "--out",
+      );
+      if (clash !== null && !clash.ok) return clash.problems;
     }
   }
+  return null;
+}
+
+/** The jobs of the model folders, and the group of files each job checks (in the same order). */
+function jobsOf(
+  groups: readonly FoundResultFile[][],
+  req: CheckRunRequest,
+  storedScoreOf: StoredScoreOf,
+  problems: Problem[],
+): { jobs: CheckJob[]; checkedGroups: CheckedGroup[] } {
   // each model folder's decoder as `score` chooses it: --decoder, the registry of the version checked, else the head of
   // its files, which the job samples from the bytes it reads (so no result file is opened again for its head)
   const jobs: CheckJob[] = [];
-  const checkedGroups: { files: FoundResultFile[]; trial: number | null }[] = [];
+  const checkedGroups: CheckedGroup[] = [];
   for (const g of groups) {
     if (req.decoder !== undefined && req.decoder !== null && decoderByName(req.decoder) === undefined) {
       problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
@@ -297,19 +353,16 @@ export async function runCheck(
       });
     }
   }
-  const settings: CheckJobSettings = {
-    dataDir,
-    longContextModule,
-    emptyTurns: req.emptyTurns ?? null,
-    outDir: req.outDir === undefined ? null : resolvePath(req.cwd, req.outDir),
-    compareStored: stored !== null,
-  };
-  const outcomes = await runJobs(jobs, {
-    threads,
-    spawn: spawnWorker === null ? null : () => spawnWorker(settings),
-    inline: (job) => runCheckJob(job, settings, cache),
-    failed: failedJob,
-  });
+  return { jobs, checkedGroups };
+}
+
+/** The checked files, in job order, their problems added to `problems` (a problem that stopped several files once). */
+function checkedFilesOf(
+  checkedGroups: readonly CheckedGroup[],
+  outcomes: readonly Result<CheckedFileData>[][],
+  req: CheckRunRequest,
+  problems: Problem[],
+): CheckedFile[] {
   const files: CheckedFile[] = [];
   const reported = new Set<string>();
   checkedGroups.forEach(({ files: group, trial }, gi) => {
@@ -346,7 +399,7 @@ export async function runCheck(
       });
     });
   });
-  return ok({ files, problems });
+  return files;
 }
 
 /** A file's bytes, or undefined when it cannot be read (the job that reads it then says why). */
