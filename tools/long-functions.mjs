@@ -40,7 +40,6 @@ export const ALLOWED = [
   { file: "src/app/run/plan.ts", name: "narrowSelection", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/check.ts", name: "checkRuns", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/score.ts", name: "scoreRuns", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/demo.ts", name: "runDemo", kind: "unsplit", reason: "not yet split into named phases" },
   {
     file: "src/stats/pcg64.ts",
     name: "fillBoundedSmall",
