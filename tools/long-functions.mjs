@@ -48,7 +48,6 @@ export const ALLOWED = [
   },
   { file: "src/decision/read-twin.ts", name: "readTwin", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/bfcl/decode/decoders/functiongemma.ts", name: "gemmaArgs", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/report/svg.ts", name: "rankReversalSvg", kind: "unsplit", reason: "not yet split into named phases" },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
