@@ -35,8 +35,6 @@ export const ALLOWED = [
   { file: "src/app/data-version.ts", name: "manifestsForModels", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/compare.ts", name: "compareArms", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/official-scores.ts", name: "readOfficial", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/run/model.ts", name: "resumeAndGenerate", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/run/model.ts", name: "finish", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/check.ts", name: "checkRuns", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/score.ts", name: "scoreRuns", kind: "unsplit", reason: "not yet split into named phases" },
   {
