@@ -36,7 +36,6 @@ export const ALLOWED = [
   { file: "src/app/compare.ts", name: "compareArms", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/official-scores.ts", name: "readOfficial", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/check.ts", name: "checkRuns", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/score.ts", name: "scoreRuns", kind: "unsplit", reason: "not yet split into named phases" },
   {
     file: "src/stats/pcg64.ts",
     name: "fillBoundedSmall",
