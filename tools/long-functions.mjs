@@ -43,7 +43,6 @@ export const ALLOWED = [
     reason: "the bootstrap's inner loop: PCG64's state kept in locals, its step and output inlined",
   },
   { file: "src/decision/read-twin.ts", name: "readTwin", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/bfcl/decode/decoders/functiongemma.ts", name: "gemmaArgs", kind: "unsplit", reason: "not yet split into named phases" },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
