@@ -33,7 +33,6 @@ export const ALLOWED = [
   { file: "src/app/check-job.ts", name: "runCheckJob", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/check-job.ts", name: "finishFile", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/data-version.ts", name: "manifestsForModels", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/compare.ts", name: "compareArms", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/official-scores.ts", name: "readOfficial", kind: "unsplit", reason: "not yet split into named phases" },
   { file: "src/app/check.ts", name: "checkRuns", kind: "unsplit", reason: "not yet split into named phases" },
   {
