@@ -2,12 +2,12 @@
  * Requests of the wrong shape through the public library entry (`src/index.ts`), as a
  * JavaScript caller can send them: no request, a string where a list belongs, a number
  * where a path belongs, a list where a string belongs. `buildReport`, `compareArms`,
- * `judgeHeldBack`, `readRun`, `buildPairs` and `checkRuns` answer each with their document — one `bad-argument`
+ * `judgeHeldBack`, `readRun`, `buildPairs`, `checkRuns` and `runCommand` answer each with their document — one `bad-argument`
  * problem per wrong field, exit code 2 where the document has one — never a TypeError,
  * and read nothing. A request of the right shape still reads the real run.
  */
 import { describe, expect, it } from "vitest";
-import { buildPairs, buildReport, checkRuns, compareArms, judgeHeldBack, readRun } from "./index.js";
+import { buildPairs, buildReport, checkRuns, compareArms, judgeHeldBack, readRun, runCommand } from "./index.js";
 import { rolloutRunDir } from "./testing/shared.js";
 
 const realRun = rolloutRunDir("2025-11-12-main");
@@ -135,5 +135,26 @@ describe("readRun", () => {
     expect(doc.problems.filter((p) => p.severity === "error")).toEqual([]);
     expect(doc.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b"]);
     expect(doc.models[0].rollouts.size).toBe(200);
+  });
+});
+
+describe("runCommand", () => {
+  it("no request, missing endpoint, model and out, a number, a list and a string where they go: the problems, exit 2, nothing sent or written", async () => {
+    const example = '{ endpoint: "http://127.0.0.1:8000/v1", model: "my-model", out: "runs/mine" }';
+    expect((await runCommand(loose(undefined))).problems).toEqual([bad(`the request must be an object, e.g. ${example}, not undefined`)]);
+    expect((await runCommand(loose({}))).problems).toEqual([
+      bad("endpoint is required: a string"),
+      bad("model is required: a string"),
+      bad("out is required: a string"),
+    ]);
+    const doc = await runCommand(loose({ endpoint: 5, model: ["m"], out: "/nonexistent/out", ids: "multi_turn_base_0", dryRun: "yes" }));
+    expect(doc.problems).toEqual([
+      bad("endpoint must be a string, not number 5"),
+      bad("model must be a string, not a list"),
+      bad('dryRun must be true or false, not a string ("yes")'),
+      bad('ids must be a list of non-empty strings (string[]), not a string ("multi_turn_base_0"); give ["multi_turn_base_0"]'),
+    ]);
+    expect(doc.exitCode).toBe(2);
+    expect(doc.requests).toBe(0);
   });
 });

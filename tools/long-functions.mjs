@@ -24,18 +24,6 @@ export const ALLOWED = [
   { file: "src/simulator/eval-scope.ts", name: "BUILTINS", kind: "table", reason: "Python's builtins, one row per name" },
   { file: "src/simulator/classes/math-api.ts", name: "buildMathMethods", kind: "table", reason: "MathAPI's methods, one row per method" },
   { file: "src/official/metric-names.ts", name: "metricsByName", kind: "table", reason: "the metric catalogue, one row per metric" },
-  { file: "src/app/pipeline.ts", name: "readModel", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/pipeline.ts", name: "readModels", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/pipeline.ts", name: "scoreReadings", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/result-lines.ts", name: "readResultFile", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/result-lines.ts", name: "visit", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/compare.ts", name: "compareArms", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/run/model.ts", name: "resumeAndGenerate", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/run/model.ts", name: "finish", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/run/plan.ts", name: "narrowSelection", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/score.ts", name: "scoreRuns", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/demo.ts", name: "runDemo", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/app/judge-run.ts", name: "runJudge", kind: "unsplit", reason: "not yet split into named phases" },
   {
     file: "src/stats/pcg64.ts",
     name: "fillBoundedSmall",
@@ -43,8 +31,6 @@ export const ALLOWED = [
     reason: "the bootstrap's inner loop: PCG64's state kept in locals, its step and output inlined",
   },
   { file: "src/decision/read-twin.ts", name: "readTwin", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/bfcl/decode/decoders/functiongemma.ts", name: "gemmaArgs", kind: "unsplit", reason: "not yet split into named phases" },
-  { file: "src/report/svg.ts", name: "rankReversalSvg", kind: "unsplit", reason: "not yet split into named phases" },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -381,6 +381,50 @@ function comparedModels(
   return histories.some((h) => h.a === "reference" || h.b === "reference") ? { ...withRuns, histories } : withRuns;
 }
 
+/** What reading either arm shares: the request and inputs, the replayer when BFCL data is given, and what the reads collect. */
+async function armReading(req: CompareRequest, ctx: Context, inputs: CompareInputs, noHeadline: NoHeadline[]): Promise<ArmReading> {
+  const replaysOf = inputs.data === null ? null : (await import("./replays.js")).replaysOf;
+  return {
+    req,
+    ctx,
+    inputs,
+    replaysOf,
+    rule: req.reading ?? "decided",
+    maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
+    problems: [],
+    modelFiles: [],
+    noHeadline,
+    headlineLines: new Map(),
+    trialFolders: new Map(),
+  };
+}
+
+/** One arm as read. */
+type ReadArm = Extract<Awaited<ReturnType<typeof readArm>>, { ok: true }>["value"];
+
+/** Why the two arms read cannot be compared at all (a run of trials read as one arm, or two manifests), or null. */
+function armsMismatch(env: ArmReading, a: ReadArm, b: ReadArm): Problem | null {
+  // an arm of K trials read as one run would compare its trials as models
+  if (env.trialFolders.size > 0) {
+    const [arm, { dir, trials }] = [...env.trialFolders][0];
+    const flag = arm === "A" ? "a" : "b";
+    return badArgument(
+      `--${flag}: ${dir} holds ${trials} trials of one model: compare trials with --trials-${flag} (and the other arm's with --trials-${arm === "A" ? "b" : "a"})`,
+    );
+  }
+  // both arms on one manifest: the BFCL version their result files name
+  if (!sameManifest(a.manifest, b.manifest) && a.selected.length > 0 && b.selected.length > 0) {
+    const [va, vb] = [a.manifest.source.bfclVersion, b.manifest.source.bfclVersion];
+    const why =
+      va === vb ? `their pair manifests differ (both BFCL ${va})` : `their result files are of different BFCL versions (${va} and ${vb})`;
+    return problem(
+      "bfcl-version-mixed",
+      `compare puts both arms on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`,
+    );
+  }
+  return null;
+}
+
 /** Compare the two arms. Never throws on bad input: problems are in the document.
  *
  * @example
@@ -408,58 +452,13 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
   const inputs = compareInputs(req, ctx, boot);
   if (inputs.problems.length > 0) return compareDocument({ head, problems: inputs.problems }, req.strict);
   head.scoresBeside = [...(inputs.walks.A?.scoresBeside ?? []), ...(inputs.walks.B?.scoresBeside ?? [])];
-  const replaysOf = inputs.data === null ? null : (await import("./replays.js")).replaysOf;
-  const env: ArmReading = {
-    req,
-    ctx,
-    inputs,
-    replaysOf,
-    rule: req.reading ?? "decided",
-    maxUndecided: req.maxUndecided ?? DEFAULT_MAX_UNDECIDED,
-    problems: [],
-    modelFiles: [],
-    noHeadline: head.noHeadline,
-    headlineLines: new Map(),
-    trialFolders: new Map(),
-  };
+  const env = await armReading(req, ctx, inputs, head.noHeadline);
   const armA = await readArm(env, "A", req.a!, req.scoresA);
   if (!armA.ok) return compareDocument({ head, problems: [...armA.problems] }, req.strict);
   const armB = await readArm(env, "B", req.b!, req.scoresB);
   if (!armB.ok) return compareDocument({ head, problems: [...armB.problems] }, req.strict);
-  // an arm of K trials read as one run would compare its trials as models
-  if (env.trialFolders.size > 0) {
-    const [arm, { dir, trials }] = [...env.trialFolders][0];
-    const flag = arm === "A" ? "a" : "b";
-    return compareDocument(
-      {
-        head,
-        problems: [
-          badArgument(
-            `--${flag}: ${dir} holds ${trials} trials of one model: compare trials with --trials-${flag} (and the other arm's with --trials-${arm === "A" ? "b" : "a"})`,
-          ),
-        ],
-      },
-      req.strict,
-    );
-  }
-  // both arms on one manifest: the BFCL version their result files name
-  if (!sameManifest(armA.value.manifest, armB.value.manifest) && armA.value.selected.length > 0 && armB.value.selected.length > 0) {
-    const [va, vb] = [armA.value.manifest.source.bfclVersion, armB.value.manifest.source.bfclVersion];
-    const why =
-      va === vb ? `their pair manifests differ (both BFCL ${va})` : `their result files are of different BFCL versions (${va} and ${vb})`;
-    return compareDocument(
-      {
-        head,
-        problems: [
-          problem(
-            "bfcl-version-mixed",
-            `compare puts both arms on one pair manifest, and ${why}; give one version's runs, or --manifest FILE to force one`,
-          ),
-        ],
-      },
-      req.strict,
-    );
-  }
+  const unmatched = armsMismatch(env, armA.value, armB.value);
+  if (unmatched !== null) return compareDocument({ head, problems: [unmatched] }, req.strict);
   const { problems, modelFiles } = env;
   // a model named and found in one arm only is said below, once
   problems.unshift(...[...armA.value.problems, ...armB.value.problems].filter((p) => p.code !== "model-missing"));

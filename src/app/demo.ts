@@ -42,6 +42,35 @@ export interface DemoDocument {
   readonly exitCode: ExitCode;
 }
 
+/** The document of a demo stopped before anything was scored. */
+function stoppedDemo(problems: Problem[]): DemoDocument {
+  return {
+    command: "demo",
+    pairs: 0,
+    policies: [],
+    checked: false,
+    kept: null,
+    score: null,
+    problems,
+    exitCode: 2,
+  };
+}
+
+/** What each reference policy scored, and a problem for each that did not land where it must (only when `checked`). */
+function policyOutcomes(score: ScoreDocument, checked: boolean): { policies: DemoPolicy[]; problems: Problem[] } {
+  const policies = referencePolicies.map((p) => {
+    const m = score.models.find((x) => x.model === p.name);
+    return { name: p.name, what: p.what, expectedDecision: p.expectedDecision, decision: m?.numbers?.decision ?? null };
+  });
+  const problems = checked
+    ? policies.flatMap((p) => {
+        const m = p.decision === null ? null : checkReferenceDecision(p.name as (typeof referencePolicies)[number]["name"], p.decision);
+        return m ? [m] : [];
+      })
+    : [];
+  return { policies, problems };
+}
+
 /** Write the synthetic runs, score them, and check the policies.
  *
  * @example
@@ -51,30 +80,20 @@ export interface DemoDocument {
  */
 export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
   const ctx = contextOf(req);
-  const empty = (problems: Problem[]): DemoDocument => ({
-    command: "demo",
-    pairs: 0,
-    policies: [],
-    checked: false,
-    kept: null,
-    score: null,
-    problems,
-    exitCode: 2,
-  });
   const manifest = manifestOf(req.manifest, ctx);
-  if (!manifest.ok) return empty([...manifest.problems]);
+  if (!manifest.ok) return stoppedDemo([...manifest.problems]);
   const options = { pairSet: req.pairSet ?? "certified", countLogin: Boolean(req.countLogin) } as const;
   const pairs = readingPairs(manifest.value, options);
   // the sensitivity readings go beyond the pair set (uncertified, all, restored pairs): the runs hold every pair any reading reads, so none is missing
   const written = req.sensitivity === true ? everyReadingPair(manifest.value) : pairs;
   const made = ctx.host.makeDemoDir(req.keep === undefined ? null : resolvePath(ctx.cwd, req.keep));
-  if (!made.ok) return empty([...made.problems]);
+  if (!made.ok) return stoppedDemo([...made.problems]);
   const dir = made.value;
   try {
     for (const policy of referencePolicies) {
       const files = demoFiles(policy.name, written);
       const wrote = files.ok ? ctx.host.writeDemoRun(dir, policy.name, files.value) : files;
-      if (!wrote.ok) return empty([...wrote.problems]);
+      if (!wrote.ok) return stoppedDemo([...wrote.problems]);
     }
     const score = await scoreRuns({
       ...req,
@@ -91,16 +110,7 @@ export async function runDemo(req: DemoRequest): Promise<DemoDocument> {
     // On all 365 pairs the read-only anchors hold no world-changing reference call, so the
     // policies cannot land on 50 / 100 there: that is why those pairs are not scored.
     const checked = options.pairSet !== "all";
-    const policies = referencePolicies.map((p) => {
-      const m = score.models.find((x) => x.model === p.name);
-      return { name: p.name, what: p.what, expectedDecision: p.expectedDecision, decision: m?.numbers?.decision ?? null };
-    });
-    const problems = checked
-      ? policies.flatMap((p) => {
-          const m = p.decision === null ? null : checkReferenceDecision(p.name as (typeof referencePolicies)[number]["name"], p.decision);
-          return m ? [m] : [];
-        })
-      : [];
+    const { policies, problems } = policyOutcomes(score, checked);
     return {
       command: "demo",
       pairs: pairs.length,

@@ -66,6 +66,62 @@ function readCache(dir: string | null, key: string): { label: JudgeLabel; raw: s
   return dir === null ? null : cachedLabel(readCacheEntry(dir, key));
 }
 
+/** Counters and failures of one judge run, shared by its workers. */
+interface JudgeTally {
+  fromCache: number;
+  requested: number;
+  labelled: number;
+  readonly failures: { model: string; missId: string; message: string }[];
+}
+
+/** Label one turn: from the cache, or else by asking the judge; append the label and count what happened. */
+async function labelTurn(
+  turn: HeldBackTurn,
+  req: ReturnType<typeof buildJudgeRequest>,
+  opts: JudgeRunOptions,
+  key: string | null,
+  post: ReturnType<typeof judgePoster>,
+  tally: JudgeTally,
+): Promise<void> {
+  const failures = tally.failures;
+  try {
+    let found = readCache(opts.cacheDir, req.key);
+    if (found !== null) tally.fromCache++;
+    else {
+      tally.requested++;
+      const reply = await post(req.body as unknown as Record<string, unknown>, req.key);
+      if (!reply.ok) failures.push({ model: turn.model, missId: turn.missId, message: reply.message });
+      else {
+        const parsed = parseJudgeReply(reply.content);
+        if (!parsed.ok)
+          failures.push({
+            model: turn.model,
+            missId: turn.missId,
+            message: `malformed judge reply: ${redactKey(parsed.message, key).slice(0, 300)}`,
+          });
+        else {
+          found = { label: parsed.label, raw: storedReply(reply.content, key) };
+          // only replies that gave a label are cached: a bad reply is asked again next time
+          if (opts.cacheDir) writeCacheEntry(opts.cacheDir, req.key, { label: found.label, raw: found.raw });
+        }
+      }
+    }
+    if (found !== null) {
+      const record: JudgeRecord = {
+        model: turn.model,
+        missId: turn.missId,
+        requestKey: req.key,
+        label: found.label,
+        raw: storedReply(found.raw, key),
+      };
+      appendJsonLine(opts.labelsFile, record);
+      tally.labelled++;
+    }
+  } catch (e) {
+    failures.push({ model: turn.model, missId: turn.missId, message: redactKey(e instanceof Error ? e.message : String(e), key) });
+  }
+}
+
 /** Judge every turn not yet labelled, `concurrency` at a time, appending each label as it arrives. */
 export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOptions): Promise<JudgeRunReport> {
   const existing = new Set(readLabelsFile(opts.labelsFile).map((r) => `${r.model}\u0000${r.missId}\u0000${r.requestKey}`));
@@ -75,10 +131,7 @@ export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOpt
   // An interrupted run may have left a torn last line: end it so the next label starts clean.
   endTornLine(opts.labelsFile);
   let done = resumed;
-  let fromCache = 0;
-  let requested = 0;
-  let labelled = 0;
-  const failures: { model: string; missId: string; message: string }[] = [];
+  const tally: JudgeTally = { fromCache: 0, requested: 0, labelled: 0, failures: [] };
   opts.onProgress?.(done, work.length);
 
   let next = 0;
@@ -87,47 +140,13 @@ export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOpt
   const worker = async (): Promise<void> => {
     while (next < pending.length) {
       const { turn, req } = pending[next++];
-      try {
-        let found = readCache(opts.cacheDir, req.key);
-        if (found !== null) fromCache++;
-        else {
-          requested++;
-          const reply = await post(req.body as unknown as Record<string, unknown>, req.key);
-          if (!reply.ok) failures.push({ model: turn.model, missId: turn.missId, message: reply.message });
-          else {
-            const parsed = parseJudgeReply(reply.content);
-            if (!parsed.ok)
-              failures.push({
-                model: turn.model,
-                missId: turn.missId,
-                message: `malformed judge reply: ${redactKey(parsed.message, key).slice(0, 300)}`,
-              });
-            else {
-              found = { label: parsed.label, raw: storedReply(reply.content, key) };
-              // only replies that gave a label are cached: a bad reply is asked again next time
-              if (opts.cacheDir) writeCacheEntry(opts.cacheDir, req.key, { label: found.label, raw: found.raw });
-            }
-          }
-        }
-        if (found !== null) {
-          const record: JudgeRecord = {
-            model: turn.model,
-            missId: turn.missId,
-            requestKey: req.key,
-            label: found.label,
-            raw: storedReply(found.raw, key),
-          };
-          appendJsonLine(opts.labelsFile, record);
-          labelled++;
-        }
-      } catch (e) {
-        failures.push({ model: turn.model, missId: turn.missId, message: redactKey(e instanceof Error ? e.message : String(e), key) });
-      }
+      await labelTurn(turn, req, opts, key, post, tally);
       done++;
       opts.onProgress?.(done, work.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, pending.length || 1)) }, worker));
+  const { labelled, fromCache, requested, failures } = tally;
   failures.sort((a, b) => (a.model + a.missId).localeCompare(b.model + b.missId));
   return { labelled, resumed, fromCache, requested, failures };
 }

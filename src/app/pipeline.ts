@@ -37,7 +37,17 @@ import type { Manifest, ManifestPair } from "../pairs/types.js";
 import { anchoredKey, notBfclLinesMessage } from "../bfcl/results.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";
 import { readFailure } from "../io/results-read.js";
-import { linesOfTrial, NO_BLOCK, readResultFile, trialKey, trialPart, type ResultCensus, type ResultFileReading } from "./result-lines.js";
+import {
+  linesOfTrial,
+  NO_BLOCK,
+  readResultFile,
+  trialKey,
+  trialPart,
+  type FilePass,
+  type LineVisitor,
+  type ResultCensus,
+  type ResultFileReading,
+} from "./result-lines.js";
 import { TRIAL_KEY } from "../bfcl/line-keys.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import type { RunMode } from "../bfcl/line-keys.js";
@@ -54,8 +64,8 @@ import {
   type ManifestOption,
   type DecoderOption,
 } from "./common.js";
-import { manifestsForModels, versionsText } from "./data-version.js";
-import { decoderExpected, longTextCutter } from "./long-texts.js";
+import { manifestsForModels, versionsText, type ManifestChoice } from "./data-version.js";
+import { decoderExpected, longTextCutter, type TextCutter } from "./long-texts.js";
 
 /**
  * How much of a model's pair records the caller keeps: `all` (per-item rows, the
@@ -254,16 +264,55 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
         : null;
   const selected = selectModels(walk, req.models ?? []);
   const problems: Problem[] = [...walk.problems, ...selected.problems, ...(scores?.problems ?? [])];
-  // each model on the manifest of the BFCL version its files name; its rollouts are checked
-  // against that data in the one pass over its files, and a model generated on other data
-  // stops the command before anything is shown
-  const source = host.committedManifestSource();
+  const placed = placeOnManifests(req, selected.models);
+  if (!placed.ok) return placed;
+  const { manifestOf, versionOf, forced, fallback, checkChoice } = placed.value;
+  const prepared = manifestPreparer(req);
+  const toRead = selected.models.filter((m) => manifestOf.has(m.name));
+  req.beforeReading?.(toRead.length);
+  const outputs: T[] = [];
+  const checks = new Map<string, RolloutDataCheck>();
+  // models run on the same data log the same questions: each is parsed and checked once for the whole read
+  const logged = new LoggedTurnsMemo();
+  for (const found of toRead) {
+    const manifest = manifestOf.get(found.name)!;
+    const scoreModel = scores === null ? null : matchingModel(found, walk.runs, scores.models);
+    const { models, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel }, logged);
+    checks.set(found.name, check);
+    for (const model of models) outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));
+  }
+  // the rollouts against their data, from the pass just made: a model generated on other data stops the command
+  const checked = manifestsForModels(selected.models, req.manifest, req.ctx, { checks, ...checkChoice });
+  if (!checked.ok) return checked;
+  if (hasError(checked.value.problems)) return errAll(checked.value.problems.filter((p) => p.severity === "error"));
+  pushAll(problems, checked.value.problems);
+  return ok({ walk, selected: toRead, manifest: fallback, manifestOf, versionOf, forced, outputs, problems });
+}
+
+/** The models' manifests as their file names place them, and the manifest to fall back on. */
+interface PlacedModels {
+  readonly manifestOf: ReadonlyMap<string, Manifest>;
+  readonly versionOf: ReadonlyMap<string, BfclVersion>;
+  readonly forced: boolean;
+  /** The first model's manifest, else the one given, else the package's v4 one. */
+  readonly fallback: Manifest;
+  /** The manifest source and hints the rollouts are checked with once read. */
+  readonly checkChoice: Pick<ManifestChoice, "source" | "forceHint" | "missingHint">;
+}
+
+/**
+ * Put each model on the manifest of the BFCL version its files name; its rollouts are checked
+ * against that data in the one pass over its files, and a model generated on other data
+ * stops the command before anything is shown.
+ */
+function placeOnManifests(req: ReadRequest, models: readonly TreeModel[]): Result<PlacedModels> {
+  const source = req.ctx.host.committedManifestSource();
   const hints = { forceHint: req.hints?.force, missingHint: req.hints?.missing };
-  const found = manifestsForModels(selected.models, req.manifest, req.ctx, { rollouts: "defer", source, ...hints });
+  const found = manifestsForModels(models, req.manifest, req.ctx, { rollouts: "defer", source, ...hints });
   if (!found.ok) return found;
   if (hasError(found.value.problems)) {
     // stopped by the file names: every model's problems, the rollouts checked too
-    const full = manifestsForModels(selected.models, req.manifest, req.ctx, { source, ...hints });
+    const full = manifestsForModels(models, req.manifest, req.ctx, { source, ...hints });
     return errAll(full.ok ? full.value.problems : full.problems);
   }
   const { manifestOf, versionOf, forced } = found.value;
@@ -283,8 +332,13 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
     if (!loaded.ok) return loaded;
     fallback = loaded.value;
   }
+  return ok({ manifestOf, versionOf, forced, fallback, checkChoice: { source, ...hints } });
+}
+
+/** What reading a model on a manifest needs, made once per manifest for the whole read. */
+function manifestPreparer(req: ReadRequest): (m: Manifest) => OnManifest {
   const onManifest = new Map<Manifest, OnManifest>();
-  const prepared = (m: Manifest): OnManifest => {
+  return (m: Manifest): OnManifest => {
     let o = onManifest.get(m);
     if (o === undefined) {
       const pairs = req.pairs === "every" ? everyReadingPair(m) : readingPairs(m, req.pairs.headline);
@@ -299,25 +353,6 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
     }
     return o;
   };
-  const toRead = selected.models.filter((m) => manifestOf.has(m.name));
-  req.beforeReading?.(toRead.length);
-  const outputs: T[] = [];
-  const checks = new Map<string, RolloutDataCheck>();
-  // models run on the same data log the same questions: each is parsed and checked once for the whole read
-  const logged = new LoggedTurnsMemo();
-  for (const found of toRead) {
-    const manifest = manifestOf.get(found.name)!;
-    const scoreModel = scores === null ? null : matchingModel(found, walk.runs, scores.models);
-    const { models, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel }, logged);
-    checks.set(found.name, check);
-    for (const model of models) outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));
-  }
-  // the rollouts against their data, from the pass just made: a model generated on other data stops the command
-  const checked = manifestsForModels(selected.models, req.manifest, req.ctx, { checks, source, ...hints });
-  if (!checked.ok) return checked;
-  if (hasError(checked.value.problems)) return errAll(checked.value.problems.filter((p) => p.severity === "error"));
-  pushAll(problems, checked.value.problems);
-  return ok({ walk, selected: toRead, manifest: fallback, manifestOf, versionOf, forced, outputs, problems });
 }
 
 /** The files a model's decoder is detected from: the first of base, miss_func and miss_param as the walk lists them (long_context's when it has none of those). */
@@ -441,6 +476,9 @@ function bareReading(t: TwinReading): TwinReading {
   return { ...t, anchorCalls: NONE, preAnchorCallNames: NONE, anchorText: NONE, offListNames: NONE };
 }
 
+/** What reading one model gives back: its models (one per trial) and the check of its rollouts against their data. */
+type ModelReadOut = { models: Omit<ModelRead, "bfclVersion" | "dataCheck">[]; check: RolloutDataCheck };
+
 /** Read one model's files in one pass each, and score it. */
 function readModel(
   found: TreeModel,
@@ -449,8 +487,7 @@ function readModel(
   req: ReadRequest,
   scores: { model: TreeModel | null } | null,
   logged: LoggedTurnsMemo,
-): { models: Omit<ModelRead, "bfclVersion" | "dataCheck">[]; check: RolloutDataCheck } {
-  const needs = req.needs ?? {};
+): ModelReadOut {
   const problems: Problem[] = [];
   // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
   const streamed = dataCheckWithPrompts(on.candidate);
@@ -458,37 +495,10 @@ function readModel(
   const dataCheck = streamed.result;
   const base = { model: found.name, folder: found.model, run: found.run, found, manifest };
   const { host } = req.ctx;
-  const recorded = host.readRunRecord(found.dir);
-  if (recorded.problem !== null)
-    problems.push({
-      ...recorded.problem,
-      severity: "warning",
-      message: `${recorded.problem.message}; the folder is read as one without it`,
-    });
-  const runRecord = recorded.record;
-  const none = {
-    score: null,
-    census: {},
-    official: null,
-    texts: null,
-    bytes: null,
-    firstStepTokens: null,
-    openings: null,
-    injectedLines: null,
-    history: modelHistory({ own: 0, reference: 0 }),
-    runRecord,
-    blocks: null,
-    trial: null,
-  };
+  const runRecord = readRunRecord(found, host, problems);
+  const none = unscored(runRecord);
   // the copy of each category, then the decoder from the head of the files chosen
-  const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
-  const missing: string[] = [];
-  for (const category of scoredResultCategories) {
-    const paths = (found.files[category] ?? []).map((f) => f.path);
-    const c = paths.length === 0 ? null : chooseCopy(paths, category, on.known, problems, onLine, host);
-    if (c === null) missing.push(category);
-    else chosen[category] = c;
-  }
+  const { chosen, missing } = chooseCopies(found, on, problems, onLine, host);
   const paths = scoredResultCategories.flatMap((c) => (chosen[c] ? [chosen[c]!.path] : []));
   const decided =
     paths.length === 0 ? { choice: null, problems: [] } : chooseModelDecoder(found, req.decoder, manifest.source.bfclVersion, host);
@@ -507,6 +517,95 @@ function readModel(
           decoderExpected(choice.decoder, req.decoder !== undefined, runRecord?.settings.mode ?? null),
           req.textLimit,
         );
+  const { filesUsed, readings } = readChosenFiles(chosen, missing, { host, on, onLine, req, scores, keepRollout: cutter?.keep }, problems);
+  const shapes = notBfclLinesProblem(found.name, problems);
+  if (shapes !== null) problems.push(shapes);
+  const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
+  for (const c of scoredResultCategories) if (readings[c]?.census) census[c] = readings[c]!.census!;
+  const decoder = choice === null ? null : summarizeChoice(choice);
+  if (missing.length > 0) {
+    problems.push(
+      problem(
+        "category-missing",
+        `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
+      ),
+    );
+    return { models: [{ ...base, filesUsed, decoder, problems, ...none, census }], check: dataCheck() };
+  }
+  const read = { base, filesUsed, decoder, problems, none, census, runRecord, dataCheck };
+  const scored = scoreModelFiles(read, readings as Record<ScoredResultCategory, ResultFileReading>, choice!, cutter, req, on, scores);
+  // texts cut for a decoder other than the one the lines record: read again with them whole
+  return scored ?? readModel(found, manifest, on, { ...req, textLimit: undefined }, scores, logged);
+}
+
+/** The folder's `run.json`, or null (a record that cannot be read is a warning, and the folder is read as one without it). */
+function readRunRecord(found: TreeModel, host: Host, problems: Problem[]): RunRecord | null {
+  const recorded = host.readRunRecord(found.dir);
+  if (recorded.problem !== null)
+    problems.push({
+      ...recorded.problem,
+      severity: "warning",
+      message: `${recorded.problem.message}; the folder is read as one without it`,
+    });
+  return recorded.record;
+}
+
+/** What a model that is not scored reads as, besides its names, files and problems. */
+function unscored(runRecord: RunRecord | null) {
+  return {
+    score: null,
+    census: {},
+    official: null,
+    texts: null,
+    bytes: null,
+    firstStepTokens: null,
+    openings: null,
+    injectedLines: null,
+    history: modelHistory({ own: 0, reference: 0 }),
+    runRecord,
+    blocks: null,
+    trial: null,
+  };
+}
+
+/** The copy of each scored category's file to read (the categories with none listed as missing). */
+function chooseCopies(
+  found: TreeModel,
+  on: OnManifest,
+  problems: Problem[],
+  onLine: LineVisitor,
+  host: Host,
+): { chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>>; missing: string[] } {
+  const chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>> = {};
+  const missing: string[] = [];
+  for (const category of scoredResultCategories) {
+    const paths = (found.files[category] ?? []).map((f) => f.path);
+    const c = paths.length === 0 ? null : chooseCopy(paths, category, on.known, problems, onLine, host);
+    if (c === null) missing.push(category);
+    else chosen[category] = c;
+  }
+  return { chosen, missing };
+}
+
+/** What each file of a model is read with. */
+interface FileReadOptions {
+  readonly host: Host;
+  readonly on: OnManifest;
+  readonly onLine: LineVisitor;
+  readonly req: ReadRequest;
+  readonly scores: { model: TreeModel | null } | null;
+  readonly keepRollout: FilePass["keepRollout"];
+}
+
+/** Read each chosen file in one pass (a file that cannot be read is added to `missing`). */
+function readChosenFiles(
+  chosen: Partial<Record<ScoredResultCategory, { path: string; candidates: number }>>,
+  missing: string[],
+  opts: FileReadOptions,
+  problems: Problem[],
+): { filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>; readings: Partial<Record<ScoredResultCategory, ResultFileReading>> } {
+  const { host, on, onLine, scores } = opts;
+  const needs = opts.req.needs ?? {};
   const filesUsed: Partial<Record<ScoredResultCategory, FileUsed>> = {};
   const readings: Partial<Record<ScoredResultCategory, ResultFileReading>> = {};
   for (const category of scoredResultCategories) {
@@ -525,7 +624,7 @@ function readModel(
       firstStepTokens: needs.firstStepTokens,
       openings: needs.openings && category !== "base",
       injected: needs.injected,
-      keepRollout: cutter?.keep,
+      keepRollout: opts.keepRollout,
     });
     pushAll(problems, reading.problems);
     if (!reading.readable) {
@@ -535,35 +634,48 @@ function readModel(
     readings[category] = reading;
     filesUsed[category] = { file: c.path, lines: reading.lines, distinctIds: reading.distinctIds, candidates: c.candidates };
   }
-  const shapes = notBfclLinesProblem(found.name, problems);
-  if (shapes !== null) problems.push(shapes);
-  const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
-  for (const c of scoredResultCategories) if (readings[c]?.census) census[c] = readings[c]!.census!;
-  const decoder = choice === null ? null : summarizeChoice(choice);
-  if (missing.length > 0) {
-    problems.push(
-      problem(
-        "category-missing",
-        `model ${found.name}: no readable ${[...new Set(missing)].join(", ")} result file; a model is scored only when base, miss_func and miss_param are all present`,
-      ),
-    );
-    return { models: [{ ...base, filesUsed, decoder, problems, ...none, census }], check: dataCheck() };
-  }
+  return { filesUsed, readings };
+}
+
+/** A model whose three files were read: what its reading carries whether or not it is scored. */
+interface ModelFilesRead {
+  readonly base: Pick<ModelRead, "model" | "folder" | "run" | "found" | "manifest">;
+  readonly filesUsed: Partial<Record<ScoredResultCategory, FileUsed>>;
+  readonly decoder: DecoderChoiceSummary | null;
+  readonly problems: Problem[];
+  readonly none: ReturnType<typeof unscored>;
+  readonly census: Partial<Record<ScoredResultCategory, ResultCensus>>;
+  readonly runRecord: RunRecord | null;
+  readonly dataCheck: (prompts?: ReadonlyMap<string, TurnQueries>) => RolloutDataCheck;
+}
+
+/**
+ * Score a model whose three files were read, once its lines agree on their history, mode,
+ * injected block and trials (else it is one model with the problem, not scored); null when
+ * its texts were cut for a decoder other than the one its lines record (read it again whole).
+ */
+function scoreModelFiles(
+  read: ModelFilesRead,
+  readings: Record<ScoredResultCategory, ResultFileReading>,
+  choice: DecoderChoice,
+  cutter: TextCutter | undefined,
+  req: ReadRequest,
+  on: OnManifest,
+  scores: { model: TreeModel | null } | null,
+): ModelReadOut | null {
+  const { base, filesUsed, decoder, problems, none, census, runRecord, dataCheck } = read;
+  const all = scoredResultCategories.map((c) => readings[c]);
   // the twins of a pair must reach the anchor the same way: a model whose lines mix both histories is not scored
   const history = modelHistory({
-    own: scoredResultCategories.reduce((n, c) => n + readings[c]!.histories.own, 0),
-    reference: scoredResultCategories.reduce((n, c) => n + readings[c]!.histories.reference, 0),
+    own: all.reduce((n, r) => n + r.histories.own, 0),
+    reference: all.reduce((n, r) => n + r.histories.reference, 0),
   });
   if (history.protocol === "mixed") {
-    problems.push(problem("history-mixed", mixedHistoryMessage(found.name, history)));
+    problems.push(problem("history-mixed", mixedHistoryMessage(base.model, history)));
     return { models: [{ ...base, filesUsed, decoder, problems, ...none, census, history }], check: dataCheck() };
   }
   // what made the lines: one mode (it chooses the decoder) and one injected block, or the model is not scored
-  const made = madeBy(
-    found.name,
-    scoredResultCategories.map((c) => readings[c]!),
-    runRecord,
-  );
+  const made = madeBy(base.model, all, runRecord);
   if (made.refusal !== null) {
     problems.push(made.refusal);
     return { models: [{ ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }], check: dataCheck() };
@@ -571,29 +683,23 @@ function readModel(
   const used =
     req.decoder === undefined && made.mode !== null
       ? { decoder: made.mode === "fc" ? fcDecoder : promptingDecoder, source: "run" as const, reason: made.reason }
-      : choice!;
-  // texts cut for a decoder other than the one the lines record: read again with them whole
-  if (cutter !== undefined && cutter.cutLines() > 0 && cutter.decoder !== used.decoder)
-    return readModel(found, manifest, on, { ...req, textLimit: undefined }, scores, logged);
+      : choice;
+  if (cutter !== undefined && cutter.cutLines() > 0 && cutter.decoder !== used.decoder) return null;
   // a folder of `run --trials K` is K models of one pass: each trial's lines scored on their own
-  const trials = trialCount(
-    found.name,
-    runRecord,
-    scoredResultCategories.map((c) => readings[c]!),
-  );
+  const trials = trialCount(base.model, runRecord, all);
   if (typeof trials !== "number") {
     problems.push(trials);
     return { models: [{ ...base, filesUsed, decoder, problems, ...none, census, history, blocks: made.blocks }], check: dataCheck() };
   }
   const folder = { ...base, filesUsed, history, runRecord, blocks: made.blocks };
-  if (trials === 1 && readings.base!.trials.indexed + readings.miss_func!.trials.indexed + readings.miss_param!.trials.indexed === 0) {
-    const one = scoreReadings(folder, readings as Record<ScoredResultCategory, ResultFileReading>, used, problems, req, on, scores);
+  if (trials === 1 && readings.base.trials.indexed + readings.miss_func.trials.indexed + readings.miss_param.trials.indexed === 0) {
+    const one = scoreReadings(folder, readings, used, problems, req, on, scores);
     return { models: [one], check: dataCheck(one.official?.promptTurns) };
   }
   const models = Array.from({ length: trials }, (_, t) => {
-    const view = Object.fromEntries(scoredResultCategories.map((c) => [c, trialReading(readings[c]!, t)]));
+    const view = Object.fromEntries(scoredResultCategories.map((c) => [c, trialReading(readings[c], t)]));
     // the folder's own problems go with its first trial; each trial's reading warnings with it
-    const name = `trial-${t}/${found.name}`;
+    const name = `trial-${t}/${base.model}`;
     const trial = { index: t, of: trials };
     return scoreReadings(
       { ...folder, model: name, trial },
@@ -701,25 +807,7 @@ function scoreReadings(
     req.keep === "all"
       ? scored.records
       : scored.records.map((r) => ({ ...r, independentSteps: NONE, base: bareReading(r.base), miss: bareReading(r.miss) }));
-  let official = scores === null ? null : readOfficial(name, census, scores.model, req.ctx.host);
-  if (official !== null && scores!.model === null) {
-    official = {
-      ...official,
-      problems: [
-        problem("score-model-missing", `model ${name}: no score files under the --scores directories`, { severity: "warning" }),
-        ...official.problems,
-      ],
-    };
-  }
-  if (official !== null && history.protocol === "reference") {
-    // BFCL's checker read the reference's calls on the played turns as the model's: no verdict of its files is the model's
-    official = {
-      ...official,
-      verdicts: new Map(),
-      categories: [],
-      problems: [problem("official-meaningless", officialMeaninglessMessage(name), { severity: "warning" })],
-    };
-  }
+  const official = scores === null ? null : officialOf(name, census, scores.model, history, req.ctx.host);
   const merged = <V>(pick: (r: ResultFileReading) => ReadonlyMap<string, V> | null): Map<string, V> => {
     const all = new Map<string, V>();
     for (const c of scoredResultCategories) for (const [id, v] of pick(readings[c]) ?? []) all.set(id, v);
@@ -744,6 +832,36 @@ function scoreReadings(
     openings: needs.openings ? merged((r) => r.openings) : null,
     injectedLines: needs.injected ? scoredResultCategories.reduce((n, c) => n + (readings[c].injectedLines ?? 0), 0) : null,
   };
+}
+
+/** BFCL's verdicts of a model's files (under the --scores given), with why they are missing or not the model's. */
+function officialOf(
+  name: string,
+  census: Partial<Record<ScoredResultCategory, ResultCensus>>,
+  scoresModel: TreeModel | null,
+  history: ModelHistory,
+  host: Host,
+): OfficialReading {
+  let official = readOfficial(name, census, scoresModel, host);
+  if (scoresModel === null) {
+    official = {
+      ...official,
+      problems: [
+        problem("score-model-missing", `model ${name}: no score files under the --scores directories`, { severity: "warning" }),
+        ...official.problems,
+      ],
+    };
+  }
+  if (history.protocol === "reference") {
+    // BFCL's checker read the reference's calls on the played turns as the model's: no verdict of its files is the model's
+    official = {
+      ...official,
+      verdicts: new Map(),
+      categories: [],
+      problems: [problem("official-meaningless", officialMeaninglessMessage(name), { severity: "warning" })],
+    };
+  }
+  return official;
 }
 
 /**

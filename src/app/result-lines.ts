@@ -171,206 +171,294 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
  * whose result is an inference-error string is kept (a side with no decision) and reported.
  */
 export function readResultFile(file: string, category: string, pass: FilePass): ResultFileReading {
-  const { wanted, onLine } = pass;
-  const knownMissIds = pass.knownMissIds ?? null;
-  const rollouts = new Map<string, RecordedRollout>();
-  const lineOf = new Map<string, number>();
-  const problems = new LineProblems();
-  const ids = new Set<string>();
-  // the line each key was last read from; the history its line with turns was counted under; its inference-error warning
-  const keys = new Map<string, number>();
-  const countedAs = new Map<string, "own" | "reference">();
-  const errorWarnings = new Map<string, Problem>();
-  const census: ResultCensus | null = pass.census ? { file, ids: [], turnCount: new Map(), stopped: new Map() } : null;
-  const texts = pass.texts ? new Map<string, string>() : null;
-  const tokens = pass.firstStepTokens ? new Map<string, number | null>() : null;
-  const openings = pass.openings ? new Map<string, string>() : null;
-  let injectedLines = pass.injected ? 0 : null;
-  const histories = { own: 0, reference: 0 };
-  const modes: LineModes = { fc: 0, prompting: 0, unrecorded: 0 };
-  const blocks = new Map<string, { lines: number; head: string | null }>();
-  const trials: TrialLines = { indexed: 0, unindexed: 0, max: -1, maxLine: null, firstIndexed: null, firstUnindexed: null };
+  const read = startFileRead(file, category, pass);
   let whole: Uint8Array | null = null;
-  let lines = 0;
   try {
-    const visit = (bytes: Uint8Array, start: number, end: number, line: number): void => {
-      if (isBlank(bytes, start, end)) return;
-      lines++;
-      // One scan of the line's top-level keys gives its id and where `result` is (the last
-      // of each, as json.loads reads a repeated key); a line malformed after its id still
-      // gives the id, and is reported only if scoring wants it. Every reader of the line
-      // below takes this one scan.
-      const head = scanLineHead(bytes, start, end, true);
-      if (census !== null) countLine(census, bytes, head, { file, line });
-      if (texts !== null) keepText(texts, pass.texts!, bytes, start, end, head);
-      if (tokens !== null) countFirstStepTokens(tokens, bytes, start, end, head);
-      if (openings !== null) keepOpening(openings, bytes, start, end);
-      if (injectedLines !== null && recordsInjection(bytes, start, end)) injectedLines++;
-      // bytes that are not UTF-8 are not read as replacement characters: BFCL's reader stops on them
-      const badByte = invalidUtf8At(bytes, start, end);
-      if (badByte >= 0) {
-        problems.push(
-          problem("utf8-invalid", `${invalidUtf8Message(bytes, start, badByte)}; the line is skipped`, { file, line, severity: "warning" }),
-        );
-        return;
-      }
-      if ("error" in head) {
-        problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
-        return;
-      }
-      onLine?.(head.id, bytes, start, end, head);
-      if (!isKnownItemId(head.id, category, knownMissIds)) {
-        problems.push(
-          problem("id-unknown", `id ${JSON.stringify(head.id)} is not a multi_turn_${category} item the manifest knows; line skipped`, {
-            file,
-            line,
-            severity: "warning",
-          }),
-        );
-        return;
-      }
-      // whose turns the line holds before the anchor: a line played from the reference is kept
-      // per anchor (a base item twinned at two anchors has a line for each, under one id)
-      const keyed = keyOf(bytes, head);
-      if ("error" in keyed) {
-        problems.push(problem(keyed.code, `${keyed.error}; the line is skipped`, { file, line, severity: "warning" }));
-        return;
-      }
-      if (keyed.trial === "") {
-        trials.unindexed++;
-        trials.firstUnindexed ??= line;
-      } else {
-        trials.indexed++;
-        trials.firstIndexed ??= line;
-        const trial = Number(keyed.trial.slice(1));
-        if (trial > trials.max) {
-          trials.max = trial;
-          trials.maxLine = line;
-        }
-      }
-      // a later line of an id replaces the earlier one: `run` appends a retried line after the line it
-      // replaces, and an interrupted rewrite may leave both
-      const earlier = keys.get(keyed.key);
-      if (earlier !== undefined) {
-        const anchor = keyed.history.kind === "reference" ? ` for anchor turn ${keyed.history.played.length}` : "";
-        problems.push(
-          problem("id-duplicate", `id ${head.id} appears again${anchor} (first on line ${earlier}); the last line of an id is read`, {
-            file,
-            line,
-            severity: "warning",
-          }),
-        );
-        forgetLine(keyed.key);
-      }
-      keys.set(keyed.key, line);
-      ids.add(head.id);
-      if (head.repeated.length > 0) problems.push(problem("key-repeated", repeatedKeyMessage(head), { file, line, severity: "warning" }));
-      // lines with turns by history (an inference-error line counts only when it says which)
-      if (keyed.history.kind === "reference" || (head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE)) {
-        histories[keyed.history.kind]++;
-        countedAs.set(keyed.key, keyed.history.kind);
-      }
-      // what made the line: its mode (which decoder reads it) and its injected block, on lines with turns
-      if (head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE) {
-        modes[recordedMode(bytes, start, end) ?? "unrecorded"]++;
-        const block = injectedBlock(bytes, head);
-        const key = block === null ? NO_BLOCK : shortDigest(block);
-        const seen = blocks.get(key);
-        if (seen === undefined) blocks.set(key, { lines: 1, head: block === null ? null : block.slice(0, 80) });
-        else seen.lines++;
-      }
-      if (wanted === null) return;
-      // every inference-error line is said, whichever pairs this command reads: a run reads the same in every command
-      if (head.resultStart >= 0 && bytes[head.resultStart] === QUOTE_BYTE) {
-        let message: unknown = null;
-        try {
-          message = JSON.parse(utf8Text.decode(bytes.subarray(head.resultStart, head.resultEnd)));
-        } catch {
-          // not a JSON string: the decoder reports it where the line is read
-        }
-        if (typeof message === "string") {
-          const msg = message.length > 100 ? message.slice(0, 100) + "…" : message;
-          const warning = problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, {
-            file,
-            line,
-            severity: "warning",
-          });
-          problems.push(warning);
-          errorWarnings.set(keyed.key, warning);
-        }
-      }
-      const keep = wanted.get(head.id);
-      if (keep === undefined) return;
-      if (head.resultStart < 0) {
-        const malformed = scanLineHead(bytes, start, end, false);
-        problems.push(
-          problem("json-malformed", "error" in malformed ? malformed.error : "line has no `result`", { file, line, severity: "warning" }),
-        );
-        return;
-      }
-      const decoded = decodeResultBytes(bytes, head, keep, { file, line });
-      if ("code" in decoded) {
-        problems.push({ ...decoded, severity: "warning" });
-        return;
-      }
-      rollouts.set(keyed.key, pass.keepRollout === undefined ? decoded : pass.keepRollout(head.id, decoded));
-      lineOf.set(keyed.key, line);
-    };
-    /** What an earlier line of a key left: its rollout, its count among the histories, its inference-error warning. */
-    const forgetLine = (key: string): void => {
-      rollouts.delete(key);
-      lineOf.delete(key);
-      const counted = countedAs.get(key);
-      if (counted !== undefined) histories[counted]--;
-      countedAs.delete(key);
-      const warning = errorWarnings.get(key);
-      if (warning !== undefined) problems.withdraw(warning);
-      errorWarnings.delete(key);
-    };
+    const visit = (bytes: Uint8Array, start: number, end: number, line: number): void => readLine(read, bytes, start, end, line);
     if (pass.wholeFile) {
       whole = (pass.host ?? nodeHost()).readFileBytes(file);
       forEachLineOf(whole, visit);
     } else (pass.host ?? nodeHost()).forEachLine(file, visit);
   } catch (e) {
-    const why = readFailure(e);
-    const failed = {
-      file,
-      lines,
-      distinctIds: 0,
-      rollouts: new Map(),
-      lineOf: new Map(),
-      census: null,
-      texts: null,
-      bytes: null,
-      firstStepTokens: null,
-      openings: null,
-      injectedLines: null,
-      histories,
-      modes,
-      blocks,
-      trials,
-    };
-    return { ...failed, problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
+    return failedReading(read, e);
   }
   return {
     file,
-    lines,
-    distinctIds: ids.size,
-    rollouts,
-    lineOf,
-    problems: problems.toArray(),
+    lines: read.lines,
+    distinctIds: read.ids.size,
+    rollouts: read.rollouts,
+    lineOf: read.lineOf,
+    problems: read.problems.toArray(),
     readable: true,
-    census,
-    texts,
+    census: read.census,
+    texts: read.texts,
     bytes: whole,
-    firstStepTokens: tokens,
-    openings,
-    injectedLines,
+    firstStepTokens: read.tokens,
+    openings: read.openings,
+    injectedLines: read.injectedLines,
+    histories: read.histories,
+    modes: read.modes,
+    blocks: read.blocks,
+    trials: read.trials,
+  };
+}
+
+/** What one pass over a result file has read so far: each phase of a line reads and updates it. */
+interface FileRead {
+  readonly file: string;
+  readonly category: string;
+  readonly pass: FilePass;
+  readonly knownMissIds: ReadonlySet<string> | null;
+  readonly rollouts: Map<string, RecordedRollout>;
+  readonly lineOf: Map<string, number>;
+  readonly problems: LineProblems;
+  readonly ids: Set<string>;
+  // the line each key was last read from; the history its line with turns was counted under; its inference-error warning
+  readonly keys: Map<string, number>;
+  readonly countedAs: Map<string, "own" | "reference">;
+  readonly errorWarnings: Map<string, Problem>;
+  readonly census: ResultCensus | null;
+  readonly texts: Map<string, string> | null;
+  readonly tokens: Map<string, number | null> | null;
+  readonly openings: Map<string, string> | null;
+  injectedLines: number | null;
+  readonly histories: { own: number; reference: number };
+  readonly modes: LineModes;
+  readonly blocks: Map<string, { lines: number; head: string | null }>;
+  readonly trials: TrialLines;
+  lines: number;
+}
+
+/** An empty read of `file`, collecting what `pass` asks for. */
+function startFileRead(file: string, category: string, pass: FilePass): FileRead {
+  return {
+    file,
+    category,
+    pass,
+    knownMissIds: pass.knownMissIds ?? null,
+    rollouts: new Map(),
+    lineOf: new Map(),
+    problems: new LineProblems(),
+    ids: new Set(),
+    keys: new Map(),
+    countedAs: new Map(),
+    errorWarnings: new Map(),
+    census: pass.census ? { file, ids: [], turnCount: new Map(), stopped: new Map() } : null,
+    texts: pass.texts ? new Map() : null,
+    tokens: pass.firstStepTokens ? new Map() : null,
+    openings: pass.openings ? new Map() : null,
+    injectedLines: pass.injected ? 0 : null,
+    histories: { own: 0, reference: 0 },
+    modes: { fc: 0, prompting: 0, unrecorded: 0 },
+    blocks: new Map(),
+    trials: { indexed: 0, unindexed: 0, max: -1, maxLine: null, firstIndexed: null, firstUnindexed: null },
+    lines: 0,
+  };
+}
+
+/** The reading of a file that could not be opened or read part-way: one error, and the counts of the lines read before. */
+function failedReading(read: FileRead, e: unknown): ResultFileReading {
+  const why = readFailure(e);
+  const { file, lines, histories, modes, blocks, trials } = read;
+  const failed = {
+    file,
+    lines,
+    distinctIds: 0,
+    rollouts: new Map(),
+    lineOf: new Map(),
+    census: null,
+    texts: null,
+    bytes: null,
+    firstStepTokens: null,
+    openings: null,
+    injectedLines: null,
     histories,
     modes,
     blocks,
     trials,
   };
+  return { ...failed, problems: [problem("file-unreadable", `cannot read result file (${why})`, { file })], readable: false };
+}
+
+/** A line's key, history and trial suffix (`keyOf`). */
+type KeyedLine = { key: string; history: LineHistory; trial: string };
+
+/** Read one line of the file: its extras, its checks, its counts and, when scoring wants its id, its rollout. */
+function readLine(read: FileRead, bytes: Uint8Array, start: number, end: number, line: number): void {
+  if (isBlank(bytes, start, end)) return;
+  read.lines++;
+  const { file } = read;
+  // One scan of the line's top-level keys gives its id and where `result` is (the last
+  // of each, as json.loads reads a repeated key); a line malformed after its id still
+  // gives the id, and is reported only if scoring wants it. Every reader of the line
+  // below takes this one scan.
+  const head = scanLineHead(bytes, start, end, true);
+  collectExtras(read, bytes, start, end, line, head);
+  // bytes that are not UTF-8 are not read as replacement characters: BFCL's reader stops on them
+  const badByte = invalidUtf8At(bytes, start, end);
+  if (badByte >= 0) {
+    read.problems.push(
+      problem("utf8-invalid", `${invalidUtf8Message(bytes, start, badByte)}; the line is skipped`, { file, line, severity: "warning" }),
+    );
+    return;
+  }
+  if ("error" in head) {
+    read.problems.push(problem("json-malformed", head.error, { file, line, severity: "warning" }));
+    return;
+  }
+  read.pass.onLine?.(head.id, bytes, start, end, head);
+  if (!isKnownItemId(head.id, read.category, read.knownMissIds)) {
+    read.problems.push(
+      problem("id-unknown", `id ${JSON.stringify(head.id)} is not a multi_turn_${read.category} item the manifest knows; line skipped`, {
+        file,
+        line,
+        severity: "warning",
+      }),
+    );
+    return;
+  }
+  // whose turns the line holds before the anchor: a line played from the reference is kept
+  // per anchor (a base item twinned at two anchors has a line for each, under one id)
+  const keyed = keyOf(bytes, head);
+  if ("error" in keyed) {
+    read.problems.push(problem(keyed.code, `${keyed.error}; the line is skipped`, { file, line, severity: "warning" }));
+    return;
+  }
+  countTrial(read.trials, keyed.trial, line);
+  replaceEarlierLine(read, keyed, head, line);
+  countTurnsLine(read, keyed, head, bytes, start, end);
+  const { wanted } = read.pass;
+  if (wanted === null) return;
+  warnInferenceError(read, keyed, head, bytes, line);
+  const keep = wanted.get(head.id);
+  if (keep !== undefined) keepRolloutOf(read, keyed, head, keep, bytes, start, end, line);
+}
+
+/** What the pass asks of every line besides scoring's checks: census, texts, token counts, openings, injected lines. */
+function collectExtras(read: FileRead, bytes: Uint8Array, start: number, end: number, line: number, head: LineHead | LineHeadError): void {
+  if (read.census !== null) countLine(read.census, bytes, head, { file: read.file, line });
+  if (read.texts !== null) keepText(read.texts, read.pass.texts!, bytes, start, end, head);
+  if (read.tokens !== null) countFirstStepTokens(read.tokens, bytes, start, end, head);
+  if (read.openings !== null) keepOpening(read.openings, bytes, start, end);
+  if (read.injectedLines !== null && recordsInjection(bytes, start, end)) read.injectedLines++;
+}
+
+/** Count a line as of a trial (`trial` its suffix, empty for none) or of none. */
+function countTrial(trials: TrialLines, suffix: string, line: number): void {
+  if (suffix === "") {
+    trials.unindexed++;
+    trials.firstUnindexed ??= line;
+    return;
+  }
+  trials.indexed++;
+  trials.firstIndexed ??= line;
+  const trial = Number(suffix.slice(1));
+  if (trial > trials.max) {
+    trials.max = trial;
+    trials.maxLine = line;
+  }
+}
+
+/**
+ * Take the line as its key's: a later line of an id replaces the earlier one (with a warning):
+ * `run` appends a retried line after the line it replaces, and an interrupted rewrite may leave both.
+ */
+function replaceEarlierLine(read: FileRead, keyed: KeyedLine, head: LineHead, line: number): void {
+  const { file } = read;
+  const earlier = read.keys.get(keyed.key);
+  if (earlier !== undefined) {
+    const anchor = keyed.history.kind === "reference" ? ` for anchor turn ${keyed.history.played.length}` : "";
+    read.problems.push(
+      problem("id-duplicate", `id ${head.id} appears again${anchor} (first on line ${earlier}); the last line of an id is read`, {
+        file,
+        line,
+        severity: "warning",
+      }),
+    );
+    forgetLine(read, keyed.key);
+  }
+  read.keys.set(keyed.key, line);
+  read.ids.add(head.id);
+  if (head.repeated.length > 0) read.problems.push(problem("key-repeated", repeatedKeyMessage(head), { file, line, severity: "warning" }));
+}
+
+/** What an earlier line of a key left: its rollout, its count among the histories, its inference-error warning. */
+function forgetLine(read: FileRead, key: string): void {
+  read.rollouts.delete(key);
+  read.lineOf.delete(key);
+  const counted = read.countedAs.get(key);
+  if (counted !== undefined) read.histories[counted]--;
+  read.countedAs.delete(key);
+  const warning = read.errorWarnings.get(key);
+  if (warning !== undefined) read.problems.withdraw(warning);
+  read.errorWarnings.delete(key);
+}
+
+/** Count a line with turns by its history, its mode and its injected block. */
+function countTurnsLine(read: FileRead, keyed: KeyedLine, head: LineHead, bytes: Uint8Array, start: number, end: number): void {
+  const hasTurns = head.resultStart >= 0 && bytes[head.resultStart] === OPEN_BRACKET_BYTE;
+  // lines with turns by history (an inference-error line counts only when it says which)
+  if (keyed.history.kind === "reference" || hasTurns) {
+    read.histories[keyed.history.kind]++;
+    read.countedAs.set(keyed.key, keyed.history.kind);
+  }
+  // what made the line: its mode (which decoder reads it) and its injected block, on lines with turns
+  if (hasTurns) {
+    read.modes[recordedMode(bytes, start, end) ?? "unrecorded"]++;
+    const block = injectedBlock(bytes, head);
+    const key = block === null ? NO_BLOCK : shortDigest(block);
+    const seen = read.blocks.get(key);
+    if (seen === undefined) read.blocks.set(key, { lines: 1, head: block === null ? null : block.slice(0, 80) });
+    else seen.lines++;
+  }
+}
+
+/** Warn of a line whose result is an inference error, whichever pairs this command reads: a run reads the same in every command. */
+function warnInferenceError(read: FileRead, keyed: KeyedLine, head: LineHead, bytes: Uint8Array, line: number): void {
+  if (head.resultStart < 0 || bytes[head.resultStart] !== QUOTE_BYTE) return;
+  let message: unknown = null;
+  try {
+    message = JSON.parse(utf8Text.decode(bytes.subarray(head.resultStart, head.resultEnd)));
+  } catch {
+    // not a JSON string: the decoder reports it where the line is read
+  }
+  if (typeof message !== "string") return;
+  const msg = message.length > 100 ? message.slice(0, 100) + "…" : message;
+  const warning = problem("inference-error", `${head.id}: result is an inference error, no decision: ${JSON.stringify(msg)}`, {
+    file: read.file,
+    line,
+    severity: "warning",
+  });
+  read.problems.push(warning);
+  read.errorWarnings.set(keyed.key, warning);
+}
+
+/** Decode a wanted line's result, keeping `keep` turns, and keep its rollout (or warn why not). */
+function keepRolloutOf(
+  read: FileRead,
+  keyed: KeyedLine,
+  head: LineHead,
+  keep: number,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  line: number,
+): void {
+  const { file, pass } = read;
+  if (head.resultStart < 0) {
+    const malformed = scanLineHead(bytes, start, end, false);
+    read.problems.push(
+      problem("json-malformed", "error" in malformed ? malformed.error : "line has no `result`", { file, line, severity: "warning" }),
+    );
+    return;
+  }
+  const decoded = decodeResultBytes(bytes, head, keep, { file, line });
+  if ("code" in decoded) {
+    read.problems.push({ ...decoded, severity: "warning" });
+    return;
+  }
+  read.rollouts.set(keyed.key, pass.keepRollout === undefined ? decoded : pass.keepRollout(head.id, decoded));
+  read.lineOf.set(keyed.key, line);
 }
 
 const utf8Text = new TextDecoder("utf-8");

@@ -371,10 +371,7 @@ interface ScoredRead {
  */
 export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   // the folder lists are checked before anything reads them
-  const listed =
-    folderListProblem(request.results, "results") ??
-    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
-    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"));
+  const listed = folderListsProblem(request);
   if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
   const given = scoreSetup(request);
   if ("document" in given) return given.document;
@@ -387,20 +384,9 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   const read = readModels<ScoredRead>(readRequestOf(setup), (m) => scoreModelRead(m, setup, companions, { versionsLeft, tally }));
   if (!read.ok) return emptyDocument(req, bootstrap, read.problems);
   const run = read.value;
-  // a folder of `run --trials K` is read as its K trials, alone: beside other models its trials would rank as models
-  const trialModels = run.outputs.filter((o) => o.read.trial !== null);
-  if (trialModels.length > 0 && setup.trialsOf.length === 0) {
-    const folders = [...new Set(trialModels.map((o) => o.read.found.dir))];
-    if (folders.length > 1 || trialModels.length < run.outputs.length) {
-      const many = folders.map((dir) => `${dir} (${trialModels.find((o) => o.read.found.dir === dir)!.read.trial!.of} trials)`);
-      return emptyDocument(req, bootstrap, [
-        badArgument(
-          `--results: ${many.join(", ")} holds several trials of one model: score it alone (--results or --trials-of with that folder only)`,
-        ),
-      ]);
-    }
-    setup = { ...setup, trialsOf: req.results };
-  }
+  const asTrials = trialsSetup(setup, run.outputs);
+  if ("problem" in asTrials) return emptyDocument(req, bootstrap, [asTrials.problem]);
+  setup = asTrials.setup;
   problems.unshift(...run.problems);
   if (versionsLeft.size > 0) problems.push(versionsLeftProblem(versionsLeft, run.outputs, data!));
   const outputs = run.outputs;
@@ -413,17 +399,10 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   for (const m of models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.model}: ${m.noHeadline}`));
   const { official, sensitivity } = await officialAndSensitivity(setup, outputs, ranked, models);
   const alignedTables = aligned && tally.alignedModels > 0 ? await alignedAndEmptyTurns(outputs) : { aligned: null, emptyTurns: null };
-  const workarounds =
-    data !== null && ranked.shown.length > 0 ? outputs.flatMap((o) => (o.workaround === null ? [] : [o.workaround])) : null;
-  const workaround = workarounds !== null && (workarounds.length > 0 || versionsLeft.size === 0) ? workarounds : null;
+  const workaround = workaroundRows(data !== null && ranked.shown.length > 0, outputs, versionsLeft.size === 0);
   const withRecords = outputs.filter((o) => o.read.score !== null);
   const perItem = req.perItem !== undefined && withRecords.length > 0 ? writePerItem(setup, outputs, withRecords) : null;
-  let trials: TrialsSummary | null = null;
-  if (setup.trialsOf.length > 0) {
-    const combined = combineTrials(outputs, ranked.groups.size, bootstrap);
-    if (combined.ok) trials = combined.value;
-    else problems.push(...combined.problems);
-  }
+  const trials = setup.trialsOf.length > 0 ? trialsSummary(outputs, ranked.groups.size, bootstrap, problems) : null;
   const exitCode = scoreExitCode(setup, { models, withRecords: withRecords.length, perItem, trials });
   return {
     command: "score",
@@ -448,6 +427,53 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
     problems,
     exitCode,
   };
+}
+
+/** The first problem of the folder lists given (results, scores, trials-of), or null. */
+function folderListsProblem(request: ScoreRequest): Problem | null {
+  return (
+    folderListProblem(request.results, "results") ??
+    (request.scores === undefined ? null : folderListProblem(request.scores, "scores")) ??
+    (request.trialsOf === undefined ? null : folderListProblem(request.trialsOf, "trialsOf"))
+  );
+}
+
+/**
+ * A folder of `run --trials K` is read as its K trials, alone: beside other models its trials
+ * would rank as models. The setup to score with, or the problem that refuses the mix.
+ */
+function trialsSetup(setup: ScoreSetup, outputs: readonly ScoredRead[]): { setup: ScoreSetup } | { problem: Problem } {
+  const trialModels = outputs.filter((o) => o.read.trial !== null);
+  if (trialModels.length === 0 || setup.trialsOf.length !== 0) return { setup };
+  const folders = [...new Set(trialModels.map((o) => o.read.found.dir))];
+  if (folders.length > 1 || trialModels.length < outputs.length) {
+    const many = folders.map((dir) => `${dir} (${trialModels.find((o) => o.read.found.dir === dir)!.read.trial!.of} trials)`);
+    return {
+      problem: badArgument(
+        `--results: ${many.join(", ")} holds several trials of one model: score it alone (--results or --trials-of with that folder only)`,
+      ),
+    };
+  }
+  return { setup: { ...setup, trialsOf: setup.req.results } };
+}
+
+/** The workaround rows of the models read, or null when not shown (no BFCL data, no model shown, or no row while some version was left out). */
+function workaroundRows(shown: boolean, outputs: readonly ScoredRead[], noVersionLeft: boolean): WorkaroundRow[] | null {
+  const workarounds = shown ? outputs.flatMap((o) => (o.workaround === null ? [] : [o.workaround])) : null;
+  return workarounds !== null && (workarounds.length > 0 || noVersionLeft) ? workarounds : null;
+}
+
+/** The trials combined into one summary, or null with the problems that prevented it added to `problems`. */
+function trialsSummary(
+  outputs: readonly ScoredRead[],
+  manifests: number,
+  bootstrap: BootstrapOptions,
+  problems: Problem[],
+): TrialsSummary | null {
+  const combined = combineTrials(outputs, manifests, bootstrap);
+  if (combined.ok) return combined.value;
+  problems.push(...combined.problems);
+  return null;
 }
 
 /** What every phase of `score` reads: the request as read, its context and walked inputs, and the settings it asks for. */

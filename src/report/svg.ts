@@ -47,6 +47,23 @@ export function ranks(values: readonly number[]): number[] {
   return values.map((v) => 1 + values.filter((w) => w > v).length);
 }
 
+/** The rank-reversal figure's titles, its two axes, the grid of tens between them, and the chance mark. */
+function rankReversalAxes(xl: number, xr: number, top: number, bottom: number, lo: number, hi: number, y: (v: number) => number): string[] {
+  const parts: string[] = [];
+  parts.push(text(xl, 20, "Official raw (%)", 'class="label" text-anchor="middle" font-weight="600"'));
+  parts.push(text(xl, 36, "BFCL's pass rate on the should-ask items", 'class="tick-label" text-anchor="middle"'));
+  parts.push(text(xr, 20, "Decision accuracy (%)", 'class="label" text-anchor="middle" font-weight="600"'));
+  parts.push(text(xr, 36, "on the same items, from the twin pairs", 'class="tick-label" text-anchor="middle"'));
+  for (const x of [xl, xr]) parts.push(`<line class="axis" x1="${x}" y1="${top}" x2="${x}" y2="${bottom}"/>`);
+  for (let t = lo; t <= hi; t += 10) {
+    parts.push(`<line class="grid" x1="${xl}" y1="${y(t).toFixed(1)}" x2="${xr}" y2="${y(t).toFixed(1)}"/>`);
+    parts.push(text((xl + xr) / 2, y(t) + 4, String(t), 'class="tick-label halo" text-anchor="middle" font-size="10"'));
+  }
+  parts.push(`<line class="chance" x1="${xr - 50}" y1="${y(50).toFixed(1)}" x2="${xr}" y2="${y(50).toFixed(1)}"/>`);
+  parts.push(text(xr - 6, y(50) + 15, "chance (50)", 'class="tick-label halo" text-anchor="end"'));
+  return parts;
+}
+
 /**
  * The rank-reversal figure (the paper's Figure 1b): each model's official raw on the
  * should-ask items (left axis) joined to its decision accuracy on the same items (right
@@ -72,18 +89,7 @@ export function rankReversalSvg(models: readonly { name: string; official: numbe
   const lo = Math.max(0, Math.floor(Math.min(...all) / 10) * 10);
   const hi = Math.min(100, Math.ceil(Math.max(...all) / 10) * 10);
   const y = scale(lo, hi, bottom, top);
-  const parts: string[] = [];
-  parts.push(text(xl, 20, "Official raw (%)", 'class="label" text-anchor="middle" font-weight="600"'));
-  parts.push(text(xl, 36, "BFCL's pass rate on the should-ask items", 'class="tick-label" text-anchor="middle"'));
-  parts.push(text(xr, 20, "Decision accuracy (%)", 'class="label" text-anchor="middle" font-weight="600"'));
-  parts.push(text(xr, 36, "on the same items, from the twin pairs", 'class="tick-label" text-anchor="middle"'));
-  for (const x of [xl, xr]) parts.push(`<line class="axis" x1="${x}" y1="${top}" x2="${x}" y2="${bottom}"/>`);
-  for (let t = lo; t <= hi; t += 10) {
-    parts.push(`<line class="grid" x1="${xl}" y1="${y(t).toFixed(1)}" x2="${xr}" y2="${y(t).toFixed(1)}"/>`);
-    parts.push(text((xl + xr) / 2, y(t) + 4, String(t), 'class="tick-label halo" text-anchor="middle" font-size="10"'));
-  }
-  parts.push(`<line class="chance" x1="${xr - 50}" y1="${y(50).toFixed(1)}" x2="${xr}" y2="${y(50).toFixed(1)}"/>`);
-  parts.push(text(xr - 6, y(50) + 15, "chance (50)", 'class="tick-label halo" text-anchor="end"'));
+  const parts = rankReversalAxes(xl, xr, top, bottom, lo, hi, y);
   const ly = spread(
     models.map((m) => y(m.official)),
     gap,

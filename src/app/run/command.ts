@@ -18,6 +18,25 @@ import type { RunPlan } from "./plan.js";
 import { commandProblems } from "./validate.js";
 import type { RunDocument, RunProgress, UserSimSetup } from "./types.js";
 import { HTTP_CLIENT_DEFAULTS } from "../endpoint-check.js";
+import { requestShapeProblems, type RequestShape } from "../request-shape.js";
+
+/** What a library caller's run request must hold (see `request-shape.ts`); the values are checked after. */
+const runShape: RequestShape = {
+  endpoint: { rule: "string", required: true },
+  model: { rule: "string", required: true },
+  out: { rule: "string", required: true },
+  ...fields("string", ["modelDir", "items", "mode", "keyEnv", "bfclData", "history", "inject", "injectFile", "systemPrompt"]),
+  ...fields("string", ["userSim", "userEndpoint", "userModel", "userKeyEnv", "userPrompt", "category"]),
+  ...fields("number", ["temperature", "concurrency", "timeoutSeconds", "retries", "maxReplyBytes", "maxConsecutiveErrors"]),
+  ...fields("number", ["maxClarifications", "limit", "trials", "seed"]),
+  ...fields("boolean", ["untilAnchor", "continueAfterAnchor", "retryErrors", "excludeStateLog", "dryRun"]),
+  ...fields("function", ["now", "onProgress", "onRetry", "onPlan"]),
+  ids: { rule: "list" },
+};
+
+function fields(rule: RequestShape[string]["rule"], names: readonly string[]): RequestShape {
+  return Object.fromEntries(names.map((n) => [n, { rule }]));
+}
 
 /**
  * `twinscore run` as a command: flags as given (unchecked), the folder and environment
@@ -127,6 +146,8 @@ function injectOf(req: RunCommandRequest, ctx: Context): { text: string | null }
  * console.log(doc.exitCode);
  */
 export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
+  const shape = requestShapeProblems(req, runShape, '{ endpoint: "http://127.0.0.1:8000/v1", model: "my-model", out: "runs/mine" }');
+  if (shape.length > 0) return emptyDocument({ model: typeof req?.model === "string" ? req.model : "" }, shape);
   const ctx = contextOf(req);
   const checked = commandProblems(req, ctx);
   if (checked.problems.length > 0) return emptyDocument(req, checked.problems);

@@ -181,21 +181,47 @@ async function resumeAndGenerate(
   const clock = req.clock ?? (() => new Date());
   let record = previous;
   if (split.pending.length > 0) {
-    const made = makeOutputFolder(inputs.folder);
-    if (!made.ok) return made;
-    const userEndpoint = req.userSim?.endpoint ?? null;
-    record = startedRecord(
-      record,
-      { endpoint: req.endpoint, userEndpoint, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" },
-      inputs.settings,
-      clock(),
-    );
-    const wrote = writeRunRecord(inputs.modelFolder, record);
-    if (wrote !== null) return err(wrote);
+    const session = startSession(req, inputs, record, clock());
+    if (!session.ok) return session;
+    record = session.value;
   }
   const endpoints = watchedEndpoints(req, inputs.keys, req.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS);
+  const generated = await generateMissing(req, inputs, split, endpoints);
+  const finished = finish(req, inputs, split, generated, endpoints.halt, problems);
+  if (record !== null && split.pending.length > 0) {
+    // the session's end: a run stopped early keeps endedAt null, so a reader can tell
+    record = { ...record, endedAt: finished.halted === null ? clock().toISOString() : null };
+    const wrote = writeRunRecord(inputs.modelFolder, record);
+    if (wrote !== null) problems.push(wrote);
+  }
+  return ok({ ...finished.document, plan, record });
+}
+
+/** A session's start, before any line is generated: the output folder made and the run record written with the session added. */
+function startSession(req: RunRequest, inputs: RunInputs, previous: RunRecord | null, now: Date): Result<RunRecord> {
+  const made = makeOutputFolder(inputs.folder);
+  if (!made.ok) return made;
+  const userEndpoint = req.userSim?.endpoint ?? null;
+  const record = startedRecord(
+    previous,
+    { endpoint: req.endpoint, userEndpoint, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" },
+    inputs.settings,
+    now,
+  );
+  const wrote = writeRunRecord(inputs.modelFolder, record);
+  if (wrote !== null) return err(wrote);
+  return ok(record);
+}
+
+/** Generate the pending lines, reporting progress over the whole selection (resumed lines and kept errors included). */
+async function generateMissing(
+  req: RunRequest,
+  inputs: RunInputs,
+  split: ResumeSplit,
+  endpoints: ReturnType<typeof watchedEndpoints>,
+): Promise<Generated> {
   const started = Date.now();
-  const generated = await generateAll(
+  return generateAll(
     {
       req,
       entries: inputs.entries,
@@ -221,14 +247,23 @@ async function resumeAndGenerate(
         simRequests: g.sim.requests,
       }),
   );
-  const finished = finish(req, inputs, split, generated, endpoints.halt, problems);
-  if (record !== null && split.pending.length > 0) {
-    // the session's end: a run stopped early keeps endedAt null, so a reader can tell
-    record = { ...record, endedAt: finished.halted === null ? clock().toISOString() : null };
-    const wrote = writeRunRecord(inputs.modelFolder, record);
-    if (wrote !== null) problems.push(wrote);
-  }
-  return ok({ ...finished.document, plan, record });
+}
+
+/** What the simulated user did over the run, or null when the run had none. */
+function userSimulatorSummary(req: RunRequest, sim: Generated["sim"]): RunDocument["userSimulator"] {
+  const userSim = req.userSim ?? null;
+  return userSim === null
+    ? null
+    : {
+        model: userSim.model,
+        maxClarifications: userSim.maxClarifications,
+        interactiveItems: sim.items,
+        openings: { answered: sim.answered, noQuestion: sim.noQuestion, silent: sim.silent },
+        clarifications: sim.clarifications,
+        requests: sim.requests,
+        inputTokens: sim.inputTokens,
+        outputTokens: sim.outputTokens,
+      };
 }
 
 /** The end of a run: the files rewritten in BFCL's order, why it stopped early (if it did), and its document. */
@@ -261,7 +296,6 @@ function finish(
       ),
     );
   } else if (halted !== null) problems.unshift(halted);
-  const userSim = req.userSim ?? null;
   const { counts, sim } = g;
   const document: RunDocument = {
     ...emptyDocument({ model: req.model, mode: req.mode, items: req.items, history: inputs.history }, problems),
@@ -276,19 +310,7 @@ function finish(
     inputTokens: counts.inputTokens,
     outputTokens: counts.outputTokens,
     stoppedAtAnchor: counts.stopped,
-    userSimulator:
-      userSim === null
-        ? null
-        : {
-            model: userSim.model,
-            maxClarifications: userSim.maxClarifications,
-            interactiveItems: sim.items,
-            openings: { answered: sim.answered, noQuestion: sim.noQuestion, silent: sim.silent },
-            clarifications: sim.clarifications,
-            requests: sim.requests,
-            inputTokens: sim.inputTokens,
-            outputTokens: sim.outputTokens,
-          },
+    userSimulator: userSimulatorSummary(req, sim),
     files,
     errors: g.errors,
     keptErrors: split.keptErrors,

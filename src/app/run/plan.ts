@@ -107,6 +107,11 @@ export function narrowSelection(
     ids = ids.filter((id) => wanted.has(id));
     if (items !== "all") pairs = pairs.filter((p) => wanted.has(p.baseId) || wanted.has(p.missId));
   }
+  return ok({ selection, ids, jobs: jobsOf(ids, pairs, history, trials), pairs: pairs.length });
+}
+
+/** The jobs of the ids kept: one per id (per id and anchor of the pairs kept under `--history reference`), trial by trial. */
+function jobsOf(ids: readonly string[], pairs: readonly ManifestPair[], history: HistorySource, trials: number): Job[] {
   // a reference line per anchor of the pairs kept: a base item twinned at anchors outside them needs no line here
   const anchors = new Map<string, Set<number>>();
   for (const p of pairs) for (const id of [p.baseId, p.missId]) anchors.set(id, (anchors.get(id) ?? new Set<number>()).add(p.anchorTurn));
@@ -115,8 +120,7 @@ export function narrowSelection(
       ? ids.flatMap((id) => [...(anchors.get(id) ?? [])].sort((a, b) => a - b).map((anchorTurn) => ({ id, anchorTurn })))
       : ids.map((id) => ({ id, anchorTurn: null }));
   const trialList: (number | null)[] = trials === 1 ? [null] : Array.from({ length: trials }, (_, t) => t);
-  const jobs: Job[] = trialList.flatMap((trial) => lines.map((l) => ({ ...l, trial, key: lineKey(l.id, l.anchorTurn, trial) })));
-  return ok({ selection, ids, jobs, pairs: pairs.length });
+  return trialList.flatMap((trial) => lines.map((l) => ({ ...l, trial, key: lineKey(l.id, l.anchorTurn, trial) })));
 }
 
 /** What a run will do. */

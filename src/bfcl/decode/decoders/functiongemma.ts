@@ -31,84 +31,113 @@ function gemmaPrimitive(raw: string): PyValue {
 const ESCAPE = "<escape>";
 
 /** FunctionGemma's argument reader: a small state machine over `{k:v,…}` with `<escape>`d strings. */
-function gemmaArgs(text: string): PyValue {
-  const root: PyValue[] = [];
-  const stack: (PyValue[] | PyDict)[] = [root];
-  const keyStack: (string | null)[] = [];
-  let buffer = "";
-  let hasBuffer = false;
-  let pendingKey: PyValue | undefined;
-  const addValue = (val: PyValue): void => {
-    const container = stack[stack.length - 1];
+class GemmaArgReader {
+  readonly root: PyValue[] = [];
+  private readonly stack: (PyValue[] | PyDict)[] = [this.root];
+  private readonly keyStack: (string | null)[] = [];
+  private buffer = "";
+  private hasBuffer = false;
+  private pendingKey: PyValue | undefined;
+
+  /** Read the whole text, then commit what is left in the buffer. */
+  read(text: string): void {
+    let i = 0;
+    while (i < text.length) {
+      if (text.startsWith(ESCAPE, i)) {
+        const start = i + ESCAPE.length;
+        const end = text.indexOf(ESCAPE, start);
+        const val = end < 0 ? text.slice(i) : text.slice(start, end);
+        i = end < 0 ? text.length : end + ESCAPE.length;
+        this.commit();
+        this.addValue(val);
+        continue;
+      }
+      const c = text[i];
+      if ("{[:]},".includes(c)) {
+        this.commit();
+        this.punctuation(c);
+      } else {
+        this.buffer += c;
+        this.hasBuffer = true;
+      }
+      i++;
+    }
+    this.commit();
+  }
+
+  /** Put a value in the innermost container: appended to a list, set under the dict's key, or kept as the next key. */
+  private addValue(val: PyValue): void {
+    const container = this.stack[this.stack.length - 1];
     if (Array.isArray(container)) container.push(val);
     else {
-      const key = keyStack.length > 0 ? keyStack[keyStack.length - 1] : null;
+      const key = this.keyStack.length > 0 ? this.keyStack[this.keyStack.length - 1] : null;
       if (key !== null) {
         container.set(key, val);
-        keyStack[keyStack.length - 1] = null;
-      } else pendingKey = val;
+        this.keyStack[this.keyStack.length - 1] = null;
+      } else this.pendingKey = val;
     }
-  };
-  const commit = (): void => {
-    if (!hasBuffer) return;
-    const raw = strStrip(buffer);
-    buffer = "";
-    hasBuffer = false;
-    if (raw !== "") addValue(gemmaPrimitive(raw));
-  };
-  let i = 0;
-  while (i < text.length) {
-    if (text.startsWith(ESCAPE, i)) {
-      const start = i + ESCAPE.length;
-      const end = text.indexOf(ESCAPE, start);
-      const val = end < 0 ? text.slice(i) : text.slice(start, end);
-      i = end < 0 ? text.length : end + ESCAPE.length;
-      commit();
-      addValue(val);
-      continue;
-    }
-    const c = text[i];
-    if ("{[:]},".includes(c)) {
-      commit();
-      if (c === "{") {
-        const d = new PyDict();
-        addValue(d);
-        stack.push(d);
-        keyStack.push(null);
-        pendingKey = undefined;
-      } else if (c === "}") {
-        if (stack.length > 1) {
-          stack.pop();
-          if (keyStack.length > 0) keyStack.pop();
-        }
-        pendingKey = undefined;
-      } else if (c === "[") {
-        const l: PyValue[] = [];
-        addValue(l);
-        stack.push(l);
-        pendingKey = undefined;
-      } else if (c === "]") {
-        if (stack.length > 1) stack.pop();
-        pendingKey = undefined;
-      } else if (c === ":") {
-        let key: string | null = null;
-        if (hasBuffer) {
-          key = strStrip(buffer);
-          buffer = "";
-          hasBuffer = false;
-        } else if (pendingKey !== undefined && pendingKey !== null) {
-          key = pyStr(pendingKey);
-          pendingKey = undefined;
-        }
-        if (key !== null && stack[stack.length - 1] instanceof PyDict && keyStack.length > 0) keyStack[keyStack.length - 1] = key;
-      } else pendingKey = undefined;
-    } else {
-      buffer += c;
-      hasBuffer = true;
-    }
-    i++;
   }
-  commit();
+
+  /** The buffered text, read as a primitive, added (unless blank). */
+  private commit(): void {
+    if (!this.hasBuffer) return;
+    const raw = strStrip(this.buffer);
+    this.buffer = "";
+    this.hasBuffer = false;
+    if (raw !== "") this.addValue(gemmaPrimitive(raw));
+  }
+
+  /** One structural character, `{`, `}`, `[`, `]`, `:` or `,`, after the buffer was committed. */
+  private punctuation(c: string): void {
+    const { stack, keyStack } = this;
+    if (c === "{") {
+      const d = new PyDict();
+      this.addValue(d);
+      stack.push(d);
+      keyStack.push(null);
+      this.pendingKey = undefined;
+    } else if (c === "}") {
+      if (stack.length > 1) {
+        stack.pop();
+        if (keyStack.length > 0) keyStack.pop();
+      }
+      this.pendingKey = undefined;
+    } else if (c === "[") {
+      const l: PyValue[] = [];
+      this.addValue(l);
+      stack.push(l);
+      this.pendingKey = undefined;
+    } else if (c === "]") {
+      if (stack.length > 1) stack.pop();
+      this.pendingKey = undefined;
+    } else if (c === ":") {
+      const key = this.takeKey();
+      if (key !== null && stack[stack.length - 1] instanceof PyDict && keyStack.length > 0) keyStack[keyStack.length - 1] = key;
+    } else this.pendingKey = undefined;
+  }
+
+  /** At a `:`, the key: the buffered text, else the value just read, else none. */
+  private takeKey(): string | null {
+    if (this.hasBuffer) {
+      const key = strStrip(this.buffer);
+      this.buffer = "";
+      this.hasBuffer = false;
+      return key;
+    }
+    if (this.pendingKey !== undefined && this.pendingKey !== null) {
+      const key = pyStr(this.pendingKey);
+      this.pendingKey = undefined;
+      return key;
+    }
+    return null;
+  }
+}
+
+/** FunctionGemma's arguments: the first dict read, or an empty one. */
+function gemmaArgs(text: string): PyValue {
+  const reader = new GemmaArgReader();
+  reader.read(text);
+  const root = reader.root;
   return root.length > 0 && root[0] instanceof PyDict ? root[0] : new PyDict();
 }
 
