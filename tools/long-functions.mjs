@@ -30,7 +30,6 @@ export const ALLOWED = [
     kind: "hot",
     reason: "the bootstrap's inner loop: PCG64's state kept in locals, its step and output inlined",
   },
-  { file: "src/decision/read-twin.ts", name: "readTwin", kind: "unsplit", reason: "not yet split into named phases" },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

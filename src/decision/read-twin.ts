@@ -131,6 +131,32 @@ export function readTwin(
   for (let t = 0; t < before; t++) preAnchorCallNames.push(callNamesOfTurn(rollout.turns[t], tools, decoder));
   if (rollout.turns.length <= anchorTurn) return unread("not-reached", preAnchorCallNames, history);
   const x = extractTurn(rollout.turns[anchorTurn], tools, { decoder });
+  const anchorCalls = anchorCallsOf(x);
+  const acted = anchorCalls.some((c) => c.worldChanging);
+  const undecidableStep = x.undecidableSteps > 0;
+  return {
+    status: undecidableStep && !acted ? "undecidable" : "decided",
+    history,
+    anchorCalls,
+    preAnchorCallNames,
+    decodeFailures: x.decodeFailures,
+    undecidableStep,
+    acted,
+    actedWithLogin: acted || anchorCalls.some((c) => c.kind === "login"),
+    actedAsBfclDecodes: anchorCalls.some((c) => c.worldChanging && c.bfclDecoded),
+    actedWithLoginAsBfclDecodes: anchorCalls.some((c) => (c.worldChanging || c.kind === "login") && c.bfclDecoded),
+    anchorSteps: x.stepKinds,
+    toolCallSteps: x.toolCallSteps,
+    anchorText: x.text,
+    offListNames: x.offListNames,
+  };
+}
+
+/**
+ * The anchor turn's calls in step order: each decoded call, then each call whose arguments
+ * failed to decode but whose name is on the tool list (an attempt of that function).
+ */
+function anchorCallsOf(x: ReturnType<typeof extractTurn>): AnchorCall[] {
   const ordered: { step: number; call: AnchorCall }[] = [];
   for (const c of x.calls) {
     ordered.push({
@@ -162,23 +188,5 @@ export function readTwin(
     });
   }
   ordered.sort((a, b) => a.step - b.step); // stable: within a step, decoded calls then failed entries
-  const anchorCalls = ordered.map((o) => o.call);
-  const acted = anchorCalls.some((c) => c.worldChanging);
-  const undecidableStep = x.undecidableSteps > 0;
-  return {
-    status: undecidableStep && !acted ? "undecidable" : "decided",
-    history,
-    anchorCalls,
-    preAnchorCallNames,
-    decodeFailures: x.decodeFailures,
-    undecidableStep,
-    acted,
-    actedWithLogin: acted || anchorCalls.some((c) => c.kind === "login"),
-    actedAsBfclDecodes: anchorCalls.some((c) => c.worldChanging && c.bfclDecoded),
-    actedWithLoginAsBfclDecodes: anchorCalls.some((c) => (c.worldChanging || c.kind === "login") && c.bfclDecoded),
-    anchorSteps: x.stepKinds,
-    toolCallSteps: x.toolCallSteps,
-    anchorText: x.text,
-    offListNames: x.offListNames,
-  };
+  return ordered.map((o) => o.call);
 }
