@@ -97,79 +97,77 @@ function keyText(k: PyValue): string {
  * objects, and ValueError `Circular reference detected` for cycles.
  */
 export function jsonDumps(v: PyValue): string {
-  const writer = new JsonWriter();
-  writer.value(v);
-  return writer.out;
-}
-
-/** One `json.dumps` call's output so far, with the containers open around the value being written. */
-class JsonWriter {
-  out = "";
-  private readonly stack = new Set<object>();
+  const stack = new Set<object>();
+  let out = "";
   // one level per list/dict being encoded; CPython raises RecursionError past its C limit
-  private depth = 0;
-
-  value(x: PyValue): void {
+  let depth = 0;
+  const enc = (x: PyValue): void => {
     if (x === null) {
-      this.out += "null";
+      out += "null";
       return;
     }
     switch (typeof x) {
       case "boolean":
-        this.out += x ? "true" : "false";
+        out += x ? "true" : "false";
         return;
       case "bigint":
-        this.out += intRepr(x);
+        out += intRepr(x);
         return;
       case "number":
-        this.out += jsonFloat(x);
+        out += jsonFloat(x);
         return;
       case "string":
-        this.out += jsonQuote(x);
+        out += jsonQuote(x);
         return;
     }
     const items = Array.isArray(x) ? x : x instanceof PyTuple ? x.items : null;
-    if (items) return this.container(x, items.length === 0, "[]", () => this.array(items));
-    if (x instanceof PyDict) return this.container(x, x.size === 0, "{}", () => this.dict(x));
-    throw new PyException("TypeError", `Object of type ${typeNameOf(x)} is not JSON serializable`);
-  }
-
-  /** A list or dict one level deeper, empty ones too (CPython checks the depth before looking inside), and not one already open. */
-  private container(x: object, empty: boolean, emptyText: string, write: () => void): void {
-    if (this.depth >= JSON_ENCODE_MAX_DEPTH) throw recursionError(" while encoding a JSON object");
-    if (empty) {
-      this.out += emptyText;
+    // every list and dict is one level deeper, empty ones too (CPython checks before looking inside)
+    if (items) {
+      if (depth >= JSON_ENCODE_MAX_DEPTH) throw recursionError(" while encoding a JSON object");
+      if (items.length === 0) {
+        out += "[]";
+        return;
+      }
+      if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
+      depth++;
+      stack.add(x);
+      out += "[";
+      for (let i = 0; i < items.length; i++) {
+        if (i > 0) out += ", ";
+        enc(items[i]);
+      }
+      out += "]";
+      stack.delete(x);
+      depth--;
       return;
     }
-    if (this.stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
-    this.depth++;
-    this.stack.add(x);
-    write();
-    this.stack.delete(x);
-    this.depth--;
-  }
-
-  private array(items: readonly PyValue[]): void {
-    this.out += "[";
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) this.out += ", ";
-      this.value(items[i]);
+    if (x instanceof PyDict) {
+      if (depth >= JSON_ENCODE_MAX_DEPTH) throw recursionError(" while encoding a JSON object");
+      if (x.size === 0) {
+        out += "{}";
+        return;
+      }
+      if (stack.has(x)) throw new PyException("ValueError", "Circular reference detected");
+      depth++;
+      stack.add(x);
+      let first = true;
+      out += "{";
+      x.forEach((val, k) => {
+        if (!first) out += ", ";
+        first = false;
+        out += jsonQuote(keyText(k));
+        out += ": ";
+        enc(val);
+      });
+      out += "}";
+      stack.delete(x);
+      depth--;
+      return;
     }
-    this.out += "]";
-  }
-
-  private dict(x: PyDict): void {
-    let first = true;
-    this.out += "{";
-    x.forEach((val, k) => {
-      if (!first) this.out += ", ";
-      first = false;
-      this.out += jsonQuote(keyText(k));
-      this.out += ": ";
-      this.value(val);
-    });
-    this.out += "}";
-  }
+    throw new PyException("TypeError", `Object of type ${typeNameOf(x)} is not JSON serializable`);
+  };
+  enc(v);
+  return out;
 }
 
 /** Python's `JSONDecodeError` message: `{msg}: line L column C (char P)`. */
@@ -197,23 +195,8 @@ const STR_CHUNK = /[^"\\\x00-\x1f]*/y;
  * messages (`Expecting value: line 1 column 1 (char 0)` …). Throws PyException.
  */
 export function jsonLoadsOrThrow(doc: string): PyValue {
-  const reader = new JsonReader(doc);
-  const start = reader.skipWs(0);
-  const [value, end] = reader.value(start, 0);
-  const rest = reader.skipWs(end);
-  if (rest !== doc.length) throw reader.fail("Extra data", rest);
-  return value;
-}
-
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-
-/** `json.loads` over one document: each reader takes a position and returns the value and the position after it. */
-class JsonReader {
-  constructor(private readonly doc: string) {}
-
-  /** Python positions count code points; JS indexes UTF-16 units. Map back when reporting. */
-  private posOf(i: number): number {
-    const doc = this.doc;
+  // Python positions count code points; JS indexes UTF-16 units. Map back when reporting.
+  const posOf = (i: number): number => {
     let n = 0;
     for (let k = 0; k < i; k++) {
       const c = doc.charCodeAt(k);
@@ -224,21 +207,16 @@ class JsonReader {
       n++;
     }
     return n;
-  }
-
-  fail(msg: string, i: number): PyException {
-    return decodeError(msg, this.doc, this.posOf(i));
-  }
-
-  skipWs(i: number): number {
+  };
+  const fail = (msg: string, i: number) => decodeError(msg, doc, posOf(i));
+  const skipWs = (i: number): number => {
     WS.lastIndex = i;
-    WS.exec(this.doc);
+    WS.exec(doc);
     return WS.lastIndex;
-  }
+  };
 
-  /** A string's body; `start` points just after the opening quote. */
-  string(start: number): [string, number] {
-    const doc = this.doc;
+  const parseString = (start: number): [string, number] => {
+    // start points just after the opening quote
     let i = start;
     let out = "";
     for (;;) {
@@ -246,60 +224,49 @@ class JsonReader {
       const m = STR_CHUNK.exec(doc)!;
       out += m[0];
       i = STR_CHUNK.lastIndex;
-      if (i >= doc.length) throw this.fail("Unterminated string starting at", start - 1);
+      if (i >= doc.length) throw fail("Unterminated string starting at", start - 1);
       const c = doc[i];
       if (c === '"') return [out, i + 1];
-      if (c !== "\\") throw this.fail("Invalid control character at", i);
+      if (c !== "\\") throw fail("Invalid control character at", i);
       const esc = doc[i + 1];
-      if (esc === undefined) throw this.fail("Unterminated string starting at", start - 1);
+      if (esc === undefined) throw fail("Unterminated string starting at", start - 1);
+      const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
       if (esc !== "u") {
-        if (!(esc in SIMPLE_ESCAPES)) throw this.fail("Invalid \\escape", i);
-        out += SIMPLE_ESCAPES[esc];
+        if (!(esc in simple)) throw fail("Invalid \\escape", i);
+        out += simple[esc];
         i += 2;
         continue;
       }
-      const [u, after] = this.unicodeEscape(i);
-      out += String.fromCodePoint(u);
-      i = after;
-    }
-  }
-
-  /** `\uXXXX` at `i`, joined with a second one when the two make a surrogate pair. */
-  private unicodeEscape(i: number): [number, number] {
-    const doc = this.doc;
-    let u = this.hex(i + 2);
-    i += 6;
-    if (u >= 0xd800 && u <= 0xdbff && doc[i] === "\\" && doc[i + 1] === "u") {
-      const u2 = this.hex(i + 2);
-      if (u2 >= 0xdc00 && u2 <= 0xdfff) {
-        u = 0x10000 + ((u - 0xd800) << 10) + (u2 - 0xdc00);
-        i += 6;
+      const readHex = (at: number): number => {
+        const h = doc.slice(at, at + 4);
+        if (h.length < 4 || !/^[0-9a-fA-F]{4}$/.test(h)) throw fail("Invalid \\uXXXX escape", at - 1);
+        return parseInt(h, 16);
+      };
+      let u = readHex(i + 2);
+      i += 6;
+      if (u >= 0xd800 && u <= 0xdbff && doc[i] === "\\" && doc[i + 1] === "u") {
+        const u2 = readHex(i + 2);
+        if (u2 >= 0xdc00 && u2 <= 0xdfff) {
+          u = 0x10000 + ((u - 0xd800) << 10) + (u2 - 0xdc00);
+          i += 6;
+        }
       }
+      out += String.fromCodePoint(u);
     }
-    return [u, i];
-  }
+  };
 
-  private hex(at: number): number {
-    const h = this.doc.slice(at, at + 4);
-    if (h.length < 4 || !/^[0-9a-fA-F]{4}$/.test(h)) throw this.fail("Invalid \\uXXXX escape", at - 1);
-    return parseInt(h, 16);
-  }
-
-  /**
-   * `depth` counts the arrays and objects open around the value; CPython raises on
-   * entering the one past its C recursion limit, before reading any of it.
-   */
-  value(i: number, depth: number): [PyValue, number] {
-    const doc = this.doc;
+  // `depth` counts the arrays and objects open around the value; CPython raises on
+  // entering the one past its C recursion limit, before reading any of it
+  const parseValue = (i: number, depth: number): [PyValue, number] => {
     const c = doc[i];
-    if (c === '"') return this.string(i + 1);
+    if (c === '"') return parseString(i + 1);
     if (c === "{") {
       if (depth >= JSON_DECODE_MAX_DEPTH) throw recursionError(" while decoding a JSON object from a unicode string");
-      return this.object(i + 1, depth + 1);
+      return parseObject(i + 1, depth + 1);
     }
     if (c === "[") {
       if (depth >= JSON_DECODE_MAX_DEPTH) throw recursionError(" while decoding a JSON array from a unicode string");
-      return this.array(i + 1, depth + 1);
+      return parseArray(i + 1, depth + 1);
     }
     if (c === "n" && doc.startsWith("null", i)) return [null, i + 4];
     if (c === "t" && doc.startsWith("true", i)) return [true, i + 4];
@@ -307,60 +274,62 @@ class JsonReader {
     if (c === "N" && doc.startsWith("NaN", i)) return [NaN, i + 3];
     if (c === "I" && doc.startsWith("Infinity", i)) return [Infinity, i + 8];
     if (c === "-" && doc.startsWith("-Infinity", i)) return [-Infinity, i + 9];
-    return this.number(i);
-  }
-
-  private number(i: number): [PyValue, number] {
     NUMBER.lastIndex = i;
-    const m = NUMBER.exec(this.doc);
-    if (!m || m.index !== i) throw this.fail("Expecting value", i);
-    const end = NUMBER.lastIndex;
-    if (m[2] !== undefined || m[3] !== undefined) return [Number(m[0]), end];
-    const digits = m[1].replace("-", "").length;
-    if (digits > 4300) {
-      throw new PyException(
-        "ValueError",
-        `Exceeds the limit (4300 digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
-      );
+    const m = NUMBER.exec(doc);
+    if (m && m.index === i) {
+      const end = NUMBER.lastIndex;
+      if (m[2] !== undefined || m[3] !== undefined) return [Number(m[0]), end];
+      const digits = m[1].replace("-", "").length;
+      if (digits > 4300) {
+        throw new PyException(
+          "ValueError",
+          `Exceeds the limit (4300 digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+        );
+      }
+      return [BigInt(m[1]), end];
     }
-    return [BigInt(m[1]), end];
-  }
+    throw fail("Expecting value", i);
+  };
 
-  private object(i: number, depth: number): [PyValue, number] {
-    const doc = this.doc;
+  const parseObject = (i: number, depth: number): [PyValue, number] => {
     const d = new PyDict();
-    i = this.skipWs(i);
+    i = skipWs(i);
     if (doc[i] === "}") return [d, i + 1];
     for (;;) {
-      if (doc[i] !== '"') throw this.fail("Expecting property name enclosed in double quotes", i);
-      const [k, afterKey] = this.string(i + 1);
-      i = this.skipWs(afterKey);
-      if (doc[i] !== ":") throw this.fail("Expecting ':' delimiter", i);
-      i = this.skipWs(i + 1);
-      const [v, afterVal] = this.value(i, depth);
+      if (doc[i] !== '"') throw fail("Expecting property name enclosed in double quotes", i);
+      const [k, afterKey] = parseString(i + 1);
+      i = skipWs(afterKey);
+      if (doc[i] !== ":") throw fail("Expecting ':' delimiter", i);
+      i = skipWs(i + 1);
+      const [v, afterVal] = parseValue(i, depth);
       d.set(k, v); // a repeated key keeps its first position and takes the last value, as dict(pairs) does
-      i = this.skipWs(afterVal);
+      i = skipWs(afterVal);
       if (doc[i] === "}") return [d, i + 1];
-      if (doc[i] !== ",") throw this.fail("Expecting ',' delimiter", i);
-      i = this.skipWs(i + 1);
-      if (doc[i] !== '"') throw this.fail("Expecting property name enclosed in double quotes", i);
+      if (doc[i] !== ",") throw fail("Expecting ',' delimiter", i);
+      i = skipWs(i + 1);
+      if (doc[i] !== '"') throw fail("Expecting property name enclosed in double quotes", i);
     }
-  }
+  };
 
-  private array(i: number, depth: number): [PyValue, number] {
-    const doc = this.doc;
+  const parseArray = (i: number, depth: number): [PyValue, number] => {
     const out: PyValue[] = [];
-    i = this.skipWs(i);
+    i = skipWs(i);
     if (doc[i] === "]") return [out, i + 1];
     for (;;) {
-      const [v, after] = this.value(i, depth);
+      const [v, after] = parseValue(i, depth);
       out.push(v);
-      i = this.skipWs(after);
+      i = skipWs(after);
       if (doc[i] === "]") return [out, i + 1];
-      if (doc[i] !== ",") throw this.fail("Expecting ',' delimiter", i);
-      i = this.skipWs(i + 1);
+      if (doc[i] !== ",") throw fail("Expecting ',' delimiter", i);
+      i = skipWs(i + 1);
     }
-  }
+  };
+
+  const start = skipWs(0);
+  const [value, end] = parseValue(start, 0);
+  const rest = skipWs(end);
+  if (rest !== doc.length) throw fail("Extra data", rest);
+  return value;
 }
 
 function isAsciiDigit(c: number): boolean {
