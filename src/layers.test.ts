@@ -158,7 +158,7 @@ describe("layers", () => {
       for (const [module, names] of Object.entries(modules)) {
         const text = readFileSync(join(srcDir, module), "utf8");
         for (const name of names)
-          expect(text, `${module} ${name}`).toMatch(new RegExp(`export (?:const |function |\\{[^}]*\\b)${name}\\b`));
+          expect(text, `${module} ${name}`).toMatch(new RegExp(`export (?:const |(?:async )?function |\\{[^}]*\\b)${name}\\b`));
       }
     }
     for (const [file, { names, why }] of Object.entries(config.hostOnly.notYet)) {

@@ -15,6 +15,7 @@ import { readCategoryInputs } from "./bfcl-inputs.js";
 import { checkResultFile } from "../simulator/run-check.js";
 import { newEvaluatorProcess } from "../simulator/runtime.js";
 import { bfclDataDir, rolloutRunDir, sharedPath } from "../testing/shared.js";
+import { nodeHost } from "../io/host.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-check-differences-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -93,7 +94,7 @@ describe("check names the causes of differences from BFCL's stored score files",
 
   it("an entry scored by BFCL's classes as v4 released them, where echo still created a missing file (real 20b line): the change is named", async () => {
     const run = copyRun("released", "2025-11-12-harmony-fixes", "openai_gpt-oss-20b", "base");
-    const inputs = readCategoryInputs(bfclDataDir(), "v4", "base");
+    const inputs = readCategoryInputs(bfclDataDir(), "v4", "base", nodeHost());
     if (!inputs.ok) throw new Error(JSON.stringify(inputs.problems));
     // the score file BFCL's v4 code as released writes for this file (its classes are v3 final's, byte for byte)
     const released = checkResultFile(new Uint8Array(readFileSync(run.result)), run.result, {

@@ -40,8 +40,7 @@ import type { LongContextData } from "../simulator/types.js";
 import { readCategoryInputs, readLongContext } from "./bfcl-inputs.js";
 import { bytesAreUtf8, ReusedBuffers } from "../io/file-buffers.js";
 import { readFailure } from "../io/results-read.js";
-import { makeFolder, writeFileAtomic } from "../io/manifest.js";
-import { readScoreFileText } from "../io/scores.js";
+import type { Host } from "../io/host.js";
 import { joinPath, parentOf } from "../io/paths.js";
 
 /**
@@ -110,11 +109,19 @@ export interface CheckedFileData {
   readonly decodeHealth: DecodeHealth;
 }
 
-/** Per-thread caches: each category's BFCL data and the filler are read once per thread, and the memory files are read into and score files rendered into is reused from job to job. */
+/**
+ * Per thread: the host its jobs read and write through (a worker's is node's own), and
+ * caches: each category's BFCL data and the filler are read once per thread, and the
+ * memory files are read into and score files rendered into is reused from job to job.
+ */
 export class CheckJobCache {
   readonly categories = new Map<string, Result<CategoryInputs>>();
   filler: Result<LongContextData> | null = null;
-  readonly buffers = new ReusedBuffers();
+  readonly buffers: ReusedBuffers;
+
+  constructor(readonly host: Host) {
+    this.buffers = new ReusedBuffers(host.files);
+  }
 }
 
 /**
@@ -162,7 +169,7 @@ export function runCheckJob(job: CheckJob, settings: CheckJobSettings, cache: Ch
     results.forEach((r, i) => {
       const input = mine[i];
       const recheck = recheckerOf(input, job.model, filler, version, decoder, settings);
-      out[input.index] = r.ok ? ok(finishFile(settings, job.files[input.index], r.value, summary, recheck)) : r;
+      out[input.index] = r.ok ? ok(finishFile(settings, cache.host, job.files[input.index], r.value, summary, recheck)) : r;
     });
   }
   return out as Result<CheckedFileData>[];
@@ -191,7 +198,7 @@ function readJobFiles(job: CheckJob, settings: CheckJobSettings, cache: CheckJob
   let filler: LongContextData | undefined;
   job.files.forEach((f, index) => {
     const key = `${f.version}/${f.category}`;
-    if (!cache.categories.has(key)) cache.categories.set(key, readCategoryInputs(settings.dataDir, f.version, f.category));
+    if (!cache.categories.has(key)) cache.categories.set(key, readCategoryInputs(settings.dataDir, f.version, f.category, cache.host));
     const cat = cache.categories.get(key) as Result<CategoryInputs>;
     if (!cat.ok) {
       out[index] = cat;
@@ -202,7 +209,7 @@ function readJobFiles(job: CheckJob, settings: CheckJobSettings, cache: CheckJob
         out[index] = err(problem("long-context-missing", "long_context result files need BFCL's long_context.py", { file: f.path }));
         return;
       }
-      cache.filler ??= readLongContext(settings.longContextModule);
+      cache.filler ??= readLongContext(settings.longContextModule, cache.host);
       if (!cache.filler.ok) {
         out[index] = cache.filler;
         return;
@@ -302,6 +309,7 @@ function linesOf(checked: FileCheck): number {
 /** Write one file's score file and compare its verdicts with the stored score file. */
 function finishFile(
   settings: CheckJobSettings,
+  host: Host,
   file: CheckJob["files"][number],
   checked: FileCheck,
   decoder: DecoderChoiceSummary,
@@ -334,9 +342,9 @@ function finishFile(
       ),
     );
   }
-  const written = writtenScoreFile(settings, file, checked, problems);
+  const written = writtenScoreFile(settings, host, file, checked, problems);
   const { agreement, storedScoreFile } = settings.compareStored
-    ? storedAgreement(file, checked, recheck, problems)
+    ? storedAgreement(host, file, checked, recheck, problems)
     : { agreement: null, storedScoreFile: null };
   return {
     total: checked.total,
@@ -355,13 +363,14 @@ function finishFile(
 /** Write the file's score file under --out; its path, or null when none is asked for or the write failed (reported). */
 function writtenScoreFile(
   settings: CheckJobSettings,
+  host: Host,
   file: CheckJob["files"][number],
   checked: FileCheck,
   problems: Problem[],
 ): string | null {
   if (settings.outDir === null || checked.scoreFile === null) return null;
   const target = joinPath(settings.outDir, file.scoreRelative);
-  const w = makeFolder(parentOf(target)) ?? writeFileAtomic(target, checked.scoreFile);
+  const w = host.makeFolder(parentOf(target)) ?? host.writeFileAtomic(target, checked.scoreFile);
   if (!w.ok) {
     pushAll(problems, w.problems);
     return null;
@@ -371,13 +380,14 @@ function writtenScoreFile(
 
 /** The file's verdicts compared with its stored score file, differences explained; nulls when that file is missing or unreadable (reported). */
 function storedAgreement(
+  host: Host,
   file: CheckJob["files"][number],
   checked: FileCheck,
   recheck: (variant: CheckVariant) => readonly OurVerdict[] | null,
   problems: Problem[],
 ): { agreement: Agreement | null; storedScoreFile: string | null } {
   const candidate = file.storedScore;
-  const storedText = candidate === null ? null : readScoreFileText(candidate);
+  const storedText = candidate === null ? null : host.readScoreFileText(candidate);
   if (candidate === null || storedText === null) {
     problems.push(
       problem("score-missing", "no stored score file for this result file under --scores", { file: file.path, severity: "warning" }),

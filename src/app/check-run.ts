@@ -18,15 +18,12 @@ import type { Agreement } from "../simulator/agreement.js";
 import { countReadings, type EmptyTurnCounts } from "../official/empty-turns.js";
 import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type CheckJob, type CheckJobSettings } from "./check-job.js";
 import { runJobs, type JobWorker } from "../io/worker-pool.js";
-import { findLongContextModule } from "../io/long-context.js";
 import { readLongContext } from "./bfcl-inputs.js";
-import { overwritesInput } from "../io/files.js";
 import { joinPath, relativePath, resolvePath } from "../io/paths.js";
-import { matchingModel, walkBfclTree, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { matchingModel, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { nodeHost, type Host } from "../io/host.js";
 import { detectionFiles } from "./pipeline.js";
 import { linesOfTrial } from "./result-lines.js";
-import { readRunRecord } from "../io/run-record.js";
-import { readFileBytes } from "../io/results-read.js";
 
 /** One result file found under `--results`. */
 export interface FoundResultFile {
@@ -72,8 +69,12 @@ function scoreRelativeOf(
  * per model. Problems: the folder missing, not a folder, holding no result file, or a
  * non-regular file named like one.
  */
-export function findResultFiles(dir: string, walked?: TreeWalk): { files: FoundResultFile[]; problems: Problem[]; runs: number } {
-  const walk = walked ?? walkBfclTree([dir], "/", "result");
+export function findResultFiles(
+  dir: string,
+  walked?: TreeWalk,
+  host: Host = nodeHost(),
+): { files: FoundResultFile[]; problems: Problem[]; runs: number } {
+  const walk = walked ?? host.walkBfclTree([dir], "/", "result");
   const files: FoundResultFile[] = [];
   for (const m of walk.models) {
     const own: FoundResultFile[] = [];
@@ -122,6 +123,8 @@ export interface CheckRunRequest {
   readonly models?: readonly string[];
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
+  /** The files the check reads and writes (default: node's, `nodeHost()`). */
+  readonly host?: Host;
 }
 
 /** The outcome for one result file. */
@@ -184,7 +187,11 @@ function longContextMissing(found: readonly FoundResultFile[], flag: string | un
   );
 }
 
-/** Starts one worker thread running `runCheckJob` with the run's settings (the CLI's `cli/check-worker.ts`); without one every job runs here. */
+/**
+ * Starts one worker thread running `runCheckJob` with the run's settings (the CLI's
+ * `cli/check-worker.ts`); without one every job runs here. A worker reads node's files,
+ * so it is started only for a run on the node host: any other host's jobs run here.
+ */
 export type CheckWorkerSpawner = (settings: CheckJobSettings) => JobWorker<CheckJob, Result<CheckedFileData>[]>;
 
 /**
@@ -199,8 +206,9 @@ export async function runCheck(
   threads = 1,
   spawnWorker: CheckWorkerSpawner | null = null,
 ): Promise<Result<CheckRunReport>> {
+  const host = req.host ?? nodeHost();
   const resultsDir = resolvePath(req.cwd, req.resultsDir);
-  const walked = findResultFiles(resultsDir, req.walked);
+  const walked = findResultFiles(resultsDir, req.walked, host);
   const { problems: walkProblems, runs } = walked;
   const found =
     req.models === undefined ? walked.files : walked.files.filter((f) => req.models!.includes(f.name) || req.models!.includes(f.model));
@@ -208,7 +216,8 @@ export async function runCheck(
   const dataDir = resolvePath(req.cwd, req.bfclDataDir);
   const problems: Problem[] = [...walkProblems];
   const scoresDir = req.scoresDir === undefined ? null : resolvePath(req.cwd, req.scoresDir);
-  const stored = req.scoresWalked !== undefined ? req.scoresWalked : scoresDir === null ? null : walkBfclTree([scoresDir], "/", "score");
+  const stored =
+    req.scoresWalked !== undefined ? req.scoresWalked : scoresDir === null ? null : host.walkBfclTree([scoresDir], "/", "score");
   if (stored !== null) pushAll(problems, stored.problems);
   /** The stored score file of a result file: same model (and run), category and version. */
   const storedScoreOf: StoredScoreOf = (f) => {
@@ -216,12 +225,12 @@ export async function runCheck(
     const m = matchingModel(f.found, runs, stored.models);
     return m?.files[f.category]?.find((s) => s.version === f.version)?.path ?? null;
   };
-  const cache = new CheckJobCache(); // this thread's: the data read here serves its jobs
+  const cache = new CheckJobCache(host); // this thread's: the data read here serves its jobs
   const longContextModule = longContextOf(found, req, dataDir, cache, problems);
   const groups = modelGroups(found, longContextModule);
-  const clash = outClash(req, groups, storedScoreOf);
+  const clash = outClash(req, host, groups, storedScoreOf);
   if (clash !== null) return errAll(clash);
-  const { jobs, checkedGroups } = jobsOf(groups, req, storedScoreOf, problems);
+  const { jobs, checkedGroups } = jobsOf(groups, req, host, storedScoreOf, problems);
   const settings: CheckJobSettings = {
     dataDir,
     longContextModule,
@@ -231,7 +240,7 @@ export async function runCheck(
   };
   const outcomes = await runJobs(jobs, {
     threads,
-    spawn: spawnWorker === null ? null : () => spawnWorker(settings),
+    spawn: spawnWorker === null || host !== nodeHost() ? null : () => spawnWorker(settings),
     inline: (job) => runCheckJob(job, settings, cache),
     failed: failedJob,
   });
@@ -257,13 +266,13 @@ function longContextOf(
   problems: Problem[],
 ): string | null {
   if (!found.some((f) => f.category === "long_context")) return null;
-  const module = findLongContextModule({ flag: req.bfclEvalDir, env: req.env, cwd: req.cwd, dataDir });
+  const module = cache.host.findLongContextModule({ flag: req.bfclEvalDir, env: req.env, cwd: req.cwd, dataDir });
   if (module === null) {
     problems.push(longContextMissing(found, req.bfclEvalDir));
     return null;
   }
   // read once here so a bad module is one problem, not one per file
-  const read = readLongContext(module);
+  const read = readLongContext(module, cache.host);
   if (!read.ok) {
     pushAll(problems, read.problems);
     return null;
@@ -285,12 +294,17 @@ function modelGroups(found: readonly FoundResultFile[], longContextModule: strin
 }
 
 /** --out must not write a score file over a file this run reads (a stored score file, say): the problems of the first clash, or null. */
-function outClash(req: CheckRunRequest, groups: readonly FoundResultFile[][], storedScoreOf: StoredScoreOf): readonly Problem[] | null {
+function outClash(
+  req: CheckRunRequest,
+  host: Host,
+  groups: readonly FoundResultFile[][],
+  storedScoreOf: StoredScoreOf,
+): readonly Problem[] | null {
   if (req.outDir === undefined) return null;
   const outDir = resolvePath(req.cwd, req.outDir);
   for (const g of groups) {
     for (const f of g) {
-      const clash = overwritesInput(
+      const clash = host.overwritesInput(
         joinPath(outDir, f.scoreRelative),
         [f.path, ...(storedScoreOf(f) === null ? [] : [storedScoreOf(f)!])],
         "--out",
@@ -305,6 +319,7 @@ function outClash(req: CheckRunRequest, groups: readonly FoundResultFile[][], st
 function jobsOf(
   groups: readonly FoundResultFile[][],
   req: CheckRunRequest,
+  host: Host,
   storedScoreOf: StoredScoreOf,
   problems: Problem[],
 ): { jobs: CheckJob[]; checkedGroups: CheckedGroup[] } {
@@ -333,14 +348,14 @@ function jobsOf(
         storedScore: storedScoreOf(f),
       })),
     };
-    const trials = readRunRecord(found.dir).record?.settings.trials ?? 1;
+    const trials = host.readRunRecord(found.dir).record?.settings.trials ?? 1;
     if (trials <= 1) {
       checkedGroups.push({ files: g, trial: null });
       jobs.push(job);
       continue;
     }
     // a folder of `run --trials K`: each trial's lines are checked as a file of their own (BFCL's checker reads an id once), each file read once
-    const bytes = job.files.map((f) => bytesOrUndefined(f.path));
+    const bytes = job.files.map((f) => bytesOrUndefined(f.path, host));
     for (let t = 0; t < trials; t++) {
       checkedGroups.push({ files: g, trial: t });
       jobs.push({
@@ -403,9 +418,9 @@ function checkedFilesOf(
 }
 
 /** A file's bytes, or undefined when it cannot be read (the job that reads it then says why). */
-function bytesOrUndefined(path: string): Uint8Array | undefined {
+function bytesOrUndefined(path: string, host: Host): Uint8Array | undefined {
   try {
-    return readFileBytes(path);
+    return host.readFileBytes(path);
   } catch {
     return undefined;
   }

@@ -7,12 +7,10 @@ import type { EmptyTurnReading } from "../simulator/irrelevance.js";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { problem, type Problem } from "../messages/index.js";
 import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../official/empty-turns.js";
-import { missingDataFolder, resolveBfclDataDir, type BfclDataLocation } from "../io/bfcl-data.js";
-import { dataFolderVersion } from "../io/rollout-data.js";
+import type { BfclDataLocation } from "../io/bfcl-data.js";
 import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckRunRequest, type CheckWorkerSpawner } from "./check-run.js";
 import { matchingModel, type TreeModel } from "../io/tree.js";
-import { committedManifestSource } from "../io/rollout-data.js";
 import { dataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import { checkRecordedTurnsWithPrompts } from "./recorded-turns.js";
 import { readScorePrompts } from "./official-scores.js";
@@ -108,8 +106,13 @@ function emptyTurnRowsOf(files: readonly CheckedFile[]): EmptyTurnRow[] | null {
  * folder is of the version checked, or is no BFCL data folder at all (its missing files
  * are then named one by one).
  */
-function dataOfOtherVersion(models: readonly TreeModel[], location: BfclDataLocation, forced: BfclVersion | undefined): Problem | null {
-  const held = dataFolderVersion(location.dir);
+function dataOfOtherVersion(
+  models: readonly TreeModel[],
+  location: BfclDataLocation,
+  forced: BfclVersion | undefined,
+  ctx: Context,
+): Problem | null {
+  const held = ctx.host.dataFolderVersion(location.dir);
   if (held === null) return null;
   const versionsOf = (m: TreeModel) => new Set(Object.values(m.files).flatMap((files) => (files ?? []).map((f) => forced ?? f.version)));
   const others = models.filter((m) => [...versionsOf(m)].some((v) => v !== held));
@@ -155,7 +158,7 @@ function checkedAgainstData(
     version,
     forceHint: "check them with the BFCL data they were generated on",
     missingHint: `put it at that path (check compares each rollout's recorded user turns with it)`,
-    source: committedManifestSource(),
+    source: ctx.host.committedManifestSource(),
   };
   const named = manifestsForModels(models, undefined, ctx, { ...choice, rollouts: "defer" });
   // stopped by the file names: every model's problems, its rollouts checked too
@@ -167,7 +170,7 @@ function checkedAgainstData(
     const scores = inputs.scores === null ? null : matchingModel(model, inputs.results.runs, inputs.scores.models);
     checks.set(
       model.name,
-      checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores, ctx.host)),
+      checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores, ctx.host), ctx.host),
     );
   }
   return manifestsForModels(models, undefined, ctx, { ...choice, checks });
@@ -186,10 +189,10 @@ function checkedSettings(req: CheckRequest, ctx: Context): BfclDataLocation | Pr
     bad.push(badArgument(`--threads must be an integer >= 1${givenText(req.threads)}`));
   if (req.results === undefined) bad.push(badArgument("give --results DIR (a BFCL result tree)"));
   if (bad.length > 0) return bad;
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
+  const location = ctx.host.resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd });
   if (!location) return [problem("bfcl-data-missing", "check needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")];
   // a data folder that is not there is one line, not one per category file
-  const absent = missingDataFolder(location.dir);
+  const absent = ctx.host.missingDataFolder(location.dir);
   if (absent !== null) return [absent];
   return location;
 }
@@ -210,6 +213,7 @@ function checkRunRequestOf(req: CheckRequest, inputs: InputWalks, location: Bfcl
     ...(req.models !== undefined && req.models.length > 0 ? { models: req.models } : {}),
     env: { ...ctx.env },
     cwd: ctx.cwd,
+    host: ctx.host,
   };
 }
 
@@ -251,7 +255,7 @@ export async function checkRuns(req: CheckRequest): Promise<CheckDocument> {
   const data = checkedAgainstData(selected.models, inputs, ctx, req.bfclVersion);
   if (!data.ok) return done([...data.problems]);
   if (hasError(data.value.problems)) return done([...data.value.problems]);
-  const otherData = dataOfOtherVersion(selected.models, location, req.bfclVersion);
+  const otherData = dataOfOtherVersion(selected.models, location, req.bfclVersion, ctx);
   if (otherData !== null) return done([otherData]);
   req.beforeChecking?.();
   const run = await runCheck(checkRunRequestOf(req, inputs, location, ctx), req.threads, req.spawnWorker ?? null);

@@ -173,7 +173,7 @@ function compareInputs(req: CompareRequest, ctx: Context, boot: Result<Bootstrap
   }
   let data: ScoredData | null = null;
   if (req.bfclData !== undefined && bad.length === 0) {
-    const read = readScoredData(resolvePath(ctx.cwd, req.bfclData));
+    const read = readScoredData(resolvePath(ctx.cwd, req.bfclData), ctx.host);
     if (read.ok) data = read.value;
     else pushAll(bad, read.problems);
   }

@@ -111,7 +111,7 @@ export function manifestsForModels(
     }
     // a file that cannot be read is the scorer's to report, once, and only that model goes
     // unscored: it must not stop the other models (a failed read never poisons the rest)
-    if (choice.rollouts === "defer" || rolloutsFitManifest(model, manifest, forced, choice, candidates, problems))
+    if (choice.rollouts === "defer" || rolloutsFitManifest(model, manifest, forced, choice, candidates, problems, ctx))
       manifests.set(model.name, manifest);
   }
   return ok({ manifestOf: manifests, versionOf, forced, problems });
@@ -163,15 +163,16 @@ function rolloutsFitManifest(
   choice: ManifestChoice,
   candidates: DataCandidates,
   problems: Problem[],
+  ctx: Context,
 ): boolean {
   // against the expected data first, streamed (or made by the scorer); only when that fails
   // are the files read again against every version's data, to name the one they look like
-  let check = choice.checks?.get(model.name) ?? checkRecordedTurns(model, [candidates.of(manifest)]);
+  let check = choice.checks?.get(model.name) ?? checkRecordedTurns(model, [candidates.of(manifest)], ctx.host);
   if (!check.byVersion[0].fitsAsNow && check.byVersion[0].compared > 0) {
     // against every version's data also when only older revisions make the rollouts fit: another version's may fit closer;
     // the expected data's own outcome stays the one made (the scorer's also read the score files' prompts)
     const own = check.byVersion[0];
-    const every = checkRecordedTurns(model, candidates.all());
+    const every = checkRecordedTurns(model, candidates.all(), ctx.host);
     check = { ...every, byVersion: every.byVersion.map((v) => (v.version === own.version ? own : v)) };
   }
   const verdict = dataVerdict(check, manifest.source.bfclVersion, `model ${model.name}`);

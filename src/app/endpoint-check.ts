@@ -9,6 +9,7 @@
  */
 import { problem, err, ok, type Problem, type Result } from "../messages/index.js";
 import { endpointUrlProblem, MAX_TIMER_MS, probeEndpoint, shownUrl } from "../io/openai-chat.js";
+import type { HttpTransport } from "../io/http-transport.js";
 
 /** The longest `--timeout`: Node's timers hold at most 2^31 - 1 ms, and a longer delay fires at once. */
 export const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
@@ -51,7 +52,13 @@ const refusalCodes = {
  */
 export async function checkEndpoints(
   targets: readonly EndpointTarget[],
-  client: { readonly otherKeys: readonly (string | null)[]; readonly timeoutMs: number; readonly maxReplyBytes?: number },
+  client: {
+    readonly otherKeys: readonly (string | null)[];
+    readonly timeoutMs: number;
+    readonly maxReplyBytes?: number;
+    /** How the probe's requests are sent (the use case's host's). */
+    readonly transport?: HttpTransport;
+  },
   consequence: string,
 ): Promise<Result<Problem[]>> {
   const notes: Problem[] = [];
@@ -63,6 +70,7 @@ export async function checkEndpoints(
       otherKeys: client.otherKeys,
       timeoutMs: client.timeoutMs,
       maxReplyBytes: client.maxReplyBytes,
+      transport: client.transport,
     });
     if (!out.ok) return err(problem(refusalCodes[out.kind], `${t.flag} ${shownUrl(t.endpoint)}: ${out.message}; ${consequence}`));
     if (out.note !== null) notes.push(problem("probe-note", `${t.flag} ${shownUrl(t.endpoint)}: ${out.note}`, { severity: "warning" }));

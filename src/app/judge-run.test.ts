@@ -8,6 +8,7 @@ import type { HeldBackTurn } from "../judge/types.js";
 import { projectRoot } from "../testing/shared.js";
 import { MAX_STORED_REPLY_CHARS } from "../io/judge-client.js";
 import { readLabelsFile, runJudge, type JudgeRunOptions } from "./judge-run.js";
+import { nodeHost } from "../io/host.js";
 import { startDripServer, startEchoServer } from "../testing/stub-servers.js";
 import { startBackslashServer } from "../testing/hostile-servers.js";
 
@@ -70,6 +71,7 @@ function options(endpoint: string, dir: string, extra: Partial<JudgeRunOptions> 
     judgeModel: "stub-judge",
     apiKey: "sk-secret-test-key",
     prompt,
+    host: nodeHost(),
     labelsFile: join(dir, "labels.jsonl"),
     cacheDir: join(dir, "cache"),
     concurrency: 3,
@@ -90,7 +92,7 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     const progress: number[] = [];
     const report = await runJudge(turns(6), options(url, dir, { onProgress: (d) => progress.push(d) }));
     expect(report).toMatchObject({ labelled: 6, requested: 6, fromCache: 0, resumed: 0, failures: [] });
-    const recs = readLabelsFile(join(dir, "labels.jsonl"));
+    const recs = readLabelsFile(join(dir, "labels.jsonl"), nodeHost());
     expect(recs.map((r) => r.label).sort()).toEqual(["asks_other", "asks_other", "asks_other", "refuses", "refuses", "refuses"]);
     expect(progress.at(-1)).toBe(6);
     expect(seenAuth.every((a) => a === "Bearer sk-secret-test-key")).toBe(true);
@@ -113,7 +115,7 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     const second = await runJudge(turns(4), options(url, dir));
     expect(calls).toBe(4);
     expect(second).toMatchObject({ labelled: 0, resumed: 4, requested: 0 });
-    expect(readLabelsFile(join(dir, "labels.jsonl"))).toHaveLength(4);
+    expect(readLabelsFile(join(dir, "labels.jsonl"), nodeHost())).toHaveLength(4);
   });
 
   it("a fresh labels file with a warm cache makes no request", async () => {
@@ -152,7 +154,7 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     expect(report.labelled).toBe(0);
     expect(report.failures).toHaveLength(2);
     expect(report.failures[0].message).toMatch(/malformed judge reply/);
-    expect(readLabelsFile(join(dir, "labels.jsonl"))).toHaveLength(0);
+    expect(readLabelsFile(join(dir, "labels.jsonl"), nodeHost())).toHaveLength(0);
   });
 
   it("gives up after the retries when the server never answers in time", async () => {
@@ -175,7 +177,7 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     appendFileSync(file, '{"model":"m","missId":"multi_turn_miss_param_2","requestK');
     const report = await runJudge(all, options(url, dir, { cacheDir: null }));
     expect(report).toMatchObject({ resumed: 2, labelled: 3 });
-    const ids = readLabelsFile(file)
+    const ids = readLabelsFile(file, nodeHost())
       .map((r) => r.missId)
       .sort();
     expect(ids).toEqual(all.map((t) => t.missId).sort());
@@ -188,7 +190,7 @@ describe("runJudge against a stub server on 127.0.0.1", () => {
     const file = join(dir, "labels.jsonl");
     writeFileSync(file, '{"model":"m","missId":"x"');
     await runJudge(turns(1), options(url, dir));
-    expect(readLabelsFile(file)).toHaveLength(1);
+    expect(readLabelsFile(file, nodeHost())).toHaveLength(1);
   });
 });
 
@@ -298,7 +300,7 @@ describe("runJudge: backoff, key redaction, what is cached", () => {
     const stored = readFileSync(join(dir, "big.jsonl"), "utf8");
     expect(stored.length).toBeLessThan(MAX_STORED_REPLY_CHARS + 1_000);
     expect(stored).toContain("[cut: the reply had");
-    expect(readLabelsFile(join(dir, "big.jsonl"))[0].label).toBe("refuses");
+    expect(readLabelsFile(join(dir, "big.jsonl"), nodeHost())[0].label).toBe("refuses");
   });
 });
 

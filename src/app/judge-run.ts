@@ -9,15 +9,8 @@
 import { cachedLabel, judgeRecordsOf, parseJudgeReply } from "../judge/labels.js";
 import { buildJudgeRequest, type JudgePrompt } from "../judge/prompt.js";
 import type { HeldBackTurn, JudgeLabel, JudgeRecord } from "../judge/types.js";
-import {
-  appendJsonLine,
-  endTornLine,
-  judgePoster,
-  readCacheEntry,
-  readJsonLines,
-  storedReply,
-  writeCacheEntry,
-} from "../io/judge-client.js";
+import { judgePoster, storedReply } from "../io/judge-client.js";
+import type { Host } from "../io/host.js";
 import { redactKey, type RetryInfo } from "../io/openai-chat.js";
 
 /** Settings of one judge run. */
@@ -44,6 +37,8 @@ export interface JudgeRunOptions {
   readonly onRetry?: (info: RetryInfo) => void;
   /** Injected for tests (the backoff waits). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The labels file, the cache and the endpoint are reached through it. */
+  readonly host: Host;
 }
 
 /** What happened to each turn of the run. */
@@ -57,13 +52,13 @@ export interface JudgeRunReport {
 }
 
 /** Read the labels already in the file; a torn last line (interrupted write) is ignored. */
-export function readLabelsFile(file: string): JudgeRecord[] {
-  return judgeRecordsOf(readJsonLines(file));
+export function readLabelsFile(file: string, host: Host): JudgeRecord[] {
+  return judgeRecordsOf(host.readJsonLines(file));
 }
 
 /** A cached label, or null (no cache, no entry, unreadable, or an older entry whose reply has no label). */
-function readCache(dir: string | null, key: string): { label: JudgeLabel; raw: string } | null {
-  return dir === null ? null : cachedLabel(readCacheEntry(dir, key));
+function readCache(dir: string | null, key: string, host: Host): { label: JudgeLabel; raw: string } | null {
+  return dir === null ? null : cachedLabel(host.readCacheEntry(dir, key));
 }
 
 /** Counters and failures of one judge run, shared by its workers. */
@@ -85,7 +80,7 @@ async function labelTurn(
 ): Promise<void> {
   const failures = tally.failures;
   try {
-    let found = readCache(opts.cacheDir, req.key);
+    let found = readCache(opts.cacheDir, req.key, opts.host);
     if (found !== null) tally.fromCache++;
     else {
       tally.requested++;
@@ -102,7 +97,7 @@ async function labelTurn(
         else {
           found = { label: parsed.label, raw: storedReply(reply.content, key) };
           // only replies that gave a label are cached: a bad reply is asked again next time
-          if (opts.cacheDir) writeCacheEntry(opts.cacheDir, req.key, { label: found.label, raw: found.raw });
+          if (opts.cacheDir) opts.host.writeCacheEntry(opts.cacheDir, req.key, { label: found.label, raw: found.raw });
         }
       }
     }
@@ -114,7 +109,7 @@ async function labelTurn(
         label: found.label,
         raw: storedReply(found.raw, key),
       };
-      appendJsonLine(opts.labelsFile, record);
+      opts.host.appendJsonLine(opts.labelsFile, record);
       tally.labelled++;
     }
   } catch (e) {
@@ -124,19 +119,19 @@ async function labelTurn(
 
 /** Judge every turn not yet labelled, `concurrency` at a time, appending each label as it arrives. */
 export async function runJudge(turns: readonly HeldBackTurn[], opts: JudgeRunOptions): Promise<JudgeRunReport> {
-  const existing = new Set(readLabelsFile(opts.labelsFile).map((r) => `${r.model}\u0000${r.missId}\u0000${r.requestKey}`));
+  const existing = new Set(readLabelsFile(opts.labelsFile, opts.host).map((r) => `${r.model}\u0000${r.missId}\u0000${r.requestKey}`));
   const work = turns.map((turn) => ({ turn, req: buildJudgeRequest(turn, opts.prompt, opts.judgeModel) }));
   const pending = work.filter((w) => !existing.has(`${w.turn.model}\u0000${w.turn.missId}\u0000${w.req.key}`));
   const resumed = work.length - pending.length;
   // An interrupted run may have left a torn last line: end it so the next label starts clean.
-  endTornLine(opts.labelsFile);
+  opts.host.endTornLine(opts.labelsFile);
   let done = resumed;
   const tally: JudgeTally = { fromCache: 0, requested: 0, labelled: 0, failures: [] };
   opts.onProgress?.(done, work.length);
 
   let next = 0;
   const key = opts.apiKey === "" ? null : opts.apiKey;
-  const post = judgePoster({ ...opts, apiKey: key });
+  const post = judgePoster({ ...opts, apiKey: key, transport: opts.host.http });
   const worker = async (): Promise<void> => {
     while (next < pending.length) {
       const { turn, req } = pending[next++];

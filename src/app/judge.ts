@@ -269,7 +269,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   // before the first request is spent: the endpoint answers and serves the judge model (nothing to send, nothing to check)
   if (toSend.length > 0) {
     const target = { flag: "--endpoint", endpoint: req.endpoint!, model: req.judgeModel!, apiKey: apiKey === "" ? null : apiKey };
-    const checked = await checkEndpoints([target], { otherKeys: [], timeoutMs }, "nothing was judged");
+    const checked = await checkEndpoints([target], { otherKeys: [], timeoutMs, transport: ctx.host.http }, "nothing was judged");
     // one line, as run refuses: the warnings of reading the files would only bury it
     if (!checked.ok) return done([...checked.problems], { modelFiles });
     problems.push(...checked.value);
@@ -287,7 +287,8 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
     backoffMs: 1000,
     onProgress: req.onProgress,
     onRetry: req.onRetry,
+    host: ctx.host,
   });
-  const summaries = summarizeLabels(perModel, readLabelsFile(labelsFile));
+  const summaries = summarizeLabels(perModel, readLabelsFile(labelsFile, ctx.host));
   return done(problems, { labelsFile, summaries, run: report, modelFiles, exitCode: report.failures.length > 0 ? 1 : 0 });
 }

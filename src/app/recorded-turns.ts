@@ -8,7 +8,8 @@ import { scanLineHead, type LineHead } from "../bfcl/results.js";
 import { OWN_KEYS_TAIL, SIMULATOR_KEY_TEXT, simulatedAnswerTurn } from "../bfcl/line-keys.js";
 import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
-import { forEachLine, lastIndexOfBytes, readFailure } from "../io/results-read.js";
+import { lastIndexOfBytes, readFailure } from "../io/results-read.js";
+import type { Host } from "../io/host.js";
 import type { LineVisitor } from "./result-lines.js";
 import type { TreeModel } from "../io/tree.js";
 
@@ -17,9 +18,9 @@ import type { TreeModel } from "../io/tree.js";
  * result files (each id once, the first line wins). Lines that cannot be read are left
  * to the scorer, which reports them; a file that cannot be read is one problem.
  */
-export function readRecordedTurns(model: TreeModel): { items: RecordedItem[]; problems: Problem[] } {
+export function readRecordedTurns(model: TreeModel, host: Host): { items: RecordedItem[]; problems: Problem[] } {
   const items: RecordedItem[] = [];
-  const problems = forEachRecordedItem(model, (item) => void items.push(item));
+  const problems = forEachRecordedItem(model, (item) => void items.push(item), host);
   return { items, problems };
 }
 
@@ -110,13 +111,13 @@ function sameQueries(
 }
 
 /** Call `onItem` with the recorded turns of every line, in the order `readRecordedTurns` lists them; the problems met. */
-function forEachRecordedItem(model: TreeModel, onItem: (item: RecordedItem) => void): Problem[] {
+function forEachRecordedItem(model: TreeModel, onItem: (item: RecordedItem) => void, host: Host): Problem[] {
   const visit = recordedTurnsVisitor(onItem);
   const problems: Problem[] = [];
   for (const category of scoredResultCategories) {
     for (const file of model.files[category] ?? []) {
       try {
-        forEachLine(file.path, (bytes, start, end) => {
+        host.forEachLine(file.path, (bytes, start, end) => {
           const head = scanLineHead(bytes, start, end, true);
           if (!("error" in head)) visit(head.id, bytes, start, end, head);
         });
@@ -135,9 +136,9 @@ function forEachRecordedItem(model: TreeModel, onItem: (item: RecordedItem) => v
  * model's recorded turns until its check made scoring many models slower and larger).
  * Files that cannot be read are left to the scorer.
  */
-export function checkRecordedTurns(model: TreeModel, candidates: readonly DataCandidate[]): RolloutDataCheck {
+export function checkRecordedTurns(model: TreeModel, candidates: readonly DataCandidate[], host: Host): RolloutDataCheck {
   const check = rolloutDataCheckBuilder(candidates, "all");
-  forEachRecordedItem(model, (item) => check.add(item));
+  forEachRecordedItem(model, (item) => check.add(item), host);
   return check.result();
 }
 
@@ -172,8 +173,9 @@ export function checkRecordedTurnsWithPrompts(
   model: TreeModel,
   candidate: DataCandidate,
   prompts: () => ReadonlyMap<string, TurnQueries>,
+  host: Host,
 ): RolloutDataCheck {
   const check = dataCheckWithPrompts(candidate);
-  forEachRecordedItem(model, check.onItem);
+  forEachRecordedItem(model, check.onItem, host);
   return check.result(check.unlogged() > 0 ? prompts() : undefined);
 }

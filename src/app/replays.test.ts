@@ -8,6 +8,7 @@ import { committedManifestPath, loadManifest } from "../io/manifest.js";
 import { readScoredData } from "./bfcl-inputs.js";
 import { table1Numbers } from "../testing/numbers.js";
 import { workaroundOf } from "./replays.js";
+import { nodeHost } from "../io/host.js";
 
 /** One model read as `score --bfcl-data` reads it: the pairs of the default reading, with the result texts. */
 const readOne = (dir: string) => {
@@ -20,7 +21,7 @@ describe("workaround credit (Table F1) on the real gpt-oss runs", () => {
   const manifest = loadManifest();
   if (!manifest.ok) throw new Error(JSON.stringify(manifest.problems));
   const pairs = readingPairs(manifest.value, defaultScoreOptions);
-  const data = readScoredData(bfclDataDir());
+  const data = readScoredData(bfclDataDir(), nodeHost());
   if (!data.ok) throw new Error(JSON.stringify(data.problems));
 
   for (const run of rolloutRuns) {
@@ -62,7 +63,7 @@ describe("workaround credit (Table F1) on the real xLAM run, BFCL v3", () => {
     const manifest = loadManifest(committedManifestPath("v3"));
     if (!manifest.ok) throw new Error(JSON.stringify(manifest.problems));
     const pairs = readingPairs(manifest.value, defaultScoreOptions);
-    const data = readScoredData(sharedPath("bfcl-v3"));
+    const data = readScoredData(sharedPath("bfcl-v3"), nodeHost());
     if (!data.ok) throw new Error(JSON.stringify(data.problems));
     expect(data.value.version).toBe("v3");
     const model = "Salesforce_Llama-xLAM-2-8b-fc-r";

@@ -106,7 +106,7 @@ export function emptyTurnsOf(model: ModelRead, data: ScoredData): Result<ModelEm
   const missing = scoredResultCategories.filter((c) => model.filesUsed[c] === undefined || model.bytes?.[c] === undefined);
   if (missing.length > 0 || model.decoder === null)
     return err(problem("category-missing", `model ${model.folder}: no ${missing.join(", ")} result file to check`));
-  const cache = new CheckJobCache();
+  const cache = new CheckJobCache(data.host);
   for (const c of scoredResultCategories) cache.categories.set(`${data.version}/${c}`, ok(data.inputs[c]));
   const job: CheckJob = {
     model: model.folder,

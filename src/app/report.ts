@@ -19,7 +19,7 @@ import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "./judge-run.js";
-import { byteLength, folderExists, notRegularFile, overwritesInput, writeFileAtomic } from "../io/files.js";
+import { byteLength } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
 import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
 import { headlineOf, readingPairs, selectUnder } from "../decision/readings.js";
@@ -214,12 +214,12 @@ async function buildReportOf(req: ReportRequest): Promise<ReportDocument> {
   for (const m of assembled.models) if (m.noHeadline !== null) problems.push(problem("no-headline", `model ${m.name}: ${m.noHeadline}`));
   const facts = reportFacts(assembled, html, modelFilesOf(runs.value.runs), walks);
   if (args.target !== null) {
-    const written = writeFileAtomic(args.target, html);
+    const written = ctx.host.writeFileAtomic(args.target, html);
     if (!written.ok) return failedReport([...problems, ...written.problems], facts);
   }
   let figures: ReportDocument["figures"] = null;
   if (args.figuresDir !== null) {
-    const written = writeFigures(args.figuresDir, html);
+    const written = writeFigures(args.figuresDir, html, ctx);
     problems.push(...written.problems);
     figures = { dir: args.figuresDir, files: written.files };
   }
@@ -286,13 +286,13 @@ function checkArguments(req: ReportRequest, ctx: Context, pageRuns: readonly Pag
   else if (req.compare !== undefined) pushAll(bad, compareProblems(req.compare, req.results, pageRuns, walks, bad.length === 0));
   const target = req.out === undefined ? null : resolvePath(ctx.cwd, req.out);
   const figuresDir = req.figures === undefined ? null : resolvePath(ctx.cwd, req.figures);
-  if (figuresDir !== null && !folderExists(joinPath(figuresDir, "figure.svg")).ok)
+  if (figuresDir !== null && !ctx.host.folderExists(joinPath(figuresDir, "figure.svg")).ok)
     bad.push(badArgument(`--figures ${req.figures}: no such folder`));
   // a folder below that cannot be read leaves the rest usable: it is reported with the scoring's problems, not as a bad argument
   const stops = (p: Problem) => p.severity === "error" && p.code !== "folder-unreadable";
   for (const w of walks) bad.push(...w.results.problems.filter(stops), ...(w.scores?.problems.filter(stops) ?? []));
   if (target !== null) pushAll(bad, outputProblems(target, req, ctx, walks));
-  const labels = req.labels === undefined ? null : judgeLabelsOf(resolvePath(ctx.cwd, req.labels));
+  const labels = req.labels === undefined ? null : judgeLabelsOf(resolvePath(ctx.cwd, req.labels), ctx);
   if (labels !== null) pushAll(bad, labels.problems);
   return { problems: bad, bootstrap: boot.ok ? boot.value : null, target, figuresDir, judgeLabels: labels?.records ?? null };
 }
@@ -323,22 +323,22 @@ function compareProblems(
 /** The page's file must be in a folder that exists, and must not name one of the inputs. */
 function outputProblems(target: string, req: ReportRequest, ctx: Context, walks: readonly InputWalks[]): Problem[] {
   const bad: Problem[] = [];
-  const folder = folderExists(target);
+  const folder = ctx.host.folderExists(target);
   if (!folder.ok) pushAll(bad, folder.problems);
   const inputs = walks
     .flatMap((w) => [...w.results.models, ...(w.scores?.models ?? [])])
     .flatMap((m) => Object.values(m.files).flatMap((fs) => (fs ?? []).map((f) => f.path)));
   for (const extra of [req.labels, req.manifest]) if (extra !== undefined) inputs.push(resolvePath(ctx.cwd, extra));
-  const clash = overwritesInput(target, inputs, "--out");
+  const clash = ctx.host.overwritesInput(target, inputs, "--out");
   if (clash !== null && !clash.ok) pushAll(bad, clash.problems);
   return bad;
 }
 
 /** The judge's labels of `--labels` (a regular file holding at least one label), or why not. */
-function judgeLabelsOf(file: string): { records: JudgeRecord[]; problems: Problem[] } {
-  const special = notRegularFile(file, "--labels");
+function judgeLabelsOf(file: string, ctx: Context): { records: JudgeRecord[]; problems: Problem[] } {
+  const special = ctx.host.notRegularFile(file, "--labels");
   if (special !== null) return { records: [], problems: [special] };
-  const records = readLabelsFile(file);
+  const records = readLabelsFile(file, ctx.host);
   return { records, problems: records.length === 0 ? [problem("labels-empty", "no judge label could be read", { file })] : [] };
 }
 
@@ -363,7 +363,7 @@ function readBfclDataFor(req: ReportRequest, ctx: Context, problems: Problem[]):
   const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
   if (bfcl === null) return null;
   req.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${bfcl.dir})`);
-  const read = readScoredData(bfcl.dir);
+  const read = readScoredData(bfcl.dir, ctx.host);
   if (read.ok) return read.value;
   pushAll(problems, read.problems);
   return null;
@@ -452,12 +452,12 @@ function reportFacts(
 }
 
 /** Each figure of the page as an SVG file and a PNG beside it; a PNG that cannot be made is a problem, its SVG is still written. */
-function writeFigures(dir: string, html: string): { files: string[]; problems: Problem[] } {
+function writeFigures(dir: string, html: string, ctx: Context): { files: string[]; problems: Problem[] } {
   const files: string[] = [];
   const problems: Problem[] = [];
   for (const f of reportFigures(html)) {
     const svgFile = joinPath(dir, `${f.name}.svg`);
-    const svg = writeFileAtomic(svgFile, f.svg);
+    const svg = ctx.host.writeFileAtomic(svgFile, f.svg);
     if (!svg.ok) return { files, problems: [...problems, ...svg.problems] };
     files.push(svgFile);
     const png = svgToPng(f.svg);
@@ -467,7 +467,7 @@ function writeFigures(dir: string, html: string): { files: string[]; problems: P
       continue;
     }
     const pngFile = joinPath(dir, `${f.name}.png`);
-    const written = writeFileAtomic(pngFile, png.value);
+    const written = ctx.host.writeFileAtomic(pngFile, png.value);
     if (!written.ok) return { files, problems: [...problems, ...written.problems] };
     files.push(pngFile);
   }

@@ -42,6 +42,7 @@ import { judgeHeldBack } from "./judge.js";
 import { loadRunEntries, runModel, type RunRequest } from "./run/index.js";
 import { scoreRuns, type ScoredModel } from "./score.js";
 import { inProcessRun } from "../testing/run-fixtures.js";
+import { nodeHost } from "../io/host.js";
 
 const manifest = (() => {
   const m = loadManifest();
@@ -60,7 +61,7 @@ const entries = (() => {
 })();
 const inputs = (() => {
   const read = (c: (typeof categories)[number]): CategoryInputs => {
-    const r = readCategoryInputs(bfclDataDir(), "v4", c);
+    const r = readCategoryInputs(bfclDataDir(), "v4", c, nodeHost());
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     return r.value;
   };

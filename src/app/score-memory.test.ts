@@ -15,6 +15,7 @@ import { readForTest } from "../testing/read-models.js";
 import { committedManifestPath, loadCommittedManifest, loadManifest } from "../io/manifest.js";
 import { checkRecordedTurns, readRecordedTurns } from "./recorded-turns.js";
 import { walkBfclTree } from "../io/tree.js";
+import { nodeHost } from "../io/host.js";
 import type { RecordsKept } from "./pipeline.js";
 import { defaultScoreOptions } from "../decision/types.js";
 
@@ -78,8 +79,8 @@ describe("the data check of every recorded turn, streamed", () => {
     ["xLAM (v3)", sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r")],
   ])("%s: the same check as reading every recorded turn, then comparing", (_, dir) => {
     const model = walkBfclTree([dir], process.cwd(), "result").models[0];
-    const streamed = checkRecordedTurns(model, candidates);
-    expect(streamed).toEqual(checkRolloutData(readRecordedTurns(model).items, candidates));
+    const streamed = checkRecordedTurns(model, candidates, nodeHost());
+    expect(streamed).toEqual(checkRolloutData(readRecordedTurns(model, nodeHost()).items, candidates));
     expect(streamed.lines).toBe(600);
     expect(streamed.looksLike).not.toBeNull();
   });
@@ -89,7 +90,7 @@ describe("the data check of every recorded turn in the reading pass", () => {
   const sameAsAlone = (dir: string, version: string) => {
     const read = readForTest([dir]).models[0];
     const found = walkBfclTree([dir], process.cwd(), "result").models[0];
-    expect(read.dataCheck).toEqual(checkRecordedTurns(found, [dataCandidate(committed(version))]));
+    expect(read.dataCheck).toEqual(checkRecordedTurns(found, [dataCandidate(committed(version))], nodeHost()));
     return read.dataCheck;
   };
   it("gives the check made alone, on the manifest of each run's version: a v4 run, the v3 xLAM run", () => {
@@ -101,7 +102,7 @@ describe("the data check of every recorded turn in the reading pass", () => {
     // (its differing items match v4's data as it was before e5148abe, which only another version's fit can rule on)
     const xlam = walkBfclTree([sharedPath("rollouts", "xlam-v3", "result", "Salesforce_Llama-xLAM-2-8b-fc-r")], process.cwd(), "result")
       .models[0];
-    const againstV4 = checkRecordedTurns(xlam, [dataCandidate(committed("v4"))]).byVersion[0];
+    const againstV4 = checkRecordedTurns(xlam, [dataCandidate(committed("v4"))], nodeHost()).byVersion[0];
     expect(againstV4.fitsAsNow).toBe(false);
     expect(againstV4.differing.length).toBeGreaterThan(100);
   });

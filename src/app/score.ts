@@ -56,7 +56,7 @@ import { readModels, walkInputs, type FileUsed, type InputWalks, type ModelRead 
 import { metricsInputs } from "./run-metrics.js";
 import type { TrialsSummary } from "./score-trials.js";
 import { combineTrialReads } from "./trials-of.js";
-import { runRecordAbove } from "../io/run-record.js";
+import type { Host } from "../io/host.js";
 
 export { DEFAULT_MAX_UNDECIDED } from "../decision/readings.js";
 
@@ -327,7 +327,7 @@ function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): Scor
   if ((req.bfclData ?? "") === "" && (ctx.env.BFCL_DATA_DIR ?? "") === "") return null;
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
   if (!location) return null;
-  const data = readScoredData(location.dir);
+  const data = readScoredData(location.dir, ctx.host);
   if (!data.ok) {
     pushAll(problems, data.problems);
     return null;
@@ -402,7 +402,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   const workaround = workaroundRows(data !== null && ranked.shown.length > 0, outputs, versionsLeft.size === 0);
   const withRecords = outputs.filter((o) => o.read.score !== null);
   const perItem = req.perItem !== undefined && withRecords.length > 0 ? writePerItem(setup, outputs, withRecords) : null;
-  const trials = setup.trialsOf.length > 0 ? trialsSummary(outputs, ranked.groups.size, bootstrap, problems) : null;
+  const trials = setup.trialsOf.length > 0 ? trialsSummary(outputs, ranked.groups.size, bootstrap, problems, setup.ctx.host) : null;
   const exitCode = scoreExitCode(setup, { models, withRecords: withRecords.length, perItem, trials });
   return {
     command: "score",
@@ -469,8 +469,9 @@ function trialsSummary(
   manifests: number,
   bootstrap: BootstrapOptions,
   problems: Problem[],
+  host: Host,
 ): TrialsSummary | null {
-  const combined = combineTrials(outputs, manifests, bootstrap);
+  const combined = combineTrials(outputs, manifests, bootstrap, host);
   if (combined.ok) return combined.value;
   problems.push(...combined.problems);
   return null;
@@ -854,10 +855,10 @@ function scoreExitCode(
 }
 
 /** The trials of `--trials-of` as one model (`combineTrialReads`), each with the run record above its first file. */
-function combineTrials(outputs: readonly ScoredRead[], manifests: number, bootstrap: BootstrapOptions): Result<TrialsSummary> {
+function combineTrials(outputs: readonly ScoredRead[], manifests: number, bootstrap: BootstrapOptions, host: Host): Result<TrialsSummary> {
   const reads = outputs.map((o) => {
     const file = Object.values(o.read.filesUsed).find((f) => f !== undefined);
-    return { model: o.read.model, headline: o.headline, record: file === undefined ? null : runRecordAbove(file.file) };
+    return { model: o.read.model, headline: o.headline, record: file === undefined ? null : host.runRecordAbove(file.file) };
   });
   return combineTrialReads(reads, manifests, bootstrap);
 }

@@ -6,9 +6,11 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { CheckJobCache, failedJob, runCheckJob, type CheckJob, type CheckJobSettings } from "../app/check-job.js";
+import { nodeHost } from "../io/host.js";
 
 const settings = workerData as CheckJobSettings;
-const cache = new CheckJobCache();
+// a worker is started only for a run on the node host (check-run.ts), so its jobs read node's files too
+const cache = new CheckJobCache(nodeHost());
 
 parentPort!.on("message", (msg: { index: number; job: CheckJob }) => {
   let results;

@@ -5,12 +5,15 @@
  * result file into a new buffer took 10 ms, into a reused one 0.3 ms.
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { MAX_WHOLE_FILE_BYTES } from "./results-read.js";
+import type { FileSystem } from "./file-system.js";
 
 /** Buffers kept per use (`in0`, `out2` …) from one job to the next on one thread. */
 export class ReusedBuffers {
   private readonly buffers = new Map<string, Uint8Array>();
+
+  /** `fs`: the file system files are read from (a host's). */
+  constructor(private readonly fs: FileSystem) {}
 
   /** A buffer of at least `bytes` for a use, kept for the next job: valid until then. */
   buffer(use: string, bytes: number): Uint8Array {
@@ -24,9 +27,10 @@ export class ReusedBuffers {
 
   /** A file's bytes, read into this slot's reused buffer (throws on I/O errors and past the size a result file can be). */
   readFile(path: string, slot: number): Uint8Array {
-    const fd = openSync(path, "r");
+    const fs = this.fs;
+    const fd = fs.openRead(path);
     try {
-      const size = fstatSync(fd).size;
+      const size = fs.stat(path).size;
       if (size > MAX_WHOLE_FILE_BYTES)
         throw new Error(
           `file of ${Math.round(size / (1024 * 1024))} MB: more than the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MB a BFCL result file can be`,
@@ -34,14 +38,14 @@ export class ReusedBuffers {
       const into = this.buffer(`in${slot}`, size);
       let n = 0;
       for (;;) {
-        const r = readSync(fd, into, n, into.length - n, null);
+        const r = fs.readInto(fd, into, n, into.length - n);
         if (r === 0) break;
         n += r;
-        if (n === into.length) return readFileSync(path); // grew while being read: take it as it is now
+        if (n === into.length) return fs.readBytes(path); // grew while being read: take it as it is now
       }
       return into.subarray(0, n);
     } finally {
-      closeSync(fd);
+      fs.close(fd);
     }
   }
 }

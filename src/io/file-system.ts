@@ -5,6 +5,7 @@
  * case given an in-memory host runs the same adapter code on bytes held in memory.
  */
 import {
+  appendFileSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -15,6 +16,7 @@ import {
   readlinkSync,
   readSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -65,6 +67,10 @@ export interface FileSystem {
   readLink(path: string): string;
   /** Write a file in place. */
   writeFile(path: string, data: string | Uint8Array): void;
+  /** Add to the end of a file (made when missing). */
+  appendFile(path: string, data: string | Uint8Array): void;
+  /** Move a file over another (node's rename: atomic on one file system). */
+  rename(from: string, to: string): void;
   /** Write a file so an interrupted write never leaves half of it (see `io/files.ts`). */
   writeFileAtomic(path: string, data: string | Uint8Array): Result<void>;
   /** Make a folder and its parents. */
@@ -90,6 +96,8 @@ export const nodeFileSystem: FileSystem = {
   realPath: (path) => realpathSync(path),
   readLink: (path) => readlinkSync(path),
   writeFile: (path, data) => writeFileSync(path, data),
+  appendFile: (path, data) => appendFileSync(path, data),
+  rename: (from, to) => renameSync(from, to),
   writeFileAtomic: (path, data) => writeFileAtomic(path, data),
   makeFolder: (dir) => void mkdirSync(dir, { recursive: true }),
   makeTempFolder: (prefix) => mkdtempSync(join(tmpdir(), prefix)),

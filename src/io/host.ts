@@ -11,7 +11,18 @@ import type { BfclFileKind, ScoredResultCategory } from "../bfcl/categories.js";
 import type { Problem, Result } from "../messages/index.js";
 import type { DataRevisions } from "../pairs/revisions.js";
 import type { Manifest } from "../pairs/types.js";
-import { findBfclEvalDataDir, missingDataFolder, readBfclDataDir, resolveBfclDataDir, type BfclDataLocation } from "./bfcl-data.js";
+import {
+  findBfclEvalDataDir,
+  findBfclEvalPackageDir,
+  listDataFolder,
+  missingDataFolder,
+  readBfclDataDir,
+  readCategoryTexts,
+  resolveBfclDataDir,
+  type BfclDataLocation,
+  type CategoryTexts,
+} from "./bfcl-data.js";
+import { findLongContextModule, readLongContextText } from "./long-context.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import { folderExists, makeFolder, notRegularFile, overwritesInput, readTextIfFile } from "./files.js";
 import {
@@ -27,9 +38,11 @@ import {
 import { forEachLine, readFileBytes, readFileHead } from "./results-read.js";
 import { readRunRecord, runRecordAbove } from "./run-record.js";
 import { readScoreFileText } from "./scores.js";
-import { committedManifestSource, type ManifestSource } from "./rollout-data.js";
+import { committedManifestSource, dataFolderVersion, type ManifestSource } from "./rollout-data.js";
 import type { RunRecord } from "../rollout/run-record.js";
 import { makeDemoDir, removeDemoDir, writeDemoRun } from "./results-demo.js";
+import { appendJsonLine, endTornLine, readCacheEntry, readJsonLines, writeCacheEntry } from "./judge-client.js";
+import { httpRequest, type HttpTransport } from "./http-transport.js";
 import { scoreFoldersBeside, walkBfclTree, type TreeWalk } from "./tree.js";
 
 /** File access, as the use cases ask for it; each method does what the io/ function of its name does. */
@@ -38,6 +51,8 @@ export interface Host {
   readonly packageRoot: string;
   /** The file system under the methods, for an adapter a use case hands it to. */
   readonly files: FileSystem;
+  /** How HTTP requests are sent (the run's and the judge's endpoints): node's sockets, or a test's stand-in. */
+  readonly http: HttpTransport;
 
   readTextIfFile(path: string): string | null;
   notRegularFile(path: string, flag: string): Problem | null;
@@ -63,6 +78,16 @@ export interface Host {
   resolveBfclDataDir(opts: { flag?: string; env: Record<string, string | undefined>; cwd: string }): BfclDataLocation | null;
   missingDataFolder(dir: string): Problem | null;
   readBfclDataDir(dir: string, categories: readonly MultiTurnCategory[], onRead?: (file: string) => void): Result<BfclData>;
+  readCategoryTexts(dataDir: string, version: BfclVersion, category: MultiTurnCategory): Result<CategoryTexts>;
+  listDataFolder(dataDir: string): Result<string[]>;
+  dataFolderVersion(dir: string): BfclVersion | null;
+  findLongContextModule(opts: {
+    flag?: string;
+    env: Record<string, string | undefined>;
+    cwd: string;
+    dataDir?: string | null;
+  }): string | null;
+  readLongContextText(path: string): Result<string>;
 
   forEachLine(file: string, onLine: (bytes: Uint8Array, start: number, end: number, line: number) => void, maxLine?: number): void;
   readFileHead(file: string, enough: (lines: Uint8Array) => boolean): Uint8Array;
@@ -74,16 +99,30 @@ export interface Host {
   makeDemoDir(keep: string | null): Result<string>;
   writeDemoRun(dir: string, policy: string, files: Readonly<Record<ScoredResultCategory, string>>): Result<string>;
   removeDemoDir(dir: string): void;
+
+  readJsonLines(file: string): unknown[];
+  endTornLine(file: string): void;
+  appendJsonLine(file: string, value: unknown): void;
+  readCacheEntry(dir: string, key: string): unknown;
+  writeCacheEntry(dir: string, key: string, entry: unknown): void;
 }
 
 /**
  * The host over a file system, with the package's `data/` under `root`; `findBfclEval`
- * answers where a Python `bfcl_eval` installation keeps its data (null: none).
+ * answers where a Python `bfcl_eval` installation keeps its data, `findBfclEvalPackage`
+ * where the package itself is (null: none); `http` sends HTTP requests (default: node's sockets).
  */
-export function hostOn(fs: FileSystem, root: string, findBfclEval: (python: string) => string | null): Host {
+export function hostOn(
+  fs: FileSystem,
+  root: string,
+  findBfclEval: (python: string) => string | null,
+  findBfclEvalPackage: (python: string) => string | null = () => null,
+  http: HttpTransport = httpRequest,
+): Host {
   return {
     packageRoot: root,
     files: fs,
+    http,
     readTextIfFile: (path) => readTextIfFile(path, fs),
     notRegularFile: (path, flag) => notRegularFile(path, flag, fs),
     folderExists: (file) => folderExists(file, fs),
@@ -107,6 +146,11 @@ export function hostOn(fs: FileSystem, root: string, findBfclEval: (python: stri
     resolveBfclDataDir: (opts) => resolveBfclDataDir({ ...opts, findPython: () => findBfclEval(opts.env.TWINSCORE_PYTHON || "python3") }),
     missingDataFolder: (dir) => missingDataFolder(dir, fs),
     readBfclDataDir: (dir, categories, onRead) => readBfclDataDir(dir, categories, onRead, fs),
+    readCategoryTexts: (dataDir, version, category) => readCategoryTexts(dataDir, version, category, fs),
+    listDataFolder: (dataDir) => listDataFolder(dataDir, fs),
+    dataFolderVersion: (dir) => dataFolderVersion(dir, fs),
+    findLongContextModule: (opts) => findLongContextModule({ ...opts, findPackage: findBfclEvalPackage, fs }),
+    readLongContextText: (path) => readLongContextText(path, fs),
 
     forEachLine: (file, onLine, maxLine) => forEachLine(file, onLine, maxLine, fs),
     readFileHead: (file, enough) => readFileHead(file, enough, fs),
@@ -118,6 +162,12 @@ export function hostOn(fs: FileSystem, root: string, findBfclEval: (python: stri
     makeDemoDir: (keep) => makeDemoDir(keep, fs),
     writeDemoRun: (dir, policy, files) => writeDemoRun(dir, policy, files, fs),
     removeDemoDir: (dir) => removeDemoDir(dir, fs),
+
+    readJsonLines: (file) => readJsonLines(file, fs),
+    endTornLine: (file) => endTornLine(file, fs),
+    appendJsonLine: (file, value) => appendJsonLine(file, value, fs),
+    readCacheEntry: (dir, key) => readCacheEntry(dir, key, fs),
+    writeCacheEntry: (dir, key, entry) => writeCacheEntry(dir, key, entry, fs),
   };
 }
 
@@ -125,5 +175,5 @@ let nodeHostMade: Host | undefined;
 
 /** The real host: node's file system, the installed package's data, `python3` asked for `bfcl_eval`. */
 export function nodeHost(): Host {
-  return (nodeHostMade ??= hostOn(nodeFileSystem, packageRoot(), findBfclEvalDataDir));
+  return (nodeHostMade ??= hostOn(nodeFileSystem, packageRoot(), findBfclEvalDataDir, findBfclEvalPackageDir));
 }

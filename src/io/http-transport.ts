@@ -40,6 +40,9 @@ export interface HttpRequestInit {
   readonly signal?: AbortSignal | null;
 }
 
+/** Sends one request and reads its reply, as `httpRequest` does: node's sockets on the node host, a stand-in in a use case's test. */
+export type HttpTransport = (url: string, init: HttpRequestInit, maxBytes: number) => Promise<HttpReply>;
+
 /** A URL as messages show it: no user name or password, every query value replaced (a key may travel there). */
 export function shownUrl(url: string | URL): string {
   let u: URL;

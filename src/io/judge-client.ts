@@ -4,9 +4,10 @@
  * labels file appended to line by line, and the response cache, one file per request key. More in this
  * folder's README.md.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createChatClient, redactKey, type RetryInfo } from "./openai-chat.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
+import type { HttpTransport } from "./http-transport.js";
 
 /** How the judge's requests are sent. */
 export interface JudgePostOptions {
@@ -24,6 +25,8 @@ export interface JudgePostOptions {
   readonly onRetry?: (info: RetryInfo) => void;
   /** Injected for tests (the backoff waits). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** How requests are sent (default: node's sockets). */
+  readonly transport?: HttpTransport;
 }
 
 /** Send one request body (cached under `key`); the reply's text, or why there is none (redacted). */
@@ -61,6 +64,7 @@ export function judgePoster(opts: JudgePostOptions): JudgePost {
     retryAfterCapMs: opts.retryAfterCapMs,
     onRetry: opts.onRetry,
     sleep: opts.sleep,
+    transport: opts.transport,
   });
   return async (body, requestKey) => {
     const out = await client(body, requestKey);
@@ -83,10 +87,10 @@ export function judgePoster(opts: JudgePostOptions): JudgePost {
 }
 
 /** Every JSON value of a JSON Lines file (none when it does not exist); a line that does not parse — torn by an interruption — is left out. */
-export function readJsonLines(file: string): unknown[] {
-  if (!existsSync(file)) return [];
+export function readJsonLines(file: string, fs: FileSystem = nodeFileSystem): unknown[] {
+  if (!fs.exists(file)) return [];
   const out: unknown[] = [];
-  for (const line of readFileSync(file, "utf8").split("\n")) {
+  for (const line of fs.readText(file).split("\n")) {
     if (!line.trim()) continue;
     try {
       out.push(JSON.parse(line));
@@ -98,31 +102,31 @@ export function readJsonLines(file: string): unknown[] {
 }
 
 /** End a torn last line (an interrupted write) so the next line appended starts clean. */
-export function endTornLine(file: string): void {
-  if (!existsSync(file)) return;
-  const text = readFileSync(file, "utf8");
-  if (text.length > 0 && !text.endsWith("\n")) appendFileSync(file, "\n");
+export function endTornLine(file: string, fs: FileSystem = nodeFileSystem): void {
+  if (!fs.exists(file)) return;
+  const text = fs.readText(file);
+  if (text.length > 0 && !text.endsWith("\n")) fs.appendFile(file, "\n");
 }
 
 /** Append one value as one whole line: an interruption loses at most the line being written. */
-export function appendJsonLine(file: string, value: unknown): void {
-  appendFileSync(file, JSON.stringify(value) + "\n");
+export function appendJsonLine(file: string, value: unknown, fs: FileSystem = nodeFileSystem): void {
+  fs.appendFile(file, JSON.stringify(value) + "\n");
 }
 
 /** Write a cache entry atomically (a temporary file renamed over it). */
-export function writeCacheEntry(dir: string, key: string, entry: unknown): void {
-  mkdirSync(dir, { recursive: true });
+export function writeCacheEntry(dir: string, key: string, entry: unknown, fs: FileSystem = nodeFileSystem): void {
+  fs.makeFolder(dir);
   const tmp = join(dir, `.${key}.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(entry));
-  renameSync(tmp, join(dir, `${key}.json`));
+  fs.writeFile(tmp, JSON.stringify(entry));
+  fs.rename(tmp, join(dir, `${key}.json`));
 }
 
 /** A cache entry as stored, or null (no entry, or one that cannot be read as JSON). */
-export function readCacheEntry(dir: string, key: string): unknown {
+export function readCacheEntry(dir: string, key: string, fs: FileSystem = nodeFileSystem): unknown {
   const file = join(dir, `${key}.json`);
-  if (!existsSync(file)) return null;
+  if (!fs.exists(file)) return null;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return JSON.parse(fs.readText(file)) as unknown;
   } catch {
     return null;
   }

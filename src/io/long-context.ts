@@ -5,22 +5,22 @@
  * `bfcl_eval` package folder, `BFCL_EVAL_DIR`, the parent of the BFCL data folder
  * (`<bfcl_eval>/data`), or `python3 -c "import bfcl_eval"`.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { err, ok, problem, type Result } from "../messages/index.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** Where the module sits inside a `bfcl_eval` package folder. */
 export const LONG_CONTEXT_RELATIVE = join("eval_checker", "multi_turn_eval", "func_source_code", "long_context.py");
 
 /** The module path inside a folder that is either the `bfcl_eval` package or a checkout holding it; null if absent. */
-export function longContextPathIn(dir: string): string | null {
+export function longContextPathIn(dir: string, fs: FileSystem = nodeFileSystem): string | null {
   for (const candidate of [
     join(dir, LONG_CONTEXT_RELATIVE),
     join(dir, "bfcl_eval", LONG_CONTEXT_RELATIVE),
     join(dir, "berkeley-function-call-leaderboard", "bfcl_eval", LONG_CONTEXT_RELATIVE),
   ]) {
-    if (existsSync(candidate)) return candidate;
+    if (fs.exists(candidate)) return candidate;
   }
   return null;
 }
@@ -35,22 +35,26 @@ export function findLongContextModule(opts: {
   cwd: string;
   dataDir?: string | null;
   askPython?: boolean;
+  /** Where a `bfcl_eval` installation is (default: ask Python). */
+  findPackage?: (python: string) => string | null;
+  fs?: FileSystem;
 }): string | null {
+  const fs = opts.fs ?? nodeFileSystem;
   const dirs: string[] = [];
   if (opts.flag) dirs.push(resolve(opts.cwd, opts.flag));
   if (opts.env.BFCL_EVAL_DIR) dirs.push(resolve(opts.cwd, opts.env.BFCL_EVAL_DIR));
   if (opts.dataDir) dirs.push(dirname(resolve(opts.cwd, opts.dataDir)));
   for (const d of dirs) {
-    const p = longContextPathIn(d);
+    const p = longContextPathIn(d, fs);
     if (p) return p;
   }
   if (opts.askPython === false) return null;
-  const pkg = findBfclEvalPackageDir(opts.env.TWINSCORE_PYTHON || "python3");
-  return pkg ? longContextPathIn(pkg) : null;
+  const pkg = (opts.findPackage ?? findBfclEvalPackageDir)(opts.env.TWINSCORE_PYTHON || "python3");
+  return pkg ? longContextPathIn(pkg, fs) : null;
 }
 
 /** The text of the module at `path` (parsed by `app/bfcl-inputs.ts`). */
-export function readLongContextText(path: string): Result<string> {
-  if (!existsSync(path)) return err(problem("file-missing", "long_context.py not found", { file: path }));
-  return ok(readFileSync(path, "utf8"));
+export function readLongContextText(path: string, fs: FileSystem = nodeFileSystem): Result<string> {
+  if (!fs.exists(path)) return err(problem("file-missing", "long_context.py not found", { file: path }));
+  return ok(fs.readText(path));
 }

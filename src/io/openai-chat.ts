@@ -7,7 +7,7 @@ import { jsonLoads, jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { pyStr } from "../python/repr.js";
 import { cleanPlainValue, redactorOf, REDACTED, type Redactor } from "./secrets.js";
-import { httpRequest, ReplyBroken, shownUrl, type HttpReply } from "./http-transport.js";
+import { httpRequest, ReplyBroken, shownUrl, type HttpReply, type HttpTransport } from "./http-transport.js";
 
 /** The default bound on one reply's body: far above any real chat completion (BFCL's longest recorded replies are a few kB). */
 export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -45,6 +45,8 @@ export interface ChatClientOptions {
   /** Injected for tests. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
+  /** How requests are sent (default: node's sockets, `httpRequest`; a use case passes its host's). */
+  readonly transport?: HttpTransport;
 }
 
 /** One retry about to happen. */
@@ -207,11 +209,11 @@ function urlOf(input: string | URL | Request): string {
  * and hands the SDK a fresh response with the cleaned JSON (so the SDK parses redacted
  * text). A broken reply is recorded in the capture, then thrown (the SDK wraps it).
  */
-function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture): typeof fetch {
+function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture, transport: HttpTransport): typeof fetch {
   return async (input, init) => {
     let res: HttpReply;
     try {
-      res = await httpRequest(
+      res = await transport(
         urlOf(input),
         {
           method: init?.method,
@@ -296,6 +298,7 @@ function clientSettings(opts: ChatClientOptions) {
     defaultQuery: endpointQuery(opts.endpoint),
     sleep: opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
     random: opts.random ?? Math.random,
+    transport: opts.transport ?? httpRequest,
     backoff: opts.backoffMs ?? 500,
     maxBackoff: opts.maxBackoffMs ?? 30_000,
     retryAfterCap: opts.retryAfterCapMs ?? 60_000,
@@ -340,7 +343,7 @@ async function attempt(settings: ClientSettings, body: Record<string, unknown>, 
     // the SDK's own timer only backs ours up; both stay within what Node's timers hold
     timeout: Math.min(timeoutMs + 1_000, MAX_TIMER_MS),
     logLevel: "off",
-    fetch: capturingFetch(redactor, settings.maxBytes, capture),
+    fetch: capturingFetch(redactor, settings.maxBytes, capture, settings.transport),
     // without a key no Authorization header is sent at all (local servers)
     defaultHeaders: key ? {} : { Authorization: null },
   });
@@ -437,6 +440,8 @@ export interface ProbeOptions {
   /** The run's deadline per request; the model list gets at most 30 s of it. */
   readonly timeoutMs: number;
   readonly maxReplyBytes?: number;
+  /** How requests are sent (default: node's sockets, `httpRequest`; a use case passes its host's). */
+  readonly transport?: HttpTransport;
 }
 
 /** The endpoint's base URL as messages show it (no query values), without the lone `/` of an empty path. */
@@ -484,7 +489,7 @@ async function modelList(
   const headers = new Headers({ accept: "application/json", "x-twinscore-item": PROBE_ITEM_ID });
   if (key) headers.set("authorization", `Bearer ${key}`);
   try {
-    const res = await httpRequest(
+    const res = await (opts.transport ?? httpRequest)(
       endpointPath(opts.endpoint, "/models"),
       { headers, signal: AbortSignal.timeout(listMs) },
       opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
@@ -511,7 +516,11 @@ async function modelList(
     }
     // a broken body says nothing yet about the chat route: the one-token request asks it
     if (e instanceof ReplyBroken && e.scope === "reply") return { listed: null };
-    if (e instanceof ReplyBroken && e.failure === "no-tls" && (await answersPlainHttp(opts.endpoint, headers, listMs))) {
+    if (
+      e instanceof ReplyBroken &&
+      e.failure === "no-tls" &&
+      (await answersPlainHttp(opts.endpoint, headers, listMs, opts.transport ?? httpRequest))
+    ) {
       const plain = shownBase(opts.endpoint.replace(/^https:/i, "http:"));
       return { refusal: { ok: false, kind: "plain-http", message: `${base} answers in plain HTTP, not TLS: use --endpoint ${plain}` } };
     }
@@ -522,9 +531,9 @@ async function modelList(
 }
 
 /** Whether `GET <base>/models` over plain http gets an HTTP reply (any status): the server of an https URL that did not answer TLS. */
-async function answersPlainHttp(endpoint: string, headers: Headers, timeoutMs: number): Promise<boolean> {
+async function answersPlainHttp(endpoint: string, headers: Headers, timeoutMs: number, transport: HttpTransport): Promise<boolean> {
   try {
-    await httpRequest(
+    await transport(
       endpointPath(endpoint.replace(/^https:/i, "http:"), "/models"),
       { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) },
       64 * 1024,
@@ -540,7 +549,7 @@ async function answersPlainHttp(endpoint: string, headers: Headers, timeoutMs: n
  * end in a version (`http://host:8000` for vLLM's `http://host:8000/v1`): `GET <base>/v1/models`
  * gets a 2xx reply.
  */
-async function servedUnderV1(endpoint: string, key: string | null, timeoutMs: number): Promise<boolean> {
+async function servedUnderV1(endpoint: string, key: string | null, timeoutMs: number, transport: HttpTransport): Promise<boolean> {
   let path: string;
   try {
     path = new URL(baseUrlOf(endpoint)).pathname;
@@ -553,7 +562,7 @@ async function servedUnderV1(endpoint: string, key: string | null, timeoutMs: nu
   const q = endpoint.indexOf("?");
   const below = `${baseUrlOf(endpoint)}/v1${q < 0 ? "" : endpoint.slice(q)}`;
   try {
-    const res = await httpRequest(
+    const res = await transport(
       endpointPath(below, "/models"),
       { headers, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) },
       1024 * 1024,
@@ -595,6 +604,7 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
     timeoutMs: opts.timeoutMs,
     retries: 0,
     maxReplyBytes: maxBytes,
+    transport: opts.transport,
   });
   const out = await chat(
     { model: opts.model, messages: [{ role: "user", content: "Reply with OK." }], max_tokens: 1, temperature: 0, store: false },
@@ -618,7 +628,7 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
     };
   if (out.status === 401 || out.status === 403)
     return { ok: false, kind: "key", message: `the endpoint refused the key: ${out.error.slice(0, 300)}` };
-  if (out.status === 404 && (await servedUnderV1(opts.endpoint, key, opts.timeoutMs))) {
+  if (out.status === 404 && (await servedUnderV1(opts.endpoint, key, opts.timeoutMs, opts.transport ?? httpRequest))) {
     return {
       ok: false,
       kind: "path",

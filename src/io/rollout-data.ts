@@ -3,13 +3,13 @@
  * BFCL version to compare them with, and the version a data folder holds. The recorded
  * turns are read by `app/recorded-turns.ts`; the comparison is `src/pairs/rollout-data.ts`.
  */
-import { readdirSync } from "node:fs";
 import type { BfclVersion } from "../bfcl/categories.js";
 import { detectVersion } from "../bfcl/data.js";
 import { bfclVersionInfo } from "../bfcl/versions.js";
 import type { Manifest } from "../pairs/types.js";
 import type { Result } from "../messages/index.js";
 import { loadCommittedManifest } from "./manifest.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** Manifests by BFCL version, read when first asked for (each is most of a megabyte of JSON to validate). */
 export interface ManifestSource {
@@ -46,9 +46,9 @@ export function committedManifests(): Map<BfclVersion, Manifest> {
 }
 
 /** The BFCL version of a data folder, from its file names; null when it is not one. */
-export function dataFolderVersion(dir: string): BfclVersion | null {
+export function dataFolderVersion(dir: string, fs: FileSystem = nodeFileSystem): BfclVersion | null {
   try {
-    const found = detectVersion(dir, readdirSync(dir));
+    const found = detectVersion(dir, fs.list(dir));
     return found.ok ? found.value : null;
   } catch {
     return null;

@@ -8,6 +8,7 @@ import { sharedPath } from "../testing/shared.js";
 import { checkEntry } from "./checker.js";
 import { newEvaluatorProcess } from "./runtime.js";
 import type { LongContextData } from "./types.js";
+import { nodeHost } from "../io/host.js";
 
 /**
  * Each reference trajectory replayed as a model's result, shaped as a real run is: one
@@ -21,7 +22,7 @@ function replay(
   category: MultiTurnCategory,
   filler?: LongContextData,
 ): { passed: number; failed: Map<string, string> } {
-  const inputs = readCategoryInputs(sharedPath(`bfcl-${version}`), version, category);
+  const inputs = readCategoryInputs(sharedPath(`bfcl-${version}`), version, category, nodeHost());
   if (!inputs.ok) throw new Error(JSON.stringify(inputs.problems));
   const process = newEvaluatorProcess(filler, false, version);
   let passed = 0;
@@ -79,7 +80,7 @@ describe("gold replay of multi_turn_long_context (BFCL_EVAL_DIR set)", () => {
     it.runIf(installation !== undefined && installation !== "")(`passes 200/200 of the ${version} data`, () => {
       const module = findLongContextModule({ env: { BFCL_EVAL_DIR: installation }, cwd: "/", askPython: false });
       expect(module).not.toBeNull();
-      const filler = readLongContext(module as string);
+      const filler = readLongContext(module as string, nodeHost());
       if (!filler.ok) throw new Error(JSON.stringify(filler.problems));
       const r = replay(version, "long_context", filler.value);
       expect([...r.failed]).toEqual([]);

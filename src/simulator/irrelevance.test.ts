@@ -18,6 +18,7 @@ import {
 } from "./irrelevance.js";
 import { checkResultFile, type CategoryInputs, type FileCheck } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
+import { nodeHost } from "../io/host.js";
 
 /** BFCL's own functions on the real runs (tools/gen-aligned-vectors.py). */
 interface FileVector {
@@ -41,7 +42,7 @@ const inputsCache = new Map<string, CategoryInputs>();
 function inputs(category: (typeof categories)[number]): CategoryInputs {
   let i = inputsCache.get(category);
   if (!i) {
-    const r = readCategoryInputs(bfclDataDir(), "v4", category);
+    const r = readCategoryInputs(bfclDataDir(), "v4", category, nodeHost());
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     i = r.value;
     inputsCache.set(category, i);

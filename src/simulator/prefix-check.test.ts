@@ -8,6 +8,7 @@ import { readResultFile } from "../app/result-lines.js";
 import { checkPairPrefixes, checkPrefix, twinCompletions, type PrefixOutcome } from "./prefix-check.js";
 import type { CategoryInputs } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
+import { nodeHost } from "../io/host.js";
 
 /** BFCL's multi_turn_checker on the twins' turn prefixes (tools/gen-aligned-vectors.py). */
 const vectors = JSON.parse(readFileSync(join(projectRoot, "src", "simulator", "testdata", "prefix-check-vectors.json"), "utf8")) as {
@@ -20,7 +21,7 @@ const categories = ["base", "miss_func", "miss_param"] as const;
 
 function allInputs(): Record<(typeof categories)[number], CategoryInputs> {
   const read = (c: (typeof categories)[number]) => {
-    const r = readCategoryInputs(bfclDataDir(), "v4", c);
+    const r = readCategoryInputs(bfclDataDir(), "v4", c, nodeHost());
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     return r.value;
   };

@@ -14,6 +14,7 @@ import { checkModelFiles, type ModelFileInput } from "./run-check.js";
 import { newEvaluatorProcess } from "./runtime.js";
 import { parseScoreFile } from "../bfcl/scores.js";
 import { compareVerdicts } from "./agreement.js";
+import { nodeHost } from "../io/host.js";
 
 /**
  * `check` on the real xLAM run of BFCL v3 (600 entries), scored by BFCL v3 final, with
@@ -27,7 +28,7 @@ const text = (b: Uint8Array | null) => new TextDecoder().decode(b ?? new Uint8Ar
 function xlamFiles(): (ModelFileInput & { category: MultiTurnCategory })[] {
   return categories.map((category) => {
     const file = sharedPath("rollouts", "xlam-v3", "result", model, `BFCL_v3_multi_turn_${category}_result.json`);
-    const inputs = readCategoryInputs(sharedPath("bfcl-v3"), "v3", category);
+    const inputs = readCategoryInputs(sharedPath("bfcl-v3"), "v3", category, nodeHost());
     if (!inputs.ok) throw new Error(JSON.stringify(inputs.problems));
     return { category, file, bytes: new Uint8Array(readFileSync(file)), testCategory: `multi_turn_${category}`, inputs: inputs.value };
   });

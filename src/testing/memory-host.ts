@@ -129,6 +129,17 @@ export class MemoryFileSystem implements FileSystem {
     if (this.folders.has(abs)) throw failure("EISDIR", "open", path);
     this.put(abs, data);
   }
+  appendFile(path: string, data: string | Uint8Array): void {
+    const before = this.files.get(resolve(path));
+    const more = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    this.writeFile(path, before === undefined ? more : Buffer.concat([before, more]));
+  }
+  rename(from: string, to: string): void {
+    const bytes = this.files.get(resolve(from));
+    if (bytes === undefined) throw failure("ENOENT", "rename", from);
+    this.writeFile(to, bytes);
+    this.remove(from);
+  }
   writeFileAtomic(path: string, data: string | Uint8Array) {
     const abs = resolve(path);
     if (this.folders.has(abs)) return err(problem("write-failed", "cannot write: it is a folder", { file: path }));

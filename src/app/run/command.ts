@@ -191,6 +191,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     onRetry: req.onRetry,
     onPlan: req.onPlan,
     now: req.now,
+    http: ctx.host.http,
     userSim: userSim.setup,
     narrowing: { limit: req.limit, ids: req.ids, category: req.category as RunCategory | undefined },
     dryRun: req.dryRun === true,

@@ -13,7 +13,7 @@ import type { RunRequest, UserSimSetup } from "./types.js";
 /** The client settings a run's endpoints share. */
 export type ClientSettings = Pick<
   RunRequest,
-  "timeoutMs" | "retries" | "apiKey" | "backoffMs" | "retryAfterCapMs" | "onRetry" | "maxReplyBytes"
+  "timeoutMs" | "retries" | "apiKey" | "backoffMs" | "retryAfterCapMs" | "onRetry" | "maxReplyBytes" | "http"
 >;
 
 /** The chat endpoint the loop talks to: the body BFCL's handler sends, through the project's client (with `seed` only when one is given). */
@@ -31,6 +31,7 @@ export function endpointFor(
     retryAfterCapMs: req.retryAfterCapMs,
     maxReplyBytes: req.maxReplyBytes,
     onRetry: req.onRetry,
+    transport: req.http,
   });
   return async (chat) => {
     const body: Record<string, unknown> = { messages: chat.messages, model: req.model, temperature: req.temperature, store: false };
@@ -64,6 +65,7 @@ export function userSimEndpointFor(
     retryAfterCapMs: client.retryAfterCapMs,
     maxReplyBytes: client.maxReplyBytes,
     onRetry: client.onRetry ? (info) => client.onRetry?.({ ...info, reason: `user simulator: ${info.reason}` }) : undefined,
+    transport: client.http,
   });
   return async (ask) => {
     const out = await post({ model: setup.model, messages: ask.messages, temperature: 0 }, ask.itemId);
@@ -104,7 +106,11 @@ export function probeEndpoints(req: RunRequest, keys: readonly (string | null)[]
   const sim = req.userSim ?? null;
   if (sim !== null && (req.probe ?? sim.chat === undefined))
     targets.push({ flag: "--user-endpoint", endpoint: sim.endpoint, model: sim.model, apiKey: sim.apiKey });
-  return checkEndpoints(targets, { otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes }, "nothing was generated");
+  return checkEndpoints(
+    targets,
+    { otherKeys: keys, timeoutMs: req.timeoutMs, maxReplyBytes: req.maxReplyBytes, transport: req.http },
+    "nothing was generated",
+  );
 }
 
 /** Why the run stops early: set by any worker, read by all (an object, so every closure sees the same). */

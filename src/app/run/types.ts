@@ -7,6 +7,7 @@ import type { Manifest } from "../../pairs/types.js";
 import type { HistorySource } from "../../bfcl/line-keys.js";
 import type { ChatEndpoint, ItemSelection, RunCategory, UserSimEndpoint, UserSimPrompt } from "../../rollout/index.js";
 import type { RetryInfo } from "../../io/openai-chat.js";
+import type { HttpTransport } from "../../io/http-transport.js";
 import type { ResultFileOps } from "../../io/run-output.js";
 import type { RunRecord } from "../../rollout/run-record.js";
 import type { ExitCode } from "../common.js";
@@ -62,6 +63,8 @@ export interface RunRequest {
   readonly onRetry?: (info: RetryInfo) => void;
   /** The endpoint, when not over HTTP (in-process test endpoints); default the project's client on `endpoint`. */
   readonly chat?: ChatEndpoint;
+  /** How the client's HTTP requests are sent: the context's host's (default node's sockets). */
+  readonly http?: HttpTransport;
   /** Interactive mode: the simulated user of the should-ask items (absent or null: BFCL's script, a plain run). */
   readonly userSim?: UserSimSetup | null;
   /** The most bytes of one reply read (default the client's, 8 MiB); a longer reply makes the item an error line. */
