@@ -65,7 +65,7 @@ export interface CheckRequest extends RequestContext, ModelsOption, DecoderOptio
   readonly bfclVersion?: BfclVersion;
   /** Threads in all (default 1). */
   readonly threads?: number;
-  /** Starts a worker thread for `threads` > 1 (the CLI and the library entry give one; without it every job runs on this thread). */
+  /** Starts a worker thread for `threads` > 1 on the node host (the CLI and the library entry give one); without it, or on another host, every job runs on this thread. */
   readonly spawnWorker?: CheckWorkerSpawner | null;
   /** Count every problem as a finding (exit 1). */
   readonly strict?: boolean;
