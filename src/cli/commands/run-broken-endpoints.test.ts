@@ -1,11 +1,7 @@
 /**
- * `run` and `judge` through the CLI against endpoints that answer, but badly (127.0.0.1,
- * `src/testing/broken-http.ts` and `hostile-servers.ts`): a `Content-Encoding` that lies
- * about a plain body, from the model, the simulated user and the judge; replies of
- * 150,000 backslashes with a key set; redirect loops and HTTP/0.9 after a healthy probe;
- * numbers that are not plain decimals; and `judge` refusing before it spends, as `run`
- * does. Each failure is named, every command ends on time with a summary, and no lock is
- * left behind.
+ * `run` and `judge` through the CLI against 127.0.0.1 endpoints that answer, but badly (lying encodings,
+ * endless backslashes, redirect loops, odd numbers): each failure is named, every command ends on time with a
+ * summary, and no lock is left behind. More in this folder's README.md.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,10 +1,7 @@
 /**
- * `twinscore run` against hostile and broken endpoints on 127.0.0.1 (`src/testing/
- * hostile-servers.ts`), through the CLI, on a small BFCL data folder cut from the real
- * one: keys echoed in every JSON spelling by the model and by the simulated user, keys
- * that cannot go into a header, replies that never end or nest thousands of levels deep,
- * a timeout past Node's timer limit, arguments that are wrong before anything is made,
- * and endpoints that do not answer at all.
+ * `twinscore run` through the CLI against hostile and broken endpoints on 127.0.0.1
+ * (`src/testing/hostile-servers.ts`): echoed keys, endless or deeply nested replies, bad timeouts and
+ * arguments, silent endpoints. More in this folder's README.md.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,10 +1,7 @@
 /**
- * `twinscore run` over real HTTP (the openai-package client against servers on
- * 127.0.0.1), on a small BFCL data folder cut from the real one: the replay of a recorded
- * run, the item header and the key, argument errors, and the faults a long run meets —
- * garbage replies, 429 then success, a hanging server, and a server killed mid-run after
- * which a resume gives the same file as an uninterrupted run (a torn last line too), and
- * the run process itself killed (SIGKILL) mid-run, after which a rerun completes it.
+ * `twinscore run` over real HTTP (the openai-package client against 127.0.0.1 servers), on a small BFCL data
+ * folder cut from the real one: the replay of a recorded run, argument errors, and the faults a long run meets,
+ * each resumed to the file an uninterrupted run writes. More in this folder's README.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
