@@ -107,13 +107,9 @@ export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keyword
 }
 
 /**
- * Read a twin at `anchorTurn` with the item's tool list (`tools`, which keeps the
- * function miss_func removed) and the model's decoder. A side with no line (`undefined`),
- * an inference-error line or a rollout that ended before the anchor has no decision to
- * read (its status says which). A call whose arguments failed to decode but whose name is
- * on the tool list counts as an attempt of that function. A turn with an undecidable step
- * (call-like, naming no function) and no world-changing attempt is undecidable: it reads
- * neither as acting nor as holding back.
+ * Read a twin at `anchorTurn` with the item's tool list (`tools`, which keeps the function miss_func removed)
+ * and the model's decoder. A side with nothing to read, or a turn that reads neither as acting nor as holding
+ * back, gets a status saying why. More in this folder's README.md.
  */
 export function readTwin(
   rollout: RecordedRollout | undefined,

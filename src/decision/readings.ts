@@ -553,11 +553,8 @@ export function headlineOf(
 }
 
 /**
- * The readings under which a model has no headline, with the short reason (`10.3 % undecided
- * > 10 %`): the same gate as its headline, applied to each reading's pair set and side rule
- * (a filter such as `miss_func` or `reached` leaves pairs out by design, so it is gated as
- * the reading it filters). Under `release` an inference error reads as no call, so a model
- * past the limit under `decided` can still have a number there.
+ * The readings under which a model has no headline, with the short reason (`10.3 % undecided > 10 %`): the
+ * headline's gate applied to each reading's own pair set and side rule. More in this folder's README.md.
  */
 export function readingsWithoutHeadline(
   records: readonly PairRecord[],

@@ -105,17 +105,9 @@ function isIdentChar(c: number): boolean {
 }
 
 /**
- * Whether undecodable text was trying to be a call list, so its failure is a decode
- * failure rather than prose. The rule (also in src/extract/README.md):
- *
- * 1. after BFCL's stripping the text starts (optionally after `[` and spaces) with a
- *    dotted identifier immediately followed by `(` or by a leaked `<|…` token — the way a
- *    call list begins; or
- * 2. anywhere in the text, a name on the tool list stands as a whole word immediately
- *    followed by `(` (a call written inside prose or a code fence).
- *
- * Plain prose — "I need the file name first.", "confirm you are already logged in" —
- * matches neither and is text. Linear scans only, no regular expressions.
+ * Whether undecodable text was trying to be a call list, so its failure is a decode failure rather than prose:
+ * a call list's start after BFCL's stripping, or a tool-list name written as a call anywhere. Linear scans
+ * only, no regular expressions. The rule in full: this folder's README.md.
  */
 export function looksLikeCallText(text: string, tools: ReadonlySet<string>): boolean {
   const s = stripBfcl(text);
