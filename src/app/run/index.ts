@@ -1,11 +1,7 @@
 /**
  * `twinscore run`, the use case: generate BFCL result files for a model behind an OpenAI-compatible endpoint,
- * resumably.
- *
- * The phases, one file each: validate (`validate.ts`), inputs and plan (`inputs.ts`, `plan.ts`), provenance and
- * resume (`provenance.ts`, `resume.ts`), endpoint (`endpoint.ts`), generation (`generate.ts`), output
- * (`output.ts`); `model.ts` runs them in order and `command.ts` is the command's flags. More in this folder's
- * README.md.
+ * resumably. One file per phase: validate, inputs, plan, provenance, resume, endpoint, generate, output;
+ * `model.ts` runs them in order and `command.ts` is the command's flags. More in this folder's README.md.
  */
 export { runModel } from "./model.js";
 export { runCommand, type RunCommandRequest } from "./command.js";
