@@ -1,8 +1,7 @@
 /**
- * Python-call text as BFCL's default prompting decoder reads it (`default_decode_execute_prompting`): strip ``
- * ` ``, newline and space from both ends, add `[` / `]` where missing, `ast.parse` in eval mode, and take the
- * body if it is a call or each element of a list/tuple/set, every element having to be a call. More in this
- * folder's README.md.
+ * Python-call text as BFCL's default prompting decoder reads it (`default_decode_execute_prompting`):
+ * backticks, newlines and spaces stripped from both ends, `[` / `]` added where missing, `ast.parse` in eval
+ * mode, and the body taken if it is a call or a list/tuple/set of calls. More in this folder's README.md.
  */
 import type { PyExpr } from "../python/ast.js";
 import { resolveCall, type LiteralValue, type ResolvedCall } from "../python/literal.js";
