@@ -17,3 +17,4 @@ export function longDocCommentsIn(file: string, text: string, limit?: number): D
 export function sourceFiles(): string[];
 export function allowance(found: DocComment): Allowance | undefined;
 export function scanProject(): (DocComment & { readonly allowed: Allowance | undefined })[];
+export function allDocComments(): DocComment[];
