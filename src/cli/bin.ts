@@ -11,8 +11,9 @@ import { Script } from "node:vm";
 
 /**
  * V8's young generation stays at the size it starts with (`--semi-space-growth-factor=1`): held small, `check`
- * and `score` run faster and 200 models peak at about 75 MB instead of 140 MB (bench/RESULTS.md). Set before
- * any chunk loads, so the build's caches are made under the same flags. More in this folder's README.md.
+ * and `score` of one model run faster, and with `score`'s bound on the old generation 200 models peak at about
+ * 75 MB instead of 140 MB (bench/RESULTS.md). Set before any chunk loads, so the build's caches are made under
+ * the same flags. More in this folder's README.md.
  */
 function holdYoungGeneration(): void {
   const v8Major = Number(process.versions.v8.split(".")[0]);

@@ -611,8 +611,9 @@ function literalEnd(bytes: Uint8Array, i: number, word: string): number {
 
 /**
  * Whether a fixed-notation float token (digits `[j, intEnd)`, `.`, digits `(intEnd, k)`) is what `repr` prints
- * for its value, decided without printing (null when undecided): 15 significant digits always survive a round
- * trip. More in this folder's README.md.
+ * for its value, decided without printing (null when undecided): a token of at most 15 significant digits has
+ * exactly those digits in its `repr`, since 15 digits always survive a round trip. More in this folder's
+ * README.md.
  */
 function fixedFloatCanonical(bytes: Uint8Array, j: number, intEnd: number, k: number): boolean | null {
   const fracLen = k - intEnd - 1;

@@ -405,9 +405,9 @@ function logarithmBound(prec: number, notes: CallNotes | undefined): PyException
 }
 
 /**
- * The most digits `square_root` computes: 5,000 times the real runs' 20, about 0.3 s here. Above it the call is
- * reported as not emulated and raises MemoryError, as `logarithm` does above its bound; CPython's decimal
- * grinds for minutes to hours there too. More in this folder's README.md.
+ * The most digits `square_root` computes: 5,000 times the 20 the real runs ask for at most, about 0.3 s here.
+ * Above it the call is reported as not emulated and raises MemoryError, as `logarithm` does above its bound;
+ * CPython's decimal grinds for minutes to hours there too. More in this folder's README.md.
  */
 export const MAX_SQRT_DIGITS = 100_000;
 
