@@ -563,8 +563,8 @@ async function servedUnderV1(endpoint: string, key: string | null, timeoutMs: nu
 }
 
 /**
- * One cheap check that an endpoint answers and serves the model, before a run spends anything: `GET
- * <base>/models`, else one chat request of one token. Each refusal is named (nothing answers, a server no
+ * One cheap check that an endpoint answers and serves the model, before a run spends anything:
+ * `GET <base>/models`, else one chat request of one token. Each refusal is named (nothing answers, a server no
  * request gets past, a refused key, an API under `/v1`, an unknown model); any other answer passes, perhaps
  * with a note. More in this folder's README.md.
  */

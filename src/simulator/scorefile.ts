@@ -1,8 +1,8 @@
 /**
- * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line `{"accuracy", "correct_count",
- * "total_count"}` and one line per failed entry, written with BFCL's `make_json_serializable` (values
- * `json.dumps` cannot take — sets, files, directories, mpf — become their `str`) and `json.dumps(...,
- * ensure_ascii=False)`. More in this folder's README.md.
+ * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line
+ * `{"accuracy", "correct_count", "total_count"}` and one line per failed entry, written with BFCL's
+ * `make_json_serializable` (values `json.dumps` cannot take — sets, files, directories, mpf — become their
+ * `str`) and `json.dumps(..., ensure_ascii=False)`. More in this folder's README.md.
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -728,9 +728,10 @@ export function redumpValue(text: string): string | null {
 const UTF8_IN = new TextDecoder("utf-8");
 
 /**
- * A result line's top-level values as score-file parts: byte ranges where they are already in `json.dumps(...,
- * ensure_ascii=False)` form, else re-dumped from the text. Null when the line is not a JSON object, repeats a
- * key or holds a value that is not JSON (the caller then uses `json.loads`). More in this folder's README.md.
+ * A result line's top-level values as score-file parts: byte ranges where they are already in
+ * `json.dumps(..., ensure_ascii=False)` form, else re-dumped from the text. Null when the line is not a JSON
+ * object, repeats a key or holds a value that is not JSON (the caller then uses `json.loads`). More in this
+ * folder's README.md.
  */
 export function scoreLineParts(bytes: Uint8Array, start: number, end: number): Map<string, RenderedJson | VerbatimJson> | null {
   const ranges = scoreLineRanges(bytes, start, end);

@@ -144,8 +144,8 @@ export interface TestServer {
 
 /**
  * How a test server meets `run`'s probe: `answer` (the default) as a healthy server does, so the responder sees
- * only the run's own requests; `pass` hands the probe's chat request to the responder and answers `GET
- * …/models` with 404 or `models`. More in this folder's README.md.
+ * only the run's own requests; `pass` hands the probe's chat request to the responder and answers
+ * `GET …/models` with 404 or `models`. More in this folder's README.md.
  */
 export interface ProbeHandling {
   readonly probe?: "answer" | "pass";
