@@ -1,7 +1,7 @@
 /**
- * Two arms measured over repeated trials (`compare --trials-a DIR… --trials-b DIR…`): each arm scored as `score
- * --trials-of` scores it, and the change in decision read over the pairs both arms decided, with the paired
- * two-level interval. More in this folder's README.md.
+ * Two arms measured over repeated trials (`compare --trials-a DIR… --trials-b DIR…`): each arm scored as
+ * `score --trials-of` scores it, and the change in decision read over the pairs both arms decided, with the
+ * paired two-level interval. More in this folder's README.md.
  */
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import {

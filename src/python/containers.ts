@@ -12,8 +12,8 @@ export class PyTuple {
 }
 
 /**
- * A Map key standing for a hashable Python value, so that Python's equality decides what is the same key (`1 ==
- * 1.0 == True`). A str is its own key, so the common lookup allocates nothing. The key of each type: this
+ * A Map key standing for a hashable Python value, so that Python's equality decides what is the same key
+ * (`1 == 1.0 == True`). A str is its own key, so the common lookup allocates nothing. The key of each type: this
  * folder's README.md.
  */
 export type PyKey = string | bigint | number | null | symbol | object;
