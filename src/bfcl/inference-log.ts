@@ -16,6 +16,7 @@ import {
   skipString,
   skipValue,
 } from "./json-bytes.js";
+import { simdRegion, skipValueIn, type SimdRegion } from "./skip-nested-simd.js";
 
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];
@@ -188,15 +189,28 @@ export interface LogExtents {
   readonly queries: readonly number[];
 }
 
-/** The extents of the log list opening at `logStart` (see `LogExtents`), or null. */
-export function walkLog(bytes: Uint8Array, logStart: number, end: number): LogExtents | null {
+/**
+ * The extents of the log list opening at `logStart` (see `LogExtents`), or null; `region`:
+ * the line's bytes copied for SIMD skipping, when the caller made the copy.
+ */
+export function walkLog(
+  bytes: Uint8Array,
+  logStart: number,
+  end: number,
+  region: SimdRegion | null = simdRegion(bytes, logStart, end),
+): LogExtents | null {
   const queries: number[] = [];
   let i = skipSpace(bytes, logStart + 1, end);
   for (;;) {
     if (i >= end) return null;
     const b = bytes[i];
     if (b === CLOSE_BRACKET) return { end: i + 1, queries };
-    const next = b === OPEN_BRACE ? walkRecord(bytes, i, end, queries) : b === OPEN_BRACKET || b === QUOTE ? skipValue(bytes, i, end) : -1;
+    const next =
+      b === OPEN_BRACE
+        ? walkRecord(bytes, i, end, queries, region)
+        : b === OPEN_BRACKET || b === QUOTE
+          ? skipValueIn(region, bytes, i, end)
+          : -1;
     if (next < 0) return null;
     i = skipSpace(bytes, next, end);
     if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1, end);
@@ -213,7 +227,7 @@ function holdsStructure(bytes: Uint8Array, start: number, stop: number): boolean
 }
 
 /** Index past the well-formed object at `i` (a log entry), its first `begin_of_turn_query` extent pushed onto `queries`; -1 when it is not plain. */
-function walkRecord(bytes: Uint8Array, i: number, end: number, queries: number[]): number {
+function walkRecord(bytes: Uint8Array, i: number, end: number, queries: number[], region: SimdRegion | null): number {
   let j = skipSpace(bytes, i + 1, end);
   if (bytes[j] === CLOSE_BRACE) return j + 1;
   let found = false;
@@ -227,7 +241,7 @@ function walkRecord(bytes: Uint8Array, i: number, end: number, queries: number[]
     j = skipSpace(bytes, j + 1, end);
     if (j >= end) return -1;
     const valueStart = j;
-    const valueEnd = skipValue(bytes, j, end);
+    const valueEnd = skipValueIn(region, bytes, j, end);
     if (valueEnd < 0 || valueEnd === valueStart) return -1;
     const v = bytes[valueStart];
     if (v !== QUOTE && v !== OPEN_BRACKET && v !== OPEN_BRACE && holdsStructure(bytes, valueStart, valueEnd)) return -1;

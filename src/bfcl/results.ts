@@ -23,6 +23,7 @@ import {
   skipValue,
 } from "./json-bytes.js";
 import { walkLog, type LogExtents } from "./inference-log.js";
+import { simdRegion, skipValueIn } from "./skip-nested-simd.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
 
@@ -278,6 +279,7 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
   if (bytes[i] !== OPEN_BRACE) return { error: "line is not a JSON object" };
   i++;
   const found = nothingFound();
+  const region = simdRegion(bytes, start, end);
   for (;;) {
     i = skipSpace(bytes, i, end);
     if (i >= end) return failedHead("line ends inside the object (truncated JSON)", idOnly, found);
@@ -293,8 +295,8 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
     const valueStart = i;
     const key = headKey(bytes, keyStart, keyEnd);
     // the first log is walked entry by entry, its queries located on the way (the data check reads them)
-    const log = key === "log" && found.logStart < 0 && bytes[i] === OPEN_BRACKET ? walkLog(bytes, i, end) : null;
-    const valueEnd = log !== null ? log.end : skipValue(bytes, i, end);
+    const log = key === "log" && found.logStart < 0 && bytes[i] === OPEN_BRACKET ? walkLog(bytes, i, end, region) : null;
+    const valueEnd = log !== null ? log.end : skipValueIn(region, bytes, i, end);
     if (valueEnd < 0 || valueEnd === valueStart) return failedHead("a value does not close (truncated or malformed JSON)", idOnly, found);
     if (key !== null) {
       const wrong = noteValue(found, key, bytes, valueStart, valueEnd, log);
