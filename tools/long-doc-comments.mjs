@@ -18,22 +18,9 @@ export const LIMIT = 400;
 
 /**
  * The only doc comments allowed past LIMIT, by file and the name of what they document (`<file>` for a
- * header; see documentedName), each with a one-line reason.
+ * header; see documentedName), each with a one-line reason. None at present.
  */
-const HOT_PATH = "on the score hot path (line scan, result reading, data check) being reworked; shorten once that lands";
-export const ALLOWED = [
-  { file: "src/app/recorded-turns.ts", name: "LoggedTurnsMemo", reason: HOT_PATH },
-  { file: "src/app/result-lines.ts", name: "<file>", reason: HOT_PATH },
-  { file: "src/app/result-lines.ts", name: "readResultFile", reason: HOT_PATH },
-  { file: "src/bfcl/inference-log.ts", name: "promptTurnQueries", reason: HOT_PATH },
-  { file: "src/bfcl/inference-log.ts", name: "scanTurnQueries", reason: HOT_PATH },
-  { file: "src/bfcl/inference-log.ts", name: "LogExtents", reason: HOT_PATH },
-  { file: "src/bfcl/line-keys.ts", name: "simulatedAnswerTurn", reason: HOT_PATH },
-  { file: "src/bfcl/results.ts", name: "<file>", reason: HOT_PATH },
-  { file: "src/bfcl/results.ts", name: "scanLineHead", reason: HOT_PATH },
-  { file: "src/bfcl/results.ts", name: "decodeResultLine", reason: HOT_PATH },
-  { file: "src/io/results-read.ts", name: "CHUNK", reason: HOT_PATH },
-];
+export const ALLOWED = [];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
