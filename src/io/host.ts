@@ -1,7 +1,7 @@
 /**
- * The host a use case reaches files through: `nodeHost` is the real one; a test gives one over an in-memory
- * file system (src/testing/memory-host.ts), so each use case can be run on bytes held in memory and shown to
- * read nothing else. More in this folder's README.md.
+ * The host a use case reaches files and the network through: `nodeHost` is the real one; a test gives one
+ * over an in-memory file system (src/testing/memory-host.ts) and an HTTP stand-in, so each use case can be run
+ * on bytes held in memory and shown to read nothing else. More in this folder's README.md.
  */
 import { join } from "node:path";
 import type { BfclData, BfclVersion, MultiTurnCategory } from "../bfcl/data.js";
@@ -43,7 +43,7 @@ import { appendJsonLine, endTornLine, readCacheEntry, readJsonLines, writeCacheE
 import { httpRequest, type HttpTransport } from "./http-transport.js";
 import { scoreFoldersBeside, walkBfclTree, type TreeWalk } from "./tree.js";
 
-/** File access, as the use cases ask for it; each method does what the io/ function of its name does. */
+/** File and network access, as the use cases ask for it; each method does what the io/ function of its name does. */
 export interface Host {
   /** The folder the package's own `data/` (manifests, certification, expected numbers) is in. */
   readonly packageRoot: string;

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { err, ok, problem } from "../messages/index.js";
 import type { FileStat, FileSystem, FolderEntry } from "../io/file-system.js";
 import { hostOn, type Host } from "../io/host.js";
+import type { HttpTransport } from "../io/http-transport.js";
 import { projectRoot, sharedPath } from "./shared.js";
 
 /** The root every in-memory path is under; no such folder exists on disk. */
@@ -168,6 +169,10 @@ export class MemoryFileSystem implements FileSystem {
   }
 }
 
+/** The in-memory host's network: none; a test that sends requests gives the host an HTTP stand-in (memory-http.ts). */
+const noNetwork: HttpTransport = (url) =>
+  Promise.reject(new Error(`the in-memory host has no network (a request to ${url}): give it an HTTP stand-in`));
+
 /** An in-memory host and the file system under it. */
 export interface MemoryHost {
   readonly host: Host;
@@ -180,7 +185,16 @@ export interface MemoryHost {
  */
 export function memoryHost(files = new MemoryFileSystem(), bfclEval: string | null = null): MemoryHost {
   if (!files.exists(join(memoryPackageRoot, "data"))) files.mount(join(projectRoot, "data"), join(memoryPackageRoot, "data"));
-  return { host: hostOn(files, memoryPackageRoot, () => bfclEval), files };
+  return {
+    host: hostOn(
+      files,
+      memoryPackageRoot,
+      () => bfclEval,
+      () => null,
+      noNetwork,
+    ),
+    files,
+  };
 }
 
 /** Where ../shared is in the shared in-memory host. */
