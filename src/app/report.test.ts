@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryRoot, memoryShared, sharedMemoryHost } from "../testing/memory-host.js";
+import { memoryPackageRoot, memoryRoot, memoryShared, sharedMemoryHost } from "../testing/memory-host.js";
 import { memoryHttp } from "../testing/memory-http.js";
 import { completionWith } from "../testing/stub-servers.js";
-import { sharedPath } from "../testing/shared.js";
+import { projectRoot, sharedPath } from "../testing/shared.js";
 import { judgeLabels } from "../judge/types.js";
 import { buildReport, type ReportRequest } from "./report.js";
 import { compareArms, type CompareRequest } from "./compare.js";
@@ -112,19 +112,22 @@ describe("buildReport and compareArms on an in-memory host", () => {
     expect(files.list(join(memoryRoot, "figures")).sort()).toEqual(doc.figures!.files.map((f) => f.slice(f.lastIndexOf("/") + 1)).sort());
   }, 60_000);
 
-  it("compareArms of the two runs with BFCL data: the comparison made on disk", async () => {
-    const req = (root: string): CompareRequest => ({
+  it("compareArms of the two runs with BFCL data, their score trees and the pair manifest named: the comparison made on disk", async () => {
+    const req = (root: string, packageRoot: string): CompareRequest => ({
       a: runDir(root, runs[0]),
       b: runDir(root, runs[1]),
+      scoresA: join(runDir(root, runs[0]), "score"),
+      scoresB: join(runDir(root, runs[1]), "score"),
+      manifest: join(packageRoot, "data", "manifest.json"),
       bfclData: join(root, "bfcl-v4"),
       bootstrap: { resamples: 200 },
       cwd: "/",
       env: {},
     });
-    const onDisk = await compareArms(req(sharedPath()));
+    const onDisk = await compareArms(req(sharedPath(), projectRoot));
     const { host, files } = sharedMemoryHost();
     files.reads.length = 0;
-    const inMemory = await compareArms({ ...req(memoryShared), host });
+    const inMemory = await compareArms({ ...req(memoryShared, memoryPackageRoot), host });
     expect(onDisk.noHeadline.map((n) => [n.model, n.arm])).toEqual([["openai_gpt-oss-20b", "A"]]);
     expect(onDisk.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b"]);
     expect(onDisk.exitCode).toBe(1);
@@ -134,6 +137,8 @@ describe("buildReport and compareArms on an in-memory host", () => {
     ];
     expect(samePaths(inMemory, roots)).toEqual(samePaths(onDisk, roots));
     expect(files.reads.some((p) => p.startsWith(join(memoryShared, "bfcl-v4")))).toBe(true);
+    expect(files.reads).toContain(join(memoryPackageRoot, "data", "manifest.json"));
+    expect(files.reads.some((p) => p.startsWith(join(runDir(memoryShared, runs[1]), "score") + "/"))).toBe(true);
     expect(files.reads.every((p) => p.startsWith(memoryRoot + "/"))).toBe(true);
   }, 120_000);
 });
