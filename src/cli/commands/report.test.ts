@@ -68,7 +68,8 @@ describe("twinscore report on both gpt-oss runs", () => {
     const cells = tableCells(html);
     let checked = 0;
     for (const runName of rolloutRuns) {
-      const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(runName), "--format", "json"]);
+      // the point numbers only (no resamples): the intervals shown are checked against compare's below
+      const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(runName), "--bootstrap", "0", "--format", "json"]);
       expect(s.code).toBe(0);
       const json = JSON.parse(s.out) as ScoreJson;
       expect(json.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
@@ -242,8 +243,21 @@ describe("twinscore report escapes model text", () => {
     expect(html.match(/<script>/g)).toHaveLength(1);
     // The planted text step changes no number: the table still equals the real run's.
     const real = JSON.parse(
-      (await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-120b", "--format", "json"]))
-        .out,
+      (
+        await run([
+          "score",
+          "--reading",
+          "release",
+          "--results",
+          rolloutRunDir(main),
+          "--model",
+          "openai_gpt-oss-120b",
+          "--bootstrap",
+          "0",
+          "--format",
+          "json",
+        ])
+      ).out,
     ) as ScoreJson;
     const cells = tableCells(html);
     expect(cells.get("openai_gpt-oss-120b|decision")).toBe(formatDecimal1(real.models[0].numbers.decision));
@@ -277,6 +291,8 @@ describe("twinscore report --bfcl-data", () => {
       rolloutRunDir(main),
       "--bfcl-data",
       bfclDataDir(),
+      "--bootstrap",
+      "0",
       "--format",
       "json",
     ]);
@@ -306,6 +322,8 @@ describe("twinscore report --labels", () => {
       "openai_gpt-oss-20b",
       "--per-item",
       csv,
+      "--bootstrap",
+      "0",
       "--format",
       "json",
     ]);
