@@ -1,12 +1,7 @@
 /**
- * One job of `twinscore check`: a model folder's result files, checked in one evaluator
- * process with the decoder the pipeline's rule chooses for the model (`chooseFolderDecoder`,
- * its detection sampling the bytes the job reads). The
- * same function runs on the main thread and in a worker (`cli/check-worker.ts`), so a run
- * gives the same output whatever the thread count. The job writes its score files and
- * compares them with the stored ones itself, and returns only plain data (counts, paths,
- * agreement), which is what crosses a thread boundary. The aligned numbers run the same
- * job on bytes the pipeline already read.
+ * One job of `twinscore check`: a model folder's result files, checked in one evaluator process with the
+ * decoder the pipeline's rule chooses. The same function runs on the main thread and in a worker, so the output
+ * does not depend on the thread count, and it returns only plain data. More in this folder's README.md.
  */
 import type { MultiTurnCategory } from "../bfcl/data.js";
 import { counted, pushAll, err, ok, problem, type Problem, type Result } from "../messages/index.js";

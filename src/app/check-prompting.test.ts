@@ -1,10 +1,7 @@
 /**
- * `check` on a prompting model's run with no `--decoder`: the real gpt-oss-120b run's
- * function-calling steps are written again as the Python-call text a prompting model
- * emits (`[f(a=1), g(b='x')]`), under two model folders — one BFCL's registry knows as a
- * prompting model, one it does not know. Without the flag each folder gets the prompting
- * decoder (from the registry, or detected and said on stderr), the verdicts are those of
- * `--decoder prompting`, and they are the verdicts the same calls get as FC records.
+ * `check` on a prompting model's run with no `--decoder`: the real gpt-oss-120b run's calls, rewritten as
+ * Python-call text under a registry prompting model's folder and an unknown one, get the prompting decoder and
+ * the verdicts the FC records get. More in this folder's README.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,14 +1,7 @@
 /**
- * The run of `twinscore check`: find result files (the one walk), choose each model
- * folder's decoder as the pipeline does, and run one job per folder (`check-job.ts`: the
- * pure checker in one evaluator process, like one `bfcl evaluate` run, writing BFCL-format
- * score files and comparing them with stored ones), on worker threads when given a spawner.
- *
- * Layout: every `BFCL_v{3,4}_multi_turn_<category>_result.json` the walk (`tree.ts`)
- * finds below `--results`. The model name (BFCL's `model_name`, used in instance names
- * and score lines) is the model folder's name. Score files go to
- * `<out>/<model>/<group>/…_score.json` as BFCL writes them (`<out>/<run>/score/<model>/…`
- * for a tree of several runs); stored ones are found by the same walk under `--scores`.
+ * The run of `twinscore check`: find result files (the one walk), choose each model folder's decoder as the
+ * pipeline does, and run one job per folder (`check-job.ts`), on worker threads when given a spawner. Score
+ * files go where BFCL writes them. More in this folder's README.md.
  */
 import { bfclFileName, multiTurnCategories, type BfclVersion, type MultiTurnCategory } from "../bfcl/categories.js";
 import { decoderByName, type DecodeHealth, type DecoderChoiceSummary, type DecoderName } from "../bfcl/decode/index.js";
@@ -188,11 +181,9 @@ function longContextMissing(found: readonly FoundResultFile[], flag: string | un
 export type CheckWorkerSpawner = (settings: CheckJobSettings) => JobWorker<CheckJob, Result<CheckedFileData>[]>;
 
 /**
- * Run the checker over every result file below `resultsDir`: one job per model folder,
- * spread over `threads` threads — each model folder is one evaluator process, so the
- * output does not depend on the thread count. One thread by default: on the 2-core
- * machine this was measured on, a second thread made runs of 2 and 4 model folders
- * slower (each thread loads the data and warms up the checker on its own; bench/RESULTS.md).
+ * Run the checker over every result file below `resultsDir`: one job per model folder, spread over `threads`
+ * threads, so the output does not depend on the thread count. One thread by default: on 2 cores a second thread
+ * made runs slower (bench/RESULTS.md). More in this folder's README.md.
  */
 export async function runCheck(
   req: CheckRunRequest,

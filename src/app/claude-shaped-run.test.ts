@@ -1,10 +1,7 @@
 /**
- * A real run written the way BFCL's ClaudeHandler writes it. The gpt-oss-120b lines of a
- * real run are rewritten into Claude's shapes (as the handler corpus shows them: a text
- * reply stored as a list of its text blocks, `["…"]`; user turns logged as content blocks,
- * `[{"type": "text", "text": …}]`) under a Claude registry folder, then scored and checked
- * with no override: the registry's decoder, the data check passing, every pair decided as
- * in the original run and BFCL's stored verdicts matched.
+ * A real run written the way BFCL's ClaudeHandler writes it (text replies and user turns as content blocks),
+ * scored and checked with no override: the registry's decoder, the data check passing, every pair decided as in
+ * the original run. More in this folder's README.md.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,10 +1,7 @@
 /**
- * Two arms measured over repeated trials (`compare --trials-a DIR… --trials-b DIR…`): each
- * arm's folders are trials of one model, scored as `score --trials-of` scores them, and the
- * change in decision is read over the pairs both arms decided in at least one trial, with
- * the paired two-level interval: the same base twins for both arms in every resample, and
- * inside each drawn pair each arm's own trials (trial t of one arm is unrelated to trial t
- * of the other).
+ * Two arms measured over repeated trials (`compare --trials-a DIR… --trials-b DIR…`): each arm scored as
+ * `score --trials-of` scores it, and the change in decision read over the pairs both arms decided, with the
+ * paired two-level interval. More in this folder's README.md.
  */
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import {

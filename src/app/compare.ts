@@ -1,9 +1,7 @@
 /**
- * `compare`, the use case: two arms of the same models (a neutral and an injected prompt,
- * two serving builds, two checkpoints) scored on Table 1's pairs. Per model: the act and
- * hold shifts with exact McNemar tests, the decision change with a paired cluster-bootstrap
- * interval and, with score trees for both arms, the official score change per category
- * with its flips. A model found in one arm only is named, never dropped silently.
+ * `compare`, the use case: two arms of the same models (a neutral and an injected prompt, two serving builds,
+ * two checkpoints) scored on Table 1's pairs, per model. A model found in one arm only is named, never dropped
+ * silently. More in this folder's README.md.
  */
 import { describeRun } from "../rollout/run-record.js";
 import { pushAll, problem, type Problem, type Result } from "../messages/index.js";

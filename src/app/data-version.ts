@@ -1,13 +1,7 @@
 /**
- * Which pairs a model is scored on. BFCL v3 and v4 put other questions, initial states
- * and references under the same item ids, so each model is scored with the manifest of
- * the version its result files name (`BFCL_v3_…` / `BFCL_v4_…`), and its rollouts are
- * checked against that data first: every user turn BFCL recorded on each line must be
- * the manifest's item. Rollouts generated on other data stop the command with one line
- * naming the data they look like; `--manifest FILE` forces one manifest for every model,
- * and a mismatch is then only a warning. Items that follow older data of the same
- * version (BFCL fixed them in place since) are named in one line, a warning when they
- * are few enough to score the run.
+ * Which pairs a model is scored on: BFCL v3 and v4 put other data under the same item ids, so each model gets
+ * the manifest of the version its result files name, and its rollouts are checked against that data first. More
+ * in this folder's README.md.
  */
 import type { BfclVersion } from "../bfcl/categories.js";
 import { scoredResultCategories } from "../bfcl/categories.js";

@@ -1,11 +1,7 @@
 /**
- * The check every command that sends requests makes before it spends anything (`run` on
- * its model and simulator endpoints, `judge` on its judge endpoint): the URL first, with
- * the arguments (an http(s) URL with a host, no user name or password in it), then the
- * probe (`probeEndpoint`: nothing answers, a server no request gets past, an https URL on
- * a plain-HTTP server, a refused key, an API served under `/v1` below the URL given, a
- * model that is not served). One line per refusal, naming the flag and the endpoint as
- * messages show URLs (no query values: a key may travel there).
+ * The check every command that sends requests makes before it spends anything: the endpoint's URL, then a probe
+ * of what answers there, one line per refusal naming the flag and the endpoint. More in this folder's
+ * README.md.
  */
 import { problem, err, ok, type Problem, type Result } from "../messages/index.js";
 import { endpointUrlProblem, MAX_TIMER_MS, probeEndpoint, shownUrl } from "../io/openai-chat.js";

@@ -1,13 +1,7 @@
 /**
- * The twins of `run --history reference` are exact: for every pair of both committed
- * manifests (BFCL v4 and v3 data) and both modes, the request of the anchor turn's first
- * step differs between the base and the should-ask twin only in what the pair withholds —
- * the anchor turn's user text (miss_param), the removed functions' tool entries (miss_func
- * in FC) or their docs in the system prompt's function list (miss_func in prompting) —
- * and only where the manifest's `differsIn` says so. And the played prefix is the history
- * BFCL's loop builds when the model makes exactly the reference's calls: a policy that
- * answers each turn before the anchor with those calls gets the same messages, one for
- * one, apart from its closing text.
+ * The twins of `run --history reference` are exact: the anchor turn's first request differs between the twins
+ * only in what the pair withholds, and the played prefix is the history BFCL's loop builds for the reference's
+ * calls. More in this folder's README.md.
  */
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";

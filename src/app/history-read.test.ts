@@ -1,10 +1,7 @@
 /**
- * Reading runs whose turns before the anchor were played from the reference (`run
- * --history reference`), generated here by the scripted policies over the real BFCL v4
- * data: `score` says they are exact twins and reads each pair's twins at the anchor their
- * line was generated for; `check` and the official companion do not take the played
- * reference calls for the model's; a model mixing both histories is not scored; `compare`
- * of an own-history arm and a reference-history arm gives the change the history causes.
+ * Reading runs whose turns before the anchor were played from the reference (`run --history reference`):
+ * `score` reads them as exact twins, `check` and the official companion do not take the played calls for the
+ * model's, and `compare` gives the change the history causes. More in this folder's README.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,10 +1,7 @@
 /**
- * The judge loop: sends held-back turns to the judge endpoint and appends labels to a
- * JSONL file as they arrive. Built for long, interruptible runs: a concurrency limit;
- * a response cache keyed by the request that keeps only replies that parsed into a label
- * (a rerun costs nothing, and a bad reply is asked again); resume from the labels file
- * with no duplicate and no lost label. The HTTP client and the files are io's adapters
- * (`io/judge-client.ts`); the key never leaves the Authorization header unredacted.
+ * The judge loop: sends held-back turns to the judge endpoint and appends labels to a JSONL file as they
+ * arrive, built for long, interruptible runs (a concurrency limit, a response cache, resume). More in this
+ * folder's README.md.
  */
 import { cachedLabel, judgeRecordsOf, parseJudgeReply } from "../judge/labels.js";
 import { buildJudgeRequest, type JudgePrompt } from "../judge/prompt.js";

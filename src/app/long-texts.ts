@@ -1,12 +1,7 @@
 /**
- * Cutting a rollout's long texts as its line is read, for a command that shows texts (the
- * report) rather than one that hands them on whole (`score --per-item`, `judge`). A run
- * whose turns hold millions of characters would otherwise keep every such text of every
- * twin until the model is scored. A text step is cut to the page's bound (`boundedText`)
- * only where the cut leaves every reading of the line as it was: the line is read both
- * ways, on each pair it is a twin of, under the decoder expected to read it, and must give
- * the same calls, decisions, counts and the same (cut) anchor text; else the line keeps its
- * texts whole. A model that ends up read with another decoder is read again, texts whole.
+ * Cutting a rollout's long texts as its line is read, for a command that shows texts (the report), so a run
+ * whose turns hold millions of characters does not keep them all until the model is scored. A text is cut only
+ * where every reading of the line stays as it was. More in this folder's README.md.
  */
 import type { RecordedRollout } from "../bfcl/results.js";
 import { fcDecoder, promptingDecoder, type Decoder } from "../bfcl/decode/index.js";

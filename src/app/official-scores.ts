@@ -1,9 +1,7 @@
 /**
- * The official-score companion's reading (`--scores DIR`): a model's BFCL score files —
- * found by the walk (`io/tree.ts`), read by `io/scores.ts`, parsed by `src/bfcl/scores.ts`
- * — cross-checked against the result file the scorer used (its line count, its ids), so a
- * score file from another run is reported rather than silently mixed in, with the census
- * of each result file (ids and turn counts) the scorer made in its one pass over it.
+ * The official-score companion's reading (`--scores DIR`): a model's BFCL score files, cross-checked against
+ * the result file the scorer used, so a score file from another run is reported rather than silently mixed in.
+ * More in this folder's README.md.
  */
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";
@@ -31,11 +29,9 @@ export interface OfficialReading {
 }
 
 /**
- * Read a model's score files and cross-check them against the result files the scorer
- * used (their census, per category, from the scorer's own pass over them). A category without a score file is reported; a
- * file with malformed lines (cut short, say) or whose header counts disagree with its
- * failed lines or with the result file is reported as an error and left out, so no
- * official number is computed from half a file.
+ * Read a model's score files and cross-check them against the result files the scorer used. A missing,
+ * malformed or disagreeing score file is reported and left out, so no official number is computed from half a
+ * file. More in this folder's README.md.
  */
 export function readOfficial(
   model: string,

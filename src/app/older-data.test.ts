@@ -1,11 +1,7 @@
 /**
- * A v4 run generated on BFCL data from before the holdout-index commit (06ae1c76, 2025-11-19)
- * is named as such. The real gpt-oss runs were generated then, but BFCL's assertion turned
- * the 8 items that commit fixed into inference errors, which have no log to read. So the
- * run is built here: the real 2025-11-12-main gpt-oss-120b files, with those 8 lines
- * written as BFCL logs a run on the older data — the turns taken from the committed record
- * of data commits (which turn BFCL sent no user text on before the commit) and the
- * question texts of ../shared/bfcl-v4, the steps from the real line of each base twin.
+ * A v4 run generated on BFCL data from before the holdout-index commit (06ae1c76, 2025-11-19) is named as such.
+ * The run is built here from the real gpt-oss-120b files, since the 8 items that commit fixed are inference
+ * errors there, with no log. More in this folder's README.md.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -8,12 +8,9 @@ import type { OfficialVerdict } from "../bfcl/scores.js";
 import { renderTable } from "../report/printout.js";
 
 /**
- * The rows as CSV text with a header line. With the twins' completions (by model, then
- * should-ask id), two more columns: `base_completed` (BFCL's checker passes the base twin
- * through the anchor turn T) and `miss_completed` (the should-ask twin through T+1), 0/1,
- * empty where a pair's completion is unknown. With BFCL's verdicts (by model, then item id),
- * `base_official` and `miss_official`: BFCL's own pass (1) or fail (0) of each twin, empty
- * where the item has none.
+ * The rows as CSV text with a header line. The twins' completions add `base_completed` and `miss_completed`,
+ * BFCL's verdicts add `base_official` and `miss_official` (0/1, empty where unknown). More in this folder's
+ * README.md.
  */
 export function perItemCsv(
   rows: readonly PerItemRow[],

@@ -1,17 +1,7 @@
 /**
- * The one read of a run that every command consumes. It walks the `--results` (and
- * `--scores`) trees once, puts each model on the pair manifest of its BFCL version,
- * chooses each model's decoder once (from the head of its files when its folder is not a
- * registry key), and reads each of its files in one pass that collects everything asked
- * for: the rollouts the pairs need, every line's turn count, the data check's first
- * turns, the `result` texts the replays need, the bytes BFCL's checker needs. The pure
- * scorer then gives one record per pair. So `score`, `check`, `report`, `compare`,
- * `verify`, `judge` and `demo` read a run the same way: the same models, decoder,
- * warnings and counts.
- *
- * Models are read one after another, and each is handed to the caller's `consume` as
- * soon as it is read, so whatever the caller does not keep (the bytes, the texts) is
- * dropped before the next model: memory stays flat in the number of models.
+ * The one read of a run that every command consumes, so `score`, `check`, `report`, `compare`, `verify`,
+ * `judge` and `demo` see the same models, decoders, warnings and counts. Each model is handed on as soon as it
+ * is read, so memory stays flat in the number of models. More in this folder's README.md.
  */
 import { scoredResultCategories, type BfclVersion, type MultiTurnCategory, type ScoredResultCategory } from "../bfcl/categories.js";
 import {
@@ -363,11 +353,9 @@ export function detectionFiles(found: TreeModel): string[] {
 }
 
 /**
- * A model's decoder: `--decoder`, else the mode its `run.json` records, else the registry entry for its folder of the BFCL
- * version the model is read as (its files' version, or the version `--manifest`/`--bfcl-data` forces), else the one
- * the head of its files decodes best (the first `DETECTION_SAMPLE` non-empty steps of
- * `detectionFiles`, in file order). `check` chooses with the same function, on the same
- * files, so both commands read a model with the same decoder, for the same reason.
+ * A model's decoder: `--decoder`, else the mode its `run.json` records, else the registry entry for its folder,
+ * else the one the head of its files decodes best. `check` chooses with this same function, so both commands
+ * read a model alike. More in this folder's README.md.
  */
 export function chooseModelDecoder(
   found: TreeModel,

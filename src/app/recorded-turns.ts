@@ -51,11 +51,9 @@ function simulatorKeyAt(bytes: Uint8Array, start: number, end: number): number {
 const MEMO_ITEMS = 4096;
 
 /**
- * The turns last read from each item's log, with the bytes of the queries they were parsed
- * from. Models run on the same data log the same questions byte for byte, so a line whose
- * query bytes equal the last ones of its id gets the very same turns object: not parsed
- * again, and compared with the data once (`compareItem` keeps its comparison of an object).
- * One memo serves one read of a run, every model of it.
+ * The turns last read from each item's log, with the query bytes they were parsed from: models run on the same data
+ * log the same questions byte for byte, so a line whose query bytes equal the last ones of its id gets the same
+ * turns object, parsed and compared with the data once. More in this folder's README.md.
  */
 export class LoggedTurnsMemo {
   private readonly byId = new Map<

@@ -1,10 +1,7 @@
 /**
- * What BFCL's checker and the simulated classes say about a model's files, computed from
- * what the pipeline read in its one pass (`ModelRead.texts`, `.census`, `.bytes`) against
- * the BFCL data read once: each pair's completions (the base twin through the anchor turn
- * T, the should-ask twin through T+1), every entry under the empty-turn readings, and the
- * miss_func workaround credit (Table F1). These take seconds per model, so commands run
- * them only when BFCL data is named.
+ * What BFCL's checker and the simulated classes say about a model's files, computed from what the pipeline
+ * already read. These take seconds per model, so commands run them only when BFCL data is named. More in this
+ * folder's README.md.
  */
 import { scoredResultCategories, type BfclVersion } from "../bfcl/categories.js";
 import { decoderByName, plainStepDecoder } from "../bfcl/decode/index.js";

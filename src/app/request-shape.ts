@@ -1,11 +1,7 @@
 /**
- * The shape of a library caller's request, checked at the use case's entry: TypeScript
- * checks it at compile time, but a JavaScript caller (or a cast) can hand in anything, and a
- * string where a list belongs, a number where a path belongs or no request at all would
- * otherwise end in a TypeError deep inside. Each wrong field is one `bad-argument` problem
- * naming the field as the library names it, what it must be and what it was; the use case
- * then returns its document with those problems and exit code 2, as for any bad argument.
- * The CLI always passes the right shapes, so it never meets these.
+ * The shape of a library caller's request, checked at the use case's entry: a JavaScript caller can hand in
+ * anything, and each wrong field becomes one `bad-argument` problem (exit code 2) rather than a TypeError deep
+ * inside. More in this folder's README.md.
  */
 import { problem, type Problem } from "../messages/index.js";
 

@@ -1,10 +1,7 @@
 /**
- * Reading one BFCL result file by scoring's rules: each line's `id` is read first, and
- * only lines whose id scoring asked for get their `result` slice decoded
- * (`src/bfcl/results.ts`); the rest of a line — mostly `inference_log` — is skipped. A
- * line of an item the manifest does not know, a malformed line, a repeated id or a line
- * that is not UTF-8 becomes a warning with file:line. The file itself is streamed by io's
- * line reader (`io/results-read.ts`): memory is one chunk plus the decoded results.
+ * Reading one BFCL result file by scoring's rules: each line's `id` is read first and only the lines scoring asked
+ * for get their `result` decoded, so the `inference_log` that makes up most of a file is not parsed here. More in this
+ * folder's README.md.
  */
 import {
   decodeResultBytes,
@@ -159,16 +156,10 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
- * Read `file`, a result file of `category`. `wanted` maps each id scoring needs to the
- * number of turns to keep (anchor + 1); pass null to only count distinct ids. Lines that
- * are malformed, carry an id that is not an item of the category the manifest knows
- * (`knownMissIds`; base ids up to BFCL's 200), or hold a result of the wrong shape, or whose bytes are not UTF-8 (Python's strict codec refuses them, where a
- * lenient decoder would read replacement characters), become warnings with file:line and
- * are otherwise skipped (past a thousand of one kind in a file, the rest are named in one
- * warning); a line repeating an id (and anchor) replaces the earlier one, with a warning — a
- * `run` stopped before its final rewrite leaves a retried line after the line it retried —; a line giving `id` or `result` twice is read by the last one, as
- * `json.loads` reads it, and warned about; a wanted id
- * whose result is an inference-error string is kept (a side with no decision) and reported.
+ * Read `file`, a result file of `category`. `wanted` maps each id scoring needs to the number of turns to keep
+ * (anchor + 1); null only counts distinct ids. A malformed, foreign or non-UTF-8 line becomes a warning with file:line
+ * and the rest is read; a line repeating an id replaces the earlier one (a stopped `run` leaves a retry after its
+ * first try). More in this folder's README.md.
  */
 export function readResultFile(file: string, category: string, pass: FilePass): ResultFileReading {
   const read = startFileRead(file, category, pass);

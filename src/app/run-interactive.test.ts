@@ -1,11 +1,7 @@
 /**
- * Interactive runs (`run --user-sim llm`) against scripted models and a stub of the
- * simulated user, on the 223 scored pairs (374 items), in process: the asking oracle is
- * asked-then-completed on every pair with decision 100; a guesser acts; a model that
- * keeps asking meets the clarification bound and never completes; the stub checks every
- * request carries the model's question and the withheld facts (and refuses one that does
- * not). The files keep BFCL's shape: `score` (decision, "asked, then did it", the aligned
- * pair score), `check`, `compare` and `judge` read them with no special casing.
+ * Interactive runs (`run --user-sim llm`) against scripted models and a stub of the simulated user, on the 223
+ * scored pairs, in process: each policy scores as it must, and the files keep BFCL's shape for every command
+ * that reads them. More in this folder's README.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,12 +1,7 @@
 /**
- * Prompting mode against the replay of a recorded run rendered as Python-call text: the
- * same calls are decoded by BFCL's prompting decoder, executed, and sent back as BFCL
- * sends them (one user message with the repr of the results), and every tool output and
- * state snapshot matches the recording. Entries whose recorded steps have no Python-call
- * rendering (undecodable JSON arguments, template tokens in names) are left out: there a
- * prompting model's turn would take another course. The system prompt comes from a file
- * the test writes (tests never depend on a BFCL installation); BFCL's own module is
- * read by `systemPromptFromBfcl`, checked here on a module of the same shape.
+ * Prompting mode against the replay of a recorded run rendered as Python-call text: decoded, executed and sent
+ * back as BFCL does, every tool output and state snapshot matches the recording. More in this folder's
+ * README.md.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,9 +1,7 @@
 /**
- * What a run folder says of how it was made (`run.json`, the mode key on each line), and
- * what that buys: a resume that asks for other settings is refused with each setting
- * named and nothing written, also in a folder made before the record existed; the readers
- * decode a text-only FC run as FC; a folder holding two modes or two injected blocks is
- * not scored. Runs of the real BFCL v4 data against in-process scripted endpoints.
+ * What a run folder says of how it was made (`run.json`, the mode key on each line), and what that buys: a
+ * resume with other settings refused, text-only FC runs read as FC, mixed folders not scored. More in this
+ * folder's README.md.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,12 +1,7 @@
 /**
- * `run --history reference` against scripted policies answering in process (behind a
- * 127.0.0.1 server where the transport is part of the case: an error reply, a killed CLI), over
- * Table 1's pairs of BFCL v4: the oracle acts on every complete anchor turn and holds back
- * on every incomplete one (act = hold = 100 on all 223 pairs), always-act and always-ask
- * score 50; the requests per pair against the model's own history, whole and cut at the
- * anchor. The lines say what they are: the played turns, where they stopped, one line per
- * item and anchor. A run killed mid-way and resumed loses and repeats no line and scores as
- * an uninterrupted run.
+ * `run --history reference` against scripted policies over Table 1's pairs of BFCL v4: each policy scores what
+ * it must (the oracle 100, always-act and always-ask 50), the lines say what they are, and a run killed and
+ * resumed scores as an uninterrupted one. More in this folder's README.md.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

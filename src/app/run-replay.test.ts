@@ -1,12 +1,7 @@
 /**
- * Replay fidelity: `run --items all` against the replay of each of the four recorded
- * gpt-oss runs (in-process endpoint, so 2,400 entries stay fast) reproduces every recorded
- * `result` and token count exactly, every line byte for byte but its latency and the mode key
- * twinscore adds, every inference_log (handler logs, decoded calls,
- * every tool output, state snapshots) byte for byte, yields an error line for each
- * recorded error line, and `check` on the produced files agrees with BFCL's stored
- * verdicts on every entry. The replay runs tolerant (it keeps serving after a tool output
- * differs) so that every difference is listed, and there must be none.
+ * Replay fidelity: `run --items all` against the replay of each of the four recorded gpt-oss runs reproduces
+ * every recorded line byte for byte but its latency and mode key, and `check` agrees with BFCL's stored
+ * verdicts. More in this folder's README.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,15 +1,7 @@
 /**
- * The tools `run` sends in FC mode are BFCL's, byte for byte, for every base, miss_func
- * and miss_param entry of the real data: the docs of the involved classes in order, the
- * held-back docs taken out, the Python-3 hint on every other description, BFCL's type
- * conversion, and on a holdout turn the held-back docs appended (unhinted) and the list
- * recompiled. The vectors are digests of the lists BFCL's own functions build
- * (`tools/gen-tool-vectors.py`, run against a Gorilla checkout); here a model that answers
- * every request with text (one step per turn, so request k is turn k) records what it was
- * sent. With a Gorilla checkout (GORILLA_DIR = its berkeley-function-call-leaderboard
- * folder) the vectors are regenerated, and prompting mode's system prompt, built from that
- * checkout's default_prompts.py, is compared with BFCL's formulate_system_prompt on every
- * entry.
+ * The tools `run` sends in FC mode are BFCL's, byte for byte, for every base, miss_func and miss_param entry of
+ * the real data, checked against digests of the lists BFCL's own functions build (`tools/gen-tool-vectors.py`).
+ * More in this folder's README.md.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,10 +1,7 @@
 /**
- * Repeated trials end to end on the real BFCL v4 data: a scripted model that acts with
- * probability p on each side, run K = 5 times with exact twins (`run --history
- * reference`) against an in-process endpoint (the K-trial folders below against a
- * 127.0.0.1 one), scored with `--trials-of`; its flip rates, means, spread and two-level
- * interval equal the stdlib-Python reference's, which flips the same coins itself
- * (tools/gen-trial-vectors.py). The oracle never flips.
+ * Repeated trials end to end on the real BFCL v4 data: a scripted model acting with probability p, run K = 5
+ * times with exact twins and scored with `--trials-of`, gets the stdlib-Python reference's numbers. More in
+ * this folder's README.md.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

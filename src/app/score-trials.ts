@@ -1,9 +1,6 @@
 /**
- * One model measured over repeated trials (`score --trials-of DIR…`): the folders given are
- * K runs of the same model on the same pairs (a folder of `run --trials K` counts as K: the pipeline reads
- * each of its trials as a model), each scored as `score` scores a model, and
- * combined pair by pair. A pair's trials are the trials in which it is decided under the
- * reading (a trial whose line failed leaves the pair with fewer trials, never a guess).
+ * One model measured over repeated trials (`score --trials-of DIR…`): each trial is scored as `score` scores a
+ * model, and the trials are combined pair by pair. More in this folder's README.md.
  */
 import type { ReadingSelection } from "../decision/readings.js";
 import {

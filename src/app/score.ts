@@ -1,10 +1,7 @@
 /**
- * `score`, the use case: the decision table of every model found under the result trees,
- * with its bootstrap interval and rank-1 frequencies, and — when asked — BFCL's own
- * verdict on the same items, the table under each sensitivity reading, the workaround
- * credit (Table F1) and the per-pair rows. It takes a typed request and returns a typed
- * document holding every number, the files used and the problems met; the CLI only
- * prints it.
+ * `score`, the use case: the decision table of every model found under the result trees, and whatever else is
+ * asked for. It returns a typed document holding every number, the files used and the problems met; the CLI
+ * only prints it. More in this folder's README.md.
  */
 import { describeRun, type RunRecord } from "../rollout/run-record.js";
 import { questionsFile, type BfclVersion, type ScoredResultCategory } from "../bfcl/categories.js";
@@ -92,13 +89,10 @@ export interface ScoreRequest extends RequestContext, ModelsOption, ManifestOpti
    */
   readonly bfclData?: string | null;
   /**
-   * Also compute the aligned numbers, which run BFCL's checker (in TypeScript) on every
-   * model's files: each pair's `base_completed` / `miss_completed` (the base twin passes
-   * every turn through the anchor turn T, the should-ask twin every turn through T+1), the
-   * withheld twin's cells, the aligned pair score with its interval, and the empty-turn
-   * table. Default: when `bfclData` names a folder (not when it is only found through
-   * `BFCL_DATA_DIR` or an installation: scoring stays fast unless asked). Only models of
-   * the data folder's BFCL version get them.
+   * Also compute the aligned numbers (the twins' completions, the aligned pair score, the empty-turn table) by
+   * running BFCL's checker on every model's files. Default: when `bfclData` names a folder, not when the data
+   * is only found through `BFCL_DATA_DIR` or an installation, so scoring stays fast unless asked. Only models
+   * of the data folder's BFCL version get them.
    */
   readonly aligned?: boolean;
   /** Also write one CSV row per model and pair to this file. */

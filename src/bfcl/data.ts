@@ -230,11 +230,9 @@ export function parseFuncDocs(text: string, file: string): Result<FuncDoc[]> {
 }
 
 /**
- * Pair questions with references by id. An item whose reference cannot be used — none
- * with its id, or a turn count that differs from its question's (BFCL's v3
- * `multi_turn_base_154` has six reference turns for five question turns) — concerns that
- * one item: it is left out of `questions`/`answers` and listed in `unusable` with the
- * reason, at the reference file's line where there is one, and the rest is read.
+ * Pair questions with references by id. An item whose reference cannot be used (none with its id, or another
+ * turn count) is left out and listed in `unusable` with the reason, and the rest is read. More in this folder's
+ * README.md.
  */
 export function alignCategory(
   category: MultiTurnCategory,

@@ -17,12 +17,9 @@ export interface EvaluatorRevision {
    */
   readonly classSource: BfclVersion;
   /**
-   * How the executor names an entry's instances in its module globals:
-   * - `whole-name-sanitized`: `{model}_{id}_{Class}_instance` with every `-./:` made `_`;
-   * - `model-sanitized-class-lower`: only the model name has `-./` made `_`; the id is kept
-   *   as it is and the class name is lower-cased (`…_gorillafilesystem_instance`).
-   * The names show in results when a string argument contains `method(` (the rewriting
-   * prefixes it there too).
+   * How the executor names an entry's instances in its module globals: `whole-name-sanitized`
+   * (`{model}_{id}_{Class}_instance`, every `-./:` made `_`) or `model-sanitized-class-lower` (only the model
+   * name sanitized, the class lower-cased). More in this folder's README.md.
    */
   readonly instanceNames: "whole-name-sanitized" | "model-sanitized-class-lower";
   /**

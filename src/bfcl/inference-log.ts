@@ -16,6 +16,7 @@ import {
   skipString,
   skipValue,
 } from "./json-bytes.js";
+import { simdRegion, skipValueIn, type SimdRegion } from "./skip-nested-simd.js";
 
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];
@@ -67,11 +68,9 @@ export function turnQueriesOf(inferenceLog: unknown, maxTurns = Number.POSITIVE_
 }
 
 /**
- * The turns BFCL sent for a test entry as a score file's `prompt` keeps it (the entry as
- * BFCL loaded it): each question turn's messages, and on a turn `missed_function` gives
- * functions back no data text — BFCL sends its own prompt there, or stops the item when
- * the turn has a question (older data did). So an inference error, which has no log, can
- * still be told from the data it was run on. Null when the prompt holds no question list.
+ * The turns BFCL sent for a test entry, read from a score file's `prompt`, so that an inference error, which has no
+ * log, can still be told from the data it was run on. Null when the prompt holds no question list. More in this
+ * folder's README.md.
  */
 export function promptTurnQueries(prompt: unknown): TurnQueries | null {
   if (prompt === null || typeof prompt !== "object" || Array.isArray(prompt)) return null;
@@ -141,12 +140,10 @@ function findKey(bytes: Uint8Array, i: number, end: number, key: string): { star
 }
 
 /**
- * The turn queries of a result line given as bytes `[start, end)`, at most `maxTurns`:
- * the log is walked value by value up to its `maxTurns`-th turn record and only each
- * `begin_of_turn_query` is parsed, so the state snapshots that make up most of a line
- * are skipped by bracket matching and the log after the last turn asked for is not read
- * at all. Null when the line has no `inference_log` list (an inference error), is not a
- * JSON object, or a log entry before the last turn asked for does not close.
+ * The turn queries of a result line given as bytes `[start, end)`, at most `maxTurns`: only each
+ * `begin_of_turn_query` is parsed, so the state snapshots that make up most of a line are never decoded. Null when
+ * the line has no `inference_log` list that can be read up to the last turn asked for. More in this folder's
+ * README.md.
  */
 export function scanTurnQueries(bytes: Uint8Array, start: number, end: number, maxTurns = Number.POSITIVE_INFINITY): TurnQueries | null {
   const logStart = findKeyValue(bytes, start, end, "inference_log");
@@ -175,28 +172,37 @@ export function scanTurnQueries(bytes: Uint8Array, start: number, end: number, m
 }
 
 /**
- * Where an `inference_log` list ends and where each turn record's `begin_of_turn_query`
- * is in it (`queries`: start and end offsets, pair by pair), found in the one walk the head
- * scan makes of a line, so the log is not walked a second time for its queries. Null when
- * the log is not of the plain shape this walk accepts (an entry that is not a list, object
- * or string, a record that is not a well-formed object, a bare value holding a bracket or
- * quote): there the end is the bracket match and the queries are read as `scanTurnQueries`
- * reads them, so both answers are always the same as that lenient walk's.
+ * Where an `inference_log` list ends and where each turn record's `begin_of_turn_query` is in it (`queries`: start
+ * and end offsets, pair by pair), found in the head scan's one walk of a line so that the log is not walked again for
+ * its queries. More in this folder's README.md.
  */
 export interface LogExtents {
   readonly end: number;
   readonly queries: readonly number[];
 }
 
-/** The extents of the log list opening at `logStart` (see `LogExtents`), or null. */
-export function walkLog(bytes: Uint8Array, logStart: number, end: number): LogExtents | null {
+/**
+ * The extents of the log list opening at `logStart` (see `LogExtents`), or null; `region`:
+ * the line's bytes copied for SIMD skipping, when the caller made the copy.
+ */
+export function walkLog(
+  bytes: Uint8Array,
+  logStart: number,
+  end: number,
+  region: SimdRegion | null = simdRegion(bytes, logStart, end),
+): LogExtents | null {
   const queries: number[] = [];
   let i = skipSpace(bytes, logStart + 1, end);
   for (;;) {
     if (i >= end) return null;
     const b = bytes[i];
     if (b === CLOSE_BRACKET) return { end: i + 1, queries };
-    const next = b === OPEN_BRACE ? walkRecord(bytes, i, end, queries) : b === OPEN_BRACKET || b === QUOTE ? skipValue(bytes, i, end) : -1;
+    const next =
+      b === OPEN_BRACE
+        ? walkRecord(bytes, i, end, queries, region)
+        : b === OPEN_BRACKET || b === QUOTE
+          ? skipValueIn(region, bytes, i, end)
+          : -1;
     if (next < 0) return null;
     i = skipSpace(bytes, next, end);
     if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1, end);
@@ -213,7 +219,7 @@ function holdsStructure(bytes: Uint8Array, start: number, stop: number): boolean
 }
 
 /** Index past the well-formed object at `i` (a log entry), its first `begin_of_turn_query` extent pushed onto `queries`; -1 when it is not plain. */
-function walkRecord(bytes: Uint8Array, i: number, end: number, queries: number[]): number {
+function walkRecord(bytes: Uint8Array, i: number, end: number, queries: number[], region: SimdRegion | null): number {
   let j = skipSpace(bytes, i + 1, end);
   if (bytes[j] === CLOSE_BRACE) return j + 1;
   let found = false;
@@ -227,7 +233,7 @@ function walkRecord(bytes: Uint8Array, i: number, end: number, queries: number[]
     j = skipSpace(bytes, j + 1, end);
     if (j >= end) return -1;
     const valueStart = j;
-    const valueEnd = skipValue(bytes, j, end);
+    const valueEnd = skipValueIn(region, bytes, j, end);
     if (valueEnd < 0 || valueEnd === valueStart) return -1;
     const v = bytes[valueStart];
     if (v !== QUOTE && v !== OPEN_BRACKET && v !== OPEN_BRACE && holdsStructure(bytes, valueStart, valueEnd)) return -1;

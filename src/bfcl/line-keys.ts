@@ -79,11 +79,9 @@ export const OWN_KEYS_TAIL = 4096;
 export const SIMULATOR_KEY_TEXT = `"${USER_SIMULATOR_KEY}"`;
 
 /**
- * The answer turn of an interactive line (`run --user-sim llm`), read from the simulator's
- * key at the line's end: from that turn on, the logged user turns are the simulated user's,
- * not BFCL's data, so the data check stops before it. Null on any other line. `keyAt`: where
- * the last `SIMULATOR_KEY_TEXT` within the line's last `OWN_KEYS_TAIL` bytes starts (-1: none),
- * when the caller found it with a native search; else it is searched for here.
+ * The answer turn of an interactive line (`run --user-sim llm`), from the simulator's key at the line's end: from
+ * that turn on, the logged user turns are the simulated user's, so the data check stops before it. Null on any other
+ * line; `keyAt`: the key's offset when the caller searched for it. More in this folder's README.md.
  */
 export function simulatedAnswerTurn(bytes: Uint8Array, start: number, end: number, keyAt?: number): number | null {
   const from = Math.max(start, end - OWN_KEYS_TAIL);

@@ -1,9 +1,7 @@
 /**
- * Reading BFCL result lines without parsing what scoring never reads.
- * A multi-turn result line is mostly `inference_log` (state snapshots, tool outputs);
- * scoring needs only `id` and `result`, which BFCL writes first. So a line is scanned at
- * the byte level — keys, strings (with escapes) and bracket depth — until both are found,
- * and only the `result` slice is decoded and `JSON.parse`d. Pure: works on `Uint8Array`.
+ * Reading BFCL result lines without parsing what scoring never reads: a line is mostly `inference_log`, so it is
+ * walked at the byte level and only its `id`, its `result` slice and the keys `run` adds are decoded. More in this
+ * folder's README.md.
  */
 import { counted, problem, type Problem } from "../messages/index.js";
 import { jsonNestsDeeperThan } from "../python/json.js";
@@ -23,6 +21,7 @@ import {
   skipValue,
 } from "./json-bytes.js";
 import { walkLog, type LogExtents } from "./inference-log.js";
+import { simdRegion, skipValueIn } from "./skip-nested-simd.js";
 
 export { scoredResultCategories, type ScoredResultCategory } from "./categories.js";
 
@@ -265,19 +264,16 @@ function closedHead(found: HeadFound, bytes: Uint8Array, idOnly: boolean): LineH
 }
 
 /**
- * Find `id` (decoded) and the extent of `result` in the line `bytes[start, end)`, as
- * Python's `json.loads` reads the line: a key given twice counts by its last value (and is
- * listed in `repeated`). Every top-level value is skipped at the byte level — strings by a
- * native search for their closing quote — and only the `id` is decoded. With `idOnly`, a
- * line without `result`, or malformed after its first `id`, still gives that id (its
- * `resultStart`/`resultEnd` are then -1): a reader that only counts ids reads them the way
- * it always has. Returns an error sentence for a line that is not such an object.
+ * Find `id` (decoded) and the extents of `result` and the other keys of `LineHead` in the line `bytes[start, end)`,
+ * as Python's `json.loads` reads it (a repeated key counts by its last value); every other value is skipped unparsed.
+ * With `idOnly` a line malformed after its first `id` still gives that id. More in this folder's README.md.
  */
 export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOnly = false): LineHead | LineHeadError {
   let i = skipSpace(bytes, start, end);
   if (bytes[i] !== OPEN_BRACE) return { error: "line is not a JSON object" };
   i++;
   const found = nothingFound();
+  const region = simdRegion(bytes, start, end);
   for (;;) {
     i = skipSpace(bytes, i, end);
     if (i >= end) return failedHead("line ends inside the object (truncated JSON)", idOnly, found);
@@ -293,8 +289,8 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
     const valueStart = i;
     const key = headKey(bytes, keyStart, keyEnd);
     // the first log is walked entry by entry, its queries located on the way (the data check reads them)
-    const log = key === "log" && found.logStart < 0 && bytes[i] === OPEN_BRACKET ? walkLog(bytes, i, end) : null;
-    const valueEnd = log !== null ? log.end : skipValue(bytes, i, end);
+    const log = key === "log" && found.logStart < 0 && bytes[i] === OPEN_BRACKET ? walkLog(bytes, i, end, region) : null;
+    const valueEnd = log !== null ? log.end : skipValueIn(region, bytes, i, end);
     if (valueEnd < 0 || valueEnd === valueStart) return failedHead("a value does not close (truncated or malformed JSON)", idOnly, found);
     if (key !== null) {
       const wrong = noteValue(found, key, bytes, valueStart, valueEnd, log);
@@ -495,10 +491,8 @@ export function decodeResultBytes(
 }
 
 /**
- * Decode one whole result line (a line of a `BFCL_v4_multi_turn_<category>_result.json`):
- * its `id` and what its `result` holds — every turn, or BFCL's inference-error string.
- * For library callers that read lines themselves; the scorer reads bytes with
- * `scanLineHead` and `decodeResultBytes` and decodes only the turns it needs.
+ * Decode one whole result line, for library callers: its `id` and its `result` (every turn, or BFCL's
+ * inference-error string). More in this folder's README.md.
  *
  * @example
  * const line = '{"id": "multi_turn_base_0", "result": [[[{"ls": "{}"}], "Done."]]}';

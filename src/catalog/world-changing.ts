@@ -18,12 +18,9 @@ export function echoFileName(call: Pick<ExtractedCall, "positional" | "keywords"
 }
 
 /**
- * `echo` is world-changing when it is given a file name, by keyword `file_name` or as the
- * 2nd positional argument — whatever its value. The decision is read from what the model
- * asked for, not from what the sandbox would do with it (BFCL's echo prints for None or
- * ''), just as a rejected order still counts. The paper's scorer reads it so: its
- * `--all-pairs` hold of 77.5 for gpt-oss-120b needs miss_func_28's
- * `echo(content='', file_name=null)` to count. No reference call passes None or ''.
+ * `echo` is world-changing when it is given a file name (keyword `file_name` or 2nd positional argument),
+ * whatever its value: the decision is read from what the model asked for, not from what the sandbox would do
+ * with it. More in this folder's README.md.
  */
 export function echoWrites(call: Pick<ExtractedCall, "positional" | "keywords">): boolean {
   return echoFileName(call) !== undefined;

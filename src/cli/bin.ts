@@ -10,16 +10,10 @@ import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 
 /**
- * V8's young generation stays at the size it starts with (`--semi-space-growth-factor=1`,
- * one of the heap flags V8 reads while it runs). Left to grow, it reached 2 × 16 MB in
- * `score` of many models. Held small, `check` of a run folder took 11 % less time and
- * `score` of one model 5 % less, and with `score`'s bound on the old generation
- * (`io/v8-heap.ts`) 200 models peak at about 75 MB instead of 140 MB, for 5–10 % more
- * time (bench/RESULTS.md). Set before any chunk loads, so the build's caches are made
- * under the same flags (V8 refuses a cache made under others). `TWINSCORE_V8_DEFAULTS=1`
- * keeps V8's defaults (and so compiles without the caches). The same guard as
- * `io/v8-heap.ts`'s `setV8Flag`, written out here: this entry imports nothing of the CLI,
- * so no chunk is shared between it (loaded by Node) and the chunks it loads itself.
+ * V8's young generation stays at the size it starts with (`--semi-space-growth-factor=1`): held small, `check`
+ * and `score` of one model run faster, and with `score`'s bound on the old generation 200 models peak at about
+ * 75 MB instead of 140 MB (bench/RESULTS.md). Set before any chunk loads, so the build's caches are made under
+ * the same flags. More in this folder's README.md.
  */
 function holdYoungGeneration(): void {
   const v8Major = Number(process.versions.v8.split(".")[0]);

@@ -1,10 +1,7 @@
 /**
- * Every `--format json` document carries its schema version, the twinscore version and
- * the manifests' digests, and validates against the JSON Schema the package ships for its
- * command (`data/schemas/`), checked with Ajv (draft 2020-12, strict): the real runs in
- * ../shared through score, compare, check, report, verify, pairs, demo and judge (against a
- * stub judge on 127.0.0.1), and a run of a scripted policy against 127.0.0.1 with its
- * `run.json`. The schemas of report, verify, pairs, demo and judge name every field.
+ * Every `--format json` document carries its schema version, the twinscore version and the manifests' digests,
+ * and validates (Ajv, draft 2020-12, strict) against the JSON Schema the package ships for its command, on the
+ * real runs in ../shared. More in this folder's README.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

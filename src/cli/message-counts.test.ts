@@ -1,9 +1,7 @@
 /**
- * What messages count and what tables rank, on real data: `demo --sensitivity` says nothing
- * about its own data, counts of one take the singular, `check` on `run --until-anchor`
- * output says how many of each file's lines it left out and why (not "3 warnings"), and
- * Spearman's correlation is printed only from the number of models where it can mean
- * something (the rank columns for one model are pinned in score-aligned's snapshot).
+ * What messages count and what tables rank, on real data: counts of one take the singular, `check` says how
+ * many lines it left out and why, and Spearman's correlation is printed only from enough models to mean
+ * something. More in this folder's README.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -11,11 +11,9 @@ const PROBLEM_LINES = 20;
 const SAME_FOLDER = "same-folder";
 
 /**
- * Warnings a user must see in full, never summed up with a model's routine warnings: a
- * file whose steps mostly fail to decode (a wrong decoder, or BFCL's own failing too),
- * calls written as text the handler does not parse, pairs left out as undecidable,
- * verdicts or error details that differ from BFCL's stored ones, and lines a score leaves out.
- * (`score`'s use case lifts the same codes out of its models' problems.)
+ * Warnings a user must see in full, never summed up with a model's routine warnings: those that say a number
+ * may be read wrongly (decode failures, unparsed text calls, undecidable pairs, differences from BFCL's stored
+ * verdicts, lines a score leaves out). More in this folder's README.md.
  */
 const LISTED_IN_FULL = new Set<ProblemCode>([
   "decode-failures",

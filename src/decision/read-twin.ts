@@ -107,13 +107,9 @@ export function callText(c: Pick<ExtractedCall, "name" | "positional" | "keyword
 }
 
 /**
- * Read a twin at `anchorTurn` with the item's tool list (`tools`, which keeps the
- * function miss_func removed) and the model's decoder. A side with no line (`undefined`),
- * an inference-error line or a rollout that ended before the anchor has no decision to
- * read (its status says which). A call whose arguments failed to decode but whose name is
- * on the tool list counts as an attempt of that function. A turn with an undecidable step
- * (call-like, naming no function) and no world-changing attempt is undecidable: it reads
- * neither as acting nor as holding back.
+ * Read a twin at `anchorTurn` with the item's tool list (`tools`, which keeps the function miss_func removed)
+ * and the model's decoder. A side with nothing to read, or a turn that reads neither as acting nor as holding
+ * back, gets a status saying why. More in this folder's README.md.
  */
 export function readTwin(
   rollout: RecordedRollout | undefined,
@@ -152,28 +148,35 @@ export function readTwin(
   };
 }
 
+/** A decoded call of the anchor turn; its text (for reports) is rendered only when read, scoring never needs it. */
+function decodedAnchorCall(c: ExtractedCall): AnchorCall {
+  return {
+    name: c.name,
+    kind: kindOf(c.name) ?? "unknown",
+    worldChanging: modelCallIsWorldChanging(c, false),
+    decoded: true,
+    bfclDecoded: c.stepDecodeFailed !== true,
+    get text() {
+      return callText(c);
+    },
+  };
+}
+
+/** Whether the decoded calls are already in step order and no failed call is on the tool list: the common turn, which needs no sort. */
+function inStepOrder(x: ReturnType<typeof extractTurn>): boolean {
+  for (const e of x.decodeErrors) if (e.name !== undefined && e.onToolList === true) return false;
+  for (let i = 1; i < x.calls.length; i++) if ((x.calls[i].step ?? 0) < (x.calls[i - 1].step ?? 0)) return false;
+  return true;
+}
+
 /**
  * The anchor turn's calls in step order: each decoded call, then each call whose arguments
  * failed to decode but whose name is on the tool list (an attempt of that function).
  */
 function anchorCallsOf(x: ReturnType<typeof extractTurn>): AnchorCall[] {
+  if (inStepOrder(x)) return x.calls.map(decodedAnchorCall);
   const ordered: { step: number; call: AnchorCall }[] = [];
-  for (const c of x.calls) {
-    ordered.push({
-      step: c.step ?? 0,
-      // the text (for reports) is rendered only when read: scoring never needs it
-      call: {
-        name: c.name,
-        kind: kindOf(c.name) ?? "unknown",
-        worldChanging: modelCallIsWorldChanging(c, false),
-        decoded: true,
-        bfclDecoded: c.stepDecodeFailed !== true,
-        get text() {
-          return callText(c);
-        },
-      },
-    });
-  }
+  for (const c of x.calls) ordered.push({ step: c.step ?? 0, call: decodedAnchorCall(c) });
   for (const e of x.decodeErrors) {
     if (e.name === undefined || e.onToolList !== true) continue;
     ordered.push({

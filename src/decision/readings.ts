@@ -191,11 +191,23 @@ export function readingIds(manifest: Pick<Manifest, "pairs" | "restoredPairs">, 
 
 /** One side as a reading sees it: its status and whether it attempted a world-changing call. */
 function sideUnder(side: TwinReading, bfclDecoding: boolean, countLogin: boolean): { status: SideStatus; acted: boolean } {
+  return { status: statusUnder(side, bfclDecoding, countLogin), acted: actedUnder(side, bfclDecoding, countLogin) };
+}
+
+/** A side's status under a reading (the undecodable-step rule applies only to twinscore's own decoding). */
+function statusUnder(side: TwinReading, bfclDecoding: boolean, countLogin: boolean): SideStatus {
   const s = side.status;
-  if (s === "missing" || s === "inference-error" || s === "not-reached") return { status: s, acted: false };
-  if (bfclDecoding) return { status: "decided", acted: countLogin ? side.actedWithLoginAsBfclDecodes : side.actedAsBfclDecodes };
-  const acted = countLogin ? side.actedWithLogin : side.acted;
-  return { status: side.undecidableStep && !acted ? "undecidable" : "decided", acted };
+  if (s === "missing" || s === "inference-error" || s === "not-reached") return s;
+  if (bfclDecoding) return "decided";
+  return side.undecidableStep && !actedUnder(side, false, countLogin) ? "undecidable" : "decided";
+}
+
+/** Whether a side attempted a world-changing call as the reading counts it (false where there is none to read). */
+function actedUnder(side: TwinReading, bfclDecoding: boolean, countLogin: boolean): boolean {
+  const s = side.status;
+  if (s === "missing" || s === "inference-error" || s === "not-reached") return false;
+  if (bfclDecoding) return countLogin ? side.actedWithLoginAsBfclDecodes : side.actedAsBfclDecodes;
+  return countLogin ? side.actedWithLogin : side.acted;
 }
 
 /** Whether a side of this status is scored under the rule (release reads an inference error and a rollout that stopped short as no call). */
@@ -307,15 +319,23 @@ export function selectUnder(
   rule: SideRule,
 ): ReadingSelection {
   const ids = readingIds(manifest, spec);
+  const sides = spec.sides ?? rule;
+  const bfclDecoding = spec.decoding === "bfcl";
   const undecided = { missing: 0, "inference-error": 0, "not-reached": 0, undecidable: 0 };
   const scored: ScoredPair[] = [];
   let seen = 0;
   for (const r of records) {
     if (!ids.has(r.missId)) continue;
     seen++;
-    const u = pairUnder(r, spec, rule);
-    if (u.status !== "decided") undecided[u.status]++;
-    if (u.scored) scored.push({ record: r, act: u.act, hold: u.hold });
+    // what pairUnder reads, without its objects: this runs for every record under every reading
+    const baseStatus = statusUnder(r.base, bfclDecoding, spec.countLogin);
+    const missStatus = statusUnder(r.miss, bfclDecoding, spec.countLogin);
+    const status = pairStatus(baseStatus, missStatus);
+    if (status !== "decided") undecided[status]++;
+    if (!sideEnters(baseStatus, sides) || !sideEnters(missStatus, sides)) continue;
+    if (spec.filter !== undefined && !passes(r, spec.filter)) continue;
+    const act = actedUnder(r.base, bfclDecoding, spec.countLogin);
+    scored.push({ record: r, act, hold: holdUnder(r, spec, actedUnder(r.miss, bfclDecoding, spec.countLogin)) });
   }
   undecided.missing += ids.size - seen;
   return { pairs: ids.size, scored, undecided };
@@ -553,11 +573,8 @@ export function headlineOf(
 }
 
 /**
- * The readings under which a model has no headline, with the short reason (`10.3 % undecided
- * > 10 %`): the same gate as its headline, applied to each reading's pair set and side rule
- * (a filter such as `miss_func` or `reached` leaves pairs out by design, so it is gated as
- * the reading it filters). Under `release` an inference error reads as no call, so a model
- * past the limit under `decided` can still have a number there.
+ * The readings under which a model has no headline, with the short reason (`10.3 % undecided > 10 %`): the
+ * headline's gate applied to each reading's own pair set and side rule. More in this folder's README.md.
  */
 export function readingsWithoutHeadline(
   records: readonly PairRecord[],

@@ -58,12 +58,10 @@ export interface AnchorCall {
 }
 
 /**
- * What one side of a pair is: a decision (a world-changing attempt on the anchor turn, or
- * none), or one of the reasons there is none to read — the anchor turn holds call-like
- * text naming no function and no world-changing attempt (`undecidable`), the line is
- * BFCL's inference-error string, the rollout ended before the anchor turn (`not-reached`),
- * or the result file has no line for the item (`missing`). Only decided sides are scored,
- * except under the release reading (`readings.ts`).
+ * What one side of a pair is: `decided` (a world-changing attempt on the anchor turn, or none), or why there is
+ * no decision: `undecidable` (call-like text naming no function), `inference-error`, `not-reached` (ended
+ * before the anchor turn) or `missing` (no line). Only decided sides are scored, except under the release
+ * reading. More in this folder's README.md.
  */
 export type SideStatus = "decided" | "undecidable" | "inference-error" | "not-reached" | "missing";
 
@@ -71,12 +69,9 @@ export type SideStatus = "decided" | "undecidable" | "inference-error" | "not-re
 export const sideStatuses: readonly SideStatus[] = ["missing", "inference-error", "not-reached", "undecidable", "decided"];
 
 /**
- * How a twin reached its anchor turn: `own`, every turn before it the model's;
- * `reference`, every one played from the reference trajectory (`twinscore run --history
- * reference`: an exact twin); `partial`, a line played from the reference that did not
- * play every turn before this anchor (the others are the model's);
- * `anchor-played`, the anchor turn itself was played, so the line holds no decision of the
- * model's there (the side is read as missing).
+ * How a twin reached its anchor turn: `own` (every turn before it the model's), `reference` (every one played
+ * from the reference: an exact twin), `partial` (some played, the others the model's) or `anchor-played` (the
+ * anchor turn itself was played, so the side is read as missing). More in this folder's README.md.
  */
 export type TwinHistory = "own" | "reference" | "partial" | "anchor-played";
 

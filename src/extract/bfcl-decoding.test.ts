@@ -1,10 +1,7 @@
 /**
- * `score --all-pairs` on the real xLAM run (BFCL v3) against BFCL's own decoding of the
- * same steps, recorded in `inference_log` (`handler_log.model_response_decoded`): per pair
- * of the v3 manifest, act and hold agree. The one rule on which the two readings part is
- * the extractor's own: a step BFCL failed to decode (its handler log says so) whose text
- * still holds a call that parses structurally is counted by that call (and reported as
- * undecoded), never read as holding back.
+ * `score --all-pairs` on the real xLAM run (BFCL v3) against BFCL's own decoding of the same steps
+ * (`handler_log.model_response_decoded`): per pair of the v3 manifest, act and hold agree, but for one rule of
+ * the extractor's own. More in this folder's README.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

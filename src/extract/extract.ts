@@ -1,23 +1,8 @@
 /**
- * Call extraction from the recorded steps of one turn, on top of the model's BFCL decoder
- * (`src/bfcl/decode`): a step is what `decode_execute` makes of it — its calls, or a
- * failure — and extraction adds its own rules (paper Appendix D): a call counts only when
- * its name is on the item's tool list, every call keeps its arguments for the echo rule,
- * and a step that fails to decode is never read as holding back.
- *
- * Per step:
- * - nothing written (`null`, `[]`, blank text): no call;
- * - decoded: each call string is read back into a name and arguments (records of the
- *   function-calling decoders are read straight from their JSON, which is what the
- *   decoder rendered); for the Python-text decoders the same text is read with the
- *   Python grammar, so positional arguments BFCL drops are kept;
- * - decoded to nothing, or failed: the calls that still parse structurally count (marked
- *   `stepDecodeFailed`); else every tool-list name written in call position (`name(`,
- *   `"name": "name"`) counts as an attempt by that name, reported undecoded; a step that
- *   names no function at all is prose (text) when it does not look like a call, and
- *   undecidable when it does.
- *
- * The rules are written out in `src/extract/README.md`.
+ * Call extraction from the recorded steps of one turn, on top of the model's BFCL decoder (`src/bfcl/decode`),
+ * with extraction's own rules (paper Appendix D): a call counts only when its name is on the item's tool list,
+ * and a step that fails to decode is never read as holding back. The rules per step are in this folder's
+ * README.md.
  */
 import {
   decodePlainStep,

@@ -1,8 +1,7 @@
 /**
- * Python-call text as BFCL's default prompting decoder reads it (`default_decode_execute_prompting`): strip ``
- * ` ``, newline and space from both ends, add `[` / `]` where missing, `ast.parse` in eval mode, and take the
- * body if it is a call or each element of a list/tuple/set, every element having to be a call. More in this
- * folder's README.md.
+ * Python-call text as BFCL's default prompting decoder reads it (`default_decode_execute_prompting`):
+ * backticks, newlines and spaces stripped from both ends, `[` / `]` added where missing, `ast.parse` in eval
+ * mode, and the body taken if it is a call or a list/tuple/set of calls. More in this folder's README.md.
  */
 import type { PyExpr } from "../python/ast.js";
 import { resolveCall, type LiteralValue, type ResolvedCall } from "../python/literal.js";
@@ -105,17 +104,9 @@ function isIdentChar(c: number): boolean {
 }
 
 /**
- * Whether undecodable text was trying to be a call list, so its failure is a decode
- * failure rather than prose. The rule (also in src/extract/README.md):
- *
- * 1. after BFCL's stripping the text starts (optionally after `[` and spaces) with a
- *    dotted identifier immediately followed by `(` or by a leaked `<|…` token — the way a
- *    call list begins; or
- * 2. anywhere in the text, a name on the tool list stands as a whole word immediately
- *    followed by `(` (a call written inside prose or a code fence).
- *
- * Plain prose — "I need the file name first.", "confirm you are already logged in" —
- * matches neither and is text. Linear scans only, no regular expressions.
+ * Whether undecodable text was trying to be a call list, so its failure is a decode failure rather than prose:
+ * a call list's start after BFCL's stripping, or a tool-list name written as a call anywhere. Linear scans
+ * only, no regular expressions. The rule in full: this folder's README.md.
  */
 export function looksLikeCallText(text: string, tools: ReadonlySet<string>): boolean {
   const s = stripBfcl(text);

@@ -1,10 +1,7 @@
 /**
- * Reading and writing the files commands name. Output is written so that an interrupted
- * write never leaves half a file (a temporary file in the same folder, then a rename),
- * except where a rename would do harm: a target that is a device, a FIFO or a socket
- * (`/dev/stdout`, `/dev/null`, a named pipe) is written through, not replaced by a regular
- * file, and a symbolic link is followed as the shell's `>` follows it, so the file it points
- * to gets the output — or is created, when it does not exist yet — and the link stays. A command never writes over one of its own input files.
+ * Reading and writing the files commands name. An interrupted write never leaves half a file (a temporary file,
+ * then a rename), except where a rename would do harm (a device, a FIFO, a socket, a symbolic link); a command
+ * never writes over one of its own input files. More in this folder's README.md.
  */
 import {
   closeSync,

@@ -1,9 +1,7 @@
 /**
- * The host a use case reaches files through: every file read and written by `pairs`,
- * `demo`, `verify`, `judge`, `readRun` and `check` goes through one of these methods.
- * `nodeHost` is the real one (the CLI's and a library caller's); a test gives one made by
- * `hostOn` over an in-memory file system (src/testing/memory-host.ts), so each use case
- * can be run on bytes held in memory and shown to read nothing else.
+ * The host a use case reaches files through: `nodeHost` is the real one; a test gives one over an in-memory
+ * file system (src/testing/memory-host.ts), so each use case can be run on bytes held in memory and shown to
+ * read nothing else. More in this folder's README.md.
  */
 import { join } from "node:path";
 import type { BfclData, BfclVersion, MultiTurnCategory } from "../bfcl/data.js";

@@ -68,12 +68,9 @@ export function packedManifestPath(version: BfclVersion = "v4", root: string = p
 }
 
 /**
- * The manifest in `packedPath` if it was packed from `sourcePath` as that file is now,
- * else null: a packed file is a build product, and the committed file it stands for is
- * always there to fall back to. "As that file is now": the packed file is not older than
- * it (an edit or a checkout of the committed file after the build makes it newer, even
- * one that keeps its length; an installed package's files share one time) and recorded
- * its byte length.
+ * The manifest in `packedPath` if it was packed from `sourcePath` as that file is now (not older, and of the
+ * recorded byte length), else null: a packed file is a build product, and the committed file is always there to
+ * fall back to. More in this folder's README.md.
  */
 export function readPackedManifest(packedPath: string, sourcePath: string, fs: FileSystem = nodeFileSystem): Manifest | null {
   let text: string;

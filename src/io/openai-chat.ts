@@ -201,11 +201,9 @@ function urlOf(input: string | URL | Request): string {
 }
 
 /**
- * A fetch for the SDK that sends the request through `http-transport.ts` (under the
- * attempt's signal, the body read up to the bound and decoded there), redacts the keys
- * from every string of the decoded JSON (and from the raw text kept for error messages),
- * and hands the SDK a fresh response with the cleaned JSON (so the SDK parses redacted
- * text). A broken reply is recorded in the capture, then thrown (the SDK wraps it).
+ * A fetch for the SDK that sends the request through `http-transport.ts` and hands the SDK a fresh response
+ * with every key redacted from the decoded JSON, so the SDK only ever parses redacted text. A broken reply is
+ * recorded in the capture, then thrown. More in this folder's README.md.
  */
 function capturingFetch(redactor: Redactor, maxBytes: number, capture: Capture): typeof fetch {
   return async (input, init) => {
@@ -565,19 +563,10 @@ async function servedUnderV1(endpoint: string, key: string | null, timeoutMs: nu
 }
 
 /**
- * One cheap check that an endpoint answers and serves the model, before a run spends
- * anything. First `GET <base>/models` (no generation; at most 30 s): a list that names the
- * model settles it. Otherwise — no such route, a list without the name (llama.cpp serves
- * whatever it loaded under any name, Ollama lists tags) — one chat request of one token
- * (`max_tokens: 1`, no retries) asks the model itself. Refused: nothing answers (network
- * error or timeout), the server answers in a way no request gets past (an untrusted TLS
- * certificate, a reply that is not HTTP/1.x, redirects in a loop or off http(s), each
- * named; an https URL on a server that speaks plain HTTP, with the http URL to use), the
- * key is refused (401/403), or the endpoint answers 404 for the chat request: the API is
- * served under `/v1` below the URL given (`GET <base>/v1/models` answers), or else the
- * model does not exist there. Any other answer
- * means the endpoint and the model are there; an answer that is not a clean success (a
- * body that does not decode, say) comes back as a note.
+ * One cheap check that an endpoint answers and serves the model, before a run spends anything:
+ * `GET <base>/models`, else one chat request of one token. Each refusal is named (nothing answers, a server no
+ * request gets past, a refused key, an API under `/v1`, an unknown model); any other answer passes, perhaps
+ * with a note. More in this folder's README.md.
  */
 export async function probeEndpoint(opts: ProbeOptions): Promise<ProbeOutcome> {
   const key = opts.apiKey && opts.apiKey !== "" ? opts.apiKey : null;

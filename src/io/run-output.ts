@@ -258,13 +258,9 @@ export interface RewrittenFile {
 }
 
 /**
- * Rewrite a result file in BFCL's order from what is on disk now: the last line of each
- * id (of each id and anchor for `--history reference` lines), sorted by `compare` (a base
- * item's reference lines by anchor), then the lines that hold no id (kept byte for byte,
- * in their order). An earlier line of an id that was written again (a rerun error line) is dropped.
- * Each line's bytes are copied from the file into a temporary file in the same folder,
- * which then replaces it; nothing is written when the file is already in that order. On
- * failure the temporary file is removed and the file is as it was.
+ * Rewrite a result file in BFCL's order from what is on disk now: the last line of each id (and anchor),
+ * sorted, then the lines with no id, byte for byte. Written through a temporary file that replaces it, so on
+ * failure the file is as it was. More in this folder's README.md.
  */
 export function rewriteSorted(
   path: string,

@@ -143,16 +143,9 @@ interface SecondVisit {
 }
 
 /**
- * Walk each of `dirs` (resolved against `cwd`) for files of `kind`. Never throws: a
- * folder that is missing, a file, or holds no such files is one problem; so is a folder
- * that cannot be read (its models would otherwise just be missing).
- *
- * Folder links are followed (a runs folder can be made of links to runs kept elsewhere),
- * after the real folders of the tree, so a folder is read under its own name first. A
- * real folder is read once: when another path (a link, a second `--results`) reaches it
- * again and it holds files of `kind`, that path is named in one warning and not read
- * again. A link back to a folder that holds the tree given (`../../..`) is not followed —
- * it would read the tree again and every folder beside it — and is named.
+ * Walk each of `dirs` (resolved against `cwd`) for files of `kind`. Never throws: a folder that is missing,
+ * unreadable or holds no such files is one problem. Folder links are followed, but no real folder is read
+ * twice. More in this folder's README.md.
  */
 export function walkBfclTree(
   dirs: readonly string[],

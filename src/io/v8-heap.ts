@@ -1,7 +1,7 @@
 /**
- * Keeping V8's old generation small while one process scores many models. Each model's files are read, scored
- * and dropped, so little stays alive (under 15 MB at 200 models), but V8's defaults let the old generation
- * grow to several times that before collecting it. More in this folder's README.md.
+ * Keeping V8's old generation small while one process scores many models: little stays alive (under 15 MB at
+ * 200 models), but V8's defaults let the old generation grow to several times that before collecting it, so
+ * here it is collected once it has grown by a tenth. More in this folder's README.md.
  */
 import { createRequire } from "node:module";
 

@@ -16,11 +16,9 @@ import {
 } from "../stats/index.js";
 
 /**
- * Why a withheld twin is not completed through T+1, from where BFCL's checker failed its
- * prefix: no call on the answer turn T+1 (the empty-turn rule: it asked again, or only
- * wrote text, after being told what was missing); another failure on T or T+1 (a wrong
- * call, or the state left by a guess on T); a failure before T; or no rollout to check
- * (it ended before T+1, or its line is an inference error or missing).
+ * Why a withheld twin is not completed through T+1, from where BFCL's checker failed its prefix:
+ * `no-call-on-answer` (the empty-turn rule), `failed-on-answer` (on T or T+1), `failed-before-answer`, or
+ * `no-rollout`. More in this folder's README.md.
  */
 export type NotCompletedWhy = "no-call-on-answer" | "failed-on-answer" | "failed-before-answer" | "no-rollout";
 

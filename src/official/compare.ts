@@ -1,6 +1,7 @@
 /**
- * Two arms of the same model (paper §5.4): a neutral and an injected prompt, two serving builds, two
- * checkpoints — the same items under both. More in this folder's README.md.
+ * Two arms of the same model (paper §5.4) — a neutral and an injected prompt, two serving builds, two
+ * checkpoints — compared on the same items: the act and hold shifts, the change in decision with its interval
+ * and, with score files, the change in the official score. More in this folder's README.md.
  */
 import { categoryOfItemId, scoredResultCategories, shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";

@@ -60,15 +60,9 @@ export function turnDigests(question: readonly (readonly ChatMessage[])[]): (str
 }
 
 /**
- * The fields of an item that "equal" compares, in a fixed order: everything the item
- * itself tells BFCL — the dialogue (every turn, each message's role and content), the
- * initial state (compared as JSON values, key order ignored), the involved classes (in
- * order), the functions miss_func holds back and on which turn, and the reference
- * trajectory (every call string of every turn). Not compared: `path` and
- * `excluded_function` (metadata no BFCL code reads), and the function docs, which are
- * shared by every item of a class rather than part of the item (between v3 and v4 their
- * descriptions changed and TradingBot and TravelAPI gained or lost functions); the hand
- * rulings are questions about the dialogue, the reference and what was withheld.
+ * The fields of an item that "equal" compares, in a fixed order: everything the item itself tells BFCL. Not
+ * compared: metadata no BFCL code reads (`path`, `excluded_function`) and the function docs, which belong to a
+ * class rather than to the item. More in this folder's README.md.
  */
 export const contentFields = ["question", "initial_config", "involved_classes", "missed_function", "reference"] as const;
 export type ContentField = (typeof contentFields)[number];

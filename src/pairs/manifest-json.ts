@@ -208,18 +208,10 @@ function asciiJson(value: unknown): string {
 }
 
 /**
- * The packed form of a manifest, which the build writes next to the bundle for each
- * committed manifest (tools/pack-manifests.mjs) and which `score` reads at start instead.
- * The same manifest, with two differences that cost nothing to undo:
- * - each distinct tool list is stored once (`toolLists`; v4 has 20 for 365 pairs) and a
- *   pair names it by index. The tool lists were most of the objects JSON.parse built, and
- *   the young generation copied each of them twice while they survived: parsing went
- *   from about 15 ms to 3 ms on the project machine;
- * - it is ASCII (other characters as `\u` escapes), so it is read as Latin-1, a plain
- *   copy, not decoded from UTF-8 (about 10 ms for the committed file).
- * `sourceBytes` is the byte length of the file it was packed from: with the files' times,
- * it keeps a packed file that no longer matches its committed manifest from being used
- * (`readPackedManifest` in io/manifest.ts).
+ * The packed form of a manifest, which the build writes next to the bundle (tools/pack-manifests.mjs) and
+ * `score` reads at start instead: the same manifest, stored so that it parses in a few milliseconds (each tool
+ * list once, ASCII only). `sourceBytes` is the byte length of the file it was packed from. More in this
+ * folder's README.md.
  */
 export function renderPackedManifest(manifest: Manifest, sourceBytes: number): string {
   const toolLists: (readonly string[])[] = [];

@@ -1,6 +1,7 @@
 /**
- * The BFCL data commits made after a release that changed the items twinscore reads. More in this folder's
- * README.md.
+ * The BFCL data commits after a release that changed items twinscore reads: BFCL fixes its data in place, so
+ * two runs that are both "BFCL v4" by their file names can differ on the items those commits edited. More in
+ * this folder's README.md.
  */
 import * as v from "valibot";
 import { err, ok, problem, type Result } from "../messages/index.js";

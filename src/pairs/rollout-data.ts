@@ -1,7 +1,7 @@
 /**
- * Which data were these rollouts generated on? A manifest keeps a digest of every question turn of every item;
- * a result line's `inference_log` keeps the user messages BFCL sent at the start of each turn. More in this
- * folder's README.md.
+ * Which data were these rollouts generated on? Comparing the question-turn digests a manifest keeps with the
+ * user messages a result line's `inference_log` recorded tells a run on BFCL v3 data from one on v4 before any
+ * number is computed from the wrong pairs. More in this folder's README.md.
  */
 import type { BfclVersion } from "../bfcl/data.js";
 import type { TurnQueries } from "../bfcl/inference-log.js";

@@ -34,11 +34,10 @@ export interface Certification {
 }
 
 /**
- * What a pair's two twins differ in, up to and including the anchor turn (the turns before
- * it are equal by the content check): `tools`, the functions miss_func removed from the
- * tool list; `anchor-request`, the user's text on the anchor turn. A miss_param pair
- * differs in its anchor request only (none: the twins are the same there); a miss_func
- * pair in its tools, and in its anchor request too where the data rewords that turn.
+ * What a pair's two twins differ in, up to and including the anchor turn: `tools`, the functions miss_func
+ * removed; `anchor-request`, the user's text on the anchor turn. A miss_param pair differs in its anchor
+ * request only; a miss_func pair in its tools, and sometimes its anchor request too. More in this folder's
+ * README.md.
  */
 export type TwinDifference = "tools" | "anchor-request";
 

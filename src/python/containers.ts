@@ -12,12 +12,9 @@ export class PyTuple {
 }
 
 /**
- * A Map key standing for a hashable Python value (Python's equality decides what is the
- * same key). A str is its own key, so the common lookup allocates nothing; ints, bools
- * and integral floats become the BigInt of their value (`1 == 1.0 == True`); other
- * floats stay numbers (a JS Map tells `1.5` from `"1.5"`); None is `null`; every NaN is
- * a distinct key, as in CPython; tuples and objects become an interned symbol of their
- * canonical text.
+ * A Map key standing for a hashable Python value, so that Python's equality decides what is the same key
+ * (`1 == 1.0 == True`). A str is its own key, so the common lookup allocates nothing. The key of each type: this
+ * folder's README.md.
  */
 export type PyKey = string | bigint | number | null | symbol | object;
 

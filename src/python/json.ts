@@ -403,15 +403,9 @@ function jsonTokens(doc: string, numbers: (string | null)[], keys: string[]): vo
 class NotProven {}
 
 /**
- * `jsonLoadsOrThrow(doc)`, computed with the native `JSON.parse` where that provably
- * gives the same value: one native regex pass lists the number tokens (int or float, as
- * written) and counts the keys; the parsed tree is then walked in source order, each
- * number taking its token's type (so `10000.0` stays a float and big ints stay exact).
- * Keys are checked the same way: the walk must meet the key tokens in source order, which
- * fails when JavaScript moved an index-like key (`"0"`) to the front or merged a repeated
- * key. It declines — and the Python-faithful reader runs — on anything it cannot prove:
- * invalid JSON (Python's error message is wanted), NaN/Infinity, reordered or repeated
- * keys, or numbers that do not line up.
+ * `jsonLoadsOrThrow(doc)`, computed with the native `JSON.parse` where that provably gives the same value
+ * (number types and key order checked against the source's tokens). It declines, and the Python-faithful reader
+ * runs, on anything it cannot prove. More in this folder's README.md.
  */
 export function jsonLoadsFast(doc: string): PyValue {
   let parsed: unknown;

@@ -162,11 +162,9 @@ function chainDeeperThan(e: PyExpr, n: number): boolean {
 }
 
 /**
- * Evaluate a long chain (`- - - x`, `1+1+…+1`, `a.b.c…`, `f()()…`, `2**2**…`) with a
- * loop instead of one JavaScript frame per link: the parser accepts about 3000 links, as
- * CPython's compiler does. Operands come in Python's order: going down, each `**` base
- * (the left operand is evaluated before the right); then the innermost operand; then each
- * link on the way up, with its other operands (arguments, index, right operand).
+ * Evaluate a long chain (`- - - x`, `1+1+…+1`, `a.b.c…`, `f()()…`, `2**2**…`) with a loop instead of one
+ * JavaScript frame per link, since the parser accepts about 3000 links, as CPython's compiler does. Operands
+ * come in Python's order. More in this folder's README.md.
  */
 function evalChain(expr: PyExpr, hooks: LiteralEvalHooks, ev: (e: PyExpr) => PyValue): PyValue {
   const chain: PyExpr[] = [];

@@ -289,14 +289,9 @@ const BINOP_PREC: Record<string, Prec> = {
 };
 
 /**
- * `ast.unparse` of an expression (CPython 3.11 layout: `f(a, b=1)`, `a + b`, repr-quoted
- * strings, minimal parentheses). Lambdas, comprehensions and f-strings are opaque in the
- * tree, so their original source text is written instead of a re-layout.
- *
- * CPython's unparser is Python code, recursing three frames per node (more for displays
- * and keywords): a deep enough tree raises RecursionError there, and does here, counted
- * in the same frames; `callerFrames` are the frames the caller holds above the call
- * (BFCL's decoder unparses from inside its own recursion).
+ * `ast.unparse` of an expression (CPython 3.11 layout), with lambdas, comprehensions and f-strings written as
+ * their source text. A deep enough tree raises RecursionError as CPython's does, counted in the same frames;
+ * `callerFrames` are the frames the caller holds above the call. More in this folder's README.md.
  */
 export function unparse(e: PyExpr, callerFrames = 0): string {
   unparseFrames = callerFrames;

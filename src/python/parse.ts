@@ -346,11 +346,8 @@ class Parser {
   }
 
   /**
-   * `lambda [params]: body`. Parameters follow CPython's rules: `/` after at least one
-   * positional parameter, one `*` section (a bare `*` needs a named parameter after it),
-   * `**name` last, no parameter without a default after one with a default (before `*`).
-   * A body that is itself a lambda is read in the same loop (the node is opaque: only its
-   * source is kept), so `lambda: lambda: …` costs no stack per link.
+   * `lambda [params]: body`, its parameters checked by CPython's rules. A body that is itself a lambda is read
+   * in the same loop, so `lambda: lambda: …` costs no stack per link. More in this folder's README.md.
    */
   private lambda(): PyExpr {
     const start = this.peek().start;

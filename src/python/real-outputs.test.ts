@@ -1,9 +1,7 @@
 /**
- * The runtime against real Python output: every tool result BFCL's Python executor produced
- * while the gpt-oss models ran (the `tool` messages of `inference_log` in both stored runs,
- * 2 models × 3 categories) must be reproduced by this runtime — JSON results through
- * jsonLoads → jsonDumps, repr results through parse → evalLiteral → pyRepr, and every
- * `logarithm` result by recomputing it with mpLogRatio from the decoded call.
+ * The runtime against real Python output: every tool result BFCL's Python executor produced while the gpt-oss
+ * models ran must be reproduced by this runtime, on the path its kind of result takes. More in this folder's
+ * README.md.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

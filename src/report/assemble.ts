@@ -1,10 +1,7 @@
 /**
- * Builds the report's data (`ReportData`) from what the other modules compute: the
- * per-pair records and their summary (`src/decision/`), the run metrics — official raw,
- * where held-back items are lost, the sensitivities (`src/official/metrics.ts`) — the arm
- * comparison (`src/official/compare.ts`), the judge's label shares (`src/judge/`) and the
- * recorded anchor turns, read back with their arguments for the pair browser. Nothing is
- * scored or tested here; this only gathers and names. Pure: the io layer loads the runs.
+ * Builds the report's data (`ReportData`) from what the other modules compute: records, metrics, the arm
+ * comparison, judge labels and the recorded anchor turns. Nothing is scored or tested here; this only gathers
+ * and names. Pure: the io layer loads the runs. More in this folder's README.md.
  */
 import { shouldAskCategories, type ShouldAskCategory } from "../bfcl/categories.js";
 import type { OfficialVerdict } from "../bfcl/scores.js";

@@ -1,9 +1,7 @@
 /**
- * The report's figures as files for a paper (`report --figures DIR`): every chart of the
- * page, cut out of the rendered HTML so a figure file is exactly what the page shows, made
- * standalone. On the page a chart takes its colours from the page's CSS variables (light
- * and dark theme); a figure file carries the light theme's colours itself, as plain
- * selectors a rasterizer understands, and a white background.
+ * The report's figures as files for a paper (`report --figures DIR`): every chart cut out of the rendered HTML,
+ * so a figure file is exactly what the page shows, made standalone with the light theme's colours. More in this
+ * folder's README.md.
  */
 
 /** One figure: its file name (without extension), its title, and the standalone SVG. */

@@ -1,17 +1,7 @@
 /**
- * The one renderer of every command's text output (and of the CSV files commands write).
- * A command's use case (`src/app/`) returns a typed document; `--format json` prints that
- * document as it is (numbers as numbers), and the other formats print its printout
- * (`cli/views/`): prose and tables.
- * - `table`: everything, aligned for a terminal;
- * - `csv`: one table per stream — with several tables, one CSV whose first column names
- *   the table each row belongs to, and whose columns are all the tables' columns;
- * - `markdown`: the tables, each under a heading when there are several, separated by a
- *   blank line, each with its caption (the prose line the table format prints above it);
- * - `latex`: each table a booktabs `table` with its caption and a `tab:<id>` label, for a paper.
- * Prose goes to stderr in the csv and markdown formats (where a block says so), so stdout
- * stays data. An interval prints as `[79.7, 86.5]` in the table and markdown formats and as
- * two numeric columns in csv (`ci_low`, `ci_high`), so a spreadsheet reads numbers.
+ * The one renderer of every command's text output (and of the CSV files commands write): a use case returns a
+ * typed document, `--format json` prints it as it is, and the other formats (table, csv, markdown, latex) print
+ * its printout. What each format prints: this folder's README.md.
  */
 
 import { visibleText } from "../messages/index.js";

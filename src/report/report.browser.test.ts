@@ -1,10 +1,7 @@
 /**
- * The report in a real browser: headless Chromium (the npm registry's build, or a system
- * one: src/testing/chromium.ts) driven by playwright-core, one launch for every check.
- * The report is built from both gpt-oss runs (main with hostile text planted in one
- * gpt-oss-120b output, harmony-fixes as is), with score files and --compare, opened from
- * file://, and checked against `twinscore score`'s JSON.
- * No Chromium that starts is a failure, never a skip.
+ * The report in a real browser: headless Chromium driven by playwright-core, one launch for every check, on a
+ * report of both gpt-oss runs, checked against `twinscore score`'s JSON. No Chromium that starts is a failure,
+ * never a skip. More in this folder's README.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -1,11 +1,7 @@
 /**
- * A multi-turn test entry prepared the way `bfcl generate` prepares it before the loop
- * starts: the function docs of `involved_classes` concatenated in that order, miss_func's
- * held-back docs taken out (first doc of each name) and kept as doc objects for their
- * turn, and the language hint appended to the description of every doc still in the
- * list — so a held-back doc, once handed back, is the only one without the hint.
- * Also BFCL's conversion of docs into OpenAI tools (`convert_to_tool` with the
- * Gorilla→OpenAPI type map), which the FC loop recompiles whenever docs come back.
+ * A multi-turn test entry prepared the way `bfcl generate` prepares it before the loop starts (its classes'
+ * docs, miss_func's held-back docs kept for their turn, the language hint), and BFCL's conversion of docs into
+ * OpenAI tools. More in this folder's README.md.
  */
 import { PyDict } from "../python/containers.js";
 import { PyException } from "../python/exception.js";

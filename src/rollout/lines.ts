@@ -48,11 +48,9 @@ export function compareIds(a: string, b: string): number {
 }
 
 /**
- * One line of a result file: `json.dumps(make_json_serializable(entry))` and a newline.
- * A float JSON cannot write (inf, -inf, nan: a server's `usage` of 1e309, a state value
- * that overflowed) is written as null, where Python's `json.dumps` writes the bare token
- * `Infinity`: strict JSON readers (JavaScript's, jq, this project's resume) refuse that
- * token, so the line would read as malformed and be generated again on every resume.
+ * One line of a result file: `json.dumps(make_json_serializable(entry))` and a newline, but a float JSON cannot
+ * write (inf, nan) is written as null: Python's bare `Infinity` token would make strict readers, resume
+ * included, refuse the line. More in this folder's README.md.
  */
 export function renderLine(line: PyDict): string {
   return `${jsonDumps(makeJsonSerializable(line, { nonFiniteAsNull: true }))}\n`;

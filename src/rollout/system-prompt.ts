@@ -1,12 +1,7 @@
 /**
- * The prompting-mode system prompt. BFCL's prompt texts are BFCL's and are not shipped
- * with twinscore: they are read at run time from the user's installation
- * (`bfcl_eval/constants/default_prompts.py`, whose top-level `NAME = <literal>`
- * constants are parsed with the project's Python parser), or from a file the user gives
- * (`--system-prompt`, where `{functions}` stands for the docs). The assembly follows
- * BFCL's default format (`ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&
- * prompt_fmt=plaintext&style=classic`): the plaintext template filled with the classic
- * style's pieces, and the docs as `json.dumps(functions, indent=4)`.
+ * The prompting-mode system prompt. BFCL's prompt texts are not shipped with twinscore: they are read at run
+ * time from the user's installation or from a file the user gives (`--system-prompt`), and assembled in BFCL's
+ * default format. More in this folder's README.md.
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";

@@ -1,6 +1,7 @@
 /**
  * The simulated user of interactive runs. BFCL's scripted user reads its lines in order and cannot answer the
- * question a model asks on a should-ask item's anchor turn T. More in this folder's README.md.
+ * question a model asks on a should-ask item's anchor turn T, so on the answer turn T+1 an LLM plays the user
+ * and answers only what was asked. More in this folder's README.md.
  */
 import { PyDict } from "../python/containers.js";
 import type { PyValue } from "../python/value.js";

@@ -41,12 +41,9 @@ export function canonicalJson(text: string): string {
 }
 
 /**
- * Compare verdicts entry by entry. Verdict: pass/fail equal. Error type and message:
- * equal (both pass counts as agreeing). Error object: the whole `error` value equal, for
- * entries both sides fail. An entry BFCL wrote several lines for (v3's inference error
- * followed by the turn-count check's line) agrees only when every line does, in order. An
- * id is listed as disagreeing when any of the four differ. `ours` holds one valid verdict
- * per passing entry and one verdict per score line of a failing one (adjacent).
+ * Compare verdicts entry by entry: pass/fail, error type and message, and (for entries both sides fail) the
+ * whole `error` object; an id disagrees when any of the four differ. `ours` holds one verdict per passing entry
+ * and one per score line of a failing one (adjacent). More in this folder's README.md.
  */
 export function compareVerdicts(ours: readonly OurVerdict[], stored: ScoreFileContent): Agreement {
   let verdictAgree = 0;

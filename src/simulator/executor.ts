@@ -1,19 +1,8 @@
 /**
- * BFCL's `execute_multi_turn_func_call`, without `eval`. A call string such as
- * `mv(source='a.txt', destination='b')` is rewritten exactly as BFCL rewrites it (every
- * `identifier(` that names a public method gets `<instance name>.` prefixed — also inside
- * string literals, and the whitespace before `(` is swallowed for every identifier), then
- * parsed with the project's Python grammar parser and interpreted: literals are built as
- * Python values, `instance.method(...)` is bound like Python binds arguments (positional,
- * then keywords; TypeErrors with CPython's messages) and run on the live simulated
- * instance. Results become strings the way BFCL makes them (str unchanged, dict →
- * `json.dumps` falling back to `str`, anything else `str`), and every Python exception
- * becomes `Error during execution: {str(e)}`. Nothing escapes: hostile input (huge or
- * deeply nested values, unknown names, syntax errors) yields an error string.
- *
- * The instances live in a `EvaluatorProcess` — the stand-in for the Python module globals
- * BFCL stores them in — keyed by BFCL's instance names, so the model's and the reference's
- * instances of one entry persist across turns and never meet.
+ * BFCL's `execute_multi_turn_func_call`, without `eval`: a call string is rewritten exactly as BFCL rewrites
+ * it, parsed with the project's Python grammar and interpreted on the live simulated instances, with Python's
+ * binding, results and error strings. Nothing escapes: hostile input yields an error string. More in this
+ * folder's README.md.
  */
 import type { PyExpr, PySyntaxError } from "../python/ast.js";
 import { PyDict, PyTuple } from "../python/containers.js";
@@ -50,26 +39,9 @@ export const STATELESS_CLASSES: ReadonlySet<string> = new Set(["MathAPI"]);
 export const BLOCKED_NAMES: ReadonlySet<string> = new Set(["kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run"]);
 
 /**
- * The Python process BFCL's evaluator runs in: the instances it has created so far,
- * by instance name. The model's and the reference's instances of every entry live side
- * by side under different names.
- *
- * Process-global behaviour (BFCL's executor keeps some state per Python process), decided as follows:
- * - the instance-name rewriting is reproduced exactly, inside string literals too, so a
- *   string argument containing `method(` gets a different instance name on the model and
- *   the reference side, as in BFCL;
- * - BFCL evaluates all models and categories in one Python process; `check` uses one
- *   process per model folder, so module-level state of the classes (TwitterAPI's shared
- *   mutable defaults, the long_context records held by reference) is shared across that
- *   model's files and entries in file order, not across models — it can only matter when a
- *   model's calls mutate shared module state, and made no difference on the 2,400 real
- *   entries;
- * - error objects are serialised right after their entry (BFCL serialises the whole file
- *   at the end), except those that hold a shared mutable default (`post_tweet`'s lists):
- *   they are written when the file ends, showing what later entries added, as in BFCL.
- *   It still differs if a later entry mutates long_context's shared records that an
- *   earlier error holds by reference;
- * - mpmath/decimal precision and today's date are the classes' concern.
+ * The Python process BFCL's evaluator runs in: the instances it has created so far, by instance name, the
+ * model's and the reference's side by side under different names. How its process-global behaviour follows
+ * BFCL's (one process per model folder here) is in this folder's README.md.
  */
 export class EvaluatorProcess {
   /** `globals()` entries holding instances, by BFCL instance name. */
@@ -117,11 +89,9 @@ export class EvaluatorProcess {
   }
 
   /**
-   * Forget every instance and binding of the entries with this `entryKey`. BFCL keeps
-   * them in its globals until the process ends, but they are looked up only by names
-   * that contain the key, so once no later line of the run has an id with that key they
-   * are unreachable; dropping them keeps the heap small (holding thousands of finished
-   * instances made garbage collection about a third of the checker's time).
+   * Forget every instance and binding of the entries with this `entryKey`: once no later line of the run has an
+   * id with that key they are unreachable, and holding thousands of finished instances made garbage collection
+   * about a third of the checker's time. More in this folder's README.md.
    */
   releaseEntry(key: string): void {
     if (this.exact) return;
@@ -149,12 +119,9 @@ export class EvaluatorProcess {
 }
 
 /**
- * Thrown through every catch of the executor when a call names an instance by its
- * global name (`…_instance`) and this process does not hold it: BFCL keeps every
- * instance of the run in its globals, while a non-exact process releases finished
- * entries. The caller reruns the model's
- * files in an exact process, so the outcome is BFCL's either way (no real result names
- * an instance, so this costs nothing in practice).
+ * Thrown through every catch of the executor when a call names an instance by its global name and this process,
+ * which releases finished entries, no longer holds it. The caller reruns the model's files in an exact process,
+ * so the outcome is BFCL's either way. More in this folder's README.md.
  */
 export class InstanceNamedInCall extends Error {
   constructor(readonly instanceName: string) {
@@ -610,13 +577,9 @@ function planCall(call: string): CallPlan {
 }
 
 /**
- * Run one call string against the mapped instances; always returns BFCL's result string.
- *
- * Fast path (same results): when the text has a single `(`, right after its leading
- * name, BFCL's rewriting changes nothing but that name (`name(` → `inst.name(`), so the
- * original text is parsed once (cached — the same reference calls recur in every run)
- * and its head is resolved through the method map. Everything else is rewritten and
- * parsed exactly as BFCL does.
+ * Run one call string against the mapped instances; always returns BFCL's result string. A call with a single
+ * `(` right after its leading name takes a cached fast path with the same results; everything else is rewritten
+ * and parsed exactly as BFCL does. More in this folder's README.md.
  */
 function executeOne(call: string, binding: EntryBinding, process: EvaluatorProcess, hooks: CallHooks): string {
   hooks.current = call;

@@ -10,11 +10,9 @@ import { newEvaluatorProcess } from "./runtime.js";
 import type { LongContextData } from "./types.js";
 
 /**
- * Each reference trajectory replayed as a model's result, shaped as a real run is: one
- * turn per question turn, the turn's reference calls as one step (nothing on turns
- * without reference calls), checked by the runner and checker of the data's BFCL release.
- * It runs every reference call of the real data through the executor and the eight
- * classes; an entry fails only when its reference cannot be what a run produces.
+ * Each reference trajectory replayed as a model's result, shaped as a real run is, and checked by the runner
+ * and checker of the data's BFCL release: an entry fails only when its reference cannot be what a run produces.
+ * More in this folder's README.md.
  */
 function replay(
   version: BfclVersion,

@@ -1,19 +1,8 @@
 /**
- * "Asked, then did it": BFCL's checker on the turns of a twin up to a point. The base twin
- * is *completed* when the checker passes every turn through the anchor turn T; the
- * should-ask twin when it passes every turn through T+1, the scripted turn that supplies
- * the missing value or hands back the function — the answer to the question the model
- * should have asked. The checker skips T on the should-ask twin (its reference is empty),
- * so completion there says nothing about the decision on T; it says whether the model then
- * did the work once it had what it needed.
- *
- * A prefix is checked as BFCL would check a rollout that ended there: a `result` that is
- * not a list (an inference error) cannot be completed, nor can one with fewer turns than
- * the prefix (the rollout ended before, `short`); otherwise its first turns are decoded as
- * the runner decodes them and `multi_turn_checker` runs on them against the reference cut
- * at the same turn. A force-quit inside the last turn of the prefix is scored normally, as
- * BFCL scores one in an entry's last turn. Each prefix runs in a fresh evaluator process,
- * so nothing carries over from another check.
+ * "Asked, then did it": BFCL's checker on the turns of a twin up to a point. The base twin is completed when
+ * the checker passes every turn through the anchor turn T, the should-ask twin every turn through T+1, once it
+ * had what it needed. A prefix is checked as BFCL would check a rollout that ended there. More in this folder's
+ * README.md.
  */
 import { err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { jsonLoadsOrThrow } from "../python/json.js";

@@ -442,15 +442,10 @@ export interface CheckFileOptions {
 }
 
 /**
- * Check every line of a result file (its bytes: ids and the byte range of `result` are
- * read up front; each `result` is parsed when its entry is checked, and a failed entry's
- * whole line is decoded when its score line is rendered). A line that is not valid JSON
- * stops the checking and the file is reported with `file:line` problems: every line whose
- * `result` is not JSON, and a failed entry's line whose other parts are not (found when
- * its score line is rendered).
- * Steps whose arguments are JSON strings (FC results) are decoded straight from
- * `JSON.parse` by a decoder with such a path (FC's); anything else through Python-faithful `json.loads`. `testCategory` is `multi_turn_<category>` (BFCL
- * takes it from the file name); `modelName` is the result directory name.
+ * Check every line of a result file from its bytes, parsing each `result` only when its entry is checked; a
+ * line that is not valid JSON stops the checking, with `file:line` problems. `testCategory` is
+ * `multi_turn_<category>` (BFCL takes it from the file name); `modelName` is the result directory name. More in
+ * this folder's README.md.
  */
 export function checkResultFile(bytes: Uint8Array, file: string, opts: CheckFileOptions): Result<FileCheck> {
   const lines = readResultRows(bytes, file, opts);

@@ -12,11 +12,10 @@ import { EvaluatorProcess } from "./executor.js";
 import type { LongContextData } from "./types.js";
 
 /**
- * A fresh evaluator process over the eight classes of a BFCL release (v4 unless told);
- * `filler` is needed only for long_context entries; `exact` keeps every instance (see
- * `EvaluatorProcess.exact`); `seeds`: what the shared default lists start with (a fresh
- * process when absent); `classSource`: run another release's class sources (the release's
- * own when absent), as BFCL's code between two releases did.
+ * A fresh evaluator process over the eight classes of a BFCL release (v4 unless told). `filler`: for
+ * long_context entries only; `exact`: keep every instance; `seeds`: what the shared default lists start with;
+ * `classSource`: run another release's class sources, as BFCL's code between two releases did. More in this
+ * folder's README.md.
  */
 export function newEvaluatorProcess(
   filler?: LongContextData,

@@ -1,8 +1,8 @@
 /**
- * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line `{"accuracy", "correct_count",
- * "total_count"}` and one line per failed entry, written with BFCL's `make_json_serializable` (values
- * `json.dumps` cannot take — sets, files, directories, mpf — become their `str`) and `json.dumps(...,
- * ensure_ascii=False)`. More in this folder's README.md.
+ * BFCL's score files (`BFCL_v4_<category>_score.json`): a header line
+ * `{"accuracy", "correct_count", "total_count"}` and one line per failed entry, written with BFCL's
+ * `make_json_serializable` (values `json.dumps` cannot take — sets, files, directories, mpf — become their
+ * `str`) and `json.dumps(..., ensure_ascii=False)`. More in this folder's README.md.
  */
 import { PyDict, PyTuple } from "../python/containers.js";
 import { PyException } from "../python/exception.js";
@@ -316,13 +316,9 @@ export interface OurVerdict {
 class NotCanonical {}
 
 /**
- * `json.dumps(json.loads(text), ensure_ascii=False)` computed on the text, for the
- * verbatim parts of a score line (`model_result_raw`, `inference_log`) that cannot be
- * copied as bytes (`scoreLineParts`): one pass, no Python values built. Strings without
- * escapes are copied; numbers are re-printed the way Python prints what it loaded (ints as
- * digits, floats by repr); separators become `", "` and `": "`. Returns each top-level
- * key's re-dumped value, or null when the text is not a JSON object or has a duplicate key
- * (the caller then uses `json.loads`).
+ * `json.dumps(json.loads(text), ensure_ascii=False)` computed on the text, for the verbatim parts of a score
+ * line that cannot be copied as bytes: one pass, no Python values built. Returns each top-level key's re-dumped
+ * value, or null when the text is not a JSON object or repeats a key. More in this folder's README.md.
  */
 export function redumpTopLevel(text: string): Map<string, string> | null {
   try {
@@ -614,11 +610,10 @@ function literalEnd(bytes: Uint8Array, i: number, word: string): number {
 }
 
 /**
- * Whether a fixed-notation float token (digits `[j, intEnd)`, `.`, digits `(intEnd, k)`) is
- * what `repr` prints for its value, decided without printing: null when undecided. A
- * decimal of at most 15 significant digits is the only one of its length or shorter that
- * reads as its double (15 digits always survive a round trip), so `repr` gives exactly its
- * digits — in fixed notation when 1e-4 ≤ |x| < 1e16, with no trailing zero but in `X.0`.
+ * Whether a fixed-notation float token (digits `[j, intEnd)`, `.`, digits `(intEnd, k)`) is what `repr` prints
+ * for its value, decided without printing (null when undecided): a token of at most 15 significant digits has
+ * exactly those digits in its `repr`, since 15 digits always survive a round trip. More in this folder's
+ * README.md.
  */
 function fixedFloatCanonical(bytes: Uint8Array, j: number, intEnd: number, k: number): boolean | null {
   const fracLen = k - intEnd - 1;
@@ -679,12 +674,9 @@ export interface LineValueRange {
 }
 
 /**
- * The top-level values of a result line `bytes[start, end)` by key, for its score line,
- * scanned on the bytes: no decoding of the (long) line. Each value is a byte range, marked
- * verbatim when it can be copied as it is (BFCL wrote the file with `json.dumps`, so this
- * is the usual case). Null when the line is not a JSON object with plain, distinct
- * top-level keys and nothing after it — the caller then takes the text path
- * (`redumpTopLevel`).
+ * The top-level values of a result line `bytes[start, end)` by key, as byte ranges scanned without decoding the
+ * line, each marked verbatim when it can be copied as it is. Null when the line is not a plain JSON object; the
+ * caller then takes the text path (`redumpTopLevel`). More in this folder's README.md.
  */
 export function scoreLineRanges(bytes: Uint8Array, start: number, end: number): Map<string, LineValueRange> | null {
   const ws = (k: number): number => {
@@ -736,12 +728,10 @@ export function redumpValue(text: string): string | null {
 const UTF8_IN = new TextDecoder("utf-8");
 
 /**
- * A result line's top-level values as score-file parts: byte ranges of the file where
- * they are already in `json.dumps(..., ensure_ascii=False)` form, else the value re-dumped
- * from its text. Scans the bytes first (`scoreLineRanges`); a line that needs it (escaped
- * or non-ASCII top-level keys) is re-dumped whole from its text (`redumpTopLevel`). Null when
- * the line is not a JSON object, repeats a key or holds a value that is not JSON (the
- * caller then uses `json.loads`).
+ * A result line's top-level values as score-file parts: byte ranges where they are already in
+ * `json.dumps(..., ensure_ascii=False)` form, else re-dumped from the text. Null when the line is not a JSON
+ * object, repeats a key or holds a value that is not JSON (the caller then uses `json.loads`). More in this
+ * folder's README.md.
  */
 export function scoreLineParts(bytes: Uint8Array, start: number, end: number): Map<string, RenderedJson | VerbatimJson> | null {
   const ranges = scoreLineRanges(bytes, start, end);

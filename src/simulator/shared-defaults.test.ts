@@ -8,12 +8,9 @@ import { newEvaluatorProcess } from "./runtime.js";
 import { POST_TWEET_DEFAULTS } from "./classes/twitter-api.js";
 
 /**
- * `post_tweet(content, tags=[], mentions=[])` shares its default lists across every call of
- * one Python process, and BFCL writes a file's score lines after its last entry, from live
- * references. These tests build a two-line result file from real gpt-oss lines: 120b's
- * multi_turn_base_5 (fails; its reference posts a tweet without mentions) and 20b's
- * multi_turn_base_147, whose post_tweet leaves out `mentions` and adds them with a
- * `mention` step instead, which extends the shared default.
+ * `post_tweet`'s default lists are shared across every call of one Python process, and BFCL writes a file's
+ * score lines after its last entry, from live references. These tests build a two-line result file from real
+ * gpt-oss lines that shows both. More in this folder's README.md.
  */
 const run = rolloutRunDir("2025-11-12-main");
 const resultLine = (model: string, id: string): Record<string, unknown> => {

@@ -1,6 +1,7 @@
 /**
- * The workaround credit of the paper's §5.3 and Table F1 — the one reading its own package cannot compute,
- * because it needs BFCL's executor. More in this folder's README.md.
+ * The workaround credit of the paper's §5.3 and Table F1: on a miss_func pair a model may route around the
+ * withheld function (copy + delete instead of mv). It is the one reading the paper's own package cannot
+ * compute, because it needs BFCL's executor. More in this folder's README.md.
  */
 import { pairRates, readingById, scoredUnder, type ScoredPair } from "../decision/readings.js";
 import type { PairRecord } from "../decision/types.js";

@@ -98,11 +98,9 @@ function sortedInterval(values: Float64Array): Interval {
 }
 
 /**
- * The cluster draws of a whole bootstrap: `resamples` rows of `integers(0, k, size=k)`
- * from a fresh `default_rng(seed)`. They depend only on (seed, k, resamples), so every
- * model of a run — each on its own fresh stream, as the paper specifies — sees the same
- * rows; drawing them once and sharing them makes ten models cost one stream. A small
- * cache keeps the last few matrices (10000 × 151 draws are 6 MB).
+ * The cluster draws of a whole bootstrap: `resamples` rows of `integers(0, k, size=k)` from a fresh
+ * `default_rng(seed)`. They depend only on (seed, k, resamples), so they are drawn once and shared by every
+ * model of a run. More in this folder's README.md.
  */
 export function clusterDraws(seed: number | bigint, k: number, resamples: number): Int32Array {
   const key = `${String(seed)}:${k}:${resamples}`;

@@ -1,25 +1,7 @@
 /**
- * The one replay harness for the API classes' test vectors. Two generators run BFCL's own
- * Python classes (from a Gorilla checkout) on the real data and record what they did:
- *
- * - `tools/class-vectors.py` (GorillaFileSystem, MathAPI, MessageAPI, TwitterAPI): sequences
- *   of calls with their outcomes and a digest of each class's state after every turn, plus
- *   hand-written error paths, seeded fuzz calls and the methods' signatures
- *   (`src/simulator/classes/vectors/`);
- * - `tools/gen-class-vectors.py` (TicketAPI, TradingBot, TravelAPI, VehicleControlAPI): one
- *   file per class of cases, each turn's result strings and the reprs of the attributes it
- *   changed (`src/simulator/classes/testdata/`).
- *
- * Both are replayed here through the same pieces: the shared data read with Python's JSON
- * (int vs float kept), calls bound and rendered by the executor's own `bindArguments` and
- * `resultToString`, and the synthetic long_context filler
- * (`src/simulator/classes/testdata/synthetic-long-context.py`, our own values with BFCL's
- * names and shapes) parsed by the project's long_context reader. The vectors hold no BFCL
- * text: calls are rebuilt from the shared data and rollouts.
- *
- * Each BFCL release has its own vectors (v4 in the folders above, v3 final in their `v3/`
- * subfolders): v4's model calls come from the gpt-oss FC runs, v3's from the xLAM run,
- * whose steps are decoded as BFCL logged them (`inference_log`).
+ * The one replay harness for the API classes' test vectors, which two generators record by running BFCL's own
+ * Python classes on the real data (`tools/class-vectors.py`, `tools/gen-class-vectors.py`). Both are replayed
+ * through the executor's own pieces; the vectors hold no BFCL text. More in this folder's README.md.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";

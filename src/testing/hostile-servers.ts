@@ -1,9 +1,7 @@
 /**
- * Hostile and broken chat-completions endpoints for the hardening tests of `run`, all on
- * 127.0.0.1 and bounded (request cap, lifetime, bytes sent): one that echoes the key it
- * was sent back in every spelling JSON allows, one whose reply never ends, one that nests
- * its reply thousands of levels deep, one that sends numbers JSON cannot hold, and ones
- * that answer the probe as vLLM, llama.cpp or a dead port would.
+ * Hostile and broken chat-completions endpoints for the hardening tests of `run`, all on 127.0.0.1 and bounded
+ * (request cap, lifetime, bytes sent): key echoes, endless or deeply nested replies, numbers JSON cannot hold,
+ * odd probe answers. More in this folder's README.md.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:net";
@@ -31,12 +29,9 @@ function unicodeEscape(c: string, upper: boolean): string {
 }
 
 /**
- * The key written as raw JSON string content in one spelling: as JSON.stringify writes
- * it; with `/` as `\/` (PHP's json_encode); every character a `\uXXXX` escape (lower or
- * upper hex, or every other one); inside a JSON text that is itself a string value
- * (decoded once, it still holds the escaped key: `{"echo": "sk-proj\/…"}`); or inside
- * base64 text, standard (the header `Bearer <key>` encoded) or URL-safe (`{"key": "<key>"}`
- * encoded), where the key starts at another place in a 3-byte group each time.
+ * The key written as raw JSON string content in one spelling: escaped in one of the ways JSON allows, inside a
+ * JSON text that is itself a string, or inside base64 text at each offset of a 3-byte group. More in this
+ * folder's README.md.
  */
 export function spellKey(key: string, spelling: KeySpelling): string {
   const plain = JSON.stringify(key).slice(1, -1);

@@ -1,9 +1,7 @@
 /**
- * Test endpoints for interactive runs (`run --user-sim llm`): scripted models that ask,
- * guess or keep asking on a should-ask item's anchor turn, and a stub of the simulated
- * user that checks what it was given — the model's question and the withheld facts,
- * computed here from BFCL's data, independently of the manifest's copies — and answers
- * with those facts. All in FC form; in-process adapters and HTTP servers on 127.0.0.1.
+ * Test endpoints for interactive runs (`run --user-sim llm`): scripted models that ask, guess or keep asking,
+ * and a stub of the simulated user that checks it was given the model's question and the withheld facts. All in
+ * FC form, in process or on 127.0.0.1. More in this folder's README.md.
  */
 import { PyDict } from "../python/containers.js";
 import type { ManifestPair } from "../pairs/types.js";
@@ -223,14 +221,10 @@ export interface UserSimStubLog {
 }
 
 /**
- * The simulated user's stub: checks that the request (the shipped prompt, filled) holds
- * the model's message and every withheld fact of the item — the complete base-twin
- * request, the scripted T+1 line, each held-back function's name — and that the system
- * part names the `NO_QUESTION` word. A message that ends with a question mark is
- * answered with the facts (miss_param: the scripted line that supplies the value;
- * miss_func: the function is available now); any other gets `NO_QUESTION`. A request that
- * fails a check is refused (HTTP 422, not retried), so a run with a wrong request leaves
- * error lines, never a quiet pass.
+ * The simulated user's stub: checks that the request holds the model's message and every withheld fact of the
+ * item, answers a question with the facts (anything else with `NO_QUESTION`), and refuses a request that fails
+ * a check (HTTP 422), so a wrong request leaves error lines, never a quiet pass. More in this folder's
+ * README.md.
  */
 export function userSimStub(facts: ReadonlyMap<string, ExpectedFacts>, log: UserSimStubLog): (body: Msg, itemId: string) => ReplayAnswer {
   return (body, id) => {

@@ -143,12 +143,9 @@ export interface TestServer {
 }
 
 /**
- * How a test server meets `run`'s probe (`GET …/models`, then a one-token chat request
- * with the item header `twinscore-probe`): `answer` (the default) as a healthy server
- * that serves any model name does — an empty model list, then a one-token completion —
- * so the responder sees only the run's own requests; `pass` hands the chat request to the
- * responder like any other and answers `GET …/models` with 404 (a server without that
- * route), or with `models` when given.
+ * How a test server meets `run`'s probe: `answer` (the default) as a healthy server does, so the responder sees
+ * only the run's own requests; `pass` hands the probe's chat request to the responder and answers
+ * `GET …/models` with 404 or `models`. More in this folder's README.md.
  */
 export interface ProbeHandling {
   readonly probe?: "answer" | "pass";

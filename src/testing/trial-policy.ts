@@ -1,11 +1,7 @@
 /**
- * A scripted model that samples: on each anchor turn it acts with probability p (one p
- * for the base twins, one for the should-ask twins), decided by a seeded coin over the
- * trial, the item and the anchor, so K trials of it differ the way K samples of a model
- * do, yet every outcome is known in advance. tools/gen-trial-vectors.py flips the same
- * coin (FNV-1a 32 of `seed:trial:id@anchor`, below p · 2^32) to compute what its runs
- * must score. Acting plays the reference's anchor calls (on a should-ask twin, the base
- * twin's, as the always-act policy does); holding back answers with text.
+ * A scripted model that samples: on each anchor turn it acts with probability p, by a seeded coin over the
+ * trial, the item and the anchor, so K trials differ as K samples of a model do, yet every outcome is known in
+ * advance (tools/gen-trial-vectors.py flips the same coin). More in this folder's README.md.
  */
 import type { ManifestPair } from "../pairs/types.js";
 import type { CallScript } from "./policies.js";

@@ -1,10 +1,7 @@
 /**
- * The provenance phases of `run`: the settings a run asks for, the record it writes
- * (`run.json`), and the check that a resume does not mix settings into one folder. A
- * folder with a record is checked against it; a folder made before records were written is
- * checked against what its lines show (the mode, from the `twinscore_mode` key or from its
- * steps; the injected block; `--until-anchor` and `--continue` from the stopped key), so
- * a resume can never make a folder that reads as one model and holds two.
+ * The provenance phases of `run`: the settings a run asks for, its record (`run.json`), and the check that a
+ * resume does not mix settings into one folder, so no folder reads as one model and holds two. More in this
+ * folder's README.md.
  */
 import { docFile, multiTurnDocFiles, questionsFile, digestTexts, type MultiTurnClass } from "../../bfcl/data.js";
 import type { RunMode } from "../../bfcl/line-keys.js";

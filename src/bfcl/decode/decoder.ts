@@ -1,9 +1,7 @@
 /**
- * What a decoder declares about itself. Each file in `decoders/` declares one decoder with
- * `defineDecoder`; everything else — the names `--decoder` takes, the detection order,
- * BFCL's defaults, the handler → decoder map the registry table is generated with, the
- * tags call extraction cuts prose at — is derived from these declarations
- * (`decoders.ts`), so no code outside a decoder's own file asks for it by name.
+ * What a decoder declares about itself: each file in `decoders/` declares one decoder with `defineDecoder`, and
+ * everything else is derived from these declarations (`decoders.ts`), so no code outside a decoder's own file
+ * asks for it by name. More in this folder's README.md.
  */
 import type { PyValue } from "../../python/value.js";
 import type { BfclVersion } from "../categories.js";

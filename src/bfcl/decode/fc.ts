@@ -1,10 +1,7 @@
 /**
- * BFCL's `convert_to_function_call`, the decoder its FC handlers (OpenAI-style, Claude,
- * Mistral, …) apply to every step before execution: each `{name: arguments}` becomes
- * `name(k=repr(v),k2=repr(v2))` — arguments `json.loads`-ed when they are a string, keys
- * in JSON order, `repr` with Python's int/float distinction, joined by `,` without a
- * space. What fails in Python fails here with Python's message, because the checker drops
- * steps that do not decode (bad JSON, a text step, a non-object argument).
+ * BFCL's `convert_to_function_call`, the decoder its FC handlers apply to every step before execution: each
+ * `{name: arguments}` becomes `name(k=repr(v),…)`. What fails in Python fails here with Python's message,
+ * because the checker drops steps that do not decode. More in this folder's README.md.
  */
 import { PyDict } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
@@ -60,12 +57,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The same decoder on a step straight from `JSON.parse` (no Python value conversion),
- * for speed: the common shape — a list of `{name: "<json args>"}` objects — is decoded
- * directly; anything else (argument objects, index-like names whose order JavaScript
- * would change, non-object items) goes through `decodeFcStep` after conversion.
- * Only call it on values whose numbers do not matter (the checker ensures argument
- * values are strings before choosing it).
+ * The same decoder on a step straight from `JSON.parse`, for speed: the common shape is decoded directly,
+ * anything else goes through `decodeFcStep` after conversion. Only call it on values whose numbers do not
+ * matter. More in this folder's README.md.
  */
 export function decodeFcStepPlain(step: unknown): DecodeOutcome {
   if (Array.isArray(step)) {

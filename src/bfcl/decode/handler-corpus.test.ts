@@ -1,13 +1,7 @@
 /**
- * Every BFCL handler's output read as BFCL reads it. The corpus (tools/gen-handler-corpus.py)
- * holds, for every handler class BFCL's model registry maps at both supported Gorilla
- * revisions, the result lines BFCL's own code wrote for synthetic provider responses of
- * every kind (text, one call, parallel calls, call with text, empty, reasoning, the
- * server's parser failing). Here twinscore reads each line as it reads a run:
- * - the decoder is the one the revision's own registry gives the key;
- * - each step decodes to what the handler's own decode_execute gave, as BFCL logged it;
- * - a text reply, in whatever form the handler stores it, is a decided "no call";
- * - the logged user turns pass the data check against the version's manifest.
+ * Every BFCL handler's output read as BFCL reads it: the corpus (tools/gen-handler-corpus.py) holds the result
+ * lines BFCL's own code wrote for every handler class and every kind of response, and twinscore must read each
+ * as BFCL did. More in this folder's README.md.
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";

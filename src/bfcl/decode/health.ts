@@ -30,11 +30,9 @@ function isIdentChar(c: number): boolean {
 }
 
 /**
- * Whether a step looks like an attempt to call a tool, whatever the format: a list with
- * a record (or any non-text entry), or with a text entry that looks like a call; an object; text that carries a handler's call markup; text that starts
- * (after fences, brackets and spaces) with `name(` or with a JSON object whose first key
- * is a call's ("name", "arguments", "parameters", "tool_name", "function"). Prose, empty text and empty lists do not. Works on values from `JSON.parse`
- * and from Python's `json.loads` alike.
+ * Whether a step looks like an attempt to call a tool, whatever the format; prose, empty text and empty lists
+ * do not. Works on values from `JSON.parse` and from Python's `json.loads` alike. What counts as an attempt:
+ * this folder's README.md.
  */
 export function looksLikeToolCall(step: unknown): boolean {
   if (step === null || step === undefined) return false;
@@ -116,11 +114,9 @@ export interface DecoderChosen {
 }
 
 /**
- * The one line a file with too many decode failures gets (null when it has not): how many,
- * with which decoder, the first error, and what it means. A decoder chosen by flag or
- * detection may be the wrong one, and the line says how to pass another; the decoder of
- * the model's handler in BFCL's registry is the one BFCL itself decodes with, so then the
- * line says BFCL read the steps the same way and points to no other decoder.
+ * The one line a file with too many decode failures gets (null when it has not): how many, with which decoder,
+ * the first error, and what it means, which depends on how the decoder was chosen. More in this folder's
+ * README.md.
  */
 export function decodeFailureMessage(health: DecodeHealth, decoder: string | DecoderChosen, what = "tool-call steps"): string | null {
   if (!tooManyDecodeFailures(health)) return null;

@@ -1,9 +1,7 @@
 /**
- * BFCL v3's (Gorilla cd9429cc) Python-text decoding, where it differs from the current
- * release's (`prompting.ts`): its `ast_parse` strips the characters `[`, `]` and `'` from
- * both ends of the text (not whitespace, then quotes), so `[]` leaves nothing to parse
- * (SyntaxError) and a leading space is an unexpected indent. Several v3 handlers render
- * the parsed calls themselves, with `repr` and `,` instead of `parse_nested_value`.
+ * BFCL v3's (Gorilla cd9429cc) Python-text decoding, where it differs from the current release's
+ * (`prompting.ts`): how `ast_parse` strips the text, and the handlers that render the parsed calls themselves.
+ * More in this folder's README.md.
  */
 import { PyDict } from "../../python/containers.js";
 import { pyTypeName } from "../../python/kinds.js";

@@ -1,19 +1,7 @@
 /**
- * BFCL's decoder for prompting (non-FC) models before execution:
- * `default_decode_execute_prompting` → `ast_parse` → `resolve_ast_call` →
- * `decoded_output_to_execution_list`. The step is the raw model text; the call strings
- * it produces are what the checker executes, quirks included:
- *
- * - the text is stripped of backticks, newlines and spaces, wrapped in `[...]` when
- *   needed, stripped of whitespace and single quotes, and parsed as one expression; it
- *   must be a call or a list/tuple of calls;
- * - positional arguments are dropped (`cd('x')` → `cd()`); `**m` becomes `None=m`;
- * - argument values as `resolve_ast_by_type` reads them: any unary operator negates a
- *   constant, binary operations are evaluated, a bare name is its identifier string, a
- *   nested call without keywords its source text, with keywords `{name: {kw: v}}`;
- * - rendering with `parse_nested_value`: a dict whose values are all dicts becomes a call
- *   `firstkey(...)` (so `{}` fails with IndexError), other dicts `{'k': v}` with the key's
- *   `str` in single quotes, everything else `repr`; separators `", "`.
+ * BFCL's decoder for prompting (non-FC) models before execution (`default_decode_execute_prompting` →
+ * `ast_parse` → `resolve_ast_call` → `decoded_output_to_execution_list`). The call strings it produces are what
+ * the checker executes, quirks included; the quirks are listed in this folder's README.md.
  */
 import type { PyExpr } from "../../python/ast.js";
 import { PyDict, PyTuple } from "../../python/containers.js";

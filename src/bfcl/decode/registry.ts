@@ -1,10 +1,7 @@
 /**
- * BFCL's model registry as far as decoding goes: which result folder belongs to which
- * registry key, handler and mode, and so which decoder BFCL applies to its steps. Each
- * BFCL version has its own registry (keys, handlers and modes changed between them), so
- * each has its own table, generated from that revision's `constants/model_config.py` by
- * tools/gen-model-registry.py (`registry-table.ts` for v4, `registry-table-v3.ts` for v3);
- * this module types and indexes them.
+ * BFCL's model registry as far as decoding goes: which result folder belongs to which registry key, handler and
+ * mode, and so which decoder BFCL applies. One generated table per BFCL version (tools/gen-model-registry.py);
+ * this module types and indexes them. More in this folder's README.md.
  */
 import type { BfclVersion } from "../categories.js";
 import type { DecoderName } from "./decoders.js";

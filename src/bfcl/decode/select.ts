@@ -1,10 +1,7 @@
 /**
- * Which decoder a model folder's steps go through, chosen the way BFCL chooses the handler:
- * `--decoder NAME` first; else the folder is a key (with `/` → `_`) of the registry of the
- * run's BFCL version, and the key's
- * handler and mode give the decoder; else — a folder BFCL does not know — the decoder is
- * detected from sample steps and the choice says so. Pure: the caller reads the files and
- * hands the steps in.
+ * Which decoder a model folder's steps go through, chosen the way BFCL chooses the handler: `--decoder NAME`,
+ * else the registry, else detection from sample steps. Pure: the caller reads the files and hands the steps in.
+ * More in this folder's README.md.
  */
 import type { BfclVersion } from "../categories.js";
 import type { PyValue } from "../../python/value.js";

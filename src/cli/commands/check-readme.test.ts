@@ -1,9 +1,7 @@
 /**
- * The README's `check` examples, run as written: the lines of its "Use it on your BFCL
- * outputs" block that start `twinscore check` (the installed command), parsed out of README.md and run in a
- * run folder (the one holding `result/` and `score/`, here links to the real
- * 2025-11-12-main run's), with `DIR` the BFCL v4 data folder. No BFCL_DATA_DIR and no
- * Python installation to fall back on: the example must say where the data is.
+ * The README's `check` examples, run as written in a run folder of the real 2025-11-12-main run, with no
+ * BFCL_DATA_DIR and no Python installation to fall back on: the example must say where the data is. More in
+ * this folder's README.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";

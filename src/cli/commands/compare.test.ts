@@ -4,6 +4,7 @@ import { projectRoot, rolloutRunDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 import { formatP } from "./compare.js";
+import { cliArgs } from "../../testing/cli-args.js";
 
 async function run(argv: string[]) {
   const io = memoryIo({}, projectRoot);
@@ -15,23 +16,17 @@ describe("twinscore compare", () => {
   it("main vs harmony-fixes for gpt-oss-120b: decision 83.2 → 81.8 with a paired interval; official raw on the miss items 43.9 → 50.2", async () => {
     const a = rolloutRunDir("2025-11-12-main");
     const b = rolloutRunDir("2025-11-12-harmony-fixes");
-    const r = await run([
-      "compare",
-      "--reading",
-      "release",
-      "--a",
-      join(a, "result"),
-      "--b",
-      join(b, "result"),
-      "--model",
-      "openai_gpt-oss-120b",
-      "--scores-a",
-      join(a, "score"),
-      "--scores-b",
-      join(b, "score"),
-      "--format",
-      "csv",
-    ]);
+    const r = await run(
+      cliArgs("compare", {
+        reading: "release",
+        a: join(a, "result"),
+        b: join(b, "result"),
+        model: "openai_gpt-oss-120b",
+        "scores-a": join(a, "score"),
+        "scores-b": join(b, "score"),
+        format: "csv",
+      }),
+    );
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
     // the interval of the change is two numeric columns in csv, its bracketed text in the table
@@ -39,17 +34,9 @@ describe("twinscore compare", () => {
     expect(lines).toContain("openai_gpt-oss-120b,decision,all,223,83.2,81.8,-1.3,,,,-3.6,1.1");
     expect(lines).toContain("openai_gpt-oss-120b,official raw,scored miss items,223,43.9,50.2,+6.3,18,32,0.065,,");
     expect(lines).toContain("openai_gpt-oss-120b,act (base anchor),all,223,96.9,94.6,-2.2,8,3,0.23,,");
-    const table = await run([
-      "compare",
-      "--reading",
-      "release",
-      "--a",
-      join(a, "result"),
-      "--b",
-      join(b, "result"),
-      "--model",
-      "openai_gpt-oss-120b",
-    ]);
+    const table = await run(
+      cliArgs("compare", { reading: "release", a: join(a, "result"), b: join(b, "result"), model: "openai_gpt-oss-120b" }),
+    );
     expect(table.out).toMatch(/\nopenai_gpt-oss-120b +decision +all +223 +83\.2 +81\.8 +-1\.3 +\[-3\.6, \+1\.1\]\n/);
   }, 120_000);
   it('two serving builds where nothing was injected: no injection check; --injection-check asks for it and says no "holds"', async () => {
@@ -88,19 +75,15 @@ describe("twinscore compare", () => {
           .map((l) => (l.startsWith("{") ? key + l.slice(1) : l));
         writeFileSync(join(b, f), lines.join("\n"));
       }
-      const r = await run([
-        "compare",
-        "--a",
-        join(source, "..", ".."),
-        "--b",
-        join(dir, "injected"),
-        "--model",
-        "openai_gpt-oss-120b",
-        "--bootstrap",
-        "0",
-        "--format",
-        "json",
-      ]);
+      const r = await run(
+        cliArgs("compare", {
+          a: join(source, "..", ".."),
+          b: join(dir, "injected"),
+          model: "openai_gpt-oss-120b",
+          bootstrap: 0,
+          format: "json",
+        }),
+      );
       expect(r.code).toBe(0);
       const doc = JSON.parse(r.out) as {
         injection: { model: string; injectedLines: { a: number; b: number }; check: { paired: number; mode: number } }[];
@@ -115,17 +98,9 @@ describe("twinscore compare", () => {
         .map((l, i) => (l.startsWith("{") && i < 50 ? key + l.slice(1) : l));
       for (const f of readdirSync(source))
         writeFileSync(join(b, f), f === baseFile ? lines.join("\n") : readFileSync(join(source, f), "utf8"));
-      const partly = await run([
-        "compare",
-        "--a",
-        join(source, "..", ".."),
-        "--b",
-        join(dir, "injected"),
-        "--model",
-        "openai_gpt-oss-120b",
-        "--bootstrap",
-        "0",
-      ]);
+      const partly = await run(
+        cliArgs("compare", { a: join(source, "..", ".."), b: join(dir, "injected"), model: "openai_gpt-oss-120b", bootstrap: 0 }),
+      );
       expect(partly.code).toBe(2);
       expect(partly.err).toContain(
         `error: arm B (${join(dir, "injected")}): model openai_gpt-oss-120b: its lines were made with different injected blocks (`,

@@ -1,9 +1,7 @@
 /**
- * One rule for a model with no headline, on the real gpt-oss runs (the 20b on main has 23 of
- * 223 pairs undecided, 10.3 %): score, compare and report give it no act, hold or decision
- * under a reading past --max-undecided, say so, and exit 1; a reading within the limit (the
- * release row of --sensitivity, --reading release) gives it its numbers. And report's
- * --compare names the runs inside a folder of runs.
+ * One rule for a model with no headline, on the real gpt-oss runs: score, compare and report give it no numbers
+ * under a reading past --max-undecided, say so and exit 1; a reading within the limit gives it its numbers.
+ * More in this folder's README.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -8,6 +8,7 @@ import { hostileText, plantHostileText } from "../../testing/report-fixture.js";
 import { bfclDataDir, projectRoot, rolloutRunDir, rolloutRuns, sharedPath } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { cliArgs } from "../../testing/cli-args.js";
 
 async function run(argv: string[]) {
   const io = memoryIo({}, projectRoot);
@@ -69,7 +70,7 @@ describe("twinscore report on both gpt-oss runs", () => {
     let checked = 0;
     for (const runName of rolloutRuns) {
       // the point numbers only (no resamples): the intervals shown are checked against compare's below
-      const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(runName), "--bootstrap", "0", "--format", "json"]);
+      const s = await run(cliArgs("score", { reading: "release", results: rolloutRunDir(runName), bootstrap: 0, format: "json" }));
       expect(s.code).toBe(0);
       const json = JSON.parse(s.out) as ScoreJson;
       expect(json.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
@@ -87,23 +88,17 @@ describe("twinscore report on both gpt-oss runs", () => {
     expect(checked).toBe(24);
     // Official raw on the scored items: arm A and arm B of `compare` for each model.
     for (const model of ["openai_gpt-oss-120b", "openai_gpt-oss-20b"]) {
-      const c = await run([
-        "compare",
-        "--reading",
-        "release",
-        "--a",
-        rolloutRunDir(main),
-        "--b",
-        rolloutRunDir(fixes),
-        "--scores-a",
-        rolloutRunDir(main),
-        "--scores-b",
-        rolloutRunDir(fixes),
-        "--model",
-        model,
-        "--format",
-        "json",
-      ]);
+      const c = await run(
+        cliArgs("compare", {
+          reading: "release",
+          a: rolloutRunDir(main),
+          b: rolloutRunDir(fixes),
+          "scores-a": rolloutRunDir(main),
+          "scores-b": rolloutRunDir(fixes),
+          model,
+          format: "json",
+        }),
+      );
       expect(c.code).toBe(0);
       const comparison = (JSON.parse(c.out) as { models: { comparison: CompareJson }[] }).models[0].comparison;
       const raw = comparison.official;
@@ -219,19 +214,9 @@ describe("twinscore report escapes model text", () => {
   it("shows <script> and raw HTML planted in gpt-oss-120b's output literally, and runs none of it", async () => {
     const planted = plantHostileText(join(tmp, "planted"), main, "openai_gpt-oss-120b");
     const out = join(tmp, "planted.html");
-    const r = await run([
-      "report",
-      "--reading",
-      "release",
-      "--results",
-      planted.runDir,
-      "--model",
-      "openai_gpt-oss-120b",
-      "--bootstrap",
-      "0",
-      "--out",
-      out,
-    ]);
+    const r = await run(
+      cliArgs("report", { reading: "release", results: planted.runDir, model: "openai_gpt-oss-120b", bootstrap: 0, out }),
+    );
     expect(r.code, r.err).toBe(0);
     const html = readFileSync(out, "utf8");
     const start = html.indexOf(`<details class="pair" id="${planted.missId}"`);
@@ -244,19 +229,15 @@ describe("twinscore report escapes model text", () => {
     // The planted text step changes no number: the table still equals the real run's.
     const real = JSON.parse(
       (
-        await run([
-          "score",
-          "--reading",
-          "release",
-          "--results",
-          rolloutRunDir(main),
-          "--model",
-          "openai_gpt-oss-120b",
-          "--bootstrap",
-          "0",
-          "--format",
-          "json",
-        ])
+        await run(
+          cliArgs("score", {
+            reading: "release",
+            results: rolloutRunDir(main),
+            model: "openai_gpt-oss-120b",
+            bootstrap: 0,
+            format: "json",
+          }),
+        )
       ).out,
     ) as ScoreJson;
     const cells = tableCells(html);
@@ -268,34 +249,14 @@ describe("twinscore report escapes model text", () => {
 describe("twinscore report --bfcl-data", () => {
   it("adds Table F1 and the credited column, equal to `score --bfcl-data --format json` on main", async () => {
     const out = join(tmp, "credited.html");
-    const r = await run([
-      "report",
-      "--reading",
-      "release",
-      "--results",
-      rolloutRunDir(main),
-      "--bfcl-data",
-      bfclDataDir(),
-      "--bootstrap",
-      "0",
-      "--out",
-      out,
-    ]);
+    const r = await run(
+      cliArgs("report", { reading: "release", results: rolloutRunDir(main), "bfcl-data": bfclDataDir(), bootstrap: 0, out }),
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/replaying miss_func attempts of 2025-11-12-main\/openai_gpt-oss-120b/);
-    const s = await run([
-      "score",
-      "--reading",
-      "release",
-      "--results",
-      rolloutRunDir(main),
-      "--bfcl-data",
-      bfclDataDir(),
-      "--bootstrap",
-      "0",
-      "--format",
-      "json",
-    ]);
+    const s = await run(
+      cliArgs("score", { reading: "release", results: rolloutRunDir(main), "bfcl-data": bfclDataDir(), bootstrap: 0, format: "json" }),
+    );
     const rows = (JSON.parse(s.out) as { workaround: { model: string; attempts: number; workaround: number; credited: number }[] })
       .workaround;
     expect(rows.map((w) => w.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
@@ -312,21 +273,16 @@ describe("twinscore report --bfcl-data", () => {
 describe("twinscore report --labels", () => {
   it("shows the judge's label shares for gpt-oss-20b's held-back turns on main", async () => {
     const csv = join(tmp, "per-item-20b.csv");
-    const s = await run([
-      "score",
-      "--reading",
-      "release",
-      "--results",
-      rolloutRunDir(main),
-      "--model",
-      "openai_gpt-oss-20b",
-      "--per-item",
-      csv,
-      "--bootstrap",
-      "0",
-      "--format",
-      "json",
-    ]);
+    const s = await run(
+      cliArgs("score", {
+        reading: "release",
+        results: rolloutRunDir(main),
+        model: "openai_gpt-oss-20b",
+        "per-item": csv,
+        bootstrap: 0,
+        format: "json",
+      }),
+    );
     expect(s.code).toBe(0);
     const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
     const cols = header.split(",");
@@ -344,21 +300,9 @@ describe("twinscore report --labels", () => {
     const file = join(tmp, "labels.jsonl");
     writeFileSync(file, labels.map((l) => JSON.stringify(l)).join("\n") + "\n");
     const out = join(tmp, "labels.html");
-    const r = await run([
-      "report",
-      "--reading",
-      "release",
-      "--results",
-      rolloutRunDir(main),
-      "--model",
-      "openai_gpt-oss-20b",
-      "--bootstrap",
-      "0",
-      "--labels",
-      file,
-      "--out",
-      out,
-    ]);
+    const r = await run(
+      cliArgs("report", { reading: "release", results: rolloutRunDir(main), model: "openai_gpt-oss-20b", bootstrap: 0, labels: file, out }),
+    );
     expect(r.code, r.err).toBe(0);
     const html = readFileSync(out, "utf8");
     const section = html.slice(html.indexOf('<h2 id="judge">'));
@@ -428,19 +372,9 @@ describe("twinscore report: bad input", () => {
     // the missing folder is found before anything is read: one line, nothing else
     expect(a.err.trim().split("\n")).toEqual([`${join(tmp, "no-such-run")}: error: results directory not found [results-missing]`]);
     const out = join(tmp, "missing-folder", "r.html");
-    const b = await run([
-      "report",
-      "--reading",
-      "release",
-      "--results",
-      rolloutRunDir(main),
-      "--model",
-      "openai_gpt-oss-20b",
-      "--bootstrap",
-      "0",
-      "--out",
-      out,
-    ]);
+    const b = await run(
+      cliArgs("report", { reading: "release", results: rolloutRunDir(main), model: "openai_gpt-oss-20b", bootstrap: 0, out }),
+    );
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/output folder does not exist/);
     expect(existsSync(out)).toBe(false);

@@ -1,11 +1,7 @@
 /**
- * `run` and `judge` through the CLI against endpoints that answer, but badly (127.0.0.1,
- * `src/testing/broken-http.ts` and `hostile-servers.ts`): a `Content-Encoding` that lies
- * about a plain body, from the model, the simulated user and the judge; replies of
- * 150,000 backslashes with a key set; redirect loops and HTTP/0.9 after a healthy probe;
- * numbers that are not plain decimals; and `judge` refusing before it spends, as `run`
- * does. Each failure is named, every command ends on time with a summary, and no lock is
- * left behind.
+ * `run` and `judge` through the CLI against 127.0.0.1 endpoints that answer, but badly (lying encodings,
+ * endless backslashes, redirect loops, odd numbers): each failure is named, every command ends on time with a
+ * summary, and no lock is left behind. More in this folder's README.md.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +16,7 @@ import { rolloutRunDir } from "../../testing/shared.js";
 import { LOCK_FILE_NAME } from "../../io/run-output.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { cliArgs } from "../../testing/cli-args.js";
 
 const categories = ["base", "miss_func", "miss_param"] as const;
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-broken-"));
@@ -60,20 +57,7 @@ describe("a Content-Encoding that lies (gzip, deflate or br over a plain body)",
     it(`${coding} from the model: every item an error line naming it, the summary, no lock left, exit 1`, async () => {
       const liar = await serve(startLyingEncodingServer(coding));
       const out = fresh(`liar-${coding}`);
-      const r = await run([
-        "--endpoint",
-        liar.url,
-        "--model",
-        "m",
-        "--out",
-        out,
-        "--items",
-        "all",
-        "--timeout",
-        "10",
-        "--concurrency",
-        "3",
-      ]);
+      const r = await run(cliArgs("", { endpoint: liar.url, model: "m", out, items: "all", timeout: 10, concurrency: 3 }));
       expect(r.code).toBe(1);
       expect(r.ms).toBeLessThan(10_000);
       const lines = resultLines(out);
@@ -98,24 +82,18 @@ describe("a Content-Encoding that lies (gzip, deflate or br over a plain body)",
     const model = await serve(startChatServer((_b, _r, res) => sendJson(res, 200, completionWith("Which file do you mean?"))));
     const liar = await serve(startLyingEncodingServer("gzip"));
     const out = fresh("liar-sim");
-    const r = await run([
-      "--endpoint",
-      model.url,
-      "--model",
-      "m",
-      "--out",
-      out,
-      "--items",
-      "all",
-      "--timeout",
-      "10",
-      "--user-sim",
-      "llm",
-      "--user-endpoint",
-      liar.url,
-      "--user-model",
-      "s",
-    ]);
+    const r = await run(
+      cliArgs("", {
+        endpoint: model.url,
+        model: "m",
+        out,
+        items: "all",
+        timeout: 10,
+        "user-sim": "llm",
+        "user-endpoint": liar.url,
+        "user-model": "s",
+      }),
+    );
     expect(r.code).toBe(1);
     const byId = new Map(resultLines(out).map((l) => [l.id, l.result]));
     expect(byId.size).toBe(6);
@@ -138,24 +116,18 @@ describe("a Content-Encoding that lies (gzip, deflate or br over a plain body)",
   it("from the judge: each turn a failure naming it, the summary, exit 1", async () => {
     const liar = await serve(startLyingEncodingServer("br"));
     const dir = mkdtempSync(join(tmp, "judge-liar-"));
-    const r = await cli([
-      "judge",
-      "--results",
-      realRun,
-      "--model",
-      "openai_gpt-oss-20b",
-      "--include-silent",
-      "--endpoint",
-      liar.url,
-      "--judge-model",
-      "j",
-      "--labels",
-      join(dir, "labels.jsonl"),
-      "--retries",
-      "0",
-      "--timeout",
-      "10",
-    ]);
+    const r = await cli(
+      cliArgs("judge", {
+        results: realRun,
+        model: "openai_gpt-oss-20b",
+        "include-silent": true,
+        endpoint: liar.url,
+        "judge-model": "j",
+        labels: join(dir, "labels.jsonl"),
+        retries: 0,
+        timeout: 10,
+      }),
+    );
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(20_000);
     const failures = messageLines(r.err).filter((l) => l.endsWith("[judge-failed]"));
@@ -175,25 +147,7 @@ describe("replies of 150,000 backslashes with a key set", () => {
     const srv = await serve(startBackslashServer(150_000, "m"));
     const out = fresh("backslashes");
     const r = await cli(
-      [
-        "run",
-        "--bfcl-data",
-        one,
-        "--endpoint",
-        srv.url,
-        "--model",
-        "m",
-        "--out",
-        out,
-        "--items",
-        "all",
-        "--timeout",
-        "5",
-        "--retries",
-        "0",
-        "--key-env",
-        "K",
-      ],
+      cliArgs("run", { "bfcl-data": one, endpoint: srv.url, model: "m", out, items: "all", timeout: 5, retries: 0, "key-env": "K" }),
       { K: KEY },
     );
     // with a redaction quadratic in the run of backslashes, one such reply took over a minute;
@@ -325,20 +279,9 @@ describe("judge checks its endpoint before it spends, as run does", () => {
         "error: --endpoint: the URL holds a user name or password, which is not sent; give the key through an environment variable (--key-env / --user-key-env) [bad-argument]",
       ],
     ] as const) {
-      const r = await cli([
-        "judge",
-        "--results",
-        realRun,
-        "--model",
-        "openai_gpt-oss-20b",
-        "--include-silent",
-        "--endpoint",
-        endpoint,
-        "--judge-model",
-        "j",
-        "--labels",
-        labels,
-      ]);
+      const r = await cli(
+        cliArgs("judge", { results: realRun, model: "openai_gpt-oss-20b", "include-silent": true, endpoint, "judge-model": "j", labels }),
+      );
       expect(r.code, endpoint).toBe(2);
       expect(r.ms, endpoint).toBeLessThan(10_000);
       expect(messageLines(r.err), endpoint).toEqual([line]);
@@ -354,20 +297,16 @@ describe("judge checks its endpoint before it spends, as run does", () => {
       ),
     );
     const secret = "qs-0123456789abcdef-secret";
-    const r = await cli([
-      "judge",
-      "--results",
-      realRun,
-      "--model",
-      "openai_gpt-oss-20b",
-      "--include-silent",
-      "--endpoint",
-      `${srv.url}?api-key=${secret}`,
-      "--judge-model",
-      "j",
-      "--labels",
-      join(tmp, "never.jsonl"),
-    ]);
+    const r = await cli(
+      cliArgs("judge", {
+        results: realRun,
+        model: "openai_gpt-oss-20b",
+        "include-silent": true,
+        endpoint: `${srv.url}?api-key=${secret}`,
+        "judge-model": "j",
+        labels: join(tmp, "never.jsonl"),
+      }),
+    );
     expect(r.code).toBe(2);
     const lines = messageLines(r.err);
     expect(lines).toHaveLength(1);

@@ -15,6 +15,7 @@ import { serverPool, subsetBfclData } from "../../testing/run-fixtures.js";
 import { rolloutRunDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { cliArgs } from "../../testing/cli-args.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-endpoint-messages-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -47,40 +48,22 @@ describe("an https:// URL on a server that speaks plain HTTP", () => {
     expect(r.err).not.toMatch(/ssl3|\.c:\d+/); // OpenSSL's source file and line are not the user's business
     expect(existsSync(out)).toBe(false);
 
-    const judged = await cli([
-      "judge",
-      "--results",
-      realRun,
-      "--model",
-      "openai_gpt-oss-20b",
-      "--include-silent",
-      "--endpoint",
-      https,
-      "--judge-model",
-      "j",
-      "--labels",
-      join(tmp, "never.jsonl"),
-    ]);
+    const judged = await cli(
+      cliArgs("judge", {
+        results: realRun,
+        model: "openai_gpt-oss-20b",
+        "include-silent": true,
+        endpoint: https,
+        "judge-model": "j",
+        labels: join(tmp, "never.jsonl"),
+      }),
+    );
     expect(judged.code).toBe(2);
     expect(messageLines(judged.err)).toEqual([
       `error: --endpoint ${https}: ${https} answers in plain HTTP, not TLS: use --endpoint ${srv.url}; nothing was judged [endpoint-plain-http]`,
     ]);
 
-    const suggested = await cli([
-      "run",
-      "--bfcl-data",
-      data,
-      "--endpoint",
-      srv.url,
-      "--model",
-      "m",
-      "--out",
-      out,
-      "--limit",
-      "1",
-      "--retries",
-      "0",
-    ]);
+    const suggested = await cli(cliArgs("run", { "bfcl-data": data, endpoint: srv.url, model: "m", out, limit: 1, retries: 0 }));
     expect(suggested.code).toBe(0);
   }, 60_000);
 
@@ -102,21 +85,7 @@ describe("a base URL without the /v1 the API is served under", () => {
     const out = join(tmp, "no-v1");
     // the flag's URL as messages show URLs (a root path is "/"), with or without the slash given
     for (const given of [srv.url, `${srv.url}/`]) {
-      const r = await cli([
-        "run",
-        "--bfcl-data",
-        data,
-        "--endpoint",
-        given,
-        "--model",
-        "m",
-        "--out",
-        out,
-        "--limit",
-        "1",
-        "--retries",
-        "0",
-      ]);
+      const r = await cli(cliArgs("run", { "bfcl-data": data, endpoint: given, model: "m", out, limit: 1, retries: 0 }));
       expect(r.code).toBe(2);
       expect(messageLines(r.err)).toEqual([
         `error: --endpoint ${srv.url}/: ${srv.url}/chat/completions answers 404, but ${srv.url}/v1/models answers: the API is served under /v1; use --endpoint ${srv.url}/v1; nothing was generated [endpoint-path]`,
@@ -124,40 +93,22 @@ describe("a base URL without the /v1 the API is served under", () => {
       expect(r.err).not.toContain("model-not-served");
       expect(existsSync(out)).toBe(false);
     }
-    const judged = await cli([
-      "judge",
-      "--results",
-      realRun,
-      "--model",
-      "openai_gpt-oss-20b",
-      "--include-silent",
-      "--endpoint",
-      srv.url,
-      "--judge-model",
-      "m",
-      "--labels",
-      join(tmp, "never.jsonl"),
-    ]);
+    const judged = await cli(
+      cliArgs("judge", {
+        results: realRun,
+        model: "openai_gpt-oss-20b",
+        "include-silent": true,
+        endpoint: srv.url,
+        "judge-model": "m",
+        labels: join(tmp, "never.jsonl"),
+      }),
+    );
     expect(judged.code).toBe(2);
     expect(messageLines(judged.err)).toEqual([
       `error: --endpoint ${srv.url}/: ${srv.url}/chat/completions answers 404, but ${srv.url}/v1/models answers: the API is served under /v1; use --endpoint ${srv.url}/v1; nothing was judged [endpoint-path]`,
     ]);
 
-    const suggested = await cli([
-      "run",
-      "--bfcl-data",
-      data,
-      "--endpoint",
-      `${srv.url}/v1`,
-      "--model",
-      "m",
-      "--out",
-      out,
-      "--limit",
-      "1",
-      "--retries",
-      "0",
-    ]);
+    const suggested = await cli(cliArgs("run", { "bfcl-data": data, endpoint: `${srv.url}/v1`, model: "m", out, limit: 1, retries: 0 }));
     expect(suggested.code).toBe(0);
   }, 60_000);
 
@@ -168,19 +119,7 @@ describe("a base URL without the /v1 the API is served under", () => {
         { probe: "pass", models: ["other"] },
       ),
     );
-    const r = await cli([
-      "run",
-      "--bfcl-data",
-      data,
-      "--endpoint",
-      srv.url,
-      "--model",
-      "m",
-      "--out",
-      join(tmp, "wrong-model"),
-      "--limit",
-      "1",
-    ]);
+    const r = await cli(cliArgs("run", { "bfcl-data": data, endpoint: srv.url, model: "m", out: join(tmp, "wrong-model"), limit: 1 }));
     expect(r.code).toBe(2);
     expect(messageLines(r.err)).toHaveLength(1);
     expect(messageLines(r.err)[0]).toMatch(/the endpoint answers 404 to a request for model "m" .*\[model-not-served\]$/);

@@ -1,10 +1,7 @@
 /**
- * `twinscore run` against hostile and broken endpoints on 127.0.0.1 (`src/testing/
- * hostile-servers.ts`), through the CLI, on a small BFCL data folder cut from the real
- * one: keys echoed in every JSON spelling by the model and by the simulated user, keys
- * that cannot go into a header, replies that never end or nest thousands of levels deep,
- * a timeout past Node's timer limit, arguments that are wrong before anything is made,
- * and endpoints that do not answer at all.
+ * `twinscore run` through the CLI against hostile and broken endpoints on 127.0.0.1
+ * (`src/testing/hostile-servers.ts`): echoed keys, endless or deeply nested replies, bad timeouts and
+ * arguments, silent endpoints. More in this folder's README.md.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +23,7 @@ import { completionWith } from "../../testing/stub-servers.js";
 import { serverPool, subsetBfclData } from "../../testing/run-fixtures.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { cliArgs } from "../../testing/cli-args.js";
 
 const categories = ["base", "miss_func", "miss_param"] as const;
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-run-hostile-"));
@@ -91,23 +89,16 @@ describe("keys echoed back in every JSON spelling", () => {
     const sim = await serve(startKeyEchoSimulator(simSaw));
     const out = fresh("echo");
     const r = await cli(
-      [
-        "--endpoint",
-        model.url,
-        "--model",
-        "m",
-        "--out",
+      cliArgs("", {
+        endpoint: model.url,
+        model: "m",
         out,
-        "--items",
-        "all",
-        "--key-env",
-        "M_KEY",
-        "--retries",
-        "0",
-        "--verbose",
-        "--format",
-        "json",
-      ].concat(["--user-sim", "llm", "--user-endpoint", sim.url, "--user-model", "s", "--user-key-env", "S_KEY"]),
+        items: "all",
+        "key-env": "M_KEY",
+        retries: 0,
+        verbose: true,
+        format: "json",
+      }).concat(["--user-sim", "llm", "--user-endpoint", sim.url, "--user-model", "s", "--user-key-env", "S_KEY"]),
       { M_KEY: MODEL_KEY, S_KEY: SIM_KEY },
     );
     expect(r.code).toBe(1); // the 500s are error lines
@@ -156,22 +147,9 @@ describe("replies a client must bound", () => {
   it("a reply that never ends: each item an error line at --max-reply-bytes, and the run goes on to the end", async () => {
     const endless = await serve(startEndlessServer());
     const out = fresh("endless");
-    const r = await cli([
-      "--endpoint",
-      endless.url,
-      "--model",
-      "m",
-      "--out",
-      out,
-      "--items",
-      "all",
-      "--max-reply-bytes",
-      "100000",
-      "--retries",
-      "2",
-      "--timeout",
-      "30",
-    ]);
+    const r = await cli(
+      cliArgs("", { endpoint: endless.url, model: "m", out, items: "all", "max-reply-bytes": 100000, retries: 2, timeout: 30 }),
+    );
     expect(r.code).toBe(1);
     const lines = resultText(out, "m").join("").trimEnd().split("\n");
     expect(lines).toHaveLength(6);

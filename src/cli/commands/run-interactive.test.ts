@@ -1,10 +1,7 @@
 /**
- * `twinscore run --user-sim …` over real HTTP (the project's client against servers on
- * 127.0.0.1), on a small BFCL data folder cut from the real one: `--user-sim scripted`
- * writes the same bytes as a plain run; the flags of interactive mode and their errors;
- * the simulator's key and item header; the simulator endpoint failing (retried, then an
- * error line naming it) and dying mid-run, after which a resume gives the uninterrupted
- * run's files.
+ * `twinscore run --user-sim …` over real HTTP on 127.0.0.1, on a small BFCL data folder cut from the real one:
+ * scripted equals a plain run, the flags and their errors, and a failing or dying simulator endpoint, resumed
+ * to the uninterrupted run's files. More in this folder's README.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -16,6 +16,7 @@ import { serverPool, subsetBfclData } from "../../testing/run-fixtures.js";
 import { projectRoot, rolloutRunDir } from "../../testing/shared.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
+import { cliArgs } from "../../testing/cli-args.js";
 
 const PER_CATEGORY = 8;
 const categories = ["base", "miss_func", "miss_param"] as const;
@@ -65,23 +66,15 @@ describe("Ctrl-C in run", () => {
     let child: ReturnType<typeof spawn> | null = null;
     const srv = await serve(startReplayServer(recording, { onRequest: () => void (++served === 40 && child?.kill("SIGINT")) }));
     const out = join(tmp, "mid-run");
-    const args = [
-      "run",
-      "--endpoint",
-      srv.url,
-      "--model",
-      "openai/gpt-oss-120b",
-      "--out",
+    const args = cliArgs("run", {
+      endpoint: srv.url,
+      model: "openai/gpt-oss-120b",
       out,
-      "--items",
-      "all",
-      "--bfcl-data",
-      subsetData,
-      "--concurrency",
-      "2",
-      "--retries",
-      "0",
-    ];
+      items: "all",
+      "bfcl-data": subsetData,
+      concurrency: 2,
+      retries: 0,
+    });
     const started = startBin(args);
     child = started.child;
     const ended = await started.ended;
@@ -125,21 +118,7 @@ describe("Ctrl-C in run", () => {
     // the probe's one-token request never gets its answer: the run is still checking the endpoint
     const srv = await serve(startChatServer(() => void child?.kill("SIGINT"), { probe: "pass", maxRequests: 5, lifetimeMs: 60_000 }));
     const out = join(tmp, "at-probe");
-    const args = [
-      "run",
-      "--endpoint",
-      srv.url,
-      "--model",
-      "openai/gpt-oss-120b",
-      "--out",
-      out,
-      "--limit",
-      "2",
-      "--bfcl-data",
-      subsetData,
-      "--timeout",
-      "30",
-    ];
+    const args = cliArgs("run", { endpoint: srv.url, model: "openai/gpt-oss-120b", out, limit: 2, "bfcl-data": subsetData, timeout: 30 });
     const started = startBin(args);
     child = started.child;
     const ended = await started.ended;

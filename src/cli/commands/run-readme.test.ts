@@ -1,18 +1,8 @@
 /**
- * The README's "Try it without a model" example, run as a user runs it: the command of
- * its first block (`npm run replay -- …`, the replay server of a real recorded run)
- * started in its own process group as in a terminal, the commands of its second block
- * (`npx twinscore run …`, `npx twinscore score …`) run one after the other from the
- * project root once the server says it is listening, then Ctrl-C (SIGINT to the group).
- * The commands are parsed out of README.md; only the port (8765 → a free one) and the
- * output folder (/tmp/replayed → a temporary one) are replaced, so that parallel test
- * runs do not collide. Checked: the server's own report (no tool output or history
- * differs from the recording), `run`'s exit code and error lines (exactly the recorded
- * error lines of the selected items), and `score`'s row equal to the README's table row
- * for the recorded run.
- *
- * Needs a fresh `dist/` (`npm ci` builds it; `npm run build` after changing src/), as the
- * `npx twinscore` of a fresh clone does.
+ * The README's "Try it without a model" example, run as a user runs it: the replay server of its first block,
+ * then the `npx twinscore run …` and `score …` commands of its second block, then Ctrl-C; `score`'s row must
+ * equal the README's. Needs a fresh `dist/` (`npm run build` after changing src/). More in this folder's
+ * README.md.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

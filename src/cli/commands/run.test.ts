@@ -1,10 +1,7 @@
 /**
- * `twinscore run` over real HTTP (the openai-package client against servers on
- * 127.0.0.1), on a small BFCL data folder cut from the real one: the replay of a recorded
- * run, the item header and the key, argument errors, and the faults a long run meets —
- * garbage replies, 429 then success, a hanging server, and a server killed mid-run after
- * which a resume gives the same file as an uninterrupted run (a torn last line too), and
- * the run process itself killed (SIGKILL) mid-run, after which a rerun completes it.
+ * `twinscore run` over real HTTP (the openai-package client against 127.0.0.1 servers), on a small BFCL data
+ * folder cut from the real one: the replay of a recorded run, argument errors, and the faults a long run meets,
+ * each resumed to the file an uninterrupted run writes. More in this folder's README.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +28,7 @@ import { counted } from "../../messages/index.js";
 import { memoryIo } from "../io.js";
 import { runCli } from "../program.js";
 import { serverPool, subsetBfclData } from "../../testing/run-fixtures.js";
+import { cliArgs } from "../../testing/cli-args.js";
 
 const PER_CATEGORY = 8;
 const categories = ["base", "miss_func", "miss_param"] as const;
@@ -156,25 +154,16 @@ describe("twinscore run over HTTP", () => {
     const out = join(tmp, "cli");
     const io = memoryIo({ TS_KEY: KEY }, tmp);
     const code = await runCli(
-      [
-        "run",
-        "--endpoint",
-        srv.url,
-        "--model",
-        "openai/gpt-oss-120b",
-        "--out",
+      cliArgs("run", {
+        endpoint: srv.url,
+        model: "openai/gpt-oss-120b",
         out,
-        "--items",
-        "all",
-        "--bfcl-data",
-        subsetData,
-        "--key-env",
-        "TS_KEY",
-        "--concurrency",
-        "4",
-        "--retries",
-        "0",
-      ],
+        items: "all",
+        "bfcl-data": subsetData,
+        "key-env": "TS_KEY",
+        concurrency: 4,
+        retries: 0,
+      }),
       io,
     );
     const errText = io.err.join("");
@@ -199,21 +188,14 @@ describe("twinscore run over HTTP", () => {
     const again = memoryIo({ TS_KEY: KEY }, tmp);
     expect(
       await runCli(
-        [
-          "run",
-          "--endpoint",
-          srv.url,
-          "--model",
-          "openai/gpt-oss-120b",
-          "--out",
+        cliArgs("run", {
+          endpoint: srv.url,
+          model: "openai/gpt-oss-120b",
           out,
-          "--items",
-          "all",
-          "--bfcl-data",
-          subsetData,
-          "--key-env",
-          "TS_KEY",
-        ],
+          items: "all",
+          "bfcl-data": subsetData,
+          "key-env": "TS_KEY",
+        }),
         again,
       ),
     ).toBe(1);
@@ -239,21 +221,14 @@ describe("twinscore run over HTTP", () => {
     const srv = await serve(startReplayServer(recording, { onRequest: (_h, body) => bodies.push(body) }));
     const out = join(tmp, "request-shape");
     const io = memoryIo({}, tmp);
-    const args = [
-      "run",
-      "--endpoint",
-      srv.url,
-      "--model",
-      "openai/gpt-oss-120b",
-      "--out",
+    const args = cliArgs("run", {
+      endpoint: srv.url,
+      model: "openai/gpt-oss-120b",
       out,
-      "--items",
-      "all",
-      "--bfcl-data",
-      subsetData,
-      "--retries",
-      "0",
-    ];
+      items: "all",
+      "bfcl-data": subsetData,
+      retries: 0,
+    });
     expect(await runCli([...args, "--temperature", "0.7", "--model-dir", "my-folder", "--timeout", "30"], io)).toBe(1);
     expect(bodies.length).toBeGreaterThan(100);
     for (const b of bodies) {
@@ -267,21 +242,7 @@ describe("twinscore run over HTTP", () => {
     const plain = join(tmp, "request-default");
     expect(
       await runCli(
-        [
-          "run",
-          "--endpoint",
-          srv.url,
-          "--model",
-          "openai/gpt-oss-120b",
-          "--out",
-          plain,
-          "--items",
-          "all",
-          "--bfcl-data",
-          subsetData,
-          "--retries",
-          "0",
-        ],
+        cliArgs("run", { endpoint: srv.url, model: "openai/gpt-oss-120b", out: plain, items: "all", "bfcl-data": subsetData, retries: 0 }),
         memoryIo({}, tmp),
       ),
     ).toBe(1);
@@ -294,22 +255,15 @@ describe("twinscore run over HTTP", () => {
     const out = join(tmp, "no-state");
     const io = memoryIo({}, tmp);
     const code = await runCli(
-      [
-        "run",
-        "--endpoint",
-        srv.url,
-        "--model",
-        "openai/gpt-oss-120b",
-        "--out",
+      cliArgs("run", {
+        endpoint: srv.url,
+        model: "openai/gpt-oss-120b",
         out,
-        "--items",
-        "all",
-        "--bfcl-data",
-        subsetData,
-        "--exclude-state-log",
-        "--retries",
-        "0",
-      ],
+        items: "all",
+        "bfcl-data": subsetData,
+        "exclude-state-log": true,
+        retries: 0,
+      }),
       io,
     );
     expect(code).toBe(1); // the recorded error lines
@@ -348,21 +302,14 @@ describe("twinscore run over HTTP", () => {
     const io = memoryIo({}, tmp);
     expect(
       await runCli(
-        [
-          "run",
-          "--endpoint",
-          srv.url,
-          "--model",
-          "openai/gpt-oss-120b",
-          "--out",
-          join(tmp, "progress"),
-          "--items",
-          "all",
-          "--bfcl-data",
-          subsetData,
-          "--retries",
-          "0",
-        ],
+        cliArgs("run", {
+          endpoint: srv.url,
+          model: "openai/gpt-oss-120b",
+          out: join(tmp, "progress"),
+          items: "all",
+          "bfcl-data": subsetData,
+          retries: 0,
+        }),
         io,
       ),
     ).toBe(1);
@@ -430,24 +377,16 @@ describe("twinscore run over HTTP", () => {
       const out = join(tmp, `echo-${status}`);
       const io = memoryIo({ TS_KEY: KEY }, tmp);
       const code = await runCli(
-        [
-          "run",
-          "--endpoint",
-          echo.url,
-          "--model",
-          "m",
-          "--out",
+        cliArgs("run", {
+          endpoint: echo.url,
+          model: "m",
           out,
-          "--items",
-          "all",
-          "--bfcl-data",
-          subsetData,
-          "--key-env",
-          "TS_KEY",
-          "--retries",
-          "0",
-          "--verbose",
-        ],
+          items: "all",
+          "bfcl-data": subsetData,
+          "key-env": "TS_KEY",
+          retries: 0,
+          verbose: true,
+        }),
         io,
       );
       const everything = io.err.join("") + io.out.join("");
@@ -545,21 +484,14 @@ describe("an endpoint that dies mid-run", () => {
     const reference = await referenceText();
     const victim = await replayDyingAfter(60);
     const out = join(tmp, "died");
-    const args = [
-      "run",
-      "--endpoint",
-      victim.url,
-      "--model",
-      "openai/gpt-oss-120b",
-      "--out",
+    const args = cliArgs("run", {
+      endpoint: victim.url,
+      model: "openai/gpt-oss-120b",
       out,
-      "--items",
-      "all",
-      "--bfcl-data",
-      subsetData,
-      "--retries",
-      "1",
-    ];
+      items: "all",
+      "bfcl-data": subsetData,
+      retries: 1,
+    });
     const io = memoryIo({}, tmp);
     const t0 = Date.now();
     expect(await runCli(args, io)).toBe(2);
@@ -616,23 +548,15 @@ describe("the run process killed mid-run", () => {
       }),
     );
     const out = join(tmp, "process-killed");
-    const args = [
-      "run",
-      "--endpoint",
-      srv.url,
-      "--model",
-      "openai/gpt-oss-120b",
-      "--out",
+    const args = cliArgs("run", {
+      endpoint: srv.url,
+      model: "openai/gpt-oss-120b",
       out,
-      "--items",
-      "all",
-      "--bfcl-data",
-      subsetData,
-      "--concurrency",
-      "4",
-      "--retries",
-      "0",
-    ];
+      items: "all",
+      "bfcl-data": subsetData,
+      concurrency: 4,
+      retries: 0,
+    });
     child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
     expect(signal).toBe("SIGKILL");
@@ -687,24 +611,16 @@ describe("--retry-errors stopped by a signal", () => {
           },
         }),
       );
-      const args = [
-        "run",
-        "--endpoint",
-        srv.url,
-        "--model",
-        "openai/gpt-oss-120b",
-        "--out",
+      const args = cliArgs("run", {
+        endpoint: srv.url,
+        model: "openai/gpt-oss-120b",
         out,
-        "--items",
-        "all",
-        "--bfcl-data",
-        subsetData,
-        "--concurrency",
-        "2",
-        "--retries",
-        "0",
-        "--retry-errors",
-      ];
+        items: "all",
+        "bfcl-data": subsetData,
+        concurrency: 2,
+        retries: 0,
+        "retry-errors": true,
+      });
       child = spawn(process.execPath, [join(projectRoot, "dist", "cli", "main.js"), ...args], { stdio: "ignore" });
       const ended = await new Promise<NodeJS.Signals | null>((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
       expect(ended).toBe(signal);

@@ -1,11 +1,7 @@
 /**
- * A function-calling run whose server returned the model's calls as Python-call text (the
- * shape of a Mistral FC run through a server whose tool-call parser did not parse them),
- * made from the real gpt-oss-120b run of 2025-11-12-main: every anchor-turn record step is
- * rewritten into the text `[name(key="value", …)]`, under the folder of a registry model
- * whose handler is MistralHandler in function-calling mode. BFCL's FC decoder fails on such
- * a step, so BFCL executed no call there; the headline still counts each as the model's
- * attempt. The BFCL-decoded numbers are computed here from the lines themselves.
+ * A function-calling run whose server returned the model's calls as Python-call text (a Mistral FC run whose
+ * server's tool-call parser failed), made from the real gpt-oss-120b run: BFCL executed no call there, yet the
+ * headline counts each as the model's attempt. More in this folder's README.md.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

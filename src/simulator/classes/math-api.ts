@@ -1,10 +1,7 @@
 /**
- * BFCL's MathAPI (`math_api.py`): seventeen pure functions. The result strings are
- * `json.dumps` of `{"result": …}` (or `str()` of it for mpmath/Decimal results), so the
- * numeric types matter: int stays int, `/` gives float, `sum` is Python ≥ 3.12's
- * compensated sum, `logarithm` prints an mpmath `mpf` at the requested precision and
- * `square_root` a `decimal.Decimal` rounded to `precision` digits. Each method catches
- * exactly the exception types BFCL catches; anything else escapes as in Python.
+ * BFCL's MathAPI (`math_api.py`): seventeen pure functions. The result strings show Python's numeric types
+ * (int, float, mpmath, Decimal), so those are reproduced, and each method catches exactly the exception types
+ * BFCL catches. More in this folder's README.md.
  */
 import type { ApiInstance, CallNotes, MethodSpec, ParamSpec } from "../types.js";
 import type { PyObject, PyValue } from "../../python/value.js";
@@ -408,11 +405,9 @@ function logarithmBound(prec: number, notes: CallNotes | undefined): PyException
 }
 
 /**
- * The most digits `square_root` computes. The real runs ask for at most 20; this is 5,000
- * times that and takes about 0.3 s here, where 10^6 digits take 5 s and the time grows
- * faster than the digits. Far above it CPython's decimal grinds too (10^8 digits: minutes
- * to hours and gigabytes, so BFCL's evaluator stalls); above it the call is reported as not
- * emulated and raises MemoryError, as `logarithm` does above its bound.
+ * The most digits `square_root` computes: 5,000 times the 20 the real runs ask for at most, about 0.3 s here.
+ * Above it the call is reported as not emulated and raises MemoryError, as `logarithm` does above its bound;
+ * CPython's decimal grinds for minutes to hours there too. More in this folder's README.md.
  */
 export const MAX_SQRT_DIGITS = 100_000;
 

@@ -25,11 +25,9 @@ const PERTURB_SHIFT = 5n;
 const HASH_MODULUS = (1n << 61n) - 1n;
 
 /**
- * A set of message ids that iterates (and so prints) in CPython's hash-table order rather
- * than insertion order: `generated_ids` is compared by value, but it is printed in score
- * files and state logs, where `{67410, 41772, 24547}` is CPython's order. The order is
- * simulated for sets of non-negative ints below 2^61 (hash = value) built by adds only,
- * which is all MessageAPI does; any other content falls back to insertion order.
+ * A set of message ids that iterates (and so prints) in CPython's hash-table order, as score files and state
+ * logs print `generated_ids`. Simulated for sets of non-negative ints below 2^61 built by adds only, all
+ * MessageAPI does; anything else keeps insertion order. More in this folder's README.md.
  */
 export class CPythonIntSet extends PySet {
   private readonly added: PyValue[] = [];

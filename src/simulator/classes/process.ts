@@ -1,7 +1,7 @@
 /**
  * Module-level ("process-global") state of BFCL's Python classes. In BFCL one Python process evaluates every
  * entry, so a mutable default argument or a module constant that a method mutates is shared by all instances,
- * model and ground truth alike. More in this folder's README.md.
+ * model and ground truth alike; a `PythonProcess` stands for that process. More in this folder's README.md.
  */
 import type { BfclVersion } from "../../bfcl/data.js";
 import type { PyValue } from "../../python/value.js";

@@ -1,9 +1,6 @@
 /**
- * BFCL's `TicketAPI` (`ticket_api.py`): a support-ticket queue with a login. The checker
- * compares `ticket_queue`, `ticket_counter` and `current_user` between the model's and the
- * reference's instance, and compares result strings, so every message and every Python
- * quirk (tickets returned by reference, `edit_ticket` writing any non-None value,
- * `get_user_tickets` returning a list with an error dict) is reproduced.
+ * BFCL's `TicketAPI` (`ticket_api.py`): a support-ticket queue with a login. The checker compares its state and
+ * its result strings, so every message and every Python quirk is reproduced. More in this folder's README.md.
  */
 import { PyDict, PySet } from "../../python/containers.js";
 import { PyException } from "../../python/exception.js";
