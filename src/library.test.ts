@@ -62,19 +62,48 @@ const main = join(rolloutRunDir("2025-11-12-main"), "result");
 
 let tarball = "";
 
+interface ScoreDocument {
+  models: { model: string; numbers: { decision: number; n: number } | null; noHeadline: string | null }[];
+}
+let cliDocument: Promise<ScoreDocument> | null = null;
+/** The CLI's `score --format json` of the real run (exit 1, as for the examples), scored once for both examples. */
+function cliScore(): Promise<ScoreDocument> {
+  cliDocument ??= (async () => {
+    const io = memoryIo({}, projectRoot);
+    expect(await runCli(["score", "--results", main, "--bootstrap", "0", "--format", "json"], io)).toBe(1);
+    return JSON.parse(io.out.join("")) as ScoreDocument;
+  })();
+  return cliDocument;
+}
+
 beforeAll(() => {
   requireFreshBuild("index.js");
   const packs = join(tmp, "packs");
   mkdirSync(packs);
-  tarball = join(packs, run(npm, ["pack", "--ignore-scripts", "--pack-destination", packs, projectRoot], tmp).trim().split("\n").pop()!);
-  const deps = join(tmp, "deps");
-  mkdirSync(deps);
-  for (const dep of ["commander", "openai", "valibot"])
-    run(npm, ["pack", "--ignore-scripts", "--pack-destination", deps, join(projectRoot, "node_modules", dep)], tmp);
+  // one npm for the four tarballs (this package and its three dependencies); it prints their names, one a line
+  const dependencies = ["commander", "openai", "valibot"];
+  const packed = run(
+    npm,
+    [
+      "pack",
+      "--ignore-scripts",
+      "--pack-destination",
+      packs,
+      projectRoot,
+      ...dependencies.map((dep) => join(projectRoot, "node_modules", dep)),
+    ],
+    tmp,
+  )
+    .trim()
+    .split("\n");
+  const ours = packed.filter((f) => f.startsWith("twinscore-"));
+  expect(ours).toHaveLength(1);
+  tarball = join(packs, ours[0]);
+  expect(readdirSync(packs)).toHaveLength(1 + dependencies.length);
   mkdirSync(project);
   run(npm, ["init", "-y"], project);
   expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).type).toBe("commonjs");
-  run(npm, ["install", "--offline", "--ignore-scripts", tarball, ...readdirSync(deps).map((f) => join(deps, f))], project);
+  run(npm, ["install", "--offline", "--ignore-scripts", ...readdirSync(packs).map((f) => join(packs, f))], project);
 }, 300_000);
 
 describe("the packed package in a fresh project", () => {
@@ -103,6 +132,9 @@ describe("the packed package in a fresh project", () => {
     writeFileSync(join(project, "example.mts"), examples.esm);
     // A .cjs file is checked as JavaScript, where TypeScript types what `require` returns.
     writeFileSync(join(project, "example-check.cjs"), examples.cjs);
+    // The checks can fail: a CommonJS file that uses a name the package does not export does not
+    // type-check. Checked in the same run: its errors must be the only ones, and name only it.
+    writeFileSync(join(project, "example-wrong.cjs"), examples.cjs.replace("scoreRuns(", "scoreRunz("));
     const coreCheck =
       'import { parseItemId, readingPairs, type Manifest } from "twinscore/core";\n' +
       'export const item = parseItemId("multi_turn_miss_func_3");\n' +
@@ -119,29 +151,33 @@ describe("the packed package in a fresh project", () => {
     writeFileSync(
       join(project, "tsconfig.json"),
       JSON.stringify({
-        // incremental: the failing check below re-checks only the file it changed, not Node's and the package's declarations
         compilerOptions: {
           module: "Node16",
           moduleResolution: "Node16",
           target: "ES2022",
           strict: true,
           noEmit: true,
-          incremental: true,
-          tsBuildInfoFile: "tsbuildinfo",
           allowJs: true,
           checkJs: true,
           types: ["node"],
           typeRoots: [join(projectRoot, "node_modules", "@types")],
         },
-        files: ["example.mts", "example-check.cjs", "core-check.mts", "core-check.cts"],
+        files: ["example.mts", "example-check.cjs", "core-check.mts", "core-check.cts", "example-wrong.cjs"],
       }),
     );
-    run(process.execPath, [join(projectRoot, "node_modules", "typescript", "bin", "tsc"), "-p", project], project);
-    // The checks can fail: a CommonJS file that uses a name the package does not export does not type-check.
-    writeFileSync(join(project, "example-check.cjs"), examples.cjs.replace("scoreRuns(", "scoreRunz("));
-    const wrong = spawn(process.execPath, [join(projectRoot, "node_modules", "typescript", "bin", "tsc"), "-p", project], project);
-    expect(wrong.code).not.toBe(0);
-    expect(wrong.out).toContain("example-check.cjs");
+    const tsc = spawn(
+      process.execPath,
+      [join(projectRoot, "node_modules", "typescript", "bin", "tsc"), "-p", project, "--pretty", "false"],
+      project,
+    );
+    expect(tsc.code).not.toBe(0);
+    const errors = tsc.out.split("\n").filter((l) => l.includes("error TS"));
+    expect(errors.length, tsc.out).toBeGreaterThan(0);
+    expect(
+      errors.filter((l) => !l.startsWith("example-wrong.cjs(")),
+      tsc.out,
+    ).toEqual([]);
+    expect(errors.join("\n")).toContain("scoreRunz");
   }, 120_000);
 
   it.each([
@@ -156,11 +192,7 @@ describe("the packed package in a fresh project", () => {
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/^error: model openai_gpt-oss-20b: no act, hold or decision: 23 of 223 pairs undecided .*\[no-headline\]\n$/);
       const printed = r.out.trim().split("\n");
-      const io = memoryIo({}, projectRoot);
-      expect(await runCli(["score", "--results", main, "--bootstrap", "0", "--format", "json"], io)).toBe(1);
-      const cli = JSON.parse(io.out.join("")) as {
-        models: { model: string; numbers: { decision: number; n: number } | null; noHeadline: string | null }[];
-      };
+      const cli = await cliScore();
       expect(printed).toEqual(
         cli.models.map((m) =>
           m.numbers ? `${m.model}: decision ${m.numbers.decision.toFixed(1)} on ${m.numbers.n} pairs` : `${m.model}: ${m.noHeadline}`,

@@ -69,7 +69,8 @@ describe("twinscore report on both gpt-oss runs", () => {
     const cells = tableCells(html);
     let checked = 0;
     for (const runName of rolloutRuns) {
-      const s = await run(["score", "--reading", "release", "--results", rolloutRunDir(runName), "--format", "json"]);
+      // the point numbers only (no resamples): the intervals shown are checked against compare's below
+      const s = await run(cliArgs("score", { reading: "release", results: rolloutRunDir(runName), bootstrap: 0, format: "json" }));
       expect(s.code).toBe(0);
       const json = JSON.parse(s.out) as ScoreJson;
       expect(json.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
@@ -227,8 +228,17 @@ describe("twinscore report escapes model text", () => {
     expect(html.match(/<script>/g)).toHaveLength(1);
     // The planted text step changes no number: the table still equals the real run's.
     const real = JSON.parse(
-      (await run(["score", "--reading", "release", "--results", rolloutRunDir(main), "--model", "openai_gpt-oss-120b", "--format", "json"]))
-        .out,
+      (
+        await run(
+          cliArgs("score", {
+            reading: "release",
+            results: rolloutRunDir(main),
+            model: "openai_gpt-oss-120b",
+            bootstrap: 0,
+            format: "json",
+          }),
+        )
+      ).out,
     ) as ScoreJson;
     const cells = tableCells(html);
     expect(cells.get("openai_gpt-oss-120b|decision")).toBe(formatDecimal1(real.models[0].numbers.decision));
@@ -244,7 +254,9 @@ describe("twinscore report --bfcl-data", () => {
     );
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/replaying miss_func attempts of 2025-11-12-main\/openai_gpt-oss-120b/);
-    const s = await run(cliArgs("score", { reading: "release", results: rolloutRunDir(main), "bfcl-data": bfclDataDir(), format: "json" }));
+    const s = await run(
+      cliArgs("score", { reading: "release", results: rolloutRunDir(main), "bfcl-data": bfclDataDir(), bootstrap: 0, format: "json" }),
+    );
     const rows = (JSON.parse(s.out) as { workaround: { model: string; attempts: number; workaround: number; credited: number }[] })
       .workaround;
     expect(rows.map((w) => w.model)).toEqual(["openai_gpt-oss-120b", "openai_gpt-oss-20b"]);
@@ -262,7 +274,14 @@ describe("twinscore report --labels", () => {
   it("shows the judge's label shares for gpt-oss-20b's held-back turns on main", async () => {
     const csv = join(tmp, "per-item-20b.csv");
     const s = await run(
-      cliArgs("score", { reading: "release", results: rolloutRunDir(main), model: "openai_gpt-oss-20b", "per-item": csv, format: "json" }),
+      cliArgs("score", {
+        reading: "release",
+        results: rolloutRunDir(main),
+        model: "openai_gpt-oss-20b",
+        "per-item": csv,
+        bootstrap: 0,
+        format: "json",
+      }),
     );
     expect(s.code).toBe(0);
     const [header, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
