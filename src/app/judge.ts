@@ -224,6 +224,12 @@ function dryRunOf(
   return { requests, silent: sum("silent"), notReached: sum("notReached"), silentIncluded: Boolean(req.includeSilent) };
 }
 
+/** The probe of the judge's endpoint and model, sent through the context's host: a refusal, or the notes it made. */
+function probeJudge(req: JudgeRequest, apiKey: string, timeoutMs: number, ctx: Context): ReturnType<typeof checkEndpoints> {
+  const target = { flag: "--endpoint", endpoint: req.endpoint!, model: req.judgeModel!, apiKey: apiKey === "" ? null : apiKey };
+  return checkEndpoints([target], { otherKeys: [], timeoutMs, transport: ctx.host.http }, "nothing was judged");
+}
+
 /** Judge the held-back turns. Never throws on bad input: problems are in the document.
  *
  * @example
@@ -268,8 +274,7 @@ export async function judgeHeldBack(req: JudgeRequest): Promise<JudgeDocument> {
   const timeoutMs = Math.round((req.timeoutSeconds ?? HTTP_CLIENT_DEFAULTS.timeoutSeconds) * 1000);
   // before the first request is spent: the endpoint answers and serves the judge model (nothing to send, nothing to check)
   if (toSend.length > 0) {
-    const target = { flag: "--endpoint", endpoint: req.endpoint!, model: req.judgeModel!, apiKey: apiKey === "" ? null : apiKey };
-    const checked = await checkEndpoints([target], { otherKeys: [], timeoutMs, transport: ctx.host.http }, "nothing was judged");
+    const checked = await probeJudge(req, apiKey, timeoutMs, ctx);
     // one line, as run refuses: the warnings of reading the files would only bury it
     if (!checked.ok) return done([...checked.problems], { modelFiles });
     problems.push(...checked.value);
