@@ -8,7 +8,7 @@ import { scanLineHead, type LineHead } from "../bfcl/results.js";
 import { OWN_KEYS_TAIL, SIMULATOR_KEY_TEXT, simulatedAnswerTurn } from "../bfcl/line-keys.js";
 import { problem, type Problem } from "../messages/index.js";
 import { rolloutDataCheckBuilder, type DataCandidate, type RecordedItem, type RolloutDataCheck } from "../pairs/rollout-data.js";
-import { lastIndexOfBytes, readFailure } from "../io/results-read.js";
+import { lastIndexOfBytes, readFailure, sameBytes } from "../io/results-read.js";
 import type { Host } from "../io/host.js";
 import type { LineVisitor } from "./result-lines.js";
 import type { TreeModel } from "../io/tree.js";
@@ -103,7 +103,7 @@ function sameQueries(
     const length = queries[q + 1] - from;
     const at = known.queries[q];
     if (known.queries[q + 1] - at !== length) return false;
-    for (let k = 0; k < length; k++) if (known.bytes[at + k] !== bytes[from + k]) return false;
+    if (!sameBytes(known.bytes, at, bytes, from, length)) return false;
   }
   return true;
 }

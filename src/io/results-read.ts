@@ -171,3 +171,8 @@ export function indexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from: numbe
   const at = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).indexOf(pattern);
   return at < 0 ? -1 : from + at;
 }
+
+/** Whether `a[aFrom, aFrom + length)` and `b[bFrom, bFrom + length)` hold the same bytes, by a native comparison. */
+export function sameBytes(a: Uint8Array, aFrom: number, b: Uint8Array, bFrom: number, length: number): boolean {
+  return Buffer.from(a.buffer, a.byteOffset + aFrom, length).equals(Buffer.from(b.buffer, b.byteOffset + bFrom, length));
+}
