@@ -8,6 +8,10 @@ import {
   appendFileSync,
   closeSync,
   existsSync,
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -19,7 +23,10 @@ import {
   renameSync,
   rmSync,
   statSync,
+  truncateSync,
+  unlinkSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,9 +66,28 @@ export interface FileSystem {
   readBytes(path: string): Uint8Array;
   /** Open a file for reading in chunks: its descriptor. */
   openRead(path: string): number;
-  /** Read up to `length` bytes at the descriptor's position into `buf` from `offset`; how many were read (0 at the end). */
-  readInto(fd: number, buf: Uint8Array, offset: number, length: number): number;
+  /**
+   * Read up to `length` bytes into `buf` from `offset`: at the descriptor's position, or at byte `position` of the
+   * file (the position then stays); how many were read (0 at the end).
+   */
+  readInto(fd: number, buf: Uint8Array, offset: number, length: number, position?: number): number;
+  /** Open a file for writing, made when missing: `a` appends, `w` empties it first. Its descriptor. */
+  openWrite(path: string, mode: "a" | "w"): number;
+  /** Write up to `length` bytes of `bytes` from `offset` at the descriptor; how many were written. */
+  writeFrom(fd: number, bytes: Uint8Array, offset: number, length: number): number;
+  /** The size of an open file. */
+  sizeOf(fd: number): number;
+  /** Cut an open file back to `length` bytes. */
+  truncateOpen(fd: number, length: number): void;
   close(fd: number): void;
+  /** Cut a file back to `length` bytes. */
+  truncate(path: string, length: number): void;
+  /** Whether the path itself is a symbolic link (not followed). */
+  isSymbolicLink(path: string): boolean;
+  /** Give the file at `existing` a second name; throws EEXIST when `name` is taken (the lock relies on it). */
+  link(existing: string, name: string): void;
+  /** Remove one file (throws ENOENT when it is gone). */
+  removeFile(path: string): void;
   readText(path: string): string;
   realPath(path: string): string;
   readLink(path: string): string;
@@ -90,8 +116,16 @@ export const nodeFileSystem: FileSystem = {
   listEntries: (dir) => readdirSync(dir, { withFileTypes: true }),
   readBytes: (path) => readFileSync(path),
   openRead: (path) => openSync(path, "r"),
-  readInto: (fd, buf, offset, length) => readSync(fd, buf, offset, length, null),
+  readInto: (fd, buf, offset, length, position) => readSync(fd, buf, offset, length, position ?? null),
+  openWrite: (path, mode) => openSync(path, mode),
+  writeFrom: (fd, bytes, offset, length) => writeSync(fd, bytes, offset, length),
+  sizeOf: (fd) => fstatSync(fd).size,
+  truncateOpen: (fd, length) => ftruncateSync(fd, length),
   close: (fd) => closeSync(fd),
+  truncate: (path, length) => truncateSync(path, length),
+  isSymbolicLink: (path) => lstatSync(path).isSymbolicLink(),
+  link: (existing, name) => linkSync(existing, name),
+  removeFile: (path) => unlinkSync(path),
   readText: (path) => readFileSync(path, "utf8"),
   realPath: (path) => realpathSync(path),
   readLink: (path) => readlinkSync(path),

@@ -34,7 +34,22 @@ import {
   writeManifest,
 } from "./manifest.js";
 import { forEachLine, readFileBytes, readFileHead } from "./results-read.js";
-import { readRunRecord, runRecordAbove } from "./run-record.js";
+import { readRunRecord, runRecordAbove, writeRunRecord } from "./run-record.js";
+import {
+  acquireRunLock,
+  appendLine,
+  findBfclPromptsFile,
+  makeOutputFolder,
+  openResultFile,
+  removeInterruptedRewrites,
+  rewriteSorted,
+  scanResultFile,
+  type LockHolder,
+  type ResultFileIndex,
+  type ResultFileOps,
+  type RewrittenFile,
+  type RunLock,
+} from "./run-output.js";
 import { readScoreFileText } from "./scores.js";
 import { committedManifestSource, dataFolderVersion, type ManifestSource } from "./rollout-data.js";
 import type { RunRecord } from "../rollout/run-record.js";
@@ -72,6 +87,18 @@ export interface Host {
   readRunRecord(modelFolder: string): { record: RunRecord | null; problem: Problem | null };
   runRecordAbove(resultFile: string): RunRecord | null;
   readScoreFileText(path: string): { text: string } | { reason: string } | null;
+  writeRunRecord(modelFolder: string, record: RunRecord): Problem | null;
+
+  /** The result files of `run` (`io/run-output.ts`); `ops` replaces the write (a test's full disk). */
+  scanResultFile(path: string): ResultFileIndex;
+  openResultFile(path: string): Result<ResultFileIndex>;
+  appendLine(path: string, text: string, ops?: ResultFileOps): Result<void>;
+  rewriteSorted(path: string, compare: (a: string, b: string) => number, ops?: ResultFileOps): Result<RewrittenFile>;
+  removeInterruptedRewrites(folder: string): Result<string[]>;
+  makeOutputFolder(dir: string): Result<void>;
+  acquireRunLock(folder: string): Result<{ lock: RunLock; staleFrom: LockHolder | null }>;
+  /** BFCL's prompt module in the `bfcl_eval` installation the given Python finds, or null. */
+  findBfclPromptsFile(python: string): string | null;
 
   resolveBfclDataDir(opts: { flag?: string; env: Record<string, string | undefined>; cwd: string }): BfclDataLocation | null;
   missingDataFolder(dir: string): Problem | null;
@@ -140,6 +167,16 @@ export function hostOn(
     readRunRecord: (modelFolder) => readRunRecord(modelFolder, fs),
     runRecordAbove: (resultFile) => runRecordAbove(resultFile, fs),
     readScoreFileText: (path) => readScoreFileText(path, undefined, fs),
+    writeRunRecord: (modelFolder, record) => writeRunRecord(modelFolder, record, fs),
+
+    scanResultFile: (path) => scanResultFile(path, fs),
+    openResultFile: (path) => openResultFile(path, fs),
+    appendLine: (path, text, ops) => appendLine(path, text, ops, fs),
+    rewriteSorted: (path, compare, ops) => rewriteSorted(path, compare, ops, fs),
+    removeInterruptedRewrites: (folder) => removeInterruptedRewrites(folder, fs),
+    makeOutputFolder: (dir) => makeOutputFolder(dir, fs),
+    acquireRunLock: (folder) => acquireRunLock(folder, fs),
+    findBfclPromptsFile: (python) => findBfclPromptsFile(python, findBfclEvalPackage, fs),
 
     resolveBfclDataDir: (opts) => resolveBfclDataDir({ ...opts, findPython: () => findBfclEval(opts.env.TWINSCORE_PYTHON || "python3") }),
     missingDataFolder: (dir) => missingDataFolder(dir, fs),

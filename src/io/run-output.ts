@@ -3,31 +3,12 @@
  * the lock that keeps a second run out of the same folder, and the places it reads BFCL's own texts from (the
  * data folder, the installation's prompt module). More in this folder's README.md.
  */
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  ftruncateSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  truncateSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { err, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { lineKeyOf, readResultLine, sniffResultLine, type LineReading } from "../rollout/lines.js";
 import { findBfclEvalPackageDir } from "./bfcl-data.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import { readTextIfFile, writeFileAtomic } from "./manifest.js";
 
 export { readTextIfFile, writeFileAtomic };
@@ -37,8 +18,13 @@ export interface ResultFileOps {
   writeSync(fd: number, bytes: Uint8Array, offset: number, length: number): number;
 }
 
+/** The write of a file system (default: the real one's). */
+export function fileOpsOf(fs: FileSystem = nodeFileSystem): ResultFileOps {
+  return { writeSync: (fd, bytes, offset, length) => fs.writeFrom(fd, bytes, offset, length) };
+}
+
 /** The real file system's write. */
-export const realFileOps: ResultFileOps = { writeSync: (fd, bytes, offset, length) => writeSync(fd, bytes, offset, length) };
+export const realFileOps: ResultFileOps = fileOpsOf(nodeFileSystem);
 
 const CHUNK = 1024 * 1024;
 
@@ -92,15 +78,15 @@ function emptyIndex(): ResultFileIndex {
 }
 
 /** Read a file's lines into an index, 1 MiB at a time. A missing file is empty. */
-export function scanResultFile(path: string): ResultFileIndex {
-  if (!existsSync(path)) return emptyIndex();
-  const fd = openSync(path, "r");
+export function scanResultFile(path: string, fs: FileSystem = nodeFileSystem): ResultFileIndex {
+  if (!fs.exists(path)) return emptyIndex();
+  const fd = fs.openRead(path);
   try {
     const index = new LineIndexer();
     const buf = Buffer.allocUnsafe(CHUNK);
     let pos = 0;
     for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, pos);
+      const n = fs.readInto(fd, buf, 0, CHUNK, pos);
       if (n === 0) break;
       let from = 0;
       for (;;) {
@@ -115,7 +101,7 @@ export function scanResultFile(path: string): ResultFileIndex {
     }
     return index.done();
   } finally {
-    closeSync(fd);
+    fs.close(fd);
   }
 }
 
@@ -186,12 +172,12 @@ class LineIndexer {
  * Open a result file for resume: what it holds, with a torn last line cut off (the file
  * then ends with a newline or is empty). Creates nothing.
  */
-export function openResultFile(path: string): Result<ResultFileIndex> {
+export function openResultFile(path: string, fs: FileSystem = nodeFileSystem): Result<ResultFileIndex> {
   try {
-    if (!existsSync(path)) return ok(emptyIndex());
-    if (!statSync(path).isFile()) return err(problem("not-a-file", "the result path exists and is not a regular file", { file: path }));
-    const index = scanResultFile(path);
-    if (index.torn) truncateSync(path, index.intactBytes);
+    if (!fs.exists(path)) return ok(emptyIndex());
+    if (!fs.stat(path).isFile()) return err(problem("not-a-file", "the result path exists and is not a regular file", { file: path }));
+    const index = scanResultFile(path, fs);
+    if (index.torn) fs.truncate(path, index.intactBytes);
     return ok({ ...index, torn: false });
   } catch (e) {
     return err(problem("write-failed", `cannot read for resume: ${describeError(e)}`, { file: path }));
@@ -202,23 +188,24 @@ export function openResultFile(path: string): Result<ResultFileIndex> {
  * Append one whole line, or nothing: when a write fails part-way (a full disk), the file
  * is cut back to its length before the line, so it never ends in a torn line.
  */
-export function appendLine(path: string, text: string, ops: ResultFileOps = realFileOps): Result<void> {
+export function appendLine(path: string, text: string, ops?: ResultFileOps, fs: FileSystem = nodeFileSystem): Result<void> {
   const bytes = Buffer.from(text, "utf8");
+  const write = ops ?? fileOpsOf(fs);
   let fd: number;
   try {
-    fd = openSync(path, "a");
+    fd = fs.openWrite(path, "a");
   } catch (e) {
     return err(problem("write-failed", `cannot open for appending: ${describeError(e)}`, { file: path }));
   }
   try {
-    const before = fstatSync(fd).size;
+    const before = fs.sizeOf(fd);
     try {
-      for (let at = 0; at < bytes.length;) at += ops.writeSync(fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += write.writeSync(fd, bytes, at, bytes.length - at);
       return ok(undefined);
     } catch (e) {
       let restored = true;
       try {
-        ftruncateSync(fd, before);
+        fs.truncateOpen(fd, before);
       } catch {
         restored = false;
       }
@@ -231,14 +218,14 @@ export function appendLine(path: string, text: string, ops: ResultFileOps = real
       );
     }
   } finally {
-    closeSync(fd);
+    fs.close(fd);
   }
 }
 
 /** Make a folder for output (and its parents). */
-export function makeOutputFolder(dir: string): Result<void> {
+export function makeOutputFolder(dir: string, fs: FileSystem = nodeFileSystem): Result<void> {
   try {
-    mkdirSync(dir, { recursive: true });
+    fs.makeFolder(dir);
     return ok(undefined);
   } catch (e) {
     return err(problem("write-failed", `cannot make the output folder: ${describeError(e)}`, { file: dir }));
@@ -246,8 +233,8 @@ export function makeOutputFolder(dir: string): Result<void> {
 }
 
 /** Whether anything is at `path` (resume knows whether a run left a folder). */
-export function pathExists(path: string): boolean {
-  return existsSync(path);
+export function pathExists(path: string, fs: FileSystem = nodeFileSystem): boolean {
+  return fs.exists(path);
 }
 
 /** What a result file holds after the final rewrite. */
@@ -265,17 +252,18 @@ export interface RewrittenFile {
 export function rewriteSorted(
   path: string,
   compare: (a: string, b: string) => number,
-  ops: ResultFileOps = realFileOps,
+  ops?: ResultFileOps,
+  fs: FileSystem = nodeFileSystem,
 ): Result<RewrittenFile> {
   let target = path;
   try {
-    if (existsSync(path) && lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+    if (fs.exists(path) && fs.isSymbolicLink(path)) target = fs.realPath(path);
   } catch {
     target = path;
   }
   let index: ResultFileIndex;
   try {
-    index = scanResultFile(target);
+    index = scanResultFile(target, fs);
   } catch (e) {
     return err(problem("write-failed", `cannot read for the final rewrite: ${describeError(e)}`, { file: path }));
   }
@@ -286,7 +274,7 @@ export function rewriteSorted(
   const unchanged =
     !index.torn && kept === index.intactBytes && order.length === index.lines.length && order.every((l, i) => l === index.lines[i]);
   if (unchanged) return ok(summary);
-  const copied = copyLines(target, order, ops);
+  const copied = copyLines(target, order, ops ?? fileOpsOf(fs), fs);
   if (copied !== null)
     return err(
       problem(
@@ -311,36 +299,36 @@ function sortedLines(index: ResultFileIndex, compare: (a: string, b: string) => 
 }
 
 /** Copies `order`'s bytes into a temporary file that then replaces `target`; the error met, else null (the temporary file removed). */
-function copyLines(target: string, order: readonly IndexedLine[], ops: ResultFileOps): { error: unknown } | null {
+function copyLines(target: string, order: readonly IndexedLine[], ops: ResultFileOps, fs: FileSystem): { error: unknown } | null {
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   let src: number | null = null;
   let out: number | null = null;
   try {
-    src = openSync(target, "r");
-    out = openSync(tmp, "w");
+    src = fs.openRead(target);
+    out = fs.openWrite(tmp, "w");
     const buf = Buffer.allocUnsafe(CHUNK);
     for (const l of order) {
       for (let done = 0; done < l.length;) {
-        const n = readSync(src, buf, 0, Math.min(CHUNK, l.length - done), l.offset + done);
+        const n = fs.readInto(src, buf, 0, Math.min(CHUNK, l.length - done), l.offset + done);
         if (n === 0) throw new Error("the file got shorter while it was rewritten");
         for (let at = 0; at < n;) at += ops.writeSync(out, buf, at, n - at);
         done += n;
       }
     }
-    closeSync(out);
+    fs.close(out);
     out = null;
-    renameSync(tmp, target);
+    fs.rename(tmp, target);
     return null;
   } catch (e) {
-    if (out !== null) closeSync(out);
+    if (out !== null) fs.close(out);
     try {
-      if (existsSync(tmp)) unlinkSync(tmp);
+      if (fs.exists(tmp)) fs.removeFile(tmp);
     } catch {
       /* the temporary file is already gone */
     }
     return { error: e };
   } finally {
-    if (src !== null) closeSync(src);
+    if (src !== null) fs.close(src);
   }
 }
 
@@ -352,15 +340,15 @@ const REWRITE_TEMPORARY = /^\.(BFCL_.+_result\.json)\.\d+\.\d+\.tmp$/;
  * temporary file, as large as the result file. Called with the folder's lock held, so no
  * rewrite of a live run is touched. Returns the files removed.
  */
-export function removeInterruptedRewrites(folder: string): Result<string[]> {
+export function removeInterruptedRewrites(folder: string, fs: FileSystem = nodeFileSystem): Result<string[]> {
   const removed: string[] = [];
   try {
-    if (!existsSync(folder)) return ok(removed);
-    for (const name of readdirSync(folder)) {
+    if (!fs.exists(folder)) return ok(removed);
+    for (const name of fs.list(folder)) {
       if (!REWRITE_TEMPORARY.test(name)) continue;
       const path = join(folder, name);
-      if (!lstatSync(path).isFile()) continue;
-      unlinkSync(path);
+      if (fs.isSymbolicLink(path) || !fs.stat(path).isFile()) continue;
+      fs.removeFile(path);
       removed.push(path);
     }
     return ok(removed);
@@ -393,10 +381,10 @@ export interface RunLock {
 /** The lock file of a result folder. */
 export const LOCK_FILE_NAME = ".twinscore-run.lock";
 
-function readHolder(file: string): { text: string; holder: LockHolder | null } | null {
+function readHolder(file: string, fs: FileSystem): { text: string; holder: LockHolder | null } | null {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = fs.readText(file);
   } catch {
     return null;
   }
@@ -425,34 +413,34 @@ function processAlive(pid: number): boolean {
  * another host, which cannot be checked): refused, naming its pid, host and start time.
  * Left by a process of this host that is gone: taken over, and `staleFrom` names it.
  */
-export function acquireRunLock(folder: string): Result<{ lock: RunLock; staleFrom: LockHolder | null }> {
-  const made = makeOutputFolder(folder);
+export function acquireRunLock(folder: string, fs: FileSystem = nodeFileSystem): Result<{ lock: RunLock; staleFrom: LockHolder | null }> {
+  const made = makeOutputFolder(folder, fs);
   if (!made.ok) return made;
   const file = join(folder, LOCK_FILE_NAME);
   const me: LockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const text = `${JSON.stringify(me)}\n`;
-  const taken = takeLockFile(folder, file, me, text);
+  const taken = takeLockFile(folder, file, me, text, fs);
   if (!taken.ok) return taken;
-  return ok({ lock: heldLock(file, text), staleFrom: taken.value });
+  return ok({ lock: heldLock(file, text, fs), staleFrom: taken.value });
 }
 
 /**
  * Links a whole lock file into place; one left by a gone process of this host is taken
  * over (and returned), one of a live or unknown holder refuses.
  */
-function takeLockFile(folder: string, file: string, me: LockHolder, text: string): Result<LockHolder | null> {
+function takeLockFile(folder: string, file: string, me: LockHolder, text: string, fs: FileSystem): Result<LockHolder | null> {
   const tmp = join(folder, `${LOCK_FILE_NAME}.${process.pid}.${Date.now()}.tmp`);
   let staleFrom: LockHolder | null = null;
   try {
-    writeFileSync(tmp, text);
+    fs.writeFile(tmp, text);
     for (let attempt = 0; ; attempt++) {
       try {
-        linkSync(tmp, file);
+        fs.link(tmp, file);
         break;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw e;
       }
-      const found = readHolder(file);
+      const found = readHolder(file, fs);
       if (found === null) continue; // it went away in between: try again
       const h = found.holder;
       if (h === null)
@@ -473,15 +461,15 @@ function takeLockFile(folder: string, file: string, me: LockHolder, text: string
         );
       }
       // left by a process of this host that is gone: take it over, unless it changed meanwhile
-      const again = readHolder(file);
-      if (again !== null && again.text === found.text) unlinkSync(file);
+      const again = readHolder(file, fs);
+      if (again !== null && again.text === found.text) fs.removeFile(file);
       staleFrom = h;
     }
   } catch (e) {
     return err(problem("write-failed", `cannot take the lock of the result folder: ${describeError(e)}`, { file }));
   } finally {
     try {
-      unlinkSync(tmp);
+      fs.removeFile(tmp);
     } catch {
       /* already gone */
     }
@@ -490,7 +478,7 @@ function takeLockFile(folder: string, file: string, me: LockHolder, text: string
 }
 
 /** The lock once taken: released once (only while it is still ours), and on a signal after the finishing work. */
-function heldLock(file: string, text: string): RunLock {
+function heldLock(file: string, text: string, fs: FileSystem): RunLock {
   let released = false;
   const finishers: (() => void)[] = [];
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -509,10 +497,10 @@ function heldLock(file: string, text: string): RunLock {
     if (released) return;
     released = true;
     for (const s of signals) process.removeListener(s, onSignal);
-    const found = readHolder(file);
+    const found = readHolder(file, fs);
     if (found !== null && found.text === text) {
       try {
-        unlinkSync(file);
+        fs.removeFile(file);
       } catch {
         /* already gone */
       }
@@ -531,8 +519,12 @@ export function staleLockWarning(file: string, h: LockHolder): Problem {
 }
 
 /** BFCL's prompt module in the user's installation (`bfcl_eval/constants/default_prompts.py`), or null. */
-export function findBfclPromptsFile(python = "python3"): string | null {
-  const pkg = findBfclEvalPackageDir(python);
+export function findBfclPromptsFile(
+  python = "python3",
+  findPackage: (python: string) => string | null = findBfclEvalPackageDir,
+  fs: FileSystem = nodeFileSystem,
+): string | null {
+  const pkg = findPackage(python);
   const file = pkg === null ? null : join(pkg, "constants", "default_prompts.py");
-  return file !== null && existsSync(file) ? file : null;
+  return file !== null && fs.exists(file) ? file : null;
 }

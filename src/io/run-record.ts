@@ -5,7 +5,7 @@
 import { dirname, join } from "node:path";
 import { problem, type Problem } from "../messages/index.js";
 import { parseRunRecord, renderRunRecord, RUN_RECORD_FILE, type RunRecord } from "../rollout/run-record.js";
-import { readTextIfFile, writeFileAtomic } from "./files.js";
+import { readTextIfFile } from "./files.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
 
 /** The record of a model folder: null when it has none; a problem when it has one that cannot be read. */
@@ -22,8 +22,8 @@ export function readRunRecord(modelFolder: string, fs: FileSystem = nodeFileSyst
 }
 
 /** Write the record into a model folder, atomically. */
-export function writeRunRecord(modelFolder: string, record: RunRecord): Problem | null {
-  const written = writeFileAtomic(join(modelFolder, RUN_RECORD_FILE), renderRunRecord(record));
+export function writeRunRecord(modelFolder: string, record: RunRecord, fs: FileSystem = nodeFileSystem): Problem | null {
+  const written = fs.writeFileAtomic(join(modelFolder, RUN_RECORD_FILE), renderRunRecord(record));
   return written.ok ? null : written.problems[0];
 }
 

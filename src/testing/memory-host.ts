@@ -40,8 +40,8 @@ export class MemoryFileSystem implements FileSystem {
   readonly files = new Map<string, Uint8Array>();
   private readonly folders = new Map<string, Set<string>>([["/", new Set()]]);
   private temps = 0;
-  /** Open files: their bytes and the position reached. */
-  private readonly open = new Map<number, { bytes: Uint8Array; at: number }>();
+  /** Open files: the path, the position reached, and (one opened for reading) its bytes then. */
+  private readonly open = new Map<number, { path: string; at: number; bytes: Uint8Array | null }>();
   private nextFd = 3;
   /** Every path read, in order (a test can say which files a use case opened). */
   readonly reads: string[] = [];
@@ -99,19 +99,64 @@ export class MemoryFileSystem implements FileSystem {
   }
   openRead(path: string): number {
     const fd = this.nextFd++;
-    this.open.set(fd, { bytes: this.readBytes(path), at: 0 });
+    this.open.set(fd, { path: resolve(path), at: 0, bytes: this.readBytes(path) });
     return fd;
   }
-  readInto(fd: number, buf: Uint8Array, offset: number, length: number): number {
-    const file = this.open.get(fd);
-    if (file === undefined) throw failure("EBADF", "read", String(fd));
-    const part = file.bytes.subarray(file.at, file.at + length);
+  readInto(fd: number, buf: Uint8Array, offset: number, length: number, position?: number): number {
+    const file = this.openFile(fd);
+    const bytes = file.bytes ?? this.files.get(file.path) ?? new Uint8Array(0);
+    const from = position ?? file.at;
+    const part = bytes.subarray(from, from + length);
     buf.set(part, offset);
-    file.at += part.length;
+    if (position === undefined) file.at += part.length;
     return part.length;
+  }
+  openWrite(path: string, mode: "a" | "w"): number {
+    const abs = resolve(path);
+    if (mode === "w" || !this.files.has(abs)) this.writeFile(abs, new Uint8Array(0));
+    const fd = this.nextFd++;
+    this.open.set(fd, { path: abs, at: 0, bytes: null });
+    return fd;
+  }
+  writeFrom(fd: number, bytes: Uint8Array, offset: number, length: number): number {
+    const file = this.openFile(fd);
+    if (file.bytes !== null) throw failure("EBADF", "write", String(fd));
+    this.appendFile(file.path, bytes.slice(offset, offset + length));
+    return length;
+  }
+  sizeOf(fd: number): number {
+    const file = this.openFile(fd);
+    return (file.bytes ?? this.files.get(file.path) ?? new Uint8Array(0)).length;
+  }
+  truncateOpen(fd: number, length: number): void {
+    this.truncate(this.openFile(fd).path, length);
   }
   close(fd: number): void {
     this.open.delete(fd);
+  }
+  truncate(path: string, length: number): void {
+    const bytes = this.files.get(resolve(path));
+    if (bytes === undefined) throw failure("ENOENT", "open", path);
+    this.files.set(resolve(path), bytes.slice(0, length));
+  }
+  isSymbolicLink(path: string): boolean {
+    if (!this.exists(path)) throw failure("ENOENT", "lstat", path);
+    return false;
+  }
+  link(existing: string, name: string): void {
+    const bytes = this.files.get(resolve(existing));
+    if (bytes === undefined) throw failure("ENOENT", "link", existing);
+    if (this.exists(name)) throw failure("EEXIST", "link", name);
+    this.writeFile(name, bytes);
+  }
+  removeFile(path: string): void {
+    if (!this.files.has(resolve(path))) throw failure(this.folders.has(resolve(path)) ? "EISDIR" : "ENOENT", "unlink", path);
+    this.remove(path);
+  }
+  private openFile(fd: number): { path: string; at: number; bytes: Uint8Array | null } {
+    const file = this.open.get(fd);
+    if (file === undefined) throw failure("EBADF", "read", String(fd));
+    return file;
   }
   readText(path: string): string {
     const bytes = this.readBytes(path);

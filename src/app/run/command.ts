@@ -7,9 +7,6 @@ import { problem, type Problem } from "../../messages/index.js";
 import type { HistorySource } from "../../bfcl/line-keys.js";
 import { parseUserSimPrompt, type ItemSelection, type RunCategory } from "../../rollout/index.js";
 import type { RetryInfo } from "../../io/openai-chat.js";
-import { findBfclPromptsFile, readTextIfFile } from "../../io/run-output.js";
-import { resolveBfclDataDir } from "../../io/bfcl-data.js";
-import { committedDataPath, loadManifest } from "../../io/manifest.js";
 import { resolvePath } from "../../io/paths.js";
 import { contextOf, type Context, type RequestContext } from "../common.js";
 import { emptyDocument } from "./document.js";
@@ -111,8 +108,8 @@ export interface RunCommandRequest extends RequestContext {
 /** The simulated user of an interactive run (null for a scripted one): its prompt file read and parsed. */
 function userSimOf(req: RunCommandRequest, ctx: Context, userKey: string | null): { setup: UserSimSetup | null } | { problem: Problem } {
   if (req.userSim !== "llm") return { setup: null };
-  const file = req.userPrompt !== undefined ? resolvePath(ctx.cwd, req.userPrompt) : committedDataPath("user-sim-prompt.md");
-  const text = readTextIfFile(file);
+  const file = req.userPrompt !== undefined ? resolvePath(ctx.cwd, req.userPrompt) : ctx.host.committedDataPath("user-sim-prompt.md");
+  const text = ctx.host.readTextIfFile(file);
   if (text === null) return { problem: problem("file-missing", "cannot read the user-simulator prompt file", { file }) };
   const parsed = parseUserSimPrompt(text);
   if (!parsed.ok) return { problem: problem("prompt-malformed", parsed.message, { file }) };
@@ -132,7 +129,7 @@ function userSimOf(req: RunCommandRequest, ctx: Context, userKey: string | null)
 function injectOf(req: RunCommandRequest, ctx: Context): { text: string | null } | { problem: Problem } {
   if (req.injectFile === undefined) return { text: req.inject ?? null };
   const file = resolvePath(ctx.cwd, req.injectFile);
-  const text = readTextIfFile(file);
+  const text = ctx.host.readTextIfFile(file);
   return text === null ? { problem: problem("file-missing", "cannot read the injection file", { file }) } : { text };
 }
 
@@ -155,13 +152,13 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
   if ("problem" in userSim) return emptyDocument(req, [userSim.problem]);
   const inject = injectOf(req, ctx);
   if ("problem" in inject) return emptyDocument(req, [inject.problem]);
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: { ...ctx.env }, cwd: ctx.cwd });
+  const location = ctx.host.resolveBfclDataDir({ flag: req.bfclData, env: { ...ctx.env }, cwd: ctx.cwd });
   if (!location)
     return emptyDocument(req, [problem("bfcl-data-missing", "run needs the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR")]);
   const systemPromptFile = req.systemPrompt !== undefined ? resolvePath(ctx.cwd, req.systemPrompt) : null;
   const bfclPromptsFile =
-    req.mode === "prompting" && systemPromptFile === null ? findBfclPromptsFile(ctx.env.TWINSCORE_PYTHON || "python3") : null;
-  const manifest = loadManifest();
+    req.mode === "prompting" && systemPromptFile === null ? ctx.host.findBfclPromptsFile(ctx.env.TWINSCORE_PYTHON || "python3") : null;
+  const manifest = ctx.host.loadManifest();
   if (!manifest.ok) return emptyDocument(req, [...manifest.problems]);
   const done = await runModel({
     endpoint: req.endpoint,
@@ -192,6 +189,7 @@ export async function runCommand(req: RunCommandRequest): Promise<RunDocument> {
     onPlan: req.onPlan,
     now: req.now,
     http: ctx.host.http,
+    host: ctx.host,
     userSim: userSim.setup,
     narrowing: { limit: req.limit, ids: req.ids, category: req.category as RunCategory | undefined },
     dryRun: req.dryRun === true,

@@ -23,7 +23,8 @@ import {
   type SystemPromptBuilder,
 } from "../../rollout/index.js";
 import { newEvaluatorProcess } from "../../simulator/runtime.js";
-import { appendLine, type ResultFileOps } from "../../io/run-output.js";
+import type { ResultFileOps } from "../../io/run-output.js";
+import type { Host } from "../../io/host.js";
 import type { Redactor } from "../../io/secrets.js";
 import { interactiveUserFor, type WatchedEndpoints } from "./endpoint.js";
 import { errorNote, writableLine } from "./output.js";
@@ -45,7 +46,9 @@ export interface GenerationSetup {
   readonly systemPrompt: SystemPromptBuilder | undefined;
   readonly folder: string;
   readonly redactor: Redactor;
-  readonly fileOps: ResultFileOps;
+  /** Where the lines are appended, and the write call (undefined: the host's). */
+  readonly host: Host;
+  readonly fileOps: ResultFileOps | undefined;
   readonly endpoints: WatchedEndpoints;
   /** The manifest's pairs by their should-ask id (the items an interactive run simulates a user for). */
   readonly pairsByMiss: ReadonlyMap<string, Manifest["pairs"][number]>;
@@ -170,7 +173,11 @@ export async function generateAll(
       const outcome = await generateLine(setup, job, shared);
       const written = writableLine(job, outcome.line, setup.redactor, req.mode);
       if (halt.write !== null) break;
-      const appended = appendLine(`${setup.folder}/${resultFileName(categoryOfId(job.id) as RunCategory)}`, written.text, setup.fileOps);
+      const appended = setup.host.appendLine(
+        `${setup.folder}/${resultFileName(categoryOfId(job.id) as RunCategory)}`,
+        written.text,
+        setup.fileOps,
+      );
       if (!appended.ok) {
         halt.write = appended.problems[0];
         break;

@@ -16,15 +16,15 @@ import {
   type RolloutEntry,
   type SystemPromptBuilder,
 } from "../../rollout/index.js";
-import { readTextIfFile } from "../../io/run-output.js";
+import { nodeHost, type Host } from "../../io/host.js";
 import type { RunRequest } from "./types.js";
 
 /** Read the docs and the entries of the run categories from a BFCL data folder (v4 unless told: run generates v4; the exact-twin proof also reads v3). */
-export function loadRunEntries(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, RolloutEntry>> {
+export function loadRunEntries(dataDir: string, version: BfclVersion = "v4", host: Host = nodeHost()): Result<Map<string, RolloutEntry>> {
   const docs = new Map<string, PyDict[]>();
   for (const cls of Object.keys(multiTurnDocFiles) as MultiTurnClass[]) {
     const file = `${dataDir}/${docFile(cls)}`;
-    const text = readTextIfFile(file);
+    const text = host.readTextIfFile(file);
     if (text === null) return err(problem("file-missing", "BFCL function-doc file missing", { file }));
     const parsed = parsePyJsonLines(text, file);
     if (!parsed.ok) return parsed;
@@ -36,7 +36,7 @@ export function loadRunEntries(dataDir: string, version: BfclVersion = "v4"): Re
   const entries = new Map<string, RolloutEntry>();
   for (const category of runCategories) {
     const file = `${dataDir}/${questionsFile(version, category)}`;
-    const text = readTextIfFile(file);
+    const text = host.readTextIfFile(file);
     if (text === null) return err(problem("file-missing", "BFCL questions file missing (run needs BFCL v4 data)", { file }));
     const parsed = parsePyJsonLines(text, file);
     if (!parsed.ok) return parsed;
@@ -50,11 +50,15 @@ export function loadRunEntries(dataDir: string, version: BfclVersion = "v4"): Re
 }
 
 /** The reference trajectories (`possible_answer`) of the run categories: per id, per turn, the call strings. */
-export function loadReferenceTurns(dataDir: string, version: BfclVersion = "v4"): Result<Map<string, readonly (readonly string[])[]>> {
+export function loadReferenceTurns(
+  dataDir: string,
+  version: BfclVersion = "v4",
+  host: Host = nodeHost(),
+): Result<Map<string, readonly (readonly string[])[]>> {
   const out = new Map<string, readonly (readonly string[])[]>();
   for (const category of runCategories) {
     const file = `${dataDir}/${answersFile(version, category)}`;
-    const text = readTextIfFile(file);
+    const text = host.readTextIfFile(file);
     if (text === null) return err(problem("file-missing", "BFCL reference file missing (--history reference plays it)", { file }));
     const parsed = parseAnswers(text, file);
     if (!parsed.ok) return parsed;
@@ -70,15 +74,18 @@ export interface SystemPromptSetup {
 }
 
 /** The system prompt of the run's mode: none in FC mode; in prompting mode the user's file, else BFCL's prompt module. */
-export function loadSystemPrompt(req: Pick<RunRequest, "mode" | "systemPromptFile" | "bfclPromptsFile">): Result<SystemPromptSetup> {
+export function loadSystemPrompt(
+  req: Pick<RunRequest, "mode" | "systemPromptFile" | "bfclPromptsFile">,
+  host: Host = nodeHost(),
+): Result<SystemPromptSetup> {
   if (req.mode !== "prompting") return ok({ builder: undefined, text: null });
   if (req.systemPromptFile) {
-    const text = readTextIfFile(req.systemPromptFile);
+    const text = host.readTextIfFile(req.systemPromptFile);
     if (text === null) return err(problem("file-missing", "cannot read the system prompt file", { file: req.systemPromptFile }));
     return ok({ builder: systemPromptFromFile(text), text });
   }
   if (req.bfclPromptsFile) {
-    const text = readTextIfFile(req.bfclPromptsFile);
+    const text = host.readTextIfFile(req.bfclPromptsFile);
     if (text === null) return err(problem("file-missing", "cannot read BFCL's prompt module", { file: req.bfclPromptsFile }));
     const built = systemPromptFromBfcl(text, req.bfclPromptsFile);
     if (!built.ok) return built;

@@ -8,9 +8,9 @@ import type { HistorySource } from "../../bfcl/line-keys.js";
 import { modelDirName, type RolloutEntry, type Selection, type SystemPromptBuilder } from "../../rollout/index.js";
 import type { RunRecord, RunSettings } from "../../rollout/run-record.js";
 import { endpointSecrets } from "../../io/openai-chat.js";
-import { acquireRunLock, makeOutputFolder, pathExists, realFileOps, staleLockWarning } from "../../io/run-output.js";
+import { staleLockWarning } from "../../io/run-output.js";
+import { nodeHost, type Host } from "../../io/host.js";
 import { redactorOf } from "../../io/secrets.js";
-import { readRunRecord, writeRunRecord } from "../../io/run-record.js";
 import { probeEndpoints, watchedEndpoints } from "./endpoint.js";
 import { generateAll, type Generated } from "./generate.js";
 import { loadReferenceTurns, loadRunEntries, loadSystemPrompt } from "./inputs.js";
@@ -40,13 +40,13 @@ interface RunInputs {
 }
 
 /** Read the BFCL inputs, the system prompt and the selection: the lines to write and the settings that make them. */
-function readInputs(req: RunRequest): Result<RunInputs> {
+function readInputs(req: RunRequest, host: Host): Result<RunInputs> {
   const history: HistorySource = req.history ?? "own";
-  const entries = loadRunEntries(req.bfclDataDir);
+  const entries = loadRunEntries(req.bfclDataDir, "v4", host);
   if (!entries.ok) return entries;
-  const references = history === "reference" ? loadReferenceTurns(req.bfclDataDir) : ok(null);
+  const references = history === "reference" ? loadReferenceTurns(req.bfclDataDir, "v4", host) : ok(null);
   if (!references.ok) return references;
-  const prompt = loadSystemPrompt(req);
+  const prompt = loadSystemPrompt(req, host);
   if (!prompt.ok) return prompt;
   // the lines to write: one per id; under --history reference one per id and distinct anchor of its pairs kept; each per trial
   const narrowed = narrowSelection(req.items, req.manifest, [...entries.value.keys()], history, req.narrowing ?? {}, req.trials ?? 1);
@@ -101,9 +101,13 @@ function planOf(req: RunRequest, inputs: RunInputs, pending: readonly Job[]): Ru
 }
 
 /** `--dry-run`: the plan from what the output holds, and the resume check a real run would make; nothing sent or written. */
-function dryRunOf(req: RunRequest, inputs: RunInputs, record: RunRecord | null): Result<RunDocument> {
-  const pending = pendingWithoutWriting(inputs.jobs, inputs.folder, req.retryErrors, (lines) =>
-    resumeRefusal(inputs.modelFolder, record, lines, inputs.settings),
+function dryRunOf(req: RunRequest, inputs: RunInputs, record: RunRecord | null, host: Host): Result<RunDocument> {
+  const pending = pendingWithoutWriting(
+    inputs.jobs,
+    inputs.folder,
+    req.retryErrors,
+    (lines) => resumeRefusal(inputs.modelFolder, record, lines, inputs.settings),
+    host,
   );
   if (!pending.ok) return pending;
   const plan = planOf(req, inputs, pending.value);
@@ -125,33 +129,33 @@ function dryRunOf(req: RunRequest, inputs: RunInputs, record: RunRecord | null):
 export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
   const bad = requestProblem(req);
   if (bad !== null) return err(bad);
-  const read = readInputs(req);
+  const host = req.host ?? nodeHost();
+  const read = readInputs(req, host);
   if (!read.ok) return read;
   const inputs = read.value;
-  const recorded = readRunRecord(inputs.modelFolder);
+  const recorded = host.readRunRecord(inputs.modelFolder);
   if (recorded.problem !== null)
     return err({
       ...recorded.problem,
       message: `${recorded.problem.message}; a resume needs it to know what made the folder (remove it only if the folder's lines are yours to vouch for)`,
     });
-  if (req.dryRun === true) return dryRunOf(req, inputs, recorded.record);
+  if (req.dryRun === true) return dryRunOf(req, inputs, recorded.record, host);
   const problems: Problem[] = [];
   // before anything is made: a new folder only once the endpoints answered
-  const existed = pathExists(inputs.modelFolder);
+  const existed = host.files.exists(inputs.modelFolder);
   if (!existed) {
     const probed = await probeEndpoints(req, inputs.keys);
     if (!probed.ok) return probed;
     pushAll(problems, probed.value);
   }
-  const locked = acquireRunLock(inputs.modelFolder);
+  const locked = host.acquireRunLock(inputs.modelFolder);
   if (!locked.ok) return locked;
   const { lock, staleFrom } = locked.value;
   if (staleFrom !== null) problems.push(staleLockWarning(lock.file, staleFrom));
-  const fileOps = req.fileOps ?? realFileOps;
   // a signal ends the run with the files in their final form: a retried line replaces its error line on disk at once
-  lock.onInterrupt(() => rewriteAll(inputs.folder, fileOps));
+  lock.onInterrupt(() => rewriteAll(inputs.folder, host, req.fileOps));
   try {
-    return await resumeAndGenerate(req, inputs, recorded.record, existed, problems);
+    return await resumeAndGenerate(req, host, inputs, recorded.record, existed, problems);
   } finally {
     lock.release();
   }
@@ -160,12 +164,13 @@ export async function runModel(req: RunRequest): Promise<Result<RunDocument>> {
 /** With the folder locked: check what it holds, plan, record the session, generate the missing lines, and finish. */
 async function resumeAndGenerate(
   req: RunRequest,
+  host: Host,
   inputs: RunInputs,
   previous: RunRecord | null,
   existed: boolean,
   problems: Problem[],
 ): Promise<Result<RunDocument>> {
-  const existing = openOutput(inputs.folder, problems);
+  const existing = openOutput(inputs.folder, problems, host);
   if (!existing.ok) return existing;
   // one folder, one set of settings: a resume that asks for others is refused before anything is written
   const refusal = folderRefusal(inputs.folder, inputs.modelFolder, previous, existing.value, inputs.settings, inputs.history);
@@ -181,34 +186,34 @@ async function resumeAndGenerate(
   const clock = req.clock ?? (() => new Date());
   let record = previous;
   if (split.pending.length > 0) {
-    const session = startSession(req, inputs, record, clock());
+    const session = startSession(req, host, inputs, record, clock());
     if (!session.ok) return session;
     record = session.value;
   }
   const endpoints = watchedEndpoints(req, inputs.keys, req.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS);
-  const generated = await generateMissing(req, inputs, split, endpoints);
-  const finished = finish(req, inputs, split, generated, endpoints.halt, problems);
+  const generated = await generateMissing(req, host, inputs, split, endpoints);
+  const finished = finish(req, host, inputs, split, generated, endpoints.halt, problems);
   if (record !== null && split.pending.length > 0) {
     // the session's end: a run stopped early keeps endedAt null, so a reader can tell
     record = { ...record, endedAt: finished.halted === null ? clock().toISOString() : null };
-    const wrote = writeRunRecord(inputs.modelFolder, record);
+    const wrote = host.writeRunRecord(inputs.modelFolder, record);
     if (wrote !== null) problems.push(wrote);
   }
   return ok({ ...finished.document, plan, record });
 }
 
 /** A session's start, before any line is generated: the output folder made and the run record written with the session added. */
-function startSession(req: RunRequest, inputs: RunInputs, previous: RunRecord | null, now: Date): Result<RunRecord> {
-  const made = makeOutputFolder(inputs.folder);
+function startSession(req: RunRequest, host: Host, inputs: RunInputs, previous: RunRecord | null, now: Date): Result<RunRecord> {
+  const made = host.makeOutputFolder(inputs.folder);
   if (!made.ok) return made;
   const userEndpoint = req.userSim?.endpoint ?? null;
   const record = startedRecord(
     previous,
-    { endpoint: req.endpoint, userEndpoint, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir) ?? "unknown" },
+    { endpoint: req.endpoint, userEndpoint, manifest: req.manifest, dataSha256: runDataSha256(req.bfclDataDir, host) ?? "unknown" },
     inputs.settings,
     now,
   );
-  const wrote = writeRunRecord(inputs.modelFolder, record);
+  const wrote = host.writeRunRecord(inputs.modelFolder, record);
   if (wrote !== null) return err(wrote);
   return ok(record);
 }
@@ -216,6 +221,7 @@ function startSession(req: RunRequest, inputs: RunInputs, previous: RunRecord | 
 /** Generate the pending lines, reporting progress over the whole selection (resumed lines and kept errors included). */
 async function generateMissing(
   req: RunRequest,
+  host: Host,
   inputs: RunInputs,
   split: ResumeSplit,
   endpoints: ReturnType<typeof watchedEndpoints>,
@@ -230,7 +236,8 @@ async function generateMissing(
       systemPrompt: inputs.systemPrompt,
       folder: inputs.folder,
       redactor: redactorOf(inputs.keys),
-      fileOps: req.fileOps ?? realFileOps,
+      host,
+      fileOps: req.fileOps,
       endpoints,
       pairsByMiss: new Map(req.manifest.pairs.map((p) => [p.missId, p])),
     },
@@ -269,6 +276,7 @@ function userSimulatorSummary(req: RunRequest, sim: Generated["sim"]): RunDocume
 /** The end of a run: the files rewritten in BFCL's order, why it stopped early (if it did), and its document. */
 function finish(
   req: RunRequest,
+  host: Host,
   inputs: RunInputs,
   split: ResumeSplit,
   g: Generated,
@@ -277,7 +285,7 @@ function finish(
 ): { document: RunDocument; halted: Problem | null } {
   let files: RunDocument["files"] = [];
   if (halt.write === null) {
-    const rewritten = finalFiles(inputs.folder, inputs.jobs, g.generatedKeys, split.resumedKeys, req.fileOps ?? realFileOps);
+    const rewritten = finalFiles(inputs.folder, inputs.jobs, g.generatedKeys, split.resumedKeys, host, req.fileOps);
     files = rewritten.files;
     if (rewritten.failed !== null) halt.write = rewritten.failed;
   }

@@ -9,7 +9,8 @@ import { PyException } from "../../python/exception.js";
 import { MODE_KEY, TRIAL_KEY } from "../../bfcl/line-keys.js";
 import { compareIds, errorLine, renderLine, resultFileName, runCategories, withPlayedKeys } from "../../rollout/index.js";
 import type { RunSettings } from "../../rollout/run-record.js";
-import { pathExists, rewriteSorted, type ResultFileOps } from "../../io/run-output.js";
+import type { ResultFileOps } from "../../io/run-output.js";
+import type { Host } from "../../io/host.js";
 import { redactPyValue, type Redactor } from "../../io/secrets.js";
 import { categoryOfId, type Job } from "./plan.js";
 import type { ErrorLineNote, RunFileSummary } from "./types.js";
@@ -72,10 +73,10 @@ export function writableLine(
 }
 
 /** Rewrite every result file of the folder in BFCL's order (on a signal, too: the files then stay in their final form). */
-export function rewriteAll(folder: string, fileOps: ResultFileOps): void {
+export function rewriteAll(folder: string, host: Host, fileOps?: ResultFileOps): void {
   for (const c of runCategories) {
     const path = `${folder}/${resultFileName(c)}`;
-    if (pathExists(path)) rewriteSorted(path, compareIds, fileOps);
+    if (host.files.exists(path)) host.rewriteSorted(path, compareIds, fileOps);
   }
 }
 
@@ -89,13 +90,14 @@ export function finalFiles(
   jobs: readonly Job[],
   generatedKeys: ReadonlySet<string>,
   resumedKeys: ReadonlySet<string>,
-  fileOps: ResultFileOps,
+  host: Host,
+  fileOps?: ResultFileOps,
 ): { files: RunFileSummary[]; failed: Problem | null } {
   const files: RunFileSummary[] = [];
   for (const c of runCategories) {
     const path = `${folder}/${resultFileName(c)}`;
-    if (!pathExists(path)) continue;
-    const rewritten = rewriteSorted(path, compareIds, fileOps);
+    if (!host.files.exists(path)) continue;
+    const rewritten = host.rewriteSorted(path, compareIds, fileOps);
     if (!rewritten.ok) return { files, failed: rewritten.problems[0] };
     if (rewritten.value.lines === 0) continue;
     const inCategory = (job: Job) => categoryOfId(job.id) === c;

@@ -22,7 +22,7 @@ import {
   type RunSettings,
   type SettingDifference,
 } from "../../rollout/index.js";
-import { readTextIfFile } from "../../io/run-output.js";
+import type { Host } from "../../io/host.js";
 
 /** What of a run request its settings are made from. */
 export interface SettingsSource {
@@ -66,14 +66,14 @@ export function askedSettings(s: SettingsSource): RunSettings {
 }
 
 /** sha256 over the BFCL files `run` reads (the function docs and the questions of the run categories), or null when one cannot be read. */
-export function runDataSha256(dataDir: string): string | null {
+export function runDataSha256(dataDir: string, host: Host): string | null {
   const files = [
     ...(Object.keys(multiTurnDocFiles) as MultiTurnClass[]).map((c) => docFile(c)),
     ...runCategories.map((c) => questionsFile("v4", c)),
   ];
   const texts: { file: string; text: string }[] = [];
   for (const file of files) {
-    const text = readTextIfFile(`${dataDir}/${file}`);
+    const text = host.readTextIfFile(`${dataDir}/${file}`);
     if (text === null) return null;
     texts.push({ file, text });
   }

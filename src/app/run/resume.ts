@@ -8,7 +8,8 @@ import { err, ok, problem, type Problem, type Result } from "../../messages/inde
 import { resultFileName, runCategories, type LineReading, type RunCategory } from "../../rollout/index.js";
 import type { HistorySource } from "../../bfcl/line-keys.js";
 import type { RunRecord, RunSettings } from "../../rollout/run-record.js";
-import { openResultFile, pathExists, removeInterruptedRewrites, scanResultFile, type ResultFileIndex } from "../../io/run-output.js";
+import type { ResultFileIndex } from "../../io/run-output.js";
+import type { Host } from "../../io/host.js";
 import { categoryOfId, type Job } from "./plan.js";
 import { resumeRefusal } from "./provenance.js";
 import { errorNote } from "./output.js";
@@ -22,8 +23,8 @@ export type ExistingLines = ReadonlyMap<RunCategory, ResultFileIndex>;
  * removed, a line that is no result line kept with a warning, a line whose history keys
  * are malformed refused (resume could not tell which history made it).
  */
-export function openOutput(folder: string, problems: Problem[]): Result<ExistingLines> {
-  const leftOver = removeInterruptedRewrites(folder);
+export function openOutput(folder: string, problems: Problem[], host: Host): Result<ExistingLines> {
+  const leftOver = host.removeInterruptedRewrites(folder);
   if (!leftOver.ok) return leftOver;
   for (const file of leftOver.value)
     problems.push(
@@ -36,7 +37,7 @@ export function openOutput(folder: string, problems: Problem[]): Result<Existing
   const existing = new Map<RunCategory, ResultFileIndex>();
   for (const c of runCategories) {
     const path = `${folder}/${resultFileName(c)}`;
-    const opened = openResultFile(path);
+    const opened = host.openResultFile(path);
     if (!opened.ok) return opened;
     for (const l of opened.value.lines) {
       if (l.reading.kind === "other")
@@ -132,11 +133,12 @@ export function pendingWithoutWriting(
   folder: string,
   retryErrors: boolean,
   check: (lines: readonly LineReading[]) => Problem | null,
+  host: Host,
 ): Result<readonly Job[]> {
-  const indexes = new Map<RunCategory, ReturnType<typeof scanResultFile>>();
+  const indexes = new Map<RunCategory, ResultFileIndex>();
   for (const c of runCategories) {
     const path = `${folder}/${resultFileName(c)}`;
-    if (pathExists(path)) indexes.set(c, scanResultFile(path));
+    if (host.files.exists(path)) indexes.set(c, host.scanResultFile(path));
   }
   const refusal = check([...indexes.values()].flatMap((x) => x.lines.map((l) => l.reading)));
   if (refusal !== null) return err(refusal);

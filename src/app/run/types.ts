@@ -9,6 +9,7 @@ import type { ChatEndpoint, ItemSelection, RunCategory, UserSimEndpoint, UserSim
 import type { RetryInfo } from "../../io/openai-chat.js";
 import type { HttpTransport } from "../../io/http-transport.js";
 import type { ResultFileOps } from "../../io/run-output.js";
+import type { Host } from "../../io/host.js";
 import type { RunRecord } from "../../rollout/run-record.js";
 import type { ExitCode } from "../common.js";
 import type { Narrowing, RunPlan } from "./plan.js";
@@ -75,6 +76,8 @@ export interface RunRequest {
   readonly probe?: boolean;
   /** The result files' write call (tests inject a full disk); default the file system's. */
   readonly fileOps?: ResultFileOps;
+  /** The files the run reads and writes (default: the real ones, `nodeHost()`; a test gives an in-memory one). */
+  readonly host?: Host;
 }
 
 /** Requests in a row that could not connect before a run stops. */
