@@ -1,10 +1,7 @@
 /**
- * `runCommand` given its files and network through the context's host: the real v4 data
- * copied into an in-memory host, and the recorded gpt-oss-120b run replayed by an
- * in-memory HTTP stand-in (no socket: the endpoint's host name does not resolve), for a
- * few pairs. The run follows the recording step by step, reads and writes nothing on
- * disk, and leaves the same files (run.json, the result files; the lock gone) and
- * document as the same run on disk against the replay served on 127.0.0.1.
+ * `runCommand` with its files and network from the host: real v4 items run in memory against an
+ * HTTP stand-in replaying the recorded gpt-oss-120b run, compared with the same run on disk
+ * against the replay served on 127.0.0.1. More in this folder's README.md.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -169,14 +169,7 @@ export function hostOn(
     readScoreFileText: (path) => readScoreFileText(path, undefined, fs),
     writeRunRecord: (modelFolder, record) => writeRunRecord(modelFolder, record, fs),
 
-    scanResultFile: (path) => scanResultFile(path, fs),
-    openResultFile: (path) => openResultFile(path, fs),
-    appendLine: (path, text, ops) => appendLine(path, text, ops, fs),
-    rewriteSorted: (path, compare, ops) => rewriteSorted(path, compare, ops, fs),
-    removeInterruptedRewrites: (folder) => removeInterruptedRewrites(folder, fs),
-    makeOutputFolder: (dir) => makeOutputFolder(dir, fs),
-    acquireRunLock: (folder) => acquireRunLock(folder, fs),
-    findBfclPromptsFile: (python) => findBfclPromptsFile(python, findBfclEvalPackage, fs),
+    ...runOutputOn(fs, findBfclEvalPackage),
 
     resolveBfclDataDir: (opts) => resolveBfclDataDir({ ...opts, findPython: () => findBfclEval(opts.env.TWINSCORE_PYTHON || "python3") }),
     missingDataFolder: (dir) => missingDataFolder(dir, fs),
@@ -198,6 +191,42 @@ export function hostOn(
     writeDemoRun: (dir, policy, files) => writeDemoRun(dir, policy, files, fs),
     removeDemoDir: (dir) => removeDemoDir(dir, fs),
 
+    ...judgeFilesOn(fs),
+  };
+}
+
+/** The host's part that `run` writes its output folder through. */
+type RunOutputHost = Pick<
+  Host,
+  | "scanResultFile"
+  | "openResultFile"
+  | "appendLine"
+  | "rewriteSorted"
+  | "removeInterruptedRewrites"
+  | "makeOutputFolder"
+  | "acquireRunLock"
+  | "findBfclPromptsFile"
+>;
+
+/** `run`'s output folder over a file system: result files, their lock, and BFCL's prompts file. */
+function runOutputOn(fs: FileSystem, findBfclEvalPackage: (python: string) => string | null): RunOutputHost {
+  return {
+    scanResultFile: (path) => scanResultFile(path, fs),
+    openResultFile: (path) => openResultFile(path, fs),
+    appendLine: (path, text, ops) => appendLine(path, text, ops, fs),
+    rewriteSorted: (path, compare, ops) => rewriteSorted(path, compare, ops, fs),
+    removeInterruptedRewrites: (folder) => removeInterruptedRewrites(folder, fs),
+    makeOutputFolder: (dir) => makeOutputFolder(dir, fs),
+    acquireRunLock: (folder) => acquireRunLock(folder, fs),
+    findBfclPromptsFile: (python) => findBfclPromptsFile(python, findBfclEvalPackage, fs),
+  };
+}
+
+/** The judge's labels file and reply cache over a file system. */
+function judgeFilesOn(
+  fs: FileSystem,
+): Pick<Host, "readJsonLines" | "endTornLine" | "appendJsonLine" | "readCacheEntry" | "writeCacheEntry"> {
+  return {
     readJsonLines: (file) => readJsonLines(file, fs),
     endTornLine: (file) => endTornLine(file, fs),
     appendJsonLine: (file, value) => appendJsonLine(file, value, fs),
