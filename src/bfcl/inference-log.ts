@@ -16,7 +16,7 @@ import {
   skipString,
   skipValue,
 } from "./json-bytes.js";
-import { simdRegion, skipValueIn, type SimdRegion } from "./skip-nested-simd.js";
+import { skipValueIn, type SimdRegion } from "./skip-nested-simd.js";
 
 /** The messages BFCL sent at the start of each turn it ran, in turn order. */
 export type TurnQueries = readonly (readonly ChatMessage[])[];
@@ -183,14 +183,9 @@ export interface LogExtents {
 
 /**
  * The extents of the log list opening at `logStart` (see `LogExtents`), or null; `region`:
- * the line's bytes copied for SIMD skipping, when the caller made the copy.
+ * the line's SIMD copy the head scan made (null: the line is walked in JavaScript).
  */
-export function walkLog(
-  bytes: Uint8Array,
-  logStart: number,
-  end: number,
-  region: SimdRegion | null = simdRegion(bytes, logStart, end),
-): LogExtents | null {
+export function walkLog(bytes: Uint8Array, logStart: number, end: number, region: SimdRegion | null): LogExtents | null {
   const queries: number[] = [];
   let i = skipSpace(bytes, logStart + 1, end);
   for (;;) {

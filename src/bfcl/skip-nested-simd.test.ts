@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { skipValue } from "./json-bytes.js";
 import { simdRegion, skipValueIn } from "./skip-nested-simd.js";
 import { rolloutRuns, rolloutRunDir, sharedPath } from "../testing/shared.js";
-// @ts-expect-error: a plain .mjs tool without types
 import { compile, source } from "../../tools/gen-skip-wasm.mjs";
 
 const OPENS = new Set([0x5b, 0x7b]);

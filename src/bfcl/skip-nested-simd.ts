@@ -6,7 +6,7 @@
 import { OPEN_BRACE, OPEN_BRACKET, skipValue } from "./json-bytes.js";
 import { SKIP_NESTED_WASM } from "./skip-nested-wasm.js";
 
-/** Regions shorter than this are walked in JavaScript: the copy and the call would cost more. */
+/** Regions shorter than this stay in JavaScript, where a copy and a call buy little. */
 const LEAST_BYTES = 512;
 /** The largest region copied into the module's memory, so a huge line does not keep a huge copy. */
 const MOST_BYTES = 4 << 20;

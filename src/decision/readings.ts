@@ -216,6 +216,11 @@ function sideEnters(status: SideStatus, sides: SideRule): boolean {
   return sides === "release" && (status === "inference-error" || status === "not-reached");
 }
 
+/** Whether a pair is scored under a reading: both sides enter under the rule, and the reading's filter keeps it. */
+function pairEnters(r: PairRecord, spec: ReadingSpec, sides: SideRule, baseStatus: SideStatus, missStatus: SideStatus): boolean {
+  return sideEnters(baseStatus, sides) && sideEnters(missStatus, sides) && (spec.filter === undefined || passes(r, spec.filter));
+}
+
 /** One side as a reading sees it. */
 export interface SideUnderReading {
   readonly status: SideStatus;
@@ -245,7 +250,7 @@ export function pairUnder(r: PairRecord, spec: ReadingSpec, rule: SideRule): Pai
   const m = sideUnder(r.miss, bfclDecoding, spec.countLogin);
   const base = { ...b, scored: sideEnters(b.status, sides) };
   const miss = { ...m, scored: sideEnters(m.status, sides) };
-  const scored = base.scored && miss.scored && (spec.filter === undefined || passes(r, spec.filter));
+  const scored = pairEnters(r, spec, sides, b.status, m.status);
   return { status: pairStatus(b.status, m.status), scored, act: b.acted, hold: holdUnder(r, spec, m.acted), base, miss };
 }
 
@@ -332,8 +337,7 @@ export function selectUnder(
     const missStatus = statusUnder(r.miss, bfclDecoding, spec.countLogin);
     const status = pairStatus(baseStatus, missStatus);
     if (status !== "decided") undecided[status]++;
-    if (!sideEnters(baseStatus, sides) || !sideEnters(missStatus, sides)) continue;
-    if (spec.filter !== undefined && !passes(r, spec.filter)) continue;
+    if (!pairEnters(r, spec, sides, baseStatus, missStatus)) continue;
     const act = actedUnder(r.base, bfclDecoding, spec.countLogin);
     scored.push({ record: r, act, hold: holdUnder(r, spec, actedUnder(r.miss, bfclDecoding, spec.countLogin)) });
   }
