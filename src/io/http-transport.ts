@@ -3,9 +3,14 @@
  * instead of the global `fetch`, so that every way a server can answer badly ends the request with an error
  * that names it. More in this folder's README.md.
  */
-import { request as httpRequestOf, type IncomingMessage } from "node:http";
-import { request as httpsRequestOf } from "node:https";
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
+import type { IncomingMessage } from "node:http";
+import { createRequire } from "node:module";
+
+/** Node's http, https and zlib load at the first request: the commands that only read files never ask for them. */
+const nodeRequire = createRequire(import.meta.url);
+const nodeHttp = () => nodeRequire("node:http") as typeof import("node:http");
+const nodeHttps = () => nodeRequire("node:https") as typeof import("node:https");
+const nodeZlib = () => nodeRequire("node:zlib") as typeof import("node:zlib");
 
 /** The most redirects one request follows (fetch's limit is 20; an API endpoint needs one or two). */
 export const MAX_REDIRECTS = 10;
@@ -142,7 +147,7 @@ function sendOnce(
     const outgoing: Record<string, string> = {};
     headers.forEach((v, k) => (outgoing[k] = v));
     if (body !== null) outgoing["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
-    const request = url.protocol === "https:" ? httpsRequestOf : httpRequestOf;
+    const request = url.protocol === "https:" ? nodeHttps().request : nodeHttp().request;
     const req = request(url, { method, headers: outgoing });
     const failure: RequestFailure = { error: null, listener: null };
     const onAbort = (): void => {
@@ -237,9 +242,10 @@ export function decodedBody(bytes: Uint8Array, header: string | undefined, maxBy
   const options = { maxOutputLength: Math.max(1, maxBytes) };
   for (const coding of codings) {
     try {
-      if (coding === "gzip" || coding === "x-gzip") out = gunzipSync(out, options);
-      else if (coding === "br") out = brotliDecompressSync(out, options);
-      else if (coding === "deflate") out = (out[0] & 0x0f) === 8 ? inflateSync(out, options) : inflateRawSync(out, options);
+      const zlib = nodeZlib();
+      if (coding === "gzip" || coding === "x-gzip") out = zlib.gunzipSync(out, options);
+      else if (coding === "br") out = zlib.brotliDecompressSync(out, options);
+      else if (coding === "deflate") out = (out[0] & 0x0f) === 8 ? zlib.inflateSync(out, options) : zlib.inflateRawSync(out, options);
       else return { ok: true, bytes: out };
     } catch (e) {
       if ((e as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") return { ok: false, read: maxBytes + 1 };
