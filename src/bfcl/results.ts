@@ -259,8 +259,26 @@ function closedHead(found: HeadFound, bytes: Uint8Array, idOnly: boolean): LineH
   const id = found.repeated.includes("id") ? readId(bytes, found.idStart, found.idEnd) : (found.firstId as string);
   if (typeof id !== "string") return id;
   if (found.resultStart < 0 && !idOnly) return { error: "line has no `result`" };
-  const { idStart: _s, idEnd: _e, firstId: _f, ...extents } = found;
-  return { id, ...extents };
+  // spelled out rather than spread: one literal shape, built without a rest copy, on every line read
+  const f = found;
+  return {
+    id,
+    resultStart: f.resultStart,
+    resultEnd: f.resultEnd,
+    historyStart: f.historyStart,
+    historyEnd: f.historyEnd,
+    playedStart: f.playedStart,
+    playedEnd: f.playedEnd,
+    stoppedStart: f.stoppedStart,
+    stoppedEnd: f.stoppedEnd,
+    injectedStart: f.injectedStart,
+    injectedEnd: f.injectedEnd,
+    trialStart: f.trialStart,
+    trialEnd: f.trialEnd,
+    logStart: f.logStart,
+    logQueries: f.logQueries,
+    repeated: f.repeated,
+  };
 }
 
 /**

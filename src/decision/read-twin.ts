@@ -148,19 +148,38 @@ export function readTwin(
   };
 }
 
-/** A decoded call of the anchor turn; its text (for reports) is rendered only when read, scoring never needs it. */
-function decodedAnchorCall(c: ExtractedCall): AnchorCall {
-  return {
-    name: c.name,
-    kind: kindOf(c.name) ?? "unknown",
-    worldChanging: modelCallIsWorldChanging(c, false),
-    decoded: true,
-    bfclDecoded: c.stepDecodeFailed !== true,
-    get text() {
-      return callText(c);
-    },
-  };
+/**
+ * A decoded call of the anchor turn; its text (for reports) is rendered only when read, scoring never needs it.
+ * A class, so the getter lives once on the prototype instead of as a closure on every call read.
+ */
+class DecodedAnchorCall implements AnchorCall {
+  readonly name: string;
+  readonly kind: AnchorCall["kind"];
+  readonly worldChanging: boolean;
+  readonly decoded = true;
+  readonly bfclDecoded: boolean;
+  readonly #call: ExtractedCall;
+
+  constructor(c: ExtractedCall) {
+    this.name = c.name;
+    this.kind = kindOf(c.name) ?? "unknown";
+    this.worldChanging = modelCallIsWorldChanging(c, false);
+    this.bfclDecoded = c.stepDecodeFailed !== true;
+    this.#call = c;
+  }
+
+  get text(): string {
+    return callText(this.#call);
+  }
+
+  /** The fields in the order and shape the plain object had, text included. */
+  toJSON(): AnchorCall {
+    const { name, kind, worldChanging, decoded, bfclDecoded, text } = this;
+    return { name, kind, worldChanging, decoded, bfclDecoded, text };
+  }
 }
+
+const decodedAnchorCall = (c: ExtractedCall): AnchorCall => new DecodedAnchorCall(c);
 
 /** Whether the decoded calls are already in step order and no failed call is on the tool list: the common turn, which needs no sort. */
 function inStepOrder(x: ReturnType<typeof extractTurn>): boolean {

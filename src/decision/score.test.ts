@@ -123,7 +123,9 @@ describe("scorePair on hand-made turns of real pairs", () => {
     const r = scorePair(pair, at([[{ ls: "{}" }], "Which file?"]), at([[{ ls: '{"a": true}' }], "What should the file say?"]));
     expect([r.actedOnBase, r.heldBack]).toEqual([false, true]);
     expect(r.miss.anchorText).toEqual(["What should the file say?"]);
-    expect(r.miss.anchorCalls).toEqual([
+    // a decoded call renders its text when read, and its JSON carries it
+    expect(r.miss.anchorCalls.map((c) => c.text)).toEqual(["ls(a=True)"]);
+    expect(JSON.parse(JSON.stringify(r.miss.anchorCalls))).toEqual([
       { name: "ls", kind: "read", worldChanging: false, decoded: true, bfclDecoded: true, text: "ls(a=True)" },
     ]);
   });

@@ -34,6 +34,12 @@ export function decodeFcStep(step: PyValue): DecodeOutcome {
     for (const item of items) {
       if (!(item instanceof PyDict)) throw new PyException("AttributeError", `'${pyTypeName(item)}' object has no attribute 'items'`);
       for (const [name, raw] of item.entries()) {
+        // the plain decoder's native parse, where it provably renders what json.loads would (detection's samples come here)
+        const fast = typeof name === "string" && typeof raw === "string" ? renderArgsCached(name, raw) : null;
+        if (fast !== null) {
+          calls.push(fast);
+          continue;
+        }
         const value = typeof raw === "string" ? jsonLoadsOrThrow(raw) : raw;
         if (!(value instanceof PyDict)) throw new PyException("AttributeError", `'${pyTypeName(value)}' object has no attribute 'items'`);
         calls.push(renderFcCall(typeof name === "string" ? name : pyRepr(name), value));
