@@ -2,12 +2,16 @@
  * The project's one HTTP client for chat-completions endpoints (OpenAI, vLLM, SGLang, Ollama, llama.cpp
  * server, hosted ones), built on the official `openai` package. More in this folder's README.md.
  */
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { createRequire } from "node:module";
 import { jsonLoads, jsonNestsDeeperThan } from "../python/json.js";
 import { JSON_DECODE_MAX_DEPTH } from "../python/limits.js";
 import { pyStr } from "../python/repr.js";
 import { cleanPlainValue, redactorOf, REDACTED, type Redactor } from "./secrets.js";
 import { httpRequest, ReplyBroken, shownUrl, type HttpReply, type HttpTransport } from "./http-transport.js";
+
+/** The OpenAI SDK, loaded at the first request: every command that only reads files would otherwise load it at start. */
+let openAiSdk: typeof import("openai") | undefined;
+const sdk = (): typeof import("openai") => (openAiSdk ??= createRequire(import.meta.url)("openai") as typeof import("openai"));
 
 /** The default bound on one reply's body: far above any real chat completion (BFCL's longest recorded replies are a few kB). */
 export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -331,7 +335,7 @@ async function attempt(settings: ClientSettings, body: Record<string, unknown>, 
     timedOut = true;
     controller.abort();
   }, timeoutMs);
-  const client = new OpenAI({
+  const client = new (sdk().OpenAI)({
     apiKey: key ?? "no-key",
     baseURL: settings.baseURL,
     defaultQuery: settings.defaultQuery,
@@ -378,6 +382,7 @@ function failedAttempt(e: unknown, capture: Capture, timedOut: boolean, redactor
       attempts: 1,
       error: capture.refused,
     };
+  const { APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk();
   if (timedOut || e instanceof APIConnectionTimeoutError)
     return { ok: false, kind: "timeout", status: null, attempts: 1, error: "Request timed out.", retryable: true };
   if (e instanceof APIError && e.status !== undefined && !(e instanceof APIUserAbortError)) {
