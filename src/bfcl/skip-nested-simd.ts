@@ -52,6 +52,28 @@ export interface SimdRegion {
   skip(i: number, end: number): number;
 }
 
+/** A view of the module's memory, made again only when the memory grows (a view per line was garbage). */
+let memoryView: Uint8Array | null = null;
+
+/** A region as an object of one class (a closure per line was more garbage than the copy). */
+class CopiedRegion implements SimdRegion {
+  constructor(
+    private readonly wasm: SkipModule,
+    private readonly bytes: Uint8Array,
+    private readonly start: number,
+    private readonly end: number,
+    private readonly copy: number,
+  ) {}
+
+  skip(i: number, stop: number): number {
+    const { bytes, start } = this;
+    if (this.copy !== copies || i < start || stop > this.end) return skipValue(bytes, i, stop);
+    const found = this.wasm.skip(i - start, stop - start);
+    if (found === -2) return skipValue(bytes, i, stop);
+    return found < 0 ? -1 : found + start;
+  }
+}
+
 /** The bytes `[start, end)` copied into the module's memory as a region (see `SimdRegion`), or null. */
 export function simdRegion(bytes: Uint8Array, start: number, end: number): SimdRegion | null {
   const length = end - start;
@@ -66,16 +88,9 @@ export function simdRegion(bytes: Uint8Array, start: number, end: number): SimdR
       return null;
     }
   }
-  new Uint8Array(wasm.memory.buffer, 0, length).set(bytes.subarray(start, end));
-  const copy = ++copies;
-  return {
-    skip(i, stop) {
-      if (copy !== copies || i < start || stop > end) return skipValue(bytes, i, stop);
-      const found = wasm.skip(i - start, stop - start);
-      if (found === -2) return skipValue(bytes, i, stop);
-      return found < 0 ? -1 : found + start;
-    },
-  };
+  if (memoryView === null || memoryView.buffer !== wasm.memory.buffer) memoryView = new Uint8Array(wasm.memory.buffer);
+  memoryView.set(bytes.subarray(start, end));
+  return new CopiedRegion(wasm, bytes, start, end, ++copies);
 }
 
 /** `skipValue`, with lists and objects skipped in `region` when there is one. */

@@ -75,10 +75,11 @@ class TurnBuilder {
   readonly offListNames: string[] = [];
   readonly decodeErrors: DecodeError[] = [];
   readonly text: string[] = [];
-  private readonly failedSteps = new Set<number>();
-  private readonly undecidable = new Set<number>();
+  // the step sets are made when a step first enters one: most turns leave all three empty
+  private failedSteps: Set<number> | null = null;
+  private undecidable: Set<number> | null = null;
   /** Steps that look like tool calls. */
-  private readonly toolLooking = new Set<number>();
+  private toolLooking: Set<number> | null = null;
   /** The decoder's own error on the step being read (type included), when it raised. */
   stepError: string | null = null;
   private firstFailure: string | null = null;
@@ -92,7 +93,7 @@ class TurnBuilder {
   begin(i: number, step: unknown): void {
     this.stepError = null;
     this.namesBefore = this.calls.length + this.offListNames.length;
-    if (looksLikeToolCall(step)) this.toolLooking.add(i);
+    if (looksLikeToolCall(step)) (this.toolLooking ??= new Set()).add(i);
   }
 
   /**
@@ -103,8 +104,8 @@ class TurnBuilder {
   end(i: number, step: unknown): void {
     if (step === null || (Array.isArray(step) && step.length === 0) || (typeof step === "string" && step.trim() === "")) this.kinds.empty++;
     else if (!isTextual(step)) this.kinds.native++;
-    else if (!this.failedSteps.has(i) && this.calls.length + this.offListNames.length > this.namesBefore) this.kinds.native++;
-    else if (this.failedSteps.has(i) || this.toolLooking.has(i)) this.kinds.textCalls++;
+    else if (this.failedSteps?.has(i) !== true && this.calls.length + this.offListNames.length > this.namesBefore) this.kinds.native++;
+    else if (this.failedSteps?.has(i) === true || this.toolLooking?.has(i) === true) this.kinds.textCalls++;
     else this.kinds.prose++;
   }
 
@@ -115,13 +116,13 @@ class TurnBuilder {
    * failed; prose that names no tool is no attempt.
    */
   private counts(): { attempts: number; failed: number } {
-    let attempts = this.toolLooking.size;
-    for (const i of this.failedSteps) if (!this.toolLooking.has(i)) attempts++;
-    return { attempts, failed: this.failedSteps.size };
+    let attempts = this.toolLooking?.size ?? 0;
+    if (this.failedSteps !== null) for (const i of this.failedSteps) if (this.toolLooking?.has(i) !== true) attempts++;
+    return { attempts, failed: this.failedSteps?.size ?? 0 };
   }
 
   fail(step: number, shape: CallShape | "step", message: string, name?: string): void {
-    this.failedSteps.add(step);
+    (this.failedSteps ??= new Set()).add(step);
     this.firstFailure ??= this.stepError ?? message;
     const e: DecodeError = name === undefined ? { step, shape, message } : { step, shape, message, name, onToolList: this.tools.has(name) };
     this.decodeErrors.push(e);
@@ -130,7 +131,7 @@ class TurnBuilder {
   /** A failed step that names no function: the model's intent cannot be read. */
   failUndecidable(step: number, shape: CallShape | "step", message: string): void {
     this.fail(step, shape, message);
-    this.undecidable.add(step);
+    (this.undecidable ??= new Set()).add(step);
   }
 
   /** Record a structurally parsed call: on the tool list it counts, otherwise its name is kept aside. */
@@ -141,14 +142,15 @@ class TurnBuilder {
 
   /** Mark the calls of steps that BFCL's decoder rejects. */
   finish(steps: number): TurnExtraction {
-    const calls = this.failedSteps.size === 0 ? this.calls : this.calls.map((c) => markFailed(c, this.failedSteps));
+    const failedSteps = this.failedSteps;
+    const calls = failedSteps === null ? this.calls : this.calls.map((c) => markFailed(c, failedSteps));
     const { attempts, failed } = this.counts();
     return {
       calls,
       offListNames: this.offListNames,
       decodeFailures: failed,
       decodeErrors: this.decodeErrors,
-      undecidableSteps: this.undecidable.size,
+      undecidableSteps: this.undecidable?.size ?? 0,
       toolCallSteps: attempts,
       firstDecodeFailure: this.firstFailure,
       text: this.text,

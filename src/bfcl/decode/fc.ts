@@ -27,9 +27,10 @@ export function renderFcCall(name: string, args: PyDict): string {
  * character, as Python would — so a text step fails unless it is empty).
  */
 export function decodeFcStep(step: PyValue): DecodeOutcome {
+  // a text step: its first character has no `items` (what iterating it would raise), and an empty one holds no call
+  if (typeof step === "string") return step === "" ? { ok: true, calls: [] } : fail("AttributeError", STR_HAS_NO_ITEMS);
   try {
-    const items: PyValue[] =
-      step instanceof PyDict ? [step] : Array.isArray(step) ? step : typeof step === "string" ? Array.from(step) : notIterable(step);
+    const items: PyValue[] = step instanceof PyDict ? [step] : Array.isArray(step) ? step : notIterable(step);
     const calls: string[] = [];
     for (const item of items) {
       if (!(item instanceof PyDict)) throw new PyException("AttributeError", `'${pyTypeName(item)}' object has no attribute 'items'`);
@@ -51,6 +52,8 @@ export function decodeFcStep(step: PyValue): DecodeOutcome {
     throw e;
   }
 }
+
+const STR_HAS_NO_ITEMS = "'str' object has no attribute 'items'";
 
 function notIterable(v: PyValue): never {
   throw new PyException("TypeError", `'${pyTypeName(v)}' object is not iterable`);
