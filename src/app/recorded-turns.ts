@@ -36,16 +36,21 @@ export function recordedTurnsVisitor(onItem: (item: RecordedItem) => void, memo:
     if (seen.has(id)) return;
     seen.add(id);
     const turns = memo.turnsOf(id, bytes, start, end, head);
-    const answerTurn = turns === null ? null : simulatedAnswerTurn(bytes, start, end, simulatorKeyAt(bytes, start, end));
+    const answerTurn = turns === null ? null : simulatedAnswerTurn(bytes, start, end, simulatorKeyAt(bytes, start, end, head));
     onItem({ id, turns: answerTurn === null ? turns : turns!.slice(0, answerTurn) });
   };
 }
 
 const SIMULATOR_KEY = new TextEncoder().encode(SIMULATOR_KEY_TEXT);
 
-/** Where the simulator's key starts in the line's tail (-1: nowhere), by a native search of the bytes (no string decoded per line). */
-function simulatorKeyAt(bytes: Uint8Array, start: number, end: number): number {
-  return lastIndexOfBytes(bytes, SIMULATOR_KEY, Math.max(start, end - OWN_KEYS_TAIL), end);
+/**
+ * Where the simulator's key starts in the line's tail (-1: nowhere): where the head scan found it as a top-level key,
+ * else (no scan, or one stopped early) by a native search of the tail's bytes.
+ */
+function simulatorKeyAt(bytes: Uint8Array, start: number, end: number, head: LineHead | undefined): number {
+  const tail = Math.max(start, end - OWN_KEYS_TAIL);
+  if (head !== undefined && head.simulatorKeyStart !== -2) return head.simulatorKeyStart >= tail ? head.simulatorKeyStart : -1;
+  return lastIndexOfBytes(bytes, SIMULATOR_KEY, tail, end);
 }
 
 /** The most items a memo keeps (the ids come from the files read: bounded, as a manifest's items are). */

@@ -32,7 +32,7 @@ import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/
 import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions, PairOutcome } from "../stats/index.js";
 import { resolveBfclDataDir } from "../io/bfcl-data.js";
-import { readScoredData, type ScoredData } from "./bfcl-inputs.js";
+import type { ScoredData } from "./bfcl-inputs.js";
 import { resolvePath } from "../io/paths.js";
 import {
   badArgument,
@@ -316,11 +316,13 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
  * alone, by `BFCL_DATA_DIR`), read once. No `bfcl_eval` installation is searched for: asking
  * Python takes longer than scoring a model.
  */
-function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): ScoredData | null {
+async function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): Promise<ScoredData | null> {
   if (req.bfclData === null) return null;
   if ((req.bfclData ?? "") === "" && (ctx.env.BFCL_DATA_DIR ?? "") === "") return null;
   const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
   if (!location) return null;
+  // the data's readers (and the simulator they prepare) load only when BFCL data is named
+  const { readScoredData } = await import("./bfcl-inputs.js");
   const data = readScoredData(location.dir, ctx.host);
   if (!data.ok) {
     pushAll(problems, data.problems);
@@ -367,7 +369,7 @@ export async function scoreRuns(request: ScoreRequest): Promise<ScoreDocument> {
   // the folder lists are checked before anything reads them
   const listed = folderListsProblem(request);
   if (listed !== null) return emptyDocument({ ...request, results: [] }, { resamples: 0, seed: 0 }, [listed]);
-  const given = scoreSetup(request);
+  const given = await scoreSetup(request);
   if ("document" in given) return given.document;
   let setup: ScoreSetup = given;
   const { req, bootstrap, data, aligned, problems } = setup;
@@ -491,7 +493,7 @@ interface ScoreSetup {
 }
 
 /** Check the request and walk its inputs once: the settings, or the document that ends the command there. */
-function scoreSetup(request: ScoreRequest): ScoreSetup | { document: ScoreDocument } {
+async function scoreSetup(request: ScoreRequest): Promise<ScoreSetup | { document: ScoreDocument }> {
   const trialsOf = request.trialsOf ?? [];
   // the trials' folders are read as result trees; `validate` still sees the request as given
   const req: ScoreRequest = trialsOf.length > 0 && request.results.length === 0 ? { ...request, results: trialsOf } : request;
@@ -504,7 +506,7 @@ function scoreSetup(request: ScoreRequest): ScoreSetup | { document: ScoreDocume
   const { rule, ...options } = scoreOptionsOf(req);
   const problems: Problem[] = [];
   const withScores = walked.scores !== null;
-  const data = bfclDataFor(req, ctx, problems);
+  const data = await bfclDataFor(req, ctx, problems);
   const alignedAsked = req.aligned ?? typeof req.bfclData === "string";
   if (alignedAsked && data === null && problems.length === 0)
     problems.push(problem("bfcl-data-missing", "the aligned numbers need the BFCL data: pass --bfcl-data DIR or set BFCL_DATA_DIR"));

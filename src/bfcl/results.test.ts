@@ -121,6 +121,23 @@ describe("scanLineHead on hand-made lines", () => {
     expect(line.slice(head.resultStart, head.resultEnd)).toBe('"Error during inference: boom"');
   });
 
+  it("locates the user simulator's key only where it is a top-level key, the last one when repeated", () => {
+    const sim = (v: string) => `"twinscore_user_simulator": {"answer_turn": ${v}}`;
+    const top = `{"id": "a", "result": [], "inference_log": [{"k": {${sim("1")}}}], ${sim("2")}, ${sim("3")}}`;
+    const head = scanLineHead(bytesOf(top), 0, top.length);
+    if ("error" in head) throw new Error(head.error);
+    expect(top.slice(head.simulatorKeyStart)).toBe(`${sim("3")}}`);
+    // nested in another value, or inside a string, it is no key of the line
+    const nested = `{"id": "a", "result": [], "inference_log": [{"k": {${sim("1")}}}], "t": "${sim("2").replaceAll('"', '\\"')}"}`;
+    const none = scanLineHead(bytesOf(nested), 0, nested.length);
+    if ("error" in none) throw new Error(none.error);
+    expect(none.simulatorKeyStart).toBe(-1);
+    // a scan that stops early cannot say: the reader searches the tail instead
+    const cut = scanLineHead(bytesOf(top.slice(0, -3)), 0, top.length - 3, true);
+    if ("error" in cut) throw new Error(cut.error);
+    expect(cut.simulatorKeyStart).toBe(-2);
+  });
+
   it("handles non-ASCII (raw UTF-8, as gpt-oss files carry) before and inside the result", () => {
     const line = '{"id": "multi_turn_base_1", "note": "café ✓", "result": [["déjà vu"]]}';
     const bytes = bytesOf(line);
