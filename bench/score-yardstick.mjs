@@ -12,7 +12,7 @@
 //   a size may carry its own rounds: 1,10,50:10,200:4
 //   TWINSCORE_SHARED: the shared folder (default ../shared beside the project root)
 //   BEFORE_CLI: another build's bin (say, main's), run in the same rounds as a third contender,
-//     so before and after are measured under the same load
+//     so before and after are measured under the same load; several as LABEL=BIN,LABEL=BIN
 //   YARDSTICK_PYTHON: the Python to run (default: the real interpreter behind `python3`,
 //     so a version manager's shim script does not add its own start-up to the yardstick)
 import { spawnSync } from "node:child_process";
@@ -40,6 +40,16 @@ function measure(cmd, args) {
   return { wall, rss: kb / 1024, cpu: user + sys };
 }
 
+/** The other builds to run: BEFORE_CLI as one bin ("before"), or LABEL=BIN entries separated by commas. */
+const befores = (process.env.BEFORE_CLI ?? "")
+  .split(",")
+  .filter((entry) => entry !== "")
+  .map((entry) =>
+    entry.includes("=")
+      ? { label: entry.slice(0, entry.indexOf("=")), bin: entry.slice(entry.indexOf("=") + 1) }
+      : { label: "before", bin: entry },
+  );
+
 const iqr = (xs, digits) => `${quantile(xs, 0.25).toFixed(digits)}–${quantile(xs, 0.75).toFixed(digits)}`;
 
 try {
@@ -52,14 +62,10 @@ try {
     const contenders = [
       { label: "yardstick", run: () => measure(python, [join(here, "yardstick.py"), ...t.models]) },
       { label: "twinscore", run: () => measure(process.execPath, [cli, "score", "--results", t.dir, "--bootstrap", "0"]) },
-      ...(process.env.BEFORE_CLI
-        ? [
-            {
-              label: "before",
-              run: () => measure(process.execPath, [process.env.BEFORE_CLI, "score", "--results", t.dir, "--bootstrap", "0"]),
-            },
-          ]
-        : []),
+      ...befores.map(({ label, bin }) => ({
+        label,
+        run: () => measure(process.execPath, [bin, "score", "--results", t.dir, "--bootstrap", "0"]),
+      })),
     ];
     for (const c of contenders) c.run(); // page cache and a first run of each
     const samples = alternate(contenders.length, roundsHere, (i) => contenders[i].run());
