@@ -37,6 +37,38 @@ describe("the twinscore bin", () => {
   });
 });
 
+describe("what the bin loads for a command that only reads files", () => {
+  it("score of a real model folder loads neither the OpenAI SDK nor Node's http, https and zlib (run loads them at its first request)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    requireFreshBuild(join("bin", "twinscore.js"));
+    const dir = mkdtempSync(join(tmpdir(), "twinscore-loads-"));
+    try {
+      // a preload that lists, at exit, the built-in modules and the package files the process loaded
+      const preload = join(dir, "loads.cjs");
+      writeFileSync(
+        preload,
+        `process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...process.moduleLoadList, ...Object.keys(require.cache)]) + "\\n"));`,
+      );
+      const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
+      const run = spawnSync(
+        process.execPath,
+        ["--require", preload, join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", results, "--bootstrap", "0"],
+        { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      );
+      expect(run.status).toBe(0);
+      const line = run.stderr.split("\n").find((l) => l.startsWith("LOADED "));
+      const loaded = JSON.parse(line!.slice("LOADED ".length)) as string[];
+      // the preload sees the bin's chunks: the list is the process's
+      expect(loaded.some((m) => m.endsWith("twinscore.js"))).toBe(true);
+      expect(loaded.filter((m) => /^NativeModule (http|https|zlib)$/.test(m) || m.includes(`${"node_modules"}/openai/`))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the built bin's V8 tuning (cli/v8-tuning.ts)", () => {
   it("check turns TurboFan inlining off for the checker without a word on stderr (but the detected decoder), and TWINSCORE_V8_DEFAULTS=1 keeps it (real 120b result folder)", async () => {
     const { spawnSync } = await import("node:child_process");
