@@ -37,35 +37,47 @@ describe("the twinscore bin", () => {
   });
 });
 
+/**
+ * Run the bin with a preload that writes `report: <JSON of expression>` to stderr as the process ends: the
+ * process's own view (what it loaded, its heap), which nothing the bin prints shows. `report`: that value.
+ */
+async function runBinReporting(expression: string, args: readonly string[], env: Record<string, string> = {}) {
+  const { spawnSync } = await import("node:child_process");
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  requireFreshBuild(join("bin", "twinscore.js"));
+  const dir = mkdtempSync(join(tmpdir(), "twinscore-preload-"));
+  try {
+    const preload = join(dir, "report.cjs");
+    writeFileSync(preload, `process.on("exit", () => process.stderr.write("report: " + JSON.stringify(${expression}) + "\\n"));\n`);
+    const run = spawnSync(process.execPath, ["--require", preload, join(projectRoot, "dist", "bin", "twinscore.js"), ...args], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, ...env },
+    });
+    const line = run.stderr.split("\n").find((l) => l.startsWith("report: "));
+    return { status: run.status, report: line === undefined ? undefined : (JSON.parse(line.slice("report: ".length)) as unknown) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("what the bin loads for a command that only reads files", () => {
   it("score of a real model folder loads neither the OpenAI SDK nor Node's http, https and zlib (run loads them at its first request)", async () => {
-    const { spawnSync } = await import("node:child_process");
-    const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    requireFreshBuild(join("bin", "twinscore.js"));
-    const dir = mkdtempSync(join(tmpdir(), "twinscore-loads-"));
-    try {
-      // a preload that lists, at exit, the built-in modules and the package files the process loaded
-      const preload = join(dir, "loads.cjs");
-      writeFileSync(
-        preload,
-        `process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...process.moduleLoadList, ...Object.keys(require.cache)]) + "\\n"));`,
-      );
-      const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
-      const run = spawnSync(
-        process.execPath,
-        ["--require", preload, join(projectRoot, "dist", "bin", "twinscore.js"), "score", "--results", results, "--bootstrap", "0"],
-        { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      );
-      expect(run.status).toBe(0);
-      const line = run.stderr.split("\n").find((l) => l.startsWith("LOADED "));
-      const loaded = JSON.parse(line!.slice("LOADED ".length)) as string[];
-      // the preload sees the bin's chunks: the list is the process's
-      expect(loaded.some((m) => m.endsWith("twinscore.js"))).toBe(true);
-      expect(loaded.filter((m) => /^NativeModule (http|https|zlib)$/.test(m) || m.includes(`${"node_modules"}/openai/`))).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const results = join(rolloutRunDir("2025-11-12-main"), "result", "openai_gpt-oss-120b");
+    // the built-in modules and the package files the process loaded
+    const run = await runBinReporting("[...process.moduleLoadList, ...Object.keys(require.cache)]", [
+      "score",
+      "--results",
+      results,
+      "--bootstrap",
+      "0",
+    ]);
+    expect(run.status).toBe(0);
+    const loaded = run.report as string[];
+    // the preload sees the bin's chunks: the list is the process's
+    expect(loaded.some((m) => m.endsWith("twinscore.js"))).toBe(true);
+    expect(loaded.filter((m) => /^NativeModule (http|https|zlib)$/.test(m) || m.includes(`${"node_modules"}/openai/`))).toEqual([]);
   });
 });
 
@@ -201,49 +213,21 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
 
 describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
   it("holds the young generation at its first size through a score of the real run; TWINSCORE_V8_DEFAULTS=1 lets it grow", async () => {
-    const { spawnSync } = await import("node:child_process");
-    const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    requireFreshBuild(join("bin", "twinscore.js"));
-    // a preload that reports the young generation's size when the process ends
-    const dir = mkdtempSync(join(tmpdir(), "twinscore-young-"));
-    try {
-      const preload = join(dir, "young.cjs");
-      writeFileSync(
-        preload,
-        'process.on("exit", () => process.stderr.write("young " + require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size + "\\n"));\n',
+    // the young generation's size when the process ends
+    const young = async (env: Record<string, string>) => {
+      const run = await runBinReporting(
+        'require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size',
+        ["score", "--results", rolloutRunDir("2025-11-12-main"), "--bootstrap", "0", "--reading", "release"],
+        env,
       );
-      const young = (env: Record<string, string>) => {
-        const run = spawnSync(
-          process.execPath,
-          [
-            "-r",
-            preload,
-            join(projectRoot, "dist", "bin", "twinscore.js"),
-            "score",
-            "--results",
-            rolloutRunDir("2025-11-12-main"),
-            "--bootstrap",
-            "0",
-            "--reading",
-            "release",
-          ],
-          {
-            encoding: "utf8",
-            env: { ...process.env, ...env },
-          },
-        );
-        expect(run.status).toBe(0);
-        return Number(/^young (\d+)$/m.exec(run.stderr)?.[1]);
-      };
-      const held = young({ TWINSCORE_V8_DEFAULTS: "" });
-      const grown = young({ TWINSCORE_V8_DEFAULTS: "1" });
-      expect(held).toBeGreaterThan(0);
-      expect(held).toBeLessThanOrEqual(2 * 1024 * 1024);
-      expect(grown).toBeGreaterThanOrEqual(4 * held);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      expect(run.status).toBe(0);
+      return Number(run.report);
+    };
+    const held = await young({ TWINSCORE_V8_DEFAULTS: "" });
+    const grown = await young({ TWINSCORE_V8_DEFAULTS: "1" });
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(grown).toBeGreaterThanOrEqual(4 * held);
   });
 
   it("bounds the old generation from the moment it is asked (a tenth of growth); TWINSCORE_V8_DEFAULTS=1 leaves it", async () => {
