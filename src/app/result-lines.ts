@@ -330,7 +330,7 @@ function collectExtras(read: FileRead, bytes: Uint8Array, start: number, end: nu
   if (read.census !== null) countLine(read.census, bytes, head, { file: read.file, line });
   if (read.texts !== null) keepText(read.texts, read.pass.texts!, bytes, start, end, head);
   if (read.tokens !== null) countFirstStepTokens(read.tokens, bytes, start, end, head);
-  if (read.openings !== null) keepOpening(read.openings, bytes, start, end);
+  if (read.openings !== null) keepOpening(read.openings, bytes, start, end, head);
   if (read.injectedLines !== null && recordsInjection(bytes, start, end)) read.injectedLines++;
 }
 
@@ -617,9 +617,13 @@ function generatedFirstStepTokens(bytes: Uint8Array, from: number, end: number, 
 
 const SIMULATOR_KEY = bytesOf(`"${USER_SIMULATOR_KEY}"`);
 
-/** The reply the simulated user answered, of an interactive line (parsed only when the line carries the simulator's key). */
-function keepOpening(openings: Map<string, string>, bytes: Uint8Array, start: number, end: number): void {
-  if (indexOfBytes(bytes, SIMULATOR_KEY, start, end) < 0) return;
+/**
+ * The reply the simulated user answered, of an interactive line (parsed only when the line carries the simulator's
+ * key: the head scan says where, and the line's bytes are searched only where that scan stopped early).
+ */
+function keepOpening(openings: Map<string, string>, bytes: Uint8Array, start: number, end: number, head: LineHead | LineHeadError): void {
+  const scanned = !("error" in head) && head.simulatorKeyStart !== -2;
+  if (scanned ? head.simulatorKeyStart < 0 : indexOfBytes(bytes, SIMULATOR_KEY, start, end) < 0) return;
   let line;
   try {
     line = jsonLoadsFast(utf8Text.decode(bytes.subarray(start, end)));
