@@ -8,19 +8,29 @@ import { fcDecoder, promptingDecoder, type Decoder } from "../bfcl/decode/index.
 import type { RunMode } from "../bfcl/line-keys.js";
 import { readTwin } from "../decision/read-twin.js";
 import type { TwinReading } from "../decision/types.js";
+import type { KeptLine } from "../decision/score.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { boundedText } from "../report/assemble.js";
 
 /** What of a decoded rollout to keep, given its line's id. */
-export type RolloutKeeper = (id: string, rollout: RecordedRollout) => RecordedRollout;
+export type RolloutKeeper = (id: string, rollout: RecordedRollout) => KeptLine;
+
+/**
+ * Keeps the lines it is given in a form that holds only under one decoder (texts cut
+ * where no reading changes, or only the readings): a model whose lines turn out to need
+ * another decoder must be read again with its rollouts whole.
+ */
+export interface LineKeeper {
+  readonly keep: RolloutKeeper;
+  /** The decoder every kept line was read under. */
+  readonly decoder: Decoder;
+  /** Lines kept in a form that holds only under `decoder`, so far. */
+  tiedLines(): number;
+}
 
 /** Cuts the long texts of the lines it is given, and counts the lines it cut. */
-export interface TextCutter {
-  readonly keep: RolloutKeeper;
-  /** The decoder every cut was checked under: a model read with another must be read again with its texts whole. */
-  readonly decoder: Decoder;
-  /** Lines whose texts were cut so far. */
-  cutLines(): number;
+export interface TextCutter extends LineKeeper {
+  readonly keep: (id: string, rollout: RecordedRollout) => RecordedRollout;
 }
 
 /**
@@ -41,7 +51,7 @@ export function longTextCutter(pairs: readonly ManifestPair[], decoder: Decoder,
     for (const id of [p.baseId, p.missId]) readers.set(id, [...(readers.get(id) ?? []), reader]);
   }
   let cutLines = 0;
-  const keep: RolloutKeeper = (id, rollout) => {
+  const keep = (id: string, rollout: RecordedRollout): RecordedRollout => {
     const cut = withTextStepsCut(rollout, limit);
     if (cut === rollout) return rollout;
     for (const { anchorTurn, tools } of readers.get(id) ?? []) {
@@ -52,7 +62,7 @@ export function longTextCutter(pairs: readonly ManifestPair[], decoder: Decoder,
     cutLines++;
     return cut;
   };
-  return { keep, decoder, cutLines: () => cutLines };
+  return { keep, decoder, tiedLines: () => cutLines };
 }
 
 /** The rollout with every text step longer than `limit` cut (`boundedText`); the same object when none is. */

@@ -13,13 +13,14 @@ import {
   summarizeChoice,
   DETECTION_SAMPLE,
   type DecoderChoice,
+  type Decoder,
   type DecoderChoiceSummary,
   type DecoderName,
 } from "../bfcl/decode/index.js";
 import { everyReadingPair, readingPairs } from "../decision/readings.js";
 import { parseAudit, textCallLine, twinsIn } from "../decision/parse-audit.js";
 import { mixedHistoryMessage, modelHistory, type ModelHistory } from "../decision/history.js";
-import { knownShouldAskIds, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
+import { knownShouldAskIds, outcomeReader, readingCounts, scoreModel, turnsNeeded } from "../decision/score.js";
 import type { ModelScore, PairRecord, ScoreOptions, TwinReading } from "../decision/types.js";
 import { counted, pushAll, err, errAll, ok, problem, type Problem, type Result } from "../messages/index.js";
 import { dataCandidate, rolloutDataCheckBuilder, type DataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
@@ -55,7 +56,7 @@ import {
   type DecoderOption,
 } from "./common.js";
 import { manifestsForModels, versionsText, type ManifestChoice } from "./data-version.js";
-import { decoderExpected, longTextCutter, type TextCutter } from "./long-texts.js";
+import { decoderExpected, longTextCutter, type LineKeeper } from "./long-texts.js";
 
 /**
  * How much of a model's pair records the caller keeps: `all` (per-item rows, the
@@ -475,6 +476,7 @@ function readModel(
   req: ReadRequest,
   scores: { model: TreeModel | null } | null,
   logged: LoggedTurnsMemo,
+  keepWhole = false,
 ): ModelReadOut {
   const problems: Problem[] = [];
   // lines without a log (inference errors) are compared last, with the turns their score file's prompt keeps, when it is read
@@ -496,16 +498,12 @@ function readModel(
     problems.push(problem("decoder-unknown", `unknown decoder ${req.decoder}`));
     return { models: [{ ...base, filesUsed: {}, decoder: null, problems, ...none }], check: dataCheck() };
   }
-  // one pass per file: the rollouts the pairs need (their long texts cut when asked), and whatever else was asked for
-  const cutter =
-    req.textLimit === undefined || choice === null
+  // one pass per file: the lines the pairs need (their long texts cut, or only their readings, when that is all that is kept), and whatever else was asked for
+  const keeper =
+    choice === null
       ? undefined
-      : longTextCutter(
-          on.pairs,
-          decoderExpected(choice.decoder, req.decoder !== undefined, runRecord?.settings.mode ?? null),
-          req.textLimit,
-        );
-  const { filesUsed, readings } = readChosenFiles(chosen, missing, { host, on, onLine, req, scores, keepRollout: cutter?.keep }, problems);
+      : lineKeeper(req, on, decoderExpected(choice.decoder, req.decoder !== undefined, runRecord?.settings.mode ?? null), keepWhole);
+  const { filesUsed, readings } = readChosenFiles(chosen, missing, { host, on, onLine, req, scores, keepRollout: keeper?.keep }, problems);
   const shapes = notBfclLinesProblem(found.name, problems);
   if (shapes !== null) problems.push(shapes);
   const census: Partial<Record<ScoredResultCategory, ResultCensus>> = {};
@@ -521,9 +519,22 @@ function readModel(
     return { models: [{ ...base, filesUsed, decoder, problems, ...none, census }], check: dataCheck() };
   }
   const read = { base, filesUsed, decoder, problems, none, census, runRecord, dataCheck };
-  const scored = scoreModelFiles(read, readings as Record<ScoredResultCategory, ResultFileReading>, choice!, cutter, req, on, scores);
-  // texts cut for a decoder other than the one the lines record: read again with them whole
-  return scored ?? readModel(found, manifest, on, { ...req, textLimit: undefined }, scores, logged);
+  const scored = scoreModelFiles(read, readings as Record<ScoredResultCategory, ResultFileReading>, choice!, keeper, req, on, scores);
+  // lines kept for a decoder other than the one the lines record: read again with them whole
+  return scored ?? readModel(found, manifest, on, req, scores, logged, true);
+}
+
+/**
+ * How the lines of a model read under `expected` are kept: their long texts cut (a command
+ * that shows texts bounded), only their outcome readings (a command that keeps outcomes),
+ * or whole (any other, and a model read again whole: `keepWhole`).
+ */
+function lineKeeper(req: ReadRequest, on: OnManifest, expected: Decoder, keepWhole: boolean): LineKeeper | undefined {
+  if (keepWhole) return undefined;
+  if (req.textLimit !== undefined) return longTextCutter(on.pairs, expected, req.textLimit);
+  if (req.keep !== "outcomes") return undefined;
+  const reader = outcomeReader(on.pairs, expected);
+  return { keep: reader.keep, decoder: reader.decoder, tiedLines: reader.readLines };
 }
 
 /** The folder's `run.json`, or null (a record that cannot be read is a warning, and the folder is read as one without it). */
@@ -646,7 +657,7 @@ function scoreModelFiles(
   read: ModelFilesRead,
   readings: Record<ScoredResultCategory, ResultFileReading>,
   choice: DecoderChoice,
-  cutter: TextCutter | undefined,
+  keeper: LineKeeper | undefined,
   req: ReadRequest,
   on: OnManifest,
   scores: { model: TreeModel | null } | null,
@@ -672,7 +683,7 @@ function scoreModelFiles(
     req.decoder === undefined && made.mode !== null
       ? { decoder: made.mode === "fc" ? fcDecoder : promptingDecoder, source: "run" as const, reason: made.reason }
       : choice;
-  if (cutter !== undefined && cutter.cutLines() > 0 && cutter.decoder !== used.decoder) return null;
+  if (keeper !== undefined && keeper.tiedLines() > 0 && keeper.decoder !== used.decoder) return null;
   // a folder of `run --trials K` is K models of one pass: each trial's lines scored on their own
   const trials = trialCount(base.model, runRecord, all);
   if (typeof trials !== "number") {

@@ -96,6 +96,25 @@ describe("a run whose lines record a mode whose decoder is not the one its files
       whole.map((r) => [r.status, r.actedOnMiss, r.miss.anchorSteps]),
     );
   }, 180_000);
+
+  it("kept as outcomes only (its lines read as they stream by), is read again under the decoder its lines name", () => {
+    const { dir } = longTextRun(0, "prompting");
+    const outcomes = readForTest([dir], { keep: "outcomes" }).models[0];
+    const all = readForTest([dir]).models[0];
+    expect([outcomes.decoder?.name, all.decoder?.name]).toEqual(["prompting", "prompting"]);
+    const decisions = (m: typeof all) =>
+      m.score!.records.map((r) => [
+        r.missId,
+        r.status,
+        r.actedOnBase,
+        r.actedOnMiss,
+        r.heldBackCredited,
+        r.base.anchorSteps,
+        r.miss.anchorSteps,
+      ]);
+    // the first read took the lines under fc, as the heads suggest: scoring them under prompting without a second read would throw
+    expect(decisions(outcomes)).toEqual(decisions(all));
+  }, 180_000);
 });
 
 describe("cutting a rollout's long texts as it is read", () => {

@@ -17,7 +17,7 @@ import {
 } from "../bfcl/results.js";
 import { COLON, skipSpace, skipValue } from "../bfcl/json-bytes.js";
 import { invalidUtf8Message } from "../bfcl/utf8.js";
-import { isKnownItemId } from "../decision/score.js";
+import { isKnownItemId, type KeptLine } from "../decision/score.js";
 import { LineProblems, problem, type Problem } from "../messages/index.js";
 import { PyDict } from "../python/containers.js";
 import { jsonLoadsFast } from "../python/json.js";
@@ -37,8 +37,8 @@ export interface ResultFileReading {
   readonly lines: number;
   /** Distinct ids of well-formed lines (the copy with the most wins when a file exists in several trees). */
   readonly distinctIds: number;
-  /** The wanted rollouts found, by id. */
-  readonly rollouts: Map<string, RecordedRollout>;
+  /** The wanted lines found, by id: their rollouts, or what `keepRollout` kept of them. */
+  readonly rollouts: Map<string, KeptLine>;
   /** 1-based line of each wanted id, for messages. */
   readonly lineOf: Map<string, number>;
   /** Line-level warnings (file:line) and, if the file cannot be read, one error. */
@@ -143,8 +143,11 @@ export interface FilePass {
   readonly openings?: boolean;
   /** Count the lines that record an injected prompt block (`run --inject`: the injection check of two arms). */
   readonly injected?: boolean;
-  /** What of each wanted line's decoded rollout to keep (the report cuts long texts there: `app/long-texts.ts`); all of it when absent. */
-  readonly keepRollout?: (id: string, rollout: RecordedRollout) => RecordedRollout;
+  /**
+   * What of each wanted line's decoded rollout to keep: the report cuts long texts there
+   * (`app/long-texts.ts`), a command keeping outcomes keeps only the readings (`outcomeReader`); all of it when absent.
+   */
+  readonly keepRollout?: (id: string, rollout: RecordedRollout) => KeptLine;
 }
 
 function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
@@ -200,7 +203,7 @@ interface FileRead {
   readonly category: string;
   readonly pass: FilePass;
   readonly knownMissIds: ReadonlySet<string> | null;
-  readonly rollouts: Map<string, RecordedRollout>;
+  readonly rollouts: Map<string, KeptLine>;
   readonly lineOf: Map<string, number>;
   readonly problems: LineProblems;
   readonly ids: Set<string>;

@@ -117,13 +117,52 @@ export function readTwin(
   tools: ReadonlySet<string>,
   decoder: Decoder = fcDecoder,
 ): TwinReading {
+  return readTwinAt(rollout, anchorTurn, tools, decoder, true);
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * The reading of `readTwin` with only what a pair's outcome reads: its status, history,
+ * decisions and counts, and of its anchor calls those that change the world or log in
+ * (without their text). Kept instead of the rollout, it lets the rollout go as soon as
+ * its line is read.
+ */
+export function readTwinOutcome(
+  rollout: RecordedRollout | undefined,
+  anchorTurn: number,
+  tools: ReadonlySet<string>,
+  decoder: Decoder,
+): TwinReading {
+  const r = readTwinAt(rollout, anchorTurn, tools, decoder, false);
+  const counted = r.anchorCalls.filter((c) => c.worldChanging || c.kind === "login");
+  return {
+    ...r,
+    anchorCalls:
+      counted.length === 0
+        ? NONE
+        : counted.map(({ name, kind, worldChanging, decoded, bfclDecoded }) => ({ name, kind, worldChanging, decoded, bfclDecoded })),
+    preAnchorCallNames: NONE,
+    anchorText: NONE,
+    offListNames: NONE,
+  };
+}
+
+/** `readTwin`, the names called before the anchor read only `withNames`. */
+function readTwinAt(
+  rollout: RecordedRollout | undefined,
+  anchorTurn: number,
+  tools: ReadonlySet<string>,
+  decoder: Decoder,
+  withNames: boolean,
+): TwinReading {
   if (rollout === undefined) return unread("missing", []);
   if (rollout.kind === "inference-error") return unread("inference-error", []);
   const history = twinHistory(rollout.played ?? null, anchorTurn);
   // an anchor turn played from the reference holds the reference's calls: there is no decision of the model's to read
   if (history === "anchor-played") return unread("missing", [], history);
   const preAnchorCallNames: string[][] = [];
-  const before = Math.min(anchorTurn, rollout.turns.length);
+  const before = withNames ? Math.min(anchorTurn, rollout.turns.length) : 0;
   for (let t = 0; t < before; t++) preAnchorCallNames.push(callNamesOfTurn(rollout.turns[t], tools, decoder));
   if (rollout.turns.length <= anchorTurn) return unread("not-reached", preAnchorCallNames, history);
   const x = extractTurn(rollout.turns[anchorTurn], tools, { decoder });

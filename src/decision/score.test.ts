@@ -8,7 +8,8 @@ import { rolloutRunDir } from "../testing/shared.js";
 import { decoderByName } from "../bfcl/decode/index.js";
 import { modelCallIsWorldChanging, readTwin } from "./read-twin.js";
 import { readingById, readingPairs, summarize } from "./readings.js";
-import { isKnownItemId, knownShouldAskIds, pairStatus, readingCounts, scoreModel, scorePair } from "./score.js";
+import { isKnownItemId, knownShouldAskIds, outcomeReader, pairStatus, readingCounts, scoreModel, scorePair } from "./score.js";
+import type { PairRecord, TwinReading } from "./types.js";
 
 const table1 = readingById("table-1")!;
 
@@ -232,5 +233,45 @@ describe("scoreModel and the readings of its records", () => {
       expect(x.decision).toBeNaN();
       expect(x.decisionByCategory.miss_func).toBeNull();
     }
+  });
+});
+
+describe("lines read as they stream by (outcomeReader)", () => {
+  const pairs = readingPairs(manifest, table1);
+  /** Each real line kept the way the pipeline keeps it when only outcomes are kept. */
+  const readAll = (decoderName: string) => {
+    const reader = outcomeReader(pairs, decoderByName(decoderName)!);
+    const kept = new Map([...real].map(([id, r]) => [id, reader.keep(id, r)]));
+    return { reader, kept };
+  };
+  /** What a pair record says once outcomes only are kept (the pipeline drops the rest). */
+  const outcome = (r: PairRecord) => {
+    const side = (t: TwinReading) => ({ ...t, anchorCalls: [], preAnchorCallNames: [], anchorText: [], offListNames: [] });
+    return { ...r, base: side(r.base), miss: side(r.miss) };
+  };
+
+  it("scores gpt-oss-120b's 223 pairs as its whole rollouts do, keeping of each side only the world-changing and login calls", () => {
+    const { reader, kept } = readAll("fc");
+    expect(reader.readLines()).toBe(real.size);
+    const fromLines = scoreModel("gpt-oss-120b", pairs, { base: kept, miss_func: kept, miss_param: kept });
+    const fromRollouts = scoreModel("gpt-oss-120b", pairs, { base: real, miss_func: real, miss_param: real });
+    expect(fromLines.records).toHaveLength(223);
+    expect(fromLines.records.map(outcome)).toEqual(fromRollouts.records.map(outcome));
+    // the credit of a compound turn reads the kept calls: the pairs the certification credits stay credited
+    expect(fromLines.records.filter((r) => r.heldBackCredited !== r.heldBack).length).toBeGreaterThan(0);
+    for (const r of fromLines.records) {
+      expect(r.miss.preAnchorCallNames).toEqual([]);
+      for (const c of [...r.base.anchorCalls, ...r.miss.anchorCalls]) expect(c.worldChanging || c.kind === "login").toBe(true);
+    }
+    const whole = fromRollouts.records.flatMap((r) => r.miss.anchorCalls).filter((c) => c.worldChanging || c.kind === "login");
+    expect(fromLines.records.flatMap((r) => r.miss.anchorCalls).map((c) => c.name)).toEqual(whole.map((c) => c.name));
+  });
+
+  it("refuses to score a line under a decoder other than the one it was read under", () => {
+    const { kept } = readAll("fc");
+    const pair = pairOf("multi_turn_miss_func_37");
+    expect(() => scorePair(pair, kept.get(pair.baseId), kept.get(pair.missId), decoderByName("prompting"))).toThrow(
+      /read for other pairs or under decoder fc was scored under prompting/,
+    );
   });
 });

@@ -9,8 +9,8 @@ import { fcDecoder, type Decoder } from "../bfcl/decode/index.js";
 import { ITEMS_PER_CATEGORY, isShouldAskCategory, parseItemId, type ScoredResultCategory } from "../bfcl/categories.js";
 import { lineFor, type RecordedRollout } from "../bfcl/results.js";
 import type { Manifest, ManifestPair } from "../pairs/types.js";
-import { readTwin } from "./read-twin.js";
-import { sideStatuses, type PairRecord, type ReadingCounts, type SideStatus } from "./types.js";
+import { readTwin, readTwinOutcome } from "./read-twin.js";
+import { sideStatuses, type PairRecord, type ReadingCounts, type SideStatus, type TwinReading } from "./types.js";
 
 /** Every should-ask id the manifest knows (paired, restored or dropped): any other miss id in a result file is foreign. */
 export function knownShouldAskIds(manifest: Pick<Manifest, "pairs" | "restoredPairs" | "dropped">): string[] {
@@ -59,19 +59,73 @@ export function pairStatus(base: SideStatus, miss: SideStatus): SideStatus {
 }
 
 /**
- * Read both twins of one pair (an absent rollout is a missing side) and decide: acted on
+ * A line read as it went by (`outcomeReader`): the outcome reading of each pair that reads
+ * it, taken under `decoder`; its rollout was not kept.
+ */
+export interface ReadLine {
+  readonly kind: "read";
+  readonly decoder: Decoder;
+  readonly byPair: ReadonlyMap<ManifestPair, TwinReading>;
+}
+
+/** A twin's line as scoring is given it: its rollout, read when the pair is scored, or its readings taken as it was read. */
+export type KeptLine = RecordedRollout | ReadLine;
+
+/** Reads each wanted line for its pairs as it is read, keeping only their outcome readings (`readTwinOutcome`), and counts the lines read. */
+export interface OutcomeReader {
+  readonly keep: (id: string, rollout: RecordedRollout) => ReadLine;
+  readonly decoder: Decoder;
+  readLines(): number;
+}
+
+/**
+ * The reader that reads each line of `pairs`' twins under `decoder` the moment it is
+ * decoded, so a model's rollouts are not all held until it is scored: scoring then takes
+ * the readings (`scorePair`). Only for records kept as outcomes; a model whose lines turn
+ * out to need another decoder must be read again with its rollouts kept.
+ */
+export function outcomeReader(pairs: readonly ManifestPair[], decoder: Decoder): OutcomeReader {
+  const pairsOf = new Map<string, ManifestPair[]>();
+  for (const p of pairs) {
+    for (const id of [p.baseId, p.missId]) {
+      const list = pairsOf.get(id);
+      if (list === undefined) pairsOf.set(id, [p]);
+      else list.push(p);
+    }
+  }
+  let readLines = 0;
+  const keep = (id: string, rollout: RecordedRollout): ReadLine => {
+    const byPair = new Map<ManifestPair, TwinReading>();
+    for (const p of pairsOf.get(id) ?? []) byPair.set(p, readTwinOutcome(rollout, p.anchorTurn, toolSetOf(p), decoder));
+    readLines++;
+    return { kind: "read", decoder, byPair };
+  };
+  return { keep, decoder, readLines: () => readLines };
+}
+
+/** One side's reading: read off its rollout, or taken from its line's readings (read under the same decoder). */
+function sideReading(line: KeptLine | undefined, pair: ManifestPair, tools: ReadonlySet<string>, decoder: Decoder): TwinReading {
+  if (line === undefined || line.kind !== "read") return readTwin(line, pair.anchorTurn, tools, decoder);
+  const reading = line.byPair.get(pair);
+  if (reading === undefined || line.decoder !== decoder)
+    throw new Error(`${pair.missId}: a line read for other pairs or under decoder ${line.decoder.name} was scored under ${decoder.name}`);
+  return reading;
+}
+
+/**
+ * Read both twins of one pair (an absent line is a missing side) and decide: acted on
  * base, acted on miss, held back (strict and credited). A side that is not decided reads
  * as no call here; which pairs enter the numbers is the reading's (`readings.ts`).
  */
 export function scorePair(
   pair: ManifestPair,
-  base: RecordedRollout | undefined,
-  miss: RecordedRollout | undefined,
+  base: KeptLine | undefined,
+  miss: KeptLine | undefined,
   decoder: Decoder = fcDecoder,
 ): PairRecord {
   const tools = toolSetOf(pair);
-  const b = readTwin(base, pair.anchorTurn, tools, decoder);
-  const m = readTwin(miss, pair.anchorTurn, tools, decoder);
+  const b = sideReading(base, pair, tools, decoder);
+  const m = sideReading(miss, pair, tools, decoder);
   const compound = pair.certification?.verdict === "compound";
   const independent = compound ? pair.certification!.independent : [];
   const independentSet = new Set(independent);
@@ -96,7 +150,7 @@ export function scorePair(
 }
 
 /** A model's recorded rollouts by id (a line played from the reference also by `id@T`: `lineFor`), per result category (only the ids scoring asked for need be present). */
-export type ModelRollouts = Readonly<Record<ScoredResultCategory, ReadonlyMap<string, RecordedRollout>>>;
+export type ModelRollouts = Readonly<Record<ScoredResultCategory, ReadonlyMap<string, KeptLine>>>;
 
 /**
  * Score one model on `pairs`, its steps read with its decoder: one record per pair, a
