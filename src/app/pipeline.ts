@@ -234,7 +234,8 @@ export function walkInputs(ctx: Context, results: readonly string[], scores: rea
 interface OnManifest {
   readonly pairs: readonly ManifestPair[];
   readonly known: ReadonlySet<string>;
-  readonly need: ReturnType<typeof turnsNeeded>;
+  /** Per category, the turns to keep of each id its file is read for. */
+  readonly need: Readonly<Record<ScoredResultCategory, ReadonlyMap<string, number>>>;
   readonly texts: ReadonlySet<string>;
   readonly candidate: DataCandidate;
 }
@@ -336,7 +337,7 @@ function manifestPreparer(req: ReadRequest): (m: Manifest) => OnManifest {
       o = {
         pairs,
         known: new Set(knownShouldAskIds(m)),
-        need: turnsNeeded(pairs),
+        need: needByCategory(turnsNeeded(pairs)),
         texts: new Set(pairs.flatMap((p) => [p.baseId, p.missId])),
         candidate: dataCandidate(m),
       };
@@ -344,6 +345,12 @@ function manifestPreparer(req: ReadRequest): (m: Manifest) => OnManifest {
     }
     return o;
   };
+}
+
+/** The turns needed of each id (`turnsNeeded`), split by the result file the id's line is in. */
+function needByCategory(need: ReturnType<typeof turnsNeeded>): Record<ScoredResultCategory, ReadonlyMap<string, number>> {
+  const missOf = (category: ScoredResultCategory) => new Map([...need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
+  return { base: need.base, miss_func: missOf("miss_func"), miss_param: missOf("miss_param") };
 }
 
 /** The files a model's decoder is detected from: the first of base, miss_func and miss_param as the walk lists them (long_context's when it has none of those). */
@@ -462,6 +469,8 @@ const NONE: readonly never[] = Object.freeze([]);
 
 /** A twin reading reduced to its status and decisions (see `RecordsKept`). */
 function bareReading(t: TwinReading): TwinReading {
+  // a reading taken as its line was read may hold nothing more already
+  if (t.anchorCalls.length + t.preAnchorCallNames.length + t.anchorText.length + t.offListNames.length === 0) return t;
   return { ...t, anchorCalls: NONE, preAnchorCallNames: NONE, anchorText: NONE, offListNames: NONE };
 }
 
@@ -610,8 +619,7 @@ function readChosenFiles(
   for (const category of scoredResultCategories) {
     const c = chosen[category];
     if (c === undefined) continue;
-    const wanted =
-      category === "base" ? on.need.base : new Map([...on.need.miss].filter(([id]) => id.startsWith(`multi_turn_${category}_`)));
+    const wanted = on.need[category];
     const reading = readResultFile(c.path, category, {
       host,
       wanted,
@@ -989,11 +997,11 @@ function decoderWarnings(
 ): Problem[] {
   const problems: Problem[] = [];
   const chosen = summarizeChoice(choice);
-  const audit = parseAudit(records);
+  const audit = chosen.source === "registry" ? parseAudit(records) : null;
   for (const category of scoredResultCategories) {
     const file = filesUsed[category]!.file;
     const textCalls =
-      chosen.source === "registry"
+      audit !== null
         ? textCallLine(
             model,
             audit.find((a) => a.category === category)!,

@@ -24,13 +24,25 @@ export const TEXT_CALL_LIMIT = 0.05;
  * pairs at one anchor turn is one twin.
  */
 export function twinsIn(records: readonly PairRecord[], category: ScoredResultCategory): TwinReading[] {
-  const twins = new Map<string, TwinReading>();
-  for (const r of records) {
-    const twin = category === "base" ? r.base : r.category === category ? r.miss : null;
-    const key = category === "base" ? `${r.baseId}@${r.anchorTurn}` : r.missId;
-    if (twin !== null && !twins.has(key)) twins.set(key, twin);
+  const twins: TwinReading[] = [];
+  if (category === "base") {
+    const anchorsSeen = new Map<string, number[]>();
+    for (const r of records) {
+      const anchors = anchorsSeen.get(r.baseId);
+      if (anchors === undefined) anchorsSeen.set(r.baseId, [r.anchorTurn]);
+      else if (anchors.includes(r.anchorTurn)) continue;
+      else anchors.push(r.anchorTurn);
+      twins.push(r.base);
+    }
+    return twins;
   }
-  return [...twins.values()];
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (r.category !== category || seen.has(r.missId)) continue;
+    seen.add(r.missId);
+    twins.push(r.miss);
+  }
+  return twins;
 }
 
 /** The anchor-turn steps of the twins of `records`, per category (base, miss_func, miss_param), each twin once. */

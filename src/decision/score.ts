@@ -41,6 +41,8 @@ export function turnsNeeded(pairs: readonly ManifestPair[]): { base: Map<string,
 
 const toolSets = new WeakMap<ManifestPair, ReadonlySet<string>>();
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** The pair's tool list as a set, built once per pair object (scoring many models reuses it). */
 function toolSetOf(pair: ManifestPair): ReadonlySet<string> {
   let set = toolSets.get(pair);
@@ -60,12 +62,13 @@ export function pairStatus(base: SideStatus, miss: SideStatus): SideStatus {
 
 /**
  * A line read as it went by (`outcomeReader`): the outcome reading of each pair that reads
- * it, taken under `decoder`; its rollout was not kept.
+ * it (`readings[k]` of `pairs[k]`), taken under `decoder`; its rollout was not kept.
  */
 export interface ReadLine {
   readonly kind: "read";
   readonly decoder: Decoder;
-  readonly byPair: ReadonlyMap<ManifestPair, TwinReading>;
+  readonly pairs: readonly ManifestPair[];
+  readonly readings: readonly TwinReading[];
 }
 
 /** A twin's line as scoring is given it: its rollout, read when the pair is scored, or its readings taken as it was read. */
@@ -78,6 +81,28 @@ export interface OutcomeReader {
   readLines(): number;
 }
 
+const pairsByTwin = new WeakMap<readonly ManifestPair[], ReadonlyMap<string, readonly ManifestPair[]>>();
+
+/** The pairs of `pairs` each twin id is in, built once per list (every model read on it shares it). */
+function pairsOfTwins(pairs: readonly ManifestPair[]): ReadonlyMap<string, readonly ManifestPair[]> {
+  let byId = pairsByTwin.get(pairs);
+  if (byId === undefined) {
+    const built = new Map<string, ManifestPair[]>();
+    for (const p of pairs) {
+      for (const id of [p.baseId, p.missId]) {
+        const list = built.get(id);
+        if (list === undefined) built.set(id, [p]);
+        else list.push(p);
+      }
+    }
+    byId = built;
+    pairsByTwin.set(pairs, byId);
+  }
+  return byId;
+}
+
+const NO_PAIRS: readonly ManifestPair[] = Object.freeze([]);
+
 /**
  * The reader that reads each line of `pairs`' twins under `decoder` the moment it is
  * decoded, so a model's rollouts are not all held until it is scored: scoring then takes
@@ -85,20 +110,13 @@ export interface OutcomeReader {
  * out to need another decoder must be read again with its rollouts kept.
  */
 export function outcomeReader(pairs: readonly ManifestPair[], decoder: Decoder): OutcomeReader {
-  const pairsOf = new Map<string, ManifestPair[]>();
-  for (const p of pairs) {
-    for (const id of [p.baseId, p.missId]) {
-      const list = pairsOf.get(id);
-      if (list === undefined) pairsOf.set(id, [p]);
-      else list.push(p);
-    }
-  }
+  const pairsOf = pairsOfTwins(pairs);
   let readLines = 0;
   const keep = (id: string, rollout: RecordedRollout): ReadLine => {
-    const byPair = new Map<ManifestPair, TwinReading>();
-    for (const p of pairsOf.get(id) ?? []) byPair.set(p, readTwinOutcome(rollout, p.anchorTurn, toolSetOf(p), decoder));
+    const linePairs = pairsOf.get(id) ?? NO_PAIRS;
+    const readings = linePairs.map((p) => readTwinOutcome(rollout, p.anchorTurn, toolSetOf(p), decoder));
     readLines++;
-    return { kind: "read", decoder, byPair };
+    return { kind: "read", decoder, pairs: linePairs, readings };
   };
   return { keep, decoder, readLines: () => readLines };
 }
@@ -106,10 +124,10 @@ export function outcomeReader(pairs: readonly ManifestPair[], decoder: Decoder):
 /** One side's reading: read off its rollout, or taken from its line's readings (read under the same decoder). */
 function sideReading(line: KeptLine | undefined, pair: ManifestPair, tools: ReadonlySet<string>, decoder: Decoder): TwinReading {
   if (line === undefined || line.kind !== "read") return readTwin(line, pair.anchorTurn, tools, decoder);
-  const reading = line.byPair.get(pair);
-  if (reading === undefined || line.decoder !== decoder)
+  const k = line.pairs.indexOf(pair);
+  if (k < 0 || line.decoder !== decoder)
     throw new Error(`${pair.missId}: a line read for other pairs or under decoder ${line.decoder.name} was scored under ${decoder.name}`);
-  return reading;
+  return line.readings[k];
 }
 
 /**
@@ -128,7 +146,7 @@ export function scorePair(
   const m = sideReading(miss, pair, tools, decoder);
   const compound = pair.certification?.verdict === "compound";
   const independent = compound ? pair.certification!.independent : [];
-  const independentSet = new Set(independent);
+  const independentSet = compound ? new Set(independent) : NO_NAMES;
   return {
     missId: pair.missId,
     baseId: pair.baseId,
@@ -187,26 +205,34 @@ export function scoreModel(
  * failures, short) or once (inference errors: the whole line is the error).
  */
 export function readingCounts(records: readonly PairRecord[]): ReadingCounts {
-  let decodeFailures = 0;
-  let shortRollouts = 0;
-  let inferenceErrors = 0;
-  const seen = new Set<string>();
+  const counts = { decodeFailures: 0, shortRollouts: 0, inferenceErrors: 0 };
+  const erred = new Set<string>();
+  const anchorsRead = new Map<string, number[]>();
   for (const r of records) {
-    for (const [key, twin] of [
-      [`${r.baseId}@${r.anchorTurn}`, r.base],
-      [`${r.missId}@${r.anchorTurn}`, r.miss],
-    ] as const) {
-      if (twin.status === "inference-error") {
-        const id = key.slice(0, key.indexOf("@"));
-        if (!seen.has(id)) inferenceErrors++;
-        seen.add(id);
-        continue;
-      }
-      if (seen.has(key)) continue;
-      seen.add(key);
-      decodeFailures += twin.decodeFailures;
-      if (twin.status === "not-reached") shortRollouts++;
-    }
+    countTwin(counts, erred, anchorsRead, r.baseId, r.anchorTurn, r.base);
+    countTwin(counts, erred, anchorsRead, r.missId, r.anchorTurn, r.miss);
   }
-  return { decodeFailures, shortRollouts, inferenceErrors };
+  return counts;
+}
+
+/** Count one twin into `counts`: an inference error once per id, anything else once per id and anchor turn. */
+function countTwin(
+  counts: { decodeFailures: number; shortRollouts: number; inferenceErrors: number },
+  erred: Set<string>,
+  anchorsRead: Map<string, number[]>,
+  id: string,
+  anchorTurn: number,
+  twin: TwinReading,
+): void {
+  if (twin.status === "inference-error") {
+    if (!erred.has(id)) counts.inferenceErrors++;
+    erred.add(id);
+    return;
+  }
+  const anchors = anchorsRead.get(id);
+  if (anchors === undefined) anchorsRead.set(id, [anchorTurn]);
+  else if (anchors.includes(anchorTurn)) return;
+  else anchors.push(anchorTurn);
+  counts.decodeFailures += twin.decodeFailures;
+  if (twin.status === "not-reached") counts.shortRollouts++;
 }

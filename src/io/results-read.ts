@@ -160,14 +160,34 @@ export function readFileHead(file: string, enough: (lines: Uint8Array) => boolea
   }
 }
 
-/** Where the last `pattern` within `bytes[from, to)` starts (-1: nowhere), by a native search of the bytes. */
+/**
+ * The longest stretch searched byte by byte: below it a loop is faster than making the
+ * view a native search needs (the mode at a line's end is looked for on every line).
+ */
+const SHORT_SEARCH = 256;
+
+/** Whether `pattern` is at `bytes[at]`. */
+function patternAt(bytes: Uint8Array, pattern: Uint8Array, at: number): boolean {
+  for (let k = 0; k < pattern.length; k++) if (bytes[at + k] !== pattern[k]) return false;
+  return true;
+}
+
+/** Where the last `pattern` within `bytes[from, to)` starts (-1: nowhere), by a native search of the bytes past a short stretch. */
 export function lastIndexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from: number, to: number): number {
+  if (to - from <= SHORT_SEARCH) {
+    for (let at = to - pattern.length; at >= from; at--) if (patternAt(bytes, pattern, at)) return at;
+    return -1;
+  }
   const at = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).lastIndexOf(pattern);
   return at < 0 ? -1 : from + at;
 }
 
-/** Where the first `pattern` within `bytes[from, to)` starts (-1: nowhere), by a native search of the bytes. */
+/** Where the first `pattern` within `bytes[from, to)` starts (-1: nowhere), by a native search of the bytes past a short stretch. */
 export function indexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from: number, to: number): number {
+  if (to - from <= SHORT_SEARCH) {
+    for (let at = from; at + pattern.length <= to; at++) if (patternAt(bytes, pattern, at)) return at;
+    return -1;
+  }
   const at = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).indexOf(pattern);
   return at < 0 ? -1 : from + at;
 }
