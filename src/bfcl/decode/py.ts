@@ -28,10 +28,20 @@ export function needReText(v: PyValue): string {
 /** `for x in v`. */
 export const iterate = pyIter;
 
+/** What `v.items()` raises on a value that is not a dict. */
+export function noItemsMessage(v: PyValue): string {
+  return `'${pyTypeName(v)}' object has no attribute 'items'`;
+}
+
 /** `v.items()`: the entries of a dict, else AttributeError. */
 export function items(v: PyValue): [PyValue, PyValue][] {
   if (v instanceof PyDict) return v.entries() as [PyValue, PyValue][];
-  throw new PyException("AttributeError", `'${pyTypeName(v)}' object has no attribute 'items'`);
+  throw new PyException("AttributeError", noItemsMessage(v));
+}
+
+/** What `v[key]` raises on a dict without the key. */
+export function missingKeyMessage(key: string): string {
+  return pyRepr(key);
 }
 
 /** `v.get(key, default)` on a dict, else AttributeError. */
@@ -45,7 +55,7 @@ export function dictGet(v: PyValue, key: string, fallback: PyValue): PyValue {
 export function getItem(v: PyValue, key: string): PyValue {
   if (v instanceof PyDict) {
     const got = v.get(key);
-    if (got === undefined) throw new PyException("KeyError", pyRepr(key));
+    if (got === undefined) throw new PyException("KeyError", missingKeyMessage(key));
     return got;
   }
   if (Array.isArray(v)) throw new PyException("TypeError", "list indices must be integers or slices, not str");
