@@ -8,7 +8,7 @@ import { fcDecoder, promptingDecoder, type Decoder } from "../bfcl/decode/index.
 import type { RunMode } from "../bfcl/line-keys.js";
 import { readTwin } from "../decision/read-twin.js";
 import type { TwinReading } from "../decision/types.js";
-import type { KeptLine } from "../decision/score.js";
+import { pairsOfTwins, toolSetOf, type KeptLine } from "../decision/score.js";
 import type { ManifestPair } from "../pairs/types.js";
 import { boundedText } from "../report/assemble.js";
 
@@ -45,18 +45,14 @@ export function decoderExpected(chosen: Decoder, given: boolean, recordMode: Run
 
 /** Keeps each rollout with its text steps over `limit` characters cut, where the cut changes no reading of it on `pairs` under `decoder`. */
 export function longTextCutter(pairs: readonly ManifestPair[], decoder: Decoder, limit: number): TextCutter {
-  const readers = new Map<string, { anchorTurn: number; tools: ReadonlySet<string> }[]>();
-  for (const p of pairs) {
-    const reader = { anchorTurn: p.anchorTurn, tools: new Set(p.tools) };
-    for (const id of [p.baseId, p.missId]) readers.set(id, [...(readers.get(id) ?? []), reader]);
-  }
+  const pairsOf = pairsOfTwins(pairs);
   let cutLines = 0;
   const keep = (id: string, rollout: RecordedRollout): RecordedRollout => {
     const cut = withTextStepsCut(rollout, limit);
     if (cut === rollout) return rollout;
-    for (const { anchorTurn, tools } of readers.get(id) ?? []) {
-      const whole = readTwin(rollout, anchorTurn, tools, decoder);
-      const shown = readTwin(cut, anchorTurn, tools, decoder);
+    for (const p of pairsOf.get(id) ?? []) {
+      const whole = readTwin(rollout, p.anchorTurn, toolSetOf(p), decoder);
+      const shown = readTwin(cut, p.anchorTurn, toolSetOf(p), decoder);
       if (readingKey(whole, (t) => boundedText(t, limit)) !== readingKey(shown, (t) => t)) return rollout;
     }
     cutLines++;

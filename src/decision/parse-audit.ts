@@ -6,6 +6,7 @@
 import { scoredResultCategories, type ScoredResultCategory } from "../bfcl/categories.js";
 import type { StepKinds } from "../extract/types.js";
 import { rate } from "./readings.js";
+import { firstAtAnchor } from "./score.js";
 import type { PairRecord, TwinReading } from "./types.js";
 
 /** One category's anchor-turn steps, by kind. */
@@ -27,13 +28,7 @@ export function twinsIn(records: readonly PairRecord[], category: ScoredResultCa
   const twins: TwinReading[] = [];
   if (category === "base") {
     const anchorsSeen = new Map<string, number[]>();
-    for (const r of records) {
-      const anchors = anchorsSeen.get(r.baseId);
-      if (anchors === undefined) anchorsSeen.set(r.baseId, [r.anchorTurn]);
-      else if (anchors.includes(r.anchorTurn)) continue;
-      else anchors.push(r.anchorTurn);
-      twins.push(r.base);
-    }
+    for (const r of records) if (firstAtAnchor(anchorsSeen, r.baseId, r.anchorTurn)) twins.push(r.base);
     return twins;
   }
   const seen = new Set<string>();

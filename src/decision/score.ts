@@ -44,7 +44,7 @@ const toolSets = new WeakMap<ManifestPair, ReadonlySet<string>>();
 const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The pair's tool list as a set, built once per pair object (scoring many models reuses it). */
-function toolSetOf(pair: ManifestPair): ReadonlySet<string> {
+export function toolSetOf(pair: ManifestPair): ReadonlySet<string> {
   let set = toolSets.get(pair);
   if (!set) {
     set = new Set(pair.tools);
@@ -84,7 +84,7 @@ export interface OutcomeReader {
 const pairsByTwin = new WeakMap<readonly ManifestPair[], ReadonlyMap<string, readonly ManifestPair[]>>();
 
 /** The pairs of `pairs` each twin id is in, built once per list (every model read on it shares it). */
-function pairsOfTwins(pairs: readonly ManifestPair[]): ReadonlyMap<string, readonly ManifestPair[]> {
+export function pairsOfTwins(pairs: readonly ManifestPair[]): ReadonlyMap<string, readonly ManifestPair[]> {
   let byId = pairsByTwin.get(pairs);
   if (byId === undefined) {
     const built = new Map<string, ManifestPair[]>();
@@ -215,6 +215,18 @@ export function readingCounts(records: readonly PairRecord[]): ReadingCounts {
   return counts;
 }
 
+/**
+ * Whether the twin of `id` at `anchorTurn` is new to `seen` (the anchors met so far of each
+ * id), marking it: a base twin shared by several pairs at one anchor is one twin.
+ */
+export function firstAtAnchor(seen: Map<string, number[]>, id: string, anchorTurn: number): boolean {
+  const anchors = seen.get(id);
+  if (anchors === undefined) seen.set(id, [anchorTurn]);
+  else if (anchors.includes(anchorTurn)) return false;
+  else anchors.push(anchorTurn);
+  return true;
+}
+
 /** Count one twin into `counts`: an inference error once per id, anything else once per id and anchor turn. */
 function countTwin(
   counts: { decodeFailures: number; shortRollouts: number; inferenceErrors: number },
@@ -229,10 +241,7 @@ function countTwin(
     erred.add(id);
     return;
   }
-  const anchors = anchorsRead.get(id);
-  if (anchors === undefined) anchorsRead.set(id, [anchorTurn]);
-  else if (anchors.includes(anchorTurn)) return;
-  else anchors.push(anchorTurn);
+  if (!firstAtAnchor(anchorsRead, id, anchorTurn)) return;
   counts.decodeFailures += twin.decodeFailures;
   if (twin.status === "not-reached") counts.shortRollouts++;
 }
