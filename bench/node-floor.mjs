@@ -45,11 +45,16 @@ const contenders = [
   ["twinscore score --bootstrap 0", node, [cli, "score", "--results", tree, "--bootstrap", "0"]],
 ];
 
-/** Throws unless the probe gives score's act, hold and decision on the model, with every first turn matching the manifest. */
+/**
+ * Throws unless the probe gives score's act, hold and decision on the model, with every first turn matching the
+ * manifest. The probe reads an inference error or a rollout that stopped early as no call, as `--reading release` does.
+ */
 function checkProbe() {
   const probe = JSON.parse(spawnSync(node, lean, { encoding: "utf8" }).stdout);
   const scored = JSON.parse(
-    spawnSync(node, [cli, "score", "--results", tree, "--bootstrap", "0", "--format", "json"], { encoding: "utf8" }).stdout,
+    spawnSync(node, [cli, "score", "--results", tree, "--bootstrap", "0", "--reading", "release", "--format", "json"], {
+      encoding: "utf8",
+    }).stdout,
   ).models[0].numbers;
   const differs = ["act", "hold", "decision"].filter((k) => Math.abs(probe[k] - scored[k]) > 1e-9);
   if (differs.length > 0 || probe.differingFirstTurns !== 0) {
