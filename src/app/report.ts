@@ -17,7 +17,6 @@ import type { JudgeRecord } from "../judge/types.js";
 import { reportFigures } from "../report/figures.js";
 import { svgToPng } from "../io/png.js";
 import type { BootstrapOptions } from "../stats/index.js";
-import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import { readLabelsFile } from "./judge-run.js";
 import { byteLength } from "../io/files.js";
 import { joinPath, relativePath, resolvePath, runLabels } from "../io/paths.js";
@@ -360,7 +359,7 @@ function mixedVersions(req: ReportRequest, pageRuns: readonly PageRun[], walks: 
 
 /** BFCL's data when it is named (`--bfcl-data` or `BFCL_DATA_DIR`): the workaround credit and the aligned numbers need it, and take a while. */
 function readBfclDataFor(req: ReportRequest, ctx: Context, problems: Problem[]): ScoredData | null {
-  const bfcl = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
+  const bfcl = ctx.host.resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, installed: false });
   if (bfcl === null) return null;
   req.progress?.(`reading BFCL data for the workaround credit and the aligned numbers (${bfcl.dir})`);
   const read = readScoredData(bfcl.dir, ctx.host);

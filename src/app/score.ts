@@ -31,7 +31,6 @@ import type { ModelInputs } from "../official/metrics.js";
 import type { OfficialRow, OfficialSpearman, SensitivityRow } from "../official/readings.js";
 import type { Manifest } from "../pairs/types.js";
 import type { BootstrapOptions, PairOutcome } from "../stats/index.js";
-import { resolveBfclDataDir } from "../io/bfcl-data.js";
 import type { ScoredData } from "./bfcl-inputs.js";
 import { resolvePath } from "../io/paths.js";
 import {
@@ -319,7 +318,7 @@ function validate(req: ScoreRequest, ctx: Context, walked: InputWalks): { bootst
 async function bfclDataFor(req: ScoreRequest, ctx: Context, problems: Problem[]): Promise<ScoredData | null> {
   if (req.bfclData === null) return null;
   if ((req.bfclData ?? "") === "" && (ctx.env.BFCL_DATA_DIR ?? "") === "") return null;
-  const location = resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, findPython: () => null });
+  const location = ctx.host.resolveBfclDataDir({ flag: req.bfclData, env: ctx.env, cwd: ctx.cwd, installed: false });
   if (!location) return null;
   // the data's readers (and the simulator they prepare) load only when BFCL data is named
   const { readScoredData } = await import("./bfcl-inputs.js");

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { bfclDataDir } from "../testing/shared.js";
 import { findBfclEvalDataDir, readBfclDataDir, resolveBfclDataDir } from "./bfcl-data.js";
 import { toolList } from "../bfcl/data.js";
+import { nodeHost } from "./host.js";
 
 const all = ["base", "miss_func", "miss_param", "long_context"] as const;
 
@@ -142,5 +143,20 @@ describe("resolveBfclDataDir", () => {
     chmodSync(fake, 0o755);
     expect(findBfclEvalDataDir(fake)).toBe(join(root, "bfcl_eval", "data"));
     expect(findBfclEvalDataDir(join(root, "no-such-python"))).toBeNull();
+  });
+  it("through the host, asks Python only when an installation may be used (score and report pass installed: false)", () => {
+    const root = mkdtempSync(join(tmpdir(), "twinscore-py-"));
+    mkdirSync(join(root, "bfcl_eval", "data"), { recursive: true });
+    const fake = join(root, "python3");
+    writeFileSync(fake, `#!/bin/sh\necho ${join(root, "bfcl_eval")}\n`);
+    chmodSync(fake, 0o755);
+    const env = { TWINSCORE_PYTHON: fake };
+    const host = nodeHost();
+    expect(host.resolveBfclDataDir({ env, cwd: "/w" })).toEqual({ dir: join(root, "bfcl_eval", "data"), origin: "bfcl_eval" });
+    expect(host.resolveBfclDataDir({ env, cwd: "/w", installed: false })).toBeNull();
+    expect(host.resolveBfclDataDir({ env: { ...env, BFCL_DATA_DIR: "/e" }, cwd: "/w", installed: false })).toEqual({
+      dir: "/e",
+      origin: "BFCL_DATA_DIR",
+    });
   });
 });

@@ -100,7 +100,13 @@ export interface Host {
   /** BFCL's prompt module in the `bfcl_eval` installation the given Python finds, or null. */
   findBfclPromptsFile(python: string): string | null;
 
-  resolveBfclDataDir(opts: { flag?: string; env: Record<string, string | undefined>; cwd: string }): BfclDataLocation | null;
+  /** `--bfcl-data`, else `BFCL_DATA_DIR`, else (unless `installed` is false) the data of the `bfcl_eval` Python finds. */
+  resolveBfclDataDir(opts: {
+    flag?: string;
+    env: Record<string, string | undefined>;
+    cwd: string;
+    installed?: boolean;
+  }): BfclDataLocation | null;
   missingDataFolder(dir: string): Problem | null;
   readBfclDataDir(dir: string, categories: readonly MultiTurnCategory[], onRead?: (file: string) => void): Result<BfclData>;
   readCategoryTexts(dataDir: string, version: BfclVersion, category: MultiTurnCategory): Result<CategoryTexts>;
@@ -171,7 +177,11 @@ export function hostOn(
 
     ...runOutputOn(fs, findBfclEvalPackage),
 
-    resolveBfclDataDir: (opts) => resolveBfclDataDir({ ...opts, findPython: () => findBfclEval(opts.env.TWINSCORE_PYTHON || "python3") }),
+    resolveBfclDataDir: (opts) =>
+      resolveBfclDataDir({
+        ...opts,
+        findPython: () => (opts.installed === false ? null : findBfclEval(opts.env.TWINSCORE_PYTHON || "python3")),
+      }),
     missingDataFolder: (dir) => missingDataFolder(dir, fs),
     readBfclDataDir: (dir, categories, onRead) => readBfclDataDir(dir, categories, onRead, fs),
     readCategoryTexts: (dataDir, version, category) => readCategoryTexts(dataDir, version, category, fs),
