@@ -6,7 +6,8 @@
 // machine hits them alike. Reported per size: median wall time and IQR of each, the
 // median of the per-round ratios twinscore / yardstick with its IQR (wall, and CPU:
 // user + system, which load on a shared machine moves less), and peak RSS
-// (`/usr/bin/time` when present).
+// (`/usr/bin/time` when present). With other builds (BEFORE_CLI), also the median of the
+// per-round ratios of this build's wall time to each of theirs.
 //
 // Usage: npm run build && node bench/score-yardstick.mjs [rounds=20] [sizes=1,10,50,200]
 //   a size may carry its own rounds: 1,10,50:10,200:4
@@ -86,6 +87,13 @@ try {
           `peak RSS median ${median(rss).toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB`,
       );
     });
+    // this build against each other build, round by round: how the yardstick's ratios carry over to another build's
+    const ours = samples[1].map((s) => s.wall);
+    for (const [i, c] of contenders.entries()) {
+      if (i < 2) continue;
+      const ratios = samples[i].map((s, k) => ours[k] / s.wall);
+      console.log(`  twinscore / ${c.label}: wall median ${median(ratios).toFixed(3)} (IQR ${iqr(ratios, 3)})`);
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
