@@ -10,7 +10,7 @@ import { readTwin } from "../decision/read-twin.js";
 import type { TwinReading } from "../decision/types.js";
 import { pairsOfTwins, toolSetOf, type KeptLine } from "../decision/score.js";
 import type { ManifestPair } from "../pairs/types.js";
-import { boundedText } from "../report/assemble.js";
+import { boundedText } from "../report/bounded-text.js";
 
 /** What of a decoded rollout to keep, given its line's id. */
 export type RolloutKeeper = (id: string, rollout: RecordedRollout) => KeptLine;

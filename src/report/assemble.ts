@@ -47,6 +47,9 @@ import type {
   ReportSide,
   ReportTrials,
 } from "./types.js";
+import { boundedText, REPORT_TEXT_LIMIT } from "./bounded-text.js";
+
+export { boundedText, REPORT_TEXT_LIMIT };
 
 /** One model of one run, as the io layer loaded it. */
 export interface ReportModelInput {
@@ -100,25 +103,6 @@ export interface AssembleInput {
 /** The reading of the headline, the pair browser and the paired arms: Table 1, or the pair set asked for. */
 export function headlineReading(pairSet: AssembleInput["pairSet"]): ReadingSpec {
   return pairSet === undefined ? readingById("table-1")! : headlineSpec({ pairSet: pairSet.set, countLogin: pairSet.countLogin });
-}
-
-/**
- * The longest text the page embeds for one call or one side's anchor text. A real anchor
- * turn's text is a few kilobytes; a page holding every text of a run whose turns are
- * millions of characters would not fit in memory (or in a string) at all.
- */
-export const REPORT_TEXT_LIMIT = 20_000;
-
-/** What follows the first `limit` characters of a text the report cut. */
-const CUT_MARK = /^ … \[cut by the report: \d+ more characters of \d+; the whole text is in the result file\]$/;
-
-/**
- * A text cut to `REPORT_TEXT_LIMIT` characters, saying how much was left out and where the
- * rest is. A text cut already (as the report's reader cuts long texts) is returned as it is.
- */
-export function boundedText(text: string, limit = REPORT_TEXT_LIMIT): string {
-  if (text.length <= limit || CUT_MARK.test(text.slice(limit))) return text;
-  return `${text.slice(0, limit)} … [cut by the report: ${text.length - limit} more characters of ${text.length}; the whole text is in the result file]`;
 }
 
 /**

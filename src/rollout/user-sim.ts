@@ -14,8 +14,7 @@ export const NO_QUESTION = "NO_QUESTION";
 /** The top-level key of an interactive line (its one definition is with the other line keys). */
 export { USER_SIMULATOR_KEY };
 
-/** The turn-record key holding the opening exchange of the answer turn (the simulator's request and reply). */
-export const OPENING_LOG_KEY = "user_simulator";
+export { OPENING_LOG_KEY, openingMessageOf } from "./opening-message.js";
 
 /** A message of the simulator's request: the prompt's system part and the filled user template. */
 export interface SimMessage {
@@ -266,29 +265,4 @@ export function interactiveSummary(answerTurn: number, opening: OpeningKind, cla
     ["clarifications", BigInt(clarifications)],
     ["simulator_requests", BigInt(requests)],
   ]);
-}
-
-/**
- * The model's reply that opened an interactive line's answer turn, as the simulated user
- * received it: the text of the last reply on the anchor turn. With servers that send
- * `tool_calls: []` on a reply without calls, BFCL records `[]` for that step and the text
- * survives only here. Null for a line that is not interactive, or whose opening had no text.
- */
-export function openingMessageOf(line: PyValue): string | null {
-  if (!(line instanceof PyDict)) return null;
-  const summary = line.get(USER_SIMULATOR_KEY);
-  const log = line.get("inference_log");
-  if (!(summary instanceof PyDict) || !Array.isArray(log)) return null;
-  const turns = log.filter((x): x is PyDict => x instanceof PyDict && x.has("begin_of_turn_query"));
-  const answerTurn = summary.get("answer_turn");
-  const record = typeof answerTurn === "bigint" ? turns[Number(answerTurn)] : undefined;
-  const opening = record?.get(OPENING_LOG_KEY);
-  if (!Array.isArray(opening)) return null;
-  for (const e of opening) {
-    if (e instanceof PyDict && e.get("role") === "user_simulator") {
-      const message = e.get("message");
-      return typeof message === "string" && message.trim() !== "" ? message : null;
-    }
-  }
-  return null;
 }
