@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { promptingDecoder, fcDecoder } from "../bfcl/decode/index.js";
 import type { RecordedRollout } from "../bfcl/results.js";
 import { committedManifestSource } from "../io/rollout-data.js";
-import { boundedText, REPORT_TEXT_LIMIT } from "../report/assemble.js";
+import { boundedText, REPORT_TEXT_LIMIT } from "../report/bounded-text.js";
 import { readForTest } from "../testing/read-models.js";
 import { rolloutRunDir } from "../testing/shared.js";
 import { longTextCutter, withTextStepsCut } from "./long-texts.js";

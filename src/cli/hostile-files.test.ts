@@ -8,7 +8,7 @@ import { appendFileSync, closeSync, cpSync, existsSync, mkdirSync, openSync, rea
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { scoreRuns } from "../app/score.js";
-import { boundedText, REPORT_TEXT_LIMIT } from "../report/assemble.js";
+import { boundedText, REPORT_TEXT_LIMIT } from "../report/bounded-text.js";
 import { walkBfclTree } from "../io/tree.js";
 import { requireFreshBuild } from "../testing/build.js";
 import {

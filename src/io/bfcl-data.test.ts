@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -152,11 +152,15 @@ describe("resolveBfclDataDir", () => {
     chmodSync(fake, 0o755);
     const env = { TWINSCORE_PYTHON: fake };
     const host = nodeHost();
-    expect(host.resolveBfclDataDir({ env, cwd: "/w" })).toEqual({ dir: join(root, "bfcl_eval", "data"), origin: "bfcl_eval" });
-    expect(host.resolveBfclDataDir({ env, cwd: "/w", installed: false })).toBeNull();
-    expect(host.resolveBfclDataDir({ env: { ...env, BFCL_DATA_DIR: "/e" }, cwd: "/w", installed: false })).toEqual({
-      dir: "/e",
-      origin: "BFCL_DATA_DIR",
-    });
+    try {
+      expect(host.resolveBfclDataDir({ env, cwd: "/w" })).toEqual({ dir: join(root, "bfcl_eval", "data"), origin: "bfcl_eval" });
+      expect(host.resolveBfclDataDir({ env, cwd: "/w", installed: false })).toBeNull();
+      expect(host.resolveBfclDataDir({ env: { ...env, BFCL_DATA_DIR: "/e" }, cwd: "/w", installed: false })).toEqual({
+        dir: "/e",
+        origin: "BFCL_DATA_DIR",
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -47,9 +47,7 @@ import type {
   ReportSide,
   ReportTrials,
 } from "./types.js";
-import { boundedText, REPORT_TEXT_LIMIT } from "./bounded-text.js";
-
-export { boundedText, REPORT_TEXT_LIMIT };
+import { boundedText } from "./bounded-text.js";
 
 /** One model of one run, as the io layer loaded it. */
 export interface ReportModelInput {
