@@ -138,6 +138,14 @@ export interface Host {
   writeCacheEntry(dir: string, key: string, entry: unknown): void;
 }
 
+/** Where the `bfcl_eval` that Python finds keeps its data, asked only when an installation may be used. */
+function installedData(
+  opts: { env: Record<string, string | undefined>; installed?: boolean },
+  findBfclEval: (python: string) => string | null,
+): () => string | null {
+  return () => (opts.installed === false ? null : findBfclEval(opts.env.TWINSCORE_PYTHON || "python3"));
+}
+
 /**
  * The host over a file system, with the package's `data/` under `root`; `findBfclEval`
  * answers where a Python `bfcl_eval` installation keeps its data, `findBfclEvalPackage`
@@ -177,11 +185,7 @@ export function hostOn(
 
     ...runOutputOn(fs, findBfclEvalPackage),
 
-    resolveBfclDataDir: (opts) =>
-      resolveBfclDataDir({
-        ...opts,
-        findPython: () => (opts.installed === false ? null : findBfclEval(opts.env.TWINSCORE_PYTHON || "python3")),
-      }),
+    resolveBfclDataDir: (opts) => resolveBfclDataDir({ ...opts, findPython: installedData(opts, findBfclEval) }),
     missingDataFolder: (dir) => missingDataFolder(dir, fs),
     readBfclDataDir: (dir, categories, onRead) => readBfclDataDir(dir, categories, onRead, fs),
     readCategoryTexts: (dataDir, version, category) => readCategoryTexts(dataDir, version, category, fs),
