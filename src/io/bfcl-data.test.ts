@@ -121,6 +121,16 @@ describe("readBfclDataDir on bad directories", () => {
   });
 });
 
+/** A temp folder holding a `bfcl_eval/data` folder and a `python3` script that answers where `bfcl_eval` is. */
+function fakePythonWithBfclEval(): { root: string; fake: string } {
+  const root = mkdtempSync(join(tmpdir(), "twinscore-py-"));
+  mkdirSync(join(root, "bfcl_eval", "data"), { recursive: true });
+  const fake = join(root, "python3");
+  writeFileSync(fake, `#!/bin/sh\necho ${join(root, "bfcl_eval")}\n`);
+  chmodSync(fake, 0o755);
+  return { root, fake };
+}
+
 describe("resolveBfclDataDir", () => {
   const python = () => "/site/bfcl_eval/data";
   it("takes --bfcl-data first (relative to cwd), then BFCL_DATA_DIR, then a bfcl_eval installation", () => {
@@ -136,20 +146,12 @@ describe("resolveBfclDataDir", () => {
     expect(resolveBfclDataDir({ env: {}, cwd: "/w", findPython: () => null })).toBeNull();
   });
   it("asks python3 for bfcl_eval's folder and uses its data/ subfolder", () => {
-    const root = mkdtempSync(join(tmpdir(), "twinscore-py-"));
-    mkdirSync(join(root, "bfcl_eval", "data"), { recursive: true });
-    const fake = join(root, "python3");
-    writeFileSync(fake, `#!/bin/sh\necho ${join(root, "bfcl_eval")}\n`);
-    chmodSync(fake, 0o755);
+    const { root, fake } = fakePythonWithBfclEval();
     expect(findBfclEvalDataDir(fake)).toBe(join(root, "bfcl_eval", "data"));
     expect(findBfclEvalDataDir(join(root, "no-such-python"))).toBeNull();
   });
   it("through the host, asks Python only when an installation may be used (score and report pass installed: false)", () => {
-    const root = mkdtempSync(join(tmpdir(), "twinscore-py-"));
-    mkdirSync(join(root, "bfcl_eval", "data"), { recursive: true });
-    const fake = join(root, "python3");
-    writeFileSync(fake, `#!/bin/sh\necho ${join(root, "bfcl_eval")}\n`);
-    chmodSync(fake, 0o755);
+    const { root, fake } = fakePythonWithBfclEval();
     const env = { TWINSCORE_PYTHON: fake };
     const host = nodeHost();
     try {
