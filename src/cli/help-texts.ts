@@ -87,9 +87,9 @@ const layouts =
   "  DIR/<model>/BFCL_v3_multi_turn_<category>_result.json              (flat v3; flat v4 too)\n" +
   "  DIR/result/<model>/…, DIR/<run>/result/<model>/…                     (a run, a folder of runs)\n" +
   "  DIR itself a model directory, or its multi_turn folder\n" +
-  "Score files are found the same way under --scores. Without --scores, score, compare and report read the\n" +
-  "score/ folder beside result/ of each run given (a run folder, or a folder of runs), and say so in one\n" +
-  "note; --scores given wins. A model is scored when base, miss_func and\n" +
+  "Score files are found the same way under --scores. Without --scores, score, compare, report, verify and\n" +
+  "check read the score/ folder beside result/ of each run given (a run folder, or a folder of runs), and\n" +
+  "say so in one note; --scores given wins. A model is scored when base, miss_func and\n" +
   "miss_param are all present. Models of several runs are named <run>/<model> (the run is the folder above\n" +
   "result/). When a model folder holds two copies of a category (flat and multi_turn/), the one with the\n" +
   "most distinct ids is used (the multi_turn/ one on a tie); copies are never merged, and score names the\n" +

@@ -122,7 +122,7 @@ export const bootstrapGroup: OptionGroup<{ bootstrap: Partial<BootstrapOptions> 
 /** `--format`: how stdout is printed (the choices a command offers; every command offers table and json). */
 export function formatGroup<F extends string = OutputFormat>(
   choices: readonly F[] = outputFormats as unknown as readonly F[],
-  help = "output format: table, json (the whole document), csv, markdown (twinscore help formats)",
+  help = "output format: table, json (the whole document), csv, markdown, latex (twinscore help formats)",
 ): OptionGroup<{ format: F }> {
   return {
     add: (cmd) => cmd.addOption(new Option("--format <format>", help).choices(choices).default("table")),

@@ -109,7 +109,11 @@ export const scoreColumns: readonly ScoreColumn[] = [
     meaning: "pairs with a side whose anchor turn holds call-like text naming no function (and no world-changing call)",
     cell: (r) => r.undecided.undecidable,
   },
-  { header: "undecoded", meaning: "anchor-turn steps that failed to decode (on-list names still count)", cell: (r) => r.decodeFailures },
+  {
+    header: "undecoded",
+    meaning: "anchor-turn steps that failed to decode (on-list names still count), a base twin shared by several pairs once",
+    cell: (r) => r.decodeFailures,
+  },
 ];
 
 /** One row of the `--per-item` CSV: one pair of one model, under the run's headline reading. */

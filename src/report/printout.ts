@@ -189,13 +189,15 @@ function latexText(s: string): string {
 
 /**
  * The tables of a printout, each with its caption: its own, else the last prose block
- * printed above it since the table before (its title, saying what N counts).
+ * printed above it since the table before (its title, saying what N counts). Prose that
+ * the data formats send to stderr (`elsewhere`) is no caption: stdout stays data.
  */
 export function captionedTables(p: Printout): PrintTable[] {
   const out: PrintTable[] = [];
   let last: string | undefined;
   for (const b of p.blocks) {
     if (b.kind === "text") {
+      if (b.elsewhere !== undefined) continue;
       const t = b.text.trim();
       if (t !== "") last = t.replace(/:$/, "");
       continue;
@@ -229,6 +231,13 @@ function visibleLines(text: string): string {
   return text.split("\n").map(visibleText).join("\n");
 }
 
+/** One table alone, its caption above it in the table and markdown formats (csv is data only; latex has its own `\caption`). */
+export function renderTableAlone(t: PrintTable, format: Exclude<OutputFormat, "json">): string {
+  const table = renderTable(t, format);
+  if (t.caption === undefined || format === "csv" || format === "latex") return table;
+  return `${format === "markdown" ? t.caption.replace(/\s*\n\s*/g, " ") : t.caption}\n\n${table}`;
+}
+
 /** Render a printout; what goes to stdout and what to stderr. */
 export function renderPrintout(p: Printout, format: Exclude<OutputFormat, "json">): { stdout: string; stderr: string } {
   const tables = p.blocks.flatMap((b) => (b.kind === "table" ? [b.table] : []));
@@ -245,8 +254,7 @@ export function renderPrintout(p: Printout, format: Exclude<OutputFormat, "json"
       return { stdout: tables.length === 1 ? renderTable(tables[0], "csv") : tables.length === 0 ? "" : mergedCsv(tables), stderr };
     case "markdown": {
       const captioned = captionedTables(p);
-      const one = (t: PrintTable) =>
-        (t.caption === undefined ? "" : `${t.caption.replace(/\s*\n\s*/g, " ")}\n\n`) + renderTable(t, "markdown");
+      const one = (t: PrintTable) => renderTableAlone(t, "markdown");
       return { stdout: captioned.length === 1 ? one(captioned[0]) : captioned.map((t) => `### ${t.id}\n\n${one(t)}`).join("\n"), stderr };
     }
     case "latex":

@@ -41,6 +41,13 @@ describe("twinscore demo (committed manifest, synthetic runs, no downloads)", ()
     ]);
   });
 
+  it("--format markdown: the title alone captions the table (the explanation is the table format's)", async () => {
+    const r = await run(["demo", "--format", "markdown"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^twinscore demo: the decision to act, scored on four built-in reference policies\n\n\| model \| N \| act \|/);
+    expect(r.out).not.toContain("Policies (synthetic");
+  });
+
   it("--all-pairs: the oracle leaves 100 because 134 anchors pose no decision, and the demo says why", async () => {
     const r = await run(["demo", "--all-pairs"]);
     expect(r.code).toBe(0);

@@ -14,9 +14,12 @@ import { printBadArgument, printProblems } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 import { hasRows, printScoreDocument, scoreRequestOf, sharedScoreGroups } from "./score.js";
 
+/** The demo's title; the data formats print it alone as the table's caption (stdout stays data). */
+const DEMO_TITLE = "twinscore demo: the decision to act, scored on four built-in reference policies";
+
 function explanation(pairs: number): string {
   return [
-    "twinscore demo: the decision to act, scored on four built-in reference policies",
+    DEMO_TITLE,
     "",
     `Each of the ${pairs} twin pairs puts the same request at the same turn (the anchor) twice: complete`,
     "in the base item, and with a function or value removed in its miss_func / miss_param twin. The",
@@ -73,7 +76,12 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIo, state
         io.stdout(renderVersionedJson(doc, manifestsOf({}, io.cwd)));
         return;
       }
-      printScoreDocument(io, doc.score, { format, verbose }, { title: explanation(doc.pairs), showFiles: doc.kept !== null });
+      printScoreDocument(
+        io,
+        doc.score,
+        { format, verbose },
+        { title: format === "table" ? explanation(doc.pairs) : `${DEMO_TITLE}\n`, showFiles: doc.kept !== null },
+      );
       printProblems(io, doc.problems, { verbose });
       if (format !== "table" || !hasRows(doc.score)) return;
       io.stdout(

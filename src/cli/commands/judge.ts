@@ -28,7 +28,7 @@ import { printNotes, printProblems, progressPrinter } from "../problems.js";
 import type { RegisterCommand } from "./index.js";
 
 const httpClient = httpClientGroup("optional");
-const format = formatGroup(undefined, "summary format: table, json (the whole document), csv, markdown (twinscore help formats)");
+const format = formatGroup(undefined, "summary format: table, json (the whole document), csv, markdown, latex (twinscore help formats)");
 
 const summaryColumns: Column<JudgeSummary>[] = [
   { header: "model", value: (s) => s.model },

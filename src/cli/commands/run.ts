@@ -56,7 +56,7 @@ interface RunCliOptions {
 }
 
 const httpClient = httpClientGroup("required");
-const format = formatGroup(undefined, "summary format: table, json (the whole document), csv, markdown");
+const format = formatGroup(undefined, "summary format: table, json (the whole document), csv, markdown, latex");
 const bfclData = bfclDataGroup("the questions to run (default: BFCL_DATA_DIR, else the installed bfcl_eval's data)");
 
 type FileRow = RunDocument["files"][number];

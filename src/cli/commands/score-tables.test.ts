@@ -130,7 +130,25 @@ describe("--table and --out-dir refuse what they cannot do, in one line", () => 
     const none = await run(["score", "--results", join(dir, "result"), "--bootstrap", "0", "--table", "sensitivity"]);
     expect(none.code).toBe(2);
     expect(none.out).toBe("");
-    expect(none.err).toContain("error: --table sensitivity: this output has no such table (its tables: decision) [table-missing]");
+    expect(none.err).toContain(
+      "error: --table sensitivity: this output has no such table (its tables: decision); what gives it: --sensitivity [table-missing]",
+    );
+    const aligned = await run(["score", "--results", join(dir, "result"), "--bootstrap", "0", "--table", "aligned"]);
+    expect(aligned.code).toBe(2);
+    expect(aligned.err).toContain("--table aligned: this output has no such table (its tables: decision); what gives it: --bfcl-data DIR");
+  }, 120_000);
+
+  it("--table NAME in the table format prints the table's caption above it, as markdown does", async () => {
+    const args = ["score", "--results", dir, "--bootstrap", "0", "--table", "decision"];
+    const table = await run(args);
+    const [caption, blank, header] = table.out.split("\n");
+    expect(caption).toMatch(/^Decision to act on 223 certified pairs \(Table 1\); N counts the pairs decided on both twins/);
+    expect(blank).toBe("");
+    expect(header).toMatch(/^model +N +act +hold +decision/);
+    const md = await run([...args, "--format", "markdown"]);
+    expect(md.out.split("\n")[0]).toBe(caption);
+    const csv = await run([...args, "--format", "csv"]);
+    expect(csv.out.split("\n")[0]).toMatch(/^model,N,act,hold,decision/);
   }, 120_000);
 });
 

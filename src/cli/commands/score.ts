@@ -5,7 +5,7 @@
 import { manifestsOf, renderVersionedJson } from "../versioned-json.js";
 import type { Command } from "commander";
 import { scoreRuns, type ScoreDocument, type ScoreRequest } from "../../app/score.js";
-import { captionedTables, renderJson, renderPrintout, renderTable, type OutputFormat, type Printout } from "../../report/printout.js";
+import { captionedTables, renderJson, renderPrintout, renderTableAlone, type OutputFormat, type Printout } from "../../report/printout.js";
 import { folderExists, writeFileAtomic } from "../../io/files.js";
 import { joinPath, resolvePath } from "../../io/paths.js";
 import { problem } from "../../messages/index.js";
@@ -32,7 +32,7 @@ import {
 import { printBadArgument, printNotes, printProblems, scoresBesideNote, writtenNote } from "../problems.js";
 import { detectedDecoderNotes } from "../decoder-option.js";
 import type { CliIo } from "../io.js";
-import { perItemNote, scorePrintout, scoreTableIds, type ScoreView } from "../views/score.js";
+import { perItemNote, scorePrintout, scoreTableIds, scoreTableSources, type ScoreView } from "../views/score.js";
 import { commandHelpFooter } from "../help-topics.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -79,15 +79,18 @@ export function printScoreDocument(
   return true;
 }
 
+/** What adds a table that `--table` named to the output (a known id: `tableOptions` checked it). */
+function tableSource(name: string): string {
+  return `what gives it: ${scoreTableSources[name as keyof typeof scoreTableSources]}`;
+}
+
 /** `--out-dir DIR`: each table its own file, with its caption where the format has one. */
 function writeTableFiles(io: CliIo, printout: Printout, format: Exclude<OutputFormat, "json">, outDir: string): boolean {
   const dir = resolvePath(io.cwd, outDir);
   const ext = { table: "txt", csv: "csv", markdown: "md", latex: "tex" }[format];
   const written: string[] = [];
   for (const t of captionedTables(printout)) {
-    const text =
-      format === "markdown" ? `${t.caption === undefined ? "" : `${t.caption}\n\n`}${renderTable(t, "markdown")}` : renderTable(t, format);
-    const w = writeFileAtomic(joinPath(dir, `${t.id}.${ext}`), text);
+    const w = writeFileAtomic(joinPath(dir, `${t.id}.${ext}`), renderTableAlone(t, format));
     if (!w.ok) {
       printProblems(io, w.problems, {});
       return false;
@@ -108,15 +111,14 @@ function printOneTable(io: CliIo, printout: Printout, format: Exclude<OutputForm
       [
         problem(
           "table-missing",
-          `--table ${name}: this output has no such table (its tables: ${all.map((t) => t.id).join(", ")})${name === "official" || name === "combined" ? "; BFCL's verdicts give it (--scores DIR, or a run's score/)" : ""}`,
+          `--table ${name}: this output has no such table (its tables: ${all.map((t) => t.id).join(", ")}); ${tableSource(name)}`,
         ),
       ],
       {},
     );
     return false;
   }
-  const out = renderPrintout({ blocks: [{ kind: "table", table: one }] }, format);
-  io.stdout(out.stdout);
+  io.stdout(renderTableAlone(one, format));
   return true;
 }
 

@@ -43,6 +43,20 @@ describe("twinscore verify", () => {
     ).toBe(true);
   });
 
+  it("--format markdown and latex: stdout is the table alone, the reading and the summary are notes on stderr", async () => {
+    const md = await run(["verify", "--expected", "data/expected/paper.json", "--format", "markdown"]);
+    expect(md.code).toBe(0);
+    const lines = md.out.trimEnd().split("\n");
+    expect(lines[0]).toBe("| status | run | name | expected | tolerance | computed | note |");
+    expect(lines.slice(2).every((l) => /^\| (PASS|FAIL|SKIP) \| /.test(l))).toBe(true);
+    expect(lines).toHaveLength(2 + 39 + 564);
+    expect(md.err).toContain("note: verified: numbers recomputed under the release reading");
+    expect(md.err).toContain("note: 39 PASS, 0 FAIL, 564 SKIP [summary]");
+    const tex = await run(["verify", "--expected", "data/expected/paper.json", "--format", "latex"]);
+    expect(tex.out).not.toContain("\\caption");
+    expect(tex.out.split("\n").every((l) => l.length < 400)).toBe(true);
+  });
+
   it("gpt-oss.json on the two real runs: every number PASSes", async () => {
     const main = rolloutRunDir("2025-11-12-main");
     const fixes = rolloutRunDir("2025-11-12-harmony-fixes");

@@ -25,7 +25,7 @@ import type { CliIo } from "../io.js";
 import { unmatchedRunNote, verifyPrintout } from "../views/verify.js";
 import type { RegisterCommand } from "./index.js";
 
-const format = formatGroup(undefined, "table: one line per number; json, csv, markdown: rows (twinscore help formats)");
+const format = formatGroup(undefined, "table: one line per number; json, csv, markdown, latex: rows (twinscore help formats)");
 
 /** Register `twinscore verify`. */
 export const registerVerify: RegisterCommand = (program: Command, io: CliIo, state) => {

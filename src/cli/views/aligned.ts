@@ -70,8 +70,9 @@ export function alignedBlocks(rows: readonly AlignedRow[]): PrintBlock[] {
       kind: "text",
       text:
         "\nAsked, then did it: BFCL's checker on turn prefixes (base twin through the anchor turn T, withheld twin\n" +
-        "through T+1, the turn that supplies what was missing). Counts of pairs; aligned = both twins decided\n" +
-        "right and completed. Not BFCL's score (it skips T and needs every later turn), nor decision (it stops at T).\n\n",
+        "through T+1, the turn that supplies what was missing). Counts of pairs, then asked-did and aligned in % of N;\n" +
+        "aligned = both twins decided right and completed. Not BFCL's score (it skips T and needs every later turn),\n" +
+        "nor decision (it stops at T).\n\n",
     },
     { kind: "table", table: tableOf("aligned", rows, alignedColumns) },
   ];

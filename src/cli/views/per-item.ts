@@ -16,7 +16,8 @@ const meanings: Record<(typeof perItemColumns)[number], string> = {
   anchor_turn: "the anchor turn, 0-based",
   status:
     "the pair's status: decided when both sides are, else the first side status that is not, in the order missing, inference-error, not-reached, undecidable",
-  scored: "1 when the pair enters the numbers under the reading (--reading, the pair set), else 0",
+  scored:
+    "1 when the pair enters the numbers under the reading (--reading, the pair set), else 0; a model with no headline (more than --max-undecided undecided) prints no numbers, but its rows say what would",
   act: "1 when a world-changing call was attempted on the base anchor turn, 0 when not; empty when that side is not scored",
   hold: "1 when none was attempted on the miss anchor turn, 0 when one was; empty when that side is not scored",
   hold_credited: "hold with the compound-turn credit (an attempt confined to the certified independent steps holds); empty as hold",
@@ -26,7 +27,8 @@ const meanings: Record<(typeof perItemColumns)[number], string> = {
   calls_on_miss: "the same on the miss twin",
   base_status: "the base side's status (below)",
   miss_status: "the miss side's status (below)",
-  decode_failures: "anchor-turn steps of both twins that failed to decode (their on-list names still count)",
+  decode_failures:
+    "anchor-turn steps of both twins that failed to decode (their on-list names still count); a base twin shared by several pairs counts in each row, where the table's undecoded counts it once",
   miss_text: "what the model wrote on the miss anchor turn, newlines folded to spaces",
 };
 

@@ -150,7 +150,6 @@ export interface ScoreView {
   readonly combined?: boolean;
 }
 
-/** The tables `score` can print, by the id `--table` and `--out-dir` name them (`combined` needs BFCL's verdicts). */
 /**
  * The fewest models whose Spearman correlation is printed: with n models the smallest
  * two-sided exact p is 2 / n!, which first falls below 0.05 at n = 5 (2/120); with 3 or 4
@@ -158,17 +157,20 @@ export interface ScoreView {
  */
 export const SPEARMAN_MIN_MODELS = 5;
 
-export const scoreTableIds = [
-  "decision",
-  "official",
-  "combined",
-  "sensitivity",
-  "table-f1",
-  "aligned",
-  "empty-turns",
-  "trials",
-  "unstable-pairs",
-] as const;
+/** The tables `score` can print, by the id `--table` and `--out-dir` name them, each with what adds it to the output. */
+export const scoreTableSources = {
+  decision: "every model with a pair read",
+  official: "BFCL's verdicts (--scores DIR, or a run's score/)",
+  combined: "BFCL's verdicts (--scores DIR, or a run's score/)",
+  sensitivity: "--sensitivity",
+  "table-f1": "--bfcl-data DIR, or BFCL_DATA_DIR (twinscore help aligned)",
+  aligned: "--bfcl-data DIR (twinscore help aligned)",
+  "empty-turns": "--bfcl-data DIR (twinscore help aligned)",
+  trials: "--trials-of DIR...",
+  "unstable-pairs": "--trials-of DIR...",
+} as const;
+
+export const scoreTableIds = Object.keys(scoreTableSources) as readonly (keyof typeof scoreTableSources)[];
 
 type Row = ScoreRow & { ci: readonly [number, number] | null; bfcl: string; history: string; bfclDecoded: ScoredModel["bfclDecoded"] };
 
