@@ -153,10 +153,23 @@ describe("scanLineHead on hand-made lines", () => {
     ["no id", '{"result": []}', "no `id`"],
     ["numeric id", '{"id": 3, "result": []}', "`id` is not a string"],
     ["missing colon", '{"id" "x"}', "expected ':'"],
+    [
+      "two objects on one line",
+      '{"id": "multi_turn_base_1", "result": []}{"id": "multi_turn_base_2", "result": []}',
+      "byte 42: data after",
+    ],
+    ["text after the object", '{"id": "multi_turn_base_1", "result": []} x', "byte 43: data after the object's closing '}' (Extra data)"],
   ])("reports a malformed line: %s", (_label, line, message) => {
     const bytes = bytesOf(line);
     const head = scanLineHead(bytes, 0, bytes.length);
     expect("error" in head && head.error).toContain(message);
+  });
+
+  it("whitespace after the object is no extra data (json.loads allows it)", () => {
+    const line = '{"id": "multi_turn_base_1", "result": []} \t\r';
+    const head = scanLineHead(bytesOf(line), 0, line.length);
+    if ("error" in head) throw new Error(head.error);
+    expect(head.id).toBe("multi_turn_base_1");
   });
 });
 

@@ -310,7 +310,13 @@ export function scanLineHead(bytes: Uint8Array, start: number, end: number, idOn
   for (;;) {
     i = skipSpace(bytes, i, end);
     if (i >= end) return failedHead("line ends inside the object (truncated JSON)", idOnly, found);
-    if (bytes[i] === CLOSE_BRACE) return closedHead(found, bytes, idOnly);
+    if (bytes[i] === CLOSE_BRACE) {
+      // json.loads reads the whole line: anything but whitespace after the object fails it (Extra data)
+      const after = skipSpace(bytes, i + 1, end);
+      if (after < end)
+        return failedHead(`malformed JSON at byte ${after - start + 1}: data after the object's closing '}' (Extra data)`, idOnly, found);
+      return closedHead(found, bytes, idOnly);
+    }
     if (bytes[i] !== QUOTE) return failedHead(`malformed JSON at byte ${i - start + 1}: expected a key`, idOnly, found);
     const keyStart = i;
     const keyEnd = skipString(bytes, i, end);

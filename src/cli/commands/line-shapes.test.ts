@@ -142,3 +142,27 @@ describe("a model folder kept as result/<org>/<model>", () => {
     expect(a.models[0].numbers).toEqual(b.models[0].numbers);
   });
 });
+
+describe("two lines run together on one line (json.loads: Extra data), in a copy of the real 2025-11-12-main run", () => {
+  const run2 = join(scratch, "joined");
+  cpSync(rolloutRunDir("2025-11-12-main"), run2, { recursive: true });
+  const file = join(run2, "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json");
+  const lines = readFileSync(file, "utf8").split("\n");
+  const firstLength = Buffer.byteLength(lines[1]);
+  writeFileSync(file, [lines[0], lines[1] + lines[2], ...lines.slice(3)].join("\n"));
+
+  it("score: the line is malformed where json.loads says so, its two items are missing, never the first read alone", async () => {
+    const r = await run(["score", "--results", run2, "--model", "openai_gpt-oss-120b", "--bootstrap", "0", "--verbose"]);
+    expect(r.err).toContain(
+      `${file}:2: warning: malformed JSON at byte ${firstLength + 1}: data after the object's closing '}' (Extra data) [json-malformed]`,
+    );
+    expect(r.err).toContain("multi_turn_base_1 has no line in this file");
+    expect(r.err).toContain("multi_turn_base_2 has no line in this file");
+  }, 120_000);
+
+  it("check: the file is not read as BFCL could not read it, one error at file:line, exit 2", async () => {
+    const r = await run(["check", "--results", run2, "--bfcl-data", bfclDataDir(), "--model", "openai_gpt-oss-120b"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${file}:2: error: malformed JSON at byte ${firstLength + 1}: data after the object's closing '}'`);
+  }, 120_000);
+});
