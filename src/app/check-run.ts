@@ -13,7 +13,7 @@ import { CheckJobCache, failedJob, runCheckJob, type CheckedFileData, type Check
 import { runJobs, type JobWorker } from "../io/worker-pool.js";
 import { readLongContext } from "./bfcl-inputs.js";
 import { joinPath, relativePath, resolvePath } from "../io/paths.js";
-import { matchingModel, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { matchingModel, resultRunsOf, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { nodeHost, type Host } from "../io/host.js";
 import { detectionFiles } from "./pipeline.js";
 import { linesOfTrial } from "./result-lines.js";
@@ -200,7 +200,8 @@ export async function runCheck(
   const host = req.host ?? nodeHost();
   const resultsDir = resolvePath(req.cwd, req.resultsDir);
   const walked = findResultFiles(resultsDir, req.walked, host);
-  const { problems: walkProblems, runs } = walked;
+  const { problems: walkProblems } = walked;
+  const resultRuns = resultRunsOf(walked.files.map((f) => f.found));
   const found =
     req.models === undefined ? walked.files : walked.files.filter((f) => req.models!.includes(f.name) || req.models!.includes(f.model));
   if (found.length === 0) return errAll(walkProblems);
@@ -213,7 +214,7 @@ export async function runCheck(
   /** The stored score file of a result file: same model (and run), category and version. */
   const storedScoreOf: StoredScoreOf = (f) => {
     if (stored === null) return null;
-    const m = matchingModel(f.found, runs, stored.models);
+    const m = matchingModel(f.found, resultRuns, stored.models);
     return m?.files[f.category]?.find((s) => s.version === f.version)?.path ?? null;
   };
   const cache = new CheckJobCache(host); // this thread's: the data read here serves its jobs

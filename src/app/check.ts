@@ -10,7 +10,7 @@ import { emptyTurnTable, type EmptyTurnCounts, type EmptyTurnRow } from "../offi
 import type { BfclDataLocation } from "../io/bfcl-data.js";
 import { questionsFile } from "../bfcl/categories.js";
 import { runCheck, type CheckedFile, type CheckRunRequest, type CheckWorkerSpawner } from "./check-run.js";
-import { matchingModel, type TreeModel } from "../io/tree.js";
+import { matchingModel, resultRunsOf, type TreeModel } from "../io/tree.js";
 import { dataCandidate, type RolloutDataCheck } from "../pairs/rollout-data.js";
 import { checkRecordedTurnsWithPrompts } from "./recorded-turns.js";
 import { readScorePrompts } from "./official-scores.js";
@@ -164,10 +164,11 @@ function checkedAgainstData(
   // stopped by the file names: every model's problems, its rollouts checked too
   if (!named.ok || hasError(named.value.problems)) return manifestsForModels(models, undefined, ctx, choice);
   const checks = new Map<string, RolloutDataCheck>();
+  const runs = resultRunsOf(inputs.results.models);
   for (const model of models) {
     const manifest = named.value.manifestOf.get(model.name);
     if (manifest === undefined) continue;
-    const scores = inputs.scores === null ? null : matchingModel(model, inputs.results.runs, inputs.scores.models);
+    const scores = inputs.scores === null ? null : matchingModel(model, runs, inputs.scores.models);
     checks.set(
       model.name,
       checkRecordedTurnsWithPrompts(model, dataCandidate(manifest), () => readScorePrompts(scores, ctx.host), ctx.host),

@@ -45,7 +45,7 @@ import type { RunMode } from "../bfcl/line-keys.js";
 import type { PyValue } from "../python/value.js";
 import { dataCheckWithPrompts, LoggedTurnsMemo, recordedTurnsVisitor } from "./recorded-turns.js";
 import { readOfficial, type OfficialReading } from "./official-scores.js";
-import { matchingModel, type TreeModel, type TreeWalk } from "../io/tree.js";
+import { matchingModel, resultRunsOf, type TreeModel, type TreeWalk } from "../io/tree.js";
 import { nodeHost, type Host } from "../io/host.js";
 import {
   hasError,
@@ -266,9 +266,10 @@ export function readModels<T>(req: ReadRequest, consume: (model: ModelRead) => T
   const checks = new Map<string, RolloutDataCheck>();
   // models run on the same data log the same questions: each is parsed and checked once for the whole read
   const logged = new LoggedTurnsMemo();
+  const resultRuns = resultRunsOf(walk.models);
   for (const found of toRead) {
     const manifest = manifestOf.get(found.name)!;
-    const scoreModel = scores === null ? null : matchingModel(found, walk.runs, scores.models);
+    const scoreModel = scores === null ? null : matchingModel(found, resultRuns, scores.models);
     const { models, check } = readModel(found, manifest, prepared(manifest), req, scores === null ? null : { model: scoreModel }, logged);
     checks.set(found.name, check);
     for (const model of models) outputs.push(consume({ ...model, bfclVersion: versionOf.get(found.name) ?? null, dataCheck: check }));

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { linkedFilesTree, linkedMultiTurnTree } from "../testing/linked-trees.js";
 import { rolloutRunDir } from "../testing/shared.js";
-import { walkBfclTree, type FolderLister } from "./tree.js";
+import { matchingModel, resultRunsOf, walkBfclTree, type FolderLister } from "./tree.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "twinscore-tree-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -135,5 +135,42 @@ describe("a folder that cannot be read", () => {
     ]);
     const all = walkBfclTree([blocked], "/", "result", denied);
     expect(codes(all.problems)).toEqual(["folder-unreadable"]);
+  });
+});
+
+describe("run names and the score files that belong to each run (copies of the real 2025-11-12-main run)", () => {
+  const base = fresh("runs");
+  const runCopy = (at: string) => {
+    mkdirSync(at, { recursive: true });
+    cpSync(rolloutRunDir("2025-11-12-main"), at, { recursive: true });
+  };
+  runCopy(join(base, "a", "exp"));
+  runCopy(join(base, "b", "exp"));
+  runCopy(join(base, "c", "exp#2"));
+  rmSync(join(base, "b", "exp", "score"), { recursive: true });
+  const results = walkBfclTree([join(base, "b"), join(base, "a"), join(base, "c")], "/", "result");
+  const scores = walkBfclTree([join(base, "a"), join(base, "c")], "/", "score");
+  const runs = resultRunsOf(results.models);
+  const model = (walk: typeof results, runDir: string) => walk.models.find((m) => m.runDir === runDir && m.model === models[0])!;
+
+  it("three runs, two named exp and one exp#2: three distinct names", () => {
+    expect(new Set(results.models.map((m) => m.run)).size).toBe(3);
+    expect(new Set(results.models.map((m) => m.name)).size).toBe(results.models.length);
+  });
+
+  it("a run's own score/ is its verdicts; a run whose name another result run shares gets none by name", () => {
+    expect(matchingModel(model(results, join(base, "a", "exp")), runs, scores.models)?.runDir).toBe(join(base, "a", "exp"));
+    expect(matchingModel(model(results, join(base, "c", "exp#2")), runs, scores.models)?.runDir).toBe(join(base, "c", "exp#2"));
+    // b/exp has no score/: a/exp's verdicts are another run's, though the name is the same
+    expect(matchingModel(model(results, join(base, "b", "exp")), runs, scores.models)).toBeNull();
+  });
+
+  it("score files kept apart in a folder of the run's name are the run's, when only one result run has that name", () => {
+    const apart = join(base, "kept", "exp");
+    mkdirSync(apart, { recursive: true });
+    cpSync(join(base, "a", "exp", "score"), join(apart, "score"), { recursive: true });
+    const alone = walkBfclTree([join(base, "b")], "/", "result");
+    const kept = walkBfclTree([join(base, "kept")], "/", "score");
+    expect(matchingModel(alone.models[0], resultRunsOf(alone.models), kept.models)?.runDir).toBe(apart);
   });
 });

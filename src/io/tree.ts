@@ -344,12 +344,14 @@ function namedModels(
     if (!runDirs.includes(r)) runDirs.push(r);
   }
   const runNames = new Map<string, string>();
-  const used = new Map<string, number>();
+  const taken = new Set<string>();
   for (const r of runDirs) {
     const label = basename(r) || r;
-    const k = (used.get(label) ?? 0) + 1;
-    used.set(label, k);
-    runNames.set(r, k === 1 ? label : `${label}#${k}`);
+    // a folder already named `<run>#2` keeps the suffix from naming two runs alike
+    let name = label;
+    for (let k = 2; taken.has(name); k++) name = `${label}#${k}`;
+    taken.add(name);
+    runNames.set(r, name);
   }
   const several = runDirs.length > 1;
   const nameOf = (modelDir: string): string => {
@@ -412,16 +414,37 @@ function secondVisitProblems(
   return out;
 }
 
+/** The run folders of a result walk, as `matchingModel` reads them: which they are, and how many share each folder name. */
+export interface ResultRuns {
+  readonly dirs: ReadonlySet<string>;
+  readonly byName: ReadonlyMap<string, number>;
+}
+
+/** The run folders of `models` (a result walk's). */
+export function resultRunsOf(models: readonly TreeModel[]): ResultRuns {
+  const dirs = new Set(models.map((m) => m.runDir));
+  const byName = new Map<string, number>();
+  for (const d of dirs) byName.set(basename(d), (byName.get(basename(d)) ?? 0) + 1);
+  return { dirs, byName };
+}
+
 /**
  * The score-tree model that belongs to a result-tree model: the one in the same run
- * folder, else in a run of the same name; when the results hold one run, also the only
- * score model of that name wherever it is. Null when there is none.
+ * folder; else in a run folder of the same name, when no other result run has that name
+ * and that folder is no result run's own (a run whose name two result runs share could be
+ * either's: none is guessed); when the results hold one run, also the only score model of
+ * that name wherever it is. Null when there is none.
  */
-export function matchingModel(results: TreeModel, resultRuns: number, scores: readonly TreeModel[]): TreeModel | null {
+export function matchingModel(results: TreeModel, runs: ResultRuns, scores: readonly TreeModel[]): TreeModel | null {
   const sameName = scores.filter((s) => s.model === results.model);
-  const sameRun = sameName.find((s) => s.runDir === results.runDir) ?? sameName.find((s) => s.run === results.run);
+  const sameRun = sameName.find((s) => s.runDir === results.runDir);
   if (sameRun !== undefined) return sameRun;
-  return resultRuns === 1 && sameName.length === 1 ? sameName[0] : null;
+  const runName = basename(results.runDir);
+  if (runs.byName.get(runName) === 1) {
+    const namesake = sameName.find((s) => basename(s.runDir) === runName && !runs.dirs.has(s.runDir));
+    if (namesake !== undefined) return namesake;
+  }
+  return runs.dirs.size === 1 && sameName.length === 1 ? sameName[0] : null;
 }
 
 /**
