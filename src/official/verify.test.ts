@@ -78,6 +78,21 @@ describe("checking expected numbers", () => {
     });
     expect(parseExpectedFile(twice, "e.json")).toMatchObject({ ok: false });
   });
+  it.each([
+    ["a negative tolerance", { name: "a", value: 1, tolerance: -1 }, {}, "runs[0]: a: tolerance must be a number >= 0, got -1"],
+    ["a tolerance in words", { name: "a", value: 1, tolerance: "abc" }, {}, 'runs[0]: a: tolerance must be a number >= 0, got "abc"'],
+    ["an empty name", { name: "", value: 1 }, {}, "runs[0].numbers[0] needs a name"],
+    ["a seed in words", { name: "a", value: 1 }, { seed: "x" }, 'runs[0].bootstrap.seed must be an integer >= 0, got "x"'],
+  ])("%s is an expected-malformed problem, not a FAIL read under a guessed default", (_label, number, bootstrap, message) => {
+    const text = JSON.stringify({ runs: [{ name: "x", models: [], bootstrap, numbers: [number] }] });
+    const parsed = parseExpectedFile(text, "e.json");
+    expect(parsed).toMatchObject({ ok: false, problems: [{ code: "expected-malformed", file: "e.json" }] });
+    if (!parsed.ok) expect(parsed.problems[0].message).toContain(message);
+  });
+  it("a number with no tolerance is exact (0), as before", () => {
+    const parsed = parseExpectedFile(JSON.stringify({ runs: [{ name: "x", models: [], numbers: [{ name: "a", value: 1 }] }] }), "e.json");
+    expect(parsed.ok && parsed.value.runs[0].numbers[0].tolerance).toBe(0);
+  });
 });
 
 describe("data/expected/paper.json is published.tsv, and every key kind is recomputable", () => {

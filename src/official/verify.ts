@@ -94,22 +94,30 @@ export function parseExpectedFile(text: string, file: string): Result<ExpectedFi
         ),
       );
     }
-    const seed = typeof boot.seed === "number" ? boot.seed : 20260612;
+    const seed = boot.seed === undefined ? 20260612 : boot.seed;
+    if (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < 0)
+      return err(problem("expected-malformed", `${where}.bootstrap.seed must be an integer >= 0, got ${JSON.stringify(seed)}`, { file }));
     const numbers: ExpectedNumber[] = [];
     const seen = new Set<string>();
     for (const [j, n] of r.numbers.entries()) {
-      if (!isRecord(n) || typeof n.name !== "string" || !isValue(n.value)) {
+      if (!isRecord(n) || typeof n.name !== "string" || n.name === "" || !isValue(n.value)) {
         return err(
           problem("expected-malformed", `${where}.numbers[${j}] needs a name and a number, string or list of numbers as value`, { file }),
         );
       }
       if (seen.has(n.name)) return err(problem("expected-malformed", `${where}: ${n.name} is listed twice`, { file }));
+      // a tolerance given wrong would silently become 0: every near miss a FAIL that says nothing of why
+      const tolerance = n.tolerance === undefined ? 0 : n.tolerance;
+      if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0)
+        return err(
+          problem("expected-malformed", `${where}: ${n.name}: tolerance must be a number >= 0, got ${JSON.stringify(tolerance)}`, { file }),
+        );
       seen.add(n.name);
       const rollouts = Array.isArray(n.rollouts) ? n.rollouts.filter((x): x is string => typeof x === "string") : [];
       numbers.push({
         name: n.name,
         value: n.value,
-        tolerance: typeof n.tolerance === "number" && n.tolerance >= 0 ? n.tolerance : 0,
+        tolerance,
         rollouts,
         scores: n.scores === true,
       });
