@@ -73,58 +73,57 @@ export function parseExpectedFile(text: string, file: string): Result<ExpectedFi
     return err(problem("expected-malformed", "expected file needs a `runs` list", { file }));
   const runs: ExpectedRun[] = [];
   for (const [i, r] of data.runs.entries()) {
-    const where = `runs[${i}]`;
-    if (!isRecord(r) || typeof r.name !== "string" || !Array.isArray(r.models) || !Array.isArray(r.numbers)) {
-      return err(problem("expected-malformed", `${where} needs name, models and numbers`, { file }));
-    }
-    const models: { name: string; display: string | null }[] = [];
-    for (const m of r.models) {
-      if (!isRecord(m) || typeof m.name !== "string")
-        return err(problem("expected-malformed", `${where}.models: each model needs a name`, { file }));
-      models.push({ name: m.name, display: typeof m.display === "string" ? m.display : null });
-    }
-    const boot = isRecord(r.bootstrap) ? r.bootstrap : {};
-    const resamples = typeof boot.resamples === "number" ? boot.resamples : 10000;
-    if (!Number.isInteger(resamples) || resamples < 0 || resamples > MAX_BOOTSTRAP_RESAMPLES) {
-      return err(
-        problem(
-          "expected-malformed",
-          `${where}.bootstrap.resamples must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${resamples}`,
-          { file },
-        ),
-      );
-    }
-    const seed = boot.seed === undefined ? 20260612 : boot.seed;
-    if (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < 0)
-      return err(problem("expected-malformed", `${where}.bootstrap.seed must be an integer >= 0, got ${JSON.stringify(seed)}`, { file }));
-    const numbers: ExpectedNumber[] = [];
-    const seen = new Set<string>();
-    for (const [j, n] of r.numbers.entries()) {
-      if (!isRecord(n) || typeof n.name !== "string" || n.name === "" || !isValue(n.value)) {
-        return err(
-          problem("expected-malformed", `${where}.numbers[${j}] needs a name and a number, string or list of numbers as value`, { file }),
-        );
-      }
-      if (seen.has(n.name)) return err(problem("expected-malformed", `${where}: ${n.name} is listed twice`, { file }));
-      // a tolerance given wrong would silently become 0: every near miss a FAIL that says nothing of why
-      const tolerance = n.tolerance === undefined ? 0 : n.tolerance;
-      if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0)
-        return err(
-          problem("expected-malformed", `${where}: ${n.name}: tolerance must be a number >= 0, got ${JSON.stringify(tolerance)}`, { file }),
-        );
-      seen.add(n.name);
-      const rollouts = Array.isArray(n.rollouts) ? n.rollouts.filter((x): x is string => typeof x === "string") : [];
-      numbers.push({
-        name: n.name,
-        value: n.value,
-        tolerance,
-        rollouts,
-        scores: n.scores === true,
-      });
-    }
-    runs.push({ name: r.name, match: typeof r.match === "string" ? r.match : null, models, bootstrap: { resamples, seed }, numbers });
+    const run = expectedRun(r, `runs[${i}]`);
+    if (typeof run === "string") return err(problem("expected-malformed", run, { file }));
+    runs.push(run);
   }
   return ok({ description: typeof data.description === "string" ? data.description : "", runs });
+}
+
+/** One run of an expected file, or what is wrong with it (`where` names it: `runs[0]`). */
+function expectedRun(r: unknown, where: string): ExpectedRun | string {
+  if (!isRecord(r) || typeof r.name !== "string" || !Array.isArray(r.models) || !Array.isArray(r.numbers))
+    return `${where} needs name, models and numbers`;
+  const models: { name: string; display: string | null }[] = [];
+  for (const m of r.models) {
+    if (!isRecord(m) || typeof m.name !== "string") return `${where}.models: each model needs a name`;
+    models.push({ name: m.name, display: typeof m.display === "string" ? m.display : null });
+  }
+  const bootstrap = expectedBootstrap(isRecord(r.bootstrap) ? r.bootstrap : {}, where);
+  if (typeof bootstrap === "string") return bootstrap;
+  const numbers = expectedNumbers(r.numbers, where);
+  if (typeof numbers === "string") return numbers;
+  return { name: r.name, match: typeof r.match === "string" ? r.match : null, models, bootstrap, numbers };
+}
+
+/** A run's bootstrap settings (the paper's where absent), or what is wrong with them. */
+function expectedBootstrap(boot: Record<string, unknown>, where: string): ExpectedRun["bootstrap"] | string {
+  const resamples = typeof boot.resamples === "number" ? boot.resamples : 10000;
+  if (!Number.isInteger(resamples) || resamples < 0 || resamples > MAX_BOOTSTRAP_RESAMPLES)
+    return `${where}.bootstrap.resamples must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}, got ${resamples}`;
+  const seed = boot.seed === undefined ? 20260612 : boot.seed;
+  if (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < 0)
+    return `${where}.bootstrap.seed must be an integer >= 0, got ${JSON.stringify(seed)}`;
+  return { resamples, seed };
+}
+
+/** A run's numbers, or what is wrong with one of them. */
+function expectedNumbers(given: readonly unknown[], where: string): ExpectedNumber[] | string {
+  const numbers: ExpectedNumber[] = [];
+  const seen = new Set<string>();
+  for (const [j, n] of given.entries()) {
+    if (!isRecord(n) || typeof n.name !== "string" || n.name === "" || !isValue(n.value))
+      return `${where}.numbers[${j}] needs a name and a number, string or list of numbers as value`;
+    if (seen.has(n.name)) return `${where}: ${n.name} is listed twice`;
+    seen.add(n.name);
+    // a tolerance given wrong would silently become 0: every near miss a FAIL that says nothing of why
+    const tolerance = n.tolerance === undefined ? 0 : n.tolerance;
+    if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0)
+      return `${where}: ${n.name}: tolerance must be a number >= 0, got ${JSON.stringify(tolerance)}`;
+    const rollouts = Array.isArray(n.rollouts) ? n.rollouts.filter((x): x is string => typeof x === "string") : [];
+    numbers.push({ name: n.name, value: n.value, tolerance, rollouts, scores: n.scores === true });
+  }
+  return numbers;
 }
 
 /** What is available for a run: the models whose rollouts were scored, and those with score files. */
