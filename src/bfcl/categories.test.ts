@@ -40,6 +40,11 @@ describe("BFCL item ids", () => {
     expect(categoryOfItemId("multi_turn_miss_func_x")).toBeNull();
     expect(itemId("miss_param", 7)).toBe("multi_turn_miss_param_7");
   });
+  it("an index with a leading zero is no item id (BFCL writes multi_turn_base_1, never _01): its line would be read under an id no pair has", () => {
+    expect(parseItemId("multi_turn_base_01")).toBeNull();
+    expect(parseItemId("multi_turn_base_00")).toBeNull();
+    expect(parseItemId("multi_turn_base_0")).toEqual({ category: "base", index: 0 });
+  });
   it("knows the should-ask categories and the three the decision is scored on", () => {
     expect(shouldAskCategories).toEqual(["miss_func", "miss_param"]);
     expect(scoredResultCategories).toEqual(["base", "miss_func", "miss_param"]);

@@ -41,7 +41,7 @@ export const rootFolderOf: Readonly<Record<BfclFileKind, string>> = { result: "r
 export const groupFolders: readonly string[] = ["multi_turn", "non_live", "live", "agentic", "format_sensitivity"];
 
 const alternation = (xs: readonly string[]) => xs.join("|");
-const itemIdRe = new RegExp(`^multi_turn_(${alternation(multiTurnCategories)})_(\\d+)$`);
+const itemIdRe = new RegExp(`^multi_turn_(${alternation(multiTurnCategories)})_(0|[1-9]\\d*)$`);
 const fileNameRe = new RegExp(
   `^BFCL_(${alternation(bfclVersions)})_multi_turn_(${alternation(multiTurnCategories)})_(result|score)\\.json$`,
 );
@@ -77,7 +77,7 @@ export type ParsedItemId = { readonly category: MultiTurnCategory; readonly inde
 const parsedIds = new Map<string, ParsedItemId | null>();
 const PARSED_IDS_MAX = 8192;
 
-/** The category and index of a multi-turn item id; null for any other string. */
+/** The category and index of a multi-turn item id as BFCL writes it (no leading zero); null for any other string. */
 export function parseItemId(id: string): ParsedItemId | null {
   const known = parsedIds.get(id);
   if (known !== undefined) return known;
