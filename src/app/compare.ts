@@ -447,6 +447,12 @@ export async function compareArms(req: CompareRequest): Promise<CompareDocument>
     scoresBeside: [] as string[],
     noHeadline: [] as NoHeadline[],
   };
+  // one folder as both arms compares a run with itself: every shift is 0 and says nothing (report --compare refuses it too)
+  if (head.a !== "" && head.a === head.b)
+    return compareDocument(
+      { head, problems: [problem("compare-same-run", `--a and --b name the same folder (${head.a}): two different runs are needed`)] },
+      req.strict,
+    );
   const inputs = compareInputs(req, ctx, boot);
   if (inputs.problems.length > 0) return compareDocument({ head, problems: inputs.problems }, req.strict);
   head.scoresBeside = [...(inputs.walks.A?.scoresBeside ?? []), ...(inputs.walks.B?.scoresBeside ?? [])];

@@ -118,6 +118,13 @@ describe("twinscore compare", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/give both --a DIR and --b DIR/);
   });
+  it("one real run as both arms: one line, exit 2, nothing printed (a run compared with itself shows no change)", async () => {
+    const main = rolloutRunDir("2025-11-12-main");
+    const r = await run(["compare", "--a", main, "--b", main + "/"]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toBe(`error: --a and --b name the same folder (${main}): two different runs are needed [compare-same-run]\n`);
+  });
   it("formats p-values as the paper does", () => {
     expect(formatP(5.7e-6)).toBe("5.7e-6");
     expect(formatP(0.053)).toBe("0.053");
