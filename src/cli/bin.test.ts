@@ -230,6 +230,36 @@ describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
     expect(grown).toBeGreaterThanOrEqual(4 * held);
   });
 
+  it("scavenges on the main thread alone once asked; TWINSCORE_V8_DEFAULTS=1 leaves V8's helper threads to it", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { availableParallelism } = await import("node:os");
+    requireFreshBuild(join("io", "v8-heap.js"));
+    const script = `
+      import { scavengeOnOneThread } from ${JSON.stringify(join(projectRoot, "dist", "io", "v8-heap.js"))};
+      scavengeOnOneThread(process.env);
+      const alive = [];
+      for (let round = 0; round < 1500; round++) {
+        const objects = [];
+        for (let i = 0; i < 5000; i++) objects.push({ i, s: "x" + i });
+        alive.push(objects);
+        if (alive.length > 4) alive.shift();
+      }`;
+    /** The time helper threads spent in each scavenge (--trace-gc-nvp's background.scavenge.parallel). */
+    const helperTimes = (env: Record<string, string>) => {
+      const r = spawnSync(process.execPath, ["--trace-gc-nvp", "--input-type=module", "-e", script], {
+        encoding: "utf8",
+        env: { ...process.env, ...env },
+      });
+      expect(r.stderr).toBe("");
+      return [...r.stdout.matchAll(/gc=s .*?background\.scavenge\.parallel=([\d.]+)/g)].map((m) => Number(m[1]));
+    };
+    const alone = helperTimes({ TWINSCORE_V8_DEFAULTS: "" });
+    expect(alone.length).toBeGreaterThan(50);
+    expect(alone.every((t) => t === 0)).toBe(true);
+    // with one core V8 starts no helper thread, whatever the flag
+    if (availableParallelism() > 1) expect(helperTimes({ TWINSCORE_V8_DEFAULTS: "1" }).some((t) => t > 0)).toBe(true);
+  });
+
   it("bounds the old generation from the moment it is asked (a tenth of growth); TWINSCORE_V8_DEFAULTS=1 leaves it", async () => {
     const { spawnSync } = await import("node:child_process");
     requireFreshBuild(join("io", "v8-heap.js"));

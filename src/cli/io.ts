@@ -1,4 +1,4 @@
-import { boundOldGeneration } from "../io/v8-heap.js";
+import { boundOldGeneration, scavengeOnOneThread } from "../io/v8-heap.js";
 import { tuneV8ForShortRun } from "./v8-tuning.js";
 
 /**
@@ -50,7 +50,14 @@ export function processIo(): CliIo {
     isTTY: Boolean(process.stderr.isTTY),
     tuneForShortRun: tuneV8ForShortRun,
     // not while the build writes the code cache: V8 refuses a cache made under other flags
-    ...(process.env.TWINSCORE_CODE_CACHE === "write" ? {} : { tuneForManyModels: () => boundOldGeneration(process.env) }),
+    ...(process.env.TWINSCORE_CODE_CACHE === "write"
+      ? {}
+      : {
+          tuneForManyModels: () => {
+            boundOldGeneration(process.env);
+            scavengeOnOneThread(process.env);
+          },
+        }),
     onInterrupt: listenForInterrupt,
   };
 }
