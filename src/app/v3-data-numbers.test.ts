@@ -5,7 +5,7 @@
  * data, BFCL's checker column of the empty-turn table is then `check`'s verdicts
  * (154 / 110 / 130 of 200), and no step fails to decode.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -65,10 +65,13 @@ describe("score, compare and report with --bfcl-data on the xLAM v3 run", () => 
   }, 120_000);
 
   it("compare and report: the same, without decode failures", async () => {
+    // the run and a copy of it as the two arms (one folder as both arms is refused before anything is read)
+    const armB = join(tmp, "arm-b");
+    cpSync(results(), armB, { recursive: true });
     const compare = memoryIo();
     expect(
       await runCli(
-        ["compare", "--a", results(), "--b", results(), "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--format", "json"],
+        ["compare", "--a", results(), "--b", armB, "--bfcl-data", sharedPath("bfcl-v3"), "--bootstrap", "0", "--format", "json"],
         compare,
       ),
     ).toBe(0);

@@ -3,7 +3,7 @@
  * scripted policy on 127.0.0.1: the plan is printed before the first request, a small
  * exact-twin run sends no more than its lines need, and a dry run sends nothing.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -132,7 +132,9 @@ describe("run: smaller runs and the plan", () => {
     expect(score.out.join("").split("\n")[0]).toContain(`; made by twinscore run: scripted_policy (${described}`);
     const compare = memoryIo();
     // two items of 223 pairs: no headline under the default gate, which compare applies to each arm
-    await runCli(["compare", "--a", out, "--b", out, "--bootstrap", "0", "--max-undecided", "100"], compare);
+    // the run and a copy of it as the two arms (one folder as both arms is refused before anything is read)
+    cpSync(out, `${out}-b`, { recursive: true });
+    await runCli(["compare", "--a", out, "--b", `${out}-b`, "--bootstrap", "0", "--max-undecided", "100"], compare);
     expect(compare.out.join("")).toContain(`Arm A: ${out}; made by twinscore run: scripted_policy (${described}`);
     const check = memoryIo();
     await runCli(["check", "--results", out, "--bfcl-data", bfclDataDir()], check);

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -128,7 +128,10 @@ describe("twinscore score on runs of BFCL v3 and v4", () => {
       2,
       `report: scoring ${basename(relabelled)} (${relabelled})\n${join(relabelled, "result", "xlam")}: error: ${wrongData}\n`,
     ]);
-    const compare = await run(["compare", "--a", relabelled, "--b", relabelled, "--bootstrap", "0"]);
+    // two arms of the same files, in two folders (one folder as both arms is refused before anything is read)
+    const armB = `${relabelled}-b`;
+    cpSync(relabelled, armB, { recursive: true });
+    const compare = await run(["compare", "--a", relabelled, "--b", armB, "--bootstrap", "0"]);
     expect(compare.code).toBe(2);
     expect(compare.err).toContain(wrongData);
     // verify reads the models its expected file names, in the runs it matches: the same files as one of those
