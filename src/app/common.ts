@@ -91,7 +91,12 @@ export function bootstrapOf(given: Partial<BootstrapOptions> | undefined): Resul
     return err(badArgument(`--bootstrap must be an integer from 0 to ${MAX_BOOTSTRAP_RESAMPLES}${givenText(resamples)}`));
   }
   if (typeof seed === "number" ? !Number.isSafeInteger(seed) || seed < 0 : seed < 0n)
-    return err(badArgument(`--seed must be a non-negative integer${givenText(seed)}`));
+    return err(
+      badArgument(
+        // a number past 2^53 - 1 has already lost digits: the bound says why the one typed is refused
+        `--seed must be ${typeof seed === "number" ? `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` : "a non-negative integer"}${givenText(seed)}`,
+      ),
+    );
   return ok({ resamples, seed });
 }
 

@@ -451,6 +451,13 @@ describe("resample counts have a bound, said in --help and in the error line", (
     expect(help.out.replace(/\s+/g, " ")).toMatch(/--bootstrap <n> resamples of [^(]*\(0: [^)]*; at most 100000\)/);
   });
 
+  it("--seed past 2^53 - 1 is refused with the bound, before anything is read", async () => {
+    const r = await run(["score", "--results", main, "--seed", "9007199254740993"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: --seed must be an integer from 0 to 9007199254740991, got 9007199254740992 \[bad-argument\]\n$/);
+    expect(r.out).toBe("");
+  });
+
   it("verify refuses an expected file whose resamples is 1e9, naming the file and the entry", async () => {
     const expected = join(tmp, "huge-resamples.json");
     writeFileSync(
