@@ -580,9 +580,11 @@ function scoreModelRead(m: ModelRead, setup: ScoreSetup, companions: Companions 
   const shown = headline !== null && headline.noHeadline === null;
   const scored = headline === null ? [] : headline.selection.scored.map((x) => x.record);
   if (data !== null && shown && m.bfclVersion !== data.version && m.bfclVersion !== null) run.versionsLeft.add(m.bfclVersion);
+  // BFCL's checker replays every model of the data's version: the skipped-turn scores do not hang on the decision's
+  // headline (report shows them for every model too); the aligned row and Table F1 only for a model with one
   const companion =
-    data !== null && shown && m.bfclVersion === data.version && companions !== null
-      ? companionRows(m, scored, setup, companions, run)
+    data !== null && headline !== null && m.bfclVersion === data.version && companions !== null
+      ? companionRows(m, scored, setup, companions, run, shown)
       : null;
   // the records of the pairs this reading selects: with metrics wanted the pipeline scored every pair,
   // and the counts, the per-item rows and the history describe the table's pairs only
@@ -618,25 +620,30 @@ function scoreModelRead(m: ModelRead, setup: ScoreSetup, companions: Companions 
   };
 }
 
-/** A model of the BFCL data's version replayed through BFCL's checker: its completions, aligned row, empty-turn counts and workaround row. */
+/**
+ * A model of the BFCL data's version replayed through BFCL's checker: its empty-turn counts, and for a model shown
+ * (with a headline) its completions, aligned row and workaround row.
+ */
 function companionRows(
   m: ModelRead,
   scored: Parameters<Companions["replaysOf"]>[1],
   setup: ScoreSetup,
   companions: Companions,
   run: ReadTally,
+  shown: boolean,
 ): Pick<ScoredRead, "completions" | "aligned" | "emptyTurns" | "workaround"> {
   const { aligned, bootstrap, problems } = setup;
   const replays = companions.replaysOf(m, scored, readingPairs(m.manifest, setup.spec), setup.data!, {
-    workaround: true,
+    workaround: shown,
     checker: aligned,
   });
   pushAll(problems, replays.problems);
+  const emptyTurns: EmptyTurnCounts[] = [];
+  for (const [category, readings] of replays.emptyTurns ?? []) emptyTurns.push(companions.countReadings(m.model, category, readings));
+  if (!shown) return { completions: null, aligned: null, emptyTurns, workaround: null };
   if (aligned) run.tally.alignedModels++;
   const completions = replays.completions;
   const alignedRow = completions === null ? null : companions.alignedRow(m.model, companions.alignedScore(scored, completions, bootstrap));
-  const emptyTurns: EmptyTurnCounts[] = [];
-  for (const [category, readings] of replays.emptyTurns ?? []) emptyTurns.push(companions.countReadings(m.model, category, readings));
   const s = replays.workaround;
   const workaround: WorkaroundRow | null =
     s === null

@@ -216,6 +216,26 @@ describe("score --bfcl-data on both gpt-oss runs (4 models): the completion colu
   });
 });
 
+describe("score --bfcl-data under the default reading on 2025-11-12-main, whose gpt-oss-20b has no headline", () => {
+  it("the skipped-turn table has both models, as report's has (it does not hang on the decision); the aligned table only 120b", async () => {
+    const main = rolloutRunDir("2025-11-12-main");
+    const args = ["--results", main, "--bfcl-data", bfclDataDir(), "--bootstrap", "0", "--format", "json"];
+    const score = JSON.parse((await run(["score", ...args])).out) as { aligned: { models: AlignedJson[] }; emptyTurns: EmptyTurnJson[] };
+    const report = JSON.parse((await run(["report", ...args, "--out", join(tmp, "default-reading.html")])).out) as {
+      emptyTurns: EmptyTurnJson[];
+    };
+    expect(score.aligned.models.map((m) => m.model)).toEqual(["openai_gpt-oss-120b"]);
+    expect([...new Set(score.emptyTurns.map((r) => r.model))].sort()).toEqual([...models].sort());
+    expect(score.emptyTurns).toEqual(report.emptyTurns);
+    // 20b's rows are BFCL's own checkers on its files (tools/gen-aligned-vectors.py), not read off the decision
+    for (const category of ["base", "miss_func", "miss_param"]) {
+      const v = irrelevanceVectors.files[`2025-11-12-main/openai_gpt-oss-20b`][category];
+      const row = score.emptyTurns.find((r) => r.model === "openai_gpt-oss-20b" && r.category === category)!;
+      expect([row.entries, row.bfcl.correct, row.strict.correct], category).toEqual([v.total, v.correct, v.strictCorrect]);
+    }
+  }, 180_000);
+});
+
 describe("score --bfcl-data in the text formats (2025-11-12-main, gpt-oss-120b)", () => {
   const base = [
     "score",
