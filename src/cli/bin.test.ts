@@ -212,6 +212,22 @@ describe("the bin's code cache (cli/bin.ts, made by tools/warm-code-cache.mjs at
 });
 
 describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
+  /** The stdout of a fresh Node (with `nodeFlags`) that calls `tuning` of the built io/v8-heap.js, then runs `body`; it writes nothing to stderr. */
+  const afterTuning = async (tuning: string, body: string, env: Record<string, string>, nodeFlags: string[] = []) => {
+    const { spawnSync } = await import("node:child_process");
+    requireFreshBuild(join("io", "v8-heap.js"));
+    const script = `
+      import { ${tuning} } from ${JSON.stringify(join(projectRoot, "dist", "io", "v8-heap.js"))};
+      ${tuning}(process.env);
+      ${body}`;
+    const r = spawnSync(process.execPath, [...nodeFlags, "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    });
+    expect(r.stderr).toBe("");
+    return r.stdout;
+  };
+
   it("holds the young generation at its first size through a score of the real run; TWINSCORE_V8_DEFAULTS=1 lets it grow", async () => {
     // the young generation's size when the process ends
     const young = async (env: Record<string, string>) => {
@@ -231,12 +247,8 @@ describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
   });
 
   it("scavenges on the main thread alone once asked; TWINSCORE_V8_DEFAULTS=1 leaves V8's helper threads to it", async () => {
-    const { spawnSync } = await import("node:child_process");
     const { availableParallelism } = await import("node:os");
-    requireFreshBuild(join("io", "v8-heap.js"));
-    const script = `
-      import { scavengeOnOneThread } from ${JSON.stringify(join(projectRoot, "dist", "io", "v8-heap.js"))};
-      scavengeOnOneThread(process.env);
+    const body = `
       const alive = [];
       for (let round = 0; round < 1500; round++) {
         const objects = [];
@@ -245,32 +257,26 @@ describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
         if (alive.length > 4) alive.shift();
       }`;
     /** The time helper threads spent in each scavenge (--trace-gc-nvp's background.scavenge.parallel). */
-    const helperTimes = (env: Record<string, string>) => {
-      const r = spawnSync(process.execPath, ["--trace-gc-nvp", "--input-type=module", "-e", script], {
-        encoding: "utf8",
-        env: { ...process.env, ...env },
-      });
-      expect(r.stderr).toBe("");
-      return [...r.stdout.matchAll(/gc=s .*?background\.scavenge\.parallel=([\d.]+)/g)].map((m) => Number(m[1]));
-    };
-    const alone = helperTimes({ TWINSCORE_V8_DEFAULTS: "" });
+    const helperTimes = async (env: Record<string, string>) =>
+      [
+        ...(await afterTuning("scavengeOnOneThread", body, env, ["--trace-gc-nvp"])).matchAll(
+          /gc=s .*?background\.scavenge\.parallel=([\d.]+)/g,
+        ),
+      ].map((m) => Number(m[1]));
+    const alone = await helperTimes({ TWINSCORE_V8_DEFAULTS: "" });
     expect(alone.length).toBeGreaterThan(50);
     expect(alone.every((t) => t === 0)).toBe(true);
     // with one core V8 starts no helper thread, whatever the flag
-    if (availableParallelism() > 1) expect(helperTimes({ TWINSCORE_V8_DEFAULTS: "1" }).some((t) => t > 0)).toBe(true);
+    if (availableParallelism() > 1) expect((await helperTimes({ TWINSCORE_V8_DEFAULTS: "1" })).some((t) => t > 0)).toBe(true);
   });
 
   it("bounds the old generation from the moment it is asked (a tenth of growth); TWINSCORE_V8_DEFAULTS=1 leaves it", async () => {
-    const { spawnSync } = await import("node:child_process");
-    requireFreshBuild(join("io", "v8-heap.js"));
     // objects that live for eight rounds (long enough to reach the old generation), then die,
     // as each model's rollouts do: the old generation's peak size tells how long V8 waits to collect them.
     // 150 rounds: the unbounded peak has reached its plateau by round 100 (bounded/unbounded 0.42–0.58
     // over three runs; 0.55 at 300 rounds); at 60 rounds it has not (0.58–0.74)
-    const script = `
-      import { boundOldGeneration } from ${JSON.stringify(join(projectRoot, "dist", "io", "v8-heap.js"))};
-      import { getHeapSpaceStatistics } from "node:v8";
-      boundOldGeneration(process.env);
+    const body = `
+      const { getHeapSpaceStatistics } = await import("node:v8");
       const old = () => getHeapSpaceStatistics().find((s) => s.space_name === "old_space").space_size;
       let peak = 0;
       const alive = [];
@@ -282,13 +288,9 @@ describe("the bin's V8 heap sizing (cli/bin.ts, io/v8-heap.ts)", () => {
         peak = Math.max(peak, old());
       }
       console.log(peak);`;
-    const peak = (env: Record<string, string>) => {
-      const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env } });
-      expect(r.stderr).toBe("");
-      return Number(r.stdout.trim());
-    };
-    const bounded = peak({ TWINSCORE_V8_DEFAULTS: "" });
-    const unbounded = peak({ TWINSCORE_V8_DEFAULTS: "1" });
+    const peak = async (env: Record<string, string>) => Number((await afterTuning("boundOldGeneration", body, env)).trim());
+    const bounded = await peak({ TWINSCORE_V8_DEFAULTS: "" });
+    const unbounded = await peak({ TWINSCORE_V8_DEFAULTS: "1" });
     expect(bounded).toBeGreaterThan(0);
     expect(bounded).toBeLessThan(0.8 * unbounded);
   });
